@@ -1,0 +1,181 @@
+//! The finding vocabulary shared by every analysis and every renderer.
+//!
+//! A finding is one reviewable item: where it is, what rule raised it, its gate status and the
+//! phase where it would surface, the reason and a suggested fix. Category names are a contract
+//! with users' scripts and CI: add new ones, never rename.
+
+use crate::gate::{Phase, Status};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::fmt;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Category {
+    WarpSize,
+    InlineAsm,
+    VersionCheck,
+    ArchCheck,
+    DriverApi,
+    UnsupportedApi,
+    DeprecatedApi,
+    Library,
+    DeviceFeature,
+    // Non-source inventory (issue 5).
+    FrameworkNamespace,
+    PythonPackage,
+    NativeExtension,
+    BuildSystem,
+    Container,
+    Deployment,
+    Monitoring,
+    Distributed,
+    BinaryDependency,
+    PtxArtifact,
+}
+
+impl Category {
+    pub const ALL: [Category; 19] = [
+        Category::WarpSize,
+        Category::InlineAsm,
+        Category::VersionCheck,
+        Category::ArchCheck,
+        Category::DriverApi,
+        Category::UnsupportedApi,
+        Category::DeprecatedApi,
+        Category::Library,
+        Category::DeviceFeature,
+        Category::FrameworkNamespace,
+        Category::PythonPackage,
+        Category::NativeExtension,
+        Category::BuildSystem,
+        Category::Container,
+        Category::Deployment,
+        Category::Monitoring,
+        Category::Distributed,
+        Category::BinaryDependency,
+        Category::PtxArtifact,
+    ];
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::WarpSize => "warp-size",
+            Category::InlineAsm => "inline-asm",
+            Category::VersionCheck => "version-check",
+            Category::ArchCheck => "arch-check",
+            Category::DriverApi => "driver-api",
+            Category::UnsupportedApi => "unsupported-api",
+            Category::DeprecatedApi => "deprecated-api",
+            Category::Library => "library",
+            Category::DeviceFeature => "device-feature",
+            Category::FrameworkNamespace => "framework-namespace",
+            Category::PythonPackage => "python-package",
+            Category::NativeExtension => "native-extension",
+            Category::BuildSystem => "build-system",
+            Category::Container => "container",
+            Category::Deployment => "deployment",
+            Category::Monitoring => "monitoring",
+            Category::Distributed => "distributed",
+            Category::BinaryDependency => "binary-dependency",
+            Category::PtxArtifact => "ptx-artifact",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Category> {
+        Category::ALL.into_iter().find(|c| c.as_str() == s.trim())
+    }
+}
+
+impl fmt::Display for Category {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A rule's stable identity: a code that is never reused and a short kebab-case name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct RuleId {
+    pub code: &'static str,
+    pub name: &'static str,
+}
+
+/// A 1-based position. Columns count Unicode scalar values (SARIF `unicodeCodePoints`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Position {
+    pub line: u32,
+    pub column: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Finding {
+    /// Rule code, e.g. `HP101`.
+    pub rule: String,
+    /// Rule short name, e.g. `warp-size-literal`.
+    pub rule_name: String,
+    pub category: Category,
+    pub status: Status,
+    pub phase: Phase,
+    /// Path relative to the root given on the command line, `/`-separated.
+    pub path: String,
+    pub line: u32,
+    pub column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub suggestion: Option<String>,
+    /// A replacement that fixes the flagged range mechanically, where one is known.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub fix: Option<String>,
+    /// Stable across runs and independent of line numbers: rule, path and normalised code.
+    pub fingerprint: String,
+    /// Byte range in the file (not serialised: renderers that need the text read it).
+    #[serde(skip)]
+    pub byte_range: (usize, usize),
+}
+
+impl Finding {
+    pub fn sort_key(&self) -> (&str, u32, u32, &str, &str) {
+        (&self.path, self.line, self.column, &self.rule, &self.message)
+    }
+}
+
+/// The line-independent fingerprint: SHA-256 over the rule code, the relative path and the
+/// flagged code with all whitespace removed, truncated to 16 hex digits. Inserting lines above a
+/// finding or re-indenting it keeps the fingerprint; two identical constructs in one file share
+/// it (baselines match them as a multiset).
+pub fn fingerprint(rule: &str, path: &str, code: &[u8]) -> String {
+    let mut h = Sha256::new();
+    h.update(rule.as_bytes());
+    h.update([0]);
+    h.update(path.as_bytes());
+    h.update([0]);
+    for &b in code {
+        if !b.is_ascii_whitespace() {
+            h.update([b]);
+        }
+    }
+    let out = h.finalize();
+    out[..8].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fingerprint_ignores_whitespace_not_path_or_rule() {
+        let a = fingerprint("HP101", "a.cu", b"x % 32");
+        assert_eq!(a, fingerprint("HP101", "a.cu", b"x  %\t32"));
+        assert_ne!(a, fingerprint("HP102", "a.cu", b"x % 32"));
+        assert_ne!(a, fingerprint("HP101", "b.cu", b"x % 32"));
+        assert_eq!(a.len(), 16);
+    }
+
+    #[test]
+    fn category_names_round_trip() {
+        for c in Category::ALL {
+            assert_eq!(Category::parse(c.as_str()), Some(c));
+            let json = serde_json::to_string(&c).unwrap();
+            assert_eq!(json, format!("\"{}\"", c.as_str()));
+        }
+    }
+}
