@@ -3,8 +3,18 @@
 //! Data flows one way: args → settings → walk → per file (read → lex/parse → rewrite and rules)
 //! → sorted report → renderers.
 
+pub mod cli;
 pub mod edit;
 pub mod finding;
+pub mod lex;
+pub mod source;
+pub mod translate;
 pub mod gate;
 pub mod mappings;
+pub mod parse;
+pub mod pipeline;
+pub mod prefilter;
+pub mod render;
+pub mod rules;
 pub mod version;
+pub mod walk;

@@ -1,3 +1,3 @@
 fn main() {
-    std::process::exit(0);
+    std::process::exit(hipport::cli::main());
 }

@@ -1,2 +1,405 @@
-//! CUDA→HIP mapping tables, loaded once per run from data embedded at build time.
+//! CUDA→HIP mapping tables, embedded at build time and loaded once per run.
+//!
+//! `generated/` comes from AMD HIPIFY's API tables (`cargo xtask mappings`); `hand/` holds
+//! facts those tables lack, each with its source. [`Mappings::resolve`] answers, for one CUDA
+//! name and one exact target, what the port does with it.
+
+pub mod hand;
 pub mod table;
+
+use crate::version::Version;
+use hand::{HandError, HandTable, RocmRange};
+use rustc_hash::FxHashMap;
+use std::sync::OnceLock;
+use table::{Family, Kind, Row, Versions};
+
+/// The generated tables, one per family, embedded in the binary.
+pub const GENERATED: [(Family, &str); 12] = [
+    (Family::Runtime, include_str!("../../mappings/generated/runtime.tsv")),
+    (Family::Driver, include_str!("../../mappings/generated/driver.tsv")),
+    (Family::Device, include_str!("../../mappings/generated/device.tsv")),
+    (Family::Complex, include_str!("../../mappings/generated/complex.tsv")),
+    (Family::Rtc, include_str!("../../mappings/generated/rtc.tsv")),
+    (Family::Blas, include_str!("../../mappings/generated/blas.tsv")),
+    (Family::Sparse, include_str!("../../mappings/generated/sparse.tsv")),
+    (Family::Solver, include_str!("../../mappings/generated/solver.tsv")),
+    (Family::Rand, include_str!("../../mappings/generated/rand.tsv")),
+    (Family::Fft, include_str!("../../mappings/generated/fft.tsv")),
+    (Family::Dnn, include_str!("../../mappings/generated/dnn.tsv")),
+    (Family::Cub, include_str!("../../mappings/generated/cub.tsv")),
+];
+
+pub const HAND_INCLUDES: &str = include_str!("../../mappings/hand/includes.tsv");
+pub const HAND_IDENTIFIERS: &str = include_str!("../../mappings/hand/identifiers.tsv");
+pub const HAND_NAMESPACES: &str = include_str!("../../mappings/hand/namespaces.tsv");
+
+/// Where an entry came from: a HIPIFY family, or a hand-kept family name (`nvtx`, `nccl`, …).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Origin {
+    Table(Family),
+    Hand(&'static str),
+}
+
+impl Origin {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Origin::Table(f) => f.as_str(),
+            Origin::Hand(s) => s,
+        }
+    }
+}
+
+/// One CUDA name and what HIP offers for it.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    pub cuda: String,
+    pub kind: Kind,
+    pub origin: Origin,
+    pub section: String,
+    pub hip: Option<String>,
+    pub hip_versions: Versions,
+    pub hip_experimental: bool,
+    pub roc: Option<String>,
+    pub roc_versions: Versions,
+    pub roc_experimental: bool,
+    /// For hand rows: the ROCm range in which `hip` is right.
+    pub range: RocmRange,
+    pub note: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct IncludeMap {
+    pub cuda: String,
+    pub hip: Option<String>,
+    pub roc: Option<String>,
+    pub range: RocmRange,
+    pub family: String,
+    pub note: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct NamespaceMap {
+    /// `cub` or `thrust::cuda` (the `::`-separated path as written, without spaces).
+    pub cuda: String,
+    pub hip: Option<String>,
+    pub note: String,
+}
+
+/// Translation switches that change which name a CUDA name maps to.
+#[derive(Clone, Copy, Debug)]
+pub struct Target {
+    pub rocm: Version,
+    /// Map cuBLAS/cuSPARSE/cuRAND/cuSOLVER straight to the roc* libraries (HIPIFY `--roc`).
+    pub roc: bool,
+    /// Translate names HIP marks experimental.
+    pub experimental: bool,
+}
+
+/// Why a CUDA name is left as it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unported {
+    /// HIP has no equivalent.
+    NoEquivalent,
+    /// The equivalent appears only in a later ROCm.
+    AddedAfter(Version),
+    /// The equivalent was removed at or before the target.
+    Removed(Version),
+    /// HIP marks the equivalent experimental and `--experimental` is off.
+    Experimental(String),
+    /// `--roc` is on and the roc* library has no equivalent (the hip* one does).
+    NoRocEquivalent(String),
+}
+
+#[derive(Clone, Debug)]
+pub enum Resolution<'m> {
+    /// Rename to `to`. `deprecated` is set when HIP deprecated the name at or before the target.
+    Rename {
+        to: &'m str,
+        entry: &'m Entry,
+        deprecated: Option<Version>,
+    },
+    /// The HIP name is the CUDA name: nothing to edit, handled (counts as PASS).
+    Same { entry: &'m Entry },
+    Unported {
+        entry: &'m Entry,
+        why: Unported,
+    },
+}
+
+pub struct Mappings {
+    pub entries: Vec<Entry>,
+    by_cuda: FxHashMap<String, usize>,
+    pub includes: Vec<IncludeMap>,
+    includes_by_cuda: FxHashMap<String, Vec<usize>>,
+    pub namespaces: Vec<NamespaceMap>,
+    /// The newest HIP version any table mentions: the default target.
+    pub newest: Version,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error(transparent)]
+    Table(#[from] table::TableError),
+    #[error(transparent)]
+    Hand(#[from] HandError),
+}
+
+static MAPPINGS: OnceLock<Mappings> = OnceLock::new();
+
+/// The embedded tables, parsed on first use. Embedded data is checked by the test suite, so a
+/// failure here is a build defect.
+pub fn get() -> &'static Mappings {
+    MAPPINGS.get_or_init(|| Mappings::load_embedded().expect("embedded mapping tables are valid"))
+}
+
+fn leak_family(s: &str) -> &'static str {
+    // Hand families are a small closed set; intern them.
+    const KNOWN: &[&str] = &[
+        "runtime", "driver", "device", "fp16", "bf16", "fp8", "complex", "rtc", "blas", "blaslt",
+        "sparse", "solver", "rand", "fft", "dnn", "cub", "thrust", "nccl", "nvtx", "nvml",
+        "coop-groups", "profiler", "wmma", "libcu++", "cutlass", "warp-sync", "other",
+    ];
+    KNOWN.iter().find(|k| **k == s).copied().unwrap_or("other")
+}
+
+impl Mappings {
+    pub fn load_embedded() -> Result<Mappings, LoadError> {
+        let mut tables = Vec::new();
+        for (family, text) in GENERATED {
+            let name = format!("mappings/generated/{}.tsv", family.as_str());
+            tables.push((family, table::parse_tsv(&name, text)?));
+        }
+        Mappings::build(
+            tables,
+            HAND_IDENTIFIERS,
+            HAND_INCLUDES,
+            HAND_NAMESPACES,
+        )
+    }
+
+    pub fn build(
+        tables: Vec<(Family, Vec<Row>)>,
+        identifiers: &str,
+        includes: &str,
+        namespaces: &str,
+    ) -> Result<Mappings, LoadError> {
+        let mut entries = Vec::new();
+        let mut by_cuda: FxHashMap<String, usize> = FxHashMap::default();
+        let mut newest = Version::new(0, 0, 0);
+        let mut see = |v: &Versions| {
+            for x in [v.added, v.deprecated, v.changed, v.removed].into_iter().flatten() {
+                if x > newest {
+                    newest = x;
+                }
+            }
+        };
+        for (family, rows) in tables {
+            for r in rows {
+                see(&r.hip_versions);
+                see(&r.roc_versions);
+                let e = Entry {
+                    cuda: r.cuda,
+                    kind: r.kind,
+                    origin: Origin::Table(family),
+                    section: r.section,
+                    hip: r.hip,
+                    hip_versions: r.hip_versions,
+                    hip_experimental: r.hip_experimental,
+                    roc: r.roc,
+                    roc_versions: r.roc_versions,
+                    roc_experimental: r.roc_experimental,
+                    range: RocmRange::default(),
+                    note: String::new(),
+                };
+                match by_cuda.get(&e.cuda) {
+                    // The first family that maps a name wins over one that does not.
+                    Some(&i) if entries_has_mapping(&entries[i]) || e.hip.is_none() => {}
+                    _ => {
+                        by_cuda.insert(e.cuda.clone(), entries.len());
+                    }
+                }
+                entries.push(e);
+            }
+        }
+        // Hand identifier rows override the generated ones for the same name.
+        let ids = HandTable::parse(
+            "mappings/hand/identifiers.tsv",
+            identifiers,
+            &["cuda", "hip", "family"],
+        )?;
+        for row in ids.iter() {
+            let kind = Kind::parse(row.get("kind")).unwrap_or(Kind::Unknown);
+            let range = RocmRange {
+                min: row.version("rocm_min")?,
+                max: row.version("rocm_max")?,
+            };
+            let e = Entry {
+                cuda: row.get("cuda").to_string(),
+                kind,
+                origin: Origin::Hand(leak_family(row.get("family"))),
+                section: String::new(),
+                hip: row.opt("hip").map(str::to_string),
+                hip_versions: Versions {
+                    added: range.min,
+                    ..Default::default()
+                },
+                hip_experimental: false,
+                roc: row.opt("roc").map(str::to_string),
+                roc_versions: Versions::default(),
+                roc_experimental: false,
+                range,
+                note: row.get("note").to_string(),
+            };
+            by_cuda.insert(e.cuda.clone(), entries.len());
+            entries.push(e);
+        }
+        let inc = HandTable::parse(
+            "mappings/hand/includes.tsv",
+            includes,
+            &["cuda_header", "hip_header"],
+        )?;
+        let mut include_rows = Vec::new();
+        let mut includes_by_cuda: FxHashMap<String, Vec<usize>> = FxHashMap::default();
+        for row in inc.iter() {
+            let m = IncludeMap {
+                cuda: row.get("cuda_header").to_string(),
+                hip: row.opt("hip_header").map(str::to_string),
+                roc: row.opt("roc_header").map(str::to_string),
+                range: RocmRange {
+                    min: row.version("rocm_min")?,
+                    max: row.version("rocm_max")?,
+                },
+                family: row.get("family").to_string(),
+                note: row.get("note").to_string(),
+            };
+            includes_by_cuda
+                .entry(m.cuda.clone())
+                .or_default()
+                .push(include_rows.len());
+            include_rows.push(m);
+        }
+        let ns = HandTable::parse("mappings/hand/namespaces.tsv", namespaces, &["cuda", "hip"])?;
+        let namespaces = ns
+            .iter()
+            .map(|row| NamespaceMap {
+                cuda: row.get("cuda").replace(' ', ""),
+                hip: row.opt("hip").map(str::to_string),
+                note: row.get("note").to_string(),
+            })
+            .collect();
+        Ok(Mappings {
+            entries,
+            by_cuda,
+            includes: include_rows,
+            includes_by_cuda,
+            namespaces,
+            newest,
+        })
+    }
+
+    pub fn entry(&self, cuda: &str) -> Option<&Entry> {
+        self.by_cuda.get(cuda).map(|&i| &self.entries[i])
+    }
+
+    pub fn len(&self) -> usize {
+        self.by_cuda.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_cuda.is_empty()
+    }
+
+    /// What the port does with `cuda` for `target`; `None` when the name is not a CUDA API.
+    pub fn resolve(&self, cuda: &str, target: &Target) -> Option<Resolution<'_>> {
+        let entry = self.entry(cuda)?;
+        Some(resolve_entry(entry, target))
+    }
+
+    /// The HIP header for a CUDA header in the target; `Err(row)` for a known CUDA header with
+    /// no counterpart there; `None` when the header is not a CUDA header.
+    pub fn include(&self, cuda: &str, target: &Target) -> Option<Result<&str, &IncludeMap>> {
+        let rows = self.includes_by_cuda.get(cuda)?;
+        let row = rows
+            .iter()
+            .map(|&i| &self.includes[i])
+            .find(|r| r.range.contains(target.rocm));
+        let Some(row) = row else {
+            // Known header, but no row covers the target: no counterpart in that ROCm.
+            return Some(Err(&self.includes[rows[0]]));
+        };
+        let name = if target.roc { row.roc.as_ref().or(row.hip.as_ref()) } else { row.hip.as_ref() };
+        Some(name.map(|s| s.as_str()).ok_or(row))
+    }
+
+    /// Whether a header path is one the port may produce (a HIP header of some row).
+    pub fn is_hip_header(&self, path: &str) -> bool {
+        self.includes
+            .iter()
+            .any(|r| r.hip.as_deref() == Some(path) || r.roc.as_deref() == Some(path))
+    }
+}
+
+fn entries_has_mapping(e: &Entry) -> bool {
+    e.hip.is_some() || e.roc.is_some()
+}
+
+fn resolve_entry<'m>(entry: &'m Entry, target: &Target) -> Resolution<'m> {
+    // cuDNN maps to MIOpen (the ROC column), never to the abandoned hipDNN.
+    let use_roc = match entry.origin {
+        Origin::Table(Family::Dnn) => true,
+        Origin::Table(f) => target.roc && f.has_roc(),
+        Origin::Hand(_) => target.roc && entry.roc.is_some(),
+    };
+    let (name, versions, experimental) = if use_roc {
+        (&entry.roc, &entry.roc_versions, entry.roc_experimental)
+    } else {
+        (&entry.hip, &entry.hip_versions, entry.hip_experimental)
+    };
+    let Some(name) = name else {
+        let why = match (&entry.origin, use_roc, &entry.hip) {
+            (Origin::Table(Family::Dnn), _, _) => Unported::NoEquivalent,
+            (_, true, Some(hip)) => Unported::NoRocEquivalent(hip.clone()),
+            _ => Unported::NoEquivalent,
+        };
+        return Resolution::Unported { entry, why };
+    };
+    if let Some(max) = entry.range.max {
+        if target.rocm > max {
+            return Resolution::Unported {
+                entry,
+                why: Unported::Removed(max),
+            };
+        }
+    }
+    if let Some(added) = versions.added {
+        if added > target.rocm {
+            return Resolution::Unported {
+                entry,
+                why: Unported::AddedAfter(added),
+            };
+        }
+    }
+    if let Some(removed) = versions.removed {
+        if removed <= target.rocm {
+            return Resolution::Unported {
+                entry,
+                why: Unported::Removed(removed),
+            };
+        }
+    }
+    if experimental && !target.experimental {
+        return Resolution::Unported {
+            entry,
+            why: Unported::Experimental(name.clone()),
+        };
+    }
+    if *name == entry.cuda {
+        return Resolution::Same { entry };
+    }
+    let deprecated = versions.deprecated.filter(|d| *d <= target.rocm);
+    Resolution::Rename {
+        to: name,
+        entry,
+        deprecated,
+    }
+}

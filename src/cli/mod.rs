@@ -1,0 +1,52 @@
+//! The command line: clap definitions, one module per subcommand, each turning its raw
+//! arguments into validated settings once and returning an exit code.
+
+pub mod common;
+pub mod explain;
+pub mod port;
+
+use crate::gate::exit;
+use clap::{Parser, Subcommand};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "hipport",
+    version,
+    about = "Port CUDA application stacks to AMD ROCm/HIP: translate, flag what needs a human, gate the migration.",
+    after_help = "Exit codes: 0 success, 1 findings where the mode reports them (check: new findings; gate: NOT READY), 2 usage, configuration or I/O error."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Translate CUDA sources to HIP: print a diff (default), or write the result.
+    Port(port::PortArgs),
+    /// Explain a rule: why it matters, a bad and a good example, references.
+    Explain(explain::ExplainArgs),
+}
+
+/// Parses the process arguments and runs the subcommand; returns the exit code.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { exit::ERROR } else { exit::OK };
+            let _ = e.print();
+            return code;
+        }
+    };
+    let result = match cli.command {
+        Command::Port(a) => port::run(a),
+        Command::Explain(a) => explain::run(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("hipport: error: {e:#}");
+            exit::ERROR
+        }
+    }
+}

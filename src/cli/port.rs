@@ -1,0 +1,266 @@
+//! `hipport port`: translate CUDA sources to HIP and show the result as a diff, write it to a
+//! separate tree (`--out`), in place (`--write`), or one file to a path or stdout (`-o`).
+
+use super::common::{TargetArgs, TextOrJson, WalkArgs};
+use crate::gate::exit;
+use crate::mappings;
+use crate::pipeline::{self, FileOutcome, Work};
+use crate::render;
+use crate::translate::{LaunchSyntax, Options, Stats};
+use crate::walk::{self, Input};
+use anyhow::{bail, Context};
+use clap::Args;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+#[derive(Args, Debug)]
+pub struct PortArgs {
+    /// Files or directories to translate.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    #[command(flatten)]
+    pub target: TargetArgs,
+    #[command(flatten)]
+    pub walk: WalkArgs,
+    /// How to write kernel launches.
+    #[arg(long, value_enum, default_value_t = LaunchSyntax::Keep)]
+    pub launch_syntax: LaunchSyntax,
+    /// Write every selected file, translated or not, under DIR at the same relative path.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["write", "output"])]
+    pub out: Option<PathBuf>,
+    /// Rewrite files in place (atomically).
+    #[arg(long, conflicts_with = "output")]
+    pub write: bool,
+    /// With --write: also rewrite files that have uncommitted changes in their git work tree.
+    #[arg(long)]
+    pub allow_dirty: bool,
+    /// For a single file: write its translation to OUT (`-` for stdout).
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// Print per-file and total counts.
+    #[arg(long)]
+    pub stats: bool,
+    /// `json` prints a report (stats, findings, parse health) instead of the diff.
+    #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
+    pub format: TextOrJson,
+    /// Put a review comment above each flagged line (translation and hazard findings).
+    #[arg(long)]
+    pub annotate: bool,
+    /// Do not add `#include <hip/hip_runtime.h>` to .cu/.cuh files that relied on nvcc's.
+    #[arg(long)]
+    pub no_implicit_include: bool,
+    /// Do not print findings on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+pub fn run(a: PortArgs) -> anyhow::Result<i32> {
+    let target = a.target.target().map_err(anyhow::Error::msg)?;
+    let m = mappings::get();
+    let (inputs, walk_errors) = walk::walk(&a.paths, &a.walk.options()).map_err(anyhow::Error::msg)?;
+    let mut had_error = false;
+    for e in &walk_errors {
+        eprintln!("hipport: {}: {}", e.path, e.message);
+        had_error = true;
+    }
+    if a.output.is_some() && (inputs.len() != 1 || a.paths.len() != 1 || !a.paths[0].is_file()) {
+        bail!("-o/--output takes exactly one input file");
+    }
+    let work = Work {
+        translate: Options {
+            target,
+            launch: a.launch_syntax,
+            implicit_include: !a.no_implicit_include,
+        },
+        hazards: a.annotate,
+        annotate: a.annotate,
+        keep_output: true,
+        max_file_size: a.walk.max_file_size,
+    };
+    if a.write && !a.allow_dirty {
+        check_clean(&inputs)?;
+    }
+    let outcomes = pipeline::run(&inputs, &work, m);
+    let mut totals = Stats::default();
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let diff_to_stdout = a.out.is_none() && !a.write && a.output.is_none() && a.format == TextOrJson::Text;
+    let to_stdout = a.output.as_deref() == Some(Path::new("-"));
+    let mut stats_lines: Vec<u8> = Vec::new();
+    for o in &outcomes {
+        let r = match &o.result {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("hipport: {}: {e}", o.input.path.display());
+                had_error = true;
+                continue;
+            }
+        };
+        totals.add(&r.stats);
+        if r.conflicts > 0 {
+            eprintln!(
+                "hipport: {}: {} overlapping edit(s) not applied (an engine defect: please report)",
+                o.input.rel, r.conflicts
+            );
+        }
+        if !a.quiet && a.format == TextOrJson::Text {
+            for f in &r.findings {
+                eprintln!(
+                    "{}:{}:{}: {} [{}/{}] {}",
+                    o.input.rel, f.line, f.column, f.rule, f.status, f.phase, f.message
+                );
+            }
+            if r.health.parsed && !r.health.clean() && (r.changed || !r.findings.is_empty()) {
+                eprintln!(
+                    "{}: note: tree-sitter parse health: {} (translated from tokens where identifiers were recognisable)",
+                    o.input.rel,
+                    r.health.describe()
+                );
+            }
+        }
+        if a.stats && (r.changed || r.stats.unported > 0) {
+            render::stats::write_line(&mut stats_lines, &o.input.rel, &r.stats)?;
+        }
+        if diff_to_stdout {
+            render::diff::write_file_diff(&mut out, &o.input.rel, &r.input, &r.output)?;
+        } else if let Some(dir) = &a.out {
+            let dest = dir.join(&o.input.rel);
+            write_atomic(&dest, &r.output, Some(&o.input.path))
+                .with_context(|| format!("writing {}", dest.display()))?;
+        } else if a.write {
+            if r.changed {
+                if let Err(e) = write_atomic(&o.input.path, &r.output, Some(&o.input.path)) {
+                    eprintln!("hipport: {}: cannot write: {e:#}", o.input.path.display());
+                    had_error = true;
+                }
+            }
+        } else if let Some(dest) = &a.output {
+            if to_stdout {
+                out.write_all(&r.output)?;
+            } else {
+                write_atomic(dest, &r.output, Some(&o.input.path))
+                    .with_context(|| format!("writing {}", dest.display()))?;
+            }
+        }
+    }
+    if a.format == TextOrJson::Json {
+        let doc = json_report(&outcomes, &totals, &target);
+        serde_json::to_writer_pretty(&mut out, &doc)?;
+        writeln!(out)?;
+    }
+    if a.stats {
+        let changed = outcomes
+            .iter()
+            .filter(|o| o.result.as_ref().is_ok_and(|r| r.changed))
+            .count();
+        render::stats::write_line(
+            &mut stats_lines,
+            &format!("total ({} files, {} changed, target ROCm {})", outcomes.len(), changed, target.rocm),
+            &totals,
+        )?;
+        if diff_to_stdout || to_stdout || a.format == TextOrJson::Json {
+            std::io::stderr().write_all(&stats_lines)?;
+        } else {
+            out.write_all(&stats_lines)?;
+        }
+    }
+    out.flush()?;
+    Ok(if had_error { exit::ERROR } else { exit::OK })
+}
+
+fn json_report(
+    outcomes: &[FileOutcome],
+    totals: &Stats,
+    target: &crate::mappings::Target,
+) -> serde_json::Value {
+    let files: Vec<serde_json::Value> = outcomes
+        .iter()
+        .map(|o| match &o.result {
+            Ok(r) => serde_json::json!({
+                "path": o.input.rel,
+                "changed": r.changed,
+                "stats": r.stats,
+                "parse": r.health,
+                "findings": r.findings,
+            }),
+            Err(e) => serde_json::json!({"path": o.input.rel, "error": e}),
+        })
+        .collect();
+    serde_json::json!({
+        "tool": {"name": "hipport", "version": env!("CARGO_PKG_VERSION")},
+        "schema_version": 1,
+        "target": {"rocm": target.rocm.to_string(), "roc": target.roc, "experimental": target.experimental},
+        "files": files,
+        "totals": totals,
+    })
+}
+
+/// Writes `bytes` to `dest` through a temporary file in the same directory and a rename, so a
+/// reader never sees a half-written file. Keeps the permissions of `like` when given.
+pub fn write_atomic(dest: &Path, bytes: &[u8], like: Option<&Path>) -> anyhow::Result<()> {
+    let dir = dest
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".hipport-")
+        .tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    if let Some(like) = like {
+        if let Ok(meta) = std::fs::metadata(like) {
+            tmp.as_file().set_permissions(meta.permissions())?;
+        }
+    }
+    tmp.persist(dest).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// Refuses to rewrite files with uncommitted changes in a git work tree (as `cargo fix` does).
+fn check_clean(inputs: &[Input]) -> anyhow::Result<()> {
+    let mut dirty = Vec::new();
+    let mut roots: Vec<&Path> = inputs.iter().map(|i| i.root.as_path()).collect();
+    roots.sort();
+    roots.dedup();
+    for root in roots {
+        let top = std::process::Command::new("git")
+            .arg("-C")
+            .arg(root)
+            .args(["rev-parse", "--show-toplevel"])
+            .output();
+        let Ok(top) = top else { continue };
+        if !top.status.success() {
+            continue; // not a git work tree
+        }
+        let top = PathBuf::from(String::from_utf8_lossy(&top.stdout).trim());
+        let status = std::process::Command::new("git")
+            .arg("-C")
+            .arg(&top)
+            .args(["status", "--porcelain=v1", "-z", "--untracked-files=no"])
+            .output()
+            .context("running git status")?;
+        let listed: Vec<PathBuf> = status
+            .stdout
+            .split(|&b| b == 0)
+            .filter(|e| e.len() > 3)
+            .map(|e| top.join(String::from_utf8_lossy(&e[3..]).as_ref()))
+            .collect();
+        for i in inputs.iter().filter(|i| i.root == root) {
+            let p = std::fs::canonicalize(&i.path).unwrap_or(i.path.clone());
+            if listed
+                .iter()
+                .any(|l| std::fs::canonicalize(l).unwrap_or(l.clone()) == p)
+            {
+                dirty.push(i.path.display().to_string());
+            }
+        }
+    }
+    if !dirty.is_empty() {
+        bail!(
+            "these files have uncommitted changes, and --write would rewrite them:\n  {}\ncommit or stash them first, or pass --allow-dirty",
+            dirty.join("\n  ")
+        );
+    }
+    Ok(())
+}

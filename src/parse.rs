@@ -1,0 +1,149 @@
+//! tree-sitter parsing: one parser per worker thread, a time guard, and parse health.
+//!
+//! tree-sitter-cuda parses most real CUDA cleanly, but the preprocessor defeats any grammar
+//! (see grammars/NOTES.md), so a parse with errors is reported, never a reason to skip a file.
+
+use crate::finding::Position;
+use crate::source::LineIndex;
+use serde::Serialize;
+use std::cell::RefCell;
+use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
+use tree_sitter::{Language, Node, ParseOptions, Parser, Tree};
+
+/// A parse that takes longer than this is abandoned (the file is still translated by the lexer).
+pub const PARSE_TIME_LIMIT: Duration = Duration::from_secs(10);
+
+pub fn language() -> Language {
+    tree_sitter_cuda::LANGUAGE.into()
+}
+
+thread_local! {
+    static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
+}
+
+/// Parses `src` with this thread's parser. `None` when the time guard stopped the parse.
+pub fn parse(src: &[u8]) -> Option<Tree> {
+    PARSER.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let parser = slot.get_or_insert_with(|| {
+            let mut p = Parser::new();
+            p.set_language(&language())
+                .expect("tree-sitter-cuda is ABI-compatible with tree-sitter");
+            p
+        });
+        let start = Instant::now();
+        let mut guard = |_: &tree_sitter::ParseState| {
+            if start.elapsed() > PARSE_TIME_LIMIT {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        };
+        let opts = ParseOptions::new().progress_callback(&mut guard);
+        let len = src.len();
+        let tree = parser.parse_with_options(
+            &mut |i, _| if i < len { &src[i..] } else { &[] },
+            None,
+            Some(opts),
+        );
+        if tree.is_none() {
+            parser.reset();
+        }
+        tree
+    })
+}
+
+/// How well a file parsed: ERROR and MISSING node counts and the first one's position.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Health {
+    pub parsed: bool,
+    pub errors: u32,
+    pub missing: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_error: Option<Position>,
+}
+
+impl Health {
+    pub fn clean(&self) -> bool {
+        self.parsed && self.errors == 0 && self.missing == 0
+    }
+    pub fn describe(&self) -> String {
+        if !self.parsed {
+            return "not parsed (time limit)".into();
+        }
+        if self.clean() {
+            return "clean".into();
+        }
+        let mut s = format!("{} error node(s), {} missing", self.errors, self.missing);
+        if let Some(p) = self.first_error {
+            s.push_str(&format!(", first at {}:{}", p.line, p.column));
+        }
+        s
+    }
+}
+
+pub fn health(tree: Option<&Tree>, src: &[u8], lines: &LineIndex) -> Health {
+    let Some(tree) = tree else {
+        return Health::default();
+    };
+    let mut h = Health {
+        parsed: true,
+        ..Default::default()
+    };
+    if !tree.root_node().has_error() {
+        return h;
+    }
+    let mut first: Option<usize> = None;
+    visit(tree.root_node(), &mut |n| {
+        if n.is_error() || n.is_missing() {
+            if n.is_error() {
+                h.errors += 1;
+            } else {
+                h.missing += 1;
+            }
+            first = Some(first.map_or(n.start_byte(), |f| f.min(n.start_byte())));
+            return false;
+        }
+        n.has_error()
+    });
+    h.first_error = first.map(|o| lines.position(src, o));
+    h
+}
+
+/// Pre-order walk; `f` returns whether to descend into the node's children.
+pub fn visit<'t>(root: Node<'t>, f: &mut impl FnMut(Node<'t>) -> bool) {
+    let mut cursor = root.walk();
+    loop {
+        let node = cursor.node();
+        if f(node) && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_cuda_and_reports_health() {
+        let src = b"__global__ void k(float* x) { x[threadIdx.x] = 0; }\nint main() { k<<<1, 32>>>(0); }\n";
+        let tree = parse(src).unwrap();
+        let h = health(Some(&tree), src, &LineIndex::new(src));
+        assert!(h.clean(), "{h:?}");
+        let bad = b"int main( { k<<<1, 32>>>(0) }\n";
+        let tree = parse(bad).unwrap();
+        let h = health(Some(&tree), bad, &LineIndex::new(bad));
+        assert!(!h.clean());
+        assert!(h.first_error.is_some());
+    }
+}

@@ -1,0 +1,122 @@
+//! The per-file pipeline shared by `port`, `scan` and `check`: read → lex/translate → parse
+//! (when the file holds CUDA) → hazard rules → result. Files are processed in parallel, largest
+//! first, one tree alive per worker; results come back sorted by path. A failure inside one file
+//! becomes that file's error, never an abort of the run.
+
+use crate::finding::Finding;
+use crate::mappings::Mappings;
+use crate::parse::{self, Health};
+use crate::rules::FileCtx;
+use crate::source::{self, LineIndex};
+use crate::translate::{self, Options, Stats};
+use crate::walk::Input;
+use rayon::prelude::*;
+
+/// What the pipeline should produce for each file.
+#[derive(Clone, Copy, Debug)]
+pub struct Work {
+    pub translate: Options,
+    /// Run the hazard rules (scan); otherwise only translation findings.
+    pub hazards: bool,
+    /// Put review comments into the translated output.
+    pub annotate: bool,
+    /// Keep the translated bytes (diff, --out, --write); scans drop them.
+    pub keep_output: bool,
+    pub max_file_size: u64,
+}
+
+pub struct FileResult {
+    pub input: Vec<u8>,
+    /// The translation; empty when `keep_output` is off.
+    pub output: Vec<u8>,
+    pub changed: bool,
+    pub stats: Stats,
+    pub findings: Vec<Finding>,
+    pub health: Health,
+    /// Overlapping edits (an engine defect if ever non-zero).
+    pub conflicts: usize,
+}
+
+pub struct FileOutcome {
+    pub input: Input,
+    pub result: Result<FileResult, String>,
+}
+
+/// Runs the pipeline over `inputs` in parallel; the outcomes are in the inputs' (sorted) order.
+pub fn run(inputs: &[Input], work: &Work, m: &Mappings) -> Vec<FileOutcome> {
+    let mut order: Vec<usize> = (0..inputs.len()).collect();
+    // Largest first balances the workers.
+    order.sort_by_key(|&i| std::cmp::Reverse(inputs[i].size));
+    let mut results: Vec<(usize, FileOutcome)> = order
+        .par_iter()
+        .map(|&i| (i, process(&inputs[i], work, m)))
+        .collect();
+    results.sort_by_key(|(i, _)| *i);
+    results.into_iter().map(|(_, o)| o).collect()
+}
+
+pub fn process(input: &Input, work: &Work, m: &Mappings) -> FileOutcome {
+    let result = match source::read(&input.path, work.max_file_size) {
+        Err(e) => Err(e.to_string()),
+        Ok(text) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            process_bytes(&input.rel, text.bytes, work, m)
+        }))
+        .map_err(|p| {
+            let msg = p
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            format!("internal error while processing (please report): {msg}")
+        }),
+    };
+    FileOutcome {
+        input: input.clone(),
+        result,
+    }
+}
+
+/// The pipeline on bytes in memory (tests, benchmarks, stdin).
+pub fn process_bytes(rel: &str, bytes: Vec<u8>, work: &Work, m: &Mappings) -> FileResult {
+    let lines = LineIndex::new(&bytes);
+    let ctx = FileCtx {
+        path: rel,
+        src: &bytes,
+        lines: &lines,
+    };
+    let plain = translate::translate(&ctx, m, &work.translate);
+    let relevant = plain.changed(&bytes)
+        || !plain.findings.is_empty()
+        || plain.stats.unchanged_api > 0
+        || crate::prefilter::mentions_cuda(&bytes);
+    let (tree, health) = if relevant || work.hazards {
+        let tree = parse::parse(&bytes);
+        let h = parse::health(tree.as_ref(), &bytes, &lines);
+        (tree, h)
+    } else {
+        (None, Health::default())
+    };
+    let mut findings = plain.findings;
+    if work.hazards {
+        findings.extend(crate::rules::hazards::check(&ctx, tree.as_ref(), &work.translate.target));
+    }
+    drop(tree);
+    let (output, conflicts, stats) = if work.annotate {
+        let t = translate::translate_annotated(&ctx, m, &work.translate, Some(&findings));
+        (t.output, t.conflicts, t.stats)
+    } else {
+        (plain.output, plain.conflicts, plain.stats)
+    };
+    findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    findings.dedup_by(|a, b| a.rule == b.rule && a.byte_range == b.byte_range);
+    let changed = output != bytes;
+    FileResult {
+        output: if work.keep_output { output } else { Vec::new() },
+        input: bytes,
+        changed,
+        stats,
+        findings,
+        health,
+        conflicts,
+    }
+}

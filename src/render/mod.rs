@@ -1,0 +1,3 @@
+//! Renderers: pure functions of analysis results and a writer. Analysis never prints.
+pub mod diff;
+pub mod stats;

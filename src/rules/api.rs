@@ -1,0 +1,122 @@
+//! Rules raised by the translation itself: CUDA names and headers the target ROCm cannot take
+//! one-to-one (no equivalent, not yet or no longer there, deprecated, experimental), and the
+//! mechanical fix-ups the port made that a reviewer should see.
+
+use super::RuleInfo;
+use crate::finding::{Category, RuleId};
+use crate::gate::{Phase, Status};
+
+pub const UNPORTED_API: RuleInfo = RuleInfo {
+    id: RuleId { code: "HP001", name: "unported-api" },
+    category: Category::UnsupportedApi,
+    status: Status::Remediation,
+    phase: Phase::Build,
+    summary: "A CUDA API with no HIP equivalent in the target ROCm.",
+    why: "The name is left as it is, so the translated file will not compile under hipcc until the call is replaced or the target ROCm is raised.",
+    bad: "cudaDeviceFlushGPUDirectRDMAWrites(target, scope);",
+    good: "// replace with a HIP-supported sequence, or guard it out for HIP",
+    fix: "Rewrite the call with HIP APIs that exist in the target, guard it with `#ifndef __HIP_PLATFORM_AMD__`, or target a ROCm release that has the equivalent (the message names it).",
+    references: &["https://rocm.docs.amd.com/projects/HIPIFY/en/latest/reference/tables/CUDA_Runtime_API_functions_supported_by_HIP.html"],
+};
+
+pub const DEPRECATED_API: RuleInfo = RuleInfo {
+    id: RuleId { code: "HP002", name: "deprecated-api" },
+    category: Category::DeprecatedApi,
+    status: Status::Remediation,
+    phase: Phase::Build,
+    summary: "A CUDA API whose HIP equivalent is deprecated in the target ROCm.",
+    why: "It compiles today with a warning and will stop compiling when ROCm removes it.",
+    bad: "cudaThreadSynchronize();",
+    good: "hipDeviceSynchronize();",
+    fix: "Move to the replacement API named in the HIP documentation before the next ROCm upgrade.",
+    references: &["https://rocm.docs.amd.com/projects/HIP/en/latest/reference/deprecated_api_list.html"],
+};
+
+pub const EXPERIMENTAL_API: RuleInfo = RuleInfo {
+    id: RuleId { code: "HP003", name: "experimental-api" },
+    category: Category::UnsupportedApi,
+    status: Status::Unknown,
+    phase: Phase::Build,
+    summary: "A CUDA API whose HIP equivalent is experimental; left untranslated without --experimental.",
+    why: "Experimental HIP APIs may change or behave differently; translating them silently would hide that risk.",
+    bad: "cudaGraphInstantiateWithParams(&exec, graph, &params);",
+    good: "hipGraphInstantiateWithParams(&exec, graph, &params); // with --experimental, after review",
+    fix: "Review the HIP documentation of the API, then rerun with --experimental to translate it.",
+    references: &["https://rocm.docs.amd.com/projects/HIPIFY/en/latest/"],
+};
+
+pub const UNMAPPED_INCLUDE: RuleInfo = RuleInfo {
+    id: RuleId { code: "HP004", name: "unmapped-include" },
+    category: Category::Library,
+    status: Status::Remediation,
+    phase: Phase::Build,
+    summary: "A CUDA header with no HIP counterpart in the target ROCm.",
+    why: "hipcc will not find the header, or the header's API has no drop-in replacement.",
+    bad: "#include <mma.h>",
+    good: "#include <rocwmma/rocwmma.hpp> // and port the WMMA code to rocWMMA",
+    fix: "Replace the header and the APIs it provides as the message says, or guard them out for HIP.",
+    references: &["https://rocm.docs.amd.com/en/latest/reference/api-libraries.html"],
+};
+
+pub const WARP_SYNC_MASK_DROPPED: RuleInfo = RuleInfo {
+    id: RuleId { code: "HP005", name: "warp-sync-mask-dropped" },
+    category: Category::WarpSize,
+    status: Status::Remediation,
+    phase: Phase::Correctness,
+    summary: "A `*_sync` warp intrinsic was translated to its mask-less HIP form because the target ROCm lacks the `_sync` form.",
+    why: "The mask-less form acts on the whole wavefront (64 lanes on most AMD GPUs). Code that relied on the mask to select a subset of a 32-lane warp, or on convergence guarantees, can compute different results.",
+    bad: "v += __shfl_down_sync(0xffffffff, v, offset);",
+    good: "v += __shfl_down(v, offset); // reviewed: all lanes of the wavefront participate",
+    fix: "Check that every lane of the wavefront executes the call; for partial masks restructure the code, or target ROCm 6.2 or later where the `_sync` forms exist with 64-bit masks.",
+    references: &["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html#warp-cross-lane-functions"],
+};
+
+pub const WARP_SYNC_FULL_MASK: RuleInfo = RuleInfo {
+    id: RuleId { code: "HP006", name: "warp-sync-32bit-mask" },
+    category: Category::WarpSize,
+    status: Status::Remediation,
+    phase: Phase::Correctness,
+    summary: "A 32-bit full mask passed to a `*_sync` warp intrinsic was widened to 64 bits.",
+    why: "HIP's `_sync` intrinsics take 64-bit masks; `0xffffffff` names only the lower half of a 64-lane wavefront.",
+    bad: "__shfl_down_sync(0xffffffff, v, 1)",
+    good: "__shfl_down_sync(0xffffffffffffffffull, v, 1)",
+    fix: "Use a 64-bit mask (`__activemask()` or all ones); check that the code does not assume 32 lanes elsewhere.",
+    references: &["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html#warp-cross-lane-functions"],
+};
+
+pub const WARP_SYNC_BUILTINS_FLAG: RuleInfo = RuleInfo {
+    id: RuleId { code: "HP007", name: "warp-sync-needs-define" },
+    category: Category::DeviceFeature,
+    status: Status::Remediation,
+    phase: Phase::Build,
+    summary: "`*_sync` warp intrinsics need `HIP_ENABLE_WARP_SYNC_BUILTINS` in the target ROCm.",
+    why: "In this ROCm release the `_sync` intrinsics are only declared when the macro is defined before the HIP headers.",
+    bad: "__shfl_xor_sync(mask, v, 1)   // built without -DHIP_ENABLE_WARP_SYNC_BUILTINS",
+    good: "hipcc -DHIP_ENABLE_WARP_SYNC_BUILTINS ...",
+    fix: "Add `-DHIP_ENABLE_WARP_SYNC_BUILTINS` to the HIP compile flags.",
+    references: &["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html#warp-cross-lane-functions"],
+};
+
+pub const OVERLOAD_GUARDED: RuleInfo = RuleInfo {
+    id: RuleId { code: "HP008", name: "hip-defines-overload" },
+    category: Category::DeviceFeature,
+    status: Status::Remediation,
+    phase: Phase::Build,
+    summary: "A user definition that HIP already provides (vector-type operators, double atomics) was guarded out for HIP.",
+    why: "HIP's headers define these operators and overloads; a second definition is a redefinition error under hipcc.",
+    bad: "inline __device__ float4 operator+(float4 a, float4 b) { ... }",
+    good: "#if !defined(__HIP_PLATFORM_AMD__)\ninline __device__ float4 operator+(float4 a, float4 b) { ... }\n#endif",
+    fix: "Check that HIP's definition has the semantics the code expects, then delete the guarded copy.",
+    references: &["https://rocm.docs.amd.com/projects/HIP/en/latest/reference/cpp_language_extensions.html"],
+};
+
+pub const RULES: &[&RuleInfo] = &[
+    &UNPORTED_API,
+    &DEPRECATED_API,
+    &EXPERIMENTAL_API,
+    &UNMAPPED_INCLUDE,
+    &WARP_SYNC_MASK_DROPPED,
+    &WARP_SYNC_FULL_MASK,
+    &WARP_SYNC_BUILTINS_FLAG,
+    &OVERLOAD_GUARDED,
+];

@@ -1,0 +1,145 @@
+//! Reading a source file: size, binary and encoding checks, BOM and line-ending facts, and the
+//! line index that turns byte offsets into 1-based line and column positions.
+//!
+//! A refusal is a reason, never a silent skip: callers report it with the path.
+
+use crate::finding::Position;
+use std::path::Path;
+
+/// The largest file that is read at all (bigger files are refused with a reason).
+pub const DEFAULT_MAX_BYTES: u64 = 64 * 1024 * 1024;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    #[error("cannot read: {0}")]
+    Io(#[from] std::io::Error),
+    #[error("binary file (NUL byte at offset {0}): skipped")]
+    Binary(usize),
+    #[error("UTF-16/UTF-32 encoded file: not supported, convert it to UTF-8")]
+    Utf16,
+    #[error("file is {size} bytes, over the limit of {limit} bytes (raise --max-file-size)")]
+    TooLarge { size: u64, limit: u64 },
+}
+
+pub const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The bytes of a file and what was learned reading them. Non-UTF-8 bytes are kept as they are:
+/// edits only ever touch ASCII identifiers and directives, so they survive byte for byte.
+pub struct SourceText {
+    pub bytes: Vec<u8>,
+}
+
+impl SourceText {
+    pub fn new(bytes: Vec<u8>) -> Self {
+        SourceText { bytes }
+    }
+    pub fn has_bom(&self) -> bool {
+        self.bytes.starts_with(UTF8_BOM)
+    }
+    /// The line ending the file uses most (`\r\n` if any line ends so before the first `\n`).
+    pub fn newline(&self) -> &'static str {
+        newline_of(&self.bytes)
+    }
+}
+
+pub fn newline_of(bytes: &[u8]) -> &'static str {
+    match memchr::memchr(b'\n', bytes) {
+        Some(i) if i > 0 && bytes[i - 1] == b'\r' => "\r\n",
+        _ => "\n",
+    }
+}
+
+/// Checks bytes already in memory.
+pub fn check_bytes(bytes: &[u8]) -> Result<(), ReadError> {
+    if bytes.starts_with(b"\xFF\xFE") || bytes.starts_with(b"\xFE\xFF") {
+        return Err(ReadError::Utf16);
+    }
+    // Binary detection as git does it: a NUL byte in the first 8000 bytes.
+    let head = &bytes[..bytes.len().min(8000)];
+    if let Some(i) = memchr::memchr(0, head) {
+        return Err(ReadError::Binary(i));
+    }
+    Ok(())
+}
+
+pub fn read(path: &Path, max_bytes: u64) -> Result<SourceText, ReadError> {
+    let meta = std::fs::metadata(path)?;
+    if meta.len() > max_bytes {
+        return Err(ReadError::TooLarge {
+            size: meta.len(),
+            limit: max_bytes,
+        });
+    }
+    let bytes = std::fs::read(path)?;
+    check_bytes(&bytes)?;
+    Ok(SourceText { bytes })
+}
+
+/// Byte offset → 1-based line and column (columns in Unicode scalar values; invalid UTF-8
+/// bytes count one each).
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    pub fn new(bytes: &[u8]) -> Self {
+        let mut starts = vec![0];
+        starts.extend(memchr::memchr_iter(b'\n', bytes).map(|i| i + 1));
+        LineIndex { starts }
+    }
+    pub fn line_count(&self) -> usize {
+        self.starts.len()
+    }
+    /// 0-based line of an offset.
+    pub fn line_of(&self, offset: usize) -> usize {
+        match self.starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        }
+    }
+    pub fn line_start(&self, line0: usize) -> usize {
+        self.starts[line0.min(self.starts.len() - 1)]
+    }
+    pub fn position(&self, bytes: &[u8], offset: usize) -> Position {
+        let offset = offset.min(bytes.len());
+        let line0 = self.line_of(offset);
+        let start = self.starts[line0];
+        let seg = &bytes[start..offset];
+        // Count bytes that do not continue a UTF-8 sequence.
+        let column = seg.iter().filter(|&&b| (b & 0xC0) != 0x80).count() as u32 + 1;
+        Position {
+            line: line0 as u32 + 1,
+            column,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_are_one_based_code_points() {
+        let src = "ab\néx = 1;\r\nz".as_bytes();
+        let idx = LineIndex::new(src);
+        assert_eq!(idx.position(src, 0), Position { line: 1, column: 1 });
+        let x = src.iter().position(|&b| b == b'x').unwrap();
+        assert_eq!(idx.position(src, x), Position { line: 2, column: 2 });
+        let z = src.len() - 1;
+        assert_eq!(idx.position(src, z), Position { line: 3, column: 1 });
+    }
+
+    #[test]
+    fn refuses_binary_and_utf16() {
+        assert!(matches!(check_bytes(b"ab\0c"), Err(ReadError::Binary(2))));
+        assert!(matches!(check_bytes(b"\xFF\xFEa\0"), Err(ReadError::Utf16)));
+        assert!(check_bytes(b"int x; // \xff latin-1\n").is_ok());
+    }
+
+    #[test]
+    fn newline_style() {
+        assert_eq!(newline_of(b"a\r\nb\n"), "\r\n");
+        assert_eq!(newline_of(b"a\nb\r\n"), "\n");
+        assert_eq!(newline_of(b"a"), "\n");
+    }
+}

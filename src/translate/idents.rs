@@ -1,0 +1,214 @@
+//! The identifier sweep: every CUDA name in code (not in comments or strings, not after `.` or
+//! `->`) is resolved for the target and renamed, counted as unchanged, or reported un-ported.
+//! Namespaces (`cub::` → `hipcub::`, `thrust::cuda::` → `thrust::hip::`) are rewritten here.
+
+use super::Pass;
+use crate::edit::Edit;
+use crate::lex::Tok;
+use crate::mappings::{Resolution, Unported};
+use crate::rules::api;
+
+/// `_sync` warp intrinsics and the mask-less HIP form an older target compiles.
+pub const WARP_SYNC_FALLBACK: &[(&str, &str)] = &[
+    ("__all_sync", "__all"),
+    ("__any_sync", "__any"),
+    ("__ballot_sync", "__ballot"),
+    ("__shfl_down_sync", "__shfl_down"),
+    ("__shfl_sync", "__shfl"),
+    ("__shfl_up_sync", "__shfl_up"),
+    ("__shfl_xor_sync", "__shfl_xor"),
+];
+
+pub(super) fn run(p: &mut Pass) {
+    let lexed = p.lexed;
+    let m = p.m;
+    for (i, t) in lexed.tokens.iter().enumerate() {
+        if t.kind != Tok::Ident {
+            continue;
+        }
+        let text = p.text(i);
+        // Fast reject: CUDA names start with cu/CU/nv/__/_ or a few known lowercase prefixes;
+        // the table lookup below is the real test.
+        let Ok(name) = std::str::from_utf8(text) else {
+            continue;
+        };
+        if let Some(prev) = p.lexed.prev_code(i) {
+            let pt = p.text(prev);
+            if pt == b"." || pt == b"->" {
+                continue;
+            }
+        }
+        if namespace(p, i, name) {
+            continue;
+        }
+        if name == "register" {
+            register_keyword(p, i);
+            continue;
+        }
+        let Some(res) = m.resolve(name, &p.opts.target) else {
+            continue;
+        };
+        match res {
+            Resolution::Rename {
+                to,
+                entry,
+                deprecated,
+            } => {
+                p.edits.push(Edit::replace(t.start as usize, t.end as usize, to));
+                *p.stats
+                    .renamed
+                    .entry(entry.origin.as_str().to_string())
+                    .or_default() += 1;
+                if let Some(d) = deprecated {
+                    let f = p.ctx.finding(
+                        &api::DEPRECATED_API,
+                        t.range(),
+                        format!("`{name}` → `{to}`, which is deprecated since HIP {d}"),
+                        Some(format!(
+                            "translated; plan a move away from `{to}` before it is removed"
+                        )),
+                    );
+                    p.findings.push(f);
+                }
+            }
+            Resolution::Same { .. } => {
+                p.stats.unchanged_api += 1;
+                super::fixups::widen_full_mask(p, i, name);
+            }
+            Resolution::Unported { entry, why } => {
+                if super::fixups::warp_sync_fallback(p, i, name) {
+                    continue;
+                }
+                p.stats.unported += 1;
+                let target = p.opts.target.rocm;
+                let (rule, msg, help) = match &why {
+                    Unported::NoEquivalent => (
+                        &api::UNPORTED_API,
+                        format!("`{name}` has no HIP equivalent ({} API)", entry.origin.as_str()),
+                        None,
+                    ),
+                    Unported::AddedAfter(v) => (
+                        &api::UNPORTED_API,
+                        format!(
+                            "`{name}` → `{}` exists only from ROCm {v}; the target is ROCm {target}",
+                            entry.hip.as_deref().or(entry.roc.as_deref()).unwrap_or("?")
+                        ),
+                        Some(format!("target ROCm {v} or later, or replace the call")),
+                    ),
+                    Unported::Removed(v) => (
+                        &api::UNPORTED_API,
+                        format!(
+                            "`{name}`: the HIP equivalent was removed in ROCm {v} (target {target})"
+                        ),
+                        None,
+                    ),
+                    Unported::Experimental(h) => (
+                        &api::EXPERIMENTAL_API,
+                        format!("`{name}` → `{h}` is experimental in HIP; left as is"),
+                        Some(format!("rerun with --experimental to translate it to `{h}`")),
+                    ),
+                    Unported::NoRocEquivalent(h) => (
+                        &api::UNPORTED_API,
+                        format!(
+                            "`{name}` has no equivalent in the roc* library (the hip* wrapper has `{h}`)"
+                        ),
+                        Some("drop --roc to use the hip* wrappers".to_string()),
+                    ),
+                };
+                let help = help.or_else(|| (!entry.note.is_empty()).then(|| entry.note.clone()));
+                let f = p.ctx.finding(rule, t.range(), msg, help);
+                p.findings.push(f);
+            }
+        }
+    }
+}
+
+/// `cub::X` → `hipcub::X`, `namespace cub`, `thrust::cuda::par` → `thrust::hip::par`.
+fn namespace(p: &mut Pass, i: usize, name: &str) -> bool {
+    for ns in &p.m.namespaces {
+        let segs: Vec<&str> = ns.cuda.split("::").collect();
+        let Some(last) = segs.last() else { continue };
+        if *last != name {
+            continue;
+        }
+        // Earlier segments must precede, each followed by `::`.
+        let mut j = i;
+        let mut ok = true;
+        for seg in segs[..segs.len() - 1].iter().rev() {
+            let Some(colons) = p.lexed.prev_code(j) else {
+                ok = false;
+                break;
+            };
+            let Some(prev) = p.lexed.prev_code(colons) else {
+                ok = false;
+                break;
+            };
+            if p.text(colons) != b"::" || p.text(prev) != seg.as_bytes() {
+                ok = false;
+                break;
+            }
+            j = prev;
+        }
+        if !ok {
+            continue;
+        }
+        // Used as a namespace: followed by `::`, or after `namespace`.
+        let next_is_scope = p.lexed.next_code(i).is_some_and(|n| p.text(n) == b"::");
+        let after_namespace = p
+            .lexed
+            .prev_code(j)
+            .is_some_and(|k| p.text(k) == b"namespace");
+        if segs.len() == 1 && !(next_is_scope || after_namespace) {
+            continue;
+        }
+        // A single-segment name must not itself be qualified (`foo::cub::` is someone else's).
+        if segs.len() == 1 {
+            if let Some(k) = p.lexed.prev_code(i) {
+                if p.text(k) == b"::" {
+                    let owner = p.lexed.prev_code(k).map(|o| p.text(o).to_vec());
+                    if owner.is_some_and(|o| o.first().is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')) {
+                        continue;
+                    }
+                }
+            }
+        }
+        let t = p.lexed.tokens[i];
+        match &ns.hip {
+            Some(hip) => {
+                let new_last = hip.rsplit("::").next().unwrap_or(hip);
+                if new_last != name {
+                    p.edits
+                        .push(Edit::replace(t.start as usize, t.end as usize, new_last));
+                    *p.stats.renamed.entry("namespace".into()).or_default() += 1;
+                }
+            }
+            None => {
+                p.stats.unported += 1;
+                let f = p.ctx.finding(
+                    &api::UNPORTED_API,
+                    t.range(),
+                    format!("namespace `{}` has no HIP counterpart", ns.cuda),
+                    (!ns.note.is_empty()).then(|| ns.note.clone()),
+                );
+                p.findings.push(f);
+            }
+        }
+        return true;
+    }
+    false
+}
+
+/// `register` is accepted by nvcc but is an error in C++17, which hipcc defaults to.
+fn register_keyword(p: &mut Pass, i: usize) {
+    if p.lang == super::Lang::C {
+        return;
+    }
+    let t = p.lexed.tokens[i];
+    let src = p.src();
+    let mut end = t.end as usize;
+    while end < src.len() && (src[end] == b' ' || src[end] == b'\t') {
+        end += 1;
+    }
+    p.edits.push(Edit::delete(t.start as usize, end));
+    p.stats.fixups += 1;
+}

@@ -1,0 +1,220 @@
+//! `#include` paths: CUDA headers to their HIP headers at the target's path, flat HIP library
+//! includes (`hiprand.h`) to the installed path (`hiprand/hiprand.h`), unmapped CUDA headers
+//! flagged; and the implicit `hip/hip_runtime.h` that nvcc's `cuda_runtime.h` used to provide.
+
+use super::{Lang, Pass};
+use crate::edit::Edit;
+use crate::lex::Tok;
+use crate::rules::api;
+
+/// HIP headers that declare the runtime API (any of them satisfies the implicit include).
+const RUNTIME_HEADERS: &[&str] = &["hip/hip_runtime.h", "hip/hip_runtime_api.h"];
+
+/// The path token of an include directive and its inner text range.
+fn include_path(p: &Pass, d: usize) -> Option<(usize, std::ops::Range<usize>)> {
+    let dir = &p.lexed.directives[d];
+    if !matches!(dir.name.as_str(), "include" | "include_next" | "import") {
+        return None;
+    }
+    let i = dir
+        .tokens
+        .clone()
+        .find(|&i| matches!(p.lexed.tokens[i].kind, Tok::HeaderName | Tok::Str))?;
+    let t = p.lexed.tokens[i];
+    let (s, e) = (t.start as usize, t.end as usize);
+    if e < s + 2 {
+        return None;
+    }
+    Some((i, s + 1..e - 1))
+}
+
+pub(super) fn run(p: &mut Pass) {
+    for d in 0..p.lexed.directives.len() {
+        let Some((tok, inner)) = include_path(p, d) else {
+            continue;
+        };
+        let Ok(path) = std::str::from_utf8(&p.src()[inner.clone()]) else {
+            continue;
+        };
+        let path = path.trim().to_string();
+        match p.m.include(&path, &p.opts.target) {
+            Some(Ok(hip)) => {
+                if hip != path {
+                    p.edits.push(Edit::replace(inner.start, inner.end, hip));
+                    p.stats.includes_rewritten += 1;
+                }
+            }
+            Some(Err(row)) => {
+                p.stats.unported += 1;
+                let t = p.lexed.tokens[tok];
+                let note = if row.note.is_empty() {
+                    None
+                } else {
+                    Some(row.note.clone())
+                };
+                let f = p.ctx.finding(
+                    &api::UNMAPPED_INCLUDE,
+                    t.range(),
+                    format!(
+                        "`{path}` has no HIP counterpart in ROCm {}",
+                        p.opts.target.rocm
+                    ),
+                    note,
+                );
+                p.findings.push(f);
+            }
+            None => {
+                if let Some(full) = flat_hip_header(p, &path) {
+                    p.edits.push(Edit::replace(inner.start, inner.end, full));
+                    p.stats.includes_rewritten += 1;
+                }
+            }
+        }
+    }
+}
+
+/// `hiprand.h` → `hiprand/hiprand.h` where the target installs the library in a subdirectory.
+fn flat_hip_header(p: &Pass, path: &str) -> Option<String> {
+    if path.contains('/') {
+        return None;
+    }
+    let lib = ["hip", "roc", "miopen", "rccl"];
+    if !lib.iter().any(|l| path.starts_with(l)) {
+        return None;
+    }
+    p.m.includes
+        .iter()
+        .filter(|r| r.range.contains(p.opts.target.rocm))
+        .flat_map(|r| [r.hip.as_deref(), r.roc.as_deref()])
+        .flatten()
+        .find(|h| h.contains('/') && h.rsplit('/').next() == Some(path) && !h.starts_with("hip/"))
+        .map(str::to_string)
+}
+
+/// Whether the translated file already includes a HIP runtime header (or will after our edits).
+fn has_runtime_include(p: &Pass) -> bool {
+    for d in 0..p.lexed.directives.len() {
+        let Some((_, inner)) = include_path(p, d) else {
+            continue;
+        };
+        let Ok(path) = std::str::from_utf8(&p.src()[inner.clone()]) else {
+            continue;
+        };
+        let path = path.trim();
+        let after = p
+            .edits
+            .iter()
+            .find(|e| e.start == inner.start && e.end == inner.end)
+            .map(|e| e.replacement.as_str())
+            .unwrap_or(path);
+        if RUNTIME_HEADERS.contains(&after) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Device-code markers that need the HIP runtime header under hipcc.
+const CUDA_MARKERS: &[&[u8]] = &[
+    b"__global__",
+    b"__device__",
+    b"__shared__",
+    b"__constant__",
+    b"threadIdx",
+    b"blockIdx",
+    b"blockDim",
+    b"gridDim",
+    b"dim3",
+];
+
+fn needs_runtime(p: &Pass) -> bool {
+    if p.stats.renamed_total() > 0 || p.stats.unported > 0 || p.stats.unchanged_api > 0 {
+        return true;
+    }
+    p.lexed.tokens.iter().any(|t| {
+        t.kind == Tok::Ident && CUDA_MARKERS.contains(&t.text(p.src()))
+            || (t.kind == Tok::Punct && t.text(p.src()) == b"<" && p.src().get(t.start as usize..t.start as usize + 3) == Some(b"<<<"))
+    })
+}
+
+/// nvcc includes `cuda_runtime.h` in every `.cu` file; hipcc does not include its counterpart.
+pub(super) fn implicit(p: &mut Pass) {
+    if p.lang != Lang::Cuda || !p.opts.implicit_include {
+        return;
+    }
+    if has_runtime_include(p) || !needs_runtime(p) {
+        return;
+    }
+    let at = insertion_point(p);
+    let nl = crate::source::newline_of(p.src());
+    let src = p.src();
+    let lead = if at == src.len() && at > 0 && src[at - 1] != b'\n' { nl } else { "" };
+    p.edits.push(Edit::insert(
+        at,
+        format!("{lead}#include <hip/hip_runtime.h>{nl}"),
+    ));
+    p.stats.includes_inserted += 1;
+}
+
+/// Before the first unconditional `#include`; else after an include guard or `#pragma once`;
+/// else before the first line of code. Never before a UTF-8 BOM.
+fn insertion_point(p: &Pass) -> usize {
+    let src = p.src();
+    let bom = if src.starts_with(crate::source::UTF8_BOM) { 3 } else { 0 };
+    let dirs = &p.lexed.directives;
+    let mut depth = 0i32;
+    let mut guard_end: Option<usize> = None;
+    // An include guard: the first directive is #ifndef X and the second #define X.
+    let guarded = dirs.len() >= 2
+        && dirs[0].name == "ifndef"
+        && dirs[1].name == "define"
+        && first_code_is_directive(p, 0);
+    for (k, d) in dirs.iter().enumerate() {
+        match d.name.as_str() {
+            "if" | "ifdef" | "ifndef" => depth += 1,
+            "endif" => depth -= 1,
+            "pragma" if depth == 0 && guard_end.is_none() => {
+                let text = &src[d.start..d.end];
+                if text.windows(4).any(|w| w == b"once") {
+                    guard_end = Some(line_after(src, d.end));
+                }
+            }
+            "define" if k == 1 && guarded => guard_end = Some(line_after(src, d.end)),
+            "include" => {
+                let base = if guarded { 1 } else { 0 };
+                if depth == base {
+                    return d.start - line_indent(src, d.start);
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some(g) = guard_end {
+        return g;
+    }
+    // Before the first token that is not a comment, at the start of its line.
+    match p.lexed.tokens.iter().find(|t| t.kind != Tok::Comment) {
+        Some(t) => (t.start as usize - line_indent(src, t.start as usize)).max(bom),
+        None => src.len().max(bom),
+    }
+}
+
+fn first_code_is_directive(p: &Pass, d: usize) -> bool {
+    let first = p.lexed.tokens.iter().position(|t| t.kind != Tok::Comment);
+    first == Some(p.lexed.directives[d].tokens.start)
+}
+
+fn line_indent(src: &[u8], at: usize) -> usize {
+    let mut k = at;
+    while k > 0 && (src[k - 1] == b' ' || src[k - 1] == b'\t') {
+        k -= 1;
+    }
+    at - k
+}
+
+fn line_after(src: &[u8], end: usize) -> usize {
+    match memchr::memchr(b'\n', &src[end..]) {
+        Some(i) => end + i + 1,
+        None => src.len(),
+    }
+}

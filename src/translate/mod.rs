@@ -1,0 +1,225 @@
+//! The CUDA→HIP translation engine for one file.
+//!
+//! The lexer finds every identifier in code, preprocessor branches and macro bodies; each is
+//! resolved against the mapping tables for the exact target; includes are remapped; a few
+//! mechanical fix-ups follow (warp `_sync` forms the target lacks, the `register` keyword,
+//! `void**` casts, the implicit HIP runtime include). Optional passes rewrite `<<<…>>>`
+//! launches and annotate flagged lines. Everything outside the edits is kept byte for byte, and
+//! translating the output again changes nothing.
+
+mod annotate;
+mod fixups;
+mod idents;
+mod includes;
+mod launch;
+
+pub use annotate::annotate;
+
+use crate::edit::{apply, Edit};
+use crate::finding::Finding;
+use crate::lex::{self, Lexed};
+use crate::mappings::{Mappings, Target};
+use crate::rules::FileCtx;
+use crate::source::LineIndex;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LaunchSyntax {
+    /// Keep `<<<…>>>` launches (HIP-Clang compiles them).
+    #[default]
+    Keep,
+    /// Rewrite launches to `hipLaunchKernelGGL(…)`.
+    Hip,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    pub target: Target,
+    pub launch: LaunchSyntax,
+    /// Insert `#include <hip/hip_runtime.h>` into `.cu`/`.cuh` files that need it.
+    pub implicit_include: bool,
+}
+
+/// The kind of source, from its extension: decides the implicit include and C-only leniency.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lang {
+    /// `.cu`, `.cuh`: compiled by nvcc, which includes `cuda_runtime.h` implicitly.
+    Cuda,
+    /// `.c`: C, where `register` is still valid.
+    C,
+    /// Everything else: C++ (headers included).
+    Cpp,
+}
+
+impl Lang {
+    pub fn of(path: &str) -> Lang {
+        let ext = path.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
+        match ext.to_ascii_lowercase().as_str() {
+            "cu" | "cuh" | "cuinl" => Lang::Cuda,
+            "c" => Lang::C,
+            _ => Lang::Cpp,
+        }
+    }
+}
+
+/// Counts for `--stats`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Stats {
+    /// Identifiers rewritten, by library family.
+    pub renamed: BTreeMap<String, u32>,
+    /// CUDA names that need no change (the HIP name is the same).
+    pub unchanged_api: u32,
+    pub includes_rewritten: u32,
+    pub includes_inserted: u32,
+    pub launches_rewritten: u32,
+    pub fixups: u32,
+    /// CUDA names left as they are because the target has no equivalent.
+    pub unported: u32,
+    pub lines_changed: u32,
+}
+
+impl Stats {
+    pub fn renamed_total(&self) -> u32 {
+        self.renamed.values().sum()
+    }
+    pub fn add(&mut self, o: &Stats) {
+        for (k, v) in &o.renamed {
+            *self.renamed.entry(k.clone()).or_default() += v;
+        }
+        self.unchanged_api += o.unchanged_api;
+        self.includes_rewritten += o.includes_rewritten;
+        self.includes_inserted += o.includes_inserted;
+        self.launches_rewritten += o.launches_rewritten;
+        self.fixups += o.fixups;
+        self.unported += o.unported;
+        self.lines_changed += o.lines_changed;
+    }
+}
+
+pub struct Translation {
+    pub output: Vec<u8>,
+    pub stats: Stats,
+    /// Findings about the input file (positions in the input).
+    pub findings: Vec<Finding>,
+    /// Edits that overlapped (an engine defect if ever non-empty; reported, never dropped).
+    pub conflicts: usize,
+}
+
+impl Translation {
+    pub fn changed(&self, input: &[u8]) -> bool {
+        self.output != input
+    }
+}
+
+/// Shared state of one file's translation passes.
+pub(crate) struct Pass<'a> {
+    pub ctx: &'a FileCtx<'a>,
+    pub lexed: &'a Lexed,
+    pub m: &'a Mappings,
+    pub opts: &'a Options,
+    pub lang: Lang,
+    pub edits: Vec<Edit>,
+    pub stats: Stats,
+    pub findings: Vec<Finding>,
+}
+
+impl<'a> Pass<'a> {
+    pub fn src(&self) -> &'a [u8] {
+        self.ctx.src
+    }
+    pub fn text(&self, i: usize) -> &'a [u8] {
+        self.lexed.tokens[i].text(self.ctx.src)
+    }
+}
+
+/// Translates one file. `ctx.path` decides the language by extension.
+pub fn translate(ctx: &FileCtx, m: &Mappings, opts: &Options) -> Translation {
+    translate_annotated(ctx, m, opts, None)
+}
+
+/// Translates one file and, when `annotate` is given, puts a review comment above each line
+/// flagged by the translation or by `annotate`'s extra findings (e.g. hazard rules).
+pub fn translate_annotated(
+    ctx: &FileCtx,
+    m: &Mappings,
+    opts: &Options,
+    annotate: Option<&[Finding]>,
+) -> Translation {
+    let lexed = lex::lex(ctx.src);
+    let mut pass = Pass {
+        ctx,
+        lexed: &lexed,
+        m,
+        opts,
+        lang: Lang::of(ctx.path),
+        edits: Vec::new(),
+        stats: Stats::default(),
+        findings: Vec::new(),
+    };
+    idents::run(&mut pass);
+    includes::run(&mut pass);
+    fixups::run(&mut pass);
+    includes::implicit(&mut pass);
+    if let Some(extra) = annotate {
+        let mut all: Vec<Finding> = pass.findings.clone();
+        all.extend(extra.iter().cloned());
+        all.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        let notes = self::annotate(ctx.src, &lexed, &all);
+        pass.edits.extend(notes);
+    }
+    let Pass {
+        edits,
+        mut stats,
+        mut findings,
+        ..
+    } = pass;
+    let applied = apply(ctx.src, &edits);
+    let mut output = applied.output;
+    let mut conflicts = applied.conflicts.len();
+    if opts.launch == LaunchSyntax::Hip {
+        let (out, n, c) = launch::rewrite(&output);
+        if n > 0 {
+            output = out;
+            stats.launches_rewritten = n;
+        }
+        conflicts += c;
+    }
+    stats.lines_changed = lines_changed(ctx.src, &output);
+    findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    Translation {
+        output,
+        stats,
+        findings,
+        conflicts,
+    }
+}
+
+/// Convenience for tests and tools: translate bytes under a path name.
+pub fn translate_bytes(path: &str, src: &[u8], m: &Mappings, opts: &Options) -> Translation {
+    let lines = LineIndex::new(src);
+    let ctx = FileCtx { path, src, lines: &lines };
+    translate(&ctx, m, opts)
+}
+
+/// Lines that differ between input and output (a line-level diff count, for `--stats`).
+fn lines_changed(a: &[u8], b: &[u8]) -> u32 {
+    if a == b {
+        return 0;
+    }
+    let diff = similar::TextDiff::configure()
+        .algorithm(similar::Algorithm::Myers)
+        .diff_lines(a, b);
+    diff.ops()
+        .iter()
+        .map(|op| match op {
+            similar::DiffOp::Equal { .. } => 0,
+            similar::DiffOp::Delete { old_len, .. } => *old_len,
+            similar::DiffOp::Insert { new_len, .. } => *new_len,
+            similar::DiffOp::Replace {
+                old_len, new_len, ..
+            } => (*old_len).max(*new_len),
+        })
+        .sum::<usize>() as u32
+}

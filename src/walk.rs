@@ -1,0 +1,191 @@
+//! Finding the files to process: an `ignore`-based parallel walk that respects `.gitignore`,
+//! `--include`/`--exclude` globs and the source extensions. Paths named explicitly are always
+//! processed or reported. The result is sorted, so output never depends on thread timing.
+
+use ignore::overrides::OverrideBuilder;
+use ignore::{WalkBuilder, WalkState};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// C, C++ and CUDA sources, by extension.
+pub const DEFAULT_EXTENSIONS: &[&str] = &[
+    "cu", "cuh", "c", "cc", "cpp", "cxx", "h", "hh", "hpp", "hxx", "inl", "cuinl",
+];
+
+#[derive(Clone, Debug)]
+pub struct WalkOptions {
+    pub extensions: Vec<String>,
+    pub include: Vec<String>,
+    pub exclude: Vec<String>,
+    /// Respect .gitignore and other ignore files.
+    pub use_ignore_files: bool,
+    pub follow_links: bool,
+    /// Accept every file the walk finds, whatever its extension (inventory scans).
+    pub all_files: bool,
+}
+
+impl Default for WalkOptions {
+    fn default() -> Self {
+        WalkOptions {
+            extensions: DEFAULT_EXTENSIONS.iter().map(|s| s.to_string()).collect(),
+            include: Vec::new(),
+            exclude: Vec::new(),
+            use_ignore_files: true,
+            follow_links: false,
+            all_files: false,
+        }
+    }
+}
+
+/// One file to process.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Input {
+    /// Path relative to its root, `/`-separated: the name used in diffs and reports.
+    pub rel: String,
+    pub path: PathBuf,
+    /// The root it is relative to (the directory given, or a given file's directory).
+    pub root: PathBuf,
+    pub size: u64,
+}
+
+/// A path that could not be walked (unreadable directory, symlink loop, missing path).
+#[derive(Clone, Debug)]
+pub struct WalkError {
+    pub path: String,
+    pub message: String,
+}
+
+pub fn rel_string(p: &Path) -> String {
+    p.components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+fn has_ext(path: &Path, exts: &[String]) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| exts.iter().any(|x| x.eq_ignore_ascii_case(e)))
+}
+
+pub fn walk(paths: &[PathBuf], opts: &WalkOptions) -> Result<(Vec<Input>, Vec<WalkError>), String> {
+    let mut inputs = Vec::new();
+    let mut errors = Vec::new();
+    for root in paths {
+        let meta = match std::fs::metadata(root) {
+            Ok(m) => m,
+            Err(e) => {
+                errors.push(WalkError {
+                    path: root.display().to_string(),
+                    message: format!("cannot read: {e}"),
+                });
+                continue;
+            }
+        };
+        if meta.is_file() {
+            let name = root
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| root.display().to_string());
+            let parent = root
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .map(Path::to_path_buf)
+                .unwrap_or_else(|| PathBuf::from("."));
+            inputs.push(Input {
+                rel: name,
+                path: root.clone(),
+                root: parent,
+                size: meta.len(),
+            });
+            continue;
+        }
+        let mut ob = OverrideBuilder::new(root);
+        for g in &opts.include {
+            ob.add(g).map_err(|e| format!("--include {g}: {e}"))?;
+        }
+        for g in &opts.exclude {
+            ob.add(&format!("!{g}"))
+                .map_err(|e| format!("--exclude {g}: {e}"))?;
+        }
+        let overrides = ob.build().map_err(|e| e.to_string())?;
+        let found = Mutex::new(Vec::new());
+        let errs = Mutex::new(Vec::new());
+        WalkBuilder::new(root)
+            .standard_filters(opts.use_ignore_files)
+            .hidden(true)
+            .require_git(false)
+            .follow_links(opts.follow_links)
+            .overrides(overrides)
+            .build_parallel()
+            .run(|| {
+                let found = &found;
+                let errs = &errs;
+                Box::new(move |entry| {
+                    match entry {
+                        Ok(e) => {
+                            let is_file = e.file_type().is_some_and(|t| t.is_file());
+                            if is_file && (opts.all_files || has_ext(e.path(), &opts.extensions)) {
+                                let rel = e.path().strip_prefix(root).unwrap_or(e.path());
+                                let size = e.metadata().map(|m| m.len()).unwrap_or(0);
+                                found.lock().unwrap().push(Input {
+                                    rel: rel_string(rel),
+                                    path: e.path().to_path_buf(),
+                                    root: root.clone(),
+                                    size,
+                                });
+                            }
+                        }
+                        Err(err) => errs.lock().unwrap().push(WalkError {
+                            path: root.display().to_string(),
+                            message: err.to_string(),
+                        }),
+                    }
+                    WalkState::Continue
+                })
+            });
+        inputs.extend(found.into_inner().unwrap());
+        errors.extend(errs.into_inner().unwrap());
+    }
+    inputs.sort();
+    inputs.dedup_by(|a, b| a.path == b.path);
+    errors.sort_by(|a, b| (&a.path, &a.message).cmp(&(&b.path, &b.message)));
+    Ok((inputs, errors))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn walks_sorted_with_ignore_and_globs() {
+        let d = tempfile::tempdir().unwrap();
+        let r = d.path();
+        std::fs::create_dir_all(r.join("src/sub")).unwrap();
+        std::fs::create_dir_all(r.join("build")).unwrap();
+        std::fs::write(r.join("src/b.cu"), "x").unwrap();
+        std::fs::write(r.join("src/sub/a.cuh"), "x").unwrap();
+        std::fs::write(r.join("src/readme.md"), "x").unwrap();
+        std::fs::write(r.join("build/gen.cu"), "x").unwrap();
+        std::fs::write(r.join(".gitignore"), "build/\n").unwrap();
+        let (inputs, errors) = walk(&[r.to_path_buf()], &WalkOptions::default()).unwrap();
+        assert!(errors.is_empty());
+        let rels: Vec<&str> = inputs.iter().map(|i| i.rel.as_str()).collect();
+        assert_eq!(rels, ["src/b.cu", "src/sub/a.cuh"]);
+        let opts = WalkOptions {
+            exclude: vec!["sub/**".into()],
+            ..Default::default()
+        };
+        let (inputs, _) = walk(&[r.to_path_buf()], &opts).unwrap();
+        let rels: Vec<&str> = inputs.iter().map(|i| i.rel.as_str()).collect();
+        assert_eq!(rels, ["src/b.cu"]);
+    }
+
+    #[test]
+    fn missing_path_is_an_error_not_a_skip() {
+        let (inputs, errors) =
+            walk(&[PathBuf::from("/nonexistent/x.cu")], &WalkOptions::default()).unwrap();
+        assert!(inputs.is_empty());
+        assert_eq!(errors.len(), 1);
+    }
+}
