@@ -15,6 +15,8 @@ pub mod parse;
 pub mod pipeline;
 pub mod prefilter;
 pub mod render;
+pub mod report;
+pub mod scan;
 pub mod rules;
 pub mod version;
 pub mod walk;

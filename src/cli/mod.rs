@@ -4,6 +4,7 @@
 pub mod common;
 pub mod explain;
 pub mod port;
+pub mod scan;
 
 use crate::gate::exit;
 use clap::{Parser, Subcommand};
@@ -24,6 +25,8 @@ pub struct Cli {
 pub enum Command {
     /// Translate CUDA sources to HIP: print a diff (default), or write the result.
     Port(port::PortArgs),
+    /// Report findings (un-ported APIs and hazards) with statuses, phases and fixes; change nothing.
+    Scan(scan::ScanArgs),
     /// Explain a rule: why it matters, a bad and a good example, references.
     Explain(explain::ExplainArgs),
 }
@@ -40,6 +43,7 @@ pub fn main() -> i32 {
     };
     let result = match cli.command {
         Command::Port(a) => port::run(a),
+        Command::Scan(a) => scan::run(a),
         Command::Explain(a) => explain::run(a),
     };
     match result {

@@ -65,6 +65,8 @@ pub struct Entry {
     /// For hand rows: the ROCm range in which `hip` is right.
     pub range: RocmRange,
     pub note: String,
+    /// A macro that must be defined for the HIP name to be declared in this range.
+    pub requires_define: Option<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -129,6 +131,7 @@ pub enum Resolution<'m> {
 pub struct Mappings {
     pub entries: Vec<Entry>,
     by_cuda: FxHashMap<String, usize>,
+    hand_by_cuda: FxHashMap<String, Vec<usize>>,
     pub includes: Vec<IncludeMap>,
     includes_by_cuda: FxHashMap<String, Vec<usize>>,
     pub namespaces: Vec<NamespaceMap>,
@@ -210,6 +213,7 @@ impl Mappings {
                     roc_experimental: r.roc_experimental,
                     range: RocmRange::default(),
                     note: String::new(),
+                    requires_define: None,
                 };
                 match by_cuda.get(&e.cuda) {
                     // The first family that maps a name wins over one that does not.
@@ -221,12 +225,14 @@ impl Mappings {
                 entries.push(e);
             }
         }
-        // Hand identifier rows override the generated ones for the same name.
+        // Hand identifier rows override the generated ones for the same name; one name may have
+        // several rows for different ROCm ranges.
         let ids = HandTable::parse(
             "mappings/hand/identifiers.tsv",
             identifiers,
             &["cuda", "hip", "family"],
         )?;
+        let mut hand_by_cuda: FxHashMap<String, Vec<usize>> = FxHashMap::default();
         for row in ids.iter() {
             let kind = Kind::parse(row.get("kind")).unwrap_or(Kind::Unknown);
             let range = RocmRange {
@@ -239,19 +245,29 @@ impl Mappings {
                 origin: Origin::Hand(leak_family(row.get("family"))),
                 section: String::new(),
                 hip: row.opt("hip").map(str::to_string),
-                hip_versions: Versions {
-                    added: range.min,
-                    ..Default::default()
-                },
+                hip_versions: Versions::default(),
                 hip_experimental: false,
                 roc: row.opt("roc").map(str::to_string),
                 roc_versions: Versions::default(),
                 roc_experimental: false,
                 range,
                 note: row.get("note").to_string(),
+                requires_define: row.opt("requires_define").map(str::to_string).or_else(|| {
+                    row.get("note")
+                        .contains("HIP_ENABLE_WARP_SYNC_BUILTINS")
+                        .then(|| "HIP_ENABLE_WARP_SYNC_BUILTINS".to_string())
+                        .filter(|_| row.get("note").contains("needs"))
+                }),
             };
-            by_cuda.insert(e.cuda.clone(), entries.len());
+            hand_by_cuda
+                .entry(e.cuda.clone())
+                .or_default()
+                .push(entries.len());
             entries.push(e);
+        }
+        for (name, rows) in &hand_by_cuda {
+            by_cuda.remove(name);
+            let _ = rows;
         }
         let inc = HandTable::parse(
             "mappings/hand/includes.tsv",
@@ -290,6 +306,7 @@ impl Mappings {
         Ok(Mappings {
             entries,
             by_cuda,
+            hand_by_cuda,
             includes: include_rows,
             includes_by_cuda,
             namespaces,
@@ -297,22 +314,69 @@ impl Mappings {
         })
     }
 
+    /// The generated-table entry of a name (hand-kept names: the row for the newest range).
     pub fn entry(&self, cuda: &str) -> Option<&Entry> {
+        if let Some(rows) = self.hand_by_cuda.get(cuda) {
+            return rows.last().map(|&i| &self.entries[i]);
+        }
         self.by_cuda.get(cuda).map(|&i| &self.entries[i])
     }
 
+    /// Whether `name` is a known CUDA name (mapped or not).
+    pub fn knows(&self, cuda: &str) -> bool {
+        self.by_cuda.contains_key(cuda) || self.hand_by_cuda.contains_key(cuda)
+    }
+
     pub fn len(&self) -> usize {
-        self.by_cuda.len()
+        self.by_cuda.len() + self.hand_by_cuda.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.by_cuda.is_empty()
+        self.len() == 0
     }
 
     /// What the port does with `cuda` for `target`; `None` when the name is not a CUDA API.
     pub fn resolve(&self, cuda: &str, target: &Target) -> Option<Resolution<'_>> {
-        let entry = self.entry(cuda)?;
+        if let Some(rows) = self.hand_by_cuda.get(cuda) {
+            return Some(self.resolve_hand(rows, target));
+        }
+        let entry = self.by_cuda.get(cuda).map(|&i| &self.entries[i])?;
         Some(resolve_entry(entry, target))
+    }
+
+    /// Hand rows: the row whose ROCm range holds the target decides; outside every range, the
+    /// name is un-ported (not yet, or no longer, available).
+    fn resolve_hand<'m>(&'m self, rows: &[usize], target: &Target) -> Resolution<'m> {
+        let rows: Vec<&Entry> = rows.iter().map(|&i| &self.entries[i]).collect();
+        let later_with_name = |after: Version| {
+            rows.iter()
+                .filter(|e| e.hip.is_some() && e.range.min.is_some_and(|m| m > after))
+                .filter_map(|e| e.range.min)
+                .min()
+        };
+        if let Some(e) = rows.iter().find(|e| e.range.contains(target.rocm)) {
+            if e.hip.is_none() {
+                if let Some(v) = later_with_name(target.rocm) {
+                    return Resolution::Unported {
+                        entry: e,
+                        why: Unported::AddedAfter(v),
+                    };
+                }
+            }
+            return resolve_entry(e, target);
+        }
+        let first = rows[0];
+        if let Some(v) = later_with_name(target.rocm) {
+            return Resolution::Unported {
+                entry: first,
+                why: Unported::AddedAfter(v),
+            };
+        }
+        let max = rows.iter().filter_map(|e| e.range.max).max();
+        Resolution::Unported {
+            entry: first,
+            why: max.map_or(Unported::NoEquivalent, Unported::Removed),
+        }
     }
 
     /// The HIP header for a CUDA header in the target; `Err(row)` for a known CUDA header with

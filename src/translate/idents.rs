@@ -59,6 +59,7 @@ pub(super) fn run(p: &mut Pass) {
                     .renamed
                     .entry(entry.origin.as_str().to_string())
                     .or_default() += 1;
+                requires_define(p, i, name, entry.requires_define.as_deref());
                 if let Some(d) = deprecated {
                     let f = p.ctx.finding(
                         &api::DEPRECATED_API,
@@ -71,9 +72,10 @@ pub(super) fn run(p: &mut Pass) {
                     p.findings.push(f);
                 }
             }
-            Resolution::Same { .. } => {
+            Resolution::Same { entry } => {
                 p.stats.unchanged_api += 1;
                 super::fixups::widen_full_mask(p, i, name);
+                requires_define(p, i, name, entry.requires_define.as_deref());
             }
             Resolution::Unported { entry, why } => {
                 if super::fixups::warp_sync_fallback(p, i, name) {
@@ -211,4 +213,29 @@ fn register_keyword(p: &mut Pass, i: usize) {
     }
     p.edits.push(Edit::delete(t.start as usize, end));
     p.stats.fixups += 1;
+}
+
+/// Once per file and macro: the HIP name is declared only when `define` is set.
+fn requires_define(p: &mut Pass, i: usize, name: &str, define: Option<&str>) {
+    let Some(define) = define else { return };
+    if p.defines_reported.iter().any(|d| d == define) {
+        return;
+    }
+    // Defined in the file itself (before use) is fine.
+    let src = p.src();
+    if memchr::memmem::find(&src[..p.lexed.tokens[i].start as usize], define.as_bytes()).is_some() {
+        return;
+    }
+    p.defines_reported.push(define.to_string());
+    let t = p.lexed.tokens[i];
+    let f = p.ctx.finding(
+        &api::WARP_SYNC_BUILTINS_FLAG,
+        t.range(),
+        format!(
+            "`{name}` is declared in ROCm {} only when `{define}` is defined",
+            p.opts.target.rocm
+        ),
+        Some(format!("add -D{define} to the HIP compile flags")),
+    );
+    p.findings.push(f);
 }

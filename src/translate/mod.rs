@@ -123,6 +123,8 @@ pub(crate) struct Pass<'a> {
     pub edits: Vec<Edit>,
     pub stats: Stats,
     pub findings: Vec<Finding>,
+    /// Macros already reported as required (HP007), once per file.
+    pub defines_reported: Vec<String>,
 }
 
 impl<'a> Pass<'a> {
@@ -157,6 +159,7 @@ pub fn translate_annotated(
         edits: Vec::new(),
         stats: Stats::default(),
         findings: Vec::new(),
+        defines_reported: Vec::new(),
     };
     idents::run(&mut pass);
     includes::run(&mut pass);

@@ -1,0 +1,62 @@
+//! `hipport scan`: report findings, change nothing.
+
+use super::common::{TargetArgs, WalkArgs};
+use crate::gate::exit;
+use crate::scan::{scan, ScanSettings};
+use clap::Args;
+use std::io::Write;
+use std::path::PathBuf;
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ScanFormat {
+    #[default]
+    Text,
+    Json,
+}
+
+#[derive(Args, Debug)]
+pub struct ScanArgs {
+    /// Files or directories to scan.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    #[command(flatten)]
+    pub target: TargetArgs,
+    #[command(flatten)]
+    pub walk: WalkArgs,
+    #[arg(long, value_enum, default_value_t = ScanFormat::Text)]
+    pub format: ScanFormat,
+}
+
+pub fn run(a: ScanArgs) -> anyhow::Result<i32> {
+    let target = a.target.target().map_err(anyhow::Error::msg)?;
+    let settings = ScanSettings {
+        paths: a.paths.clone(),
+        target,
+        walk: a.walk.options(),
+        max_file_size: a.walk.max_file_size,
+    };
+    let report = scan(&settings).map_err(anyhow::Error::msg)?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    match a.format {
+        ScanFormat::Json => {
+            serde_json::to_writer_pretty(&mut out, &report)?;
+            writeln!(out)?;
+        }
+        ScanFormat::Text => {
+            writeln!(out, "hipport scan: target {}", report.target.describe())?;
+            for f in &report.findings {
+                writeln!(
+                    out,
+                    "{}:{}:{}: {} {} [{}/{}] {}",
+                    f.path, f.line, f.column, f.rule, f.category, f.status, f.phase, f.message
+                )?;
+            }
+        }
+    }
+    for e in &report.errors {
+        eprintln!("hipport: {}: {}", e.path, e.error);
+    }
+    out.flush()?;
+    Ok(if report.errors.is_empty() { exit::OK } else { exit::ERROR })
+}

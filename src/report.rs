@@ -1,0 +1,127 @@
+//! The one sorted report that every renderer takes: tool, exact target, findings and summary.
+//!
+//! JSON schema: `docs/report-schema.md` (versioned by `schema_version`).
+
+use crate::finding::{Category, Finding};
+use crate::gate::Status;
+use crate::mappings::Target;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+pub const SCHEMA_VERSION: u32 = 1;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ToolInfo {
+    pub name: &'static str,
+    pub version: &'static str,
+}
+
+impl Default for ToolInfo {
+    fn default() -> Self {
+        ToolInfo {
+            name: "hipport",
+            version: env!("CARGO_PKG_VERSION"),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct TargetInfo {
+    pub rocm: String,
+    pub roc: bool,
+    pub experimental: bool,
+    /// GPU architectures from configuration, e.g. `gfx90a`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub offload_arch: Vec<String>,
+}
+
+impl TargetInfo {
+    pub fn of(t: &Target) -> Self {
+        TargetInfo {
+            rocm: t.rocm.to_string(),
+            roc: t.roc,
+            experimental: t.experimental,
+            offload_arch: Vec::new(),
+        }
+    }
+    /// One line for report headers: `ROCm 6.2.0 (hip* libraries)`.
+    pub fn describe(&self) -> String {
+        let mut s = format!("ROCm {}", self.rocm);
+        s.push_str(if self.roc { " (roc* libraries)" } else { " (hip* libraries)" });
+        if !self.offload_arch.is_empty() {
+            s.push_str(&format!(", {}", self.offload_arch.join(",")));
+        }
+        s
+    }
+}
+
+/// A file that could not be analysed, with the reason.
+#[derive(Clone, Debug, Serialize)]
+pub struct FileError {
+    pub path: String,
+    pub error: String,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Summary {
+    pub files_scanned: usize,
+    pub files_with_findings: usize,
+    /// Findings by status (PASS here counts PASS findings).
+    pub by_status: BTreeMap<String, usize>,
+    pub by_category: BTreeMap<String, usize>,
+    /// CUDA names translated one-to-one (not findings, but PASS items of the inventory).
+    pub translated_names: usize,
+    /// Findings suppressed in code (`// hipport: allow(HPxxx) reason`) or by configuration.
+    pub suppressed: usize,
+    pub parse_errors_files: usize,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub schema_version: u32,
+    pub tool: ToolInfo,
+    pub target: TargetInfo,
+    pub findings: Vec<Finding>,
+    pub summary: Summary,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<FileError>,
+}
+
+impl Report {
+    pub fn new(target: TargetInfo, mut findings: Vec<Finding>, errors: Vec<FileError>) -> Report {
+        findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        let mut summary = Summary::default();
+        for s in Status::ALL {
+            summary.by_status.insert(s.as_str().to_string(), 0);
+        }
+        for f in &findings {
+            *summary
+                .by_status
+                .entry(f.status.as_str().to_string())
+                .or_default() += 1;
+            *summary
+                .by_category
+                .entry(f.category.as_str().to_string())
+                .or_default() += 1;
+        }
+        let mut paths: Vec<&str> = findings.iter().map(|f| f.path.as_str()).collect();
+        paths.dedup();
+        summary.files_with_findings = paths.len();
+        Report {
+            schema_version: SCHEMA_VERSION,
+            tool: ToolInfo::default(),
+            target,
+            findings,
+            summary,
+            errors,
+        }
+    }
+
+    pub fn count(&self, status: Status) -> usize {
+        self.findings.iter().filter(|f| f.status == status).count()
+    }
+
+    pub fn count_category(&self, c: Category) -> usize {
+        self.findings.iter().filter(|f| f.category == c).count()
+    }
+}

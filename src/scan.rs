@@ -1,0 +1,63 @@
+//! `scan` as a library call: walk, run the per-file pipeline with hazard rules, gather one
+//! sorted [`Report`]. Changes nothing on disk.
+
+use crate::mappings::{self, Target};
+use crate::pipeline::{self, Work};
+use crate::report::{FileError, Report, TargetInfo};
+use crate::translate::{LaunchSyntax, Options};
+use crate::walk::{self, WalkOptions};
+use std::path::PathBuf;
+
+pub struct ScanSettings {
+    pub paths: Vec<PathBuf>,
+    pub target: Target,
+    pub walk: WalkOptions,
+    pub max_file_size: u64,
+}
+
+pub fn scan(s: &ScanSettings) -> Result<Report, String> {
+    let m = mappings::get();
+    let (inputs, walk_errors) = walk::walk(&s.paths, &s.walk)?;
+    let work = Work {
+        translate: Options {
+            target: s.target,
+            launch: LaunchSyntax::Keep,
+            implicit_include: true,
+        },
+        hazards: true,
+        annotate: false,
+        keep_output: false,
+        max_file_size: s.max_file_size,
+    };
+    let outcomes = pipeline::run(&inputs, &work, m);
+    let mut findings = Vec::new();
+    let mut errors: Vec<FileError> = walk_errors
+        .into_iter()
+        .map(|e| FileError {
+            path: e.path,
+            error: e.message,
+        })
+        .collect();
+    let mut translated = 0usize;
+    let mut parse_errors = 0usize;
+    for o in outcomes.iter() {
+        match &o.result {
+            Ok(r) => {
+                findings.extend(r.findings.iter().cloned());
+                translated += (r.stats.renamed_total() + r.stats.unchanged_api) as usize;
+                if r.health.parsed && !r.health.clean() {
+                    parse_errors += 1;
+                }
+            }
+            Err(e) => errors.push(FileError {
+                path: o.input.rel.clone(),
+                error: e.clone(),
+            }),
+        }
+    }
+    let mut report = Report::new(TargetInfo::of(&s.target), findings, errors);
+    report.summary.files_scanned = outcomes.len();
+    report.summary.translated_names = translated;
+    report.summary.parse_errors_files = parse_errors;
+    Ok(report)
+}
