@@ -1,1 +1,38 @@
-fn main() {}
+//! `cargo xtask <command>`: developer tasks for hipport.
+//!
+//! Keep this a small dispatcher; each command lives in its own module.
+
+mod mappings;
+
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: cargo xtask <command> [args]
+
+commands:
+  mappings [--check] [--tables DIR]   regenerate (or check) mappings/generated/ from the HIPIFY tables";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some((cmd, rest)) = args.split_first() else {
+        eprintln!("{USAGE}");
+        return ExitCode::from(2);
+    };
+    let result = match cmd.as_str() {
+        "mappings" => mappings::run(rest),
+        "-h" | "--help" | "help" => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        other => {
+            eprintln!("xtask: unknown command `{other}`\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("xtask {cmd}: error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
