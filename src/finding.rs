@@ -134,7 +134,13 @@ pub struct Finding {
 
 impl Finding {
     pub fn sort_key(&self) -> (&str, u32, u32, &str, &str) {
-        (&self.path, self.line, self.column, &self.rule, &self.message)
+        (
+            &self.path,
+            self.line,
+            self.column,
+            &self.rule,
+            &self.message,
+        )
     }
 }
 

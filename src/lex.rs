@@ -314,8 +314,7 @@ impl<'a> Lexer<'a> {
         self.pos += 1;
         while self.pos < src.len() {
             let c = src[self.pos];
-            if (c == b'+' || c == b'-') && matches!(src[self.pos - 1], b'e' | b'E' | b'p' | b'P')
-            {
+            if (c == b'+' || c == b'-') && matches!(src[self.pos - 1], b'e' | b'E' | b'p' | b'P') {
                 self.pos += 1;
             } else if c == b'\'' && self.peek(1).is_ascii_alphanumeric() {
                 self.pos += 1;
@@ -420,7 +419,10 @@ mod tests {
             .filter(|(k, _)| *k == Tok::Ident)
             .map(|(_, s)| s)
             .collect();
-        assert_eq!(idents, ["auto", "k", "char", "c", "int", "n", "f", "cudaFree"]);
+        assert_eq!(
+            idents,
+            ["auto", "k", "char", "c", "int", "n", "f", "cudaFree"]
+        );
     }
 
     #[test]

@@ -98,7 +98,11 @@ pub fn process_bytes(rel: &str, bytes: Vec<u8>, work: &Work, m: &Mappings) -> Fi
     };
     let mut findings = plain.findings;
     if work.hazards {
-        findings.extend(crate::rules::hazards::check(&ctx, tree.as_ref(), &work.translate.target));
+        findings.extend(crate::rules::hazards::check(
+            &ctx,
+            tree.as_ref(),
+            &work.translate.target,
+        ));
     }
     drop(tree);
     let (output, conflicts, stats) = if work.annotate {

@@ -5,13 +5,28 @@ use memchr::memmem;
 use std::sync::OnceLock;
 
 const NEEDLES: &[&str] = &[
-    "cuda", "CUDA", "__global__", "__device__", "__shared__", "<<<", "cub", "nvtx", "nccl",
-    "__shfl", "warpSize", "asm",
+    "cuda",
+    "CUDA",
+    "__global__",
+    "__device__",
+    "__shared__",
+    "<<<",
+    "cub",
+    "nvtx",
+    "nccl",
+    "__shfl",
+    "warpSize",
+    "asm",
 ];
 
 fn finders() -> &'static Vec<memmem::Finder<'static>> {
     static F: OnceLock<Vec<memmem::Finder<'static>>> = OnceLock::new();
-    F.get_or_init(|| NEEDLES.iter().map(|n| memmem::Finder::new(n.as_bytes())).collect())
+    F.get_or_init(|| {
+        NEEDLES
+            .iter()
+            .map(|n| memmem::Finder::new(n.as_bytes()))
+            .collect()
+    })
 }
 
 pub fn mentions_cuda(bytes: &[u8]) -> bool {

@@ -47,7 +47,11 @@ impl TargetInfo {
     /// One line for report headers: `ROCm 6.2.0 (hip* libraries)`.
     pub fn describe(&self) -> String {
         let mut s = format!("ROCm {}", self.rocm);
-        s.push_str(if self.roc { " (roc* libraries)" } else { " (hip* libraries)" });
+        s.push_str(if self.roc {
+            " (roc* libraries)"
+        } else {
+            " (hip* libraries)"
+        });
         if !self.offload_arch.is_empty() {
             s.push_str(&format!(", {}", self.offload_arch.join(",")));
         }

@@ -183,8 +183,11 @@ mod tests {
 
     #[test]
     fn missing_path_is_an_error_not_a_skip() {
-        let (inputs, errors) =
-            walk(&[PathBuf::from("/nonexistent/x.cu")], &WalkOptions::default()).unwrap();
+        let (inputs, errors) = walk(
+            &[PathBuf::from("/nonexistent/x.cu")],
+            &WalkOptions::default(),
+        )
+        .unwrap();
         assert!(inputs.is_empty());
         assert_eq!(errors.len(), 1);
     }

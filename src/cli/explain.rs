@@ -30,7 +30,10 @@ pub fn run(a: ExplainArgs) -> anyhow::Result<i32> {
     };
     println!("{} {}: {}", r.id.code, r.id.name, r.summary);
     println!();
-    println!("category: {}   status: {}   phase: {}", r.category, r.status, r.phase);
+    println!(
+        "category: {}   status: {}   phase: {}",
+        r.category, r.status, r.phase
+    );
     println!();
     println!("Why it matters\n  {}", r.why);
     println!();

@@ -36,7 +36,11 @@ pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
-            let code = if e.use_stderr() { exit::ERROR } else { exit::OK };
+            let code = if e.use_stderr() {
+                exit::ERROR
+            } else {
+                exit::OK
+            };
             let _ = e.print();
             return code;
         }

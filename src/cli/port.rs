@@ -57,7 +57,8 @@ pub struct PortArgs {
 pub fn run(a: PortArgs) -> anyhow::Result<i32> {
     let target = a.target.target().map_err(anyhow::Error::msg)?;
     let m = mappings::get();
-    let (inputs, walk_errors) = walk::walk(&a.paths, &a.walk.options()).map_err(anyhow::Error::msg)?;
+    let (inputs, walk_errors) =
+        walk::walk(&a.paths, &a.walk.options()).map_err(anyhow::Error::msg)?;
     let mut had_error = false;
     for e in &walk_errors {
         eprintln!("hipport: {}: {}", e.path, e.message);
@@ -84,7 +85,8 @@ pub fn run(a: PortArgs) -> anyhow::Result<i32> {
     let mut totals = Stats::default();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let diff_to_stdout = a.out.is_none() && !a.write && a.output.is_none() && a.format == TextOrJson::Text;
+    let diff_to_stdout =
+        a.out.is_none() && !a.write && a.output.is_none() && a.format == TextOrJson::Text;
     let to_stdout = a.output.as_deref() == Some(Path::new("-"));
     let mut stats_lines: Vec<u8> = Vec::new();
     for o in &outcomes {
@@ -155,7 +157,12 @@ pub fn run(a: PortArgs) -> anyhow::Result<i32> {
             .count();
         render::stats::write_line(
             &mut stats_lines,
-            &format!("total ({} files, {} changed, target ROCm {})", outcomes.len(), changed, target.rocm),
+            &format!(
+                "total ({} files, {} changed, target ROCm {})",
+                outcomes.len(),
+                changed,
+                target.rocm
+            ),
             &totals,
         )?;
         if diff_to_stdout || to_stdout || a.format == TextOrJson::Json {

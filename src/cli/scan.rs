@@ -58,5 +58,9 @@ pub fn run(a: ScanArgs) -> anyhow::Result<i32> {
         eprintln!("hipport: {}: {}", e.path, e.error);
     }
     out.flush()?;
-    Ok(if report.errors.is_empty() { exit::OK } else { exit::ERROR })
+    Ok(if report.errors.is_empty() {
+        exit::OK
+    } else {
+        exit::ERROR
+    })
 }

@@ -15,18 +15,54 @@ use table::{Family, Kind, Row, Versions};
 
 /// The generated tables, one per family, embedded in the binary.
 pub const GENERATED: [(Family, &str); 12] = [
-    (Family::Runtime, include_str!("../../mappings/generated/runtime.tsv")),
-    (Family::Driver, include_str!("../../mappings/generated/driver.tsv")),
-    (Family::Device, include_str!("../../mappings/generated/device.tsv")),
-    (Family::Complex, include_str!("../../mappings/generated/complex.tsv")),
-    (Family::Rtc, include_str!("../../mappings/generated/rtc.tsv")),
-    (Family::Blas, include_str!("../../mappings/generated/blas.tsv")),
-    (Family::Sparse, include_str!("../../mappings/generated/sparse.tsv")),
-    (Family::Solver, include_str!("../../mappings/generated/solver.tsv")),
-    (Family::Rand, include_str!("../../mappings/generated/rand.tsv")),
-    (Family::Fft, include_str!("../../mappings/generated/fft.tsv")),
-    (Family::Dnn, include_str!("../../mappings/generated/dnn.tsv")),
-    (Family::Cub, include_str!("../../mappings/generated/cub.tsv")),
+    (
+        Family::Runtime,
+        include_str!("../../mappings/generated/runtime.tsv"),
+    ),
+    (
+        Family::Driver,
+        include_str!("../../mappings/generated/driver.tsv"),
+    ),
+    (
+        Family::Device,
+        include_str!("../../mappings/generated/device.tsv"),
+    ),
+    (
+        Family::Complex,
+        include_str!("../../mappings/generated/complex.tsv"),
+    ),
+    (
+        Family::Rtc,
+        include_str!("../../mappings/generated/rtc.tsv"),
+    ),
+    (
+        Family::Blas,
+        include_str!("../../mappings/generated/blas.tsv"),
+    ),
+    (
+        Family::Sparse,
+        include_str!("../../mappings/generated/sparse.tsv"),
+    ),
+    (
+        Family::Solver,
+        include_str!("../../mappings/generated/solver.tsv"),
+    ),
+    (
+        Family::Rand,
+        include_str!("../../mappings/generated/rand.tsv"),
+    ),
+    (
+        Family::Fft,
+        include_str!("../../mappings/generated/fft.tsv"),
+    ),
+    (
+        Family::Dnn,
+        include_str!("../../mappings/generated/dnn.tsv"),
+    ),
+    (
+        Family::Cub,
+        include_str!("../../mappings/generated/cub.tsv"),
+    ),
 ];
 
 pub const HAND_INCLUDES: &str = include_str!("../../mappings/hand/includes.tsv");
@@ -121,7 +157,9 @@ pub enum Resolution<'m> {
         deprecated: Option<Version>,
     },
     /// The HIP name is the CUDA name: nothing to edit, handled (counts as PASS).
-    Same { entry: &'m Entry },
+    Same {
+        entry: &'m Entry,
+    },
     Unported {
         entry: &'m Entry,
         why: Unported,
@@ -158,9 +196,33 @@ pub fn get() -> &'static Mappings {
 fn leak_family(s: &str) -> &'static str {
     // Hand families are a small closed set; intern them.
     const KNOWN: &[&str] = &[
-        "runtime", "driver", "device", "fp16", "bf16", "fp8", "complex", "rtc", "blas", "blaslt",
-        "sparse", "solver", "rand", "fft", "dnn", "cub", "thrust", "nccl", "nvtx", "nvml",
-        "coop-groups", "profiler", "wmma", "libcu++", "cutlass", "warp-sync", "other",
+        "runtime",
+        "driver",
+        "device",
+        "fp16",
+        "bf16",
+        "fp8",
+        "complex",
+        "rtc",
+        "blas",
+        "blaslt",
+        "sparse",
+        "solver",
+        "rand",
+        "fft",
+        "dnn",
+        "cub",
+        "thrust",
+        "nccl",
+        "nvtx",
+        "nvml",
+        "coop-groups",
+        "profiler",
+        "wmma",
+        "libcu++",
+        "cutlass",
+        "warp-sync",
+        "other",
     ];
     KNOWN.iter().find(|k| **k == s).copied().unwrap_or("other")
 }
@@ -172,12 +234,7 @@ impl Mappings {
             let name = format!("mappings/generated/{}.tsv", family.as_str());
             tables.push((family, table::parse_tsv(&name, text)?));
         }
-        Mappings::build(
-            tables,
-            HAND_IDENTIFIERS,
-            HAND_INCLUDES,
-            HAND_NAMESPACES,
-        )
+        Mappings::build(tables, HAND_IDENTIFIERS, HAND_INCLUDES, HAND_NAMESPACES)
     }
 
     pub fn build(
@@ -190,7 +247,10 @@ impl Mappings {
         let mut by_cuda: FxHashMap<String, usize> = FxHashMap::default();
         let mut newest = Version::new(0, 0, 0);
         let mut see = |v: &Versions| {
-            for x in [v.added, v.deprecated, v.changed, v.removed].into_iter().flatten() {
+            for x in [v.added, v.deprecated, v.changed, v.removed]
+                .into_iter()
+                .flatten()
+            {
                 if x > newest {
                     newest = x;
                 }
@@ -391,7 +451,11 @@ impl Mappings {
             // Known header, but no row covers the target: no counterpart in that ROCm.
             return Some(Err(&self.includes[rows[0]]));
         };
-        let name = if target.roc { row.roc.as_ref().or(row.hip.as_ref()) } else { row.hip.as_ref() };
+        let name = if target.roc {
+            row.roc.as_ref().or(row.hip.as_ref())
+        } else {
+            row.hip.as_ref()
+        };
         Some(name.map(|s| s.as_str()).ok_or(row))
     }
 

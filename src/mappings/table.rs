@@ -168,7 +168,9 @@ fn flag(cell: &str) -> Result<bool, String> {
     match cell {
         "" => Ok(false),
         "E" => Ok(true),
-        other => Err(format!("experimental flag must be empty or E, got `{other}`")),
+        other => Err(format!(
+            "experimental flag must be empty or E, got `{other}`"
+        )),
     }
 }
 
@@ -211,7 +213,8 @@ pub fn parse_tsv(file: &str, text: &str) -> Result<Vec<Row>, TableError> {
         let name = |c: &str| (!c.is_empty()).then(|| c.to_string());
         rows.push(Row {
             cuda: cells[0].to_string(),
-            kind: Kind::parse(cells[1]).ok_or_else(|| err(format!("unknown kind `{}`", cells[1])))?,
+            kind: Kind::parse(cells[1])
+                .ok_or_else(|| err(format!("unknown kind `{}`", cells[1])))?,
             section: cells[2].to_string(),
             cuda_versions: vers(3)?,
             hip: name(cells[7]),

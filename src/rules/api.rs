@@ -20,7 +20,10 @@ pub const UNPORTED_API: RuleInfo = RuleInfo {
 };
 
 pub const DEPRECATED_API: RuleInfo = RuleInfo {
-    id: RuleId { code: "HP002", name: "deprecated-api" },
+    id: RuleId {
+        code: "HP002",
+        name: "deprecated-api",
+    },
     category: Category::DeprecatedApi,
     status: Status::Remediation,
     phase: Phase::Build,
@@ -29,7 +32,9 @@ pub const DEPRECATED_API: RuleInfo = RuleInfo {
     bad: "cudaThreadSynchronize();",
     good: "hipDeviceSynchronize();",
     fix: "Move to the replacement API named in the HIP documentation before the next ROCm upgrade.",
-    references: &["https://rocm.docs.amd.com/projects/HIP/en/latest/reference/deprecated_api_list.html"],
+    references: &[
+        "https://rocm.docs.amd.com/projects/HIP/en/latest/reference/deprecated_api_list.html",
+    ],
 };
 
 pub const EXPERIMENTAL_API: RuleInfo = RuleInfo {

@@ -102,7 +102,11 @@ mod tests {
         codes.dedup();
         assert_eq!(codes.len(), rules.len(), "duplicate rule code");
         for r in rules {
-            assert!(r.id.code.starts_with("HP") && r.id.code.len() == 5, "{}", r.id.code);
+            assert!(
+                r.id.code.starts_with("HP") && r.id.code.len() == 5,
+                "{}",
+                r.id.code
+            );
             assert!(!r.summary.is_empty() && !r.why.is_empty() && !r.fix.is_empty());
             assert!(!r.bad.is_empty(), "{} needs a bad example", r.id.code);
             assert_ne!(r.status, Status::Blocker, "rules never conclude BLOCKER");

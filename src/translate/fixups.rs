@@ -69,10 +69,12 @@ pub(super) fn warp_sync_fallback(p: &mut Pass, i: usize, name: &str) -> bool {
     let mask = args[0];
     let mask_start = p.lexed.tokens[mask.0].start as usize;
     let next_arg_start = p.lexed.tokens[args[1].0].start as usize;
-    let mask_text = String::from_utf8_lossy(&p.src()[mask_start..p.lexed.tokens[mask.1].start as usize])
-        .trim()
-        .to_string();
-    p.edits.push(Edit::replace(t.start as usize, t.end as usize, plain));
+    let mask_text =
+        String::from_utf8_lossy(&p.src()[mask_start..p.lexed.tokens[mask.1].start as usize])
+            .trim()
+            .to_string();
+    p.edits
+        .push(Edit::replace(t.start as usize, t.end as usize, plain));
     p.edits.push(Edit::delete(mask_start, next_arg_start));
     p.stats.fixups += 1;
     let f = p.ctx.finding(
@@ -93,7 +95,10 @@ pub(super) fn warp_sync_fallback(p: &mut Pass, i: usize, name: &str) -> bool {
 fn is_full_32bit_mask(s: &[u8]) -> bool {
     let s = s.to_ascii_lowercase();
     let s: &[u8] = &s;
-    let digits = s.strip_suffix(b"ul").or_else(|| s.strip_suffix(b"u")).unwrap_or(s);
+    let digits = s
+        .strip_suffix(b"ul")
+        .or_else(|| s.strip_suffix(b"u"))
+        .unwrap_or(s);
     digits == b"0xffffffff"
 }
 
@@ -120,7 +125,10 @@ pub(super) fn widen_full_mask(p: &mut Pass, i: usize, name: &str) {
         &api::WARP_SYNC_FULL_MASK,
         t.range(),
         format!("32-bit full mask in `{name}` widened to 64 bits for 64-lane wavefronts"),
-        Some("if the code selects lanes of a 32-lane warp, rework the mask for wavefront size".into()),
+        Some(
+            "if the code selects lanes of a 32-lane warp, rework the mask for wavefront size"
+                .into(),
+        ),
     );
     p.findings.push(f);
 }

@@ -54,7 +54,8 @@ pub(super) fn run(p: &mut Pass) {
                 entry,
                 deprecated,
             } => {
-                p.edits.push(Edit::replace(t.start as usize, t.end as usize, to));
+                p.edits
+                    .push(Edit::replace(t.start as usize, t.end as usize, to));
                 *p.stats
                     .renamed
                     .entry(entry.origin.as_str().to_string())
@@ -168,7 +169,10 @@ fn namespace(p: &mut Pass, i: usize, name: &str) -> bool {
             if let Some(k) = p.lexed.prev_code(i) {
                 if p.text(k) == b"::" {
                     let owner = p.lexed.prev_code(k).map(|o| p.text(o).to_vec());
-                    if owner.is_some_and(|o| o.first().is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')) {
+                    if owner.is_some_and(|o| {
+                        o.first()
+                            .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
+                    }) {
                         continue;
                     }
                 }

@@ -133,7 +133,9 @@ fn needs_runtime(p: &Pass) -> bool {
     }
     p.lexed.tokens.iter().any(|t| {
         t.kind == Tok::Ident && CUDA_MARKERS.contains(&t.text(p.src()))
-            || (t.kind == Tok::Punct && t.text(p.src()) == b"<" && p.src().get(t.start as usize..t.start as usize + 3) == Some(b"<<<"))
+            || (t.kind == Tok::Punct
+                && t.text(p.src()) == b"<"
+                && p.src().get(t.start as usize..t.start as usize + 3) == Some(b"<<<"))
     })
 }
 
@@ -148,7 +150,11 @@ pub(super) fn implicit(p: &mut Pass) {
     let at = insertion_point(p);
     let nl = crate::source::newline_of(p.src());
     let src = p.src();
-    let lead = if at == src.len() && at > 0 && src[at - 1] != b'\n' { nl } else { "" };
+    let lead = if at == src.len() && at > 0 && src[at - 1] != b'\n' {
+        nl
+    } else {
+        ""
+    };
     p.edits.push(Edit::insert(
         at,
         format!("{lead}#include <hip/hip_runtime.h>{nl}"),
@@ -160,7 +166,11 @@ pub(super) fn implicit(p: &mut Pass) {
 /// else before the first line of code. Never before a UTF-8 BOM.
 fn insertion_point(p: &Pass) -> usize {
     let src = p.src();
-    let bom = if src.starts_with(crate::source::UTF8_BOM) { 3 } else { 0 };
+    let bom = if src.starts_with(crate::source::UTF8_BOM) {
+        3
+    } else {
+        0
+    };
     let dirs = &p.lexed.directives;
     let mut depth = 0i32;
     let mut guard_end: Option<usize> = None;

@@ -185,7 +185,10 @@ mod tests {
             r("ns::k<float, 4><<<dim3(2,2), 64, smem, s>>>(p);"),
             "hipLaunchKernelGGL(HIP_KERNEL_NAME(ns::k<float, 4>), dim3(dim3(2,2)), dim3(64), smem, s, p);"
         );
-        assert_eq!(r("k<<<1,1>>>();"), "hipLaunchKernelGGL(k, dim3(1), dim3(1), 0, 0);");
+        assert_eq!(
+            r("k<<<1,1>>>();"),
+            "hipLaunchKernelGGL(k, dim3(1), dim3(1), 0, 0);"
+        );
         // Shifts are not launches.
         assert_eq!(r("x = a << 3;"), "x = a << 3;");
     }

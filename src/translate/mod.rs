@@ -202,7 +202,11 @@ pub fn translate_annotated(
 /// Convenience for tests and tools: translate bytes under a path name.
 pub fn translate_bytes(path: &str, src: &[u8], m: &Mappings, opts: &Options) -> Translation {
     let lines = LineIndex::new(src);
-    let ctx = FileCtx { path, src, lines: &lines };
+    let ctx = FileCtx {
+        path,
+        src,
+        lines: &lines,
+    };
     translate(&ctx, m, opts)
 }
 
