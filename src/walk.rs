@@ -173,7 +173,7 @@ mod tests {
         let rels: Vec<&str> = inputs.iter().map(|i| i.rel.as_str()).collect();
         assert_eq!(rels, ["src/b.cu", "src/sub/a.cuh"]);
         let opts = WalkOptions {
-            exclude: vec!["sub/**".into()],
+            exclude: vec!["src/sub/**".into()],
             ..Default::default()
         };
         let (inputs, _) = walk(&[r.to_path_buf()], &opts).unwrap();
