@@ -304,7 +304,14 @@ impl Mappings {
                 kind,
                 origin: Origin::Hand(leak_family(row.get("family"))),
                 section: String::new(),
-                hip: row.opt("hip").map(str::to_string),
+                // `(delete)`: the CUDA token has no counterpart and is simply removed.
+                hip: row.opt("hip").map(|h| {
+                    if h == "(delete)" {
+                        String::new()
+                    } else {
+                        h.to_string()
+                    }
+                }),
                 hip_versions: Versions::default(),
                 hip_experimental: false,
                 roc: row.opt("roc").map(str::to_string),

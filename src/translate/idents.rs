@@ -48,8 +48,18 @@ pub(super) fn run(p: &mut Pass) {
                 entry,
                 deprecated,
             } => {
-                p.edits
-                    .push(Edit::replace(t.start as usize, t.end as usize, to));
+                if to.is_empty() {
+                    // A token with no counterpart that is simply removed (e.g. `CUDART_CB`).
+                    let src = p.src();
+                    let mut end = t.end as usize;
+                    while end < src.len() && (src[end] == b' ' || src[end] == b'\t') {
+                        end += 1;
+                    }
+                    p.edits.push(Edit::delete(t.start as usize, end));
+                } else {
+                    p.edits
+                        .push(Edit::replace(t.start as usize, t.end as usize, to));
+                }
                 *p.stats
                     .renamed
                     .entry(entry.origin.as_str().to_string())

@@ -12,6 +12,7 @@ mod fixups;
 mod idents;
 mod includes;
 mod launch;
+mod overloads;
 
 pub use annotate::annotate;
 
@@ -164,6 +165,7 @@ pub fn translate_annotated(
     idents::run(&mut pass);
     includes::run(&mut pass);
     fixups::run(&mut pass);
+    overloads::run(&mut pass);
     includes::implicit(&mut pass);
     if let Some(extra) = annotate {
         let mut all: Vec<Finding> = pass.findings.clone();

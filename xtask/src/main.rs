@@ -2,6 +2,7 @@
 //!
 //! Keep this a small dispatcher; each command lives in its own module.
 
+mod bench;
 mod bless;
 mod hipcc_check;
 mod mappings;
@@ -13,7 +14,9 @@ const USAGE: &str = "usage: cargo xtask <command> [args]
 commands:
   mappings [--check] [--tables DIR]   regenerate (or check) mappings/generated/ from the HIPIFY tables
   bless [CASE...]                     rewrite the expected files of the golden cases in testdata/port/
-  hipcc-check [--hipcc PATH]          compile every compilable golden output with hipcc -fsyntax-only";
+  hipcc-check [--hipcc PATH]          compile every compilable golden output with hipcc -fsyntax-only
+  bench [--size MB] [--tree PATH]... [--hipify-perl PATH] [--runs N]
+                                      port a generated corpus (+ real trees) and compare with hipify-perl";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -24,6 +27,7 @@ fn main() -> ExitCode {
     let result = match cmd.as_str() {
         "mappings" => mappings::run(rest),
         "bless" => bless::run(rest),
+        "bench" => bench::run(rest),
         "hipcc-check" => hipcc_check::run(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
