@@ -174,9 +174,19 @@ pub fn load(file: &Path) -> Result<Config, ConfigError> {
 /// Parses and checks configuration text; `file` names it in errors.
 pub fn parse(text: &str, file: &Path) -> Result<Config, ConfigError> {
     let name = file.display().to_string();
-    let raw: Raw = toml::from_str(text).map_err(|e| ConfigError::Syntax {
+    let syntax = |key: String, e: toml::de::Error| ConfigError::Syntax {
         file: name.clone(),
-        error: e.to_string().trim_end().to_string(),
+        error: format!("{key}{}", e.to_string().trim_end()),
+    };
+    let de = toml::Deserializer::parse(text).map_err(|e| syntax(String::new(), e))?;
+    let raw: Raw = serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        let key = if path == "." || path.is_empty() {
+            String::new()
+        } else {
+            format!("`{path}`: ")
+        };
+        syntax(key, e.into_inner())
     })?;
     let bad = |key: String, message: String| ConfigError::Value {
         file: name.clone(),
