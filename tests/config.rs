@@ -2,7 +2,7 @@
 //! key or value is an exit-2 error that names the key.
 
 mod common;
-use common::{copy_fixture, hipport, read, write};
+use common::{copy_fixture, hipport, read, schema_errors, write};
 
 #[test]
 fn found_by_walking_up_and_overridden_by_flags() {
@@ -118,4 +118,11 @@ fn accepted_and_blocker_decisions_show_with_their_reason() {
         .map(|x| x["level"].as_str().unwrap())
         .collect();
     assert_eq!(levels, ["error", "error", "none"]);
+    assert_eq!(schema_errors(&v), Vec::<String>::new());
+    let accepted = &v["runs"][0]["results"][2];
+    assert_eq!(accepted["suppressions"][0]["kind"], "external");
+    assert_eq!(
+        accepted["suppressions"][0]["justification"],
+        "CUDA-only path, compiled out for HIP"
+    );
 }

@@ -3,7 +3,7 @@
 //! and verdict line.
 
 mod common;
-use common::{copy_fixture, fixture, hipport, write};
+use common::{copy_fixture, hipport, schema_errors, write};
 use hipport::render::sarif;
 use std::path::Path;
 
@@ -11,15 +11,6 @@ fn scan_out(tree: &Path, format: &str) -> String {
     let r = hipport(tree, &["scan", ".", "--format", format]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     r.stdout
-}
-
-fn schema_errors(doc: &serde_json::Value) -> Vec<String> {
-    let text = std::fs::read_to_string(fixture("sarif/sarif-schema-2.1.0.json")).unwrap();
-    let schema: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let v = jsonschema::validator_for(&schema).expect("schema compiles");
-    v.iter_errors(doc)
-        .map(|e| format!("{} at {}", e, e.instance_path()))
-        .collect()
 }
 
 /// A report from the fixture, with a fix on the first finding (no rule sets one yet).

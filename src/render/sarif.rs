@@ -13,6 +13,8 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+/// The tool's home page (`tool.driver.informationUri`).
+pub const INFORMATION_URI: &str = "https://github.com/hipport/hipport";
 pub const FINGERPRINT_KEY: &str = "hipport/v1";
 const SRCROOT: &str = "%SRCROOT%";
 
@@ -95,7 +97,18 @@ pub struct SarifResult {
     pub baseline_state: Option<String>,
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub fixes: Vec<Fix>,
+    /// An item a person accepted in `hipport.toml` (`[[accept]] status = "ACCEPTED"`).
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub suppressions: Vec<Suppression>,
     pub properties: ResultProperties,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Suppression {
+    /// `external`: recorded outside the source, in the project configuration.
+    pub kind: String,
+    pub status: String,
+    pub justification: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -317,6 +330,15 @@ pub fn build(r: &Report, new: Option<&[bool]>) -> Log {
                 }
             }),
             fixes,
+            suppressions: decision
+                .filter(|d| d.decision == "ACCEPTED")
+                .map(|d| Suppression {
+                    kind: "external".into(),
+                    status: "accepted".into(),
+                    justification: d.reason.clone(),
+                })
+                .into_iter()
+                .collect(),
             properties: ResultProperties {
                 status: f.status.as_str().into(),
                 phase: f.phase.as_str().into(),
@@ -333,7 +355,7 @@ pub fn build(r: &Report, new: Option<&[bool]>) -> Log {
                 driver: Driver {
                     name: r.tool.name.into(),
                     version: r.tool.version.into(),
-                    information_uri: "https://github.com/hipport/hipport".into(),
+                    information_uri: INFORMATION_URI.into(),
                     rules,
                 },
             },

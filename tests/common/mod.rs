@@ -62,3 +62,13 @@ pub fn read(p: &Path) -> String {
 pub fn write(p: &Path, text: &str) {
     std::fs::write(p, text).unwrap()
 }
+
+/// Violations of the official SARIF 2.1.0 schema (`testdata/sarif`), empty when valid.
+pub fn schema_errors(doc: &serde_json::Value) -> Vec<String> {
+    let text = std::fs::read_to_string(fixture("sarif/sarif-schema-2.1.0.json")).unwrap();
+    let schema: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let v = jsonschema::validator_for(&schema).expect("schema compiles");
+    v.iter_errors(doc)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect()
+}
