@@ -181,3 +181,63 @@ pub fn compare(base: &Baseline, r: &Report) -> Comparison {
     }
     c
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::TargetInfo;
+    use crate::rules::{api::UNPORTED_API, FileCtx};
+    use crate::source::LineIndex;
+
+    fn report(src: &str, needle: &str) -> Report {
+        let lines = LineIndex::new(src.as_bytes());
+        let ctx = FileCtx {
+            path: "a.cu",
+            src: src.as_bytes(),
+            lines: &lines,
+        };
+        let findings = src
+            .match_indices(needle)
+            .map(|(at, _)| ctx.finding(&UNPORTED_API, at..at + needle.len(), "m".into(), None))
+            .collect();
+        let t = TargetInfo {
+            rocm: "6.2.0".into(),
+            roc: false,
+            experimental: false,
+            rocm_explicit: true,
+            offload_arch: vec![],
+        };
+        Report::new(t, findings, vec![])
+    }
+
+    #[test]
+    fn multiset_new_and_fixed() {
+        let two = report("f();\nf();\n", "f()");
+        let base = Baseline::from_report(&two, |_| "f()".into());
+        assert_eq!(base.entries.len(), 1);
+        assert_eq!(base.entries[0].count, 2);
+        let c = compare(&base, &report("\n\nf();\nf();\nf();\n", "f()"));
+        assert_eq!((c.new_count(), c.unchanged, c.fixed_count()), (1, 2, 0));
+        assert_eq!(c.new, [false, false, true]);
+        let c = compare(&base, &report("f();\n", "f()"));
+        assert_eq!((c.new_count(), c.unchanged, c.fixed_count()), (0, 1, 1));
+    }
+
+    #[test]
+    fn json_is_sorted_and_reads_back() {
+        let r = report("g();\nf();\n", "();");
+        let b = Baseline::from_report(&r, |f| format!("{}", f.line));
+        let text = b.to_json();
+        assert!(text.ends_with("}\n"));
+        let back: Baseline = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, b);
+        assert!(b.entries.windows(2).all(|w| w[0] <= w[1]));
+    }
+
+    #[test]
+    fn excerpt_flattens_and_cuts() {
+        assert_eq!(excerpt(b"a(\n   b,\tc)"), "a( b, c)");
+        let long = "x".repeat(200);
+        assert_eq!(excerpt(long.as_bytes()).chars().count(), EXCERPT_CHARS + 1);
+    }
+}
