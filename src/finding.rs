@@ -163,6 +163,17 @@ pub fn fingerprint(rule: &str, path: &str, code: &[u8]) -> String {
     out[..8].iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// A decision a person recorded about an item (`[[accept]]` in `hipport.toml`): it is a BLOCKER,
+/// or it is accepted as it is. Analysis never makes one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Decision {
+    /// `BLOCKER` or `ACCEPTED`.
+    pub decision: String,
+    pub reason: String,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub by: Option<String>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

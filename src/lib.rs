@@ -3,7 +3,10 @@
 //! Data flows one way: args → settings → walk → per file (read → lex/parse → rewrite and rules)
 //! → sorted report → renderers.
 
+pub mod baseline;
+pub mod board;
 pub mod cli;
+pub mod config;
 pub mod edit;
 pub mod finding;
 pub mod gate;

@@ -2,7 +2,7 @@
 //!
 //! JSON schema: `docs/report-schema.md` (versioned by `schema_version`).
 
-use crate::finding::{Category, Finding};
+use crate::finding::{Category, Decision, Finding};
 use crate::gate::Status;
 use crate::mappings::Target;
 use serde::Serialize;
@@ -30,6 +30,9 @@ pub struct TargetInfo {
     pub rocm: String,
     pub roc: bool,
     pub experimental: bool,
+    /// The ROCm release was named in full (`X.Y.Z`) by a flag or `hipport.toml`, not defaulted.
+    #[serde(default)]
+    pub rocm_explicit: bool,
     /// GPU architectures from configuration, e.g. `gfx90a`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub offload_arch: Vec<String>,
@@ -41,6 +44,7 @@ impl TargetInfo {
             rocm: t.rocm.to_string(),
             roc: t.roc,
             experimental: t.experimental,
+            rocm_explicit: false,
             offload_arch: Vec::new(),
         }
     }
@@ -89,6 +93,9 @@ pub struct Report {
     pub summary: Summary,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<FileError>,
+    /// Decisions a person recorded in `hipport.toml`, by finding fingerprint.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub decisions: BTreeMap<String, Decision>,
 }
 
 impl Report {
@@ -118,11 +125,17 @@ impl Report {
             findings,
             summary,
             errors,
+            decisions: BTreeMap::new(),
         }
     }
 
     pub fn count(&self, status: Status) -> usize {
         self.findings.iter().filter(|f| f.status == status).count()
+    }
+
+    /// The recorded decision about a finding, if any.
+    pub fn decision(&self, f: &Finding) -> Option<&Decision> {
+        self.decisions.get(&f.fingerprint)
     }
 
     pub fn count_category(&self, c: Category) -> usize {

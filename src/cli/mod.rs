@@ -1,9 +1,12 @@
 //! The command line: clap definitions, one module per subcommand, each turning its raw
 //! arguments into validated settings once and returning an exit code.
 
+pub mod check;
 pub mod common;
 pub mod explain;
+pub mod output;
 pub mod port;
+pub mod project;
 pub mod scan;
 
 use crate::gate::exit;
@@ -27,6 +30,8 @@ pub enum Command {
     Port(port::PortArgs),
     /// Report findings (un-ported APIs and hazards) with statuses, phases and fixes; change nothing.
     Scan(scan::ScanArgs),
+    /// Compare a scan with a committed baseline for CI: exit 1 only when new findings appear.
+    Check(check::CheckArgs),
     /// Explain a rule: why it matters, a bad and a good example, references.
     Explain(explain::ExplainArgs),
 }
@@ -48,6 +53,7 @@ pub fn main() -> i32 {
     let result = match cli.command {
         Command::Port(a) => port::run(a),
         Command::Scan(a) => scan::run(a),
+        Command::Check(a) => check::run(a),
         Command::Explain(a) => explain::run(a),
     };
     match result {

@@ -1,8 +1,8 @@
 //! `hipport scan`: report findings, change nothing.
 
 use super::common::{TargetArgs, WalkArgs};
+use super::project::{ConfigArgs, Project};
 use crate::gate::exit;
-use crate::scan::{scan, ScanSettings};
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
@@ -12,6 +12,16 @@ pub enum ScanFormat {
     #[default]
     Text,
     Json,
+    /// Remediation report with the gate board, for tickets and pull requests.
+    Markdown,
+    /// SARIF 2.1.0, for GitHub code scanning and review tools.
+    Sarif,
+    /// GitHub Actions annotations (and the Markdown job summary).
+    Github,
+    /// GitLab Code Quality JSON.
+    Gitlab,
+    /// JUnit XML: one failing test case per item.
+    Junit,
 }
 
 #[derive(Args, Debug)]
@@ -25,24 +35,19 @@ pub struct ScanArgs {
     pub walk: WalkArgs,
     #[arg(long, value_enum, default_value_t = ScanFormat::Text)]
     pub format: ScanFormat,
+    #[command(flatten)]
+    pub config: ConfigArgs,
+    /// Also write the Markdown report to FILE (default with --format github: $GITHUB_STEP_SUMMARY).
+    #[arg(long, value_name = "FILE")]
+    pub summary: Option<PathBuf>,
 }
 
 pub fn run(a: ScanArgs) -> anyhow::Result<i32> {
-    let target = a.target.target().map_err(anyhow::Error::msg)?;
-    let settings = ScanSettings {
-        paths: a.paths.clone(),
-        target,
-        walk: a.walk.options(),
-        max_file_size: a.walk.max_file_size,
-    };
-    let report = scan(&settings).map_err(anyhow::Error::msg)?;
+    let project = Project::resolve(&a.paths, &a.target, &a.walk, &a.config)?;
+    let report = project.scan()?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     match a.format {
-        ScanFormat::Json => {
-            serde_json::to_writer_pretty(&mut out, &report)?;
-            writeln!(out)?;
-        }
         ScanFormat::Text => {
             writeln!(out, "hipport scan: target {}", report.target.describe())?;
             for f in &report.findings {
@@ -53,6 +58,10 @@ pub fn run(a: ScanArgs) -> anyhow::Result<i32> {
                 )?;
             }
         }
+        f => super::output::render(f, &report, None, &mut out)?,
+    }
+    if let Some(file) = super::output::summary_path(a.summary.as_deref(), a.format) {
+        super::output::write_summary(&file, &report, None)?;
     }
     for e in &report.errors {
         eprintln!("hipport: {}: {}", e.path, e.error);

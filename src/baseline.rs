@@ -1,0 +1,243 @@
+//! Baselines for `hipport check`: the non-PASS findings a project has already accepted as its
+//! starting point, so CI fails only on new ones.
+//!
+//! The file is sorted, pretty JSON (one entry per line group, stable order) so that it diffs well
+//! in review. Entries are keyed by the line-independent fingerprint (rule, relative path and the
+//! flagged code without whitespace), never by line numbers, and carry a `count`: matching is a
+//! multiset, so a second identical construct in the same file is new. The `rule`, `path`,
+//! `category` and `code` fields are for people reading the file; only the fingerprint and the
+//! count take part in matching.
+
+use crate::finding::Finding;
+use crate::gate::Status;
+use crate::report::Report;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+pub const DEFAULT_FILE: &str = "hipport-baseline.json";
+pub const VERSION: u32 = 1;
+const EXCERPT_CHARS: usize = 80;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Baseline {
+    pub version: u32,
+    pub tool: String,
+    pub entries: Vec<Entry>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Entry {
+    pub path: String,
+    pub rule: String,
+    pub fingerprint: String,
+    pub category: String,
+    /// How many findings share the fingerprint.
+    pub count: usize,
+    /// A short excerpt of the flagged code, for people.
+    pub code: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum BaselineError {
+    #[error("baseline {0}: not found (create it with `hipport check --update-baseline`)")]
+    Missing(String),
+    #[error("baseline {file}: {error}")]
+    Io { file: String, error: std::io::Error },
+    #[error("baseline {file}: not a hipport baseline: {error}")]
+    Format { file: String, error: String },
+}
+
+/// Findings a baseline is about: everything not PASS.
+pub fn counts(f: &Finding) -> bool {
+    f.status != Status::Pass
+}
+
+/// The flagged code with runs of whitespace collapsed, cut to a readable length.
+pub fn excerpt(code: &[u8]) -> String {
+    let text = String::from_utf8_lossy(code);
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() > EXCERPT_CHARS {
+        let cut: String = flat.chars().take(EXCERPT_CHARS).collect();
+        format!("{cut}…")
+    } else {
+        flat
+    }
+}
+
+impl Baseline {
+    /// The baseline of a report; `code_of` gives each finding's flagged code (for `code`).
+    pub fn from_report(r: &Report, code_of: impl Fn(&Finding) -> String) -> Baseline {
+        let mut map: BTreeMap<&str, Entry> = BTreeMap::new();
+        for f in r.findings.iter().filter(|f| counts(f)) {
+            map.entry(&f.fingerprint)
+                .and_modify(|e| e.count += 1)
+                .or_insert_with(|| Entry {
+                    path: f.path.clone(),
+                    rule: f.rule.clone(),
+                    fingerprint: f.fingerprint.clone(),
+                    category: f.category.as_str().into(),
+                    count: 1,
+                    code: code_of(f),
+                });
+        }
+        let mut entries: Vec<Entry> = map.into_values().collect();
+        entries.sort();
+        Baseline {
+            version: VERSION,
+            tool: "hipport".into(),
+            entries,
+        }
+    }
+
+    pub fn load(file: &Path) -> Result<Baseline, BaselineError> {
+        let name = file.display().to_string();
+        let text = match std::fs::read_to_string(file) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(BaselineError::Missing(name))
+            }
+            Err(error) => return Err(BaselineError::Io { file: name, error }),
+        };
+        let b: Baseline = serde_json::from_str(&text).map_err(|e| BaselineError::Format {
+            file: name.clone(),
+            error: e.to_string(),
+        })?;
+        if b.version != VERSION {
+            return Err(BaselineError::Format {
+                file: name,
+                error: format!("version {} (this hipport reads {VERSION})", b.version),
+            });
+        }
+        Ok(b)
+    }
+
+    /// Sorted, pretty JSON with a trailing newline.
+    pub fn to_json(&self) -> String {
+        let mut b = self.clone();
+        b.entries.sort();
+        let mut s = serde_json::to_string_pretty(&b).expect("baseline serialises");
+        s.push('\n');
+        s
+    }
+
+    pub fn total(&self) -> usize {
+        self.entries.iter().map(|e| e.count).sum()
+    }
+}
+
+/// A report compared with a baseline.
+#[derive(Clone, Debug, Default)]
+pub struct Comparison {
+    /// Index-aligned with the report's findings: true for a finding not covered by the baseline.
+    pub new: Vec<bool>,
+    /// Baseline entries (with the missing count) no longer found.
+    pub fixed: Vec<Entry>,
+    pub unchanged: usize,
+}
+
+impl Comparison {
+    pub fn new_count(&self) -> usize {
+        self.new.iter().filter(|&&b| b).count()
+    }
+    pub fn fixed_count(&self) -> usize {
+        self.fixed.iter().map(|e| e.count).sum()
+    }
+}
+
+/// Multiset comparison: for each fingerprint, the first `count` findings (in report order) are
+/// covered by the baseline and the rest are new; unmatched baseline counts are fixed.
+pub fn compare(base: &Baseline, r: &Report) -> Comparison {
+    let mut left: BTreeMap<&str, usize> = BTreeMap::new();
+    for e in &base.entries {
+        *left.entry(e.fingerprint.as_str()).or_default() += e.count;
+    }
+    let mut c = Comparison {
+        new: vec![false; r.findings.len()],
+        ..Comparison::default()
+    };
+    for (i, f) in r.findings.iter().enumerate() {
+        if !counts(f) {
+            continue;
+        }
+        match left.get_mut(f.fingerprint.as_str()) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                c.unchanged += 1;
+            }
+            _ => c.new[i] = true,
+        }
+    }
+    for e in &base.entries {
+        let n = left.get_mut(e.fingerprint.as_str()).map(std::mem::take);
+        if let Some(n) = n.filter(|&n| n > 0) {
+            c.fixed.push(Entry {
+                count: n.min(e.count),
+                ..e.clone()
+            });
+        }
+    }
+    c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::TargetInfo;
+    use crate::rules::{api::UNPORTED_API, FileCtx};
+    use crate::source::LineIndex;
+
+    fn report(src: &str, needle: &str) -> Report {
+        let lines = LineIndex::new(src.as_bytes());
+        let ctx = FileCtx {
+            path: "a.cu",
+            src: src.as_bytes(),
+            lines: &lines,
+        };
+        let findings = src
+            .match_indices(needle)
+            .map(|(at, _)| ctx.finding(&UNPORTED_API, at..at + needle.len(), "m".into(), None))
+            .collect();
+        let t = TargetInfo {
+            rocm: "6.2.0".into(),
+            roc: false,
+            experimental: false,
+            rocm_explicit: true,
+            offload_arch: vec![],
+        };
+        Report::new(t, findings, vec![])
+    }
+
+    #[test]
+    fn multiset_new_and_fixed() {
+        let two = report("f();\nf();\n", "f()");
+        let base = Baseline::from_report(&two, |_| "f()".into());
+        assert_eq!(base.entries.len(), 1);
+        assert_eq!(base.entries[0].count, 2);
+        let c = compare(&base, &report("\n\nf();\nf();\nf();\n", "f()"));
+        assert_eq!((c.new_count(), c.unchanged, c.fixed_count()), (1, 2, 0));
+        assert_eq!(c.new, [false, false, true]);
+        let c = compare(&base, &report("f();\n", "f()"));
+        assert_eq!((c.new_count(), c.unchanged, c.fixed_count()), (0, 1, 1));
+    }
+
+    #[test]
+    fn json_is_sorted_and_reads_back() {
+        let r = report("g();\nf();\n", "();");
+        let b = Baseline::from_report(&r, |f| format!("{}", f.line));
+        let text = b.to_json();
+        assert!(text.ends_with("}\n"));
+        let back: Baseline = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, b);
+        assert!(b.entries.windows(2).all(|w| w[0] <= w[1]));
+    }
+
+    #[test]
+    fn excerpt_flattens_and_cuts() {
+        assert_eq!(excerpt(b"a(\n   b,\tc)"), "a( b, c)");
+        let long = "x".repeat(200);
+        assert_eq!(excerpt(long.as_bytes()).chars().count(), EXCERPT_CHARS + 1);
+    }
+}

@@ -1,0 +1,199 @@
+//! `hipport check PATH`: the scan compared with a committed baseline, for CI. Exit 0 when every
+//! non-PASS finding is in the baseline, 1 when new ones (that `--fail-on` selects) appear, 2 on
+//! usage, configuration or I/O errors, including a missing baseline file.
+
+use super::common::{TargetArgs, WalkArgs};
+use super::output;
+use super::project::{code_reader, root_of, write_file, ConfigArgs, Project};
+use super::scan::ScanFormat;
+use crate::baseline::{self, Baseline, Comparison};
+use crate::finding::{Category, Finding};
+use crate::gate::{exit, Status};
+use crate::report::Report;
+use crate::rules;
+use clap::Args;
+use std::io::Write;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// The directory (or file) to check; finding paths and the baseline are relative to it.
+    #[arg(value_name = "PATH")]
+    pub path: PathBuf,
+    /// The baseline file (default: PATH/hipport-baseline.json).
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Write the current findings as the new baseline (creating it, or shrinking it after fixes).
+    #[arg(long)]
+    pub update_baseline: bool,
+    /// What fails the check, comma-separated: categories (inline-asm), rule codes (HP001),
+    /// status=REMEDIATION|UNKNOWN|BLOCKER, or `any` (default: any new non-PASS finding).
+    #[arg(long, value_name = "WHAT,...", value_delimiter = ',')]
+    pub fail_on: Vec<String>,
+    #[arg(long, value_enum, default_value_t = ScanFormat::Text)]
+    pub format: ScanFormat,
+    /// Also write the Markdown report to FILE (default with --format github: $GITHUB_STEP_SUMMARY).
+    #[arg(long, value_name = "FILE")]
+    pub summary: Option<PathBuf>,
+    #[command(flatten)]
+    pub target: TargetArgs,
+    #[command(flatten)]
+    pub walk: WalkArgs,
+    #[command(flatten)]
+    pub config: ConfigArgs,
+}
+
+/// Which new findings fail the check.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct FailOn {
+    pub categories: Vec<Category>,
+    pub statuses: Vec<Status>,
+    pub rules: Vec<String>,
+}
+
+impl FailOn {
+    pub fn parse(terms: &[String]) -> Result<FailOn, String> {
+        let mut f = FailOn::default();
+        for t in terms.iter().map(|t| t.trim()).filter(|t| !t.is_empty()) {
+            if t.eq_ignore_ascii_case("any") {
+                f.statuses
+                    .extend([Status::Blocker, Status::Remediation, Status::Unknown]);
+            } else if let Some(s) = t.strip_prefix("status=") {
+                let st = Status::parse(s)
+                    .filter(|s| *s != Status::Pass)
+                    .ok_or_else(|| {
+                        format!("--fail-on {t}: expected status=BLOCKER, REMEDIATION or UNKNOWN")
+                    })?;
+                f.statuses.push(st);
+            } else if let Some(c) = Category::parse(t.strip_prefix("category=").unwrap_or(t)) {
+                f.categories.push(c);
+            } else if let Some(r) = rules::by_code(t.strip_prefix("rule=").unwrap_or(t)) {
+                f.rules.push(r.id.code.to_string());
+            } else {
+                return Err(format!(
+                    "--fail-on {t}: not a category, rule code or status=… (see `hipport explain all`)"
+                ));
+            }
+        }
+        Ok(f)
+    }
+    pub fn fails(&self, f: &Finding) -> bool {
+        if f.status == Status::Pass {
+            return false;
+        }
+        let any = self.categories.is_empty() && self.statuses.is_empty() && self.rules.is_empty();
+        any || self.categories.contains(&f.category)
+            || self.statuses.contains(&f.status)
+            || self.rules.contains(&f.rule)
+    }
+}
+
+pub fn run(a: CheckArgs) -> anyhow::Result<i32> {
+    let fail_on = FailOn::parse(&a.fail_on).map_err(anyhow::Error::msg)?;
+    if !a.path.exists() {
+        anyhow::bail!("{}: no such file or directory", a.path.display());
+    }
+    let root = root_of(&a.path);
+    let file = a
+        .baseline
+        .clone()
+        .unwrap_or_else(|| root.join(baseline::DEFAULT_FILE));
+    let project = Project::resolve(std::slice::from_ref(&a.path), &a.target, &a.walk, &a.config)?;
+    let report = project.scan()?;
+    for e in &report.errors {
+        eprintln!("hipport: {}: {}", e.path, e.error);
+    }
+    let io_status = if report.errors.is_empty() {
+        exit::OK
+    } else {
+        exit::ERROR
+    };
+    if a.update_baseline {
+        let old = Baseline::load(&file).ok();
+        let new = Baseline::from_report(&report, code_reader(&root));
+        write_file(&file, &new.to_json())?;
+        let was = old.as_ref().map_or(0, Baseline::total);
+        eprintln!(
+            "hipport check: wrote {} ({} findings in {} entries; was {was})",
+            file.display(),
+            new.total(),
+            new.entries.len()
+        );
+        return Ok(io_status);
+    }
+    let base = Baseline::load(&file)?;
+    let cmp = baseline::compare(&base, &report);
+    let failing: Vec<usize> = (0..report.findings.len())
+        .filter(|&i| cmp.new[i] && fail_on.fails(&report.findings[i]))
+        .collect();
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    match a.format {
+        ScanFormat::Text => text(&report, &cmp, &failing, &file, &mut out)?,
+        f => output::render(f, &report, Some(&cmp.new), &mut out)?,
+    }
+    out.flush()?;
+    if let Some(s) = output::summary_path(a.summary.as_deref(), a.format) {
+        output::write_summary(&s, &report, Some(&cmp.new))?;
+    }
+    if a.format != ScanFormat::Text {
+        eprintln!("{}", verdict_line(&cmp, failing.len(), &file));
+    }
+    Ok(if io_status != exit::OK {
+        io_status
+    } else if failing.is_empty() {
+        exit::OK
+    } else {
+        exit::FINDINGS
+    })
+}
+
+fn verdict_line(cmp: &Comparison, failing: usize, file: &std::path::Path) -> String {
+    format!(
+        "hipport check: {} new ({failing} failing), {} unchanged, {} fixed against {}: {}",
+        cmp.new_count(),
+        cmp.unchanged,
+        cmp.fixed_count(),
+        file.display(),
+        if failing > 0 { "FAIL" } else { "ok" }
+    )
+}
+
+fn text(
+    r: &Report,
+    cmp: &Comparison,
+    failing: &[usize],
+    file: &std::path::Path,
+    w: &mut dyn Write,
+) -> std::io::Result<()> {
+    let line = |f: &Finding| {
+        format!(
+            "{}:{}:{}: {} {} [{}/{}] {}",
+            f.path, f.line, f.column, f.rule, f.category, f.status, f.phase, f.message
+        )
+    };
+    if cmp.new_count() > 0 {
+        writeln!(w, "new findings (not in the baseline):")?;
+        for (i, f) in r.findings.iter().enumerate().filter(|(i, _)| cmp.new[*i]) {
+            let mark = if failing.contains(&i) { "FAIL" } else { "new " };
+            writeln!(w, "  {mark} {}", line(f))?;
+        }
+    }
+    if !cmp.fixed.is_empty() {
+        writeln!(w, "fixed (in the baseline, no longer found):")?;
+        for e in &cmp.fixed {
+            let times = if e.count > 1 {
+                format!(" ×{}", e.count)
+            } else {
+                String::new()
+            };
+            writeln!(
+                w,
+                "  {}: {} {}{times} `{}`",
+                e.path, e.rule, e.category, e.code
+            )?;
+        }
+        writeln!(w, "  (run with --update-baseline to shrink the baseline)")?;
+    }
+    writeln!(w, "{}", verdict_line(cmp, failing.len(), file))
+}

@@ -1,0 +1,140 @@
+//! The remediation report as Markdown, for a ticket, a pull request or `$GITHUB_STEP_SUMMARY`:
+//! the gate board in migration order, the verdict line, then every item grouped by status and
+//! category with its location, what, why, the suggested action and the phase.
+
+use crate::board::{static_board, Verdict};
+use crate::finding::{Category, Finding};
+use crate::gate::Status;
+use crate::report::Report;
+use crate::rules;
+use std::io::{self, Write};
+
+/// Writes the report. `new` marks findings a baseline comparison found new (index-aligned with
+/// `r.findings`); new items are listed first within their group and tagged.
+pub fn write(r: &Report, new: Option<&[bool]>, w: &mut dyn Write) -> io::Result<()> {
+    writeln!(w, "# hipport remediation report")?;
+    writeln!(w)?;
+    writeln!(
+        w,
+        "Target: {} · {} files scanned · {} {}",
+        r.target.describe(),
+        r.summary.files_scanned,
+        r.tool.name,
+        r.tool.version
+    )?;
+    writeln!(w)?;
+    writeln!(w, "## Gates")?;
+    writeln!(w)?;
+    writeln!(w, "| # | Gate | Status | Evidence |")?;
+    writeln!(w, "|---|------|--------|----------|")?;
+    let board = static_board(r);
+    for (i, g) in board.iter().enumerate() {
+        writeln!(
+            w,
+            "| {} | {} | {} | {} |",
+            i + 1,
+            g.title,
+            g.status,
+            cell(&g.note)
+        )?;
+    }
+    writeln!(w)?;
+    let v = Verdict::of(r, &board);
+    writeln!(w, "## Verdict")?;
+    writeln!(w)?;
+    writeln!(w, "{}", v.line())?;
+    writeln!(w)?;
+    writeln!(
+        w,
+        "UNKNOWN counts {} findings or unanalysed files and {} gates without evidence.",
+        v.unknown_findings, v.unknown_gates
+    )?;
+    if let Some(mask) = new {
+        let n = mask.iter().filter(|&&b| b).count();
+        writeln!(w, "{n} items are new since the baseline.")?;
+    }
+    for status in Status::ALL {
+        let items: Vec<(usize, &Finding)> = r
+            .findings
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.status == status)
+            .filter(|(_, f)| status != Status::Pass || r.decision(f).is_some())
+            .collect();
+        if items.is_empty() {
+            continue;
+        }
+        writeln!(w)?;
+        let title = if status == Status::Pass {
+            "ACCEPTED".to_string()
+        } else {
+            status.to_string()
+        };
+        writeln!(w, "## {title} ({})", items.len())?;
+        for c in Category::ALL {
+            let mut group: Vec<&(usize, &Finding)> =
+                items.iter().filter(|(_, f)| f.category == c).collect();
+            if group.is_empty() {
+                continue;
+            }
+            let is_new = |i: usize| new.is_some_and(|m| m.get(i).copied().unwrap_or(false));
+            group.sort_by_key(|(i, _)| !is_new(*i));
+            writeln!(w)?;
+            writeln!(w, "### {c} ({})", group.len())?;
+            writeln!(w)?;
+            for &&(i, f) in &group {
+                item(r, f, is_new(i), w)?;
+            }
+        }
+    }
+    if !r.errors.is_empty() {
+        writeln!(w)?;
+        writeln!(w, "## Files not analysed ({})", r.errors.len())?;
+        writeln!(w)?;
+        for e in &r.errors {
+            writeln!(w, "- `{}`: {}", e.path, e.error)?;
+        }
+    }
+    Ok(())
+}
+
+fn item(r: &Report, f: &Finding, is_new: bool, w: &mut dyn Write) -> io::Result<()> {
+    let rule = rules::by_code(&f.rule);
+    writeln!(
+        w,
+        "- {}`{}:{}:{}` **{}** {}: {}",
+        if is_new { "**NEW** " } else { "" },
+        f.path,
+        f.line,
+        f.column,
+        f.rule,
+        f.rule_name,
+        f.message
+    )?;
+    if let Some(rule) = rule {
+        writeln!(w, "  - Why: {}", rule.why)?;
+    }
+    let action = f
+        .suggestion
+        .as_deref()
+        .or(rule.map(|r| r.fix))
+        .unwrap_or("see `hipport explain`");
+    writeln!(w, "  - Action: {action}")?;
+    if let Some(fix) = &f.fix {
+        writeln!(w, "  - Fix: replace with `{fix}`")?;
+    }
+    writeln!(w, "  - Phase: {}", f.phase)?;
+    if let Some(d) = r.decision(f) {
+        let by =
+            d.by.as_deref()
+                .map(|b| format!(" by {b}"))
+                .unwrap_or_default();
+        writeln!(w, "  - Decision: {}{by}: {}", d.decision, d.reason)?;
+    }
+    Ok(())
+}
+
+/// A table cell: no pipes or line breaks.
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|").replace(['\n', '\r'], " ")
+}
