@@ -80,6 +80,9 @@ fn conflict(src: &[u8], def: Node) -> Option<String> {
     (atomic && is_ptr).then(|| format!("`{name_text}({first}*, …)`"))
 }
 
+/// A guarded region: line-aligned start and end, and the definitions (start, end, what) in it.
+type Block = (usize, usize, Vec<(usize, usize, String)>);
+
 fn line_start(src: &[u8], at: usize) -> usize {
     src[..at]
         .iter()
@@ -122,7 +125,7 @@ pub(super) fn run(p: &mut Pass) {
     });
     let nl = crate::source::newline_of(src);
     // Merge neighbours separated only by blank space into one guarded block.
-    let mut blocks: Vec<(usize, usize, Vec<(usize, usize, String)>)> = Vec::new();
+    let mut blocks: Vec<Block> = Vec::new();
     for (s, e, what) in defs {
         let start = line_start(src, s);
         let end = line_end_after(src, e);
