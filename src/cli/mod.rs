@@ -4,7 +4,9 @@
 pub mod common;
 pub mod explain;
 pub mod port;
+pub mod record;
 pub mod scan;
+pub mod verify;
 
 use crate::gate::exit;
 use clap::{Parser, Subcommand};
@@ -29,6 +31,10 @@ pub enum Command {
     Scan(scan::ScanArgs),
     /// Explain a rule: why it matters, a bad and a good example, references.
     Explain(explain::ExplainArgs),
+    /// Translate into a separate tree and compile every unit with hipcc (BUILD gate evidence).
+    Verify(verify::VerifyArgs),
+    /// Write the migration record hipport-migration.toml (init, baseline, target, production, gate, test).
+    Record(record::RecordArgs),
 }
 
 /// Parses the process arguments and runs the subcommand; returns the exit code.
@@ -49,6 +55,8 @@ pub fn main() -> i32 {
         Command::Port(a) => port::run(a),
         Command::Scan(a) => scan::run(a),
         Command::Explain(a) => explain::run(a),
+        Command::Verify(a) => verify::run(a),
+        Command::Record(a) => record::run(a),
     };
     match result {
         Ok(code) => code,
