@@ -19,6 +19,7 @@ pub mod rules;
 pub mod scan;
 pub mod source;
 pub mod translate;
+pub mod verdict;
 pub mod verify;
 pub mod version;
 pub mod walk;

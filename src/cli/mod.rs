@@ -3,6 +3,7 @@
 
 pub mod common;
 pub mod explain;
+pub mod gate;
 pub mod port;
 pub mod record;
 pub mod scan;
@@ -35,6 +36,8 @@ pub enum Command {
     Verify(verify::VerifyArgs),
     /// Write the migration record hipport-migration.toml (init, baseline, target, production, gate, test).
     Record(record::RecordArgs),
+    /// Print the migration gate board and the verdict (exit 0 only when MIGRATION READY).
+    Gate(gate::GateArgs),
 }
 
 /// Parses the process arguments and runs the subcommand; returns the exit code.
@@ -57,6 +60,7 @@ pub fn main() -> i32 {
         Command::Explain(a) => explain::run(a),
         Command::Verify(a) => verify::run(a),
         Command::Record(a) => record::run(a),
+        Command::Gate(a) => gate::run(a),
     };
     match result {
         Ok(code) => code,
