@@ -4,6 +4,7 @@
 //! → sorted report → renderers.
 
 pub mod cli;
+pub mod compare;
 pub mod edit;
 pub mod finding;
 pub mod gate;
@@ -12,6 +13,7 @@ pub mod mappings;
 pub mod parse;
 pub mod pipeline;
 pub mod prefilter;
+pub mod probe;
 pub mod record;
 pub mod render;
 pub mod report;

@@ -2,9 +2,11 @@
 //! arguments into validated settings once and returning an exit code.
 
 pub mod common;
+pub mod compare;
 pub mod explain;
 pub mod gate;
 pub mod port;
+pub mod probe;
 pub mod record;
 pub mod scan;
 pub mod verify;
@@ -38,6 +40,10 @@ pub enum Command {
     Record(record::RecordArgs),
     /// Print the migration gate board and the verdict (exit 0 only when MIGRATION READY).
     Gate(gate::GateArgs),
+    /// Runtime gate evidence as JSON: Python, PyTorch (cuda/hip), visible device, a tensor op, ROCm tools.
+    Probe(probe::ProbeArgs),
+    /// Compare a baseline output with a candidate (.npy, .csv, .json) within rtol/atol.
+    Compare(compare::CompareArgs),
 }
 
 /// Parses the process arguments and runs the subcommand; returns the exit code.
@@ -61,6 +67,8 @@ pub fn main() -> i32 {
         Command::Verify(a) => verify::run(a),
         Command::Record(a) => record::run(a),
         Command::Gate(a) => gate::run(a),
+        Command::Probe(a) => probe::run(a),
+        Command::Compare(a) => compare::run(a),
     };
     match result {
         Ok(code) => code,
