@@ -151,6 +151,11 @@ pub fn run(a: VerifyArgs) -> anyhow::Result<i32> {
             results.merge_previous(&prev, &units);
         }
     }
+    let ignore = root.join(".hipport/.gitignore");
+    if !ignore.exists() {
+        // The translated tree is scratch; the results file is evidence and may be committed.
+        let _ = record::write_atomic(&ignore, b"verify/\n");
+    }
     let json = serde_json::to_vec_pretty(&results)?;
     record::write_atomic(&results_path, &json)
         .with_context(|| format!("writing {}", results_path.display()))?;
