@@ -6,6 +6,7 @@
 pub mod baseline;
 pub mod board;
 pub mod cli;
+pub mod compare;
 pub mod config;
 pub mod edit;
 pub mod finding;
@@ -15,6 +16,8 @@ pub mod mappings;
 pub mod parse;
 pub mod pipeline;
 pub mod prefilter;
+pub mod probe;
+pub mod record;
 pub mod render;
 pub mod report;
 pub mod rules;
@@ -23,5 +26,7 @@ pub mod source;
 #[doc(hidden)]
 pub mod testkit;
 pub mod translate;
+pub mod verdict;
+pub mod verify;
 pub mod version;
 pub mod walk;

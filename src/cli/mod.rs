@@ -3,11 +3,16 @@
 
 pub mod check;
 pub mod common;
+pub mod compare;
 pub mod explain;
+pub mod gate;
 pub mod output;
 pub mod port;
+pub mod probe;
 pub mod project;
+pub mod record;
 pub mod scan;
+pub mod verify;
 
 use crate::gate::exit;
 use clap::{Parser, Subcommand};
@@ -34,6 +39,16 @@ pub enum Command {
     Check(check::CheckArgs),
     /// Explain a rule: why it matters, a bad and a good example, references.
     Explain(explain::ExplainArgs),
+    /// Translate into a separate tree and compile every unit with hipcc (BUILD gate evidence).
+    Verify(verify::VerifyArgs),
+    /// Write the migration record hipport-migration.toml (init, baseline, target, production, gate, test).
+    Record(record::RecordArgs),
+    /// Print the migration gate board and the verdict (exit 0 only when MIGRATION READY).
+    Gate(gate::GateArgs),
+    /// Runtime gate evidence as JSON: Python, PyTorch (cuda/hip), visible device, a tensor op, ROCm tools.
+    Probe(probe::ProbeArgs),
+    /// Compare a baseline output with a candidate (.npy, .csv, .json) within rtol/atol.
+    Compare(compare::CompareArgs),
 }
 
 /// Parses the process arguments and runs the subcommand; returns the exit code.
@@ -55,6 +70,11 @@ pub fn main() -> i32 {
         Command::Scan(a) => scan::run(a),
         Command::Check(a) => check::run(a),
         Command::Explain(a) => explain::run(a),
+        Command::Verify(a) => verify::run(a),
+        Command::Record(a) => record::run(a),
+        Command::Gate(a) => gate::run(a),
+        Command::Probe(a) => probe::run(a),
+        Command::Compare(a) => compare::run(a),
     };
     match result {
         Ok(code) => code,

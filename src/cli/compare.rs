@@ -1,0 +1,81 @@
+//! `hipport compare BASELINE CANDIDATE`: numerical correctness evidence. Exit 0 within
+//! tolerance, 1 outside it (or shapes differ), 2 when a file cannot be read.
+
+use super::common::TextOrJson;
+use crate::compare::{self, load, Tolerance};
+use crate::gate::exit;
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Rule (numpy.allclose): |candidate - baseline| <= atol + rtol * |baseline| for every element.\nExit codes: 0 pass, 1 fail, 2 error."
+)]
+pub struct CompareArgs {
+    /// The CUDA baseline output (.npy, .csv, .json).
+    pub baseline: PathBuf,
+    /// The ROCm candidate output.
+    pub candidate: PathBuf,
+    #[arg(long, default_value_t = 1e-5)]
+    pub rtol: f64,
+    #[arg(long, default_value_t = 1e-8)]
+    pub atol: f64,
+    /// NaN at the same place in both counts as equal.
+    #[arg(long)]
+    pub equal_nan: bool,
+    #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
+    pub format: TextOrJson,
+}
+
+pub fn run(a: CompareArgs) -> anyhow::Result<i32> {
+    if !(a.rtol >= 0.0 && a.atol >= 0.0) {
+        anyhow::bail!("--rtol and --atol must be non-negative numbers");
+    }
+    let b = load::load(&a.baseline).map_err(anyhow::Error::msg)?;
+    let c = load::load(&a.candidate).map_err(anyhow::Error::msg)?;
+    let r = compare::compare(
+        &b,
+        &c,
+        Tolerance {
+            rtol: a.rtol,
+            atol: a.atol,
+            equal_nan: a.equal_nan,
+        },
+    );
+    match a.format {
+        TextOrJson::Json => println!("{}", serde_json::to_string_pretty(&r)?),
+        TextOrJson::Text => {
+            if !r.shape_match {
+                println!(
+                    "shape mismatch: baseline {:?}, candidate {:?}",
+                    r.shape_baseline, r.shape_candidate
+                );
+            } else {
+                println!("shape {:?}, {} elements", r.shape_baseline, r.elements);
+                println!(
+                    "max abs error {:e}, max rel error {:e}",
+                    r.max_abs_error, r.max_rel_error
+                );
+                println!("outside tolerance: {} of {}", r.mismatched, r.elements);
+                if let Some(w) = &r.worst {
+                    println!(
+                        "worst at {:?}: baseline {}, candidate {}",
+                        w.index, w.baseline, w.candidate
+                    );
+                }
+            }
+            println!(
+                "NaN: baseline {}, candidate {}; Inf: baseline {}, candidate {}",
+                r.nan_baseline, r.nan_candidate, r.inf_baseline, r.inf_candidate
+            );
+            println!(
+                "{} (rtol {:e}, atol {:e}{})",
+                if r.pass { "PASS" } else { "FAIL" },
+                r.rtol,
+                r.atol,
+                if r.equal_nan { ", equal NaN" } else { "" }
+            );
+        }
+    }
+    Ok(if r.pass { exit::OK } else { exit::FINDINGS })
+}

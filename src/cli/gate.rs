@@ -1,0 +1,76 @@
+//! `hipport gate [PATH]`: print the gate board and the verdict. Exit 0 only when MIGRATION
+//! READY (every gate PASS), 1 when NOT READY, 2 when the record cannot be read.
+
+use super::common::WalkArgs;
+use crate::gate::exit;
+use crate::mappings;
+use crate::record::{Record, RecordError};
+use crate::scan::{scan, ScanSettings};
+use crate::verdict::{self, render};
+use clap::Args;
+use std::io::Write;
+use std::path::PathBuf;
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum GateFormat {
+    #[default]
+    Text,
+    Markdown,
+    Json,
+}
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Exit codes: 0 MIGRATION READY (every gate PASS); 1 NOT READY; 2 the record cannot be read."
+)]
+pub struct GateArgs {
+    /// The project root holding hipport-migration.toml (default: the current directory).
+    #[arg(value_name = "PATH", default_value = ".")]
+    pub path: PathBuf,
+    #[arg(long, value_enum, default_value_t = GateFormat::Text)]
+    pub format: GateFormat,
+    #[command(flatten)]
+    pub walk: WalkArgs,
+}
+
+pub fn run(a: GateArgs) -> anyhow::Result<i32> {
+    let rec = match Record::load(&Record::path_in(&a.path)) {
+        Ok(r) => Some(r),
+        Err(RecordError::Missing { .. }) => None,
+        Err(e) => return Err(e.into()),
+    };
+    let m = mappings::get();
+    let rocm = rec
+        .as_ref()
+        .and_then(|r| r.target.rocm.parse().ok())
+        .unwrap_or(m.newest);
+    let settings = ScanSettings {
+        paths: vec![a.path.clone()],
+        target: mappings::Target {
+            rocm,
+            roc: false,
+            experimental: false,
+        },
+        walk: a.walk.options(),
+        max_file_size: a.walk.max_file_size,
+    };
+    let report = scan(&settings);
+    let board = verdict::board(
+        &a.path,
+        rec.as_ref(),
+        report.as_ref().map_err(|e| e.as_str()),
+    );
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    match a.format {
+        GateFormat::Text => render::text(&board, &mut out)?,
+        GateFormat::Markdown => render::markdown(&board, &mut out)?,
+        GateFormat::Json => render::json(&board, &mut out)?,
+    }
+    out.flush()?;
+    Ok(if board.ready {
+        exit::OK
+    } else {
+        exit::FINDINGS
+    })
+}

@@ -1,0 +1,404 @@
+//! `hipport record …`: write the migration record `hipport-migration.toml` — create it, fill
+//! the baseline from this machine, set the exact target tuple, production requirements, a gate
+//! row or a functional test row. Every write is atomic; BLOCKER is set only here, with a note.
+
+use crate::gate::{exit, Phase, Status};
+use crate::record::{self, detect, target, Evidence, GateRow, InputClass, Record, TestRow};
+use anyhow::{bail, Context};
+use clap::{Args, Subcommand};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+#[derive(Args, Debug)]
+pub struct RecordArgs {
+    #[command(subcommand)]
+    pub command: RecordCommand,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct FileArg {
+    /// The migration record to write.
+    #[arg(long = "file", short = 'f', value_name = "FILE", default_value = record::FILE_NAME, global = true)]
+    pub file: PathBuf,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum RecordCommand {
+    /// Create the record with every gate UNKNOWN (refuses to overwrite).
+    Init {
+        #[command(flatten)]
+        file: FileArg,
+    },
+    /// Fill the CUDA baseline from this machine (git, nvidia-smi, nvcc, torch); never overwrites entries.
+    Baseline {
+        #[command(flatten)]
+        file: FileArg,
+        /// Model revision (e.g. a Hugging Face commit).
+        #[arg(long)]
+        model_revision: Option<String>,
+        /// Baseline container image, `image:tag[@sha256:…]`.
+        #[arg(long)]
+        container: Option<String>,
+    },
+    /// Set the exact ROCm target tuple (validated: no `latest`, full versions, real gfx names).
+    Target(TargetArgs),
+    /// Declare what production needs (the functional, precision and distributed gates use it).
+    Production {
+        #[command(flatten)]
+        file: FileArg,
+        /// FP32, BF16, FP16, FP8, INT8, AWQ, GPTQ, …
+        #[arg(long)]
+        precision: String,
+        /// GPUs per node.
+        #[arg(long)]
+        gpus: u32,
+        #[arg(long, default_value_t = 1)]
+        nodes: u32,
+        /// Serving or training engine, e.g. vllm.
+        #[arg(long, default_value = "")]
+        engine: String,
+    },
+    /// Record one gate's status with its evidence.
+    Gate(GateArgs),
+    /// Add one row to the functional test matrix.
+    Test(TestArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct TargetArgs {
+    #[command(flatten)]
+    pub file: FileArg,
+    /// GPU product, optionally with its gfx: `MI300X`, `Instinct MI300X:gfx942`, `gfx90a`.
+    #[arg(long, default_value = "")]
+    pub gpu: String,
+    /// gfx architecture when --gpu does not name or imply one.
+    #[arg(long)]
+    pub gfx: Option<String>,
+    /// Full ROCm release, X.Y.Z.
+    #[arg(long, default_value = "")]
+    pub rocm: String,
+    /// Distribution and release, e.g. "Ubuntu 22.04.4".
+    #[arg(long, default_value = "")]
+    pub os: String,
+    /// Kernel release as `uname -r` prints it.
+    #[arg(long, default_value = "")]
+    pub kernel: String,
+    /// Python X.Y.Z.
+    #[arg(long, default_value = "")]
+    pub python: String,
+    /// Framework or engine `name=version` (repeatable), e.g. torch=2.6.0+rocm6.4.1.
+    #[arg(long = "framework", value_name = "NAME=VERSION")]
+    pub frameworks: Vec<String>,
+    /// Key dependency `name=version` (repeatable), e.g. rccl=2.21.5.
+    #[arg(long = "dependency", value_name = "NAME=VERSION")]
+    pub dependencies: Vec<String>,
+    /// Container image `image:tag[@sha256:…]`.
+    #[arg(long)]
+    pub container: Option<String>,
+    #[arg(long)]
+    pub firmware: Option<String>,
+    /// amdgpu driver version.
+    #[arg(long)]
+    pub driver: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct GateArgs {
+    #[command(flatten)]
+    pub file: FileArg,
+    /// One of: baseline, inventory, target, build, functional, correctness, precision, distributed, operations, performance.
+    pub name: String,
+    /// PASS, REMEDIATION, BLOCKER (needs --note) or UNKNOWN.
+    #[arg(long)]
+    pub status: String,
+    /// A file (hashed), an http(s) URL, or a command line; required unless the status is UNKNOWN.
+    #[arg(long)]
+    pub evidence: Option<String>,
+    #[arg(long, default_value = "")]
+    pub note: String,
+    /// Where it failed: INSTALL, BUILD, IMPORT, INIT, RUNTIME, CORRECTNESS, PERFORMANCE.
+    #[arg(long)]
+    pub phase: Option<String>,
+    /// Who records (default: $HIPPORT_USER, git user.email, $USER).
+    #[arg(long)]
+    pub by: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct TestArgs {
+    #[command(flatten)]
+    pub file: FileArg,
+    /// What ran, e.g. "chat completion llama-3-70b".
+    #[arg(long)]
+    pub workload: String,
+    #[arg(long, value_enum)]
+    pub input_class: InputClass,
+    /// The dimension exercised, e.g. context=32768, batch=64, concurrency=128.
+    #[arg(long, default_value = "")]
+    pub dimension: String,
+    #[arg(long)]
+    pub precision: String,
+    #[arg(long, default_value_t = 1)]
+    pub gpus: u32,
+    #[arg(long, default_value_t = 1)]
+    pub nodes: u32,
+    #[arg(long, default_value = "")]
+    pub engine: String,
+    #[arg(long, default_value = "")]
+    pub attention_backend: String,
+    /// PASS, REMEDIATION (failed, to fix), BLOCKER (needs --note) or UNKNOWN.
+    #[arg(long)]
+    pub status: String,
+    #[arg(long)]
+    pub evidence: Option<String>,
+    #[arg(long, default_value = "")]
+    pub note: String,
+    #[arg(long)]
+    pub by: Option<String>,
+}
+
+pub fn run(a: RecordArgs) -> anyhow::Result<i32> {
+    match a.command {
+        RecordCommand::Init { file } => init(&file.file),
+        RecordCommand::Baseline {
+            file,
+            model_revision,
+            container,
+        } => baseline(&file.file, model_revision, container),
+        RecordCommand::Target(t) => set_target(t),
+        RecordCommand::Production {
+            file,
+            precision,
+            gpus,
+            nodes,
+            engine,
+        } => update(&file.file, |r| {
+            r.production = record::Production {
+                precision: record::normalize_precision(&precision).map_err(anyhow::Error::msg)?,
+                gpus,
+                nodes,
+                engine,
+            };
+            println!(
+                "production: {} GPU(s) x {} node(s), {}",
+                gpus, nodes, r.production.precision
+            );
+            Ok(())
+        }),
+        RecordCommand::Gate(g) => set_gate(g),
+        RecordCommand::Test(t) => add_test(t),
+    }
+}
+
+fn init(path: &Path) -> anyhow::Result<i32> {
+    if path.exists() {
+        bail!(
+            "{}: already exists; hipport record init never overwrites a record",
+            path.display()
+        );
+    }
+    Record::new(&record::whoami()).save(path)?;
+    println!("created {} with every gate UNKNOWN", path.display());
+    Ok(exit::OK)
+}
+
+/// Loads the record (creating it, every gate UNKNOWN, when missing), applies `f`, saves
+/// atomically.
+fn update(path: &Path, f: impl FnOnce(&mut Record) -> anyhow::Result<()>) -> anyhow::Result<i32> {
+    let mut r = match Record::load(path) {
+        Ok(r) => r,
+        Err(record::RecordError::Missing { .. }) => {
+            eprintln!(
+                "hipport: {}: no record yet; creating one with every gate UNKNOWN",
+                path.display()
+            );
+            Record::new(&record::whoami())
+        }
+        Err(e) => return Err(e.into()),
+    };
+    f(&mut r)?;
+    r.save(path)
+        .with_context(|| format!("writing {}", path.display()))?;
+    Ok(exit::OK)
+}
+
+fn baseline(path: &Path, model: Option<String>, container: Option<String>) -> anyhow::Result<i32> {
+    let root = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let found = detect::detect(root);
+    update(path, |r| {
+        detect::merge(&mut r.baseline, found.baseline);
+        if let Some(m) = model {
+            r.baseline.model_revision = m;
+        }
+        if let Some(c) = container {
+            let (tag, digest) = c.split_once('@').unwrap_or((&c, ""));
+            r.baseline.container_tag = tag.to_string();
+            r.baseline.container_digest = digest.to_string();
+        }
+        for n in &found.notes {
+            println!("{n}");
+        }
+        let missing = r.baseline.missing();
+        if missing.is_empty() {
+            println!("baseline: every required field is filled");
+        } else {
+            println!(
+                "baseline: still empty, for a person to fill in {}: {}",
+                path.display(),
+                missing.join(", ")
+            );
+        }
+        Ok(())
+    })
+}
+
+fn set_target(a: TargetArgs) -> anyhow::Result<i32> {
+    let input = target::TargetInput {
+        gpu: a.gpu,
+        gfx: a.gfx,
+        rocm: a.rocm,
+        os: a.os,
+        kernel: a.kernel,
+        python: a.python,
+        frameworks: a.frameworks,
+        dependencies: a.dependencies,
+        container: a.container,
+        firmware: a.firmware,
+        driver: a.driver,
+    };
+    let tuple = match target::validate(&input) {
+        Ok(t) => t,
+        Err(errs) => {
+            eprintln!("hipport: record target: the target tuple is not exact:");
+            for e in &errs {
+                eprintln!("  {e}");
+            }
+            return Ok(exit::ERROR);
+        }
+    };
+    let command = format!(
+        "hipport {}",
+        std::env::args().skip(1).collect::<Vec<_>>().join(" ")
+    );
+    update(&a.file.file, |r| {
+        r.target = tuple;
+        if r.gate("target").is_none_or(|g| g.status != Status::Blocker) {
+            r.set_gate(GateRow {
+                name: "target".into(),
+                status: Status::Pass,
+                phase: None,
+                evidence: Evidence {
+                    command,
+                    ..Default::default()
+                },
+                date: record::date::now(),
+                recorded_by: record::whoami(),
+                note: format!(
+                    "ROCm {} on {} ({})",
+                    r.target.rocm, r.target.gfx, r.target.os
+                ),
+                details: BTreeMap::new(),
+            });
+        }
+        println!(
+            "target: {} {} ROCm {}, {}, kernel {}, Python {}",
+            r.target.gpu,
+            r.target.gfx,
+            r.target.rocm,
+            r.target.os,
+            r.target.kernel,
+            r.target.python
+        );
+        Ok(())
+    })
+}
+
+fn parse_status(s: &str) -> anyhow::Result<Status> {
+    Status::parse(s).ok_or_else(|| {
+        anyhow::anyhow!("--status {s}: expected PASS, REMEDIATION, BLOCKER or UNKNOWN")
+    })
+}
+
+fn evidence(arg: Option<&str>, status: Status, path: &Path) -> anyhow::Result<Evidence> {
+    let base = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    match arg {
+        Some(e) => Evidence::from_arg(e, base).map_err(anyhow::Error::msg),
+        None if status == Status::Unknown => Ok(Evidence::default()),
+        None => bail!("--evidence is required for {status}: evidence beats \"should work\""),
+    }
+}
+
+fn set_gate(a: GateArgs) -> anyhow::Result<i32> {
+    if !record::gates::is_gate(&a.name) {
+        bail!(record::gates::unknown_gate(&a.name));
+    }
+    let status = parse_status(&a.status)?;
+    if status == Status::Blocker && a.note.trim().is_empty() {
+        bail!("--status BLOCKER needs --note saying why: BLOCKER is a person's decision, with its reason");
+    }
+    let phase = match &a.phase {
+        Some(p) => Some(Phase::parse(p).ok_or_else(|| {
+            anyhow::anyhow!("--phase {p}: expected INSTALL, BUILD, IMPORT, INIT, RUNTIME, CORRECTNESS or PERFORMANCE")
+        })?),
+        None => None,
+    };
+    let ev = evidence(a.evidence.as_deref(), status, &a.file.file)?;
+    update(&a.file.file, |r| {
+        r.set_gate(GateRow {
+            name: a.name.clone(),
+            status,
+            phase,
+            evidence: ev,
+            date: record::date::now(),
+            recorded_by: a.by.clone().unwrap_or_else(record::whoami),
+            note: a.note.clone(),
+            details: BTreeMap::new(),
+        });
+        println!("gate {}: {status}", a.name);
+        Ok(())
+    })
+}
+
+fn add_test(a: TestArgs) -> anyhow::Result<i32> {
+    let status = parse_status(&a.status)?;
+    if status == Status::Blocker && a.note.trim().is_empty() {
+        bail!("--status BLOCKER needs --note saying why");
+    }
+    if a.workload.trim().is_empty() {
+        bail!("--workload: required, and empty");
+    }
+    if a.gpus == 0 || a.nodes == 0 {
+        bail!("--gpus and --nodes must be at least 1");
+    }
+    let precision = record::normalize_precision(&a.precision).map_err(anyhow::Error::msg)?;
+    let ev = evidence(a.evidence.as_deref(), status, &a.file.file)?;
+    update(&a.file.file, |r| {
+        r.tests.push(TestRow {
+            workload: a.workload.clone(),
+            input_class: a.input_class,
+            dimension: a.dimension.clone(),
+            precision,
+            gpus: a.gpus,
+            nodes: a.nodes,
+            engine: a.engine.clone(),
+            attention_backend: a.attention_backend.clone(),
+            status,
+            evidence: ev,
+            date: record::date::now(),
+            recorded_by: a.by.clone().unwrap_or_else(record::whoami),
+            note: a.note.clone(),
+        });
+        println!(
+            "test {} added: {status} ({} rows)",
+            a.workload,
+            r.tests.len()
+        );
+        Ok(())
+    })
+}

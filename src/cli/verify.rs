@@ -1,0 +1,323 @@
+//! `hipport verify`: translate a tree into a separate directory and compile every translation
+//! unit with hipcc; print PASS / BUILD FAIL per unit and store the results as the BUILD gate's
+//! evidence (`.hipport/verify-results.json`, hashed into `hipport-migration.toml`).
+//!
+//! Exit codes: 0 every unit compiled, or no hipcc here (the BUILD gate stays UNKNOWN and a
+//! message says how to get one); 1 some unit failed; 2 usage or I/O error.
+
+use super::common::{TargetArgs, TextOrJson, WalkArgs};
+use crate::gate::{exit, Phase, Status};
+use crate::record::{self, Evidence, GateRow, Record};
+use crate::verify::{self, hipcc, VerifyResults, VerifySettings};
+use anyhow::{bail, Context};
+use clap::Args;
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+/// Where results go, under the project root.
+pub const RESULTS_FILE: &str = ".hipport/verify-results.json";
+/// The default output tree, under the project root.
+pub const DEFAULT_OUT: &str = ".hipport/verify";
+/// Used when neither --offload-arch nor the record's [target].gfx names one.
+pub const DEFAULT_ARCH: &str = "gfx90a";
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Exit codes: 0 every unit compiled, or no hipcc on this machine (the BUILD gate stays UNKNOWN); 1 some unit failed to compile; 2 usage or I/O error."
+)]
+pub struct VerifyArgs {
+    /// The project root (a directory; a file verifies only that unit).
+    #[arg(value_name = "PATH")]
+    pub path: PathBuf,
+    /// Write the translated tree here (default: PATH/.hipport/verify, replaced on each run).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub target: TargetArgs,
+    /// GPU architectures to compile for, comma-separated (default: the record's [target].gfx, else gfx90a).
+    #[arg(long, value_name = "gfx…", value_delimiter = ',')]
+    pub offload_arch: Vec<String>,
+    /// The hipcc to use (default: hipcc on PATH, then /opt/rocm/bin/hipcc).
+    #[arg(long, value_name = "PATH")]
+    pub hipcc: Option<PathBuf>,
+    /// Compile objects (`-c -o`) instead of checking syntax and semantics only (`-fsyntax-only`).
+    #[arg(long)]
+    pub full: bool,
+    /// Compiles to run at once (default: the number of cores).
+    #[arg(long, short = 'j', value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Re-check only the units matching this glob (repeatable); others keep their last results.
+    #[arg(long, value_name = "GLOB")]
+    pub only: Vec<String>,
+    #[command(flatten)]
+    pub walk: WalkArgs,
+    #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
+    pub format: TextOrJson,
+    /// Do not write the BUILD gate into hipport-migration.toml.
+    #[arg(long)]
+    pub no_record: bool,
+}
+
+pub fn run(a: VerifyArgs) -> anyhow::Result<i32> {
+    let (root, mut only) = if a.path.is_file() {
+        let name = a
+            .path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let parent = a
+            .path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        (parent.to_path_buf(), vec![name])
+    } else if a.path.is_dir() {
+        (a.path.clone(), Vec::new())
+    } else {
+        bail!("{}: no such file or directory", a.path.display());
+    };
+    only.extend(a.only.iter().cloned());
+    let record_path = Record::path_in(&root);
+    let existing = match Record::load(&record_path) {
+        Ok(r) => Some(r),
+        Err(record::RecordError::Missing { .. }) => None,
+        Err(e) => return Err(e.into()),
+    };
+    let command = std::iter::once("hipport".to_string())
+        .chain(std::env::args().skip(1))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let hipcc = match hipcc::find(a.hipcc.as_deref()) {
+        Ok(h) => h,
+        Err(e) if a.hipcc.is_none() => return no_hipcc(&e, &a, existing, &record_path, &command),
+        Err(e) => bail!(e),
+    };
+    let mut target = a.target.target().map_err(anyhow::Error::msg)?;
+    if a.target.rocm.is_none() {
+        if let Some(v) = hipcc.hip {
+            target.rocm = v; // translate for the HIP that will compile it
+        }
+    }
+    let offload_arch = if !a.offload_arch.is_empty() {
+        a.offload_arch.clone()
+    } else if let Some(g) = existing
+        .as_ref()
+        .map(|r| r.target.gfx.clone())
+        .filter(|g| !g.is_empty())
+    {
+        vec![g]
+    } else {
+        vec![DEFAULT_ARCH.to_string()]
+    };
+    for arch in &offload_arch {
+        let base = arch.split(':').next().unwrap_or(arch);
+        if !record::target::is_gfx(base) {
+            bail!("--offload-arch {arch}: not a known gfx target (e.g. gfx90a, gfx942, gfx1100)");
+        }
+    }
+    let only_set = if only.is_empty() {
+        None
+    } else {
+        let mut b = globset::GlobSetBuilder::new();
+        for g in &only {
+            b.add(globset::Glob::new(g).with_context(|| format!("--only {g}"))?);
+        }
+        Some(b.build()?)
+    };
+    let settings = VerifySettings {
+        out: a.out.clone().unwrap_or_else(|| root.join(DEFAULT_OUT)),
+        root: root.clone(),
+        target,
+        offload_arch,
+        hipcc,
+        full: a.full,
+        jobs: a
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        only: only_set,
+        walk: a.walk.options(),
+        max_file_size: a.walk.max_file_size,
+        progress: std::io::stderr().is_terminal() && std::env::var_os("CI").is_none(),
+    };
+    let mut results = verify::verify(&settings).map_err(anyhow::Error::msg)?;
+    let results_path = root.join(RESULTS_FILE);
+    if settings.only.is_some() {
+        if let Some(prev) = std::fs::read(&results_path)
+            .ok()
+            .and_then(|b| serde_json::from_slice::<VerifyResults>(&b).ok())
+        {
+            let units = all_units(&settings.out);
+            results.merge_previous(&prev, &units);
+        }
+    }
+    let ignore = root.join(".hipport/.gitignore");
+    if !ignore.exists() {
+        // The translated tree is scratch; the results file is evidence and may be committed.
+        let _ = record::write_atomic(&ignore, b"verify/\n");
+    }
+    let json = serde_json::to_vec_pretty(&results)?;
+    record::write_atomic(&results_path, &json)
+        .with_context(|| format!("writing {}", results_path.display()))?;
+    let recorded = if a.no_record {
+        None
+    } else {
+        let mut rec = existing.unwrap_or_else(|| Record::new(&record::whoami()));
+        rec.set_gate(build_row(&results, &command, record::sha256_hex(&json)));
+        rec.save(&record_path)?;
+        Some(record_path.display().to_string())
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    match a.format {
+        TextOrJson::Json => {
+            serde_json::to_writer_pretty(&mut out, &results)?;
+            writeln!(out)?;
+        }
+        TextOrJson::Text => print_text(&mut out, &results, recorded.as_deref())?,
+    }
+    for e in &results.errors {
+        eprintln!("hipport: {}: {}", e.path, e.error);
+    }
+    out.flush()?;
+    Ok(if !results.errors.is_empty() {
+        exit::ERROR
+    } else if results.summary.failed() > 0 {
+        exit::FINDINGS
+    } else {
+        exit::OK
+    })
+}
+
+/// Relative paths of the units in the output tree (for merging `--only` runs).
+fn all_units(out: &Path) -> Vec<String> {
+    let opts = crate::walk::WalkOptions {
+        all_files: true,
+        use_ignore_files: false,
+        ..Default::default()
+    };
+    crate::walk::walk(&[out.to_path_buf()], &opts)
+        .map(|(inputs, _)| {
+            inputs
+                .into_iter()
+                .map(|i| i.rel)
+                .filter(|r| verify::is_unit(r))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn build_row(r: &VerifyResults, command: &str, sha: String) -> GateRow {
+    let mut details = BTreeMap::new();
+    details.insert(
+        "compiler".into(),
+        format!("{} ({})", r.hipcc, r.hipcc_version),
+    );
+    details.insert("mode".into(), r.mode.clone());
+    details.insert("rocm".into(), r.rocm.clone());
+    details.insert("offload_arch".into(), r.offload_arch.join(","));
+    details.insert("commands_from".into(), r.commands_from.clone());
+    details.insert("units".into(), r.summary.units.to_string());
+    details.insert("pass".into(), r.summary.pass.to_string());
+    details.insert("failed".into(), r.summary.failed().to_string());
+    GateRow {
+        name: "build".into(),
+        status: r.summary.status,
+        phase: (r.summary.status != Status::Pass).then_some(Phase::Build),
+        evidence: Evidence {
+            path: RESULTS_FILE.into(),
+            command: command.into(),
+            sha256: sha,
+            ..Default::default()
+        },
+        date: r.date.clone(),
+        recorded_by: format!("hipport verify ({})", r.tool),
+        note: r.summary.describe(),
+        details,
+    }
+}
+
+fn print_text(
+    out: &mut impl Write,
+    r: &VerifyResults,
+    recorded: Option<&str>,
+) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "hipport verify: {} ({}), ROCm {}, {}, {}, commands from {}",
+        r.hipcc,
+        r.hipcc_version,
+        r.rocm,
+        r.offload_arch.join(","),
+        r.mode,
+        r.commands_from
+    )?;
+    for u in &r.units {
+        match &u.error {
+            None => writeln!(out, "{:<42} {}", u.result, u.path)?,
+            Some(e) => writeln!(out, "{:<42} {}\n    {e}", u.result, u.path)?,
+        }
+        for n in &u.notes {
+            writeln!(out, "    note: {n}")?;
+        }
+    }
+    writeln!(out, "{}", r.summary.describe())?;
+    writeln!(out, "translated tree: {}", r.out)?;
+    let failed = r.summary.failed();
+    let why = if failed > 0 {
+        format!(
+            " ({failed} unit(s) to fix or to re-check where the missing libraries are installed)"
+        )
+    } else {
+        String::new()
+    };
+    match recorded {
+        Some(p) => writeln!(
+            out,
+            "BUILD gate: {}{why}; recorded in {p}",
+            r.summary.status
+        ),
+        None => writeln!(out, "BUILD gate: {}{why}", r.summary.status),
+    }
+}
+
+/// No hipcc: say so and how to get one; leave the BUILD gate UNKNOWN (recorded when a record
+/// exists); exit 0, because nothing failed — nothing could be checked.
+fn no_hipcc(
+    why: &str,
+    a: &VerifyArgs,
+    existing: Option<Record>,
+    record_path: &Path,
+    command: &str,
+) -> anyhow::Result<i32> {
+    let msg = format!("hipport verify: cannot compile: {why}\nBUILD gate: UNKNOWN (not tested: no hipcc on this machine)");
+    if a.format == TextOrJson::Json {
+        let doc = serde_json::json!({"hipcc": null, "error": why, "units": [], "summary": {"status": "UNKNOWN"}});
+        println!("{}", serde_json::to_string_pretty(&doc)?);
+    } else {
+        println!("{msg}");
+    }
+    eprintln!("hipport: {why}");
+    if let (Some(mut rec), false) = (existing, a.no_record) {
+        let keep = rec
+            .gate("build")
+            .is_some_and(|g| g.status == Status::Blocker);
+        if !keep {
+            rec.set_gate(GateRow {
+                name: "build".into(),
+                status: Status::Unknown,
+                phase: None,
+                evidence: Evidence {
+                    command: command.into(),
+                    ..Default::default()
+                },
+                date: record::date::now(),
+                recorded_by: "hipport verify".into(),
+                note: "not tested: no hipcc on this machine".into(),
+                details: BTreeMap::new(),
+            });
+            rec.save(record_path)?;
+        }
+    }
+    Ok(exit::OK)
+}

@@ -1,0 +1,298 @@
+//! The gate board and the pre-purchase verdict: each of the ten gates with its status, evidence
+//! and age — inventory from a fresh scan, build from the stored verify results, functional,
+//! precision and distributed from the test matrix, the rest from the migration record — and
+//! `MIGRATION READY` only when every gate is PASS. A person's BLOCKER in the record always wins.
+
+pub mod derive;
+pub mod render;
+
+use crate::finding::Category;
+use crate::gate::Status;
+use crate::record::{self, date, GateRow, Record, GATES};
+use crate::report::Report;
+use serde::Serialize;
+use std::path::Path;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct GateLine {
+    pub name: String,
+    pub status: Status,
+    /// Where the status comes from: record, scan, verify, test matrix.
+    pub source: String,
+    pub evidence: String,
+    pub age: String,
+    pub reason: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub open_items: Option<usize>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Board {
+    pub gates: Vec<GateLine>,
+    pub ready: bool,
+    /// `MIGRATION READY` or `NOT READY`.
+    pub verdict: String,
+    /// Why not ready: one line per gate that is not PASS.
+    pub blocking: Vec<String>,
+    pub critical_unknowns: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// Builds the board for the project at `root` from its record (if any) and a fresh scan.
+pub fn board(root: &Path, rec: Option<&Record>, scan: Result<&Report, &str>) -> Board {
+    let empty = Record::new("");
+    let r = rec.unwrap_or(&empty);
+    let mut notes = Vec::new();
+    if rec.is_none() {
+        notes.push(format!(
+            "no {} here: every recorded gate is UNKNOWN (create it with `hipport record init`)",
+            record::FILE_NAME
+        ));
+    }
+    let mut critical = Vec::new();
+    let mut gates = Vec::new();
+    for name in GATES {
+        let stored = rec.and_then(|r| r.gate(name));
+        let mut line = match name {
+            "inventory" => inventory(scan, &mut critical),
+            "build" => build(root, stored),
+            "functional" | "precision" | "distributed" => {
+                let d = match name {
+                    "functional" => derive::functional(r),
+                    "precision" => derive::precision(r),
+                    _ => derive::distributed(r),
+                };
+                critical.extend(d.critical.clone());
+                GateLine {
+                    name: name.into(),
+                    status: d.status,
+                    source: "test matrix".into(),
+                    evidence: format!("{} [[test]] row(s) vs [production]", r.tests.len()),
+                    age: latest_test_age(r),
+                    reason: d.reason,
+                    open_items: d.open_items,
+                }
+            }
+            _ => recorded(name, stored, r),
+        };
+        // A person's BLOCKER outranks any derivation.
+        if let Some(s) = stored.filter(|s| s.status == Status::Blocker) {
+            line.status = Status::Blocker;
+            line.reason = s.note.clone();
+            line.source = "record".into();
+            line.age = date::age(&s.date);
+        }
+        gates.push(line);
+    }
+    if let Ok(rep) = scan {
+        let native = rep.count_category(Category::NativeExtension);
+        let functional_pass = gates
+            .iter()
+            .any(|g| g.name == "functional" && g.status == Status::Pass);
+        if native > 0 && !functional_pass {
+            critical.push(format!("untested custom operator: {native} native-extension finding(s) and no passing functional test"));
+        }
+    }
+    critical.sort();
+    critical.dedup();
+    let blocking: Vec<String> = gates
+        .iter()
+        .filter(|g| g.status != Status::Pass)
+        .map(|g| match g.status {
+            Status::Unknown => format!(
+                "{}: not tested — {}",
+                g.name,
+                g.reason.strip_prefix("not tested: ").unwrap_or(&g.reason)
+            ),
+            Status::Remediation => format!(
+                "{}: REMEDIATION, {} open item(s) — {}",
+                g.name,
+                g.open_items.map_or("?".into(), |n| n.to_string()),
+                g.reason
+            ),
+            _ => format!("{}: BLOCKER — {}", g.name, g.reason),
+        })
+        .collect();
+    let ready = blocking.is_empty();
+    Board {
+        gates,
+        ready,
+        verdict: if ready {
+            "MIGRATION READY"
+        } else {
+            "NOT READY"
+        }
+        .into(),
+        blocking,
+        critical_unknowns: critical,
+        notes,
+    }
+}
+
+fn latest_test_age(r: &Record) -> String {
+    r.tests
+        .iter()
+        .map(|t| t.date.as_str())
+        .max()
+        .map_or("-".into(), date::age)
+}
+
+/// Inventory: PASS only when every finding is PASS; REMEDIATION with the open items otherwise.
+fn inventory(scan: Result<&Report, &str>, critical: &mut Vec<String>) -> GateLine {
+    let mut line = GateLine {
+        name: "inventory".into(),
+        status: Status::Unknown,
+        source: "scan".into(),
+        evidence: "hipport scan (fresh)".into(),
+        age: "now".into(),
+        reason: String::new(),
+        open_items: None,
+    };
+    let rep = match scan {
+        Err(e) => {
+            line.reason = format!("the scan failed: {e}");
+            return line;
+        }
+        Ok(r) => r,
+    };
+    let open_in = |c: Category| {
+        rep.findings
+            .iter()
+            .filter(|f| f.category == c && f.status != Status::Pass)
+            .count()
+    };
+    let ptx = open_in(Category::InlineAsm) + open_in(Category::PtxArtifact);
+    if ptx > 0 {
+        critical.push(format!(
+            "PTX path without a port: {ptx} inline-asm/PTX finding(s)"
+        ));
+    }
+    let bin = open_in(Category::BinaryDependency);
+    if bin > 0 {
+        critical.push(format!("unverified binary dependency: {bin} finding(s)"));
+    }
+    let mon = open_in(Category::Monitoring);
+    if mon > 0 {
+        critical.push(format!("NVIDIA-only monitoring: {mon} finding(s)"));
+    }
+    let open = rep
+        .findings
+        .iter()
+        .filter(|f| f.status != Status::Pass)
+        .count();
+    line.evidence = format!(
+        "hipport scan (fresh): {} file(s), {} finding(s)",
+        rep.summary.files_scanned,
+        rep.findings.len()
+    );
+    if !rep.errors.is_empty() {
+        line.reason = format!("{} file(s) could not be scanned", rep.errors.len());
+    } else if rep.summary.files_scanned == 0 {
+        line.reason = "no source files found to scan".into();
+    } else if rep.count(Status::Blocker) > 0 {
+        line.status = Status::Blocker;
+        line.reason = format!("{} BLOCKER finding(s)", rep.count(Status::Blocker));
+        line.open_items = Some(open);
+    } else if open > 0 {
+        line.status = Status::Remediation;
+        line.open_items = Some(open);
+        line.reason = format!(
+            "{} REMEDIATION and {} UNKNOWN finding(s)",
+            rep.count(Status::Remediation),
+            rep.count(Status::Unknown)
+        );
+    } else {
+        line.status = Status::Pass;
+        line.reason = "every finding is PASS".into();
+    }
+    line
+}
+
+/// Build: the record's row written by `verify`, trusted only while its results file is unchanged.
+fn build(root: &Path, stored: Option<&GateRow>) -> GateLine {
+    let mut line = recorded("build", stored, &Record::default());
+    line.source = "verify".into();
+    let Some(row) = stored else {
+        line.reason = "not tested: run `hipport verify`".into();
+        return line;
+    };
+    if row.status == Status::Blocker {
+        return line;
+    }
+    if !row.evidence.path.is_empty() && !row.evidence.sha256.is_empty() {
+        let p = root.join(&row.evidence.path);
+        match record::sha256_file(&p) {
+            Err(_) => {
+                line.status = Status::Unknown;
+                line.reason = format!(
+                    "evidence {} is missing: re-run `hipport verify`",
+                    row.evidence.path
+                );
+            }
+            Ok(h) if h != row.evidence.sha256 => {
+                line.status = Status::Unknown;
+                line.reason = format!(
+                    "evidence {} changed since it was recorded: re-run `hipport verify`",
+                    row.evidence.path
+                );
+            }
+            Ok(_) => {}
+        }
+    }
+    if line.status == Status::Remediation {
+        line.open_items = row.details.get("failed").and_then(|f| f.parse().ok());
+    }
+    line
+}
+
+/// A gate as the record holds it; PASS without evidence is not PASS.
+fn recorded(name: &str, stored: Option<&GateRow>, r: &Record) -> GateLine {
+    let Some(row) = stored else {
+        return GateLine {
+            name: name.into(),
+            status: Status::Unknown,
+            source: "record".into(),
+            evidence: String::new(),
+            age: "-".into(),
+            reason: format!("not tested: {}", record::gates::question(name)),
+            open_items: None,
+        };
+    };
+    let mut line = GateLine {
+        name: name.into(),
+        status: row.status,
+        source: "record".into(),
+        evidence: row.evidence.describe(),
+        age: date::age(&row.date),
+        reason: if row.note.is_empty() {
+            row.status.to_string()
+        } else {
+            row.note.clone()
+        },
+        open_items: None,
+    };
+    if row.status == Status::Pass && row.evidence.is_empty() {
+        line.status = Status::Unknown;
+        line.reason = "recorded PASS without evidence: evidence beats \"should work\"".into();
+    }
+    if name == "target"
+        && row.status == Status::Pass
+        && (r.target.rocm.is_empty() || r.target.gfx.is_empty())
+    {
+        line.status = Status::Unknown;
+        line.reason =
+            "the [target] tuple is incomplete (rocm, gfx): run `hipport record target`".into();
+    }
+    if name == "baseline" && row.status == Status::Pass {
+        let missing = r.baseline.missing();
+        if !missing.is_empty() {
+            line.reason = format!(
+                "{} (note: [baseline] still lacks {})",
+                line.reason,
+                missing.join(", ")
+            );
+        }
+    }
+    line
+}

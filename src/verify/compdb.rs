@@ -1,0 +1,384 @@
+//! `compile_commands.json`: reading it and rewriting each nvcc (or host compiler) command into a
+//! hipcc one. GPU architecture flags become `--offload-arch`, nvcc-only flags are dropped or
+//! translated, and every change is written down as a note so a person can check it.
+
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// One entry of a compilation database, with its command split into arguments.
+#[derive(Clone, Debug)]
+pub struct CompileEntry {
+    pub directory: PathBuf,
+    /// Absolute path of the source file.
+    pub file: PathBuf,
+    pub args: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct RawEntry {
+    directory: String,
+    file: String,
+    #[serde(default)]
+    command: Option<String>,
+    #[serde(default)]
+    arguments: Option<Vec<String>>,
+}
+
+/// Reads a `compile_commands.json`.
+pub fn load(path: &Path) -> Result<Vec<CompileEntry>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let raw: Vec<RawEntry> =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut out = Vec::new();
+    for r in raw {
+        let directory = PathBuf::from(&r.directory);
+        let file = directory.join(&r.file);
+        let args = match (r.arguments, r.command) {
+            (Some(a), _) => a,
+            (None, Some(c)) => split_command(&c),
+            (None, None) => continue,
+        };
+        out.push(CompileEntry {
+            directory,
+            file,
+            args,
+        });
+    }
+    Ok(out)
+}
+
+/// Splits a shell command line: whitespace separates, quotes group, backslash escapes.
+pub fn split_command(cmd: &str) -> Vec<String> {
+    let mut args = Vec::new();
+    let mut cur = String::new();
+    let mut in_arg = false;
+    let mut quote: Option<char> = None;
+    let mut chars = cmd.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some('"'), '\\') | (None, '\\') => {
+                if let Some(n) = chars.next() {
+                    cur.push(n);
+                }
+                in_arg = true;
+            }
+            (Some(_), c) => cur.push(c),
+            (None, '"') | (None, '\'') => {
+                quote = Some(c);
+                in_arg = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if in_arg {
+                    args.push(std::mem::take(&mut cur));
+                    in_arg = false;
+                }
+            }
+            (None, c) => {
+                cur.push(c);
+                in_arg = true;
+            }
+        }
+    }
+    if in_arg {
+        args.push(cur);
+    }
+    args
+}
+
+/// The flags kept from an original command, and what was changed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Rewritten {
+    pub flags: Vec<String>,
+    pub notes: Vec<String>,
+}
+
+/// Options whose value is the next argument when not attached with `=`.
+const TAKES_VALUE: &[&str] = &[
+    "-o",
+    "-arch",
+    "--gpu-architecture",
+    "-gencode",
+    "--generate-code",
+    "-code",
+    "--gpu-code",
+    "-ccbin",
+    "--compiler-bindir",
+    "-Xcompiler",
+    "--compiler-options",
+    "-Xptxas",
+    "--ptxas-options",
+    "-Xnvlink",
+    "--nvlink-options",
+    "-Xcudafe",
+    "-Xfatbin",
+    "-Xarchive",
+    "-maxrregcount",
+    "--maxrregcount",
+    "-MF",
+    "-MT",
+    "-MQ",
+    "-x",
+    "--default-stream",
+    "--threads",
+    "-t",
+    "-I",
+    "--include-path",
+    "-isystem",
+    "--system-include",
+    "-iquote",
+    "-include",
+    "--pre-include",
+    "-D",
+    "--define-macro",
+    "-U",
+    "--undefine-macro",
+    "--std",
+    "-rdc",
+    "--relocatable-device-code",
+    "-L",
+    "--library-path",
+    "-l",
+    "--library",
+    "--diag-suppress",
+    "-diag-suppress",
+    "-Xlinker",
+    "-ldir",
+    "--output-file",
+    "--options-file",
+    "-optf",
+    "-split-compile",
+];
+
+/// nvcc flags without a clang meaning, dropped with a note.
+const DROP_ALONE: &[&str] = &[
+    "-lineinfo",
+    "--generate-line-info",
+    "--expt-relaxed-constexpr",
+    "-expt-relaxed-constexpr",
+    "--expt-extended-lambda",
+    "-expt-extended-lambda",
+    "--extended-lambda",
+    "-extended-lambda",
+    "-Wno-deprecated-gpu-targets",
+    "--keep",
+    "-keep",
+    "-G",
+    "--device-debug",
+    "-dlto",
+    "--dlink-time-opt",
+    "-forward-unknown-to-host-compiler",
+    "--forward-unknown-to-host-compiler",
+    "-cudart",
+    "--cudart",
+    "-MD",
+    "-MMD",
+    "-MP",
+    "-dc",
+    "--device-c",
+    "-dw",
+    "--device-w",
+    "-src-in-ptx",
+    "--resource-usage",
+    "-res-usage",
+    "--display-error-number",
+    "-Wreorder",
+    "--use-local-env",
+    "-static-global-template-stub",
+];
+
+/// Rewrites one compile command (`args[0]` is the compiler) into hipcc flags: no compiler, no
+/// source file, no `-o`/`-c`/dependency outputs (the caller adds its own mode and output).
+/// `remap` turns an include path as written into one inside the translated tree.
+pub fn rewrite(
+    args: &[String],
+    source: &Path,
+    remap: &dyn Fn(&str) -> Option<String>,
+) -> Rewritten {
+    let mut r = Rewritten::default();
+    let mut i = 1;
+    let src_name = source.file_name().map(|n| n.to_string_lossy().into_owned());
+    while i < args.len() {
+        let a = args[i].as_str();
+        i += 1;
+        // Split `--opt=value` and `--opt value` forms for options that take a value.
+        let (name, attached) = match a.split_once('=') {
+            Some((n, v)) if n.starts_with('-') && TAKES_VALUE.contains(&n) => {
+                (n, Some(v.to_string()))
+            }
+            _ => (a, None),
+        };
+        let value = if TAKES_VALUE.contains(&name) && attached.is_none() && !is_short_attached(a) {
+            let v = args.get(i).cloned();
+            i += 1;
+            v
+        } else {
+            attached
+        };
+        if !a.starts_with('-') {
+            // The source file (or another input): the caller supplies the translated one.
+            let is_source = Path::new(a)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                == src_name;
+            if !is_source {
+                r.notes.push(format!("dropped input `{a}`"));
+            }
+            continue;
+        }
+        let v = value.clone().unwrap_or_default();
+        match name {
+            "-o" | "-c" | "-MF" | "-MT" | "-MQ" | "-x" | "--output-file" => {}
+            "-arch" | "--gpu-architecture" | "-gencode" | "--generate-code" | "-code"
+            | "--gpu-code" => {
+                r.notes
+                    .push(format!("`{name} {v}` replaced by --offload-arch"));
+            }
+            "-Xcompiler" | "--compiler-options" => {
+                for f in v.split(',').filter(|f| !f.is_empty()) {
+                    r.flags.push(f.to_string());
+                }
+                r.notes
+                    .push(format!("`{name} {v}` passed to the host compiler directly"));
+            }
+            "-I" | "--include-path" | "-isystem" | "--system-include" | "-iquote" => {
+                let flag = match name {
+                    "--include-path" => "-I",
+                    "--system-include" => "-isystem",
+                    n => n,
+                };
+                push_path(&mut r, flag, &v, remap);
+            }
+            "-include" | "--pre-include" => push_path(&mut r, "-include", &v, remap),
+            "-D" | "--define-macro" => r.flags.push(format!("-D{v}")),
+            "-U" | "--undefine-macro" => r.flags.push(format!("-U{v}")),
+            "--std" => r.flags.push(format!("-std={v}")),
+            "-rdc" | "--relocatable-device-code" => {
+                if v == "true" {
+                    r.flags.push("-fgpu-rdc".into());
+                    r.notes.push(format!("`{name}={v}` → -fgpu-rdc"));
+                }
+            }
+            "--default-stream" => {
+                if v == "per-thread" {
+                    r.flags.push("-fgpu-default-stream=per-thread".into());
+                }
+                r.notes
+                    .push(format!("`--default-stream {v}` → -fgpu-default-stream"));
+            }
+            "-L" | "--library-path" | "-l" | "--library" | "-Xlinker" | "-ldir" => {}
+            "-ccbin" | "--compiler-bindir" | "-Xptxas" | "--ptxas-options" | "-Xnvlink"
+            | "--nvlink-options" | "-Xcudafe" | "-Xfatbin" | "-Xarchive" | "-maxrregcount"
+            | "--maxrregcount" | "--threads" | "-t" | "--diag-suppress" | "-diag-suppress"
+            | "--options-file" | "-optf" | "-split-compile" => {
+                r.notes.push(format!("dropped nvcc-only `{name} {v}`"));
+            }
+            "-use_fast_math" | "--use_fast_math" => {
+                r.flags.push("-ffast-math".into());
+                r.notes.push(format!("`{name}` → -ffast-math"));
+            }
+            _ if DROP_ALONE.contains(&name) => r.notes.push(format!("dropped nvcc-only `{name}`")),
+            _ if a.starts_with("-I") => push_path(&mut r, "-I", &a[2..], remap),
+            _ if a.starts_with("-D")
+                || a.starts_with("-U")
+                || a.starts_with("-std=")
+                || a.starts_with("-O")
+                || a.starts_with("-W")
+                || a.starts_with("-f")
+                || a.starts_with("-g")
+                || a.starts_with("-m") && !a.starts_with("-maxrregcount") =>
+            {
+                r.flags.push(a.to_string())
+            }
+            _ if a.starts_with("-l") || a.starts_with("-L") || a.starts_with("-M") => {}
+            _ if a.starts_with("--") => r.notes.push(format!("dropped unrecognised `{a}`")),
+            _ => r.flags.push(a.to_string()),
+        }
+    }
+    r
+}
+
+/// `-Ifoo`, `-DX=1`: the value is attached to a one-letter option.
+fn is_short_attached(a: &str) -> bool {
+    ["-I", "-D", "-U", "-L", "-l", "-o", "-x", "-t"]
+        .iter()
+        .any(|p| {
+            a.len() > p.len()
+                && a.starts_with(p)
+                && !a.starts_with("-isystem")
+                && !a.starts_with("-include")
+        })
+        && !TAKES_VALUE.contains(&a)
+}
+
+fn push_path(r: &mut Rewritten, flag: &str, path: &str, remap: &dyn Fn(&str) -> Option<String>) {
+    if is_cuda_toolkit_path(path) {
+        r.notes
+            .push(format!("dropped CUDA toolkit include `{flag} {path}`"));
+        return;
+    }
+    let p = remap(path).unwrap_or_else(|| path.to_string());
+    if flag == "-I" {
+        r.flags.push(format!("-I{p}"));
+    } else {
+        r.flags.push(flag.to_string());
+        r.flags.push(p);
+    }
+}
+
+fn is_cuda_toolkit_path(p: &str) -> bool {
+    p.split('/')
+        .any(|c| c == "cuda" || c.starts_with("cuda-") || c == "CUDA")
+        && (p.contains("include") || p.contains("targets"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        split_command(s)
+    }
+
+    #[test]
+    fn splits_quoted_commands() {
+        assert_eq!(
+            args(r#"nvcc -DNAME="a b" -I'x y' file.cu"#),
+            ["nvcc", "-DNAME=a b", "-Ix y", "file.cu"]
+        );
+    }
+
+    #[test]
+    fn rewrites_nvcc_flags() {
+        let cmd = args("/usr/local/cuda/bin/nvcc -DFOO=1 -I/src/include -I /usr/local/cuda/include -isystem /src/third -arch=sm_80 -gencode arch=compute_70,code=sm_70 -Xptxas -v --expt-relaxed-constexpr -Xcompiler -fPIC,-Wall -O3 -std=c++17 -x cu -c /src/a.cu -o a.o -MD -MF a.d");
+        let remap = |p: &str| p.strip_prefix("/src").map(|r| format!("/out{r}"));
+        let r = rewrite(&cmd, Path::new("/src/a.cu"), &remap);
+        assert_eq!(
+            r.flags,
+            [
+                "-DFOO=1",
+                "-I/out/include",
+                "-isystem",
+                "/out/third",
+                "-fPIC",
+                "-Wall",
+                "-O3",
+                "-std=c++17"
+            ]
+        );
+        let notes = r.notes.join("\n");
+        assert!(notes.contains("-arch sm_80"), "{notes}");
+        assert!(notes.contains("-gencode arch=compute_70,code=sm_70"));
+        assert!(notes.contains("-Xptxas -v"));
+        assert!(notes.contains("--expt-relaxed-constexpr"));
+        assert!(notes.contains("/usr/local/cuda/include"));
+    }
+
+    #[test]
+    fn rewrites_host_compiler_commands() {
+        let cmd = args("g++ -Iinc -DX -O2 -c src/b.cpp -o b.o");
+        let r = rewrite(&cmd, Path::new("/p/src/b.cpp"), &|_| None);
+        assert_eq!(r.flags, ["-Iinc", "-DX", "-O2"]);
+        assert!(r.notes.is_empty());
+    }
+}

@@ -1,0 +1,208 @@
+//! The migration record and the gate board through the binary: `record target` rejects
+//! floating and partial versions, `gate` stays NOT READY while any gate is UNKNOWN.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn hipport(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hipport"))
+        .args(args)
+        .current_dir(dir)
+        .env("HIPPORT_USER", "tester")
+        .output()
+        .expect("run hipport")
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+const TARGET_OK: &[&str] = &[
+    "record",
+    "target",
+    "--gpu",
+    "Instinct MI300X",
+    "--os",
+    "Ubuntu 22.04.4",
+    "--kernel",
+    "5.15.0-119-generic",
+    "--python",
+    "3.10.14",
+    "--framework",
+    "torch=2.6.0+rocm6.4.1",
+];
+
+fn target_with(rocm: &str) -> Vec<&str> {
+    let mut v = TARGET_OK.to_vec();
+    v.extend(["--rocm", rocm]);
+    v
+}
+
+#[test]
+fn record_target_rejects_latest_and_missing_patch() {
+    let d = tempfile::tempdir().unwrap();
+    assert!(hipport(d.path(), &["record", "init"]).status.success());
+    let before = std::fs::read_to_string(d.path().join("hipport-migration.toml")).unwrap();
+    for bad in ["latest", "6.4"] {
+        let o = hipport(d.path(), &target_with(bad));
+        assert_eq!(o.status.code(), Some(2), "{bad}: {}", text(&o));
+        let t = text(&o);
+        assert!(t.contains("--rocm"), "{t}");
+        if bad == "latest" {
+            assert!(t.contains("\"latest\" is not a specification"), "{t}");
+        } else {
+            assert!(t.contains("missing patch version"), "{t}");
+        }
+    }
+    let after = std::fs::read_to_string(d.path().join("hipport-migration.toml")).unwrap();
+    assert_eq!(
+        before, after,
+        "a rejected target must not change the record"
+    );
+    let o = hipport(d.path(), &target_with("6.4.1"));
+    assert!(o.status.success(), "{}", text(&o));
+    let rec = std::fs::read_to_string(d.path().join("hipport-migration.toml")).unwrap();
+    assert!(
+        rec.contains("rocm = \"6.4.1\"") && rec.contains("gfx = \"gfx942\""),
+        "{rec}"
+    );
+}
+
+#[test]
+fn record_target_names_each_bad_field() {
+    let d = tempfile::tempdir().unwrap();
+    let o = hipport(
+        d.path(),
+        &[
+            "record",
+            "target",
+            "--gpu",
+            "MI300X:gfx999",
+            "--rocm",
+            "6.4.1",
+            "--os",
+            "",
+            "--kernel",
+            "latest",
+            "--python",
+            "3.10.14",
+            "--framework",
+            "torch=2.6.0",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let t = text(&o);
+    for field in ["--gpu `gfx999`", "--os ``", "--kernel `latest`"] {
+        assert!(t.contains(field), "{field} not in {t}");
+    }
+}
+
+#[test]
+fn init_refuses_to_overwrite_and_unknown_keys_are_named() {
+    let d = tempfile::tempdir().unwrap();
+    assert!(hipport(d.path(), &["record", "init"]).status.success());
+    let o = hipport(d.path(), &["record", "init"]);
+    assert_eq!(o.status.code(), Some(2));
+    let p = d.path().join("hipport-migration.toml");
+    let mut s = std::fs::read_to_string(&p).unwrap();
+    s = s.replace("[production]", "[production]\ngpu_count = 8");
+    std::fs::write(&p, s).unwrap();
+    let o = hipport(d.path(), &["gate"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("gpu_count"), "{}", text(&o));
+}
+
+#[test]
+fn gate_stays_not_ready_with_unknown_gates_after_one_pass() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(
+        d.path().join("k.cu"),
+        "__global__ void k(float* x) { x[0] = 1.0f; }\n",
+    )
+    .unwrap();
+    std::fs::write(d.path().join("compare.txt"), "max abs error 0\n").unwrap();
+    assert!(hipport(d.path(), &["record", "init"]).status.success());
+    let o = hipport(
+        d.path(),
+        &[
+            "record",
+            "gate",
+            "correctness",
+            "--status",
+            "PASS",
+            "--evidence",
+            "compare.txt",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let o = hipport(d.path(), &["gate"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let t = text(&o);
+    assert!(
+        t.contains("NOT READY") && !t.contains("MIGRATION READY"),
+        "{t}"
+    );
+    assert!(t.contains("correctness  PASS"), "{t}");
+    for g in [
+        "baseline",
+        "target",
+        "build",
+        "functional",
+        "precision",
+        "distributed",
+        "operations",
+        "performance",
+    ] {
+        assert!(
+            t.contains(&format!("  - {g}: not tested")),
+            "{g} not listed as not tested:\n{t}"
+        );
+    }
+    let o = hipport(d.path(), &["gate", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["verdict"], "NOT READY");
+    assert_eq!(v["gates"].as_array().unwrap().len(), 10);
+    let o = hipport(d.path(), &["gate", "--format", "markdown"]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("| correctness | **PASS** |"));
+}
+
+#[test]
+fn blocker_needs_a_note_and_shows_on_the_board() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("ev.txt"), "x").unwrap();
+    assert!(hipport(d.path(), &["record", "init"]).status.success());
+    let o = hipport(
+        d.path(),
+        &[
+            "record",
+            "gate",
+            "operations",
+            "--status",
+            "BLOCKER",
+            "--evidence",
+            "ev.txt",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let o = hipport(
+        d.path(),
+        &[
+            "record",
+            "gate",
+            "operations",
+            "--status",
+            "BLOCKER",
+            "--evidence",
+            "ev.txt",
+            "--note",
+            "DCGM exporter has no AMD counterpart in our stack",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let t = text(&hipport(d.path(), &["gate"]));
+    assert!(t.contains("operations: BLOCKER — DCGM exporter"), "{t}");
+}
