@@ -7,6 +7,7 @@ pub mod cli;
 pub mod edit;
 pub mod finding;
 pub mod gate;
+pub mod inventory;
 pub mod lex;
 pub mod mappings;
 pub mod parse;
