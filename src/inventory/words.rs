@@ -205,6 +205,8 @@ pub fn command(out: &mut Out, words: &[Word], site: Site, cx: Cx) {
                 format!("links CUDA library {}", lib.0),
                 Some(format!("-l{}", lib.1)),
             );
+        } else if t.starts_with("nvcr.io/nvidia/") || t.starts_with("nvidia/cuda:") {
+            super::dockerfile::image_ref(out, t, w.range.clone());
         } else if t.contains("download.pytorch.org/whl/") {
             let url = t.rsplit('=').next().unwrap_or(t);
             packages::check_index(out, url, w.range.clone(), site);

@@ -275,6 +275,10 @@ fn manifest(out: &mut Out, scalars: &[Scalar], seqs: &[Seq], site: Site) {
                 );
             }
             "image" => dockerfile::image_ref(out, &s.text, s.range.clone()),
+            // Helm values: image: {repository: nvcr.io/nvidia/..., tag: ...}
+            "repository" if s.path.iter().any(|p| p == "image") => {
+                dockerfile::image_ref(out, &s.text, s.range.clone())
+            }
             "name" if in_env => {
                 let value = scalars[i + 1..].iter().take(3).find(|v| {
                     !v.is_key && last(&v.path) == "value" && v.path.len() == s.path.len()
