@@ -11,6 +11,7 @@ pub mod config;
 pub mod edit;
 pub mod finding;
 pub mod gate;
+pub mod inventory;
 pub mod lex;
 pub mod mappings;
 pub mod parse;

@@ -55,8 +55,11 @@ pub fn scan(s: &ScanSettings) -> Result<Report, String> {
             }),
         }
     }
+    let inventory = crate::inventory::scan_repo(&s.paths, &s.walk, s.max_file_size);
+    findings.extend(inventory.findings);
+    errors.extend(inventory.errors);
     let mut report = Report::new(TargetInfo::of(&s.target), findings, errors);
-    report.summary.files_scanned = outcomes.len();
+    report.summary.files_scanned = outcomes.len() + inventory.files;
     report.summary.translated_names = translated;
     report.summary.parse_errors_files = parse_errors;
     Ok(report)

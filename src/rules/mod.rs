@@ -42,6 +42,7 @@ impl RuleInfo {
 pub fn all() -> Vec<&'static RuleInfo> {
     let mut v: Vec<&'static RuleInfo> = Vec::new();
     v.extend_from_slice(api::RULES);
+    v.extend(crate::inventory::rules());
     v.sort_by_key(|r| r.id.code);
     v
 }

@@ -1,0 +1,254 @@
+//! binary-dependency rules: prebuilt ELF shared objects, executables, static archives and wheels
+//! in the tree that need CUDA libraries or embed CUDA fat binaries. Without their source, only
+//! the vendor (or a replacement) can provide a ROCm build, so they are UNKNOWN, never guessed.
+//! ELF is read with `goblin`, wheels with `zip`.
+
+use super::Out;
+use crate::rules::RuleInfo;
+use goblin::elf::Elf;
+use std::io::Read;
+
+inventory_rule!(ELF_CUDA_DEPENDENCY, "HP900", "prebuilt-cuda-dependency", BinaryDependency, Unknown, Import,
+    summary: "A prebuilt shared object or executable whose dynamic dependencies include CUDA libraries.",
+    why: "Its DT_NEEDED entries (libcudart, libcublas, libcudnn, libnccl...) do not exist on ROCm, so it fails to load; with no source in the tree it cannot be ported here.",
+    bad: "third_party/libfastops.so -> NEEDED libcudart.so.12",
+    good: "third_party/libfastops.so rebuilt by its vendor for ROCm (NEEDED libamdhip64.so.6)",
+    fix: "No source: needs a ROCm build from its vendor, or a replacement.",
+    refs: ["https://refspecs.linuxfoundation.org/elf/gabi4+/ch5.dynamic.html"],
+);
+
+inventory_rule!(EMBEDDED_FATBIN, "HP901", "embedded-cuda-fatbin", BinaryDependency, Unknown, Import,
+    summary: "A binary that embeds CUDA device code (`.nv_fatbin` section).",
+    why: "The embedded kernels are NVIDIA machine code or PTX; AMD GPUs cannot run them.",
+    bad: "libkernels.so with a .nv_fatbin section",
+    good: "libkernels.so built with hipcc (.hip_fatbin)",
+    fix: "No source: needs a ROCm build from its vendor, or a replacement.",
+    refs: ["https://docs.nvidia.com/cuda/cuda-binary-utilities/index.html"],
+);
+
+inventory_rule!(WHEEL_CUDA_BINARY, "HP902", "wheel-with-cuda-binary", BinaryDependency, Unknown, Install,
+    summary: "A wheel in the tree whose shared objects need CUDA libraries or embed CUDA device code.",
+    why: "A prebuilt CUDA wheel cannot use AMD GPUs and cannot be rebuilt from here.",
+    bad: "wheels/fastops-1.0-cp310-linux_x86_64.whl (fastops/_C.so -> libcudart.so.12)",
+    good: "a ROCm build of the wheel from its vendor, or a source build against ROCm",
+    fix: "No source: needs a ROCm build from its vendor, or a replacement.",
+    refs: ["https://packaging.python.org/en/latest/specifications/binary-distribution-format/"],
+);
+
+inventory_rule!(ARCHIVE_CUDA_OBJECTS, "HP903", "static-archive-cuda-objects", BinaryDependency, Unknown, Build,
+    summary: "A static archive whose objects embed CUDA device code or call the CUDA runtime.",
+    why: "Linking it into a ROCm build fails (undefined CUDA symbols) or carries NVIDIA-only kernels.",
+    bad: "lib/libkernels.a (kernels.o: .nv_fatbin, __cudaRegisterFatBinary)",
+    good: "lib/libkernels.a rebuilt with hipcc",
+    fix: "No source: needs a ROCm build from its vendor, or a replacement.",
+    refs: ["https://docs.nvidia.com/cuda/cuda-binary-utilities/index.html"],
+);
+
+pub const RULES: &[&RuleInfo] = &[
+    &ELF_CUDA_DEPENDENCY,
+    &EMBEDDED_FATBIN,
+    &WHEEL_CUDA_BINARY,
+    &ARCHIVE_CUDA_OBJECTS,
+];
+
+const CUDA_LIBS: &[&str] = &[
+    "libcudart",
+    "libcuda.",
+    "libcublas",
+    "libcudnn",
+    "libnccl",
+    "libnvrtc",
+    "libcufft",
+    "libcurand",
+    "libcusparse",
+    "libcusolver",
+    "libnvToolsExt",
+    "libnvidia-ml",
+    "libcupti",
+    "libnvjpeg",
+    "libnpp",
+    "libnvinfer",
+    "libcutensor",
+];
+
+/// What one ELF image needs from CUDA.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct ElfCuda {
+    pub needed: Vec<String>,
+    pub fatbin: bool,
+    /// Undefined CUDA runtime symbols (relocatable objects).
+    pub cuda_symbols: bool,
+}
+
+impl ElfCuda {
+    pub fn any(&self) -> bool {
+        !self.needed.is_empty() || self.fatbin || self.cuda_symbols
+    }
+}
+
+pub fn is_cuda_lib(soname: &str) -> bool {
+    CUDA_LIBS.iter().any(|p| soname.starts_with(p))
+}
+
+/// Reads an ELF image's CUDA needs; `None` if it is not ELF.
+pub fn elf_cuda(bytes: &[u8]) -> Option<ElfCuda> {
+    let elf = Elf::parse(bytes).ok()?;
+    let needed = elf
+        .libraries
+        .iter()
+        .filter(|l| is_cuda_lib(l))
+        .map(|l| l.to_string())
+        .collect();
+    let fatbin = elf.section_headers.iter().any(|sh| {
+        matches!(
+            elf.shdr_strtab.get_at(sh.sh_name),
+            Some(".nv_fatbin" | "__nv_relfatbin" | ".nvFatBinSegment")
+        )
+    });
+    let cuda_symbols = elf.syms.iter().any(|s| {
+        s.is_import()
+            && elf.strtab.get_at(s.st_name).is_some_and(|n| {
+                n.starts_with("__cudaRegisterFatBinary") || n.starts_with("cudaLaunchKernel")
+            })
+    });
+    Some(ElfCuda {
+        needed,
+        fatbin,
+        cuda_symbols,
+    })
+}
+
+fn describe(c: &ElfCuda) -> String {
+    let mut parts = Vec::new();
+    if !c.needed.is_empty() {
+        parts.push(format!("needs {}", c.needed.join(", ")));
+    }
+    if c.fatbin {
+        parts.push("embeds CUDA device code (.nv_fatbin)".to_string());
+    }
+    if c.cuda_symbols && c.needed.is_empty() {
+        parts.push("calls the CUDA runtime".to_string());
+    }
+    parts.join("; ")
+}
+
+const NO_SOURCE: &str = "no source: needs a ROCm build from its vendor, or a replacement";
+
+/// An ELF file or `ar` archive.
+pub fn scan(out: &mut Out) {
+    let bytes = out.src();
+    if bytes.starts_with(b"!<arch>\n") {
+        return scan_archive(out);
+    }
+    let Some(c) = elf_cuda(bytes) else { return };
+    if !c.needed.is_empty() {
+        out.push(
+            &ELF_CUDA_DEPENDENCY,
+            0..0,
+            format!("prebuilt binary {}: {NO_SOURCE}", describe(&c)),
+            Some(NO_SOURCE.into()),
+        );
+    } else if c.fatbin || c.cuda_symbols {
+        out.push(
+            &EMBEDDED_FATBIN,
+            0..0,
+            format!("prebuilt binary {}: {NO_SOURCE}", describe(&c)),
+            Some(NO_SOURCE.into()),
+        );
+    }
+}
+
+fn scan_archive(out: &mut Out) {
+    let bytes = out.src();
+    let Ok(ar) = goblin::archive::Archive::parse(bytes) else {
+        return;
+    };
+    let mut hits = Vec::new();
+    for name in ar.members() {
+        if let Ok(member) = ar.extract(name, bytes) {
+            if let Some(c) = elf_cuda(member) {
+                if c.any() {
+                    hits.push(format!("{name}: {}", describe(&c)));
+                }
+            }
+        }
+    }
+    if !hits.is_empty() {
+        hits.sort();
+        out.push(
+            &ARCHIVE_CUDA_OBJECTS,
+            0..0,
+            format!(
+                "static archive with CUDA objects ({}): {NO_SOURCE}",
+                hits.join("; ")
+            ),
+            Some(NO_SOURCE.into()),
+        );
+    }
+}
+
+/// The largest wheel member read when looking for CUDA shared objects.
+const MAX_MEMBER: u64 = 256 * 1024 * 1024;
+
+/// A wheel: every shared object inside is checked.
+pub fn scan_wheel(out: &mut Out) {
+    let reader = std::io::Cursor::new(out.src());
+    let Ok(mut zip) = zip::ZipArchive::new(reader) else {
+        return;
+    };
+    let mut hits = Vec::new();
+    for i in 0..zip.len() {
+        let Ok(mut f) = zip.by_index(i) else { continue };
+        let Ok(name) = f.name().map(|n| n.to_string()) else {
+            continue;
+        };
+        let lower = name.to_ascii_lowercase();
+        if lower.ends_with(".ptx") || lower.ends_with(".cubin") || lower.ends_with(".fatbin") {
+            hits.push(format!("{name}: NVIDIA device code"));
+            continue;
+        }
+        if !(lower.ends_with(".so") || lower.contains(".so.")) || f.size() > MAX_MEMBER {
+            continue;
+        }
+        let mut buf = Vec::with_capacity(f.size() as usize);
+        if f.read_to_end(&mut buf).is_err() {
+            continue;
+        }
+        if let Some(c) = elf_cuda(&buf) {
+            if c.any() {
+                hits.push(format!("{name}: {}", describe(&c)));
+            }
+        }
+    }
+    if !hits.is_empty() {
+        hits.sort();
+        out.push(
+            &WHEEL_CUDA_BINARY,
+            0..0,
+            format!(
+                "prebuilt wheel with CUDA binaries ({}): {NO_SOURCE}",
+                hits.join("; ")
+            ),
+            Some(NO_SOURCE.into()),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cuda_sonames() {
+        assert!(is_cuda_lib("libcudart.so.12"));
+        assert!(is_cuda_lib("libcuda.so.1"));
+        assert!(is_cuda_lib("libcublasLt.so.12"));
+        assert!(!is_cuda_lib("libc.so.6"));
+        assert!(!is_cuda_lib("libamdhip64.so.6"));
+    }
+
+    #[test]
+    fn not_elf_is_none() {
+        assert!(elf_cuda(b"hello").is_none());
+    }
+}

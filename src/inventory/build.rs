@@ -1,0 +1,143 @@
+//! build-system rules: CMake, Makefiles, shell build scripts and Bazel that build with nvcc or
+//! link CUDA libraries, with the HIP form of each.
+
+use crate::rules::RuleInfo;
+
+inventory_rule!(CMAKE_CUDA_LANGUAGE, "HP840", "cmake-cuda-language", BuildSystem, Remediation, Build,
+    summary: "CMake enables the CUDA language (`LANGUAGES CUDA`, `enable_language(CUDA)`).",
+    why: "CMake's CUDA language needs nvcc (or clang with a CUDA toolkit); on ROCm the HIP language (CMake 3.21+) compiles the sources with the ROCm clang.",
+    bad: "project(app LANGUAGES CXX CUDA)",
+    good: "project(app LANGUAGES CXX HIP)\nset_source_files_properties(kernel.cu PROPERTIES LANGUAGE HIP)",
+    fix: "Use `LANGUAGES HIP` / `enable_language(HIP)`, mark .cu files `LANGUAGE HIP`, and set `CMAKE_HIP_ARCHITECTURES`.",
+    refs: ["https://rocm.docs.amd.com/en/latest/conceptual/cmake-packages.html", "https://cmake.org/cmake/help/latest/manual/cmake-language.7.html"],
+);
+
+inventory_rule!(CMAKE_FIND_CUDA, "HP841", "cmake-find-cuda-package", BuildSystem, Remediation, Build,
+    summary: "`find_package(CUDA|CUDAToolkit|NCCL|CUDNN)`.",
+    why: "These packages find NVIDIA toolkits; ROCm ships CMake packages `hip`, `hipblas`, `rccl`, `miopen`...",
+    bad: "find_package(CUDAToolkit REQUIRED)",
+    good: "find_package(hip REQUIRED)\nfind_package(hipblas REQUIRED)",
+    fix: "Find the ROCm packages instead (hip, hipblas, rccl, miopen) and link their imported targets.",
+    refs: ["https://rocm.docs.amd.com/en/latest/conceptual/cmake-packages.html"],
+);
+
+inventory_rule!(CMAKE_CUDA_TARGET, "HP842", "cmake-cuda-imported-target", BuildSystem, Remediation, Build,
+    summary: "A `CUDA::*` imported target (`CUDA::cudart`, `CUDA::cublas`...).",
+    why: "The `CUDA::` targets come from FindCUDAToolkit and do not exist on ROCm.",
+    bad: "target_link_libraries(app PRIVATE CUDA::cudart CUDA::cublas)",
+    good: "target_link_libraries(app PRIVATE hip::host roc::hipblas)",
+    fix: "Link the ROCm targets: `hip::host`/`hip::device`, `roc::hipblas`, `roc::hipfft`, `rccl::rccl`, `MIOpen`.",
+    refs: ["https://rocm.docs.amd.com/en/latest/conceptual/cmake-packages.html"],
+);
+
+inventory_rule!(CUDA_ARCH_FLAG, "HP843", "cuda-arch-flag", BuildSystem, Remediation, Build,
+    summary: "An NVIDIA architecture setting (`-arch=sm_XX`, `-gencode`, `CMAKE_CUDA_ARCHITECTURES`, `TORCH_CUDA_ARCH_LIST`).",
+    why: "NVIDIA SM architectures mean nothing to the ROCm compiler; AMD targets are gfx names chosen per GPU.",
+    bad: "nvcc -gencode arch=compute_80,code=sm_80 k.cu",
+    good: "hipcc --offload-arch=gfx942 k.cu",
+    fix: "Use `--offload-arch=gfx...` (hipcc), `CMAKE_HIP_ARCHITECTURES` (CMake) or `PYTORCH_ROCM_ARCH` (PyTorch extensions) for the target GPUs.",
+    refs: ["https://rocm.docs.amd.com/projects/install-on-linux/en/latest/reference/system-requirements.html"],
+);
+
+inventory_rule!(CMAKE_NVCC_FLAGS, "HP844", "cmake-nvcc-flags", BuildSystem, Remediation, Build,
+    summary: "`CUDA_NVCC_FLAGS` / `CMAKE_CUDA_FLAGS` set nvcc options.",
+    why: "These variables only reach nvcc; hipcc/clang take different flags (`CMAKE_HIP_FLAGS`).",
+    bad: "set(CUDA_NVCC_FLAGS \"${CUDA_NVCC_FLAGS} --use_fast_math\")",
+    good: "set(CMAKE_HIP_FLAGS \"${CMAKE_HIP_FLAGS} -ffast-math\")",
+    fix: "Translate the flags to clang/hipcc equivalents in `CMAKE_HIP_FLAGS`.",
+    refs: ["https://rocm.docs.amd.com/en/latest/conceptual/cmake-packages.html"],
+);
+
+inventory_rule!(CMAKE_LEGACY_CUDA, "HP845", "cmake-findcuda-macro", BuildSystem, Remediation, Build,
+    summary: "FindCUDA macros (`cuda_add_library`, `cuda_add_executable`...).",
+    why: "FindCUDA is deprecated and drives nvcc directly; it has no ROCm counterpart.",
+    bad: "cuda_add_library(kernels kernel.cu)",
+    good: "add_library(kernels kernel.cu)\nset_source_files_properties(kernel.cu PROPERTIES LANGUAGE HIP)",
+    fix: "Use plain `add_library`/`add_executable` with the HIP language.",
+    refs: ["https://cmake.org/cmake/help/latest/module/FindCUDA.html"],
+);
+
+inventory_rule!(NVCC_INVOCATION, "HP850", "nvcc-invocation", BuildSystem, Remediation, Build,
+    summary: "A build step runs `nvcc`.",
+    why: "nvcc does not exist on a ROCm system.",
+    bad: "nvcc -O3 -o app main.cu",
+    good: "hipcc -O3 --offload-arch=gfx942 -o app main.hip",
+    fix: "Compile with `hipcc` (or `amdclang++ -x hip`) after translating the sources with `hipport port`.",
+    refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/"],
+);
+
+inventory_rule!(CUDA_LIBRARY_LINK, "HP851", "cuda-library-link", BuildSystem, Remediation, Build,
+    summary: "Links a CUDA library (`-lcudart`, `-lcublas`, `-lcudnn`, `-lnccl`...).",
+    why: "The CUDA libraries are absent on ROCm; each has a HIP/ROCm counterpart with a different name.",
+    bad: "LDFLAGS += -lcudart -lcublas",
+    good: "LDFLAGS += -lamdhip64 -lhipblas",
+    fix: "Link the ROCm library named in the message (amdhip64, hipblas, MIOpen, rccl, hipfft...).",
+    refs: ["https://rocm.docs.amd.com/en/latest/reference/api-libraries.html"],
+);
+
+inventory_rule!(CUDA_INSTALL_PATH, "HP852", "cuda-install-path", BuildSystem, Remediation, Build,
+    summary: "A CUDA toolkit path or variable (`/usr/local/cuda`, `CUDA_HOME`, `CUDA_PATH`).",
+    why: "ROCm installs under /opt/rocm and is found through `ROCM_PATH`.",
+    bad: "CUDA_HOME ?= /usr/local/cuda",
+    good: "ROCM_PATH ?= /opt/rocm",
+    fix: "Point at `ROCM_PATH` (default /opt/rocm) and its include/lib directories.",
+    refs: ["https://rocm.docs.amd.com/projects/install-on-linux/en/latest/"],
+);
+
+inventory_rule!(BAZEL_CUDA_RULE, "HP853", "bazel-cuda-rule", BuildSystem, Remediation, Build,
+    summary: "A Bazel CUDA rule (`cuda_library`, `cuda_binary`, rules_cuda).",
+    why: "rules_cuda drives nvcc or clang with a CUDA toolkit; ROCm needs a HIP toolchain configuration.",
+    bad: "cuda_library(name = \"kernels\", srcs = [\"k.cu\"])",
+    good: "# a HIP toolchain rule (e.g. rules_cuda's HIP support or a cc_library compiled with hipcc)",
+    fix: "Configure a HIP toolchain for Bazel and move the targets to it.",
+    refs: ["https://github.com/bazel-contrib/rules_cuda"],
+);
+
+pub const RULES: &[&RuleInfo] = &[
+    &CMAKE_CUDA_LANGUAGE,
+    &CMAKE_FIND_CUDA,
+    &CMAKE_CUDA_TARGET,
+    &CUDA_ARCH_FLAG,
+    &CMAKE_NVCC_FLAGS,
+    &CMAKE_LEGACY_CUDA,
+    &NVCC_INVOCATION,
+    &CUDA_LIBRARY_LINK,
+    &CUDA_INSTALL_PATH,
+    &BAZEL_CUDA_RULE,
+];
+
+/// The ROCm library for a CUDA library name (as in `-l<name>`).
+pub fn rocm_library(cuda: &str) -> Option<&'static str> {
+    Some(match cuda {
+        "cudart" | "cudart_static" | "cuda" => "amdhip64",
+        "cublas" | "cublas_static" => "hipblas",
+        "cublasLt" | "cublasLt_static" => "hipblaslt",
+        "cudnn" => "MIOpen",
+        "nccl" | "nccl_static" => "rccl",
+        "cufft" | "cufft_static" => "hipfft",
+        "curand" | "curand_static" => "hiprand",
+        "cusparse" | "cusparse_static" => "hipsparse",
+        "cusolver" | "cusolver_static" => "hipsolver",
+        "nvrtc" => "hiprtc",
+        "nvToolsExt" => "roctx64",
+        "nvidia-ml" => "amd_smi",
+        "cupti" => "rocprofiler-sdk",
+        _ => return None,
+    })
+}
+
+/// The ROCm CMake target for a `CUDA::<name>` target.
+pub fn rocm_target(cuda: &str) -> &'static str {
+    match cuda.trim_end_matches("_static") {
+        "cudart" | "cuda_driver" => "hip::host (hip::device for device code)",
+        "cublas" => "roc::hipblas",
+        "cublasLt" => "roc::hipblaslt",
+        "cufft" => "hip::hipfft",
+        "curand" => "hip::hiprand",
+        "cusparse" => "roc::hipsparse",
+        "cusolver" => "roc::hipsolver",
+        "nvrtc" => "hiprtc::hiprtc",
+        "nvToolsExt" | "nvtx3" => "roctx (roctracer)",
+        _ => "the matching ROCm package target",
+    }
+}

@@ -1,0 +1,57 @@
+//! deployment rules: Kubernetes/Helm manifests and compose services that schedule onto NVIDIA
+//! GPUs through the NVIDIA device plugin, runtime class, labels or GPU operator.
+
+use crate::rules::RuleInfo;
+
+inventory_rule!(NVIDIA_GPU_RESOURCE, "HP870", "k8s-nvidia-gpu-resource", Deployment, Remediation, Init,
+    summary: "A pod requests `nvidia.com/gpu`.",
+    why: "On AMD nodes the AMD GPU device plugin advertises `amd.com/gpu`; a pod asking for `nvidia.com/gpu` is never scheduled there.",
+    bad: "resources:\n  limits:\n    nvidia.com/gpu: 1",
+    good: "resources:\n  limits:\n    amd.com/gpu: 1",
+    fix: "Request `amd.com/gpu` and deploy AMD's device plugin (or the AMD GPU Operator) on the nodes.",
+    refs: ["https://instinct.docs.amd.com/projects/k8s-device-plugin/en/latest/", "https://kubernetes.io/docs/tasks/manage-gpus/scheduling-gpus/"],
+);
+
+inventory_rule!(NVIDIA_RUNTIME_CLASS, "HP871", "k8s-nvidia-runtime-class", Deployment, Remediation, Init,
+    summary: "`runtimeClassName: nvidia` (or compose `runtime: nvidia`).",
+    why: "The nvidia runtime class exists only where the NVIDIA container toolkit is installed; AMD GPUs need no special runtime class with the AMD device plugin.",
+    bad: "runtimeClassName: nvidia",
+    good: "# no runtimeClassName; request amd.com/gpu",
+    fix: "Remove it (or use the runtime class your AMD cluster defines).",
+    refs: ["https://instinct.docs.amd.com/projects/k8s-device-plugin/en/latest/"],
+);
+
+inventory_rule!(NVIDIA_NODE_LABEL, "HP872", "k8s-nvidia-node-selector", Deployment, Remediation, Init,
+    summary: "A node selector, affinity or toleration on NVIDIA labels (`nvidia.com/gpu.*`).",
+    why: "The NVIDIA GPU feature discovery labels do not exist on AMD nodes, so the pod never lands there.",
+    bad: "nodeSelector:\n  nvidia.com/gpu.product: A100-SXM4-80GB",
+    good: "nodeSelector:\n  amd.com/gpu.product-name: AMD_Instinct_MI300X  # from the AMD node labeller",
+    fix: "Select on the AMD node labeller's labels (`amd.com/gpu.*`) or your own node labels.",
+    refs: ["https://instinct.docs.amd.com/projects/k8s-device-plugin/en/latest/", "https://pkg.go.dev/github.com/RadeonOpenCompute/k8s-device-plugin/cmd/k8s-node-labeller"],
+);
+
+inventory_rule!(NVIDIA_GPU_OPERATOR, "HP873", "k8s-nvidia-gpu-operator", Deployment, Remediation, Init,
+    summary: "NVIDIA device plugin / GPU operator objects (`ClusterPolicy`, `nvidia-device-plugin`).",
+    why: "They manage NVIDIA drivers and devices only.",
+    bad: "kind: ClusterPolicy\napiVersion: nvidia.com/v1",
+    good: "kind: DeviceConfig\napiVersion: amd.com/v1alpha1  # AMD GPU Operator",
+    fix: "Deploy AMD's GPU Operator (DeviceConfig) or the AMD device plugin DaemonSet (rocm/k8s-device-plugin).",
+    refs: ["https://instinct.docs.amd.com/projects/gpu-operator/en/main/device_plugin/device-plugin.html", "https://pkg.go.dev/github.com/ROCm/gpu-operator"],
+);
+
+inventory_rule!(COMPOSE_NVIDIA_DEVICE, "HP874", "compose-nvidia-gpu-reservation", Deployment, Remediation, Init,
+    summary: "A compose service reserves GPUs through the NVIDIA driver (`driver: nvidia`, `capabilities: [gpu]`).",
+    why: "The compose GPU reservation is implemented by the NVIDIA container toolkit.",
+    bad: "devices:\n  - driver: nvidia\n    count: all\n    capabilities: [gpu]",
+    good: "devices:\n  - /dev/kfd\n  - /dev/dri\ngroup_add:\n  - video",
+    fix: "Pass /dev/kfd and /dev/dri as devices and add the video group.",
+    refs: ["https://rocm.docs.amd.com/projects/install-on-linux/en/latest/how-to/docker.html"],
+);
+
+pub const RULES: &[&RuleInfo] = &[
+    &NVIDIA_GPU_RESOURCE,
+    &NVIDIA_RUNTIME_CLASS,
+    &NVIDIA_NODE_LABEL,
+    &NVIDIA_GPU_OPERATOR,
+    &COMPOSE_NVIDIA_DEVICE,
+];

@@ -1,0 +1,86 @@
+//! distributed rules: `NCCL_*` tuning carried into a ROCm deployment. RCCL reads most NCCL
+//! variables, but values tuned for NVLink/InfiniBand NVIDIA clusters are not tuned for AMD
+//! topologies, and some (NVLS, CollNet) do nothing at all. All of it surfaces as PERFORMANCE.
+
+use super::tables::{self, RcclStatus};
+use super::Out;
+use crate::rules::RuleInfo;
+use std::ops::Range;
+
+inventory_rule!(NCCL_TUNING, "HP890", "nccl-tuning-env", Distributed, Remediation, Performance,
+    summary: "An `NCCL_*` tuning variable that RCCL also reads.",
+    why: "RCCL honours the variable, but a value tuned on an NVIDIA cluster (NVLink, its NICs, its channel counts) is not a value tuned for AMD xGMI and your network.",
+    bad: "export NCCL_MIN_NCHANNELS=32",
+    good: "# start from RCCL defaults; re-tune with rccl-tests on the AMD cluster",
+    fix: "Re-tune for RCCL and your topology, don't carry NVIDIA tuning blindly: drop it, measure with rccl-tests, then set what helps.",
+    refs: ["https://rocm.docs.amd.com/projects/rccl/en/latest/api-reference/env-variables.html"],
+);
+
+inventory_rule!(NCCL_IGNORED, "HP891", "nccl-env-ignored-by-rccl", Distributed, Remediation, Performance,
+    summary: "An `NCCL_*` variable for an NVIDIA-only mechanism (NVLink SHARP, CollNet) that RCCL ignores.",
+    why: "The mechanism does not exist on AMD hardware, so the setting does nothing and any tuning that relied on it is lost.",
+    bad: "NCCL_NVLS_ENABLE=1",
+    good: "# removed: no NVLS on AMD",
+    fix: "Remove it; re-tune the collective performance with RCCL on the target topology.",
+    refs: ["https://github.com/ROCm/rccl/blob/8232b998835a0b76b2833cd49541c73f845374ad/src/transport/nvls.cc"],
+);
+
+inventory_rule!(NCCL_DIFFERENT, "HP892", "nccl-env-different-meaning", Distributed, Remediation, Performance,
+    summary: "An `NCCL_*` variable whose values name NVIDIA links (e.g. `NCCL_P2P_LEVEL=NVL`).",
+    why: "On AMD the GPU links are xGMI and PCIe; values naming NVLink select different paths than intended.",
+    bad: "NCCL_P2P_LEVEL=NVL",
+    good: "# unset; let RCCL pick peer-to-peer paths on xGMI",
+    fix: "Unset it, or re-derive the value for the AMD topology.",
+    refs: ["https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html"],
+);
+
+inventory_rule!(NCCL_DEBUG, "HP893", "nccl-debug-env", Distributed, Pass, Performance,
+    summary: "An `NCCL_DEBUG*` logging variable: RCCL honours it.",
+    why: "Logging variables carry over unchanged.",
+    bad: "NCCL_DEBUG=INFO",
+    good: "NCCL_DEBUG=INFO  # unchanged",
+    fix: "Nothing to do.",
+    refs: ["https://rocm.docs.amd.com/projects/rccl/en/latest/api-reference/env-variables.html"],
+);
+
+pub const RULES: &[&RuleInfo] = &[&NCCL_TUNING, &NCCL_IGNORED, &NCCL_DIFFERENT, &NCCL_DEBUG];
+
+pub fn is_nccl_var(name: &str) -> bool {
+    name.len() > 5
+        && name.starts_with("NCCL_")
+        && name[5..]
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+}
+
+/// Raises the rule for setting `name` (an `NCCL_*` variable) at `range`.
+pub fn nccl_setting(out: &mut Out, name: &str, range: Range<usize>) {
+    let row = tables::get().nccl(name);
+    let (rule, msg) = match row.map(|r| r.status) {
+        Some(RcclStatus::Ignored) => (
+            &NCCL_IGNORED,
+            format!("RCCL ignores {name}: {}", row.map(|r| r.note.as_str()).unwrap_or("")),
+        ),
+        Some(RcclStatus::DifferentMeaning) => (
+            &NCCL_DIFFERENT,
+            format!("{name} means something different on AMD: {}; re-tune for RCCL and your topology", row.map(|r| r.note.as_str()).unwrap_or("")),
+        ),
+        Some(RcclStatus::Diagnostic) => (&NCCL_DEBUG, format!("{name} is logging only; RCCL honours it")),
+        Some(RcclStatus::Honoured) => (
+            &NCCL_TUNING,
+            format!("{name} is NCCL tuning ({}): re-tune for RCCL and your topology, don't carry NVIDIA tuning blindly", row.map(|r| r.note.as_str()).unwrap_or("")),
+        ),
+        None => (
+            &NCCL_TUNING,
+            format!("{name} is NCCL tuning that hipport's table does not know: check the RCCL docs, re-tune for RCCL and your topology, don't carry NVIDIA tuning blindly"),
+        ),
+    };
+    let source = row.map(|r| r.source.split(" ; ").next().unwrap_or("").to_string());
+    let suggestion = match source {
+        Some(s) if !s.is_empty() => Some(format!(
+            "measure with rccl-tests on the AMD cluster; see {s}"
+        )),
+        _ => Some("measure with rccl-tests on the AMD cluster".to_string()),
+    };
+    out.push(rule, range, msg, suggestion);
+}

@@ -1,0 +1,249 @@
+//! Dockerfiles: instructions are read as logical lines (continuations joined, comments dropped);
+//! `RUN`/`CMD`/`ENTRYPOINT`/`HEALTHCHECK` shell forms go through tree-sitter-bash at their real
+//! offsets, exec forms (`["a", "b"]`) through a JSON reader, `FROM`/`ARG`/`ENV` are read here.
+
+use super::container;
+use super::shell;
+use super::tables;
+use super::words::{self, Cx, Site, Word};
+use super::Out;
+use std::ops::Range;
+
+/// One instruction: keyword and the byte range of its arguments.
+struct Instr {
+    keyword: String,
+    args: Range<usize>,
+}
+
+fn instructions(src: &[u8]) -> Vec<Instr> {
+    let mut out = Vec::new();
+    let mut pos = 0;
+    let n = src.len();
+    while pos < n {
+        // Start of a physical line.
+        let line_end = memchr::memchr(b'\n', &src[pos..]).map_or(n, |i| pos + i);
+        let line = &src[pos..line_end];
+        let trimmed = line.iter().position(|b| !b.is_ascii_whitespace());
+        let Some(ind) = trimmed else {
+            pos = line_end + 1;
+            continue;
+        };
+        if line[ind] == b'#' {
+            pos = line_end + 1;
+            continue;
+        }
+        let kw_start = pos + ind;
+        let kw_end = src[kw_start..line_end]
+            .iter()
+            .position(|b| b.is_ascii_whitespace())
+            .map_or(line_end, |i| kw_start + i);
+        let keyword = String::from_utf8_lossy(&src[kw_start..kw_end]).to_ascii_uppercase();
+        // Extend over continuation lines (a trailing backslash).
+        let mut end = line_end;
+        loop {
+            let l = &src[..end];
+            let trimmed_end = l
+                .iter()
+                .rposition(|b| !matches!(b, b' ' | b'\t' | b'\r'))
+                .map_or(0, |i| i + 1);
+            if trimmed_end > kw_start && src[trimmed_end - 1] == b'\\' && end < n {
+                end = memchr::memchr(b'\n', &src[end + 1..]).map_or(n, |i| end + 1 + i);
+            } else {
+                break;
+            }
+        }
+        let args_start = src[kw_end..end]
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())
+            .map_or(end, |i| kw_end + i);
+        out.push(Instr {
+            keyword,
+            args: args_start..end,
+        });
+        pos = end + 1;
+    }
+    out
+}
+
+/// Checks an image reference (from `FROM`, an `ARG` default, a compose or k8s `image:`).
+pub fn image_ref(out: &mut Out, image: &str, range: Range<usize>) {
+    let image = image.trim().trim_matches('"');
+    let Some(row) = tables::get().image(image) else {
+        return;
+    };
+    if row.pattern.contains("k8s-device-plugin") {
+        out.push(
+            &super::deployment::NVIDIA_GPU_OPERATOR,
+            range,
+            format!("image {image} is NVIDIA's device plugin"),
+            Some(row.rocm_image.clone()),
+        );
+        return;
+    }
+    if row.pattern.contains("dcgm-exporter") {
+        out.push(
+            &super::monitoring::DCGM,
+            range,
+            format!("image {image} is NVIDIA's DCGM exporter"),
+            Some(row.rocm_image.clone()),
+        );
+        return;
+    }
+    let (msg, sugg) = if row.rocm_image == "none-known" {
+        (
+            format!(
+                "image {image} is an NVIDIA image with no ROCm image in hipport's table ({})",
+                row.note
+            ),
+            None,
+        )
+    } else {
+        (
+            format!(
+                "image {image} is an NVIDIA image; ROCm image: {} ({})",
+                row.rocm_image, row.note
+            ),
+            Some(format!(
+                "{} (source: {})",
+                row.rocm_image,
+                row.source.split(" ; ").next().unwrap_or("")
+            )),
+        )
+    };
+    out.push(&container::NVIDIA_BASE_IMAGE, range, msg, sugg);
+}
+
+/// `["a", "b"]` exec form → words, with ranges of each string.
+fn exec_form(src: &[u8], args: Range<usize>) -> Option<Vec<Word>> {
+    let full = std::str::from_utf8(&src[args.clone()]).ok()?;
+    let text = full.trim();
+    if !text.starts_with('[') {
+        return None;
+    }
+    let args = args.start + (full.len() - full.trim_start().len())..args.end;
+    let items: Vec<String> = serde_json::from_str(text).ok()?;
+    let mut words = Vec::new();
+    let mut from = args.start;
+    for it in items {
+        let quoted = serde_json::to_string(&it).ok()?;
+        let at = find(src, from, args.end, quoted.as_bytes()).unwrap_or(from);
+        words.push(Word::new(it, at..at + quoted.len()));
+        from = at + quoted.len();
+    }
+    Some(words)
+}
+
+fn find(src: &[u8], from: usize, to: usize, needle: &[u8]) -> Option<usize> {
+    memchr::memmem::find(&src[from..to], needle).map(|i| from + i)
+}
+
+fn command(out: &mut Out, args: Range<usize>, cx: Cx) {
+    let src = out.src();
+    match exec_form(src, args.clone()) {
+        Some(words) => words::command(out, &words, Site::Container, cx),
+        None => shell::scan_fragment(out, args.start, &src[args], Site::Container, cx),
+    }
+}
+
+/// `ENV K=V K2="V 2"` or `ENV K V`: the shell reader handles both forms as assignments/words.
+fn env(out: &mut Out, args: Range<usize>) {
+    let src = out.src();
+    let text = std::str::from_utf8(&src[args.clone()]).unwrap_or("");
+    let first = text.split_whitespace().next().unwrap_or("");
+    if first.contains('=') {
+        // Bash parses `K=V K2=V2` as assignments.
+        shell::scan_fragment(out, args.start, &src[args], Site::Container, Cx::default());
+    } else if !first.is_empty() {
+        let value = text[first.len()..].trim();
+        let vstart = args.start + text.find(value).unwrap_or(0);
+        words::setting(
+            out,
+            first,
+            args.start..args.start + first.len(),
+            shell::unquote(value),
+            vstart..vstart + value.len(),
+            Site::Container,
+        );
+    }
+}
+
+pub fn scan(out: &mut Out) {
+    let src = out.src();
+    for ins in instructions(src) {
+        match ins.keyword.as_str() {
+            "FROM" => {
+                let text = std::str::from_utf8(&src[ins.args.clone()]).unwrap_or("");
+                let image = text
+                    .split_whitespace()
+                    .find(|w| !w.starts_with("--"))
+                    .unwrap_or("");
+                if let Some(i) = text.find(image) {
+                    let r = ins.args.start + i..ins.args.start + i + image.len();
+                    image_ref(out, image, r);
+                }
+            }
+            "ARG" => {
+                let text = std::str::from_utf8(&src[ins.args.clone()]).unwrap_or("");
+                if let Some((name, value)) = text.trim().split_once('=') {
+                    let v = shell::unquote(value);
+                    let vstart = ins.args.start + text.find(v).unwrap_or(0);
+                    if tables::get().image(v).is_some() {
+                        image_ref(out, v, vstart..vstart + v.len());
+                    } else {
+                        let nstart = ins.args.start + text.find(name).unwrap_or(0);
+                        words::setting(
+                            out,
+                            name.trim(),
+                            nstart..nstart + name.trim().len(),
+                            v,
+                            vstart..vstart + v.len(),
+                            Site::Container,
+                        );
+                    }
+                }
+            }
+            "ENV" => env(out, ins.args),
+            "RUN" | "CMD" | "ENTRYPOINT" => command(out, ins.args, Cx::default()),
+            "HEALTHCHECK" => {
+                let text = std::str::from_utf8(&src[ins.args.clone()]).unwrap_or("");
+                if let Some(i) = text.find("CMD") {
+                    let start = ins.args.start + i + 3;
+                    command(
+                        out,
+                        start..ins.args.end,
+                        Cx {
+                            probe: Some("the HEALTHCHECK"),
+                        },
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{kind::FileKind, scan_bytes};
+
+    fn rules(src: &str) -> Vec<(String, u32)> {
+        scan_bytes("Dockerfile", FileKind::Dockerfile, src.as_bytes())
+            .into_iter()
+            .map(|f| (f.rule, f.line))
+            .collect()
+    }
+
+    #[test]
+    fn dockerfile_items() {
+        let src = "# FROM nvidia/cuda:12.1.0-base in a comment\nFROM nvidia/cuda:12.1.0-devel-ubuntu22.04 AS build\nENV CUDA_HOME=/usr/local/cuda \\\n    NVIDIA_VISIBLE_DEVICES=all\nRUN pip install torch \\\n    --index-url https://download.pytorch.org/whl/cu121\nHEALTHCHECK CMD [\"nvidia-smi\"]\nENV NCCL_DEBUG INFO\n";
+        let r = rules(src);
+        assert!(r.contains(&("HP860".into(), 2)), "{r:?}");
+        assert!(r.contains(&("HP863".into(), 3)), "{r:?}");
+        assert!(r.contains(&("HP861".into(), 4)), "{r:?}");
+        assert!(r.contains(&("HP864".into(), 6)), "{r:?}");
+        assert!(r.contains(&("HP820".into(), 5)), "{r:?}");
+        assert!(r.contains(&("HP880".into(), 7)), "{r:?}");
+        assert!(r.contains(&("HP893".into(), 8)), "{r:?}");
+        assert!(!r.iter().any(|(_, l)| *l == 1));
+    }
+}

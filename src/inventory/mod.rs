@@ -1,0 +1,213 @@
+//! Repository inventory beyond kernels: Python code and packages, build systems, containers,
+//! deployment manifests, monitoring, distributed tuning, prebuilt binaries and PTX artifacts.
+//!
+//! [`scan_repo`] walks with the same walker as the C++ scan (ignore files, include/exclude), picks
+//! the files whose kind it knows ([`kind`]), parses each with a real parser (tree-sitter Python,
+//! Bash, CMake, Make, YAML; `toml`; `goblin` for ELF; `zip` for wheels) in parallel, and returns
+//! sorted findings. A file it cannot read becomes an error with its reason, never an abort.
+//! Portable framework names (`torch.cuda`, `backend="nccl"`) are listed as PASS, never as work.
+
+#[macro_use]
+mod macros;
+
+pub mod bazel;
+pub mod binary;
+pub mod build;
+pub mod cmake;
+pub mod container;
+pub mod deployment;
+pub mod distributed;
+pub mod dockerfile;
+pub mod framework;
+pub mod kind;
+pub mod make;
+pub mod monitoring;
+pub mod native_ext;
+pub mod packages;
+pub mod ptx;
+pub mod pyproject;
+pub mod python;
+pub mod requirements;
+pub mod shell;
+pub mod tables;
+pub mod ts;
+pub mod version_check;
+pub mod words;
+pub mod yaml;
+
+use crate::finding::Finding;
+use crate::report::FileError;
+use crate::rules::{FileCtx, RuleInfo};
+use crate::source::LineIndex;
+use crate::walk::{self, Input, WalkOptions};
+use kind::FileKind;
+use rayon::prelude::*;
+use std::ops::Range;
+use std::path::PathBuf;
+
+/// Every inventory rule, for the registry in `rules::all()`.
+pub fn rules() -> Vec<&'static RuleInfo> {
+    let mut v: Vec<&'static RuleInfo> = Vec::new();
+    for family in [
+        framework::RULES,
+        version_check::RULES,
+        packages::RULES,
+        native_ext::RULES,
+        build::RULES,
+        container::RULES,
+        deployment::RULES,
+        monitoring::RULES,
+        distributed::RULES,
+        binary::RULES,
+        ptx::RULES,
+    ] {
+        v.extend_from_slice(family);
+    }
+    v
+}
+
+/// What the inventory pass found: findings (sorted), unreadable files, files examined.
+#[derive(Default)]
+pub struct Inventory {
+    pub findings: Vec<Finding>,
+    pub errors: Vec<FileError>,
+    pub files: usize,
+}
+
+/// Walks `paths` (same filters as the C++ scan, every extension) and inventories every file of
+/// a known kind.
+pub fn scan_repo(paths: &[PathBuf], opts: &WalkOptions, max_file_size: u64) -> Inventory {
+    let opts = WalkOptions {
+        all_files: true,
+        ..opts.clone()
+    };
+    let (inputs, _walk_errors) = match walk::walk(paths, &opts) {
+        Ok(r) => r,
+        // The C++ pass reports walk errors and bad globs; nothing more to say here.
+        Err(_) => return Inventory::default(),
+    };
+    scan_inputs(&inputs, max_file_size)
+}
+
+/// Inventories already-walked inputs.
+pub fn scan_inputs(inputs: &[Input], max_file_size: u64) -> Inventory {
+    let results: Vec<(Vec<Finding>, Option<FileError>, bool)> = inputs
+        .par_iter()
+        .map(|input| {
+            let Some(kind) = kind::classify(input) else {
+                return (Vec::new(), None, false);
+            };
+            if input.size > max_file_size {
+                let err = FileError {
+                    path: input.rel.clone(),
+                    error: format!(
+                        "file is {} bytes, over the limit of {} bytes (raise --max-file-size): not inventoried",
+                        input.size, max_file_size
+                    ),
+                };
+                return (Vec::new(), Some(err), true);
+            }
+            match std::fs::read(&input.path) {
+                Ok(bytes) => (scan_bytes(&input.rel, kind, &bytes), None, true),
+                Err(e) => (
+                    Vec::new(),
+                    Some(FileError {
+                        path: input.rel.clone(),
+                        error: format!("cannot read: {e}"),
+                    }),
+                    true,
+                ),
+            }
+        })
+        .collect();
+    let mut inv = Inventory::default();
+    for (f, e, seen) in results {
+        inv.findings.extend(f);
+        inv.errors.extend(e);
+        inv.files += seen as usize;
+    }
+    inv.findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    inv
+}
+
+/// Inventories one file's bytes as `kind`. Binary kinds take any bytes; text kinds skip files
+/// that are not text (a NUL byte early on) without a finding.
+pub fn scan_bytes(rel: &str, kind: FileKind, bytes: &[u8]) -> Vec<Finding> {
+    let lines = LineIndex::new(bytes);
+    let ctx = FileCtx {
+        path: rel,
+        src: bytes,
+        lines: &lines,
+    };
+    let mut out = Out::new(ctx);
+    if kind.is_text() && crate::source::check_bytes(bytes).is_err() {
+        return Vec::new();
+    }
+    match kind {
+        FileKind::Python => python::scan(&mut out, python::Flavor::Module),
+        FileKind::SetupPy => python::scan(&mut out, python::Flavor::SetupPy),
+        FileKind::Bazel => bazel::scan(&mut out),
+        FileKind::Requirements => requirements::scan(&mut out),
+        FileKind::PyProject => pyproject::scan(&mut out, pyproject::Flavor::PyProject),
+        FileKind::Pipfile => pyproject::scan(&mut out, pyproject::Flavor::Pipfile),
+        FileKind::PoetryLock | FileKind::UvLock => {
+            pyproject::scan(&mut out, pyproject::Flavor::Lock)
+        }
+        FileKind::SetupCfg => requirements::scan_setup_cfg(&mut out),
+        FileKind::CondaEnv => yaml::scan(&mut out, yaml::Flavor::Conda),
+        FileKind::Compose => yaml::scan(&mut out, yaml::Flavor::Compose),
+        FileKind::Yaml => yaml::scan(&mut out, yaml::Flavor::Manifest),
+        FileKind::Dockerfile => dockerfile::scan(&mut out),
+        FileKind::Shell => shell::scan(&mut out, words::Site::Build),
+        FileKind::CMake => cmake::scan(&mut out),
+        FileKind::Make => make::scan(&mut out),
+        FileKind::Elf | FileKind::Archive => binary::scan(&mut out),
+        FileKind::Wheel => binary::scan_wheel(&mut out),
+        FileKind::Ptx => ptx::scan_file(&mut out),
+    }
+    out.into_findings()
+}
+
+/// A file's findings as they are raised: one per (rule, range), in raise order.
+pub struct Out<'a> {
+    pub ctx: FileCtx<'a>,
+    findings: Vec<Finding>,
+}
+
+impl<'a> Out<'a> {
+    pub fn new(ctx: FileCtx<'a>) -> Self {
+        Out {
+            ctx,
+            findings: Vec::new(),
+        }
+    }
+    pub fn src(&self) -> &'a [u8] {
+        self.ctx.src
+    }
+    pub fn text(&self, r: Range<usize>) -> &'a str {
+        std::str::from_utf8(&self.ctx.src[r]).unwrap_or("")
+    }
+    /// Raises `rule` over `range` unless the same rule already covers the same range.
+    pub fn push(
+        &mut self,
+        rule: &RuleInfo,
+        range: Range<usize>,
+        message: String,
+        suggestion: Option<String>,
+    ) {
+        let dup = self
+            .findings
+            .iter()
+            .any(|f| f.rule == rule.id.code && f.byte_range == (range.start, range.end));
+        if !dup {
+            let f = self.ctx.finding(rule, range, message, suggestion);
+            self.findings.push(f);
+        }
+    }
+    /// The findings in file order.
+    pub fn into_findings(mut self) -> Vec<Finding> {
+        self.findings
+            .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        self.findings
+    }
+}

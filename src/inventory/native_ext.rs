@@ -1,0 +1,32 @@
+//! native-extension rules: PyTorch C++/CUDA extensions and the nvcc-only flags in them.
+
+use crate::rules::RuleInfo;
+
+inventory_rule!(CUDA_EXTENSION, "HP830", "torch-cuda-extension", NativeExtension, Unknown, Build,
+    summary: "A PyTorch CUDA extension (`CUDAExtension`, `cpp_extension.load(..., sources=[*.cu])`).",
+    why: "PyTorch's ROCm build hipifies such extensions automatically at build time; whether the kernels then compile and behave depends on what they use (scan their sources with hipport).",
+    bad: "CUDAExtension(\"ops\", [\"ops.cpp\", \"kernel.cu\"])",
+    good: "CUDAExtension(\"ops\", [\"ops.cpp\", \"kernel.cu\"])  # hipified by torch on ROCm; nvcc-only flags gated",
+    fix: "Build it against ROCm PyTorch, gate nvcc-only flags on `torch.version.hip`, and review the kernel findings.",
+    refs: ["https://pytorch.org/docs/stable/cpp_extension.html", "https://pytorch.org/docs/stable/notes/hip.html"],
+);
+
+inventory_rule!(NVCC_ONLY_FLAG, "HP831", "nvcc-only-extension-flag", NativeExtension, Remediation, Build,
+    summary: "An nvcc-only compile flag (`-gencode`, `-arch=sm_XX`, `--use_fast_math`, `-Xptxas`...) in a Python build.",
+    why: "On ROCm the extension is compiled by hipcc/clang, which rejects or ignores nvcc flags and needs `--offload-arch=gfx...` instead.",
+    bad: "extra_compile_args={\"nvcc\": [\"-gencode\", \"arch=compute_80,code=sm_80\"]}",
+    good: "nvcc_args = [\"--offload-arch=gfx942\"] if torch.version.hip else [\"-gencode\", \"arch=compute_80,code=sm_80\"]",
+    fix: "Gate the flags on `torch.version.hip` (or `IS_HIP_EXTENSION`), and set `PYTORCH_ROCM_ARCH` / `--offload-arch` for AMD targets.",
+    refs: ["https://pytorch.org/docs/stable/cpp_extension.html"],
+);
+
+inventory_rule!(BUILD_EXTENSION, "HP832", "torch-build-extension", NativeExtension, Pass, Build,
+    summary: "`torch.utils.cpp_extension.BuildExtension`: hipifies CUDA sources on ROCm builds.",
+    why: "BuildExtension runs hipify on CUDA extensions when PyTorch is a ROCm build, so the build command itself needs no change.",
+    bad: "cmdclass={\"build_ext\": BuildExtension}",
+    good: "cmdclass={\"build_ext\": BuildExtension}  # unchanged",
+    fix: "Nothing to do.",
+    refs: ["https://pytorch.org/docs/stable/cpp_extension.html"],
+);
+
+pub const RULES: &[&RuleInfo] = &[&CUDA_EXTENSION, &NVCC_ONLY_FLAG, &BUILD_EXTENSION];

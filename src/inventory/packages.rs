@@ -1,0 +1,223 @@
+//! python-package rules and the requirement-spec reader shared by every packaging format:
+//! CUDA-only wheels, local versions such as `+cu121`, and CUDA PyTorch indexes. Packages not in
+//! `mappings/hand/python_packages.tsv` and without a CUDA marker are not flagged.
+
+use super::tables::{self, RocmPath};
+use super::words::Site;
+use super::Out;
+use crate::rules::RuleInfo;
+use std::ops::Range;
+
+inventory_rule!(PACKAGE_WITH_ROCM_PATH, "HP820", "cuda-package-with-rocm-path", PythonPackage, Remediation, Install,
+    summary: "A CUDA-specific Python package that has a known ROCm path (ROCm wheel, ROCm index, source build).",
+    why: "The package as pinned installs a CUDA build (or CUDA runtime libraries) that cannot use AMD GPUs.",
+    bad: "torch==2.3.1+cu121\nflash-attn==2.5.9",
+    good: "--index-url https://download.pytorch.org/whl/rocm6.2\ntorch==2.3.1+rocm6.2",
+    fix: "Follow the ROCm path the message names (from mappings/hand/python_packages.tsv, with its source).",
+    refs: ["https://pytorch.org/get-started/locally/"],
+);
+
+inventory_rule!(PACKAGE_NO_ROCM_PATH, "HP821", "cuda-package-no-known-rocm", PythonPackage, Unknown, Install,
+    summary: "A CUDA-specific Python package with no known ROCm build.",
+    why: "hipport knows no ROCm build of it; the feature it provides needs a replacement or a port.",
+    bad: "tensorrt==10.0.1\npycuda",
+    good: "# replaced by an AMD alternative, or made optional on ROCm",
+    fix: "Check the alternative named in the message; make the dependency optional on ROCm or replace the feature.",
+    refs: ["https://rocm.docs.amd.com/en/latest/"],
+);
+
+inventory_rule!(CUDA_INDEX_URL, "HP822", "cuda-wheel-index-url", PythonPackage, Remediation, Install,
+    summary: "A CUDA PyTorch wheel index (`download.pytorch.org/whl/cu12x`).",
+    why: "The index serves CUDA builds of torch, torchvision, torchaudio and triton.",
+    bad: "--extra-index-url https://download.pytorch.org/whl/cu121",
+    good: "--index-url https://download.pytorch.org/whl/rocm6.2",
+    fix: "Point at the ROCm index for your ROCm release (e.g. https://download.pytorch.org/whl/rocm6.2), and prefer --index-url so PyPI's CUDA wheels cannot win.",
+    refs: ["https://pytorch.org/get-started/locally/", "https://github.com/Comfy-Org/comfy-cli/pull/379"],
+);
+
+pub const RULES: &[&RuleInfo] = &[
+    &PACKAGE_WITH_ROCM_PATH,
+    &PACKAGE_NO_ROCM_PATH,
+    &CUDA_INDEX_URL,
+];
+
+/// A parsed requirement: the name's span and any CUDA marker in the rest of it.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Req {
+    pub name: String,
+    pub name_range: Range<usize>,
+    /// `cu121` from `+cu121`, or `cuda12` from an extra `[cuda12]`.
+    pub cuda_marker: Option<String>,
+}
+
+/// Parses a PEP 508 requirement (or conda spec) at `offset` in the file. Returns `None` for
+/// options, paths and URLs.
+pub fn parse_req(spec: &str, offset: usize) -> Option<Req> {
+    let lead = spec.len() - spec.trim_start().len();
+    let s = spec.trim_start();
+    if s.is_empty()
+        || s.starts_with('-')
+        || s.starts_with('.')
+        || s.starts_with('/')
+        || s.contains("://")
+    {
+        return None;
+    }
+    let end = s
+        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')))
+        .unwrap_or(s.len());
+    if end == 0 {
+        return None;
+    }
+    let name = &s[..end];
+    let rest = s[end..].split(';').next().unwrap_or("");
+    let mut cuda_marker = None;
+    if let Some(i) = rest.find("+cu") {
+        let m: String = rest[i + 1..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect();
+        if m.len() > 2 && m[2..].chars().all(|c| c.is_ascii_digit()) {
+            cuda_marker = Some(m);
+        }
+    }
+    if cuda_marker.is_none() && rest.starts_with('[') {
+        let extras = rest[1..].split(']').next().unwrap_or("");
+        cuda_marker = extras
+            .split(',')
+            .map(str::trim)
+            .find(|e| e.starts_with("cuda") || e.starts_with("and-cuda"))
+            .map(str::to_string);
+    }
+    Some(Req {
+        name: name.to_string(),
+        name_range: offset + lead..offset + lead + end,
+        cuda_marker,
+    })
+}
+
+/// A CUDA suffix in the package name itself (`-cu12`, `-cuda12x`, `-cu11`).
+fn cuda_suffix(norm: &str) -> Option<&str> {
+    norm.split('-').skip(1).find(|p| {
+        let digits = p.strip_prefix("cuda").or_else(|| p.strip_prefix("cu"));
+        digits.is_some_and(|d| {
+            d.starts_with("1")
+                && d.trim_end_matches('x').chars().all(|c| c.is_ascii_digit())
+                && !d.is_empty()
+        })
+    })
+}
+
+/// Checks one requirement; raises at most one finding on its name.
+pub fn check_req(out: &mut Out, req: &Req) {
+    let norm = tables::normalize(&req.name);
+    let marker = req
+        .cuda_marker
+        .clone()
+        .or_else(|| cuda_suffix(&norm).map(str::to_string));
+    match tables::get().package(&norm) {
+        Some(row) => {
+            let rule = if row.path == RocmPath::NoneKnown {
+                &PACKAGE_NO_ROCM_PATH
+            } else {
+                &PACKAGE_WITH_ROCM_PATH
+            };
+            let what = match &marker {
+                Some(m) => format!("{} ({m} build)", req.name),
+                None => req.name.clone(),
+            };
+            let msg = format!(
+                "{what} is CUDA-specific; ROCm path: {} ({}){}",
+                row.path.as_str(),
+                row.alternative,
+                if row.note.is_empty() {
+                    String::new()
+                } else {
+                    format!("; {}", row.note)
+                }
+            );
+            let src = row.source.split(" ; ").next().unwrap_or("").to_string();
+            out.push(
+                rule,
+                req.name_range.clone(),
+                msg,
+                Some(format!("{} (source: {src})", row.alternative)),
+            );
+        }
+        None => {
+            if let Some(m) = marker {
+                out.push(
+                    &PACKAGE_NO_ROCM_PATH,
+                    req.name_range.clone(),
+                    format!(
+                        "{} is a CUDA build ({m}) and hipport knows no ROCm build of it",
+                        req.name
+                    ),
+                    Some(
+                        "look for a ROCm build from the vendor, or make it optional on ROCm".into(),
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// Whether a URL is a CUDA PyTorch index (`.../whl/cu121`, `.../whl/nightly/cu124`).
+pub fn is_cuda_index(url: &str) -> bool {
+    let Some(i) = url.find("download.pytorch.org/whl/") else {
+        return false;
+    };
+    url[i + "download.pytorch.org/whl/".len()..]
+        .split('/')
+        .any(|seg| {
+            seg.strip_prefix("cu")
+                .is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()))
+        })
+}
+
+/// Raises the index rule for a CUDA index URL at `range` (container files use their own rule).
+pub fn check_index(out: &mut Out, url: &str, range: Range<usize>, site: Site) {
+    if !is_cuda_index(url) {
+        return;
+    }
+    let rocm = "https://download.pytorch.org/whl/rocm6.2";
+    let msg = format!("CUDA PyTorch wheel index {url}: its wheels do not use AMD GPUs; use the ROCm index for your ROCm release");
+    let rule = if site == Site::Container {
+        &super::container::CUDA_INDEX_IN_CONTAINER
+    } else {
+        &CUDA_INDEX_URL
+    };
+    out.push(rule, range, msg, Some(format!("--index-url {rocm}")));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_requirements() {
+        let r = parse_req("  torch==2.3.1+cu121 ; python_version>'3.8'", 10).unwrap();
+        assert_eq!(r.name, "torch");
+        assert_eq!(r.name_range, 12..17);
+        assert_eq!(r.cuda_marker.as_deref(), Some("cu121"));
+        let r = parse_req("jax[cuda12]>=0.4", 0).unwrap();
+        assert_eq!(r.cuda_marker.as_deref(), Some("cuda12"));
+        assert!(parse_req("-r other.txt", 0).is_none());
+        assert!(parse_req("git+https://x/y", 0).is_none());
+        assert_eq!(parse_req("requests>=2", 0).unwrap().cuda_marker, None);
+    }
+
+    #[test]
+    fn cuda_indexes_and_suffixes() {
+        assert!(is_cuda_index("https://download.pytorch.org/whl/cu121"));
+        assert!(is_cuda_index(
+            "https://download.pytorch.org/whl/nightly/cu124/"
+        ));
+        assert!(!is_cuda_index("https://download.pytorch.org/whl/rocm6.2"));
+        assert!(!is_cuda_index("https://download.pytorch.org/whl/cpu"));
+        assert_eq!(cuda_suffix("cudf-cu12"), Some("cu12"));
+        assert_eq!(cuda_suffix("jax-cuda12-plugin"), Some("cuda12"));
+        assert_eq!(cuda_suffix("cupy-cuda12x"), Some("cuda12x"));
+        assert_eq!(cuda_suffix("curl-cffi"), None);
+    }
+}

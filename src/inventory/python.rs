@@ -1,0 +1,501 @@
+//! Python through tree-sitter-python. Only code is examined: a `torch.cuda` inside a string or a
+//! comment is not an attribute node, so it is never flagged. Finds the portable PyTorch device
+//! namespace (PASS), CUDA version and capability checks, NCCL tuning through `os.environ`, CUDA
+//! extensions and their nvcc-only flags, NVML, PTX/NVRTC use, `subprocess` calls of NVIDIA tools,
+//! and (in `setup.py`) `install_requires`.
+
+use super::ts::{self, Lang};
+use super::words::{self, Cx, Site, Word};
+use super::{framework, monitoring, native_ext, packages, ptx, version_check, Out};
+use std::ops::Range;
+use tree_sitter::Node;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flavor {
+    Module,
+    SetupPy,
+}
+
+/// `a.b.c` for identifier/attribute chains.
+pub fn dotted(n: Node, src: &[u8]) -> Option<String> {
+    match n.kind() {
+        "identifier" => Some(ts::text(n, src).to_string()),
+        "attribute" => {
+            let obj = dotted(n.child_by_field_name("object")?, src)?;
+            let attr = ts::text(n.child_by_field_name("attribute")?, src);
+            Some(format!("{obj}.{attr}"))
+        }
+        _ => None,
+    }
+}
+
+/// A string literal's content and its range (without quotes); `None` for non-strings.
+pub fn string(n: Node, src: &[u8]) -> Option<(String, Range<usize>)> {
+    if n.kind() != "string" {
+        return None;
+    }
+    let parts: Vec<Node> = ts::named_children(n)
+        .into_iter()
+        .filter(|c| c.kind() == "string_content")
+        .collect();
+    match (parts.first(), parts.last()) {
+        (Some(a), Some(b)) => {
+            let r = a.start_byte()..b.end_byte();
+            Some((String::from_utf8_lossy(&src[r.clone()]).into_owned(), r))
+        }
+        _ => {
+            let end = n.end_byte().saturating_sub(1);
+            Some((String::new(), end..end))
+        }
+    }
+}
+
+fn has_ancestor(n: Node, kind: &str, depth: usize) -> bool {
+    let mut cur = n.parent();
+    for _ in 0..depth {
+        match cur {
+            Some(p) if p.kind() == kind => return true,
+            Some(p) => cur = p.parent(),
+            None => return false,
+        }
+    }
+    false
+}
+
+fn args(call: Node) -> Vec<Node> {
+    call.child_by_field_name("arguments")
+        .map(ts::named_children)
+        .unwrap_or_default()
+}
+
+fn keyword<'t>(call: Node<'t>, name: &str, src: &[u8]) -> Option<Node<'t>> {
+    args(call)
+        .into_iter()
+        .find(|a| {
+            a.kind() == "keyword_argument"
+                && a.child_by_field_name("name")
+                    .is_some_and(|k| ts::text(k, src) == name)
+        })
+        .and_then(|a| a.child_by_field_name("value"))
+}
+
+/// String literals in a list/tuple (or a single string), with ranges.
+fn strings_in(n: Node, src: &[u8]) -> Vec<(String, Range<usize>)> {
+    if let Some(s) = string(n, src) {
+        return vec![s];
+    }
+    if matches!(n.kind(), "list" | "tuple" | "set") {
+        return ts::named_children(n)
+            .into_iter()
+            .filter_map(|c| string(c, src))
+            .collect();
+    }
+    Vec::new()
+}
+
+struct State {
+    flavor: Flavor,
+    extension_file: bool,
+    flag_candidates: Vec<(String, Range<usize>)>,
+}
+
+pub fn scan(out: &mut Out, flavor: Flavor) {
+    let src = out.src();
+    let Some(tree) = ts::parse(Lang::Python, src) else {
+        return;
+    };
+    let mut st = State {
+        flavor,
+        extension_file: flavor == Flavor::SetupPy,
+        flag_candidates: Vec::new(),
+    };
+    let mut nodes = Vec::new();
+    ts::each(tree.root_node(), &mut |n| nodes.push(n));
+    for n in nodes {
+        visit(out, n, src, &mut st);
+    }
+    if st.extension_file {
+        for (flag, r) in std::mem::take(&mut st.flag_candidates) {
+            out.push(&native_ext::NVCC_ONLY_FLAG, r, format!("nvcc-only flag `{flag}`: hipcc rejects or ignores it; gate it on torch.version.hip"), Some("if torch.version.hip: use --offload-arch=gfx... (or PYTORCH_ROCM_ARCH) instead".into()));
+        }
+    }
+}
+
+fn visit(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
+    match n.kind() {
+        "attribute" => attribute(out, n, src),
+        "call" => call(out, n, src, st),
+        "keyword_argument" => {
+            let (Some(k), Some(v)) = (
+                n.child_by_field_name("name"),
+                n.child_by_field_name("value"),
+            ) else {
+                return;
+            };
+            let Some((val, _)) = string(v, src) else {
+                return;
+            };
+            match ts::text(k, src) {
+                "backend" if val.eq_ignore_ascii_case("nccl") => {
+                    out.push(
+                        &framework::NCCL_BACKEND,
+                        n.byte_range(),
+                        "backend=\"nccl\" is served by RCCL on ROCm: portable".into(),
+                        None,
+                    );
+                }
+                "device" if val.starts_with("cuda") => {
+                    out.push(
+                        &framework::TORCH_CUDA,
+                        n.byte_range(),
+                        "device=\"cuda\" is the HIP device on ROCm: portable".into(),
+                        None,
+                    );
+                }
+                _ => {}
+            }
+        }
+        "assignment" => {
+            // os.environ["NCCL_X"] = "..."
+            let Some(left) = n.child_by_field_name("left") else {
+                return;
+            };
+            if left.kind() != "subscript" {
+                return;
+            }
+            let is_environ = left
+                .child_by_field_name("value")
+                .and_then(|v| dotted(v, src))
+                .is_some_and(|d| d.ends_with("environ"));
+            let key = left
+                .child_by_field_name("subscript")
+                .and_then(|s| string(s, src));
+            if let (true, Some((name, r))) = (is_environ, key) {
+                let value = n
+                    .child_by_field_name("right")
+                    .and_then(|v| string(v, src))
+                    .unwrap_or_default();
+                words::setting(out, &name, r, &value.0, value.1, Site::Python);
+            }
+        }
+        "pair" => {
+            if let Some((name, r)) = n.child_by_field_name("key").and_then(|k| string(k, src)) {
+                if super::distributed::is_nccl_var(&name) {
+                    super::distributed::nccl_setting(out, &name, r);
+                }
+            }
+        }
+        "import_statement" | "import_from_statement" => {
+            let text = ts::text(n, src);
+            let modules: Vec<Node> = {
+                let mut v = Vec::new();
+                ts::each(n, &mut |c| {
+                    if c.kind() == "dotted_name" {
+                        v.push(c)
+                    }
+                });
+                v
+            };
+            if text.contains("cpp_extension") {
+                st.extension_file = true;
+            }
+            for m in modules {
+                let name = ts::text(m, src);
+                if matches!(name, "pynvml" | "nvidia_smi" | "pynvml_utils")
+                    || name.starts_with("pynvml.")
+                {
+                    out.push(
+                        &monitoring::NVML_USE,
+                        m.byte_range(),
+                        format!("imports {name} (NVML): NVIDIA-only"),
+                        Some("amdsmi (AMD SMI Python package)".into()),
+                    );
+                    break;
+                }
+            }
+        }
+        "identifier"
+            if ts::text(n, src) == "BuildExtension"
+                && !has_ancestor(n, "import_from_statement", 3)
+                && !has_ancestor(n, "attribute", 1) =>
+        {
+            out.push(
+                &native_ext::BUILD_EXTENSION,
+                n.byte_range(),
+                "BuildExtension hipifies CUDA sources on ROCm builds: portable".into(),
+                None,
+            );
+            st.extension_file = true;
+        }
+        "string" => {
+            if let Some((s, r)) = string(n, src) {
+                let t = s.trim();
+                if words::is_nvcc_only_flag(t) && !t.contains('\n') {
+                    st.flag_candidates.push((t.to_string(), r));
+                } else if ptx::looks_like_ptx(&s) {
+                    out.push(
+                        &ptx::EMBEDDED_PTX,
+                        r.start..r.start,
+                        "PTX embedded in a string: AMD GPUs cannot load PTX".into(),
+                        Some("HIP C++ source compiled with hiprtc".into()),
+                    );
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn attribute(out: &mut Out, n: Node, src: &[u8]) {
+    // Only the outermost attribute of a chain.
+    if let Some(p) = n.parent() {
+        if p.kind() == "attribute" && p.child_by_field_name("object") == Some(n) {
+            return;
+        }
+    }
+    let Some(d) = dotted(n, src) else { return };
+    if d == "torch.version.cuda" || d.starts_with("torch.version.cuda.") {
+        out.push(
+            &version_check::TORCH_VERSION_CUDA,
+            n.byte_range(),
+            "torch.version.cuda is None on ROCm builds".into(),
+            Some("branch on torch.version.hip".into()),
+        );
+    } else if d.starts_with("torch.backends.cudnn") {
+        out.push(
+            &framework::CUDNN_FLAGS,
+            n.byte_range(),
+            format!("{d}: MIOpen serves torch.backends.cudnn on ROCm: portable"),
+            None,
+        );
+    } else if d == "torch.cuda" || d.starts_with("torch.cuda.") {
+        let capability =
+            d.ends_with("get_device_capability") || d.ends_with("get_device_properties");
+        if capability && has_ancestor(n, "comparison_operator", 5) {
+            out.push(
+                &version_check::DEVICE_CAPABILITY,
+                n.byte_range(),
+                format!("threshold on {d}(): on ROCm the tuple comes from the gfx architecture"),
+                Some(
+                    "test torch.cuda.get_device_properties(0).gcnArchName or the feature itself"
+                        .into(),
+                ),
+            );
+        } else {
+            out.push(
+                &framework::TORCH_CUDA,
+                n.byte_range(),
+                format!("{d}: PyTorch on ROCm keeps the torch.cuda namespace: portable"),
+                None,
+            );
+        }
+    }
+}
+
+fn call(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
+    let Some(func) = n.child_by_field_name("function") else {
+        return;
+    };
+    let d = dotted(func, src).unwrap_or_default();
+    let last = if func.kind() == "attribute" {
+        func.child_by_field_name("attribute")
+            .map(|a| ts::text(a, src))
+            .unwrap_or("")
+    } else {
+        ts::text(func, src)
+    };
+    let first_str = args(n).into_iter().next().and_then(|a| string(a, src));
+    match last {
+        "cuda" if func.kind() == "attribute" && d != "torch.cuda" => {
+            let start = func
+                .child_by_field_name("attribute")
+                .map_or(n.start_byte(), |a| a.start_byte());
+            out.push(
+                &framework::TORCH_CUDA,
+                start..n.end_byte(),
+                ".cuda() moves to the HIP device on ROCm: portable".into(),
+                None,
+            );
+        }
+        "to" if first_str
+            .as_ref()
+            .is_some_and(|(s, _)| s.starts_with("cuda")) =>
+        {
+            out.push(
+                &framework::TORCH_CUDA,
+                n.byte_range(),
+                ".to(\"cuda\") is the HIP device on ROCm: portable".into(),
+                None,
+            );
+        }
+        "device"
+            if d == "torch.device"
+                && first_str
+                    .as_ref()
+                    .is_some_and(|(s, _)| s.starts_with("cuda")) =>
+        {
+            out.push(
+                &framework::TORCH_CUDA,
+                n.byte_range(),
+                "torch.device(\"cuda\") is the HIP device on ROCm: portable".into(),
+                None,
+            );
+        }
+        "init_process_group"
+            if first_str
+                .as_ref()
+                .is_some_and(|(s, _)| s.eq_ignore_ascii_case("nccl")) =>
+        {
+            let r = first_str.map(|(_, r)| r).unwrap_or(n.byte_range());
+            out.push(
+                &framework::NCCL_BACKEND,
+                r,
+                "the nccl backend is served by RCCL on ROCm: portable".into(),
+                None,
+            );
+        }
+        "CUDAExtension" => {
+            st.extension_file = true;
+            out.push(&native_ext::CUDA_EXTENSION, n.byte_range().start..func.end_byte(), "CUDAExtension: PyTorch's ROCm build hipifies it automatically; nvcc-only flags must be gated on torch.version.hip".into(), Some("build against ROCm PyTorch; gate -gencode/-arch/--use_fast_math/-Xptxas on torch.version.hip".into()));
+        }
+        "load" | "load_inline" if d.contains("cpp_extension") || st.extension_file => {
+            let cu = keyword(n, "sources", src)
+                .map(|s| strings_in(s, src))
+                .unwrap_or_default()
+                .iter()
+                .any(|(s, _)| s.ends_with(".cu") || s.ends_with(".cuh"));
+            let inline_cuda = keyword(n, "cuda_sources", src).is_some();
+            if cu || inline_cuda {
+                st.extension_file = true;
+                out.push(&native_ext::CUDA_EXTENSION, n.byte_range().start..func.end_byte(), format!("{last}() builds CUDA sources at run time: PyTorch's ROCm build hipifies them; nvcc-only flags must be gated"), Some("gate extra_cuda_cflags on torch.version.hip".into()));
+            }
+        }
+        "cuModuleLoadData"
+        | "cuModuleLoadDataEx"
+        | "cuModuleLoad"
+        | "nvrtcCreateProgram"
+        | "nvrtcCompileProgram" => {
+            out.push(
+                &ptx::EMBEDDED_PTX,
+                n.byte_range().start..func.end_byte(),
+                format!("{last}: NVIDIA run-time code loading (PTX/NVRTC)"),
+                Some(
+                    "hiprtc with HIP C++ source, or hipModuleLoadData with AMD code objects".into(),
+                ),
+            );
+        }
+        "setdefault" | "putenv" if d.contains("environ") || d == "os.putenv" => {
+            if let Some((name, r)) = first_str {
+                let value = args(n)
+                    .get(1)
+                    .and_then(|v| string(*v, src))
+                    .unwrap_or_default();
+                words::setting(out, &name, r, &value.0, value.1, Site::Python);
+            }
+        }
+        "setup" if st.flavor == Flavor::SetupPy => {
+            for kw in ["install_requires", "setup_requires"] {
+                if let Some(v) = keyword(n, kw, src) {
+                    for (s, r) in strings_in(v, src) {
+                        if let Some(req) = packages::parse_req(&s, r.start) {
+                            packages::check_req(out, &req);
+                        }
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+    let is_proc = d.starts_with("subprocess.")
+        || matches!(
+            d.as_str(),
+            "os.system" | "os.popen" | "os.execvp" | "check_output" | "run" | "Popen" | "call"
+        );
+    if is_proc {
+        if let Some(a) = args(n).into_iter().next() {
+            let ws: Vec<Word> = strings_in(a, src)
+                .into_iter()
+                .flat_map(|(s, r)| words::split(&s, r.start))
+                .collect();
+            words::command(out, &ws, Site::Python, Cx::default());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{kind::FileKind, scan_bytes};
+
+    fn rules(kind: FileKind, src: &str) -> Vec<(String, u32)> {
+        scan_bytes("x.py", kind, src.as_bytes())
+            .into_iter()
+            .map(|f| (f.rule, f.line))
+            .collect()
+    }
+
+    #[test]
+    fn torch_cuda_in_code_is_pass_not_in_strings_or_comments() {
+        let src = "import torch\n# torch.cuda.synchronize() in a comment\ns = \"torch.cuda.is_available()\"\nif torch.cuda.is_available():\n    x = x.cuda()\ndist.init_process_group(backend=\"nccl\")\n";
+        let r = rules(FileKind::Python, src);
+        assert_eq!(
+            r,
+            vec![
+                ("HP800".into(), 4),
+                ("HP800".into(), 5),
+                ("HP801".into(), 6)
+            ]
+        );
+    }
+
+    #[test]
+    fn version_checks() {
+        let src = "if torch.version.cuda >= '11.8':\n    pass\nif torch.cuda.get_device_capability()[0] >= 8:\n    pass\nout = subprocess.check_output([\"nvcc\", \"--version\"])\n";
+        let r = rules(FileKind::Python, src);
+        assert_eq!(
+            r,
+            vec![
+                ("HP810".into(), 1),
+                ("HP811".into(), 3),
+                ("HP812".into(), 5)
+            ]
+        );
+    }
+
+    #[test]
+    fn nccl_environ_and_nvml() {
+        let src = "import os, pynvml\nos.environ[\"NCCL_IB_DISABLE\"] = \"1\"\nlevel = os.environ[\"NCCL_DEBUG\"]\nos.environ.setdefault(\"NCCL_NVLS_ENABLE\", \"1\")\n";
+        let r = rules(FileKind::Python, src);
+        assert_eq!(
+            r,
+            vec![
+                ("HP881".into(), 1),
+                ("HP890".into(), 2),
+                ("HP891".into(), 4)
+            ]
+        );
+    }
+
+    #[test]
+    fn setup_py_extension() {
+        let src = "from setuptools import setup\nfrom torch.utils.cpp_extension import BuildExtension, CUDAExtension\nsetup(\n    name=\"ops\",\n    install_requires=[\"torch>=2.1\", \"requests\"],\n    ext_modules=[CUDAExtension(\"ops\", [\"ops.cpp\", \"k.cu\"],\n        extra_compile_args={\"nvcc\": [\"-O3\", \"-gencode\", \"arch=compute_80,code=sm_80\", \"--use_fast_math\"]})],\n    cmdclass={\"build_ext\": BuildExtension},\n)\n";
+        let r = rules(FileKind::SetupPy, src);
+        assert_eq!(
+            r,
+            vec![
+                ("HP820".into(), 5),
+                ("HP830".into(), 6),
+                ("HP831".into(), 7),
+                ("HP831".into(), 7),
+                ("HP831".into(), 7),
+                ("HP832".into(), 8),
+            ]
+        );
+    }
+
+    #[test]
+    fn ptx_strings() {
+        let src = "PTX = \"\"\"\n.version 7.0\n.target sm_80\n.entry k()\n\"\"\"\nmod = cuModuleLoadData(PTX)\n";
+        let r = rules(FileKind::Python, src);
+        assert_eq!(r, vec![("HP912".into(), 1), ("HP912".into(), 6)]);
+    }
+}

@@ -1,0 +1,115 @@
+//! Shell scripts (and shell fragments inside Dockerfiles and Makefiles) through tree-sitter-bash:
+//! each simple command's words and each variable assignment go to [`words`](super::words).
+//! Comments and heredoc bodies are not commands, so nothing in them is flagged.
+
+use super::ts::{self, Lang};
+use super::words::{self, Cx, Site, Word};
+use super::Out;
+use tree_sitter::Node;
+
+pub fn scan(out: &mut Out, site: Site) {
+    let src = out.src();
+    scan_fragment(out, 0, src, site, Cx::default());
+}
+
+/// Parses `frag` (which starts at byte `offset` of the file) as Bash and checks its commands.
+pub fn scan_fragment(out: &mut Out, offset: usize, frag: &[u8], site: Site, cx: Cx) {
+    let Some(tree) = ts::parse(Lang::Bash, frag) else {
+        return;
+    };
+    let mut commands: Vec<Node> = Vec::new();
+    let mut assignments: Vec<Node> = Vec::new();
+    ts::each(tree.root_node(), &mut |n| match n.kind() {
+        "command" => commands.push(n),
+        "variable_assignment" => assignments.push(n),
+        _ => {}
+    });
+    for a in assignments {
+        let (Some(name), value) = (
+            a.child_by_field_name("name"),
+            a.child_by_field_name("value"),
+        ) else {
+            continue;
+        };
+        let name_text = ts::text(name, frag);
+        let (vtext, vrange) = match value {
+            Some(v) => (
+                unquote(ts::text(v, frag)).to_string(),
+                v.start_byte() + offset..v.end_byte() + offset,
+            ),
+            None => (String::new(), a.end_byte() + offset..a.end_byte() + offset),
+        };
+        words::setting(
+            out,
+            name_text,
+            name.start_byte() + offset..name.end_byte() + offset,
+            &vtext,
+            vrange,
+            site,
+        );
+    }
+    for c in commands {
+        let mut ws = Vec::new();
+        for ch in ts::named_children(c) {
+            match ch.kind() {
+                "variable_assignment"
+                | "file_redirect"
+                | "herestring_redirect"
+                | "heredoc_redirect" => {}
+                _ => ws.push(Word::new(
+                    unquote(ts::text(ch, frag)),
+                    ch.start_byte() + offset..ch.end_byte() + offset,
+                )),
+            }
+        }
+        words::command(out, &ws, site, cx);
+    }
+}
+
+pub fn unquote(s: &str) -> &str {
+    let s = s.trim();
+    for q in ['"', '\''] {
+        if s.len() >= 2 && s.starts_with(q) && s.ends_with(q) {
+            return &s[1..s.len() - 1];
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{kind::FileKind, scan_bytes};
+
+    fn rules(src: &str) -> Vec<(String, u32)> {
+        scan_bytes("run.sh", FileKind::Shell, src.as_bytes())
+            .into_iter()
+            .map(|f| (f.rule, f.line))
+            .collect()
+    }
+
+    #[test]
+    fn flags_commands_not_comments() {
+        let src = "#!/bin/bash\n# nvidia-smi in a comment\necho \"nvcc is not run here\"\nnvidia-smi -L\nexport NCCL_IB_HCA=mlx5_0\nnvcc -arch=sm_80 -o k k.cu -lcublas\n";
+        let r = rules(src);
+        assert!(r.contains(&("HP880".into(), 4)), "{r:?}");
+        assert!(r.contains(&("HP890".into(), 5)), "{r:?}");
+        assert!(r.contains(&("HP850".into(), 6)));
+        assert!(r.contains(&("HP843".into(), 6)));
+        assert!(r.contains(&("HP851".into(), 6)));
+        assert!(!r.iter().any(|(_, l)| *l == 2 || *l == 3), "{r:?}");
+    }
+
+    #[test]
+    fn nvcc_version_is_a_version_check() {
+        let r = rules("V=$(nvcc --version | grep release)\n");
+        assert_eq!(r, vec![("HP812".to_string(), 1)]);
+    }
+
+    #[test]
+    fn docker_gpus_and_cuda_index() {
+        let r = rules("docker run --gpus all img\npip install torch --index-url https://download.pytorch.org/whl/cu121\n");
+        assert!(r.contains(&("HP862".into(), 1)));
+        assert!(r.contains(&("HP822".into(), 2)));
+        assert!(r.contains(&("HP820".into(), 2)), "{r:?}");
+    }
+}

@@ -1,0 +1,33 @@
+//! version-check rules outside C++: Python and scripts that branch on the CUDA version or on
+//! NVIDIA compute capability, which mean something else (or nothing) on ROCm.
+
+use crate::rules::RuleInfo;
+
+inventory_rule!(TORCH_VERSION_CUDA, "HP810", "torch-version-cuda", VersionCheck, Remediation, Runtime,
+    summary: "Code reads `torch.version.cuda`, which is None on ROCm builds.",
+    why: "On ROCm `torch.version.cuda` is None and `torch.version.hip` holds the HIP version; comparisons or parsing of it take the wrong branch or raise.",
+    bad: "if torch.version.cuda and float(torch.version.cuda) >= 11.8:",
+    good: "if torch.version.hip or (torch.version.cuda and float(torch.version.cuda) >= 11.8):",
+    fix: "Branch on `torch.version.hip` for ROCm, or test the feature you need instead of a version.",
+    refs: ["https://pytorch.org/docs/stable/notes/hip.html"],
+);
+
+inventory_rule!(DEVICE_CAPABILITY, "HP811", "device-capability-threshold", VersionCheck, Remediation, Runtime,
+    summary: "A threshold on `torch.cuda.get_device_capability()` (NVIDIA compute capability).",
+    why: "On ROCm the capability tuple is derived from the gfx architecture (e.g. (9, 4) for gfx942), so thresholds meant for Volta/Ampere/Hopper select the wrong code path.",
+    bad: "if torch.cuda.get_device_capability() >= (8, 0):",
+    good: "arch = torch.cuda.get_device_properties(0).gcnArchName  # e.g. 'gfx942:sramecc+:xnack-'",
+    fix: "On ROCm test `gcnArchName` or the feature itself (dtype support, kernels available).",
+    refs: ["https://pytorch.org/docs/stable/notes/hip.html"],
+);
+
+inventory_rule!(NVCC_VERSION_PROBE, "HP812", "nvcc-version-probe", VersionCheck, Remediation, Build,
+    summary: "Runs `nvcc --version` (or `nvcc -V`) to find the CUDA version.",
+    why: "There is no nvcc on a ROCm system; the probe fails or its parse returns nothing.",
+    bad: "out = subprocess.check_output([\"nvcc\", \"--version\"])",
+    good: "out = subprocess.check_output([\"hipcc\", \"--version\"])  # or read torch.version.hip",
+    fix: "Probe `hipcc --version` / `hipconfig --version`, or read `torch.version.hip`.",
+    refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/"],
+);
+
+pub const RULES: &[&RuleInfo] = &[&TORCH_VERSION_CUDA, &DEVICE_CAPABILITY, &NVCC_VERSION_PROBE];

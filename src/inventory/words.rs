@@ -1,0 +1,379 @@
+//! Command words, wherever they come from (a Bash AST, a Make recipe, a Dockerfile RUN, a YAML
+//! probe, a Python `subprocess` list): nvcc and its architecture flags, CUDA libraries and
+//! paths, NVIDIA monitoring tools and profilers, `--gpus`, `pip install` of CUDA wheels and
+//! CUDA indexes, and `NAME=value` settings (NCCL tuning, CUDA paths, NVIDIA runtime variables).
+//! Callers hand in words already split by their own parser; this module never scans raw files.
+
+use super::{build, container, distributed, monitoring, packages, version_check, Out};
+use std::ops::Range;
+
+/// Where the words are: decides the category of path and index findings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Site {
+    /// Build scripts, Makefiles, CMake, shell scripts.
+    Build,
+    /// Dockerfiles and compose files.
+    Container,
+    /// Kubernetes manifests.
+    Deployment,
+    /// Python code.
+    Python,
+}
+
+/// Extra context for messages: the probe or health check the command runs in.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Cx<'p> {
+    pub probe: Option<&'p str>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Word {
+    /// The word with quotes removed.
+    pub text: String,
+    pub range: Range<usize>,
+}
+
+impl Word {
+    pub fn new(text: impl Into<String>, range: Range<usize>) -> Self {
+        Word {
+            text: text.into(),
+            range,
+        }
+    }
+}
+
+/// Splits `s` (found at `offset` in the file) on whitespace, keeping byte ranges; quotes around
+/// a word are dropped from its text. Used for scalars that hold a command line.
+pub fn split(s: &str, offset: usize) -> Vec<Word> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in s.char_indices().chain(std::iter::once((s.len(), ' '))) {
+        if c.is_whitespace() || matches!(c, ';' | '&' | '|' | '(' | ')') {
+            if let Some(st) = start.take() {
+                let w = &s[st..i];
+                let t = w.trim_matches(|c| c == '"' || c == '\'');
+                if !t.is_empty() {
+                    out.push(Word::new(t, offset + st..offset + i));
+                }
+            }
+        } else if start.is_none() {
+            start = Some(i);
+        }
+    }
+    out
+}
+
+fn basename(w: &str) -> &str {
+    w.rsplit('/').next().unwrap_or(w)
+}
+
+fn is_sm_arch(s: &str) -> bool {
+    let s = s.trim_matches(|c| c == '"' || c == '\'' || c == ',');
+    ["sm_", "compute_", "sm", "lto_"].iter().any(|p| {
+        s.strip_prefix(p)
+            .is_some_and(|d| d.len() >= 2 && d.chars().all(|c| c.is_ascii_digit() || c == 'a'))
+    })
+}
+
+/// Whether a single word is an nvcc architecture flag.
+pub fn is_arch_flag(w: &str) -> bool {
+    w.starts_with("-gencode")
+        || w.starts_with("--generate-code")
+        || w.starts_with("--gpu-architecture")
+        || w.starts_with("--gpu-code")
+        || w.contains("arch=compute_")
+        || w.contains("code=sm_")
+        || w.strip_prefix("-arch=").is_some_and(is_sm_arch)
+        || w.strip_prefix("-arch").is_some_and(is_sm_arch)
+        || w.strip_prefix("-code=").is_some_and(is_sm_arch)
+}
+
+/// Whether a word is a flag only nvcc understands (for Python extension builds).
+pub fn is_nvcc_only_flag(w: &str) -> bool {
+    is_arch_flag(w)
+        || w == "-arch"
+        || w.starts_with("--use_fast_math")
+        || w.starts_with("-use_fast_math")
+        || w.starts_with("-Xptxas")
+        || w.starts_with("--ptxas-options")
+        || w.starts_with("--expt-relaxed-constexpr")
+        || w.starts_with("--expt-extended-lambda")
+        || w.starts_with("-Xcompiler")
+        || w.starts_with("--compiler-options")
+        || w.starts_with("-lineinfo")
+        || w.starts_with("--maxrregcount")
+}
+
+/// A command given as words. `words[0]` is usually the program, but every word is examined, so
+/// wrappers (`sudo`, `env`, `$(NVCC)` after expansion is unknown) do not hide anything.
+pub fn command(out: &mut Out, words: &[Word], site: Site, cx: Cx) {
+    // A script after `-c` (`sh -c "nvidia-smi -L"`) is one word: split it into its own words.
+    // Other quoted words (`echo "nvcc is not run"`) stay whole.
+    let flat: Vec<Word> = words
+        .iter()
+        .enumerate()
+        .flat_map(|(i, w)| {
+            let script = i > 0 && words[i - 1].text == "-c";
+            if script && w.text.contains(char::is_whitespace) {
+                let quote = (w.range.len().saturating_sub(w.text.len())) / 2;
+                split(&w.text, w.range.start + quote)
+            } else {
+                vec![w.clone()]
+            }
+        })
+        .collect();
+    let words = &flat[..];
+    let has_version = words
+        .iter()
+        .any(|w| w.text == "--version" || w.text == "-V");
+    let mut i = 0;
+    let mut pip_install = false;
+    while i < words.len() {
+        let w = &words[i];
+        let t = w.text.as_str();
+        let base = basename(t);
+        if i + 1 < words.len()
+            && (base == "pip" || base == "pip3" || base == "uv" || t == "pip")
+            && words[i + 1].text == "install"
+        {
+            pip_install = true;
+        }
+        if let Some((name, value)) = assignment_word(t) {
+            let name_range = w.range.start..w.range.start + name.len();
+            let value_range = w.range.end - value.len()..w.range.end;
+            setting(out, name, name_range, value, value_range, site);
+        } else if base == "nvcc" {
+            if has_version {
+                out.push(
+                    &version_check::NVCC_VERSION_PROBE,
+                    w.range.clone(),
+                    "runs `nvcc --version`: there is no nvcc on ROCm".into(),
+                    Some("hipcc --version, or torch.version.hip".into()),
+                );
+            } else if site != Site::Python {
+                out.push(
+                    &build::NVCC_INVOCATION,
+                    w.range.clone(),
+                    "runs nvcc, which does not exist on ROCm".into(),
+                    Some("hipcc (or amdclang++ -x hip) with --offload-arch=gfx...".into()),
+                );
+            }
+        } else if let Some(rule) = monitoring::tool(base) {
+            let msg = match (rule.id.code, cx.probe) {
+                ("HP880", Some(p)) => format!("{p} runs nvidia-smi, which is absent on AMD nodes: the check fails and the workload is never ready or keeps restarting"),
+                ("HP880", None) => "runs nvidia-smi, which is absent on AMD nodes".to_string(),
+                (_, _) => format!("runs {base}, an NVIDIA-only tool"),
+            };
+            let sugg = match rule.id.code {
+                "HP880" => "amd-smi (e.g. `amd-smi list`, `amd-smi metric`)",
+                "HP882" => "AMD Device Metrics Exporter (rocm/device-metrics-exporter)",
+                _ => "rocprofv3 / rocprof-compute",
+            };
+            out.push(rule, w.range.clone(), msg, Some(sugg.into()));
+        } else if t == "--gpus" || t.starts_with("--gpus=") {
+            out.push(
+                &container::DOCKER_GPUS_FLAG,
+                w.range.clone(),
+                "`--gpus` needs the NVIDIA container toolkit".into(),
+                Some("--device=/dev/kfd --device=/dev/dri --group-add video".into()),
+            );
+            if t == "--gpus" {
+                i += 1;
+            }
+        } else if (site != Site::Python && is_arch_flag(t))
+            || (t == "-arch" && words.get(i + 1).is_some_and(|n| is_sm_arch(&n.text)))
+        {
+            out.push(
+                &build::CUDA_ARCH_FLAG,
+                w.range.clone(),
+                format!("NVIDIA architecture flag `{t}`"),
+                Some("--offload-arch=gfx... for the AMD GPUs you target".into()),
+            );
+            if matches!(
+                t,
+                "-gencode" | "-arch" | "--generate-code" | "--gpu-architecture"
+            ) {
+                i += 1;
+            }
+        } else if let Some(lib) = t
+            .strip_prefix("-l")
+            .and_then(|l| build::rocm_library(l).map(|r| (l, r)))
+        {
+            out.push(
+                &build::CUDA_LIBRARY_LINK,
+                w.range.clone(),
+                format!("links CUDA library {}", lib.0),
+                Some(format!("-l{}", lib.1)),
+            );
+        } else if t.starts_with("nvcr.io/nvidia/") || t.starts_with("nvidia/cuda:") {
+            super::dockerfile::image_ref(out, t, w.range.clone());
+        } else if t.contains("download.pytorch.org/whl/") {
+            let url = t.rsplit('=').next().unwrap_or(t);
+            packages::check_index(out, url, w.range.clone(), site);
+        } else if pip_install
+            && !t.starts_with('-')
+            && t != "install"
+            && base != "pip"
+            && base != "pip3"
+            && base != "uv"
+            && base != "python"
+            && base != "python3"
+        {
+            let prev = i
+                .checked_sub(1)
+                .map(|j| words[j].text.as_str())
+                .unwrap_or("");
+            let takes_value = matches!(
+                prev,
+                "-r" | "-c"
+                    | "-e"
+                    | "-f"
+                    | "-i"
+                    | "--index-url"
+                    | "--extra-index-url"
+                    | "--find-links"
+                    | "--requirement"
+                    | "--constraint"
+                    | "--target"
+                    | "-t"
+            );
+            if !takes_value {
+                if let Some(req) = packages::parse_req(t, w.range.start) {
+                    packages::check_req(out, &req);
+                }
+            }
+        }
+        if t.contains("/usr/local/cuda") && assignment_word(t).is_none() {
+            path(out, w.range.clone(), t, site);
+        }
+        i += 1;
+    }
+}
+
+/// `NAME=value` as one word.
+fn assignment_word(t: &str) -> Option<(&str, &str)> {
+    let (name, value) = t.split_once('=')?;
+    let ok = !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+        && name.as_bytes()[0].is_ascii_uppercase();
+    ok.then_some((name, value))
+}
+
+fn path(out: &mut Out, range: Range<usize>, t: &str, site: Site) {
+    match site {
+        Site::Build => out.push(
+            &build::CUDA_INSTALL_PATH,
+            range,
+            format!("CUDA toolkit path `{t}`"),
+            Some("/opt/rocm (ROCM_PATH)".into()),
+        ),
+        Site::Container | Site::Deployment => out.push(
+            &container::CUDA_ENV_IN_CONTAINER,
+            range,
+            format!("CUDA toolkit path `{t}` in the container"),
+            Some("/opt/rocm (ROCM_PATH)".into()),
+        ),
+        Site::Python => {}
+    }
+}
+
+/// A variable set to a value (`export X=...`, `ENV X=...`, `env: - name: X`, `os.environ[X]`).
+pub fn setting(
+    out: &mut Out,
+    name: &str,
+    name_range: Range<usize>,
+    value: &str,
+    value_range: Range<usize>,
+    site: Site,
+) {
+    if distributed::is_nccl_var(name) {
+        return distributed::nccl_setting(out, name, name_range);
+    }
+    match name {
+        "NVIDIA_VISIBLE_DEVICES"
+        | "NVIDIA_DRIVER_CAPABILITIES"
+        | "NVIDIA_REQUIRE_CUDA"
+        | "NVIDIA_DISABLE_REQUIRE" => {
+            out.push(
+                &container::NVIDIA_CONTAINER_ENV,
+                name_range,
+                format!("{name} is read only by the NVIDIA container toolkit"),
+                Some("pass /dev/kfd and /dev/dri; select GPUs with ROCR_VISIBLE_DEVICES".into()),
+            );
+        }
+        "CUDA_HOME"
+        | "CUDA_PATH"
+        | "CUDA_ROOT"
+        | "CUDA_TOOLKIT_ROOT_DIR"
+        | "CUDA_BIN_PATH"
+        | "CUDACXX" => match site {
+            Site::Build => out.push(
+                &build::CUDA_INSTALL_PATH,
+                name_range,
+                format!("{name} points at a CUDA toolkit"),
+                Some("ROCM_PATH=/opt/rocm".into()),
+            ),
+            Site::Container | Site::Deployment => out.push(
+                &container::CUDA_ENV_IN_CONTAINER,
+                name_range,
+                format!("{name} points at a CUDA toolkit that a ROCm image does not have"),
+                Some("ROCM_PATH=/opt/rocm".into()),
+            ),
+            Site::Python => {}
+        },
+        "TORCH_CUDA_ARCH_LIST" | "CUDA_ARCH_LIST" | "CUDAARCHS" => {
+            out.push(
+                &build::CUDA_ARCH_FLAG,
+                name_range,
+                format!("{name} lists NVIDIA architectures"),
+                Some("PYTORCH_ROCM_ARCH=gfx942 (or the gfx targets you build for)".into()),
+            );
+        }
+        _ => {
+            if value.contains("download.pytorch.org/whl/") {
+                packages::check_index(out, value, value_range, site);
+            } else {
+                // Tools and flags collected in a variable: NVCC=/usr/local/cuda/bin/nvcc,
+                // NVCCFLAGS="-gencode ...", LIBS="-lcublas".
+                let words = split(value, value_range.start);
+                command(out, &words, site, Cx::default());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_with_ranges() {
+        let w = split("sh -c 'nvidia-smi -L'", 10);
+        let texts: Vec<&str> = w.iter().map(|w| w.text.as_str()).collect();
+        assert_eq!(texts, ["sh", "-c", "nvidia-smi", "-L"]);
+        assert_eq!(w[2].range, 16..27);
+    }
+
+    #[test]
+    fn arch_flags() {
+        assert!(is_arch_flag("-arch=sm_80"));
+        assert!(is_arch_flag("-gencode"));
+        assert!(is_arch_flag("arch=compute_80,code=sm_80"));
+        assert!(!is_arch_flag("-arch=x86-64"));
+        assert!(!is_arch_flag("-O3"));
+        assert!(is_nvcc_only_flag("--use_fast_math"));
+        assert!(!is_nvcc_only_flag("-O3"));
+    }
+
+    #[test]
+    fn assignment_words() {
+        assert_eq!(
+            assignment_word("NCCL_IB_DISABLE=1"),
+            Some(("NCCL_IB_DISABLE", "1"))
+        );
+        assert_eq!(assignment_word("arch=compute_80"), None);
+        assert_eq!(assignment_word("--gpus=all"), None);
+    }
+}
