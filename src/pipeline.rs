@@ -84,17 +84,24 @@ pub fn process_bytes(rel: &str, bytes: Vec<u8>, work: &Work, m: &Mappings) -> Fi
         src: &bytes,
         lines: &lines,
     };
-    let plain = translate::translate(&ctx, m, &work.translate);
-    let relevant = plain.changed(&bytes)
+    // One parse per file at most: before translation when a byte search says the file is worth
+    // it, otherwise after, only if the translation found CUDA anyway.
+    let early = work.hazards
+        || crate::prefilter::mentions_cuda(&bytes)
+        || translate::overloads::may_apply(&bytes);
+    let mut tree = if early { parse::parse(&bytes) } else { None };
+    let plain = translate::translate_in(&ctx, m, &work.translate, tree.as_ref(), None);
+    let relevant = early
+        || plain.changed(&bytes)
         || !plain.findings.is_empty()
-        || plain.stats.unchanged_api > 0
-        || crate::prefilter::mentions_cuda(&bytes);
-    let (tree, health) = if relevant || work.hazards {
-        let tree = parse::parse(&bytes);
-        let h = parse::health(tree.as_ref(), &bytes, &lines);
-        (tree, h)
+        || plain.stats.unchanged_api > 0;
+    if !early && relevant {
+        tree = parse::parse(&bytes);
+    }
+    let health = if relevant {
+        parse::health(tree.as_ref(), &bytes, &lines)
     } else {
-        (None, Health::default())
+        Health::default()
     };
     let mut findings = plain.findings;
     if work.hazards {
@@ -106,7 +113,7 @@ pub fn process_bytes(rel: &str, bytes: Vec<u8>, work: &Work, m: &Mappings) -> Fi
     }
     drop(tree);
     let (output, conflicts, stats) = if work.annotate {
-        let t = translate::translate_annotated(&ctx, m, &work.translate, Some(&findings));
+        let t = translate::translate_in(&ctx, m, &work.translate, None, Some(&findings));
         (t.output, t.conflicts, t.stats)
     } else {
         (plain.output, plain.conflicts, plain.stats)

@@ -214,7 +214,6 @@ pub fn write_atomic(dest: &Path, bytes: &[u8], like: Option<&Path>) -> anyhow::R
         .prefix(".hipport-")
         .tempfile_in(dir)?;
     tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
     if let Some(like) = like {
         if let Ok(meta) = std::fs::metadata(like) {
             tmp.as_file().set_permissions(meta.permissions())?;

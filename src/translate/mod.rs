@@ -12,7 +12,7 @@ mod fixups;
 mod idents;
 mod includes;
 mod launch;
-mod overloads;
+pub mod overloads;
 
 pub use annotate::annotate;
 
@@ -126,6 +126,8 @@ pub(crate) struct Pass<'a> {
     pub findings: Vec<Finding>,
     /// Macros already reported as required (HP007), once per file.
     pub defines_reported: Vec<String>,
+    /// The file's parse, when the caller has one.
+    pub tree: Option<&'a tree_sitter::Tree>,
 }
 
 impl<'a> Pass<'a> {
@@ -150,6 +152,18 @@ pub fn translate_annotated(
     opts: &Options,
     annotate: Option<&[Finding]>,
 ) -> Translation {
+    translate_in(ctx, m, opts, None, annotate)
+}
+
+/// The full entry point: `tree` is the file's tree-sitter parse when the caller already has one
+/// (passes that need structure parse the file themselves otherwise).
+pub fn translate_in(
+    ctx: &FileCtx,
+    m: &Mappings,
+    opts: &Options,
+    tree: Option<&tree_sitter::Tree>,
+    annotate: Option<&[Finding]>,
+) -> Translation {
     let lexed = lex::lex(ctx.src);
     let mut pass = Pass {
         ctx,
@@ -161,6 +175,7 @@ pub fn translate_annotated(
         stats: Stats::default(),
         findings: Vec::new(),
         defines_reported: Vec::new(),
+        tree,
     };
     idents::run(&mut pass);
     includes::run(&mut pass);

@@ -97,16 +97,28 @@ fn line_end_after(src: &[u8], at: usize) -> usize {
     }
 }
 
+/// Whether a file may hold such definitions (a byte search, before any parse).
+pub fn may_apply(src: &[u8]) -> bool {
+    memchr::memmem::find(src, b"operator").is_some()
+        || memchr::memmem::find(src, b"atomicAdd").is_some()
+        || memchr::memmem::find(src, b"atomicM").is_some()
+}
+
 pub(super) fn run(p: &mut Pass) {
     let src = p.src();
-    let interesting = memchr::memmem::find(src, b"operator").is_some()
-        || memchr::memmem::find(src, b"atomicAdd").is_some()
-        || memchr::memmem::find(src, b"atomicM").is_some();
-    if !interesting {
+    if !may_apply(src) {
         return;
     }
-    let Some(tree) = parse::parse(src) else {
-        return;
+    let own;
+    let tree = match p.tree {
+        Some(t) => t,
+        None => match parse::parse(src) {
+            Some(t) => {
+                own = t;
+                &own
+            }
+            None => return,
+        },
     };
     let mut defs: Vec<(usize, usize, String)> = Vec::new();
     parse::visit(tree.root_node(), &mut |n| {
