@@ -35,6 +35,8 @@ pub struct FileResult {
     pub health: Health,
     /// Overlapping edits (an engine defect if ever non-zero).
     pub conflicts: usize,
+    /// Findings silenced by `// hipport: allow(HPxxx)` comments.
+    pub suppressed: usize,
 }
 
 pub struct FileOutcome {
@@ -105,6 +107,7 @@ pub fn process_bytes(rel: &str, bytes: Vec<u8>, work: &Work, m: &Mappings) -> Fi
         ));
     }
     drop(tree);
+    let suppressed = crate::rules::suppress::apply(&bytes, &mut findings);
     let (output, conflicts, stats) = if work.annotate {
         let t = translate::translate_annotated(&ctx, m, &work.translate, Some(&findings));
         (t.output, t.conflicts, t.stats)
@@ -122,5 +125,6 @@ pub fn process_bytes(rel: &str, bytes: Vec<u8>, work: &Work, m: &Mappings) -> Fi
         findings,
         health,
         conflicts,
+        suppressed,
     }
 }

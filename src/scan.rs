@@ -40,10 +40,12 @@ pub fn scan(s: &ScanSettings) -> Result<Report, String> {
         .collect();
     let mut translated = 0usize;
     let mut parse_errors = 0usize;
+    let mut suppressed = 0usize;
     for o in outcomes.iter() {
         match &o.result {
             Ok(r) => {
                 findings.extend(r.findings.iter().cloned());
+                suppressed += r.suppressed;
                 translated += (r.stats.renamed_total() + r.stats.unchanged_api) as usize;
                 if r.health.parsed && !r.health.clean() {
                     parse_errors += 1;
@@ -59,5 +61,6 @@ pub fn scan(s: &ScanSettings) -> Result<Report, String> {
     report.summary.files_scanned = outcomes.len();
     report.summary.translated_names = translated;
     report.summary.parse_errors_files = parse_errors;
+    report.summary.suppressed = suppressed;
     Ok(report)
 }
