@@ -314,11 +314,15 @@ impl<'a> Lexer<'a> {
         self.pos += 1;
         while self.pos < src.len() {
             let c = src[self.pos];
-            if (c == b'+' || c == b'-') && matches!(src[self.pos - 1], b'e' | b'E' | b'p' | b'P') {
-                self.pos += 1;
-            } else if c == b'\'' && self.peek(1).is_ascii_alphanumeric() {
-                self.pos += 1;
-            } else if c.is_ascii_alphanumeric() || c == b'_' || c == b'.' {
+            let exponent_sign =
+                (c == b'+' || c == b'-') && matches!(src[self.pos - 1], b'e' | b'E' | b'p' | b'P');
+            let digit_separator = c == b'\'' && self.peek(1).is_ascii_alphanumeric();
+            if exponent_sign
+                || digit_separator
+                || c.is_ascii_alphanumeric()
+                || c == b'_'
+                || c == b'.'
+            {
                 self.pos += 1;
             } else {
                 break;

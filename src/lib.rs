@@ -17,6 +17,8 @@ pub mod report;
 pub mod rules;
 pub mod scan;
 pub mod source;
+#[doc(hidden)]
+pub mod testkit;
 pub mod translate;
 pub mod version;
 pub mod walk;

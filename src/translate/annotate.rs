@@ -19,7 +19,7 @@ pub fn annotate(src: &[u8], lexed: &Lexed, findings: &[Finding]) -> Vec<Edit> {
     let mut edits: Vec<Edit> = Vec::new();
     let mut seen: Vec<(usize, String)> = Vec::new();
     for f in findings {
-        let mut at = f.byte_range.0.min(src.len());
+        let mut at = statement_start(src, lexed, f.byte_range.0.min(src.len()));
         // Inside a multi-line directive (a macro body), annotate above the directive.
         if let Some(d) = lexed
             .directives
@@ -63,4 +63,30 @@ pub fn annotate(src: &[u8], lexed: &Lexed, findings: &[Finding]) -> Vec<Edit> {
         edits.push(Edit::insert(start, format!("{indent}{text}{nl}")));
     }
     edits
+}
+
+/// The start of the statement holding `offset`: the first code token after the previous `;`,
+/// `{` or `}` (or directive), so a call spread over several lines is annotated above its first.
+fn statement_start(src: &[u8], lexed: &Lexed, offset: usize) -> usize {
+    use crate::lex::Tok;
+    let toks = &lexed.tokens;
+    let Some(mut i) = toks.iter().position(|t| t.end as usize > offset) else {
+        return offset;
+    };
+    if toks[i].in_directive() {
+        return offset;
+    }
+    let mut start = toks[i].start as usize;
+    while i > 0 {
+        i -= 1;
+        let t = &toks[i];
+        if t.kind == Tok::Comment {
+            continue;
+        }
+        if t.in_directive() || matches!(t.text(src), b";" | b"{" | b"}") {
+            break;
+        }
+        start = t.start as usize;
+    }
+    start
 }

@@ -9,11 +9,30 @@ use crate::lex::Tok;
 use crate::mappings::Resolution;
 use crate::rules::api;
 
-/// HIP functions (after renaming) whose first parameter is `void**` with no typed overload.
-const VOID_PTR_FIRST_ARG: &[&str] = &["hipHostAlloc", "hipMallocHost"];
+/// HIP functions (after renaming) that lack CUDA's typed template overloads: the argument at
+/// the index needs a cast (`void**` for pointer-to-pointer outputs, `const void*` for kernels).
+const NEEDS_CAST: &[(&str, usize, Cast)] = &[
+    ("hipHostAlloc", 0, Cast::VoidPtrPtr),
+    ("hipMallocHost", 0, Cast::VoidPtrPtr),
+    ("hipFuncGetAttributes", 1, Cast::ConstVoidPtr),
+    ("hipFuncSetAttribute", 0, Cast::ConstVoidPtr),
+    ("hipFuncSetCacheConfig", 0, Cast::ConstVoidPtr),
+    ("hipFuncSetSharedMemConfig", 0, Cast::ConstVoidPtr),
+    ("hipLaunchCooperativeKernel", 0, Cast::ConstVoidPtr),
+    ("hipLaunchKernel", 0, Cast::ConstVoidPtr),
+];
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Cast {
+    VoidPtrPtr,
+    ConstVoidPtr,
+}
+
+/// Token index ranges `[start, end)` of each argument.
+pub(crate) type ArgRanges = Vec<(usize, usize)>;
 
 /// The argument token ranges of the call whose name is token `i`: (open paren, args, close paren).
-pub(crate) fn call_args(p: &Pass, i: usize) -> Option<(usize, Vec<(usize, usize)>, usize)> {
+pub(crate) fn call_args(p: &Pass, i: usize) -> Option<(usize, ArgRanges, usize)> {
     let open = p.lexed.next_code(i)?;
     if p.text(open) != b"(" {
         return None;
@@ -147,17 +166,20 @@ pub(super) fn run(p: &mut Pass) {
             Some(Resolution::Rename { to, .. }) => to,
             _ => name,
         };
-        if VOID_PTR_FIRST_ARG.contains(&hip) {
-            void_ptr_cast(p, i);
+        if let Some(&(_, at, cast)) = NEEDS_CAST.iter().find(|(n, _, _)| *n == hip) {
+            add_cast(p, i, at, cast);
         }
     }
 }
 
-fn void_ptr_cast(p: &mut Pass, i: usize) {
+fn add_cast(p: &mut Pass, i: usize, at: usize, cast: Cast) {
     let Some((_, args, _)) = call_args(p, i) else {
         return;
     };
-    let Some(&(a, b)) = args.first() else { return };
+    let Some(&(a, b)) = args.get(at) else { return };
+    if b <= a {
+        return;
+    }
     let src = p.src();
     let start = p.lexed.tokens[a].start as usize;
     let end = p.lexed.tokens[b - 1].end as usize;
@@ -166,10 +188,28 @@ fn void_ptr_cast(p: &mut Pass, i: usize) {
         .copied()
         .filter(|c| !c.is_ascii_whitespace())
         .collect();
-    if text.starts_with(b"(void**)") || text.starts_with(b"reinterpret_cast<void**>") {
+    let already = [
+        &b"(void**)"[..],
+        b"(constvoid*)",
+        b"(void*)",
+        b"reinterpret_cast<",
+        b"static_cast<",
+        b"(constvoid**)",
+    ];
+    if already.iter().any(|c| text.starts_with(c)) {
         return;
     }
-    // Only an address-of or a plain name is cast; anything else is left to the compiler.
-    p.edits.push(Edit::insert(start, "(void**)"));
+    match cast {
+        Cast::VoidPtrPtr => p.edits.push(Edit::insert(start, "(void**)")),
+        Cast::ConstVoidPtr => {
+            if p.lang == super::Lang::C {
+                p.edits.push(Edit::insert(start, "(const void*)"));
+            } else {
+                p.edits
+                    .push(Edit::insert(start, "reinterpret_cast<const void*>("));
+                p.edits.push(Edit::insert(end, ")"));
+            }
+        }
+    }
     p.stats.fixups += 1;
 }

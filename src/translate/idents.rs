@@ -32,12 +32,6 @@ pub(super) fn run(p: &mut Pass) {
         let Ok(name) = std::str::from_utf8(text) else {
             continue;
         };
-        if let Some(prev) = p.lexed.prev_code(i) {
-            let pt = p.text(prev);
-            if pt == b"." || pt == b"->" {
-                continue;
-            }
-        }
         if namespace(p, i, name) {
             continue;
         }
@@ -155,13 +149,19 @@ fn namespace(p: &mut Pass, i: usize, name: &str) -> bool {
         if !ok {
             continue;
         }
-        // Used as a namespace: followed by `::`, or after `namespace`.
+        // Used as a namespace: followed by `::`, or named by `using namespace`. A declaration
+        // `namespace cub {` is the user's own namespace (or an extension of CUB's) and stays.
         let next_is_scope = p.lexed.next_code(i).is_some_and(|n| p.text(n) == b"::");
-        let after_namespace = p
-            .lexed
-            .prev_code(j)
-            .is_some_and(|k| p.text(k) == b"namespace");
-        if segs.len() == 1 && !(next_is_scope || after_namespace) {
+        let before = p.lexed.prev_code(j);
+        let after_namespace = before.is_some_and(|k| p.text(k) == b"namespace");
+        let using_namespace = after_namespace
+            && before
+                .and_then(|k| p.lexed.prev_code(k))
+                .is_some_and(|k| p.text(k) == b"using");
+        if after_namespace && !using_namespace {
+            return true;
+        }
+        if segs.len() == 1 && !(next_is_scope || using_namespace) {
             continue;
         }
         // A single-segment name must not itself be qualified (`foo::cub::` is someone else's).

@@ -139,9 +139,58 @@ fn needs_runtime(p: &Pass) -> bool {
     })
 }
 
+/// HIP headers that are not self-contained: they need the runtime header included first.
+const NEEDS_RUNTIME_FIRST: &[&str] = &["hip/hip_cooperative_groups.h"];
+
+/// The translated path of each include directive, with the directive's start offset.
+fn translated_includes(p: &Pass) -> Vec<(usize, String)> {
+    let mut v = Vec::new();
+    for d in 0..p.lexed.directives.len() {
+        let Some((_, inner)) = include_path(p, d) else {
+            continue;
+        };
+        let Ok(path) = std::str::from_utf8(&p.src()[inner.clone()]) else {
+            continue;
+        };
+        let after = p
+            .edits
+            .iter()
+            .find(|e| e.start == inner.start && e.end == inner.end)
+            .map(|e| e.replacement.clone())
+            .unwrap_or_else(|| path.trim().to_string());
+        v.push((p.lexed.directives[d].start, after));
+    }
+    v
+}
+
 /// nvcc includes `cuda_runtime.h` in every `.cu` file; hipcc does not include its counterpart.
+/// And `hip_cooperative_groups.h` needs the runtime header before it, where CUDA's does not.
 pub(super) fn implicit(p: &mut Pass) {
-    if p.lang != Lang::Cuda || !p.opts.implicit_include {
+    if !p.opts.implicit_include {
+        return;
+    }
+    let incs = translated_includes(p);
+    let first_runtime = incs
+        .iter()
+        .find(|(_, h)| RUNTIME_HEADERS.contains(&h.as_str()))
+        .map(|(at, _)| *at);
+    let first_dependent = incs
+        .iter()
+        .find(|(_, h)| NEEDS_RUNTIME_FIRST.contains(&h.as_str()))
+        .map(|(at, _)| *at);
+    if let Some(dep) = first_dependent {
+        if first_runtime.is_none_or(|r| r > dep) {
+            let at = dep - line_indent(p.src(), dep);
+            let nl = crate::source::newline_of(p.src());
+            p.edits.push(Edit::insert(
+                at,
+                format!("#include <hip/hip_runtime.h>{nl}"),
+            ));
+            p.stats.includes_inserted += 1;
+            return;
+        }
+    }
+    if p.lang != Lang::Cuda {
         return;
     }
     if has_runtime_include(p) || !needs_runtime(p) {

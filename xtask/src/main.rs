@@ -2,6 +2,8 @@
 //!
 //! Keep this a small dispatcher; each command lives in its own module.
 
+mod bless;
+mod hipcc_check;
 mod mappings;
 
 use std::process::ExitCode;
@@ -9,7 +11,9 @@ use std::process::ExitCode;
 const USAGE: &str = "usage: cargo xtask <command> [args]
 
 commands:
-  mappings [--check] [--tables DIR]   regenerate (or check) mappings/generated/ from the HIPIFY tables";
+  mappings [--check] [--tables DIR]   regenerate (or check) mappings/generated/ from the HIPIFY tables
+  bless [CASE...]                     rewrite the expected files of the golden cases in testdata/port/
+  hipcc-check [--hipcc PATH]          compile every compilable golden output with hipcc -fsyntax-only";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -19,6 +23,8 @@ fn main() -> ExitCode {
     };
     let result = match cmd.as_str() {
         "mappings" => mappings::run(rest),
+        "bless" => bless::run(rest),
+        "hipcc-check" => hipcc_check::run(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;

@@ -100,7 +100,7 @@ fn parse_args(args: &[String]) -> Result<Options> {
     Ok(opts)
 }
 
-fn repo_root() -> PathBuf {
+pub fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("xtask lives in the repo root")

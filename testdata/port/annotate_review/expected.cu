@@ -1,0 +1,15 @@
+#include <hip/hip_runtime.h>
+
+__device__ float warp_sum(float v) {
+  // hipport HP005 [REMEDIATION/CORRECTNESS]: `__shfl_down_sync` does not exist in ROCm 5.2: translated to `__shfl_down` and the mask `0xffffffff` was dropped
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_down(v, o);
+  return v;
+}
+
+void legacy() {
+  // hipport HP001 [REMEDIATION/BUILD]: `cudaDeviceFlushGPUDirectRDMAWrites` has no HIP equivalent (runtime API)
+  // hipport HP001 [REMEDIATION/BUILD]: `cudaFlushGPUDirectRDMAWritesTargetCurrentDevice` has no HIP equivalent (runtime API)
+  // hipport HP001 [REMEDIATION/BUILD]: `cudaFlushGPUDirectRDMAWritesToOwner` has no HIP equivalent (runtime API)
+  cudaDeviceFlushGPUDirectRDMAWrites(cudaFlushGPUDirectRDMAWritesTargetCurrentDevice,
+                                     cudaFlushGPUDirectRDMAWritesToOwner);
+}

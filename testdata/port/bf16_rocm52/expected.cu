@@ -1,0 +1,7 @@
+#include <hip/hip_bfloat16.h>
+#include <hip/hip_runtime.h>
+
+__global__ void bf16_scale(hip_bfloat16 *x, float s, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] = __float2bfloat16(__bfloat162float(x[i]) * s);
+}

@@ -1,0 +1,20 @@
+#include <hipcub/hipcub.hpp>
+#include <hip/hip_runtime.h>
+
+template <int BLOCK>
+__global__ void block_sum(const int *in, int *out) {
+  typedef hipcub::BlockReduce<int, BLOCK> BlockReduce;
+  __shared__ typename BlockReduce::TempStorage temp;
+  int v = in[blockIdx.x * BLOCK + threadIdx.x];
+  int sum = BlockReduce(temp).Sum(v);
+  if (threadIdx.x == 0) out[blockIdx.x] = sum;
+}
+
+void device_sum(const int *d_in, int *d_out, int n) {
+  void *tmp = nullptr;
+  size_t bytes = 0;
+  hipcub::DeviceReduce::Sum(tmp, bytes, d_in, d_out, n);
+  hipMalloc(&tmp, bytes);
+  hipcub::DeviceReduce::Sum(tmp, bytes, d_in, d_out, n);
+  hipFree(tmp);
+}

@@ -1,0 +1,6 @@
+#include <hip/hip_runtime.h>
+
+void legacy_sync() {
+  hipDeviceSynchronize();
+  hipDeviceReset();
+}

@@ -1,0 +1,3 @@
+#include <hip/hip_runtime.h>
+__global__ void k() {}
+void f() { k<<<1, 1>>>(); hipDeviceSynchronize(); }

@@ -1,0 +1,7 @@
+#include <hip/hip_runtime.h>
+
+void flush_rdma() {
+  cudaDeviceFlushGPUDirectRDMAWrites(cudaFlushGPUDirectRDMAWritesTargetCurrentDevice,
+                                     cudaFlushGPUDirectRDMAWritesToOwner);
+  hipDeviceSynchronize();
+}

@@ -1,0 +1,7 @@
+#include <cuda_runtime.h>
+
+void flush_rdma() {
+  cudaDeviceFlushGPUDirectRDMAWrites(cudaFlushGPUDirectRDMAWritesTargetCurrentDevice,
+                                     cudaFlushGPUDirectRDMAWritesToOwner);
+  cudaDeviceSynchronize();
+}
