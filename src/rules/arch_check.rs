@@ -110,7 +110,9 @@ pub fn find_arch(text: &str) -> Option<String> {
                 .take_while(|c| c.is_ascii_digit())
                 .count();
             let after = st + pre.len() + digits;
-            let after_ok = after >= b.len() || !b[after].is_ascii_alphanumeric() || matches!(b[after], b'a' | b'f');
+            let after_ok = after >= b.len()
+                || !b[after].is_ascii_alphanumeric()
+                || matches!(b[after], b'a' | b'f');
             if before_ok && (2..=3).contains(&digits) && after_ok {
                 return Some(text[st..after].to_string());
             }
