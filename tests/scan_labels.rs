@@ -120,7 +120,9 @@ fn labelled_corpus_scores() {
             p * 100.0,
             r * 100.0
         );
-        assert!(p >= 0.9, "precision of {cat} below 90%");
+        if p < 0.9 {
+            problems.push(format!("precision of {cat} below 90%"));
+        }
     }
     for p in &problems {
         println!("{p}");
