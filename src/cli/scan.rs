@@ -2,7 +2,7 @@
 
 use super::common::{TargetArgs, WalkArgs};
 use crate::gate::exit;
-use crate::scan::{scan, ScanSettings};
+use crate::scan::{scan_with_sources, ScanSettings};
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
@@ -35,7 +35,7 @@ pub fn run(a: ScanArgs) -> anyhow::Result<i32> {
         walk: a.walk.options(),
         max_file_size: a.walk.max_file_size,
     };
-    let report = scan(&settings).map_err(anyhow::Error::msg)?;
+    let (report, sources) = scan_with_sources(&settings).map_err(anyhow::Error::msg)?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     match a.format {
@@ -44,13 +44,13 @@ pub fn run(a: ScanArgs) -> anyhow::Result<i32> {
             writeln!(out)?;
         }
         ScanFormat::Text => {
-            writeln!(out, "hipport scan: target {}", report.target.describe())?;
-            for f in &report.findings {
-                writeln!(
-                    out,
-                    "{}:{}:{}: {} {} [{}/{}] {}",
-                    f.path, f.line, f.column, f.rule, f.category, f.status, f.phase, f.message
-                )?;
+            use codespan_reporting::term::termcolor::{Ansi, NoColor};
+            use std::io::IsTerminal;
+            let colour = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+            if colour {
+                crate::render::text::render(&report, &sources, &mut Ansi::new(&mut out))?;
+            } else {
+                crate::render::text::render(&report, &sources, &mut NoColor::new(&mut out))?;
             }
         }
     }

@@ -91,7 +91,18 @@ fn sm_strings(s: &Src, out: &mut Vec<Finding>) {
         {
             continue;
         }
-        if let Some(arch) = find_arch(&text) {
+        let inner = text.trim_matches('"').trim();
+        let option_like = inner.starts_with('-')
+            || inner.contains("arch=")
+            || inner.contains("code=")
+            || inner.contains("architecture");
+        let Some(arch) = find_arch(&text) else {
+            continue;
+        };
+        if option_like
+            || inner == arch
+            || inner.starts_with(arch.as_str()) && inner.len() <= arch.len() + 1
+        {
             out.push(s.ctx.finding(&SM_STRING, t.range(), format!("NVIDIA architecture `{arch}` in a string: AMD targets are named gfxNNN"), Some("derive the target from `hipDeviceProp_t::gcnArchName` (e.g. `--offload-arch=gfx90a`)".into())));
         }
     }

@@ -263,7 +263,7 @@ fn tokens(s: &Src, out: &mut Vec<Finding>) {
                 &SYSTEM_SCOPE,
                 format!("`{name}` is coherent with the host only on fine-grained memory on AMD"),
             ))
-        } else if (name.starts_with("thread_scope_")
+        } else if (name == "thread_scope_system"
             || ((name == "atomic_ref" || name == "atomic") && libcu_scope(s, i)))
             && pre == "::"
         {

@@ -70,8 +70,8 @@ pub const DEVICEPTR_ARITH: RuleInfo = RuleInfo {
     category: Category::DriverApi,
     status: Status::Remediation,
     phase: Phase::Build,
-    summary: "Integer arithmetic or integer casts on a `CUdeviceptr`.",
-    why: "`CUdeviceptr` is an unsigned integer in CUDA but `hipDeviceptr_t` is `void*`: `dptr + offset` and integer casts do not compile (or change meaning) after translation.",
+    summary: "Integer arithmetic on a `CUdeviceptr`.",
+    why: "`CUdeviceptr` is an unsigned integer in CUDA but `hipDeviceptr_t` is `void*`: `dptr + offset` does not compile after translation (arithmetic on `void*`).",
     bad: "CUdeviceptr p = base + offset * sizeof(float);",
     good: "hipDeviceptr_t p = (char*)base + offset * sizeof(float);",
     fix: "Do the arithmetic on `char*` (or `uintptr_t` with explicit casts back to `hipDeviceptr_t`).",
@@ -223,14 +223,6 @@ fn deviceptr_arithmetic(s: &Src, out: &mut Vec<Finding>) {
                 matches!(op, "+=" | "-=") && n.child_by_field_name("left").is_some_and(is_var)
             }
             "update_expression" => n.child_by_field_name("argument").is_some_and(is_var),
-            "cast_expression" => {
-                let ty = n.child_by_field_name("type").map_or("", |t| s.text(t));
-                (ty == "CUdeviceptr" && n.child_by_field_name("value").is_some_and(|v| !is_var(v)))
-                    || (matches!(
-                        ty,
-                        "size_t" | "uintptr_t" | "unsigned long long" | "uint64_t" | "long long"
-                    ) && n.child_by_field_name("value").is_some_and(is_var))
-            }
             _ => false,
         };
         if hit {

@@ -174,13 +174,27 @@ pub fn check(s: &Src, target: &Target, out: &mut Vec<Finding>) {
         let Some(rule) = include_rule(path) else {
             continue;
         };
+        // A project's own `"cudnn_att.h"` is not the library.
+        let own = !matches!(
+            path,
+            "cudnn.h"
+                | "cudnn_frontend.h"
+                | "cublasLt.h"
+                | "mma.h"
+                | "nvml.h"
+                | "cufile.h"
+                | "cutensor.h"
+        );
+        if s.lexed.tokens[j].kind == Tok::Str && own && !path.contains('/') {
+            continue;
+        }
         // The translator reports headers with no counterpart itself (HP004, also `library`).
         if matches!(m.include(path, target), Some(Err(_))) {
             continue;
         }
         out.push(s.ctx.finding(
             rule,
-            d.start..d.end,
+            s.directive_range(d),
             format!("`{path}`: {}", rule.summary),
             Some(rule.fix.to_string()),
         ));

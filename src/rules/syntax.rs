@@ -54,6 +54,16 @@ impl<'a> Src<'a> {
     pub fn prev_text(&self, i: usize) -> &'a str {
         self.lexed.prev_code(i).map_or("", |j| self.tok(j))
     }
+    /// The range of a directive without trailing comments.
+    pub fn directive_range(&self, d: &crate::lex::Directive) -> std::ops::Range<usize> {
+        let end = d
+            .tokens
+            .clone()
+            .rev()
+            .find(|&j| self.lexed.tokens[j].kind != Tok::Comment)
+            .map_or(d.end, |j| self.lexed.tokens[j].end as usize);
+        d.start..end
+    }
     /// `#define NAME value` lines without parameters: (name, value text, directive range).
     pub fn object_macros(&self) -> Vec<(&'a str, &'a str, std::ops::Range<usize>)> {
         let mut out = Vec::new();
@@ -78,7 +88,7 @@ impl<'a> Src<'a> {
             let vs = self.lexed.tokens[toks[3]].start as usize;
             let ve = self.lexed.tokens[*toks.last().unwrap()].end as usize;
             let value = std::str::from_utf8(&self.ctx.src[vs..ve]).unwrap_or("");
-            out.push((name, value, d.start..d.end));
+            out.push((name, value, d.start..ve));
         }
         out
     }

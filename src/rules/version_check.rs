@@ -99,7 +99,7 @@ pub fn macro_uses(
                 None
             };
             let (msg, help) = describe(&d.name, name, value);
-            out.push(s.ctx.finding(rule, d.start..d.end, msg, Some(help)));
+            out.push(s.ctx.finding(rule, s.directive_range(d), msg, Some(help)));
         } else if done_lines.insert(s.line(t.start as usize)) {
             let (msg, help) = describe("expr", name, Some(0));
             out.push(s.ctx.finding(rule, t.range(), msg, Some(help)));

@@ -143,6 +143,11 @@ fn lane_mask_name(name: &str) -> bool {
 
 fn full_mask_name(name: &str) -> bool {
     let l = name.to_ascii_lowercase().replace('_', "");
+    if l.contains("mask")
+        && (l.contains("warp") || l.contains("lane") || l.contains("shfl") || l.contains("sync"))
+    {
+        return true;
+    }
     l.contains("fullmask")
         || l.contains("fullwarpmask")
         || l == "allmask"
@@ -151,6 +156,17 @@ fn full_mask_name(name: &str) -> bool {
 
 pub fn check(s: &Src, out: &mut Vec<Finding>) {
     let macros = s.object_macros();
+    // Names passed as the mask of a `*_sync` intrinsic anywhere in the file.
+    let mut mask_args: HashSet<&str> = HashSet::new();
+    for (i, name) in s.idents() {
+        if is_sync_intrinsic(name) && s.next_text(i) == "(" {
+            if let Some(j) = s.lexed.next_code(i).and_then(|o| s.lexed.next_code(o)) {
+                if s.lexed.tokens[j].kind == crate::lex::Tok::Ident && s.next_text(j) == "," {
+                    mask_args.insert(s.tok(j));
+                }
+            }
+        }
+    }
     let mut full_masks: HashSet<&str> = HashSet::new();
     for (name, value, range) in &macros {
         let v = int_value(value);
@@ -173,7 +189,7 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
             ));
         } else if v == Some(0xffff_ffff) && !syntax::is_wide_literal(value) {
             full_masks.insert(name);
-            if name.to_ascii_lowercase().contains("mask") {
+            if full_mask_name(name) || mask_args.contains(name) {
                 out.push(s.ctx.finding(
                     &MASK_32BIT,
                     range,
@@ -214,7 +230,7 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
             ));
         } else if v == Some(0xffff_ffff) && !syntax::is_wide_literal(s.text(value)) {
             full_masks.insert(name);
-            if full_mask_name(name) {
+            if full_mask_name(name) || mask_args.contains(name) {
                 out.push(s.ctx.finding(
                     &MASK_32BIT,
                     n.byte_range(),
@@ -383,20 +399,49 @@ impl<'a> Flow<'a> {
                 if flow.warp_expr(s, *v) {
                     flow.warp.insert(name);
                 }
-                if flow.thread_expr(s, *v) {
+                if flow.index_expr(s, *v) {
                     flow.thread.insert(name);
                 }
             }
         }
         flow
     }
+    /// A thread index: `threadIdx.x`, `blockIdx.x * blockDim.x + threadIdx.x`, sums of those;
+    /// not element offsets scaled by constants (`4 * threadIdx.x` is a data index).
+    fn index_expr(&self, s: &Src, n: Node) -> bool {
+        let n = strip_parens(n);
+        match n.kind() {
+            "field_expression" => n
+                .child_by_field_name("argument")
+                .is_some_and(|a| s.text(a) == "threadIdx"),
+            "identifier" => self.thread.contains(s.text(n)),
+            "cast_expression" => n
+                .child_by_field_name("value")
+                .is_some_and(|v| self.index_expr(s, v)),
+            "binary_expression" => {
+                let (op, l, r) = parts(s, n);
+                let grid = |x: Node| {
+                    syntax::identifiers(s, x)
+                        .iter()
+                        .any(|i| matches!(*i, "blockIdx" | "blockDim" | "gridDim"))
+                };
+                match op {
+                    "+" => {
+                        (self.index_expr(s, l) && (grid(r) || self.index_expr(s, r)))
+                            || (self.index_expr(s, r) && grid(l))
+                    }
+                    _ => false,
+                }
+            }
+            _ => false,
+        }
+    }
+    /// A thread index, or a variable holding a lane or warp id.
     fn thread_expr(&self, s: &Src, n: Node) -> bool {
-        syntax::identifiers(s, n).iter().any(|i| {
-            *i == "threadIdx"
-                || self.thread.contains(i)
-                || self.lane.contains(i)
-                || self.warp.contains(i)
-        })
+        let n = strip_parens(n);
+        self.index_expr(s, n)
+            || (n.kind() == "identifier"
+                && (self.lane.contains(s.text(n)) || self.warp.contains(s.text(n))))
     }
     fn lane_expr(&self, s: &Src, n: Node) -> bool {
         let n = strip_parens(n);
@@ -713,7 +758,9 @@ fn shuffle_loop(s: &Src, fo: Node, out: &mut Vec<Finding>) {
         }
     });
     if init_16 || bound_32 {
-        let end = body.start_byte();
+        let end = body
+            .prev_sibling()
+            .map_or(body.start_byte(), |p| p.end_byte());
         out.push(s.ctx.finding(&SHUFFLE_FROM_16, fo.start_byte()..end, "shuffle loop sized for 32 lanes (offsets 16…1): on 64-lane wavefronts each half is reduced separately".into(), Some("start at `warpSize / 2` (or bound the loop by `warpSize`)".into())));
     }
 }
