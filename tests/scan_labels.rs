@@ -68,6 +68,12 @@ fn labelled_corpus_scores() {
         let src = std::fs::read_to_string(path).unwrap();
         let want = labels(&src);
         let r = process_bytes(&name, src.clone().into_bytes(), &work, m);
+        if src.contains("hipport: allow(") {
+            assert!(
+                r.suppressed > 0,
+                "{name}: the in-code suppression did not count"
+            );
+        }
         let mut got: BTreeSet<(u32, String)> = BTreeSet::new();
         for f in &r.findings {
             assert_ne!(

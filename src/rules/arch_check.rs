@@ -227,6 +227,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn arch_macros_capabilities_and_strings() {
+        use crate::rules::syntax::fires;
+        let src = "#ifdef __CUDA_ARCH__\n#endif\nint main() {\n  cudaDeviceProp prop;\n  if (prop.major >= 7) return 1;\n  printf(\"%d\", prop.major);\n  const char* o = \"-arch=sm_80\";\n  const char* m = \"needs sm_80 or later\";\n}\n";
+        assert_eq!(fires(src, "HP401"), [1]);
+        assert_eq!(fires(src, "HP402"), [5]);
+        assert_eq!(fires(src, "HP403"), [7]);
+    }
+
+    #[test]
     fn arch_names_in_strings() {
         assert_eq!(find_arch("-arch=sm_80").as_deref(), Some("sm_80"));
         assert_eq!(

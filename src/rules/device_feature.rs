@@ -435,3 +435,32 @@ fn fp_target(s: &Src, call: tree_sitter::Node) -> bool {
     syntax::typed_variables(s, scope, is_fp).contains(&base)
         || syntax::typed_variables(s, s.tree.unwrap().root_node(), is_fp).contains(&base)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::syntax::fires;
+
+    #[test]
+    fn device_features_in_device_code_only() {
+        let src = "__global__ void child(int* d);\n__global__ void __launch_bounds__(256, 2) parent(int* d, float* f) {\n  child<<<1, 1>>>(d);\n  long long t = clock64();\n  atomicAdd_system(d, 1);\n  atomicAdd(f, 1.0f);\n}\n__global__ void __launch_bounds__(256) k() {}\nint main() {\n  clock_t c = clock();\n  child<<<1, 1>>>(0);\n  cudaMemPrefetchAsync(p, n, 0, 0);\n  cudaLaunchCooperativeKernel((void*)k, 1, 1, 0);\n}\n";
+        assert_eq!(fires(src, "HP701"), [3]);
+        assert_eq!(fires(src, "HP703"), [4]);
+        assert_eq!(fires(src, "HP707"), [5]);
+        assert!(
+            fires(src, "HP708").is_empty(),
+            "no fine-grained memory in the file"
+        );
+        assert_eq!(fires(src, "HP711"), [2]);
+        assert_eq!(fires(src, "HP706"), [12]);
+        assert_eq!(fires(src, "HP705"), [13]);
+    }
+
+    #[test]
+    fn fp_atomics_fp8_half2_hopper() {
+        let src = "__global__ void k(float* f, int* i, __half2 h, __nv_fp8_e4m3* q) {\n  atomicAdd(f, 1.0f);\n  atomicAdd(i, 1);\n  float x = h.x;\n  cg::this_cluster().sync();\n}\nint main() { cudaMallocManaged(&p, 4); }\n";
+        assert_eq!(fires(src, "HP708"), [2]);
+        assert_eq!(fires(src, "HP710"), [4]);
+        assert_eq!(fires(src, "HP709"), [1]);
+        assert_eq!(fires(src, "HP702"), [5]);
+    }
+}

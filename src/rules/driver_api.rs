@@ -238,3 +238,18 @@ fn deviceptr_arithmetic(s: &Src, out: &mut Vec<Finding>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::syntax::fires;
+
+    #[test]
+    fn lifecycle_modules_linker_options_and_pointer_math() {
+        let src = "int main() {\n  cuCtxCreate(&ctx, 0, dev);\n  cuModuleLoad(&m, \"k.ptx\");\n  cuModuleGetFunction(&f, m, \"k\");\n  cuLinkCreate(0, 0, 0, &l);\n  CUjit_option o = CU_JIT_MAX_REGISTERS;\n  CUdeviceptr a, b;\n  b = a + 16;\n  size_t n = 16 + 4;\n  cuDevicePrimaryCtxRetain(&ctx, dev);\n}\n";
+        assert_eq!(fires(src, "HP501"), [2]);
+        assert_eq!(fires(src, "HP502"), [3]);
+        assert_eq!(fires(src, "HP503"), [5]);
+        assert_eq!(fires(src, "HP504"), [6]);
+        assert_eq!(fires(src, "HP505"), [8]);
+    }
+}

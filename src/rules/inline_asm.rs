@@ -288,3 +288,14 @@ mod tests {
         assert!(ptx_items("%%clock64_x").is_empty());
     }
 }
+
+#[cfg(test)]
+mod rule_tests {
+    use crate::rules::syntax::fires;
+
+    #[test]
+    fn ptx_statements_not_barriers_or_strings() {
+        let src = "__device__ unsigned f() {\n  unsigned r;\n  asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(r));\n  asm volatile(\"\" ::: \"memory\");\n  const char* s = \"asm(\\\"mov.u32\\\")\";\n  __asm__ __volatile__(\"s_nop 0\");\n  return r;\n}\n";
+        assert_eq!(fires(src, "HP201"), [3]);
+    }
+}

@@ -280,3 +280,18 @@ fn thrust_cuda(s: &Src, i: usize) -> bool {
     }
     false
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::syntax::fires;
+
+    #[test]
+    fn library_includes_and_calls() {
+        let src = "#include <cudnn.h>\n#include \"cudnn_utils.h\"\n#include <thrust/sort.h>\nvoid f() {\n  cudnnCreate(&h);\n  cudnnConvolutionForward(h, a, x, dx, w, dw, c, algo, ws, n, b, y, dy);\n  thrust::sort(thrust::cuda::par.on(s), v.begin(), v.end());\n  thrust::sort(thrust::device, v.begin(), v.end());\n  wmma::fill_fragment(acc, 0.0f);\n  nvmlInit();\n  mylib::cutlass_like();\n}\n";
+        assert_eq!(fires(src, "HP601"), [1, 6]);
+        assert_eq!(fires(src, "HP606"), [7]);
+        assert_eq!(fires(src, "HP605"), [9]);
+        assert_eq!(fires(src, "HP607"), [10]);
+        assert!(fires(src, "HP603").is_empty());
+    }
+}

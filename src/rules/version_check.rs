@@ -164,3 +164,15 @@ fn runtime_versions(s: &Src, out: &mut Vec<Finding>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::syntax::fires;
+
+    #[test]
+    fn version_macros_and_runtime_compares() {
+        let src = "#if CUDA_VERSION >= 11000\n#endif\n#if HIP_VERSION >= 60000000\n#endif\nint main() {\n  int v;\n  cudaRuntimeGetVersion(&v);\n  if (v < 11000) return 1;\n  printf(\"%d\", v);\n  int w = 3;\n  if (w < 11000) return 2;\n  bool nv = __NVCC__;\n}\n";
+        assert_eq!(fires(src, "HP301"), [1, 12]);
+        assert_eq!(fires(src, "HP302"), [8]);
+    }
+}

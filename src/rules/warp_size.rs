@@ -125,6 +125,19 @@ fn is_shuffle(name: &str) -> bool {
 
 fn warp_const_name(name: &str) -> bool {
     let l = name.to_ascii_lowercase();
+    if [
+        "warpsize",
+        "warp_size",
+        "warpsz",
+        "warp_sz",
+        "wavesize",
+        "wave_size",
+    ]
+    .iter()
+    .any(|k| l.contains(k))
+    {
+        return true;
+    }
     (l.contains("warp")
         && !l.contains("warps")
         && ["size", "sz", "width", "lanes", "threads"]
@@ -796,5 +809,33 @@ fn warpsize_constexpr(s: &Src, id: Node, out: &mut Vec<Finding>) {
             ));
         }
         return;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::syntax::fires;
+
+    #[test]
+    fn constants_and_masks() {
+        let src = "#define WARP_SIZE 32\n#define TILE 32\n#define FULL_MASK 0xffffffff\n#define TAG_MASK 0xFFFFFFFFU\nconstexpr int kWarpSize = 32;\n__device__ float f(float v) { return __shfl_xor_sync(FULL_MASK, v, 1); }\n";
+        assert_eq!(fires(src, "HP101"), [1, 5]);
+        assert_eq!(fires(src, "HP103"), [3, 6]);
+    }
+
+    #[test]
+    fn lane_and_warp_arithmetic_follows_thread_indices() {
+        let src = "__global__ void k(float* p, int n) {\n  int tid = threadIdx.x;\n  int lane = tid % 32;\n  int w = threadIdx.x >> 5;\n  int nw = blockDim.x / 32;\n  int off = 4 * threadIdx.x;\n  float a = p[off % 32];\n  size_t bytes = n / 32;\n  unsigned m = (1u << lane) - 1;\n  unsigned m2 = (1ull << lane) - 1;\n  p[w * 32 + lane] = a + m + m2 + nw + bytes;\n}\n";
+        assert_eq!(fires(src, "HP102"), [3, 4, 5, 9, 11]);
+    }
+
+    #[test]
+    fn shuffle_loops_arrays_ballots_tiles_warpsize() {
+        let src = "__global__ void k(float* p) {\n  __shared__ float s[32];\n  __shared__ float tile[32][33];\n  int warp = threadIdx.x / warpSize;\n  float v = p[threadIdx.x];\n  for (int o = 16; o > 0; o >>= 1) v += __shfl_down(v, o);\n  for (int o = warpSize / 2; o > 0; o >>= 1) v += __shfl_down(v, o);\n  for (int j = 16; j > 0; j--) v += tile[j][0];\n  s[warp] = v;\n  unsigned b = __ballot(v > 0);\n  unsigned long long b64 = __ballot(v > 0);\n  p[0] = __popc(b) + __popcll(b64);\n  auto t = cg::tiled_partition<32>(blk);\n  auto h = cg::tiled_partition<16>(blk);\n  __shared__ float q[warpSize];\n}\n";
+        assert_eq!(fires(src, "HP104"), [6]);
+        assert_eq!(fires(src, "HP105"), [2]);
+        assert_eq!(fires(src, "HP106"), [10, 12]);
+        assert_eq!(fires(src, "HP107"), [13]);
+        assert_eq!(fires(src, "HP108"), [15]);
     }
 }
