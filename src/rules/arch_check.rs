@@ -228,7 +228,7 @@ mod tests {
 
     #[test]
     fn arch_macros_capabilities_and_strings() {
-        use crate::rules::syntax::fires;
+        use crate::rules::syntax::test_support::fires;
         let src = "#ifdef __CUDA_ARCH__\n#endif\nint main() {\n  cudaDeviceProp prop;\n  if (prop.major >= 7) return 1;\n  printf(\"%d\", prop.major);\n  const char* o = \"-arch=sm_80\";\n  const char* m = \"needs sm_80 or later\";\n}\n";
         assert_eq!(fires(src, "HP401"), [1]);
         assert_eq!(fires(src, "HP402"), [5]);

@@ -438,7 +438,7 @@ fn fp_target(s: &Src, call: tree_sitter::Node) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::syntax::fires;
+    use crate::rules::syntax::test_support::fires;
 
     #[test]
     fn device_features_in_device_code_only() {

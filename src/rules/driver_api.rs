@@ -241,7 +241,7 @@ fn deviceptr_arithmetic(s: &Src, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::syntax::fires;
+    use crate::rules::syntax::test_support::fires;
 
     #[test]
     fn lifecycle_modules_linker_options_and_pointer_math() {

@@ -291,7 +291,7 @@ mod tests {
 
 #[cfg(test)]
 mod rule_tests {
-    use crate::rules::syntax::fires;
+    use crate::rules::syntax::test_support::fires;
 
     #[test]
     fn ptx_statements_not_barriers_or_strings() {

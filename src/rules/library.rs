@@ -283,7 +283,7 @@ fn thrust_cuda(s: &Src, i: usize) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::syntax::fires;
+    use crate::rules::syntax::test_support::fires;
 
     #[test]
     fn library_includes_and_calls() {

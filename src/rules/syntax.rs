@@ -233,6 +233,38 @@ pub fn typed_variables<'a>(s: &Src<'a>, scope: Node, pred: impl Fn(&str) -> bool
     out
 }
 
+/// Helpers for the rule modules' unit tests.
+#[cfg(test)]
+pub mod test_support {
+    use super::*;
+
+    /// Test helper: the (line, rule code) pairs the hazard rules raise on `src`.
+    pub fn hazard_lines(src: &str) -> Vec<(u32, String)> {
+        let bytes = src.as_bytes();
+        let lines = crate::source::LineIndex::new(bytes);
+        let ctx = FileCtx {
+            path: "t.cu",
+            src: bytes,
+            lines: &lines,
+        };
+        let tree = crate::parse::parse(bytes);
+        let target = crate::cli::common::TargetArgs::default().target().unwrap();
+        crate::rules::hazards::check(&ctx, tree.as_ref(), &target)
+            .into_iter()
+            .map(|f| (f.line, f.rule))
+            .collect()
+    }
+
+    /// Test helper: whether `rule` fires on each line (1-based) of `src`.
+    pub fn fires(src: &str, rule: &str) -> Vec<u32> {
+        hazard_lines(src)
+            .into_iter()
+            .filter(|(_, r)| r == rule)
+            .map(|(l, _)| l)
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -245,32 +277,4 @@ mod tests {
         assert_eq!(int_value("32.0f"), None);
         assert!(is_wide_literal("1ull") && !is_wide_literal("1u"));
     }
-}
-
-/// Test helper: the (line, rule code) pairs the hazard rules raise on `src`.
-#[cfg(test)]
-pub fn hazard_lines(src: &str) -> Vec<(u32, String)> {
-    let bytes = src.as_bytes();
-    let lines = crate::source::LineIndex::new(bytes);
-    let ctx = FileCtx {
-        path: "t.cu",
-        src: bytes,
-        lines: &lines,
-    };
-    let tree = crate::parse::parse(bytes);
-    let target = crate::cli::common::TargetArgs::default().target().unwrap();
-    crate::rules::hazards::check(&ctx, tree.as_ref(), &target)
-        .into_iter()
-        .map(|f| (f.line, f.rule))
-        .collect()
-}
-
-/// Test helper: whether `rule` fires on each line (1-based) of `src`.
-#[cfg(test)]
-pub fn fires(src: &str, rule: &str) -> Vec<u32> {
-    hazard_lines(src)
-        .into_iter()
-        .filter(|(_, r)| r == rule)
-        .map(|(l, _)| l)
-        .collect()
 }

@@ -167,7 +167,7 @@ fn runtime_versions(s: &Src, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::syntax::fires;
+    use crate::rules::syntax::test_support::fires;
 
     #[test]
     fn version_macros_and_runtime_compares() {

@@ -814,7 +814,7 @@ fn warpsize_constexpr(s: &Src, id: Node, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::syntax::fires;
+    use crate::rules::syntax::test_support::fires;
 
     #[test]
     fn constants_and_masks() {
