@@ -154,6 +154,8 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
     for (i, name) in s.idents() {
         let t = s.lexed.tokens[i];
         if (name.starts_with("CU_JIT_") || name == "CUjit_option")
+            // `CU_JIT_X = 0,` is the enum declaring the option (a dynlink header), not a use.
+            && s.next_text(i) != "="
             && !lines_done.contains(&s.line(t.start as usize))
         {
             lines_done.insert(s.line(t.start as usize));
