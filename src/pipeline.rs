@@ -35,6 +35,8 @@ pub struct FileResult {
     pub health: Health,
     /// Overlapping edits (an engine defect if ever non-zero).
     pub conflicts: usize,
+    /// Findings silenced by `// hipport: allow(HPxxx)` comments.
+    pub suppressed: usize,
 }
 
 pub struct FileOutcome {
@@ -112,6 +114,7 @@ pub fn process_bytes(rel: &str, bytes: Vec<u8>, work: &Work, m: &Mappings) -> Fi
         ));
     }
     drop(tree);
+    let suppressed = crate::rules::suppress::apply(&bytes, &mut findings);
     let (output, conflicts, stats) = if work.annotate {
         let t = translate::translate_in(&ctx, m, &work.translate, None, Some(&findings));
         (t.output, t.conflicts, t.stats)
@@ -129,5 +132,6 @@ pub fn process_bytes(rel: &str, bytes: Vec<u8>, work: &Work, m: &Mappings) -> Fi
         findings,
         health,
         conflicts,
+        suppressed,
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::mappings::{self, Target};
 use crate::pipeline::{self, Work};
+use crate::render::text::Sources;
 use crate::report::{FileError, Report, TargetInfo};
 use crate::translate::{LaunchSyntax, Options};
 use crate::walk::{self, WalkOptions};
@@ -16,6 +17,11 @@ pub struct ScanSettings {
 }
 
 pub fn scan(s: &ScanSettings) -> Result<Report, String> {
+    scan_with_sources(s).map(|(r, _)| r)
+}
+
+/// `scan`, also returning the contents of the files that have findings (for text output).
+pub fn scan_with_sources(s: &ScanSettings) -> Result<(Report, Sources), String> {
     let m = mappings::get();
     let (inputs, walk_errors) = walk::walk(&s.paths, &s.walk)?;
     let work = Work {
@@ -40,10 +46,16 @@ pub fn scan(s: &ScanSettings) -> Result<Report, String> {
         .collect();
     let mut translated = 0usize;
     let mut parse_errors = 0usize;
+    let mut suppressed = 0usize;
+    let mut sources = Sources::new();
     for o in outcomes.iter() {
         match &o.result {
             Ok(r) => {
                 findings.extend(r.findings.iter().cloned());
+                suppressed += r.suppressed;
+                if !r.findings.is_empty() {
+                    sources.insert(o.input.rel.clone(), r.input.clone());
+                }
                 translated += (r.stats.renamed_total() + r.stats.unchanged_api) as usize;
                 if r.health.parsed && !r.health.clean() {
                     parse_errors += 1;
@@ -62,5 +74,6 @@ pub fn scan(s: &ScanSettings) -> Result<Report, String> {
     report.summary.files_scanned = outcomes.len() + inventory.files;
     report.summary.translated_names = translated;
     report.summary.parse_errors_files = parse_errors;
-    Ok(report)
+    report.summary.suppressed = suppressed;
+    Ok((report, sources))
 }

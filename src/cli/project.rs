@@ -5,7 +5,7 @@
 use super::common::{TargetArgs, WalkArgs};
 use crate::config::{self, Config};
 use crate::report::Report;
-use crate::scan::{scan, ScanSettings};
+use crate::scan::ScanSettings;
 use anyhow::Context;
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -82,14 +82,20 @@ impl Project {
 
     /// Scans and applies the configuration.
     pub fn scan(&self) -> anyhow::Result<Report> {
-        let mut report = scan(&self.settings).map_err(anyhow::Error::msg)?;
+        self.scan_with_sources().map(|(r, _)| r)
+    }
+
+    /// `scan`, also returning the contents of the files with findings (for text diagnostics).
+    pub fn scan_with_sources(&self) -> anyhow::Result<(Report, crate::render::text::Sources)> {
+        let (mut report, sources) =
+            crate::scan::scan_with_sources(&self.settings).map_err(anyhow::Error::msg)?;
         report.target.rocm_explicit = self.rocm_explicit;
         report.target.offload_arch = self.offload_arch.clone();
         if let Some(c) = &self.config {
             let prefix = self.settings.paths.first().and_then(|p| prefix(c, p));
             report = c.apply(report, prefix.as_deref());
         }
-        Ok(report)
+        Ok((report, sources))
     }
 }
 

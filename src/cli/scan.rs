@@ -44,18 +44,18 @@ pub struct ScanArgs {
 
 pub fn run(a: ScanArgs) -> anyhow::Result<i32> {
     let project = Project::resolve(&a.paths, &a.target, &a.walk, &a.config)?;
-    let report = project.scan()?;
+    let (report, sources) = project.scan_with_sources()?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     match a.format {
         ScanFormat::Text => {
-            writeln!(out, "hipport scan: target {}", report.target.describe())?;
-            for f in &report.findings {
-                writeln!(
-                    out,
-                    "{}:{}:{}: {} {} [{}/{}] {}",
-                    f.path, f.line, f.column, f.rule, f.category, f.status, f.phase, f.message
-                )?;
+            use codespan_reporting::term::termcolor::{Ansi, NoColor};
+            use std::io::IsTerminal;
+            let colour = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+            if colour {
+                crate::render::text::render(&report, &sources, &mut Ansi::new(&mut out))?;
+            } else {
+                crate::render::text::render(&report, &sources, &mut NoColor::new(&mut out))?;
             }
         }
         f => super::output::render(f, &report, None, &mut out)?,

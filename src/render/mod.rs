@@ -6,3 +6,4 @@ pub mod junit;
 pub mod markdown;
 pub mod sarif;
 pub mod stats;
+pub mod text;

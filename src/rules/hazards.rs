@@ -1,11 +1,33 @@
-//! Entry point of the hazard rules run by `scan`: each family module gets the file and its tree.
+//! Entry point of the hazard rules run by `scan`: each family module gets the file, its tokens
+//! and its tree, and adds findings. One finding per rule and line: a line that matches a rule
+//! twice (two `% 32` in one expression) is one thing for a reviewer to look at.
 
 use crate::finding::Finding;
 use crate::mappings::Target;
-use crate::rules::FileCtx;
+use crate::rules::syntax::Src;
+use crate::rules::{
+    arch_check, device_feature, driver_api, inline_asm, library, version_check, warp_size, FileCtx,
+};
 use tree_sitter::Tree;
 
 /// Runs every hazard family over one file.
-pub fn check(_ctx: &FileCtx, _tree: Option<&Tree>, _target: &Target) -> Vec<Finding> {
-    Vec::new()
+pub fn check(ctx: &FileCtx, tree: Option<&Tree>, target: &Target) -> Vec<Finding> {
+    let lexed = crate::lex::lex(ctx.src);
+    let s = Src {
+        ctx,
+        lexed: &lexed,
+        tree,
+    };
+    let mut out = Vec::new();
+    warp_size::check(&s, &mut out);
+    inline_asm::check(&s, &mut out);
+    version_check::check(&s, &mut out);
+    arch_check::check(&s, &mut out);
+    driver_api::check(&s, &mut out);
+    library::check(&s, target, &mut out);
+    device_feature::check(&s, &mut out);
+    out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|f| seen.insert((f.rule.clone(), f.line)));
+    out
 }

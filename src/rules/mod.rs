@@ -7,7 +7,17 @@
 //! HP6xx library, HP7xx device-feature, HP8xx–HP9xx repository inventory.
 
 pub mod api;
+pub mod arch_check;
+pub mod cond;
+pub mod device_feature;
+pub mod driver_api;
 pub mod hazards;
+pub mod inline_asm;
+pub mod library;
+pub mod suppress;
+pub mod syntax;
+pub mod version_check;
+pub mod warp_size;
 
 use crate::finding::{fingerprint, Category, Finding, RuleId};
 use crate::gate::{Phase, Status};
@@ -42,6 +52,13 @@ impl RuleInfo {
 pub fn all() -> Vec<&'static RuleInfo> {
     let mut v: Vec<&'static RuleInfo> = Vec::new();
     v.extend_from_slice(api::RULES);
+    v.extend_from_slice(warp_size::RULES);
+    v.extend_from_slice(inline_asm::RULES);
+    v.extend_from_slice(version_check::RULES);
+    v.extend_from_slice(arch_check::RULES);
+    v.extend_from_slice(driver_api::RULES);
+    v.extend_from_slice(library::RULES);
+    v.extend_from_slice(device_feature::RULES);
     v.extend(crate::inventory::rules());
     v.sort_by_key(|r| r.id.code);
     v

@@ -1,0 +1,161 @@
+//! `scan` as text for people: codespan-reporting diagnostics grouped by file (the source line
+//! with a label, a note with the rule's reason, a help line with the fix), then a summary by
+//! status and category. A pure function of the report, the file contents and a writer; the
+//! caller decides about colour.
+
+use crate::finding::Finding;
+use crate::gate::Status;
+use crate::report::Report;
+use codespan_reporting::diagnostic::{Diagnostic, Label, Severity};
+use codespan_reporting::files::SimpleFiles;
+use codespan_reporting::term::{self, termcolor::WriteColor, Config};
+use std::collections::BTreeMap;
+use std::io;
+
+/// File contents by report path (the findings' `path`).
+pub type Sources = BTreeMap<String, Vec<u8>>;
+
+fn severity(s: Status) -> Severity {
+    match s {
+        Status::Blocker => Severity::Error,
+        Status::Remediation => Severity::Warning,
+        Status::Unknown => Severity::Note,
+        Status::Pass => Severity::Help,
+    }
+}
+
+fn diagnostic(f: &Finding, file: Option<usize>) -> Diagnostic<usize> {
+    let mut d = Diagnostic::new(severity(f.status))
+        .with_code(f.rule.as_str())
+        .with_message(format!(
+            "{} [{} {}/{}]",
+            f.message, f.category, f.status, f.phase
+        ));
+    if let Some(id) = file {
+        d = d
+            .with_labels(vec![Label::primary(id, f.byte_range.0..f.byte_range.1)
+                .with_message(f.rule_name.as_str())]);
+    } else {
+        d = d.with_notes(vec![format!("at {}:{}:{}", f.path, f.line, f.column)]);
+    }
+    let mut notes = Vec::new();
+    if let Some(rule) = crate::rules::by_code(&f.rule) {
+        notes.push(format!("note: {}", rule.why));
+    }
+    if let Some(s) = &f.suggestion {
+        notes.push(format!("help: {s}"));
+    } else if let Some(rule) = crate::rules::by_code(&f.rule) {
+        notes.push(format!("help: {}", rule.fix));
+    }
+    notes.push(format!("explain: hipport explain {}", f.rule));
+    d.notes.extend(notes);
+    d
+}
+
+/// Writes every finding as a diagnostic, grouped by file in report order, then the summary.
+pub fn render(report: &Report, sources: &Sources, w: &mut dyn WriteColor) -> io::Result<()> {
+    let config = Config::default();
+    let mut files = SimpleFiles::new();
+    let mut ids: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut current: Option<&str> = None;
+    for f in &report.findings {
+        if current != Some(f.path.as_str()) {
+            current = Some(f.path.as_str());
+            writeln!(w, "── {} ──", f.path)?;
+        }
+        let id = match ids.get(f.path.as_str()) {
+            Some(id) => Some(*id),
+            None => sources.get(&f.path).map(|b| {
+                let id = files.add(f.path.clone(), String::from_utf8_lossy(b).into_owned());
+                ids.insert(f.path.as_str(), id);
+                id
+            }),
+        };
+        // A range that no longer fits the text (file changed) falls back to a position note.
+        let id = id.filter(|i| {
+            files
+                .get(*i)
+                .is_ok_and(|sf| f.byte_range.1 <= sf.source().len())
+        });
+        term::emit_to_write_style(w, &config, &files, &diagnostic(f, id))
+            .map_err(io::Error::other)?;
+    }
+    summary(report, w)
+}
+
+fn summary(report: &Report, w: &mut dyn WriteColor) -> io::Result<()> {
+    let s = &report.summary;
+    writeln!(
+        w,
+        "summary: {} finding(s) in {} of {} file(s), target {}",
+        report.findings.len(),
+        s.files_with_findings,
+        s.files_scanned,
+        report.target.describe()
+    )?;
+    let statuses: Vec<String> = s
+        .by_status
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
+    writeln!(w, "  by status:   {}", statuses.join(", "))?;
+    if !s.by_category.is_empty() {
+        let cats: Vec<String> = s
+            .by_category
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        writeln!(w, "  by category: {}", cats.join(", "))?;
+    }
+    writeln!(
+        w,
+        "  translated one-to-one (PASS): {} name(s); suppressed in code: {}; files with parse errors: {}",
+        s.translated_names, s.suppressed, s.parse_errors_files
+    )?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::TargetInfo;
+    use codespan_reporting::term::termcolor::NoColor;
+
+    #[test]
+    fn renders_snippet_note_help_and_summary() {
+        let src = b"__global__ void k() {\n  int lane = threadIdx.x % 32;\n}\n".to_vec();
+        let lines = crate::source::LineIndex::new(&src);
+        let ctx = crate::rules::FileCtx {
+            path: "k.cu",
+            src: &src,
+            lines: &lines,
+        };
+        let start = 37;
+        let f = ctx.finding(
+            &crate::rules::warp_size::LANE_ARITHMETIC,
+            start..start + 16,
+            "`% 32` computes a lane id".into(),
+            Some("use warpSize".into()),
+        );
+        let target = TargetInfo {
+            rocm: "6.3.0".into(),
+            roc: false,
+            experimental: false,
+            offload_arch: vec![],
+            rocm_explicit: true,
+        };
+        let report = Report::new(target, vec![f], vec![]);
+        let mut sources = Sources::new();
+        sources.insert("k.cu".into(), src);
+        let mut out = NoColor::new(Vec::new());
+        render(&report, &sources, &mut out).unwrap();
+        let text = String::from_utf8(out.into_inner()).unwrap();
+        assert!(text.contains("warning[HP102]"), "{text}");
+        assert!(text.contains("threadIdx.x % 32"), "{text}");
+        assert!(
+            text.contains("= note:") && text.contains("= help: use warpSize"),
+            "{text}"
+        );
+        assert!(text.contains("by category: warp-size 1"), "{text}");
+    }
+}

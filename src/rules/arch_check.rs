@@ -1,0 +1,250 @@
+//! arch-check (HP4xx): code that selects paths by NVIDIA GPU architecture. `__CUDA_ARCH__` is
+//! undefined under HIP-Clang (device code takes the host/fallback branch), compute capability
+//! numbers from `cudaDeviceProp::major/minor` mean nothing on AMD GPUs (gfx90a reports 9.0), and
+//! `sm_XX` strings name NVIDIA targets.
+
+use super::syntax::{self, Src};
+use super::version_check::macro_uses;
+use super::RuleInfo;
+use crate::finding::{Category, Finding, RuleId};
+use crate::gate::{Phase, Status};
+use crate::lex::Tok;
+use std::collections::HashSet;
+use tree_sitter::Node;
+
+pub const CUDA_ARCH_MACRO: RuleInfo = RuleInfo {
+    id: RuleId { code: "HP401", name: "cuda-arch-macro" },
+    category: Category::ArchCheck,
+    status: Status::Remediation,
+    phase: Phase::Correctness,
+    summary: "A test of `__CUDA_ARCH__` (device pass or architecture level).",
+    why: "HIP-Clang does not define `__CUDA_ARCH__`: `#ifdef __CUDA_ARCH__` is false in the device pass too, so device code compiles the host branch, and `#if __CUDA_ARCH__ >= 700` takes the oldest fallback on every AMD GPU.",
+    bad: "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700\n  fast_path();\n#else\n  slow_path();\n#endif",
+    good: "#if defined(__HIP_DEVICE_COMPILE__) && (defined(__gfx90a__) || defined(__gfx942__))\n  fast_path();\n#else\n  slow_path();\n#endif",
+    fix: "Use `__HIP_DEVICE_COMPILE__` to tell the device pass from the host pass, and `__gfxNNN__` macros (or `__AMDGCN_WAVEFRONT_SIZE`, feature tests) for architecture-specific code.",
+    references: &["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_porting_guide.html#identifying-the-compilation-target-platform"],
+};
+
+pub const COMPUTE_CAPABILITY: RuleInfo = RuleInfo {
+    id: RuleId { code: "HP402", name: "compute-capability-check" },
+    category: Category::ArchCheck,
+    status: Status::Remediation,
+    phase: Phase::Runtime,
+    summary: "A decision on the compute capability (`prop.major`/`minor`, `cudaDevAttrComputeCapabilityMajor`).",
+    why: "AMD GPUs report their gfx version as major/minor (gfx90a → 9.0, gfx942 → 9.4), so thresholds written for NVIDIA compute capabilities enable or disable features on the wrong devices.",
+    bad: "if (prop.major >= 8) use_tf32();",
+    good: "if (std::string(prop.gcnArchName).rfind(\"gfx94\", 0) == 0) use_xf32();  // or test the feature",
+    fix: "Decide by feature (device attributes, `gcnArchName`) or keep the check under `#ifndef __HIP_PLATFORM_AMD__` with an AMD-specific branch.",
+    references: &["https://rocm.docs.amd.com/projects/HIP/en/latest/reference/hip_runtime_api/modules/device_management.html"],
+};
+
+pub const SM_STRING: RuleInfo = RuleInfo {
+    id: RuleId { code: "HP403", name: "sm-arch-string" },
+    category: Category::ArchCheck,
+    status: Status::Remediation,
+    phase: Phase::Runtime,
+    summary: "An NVIDIA architecture name in a string (`\"sm_80\"`, `\"compute_70\"`, `-arch=sm_XX`).",
+    why: "JIT options, kernel names and lookup tables keyed by `sm_XX` never match on AMD, where targets are `gfxNNN` (e.g. gfx90a, gfx942).",
+    bad: "const char* opts[] = {\"--gpu-architecture=compute_80\"};",
+    good: "std::string arch = std::string(\"--offload-arch=\") + prop.gcnArchName;",
+    fix: "Use the device's `gcnArchName` and `--offload-arch=gfxNNN` options for hiprtc and build scripts.",
+    references: &["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_rtc.html"],
+};
+
+pub const RULES: &[&RuleInfo] = &[&CUDA_ARCH_MACRO, &COMPUTE_CAPABILITY, &SM_STRING];
+
+const MACROS: &[&str] = &[
+    "__CUDA_ARCH__",
+    "__CUDA_ARCH_LIST__",
+    "__CUDA_ARCH_FEAT_SM90_ALL",
+    "__CUDA_ARCH_FEAT_SM100_ALL",
+    "__CUDA_ARCH_SPECIFIC__",
+    "__CUDA_ARCH_FAMILY_SPECIFIC__",
+];
+
+pub fn check(s: &Src, out: &mut Vec<Finding>) {
+    macro_uses(s, MACROS, &CUDA_ARCH_MACRO, out, &|kind, name, value| {
+        let msg = match (kind, value) {
+            ("ifdef", _) => format!("`#ifdef {name}` is false under HIP-Clang even in the device pass: device code compiles the `#else` (host) branch"),
+            ("ifndef", _) => format!("`#ifndef {name}` is true under HIP-Clang even in the device pass: device code compiles the host branch"),
+            ("define", _) => format!("macro body uses `{name}`, which HIP-Clang does not define"),
+            ("expr", _) => format!("`{name}` is not defined under HIP-Clang"),
+            (k, Some(0)) => format!("`#{k}` on `{name}` is false under HIP-Clang (undefined = 0): every AMD GPU compiles the fallback branch"),
+            (k, Some(_)) => format!("`#{k}` on `{name}` is true under HIP-Clang (undefined = 0) in both host and device passes"),
+            (k, None) => format!("`#{k}` tests `{name}`, which HIP-Clang does not define: the branch taken may differ from nvcc's"),
+        };
+        (msg, "use `__HIP_DEVICE_COMPILE__` for the device pass and `__gfxNNN__` macros or feature tests for architectures".into())
+    });
+    sm_strings(s, out);
+    if s.tree.is_some() {
+        compute_capability(s, out);
+    }
+}
+
+fn sm_strings(s: &Src, out: &mut Vec<Finding>) {
+    for t in s.lexed.tokens.iter().filter(|t| t.kind == Tok::Str) {
+        let text = String::from_utf8_lossy(t.text(s.bytes()));
+        if s.lexed
+            .directives
+            .get(t.directive as usize)
+            .is_some_and(|d| d.name == "include")
+        {
+            continue;
+        }
+        let inner = text.trim_matches('"').trim();
+        let option_like = inner.starts_with('-')
+            || inner.contains("arch=")
+            || inner.contains("code=")
+            || inner.contains("architecture");
+        let Some(arch) = find_arch(&text) else {
+            continue;
+        };
+        if option_like
+            || inner == arch
+            || inner.starts_with(arch.as_str()) && inner.len() <= arch.len() + 1
+        {
+            out.push(s.ctx.finding(&SM_STRING, t.range(), format!("NVIDIA architecture `{arch}` in a string: AMD targets are named gfxNNN"), Some("derive the target from `hipDeviceProp_t::gcnArchName` (e.g. `--offload-arch=gfx90a`)".into())));
+        }
+    }
+}
+
+/// `sm_80`, `sm_90a`, `compute_70` as a word in `text`.
+pub fn find_arch(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    for pre in ["sm_", "compute_"] {
+        let mut from = 0;
+        while let Some(p) = text[from..].find(pre) {
+            let st = from + p;
+            let before_ok = st == 0 || !(b[st - 1].is_ascii_alphanumeric() || b[st - 1] == b'_');
+            let digits = text[st + pre.len()..]
+                .bytes()
+                .take_while(|c| c.is_ascii_digit())
+                .count();
+            let after = st + pre.len() + digits;
+            let after_ok = after >= b.len()
+                || !b[after].is_ascii_alphanumeric()
+                || matches!(b[after], b'a' | b'f');
+            if before_ok && (2..=3).contains(&digits) && after_ok {
+                return Some(text[st..after].to_string());
+            }
+            from = st + pre.len();
+        }
+    }
+    None
+}
+
+fn is_cc_field(s: &Src, n: Node, props: &HashSet<&str>) -> bool {
+    if n.kind() != "field_expression" {
+        return false;
+    }
+    let field = n.child_by_field_name("field").map_or("", |f| s.text(f));
+    let arg = n.child_by_field_name("argument").map_or("", |a| s.text(a));
+    matches!(field, "major" | "minor")
+        && (props.contains(arg.trim_start_matches('*'))
+            || arg.to_ascii_lowercase().contains("prop"))
+}
+
+fn compute_capability(s: &Src, out: &mut Vec<Finding>) {
+    let nodes = s.nodes();
+    let Some(root) = s.tree.map(|t| t.root_node()) else {
+        return;
+    };
+    let props: HashSet<&str> = syntax::typed_variables(s, root, |t| {
+        t.contains("cudaDeviceProp") || t.contains("hipDeviceProp")
+    })
+    .into_iter()
+    .collect();
+    // Variables holding a compute capability.
+    let mut cc: HashSet<&str> = HashSet::new();
+    for c in nodes.iter().filter(|n| n.kind() == "call_expression") {
+        let args = syntax::call_args(*c);
+        if args.len() >= 2
+            && matches!(
+                s.text(args[1]),
+                "cudaDevAttrComputeCapabilityMajor"
+                    | "cudaDevAttrComputeCapabilityMinor"
+                    | "CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR"
+                    | "CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR"
+            )
+        {
+            if let Some(id) = syntax::identifiers(s, args[0]).last() {
+                cc.insert(id);
+            }
+        }
+        if syntax::call_name(s, *c) == Some("cuDeviceComputeCapability") {
+            for a in args.iter().take(2) {
+                if let Some(id) = syntax::identifiers(s, *a).last() {
+                    cc.insert(id);
+                }
+            }
+        }
+    }
+    let mentions_cc = |n: Node, cc: &HashSet<&str>| -> bool {
+        let mut hit = false;
+        crate::parse::visit(n, &mut |x| {
+            if is_cc_field(s, x, &props) || (x.kind() == "identifier" && cc.contains(s.text(x))) {
+                hit = true;
+            }
+            !hit
+        });
+        hit
+    };
+    for d in nodes.iter().filter(|n| n.kind() == "init_declarator") {
+        if let (Some(name), Some(v)) = (
+            d.child_by_field_name("declarator")
+                .and_then(|x| syntax::declarator_name(s, x)),
+            d.child_by_field_name("value"),
+        ) {
+            if mentions_cc(v, &cc) {
+                cc.insert(name);
+            }
+        }
+    }
+    // Every comparison of a compute capability with a number (one per line).
+    for b in nodes.iter().filter(|n| n.kind() == "binary_expression") {
+        let op = b.child_by_field_name("operator").map_or("", |o| s.text(o));
+        if !matches!(op, "<" | ">" | "<=" | ">=" | "==" | "!=")
+            || syntax::descendants(*b, "number_literal").is_empty()
+        {
+            continue;
+        }
+        if mentions_cc(*b, &cc) {
+            out.push(s.ctx.finding(
+                &COMPUTE_CAPABILITY,
+                b.byte_range(),
+                format!(
+                    "`{}` decides by NVIDIA compute capability; AMD GPUs report gfx versions here",
+                    s.text(*b)
+                ),
+                Some("decide by feature or by `gcnArchName` on AMD".into()),
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arch_macros_capabilities_and_strings() {
+        use crate::rules::syntax::test_support::fires;
+        let src = "#ifdef __CUDA_ARCH__\n#endif\nint main() {\n  cudaDeviceProp prop;\n  if (prop.major >= 7) return 1;\n  printf(\"%d\", prop.major);\n  const char* o = \"-arch=sm_80\";\n  const char* m = \"needs sm_80 or later\";\n}\n";
+        assert_eq!(fires(src, "HP401"), [1]);
+        assert_eq!(fires(src, "HP402"), [5]);
+        assert_eq!(fires(src, "HP403"), [7]);
+    }
+
+    #[test]
+    fn arch_names_in_strings() {
+        assert_eq!(find_arch("-arch=sm_80").as_deref(), Some("sm_80"));
+        assert_eq!(
+            find_arch("--gpu-architecture=compute_70").as_deref(),
+            Some("compute_70")
+        );
+        assert_eq!(find_arch("sm_90a").as_deref(), Some("sm_90"));
+        assert_eq!(find_arch("asm_80"), None);
+        assert_eq!(find_arch("sm_count"), None);
+        assert_eq!(find_arch("%d sms"), None);
+    }
+}

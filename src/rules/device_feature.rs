@@ -1,0 +1,466 @@
+//! device-feature (HP7xx): device features that compile under HIP but behave differently on
+//! AMD GPUs, or do not exist there: dynamic parallelism, Hopper-only features (clusters, TMA,
+//! wgmma), clock-based timing, texture references, cooperative launch limits, managed-memory
+//! hints, system-scope atomics, floating-point atomics on fine-grained memory, FP8 formats,
+//! `half2` members and the second `__launch_bounds__` argument.
+
+use super::inline_asm;
+use super::syntax::{self, Src};
+use super::RuleInfo;
+use crate::finding::{Category, Finding, RuleId};
+use crate::gate::{Phase, Status};
+use std::collections::HashSet;
+
+macro_rules! rule {
+    ($id:ident, $code:literal, $name:literal, $st:ident, $ph:ident, $sum:literal, $why:literal, $bad:literal, $good:literal, $fix:literal, $refs:expr) => {
+        pub const $id: RuleInfo = RuleInfo {
+            id: RuleId {
+                code: $code,
+                name: $name,
+            },
+            category: Category::DeviceFeature,
+            status: Status::$st,
+            phase: Phase::$ph,
+            summary: $sum,
+            why: $why,
+            bad: $bad,
+            good: $good,
+            fix: $fix,
+            references: $refs,
+        };
+    };
+}
+
+const REF_EXT: &str =
+    "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html";
+const REF_FEAT: &str =
+    "https://rocm.docs.amd.com/projects/HIP/en/latest/reference/cpp_language_support.html";
+
+rule!(DYNAMIC_PARALLELISM, "HP701", "dynamic-parallelism", Remediation, Build,
+    "A kernel launched from device code (dynamic parallelism).",
+    "HIP does not support launching kernels from the GPU; the code does not compile for AMD.",
+    "__global__ void parent(int* d) { child<<<1, 64>>>(d); }",
+    "// launch child from the host after parent, or fold its work into parent",
+    "Move the launch to the host (a second launch, or a graph), or restructure the work into the parent kernel.",
+    &[REF_FEAT]);
+
+rule!(HOPPER_FEATURE, "HP702", "hopper-only-feature", Remediation, Build,
+    "A Hopper-or-later feature: thread-block clusters, TMA / `cp.async.bulk`, `wgmma`, distributed shared memory.",
+    "AMD GPUs have no clusters, no tensor memory accelerator and no warpgroup MMA; these kernels must be redesigned (LDS tiling, MFMA/rocWMMA).",
+    "__global__ void __cluster_dims__(2, 1, 1) k(...) { cg::this_cluster().sync(); }",
+    "__global__ void k(...) { __syncthreads(); }   // one block per former cluster member",
+    "Redesign the kernel without clusters/TMA: plain global→LDS copies, block-level synchronisation, MFMA via rocWMMA or hipBLASLt.",
+    &[REF_FEAT]);
+
+rule!(CLOCK_TIMING, "HP703", "device-clock-timing", Remediation, Correctness,
+    "Device-side timing with `clock()`/`clock64()`.",
+    "On AMD `clock64()` counts shader-clock cycles whose rate changes with power management; durations computed from it are not comparable to NVIDIA's SM clock. `wall_clock64()` runs at a constant rate.",
+    "long long t0 = clock64(); work(); long long dt = clock64() - t0;",
+    "long long t0 = wall_clock64(); work(); long long dt = wall_clock64() - t0;  // rate: hipDeviceAttributeWallClockRate",
+    "Use `wall_clock64()` with `hipDeviceAttributeWallClockRate` for durations; keep `clock64()` only for relative cycle counts.",
+    &[REF_EXT]);
+
+rule!(TEXTURE_REFERENCE, "HP704", "texture-reference", Remediation, Build,
+    "A texture reference (`texture<T, dim, mode>`, `cudaBindTexture*`).",
+    "Texture references were removed in CUDA 12 and are deprecated (and removed in recent ROCm) in HIP; only texture objects are supported going forward.",
+    "texture<float, 1, cudaReadModeElementType> tex;\ncudaBindTexture(0, tex, d_in, n * sizeof(float));",
+    "hipTextureObject_t tex;  // hipCreateTextureObject(&tex, &resDesc, &texDesc, nullptr)\nv = tex1Dfetch<float>(tex, i);",
+    "Convert to texture objects (`cudaCreateTextureObject` / `hipCreateTextureObject`) passed as kernel arguments.",
+    &["https://rocm.docs.amd.com/projects/HIP/en/latest/reference/hip_runtime_api/modules/texture_management.html"]);
+
+rule!(COOPERATIVE_LAUNCH, "HP705", "cooperative-launch", Unknown, Runtime,
+    "Cooperative launch and grid-wide synchronisation (`cudaLaunchCooperativeKernel`, `this_grid()`).",
+    "HIP supports cooperative groups, but the maximum co-resident grid differs (wavefront size, CU count, LDS and register limits), and multi-device cooperative launch is deprecated. A grid sized for an NVIDIA GPU can fail to launch or deadlock.",
+    "cudaLaunchCooperativeKernel((void*)k, grid, block, args);",
+    "hipOccupancyMaxActiveBlocksPerMultiprocessor(&nb, k, block, 0);  // size grid ≤ nb * CUs\nhipLaunchCooperativeKernel((void*)k, grid, block, args, 0, stream);",
+    "Size the grid from the occupancy API on the AMD device and check `hipDeviceAttributeCooperativeLaunch`.",
+    &["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_runtime_api/cooperative_groups.html"]);
+
+rule!(MANAGED_HINTS, "HP706", "managed-memory-hints", Unknown, Performance,
+    "Managed-memory hints and prefetches (`cudaMemAdvise`, `cudaMemPrefetchAsync`).",
+    "On AMD, page migration for managed memory needs XNACK (`HSA_XNACK=1`) and a supporting GPU; without it hints are ignored or memory stays host-resident, so performance differs widely.",
+    "cudaMemPrefetchAsync(p, bytes, dev, stream);",
+    "hipMemPrefetchAsync(p, bytes, dev, stream);   // effective only with XNACK enabled",
+    "Check the target GPU and XNACK mode; consider explicit device allocations and copies for hot data.",
+    &["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_runtime_api/memory_management/unified_memory.html"]);
+
+rule!(SYSTEM_SCOPE, "HP707", "system-scope-atomic", Unknown, Correctness,
+    "System-scope atomics and fences (`atomicAdd_system`, `__threadfence_system`, `cuda::atomic_ref` with thread scopes).",
+    "On AMD, system-scope atomics are coherent with the host only on fine-grained memory (`hipHostMalloc` coherent, `hipMallocManaged` with XNACK); on ordinary device memory they behave like device scope. libcu++ (`cuda::atomic_ref`, `cuda::thread_scope_*`) is not part of HIP.",
+    "atomicAdd_system(&flag[0], 1);   // host polls flag",
+    "// allocate flag with hipHostMalloc(..., hipHostMallocCoherent)\natomicAdd_system(&flag[0], 1);",
+    "Allocate memory shared with the host as fine-grained/coherent, and replace libcu++ atomics with HIP atomics (`__hip_atomic_*` with memory scopes) or std::atomic_ref where supported.",
+    &["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_runtime_api/memory_management/coherence_control.html"]);
+
+rule!(FP_ATOMIC_FINE_GRAINED, "HP708", "fp-atomic-fine-grained", Unknown, Correctness,
+    "A floating-point atomic in a file that uses fine-grained (managed or host-mapped) memory.",
+    "On several AMD GPUs (e.g. MI200), hardware floating-point atomics (used with `-munsafe-fp-atomics`) do not work on fine-grained memory: the update is silently lost. Without the flag they fall back to slower CAS loops.",
+    "cudaMallocManaged(&sum, sizeof(float));\n…\natomicAdd(sum, v);",
+    "hipMalloc(&sum, sizeof(float));   // coarse-grained; or build without -munsafe-fp-atomics",
+    "Keep floating-point atomic targets in coarse-grained device memory, or do not use `-munsafe-fp-atomics` for this code.",
+    &["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html#unsafe-floating-point-atomic-operations"]);
+
+rule!(FP8_FORMAT, "HP709", "fp8-format", Remediation, Correctness,
+    "CUDA FP8 types and conversions (`__nv_fp8_e4m3`, `__nv_fp8_e5m2`, `CUDA_R_8F_E4M3`).",
+    "AMD GPUs use two FP8 encodings: OCP (as CUDA, on gfx950/gfx12) and FNUZ (gfx942/MI300: different exponent bias, no infinities, one NaN). Data, scales and saturation written for OCP give wrong values on FNUZ hardware.",
+    "__nv_fp8_e4m3 q = __nv_fp8_e4m3(x * scale);",
+    "#if defined(__gfx942__)\n__hip_fp8_e4m3_fnuz q(x * scale);\n#else\n__hip_fp8_e4m3 q(x * scale);\n#endif",
+    "Choose the FP8 type per target (`__hip_fp8_e4m3_fnuz` on gfx942, `__hip_fp8_e4m3` elsewhere) and adjust scales and max values.",
+    &["https://rocm.docs.amd.com/projects/HIP/en/latest/reference/low_fp_types.html"]);
+
+rule!(HALF2_MEMBERS, "HP710", "half2-member-access", Remediation, Build,
+    "Member access `.x`/`.y` on a `__half2` / `__nv_bfloat162` value.",
+    "HIP's `__half2` keeps its halves in a vector type; `.x`/`.y` are not `__half` lvalues as in CUDA, so the code does not compile or converts implicitly.",
+    "__half lo = h2.x;",
+    "__half lo = __low2half(h2);",
+    "Use `__low2half`/`__high2half` (`__low2bfloat16`/`__high2bfloat16`) and `__halves2half2` to build values.",
+    &["https://rocm.docs.amd.com/projects/HIP/en/latest/reference/low_fp_types.html"]);
+
+rule!(LAUNCH_BOUNDS_SECOND, "HP711", "launch-bounds-min-blocks", Remediation, Performance,
+    "`__launch_bounds__` with a second (or third) argument.",
+    "In CUDA the second argument is the minimum number of blocks per SM; in HIP it is the minimum number of waves per execution unit, so the same number asks for a different register budget. A third argument (max blocks per cluster) does not exist in HIP.",
+    "__global__ void __launch_bounds__(256, 2) k(...);",
+    "__global__ void __launch_bounds__(256) k(...);   // or a value computed for waves per EU",
+    "Drop the second argument or recompute it as waves per EU for the AMD target (or use `__attribute__((amdgpu_waves_per_eu(...)))`).",
+    &["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/performance_guidelines.html"]);
+
+pub const RULES: &[&RuleInfo] = &[
+    &DYNAMIC_PARALLELISM,
+    &HOPPER_FEATURE,
+    &CLOCK_TIMING,
+    &TEXTURE_REFERENCE,
+    &COOPERATIVE_LAUNCH,
+    &MANAGED_HINTS,
+    &SYSTEM_SCOPE,
+    &FP_ATOMIC_FINE_GRAINED,
+    &FP8_FORMAT,
+    &HALF2_MEMBERS,
+    &LAUNCH_BOUNDS_SECOND,
+];
+
+const HOPPER_IDENTS: &[&str] = &[
+    "__cluster_dims__",
+    "this_cluster",
+    "cluster_group",
+    "cudaLaunchAttributeClusterDimension",
+    "cudaLaunchAttributeClusterSchedulingPolicyPreference",
+    "cudaFuncAttributeRequiredClusterWidth",
+    "cudaFuncAttributeNonPortableClusterSizeAllowed",
+    "cudaOccupancyMaxActiveClusters",
+    "cuTensorMapEncodeTiled",
+    "cuTensorMapEncodeIm2col",
+    "CUtensorMap",
+    "cp_async_bulk_tensor_1d_global_to_shared",
+    "cp_async_bulk_tensor_2d_global_to_shared",
+    "cp_async_bulk_tensor_3d_global_to_shared",
+    "cp_async_bulk_tensor_2d_shared_to_global",
+    "cp_async_bulk_global_to_shared",
+    "fence_proxy_async_shared_cta",
+    "__cluster_barrier_arrive",
+    "__cluster_barrier_wait",
+    "cluster_sync",
+    "cluster_ctarank",
+];
+const HOPPER_PTX: &[&str] = &[
+    "cp.async.bulk",
+    "wgmma.",
+    "barrier.cluster",
+    "mapa.",
+    "setmaxnreg",
+    "stmatrix",
+    "elect.sync",
+    "%cluster",
+    "multimem.",
+    "cp.reduce.async.bulk",
+    "tensormap.",
+    "fence.proxy.async",
+    "mbarrier.try_wait",
+    "%clusterid",
+    "griddepcontrol",
+];
+const TEXTURE_CALLS: &[&str] = &[
+    "cudaBindTexture",
+    "cudaBindTexture2D",
+    "cudaBindTextureToArray",
+    "cudaBindTextureToMipmappedArray",
+    "cudaUnbindTexture",
+    "cudaGetTextureReference",
+    "cudaGetTextureAlignmentOffset",
+    "cuTexRefSetAddress",
+    "cuTexRefSetArray",
+    "cuModuleGetTexRef",
+];
+const COOP: &[&str] = &[
+    "cudaLaunchCooperativeKernel",
+    "cudaLaunchCooperativeKernelMultiDevice",
+    "cuLaunchCooperativeKernel",
+    "cuLaunchCooperativeKernelMultiDevice",
+    "this_grid",
+    "this_multi_grid",
+];
+const MANAGED: &[&str] = &[
+    "cudaMemAdvise",
+    "cudaMemAdvise_v2",
+    "cudaMemPrefetchAsync",
+    "cudaMemPrefetchAsync_v2",
+    "cuMemAdvise",
+    "cuMemPrefetchAsync",
+    "cudaMemRangeGetAttribute",
+    "cudaMemRangeGetAttributes",
+];
+const FINE_GRAINED: &[&str] = &[
+    "cudaMallocManaged",
+    "cudaHostAlloc",
+    "cudaHostRegister",
+    "cudaHostGetDevicePointer",
+    "__managed__",
+    "cuMemAllocManaged",
+    "cuMemHostAlloc",
+];
+
+pub fn check(s: &Src, out: &mut Vec<Finding>) {
+    tokens(s, out);
+    hopper_asm(s, out);
+    if s.tree.is_some() {
+        tree_rules(s, out);
+    }
+}
+
+fn tokens(s: &Src, out: &mut Vec<Finding>) {
+    let mut lines: HashSet<(usize, &str)> = HashSet::new();
+    for (i, name) in s.idents() {
+        let t = s.lexed.tokens[i];
+        let pre = s.prev_text(i);
+        let next = s.next_text(i);
+        let call = next == "(";
+        let hit: Option<(&RuleInfo, String)> = if HOPPER_IDENTS.contains(&name) {
+            Some((
+                &HOPPER_FEATURE,
+                format!(
+                    "`{name}` is a Hopper-or-later feature (clusters/TMA) with no AMD counterpart"
+                ),
+            ))
+        } else if name == "texture" && next == "<" && pre != "::" && pre != "." {
+            Some((&TEXTURE_REFERENCE, "texture reference: removed in CUDA 12 and deprecated/removed in HIP; use texture objects".to_string()))
+        } else if TEXTURE_CALLS.contains(&name) && call {
+            Some((
+                &TEXTURE_REFERENCE,
+                format!("`{name}` binds a texture reference; use texture objects"),
+            ))
+        } else if COOP.contains(&name) && call {
+            Some((
+                &COOPERATIVE_LAUNCH,
+                format!(
+                    "`{name}`: grid-wide cooperation; the co-resident grid size differs on AMD"
+                ),
+            ))
+        } else if MANAGED.contains(&name) && call {
+            Some((&MANAGED_HINTS, format!("`{name}`: managed-memory hints only take effect with XNACK-enabled page migration on AMD")))
+        } else if (name.starts_with("atomic") && name.ends_with("_system"))
+            || name == "__threadfence_system"
+        {
+            Some((
+                &SYSTEM_SCOPE,
+                format!("`{name}` is coherent with the host only on fine-grained memory on AMD"),
+            ))
+        } else if (name == "thread_scope_system"
+            || ((name == "atomic_ref" || name == "atomic") && libcu_scope(s, i)))
+            && pre == "::"
+        {
+            Some((&SYSTEM_SCOPE, format!("libcu++ `cuda::{name}` is not part of HIP; scopes map to `__hip_atomic_*` memory scopes")))
+        } else if name.starts_with("__nv_fp8")
+            || name.starts_with("__nv_cvt_float_to_fp8")
+            || name.starts_with("__nv_cvt_fp8")
+            || matches!(
+                name,
+                "CUDA_R_8F_E4M3" | "CUDA_R_8F_E5M2" | "__NV_E4M3" | "__NV_E5M2"
+            )
+        {
+            Some((
+                &FP8_FORMAT,
+                format!(
+                    "`{name}`: FP8 on AMD is OCP or FNUZ depending on the GPU (gfx942 uses FNUZ)"
+                ),
+            ))
+        } else if name == "__launch_bounds__" && call && launch_bounds_args(s, i) >= 2 {
+            Some((&LAUNCH_BOUNDS_SECOND, "`__launch_bounds__` second argument: min blocks per SM in CUDA, min waves per EU in HIP".to_string()))
+        } else {
+            None
+        };
+        if let Some((rule, msg)) = hit {
+            if lines.insert((s.line(t.start as usize), rule.id.code)) {
+                out.push(
+                    s.ctx
+                        .finding(rule, t.range(), msg, Some(rule.fix.to_string())),
+                );
+            }
+        }
+    }
+}
+
+/// `cuda::atomic_ref` / `cuda::std::atomic` at token `i`.
+fn libcu_scope(s: &Src, i: usize) -> bool {
+    let Some(c) = s.lexed.prev_code(i) else {
+        return false;
+    };
+    let Some(ns) = s.lexed.prev_code(c) else {
+        return false;
+    };
+    matches!(s.tok(ns), "cuda" | "std")
+        && s.tok(c) == "::"
+        && (s.tok(ns) == "cuda"
+            || s.lexed
+                .prev_code(ns)
+                .and_then(|k| s.lexed.prev_code(k))
+                .is_some_and(|k| s.tok(k) == "cuda"))
+}
+
+fn launch_bounds_args(s: &Src, i: usize) -> usize {
+    let Some(open) = s.lexed.next_code(i) else {
+        return 0;
+    };
+    let mut depth = 0;
+    let mut n = 1;
+    let mut k = open;
+    loop {
+        match s.tok(k) {
+            "(" => depth += 1,
+            ")" => {
+                depth -= 1;
+                if depth == 0 {
+                    return n;
+                }
+            }
+            "," if depth == 1 => n += 1,
+            _ => {}
+        }
+        let Some(j) = s.lexed.next_code(k) else {
+            return n;
+        };
+        k = j;
+    }
+}
+
+fn hopper_asm(s: &Src, out: &mut Vec<Finding>) {
+    for (i, name) in s.idents() {
+        if !matches!(name, "asm" | "__asm__" | "__asm") {
+            continue;
+        }
+        let Some((open, close)) = inline_asm::statement(s, i) else {
+            continue;
+        };
+        let code = inline_asm::template(s, open, close);
+        if let Some(p) = HOPPER_PTX.iter().find(|p| code.contains(**p)) {
+            let range = s.lexed.tokens[i].start as usize..s.lexed.tokens[close].end as usize;
+            out.push(s.ctx.finding(
+                &HOPPER_FEATURE,
+                range,
+                format!(
+                    "PTX `{}` is a Hopper-or-later feature with no AMD counterpart",
+                    p.trim_end_matches('.')
+                ),
+                Some(HOPPER_FEATURE.fix.to_string()),
+            ));
+        }
+    }
+}
+
+fn tree_rules(s: &Src, out: &mut Vec<Finding>) {
+    let nodes = s.nodes();
+    let root = s.tree.unwrap().root_node();
+    let fine_grained = s.idents().any(|(_, n)| FINE_GRAINED.contains(&n));
+    let half2: HashSet<&str> = syntax::typed_variables(s, root, |t| {
+        matches!(t, "__half2" | "half2" | "__nv_bfloat162" | "nv_bfloat162")
+    })
+    .into_iter()
+    .collect();
+    for n in &nodes {
+        match n.kind() {
+            "call_expression" => {
+                let name = syntax::call_name(s, *n).unwrap_or("");
+                if syntax::is_launch(*n) && syntax::in_device_code(s, *n) {
+                    out.push(s.ctx.finding(&DYNAMIC_PARALLELISM, n.byte_range(), format!("kernel `{name}` launched from device code: HIP has no dynamic parallelism"), Some("launch it from the host, or fold the work into the calling kernel".into())));
+                } else if matches!(
+                    name,
+                    "cudaDeviceSynchronize" | "cudaGetParameterBuffer" | "cudaLaunchDevice"
+                ) && syntax::in_device_code(s, *n)
+                {
+                    out.push(s.ctx.finding(&DYNAMIC_PARALLELISM, n.byte_range(), format!("`{name}` in device code is part of dynamic parallelism, which HIP lacks"), Some("synchronise from the host instead".into())));
+                } else if matches!(name, "clock" | "clock64" | "__clock64")
+                    && syntax::call_args(*n).is_empty()
+                    && syntax::in_device_code(s, *n)
+                {
+                    out.push(s.ctx.finding(&CLOCK_TIMING, n.byte_range(), format!("`{name}()` in device code counts variable-rate shader cycles on AMD"), Some("use `wall_clock64()` and `hipDeviceAttributeWallClockRate` for durations".into())));
+                } else if fine_grained
+                    && matches!(
+                        name,
+                        "atomicAdd"
+                            | "atomicSub"
+                            | "atomicMax"
+                            | "atomicMin"
+                            | "atomicExch"
+                            | "unsafeAtomicAdd"
+                    )
+                    && fp_target(s, *n)
+                {
+                    out.push(s.ctx.finding(&FP_ATOMIC_FINE_GRAINED, n.byte_range(), format!("floating-point `{name}` in a file that allocates managed/host-mapped memory: unsafe FP atomics are lost on fine-grained memory"), Some("keep the target in coarse-grained device memory or build without -munsafe-fp-atomics".into())));
+                }
+            }
+            "field_expression" if !half2.is_empty() => {
+                let field = n.child_by_field_name("field").map_or("", |f| s.text(f));
+                let arg = n.child_by_field_name("argument").map_or("", |a| s.text(a));
+                if matches!(field, "x" | "y")
+                    && half2.contains(arg)
+                    && n.child_by_field_name("operator")
+                        .is_some_and(|o| s.text(o) == ".")
+                {
+                    out.push(s.ctx.finding(&HALF2_MEMBERS, n.byte_range(), format!("`{arg}.{field}` on a `__half2`: HIP's members are not `__half` lvalues"), Some(format!("use `{}({arg})`", if field == "x" { "__low2half" } else { "__high2half" }))));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Whether an atomic's target (first argument) is a float/double variable of the function.
+fn fp_target(s: &Src, call: tree_sitter::Node) -> bool {
+    let Some(arg) = syntax::call_args(call).into_iter().next() else {
+        return false;
+    };
+    let Some(base) = syntax::identifiers(s, arg).into_iter().next() else {
+        return false;
+    };
+    let scope = syntax::enclosing_function(call).unwrap_or_else(|| s.tree.unwrap().root_node());
+    let is_fp = |t: &str| matches!(t, "float" | "double" | "__half" | "half" | "__nv_bfloat16");
+    syntax::typed_variables(s, scope, is_fp).contains(&base)
+        || syntax::typed_variables(s, s.tree.unwrap().root_node(), is_fp).contains(&base)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::syntax::test_support::fires;
+
+    #[test]
+    fn device_features_in_device_code_only() {
+        let src = "__global__ void child(int* d);\n__global__ void __launch_bounds__(256, 2) parent(int* d, float* f) {\n  child<<<1, 1>>>(d);\n  long long t = clock64();\n  atomicAdd_system(d, 1);\n  atomicAdd(f, 1.0f);\n}\n__global__ void __launch_bounds__(256) k() {}\nint main() {\n  clock_t c = clock();\n  child<<<1, 1>>>(0);\n  cudaMemPrefetchAsync(p, n, 0, 0);\n  cudaLaunchCooperativeKernel((void*)k, 1, 1, 0);\n}\n";
+        assert_eq!(fires(src, "HP701"), [3]);
+        assert_eq!(fires(src, "HP703"), [4]);
+        assert_eq!(fires(src, "HP707"), [5]);
+        assert!(
+            fires(src, "HP708").is_empty(),
+            "no fine-grained memory in the file"
+        );
+        assert_eq!(fires(src, "HP711"), [2]);
+        assert_eq!(fires(src, "HP706"), [12]);
+        assert_eq!(fires(src, "HP705"), [13]);
+    }
+
+    #[test]
+    fn fp_atomics_fp8_half2_hopper() {
+        let src = "__global__ void k(float* f, int* i, __half2 h, __nv_fp8_e4m3* q) {\n  atomicAdd(f, 1.0f);\n  atomicAdd(i, 1);\n  float x = h.x;\n  cg::this_cluster().sync();\n}\nint main() { cudaMallocManaged(&p, 4); }\n";
+        assert_eq!(fires(src, "HP708"), [2]);
+        assert_eq!(fires(src, "HP710"), [4]);
+        assert_eq!(fires(src, "HP709"), [1]);
+        assert_eq!(fires(src, "HP702"), [5]);
+    }
+}

@@ -1,0 +1,257 @@
+//! driver-api (HP5xx): CUDA driver-API patterns that have no one-to-one HIP behaviour even when
+//! the names translate: explicit context lifecycles (deprecated in HIP), loading PTX or cubin
+//! modules (HIP loads AMDGPU code objects), the JIT linker and its options, and integer
+//! arithmetic on `CUdeviceptr` (a pointer, not an integer, in HIP).
+
+use super::syntax::{self, Src};
+use super::RuleInfo;
+use crate::finding::{Category, Finding, RuleId};
+use crate::gate::{Phase, Status};
+use crate::lex::Tok;
+use std::collections::HashSet;
+
+const REF_MODULE: &str =
+    "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_porting_driver_api.html";
+
+pub const CONTEXT_LIFECYCLE: RuleInfo = RuleInfo {
+    id: RuleId { code: "HP501", name: "context-lifecycle" },
+    category: Category::DriverApi,
+    status: Status::Remediation,
+    phase: Phase::Runtime,
+    summary: "Explicit driver-API context management (`cuCtxCreate`, `cuCtxPushCurrent`, `cuCtxDestroy`, …).",
+    why: "HIP's context API is deprecated: HIP uses one primary context per device, and push/pop/create do not give separate contexts the way CUDA does. Code that depends on context isolation or on the current-context stack behaves differently.",
+    bad: "cuCtxCreate(&ctx, 0, dev);\n…\ncuCtxDestroy(ctx);",
+    good: "hipSetDevice(dev);   // the primary context; no explicit lifecycle",
+    fix: "Replace context creation and the push/pop stack with `hipSetDevice` (or `hipDevicePrimaryCtxRetain` where a handle is required).",
+    references: &[REF_MODULE, "https://rocm.docs.amd.com/projects/HIP/en/latest/reference/deprecated_api_list.html"],
+};
+
+pub const MODULE_LOAD: RuleInfo = RuleInfo {
+    id: RuleId { code: "HP502", name: "module-load-ptx" },
+    category: Category::DriverApi,
+    status: Status::Remediation,
+    phase: Phase::Runtime,
+    summary: "A module loaded from PTX, cubin or fatbin (`cuModuleLoad`, `cuModuleLoadData(Ex)`, `cuModuleLoadFatBinary`).",
+    why: "`hipModuleLoad*` accepts AMDGPU code objects (.hsaco/.co) only; a PTX or cubin image fails to load at run time.",
+    bad: "cuModuleLoad(&mod, \"kernels.ptx\");",
+    good: "hipModuleLoad(&mod, \"kernels.hsaco\");   // built with hipcc --genco --offload-arch=gfx90a",
+    fix: "Build the kernels into a code object (`hipcc --genco`) or compile them at run time with hiprtc, and load that.",
+    references: &[REF_MODULE],
+};
+
+pub const LINKER: RuleInfo = RuleInfo {
+    id: RuleId { code: "HP503", name: "jit-linker" },
+    category: Category::DriverApi,
+    status: Status::Remediation,
+    phase: Phase::Runtime,
+    summary: "The driver JIT linker (`cuLinkCreate`, `cuLinkAddData`, `cuLinkComplete`, …).",
+    why: "HIP links with hiprtc's linker (`hiprtcLinkCreate`…), which takes LLVM bitcode from hiprtc, not PTX or cubin inputs, and has its own option set.",
+    bad: "cuLinkAddData(link, CU_JIT_INPUT_PTX, ptx, size, \"k.ptx\", 0, 0, 0);",
+    good: "hiprtcLinkAddData(link, HIPRTC_JIT_INPUT_LLVM_BITCODE, code, size, \"k\", 0, 0, 0);",
+    fix: "Produce bitcode with hiprtc (`-fgpu-rdc`) and link it with the hiprtc linker API.",
+    references: &["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_rtc.html"],
+};
+
+pub const JIT_OPTIONS: RuleInfo = RuleInfo {
+    id: RuleId { code: "HP504", name: "jit-options" },
+    category: Category::DriverApi,
+    status: Status::Unknown,
+    phase: Phase::Runtime,
+    summary: "Driver JIT options (`CUjit_option`, `CU_JIT_*`).",
+    why: "HIP accepts the JIT option enums for source compatibility but ignores most of them (register limits, optimisation level, target selection, log buffers may stay empty).",
+    bad: "CUjit_option opts[] = {CU_JIT_MAX_REGISTERS, CU_JIT_TARGET};",
+    good: "// pass -O3 / --offload-arch to hiprtcCompileProgram instead",
+    fix: "Move the options to hiprtc compile options, or drop them after checking which HIP honours.",
+    references: &[REF_MODULE],
+};
+
+pub const DEVICEPTR_ARITH: RuleInfo = RuleInfo {
+    id: RuleId { code: "HP505", name: "cudeviceptr-arithmetic" },
+    category: Category::DriverApi,
+    status: Status::Remediation,
+    phase: Phase::Build,
+    summary: "Integer arithmetic on a `CUdeviceptr`.",
+    why: "`CUdeviceptr` is an unsigned integer in CUDA but `hipDeviceptr_t` is `void*`: `dptr + offset` does not compile after translation (arithmetic on `void*`).",
+    bad: "CUdeviceptr p = base + offset * sizeof(float);",
+    good: "hipDeviceptr_t p = (char*)base + offset * sizeof(float);",
+    fix: "Do the arithmetic on `char*` (or `uintptr_t` with explicit casts back to `hipDeviceptr_t`).",
+    references: &[REF_MODULE],
+};
+
+pub const RULES: &[&RuleInfo] = &[
+    &CONTEXT_LIFECYCLE,
+    &MODULE_LOAD,
+    &LINKER,
+    &JIT_OPTIONS,
+    &DEVICEPTR_ARITH,
+];
+
+const CONTEXT_CALLS: &[&str] = &[
+    "cuCtxCreate",
+    "cuCtxCreate_v2",
+    "cuCtxCreate_v3",
+    "cuCtxCreate_v4",
+    "cuCtxDestroy",
+    "cuCtxDestroy_v2",
+    "cuCtxPushCurrent",
+    "cuCtxPushCurrent_v2",
+    "cuCtxPopCurrent",
+    "cuCtxPopCurrent_v2",
+    "cuCtxSetCurrent",
+    "cuCtxGetCurrent",
+    "cuCtxAttach",
+    "cuCtxDetach",
+];
+const MODULE_CALLS: &[&str] = &[
+    "cuModuleLoad",
+    "cuModuleLoadData",
+    "cuModuleLoadDataEx",
+    "cuModuleLoadFatBinary",
+    "cuLibraryLoadData",
+    "cuLibraryLoadFromFile",
+    "cudaLibraryLoadData",
+    "cudaLibraryLoadFromFile",
+];
+const LINK_CALLS: &[&str] = &[
+    "cuLinkCreate",
+    "cuLinkCreate_v2",
+    "cuLinkAddData",
+    "cuLinkAddData_v2",
+    "cuLinkAddFile",
+    "cuLinkAddFile_v2",
+    "cuLinkComplete",
+    "cuLinkDestroy",
+];
+
+pub fn check(s: &Src, out: &mut Vec<Finding>) {
+    let mut lines_done: HashSet<usize> = HashSet::new();
+    for (i, name) in s.idents() {
+        let t = s.lexed.tokens[i];
+        let pre = s.prev_text(i);
+        if pre == "." || pre == "->" {
+            continue;
+        }
+        let line = s.line(t.start as usize);
+        if CONTEXT_CALLS.contains(&name) && s.next_text(i) == "(" {
+            out.push(s.ctx.finding(&CONTEXT_LIFECYCLE, t.range(), format!("`{name}`: HIP's context API is deprecated and contexts are per-device primary contexts"), Some("use `hipSetDevice` (primary context) instead of an explicit context lifecycle".into())));
+            lines_done.insert(line);
+        } else if MODULE_CALLS.contains(&name) && s.next_text(i) == "(" {
+            let what = module_image(s, i);
+            out.push(s.ctx.finding(&MODULE_LOAD, t.range(), format!("`{name}` loads {what}; HIP modules must be AMDGPU code objects"), Some("build a code object with `hipcc --genco --offload-arch=…` or compile with hiprtc".into())));
+            lines_done.insert(line);
+        } else if LINK_CALLS.contains(&name) && s.next_text(i) == "(" {
+            out.push(s.ctx.finding(
+                &LINKER,
+                t.range(),
+                format!(
+                    "`{name}`: the driver JIT linker takes PTX/cubin; HIP links hiprtc bitcode"
+                ),
+                Some("link with `hiprtcLinkCreate`/`hiprtcLinkAddData` on LLVM bitcode".into()),
+            ));
+            lines_done.insert(line);
+        }
+    }
+    for (i, name) in s.idents() {
+        let t = s.lexed.tokens[i];
+        if (name.starts_with("CU_JIT_") || name == "CUjit_option")
+            // `CU_JIT_X = 0,` is the enum declaring the option (a dynlink header), not a use.
+            && s.next_text(i) != "="
+            && !lines_done.contains(&s.line(t.start as usize))
+        {
+            lines_done.insert(s.line(t.start as usize));
+            out.push(s.ctx.finding(
+                &JIT_OPTIONS,
+                t.range(),
+                format!("`{name}`: most driver JIT options are accepted but ignored by HIP"),
+                Some("pass compile options to hiprtc instead".into()),
+            ));
+        }
+    }
+    deviceptr_arithmetic(s, out);
+}
+
+/// "a PTX file", "a cubin image", or "a module image" from the call's arguments.
+fn module_image(s: &Src, i: usize) -> &'static str {
+    let mut k = i;
+    for _ in 0..24 {
+        let Some(n) = s.lexed.next_code(k) else { break };
+        let t = s.lexed.tokens[n];
+        let text = s.tok(n).to_ascii_lowercase();
+        if t.kind == Tok::Str && text.contains(".ptx")
+            || text.contains("ptx") && t.kind == Tok::Ident
+        {
+            return "PTX";
+        }
+        if text.contains("cubin") || text.contains("fatbin") {
+            return "a cubin/fatbin image";
+        }
+        if text == ";" {
+            break;
+        }
+        k = n;
+    }
+    "a CUDA module image (PTX or cubin)"
+}
+
+fn deviceptr_arithmetic(s: &Src, out: &mut Vec<Finding>) {
+    let Some(tree) = s.tree else { return };
+    let root = tree.root_node();
+    let vars: HashSet<&str> = syntax::typed_variables(s, root, |t| t == "CUdeviceptr")
+        .into_iter()
+        .collect();
+    if vars.is_empty() {
+        return;
+    }
+    let is_var = |n: tree_sitter::Node| {
+        let mut n = n;
+        while n.kind() == "parenthesized_expression" {
+            match n.named_child(0) {
+                Some(c) => n = c,
+                None => break,
+            }
+        }
+        n.kind() == "identifier" && vars.contains(s.text(n))
+    };
+    for n in s.nodes() {
+        let hit = match n.kind() {
+            "binary_expression" => {
+                let op = n.child_by_field_name("operator").map_or("", |o| s.text(o));
+                matches!(op, "+" | "-")
+                    && (n.child_by_field_name("left").is_some_and(is_var)
+                        || n.child_by_field_name("right").is_some_and(is_var))
+            }
+            "assignment_expression" => {
+                let op = n.child_by_field_name("operator").map_or("", |o| s.text(o));
+                matches!(op, "+=" | "-=") && n.child_by_field_name("left").is_some_and(is_var)
+            }
+            "update_expression" => n.child_by_field_name("argument").is_some_and(is_var),
+            _ => false,
+        };
+        if hit {
+            out.push(s.ctx.finding(
+                &DEVICEPTR_ARITH,
+                n.byte_range(),
+                format!(
+                    "`{}` treats a `CUdeviceptr` as an integer; `hipDeviceptr_t` is `void*`",
+                    s.text(n)
+                ),
+                Some("do the arithmetic on `(char*)ptr`".into()),
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::syntax::test_support::fires;
+
+    #[test]
+    fn lifecycle_modules_linker_options_and_pointer_math() {
+        let src = "int main() {\n  cuCtxCreate(&ctx, 0, dev);\n  cuModuleLoad(&m, \"k.ptx\");\n  cuModuleGetFunction(&f, m, \"k\");\n  cuLinkCreate(0, 0, 0, &l);\n  CUjit_option o = CU_JIT_MAX_REGISTERS;\n  CUdeviceptr a, b;\n  b = a + 16;\n  size_t n = 16 + 4;\n  cuDevicePrimaryCtxRetain(&ctx, dev);\n}\n";
+        assert_eq!(fires(src, "HP501"), [2]);
+        assert_eq!(fires(src, "HP502"), [3]);
+        assert_eq!(fires(src, "HP503"), [5]);
+        assert_eq!(fires(src, "HP504"), [6]);
+        assert_eq!(fires(src, "HP505"), [8]);
+    }
+}

@@ -1,0 +1,301 @@
+//! inline-asm (HP2xx): `asm`/`asm volatile` statements that hold PTX. HIP-Clang compiles for
+//! AMDGPU, where PTX means nothing: each statement must be rewritten with HIP intrinsics or
+//! plain C++. The finding names the PTX instructions and special registers it found and the
+//! HIP replacement where one is known. Empty templates (`asm volatile("" ::: "memory")`) and
+//! AMDGPU assembly are not flagged.
+
+use super::syntax::Src;
+use super::RuleInfo;
+use crate::finding::{Category, Finding, RuleId};
+use crate::gate::{Phase, Status};
+use crate::lex::Tok;
+
+pub const INLINE_PTX: RuleInfo = RuleInfo {
+    id: RuleId { code: "HP201", name: "inline-ptx" },
+    category: Category::InlineAsm,
+    status: Status::Remediation,
+    phase: Phase::Build,
+    summary: "Inline PTX assembly (`asm(\"mov.u32 %0, %%laneid;\" …)`).",
+    why: "PTX is NVIDIA's virtual ISA; HIP-Clang targets AMDGPU and rejects it, so the file does not compile until every PTX statement is replaced.",
+    bad: "asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(lane));",
+    good: "lane = __lane_id();",
+    fix: "Replace each statement with the HIP intrinsic the message names (e.g. %laneid → __lane_id(), %smid → __smid(), ex2.approx → exp2f/__exp2f, shfl.sync → __shfl_*, bar.sync → __syncthreads()), or with plain C++; keep the PTX under `#ifdef __CUDA_ARCH__`/`#ifndef __HIP_PLATFORM_AMD__` only if the CUDA build must stay.",
+    references: &[
+        "https://docs.nvidia.com/cuda/inline-ptx-assembly/index.html",
+        "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html",
+        "https://rocm.docs.amd.com/projects/HIP/en/latest/reference/kernel_language.html",
+    ],
+};
+
+pub const RULES: &[&RuleInfo] = &[&INLINE_PTX];
+
+/// PTX opcode (first dotted segment) or special register → HIP replacement.
+const HIP_EQUIVALENTS: &[(&str, &str)] = &[
+    ("%laneid", "__lane_id()"),
+    ("%smid", "__smid()"),
+    ("%nsmid", "hipDeviceProp_t::multiProcessorCount"),
+    ("%warpid", "threadIdx / warpSize (no hardware slot id)"),
+    ("%clock64", "wall_clock64() (constant rate) or clock64()"),
+    ("%clock", "wall_clock64() or clock64()"),
+    ("%globaltimer", "wall_clock64()"),
+    ("%lanemask_lt", "__lanemask_lt()"),
+    ("%lanemask_le", "__lanemask_lt() | __lanemask_eq()"),
+    ("%lanemask_eq", "__lanemask_eq()"),
+    ("%lanemask_gt", "__lanemask_gt()"),
+    (
+        "%dynamic_smem_size",
+        "the launch's dynamic shared size passed as an argument",
+    ),
+    ("ex2", "exp2f / __exp2f"),
+    ("lg2", "log2f / __log2f"),
+    ("rcp", "__frcp_rn or 1.0f / x"),
+    ("rsqrt", "rsqrtf"),
+    ("sqrt", "sqrtf / __fsqrt_rn"),
+    ("sin", "__sinf"),
+    ("cos", "__cosf"),
+    ("tanh", "tanhf"),
+    ("shfl", "__shfl / __shfl_xor / __shfl_up / __shfl_down"),
+    ("vote", "__ballot / __all / __any"),
+    ("activemask", "__activemask()"),
+    ("bar", "__syncthreads() (bar.warp.sync → __syncwarp())"),
+    ("barrier", "__syncthreads()"),
+    (
+        "membar",
+        "__threadfence() / __threadfence_block() / __threadfence_system()",
+    ),
+    ("fence", "__threadfence() or __atomic_thread_fence"),
+    ("bfe", "__bitextract_u32"),
+    ("bfi", "__bitinsert_u32"),
+    ("prmt", "__byte_perm"),
+    ("brev", "__brev"),
+    ("popc", "__popc / __popcll"),
+    ("clz", "__clz / __clzll"),
+    ("bfind", "31 - __clz(x)"),
+    ("lop3", "a plain bitwise expression"),
+    ("mul", "__umulhi / __mulhi / 64-bit multiply"),
+    ("mad", "a plain multiply-add (or __umulhi for .hi)"),
+    ("dp4a", "__builtin_amdgcn_sdot4 / udot4 (gfx9+)"),
+    (
+        "cvt",
+        "HIP conversion intrinsics (__float2half_rn, __float2int_rn, …) or casts",
+    ),
+    ("ld", "a plain load, __ldg, or __builtin_nontemporal_load"),
+    ("st", "a plain store or __builtin_nontemporal_store"),
+    (
+        "cp",
+        "plain loads into shared memory followed by __syncthreads()",
+    ),
+    ("mma", "rocWMMA or __builtin_amdgcn_mfma_* intrinsics"),
+    ("ldmatrix", "rocWMMA load_matrix_sync"),
+    ("red", "atomicAdd / atomicMax … (unused result)"),
+    ("atom", "atomicAdd / atomicCAS …"),
+    ("nanosleep", "__builtin_amdgcn_s_sleep"),
+    ("trap", "__builtin_trap() or abort()"),
+    (
+        "add",
+        "plain C++ (+, __builtin_add_overflow for .cc carries)",
+    ),
+    ("addc", "__builtin_addc / 64-bit arithmetic"),
+    ("sub", "plain C++"),
+    ("mov", "plain C++ (or the special-register intrinsic)"),
+    ("setp", "a comparison"),
+    ("selp", "the ternary operator"),
+    ("min", "min()"),
+    ("max", "max()"),
+    ("fma", "fmaf / __fmaf_rn"),
+    ("prefetch", "__builtin_prefetch or nothing"),
+];
+
+/// PTX opcodes without a dotted suffix that are still recognisably PTX.
+const BARE_PTX: &[&str] = &[
+    "trap",
+    "exit",
+    "ret",
+    "brkpt",
+    "pmevent",
+    "activemask",
+    "nanosleep",
+    "membar",
+    "bar",
+    "elect",
+];
+
+pub fn check(s: &Src, out: &mut Vec<Finding>) {
+    for (i, name) in s.idents() {
+        if !matches!(name, "asm" | "__asm__" | "__asm") {
+            continue;
+        }
+        let Some((open, close)) = statement(s, i) else {
+            continue;
+        };
+        let code = template(s, open, close);
+        let found = ptx_items(&code);
+        if found.is_empty() {
+            continue;
+        }
+        let start = s.lexed.tokens[i].start as usize;
+        let end = s.lexed.tokens[close].end as usize;
+        let names: Vec<String> = found.iter().map(|(n, _)| format!("`{n}`")).collect();
+        let mut hints: Vec<String> = found
+            .iter()
+            .filter_map(|(n, hip)| hip.map(|h| format!("{n} → {h}")))
+            .collect();
+        hints.dedup();
+        let suggestion = if hints.is_empty() {
+            "rewrite with HIP intrinsics or plain C++ (no direct HIP equivalent known)".to_string()
+        } else {
+            format!("replace with HIP: {}", hints.join("; "))
+        };
+        out.push(s.ctx.finding(
+            &INLINE_PTX,
+            start..end,
+            format!(
+                "inline PTX does not compile for AMDGPU: {}",
+                names.join(", ")
+            ),
+            Some(suggestion),
+        ));
+    }
+}
+
+/// The `(` and matching `)` token indices of the asm statement whose keyword is token `i`.
+pub(crate) fn statement(s: &Src, i: usize) -> Option<(usize, usize)> {
+    let mut j = s.lexed.next_code(i)?;
+    while matches!(
+        s.tok(j),
+        "volatile" | "__volatile__" | "__volatile" | "inline" | "goto"
+    ) {
+        j = s.lexed.next_code(j)?;
+    }
+    if s.tok(j) != "(" {
+        return None;
+    }
+    let mut depth = 0i32;
+    let mut k = j;
+    loop {
+        match s.tok(k) {
+            "(" => depth += 1,
+            ")" => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some((j, k));
+                }
+            }
+            _ => {}
+        }
+        k = s.lexed.next_code(k)?;
+        if k - j > 4000 {
+            return None;
+        }
+    }
+}
+
+/// The assembly template: string literals before the first top-level `:`.
+pub(crate) fn template(s: &Src, open: usize, close: usize) -> String {
+    let mut code = String::new();
+    let mut depth = 0;
+    for k in open + 1..close {
+        let t = s.lexed.tokens[k];
+        match (t.kind, s.tok(k)) {
+            (Tok::Punct, "(") => depth += 1,
+            (Tok::Punct, ")") => depth -= 1,
+            (Tok::Punct, ":") if depth == 0 => break,
+            (Tok::Str, text) => {
+                let inner = text.trim_start_matches(|c: char| c != '"');
+                code.push_str(inner.trim_matches('"'));
+                code.push('\n');
+            }
+            _ => {}
+        }
+    }
+    code.replace("\\n", "\n").replace("\\t", " ")
+}
+
+/// PTX instructions and special registers in a template, each with its HIP replacement.
+pub fn ptx_items(code: &str) -> Vec<(String, Option<&'static str>)> {
+    let mut out: Vec<(String, Option<&'static str>)> = Vec::new();
+    let mut push = |name: String, hip: Option<&'static str>| {
+        if !out.iter().any(|(n, _)| *n == name) {
+            out.push((name, hip));
+        }
+    };
+    for stmt in code.split([';', '\n', '{', '}']) {
+        let mut words = stmt.split_whitespace().peekable();
+        // Predicates (`@p`) and labels (`L1:`).
+        while words
+            .peek()
+            .is_some_and(|w| w.starts_with('@') || w.ends_with(':'))
+        {
+            words.next();
+        }
+        let Some(op) = words.next() else { continue };
+        if op.starts_with('.')
+            || op.starts_with("s_")
+            || op.starts_with("v_")
+            || op.starts_with("ds_")
+            || op.starts_with("global_")
+            || op.starts_with("buffer_")
+            || op.starts_with("flat_")
+        {
+            continue;
+        }
+        let base = op.split('.').next().unwrap_or("");
+        let dotted = op.contains('.')
+            && !base.is_empty()
+            && base
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
+        if dotted || BARE_PTX.contains(&op) {
+            let hip = HIP_EQUIVALENTS
+                .iter()
+                .find(|(k, _)| *k == base)
+                .map(|(_, v)| *v);
+            push(op.to_string(), hip);
+        }
+    }
+    for (reg, hip) in HIP_EQUIVALENTS.iter().filter(|(k, _)| k.starts_with('%')) {
+        let pat = format!("%{reg}");
+        let mut from = 0;
+        while let Some(p) = code[from..].find(&pat) {
+            let end = from + p + pat.len();
+            let next = code[end..].chars().next();
+            if !next.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
+                push(reg.to_string(), Some(hip));
+                break;
+            }
+            from = end;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_instructions_and_registers() {
+        let items = ptx_items("mov.u32 %0, %%laneid;");
+        let names: Vec<&str> = items.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["mov.u32", "%laneid"]);
+        assert_eq!(items[1].1, Some("__lane_id()"));
+        let items = ptx_items("{ .reg .pred p; setp.ne.b32 p, %1, 0; @p ex2.approx.f32 %0, %1; }");
+        assert!(items
+            .iter()
+            .any(|(n, h)| n == "ex2.approx.f32" && h.unwrap().contains("exp2f")));
+        assert!(ptx_items("").is_empty());
+        assert!(ptx_items("s_waitcnt vmcnt(0)").is_empty());
+        assert!(ptx_items("%%clock64_x").is_empty());
+    }
+}
+
+#[cfg(test)]
+mod rule_tests {
+    use crate::rules::syntax::test_support::fires;
+
+    #[test]
+    fn ptx_statements_not_barriers_or_strings() {
+        let src = "__device__ unsigned f() {\n  unsigned r;\n  asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(r));\n  asm volatile(\"\" ::: \"memory\");\n  const char* s = \"asm(\\\"mov.u32\\\")\";\n  __asm__ __volatile__(\"s_nop 0\");\n  return r;\n}\n";
+        assert_eq!(fires(src, "HP201"), [3]);
+    }
+}

@@ -1,0 +1,297 @@
+//! library (HP6xx): CUDA libraries whose AMD counterpart exists but is not a rename, or does not
+//! exist: cuDNN → MIOpen (different call sequences), cuBLASLt → hipBLASLt, CUTLASS/CuTe (no
+//! port), cuTENSOR → hipTensor, WMMA → rocWMMA, Thrust's CUDA execution policies, NVML → AMD
+//! SMI, cuFile. Flagged: the include (unless the translator already reports it) and the calls
+//! whose use differs.
+
+use super::syntax::Src;
+use super::RuleInfo;
+use crate::finding::{Category, Finding, RuleId};
+use crate::gate::{Phase, Status};
+use crate::lex::Tok;
+use crate::mappings::Target;
+use std::collections::HashSet;
+
+macro_rules! rule {
+    ($id:ident, $code:literal, $name:literal, $st:ident, $ph:ident, $sum:literal, $why:literal, $bad:literal, $good:literal, $fix:literal, $refs:expr) => {
+        pub const $id: RuleInfo = RuleInfo {
+            id: RuleId {
+                code: $code,
+                name: $name,
+            },
+            category: Category::Library,
+            status: Status::$st,
+            phase: Phase::$ph,
+            summary: $sum,
+            why: $why,
+            bad: $bad,
+            good: $good,
+            fix: $fix,
+            references: $refs,
+        };
+    };
+}
+
+rule!(CUDNN, "HP601", "cudnn-to-miopen", Remediation, Build,
+    "cuDNN code: MIOpen is the AMD counterpart, with different call sequences.",
+    "MIOpen has no algorithm heuristics like `cudnnGetConvolutionForwardAlgorithm_v7`: it requires `miopenFindConvolution*Algorithm` (benchmarking) and its own workspace queries before each convolution, and argument orders differ. A name-by-name rename does not compile or picks no algorithm.",
+    "cudnnGetConvolutionForwardAlgorithm_v7(h, x, w, conv, y, 1, &n, &perf);\ncudnnConvolutionForward(h, &a, x, dx, w, dw, conv, perf.algo, ws, wsz, &b, y, dy);",
+    "miopenConvolutionForwardGetWorkSpaceSize(h, w, x, conv, y, &wsz);\nmiopenFindConvolutionForwardAlgorithm(h, x, dx, w, dw, conv, y, dy, 1, &n, &perf, ws, wsz, false);\nmiopenConvolutionForward(h, &a, x, dx, w, dw, conv, perf.fwd_algo, &b, y, dy, ws, wsz);",
+    "Port the convolution setup to MIOpen's find/workspace sequence; keep descriptors and tensors (they map closely).",
+    &["https://rocm.docs.amd.com/projects/MIOpen/en/latest/", "https://rocm.docs.amd.com/projects/MIOpen/en/latest/how-to/find-and-immediate.html"]);
+
+rule!(CUBLASLT, "HP602", "cublaslt", Remediation, Build,
+    "cuBLASLt matmul code: hipBLASLt is similar but not identical.",
+    "hipBLASLt supports a subset of cuBLASLt's types, epilogues, scale modes and layouts, and algorithm enumeration works differently; attributes set on descriptors may be rejected at run time.",
+    "cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof(epi));",
+    "hipblasLtMatmulDescSetAttribute(desc, HIPBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof(epi));  // check the epilogue is supported",
+    "Translate to hipBLASLt, then check each attribute, data type and epilogue against the hipBLASLt support matrix; fall back to hipBLAS where needed.",
+    &["https://rocm.docs.amd.com/projects/hipBLASLt/en/latest/"]);
+
+rule!(CUTLASS, "HP603", "cutlass-cute", Remediation, Build,
+    "CUTLASS or CuTe templates: no HIP port.",
+    "CUTLASS/CuTe are built on NVIDIA tensor-core instructions and memory layouts; AMD's counterparts (Composable Kernel, rocWMMA, hipBLASLt) have different APIs.",
+    "using Gemm = cutlass::gemm::device::Gemm<half_t, RowMajor, half_t, ColumnMajor, float>;",
+    "// hipBLASLt / rocBLAS for plain GEMMs, Composable Kernel for fused kernels",
+    "Replace CUTLASS GEMMs with hipBLASLt/rocBLAS calls, or re-implement fused kernels with Composable Kernel.",
+    &["https://rocm.docs.amd.com/projects/composable_kernel/en/latest/"]);
+
+rule!(CUTENSOR, "HP604", "cutensor", Remediation, Build,
+    "cuTENSOR code: hipTensor covers a subset.",
+    "hipTensor implements contraction, permutation and reduction subsets with a partly different API; other cuTENSOR operations have no counterpart.",
+    "cutensorContract(handle, plan, &alpha, A, B, &beta, C, D, work, wsz, stream);",
+    "hiptensorContraction(handle, &plan, &alpha, A, B, &beta, C, D, work, wsz, stream);",
+    "Port to hipTensor after checking each operation and data type is supported.",
+    &["https://rocm.docs.amd.com/projects/hipTensor/en/latest/"]);
+
+rule!(WMMA, "HP605", "wmma-to-rocwmma", Remediation, Build,
+    "WMMA tensor-core fragments (`nvcuda::wmma`): rocWMMA is the AMD counterpart.",
+    "`<mma.h>` does not exist under HIP. rocWMMA offers the same fragment/load/mma/store shape, but supported fragment sizes and types differ (wave64 on CDNA), and `mma.sync` PTX has no direct equivalent.",
+    "wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a;",
+    "rocwmma::fragment<rocwmma::matrix_a, 16, 16, 16, rocwmma::float16_t, rocwmma::row_major> a;",
+    "Port to rocWMMA (`rocwmma/rocwmma.hpp`), checking the fragment sizes against the target GPU.",
+    &["https://rocm.docs.amd.com/projects/rocWMMA/en/latest/"]);
+
+rule!(THRUST_POLICY, "HP606", "thrust-cuda-policy", Remediation, Build,
+    "A Thrust CUDA execution policy or system (`thrust::cuda::par`, `thrust::cuda::par_nosync`, `thrust::system::cuda`).",
+    "rocThrust names the system `thrust::hip`; `hipport port` renames the namespace, but some CUDA-system extras (`par_nosync`, CUDA memory resources, `cuda_cub` internals) are missing or behave differently.",
+    "thrust::sort(thrust::cuda::par.on(stream), v.begin(), v.end());",
+    "thrust::sort(thrust::hip::par.on(stream), v.begin(), v.end());",
+    "Use `thrust::hip::par` (or `thrust::device`) and check that each CUDA-system extra exists in rocThrust.",
+    &["https://rocm.docs.amd.com/projects/rocThrust/en/latest/"]);
+
+rule!(
+    NVML,
+    "HP607",
+    "nvml",
+    Remediation,
+    Build,
+    "NVML management calls: AMD SMI (or ROCm SMI) is the counterpart, with a different API.",
+    "NVML has no HIP translation; device handles, metrics and units differ in AMD SMI.",
+    "nvmlDeviceGetTemperature(dev, NVML_TEMPERATURE_GPU, &t);",
+    "amdsmi_get_temp_metric(proc, AMDSMI_TEMPERATURE_TYPE_EDGE, AMDSMI_TEMP_CURRENT, &t);",
+    "Rewrite the monitoring code against AMD SMI (`amd_smi/amdsmi.h`, link -lamd_smi).",
+    &["https://rocm.docs.amd.com/projects/amdsmi/en/latest/"]
+);
+
+rule!(CUFILE, "HP608", "cufile", Unknown, Build,
+    "GPUDirect Storage (cuFile) calls.",
+    "cuFile has no equivalent in the ROCm releases the tables know; AMD's hipFile is not generally available.",
+    "cuFileRead(handle, devPtr, size, offset, 0);",
+    "pread(fd, hostBuf, size, offset); hipMemcpy(devPtr, hostBuf, size, hipMemcpyHostToDevice);",
+    "Stage I/O through host memory, or check whether the target ROCm ships hipFile.",
+    &["https://rocm.docs.amd.com/projects/hipFile/en/latest/"]);
+
+pub const RULES: &[&RuleInfo] = &[
+    &CUDNN,
+    &CUBLASLT,
+    &CUTLASS,
+    &CUTENSOR,
+    &WMMA,
+    &THRUST_POLICY,
+    &NVML,
+    &CUFILE,
+];
+
+fn include_rule(path: &str) -> Option<&'static RuleInfo> {
+    let p = path.trim_matches(|c| c == '<' || c == '>' || c == '"');
+    Some(match p {
+        _ if p == "cudnn.h" || p.starts_with("cudnn_") || p.starts_with("cudnn/") => &CUDNN,
+        _ if p.starts_with("cublasLt") => &CUBLASLT,
+        _ if p.starts_with("cutlass/") || p.starts_with("cute/") => &CUTLASS,
+        _ if p.starts_with("cutensor") => &CUTENSOR,
+        "mma.h" | "crt/mma.h" => &WMMA,
+        "nvml.h" => &NVML,
+        "cufile.h" => &CUFILE,
+        _ => return None,
+    })
+}
+
+fn cudnn_sequence(name: &str) -> bool {
+    let rest = &name[5..];
+    (rest.starts_with("Convolution")
+        && !rest.contains("Descriptor")
+        && !rest.contains("MathType")
+        && !rest.contains("GroupCount"))
+        || rest.starts_with("GetConvolution")
+            && (rest.contains("Algorithm") || rest.contains("WorkspaceSize"))
+        || rest.starts_with("FindConvolution")
+        || rest.starts_with("RNN") && !rest.contains("Descriptor")
+        || rest.starts_with("Backend")
+        || rest.starts_with("MultiHeadAttn")
+        || rest.starts_with("Fused")
+}
+
+fn cublaslt_call(name: &str) -> bool {
+    matches!(
+        name,
+        "cublasLtMatmul"
+            | "cublasLtMatmulAlgoGetHeuristic"
+            | "cublasLtMatmulDescSetAttribute"
+            | "cublasLtMatmulPreferenceSetAttribute"
+            | "cublasLtMatrixTransform"
+            | "cublasLtMatmulAlgoInit"
+            | "cublasLtMatmulAlgoGetIds"
+            | "cublasLtMatmulAlgoConfigSetAttribute"
+            | "cublasLtMatrixLayoutSetAttribute"
+    )
+}
+
+pub fn check(s: &Src, target: &Target, out: &mut Vec<Finding>) {
+    let m = crate::mappings::get();
+    for d in &s.lexed.directives {
+        if d.name != "include" {
+            continue;
+        }
+        let Some(j) = d
+            .tokens
+            .clone()
+            .find(|&j| matches!(s.lexed.tokens[j].kind, Tok::HeaderName | Tok::Str))
+        else {
+            continue;
+        };
+        let path = s.tok(j).trim_matches(|c| c == '<' || c == '>' || c == '"');
+        let Some(rule) = include_rule(path) else {
+            continue;
+        };
+        // A project's own `"cudnn_att.h"` is not the library.
+        let own = !matches!(
+            path,
+            "cudnn.h"
+                | "cudnn_frontend.h"
+                | "cublasLt.h"
+                | "mma.h"
+                | "nvml.h"
+                | "cufile.h"
+                | "cutensor.h"
+        );
+        if s.lexed.tokens[j].kind == Tok::Str && own && !path.contains('/') {
+            continue;
+        }
+        // The translator reports headers with no counterpart itself (HP004, also `library`).
+        if matches!(m.include(path, target), Some(Err(_))) {
+            continue;
+        }
+        out.push(s.ctx.finding(
+            rule,
+            s.directive_range(d),
+            format!("`{path}`: {}", rule.summary),
+            Some(rule.fix.to_string()),
+        ));
+    }
+    let mut lines: HashSet<(usize, &str)> = HashSet::new();
+    for (i, name) in s.idents() {
+        let t = s.lexed.tokens[i];
+        let pre = s.prev_text(i);
+        let call = s.next_text(i) == "(";
+        let scope_next = s.next_text(i) == "::";
+        let rule: Option<(&RuleInfo, String)> = if name.starts_with("cudnn")
+            && call
+            && cudnn_sequence(name)
+        {
+            Some((&CUDNN, format!("`{name}`: MIOpen's equivalent needs a different call sequence (find/workspace steps, argument order)")))
+        } else if call && cublaslt_call(name) {
+            Some((&CUBLASLT, format!("`{name}`: check the hipBLASLt support for the types, layouts and attributes used")))
+        } else if (name == "cutlass" || name == "cute") && scope_next && pre != "::" {
+            Some((&CUTLASS, format!("`{name}::` templates have no HIP port")))
+        } else if name.starts_with("cutensor") && call {
+            Some((
+                &CUTENSOR,
+                format!(
+                    "`{name}`: hipTensor covers a subset of cuTENSOR with a partly different API"
+                ),
+            ))
+        } else if name == "wmma" && (scope_next || pre == "namespace" || pre == "::") {
+            Some((
+                &WMMA,
+                "`wmma` fragments and operations: port to rocWMMA".to_string(),
+            ))
+        } else if name == "nvcuda" && (scope_next || pre == "namespace") {
+            Some((
+                &WMMA,
+                "`nvcuda` (WMMA) namespace: port to rocWMMA".to_string(),
+            ))
+        } else if name == "thrust" && scope_next && thrust_cuda(s, i) {
+            Some((&THRUST_POLICY, "Thrust CUDA system/execution policy: rocThrust uses `thrust::hip` and lacks some CUDA-system extras".to_string()))
+        } else if name.starts_with("nvml") && call {
+            Some((
+                &NVML,
+                format!("`{name}`: NVML has no HIP translation; rewrite with AMD SMI"),
+            ))
+        } else if name.starts_with("cuFile") && call {
+            Some((
+                &CUFILE,
+                format!(
+                    "`{name}`: GPUDirect Storage has no ROCm counterpart in the known releases"
+                ),
+            ))
+        } else {
+            None
+        };
+        if let Some((rule, msg)) = rule {
+            if lines.insert((s.line(t.start as usize), rule.id.code)) {
+                out.push(
+                    s.ctx
+                        .finding(rule, t.range(), msg, Some(rule.fix.to_string())),
+                );
+            }
+        }
+    }
+}
+
+/// `thrust::cuda::`, `thrust::system::cuda::`, `thrust::cuda_cub::` at token `i` (`thrust`).
+fn thrust_cuda(s: &Src, i: usize) -> bool {
+    let mut k = i;
+    for _ in 0..2 {
+        let Some(c) = s.lexed.next_code(k) else {
+            return false;
+        };
+        let Some(n) = s.lexed.next_code(c) else {
+            return false;
+        };
+        if s.tok(c) != "::" {
+            return false;
+        }
+        match s.tok(n) {
+            "cuda" | "cuda_cub" => return true,
+            "system" => k = n,
+            _ => return false,
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::syntax::test_support::fires;
+
+    #[test]
+    fn library_includes_and_calls() {
+        let src = "#include <cudnn.h>\n#include \"cudnn_utils.h\"\n#include <thrust/sort.h>\nvoid f() {\n  cudnnCreate(&h);\n  cudnnConvolutionForward(h, a, x, dx, w, dw, c, algo, ws, n, b, y, dy);\n  thrust::sort(thrust::cuda::par.on(s), v.begin(), v.end());\n  thrust::sort(thrust::device, v.begin(), v.end());\n  wmma::fill_fragment(acc, 0.0f);\n  nvmlInit();\n  mylib::cutlass_like();\n}\n";
+        assert_eq!(fires(src, "HP601"), [1, 6]);
+        assert_eq!(fires(src, "HP606"), [7]);
+        assert_eq!(fires(src, "HP605"), [9]);
+        assert_eq!(fires(src, "HP607"), [10]);
+        assert!(fires(src, "HP603").is_empty());
+    }
+}

@@ -1,0 +1,280 @@
+//! Shared reading helpers for the hazard families: one view of a file (bytes, tokens, tree) and
+//! small questions about it (the text of a node, the function around it, a call's name, the
+//! value of a literal, the `#define`s of the file). The families decide; this module only reads.
+
+use crate::lex::{Lexed, Tok};
+use crate::rules::FileCtx;
+use tree_sitter::{Node, Tree};
+
+/// One file as the hazard rules see it.
+pub struct Src<'a> {
+    pub ctx: &'a FileCtx<'a>,
+    pub lexed: &'a Lexed,
+    pub tree: Option<&'a Tree>,
+}
+
+impl<'a> Src<'a> {
+    pub fn bytes(&self) -> &'a [u8] {
+        self.ctx.src
+    }
+    pub fn text(&self, n: Node) -> &'a str {
+        std::str::from_utf8(&self.ctx.src[n.byte_range()]).unwrap_or("")
+    }
+    pub fn tok(&self, i: usize) -> &'a str {
+        std::str::from_utf8(self.lexed.tokens[i].text(self.ctx.src)).unwrap_or("")
+    }
+    /// 0-based line of a byte offset.
+    pub fn line(&self, offset: usize) -> usize {
+        self.ctx.lines.line_of(offset)
+    }
+    /// Every node of the tree in pre-order (empty without a tree).
+    pub fn nodes(&self) -> Vec<Node<'a>> {
+        let mut v = Vec::new();
+        if let Some(t) = self.tree {
+            crate::parse::visit(t.root_node(), &mut |n| {
+                v.push(n);
+                true
+            });
+        }
+        v
+    }
+    /// Indices of code identifier tokens (outside comments and strings).
+    pub fn idents(&self) -> impl Iterator<Item = (usize, &'a str)> + '_ {
+        self.lexed
+            .tokens
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.kind == Tok::Ident)
+            .map(|(i, _)| (i, self.tok(i)))
+    }
+    /// The text of the next code token after `i`, or "".
+    pub fn next_text(&self, i: usize) -> &'a str {
+        self.lexed.next_code(i).map_or("", |j| self.tok(j))
+    }
+    pub fn prev_text(&self, i: usize) -> &'a str {
+        self.lexed.prev_code(i).map_or("", |j| self.tok(j))
+    }
+    /// The range of a directive without trailing comments.
+    pub fn directive_range(&self, d: &crate::lex::Directive) -> std::ops::Range<usize> {
+        let end = d
+            .tokens
+            .clone()
+            .rev()
+            .find(|&j| self.lexed.tokens[j].kind != Tok::Comment)
+            .map_or(d.end, |j| self.lexed.tokens[j].end as usize);
+        d.start..end
+    }
+    /// `#define NAME value` lines without parameters: (name, value text, directive range).
+    pub fn object_macros(&self) -> Vec<(&'a str, &'a str, std::ops::Range<usize>)> {
+        let mut out = Vec::new();
+        for d in &self.lexed.directives {
+            if d.name != "define" {
+                continue;
+            }
+            let toks: Vec<usize> = d
+                .tokens
+                .clone()
+                .filter(|&j| self.lexed.tokens[j].kind != Tok::Comment)
+                .collect();
+            // `#`, `define`, NAME, value…
+            if toks.len() < 4 {
+                continue;
+            }
+            let name = self.tok(toks[2]);
+            let name_end = self.lexed.tokens[toks[2]].end as usize;
+            if self.ctx.src.get(name_end) == Some(&b'(') {
+                continue;
+            }
+            let vs = self.lexed.tokens[toks[3]].start as usize;
+            let ve = self.lexed.tokens[*toks.last().unwrap()].end as usize;
+            let value = std::str::from_utf8(&self.ctx.src[vs..ve]).unwrap_or("");
+            out.push((name, value, d.start..ve));
+        }
+        out
+    }
+}
+
+/// The integer value of a C literal (`32`, `0x1F`, `32u`, `0xffffffffUL`), ignoring suffixes.
+pub fn int_value(s: &str) -> Option<u64> {
+    let s = s.trim().trim_start_matches('(').trim_end_matches(')');
+    let t = s.trim_end_matches(['u', 'U', 'l', 'L']);
+    if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        u64::from_str_radix(h, 16).ok()
+    } else {
+        t.parse().ok()
+    }
+}
+
+/// A literal with a 64-bit suffix (`1ull`, `0xffffffffffffffffULL`).
+pub fn is_wide_literal(s: &str) -> bool {
+    let l = s.to_ascii_lowercase();
+    l.ends_with("ll") || l.ends_with("llu") || l.ends_with("ul") || l.ends_with("lu")
+}
+
+/// The name a call expression calls: the last identifier of `f`, `ns::f`, `f<T>`, `obj.f`.
+pub fn call_name<'a>(s: &Src<'a>, call: Node) -> Option<&'a str> {
+    let mut f = call.child_by_field_name("function")?;
+    loop {
+        match f.kind() {
+            "identifier" | "field_identifier" => return Some(s.text(f)),
+            "qualified_identifier" | "template_function" | "template_method" => {
+                f = f.child_by_field_name("name")?
+            }
+            "field_expression" => f = f.child_by_field_name("field")?,
+            _ => return None,
+        }
+    }
+}
+
+/// The call's argument nodes (named children of its argument list).
+pub fn call_args<'a>(call: Node<'a>) -> Vec<Node<'a>> {
+    let Some(args) = call.child_by_field_name("arguments") else {
+        return Vec::new();
+    };
+    let mut c = args.walk();
+    args.named_children(&mut c)
+        .filter(|n| n.kind() != "comment")
+        .collect()
+}
+
+/// Whether a call is a `<<<…>>>` launch.
+pub fn is_launch(call: Node) -> bool {
+    let mut c = call.walk();
+    let found = call
+        .children(&mut c)
+        .any(|n| n.kind() == "kernel_call_syntax");
+    found
+}
+
+/// The function definition around `n`, if any.
+pub fn enclosing_function(n: Node) -> Option<Node> {
+    let mut p = n.parent();
+    while let Some(x) = p {
+        if x.kind() == "function_definition" {
+            return Some(x);
+        }
+        p = x.parent();
+    }
+    None
+}
+
+/// Whether a function definition carries `qual` (`__global__`, `__device__`, `__host__`).
+pub fn has_qualifier(s: &Src, func: Node, qual: &str) -> bool {
+    let mut c = func.walk();
+    let found = func.children(&mut c).any(|n| {
+        n.kind() == qual
+            || (matches!(
+                n.kind(),
+                "attribute_specifier" | "type_qualifier" | "ms_call_modifier"
+            ) && s.text(n) == qual)
+    });
+    found
+}
+
+/// Whether code at `n` runs on the device: inside a `__global__` or `__device__` function.
+pub fn in_device_code(s: &Src, n: Node) -> bool {
+    enclosing_function(n)
+        .is_some_and(|f| has_qualifier(s, f, "__global__") || has_qualifier(s, f, "__device__"))
+}
+
+/// Identifiers inside `n` (any identifier-like kind, since ERROR nodes change kinds).
+pub fn identifiers<'a>(s: &Src<'a>, n: Node) -> Vec<&'a str> {
+    let mut v = Vec::new();
+    crate::parse::visit(n, &mut |x| {
+        if x.kind().ends_with("identifier") {
+            v.push(s.text(x));
+        }
+        true
+    });
+    v
+}
+
+/// Descendants of `n` (itself included) of kind `kind`.
+pub fn descendants<'a>(n: Node<'a>, kind: &str) -> Vec<Node<'a>> {
+    let mut v = Vec::new();
+    crate::parse::visit(n, &mut |x| {
+        if x.kind() == kind {
+            v.push(x);
+        }
+        true
+    });
+    v
+}
+
+/// The declared name of a declarator (`x`, `*x`, `x[32]`, `x = …`).
+pub fn declarator_name<'a>(s: &Src<'a>, mut d: Node) -> Option<&'a str> {
+    loop {
+        if d.kind() == "identifier" || d.kind() == "field_identifier" {
+            return Some(s.text(d));
+        }
+        d = d.child_by_field_name("declarator")?;
+    }
+}
+
+/// Variables declared in `scope` with a type whose text satisfies `pred`: (name, type text).
+pub fn typed_variables<'a>(s: &Src<'a>, scope: Node, pred: impl Fn(&str) -> bool) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    for kind in ["declaration", "parameter_declaration", "field_declaration"] {
+        for d in descendants(scope, kind) {
+            let Some(ty) = d.child_by_field_name("type") else {
+                continue;
+            };
+            if !pred(s.text(ty)) {
+                continue;
+            }
+            let mut c = d.walk();
+            for decl in d.children_by_field_name("declarator", &mut c) {
+                if let Some(name) = declarator_name(s, decl) {
+                    out.push(name);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Helpers for the rule modules' unit tests.
+#[cfg(test)]
+pub mod test_support {
+    use super::*;
+
+    /// Test helper: the (line, rule code) pairs the hazard rules raise on `src`.
+    pub fn hazard_lines(src: &str) -> Vec<(u32, String)> {
+        let bytes = src.as_bytes();
+        let lines = crate::source::LineIndex::new(bytes);
+        let ctx = FileCtx {
+            path: "t.cu",
+            src: bytes,
+            lines: &lines,
+        };
+        let tree = crate::parse::parse(bytes);
+        let target = crate::cli::common::TargetArgs::default().target().unwrap();
+        crate::rules::hazards::check(&ctx, tree.as_ref(), &target)
+            .into_iter()
+            .map(|f| (f.line, f.rule))
+            .collect()
+    }
+
+    /// Test helper: whether `rule` fires on each line (1-based) of `src`.
+    pub fn fires(src: &str, rule: &str) -> Vec<u32> {
+        hazard_lines(src)
+            .into_iter()
+            .filter(|(_, r)| r == rule)
+            .map(|(l, _)| l)
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literal_values() {
+        assert_eq!(int_value("32"), Some(32));
+        assert_eq!(int_value("0x1F"), Some(31));
+        assert_eq!(int_value("0xffffffffu"), Some(0xffff_ffff));
+        assert_eq!(int_value("32.0f"), None);
+        assert!(is_wide_literal("1ull") && !is_wide_literal("1u"));
+    }
+}

@@ -1,0 +1,178 @@
+//! version-check (HP3xx): branches on the CUDA toolkit or compiler version. HIP-Clang defines
+//! none of these macros, so `#if CUDA_VERSION >= 11000` silently takes the "old CUDA" branch
+//! (undefined macros are 0), and version numbers queried at run time are HIP's, not CUDA's.
+//! Each finding says which branch HIP compiles.
+
+use super::cond;
+use super::syntax::{self, Src};
+use super::RuleInfo;
+use crate::finding::{Category, Finding, RuleId};
+use crate::gate::{Phase, Status};
+use crate::lex::Directive;
+use std::collections::HashSet;
+use tree_sitter::Node;
+
+pub const VERSION_MACRO: RuleInfo = RuleInfo {
+    id: RuleId { code: "HP301", name: "cuda-version-macro" },
+    category: Category::VersionCheck,
+    status: Status::Remediation,
+    phase: Phase::Build,
+    summary: "A test of a CUDA toolkit or nvcc macro (`CUDA_VERSION`, `CUDART_VERSION`, `__CUDACC_VER_MAJOR__`, `__NVCC__`, `__CUDACC__`).",
+    why: "HIP-Clang defines none of them, so `#if` treats them as 0: `#if CUDA_VERSION >= 11000` compiles the pre-CUDA-11 branch, `#ifdef __NVCC__` drops the nvcc branch. The code that HIP builds is then an old or unintended path.",
+    bad: "#if CUDART_VERSION >= 11000\n  use_new_api();\n#else\n  use_old_api();\n#endif",
+    good: "#if defined(__HIP_PLATFORM_AMD__) || CUDART_VERSION >= 11000\n  use_new_api();\n#else\n  use_old_api();\n#endif",
+    fix: "Decide which branch HIP needs and say so explicitly: test `defined(__HIP_PLATFORM_AMD__)`/`__HIPCC__`, or `HIP_VERSION`/`HIP_VERSION_MAJOR` from <hip/hip_version.h> for HIP-side version checks.",
+    references: &[
+        "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_porting_guide.html",
+        "https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#nvcc-identification-macro",
+    ],
+};
+
+pub const RUNTIME_VERSION: RuleInfo = RuleInfo {
+    id: RuleId { code: "HP302", name: "runtime-version-compare" },
+    category: Category::VersionCheck,
+    status: Status::Remediation,
+    phase: Phase::Runtime,
+    summary: "A version from `cudaRuntimeGetVersion`/`cudaDriverGetVersion` compared with a CUDA version number.",
+    why: "Under HIP these calls return HIP version numbers (e.g. 60342134 for 6.3), so comparisons with CUDA numbers such as 11000 pick an arbitrary branch.",
+    bad: "cudaRuntimeGetVersion(&v);\nif (v < 11020) fallback();",
+    good: "hipRuntimeGetVersion(&v);\n#ifdef __HIP_PLATFORM_AMD__\n// compare with HIP_VERSION-style numbers, or drop the check\n#endif",
+    fix: "Compare with HIP version numbers (`HIP_VERSION_MAJOR * 10000000 + …`) under `__HIP_PLATFORM_AMD__`, or check for the feature itself (device attributes) instead of a version.",
+    references: &["https://rocm.docs.amd.com/projects/HIP/en/latest/reference/hip_runtime_api/modules/initialization_and_version.html"],
+};
+
+pub const RULES: &[&RuleInfo] = &[&VERSION_MACRO, &RUNTIME_VERSION];
+
+const MACROS: &[&str] = &[
+    "CUDA_VERSION",
+    "CUDART_VERSION",
+    "__CUDACC_VER_MAJOR__",
+    "__CUDACC_VER_MINOR__",
+    "__CUDACC_VER_BUILD__",
+    "__NVCC__",
+    "__CUDACC__",
+    "__CUDACC_RTC__",
+    "__CUDA_API_VERSION",
+    "CUDA_VERSION_MAJOR",
+    "__NVCC_DIAG_PRAGMA_SUPPORT__",
+];
+
+fn explain_macro(m: &str) -> &'static str {
+    match m {
+        "__CUDACC__" => " (`hipport port` rewrites `__CUDACC__` to `__HIPCC__`; check that branch is right for HIP)",
+        "__CUDACC_RTC__" => " (hiprtc defines `__HIPCC_RTC__` instead)",
+        _ => "",
+    }
+}
+
+/// Message and help for a macro test: (directive kind or `expr`/`define`, macro, value under HIP).
+pub type Describe = dyn Fn(&str, &str, Option<i64>) -> (String, String);
+
+/// Findings for macro tests in directives and code, shared with arch-check.
+pub fn macro_uses(
+    s: &Src,
+    macros: &[&str],
+    rule: &'static RuleInfo,
+    out: &mut Vec<Finding>,
+    describe: &Describe,
+) {
+    let mut done_dirs: HashSet<usize> = HashSet::new();
+    let mut done_lines: HashSet<usize> = HashSet::new();
+    for (i, name) in s.idents() {
+        if !macros.contains(&name) {
+            continue;
+        }
+        let t = s.lexed.tokens[i];
+        if t.in_directive() {
+            let di = t.directive as usize;
+            let d: &Directive = &s.lexed.directives[di];
+            if !matches!(
+                d.name.as_str(),
+                "if" | "elif" | "ifdef" | "ifndef" | "define" | "elifdef" | "elifndef"
+            ) || !done_dirs.insert(di)
+            {
+                continue;
+            }
+            let value = if matches!(d.name.as_str(), "if" | "elif") {
+                cond::eval_under_hip(&cond::condition_tokens(s, d))
+            } else {
+                None
+            };
+            let (msg, help) = describe(&d.name, name, value);
+            out.push(s.ctx.finding(rule, s.directive_range(d), msg, Some(help)));
+        } else if done_lines.insert(s.line(t.start as usize)) {
+            let (msg, help) = describe("expr", name, Some(0));
+            out.push(s.ctx.finding(rule, t.range(), msg, Some(help)));
+        }
+    }
+}
+
+pub fn check(s: &Src, out: &mut Vec<Finding>) {
+    macro_uses(s, MACROS, &VERSION_MACRO, out, &|kind, name, value| {
+        let extra = explain_macro(name);
+        let msg = match kind {
+            "define" => format!("macro body tests `{name}`, which HIP-Clang does not define (it evaluates to 0){extra}"),
+            "expr" => format!("`{name}` is not defined under HIP-Clang{extra}"),
+            k => format!("`#{k}` on `{name}`: {}{extra}", cond::branch_taken(k, value)),
+        };
+        (msg, "make the HIP branch explicit with `defined(__HIP_PLATFORM_AMD__)`, or test `HIP_VERSION` for HIP versions".into())
+    });
+    runtime_versions(s, out);
+}
+
+fn runtime_versions(s: &Src, out: &mut Vec<Finding>) {
+    let nodes = s.nodes();
+    let mut vars: HashSet<&str> = HashSet::new();
+    for c in nodes.iter().filter(|n| n.kind() == "call_expression") {
+        let Some(name) = syntax::call_name(s, *c) else {
+            continue;
+        };
+        if !matches!(
+            name,
+            "cudaRuntimeGetVersion" | "cudaDriverGetVersion" | "cuDriverGetVersion"
+        ) {
+            continue;
+        }
+        if let Some(a) = syntax::call_args(*c).first() {
+            if let Some(id) = syntax::identifiers(s, *a).last() {
+                vars.insert(id);
+            }
+        }
+    }
+    if vars.is_empty() {
+        return;
+    }
+    for b in nodes.iter().filter(|n| n.kind() == "binary_expression") {
+        let op = b.child_by_field_name("operator").map_or("", |o| s.text(o));
+        if !matches!(op, "<" | ">" | "<=" | ">=" | "==" | "!=") {
+            continue;
+        }
+        let side = |n: Option<Node<'_>>| -> Option<(String, String)> {
+            n.map(|n| (n.kind().to_string(), s.text(n).to_string()))
+        };
+        let (l, r) = (
+            side(b.child_by_field_name("left")),
+            side(b.child_by_field_name("right")),
+        );
+        let var_num = |a: &Option<(String, String)>, b: &Option<(String, String)>| {
+            a.as_ref()
+                .is_some_and(|(k, t)| *k == "identifier" && vars.contains(t.as_str()))
+                && b.as_ref().is_some_and(|(k, _)| *k == "number_literal")
+        };
+        if var_num(&l, &r) || var_num(&r, &l) {
+            out.push(s.ctx.finding(&RUNTIME_VERSION, b.byte_range(), format!("`{}` compares a runtime/driver version with a CUDA version number; HIP reports HIP versions", s.text(*b)), Some("compare with HIP version numbers under `__HIP_PLATFORM_AMD__`, or test the feature instead".into())));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::syntax::test_support::fires;
+
+    #[test]
+    fn version_macros_and_runtime_compares() {
+        let src = "#if CUDA_VERSION >= 11000\n#endif\n#if HIP_VERSION >= 60000000\n#endif\nint main() {\n  int v;\n  cudaRuntimeGetVersion(&v);\n  if (v < 11000) return 1;\n  printf(\"%d\", v);\n  int w = 3;\n  if (w < 11000) return 2;\n  bool nv = __NVCC__;\n}\n";
+        assert_eq!(fires(src, "HP301"), [1, 12]);
+        assert_eq!(fires(src, "HP302"), [8]);
+    }
+}

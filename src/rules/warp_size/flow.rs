@@ -1,0 +1,386 @@
+//! Data flow for the warp-size rules within one function: which variables hold thread
+//! indices, lane ids and warp ids, and the rules that need it (lane/warp arithmetic with 32,
+//! per-warp arrays, ballot masks kept in 32 bits).
+
+use super::{BALLOT_32BIT, LANE_ARITHMETIC, PER_WARP_ARRAY};
+use crate::finding::Finding;
+use crate::rules::syntax::{self, call_args, call_name, int_value, Src};
+use std::collections::HashSet;
+use tree_sitter::Node;
+
+/// What the function's variables hold: thread-derived values, lane ids, warp ids.
+pub(super) struct Flow<'a> {
+    thread: HashSet<&'a str>,
+    lane: HashSet<&'a str>,
+    warp: HashSet<&'a str>,
+}
+
+const THREAD_NAMES: &[&str] = &[
+    "tid",
+    "ltid",
+    "thread_id",
+    "threadId",
+    "threadid",
+    "local_tid",
+    "tidx",
+    "t_id",
+    "thread_idx",
+    "threadIndex",
+];
+
+fn lane_name(n: &str) -> bool {
+    let l = n.to_ascii_lowercase();
+    l.starts_with("lane")
+        || l.ends_with("lane")
+        || l.ends_with("lane_id")
+        || l.ends_with("laneid")
+        || l.ends_with("lane_idx")
+}
+fn warp_name(n: &str) -> bool {
+    let l = n.to_ascii_lowercase();
+    matches!(
+        l.as_str(),
+        "warp"
+            | "wid"
+            | "warpid"
+            | "warp_id"
+            | "warpidx"
+            | "warp_idx"
+            | "warp_index"
+            | "warpindex"
+            | "global_warp_id"
+            | "gwarp"
+            | "warp_num"
+            | "warpnum"
+    ) || (l.ends_with("warp_id") || l.ends_with("warpid"))
+}
+
+impl<'a> Flow<'a> {
+    pub(super) fn of(s: &Src<'a>, f: Node<'a>) -> Flow<'a> {
+        let mut flow = Flow {
+            thread: HashSet::new(),
+            lane: HashSet::new(),
+            warp: HashSet::new(),
+        };
+        // Parameters named like thread or lane ids count from the start.
+        for id in syntax::descendants(f, "identifier") {
+            let t = s.text(id);
+            if THREAD_NAMES.contains(&t) {
+                flow.thread.insert(t);
+            }
+            if lane_name(t) {
+                flow.lane.insert(t);
+            }
+            if warp_name(t) {
+                flow.warp.insert(t);
+            }
+        }
+        let mut assigns: Vec<(&'a str, Node<'a>)> = Vec::new();
+        for d in syntax::descendants(f, "init_declarator") {
+            if let (Some(n), Some(v)) = (
+                d.child_by_field_name("declarator")
+                    .and_then(|x| syntax::declarator_name(s, x)),
+                d.child_by_field_name("value"),
+            ) {
+                assigns.push((n, v));
+            }
+        }
+        for a in syntax::descendants(f, "assignment_expression") {
+            if a.child_by_field_name("operator")
+                .is_some_and(|o| s.text(o) == "=")
+            {
+                if let (Some(l), Some(r)) = (
+                    a.child_by_field_name("left"),
+                    a.child_by_field_name("right"),
+                ) {
+                    if l.kind() == "identifier" {
+                        assigns.push((s.text(l), r));
+                    }
+                }
+            }
+        }
+        for _ in 0..3 {
+            for (name, v) in &assigns {
+                if flow.lane_expr(s, *v) {
+                    flow.lane.insert(name);
+                }
+                if flow.warp_expr(s, *v) {
+                    flow.warp.insert(name);
+                }
+                if flow.index_expr(s, *v) {
+                    flow.thread.insert(name);
+                }
+            }
+        }
+        flow
+    }
+    /// A thread index: `threadIdx.x`, `blockIdx.x * blockDim.x + threadIdx.x`, sums of those;
+    /// not element offsets scaled by constants (`4 * threadIdx.x` is a data index).
+    pub(super) fn index_expr(&self, s: &Src, n: Node) -> bool {
+        let n = strip_parens(n);
+        match n.kind() {
+            "field_expression" => n
+                .child_by_field_name("argument")
+                .is_some_and(|a| s.text(a) == "threadIdx"),
+            "identifier" => self.thread.contains(s.text(n)),
+            "cast_expression" => n
+                .child_by_field_name("value")
+                .is_some_and(|v| self.index_expr(s, v)),
+            "binary_expression" => {
+                let (op, l, r) = parts(s, n);
+                let grid = |x: Node| {
+                    syntax::identifiers(s, x)
+                        .iter()
+                        .any(|i| matches!(*i, "blockIdx" | "blockDim" | "gridDim"))
+                };
+                match op {
+                    "+" => {
+                        (self.index_expr(s, l) && (grid(r) || self.index_expr(s, r)))
+                            || (self.index_expr(s, r) && grid(l))
+                    }
+                    _ => false,
+                }
+            }
+            _ => false,
+        }
+    }
+    /// A thread index, or a variable holding a lane or warp id.
+    pub(super) fn thread_expr(&self, s: &Src, n: Node) -> bool {
+        let n = strip_parens(n);
+        self.index_expr(s, n)
+            || (n.kind() == "identifier"
+                && (self.lane.contains(s.text(n)) || self.warp.contains(s.text(n))))
+    }
+    pub(super) fn lane_expr(&self, s: &Src, n: Node) -> bool {
+        let n = strip_parens(n);
+        match n.kind() {
+            "identifier" => self.lane.contains(s.text(n)),
+            "call_expression" => {
+                call_name(s, n).is_some_and(|c| c.to_ascii_lowercase().contains("lane"))
+            }
+            "binary_expression" => {
+                let (op, l, r) = parts(s, n);
+                (op == "%" && lit(s, r) == Some(32) && self.thread_expr(s, l))
+                    || (op == "&"
+                        && ((lit(s, r) == Some(31) && self.thread_expr(s, l))
+                            || (lit(s, l) == Some(31) && self.thread_expr(s, r))))
+            }
+            _ => false,
+        }
+    }
+    pub(super) fn warp_expr(&self, s: &Src, n: Node) -> bool {
+        let n = strip_parens(n);
+        if n.kind() != "binary_expression" {
+            return false;
+        }
+        let (op, l, r) = parts(s, n);
+        (op == "/" && lit(s, r) == Some(32) && self.thread_expr(s, l))
+            || (op == ">>" && lit(s, r) == Some(5) && self.thread_expr(s, l))
+    }
+}
+
+pub(super) fn strip_parens(mut n: Node) -> Node {
+    while n.kind() == "parenthesized_expression" {
+        match n.named_child(0) {
+            Some(c) => n = c,
+            None => break,
+        }
+    }
+    n
+}
+
+pub(super) fn parts<'a>(s: &Src<'a>, n: Node<'a>) -> (&'a str, Node<'a>, Node<'a>) {
+    let op = n.child_by_field_name("operator").map_or("", |o| s.text(o));
+    (
+        op,
+        n.child_by_field_name("left").unwrap_or(n),
+        n.child_by_field_name("right").unwrap_or(n),
+    )
+}
+
+pub(super) fn lit(s: &Src, n: Node) -> Option<u64> {
+    let n = strip_parens(n);
+    (n.kind() == "number_literal")
+        .then(|| int_value(s.text(n)))
+        .flatten()
+}
+
+pub(super) fn has_blockdim(s: &Src, n: Node) -> bool {
+    syntax::identifiers(s, n).contains(&"blockDim")
+}
+
+pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) {
+    for b in syntax::descendants(f, "binary_expression") {
+        let (op, l, r) = parts(s, b);
+        let hit: Option<&str> = match op {
+            "%" if lit(s, r) == Some(32) && flow.thread_expr(s, l) => {
+                Some("`% 32` computes a lane id for 32-lane warps")
+            }
+            "&" if (lit(s, r) == Some(31) && flow.thread_expr(s, l))
+                || (lit(s, l) == Some(31) && flow.thread_expr(s, r)) =>
+            {
+                Some("`& 31` computes a lane id for 32-lane warps")
+            }
+            "/" if lit(s, r) == Some(32) && (flow.thread_expr(s, l) || has_blockdim(s, l)) => {
+                Some("`/ 32` counts warps of 32 lanes")
+            }
+            ">>" if lit(s, r) == Some(5) && (flow.thread_expr(s, l) || has_blockdim(s, l)) => {
+                Some("`>> 5` divides by a 32-lane warp")
+            }
+            "*" if (lit(s, r) == Some(32) && is_warp(s, flow, l))
+                || (lit(s, l) == Some(32) && is_warp(s, flow, r)) =>
+            {
+                Some("`warp * 32` assumes 32 lanes per warp")
+            }
+            "<<" if lit(s, r) == Some(5) && is_warp(s, flow, l) => {
+                Some("`warp << 5` assumes 32 lanes per warp")
+            }
+            "-" if lit(s, l) == Some(32) && flow.lane_expr(s, r) => {
+                Some("`32 - lane` assumes 32 lanes")
+            }
+            "<<" if lit(s, l) == Some(1)
+                && !syntax::is_wide_literal(s.text(strip_parens(l)))
+                && flow.lane_expr(s, r) =>
+            {
+                Some("a 32-bit `1 << lane` mask is undefined for lanes 32–63")
+            }
+            _ => None,
+        };
+        if let Some(msg) = hit {
+            out.push(s.ctx.finding(
+                &LANE_ARITHMETIC,
+                b.byte_range(),
+                msg.to_string(),
+                Some("use `warpSize` (or `__lane_id()`); keep lane masks 64-bit".into()),
+            ));
+        }
+    }
+    // Warp-strided loops: `for (int i = lane; i < n; i += 32)`.
+    for fo in syntax::descendants(f, "for_statement") {
+        let (Some(init), Some(upd)) = (
+            fo.child_by_field_name("initializer"),
+            fo.child_by_field_name("update"),
+        ) else {
+            continue;
+        };
+        if upd.kind() == "assignment_expression"
+            && upd
+                .child_by_field_name("operator")
+                .is_some_and(|o| s.text(o) == "+=")
+            && upd.child_by_field_name("right").and_then(|r| lit(s, r)) == Some(32)
+            && syntax::identifiers(s, init)
+                .iter()
+                .any(|i| flow.lane.contains(i))
+        {
+            out.push(s.ctx.finding(
+                &LANE_ARITHMETIC,
+                upd.byte_range(),
+                "a lane-strided loop steps by 32 lanes".into(),
+                Some("step by `warpSize`".into()),
+            ));
+        }
+    }
+}
+
+pub(super) fn is_warp(s: &Src, flow: &Flow, n: Node) -> bool {
+    let n = strip_parens(n);
+    (n.kind() == "identifier" && flow.warp.contains(s.text(n))) || flow.warp_expr(s, n)
+}
+
+pub(super) fn per_warp_arrays(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) {
+    let subs = syntax::descendants(f, "subscript_expression");
+    for a in syntax::descendants(f, "array_declarator") {
+        let (Some(inner), Some(size)) = (
+            a.child_by_field_name("declarator"),
+            a.child_by_field_name("size"),
+        ) else {
+            continue;
+        };
+        if inner.kind() != "identifier"
+            || lit(s, size) != Some(32)
+            || a.parent().is_some_and(|p| p.kind() == "array_declarator")
+        {
+            continue;
+        }
+        let name = s.text(inner);
+        let indexed = subs.iter().any(|x| {
+            x.child_by_field_name("argument")
+                .is_some_and(|arg| s.text(arg) == name)
+                && x.child_by_field_name("indices").is_some_and(|i| {
+                    let mut c = i.walk();
+                    let r = i
+                        .named_children(&mut c)
+                        .any(|e| is_warp(s, flow, e) || flow.lane_expr(s, e));
+                    r
+                })
+        });
+        if indexed {
+            out.push(s.ctx.finding(&PER_WARP_ARRAY, a.byte_range(), format!("`{name}[32]` holds one slot per 32-lane warp and is indexed by a warp or lane id"), Some("size it by the number of wavefronts and index it with ids computed from `warpSize`".into())));
+        }
+    }
+}
+
+const BALLOTS: &[&str] = &["__ballot_sync", "__ballot", "__activemask", "__ballot_64"];
+const NARROW: &[&str] = &[
+    "unsigned",
+    "unsigned int",
+    "int",
+    "uint32_t",
+    "uint",
+    "unsigned int32_t",
+    "int32_t",
+    "unsigned long",
+];
+
+pub(super) fn ballots(s: &Src, f: Node, out: &mut Vec<Finding>) {
+    let is_ballot = |n: Node| {
+        syntax::descendants(n, "call_expression")
+            .iter()
+            .any(|c| call_name(s, *c).is_some_and(|x| BALLOTS.contains(&x)))
+    };
+    let mut vars: HashSet<&str> = HashSet::new();
+    let narrow: HashSet<&str> = syntax::typed_variables(s, f, |t| {
+        NARROW.contains(&t.split_whitespace().collect::<Vec<_>>().join(" ").as_str())
+    })
+    .into_iter()
+    .collect();
+    for d in syntax::descendants(f, "init_declarator") {
+        let (Some(n), Some(v)) = (
+            d.child_by_field_name("declarator")
+                .and_then(|x| syntax::declarator_name(s, x)),
+            d.child_by_field_name("value"),
+        ) else {
+            continue;
+        };
+        if is_ballot(v) && v.kind() == "call_expression" {
+            vars.insert(n);
+            if narrow.contains(n) {
+                out.push(s.ctx.finding(
+                    &BALLOT_32BIT,
+                    d.byte_range(),
+                    format!("`{n}` keeps a wavefront mask in 32 bits; AMD masks are 64-bit"),
+                    Some("declare it `unsigned long long` (or `auto`)".into()),
+                ));
+            }
+        }
+    }
+    for c in syntax::descendants(f, "call_expression") {
+        let Some(name) = call_name(s, c) else {
+            continue;
+        };
+        if !matches!(name, "__popc" | "__ffs" | "__clz" | "__brev" | "__fns") {
+            continue;
+        }
+        let args = call_args(c);
+        if args.first().is_some_and(|a| {
+            is_ballot(*a) || syntax::identifiers(s, *a).iter().any(|i| vars.contains(i))
+        }) {
+            out.push(s.ctx.finding(
+                &BALLOT_32BIT,
+                c.byte_range(),
+                format!("`{name}` counts 32 bits of a wavefront mask"),
+                Some(format!("use `{name}ll` on a 64-bit mask")),
+            ));
+        }
+    }
+}

@@ -1,0 +1,467 @@
+//! warp-size (HP1xx): code that hard-wires NVIDIA's 32-lane warp. AMD GPUs of the CDNA family
+//! run 64-lane wavefronts (RDNA runs 32 or 64), so lane and warp ids, masks, shuffle reductions
+//! and per-warp arrays computed for 32 lanes give wrong results there.
+//!
+//! A literal 32 is flagged only where it takes part in lane or warp arithmetic: the other
+//! operand must be thread-derived (`threadIdx`, or a variable set from it within the function),
+//! a lane or warp id, or `blockDim`. `tile[32][33]`, byte counts and block shapes stay quiet.
+
+mod flow;
+
+use crate::finding::{Category, Finding, RuleId};
+use crate::gate::{Phase, Status};
+use crate::rules::syntax::{self, call_args, call_name, int_value, Src};
+use crate::rules::RuleInfo;
+use flow::{arithmetic, ballots, lit, parts, per_warp_arrays, strip_parens, Flow};
+use std::collections::HashSet;
+use tree_sitter::Node;
+
+const REF_WAVE: &str = "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html#warp-cross-lane-functions";
+const REF_PORTING: &str =
+    "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_porting_guide.html";
+
+macro_rules! rule {
+    ($id:ident, $code:literal, $name:literal, $st:ident, $ph:ident, $sum:literal, $why:literal, $bad:literal, $good:literal, $fix:literal) => {
+        pub const $id: RuleInfo = RuleInfo {
+            id: RuleId {
+                code: $code,
+                name: $name,
+            },
+            category: Category::WarpSize,
+            status: Status::$st,
+            phase: Phase::$ph,
+            summary: $sum,
+            why: $why,
+            bad: $bad,
+            good: $good,
+            fix: $fix,
+            references: &[REF_WAVE, REF_PORTING],
+        };
+    };
+}
+
+rule!(WARP_SIZE_CONSTANT, "HP101", "warp-size-constant", Remediation, Correctness,
+    "A constant that fixes the warp size at 32 (`#define WARP_SIZE 32`, `constexpr int kWarpSize = 32`).",
+    "Every use of the constant assumes 32 lanes; on a 64-lane wavefront lane ids, warp ids and reductions built on it are wrong.",
+    "#define WARP_SIZE 32",
+    "#define WARP_SIZE warpSize   // or a template parameter / constexpr per target",
+    "Use `warpSize` at run time, or make the size a template parameter chosen per target (`__AMDGCN_WAVEFRONT_SIZE`/`__GFX9__` builds use 64).");
+
+rule!(LANE_ARITHMETIC, "HP102", "lane-warp-arithmetic", Remediation, Correctness,
+    "Lane or warp arithmetic with a literal 32 (`threadIdx.x % 32`, `& 31`, `/ 32`, `>> 5`, `blockDim.x / 32`, `1 << lane`).",
+    "With 64-lane wavefronts `threadIdx.x % 32` is not the lane id and `/ 32` is not the wavefront id: shuffles, ballots and per-warp slots address the wrong lanes. A 32-bit `1 << lane` is undefined for lanes 32–63.",
+    "int lane = threadIdx.x % 32;\nint warp = threadIdx.x / 32;",
+    "int lane = threadIdx.x % warpSize;   // or __lane_id()\nint warp = threadIdx.x / warpSize;",
+    "Replace 32/31/5 with `warpSize`, `warpSize - 1` or a log2 computed from it (or `__lane_id()`); use 64-bit lane masks (`1ull << lane`).");
+
+rule!(MASK_32BIT, "HP103", "warp-mask-32bit", Remediation, Correctness,
+    "A 32-bit full mask (`0xffffffff`, `FULL_MASK`) passed to a `*_sync` warp intrinsic or defined for one.",
+    "HIP's `*_sync` intrinsics take 64-bit masks; `0xffffffff` names only lanes 0–31 of a 64-lane wavefront, so the upper half does not participate.",
+    "#define FULL_MASK 0xffffffff\nv += __shfl_down_sync(FULL_MASK, v, 16);",
+    "#define FULL_MASK 0xffffffffffffffffull   // or __activemask()\nv += __shfl_down_sync(FULL_MASK, v, 16);",
+    "Use a 64-bit mask (`~0ull`, `__activemask()`), typed `unsigned long long` / `lane_mask_t`.");
+
+rule!(SHUFFLE_FROM_16, "HP104", "shuffle-reduction-from-16", Remediation, Correctness,
+    "A shuffle reduction or scan whose steps assume 32 lanes (a loop starting at offset 16, or bounded by 32).",
+    "On a 64-lane wavefront a butterfly starting at 16 reduces each half separately: lane 0 ends with the sum of 32 lanes, not 64.",
+    "for (int offset = 16; offset > 0; offset /= 2)\n  v += __shfl_down_sync(0xffffffff, v, offset);",
+    "for (int offset = warpSize / 2; offset > 0; offset /= 2)\n  v += __shfl_down(v, offset);",
+    "Start the loop at `warpSize / 2` (or bound it by `warpSize`).");
+
+rule!(PER_WARP_ARRAY, "HP105", "per-warp-array-32", Remediation, Correctness,
+    "A per-warp array of 32 slots indexed by a warp or lane id.",
+    "The array's size and its indexing by lane assume at most 32 warps of 32 lanes; with 64-lane wavefronts the warp count and the lane range change, and the second reduction stage reads the wrong slots.",
+    "__shared__ float warp_sums[32];\nif (lane == 0) warp_sums[warp] = v;",
+    "__shared__ float warp_sums[1024 / 32];   // size by the smallest wavefront\nif (lane == 0) warp_sums[warp] = v;      // warp = threadIdx.x / warpSize",
+    "Size the array for the maximum number of wavefronts (blockDim / smallest wave size) and compute the indices with `warpSize`.");
+
+rule!(BALLOT_32BIT, "HP106", "ballot-32bit", Remediation, Correctness,
+    "A ballot or active-mask result kept in a 32-bit integer or counted with `__popc`/`__ffs`.",
+    "On AMD `__ballot`/`__activemask` return 64-bit masks; storing them in 32 bits or counting them with `__popc`/`__ffs` drops lanes 32–63.",
+    "unsigned int votes = __ballot_sync(0xffffffff, pred);\nint n = __popc(votes);",
+    "unsigned long long votes = __ballot(pred);\nint n = __popcll(votes);",
+    "Keep masks in `unsigned long long` (or `auto`) and use `__popcll`, `__ffsll`, `__clzll`.");
+
+rule!(TILED_PARTITION_32, "HP107", "tiled-partition-32", Unknown, Correctness,
+    "A cooperative-groups tile of 32 threads (`tiled_partition<32>`, `thread_block_tile<32>`).",
+    "A 32-thread tile is the whole warp on NVIDIA but half a wavefront on CDNA; code that treats the tile as the hardware warp (ballots, lane masks, warp-synchronous shared memory) may break.",
+    "auto warp = cg::tiled_partition<32>(cg::this_thread_block());",
+    "auto warp = cg::tiled_partition<64>(block);   // or keep 32 where only the tile semantics matter",
+    "Check whether the code needs the hardware wavefront; if so size the tile by the wavefront (64 on CDNA), otherwise keep it and note why.");
+
+rule!(WARPSIZE_CONSTEXPR, "HP108", "warpsize-compile-time", Remediation, Build,
+    "`warpSize` used as a compile-time constant (array bound, template argument, `static_assert`, `constexpr`).",
+    "In HIP `warpSize` is a run-time value (it is not `constexpr` since ROCm 7), so these uses do not compile.",
+    "__shared__ float partial[warpSize];",
+    "__shared__ float partial[64];   // the largest wavefront, or a template parameter",
+    "Use a compile-time maximum (64) or `__AMDGCN_WAVEFRONT_SIZE` where the build targets one architecture, and `warpSize` at run time.");
+
+pub const RULES: &[&RuleInfo] = &[
+    &WARP_SIZE_CONSTANT,
+    &LANE_ARITHMETIC,
+    &MASK_32BIT,
+    &SHUFFLE_FROM_16,
+    &PER_WARP_ARRAY,
+    &BALLOT_32BIT,
+    &TILED_PARTITION_32,
+    &WARPSIZE_CONSTEXPR,
+];
+
+/// `_sync` forms whose literal full masks the translator already reports (HP005/HP006).
+const TRANSLATOR_MASKS: &[&str] = &[
+    "__all_sync",
+    "__any_sync",
+    "__ballot_sync",
+    "__shfl_down_sync",
+    "__shfl_sync",
+    "__shfl_up_sync",
+    "__shfl_xor_sync",
+];
+
+fn is_sync_intrinsic(name: &str) -> bool {
+    name.starts_with("__") && (name.ends_with("_sync") || name == "__syncwarp")
+}
+
+fn is_shuffle(name: &str) -> bool {
+    name.starts_with("__shfl") || name.starts_with("shfl") || name.contains("shfl")
+}
+
+fn warp_const_name(name: &str) -> bool {
+    let l = name.to_ascii_lowercase();
+    if [
+        "warpsize",
+        "warp_size",
+        "warpsz",
+        "warp_sz",
+        "wavesize",
+        "wave_size",
+    ]
+    .iter()
+    .any(|k| l.contains(k))
+    {
+        return true;
+    }
+    (l.contains("warp")
+        && !l.contains("warps")
+        && ["size", "sz", "width", "lanes", "threads"]
+            .iter()
+            .any(|k| l.contains(k)))
+        || matches!(
+            l.as_str(),
+            "warp" | "kwarp" | "lanes_per_warp" | "threads_per_warp"
+        )
+}
+
+fn lane_mask_name(name: &str) -> bool {
+    let l = name.to_ascii_lowercase();
+    (l.contains("lane") || l.contains("warp")) && l.contains("mask") && !l.contains("full")
+}
+
+fn full_mask_name(name: &str) -> bool {
+    let l = name.to_ascii_lowercase().replace('_', "");
+    if l.contains("mask")
+        && (l.contains("warp") || l.contains("lane") || l.contains("shfl") || l.contains("sync"))
+    {
+        return true;
+    }
+    l.contains("fullmask")
+        || l.contains("fullwarpmask")
+        || l == "allmask"
+        || l == "allLanes".to_ascii_lowercase()
+}
+
+pub fn check(s: &Src, out: &mut Vec<Finding>) {
+    let macros = s.object_macros();
+    // Names passed as the mask of a `*_sync` intrinsic anywhere in the file.
+    let mut mask_args: HashSet<&str> = HashSet::new();
+    for (i, name) in s.idents() {
+        if is_sync_intrinsic(name) && s.next_text(i) == "(" {
+            if let Some(j) = s.lexed.next_code(i).and_then(|o| s.lexed.next_code(o)) {
+                if s.lexed.tokens[j].kind == crate::lex::Tok::Ident && s.next_text(j) == "," {
+                    mask_args.insert(s.tok(j));
+                }
+            }
+        }
+    }
+    let mut full_masks: HashSet<&str> = HashSet::new();
+    for (name, value, range) in &macros {
+        let v = int_value(value);
+        let range = range.clone();
+        if v == Some(32) && warp_const_name(name) {
+            out.push(s.ctx.finding(
+                &WARP_SIZE_CONSTANT,
+                range.clone(),
+                format!("`{name}` fixes the warp size at 32; AMD wavefronts have 64 lanes"),
+                Some(format!(
+                    "define `{name}` from `warpSize` or per target, and review its uses"
+                )),
+            ));
+        } else if v == Some(31) && lane_mask_name(name) {
+            out.push(s.ctx.finding(
+                &WARP_SIZE_CONSTANT,
+                range.clone(),
+                format!("`{name}` = 31 is a lane mask for 32-lane warps"),
+                Some("use `warpSize - 1`".into()),
+            ));
+        } else if v == Some(0xffff_ffff) && !syntax::is_wide_literal(value) {
+            full_masks.insert(name);
+            if full_mask_name(name) || mask_args.contains(name) {
+                out.push(s.ctx.finding(
+                    &MASK_32BIT,
+                    range,
+                    format!("`{name}` is a 32-bit full warp mask; HIP masks are 64-bit"),
+                    Some("use `0xffffffffffffffffull` or `__activemask()`".into()),
+                ));
+            }
+        }
+    }
+    tokens(s, out);
+    let Some(tree) = s.tree else { return };
+    let root = tree.root_node();
+    let nodes = s.nodes();
+    // Constants declared in code: `constexpr int kWarpSize = 32;`, enumerators, defaults.
+    for n in &nodes {
+        let (name, value) = match n.kind() {
+            "init_declarator" | "optional_parameter_declaration" | "enumerator" => {
+                let name = n
+                    .child_by_field_name("declarator")
+                    .or_else(|| n.child_by_field_name("name"));
+                let value = n
+                    .child_by_field_name("value")
+                    .or_else(|| n.child_by_field_name("default_value"));
+                match (name.and_then(|d| syntax::declarator_name(s, d)), value) {
+                    (Some(a), Some(b)) => (a, b),
+                    _ => continue,
+                }
+            }
+            _ => continue,
+        };
+        let v = int_value(s.text(value));
+        if v == Some(32) && warp_const_name(name) {
+            out.push(s.ctx.finding(
+                &WARP_SIZE_CONSTANT,
+                n.byte_range(),
+                format!("`{name}` fixes the warp size at 32; AMD wavefronts have 64 lanes"),
+                Some(format!("set `{name}` from `warpSize` or per target")),
+            ));
+        } else if v == Some(0xffff_ffff) && !syntax::is_wide_literal(s.text(value)) {
+            full_masks.insert(name);
+            if full_mask_name(name) || mask_args.contains(name) {
+                out.push(s.ctx.finding(
+                    &MASK_32BIT,
+                    n.byte_range(),
+                    format!("`{name}` is a 32-bit full warp mask; HIP masks are 64-bit"),
+                    Some("use `0xffffffffffffffffull` or `__activemask()`".into()),
+                ));
+            }
+        }
+    }
+    let mut funcs = syntax::descendants(root, "function_definition");
+    if funcs.is_empty() {
+        funcs.push(root);
+    }
+    for f in funcs {
+        let flow = Flow::of(s, f);
+        arithmetic(s, f, &flow, out);
+        per_warp_arrays(s, f, &flow, out);
+        ballots(s, f, out);
+    }
+    for n in &nodes {
+        match n.kind() {
+            "call_expression" => calls(s, *n, &full_masks, out),
+            "for_statement" => shuffle_loop(s, *n, out),
+            "identifier" if s.text(*n) == "warpSize" => warpsize_constexpr(s, *n, out),
+            _ => {}
+        }
+    }
+}
+
+/// Lexer-level patterns: `tiled_partition<32>`, `thread_block_tile<32>`, `tiled_partition(g, 32)`.
+fn tokens(s: &Src, out: &mut Vec<Finding>) {
+    for (i, name) in s.idents() {
+        if !matches!(name, "tiled_partition" | "thread_block_tile") {
+            continue;
+        }
+        let Some(j) = s.lexed.next_code(i) else {
+            continue;
+        };
+        let Some(k) = s.lexed.next_code(j) else {
+            continue;
+        };
+        let hit = match s.tok(j) {
+            "<" => int_value(s.tok(k)) == Some(32),
+            "(" => {
+                // tiled_partition(parent, 32)
+                let mut m = k;
+                let mut found = false;
+                for _ in 0..12 {
+                    let Some(n) = s.lexed.next_code(m) else { break };
+                    if s.tok(m) == "," && int_value(s.tok(n)) == Some(32) && s.next_text(n) == ")" {
+                        found = true;
+                        break;
+                    }
+                    if s.tok(n) == ";" {
+                        break;
+                    }
+                    m = n;
+                }
+                found
+            }
+            _ => false,
+        };
+        if hit {
+            let t = s.lexed.tokens[i];
+            out.push(s.ctx.finding(&TILED_PARTITION_32, t.range(), format!("`{name}` of 32 threads: a full warp on NVIDIA, half a 64-lane wavefront on AMD"), Some("size the tile by the wavefront if the code relies on it being the hardware warp".into())));
+        }
+    }
+}
+
+fn calls(s: &Src, c: Node, full_masks: &HashSet<&str>, out: &mut Vec<Finding>) {
+    let Some(name) = call_name(s, c) else { return };
+    let args = call_args(c);
+    if is_sync_intrinsic(name) {
+        if let Some(m) = args.first() {
+            let text = s.text(*m);
+            let literal = m.kind() == "number_literal"
+                && int_value(text) == Some(0xffff_ffff)
+                && !syntax::is_wide_literal(text);
+            let named =
+                m.kind() == "identifier" && (full_masks.contains(text) || full_mask_name(text));
+            if (literal && !TRANSLATOR_MASKS.contains(&name)) || named {
+                out.push(s.ctx.finding(
+                    &MASK_32BIT,
+                    m.byte_range(),
+                    format!("32-bit full mask `{text}` in `{name}`: HIP masks are 64-bit"),
+                    Some("use a 64-bit mask (`~0ull` or `__activemask()`)".into()),
+                ));
+            }
+        }
+    }
+    if is_shuffle(name) {
+        // Unrolled reductions: the first step's literal offset 16.
+        let delta = if name.ends_with("_sync") {
+            args.get(2)
+        } else {
+            args.get(1)
+        };
+        if let Some(d) = delta {
+            if lit(s, *d) == Some(16)
+                && (name.contains("down") || name.contains("xor") || name.contains("up"))
+            {
+                out.push(s.ctx.finding(
+                    &SHUFFLE_FROM_16,
+                    d.byte_range(),
+                    format!("`{name}` by 16 is the first step of a 32-lane reduction"),
+                    Some("add a step of 32 (or loop from `warpSize / 2`)".into()),
+                ));
+            }
+        }
+    }
+}
+
+fn shuffle_loop(s: &Src, fo: Node, out: &mut Vec<Finding>) {
+    let Some(body) = fo.child_by_field_name("body") else {
+        return;
+    };
+    let shuffles = syntax::descendants(body, "call_expression")
+        .iter()
+        .any(|c| call_name(s, *c).is_some_and(is_shuffle));
+    if !shuffles {
+        return;
+    }
+    let init_16 = fo.child_by_field_name("initializer").is_some_and(|i| {
+        syntax::descendants(i, "init_declarator")
+            .iter()
+            .chain(syntax::descendants(i, "assignment_expression").iter())
+            .any(|d| {
+                d.child_by_field_name("value")
+                    .or_else(|| d.child_by_field_name("right"))
+                    .is_some_and(|v| {
+                        let v = strip_parens(v);
+                        lit(s, v) == Some(16)
+                            || (v.kind() == "binary_expression" && {
+                                let (op, l, r) = parts(s, v);
+                                lit(s, l) == Some(32)
+                                    && ((op == "/" && lit(s, r) == Some(2))
+                                        || (op == ">>" && lit(s, r) == Some(1)))
+                            })
+                    })
+            })
+    });
+    let bound_32 = fo.child_by_field_name("condition").is_some_and(|c| {
+        let c = strip_parens(c);
+        c.kind() == "binary_expression" && {
+            let (op, _, r) = parts(s, c);
+            (matches!(op, "<" | "!=") && lit(s, r) == Some(32))
+                || (op == "<=" && lit(s, r) == Some(16))
+        }
+    });
+    if init_16 || bound_32 {
+        let end = body
+            .prev_sibling()
+            .map_or(body.start_byte(), |p| p.end_byte());
+        out.push(s.ctx.finding(&SHUFFLE_FROM_16, fo.start_byte()..end, "shuffle loop sized for 32 lanes (offsets 16…1): on 64-lane wavefronts each half is reduced separately".into(), Some("start at `warpSize / 2` (or bound the loop by `warpSize`)".into())));
+    }
+}
+
+fn warpsize_constexpr(s: &Src, id: Node, out: &mut Vec<Finding>) {
+    let mut p = id.parent();
+    while let Some(x) = p {
+        let why = match x.kind() {
+            "template_argument_list" => Some("as a template argument"),
+            "static_assert_declaration" => Some("in a `static_assert`"),
+            "array_declarator" => Some("as an array bound"),
+            "case_statement" => Some("as a `case` label"),
+            "declaration"
+                if s.text(x).starts_with("constexpr") || s.text(x).contains(" constexpr ") =>
+            {
+                Some("to initialise a `constexpr`")
+            }
+            "compound_statement"
+            | "function_definition"
+            | "expression_statement"
+            | "parameter_list" => None,
+            _ => {
+                p = x.parent();
+                continue;
+            }
+        };
+        if let Some(why) = why {
+            out.push(s.ctx.finding(
+                &WARPSIZE_CONSTEXPR,
+                id.byte_range(),
+                format!("`warpSize` used {why}: it is not a compile-time constant in HIP"),
+                Some("use a compile-time maximum (64) or a template parameter".into()),
+            ));
+        }
+        return;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::syntax::test_support::fires;
+
+    #[test]
+    fn constants_and_masks() {
+        let src = "#define WARP_SIZE 32\n#define TILE 32\n#define FULL_MASK 0xffffffff\n#define TAG_MASK 0xFFFFFFFFU\nconstexpr int kWarpSize = 32;\n__device__ float f(float v) { return __shfl_xor_sync(FULL_MASK, v, 1); }\n";
+        assert_eq!(fires(src, "HP101"), [1, 5]);
+        assert_eq!(fires(src, "HP103"), [3, 6]);
+    }
+
+    #[test]
+    fn lane_and_warp_arithmetic_follows_thread_indices() {
+        let src = "__global__ void k(float* p, int n) {\n  int tid = threadIdx.x;\n  int lane = tid % 32;\n  int w = threadIdx.x >> 5;\n  int nw = blockDim.x / 32;\n  int off = 4 * threadIdx.x;\n  float a = p[off % 32];\n  size_t bytes = n / 32;\n  unsigned m = (1u << lane) - 1;\n  unsigned m2 = (1ull << lane) - 1;\n  p[w * 32 + lane] = a + m + m2 + nw + bytes;\n}\n";
+        assert_eq!(fires(src, "HP102"), [3, 4, 5, 9, 11]);
+    }
+
+    #[test]
+    fn shuffle_loops_arrays_ballots_tiles_warpsize() {
+        let src = "__global__ void k(float* p) {\n  __shared__ float s[32];\n  __shared__ float tile[32][33];\n  int warp = threadIdx.x / warpSize;\n  float v = p[threadIdx.x];\n  for (int o = 16; o > 0; o >>= 1) v += __shfl_down(v, o);\n  for (int o = warpSize / 2; o > 0; o >>= 1) v += __shfl_down(v, o);\n  for (int j = 16; j > 0; j--) v += tile[j][0];\n  s[warp] = v;\n  unsigned b = __ballot(v > 0);\n  unsigned long long b64 = __ballot(v > 0);\n  p[0] = __popc(b) + __popcll(b64);\n  auto t = cg::tiled_partition<32>(blk);\n  auto h = cg::tiled_partition<16>(blk);\n  __shared__ float q[warpSize];\n}\n";
+        assert_eq!(fires(src, "HP104"), [6]);
+        assert_eq!(fires(src, "HP105"), [2]);
+        assert_eq!(fires(src, "HP106"), [10, 12]);
+        assert_eq!(fires(src, "HP107"), [13]);
+        assert_eq!(fires(src, "HP108"), [15]);
+    }
+}
