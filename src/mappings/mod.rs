@@ -173,6 +173,8 @@ pub struct Mappings {
     pub includes: Vec<IncludeMap>,
     includes_by_cuda: FxHashMap<String, Vec<usize>>,
     pub namespaces: Vec<NamespaceMap>,
+    /// The last segment of every CUDA namespace path (`cub`, `cuda`): a fast pre-check.
+    namespace_last: rustc_hash::FxHashSet<String>,
     /// The newest HIP version any table mentions: the default target.
     pub newest: Version,
 }
@@ -362,7 +364,7 @@ impl Mappings {
             include_rows.push(m);
         }
         let ns = HandTable::parse("mappings/hand/namespaces.tsv", namespaces, &["cuda", "hip"])?;
-        let namespaces = ns
+        let namespaces: Vec<NamespaceMap> = ns
             .iter()
             .map(|row| NamespaceMap {
                 cuda: row.get("cuda").replace(' ', ""),
@@ -376,6 +378,10 @@ impl Mappings {
             hand_by_cuda,
             includes: include_rows,
             includes_by_cuda,
+            namespace_last: namespaces
+                .iter()
+                .filter_map(|n: &NamespaceMap| n.cuda.rsplit("::").next().map(str::to_string))
+                .collect(),
             namespaces,
             newest,
         })
@@ -387,6 +393,11 @@ impl Mappings {
             return rows.last().map(|&i| &self.entries[i]);
         }
         self.by_cuda.get(cuda).map(|&i| &self.entries[i])
+    }
+
+    /// Whether `name` ends some CUDA namespace path (`cub` in `cub::`, `cuda` in `thrust::cuda`).
+    pub fn is_namespace_segment(&self, name: &str) -> bool {
+        self.namespace_last.contains(name)
     }
 
     /// Whether `name` is a known CUDA name (mapped or not).

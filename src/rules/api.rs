@@ -91,7 +91,7 @@ pub const WARP_SYNC_FULL_MASK: RuleInfo = RuleInfo {
 
 pub const WARP_SYNC_BUILTINS_FLAG: RuleInfo = RuleInfo {
     id: RuleId { code: "HP007", name: "warp-sync-needs-define" },
-    category: Category::DeviceFeature,
+    category: Category::BuildSystem,
     status: Status::Remediation,
     phase: Phase::Build,
     summary: "`*_sync` warp intrinsics need `HIP_ENABLE_WARP_SYNC_BUILTINS` in the target ROCm.",

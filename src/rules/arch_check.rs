@@ -204,7 +204,7 @@ fn compute_capability(s: &Src, out: &mut Vec<Finding>) {
     for b in nodes.iter().filter(|n| n.kind() == "binary_expression") {
         let op = b.child_by_field_name("operator").map_or("", |o| s.text(o));
         if !matches!(op, "<" | ">" | "<=" | ">=" | "==" | "!=")
-            || syntax::descendants(*b, "number_literal").is_empty()
+            || s.descendants(*b, "number_literal").is_empty()
         {
             continue;
         }

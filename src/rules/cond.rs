@@ -244,11 +244,8 @@ mod tests {
             src: src.as_bytes(),
             lines: &lines,
         };
-        let s = Src {
-            ctx: &ctx,
-            lexed: &lexed,
-            tree: None,
-        };
+        let index = crate::rules::syntax::Index::new(&ctx, None);
+        let s = Src::new(&ctx, &lexed, None, &index);
         let t = condition_tokens(&s, &lexed.directives[0]);
         eval_under_hip(&t)
     }

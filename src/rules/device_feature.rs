@@ -430,7 +430,9 @@ fn fp_target(s: &Src, call: tree_sitter::Node) -> bool {
     let Some(base) = syntax::identifiers(s, arg).into_iter().next() else {
         return false;
     };
-    let scope = syntax::enclosing_function(call).unwrap_or_else(|| s.tree.unwrap().root_node());
+    let scope = s
+        .enclosing_function(call)
+        .unwrap_or_else(|| s.tree.unwrap().root_node());
     let is_fp = |t: &str| matches!(t, "float" | "double" | "__half" | "half" | "__nv_bfloat16");
     syntax::typed_variables(s, scope, is_fp).contains(&base)
         || syntax::typed_variables(s, s.tree.unwrap().root_node(), is_fp).contains(&base)

@@ -13,11 +13,8 @@ use tree_sitter::Tree;
 /// Runs every hazard family over one file.
 pub fn check(ctx: &FileCtx, tree: Option<&Tree>, target: &Target) -> Vec<Finding> {
     let lexed = crate::lex::lex(ctx.src);
-    let s = Src {
-        ctx,
-        lexed: &lexed,
-        tree,
-    };
+    let index = crate::rules::syntax::Index::new(ctx, tree);
+    let s = Src::new(ctx, &lexed, tree, &index);
     let mut out = Vec::new();
     warp_size::check(&s, &mut out);
     inline_asm::check(&s, &mut out);

@@ -11,9 +11,99 @@ pub struct Src<'a> {
     pub ctx: &'a FileCtx<'a>,
     pub lexed: &'a Lexed,
     pub tree: Option<&'a Tree>,
+    /// Every node in pre-order, computed once and shared by the families.
+    all_nodes: &'a [Node<'a>],
+    /// Function definitions with whether they run on the device, in pre-order.
+    functions: &'a [(Node<'a>, bool)],
+}
+
+/// The per-file indexes a [`Src`] borrows: every node, and the function definitions.
+pub struct Index<'a> {
+    pub nodes: Vec<Node<'a>>,
+    pub functions: Vec<(Node<'a>, bool)>,
+}
+
+impl<'a> Index<'a> {
+    pub fn new(ctx: &FileCtx, tree: Option<&'a Tree>) -> Index<'a> {
+        let mut nodes = Vec::new();
+        if let Some(t) = tree {
+            crate::parse::visit(t.root_node(), &mut |n| {
+                nodes.push(n);
+                true
+            });
+        }
+        let functions = nodes
+            .iter()
+            .filter(|n| n.kind() == "function_definition")
+            .map(|f| {
+                let dev =
+                    qualified(ctx.src, *f, "__global__") || qualified(ctx.src, *f, "__device__");
+                (*f, dev)
+            })
+            .collect();
+        Index { nodes, functions }
+    }
 }
 
 impl<'a> Src<'a> {
+    pub fn new(
+        ctx: &'a FileCtx<'a>,
+        lexed: &'a Lexed,
+        tree: Option<&'a Tree>,
+        index: &'a Index<'a>,
+    ) -> Self {
+        Src {
+            ctx,
+            lexed,
+            tree,
+            all_nodes: &index.nodes,
+            functions: &index.functions,
+        }
+    }
+    /// The innermost function definition around `n` (by byte range; `Node::parent` walks
+    /// from the root each time, which is quadratic over a file).
+    pub fn enclosing_function(&self, n: Node) -> Option<Node<'a>> {
+        let (s, e) = (n.start_byte(), n.end_byte());
+        self.function_list()
+            .iter()
+            .filter(|(f, _)| f.start_byte() <= s && e <= f.end_byte() && f.id() != n.id())
+            .map(|(f, _)| *f)
+            .last()
+    }
+    /// Whether code at `n` runs on the device: inside a `__global__` or `__device__` function.
+    pub fn in_device_code(&self, n: Node) -> bool {
+        let (s, e) = (n.start_byte(), n.end_byte());
+        self.function_list()
+            .iter()
+            .filter(|(f, _)| f.start_byte() <= s && e <= f.end_byte() && f.id() != n.id())
+            .last()
+            .is_some_and(|(_, dev)| *dev)
+    }
+    /// Descendants of `n` (itself included) of kind `kind`, read from the pre-order index: the
+    /// subtree is the contiguous run of nodes that start inside `n`.
+    pub fn descendants(&self, n: Node<'a>, kind: &str) -> Vec<Node<'a>> {
+        let nodes = self.all_nodes;
+        if nodes.is_empty() {
+            return descendants(n, kind);
+        }
+        let ids = crate::parse::kind_ids(kind);
+        let start = nodes.partition_point(|x| x.start_byte() < n.start_byte());
+        let Some(first) = nodes[start..].iter().position(|x| x.id() == n.id()) else {
+            return descendants(n, kind);
+        };
+        let end = n.end_byte();
+        nodes[start + first..]
+            .iter()
+            .enumerate()
+            .take_while(|(i, x)| *i == 0 || x.start_byte() < end)
+            .map(|(_, x)| *x)
+            .filter(|x| ids.contains(&x.kind_id()))
+            .collect()
+    }
+
+    fn function_list(&self) -> &'a [(Node<'a>, bool)] {
+        self.functions
+    }
     pub fn bytes(&self) -> &'a [u8] {
         self.ctx.src
     }
@@ -27,16 +117,9 @@ impl<'a> Src<'a> {
     pub fn line(&self, offset: usize) -> usize {
         self.ctx.lines.line_of(offset)
     }
-    /// Every node of the tree in pre-order (empty without a tree).
+    /// Every node of the tree in pre-order (empty without a tree), computed once per file.
     pub fn nodes(&self) -> Vec<Node<'a>> {
-        let mut v = Vec::new();
-        if let Some(t) = self.tree {
-            crate::parse::visit(t.root_node(), &mut |n| {
-                v.push(n);
-                true
-            });
-        }
-        v
+        self.all_nodes.to_vec()
     }
     /// Indices of code identifier tokens (outside comments and strings).
     pub fn idents(&self) -> impl Iterator<Item = (usize, &'a str)> + '_ {
@@ -160,21 +243,25 @@ pub fn enclosing_function(n: Node) -> Option<Node> {
 
 /// Whether a function definition carries `qual` (`__global__`, `__device__`, `__host__`).
 pub fn has_qualifier(s: &Src, func: Node, qual: &str) -> bool {
+    qualified(s.ctx.src, func, qual)
+}
+
+fn qualified(src: &[u8], func: Node, qual: &str) -> bool {
+    let text = |n: Node| std::str::from_utf8(&src[n.byte_range()]).unwrap_or("");
     let mut c = func.walk();
     let found = func.children(&mut c).any(|n| {
         n.kind() == qual
             || (matches!(
                 n.kind(),
                 "attribute_specifier" | "type_qualifier" | "ms_call_modifier"
-            ) && s.text(n) == qual)
+            ) && text(n) == qual)
     });
     found
 }
 
 /// Whether code at `n` runs on the device: inside a `__global__` or `__device__` function.
 pub fn in_device_code(s: &Src, n: Node) -> bool {
-    enclosing_function(n)
-        .is_some_and(|f| has_qualifier(s, f, "__global__") || has_qualifier(s, f, "__device__"))
+    s.in_device_code(n)
 }
 
 /// Identifiers inside `n` (any identifier-like kind, since ERROR nodes change kinds).
@@ -215,7 +302,7 @@ pub fn declarator_name<'a>(s: &Src<'a>, mut d: Node) -> Option<&'a str> {
 pub fn typed_variables<'a>(s: &Src<'a>, scope: Node, pred: impl Fn(&str) -> bool) -> Vec<&'a str> {
     let mut out = Vec::new();
     for kind in ["declaration", "parameter_declaration", "field_declaration"] {
-        for d in descendants(scope, kind) {
+        for d in s.descendants(scope, kind) {
             let Some(ty) = d.child_by_field_name("type") else {
                 continue;
             };

@@ -132,6 +132,9 @@ pub(super) fn run(p: &mut Pass) {
 
 /// `cub::X` → `hipcub::X`, `namespace cub`, `thrust::cuda::par` → `thrust::hip::par`.
 fn namespace(p: &mut Pass, i: usize, name: &str) -> bool {
+    if !p.m.is_namespace_segment(name) {
+        return false;
+    }
     for ns in &p.m.namespaces {
         let segs: Vec<&str> = ns.cuda.split("::").collect();
         let Some(last) = segs.last() else { continue };

@@ -232,6 +232,18 @@ fn lines_changed(a: &[u8], b: &[u8]) -> u32 {
     if a == b {
         return 0;
     }
+    // Renames keep the line structure: compare line by line when the counts agree.
+    let (la, lb) = (
+        memchr::memchr_iter(b'\n', a).count(),
+        memchr::memchr_iter(b'\n', b).count(),
+    );
+    if la == lb {
+        return a
+            .split(|&c| c == b'\n')
+            .zip(b.split(|&c| c == b'\n'))
+            .filter(|(x, y)| x != y)
+            .count() as u32;
+    }
     let diff = similar::TextDiff::configure()
         .algorithm(similar::Algorithm::Myers)
         .diff_lines(a, b);

@@ -63,7 +63,7 @@ impl<'a> Flow<'a> {
             warp: HashSet::new(),
         };
         // Parameters named like thread or lane ids count from the start.
-        for id in syntax::descendants(f, "identifier") {
+        for id in s.descendants(f, "identifier") {
             let t = s.text(id);
             if THREAD_NAMES.contains(&t) {
                 flow.thread.insert(t);
@@ -76,7 +76,7 @@ impl<'a> Flow<'a> {
             }
         }
         let mut assigns: Vec<(&'a str, Node<'a>)> = Vec::new();
-        for d in syntax::descendants(f, "init_declarator") {
+        for d in s.descendants(f, "init_declarator") {
             if let (Some(n), Some(v)) = (
                 d.child_by_field_name("declarator")
                     .and_then(|x| syntax::declarator_name(s, x)),
@@ -85,7 +85,7 @@ impl<'a> Flow<'a> {
                 assigns.push((n, v));
             }
         }
-        for a in syntax::descendants(f, "assignment_expression") {
+        for a in s.descendants(f, "assignment_expression") {
             if a.child_by_field_name("operator")
                 .is_some_and(|o| s.text(o) == "=")
             {
@@ -210,7 +210,7 @@ pub(super) fn has_blockdim(s: &Src, n: Node) -> bool {
 }
 
 pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) {
-    for b in syntax::descendants(f, "binary_expression") {
+    for b in s.descendants(f, "binary_expression") {
         let (op, l, r) = parts(s, b);
         let hit: Option<&str> = match op {
             "%" if lit(s, r) == Some(32) && flow.thread_expr(s, l) => {
@@ -256,7 +256,7 @@ pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) 
         }
     }
     // Warp-strided loops: `for (int i = lane; i < n; i += 32)`.
-    for fo in syntax::descendants(f, "for_statement") {
+    for fo in s.descendants(f, "for_statement") {
         let (Some(init), Some(upd)) = (
             fo.child_by_field_name("initializer"),
             fo.child_by_field_name("update"),
@@ -288,8 +288,8 @@ pub(super) fn is_warp(s: &Src, flow: &Flow, n: Node) -> bool {
 }
 
 pub(super) fn per_warp_arrays(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) {
-    let subs = syntax::descendants(f, "subscript_expression");
-    for a in syntax::descendants(f, "array_declarator") {
+    let subs = s.descendants(f, "subscript_expression");
+    for a in s.descendants(f, "array_declarator") {
         let (Some(inner), Some(size)) = (
             a.child_by_field_name("declarator"),
             a.child_by_field_name("size"),
@@ -334,7 +334,7 @@ const NARROW: &[&str] = &[
 
 pub(super) fn ballots(s: &Src, f: Node, out: &mut Vec<Finding>) {
     let is_ballot = |n: Node| {
-        syntax::descendants(n, "call_expression")
+        s.descendants(n, "call_expression")
             .iter()
             .any(|c| call_name(s, *c).is_some_and(|x| BALLOTS.contains(&x)))
     };
@@ -344,7 +344,7 @@ pub(super) fn ballots(s: &Src, f: Node, out: &mut Vec<Finding>) {
     })
     .into_iter()
     .collect();
-    for d in syntax::descendants(f, "init_declarator") {
+    for d in s.descendants(f, "init_declarator") {
         let (Some(n), Some(v)) = (
             d.child_by_field_name("declarator")
                 .and_then(|x| syntax::declarator_name(s, x)),
@@ -364,7 +364,7 @@ pub(super) fn ballots(s: &Src, f: Node, out: &mut Vec<Finding>) {
             }
         }
     }
-    for c in syntax::descendants(f, "call_expression") {
+    for c in s.descendants(f, "call_expression") {
         let Some(name) = call_name(s, c) else {
             continue;
         };

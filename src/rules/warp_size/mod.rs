@@ -256,7 +256,7 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
             }
         }
     }
-    let mut funcs = syntax::descendants(root, "function_definition");
+    let mut funcs = s.descendants(root, "function_definition");
     if funcs.is_empty() {
         funcs.push(root);
     }
@@ -363,16 +363,17 @@ fn shuffle_loop(s: &Src, fo: Node, out: &mut Vec<Finding>) {
     let Some(body) = fo.child_by_field_name("body") else {
         return;
     };
-    let shuffles = syntax::descendants(body, "call_expression")
+    let shuffles = s
+        .descendants(body, "call_expression")
         .iter()
         .any(|c| call_name(s, *c).is_some_and(is_shuffle));
     if !shuffles {
         return;
     }
     let init_16 = fo.child_by_field_name("initializer").is_some_and(|i| {
-        syntax::descendants(i, "init_declarator")
+        s.descendants(i, "init_declarator")
             .iter()
-            .chain(syntax::descendants(i, "assignment_expression").iter())
+            .chain(s.descendants(i, "assignment_expression").iter())
             .any(|d| {
                 d.child_by_field_name("value")
                     .or_else(|| d.child_by_field_name("right"))
