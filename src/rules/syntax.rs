@@ -66,17 +66,17 @@ impl<'a> Src<'a> {
         let (s, e) = (n.start_byte(), n.end_byte());
         self.function_list()
             .iter()
-            .filter(|(f, _)| f.start_byte() <= s && e <= f.end_byte() && f.id() != n.id())
+            .rev()
+            .find(|(f, _)| f.start_byte() <= s && e <= f.end_byte() && f.id() != n.id())
             .map(|(f, _)| *f)
-            .last()
     }
     /// Whether code at `n` runs on the device: inside a `__global__` or `__device__` function.
     pub fn in_device_code(&self, n: Node) -> bool {
         let (s, e) = (n.start_byte(), n.end_byte());
         self.function_list()
             .iter()
-            .filter(|(f, _)| f.start_byte() <= s && e <= f.end_byte() && f.id() != n.id())
-            .last()
+            .rev()
+            .find(|(f, _)| f.start_byte() <= s && e <= f.end_byte() && f.id() != n.id())
             .is_some_and(|(_, dev)| *dev)
     }
     /// Descendants of `n` (itself included) of kind `kind`, read from the pre-order index: the
