@@ -125,17 +125,8 @@ pub fn run(a: PortArgs) -> anyhow::Result<i32> {
         }
         if diff_to_stdout {
             render::diff::write_file_diff(&mut out, &o.input.rel, &r.input, &r.output)?;
-        } else if let Some(dir) = &a.out {
-            let dest = dir.join(&o.input.rel);
-            write_atomic(&dest, &r.output, Some(&o.input.path))
-                .with_context(|| format!("writing {}", dest.display()))?;
-        } else if a.write {
-            if r.changed {
-                if let Err(e) = write_atomic(&o.input.path, &r.output, Some(&o.input.path)) {
-                    eprintln!("hipport: {}: cannot write: {e:#}", o.input.path.display());
-                    had_error = true;
-                }
-            }
+        } else if a.out.is_some() || a.write {
+            // Written in parallel below.
         } else if let Some(dest) = &a.output {
             if to_stdout {
                 out.write_all(&r.output)?;
@@ -144,6 +135,28 @@ pub fn run(a: PortArgs) -> anyhow::Result<i32> {
                     .with_context(|| format!("writing {}", dest.display()))?;
             }
         }
+    }
+    if a.out.is_some() || a.write {
+        use rayon::prelude::*;
+        let mut failures: Vec<String> = outcomes
+            .par_iter()
+            .filter_map(|o| {
+                let r = o.result.as_ref().ok()?;
+                let dest = match &a.out {
+                    Some(dir) => dir.join(&o.input.rel),
+                    None if r.changed => o.input.path.clone(),
+                    None => return None,
+                };
+                write_atomic(&dest, &r.output, Some(&o.input.path))
+                    .err()
+                    .map(|e| format!("hipport: {}: cannot write: {e:#}", dest.display()))
+            })
+            .collect();
+        failures.sort();
+        for f in &failures {
+            eprintln!("{f}");
+        }
+        had_error |= !failures.is_empty();
     }
     if a.format == TextOrJson::Json {
         let doc = json_report(&outcomes, &totals, &target);
