@@ -73,6 +73,32 @@ pub fn kind_ids(name: &str) -> &'static [u16] {
     map.get(name).map(|v| v.as_slice()).unwrap_or(&[])
 }
 
+/// Queries from `grammars/queries/`, compiled once per run.
+pub mod queries {
+    use std::sync::OnceLock;
+    use tree_sitter::Query;
+
+    pub const OVERLOAD_DEFINITIONS: &str =
+        include_str!("../grammars/queries/overload-definitions.scm");
+    pub const KERNEL_LAUNCHES: &str = include_str!("../grammars/queries/kernel-launches.scm");
+
+    fn compile(cell: &'static OnceLock<Query>, text: &str) -> &'static Query {
+        cell.get_or_init(|| {
+            Query::new(&super::language(), text).expect("embedded queries compile (tested)")
+        })
+    }
+
+    pub fn overload_definitions() -> &'static Query {
+        static Q: OnceLock<Query> = OnceLock::new();
+        compile(&Q, OVERLOAD_DEFINITIONS)
+    }
+
+    pub fn kernel_launches() -> &'static Query {
+        static Q: OnceLock<Query> = OnceLock::new();
+        compile(&Q, KERNEL_LAUNCHES)
+    }
+}
+
 /// How well a file parsed: ERROR and MISSING node counts and the first one's position.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Health {
@@ -152,6 +178,22 @@ pub fn visit<'t>(root: Node<'t>, f: &mut impl FnMut(Node<'t>) -> bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn embedded_queries_compile_and_match() {
+        use streaming_iterator::StreamingIterator;
+        let src = b"__global__ void k() {}\nvoid f() { k<<<1, 2>>>(); }\n";
+        let tree = parse(src).unwrap();
+        let q = queries::kernel_launches();
+        let mut c = tree_sitter::QueryCursor::new();
+        let mut m = c.matches(q, tree.root_node(), &src[..]);
+        let mut n = 0;
+        while m.next().is_some() {
+            n += 1;
+        }
+        assert_eq!(n, 1);
+        let _ = queries::overload_definitions();
+    }
 
     #[test]
     fn parses_cuda_and_reports_health() {

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 pub const RESULTS_FILE: &str = ".hipport/verify-results.json";
 /// The default output tree, under the project root.
 pub const DEFAULT_OUT: &str = ".hipport/verify";
-/// Used when neither --offload-arch nor the record's [target].gfx names one.
+/// Used when neither --offload-arch nor the record's `[target].gfx` names one.
 pub const DEFAULT_ARCH: &str = "gfx90a";
 
 #[derive(Args, Debug)]
@@ -35,7 +35,7 @@ pub struct VerifyArgs {
     pub out: Option<PathBuf>,
     #[command(flatten)]
     pub target: TargetArgs,
-    /// GPU architectures to compile for, comma-separated (default: the record's [target].gfx, else gfx90a).
+    /// GPU architectures to compile for, comma-separated (default: the record's `[target].gfx`, else gfx90a).
     #[arg(long, value_name = "gfx…", value_delimiter = ',')]
     pub offload_arch: Vec<String>,
     /// The hipcc to use (default: hipcc on PATH, then /opt/rocm/bin/hipcc).

@@ -1,5 +1,5 @@
 //! Shell scripts (and shell fragments inside Dockerfiles and Makefiles) through tree-sitter-bash:
-//! each simple command's words and each variable assignment go to [`words`](super::words).
+//! each simple command's words and each variable assignment go to `inventory::words`.
 //! Comments and heredoc bodies are not commands, so nothing in them is flagged.
 
 use super::ts::{self, Lang};

@@ -8,6 +8,7 @@ use super::Pass;
 use crate::edit::Edit;
 use crate::parse;
 use crate::rules::api;
+use streaming_iterator::StreamingIterator;
 use tree_sitter::Node;
 
 pub const GUARD_OPEN: &str = "#if !defined(__HIP_PLATFORM_AMD__)";
@@ -121,20 +122,26 @@ pub(super) fn run(p: &mut Pass) {
         },
     };
     let mut defs: Vec<(usize, usize, String)> = Vec::new();
-    parse::visit(tree.root_node(), &mut |n| {
-        if n.kind() != "function_definition" {
-            return true;
+    let query = parse::queries::overload_definitions();
+    let def_index = query.capture_index_for_name("definition").unwrap_or(0);
+    let mut cursor = tree_sitter::QueryCursor::new();
+    let mut matches = cursor.matches(query, tree.root_node(), src);
+    while let Some(m) = matches.next() {
+        for cap in m.captures().iter().filter(|c| c.index == def_index) {
+            let n = cap.node;
+            if let Some(what) = conflict(src, n) {
+                // A template<> wrapper owns the definition's first line.
+                let outer = match n.parent() {
+                    Some(par) if par.kind() == "template_declaration" => par,
+                    _ => n,
+                };
+                defs.push((outer.start_byte(), outer.end_byte(), what));
+            }
         }
-        if let Some(what) = conflict(src, n) {
-            // A template<> or attribute wrapper owns the definition's first line.
-            let outer = match n.parent() {
-                Some(par) if par.kind() == "template_declaration" => par,
-                _ => n,
-            };
-            defs.push((outer.start_byte(), outer.end_byte(), what));
-        }
-        false
-    });
+    }
+    defs.sort();
+    // Nested definitions (a member operator inside a guarded struct) are covered by the outer.
+    defs.dedup_by(|b, a| b.0 < a.1);
     let nl = crate::source::newline_of(src);
     // Merge neighbours separated only by blank space into one guarded block.
     let mut blocks: Vec<Block> = Vec::new();
