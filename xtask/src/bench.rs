@@ -242,6 +242,22 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
         }
         let _ = std::fs::remove_dir_all(&out);
     }
+    // Start-up: loading and indexing the embedded mapping tables, measured as the difference
+    // between porting an empty file and printing the version, over many runs.
+    let empty = tempfile_dir()?.join("empty.cu");
+    std::fs::write(&empty, b"")?;
+    let n = 40;
+    let (mut base, mut with_tables) = (0.0, 0.0);
+    for _ in 0..n {
+        base += timed(Command::new(&exe).arg("--version"))?.0;
+        with_tables += timed(Command::new(&exe).args(["port", "-q"]).arg(&empty))?.0;
+    }
+    println!(
+        "start-up: {:.1} ms per run with the mapping tables loaded, {:.1} ms without (tables ≈ {:.1} ms)",
+        with_tables / n as f64 * 1e3,
+        base / n as f64 * 1e3,
+        (with_tables - base) / n as f64 * 1e3
+    );
     if a.hipify_perl.is_none() {
         println!("(hipify-perl not found: pass --hipify-perl PATH or set HIPIFY_PERL to compare)");
     }
