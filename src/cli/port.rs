@@ -215,25 +215,8 @@ fn json_report(
     })
 }
 
-/// Writes `bytes` to `dest` through a temporary file in the same directory and a rename, so a
-/// reader never sees a half-written file. Keeps the permissions of `like` when given.
-pub fn write_atomic(dest: &Path, bytes: &[u8], like: Option<&Path>) -> anyhow::Result<()> {
-    let dir = dest
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".hipport-")
-        .tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
-    if let Some(like) = like {
-        if let Ok(meta) = std::fs::metadata(like) {
-            tmp.as_file().set_permissions(meta.permissions())?;
-        }
-    }
-    tmp.persist(dest).map_err(|e| e.error)?;
-    Ok(())
+fn write_atomic(dest: &Path, bytes: &[u8], like: Option<&Path>) -> anyhow::Result<()> {
+    Ok(crate::source::write_atomic(dest, bytes, like)?)
 }
 
 /// Refuses to rewrite files with uncommitted changes in a git work tree (as `cargo fix` does).

@@ -12,7 +12,6 @@ use crate::gate::{Phase, Status};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 pub use gates::GATES;
@@ -380,25 +379,7 @@ impl Record {
 
 /// Writes through a temporary file in the destination's directory and a rename.
 pub fn write_atomic(dest: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = dest
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".hipport-")
-        .tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(dest).map_or(0o644, |m| m.permissions().mode());
-        tmp.as_file()
-            .set_permissions(std::fs::Permissions::from_mode(mode))?;
-    }
-    tmp.persist(dest).map_err(|e| e.error)?;
-    Ok(())
+    crate::source::write_atomic(dest, bytes, None)
 }
 
 pub fn sha256_file(path: &Path) -> Result<String, String> {

@@ -13,22 +13,8 @@ use crate::mappings::Target;
 use std::collections::HashSet;
 
 macro_rules! rule {
-    ($id:ident, $code:literal, $name:literal, $st:ident, $ph:ident, $sum:literal, $why:literal, $bad:literal, $good:literal, $fix:literal, $refs:expr) => {
-        pub const $id: RuleInfo = RuleInfo {
-            id: RuleId {
-                code: $code,
-                name: $name,
-            },
-            category: Category::Library,
-            status: Status::$st,
-            phase: Phase::$ph,
-            summary: $sum,
-            why: $why,
-            bad: $bad,
-            good: $good,
-            fix: $fix,
-            references: $refs,
-        };
+    ($($t:tt)*) => {
+        rule_info!(Library; $($t)*);
     };
 }
 

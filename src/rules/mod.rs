@@ -6,6 +6,28 @@
 //! HP1xx warp-size, HP2xx inline-asm, HP3xx version-check, HP4xx arch-check, HP5xx driver-api,
 //! HP6xx library, HP7xx device-feature, HP8xx–HP9xx repository inventory.
 
+/// Declares a rule's [`RuleInfo`] constant: category first, then code, name, status, phase
+/// and the documentation sections. Every family module uses it.
+macro_rules! rule_info {
+    ($cat:ident; $id:ident, $code:literal, $name:literal, $st:ident, $ph:ident, $sum:literal, $why:literal, $bad:literal, $good:literal, $fix:literal, $refs:expr) => {
+        pub const $id: RuleInfo = RuleInfo {
+            id: RuleId {
+                code: $code,
+                name: $name,
+            },
+            category: Category::$cat,
+            status: Status::$st,
+            phase: Phase::$ph,
+            summary: $sum,
+            why: $why,
+            bad: $bad,
+            good: $good,
+            fix: $fix,
+            references: $refs,
+        };
+    };
+}
+
 pub mod api;
 pub mod arch_check;
 pub mod cond;

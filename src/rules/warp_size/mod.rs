@@ -21,22 +21,8 @@ const REF_PORTING: &str =
     "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_porting_guide.html";
 
 macro_rules! rule {
-    ($id:ident, $code:literal, $name:literal, $st:ident, $ph:ident, $sum:literal, $why:literal, $bad:literal, $good:literal, $fix:literal) => {
-        pub const $id: RuleInfo = RuleInfo {
-            id: RuleId {
-                code: $code,
-                name: $name,
-            },
-            category: Category::WarpSize,
-            status: Status::$st,
-            phase: Phase::$ph,
-            summary: $sum,
-            why: $why,
-            bad: $bad,
-            good: $good,
-            fix: $fix,
-            references: &[REF_WAVE, REF_PORTING],
-        };
+    ($($t:tt)*) => {
+        rule_info!(WarpSize; $($t)*, &[REF_WAVE, REF_PORTING]);
     };
 }
 
