@@ -105,6 +105,54 @@ pub fn may_apply(src: &[u8]) -> bool {
         || memchr::memmem::find(src, b"atomicM").is_some()
 }
 
+/// Whether `at` lies inside an open `#if !defined(__HIP_PLATFORM_AMD__)` region.
+fn inside_guard(p: &Pass, at: usize) -> bool {
+    let src = p.src();
+    let mut stack: Vec<bool> = Vec::new();
+    for d in p.lexed.directives.iter().take_while(|d| d.start < at) {
+        match d.name.as_str() {
+            "if" | "ifdef" | "ifndef" => {
+                let text = String::from_utf8_lossy(&src[d.start..d.end]);
+                stack.push(
+                    text.split_whitespace().collect::<String>()
+                        == GUARD_OPEN.split_whitespace().collect::<String>(),
+                );
+            }
+            "endif" => {
+                stack.pop();
+            }
+            _ => {}
+        }
+    }
+    stack.iter().any(|g| *g)
+}
+
+/// Whether `src[a..b]` holds only blank space and comments (annotations between definitions).
+fn only_blank_or_comments(p: &Pass, a: usize, b: usize) -> bool {
+    if a > b {
+        return false;
+    }
+    let src = p.src();
+    let mut covered = a;
+    for t in p.lexed.tokens.iter() {
+        let (s, e) = (t.start as usize, t.end as usize);
+        if e <= a || s >= b {
+            continue;
+        }
+        if t.kind != crate::lex::Tok::Comment {
+            return false;
+        }
+        if !src[covered..s.max(covered)]
+            .iter()
+            .all(|c| c.is_ascii_whitespace())
+        {
+            return false;
+        }
+        covered = e.min(b);
+    }
+    src[covered..b].iter().all(|c| c.is_ascii_whitespace())
+}
+
 pub(super) fn run(p: &mut Pass) {
     let src = p.src();
     if !may_apply(src) {
@@ -156,7 +204,7 @@ pub(super) fn run(p: &mut Pass) {
             continue; // inside a macro body
         }
         match blocks.last_mut() {
-            Some(last) if src[last.1..start].iter().all(|b| b.is_ascii_whitespace()) => {
+            Some(last) if only_blank_or_comments(p, last.1, start) => {
                 last.1 = end;
                 last.2.push((s, e, what));
             }
@@ -164,10 +212,7 @@ pub(super) fn run(p: &mut Pass) {
         }
     }
     for (start, end, items) in blocks {
-        let before = &src[..start];
-        let prev_line_start = line_start(before, before.len().saturating_sub(1));
-        let prev = String::from_utf8_lossy(&src[prev_line_start..start]);
-        if prev.trim() == GUARD_OPEN {
+        if inside_guard(p, start) {
             continue; // guarded by an earlier run
         }
         let lead = if end == src.len() && !src.ends_with(b"\n") {
