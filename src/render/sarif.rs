@@ -13,8 +13,9 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
-/// The tool's home page (`tool.driver.informationUri`).
-pub const INFORMATION_URI: &str = "https://github.com/hipport/hipport";
+/// The tool's home page (`tool.driver.informationUri`): none is published yet, so the field is
+/// omitted (it is optional in SARIF 2.1.0) rather than filled with a made-up address.
+pub const INFORMATION_URI: Option<&str> = None;
 pub const FINGERPRINT_KEY: &str = "hipport/v1";
 const SRCROOT: &str = "%SRCROOT%";
 
@@ -45,7 +46,8 @@ pub struct Tool {
 pub struct Driver {
     pub name: String,
     pub version: String,
-    pub information_uri: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub information_uri: Option<String>,
     pub rules: Vec<Rule>,
 }
 
@@ -355,7 +357,7 @@ pub fn build(r: &Report, new: Option<&[bool]>) -> Log {
                 driver: Driver {
                     name: r.tool.name.into(),
                     version: r.tool.version.into(),
-                    information_uri: INFORMATION_URI.into(),
+                    information_uri: INFORMATION_URI.map(str::to_string),
                     rules,
                 },
             },
