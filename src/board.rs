@@ -44,9 +44,16 @@ pub fn static_board(r: &Report) -> Vec<GateRow> {
                     "not recorded: build and run the CUDA version to keep reference outputs".into(),
                 ),
                 "inventory" => inventory(r),
-                "target" if r.target.rocm_explicit => (
+                "target" if r.target.rocm_explicit && !r.target.offload_arch.is_empty() => (
                     Status::Pass,
                     format!("target {}", r.target.describe()),
+                ),
+                "target" if r.target.rocm_explicit => (
+                    Status::Unknown,
+                    format!(
+                        "ROCm {} named, GPU architecture not: set [target] offload_arch in hipport.toml (the full tuple goes in the migration record: hipport record target)",
+                        r.target.rocm
+                    ),
                 ),
                 "target" => (
                     Status::Unknown,
@@ -147,7 +154,7 @@ mod tests {
             roc: false,
             experimental: false,
             rocm_explicit: explicit,
-            offload_arch: vec![],
+            offload_arch: vec!["gfx90a".into()],
         };
         Report::new(t, vec![], vec![])
     }
@@ -164,5 +171,9 @@ mod tests {
         assert_eq!(v.line(), "NOT READY: 0 REMEDIATION, 8 UNKNOWN");
         let b = static_board(&empty(false));
         assert_eq!(b[2].status, Status::Unknown);
+        // A named ROCm without a GPU architecture is not an exact target either.
+        let mut r = empty(true);
+        r.target.offload_arch.clear();
+        assert_eq!(static_board(&r)[2].status, Status::Unknown);
     }
 }
