@@ -33,6 +33,16 @@ impl TargetArgs {
         if rocm.major < 1 {
             return Err(format!("--rocm {rocm}: not a ROCm release"));
         }
+        // A release line hipport does not know is allowed (the tables decide what exists) but
+        // said, so a typo such as 6.21 does not pass silently.
+        let known = crate::record::target::rocm_releases();
+        if self.rocm.is_some() && !known.iter().any(|k| k.same_minor(&rocm)) {
+            eprintln!(
+                "hipport: warning: ROCm {rocm} is not a release line hipport knows ({} … {}); API availability is judged from the tables as if it existed",
+                known.first().map(|v| v.to_string()).unwrap_or_default(),
+                known.last().map(|v| v.to_string()).unwrap_or_default()
+            );
+        }
         Ok(Target {
             rocm,
             roc: self.roc,
