@@ -107,6 +107,10 @@ pub fn process_bytes(rel: &str, bytes: Vec<u8>, work: &Work, m: &Mappings) -> Fi
     };
     let mut findings = plain.findings;
     if work.hazards {
+        // A name in a branch HIP never compiles (or one written for HIP) is not a porting
+        // problem: scan leaves it out, as it does the hazards there.
+        let regions = crate::rules::hazards::hip_specific_regions(&ctx);
+        findings.retain(|f| !regions.iter().any(|r| r.contains(&f.byte_range.0)));
         findings.extend(crate::rules::hazards::check(
             &ctx,
             tree.as_ref(),

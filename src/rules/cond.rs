@@ -65,7 +65,57 @@ pub fn condition_tokens<'a>(s: &Src<'a>, d: &Directive) -> Vec<&'a str> {
 
 /// The value of a condition under HIP-Clang, `None` when it depends on something unknown.
 pub fn eval_under_hip(toks: &[&str]) -> Option<i64> {
-    let mut p = P { t: toks, i: 0 };
+    eval(toks, &|name| {
+        if UNDEFINED_UNDER_HIP.contains(&name) {
+            Some(0)
+        } else if DEFINED_UNDER_HIP.contains(&name) {
+            Some(1)
+        } else {
+            None
+        }
+    })
+}
+
+/// Whether a macro names the HIP/ROCm/AMD platform: HIP's own (`__HIP_PLATFORM_AMD__`,
+/// `__HIPCC__`, `__HIP_DEVICE_COMPILE__`, `__gfx90a__`, `__AMDGCN_WAVEFRONT_SIZE`) or a
+/// project's switch for its HIP build (`USE_ROCM`, `GGML_USE_HIP`, `USE_AMD_ROCM`).
+pub fn is_hip_macro(name: &str) -> bool {
+    let guard = [
+        "_H",
+        "_H_",
+        "_HPP",
+        "_HPP_",
+        "_CUH",
+        "_CUH_",
+        "_INCLUDED",
+        "_INCLUDED_",
+    ];
+    if guard.iter().any(|g| name.ends_with(g)) {
+        return false;
+    }
+    DEFINED_UNDER_HIP.contains(&name)
+        || name.starts_with("__gfx")
+        || name.split('_').any(|w| {
+            matches!(
+                w,
+                "HIP" | "HIPCC" | "ROCM" | "AMD" | "AMDGPU" | "AMDGCN" | "HCC" | "HIPIFY"
+            )
+        })
+}
+
+/// The value of a condition when only the platform is known: HIP/ROCm platform macros are
+/// defined (`hip`) or not, every other macro unknown. `Some` means the condition is decided by
+/// an explicit platform test alone.
+pub fn eval_platform(toks: &[&str], hip: bool) -> Option<i64> {
+    eval(toks, &|name| is_hip_macro(name).then_some(hip as i64))
+}
+
+fn eval(toks: &[&str], look: &dyn Fn(&str) -> Option<i64>) -> Option<i64> {
+    let mut p = P {
+        t: toks,
+        i: 0,
+        look,
+    };
     let v = p.expr(0);
     if p.i != toks.len() {
         return None;
@@ -73,9 +123,99 @@ pub fn eval_under_hip(toks: &[&str]) -> Option<i64> {
     v
 }
 
-struct P<'t, 'a> {
+/// Whether the condition of `#if`/`#elif` directive `d` tests a HIP platform macro that alone
+/// decides it under HIP: the author already chose HIP's branch explicitly.
+pub fn decided_for_hip(s: &Src, d: &Directive) -> bool {
+    match d.name.as_str() {
+        "if" | "elif" => {
+            let t = condition_tokens(s, d);
+            t.iter().any(|n| is_hip_macro(n)) && eval_platform(&t, true).is_some()
+        }
+        "ifdef" | "ifndef" | "elifdef" | "elifndef" => condition_tokens(s, d)
+            .first()
+            .is_some_and(|n| is_hip_macro(n)),
+        _ => false,
+    }
+}
+
+/// Byte ranges of conditional branches an explicit platform test makes HIP-specific: branches
+/// HIP never compiles (`#ifndef USE_ROCM` … ) and branches only HIP compiles (`#ifdef
+/// __HIP_PLATFORM_AMD__` …). Code there is either not ported or already written for AMD.
+pub fn hip_specific_regions(s: &Src) -> Vec<std::ops::Range<usize>> {
+    struct Frame {
+        /// An earlier branch of the chain is certainly compiled under HIP.
+        hip_taken: bool,
+        /// Every earlier branch is certainly not compiled under HIP.
+        hip_all_false: bool,
+        /// An earlier branch is certainly compiled without HIP (so later ones are HIP-only).
+        cuda_taken: bool,
+        /// Start of the open branch when it is HIP-specific.
+        open: Option<usize>,
+    }
+    let mut out = Vec::new();
+    let mut stack: Vec<Frame> = Vec::new();
+    for d in &s.lexed.directives {
+        let name = d.name.as_str();
+        let (h, c) = match name {
+            "if" | "elif" => {
+                let t = condition_tokens(s, d);
+                (eval_platform(&t, true), eval_platform(&t, false))
+            }
+            "ifdef" | "ifndef" | "elifdef" | "elifndef" => {
+                let t = condition_tokens(s, d);
+                let hip = t.first().is_some_and(|n| is_hip_macro(n));
+                let neg = name.ends_with("ndef");
+                if hip {
+                    (Some((!neg) as i64), Some(neg as i64))
+                } else {
+                    (None, None)
+                }
+            }
+            "else" => (Some(1), Some(1)),
+            _ => (None, None),
+        };
+        match name {
+            "if" | "ifdef" | "ifndef" => {
+                let specific = h == Some(0) || c == Some(0);
+                stack.push(Frame {
+                    hip_taken: h.is_some_and(|v| v != 0),
+                    hip_all_false: h == Some(0),
+                    cuda_taken: c.is_some_and(|v| v != 0),
+                    open: specific.then_some(d.end),
+                });
+            }
+            "elif" | "elifdef" | "elifndef" | "else" => {
+                let Some(f) = stack.last_mut() else { continue };
+                if let Some(st) = f.open.take() {
+                    out.push(st..d.start);
+                }
+                let hip_never = f.hip_taken || h == Some(0);
+                let hip_only =
+                    c == Some(0) || (f.hip_all_false && h.is_some_and(|v| v != 0) && f.cuda_taken);
+                if hip_never || hip_only {
+                    f.open = Some(d.end);
+                }
+                f.hip_taken |= h.is_some_and(|v| v != 0);
+                f.hip_all_false &= h == Some(0);
+                f.cuda_taken |= c.is_some_and(|v| v != 0);
+            }
+            "endif" => {
+                if let Some(f) = stack.pop() {
+                    if let Some(st) = f.open {
+                        out.push(st..d.start);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+struct P<'t, 'a, 'l> {
     t: &'t [&'a str],
     i: usize,
+    look: &'l dyn Fn(&str) -> Option<i64>,
 }
 
 fn prec(op: &str) -> Option<u8> {
@@ -94,7 +234,7 @@ fn prec(op: &str) -> Option<u8> {
     })
 }
 
-impl P<'_, '_> {
+impl P<'_, '_, '_> {
     fn peek(&self) -> &str {
         self.t.get(self.i).copied().unwrap_or("")
     }
@@ -154,22 +294,14 @@ impl P<'_, '_> {
                 if paren && self.peek() == ")" {
                     self.i += 1;
                 }
-                if UNDEFINED_UNDER_HIP.contains(&name.as_str()) {
-                    Some(0)
-                } else if DEFINED_UNDER_HIP.contains(&name.as_str()) {
-                    Some(1)
-                } else {
-                    None
-                }
+                (self.look)(&name)
             }
             _ => {
                 if let Some(v) = super::syntax::int_value(&t) {
                     return Some(v as i64);
                 }
-                if UNDEFINED_UNDER_HIP.contains(&t.as_str()) {
-                    Some(0)
-                } else if DEFINED_UNDER_HIP.contains(&t.as_str()) {
-                    Some(1)
+                if let Some(v) = (self.look)(&t) {
+                    Some(v)
                 } else {
                     // A function-like macro call: skip its arguments, value unknown.
                     if self.peek() == "(" {
@@ -269,5 +401,21 @@ mod tests {
         assert_eq!(ev("defined(USE_FOO) && CUDA_VERSION >= 9000"), Some(0));
         assert_eq!(ev("defined(USE_FOO) || CUDA_VERSION >= 9000"), None);
         assert_eq!(ev("defined(__HIP_PLATFORM_AMD__)"), Some(1));
+    }
+}
+
+#[cfg(test)]
+mod platform_tests {
+    use super::*;
+
+    #[test]
+    fn hip_macros_by_name_not_include_guards() {
+        assert!(is_hip_macro("USE_ROCM"));
+        assert!(is_hip_macro("GGML_USE_HIP"));
+        assert!(is_hip_macro("__HIP_PLATFORM_AMD__"));
+        assert!(is_hip_macro("__gfx942__"));
+        assert!(!is_hip_macro("KERNELS_AMD_H"));
+        assert!(!is_hip_macro("CUDA_VERSION"));
+        assert!(!is_hip_macro("SHIPPING"));
     }
 }

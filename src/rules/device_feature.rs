@@ -9,7 +9,7 @@ use super::syntax::{self, Src};
 use super::RuleInfo;
 use crate::finding::{Category, Finding, RuleId};
 use crate::gate::{Phase, Status};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 macro_rules! rule {
     ($($t:tt)*) => {
@@ -355,11 +355,13 @@ fn tree_rules(s: &Src, out: &mut Vec<Finding>) {
     let nodes = s.nodes();
     let root = s.tree.unwrap().root_node();
     let fine_grained = s.idents().any(|(_, n)| FINE_GRAINED.contains(&n));
-    let half2: HashSet<&str> = syntax::typed_variables(s, root, |t| {
-        matches!(t, "__half2" | "half2" | "__nv_bfloat162" | "nv_bfloat162")
-    })
-    .into_iter()
-    .collect();
+    let is_half2 = |t: &str| matches!(t, "__half2" | "half2" | "__nv_bfloat162" | "nv_bfloat162");
+    // Names declared `__half2` anywhere; each use is then resolved in its own function first,
+    // since `a`, `v`, `dm` are `float2` in one function and `half2` in the next.
+    let half2: HashSet<&str> = syntax::typed_variables(s, root, is_half2)
+        .into_iter()
+        .collect();
+    let mut scopes: HashMap<usize, HashMap<&str, &str>> = HashMap::new();
     for n in &nodes {
         match n.kind() {
             "call_expression" => {
@@ -395,17 +397,72 @@ fn tree_rules(s: &Src, out: &mut Vec<Finding>) {
             "field_expression" if !half2.is_empty() => {
                 let field = n.child_by_field_name("field").map_or("", |f| s.text(f));
                 let arg = n.child_by_field_name("argument").map_or("", |a| s.text(a));
-                if matches!(field, "x" | "y")
+                if !(matches!(field, "x" | "y")
                     && half2.contains(arg)
                     && n.child_by_field_name("operator")
-                        .is_some_and(|o| s.text(o) == ".")
+                        .is_some_and(|o| s.text(o) == "."))
                 {
-                    out.push(s.ctx.finding(&HALF2_MEMBERS, n.byte_range(), format!("`{arg}.{field}` on a `__half2`: HIP's members are not `__half` lvalues"), Some(format!("use `{}({arg})`", if field == "x" { "__low2half" } else { "__high2half" }))));
+                    continue;
                 }
+                let ty = match s.enclosing_function(*n) {
+                    Some(f) => scopes
+                        .entry(f.id())
+                        .or_insert_with(|| syntax::declared_types(s, f))
+                        .get(arg)
+                        .copied(),
+                    None => None,
+                };
+                let ty = match ty {
+                    Some(t) if is_half2(t) => t,
+                    Some(_) => continue,
+                    None if file_scope_half2(s, root, arg, is_half2) => "__half2",
+                    None => continue,
+                };
+                let bf = ty.contains("bfloat");
+                let (lo, hi) = if bf {
+                    ("__low2bfloat16", "__high2bfloat16")
+                } else {
+                    ("__low2half", "__high2half")
+                };
+                out.push(s.ctx.finding(
+                    &HALF2_MEMBERS,
+                    n.byte_range(),
+                    format!(
+                        "`{arg}.{field}` on a `{ty}`: HIP's members are not `{}` lvalues",
+                        if bf { "__nv_bfloat16" } else { "__half" }
+                    ),
+                    Some(format!(
+                        "use `{}({arg})`",
+                        if field == "x" { lo } else { hi }
+                    )),
+                ));
             }
             _ => {}
         }
     }
+}
+
+/// Whether `name` is declared with a half2 type outside any function (a global or a member).
+fn file_scope_half2(
+    s: &Src,
+    root: tree_sitter::Node,
+    name: &str,
+    is_half2: impl Fn(&str) -> bool,
+) -> bool {
+    ["declaration", "field_declaration"].iter().any(|kind| {
+        s.descendants(root, kind).into_iter().any(|d| {
+            s.enclosing_function(d).is_none()
+                && d.child_by_field_name("type")
+                    .is_some_and(|t| is_half2(s.text(t)))
+                && {
+                    let mut c = d.walk();
+                    let found = d
+                        .children_by_field_name("declarator", &mut c)
+                        .any(|x| syntax::declarator_name(s, x) == Some(name));
+                    found
+                }
+        })
+    })
 }
 
 /// Whether an atomic's target (first argument) is a float/double variable of the function.

@@ -1,6 +1,7 @@
 //! Entry point of the hazard rules run by `scan`: each family module gets the file, its tokens
 //! and its tree, and adds findings. One finding per rule and line: a line that matches a rule
-//! twice (two `% 32` in one expression) is one thing for a reviewer to look at.
+//! twice (two `% 32` in one expression) is one thing for a reviewer to look at. Branches that
+//! an explicit HIP platform test already separates (`#ifndef USE_ROCM`) are left alone.
 
 use crate::finding::Finding;
 use crate::mappings::Target;
@@ -9,6 +10,15 @@ use crate::rules::{
     arch_check, device_feature, driver_api, inline_asm, library, version_check, warp_size, FileCtx,
 };
 use tree_sitter::Tree;
+
+/// Byte ranges of branches that an explicit HIP/ROCm platform test makes HIP-specific (never
+/// compiled by HIP, or written for HIP only): findings there are not porting hazards.
+pub fn hip_specific_regions(ctx: &FileCtx) -> Vec<std::ops::Range<usize>> {
+    let lexed = crate::lex::lex(ctx.src);
+    let index = crate::rules::syntax::Index::new(ctx, None);
+    let s = Src::new(ctx, &lexed, None, &index);
+    crate::rules::cond::hip_specific_regions(&s)
+}
 
 /// Runs every hazard family over one file.
 pub fn check(ctx: &FileCtx, tree: Option<&Tree>, target: &Target) -> Vec<Finding> {
@@ -23,6 +33,8 @@ pub fn check(ctx: &FileCtx, tree: Option<&Tree>, target: &Target) -> Vec<Finding
     driver_api::check(&s, &mut out);
     library::check(&s, target, &mut out);
     device_feature::check(&s, &mut out);
+    let regions = crate::rules::cond::hip_specific_regions(&s);
+    out.retain(|f| !regions.iter().any(|r| r.contains(&f.byte_range.0)));
     out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     let mut seen = std::collections::HashSet::new();
     out.retain(|f| seen.insert((f.rule.clone(), f.line)));

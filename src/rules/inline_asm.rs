@@ -106,6 +106,310 @@ const HIP_EQUIVALENTS: &[(&str, &str)] = &[
     ("prefetch", "__builtin_prefetch or nothing"),
 ];
 
+/// PTX instruction opcodes (the part before the first `.`), from the PTX ISA's instruction
+/// set: a dotted mnemonic whose base is not one of these is not PTX.
+const PTX_OPCODES: &[&str] = &[
+    "abs",
+    "activemask",
+    "add",
+    "addc",
+    "alloca",
+    "and",
+    "applypriority",
+    "atom",
+    "bar",
+    "barrier",
+    "bfe",
+    "bfi",
+    "bfind",
+    "bmsk",
+    "bra",
+    "brev",
+    "brkpt",
+    "brx",
+    "call",
+    "clusterlaunchcontrol",
+    "clz",
+    "cnot",
+    "copysign",
+    "cos",
+    "cp",
+    "cvt",
+    "cvta",
+    "createpolicy",
+    "discard",
+    "div",
+    "dp2a",
+    "dp4a",
+    "elect",
+    "ex2",
+    "exit",
+    "fence",
+    "fma",
+    "fns",
+    "getctarank",
+    "griddepcontrol",
+    "isspacep",
+    "istypep",
+    "ld",
+    "ldmatrix",
+    "ldu",
+    "lg2",
+    "lop3",
+    "mad",
+    "mad24",
+    "madc",
+    "mapa",
+    "match",
+    "max",
+    "mbarrier",
+    "membar",
+    "min",
+    "mma",
+    "mov",
+    "movmatrix",
+    "mul",
+    "mul24",
+    "multimem",
+    "nanosleep",
+    "neg",
+    "not",
+    "or",
+    "pmevent",
+    "popc",
+    "prefetch",
+    "prefetchu",
+    "prmt",
+    "rcp",
+    "red",
+    "redux",
+    "rem",
+    "ret",
+    "rsqrt",
+    "sad",
+    "selp",
+    "set",
+    "setmaxnreg",
+    "setp",
+    "shf",
+    "shfl",
+    "shl",
+    "shr",
+    "sin",
+    "slct",
+    "sqrt",
+    "st",
+    "stackrestore",
+    "stacksave",
+    "stmatrix",
+    "sub",
+    "subc",
+    "suld",
+    "suq",
+    "sured",
+    "sust",
+    "szext",
+    "tanh",
+    "tcgen05",
+    "tensormap",
+    "testp",
+    "tex",
+    "tld4",
+    "trap",
+    "txq",
+    "vabsdiff",
+    "vabsdiff2",
+    "vabsdiff4",
+    "vadd",
+    "vadd2",
+    "vadd4",
+    "vavrg2",
+    "vavrg4",
+    "vmad",
+    "vmax",
+    "vmax2",
+    "vmax4",
+    "vmin",
+    "vmin2",
+    "vmin4",
+    "vote",
+    "vset",
+    "vset2",
+    "vset4",
+    "vshl",
+    "vshr",
+    "vsub",
+    "vsub2",
+    "vsub4",
+    "wgmma",
+    "wmma",
+    "xor",
+];
+
+/// PTX instruction modifiers (state spaces, scopes, orderings, rounding, shapes…) that are
+/// not types: a dotted opcode needs a type or one of these to read as PTX (`mov.u32`,
+/// `bar.sync`), which rules out other ISAs' `mov.m.x` or `fence.i`.
+const PTX_MODIFIERS: &[&str] = &[
+    "sync",
+    "aligned",
+    "global",
+    "shared",
+    "local",
+    "const",
+    "param",
+    "sys",
+    "gpu",
+    "cta",
+    "cluster",
+    "gl",
+    "acquire",
+    "release",
+    "acq_rel",
+    "relaxed",
+    "sc",
+    "weak",
+    "volatile",
+    "mmio",
+    "async",
+    "bulk",
+    "tensor",
+    "approx",
+    "full",
+    "ftz",
+    "sat",
+    "rn",
+    "rz",
+    "rm",
+    "rp",
+    "rni",
+    "rzi",
+    "rmi",
+    "rpi",
+    "rna",
+    "wide",
+    "hi",
+    "lo",
+    "cc",
+    "ca",
+    "cg",
+    "cs",
+    "lu",
+    "cv",
+    "wb",
+    "wt",
+    "nc",
+    "wait",
+    "arrive",
+    "expect_tx",
+    "try_wait",
+    "test_wait",
+    "init",
+    "inval",
+    "parity",
+    "commit_group",
+    "wait_group",
+    "wait_all",
+    "all",
+    "any",
+    "uni",
+    "ballot",
+    "up",
+    "down",
+    "bfly",
+    "idx",
+    "red",
+    "add",
+    "min",
+    "max",
+    "inc",
+    "dec",
+    "and",
+    "or",
+    "xor",
+    "exch",
+    "cas",
+    "popc",
+    "clamp",
+    "wrap",
+    "shiftwrap",
+    "to",
+    "proxy",
+    "trans",
+    "x1",
+    "x2",
+    "x4",
+    "row",
+    "col",
+    "noftz",
+    "relu",
+    "satfinite",
+    "launch_dependents",
+    "ld_reduce",
+    "multimem",
+    "fence",
+    "alloc",
+    "dealloc",
+    "commit",
+    "mma",
+    "cp",
+    "ld",
+    "st",
+    "fractional",
+    "L1",
+    "L2",
+    "collector",
+    "level",
+    "zfill",
+    "mbarrier",
+    "noinc",
+    "pending_count",
+    "eq",
+    "ne",
+    "lt",
+    "le",
+    "gt",
+    "ge",
+    "equ",
+    "neu",
+    "ltu",
+    "leu",
+    "gtu",
+    "geu",
+    "num",
+    "nan",
+    "ls",
+    "hs",
+    "nanosleep",
+    "read",
+    "write",
+    "range",
+    "m8n8",
+    "m16n8k16",
+    "m16n8k8",
+    "m16n8k32",
+    "m16n16k16",
+    "m8n8k4",
+    "m16n8k4",
+    "abs",
+    "neg",
+    "mode",
+    "dynamic",
+];
+
+/// Whether one dotted segment of an opcode is a PTX type or modifier.
+fn ptx_suffix(seg: &str) -> bool {
+    let ty = |t: &str| {
+        let digits = t.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+        let letters = &t[..t.len() - digits.len()];
+        matches!(letters, "b" | "s" | "u" | "f" | "bf" | "e" | "tf" | "v")
+            && !digits.is_empty()
+            && digits
+                .chars()
+                .all(|c| c.is_ascii_digit() || c == 'x' || c == 'm')
+    };
+    seg.contains("::") || ty(seg) || seg == "pred" || PTX_MODIFIERS.contains(&seg)
+}
+
 /// PTX opcodes without a dotted suffix that are still recognisably PTX.
 const BARE_PTX: &[&str] = &[
     "trap",
@@ -129,7 +433,10 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
             continue;
         };
         let code = template(s, open, close);
-        let found = ptx_items(&code);
+        let mut found = ptx_items(&code);
+        if found.is_empty() {
+            found = macro_template(s, open, close, &code);
+        }
         if found.is_empty() {
             continue;
         }
@@ -190,6 +497,42 @@ pub(crate) fn statement(s: &Src, i: usize) -> Option<(usize, usize)> {
     }
 }
 
+/// PTX in a template that starts with a macro (`asm(LD_NC ".f32 %0, [%1];" …)`): the macro's
+/// string value when the file defines it, else the rest of the template when it reads as PTX
+/// operands (a `.type` suffix, `[%1]` addresses or `{%0, %1}` vectors).
+fn macro_template(
+    s: &Src,
+    open: usize,
+    close: usize,
+    code: &str,
+) -> Vec<(String, Option<&'static str>)> {
+    let mut k = open + 1;
+    while k < close && s.lexed.tokens[k].kind == Tok::Comment {
+        k += 1;
+    }
+    if k >= close || s.lexed.tokens[k].kind != Tok::Ident {
+        return Vec::new();
+    }
+    let name = s.tok(k);
+    if let Some((_, body, _)) = s.object_macros().into_iter().find(|(n, _, _)| *n == name) {
+        if body.starts_with('"') {
+            let joined = format!("{}{}", body.trim_matches('"'), code);
+            return ptx_items(&joined);
+        }
+    }
+    let rest = code.trim_start();
+    let suffix = rest
+        .strip_prefix('.')
+        .and_then(|r| r.split(|c: char| c.is_whitespace()).next())
+        .is_some_and(|seg| seg.split('.').any(ptx_suffix));
+    let operands = rest.contains("[%") || rest.contains("{%");
+    if suffix || (operands && code.contains('%')) {
+        vec![(format!("{name} …"), None)]
+    } else {
+        Vec::new()
+    }
+}
+
 /// The assembly template: string literals before the first top-level `:`.
 pub(crate) fn template(s: &Src, open: usize, close: usize) -> String {
     let mut code = String::new();
@@ -240,11 +583,12 @@ pub fn ptx_items(code: &str) -> Vec<(String, Option<&'static str>)> {
             continue;
         }
         let base = op.split('.').next().unwrap_or("");
+        // Other ISAs use dotted mnemonics too (RISC-V `fadd.s`, vendor `flw.ps`):
+        // only opcodes PTX defines count.
         let dotted = op.contains('.')
-            && !base.is_empty()
-            && base
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
+            && PTX_OPCODES.contains(&base)
+            // `"ld." #space ".u32"`: a template pasted from literals ends the opcode at a `.`.
+            && (op.ends_with('.') || op.split('.').skip(1).any(ptx_suffix));
         if dotted || BARE_PTX.contains(&op) {
             let hip = HIP_EQUIVALENTS
                 .iter()
@@ -286,12 +630,43 @@ mod tests {
         assert!(ptx_items("").is_empty());
         assert!(ptx_items("s_waitcnt vmcnt(0)").is_empty());
         assert!(ptx_items("%%clock64_x").is_empty());
+        // RISC-V and vendor vector ISAs use dotted mnemonics too.
+        assert!(ptx_items("flw.ps f10, 0(%[p])\n fadd.ps f10, f10, f11").is_empty());
+        assert!(ptx_items("fmv.x.s %0, %1").is_empty());
+        assert!(ptx_items("mov.m.x m0, zero, 0xff").is_empty());
+        assert!(ptx_items("fence.i").is_empty());
+        for ptx in [
+            "mov.b32 {%0, %1}, %2;",
+            "bar.sync 0;",
+            "membar.gl;",
+            "griddepcontrol.wait;",
+            "fence.proxy.async.shared::cta;",
+            "cp.async.commit_group;",
+            "elect.sync %0|%1, %2;",
+            "ld.global.nc.L1::no_allocate.v4.s32 {%0,%1,%2,%3}, [%4];",
+            "cvt.rn.bf16x2.f32 %0, %1, %2;",
+            "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0}, {%1}, {%2}, {%3};",
+            "ld.global.cs.u8 {%0}, [%1];",
+            "prmt.b32 %0, %1, %2, %3;",
+            "mul.wide.u32 %0, %1, %2;",
+        ] {
+            assert!(!ptx_items(ptx).is_empty(), "{ptx}");
+        }
+        assert!(
+            !ptx_items("cp.async.bulk.tensor.2d.shared::cluster.global [%0], [%1];").is_empty()
+        );
     }
 }
 
 #[cfg(test)]
 mod rule_tests {
     use crate::rules::syntax::test_support::fires;
+
+    #[test]
+    fn ptx_behind_a_macro() {
+        let src = "#define LD_NC \"ld.global.nc\"\n__device__ float f(const float* p) {\n  float r;\n  asm volatile(LD_NC \".f32 %0, [%1];\" : \"=f\"(r) : \"l\"(p));\n  asm volatile(OTHER_LD \".s32 %0, [%1];\" : \"=r\"(r) : \"l\"(p));\n  asm volatile(BARRIER_STR ::: \"memory\");\n  return r;\n}\n";
+        assert_eq!(fires(src, "HP201"), [4, 5]);
+    }
 
     #[test]
     fn ptx_statements_not_barriers_or_strings() {

@@ -320,6 +320,26 @@ pub fn typed_variables<'a>(s: &Src<'a>, scope: Node, pred: impl Fn(&str) -> bool
     out
 }
 
+/// The declared type text of every variable and parameter declared in `scope`, by name (the
+/// last declaration wins).
+pub fn declared_types<'a>(s: &Src<'a>, scope: Node) -> std::collections::HashMap<&'a str, &'a str> {
+    let mut out = std::collections::HashMap::new();
+    for kind in ["parameter_declaration", "declaration"] {
+        for d in s.descendants(scope, kind) {
+            let Some(ty) = d.child_by_field_name("type") else {
+                continue;
+            };
+            let mut c = d.walk();
+            for decl in d.children_by_field_name("declarator", &mut c) {
+                if let Some(name) = declarator_name(s, decl) {
+                    out.insert(name, s.text(ty));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Helpers for the rule modules' unit tests.
 #[cfg(test)]
 pub mod test_support {

@@ -93,6 +93,14 @@ pub fn macro_uses(
             {
                 continue;
             }
+            // `#if !defined(USE_ROCM) && CUDA_VERSION >= 11000`: the author chose HIP's
+            // branch explicitly. `#define __CUDA_ARCH__ 900` (an IDE shim) tests nothing.
+            if cond::decided_for_hip(s, d)
+                || (d.name == "define"
+                    && s.lexed.prev_code(i).is_some_and(|p| s.tok(p) == "define"))
+            {
+                continue;
+            }
             let value = if matches!(d.name.as_str(), "if" | "elif") {
                 cond::eval_under_hip(&cond::condition_tokens(s, d))
             } else {

@@ -209,22 +209,76 @@ pub(super) fn has_blockdim(s: &Src, n: Node) -> bool {
     syntax::identifiers(s, n).contains(&"blockDim")
 }
 
+/// A thread count or a thread number by its name: `block_size`, `kNumThreads`,
+/// `layout.block_dim`, `BLOCK_DIM_X`, `globalthread` (`/ 32` of it counts warps).
+fn thread_count_name(s: &Src, n: Node) -> bool {
+    let n = strip_parens(n);
+    let name = match n.kind() {
+        "identifier" => s.text(n),
+        "field_expression" => n.child_by_field_name("field").map_or("", |f| s.text(f)),
+        _ => return false,
+    };
+    let l: String = name
+        .chars()
+        .filter(|c| *c != '_')
+        .collect::<String>()
+        .to_ascii_lowercase();
+    let l = l
+        .strip_prefix('k')
+        .filter(|r| r.starts_with("num") || r.starts_with("block") || r.starts_with("threads"))
+        .unwrap_or(&l);
+    l.contains("thread")
+        || matches!(
+            l,
+            "blocksize" | "blockdim" | "blockdimx" | "ctasize" | "bs" | "blocksz"
+        )
+}
+
+/// Whether `b` is the value given to a variable named as a lane (`lane = t % 32`) or, with
+/// `warp`, as a warp id.
+fn assigned_to(s: &Src, b: Node, warp: bool) -> bool {
+    let Some(p) = b.parent() else { return false };
+    let target = match p.kind() {
+        "init_declarator" => p.child_by_field_name("declarator"),
+        "assignment_expression" => p.child_by_field_name("left"),
+        _ => None,
+    };
+    target.is_some_and(|t| {
+        let name = s.text(t);
+        if warp {
+            warp_name(name)
+        } else {
+            lane_name(name)
+        }
+    })
+}
+
 pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) {
     for b in s.descendants(f, "binary_expression") {
         let (op, l, r) = parts(s, b);
         let hit: Option<&str> = match op {
-            "%" if lit(s, r) == Some(32) && flow.thread_expr(s, l) => {
+            "%" if lit(s, r) == Some(32)
+                && (flow.thread_expr(s, l) || assigned_to(s, b, false)) =>
+            {
                 Some("`% 32` computes a lane id for 32-lane warps")
             }
-            "&" if (lit(s, r) == Some(31) && flow.thread_expr(s, l))
+            "&" if (lit(s, r) == Some(31)
+                && (flow.thread_expr(s, l) || assigned_to(s, b, false)))
                 || (lit(s, l) == Some(31) && flow.thread_expr(s, r)) =>
             {
                 Some("`& 31` computes a lane id for 32-lane warps")
             }
-            "/" if lit(s, r) == Some(32) && (flow.thread_expr(s, l) || has_blockdim(s, l)) => {
+            "/" if lit(s, r) == Some(32)
+                && (flow.thread_expr(s, l)
+                    || has_blockdim(s, l)
+                    || thread_count_name(s, l)
+                    || assigned_to(s, b, true)) =>
+            {
                 Some("`/ 32` counts warps of 32 lanes")
             }
-            ">>" if lit(s, r) == Some(5) && (flow.thread_expr(s, l) || has_blockdim(s, l)) => {
+            ">>" if lit(s, r) == Some(5)
+                && (flow.thread_expr(s, l) || has_blockdim(s, l) || thread_count_name(s, l)) =>
+            {
                 Some("`>> 5` divides by a 32-lane warp")
             }
             "*" if (lit(s, r) == Some(32) && is_warp(s, flow, l))
