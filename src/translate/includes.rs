@@ -132,6 +132,21 @@ fn needs_runtime(p: &Pass) -> bool {
         || p.stats.unported > 0
         || p.stats.unchanged_api > 0
         || has_device_code(p)
+        || includes_local_header(p)
+}
+
+/// A `.cu` file that includes a project header (`#include "…"`): nvcc put `cuda_runtime.h`
+/// before that header, which may use CUDA names without including anything itself.
+fn includes_local_header(p: &Pass) -> bool {
+    let is_cu = p
+        .ctx
+        .path
+        .rsplit_once('.')
+        .is_some_and(|(_, e)| e.eq_ignore_ascii_case("cu"));
+    is_cu
+        && (0..p.lexed.directives.len()).any(|d| {
+            include_path(p, d).is_some_and(|(tok, _)| p.lexed.tokens[tok].kind == Tok::Str)
+        })
 }
 
 /// Kernels, built-in variables or launches: what `hip_runtime_api.h` alone does not declare.
