@@ -13,6 +13,8 @@ use crate::rules::api;
 /// the index needs a cast (`void**` for pointer-to-pointer outputs, `const void*` for kernels).
 const NEEDS_CAST: &[(&str, usize, Cast)] = &[
     ("hipHostAlloc", 0, Cast::VoidPtrPtr),
+    ("hipHostGetDevicePointer", 0, Cast::VoidPtrPtr),
+    ("hipMallocPitch", 0, Cast::VoidPtrPtr),
     ("hipMallocHost", 0, Cast::VoidPtrPtr),
     ("hipFuncGetAttributes", 1, Cast::ConstVoidPtr),
     ("hipFuncSetAttribute", 0, Cast::ConstVoidPtr),
@@ -20,6 +22,32 @@ const NEEDS_CAST: &[(&str, usize, Cast)] = &[
     ("hipFuncSetSharedMemConfig", 0, Cast::ConstVoidPtr),
     ("hipLaunchCooperativeKernel", 0, Cast::ConstVoidPtr),
     ("hipLaunchKernel", 0, Cast::ConstVoidPtr),
+];
+
+/// HIP functions (after renaming) that lack the default arguments CUDA declares (`__dv(…)` in
+/// `cuda_runtime_api.h`): (name, arguments without defaults, the defaults HIP lacks, in order).
+/// A call that stops short gets the missing defaults written out.
+const MISSING_DEFAULTS: &[(&str, usize, &[&str])] = &[
+    ("hipLaunchCooperativeKernel", 4, &["0", "0"]),
+    ("hipMalloc3DArray", 3, &["0"]),
+    ("hipStreamWaitEvent", 2, &["0"]),
+];
+
+/// CUDA's C++ convenience overloads (`cuda_runtime.h`) that HIP spells as another function:
+/// (HIP name, argument count, the HIP function that takes those arguments).
+/// `cudaEventCreate(&e, flags)` calls `cudaEventCreateWithFlags`.
+const OVERLOAD_RENAMES: &[(&str, usize, &str)] =
+    &[("hipEventCreate", 2, "hipEventCreateWithFlags")];
+
+/// CUDA keywords that nvcc accepts glued to a string literal (`extern "C"__global__`), which
+/// clang lexes as a user-defined literal suffix.
+const GLUED_KEYWORDS: &[&[u8]] = &[
+    b"__global__",
+    b"__device__",
+    b"__host__",
+    b"__forceinline__",
+    b"__noinline__",
+    b"__launch_bounds__",
 ];
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -153,8 +181,16 @@ pub(super) fn widen_full_mask(p: &mut Pass, i: usize, name: &str) {
 }
 
 pub(super) fn run(p: &mut Pass) {
+    spaced_launches(p);
     for i in 0..p.lexed.tokens.len() {
         let t = p.lexed.tokens[i];
+        if t.kind == Tok::Ident && i > 0 && GLUED_KEYWORDS.contains(&p.text(i)) {
+            let prev = p.lexed.tokens[i - 1];
+            if prev.kind == Tok::Str && prev.end == t.start {
+                p.edits.push(Edit::insert(t.start as usize, " "));
+                p.stats.fixups += 1;
+            }
+        }
         if t.kind != Tok::Ident {
             continue;
         }
@@ -169,6 +205,191 @@ pub(super) fn run(p: &mut Pass) {
         if let Some(&(_, at, cast)) = NEEDS_CAST.iter().find(|(n, _, _)| *n == hip) {
             add_cast(p, i, at, cast);
         }
+        if let Some(&(_, fixed, defaults)) = MISSING_DEFAULTS.iter().find(|(n, _, _)| *n == hip) {
+            add_defaults(p, i, fixed, defaults);
+        }
+        if let Some(&(_, n, to)) = OVERLOAD_RENAMES.iter().find(|(h, _, _)| *h == hip) {
+            rename_by_arity(p, i, n, to);
+        }
+        if hip == "hipGraphInstantiate" {
+            graph_instantiate(p, i);
+        }
+    }
+}
+
+/// Renames the call at token `i` to `to` when it has `n` arguments (replacing the rename edit).
+fn rename_by_arity(p: &mut Pass, i: usize, n: usize, to: &str) {
+    match call_args(p, i) {
+        Some((_, args, _)) if args.len() == n => {}
+        _ => return,
+    }
+    let t = p.lexed.tokens[i];
+    let (s, e) = (t.start as usize, t.end as usize);
+    p.edits.retain(|ed| !(ed.start == s && ed.end == e));
+    p.edits.push(Edit::replace(s, e, to));
+    p.stats.fixups += 1;
+}
+
+/// The `<` or `>` punctuation tokens from `i` on that form a launch bracket written with blanks
+/// (`<< <`, `>> >`, as Visual Studio formats them; nvcc accepts them, clang wants `<<<`).
+/// Returns the three token indices when they are separated by blanks only and not all adjacent.
+fn spaced_triple(p: &Pass, i: usize, c: u8) -> Option<[usize; 3]> {
+    let toks = &p.lexed.tokens;
+    if i + 2 >= toks.len() {
+        return None;
+    }
+    let idx = [i, i + 1, i + 2];
+    if !idx
+        .iter()
+        .all(|&k| toks[k].kind == Tok::Punct && p.text(k) == [c])
+    {
+        return None;
+    }
+    let blank = |a: usize, b: usize| {
+        p.src()[toks[a].end as usize..toks[b].start as usize]
+            .iter()
+            .all(|b| matches!(b, b' ' | b'\t'))
+    };
+    if !blank(i, i + 1) || !blank(i + 1, i + 2) {
+        return None;
+    }
+    if toks[i].end == toks[i + 1].start && toks[i + 1].end == toks[i + 2].start {
+        return None;
+    }
+    Some(idx)
+}
+
+/// `k << <grid, block >> >(args)` → `k<<<grid, block>>>(args)`'s brackets closed up.
+fn spaced_launches(p: &mut Pass) {
+    let toks = &p.lexed.tokens;
+    let mut i = 0;
+    while i < toks.len() {
+        let Some(open) = spaced_triple(p, i, b'<') else {
+            i += 1;
+            continue;
+        };
+        // `operator<< <>(…)` is an explicit template argument list, not a launch.
+        match p.lexed.prev_code(i) {
+            Some(k) if toks[k].kind == Tok::Ident && p.text(k) != b"operator" => {}
+            Some(k) if p.text(k) == b">" || p.text(k) == b")" => {}
+            _ => {
+                i += 1;
+                continue;
+            }
+        }
+        // The closing `>>>`, at bracket depth 0 and followed by `(`.
+        let mut depth = 0i32;
+        let mut j = i + 3;
+        let mut close = None;
+        while j < toks.len() {
+            if toks[j].kind == Tok::Punct {
+                match p.text(j) {
+                    b"(" | b"[" | b"{" => depth += 1,
+                    b")" | b"]" | b"}" => depth -= 1,
+                    b";" => break,
+                    b">" if depth == 0 => {
+                        let adjacent = j + 2 < toks.len()
+                            && (0..3).all(|k| p.text(j + k) == b">")
+                            && toks[j].end == toks[j + 1].start
+                            && toks[j + 1].end == toks[j + 2].start;
+                        let tri =
+                            spaced_triple(p, j, b'>').or(adjacent.then_some([j, j + 1, j + 2]));
+                        if let Some(tri) = tri {
+                            if p.lexed.next_code(tri[2]).map(|n| p.text(n)) == Some(b"(") {
+                                close = Some(tri);
+                            }
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+                if depth < 0 {
+                    break;
+                }
+            }
+            j += 1;
+        }
+        let Some(close) = close else {
+            i += 1;
+            continue;
+        };
+        for tri in [open, close] {
+            for w in tri.windows(2) {
+                let (a, b) = (toks[w[0]].end as usize, toks[w[1]].start as usize);
+                if b > a {
+                    p.edits.push(Edit::delete(a, b));
+                }
+            }
+        }
+        // A blank before `<<<` and after `>>>` is fine for clang; keep it.
+        p.stats.fixups += 1;
+        i = close[2] + 1;
+    }
+}
+
+/// Appends the defaults a short call omits: `hipStreamWaitEvent(s, e)` → `(s, e, 0)`.
+fn add_defaults(p: &mut Pass, i: usize, fixed: usize, defaults: &[&str]) {
+    let Some((_, args, _)) = call_args(p, i) else {
+        return;
+    };
+    let n = args.len();
+    if n < fixed || n >= fixed + defaults.len() {
+        return;
+    }
+    let Some(&(_, last_end)) = args.last() else {
+        return;
+    };
+    let end = p.lexed.tokens[last_end - 1].end as usize;
+    let tail: String = defaults[n - fixed..]
+        .iter()
+        .map(|d| format!(", {d}"))
+        .collect();
+    p.edits.push(Edit::insert(end, tail));
+    p.stats.fixups += 1;
+}
+
+/// CUDA 12's `cudaGraphInstantiate(&exec, graph[, flags])` against HIP's CUDA 11 form
+/// `(exec, graph, errorNode, logBuffer, bufferSize)`: the short form gets the null error
+/// outputs, and non-zero flags go to `hipGraphInstantiateWithFlags`.
+fn graph_instantiate(p: &mut Pass, i: usize) {
+    let Some((_, args, _)) = call_args(p, i) else {
+        return;
+    };
+    let null = if p.lang == super::Lang::C {
+        "NULL"
+    } else {
+        "nullptr"
+    };
+    match args.len() {
+        2 => {
+            let end = p.lexed.tokens[args[1].1 - 1].end as usize;
+            p.edits
+                .push(Edit::insert(end, format!(", {null}, {null}, 0")));
+            p.stats.fixups += 1;
+        }
+        3 => {
+            let (a, b) = args[2];
+            if b == a + 1 && p.text(a) == b"0" {
+                let t = p.lexed.tokens[a];
+                p.edits.push(Edit::replace(
+                    t.start as usize,
+                    t.end as usize,
+                    format!("{null}, {null}, 0"),
+                ));
+                p.stats.fixups += 1;
+                return;
+            }
+            let with_flags = match p.m.resolve("cudaGraphInstantiateWithFlags", &p.opts.target) {
+                Some(Resolution::Rename { to, .. }) => to,
+                _ => return,
+            };
+            let t = p.lexed.tokens[i];
+            let (s, e) = (t.start as usize, t.end as usize);
+            p.edits.retain(|ed| !(ed.start == s && ed.end == e));
+            p.edits.push(Edit::replace(s, e, with_flags));
+            p.stats.fixups += 1;
+        }
+        _ => {}
     }
 }
 

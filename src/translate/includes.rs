@@ -91,8 +91,8 @@ fn flat_hip_header(p: &Pass, path: &str) -> Option<String> {
         .map(str::to_string)
 }
 
-/// Whether the translated file already includes a HIP runtime header (or will after our edits).
-fn has_runtime_include(p: &Pass) -> bool {
+/// Whether the translated file already includes one of `headers` (or will after our edits).
+fn includes_any(p: &Pass, headers: &[&str]) -> bool {
     for d in 0..p.lexed.directives.len() {
         let Some((_, inner)) = include_path(p, d) else {
             continue;
@@ -107,7 +107,7 @@ fn has_runtime_include(p: &Pass) -> bool {
             .find(|e| e.start == inner.start && e.end == inner.end)
             .map(|e| e.replacement.as_str())
             .unwrap_or(path);
-        if RUNTIME_HEADERS.contains(&after) {
+        if headers.contains(&after) {
             return true;
         }
     }
@@ -128,9 +128,29 @@ const CUDA_MARKERS: &[&[u8]] = &[
 ];
 
 fn needs_runtime(p: &Pass) -> bool {
-    if p.stats.renamed_total() > 0 || p.stats.unported > 0 || p.stats.unchanged_api > 0 {
-        return true;
-    }
+    p.stats.renamed_total() > 0
+        || p.stats.unported > 0
+        || p.stats.unchanged_api > 0
+        || has_device_code(p)
+        || includes_local_header(p)
+}
+
+/// A `.cu` file that includes a project header (`#include "…"`): nvcc put `cuda_runtime.h`
+/// before that header, which may use CUDA names without including anything itself.
+fn includes_local_header(p: &Pass) -> bool {
+    let is_cu = p
+        .ctx
+        .path
+        .rsplit_once('.')
+        .is_some_and(|(_, e)| e.eq_ignore_ascii_case("cu"));
+    is_cu
+        && (0..p.lexed.directives.len()).any(|d| {
+            include_path(p, d).is_some_and(|(tok, _)| p.lexed.tokens[tok].kind == Tok::Str)
+        })
+}
+
+/// Kernels, built-in variables or launches: what `hip_runtime_api.h` alone does not declare.
+fn has_device_code(p: &Pass) -> bool {
     p.lexed.tokens.iter().any(|t| {
         t.kind == Tok::Ident && CUDA_MARKERS.contains(&t.text(p.src()))
             || (t.kind == Tok::Punct
@@ -193,7 +213,12 @@ pub(super) fn implicit(p: &mut Pass) {
     if p.lang != Lang::Cuda {
         return;
     }
-    if has_runtime_include(p) || !needs_runtime(p) {
+    // `hip_runtime_api.h` (from `cuda_runtime_api.h`, `cuda_profiler_api.h`…) declares the host
+    // API only; device code still needs the full runtime header that nvcc included implicitly.
+    if includes_any(p, &["hip/hip_runtime.h"])
+        || (includes_any(p, RUNTIME_HEADERS) && !has_device_code(p))
+        || !needs_runtime(p)
+    {
         return;
     }
     let at = insertion_point(p);
