@@ -59,6 +59,14 @@ pub fn plan(
             .map(|a| format!("--offload-arch={a}"))
             .collect();
         args.push("-Wno-unused-command-line-argument".into());
+        // nvcc compiles as C++17 by default (CUDA 11+); some hipcc builds (Debian's 5.2) default
+        // to C++11, which would fail code that was valid CUDA. Keep the project's own -std.
+        if !flags
+            .iter()
+            .any(|f| f.starts_with("-std=") || f.starts_with("--std"))
+        {
+            args.push("-std=c++17".into());
+        }
         args.append(&mut flags);
         if full {
             args.push("-c".into());
@@ -124,6 +132,10 @@ mod tests {
         assert!(args.contains(&format!("-I{}", out.join("src").display())));
         assert!(args.contains(&format!("-I{}", out.join("include").display())));
         assert!(args.contains(&"-fsyntax-only".to_string()));
+        assert!(
+            args.contains(&"-std=c++17".to_string()),
+            "nvcc's default standard"
+        );
         assert_eq!(
             args.last().unwrap(),
             &out.join("src/a.cu").display().to_string()
