@@ -109,22 +109,22 @@ pub fn process_bytes(rel: &str, bytes: Vec<u8>, work: &Work, m: &Mappings) -> Fi
     if work.hazards {
         // A name in a branch HIP never compiles (or one written for HIP) is not a porting
         // problem: scan leaves it out, as it does the hazards there.
-        let regions = crate::rules::hazards::hip_specific_regions(&ctx);
-        findings.retain(|f| !regions.iter().any(|r| r.contains(&f.byte_range.0)));
-        findings.extend(crate::rules::hazards::check(
+        let hazards = crate::rules::hazards::check_with(
             &ctx,
             tree.as_ref(),
             &work.translate.target,
-        ));
+            &mut findings,
+        );
+        findings.extend(hazards);
     }
-    drop(tree);
     let suppressed = crate::rules::suppress::apply(&bytes, &mut findings);
     let (output, conflicts, stats) = if work.annotate {
-        let t = translate::translate_in(&ctx, m, &work.translate, None, Some(&findings));
+        let t = translate::translate_in(&ctx, m, &work.translate, tree.as_ref(), Some(&findings));
         (t.output, t.conflicts, t.stats)
     } else {
         (plain.output, plain.conflicts, plain.stats)
     };
+    drop(tree);
     findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     findings.dedup_by(|a, b| a.rule == b.rule && a.byte_range == b.byte_range);
     let changed = output != bytes;

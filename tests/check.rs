@@ -117,18 +117,11 @@ fn new_inline_ptx_fails() {
         ),
     );
     let r = check(&tree, &[]);
-    let has_asm_rules = hipport::rules::all()
-        .iter()
-        .any(|r| r.category == hipport::finding::Category::InlineAsm);
-    if has_asm_rules {
-        assert_eq!(r.code, 1, "{}", r.stdout);
-        assert!(r.stdout.contains("src/saxpy.cu"));
-        let r = check(&tree, &["--fail-on", "inline-asm"]);
-        assert_eq!(r.code, 1, "{}", r.stdout);
-    } else {
-        eprintln!("no inline-asm rule registered yet: only checking the run");
-        assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    }
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(r.stdout.contains("src/saxpy.cu"));
+    assert!(r.stdout.contains("inline-asm"), "{}", r.stdout);
+    let r = check(&tree, &["--fail-on", "inline-asm"]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
 }
 
 #[test]

@@ -11,17 +11,21 @@ use crate::rules::{
 };
 use tree_sitter::Tree;
 
-/// Byte ranges of branches that an explicit HIP/ROCm platform test makes HIP-specific (never
-/// compiled by HIP, or written for HIP only): findings there are not porting hazards.
-pub fn hip_specific_regions(ctx: &FileCtx) -> Vec<std::ops::Range<usize>> {
-    let lexed = crate::lex::lex(ctx.src);
-    let index = crate::rules::syntax::Index::new(ctx, None);
-    let s = Src::new(ctx, &lexed, None, &index);
-    crate::rules::cond::hip_specific_regions(&s)
-}
-
 /// Runs every hazard family over one file.
 pub fn check(ctx: &FileCtx, tree: Option<&Tree>, target: &Target) -> Vec<Finding> {
+    check_with(ctx, tree, target, &mut Vec::new())
+}
+
+/// Runs every hazard family over one file, and drops from `translated` (the translator's
+/// findings for the same file) those in branches an explicit HIP/ROCm platform test makes
+/// HIP-specific (never compiled by HIP, or written for HIP only): there they are not porting
+/// problems. The file is lexed and its branches evaluated once for both.
+pub fn check_with(
+    ctx: &FileCtx,
+    tree: Option<&Tree>,
+    target: &Target,
+    translated: &mut Vec<Finding>,
+) -> Vec<Finding> {
     let lexed = crate::lex::lex(ctx.src);
     let index = crate::rules::syntax::Index::new(ctx, tree);
     let s = Src::new(ctx, &lexed, tree, &index);
@@ -34,7 +38,9 @@ pub fn check(ctx: &FileCtx, tree: Option<&Tree>, target: &Target) -> Vec<Finding
     library::check(&s, target, &mut out);
     device_feature::check(&s, &mut out);
     let regions = crate::rules::cond::hip_specific_regions(&s);
-    out.retain(|f| !regions.iter().any(|r| r.contains(&f.byte_range.0)));
+    let outside = |f: &Finding| !regions.iter().any(|r| r.contains(&f.byte_range.0));
+    out.retain(outside);
+    translated.retain(outside);
     out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     let mut seen = std::collections::HashSet::new();
     out.retain(|f| seen.insert((f.rule.clone(), f.line)));

@@ -223,6 +223,11 @@ fn rename_by_arity(p: &mut Pass, i: usize, n: usize, to: &str) {
         Some((_, args, _)) if args.len() == n => {}
         _ => return,
     }
+    replace_rename(p, i, to);
+}
+
+/// Replaces the identifier sweep's rename of token `i` with `to`.
+fn replace_rename(p: &mut Pass, i: usize, to: &str) {
     let t = p.lexed.tokens[i];
     let (s, e) = (t.start as usize, t.end as usize);
     p.edits.retain(|ed| !(ed.start == s && ed.end == e));
@@ -383,11 +388,7 @@ fn graph_instantiate(p: &mut Pass, i: usize) {
                 Some(Resolution::Rename { to, .. }) => to,
                 _ => return,
             };
-            let t = p.lexed.tokens[i];
-            let (s, e) = (t.start as usize, t.end as usize);
-            p.edits.retain(|ed| !(ed.start == s && ed.end == e));
-            p.edits.push(Edit::replace(s, e, with_flags));
-            p.stats.fixups += 1;
+            replace_rename(p, i, with_flags);
         }
         _ => {}
     }
