@@ -24,7 +24,7 @@
 //! by = "migration lead"
 //! ```
 
-use crate::finding::Decision;
+use crate::finding::{Decision, Finding};
 use crate::gate::Status;
 use crate::report::Report;
 use crate::rules;
@@ -320,35 +320,46 @@ fn known_rule(code: &str) -> Result<String, String> {
 }
 
 impl Config {
+    /// Whether a glob written from the configuration's directory matches a finding path
+    /// (relative to the scanned root, which is `prefix` below that directory).
+    fn matches(g: &GlobMatcher, path: &str, prefix: Option<&str>) -> bool {
+        g.is_match(path)
+            || prefix
+                .filter(|p| !p.is_empty())
+                .is_some_and(|p| g.is_match(format!("{p}/{path}")))
+    }
+
+    /// Whether rule levels and suppressions keep a finding.
+    pub fn keeps(&self, f: &Finding, prefix: Option<&str>) -> bool {
+        if self.off.contains(&f.rule) {
+            return false;
+        }
+        !self.suppress.iter().any(|s| {
+            s.rule == f.rule
+                && s.path
+                    .as_ref()
+                    .is_none_or(|g| Config::matches(g, &f.path, prefix))
+        })
+    }
+
     /// Applies rule levels, suppressions and recorded decisions to a report. `prefix` is the
     /// scanned root relative to the configuration's directory, so that globs written from the
     /// repository root also match when a subdirectory is scanned.
     pub fn apply(&self, report: Report, prefix: Option<&str>) -> Report {
-        let matches = |g: &GlobMatcher, path: &str| {
-            g.is_match(path)
-                || prefix
-                    .filter(|p| !p.is_empty())
-                    .is_some_and(|p| g.is_match(format!("{p}/{path}")))
-        };
         let before = report.findings.len();
         let mut decisions = report.decisions.clone();
         let mut findings = Vec::with_capacity(before);
         for mut f in report.findings {
-            if self.off.contains(&f.rule) {
-                continue;
-            }
-            let suppressed = self
-                .suppress
-                .iter()
-                .any(|s| s.rule == f.rule && s.path.as_ref().is_none_or(|g| matches(g, &f.path)));
-            if suppressed {
+            if !self.keeps(&f, prefix) {
                 continue;
             }
             let accepted = self.accept.iter().find(|a| match &a.fingerprint {
                 Some(fp) => *fp == f.fingerprint,
                 None => {
                     a.rule.as_deref() == Some(f.rule.as_str())
-                        && a.path.as_ref().is_some_and(|g| matches(g, &f.path))
+                        && a.path
+                            .as_ref()
+                            .is_some_and(|g| Config::matches(g, &f.path, prefix))
                 }
             });
             if let Some(a) = accepted {

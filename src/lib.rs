@@ -23,6 +23,7 @@ pub mod render;
 pub mod report;
 pub mod rules;
 pub mod scan;
+pub mod settings;
 pub mod source;
 #[doc(hidden)]
 pub mod testkit;

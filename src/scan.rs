@@ -1,27 +1,22 @@
 //! `scan` as a library call: walk, run the per-file pipeline with hazard rules, gather one
 //! sorted [`Report`]. Changes nothing on disk.
 
-use crate::mappings::{self, Target};
+use crate::mappings;
 use crate::pipeline::{self, Work};
 use crate::render::text::Sources;
-use crate::report::{FileError, Report, TargetInfo};
+use crate::report::{FileError, Report};
+use crate::settings::Settings;
 use crate::translate::{LaunchSyntax, Options};
-use crate::walk::{self, WalkOptions};
-use std::path::PathBuf;
+use crate::walk;
 
-pub struct ScanSettings {
-    pub paths: Vec<PathBuf>,
-    pub target: Target,
-    pub walk: WalkOptions,
-    pub max_file_size: u64,
-}
-
-pub fn scan(s: &ScanSettings) -> Result<Report, String> {
+/// The raw scan: every finding, before the project's rule levels and decisions
+/// ([`Settings::scan`] applies them).
+pub fn scan(s: &Settings) -> Result<Report, String> {
     scan_with_sources(s).map(|(r, _)| r)
 }
 
 /// `scan`, also returning the contents of the files that have findings (for text output).
-pub fn scan_with_sources(s: &ScanSettings) -> Result<(Report, Sources), String> {
+pub fn scan_with_sources(s: &Settings) -> Result<(Report, Sources), String> {
     let m = mappings::get();
     let (inputs, walk_errors) = walk::walk(&s.paths, &s.walk)?;
     let work = Work {
@@ -70,7 +65,7 @@ pub fn scan_with_sources(s: &ScanSettings) -> Result<(Report, Sources), String> 
     let inventory = crate::inventory::scan_repo(&s.paths, &s.walk, s.max_file_size);
     findings.extend(inventory.findings);
     errors.extend(inventory.errors);
-    let mut report = Report::new(TargetInfo::of(&s.target), findings, errors);
+    let mut report = Report::new(s.target_info(), findings, errors);
     report.summary.files_scanned = outcomes.len() + inventory.files;
     report.summary.translated_names = translated;
     report.summary.parse_errors_files = parse_errors;

@@ -80,7 +80,12 @@ pub fn work_for(args: &[String]) -> Result<Work, String> {
     let Command::Port(a) = cli.command else {
         return Err("not a port command".into());
     };
-    let target = a.target.target()?;
+    let mut request = a.request();
+    request.no_config = true;
+    request.use_record = false;
+    let target = crate::settings::Settings::resolve_quiet(&request)
+        .map_err(|e| format!("{e:#}"))?
+        .target;
     Ok(Work {
         translate: Options {
             target,

@@ -16,16 +16,14 @@ fn scan_out(tree: &Path, format: &str) -> String {
 /// A report from the fixture, with a fix on the first finding (no rule sets one yet).
 fn report_with_fix() -> hipport::report::Report {
     let (_d, tree) = copy_fixture("check");
-    let settings = hipport::scan::ScanSettings {
+    let settings = hipport::settings::Settings::resolve_quiet(&hipport::settings::Request {
         paths: vec![tree.clone()],
-        target: hipport::mappings::Target {
-            rocm: "6.2.0".parse().unwrap(),
-            roc: false,
-            experimental: false,
-        },
-        walk: Default::default(),
+        rocm: Some("6.2.0".into()),
         max_file_size: 1 << 20,
-    };
+        no_config: true,
+        ..Default::default()
+    })
+    .unwrap();
     let mut r = hipport::scan::scan(&settings).unwrap();
     assert!(!r.findings.is_empty());
     r.findings[0].fix = Some("/* removed for HIP */".into());

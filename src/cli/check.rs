@@ -2,15 +2,16 @@
 //! non-PASS finding is in the baseline, 1 when new ones (that `--fail-on` selects) appear, 2 on
 //! usage, configuration or I/O errors, including a missing baseline file.
 
-use super::common::{TargetArgs, WalkArgs};
+use super::common::{ConfigArgs, TargetArgs, WalkArgs};
 use super::output;
-use super::project::{code_reader, root_of, write_file, ConfigArgs, Project};
+use super::project::{code_reader, root_of, write_file};
 use super::scan::ScanFormat;
 use crate::baseline::{self, Baseline, Comparison};
 use crate::finding::{Category, Finding};
 use crate::gate::{exit, Status};
 use crate::report::Report;
 use crate::rules;
+use crate::settings::{Request, Settings};
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
@@ -88,7 +89,14 @@ impl FailOn {
     }
 }
 
-pub fn run(a: CheckArgs) -> anyhow::Result<i32> {
+impl CheckArgs {
+    pub fn request(&self) -> Request {
+        let paths = std::slice::from_ref(&self.path);
+        super::common::request(paths, &self.target, &self.walk, &self.config)
+    }
+}
+
+pub fn run(a: CheckArgs, settings: &Settings) -> anyhow::Result<i32> {
     let fail_on = FailOn::parse(&a.fail_on).map_err(anyhow::Error::msg)?;
     if !a.path.exists() {
         anyhow::bail!("{}: no such file or directory", a.path.display());
@@ -98,8 +106,7 @@ pub fn run(a: CheckArgs) -> anyhow::Result<i32> {
         .baseline
         .clone()
         .unwrap_or_else(|| root.join(baseline::DEFAULT_FILE));
-    let project = Project::resolve(std::slice::from_ref(&a.path), &a.target, &a.walk, &a.config)?;
-    let report = project.scan()?;
+    let report = settings.scan()?;
     for e in &report.errors {
         eprintln!("hipport: {}: {}", e.path, e.error);
     }

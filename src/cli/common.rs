@@ -1,13 +1,13 @@
 //! Flag groups shared by several subcommands, and their conversion into validated settings.
 
-use crate::mappings::{self, Target};
-use crate::version::Version;
+use crate::settings::Request;
 use crate::walk::{WalkOptions, DEFAULT_EXTENSIONS};
 use clap::Args;
+use std::path::PathBuf;
 
 #[derive(Args, Debug, Clone, Default)]
 pub struct TargetArgs {
-    /// Target ROCm release, X.Y or X.Y.Z (default: the newest HIP version the tables know).
+    /// Target ROCm release, X.Y or X.Y.Z (default: hipport.toml, the migration record, else the newest release hipport knows).
     #[arg(long, value_name = "X.Y[.Z]")]
     pub rocm: Option<String>,
     /// Map cuBLAS/cuSPARSE/cuRAND/cuSOLVER straight to rocBLAS/rocSPARSE/rocRAND/rocSOLVER.
@@ -18,37 +18,35 @@ pub struct TargetArgs {
     pub experimental: bool,
 }
 
-impl TargetArgs {
-    pub fn target(&self) -> Result<Target, String> {
-        let m = mappings::get();
-        let rocm = match &self.rocm {
-            None => m.newest,
-            Some(s) if s.trim().eq_ignore_ascii_case("latest") => {
-                return Err("--rocm latest: name an exact ROCm release (e.g. 6.4.1); \"latest\" is not a specification".into())
-            }
-            Some(s) => s
-                .parse::<Version>()
-                .map_err(|e| format!("--rocm: {e}"))?,
-        };
-        if rocm.major < 1 {
-            return Err(format!("--rocm {rocm}: not a ROCm release"));
-        }
-        // A release line hipport does not know is allowed (the tables decide what exists) but
-        // said, so a typo such as 6.21 does not pass silently.
-        let known = crate::record::target::rocm_releases();
-        if self.rocm.is_some() && !known.iter().any(|k| k.same_minor(&rocm)) {
-            eprintln!(
-                "hipport: warning: ROCm {rocm} is not a release line hipport knows ({} … {}); API availability is judged from the tables as if it existed",
-                known.first().map(|v| v.to_string()).unwrap_or_default(),
-                known.last().map(|v| v.to_string()).unwrap_or_default()
-            );
-        }
-        Ok(Target {
-            rocm,
-            roc: self.roc,
-            experimental: self.experimental,
-        })
+/// The settings request of a command with these flag groups (paths first).
+pub fn request(
+    paths: &[PathBuf],
+    target: &TargetArgs,
+    walk: &WalkArgs,
+    config: &ConfigArgs,
+) -> Request {
+    Request {
+        paths: paths.to_vec(),
+        rocm: target.rocm.clone(),
+        roc: target.roc,
+        experimental: target.experimental,
+        offload_arch: Vec::new(),
+        walk: walk.options(),
+        max_file_size: walk.max_file_size,
+        config_file: config.config.clone(),
+        no_config: config.no_config,
+        use_record: true,
     }
+}
+
+#[derive(Args, Debug, Clone, Default)]
+pub struct ConfigArgs {
+    /// Read this configuration instead of the nearest hipport.toml above the scanned path.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_config")]
+    pub config: Option<PathBuf>,
+    /// Ignore hipport.toml.
+    #[arg(long)]
+    pub no_config: bool,
 }
 
 #[derive(Args, Debug, Clone, Default)]

@@ -1,11 +1,10 @@
 //! `hipport gate [PATH]`: print the gate board and the verdict. Exit 0 only when MIGRATION
 //! READY (every gate PASS), 1 when NOT READY, 2 when the record cannot be read.
 
-use super::common::WalkArgs;
+use super::common::{ConfigArgs, TargetArgs, WalkArgs};
 use crate::gate::exit;
-use crate::mappings;
 use crate::record::{Record, RecordError};
-use crate::scan::{scan, ScanSettings};
+use crate::settings::{Request, Settings};
 use crate::verdict::{self, render};
 use clap::Args;
 use std::io::Write;
@@ -30,31 +29,29 @@ pub struct GateArgs {
     #[arg(long, value_enum, default_value_t = GateFormat::Text)]
     pub format: GateFormat,
     #[command(flatten)]
+    pub target: TargetArgs,
+    #[command(flatten)]
     pub walk: WalkArgs,
+    #[command(flatten)]
+    pub config: ConfigArgs,
 }
 
-pub fn run(a: GateArgs) -> anyhow::Result<i32> {
+impl GateArgs {
+    pub fn request(&self) -> Request {
+        let paths = std::slice::from_ref(&self.path);
+        super::common::request(paths, &self.target, &self.walk, &self.config)
+    }
+}
+
+pub fn run(a: GateArgs, settings: &Settings) -> anyhow::Result<i32> {
     let rec = match Record::load(&Record::path_in(&a.path)) {
         Ok(r) => Some(r),
         Err(RecordError::Missing { .. }) => None,
         Err(e) => return Err(e.into()),
     };
-    let m = mappings::get();
-    let rocm = rec
-        .as_ref()
-        .and_then(|r| r.target.rocm.parse().ok())
-        .unwrap_or(m.newest);
-    let settings = ScanSettings {
-        paths: vec![a.path.clone()],
-        target: mappings::Target {
-            rocm,
-            roc: false,
-            experimental: false,
-        },
-        walk: a.walk.options(),
-        max_file_size: a.walk.max_file_size,
-    };
-    let report = scan(&settings);
+    // The inventory gate sees what `scan` reports on this tree: the same target, rule levels,
+    // suppressions and accepted items.
+    let report = settings.scan().map_err(|e| format!("{e:#}"));
     let board = verdict::board(
         &a.path,
         rec.as_ref(),

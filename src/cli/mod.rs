@@ -1,5 +1,6 @@
-//! The command line: clap definitions, one module per subcommand, each turning its raw
-//! arguments into validated settings once and returning an exit code.
+//! The command line: clap definitions, one module per subcommand. [`main`] resolves the run's
+//! [`Settings`] once from the flags, `hipport.toml` and defaults before any subcommand runs, and
+//! hands them to every subcommand that looks at a tree; each returns an exit code.
 
 pub mod check;
 pub mod common;
@@ -15,6 +16,7 @@ pub mod scan;
 pub mod verify;
 
 use crate::gate::exit;
+use crate::settings::{Request, Settings};
 use clap::{Parser, Subcommand};
 
 #[derive(Parser, Debug)]
@@ -65,22 +67,49 @@ pub fn main() -> i32 {
             return code;
         }
     };
-    let result = match cli.command {
-        Command::Port(a) => port::run(a),
-        Command::Scan(a) => scan::run(a),
-        Command::Check(a) => check::run(a),
-        Command::Explain(a) => explain::run(a),
-        Command::Verify(a) => verify::run(a),
-        Command::Record(a) => record::run(a),
-        Command::Gate(a) => gate::run(a),
-        Command::Probe(a) => probe::run(a),
-        Command::Compare(a) => compare::run(a),
-    };
+    let result = cli
+        .command
+        .request()
+        .map(|r| Settings::resolve(&r))
+        .transpose()
+        .and_then(|settings| cli.command.run(settings));
     match result {
         Ok(code) => code,
         Err(e) => {
             eprintln!("hipport: error: {e:#}");
             exit::ERROR
+        }
+    }
+}
+
+impl Command {
+    /// What the subcommand contributes to the run's settings; `None` for the commands that
+    /// look at no tree (`explain`, `probe`, `compare`).
+    pub fn request(&self) -> Option<Request> {
+        match self {
+            Command::Port(a) => Some(a.request()),
+            Command::Scan(a) => Some(a.request()),
+            Command::Check(a) => Some(a.request()),
+            Command::Verify(a) => Some(a.request()),
+            Command::Record(a) => Some(a.request()),
+            Command::Gate(a) => Some(a.request()),
+            Command::Explain(_) | Command::Probe(_) | Command::Compare(_) => None,
+        }
+    }
+
+    /// Runs the subcommand with the settings [`Command::request`] asked for.
+    fn run(self, settings: Option<Settings>) -> anyhow::Result<i32> {
+        let settings = || settings.ok_or_else(|| anyhow::anyhow!("settings were not resolved"));
+        match self {
+            Command::Port(a) => port::run(a, &settings()?),
+            Command::Scan(a) => scan::run(a, &settings()?),
+            Command::Check(a) => check::run(a, &settings()?),
+            Command::Verify(a) => verify::run(a, &settings()?),
+            Command::Record(a) => record::run(a, &settings()?),
+            Command::Gate(a) => gate::run(a, &settings()?),
+            Command::Explain(a) => explain::run(a),
+            Command::Probe(a) => probe::run(a),
+            Command::Compare(a) => compare::run(a),
         }
     }
 }

@@ -1,11 +1,12 @@
 //! `hipport port`: translate CUDA sources to HIP and show the result as a diff, write it to a
 //! separate tree (`--out`), in place (`--write`), or one file to a path or stdout (`-o`).
 
-use super::common::{TargetArgs, TextOrJson, WalkArgs};
+use super::common::{ConfigArgs, TargetArgs, TextOrJson, WalkArgs};
 use crate::gate::exit;
 use crate::mappings;
 use crate::pipeline::{self, FileOutcome, Work};
 use crate::render;
+use crate::settings::{Request, Settings};
 use crate::translate::{LaunchSyntax, Options, Stats};
 use crate::walk::{self, Input};
 use anyhow::{bail, Context};
@@ -22,6 +23,8 @@ pub struct PortArgs {
     pub target: TargetArgs,
     #[command(flatten)]
     pub walk: WalkArgs,
+    #[command(flatten)]
+    pub config: ConfigArgs,
     /// How to write kernel launches.
     #[arg(long, value_enum, default_value_t = LaunchSyntax::Keep)]
     pub launch_syntax: LaunchSyntax,
@@ -54,11 +57,17 @@ pub struct PortArgs {
     pub quiet: bool,
 }
 
-pub fn run(a: PortArgs) -> anyhow::Result<i32> {
-    let target = a.target.target().map_err(anyhow::Error::msg)?;
+impl PortArgs {
+    pub fn request(&self) -> Request {
+        super::common::request(&self.paths, &self.target, &self.walk, &self.config)
+    }
+}
+
+pub fn run(a: PortArgs, settings: &Settings) -> anyhow::Result<i32> {
+    let target = settings.target;
     let m = mappings::get();
     let (inputs, walk_errors) =
-        walk::walk(&a.paths, &a.walk.options()).map_err(anyhow::Error::msg)?;
+        walk::walk(&settings.paths, &settings.walk).map_err(anyhow::Error::msg)?;
     let mut had_error = false;
     for e in &walk_errors {
         eprintln!("hipport: {}: {}", e.path, e.message);
@@ -76,12 +85,18 @@ pub fn run(a: PortArgs) -> anyhow::Result<i32> {
         hazards: a.annotate,
         annotate: a.annotate,
         keep_output: true,
-        max_file_size: a.walk.max_file_size,
+        max_file_size: settings.max_file_size,
     };
     if a.write && !a.allow_dirty {
         check_clean(&inputs)?;
     }
-    let outcomes = pipeline::run(&inputs, &work, m);
+    let mut outcomes = pipeline::run(&inputs, &work, m);
+    // The project's rule levels and suppressions hold for port's findings as for scan's.
+    for o in &mut outcomes {
+        if let Ok(r) = &mut o.result {
+            r.findings.retain(|f| settings.keeps(f));
+        }
+    }
     let mut totals = Stats::default();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());

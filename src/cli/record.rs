@@ -4,6 +4,7 @@
 
 use crate::gate::{exit, Phase, Status};
 use crate::record::{self, detect, target, Evidence, GateRow, InputClass, Record, TestRow};
+use crate::settings::{Request, Settings, Source};
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 use std::collections::BTreeMap;
@@ -157,7 +158,33 @@ pub struct TestArgs {
     pub by: Option<String>,
 }
 
-pub fn run(a: RecordArgs) -> anyhow::Result<i32> {
+impl RecordArgs {
+    /// The record's directory holds the `hipport.toml` it shares with the other commands; the
+    /// record itself is what this command writes, so it is not a source here.
+    pub fn request(&self) -> Request {
+        let file = match &self.command {
+            RecordCommand::Init { file }
+            | RecordCommand::Baseline { file, .. }
+            | RecordCommand::Production { file, .. } => file,
+            RecordCommand::Target(t) => &t.file,
+            RecordCommand::Gate(g) => &g.file,
+            RecordCommand::Test(t) => &t.file,
+        };
+        let dir = file
+            .file
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        Request {
+            paths: vec![dir.to_path_buf()],
+            walk: crate::walk::WalkOptions::default(),
+            use_record: false,
+            ..Default::default()
+        }
+    }
+}
+
+pub fn run(a: RecordArgs, settings: &Settings) -> anyhow::Result<i32> {
     match a.command {
         RecordCommand::Init { file } => init(&file.file),
         RecordCommand::Baseline {
@@ -165,7 +192,7 @@ pub fn run(a: RecordArgs) -> anyhow::Result<i32> {
             model_revision,
             container,
         } => baseline(&file.file, model_revision, container),
-        RecordCommand::Target(t) => set_target(t),
+        RecordCommand::Target(t) => set_target(t, settings),
         RecordCommand::Production {
             file,
             precision,
@@ -255,11 +282,25 @@ fn baseline(path: &Path, model: Option<String>, container: Option<String>) -> an
     })
 }
 
-fn set_target(a: TargetArgs) -> anyhow::Result<i32> {
+fn set_target(a: TargetArgs, settings: &Settings) -> anyhow::Result<i32> {
+    // hipport.toml's exact release is the default, and a different one is said: the other
+    // commands keep following hipport.toml.
+    let from_config = (settings.rocm_source == Source::Config && settings.rocm_explicit)
+        .then(|| settings.target.rocm.to_string());
+    let rocm = match (a.rocm.trim(), &from_config) {
+        ("", Some(c)) => c.clone(),
+        (r, Some(c)) if r.trim_start_matches("rocm-") != c => {
+            eprintln!(
+                "hipport: warning: the record's ROCm {r} differs from hipport.toml's {c}, which port, scan, check and gate follow"
+            );
+            a.rocm
+        }
+        _ => a.rocm,
+    };
     let input = target::TargetInput {
         gpu: a.gpu,
         gfx: a.gfx,
-        rocm: a.rocm,
+        rocm,
         os: a.os,
         kernel: a.kernel,
         python: a.python,

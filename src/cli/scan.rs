@@ -1,8 +1,8 @@
 //! `hipport scan`: report findings, change nothing.
 
-use super::common::{TargetArgs, WalkArgs};
-use super::project::{ConfigArgs, Project};
+use super::common::{ConfigArgs, TargetArgs, WalkArgs};
 use crate::gate::exit;
+use crate::settings::{Request, Settings};
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
@@ -42,9 +42,14 @@ pub struct ScanArgs {
     pub summary: Option<PathBuf>,
 }
 
-pub fn run(a: ScanArgs) -> anyhow::Result<i32> {
-    let project = Project::resolve(&a.paths, &a.target, &a.walk, &a.config)?;
-    let (report, sources) = project.scan_with_sources()?;
+impl ScanArgs {
+    pub fn request(&self) -> Request {
+        super::common::request(&self.paths, &self.target, &self.walk, &self.config)
+    }
+}
+
+pub fn run(a: ScanArgs, settings: &Settings) -> anyhow::Result<i32> {
+    let (report, sources) = settings.scan_with_sources()?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     match a.format {

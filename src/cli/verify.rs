@@ -5,9 +5,10 @@
 //! Exit codes: 0 every unit compiled, or no hipcc here (the BUILD gate stays UNKNOWN and a
 //! message says how to get one); 1 some unit failed; 2 usage or I/O error.
 
-use super::common::{TargetArgs, TextOrJson, WalkArgs};
+use super::common::{ConfigArgs, TargetArgs, TextOrJson, WalkArgs};
 use crate::gate::{exit, Phase, Status};
 use crate::record::{self, Evidence, GateRow, Record};
+use crate::settings::{Request, Settings, Source};
 use crate::verify::{self, hipcc, VerifyResults, VerifySettings};
 use anyhow::{bail, Context};
 use clap::Args;
@@ -52,6 +53,8 @@ pub struct VerifyArgs {
     pub only: Vec<String>,
     #[command(flatten)]
     pub walk: WalkArgs,
+    #[command(flatten)]
+    pub config: ConfigArgs,
     #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
     pub format: TextOrJson,
     /// Do not write the BUILD gate into hipport-migration.toml.
@@ -59,7 +62,16 @@ pub struct VerifyArgs {
     pub no_record: bool,
 }
 
-pub fn run(a: VerifyArgs) -> anyhow::Result<i32> {
+impl VerifyArgs {
+    pub fn request(&self) -> Request {
+        let paths = std::slice::from_ref(&self.path);
+        let mut r = super::common::request(paths, &self.target, &self.walk, &self.config);
+        r.offload_arch = self.offload_arch.clone();
+        r
+    }
+}
+
+pub fn run(a: VerifyArgs, settings: &Settings) -> anyhow::Result<i32> {
     let (root, mut only) = if a.path.is_file() {
         let name = a
             .path
@@ -93,22 +105,16 @@ pub fn run(a: VerifyArgs) -> anyhow::Result<i32> {
         Err(e) if a.hipcc.is_none() => return no_hipcc(&e, &a, existing, &record_path, &command),
         Err(e) => bail!(e),
     };
-    let mut target = a.target.target().map_err(anyhow::Error::msg)?;
-    if a.target.rocm.is_none() {
+    let mut target = settings.target;
+    if !matches!(settings.rocm_source, Source::Flag | Source::Config) {
         if let Some(v) = hipcc.hip {
             target.rocm = v; // translate for the HIP that will compile it
         }
     }
-    let offload_arch = if !a.offload_arch.is_empty() {
-        a.offload_arch.clone()
-    } else if let Some(g) = existing
-        .as_ref()
-        .map(|r| r.target.gfx.clone())
-        .filter(|g| !g.is_empty())
-    {
-        vec![g]
-    } else {
+    let offload_arch = if settings.offload_arch.is_empty() {
         vec![DEFAULT_ARCH.to_string()]
+    } else {
+        settings.offload_arch.clone()
     };
     for arch in &offload_arch {
         let base = arch.split(':').next().unwrap_or(arch);
@@ -136,8 +142,8 @@ pub fn run(a: VerifyArgs) -> anyhow::Result<i32> {
             .jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         only: only_set,
-        walk: a.walk.options(),
-        max_file_size: a.walk.max_file_size,
+        walk: settings.walk.clone(),
+        max_file_size: settings.max_file_size,
         progress: std::io::stderr().is_terminal() && std::env::var_os("CI").is_none(),
     };
     let mut results = verify::verify(&settings).map_err(anyhow::Error::msg)?;

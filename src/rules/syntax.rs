@@ -355,7 +355,11 @@ pub mod test_support {
             lines: &lines,
         };
         let tree = crate::parse::parse(bytes);
-        let target = crate::cli::common::TargetArgs::default().target().unwrap();
+        let target = crate::mappings::Target {
+            rocm: crate::settings::default_rocm(),
+            roc: false,
+            experimental: false,
+        };
         crate::rules::hazards::check(&ctx, tree.as_ref(), &target)
             .into_iter()
             .map(|f| (f.line, f.rule))

@@ -182,7 +182,8 @@ fn inventory(scan: Result<&Report, &str>, critical: &mut Vec<String>) -> GateLin
         .filter(|f| f.status != Status::Pass)
         .count();
     line.evidence = format!(
-        "hipport scan (fresh): {} file(s), {} finding(s)",
+        "hipport scan (fresh, ROCm {}): {} file(s), {} finding(s)",
+        rep.target.rocm,
         rep.summary.files_scanned,
         rep.findings.len()
     );

@@ -1,0 +1,384 @@
+//! The settings of one run, resolved once before any command runs and then only read: the
+//! target (ROCm release, library flavour, offload architectures), the file selection, and the
+//! project's rule levels, suppressions and accepted items.
+//!
+//! Every command that looks at a tree (`port`, `scan`, `check`, `gate`, `verify`, `record`)
+//! takes a [`Settings`], so two commands on the same tree agree on the target and the rules by
+//! construction. Each value comes from the first of these that names it:
+//!
+//! 1. a command-line flag,
+//! 2. `hipport.toml` (the nearest one above the first path, or `--config FILE`),
+//! 3. the migration record's exact target (`hipport-migration.toml` `[target]` at the root),
+//! 4. the default: the newest ROCm release in `mappings/hand/rocm_versions.tsv`.
+//!
+//! A ROCm release line hipport does not know is warned about once, the same way in every
+//! command, whichever source named it.
+
+use crate::config::{self, Config};
+use crate::finding::Finding;
+use crate::mappings::Target;
+use crate::record::Record;
+use crate::report::{Report, TargetInfo};
+use crate::version::Version;
+use crate::walk::WalkOptions;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// What a command contributes to its settings: its paths and the flags it has.
+#[derive(Clone, Debug, Default)]
+pub struct Request {
+    /// The paths the command works on; the first one locates `hipport.toml` and the record.
+    pub paths: Vec<PathBuf>,
+    /// `--rocm`, as written.
+    pub rocm: Option<String>,
+    pub roc: bool,
+    pub experimental: bool,
+    /// `--offload-arch` (only `verify` has it).
+    pub offload_arch: Vec<String>,
+    /// The file selection from the flags (globs empty when no flag named one).
+    pub walk: WalkOptions,
+    pub max_file_size: u64,
+    /// `--config FILE`.
+    pub config_file: Option<PathBuf>,
+    /// `--no-config`.
+    pub no_config: bool,
+    /// Whether the migration record's `[target]` may supply the target (not for `record`
+    /// itself, which writes it).
+    pub use_record: bool,
+}
+
+/// Where the ROCm release came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    Flag,
+    Config,
+    Record,
+    Default,
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Source::Flag => "--rocm",
+            Source::Config => config::FILE_NAME,
+            Source::Record => crate::record::FILE_NAME,
+            Source::Default => "default: newest known release",
+        })
+    }
+}
+
+/// The resolved settings of one run.
+#[derive(Debug)]
+pub struct Settings {
+    pub paths: Vec<PathBuf>,
+    pub target: Target,
+    /// Where `target.rocm` came from.
+    pub rocm_source: Source,
+    /// The release was written as a full `X.Y.Z` (a flag, `hipport.toml` or the record).
+    pub rocm_explicit: bool,
+    /// GPU architectures: `--offload-arch`, else `hipport.toml`, else the record's `gfx`.
+    pub offload_arch: Vec<String>,
+    pub walk: WalkOptions,
+    pub max_file_size: u64,
+    /// The project configuration, when one was read.
+    pub config: Option<Config>,
+    /// The first path's root relative to the configuration's directory (globs in
+    /// `hipport.toml` are written from there).
+    config_prefix: Option<String>,
+}
+
+/// The newest ROCm release the release table knows: the one default target of the tool.
+pub fn default_rocm() -> Version {
+    crate::record::target::rocm_releases()
+        .last()
+        .copied()
+        .unwrap_or_else(|| crate::mappings::get().newest)
+}
+
+/// Parses a `--rocm` / `target.rocm` value: `X.Y` or `X.Y.Z`, never a floating name.
+pub fn parse_rocm(what: &str, v: &str) -> Result<Version, String> {
+    if v.trim().eq_ignore_ascii_case("latest") {
+        return Err(format!(
+            "{what} latest: name an exact ROCm release (e.g. 6.4.1); \"latest\" is not a specification"
+        ));
+    }
+    let rocm = v
+        .trim()
+        .parse::<Version>()
+        .map_err(|e| format!("{what}: {e}"))?;
+    if rocm.major < 1 {
+        return Err(format!("{what} {rocm}: not a ROCm release"));
+    }
+    Ok(rocm)
+}
+
+/// The warning for a release line the release table does not list, or `None` when it is known.
+pub fn unknown_release_warning(rocm: &Version, source: Source) -> Option<String> {
+    let known = crate::record::target::rocm_releases();
+    if known.iter().any(|k| k.same_minor(rocm)) {
+        return None;
+    }
+    Some(format!(
+        "hipport: warning: ROCm {rocm} ({source}) is not a release line hipport knows ({} … {}); API availability is judged from the tables as if it existed",
+        known.first().map(|v| v.to_string()).unwrap_or_default(),
+        known.last().map(|v| v.to_string()).unwrap_or_default()
+    ))
+}
+
+impl Settings {
+    /// Resolves the settings of a run; prints the unknown-release warning (once) on stderr.
+    pub fn resolve(req: &Request) -> anyhow::Result<Settings> {
+        let s = Settings::resolve_quiet(req)?;
+        if let Some(w) = unknown_release_warning(&s.target.rocm, s.rocm_source) {
+            if s.rocm_source != Source::Default {
+                eprintln!("{w}");
+            }
+        }
+        Ok(s)
+    }
+
+    /// [`Settings::resolve`] without the warning (tests).
+    pub fn resolve_quiet(req: &Request) -> anyhow::Result<Settings> {
+        let file = match (&req.config_file, req.no_config) {
+            (_, true) => None,
+            (Some(f), false) => Some(f.clone()),
+            (None, false) => req.paths.first().and_then(|p| config::find(p)),
+        };
+        let config = file.map(|f| config::load(&f)).transpose()?;
+        let record = if req.use_record {
+            req.paths
+                .first()
+                .and_then(|p| Record::load(&Record::path_in(&root_of(p))).ok())
+        } else {
+            None
+        };
+        let record_rocm = record
+            .as_ref()
+            .map(|r| r.target.rocm.trim())
+            .filter(|v| !v.is_empty());
+        let cfg_rocm = config.as_ref().and_then(|c| c.rocm.as_deref());
+        let (written, rocm_source) = match (&req.rocm, cfg_rocm, record_rocm) {
+            (Some(v), _, _) => (Some(v.as_str()), Source::Flag),
+            (None, Some(v), _) => (Some(v), Source::Config),
+            (None, None, Some(v)) => (Some(v), Source::Record),
+            (None, None, None) => (None, Source::Default),
+        };
+        let what = match rocm_source {
+            Source::Flag => "--rocm".to_string(),
+            s => format!("{s}: target.rocm"),
+        };
+        let rocm = match written {
+            Some(v) => parse_rocm(&what, v).map_err(anyhow::Error::msg)?,
+            None => default_rocm(),
+        };
+        let rocm_explicit = written.is_some_and(|v| v.trim().split('.').count() == 3);
+        let target = Target {
+            rocm,
+            roc: req.roc || config.as_ref().and_then(|c| c.roc).unwrap_or(false),
+            experimental: req.experimental
+                || config
+                    .as_ref()
+                    .and_then(|c| c.experimental)
+                    .unwrap_or(false),
+        };
+        let offload_arch = if !req.offload_arch.is_empty() {
+            req.offload_arch.clone()
+        } else if let Some(c) = config.as_ref().filter(|c| !c.offload_arch.is_empty()) {
+            c.offload_arch.clone()
+        } else {
+            record
+                .as_ref()
+                .map(|r| r.target.gfx.trim().to_string())
+                .filter(|g| !g.is_empty())
+                .into_iter()
+                .collect()
+        };
+        let mut walk = req.walk.clone();
+        if let Some(c) = &config {
+            if walk.include.is_empty() {
+                walk.include = c.include.clone();
+            }
+            if walk.exclude.is_empty() {
+                walk.exclude = c.exclude.clone();
+            }
+        }
+        let config_prefix = match (&config, req.paths.first()) {
+            (Some(c), Some(p)) => prefix(c, p),
+            _ => None,
+        };
+        Ok(Settings {
+            paths: req.paths.clone(),
+            target,
+            rocm_source,
+            rocm_explicit,
+            offload_arch,
+            walk,
+            max_file_size: req.max_file_size,
+            config,
+            config_prefix,
+        })
+    }
+
+    /// The target as reports print it.
+    pub fn target_info(&self) -> TargetInfo {
+        let mut t = TargetInfo::of(&self.target);
+        t.rocm_explicit = self.rocm_explicit;
+        t.offload_arch = self.offload_arch.clone();
+        t
+    }
+
+    /// Whether the project's rule levels and suppressions keep a finding (the accepted items
+    /// change a finding's status; [`Settings::apply`] does that on a whole report).
+    pub fn keeps(&self, f: &Finding) -> bool {
+        self.config
+            .as_ref()
+            .is_none_or(|c| c.keeps(f, self.config_prefix.as_deref()))
+    }
+
+    /// Applies rule levels, suppressions and accepted items to a report.
+    pub fn apply(&self, report: Report) -> Report {
+        match &self.config {
+            Some(c) => c.apply(report, self.config_prefix.as_deref()),
+            None => report,
+        }
+    }
+
+    /// Scans the paths with these settings and applies the configuration: what `scan`, `check`
+    /// and `gate` report.
+    pub fn scan(&self) -> anyhow::Result<Report> {
+        self.scan_with_sources().map(|(r, _)| r)
+    }
+
+    /// [`Settings::scan`], also returning the contents of the files with findings.
+    pub fn scan_with_sources(&self) -> anyhow::Result<(Report, crate::render::text::Sources)> {
+        let (mut report, sources) =
+            crate::scan::scan_with_sources(self).map_err(anyhow::Error::msg)?;
+        report.target = self.target_info();
+        Ok((self.apply(report), sources))
+    }
+}
+
+/// The directory that finding paths are relative to: the path itself, or a file's directory.
+pub fn root_of(p: &Path) -> PathBuf {
+    if p.is_file() {
+        p.parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."))
+    } else {
+        p.to_path_buf()
+    }
+}
+
+/// The scanned root relative to the configuration's directory, `/`-separated.
+fn prefix(c: &Config, scanned: &Path) -> Option<String> {
+    let dir = c.file.parent()?.canonicalize().ok()?;
+    let root = root_of(scanned).canonicalize().ok()?;
+    let rel = root.strip_prefix(&dir).ok()?;
+    Some(crate::walk::rel_string(rel))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(toml: Option<&str>, record: Option<&str>) -> tempfile::TempDir {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir(d.path().join(".git")).unwrap();
+        if let Some(t) = toml {
+            std::fs::write(d.path().join(config::FILE_NAME), t).unwrap();
+        }
+        if let Some(r) = record {
+            std::fs::write(d.path().join(crate::record::FILE_NAME), r).unwrap();
+        }
+        d
+    }
+
+    fn req(d: &Path) -> Request {
+        Request {
+            paths: vec![d.to_path_buf()],
+            use_record: true,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn default_is_the_newest_release_in_the_table() {
+        let d = tree(None, None);
+        let s = Settings::resolve_quiet(&req(d.path())).unwrap();
+        assert_eq!(s.rocm_source, Source::Default);
+        let newest = *crate::record::target::rocm_releases().last().unwrap();
+        assert_eq!(s.target.rocm, newest);
+        assert!(crate::record::target::rocm_releases()
+            .iter()
+            .all(|v| *v <= s.target.rocm));
+        assert!(!s.rocm_explicit);
+    }
+
+    #[test]
+    fn flag_over_config_over_record() {
+        let rec = "schema_version = 1\n[target]\nrocm = \"6.1.2\"\ngfx = \"gfx942\"\n";
+        let d = tree(
+            Some("[target]\nrocm = \"5.2.0\"\noffload_arch = [\"gfx90a\"]\n"),
+            Some(rec),
+        );
+        let mut r = req(d.path());
+        let s = Settings::resolve_quiet(&r).unwrap();
+        assert_eq!(
+            (s.target.rocm.to_string(), s.rocm_source),
+            ("5.2.0".into(), Source::Config)
+        );
+        assert_eq!(s.offload_arch, ["gfx90a"]);
+        assert!(s.rocm_explicit);
+        r.rocm = Some("6.2".into());
+        let s = Settings::resolve_quiet(&r).unwrap();
+        assert_eq!(
+            (s.target.rocm.to_string(), s.rocm_source),
+            ("6.2".into(), Source::Flag)
+        );
+        assert!(!s.rocm_explicit);
+        r.rocm = None;
+        r.no_config = true;
+        let s = Settings::resolve_quiet(&r).unwrap();
+        assert_eq!(
+            (s.target.rocm.to_string(), s.rocm_source),
+            ("6.1.2".into(), Source::Record)
+        );
+        assert_eq!(s.offload_arch, ["gfx942"]);
+        r.use_record = false;
+        let s = Settings::resolve_quiet(&r).unwrap();
+        assert_eq!(s.rocm_source, Source::Default);
+        assert!(s.offload_arch.is_empty());
+    }
+
+    #[test]
+    fn config_globs_apply_only_without_flags() {
+        let d = tree(Some("[paths]\nexclude = [\"third_party/**\"]\n"), None);
+        let mut r = req(d.path());
+        assert_eq!(
+            Settings::resolve_quiet(&r).unwrap().walk.exclude,
+            ["third_party/**"]
+        );
+        r.walk.exclude = vec!["gen/**".into()];
+        assert_eq!(
+            Settings::resolve_quiet(&r).unwrap().walk.exclude,
+            ["gen/**"]
+        );
+    }
+
+    #[test]
+    fn unknown_release_lines_are_named_with_their_source() {
+        let v: Version = "9.9".parse().unwrap();
+        let w = unknown_release_warning(&v, Source::Config).unwrap();
+        assert!(
+            w.contains("ROCm 9.9 (hipport.toml) is not a release line"),
+            "{w}"
+        );
+        assert!(unknown_release_warning(&default_rocm(), Source::Default).is_none());
+        let d = tree(Some("[target]\nrocm = \"latest\"\n"), None);
+        let e = Settings::resolve_quiet(&req(d.path()))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("target.rocm"), "{e}");
+    }
+}
