@@ -40,9 +40,11 @@ fn labelled_corpus_scores() {
     let m = mappings::get();
     let work = Work {
         translate: Options {
-            target: hipport::cli::common::TargetArgs::default()
-                .target()
-                .unwrap(),
+            target: hipport::mappings::Target {
+                rocm: hipport::settings::default_rocm(),
+                roc: false,
+                experimental: false,
+            },
             launch: LaunchSyntax::Keep,
             implicit_include: true,
         },
