@@ -15,6 +15,7 @@ pub mod inventory;
 pub mod lex;
 pub mod mappings;
 pub mod parse;
+pub mod perf;
 pub mod pipeline;
 pub mod prefilter;
 pub mod probe;

@@ -43,26 +43,88 @@ pub enum RecordCommand {
     },
     /// Set the exact ROCm target tuple (validated: no `latest`, full versions, real gfx names).
     Target(TargetArgs),
-    /// Declare what production needs (the functional, precision and distributed gates use it).
-    Production {
-        #[command(flatten)]
-        file: FileArg,
-        /// FP32, BF16, FP16, FP8, INT8, AWQ, GPTQ, …
-        #[arg(long)]
-        precision: String,
-        /// GPUs per node.
-        #[arg(long)]
-        gpus: u32,
-        #[arg(long, default_value_t = 1)]
-        nodes: u32,
-        /// Serving or training engine, e.g. vllm.
-        #[arg(long, default_value = "")]
-        engine: String,
-    },
+    /// Declare what production needs (the functional, precision, distributed and performance gates use it).
+    Production(ProductionArgs),
     /// Record one gate's status with its evidence.
     Gate(GateArgs),
     /// Add one row to the functional test matrix.
     Test(TestArgs),
+    /// Record a benchmark result as performance evidence: `baseline` (CUDA) or `candidate` (ROCm).
+    Perf(PerfArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ProductionArgs {
+    #[command(flatten)]
+    pub file: FileArg,
+    /// FP32, BF16, FP16, FP8, INT8, AWQ, GPTQ, … (kept when not given)
+    #[arg(long)]
+    pub precision: Option<String>,
+    /// GPUs per node (kept when not given).
+    #[arg(long)]
+    pub gpus: Option<u32>,
+    #[arg(long)]
+    pub nodes: Option<u32>,
+    /// Serving or training engine, e.g. vllm.
+    #[arg(long)]
+    pub engine: Option<String>,
+    /// A performance requirement (repeatable): `tokens_per_s>=1500`, `p99_latency_ms<=250`,
+    /// `step_time_s<=1.1*baseline`. Replaces an earlier requirement on the same metric.
+    #[arg(long = "require", value_name = "METRIC<=N|METRIC>=N|METRIC<=K*baseline")]
+    pub require: Vec<String>,
+    /// Drop every earlier requirement first.
+    #[arg(long)]
+    pub clear_requirements: bool,
+    /// Who sets the requirements (default: $HIPPORT_USER, git user.email, $USER).
+    #[arg(long)]
+    pub by: Option<String>,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PerfWhich {
+    /// The CUDA run the requirement may be relative to.
+    Baseline,
+    /// The ROCm run on the target, judged against the requirements.
+    Candidate,
+}
+
+#[derive(Args, Debug)]
+pub struct PerfArgs {
+    #[command(flatten)]
+    pub file: FileArg,
+    #[arg(value_enum)]
+    pub which: PerfWhich,
+    /// The benchmark result: Google Benchmark JSON, pytest-benchmark JSON, vLLM
+    /// benchmark_serving/benchmark_throughput JSON, torch.utils.benchmark-style CSV, or plain
+    /// JSON/CSV of metric,value.
+    pub input: PathBuf,
+    /// Conditions the file does not state (or states differently): model=… batch=8 precision=bf16
+    /// input_len=1024 output_len=128 concurrency=64 …
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub conditions: Vec<String>,
+    /// The file's format, when detection from its content is not wanted.
+    #[arg(long, value_enum)]
+    pub format: Option<crate::perf::formats::Format>,
+    /// GPU the run used (product, optionally `PRODUCT:gfxNNN`).
+    #[arg(long)]
+    pub gpu: Option<String>,
+    /// gfx architecture the run used.
+    #[arg(long)]
+    pub gfx: Option<String>,
+    /// Number of GPUs the run used.
+    #[arg(long)]
+    pub gpus: Option<u32>,
+    /// ROCm release the run used (X.Y.Z).
+    #[arg(long)]
+    pub rocm: Option<String>,
+    /// CUDA version the run used.
+    #[arg(long)]
+    pub cuda: Option<String>,
+    /// Do not probe this host for the machine (the run was measured elsewhere).
+    #[arg(long)]
+    pub no_probe: bool,
+    #[arg(long)]
+    pub by: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -163,9 +225,9 @@ impl RecordArgs {
     /// record itself is what this command writes, so it is not a source here.
     pub fn request(&self) -> Request {
         let file = match &self.command {
-            RecordCommand::Init { file }
-            | RecordCommand::Baseline { file, .. }
-            | RecordCommand::Production { file, .. } => file,
+            RecordCommand::Init { file } | RecordCommand::Baseline { file, .. } => file,
+            RecordCommand::Production(p) => &p.file,
+            RecordCommand::Perf(p) => &p.file,
             RecordCommand::Target(t) => &t.file,
             RecordCommand::Gate(g) => &g.file,
             RecordCommand::Test(t) => &t.file,
@@ -193,27 +255,10 @@ pub fn run(a: RecordArgs, settings: &Settings) -> anyhow::Result<i32> {
             container,
         } => baseline(&file.file, model_revision, container),
         RecordCommand::Target(t) => set_target(t, settings),
-        RecordCommand::Production {
-            file,
-            precision,
-            gpus,
-            nodes,
-            engine,
-        } => update(&file.file, |r| {
-            r.production = record::Production {
-                precision: record::normalize_precision(&precision).map_err(anyhow::Error::msg)?,
-                gpus,
-                nodes,
-                engine,
-            };
-            println!(
-                "production: {} GPU(s) x {} node(s), {}",
-                gpus, nodes, r.production.precision
-            );
-            Ok(())
-        }),
+        RecordCommand::Production(p) => production(p),
         RecordCommand::Gate(g) => set_gate(g),
         RecordCommand::Test(t) => add_test(t),
+        RecordCommand::Perf(p) => perf(p),
     }
 }
 
@@ -440,6 +485,152 @@ fn add_test(a: TestArgs) -> anyhow::Result<i32> {
             a.workload,
             r.tests.len()
         );
+        Ok(())
+    })
+}
+
+fn production(a: ProductionArgs) -> anyhow::Result<i32> {
+    if a.precision.is_none()
+        && a.gpus.is_none()
+        && a.nodes.is_none()
+        && a.engine.is_none()
+        && a.require.is_empty()
+        && !a.clear_requirements
+    {
+        bail!("record production: nothing to set: give --precision, --gpus, --nodes, --engine or --require");
+    }
+    let precision = match &a.precision {
+        Some(p) => Some(record::normalize_precision(p).map_err(anyhow::Error::msg)?),
+        None => None,
+    };
+    let mut reqs = Vec::new();
+    let mut errs = Vec::new();
+    for q in &a.require {
+        match record::perf::parse_requirement(q) {
+            Ok(p) => reqs.push(p),
+            Err(e) => errs.push(format!("--require {e}")),
+        }
+    }
+    if !errs.is_empty() {
+        bail!(errs.join("\n"));
+    }
+    let by = a.by.clone().unwrap_or_else(record::whoami);
+    update(&a.file.file, |r| {
+        let p = &mut r.production;
+        if let Some(v) = precision {
+            p.precision = v;
+        }
+        if let Some(v) = a.gpus {
+            p.gpus = v;
+        }
+        if let Some(v) = a.nodes {
+            p.nodes = v;
+        }
+        if p.gpus > 0 && p.nodes == 0 {
+            p.nodes = 1;
+        }
+        if let Some(v) = a.engine {
+            p.engine = v;
+        }
+        if a.clear_requirements {
+            p.requirements.clear();
+        }
+        for q in reqs {
+            p.requirements.retain(|old| {
+                record::perf::parse_requirement(&old.require).map_or(true, |o| o.metric != q.metric)
+            });
+            p.requirements.push(record::perf::RequirementRow {
+                require: q.to_string(),
+                set_by: by.clone(),
+                date: record::date::now(),
+            });
+        }
+        println!(
+            "production: {} GPU(s) x {} node(s), {}",
+            p.gpus,
+            p.nodes.max(1),
+            if p.precision.is_empty() { "precision not declared" } else { &p.precision }
+        );
+        for q in &p.requirements {
+            println!("  requires {} (set by {})", q.require, q.set_by);
+        }
+        Ok(())
+    })
+}
+
+/// How the record names `input`: relative to the record's directory when inside it.
+fn shown_path(input: &Path, record: &Path) -> String {
+    let dir = record
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    match (input.canonicalize(), dir.canonicalize()) {
+        (Ok(f), Ok(d)) => match f.strip_prefix(&d) {
+            Ok(rel) => rel.display().to_string(),
+            Err(_) => f.display().to_string(),
+        },
+        _ => input.display().to_string(),
+    }
+}
+
+fn perf(a: PerfArgs) -> anyhow::Result<i32> {
+    let mut machine = record::perf::Machine::default();
+    if let Some(g) = &a.gpu {
+        let mut f = crate::perf::conditions::Found::default();
+        f.add("gpu", g, true);
+        machine = f.machine;
+    }
+    if let Some(g) = a.gfx {
+        if !target::is_gfx(g.trim()) {
+            bail!("--gfx {g}: not a known gfx target (mappings/hand/gfx_targets.tsv)");
+        }
+        machine.gfx = g.trim().to_string();
+    }
+    if let Some(n) = a.gpus {
+        if n == 0 {
+            bail!("--gpus must be at least 1");
+        }
+        machine.gpus = n;
+    }
+    if let Some(v) = a.rocm {
+        machine.rocm = v.trim().trim_start_matches("rocm-").to_string();
+    }
+    if let Some(v) = a.cuda {
+        machine.cuda = v.trim().to_string();
+    }
+    let input = crate::perf::RunInput {
+        format: a.format,
+        conditions: a.conditions.clone(),
+        machine,
+        probe: !a.no_probe,
+    };
+    let shown = shown_path(&a.input, &a.file.file);
+    let mut run = crate::perf::ingest_run(&a.input, &shown, &input).map_err(anyhow::Error::msg)?;
+    run.recorded_by = a.by.clone().unwrap_or_else(record::whoami);
+    let which = match a.which {
+        PerfWhich::Baseline => "baseline",
+        PerfWhich::Candidate => "candidate",
+    };
+    update(&a.file.file, |r| {
+        println!(
+            "perf {which}: {} ({}), {} metric(s), {}",
+            run.path,
+            run.format,
+            run.metrics.len(),
+            run.machine.describe()
+        );
+        let conds: Vec<String> = run.conditions.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        println!(
+            "  conditions: {}",
+            if conds.is_empty() { "none stated (add --conditions KEY=VALUE…)".to_string() } else { conds.join(" ") }
+        );
+        for n in &run.notes {
+            println!("  note: {n}");
+        }
+        match a.which {
+            PerfWhich::Baseline => r.perf.baseline = Some(run),
+            PerfWhich::Candidate => r.perf.candidate = Some(run),
+        }
         Ok(())
     })
 }

@@ -6,6 +6,7 @@
 pub mod date;
 pub mod detect;
 pub mod gates;
+pub mod perf;
 pub mod target;
 
 use crate::gate::{Phase, Status};
@@ -36,6 +37,9 @@ pub struct Record {
     pub gates: Vec<GateRow>,
     #[serde(default, rename = "test", skip_serializing_if = "Vec::is_empty")]
     pub tests: Vec<TestRow>,
+    /// Benchmark runs for the performance gate (`record perf`).
+    #[serde(default, skip_serializing_if = "perf::Perf::is_empty")]
+    pub perf: perf::Perf,
 }
 
 /// The reproducible CUDA baseline.
@@ -103,6 +107,9 @@ pub struct Production {
     pub nodes: u32,
     /// Serving or training engine (vLLM, SGLang, TensorRT-LLM → its ROCm counterpart, …).
     pub engine: String,
+    /// Performance requirements (`tokens_per_s>=1500`, `step_time_s<=1.1*baseline`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub requirements: Vec<perf::RequirementRow>,
 }
 
 /// Where a gate's or test's evidence lives. A file's sha256 makes later edits visible.
@@ -349,6 +356,10 @@ impl Record {
         if !r.production.precision.is_empty() {
             normalize_precision(&r.production.precision)
                 .map_err(|e| format!("[production] {e}"))?;
+        }
+        for q in &r.production.requirements {
+            perf::parse_requirement(&q.require)
+                .map_err(|e| format!("[[production.requirements]] {e}"))?;
         }
         Ok(r)
     }

@@ -234,6 +234,7 @@ mod tests {
                 gpus: 8,
                 nodes: 1,
                 engine: "vllm".into(),
+                ..Default::default()
             },
             tests,
             ..Record::new("t")

@@ -24,6 +24,9 @@ pub struct GateLine {
     pub reason: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub open_items: Option<usize>,
+    /// The performance gate's metric table, when derived from benchmark runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub perf: Option<crate::perf::judge::PerfTable>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -72,8 +75,10 @@ pub fn board(root: &Path, rec: Option<&Record>, scan: Result<&Report, &str>) -> 
                     age: latest_test_age(r),
                     reason: d.reason,
                     open_items: d.open_items,
+                    perf: None,
                 }
             }
+            "performance" if crate::perf::judge::applies(r) => performance(root, r),
             _ => recorded(name, stored, r),
         };
         // A person's BLOCKER outranks any derivation.
@@ -148,6 +153,7 @@ fn inventory(scan: Result<&Report, &str>, critical: &mut Vec<String>) -> GateLin
         age: "now".into(),
         reason: String::new(),
         open_items: None,
+        perf: None,
     };
     let rep = match scan {
         Err(e) => {
@@ -210,6 +216,25 @@ fn inventory(scan: Result<&Report, &str>, critical: &mut Vec<String>) -> GateLin
     line
 }
 
+/// Performance: derived from `[[production.requirements]]` and the `[perf]` runs.
+fn performance(root: &Path, r: &Record) -> GateLine {
+    let g = crate::perf::judge::performance(r, root);
+    GateLine {
+        name: "performance".into(),
+        status: g.status,
+        source: "benchmarks".into(),
+        evidence: g.evidence,
+        age: if g.date.is_empty() {
+            "-".into()
+        } else {
+            date::age(&g.date)
+        },
+        reason: g.reason,
+        open_items: g.open_items,
+        perf: Some(g.table),
+    }
+}
+
 /// Build: the record's row written by `verify`, trusted only while its results file is unchanged.
 fn build(root: &Path, stored: Option<&GateRow>) -> GateLine {
     let mut line = recorded("build", stored, &Record::default());
@@ -258,6 +283,7 @@ fn recorded(name: &str, stored: Option<&GateRow>, r: &Record) -> GateLine {
             age: "-".into(),
             reason: format!("not tested: {}", record::gates::question(name)),
             open_items: None,
+            perf: None,
         };
     };
     let mut line = GateLine {
@@ -272,6 +298,7 @@ fn recorded(name: &str, stored: Option<&GateRow>, r: &Record) -> GateLine {
             row.note.clone()
         },
         open_items: None,
+        perf: None,
     };
     if row.status == Status::Pass && row.evidence.is_empty() {
         line.status = Status::Unknown;
