@@ -18,18 +18,36 @@ fn vllm_serving_result_with_metadata_and_per_request_arrays() {
     assert_eq!(i.format, Format::VllmServing);
     assert_eq!(i.metrics["total_token_throughput"], 20000.0);
     assert_eq!(i.metrics["p99_ttft_ms"], 201.0);
-    for k in ["mean_itl_ms", "median_tpot_ms", "p90_e2el_ms", "request_throughput", "output_throughput", "duration"] {
+    for k in [
+        "mean_itl_ms",
+        "median_tpot_ms",
+        "p90_e2el_ms",
+        "request_throughput",
+        "output_throughput",
+        "duration",
+    ] {
         assert!(i.metrics.contains_key(k), "{k}");
     }
     // Per-request arrays, token counts and the null goodput are not metrics.
-    for k in ["ttfts", "itls", "completed", "total_input_tokens", "request_goodput", "num_prompts", "max_concurrency"] {
+    for k in [
+        "ttfts",
+        "itls",
+        "completed",
+        "total_input_tokens",
+        "request_goodput",
+        "num_prompts",
+        "max_concurrency",
+    ] {
         assert!(!i.metrics.contains_key(k), "{k} is not a metric");
     }
     let c = &i.found.conditions;
     assert_eq!(c["model"], "meta-llama/Llama-3.1-8B-Instruct");
     assert_eq!(c["concurrency"], "64");
     assert_eq!(c["precision"], "BF16");
-    assert_eq!((c["input_len"].as_str(), c["output_len"].as_str()), ("1024", "128"));
+    assert_eq!(
+        (c["input_len"].as_str(), c["output_len"].as_str()),
+        ("1024", "128")
+    );
     assert_eq!(c["tp"], "1");
     assert_eq!(c["request_rate"], "inf");
     assert_eq!(i.found.machine.gpu, "NVIDIA A100-SXM4-80GB");
@@ -61,17 +79,32 @@ fn google_benchmark_aggregates_counters_context_and_errors() {
     let i = read("google_benchmark_rocm.json");
     assert_eq!(i.format, Format::GoogleBenchmark);
     // Aggregates replace the repetitions; the unit comes from time_unit.
-    assert_eq!(i.metrics["BM_GemmHalf/4096/4096/4096_median.real_time_us"], 1098.285);
-    assert!(i.metrics.contains_key("BM_GemmHalf/4096/4096/4096_mean.cpu_time_us"));
-    assert!(i.metrics.contains_key("BM_GemmHalf/4096/4096/4096_mean.TFLOPS"));
+    assert_eq!(
+        i.metrics["BM_GemmHalf/4096/4096/4096_median.real_time_us"],
+        1098.285
+    );
+    assert!(i
+        .metrics
+        .contains_key("BM_GemmHalf/4096/4096/4096_mean.cpu_time_us"));
+    assert!(i
+        .metrics
+        .contains_key("BM_GemmHalf/4096/4096/4096_mean.TFLOPS"));
     assert!(i.metrics.contains_key("BM_LayerNorm/8192_cv.real_time"));
-    assert!(!i.metrics.contains_key("BM_GemmHalf/4096/4096/4096.real_time_us"));
+    assert!(!i
+        .metrics
+        .contains_key("BM_GemmHalf/4096/4096/4096.real_time_us"));
     // --benchmark_context keys are conditions; the library's own are not.
     assert_eq!(i.found.conditions["precision"], "FP16");
     assert_eq!(i.found.conditions["batch"], "8");
     assert!(!i.found.conditions.contains_key("num_cpus"));
     assert_eq!(i.found.machine.host, "mi300x-node-2");
-    assert!(i.notes.iter().any(|n| n.contains("BM_GemmFp8") && n.contains("FP8 GEMM not supported")), "{:?}", i.notes);
+    assert!(
+        i.notes
+            .iter()
+            .any(|n| n.contains("BM_GemmFp8") && n.contains("FP8 GEMM not supported")),
+        "{:?}",
+        i.notes
+    );
     assert!(!i.metrics.keys().any(|k| k.starts_with("BM_GemmFp8")));
 }
 
@@ -80,12 +113,20 @@ fn pytest_benchmark_stats_in_seconds_and_shared_params_as_conditions() {
     let i = read("pytest_benchmark_rocm.json");
     assert_eq!(i.format, Format::PytestBenchmark);
     assert_eq!(i.metrics["test_train_step[bf16-32].mean_s"], 0.447);
-    assert!(i.metrics.contains_key("test_optimizer_step[bf16-32].median_s"));
+    assert!(i
+        .metrics
+        .contains_key("test_optimizer_step[bf16-32].median_s"));
     assert!(i.metrics.contains_key("test_train_step[bf16-32].ops_per_s"));
     assert!(!i.metrics.keys().any(|k| k.ends_with(".rounds")));
     let c = &i.found.conditions;
-    assert_eq!((c["precision"].as_str(), c["batch"].as_str()), ("BF16", "32"));
-    assert_eq!((c["model"].as_str(), c["input_len"].as_str()), ("resnet50", "224"));
+    assert_eq!(
+        (c["precision"].as_str(), c["batch"].as_str()),
+        ("BF16", "32")
+    );
+    assert_eq!(
+        (c["model"].as_str(), c["input_len"].as_str()),
+        ("resnet50", "224")
+    );
     assert!(i.notes.iter().any(|n| n.starts_with("commit 5f1c9e2a")));
 }
 
@@ -93,8 +134,14 @@ fn pytest_benchmark_stats_in_seconds_and_shared_params_as_conditions() {
 fn torch_benchmark_csv_rows_named_by_label_and_varying_batch() {
     let i = read("torch_benchmark_rocm.csv");
     assert_eq!(i.format, Format::TorchCsv);
-    assert_eq!(i.metrics["bmm/[8,1024,1024]/torch.bmm/batch=8.median_us"], 412.8);
-    assert_eq!(i.metrics["softmax/[16,32,2048]/torch.softmax/batch=16.iqr_us"], 1.3);
+    assert_eq!(
+        i.metrics["bmm/[8,1024,1024]/torch.bmm/batch=8.median_us"],
+        412.8
+    );
+    assert_eq!(
+        i.metrics["softmax/[16,32,2048]/torch.softmax/batch=16.iqr_us"],
+        1.3
+    );
     assert_eq!(i.metrics.len(), 12);
     assert_eq!(i.found.conditions["precision"], "FP16");
     assert_eq!(i.found.conditions["num_threads"], "1");
@@ -108,7 +155,14 @@ fn plain_json_and_csv_with_conditions_and_machine() {
     assert_eq!(j.metrics["step_time_s"], 0.947);
     assert_eq!(j.found.conditions["batch"], "1024");
     assert_eq!(j.found.conditions["context_len"], "4096");
-    assert_eq!((j.found.machine.gfx.as_str(), j.found.machine.rocm.as_str(), j.found.machine.gpus), ("gfx942", "6.4.1", 1));
+    assert_eq!(
+        (
+            j.found.machine.gfx.as_str(),
+            j.found.machine.rocm.as_str(),
+            j.found.machine.gpus
+        ),
+        ("gfx942", "6.4.1", 1)
+    );
     let c = read("plain_baseline.csv");
     assert_eq!(c.format, Format::PlainCsv);
     assert_eq!(c.metrics["step_time_s"], 0.902);

@@ -70,7 +70,10 @@ pub struct ProductionArgs {
     pub engine: Option<String>,
     /// A performance requirement (repeatable): `tokens_per_s>=1500`, `p99_latency_ms<=250`,
     /// `step_time_s<=1.1*baseline`. Replaces an earlier requirement on the same metric.
-    #[arg(long = "require", value_name = "METRIC<=N|METRIC>=N|METRIC<=K*baseline")]
+    #[arg(
+        long = "require",
+        value_name = "METRIC<=N|METRIC>=N|METRIC<=K*baseline"
+    )]
     pub require: Vec<String>,
     /// Drop every earlier requirement first.
     #[arg(long)]
@@ -549,7 +552,11 @@ fn production(a: ProductionArgs) -> anyhow::Result<i32> {
             "production: {} GPU(s) x {} node(s), {}",
             p.gpus,
             p.nodes.max(1),
-            if p.precision.is_empty() { "precision not declared" } else { &p.precision }
+            if p.precision.is_empty() {
+                "precision not declared"
+            } else {
+                &p.precision
+            }
         );
         for q in &p.requirements {
             println!("  requires {} (set by {})", q.require, q.set_by);
@@ -619,10 +626,18 @@ fn perf(a: PerfArgs) -> anyhow::Result<i32> {
             run.metrics.len(),
             run.machine.describe()
         );
-        let conds: Vec<String> = run.conditions.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let conds: Vec<String> = run
+            .conditions
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
         println!(
             "  conditions: {}",
-            if conds.is_empty() { "none stated (add --conditions KEY=VALUE…)".to_string() } else { conds.join(" ") }
+            if conds.is_empty() {
+                "none stated (add --conditions KEY=VALUE…)".to_string()
+            } else {
+                conds.join(" ")
+            }
         );
         for n in &run.notes {
             println!("  note: {n}");

@@ -39,7 +39,13 @@ const KEYS: &[(&str, &[&str])] = &[
     ),
     (
         "context_len",
-        &["context_len", "seq_len", "sequence_length", "max_model_len", "context_length"],
+        &[
+            "context_len",
+            "seq_len",
+            "sequence_length",
+            "max_model_len",
+            "context_length",
+        ],
     ),
     ("concurrency", &["concurrency", "max_concurrency"]),
     ("precision", &["precision", "dtype", "torch_dtype"]),
@@ -164,7 +170,10 @@ fn set_machine(m: &mut Machine, key: &str, value: &str) {
     let k = key.trim().to_ascii_lowercase().replace('-', "_");
     match k.as_str() {
         "gpu" | "gpu_name" | "device" | "device_name" => {
-            if let Some((name, gfx)) = value.rsplit_once([':', ' ']).filter(|(_, g)| g.starts_with("gfx")) {
+            if let Some((name, gfx)) = value
+                .rsplit_once([':', ' '])
+                .filter(|(_, g)| g.starts_with("gfx"))
+            {
                 m.gpu = name.trim().to_string();
                 m.gfx = gfx.to_string();
             } else if value.starts_with("gfx") {
@@ -195,10 +204,14 @@ pub fn from_flags(items: &[String]) -> Result<Found, String> {
     let mut f = Found::default();
     for it in items {
         let Some((k, v)) = it.split_once('=') else {
-            return Err(format!("--conditions `{it}`: expected KEY=VALUE, e.g. batch=8"));
+            return Err(format!(
+                "--conditions `{it}`: expected KEY=VALUE, e.g. batch=8"
+            ));
         };
         if k.trim().is_empty() || v.trim().is_empty() {
-            return Err(format!("--conditions `{it}`: expected KEY=VALUE with both parts"));
+            return Err(format!(
+                "--conditions `{it}`: expected KEY=VALUE with both parts"
+            ));
         }
         f.add(k, v, false);
     }
@@ -243,7 +256,10 @@ mod tests {
         assert_eq!(f.conditions["concurrency"], "64");
         assert_eq!(f.conditions["precision"], "BF16");
         assert_eq!(f.conditions["model"], "meta-llama/Llama-3.1-8B-Instruct");
-        assert_eq!((f.machine.gpu.as_str(), f.machine.gfx.as_str()), ("Instinct MI300X", "gfx942"));
+        assert_eq!(
+            (f.machine.gpu.as_str(), f.machine.gfx.as_str()),
+            ("Instinct MI300X", "gfx942")
+        );
         assert_eq!(f.machine.rocm, "6.4.1");
         assert_eq!(f.unused, ["temperature"]);
         assert!(!f.conditions.contains_key("gpu"));
@@ -254,7 +270,9 @@ mod tests {
         let f = from_flags(&["Batch=16".into(), "scheduler=chunked".into()]).unwrap();
         assert_eq!(f.conditions["batch"], "16");
         assert_eq!(f.conditions["scheduler"], "chunked");
-        assert!(from_flags(&["batch".into()]).unwrap_err().contains("KEY=VALUE"));
+        assert!(from_flags(&["batch".into()])
+            .unwrap_err()
+            .contains("KEY=VALUE"));
         assert!(from_flags(&["batch=".into()]).is_err());
     }
 }

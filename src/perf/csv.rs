@@ -71,9 +71,13 @@ mod tests {
 
     #[test]
     fn reads_quotes_tabs_and_reports_ragged_rows() {
-        let t = parse("\u{feff}metric,value\n# comment\n\"p99, ms\",\"2\"\"5\"\n\nx,1\r\n").unwrap();
+        let t =
+            parse("\u{feff}metric,value\n# comment\n\"p99, ms\",\"2\"\"5\"\n\nx,1\r\n").unwrap();
         assert_eq!(t.header, ["metric", "value"]);
-        assert_eq!(t.rows[0], (3, vec!["p99, ms".to_string(), "2\"5".to_string()]));
+        assert_eq!(
+            t.rows[0],
+            (3, vec!["p99, ms".to_string(), "2\"5".to_string()])
+        );
         assert_eq!(t.rows[1].0, 5);
         let t = parse("a\tb\n1\t2\n").unwrap();
         assert_eq!(t.rows[0].1, ["1", "2"]);

@@ -71,7 +71,8 @@ impl Ingested {
     fn metric(&mut self, name: String, v: f64) -> Result<(), String> {
         let name: String = name.chars().filter(|c| !c.is_whitespace()).collect();
         if !v.is_finite() {
-            self.notes.push(format!("{name}: not a finite number, skipped"));
+            self.notes
+                .push(format!("{name}: not a finite number, skipped"));
             return Ok(());
         }
         if self.metrics.insert(name.clone(), v).is_some() {
@@ -270,8 +271,9 @@ fn google_benchmark(o: &Map<String, Value>) -> Result<Ingested, String> {
             ing.found.machine.host = h.to_string();
         }
         if ctx.get("library_build_type").and_then(Value::as_str) == Some("debug") {
-            ing.notes
-                .push("the benchmark library was a debug build: timings may not be representative".into());
+            ing.notes.push(
+                "the benchmark library was a debug build: timings may not be representative".into(),
+            );
         }
     }
     let rows = o
@@ -290,7 +292,9 @@ fn google_benchmark(o: &Map<String, Value>) -> Result<Ingested, String> {
         if r.get("error_occurred").and_then(Value::as_bool) == Some(true) {
             ing.notes.push(format!(
                 "{name}: the benchmark reported an error ({}), no metrics taken",
-                r.get("error_message").and_then(Value::as_str).unwrap_or("no message")
+                r.get("error_message")
+                    .and_then(Value::as_str)
+                    .unwrap_or("no message")
             ));
             continue;
         }
@@ -387,7 +391,8 @@ fn pytest_benchmark(o: &Map<String, Value>) -> Result<Ingested, String> {
             continue;
         };
         let Some(stats) = b.get("stats").and_then(Value::as_object) else {
-            ing.notes.push(format!("{name}: no stats (skipped or failed)"));
+            ing.notes
+                .push(format!("{name}: no stats (skipped or failed)"));
             continue;
         };
         for (k, metric) in PYTEST_STATS {
@@ -425,13 +430,15 @@ fn vllm(o: &Map<String, Value>, format: Format) -> Result<Ingested, String> {
         let key = k.trim_end_matches(':'); // vLLM writes "request_goodput:"
         if VLLM_SKIP.contains(&key) {
             if let (Some(n), true) = (v.as_f64(), key == "completed" || key == "failed") {
-                ing.notes.push(format!("{key}: {}", crate::record::perf::num(n)));
+                ing.notes
+                    .push(format!("{key}: {}", crate::record::perf::num(n)));
             }
             continue;
         }
         match v {
-            Value::Number(n) if super::conditions::canonical(key).is_none()
-                && !super::conditions::is_machine_key(key) =>
+            Value::Number(n)
+                if super::conditions::canonical(key).is_none()
+                    && !super::conditions::is_machine_key(key) =>
             {
                 if let Some(x) = n.as_f64() {
                     ing.metric(key.to_string(), x)?;
@@ -486,9 +493,9 @@ fn plain_json(o: &Map<String, Value>) -> Result<Ingested, String> {
                     ing.metric(k.clone(), x)?;
                 }
             }
-            Value::Object(_) | Value::Array(_) | Value::Null => {
-                ing.notes.push(format!("{k}: not a number or a condition, ignored"))
-            }
+            Value::Object(_) | Value::Array(_) | Value::Null => ing
+                .notes
+                .push(format!("{k}: not a number or a condition, ignored")),
             other => {
                 if let Some(s) = scalar(other) {
                     ing.found.add(k, &s, false);
@@ -519,14 +526,20 @@ fn plain_csv(text: &str) -> Result<Ingested, String> {
             ing.found.add(name, value, false);
             continue;
         };
-        let unit = if has_unit { f[2].to_ascii_lowercase() } else { String::new() };
+        let unit = if has_unit {
+            f[2].to_ascii_lowercase()
+        } else {
+            String::new()
+        };
         let named = crate::record::perf::unit_of(name);
         let metric = match unit.as_str() {
             "" => name.to_string(),
             "ms" | "s" | "us" | "ns" if named.is_empty() => format!("{name}_{unit}"),
             u if named.is_empty() || named == u => {
                 if named.is_empty() {
-                    ing.notes.push(format!("line {line}: unit `{u}` of {name} kept only in the note"));
+                    ing.notes.push(format!(
+                        "line {line}: unit `{u}` of {name} kept only in the note"
+                    ));
                 }
                 name.to_string()
             }
@@ -550,7 +563,11 @@ fn torch_csv(text: &str) -> Result<Ingested, String> {
     let labels: Vec<usize> = (0..lower.len())
         .filter(|&i| TORCH_LABELS.contains(&lower[i].as_str()))
         .collect();
-    let numeric = |i: usize| t.rows.iter().all(|(_, r)| r[i].is_empty() || r[i].parse::<f64>().is_ok());
+    let numeric = |i: usize| {
+        t.rows
+            .iter()
+            .all(|(_, r)| r[i].is_empty() || r[i].parse::<f64>().is_ok())
+    };
     let cond_cols: Vec<usize> = (0..lower.len())
         .filter(|&i| !labels.contains(&i))
         .filter(|&i| {
@@ -622,7 +639,9 @@ mod tests {
     fn detects_each_format_from_content() {
         let d = |s: &str| ingest(s, None).map(|i| i.format);
         assert_eq!(
-            d(r#"{"context": {}, "benchmarks": [{"name": "BM_x", "real_time": 1.0, "cpu_time": 1.0, "time_unit": "ns"}]}"#),
+            d(
+                r#"{"context": {}, "benchmarks": [{"name": "BM_x", "real_time": 1.0, "cpu_time": 1.0, "time_unit": "ns"}]}"#
+            ),
             Ok(Format::GoogleBenchmark)
         );
         assert_eq!(
@@ -637,7 +656,9 @@ mod tests {
         assert_eq!(d(r#"{"step_time_s": 0.9}"#), Ok(Format::PlainJson));
         assert_eq!(d("metric,value\nstep_time_s,0.9\n"), Ok(Format::PlainCsv));
         assert_eq!(d("label,median_us\nmm,12.5\n"), Ok(Format::TorchCsv));
-        assert!(d(r#"{"name": "x"}"#).unwrap_err().contains("no numeric metric"));
+        assert!(d(r#"{"name": "x"}"#)
+            .unwrap_err()
+            .contains("no numeric metric"));
         assert!(d("{not json").unwrap_err().contains("not valid JSON"));
     }
 

@@ -98,7 +98,11 @@ pub fn show(v: f64, unit: &str) -> String {
 
 /// Conditions that differ between the runs: `batch 8 vs 16`, `concurrency 64 vs not stated`.
 pub fn differences(base: &PerfRun, cand: &PerfRun) -> Vec<String> {
-    let keys: BTreeSet<&String> = base.conditions.keys().chain(cand.conditions.keys()).collect();
+    let keys: BTreeSet<&String> = base
+        .conditions
+        .keys()
+        .chain(cand.conditions.keys())
+        .collect();
     keys.into_iter()
         .filter_map(|k| {
             let (b, c) = (base.conditions.get(k), cand.conditions.get(k));
@@ -120,7 +124,11 @@ fn drift(root: &Path, which: &str, run: &PerfRun) -> Option<String> {
         return None;
     }
     let p = Path::new(&run.path);
-    let full = if p.is_absolute() { p.to_path_buf() } else { root.join(p) };
+    let full = if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        root.join(p)
+    };
     match sha256_file(&full) {
         Ok(h) if h != run.sha256 => Some(format!(
             "the {which} file {} changed since it was recorded: record it again (hipport record perf {which} {})",
@@ -246,11 +254,7 @@ fn row(
         None => String::new(),
     };
     let shown = if q.relative {
-        format!(
-            "{} ({} x baseline)",
-            show(threshold, &unit),
-            num(q.value)
-        )
+        format!("{} ({} x baseline)", show(threshold, &unit), num(q.value))
     } else {
         show(threshold, &unit)
     };
@@ -369,7 +373,10 @@ pub fn performance(r: &Record, root: &Path) -> PerfGate {
             .collect::<Vec<_>>()
             .join("; ");
         if !unknown.is_empty() {
-            reason.push_str(&format!(" ({} more requirement(s) not judged)", unknown.len()));
+            reason.push_str(&format!(
+                " ({} more requirement(s) not judged)",
+                unknown.len()
+            ));
         }
         let n = missed.len();
         return gate(Status::Remediation, reason, Some(n), table);
@@ -390,7 +397,10 @@ pub fn performance(r: &Record, root: &Path) -> PerfGate {
     };
     gate(
         Status::Pass,
-        format!("{n} requirement(s) met on {on} ({})", cand.machine.describe()),
+        format!(
+            "{n} requirement(s) met on {on} ({})",
+            cand.machine.describe()
+        ),
         None,
         table,
     )
@@ -406,7 +416,9 @@ fn describe_file(run: &PerfRun) -> String {
 
 /// A display helper for renderers: `1.12x` or `-`.
 pub fn ratio(r: Option<f64>) -> String {
-    r.map_or("-".into(), |x| format!("{}x", perf::num((x * 100.0).round() / 100.0)))
+    r.map_or("-".into(), |x| {
+        format!("{}x", perf::num((x * 100.0).round() / 100.0))
+    })
 }
 
 #[cfg(test)]
@@ -418,7 +430,10 @@ mod tests {
         PerfRun {
             path: "r.json".into(),
             format: "plain-json".into(),
-            conditions: conds.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+            conditions: conds
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
             metrics: metrics.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
             ..Default::default()
         }
@@ -468,12 +483,22 @@ mod tests {
     fn comparable_runs_meeting_every_requirement_pass_with_ratio_for_information() {
         let r = record(
             &["p99_latency_ms<=250", "tokens_per_s>=0.9*baseline"],
-            Some(run(C, &[("p99_latency_ms", 201.0), ("tokens_per_s", 2000.0)])),
-            Some(candidate(C, &[("p99_latency_ms", 240.0), ("tokens_per_s", 1850.0)])),
+            Some(run(
+                C,
+                &[("p99_latency_ms", 201.0), ("tokens_per_s", 2000.0)],
+            )),
+            Some(candidate(
+                C,
+                &[("p99_latency_ms", 240.0), ("tokens_per_s", 1850.0)],
+            )),
         );
         let g = judge(&r);
         assert_eq!(g.status, Status::Pass, "{}", g.reason);
-        assert!(g.reason.contains("2 requirement(s) met on comparable runs"), "{}", g.reason);
+        assert!(
+            g.reason.contains("2 requirement(s) met on comparable runs"),
+            "{}",
+            g.reason
+        );
         let row = &g.table.rows[0];
         assert_eq!((row.baseline, row.candidate), (Some(201.0), Some(240.0)));
         assert!((row.ratio.unwrap() - 240.0 / 201.0).abs() < 1e-9);
@@ -484,8 +509,14 @@ mod tests {
     fn a_missed_requirement_is_remediation_with_the_numbers() {
         let r = record(
             &["p99_latency_ms<=250", "tokens_per_s>=1500"],
-            Some(run(C, &[("p99_latency_ms", 201.0), ("tokens_per_s", 1700.0)])),
-            Some(candidate(C, &[("p99_latency_ms", 312.0), ("tokens_per_s", 1600.0)])),
+            Some(run(
+                C,
+                &[("p99_latency_ms", 201.0), ("tokens_per_s", 1700.0)],
+            )),
+            Some(candidate(
+                C,
+                &[("p99_latency_ms", 312.0), ("tokens_per_s", 1600.0)],
+            )),
         );
         let g = judge(&r);
         assert_eq!((g.status, g.open_items), (Status::Remediation, Some(1)));
@@ -497,7 +528,12 @@ mod tests {
         );
         let g = judge(&r);
         assert_eq!(g.status, Status::Remediation);
-        assert!(g.reason.contains("step_time_s 1.25 s > 1.1 s (1.1 x baseline); baseline 1 s"), "{}", g.reason);
+        assert!(
+            g.reason
+                .contains("step_time_s 1.25 s > 1.1 s (1.1 x baseline); baseline 1 s"),
+            "{}",
+            g.reason
+        );
     }
 
     #[test]
@@ -506,7 +542,14 @@ mod tests {
         let r = record(
             &["p99_latency_ms<=250"],
             Some(run(&[("batch", "8"), ("precision", "BF16")], m)),
-            Some(candidate(&[("batch", "16"), ("precision", "BF16"), ("concurrency", "64")], m)),
+            Some(candidate(
+                &[
+                    ("batch", "16"),
+                    ("precision", "BF16"),
+                    ("concurrency", "64"),
+                ],
+                m,
+            )),
         );
         let g = judge(&r);
         assert_eq!(g.status, Status::Unknown);
@@ -514,8 +557,14 @@ mod tests {
             g.reason,
             "not comparable: batch 8 vs 16; concurrency not stated vs 64"
         );
-        let r = record(&["p99_latency_ms<=250"], Some(run(&[], m)), Some(candidate(&[], m)));
-        assert!(judge(&r).reason.contains("no conditions recorded for either run"));
+        let r = record(
+            &["p99_latency_ms<=250"],
+            Some(run(&[], m)),
+            Some(candidate(&[], m)),
+        );
+        assert!(judge(&r)
+            .reason
+            .contains("no conditions recorded for either run"));
     }
 
     #[test]
@@ -525,15 +574,33 @@ mod tests {
         c.machine.gfx = "gfx90a".into();
         let g = judge(&record(&["p99_latency_ms<=250"], None, Some(c.clone())));
         assert_eq!(g.status, Status::Unknown);
-        assert!(g.reason.contains("candidate measured on gfx90a, the target is gfx942"), "{}", g.reason);
+        assert!(
+            g.reason
+                .contains("candidate measured on gfx90a, the target is gfx942"),
+            "{}",
+            g.reason
+        );
         c.machine.gfx.clear();
         c.machine.rocm = "6.3.0".into();
         let g = judge(&record(&["p99_latency_ms<=250"], None, Some(c)));
-        assert!(g.reason.contains("architecture is not recorded"), "{}", g.reason);
-        assert!(g.reason.contains("ROCm 6.3.0, the target is ROCm 6.4.1"), "{}", g.reason);
+        assert!(
+            g.reason.contains("architecture is not recorded"),
+            "{}",
+            g.reason
+        );
+        assert!(
+            g.reason.contains("ROCm 6.3.0, the target is ROCm 6.4.1"),
+            "{}",
+            g.reason
+        );
         let c = candidate(&[("precision", "FP16")], m);
         let g = judge(&record(&["p99_latency_ms<=250"], None, Some(c)));
-        assert!(g.reason.contains("the candidate ran FP16, production runs BF16"), "{}", g.reason);
+        assert!(
+            g.reason
+                .contains("the candidate ran FP16, production runs BF16"),
+            "{}",
+            g.reason
+        );
         let mut r = record(&["p99_latency_ms<=250"], None, Some(candidate(C, m)));
         r.target = Default::default();
         assert!(judge(&r).reason.contains("no [target] tuple recorded"));
@@ -546,11 +613,28 @@ mod tests {
         assert!(g.reason.starts_with("no performance requirement declared"));
         let g = judge(&record(&["p99_latency_ms<=250"], Some(run(C, m)), None));
         assert!(g.reason.starts_with("no candidate run recorded"));
-        let g = judge(&record(&["tokens_per_s>=1500"], None, Some(candidate(C, m))));
+        let g = judge(&record(
+            &["tokens_per_s>=1500"],
+            None,
+            Some(candidate(C, m)),
+        ));
         assert_eq!(g.status, Status::Unknown);
-        assert!(g.reason.contains("the candidate has no tokens_per_s (it has p99_latency_ms)"), "{}", g.reason);
-        let g = judge(&record(&["p99_latency_ms<=baseline"], None, Some(candidate(C, m))));
-        assert!(g.reason.contains("no baseline run is recorded"), "{}", g.reason);
+        assert!(
+            g.reason
+                .contains("the candidate has no tokens_per_s (it has p99_latency_ms)"),
+            "{}",
+            g.reason
+        );
+        let g = judge(&record(
+            &["p99_latency_ms<=baseline"],
+            None,
+            Some(candidate(C, m)),
+        ));
+        assert!(
+            g.reason.contains("no baseline run is recorded"),
+            "{}",
+            g.reason
+        );
         // One requirement met, one not judged: UNKNOWN, not PASS.
         let g = judge(&record(
             &["p99_latency_ms<=250", "tokens_per_s>=1500"],
@@ -572,7 +656,11 @@ mod tests {
         r.production.gpus = 8;
         let g = judge(&r);
         assert_eq!(g.status, Status::Unknown);
-        assert!(g.reason.contains("measured on 1 GPU(s); production runs 8"), "{}", g.reason);
+        assert!(
+            g.reason.contains("measured on 1 GPU(s); production runs 8"),
+            "{}",
+            g.reason
+        );
         assert_eq!(g.table.rows[1].status, Status::Pass);
         r.perf.candidate.as_mut().unwrap().machine.gpus = 8;
         assert_eq!(judge(&r).status, Status::Pass);
@@ -586,7 +674,11 @@ mod tests {
         c.sha256 = "0".repeat(64);
         let r = record(&["p99_latency_ms<=250"], None, Some(c));
         let g = performance(&r, d.path());
-        assert!(g.reason.contains("changed since it was recorded"), "{}", g.reason);
+        assert!(
+            g.reason.contains("changed since it was recorded"),
+            "{}",
+            g.reason
+        );
     }
 
     #[test]

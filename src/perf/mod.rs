@@ -30,7 +30,8 @@ pub fn ingest_run(file: &Path, shown_path: &str, input: &RunInput) -> Result<Per
     let bytes = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
     let text = String::from_utf8(bytes.clone())
         .map_err(|_| format!("{}: not UTF-8 text", file.display()))?;
-    let ing = formats::ingest(&text, input.format).map_err(|e| format!("{}: {e}", file.display()))?;
+    let ing =
+        formats::ingest(&text, input.format).map_err(|e| format!("{}: {e}", file.display()))?;
     let flags = conditions::from_flags(&input.conditions)?;
     let mut notes = ing.notes;
     let Found {
@@ -40,7 +41,9 @@ pub fn ingest_run(file: &Path, shown_path: &str, input: &RunInput) -> Result<Per
     } = ing.found;
     for (k, v) in flags.conditions {
         if let Some(old) = conditions.get(&k).filter(|old| **old != v) {
-            notes.push(format!("condition {k}: the file says {old}, --conditions says {v} (kept {v})"));
+            notes.push(format!(
+                "condition {k}: the file says {old}, --conditions says {v} (kept {v})"
+            ));
         }
         conditions.insert(k, v);
     }
@@ -88,10 +91,7 @@ pub fn probe_host() -> Machine {
         m.cuda = s("cuda");
         m.torch = s("torch");
         if py.get("device_visible").and_then(|v| v.as_bool()) == Some(true) {
-            m.gpus = py
-                .get("device_count")
-                .and_then(|v| v.as_u64())
-                .unwrap_or(0) as u32;
+            m.gpus = py.get("device_count").and_then(|v| v.as_u64()).unwrap_or(0) as u32;
         }
     }
     if let Ok(v) = std::fs::read_to_string("/opt/rocm/.info/version") {
@@ -129,7 +129,11 @@ mod tests {
         let run = ingest_run(&f, "r.json", &input).unwrap();
         assert_eq!(run.conditions["batch"], "16");
         assert_eq!(run.conditions["model"], "llama");
-        assert!(run.notes.iter().any(|n| n.contains("the file says 8")), "{:?}", run.notes);
+        assert!(
+            run.notes.iter().any(|n| n.contains("the file says 8")),
+            "{:?}",
+            run.notes
+        );
         assert_eq!(run.machine.gfx, "gfx942");
         assert_eq!(run.machine.rocm, "6.4.1");
         assert_eq!(run.machine.source, "flags, file");

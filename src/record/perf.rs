@@ -176,14 +176,14 @@ pub fn parse_requirement(text: &str) -> Result<Requirement, String> {
         };
         (number(k, "factor")?, true)
     } else if lower.contains(['*', '×']) || lower.contains("base") {
-        return Err(format!(
-            "`{t}`: `{rhs}` is neither a number nor K*baseline"
-        ));
+        return Err(format!("`{t}`: `{rhs}` is neither a number nor K*baseline"));
     } else {
         (number(rhs, "threshold")?, false)
     };
     if relative && value == 0.0 {
-        return Err(format!("`{t}`: a factor of 0 times the baseline means nothing"));
+        return Err(format!(
+            "`{t}`: a factor of 0 times the baseline means nothing"
+        ));
     }
     Ok(Requirement {
         metric: metric.to_string(),
@@ -321,12 +321,18 @@ pub fn unit_of(metric: &str) -> &'static str {
 /// Requirement names that mean a format's own metric: `tokens_per_s` is vLLM's
 /// `total_token_throughput` (serving) or `tokens_per_second` (offline throughput).
 const ALIASES: &[(&str, &[&str])] = &[
-    ("tokens_per_s", &["total_token_throughput", "tokens_per_second"]),
+    (
+        "tokens_per_s",
+        &["total_token_throughput", "tokens_per_second"],
+    ),
     (
         "output_tokens_per_s",
         &["output_throughput", "output_tokens_per_second"],
     ),
-    ("requests_per_s", &["request_throughput", "requests_per_second"]),
+    (
+        "requests_per_s",
+        &["request_throughput", "requests_per_second"],
+    ),
     ("p99_latency_ms", &["p99_e2el_ms"]),
     ("p95_latency_ms", &["p95_e2el_ms"]),
     ("p90_latency_ms", &["p90_e2el_ms"]),
@@ -377,7 +383,10 @@ mod tests {
     #[test]
     fn parses_absolute_and_relative_requirements() {
         let r = parse_requirement("tokens_per_s>=1500").unwrap();
-        assert_eq!((r.metric.as_str(), r.op, r.value, r.relative), ("tokens_per_s", Op::Ge, 1500.0, false));
+        assert_eq!(
+            (r.metric.as_str(), r.op, r.value, r.relative),
+            ("tokens_per_s", Op::Ge, 1500.0, false)
+        );
         let r = parse_requirement(" p99_latency_ms <= 250 ").unwrap();
         assert_eq!((r.op, r.value), (Op::Le, 250.0));
         let r = parse_requirement("step_time_s<=1.1*baseline").unwrap();
@@ -388,7 +397,10 @@ mod tests {
         let r = parse_requirement("tokens_per_s>=baseline").unwrap();
         assert_eq!((r.value, r.relative), (1.0, true));
         let r = parse_requirement("BM_Gemm<float>/4096.real_time_ns<=2e6").unwrap();
-        assert_eq!((r.metric.as_str(), r.value), ("BM_Gemm<float>/4096.real_time_ns", 2e6));
+        assert_eq!(
+            (r.metric.as_str(), r.value),
+            ("BM_Gemm<float>/4096.real_time_ns", 2e6)
+        );
         let r = parse_requirement("BM_Gemm<float>>1").unwrap();
         assert_eq!((r.metric.as_str(), r.op), ("BM_Gemm<float>", Op::Gt));
     }
@@ -403,7 +415,10 @@ mod tests {
             ("tokens_per_s>=", "no threshold"),
             ("p99_latency_ms<=250ms", "not a number"),
             ("p99_latency_ms<=-1", "finite number >= 0"),
-            ("step_time_s<=1.1*basline", "neither a number nor K*baseline"),
+            (
+                "step_time_s<=1.1*basline",
+                "neither a number nor K*baseline",
+            ),
             ("step_time_s<=abc*baseline", "factor `abc`"),
             ("step_time_s<=0*baseline", "factor of 0"),
             ("p99 latency<=250", "contains a space"),
@@ -424,7 +439,10 @@ mod tests {
             lookup(&m, "tokens_per_s"),
             Some((1800.0, "total_token_throughput".into()))
         );
-        assert_eq!(lookup(&m, "p99_latency_s"), Some((0.24, "p99_e2el_ms".into())));
+        assert_eq!(
+            lookup(&m, "p99_latency_s"),
+            Some((0.24, "p99_e2el_ms".into()))
+        );
         assert_eq!(
             lookup(&m, "BM_Step.real_time_ms"),
             Some((2.5, "BM_Step.real_time_ns".into()))

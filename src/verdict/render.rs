@@ -33,7 +33,10 @@ fn runs(t: &PerfTable) -> Vec<(&'static str, &RunSummary)> {
 
 /// The performance gate's metric table under the board.
 fn perf_text(t: &PerfTable, w: &mut impl Write) -> io::Result<()> {
-    writeln!(w, "\nPerformance (the requirement is the gate; the ratio is for information):")?;
+    writeln!(
+        w,
+        "\nPerformance (the requirement is the gate; the ratio is for information):"
+    )?;
     let names: Vec<String> = t
         .rows
         .iter()
@@ -45,7 +48,12 @@ fn perf_text(t: &PerfTable, w: &mut impl Write) -> io::Result<()> {
             }
         })
         .collect();
-    let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(0).max(11);
+    let width = names
+        .iter()
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(11);
     if !t.rows.is_empty() {
         writeln!(
             w,
@@ -84,7 +92,10 @@ fn perf_text(t: &PerfTable, w: &mut impl Write) -> io::Result<()> {
 fn perf_markdown(t: &PerfTable, w: &mut impl Write) -> io::Result<()> {
     writeln!(w, "\n### Performance\n")?;
     if !t.rows.is_empty() {
-        writeln!(w, "| Requirement | Baseline | Candidate | Ratio (info) | Status | Detail |")?;
+        writeln!(
+            w,
+            "| Requirement | Baseline | Candidate | Ratio (info) | Status | Detail |"
+        )?;
         writeln!(w, "|---|---|---|---|---|---|")?;
         for r in &t.rows {
             let name = if r.read_as.is_empty() {
