@@ -336,6 +336,32 @@ fn bad_requirements_are_refused_and_leave_the_record_alone() {
     }
     let o = hipport(d.path(), &["record", "production"]);
     assert_eq!(o.status.code(), Some(2));
+    let after = std::fs::read_to_string(d.path().join("hipport-migration.toml")).unwrap();
+    assert_eq!(before, after);
+    // A slip in direction is said, not refused.
+    let o = hipport(
+        d.path(),
+        &[
+            "record",
+            "production",
+            "--require",
+            "tokens_per_s<=1500",
+            "--require",
+            "p99_ttft_ms>=250",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("tokens_per_s is a rate (higher is better)"),
+        "{}",
+        text(&o)
+    );
+    assert!(
+        text(&o).contains("p99_ttft_ms is a time (lower is better)"),
+        "{}",
+        text(&o)
+    );
+    let before = std::fs::read_to_string(d.path().join("hipport-migration.toml")).unwrap();
     let o = hipport(
         d.path(),
         &["record", "perf", "candidate", "missing.json", "--no-probe"],

@@ -517,6 +517,11 @@ fn production(a: ProductionArgs) -> anyhow::Result<i32> {
     if !errs.is_empty() {
         bail!(errs.join("\n"));
     }
+    for q in &reqs {
+        if let Some(w) = odd_direction(q) {
+            eprintln!("hipport: warning: --require {q}: {w}");
+        }
+    }
     let by = a.by.clone().unwrap_or_else(record::whoami);
     update(&a.file.file, |r| {
         let p = &mut r.production;
@@ -563,6 +568,26 @@ fn production(a: ProductionArgs) -> anyhow::Result<i32> {
         }
         Ok(())
     })
+}
+
+/// A rate capped from above or a time bounded from below is allowed, but usually a slip.
+fn odd_direction(q: &record::perf::Requirement) -> Option<String> {
+    use record::perf::Op;
+    let unit = record::perf::unit_of(&q.metric);
+    let up = matches!(q.op, Op::Ge | Op::Gt);
+    match unit {
+        "/s" if !up => Some(format!(
+            "{} is a rate (higher is better): `{}` caps it; did you mean >=?",
+            q.metric,
+            q.op.as_str()
+        )),
+        "ms" | "s" | "us" | "ns" if up => Some(format!(
+            "{} is a time (lower is better): `{}` sets a floor; did you mean <=?",
+            q.metric,
+            q.op.as_str()
+        )),
+        _ => None,
+    }
 }
 
 /// How the record names `input`: relative to the record's directory when inside it.
@@ -612,6 +637,12 @@ fn perf(a: PerfArgs) -> anyhow::Result<i32> {
         probe: !a.no_probe,
     };
     let shown = shown_path(&a.input, &a.file.file);
+    let record_dir = a
+        .file
+        .file
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     let mut run = crate::perf::ingest_run(&a.input, &shown, &input).map_err(anyhow::Error::msg)?;
     run.recorded_by = a.by.clone().unwrap_or_else(record::whoami);
     let which = match a.which {
@@ -646,6 +677,8 @@ fn perf(a: PerfArgs) -> anyhow::Result<i32> {
             PerfWhich::Baseline => r.perf.baseline = Some(run),
             PerfWhich::Candidate => r.perf.candidate = Some(run),
         }
+        let g = crate::perf::judge::performance(r, record_dir);
+        println!("performance gate now: {} — {}", g.status, g.reason);
         Ok(())
     })
 }

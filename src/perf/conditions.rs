@@ -106,7 +106,7 @@ pub fn normalize_value(key: &str, value: &str) -> String {
     }
     if let Ok(n) = v.parse::<f64>() {
         if n.is_finite() {
-            return crate::record::perf::num(n);
+            return format!("{n}"); // every digit kept: 12.75 and 12.78 stay different
         }
     }
     v.to_string()
@@ -245,6 +245,7 @@ mod tests {
     fn spellings_become_one_key_and_values_one_form() {
         let mut f = Found::default();
         f.add("batch_size", "8.0", true);
+        f.add("request_rate", "12.75", true);
         f.add("max_concurrency", "64", true);
         f.add("dtype", "torch.bfloat16", true);
         f.add("model_id", "meta-llama/Llama-3.1-8B-Instruct", true);
@@ -253,6 +254,7 @@ mod tests {
         f.add("temperature", "0", true);
         f.add("max_concurrency", "None", true);
         assert_eq!(f.conditions["batch"], "8");
+        assert_eq!(f.conditions["request_rate"], "12.75");
         assert_eq!(f.conditions["concurrency"], "64");
         assert_eq!(f.conditions["precision"], "BF16");
         assert_eq!(f.conditions["model"], "meta-llama/Llama-3.1-8B-Instruct");

@@ -96,6 +96,14 @@ pub fn show(v: f64, unit: &str) -> String {
     }
 }
 
+fn exact(v: f64, unit: &str) -> String {
+    match unit {
+        "" => format!("{v}"),
+        "/s" => format!("{v}/s"),
+        u => format!("{v} {u}"),
+    }
+}
+
 /// Conditions that differ between the runs: `batch 8 vs 16`, `concurrency 64 vs not stated`.
 pub fn differences(base: &PerfRun, cand: &PerfRun) -> Vec<String> {
     let keys: BTreeSet<&String> = base
@@ -253,28 +261,23 @@ fn row(
         Some((bv, _)) => format!("; baseline {}", show(*bv, &unit)),
         None => String::new(),
     };
-    let shown = if q.relative {
-        format!("{} ({} x baseline)", show(threshold, &unit), num(q.value))
-    } else {
-        show(threshold, &unit)
+    // Rounded for reading, unless rounding would make the two sides look equal.
+    let (c_s, t_s) = match (show(cv, &unit), show(threshold, &unit)) {
+        (c, t) if c == t => (exact(cv, &unit), exact(threshold, &unit)),
+        pair => pair,
     };
-    if q.op.holds(cv, threshold) {
-        out.status = Status::Pass;
-        out.reason = format!(
-            "{} {} {} {shown}{base_note}",
-            q.metric,
-            show(cv, &unit),
-            q.op.as_str()
-        );
+    let shown = if q.relative {
+        format!("{t_s} ({} x baseline)", q.value)
     } else {
-        out.status = Status::Remediation;
-        out.reason = format!(
-            "{} {} {} {shown}{base_note}",
-            q.metric,
-            show(cv, &unit),
-            q.op.missed()
-        );
-    }
+        t_s
+    };
+    let (status, op) = if q.op.holds(cv, threshold) {
+        (Status::Pass, q.op.as_str())
+    } else {
+        (Status::Remediation, q.op.missed())
+    };
+    out.status = status;
+    out.reason = format!("{} {c_s} {op} {shown}{base_note}", q.metric);
     out
 }
 
@@ -521,6 +524,12 @@ mod tests {
         let g = judge(&r);
         assert_eq!((g.status, g.open_items), (Status::Remediation, Some(1)));
         assert_eq!(g.reason, "p99_latency_ms 312 ms > 250 ms; baseline 201 ms");
+        let r = record(
+            &["p99_latency_ms<=250"],
+            None,
+            Some(candidate(C, &[("p99_latency_ms", 250.04)])),
+        );
+        assert_eq!(judge(&r).reason, "p99_latency_ms 250.04 ms > 250 ms");
         let r = record(
             &["step_time_s<=1.1*baseline"],
             Some(run(C, &[("step_time_s", 1.0)])),

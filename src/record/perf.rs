@@ -76,10 +76,10 @@ impl fmt::Display for Requirement {
                 "{}{}{}*baseline",
                 self.metric,
                 self.op.as_str(),
-                num(self.value)
+                self.value
             )
         } else {
-            write!(f, "{}{}{}", self.metric, self.op.as_str(), num(self.value))
+            write!(f, "{}{}{}", self.metric, self.op.as_str(), self.value)
         }
     }
 }
@@ -91,20 +91,26 @@ impl Requirement {
     }
 }
 
-/// `1500`, `0.25`, `1.1`: a number as a person would write it.
+/// `1500`, `312.4`, `1.25`, `0.0001234`: a measured number rounded for display (four
+/// significant digits below 1, three decimals below 100, one above). Never used for stored
+/// values, which keep every digit (`f64`'s shortest form, `8` not `8.0`).
 pub fn num(v: f64) -> String {
-    if v.is_finite() && v.fract() == 0.0 && v.abs() < 1e15 {
-        format!("{}", v as i64)
+    let trim = |s: String| {
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s
+        }
+    };
+    if !v.is_finite() || (v.fract() == 0.0 && v.abs() < 1e15) {
+        format!("{v}")
     } else if v.abs() >= 100.0 {
-        format!("{v:.1}")
+        trim(format!("{v:.1}"))
     } else if v.abs() >= 1.0 {
-        format!("{v:.3}")
-            .trim_end_matches('0')
-            .trim_end_matches('.')
-            .to_string()
+        trim(format!("{v:.3}"))
     } else {
-        let s = format!("{v:.4}");
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
+        let digits = (3 - v.abs().log10().floor() as i32).clamp(0, 17) as usize;
+        trim(format!("{v:.digits$}"))
     }
 }
 
@@ -453,6 +459,11 @@ mod tests {
         assert_eq!(unit_of("test_step.mean_s"), "s");
         assert_eq!(num(1500.0), "1500");
         assert_eq!(num(0.2412), "0.2412");
+        assert_eq!(num(0.000012346), "0.00001235");
         assert_eq!(num(312.44), "312.4");
+        assert_eq!(num(8.0), "8");
+        // Stored requirements keep every digit.
+        let r = parse_requirement("tokens_per_s>=1234.5678").unwrap();
+        assert_eq!(r.to_string(), "tokens_per_s>=1234.5678");
     }
 }
