@@ -176,3 +176,16 @@ fn a_forced_format_that_does_not_fit_is_an_error() {
     let e = ingest(r#"{"metrics": {"x": "fast"}}"#, None).unwrap_err();
     assert!(e.contains("metrics.x: expected a number"), "{e}");
 }
+
+#[test]
+fn vllm_latency_percentiles_in_seconds_answer_a_millisecond_requirement() {
+    let i = read("vllm_latency_rocm_mi300x.json");
+    assert_eq!(i.format, Format::VllmLatency);
+    assert_eq!(i.metrics["avg_latency_s"], 1.2843190273339868);
+    assert_eq!(i.metrics["p99_latency_s"], 1.310988461971283);
+    assert_eq!(i.metrics.len(), 7);
+    let (v, from) = hipport::record::perf::lookup(&i.metrics, "p99_latency_ms").unwrap();
+    assert!((v - 1310.988461971283).abs() < 1e-6);
+    assert_eq!(from, "p99_latency_s");
+    assert!(i.notes.contains(&"6 timed iteration(s)".to_string()));
+}

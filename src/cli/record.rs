@@ -98,7 +98,7 @@ pub struct PerfArgs {
     #[arg(value_enum)]
     pub which: PerfWhich,
     /// The benchmark result: Google Benchmark JSON, pytest-benchmark JSON, vLLM
-    /// benchmark_serving/benchmark_throughput JSON, torch.utils.benchmark-style CSV, or plain
+    /// benchmark_serving/benchmark_throughput/benchmark_latency JSON, torch.utils.benchmark-style CSV, or plain
     /// JSON/CSV of metric,value.
     pub input: PathBuf,
     /// Conditions the file does not state (or states differently): model=… batch=8 precision=bf16

@@ -11,6 +11,8 @@
 //!   `{mean,median,std,pNN}_{ttft,tpot,itl,e2el}_ms`).
 //! - vLLM `benchmark_throughput.py --output-json`: `elapsed_time`, `num_requests`,
 //!   `total_num_tokens`, `requests_per_second`, `tokens_per_second` (no conditions: give them as flags).
+//! - vLLM `benchmark_latency.py --output-json`: `avg_latency`, `latencies`, `percentiles`
+//!   (`"10" … "99"`), in seconds, for one batch run to completion (conditions as flags).
 //! - `torch.utils.benchmark`-style CSV: one row per measurement, label columns (`label`,
 //!   `sub_label`, `description`), condition columns and numeric statistic columns (`median_us`…).
 //! - plain JSON (`{"metrics": {…}, "conditions": {…}}` or a flat object) and plain CSV
@@ -30,6 +32,7 @@ pub enum Format {
     PytestBenchmark,
     VllmServing,
     VllmThroughput,
+    VllmLatency,
     TorchCsv,
     PlainJson,
     PlainCsv,
@@ -42,6 +45,7 @@ impl Format {
             Format::PytestBenchmark => "pytest-benchmark",
             Format::VllmServing => "vllm-serving",
             Format::VllmThroughput => "vllm-throughput",
+            Format::VllmLatency => "vllm-latency",
             Format::TorchCsv => "torch-csv",
             Format::PlainJson => "plain-json",
             Format::PlainCsv => "plain-csv",
@@ -110,6 +114,7 @@ pub fn ingest(text: &str, format: Option<Format>) -> Result<Ingested, String> {
         Format::PytestBenchmark => pytest_benchmark(need_json()?),
         Format::VllmServing => vllm(need_json()?, Format::VllmServing),
         Format::VllmThroughput => vllm(need_json()?, Format::VllmThroughput),
+        Format::VllmLatency => vllm_latency(need_json()?),
         Format::PlainJson => plain_json(need_json()?),
         Format::TorchCsv => torch_csv(trimmed),
         Format::PlainCsv => plain_csv(trimmed),
@@ -183,6 +188,9 @@ fn detect_json(v: &Value) -> Format {
     }
     if o.contains_key("requests_per_second") && o.contains_key("tokens_per_second") {
         return Format::VllmThroughput;
+    }
+    if o.contains_key("avg_latency") && o.get("percentiles").is_some_and(Value::is_object) {
+        return Format::VllmLatency;
     }
     Format::PlainJson
 }
@@ -458,6 +466,28 @@ fn vllm(o: &Map<String, Value>, format: Format) -> Result<Ingested, String> {
             "not conditions hipport knows, ignored: {} (pass them with --conditions if they matter)",
             unused.join(", ")
         ));
+    }
+    Ok(ing)
+}
+
+/// `avg_latency` → `avg_latency_s`; `percentiles["99"]` → `p99_latency_s`.
+fn vllm_latency(o: &Map<String, Value>) -> Result<Ingested, String> {
+    let mut ing = Ingested::new(Format::VllmLatency);
+    if let Some(v) = o.get("avg_latency").and_then(Value::as_f64) {
+        ing.metric("avg_latency_s".into(), v)?;
+    }
+    if let Some(p) = o.get("percentiles").and_then(Value::as_object) {
+        for (k, v) in p {
+            let Some(x) = v.as_f64() else { continue };
+            let pct = k.trim_end_matches(".0");
+            if pct.is_empty() || !pct.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+                return Err(format!("percentiles: `{k}` is not a percentage"));
+            }
+            ing.metric(format!("p{pct}_latency_s"), x)?;
+        }
+    }
+    if let Some(n) = o.get("latencies").and_then(Value::as_array).map(Vec::len) {
+        ing.notes.push(format!("{n} timed iteration(s)"));
     }
     Ok(ing)
 }

@@ -222,7 +222,7 @@ pub struct PerfRun {
     /// The result file as given, and its sha256.
     pub path: String,
     pub sha256: String,
-    /// google-benchmark, pytest-benchmark, vllm-serving, vllm-throughput, torch-csv, plain-json, plain-csv.
+    /// google-benchmark, pytest-benchmark, vllm-serving, vllm-throughput, vllm-latency, torch-csv, plain-json, plain-csv.
     pub format: String,
     pub date: String,
     pub recorded_by: String,
