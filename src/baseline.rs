@@ -8,7 +8,7 @@
 //! `category` and `code` fields are for people reading the file; only the fingerprint and the
 //! count take part in matching.
 
-use crate::finding::Finding;
+use crate::finding::{Category, Finding};
 use crate::gate::Status;
 use crate::report::Report;
 use serde::{Deserialize, Serialize};
@@ -33,7 +33,7 @@ pub struct Entry {
     pub path: String,
     pub rule: String,
     pub fingerprint: String,
-    pub category: String,
+    pub category: Category,
     /// How many findings share the fingerprint.
     pub count: usize,
     /// A short excerpt of the flagged code, for people.
@@ -78,7 +78,7 @@ impl Baseline {
                     path: f.path.clone(),
                     rule: f.rule.clone(),
                     fingerprint: f.fingerprint.clone(),
-                    category: f.category.as_str().into(),
+                    category: f.category,
                     count: 1,
                     code: code_of(f),
                 });

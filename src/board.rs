@@ -6,23 +6,19 @@
 //! run. Those stay UNKNOWN, and the verdict is never READY while anything is UNKNOWN. `hipport
 //! gate` (issue 6) reuses [`GATES`] and replaces UNKNOWN with recorded evidence.
 
-use crate::gate::Status;
+use crate::gate::{Gate, Status};
 use crate::report::Report;
 
-/// Gate ids (the names `hipport record gate NAME` takes) and titles, in migration order: the one
-/// list every board uses.
-pub const GATES: [(&str, &str); 10] = [
-    ("baseline", "CUDA baseline"),
-    ("inventory", "Dependency inventory"),
-    ("target", "Exact ROCm target"),
-    ("build", "Build"),
-    ("functional", "Functional"),
-    ("correctness", "Correctness"),
-    ("precision", "Production precision"),
-    ("distributed", "Distributed"),
-    ("operations", "Operations"),
-    ("performance", "Performance"),
-];
+/// Gate ids and titles in migration order, from [`Gate`] (the one list).
+pub const GATES: [(&str, &str); 10] = {
+    let mut out = [("", ""); 10];
+    let mut i = 0;
+    while i < Gate::ALL.len() {
+        out[i] = (Gate::ALL[i].as_str(), Gate::ALL[i].title());
+        i += 1;
+    }
+    out
+};
 
 /// One gate with its status and the evidence (or lack of it) behind the status.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,39 +31,44 @@ pub struct GateRow {
 
 /// The board as a scan report supports it.
 pub fn static_board(r: &Report) -> Vec<GateRow> {
-    GATES
+    Gate::ALL
         .iter()
-        .map(|&(id, title)| {
-            let (status, note) = match id {
-                "baseline" => (
+        .map(|&gate| {
+            let (status, note) = match gate {
+                Gate::Baseline => (
                     Status::Unknown,
                     "not recorded: build and run the CUDA version to keep reference outputs".into(),
                 ),
-                "inventory" => inventory(r),
-                "target" if r.target.rocm_explicit && !r.target.offload_arch.is_empty() => (
+                Gate::Inventory => inventory(r),
+                Gate::Target if r.target.rocm_explicit && !r.target.offload_arch.is_empty() => (
                     Status::Pass,
                     format!("target {}", r.target.describe()),
                 ),
-                "target" if r.target.rocm_explicit => (
+                Gate::Target if r.target.rocm_explicit => (
                     Status::Unknown,
                     format!(
                         "ROCm {} named, GPU architecture not: set [target] offload_arch in hipport.toml (the full tuple goes in the migration record: hipport record target)",
                         r.target.rocm
                     ),
                 ),
-                "target" => (
+                Gate::Target => (
                     Status::Unknown,
                     format!(
                         "defaulted to ROCm {}: name an exact X.Y.Z release (--rocm or hipport.toml)",
                         r.target.rocm
                     ),
                 ),
-                "build" => (Status::Unknown, "not verified: no HIP build recorded".into()),
-                _ => (Status::Unknown, "not tested".into()),
+                Gate::Build => (Status::Unknown, "not verified: no HIP build recorded".into()),
+                Gate::Functional
+                | Gate::Correctness
+                | Gate::Precision
+                | Gate::Distributed
+                | Gate::Operations
+                | Gate::Performance => (Status::Unknown, "not tested".into()),
             };
             GateRow {
-                id,
-                title,
+                id: gate.as_str(),
+                title: gate.title(),
                 status,
                 note,
             }

@@ -24,7 +24,7 @@
 //! by = "migration lead"
 //! ```
 
-use crate::finding::{Decision, Finding};
+use crate::finding::{Decision, DecisionKind, Finding};
 use crate::gate::Status;
 use crate::report::Report;
 use crate::rules;
@@ -236,15 +236,15 @@ pub fn parse(text: &str, file: &Path) -> Result<Config, ConfigError> {
     let mut accept = Vec::new();
     for (i, a) in raw.accept.iter().enumerate() {
         let key = |k: &str| format!("accept[{i}].{k}");
-        let (status, word) = match a.status.trim().to_ascii_uppercase().as_str() {
-            "BLOCKER" => (Status::Blocker, "BLOCKER"),
-            "ACCEPTED" => (Status::Pass, "ACCEPTED"),
-            _ => {
-                return Err(bad(
-                    key("status"),
-                    format!("`{}`: expected \"BLOCKER\" or \"ACCEPTED\"", a.status),
-                ))
-            }
+        let word = DecisionKind::parse(&a.status.to_ascii_uppercase()).ok_or_else(|| {
+            bad(
+                key("status"),
+                format!("`{}`: expected \"BLOCKER\" or \"ACCEPTED\"", a.status),
+            )
+        })?;
+        let status = match word {
+            DecisionKind::Blocker => Status::Blocker,
+            DecisionKind::Accepted => Status::Pass,
         };
         if a.reason.trim().is_empty() {
             return Err(bad(
@@ -275,7 +275,7 @@ pub fn parse(text: &str, file: &Path) -> Result<Config, ConfigError> {
             path,
             status,
             decision: Decision {
-                decision: word.into(),
+                decision: word,
                 reason: a.reason.trim().to_string(),
                 by: a.by.clone(),
             },

@@ -7,86 +7,38 @@
 use crate::gate::{Phase, Status};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use std::fmt;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Category {
-    WarpSize,
-    InlineAsm,
-    VersionCheck,
-    ArchCheck,
-    DriverApi,
-    UnsupportedApi,
-    DeprecatedApi,
-    Library,
-    DeviceFeature,
-    // Non-source inventory (issue 5).
-    FrameworkNamespace,
-    PythonPackage,
-    NativeExtension,
-    BuildSystem,
-    Container,
-    Deployment,
-    Monitoring,
-    Distributed,
-    BinaryDependency,
-    PtxArtifact,
-}
-
-impl Category {
-    pub const ALL: [Category; 19] = [
-        Category::WarpSize,
-        Category::InlineAsm,
-        Category::VersionCheck,
-        Category::ArchCheck,
-        Category::DriverApi,
-        Category::UnsupportedApi,
-        Category::DeprecatedApi,
-        Category::Library,
-        Category::DeviceFeature,
-        Category::FrameworkNamespace,
-        Category::PythonPackage,
-        Category::NativeExtension,
-        Category::BuildSystem,
-        Category::Container,
-        Category::Deployment,
-        Category::Monitoring,
-        Category::Distributed,
-        Category::BinaryDependency,
-        Category::PtxArtifact,
-    ];
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Category::WarpSize => "warp-size",
-            Category::InlineAsm => "inline-asm",
-            Category::VersionCheck => "version-check",
-            Category::ArchCheck => "arch-check",
-            Category::DriverApi => "driver-api",
-            Category::UnsupportedApi => "unsupported-api",
-            Category::DeprecatedApi => "deprecated-api",
-            Category::Library => "library",
-            Category::DeviceFeature => "device-feature",
-            Category::FrameworkNamespace => "framework-namespace",
-            Category::PythonPackage => "python-package",
-            Category::NativeExtension => "native-extension",
-            Category::BuildSystem => "build-system",
-            Category::Container => "container",
-            Category::Deployment => "deployment",
-            Category::Monitoring => "monitoring",
-            Category::Distributed => "distributed",
-            Category::BinaryDependency => "binary-dependency",
-            Category::PtxArtifact => "ptx-artifact",
-        }
-    }
-    pub fn parse(s: &str) -> Option<Category> {
-        Category::ALL.into_iter().find(|c| c.as_str() == s.trim())
+crate::vocabulary! {
+    /// What kind of porting problem a finding is: the words of `category` in every report.
+    pub enum Category {
+        WarpSize = "warp-size",
+        InlineAsm = "inline-asm",
+        VersionCheck = "version-check",
+        ArchCheck = "arch-check",
+        DriverApi = "driver-api",
+        UnsupportedApi = "unsupported-api",
+        DeprecatedApi = "deprecated-api",
+        Library = "library",
+        DeviceFeature = "device-feature",
+        // Non-source inventory (issue 5).
+        FrameworkNamespace = "framework-namespace",
+        PythonPackage = "python-package",
+        NativeExtension = "native-extension",
+        BuildSystem = "build-system",
+        Container = "container",
+        Deployment = "deployment",
+        Monitoring = "monitoring",
+        Distributed = "distributed",
+        BinaryDependency = "binary-dependency",
+        PtxArtifact = "ptx-artifact",
     }
 }
 
-impl fmt::Display for Category {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+crate::vocabulary! {
+    /// What a person decided about an item in `hipport.toml` (`[[accept]] status = …`).
+    pub enum DecisionKind {
+        Blocker = "BLOCKER",
+        Accepted = "ACCEPTED",
     }
 }
 
@@ -167,8 +119,7 @@ pub fn fingerprint(rule: &str, path: &str, code: &[u8]) -> String {
 /// or it is accepted as it is. Analysis never makes one.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Decision {
-    /// `BLOCKER` or `ACCEPTED`.
-    pub decision: String,
+    pub decision: DecisionKind,
     pub reason: String,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub by: Option<String>,

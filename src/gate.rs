@@ -3,92 +3,78 @@
 //! These words are a contract with users' scripts and CI (they appear verbatim in JSON, SARIF
 //! and baselines): add variants, never rename them.
 
-use serde::{Deserialize, Serialize};
-use std::fmt;
-
-/// The status of one item or gate. `Blocker` is only ever set by a person (configuration or
-/// the migration record); analysis never produces it on its own.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "UPPERCASE")]
-pub enum Status {
-    Blocker,
-    Remediation,
-    Unknown,
-    Pass,
+crate::vocabulary! {
+    /// The status of one item or gate. `Blocker` is only ever set by a person (configuration or
+    /// the migration record); analysis never produces it on its own.
+    pub enum Status [case_insensitive] {
+        Blocker = "BLOCKER",
+        Remediation = "REMEDIATION",
+        Unknown = "UNKNOWN",
+        Pass = "PASS",
+    }
 }
 
-impl Status {
-    pub const ALL: [Status; 4] = [
-        Status::Blocker,
-        Status::Remediation,
-        Status::Unknown,
-        Status::Pass,
-    ];
-    pub fn as_str(self) -> &'static str {
+crate::vocabulary! {
+    /// Where a problem would surface if nothing is done about it.
+    pub enum Phase [case_insensitive] {
+        Install = "INSTALL",
+        Build = "BUILD",
+        Import = "IMPORT",
+        Init = "INIT",
+        Runtime = "RUNTIME",
+        Correctness = "CORRECTNESS",
+        Performance = "PERFORMANCE",
+    }
+}
+
+crate::vocabulary! {
+    /// The ten migration gates, in the order a migration passes them: the ids that
+    /// `hipport record gate NAME` takes and boards print.
+    pub enum Gate {
+        Baseline = "baseline",
+        Inventory = "inventory",
+        Target = "target",
+        Build = "build",
+        Functional = "functional",
+        Correctness = "correctness",
+        Precision = "precision",
+        Distributed = "distributed",
+        Operations = "operations",
+        Performance = "performance",
+    }
+}
+
+impl Gate {
+    /// The title boards print.
+    pub const fn title(self) -> &'static str {
         match self {
-            Status::Pass => "PASS",
-            Status::Remediation => "REMEDIATION",
-            Status::Blocker => "BLOCKER",
-            Status::Unknown => "UNKNOWN",
+            Gate::Baseline => "CUDA baseline",
+            Gate::Inventory => "Dependency inventory",
+            Gate::Target => "Exact ROCm target",
+            Gate::Build => "Build",
+            Gate::Functional => "Functional",
+            Gate::Correctness => "Correctness",
+            Gate::Precision => "Production precision",
+            Gate::Distributed => "Distributed",
+            Gate::Operations => "Operations",
+            Gate::Performance => "Performance",
         }
     }
-    pub fn parse(s: &str) -> Option<Status> {
-        Status::ALL
-            .into_iter()
-            .find(|st| st.as_str().eq_ignore_ascii_case(s.trim()))
-    }
-}
 
-impl fmt::Display for Status {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// Where a problem would surface if nothing is done about it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "UPPERCASE")]
-pub enum Phase {
-    Install,
-    Build,
-    Import,
-    Init,
-    Runtime,
-    Correctness,
-    Performance,
-}
-
-impl Phase {
-    pub const ALL: [Phase; 7] = [
-        Phase::Install,
-        Phase::Build,
-        Phase::Import,
-        Phase::Init,
-        Phase::Runtime,
-        Phase::Correctness,
-        Phase::Performance,
-    ];
-    pub fn as_str(self) -> &'static str {
+    /// What the gate asks, one line, for boards and `record init`.
+    pub const fn question(self) -> &'static str {
         match self {
-            Phase::Install => "INSTALL",
-            Phase::Build => "BUILD",
-            Phase::Import => "IMPORT",
-            Phase::Init => "INIT",
-            Phase::Runtime => "RUNTIME",
-            Phase::Correctness => "CORRECTNESS",
-            Phase::Performance => "PERFORMANCE",
+            Gate::Baseline => "is the CUDA baseline frozen and reproducible?",
+            Gate::Inventory => "is every CUDA dependency found and mapped?",
+            Gate::Target => "is the exact ROCm target tuple defined?",
+            Gate::Build => "does the translated tree compile with hipcc?",
+            Gate::Functional => "do representative workloads run on the target?",
+            Gate::Correctness => "do outputs match the baseline within tolerance?",
+            Gate::Precision => "does the production precision work?",
+            Gate::Distributed => "does the production GPU and node count work?",
+            Gate::Operations => "are monitoring, deployment and runbooks ported?",
+            Gate::Performance => "does performance meet the requirement?",
         }
-    }
-    pub fn parse(s: &str) -> Option<Phase> {
-        Phase::ALL
-            .into_iter()
-            .find(|p| p.as_str().eq_ignore_ascii_case(s.trim()))
-    }
-}
-
-impl fmt::Display for Phase {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 

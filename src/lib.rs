@@ -32,4 +32,5 @@ pub mod translate;
 pub mod verdict;
 pub mod verify;
 pub mod version;
+mod vocab;
 pub mod walk;

@@ -1,44 +1,21 @@
-//! The ten migration gates, in board order: ids come from the report's board
-//! ([`crate::board::GATES`]), the one list; this module adds what each gate asks.
+//! The record's gate names: the ids of [`Gate`], the one list (in `src/gate.rs`), checked
+//! exactly as the record and `hipport record gate NAME` write them.
 
-/// Gate ids in the order the workflow passes them (from [`crate::board::GATES`]).
-pub const GATES: [&str; 10] = {
-    let mut ids = [""; 10];
-    let mut i = 0;
-    while i < 10 {
-        ids[i] = crate::board::GATES[i].0;
-        i += 1;
-    }
-    ids
-};
+pub use crate::gate::Gate;
 
-/// What each gate asks, one line, for boards and `record init`.
-pub fn question(gate: &str) -> &'static str {
-    match gate {
-        "baseline" => "is the CUDA baseline frozen and reproducible?",
-        "inventory" => "is every CUDA dependency found and mapped?",
-        "target" => "is the exact ROCm target tuple defined?",
-        "build" => "does the translated tree compile with hipcc?",
-        "functional" => "do representative workloads run on the target?",
-        "correctness" => "do outputs match the baseline within tolerance?",
-        "precision" => "does the production precision work?",
-        "distributed" => "does the production GPU and node count work?",
-        "operations" => "are monitoring, deployment and runbooks ported?",
-        "performance" => "does performance meet the requirement?",
-        _ => "",
-    }
+/// The gate an exact id names (`build`, not `Build`).
+pub fn gate(name: &str) -> Option<Gate> {
+    Gate::ALL.into_iter().find(|g| g.as_str() == name)
 }
 
 pub fn is_gate(name: &str) -> bool {
-    GATES.contains(&name)
+    gate(name).is_some()
 }
 
 /// `unknown gate `x`: expected one of baseline, inventory, …`.
 pub fn unknown_gate(name: &str) -> String {
-    format!(
-        "unknown gate `{name}`: expected one of {}",
-        GATES.join(", ")
-    )
+    let ids: Vec<&str> = Gate::ALL.iter().map(|g| g.as_str()).collect();
+    format!("unknown gate `{name}`: expected one of {}", ids.join(", "))
 }
 
 #[cfg(test)]
@@ -46,9 +23,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn ten_gates_each_with_a_question() {
-        assert_eq!(GATES.len(), 10);
-        assert!(GATES.iter().all(|g| !question(g).is_empty()));
-        assert!(is_gate("build") && !is_gate("Build"));
+    fn ten_gates_each_with_a_question_and_exact_ids() {
+        assert_eq!(Gate::ALL.len(), 10);
+        assert!(Gate::ALL.iter().all(|g| !g.question().is_empty()));
+        assert!(is_gate("build") && !is_gate("Build") && !is_gate(" build"));
+        assert!(unknown_gate("x").ends_with("baseline, inventory, target, build, functional, correctness, precision, distributed, operations, performance"));
     }
 }

@@ -15,7 +15,7 @@ use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-pub use gates::GATES;
+pub use gates::Gate;
 
 /// The file name, at the repository root.
 pub const FILE_NAME: &str = "hipport-migration.toml";
@@ -294,16 +294,16 @@ impl Record {
         let date = date::now();
         Record {
             schema_version: SCHEMA_VERSION,
-            gates: GATES
+            gates: Gate::ALL
                 .iter()
                 .map(|g| GateRow {
-                    name: g.to_string(),
+                    name: g.as_str().to_string(),
                     status: Status::Unknown,
                     phase: None,
                     evidence: Evidence::default(),
                     date: date.clone(),
                     recorded_by: recorded_by.to_string(),
-                    note: format!("not tested: {}", gates::question(g)),
+                    note: format!("not tested: {}", g.question()),
                     details: BTreeMap::new(),
                 })
                 .collect(),
@@ -383,8 +383,7 @@ impl Record {
     pub fn set_gate(&mut self, row: GateRow) {
         self.gates.retain(|g| g.name != row.name);
         self.gates.push(row);
-        self.gates
-            .sort_by_key(|g| GATES.iter().position(|n| *n == g.name));
+        self.gates.sort_by_key(|g| gates::gate(&g.name));
     }
 }
 

@@ -66,7 +66,7 @@ pub fn write(r: &Report, new: Option<&[bool]>, w: &mut dyn Write) -> io::Result<
         }
         writeln!(w)?;
         let title = if status == Status::Pass {
-            "ACCEPTED".to_string()
+            crate::finding::DecisionKind::Accepted.to_string()
         } else {
             status.to_string()
         };

@@ -333,7 +333,7 @@ pub fn build(r: &Report, new: Option<&[bool]>) -> Log {
             }),
             fixes,
             suppressions: decision
-                .filter(|d| d.decision == "ACCEPTED")
+                .filter(|d| d.decision == crate::finding::DecisionKind::Accepted)
                 .map(|d| Suppression {
                     kind: "external".into(),
                     status: "accepted".into(),

@@ -7,15 +7,15 @@ pub mod derive;
 pub mod render;
 
 use crate::finding::Category;
-use crate::gate::Status;
-use crate::record::{self, date, GateRow, Record, GATES};
+use crate::gate::{Gate, Status};
+use crate::record::{self, date, GateRow, Record};
 use crate::report::Report;
 use serde::Serialize;
 use std::path::Path;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct GateLine {
-    pub name: String,
+    pub name: Gate,
     pub status: Status,
     /// Where the status comes from: record, scan, verify, test matrix.
     pub source: String,
@@ -29,12 +29,19 @@ pub struct GateLine {
     pub perf: Option<crate::perf::judge::PerfTable>,
 }
 
+crate::vocabulary! {
+    /// The board's verdict.
+    pub enum Readiness {
+        Ready = "MIGRATION READY",
+        NotReady = "NOT READY",
+    }
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct Board {
     pub gates: Vec<GateLine>,
     pub ready: bool,
-    /// `MIGRATION READY` or `NOT READY`.
-    pub verdict: String,
+    pub verdict: Readiness,
     /// Why not ready: one line per gate that is not PASS.
     pub blocking: Vec<String>,
     pub critical_unknowns: Vec<String>,
@@ -55,31 +62,21 @@ pub fn board(root: &Path, rec: Option<&Record>, scan: Result<&Report, &str>) -> 
     }
     let mut critical = Vec::new();
     let mut gates = Vec::new();
-    for name in GATES {
+    for gate in Gate::ALL {
+        let name = gate.as_str();
         let stored = rec.and_then(|r| r.gate(name));
-        let mut line = match name {
-            "inventory" => inventory(scan, &mut critical),
-            "build" => build(root, stored),
-            "functional" | "precision" | "distributed" => {
-                let d = match name {
-                    "functional" => derive::functional(r),
-                    "precision" => derive::precision(r),
-                    _ => derive::distributed(r),
-                };
-                critical.extend(d.critical.clone());
-                GateLine {
-                    name: name.into(),
-                    status: d.status,
-                    source: "test matrix".into(),
-                    evidence: format!("{} [[test]] row(s) vs [production]", r.tests.len()),
-                    age: latest_test_age(r),
-                    reason: d.reason,
-                    open_items: d.open_items,
-                    perf: None,
-                }
-            }
-            "performance" if crate::perf::judge::applies(r) => performance(root, r),
-            _ => recorded(name, stored, r),
+        let mut line = match gate {
+            Gate::Inventory => inventory(scan, &mut critical),
+            Gate::Build => build(root, stored),
+            Gate::Functional => matrix(gate, derive::functional(r), r, &mut critical),
+            Gate::Precision => matrix(gate, derive::precision(r), r, &mut critical),
+            Gate::Distributed => matrix(gate, derive::distributed(r), r, &mut critical),
+            Gate::Performance if crate::perf::judge::applies(r) => performance(root, r),
+            Gate::Baseline
+            | Gate::Target
+            | Gate::Correctness
+            | Gate::Operations
+            | Gate::Performance => recorded(gate, stored, r),
         };
         // A person's BLOCKER outranks any derivation.
         if let Some(s) = stored.filter(|s| s.status == Status::Blocker) {
@@ -94,7 +91,7 @@ pub fn board(root: &Path, rec: Option<&Record>, scan: Result<&Report, &str>) -> 
         let native = rep.count_category(Category::NativeExtension);
         let functional_pass = gates
             .iter()
-            .any(|g| g.name == "functional" && g.status == Status::Pass);
+            .any(|g| g.name == Gate::Functional && g.status == Status::Pass);
         if native > 0 && !functional_pass {
             critical.push(format!("untested custom operator: {native} native-extension finding(s) and no passing functional test"));
         }
@@ -103,20 +100,20 @@ pub fn board(root: &Path, rec: Option<&Record>, scan: Result<&Report, &str>) -> 
     critical.dedup();
     let blocking: Vec<String> = gates
         .iter()
-        .filter(|g| g.status != Status::Pass)
-        .map(|g| match g.status {
-            Status::Unknown => format!(
+        .filter_map(|g| match g.status {
+            Status::Pass => None,
+            Status::Unknown => Some(format!(
                 "{}: not tested — {}",
                 g.name,
                 g.reason.strip_prefix("not tested: ").unwrap_or(&g.reason)
-            ),
-            Status::Remediation => format!(
+            )),
+            Status::Remediation => Some(format!(
                 "{}: REMEDIATION, {} open item(s) — {}",
                 g.name,
                 g.open_items.map_or("?".into(), |n| n.to_string()),
                 g.reason
-            ),
-            _ => format!("{}: BLOCKER — {}", g.name, g.reason),
+            )),
+            Status::Blocker => Some(format!("{}: BLOCKER — {}", g.name, g.reason)),
         })
         .collect();
     let ready = blocking.is_empty();
@@ -124,14 +121,28 @@ pub fn board(root: &Path, rec: Option<&Record>, scan: Result<&Report, &str>) -> 
         gates,
         ready,
         verdict: if ready {
-            "MIGRATION READY"
+            Readiness::Ready
         } else {
-            "NOT READY"
-        }
-        .into(),
+            Readiness::NotReady
+        },
         blocking,
         critical_unknowns: critical,
         notes,
+    }
+}
+
+/// A gate derived from the `[[test]]` matrix against `[production]`.
+fn matrix(gate: Gate, d: derive::Derived, r: &Record, critical: &mut Vec<String>) -> GateLine {
+    critical.extend(d.critical.clone());
+    GateLine {
+        name: gate,
+        status: d.status,
+        source: "test matrix".into(),
+        evidence: format!("{} [[test]] row(s) vs [production]", r.tests.len()),
+        age: latest_test_age(r),
+        reason: d.reason,
+        open_items: d.open_items,
+        perf: None,
     }
 }
 
@@ -146,7 +157,7 @@ fn latest_test_age(r: &Record) -> String {
 /// Inventory: PASS only when every finding is PASS; REMEDIATION with the open items otherwise.
 fn inventory(scan: Result<&Report, &str>, critical: &mut Vec<String>) -> GateLine {
     let mut line = GateLine {
-        name: "inventory".into(),
+        name: Gate::Inventory,
         status: Status::Unknown,
         source: "scan".into(),
         evidence: "hipport scan (fresh)".into(),
@@ -220,7 +231,7 @@ fn inventory(scan: Result<&Report, &str>, critical: &mut Vec<String>) -> GateLin
 fn performance(root: &Path, r: &Record) -> GateLine {
     let g = crate::perf::judge::performance(r, root);
     GateLine {
-        name: "performance".into(),
+        name: Gate::Performance,
         status: g.status,
         source: "benchmarks".into(),
         evidence: g.evidence,
@@ -237,7 +248,7 @@ fn performance(root: &Path, r: &Record) -> GateLine {
 
 /// Build: the record's row written by `verify`, trusted only while its results file is unchanged.
 fn build(root: &Path, stored: Option<&GateRow>) -> GateLine {
-    let mut line = recorded("build", stored, &Record::default());
+    let mut line = recorded(Gate::Build, stored, &Record::default());
     line.source = "verify".into();
     let Some(row) = stored else {
         line.reason = "not tested: run `hipport verify`".into();
@@ -273,21 +284,21 @@ fn build(root: &Path, stored: Option<&GateRow>) -> GateLine {
 }
 
 /// A gate as the record holds it; PASS without evidence is not PASS.
-fn recorded(name: &str, stored: Option<&GateRow>, r: &Record) -> GateLine {
+fn recorded(gate: Gate, stored: Option<&GateRow>, r: &Record) -> GateLine {
     let Some(row) = stored else {
         return GateLine {
-            name: name.into(),
+            name: gate,
             status: Status::Unknown,
             source: "record".into(),
             evidence: String::new(),
             age: "-".into(),
-            reason: format!("not tested: {}", record::gates::question(name)),
+            reason: format!("not tested: {}", gate.question()),
             open_items: None,
             perf: None,
         };
     };
     let mut line = GateLine {
-        name: name.into(),
+        name: gate,
         status: row.status,
         source: "record".into(),
         evidence: row.evidence.describe(),
@@ -304,7 +315,7 @@ fn recorded(name: &str, stored: Option<&GateRow>, r: &Record) -> GateLine {
         line.status = Status::Unknown;
         line.reason = "recorded PASS without evidence: evidence beats \"should work\"".into();
     }
-    if name == "target"
+    if gate == Gate::Target
         && row.status == Status::Pass
         && (r.target.rocm.is_empty() || r.target.gfx.is_empty())
     {
@@ -312,7 +323,7 @@ fn recorded(name: &str, stored: Option<&GateRow>, r: &Record) -> GateLine {
         line.reason =
             "the [target] tuple is incomplete (rocm, gfx): run `hipport record target`".into();
     }
-    if name == "baseline" && row.status == Status::Pass {
+    if gate == Gate::Baseline && row.status == Status::Pass {
         let missing = r.baseline.missing();
         if !missing.is_empty() {
             line.reason = format!(

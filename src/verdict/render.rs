@@ -150,7 +150,7 @@ pub fn text(b: &Board, w: &mut impl Write) -> io::Result<()> {
         writeln!(
             w,
             "{:<12} {:<12} {:<9} {:<12} {ev}{}",
-            g.name,
+            g.name.as_str(),
             g.status.as_str(),
             g.age,
             g.source,
@@ -189,7 +189,7 @@ pub fn markdown(b: &Board, w: &mut impl Write) -> io::Result<()> {
         writeln!(
             w,
             "| {} | **{}** | {} | {} | {} | {} |",
-            g.name,
+            g.name.as_str(),
             g.status,
             cell(&g.age),
             cell(&g.source),
