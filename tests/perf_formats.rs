@@ -50,6 +50,8 @@ fn vllm_serving_result_with_metadata_and_per_request_arrays() {
     );
     assert_eq!(c["tp"], "1");
     assert_eq!(c["request_rate"], "inf");
+    assert_eq!(c["completed_requests"], "200");
+    assert!(!c.contains_key("failed_requests"));
     assert_eq!(i.found.machine.gpu, "NVIDIA A100-SXM4-80GB");
     assert!(!c.contains_key("gpu") && !c.contains_key("date"));
 }
@@ -64,14 +66,16 @@ fn vllm_serving_nan_is_skipped_not_an_error() {
 }
 
 #[test]
-fn vllm_throughput_has_metrics_and_no_conditions() {
+fn vllm_throughput_has_metrics_and_the_request_count() {
     let i = read("vllm_throughput_rocm_mi300x.json");
     assert_eq!(i.format, Format::VllmThroughput);
     assert_eq!(i.metrics["tokens_per_second"], 20897.200283);
     assert_eq!(i.metrics["requests_per_second"], 18.139931);
     assert!(i.metrics.contains_key("elapsed_time"));
     assert!(!i.metrics.contains_key("num_requests"));
-    assert!(i.found.conditions.is_empty());
+    // The workload size is the only condition the file holds.
+    assert_eq!(i.found.conditions.len(), 1);
+    assert_eq!(i.found.conditions["num_prompts"], "1000");
 }
 
 #[test]

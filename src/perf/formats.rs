@@ -427,7 +427,6 @@ const VLLM_SKIP: &[&str] = &[
     "total_input_tokens",
     "total_output_tokens",
     "total_num_tokens",
-    "num_requests",
     "percentiles",
     "latencies",
 ];
@@ -437,9 +436,16 @@ fn vllm(o: &Map<String, Value>, format: Format) -> Result<Ingested, String> {
     for (k, v) in o {
         let key = k.trim_end_matches(':'); // vLLM writes "request_goodput:"
         if VLLM_SKIP.contains(&key) {
-            if let (Some(n), true) = (v.as_f64(), key == "completed" || key == "failed") {
-                ing.notes
-                    .push(format!("{key}: {}", crate::record::perf::num(n)));
+            // Requests that completed (and failed, when any did) say whether both runs did
+            // the same work: they are compared like conditions.
+            match (key, v.as_f64()) {
+                ("completed", Some(n)) => {
+                    ing.found.add("completed_requests", &n.to_string(), false)
+                }
+                ("failed", Some(n)) if n > 0.0 => {
+                    ing.found.add("failed_requests", &n.to_string(), false)
+                }
+                _ => {}
             }
             continue;
         }
@@ -690,6 +696,19 @@ mod tests {
             .unwrap_err()
             .contains("no numeric metric"));
         assert!(d("{not json").unwrap_err().contains("not valid JSON"));
+    }
+
+    #[test]
+    fn failed_requests_are_compared_like_conditions() {
+        let i = ingest(
+            r#"{"num_prompts": 200, "completed": 197, "failed": 3, "request_throughput": 9.8}"#,
+            None,
+        )
+        .unwrap();
+        assert_eq!(i.found.conditions["completed_requests"], "197");
+        assert_eq!(i.found.conditions["failed_requests"], "3");
+        assert_eq!(i.found.conditions["num_prompts"], "200");
+        assert_eq!(i.metrics.len(), 1);
     }
 
     #[test]
