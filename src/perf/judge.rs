@@ -216,12 +216,10 @@ fn row(
         reason: String::new(),
     };
     let Some((cv, _)) = c else {
-        let names: Vec<&str> = cand.metrics.keys().take(6).map(String::as_str).collect();
         out.reason = format!(
-            "the candidate has no {} (it has {}{})",
+            "the candidate has no {} ({})",
             q.metric,
-            names.join(", "),
-            if cand.metrics.len() > 6 { ", …" } else { "" }
+            near(&q.metric, cand)
         );
         return out;
     };
@@ -279,6 +277,37 @@ fn row(
     out.status = status;
     out.reason = format!("{} {c_s} {op} {shown}{base_note}", q.metric);
     out
+}
+
+/// The run's metric names that share a word with `metric` (`p99`, `ttft`), else its first names.
+fn near(metric: &str, run: &PerfRun) -> String {
+    let words = |m: &str| -> Vec<String> {
+        m.to_ascii_lowercase()
+            .split(['_', '.', '/', '-'])
+            .filter(|w| w.len() > 1 && !matches!(*w, "ms" | "us" | "ns" | "per"))
+            .map(str::to_string)
+            .collect()
+    };
+    let want = words(metric);
+    let mut scored: Vec<(usize, &String)> = run
+        .metrics
+        .keys()
+        .map(|k| (words(k).iter().filter(|w| want.contains(w)).count(), k))
+        .filter(|(n, _)| *n > 0)
+        .collect();
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
+    let (label, names): (&str, Vec<&String>) = if scored.is_empty() {
+        ("it has", run.metrics.keys().take(6).collect())
+    } else {
+        ("closest", scored.iter().take(6).map(|(_, k)| *k).collect())
+    };
+    let more = if names.len() < run.metrics.len() {
+        ", …"
+    } else {
+        ""
+    };
+    let list: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
+    format!("{label}: {}{more}", list.join(", "))
 }
 
 /// Derives the performance gate for the project at `root`.
@@ -630,7 +659,23 @@ mod tests {
         assert_eq!(g.status, Status::Unknown);
         assert!(
             g.reason
-                .contains("the candidate has no tokens_per_s (it has p99_latency_ms)"),
+                .contains("the candidate has no tokens_per_s (it has: p99_latency_ms)"),
+            "{}",
+            g.reason
+        );
+        let c = candidate(
+            C,
+            &[
+                ("mean_ttft_ms", 50.0),
+                ("p99_ttft_ms", 90.0),
+                ("p99_itl_ms", 9.0),
+                ("duration", 3.0),
+            ],
+        );
+        let g = judge(&record(&["ttft_p99_ms<=100"], None, Some(c)));
+        assert!(
+            g.reason
+                .ends_with("(closest: p99_ttft_ms, mean_ttft_ms, p99_itl_ms, …)"),
             "{}",
             g.reason
         );
