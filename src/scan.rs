@@ -65,6 +65,12 @@ pub fn scan_with_sources(s: &Settings) -> Result<(Report, Sources), String> {
     let inventory = crate::inventory::scan_repo(&s.paths, &s.walk, s.max_file_size);
     findings.extend(inventory.findings);
     errors.extend(inventory.errors);
+    // One finding per fact: a project's ROCm switch once, one rule per flagged code and line.
+    crate::rules::facts::once_per_project(
+        &mut findings,
+        &[crate::rules::version_check::PROJECT_ROCM_SWITCH.id.code],
+    );
+    crate::rules::facts::merge_same_line(&mut findings);
     let mut report = Report::new(s.target_info(), findings, errors);
     report.summary.files_scanned = outcomes.len() + inventory.files;
     report.summary.translated_names = translated;

@@ -28,6 +28,7 @@ pub mod ptx;
 pub mod pyproject;
 pub mod python;
 pub mod requirements;
+pub mod rocm_branch;
 pub mod shell;
 pub mod tables;
 pub mod ts;
@@ -202,6 +203,26 @@ impl<'a> Out<'a> {
         if !dup {
             let f = self.ctx.finding(rule, range, message, suggestion);
             self.findings.push(f);
+        }
+    }
+    /// Turns the findings of `rules` (every non-PASS one when `rules` is empty) that start inside
+    /// one of `ranges` into PASS, appending `why(test)` to the message.
+    pub fn pass_within(
+        &mut self,
+        ranges: &[(Range<usize>, String)],
+        rules: &[&str],
+        why: impl Fn(&str) -> String,
+    ) {
+        for f in &mut self.findings {
+            if f.status == crate::gate::Status::Pass
+                || (!rules.is_empty() && !rules.contains(&f.rule.as_str()))
+            {
+                continue;
+            }
+            if let Some((_, test)) = ranges.iter().find(|(r, _)| r.contains(&f.byte_range.0)) {
+                f.status = crate::gate::Status::Pass;
+                f.message.push_str(&why(test));
+            }
         }
     }
     /// The findings in file order.

@@ -6,7 +6,7 @@
 
 use super::ts::{self, Lang};
 use super::words::{self, Cx, Site, Word};
-use super::{framework, monitoring, native_ext, packages, ptx, version_check, Out};
+use super::{framework, monitoring, native_ext, packages, ptx, rocm_branch, version_check, Out};
 use std::ops::Range;
 use tree_sitter::Node;
 
@@ -118,6 +118,19 @@ pub fn scan(out: &mut Out, flavor: Flavor) {
         for (flag, r) in std::mem::take(&mut st.flag_candidates) {
             out.push(&native_ext::NVCC_ONLY_FLAG, r, format!("nvcc-only flag `{flag}`: hipcc rejects or ignores it; gate it on torch.version.hip"), Some("if torch.version.hip: use --offload-arch=gfx... (or PYTORCH_ROCM_ARCH) instead".into()));
         }
+    }
+    // A project that already branches for ROCm: its CUDA-only arms are not porting work, and
+    // its extensions are built for ROCm by its own ROCm arm.
+    let root = tree.root_node();
+    let cuda_only = rocm_branch::cuda_only(root, src);
+    out.pass_within(&cuda_only, &[], |test| {
+        format!(" (CUDA-only branch of `{test}`: the project's ROCm branch replaces it)")
+    });
+    if rocm_branch::has_rocm_test(root, src) {
+        let whole = vec![(0..src.len() + 1, String::new())];
+        out.pass_within(&whole, &[native_ext::CUDA_EXTENSION.id.code], |_| {
+            " (this file already branches for the ROCm build)".into()
+        });
     }
 }
 

@@ -1,13 +1,16 @@
 //! Entry point of the hazard rules run by `scan`: each family module gets the file, its tokens
 //! and its tree, and adds findings. One finding per rule and line: a line that matches a rule
-//! twice (two `% 32` in one expression) is one thing for a reviewer to look at. Branches that
-//! an explicit HIP platform test already separates (`#ifndef USE_ROCM`) are left alone.
+//! twice (two `% 32` in one expression) is one thing for a reviewer to look at. Branches HIP
+//! never compiles, or only HIP compiles, are left alone ([`hipside`]).
 
-use crate::finding::Finding;
+use crate::finding::{Category, Finding};
+use crate::gate::Phase;
 use crate::mappings::Target;
+use crate::rules::hipside::{self, Dead, Side};
 use crate::rules::syntax::Src;
 use crate::rules::{
-    arch_check, device_feature, driver_api, inline_asm, library, version_check, warp_size, FileCtx,
+    api, arch_check, device_feature, driver_api, inline_asm, library, version_check, warp_size,
+    FileCtx,
 };
 use tree_sitter::Tree;
 
@@ -37,12 +40,87 @@ pub fn check_with(
     driver_api::check(&s, &mut out);
     library::check(&s, target, &mut out);
     device_feature::check(&s, &mut out);
-    let regions = crate::rules::cond::hip_specific_regions(&s);
-    let outside = |f: &Finding| !regions.iter().any(|r| r.contains(&f.byte_range.0));
-    out.retain(outside);
-    translated.retain(outside);
+    let regions = hipside::regions(&s);
+    let keep = |f: &mut Finding| match hipside::side_at(&regions, f.byte_range.0) {
+        None => true,
+        Some(Side::Never(Dead::Arch { alternative: true }))
+            if f.category == Category::InlineAsm =>
+        {
+            f.phase = Phase::Performance;
+            f.message.push_str(
+                " (behind a `__CUDA_ARCH__` test: HIP compiles the other branch, so this is a lost fast path, not a build failure)",
+            );
+            true
+        }
+        Some(_) => false,
+    };
+    out.retain_mut(|f| keep(f));
+    translated.retain_mut(|f| keep(f));
+    declared_names(&s, translated);
+    for (name, range) in hipside::project_switches(&s) {
+        out.push(version_check::project_switch(&s, &name, range));
+    }
     out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     let mut seen = std::collections::HashSet::new();
     out.retain(|f| seen.insert((f.rule.clone(), f.line)));
     out
+}
+
+/// Drops the translator's "no HIP counterpart" findings on names the file itself declares
+/// (`namespace cuda { namespace std = ::std; }` in a HIP branch, a `#define` or a function of the
+/// user's): the name resolves to the user's declaration, not to CUDA's.
+fn declared_names(s: &Src, translated: &mut Vec<Finding>) {
+    if !translated
+        .iter()
+        .any(|f| f.rule == api::UNPORTED_API.id.code)
+    {
+        return;
+    }
+    let mut names: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    for d in &s.lexed.directives {
+        if d.name == "define" {
+            let toks: Vec<usize> = d
+                .tokens
+                .clone()
+                .filter(|&j| s.lexed.tokens[j].kind == crate::lex::Tok::Ident)
+                .collect();
+            if let Some(&j) = toks.get(1) {
+                names.insert(s.tok(j));
+            }
+        }
+    }
+    for n in s.nodes() {
+        let name = match n.kind() {
+            "namespace_definition" | "namespace_alias_definition" => n.child_by_field_name("name"),
+            "function_definition" => n
+                .child_by_field_name("declarator")
+                .and_then(|d| d.child_by_field_name("declarator")),
+            "struct_specifier" | "class_specifier" | "enum_specifier"
+                if n.child_by_field_name("body").is_some() =>
+            {
+                n.child_by_field_name("name")
+            }
+            _ => None,
+        };
+        if let Some(x) = name.filter(|x| {
+            matches!(
+                x.kind(),
+                "identifier" | "namespace_identifier" | "type_identifier"
+            )
+        }) {
+            names.insert(s.text(x));
+        }
+    }
+    translated.retain(|f| {
+        if f.rule != api::UNPORTED_API.id.code {
+            return true;
+        }
+        let text = std::str::from_utf8(&s.bytes()[f.byte_range.0..f.byte_range.1]).unwrap_or("");
+        let head = text
+            .trim_start_matches(':')
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .next()
+            .unwrap_or("");
+        !names.contains(head)
+    });
 }

@@ -41,7 +41,30 @@ pub const RUNTIME_VERSION: RuleInfo = RuleInfo {
     references: &["https://rocm.docs.amd.com/projects/HIP/en/latest/reference/hip_runtime_api/modules/initialization_and_version.html"],
 };
 
-pub const RULES: &[&RuleInfo] = &[&VERSION_MACRO, &RUNTIME_VERSION];
+pub const PROJECT_ROCM_SWITCH: RuleInfo = RuleInfo {
+    id: RuleId { code: "HP303", name: "project-rocm-switch" },
+    category: Category::VersionCheck,
+    status: Status::Unknown,
+    phase: Phase::Build,
+    summary: "The project ports itself when its own ROCm switch (`USE_ROCM`, `GGML_USE_HIP`) is defined: reported once per project.",
+    why: "Branches on the switch are already written for AMD, and hipport evaluates them as the HIP build will see them; the HIP build is only right if the switch is actually defined when compiling (PyTorch's ROCm extensions define `USE_ROCM`; CMake or make builds must pass it).",
+    bad: "#ifndef USE_ROCM\n  #include <cuda_bf16.h>\n#else\n  #include <hip/hip_bf16.h>\n#endif",
+    good: "hipcc -DUSE_ROCM ...   # or the build system's HIP option",
+    fix: "Check that the HIP build (and `hipport verify`, through compile_commands.json) defines the switch.",
+    references: &["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_porting_guide.html"],
+};
+
+pub const RULES: &[&RuleInfo] = &[&VERSION_MACRO, &RUNTIME_VERSION, &PROJECT_ROCM_SWITCH];
+
+/// The once-per-project note about a ROCm switch the project tests (`USE_ROCM`).
+pub fn project_switch(s: &Src, name: &str, range: std::ops::Range<usize>) -> Finding {
+    s.ctx.finding(
+        &PROJECT_ROCM_SWITCH,
+        range,
+        format!("this project ports itself when `{name}` is defined: hipport reads its `{name}` branches as the HIP build; check that the HIP build defines it"),
+        Some(format!("pass `-D{name}` to the HIP build (PyTorch's ROCm extension builds define `USE_ROCM`)")),
+    )
+}
 
 const MACROS: &[&str] = &[
     "CUDA_VERSION",
@@ -107,7 +130,17 @@ pub fn macro_uses(
                 None
             };
             let (msg, help) = describe(&d.name, name, value);
-            out.push(s.ctx.finding(rule, s.directive_range(d), msg, Some(help)));
+            let mut f = s.ctx.finding(rule, s.directive_range(d), msg, Some(help));
+            // `hipport port` rewrites `__CUDACC__` to `__HIPCC__`: a test of it alone is done.
+            let only_cudacc = d.tokens.clone().all(|j| {
+                let t = s.tok(j);
+                !macros.contains(&t) || t == "__CUDACC__"
+            });
+            if std::ptr::eq(rule, &VERSION_MACRO) && only_cudacc {
+                f.status = Status::Pass;
+                f.message = format!("`{}` tests `__CUDACC__`, which `hipport port` rewrites to `__HIPCC__`: HIP compiles the same branch nvcc does", d.name);
+            }
+            out.push(f);
         } else if done_lines.insert(s.line(t.start as usize)) {
             let (msg, help) = describe("expr", name, Some(0));
             out.push(s.ctx.finding(rule, t.range(), msg, Some(help)));

@@ -124,19 +124,79 @@ pub(super) fn warp_sync_fallback(p: &mut Pass, i: usize, name: &str) -> bool {
         .push(Edit::replace(t.start as usize, t.end as usize, plain));
     p.edits.push(Edit::delete(mask_start, next_arg_start));
     p.stats.fixups += 1;
-    let f = p.ctx.finding(
+    let full = is_full_mask_expr(p, &mask_text);
+    let mut f = p.ctx.finding(
         &api::WARP_SYNC_MASK_DROPPED,
         t.range(),
-        format!(
-            "`{name}` does not exist in ROCm {}: translated to `{plain}` and the mask `{mask_text}` was dropped",
-            p.opts.target.rocm
-        ),
+        if full {
+            format!(
+                "`{name}` does not exist in ROCm {}: translated to `{plain}`; the dropped mask `{mask_text}` named every lane, as the mask-less form does",
+                p.opts.target.rocm
+            )
+        } else {
+            format!(
+                "`{name}` does not exist in ROCm {}: translated to `{plain}` and the mask `{mask_text}` was dropped",
+                p.opts.target.rocm
+            )
+        },
         Some(format!(
             "check that all lanes of the wavefront reach this `{plain}`; ROCm 6.2+ has `{name}` with 64-bit masks"
         )),
     );
+    if full {
+        f.status = crate::gate::Status::Pass;
+    }
     p.findings.push(f);
     true
+}
+
+/// Whether a dropped mask named every lane: a full literal (`0xffffffff`, `~0u`, `0xFFFFFFFFU`,
+/// `uint32_t(-1)`, `-1`), `__activemask()`, or a `#define` of the file with such a value.
+fn is_full_mask_expr(p: &Pass, text: &str) -> bool {
+    let full_literal = |t: &str| {
+        let t: String = t.chars().filter(|c| !c.is_whitespace()).collect();
+        let t = t
+            .trim_start_matches('(')
+            .trim_end_matches(')')
+            .to_ascii_lowercase();
+        let t = t.trim_end_matches(['u', 'l']);
+        matches!(
+            t,
+            "0xffffffff" | "0xffffffffffffffff" | "~0" | "-1" | "~0x0"
+        ) || [
+            "uint32_t(-1",
+            "(unsigned)-1",
+            "(unsignedint)-1",
+            "unsigned(-1",
+            "~uint32_t(0",
+            "~(unsigned)0",
+        ]
+        .iter()
+        .any(|p| t.starts_with(p))
+            || t == "__activemask("
+    };
+    if full_literal(text) {
+        return true;
+    }
+    let name = text.trim();
+    if !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        return false;
+    }
+    p.lexed.directives.iter().any(|d| {
+        if d.name != "define" {
+            return false;
+        }
+        let toks: Vec<usize> = d
+            .tokens
+            .clone()
+            .filter(|&j| p.lexed.tokens[j].kind != Tok::Comment)
+            .collect();
+        toks.len() >= 4 && p.text(toks[2]) == name.as_bytes() && {
+            let vs = p.lexed.tokens[toks[3]].start as usize;
+            let ve = p.lexed.tokens[*toks.last().unwrap_or(&toks[3])].end as usize;
+            full_literal(&String::from_utf8_lossy(&p.src()[vs..ve]))
+        }
+    })
 }
 
 fn is_full_32bit_mask(s: &[u8]) -> bool {
@@ -171,7 +231,7 @@ pub(super) fn widen_full_mask(p: &mut Pass, i: usize, name: &str) {
     let f = p.ctx.finding(
         &api::WARP_SYNC_FULL_MASK,
         t.range(),
-        format!("32-bit full mask in `{name}` widened to 64 bits for 64-lane wavefronts"),
+        format!("32-bit full mask in `{name}` widened to 64 bits for 64-lane wavefronts (done by `hipport port`)"),
         Some(
             "if the code selects lanes of a 32-lane warp, rework the mask for wavefront size"
                 .into(),

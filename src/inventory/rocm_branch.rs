@@ -1,0 +1,167 @@
+//! Which Python code only runs for the CUDA build of a project that already branches for ROCm:
+//! the other arm of `if torch.version.hip:`, `if IS_HIP_EXTENSION:`, `if HIP_BUILD:`,
+//! `if ROCM_HOME is not None:`, `if BUILD_TARGET == "rocm":` (and their negations, `elif` and
+//! `x if HIP_BUILD else y`). nvcc flags, `torch.version.cuda` and `sm_XX` strings there are not
+//! porting work: the project's ROCm arm replaces them. Findings there become PASS with the reason.
+
+use super::python::dotted;
+use super::ts;
+use std::ops::Range;
+use tree_sitter::Node;
+
+/// Whether a dotted name or identifier names the ROCm/HIP side (`torch.version.hip`,
+/// `IS_HIP_EXTENSION`, `HIP_BUILD`, `ROCM_HOME`, `is_rocm`).
+fn rocm_name(d: &str) -> bool {
+    d.split(['.', '_']).any(|w| {
+        matches!(
+            w.to_ascii_lowercase().as_str(),
+            "hip" | "rocm" | "amd" | "hipcc"
+        )
+    })
+}
+
+fn cuda_word(s: &str) -> bool {
+    matches!(s.to_ascii_lowercase().as_str(), "cuda" | "nvidia" | "nvcc")
+}
+
+/// `Some(true)` when the condition holds exactly for the ROCm build, `Some(false)` when it holds
+/// exactly for the CUDA build, `None` when it does not decide the platform alone.
+pub fn rocm_test(n: Node, src: &[u8]) -> Option<bool> {
+    match n.kind() {
+        "parenthesized_expression" => rocm_test(ts::named_children(n).into_iter().next()?, src),
+        "not_operator" => rocm_test(n.child_by_field_name("argument")?, src).map(|v| !v),
+        "identifier" | "attribute" => rocm_name(&dotted(n, src)?).then_some(true),
+        "call" => {
+            let f = dotted(n.child_by_field_name("function")?, src)?;
+            let args = n
+                .child_by_field_name("arguments")
+                .map(ts::named_children)
+                .unwrap_or_default();
+            if f == "bool" && args.len() == 1 {
+                return rocm_test(args[0], src);
+            }
+            (args.is_empty() && rocm_name(&f)).then_some(true)
+        }
+        "comparison_operator" => {
+            let kids = ts::children(n);
+            if kids.len() != 3 && kids.len() != 4 {
+                return None;
+            }
+            let left = kids[0];
+            let right = *kids.last()?;
+            let op: String = kids[1..kids.len() - 1]
+                .iter()
+                .map(|k| ts::text(*k, src))
+                .collect::<Vec<_>>()
+                .join(" ");
+            let positive = match op.as_str() {
+                "is not" | "!=" => false,
+                "is" | "==" => true,
+                _ => return None,
+            };
+            match right.kind() {
+                "none" => rocm_test(left, src).map(|v| if positive { !v } else { v }),
+                "string" => {
+                    let (val, _) = super::python::string(right, src)?;
+                    let side = if rocm_name(&val) {
+                        true
+                    } else if cuda_word(&val) {
+                        false
+                    } else {
+                        return None;
+                    };
+                    let subject = dotted(left, src)?;
+                    if !subject.to_ascii_lowercase().contains("target")
+                        && !subject.to_ascii_lowercase().contains("backend")
+                        && !subject.to_ascii_lowercase().contains("platform")
+                        && !rocm_name(&subject)
+                    {
+                        return None;
+                    }
+                    Some(if positive { side } else { !side })
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Byte ranges that only the CUDA build runs, each with the ROCm test that separates it.
+pub fn cuda_only(root: Node, src: &[u8]) -> Vec<(Range<usize>, String)> {
+    let mut out = Vec::new();
+    ts::each(root, &mut |n| match n.kind() {
+        "if_statement" => {
+            let Some(c) = n.child_by_field_name("condition") else {
+                return;
+            };
+            let Some(rocm) = rocm_test(c, src) else {
+                return;
+            };
+            let test = ts::text(c, src).to_string();
+            if !rocm {
+                if let Some(b) = n.child_by_field_name("consequence") {
+                    out.push((b.byte_range(), test));
+                }
+                return;
+            }
+            // Every `elif`/`else` arm runs only when the ROCm test failed.
+            let mut cur = n.walk();
+            for alt in n.children_by_field_name("alternative", &mut cur) {
+                out.push((alt.byte_range(), test.clone()));
+            }
+        }
+        "conditional_expression" => {
+            let kids = ts::named_children(n);
+            if kids.len() != 3 {
+                return;
+            }
+            let Some(rocm) = rocm_test(kids[1], src) else {
+                return;
+            };
+            let test = ts::text(kids[1], src).to_string();
+            out.push(((if rocm { kids[2] } else { kids[0] }).byte_range(), test));
+        }
+        _ => {}
+    });
+    out
+}
+
+/// Whether the file tests for the ROCm build anywhere (an `if` or a conditional expression).
+pub fn has_rocm_test(root: Node, src: &[u8]) -> bool {
+    let mut found = false;
+    ts::each(root, &mut |n| {
+        if found {
+            return;
+        }
+        let c = match n.kind() {
+            "if_statement" => n.child_by_field_name("condition"),
+            "conditional_expression" => ts::named_children(n).get(1).copied(),
+            _ => None,
+        };
+        found = c.is_some_and(|c| rocm_test(c, src).is_some());
+    });
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ranges(src: &str) -> Vec<String> {
+        let tree = ts::parse(ts::Lang::Python, src.as_bytes()).unwrap();
+        cuda_only(tree.root_node(), src.as_bytes())
+            .into_iter()
+            .map(|(r, _)| src[r].split_whitespace().collect::<Vec<_>>().join(" "))
+            .collect()
+    }
+
+    #[test]
+    fn cuda_arms_of_rocm_tests() {
+        let src = "if HIP_BUILD:\n    a = 1\nelse:\n    b = 2\nif not IS_HIP_EXTENSION:\n    c = 3\nif torch.version.hip is None:\n    d = 4\nif BUILD_TARGET == \"rocm\":\n    e = 5\nelif x:\n    f = 6\nv = \"hip\" if bool(torch.version.hip) else \"cu\"\nif ROCM_HOME is not None and y:\n    g = 7\nif SKIP_CUDA_BUILD:\n    h = 8\n";
+        assert_eq!(
+            ranges(src),
+            vec!["else: b = 2", "c = 3", "d = 4", "elif x: f = 6", "\"cu\"",]
+        );
+    }
+}

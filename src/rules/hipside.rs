@@ -1,0 +1,373 @@
+//! One model of which code HIP compiles, shared by every hazard rule and by the translator's
+//! findings in `scan`: each `#if`/`#ifdef`/`#elif`/`#else` branch (nested) is evaluated for the
+//! HIP side of the port. HIP's platform macros and the project's own ROCm switches (`USE_ROCM`,
+//! `GGML_USE_HIP`) count as defined, `__CUDACC__` too (`hipport port` rewrites it to
+//! `__HIPCC__`), CUDA toolkit and nvcc macros (`CUDA_VERSION`, `__CUDA_ARCH__`, `__NVCC__`,
+//! `_NVHPC_CUDA`) as undefined; anything else is unknown and its branches stay live.
+//!
+//! A branch HIP never compiles is not a porting problem (its findings are dropped), except inline
+//! PTX behind `__CUDA_ARCH__ >= N` with an alternative branch: HIP compiles the alternative, so
+//! the PTX is a lost fast path (PERFORMANCE), not a build failure. A branch only HIP compiles was
+//! written for AMD already.
+
+use super::cond;
+use super::syntax::Src;
+use crate::lex::Directive;
+use std::ops::Range;
+
+/// Why HIP never compiles a branch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dead {
+    /// An explicit platform test (`#ifndef USE_ROCM`, `#if !defined(__HIP_PLATFORM_AMD__)`).
+    Platform,
+    /// `__CUDA_ARCH__` (undefined on both HIP passes); `alternative` when the chain has a branch
+    /// HIP compiles instead.
+    Arch { alternative: bool },
+    /// A CUDA toolkit or compiler macro (`CUDA_VERSION`, `__NVCC__`, `_NVHPC_CUDA`).
+    Toolkit,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// HIP never compiles the branch.
+    Never(Dead),
+    /// Only HIP compiles the branch (written for AMD).
+    HipOnly,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Region {
+    pub range: Range<usize>,
+    pub side: Side,
+}
+
+/// Macros HIP-Clang leaves undefined beyond those `cond` knows (NVIDIA HPC compiler).
+const ALSO_UNDEFINED: &[&str] = &[
+    "_NVHPC_CUDA",
+    "__NVCOMPILER_CUDA__",
+    "__CUDA_ARCH_FEAT_SM90_ALL",
+];
+
+/// The value of a macro on the HIP side of the port, `None` when unknown.
+fn hip_value(name: &str) -> Option<i64> {
+    if name == "__CUDACC__" || cond::is_hip_macro(name) {
+        Some(1)
+    } else if cond::UNDEFINED_UNDER_HIP.contains(&name) || ALSO_UNDEFINED.contains(&name) {
+        Some(0)
+    } else {
+        None
+    }
+}
+
+/// A directive's condition tokens and its value on the HIP side.
+fn value(s: &Src, d: &Directive) -> (Vec<String>, Option<i64>) {
+    let toks: Vec<String> = cond::condition_tokens(s, d)
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+    let v = match d.name.as_str() {
+        "if" | "elif" => {
+            let t: Vec<&str> = toks.iter().map(String::as_str).collect();
+            eval(&t)
+        }
+        "ifdef" | "elifdef" => toks
+            .first()
+            .and_then(|n| hip_value(n))
+            .map(|v| (v != 0) as i64),
+        "ifndef" | "elifndef" => toks
+            .first()
+            .and_then(|n| hip_value(n))
+            .map(|v| (v == 0) as i64),
+        _ => None,
+    };
+    (toks, v)
+}
+
+/// Evaluates `#if` tokens with [`hip_value`]: `defined(X)` and bare `X` alike.
+fn eval(toks: &[&str]) -> Option<i64> {
+    // Substitute known macros by literals and let `cond` evaluate: `cond::eval_under_hip`
+    // knows the CUDA macros; HIP switches and `__CUDACC__` are written in as 1.
+    let mut out: Vec<String> = Vec::with_capacity(toks.len());
+    let mut i = 0;
+    while i < toks.len() {
+        let t = toks[i];
+        if t == "defined" {
+            let paren = toks.get(i + 1) == Some(&"(");
+            let name = toks
+                .get(i + if paren { 2 } else { 1 })
+                .copied()
+                .unwrap_or("");
+            let len = if paren { 4 } else { 2 };
+            match hip_value(name) {
+                Some(v) => out.push(((v != 0) as i64).to_string()),
+                None => out.extend(
+                    toks[i..(i + len).min(toks.len())]
+                        .iter()
+                        .map(|x| x.to_string()),
+                ),
+            }
+            i += len;
+            continue;
+        }
+        match hip_value(t) {
+            Some(v) if toks.get(i + 1) != Some(&"(") => out.push(v.to_string()),
+            _ => out.push(t.to_string()),
+        }
+        i += 1;
+    }
+    let refs: Vec<&str> = out.iter().map(String::as_str).collect();
+    cond::eval_under_hip(&refs)
+}
+
+fn mentions(toks: &[String], pred: impl Fn(&str) -> bool) -> bool {
+    toks.iter().any(|t| pred(t))
+}
+
+/// Why a false condition is false: the macro family it tests.
+fn dead_kind(toks: &[String]) -> Dead {
+    if mentions(toks, |t| t != "__CUDACC__" && cond::is_hip_macro(t)) {
+        Dead::Platform
+    } else if mentions(toks, |t| t.starts_with("__CUDA_ARCH")) {
+        Dead::Arch { alternative: false }
+    } else {
+        Dead::Toolkit
+    }
+}
+
+/// Why the branches after a taken one are dead: the taken branch's condition family.
+fn taken_kind(toks: &[String]) -> Dead {
+    match dead_kind(toks) {
+        Dead::Arch { .. } => Dead::Arch { alternative: true },
+        k => k,
+    }
+}
+
+/// The branches of the file HIP never compiles or only HIP compiles, outermost first.
+pub fn regions(s: &Src) -> Vec<Region> {
+    struct Frame {
+        /// An earlier branch of the chain is certainly compiled under HIP.
+        taken: bool,
+        /// Every earlier branch is certainly not compiled under HIP.
+        all_false: bool,
+        /// An earlier branch is certainly compiled without HIP (so later ones are HIP-only).
+        cuda_taken: bool,
+        /// The open branch: its start and its side, when it is not simply compiled.
+        open: Option<(usize, Side)>,
+        /// Indices into `out` of this chain's `__CUDA_ARCH__` regions, to mark alternatives.
+        arch: Vec<usize>,
+        /// Some branch of the chain is compiled by HIP (or may be).
+        live_branch: bool,
+        /// Why later branches are dead once an earlier one is certainly taken.
+        taken_kind: Dead,
+    }
+    let mut out: Vec<Region> = Vec::new();
+    let mut stack: Vec<Frame> = Vec::new();
+    let close = |f: &mut Frame, end: usize, out: &mut Vec<Region>| {
+        if let Some((st, side)) = f.open.take() {
+            if matches!(side, Side::Never(Dead::Arch { .. })) {
+                f.arch.push(out.len());
+            }
+            out.push(Region {
+                range: st..end,
+                side,
+            });
+        } else {
+            f.live_branch = true;
+        }
+    };
+    for d in &s.lexed.directives {
+        let name = d.name.as_str();
+        match name {
+            "if" | "ifdef" | "ifndef" => {
+                let (toks, h) = value(s, d);
+                let c = platform_only(s, d, false);
+                let side = branch_side(h, c, &toks, false, false);
+                let taken_kind = taken_kind(&toks);
+                stack.push(Frame {
+                    taken_kind,
+                    taken: h.is_some_and(|v| v != 0),
+                    all_false: h == Some(0),
+                    cuda_taken: c.is_some_and(|v| v != 0),
+                    open: side.map(|x| (d.end, x)),
+                    arch: Vec::new(),
+                    live_branch: false,
+                });
+            }
+            "elif" | "elifdef" | "elifndef" | "else" => {
+                let Some(f) = stack.last_mut() else { continue };
+                close(f, d.start, &mut out);
+                let (toks, h) = if name == "else" {
+                    (Vec::new(), Some(1))
+                } else {
+                    value(s, d)
+                };
+                let c = if name == "else" {
+                    Some(1)
+                } else {
+                    platform_only(s, d, false)
+                };
+                let side = if f.taken {
+                    Some(Side::Never(f.taken_kind))
+                } else {
+                    branch_side(h, c, &toks, f.all_false, f.cuda_taken)
+                };
+                f.open = side.map(|x| (d.end, x));
+                if !f.taken && h.is_some_and(|v| v != 0) {
+                    f.taken = true;
+                    f.taken_kind = taken_kind(&toks);
+                }
+                f.all_false &= h == Some(0);
+                f.cuda_taken |= c.is_some_and(|v| v != 0);
+            }
+            "endif" => {
+                if let Some(mut f) = stack.pop() {
+                    close(&mut f, d.start, &mut out);
+                    if f.live_branch {
+                        for &i in &f.arch {
+                            out[i].side = Side::Never(Dead::Arch { alternative: true });
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The condition's value when only the platform is known and HIP is `hip` (HIP macros only).
+fn platform_only(s: &Src, d: &Directive, hip: bool) -> Option<i64> {
+    let toks = cond::condition_tokens(s, d);
+    match d.name.as_str() {
+        "if" | "elif" => {
+            if toks.iter().any(|t| cond::is_hip_macro(t)) {
+                cond::eval_platform(&toks, hip)
+            } else {
+                None
+            }
+        }
+        "ifdef" | "ifndef" | "elifdef" | "elifndef" => {
+            let is_hip = toks.first().is_some_and(|n| cond::is_hip_macro(n));
+            let neg = d.name.ends_with("ndef");
+            is_hip.then_some((hip != neg) as i64)
+        }
+        _ => None,
+    }
+}
+
+/// The side of a branch with HIP value `h` and CUDA-platform value `c`.
+fn branch_side(
+    h: Option<i64>,
+    c: Option<i64>,
+    toks: &[String],
+    all_false_before: bool,
+    cuda_taken_before: bool,
+) -> Option<Side> {
+    if h == Some(0) {
+        return Some(Side::Never(dead_kind(toks)));
+    }
+    if c == Some(0) || (all_false_before && cuda_taken_before && h.is_some_and(|v| v != 0)) {
+        return Some(Side::HipOnly);
+    }
+    None
+}
+
+/// The side of the code at byte `at`: the outermost dead branch around it wins (a HIP-only
+/// branch inside a dead one is dead), then a HIP-only one.
+pub fn side_at(regions: &[Region], at: usize) -> Option<Side> {
+    let around = || regions.iter().filter(|r| r.range.contains(&at));
+    around()
+        .filter(|r| matches!(r.side, Side::Never(_)))
+        .min_by_key(|r| r.range.start)
+        .or_else(|| around().next())
+        .map(|r| r.side)
+}
+
+/// The project ROCm switches (`USE_ROCM`, `GGML_USE_HIP`) a file tests, with the first
+/// directive that tests each; HIP's own platform macros are not a project's switch.
+pub fn project_switches(s: &Src) -> Vec<(String, Range<usize>)> {
+    let mut out: Vec<(String, Range<usize>)> = Vec::new();
+    for d in &s.lexed.directives {
+        if !matches!(
+            d.name.as_str(),
+            "if" | "elif" | "ifdef" | "ifndef" | "elifdef" | "elifndef"
+        ) {
+            continue;
+        }
+        for t in cond::condition_tokens(s, d) {
+            let own = t.starts_with("__HIP")
+                || t.starts_with("__gfx")
+                || t.starts_with("__AMDGCN")
+                || t.starts_with("__GFX")
+                || t == "__HIPCC__"
+                || t == "__HIP__";
+            if !own && cond::is_hip_macro(t) && !out.iter().any(|(n, _)| n == t) {
+                out.push((t.to_string(), s.directive_range(d)));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sides(src: &str) -> Vec<(u32, Option<Side>)> {
+        let lexed = crate::lex::lex(src.as_bytes());
+        let lines = crate::source::LineIndex::new(src.as_bytes());
+        let ctx = crate::rules::FileCtx {
+            path: "a.cu",
+            src: src.as_bytes(),
+            lines: &lines,
+        };
+        let index = crate::rules::syntax::Index::new(&ctx, None);
+        let s = Src::new(&ctx, &lexed, None, &index);
+        let r = regions(&s);
+        let mut out = Vec::new();
+        let mut off = 0;
+        for (i, l) in src.split_inclusive('\n').enumerate() {
+            if l.starts_with("x") {
+                out.push((i as u32 + 1, side_at(&r, off)));
+            }
+            off += l.len();
+        }
+        out
+    }
+
+    #[test]
+    fn nested_branches_evaluated_for_hip() {
+        let src = "#ifndef USE_ROCM\nx1\n#if CUDA_VERSION >= 11000\nx2\n#endif\n#else\nx3\n#endif\n#if CUDART_VERSION >= 11070\nx4\n#elif defined(FOO)\nx5\n#else\nx6\n#endif\n#ifdef __CUDACC__\nx7\n#else\nx8\n#endif\n#if defined(_NVHPC_CUDA)\nx9\n#endif\n";
+        let got = sides(src);
+        use Dead::*;
+        assert_eq!(
+            got,
+            vec![
+                (2, Some(Side::Never(Platform))),
+                (4, Some(Side::Never(Platform))),
+                (7, Some(Side::HipOnly)),
+                (10, Some(Side::Never(Toolkit))),
+                (12, None),
+                (14, None),
+                (17, None),
+                (19, Some(Side::Never(Platform))),
+                (22, Some(Side::Never(Toolkit))),
+            ]
+        );
+    }
+
+    #[test]
+    fn arch_gates_know_their_alternative() {
+        let src = "#if __CUDA_ARCH__ >= 800\nx1\n#else\nx2\n#endif\n#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\nx3\n#endif\n#if FOO\n#elif __CUDA_ARCH__ >= 700\nx4\n#endif\n";
+        let got = sides(src);
+        assert_eq!(
+            got,
+            vec![
+                (2, Some(Side::Never(Dead::Arch { alternative: true }))),
+                (4, None),
+                (7, Some(Side::Never(Dead::Arch { alternative: false }))),
+                (11, Some(Side::Never(Dead::Arch { alternative: true }))),
+            ]
+        );
+    }
+}
