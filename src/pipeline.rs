@@ -37,6 +37,8 @@ pub struct FileResult {
     pub conflicts: usize,
     /// Findings silenced by `// hipport: allow(HPxxx)` comments.
     pub suppressed: usize,
+    /// Notes a scan reports once per project, not per file (a project's own ROCm switch).
+    pub project_notes: Vec<Finding>,
 }
 
 pub struct FileOutcome {
@@ -106,6 +108,7 @@ pub fn process_bytes(rel: &str, bytes: Vec<u8>, work: &Work, m: &Mappings) -> Fi
         Health::default()
     };
     let mut findings = plain.findings;
+    let mut project_notes = Vec::new();
     if work.hazards {
         // A name in a branch HIP never compiles (or one written for HIP) is not a porting
         // problem: scan leaves it out, as it does the hazards there.
@@ -114,6 +117,7 @@ pub fn process_bytes(rel: &str, bytes: Vec<u8>, work: &Work, m: &Mappings) -> Fi
             tree.as_ref(),
             &work.translate.target,
             &mut findings,
+            &mut project_notes,
         );
         findings.extend(hazards);
     }
@@ -137,5 +141,6 @@ pub fn process_bytes(rel: &str, bytes: Vec<u8>, work: &Work, m: &Mappings) -> Fi
         health,
         conflicts,
         suppressed,
+        project_notes,
     }
 }

@@ -47,8 +47,9 @@ pub fn scan_with_sources(s: &Settings) -> Result<(Report, Sources), String> {
         match &o.result {
             Ok(r) => {
                 findings.extend(r.findings.iter().cloned());
+                findings.extend(r.project_notes.iter().cloned());
                 suppressed += r.suppressed;
-                if !r.findings.is_empty() {
+                if !r.findings.is_empty() || !r.project_notes.is_empty() {
                     sources.insert(o.input.rel.clone(), r.input.clone());
                 }
                 translated += (r.stats.renamed_total() + r.stats.unchanged_api) as usize;

@@ -189,9 +189,9 @@ mod tests {
         let got: Vec<(&str, u32)> = v.iter().map(|x| (x.rule.as_str(), x.line)).collect();
         assert_eq!(
             got,
-            [("HP603", 3), ("HP101", 3), ("HP006", 4), ("HP103", 4)]
+            [("HP101", 3), ("HP603", 3), ("HP006", 4), ("HP103", 4)]
         );
-        assert!(v[0]
+        assert!(v[1]
             .message
             .ends_with("(also flagged as HP001 unported-api)"));
     }

@@ -4,7 +4,7 @@
 //! never compiles, or only HIP compiles, are left alone ([`hipside`]).
 
 use crate::finding::{Category, Finding};
-use crate::gate::Phase;
+use crate::gate::{Phase, Status};
 use crate::mappings::Target;
 use crate::rules::hipside::{self, Dead, Side};
 use crate::rules::syntax::Src;
@@ -16,18 +16,20 @@ use tree_sitter::Tree;
 
 /// Runs every hazard family over one file.
 pub fn check(ctx: &FileCtx, tree: Option<&Tree>, target: &Target) -> Vec<Finding> {
-    check_with(ctx, tree, target, &mut Vec::new())
+    check_with(ctx, tree, target, &mut Vec::new(), &mut Vec::new())
 }
 
 /// Runs every hazard family over one file, and drops from `translated` (the translator's
 /// findings for the same file) those in branches an explicit HIP/ROCm platform test makes
 /// HIP-specific (never compiled by HIP, or written for HIP only): there they are not porting
-/// problems. The file is lexed and its branches evaluated once for both.
+/// problems. The file is lexed and its branches evaluated once for both. `project` receives the
+/// notes a scan reports once per project (the project's own ROCm switches).
 pub fn check_with(
     ctx: &FileCtx,
     tree: Option<&Tree>,
     target: &Target,
     translated: &mut Vec<Finding>,
+    project: &mut Vec<Finding>,
 ) -> Vec<Finding> {
     let lexed = crate::lex::lex(ctx.src);
     let index = crate::rules::syntax::Index::new(ctx, tree);
@@ -52,13 +54,24 @@ pub fn check_with(
             );
             true
         }
+        // A CUDA version or architecture branch HIP never compiles: nothing to port there, but
+        // the reviewer sees why (PASS with the reason).
+        Some(Side::Never(Dead::Toolkit | Dead::Arch { .. })) => {
+            if f.status != Status::Pass {
+                f.status = Status::Pass;
+                f.message.push_str(
+                    " (in a branch HIP never compiles: its condition is false under HIP)",
+                );
+            }
+            true
+        }
         Some(_) => false,
     };
     out.retain_mut(|f| keep(f));
     translated.retain_mut(|f| keep(f));
     declared_names(&s, translated);
     for (name, range) in hipside::project_switches(&s) {
-        out.push(version_check::project_switch(&s, &name, range));
+        project.push(version_check::project_switch(&s, &name, range));
     }
     out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     let mut seen = std::collections::HashSet::new();

@@ -350,7 +350,7 @@ mod tests {
                 (12, None),
                 (14, None),
                 (17, None),
-                (19, Some(Side::Never(Platform))),
+                (19, Some(Side::Never(Toolkit))),
                 (22, Some(Side::Never(Toolkit))),
             ]
         );
