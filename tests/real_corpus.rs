@@ -76,14 +76,15 @@ fn real_corpus_precision_and_recall() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/real");
     let want = labels(&root);
     assert!(want.len() >= 10, "the corpus lost its labels");
-    let settings = ScanSettings {
+    let settings = Settings::resolve_quiet(&Request {
         paths: vec![root.clone()],
-        target: hipport::cli::common::TargetArgs::default()
-            .target()
-            .unwrap(),
-        walk: WalkOptions::default(),
+        // The labels are for this exact target (HP007: 6.2–6.x need the warp-sync define).
+        rocm: Some("6.3.0".into()),
         max_file_size: u64::MAX,
-    };
+        no_config: true,
+        ..Default::default()
+    })
+    .unwrap();
     let report = scan(&settings).unwrap();
     assert!(report.errors.is_empty(), "{:?}", report.errors);
     let mut problems = Vec::new();
