@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 use table::{Family, Kind, Row, Versions};
 
 /// The generated tables, one per family, embedded in the binary.
-pub const GENERATED: [(Family, &str); 12] = [
+pub const GENERATED: [(Family, &str); 15] = [
     (
         Family::Runtime,
         include_str!("../../mappings/generated/runtime.tsv"),
@@ -63,11 +63,42 @@ pub const GENERATED: [(Family, &str); 12] = [
         Family::Cub,
         include_str!("../../mappings/generated/cub.tsv"),
     ),
+    (
+        Family::Tensor,
+        include_str!("../../mappings/generated/tensor.tsv"),
+    ),
+    (
+        Family::SparseLt,
+        include_str!("../../mappings/generated/sparselt.tsv"),
+    ),
+    (
+        Family::File,
+        include_str!("../../mappings/generated/file.tsv"),
+    ),
 ];
 
 pub const HAND_INCLUDES: &str = include_str!("../../mappings/hand/includes.tsv");
 pub const HAND_IDENTIFIERS: &str = include_str!("../../mappings/hand/identifiers.tsv");
 pub const HAND_NAMESPACES: &str = include_str!("../../mappings/hand/namespaces.tsv");
+pub const HAND_HISTORY: &str = include_str!("../../mappings/hand/hip_history.tsv");
+
+/// One row of `mappings/hand/hip_history.tsv`: the spelling a HIP name has in a range of
+/// releases (the HIPIFY tables give only the newest name and a `C` version).
+#[derive(Clone, Debug)]
+pub struct HistoryRow {
+    /// The name the generated tables give.
+    pub hip: String,
+    pub range: RocmRange,
+    /// The name in `range` (equal to `hip` when only the signature changed).
+    pub name: String,
+    pub requires_define: Option<String>,
+    /// Applies only in files that call a hipBLAS function taking `hipblasDatatype_t`.
+    pub hipblas_datatype_context: bool,
+    /// In `range` the function takes `hipblasDatatype_t` arguments.
+    pub takes_hipblas_datatype: bool,
+    pub note: String,
+    pub source: String,
+}
 
 /// Where an entry came from: a HIPIFY family, or a hand-kept family name (`nvtx`, `nccl`, …).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -177,6 +208,12 @@ pub struct Mappings {
     namespace_last: rustc_hash::FxHashSet<String>,
     /// The newest HIP version any table mentions: the default target.
     pub newest: Version,
+    /// `hip_history.tsv` by the HIP name of the generated tables.
+    pub history: FxHashMap<String, Vec<HistoryRow>>,
+    /// Per CUDA name, entries that apply only in a hipBLAS-datatype file (see [`HistoryRow`]).
+    context_by_cuda: FxHashMap<String, Vec<usize>>,
+    /// CUDA names whose HIP function takes `hipblasDatatype_t` in the given ranges.
+    datatype_users: FxHashMap<String, Vec<RocmRange>>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -209,6 +246,9 @@ fn leak_family(s: &str) -> &'static str {
         "blas",
         "blaslt",
         "sparse",
+        "sparselt",
+        "tensor",
+        "file",
         "solver",
         "rand",
         "fft",
@@ -236,7 +276,157 @@ impl Mappings {
             let name = format!("mappings/generated/{}.tsv", family.as_str());
             tables.push((family, table::parse_tsv(&name, text)?));
         }
-        Mappings::build(tables, HAND_IDENTIFIERS, HAND_INCLUDES, HAND_NAMESPACES)
+        let mut m = Mappings::build(tables, HAND_IDENTIFIERS, HAND_INCLUDES, HAND_NAMESPACES)?;
+        m.apply_history(HAND_HISTORY)?;
+        Ok(m)
+    }
+
+    /// Reads `hip_history.tsv` and splits every name whose HIP spelling changed into one row per
+    /// release range (the history rows first, the generated row last as the catch-all), so that
+    /// resolution picks the spelling valid in the target release.
+    pub fn apply_history(&mut self, text: &str) -> Result<(), LoadError> {
+        let file = "mappings/hand/hip_history.tsv";
+        let t = HandTable::parse(file, text, &["hip", "name", "source"])?;
+        let mut history: FxHashMap<String, Vec<HistoryRow>> = FxHashMap::default();
+        for row in t.iter() {
+            let context = match row.get("context") {
+                "" => false,
+                "hipblas-datatype" => true,
+                other => {
+                    return Err(HandError {
+                        file: file.into(),
+                        line: row.line,
+                        message: format!("unknown context `{other}`"),
+                    }
+                    .into())
+                }
+            };
+            if !row.get("source").starts_with("https://") {
+                return Err(HandError {
+                    file: file.into(),
+                    line: row.line,
+                    message: "source must be a URL".into(),
+                }
+                .into());
+            }
+            history
+                .entry(row.get("hip").to_string())
+                .or_default()
+                .push(HistoryRow {
+                    hip: row.get("hip").to_string(),
+                    range: RocmRange {
+                        min: row.version("rocm_min")?,
+                        max: row.version("rocm_max")?,
+                    },
+                    name: row.get("name").to_string(),
+                    requires_define: row.opt("requires_define").map(str::to_string),
+                    hipblas_datatype_context: context,
+                    takes_hipblas_datatype: row.get("takes") == "hipblasDatatype_t",
+                    note: row.get("note").to_string(),
+                    source: row.get("source").to_string(),
+                });
+        }
+        // Every CUDA name with its entries: the hand lists, then the generated rows.
+        let mut groups: Vec<(String, Vec<usize>, bool)> = self
+            .hand_by_cuda
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone(), true))
+            .collect();
+        groups.extend(
+            self.by_cuda
+                .iter()
+                .map(|(k, &i)| (k.clone(), vec![i], false)),
+        );
+        groups.sort_by(|a, b| a.0.cmp(&b.0));
+        for (cuda, rows, hand) in groups {
+            let mut list = Vec::new();
+            let mut changed = false;
+            for &i in &rows {
+                let Some(h) = self.entries[i].hip.clone() else {
+                    list.push(i);
+                    continue;
+                };
+                for hr in history.get(&h).into_iter().flatten() {
+                    let e = &self.entries[i];
+                    let range = RocmRange {
+                        min: later(e.range.min, hr.range.min),
+                        max: earlier(e.range.max, hr.range.max),
+                    };
+                    if matches!((range.min, range.max), (Some(a), Some(b)) if a > b) {
+                        continue;
+                    }
+                    if hr.takes_hipblas_datatype {
+                        self.datatype_users
+                            .entry(cuda.clone())
+                            .or_default()
+                            .push(range);
+                    }
+                    let mut clone = e.clone();
+                    clone.hip = Some(hr.name.clone());
+                    clone.range = range;
+                    if hr.range.min.is_some() {
+                        clone.hip_versions.added = hr.range.min;
+                    }
+                    if hr.requires_define.is_some() {
+                        clone.requires_define = hr.requires_define.clone();
+                    }
+                    clone.note = hr.note.clone();
+                    let at = self.entries.len();
+                    self.entries.push(clone);
+                    if hr.hipblas_datatype_context {
+                        self.context_by_cuda
+                            .entry(cuda.clone())
+                            .or_default()
+                            .push(at);
+                    } else {
+                        list.push(at);
+                        changed = true;
+                    }
+                }
+                list.push(i);
+            }
+            if changed {
+                if !hand {
+                    self.by_cuda.remove(&cuda);
+                }
+                self.hand_by_cuda.insert(cuda, list);
+            }
+        }
+        self.history = history;
+        Ok(())
+    }
+
+    /// Whether `cuda` becomes, in `target`, a hipBLAS function that takes `hipblasDatatype_t`
+    /// (hipBLAS before 6.0: `hipblasGemmEx`, `hipblasDotEx`, …). A file that calls one needs
+    /// the `HIPBLAS_R_*` forms of the data-type names: see [`Mappings::resolve_in_context`].
+    pub fn takes_hipblas_datatype(&self, cuda: &str, target: &Target) -> bool {
+        !target.roc
+            && self
+                .datatype_users
+                .get(cuda)
+                .is_some_and(|rs| rs.iter().any(|r| r.contains(target.rocm)))
+    }
+
+    /// Like [`Mappings::resolve`], inside a file that calls a hipBLAS function taking
+    /// `hipblasDatatype_t`: `CUDA_R_16F` → `HIPBLAS_R_16F` instead of `HIP_R_16F` there.
+    pub fn resolve_in_context(
+        &self,
+        cuda: &str,
+        target: &Target,
+        hipblas_datatype: bool,
+    ) -> Option<Resolution<'_>> {
+        if hipblas_datatype && !target.roc {
+            if let Some(rows) = self.context_by_cuda.get(cuda) {
+                if let Some(e) = rows
+                    .iter()
+                    .map(|&i| &self.entries[i])
+                    .find(|e| e.range.contains(target.rocm))
+                {
+                    return Some(resolve_entry(e, target));
+                }
+            }
+        }
+        self.resolve(cuda, target)
     }
 
     pub fn build(
@@ -384,6 +574,9 @@ impl Mappings {
                 .collect(),
             namespaces,
             newest,
+            history: FxHashMap::default(),
+            context_by_cuda: FxHashMap::default(),
+            datatype_users: FxHashMap::default(),
         })
     }
 
@@ -482,6 +675,18 @@ impl Mappings {
         self.includes
             .iter()
             .any(|r| r.hip.as_deref() == Some(path) || r.roc.as_deref() == Some(path))
+    }
+}
+
+fn later(a: Option<Version>, b: Option<Version>) -> Option<Version> {
+    a.max(b)
+}
+
+fn earlier(a: Option<Version>, b: Option<Version>) -> Option<Version> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(x.min(y)),
+        (x, None) => x,
+        (None, y) => y,
     }
 }
 

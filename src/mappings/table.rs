@@ -22,10 +22,16 @@ pub enum Family {
     Fft,
     Dnn,
     Cub,
+    /// cuTENSOR → hipTENSOR.
+    Tensor,
+    /// cuSPARSELt → hipSPARSELt.
+    SparseLt,
+    /// cuFile (GPUDirect Storage) → hipFile.
+    File,
 }
 
 impl Family {
-    pub const ALL: [Family; 12] = [
+    pub const ALL: [Family; 15] = [
         Family::Runtime,
         Family::Driver,
         Family::Device,
@@ -38,6 +44,9 @@ impl Family {
         Family::Fft,
         Family::Dnn,
         Family::Cub,
+        Family::Tensor,
+        Family::SparseLt,
+        Family::File,
     ];
     pub fn as_str(self) -> &'static str {
         match self {
@@ -53,6 +62,9 @@ impl Family {
             Family::Fft => "fft",
             Family::Dnn => "dnn",
             Family::Cub => "cub",
+            Family::Tensor => "tensor",
+            Family::SparseLt => "sparselt",
+            Family::File => "file",
         }
     }
     pub fn parse(s: &str) -> Option<Family> {
@@ -120,13 +132,16 @@ pub struct Row {
     pub hip: Option<String>,
     pub hip_versions: Versions,
     pub hip_experimental: bool,
+    /// CUDA versions for which the HIP equivalent does not hold (HIPIFY's `U` column; empty in
+    /// every row of the 2025 tables, kept so a future value is not lost).
+    pub hip_unsupported_cuda: Vec<Version>,
     /// The rocBLAS / rocSPARSE / rocSOLVER / rocRAND / MIOpen name, where the table gives one.
     pub roc: Option<String>,
     pub roc_versions: Versions,
     pub roc_experimental: bool,
 }
 
-pub const COLUMNS: [&str; 19] = [
+pub const COLUMNS: [&str; 20] = [
     "cuda",
     "kind",
     "section",
@@ -146,6 +161,7 @@ pub const COLUMNS: [&str; 19] = [
     "roc_changed",
     "roc_removed",
     "roc_experimental",
+    "hip_unsupported_cuda",
 ];
 
 #[derive(Debug, thiserror::Error)]
@@ -223,6 +239,11 @@ pub fn parse_tsv(file: &str, text: &str) -> Result<Vec<Row>, TableError> {
             roc: name(cells[13]),
             roc_versions: vers(14)?,
             roc_experimental: flag(cells[18]).map_err(err)?,
+            hip_unsupported_cuda: cells[19]
+                .split(',')
+                .filter(|c| !c.is_empty())
+                .map(|c| c.parse().map_err(|e| err(format!("{e}"))))
+                .collect::<Result<_, _>>()?,
         });
     }
     if !header_seen {
@@ -272,6 +293,11 @@ pub fn write_tsv(family: Family, sources: &[&str], rows: &[Row]) -> String {
             v(&r.roc_versions.changed),
             v(&r.roc_versions.removed),
             if r.roc_experimental { "E" } else { "" }.to_string(),
+            r.hip_unsupported_cuda
+                .iter()
+                .map(|v| v.to_string())
+                .collect::<Vec<_>>()
+                .join(","),
         ];
         out.push_str(&cells.join("\t"));
         out.push('\n');
@@ -299,6 +325,7 @@ mod tests {
             roc: None,
             roc_versions: Versions::default(),
             roc_experimental: false,
+            hip_unsupported_cuda: vec!["12.0".parse().unwrap(), "12.1".parse().unwrap()],
         };
         let text = write_tsv(Family::Runtime, &["x.md"], std::slice::from_ref(&row));
         let back = parse_tsv("runtime.tsv", &text).unwrap();

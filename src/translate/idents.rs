@@ -19,9 +19,20 @@ pub const WARP_SYNC_FALLBACK: &[(&str, &str)] = &[
     ("__shfl_xor_sync", "__shfl_xor"),
 ];
 
+/// Whether the file calls a function that, in the target, is a hipBLAS function taking
+/// `hipblasDatatype_t` (hipBLAS before 6.0): its data-type names then take their hipBLAS forms.
+fn hipblas_datatype_file(p: &Pass) -> bool {
+    p.lexed.tokens.iter().enumerate().any(|(i, t)| {
+        t.kind == Tok::Ident
+            && std::str::from_utf8(p.text(i))
+                .is_ok_and(|n| p.m.takes_hipblas_datatype(n, &p.opts.target))
+    })
+}
+
 pub(super) fn run(p: &mut Pass) {
     let lexed = p.lexed;
     let m = p.m;
+    let hipblas_datatype = hipblas_datatype_file(p);
     for (i, t) in lexed.tokens.iter().enumerate() {
         if t.kind != Tok::Ident {
             continue;
@@ -39,7 +50,7 @@ pub(super) fn run(p: &mut Pass) {
             register_keyword(p, i);
             continue;
         }
-        let Some(res) = m.resolve(name, &p.opts.target) else {
+        let Some(res) = m.resolve_in_context(name, &p.opts.target, hipblas_datatype) else {
             continue;
         };
         match res {

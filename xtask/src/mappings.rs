@@ -1,12 +1,19 @@
 //! `cargo xtask mappings [--check] [--tables DIR]`: generate `mappings/generated/<family>.tsv`
-//! from AMD HIPIFY's Markdown API tables (default `<repo root>/../shared/hipify-tables`).
+//! from AMD HIPIFY's Markdown API tables (default `<repo root>/../shared/hipify-tables-2025`,
+//! the 2025 refresh: core tables at HIP 7.0 / CUDA 13.0, single files up to HIP 7.11; its
+//! `SOURCES.tsv` names the HIPIFY commit of each file).
 //!
 //! # Input
 //!
-//! Each HIPIFY file has sections `## **N. Title**`, each holding one Markdown table whose header
+//! Newer files open with an HTML `<head>` block (and a `# Title` and a note); every line before
+//! the first `## ` section and every line that is not a table row is skipped. Each HIPIFY file
+//! has sections `## **N. Title**`, each holding one Markdown table whose header
 //! names column groups: `CUDA`, then `HIP` and, in the `_and_ROC` / `_and_MIOPEN` files, `ROC` or
 //! `MIOPEN`. Every group is a name column followed by its `A` `D` `C` `R` (`E`) columns (added,
-//! deprecated, changed, removed, experimental). Columns are mapped by the header, so group order
+//! deprecated, changed, removed, experimental); newer files add a `U` column ("unsupported for
+//! CUDA versions": empty or comma-separated CUDA versions, kept as `hip_unsupported_cuda`).
+//! cuTENSOR's CUDA-side versions have four parts (`2.0.0.0`); a zero fourth part is dropped.
+//! Columns are mapped by the header, so group order
 //! and the order of A/D/C/R/E inside a group may vary. A name cell holds one backticked name or
 //! is empty (no equivalent: the row is kept, the API is un-ported). A version cell is empty or
 //! `X.Y[.Z]`. An `E` cell is empty or marks the name experimental: HIPIFY writes the ROCm
@@ -97,7 +104,7 @@ fn parse_args(args: &[String]) -> Result<Options> {
             }
             "-h" | "--help" => bail!(
                 "usage: cargo xtask mappings [--check] [--tables DIR]\n\
-                 default DIR: <repo root>/../shared/hipify-tables"
+                 default DIR: <repo root>/../shared/hipify-tables-2025"
             ),
             other => bail!("unknown argument `{other}` (usage: mappings [--check] [--tables DIR])"),
         }
@@ -118,7 +125,7 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
     let tables = opts
         .tables
         .clone()
-        .unwrap_or_else(|| root.join("..").join("shared").join("hipify-tables"));
+        .unwrap_or_else(|| root.join("..").join("shared").join("hipify-tables-2025"));
     let out_dir = root.join("mappings").join("generated");
     if !tables.is_dir() {
         if opts.check {
@@ -231,7 +238,7 @@ struct Spec {
     roc: Option<&'static str>,
 }
 
-const SPECS: [Spec; 12] = [
+const SPECS: [Spec; 15] = [
     Spec {
         family: Family::Runtime,
         primary: "CUDA_Runtime_API_functions_supported_by_HIP.md",
@@ -304,18 +311,36 @@ const SPECS: [Spec; 12] = [
         variants: &[],
         roc: None,
     },
+    // cuDNN maps to MIOpen only: upstream removed the cuDNN→hipDNN tables
+    // (`CUDNN_API_supported_by_HIP*.md`, kept in the 2025 folder for reference, older than the
+    // MIOpen file), so they are not read and the `hip` column of `dnn.tsv` stays empty.
     Spec {
         family: Family::Dnn,
-        primary: "CUDNN_API_supported_by_HIP_and_MIOPEN.md",
-        variants: &[
-            "CUDNN_API_supported_by_HIP.md",
-            "CUDNN_API_supported_by_MIOPEN.md",
-        ],
+        primary: "CUDNN_API_supported_by_MIOPEN.md",
+        variants: &[],
         roc: Some("MIOPEN"),
     },
     Spec {
         family: Family::Cub,
         primary: "CUB_API_supported_by_HIP.md",
+        variants: &[],
+        roc: None,
+    },
+    Spec {
+        family: Family::Tensor,
+        primary: "CUTENSOR_API_supported_by_HIP.md",
+        variants: &[],
+        roc: None,
+    },
+    Spec {
+        family: Family::SparseLt,
+        primary: "CUSPARSELT_API_supported_by_HIP.md",
+        variants: &[],
+        roc: None,
+    },
+    Spec {
+        family: Family::File,
+        primary: "cuFile_API_supported_by_HIP.md",
         variants: &[],
         roc: None,
     },
@@ -325,7 +350,8 @@ const README: &str = "\
 # Generated mapping tables: do not edit
 
 The `*.tsv` files here are generated from AMD HIPIFY's API tables
-(`../shared/hipify-tables/*.md` beside the repository) by
+(`../shared/hipify-tables-2025/*.md` beside the repository; its `SOURCES.tsv` names the
+HIPIFY commit of each file) by
 
     cargo xtask mappings                 # regenerate
     cargo xtask mappings --check         # verify these files are up to date
@@ -382,6 +408,7 @@ fn to_row(spec: &Spec, file: &str, md: &MdRow, kind: Kind) -> Result<Row, TableE
         roc: roc.name,
         roc_versions: roc.versions,
         roc_experimental: roc.experimental,
+        hip_unsupported_cuda: hip.unsupported_cuda,
     })
 }
 
@@ -644,6 +671,32 @@ mod tests {
         assert_eq!(hip.versions.removed, v("6.2.0"));
         assert!(hip.experimental);
         assert_eq!(hip.experimental_in, v("6.3.0"));
+    }
+
+    #[test]
+    fn html_head_and_u_column_and_four_part_versions() {
+        let text = "<head>\n    <meta charset=\"UTF-8\">\n</head>\n\n# CUTENSOR API supported by HIP\n\n\
+            **Note\\:** columns `A`, `D`, `C`, `R`, `U`, and `E`\n\n## **1. CUTENSOR Data types**\n\n\
+            |**CUDA**|**A**|**D**|**C**|**R**|**HIP**|**A**|**D**|**C**|**R**|**U**|**E**|\n\
+            |:--|:-:|:-:|:-:|:-:|:--|:-:|:-:|:-:|:-:|:-:|:-:|\n\
+            |`CUTENSOR_AUTOTUNE_NONE`|1.2.0.0| | |2.0.0.0|`HIPTENSOR_AUTOTUNE_MODE_NONE`|7.0.0| | | |12.0, 12.1| |\n";
+        let rows = parse_markdown("t.md", text).unwrap();
+        assert_eq!(rows.len(), 1);
+        let r = &rows[0];
+        assert_eq!(r.cuda_versions.added, v("1.2.0"));
+        assert_eq!(r.cuda_versions.removed, v("2.0.0"));
+        let hip = r.group("HIP").unwrap();
+        assert_eq!(hip.name.as_deref(), Some("HIPTENSOR_AUTOTUNE_MODE_NONE"));
+        assert_eq!(
+            hip.unsupported_cuda,
+            vec![v("12.0").unwrap(), v("12.1").unwrap()]
+        );
+        let spec = SPECS.iter().find(|s| s.family == Family::Tensor).unwrap();
+        let row = &file_rows(spec, "t.md", &rows).unwrap()[0].0;
+        assert_eq!(row.hip_unsupported_cuda.len(), 2);
+        // A non-zero fourth part would be lost: an error.
+        let bad = text.replace("1.2.0.0", "1.2.0.3");
+        assert!(parse_markdown("t.md", &bad).is_err());
     }
 
     #[test]

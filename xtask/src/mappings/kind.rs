@@ -23,6 +23,9 @@ pub(crate) const FUNCTION_SECTION_WORDS: &[&str] = &[
     "contexts",
     "operations",
     "execution",
+    // HIPIFY 2025: `Checkpointing` and the misspelt `Tensor Map Object Managment` (driver).
+    "checkpoint",
+    "managment",
 ];
 
 pub(crate) const CUB_MACROS: &[&str] = &["CubDebug", "CubDebugExit", "_CubLog"];

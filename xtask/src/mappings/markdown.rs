@@ -12,6 +12,9 @@ pub struct Column {
     pub experimental: bool,
     /// The version an `E` cell gives, when it gives one.
     pub experimental_in: Option<Version>,
+    /// The `U` cell ("unsupported for CUDA versions", newer HIPIFY files only): the CUDA
+    /// versions for which this equivalent does not hold, as written (`12.0, 12.1`).
+    pub unsupported_cuda: Vec<Version>,
 }
 
 /// One data row of a HIPIFY table.
@@ -38,6 +41,7 @@ pub(crate) enum Field {
     Deprecated,
     Changed,
     Removed,
+    Unsupported,
     Experimental,
 }
 
@@ -64,6 +68,7 @@ pub(crate) fn parse_header(line: usize, text: &str) -> Result<Header, String> {
             "D" => Field::Deprecated,
             "C" => Field::Changed,
             "R" => Field::Removed,
+            "U" => Field::Unsupported,
             "E" => Field::Experimental,
             "" => return Err("empty header cell".into()),
             group => {
@@ -124,7 +129,25 @@ pub(crate) fn parse_version(cell: &str) -> Result<Option<Version>, String> {
     if cell.is_empty() {
         return Ok(None);
     }
+    // cuTENSOR writes its versions with a fourth part (`2.0.0.0`); it is 0 in every row, so
+    // `X.Y.Z.0` reads as `X.Y.Z`. A non-zero fourth part would lose information: an error.
+    let cell = match cell.strip_suffix(".0") {
+        Some(three) if three.matches('.').count() == 2 => three,
+        _ => cell,
+    };
     cell.parse().map(Some).map_err(|e| format!("{e}"))
+}
+
+/// A `U` cell: empty, or CUDA versions separated by `,` (spaces allowed).
+pub(crate) fn parse_unsupported(cell: &str) -> Result<Vec<Version>, String> {
+    cell.split(',')
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .map(|c| {
+            c.parse()
+                .map_err(|e| format!("unsupported-CUDA cell `{}`: {e}", cell.trim()))
+        })
+        .collect()
 }
 
 /// `(experimental, version it names)`.
@@ -206,6 +229,7 @@ pub fn parse_markdown(file: &str, text: &str) -> Result<Vec<MdRow>, TableError> 
                 Field::Deprecated => c.versions.deprecated = parse_version(cell).map_err(at)?,
                 Field::Changed => c.versions.changed = parse_version(cell).map_err(at)?,
                 Field::Removed => c.versions.removed = parse_version(cell).map_err(at)?,
+                Field::Unsupported => c.unsupported_cuda = parse_unsupported(cell).map_err(at)?,
                 Field::Experimental => {
                     (c.experimental, c.experimental_in) = parse_experimental(cell).map_err(at)?
                 }

@@ -1,0 +1,26 @@
+#include <hip/hip_runtime.h>
+#include <hipblas/hipblas.h>
+#include <hip/hip_complex.h>
+#include <hip/library_types.h>
+
+// One cuBLAS program across three ROCm releases: hipBLAS 5.x (hipblasComplex and hipblasDatatype_t
+// API), 6.x (the `_v2` names with hipComplex and hipDataType) and 7.0 (the `_v2` suffix dropped).
+hipblasStatus_t caxpy(hipblasHandle_t h, int n, const hipComplex *alpha, const hipComplex *x, hipComplex *y) {
+  return hipblasCaxpy(h, n, alpha, x, 1, y, 1);
+}
+
+hipblasStatus_t zdotc(hipblasHandle_t h, int n, const hipDoubleComplex *x, const hipDoubleComplex *y,
+                     hipDoubleComplex *result) {
+  return hipblasZdotc(h, n, x, 1, y, 1, result);
+}
+
+hipblasStatus_t gemm_ex(hipblasHandle_t h, const void *A, const void *B, void *C, int m, int n, int k) {
+  const float alpha = 1.0f, beta = 0.0f;
+  hipDataType ab = HIP_R_16F;
+  return hipblasGemmEx(h, HIPBLAS_OP_N, HIPBLAS_OP_N, m, n, k, &alpha, A, ab, m, B, ab, k, &beta, C,
+                      HIP_R_32F, m, HIPBLAS_COMPUTE_32F, HIPBLAS_GEMM_DEFAULT);
+}
+
+hipblasStatus_t dot_ex(hipblasHandle_t h, int n, const void *x, const void *y, void *result) {
+  return hipblasDotEx(h, n, x, HIP_R_32F, 1, y, HIP_R_32F, 1, result, HIP_R_32F, HIP_R_32F);
+}
