@@ -137,6 +137,10 @@ pub fn run(a: CheckArgs, settings: &Settings) -> anyhow::Result<i32> {
     let mut out = std::io::BufWriter::new(stdout.lock());
     match a.format {
         ScanFormat::Text => text(&report, &cmp, &failing, &file, &mut out)?,
+        ScanFormat::Html => {
+            let page = super::report::page(&a.path, settings, &report, Some(&cmp.new))?;
+            crate::render::html::write(&page, &mut out)?;
+        }
         f => output::render(f, &report, Some(&cmp.new), &mut out)?,
     }
     out.flush()?;

@@ -4,11 +4,12 @@
 use super::common::{ConfigArgs, TargetArgs, WalkArgs};
 use crate::gate::exit;
 use crate::record::{Record, RecordError};
+use crate::report::Report;
 use crate::settings::{Request, Settings};
 use crate::verdict::{self, render};
 use clap::Args;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum GateFormat {
@@ -44,19 +45,10 @@ impl GateArgs {
 }
 
 pub fn run(a: GateArgs, settings: &Settings) -> anyhow::Result<i32> {
-    let rec = match Record::load(&Record::path_in(&a.path)) {
-        Ok(r) => Some(r),
-        Err(RecordError::Missing { .. }) => None,
-        Err(e) => return Err(e.into()),
-    };
     // The inventory gate sees what `scan` reports on this tree: the same target, rule levels,
     // suppressions and accepted items.
     let report = settings.scan().map_err(|e| format!("{e:#}"));
-    let board = verdict::board(
-        &a.path,
-        rec.as_ref(),
-        report.as_ref().map_err(|e| e.as_str()),
-    );
+    let (board, _) = board_of(&a.path, report.as_ref().map_err(|e| e.as_str()))?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     match a.format {
@@ -70,4 +62,18 @@ pub fn run(a: GateArgs, settings: &Settings) -> anyhow::Result<i32> {
     } else {
         exit::FINDINGS
     })
+}
+
+/// The board for the project at `root` from its migration record (if any) and a scan report,
+/// with the record: the one computation of the verdict, shared with the HTML report.
+pub fn board_of(
+    root: &Path,
+    report: Result<&Report, &str>,
+) -> anyhow::Result<(verdict::Board, Option<Record>)> {
+    let rec = match Record::load(&Record::path_in(root)) {
+        Ok(r) => Some(r),
+        Err(RecordError::Missing { .. }) => None,
+        Err(e) => return Err(e.into()),
+    };
+    Ok((verdict::board(root, rec.as_ref(), report), rec))
 }

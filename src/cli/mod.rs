@@ -12,6 +12,7 @@ pub mod port;
 pub mod probe;
 pub mod project;
 pub mod record;
+pub mod report;
 pub mod scan;
 pub mod verify;
 
@@ -45,6 +46,8 @@ pub enum Command {
     Verify(verify::VerifyArgs),
     /// Write the migration record hipport-migration.toml (init, baseline, target, production, gate, test).
     Record(record::RecordArgs),
+    /// Write the self-contained HTML review page: verdict, gate board, and the port with every finding at its line.
+    Report(report::ReportArgs),
     /// Print the migration gate board and the verdict (exit 0 only when MIGRATION READY).
     Gate(gate::GateArgs),
     /// Runtime gate evidence as JSON: Python, PyTorch (cuda/hip), visible device, a tensor op, ROCm tools.
@@ -93,6 +96,7 @@ impl Command {
             Command::Verify(a) => Some(a.request()),
             Command::Record(a) => Some(a.request()),
             Command::Gate(a) => Some(a.request()),
+            Command::Report(a) => Some(a.request()),
             Command::Explain(_) | Command::Probe(_) | Command::Compare(_) => None,
         }
     }
@@ -107,6 +111,7 @@ impl Command {
             Command::Verify(a) => verify::run(a, &settings()?),
             Command::Record(a) => record::run(a, &settings()?),
             Command::Gate(a) => gate::run(a, &settings()?),
+            Command::Report(a) => report::run(a, &settings()?),
             Command::Explain(a) => explain::run(a),
             Command::Probe(a) => probe::run(a),
             Command::Compare(a) => compare::run(a),

@@ -26,6 +26,10 @@ pub fn render(
         ScanFormat::Github => github::write(r, new, out),
         ScanFormat::Gitlab => gitlab::write(r, out),
         ScanFormat::Junit => junit::write(r, out),
+        // The page needs the project (the port, the board): `scan` and `check` write it.
+        ScanFormat::Html => Err(std::io::Error::other(
+            "--format html is written by scan, check and report, not from a report alone",
+        )),
     }
 }
 

@@ -22,6 +22,8 @@ pub enum ScanFormat {
     Gitlab,
     /// JUnit XML: one failing test case per item.
     Junit,
+    /// The self-contained HTML review page (as `hipport report`).
+    Html,
 }
 
 #[derive(Args, Debug)]
@@ -62,6 +64,13 @@ pub fn run(a: ScanArgs, settings: &Settings) -> anyhow::Result<i32> {
             } else {
                 crate::render::text::render(&report, &sources, &mut NoColor::new(&mut out))?;
             }
+        }
+        ScanFormat::Html => {
+            if a.paths.len() != 1 {
+                anyhow::bail!("--format html takes one PATH: the project directory");
+            }
+            let page = super::report::page(&a.paths[0], settings, &report, None)?;
+            crate::render::html::write(&page, &mut out)?;
         }
         f => super::output::render(f, &report, None, &mut out)?,
     }

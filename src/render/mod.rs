@@ -2,6 +2,7 @@
 pub mod diff;
 pub mod github;
 pub mod gitlab;
+pub mod html;
 pub mod junit;
 pub mod markdown;
 pub mod sarif;
