@@ -58,7 +58,7 @@ pub fn json_for_script(page: &Page) -> String {
     out
 }
 
-/// Reads the model back out of a page written by [`write`] (tests, tools).
+/// Reads the model back out of a page written by [`write()`] (tests, tools).
 pub fn read_model(html: &str) -> Option<Page> {
     let open = format!("<script type=\"application/json\" id=\"{DATA_ID}\">");
     let start = html.find(&open)? + open.len();

@@ -7,7 +7,6 @@
 //! every line carrying a finding, each with three lines of context; the rest becomes gap rows
 //! ("120 unchanged lines"). That bounds the page by the size of the port, not of the repository.
 
-use crate::board::GATES;
 use crate::finding::Finding;
 use crate::gate::{Phase, Status};
 use crate::report::Report;
@@ -388,17 +387,14 @@ fn page_board(b: &Board, source: BoardSource) -> PageBoard {
     PageBoard {
         source,
         source_note,
-        verdict: b.verdict.clone(),
+        verdict: b.verdict.as_str().into(),
         ready: b.ready,
         gates: b
             .gates
             .iter()
             .map(|g| PageGate {
-                name: g.name.clone(),
-                title: GATES
-                    .iter()
-                    .find(|(id, _)| *id == g.name)
-                    .map_or(g.name.clone(), |(_, t)| t.to_string()),
+                name: g.name.as_str().into(),
+                title: g.name.title().into(),
                 status: g.status,
                 source: g.source.clone(),
                 evidence: g.evidence.clone(),
