@@ -306,6 +306,12 @@ fn a_scaling_requirement_on_fewer_gpus_than_production_is_unknown() {
         .as_str()
         .unwrap()
         .contains("measured on 1 GPU(s); production runs 8"));
+    let t = text(&hipport(d.path(), &["gate"]));
+    assert!(
+        t.contains("Critical unknowns:\n")
+            && t.contains("  - fewer GPUs than production: scaling_efficiency>=0.9"),
+        "{t}"
+    );
     assert_eq!(rows[1]["status"], "PASS", "{}", rows[1]);
     assert!(
         (rows[1]["threshold"].as_f64().unwrap() - 0.9922).abs() < 1e-9,

@@ -68,6 +68,8 @@ pub struct PerfGate {
     pub evidence: String,
     pub date: String,
     pub table: PerfTable,
+    /// Critical unknowns the workflow names (fewer GPUs than production, surrogate precision).
+    pub critical: Vec<String>,
 }
 
 /// Whether the record holds anything the performance gate is derived from.
@@ -279,6 +281,25 @@ fn row(
     out
 }
 
+/// The workflow's critical unknowns among the table's problems and rows.
+fn critical_unknowns(t: &PerfTable) -> Vec<String> {
+    let mut out: Vec<String> = t
+        .problems
+        .iter()
+        .filter(|p| p.ends_with("surrogate precision"))
+        .map(|p| format!("surrogate precision in the performance run: {p}"))
+        .collect();
+    out.extend(
+        t.rows
+            .iter()
+            .filter(|r| {
+                r.status == Status::Unknown && r.reason.ends_with("fewer GPUs than production")
+            })
+            .map(|r| format!("fewer GPUs than production: {} {}", r.requirement, r.reason)),
+    );
+    out
+}
+
 /// The run's metric names that share a word with `metric` (`p99`, `ttft`), else its first names.
 fn near(metric: &str, run: &PerfRun) -> String {
     let words = |m: &str| -> Vec<String> {
@@ -326,12 +347,13 @@ pub fn performance(r: &Record, root: &Path) -> PerfGate {
         .collect::<Vec<_>>()
         .join(" vs ");
     let date = cand.or(base).map(|c| c.date.clone()).unwrap_or_default();
-    let gate = |status, reason: String, open_items, table| PerfGate {
+    let gate = |status, reason: String, open_items, table: PerfTable| PerfGate {
         status,
         reason,
         open_items,
         evidence: evidence.clone(),
         date: date.clone(),
+        critical: critical_unknowns(&table),
         table,
     };
     let mut reqs = Vec::new();
@@ -639,6 +661,11 @@ mod tests {
             "{}",
             g.reason
         );
+        assert!(
+            g.critical[0].starts_with("surrogate precision in the performance run"),
+            "{:?}",
+            g.critical
+        );
         let mut r = record(&["p99_latency_ms<=250"], None, Some(candidate(C, m)));
         r.target = Default::default();
         assert!(judge(&r).reason.contains("no [target] tuple recorded"));
@@ -714,6 +741,12 @@ mod tests {
             g.reason.contains("measured on 1 GPU(s); production runs 8"),
             "{}",
             g.reason
+        );
+        assert_eq!(g.critical.len(), 1);
+        assert!(
+            g.critical[0].starts_with("fewer GPUs than production: scaling_efficiency>=0.9"),
+            "{:?}",
+            g.critical
         );
         assert_eq!(g.table.rows[1].status, Status::Pass);
         r.perf.candidate.as_mut().unwrap().machine.gpus = 8;

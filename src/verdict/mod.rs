@@ -71,7 +71,9 @@ pub fn board(root: &Path, rec: Option<&Record>, scan: Result<&Report, &str>) -> 
             Gate::Functional => matrix(gate, derive::functional(r), r, &mut critical),
             Gate::Precision => matrix(gate, derive::precision(r), r, &mut critical),
             Gate::Distributed => matrix(gate, derive::distributed(r), r, &mut critical),
-            Gate::Performance if crate::perf::judge::applies(r) => performance(root, r),
+            Gate::Performance if crate::perf::judge::applies(r) => {
+                performance(root, r, &mut critical)
+            }
             Gate::Baseline
             | Gate::Target
             | Gate::Correctness
@@ -228,8 +230,9 @@ fn inventory(scan: Result<&Report, &str>, critical: &mut Vec<String>) -> GateLin
 }
 
 /// Performance: derived from `[[production.requirements]]` and the `[perf]` runs.
-fn performance(root: &Path, r: &Record) -> GateLine {
+fn performance(root: &Path, r: &Record, critical: &mut Vec<String>) -> GateLine {
     let g = crate::perf::judge::performance(r, root);
+    critical.extend(g.critical.iter().cloned());
     GateLine {
         name: Gate::Performance,
         status: g.status,
