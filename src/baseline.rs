@@ -8,9 +8,9 @@
 //! `category` and `code` fields are for people reading the file; only the fingerprint and the
 //! count take part in matching.
 
-use crate::finding::{Category, Finding};
+use crate::finding::{BaselineState, Category, Finding};
 use crate::gate::Status;
-use crate::report::Report;
+use crate::report::{BaselineSummary, Report};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -68,8 +68,8 @@ pub fn excerpt(code: &[u8]) -> String {
 }
 
 impl Baseline {
-    /// The baseline of a report; `code_of` gives each finding's flagged code (for `code`).
-    pub fn from_report(r: &Report, code_of: impl Fn(&Finding) -> String) -> Baseline {
+    /// The baseline of a report (each entry's `code` is the finding's excerpt).
+    pub fn from_report(r: &Report) -> Baseline {
         let mut map: BTreeMap<&str, Entry> = BTreeMap::new();
         for f in r.findings.iter().filter(|f| counts(f)) {
             map.entry(&f.fingerprint)
@@ -80,7 +80,7 @@ impl Baseline {
                     fingerprint: f.fingerprint.clone(),
                     category: f.category,
                     count: 1,
-                    code: code_of(f),
+                    code: f.excerpt.clone(),
                 });
         }
         let mut entries: Vec<Entry> = map.into_values().collect();
@@ -128,47 +128,34 @@ impl Baseline {
     }
 }
 
-/// A report compared with a baseline.
-#[derive(Clone, Debug, Default)]
-pub struct Comparison {
-    /// Index-aligned with the report's findings: true for a finding not covered by the baseline.
-    pub new: Vec<bool>,
-    /// Baseline entries (with the missing count) no longer found.
-    pub fixed: Vec<Entry>,
-    pub unchanged: usize,
-}
-
-impl Comparison {
-    pub fn new_count(&self) -> usize {
-        self.new.iter().filter(|&&b| b).count()
-    }
-    pub fn fixed_count(&self) -> usize {
-        self.fixed.iter().map(|e| e.count).sum()
-    }
-}
-
 /// Multiset comparison: for each fingerprint, the first `count` findings (in report order) are
-/// covered by the baseline and the rest are new; unmatched baseline counts are fixed.
-pub fn compare(base: &Baseline, r: &Report) -> Comparison {
+/// covered by the baseline (unchanged) and the rest are new; unmatched baseline counts are fixed.
+/// Marks each finding's [`BaselineState`] (PASS findings, which baselines do not hold, are
+/// unchanged) and sets the report's [`BaselineSummary`]; `file` names the baseline.
+pub fn compare(base: &Baseline, r: &mut Report, file: &str) {
     let mut left: BTreeMap<&str, usize> = BTreeMap::new();
     for e in &base.entries {
         *left.entry(e.fingerprint.as_str()).or_default() += e.count;
     }
-    let mut c = Comparison {
-        new: vec![false; r.findings.len()],
-        ..Comparison::default()
+    let mut c = BaselineSummary {
+        file: file.to_string(),
+        ..BaselineSummary::default()
     };
-    for (i, f) in r.findings.iter().enumerate() {
-        if !counts(f) {
-            continue;
-        }
-        match left.get_mut(f.fingerprint.as_str()) {
-            Some(n) if *n > 0 => {
-                *n -= 1;
-                c.unchanged += 1;
+    for f in r.findings.iter_mut() {
+        let mut state = BaselineState::Unchanged;
+        if counts(f) {
+            match left.get_mut(f.fingerprint.as_str()) {
+                Some(n) if *n > 0 => {
+                    *n -= 1;
+                    c.unchanged += 1;
+                }
+                _ => {
+                    state = BaselineState::New;
+                    c.new += 1;
+                }
             }
-            _ => c.new[i] = true,
         }
+        f.baseline = Some(state);
     }
     for e in &base.entries {
         let n = left.get_mut(e.fingerprint.as_str()).map(std::mem::take);
@@ -179,7 +166,7 @@ pub fn compare(base: &Baseline, r: &Report) -> Comparison {
             });
         }
     }
-    c
+    r.baseline = Some(c);
 }
 
 #[cfg(test)]
@@ -213,20 +200,27 @@ mod tests {
     #[test]
     fn multiset_new_and_fixed() {
         let two = report("f();\nf();\n", "f()");
-        let base = Baseline::from_report(&two, |_| "f()".into());
+        let base = Baseline::from_report(&two);
         assert_eq!(base.entries.len(), 1);
         assert_eq!(base.entries[0].count, 2);
-        let c = compare(&base, &report("\n\nf();\nf();\nf();\n", "f()"));
-        assert_eq!((c.new_count(), c.unchanged, c.fixed_count()), (1, 2, 0));
-        assert_eq!(c.new, [false, false, true]);
-        let c = compare(&base, &report("f();\n", "f()"));
-        assert_eq!((c.new_count(), c.unchanged, c.fixed_count()), (0, 1, 1));
+        assert_eq!(base.entries[0].code, "f()");
+        let mut three = report("\n\nf();\nf();\nf();\n", "f()");
+        compare(&base, &mut three, "b.json");
+        let c = three.baseline.as_ref().unwrap();
+        assert_eq!((c.new, c.unchanged, c.fixed_count()), (1, 2, 0));
+        let states: Vec<_> = three.findings.iter().map(|f| f.baseline).collect();
+        use BaselineState::{New, Unchanged};
+        assert_eq!(states, [Some(Unchanged), Some(Unchanged), Some(New)]);
+        let mut one = report("f();\n", "f()");
+        compare(&base, &mut one, "b.json");
+        let c = one.baseline.as_ref().unwrap();
+        assert_eq!((c.new, c.unchanged, c.fixed_count()), (0, 1, 1));
     }
 
     #[test]
     fn json_is_sorted_and_reads_back() {
         let r = report("g();\nf();\n", "();");
-        let b = Baseline::from_report(&r, |f| format!("{}", f.line));
+        let b = Baseline::from_report(&r);
         let text = b.to_json();
         assert!(text.ends_with("}\n"));
         let back: Baseline = serde_json::from_str(&text).unwrap();

@@ -375,6 +375,7 @@ impl Config {
         out.summary.parse_errors_files = report.summary.parse_errors_files;
         out.summary.suppressed = report.summary.suppressed + dropped;
         out.decisions = decisions;
+        out.sources = report.sources;
         out
     }
 }

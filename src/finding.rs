@@ -35,6 +35,14 @@ crate::vocabulary! {
 }
 
 crate::vocabulary! {
+    /// A finding compared with a baseline (`check`): SARIF `baselineState` words.
+    pub enum BaselineState {
+        New = "new",
+        Unchanged = "unchanged",
+    }
+}
+
+crate::vocabulary! {
     /// What a person decided about an item in `hipport.toml` (`[[accept]] status = …`).
     pub enum DecisionKind {
         Blocker = "BLOCKER",
@@ -82,9 +90,30 @@ pub struct Finding {
     /// Byte range in the file (not serialised: renderers that need the text read it).
     #[serde(skip)]
     pub byte_range: (usize, usize),
+    /// The flagged code, whitespace collapsed and cut short, for baselines (not serialised).
+    #[serde(skip)]
+    pub excerpt: String,
+    /// New or unchanged against the baseline, when `check` compared one (not serialised).
+    #[serde(skip)]
+    pub baseline: Option<BaselineState>,
 }
 
 impl Finding {
+    /// The one-line text form: `path:line:col: RULE category [STATUS/PHASE] message`.
+    pub fn one_line(&self) -> String {
+        format!(
+            "{}:{}:{}: {} {} [{}/{}] {}",
+            self.path,
+            self.line,
+            self.column,
+            self.rule,
+            self.category,
+            self.status,
+            self.phase,
+            self.message
+        )
+    }
+
     pub fn sort_key(&self) -> (&str, u32, u32, &str, &str) {
         (
             &self.path,

@@ -1,8 +1,14 @@
-//! The one sorted report that every renderer takes: tool, exact target, findings and summary.
+//! The one sorted report that every renderer takes, and their only input: tool, exact target,
+//! findings (with their baseline state when `check` compared one), summary, the gate board the
+//! findings support, the baseline comparison and the contents of the files with findings (for
+//! text excerpts).
 //!
-//! JSON schema: `docs/report-schema.md` (versioned by `schema_version`).
+//! JSON schema: `docs/report-schema.md` (versioned by `schema_version`); the board, baseline
+//! comparison and file contents are not part of it.
 
-use crate::finding::{Category, Decision, Finding};
+use crate::baseline::Entry;
+use crate::board::GateRow;
+use crate::finding::{BaselineState, Category, Decision, Finding};
 use crate::gate::Status;
 use crate::mappings::Target;
 use serde::Serialize;
@@ -84,6 +90,26 @@ pub struct Summary {
     pub parse_errors_files: usize,
 }
 
+/// File contents by report path (the findings' `path`).
+pub type Sources = BTreeMap<String, Vec<u8>>;
+
+/// What a baseline comparison found besides each finding's state.
+#[derive(Clone, Debug, Default)]
+pub struct BaselineSummary {
+    /// The baseline file, as named to the user.
+    pub file: String,
+    pub new: usize,
+    pub unchanged: usize,
+    /// Baseline entries (with the missing count) no longer found.
+    pub fixed: Vec<Entry>,
+}
+
+impl BaselineSummary {
+    pub fn fixed_count(&self) -> usize {
+        self.fixed.iter().map(|e| e.count).sum()
+    }
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
     pub schema_version: u32,
@@ -96,6 +122,15 @@ pub struct Report {
     /// Decisions a person recorded in `hipport.toml`, by finding fingerprint.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub decisions: BTreeMap<String, Decision>,
+    /// The gate board as the findings and target support it (computed by [`Report::new`]).
+    #[serde(skip)]
+    pub board: Vec<GateRow>,
+    /// The baseline comparison, when `check` made one.
+    #[serde(skip)]
+    pub baseline: Option<BaselineSummary>,
+    /// Contents of the files with findings, for text excerpts.
+    #[serde(skip)]
+    pub sources: Sources,
 }
 
 impl Report {
@@ -118,7 +153,7 @@ impl Report {
         let mut paths: Vec<&str> = findings.iter().map(|f| f.path.as_str()).collect();
         paths.dedup();
         summary.files_with_findings = paths.len();
-        Report {
+        let mut r = Report {
             schema_version: SCHEMA_VERSION,
             tool: ToolInfo::default(),
             target,
@@ -126,7 +161,22 @@ impl Report {
             summary,
             errors,
             decisions: BTreeMap::new(),
-        }
+            board: Vec::new(),
+            baseline: None,
+            sources: Sources::new(),
+        };
+        r.board = crate::board::static_board(&r);
+        r
+    }
+
+    /// The board's verdict.
+    pub fn verdict(&self) -> crate::board::Verdict {
+        crate::board::Verdict::of(self, &self.board)
+    }
+
+    /// Whether a baseline comparison found the finding new.
+    pub fn is_new(f: &Finding) -> bool {
+        f.baseline == Some(BaselineState::New)
     }
 
     pub fn count(&self, status: Status) -> usize {

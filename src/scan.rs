@@ -3,20 +3,14 @@
 
 use crate::mappings;
 use crate::pipeline::{self, Work};
-use crate::render::text::Sources;
-use crate::report::{FileError, Report};
+use crate::report::{FileError, Report, Sources};
 use crate::settings::Settings;
 use crate::translate::{LaunchSyntax, Options};
 use crate::walk;
 
 /// The raw scan: every finding, before the project's rule levels and decisions
-/// ([`Settings::scan`] applies them).
+/// ([`Settings::scan`] applies them), with the contents of the source files that have findings.
 pub fn scan(s: &Settings) -> Result<Report, String> {
-    scan_with_sources(s).map(|(r, _)| r)
-}
-
-/// `scan`, also returning the contents of the files that have findings (for text output).
-pub fn scan_with_sources(s: &Settings) -> Result<(Report, Sources), String> {
     let m = mappings::get();
     let (inputs, walk_errors) = walk::walk(&s.paths, &s.walk)?;
     let work = Work {
@@ -43,23 +37,24 @@ pub fn scan_with_sources(s: &Settings) -> Result<(Report, Sources), String> {
     let mut parse_errors = 0usize;
     let mut suppressed = 0usize;
     let mut sources = Sources::new();
-    for o in outcomes.iter() {
-        match &o.result {
+    let files = outcomes.len();
+    for o in outcomes {
+        match o.result {
             Ok(r) => {
-                findings.extend(r.findings.iter().cloned());
-                findings.extend(r.project_notes.iter().cloned());
                 suppressed += r.suppressed;
-                if !r.findings.is_empty() || !r.project_notes.is_empty() {
-                    sources.insert(o.input.rel.clone(), r.input.clone());
-                }
                 translated += (r.stats.renamed_total() + r.stats.unchanged_api) as usize;
                 if r.health.parsed && !r.health.clean() {
                     parse_errors += 1;
                 }
+                if !r.findings.is_empty() || !r.project_notes.is_empty() {
+                    findings.extend(r.findings);
+                    findings.extend(r.project_notes);
+                    sources.insert(o.input.rel, r.input);
+                }
             }
             Err(e) => errors.push(FileError {
-                path: o.input.rel.clone(),
-                error: e.clone(),
+                path: o.input.rel,
+                error: e,
             }),
         }
     }
@@ -73,9 +68,10 @@ pub fn scan_with_sources(s: &Settings) -> Result<(Report, Sources), String> {
     );
     crate::rules::facts::merge_same_line(&mut findings);
     let mut report = Report::new(s.target_info(), findings, errors);
-    report.summary.files_scanned = outcomes.len() + inventory.files;
+    report.summary.files_scanned = files + inventory.files;
     report.summary.translated_names = translated;
     report.summary.parse_errors_files = parse_errors;
     report.summary.suppressed = suppressed;
-    Ok((report, sources))
+    report.sources = sources;
+    Ok(report)
 }

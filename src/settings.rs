@@ -246,15 +246,8 @@ impl Settings {
     /// Scans the paths with these settings and applies the configuration: what `scan`, `check`
     /// and `gate` report.
     pub fn scan(&self) -> anyhow::Result<Report> {
-        self.scan_with_sources().map(|(r, _)| r)
-    }
-
-    /// [`Settings::scan`], also returning the contents of the files with findings.
-    pub fn scan_with_sources(&self) -> anyhow::Result<(Report, crate::render::text::Sources)> {
-        let (mut report, sources) =
-            crate::scan::scan_with_sources(self).map_err(anyhow::Error::msg)?;
-        report.target = self.target_info();
-        Ok((self.apply(report), sources))
+        let report = crate::scan::scan(self).map_err(anyhow::Error::msg)?;
+        Ok(self.apply(report))
     }
 }
 

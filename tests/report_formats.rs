@@ -13,9 +13,14 @@ fn scan_out(tree: &Path, format: &str) -> String {
     r.stdout
 }
 
-/// A report from the fixture, with a fix on the first finding (no rule sets one yet).
+/// A report from the fixture plus a kernel whose 32-bit shuffle mask has a mechanical fix
+/// (HP006: widened to 64 bits), which the finding carries.
 fn report_with_fix() -> hipport::report::Report {
     let (_d, tree) = copy_fixture("check");
+    write(
+        &tree.join("src/reduce.cu"),
+        "__global__ void k(int *x) {\n  int v = x[threadIdx.x];\n  v += __shfl_down_sync(0xffffffff, v, 1);\n  x[threadIdx.x] = v;\n}\n",
+    );
     let settings = hipport::settings::Settings::resolve_quiet(&hipport::settings::Request {
         paths: vec![tree.clone()],
         rocm: Some("6.2.0".into()),
@@ -24,9 +29,10 @@ fn report_with_fix() -> hipport::report::Report {
         ..Default::default()
     })
     .unwrap();
-    let mut r = hipport::scan::scan(&settings).unwrap();
-    assert!(!r.findings.is_empty());
-    r.findings[0].fix = Some("/* removed for HIP */".into());
+    let r = hipport::scan::scan(&settings).unwrap();
+    let with_fix: Vec<_> = r.findings.iter().filter(|f| f.fix.is_some()).collect();
+    assert_eq!(with_fix.len(), 1, "{:#?}", r.findings);
+    assert_eq!(with_fix[0].rule, "HP006");
     r
 }
 
@@ -90,17 +96,24 @@ fn sarif_is_valid_2_1_0_and_round_trips() {
 fn sarif_fixes_are_valid() {
     let r = report_with_fix();
     let mut out = Vec::new();
-    sarif::write(&r, None, &mut out).unwrap();
+    sarif::write(&r, &mut out).unwrap();
     let doc: serde_json::Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(schema_errors(&doc), Vec::<String>::new());
     // The validator does reject what the schema forbids.
     let mut broken = doc.clone();
     broken["runs"][0]["results"][0]["level"] = "severe".into();
     assert!(!schema_errors(&broken).is_empty());
-    let fix = &doc["runs"][0]["results"][0]["fixes"][0];
+    let results = doc["runs"][0]["results"].as_array().unwrap();
+    let fixed: Vec<_> = results
+        .iter()
+        .filter(|res| res.get("fixes").is_some())
+        .collect();
+    assert_eq!(fixed.len(), 1);
+    assert_eq!(fixed[0]["ruleId"], "HP006");
+    let fix = &fixed[0]["fixes"][0];
     let rep = &fix["artifactChanges"][0]["replacements"][0];
-    assert_eq!(rep["insertedContent"]["text"], "/* removed for HIP */");
-    let f = &r.findings[0];
+    assert_eq!(rep["insertedContent"]["text"], "0xffffffffffffffffull");
+    let f = r.findings.iter().find(|f| f.fix.is_some()).unwrap();
     assert_eq!(rep["deletedRegion"]["startLine"], f.line);
     assert_eq!(rep["deletedRegion"]["endColumn"], f.end_column);
     let log: sarif::Log = serde_json::from_slice(&out).unwrap();

@@ -4,12 +4,12 @@
 
 use super::common::{ConfigArgs, TargetArgs, WalkArgs};
 use super::output;
-use super::project::{code_reader, root_of, write_file};
+use super::project::{root_of, write_file};
 use super::scan::ScanFormat;
-use crate::baseline::{self, Baseline, Comparison};
+use crate::baseline::{self, Baseline};
 use crate::finding::{Category, Finding};
 use crate::gate::{exit, Status};
-use crate::report::Report;
+use crate::report::{BaselineSummary, Report};
 use crate::rules;
 use crate::settings::{Request, Settings};
 use clap::Args;
@@ -117,7 +117,7 @@ pub fn run(a: CheckArgs, settings: &Settings) -> anyhow::Result<i32> {
     };
     if a.update_baseline {
         let old = Baseline::load(&file).ok();
-        let new = Baseline::from_report(&report, code_reader(&root));
+        let new = Baseline::from_report(&report);
         write_file(&file, &new.to_json())?;
         let was = old.as_ref().map_or(0, Baseline::total);
         eprintln!(
@@ -129,26 +129,33 @@ pub fn run(a: CheckArgs, settings: &Settings) -> anyhow::Result<i32> {
         return Ok(io_status);
     }
     let base = Baseline::load(&file)?;
-    let cmp = baseline::compare(&base, &report);
+    let mut report = report;
+    baseline::compare(&base, &mut report, &file.display().to_string());
     let failing: Vec<usize> = (0..report.findings.len())
-        .filter(|&i| cmp.new[i] && fail_on.fails(&report.findings[i]))
+        .filter(|&i| Report::is_new(&report.findings[i]) && fail_on.fails(&report.findings[i]))
         .collect();
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    match a.format {
-        ScanFormat::Text => text(&report, &cmp, &failing, &file, &mut out)?,
-        ScanFormat::Html => {
-            let page = super::report::page(&a.path, settings, &report, Some(&cmp.new))?;
+    let Some(cmp) = report.baseline.as_ref() else {
+        anyhow::bail!("the baseline comparison is missing (an engine defect: please report)");
+    };
+    let verdict = verdict_line(cmp, failing.len());
+    if a.format == ScanFormat::Text || a.format == ScanFormat::Html {
+        let stdout = std::io::stdout();
+        let mut out = std::io::BufWriter::new(stdout.lock());
+        if a.format == ScanFormat::Text {
+            text(&report, cmp, &failing, &verdict, &mut out)?;
+        } else {
+            let page = super::report::page(&a.path, settings, &report)?;
             crate::render::html::write(&page, &mut out)?;
         }
-        f => output::render(f, &report, Some(&cmp.new), &mut out)?,
+        out.flush()?;
+    } else {
+        output::print(&report, a.format)?;
     }
-    out.flush()?;
     if let Some(s) = output::summary_path(a.summary.as_deref(), a.format) {
-        output::write_summary(&s, &report, Some(&cmp.new))?;
+        output::write_summary(&s, &report)?;
     }
     if a.format != ScanFormat::Text {
-        eprintln!("{}", verdict_line(&cmp, failing.len(), &file));
+        eprintln!("{verdict}");
     }
     Ok(if io_status != exit::OK {
         io_status
@@ -159,35 +166,36 @@ pub fn run(a: CheckArgs, settings: &Settings) -> anyhow::Result<i32> {
     })
 }
 
-fn verdict_line(cmp: &Comparison, failing: usize, file: &std::path::Path) -> String {
+fn verdict_line(cmp: &BaselineSummary, failing: usize) -> String {
     format!(
         "hipport check: {} new ({failing} failing), {} unchanged, {} fixed against {}: {}",
-        cmp.new_count(),
+        cmp.new,
         cmp.unchanged,
         cmp.fixed_count(),
-        file.display(),
+        cmp.file,
         if failing > 0 { "FAIL" } else { "ok" }
     )
 }
 
+/// The text form of a comparison: new findings (marked FAIL where `--fail-on` selects them),
+/// fixed baseline entries, the verdict line.
 fn text(
     r: &Report,
-    cmp: &Comparison,
+    cmp: &BaselineSummary,
     failing: &[usize],
-    file: &std::path::Path,
+    verdict: &str,
     w: &mut dyn Write,
 ) -> std::io::Result<()> {
-    let line = |f: &Finding| {
-        format!(
-            "{}:{}:{}: {} {} [{}/{}] {}",
-            f.path, f.line, f.column, f.rule, f.category, f.status, f.phase, f.message
-        )
-    };
-    if cmp.new_count() > 0 {
+    if cmp.new > 0 {
         writeln!(w, "new findings (not in the baseline):")?;
-        for (i, f) in r.findings.iter().enumerate().filter(|(i, _)| cmp.new[*i]) {
+        for (i, f) in r
+            .findings
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| Report::is_new(f))
+        {
             let mark = if failing.contains(&i) { "FAIL" } else { "new " };
-            writeln!(w, "  {mark} {}", line(f))?;
+            writeln!(w, "  {mark} {}", f.one_line())?;
         }
     }
     if !cmp.fixed.is_empty() {
@@ -206,5 +214,5 @@ fn text(
         }
         writeln!(w, "  (run with --update-baseline to shrink the baseline)")?;
     }
-    writeln!(w, "{}", verdict_line(cmp, failing.len(), file))
+    writeln!(w, "{verdict}")
 }

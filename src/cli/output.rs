@@ -1,42 +1,33 @@
-//! The report formats shared by `scan` and `check` beyond plain text, and the Markdown job
-//! summary (`--summary FILE`, or `$GITHUB_STEP_SUMMARY` with `--format github`).
+//! Printing a report for `scan` and `check` (colour on a terminal for text), and the Markdown
+//! job summary (`--summary FILE`, or `$GITHUB_STEP_SUMMARY` with `--format github`).
 
-use super::scan::ScanFormat;
-use crate::render::{github, gitlab, junit, markdown, sarif};
+use crate::render::{self, markdown, Format};
 use crate::report::Report;
 use anyhow::Context;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// Renders a structured format; `new` marks findings new since a baseline. Text is the caller's.
-pub fn render(
-    format: ScanFormat,
-    r: &Report,
-    new: Option<&[bool]>,
-    out: &mut dyn Write,
-) -> std::io::Result<()> {
-    match format {
-        ScanFormat::Text => Ok(()),
-        ScanFormat::Json => {
-            serde_json::to_writer_pretty(&mut *out, r)?;
-            writeln!(out)
-        }
-        ScanFormat::Markdown => markdown::write(r, new, out),
-        ScanFormat::Sarif => sarif::write(r, new, out),
-        ScanFormat::Github => github::write(r, new, out),
-        ScanFormat::Gitlab => gitlab::write(r, out),
-        ScanFormat::Junit => junit::write(r, out),
-        // The page needs the project (the port, the board): `scan` and `check` write it.
-        ScanFormat::Html => Err(std::io::Error::other(
-            "--format html is written by scan, check and report, not from a report alone",
-        )),
+/// Writes the report to stdout; text is coloured on a terminal unless `NO_COLOR` is set.
+pub fn print(r: &Report, format: Format) -> std::io::Result<()> {
+    use codespan_reporting::term::termcolor::{Ansi, NoColor};
+    use std::io::IsTerminal;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let colour = format == Format::Text
+        && std::io::stdout().is_terminal()
+        && std::env::var_os("NO_COLOR").is_none();
+    if colour {
+        render::render(r, format, &mut Ansi::new(&mut out))?;
+    } else {
+        render::render(r, format, &mut NoColor::new(&mut out))?;
     }
+    out.flush()
 }
 
 /// Where the Markdown summary goes: the flag, else `$GITHUB_STEP_SUMMARY` for `--format github`.
-pub fn summary_path(flag: Option<&Path>, format: ScanFormat) -> Option<PathBuf> {
+pub fn summary_path(flag: Option<&Path>, format: Format) -> Option<PathBuf> {
     flag.map(Path::to_path_buf).or_else(|| {
-        (format == ScanFormat::Github)
+        (format == Format::Github)
             .then(|| std::env::var_os("GITHUB_STEP_SUMMARY"))
             .flatten()
             .filter(|v| !v.is_empty())
@@ -45,9 +36,9 @@ pub fn summary_path(flag: Option<&Path>, format: ScanFormat) -> Option<PathBuf> 
 }
 
 /// Appends the Markdown report to the summary file (GitHub collects appended step summaries).
-pub fn write_summary(file: &Path, r: &Report, new: Option<&[bool]>) -> anyhow::Result<()> {
+pub fn write_summary(file: &Path, r: &Report) -> anyhow::Result<()> {
     let mut buf = Vec::new();
-    markdown::write(r, new, &mut buf)?;
+    markdown::write(r, &mut buf)?;
     let mut f = std::fs::OpenOptions::new()
         .create(true)
         .append(true)

@@ -122,10 +122,7 @@ pub fn run(a: PortArgs, settings: &Settings) -> anyhow::Result<i32> {
         }
         if !a.quiet && a.format == TextOrJson::Text {
             for f in &r.findings {
-                eprintln!(
-                    "{}:{}:{}: {} [{}/{}] {}",
-                    o.input.rel, f.line, f.column, f.rule, f.status, f.phase, f.message
-                );
+                eprintln!("{}", f.one_line());
             }
             if r.health.parsed && !r.health.clean() && (r.changed || !r.findings.is_empty()) {
                 eprintln!(

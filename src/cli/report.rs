@@ -53,7 +53,7 @@ pub fn run(a: ReportArgs, settings: &Settings) -> anyhow::Result<i32> {
     for e in &report.errors {
         eprintln!("hipport: {}: {}", e.path, e.error);
     }
-    let page = page(&a.path, settings, &report, None)?;
+    let page = page(&a.path, settings, &report)?;
     let mut buf = Vec::new();
     html::write(&page, &mut buf)?;
     if a.output == Path::new("-") {
@@ -84,12 +84,7 @@ pub fn run(a: ReportArgs, settings: &Settings) -> anyhow::Result<i32> {
 /// Builds the page model for the project at `path` from a scan `report` made with `settings`.
 /// The board is `hipport gate`'s for the same report. `new` marks findings new since a
 /// baseline (`check`).
-pub fn page(
-    path: &Path,
-    settings: &Settings,
-    report: &Report,
-    new: Option<&[bool]>,
-) -> anyhow::Result<Page> {
+pub fn page(path: &Path, settings: &Settings, report: &Report) -> anyhow::Result<Page> {
     let root = root_of(path);
     let (board, rec) = super::gate::board_of(&root, Ok(report))?;
     let files = file_texts(&root, settings, report);
@@ -107,7 +102,6 @@ pub fn page(
         project: project_name(&root),
         commit: commit(&root),
         generated: generated(),
-        new,
     }))
 }
 

@@ -60,17 +60,15 @@ pub fn annotation(f: &Finding, is_new: bool, decision: Option<&str>) -> Option<S
     ))
 }
 
-/// Writes the annotations; `new` (index-aligned with the findings) puts new ones first.
-pub fn write(r: &Report, new: Option<&[bool]>, w: &mut dyn Write) -> io::Result<()> {
-    let is_new = |i: usize| new.is_some_and(|m| m.get(i).copied().unwrap_or(false));
-    let mut order: Vec<usize> = (0..r.findings.len()).collect();
-    order.sort_by_key(|&i| !is_new(i));
-    for i in order {
-        let f = &r.findings[i];
+/// Writes the annotations, new ones (against a baseline) first.
+pub fn write(r: &Report, w: &mut dyn Write) -> io::Result<()> {
+    let mut order: Vec<&Finding> = r.findings.iter().collect();
+    order.sort_by_key(|f| !Report::is_new(f));
+    for f in order {
         let d = r
             .decision(f)
             .map(|d| format!("{}: {}", d.decision, d.reason));
-        if let Some(line) = annotation(f, is_new(i), d.as_deref()) {
+        if let Some(line) = annotation(f, Report::is_new(f), d.as_deref()) {
             writeln!(w, "{line}")?;
         }
     }

@@ -673,6 +673,8 @@ mod tests {
             fix: None,
             fingerprint: "0".into(),
             byte_range: (0, 0),
+            excerpt: String::new(),
+            baseline: None,
         };
         let target = TargetInfo {
             rocm: "6.2.0".into(),
@@ -699,7 +701,6 @@ mod tests {
             project: "<b>proj</b>".into(),
             commit: None,
             generated: "2026-01-01T00:00:00Z".into(),
-            new: None,
         })
     }
 

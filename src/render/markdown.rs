@@ -2,16 +2,15 @@
 //! the gate board in migration order, the verdict line, then every item grouped by status and
 //! category with its location, what, why, the suggested action and the phase.
 
-use crate::board::{static_board, Verdict};
 use crate::finding::{Category, Finding};
 use crate::gate::Status;
 use crate::report::Report;
 use crate::rules;
 use std::io::{self, Write};
 
-/// Writes the report. `new` marks findings a baseline comparison found new (index-aligned with
-/// `r.findings`); new items are listed first within their group and tagged.
-pub fn write(r: &Report, new: Option<&[bool]>, w: &mut dyn Write) -> io::Result<()> {
+/// Writes the report. Findings a baseline comparison found new are listed first within their
+/// group and tagged.
+pub fn write(r: &Report, w: &mut dyn Write) -> io::Result<()> {
     writeln!(w, "# hipport remediation report")?;
     writeln!(w)?;
     writeln!(
@@ -27,8 +26,7 @@ pub fn write(r: &Report, new: Option<&[bool]>, w: &mut dyn Write) -> io::Result<
     writeln!(w)?;
     writeln!(w, "| # | Gate | Status | Evidence |")?;
     writeln!(w, "|---|------|--------|----------|")?;
-    let board = static_board(r);
-    for (i, g) in board.iter().enumerate() {
+    for (i, g) in r.board.iter().enumerate() {
         writeln!(
             w,
             "| {} | {} | {} | {} |",
@@ -39,7 +37,7 @@ pub fn write(r: &Report, new: Option<&[bool]>, w: &mut dyn Write) -> io::Result<
         )?;
     }
     writeln!(w)?;
-    let v = Verdict::of(r, &board);
+    let v = r.verdict();
     writeln!(w, "## Verdict")?;
     writeln!(w)?;
     writeln!(w, "{}", v.line())?;
@@ -49,9 +47,8 @@ pub fn write(r: &Report, new: Option<&[bool]>, w: &mut dyn Write) -> io::Result<
         "UNKNOWN counts {} findings or unanalysed files and {} gates without evidence.",
         v.unknown_findings, v.unknown_gates
     )?;
-    if let Some(mask) = new {
-        let n = mask.iter().filter(|&&b| b).count();
-        writeln!(w, "{n} items are new since the baseline.")?;
+    if let Some(b) = &r.baseline {
+        writeln!(w, "{} items are new since the baseline.", b.new)?;
     }
     for status in Status::ALL {
         let items: Vec<(usize, &Finding)> = r
@@ -77,13 +74,12 @@ pub fn write(r: &Report, new: Option<&[bool]>, w: &mut dyn Write) -> io::Result<
             if group.is_empty() {
                 continue;
             }
-            let is_new = |i: usize| new.is_some_and(|m| m.get(i).copied().unwrap_or(false));
-            group.sort_by_key(|(i, _)| !is_new(*i));
+            group.sort_by_key(|(_, f)| !Report::is_new(f));
             writeln!(w)?;
             writeln!(w, "### {c} ({})", group.len())?;
             writeln!(w)?;
-            for &&(i, f) in &group {
-                item(r, f, is_new(i), w)?;
+            for &&(_, f) in &group {
+                item(r, f, Report::is_new(f), w)?;
             }
         }
     }

@@ -1,4 +1,11 @@
-//! Renderers: pure functions of analysis results and a writer. Analysis never prints.
+//! Renderers: pure functions of a [`Report`] and a writer, one file per format, chosen by one
+//! match in [`render`]. Analysis never prints. (`diff` and `stats` render `port`'s per-file
+//! results, not a report.)
+
+use crate::report::Report;
+use codespan_reporting::term::termcolor::WriteColor;
+use std::io;
+
 pub mod diff;
 pub mod github;
 pub mod gitlab;
@@ -9,11 +16,54 @@ pub mod sarif;
 pub mod stats;
 pub mod text;
 
+/// The report formats of `scan` and `check`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Format {
+    #[default]
+    Text,
+    Json,
+    /// Remediation report with the gate board, for tickets and pull requests.
+    Markdown,
+    /// SARIF 2.1.0, for GitHub code scanning and review tools.
+    Sarif,
+    /// GitHub Actions annotations (and the Markdown job summary).
+    Github,
+    /// GitLab Code Quality JSON.
+    Gitlab,
+    /// JUnit XML: one failing test case per item.
+    Junit,
+    /// The self-contained HTML review page (as `hipport report`).
+    Html,
+}
+
+/// Renders the report in a format. Only text uses colour, when the writer supports it.
+pub fn render(r: &Report, format: Format, w: &mut dyn WriteColor) -> io::Result<()> {
+    match format {
+        Format::Text => text::render(r, w),
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut *w, r)?;
+            writeln!(w)
+        }
+        Format::Markdown => markdown::write(r, w),
+        Format::Sarif => sarif::write(r, w),
+        Format::Github => github::write(r, w),
+        Format::Gitlab => gitlab::write(r, w),
+        Format::Junit => junit::write(r, w),
+        // The page shows the port and the gate board of the project, beyond the report:
+        // `scan`, `check` and `report` build it (`cli::report::page`) and `html::write` it.
+        Format::Html => Err(io::Error::other(
+            "--format html is written by scan, check and report, not from a report alone",
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::Format;
     use crate::finding::{Category, Finding};
     use crate::gate::{Phase, Status};
     use crate::report::{Report, TargetInfo};
+    use clap::ValueEnum;
 
     /// One REMEDIATION finding per category, each in its own file.
     fn every_category() -> Report {
@@ -36,6 +86,8 @@ mod tests {
                 fix: None,
                 fingerprint: format!("{i:016x}"),
                 byte_range: (0, 1),
+                excerpt: String::new(),
+                baseline: None,
             })
             .collect();
         let t = TargetInfo {
@@ -48,38 +100,32 @@ mod tests {
         Report::new(t, findings, vec![])
     }
 
+    fn render(r: &Report, format: Format) -> String {
+        let mut w = codespan_reporting::term::termcolor::NoColor::new(Vec::new());
+        super::render(r, format, &mut w).unwrap();
+        String::from_utf8(w.into_inner()).unwrap()
+    }
+
     #[test]
     fn every_category_reaches_every_renderer() {
         let r = every_category();
-        let mut outputs: Vec<(&str, String)> = Vec::new();
-        let mut run = |name, f: &dyn Fn(&mut Vec<u8>) -> std::io::Result<()>| {
-            let mut buf = Vec::new();
-            f(&mut buf).unwrap();
-            outputs.push((name, String::from_utf8(buf).unwrap()));
-        };
-        run("json", &|w| {
-            serde_json::to_writer(w, &r).map_err(Into::into)
-        });
-        run("markdown", &|w| super::markdown::write(&r, None, w));
-        run("sarif", &|w| super::sarif::write(&r, None, w));
-        run("github", &|w| super::github::write(&r, None, w));
-        run("junit", &|w| super::junit::write(&r, w));
-        run("text", &|w| {
-            let mut nc = codespan_reporting::term::termcolor::NoColor::new(w);
-            super::text::render(&r, &Default::default(), &mut nc)
-        });
-        for (name, out) in &outputs {
+        for &format in Format::value_variants() {
+            if format == Format::Html {
+                continue; // needs the project: tests/html_report.rs
+            }
+            let out = render(&r, format);
+            if format == Format::Gitlab {
+                // GitLab Code Quality has no category field: one issue per finding.
+                let issues: serde_json::Value = serde_json::from_str(&out).unwrap();
+                assert_eq!(issues.as_array().unwrap().len(), Category::ALL.len());
+                continue;
+            }
             for c in Category::ALL {
                 assert!(
                     out.contains(&format!("item of {c}")) && out.contains(c.as_str()),
-                    "{name} lost category {c}:\n{out}"
+                    "{format:?} lost category {c}:\n{out}"
                 );
             }
         }
-        // GitLab Code Quality has no category field: one issue per finding.
-        let mut buf = Vec::new();
-        super::gitlab::write(&r, &mut buf).unwrap();
-        let issues: serde_json::Value = serde_json::from_slice(&buf).unwrap();
-        assert_eq!(issues.as_array().unwrap().len(), Category::ALL.len());
     }
 }

@@ -264,11 +264,11 @@ fn artifact(path: &str) -> ArtifactLocation {
     }
 }
 
-/// Builds the SARIF log. `new` marks findings new since a baseline (sets `baselineState`).
-pub fn build(r: &Report, new: Option<&[bool]>) -> Log {
+/// Builds the SARIF log; a baseline comparison sets each result's `baselineState`.
+pub fn build(r: &Report) -> Log {
     let mut rules: Vec<Rule> = rules::all().into_iter().map(rule_of).collect();
     let mut results = Vec::new();
-    for (i, f) in r.findings.iter().enumerate() {
+    for f in &r.findings {
         if f.status == Status::Pass && r.decision(f).is_none() {
             continue;
         }
@@ -324,13 +324,7 @@ pub fn build(r: &Report, new: Option<&[bool]>) -> Log {
                 FINGERPRINT_KEY.to_string(),
                 f.fingerprint.clone(),
             )]),
-            baseline_state: new.map(|m| {
-                if m.get(i).copied().unwrap_or(false) {
-                    "new".into()
-                } else {
-                    "unchanged".into()
-                }
-            }),
+            baseline_state: f.baseline.map(|s| s.as_str().into()),
             fixes,
             suppressions: decision
                 .filter(|d| d.decision == crate::finding::DecisionKind::Accepted)
@@ -377,7 +371,7 @@ pub fn build(r: &Report, new: Option<&[bool]>) -> Log {
     }
 }
 
-pub fn write(r: &Report, new: Option<&[bool]>, w: &mut dyn Write) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *w, &build(r, new))?;
+pub fn write(r: &Report, w: &mut dyn Write) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *w, &build(r))?;
     writeln!(w)
 }

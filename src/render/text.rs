@@ -12,8 +12,7 @@ use codespan_reporting::term::{self, termcolor::WriteColor, Config};
 use std::collections::BTreeMap;
 use std::io;
 
-/// File contents by report path (the findings' `path`).
-pub type Sources = BTreeMap<String, Vec<u8>>;
+pub use crate::report::Sources;
 
 fn severity(s: Status) -> Severity {
     match s {
@@ -53,7 +52,8 @@ fn diagnostic(f: &Finding, file: Option<usize>) -> Diagnostic<usize> {
 }
 
 /// Writes every finding as a diagnostic, grouped by file in report order, then the summary.
-pub fn render(report: &Report, sources: &Sources, w: &mut dyn WriteColor) -> io::Result<()> {
+pub fn render(report: &Report, w: &mut dyn WriteColor) -> io::Result<()> {
+    let sources = &report.sources;
     let config = Config::default();
     let mut files = SimpleFiles::new();
     let mut ids: BTreeMap<&str, usize> = BTreeMap::new();
@@ -144,11 +144,10 @@ mod tests {
             offload_arch: vec![],
             rocm_explicit: true,
         };
-        let report = Report::new(target, vec![f], vec![]);
-        let mut sources = Sources::new();
-        sources.insert("k.cu".into(), src);
+        let mut report = Report::new(target, vec![f], vec![]);
+        report.sources.insert("k.cu".into(), src);
         let mut out = NoColor::new(Vec::new());
-        render(&report, &sources, &mut out).unwrap();
+        render(&report, &mut out).unwrap();
         let text = String::from_utf8(out.into_inner()).unwrap();
         assert!(text.contains("warning[HP102]"), "{text}");
         assert!(text.contains("threadIdx.x % 32"), "{text}");

@@ -128,7 +128,9 @@ impl FileCtx<'_> {
             suggestion,
             fix: None,
             fingerprint: fingerprint(rule.id.code, self.path, &self.src[range.clone()]),
+            excerpt: crate::baseline::excerpt(&self.src[range.clone()]),
             byte_range: (range.start, range.end),
+            baseline: None,
         }
     }
 }

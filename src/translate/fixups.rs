@@ -228,7 +228,7 @@ pub(super) fn widen_full_mask(p: &mut Pass, i: usize, name: &str) {
         "0xffffffffffffffffull",
     ));
     p.stats.fixups += 1;
-    let f = p.ctx.finding(
+    let mut f = p.ctx.finding(
         &api::WARP_SYNC_FULL_MASK,
         t.range(),
         format!("32-bit full mask in `{name}` widened to 64 bits for 64-lane wavefronts (done by `hipport port`)"),
@@ -237,6 +237,8 @@ pub(super) fn widen_full_mask(p: &mut Pass, i: usize, name: &str) {
                 .into(),
         ),
     );
+    // The one edit over the flagged range is the mechanical fix.
+    f.fix = Some("0xffffffffffffffffull".into());
     p.findings.push(f);
 }
 

@@ -77,7 +77,7 @@ pub(super) fn run(p: &mut Pass) {
                     .or_default() += 1;
                 requires_define(p, i, name, entry.requires_define.as_deref());
                 if let Some(d) = deprecated {
-                    let f = p.ctx.finding(
+                    let mut f = p.ctx.finding(
                         &api::DEPRECATED_API,
                         t.range(),
                         format!("`{name}` → `{to}`, which is deprecated since HIP {d}"),
@@ -85,6 +85,8 @@ pub(super) fn run(p: &mut Pass) {
                             "translated; plan a move away from `{to}` before it is removed"
                         )),
                     );
+                    // The rename over the flagged name is the mechanical port.
+                    f.fix = (!to.is_empty()).then(|| to.to_string());
                     p.findings.push(f);
                 }
             }

@@ -53,8 +53,6 @@ pub struct Input<'a> {
     pub commit: Option<String>,
     /// UTC, `YYYY-MM-DDTHH:MM:SSZ`.
     pub generated: String,
-    /// Findings new since a baseline (`check`), index-aligned with `report.findings`.
-    pub new: Option<&'a [bool]>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -275,7 +273,7 @@ impl Page {
             .findings
             .iter()
             .enumerate()
-            .map(|(id, f)| page_finding(r, f, id, file_index[f.path.as_str()], input.new))
+            .map(|(id, f)| page_finding(r, f, id, file_index[f.path.as_str()]))
             .collect();
         let mut by_file: Vec<Vec<&PageFinding>> = vec![Vec::new(); paths.len()];
         for f in &findings {
@@ -341,13 +339,7 @@ fn changed(t: &FileText) -> bool {
     matches!((&t.old, &t.new), (Some(o), Some(n)) if o != n)
 }
 
-fn page_finding(
-    r: &Report,
-    f: &Finding,
-    id: usize,
-    file: usize,
-    new: Option<&[bool]>,
-) -> PageFinding {
+fn page_finding(r: &Report, f: &Finding, id: usize, file: usize) -> PageFinding {
     PageFinding {
         id,
         rule: f.rule.clone(),
@@ -368,7 +360,7 @@ fn page_finding(
                     .unwrap_or_default();
             format!("{}{by}: {}", d.decision, d.reason)
         }),
-        new: new.is_some_and(|m| m.get(id).copied().unwrap_or(false)),
+        new: Report::is_new(f),
         file,
     }
 }
