@@ -160,6 +160,8 @@ mod tests {
             fix: None,
             fingerprint: format!("{rule}{line}"),
             byte_range: range,
+            excerpt: String::new(),
+            baseline: None,
         }
     }
 
