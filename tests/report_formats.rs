@@ -13,13 +13,13 @@ fn scan_out(tree: &Path, format: &str) -> String {
     r.stdout
 }
 
-/// A report from the fixture plus a kernel whose 32-bit shuffle mask has a mechanical fix
-/// (HP006: widened to 64 bits), which the finding carries.
+/// A report from the fixture plus a call whose HIP name is deprecated (HP002): the rename is
+/// the mechanical fix, which the finding carries.
 fn report_with_fix() -> hipport::report::Report {
     let (_d, tree) = copy_fixture("check");
     write(
-        &tree.join("src/reduce.cu"),
-        "__global__ void k(int *x) {\n  int v = x[threadIdx.x];\n  v += __shfl_down_sync(0xffffffff, v, 1);\n  x[threadIdx.x] = v;\n}\n",
+        &tree.join("src/context.cpp"),
+        "#include <cuda.h>\nint version(CUcontext c) {\n  unsigned v = 0;\n  cuCtxGetApiVersion(c, &v);\n  return v;\n}\n",
     );
     let settings = hipport::settings::Settings::resolve_quiet(&hipport::settings::Request {
         paths: vec![tree.clone()],
@@ -32,7 +32,7 @@ fn report_with_fix() -> hipport::report::Report {
     let r = hipport::scan::scan(&settings).unwrap();
     let with_fix: Vec<_> = r.findings.iter().filter(|f| f.fix.is_some()).collect();
     assert_eq!(with_fix.len(), 1, "{:#?}", r.findings);
-    assert_eq!(with_fix[0].rule, "HP006");
+    assert_eq!(with_fix[0].rule, "HP002");
     r
 }
 
@@ -109,10 +109,10 @@ fn sarif_fixes_are_valid() {
         .filter(|res| res.get("fixes").is_some())
         .collect();
     assert_eq!(fixed.len(), 1);
-    assert_eq!(fixed[0]["ruleId"], "HP006");
+    assert_eq!(fixed[0]["ruleId"], "HP002");
     let fix = &fixed[0]["fixes"][0];
     let rep = &fix["artifactChanges"][0]["replacements"][0];
-    assert_eq!(rep["insertedContent"]["text"], "0xffffffffffffffffull");
+    assert_eq!(rep["insertedContent"]["text"], "hipCtxGetApiVersion");
     let f = r.findings.iter().find(|f| f.fix.is_some()).unwrap();
     assert_eq!(rep["deletedRegion"]["startLine"], f.line);
     assert_eq!(rep["deletedRegion"]["endColumn"], f.end_column);
