@@ -7,6 +7,7 @@ pub mod baseline;
 pub mod board;
 pub mod cli;
 pub mod compare;
+pub mod compat;
 pub mod config;
 pub mod edit;
 pub mod finding;

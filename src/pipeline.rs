@@ -39,6 +39,8 @@ pub struct FileResult {
     pub suppressed: usize,
     /// Notes a scan reports once per project, not per file (a project's own ROCm switch).
     pub project_notes: Vec<Finding>,
+    /// Ids of the `hipport_compat.h` shims the output uses.
+    pub compat: Vec<String>,
 }
 
 pub struct FileOutcome {
@@ -122,6 +124,7 @@ pub fn process_bytes(rel: &str, bytes: Vec<u8>, work: &Work, m: &Mappings) -> Fi
         findings.extend(hazards);
     }
     let suppressed = crate::rules::suppress::apply(&bytes, &mut findings);
+    let compat = plain.compat;
     let (output, conflicts, stats) = if work.annotate {
         let t = translate::translate_in(&ctx, m, &work.translate, tree.as_ref(), Some(&findings));
         (t.output, t.conflicts, t.stats)
@@ -142,5 +145,6 @@ pub fn process_bytes(rel: &str, bytes: Vec<u8>, work: &Work, m: &Mappings) -> Fi
         conflicts,
         suppressed,
         project_notes,
+        compat,
     }
 }

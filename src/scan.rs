@@ -18,6 +18,7 @@ pub fn scan(s: &Settings) -> Result<Report, String> {
             target: s.target,
             launch: LaunchSyntax::Keep,
             implicit_include: true,
+            compat_header: false,
         },
         hazards: true,
         annotate: false,

@@ -38,6 +38,11 @@ impl Case {
     pub fn expected_json(&self) -> PathBuf {
         self.dir.join("expected.json")
     }
+    /// The expected `hipport_compat.h` (cases run with `--compat-header` whose output uses a
+    /// shim); the expected output includes it from the same directory.
+    pub fn expected_compat_header(&self) -> PathBuf {
+        self.dir.join(crate::compat::HEADER_NAME)
+    }
 }
 
 pub fn load_cases(root: &Path) -> Result<Vec<Case>, String> {
@@ -91,6 +96,7 @@ pub fn work_for(args: &[String]) -> Result<Work, String> {
             target,
             launch: a.launch_syntax,
             implicit_include: !a.no_implicit_include,
+            compat_header: a.compat_header,
         },
         hazards: a.annotate,
         annotate: a.annotate,
@@ -105,6 +111,8 @@ pub struct CaseResult {
     pub json: String,
     /// The output translated once more (must equal `output`).
     pub second: Vec<u8>,
+    /// The `hipport_compat.h` the port writes next to the output, if any shim is used.
+    pub compat_header: Option<String>,
 }
 
 pub fn run_case(case: &Case) -> Result<CaseResult, String> {
@@ -142,9 +150,14 @@ pub fn run_case(case: &Case) -> Result<CaseResult, String> {
     });
     let json = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())? + "\n";
     let second = process_bytes(&rel, r.output.clone(), &work, m).output;
+    let compat_header = (!r.compat.is_empty()).then(|| {
+        let ids = r.compat.iter().cloned().collect();
+        crate::compat::render(&work.translate.target, &ids, m)
+    });
     Ok(CaseResult {
         output: r.output,
         json,
         second,
+        compat_header,
     })
 }

@@ -45,6 +45,15 @@ fn port_goldens() {
                 r.json.as_bytes(),
             ));
         }
+        let expected_header = std::fs::read_to_string(case.expected_compat_header()).ok();
+        if expected_header != r.compat_header {
+            failures.push(show_diff(
+                &case.name,
+                "hipport_compat.h",
+                expected_header.unwrap_or_default().as_bytes(),
+                r.compat_header.unwrap_or_default().as_bytes(),
+            ));
+        }
         if r.second != r.output {
             failures.push(show_diff(
                 &case.name,

@@ -47,6 +47,7 @@ fn labelled_corpus_scores() {
             },
             launch: LaunchSyntax::Keep,
             implicit_include: true,
+            compat_header: false,
         },
         hazards: true,
         annotate: false,

@@ -2,6 +2,7 @@
 //! separate tree (`--out`), in place (`--write`), or one file to a path or stdout (`-o`).
 
 use super::common::{ConfigArgs, TargetArgs, TextOrJson, WalkArgs};
+use crate::compat;
 use crate::gate::exit;
 use crate::mappings;
 use crate::pipeline::{self, FileOutcome, Work};
@@ -52,6 +53,12 @@ pub struct PortArgs {
     /// Do not add `#include <hip/hip_runtime.h>` to .cu/.cuh files that relied on nvcc's.
     #[arg(long)]
     pub no_implicit_include: bool,
+    /// Close small gaps of the target release with shims in a generated `hipport_compat.h`,
+    /// written once at the root of the output (`--out DIR`, `--write`: each input root; `-o FILE`:
+    /// next to FILE; the diff shows it as a new file) and included where used. With `-o -` the
+    /// header is not written: stderr names the shims and how to get it.
+    #[arg(long)]
+    pub compat_header: bool,
     /// Do not print findings on stderr.
     #[arg(short, long)]
     pub quiet: bool,
@@ -81,6 +88,7 @@ pub fn run(a: PortArgs, settings: &Settings) -> anyhow::Result<i32> {
             target,
             launch: a.launch_syntax,
             implicit_include: !a.no_implicit_include,
+            compat_header: a.compat_header,
         },
         hazards: a.annotate,
         annotate: a.annotate,
@@ -170,6 +178,9 @@ pub fn run(a: PortArgs, settings: &Settings) -> anyhow::Result<i32> {
         }
         had_error |= !failures.is_empty();
     }
+    if a.compat_header {
+        had_error |= write_compat_header(&a, &outcomes, &target, m, diff_to_stdout, &mut out)?;
+    }
     if a.format == TextOrJson::Json {
         let doc = json_report(&outcomes, &totals, &target);
         serde_json::to_writer_pretty(&mut out, &doc)?;
@@ -225,6 +236,68 @@ fn json_report(
         "files": files,
         "totals": totals,
     })
+}
+
+/// Writes `hipport_compat.h` with the shims the outputs use, once per output root; returns
+/// whether a write failed.
+fn write_compat_header(
+    a: &PortArgs,
+    outcomes: &[FileOutcome],
+    target: &crate::mappings::Target,
+    m: &crate::mappings::Mappings,
+    diff_to_stdout: bool,
+    out: &mut dyn Write,
+) -> anyhow::Result<bool> {
+    use std::collections::{BTreeMap, BTreeSet};
+    // Output root → shims used by the files written under it.
+    let mut roots: BTreeMap<PathBuf, BTreeSet<String>> = BTreeMap::new();
+    for o in outcomes {
+        let Ok(r) = &o.result else { continue };
+        if r.compat.is_empty() {
+            continue;
+        }
+        let root = match (&a.out, &a.output) {
+            (Some(dir), _) => dir.clone(),
+            (None, Some(dest)) if dest != Path::new("-") => {
+                dest.parent().map(Path::to_path_buf).unwrap_or_default()
+            }
+            _ => o.input.root.clone(),
+        };
+        roots
+            .entry(root)
+            .or_default()
+            .extend(r.compat.iter().cloned());
+    }
+    let name = compat::HEADER_NAME;
+    if a.output.as_deref() == Some(Path::new("-")) {
+        if let Some(ids) = roots.values().next() {
+            let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+            eprintln!(
+                "hipport: the output includes \"{name}\" (shims: {}), which -o - does not write; \
+                 write it with `-o FILE` (next to FILE) or `--out DIR`",
+                ids.join(", ")
+            );
+        }
+        return Ok(false);
+    }
+    if diff_to_stdout {
+        let all: BTreeSet<String> = roots.into_values().flatten().collect();
+        if !all.is_empty() {
+            let text = compat::render(target, &all, m);
+            render::diff::write_new_file(out, name, text.as_bytes())?;
+        }
+        return Ok(false);
+    }
+    let mut failed = false;
+    for (root, ids) in roots {
+        let dest = root.join(name);
+        let text = compat::render(target, &ids, m);
+        if let Err(e) = write_atomic(&dest, text.as_bytes(), None) {
+            eprintln!("hipport: {}: cannot write: {e:#}", dest.display());
+            failed = true;
+        }
+    }
+    Ok(failed)
 }
 
 fn write_atomic(dest: &Path, bytes: &[u8], like: Option<&Path>) -> anyhow::Result<()> {

@@ -4,6 +4,21 @@
 use std::io::{self, Write};
 
 /// Writes the diff of one file; nothing when `old == new`.
+/// A file the port creates (`hipport_compat.h`), as a git "new file" diff.
+pub fn write_new_file(w: &mut dyn Write, rel: &str, new: &[u8]) -> io::Result<()> {
+    let text = String::from_utf8_lossy(new);
+    let lines: Vec<&str> = text.lines().collect();
+    writeln!(w, "diff --git a/{rel} b/{rel}")?;
+    writeln!(w, "new file mode 100644")?;
+    writeln!(w, "--- /dev/null")?;
+    writeln!(w, "+++ b/{rel}")?;
+    writeln!(w, "@@ -0,0 +1,{} @@", lines.len())?;
+    for l in lines {
+        writeln!(w, "+{l}")?;
+    }
+    Ok(())
+}
+
 pub fn write_file_diff(w: &mut dyn Write, rel: &str, old: &[u8], new: &[u8]) -> io::Result<()> {
     if old == new {
         return Ok(());

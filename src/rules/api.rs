@@ -115,6 +115,32 @@ pub const OVERLOAD_GUARDED: RuleInfo = RuleInfo {
     references: &["https://rocm.docs.amd.com/projects/HIP/en/latest/reference/cpp_language_extensions.html"],
 };
 
+pub const COMPAT_SHIM: RuleInfo = RuleInfo {
+    id: RuleId { code: "HP020", name: "compat-shim" },
+    category: Category::UnsupportedApi,
+    status: Status::Pass,
+    phase: Phase::Build,
+    summary: "A CUDA name the target ROCm lacks, provided by `hipport_compat.h` with the later HIP release's own implementation.",
+    why: "The target release has a gap that a later release closed; the compat header carries that release's definition, so the port compiles and behaves as it will after an upgrade.",
+    bad: "#include <math_constants.h>   // no hip_math_constants.h in ROCm 5.2",
+    good: "#include \"hipport_compat.h\" // HIP_PI_F … as ROCm 5.3 defines them",
+    fix: "Nothing to do; drop the header once the target release provides the names.",
+    references: &["https://rocm.docs.amd.com/projects/HIP/en/latest/"],
+};
+
+pub const COMPAT_SHIM_REVIEW: RuleInfo = RuleInfo {
+    id: RuleId { code: "HP021", name: "compat-shim-review" },
+    category: Category::UnsupportedApi,
+    status: Status::Remediation,
+    phase: Phase::Correctness,
+    summary: "A CUDA name the target ROCm lacks, provided by a `hipport_compat.h` shim that is not the release's own implementation.",
+    why: "The shim compiles and follows the documented semantics, with the differences its note in the header names (masks ignored, wavefront-wide reductions, other rounding or strings); results must be checked on the GPU.",
+    bad: "__syncwarp();   // not in HIP before 7.0",
+    good: "__syncwarp();   // from hipport_compat.h: wavefront fence + barrier; verified by the test suite on MI hardware",
+    fix: "Read the shim's note in hipport_compat.h, run the code's tests on the target GPU, or target a ROCm release with the feature.",
+    references: &["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html"],
+};
+
 pub const RULES: &[&RuleInfo] = &[
     &UNPORTED_API,
     &DEPRECATED_API,
@@ -124,4 +150,6 @@ pub const RULES: &[&RuleInfo] = &[
     &WARP_SYNC_FULL_MASK,
     &WARP_SYNC_BUILTINS_FLAG,
     &OVERLOAD_GUARDED,
+    &COMPAT_SHIM,
+    &COMPAT_SHIM_REVIEW,
 ];

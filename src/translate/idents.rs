@@ -99,6 +99,9 @@ pub(super) fn run(p: &mut Pass) {
                 if super::fixups::warp_sync_fallback(p, i, name) {
                     continue;
                 }
+                if super::compat::name(p, i, name, entry, &why) {
+                    continue;
+                }
                 p.stats.unported += 1;
                 let target = p.opts.target.rocm;
                 let (rule, msg, help) = match &why {

@@ -11,7 +11,7 @@ use crate::rules::api;
 const RUNTIME_HEADERS: &[&str] = &["hip/hip_runtime.h", "hip/hip_runtime_api.h"];
 
 /// The path token of an include directive and its inner text range.
-fn include_path(p: &Pass, d: usize) -> Option<(usize, std::ops::Range<usize>)> {
+pub(super) fn include_path(p: &Pass, d: usize) -> Option<(usize, std::ops::Range<usize>)> {
     let dir = &p.lexed.directives[d];
     if !matches!(dir.name.as_str(), "include" | "include_next" | "import") {
         return None;
@@ -44,6 +44,7 @@ pub(super) fn run(p: &mut Pass) {
                     p.stats.includes_rewritten += 1;
                 }
             }
+            Some(Err(_)) if super::compat::header(p, tok, &path) => {}
             Some(Err(row)) => {
                 p.stats.unported += 1;
                 let t = p.lexed.tokens[tok];
@@ -238,7 +239,7 @@ pub(super) fn implicit(p: &mut Pass) {
 
 /// Before the first unconditional `#include`; else after an include guard or `#pragma once`;
 /// else before the first line of code. Never before a UTF-8 BOM.
-fn insertion_point(p: &Pass) -> usize {
+pub(super) fn insertion_point(p: &Pass) -> usize {
     let src = p.src();
     let bom = if src.starts_with(crate::source::UTF8_BOM) {
         3
@@ -296,7 +297,7 @@ fn line_indent(src: &[u8], at: usize) -> usize {
     at - k
 }
 
-fn line_after(src: &[u8], end: usize) -> usize {
+pub(super) fn line_after(src: &[u8], end: usize) -> usize {
     match memchr::memchr(b'\n', &src[end..]) {
         Some(i) => end + i + 1,
         None => src.len(),

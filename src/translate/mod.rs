@@ -8,6 +8,7 @@
 //! translating the output again changes nothing.
 
 mod annotate;
+mod compat;
 mod fixups;
 mod idents;
 mod includes;
@@ -23,7 +24,7 @@ use crate::mappings::{Mappings, Target};
 use crate::rules::FileCtx;
 use crate::source::LineIndex;
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -41,6 +42,8 @@ pub struct Options {
     pub launch: LaunchSyntax,
     /// Insert `#include <hip/hip_runtime.h>` into `.cu`/`.cuh` files that need it.
     pub implicit_include: bool,
+    /// Close target gaps with `hipport_compat.h` shims (`--compat-header`).
+    pub compat_header: bool,
 }
 
 /// The kind of source, from its extension: decides the implicit include and C-only leniency.
@@ -106,6 +109,8 @@ pub struct Translation {
     pub findings: Vec<Finding>,
     /// Edits that overlapped (an engine defect if ever non-empty; reported, never dropped).
     pub conflicts: usize,
+    /// Ids of the `hipport_compat.h` shims the output uses (sorted).
+    pub compat: Vec<String>,
 }
 
 impl Translation {
@@ -128,6 +133,9 @@ pub(crate) struct Pass<'a> {
     pub defines_reported: Vec<String>,
     /// The file's parse, when the caller has one.
     pub tree: Option<&'a tree_sitter::Tree>,
+    /// `hipport_compat.h` shims used (ids), and whether an include of the header is in place.
+    pub compat: BTreeSet<String>,
+    pub compat_included: bool,
 }
 
 impl<'a> Pass<'a> {
@@ -176,12 +184,16 @@ pub fn translate_in(
         findings: Vec::new(),
         defines_reported: Vec::new(),
         tree,
+        compat: BTreeSet::new(),
+        compat_included: false,
     };
     idents::run(&mut pass);
     includes::run(&mut pass);
     fixups::run(&mut pass);
     overloads::run(&mut pass);
+    compat::uses(&mut pass);
     includes::implicit(&mut pass);
+    compat::include(&mut pass);
     if let Some(extra) = annotate {
         let mut all: Vec<Finding> = pass.findings.clone();
         all.extend(extra.iter().cloned());
@@ -193,6 +205,7 @@ pub fn translate_in(
         edits,
         mut stats,
         mut findings,
+        compat,
         ..
     } = pass;
     let applied = apply(ctx.src, &edits);
@@ -213,6 +226,7 @@ pub fn translate_in(
         stats,
         findings,
         conflicts,
+        compat: compat.into_iter().collect(),
     }
 }
 

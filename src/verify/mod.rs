@@ -160,6 +160,8 @@ fn translate_tree(s: &VerifySettings) -> Result<(Vec<String>, Vec<FileError>), S
             target: s.target,
             launch: LaunchSyntax::Keep,
             implicit_include: true,
+            // Small target gaps are closed by hipport_compat.h shims (issue 10 item 4).
+            compat_header: true,
         },
         hazards: false,
         annotate: false,
@@ -167,9 +169,11 @@ fn translate_tree(s: &VerifySettings) -> Result<(Vec<String>, Vec<FileError>), S
         max_file_size: s.max_file_size,
     };
     let mut files = Vec::new();
+    let mut shims = std::collections::BTreeSet::new();
     for o in pipeline::run(&sources, &work, mappings::get()) {
         match o.result {
             Ok(r) => {
+                shims.extend(r.compat.iter().cloned());
                 write(
                     &s.out.join(&o.input.rel),
                     &r.output,
@@ -183,6 +187,12 @@ fn translate_tree(s: &VerifySettings) -> Result<(Vec<String>, Vec<FileError>), S
                 error: e,
             }),
         }
+    }
+    if !shims.is_empty() {
+        let header = crate::compat::render(&s.target, &shims, mappings::get());
+        let name = crate::compat::HEADER_NAME;
+        write(&s.out.join(name), header.as_bytes(), &mut errors, name);
+        files.push(name.to_string());
     }
     for i in others.into_iter().filter(|i| i.size <= s.max_file_size) {
         let dest = s.out.join(&i.rel);

@@ -22,6 +22,13 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
         }
         std::fs::write(case.expected_output(), &r.output)?;
         std::fs::write(case.expected_json(), r.json)?;
+        match &r.compat_header {
+            Some(h) => std::fs::write(case.expected_compat_header(), h)?,
+            None if case.expected_compat_header().exists() => {
+                std::fs::remove_file(case.expected_compat_header())?
+            }
+            None => {}
+        }
         n += 1;
     }
     println!("blessed {n} case(s) in {}", root.display());

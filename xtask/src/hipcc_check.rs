@@ -45,6 +45,43 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
             fail += 1;
         }
     }
+    // Every compat shim, alone in a header for ROCm 5.2 (Debian's hipcc), with its test snippet.
+    let m = hipport::mappings::get();
+    let target = hipport::mappings::Target {
+        rocm: "5.2.0".parse().map_err(anyhow::Error::msg)?,
+        roc: false,
+        experimental: false,
+    };
+    let dir = std::env::temp_dir().join(format!("hipport-compat-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    for shim in hipport::compat::shims() {
+        let name = format!("compat:{}", shim.id);
+        if !shim.applies(&target) {
+            println!("skip {name}: no gap in ROCm {}", target.rocm);
+            skipped += 1;
+            continue;
+        }
+        let unit = dir.join(format!("{}.hip", shim.id));
+        std::fs::write(&unit, hipport::compat::test_unit(shim, &target, m))?;
+        let o = Command::new(&hipcc)
+            .args([
+                "--offload-arch=gfx90a",
+                "-fsyntax-only",
+                "-std=c++17",
+                "-x",
+                "hip",
+            ])
+            .arg(&unit)
+            .output()?;
+        if o.status.success() {
+            println!("ok   {name}");
+            pass += 1;
+        } else {
+            println!("FAIL {name}\n{}", String::from_utf8_lossy(&o.stderr));
+            fail += 1;
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
     println!("{pass} passed, {fail} failed, {skipped} skipped");
     Ok(if fail == 0 {
         ExitCode::SUCCESS

@@ -1,0 +1,211 @@
+//! With `--compat-header`: uses of CUDA names and headers the target lacks, where a
+//! `hipport_compat.h` shim covers them, are renamed to the later release's name, reported as
+//! shimmed (HP020 PASS for the release's own implementation, HP021 otherwise), and the file
+//! includes the header once.
+
+use super::includes::{include_path, insertion_point, line_after};
+use super::Pass;
+use crate::compat::{self, Shim};
+use crate::edit::Edit;
+use crate::lex::Tok;
+use crate::mappings::{Entry, Unported};
+use crate::rules::api;
+
+/// An un-ported name a shim covers: rename it and report the shim. False when none applies.
+pub(super) fn name(p: &mut Pass, i: usize, name: &str, entry: &Entry, why: &Unported) -> bool {
+    if !p.opts.compat_header || !matches!(why, Unported::AddedAfter(_) | Unported::NoEquivalent) {
+        return false;
+    }
+    let Some((shim, to)) = compat::for_name(name, entry.hip.as_deref(), &p.opts.target) else {
+        return false;
+    };
+    let t = p.lexed.tokens[i];
+    if to != name {
+        p.edits
+            .push(Edit::replace(t.start as usize, t.end as usize, &to));
+    }
+    *p.stats.renamed.entry("compat".into()).or_default() += 1;
+    let what = match why {
+        Unported::AddedAfter(v) => format!("exists only from ROCm {v}"),
+        _ => "has no HIP equivalent".to_string(),
+    };
+    let shown = if to == name {
+        format!("`{name}`")
+    } else {
+        format!("`{name}` → `{to}`")
+    };
+    report(
+        p,
+        shim,
+        t.range(),
+        format!(
+            "{shown} {what}; target ROCm {} gets it from {} (shim `{}`: {})",
+            p.opts.target.rocm,
+            compat::HEADER_NAME,
+            shim.id,
+            shim.status_note()
+        ),
+    );
+    true
+}
+
+/// An include of a CUDA header with no counterpart in the target that a shim stands in for:
+/// the include becomes the compat header's.
+pub(super) fn header(p: &mut Pass, tok: usize, path: &str) -> bool {
+    if !p.opts.compat_header {
+        return false;
+    }
+    let Some(shim) = compat::for_header(path, &p.opts.target) else {
+        return false;
+    };
+    let t = p.lexed.tokens[tok];
+    let new = format!("\"{}\"", compat::include_path(p.ctx.path));
+    p.edits
+        .push(Edit::replace(t.start as usize, t.end as usize, &new));
+    p.compat_included = true;
+    p.stats.includes_rewritten += 1;
+    report(
+        p,
+        shim,
+        t.range(),
+        format!(
+            "`{path}` has no HIP counterpart in ROCm {}; {} provides it (shim `{}`: {})",
+            p.opts.target.rocm,
+            compat::HEADER_NAME,
+            shim.id,
+            shim.status_note()
+        ),
+    );
+    true
+}
+
+/// Shims for overloads the target lacks, wanted by a file that uses all `uses` names and one
+/// of the `with` names (`atomicAdd` with `__half2`).
+pub(super) fn uses(p: &mut Pass) {
+    if !p.opts.compat_header {
+        return;
+    }
+    for shim in compat::shims().iter().filter(|s| !s.uses.is_empty()) {
+        if !shim.applies(&p.opts.target) || p.compat.contains(&shim.id) {
+            continue;
+        }
+        let first = |names: &[String]| {
+            p.lexed.tokens.iter().position(|t| {
+                t.kind == Tok::Ident
+                    && names.iter().any(|n| n.as_bytes() == t.text(p.ctx.src))
+                    && !after_member_access(p, t.start as usize)
+            })
+        };
+        let all_used = shim
+            .uses
+            .iter()
+            .all(|u| first(std::slice::from_ref(u)).is_some());
+        let with = shim.with.is_empty() || first(&shim.with).is_some();
+        let Some(at) = first(&shim.uses).filter(|_| all_used && with) else {
+            continue;
+        };
+        let t = p.lexed.tokens[at];
+        report(
+            p,
+            shim,
+            t.range(),
+            format!(
+                "`{}` with `{}`: ROCm {} lacks the overload; {} adds it (shim `{}`: {})",
+                shim.uses.join("`, `"),
+                shim.with.join("`/`"),
+                p.opts.target.rocm,
+                compat::HEADER_NAME,
+                shim.id,
+                shim.status_note()
+            ),
+        );
+    }
+}
+
+fn after_member_access(p: &Pass, start: usize) -> bool {
+    let src = p.ctx.src;
+    let mut k = start;
+    while k > 0 && (src[k - 1] == b' ' || src[k - 1] == b'\t') {
+        k -= 1;
+    }
+    k > 0 && (src[k - 1] == b'.' || (k > 1 && &src[k - 2..k] == b"->"))
+}
+
+fn report(p: &mut Pass, shim: &Shim, range: std::ops::Range<usize>, message: String) {
+    p.compat.insert(shim.id.clone());
+    let (rule, help) = if shim.exact {
+        (&api::COMPAT_SHIM, None)
+    } else {
+        (
+            &api::COMPAT_SHIM_REVIEW,
+            Some(format!(
+                "verify at runtime: the shim's note in {} says how it differs",
+                compat::HEADER_NAME
+            )),
+        )
+    };
+    let f = p.ctx.finding(rule, range, message, help);
+    p.findings.push(f);
+}
+
+/// Includes the compat header once in a file that uses a shim: after the last top-level
+/// `#include` before the first shimmed use, else where the runtime header would go.
+pub(super) fn include(p: &mut Pass) {
+    if p.compat.is_empty() || p.compat_included || already_included(p) {
+        return;
+    }
+    let first_use = p
+        .findings
+        .iter()
+        .filter(|f| f.rule == api::COMPAT_SHIM.id.code || f.rule == api::COMPAT_SHIM_REVIEW.id.code)
+        .map(|f| f.byte_range.0)
+        .min()
+        .unwrap_or(0);
+    let src = p.ctx.src;
+    let mut depth = 0i32;
+    let mut after_last: Option<usize> = None;
+    for d in &p.lexed.directives {
+        if d.start >= first_use {
+            break;
+        }
+        match d.name.as_str() {
+            "if" | "ifdef" | "ifndef" => depth += 1,
+            "endif" => depth -= 1,
+            "include" if depth <= guard_depth(p) => after_last = Some(line_after(src, d.end)),
+            _ => {}
+        }
+    }
+    let at = after_last.unwrap_or_else(|| insertion_point(p));
+    let nl = crate::source::newline_of(src);
+    let lead = if at == src.len() && at > 0 && src[at - 1] != b'\n' {
+        nl
+    } else {
+        ""
+    };
+    p.edits.push(Edit::insert(
+        at,
+        format!(
+            "{lead}#include \"{}\"{nl}",
+            compat::include_path(p.ctx.path)
+        ),
+    ));
+    p.stats.includes_inserted += 1;
+    p.compat_included = true;
+}
+
+/// 1 inside an include guard (`#ifndef X` / `#define X` first), else 0.
+fn guard_depth(p: &Pass) -> i32 {
+    let d = &p.lexed.directives;
+    i32::from(d.len() >= 2 && d[0].name == "ifndef" && d[1].name == "define")
+}
+
+fn already_included(p: &Pass) -> bool {
+    (0..p.lexed.directives.len()).any(|d| {
+        include_path(p, d).is_some_and(|(_, inner)| {
+            p.ctx.src[inner]
+                .rsplit(|&c| c == b'/')
+                .next()
+                .is_some_and(|name| name == compat::HEADER_NAME.as_bytes())
+        })
+    })
+}

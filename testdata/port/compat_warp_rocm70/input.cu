@@ -1,0 +1,7 @@
+#include <cuda_runtime.h>
+
+__global__ void fence(int *p) {
+  p[threadIdx.x] = 1;
+  __syncwarp();
+  p[threadIdx.x] += p[(threadIdx.x + 1) % warpSize];
+}
