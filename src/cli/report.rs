@@ -116,6 +116,7 @@ fn file_texts(root: &Path, s: &Settings, report: &Report) -> Vec<FileText> {
                 target: s.target,
                 launch: LaunchSyntax::Keep,
                 implicit_include: true,
+                compat_header: false,
             },
             hazards: false,
             annotate: false,
