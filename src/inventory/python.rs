@@ -119,6 +119,7 @@ pub fn scan(out: &mut Out, flavor: Flavor) {
             out.push(&native_ext::NVCC_ONLY_FLAG, r, format!("nvcc-only flag `{flag}`: hipcc rejects or ignores it; gate it on torch.version.hip"), Some("if torch.version.hip: use --offload-arch=gfx... (or PYTORCH_ROCM_ARCH) instead".into()));
         }
     }
+    capability_variables(out, tree.root_node(), src);
     // A project that already branches for ROCm: its CUDA-only arms are not porting work, and
     // its extensions are built for ROCm by its own ROCm arm.
     let root = tree.root_node();
@@ -211,6 +212,33 @@ fn visit(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
             };
             if text.contains("cpp_extension") {
                 st.extension_file = true;
+            }
+            // NVIDIA-only Python packages imported by module name.
+            if let Some(m) = modules.first() {
+                let name = ts::text(*m, src);
+                let top = |p: &str| name == p || name.starts_with(&format!("{p}."));
+                let from_cuda = name == "cuda"
+                    && n.kind() == "import_from_statement"
+                    && ["cuda", "cudart", "nvrtc", "bindings"]
+                        .iter()
+                        .any(|x| modules[1..].iter().any(|o| ts::text(*o, src) == *x));
+                let package = if top("cuda.bindings") || from_cuda {
+                    Some("cuda-python (`cuda.bindings`)")
+                } else if top("cutlass") {
+                    Some("nvidia-cutlass-dsl / nvidia-cutlass (`cutlass`)")
+                } else if top("quack") {
+                    Some("quack-kernels (`quack`)")
+                } else {
+                    None
+                };
+                if let Some(p) = package {
+                    out.push(
+                        &packages::PACKAGE_NO_ROCM_PATH,
+                        m.byte_range(),
+                        format!("imports {p}: NVIDIA-only, no ROCm build"),
+                        Some("guard the import on torch.version.hip and provide a ROCm path (Triton, Composable Kernel, hip-python)".into()),
+                    );
+                }
             }
             for m in modules {
                 let name = ts::text(m, src);
@@ -435,6 +463,62 @@ fn call(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
     }
 }
 
+/// `cc = torch.cuda.get_device_capability()` (or `major, minor = …`) then `if cc[0] >= 8:` /
+/// `if major >= 8:`: a capability threshold through a variable.
+fn capability_variables(out: &mut Out, root: Node, src: &[u8]) {
+    let mut names: Vec<String> = Vec::new();
+    ts::each(root, &mut |n| {
+        if n.kind() != "assignment" {
+            return;
+        }
+        let Some(right) = n.child_by_field_name("right") else {
+            return;
+        };
+        let capability = right.kind() == "call"
+            && right
+                .child_by_field_name("function")
+                .and_then(|f| dotted(f, src))
+                .is_some_and(|d| d.ends_with("get_device_capability"));
+        if !capability {
+            return;
+        }
+        if let Some(left) = n.child_by_field_name("left") {
+            ts::each(left, &mut |x| {
+                if x.kind() == "identifier" {
+                    names.push(ts::text(x, src).to_string());
+                }
+            });
+        }
+    });
+    if names.is_empty() {
+        return;
+    }
+    ts::each(root, &mut |n| {
+        if n.kind() != "comparison_operator" {
+            return;
+        }
+        let uses = ts::named_children(n).into_iter().any(|c| {
+            let c = if c.kind() == "subscript" {
+                c.child_by_field_name("value").unwrap_or(c)
+            } else {
+                c
+            };
+            c.kind() == "identifier" && names.iter().any(|x| x == ts::text(c, src))
+        });
+        if uses {
+            out.push(
+                &version_check::DEVICE_CAPABILITY,
+                n.byte_range(),
+                format!(
+                    "threshold on a compute capability held in a variable (`{}`): on ROCm the tuple comes from the gfx architecture",
+                    ts::text(n, src)
+                ),
+                Some("test torch.cuda.get_device_properties(0).gcnArchName or the feature itself".into()),
+            );
+        }
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{kind::FileKind, scan_bytes};
@@ -510,5 +594,43 @@ mod tests {
         let src = "PTX = \"\"\"\n.version 7.0\n.target sm_80\n.entry k()\n\"\"\"\nmod = cuModuleLoadData(PTX)\n";
         let r = rules(FileKind::Python, src);
         assert_eq!(r, vec![("HP912".into(), 1), ("HP912".into(), 6)]);
+    }
+
+    #[test]
+    fn nvidia_only_imports_and_capability_through_variables() {
+        let src = "import torch\nimport cuda.bindings.driver as cuda\nimport cutlass.cute as cute\nfrom quack.softmax import softmax\nimport cudf\nmajor, minor = torch.cuda.get_device_capability()\nif major >= 8:\n    pass\ncc = torch.cuda.get_device_capability(0)\nfast = cc[0] >= 9\nother = 3\nok = other >= 9\n";
+        let r = rules(FileKind::Python, src);
+        let work: Vec<(String, u32)> = r.into_iter().filter(|(c, _)| c != "HP800").collect();
+        assert_eq!(
+            work,
+            vec![
+                ("HP821".into(), 2),
+                ("HP821".into(), 3),
+                ("HP821".into(), 4),
+                ("HP811".into(), 7),
+                ("HP811".into(), 10),
+            ]
+        );
+    }
+
+    #[test]
+    fn cuda_only_arms_of_rocm_tests_are_pass() {
+        let src = "from torch.utils.cpp_extension import CUDAExtension\nHIP_BUILD = bool(torch.version.hip)\nif HIP_BUILD:\n    flags = [\"--offload-arch=gfx90a\"]\nelse:\n    flags = [\"-gencode\", \"--use_fast_math\"]\n    v = torch.version.cuda\nw = torch.version.cuda\nCUDAExtension(\"x\", [\"a.cu\"])\n";
+        let f = super::super::scan_bytes("setup.py", FileKind::SetupPy, src.as_bytes());
+        let got: Vec<(String, u32, String)> = f
+            .into_iter()
+            .filter(|f| f.rule != "HP800")
+            .map(|f| (f.rule, f.line, f.status.as_str().to_string()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("HP831".into(), 6, "PASS".into()),
+                ("HP831".into(), 6, "PASS".into()),
+                ("HP810".into(), 7, "PASS".into()),
+                ("HP810".into(), 8, "REMEDIATION".into()),
+                ("HP830".into(), 9, "PASS".into()),
+            ]
+        );
     }
 }

@@ -19,13 +19,22 @@ fn specificity(rule: &str) -> u8 {
     }
 }
 
+/// The translator's generic "no HIP counterpart" findings, which a hazard rule about the same
+/// code states more precisely.
+const GENERIC: &[&str] = &["HP001", "HP004"];
+
+/// The same fact: the same line and status, and the same code (identical ranges), or a generic
+/// translator finding inside another rule's range (a CUTLASS name inside HP603's).
 fn overlaps(a: &Finding, b: &Finding) -> bool {
+    let overlap = a.byte_range.0 < b.byte_range.1.max(b.byte_range.0 + 1)
+        && b.byte_range.0 < a.byte_range.1.max(a.byte_range.0 + 1);
     a.path == b.path
         && a.line == b.line
         && a.rule != b.rule
         && a.status == b.status
-        && a.byte_range.0 < b.byte_range.1.max(b.byte_range.0 + 1)
-        && b.byte_range.0 < a.byte_range.1.max(a.byte_range.0 + 1)
+        && (a.byte_range == b.byte_range
+            || (overlap
+                && (GENERIC.contains(&a.rule.as_str()) || GENERIC.contains(&b.rule.as_str()))))
 }
 
 /// Merges findings of different rules over the same code on the same line (same status): the
@@ -178,6 +187,13 @@ mod tests {
             ),
             f("HP603", 3, (10, 30), r, "CUTLASS"),
             f("HP101", 3, (40, 45), r, "other code on the line"),
+            f(
+                "HP007",
+                3,
+                (42, 44),
+                r,
+                "a build flag inside another range is another fact",
+            ),
             f("HP006", 4, (50, 60), Status::Pass, "widened"),
             f(
                 "HP103",
@@ -191,9 +207,15 @@ mod tests {
         let got: Vec<(&str, u32)> = v.iter().map(|x| (x.rule.as_str(), x.line)).collect();
         assert_eq!(
             got,
-            [("HP101", 3), ("HP603", 3), ("HP006", 4), ("HP103", 4)]
+            [
+                ("HP007", 3),
+                ("HP101", 3),
+                ("HP603", 3),
+                ("HP006", 4),
+                ("HP103", 4)
+            ]
         );
-        assert!(v[1]
+        assert!(v[2]
             .message
             .ends_with("(also flagged as HP001 unported-api)"));
     }

@@ -70,6 +70,7 @@ pub fn check_with(
     out.retain_mut(|f| keep(f));
     translated.retain_mut(|f| keep(f));
     declared_names(&s, translated);
+    cg_reduce_calls(&s, translated);
     for (name, range) in hipside::project_switches(&s) {
         project.push(version_check::project_switch(&s, &name, range));
     }
@@ -136,4 +137,84 @@ fn declared_names(s: &Src, translated: &mut Vec<Finding>) {
             .unwrap_or("");
         !names.contains(head)
     });
+}
+
+/// `cg::reduce(tile, v, op)` calls when the file's `cooperative_groups/reduce.h` has no HIP
+/// counterpart in the target (the translator reported the include): each call must be rewritten
+/// (a shuffle reduction over the tile), not only the include.
+fn cg_reduce_calls(s: &Src, translated: &mut Vec<Finding>) {
+    let header = translated.iter().any(|f| {
+        f.rule == api::UNMAPPED_INCLUDE.id.code && f.message.contains("cooperative_groups/reduce.h")
+    });
+    if !header {
+        return;
+    }
+    let mut spaces: Vec<&str> = vec!["cg", "cooperative_groups"];
+    for (i, name) in s.idents() {
+        // `namespace cg2 = cooperative_groups;`
+        if name == "cooperative_groups" && s.prev_text(i) == "=" {
+            if let Some(p) = s.lexed.prev_code(i).and_then(|j| s.lexed.prev_code(j)) {
+                spaces.push(s.tok(p));
+            }
+        }
+    }
+    let mut calls = Vec::new();
+    for (i, name) in s.idents() {
+        if !matches!(
+            name,
+            "reduce" | "reduce_update_async" | "reduce_store_async"
+        ) || s.next_text(i) != "("
+        {
+            continue;
+        }
+        let Some(colons) = s.lexed.prev_code(i) else {
+            continue;
+        };
+        let qualified = s.tok(colons) == "::"
+            && s.lexed
+                .prev_code(colons)
+                .is_some_and(|p| spaces.contains(&s.tok(p)));
+        if qualified {
+            let t = s.lexed.tokens[i];
+            calls.push(s.ctx.finding(
+                &api::UNPORTED_API,
+                t.range(),
+                format!("`cooperative_groups::{name}` (cooperative_groups/reduce.h) has no HIP counterpart: write the tile reduction with shuffles"),
+                Some("reduce over the tile with `__shfl_xor` steps from `tile.size() / 2` down to 1".into()),
+            ));
+        }
+    }
+    translated.extend(calls);
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::syntax::test_support::hazard_lines;
+
+    #[test]
+    fn ptx_behind_an_arch_test_with_a_fallback_is_performance() {
+        let src = "__device__ float f(float x) {\n#if __CUDA_ARCH__ >= 800\n  float y;\n  asm(\"ex2.approx.f32 %0, %1;\" : \"=f\"(y) : \"f\"(x));\n  return y;\n#else\n  return exp2f(x);\n#endif\n}\n";
+        let lines = crate::source::LineIndex::new(src.as_bytes());
+        let ctx = crate::rules::FileCtx {
+            path: "t.cu",
+            src: src.as_bytes(),
+            lines: &lines,
+        };
+        let tree = crate::parse::parse(src.as_bytes());
+        let target = crate::mappings::Target {
+            rocm: crate::settings::default_rocm(),
+            roc: false,
+            experimental: false,
+        };
+        let f = super::check(&ctx, tree.as_ref(), &target);
+        let asm: Vec<_> = f.iter().filter(|f| f.line == 4).collect();
+        assert!(!asm.is_empty(), "{f:?}");
+        assert!(asm
+            .iter()
+            .all(|f| f.phase == crate::gate::Phase::Performance && f.rule.starts_with("HP2")));
+        // The `#if` itself is still a finding (HP401).
+        assert!(hazard_lines(src)
+            .iter()
+            .any(|(l, r)| *l == 2 && r == "HP401"));
+    }
 }

@@ -5,7 +5,7 @@
 use super::{BALLOT_32BIT, LANE_ARITHMETIC, PER_WARP_ARRAY};
 use crate::finding::Finding;
 use crate::rules::syntax::{self, call_args, call_name, int_value, Src};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use tree_sitter::Node;
 
 /// What the function's variables hold: thread-derived values, lane ids, warp ids.
@@ -13,6 +13,9 @@ pub(super) struct Flow<'a> {
     thread: HashSet<&'a str>,
     lane: HashSet<&'a str>,
     warp: HashSet<&'a str>,
+    /// File constants that hold 32, 31 or 5 under a name that does not say "warp size"
+    /// (`static const int WS = 32;`): their uses in lane arithmetic count as the literal.
+    named: HashMap<&'a str, u64>,
 }
 
 const THREAD_NAMES: &[&str] = &[
@@ -56,11 +59,12 @@ fn warp_name(n: &str) -> bool {
 }
 
 impl<'a> Flow<'a> {
-    pub(super) fn of(s: &Src<'a>, f: Node<'a>) -> Flow<'a> {
+    pub(super) fn of(s: &Src<'a>, f: Node<'a>, named: &HashMap<&'a str, u64>) -> Flow<'a> {
         let mut flow = Flow {
             thread: HashSet::new(),
             lane: HashSet::new(),
             warp: HashSet::new(),
+            named: named.clone(),
         };
         // Parameters named like thread or lane ids count from the start.
         for id in s.descendants(f, "identifier") {
@@ -160,13 +164,35 @@ impl<'a> Flow<'a> {
             }
             "binary_expression" => {
                 let (op, l, r) = parts(s, n);
-                (op == "%" && lit(s, r) == Some(32) && self.thread_expr(s, l))
+                (op == "%"
+                    && (self.val(s, r) == Some(32) || is_warpsize(s, r))
+                    && self.thread_expr(s, l))
                     || (op == "&"
-                        && ((lit(s, r) == Some(31) && self.thread_expr(s, l))
-                            || (lit(s, l) == Some(31) && self.thread_expr(s, r))))
+                        && (((self.val(s, r) == Some(31) || is_warpsize_minus_1(s, r))
+                            && self.thread_expr(s, l))
+                            || (self.val(s, l) == Some(31) && self.thread_expr(s, r))))
             }
             _ => false,
         }
+    }
+    /// The value of a literal, or of a file constant in [`Flow::named`].
+    pub(super) fn val(&self, s: &Src, n: Node) -> Option<u64> {
+        let n = strip_parens(n);
+        lit(s, n).or_else(|| {
+            (n.kind() == "identifier")
+                .then(|| self.named.get(s.text(n)).copied())
+                .flatten()
+        })
+    }
+    /// Whether an expression uses a lane id or a thread index anywhere inside
+    /// (`(lane + (1 << l)) & 31`, a butterfly partner).
+    pub(super) fn mentions_lane(&self, s: &Src, n: Node) -> bool {
+        let n = strip_parens(n);
+        n.kind() == "binary_expression"
+            && s.descendants(n, "identifier").iter().any(|i| {
+                let t = s.text(*i);
+                self.lane.contains(t) || self.thread.contains(t)
+            })
     }
     pub(super) fn warp_expr(&self, s: &Src, n: Node) -> bool {
         let n = strip_parens(n);
@@ -174,9 +200,56 @@ impl<'a> Flow<'a> {
             return false;
         }
         let (op, l, r) = parts(s, n);
-        (op == "/" && lit(s, r) == Some(32) && self.thread_expr(s, l))
-            || (op == ">>" && lit(s, r) == Some(5) && self.thread_expr(s, l))
+        (op == "/" && self.val(s, r) == Some(32) && self.thread_expr(s, l))
+            || (op == ">>" && self.val(s, r) == Some(5) && self.thread_expr(s, l))
     }
+}
+
+/// `warpSize` itself (`threadIdx.x % warpSize` is a lane id on every target).
+fn is_warpsize(s: &Src, n: Node) -> bool {
+    let n = strip_parens(n);
+    n.kind() == "identifier" && s.text(n) == "warpSize"
+}
+
+/// `warpSize - 1`.
+fn is_warpsize_minus_1(s: &Src, n: Node) -> bool {
+    let n = strip_parens(n);
+    n.kind() == "binary_expression" && {
+        let (op, l, r) = parts(s, n);
+        op == "-" && is_warpsize(s, l) && lit(s, r) == Some(1)
+    }
+}
+
+/// A count of warps by its name: `nwarps`, `num_warps`, `kNumWarps`, `WARPS_PER_BLOCK`
+/// (`32 * nwarps` is a thread count or a shared-memory size built for 32 lanes).
+fn warp_count(s: &Src, n: Node) -> bool {
+    let n = strip_parens(n);
+    let name = match n.kind() {
+        "identifier" => s.text(n),
+        "field_expression" => n.child_by_field_name("field").map_or("", |f| s.text(f)),
+        _ => return false,
+    };
+    let l = name.to_ascii_lowercase().replace('_', "");
+    l.contains("warps") || l == "nwarp" || l == "numwarp"
+}
+
+/// Bit packing of data, not lanes: the value goes to a name about bits, words or bytes
+/// (`int word = i >> 5; int bit = i & 31;`).
+fn data_bits(s: &Src, b: Node) -> bool {
+    let Some(p) = b.parent() else { return false };
+    let target = match p.kind() {
+        "init_declarator" => p.child_by_field_name("declarator"),
+        "assignment_expression" => p.child_by_field_name("left"),
+        _ => None,
+    };
+    target.is_some_and(|t| {
+        let l = s.text(t).to_ascii_lowercase();
+        ["bit", "word", "byte", "shift", "pos"]
+            .iter()
+            .any(|k| l.contains(k))
+            && !l.contains("lane")
+            && !l.contains("warp")
+    })
 }
 
 pub(super) fn strip_parens(mut n: Node) -> Node {
@@ -257,18 +330,23 @@ pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) 
     for b in s.descendants(f, "binary_expression") {
         let (op, l, r) = parts(s, b);
         let hit: Option<&str> = match op {
-            "%" if lit(s, r) == Some(32)
-                && (flow.thread_expr(s, l) || assigned_to(s, b, false)) =>
+            _ if data_bits(s, b) => None,
+            "%" if flow.val(s, r) == Some(32)
+                && (flow.thread_expr(s, l)
+                    || assigned_to(s, b, false)
+                    || flow.mentions_lane(s, l)) =>
             {
                 Some("`% 32` computes a lane id for 32-lane warps")
             }
-            "&" if (lit(s, r) == Some(31)
-                && (flow.thread_expr(s, l) || assigned_to(s, b, false)))
-                || (lit(s, l) == Some(31) && flow.thread_expr(s, r)) =>
+            "&" if (flow.val(s, r) == Some(31)
+                && (flow.thread_expr(s, l)
+                    || assigned_to(s, b, false)
+                    || flow.mentions_lane(s, l)))
+                || (flow.val(s, l) == Some(31) && flow.thread_expr(s, r)) =>
             {
                 Some("`& 31` computes a lane id for 32-lane warps")
             }
-            "/" if lit(s, r) == Some(32)
+            "/" if flow.val(s, r) == Some(32)
                 && (flow.thread_expr(s, l)
                     || has_blockdim(s, l)
                     || thread_count_name(s, l)
@@ -276,20 +354,20 @@ pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) 
             {
                 Some("`/ 32` counts warps of 32 lanes")
             }
-            ">>" if lit(s, r) == Some(5)
+            ">>" if flow.val(s, r) == Some(5)
                 && (flow.thread_expr(s, l) || has_blockdim(s, l) || thread_count_name(s, l)) =>
             {
                 Some("`>> 5` divides by a 32-lane warp")
             }
-            "*" if (lit(s, r) == Some(32) && is_warp(s, flow, l))
-                || (lit(s, l) == Some(32) && is_warp(s, flow, r)) =>
+            "*" if (flow.val(s, r) == Some(32) && (is_warp(s, flow, l) || warp_count(s, l)))
+                || (flow.val(s, l) == Some(32) && (is_warp(s, flow, r) || warp_count(s, r))) =>
             {
                 Some("`warp * 32` assumes 32 lanes per warp")
             }
-            "<<" if lit(s, r) == Some(5) && is_warp(s, flow, l) => {
+            "<<" if flow.val(s, r) == Some(5) && is_warp(s, flow, l) => {
                 Some("`warp << 5` assumes 32 lanes per warp")
             }
-            "-" if lit(s, l) == Some(32) && flow.lane_expr(s, r) => {
+            "-" if flow.val(s, l) == Some(32) && flow.lane_expr(s, r) => {
                 Some("`32 - lane` assumes 32 lanes")
             }
             "<<" if lit(s, l) == Some(1)
@@ -301,10 +379,23 @@ pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) 
             _ => None,
         };
         if let Some(msg) = hit {
+            let mut msg = msg.to_string();
+            if op == "*" {
+                msg = format!("`{}` assumes 32 lanes per warp", s.text(b));
+            }
+            // A constant under another name: say which.
+            for side in [l, r] {
+                let side = strip_parens(side);
+                if side.kind() == "identifier" {
+                    if let Some(v) = flow.named.get(s.text(side)) {
+                        msg.push_str(&format!(" (`{}` is {v})", s.text(side)));
+                    }
+                }
+            }
             out.push(s.ctx.finding(
                 &LANE_ARITHMETIC,
                 b.byte_range(),
-                msg.to_string(),
+                msg,
                 Some("use `warpSize` (or `__lane_id()`); keep lane masks 64-bit".into()),
             ));
         }
@@ -343,6 +434,25 @@ pub(super) fn is_warp(s: &Src, flow: &Flow, n: Node) -> bool {
 
 pub(super) fn per_warp_arrays(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) {
     let subs = s.descendants(f, "subscript_expression");
+    // Variables that start from `warpSize` (`for (int i = warpSize / 2; …)`): as an index
+    // into a 32-slot array they reach past it on 64-lane wavefronts.
+    let from_ws: HashSet<&str> = s
+        .descendants(f, "init_declarator")
+        .iter()
+        .filter(|d| {
+            d.child_by_field_name("value")
+                .is_some_and(|v| syntax::identifiers(s, v).contains(&"warpSize"))
+        })
+        .filter_map(|d| {
+            d.child_by_field_name("declarator")
+                .and_then(|x| syntax::declarator_name(s, x))
+        })
+        .collect();
+    let reaches_ws = |e: Node| {
+        syntax::identifiers(s, e)
+            .iter()
+            .any(|i| *i == "warpSize" || from_ws.contains(i))
+    };
     for a in s.descendants(f, "array_declarator") {
         let (Some(inner), Some(size)) = (
             a.child_by_field_name("declarator"),
@@ -364,7 +474,7 @@ pub(super) fn per_warp_arrays(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Findi
                     let mut c = i.walk();
                     let r = i
                         .named_children(&mut c)
-                        .any(|e| is_warp(s, flow, e) || flow.lane_expr(s, e));
+                        .any(|e| is_warp(s, flow, e) || flow.lane_expr(s, e) || reaches_ws(e));
                     r
                 })
         });
@@ -416,6 +526,19 @@ pub(super) fn ballots(s: &Src, f: Node, out: &mut Vec<Finding>) {
                     Some("declare it `unsigned long long` (or `auto`)".into()),
                 ));
             }
+        }
+    }
+    // `((uint64_t)__ballot_sync(m, a) << 32) | __ballot_sync(m, b)`: a 64-lane mask assembled
+    // from two 32-lane ballots; on AMD each ballot already holds 64 lanes.
+    for b in s.descendants(f, "binary_expression") {
+        let (op, l, r) = parts(s, b);
+        if op == "<<" && lit(s, r) == Some(32) && is_ballot(l) {
+            out.push(s.ctx.finding(
+                &BALLOT_32BIT,
+                b.byte_range(),
+                "a 64-bit mask built from two 32-lane ballots: on AMD one ballot already covers 64 lanes".into(),
+                Some("take one `__ballot` (64-bit) per wavefront instead of joining two".into()),
+            ));
         }
     }
     for c in s.descendants(f, "call_expression") {

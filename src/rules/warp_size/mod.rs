@@ -242,22 +242,98 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
             }
         }
     }
+    let named = named_constants(s, &nodes, &macros);
     let mut funcs = s.descendants(root, "function_definition");
+    // Members initialised from thread indices (`int lane = threadIdx.x % 32;` in a struct).
+    funcs.extend(s.descendants(root, "field_declaration_list"));
     if funcs.is_empty() {
         funcs.push(root);
     }
     for f in funcs {
-        let flow = Flow::of(s, f);
+        let flow = Flow::of(s, f, &named);
         arithmetic(s, f, &flow, out);
         per_warp_arrays(s, f, &flow, out);
         ballots(s, f, out);
     }
     for n in &nodes {
         match n.kind() {
-            "call_expression" => calls(s, *n, &full_masks, out),
+            "call_expression" => {
+                calls(s, *n, &full_masks, out);
+                one_warp_block(s, *n, out);
+            }
             "for_statement" => shuffle_loop(s, *n, out),
             "identifier" if s.text(*n) == "warpSize" => warpsize_constexpr(s, *n, out),
             _ => {}
+        }
+    }
+}
+
+/// File constants worth 32, 31 or 5 whose names do not say "warp size" (those are HP101's):
+/// `static const int WS = 32;`, `#define LANES 32`. Their uses in lane arithmetic are flagged.
+fn named_constants<'a>(
+    s: &Src<'a>,
+    nodes: &[Node<'a>],
+    macros: &[(&'a str, &'a str, std::ops::Range<usize>)],
+) -> std::collections::HashMap<&'a str, u64> {
+    let mut out = std::collections::HashMap::new();
+    let mut add = |name: &'a str, v: Option<u64>| {
+        if let Some(v @ (32 | 31 | 5)) = v {
+            if !warp_const_name(name) && !lane_mask_name(name) {
+                out.insert(name, v);
+            }
+        }
+    };
+    for (name, value, _) in macros {
+        add(name, int_value(value));
+    }
+    for n in nodes {
+        if n.kind() != "init_declarator" {
+            continue;
+        }
+        let constant = n.parent().is_some_and(|d| {
+            let t = s.text(d);
+            t.starts_with("const")
+                || t.starts_with("static const")
+                || t.starts_with("constexpr")
+                || t.starts_with("static constexpr")
+        });
+        if !constant {
+            continue;
+        }
+        if let (Some(name), Some(v)) = (
+            n.child_by_field_name("declarator")
+                .and_then(|d| syntax::declarator_name(s, d)),
+            n.child_by_field_name("value"),
+        ) {
+            add(name, int_value(s.text(v)));
+        }
+    }
+    out
+}
+
+/// `kernel<<<grid, 32>>>`: a block of exactly 32 threads is one warp on NVIDIA and half a
+/// wavefront on AMD; warp-level code that treats the block as one warp needs a look.
+fn one_warp_block(s: &Src, c: Node, out: &mut Vec<Finding>) {
+    let mut w = c.walk();
+    let Some(k) = c
+        .children(&mut w)
+        .find(|n| n.kind() == "kernel_call_syntax")
+    else {
+        return;
+    };
+    let mut w2 = k.walk();
+    let args: Vec<Node> = k
+        .named_children(&mut w2)
+        .filter(|n| n.kind() != "comment")
+        .collect();
+    if let Some(b) = args.get(1) {
+        if lit(s, *b) == Some(32) {
+            out.push(s.ctx.finding(
+                &TILED_PARTITION_32,
+                b.byte_range(),
+                "a launch with blocks of 32 threads: one warp on NVIDIA, half a 64-lane wavefront on AMD".into(),
+                Some("check the kernel does not treat the block as one hardware warp (ballots, lane masks, warp-synchronous shared memory)".into()),
+            ));
         }
     }
 }
@@ -313,7 +389,9 @@ fn calls(s: &Src, c: Node, full_masks: &HashSet<&str>, out: &mut Vec<Finding>) {
                 && !syntax::is_wide_literal(text);
             let named =
                 m.kind() == "identifier" && (full_masks.contains(text) || full_mask_name(text));
-            if (literal && !TRANSLATOR_MASKS.contains(&name)) || named {
+            // Spellings of a 32-bit all-ones mask the translator does not widen.
+            let spelled = narrow_all_ones(text);
+            if (literal && !TRANSLATOR_MASKS.contains(&name)) || named || spelled {
                 out.push(s.ctx.finding(
                     &MASK_32BIT,
                     m.byte_range(),
@@ -323,7 +401,7 @@ fn calls(s: &Src, c: Node, full_masks: &HashSet<&str>, out: &mut Vec<Finding>) {
             }
         }
     }
-    if is_shuffle(name) {
+    if is_shuffle(name) && !sorting_network(s, c) {
         // Unrolled reductions: the first step's literal offset 16.
         let delta = if name.ends_with("_sync") {
             args.get(2)
@@ -343,6 +421,61 @@ fn calls(s: &Src, c: Node, full_masks: &HashSet<&str>, out: &mut Vec<Finding>) {
             }
         }
     }
+}
+
+/// A 32-bit all-ones mask not written as a plain literal: `~0u`, `uint32_t(-1)`,
+/// `(unsigned)-1`. (`~0` and `-1` are `int` and widen to 64 one bits: not flagged.)
+fn narrow_all_ones(text: &str) -> bool {
+    let t: String = text
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    matches!(
+        t.as_str(),
+        "~0u" | "~0x0u" | "~0ul" | "~uint32_t(0)" | "~(uint32_t)0" | "~0u32" | "~unsigned(0)"
+    ) || [
+        "uint32_t(-1)",
+        "(uint32_t)-1",
+        "(uint32_t)(-1)",
+        "(unsigned)-1",
+        "(unsignedint)-1",
+        "unsigned(-1)",
+        "static_cast<uint32_t>(-1)",
+        "static_cast<unsigned>(-1)",
+    ]
+    .contains(&t.as_str())
+}
+
+/// Whether the shuffle sits in a sorting network (bitonic exchange steps): the function shuffles
+/// by the same literal distance more than once (1, 2, 1, 4, 2, 1, …). Adding a step of 32 there
+/// would be wrong; it is not a 32-lane reduction.
+fn sorting_network(s: &Src, c: Node) -> bool {
+    let Some(f) = s.enclosing_function(c) else {
+        return false;
+    };
+    let mut seen: Vec<u64> = Vec::new();
+    for call in s.descendants(f, "call_expression") {
+        let Some(name) = call_name(s, call) else {
+            continue;
+        };
+        if !is_shuffle(name) || !name.contains("xor") {
+            continue;
+        }
+        let args = call_args(call);
+        let d = if name.ends_with("_sync") {
+            args.get(2)
+        } else {
+            args.get(1)
+        };
+        if let Some(v) = d.and_then(|d| lit(s, *d)) {
+            if seen.contains(&v) {
+                return true;
+            }
+            seen.push(v);
+        }
+    }
+    false
 }
 
 fn shuffle_loop(s: &Src, fo: Node, out: &mut Vec<Finding>) {
@@ -450,5 +583,68 @@ mod tests {
         assert_eq!(fires(src, "HP106"), [10, 12]);
         assert_eq!(fires(src, "HP107"), [13]);
         assert_eq!(fires(src, "HP108"), [15]);
+    }
+
+    #[test]
+    fn recall_for_real_64_lane_idioms() {
+        let src = r#"static const int WS = 32;
+struct Ctx {
+  int lane = threadIdx.x % 32;
+};
+__global__ void k(unsigned* out, float* p, int n) {
+  int tid = threadIdx.x;
+  int l = tid % WS;
+  __shared__ float s[32];
+  int lane = threadIdx.x % warpSize;
+  s[lane] = p[tid];
+  for (int i = 0; i < 5; ++i) {
+    int partner = (lane + (1 << i)) & 31;
+    p[partner] = 0;
+  }
+  unsigned m = __ballot_sync(~0u, p[tid] > 0);
+  float v = __shfl_xor_sync(uint32_t(-1), p[tid], 1);
+  unsigned long long both = ((unsigned long long)__ballot_sync(0xffffffffu, v > 0) << 32) | __ballot_sync(0xffffffffu, v < 0);
+  int word = tid >> 5;
+  int bit = tid & 31;
+  out[word] |= 1u << bit;
+  out[0] = m + l + both + __shfl_xor_sync(~0, v, 2) + __shfl_xor_sync(-1, v, 4);
+}
+__device__ float sort2(float x, int lane) {
+  x = fminf(x, __shfl_xor(x, 1)); x = fminf(x, __shfl_xor(x, 2)); x = fminf(x, __shfl_xor(x, 1));
+  x = fminf(x, __shfl_xor(x, 16));
+  return x;
+}
+__device__ float sum16(float x) {
+  x += __shfl_xor(x, 16); x += __shfl_xor(x, 8);
+  return x;
+}
+void host(int nwarps, unsigned* o, float* p) {
+  size_t smem = 32 * nwarps * sizeof(float);
+  k<<<8, 32>>>(o, p, 0);
+  k<<<8, 32 * nwarps, smem>>>(o, p, 0);
+  k<<<32, 256>>>(o, p, 0);
+}
+__global__ void red(long* d, int N) {
+  __shared__ long c[32];
+  __shared__ long t[32];
+  c[threadIdx.x] = d[threadIdx.x];
+  for (int i = warpSize / 2; i > 0; i /= 2)
+    if (threadIdx.x < i) c[threadIdx.x] += c[threadIdx.x + i];
+  t[threadIdx.x] = 0;
+}
+"#;
+        // Constants under another name, struct members, butterflies by partner, two-ballot
+        // masks, `32 * nwarps`; not bit packing (`word`, `bit`).
+        assert_eq!(fires(src, "HP102"), [3, 7, 12, 33, 35]);
+        // `~0u` and `uint32_t(-1)` are 32-bit; `~0` and `-1` widen to 64 one bits.
+        assert_eq!(fires(src, "HP103"), [15, 16]);
+        assert_eq!(fires(src, "HP106"), [15, 17]);
+        // A bitonic exchange (the same distance twice) is not a reduction; a reduction is.
+        assert_eq!(fires(src, "HP104"), [29]);
+        // Blocks of 32 threads; a grid of 32 blocks is not.
+        assert_eq!(fires(src, "HP107"), [34]);
+        // Indexed by a lane id from `% warpSize`, and by `threadIdx.x + i` with `i` from
+        // `warpSize / 2` (reaches 63 on AMD); `t[threadIdx.x]` alone is not.
+        assert_eq!(fires(src, "HP105"), [8, 39]);
     }
 }

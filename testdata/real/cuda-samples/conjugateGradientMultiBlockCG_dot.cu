@@ -20,7 +20,7 @@ __device__ void gpuDotProduct(float                  *vecA,
 
     cg::thread_block_tile<32> tile32 = cg::tiled_partition<32>(cta);  // expect: HP107 warp-size UNKNOWN
 
-    temp_sum = cg::reduce(tile32, temp_sum, cg::plus<double>());
+    temp_sum = cg::reduce(tile32, temp_sum, cg::plus<double>());  // expect: HP001 unsupported-api REMEDIATION
 
     if (tile32.thread_rank() == 0) {
         tmp[tile32.meta_group_rank()] = temp_sum;
@@ -30,7 +30,7 @@ __device__ void gpuDotProduct(float                  *vecA,
 
     if (tile32.meta_group_rank() == 0) {
         temp_sum = tile32.thread_rank() < tile32.meta_group_size() ? tmp[tile32.thread_rank()] : 0.0;
-        temp_sum = cg::reduce(tile32, temp_sum, cg::plus<double>());
+        temp_sum = cg::reduce(tile32, temp_sum, cg::plus<double>());  // expect: HP001 unsupported-api REMEDIATION
 
         if (tile32.thread_rank() == 0) {
             atomicAdd(result, temp_sum);
