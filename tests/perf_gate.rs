@@ -171,6 +171,21 @@ fn a_comparable_candidate_meeting_every_requirement_passes_and_the_verdict_stays
         p["perf"]["candidate"]["conditions"]["model"],
         "meta-llama/Llama-3.1-8B-Instruct"
     );
+    let html = hipport(d.path(), &["report", ".", "-o", "-"]);
+    let page = String::from_utf8_lossy(&html.stdout);
+    assert!(
+        page.contains("<h3 id=\"perf-h\">Performance: the requirement is the gate</h3>"),
+        "{}",
+        text(&html)
+    );
+    assert!(
+        page.contains("<code>p99_ttft_ms&lt;=250</code>"),
+        "escaped requirement"
+    );
+    assert!(
+        page.contains("<td>201 ms</td><td>188.6 ms</td><td>0.94x</td>"),
+        "metric row"
+    );
     let md = text(&hipport(d.path(), &["gate", "--format", "markdown"]));
     assert!(md.contains("### Performance"), "{md}");
     assert!(

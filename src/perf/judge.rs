@@ -8,12 +8,12 @@
 use crate::gate::Status;
 use crate::record::perf::{self, lookup, num, parse_requirement, unit_of, PerfRun, Requirement};
 use crate::record::{sha256_file, Record};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// One requirement checked.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct PerfRow {
     pub requirement: String,
     pub set_by: String,
@@ -35,7 +35,7 @@ pub struct PerfRow {
 }
 
 /// A run as the board shows it.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct RunSummary {
     pub path: String,
     pub sha256: String,
@@ -47,7 +47,7 @@ pub struct RunSummary {
 }
 
 /// The metric table of the performance gate.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct PerfTable {
     pub rows: Vec<PerfRow>,
     #[serde(skip_serializing_if = "Option::is_none")]

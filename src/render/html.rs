@@ -14,6 +14,7 @@
 //!   and style, by hash, so even markup that escaped escaping could not run or load anything.
 
 pub mod model;
+mod perf;
 
 use crate::gate::Status;
 pub use model::{BoardSource, FileText, Input, Page};
@@ -266,6 +267,7 @@ fn board(page: &Page, h: &mut String) {
     for n in &page.board.notes {
         let _ = writeln!(h, "<p class=\"more\">Note: {}</p>", escape(n));
     }
+    perf::section(page, h);
     h.push_str("</div>\n");
 }
 

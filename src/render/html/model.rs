@@ -106,6 +106,9 @@ pub struct PageGate {
     pub age: String,
     pub reason: String,
     pub open_items: Option<usize>,
+    /// The performance gate's metric table, when derived from benchmark runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub perf: Option<crate::perf::judge::PerfTable>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -393,6 +396,7 @@ fn page_board(b: &Board, source: BoardSource) -> PageBoard {
                 age: g.age.clone(),
                 reason: g.reason.clone(),
                 open_items: g.open_items,
+                perf: g.perf.clone(),
             })
             .collect(),
         blocking: b.blocking.clone(),
