@@ -209,6 +209,19 @@ impl Dom {
             "{url}: {:?}",
             body.get("data-errors")
         );
+        // Nothing on the page points outside it: links are fragments, nothing has a source.
+        for (i, _) in self.html.match_indices(" href=\"") {
+            let target = &self.html[i + 7..];
+            assert!(
+                target.starts_with('#'),
+                "{url}: a link leaves the page: {}",
+                &target[..target.len().min(60)]
+            );
+        }
+        assert!(
+            !self.html.contains(" src=\""),
+            "{url}: an element with a source"
+        );
         let console: Vec<&str> = self
             .log
             .lines()
@@ -453,7 +466,38 @@ fn samples_page_matches_gate_and_scan_in_chromium() {
         "side-by-side diff"
     );
     assert_filters(&b, &page, &dir, &scan, "warp");
+    // A link to an item opens it, even a collapsed PASS item.
+    if let Some(f) = model.findings.iter().find(|f| f.status.as_str() == "PASS") {
+        let dom = b.dom(&page, &format!("item={}", f.id));
+        let el = dom.tag(&format!(
+            "<details class=\"finding s-PASS\" id=\"f-{}\"",
+            f.id
+        ));
+        assert!(el.expect("the PASS item").contains_key("open"));
+        let closed = b.dom(&page, "");
+        let el = closed.tag(&format!(
+            "<details class=\"finding s-PASS\" id=\"f-{}\"",
+            f.id
+        ));
+        assert!(
+            !el.expect("the PASS item").contains_key("open"),
+            "PASS is collapsed"
+        );
+    }
     b.screenshot(&page, &artifacts().join("samples.png"));
+    // Printable: every file is rendered and opened for print.
+    let pdf = artifacts().join("samples.pdf");
+    let _ = std::fs::remove_file(&pdf);
+    b.run(
+        &url(&page, ""),
+        &[
+            "--virtual-time-budget=5000".into(),
+            "--no-pdf-header-footer".into(),
+            format!("--print-to-pdf={}", pdf.display()),
+        ],
+    );
+    let size = std::fs::metadata(&pdf).map(|m| m.len()).unwrap_or(0);
+    assert!(size > 50_000, "{}: {size} bytes", pdf.display());
 }
 
 const TARGET: &[&str] = &[
