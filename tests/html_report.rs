@@ -160,7 +160,6 @@ impl Browser {
             &url,
             &[
                 "--window-size=1280,800".into(),
-                "--virtual-time-budget=5000".into(),
                 format!("--screenshot={}", png.display()),
             ],
         );
@@ -633,6 +632,29 @@ fn a_large_report_opens_fast() {
         .parse()
         .unwrap();
     eprintln!("large page: every file rendered after {done} ms (virtual time)");
+}
+
+#[test]
+fn check_format_html_marks_new_findings() {
+    let (_keep, dir) = common::copy_fixture("check");
+    hipport(&dir, &["check", ".", "--update-baseline"]);
+    let cu = dir.join("src/saxpy.cu");
+    let mut text = std::fs::read_to_string(&cu).unwrap();
+    text.push_str("\n__global__ void added(float* d) {\n    int lane = threadIdx.x % 32;\n    d[lane] = 0.0f;\n}\n");
+    std::fs::write(&cu, text).unwrap();
+    let (code, html) = hipport(&dir, &["check", ".", "--format", "html"]);
+    assert_eq!(code, 1, "a new finding fails the check");
+    let model = html::read_model(&html).expect("a page on stdout");
+    let new: Vec<_> = model.findings.iter().filter(|f| f.new).collect();
+    assert!(!new.is_empty());
+    assert!(
+        new.iter().all(|f| f.path == "src/saxpy.cu"),
+        "only the added code is new: {new:?}"
+    );
+    assert!(
+        model.findings.len() > new.len(),
+        "the baseline's findings are shown too"
+    );
 }
 
 #[test]
