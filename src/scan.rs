@@ -59,7 +59,8 @@ pub fn scan(s: &Settings) -> Result<Report, String> {
             }),
         }
     }
-    let inventory = crate::inventory::scan_repo(&s.paths, &s.walk, s.max_file_size);
+    let inventory =
+        crate::inventory::scan_repo_for(&s.paths, &s.walk, s.max_file_size, s.target.rocm);
     findings.extend(inventory.findings);
     errors.extend(inventory.errors);
     // One finding per fact: a project's ROCm switch once, one rule per flagged code and line.

@@ -89,7 +89,22 @@ pub fn image_ref(out: &mut Out, image: &str, range: Range<usize>) {
         );
         return;
     }
-    let (msg, sugg) = if row.rocm_image == "none-known" {
+    let tables = tables::get();
+    let (rocm_image, stack) = tables.rocm_image(row, out.rocm);
+    let (note, source) = match stack {
+        Some(s) => (
+            format!(
+                "{}; built for ROCm {}, target ROCm {}",
+                row.note, s.rocm, out.rocm
+            ),
+            s.source.split(" ; ").next().unwrap_or(""),
+        ),
+        None => (
+            row.note.clone(),
+            row.source.split(" ; ").next().unwrap_or(""),
+        ),
+    };
+    let (msg, sugg) = if rocm_image == "none-known" {
         (
             format!(
                 "image {image} is an NVIDIA image with no ROCm image in hipport's table ({})",
@@ -99,15 +114,8 @@ pub fn image_ref(out: &mut Out, image: &str, range: Range<usize>) {
         )
     } else {
         (
-            format!(
-                "image {image} is an NVIDIA image; ROCm image: {} ({})",
-                row.rocm_image, row.note
-            ),
-            Some(format!(
-                "{} (source: {})",
-                row.rocm_image,
-                row.source.split(" ; ").next().unwrap_or("")
-            )),
+            format!("image {image} is an NVIDIA image; ROCm image: {rocm_image} ({note})"),
+            Some(format!("{rocm_image} (source: {source})")),
         )
     };
     out.push(&container::NVIDIA_BASE_IMAGE, range, msg, sugg);
@@ -224,7 +232,7 @@ pub fn scan(out: &mut Out) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{kind::FileKind, scan_bytes};
+    use super::super::{kind::FileKind, scan_bytes, scan_bytes_for};
 
     fn rules(src: &str) -> Vec<(String, u32)> {
         scan_bytes("Dockerfile", FileKind::Dockerfile, src.as_bytes())
@@ -245,5 +253,33 @@ mod tests {
         assert!(r.contains(&("HP880".into(), 7)), "{r:?}");
         assert!(r.contains(&("HP893".into(), 8)), "{r:?}");
         assert!(!r.iter().any(|(_, l)| *l == 1));
+    }
+
+    /// The image and wheel-index suggestions follow the target release: a 5.2.0 and a 7.2.4
+    /// target no longer both get a 6.2.4 image.
+    #[test]
+    fn suggestions_follow_the_target() {
+        let src = "FROM nvidia/cuda:12.1.0-devel-ubuntu22.04\nRUN pip install torch --index-url https://download.pytorch.org/whl/cu121\n";
+        let sugg = |v: &str, rule: &str| -> String {
+            scan_bytes_for(
+                "Dockerfile",
+                FileKind::Dockerfile,
+                src.as_bytes(),
+                v.parse().unwrap(),
+            )
+            .into_iter()
+            .find(|f| f.rule == rule)
+            .and_then(|f| f.suggestion)
+            .unwrap_or_default()
+        };
+        assert!(sugg("5.2.0", "HP860").starts_with("rocm/dev-ubuntu-20.04:5.2.3"));
+        assert!(sugg("7.2.4", "HP860").starts_with("rocm/dev-ubuntu-24.04:7.2.4"));
+        assert!(sugg("6.2.0", "HP860").starts_with("rocm/dev-ubuntu-22.04:6.2.4"));
+        assert!(
+            sugg("5.2.0", "HP864").ends_with("whl/rocm5.2"),
+            "{}",
+            sugg("5.2.0", "HP864")
+        );
+        assert!(sugg("7.2.4", "HP864").ends_with("whl/rocm7.2"));
     }
 }

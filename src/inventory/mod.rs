@@ -40,6 +40,7 @@ use crate::finding::Finding;
 use crate::report::FileError;
 use crate::rules::{FileCtx, RuleInfo};
 use crate::source::LineIndex;
+use crate::version::Version;
 use crate::walk::{self, Input, WalkOptions};
 use kind::FileKind;
 use rayon::prelude::*;
@@ -78,6 +79,16 @@ pub struct Inventory {
 /// Walks `paths` (same filters as the C++ scan, every extension) and inventories every file of
 /// a known kind.
 pub fn scan_repo(paths: &[PathBuf], opts: &WalkOptions, max_file_size: u64) -> Inventory {
+    scan_repo_for(paths, opts, max_file_size, crate::settings::default_rocm())
+}
+
+/// [`scan_repo`] for a target ROCm release: image and wheel-index suggestions follow it.
+pub fn scan_repo_for(
+    paths: &[PathBuf],
+    opts: &WalkOptions,
+    max_file_size: u64,
+    rocm: Version,
+) -> Inventory {
     let opts = WalkOptions {
         all_files: true,
         ..opts.clone()
@@ -87,11 +98,16 @@ pub fn scan_repo(paths: &[PathBuf], opts: &WalkOptions, max_file_size: u64) -> I
         // The C++ pass reports walk errors and bad globs; nothing more to say here.
         Err(_) => return Inventory::default(),
     };
-    scan_inputs(&inputs, max_file_size)
+    scan_inputs_for(&inputs, max_file_size, rocm)
 }
 
 /// Inventories already-walked inputs.
 pub fn scan_inputs(inputs: &[Input], max_file_size: u64) -> Inventory {
+    scan_inputs_for(inputs, max_file_size, crate::settings::default_rocm())
+}
+
+/// [`scan_inputs`] for a target ROCm release.
+pub fn scan_inputs_for(inputs: &[Input], max_file_size: u64, rocm: Version) -> Inventory {
     let results: Vec<(Vec<Finding>, Option<FileError>, bool)> = inputs
         .par_iter()
         .map(|input| {
@@ -109,7 +125,7 @@ pub fn scan_inputs(inputs: &[Input], max_file_size: u64) -> Inventory {
                 return (Vec::new(), Some(err), true);
             }
             match std::fs::read(&input.path) {
-                Ok(bytes) => (scan_bytes(&input.rel, kind, &bytes), None, true),
+                Ok(bytes) => (scan_bytes_for(&input.rel, kind, &bytes, rocm), None, true),
                 Err(e) => (
                     Vec::new(),
                     Some(FileError {
@@ -134,6 +150,11 @@ pub fn scan_inputs(inputs: &[Input], max_file_size: u64) -> Inventory {
 /// Inventories one file's bytes as `kind`. Binary kinds take any bytes; text kinds skip files
 /// that are not text (a NUL byte early on) without a finding.
 pub fn scan_bytes(rel: &str, kind: FileKind, bytes: &[u8]) -> Vec<Finding> {
+    scan_bytes_for(rel, kind, bytes, crate::settings::default_rocm())
+}
+
+/// [`scan_bytes`] for a target ROCm release.
+pub fn scan_bytes_for(rel: &str, kind: FileKind, bytes: &[u8], rocm: Version) -> Vec<Finding> {
     let lines = LineIndex::new(bytes);
     let ctx = FileCtx {
         path: rel,
@@ -141,6 +162,7 @@ pub fn scan_bytes(rel: &str, kind: FileKind, bytes: &[u8]) -> Vec<Finding> {
         lines: &lines,
     };
     let mut out = Out::new(ctx);
+    out.rocm = rocm;
     if kind.is_text() && crate::source::check_bytes(bytes).is_err() {
         return Vec::new();
     }
@@ -172,6 +194,8 @@ pub fn scan_bytes(rel: &str, kind: FileKind, bytes: &[u8]) -> Vec<Finding> {
 /// A file's findings as they are raised: one per (rule, range), in raise order.
 pub struct Out<'a> {
     pub ctx: FileCtx<'a>,
+    /// The target ROCm release: suggestions (images, wheel indexes) follow it.
+    pub rocm: Version,
     findings: Vec<Finding>,
 }
 
@@ -179,6 +203,7 @@ impl<'a> Out<'a> {
     pub fn new(ctx: FileCtx<'a>) -> Self {
         Out {
             ctx,
+            rocm: crate::settings::default_rocm(),
             findings: Vec::new(),
         }
     }

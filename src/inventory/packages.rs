@@ -126,10 +126,11 @@ pub fn check_req(out: &mut Out, req: &Req) {
                 Some(m) => format!("{} ({m} build)", req.name),
                 None => req.name.clone(),
             };
+            let alternative = with_target_index(&row.alternative, out.rocm);
             let msg = format!(
                 "{what} is CUDA-specific; ROCm path: {} ({}){}",
                 row.path.as_str(),
-                row.alternative,
+                alternative,
                 if row.note.is_empty() {
                     String::new()
                 } else {
@@ -141,7 +142,7 @@ pub fn check_req(out: &mut Out, req: &Req) {
                 rule,
                 req.name_range.clone(),
                 msg,
-                Some(format!("{} (source: {src})", row.alternative)),
+                Some(format!("{alternative} (source: {src})")),
             );
         }
         None => {
@@ -162,6 +163,31 @@ pub fn check_req(out: &mut Out, req: &Req) {
     }
 }
 
+/// `python_packages.tsv` names the PyTorch ROCm index of one release
+/// (`https://download.pytorch.org/whl/rocm6.2`); the suggestion names the target release's.
+fn with_target_index(text: &str, rocm: crate::version::Version) -> String {
+    const PREFIX: &str = "https://download.pytorch.org/whl/rocm";
+    let Some(at) = text.find(PREFIX) else {
+        return text.to_string();
+    };
+    let Some((index, _)) = tables::get().torch_index(rocm) else {
+        return text.to_string();
+    };
+    let end = text[at + PREFIX.len()..]
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .map_or(text.len(), |i| at + PREFIX.len() + i);
+    let end = if text[..end].ends_with('.') {
+        end - 1
+    } else {
+        end
+    };
+    let old = &text[at..end];
+    let tag = &old["https://download.pytorch.org/whl/".len()..];
+    let new_tag = &index["https://download.pytorch.org/whl/".len().min(index.len())..];
+    text.replace(old, index)
+        .replace(&format!("+{tag}"), &format!("+{new_tag}"))
+}
+
 /// Whether a URL is a CUDA PyTorch index (`.../whl/cu121`, `.../whl/nightly/cu124`).
 pub fn is_cuda_index(url: &str) -> bool {
     let Some(i) = url.find("download.pytorch.org/whl/") else {
@@ -180,8 +206,18 @@ pub fn check_index(out: &mut Out, url: &str, range: Range<usize>, site: Site) {
     if !is_cuda_index(url) {
         return;
     }
-    let rocm = "https://download.pytorch.org/whl/rocm6.2";
-    let msg = format!("CUDA PyTorch wheel index {url}: its wheels do not use AMD GPUs; use the ROCm index for your ROCm release");
+    let (rocm, built_for) = match tables::get().torch_index(out.rocm) {
+        Some((index, s)) => (index.to_string(), s.rocm),
+        None => (
+            "https://download.pytorch.org/whl/rocm6.2".to_string(),
+            out.rocm,
+        ),
+    };
+    let msg = format!(
+        "CUDA PyTorch wheel index {url}: its wheels do not use AMD GPUs; use the ROCm index for \
+         your ROCm release (target ROCm {}: {rocm}, wheels built for ROCm {built_for})",
+        out.rocm
+    );
     let rule = if site == Site::Container {
         &super::container::CUDA_INDEX_IN_CONTAINER
     } else {
@@ -219,5 +255,34 @@ mod tests {
         assert_eq!(cuda_suffix("jax-cuda12-plugin"), Some("cuda12"));
         assert_eq!(cuda_suffix("cupy-cuda12x"), Some("cuda12x"));
         assert_eq!(cuda_suffix("curl-cffi"), None);
+    }
+
+    #[test]
+    fn torch_suggestion_names_the_target_index() {
+        use super::super::{kind::FileKind, scan_bytes_for};
+        let sugg = |v: &str| -> String {
+            scan_bytes_for(
+                "requirements.txt",
+                FileKind::Requirements,
+                b"torch==2.3.1\n",
+                v.parse().unwrap(),
+            )
+            .into_iter()
+            .find(|f| f.rule == "HP820")
+            .and_then(|f| f.suggestion)
+            .unwrap_or_default()
+        };
+        let s52 = sugg("5.2.0");
+        assert!(
+            s52.contains("https://download.pytorch.org/whl/rocm5.2 "),
+            "{s52}"
+        );
+        assert!(s52.contains("+rocm5.2)"), "{s52}");
+        let s71 = sugg("7.1.1");
+        assert!(
+            s71.contains("https://download.pytorch.org/whl/rocm7.1 "),
+            "{s71}"
+        );
+        assert!(!s71.contains("rocm6.2"), "{s71}");
     }
 }
