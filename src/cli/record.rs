@@ -63,6 +63,7 @@ pub struct ProductionArgs {
     /// GPUs per node (kept when not given).
     #[arg(long)]
     pub gpus: Option<u32>,
+    /// Nodes (kept when not given; 1 once a GPU count is set).
     #[arg(long)]
     pub nodes: Option<u32>,
     /// Serving or training engine, e.g. vllm.
@@ -126,6 +127,7 @@ pub struct PerfArgs {
     /// Do not probe this host for the machine (the run was measured elsewhere).
     #[arg(long)]
     pub no_probe: bool,
+    /// Who records (default: $HIPPORT_USER, git user.email, $USER).
     #[arg(long)]
     pub by: Option<String>,
 }
