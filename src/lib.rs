@@ -3,6 +3,9 @@
 //! Data flows one way: args → settings → walk → per file (read → lex/parse → rewrite and rules)
 //! → sorted report → renderers.
 
+// First: its `rule!` macro declares the rules of `inventory` too.
+#[macro_use]
+pub mod rules;
 pub mod baseline;
 pub mod board;
 pub mod cli;
@@ -23,7 +26,6 @@ pub mod probe;
 pub mod record;
 pub mod render;
 pub mod report;
-pub mod rules;
 pub mod scan;
 pub mod settings;
 pub mod source;

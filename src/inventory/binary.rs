@@ -8,7 +8,7 @@ use crate::rules::RuleInfo;
 use goblin::elf::Elf;
 use std::io::Read;
 
-inventory_rule!(ELF_CUDA_DEPENDENCY, "HP900", "prebuilt-cuda-dependency", BinaryDependency, Unknown, Import,
+rule!(PREBUILT_CUDA_DEPENDENCY, "HP900", BinaryDependency, Unknown, Import,
     summary: "A prebuilt shared object or executable whose dynamic dependencies include CUDA libraries.",
     why: "Its DT_NEEDED entries (libcudart, libcublas, libcudnn, libnccl...) do not exist on ROCm, so it fails to load; with no source in the tree it cannot be ported here.",
     bad: "third_party/libfastops.so -> NEEDED libcudart.so.12",
@@ -17,7 +17,7 @@ inventory_rule!(ELF_CUDA_DEPENDENCY, "HP900", "prebuilt-cuda-dependency", Binary
     refs: ["https://refspecs.linuxfoundation.org/elf/gabi4+/ch5.dynamic.html"],
 );
 
-inventory_rule!(EMBEDDED_FATBIN, "HP901", "embedded-cuda-fatbin", BinaryDependency, Unknown, Import,
+rule!(EMBEDDED_CUDA_FATBIN, "HP901", BinaryDependency, Unknown, Import,
     summary: "A binary that embeds CUDA device code (`.nv_fatbin` section).",
     why: "The embedded kernels are NVIDIA machine code or PTX; AMD GPUs cannot run them.",
     bad: "libkernels.so with a .nv_fatbin section",
@@ -26,7 +26,7 @@ inventory_rule!(EMBEDDED_FATBIN, "HP901", "embedded-cuda-fatbin", BinaryDependen
     refs: ["https://docs.nvidia.com/cuda/cuda-binary-utilities/index.html"],
 );
 
-inventory_rule!(WHEEL_CUDA_BINARY, "HP902", "wheel-with-cuda-binary", BinaryDependency, Unknown, Install,
+rule!(WHEEL_WITH_CUDA_BINARY, "HP902", BinaryDependency, Unknown, Install,
     summary: "A wheel in the tree whose shared objects need CUDA libraries or embed CUDA device code.",
     why: "A prebuilt CUDA wheel cannot use AMD GPUs and cannot be rebuilt from here.",
     bad: "wheels/fastops-1.0-cp310-linux_x86_64.whl (fastops/_C.so -> libcudart.so.12)",
@@ -35,7 +35,7 @@ inventory_rule!(WHEEL_CUDA_BINARY, "HP902", "wheel-with-cuda-binary", BinaryDepe
     refs: ["https://packaging.python.org/en/latest/specifications/binary-distribution-format/"],
 );
 
-inventory_rule!(ARCHIVE_CUDA_OBJECTS, "HP903", "static-archive-cuda-objects", BinaryDependency, Unknown, Build,
+rule!(STATIC_ARCHIVE_CUDA_OBJECTS, "HP903", BinaryDependency, Unknown, Build,
     summary: "A static archive whose objects embed CUDA device code or call the CUDA runtime.",
     why: "Linking it into a ROCm build fails (undefined CUDA symbols) or carries NVIDIA-only kernels.",
     bad: "lib/libkernels.a (kernels.o: .nv_fatbin, __cudaRegisterFatBinary)",
@@ -45,10 +45,10 @@ inventory_rule!(ARCHIVE_CUDA_OBJECTS, "HP903", "static-archive-cuda-objects", Bi
 );
 
 pub const RULES: &[&RuleInfo] = &[
-    &ELF_CUDA_DEPENDENCY,
-    &EMBEDDED_FATBIN,
-    &WHEEL_CUDA_BINARY,
-    &ARCHIVE_CUDA_OBJECTS,
+    &PREBUILT_CUDA_DEPENDENCY,
+    &EMBEDDED_CUDA_FATBIN,
+    &WHEEL_WITH_CUDA_BINARY,
+    &STATIC_ARCHIVE_CUDA_OBJECTS,
 ];
 
 const CUDA_LIBS: &[&str] = &[
@@ -143,14 +143,14 @@ pub fn scan(out: &mut Out) {
     let Some(c) = elf_cuda(bytes) else { return };
     if !c.needed.is_empty() {
         out.push(
-            &ELF_CUDA_DEPENDENCY,
+            &PREBUILT_CUDA_DEPENDENCY,
             0..0,
             format!("prebuilt binary {}: {NO_SOURCE}", describe(&c)),
             Some(NO_SOURCE.into()),
         );
     } else if c.fatbin || c.cuda_symbols {
         out.push(
-            &EMBEDDED_FATBIN,
+            &EMBEDDED_CUDA_FATBIN,
             0..0,
             format!("prebuilt binary {}: {NO_SOURCE}", describe(&c)),
             Some(NO_SOURCE.into()),
@@ -176,7 +176,7 @@ fn scan_archive(out: &mut Out) {
     if !hits.is_empty() {
         hits.sort();
         out.push(
-            &ARCHIVE_CUDA_OBJECTS,
+            &STATIC_ARCHIVE_CUDA_OBJECTS,
             0..0,
             format!(
                 "static archive with CUDA objects ({}): {NO_SOURCE}",
@@ -223,7 +223,7 @@ pub fn scan_wheel(out: &mut Out) {
     if !hits.is_empty() {
         hits.sort();
         out.push(
-            &WHEEL_CUDA_BINARY,
+            &WHEEL_WITH_CUDA_BINARY,
             0..0,
             format!(
                 "prebuilt wheel with CUDA binaries ({}): {NO_SOURCE}",

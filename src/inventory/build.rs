@@ -3,7 +3,7 @@
 
 use crate::rules::RuleInfo;
 
-inventory_rule!(CMAKE_CUDA_LANGUAGE, "HP840", "cmake-cuda-language", BuildSystem, Remediation, Build,
+rule!(CMAKE_CUDA_LANGUAGE, "HP840", BuildSystem, Remediation, Build,
     summary: "CMake enables the CUDA language (`LANGUAGES CUDA`, `enable_language(CUDA)`).",
     why: "CMake's CUDA language needs nvcc (or clang with a CUDA toolkit); on ROCm the HIP language (CMake 3.21+) compiles the sources with the ROCm clang.",
     bad: "project(app LANGUAGES CXX CUDA)",
@@ -12,7 +12,7 @@ inventory_rule!(CMAKE_CUDA_LANGUAGE, "HP840", "cmake-cuda-language", BuildSystem
     refs: ["https://rocm.docs.amd.com/en/latest/conceptual/cmake-packages.html", "https://cmake.org/cmake/help/latest/manual/cmake-language.7.html"],
 );
 
-inventory_rule!(CMAKE_FIND_CUDA, "HP841", "cmake-find-cuda-package", BuildSystem, Remediation, Build,
+rule!(CMAKE_FIND_CUDA_PACKAGE, "HP841", BuildSystem, Remediation, Build,
     summary: "`find_package(CUDA|CUDAToolkit|NCCL|CUDNN)`.",
     why: "These packages find NVIDIA toolkits; ROCm ships CMake packages `hip`, `hipblas`, `rccl`, `miopen`...",
     bad: "find_package(CUDAToolkit REQUIRED)",
@@ -21,7 +21,7 @@ inventory_rule!(CMAKE_FIND_CUDA, "HP841", "cmake-find-cuda-package", BuildSystem
     refs: ["https://rocm.docs.amd.com/en/latest/conceptual/cmake-packages.html"],
 );
 
-inventory_rule!(CMAKE_CUDA_TARGET, "HP842", "cmake-cuda-imported-target", BuildSystem, Remediation, Build,
+rule!(CMAKE_CUDA_IMPORTED_TARGET, "HP842", BuildSystem, Remediation, Build,
     summary: "A `CUDA::*` imported target (`CUDA::cudart`, `CUDA::cublas`...).",
     why: "The `CUDA::` targets come from FindCUDAToolkit and do not exist on ROCm.",
     bad: "target_link_libraries(app PRIVATE CUDA::cudart CUDA::cublas)",
@@ -30,7 +30,7 @@ inventory_rule!(CMAKE_CUDA_TARGET, "HP842", "cmake-cuda-imported-target", BuildS
     refs: ["https://rocm.docs.amd.com/en/latest/conceptual/cmake-packages.html"],
 );
 
-inventory_rule!(CUDA_ARCH_FLAG, "HP843", "cuda-arch-flag", BuildSystem, Remediation, Build,
+rule!(CUDA_ARCH_FLAG, "HP843", BuildSystem, Remediation, Build,
     summary: "An NVIDIA architecture setting (`-arch=sm_XX`, `-gencode`, `CMAKE_CUDA_ARCHITECTURES`, `TORCH_CUDA_ARCH_LIST`).",
     why: "NVIDIA SM architectures mean nothing to the ROCm compiler; AMD targets are gfx names chosen per GPU.",
     bad: "nvcc -gencode arch=compute_80,code=sm_80 k.cu",
@@ -39,7 +39,7 @@ inventory_rule!(CUDA_ARCH_FLAG, "HP843", "cuda-arch-flag", BuildSystem, Remediat
     refs: ["https://rocm.docs.amd.com/projects/install-on-linux/en/latest/reference/system-requirements.html"],
 );
 
-inventory_rule!(CMAKE_NVCC_FLAGS, "HP844", "cmake-nvcc-flags", BuildSystem, Remediation, Build,
+rule!(CMAKE_NVCC_FLAGS, "HP844", BuildSystem, Remediation, Build,
     summary: "`CUDA_NVCC_FLAGS` / `CMAKE_CUDA_FLAGS` set nvcc options.",
     why: "These variables only reach nvcc; hipcc/clang take different flags (`CMAKE_HIP_FLAGS`).",
     bad: "set(CUDA_NVCC_FLAGS \"${CUDA_NVCC_FLAGS} --use_fast_math\")",
@@ -48,7 +48,7 @@ inventory_rule!(CMAKE_NVCC_FLAGS, "HP844", "cmake-nvcc-flags", BuildSystem, Reme
     refs: ["https://rocm.docs.amd.com/en/latest/conceptual/cmake-packages.html"],
 );
 
-inventory_rule!(CMAKE_LEGACY_CUDA, "HP845", "cmake-findcuda-macro", BuildSystem, Remediation, Build,
+rule!(CMAKE_FINDCUDA_MACRO, "HP845", BuildSystem, Remediation, Build,
     summary: "FindCUDA macros (`cuda_add_library`, `cuda_add_executable`...).",
     why: "FindCUDA is deprecated and drives nvcc directly; it has no ROCm counterpart.",
     bad: "cuda_add_library(kernels kernel.cu)",
@@ -57,7 +57,7 @@ inventory_rule!(CMAKE_LEGACY_CUDA, "HP845", "cmake-findcuda-macro", BuildSystem,
     refs: ["https://cmake.org/cmake/help/latest/module/FindCUDA.html"],
 );
 
-inventory_rule!(NVCC_INVOCATION, "HP850", "nvcc-invocation", BuildSystem, Remediation, Build,
+rule!(NVCC_INVOCATION, "HP850", BuildSystem, Remediation, Build,
     summary: "A build step runs `nvcc`.",
     why: "nvcc does not exist on a ROCm system.",
     bad: "nvcc -O3 -o app main.cu",
@@ -66,7 +66,7 @@ inventory_rule!(NVCC_INVOCATION, "HP850", "nvcc-invocation", BuildSystem, Remedi
     refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/"],
 );
 
-inventory_rule!(CUDA_LIBRARY_LINK, "HP851", "cuda-library-link", BuildSystem, Remediation, Build,
+rule!(CUDA_LIBRARY_LINK, "HP851", BuildSystem, Remediation, Build,
     summary: "Links a CUDA library (`-lcudart`, `-lcublas`, `-lcudnn`, `-lnccl`...).",
     why: "The CUDA libraries are absent on ROCm; each has a HIP/ROCm counterpart with a different name.",
     bad: "LDFLAGS += -lcudart -lcublas",
@@ -75,7 +75,7 @@ inventory_rule!(CUDA_LIBRARY_LINK, "HP851", "cuda-library-link", BuildSystem, Re
     refs: ["https://rocm.docs.amd.com/en/latest/reference/api-libraries.html"],
 );
 
-inventory_rule!(CUDA_INSTALL_PATH, "HP852", "cuda-install-path", BuildSystem, Remediation, Build,
+rule!(CUDA_INSTALL_PATH, "HP852", BuildSystem, Remediation, Build,
     summary: "A CUDA toolkit path or variable (`/usr/local/cuda`, `CUDA_HOME`, `CUDA_PATH`).",
     why: "ROCm installs under /opt/rocm and is found through `ROCM_PATH`.",
     bad: "CUDA_HOME ?= /usr/local/cuda",
@@ -84,7 +84,7 @@ inventory_rule!(CUDA_INSTALL_PATH, "HP852", "cuda-install-path", BuildSystem, Re
     refs: ["https://rocm.docs.amd.com/projects/install-on-linux/en/latest/"],
 );
 
-inventory_rule!(BAZEL_CUDA_RULE, "HP853", "bazel-cuda-rule", BuildSystem, Remediation, Build,
+rule!(BAZEL_CUDA_RULE, "HP853", BuildSystem, Remediation, Build,
     summary: "A Bazel CUDA rule (`cuda_library`, `cuda_binary`, rules_cuda).",
     why: "rules_cuda drives nvcc or clang with a CUDA toolkit; ROCm needs a HIP toolchain configuration.",
     bad: "cuda_library(name = \"kernels\", srcs = [\"k.cu\"])",
@@ -95,11 +95,11 @@ inventory_rule!(BAZEL_CUDA_RULE, "HP853", "bazel-cuda-rule", BuildSystem, Remedi
 
 pub const RULES: &[&RuleInfo] = &[
     &CMAKE_CUDA_LANGUAGE,
-    &CMAKE_FIND_CUDA,
-    &CMAKE_CUDA_TARGET,
+    &CMAKE_FIND_CUDA_PACKAGE,
+    &CMAKE_CUDA_IMPORTED_TARGET,
     &CUDA_ARCH_FLAG,
     &CMAKE_NVCC_FLAGS,
-    &CMAKE_LEGACY_CUDA,
+    &CMAKE_FINDCUDA_MACRO,
     &NVCC_INVOCATION,
     &CUDA_LIBRARY_LINK,
     &CUDA_INSTALL_PATH,

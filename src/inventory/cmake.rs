@@ -77,7 +77,7 @@ fn command(out: &mut Out, cmd: &str, name_range: std::ops::Range<usize>, args: &
                 _ => "find_package(hip) and the ROCm library packages (hipblas, hipfft...)",
             };
             out.push(
-                &build::CMAKE_FIND_CUDA,
+                &build::CMAKE_FIND_CUDA_PACKAGE,
                 args[0].range.clone(),
                 format!("find_package({first}) finds an NVIDIA toolkit"),
                 Some(sugg.into()),
@@ -91,7 +91,7 @@ fn command(out: &mut Out, cmd: &str, name_range: std::ops::Range<usize>, args: &
         | "cuda_wrap_srcs"
         | "cuda_include_directories" => {
             out.push(
-                &build::CMAKE_LEGACY_CUDA,
+                &build::CMAKE_FINDCUDA_MACRO,
                 name_range,
                 format!("{cmd}() is a FindCUDA macro"),
                 Some("add_library/add_executable with LANGUAGE HIP".into()),
@@ -113,7 +113,7 @@ fn command(out: &mut Out, cmd: &str, name_range: std::ops::Range<usize>, args: &
             .filter(|l| !l.contains(char::is_whitespace))
         {
             out.push(
-                &build::CMAKE_CUDA_TARGET,
+                &build::CMAKE_CUDA_IMPORTED_TARGET,
                 w.range.clone(),
                 format!("imported target {t} exists only with FindCUDAToolkit"),
                 Some(build::rocm_target(lib).into()),

@@ -3,7 +3,7 @@
 
 use crate::rules::RuleInfo;
 
-inventory_rule!(NVIDIA_BASE_IMAGE, "HP860", "nvidia-base-image", Container, Remediation, Build,
+rule!(NVIDIA_BASE_IMAGE, "HP860", Container, Remediation, Build,
     summary: "An image built on or running an NVIDIA image (`nvidia/cuda`, `nvcr.io/nvidia/...`).",
     why: "These images carry the CUDA user space; a ROCm workload needs a ROCm image.",
     bad: "FROM nvidia/cuda:12.1.0-devel-ubuntu22.04",
@@ -12,7 +12,7 @@ inventory_rule!(NVIDIA_BASE_IMAGE, "HP860", "nvidia-base-image", Container, Reme
     refs: ["https://hub.docker.com/u/rocm", "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/how-to/docker.html"],
 );
 
-inventory_rule!(NVIDIA_CONTAINER_ENV, "HP861", "nvidia-container-runtime-env", Container, Remediation, Init,
+rule!(NVIDIA_CONTAINER_RUNTIME_ENV, "HP861", Container, Remediation, Init,
     summary: "NVIDIA container runtime variables (`NVIDIA_VISIBLE_DEVICES`, `NVIDIA_DRIVER_CAPABILITIES`, `NVIDIA_REQUIRE_CUDA`).",
     why: "Only the NVIDIA container toolkit reads them; AMD GPUs are passed in as /dev/kfd and /dev/dri devices.",
     bad: "ENV NVIDIA_VISIBLE_DEVICES=all",
@@ -21,7 +21,7 @@ inventory_rule!(NVIDIA_CONTAINER_ENV, "HP861", "nvidia-container-runtime-env", C
     refs: ["https://rocm.docs.amd.com/projects/install-on-linux/en/latest/how-to/docker.html"],
 );
 
-inventory_rule!(DOCKER_GPUS_FLAG, "HP862", "docker-gpus-flag", Container, Remediation, Init,
+rule!(DOCKER_GPUS_FLAG, "HP862", Container, Remediation, Init,
     summary: "`docker run --gpus ...` (NVIDIA container toolkit).",
     why: "`--gpus` is implemented by the NVIDIA container toolkit; AMD GPUs are exposed as devices.",
     bad: "docker run --gpus all image",
@@ -30,7 +30,7 @@ inventory_rule!(DOCKER_GPUS_FLAG, "HP862", "docker-gpus-flag", Container, Remedi
     refs: ["https://rocm.docs.amd.com/projects/install-on-linux/en/latest/how-to/docker.html"],
 );
 
-inventory_rule!(CUDA_ENV_IN_CONTAINER, "HP863", "cuda-env-in-container", Container, Remediation, Runtime,
+rule!(CUDA_ENV_IN_CONTAINER, "HP863", Container, Remediation, Runtime,
     summary: "A container sets CUDA paths (`CUDA_HOME`, `/usr/local/cuda` in `PATH`/`LD_LIBRARY_PATH`).",
     why: "Those paths do not exist in a ROCm image; tools that read them fail or fall back silently.",
     bad: "ENV LD_LIBRARY_PATH=/usr/local/cuda/lib64:$LD_LIBRARY_PATH",
@@ -39,7 +39,7 @@ inventory_rule!(CUDA_ENV_IN_CONTAINER, "HP863", "cuda-env-in-container", Contain
     refs: ["https://rocm.docs.amd.com/projects/install-on-linux/en/latest/"],
 );
 
-inventory_rule!(CUDA_INDEX_IN_CONTAINER, "HP864", "cuda-wheel-index-in-container", Container, Remediation, Install,
+rule!(CUDA_WHEEL_INDEX_IN_CONTAINER, "HP864", Container, Remediation, Install,
     summary: "A container build installs wheels from a CUDA PyTorch index (`download.pytorch.org/whl/cu12x`).",
     why: "That index serves CUDA builds of torch and friends; they do not use AMD GPUs.",
     bad: "RUN pip install torch --index-url https://download.pytorch.org/whl/cu121",
@@ -50,8 +50,8 @@ inventory_rule!(CUDA_INDEX_IN_CONTAINER, "HP864", "cuda-wheel-index-in-container
 
 pub const RULES: &[&RuleInfo] = &[
     &NVIDIA_BASE_IMAGE,
-    &NVIDIA_CONTAINER_ENV,
+    &NVIDIA_CONTAINER_RUNTIME_ENV,
     &DOCKER_GPUS_FLAG,
     &CUDA_ENV_IN_CONTAINER,
-    &CUDA_INDEX_IN_CONTAINER,
+    &CUDA_WHEEL_INDEX_IN_CONTAINER,
 ];

@@ -3,7 +3,7 @@
 
 use crate::rules::RuleInfo;
 
-inventory_rule!(NVIDIA_GPU_RESOURCE, "HP870", "k8s-nvidia-gpu-resource", Deployment, Remediation, Init,
+rule!(K8S_NVIDIA_GPU_RESOURCE, "HP870", Deployment, Remediation, Init,
     summary: "A pod requests `nvidia.com/gpu`.",
     why: "On AMD nodes the AMD GPU device plugin advertises `amd.com/gpu`; a pod asking for `nvidia.com/gpu` is never scheduled there.",
     bad: "resources:\n  limits:\n    nvidia.com/gpu: 1",
@@ -12,7 +12,7 @@ inventory_rule!(NVIDIA_GPU_RESOURCE, "HP870", "k8s-nvidia-gpu-resource", Deploym
     refs: ["https://instinct.docs.amd.com/projects/k8s-device-plugin/en/latest/", "https://kubernetes.io/docs/tasks/manage-gpus/scheduling-gpus/"],
 );
 
-inventory_rule!(NVIDIA_RUNTIME_CLASS, "HP871", "k8s-nvidia-runtime-class", Deployment, Remediation, Init,
+rule!(K8S_NVIDIA_RUNTIME_CLASS, "HP871", Deployment, Remediation, Init,
     summary: "`runtimeClassName: nvidia` (or compose `runtime: nvidia`).",
     why: "The nvidia runtime class exists only where the NVIDIA container toolkit is installed; AMD GPUs need no special runtime class with the AMD device plugin.",
     bad: "runtimeClassName: nvidia",
@@ -21,7 +21,7 @@ inventory_rule!(NVIDIA_RUNTIME_CLASS, "HP871", "k8s-nvidia-runtime-class", Deplo
     refs: ["https://instinct.docs.amd.com/projects/k8s-device-plugin/en/latest/"],
 );
 
-inventory_rule!(NVIDIA_NODE_LABEL, "HP872", "k8s-nvidia-node-selector", Deployment, Remediation, Init,
+rule!(K8S_NVIDIA_NODE_SELECTOR, "HP872", Deployment, Remediation, Init,
     summary: "A node selector, affinity or toleration on NVIDIA labels (`nvidia.com/gpu.*`).",
     why: "The NVIDIA GPU feature discovery labels do not exist on AMD nodes, so the pod never lands there.",
     bad: "nodeSelector:\n  nvidia.com/gpu.product: A100-SXM4-80GB",
@@ -30,7 +30,7 @@ inventory_rule!(NVIDIA_NODE_LABEL, "HP872", "k8s-nvidia-node-selector", Deployme
     refs: ["https://instinct.docs.amd.com/projects/k8s-device-plugin/en/latest/", "https://pkg.go.dev/github.com/RadeonOpenCompute/k8s-device-plugin/cmd/k8s-node-labeller"],
 );
 
-inventory_rule!(NVIDIA_GPU_OPERATOR, "HP873", "k8s-nvidia-gpu-operator", Deployment, Remediation, Init,
+rule!(K8S_NVIDIA_GPU_OPERATOR, "HP873", Deployment, Remediation, Init,
     summary: "NVIDIA device plugin / GPU operator objects (`ClusterPolicy`, `nvidia-device-plugin`).",
     why: "They manage NVIDIA drivers and devices only.",
     bad: "kind: ClusterPolicy\napiVersion: nvidia.com/v1",
@@ -39,7 +39,7 @@ inventory_rule!(NVIDIA_GPU_OPERATOR, "HP873", "k8s-nvidia-gpu-operator", Deploym
     refs: ["https://instinct.docs.amd.com/projects/gpu-operator/en/main/device_plugin/device-plugin.html", "https://pkg.go.dev/github.com/ROCm/gpu-operator"],
 );
 
-inventory_rule!(COMPOSE_NVIDIA_DEVICE, "HP874", "compose-nvidia-gpu-reservation", Deployment, Remediation, Init,
+rule!(COMPOSE_NVIDIA_GPU_RESERVATION, "HP874", Deployment, Remediation, Init,
     summary: "A compose service reserves GPUs through the NVIDIA driver (`driver: nvidia`, `capabilities: [gpu]`).",
     why: "The compose GPU reservation is implemented by the NVIDIA container toolkit.",
     bad: "devices:\n  - driver: nvidia\n    count: all\n    capabilities: [gpu]",
@@ -49,9 +49,9 @@ inventory_rule!(COMPOSE_NVIDIA_DEVICE, "HP874", "compose-nvidia-gpu-reservation"
 );
 
 pub const RULES: &[&RuleInfo] = &[
-    &NVIDIA_GPU_RESOURCE,
-    &NVIDIA_RUNTIME_CLASS,
-    &NVIDIA_NODE_LABEL,
-    &NVIDIA_GPU_OPERATOR,
-    &COMPOSE_NVIDIA_DEVICE,
+    &K8S_NVIDIA_GPU_RESOURCE,
+    &K8S_NVIDIA_RUNTIME_CLASS,
+    &K8S_NVIDIA_NODE_SELECTOR,
+    &K8S_NVIDIA_GPU_OPERATOR,
+    &COMPOSE_NVIDIA_GPU_RESERVATION,
 ];

@@ -7,7 +7,7 @@ use super::Out;
 use crate::rules::RuleInfo;
 use std::ops::Range;
 
-inventory_rule!(NCCL_TUNING, "HP890", "nccl-tuning-env", Distributed, Remediation, Performance,
+rule!(NCCL_TUNING_ENV, "HP890", Distributed, Remediation, Performance,
     summary: "An `NCCL_*` tuning variable that RCCL also reads.",
     why: "RCCL honours the variable, but a value tuned on an NVIDIA cluster (NVLink, its NICs, its channel counts) is not a value tuned for AMD xGMI and your network.",
     bad: "export NCCL_MIN_NCHANNELS=32",
@@ -16,7 +16,7 @@ inventory_rule!(NCCL_TUNING, "HP890", "nccl-tuning-env", Distributed, Remediatio
     refs: ["https://rocm.docs.amd.com/projects/rccl/en/latest/api-reference/env-variables.html"],
 );
 
-inventory_rule!(NCCL_IGNORED, "HP891", "nccl-env-ignored-by-rccl", Distributed, Remediation, Performance,
+rule!(NCCL_ENV_IGNORED_BY_RCCL, "HP891", Distributed, Remediation, Performance,
     summary: "An `NCCL_*` variable for an NVIDIA-only mechanism (NVLink SHARP, CollNet) that RCCL ignores.",
     why: "The mechanism does not exist on AMD hardware, so the setting does nothing and any tuning that relied on it is lost.",
     bad: "NCCL_NVLS_ENABLE=1",
@@ -25,7 +25,7 @@ inventory_rule!(NCCL_IGNORED, "HP891", "nccl-env-ignored-by-rccl", Distributed, 
     refs: ["https://github.com/ROCm/rccl/blob/8232b998835a0b76b2833cd49541c73f845374ad/src/transport/nvls.cc"],
 );
 
-inventory_rule!(NCCL_DIFFERENT, "HP892", "nccl-env-different-meaning", Distributed, Remediation, Performance,
+rule!(NCCL_ENV_DIFFERENT_MEANING, "HP892", Distributed, Remediation, Performance,
     summary: "An `NCCL_*` variable whose values name NVIDIA links (e.g. `NCCL_P2P_LEVEL=NVL`).",
     why: "On AMD the GPU links are xGMI and PCIe; values naming NVLink select different paths than intended.",
     bad: "NCCL_P2P_LEVEL=NVL",
@@ -34,7 +34,7 @@ inventory_rule!(NCCL_DIFFERENT, "HP892", "nccl-env-different-meaning", Distribut
     refs: ["https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html"],
 );
 
-inventory_rule!(NCCL_DEBUG, "HP893", "nccl-debug-env", Distributed, Pass, Performance,
+rule!(NCCL_DEBUG_ENV, "HP893", Distributed, Pass, Performance,
     summary: "An `NCCL_DEBUG*` logging variable: RCCL honours it.",
     why: "Logging variables carry over unchanged.",
     bad: "NCCL_DEBUG=INFO",
@@ -43,7 +43,12 @@ inventory_rule!(NCCL_DEBUG, "HP893", "nccl-debug-env", Distributed, Pass, Perfor
     refs: ["https://rocm.docs.amd.com/projects/rccl/en/latest/api-reference/env-variables.html"],
 );
 
-pub const RULES: &[&RuleInfo] = &[&NCCL_TUNING, &NCCL_IGNORED, &NCCL_DIFFERENT, &NCCL_DEBUG];
+pub const RULES: &[&RuleInfo] = &[
+    &NCCL_TUNING_ENV,
+    &NCCL_ENV_IGNORED_BY_RCCL,
+    &NCCL_ENV_DIFFERENT_MEANING,
+    &NCCL_DEBUG_ENV,
+];
 
 pub fn is_nccl_var(name: &str) -> bool {
     name.len() > 5
@@ -58,20 +63,20 @@ pub fn nccl_setting(out: &mut Out, name: &str, range: Range<usize>) {
     let row = tables::get().nccl(name);
     let (rule, msg) = match row.map(|r| r.status) {
         Some(RcclStatus::Ignored) => (
-            &NCCL_IGNORED,
+            &NCCL_ENV_IGNORED_BY_RCCL,
             format!("RCCL ignores {name}: {}", row.map(|r| r.note.as_str()).unwrap_or("")),
         ),
         Some(RcclStatus::DifferentMeaning) => (
-            &NCCL_DIFFERENT,
+            &NCCL_ENV_DIFFERENT_MEANING,
             format!("{name} means something different on AMD: {}; re-tune for RCCL and your topology", row.map(|r| r.note.as_str()).unwrap_or("")),
         ),
-        Some(RcclStatus::Diagnostic) => (&NCCL_DEBUG, format!("{name} is logging only; RCCL honours it")),
+        Some(RcclStatus::Diagnostic) => (&NCCL_DEBUG_ENV, format!("{name} is logging only; RCCL honours it")),
         Some(RcclStatus::Honoured) => (
-            &NCCL_TUNING,
+            &NCCL_TUNING_ENV,
             format!("{name} is NCCL tuning ({}): re-tune for RCCL and your topology, don't carry NVIDIA tuning blindly", row.map(|r| r.note.as_str()).unwrap_or("")),
         ),
         None => (
-            &NCCL_TUNING,
+            &NCCL_TUNING_ENV,
             format!("{name} is NCCL tuning that hipport's table does not know: check the RCCL docs, re-tune for RCCL and your topology, don't carry NVIDIA tuning blindly"),
         ),
     };

@@ -73,7 +73,7 @@ pub fn image_ref(out: &mut Out, image: &str, range: Range<usize>) {
     };
     if row.pattern.contains("k8s-device-plugin") {
         out.push(
-            &super::deployment::NVIDIA_GPU_OPERATOR,
+            &super::deployment::K8S_NVIDIA_GPU_OPERATOR,
             range,
             format!("image {image} is NVIDIA's device plugin"),
             Some(row.rocm_image.clone()),

@@ -3,7 +3,7 @@
 
 use crate::rules::RuleInfo;
 
-inventory_rule!(TORCH_CUDA, "HP800", "torch-cuda-namespace", FrameworkNamespace, Pass, Runtime,
+rule!(TORCH_CUDA_NAMESPACE, "HP800", FrameworkNamespace, Pass, Runtime,
     summary: "`torch.cuda.*`, `torch.device(\"cuda\")`, `.cuda()`, `.to(\"cuda\")`: PyTorch's device namespace.",
     why: "PyTorch built for ROCm keeps the `cuda` device type and the `torch.cuda` module: HIP devices appear as `cuda` devices, so this code runs unchanged on AMD GPUs.",
     bad: "model = model.cuda()\ntorch.cuda.synchronize()",
@@ -12,7 +12,7 @@ inventory_rule!(TORCH_CUDA, "HP800", "torch-cuda-namespace", FrameworkNamespace,
     refs: ["https://pytorch.org/docs/stable/notes/hip.html"],
 );
 
-inventory_rule!(NCCL_BACKEND, "HP801", "nccl-process-group-backend", FrameworkNamespace, Pass, Init,
+rule!(NCCL_PROCESS_GROUP_BACKEND, "HP801", FrameworkNamespace, Pass, Init,
     summary: "`backend=\"nccl\"` in torch.distributed: served by RCCL on ROCm.",
     why: "PyTorch on ROCm maps the `nccl` process-group backend to RCCL, which implements the NCCL API.",
     bad: "dist.init_process_group(backend=\"nccl\")",
@@ -21,7 +21,7 @@ inventory_rule!(NCCL_BACKEND, "HP801", "nccl-process-group-backend", FrameworkNa
     refs: ["https://pytorch.org/docs/stable/notes/hip.html", "https://rocm.docs.amd.com/projects/rccl/en/latest/"],
 );
 
-inventory_rule!(CUDNN_FLAGS, "HP802", "torch-backends-cudnn", FrameworkNamespace, Pass, Runtime,
+rule!(TORCH_BACKENDS_CUDNN, "HP802", FrameworkNamespace, Pass, Runtime,
     summary: "`torch.backends.cudnn.*` flags: MIOpen serves them on ROCm.",
     why: "On ROCm builds `torch.backends.cudnn` controls MIOpen; flags such as `benchmark` and `deterministic` keep working.",
     bad: "torch.backends.cudnn.benchmark = True",
@@ -30,4 +30,8 @@ inventory_rule!(CUDNN_FLAGS, "HP802", "torch-backends-cudnn", FrameworkNamespace
     refs: ["https://pytorch.org/docs/stable/notes/hip.html"],
 );
 
-pub const RULES: &[&RuleInfo] = &[&TORCH_CUDA, &NCCL_BACKEND, &CUDNN_FLAGS];
+pub const RULES: &[&RuleInfo] = &[
+    &TORCH_CUDA_NAMESPACE,
+    &NCCL_PROCESS_GROUP_BACKEND,
+    &TORCH_BACKENDS_CUDNN,
+];

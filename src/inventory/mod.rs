@@ -7,9 +7,6 @@
 //! sorted findings. A file it cannot read becomes an error with its reason, never an abort.
 //! Portable framework names (`torch.cuda`, `backend="nccl"`) are listed as PASS, never as work.
 
-#[macro_use]
-mod macros;
-
 pub mod bazel;
 pub mod binary;
 pub mod build;

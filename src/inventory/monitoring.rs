@@ -3,7 +3,7 @@
 
 use crate::rules::RuleInfo;
 
-inventory_rule!(NVIDIA_SMI, "HP880", "nvidia-smi", Monitoring, Remediation, Runtime,
+rule!(NVIDIA_SMI, "HP880", Monitoring, Remediation, Runtime,
     summary: "Runs `nvidia-smi` (in a script, a health check or a Kubernetes probe).",
     why: "nvidia-smi is absent on AMD nodes: a readiness or liveness probe that runs it fails and the pod never becomes ready or is restarted forever.",
     bad: "readinessProbe:\n  exec:\n    command: [\"nvidia-smi\"]",
@@ -12,7 +12,7 @@ inventory_rule!(NVIDIA_SMI, "HP880", "nvidia-smi", Monitoring, Remediation, Runt
     refs: ["https://rocm.docs.amd.com/projects/amdsmi/en/latest/"],
 );
 
-inventory_rule!(NVML_USE, "HP881", "nvml-python", Monitoring, Remediation, Import,
+rule!(NVML_PYTHON, "HP881", Monitoring, Remediation, Import,
     summary: "Python uses NVML (`pynvml`, `nvidia-ml-py`).",
     why: "NVML talks to the NVIDIA driver only; on AMD `nvmlInit()` fails.",
     bad: "import pynvml\npynvml.nvmlInit()",
@@ -21,7 +21,7 @@ inventory_rule!(NVML_USE, "HP881", "nvml-python", Monitoring, Remediation, Impor
     refs: ["https://rocm.docs.amd.com/projects/amdsmi/en/latest/"],
 );
 
-inventory_rule!(DCGM, "HP882", "dcgm", Monitoring, Remediation, Runtime,
+rule!(DCGM, "HP882", Monitoring, Remediation, Runtime,
     summary: "DCGM / dcgm-exporter / dcgmi for GPU metrics.",
     why: "DCGM reads NVIDIA GPUs only; dashboards and alerts built on DCGM_FI_* metrics go blank.",
     bad: "image: nvcr.io/nvidia/k8s/dcgm-exporter:3.3.5-3.4.1-ubuntu22.04",
@@ -30,7 +30,7 @@ inventory_rule!(DCGM, "HP882", "dcgm", Monitoring, Remediation, Runtime,
     refs: ["https://pkg.go.dev/github.com/ROCm/device-metrics-exporter", "https://github.com/ROCm/device-metrics-exporter"],
 );
 
-inventory_rule!(NVIDIA_PROFILER, "HP883", "nvidia-profiler", Monitoring, Remediation, Performance,
+rule!(NVIDIA_PROFILER, "HP883", Monitoring, Remediation, Performance,
     summary: "An NVIDIA profiler (`nsys`, `ncu`, `nvprof`, Nsight).",
     why: "The Nsight tools profile NVIDIA GPUs only.",
     bad: "nsys profile -o report python train.py",
@@ -39,7 +39,7 @@ inventory_rule!(NVIDIA_PROFILER, "HP883", "nvidia-profiler", Monitoring, Remedia
     refs: ["https://rocm.docs.amd.com/projects/rocprofiler-sdk/en/latest/", "https://rocm.docs.amd.com/projects/rocprofiler-compute/en/latest/"],
 );
 
-pub const RULES: &[&RuleInfo] = &[&NVIDIA_SMI, &NVML_USE, &DCGM, &NVIDIA_PROFILER];
+pub const RULES: &[&RuleInfo] = &[&NVIDIA_SMI, &NVML_PYTHON, &DCGM, &NVIDIA_PROFILER];
 
 /// The monitoring rule a command name (basename) belongs to, if any.
 pub fn tool(name: &str) -> Option<&'static RuleInfo> {

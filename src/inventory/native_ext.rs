@@ -2,7 +2,7 @@
 
 use crate::rules::RuleInfo;
 
-inventory_rule!(CUDA_EXTENSION, "HP830", "torch-cuda-extension", NativeExtension, Unknown, Build,
+rule!(TORCH_CUDA_EXTENSION, "HP830", NativeExtension, Unknown, Build,
     summary: "A PyTorch CUDA extension (`CUDAExtension`, `cpp_extension.load(..., sources=[*.cu])`).",
     why: "PyTorch's ROCm build hipifies such extensions automatically at build time; whether the kernels then compile and behave depends on what they use (scan their sources with hipport).",
     bad: "CUDAExtension(\"ops\", [\"ops.cpp\", \"kernel.cu\"])",
@@ -11,7 +11,7 @@ inventory_rule!(CUDA_EXTENSION, "HP830", "torch-cuda-extension", NativeExtension
     refs: ["https://pytorch.org/docs/stable/cpp_extension.html", "https://pytorch.org/docs/stable/notes/hip.html"],
 );
 
-inventory_rule!(NVCC_ONLY_FLAG, "HP831", "nvcc-only-extension-flag", NativeExtension, Remediation, Build,
+rule!(NVCC_ONLY_EXTENSION_FLAG, "HP831", NativeExtension, Remediation, Build,
     summary: "An nvcc-only compile flag (`-gencode`, `-arch=sm_XX`, `--use_fast_math`, `-Xptxas`...) in a Python build.",
     why: "On ROCm the extension is compiled by hipcc/clang, which rejects or ignores nvcc flags and needs `--offload-arch=gfx...` instead.",
     bad: "extra_compile_args={\"nvcc\": [\"-gencode\", \"arch=compute_80,code=sm_80\"]}",
@@ -20,7 +20,7 @@ inventory_rule!(NVCC_ONLY_FLAG, "HP831", "nvcc-only-extension-flag", NativeExten
     refs: ["https://pytorch.org/docs/stable/cpp_extension.html"],
 );
 
-inventory_rule!(BUILD_EXTENSION, "HP832", "torch-build-extension", NativeExtension, Pass, Build,
+rule!(TORCH_BUILD_EXTENSION, "HP832", NativeExtension, Pass, Build,
     summary: "`torch.utils.cpp_extension.BuildExtension`: hipifies CUDA sources on ROCm builds.",
     why: "BuildExtension runs hipify on CUDA extensions when PyTorch is a ROCm build, so the build command itself needs no change.",
     bad: "cmdclass={\"build_ext\": BuildExtension}",
@@ -29,4 +29,8 @@ inventory_rule!(BUILD_EXTENSION, "HP832", "torch-build-extension", NativeExtensi
     refs: ["https://pytorch.org/docs/stable/cpp_extension.html"],
 );
 
-pub const RULES: &[&RuleInfo] = &[&CUDA_EXTENSION, &NVCC_ONLY_FLAG, &BUILD_EXTENSION];
+pub const RULES: &[&RuleInfo] = &[
+    &TORCH_CUDA_EXTENSION,
+    &NVCC_ONLY_EXTENSION_FLAG,
+    &TORCH_BUILD_EXTENSION,
+];

@@ -8,7 +8,7 @@ use super::Out;
 use crate::rules::RuleInfo;
 use std::ops::Range;
 
-inventory_rule!(PACKAGE_WITH_ROCM_PATH, "HP820", "cuda-package-with-rocm-path", PythonPackage, Remediation, Install,
+rule!(CUDA_PACKAGE_WITH_ROCM_PATH, "HP820", PythonPackage, Remediation, Install,
     summary: "A CUDA-specific Python package that has a known ROCm path (ROCm wheel, ROCm index, source build).",
     why: "The package as pinned installs a CUDA build (or CUDA runtime libraries) that cannot use AMD GPUs.",
     bad: "torch==2.3.1+cu121\nflash-attn==2.5.9",
@@ -17,7 +17,7 @@ inventory_rule!(PACKAGE_WITH_ROCM_PATH, "HP820", "cuda-package-with-rocm-path", 
     refs: ["https://pytorch.org/get-started/locally/"],
 );
 
-inventory_rule!(PACKAGE_NO_ROCM_PATH, "HP821", "cuda-package-no-known-rocm", PythonPackage, Unknown, Install,
+rule!(CUDA_PACKAGE_NO_KNOWN_ROCM, "HP821", PythonPackage, Unknown, Install,
     summary: "A CUDA-specific Python package with no known ROCm build.",
     why: "hipport knows no ROCm build of it; the feature it provides needs a replacement or a port.",
     bad: "tensorrt==10.0.1\npycuda",
@@ -26,7 +26,7 @@ inventory_rule!(PACKAGE_NO_ROCM_PATH, "HP821", "cuda-package-no-known-rocm", Pyt
     refs: ["https://rocm.docs.amd.com/en/latest/"],
 );
 
-inventory_rule!(CUDA_INDEX_URL, "HP822", "cuda-wheel-index-url", PythonPackage, Remediation, Install,
+rule!(CUDA_WHEEL_INDEX_URL, "HP822", PythonPackage, Remediation, Install,
     summary: "A CUDA PyTorch wheel index (`download.pytorch.org/whl/cu12x`).",
     why: "The index serves CUDA builds of torch, torchvision, torchaudio and triton.",
     bad: "--extra-index-url https://download.pytorch.org/whl/cu121",
@@ -36,9 +36,9 @@ inventory_rule!(CUDA_INDEX_URL, "HP822", "cuda-wheel-index-url", PythonPackage, 
 );
 
 pub const RULES: &[&RuleInfo] = &[
-    &PACKAGE_WITH_ROCM_PATH,
-    &PACKAGE_NO_ROCM_PATH,
-    &CUDA_INDEX_URL,
+    &CUDA_PACKAGE_WITH_ROCM_PATH,
+    &CUDA_PACKAGE_NO_KNOWN_ROCM,
+    &CUDA_WHEEL_INDEX_URL,
 ];
 
 /// A parsed requirement: the name's span and any CUDA marker in the rest of it.
@@ -118,9 +118,9 @@ pub fn check_req(out: &mut Out, req: &Req) {
     match tables::get().package(&norm) {
         Some(row) => {
             let rule = if row.path == RocmPath::NoneKnown {
-                &PACKAGE_NO_ROCM_PATH
+                &CUDA_PACKAGE_NO_KNOWN_ROCM
             } else {
-                &PACKAGE_WITH_ROCM_PATH
+                &CUDA_PACKAGE_WITH_ROCM_PATH
             };
             let what = match &marker {
                 Some(m) => format!("{} ({m} build)", req.name),
@@ -148,7 +148,7 @@ pub fn check_req(out: &mut Out, req: &Req) {
         None => {
             if let Some(m) = marker {
                 out.push(
-                    &PACKAGE_NO_ROCM_PATH,
+                    &CUDA_PACKAGE_NO_KNOWN_ROCM,
                     req.name_range.clone(),
                     format!(
                         "{} is a CUDA build ({m}) and hipport knows no ROCm build of it",
@@ -219,9 +219,9 @@ pub fn check_index(out: &mut Out, url: &str, range: Range<usize>, site: Site) {
         out.rocm
     );
     let rule = if site == Site::Container {
-        &super::container::CUDA_INDEX_IN_CONTAINER
+        &super::container::CUDA_WHEEL_INDEX_IN_CONTAINER
     } else {
-        &CUDA_INDEX_URL
+        &CUDA_WHEEL_INDEX_URL
     };
     out.push(rule, range, msg, Some(format!("--index-url {rocm}")));
 }

@@ -4,7 +4,7 @@
 use super::Out;
 use crate::rules::RuleInfo;
 
-inventory_rule!(PTX_FILE, "HP910", "ptx-file", PtxArtifact, Unknown, Runtime,
+rule!(PTX_FILE, "HP910", PtxArtifact, Unknown, Runtime,
     summary: "A PTX file (NVIDIA virtual ISA) in the tree.",
     why: "ROCm cannot load PTX. If its source is in the tree, port and rebuild that; if not, the kernel must be rewritten or obtained for AMD.",
     bad: "kernels/softmax.ptx",
@@ -13,7 +13,7 @@ inventory_rule!(PTX_FILE, "HP910", "ptx-file", PtxArtifact, Unknown, Runtime,
     refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_rtc.html"],
 );
 
-inventory_rule!(CUBIN_FILE, "HP911", "cubin-fatbin-file", PtxArtifact, Unknown, Runtime,
+rule!(CUBIN_FATBIN_FILE, "HP911", PtxArtifact, Unknown, Runtime,
     summary: "A cubin or fatbin file (NVIDIA machine code) in the tree.",
     why: "NVIDIA machine code cannot run on AMD GPUs; without its source it needs a replacement.",
     bad: "kernels/gemm_sm80.cubin",
@@ -22,7 +22,7 @@ inventory_rule!(CUBIN_FILE, "HP911", "cubin-fatbin-file", PtxArtifact, Unknown, 
     refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_rtc.html"],
 );
 
-inventory_rule!(EMBEDDED_PTX, "HP912", "embedded-ptx", PtxArtifact, Remediation, Runtime,
+rule!(EMBEDDED_PTX, "HP912", PtxArtifact, Remediation, Runtime,
     summary: "PTX embedded in a string, or loaded with `cuModuleLoadData`/NVRTC.",
     why: "PTX text and NVRTC programs target NVIDIA GPUs; on ROCm code objects come from HIP source through hiprtc or hipcc.",
     bad: "mod = cuModuleLoadData(PTX_SOURCE)",
@@ -31,7 +31,7 @@ inventory_rule!(EMBEDDED_PTX, "HP912", "embedded-ptx", PtxArtifact, Remediation,
     refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_rtc.html"],
 );
 
-pub const RULES: &[&RuleInfo] = &[&PTX_FILE, &CUBIN_FILE, &EMBEDDED_PTX];
+pub const RULES: &[&RuleInfo] = &[&PTX_FILE, &CUBIN_FATBIN_FILE, &EMBEDDED_PTX];
 
 /// A `.ptx`, `.cubin` or `.fatbin` file: one finding at its start.
 pub fn scan_file(out: &mut Out) {
@@ -46,7 +46,7 @@ pub fn scan_file(out: &mut Out) {
         out.push(&PTX_FILE, 0..0, msg, Some("build an AMD code object from the kernel source (hipcc --genco --offload-arch=gfx...)".into()));
     } else {
         out.push(
-            &CUBIN_FILE,
+            &CUBIN_FATBIN_FILE,
             0..0,
             "NVIDIA machine code (cubin/fatbin): no AMD equivalent without the source".into(),
             Some("rebuild from source with hipcc --genco, or replace the kernel".into()),

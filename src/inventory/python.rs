@@ -116,7 +116,7 @@ pub fn scan(out: &mut Out, flavor: Flavor) {
     }
     if st.extension_file {
         for (flag, r) in std::mem::take(&mut st.flag_candidates) {
-            out.push(&native_ext::NVCC_ONLY_FLAG, r, format!("nvcc-only flag `{flag}`: hipcc rejects or ignores it; gate it on torch.version.hip"), Some("if torch.version.hip: use --offload-arch=gfx... (or PYTORCH_ROCM_ARCH) instead".into()));
+            out.push(&native_ext::NVCC_ONLY_EXTENSION_FLAG, r, format!("nvcc-only flag `{flag}`: hipcc rejects or ignores it; gate it on torch.version.hip"), Some("if torch.version.hip: use --offload-arch=gfx... (or PYTORCH_ROCM_ARCH) instead".into()));
         }
     }
     capability_variables(out, tree.root_node(), src);
@@ -129,7 +129,7 @@ pub fn scan(out: &mut Out, flavor: Flavor) {
     });
     if rocm_branch::has_rocm_test(root, src) {
         let whole = vec![(0..src.len() + 1, String::new())];
-        out.pass_within(&whole, &[native_ext::CUDA_EXTENSION.id.code], |_| {
+        out.pass_within(&whole, &[native_ext::TORCH_CUDA_EXTENSION.id.code], |_| {
             " (this file already branches for the ROCm build)".into()
         });
     }
@@ -152,7 +152,7 @@ fn visit(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
             match ts::text(k, src) {
                 "backend" if val.eq_ignore_ascii_case("nccl") => {
                     out.push(
-                        &framework::NCCL_BACKEND,
+                        &framework::NCCL_PROCESS_GROUP_BACKEND,
                         n.byte_range(),
                         "backend=\"nccl\" is served by RCCL on ROCm: portable".into(),
                         None,
@@ -160,7 +160,7 @@ fn visit(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
                 }
                 "device" if val.starts_with("cuda") => {
                     out.push(
-                        &framework::TORCH_CUDA,
+                        &framework::TORCH_CUDA_NAMESPACE,
                         n.byte_range(),
                         "device=\"cuda\" is the HIP device on ROCm: portable".into(),
                         None,
@@ -233,7 +233,7 @@ fn visit(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
                 };
                 if let Some(p) = package {
                     out.push(
-                        &packages::PACKAGE_NO_ROCM_PATH,
+                        &packages::CUDA_PACKAGE_NO_KNOWN_ROCM,
                         m.byte_range(),
                         format!("imports {p}: NVIDIA-only, no ROCm build"),
                         Some("guard the import on torch.version.hip and provide a ROCm path (Triton, Composable Kernel, hip-python)".into()),
@@ -246,7 +246,7 @@ fn visit(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
                     || name.starts_with("pynvml.")
                 {
                     out.push(
-                        &monitoring::NVML_USE,
+                        &monitoring::NVML_PYTHON,
                         m.byte_range(),
                         format!("imports {name} (NVML): NVIDIA-only"),
                         Some("amdsmi (AMD SMI Python package)".into()),
@@ -261,7 +261,7 @@ fn visit(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
                 && !has_ancestor(n, "attribute", 1) =>
         {
             out.push(
-                &native_ext::BUILD_EXTENSION,
+                &native_ext::TORCH_BUILD_EXTENSION,
                 n.byte_range(),
                 "BuildExtension hipifies CUDA sources on ROCm builds: portable".into(),
                 None,
@@ -304,7 +304,7 @@ fn attribute(out: &mut Out, n: Node, src: &[u8]) {
         );
     } else if d.starts_with("torch.backends.cudnn") {
         out.push(
-            &framework::CUDNN_FLAGS,
+            &framework::TORCH_BACKENDS_CUDNN,
             n.byte_range(),
             format!("{d}: MIOpen serves torch.backends.cudnn on ROCm: portable"),
             None,
@@ -314,7 +314,7 @@ fn attribute(out: &mut Out, n: Node, src: &[u8]) {
             d.ends_with("get_device_capability") || d.ends_with("get_device_properties");
         if capability && has_ancestor(n, "comparison_operator", 5) {
             out.push(
-                &version_check::DEVICE_CAPABILITY,
+                &version_check::DEVICE_CAPABILITY_THRESHOLD,
                 n.byte_range(),
                 format!("threshold on {d}(): on ROCm the tuple comes from the gfx architecture"),
                 Some(
@@ -324,7 +324,7 @@ fn attribute(out: &mut Out, n: Node, src: &[u8]) {
             );
         } else {
             out.push(
-                &framework::TORCH_CUDA,
+                &framework::TORCH_CUDA_NAMESPACE,
                 n.byte_range(),
                 format!("{d}: PyTorch on ROCm keeps the torch.cuda namespace: portable"),
                 None,
@@ -352,7 +352,7 @@ fn call(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
                 .child_by_field_name("attribute")
                 .map_or(n.start_byte(), |a| a.start_byte());
             out.push(
-                &framework::TORCH_CUDA,
+                &framework::TORCH_CUDA_NAMESPACE,
                 start..n.end_byte(),
                 ".cuda() moves to the HIP device on ROCm: portable".into(),
                 None,
@@ -363,7 +363,7 @@ fn call(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
             .is_some_and(|(s, _)| s.starts_with("cuda")) =>
         {
             out.push(
-                &framework::TORCH_CUDA,
+                &framework::TORCH_CUDA_NAMESPACE,
                 n.byte_range(),
                 ".to(\"cuda\") is the HIP device on ROCm: portable".into(),
                 None,
@@ -376,7 +376,7 @@ fn call(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
                     .is_some_and(|(s, _)| s.starts_with("cuda")) =>
         {
             out.push(
-                &framework::TORCH_CUDA,
+                &framework::TORCH_CUDA_NAMESPACE,
                 n.byte_range(),
                 "torch.device(\"cuda\") is the HIP device on ROCm: portable".into(),
                 None,
@@ -389,7 +389,7 @@ fn call(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
         {
             let r = first_str.map(|(_, r)| r).unwrap_or(n.byte_range());
             out.push(
-                &framework::NCCL_BACKEND,
+                &framework::NCCL_PROCESS_GROUP_BACKEND,
                 r,
                 "the nccl backend is served by RCCL on ROCm: portable".into(),
                 None,
@@ -397,7 +397,7 @@ fn call(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
         }
         "CUDAExtension" => {
             st.extension_file = true;
-            out.push(&native_ext::CUDA_EXTENSION, n.byte_range().start..func.end_byte(), "CUDAExtension: PyTorch's ROCm build hipifies it automatically; nvcc-only flags must be gated on torch.version.hip".into(), Some("build against ROCm PyTorch; gate -gencode/-arch/--use_fast_math/-Xptxas on torch.version.hip".into()));
+            out.push(&native_ext::TORCH_CUDA_EXTENSION, n.byte_range().start..func.end_byte(), "CUDAExtension: PyTorch's ROCm build hipifies it automatically; nvcc-only flags must be gated on torch.version.hip".into(), Some("build against ROCm PyTorch; gate -gencode/-arch/--use_fast_math/-Xptxas on torch.version.hip".into()));
         }
         "load" | "load_inline" if d.contains("cpp_extension") || st.extension_file => {
             let cu = keyword(n, "sources", src)
@@ -408,7 +408,7 @@ fn call(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
             let inline_cuda = keyword(n, "cuda_sources", src).is_some();
             if cu || inline_cuda {
                 st.extension_file = true;
-                out.push(&native_ext::CUDA_EXTENSION, n.byte_range().start..func.end_byte(), format!("{last}() builds CUDA sources at run time: PyTorch's ROCm build hipifies them; nvcc-only flags must be gated"), Some("gate extra_cuda_cflags on torch.version.hip".into()));
+                out.push(&native_ext::TORCH_CUDA_EXTENSION, n.byte_range().start..func.end_byte(), format!("{last}() builds CUDA sources at run time: PyTorch's ROCm build hipifies them; nvcc-only flags must be gated"), Some("gate extra_cuda_cflags on torch.version.hip".into()));
             }
         }
         "cuModuleLoadData"
@@ -507,7 +507,7 @@ fn capability_variables(out: &mut Out, root: Node, src: &[u8]) {
         });
         if uses {
             out.push(
-                &version_check::DEVICE_CAPABILITY,
+                &version_check::DEVICE_CAPABILITY_THRESHOLD,
                 n.byte_range(),
                 format!(
                     "threshold on a compute capability held in a variable (`{}`): on ROCm the tuple comes from the gfx architecture",

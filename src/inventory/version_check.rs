@@ -3,7 +3,7 @@
 
 use crate::rules::RuleInfo;
 
-inventory_rule!(TORCH_VERSION_CUDA, "HP810", "torch-version-cuda", VersionCheck, Remediation, Runtime,
+rule!(TORCH_VERSION_CUDA, "HP810", VersionCheck, Remediation, Runtime,
     summary: "Code reads `torch.version.cuda`, which is None on ROCm builds.",
     why: "On ROCm `torch.version.cuda` is None and `torch.version.hip` holds the HIP version; comparisons or parsing of it take the wrong branch or raise.",
     bad: "if torch.version.cuda and float(torch.version.cuda) >= 11.8:",
@@ -12,7 +12,7 @@ inventory_rule!(TORCH_VERSION_CUDA, "HP810", "torch-version-cuda", VersionCheck,
     refs: ["https://pytorch.org/docs/stable/notes/hip.html"],
 );
 
-inventory_rule!(DEVICE_CAPABILITY, "HP811", "device-capability-threshold", VersionCheck, Remediation, Runtime,
+rule!(DEVICE_CAPABILITY_THRESHOLD, "HP811", VersionCheck, Remediation, Runtime,
     summary: "A threshold on `torch.cuda.get_device_capability()` (NVIDIA compute capability).",
     why: "On ROCm the capability tuple is derived from the gfx architecture (e.g. (9, 4) for gfx942), so thresholds meant for Volta/Ampere/Hopper select the wrong code path.",
     bad: "if torch.cuda.get_device_capability() >= (8, 0):",
@@ -21,7 +21,7 @@ inventory_rule!(DEVICE_CAPABILITY, "HP811", "device-capability-threshold", Versi
     refs: ["https://pytorch.org/docs/stable/notes/hip.html"],
 );
 
-inventory_rule!(NVCC_VERSION_PROBE, "HP812", "nvcc-version-probe", VersionCheck, Remediation, Build,
+rule!(NVCC_VERSION_PROBE, "HP812", VersionCheck, Remediation, Build,
     summary: "Runs `nvcc --version` (or `nvcc -V`) to find the CUDA version.",
     why: "There is no nvcc on a ROCm system; the probe fails or its parse returns nothing.",
     bad: "out = subprocess.check_output([\"nvcc\", \"--version\"])",
@@ -30,4 +30,8 @@ inventory_rule!(NVCC_VERSION_PROBE, "HP812", "nvcc-version-probe", VersionCheck,
     refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/"],
 );
 
-pub const RULES: &[&RuleInfo] = &[&TORCH_VERSION_CUDA, &DEVICE_CAPABILITY, &NVCC_VERSION_PROBE];
+pub const RULES: &[&RuleInfo] = &[
+    &TORCH_VERSION_CUDA,
+    &DEVICE_CAPABILITY_THRESHOLD,
+    &NVCC_VERSION_PROBE,
+];

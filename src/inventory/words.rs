@@ -297,7 +297,7 @@ pub fn setting(
         | "NVIDIA_REQUIRE_CUDA"
         | "NVIDIA_DISABLE_REQUIRE" => {
             out.push(
-                &container::NVIDIA_CONTAINER_ENV,
+                &container::NVIDIA_CONTAINER_RUNTIME_ENV,
                 name_range,
                 format!("{name} is read only by the NVIDIA container toolkit"),
                 Some("pass /dev/kfd and /dev/dri; select GPUs with ROCR_VISIBLE_DEVICES".into()),

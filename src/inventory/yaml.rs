@@ -210,7 +210,7 @@ fn manifest(out: &mut Out, scalars: &[Scalar], seqs: &[Seq], site: Site) {
             if s.text == "nvidia.com/gpu" && s.path.iter().any(|p| p == "limits" || p == "requests")
             {
                 out.push(
-                    &deployment::NVIDIA_GPU_RESOURCE,
+                    &deployment::K8S_NVIDIA_GPU_RESOURCE,
                     s.range.clone(),
                     "requests nvidia.com/gpu: AMD nodes advertise amd.com/gpu".into(),
                     Some("amd.com/gpu (with the AMD GPU device plugin or GPU Operator)".into()),
@@ -221,7 +221,7 @@ fn manifest(out: &mut Out, scalars: &[Scalar], seqs: &[Seq], site: Site) {
                     .any(|p| p == "nodeSelector" || p == "labels" || p == "matchLabels")
             {
                 out.push(
-                    &deployment::NVIDIA_NODE_LABEL,
+                    &deployment::K8S_NVIDIA_NODE_SELECTOR,
                     s.range.clone(),
                     format!("selects on NVIDIA node label {}", s.text),
                     Some("the AMD node labeller's amd.com/gpu.* labels".into()),
@@ -241,7 +241,7 @@ fn manifest(out: &mut Out, scalars: &[Scalar], seqs: &[Seq], site: Site) {
         match key {
             "runtimeClassName" | "runtime" if s.text == "nvidia" => {
                 out.push(
-                    &deployment::NVIDIA_RUNTIME_CLASS,
+                    &deployment::K8S_NVIDIA_RUNTIME_CLASS,
                     s.range.clone(),
                     format!("{key}: nvidia needs the NVIDIA container toolkit"),
                     Some("remove it; request amd.com/gpu / pass /dev/kfd and /dev/dri".into()),
@@ -249,7 +249,7 @@ fn manifest(out: &mut Out, scalars: &[Scalar], seqs: &[Seq], site: Site) {
             }
             "driver" if s.text == "nvidia" => {
                 out.push(
-                    &deployment::COMPOSE_NVIDIA_DEVICE,
+                    &deployment::COMPOSE_NVIDIA_GPU_RESERVATION,
                     s.range.clone(),
                     "GPU reservation through the NVIDIA driver".into(),
                     Some("devices: [/dev/kfd, /dev/dri] and group_add: [video]".into()),
@@ -257,7 +257,7 @@ fn manifest(out: &mut Out, scalars: &[Scalar], seqs: &[Seq], site: Site) {
             }
             "apiVersion" if s.text.starts_with("nvidia.com/") => {
                 out.push(
-                    &deployment::NVIDIA_GPU_OPERATOR,
+                    &deployment::K8S_NVIDIA_GPU_OPERATOR,
                     s.range.clone(),
                     format!("{} object of NVIDIA's GPU operator", s.text),
                     Some("AMD GPU Operator (DeviceConfig, amd.com/v1alpha1)".into()),
@@ -265,7 +265,7 @@ fn manifest(out: &mut Out, scalars: &[Scalar], seqs: &[Seq], site: Site) {
             }
             "key" if s.text.starts_with("nvidia.com/") => {
                 out.push(
-                    &deployment::NVIDIA_NODE_LABEL,
+                    &deployment::K8S_NVIDIA_NODE_SELECTOR,
                     s.range.clone(),
                     format!("selects or tolerates on NVIDIA label {}", s.text),
                     Some(

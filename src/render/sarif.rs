@@ -266,7 +266,7 @@ fn artifact(path: &str) -> ArtifactLocation {
 
 /// Builds the SARIF log; a baseline comparison sets each result's `baselineState`.
 pub fn build(r: &Report) -> Log {
-    let mut rules: Vec<Rule> = rules::all().into_iter().map(rule_of).collect();
+    let mut rules: Vec<Rule> = rules::all().iter().copied().map(rule_of).collect();
     let mut results = Vec::new();
     for f in &r.findings {
         if f.status == Status::Pass && r.decision(f).is_none() {

@@ -132,7 +132,7 @@ mod tests {
         };
         let start = 37;
         let f = ctx.finding(
-            &crate::rules::warp_size::LANE_ARITHMETIC,
+            &crate::rules::warp_size::LANE_WARP_ARITHMETIC,
             start..start + 16,
             "`% 32` computes a lane id".into(),
             Some("use warpSize".into()),

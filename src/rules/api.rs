@@ -3,143 +3,96 @@
 //! mechanical fix-ups the port made that a reviewer should see.
 
 use super::RuleInfo;
-use crate::finding::{Category, RuleId};
-use crate::gate::{Phase, Status};
 
-pub const UNPORTED_API: RuleInfo = RuleInfo {
-    id: RuleId { code: "HP001", name: "unported-api" },
-    category: Category::UnsupportedApi,
-    status: Status::Remediation,
-    phase: Phase::Build,
+rule!(UNPORTED_API, "HP001", UnsupportedApi, Remediation, Build,
     summary: "A CUDA API with no HIP equivalent in the target ROCm.",
     why: "The name is left as it is, so the translated file will not compile under hipcc until the call is replaced or the target ROCm is raised.",
     bad: "cudaDeviceFlushGPUDirectRDMAWrites(target, scope);",
     good: "// replace with a HIP-supported sequence, or guard it out for HIP",
     fix: "Rewrite the call with HIP APIs that exist in the target, guard it with `#ifndef __HIP_PLATFORM_AMD__`, or target a ROCm release that has the equivalent (the message names it).",
-    references: &["https://rocm.docs.amd.com/projects/HIPIFY/en/latest/reference/tables/CUDA_Runtime_API_functions_supported_by_HIP.html"],
-};
+    refs: ["https://rocm.docs.amd.com/projects/HIPIFY/en/latest/reference/tables/CUDA_Runtime_API_functions_supported_by_HIP.html"],
+);
 
-pub const DEPRECATED_API: RuleInfo = RuleInfo {
-    id: RuleId {
-        code: "HP002",
-        name: "deprecated-api",
-    },
-    category: Category::DeprecatedApi,
-    status: Status::Remediation,
-    phase: Phase::Build,
+rule!(DEPRECATED_API, "HP002", DeprecatedApi, Remediation, Build,
     summary: "A CUDA API whose HIP equivalent is deprecated in the target ROCm.",
     why: "It compiles today with a warning and will stop compiling when ROCm removes it.",
     bad: "cudaThreadSynchronize();",
     good: "hipDeviceSynchronize();",
     fix: "Move to the replacement API named in the HIP documentation before the next ROCm upgrade.",
-    references: &[
-        "https://rocm.docs.amd.com/projects/HIP/en/latest/reference/deprecated_api_list.html",
-    ],
-};
+    refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/reference/deprecated_api_list.html"],
+);
 
-pub const EXPERIMENTAL_API: RuleInfo = RuleInfo {
-    id: RuleId { code: "HP003", name: "experimental-api" },
-    category: Category::UnsupportedApi,
-    status: Status::Unknown,
-    phase: Phase::Build,
+rule!(EXPERIMENTAL_API, "HP003", UnsupportedApi, Unknown, Build,
     summary: "A CUDA API whose HIP equivalent is experimental; left untranslated without --experimental.",
     why: "Experimental HIP APIs may change or behave differently; translating them silently would hide that risk.",
     bad: "cudaGraphInstantiateWithParams(&exec, graph, &params);",
     good: "hipGraphInstantiateWithParams(&exec, graph, &params); // with --experimental, after review",
     fix: "Review the HIP documentation of the API, then rerun with --experimental to translate it.",
-    references: &["https://rocm.docs.amd.com/projects/HIPIFY/en/latest/"],
-};
+    refs: ["https://rocm.docs.amd.com/projects/HIPIFY/en/latest/"],
+);
 
-pub const UNMAPPED_INCLUDE: RuleInfo = RuleInfo {
-    id: RuleId { code: "HP004", name: "unmapped-include" },
-    category: Category::Library,
-    status: Status::Remediation,
-    phase: Phase::Build,
+rule!(UNMAPPED_INCLUDE, "HP004", Library, Remediation, Build,
     summary: "A CUDA header with no HIP counterpart in the target ROCm.",
     why: "hipcc will not find the header, or the header's API has no drop-in replacement.",
     bad: "#include <mma.h>",
     good: "#include <rocwmma/rocwmma.hpp> // and port the WMMA code to rocWMMA",
     fix: "Replace the header and the APIs it provides as the message says, or guard them out for HIP.",
-    references: &["https://rocm.docs.amd.com/en/latest/reference/api-libraries.html"],
-};
+    refs: ["https://rocm.docs.amd.com/en/latest/reference/api-libraries.html"],
+);
 
-pub const WARP_SYNC_MASK_DROPPED: RuleInfo = RuleInfo {
-    id: RuleId { code: "HP005", name: "warp-sync-mask-dropped" },
-    category: Category::WarpSize,
-    status: Status::Remediation,
-    phase: Phase::Correctness,
+rule!(WARP_SYNC_MASK_DROPPED, "HP005", WarpSize, Remediation, Correctness,
     summary: "A `*_sync` warp intrinsic was translated to its mask-less HIP form because the target ROCm lacks the `_sync` form: REMEDIATION when the dropped mask selects some lanes, PASS when it was a full mask (`0xffffffff`, `~0u`, `__activemask()`).",
     why: "The mask-less form acts on the whole wavefront (64 lanes on most AMD GPUs). Code that relied on the mask to select a subset of a 32-lane warp, or on convergence guarantees, can compute different results.",
     bad: "v += __shfl_down_sync(0xffffffff, v, offset);",
     good: "v += __shfl_down(v, offset); // reviewed: all lanes of the wavefront participate",
     fix: "Check that every lane of the wavefront executes the call; for partial masks restructure the code, or target ROCm 6.2 or later where the `_sync` forms exist with 64-bit masks.",
-    references: &["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html#warp-cross-lane-functions"],
-};
+    refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html#warp-cross-lane-functions"],
+);
 
-pub const WARP_SYNC_FULL_MASK: RuleInfo = RuleInfo {
-    id: RuleId { code: "HP006", name: "warp-sync-32bit-mask" },
-    category: Category::WarpSize,
-    status: Status::Pass,
-    phase: Phase::Correctness,
+rule!(WARP_SYNC_32BIT_MASK, "HP006", WarpSize, Pass, Correctness,
     summary: "A 32-bit full mask passed to a `*_sync` warp intrinsic was widened to 64 bits by `hipport port` (PASS: done and equivalent).",
     why: "HIP's `_sync` intrinsics take 64-bit masks; `0xffffffff` names only the lower half of a 64-lane wavefront.",
     bad: "__shfl_down_sync(0xffffffff, v, 1)",
     good: "__shfl_down_sync(0xffffffffffffffffull, v, 1)",
     fix: "Use a 64-bit mask (`__activemask()` or all ones); check that the code does not assume 32 lanes elsewhere.",
-    references: &["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html#warp-cross-lane-functions"],
-};
+    refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html#warp-cross-lane-functions"],
+);
 
-pub const WARP_SYNC_BUILTINS_FLAG: RuleInfo = RuleInfo {
-    id: RuleId { code: "HP007", name: "warp-sync-needs-define" },
-    category: Category::BuildSystem,
-    status: Status::Remediation,
-    phase: Phase::Build,
+rule!(WARP_SYNC_NEEDS_DEFINE, "HP007", BuildSystem, Remediation, Build,
     summary: "`*_sync` warp intrinsics need `HIP_ENABLE_WARP_SYNC_BUILTINS` in the target ROCm.",
     why: "In this ROCm release the `_sync` intrinsics are only declared when the macro is defined before the HIP headers.",
     bad: "__shfl_xor_sync(mask, v, 1)   // built without -DHIP_ENABLE_WARP_SYNC_BUILTINS",
     good: "hipcc -DHIP_ENABLE_WARP_SYNC_BUILTINS ...",
     fix: "Add `-DHIP_ENABLE_WARP_SYNC_BUILTINS` to the HIP compile flags.",
-    references: &["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html#warp-cross-lane-functions"],
-};
+    refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html#warp-cross-lane-functions"],
+);
 
-pub const OVERLOAD_GUARDED: RuleInfo = RuleInfo {
-    id: RuleId { code: "HP008", name: "hip-defines-overload" },
-    category: Category::DeviceFeature,
-    status: Status::Pass,
-    phase: Phase::Build,
+rule!(HIP_DEFINES_OVERLOAD, "HP008", DeviceFeature, Pass, Build,
     summary: "A user definition that HIP already provides (vector-type operators, double atomics) was guarded out for HIP by `hipport port` (PASS: done).",
     why: "HIP's headers define these operators and overloads; a second definition is a redefinition error under hipcc.",
     bad: "inline __device__ float4 operator+(float4 a, float4 b) { ... }",
     good: "#if !defined(__HIP_PLATFORM_AMD__)\ninline __device__ float4 operator+(float4 a, float4 b) { ... }\n#endif",
     fix: "Check that HIP's definition has the semantics the code expects, then delete the guarded copy.",
-    references: &["https://rocm.docs.amd.com/projects/HIP/en/latest/reference/cpp_language_extensions.html"],
-};
+    refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/reference/cpp_language_extensions.html"],
+);
 
-pub const COMPAT_SHIM: RuleInfo = RuleInfo {
-    id: RuleId { code: "HP020", name: "compat-shim" },
-    category: Category::UnsupportedApi,
-    status: Status::Pass,
-    phase: Phase::Build,
+rule!(COMPAT_SHIM, "HP020", UnsupportedApi, Pass, Build,
     summary: "A CUDA name the target ROCm lacks, provided by `hipport_compat.h` with the later HIP release's own implementation.",
     why: "The target release has a gap that a later release closed; the compat header carries that release's definition, so the port compiles and behaves as it will after an upgrade.",
     bad: "#include <math_constants.h>   // no hip_math_constants.h in ROCm 5.2",
     good: "#include \"hipport_compat.h\" // HIP_PI_F … as ROCm 5.3 defines them",
     fix: "Nothing to do; drop the header once the target release provides the names.",
-    references: &["https://rocm.docs.amd.com/projects/HIP/en/latest/"],
-};
+    refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/"],
+);
 
-pub const COMPAT_SHIM_REVIEW: RuleInfo = RuleInfo {
-    id: RuleId { code: "HP021", name: "compat-shim-review" },
-    category: Category::UnsupportedApi,
-    status: Status::Remediation,
-    phase: Phase::Correctness,
+rule!(COMPAT_SHIM_REVIEW, "HP021", UnsupportedApi, Remediation, Correctness,
     summary: "A CUDA name the target ROCm lacks, provided by a `hipport_compat.h` shim that is not the release's own implementation.",
     why: "The shim compiles and follows the documented semantics, with the differences its note in the header names (masks ignored, wavefront-wide reductions, other rounding or strings); results must be checked on the GPU.",
     bad: "__syncwarp();   // not in HIP before 7.0",
     good: "__syncwarp();   // from hipport_compat.h: wavefront fence + barrier; verified by the test suite on MI hardware",
     fix: "Read the shim's note in hipport_compat.h, run the code's tests on the target GPU, or target a ROCm release with the feature.",
-    references: &["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html"],
-};
+    refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html"],
+);
 
 pub const RULES: &[&RuleInfo] = &[
     &UNPORTED_API,
@@ -147,9 +100,9 @@ pub const RULES: &[&RuleInfo] = &[
     &EXPERIMENTAL_API,
     &UNMAPPED_INCLUDE,
     &WARP_SYNC_MASK_DROPPED,
-    &WARP_SYNC_FULL_MASK,
-    &WARP_SYNC_BUILTINS_FLAG,
-    &OVERLOAD_GUARDED,
+    &WARP_SYNC_32BIT_MASK,
+    &WARP_SYNC_NEEDS_DEFINE,
+    &HIP_DEFINES_OVERLOAD,
     &COMPAT_SHIM,
     &COMPAT_SHIM_REVIEW,
 ];

@@ -6,52 +6,39 @@
 use super::syntax::{self, Src};
 use super::version_check::macro_uses;
 use super::RuleInfo;
-use crate::finding::{Category, Finding, RuleId};
-use crate::gate::{Phase, Status};
+use crate::finding::Finding;
 use crate::lex::Tok;
 use std::collections::HashSet;
 use tree_sitter::Node;
 
-pub const CUDA_ARCH_MACRO: RuleInfo = RuleInfo {
-    id: RuleId { code: "HP401", name: "cuda-arch-macro" },
-    category: Category::ArchCheck,
-    status: Status::Remediation,
-    phase: Phase::Correctness,
+rule!(CUDA_ARCH_MACRO, "HP401", ArchCheck, Remediation, Correctness,
     summary: "A test of `__CUDA_ARCH__` (device pass or architecture level).",
     why: "HIP-Clang does not define `__CUDA_ARCH__`: `#ifdef __CUDA_ARCH__` is false in the device pass too, so device code compiles the host branch, and `#if __CUDA_ARCH__ >= 700` takes the oldest fallback on every AMD GPU.",
     bad: "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700\n  fast_path();\n#else\n  slow_path();\n#endif",
     good: "#if defined(__HIP_DEVICE_COMPILE__) && (defined(__gfx90a__) || defined(__gfx942__))\n  fast_path();\n#else\n  slow_path();\n#endif",
     fix: "Use `__HIP_DEVICE_COMPILE__` to tell the device pass from the host pass, and `__gfxNNN__` macros (or `__AMDGCN_WAVEFRONT_SIZE`, feature tests) for architecture-specific code.",
-    references: &["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_porting_guide.html#identifying-the-compilation-target-platform"],
-};
+    refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_porting_guide.html#identifying-the-compilation-target-platform"],
+);
 
-pub const COMPUTE_CAPABILITY: RuleInfo = RuleInfo {
-    id: RuleId { code: "HP402", name: "compute-capability-check" },
-    category: Category::ArchCheck,
-    status: Status::Remediation,
-    phase: Phase::Runtime,
+rule!(COMPUTE_CAPABILITY_CHECK, "HP402", ArchCheck, Remediation, Runtime,
     summary: "A decision on the compute capability (`prop.major`/`minor`, `cudaDevAttrComputeCapabilityMajor`).",
     why: "AMD GPUs report their gfx version as major/minor (gfx90a → 9.0, gfx942 → 9.4), so thresholds written for NVIDIA compute capabilities enable or disable features on the wrong devices.",
     bad: "if (prop.major >= 8) use_tf32();",
     good: "if (std::string(prop.gcnArchName).rfind(\"gfx94\", 0) == 0) use_xf32();  // or test the feature",
     fix: "Decide by feature (device attributes, `gcnArchName`) or keep the check under `#ifndef __HIP_PLATFORM_AMD__` with an AMD-specific branch.",
-    references: &["https://rocm.docs.amd.com/projects/HIP/en/latest/reference/hip_runtime_api/modules/device_management.html"],
-};
+    refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/reference/hip_runtime_api/modules/device_management.html"],
+);
 
-pub const SM_STRING: RuleInfo = RuleInfo {
-    id: RuleId { code: "HP403", name: "sm-arch-string" },
-    category: Category::ArchCheck,
-    status: Status::Remediation,
-    phase: Phase::Runtime,
+rule!(SM_ARCH_STRING, "HP403", ArchCheck, Remediation, Runtime,
     summary: "An NVIDIA architecture name in a string (`\"sm_80\"`, `\"compute_70\"`, `-arch=sm_XX`).",
     why: "JIT options, kernel names and lookup tables keyed by `sm_XX` never match on AMD, where targets are `gfxNNN` (e.g. gfx90a, gfx942).",
     bad: "const char* opts[] = {\"--gpu-architecture=compute_80\"};",
     good: "std::string arch = std::string(\"--offload-arch=\") + prop.gcnArchName;",
     fix: "Use the device's `gcnArchName` and `--offload-arch=gfxNNN` options for hiprtc and build scripts.",
-    references: &["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_rtc.html"],
-};
+    refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_rtc.html"],
+);
 
-pub const RULES: &[&RuleInfo] = &[&CUDA_ARCH_MACRO, &COMPUTE_CAPABILITY, &SM_STRING];
+pub const RULES: &[&RuleInfo] = &[&CUDA_ARCH_MACRO, &COMPUTE_CAPABILITY_CHECK, &SM_ARCH_STRING];
 
 const MACROS: &[&str] = &[
     "__CUDA_ARCH__",
@@ -103,7 +90,7 @@ fn sm_strings(s: &Src, out: &mut Vec<Finding>) {
             || inner == arch
             || inner.starts_with(arch.as_str()) && inner.len() <= arch.len() + 1
         {
-            out.push(s.ctx.finding(&SM_STRING, t.range(), format!("NVIDIA architecture `{arch}` in a string: AMD targets are named gfxNNN"), Some("derive the target from `hipDeviceProp_t::gcnArchName` (e.g. `--offload-arch=gfx90a`)".into())));
+            out.push(s.ctx.finding(&SM_ARCH_STRING, t.range(), format!("NVIDIA architecture `{arch}` in a string: AMD targets are named gfxNNN"), Some("derive the target from `hipDeviceProp_t::gcnArchName` (e.g. `--offload-arch=gfx90a`)".into())));
         }
     }
 }
@@ -210,7 +197,7 @@ fn compute_capability(s: &Src, out: &mut Vec<Finding>) {
         }
         if mentions_cc(*b, &cc) {
             out.push(s.ctx.finding(
-                &COMPUTE_CAPABILITY,
+                &COMPUTE_CAPABILITY_CHECK,
                 b.byte_range(),
                 format!(
                     "`{}` decides by NVIDIA compute capability; AMD GPUs report gfx versions here",

@@ -7,121 +7,125 @@
 use super::inline_asm;
 use super::syntax::{self, Src};
 use super::RuleInfo;
-use crate::finding::{Category, Finding, RuleId};
-use crate::gate::{Phase, Status};
+use crate::finding::Finding;
 use std::collections::{HashMap, HashSet};
-
-macro_rules! rule {
-    ($($t:tt)*) => {
-        rule_info!(DeviceFeature; $($t)*);
-    };
-}
 
 const REF_EXT: &str =
     "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html";
 const REF_FEAT: &str =
     "https://rocm.docs.amd.com/projects/HIP/en/latest/reference/cpp_language_support.html";
 
-rule!(DYNAMIC_PARALLELISM, "HP701", "dynamic-parallelism", Remediation, Build,
-    "A kernel launched from device code (dynamic parallelism).",
-    "HIP does not support launching kernels from the GPU; the code does not compile for AMD.",
-    "__global__ void parent(int* d) { child<<<1, 64>>>(d); }",
-    "// launch child from the host after parent, or fold its work into parent",
-    "Move the launch to the host (a second launch, or a graph), or restructure the work into the parent kernel.",
-    &[REF_FEAT]);
+rule!(DYNAMIC_PARALLELISM, "HP701", DeviceFeature, Remediation, Build,
+    summary: "A kernel launched from device code (dynamic parallelism).",
+    why: "HIP does not support launching kernels from the GPU; the code does not compile for AMD.",
+    bad: "__global__ void parent(int* d) { child<<<1, 64>>>(d); }",
+    good: "// launch child from the host after parent, or fold its work into parent",
+    fix: "Move the launch to the host (a second launch, or a graph), or restructure the work into the parent kernel.",
+    refs: [REF_FEAT],
+);
 
-rule!(HOPPER_FEATURE, "HP702", "hopper-only-feature", Remediation, Build,
-    "A Hopper-or-later feature: thread-block clusters, TMA / `cp.async.bulk`, `wgmma`, distributed shared memory.",
-    "AMD GPUs have no clusters, no tensor memory accelerator and no warpgroup MMA; these kernels must be redesigned (LDS tiling, MFMA/rocWMMA).",
-    "__global__ void __cluster_dims__(2, 1, 1) k(...) { cg::this_cluster().sync(); }",
-    "__global__ void k(...) { __syncthreads(); }   // one block per former cluster member",
-    "Redesign the kernel without clusters/TMA: plain global→LDS copies, block-level synchronisation, MFMA via rocWMMA or hipBLASLt.",
-    &[REF_FEAT]);
+rule!(HOPPER_ONLY_FEATURE, "HP702", DeviceFeature, Remediation, Build,
+    summary: "A Hopper-or-later feature: thread-block clusters, TMA / `cp.async.bulk`, `wgmma`, distributed shared memory.",
+    why: "AMD GPUs have no clusters, no tensor memory accelerator and no warpgroup MMA; these kernels must be redesigned (LDS tiling, MFMA/rocWMMA).",
+    bad: "__global__ void __cluster_dims__(2, 1, 1) k(...) { cg::this_cluster().sync(); }",
+    good: "__global__ void k(...) { __syncthreads(); }   // one block per former cluster member",
+    fix: "Redesign the kernel without clusters/TMA: plain global→LDS copies, block-level synchronisation, MFMA via rocWMMA or hipBLASLt.",
+    refs: [REF_FEAT],
+);
 
-rule!(CLOCK_TIMING, "HP703", "device-clock-timing", Remediation, Correctness,
-    "Device-side timing with `clock()`/`clock64()`.",
-    "On AMD `clock64()` counts shader-clock cycles whose rate changes with power management; durations computed from it are not comparable to NVIDIA's SM clock. `wall_clock64()` runs at a constant rate.",
-    "long long t0 = clock64(); work(); long long dt = clock64() - t0;",
-    "long long t0 = wall_clock64(); work(); long long dt = wall_clock64() - t0;  // rate: hipDeviceAttributeWallClockRate",
-    "Use `wall_clock64()` with `hipDeviceAttributeWallClockRate` for durations; keep `clock64()` only for relative cycle counts.",
-    &[REF_EXT]);
+rule!(DEVICE_CLOCK_TIMING, "HP703", DeviceFeature, Remediation, Correctness,
+    summary: "Device-side timing with `clock()`/`clock64()`.",
+    why: "On AMD `clock64()` counts shader-clock cycles whose rate changes with power management; durations computed from it are not comparable to NVIDIA's SM clock. `wall_clock64()` runs at a constant rate.",
+    bad: "long long t0 = clock64(); work(); long long dt = clock64() - t0;",
+    good: "long long t0 = wall_clock64(); work(); long long dt = wall_clock64() - t0;  // rate: hipDeviceAttributeWallClockRate",
+    fix: "Use `wall_clock64()` with `hipDeviceAttributeWallClockRate` for durations; keep `clock64()` only for relative cycle counts.",
+    refs: [REF_EXT],
+);
 
-rule!(TEXTURE_REFERENCE, "HP704", "texture-reference", Remediation, Build,
-    "A texture reference (`texture<T, dim, mode>`, `cudaBindTexture*`).",
-    "Texture references were removed in CUDA 12 and are deprecated (and removed in recent ROCm) in HIP; only texture objects are supported going forward.",
-    "texture<float, 1, cudaReadModeElementType> tex;\ncudaBindTexture(0, tex, d_in, n * sizeof(float));",
-    "hipTextureObject_t tex;  // hipCreateTextureObject(&tex, &resDesc, &texDesc, nullptr)\nv = tex1Dfetch<float>(tex, i);",
-    "Convert to texture objects (`cudaCreateTextureObject` / `hipCreateTextureObject`) passed as kernel arguments.",
-    &["https://rocm.docs.amd.com/projects/HIP/en/latest/reference/hip_runtime_api/modules/texture_management.html"]);
+rule!(TEXTURE_REFERENCE, "HP704", DeviceFeature, Remediation, Build,
+    summary: "A texture reference (`texture<T, dim, mode>`, `cudaBindTexture*`).",
+    why: "Texture references were removed in CUDA 12 and are deprecated (and removed in recent ROCm) in HIP; only texture objects are supported going forward.",
+    bad: "texture<float, 1, cudaReadModeElementType> tex;\ncudaBindTexture(0, tex, d_in, n * sizeof(float));",
+    good: "hipTextureObject_t tex;  // hipCreateTextureObject(&tex, &resDesc, &texDesc, nullptr)\nv = tex1Dfetch<float>(tex, i);",
+    fix: "Convert to texture objects (`cudaCreateTextureObject` / `hipCreateTextureObject`) passed as kernel arguments.",
+    refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/reference/hip_runtime_api/modules/texture_management.html"],
+);
 
-rule!(COOPERATIVE_LAUNCH, "HP705", "cooperative-launch", Unknown, Runtime,
-    "Cooperative launch and grid-wide synchronisation (`cudaLaunchCooperativeKernel`, `this_grid()`).",
-    "HIP supports cooperative groups, but the maximum co-resident grid differs (wavefront size, CU count, LDS and register limits), and multi-device cooperative launch is deprecated. A grid sized for an NVIDIA GPU can fail to launch or deadlock.",
-    "cudaLaunchCooperativeKernel((void*)k, grid, block, args);",
-    "hipOccupancyMaxActiveBlocksPerMultiprocessor(&nb, k, block, 0);  // size grid ≤ nb * CUs\nhipLaunchCooperativeKernel((void*)k, grid, block, args, 0, stream);",
-    "Size the grid from the occupancy API on the AMD device and check `hipDeviceAttributeCooperativeLaunch`.",
-    &["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_runtime_api/cooperative_groups.html"]);
+rule!(COOPERATIVE_LAUNCH, "HP705", DeviceFeature, Unknown, Runtime,
+    summary: "Cooperative launch and grid-wide synchronisation (`cudaLaunchCooperativeKernel`, `this_grid()`).",
+    why: "HIP supports cooperative groups, but the maximum co-resident grid differs (wavefront size, CU count, LDS and register limits), and multi-device cooperative launch is deprecated. A grid sized for an NVIDIA GPU can fail to launch or deadlock.",
+    bad: "cudaLaunchCooperativeKernel((void*)k, grid, block, args);",
+    good: "hipOccupancyMaxActiveBlocksPerMultiprocessor(&nb, k, block, 0);  // size grid ≤ nb * CUs\nhipLaunchCooperativeKernel((void*)k, grid, block, args, 0, stream);",
+    fix: "Size the grid from the occupancy API on the AMD device and check `hipDeviceAttributeCooperativeLaunch`.",
+    refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_runtime_api/cooperative_groups.html"],
+);
 
-rule!(MANAGED_HINTS, "HP706", "managed-memory-hints", Unknown, Performance,
-    "Managed-memory hints and prefetches (`cudaMemAdvise`, `cudaMemPrefetchAsync`).",
-    "On AMD, page migration for managed memory needs XNACK (`HSA_XNACK=1`) and a supporting GPU; without it hints are ignored or memory stays host-resident, so performance differs widely.",
-    "cudaMemPrefetchAsync(p, bytes, dev, stream);",
-    "hipMemPrefetchAsync(p, bytes, dev, stream);   // effective only with XNACK enabled",
-    "Check the target GPU and XNACK mode; consider explicit device allocations and copies for hot data.",
-    &["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_runtime_api/memory_management/unified_memory.html"]);
+rule!(MANAGED_MEMORY_HINTS, "HP706", DeviceFeature, Unknown, Performance,
+    summary: "Managed-memory hints and prefetches (`cudaMemAdvise`, `cudaMemPrefetchAsync`).",
+    why: "On AMD, page migration for managed memory needs XNACK (`HSA_XNACK=1`) and a supporting GPU; without it hints are ignored or memory stays host-resident, so performance differs widely.",
+    bad: "cudaMemPrefetchAsync(p, bytes, dev, stream);",
+    good: "hipMemPrefetchAsync(p, bytes, dev, stream);   // effective only with XNACK enabled",
+    fix: "Check the target GPU and XNACK mode; consider explicit device allocations and copies for hot data.",
+    refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_runtime_api/memory_management/unified_memory.html"],
+);
 
-rule!(SYSTEM_SCOPE, "HP707", "system-scope-atomic", Unknown, Correctness,
-    "System-scope atomics and fences (`atomicAdd_system`, `__threadfence_system`, `cuda::atomic_ref` with thread scopes).",
-    "On AMD, system-scope atomics are coherent with the host only on fine-grained memory (`hipHostMalloc` coherent, `hipMallocManaged` with XNACK); on ordinary device memory they behave like device scope. libcu++ (`cuda::atomic_ref`, `cuda::thread_scope_*`) is not part of HIP.",
-    "atomicAdd_system(&flag[0], 1);   // host polls flag",
-    "// allocate flag with hipHostMalloc(..., hipHostMallocCoherent)\natomicAdd_system(&flag[0], 1);",
-    "Allocate memory shared with the host as fine-grained/coherent, and replace libcu++ atomics with HIP atomics (`__hip_atomic_*` with memory scopes) or std::atomic_ref where supported.",
-    &["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_runtime_api/memory_management/coherence_control.html"]);
+rule!(SYSTEM_SCOPE_ATOMIC, "HP707", DeviceFeature, Unknown, Correctness,
+    summary: "System-scope atomics and fences (`atomicAdd_system`, `__threadfence_system`, `cuda::atomic_ref` with thread scopes).",
+    why: "On AMD, system-scope atomics are coherent with the host only on fine-grained memory (`hipHostMalloc` coherent, `hipMallocManaged` with XNACK); on ordinary device memory they behave like device scope. libcu++ (`cuda::atomic_ref`, `cuda::thread_scope_*`) is not part of HIP.",
+    bad: "atomicAdd_system(&flag[0], 1);   // host polls flag",
+    good: "// allocate flag with hipHostMalloc(..., hipHostMallocCoherent)\natomicAdd_system(&flag[0], 1);",
+    fix: "Allocate memory shared with the host as fine-grained/coherent, and replace libcu++ atomics with HIP atomics (`__hip_atomic_*` with memory scopes) or std::atomic_ref where supported.",
+    refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_runtime_api/memory_management/coherence_control.html"],
+);
 
-rule!(FP_ATOMIC_FINE_GRAINED, "HP708", "fp-atomic-fine-grained", Unknown, Correctness,
-    "A floating-point atomic in a file that uses fine-grained (managed or host-mapped) memory.",
-    "On several AMD GPUs (e.g. MI200), hardware floating-point atomics (used with `-munsafe-fp-atomics`) do not work on fine-grained memory: the update is silently lost. Without the flag they fall back to slower CAS loops.",
-    "cudaMallocManaged(&sum, sizeof(float));\n…\natomicAdd(sum, v);",
-    "hipMalloc(&sum, sizeof(float));   // coarse-grained; or build without -munsafe-fp-atomics",
-    "Keep floating-point atomic targets in coarse-grained device memory, or do not use `-munsafe-fp-atomics` for this code.",
-    &["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html#unsafe-floating-point-atomic-operations"]);
+rule!(FP_ATOMIC_FINE_GRAINED, "HP708", DeviceFeature, Unknown, Correctness,
+    summary: "A floating-point atomic in a file that uses fine-grained (managed or host-mapped) memory.",
+    why: "On several AMD GPUs (e.g. MI200), hardware floating-point atomics (used with `-munsafe-fp-atomics`) do not work on fine-grained memory: the update is silently lost. Without the flag they fall back to slower CAS loops.",
+    bad: "cudaMallocManaged(&sum, sizeof(float));\n…\natomicAdd(sum, v);",
+    good: "hipMalloc(&sum, sizeof(float));   // coarse-grained; or build without -munsafe-fp-atomics",
+    fix: "Keep floating-point atomic targets in coarse-grained device memory, or do not use `-munsafe-fp-atomics` for this code.",
+    refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html#unsafe-floating-point-atomic-operations"],
+);
 
-rule!(FP8_FORMAT, "HP709", "fp8-format", Remediation, Correctness,
-    "CUDA FP8 types and conversions (`__nv_fp8_e4m3`, `__nv_fp8_e5m2`, `CUDA_R_8F_E4M3`).",
-    "AMD GPUs use two FP8 encodings: OCP (as CUDA, on gfx950/gfx12) and FNUZ (gfx942/MI300: different exponent bias, no infinities, one NaN). Data, scales and saturation written for OCP give wrong values on FNUZ hardware.",
-    "__nv_fp8_e4m3 q = __nv_fp8_e4m3(x * scale);",
-    "#if defined(__gfx942__)\n__hip_fp8_e4m3_fnuz q(x * scale);\n#else\n__hip_fp8_e4m3 q(x * scale);\n#endif",
-    "Choose the FP8 type per target (`__hip_fp8_e4m3_fnuz` on gfx942, `__hip_fp8_e4m3` elsewhere) and adjust scales and max values.",
-    &["https://rocm.docs.amd.com/projects/HIP/en/latest/reference/low_fp_types.html"]);
+rule!(FP8_FORMAT, "HP709", DeviceFeature, Remediation, Correctness,
+    summary: "CUDA FP8 types and conversions (`__nv_fp8_e4m3`, `__nv_fp8_e5m2`, `CUDA_R_8F_E4M3`).",
+    why: "AMD GPUs use two FP8 encodings: OCP (as CUDA, on gfx950/gfx12) and FNUZ (gfx942/MI300: different exponent bias, no infinities, one NaN). Data, scales and saturation written for OCP give wrong values on FNUZ hardware.",
+    bad: "__nv_fp8_e4m3 q = __nv_fp8_e4m3(x * scale);",
+    good: "#if defined(__gfx942__)\n__hip_fp8_e4m3_fnuz q(x * scale);\n#else\n__hip_fp8_e4m3 q(x * scale);\n#endif",
+    fix: "Choose the FP8 type per target (`__hip_fp8_e4m3_fnuz` on gfx942, `__hip_fp8_e4m3` elsewhere) and adjust scales and max values.",
+    refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/reference/low_fp_types.html"],
+);
 
-rule!(HALF2_MEMBERS, "HP710", "half2-member-access", Remediation, Build,
-    "Member access `.x`/`.y` on a `__half2` / `__nv_bfloat162` value.",
-    "HIP's `__half2` keeps its halves in a vector type; `.x`/`.y` are not `__half` lvalues as in CUDA, so the code does not compile or converts implicitly.",
-    "__half lo = h2.x;",
-    "__half lo = __low2half(h2);",
-    "Use `__low2half`/`__high2half` (`__low2bfloat16`/`__high2bfloat16`) and `__halves2half2` to build values.",
-    &["https://rocm.docs.amd.com/projects/HIP/en/latest/reference/low_fp_types.html"]);
+rule!(HALF2_MEMBER_ACCESS, "HP710", DeviceFeature, Remediation, Build,
+    summary: "Member access `.x`/`.y` on a `__half2` / `__nv_bfloat162` value.",
+    why: "HIP's `__half2` keeps its halves in a vector type; `.x`/`.y` are not `__half` lvalues as in CUDA, so the code does not compile or converts implicitly.",
+    bad: "__half lo = h2.x;",
+    good: "__half lo = __low2half(h2);",
+    fix: "Use `__low2half`/`__high2half` (`__low2bfloat16`/`__high2bfloat16`) and `__halves2half2` to build values.",
+    refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/reference/low_fp_types.html"],
+);
 
-rule!(LAUNCH_BOUNDS_SECOND, "HP711", "launch-bounds-min-blocks", Remediation, Performance,
-    "`__launch_bounds__` with a second (or third) argument.",
-    "In CUDA the second argument is the minimum number of blocks per SM; in HIP it is the minimum number of waves per execution unit, so the same number asks for a different register budget. A third argument (max blocks per cluster) does not exist in HIP.",
-    "__global__ void __launch_bounds__(256, 2) k(...);",
-    "__global__ void __launch_bounds__(256) k(...);   // or a value computed for waves per EU",
-    "Drop the second argument or recompute it as waves per EU for the AMD target (or use `__attribute__((amdgpu_waves_per_eu(...)))`).",
-    &["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/performance_guidelines.html"]);
+rule!(LAUNCH_BOUNDS_MIN_BLOCKS, "HP711", DeviceFeature, Remediation, Performance,
+    summary: "`__launch_bounds__` with a second (or third) argument.",
+    why: "In CUDA the second argument is the minimum number of blocks per SM; in HIP it is the minimum number of waves per execution unit, so the same number asks for a different register budget. A third argument (max blocks per cluster) does not exist in HIP.",
+    bad: "__global__ void __launch_bounds__(256, 2) k(...);",
+    good: "__global__ void __launch_bounds__(256) k(...);   // or a value computed for waves per EU",
+    fix: "Drop the second argument or recompute it as waves per EU for the AMD target (or use `__attribute__((amdgpu_waves_per_eu(...)))`).",
+    refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/performance_guidelines.html"],
+);
 
 pub const RULES: &[&RuleInfo] = &[
     &DYNAMIC_PARALLELISM,
-    &HOPPER_FEATURE,
-    &CLOCK_TIMING,
+    &HOPPER_ONLY_FEATURE,
+    &DEVICE_CLOCK_TIMING,
     &TEXTURE_REFERENCE,
     &COOPERATIVE_LAUNCH,
-    &MANAGED_HINTS,
-    &SYSTEM_SCOPE,
+    &MANAGED_MEMORY_HINTS,
+    &SYSTEM_SCOPE_ATOMIC,
     &FP_ATOMIC_FINE_GRAINED,
     &FP8_FORMAT,
-    &HALF2_MEMBERS,
-    &LAUNCH_BOUNDS_SECOND,
+    &HALF2_MEMBER_ACCESS,
+    &LAUNCH_BOUNDS_MIN_BLOCKS,
 ];
 
 const HOPPER_IDENTS: &[&str] = &[
@@ -221,7 +225,7 @@ fn tokens(s: &Src, out: &mut Vec<Finding>) {
         let call = next == "(";
         let hit: Option<(&RuleInfo, String)> = if HOPPER_IDENTS.contains(&name) {
             Some((
-                &HOPPER_FEATURE,
+                &HOPPER_ONLY_FEATURE,
                 format!(
                     "`{name}` is a Hopper-or-later feature (clusters/TMA) with no AMD counterpart"
                 ),
@@ -241,19 +245,19 @@ fn tokens(s: &Src, out: &mut Vec<Finding>) {
                 ),
             ))
         } else if MANAGED.contains(&name) && call {
-            Some((&MANAGED_HINTS, format!("`{name}`: managed-memory hints only take effect with XNACK-enabled page migration on AMD")))
+            Some((&MANAGED_MEMORY_HINTS, format!("`{name}`: managed-memory hints only take effect with XNACK-enabled page migration on AMD")))
         } else if (name.starts_with("atomic") && name.ends_with("_system"))
             || name == "__threadfence_system"
         {
             Some((
-                &SYSTEM_SCOPE,
+                &SYSTEM_SCOPE_ATOMIC,
                 format!("`{name}` is coherent with the host only on fine-grained memory on AMD"),
             ))
         } else if (name == "thread_scope_system"
             || ((name == "atomic_ref" || name == "atomic") && libcu_scope(s, i)))
             && pre == "::"
         {
-            Some((&SYSTEM_SCOPE, format!("libcu++ `cuda::{name}` is not part of HIP; scopes map to `__hip_atomic_*` memory scopes")))
+            Some((&SYSTEM_SCOPE_ATOMIC, format!("libcu++ `cuda::{name}` is not part of HIP; scopes map to `__hip_atomic_*` memory scopes")))
         } else if name.starts_with("__nv_fp8")
             || name.starts_with("__nv_cvt_float_to_fp8")
             || name.starts_with("__nv_cvt_fp8")
@@ -269,7 +273,7 @@ fn tokens(s: &Src, out: &mut Vec<Finding>) {
                 ),
             ))
         } else if name == "__launch_bounds__" && call && launch_bounds_args(s, i) >= 2 {
-            Some((&LAUNCH_BOUNDS_SECOND, "`__launch_bounds__` second argument: min blocks per SM in CUDA, min waves per EU in HIP".to_string()))
+            Some((&LAUNCH_BOUNDS_MIN_BLOCKS, "`__launch_bounds__` second argument: min blocks per SM in CUDA, min waves per EU in HIP".to_string()))
         } else {
             None
         };
@@ -339,13 +343,13 @@ fn hopper_asm(s: &Src, out: &mut Vec<Finding>) {
         if let Some(p) = HOPPER_PTX.iter().find(|p| code.contains(**p)) {
             let range = s.lexed.tokens[i].start as usize..s.lexed.tokens[close].end as usize;
             out.push(s.ctx.finding(
-                &HOPPER_FEATURE,
+                &HOPPER_ONLY_FEATURE,
                 range,
                 format!(
                     "PTX `{}` is a Hopper-or-later feature with no AMD counterpart",
                     p.trim_end_matches('.')
                 ),
-                Some(HOPPER_FEATURE.fix.to_string()),
+                Some(HOPPER_ONLY_FEATURE.fix.to_string()),
             ));
         }
     }
@@ -378,7 +382,7 @@ fn tree_rules(s: &Src, out: &mut Vec<Finding>) {
                     && syntax::call_args(*n).is_empty()
                     && syntax::in_device_code(s, *n)
                 {
-                    out.push(s.ctx.finding(&CLOCK_TIMING, n.byte_range(), format!("`{name}()` in device code counts variable-rate shader cycles on AMD"), Some("use `wall_clock64()` and `hipDeviceAttributeWallClockRate` for durations".into())));
+                    out.push(s.ctx.finding(&DEVICE_CLOCK_TIMING, n.byte_range(), format!("`{name}()` in device code counts variable-rate shader cycles on AMD"), Some("use `wall_clock64()` and `hipDeviceAttributeWallClockRate` for durations".into())));
                 } else if fine_grained
                     && matches!(
                         name,
@@ -425,7 +429,7 @@ fn tree_rules(s: &Src, out: &mut Vec<Finding>) {
                     ("__low2half", "__high2half")
                 };
                 out.push(s.ctx.finding(
-                    &HALF2_MEMBERS,
+                    &HALF2_MEMBER_ACCESS,
                     n.byte_range(),
                     format!(
                         "`{arg}.{field}` on a `{ty}`: HIP's members are not `{}` lvalues",

@@ -5,85 +5,64 @@
 
 use super::syntax::{self, Src};
 use super::RuleInfo;
-use crate::finding::{Category, Finding, RuleId};
-use crate::gate::{Phase, Status};
+use crate::finding::Finding;
 use crate::lex::Tok;
 use std::collections::HashSet;
 
 const REF_MODULE: &str =
     "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_porting_driver_api.html";
 
-pub const CONTEXT_LIFECYCLE: RuleInfo = RuleInfo {
-    id: RuleId { code: "HP501", name: "context-lifecycle" },
-    category: Category::DriverApi,
-    status: Status::Remediation,
-    phase: Phase::Runtime,
+rule!(CONTEXT_LIFECYCLE, "HP501", DriverApi, Remediation, Runtime,
     summary: "Explicit driver-API context management (`cuCtxCreate`, `cuCtxPushCurrent`, `cuCtxDestroy`, …).",
     why: "HIP's context API is deprecated: HIP uses one primary context per device, and push/pop/create do not give separate contexts the way CUDA does. Code that depends on context isolation or on the current-context stack behaves differently.",
     bad: "cuCtxCreate(&ctx, 0, dev);\n…\ncuCtxDestroy(ctx);",
     good: "hipSetDevice(dev);   // the primary context; no explicit lifecycle",
     fix: "Replace context creation and the push/pop stack with `hipSetDevice` (or `hipDevicePrimaryCtxRetain` where a handle is required).",
-    references: &[REF_MODULE, "https://rocm.docs.amd.com/projects/HIP/en/latest/reference/deprecated_api_list.html"],
-};
+    refs: [REF_MODULE, "https://rocm.docs.amd.com/projects/HIP/en/latest/reference/deprecated_api_list.html"],
+);
 
-pub const MODULE_LOAD: RuleInfo = RuleInfo {
-    id: RuleId { code: "HP502", name: "module-load-ptx" },
-    category: Category::DriverApi,
-    status: Status::Remediation,
-    phase: Phase::Runtime,
+rule!(MODULE_LOAD_PTX, "HP502", DriverApi, Remediation, Runtime,
     summary: "A module loaded from PTX, cubin or fatbin (`cuModuleLoad`, `cuModuleLoadData(Ex)`, `cuModuleLoadFatBinary`).",
     why: "`hipModuleLoad*` accepts AMDGPU code objects (.hsaco/.co) only; a PTX or cubin image fails to load at run time.",
     bad: "cuModuleLoad(&mod, \"kernels.ptx\");",
     good: "hipModuleLoad(&mod, \"kernels.hsaco\");   // built with hipcc --genco --offload-arch=gfx90a",
     fix: "Build the kernels into a code object (`hipcc --genco`) or compile them at run time with hiprtc, and load that.",
-    references: &[REF_MODULE],
-};
+    refs: [REF_MODULE],
+);
 
-pub const LINKER: RuleInfo = RuleInfo {
-    id: RuleId { code: "HP503", name: "jit-linker" },
-    category: Category::DriverApi,
-    status: Status::Remediation,
-    phase: Phase::Runtime,
+rule!(JIT_LINKER, "HP503", DriverApi, Remediation, Runtime,
     summary: "The driver JIT linker (`cuLinkCreate`, `cuLinkAddData`, `cuLinkComplete`, …).",
     why: "HIP links with hiprtc's linker (`hiprtcLinkCreate`…), which takes LLVM bitcode from hiprtc, not PTX or cubin inputs, and has its own option set.",
     bad: "cuLinkAddData(link, CU_JIT_INPUT_PTX, ptx, size, \"k.ptx\", 0, 0, 0);",
     good: "hiprtcLinkAddData(link, HIPRTC_JIT_INPUT_LLVM_BITCODE, code, size, \"k\", 0, 0, 0);",
     fix: "Produce bitcode with hiprtc (`-fgpu-rdc`) and link it with the hiprtc linker API.",
-    references: &["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_rtc.html"],
-};
+    refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_rtc.html"],
+);
 
-pub const JIT_OPTIONS: RuleInfo = RuleInfo {
-    id: RuleId { code: "HP504", name: "jit-options" },
-    category: Category::DriverApi,
-    status: Status::Unknown,
-    phase: Phase::Runtime,
+rule!(JIT_OPTIONS, "HP504", DriverApi, Unknown, Runtime,
     summary: "Driver JIT options (`CUjit_option`, `CU_JIT_*`).",
     why: "HIP accepts the JIT option enums for source compatibility but ignores most of them (register limits, optimisation level, target selection, log buffers may stay empty).",
     bad: "CUjit_option opts[] = {CU_JIT_MAX_REGISTERS, CU_JIT_TARGET};",
     good: "// pass -O3 / --offload-arch to hiprtcCompileProgram instead",
     fix: "Move the options to hiprtc compile options, or drop them after checking which HIP honours.",
-    references: &[REF_MODULE],
-};
+    refs: [REF_MODULE],
+);
 
-pub const DEVICEPTR_ARITH: RuleInfo = RuleInfo {
-    id: RuleId { code: "HP505", name: "cudeviceptr-arithmetic" },
-    category: Category::DriverApi,
-    status: Status::Remediation,
-    phase: Phase::Build,
+rule!(CUDEVICEPTR_ARITHMETIC, "HP505", DriverApi, Remediation, Build,
     summary: "Integer arithmetic on a `CUdeviceptr`.",
     why: "`CUdeviceptr` is an unsigned integer in CUDA but `hipDeviceptr_t` is `void*`: `dptr + offset` does not compile after translation (arithmetic on `void*`).",
     bad: "CUdeviceptr p = base + offset * sizeof(float);",
     good: "hipDeviceptr_t p = (char*)base + offset * sizeof(float);",
     fix: "Do the arithmetic on `char*` (or `uintptr_t` with explicit casts back to `hipDeviceptr_t`).",
-    references: &[REF_MODULE],
-};
+    refs: [REF_MODULE],
+);
 
 pub const RULES: &[&RuleInfo] = &[
     &CONTEXT_LIFECYCLE,
-    &MODULE_LOAD,
-    &LINKER,
+    &MODULE_LOAD_PTX,
+    &JIT_LINKER,
     &JIT_OPTIONS,
-    &DEVICEPTR_ARITH,
+    &CUDEVICEPTR_ARITHMETIC,
 ];
 
 const CONTEXT_CALLS: &[&str] = &[
@@ -137,11 +116,11 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
             lines_done.insert(line);
         } else if MODULE_CALLS.contains(&name) && s.next_text(i) == "(" {
             let what = module_image(s, i);
-            out.push(s.ctx.finding(&MODULE_LOAD, t.range(), format!("`{name}` loads {what}; HIP modules must be AMDGPU code objects"), Some("build a code object with `hipcc --genco --offload-arch=…` or compile with hiprtc".into())));
+            out.push(s.ctx.finding(&MODULE_LOAD_PTX, t.range(), format!("`{name}` loads {what}; HIP modules must be AMDGPU code objects"), Some("build a code object with `hipcc --genco --offload-arch=…` or compile with hiprtc".into())));
             lines_done.insert(line);
         } else if LINK_CALLS.contains(&name) && s.next_text(i) == "(" {
             out.push(s.ctx.finding(
-                &LINKER,
+                &JIT_LINKER,
                 t.range(),
                 format!(
                     "`{name}`: the driver JIT linker takes PTX/cubin; HIP links hiprtc bitcode"
@@ -229,7 +208,7 @@ fn deviceptr_arithmetic(s: &Src, out: &mut Vec<Finding>) {
         };
         if hit {
             out.push(s.ctx.finding(
-                &DEVICEPTR_ARITH,
+                &CUDEVICEPTR_ARITHMETIC,
                 n.byte_range(),
                 format!(
                     "`{}` treats a `CUdeviceptr` as an integer; `hipDeviceptr_t` is `void*`",

@@ -6,26 +6,17 @@
 
 use super::syntax::Src;
 use super::RuleInfo;
-use crate::finding::{Category, Finding, RuleId};
-use crate::gate::{Phase, Status};
+use crate::finding::Finding;
 use crate::lex::Tok;
 
-pub const INLINE_PTX: RuleInfo = RuleInfo {
-    id: RuleId { code: "HP201", name: "inline-ptx" },
-    category: Category::InlineAsm,
-    status: Status::Remediation,
-    phase: Phase::Build,
+rule!(INLINE_PTX, "HP201", InlineAsm, Remediation, Build,
     summary: "Inline PTX assembly (`asm(\"mov.u32 %0, %%laneid;\" …)`).",
     why: "PTX is NVIDIA's virtual ISA; HIP-Clang targets AMDGPU and rejects it, so the file does not compile until every PTX statement is replaced.",
     bad: "asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(lane));",
     good: "lane = __lane_id();",
     fix: "Replace each statement with the HIP intrinsic the message names (e.g. %laneid → __lane_id(), %smid → __smid(), ex2.approx → exp2f/__exp2f, shfl.sync → __shfl_*, bar.sync → __syncthreads()), or with plain C++; keep the PTX under `#ifdef __CUDA_ARCH__`/`#ifndef __HIP_PLATFORM_AMD__` only if the CUDA build must stay.",
-    references: &[
-        "https://docs.nvidia.com/cuda/inline-ptx-assembly/index.html",
-        "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html",
-        "https://rocm.docs.amd.com/projects/HIP/en/latest/reference/kernel_language.html",
-    ],
-};
+    refs: ["https://docs.nvidia.com/cuda/inline-ptx-assembly/index.html", "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html", "https://rocm.docs.amd.com/projects/HIP/en/latest/reference/kernel_language.html"],
+);
 
 pub const RULES: &[&RuleInfo] = &[&INLINE_PTX];
 

@@ -6,95 +6,90 @@
 
 use super::syntax::Src;
 use super::RuleInfo;
-use crate::finding::{Category, Finding, RuleId};
-use crate::gate::{Phase, Status};
+use crate::finding::Finding;
 use crate::lex::Tok;
 use crate::mappings::Target;
 use std::collections::HashSet;
 
-macro_rules! rule {
-    ($($t:tt)*) => {
-        rule_info!(Library; $($t)*);
-    };
-}
-
-rule!(CUDNN, "HP601", "cudnn-to-miopen", Remediation, Build,
-    "cuDNN code: MIOpen is the AMD counterpart, with different call sequences.",
-    "MIOpen has no algorithm heuristics like `cudnnGetConvolutionForwardAlgorithm_v7`: it requires `miopenFindConvolution*Algorithm` (benchmarking) and its own workspace queries before each convolution, and argument orders differ. A name-by-name rename does not compile or picks no algorithm.",
-    "cudnnGetConvolutionForwardAlgorithm_v7(h, x, w, conv, y, 1, &n, &perf);\ncudnnConvolutionForward(h, &a, x, dx, w, dw, conv, perf.algo, ws, wsz, &b, y, dy);",
-    "miopenConvolutionForwardGetWorkSpaceSize(h, w, x, conv, y, &wsz);\nmiopenFindConvolutionForwardAlgorithm(h, x, dx, w, dw, conv, y, dy, 1, &n, &perf, ws, wsz, false);\nmiopenConvolutionForward(h, &a, x, dx, w, dw, conv, perf.fwd_algo, &b, y, dy, ws, wsz);",
-    "Port the convolution setup to MIOpen's find/workspace sequence; keep descriptors and tensors (they map closely).",
-    &["https://rocm.docs.amd.com/projects/MIOpen/en/latest/", "https://rocm.docs.amd.com/projects/MIOpen/en/latest/how-to/find-and-immediate.html"]);
-
-rule!(CUBLASLT, "HP602", "cublaslt", Remediation, Build,
-    "cuBLASLt matmul code: hipBLASLt is similar but not identical.",
-    "hipBLASLt supports a subset of cuBLASLt's types, epilogues, scale modes and layouts, and algorithm enumeration works differently; attributes set on descriptors may be rejected at run time.",
-    "cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof(epi));",
-    "hipblasLtMatmulDescSetAttribute(desc, HIPBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof(epi));  // check the epilogue is supported",
-    "Translate to hipBLASLt, then check each attribute, data type and epilogue against the hipBLASLt support matrix; fall back to hipBLAS where needed.",
-    &["https://rocm.docs.amd.com/projects/hipBLASLt/en/latest/"]);
-
-rule!(CUTLASS, "HP603", "cutlass-cute", Remediation, Build,
-    "CUTLASS or CuTe templates: no HIP port.",
-    "CUTLASS/CuTe are built on NVIDIA tensor-core instructions and memory layouts; AMD's counterparts (Composable Kernel, rocWMMA, hipBLASLt) have different APIs.",
-    "using Gemm = cutlass::gemm::device::Gemm<half_t, RowMajor, half_t, ColumnMajor, float>;",
-    "// hipBLASLt / rocBLAS for plain GEMMs, Composable Kernel for fused kernels",
-    "Replace CUTLASS GEMMs with hipBLASLt/rocBLAS calls, or re-implement fused kernels with Composable Kernel.",
-    &["https://rocm.docs.amd.com/projects/composable_kernel/en/latest/"]);
-
-rule!(CUTENSOR, "HP604", "cutensor", Remediation, Build,
-    "cuTENSOR code: hipTensor covers a subset.",
-    "hipTensor implements contraction, permutation and reduction subsets with a partly different API; other cuTENSOR operations have no counterpart.",
-    "cutensorContract(handle, plan, &alpha, A, B, &beta, C, D, work, wsz, stream);",
-    "hiptensorContraction(handle, &plan, &alpha, A, B, &beta, C, D, work, wsz, stream);",
-    "Port to hipTensor after checking each operation and data type is supported.",
-    &["https://rocm.docs.amd.com/projects/hipTensor/en/latest/"]);
-
-rule!(WMMA, "HP605", "wmma-to-rocwmma", Remediation, Build,
-    "WMMA tensor-core fragments (`nvcuda::wmma`): rocWMMA is the AMD counterpart.",
-    "`<mma.h>` does not exist under HIP. rocWMMA offers the same fragment/load/mma/store shape, but supported fragment sizes and types differ (wave64 on CDNA), and `mma.sync` PTX has no direct equivalent.",
-    "wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a;",
-    "rocwmma::fragment<rocwmma::matrix_a, 16, 16, 16, rocwmma::float16_t, rocwmma::row_major> a;",
-    "Port to rocWMMA (`rocwmma/rocwmma.hpp`), checking the fragment sizes against the target GPU.",
-    &["https://rocm.docs.amd.com/projects/rocWMMA/en/latest/"]);
-
-rule!(THRUST_POLICY, "HP606", "thrust-cuda-policy", Remediation, Build,
-    "A Thrust CUDA execution policy or system (`thrust::cuda::par`, `thrust::cuda::par_nosync`, `thrust::system::cuda`).",
-    "rocThrust names the system `thrust::hip`; `hipport port` renames the namespace, but some CUDA-system extras (`par_nosync`, CUDA memory resources, `cuda_cub` internals) are missing or behave differently.",
-    "thrust::sort(thrust::cuda::par.on(stream), v.begin(), v.end());",
-    "thrust::sort(thrust::hip::par.on(stream), v.begin(), v.end());",
-    "Use `thrust::hip::par` (or `thrust::device`) and check that each CUDA-system extra exists in rocThrust.",
-    &["https://rocm.docs.amd.com/projects/rocThrust/en/latest/"]);
-
-rule!(
-    NVML,
-    "HP607",
-    "nvml",
-    Remediation,
-    Build,
-    "NVML management calls: AMD SMI (or ROCm SMI) is the counterpart, with a different API.",
-    "NVML has no HIP translation; device handles, metrics and units differ in AMD SMI.",
-    "nvmlDeviceGetTemperature(dev, NVML_TEMPERATURE_GPU, &t);",
-    "amdsmi_get_temp_metric(proc, AMDSMI_TEMPERATURE_TYPE_EDGE, AMDSMI_TEMP_CURRENT, &t);",
-    "Rewrite the monitoring code against AMD SMI (`amd_smi/amdsmi.h`, link -lamd_smi).",
-    &["https://rocm.docs.amd.com/projects/amdsmi/en/latest/"]
+rule!(CUDNN_TO_MIOPEN, "HP601", Library, Remediation, Build,
+    summary: "cuDNN code: MIOpen is the AMD counterpart, with different call sequences.",
+    why: "MIOpen has no algorithm heuristics like `cudnnGetConvolutionForwardAlgorithm_v7`: it requires `miopenFindConvolution*Algorithm` (benchmarking) and its own workspace queries before each convolution, and argument orders differ. A name-by-name rename does not compile or picks no algorithm.",
+    bad: "cudnnGetConvolutionForwardAlgorithm_v7(h, x, w, conv, y, 1, &n, &perf);\ncudnnConvolutionForward(h, &a, x, dx, w, dw, conv, perf.algo, ws, wsz, &b, y, dy);",
+    good: "miopenConvolutionForwardGetWorkSpaceSize(h, w, x, conv, y, &wsz);\nmiopenFindConvolutionForwardAlgorithm(h, x, dx, w, dw, conv, y, dy, 1, &n, &perf, ws, wsz, false);\nmiopenConvolutionForward(h, &a, x, dx, w, dw, conv, perf.fwd_algo, &b, y, dy, ws, wsz);",
+    fix: "Port the convolution setup to MIOpen's find/workspace sequence; keep descriptors and tensors (they map closely).",
+    refs: ["https://rocm.docs.amd.com/projects/MIOpen/en/latest/", "https://rocm.docs.amd.com/projects/MIOpen/en/latest/how-to/find-and-immediate.html"],
 );
 
-rule!(CUFILE, "HP608", "cufile", Unknown, Build,
-    "GPUDirect Storage (cuFile) calls.",
-    "cuFile has no equivalent in the ROCm releases the tables know; AMD's hipFile is not generally available.",
-    "cuFileRead(handle, devPtr, size, offset, 0);",
-    "pread(fd, hostBuf, size, offset); hipMemcpy(devPtr, hostBuf, size, hipMemcpyHostToDevice);",
-    "Stage I/O through host memory, or check whether the target ROCm ships hipFile.",
-    &["https://rocm.docs.amd.com/projects/hipFile/en/latest/"]);
+rule!(CUBLASLT, "HP602", Library, Remediation, Build,
+    summary: "cuBLASLt matmul code: hipBLASLt is similar but not identical.",
+    why: "hipBLASLt supports a subset of cuBLASLt's types, epilogues, scale modes and layouts, and algorithm enumeration works differently; attributes set on descriptors may be rejected at run time.",
+    bad: "cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof(epi));",
+    good: "hipblasLtMatmulDescSetAttribute(desc, HIPBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof(epi));  // check the epilogue is supported",
+    fix: "Translate to hipBLASLt, then check each attribute, data type and epilogue against the hipBLASLt support matrix; fall back to hipBLAS where needed.",
+    refs: ["https://rocm.docs.amd.com/projects/hipBLASLt/en/latest/"],
+);
+
+rule!(CUTLASS_CUTE, "HP603", Library, Remediation, Build,
+    summary: "CUTLASS or CuTe templates: no HIP port.",
+    why: "CUTLASS/CuTe are built on NVIDIA tensor-core instructions and memory layouts; AMD's counterparts (Composable Kernel, rocWMMA, hipBLASLt) have different APIs.",
+    bad: "using Gemm = cutlass::gemm::device::Gemm<half_t, RowMajor, half_t, ColumnMajor, float>;",
+    good: "// hipBLASLt / rocBLAS for plain GEMMs, Composable Kernel for fused kernels",
+    fix: "Replace CUTLASS GEMMs with hipBLASLt/rocBLAS calls, or re-implement fused kernels with Composable Kernel.",
+    refs: ["https://rocm.docs.amd.com/projects/composable_kernel/en/latest/"],
+);
+
+rule!(CUTENSOR, "HP604", Library, Remediation, Build,
+    summary: "cuTENSOR code: hipTensor covers a subset.",
+    why: "hipTensor implements contraction, permutation and reduction subsets with a partly different API; other cuTENSOR operations have no counterpart.",
+    bad: "cutensorContract(handle, plan, &alpha, A, B, &beta, C, D, work, wsz, stream);",
+    good: "hiptensorContraction(handle, &plan, &alpha, A, B, &beta, C, D, work, wsz, stream);",
+    fix: "Port to hipTensor after checking each operation and data type is supported.",
+    refs: ["https://rocm.docs.amd.com/projects/hipTensor/en/latest/"],
+);
+
+rule!(WMMA_TO_ROCWMMA, "HP605", Library, Remediation, Build,
+    summary: "WMMA tensor-core fragments (`nvcuda::wmma`): rocWMMA is the AMD counterpart.",
+    why: "`<mma.h>` does not exist under HIP. rocWMMA offers the same fragment/load/mma/store shape, but supported fragment sizes and types differ (wave64 on CDNA), and `mma.sync` PTX has no direct equivalent.",
+    bad: "wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a;",
+    good: "rocwmma::fragment<rocwmma::matrix_a, 16, 16, 16, rocwmma::float16_t, rocwmma::row_major> a;",
+    fix: "Port to rocWMMA (`rocwmma/rocwmma.hpp`), checking the fragment sizes against the target GPU.",
+    refs: ["https://rocm.docs.amd.com/projects/rocWMMA/en/latest/"],
+);
+
+rule!(THRUST_CUDA_POLICY, "HP606", Library, Remediation, Build,
+    summary: "A Thrust CUDA execution policy or system (`thrust::cuda::par`, `thrust::cuda::par_nosync`, `thrust::system::cuda`).",
+    why: "rocThrust names the system `thrust::hip`; `hipport port` renames the namespace, but some CUDA-system extras (`par_nosync`, CUDA memory resources, `cuda_cub` internals) are missing or behave differently.",
+    bad: "thrust::sort(thrust::cuda::par.on(stream), v.begin(), v.end());",
+    good: "thrust::sort(thrust::hip::par.on(stream), v.begin(), v.end());",
+    fix: "Use `thrust::hip::par` (or `thrust::device`) and check that each CUDA-system extra exists in rocThrust.",
+    refs: ["https://rocm.docs.amd.com/projects/rocThrust/en/latest/"],
+);
+
+rule!(NVML, "HP607", Library, Remediation, Build,
+    summary: "NVML management calls: AMD SMI (or ROCm SMI) is the counterpart, with a different API.",
+    why: "NVML has no HIP translation; device handles, metrics and units differ in AMD SMI.",
+    bad: "nvmlDeviceGetTemperature(dev, NVML_TEMPERATURE_GPU, &t);",
+    good: "amdsmi_get_temp_metric(proc, AMDSMI_TEMPERATURE_TYPE_EDGE, AMDSMI_TEMP_CURRENT, &t);",
+    fix: "Rewrite the monitoring code against AMD SMI (`amd_smi/amdsmi.h`, link -lamd_smi).",
+    refs: ["https://rocm.docs.amd.com/projects/amdsmi/en/latest/"],
+);
+
+rule!(CUFILE, "HP608", Library, Unknown, Build,
+    summary: "GPUDirect Storage (cuFile) calls.",
+    why: "cuFile has no equivalent in the ROCm releases the tables know; AMD's hipFile is not generally available.",
+    bad: "cuFileRead(handle, devPtr, size, offset, 0);",
+    good: "pread(fd, hostBuf, size, offset); hipMemcpy(devPtr, hostBuf, size, hipMemcpyHostToDevice);",
+    fix: "Stage I/O through host memory, or check whether the target ROCm ships hipFile.",
+    refs: ["https://rocm.docs.amd.com/projects/hipFile/en/latest/"],
+);
 
 pub const RULES: &[&RuleInfo] = &[
-    &CUDNN,
+    &CUDNN_TO_MIOPEN,
     &CUBLASLT,
-    &CUTLASS,
+    &CUTLASS_CUTE,
     &CUTENSOR,
-    &WMMA,
-    &THRUST_POLICY,
+    &WMMA_TO_ROCWMMA,
+    &THRUST_CUDA_POLICY,
     &NVML,
     &CUFILE,
 ];
@@ -102,11 +97,13 @@ pub const RULES: &[&RuleInfo] = &[
 fn include_rule(path: &str) -> Option<&'static RuleInfo> {
     let p = path.trim_matches(|c| c == '<' || c == '>' || c == '"');
     Some(match p {
-        _ if p == "cudnn.h" || p.starts_with("cudnn_") || p.starts_with("cudnn/") => &CUDNN,
+        _ if p == "cudnn.h" || p.starts_with("cudnn_") || p.starts_with("cudnn/") => {
+            &CUDNN_TO_MIOPEN
+        }
         _ if p.starts_with("cublasLt") => &CUBLASLT,
-        _ if p.starts_with("cutlass/") || p.starts_with("cute/") => &CUTLASS,
+        _ if p.starts_with("cutlass/") || p.starts_with("cute/") => &CUTLASS_CUTE,
         _ if p.starts_with("cutensor") => &CUTENSOR,
-        "mma.h" | "crt/mma.h" => &WMMA,
+        "mma.h" | "crt/mma.h" => &WMMA_TO_ROCWMMA,
         "nvml.h" => &NVML,
         "cufile.h" => &CUFILE,
         _ => return None,
@@ -195,11 +192,14 @@ pub fn check(s: &Src, target: &Target, out: &mut Vec<Finding>) {
             && call
             && cudnn_sequence(name)
         {
-            Some((&CUDNN, format!("`{name}`: MIOpen's equivalent needs a different call sequence (find/workspace steps, argument order)")))
+            Some((&CUDNN_TO_MIOPEN, format!("`{name}`: MIOpen's equivalent needs a different call sequence (find/workspace steps, argument order)")))
         } else if call && cublaslt_call(name) {
             Some((&CUBLASLT, format!("`{name}`: check the hipBLASLt support for the types, layouts and attributes used")))
         } else if (name == "cutlass" || name == "cute") && scope_next && pre != "::" {
-            Some((&CUTLASS, format!("`{name}::` templates have no HIP port")))
+            Some((
+                &CUTLASS_CUTE,
+                format!("`{name}::` templates have no HIP port"),
+            ))
         } else if name.starts_with("cutensor") && call {
             Some((
                 &CUTENSOR,
@@ -209,16 +209,16 @@ pub fn check(s: &Src, target: &Target, out: &mut Vec<Finding>) {
             ))
         } else if name == "wmma" && (scope_next || pre == "namespace" || pre == "::") {
             Some((
-                &WMMA,
+                &WMMA_TO_ROCWMMA,
                 "`wmma` fragments and operations: port to rocWMMA".to_string(),
             ))
         } else if name == "nvcuda" && (scope_next || pre == "namespace") {
             Some((
-                &WMMA,
+                &WMMA_TO_ROCWMMA,
                 "`nvcuda` (WMMA) namespace: port to rocWMMA".to_string(),
             ))
         } else if name == "thrust" && scope_next && thrust_cuda(s, i) {
-            Some((&THRUST_POLICY, "Thrust CUDA system/execution policy: rocThrust uses `thrust::hip` and lacks some CUDA-system extras".to_string()))
+            Some((&THRUST_CUDA_POLICY, "Thrust CUDA system/execution policy: rocThrust uses `thrust::hip` and lacks some CUDA-system extras".to_string()))
         } else if name.starts_with("nvml") && call {
             Some((
                 &NVML,

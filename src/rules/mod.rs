@@ -6,26 +6,55 @@
 //! HP1xx warp-size, HP2xx inline-asm, HP3xx version-check, HP4xx arch-check, HP5xx driver-api,
 //! HP6xx library, HP7xx device-feature, HP8xx–HP9xx repository inventory.
 
-/// Declares a rule's [`RuleInfo`] constant: category first, then code, name, status, phase
-/// and the documentation sections. Every family module uses it.
-macro_rules! rule_info {
-    ($cat:ident; $id:ident, $code:literal, $name:literal, $st:ident, $ph:ident, $sum:literal, $why:literal, $bad:literal, $good:literal, $fix:literal, $refs:expr) => {
-        pub const $id: RuleInfo = RuleInfo {
-            id: RuleId {
+/// Declares a rule: the one way every rule (sources and inventory) is written. The constant's
+/// name is the rule's public name (`WARP_SYNC_32BIT_MASK` is `warp-sync-32bit-mask`), then come
+/// the code, category, default status and phase, and the documentation sections that
+/// `hipport explain` and SARIF print. List the constant in its family's `RULES`.
+macro_rules! rule {
+    (
+        $name:ident, $code:literal, $cat:ident, $status:ident, $phase:ident,
+        summary: $s:literal, why: $w:literal, bad: $b:literal, good: $g:literal, fix: $f:literal,
+        refs: [$($r:expr),* $(,)?] $(,)?
+    ) => {
+        pub const $name: $crate::rules::RuleInfo = $crate::rules::RuleInfo {
+            id: $crate::finding::RuleId {
                 code: $code,
-                name: $name,
+                name: {
+                    const KEBAB: [u8; stringify!($name).len()] =
+                        $crate::rules::kebab(stringify!($name));
+                    match ::core::str::from_utf8(&KEBAB) {
+                        Ok(s) => s,
+                        Err(_) => panic!("rule constant names are ASCII"),
+                    }
+                },
             },
-            category: Category::$cat,
-            status: Status::$st,
-            phase: Phase::$ph,
-            summary: $sum,
-            why: $why,
-            bad: $bad,
-            good: $good,
-            fix: $fix,
-            references: $refs,
+            category: $crate::finding::Category::$cat,
+            status: $crate::gate::Status::$status,
+            phase: $crate::gate::Phase::$phase,
+            summary: $s,
+            why: $w,
+            bad: $b,
+            good: $g,
+            fix: $f,
+            references: &[$($r),*],
         };
     };
+}
+
+/// `WARP_SIZE_CONSTANT` → `warp-size-constant`, at compile time (the rule's public name).
+pub const fn kebab<const N: usize>(constant: &str) -> [u8; N] {
+    let b = constant.as_bytes();
+    let mut out = [0u8; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = if b[i] == b'_' {
+            b'-'
+        } else {
+            b[i].to_ascii_lowercase()
+        };
+        i += 1;
+    }
+    out
 }
 
 pub mod api;
@@ -72,26 +101,35 @@ impl RuleInfo {
     }
 }
 
-/// Every rule, in code order.
-pub fn all() -> Vec<&'static RuleInfo> {
-    let mut v: Vec<&'static RuleInfo> = Vec::new();
-    v.extend_from_slice(api::RULES);
-    v.extend_from_slice(warp_size::RULES);
-    v.extend_from_slice(inline_asm::RULES);
-    v.extend_from_slice(version_check::RULES);
-    v.extend_from_slice(arch_check::RULES);
-    v.extend_from_slice(driver_api::RULES);
-    v.extend_from_slice(library::RULES);
-    v.extend_from_slice(device_feature::RULES);
-    v.extend(crate::inventory::rules());
-    v.sort_by_key(|r| r.id.code);
-    v
+/// Every rule (sources and inventory), sorted by code: the registry, built once.
+pub fn all() -> &'static [&'static RuleInfo] {
+    static ALL: std::sync::OnceLock<Vec<&'static RuleInfo>> = std::sync::OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut v: Vec<&'static RuleInfo> = [
+            api::RULES,
+            warp_size::RULES,
+            inline_asm::RULES,
+            version_check::RULES,
+            arch_check::RULES,
+            driver_api::RULES,
+            library::RULES,
+            device_feature::RULES,
+        ]
+        .concat();
+        v.extend(crate::inventory::rules());
+        v.sort_by_key(|r| r.id.code);
+        v
+    })
 }
 
+/// A rule by code (`HP101`, any case) or public name (`warp-size-constant`).
 pub fn by_code(code: &str) -> Option<&'static RuleInfo> {
-    all()
-        .into_iter()
-        .find(|r| r.id.code.eq_ignore_ascii_case(code) || r.id.name == code)
+    let rules = all();
+    let upper = code.to_ascii_uppercase();
+    match rules.binary_search_by(|r| r.id.code.cmp(upper.as_str())) {
+        Ok(i) => Some(rules[i]),
+        Err(_) => rules.iter().copied().find(|r| r.id.name == code),
+    }
 }
 
 /// The context a rule needs to turn a byte range into a [`Finding`].
@@ -140,20 +178,50 @@ mod tests {
     use super::*;
 
     #[test]
-    fn codes_are_unique_and_documented() {
+    fn codes_and_names_are_unique_and_documented() {
         let rules = all();
-        let mut codes: Vec<&str> = rules.iter().map(|r| r.id.code).collect();
-        codes.dedup();
-        assert_eq!(codes.len(), rules.len(), "duplicate rule code");
+        assert!(rules.len() >= 90, "{} rules", rules.len());
+        assert!(
+            rules.windows(2).all(|w| w[0].id.code < w[1].id.code),
+            "sorted, unique codes"
+        );
+        let names: std::collections::BTreeSet<&str> = rules.iter().map(|r| r.id.name).collect();
+        assert_eq!(names.len(), rules.len(), "duplicate rule name");
         for r in rules {
             assert!(
                 r.id.code.starts_with("HP") && r.id.code.len() == 5,
                 "{}",
                 r.id.code
             );
+            assert!(
+                r.id.name
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'),
+                "{}",
+                r.id.name
+            );
             assert!(!r.summary.is_empty() && !r.why.is_empty() && !r.fix.is_empty());
             assert!(!r.bad.is_empty(), "{} needs a bad example", r.id.code);
             assert_ne!(r.status, Status::Blocker, "rules never conclude BLOCKER");
+            assert_eq!(by_code(r.id.code).map(|x| x.id), Some(r.id));
+            assert_eq!(by_code(r.id.name).map(|x| x.id), Some(r.id));
         }
+        assert_eq!(
+            by_code("hp101").map(|r| r.id.name),
+            Some("warp-size-constant")
+        );
+        assert!(by_code("HP999").is_none());
+    }
+
+    /// The public name is the constant's name, by construction.
+    #[test]
+    fn the_public_name_is_the_constant_name() {
+        assert_eq!(api::WARP_SYNC_32BIT_MASK.id.name, "warp-sync-32bit-mask");
+        assert_eq!(
+            crate::inventory::ptx::CUBIN_FATBIN_FILE.id.name,
+            "cubin-fatbin-file"
+        );
+        let k: [u8; 5] = kebab("A_B_1");
+        assert_eq!(&k, b"a-b-1");
     }
 }

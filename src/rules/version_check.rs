@@ -6,55 +6,44 @@
 use super::cond;
 use super::syntax::{self, Src};
 use super::RuleInfo;
-use crate::finding::{Category, Finding, RuleId};
-use crate::gate::{Phase, Status};
+use crate::finding::Finding;
+use crate::gate::Status;
 use crate::lex::Directive;
 use std::collections::HashSet;
 use tree_sitter::Node;
 
-pub const VERSION_MACRO: RuleInfo = RuleInfo {
-    id: RuleId { code: "HP301", name: "cuda-version-macro" },
-    category: Category::VersionCheck,
-    status: Status::Remediation,
-    phase: Phase::Build,
+rule!(CUDA_VERSION_MACRO, "HP301", VersionCheck, Remediation, Build,
     summary: "A test of a CUDA toolkit or nvcc macro (`CUDA_VERSION`, `CUDART_VERSION`, `__CUDACC_VER_MAJOR__`, `__NVCC__`, `__CUDACC__`).",
     why: "HIP-Clang defines none of them, so `#if` treats them as 0: `#if CUDA_VERSION >= 11000` compiles the pre-CUDA-11 branch, `#ifdef __NVCC__` drops the nvcc branch. The code that HIP builds is then an old or unintended path.",
     bad: "#if CUDART_VERSION >= 11000\n  use_new_api();\n#else\n  use_old_api();\n#endif",
     good: "#if defined(__HIP_PLATFORM_AMD__) || CUDART_VERSION >= 11000\n  use_new_api();\n#else\n  use_old_api();\n#endif",
     fix: "Decide which branch HIP needs and say so explicitly: test `defined(__HIP_PLATFORM_AMD__)`/`__HIPCC__`, or `HIP_VERSION`/`HIP_VERSION_MAJOR` from <hip/hip_version.h> for HIP-side version checks.",
-    references: &[
-        "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_porting_guide.html",
-        "https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#nvcc-identification-macro",
-    ],
-};
+    refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_porting_guide.html", "https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#nvcc-identification-macro"],
+);
 
-pub const RUNTIME_VERSION: RuleInfo = RuleInfo {
-    id: RuleId { code: "HP302", name: "runtime-version-compare" },
-    category: Category::VersionCheck,
-    status: Status::Remediation,
-    phase: Phase::Runtime,
+rule!(RUNTIME_VERSION_COMPARE, "HP302", VersionCheck, Remediation, Runtime,
     summary: "A version from `cudaRuntimeGetVersion`/`cudaDriverGetVersion` compared with a CUDA version number.",
     why: "Under HIP these calls return HIP version numbers (e.g. 60342134 for 6.3), so comparisons with CUDA numbers such as 11000 pick an arbitrary branch.",
     bad: "cudaRuntimeGetVersion(&v);\nif (v < 11020) fallback();",
     good: "hipRuntimeGetVersion(&v);\n#ifdef __HIP_PLATFORM_AMD__\n// compare with HIP_VERSION-style numbers, or drop the check\n#endif",
     fix: "Compare with HIP version numbers (`HIP_VERSION_MAJOR * 10000000 + …`) under `__HIP_PLATFORM_AMD__`, or check for the feature itself (device attributes) instead of a version.",
-    references: &["https://rocm.docs.amd.com/projects/HIP/en/latest/reference/hip_runtime_api/modules/initialization_and_version.html"],
-};
+    refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/reference/hip_runtime_api/modules/initialization_and_version.html"],
+);
 
-pub const PROJECT_ROCM_SWITCH: RuleInfo = RuleInfo {
-    id: RuleId { code: "HP303", name: "project-rocm-switch" },
-    category: Category::VersionCheck,
-    status: Status::Unknown,
-    phase: Phase::Build,
+rule!(PROJECT_ROCM_SWITCH, "HP303", VersionCheck, Unknown, Build,
     summary: "The project ports itself when its own ROCm switch (`USE_ROCM`, `GGML_USE_HIP`) is defined: reported once per project.",
     why: "Branches on the switch are already written for AMD, and hipport evaluates them as the HIP build will see them; the HIP build is only right if the switch is actually defined when compiling (PyTorch's ROCm extensions define `USE_ROCM`; CMake or make builds must pass it).",
     bad: "#ifndef USE_ROCM\n  #include <cuda_bf16.h>\n#else\n  #include <hip/hip_bf16.h>\n#endif",
     good: "hipcc -DUSE_ROCM ...   # or the build system's HIP option",
     fix: "Check that the HIP build (and `hipport verify`, through compile_commands.json) defines the switch.",
-    references: &["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_porting_guide.html"],
-};
+    refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_porting_guide.html"],
+);
 
-pub const RULES: &[&RuleInfo] = &[&VERSION_MACRO, &RUNTIME_VERSION, &PROJECT_ROCM_SWITCH];
+pub const RULES: &[&RuleInfo] = &[
+    &CUDA_VERSION_MACRO,
+    &RUNTIME_VERSION_COMPARE,
+    &PROJECT_ROCM_SWITCH,
+];
 
 /// The once-per-project note about a ROCm switch the project tests (`USE_ROCM`).
 pub fn project_switch(s: &Src, name: &str, range: std::ops::Range<usize>) -> Finding {
@@ -136,7 +125,7 @@ pub fn macro_uses(
                 let t = s.tok(j);
                 !macros.contains(&t) || t == "__CUDACC__"
             });
-            if std::ptr::eq(rule, &VERSION_MACRO) && only_cudacc {
+            if std::ptr::eq(rule, &CUDA_VERSION_MACRO) && only_cudacc {
                 f.status = Status::Pass;
                 f.message = format!("`{}` tests `__CUDACC__`, which `hipport port` rewrites to `__HIPCC__`: HIP compiles the same branch nvcc does", d.name);
             }
@@ -149,7 +138,7 @@ pub fn macro_uses(
 }
 
 pub fn check(s: &Src, out: &mut Vec<Finding>) {
-    macro_uses(s, MACROS, &VERSION_MACRO, out, &|kind, name, value| {
+    macro_uses(s, MACROS, &CUDA_VERSION_MACRO, out, &|kind, name, value| {
         let extra = explain_macro(name);
         let msg = match kind {
             "define" => format!("macro body tests `{name}`, which HIP-Clang does not define (it evaluates to 0){extra}"),
@@ -201,7 +190,7 @@ fn runtime_versions(s: &Src, out: &mut Vec<Finding>) {
                 && b.as_ref().is_some_and(|(k, _)| *k == "number_literal")
         };
         if var_num(&l, &r) || var_num(&r, &l) {
-            out.push(s.ctx.finding(&RUNTIME_VERSION, b.byte_range(), format!("`{}` compares a runtime/driver version with a CUDA version number; HIP reports HIP versions", s.text(*b)), Some("compare with HIP version numbers under `__HIP_PLATFORM_AMD__`, or test the feature instead".into())));
+            out.push(s.ctx.finding(&RUNTIME_VERSION_COMPARE, b.byte_range(), format!("`{}` compares a runtime/driver version with a CUDA version number; HIP reports HIP versions", s.text(*b)), Some("compare with HIP version numbers under `__HIP_PLATFORM_AMD__`, or test the feature instead".into())));
         }
     }
 }

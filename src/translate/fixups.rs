@@ -229,7 +229,7 @@ pub(super) fn widen_full_mask(p: &mut Pass, i: usize, name: &str) {
     ));
     p.stats.fixups += 1;
     let mut f = p.ctx.finding(
-        &api::WARP_SYNC_FULL_MASK,
+        &api::WARP_SYNC_32BIT_MASK,
         t.range(),
         format!("32-bit full mask in `{name}` widened to 64 bits for 64-lane wavefronts (done by `hipport port`)"),
         Some(

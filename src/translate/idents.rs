@@ -262,7 +262,7 @@ fn requires_define(p: &mut Pass, i: usize, name: &str, define: Option<&str>) {
     p.defines_reported.push(define.to_string());
     let t = p.lexed.tokens[i];
     let f = p.ctx.finding(
-        &api::WARP_SYNC_BUILTINS_FLAG,
+        &api::WARP_SYNC_NEEDS_DEFINE,
         t.range(),
         format!(
             "`{name}` is declared in ROCm {} only when `{define}` is defined",

@@ -228,7 +228,7 @@ pub(super) fn run(p: &mut Pass) {
         for (s, e, what) in items {
             let head_end = memchr::memchr(b'{', &src[s..e]).map_or(e, |i| s + i);
             let f = p.ctx.finding(
-                &api::OVERLOAD_GUARDED,
+                &api::HIP_DEFINES_OVERLOAD,
                 s..head_end,
                 format!("{what} is already defined by HIP: this definition was guarded out for HIP"),
                 Some("check that HIP's version has the semantics this code expects, then delete the guarded copy".into()),

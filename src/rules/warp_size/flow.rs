@@ -2,7 +2,7 @@
 //! indices, lane ids and warp ids, and the rules that need it (lane/warp arithmetic with 32,
 //! per-warp arrays, ballot masks kept in 32 bits).
 
-use super::{BALLOT_32BIT, LANE_ARITHMETIC, PER_WARP_ARRAY};
+use super::{BALLOT_32BIT, LANE_WARP_ARITHMETIC, PER_WARP_ARRAY_32};
 use crate::finding::Finding;
 use crate::rules::syntax::{self, call_args, call_name, int_value, Src};
 use std::collections::{HashMap, HashSet};
@@ -393,7 +393,7 @@ pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) 
                 }
             }
             out.push(s.ctx.finding(
-                &LANE_ARITHMETIC,
+                &LANE_WARP_ARITHMETIC,
                 b.byte_range(),
                 msg,
                 Some("use `warpSize` (or `__lane_id()`); keep lane masks 64-bit".into()),
@@ -418,7 +418,7 @@ pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) 
                 .any(|i| flow.lane.contains(i))
         {
             out.push(s.ctx.finding(
-                &LANE_ARITHMETIC,
+                &LANE_WARP_ARITHMETIC,
                 upd.byte_range(),
                 "a lane-strided loop steps by 32 lanes".into(),
                 Some("step by `warpSize`".into()),
@@ -479,7 +479,7 @@ pub(super) fn per_warp_arrays(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Findi
                 })
         });
         if indexed {
-            out.push(s.ctx.finding(&PER_WARP_ARRAY, a.byte_range(), format!("`{name}[32]` holds one slot per 32-lane warp and is indexed by a warp or lane id"), Some("size it by the number of wavefronts and index it with ids computed from `warpSize`".into())));
+            out.push(s.ctx.finding(&PER_WARP_ARRAY_32, a.byte_range(), format!("`{name}[32]` holds one slot per 32-lane warp and is indexed by a warp or lane id"), Some("size it by the number of wavefronts and index it with ids computed from `warpSize`".into())));
         }
     }
 }

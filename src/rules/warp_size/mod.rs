@@ -8,8 +8,7 @@
 
 mod flow;
 
-use crate::finding::{Category, Finding, RuleId};
-use crate::gate::{Phase, Status};
+use crate::finding::Finding;
 use crate::rules::syntax::{self, call_args, call_name, int_value, Src};
 use crate::rules::RuleInfo;
 use flow::{arithmetic, ballots, lit, parts, per_warp_arrays, strip_parens, Flow};
@@ -20,77 +19,87 @@ const REF_WAVE: &str = "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/
 const REF_PORTING: &str =
     "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_porting_guide.html";
 
-macro_rules! rule {
-    ($($t:tt)*) => {
-        rule_info!(WarpSize; $($t)*, &[REF_WAVE, REF_PORTING]);
-    };
-}
+rule!(WARP_SIZE_CONSTANT, "HP101", WarpSize, Remediation, Correctness,
+    summary: "A constant that fixes the warp size at 32 (`#define WARP_SIZE 32`, `constexpr int kWarpSize = 32`).",
+    why: "Every use of the constant assumes 32 lanes; on a 64-lane wavefront lane ids, warp ids and reductions built on it are wrong.",
+    bad: "#define WARP_SIZE 32",
+    good: "#define WARP_SIZE warpSize   // or a template parameter / constexpr per target",
+    fix: "Use `warpSize` at run time, or make the size a template parameter chosen per target (`__AMDGCN_WAVEFRONT_SIZE`/`__GFX9__` builds use 64).",
+    refs: [REF_WAVE, REF_PORTING],
+);
 
-rule!(WARP_SIZE_CONSTANT, "HP101", "warp-size-constant", Remediation, Correctness,
-    "A constant that fixes the warp size at 32 (`#define WARP_SIZE 32`, `constexpr int kWarpSize = 32`).",
-    "Every use of the constant assumes 32 lanes; on a 64-lane wavefront lane ids, warp ids and reductions built on it are wrong.",
-    "#define WARP_SIZE 32",
-    "#define WARP_SIZE warpSize   // or a template parameter / constexpr per target",
-    "Use `warpSize` at run time, or make the size a template parameter chosen per target (`__AMDGCN_WAVEFRONT_SIZE`/`__GFX9__` builds use 64).");
+rule!(LANE_WARP_ARITHMETIC, "HP102", WarpSize, Remediation, Correctness,
+    summary: "Lane or warp arithmetic with a literal 32 (`threadIdx.x % 32`, `& 31`, `/ 32`, `>> 5`, `blockDim.x / 32`, `1 << lane`).",
+    why: "With 64-lane wavefronts `threadIdx.x % 32` is not the lane id and `/ 32` is not the wavefront id: shuffles, ballots and per-warp slots address the wrong lanes. A 32-bit `1 << lane` is undefined for lanes 32–63.",
+    bad: "int lane = threadIdx.x % 32;\nint warp = threadIdx.x / 32;",
+    good: "int lane = threadIdx.x % warpSize;   // or __lane_id()\nint warp = threadIdx.x / warpSize;",
+    fix: "Replace 32/31/5 with `warpSize`, `warpSize - 1` or a log2 computed from it (or `__lane_id()`); use 64-bit lane masks (`1ull << lane`).",
+    refs: [REF_WAVE, REF_PORTING],
+);
 
-rule!(LANE_ARITHMETIC, "HP102", "lane-warp-arithmetic", Remediation, Correctness,
-    "Lane or warp arithmetic with a literal 32 (`threadIdx.x % 32`, `& 31`, `/ 32`, `>> 5`, `blockDim.x / 32`, `1 << lane`).",
-    "With 64-lane wavefronts `threadIdx.x % 32` is not the lane id and `/ 32` is not the wavefront id: shuffles, ballots and per-warp slots address the wrong lanes. A 32-bit `1 << lane` is undefined for lanes 32–63.",
-    "int lane = threadIdx.x % 32;\nint warp = threadIdx.x / 32;",
-    "int lane = threadIdx.x % warpSize;   // or __lane_id()\nint warp = threadIdx.x / warpSize;",
-    "Replace 32/31/5 with `warpSize`, `warpSize - 1` or a log2 computed from it (or `__lane_id()`); use 64-bit lane masks (`1ull << lane`).");
+rule!(WARP_MASK_32BIT, "HP103", WarpSize, Remediation, Correctness,
+    summary: "A 32-bit full mask (`0xffffffff`, `FULL_MASK`) passed to a `*_sync` warp intrinsic or defined for one.",
+    why: "HIP's `*_sync` intrinsics take 64-bit masks; `0xffffffff` names only lanes 0–31 of a 64-lane wavefront, so the upper half does not participate.",
+    bad: "#define FULL_MASK 0xffffffff\nv += __shfl_down_sync(FULL_MASK, v, 16);",
+    good: "#define FULL_MASK 0xffffffffffffffffull   // or __activemask()\nv += __shfl_down_sync(FULL_MASK, v, 16);",
+    fix: "Use a 64-bit mask (`~0ull`, `__activemask()`), typed `unsigned long long` / `lane_mask_t`.",
+    refs: [REF_WAVE, REF_PORTING],
+);
 
-rule!(MASK_32BIT, "HP103", "warp-mask-32bit", Remediation, Correctness,
-    "A 32-bit full mask (`0xffffffff`, `FULL_MASK`) passed to a `*_sync` warp intrinsic or defined for one.",
-    "HIP's `*_sync` intrinsics take 64-bit masks; `0xffffffff` names only lanes 0–31 of a 64-lane wavefront, so the upper half does not participate.",
-    "#define FULL_MASK 0xffffffff\nv += __shfl_down_sync(FULL_MASK, v, 16);",
-    "#define FULL_MASK 0xffffffffffffffffull   // or __activemask()\nv += __shfl_down_sync(FULL_MASK, v, 16);",
-    "Use a 64-bit mask (`~0ull`, `__activemask()`), typed `unsigned long long` / `lane_mask_t`.");
+rule!(SHUFFLE_REDUCTION_FROM_16, "HP104", WarpSize, Remediation, Correctness,
+    summary: "A shuffle reduction or scan whose steps assume 32 lanes (a loop starting at offset 16, or bounded by 32).",
+    why: "On a 64-lane wavefront a butterfly starting at 16 reduces each half separately: lane 0 ends with the sum of 32 lanes, not 64.",
+    bad: "for (int offset = 16; offset > 0; offset /= 2)\n  v += __shfl_down_sync(0xffffffff, v, offset);",
+    good: "for (int offset = warpSize / 2; offset > 0; offset /= 2)\n  v += __shfl_down(v, offset);",
+    fix: "Start the loop at `warpSize / 2` (or bound it by `warpSize`).",
+    refs: [REF_WAVE, REF_PORTING],
+);
 
-rule!(SHUFFLE_FROM_16, "HP104", "shuffle-reduction-from-16", Remediation, Correctness,
-    "A shuffle reduction or scan whose steps assume 32 lanes (a loop starting at offset 16, or bounded by 32).",
-    "On a 64-lane wavefront a butterfly starting at 16 reduces each half separately: lane 0 ends with the sum of 32 lanes, not 64.",
-    "for (int offset = 16; offset > 0; offset /= 2)\n  v += __shfl_down_sync(0xffffffff, v, offset);",
-    "for (int offset = warpSize / 2; offset > 0; offset /= 2)\n  v += __shfl_down(v, offset);",
-    "Start the loop at `warpSize / 2` (or bound it by `warpSize`).");
+rule!(PER_WARP_ARRAY_32, "HP105", WarpSize, Remediation, Correctness,
+    summary: "A per-warp array of 32 slots indexed by a warp or lane id.",
+    why: "The array's size and its indexing by lane assume at most 32 warps of 32 lanes; with 64-lane wavefronts the warp count and the lane range change, and the second reduction stage reads the wrong slots.",
+    bad: "__shared__ float warp_sums[32];\nif (lane == 0) warp_sums[warp] = v;",
+    good: "__shared__ float warp_sums[1024 / 32];   // size by the smallest wavefront\nif (lane == 0) warp_sums[warp] = v;      // warp = threadIdx.x / warpSize",
+    fix: "Size the array for the maximum number of wavefronts (blockDim / smallest wave size) and compute the indices with `warpSize`.",
+    refs: [REF_WAVE, REF_PORTING],
+);
 
-rule!(PER_WARP_ARRAY, "HP105", "per-warp-array-32", Remediation, Correctness,
-    "A per-warp array of 32 slots indexed by a warp or lane id.",
-    "The array's size and its indexing by lane assume at most 32 warps of 32 lanes; with 64-lane wavefronts the warp count and the lane range change, and the second reduction stage reads the wrong slots.",
-    "__shared__ float warp_sums[32];\nif (lane == 0) warp_sums[warp] = v;",
-    "__shared__ float warp_sums[1024 / 32];   // size by the smallest wavefront\nif (lane == 0) warp_sums[warp] = v;      // warp = threadIdx.x / warpSize",
-    "Size the array for the maximum number of wavefronts (blockDim / smallest wave size) and compute the indices with `warpSize`.");
+rule!(BALLOT_32BIT, "HP106", WarpSize, Remediation, Correctness,
+    summary: "A ballot or active-mask result kept in a 32-bit integer or counted with `__popc`/`__ffs`.",
+    why: "On AMD `__ballot`/`__activemask` return 64-bit masks; storing them in 32 bits or counting them with `__popc`/`__ffs` drops lanes 32–63.",
+    bad: "unsigned int votes = __ballot_sync(0xffffffff, pred);\nint n = __popc(votes);",
+    good: "unsigned long long votes = __ballot(pred);\nint n = __popcll(votes);",
+    fix: "Keep masks in `unsigned long long` (or `auto`) and use `__popcll`, `__ffsll`, `__clzll`.",
+    refs: [REF_WAVE, REF_PORTING],
+);
 
-rule!(BALLOT_32BIT, "HP106", "ballot-32bit", Remediation, Correctness,
-    "A ballot or active-mask result kept in a 32-bit integer or counted with `__popc`/`__ffs`.",
-    "On AMD `__ballot`/`__activemask` return 64-bit masks; storing them in 32 bits or counting them with `__popc`/`__ffs` drops lanes 32–63.",
-    "unsigned int votes = __ballot_sync(0xffffffff, pred);\nint n = __popc(votes);",
-    "unsigned long long votes = __ballot(pred);\nint n = __popcll(votes);",
-    "Keep masks in `unsigned long long` (or `auto`) and use `__popcll`, `__ffsll`, `__clzll`.");
+rule!(TILED_PARTITION_32, "HP107", WarpSize, Unknown, Correctness,
+    summary: "A cooperative-groups tile of 32 threads (`tiled_partition<32>`, `thread_block_tile<32>`).",
+    why: "A 32-thread tile is the whole warp on NVIDIA but half a wavefront on CDNA; code that treats the tile as the hardware warp (ballots, lane masks, warp-synchronous shared memory) may break.",
+    bad: "auto warp = cg::tiled_partition<32>(cg::this_thread_block());",
+    good: "auto warp = cg::tiled_partition<64>(block);   // or keep 32 where only the tile semantics matter",
+    fix: "Check whether the code needs the hardware wavefront; if so size the tile by the wavefront (64 on CDNA), otherwise keep it and note why.",
+    refs: [REF_WAVE, REF_PORTING],
+);
 
-rule!(TILED_PARTITION_32, "HP107", "tiled-partition-32", Unknown, Correctness,
-    "A cooperative-groups tile of 32 threads (`tiled_partition<32>`, `thread_block_tile<32>`).",
-    "A 32-thread tile is the whole warp on NVIDIA but half a wavefront on CDNA; code that treats the tile as the hardware warp (ballots, lane masks, warp-synchronous shared memory) may break.",
-    "auto warp = cg::tiled_partition<32>(cg::this_thread_block());",
-    "auto warp = cg::tiled_partition<64>(block);   // or keep 32 where only the tile semantics matter",
-    "Check whether the code needs the hardware wavefront; if so size the tile by the wavefront (64 on CDNA), otherwise keep it and note why.");
-
-rule!(WARPSIZE_CONSTEXPR, "HP108", "warpsize-compile-time", Remediation, Build,
-    "`warpSize` used as a compile-time constant (array bound, template argument, `static_assert`, `constexpr`).",
-    "In HIP `warpSize` is a run-time value (it is not `constexpr` since ROCm 7), so these uses do not compile.",
-    "__shared__ float partial[warpSize];",
-    "__shared__ float partial[64];   // the largest wavefront, or a template parameter",
-    "Use a compile-time maximum (64) or `__AMDGCN_WAVEFRONT_SIZE` where the build targets one architecture, and `warpSize` at run time.");
+rule!(WARPSIZE_COMPILE_TIME, "HP108", WarpSize, Remediation, Build,
+    summary: "`warpSize` used as a compile-time constant (array bound, template argument, `static_assert`, `constexpr`).",
+    why: "In HIP `warpSize` is a run-time value (it is not `constexpr` since ROCm 7), so these uses do not compile.",
+    bad: "__shared__ float partial[warpSize];",
+    good: "__shared__ float partial[64];   // the largest wavefront, or a template parameter",
+    fix: "Use a compile-time maximum (64) or `__AMDGCN_WAVEFRONT_SIZE` where the build targets one architecture, and `warpSize` at run time.",
+    refs: [REF_WAVE, REF_PORTING],
+);
 
 pub const RULES: &[&RuleInfo] = &[
     &WARP_SIZE_CONSTANT,
-    &LANE_ARITHMETIC,
-    &MASK_32BIT,
-    &SHUFFLE_FROM_16,
-    &PER_WARP_ARRAY,
+    &LANE_WARP_ARITHMETIC,
+    &WARP_MASK_32BIT,
+    &SHUFFLE_REDUCTION_FROM_16,
+    &PER_WARP_ARRAY_32,
     &BALLOT_32BIT,
     &TILED_PARTITION_32,
-    &WARPSIZE_CONSTEXPR,
+    &WARPSIZE_COMPILE_TIME,
 ];
 
 /// `_sync` forms whose literal full masks the translator already reports (HP005/HP006).
@@ -193,7 +202,7 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
             full_masks.insert(name);
             if full_mask_name(name) || mask_args.contains(name) {
                 out.push(s.ctx.finding(
-                    &MASK_32BIT,
+                    &WARP_MASK_32BIT,
                     range,
                     format!("`{name}` is a 32-bit full warp mask; HIP masks are 64-bit"),
                     Some("use `0xffffffffffffffffull` or `__activemask()`".into()),
@@ -234,7 +243,7 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
             full_masks.insert(name);
             if full_mask_name(name) || mask_args.contains(name) {
                 out.push(s.ctx.finding(
-                    &MASK_32BIT,
+                    &WARP_MASK_32BIT,
                     n.byte_range(),
                     format!("`{name}` is a 32-bit full warp mask; HIP masks are 64-bit"),
                     Some("use `0xffffffffffffffffull` or `__activemask()`".into()),
@@ -393,7 +402,7 @@ fn calls(s: &Src, c: Node, full_masks: &HashSet<&str>, out: &mut Vec<Finding>) {
             let spelled = narrow_all_ones(text);
             if (literal && !TRANSLATOR_MASKS.contains(&name)) || named || spelled {
                 out.push(s.ctx.finding(
-                    &MASK_32BIT,
+                    &WARP_MASK_32BIT,
                     m.byte_range(),
                     format!("32-bit full mask `{text}` in `{name}`: HIP masks are 64-bit"),
                     Some("use a 64-bit mask (`~0ull` or `__activemask()`)".into()),
@@ -413,7 +422,7 @@ fn calls(s: &Src, c: Node, full_masks: &HashSet<&str>, out: &mut Vec<Finding>) {
                 && (name.contains("down") || name.contains("xor") || name.contains("up"))
             {
                 out.push(s.ctx.finding(
-                    &SHUFFLE_FROM_16,
+                    &SHUFFLE_REDUCTION_FROM_16,
                     d.byte_range(),
                     format!("`{name}` by 16 is the first step of a 32-lane reduction"),
                     Some("add a step of 32 (or loop from `warpSize / 2`)".into()),
@@ -520,7 +529,7 @@ fn shuffle_loop(s: &Src, fo: Node, out: &mut Vec<Finding>) {
         let end = body
             .prev_sibling()
             .map_or(body.start_byte(), |p| p.end_byte());
-        out.push(s.ctx.finding(&SHUFFLE_FROM_16, fo.start_byte()..end, "shuffle loop sized for 32 lanes (offsets 16…1): on 64-lane wavefronts each half is reduced separately".into(), Some("start at `warpSize / 2` (or bound the loop by `warpSize`)".into())));
+        out.push(s.ctx.finding(&SHUFFLE_REDUCTION_FROM_16, fo.start_byte()..end, "shuffle loop sized for 32 lanes (offsets 16…1): on 64-lane wavefronts each half is reduced separately".into(), Some("start at `warpSize / 2` (or bound the loop by `warpSize`)".into())));
     }
 }
 
@@ -548,7 +557,7 @@ fn warpsize_constexpr(s: &Src, id: Node, out: &mut Vec<Finding>) {
         };
         if let Some(why) = why {
             out.push(s.ctx.finding(
-                &WARPSIZE_CONSTEXPR,
+                &WARPSIZE_COMPILE_TIME,
                 id.byte_range(),
                 format!("`warpSize` used {why}: it is not a compile-time constant in HIP"),
                 Some("use a compile-time maximum (64) or a template parameter".into()),
