@@ -54,6 +54,9 @@ fn one_name_across_three_releases() {
     assert_eq!(renamed(m, "cublasCaxpy_64", "7.0.0"), "hipblasCaxpy_64");
     // bf16: the struct type before hip_bf16.h, the CUDA-like type after.
     assert_eq!(renamed(m, "__nv_bfloat16", "5.2.0"), "hip_bfloat16");
+    // hip_bf16.h of 5.6.x includes amd_hip_bf16.h, which clr adds only in 5.7.0.
+    assert_eq!(renamed(m, "__nv_bfloat16", "5.6.1"), "hip_bfloat16");
+    assert_eq!(renamed(m, "__nv_bfloat16", "5.7.0"), "__hip_bfloat16");
     assert_eq!(renamed(m, "__nv_bfloat16", "6.2.0"), "__hip_bfloat16");
     assert_eq!(renamed(m, "__nv_bfloat16", "7.0.0"), "__hip_bfloat16");
 }
