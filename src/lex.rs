@@ -89,7 +89,18 @@ fn is_ident_continue(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
 }
 
+thread_local! {
+    static LEXES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// How many times this thread has lexed a file: a counter for the test that each command
+/// lexes a file once.
+pub fn lex_count() -> usize {
+    LEXES.with(|c| c.get())
+}
+
 pub fn lex(src: &[u8]) -> Lexed {
+    LEXES.with(|c| c.set(c.get() + 1));
     Lexer {
         src,
         pos: 0,

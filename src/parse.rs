@@ -22,8 +22,19 @@ thread_local! {
     static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
 }
 
+thread_local! {
+    static PARSES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// How many times this thread has parsed a file: a counter for the test that each command
+/// parses a file once.
+pub fn parse_count() -> usize {
+    PARSES.with(|c| c.get())
+}
+
 /// Parses `src` with this thread's parser. `None` when the time guard stopped the parse.
 pub fn parse(src: &[u8]) -> Option<Tree> {
+    PARSES.with(|c| c.set(c.get() + 1));
     PARSER.with(|cell| {
         let mut slot = cell.borrow_mut();
         let parser = slot.get_or_insert_with(|| {

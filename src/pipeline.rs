@@ -96,7 +96,10 @@ pub fn process_bytes(rel: &str, bytes: Vec<u8>, work: &Work, m: &Mappings) -> Fi
         || crate::prefilter::mentions_cuda(&bytes)
         || translate::overloads::may_apply(&bytes);
     let mut tree = if early { parse::parse(&bytes) } else { None };
-    let plain = translate::translate_in(&ctx, m, &work.translate, tree.as_ref(), None);
+    // One lex per file: translation, the hazard rules, suppressions and the annotated
+    // translation all read these tokens.
+    let lexed = crate::lex::lex(&bytes);
+    let plain = translate::translate_lexed(&ctx, &lexed, m, &work.translate, tree.as_ref(), None);
     let relevant = early
         || plain.changed(&bytes)
         || !plain.findings.is_empty()
@@ -114,8 +117,9 @@ pub fn process_bytes(rel: &str, bytes: Vec<u8>, work: &Work, m: &Mappings) -> Fi
     if work.hazards {
         // A name in a branch HIP never compiles (or one written for HIP) is not a porting
         // problem: scan leaves it out, as it does the hazards there.
-        let hazards = crate::rules::hazards::check_with(
+        let hazards = crate::rules::hazards::check_lexed(
             &ctx,
+            &lexed,
             tree.as_ref(),
             &work.translate.target,
             &mut findings,
@@ -123,10 +127,17 @@ pub fn process_bytes(rel: &str, bytes: Vec<u8>, work: &Work, m: &Mappings) -> Fi
         );
         findings.extend(hazards);
     }
-    let suppressed = crate::rules::suppress::apply(&bytes, &mut findings);
+    let suppressed = crate::rules::suppress::apply_lexed(&bytes, &lexed, &lines, &mut findings);
     let compat = plain.compat;
     let (output, conflicts, stats) = if work.annotate {
-        let t = translate::translate_in(&ctx, m, &work.translate, tree.as_ref(), Some(&findings));
+        let t = translate::translate_lexed(
+            &ctx,
+            &lexed,
+            m,
+            &work.translate,
+            tree.as_ref(),
+            Some(&findings),
+        );
         (t.output, t.conflicts, t.stats)
     } else {
         (plain.output, plain.conflicts, plain.stats)
@@ -146,5 +157,68 @@ pub fn process_bytes(rel: &str, bytes: Vec<u8>, work: &Work, m: &Mappings) -> Fi
         suppressed,
         project_notes,
         compat,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::translate::LaunchSyntax;
+
+    /// A CUDA file with a kernel, a launch, an overload HIP defines, hazards and a suppression:
+    /// every pass has something to do.
+    const SRC: &[u8] = b"#include <cuda_runtime.h>\n\
+        __global__ void k(int *x) {\n\
+          int lane = threadIdx.x % 32; // hipport: allow(HP102) tile size\n\
+          x[lane] = __shfl_down_sync(0xffffffff, lane, 16);\n\
+          asm volatile(\"membar.gl;\");\n\
+        }\n\
+        void run(int *x, cudaStream_t s) {\n\
+          k<<<1, 64, 0, s>>>(x);\n\
+          cudaStreamSynchronize(s);\n\
+        }\n";
+
+    fn work(hazards: bool, annotate: bool) -> Work {
+        Work {
+            translate: Options {
+                target: crate::mappings::Target {
+                    rocm: "6.2.0".parse().unwrap(),
+                    roc: false,
+                    experimental: false,
+                },
+                // `--launch-syntax hip` rewrites launches on the translated output, which is
+                // lexed once more (a known second lex, not covered here).
+                launch: LaunchSyntax::Keep,
+                implicit_include: true,
+                compat_header: false,
+            },
+            hazards,
+            annotate,
+            keep_output: true,
+            max_file_size: u64::MAX,
+        }
+    }
+
+    /// Per command (port, scan, port --annotate) a file's bytes are lexed once and parsed once.
+    #[test]
+    fn each_file_is_lexed_once_and_parsed_once() {
+        let m = crate::mappings::get();
+        for (name, w) in [
+            ("port", work(false, false)),
+            ("scan", work(true, false)),
+            ("port --annotate", work(true, true)),
+        ] {
+            let (lex0, parse0) = (crate::lex::lex_count(), parse::parse_count());
+            let r = process_bytes("k.cu", SRC.to_vec(), &w, m);
+            assert!(r.changed && r.health.parsed, "{name}");
+            assert!(r.suppressed >= 1 || !w.hazards, "{name}: {}", r.suppressed);
+            let lexes = crate::lex::lex_count() - lex0;
+            let parses = parse::parse_count() - parse0;
+            assert_eq!(
+                (lexes, parses),
+                (1, 1),
+                "{name}: lexed {lexes}, parsed {parses} times"
+            );
+        }
     }
 }

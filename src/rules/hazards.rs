@@ -32,8 +32,20 @@ pub fn check_with(
     project: &mut Vec<Finding>,
 ) -> Vec<Finding> {
     let lexed = crate::lex::lex(ctx.src);
+    check_lexed(ctx, &lexed, tree, target, translated, project)
+}
+
+/// [`check_with`] with the file's tokens already lexed (the pipeline lexes each file once).
+pub fn check_lexed(
+    ctx: &FileCtx,
+    lexed: &crate::lex::Lexed,
+    tree: Option<&Tree>,
+    target: &Target,
+    translated: &mut Vec<Finding>,
+    project: &mut Vec<Finding>,
+) -> Vec<Finding> {
     let index = crate::rules::syntax::Index::new(ctx, tree);
-    let s = Src::new(ctx, &lexed, tree, &index);
+    let s = Src::new(ctx, lexed, tree, &index);
     let mut out = Vec::new();
     warp_size::check(&s, &mut out);
     inline_asm::check(&s, &mut out);

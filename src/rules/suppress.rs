@@ -35,9 +35,20 @@ pub fn apply(src: &[u8], findings: &mut Vec<Finding>) -> usize {
     if memchr::memmem::find(src, b"hipport: allow(").is_none() {
         return 0;
     }
-    let lexed = crate::lex::lex(src);
-    let lines = LineIndex::new(src);
-    let allowed = allowances(src, &lexed, &lines);
+    apply_lexed(src, &crate::lex::lex(src), &LineIndex::new(src), findings)
+}
+
+/// [`apply`] with the file's tokens and line index already at hand.
+pub fn apply_lexed(
+    src: &[u8],
+    lexed: &crate::lex::Lexed,
+    lines: &LineIndex,
+    findings: &mut Vec<Finding>,
+) -> usize {
+    if memchr::memmem::find(src, b"hipport: allow(").is_none() {
+        return 0;
+    }
+    let allowed = allowances(src, lexed, lines);
     let before = findings.len();
     findings.retain(|f| !allowed.contains(&(f.line as usize - 1, f.rule.to_ascii_uppercase())));
     before - findings.len()

@@ -172,10 +172,21 @@ pub fn translate_in(
     tree: Option<&tree_sitter::Tree>,
     annotate: Option<&[Finding]>,
 ) -> Translation {
-    let lexed = lex::lex(ctx.src);
+    translate_lexed(ctx, &lex::lex(ctx.src), m, opts, tree, annotate)
+}
+
+/// [`translate_in`] with the file's tokens already lexed (the pipeline lexes each file once).
+pub fn translate_lexed(
+    ctx: &FileCtx,
+    lexed: &lex::Lexed,
+    m: &Mappings,
+    opts: &Options,
+    tree: Option<&tree_sitter::Tree>,
+    annotate: Option<&[Finding]>,
+) -> Translation {
     let mut pass = Pass {
         ctx,
-        lexed: &lexed,
+        lexed,
         m,
         opts,
         lang: Lang::of(ctx.path),
@@ -198,7 +209,7 @@ pub fn translate_in(
         let mut all: Vec<Finding> = pass.findings.clone();
         all.extend(extra.iter().cloned());
         all.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-        let notes = self::annotate(ctx.src, &lexed, &all);
+        let notes = self::annotate(ctx.src, lexed, &all);
         pass.edits.extend(notes);
     }
     let Pass {
