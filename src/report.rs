@@ -131,6 +131,9 @@ pub struct Report {
     /// Contents of the files with findings, for text excerpts.
     #[serde(skip)]
     pub sources: Sources,
+    /// Show PASS findings in the views for people (text); `--show-pass`.
+    #[serde(skip)]
+    pub show_pass: bool,
 }
 
 impl Report {
@@ -164,9 +167,32 @@ impl Report {
             board: Vec::new(),
             baseline: None,
             sources: Sources::new(),
+            show_pass: false,
         };
         r.board = crate::board::static_board(&r);
         r
+    }
+
+    /// Keeps the findings `keep` accepts (`--status`, `--category`, `--rule`, `--path`) and
+    /// recounts the summary of what is shown; the board stays the project's.
+    pub fn retain_findings(&mut self, keep: impl Fn(&Finding) -> bool) {
+        self.findings.retain(|f| keep(f));
+        let s = &mut self.summary;
+        for v in s.by_status.values_mut() {
+            *v = 0;
+        }
+        s.by_category.clear();
+        for f in &self.findings {
+            *s.by_status
+                .entry(f.status.as_str().to_string())
+                .or_default() += 1;
+            *s.by_category
+                .entry(f.category.as_str().to_string())
+                .or_default() += 1;
+        }
+        let mut paths: Vec<&str> = self.findings.iter().map(|f| f.path.as_str()).collect();
+        paths.dedup();
+        s.files_with_findings = paths.len();
     }
 
     /// The board's verdict.

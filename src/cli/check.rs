@@ -42,6 +42,8 @@ pub struct CheckArgs {
     pub walk: WalkArgs,
     #[command(flatten)]
     pub config: ConfigArgs,
+    #[command(flatten)]
+    pub view: super::view::ViewArgs,
 }
 
 /// Which new findings fail the check.
@@ -149,10 +151,15 @@ pub fn run(a: CheckArgs, settings: &Settings) -> anyhow::Result<i32> {
         }
         out.flush()?;
     } else {
-        output::print(&report, a.format)?;
+        // The view filters what is printed; the verdict above counts every new finding.
+        let mut shown = report.clone();
+        a.view.apply(&mut shown)?;
+        output::print(&shown, a.format)?;
     }
     if let Some(s) = output::summary_path(a.summary.as_deref(), a.format) {
-        output::write_summary(&s, &report)?;
+        let mut shown = report.clone();
+        a.view.apply(&mut shown)?;
+        output::write_summary(&s, &shown)?;
     }
     if a.format != ScanFormat::Text {
         eprintln!("{verdict}");

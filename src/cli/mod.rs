@@ -15,6 +15,7 @@ pub mod record;
 pub mod report;
 pub mod scan;
 pub mod verify;
+pub mod view;
 
 use crate::gate::exit;
 use crate::settings::{Request, Settings};

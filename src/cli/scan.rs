@@ -25,6 +25,8 @@ pub struct ScanArgs {
     /// Also write the Markdown report to FILE (default with --format github: $GITHUB_STEP_SUMMARY).
     #[arg(long, value_name = "FILE")]
     pub summary: Option<PathBuf>,
+    #[command(flatten)]
+    pub view: super::view::ViewArgs,
 }
 
 impl ScanArgs {
@@ -34,7 +36,8 @@ impl ScanArgs {
 }
 
 pub fn run(a: ScanArgs, settings: &Settings) -> anyhow::Result<i32> {
-    let report = settings.scan()?;
+    let mut report = settings.scan()?;
+    a.view.apply(&mut report)?;
     if a.format == ScanFormat::Html {
         if a.paths.len() != 1 {
             anyhow::bail!("--format html takes one PATH: the project directory");

@@ -60,17 +60,37 @@ pub fn annotation(f: &Finding, is_new: bool, decision: Option<&str>) -> Option<S
     ))
 }
 
-/// Writes the annotations, new ones (against a baseline) first.
+/// Annotations per rule and file: GitHub shows about ten per step, so repeats of one rule in
+/// one file are summarised in the job summary (the Markdown report) instead.
+pub const MAX_PER_RULE_AND_FILE: usize = 3;
+
+/// Writes the annotations, new ones (against a baseline) first, at most
+/// [`MAX_PER_RULE_AND_FILE`] per rule and file.
 pub fn write(r: &Report, w: &mut dyn Write) -> io::Result<()> {
     let mut order: Vec<&Finding> = r.findings.iter().collect();
     order.sort_by_key(|f| !Report::is_new(f));
+    let mut per: std::collections::HashMap<(&str, &str), usize> = std::collections::HashMap::new();
+    let mut held = 0usize;
     for f in order {
         let d = r
             .decision(f)
             .map(|d| format!("{}: {}", d.decision, d.reason));
         if let Some(line) = annotation(f, Report::is_new(f), d.as_deref()) {
+            let n = per.entry((f.rule.as_str(), f.path.as_str())).or_default();
+            *n += 1;
+            if *n > MAX_PER_RULE_AND_FILE {
+                held += 1;
+                continue;
+            }
             writeln!(w, "{line}")?;
         }
+    }
+    if held > 0 {
+        // Not a workflow command: a log line pointing to the job summary, which lists them.
+        writeln!(
+            w,
+            "hipport: {held} more finding(s) not annotated (at most {MAX_PER_RULE_AND_FILE} per rule and file); the job summary lists them"
+        )?;
     }
     for e in &r.errors {
         writeln!(

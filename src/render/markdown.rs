@@ -11,6 +11,15 @@ use std::io::{self, Write};
 /// Writes the report. Findings a baseline comparison found new are listed first within their
 /// group and tagged.
 pub fn write(r: &Report, w: &mut dyn Write) -> io::Result<()> {
+    // Items are listed until the report nears GitHub's comment limit (65 536 characters); the
+    // rest are counted with a pointer to the complete formats.
+    let written = std::cell::RefCell::new(0usize);
+    let mut omitted = 0usize;
+    let mut w = Counting {
+        inner: w,
+        n: &written,
+    };
+    let w = &mut w;
     writeln!(w, "# hipport remediation report")?;
     writeln!(w)?;
     writeln!(
@@ -78,10 +87,32 @@ pub fn write(r: &Report, w: &mut dyn Write) -> io::Result<()> {
             writeln!(w)?;
             writeln!(w, "### {c} ({})", group.len())?;
             writeln!(w)?;
-            for &&(_, f) in &group {
-                item(r, f, Report::is_new(f), w)?;
+            let listed: Vec<Finding> = group.iter().map(|(_, f)| (*f).clone()).collect();
+            for g in crate::rules::facts::groups(&listed) {
+                if *written.borrow() > BUDGET {
+                    omitted += g.lines.len();
+                    continue;
+                }
+                let mut buf = Vec::new();
+                item(r, g.first, Report::is_new(g.first), &mut buf)?;
+                if g.lines.len() > 1 {
+                    writeln!(
+                        buf,
+                        "  - {} occurrences in this file: {}",
+                        g.lines.len(),
+                        crate::rules::facts::lines_note(&g.lines, 20)
+                    )?;
+                }
+                w.write_all(&buf)?;
             }
         }
+    }
+    if omitted > 0 {
+        writeln!(w)?;
+        writeln!(
+            w,
+            "{omitted} more item(s) are not listed, to fit a pull-request comment: the full list is in `hipport scan --format json` or `--format sarif` (or narrow this report with `--status`, `--category`, `--rule`, `--path`)."
+        )?;
     }
     if !r.errors.is_empty() {
         writeln!(w)?;
@@ -128,6 +159,27 @@ fn item(r: &Report, f: &Finding, is_new: bool, w: &mut dyn Write) -> io::Result<
         writeln!(w, "  - Decision: {}{by}: {}", d.decision, d.reason)?;
     }
     Ok(())
+}
+
+/// Where listing items stops: the summary, board and verdict come first and the closing lines
+/// are short, so the whole report stays under 60 000 characters.
+pub const BUDGET: usize = 55_000;
+
+/// A writer that counts the bytes written through it.
+struct Counting<'a, 'b> {
+    inner: &'a mut dyn Write,
+    n: &'b std::cell::RefCell<usize>,
+}
+
+impl Write for Counting<'_, '_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let k = self.inner.write(buf)?;
+        *self.n.borrow_mut() += k;
+        Ok(k)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
 }
 
 /// A table cell: no pipes or line breaks.

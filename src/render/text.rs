@@ -58,7 +58,16 @@ pub fn render(report: &Report, w: &mut dyn WriteColor) -> io::Result<()> {
     let mut files = SimpleFiles::new();
     let mut ids: BTreeMap<&str, usize> = BTreeMap::new();
     let mut current: Option<&str> = None;
-    for f in &report.findings {
+    // PASS items (work the port did, code HIP never compiles) are counted, not listed, unless
+    // asked for; repeats of one fact in a file are one entry with the lines.
+    let shown: Vec<Finding> = report
+        .findings
+        .iter()
+        .filter(|f| report.show_pass || f.status != Status::Pass)
+        .cloned()
+        .collect();
+    for g in crate::rules::facts::groups(&shown) {
+        let f = g.first;
         if current != Some(f.path.as_str()) {
             current = Some(f.path.as_str());
             writeln!(w, "── {} ──", f.path)?;
@@ -77,10 +86,69 @@ pub fn render(report: &Report, w: &mut dyn WriteColor) -> io::Result<()> {
                 .get(*i)
                 .is_ok_and(|sf| f.byte_range.1 <= sf.source().len())
         });
-        term::emit_to_write_style(w, &config, &files, &diagnostic(f, id))
-            .map_err(io::Error::other)?;
+        let mut d = diagnostic(f, id);
+        if g.lines.len() > 1 {
+            d.notes.insert(
+                0,
+                format!(
+                    "{} occurrences in this file: {}",
+                    g.lines.len(),
+                    crate::rules::facts::lines_note(&g.lines, 12)
+                ),
+            );
+        }
+        term::emit_to_write_style(w, &config, &files, &d).map_err(io::Error::other)?;
     }
+    let hidden = report.findings.len() - shown.len();
+    if hidden > 0 {
+        writeln!(
+            w,
+            "{hidden} PASS finding(s) not listed (done by `hipport port`, or in code HIP never compiles): --show-pass lists them"
+        )?;
+    }
+    per_file_and_rule(&shown, w)?;
     summary(report, w)
+}
+
+/// Where the work is: the files and the rules with the most findings listed above.
+fn per_file_and_rule(shown: &[Finding], w: &mut dyn WriteColor) -> io::Result<()> {
+    if shown.is_empty() {
+        return Ok(());
+    }
+    let mut by_file: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut by_rule: BTreeMap<(&str, &str), usize> = BTreeMap::new();
+    for f in shown {
+        *by_file.entry(f.path.as_str()).or_default() += 1;
+        *by_rule
+            .entry((f.rule.as_str(), f.rule_name.as_str()))
+            .or_default() += 1;
+    }
+    let top = |v: Vec<(String, usize)>| -> String {
+        let mut v = v;
+        v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let n = v.len();
+        let mut parts: Vec<String> = v.iter().take(10).map(|(k, c)| format!("{k} {c}")).collect();
+        if n > 10 {
+            parts.push(format!("and {} more", n - 10));
+        }
+        parts.join(", ")
+    };
+    writeln!(
+        w,
+        "by file: {}",
+        top(by_file
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect())
+    )?;
+    writeln!(
+        w,
+        "by rule: {}",
+        top(by_rule
+            .into_iter()
+            .map(|((c, n), v)| (format!("{c} {n}"), v))
+            .collect())
+    )
 }
 
 fn summary(report: &Report, w: &mut dyn WriteColor) -> io::Result<()> {
