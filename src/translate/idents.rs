@@ -248,6 +248,13 @@ fn register_keyword(p: &mut Pass, i: usize) {
     p.stats.fixups += 1;
 }
 
+/// Macros hipport defines itself, before the file's first include, when a translated name
+/// needs them: the library documents them as the switch to the API the translation targets.
+const SELF_DEFINED: &[(&str, &str)] = &[(
+    "ROCM_MATHLIBS_API_USE_HIP_COMPLEX",
+    "hipBLAS 5.x: hipblasComplex/hipblasDoubleComplex are hipFloatComplex/hipDoubleComplex",
+)];
+
 /// Once per file and macro: the HIP name is declared only when `define` is set.
 fn requires_define(p: &mut Pass, i: usize, name: &str, define: Option<&str>) {
     let Some(define) = define else { return };
@@ -260,6 +267,19 @@ fn requires_define(p: &mut Pass, i: usize, name: &str, define: Option<&str>) {
         return;
     }
     p.defines_reported.push(define.to_string());
+    if let Some((_, why)) = SELF_DEFINED.iter().find(|(d, _)| *d == define) {
+        let at = super::includes::insertion_point(p);
+        let nl = crate::source::newline_of(p.src());
+        p.edits.push(Edit::insert(
+            at,
+            format!(
+                "#define {define} // hipport: `{name}` in ROCm {}: {why}{nl}",
+                p.opts.target.rocm
+            ),
+        ));
+        p.stats.fixups += 1;
+        return;
+    }
     let t = p.lexed.tokens[i];
     let f = p.ctx.finding(
         &api::WARP_SYNC_NEEDS_DEFINE,

@@ -1,3 +1,4 @@
+#define ROCM_MATHLIBS_API_USE_HIP_COMPLEX // hipport: `cublasCaxpy` in ROCm 5.2.0: hipBLAS 5.x: hipblasComplex/hipblasDoubleComplex are hipFloatComplex/hipDoubleComplex
 #include <hip/hip_runtime.h>
 #include <hipblas/hipblas.h>
 #include <hip/hip_complex.h>
