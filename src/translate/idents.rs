@@ -50,6 +50,9 @@ pub(super) fn run(p: &mut Pass) {
             register_keyword(p, i);
             continue;
         }
+        if p.rocblas_context && super::roc_context::rename(p, i, name) {
+            continue;
+        }
         let Some(res) = m.resolve_in_context(name, &p.opts.target, hipblas_datatype) else {
             continue;
         };
@@ -259,6 +262,11 @@ const SELF_DEFINED: &[(&str, &str)] = &[(
 fn requires_define(p: &mut Pass, i: usize, name: &str, define: Option<&str>) {
     let Some(define) = define else { return };
     if p.defines_reported.iter().any(|d| d == define) {
+        return;
+    }
+    // In a rocBLAS context the complex types are rocBLAS's own (roc_context), which the
+    // hipComplex switch would turn into hipFloatComplex: the define must stay off there.
+    if p.rocblas_context && define == "ROCM_MATHLIBS_API_USE_HIP_COMPLEX" {
         return;
     }
     // Defined in the file itself (before use) is fine.

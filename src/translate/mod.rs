@@ -14,6 +14,7 @@ mod idents;
 mod includes;
 mod launch;
 pub mod overloads;
+mod roc_context;
 
 pub use annotate::annotate;
 
@@ -136,6 +137,8 @@ pub(crate) struct Pass<'a> {
     /// `hipport_compat.h` shims used (ids), and whether an include of the header is in place.
     pub compat: BTreeSet<String>,
     pub compat_included: bool,
+    /// `--roc` and the file uses cuBLAS: rocBLAS names for its types and enums.
+    pub rocblas_context: bool,
 }
 
 impl<'a> Pass<'a> {
@@ -197,7 +200,9 @@ pub fn translate_lexed(
         tree,
         compat: BTreeSet::new(),
         compat_included: false,
+        rocblas_context: false,
     };
+    pass.rocblas_context = roc_context::is_rocblas_context(&pass);
     idents::run(&mut pass);
     includes::run(&mut pass);
     fixups::run(&mut pass);
