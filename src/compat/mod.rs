@@ -36,6 +36,10 @@ pub const SHIM_FILES: &[(&str, &str)] = &[
         include_str!("../../mappings/compat/half2_atomic_add.h"),
     ),
     (
+        "int_minmax.h",
+        include_str!("../../mappings/compat/int_minmax.h"),
+    ),
+    (
         "math_constants.h",
         include_str!("../../mappings/compat/math_constants.h"),
     ),

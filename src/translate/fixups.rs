@@ -50,6 +50,14 @@ const GLUED_KEYWORDS: &[&[u8]] = &[
     b"__launch_bounds__",
 ];
 
+/// An identifier written straight after a string literal that clang reads as a literal suffix:
+/// the CUDA keywords above, and any macro name (`"id "FMT`), which gcc accepts with a warning
+/// but clang rejects (`-Wreserved-user-defined-literal`). User-defined suffixes start with `_`;
+/// `s` and `sv` are the standard library's.
+fn glued_suffix(text: &[u8]) -> bool {
+    GLUED_KEYWORDS.contains(&text) || !(text.starts_with(b"_") || text == b"s" || text == b"sv")
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Cast {
     VoidPtrPtr,
@@ -246,7 +254,7 @@ pub(super) fn run(p: &mut Pass) {
     spaced_launches(p);
     for i in 0..p.lexed.tokens.len() {
         let t = p.lexed.tokens[i];
-        if t.kind == Tok::Ident && i > 0 && GLUED_KEYWORDS.contains(&p.text(i)) {
+        if t.kind == Tok::Ident && i > 0 && glued_suffix(p.text(i)) {
             let prev = p.lexed.tokens[i - 1];
             if prev.kind == Tok::Str && prev.end == t.start {
                 p.edits.push(Edit::insert(t.start as usize, " "));

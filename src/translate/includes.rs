@@ -150,10 +150,36 @@ fn includes_local_header(p: &Pass) -> bool {
         })
 }
 
-/// Kernels, built-in variables or launches: what `hip_runtime_api.h` alone does not declare.
+/// A CUDA vector type or its constructor (`uint4`, `make_float2`), which nvcc's implicit
+/// `cuda_runtime.h` declared and HIP declares in `hip_runtime.h`.
+fn is_vector_type(name: &[u8]) -> bool {
+    let name = name.strip_prefix(b"make_").unwrap_or(name);
+    let Some((&n, base)) = name.split_last() else {
+        return false;
+    };
+    const BASES: &[&[u8]] = &[
+        b"char",
+        b"uchar",
+        b"short",
+        b"ushort",
+        b"int",
+        b"uint",
+        b"long",
+        b"ulong",
+        b"longlong",
+        b"ulonglong",
+        b"float",
+        b"double",
+    ];
+    (b'1'..=b'4').contains(&n) && BASES.contains(&base)
+}
+
+/// Kernels, built-in variables, launches or vector types: what `hip_runtime_api.h` alone does
+/// not declare.
 fn has_device_code(p: &Pass) -> bool {
     p.lexed.tokens.iter().any(|t| {
-        t.kind == Tok::Ident && CUDA_MARKERS.contains(&t.text(p.src()))
+        t.kind == Tok::Ident
+            && (CUDA_MARKERS.contains(&t.text(p.src())) || is_vector_type(t.text(p.src())))
             || (t.kind == Tok::Punct
                 && t.text(p.src()) == b"<"
                 && p.src().get(t.start as usize..t.start as usize + 3) == Some(b"<<<"))
@@ -240,6 +266,65 @@ pub(super) fn implicit(p: &mut Pass) {
 /// Before the first unconditional `#include`; else after an include guard or `#pragma once`;
 /// else before the first line of code. Never before a UTF-8 BOM.
 pub(super) fn insertion_point(p: &Pass) -> usize {
+    outside_extern_c(p, first_insertion_point(p))
+}
+
+/// An include inside `extern "C" { … }` would give the C++ HIP headers C linkage ("templates
+/// must have C++ linkage"): move the point before the block, and before the
+/// `#ifdef __cplusplus` that usually wraps its opening line.
+fn outside_extern_c(p: &Pass, mut at: usize) -> usize {
+    let toks = &p.lexed.tokens;
+    let text = |i: usize| toks[i].text(p.src());
+    for k in 0..toks.len() {
+        if toks[k].kind != Tok::Ident || text(k) != b"extern" || toks[k].start as usize >= at {
+            continue;
+        }
+        let Some(c) = p.lexed.next_code(k).filter(|&c| text(c) == b"\"C\"") else {
+            continue;
+        };
+        let Some(open) = p.lexed.next_code(c).filter(|&o| text(o) == b"{") else {
+            continue;
+        };
+        let mut depth = 0i32;
+        let mut close = toks.len();
+        for (j, t) in toks.iter().enumerate().skip(open) {
+            if t.kind != Tok::Punct {
+                continue;
+            }
+            match text(j) {
+                b"{" => depth += 1,
+                b"}" => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = j;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let end = toks.get(close).map_or(p.src().len(), |t| t.end as usize);
+        if at > end {
+            continue;
+        }
+        let start = toks[k].start as usize;
+        at = start - line_indent(p.src(), start);
+        // `#ifdef __cplusplus` / `#if defined(__cplusplus)` on the line before.
+        if let Some(d) = p.lexed.directives.iter().rev().find(|d| d.end < at) {
+            let line = &p.src()[d.start..d.end];
+            if matches!(d.name.as_str(), "ifdef" | "if")
+                && memchr::memmem::find(line, b"__cplusplus").is_some()
+                && p.src()[d.end..at].iter().all(|b| b.is_ascii_whitespace())
+            {
+                at = d.start - line_indent(p.src(), d.start);
+            }
+        }
+        break;
+    }
+    at
+}
+
+fn first_insertion_point(p: &Pass) -> usize {
     let src = p.src();
     let bom = if src.starts_with(crate::source::UTF8_BOM) {
         3
