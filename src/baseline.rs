@@ -94,7 +94,10 @@ impl Baseline {
 
     pub fn load(file: &Path) -> Result<Baseline, BaselineError> {
         let name = file.display().to_string();
-        let text = match std::fs::read_to_string(file) {
+        // A FIFO or device must be reported, not read (reading could block forever).
+        let text = match crate::safety::require_regular(file)
+            .and_then(|()| std::fs::read_to_string(file))
+        {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Err(BaselineError::Missing(name))

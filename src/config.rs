@@ -22,6 +22,12 @@
 //! status = "BLOCKER"
 //! reason = "GPUDirect RDMA flush has no ROCm equivalent; needs a design change"
 //! by = "migration lead"
+//! [verify]
+//! include_dirs = ["third_party/include"]   # relative to this file, inside the project
+//! defines = ["TCNN_HALF_PRECISION=1"]
+//! std = "c++17"
+//! extra_args = ["-fopenmp"]
+//! rocm_switch = true                       # define the detected USE_ROCM-like switch
 //! ```
 
 use crate::finding::{Decision, DecisionKind, Finding};
@@ -49,6 +55,23 @@ struct Raw {
     suppress: Vec<RawSuppress>,
     #[serde(default)]
     accept: Vec<RawAccept>,
+    #[serde(default)]
+    verify: VerifyConfig,
+}
+
+/// `[verify]`: flags `hipport verify` adds to every unit. The file is the project's, so verify
+/// passes these through the same allow-list as compile_commands.json.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VerifyConfig {
+    #[serde(default)]
+    pub include_dirs: Vec<String>,
+    #[serde(default)]
+    pub defines: Vec<String>,
+    pub std: Option<String>,
+    #[serde(default)]
+    pub extra_args: Vec<String>,
+    pub rocm_switch: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -140,6 +163,7 @@ pub struct Config {
     off: BTreeSet<String>,
     suppress: Vec<Suppress>,
     accept: Vec<Accept>,
+    pub verify: VerifyConfig,
 }
 
 /// The nearest `hipport.toml` from `start` upwards, stopping at the repository root (the first
@@ -164,6 +188,10 @@ pub fn find(start: &Path) -> Option<PathBuf> {
 
 pub fn load(file: &Path) -> Result<Config, ConfigError> {
     let name = file.display().to_string();
+    crate::safety::require_regular(file).map_err(|error| ConfigError::Io {
+        file: name.clone(),
+        error,
+    })?;
     let text = std::fs::read_to_string(file).map_err(|error| ConfigError::Io {
         file: name.clone(),
         error,
@@ -292,6 +320,7 @@ pub fn parse(text: &str, file: &Path) -> Result<Config, ConfigError> {
         off,
         suppress,
         accept,
+        verify: raw.verify,
     })
 }
 

@@ -26,6 +26,7 @@ pub mod probe;
 pub mod record;
 pub mod render;
 pub mod report;
+pub mod safety;
 pub mod scan;
 pub mod settings;
 pub mod source;

@@ -64,6 +64,12 @@ pub fn check_bytes(bytes: &[u8]) -> Result<(), ReadError> {
 
 pub fn read(path: &Path, max_bytes: u64) -> Result<SourceText, ReadError> {
     let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(ReadError::Io(std::io::Error::other(format!(
+            "{}, not a regular file",
+            crate::safety::kind_of(&meta)
+        ))));
+    }
     if meta.len() > max_bytes {
         return Err(ReadError::TooLarge {
             size: meta.len(),
@@ -76,32 +82,12 @@ pub fn read(path: &Path, max_bytes: u64) -> Result<SourceText, ReadError> {
 }
 
 /// Writes `bytes` to `dest` through a temporary file in the same directory and a rename, so a
-/// reader never sees a half-written file and no temporary or backup file is left behind. The
+/// reader never sees a half-written file and no temporary or backup file is left behind (see
+/// [`crate::safety::write_atomic`]: never onto a symlink, FIFO, device or read-only file). The
 /// permissions are those of `like` (the input a translation came from), else of the file being
 /// replaced, else 0644.
 pub fn write_atomic(dest: &Path, bytes: &[u8], like: Option<&Path>) -> std::io::Result<()> {
-    use std::io::Write;
-    let dir = dest
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".hipport-")
-        .tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let mode = like
-            .and_then(|l| std::fs::metadata(l).ok())
-            .or_else(|| std::fs::metadata(dest).ok())
-            .map_or(0o644, |m| m.permissions().mode());
-        tmp.as_file()
-            .set_permissions(std::fs::Permissions::from_mode(mode))?;
-    }
-    tmp.persist(dest).map_err(|e| e.error)?;
-    Ok(())
+    crate::safety::write_atomic(dest, bytes, like, None)
 }
 
 /// Byte offset → 1-based line and column (columns in Unicode scalar values; invalid UTF-8

@@ -48,6 +48,17 @@ pub struct Input {
     pub size: u64,
 }
 
+impl Input {
+    /// The path relative to its root, byte-exact (a non-UTF-8 name is kept as it is, where
+    /// [`Input::rel`] shows it lossily): the name to write under an output directory.
+    pub fn rel_os(&self) -> &Path {
+        match self.path.strip_prefix(&self.root) {
+            Ok(r) if !r.as_os_str().is_empty() => r,
+            _ => Path::new(self.path.file_name().unwrap_or(self.path.as_os_str())),
+        }
+    }
+}
+
 /// A path that could not be walked (unreadable directory, symlink loop, missing path).
 #[derive(Clone, Debug)]
 pub struct WalkError {

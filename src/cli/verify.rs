@@ -1,6 +1,12 @@
 //! `hipport verify`: translate a tree into a separate directory and compile every translation
 //! unit with hipcc; print PASS / BUILD FAIL per unit and store the results as the BUILD gate's
-//! evidence (`.hipport/verify-results.json`, hashed into `hipport-migration.toml`).
+//! evidence (`.hipport/verify-results.json`, hashed into `hipport-migration.toml` when the
+//! project has a record, or with `--record`).
+//!
+//! Flags for real projects: `-I`, `-D`, `--std`, `--extra-arg` (also `[verify]` in
+//! hipport.toml, filtered like compile_commands.json since the file is the project's), the
+//! project's own ROCm switch (`USE_ROCM`, …) defined by default and printed, PyTorch's include
+//! directories when `import torch` works.
 //!
 //! Exit codes: 0 every unit compiled, or no hipcc here (the BUILD gate stays UNKNOWN and a
 //! message says how to get one); 1 some unit failed; 2 usage or I/O error.
@@ -9,7 +15,7 @@ use super::common::{ConfigArgs, TargetArgs, TextOrJson, WalkArgs};
 use crate::gate::{exit, Phase, Status};
 use crate::record::{self, Evidence, GateRow, Record};
 use crate::settings::{Request, Settings, Source};
-use crate::verify::{self, hipcc, VerifyResults, VerifySettings};
+use crate::verify::{self, hipcc, AddedFlag, Progress, VerifyResults, VerifySettings};
 use anyhow::{bail, Context};
 use clap::Args;
 use std::collections::BTreeMap;
@@ -58,8 +64,30 @@ pub struct VerifyArgs {
     #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
     pub format: TextOrJson,
     /// Do not write the BUILD gate into hipport-migration.toml.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "record")]
     pub no_record: bool,
+    /// Write the BUILD gate into hipport-migration.toml, creating the record if there is none
+    /// (by default only an existing record is updated).
+    #[arg(long)]
+    pub record: bool,
+    /// Add an include directory for every unit (repeatable).
+    #[arg(short = 'I', long = "include-dir", value_name = "DIR")]
+    pub include_dirs: Vec<PathBuf>,
+    /// Define a macro for every unit, NAME or NAME=VALUE (repeatable).
+    #[arg(short = 'D', long = "define", value_name = "NAME[=VAL]")]
+    pub defines: Vec<String>,
+    /// The C++ standard, e.g. c++17 or c++20 (default: the project's, else c++17 as nvcc).
+    #[arg(long, value_name = "STD")]
+    pub std: Option<String>,
+    /// One more compiler argument for every unit (repeatable), e.g. --extra-arg=-fopenmp.
+    #[arg(long, value_name = "ARG", allow_hyphen_values = true)]
+    pub extra_arg: Vec<String>,
+    /// Do not define the project's own ROCm switch (detected `USE_ROCM`-like macros).
+    #[arg(long)]
+    pub no_rocm_switch: bool,
+    /// No progress output (by default: a bar on a terminal, a line every few units otherwise).
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 impl VerifyArgs {
@@ -90,6 +118,9 @@ pub fn run(a: VerifyArgs, settings: &Settings) -> anyhow::Result<i32> {
         bail!("{}: no such file or directory", a.path.display());
     };
     only.extend(a.only.iter().cloned());
+    let state_dir = crate::safety::real_dir_inside(&root, ".hipport")
+        .with_context(|| "the verify results directory")?;
+    let config = settings.config.as_ref();
     let record_path = Record::path_in(&root);
     let existing = match Record::load(&record_path) {
         Ok(r) => Some(r),
@@ -131,6 +162,50 @@ pub fn run(a: VerifyArgs, settings: &Settings) -> anyhow::Result<i32> {
         }
         Some(b.build()?)
     };
+    let (added, std_flag, notes) = added_flags(&a, &root, config)?;
+    let files = tree_files(&root, &settings.walk);
+    let mut deps = verify::deps::Deps {
+        submodules: verify::deps::submodules(&root),
+        ..Default::default()
+    };
+    let mut added = added;
+    if verify::deps::uses_torch(&root, &files) {
+        match verify::deps::torch_include_dirs("python3") {
+            Ok(dirs) => {
+                for d in dirs {
+                    added.push(AddedFlag {
+                        flag: format!("-isystem{}", d.display()),
+                        from: "torch (torch.utils.cpp_extension.include_paths())".into(),
+                    });
+                    deps.torch_include.push(d);
+                }
+            }
+            Err(why) => deps.torch_missing = Some(why),
+        }
+    }
+    if !a.no_rocm_switch && config.and_then(|c| c.verify.rocm_switch) != Some(false) {
+        for sw in verify::switch::detect(&root, &files) {
+            added.insert(
+                0,
+                AddedFlag {
+                    flag: sw.flag,
+                    from: format!("the project's ROCm switch ({})", sw.seen),
+                },
+            );
+        }
+    }
+    let progress = if a.quiet || a.format == TextOrJson::Json && !std::io::stderr().is_terminal() {
+        Progress::Quiet
+    } else if std::io::stderr().is_terminal() && std::env::var_os("CI").is_none() {
+        Progress::Bar
+    } else {
+        Progress::Lines
+    };
+    if !a.quiet {
+        for n in &notes {
+            eprintln!("hipport: note: {n}");
+        }
+    }
     let settings = VerifySettings {
         out: a.out.clone().unwrap_or_else(|| root.join(DEFAULT_OUT)),
         root: root.clone(),
@@ -144,7 +219,10 @@ pub fn run(a: VerifyArgs, settings: &Settings) -> anyhow::Result<i32> {
         only: only_set,
         walk: settings.walk.clone(),
         max_file_size: settings.max_file_size,
-        progress: std::io::stderr().is_terminal() && std::env::var_os("CI").is_none(),
+        progress,
+        added,
+        std: std_flag,
+        deps,
     };
     let mut results = verify::verify(&settings).map_err(anyhow::Error::msg)?;
     let results_path = root.join(RESULTS_FILE);
@@ -157,21 +235,23 @@ pub fn run(a: VerifyArgs, settings: &Settings) -> anyhow::Result<i32> {
             results.merge_previous(&prev, &units);
         }
     }
-    let ignore = root.join(".hipport/.gitignore");
-    if !ignore.exists() {
+    let ignore = state_dir.join(".gitignore");
+    if std::fs::symlink_metadata(&ignore).is_err() {
         // The translated tree is scratch; the results file is evidence and may be committed.
-        let _ = record::write_atomic(&ignore, b"verify/\n");
+        let _ = crate::safety::write_atomic(&ignore, b"verify/\n", None, Some(&root));
     }
     let json = serde_json::to_vec_pretty(&results)?;
-    record::write_atomic(&results_path, &json)
+    crate::safety::write_atomic(&results_path, &json, None, Some(&root))
         .with_context(|| format!("writing {}", results_path.display()))?;
-    let recorded = if a.no_record {
-        None
-    } else {
-        let mut rec = existing.unwrap_or_else(|| Record::new(&record::whoami()));
-        rec.set_gate(build_row(&results, &command, record::sha256_hex(&json)));
-        rec.save(&record_path)?;
-        Some(record_path.display().to_string())
+    let recorded = match existing {
+        _ if a.no_record => None,
+        None if !a.record => None,
+        existing => {
+            let mut rec = existing.unwrap_or_else(|| Record::new(&record::whoami()));
+            rec.set_gate(build_row(&results, &command, record::sha256_hex(&json)));
+            rec.save(&record_path)?;
+            Some(record_path.display().to_string())
+        }
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -193,6 +273,90 @@ pub fn run(a: VerifyArgs, settings: &Settings) -> anyhow::Result<i32> {
     } else {
         exit::OK
     })
+}
+
+/// The flags every unit gets beyond its own, with where each came from: `-I`/`-D`/`--extra-arg`
+/// from the command line (trusted: a person typed them), then hipport.toml's `[verify]`
+/// (the project's file: filtered like compile_commands.json). Returns the flags, the standard
+/// and notes about dropped flags.
+fn added_flags(
+    a: &VerifyArgs,
+    root: &Path,
+    config: Option<&crate::config::Config>,
+) -> anyhow::Result<(Vec<AddedFlag>, Option<String>, Vec<String>)> {
+    let mut added = Vec::new();
+    let mut notes = Vec::new();
+    for d in &a.include_dirs {
+        let abs = std::fs::canonicalize(d).with_context(|| format!("-I {}", d.display()))?;
+        added.push(AddedFlag {
+            flag: format!("-I{}", abs.display()),
+            from: "-I".into(),
+        });
+    }
+    for d in &a.defines {
+        if d.is_empty() || d.starts_with('=') {
+            bail!("-D {d}: expected NAME or NAME=VALUE");
+        }
+        added.push(AddedFlag {
+            flag: format!("-D{d}"),
+            from: "-D".into(),
+        });
+    }
+    for x in &a.extra_arg {
+        added.push(AddedFlag {
+            flag: x.clone(),
+            from: "--extra-arg".into(),
+        });
+    }
+    let mut std_flag = a.std.clone();
+    if let Some(c) = config {
+        let v = &c.verify;
+        let root_abs = std::fs::canonicalize(root)?;
+        let mut raw: Vec<String> = Vec::new();
+        for d in &v.include_dirs {
+            raw.push(format!("-I{d}"));
+        }
+        for d in &v.defines {
+            raw.push(format!("-D{d}"));
+        }
+        raw.extend(v.extra_args.iter().cloned());
+        let remap = |p: &str| verify::plan::remap_path(&root_abs, p, &root_abs, &root_abs);
+        let kept = verify::compdb::filter(&raw, &remap);
+        let from = format!("{} [verify]", c.file.display());
+        for f in kept.flags {
+            added.push(AddedFlag {
+                flag: f,
+                from: from.clone(),
+            });
+        }
+        notes.extend(kept.notes.into_iter().map(|n| format!("{from}: {n}")));
+        if std_flag.is_none() {
+            std_flag = v.std.clone();
+        }
+    }
+    if let Some(s) = &std_flag {
+        if s.is_empty() || !s.chars().all(|c| c.is_ascii_alphanumeric() || c == '+') {
+            bail!("--std {s}: expected a standard such as c++17 or gnu++20");
+        }
+    }
+    Ok((added, std_flag, notes))
+}
+
+/// The project's files (relative paths), for detecting its ROCm switch and PyTorch use.
+fn tree_files(root: &Path, opts: &crate::walk::WalkOptions) -> Vec<String> {
+    let opts = crate::walk::WalkOptions {
+        all_files: true,
+        ..opts.clone()
+    };
+    crate::walk::walk(&[root.to_path_buf()], &opts)
+        .map(|(inputs, _)| {
+            inputs
+                .into_iter()
+                .map(|i| i.rel)
+                .filter(|r| !r.starts_with(".hipport/"))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// Relative paths of the units in the output tree (for merging `--only` runs).
@@ -258,16 +422,40 @@ fn print_text(
         r.mode,
         r.commands_from
     )?;
+    writeln!(out, "compiler: {}", r.compiler)?;
+    for f in &r.added_flags {
+        writeln!(out, "added flag: {} (from {})", f.flag, f.from)?;
+    }
     for u in &r.units {
         match &u.error {
             None => writeln!(out, "{:<42} {}", u.result, u.path)?,
             Some(e) => writeln!(out, "{:<42} {}\n    {e}", u.result, u.path)?,
+        }
+        if let Some(h) = &u.hint {
+            writeln!(out, "    how: {h}")?;
         }
         for n in &u.notes {
             writeln!(out, "    note: {n}")?;
         }
     }
     writeln!(out, "{}", r.summary.describe())?;
+    if !r.missing_headers.is_empty() {
+        writeln!(out, "failed units by first missing header:")?;
+        for g in &r.missing_headers {
+            let hint = g
+                .hint
+                .as_deref()
+                .map(|h| format!(" — {h}"))
+                .unwrap_or_default();
+            writeln!(
+                out,
+                "  {:>5} unit(s)  {}  [{}]{hint}",
+                g.units,
+                g.header,
+                g.kind.label()
+            )?;
+        }
+    }
     writeln!(out, "translated tree: {}", r.out)?;
     let failed = r.summary.failed();
     let why = if failed > 0 {
@@ -283,7 +471,12 @@ fn print_text(
             "BUILD gate: {}{why}; recorded in {p}",
             r.summary.status
         ),
-        None => writeln!(out, "BUILD gate: {}{why}", r.summary.status),
+        None => writeln!(
+            out,
+            "BUILD gate: {}{why}; not recorded (no {} here: `hipport record init`, or pass --record)",
+            r.summary.status,
+            record::FILE_NAME
+        ),
     }
 }
 

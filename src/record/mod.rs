@@ -317,7 +317,10 @@ impl Record {
 
     pub fn load(path: &Path) -> Result<Record, RecordError> {
         let p = path.display().to_string();
-        let text = match std::fs::read_to_string(path) {
+        // A FIFO or device must be reported, not read (reading could block forever).
+        let text = match crate::safety::require_regular(path)
+            .and_then(|()| std::fs::read_to_string(path))
+        {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Err(RecordError::Missing { path: p })

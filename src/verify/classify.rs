@@ -1,7 +1,9 @@
 //! Reading hipcc's diagnostics: the first error of a failed compile and what kind of failure it
 //! is. A failed unit is never a BLOCKER: a missing ROCm library header says the machine lacks a
-//! package (UNKNOWN: the port cannot be judged here), an un-ported CUDA name says the code still
-//! needs work (REMEDIATION), anything else is UNKNOWN until a person looks.
+//! package (UNKNOWN: the port cannot be judged here), a missing third-party header (PyTorch's
+//! `torch/`, `ATen/`, `c10/`, pybind11, Python, or a git submodule that is not checked out) says
+//! a dependency is absent here (UNKNOWN, with what to install), an un-ported CUDA name says the
+//! code still needs work (REMEDIATION), anything else is UNKNOWN until a person looks.
 
 use crate::gate::Status;
 use serde::{Deserialize, Serialize};
@@ -15,13 +17,16 @@ pub enum Outcome {
     MissingHeader,
     /// A CUDA name survived translation and the compiler does not know it.
     UnportedApi,
+    /// A third-party header (PyTorch, pybind11, Python, a submodule) is not available here.
+    MissingThirdParty,
     Other,
 }
 
 impl Outcome {
-    pub const ALL: [Outcome; 4] = [
+    pub const ALL: [Outcome; 5] = [
         Outcome::Pass,
         Outcome::MissingHeader,
+        Outcome::MissingThirdParty,
         Outcome::UnportedApi,
         Outcome::Other,
     ];
@@ -31,6 +36,7 @@ impl Outcome {
             Outcome::Pass => "PASS",
             Outcome::MissingHeader => "BUILD FAIL (missing ROCm library header)",
             Outcome::UnportedApi => "BUILD FAIL (un-ported API)",
+            Outcome::MissingThirdParty => "BUILD FAIL (missing third-party header)",
             Outcome::Other => "BUILD FAIL (other)",
         }
     }
@@ -38,7 +44,7 @@ impl Outcome {
         match self {
             Outcome::Pass => Status::Pass,
             Outcome::UnportedApi => Status::Remediation,
-            Outcome::MissingHeader | Outcome::Other => Status::Unknown,
+            Outcome::MissingHeader | Outcome::MissingThirdParty | Outcome::Other => Status::Unknown,
         }
     }
 }
@@ -98,6 +104,8 @@ pub fn classify(output: &str) -> (Outcome, String) {
     if let Some(header) = missing_header(&first) {
         return if is_rocm_header(header) {
             (Outcome::MissingHeader, first)
+        } else if third_party_package(header).is_some() {
+            (Outcome::MissingThirdParty, first)
         } else {
             (Outcome::Other, first)
         };
@@ -118,6 +126,33 @@ fn error_lines(output: &str) -> impl Iterator<Item = &str> {
 /// The first `file:line:col: error: …` (or `fatal error`, or a driver `error:`) line.
 pub fn first_error(output: &str) -> Option<String> {
     error_lines(output).next().map(str::to_string)
+}
+
+/// The header named by the first "file not found" error, if the first error is one.
+pub fn first_missing_header(output: &str) -> Option<String> {
+    first_error(output)
+        .as_deref()
+        .and_then(missing_header)
+        .map(str::to_string)
+}
+
+/// Headers of PyTorch and the Python toolchain its extensions build against.
+const THIRD_PARTY_STEMS: &[(&str, &str)] = &[
+    ("torch/", "PyTorch"),
+    ("ATen/", "PyTorch"),
+    ("c10/", "PyTorch"),
+    ("caffe2/", "PyTorch"),
+    ("THC/", "PyTorch"),
+    ("pybind11/", "pybind11"),
+    ("Python.h", "Python"),
+];
+
+/// The third-party package a header belongs to (`torch/extension.h` → PyTorch).
+pub fn third_party_package(header: &str) -> Option<&'static str> {
+    THIRD_PARTY_STEMS
+        .iter()
+        .find(|(s, _)| header.starts_with(s))
+        .map(|(_, p)| *p)
 }
 
 /// `'hipblas/hipblas.h' file not found` → `hipblas/hipblas.h`.
@@ -211,5 +246,23 @@ mod tests {
         );
         let (o, _) = classify("");
         assert_eq!(o, Outcome::Other);
+    }
+
+    #[test]
+    fn pytorch_headers_are_third_party() {
+        let out = "ext.cu:1:10: fatal error: 'torch/extension.h' file not found\n";
+        let (o, e) = classify(out);
+        assert_eq!(o, Outcome::MissingThirdParty);
+        assert_eq!(o.status(), Status::Unknown);
+        assert!(e.contains("torch/extension.h"));
+        assert_eq!(
+            first_missing_header(out).as_deref(),
+            Some("torch/extension.h")
+        );
+        assert_eq!(third_party_package("ATen/ATen.h"), Some("PyTorch"));
+        assert_eq!(third_party_package("project/config.h"), None);
+        let (o, _) = classify("a.cu:3:5: error: expected ';' after expression\n");
+        assert_ne!(o, Outcome::MissingThirdParty);
+        assert!(first_missing_header("a.cu:3:5: error: expected ';'\n").is_none());
     }
 }

@@ -1,6 +1,11 @@
 //! `compile_commands.json`: reading it and rewriting each nvcc (or host compiler) command into a
 //! hipcc one. GPU architecture flags become `--offload-arch`, nvcc-only flags are dropped or
 //! translated, and every change is written down as a note so a person can check it.
+//!
+//! The database is the project's, so it is not trusted: only an allow-list of compile flags is
+//! kept (`-I`, `-isystem`, `-iquote`, `-include` inside the project root; `-D`, `-U`, `-std=`,
+//! `-O…`, `-g…`, `-W…` except `-Wl,`/`-Wa,`/`-Wp,`, `-f…` and `-m…` without a path or plugin),
+//! everything else is dropped with a note. Nothing here names a file outside the root.
 
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -24,8 +29,18 @@ struct RawEntry {
     arguments: Option<Vec<String>>,
 }
 
-/// Reads a `compile_commands.json`.
+/// Where an include path written in the database lands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Remapped {
+    /// Inside the project: this path in the translated tree.
+    Inside(String),
+    /// Outside the project root: dropped.
+    Outside,
+}
+
+/// Reads a `compile_commands.json` (a regular file: never a FIFO or a device).
 pub fn load(path: &Path) -> Result<Vec<CompileEntry>, String> {
+    crate::safety::require_regular(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let raw: Vec<RawEntry> =
         serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -190,11 +205,7 @@ const DROP_ALONE: &[&str] = &[
 /// Rewrites one compile command (`args[0]` is the compiler) into hipcc flags: no compiler, no
 /// source file, no `-o`/`-c`/dependency outputs (the caller adds its own mode and output).
 /// `remap` turns an include path as written into one inside the translated tree.
-pub fn rewrite(
-    args: &[String],
-    source: &Path,
-    remap: &dyn Fn(&str) -> Option<String>,
-) -> Rewritten {
+pub fn rewrite(args: &[String], source: &Path, remap: &dyn Fn(&str) -> Remapped) -> Rewritten {
     let mut r = Rewritten::default();
     let mut i = 1;
     let src_name = source.file_name().map(|n| n.to_string_lossy().into_owned());
@@ -235,9 +246,12 @@ pub fn rewrite(
                     .push(format!("`{name} {v}` replaced by --offload-arch"));
             }
             "-Xcompiler" | "--compiler-options" => {
-                for f in v.split(',').filter(|f| !f.is_empty()) {
-                    r.flags.push(f.to_string());
-                }
+                let host: Vec<String> = std::iter::once(String::new())
+                    .chain(v.split(',').filter(|f| !f.is_empty()).map(str::to_string))
+                    .collect();
+                let inner = rewrite(&host, Path::new(""), remap);
+                r.flags.extend(inner.flags);
+                r.notes.extend(inner.notes);
                 r.notes
                     .push(format!("`{name} {v}` passed to the host compiler directly"));
             }
@@ -279,23 +293,68 @@ pub fn rewrite(
             }
             _ if DROP_ALONE.contains(&name) => r.notes.push(format!("dropped nvcc-only `{name}`")),
             _ if a.starts_with("-I") => push_path(&mut r, "-I", &a[2..], remap),
-            _ if a.starts_with("-D")
-                || a.starts_with("-U")
-                || a.starts_with("-std=")
-                || a.starts_with("-O")
-                || a.starts_with("-W")
-                || a.starts_with("-f")
-                || a.starts_with("-g")
-                || a.starts_with("-m") && !a.starts_with("-maxrregcount") =>
-            {
-                r.flags.push(a.to_string())
-            }
             _ if a.starts_with("-l") || a.starts_with("-L") || a.starts_with("-M") => {}
-            _ if a.starts_with("--") => r.notes.push(format!("dropped unrecognised `{a}`")),
-            _ => r.flags.push(a.to_string()),
+            _ => match allowed(a) {
+                Ok(()) => r.flags.push(a.to_string()),
+                Err(why) => r.notes.push(format!("dropped `{a}`: {why}")),
+            },
         }
     }
     r
+}
+
+/// Flags that pass the allow-list from an untrusted source (`-I` and friends are handled with
+/// their paths by [`rewrite`]).
+fn allowed(a: &str) -> Result<(), &'static str> {
+    const PATHLESS: &str = "not on hipport's allow-list of compile flags";
+    let value_has_path = |a: &str| {
+        a.split_once('=')
+            .is_some_and(|(_, v)| v.contains('/') || v.starts_with('.') || v.starts_with('~'))
+    };
+    if a.starts_with("-D") || a.starts_with("-U") || a.starts_with("-std=") {
+        return Ok(());
+    }
+    if a.starts_with("-O") && a[2..].chars().all(|c| c.is_ascii_alphanumeric()) {
+        return Ok(());
+    }
+    if a.starts_with("-g")
+        && a[2..]
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-')
+    {
+        return Ok(());
+    }
+    if a.starts_with("-Wl,") || a.starts_with("-Wa,") || a.starts_with("-Wp,") {
+        return Err("passes options to another tool");
+    }
+    if a.starts_with("-W") {
+        return Ok(());
+    }
+    if a.starts_with("-fplugin") || a.starts_with("-fpass-plugin") || a.starts_with("-fprofile") {
+        return Err("loads or writes files");
+    }
+    if a == "-mllvm" {
+        return Err("passes options to LLVM");
+    }
+    if (a.starts_with("-f") || a.starts_with("-m")) && !value_has_path(a) {
+        return Ok(());
+    }
+    if a == "-pthread" || a == "-pedantic" || a == "-w" {
+        return Ok(());
+    }
+    if a.starts_with("-f") || a.starts_with("-m") {
+        return Err("names a path");
+    }
+    Err(PATHLESS)
+}
+
+/// Filters flags from another untrusted place (hipport.toml's `[verify]`) through the same
+/// allow-list as the database.
+pub fn filter(flags: &[String], remap: &dyn Fn(&str) -> Remapped) -> Rewritten {
+    let args: Vec<String> = std::iter::once(String::new())
+        .chain(flags.iter().cloned())
+        .collect();
+    rewrite(&args, Path::new(""), remap)
 }
 
 /// `-Ifoo`, `-DX=1`: the value is attached to a one-letter option.
@@ -311,13 +370,31 @@ fn is_short_attached(a: &str) -> bool {
         && !TAKES_VALUE.contains(&a)
 }
 
-fn push_path(r: &mut Rewritten, flag: &str, path: &str, remap: &dyn Fn(&str) -> Option<String>) {
+fn push_path(r: &mut Rewritten, flag: &str, path: &str, remap: &dyn Fn(&str) -> Remapped) {
     if is_cuda_toolkit_path(path) {
         r.notes
             .push(format!("dropped CUDA toolkit include `{flag} {path}`"));
         return;
     }
-    let p = remap(path).unwrap_or_else(|| path.to_string());
+    // `-include NAME` is looked up like `#include "NAME"`: kept as the project wrote it unless
+    // it names a path (absolute, `./`, `../`) or a file next to the command.
+    let p = match remap(path) {
+        Remapped::Inside(p) => p,
+        Remapped::Outside
+            if flag == "-include"
+                && !path.starts_with('/')
+                && !path.starts_with('.')
+                && !path.contains("..") =>
+        {
+            path.to_string()
+        }
+        Remapped::Outside => {
+            r.notes.push(format!(
+                "dropped `{flag} {path}`: outside the project root (pass it to verify with -I/--extra-arg if you trust it)"
+            ));
+            return;
+        }
+    };
     if flag == "-I" {
         r.flags.push(format!("-I{p}"));
     } else {
@@ -351,7 +428,10 @@ mod tests {
     #[test]
     fn rewrites_nvcc_flags() {
         let cmd = args("/usr/local/cuda/bin/nvcc -DFOO=1 -I/src/include -I /usr/local/cuda/include -isystem /src/third -arch=sm_80 -gencode arch=compute_70,code=sm_70 -Xptxas -v --expt-relaxed-constexpr -Xcompiler -fPIC,-Wall -O3 -std=c++17 -x cu -c /src/a.cu -o a.o -MD -MF a.d");
-        let remap = |p: &str| p.strip_prefix("/src").map(|r| format!("/out{r}"));
+        let remap = |p: &str| match p.strip_prefix("/src") {
+            Some(r) => Remapped::Inside(format!("/out{r}")),
+            None => Remapped::Outside,
+        };
         let r = rewrite(&cmd, Path::new("/src/a.cu"), &remap);
         assert_eq!(
             r.flags,
@@ -377,8 +457,57 @@ mod tests {
     #[test]
     fn rewrites_host_compiler_commands() {
         let cmd = args("g++ -Iinc -DX -O2 -c src/b.cpp -o b.o");
-        let r = rewrite(&cmd, Path::new("/p/src/b.cpp"), &|_| None);
-        assert_eq!(r.flags, ["-Iinc", "-DX", "-O2"]);
+        let r = rewrite(&cmd, Path::new("/p/src/b.cpp"), &|p| {
+            Remapped::Inside(format!("/o/{p}"))
+        });
+        assert_eq!(r.flags, ["-I/o/inc", "-DX", "-O2"]);
         assert!(r.notes.is_empty());
+    }
+
+    #[test]
+    fn only_allowed_flags_survive_from_an_untrusted_database() {
+        let cmd = args("nvcc -fplugin=/tmp/evil.so -Xclang -load -B/tmp/x -ftime-trace=/etc/out -save-temps -include /etc/passwd -isystem /usr/include/evil -Wp,-include,/etc/shadow -Wl,-rpath,/x -fno-exceptions -march=native -fmacro-prefix-map=/a=/b '-Wx$(touch pwned).a' -mllvm -x86-asm-syntax=intel -Wall -g -include config.h -include ../outside.h -c a.cu");
+        // Nothing named exists next to the command, and /etc is outside the project.
+        let remap = |_: &str| Remapped::Outside;
+        let r = rewrite(&cmd, Path::new("/p/a.cu"), &remap);
+        assert_eq!(
+            r.flags,
+            [
+                "-fno-exceptions",
+                "-march=native",
+                "-Wx$(touch pwned).a",
+                "-Wall",
+                "-g",
+                "-include",
+                "config.h"
+            ],
+            "{:#?}",
+            r.notes
+        );
+        let notes = r.notes.join("\n");
+        for dropped in [
+            "-fplugin=/tmp/evil.so",
+            "-Xclang",
+            "-mllvm",
+            "-x86-asm-syntax=intel",
+            "-B/tmp/x",
+            "-ftime-trace=/etc/out",
+            "-save-temps",
+            "-include /etc/passwd",
+            "-isystem /usr/include/evil",
+            "-Wp,-include,/etc/shadow",
+            "-Wl,-rpath,/x",
+            "-fmacro-prefix-map=/a=/b",
+            "-include ../outside.h",
+        ] {
+            assert!(notes.contains(dropped), "{dropped} not noted in {notes}");
+        }
+        // -Xcompiler values go through the same filter.
+        let r = rewrite(
+            &args("nvcc -Xcompiler -fPIC,-fplugin=/x.so,-Wall a.cu"),
+            Path::new("/p/a.cu"),
+            &remap,
+        );
+        assert_eq!(r.flags, ["-fPIC", "-Wall"]);
     }
 }

@@ -1,11 +1,20 @@
 //! Finding hipcc, asking its version, and running one compile. When hipcc is missing the error
 //! says how to get one, because the build gate cannot be judged without it.
+//!
+//! No file name or project flag ever reaches a shell. ROCm 5.x's `hipcc` is a Perl script
+//! (`hipcc.pl`) that joins its arguments into one string and runs it with `system()`, so a
+//! source named `x$(touch y).cu` would run a command. hipport therefore asks hipcc once, on a
+//! probe file of its own, which real compiler and flags it uses (`HIPCC_VERBOSE=1` prints the
+//! `hipcc-cmd:` line), or finds clang itself (`HIP_CLANG_PATH`, the `InstalledDir` of
+//! `hipcc --version`, Debian's `/usr/lib/llvm-N/bin`), checks that it compiles the probe, and
+//! runs that clang directly with an argument vector. Only when no such clang is found does it
+//! run hipcc, and then it refuses, per unit, any argument a shell would read specially.
 
 use crate::version::Version;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// A hipcc that answered `--version`.
+/// A hipcc that answered `--version`, and how its compiles are run.
 #[derive(Clone, Debug)]
 pub struct Hipcc {
     pub path: PathBuf,
@@ -13,6 +22,31 @@ pub struct Hipcc {
     pub version: String,
     /// The HIP release (major.minor) hipcc reports, when it says.
     pub hip: Option<Version>,
+    pub driver: Driver,
+}
+
+/// What a unit's compile runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Driver {
+    /// hipcc's real compiler, run with an argument vector: `base` are the flags hipcc itself
+    /// adds (HIP headers, device libraries, ROCm path), the unit's flags follow.
+    Clang { path: PathBuf, base: Vec<String> },
+    /// hipcc itself: its Perl version hands the command to a shell, so every argument must be a
+    /// plain word ([`shell_safe`]).
+    Hipcc,
+}
+
+impl Hipcc {
+    /// One line for people: the compiler that really runs.
+    pub fn describe_driver(&self) -> String {
+        match &self.driver {
+            Driver::Clang { path, .. } => format!("clang {} called directly", path.display()),
+            Driver::Hipcc => format!(
+                "{} (no clang found to call directly: names and flags with shell characters are refused)",
+                self.path.display()
+            ),
+        }
+    }
 }
 
 /// What to tell a person who has no hipcc.
@@ -48,7 +82,140 @@ pub fn find(explicit: Option<&Path>) -> Result<Hipcc, String> {
                 .unwrap_or("")
         ));
     }
-    Ok(Hipcc { path, version, hip })
+    let driver = find_clang(&path, &text);
+    Ok(Hipcc {
+        path,
+        version,
+        hip,
+        driver,
+    })
+}
+
+/// A fixed probe, compiled to learn and check the real compiler. Its name and contents are
+/// hipport's, never the project's.
+const PROBE: &str =
+    "#include <hip/hip_runtime.h>\n__global__ void hipport_probe(int *p) { p[threadIdx.x] = 1; }\n";
+
+/// hipcc's real clang with its flags, checked on the probe; [`Driver::Hipcc`] when none works.
+pub fn find_clang(hipcc: &Path, version_text: &str) -> Driver {
+    let Ok(dir) = tempfile::tempdir() else {
+        return Driver::Hipcc;
+    };
+    let probe = dir.path().join("hipport_probe.hip");
+    if std::fs::write(&probe, PROBE).is_err() {
+        return Driver::Hipcc;
+    }
+    let mut candidates: Vec<(PathBuf, Vec<String>)> = Vec::new();
+    if let Some(c) = hipcc_cmd(hipcc, &probe, dir.path()) {
+        candidates.push(c);
+    }
+    let prefix = hipcc
+        .parent()
+        .and_then(Path::parent)
+        .map(|p| p.display().to_string());
+    let base: Vec<String> = prefix.iter().map(|p| format!("--rocm-path={p}")).collect();
+    for clang in clang_candidates(version_text) {
+        candidates.push((clang, base.clone()));
+    }
+    for (path, base) in candidates {
+        let ok = Command::new(&path)
+            .args(&base)
+            .args(["--offload-arch=gfx90a", "-fsyntax-only", "-x", "hip"])
+            .arg(&probe)
+            .current_dir(dir.path())
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if ok {
+            return Driver::Clang { path, base };
+        }
+    }
+    Driver::Hipcc
+}
+
+/// Runs hipcc verbosely on the probe and reads its `hipcc-cmd:` line: the clang it runs and
+/// the flags it adds, without the probe's own mode, output, language, standard and link flags.
+fn hipcc_cmd(hipcc: &Path, probe: &Path, cwd: &Path) -> Option<(PathBuf, Vec<String>)> {
+    let o = Command::new(hipcc)
+        .env("HIPCC_VERBOSE", "1")
+        .args(["--offload-arch=gfx90a", "-fsyntax-only", "-x", "hip"])
+        .arg(probe)
+        .current_dir(cwd)
+        .output()
+        .ok()?;
+    let mut text = String::from_utf8_lossy(&o.stdout).into_owned();
+    text.push_str(&String::from_utf8_lossy(&o.stderr));
+    parse_hipcc_cmd(&text, &probe.display().to_string())
+}
+
+/// `hipcc-cmd: /usr/bin/clang++-15 -std=c++11 -isystem "…" --offload-arch=gfx90a … -x hip
+/// probe.hip -lamdhip64` → (`/usr/bin/clang++-15`, the flags hipcc adds).
+pub fn parse_hipcc_cmd(text: &str, probe: &str) -> Option<(PathBuf, Vec<String>)> {
+    let line = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("hipcc-cmd:"))?;
+    let words = super::compdb::split_command(line);
+    let (clang, rest) = words.split_first()?;
+    let clang = PathBuf::from(clang);
+    if !clang.is_absolute() {
+        return None;
+    }
+    let mut base = Vec::new();
+    let mut it = rest.iter();
+    while let Some(w) = it.next() {
+        match w.as_str() {
+            "-x" | "-o" => {
+                it.next();
+            }
+            "-fsyntax-only" | "-c" => {}
+            w if w == probe => {}
+            w if w.starts_with("--offload-arch=")
+                || w.starts_with("-std=")
+                || w.starts_with("-l")
+                || w.starts_with("-L") => {}
+            w => base.push(w.to_string()),
+        }
+    }
+    Some((clang, base))
+}
+
+/// Clangs to try when hipcc does not say which it runs: `$HIP_CLANG_PATH`, the `InstalledDir`
+/// hipcc's `--version` names, Debian's `/usr/lib/llvm-N/bin` (newest first).
+fn clang_candidates(version_text: &str) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    if let Some(d) = std::env::var_os("HIP_CLANG_PATH") {
+        dirs.push(PathBuf::from(d));
+    }
+    for l in version_text.lines() {
+        if let Some(d) = l.trim().strip_prefix("InstalledDir:") {
+            dirs.push(PathBuf::from(d.trim()));
+        }
+    }
+    if let Ok(rd) = std::fs::read_dir("/usr/lib") {
+        let mut llvm: Vec<(u32, PathBuf)> = rd
+            .flatten()
+            .filter_map(|e| {
+                let n = e.file_name().to_string_lossy().into_owned();
+                let v = n.strip_prefix("llvm-")?.parse().ok()?;
+                Some((v, e.path().join("bin")))
+            })
+            .collect();
+        llvm.sort_by_key(|x| std::cmp::Reverse(x.0));
+        dirs.extend(llvm.into_iter().map(|(_, d)| d));
+    }
+    dirs.iter()
+        .map(|d| d.join("clang++"))
+        .filter(|p| p.is_file())
+        .collect()
+}
+
+/// Whether hipcc.pl may be handed this word: letters, digits and `-_=./:,+@%` only (no
+/// spaces, quotes, `$`, backticks, `;`, `|`, `&`, `<`, `>`, globs, newlines), and not a name
+/// ending in `.a`, which hipcc.pl unpacks with `ar` in a shell.
+pub fn shell_safe(w: &str) -> bool {
+    !w.is_empty()
+        && w.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_=./:,+@%".contains(c))
+        && !w.ends_with(".a")
 }
 
 /// `HIP version: 5.2.21153-0` + `Debian clang version 15.0.6` → the summary and HIP 5.2.
@@ -77,6 +244,9 @@ pub fn on_path(name: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
+/// Why a unit was not handed to hipcc.pl (the start of its error line).
+pub const REFUSED: &str = "not compiled: hipcc here is a script that runs its command through a shell and hipport found no clang to call directly, so a name or flag with shell characters (space, quote, $, `, ;, |, &, <, >, *, ?, …) or ending in .a is refused; set HIP_CLANG_PATH to the directory of ROCm's clang++ or rename the file. Word";
+
 /// One compile to run: hipcc's arguments and the directory to run it in.
 #[derive(Clone, Debug)]
 pub struct UnitCommand {
@@ -89,9 +259,13 @@ pub struct UnitCommand {
 
 impl UnitCommand {
     /// The command as one shell-readable line (for evidence and `--format json`).
-    pub fn display(&self, hipcc: &Path) -> String {
-        let mut s = shell_word(&hipcc.to_string_lossy());
-        for a in &self.args {
+    pub fn display(&self, hipcc: &Hipcc) -> String {
+        let (prog, base): (&Path, &[String]) = match &hipcc.driver {
+            Driver::Clang { path, base } => (path, base),
+            Driver::Hipcc => (&hipcc.path, &[]),
+        };
+        let mut s = shell_word(&prog.to_string_lossy());
+        for a in base.iter().chain(&self.args) {
             s.push(' ');
             s.push_str(&shell_word(a));
         }
@@ -110,11 +284,26 @@ fn shell_word(w: &str) -> String {
     }
 }
 
-/// Runs one compile; returns success and the combined output.
-pub fn run(hipcc: &Path, unit: &UnitCommand) -> (bool, String) {
-    match Command::new(hipcc)
+/// Runs one compile; returns success and the combined output. With [`Driver::Hipcc`] a unit
+/// whose arguments are not all [`shell_safe`] is not run: the output says which word and why.
+pub fn run(hipcc: &Hipcc, unit: &UnitCommand) -> (bool, String) {
+    let mut cmd = match &hipcc.driver {
+        Driver::Clang { path, base } => {
+            let mut c = Command::new(path);
+            c.args(base);
+            c
+        }
+        Driver::Hipcc => {
+            if let Some(bad) = unit.args.iter().find(|a| !shell_safe(a)) {
+                return (false, format!("error: {REFUSED}: `{bad}`"));
+            }
+            Command::new(&hipcc.path)
+        }
+    };
+    match cmd
         .args(&unit.args)
         .current_dir(&unit.cwd)
+        .stdin(std::process::Stdio::null())
         .output()
     {
         Ok(o) => {
@@ -122,7 +311,10 @@ pub fn run(hipcc: &Path, unit: &UnitCommand) -> (bool, String) {
             text.push_str(&String::from_utf8_lossy(&o.stdout));
             (o.status.success(), text)
         }
-        Err(e) => (false, format!("error: cannot run {}: {e}", hipcc.display())),
+        Err(e) => (
+            false,
+            format!("error: cannot run {}: {e}", hipcc.path.display()),
+        ),
     }
 }
 
@@ -137,6 +329,70 @@ mod tests {
         );
         assert_eq!(v, "HIP 5.2.21153-0; Debian clang version 15.0.6");
         assert_eq!(hip, Some("5.2".parse().unwrap()));
+    }
+
+    #[test]
+    fn reads_the_real_compiler_from_hipcc_cmd() {
+        let text = "hipcc-cmd: /usr/bin/clang++-15  -std=c++11 -isystem \"/usr/lib/llvm-15/lib/clang/15.0.6/include/..\" -isystem /usr/hsa/include --hip-version=5.2.21153 --rocm-path=/usr --offload-arch=gfx90a -O3 -mllvm -amdgpu-early-inline-all=true --hip-device-lib-path=\"/usr/lib/x86_64-linux-gnu/amdgcn/bitcode\"  -L\"/usr/lib\" -lgcc_s  -fsyntax-only -x hip /tmp/p/hipport_probe.hip -lamdhip64\n";
+        let (clang, base) = parse_hipcc_cmd(text, "/tmp/p/hipport_probe.hip").unwrap();
+        assert_eq!(clang, Path::new("/usr/bin/clang++-15"));
+        assert_eq!(
+            base,
+            [
+                "-isystem",
+                "/usr/lib/llvm-15/lib/clang/15.0.6/include/..",
+                "-isystem",
+                "/usr/hsa/include",
+                "--hip-version=5.2.21153",
+                "--rocm-path=/usr",
+                "-O3",
+                "-mllvm",
+                "-amdgpu-early-inline-all=true",
+                "--hip-device-lib-path=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode",
+            ]
+        );
+        assert!(parse_hipcc_cmd("no such line", "p").is_none());
+        assert!(parse_hipcc_cmd("hipcc-cmd: clang++ -x hip p", "p").is_none());
+    }
+
+    #[test]
+    fn shell_characters_are_not_safe_for_hipcc_pl() {
+        assert!(shell_safe("-I/work/out/src") && shell_safe("--offload-arch=gfx90a"));
+        for w in [
+            "x$(touch pwned).cu",
+            "a b.cu",
+            "-DX=\"1\"",
+            "`id`",
+            "a;b",
+            "-Wx.a",
+            "",
+        ] {
+            assert!(!shell_safe(w), "{w}");
+        }
+    }
+
+    #[test]
+    fn hipcc_fallback_refuses_a_shell_word_without_running_anything() {
+        let d = tempfile::tempdir().unwrap();
+        let h = Hipcc {
+            path: PathBuf::from("/bin/sh"),
+            version: String::new(),
+            hip: None,
+            driver: Driver::Hipcc,
+        };
+        let unit = UnitCommand {
+            rel: "x.cu".into(),
+            cwd: d.path().to_path_buf(),
+            args: vec!["-c".into(), "touch pwned".into()],
+            notes: vec![],
+        };
+        let (ok, out) = run(&h, &unit);
+        assert!(!ok);
+        assert!(
+            out.contains("not compiled") && out.contains("`touch pwned`"),
+            "{out}"
+        );
+        assert!(!d.path().join("pwned").exists());
     }
 
     #[test]

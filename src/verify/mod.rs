@@ -5,14 +5,16 @@
 
 pub mod classify;
 pub mod compdb;
+pub mod deps;
 pub mod hipcc;
 pub mod includes;
 pub mod plan;
 pub mod results;
+pub mod switch;
 
 pub use classify::Outcome;
 pub use hipcc::Hipcc;
-pub use results::{UnitResult, VerifyResults};
+pub use results::{AddedFlag, UnitResult, VerifyResults};
 
 use crate::mappings::{self, Target};
 use crate::pipeline::{self, Work};
@@ -41,8 +43,27 @@ pub struct VerifySettings {
     pub only: Option<globset::GlobSet>,
     pub walk: WalkOptions,
     pub max_file_size: u64,
-    pub progress: bool,
+    pub progress: Progress,
+    /// Flags for every unit, each with where it came from (`-I` inside the root are moved into
+    /// the translated tree by [`verify`]).
+    pub added: Vec<AddedFlag>,
+    /// `--std`: replaces the project's and the default standard.
+    pub std: Option<String>,
+    pub deps: deps::Deps,
 }
+
+/// How a run shows that it is alive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// A bar, on a terminal.
+    Bar,
+    /// A line to stderr every [`LINE_EVERY_UNITS`] units or [`LINE_EVERY_SECS`] seconds (CI logs).
+    Lines,
+    Quiet,
+}
+
+pub const LINE_EVERY_UNITS: usize = 25;
+pub const LINE_EVERY_SECS: u64 = 20;
 
 /// Translates, compiles and classifies. Errors are about the run (no such root, an output
 /// directory that is not ours); a unit that fails to compile is a result, not an error.
@@ -54,8 +75,27 @@ pub fn verify(s: &VerifySettings) -> Result<VerifyResults, String> {
         .filter(|f| is_unit(f))
         .filter(|f| s.only.as_ref().is_none_or(|g| g.is_match(f.as_str())))
         .collect();
-    let plan = plan::plan(&s.root, &s.out, &files, &units, &s.offload_arch, s.full)?;
-    let bar = progress_bar(units.len() as u64, s.progress);
+    let out_abs = std::fs::canonicalize(&s.out).map_err(|e| format!("{}: {e}", s.out.display()))?;
+    let root_abs =
+        std::fs::canonicalize(&s.root).map_err(|e| format!("{}: {e}", s.root.display()))?;
+    let extra = plan::Extra {
+        flags: s
+            .added
+            .iter()
+            .map(|a| move_into_tree(&a.flag, &root_abs, &out_abs))
+            .collect(),
+        std: s.std.clone(),
+    };
+    let plan = plan::plan(
+        &s.root,
+        &s.out,
+        &files,
+        &units,
+        &s.offload_arch,
+        s.full,
+        &extra,
+    )?;
+    let progress = Ticker::new(plan.commands.len(), s.progress, s.jobs);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(s.jobs.max(1))
         .build()
@@ -64,24 +104,87 @@ pub fn verify(s: &VerifySettings) -> Result<VerifyResults, String> {
         plan.commands
             .par_iter()
             .map(|c| {
-                let (ok, output) = hipcc::run(&s.hipcc.path, c);
-                bar.inc(1);
-                UnitResult::new(c, &s.hipcc.path, ok, &output)
+                let (ok, output) = hipcc::run(&s.hipcc, c);
+                progress.tick(ok);
+                UnitResult::new(c, &s.hipcc, ok, &output, &s.deps)
             })
             .collect()
     });
-    bar.finish_and_clear();
+    progress.finish();
     // Errors name the translated files; show them relative to the tree, as the sources are.
-    if let Ok(out_abs) = std::fs::canonicalize(&s.out) {
-        let prefix = format!("{}/", out_abs.display());
-        for r in &mut rows {
-            if let Some(e) = &mut r.error {
-                *e = e.replace(&prefix, "");
-            }
+    let prefix = format!("{}/", out_abs.display());
+    for r in &mut rows {
+        if let Some(e) = &mut r.error {
+            *e = e.replace(&prefix, "");
         }
     }
     rows.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(VerifyResults::new(s, plan.source, rows, errors))
+}
+
+/// `-I<root>/inc` → `-I<out>/inc`: an include directory inside the project is read from the
+/// translated tree, like the project's own.
+fn move_into_tree(flag: &str, root: &Path, out: &Path) -> String {
+    for p in ["-I", "-isystem", "-iquote"] {
+        if let Some(dir) = flag.strip_prefix(p) {
+            if let Ok(rel) = Path::new(dir).strip_prefix(root) {
+                return format!("{p}{}", out.join(rel).display());
+            }
+        }
+    }
+    flag.to_string()
+}
+
+/// Shows a run is alive: a bar on a terminal, a line to stderr every few units or seconds
+/// otherwise (a CI log shows life), nothing with `-q`.
+struct Ticker {
+    bar: indicatif::ProgressBar,
+    mode: Progress,
+    total: usize,
+    state: std::sync::Mutex<(usize, usize, std::time::Instant)>,
+    start: std::time::Instant,
+}
+
+impl Ticker {
+    fn new(total: usize, mode: Progress, jobs: usize) -> Ticker {
+        let bar = progress_bar(total as u64, mode == Progress::Bar);
+        if mode == Progress::Lines {
+            eprintln!("hipport verify: compiling {total} unit(s), {jobs} at a time");
+        }
+        let now = std::time::Instant::now();
+        Ticker {
+            bar,
+            mode,
+            total,
+            state: std::sync::Mutex::new((0, 0, now)),
+            start: now,
+        }
+    }
+    fn tick(&self, ok: bool) {
+        self.bar.inc(1);
+        if self.mode != Progress::Lines {
+            return;
+        }
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        st.0 += 1;
+        st.1 += usize::from(!ok);
+        let due = st.0 % LINE_EVERY_UNITS == 0
+            || st.2.elapsed().as_secs() >= LINE_EVERY_SECS
+            || st.0 == self.total;
+        if due {
+            st.2 = std::time::Instant::now();
+            eprintln!(
+                "hipport verify: {}/{} units, {} failed, {}s",
+                st.0,
+                self.total,
+                st.1,
+                self.start.elapsed().as_secs()
+            );
+        }
+    }
+    fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
 }
 
 pub fn is_unit(rel: &str) -> bool {
@@ -110,13 +213,22 @@ fn progress_bar(len: u64, show: bool) -> indicatif::ProgressBar {
 /// Creates the output directory, or clears one that an earlier verify made. Refuses to touch a
 /// non-empty directory without the marker: it may be someone's work.
 fn prepare_out(out: &Path) -> Result<(), String> {
+    if let Ok(m) = std::fs::symlink_metadata(out) {
+        if !m.file_type().is_dir() {
+            return Err(format!(
+                "--out {}: {}, not a directory: verify writes only into a real directory",
+                out.display(),
+                crate::safety::kind_of(&m)
+            ));
+        }
+    }
     if out.exists() {
         let empty = std::fs::read_dir(out)
             .map_err(|e| format!("{}: {e}", out.display()))?
             .next()
             .is_none();
         if !empty {
-            if !out.join(MARKER).is_file() {
+            if !std::fs::symlink_metadata(out.join(MARKER)).is_ok_and(|m| m.file_type().is_file()) {
                 return Err(format!(
                     "--out {}: the directory is not empty and was not made by hipport verify; name a new or empty directory",
                     out.display()
@@ -126,9 +238,11 @@ fn prepare_out(out: &Path) -> Result<(), String> {
         }
     }
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
-    std::fs::write(
-        out.join(MARKER),
-        "made by hipport verify: translated sources, safe to delete\n",
+    crate::safety::write_atomic(
+        &out.join(MARKER),
+        b"made by hipport verify: translated sources, safe to delete\n",
+        None,
+        Some(out),
     )
     .map_err(|e| format!("{}: {e}", out.display()))
 }
@@ -168,19 +282,27 @@ fn translate_tree(s: &VerifySettings) -> Result<(Vec<String>, Vec<FileError>), S
         keep_output: true,
         max_file_size: s.max_file_size,
     };
+    let root_abs =
+        std::fs::canonicalize(&s.root).map_err(|e| format!("{}: {e}", s.root.display()))?;
     let mut files = Vec::new();
     let mut shims = std::collections::BTreeSet::new();
     for o in pipeline::run(&sources, &work, mappings::get()) {
+        if let Err(e) = inside_root(&o.input, &root_abs) {
+            errors.push(e);
+            continue;
+        }
         match o.result {
             Ok(r) => {
                 shims.extend(r.compat.iter().cloned());
-                write(
-                    &s.out.join(&o.input.rel),
+                if write(
+                    &s.out,
+                    o.input.rel_os(),
                     &r.output,
                     &mut errors,
                     &o.input.rel,
-                );
-                files.push(o.input.rel);
+                ) {
+                    files.push(o.input.rel);
+                }
             }
             Err(e) => errors.push(FileError {
                 path: o.input.rel,
@@ -191,16 +313,21 @@ fn translate_tree(s: &VerifySettings) -> Result<(Vec<String>, Vec<FileError>), S
     if !shims.is_empty() {
         let header = crate::compat::render(&s.target, &shims, mappings::get());
         let name = crate::compat::HEADER_NAME;
-        write(&s.out.join(name), header.as_bytes(), &mut errors, name);
-        files.push(name.to_string());
+        if write(&s.out, Path::new(name), header.as_bytes(), &mut errors, name) {
+            files.push(name.to_string());
+        }
     }
     for i in others.into_iter().filter(|i| i.size <= s.max_file_size) {
-        let dest = s.out.join(&i.rel);
-        if let Some(p) = dest.parent() {
-            let _ = std::fs::create_dir_all(p);
+        if let Err(e) = inside_root(&i, &root_abs) {
+            errors.push(e);
+            continue;
         }
-        match std::fs::copy(&i.path, &dest) {
-            Ok(_) => files.push(i.rel),
+        match crate::safety::read_regular(&i.path) {
+            Ok(bytes) => {
+                if write(&s.out, i.rel_os(), &bytes, &mut errors, &i.rel) {
+                    files.push(i.rel);
+                }
+            }
             Err(e) => errors.push(FileError {
                 path: i.rel,
                 error: format!("cannot copy: {e}"),
@@ -211,15 +338,35 @@ fn translate_tree(s: &VerifySettings) -> Result<(Vec<String>, Vec<FileError>), S
     Ok((files, errors))
 }
 
-fn write(dest: &Path, bytes: &[u8], errors: &mut Vec<FileError>, rel: &str) {
-    let r = dest
-        .parent()
-        .map_or(Ok(()), std::fs::create_dir_all)
-        .and_then(|_| std::fs::write(dest, bytes));
-    if let Err(e) = r {
-        errors.push(FileError {
-            path: rel.to_string(),
-            error: format!("cannot write {}: {e}", dest.display()),
-        });
+/// Refuses a file that resolves outside the project (a symlink followed with --follow-links):
+/// nothing from outside the root is copied into the tree or shown in results.
+fn inside_root(i: &walk::Input, root_abs: &Path) -> Result<(), FileError> {
+    match std::fs::canonicalize(&i.path) {
+        Ok(p) if p.starts_with(root_abs) => Ok(()),
+        Ok(p) => Err(FileError {
+            path: i.rel.clone(),
+            error: format!(
+                "resolves to {}, outside the project: not copied into the verify tree",
+                p.display()
+            ),
+        }),
+        Err(e) => Err(FileError {
+            path: i.rel.clone(),
+            error: format!("cannot read: {e}"),
+        }),
+    }
+}
+
+fn write(out: &Path, rel: &Path, bytes: &[u8], errors: &mut Vec<FileError>, name: &str) -> bool {
+    let dest = out.join(rel);
+    match crate::safety::write_scratch(&dest, bytes, out) {
+        Ok(()) => true,
+        Err(e) => {
+            errors.push(FileError {
+                path: name.to_string(),
+                error: format!("cannot write {}: {e}", dest.display()),
+            });
+            false
+        }
     }
 }

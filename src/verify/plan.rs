@@ -1,8 +1,9 @@
 //! One hipcc command per translation unit: from the project's `compile_commands.json` when it
 //! has one (rewritten for hipcc, paths moved into the translated tree), otherwise built from the
-//! unit's directory and the include directories the project's build files name.
+//! unit's directory and the include directories the project's build files name. Objects are
+//! named from a hash of the unit's path, never from the name itself.
 
-use super::compdb::{self, CompileEntry};
+use super::compdb::{self, CompileEntry, Remapped};
 use super::hipcc::UnitCommand;
 use super::includes;
 use std::collections::HashMap;
@@ -14,6 +15,17 @@ pub struct Plan {
     pub commands: Vec<UnitCommand>,
 }
 
+/// What every unit gets beyond its own flags: `-D`/`-I`/extra arguments (after the unit's, so
+/// they win) and the standard.
+#[derive(Clone, Debug, Default)]
+pub struct Extra {
+    pub flags: Vec<String>,
+    pub std: Option<String>,
+}
+
+/// The directory of objects under the output tree (`--full`).
+pub const OBJECTS: &str = ".hipport-objects";
+
 /// Where a project keeps its compilation database.
 const COMPDB_PLACES: &[&str] = &["compile_commands.json", "build/compile_commands.json"];
 
@@ -24,13 +36,14 @@ pub fn plan(
     units: &[&String],
     archs: &[String],
     full: bool,
+    extra: &Extra,
 ) -> Result<Plan, String> {
     let root_abs = std::fs::canonicalize(root).map_err(|e| format!("{}: {e}", root.display()))?;
     let out_abs = std::fs::canonicalize(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let compdb = COMPDB_PLACES
         .iter()
         .map(|p| root.join(p))
-        .find(|p| p.is_file());
+        .find(|p| std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_file()));
     let mut by_rel: HashMap<String, CompileEntry> = HashMap::new();
     let mut source = "per-file".to_string();
     if let Some(db) = &compdb {
@@ -60,18 +73,28 @@ pub fn plan(
             .collect();
         args.push("-Wno-unused-command-line-argument".into());
         // nvcc compiles as C++17 by default (CUDA 11+); some hipcc builds (Debian's 5.2) default
-        // to C++11, which would fail code that was valid CUDA. Keep the project's own -std.
-        if !flags
-            .iter()
-            .any(|f| f.starts_with("-std=") || f.starts_with("--std"))
-        {
+        // to C++11, which would fail code that was valid CUDA. Keep the project's own -std,
+        // unless --std names one.
+        let is_std = |f: &String| f.starts_with("-std=") || f.starts_with("--std");
+        if let Some(std) = &extra.std {
+            flags.retain(|f| !is_std(f));
+            args.push(format!("-std={std}"));
+        } else if !flags.iter().any(is_std) {
             args.push("-std=c++17".into());
         }
         args.append(&mut flags);
+        for f in &extra.flags {
+            if !args.contains(f) {
+                args.push(f.clone());
+            }
+        }
         if full {
+            let dir = out_abs.join(OBJECTS);
+            std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            let hash = crate::record::sha256_hex(rel.as_bytes());
             args.push("-c".into());
             args.push("-o".into());
-            args.push(format!("{}.o", src.display()));
+            args.push(format!("{}/{}.o", dir.display(), &hash[..16]));
         } else {
             args.push("-fsyntax-only".into());
         }
@@ -102,12 +125,21 @@ fn per_file_flags(out: &Path, rel: &str, inc_dirs: &[String]) -> Vec<String> {
 }
 
 /// An include path from the database, made absolute against the entry's directory and moved
-/// into the translated tree when it points into the project.
-fn remap_path(dir: &Path, written: &str, root: &Path, out: &Path) -> Option<String> {
+/// into the translated tree when it points into the project; outside the project it is not
+/// used. A path that does not exist is judged as written (`.` and `..` applied).
+pub fn remap_path(dir: &Path, written: &str, root: &Path, out: &Path) -> Remapped {
     let p = dir.join(written);
-    let p: PathBuf = std::fs::canonicalize(&p).unwrap_or(p);
-    let rel = p.strip_prefix(root).ok()?;
-    Some(out.join(rel).display().to_string())
+    let p: PathBuf = match std::fs::canonicalize(&p) {
+        Ok(c) => c,
+        Err(_) => match crate::safety::resolve(&p) {
+            Ok(r) => r,
+            Err(_) => return Remapped::Outside,
+        },
+    };
+    match p.strip_prefix(root) {
+        Ok(rel) => Remapped::Inside(out.join(rel).display().to_string()),
+        Err(_) => Remapped::Outside,
+    }
 }
 
 #[cfg(test)]
@@ -124,7 +156,16 @@ mod tests {
         std::fs::create_dir_all(&out).unwrap();
         let files = vec!["include/a.h".to_string(), "src/a.cu".to_string()];
         let unit = &files[1];
-        let p = plan(&root, &out, &files, &[unit], &["gfx90a".into()], false).unwrap();
+        let p = plan(
+            &root,
+            &out,
+            &files,
+            &[unit],
+            &["gfx90a".into()],
+            false,
+            &Extra::default(),
+        )
+        .unwrap();
         assert_eq!(p.source, "per-file");
         let args = &p.commands[0].args;
         let out = std::fs::canonicalize(&out).unwrap();
@@ -157,7 +198,16 @@ mod tests {
         }]);
         std::fs::write(root.join("compile_commands.json"), db.to_string()).unwrap();
         let files = vec!["k.cu".to_string()];
-        let p = plan(&root, &out, &files, &[&files[0]], &["gfx942".into()], true).unwrap();
+        let p = plan(
+            &root,
+            &out,
+            &files,
+            &[&files[0]],
+            &["gfx942".into()],
+            true,
+            &Extra::default(),
+        )
+        .unwrap();
         assert_eq!(p.source, "compile_commands.json");
         let c = &p.commands[0];
         assert!(
@@ -168,5 +218,53 @@ mod tests {
         assert!(c.args.contains(&"-c".to_string()));
         assert!(!c.args.iter().any(|a| a.contains("sm_80")));
         assert_eq!(c.notes.len(), 2, "{:?}", c.notes);
+        let o = &c.args[c.args.iter().position(|a| a == "-o").unwrap() + 1];
+        assert!(o.contains(OBJECTS) && !o.contains("k.cu"), "{o}");
+    }
+
+    #[test]
+    fn hostile_names_and_database_flags_never_become_object_names_or_outside_paths() {
+        let d = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(d.path()).unwrap().join("p");
+        let out = root.parent().unwrap().join("o");
+        std::fs::create_dir_all(&root).unwrap();
+        std::fs::create_dir_all(&out).unwrap();
+        let name = "x$(touch pwned).cu".to_string();
+        std::fs::write(root.join(&name), "").unwrap();
+        let db = serde_json::json!([{
+            "directory": root.display().to_string(),
+            "file": name,
+            "arguments": ["nvcc", "-I/etc", "-I../../", "-include", "/etc/passwd", "-fplugin=./p.so", "-c", name]
+        }]);
+        std::fs::write(root.join("compile_commands.json"), db.to_string()).unwrap();
+        let files = vec![name.clone()];
+        let extra = Extra {
+            flags: vec!["-DUSE_ROCM".into()],
+            std: Some("c++20".into()),
+        };
+        let p = plan(
+            &root,
+            &out,
+            &files,
+            &[&files[0]],
+            &["gfx90a".into()],
+            true,
+            &extra,
+        )
+        .unwrap();
+        let c = &p.commands[0];
+        let o = &c.args[c.args.iter().position(|a| a == "-o").unwrap() + 1];
+        assert!(!o.contains('$'), "{o}");
+        assert!(
+            !c.args
+                .iter()
+                .any(|a| a.contains("/etc") || a.contains("plugin")),
+            "{:?}",
+            c.args
+        );
+        assert!(c.args.contains(&"-DUSE_ROCM".to_string()));
+        assert!(c.args.contains(&"-std=c++20".to_string()));
+        assert!(!c.args.contains(&"-std=c++17".to_string()));
+        assert_eq!(c.notes.len(), 4, "{:?}", c.notes);
     }
 }

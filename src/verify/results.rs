@@ -2,12 +2,12 @@
 //! `.hipport/` and hashed into the migration record as BUILD-gate evidence.
 
 use super::classify::{self, Outcome};
-use super::hipcc::UnitCommand;
+use super::deps::Deps;
+use super::hipcc::{Hipcc, UnitCommand};
 use super::VerifySettings;
 use crate::gate::Status;
 use crate::report::FileError;
 use serde::{Deserialize, Serialize};
-use std::path::Path;
 
 pub const SCHEMA_VERSION: u32 = 1;
 
@@ -23,16 +23,34 @@ pub struct UnitResult {
     pub command: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// The header of the first error when it is "file not found".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub missing_header: Option<String>,
+    /// Which dependency is missing and how to get it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
 }
 
 impl UnitResult {
-    pub fn new(c: &UnitCommand, hipcc: &Path, ok: bool, output: &str) -> UnitResult {
-        let (kind, error) = if ok {
+    pub fn new(c: &UnitCommand, hipcc: &Hipcc, ok: bool, output: &str, deps: &Deps) -> UnitResult {
+        let (mut kind, error) = if ok {
             (Outcome::Pass, None)
         } else {
             let (k, e) = classify::classify(output);
             (k, Some(e))
         };
+        let missing_header = if ok {
+            None
+        } else {
+            classify::first_missing_header(output)
+        };
+        let mut hint = None;
+        if let (Some(h), Outcome::Other | Outcome::MissingThirdParty) = (&missing_header, kind) {
+            if let Some(e) = deps.explain(h, c) {
+                kind = e.outcome;
+                hint = Some(e.hint);
+            }
+        }
         UnitResult {
             path: c.rel.clone(),
             result: kind.label().to_string(),
@@ -41,8 +59,47 @@ impl UnitResult {
             error,
             command: c.display(hipcc),
             notes: c.notes.clone(),
+            missing_header,
+            hint,
         }
     }
+}
+
+/// Failed units grouped by the header their first error could not find.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct HeaderGroup {
+    pub header: String,
+    pub units: usize,
+    pub kind: Outcome,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+    /// Up to three of the units, for a person to try first.
+    pub examples: Vec<String>,
+}
+
+/// Groups failed rows by first missing header, most units first.
+pub fn group_by_header(rows: &[UnitResult]) -> Vec<HeaderGroup> {
+    let mut groups: Vec<HeaderGroup> = Vec::new();
+    for r in rows {
+        let Some(h) = &r.missing_header else { continue };
+        match groups.iter_mut().find(|g| &g.header == h) {
+            Some(g) => {
+                g.units += 1;
+                if g.examples.len() < 3 {
+                    g.examples.push(r.path.clone());
+                }
+            }
+            None => groups.push(HeaderGroup {
+                header: h.clone(),
+                units: 1,
+                kind: r.kind,
+                hint: r.hint.clone(),
+                examples: vec![r.path.clone()],
+            }),
+        }
+    }
+    groups.sort_by(|a, b| b.units.cmp(&a.units).then(a.header.cmp(&b.header)));
+    groups
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -51,6 +108,8 @@ pub struct Summary {
     pub pass: usize,
     pub missing_header: usize,
     pub unported_api: usize,
+    #[serde(default)]
+    pub missing_third_party: usize,
     pub other: usize,
     /// The BUILD gate status these results support.
     pub status: Status,
@@ -64,6 +123,7 @@ impl Summary {
             pass: count(Outcome::Pass),
             missing_header: count(Outcome::MissingHeader),
             unported_api: count(Outcome::UnportedApi),
+            missing_third_party: count(Outcome::MissingThirdParty),
             other: count(Outcome::Other),
             status: Status::Unknown,
         };
@@ -82,11 +142,16 @@ impl Summary {
     pub fn failed(&self) -> usize {
         self.units - self.pass
     }
-    /// `3 units: 1 PASS, 1 missing ROCm library header, 1 un-ported API, 0 other`.
+    /// `3 units: 1 PASS, 1 missing ROCm library header, 0 missing third-party header, 1 un-ported API, 0 other`.
     pub fn describe(&self) -> String {
         format!(
-            "{} units: {} PASS, {} missing ROCm library header, {} un-ported API, {} other",
-            self.units, self.pass, self.missing_header, self.unported_api, self.other
+            "{} units: {} PASS, {} missing ROCm library header, {} missing third-party header, {} un-ported API, {} other",
+            self.units,
+            self.pass,
+            self.missing_header,
+            self.missing_third_party,
+            self.unported_api,
+            self.other
         )
     }
 }
@@ -105,10 +170,28 @@ pub struct VerifyResults {
     /// `per-file` or the compilation database used.
     pub commands_from: String,
     pub out: String,
+    /// How the compiler ran: clang directly (with hipcc's flags) or hipcc.
+    #[serde(default)]
+    pub compiler: String,
+    /// Flags every unit got beyond its own: the project's ROCm switch, `-I`/`-D`/`--std`/
+    /// `--extra-arg`, PyTorch's include directories, each with where it came from.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub added_flags: Vec<AddedFlag>,
     pub units: Vec<UnitResult>,
     pub summary: Summary,
+    /// Failed units by the header their first error could not find.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missing_headers: Vec<HeaderGroup>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<FileErrorRow>,
+}
+
+/// A flag verify added to every unit, and why.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct AddedFlag {
+    pub flag: String,
+    /// `rocm-switch (src/a.cu:12)`, `--define`, `hipport.toml [verify]`, `torch`, ….
+    pub from: String,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -135,7 +218,10 @@ impl VerifyResults {
             mode: if s.full { "objects" } else { "syntax-only" }.into(),
             commands_from,
             out: s.out.display().to_string(),
+            compiler: s.hipcc.describe_driver(),
+            added_flags: s.added.clone(),
             summary: Summary::of(&units),
+            missing_headers: group_by_header(&units),
             units,
             errors: errors
                 .into_iter()
@@ -163,6 +249,7 @@ impl VerifyResults {
         }
         self.units.sort_by(|a, b| a.path.cmp(&b.path));
         self.summary = Summary::of(&self.units);
+        self.missing_headers = group_by_header(&self.units);
     }
 }
 
@@ -179,7 +266,27 @@ mod tests {
             error: None,
             command: String::new(),
             notes: vec![],
+            missing_header: None,
+            hint: None,
         }
+    }
+
+    #[test]
+    fn failures_group_by_first_missing_header() {
+        let mut a = row("a.cu", Outcome::MissingThirdParty);
+        a.missing_header = Some("torch/extension.h".into());
+        a.hint = Some("install PyTorch".into());
+        let mut b = a.clone();
+        b.path = "b.cu".into();
+        let mut c = row("c.cu", Outcome::Other);
+        c.missing_header = Some("cutlass/cutlass.h".into());
+        let g = group_by_header(&[a, b, c, row("d.cu", Outcome::Pass)]);
+        assert_eq!(g.len(), 2);
+        assert_eq!(g[0].header, "torch/extension.h");
+        assert_eq!(g[0].units, 2);
+        assert_eq!(g[0].examples, ["a.cu", "b.cu"]);
+        assert_eq!(g[0].hint.as_deref(), Some("install PyTorch"));
+        assert_eq!(g[1].units, 1);
     }
 
     #[test]

@@ -1,0 +1,376 @@
+//! Safe file access for a tool that runs on repositories people did not write: what may be
+//! opened (regular files only: a FIFO or a device named `hipport-migration.toml` must not hang
+//! a run), where a write may land (never outside the chosen root, never onto a symlink, a FIFO,
+//! a device or a read-only file), and the cleanup of temporary files when the run is
+//! interrupted (SIGINT/SIGTERM).
+//!
+//! Writes are atomic: a temporary `.hipport-*` file in the destination's directory, written,
+//! fsynced, given the destination's permissions (and, when run as root, its owner), renamed
+//! over the destination, then the directory is fsynced. A destination with other hard links is
+//! replaced by a new file: the other names keep the old content (as with `sed -i`); hipport
+//! says so on stderr.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Temporary files alive now, removed by the signal thread before the process dies.
+static TEMPS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// What kind of file system object `m` is, in words.
+pub fn kind_of(m: &std::fs::Metadata) -> &'static str {
+    let t = m.file_type();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if t.is_symlink() {
+        "a symbolic link"
+    } else if t.is_dir() {
+        "a directory"
+    } else if t.is_file() {
+        "a regular file"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// Errors unless `path` (following symlinks) is a regular file: checked before opening, so a
+/// FIFO or a device is reported instead of read (which could block forever).
+pub fn require_regular(path: &Path) -> io::Result<()> {
+    let m = std::fs::metadata(path)?;
+    if m.is_file() {
+        Ok(())
+    } else {
+        Err(io::Error::other(format!(
+            "{} is {}, not a regular file: not read",
+            path.display(),
+            kind_of(&m)
+        )))
+    }
+}
+
+/// Reads a file that must be regular (see [`require_regular`]).
+pub fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
+    require_regular(path)?;
+    std::fs::read(path)
+}
+
+/// Checks that `dest` may be replaced: absent, or a regular file (not a symlink) that is not
+/// read-only.
+pub fn check_destination(dest: &Path) -> io::Result<()> {
+    let m = match std::fs::symlink_metadata(dest) {
+        Ok(m) => m,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e),
+    };
+    if !m.file_type().is_file() {
+        return Err(io::Error::other(format!(
+            "{} is {}: hipport only replaces regular files",
+            dest.display(),
+            kind_of(&m)
+        )));
+    }
+    if m.permissions().readonly() {
+        return Err(io::Error::other(format!(
+            "{} is read-only: not replaced",
+            dest.display()
+        )));
+    }
+    Ok(())
+}
+
+/// `path` made absolute and resolved as far as it exists (the rest appended as written, with
+/// `.` and `..` applied), so a destination not yet created can be compared with a root.
+pub fn resolve(path: &Path) -> io::Result<PathBuf> {
+    let abs = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir()?.join(path)
+    };
+    let parts: Vec<std::path::Component> = abs.components().collect();
+    // The longest prefix that exists is resolved by the file system, the rest as written.
+    for cut in (1..=parts.len()).rev() {
+        let prefix: PathBuf = parts[..cut].iter().collect();
+        if let Ok(c) = std::fs::canonicalize(&prefix) {
+            let mut out = c;
+            for part in &parts[cut..] {
+                match part {
+                    std::path::Component::ParentDir => {
+                        out.pop();
+                    }
+                    std::path::Component::Normal(n) => out.push(n),
+                    _ => {}
+                }
+            }
+            return Ok(out);
+        }
+    }
+    Ok(abs)
+}
+
+/// Errors unless `dir` lies inside `root` (both resolved).
+pub fn require_inside(root: &Path, dir: &Path) -> io::Result<()> {
+    let r = resolve(root)?;
+    let d = resolve(dir)?;
+    if d.starts_with(&r) {
+        Ok(())
+    } else {
+        Err(io::Error::other(format!(
+            "{} resolves to {}, outside {}: not written",
+            dir.display(),
+            d.display(),
+            r.display()
+        )))
+    }
+}
+
+/// Makes `root/name` a real directory (not a symlink, inside `root`) and returns it.
+pub fn real_dir_inside(root: &Path, name: &str) -> io::Result<PathBuf> {
+    let dir = root.join(name);
+    match std::fs::symlink_metadata(&dir) {
+        Ok(m) if m.file_type().is_dir() => {}
+        Ok(m) => {
+            return Err(io::Error::other(format!(
+                "{} is {}, not a directory inside the project: hipport writes only into a real `{name}` directory (remove it, or name another place with --out)",
+                dir.display(),
+                kind_of(&m)
+            )))
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => std::fs::create_dir(&dir)?,
+        Err(e) => return Err(e),
+    }
+    require_inside(root, &dir)?;
+    Ok(dir)
+}
+
+/// Writes `bytes` to `dest` atomically, never through a symlink and never outside `root`
+/// (when given): the directories up to `dest` are created inside `root` and checked. The
+/// permissions are those of `like`, else of the file replaced, else 0644.
+pub fn write_atomic(
+    dest: &Path,
+    bytes: &[u8],
+    like: Option<&Path>,
+    root: Option<&Path>,
+) -> io::Result<()> {
+    let dir = dest
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    if let Some(root) = root {
+        require_inside(root, dir)?;
+    }
+    check_destination(dest)?;
+    let old = std::fs::symlink_metadata(dest).ok();
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".hipport-")
+        .tempfile_in(dir)?;
+    let tmp_path = tmp.path().to_path_buf();
+    register(&tmp_path);
+    let result = (|| {
+        tmp.write_all(bytes)?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::{MetadataExt, PermissionsExt};
+            let like_meta = like.and_then(|l| std::fs::metadata(l).ok());
+            let mode = like_meta
+                .as_ref()
+                .or(old.as_ref())
+                .map_or(0o644, |m| m.permissions().mode() & 0o7777);
+            tmp.as_file()
+                .set_permissions(std::fs::Permissions::from_mode(mode))?;
+            if let Some(o) = &old {
+                // Keeps the owner where we may (as root); elsewhere the file is ours anyway.
+                let mine = tmp.as_file().metadata()?;
+                if mine.uid() != o.uid() || mine.gid() != o.gid() {
+                    let _ = std::os::unix::fs::fchown(tmp.as_file(), Some(o.uid()), Some(o.gid()));
+                }
+                if o.nlink() > 1 {
+                    eprintln!(
+                        "hipport: note: {} had {} hard links; it is replaced by a new file and the other links keep the old content",
+                        dest.display(),
+                        o.nlink()
+                    );
+                }
+            }
+        }
+        tmp.as_file().sync_all()?;
+        // The rename and the unregistering happen under the lock, so the signal thread never
+        // removes a path that has just become the destination.
+        let guard = TEMPS.lock().unwrap_or_else(|e| e.into_inner());
+        let persisted = tmp.persist(dest).map(|_| ()).map_err(|e| e.error);
+        drop(guard);
+        persisted
+    })();
+    unregister(&tmp_path);
+    result?;
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// Writes a scratch file (verify's translated tree): checked like [`write_atomic`] (inside
+/// `root`, never onto a symlink or special file) but neither atomic nor fsynced.
+pub fn write_scratch(dest: &Path, bytes: &[u8], root: &Path) -> io::Result<()> {
+    let dir = dest.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    require_inside(root, dir)?;
+    check_destination(dest)?;
+    std::fs::write(dest, bytes)
+}
+
+fn register(p: &Path) {
+    TEMPS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push(p.to_path_buf());
+}
+
+fn unregister(p: &Path) {
+    let mut t = TEMPS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(i) = t.iter().position(|x| x == p) {
+        t.swap_remove(i);
+    }
+}
+
+/// Blocks SIGINT, SIGTERM and SIGHUP in this thread (and every thread spawned later) and
+/// starts a thread that waits for them: it removes the temporary files of writes in flight,
+/// then lets the signal kill the process as it would have. Call first thing in `main`, before
+/// any other thread starts. Child processes start with an empty signal mask (std resets it).
+#[cfg(unix)]
+pub fn install_signal_cleanup() {
+    // SAFETY: plain libc calls on a locally owned, initialised sigset.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        for s in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+            libc::sigaddset(&mut set, s);
+        }
+        if libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut()) != 0 {
+            return;
+        }
+        let spawned = std::thread::Builder::new()
+            .name("hipport-signals".into())
+            .spawn(move || {
+                let mut sig: libc::c_int = 0;
+                if libc::sigwait(&set, &mut sig) != 0 {
+                    return;
+                }
+                let temps = TEMPS.lock().unwrap_or_else(|e| e.into_inner());
+                for p in temps.iter() {
+                    let _ = std::fs::remove_file(p);
+                }
+                // Die of the signal, as without the handler (keeping the lock: no new rename).
+                libc::signal(sig, libc::SIG_DFL);
+                libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+                libc::raise(sig);
+                std::process::exit(128 + sig);
+            });
+        if spawned.is_err() {
+            libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+        }
+    }
+}
+
+#[cfg(not(unix))]
+pub fn install_signal_cleanup() {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn special_files_and_links_are_not_replaced_or_read() {
+        let d = tempfile::tempdir().unwrap();
+        let r = d.path();
+        let fifo = r.join("fifo");
+        let ok = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok);
+        let e = require_regular(&fifo).unwrap_err().to_string();
+        assert!(e.contains("a FIFO"), "{e}");
+        let e = write_atomic(&fifo, b"x", None, None)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("a FIFO"), "{e}");
+        let e = require_regular(Path::new("/dev/null"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("a device"), "{e}");
+        std::fs::write(r.join("target"), "keep").unwrap();
+        std::os::unix::fs::symlink(r.join("target"), r.join("link")).unwrap();
+        let e = write_atomic(&r.join("link"), b"x", None, None)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("symbolic link"), "{e}");
+        assert_eq!(std::fs::read(r.join("target")).unwrap(), b"keep");
+        let ro = r.join("ro");
+        std::fs::write(&ro, "keep").unwrap();
+        let mut p = std::fs::metadata(&ro).unwrap().permissions();
+        p.set_readonly(true);
+        std::fs::set_permissions(&ro, p).unwrap();
+        let e = write_atomic(&ro, b"x", None, None).unwrap_err().to_string();
+        assert!(e.contains("read-only"), "{e}");
+        assert_eq!(std::fs::read(&ro).unwrap(), b"keep");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn writes_stay_inside_the_root_and_keep_the_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = tempfile::tempdir().unwrap();
+        let root = d.path().join("out");
+        let outside = d.path().join("elsewhere");
+        std::fs::create_dir_all(&root).unwrap();
+        std::fs::create_dir_all(&outside).unwrap();
+        std::os::unix::fs::symlink(&outside, root.join("sub")).unwrap();
+        let e = write_atomic(&root.join("sub/a.cu"), b"x", None, Some(&root))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("outside"), "{e}");
+        assert!(!outside.join("a.cu").exists());
+        let f = root.join("deep/a.cu");
+        std::fs::create_dir_all(root.join("deep")).unwrap();
+        std::fs::write(&f, "old").unwrap();
+        std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o755)).unwrap();
+        write_atomic(&f, b"new", None, Some(&root)).unwrap();
+        assert_eq!(std::fs::read(&f).unwrap(), b"new");
+        let mode = std::fs::metadata(&f).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o755);
+        let names: Vec<_> = std::fs::read_dir(root.join("deep")).unwrap().collect();
+        assert_eq!(names.len(), 1, "no temporary file left");
+    }
+
+    #[test]
+    fn real_dir_inside_refuses_a_symlinked_state_directory() {
+        let d = tempfile::tempdir().unwrap();
+        let root = d.path().join("p");
+        std::fs::create_dir_all(&root).unwrap();
+        assert!(real_dir_inside(&root, ".hipport").unwrap().is_dir());
+        #[cfg(unix)]
+        {
+            let other = d.path().join("q");
+            std::fs::create_dir_all(&other).unwrap();
+            std::os::unix::fs::symlink(d.path(), other.join(".hipport")).unwrap();
+            let e = real_dir_inside(&other, ".hipport").unwrap_err().to_string();
+            assert!(e.contains("symbolic link"), "{e}");
+        }
+        let e = resolve(Path::new("/nonexistent-dir/x/../y")).unwrap();
+        assert_eq!(e, Path::new("/nonexistent-dir/y"));
+    }
+}
