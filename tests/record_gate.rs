@@ -102,12 +102,15 @@ fn record_target_names_each_bad_field() {
 }
 
 #[test]
-fn init_refuses_to_overwrite_and_unknown_keys_are_named() {
+fn init_never_overwrites_and_unknown_keys_are_named() {
     let d = tempfile::tempdir().unwrap();
     assert!(hipport(d.path(), &["record", "init"]).status.success());
-    let o = hipport(d.path(), &["record", "init"]);
-    assert_eq!(o.status.code(), Some(2));
     let p = d.path().join("hipport-migration.toml");
+    let before = std::fs::read(&p).unwrap();
+    let o = hipport(d.path(), &["record", "init"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).contains("already exists"), "{}", text(&o));
+    assert_eq!(std::fs::read(&p).unwrap(), before, "left as it is");
     let mut s = std::fs::read_to_string(&p).unwrap();
     s = s.replace("[production]", "[production]\ngpu_count = 8");
     std::fs::write(&p, s).unwrap();
@@ -205,4 +208,104 @@ fn blocker_needs_a_note_and_shows_on_the_board() {
     assert!(o.status.success(), "{}", text(&o));
     let t = text(&hipport(d.path(), &["gate"]));
     assert!(t.contains("operations: BLOCKER — DCGM exporter"), "{t}");
+}
+
+#[test]
+fn pip_pins_are_accepted_with_their_local_label() {
+    let d = tempfile::tempdir().unwrap();
+    let mut args = target_with("6.4.1");
+    let i = args
+        .iter()
+        .position(|a| *a == "torch=2.6.0+rocm6.4.1")
+        .unwrap();
+    args[i] = "torch==2.6.0+rocm6.4";
+    let o = hipport(d.path(), &args);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let rec = std::fs::read_to_string(d.path().join("hipport-migration.toml")).unwrap();
+    assert!(rec.contains("torch = \"2.6.0+rocm6.4\""), "{rec}");
+}
+
+#[test]
+fn build_evidence_for_another_rocm_release_is_unknown() {
+    let d = tempfile::tempdir().unwrap();
+    assert!(hipport(d.path(), &target_with("6.4.1")).status.success());
+    std::fs::create_dir_all(d.path().join(".hipport")).unwrap();
+    std::fs::write(d.path().join(".hipport/verify-results.json"), "{}").unwrap();
+    let p = d.path().join("hipport-migration.toml");
+    // A BUILD row as verify writes it, from a HIP 5.2 compiler.
+    let mut v: toml::Value = toml::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+    let build = v["gate"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|g| g["name"].as_str() == Some("build"))
+        .unwrap();
+    let row: toml::Value = toml::from_str(
+        "name = \"build\"\nstatus = \"PASS\"\ndate = \"2026-11-30\"\nrecorded_by = \"hipport verify\"\n[evidence]\npath = \".hipport/verify-results.json\"\n[details]\nrocm = \"5.2\"\nhip = \"5.2\"\n",
+    )
+    .unwrap();
+    *build = row;
+    let rec = toml::to_string(&v).unwrap();
+    std::fs::write(&p, rec).unwrap();
+    let o = hipport(d.path(), &["gate", ".", "--format", "json"]);
+    let b: serde_json::Value =
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", text(&o)));
+    let build = b["gates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["name"] == "build")
+        .unwrap()
+        .clone();
+    assert_eq!(build["status"], "UNKNOWN", "{build}");
+    assert!(
+        build["reason"]
+            .as_str()
+            .unwrap()
+            .contains("evidence for 5.2, target 6.4.1"),
+        "{build}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_record_or_baseline_is_reported_not_read() {
+    let d = tempfile::tempdir().unwrap();
+    for name in ["hipport-migration.toml", "hipport-baseline.json"] {
+        let ok = Command::new("mkfifo")
+            .arg(d.path().join(name))
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok);
+    }
+    std::fs::write(d.path().join("k.cu"), "__global__ void k() {}\n").unwrap();
+    for args in [
+        vec!["gate", "."],
+        vec!["check", "."],
+        vec!["record", "init"],
+        vec!["verify", ".", "--hipcc", "/nonexistent"],
+    ] {
+        let start = std::time::Instant::now();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hipport"))
+            .args(&args)
+            .current_dir(d.path())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        loop {
+            if child.try_wait().unwrap().is_some() {
+                break;
+            }
+            if start.elapsed().as_secs() > 20 {
+                child.kill().unwrap();
+                panic!("{args:?} hangs on a FIFO");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+        assert!(text(&o).contains("FIFO"), "{args:?}: {}", text(&o));
+    }
 }

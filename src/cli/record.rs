@@ -25,7 +25,7 @@ pub struct FileArg {
 
 #[derive(Subcommand, Debug)]
 pub enum RecordCommand {
-    /// Create the record with every gate UNKNOWN (refuses to overwrite).
+    /// Create the record with every gate UNKNOWN (an existing record is left as it is).
     Init {
         #[command(flatten)]
         file: FileArg,
@@ -154,8 +154,9 @@ pub struct TargetArgs {
     /// Python X.Y.Z.
     #[arg(long, default_value = "")]
     pub python: String,
-    /// Framework or engine `name=version` (repeatable), e.g. torch=2.6.0+rocm6.4.1.
-    #[arg(long = "framework", value_name = "NAME=VERSION")]
+    /// Framework or engine `name=version` or pip's `name==version` (repeatable), e.g.
+    /// torch==2.6.0+rocm6.4 (the local label after `+` is kept).
+    #[arg(long = "framework", value_name = "NAME==VERSION")]
     pub frameworks: Vec<String>,
     /// Key dependency `name=version` (repeatable), e.g. rccl=2.21.5.
     #[arg(long = "dependency", value_name = "NAME=VERSION")]
@@ -268,11 +269,14 @@ pub fn run(a: RecordArgs, settings: &Settings) -> anyhow::Result<i32> {
 }
 
 fn init(path: &Path) -> anyhow::Result<i32> {
-    if path.exists() {
-        bail!(
-            "{}: already exists; hipport record init never overwrites a record",
+    if std::fs::symlink_metadata(path).is_ok() {
+        // Read it, so a broken or special file is still an error, but never rewrite it.
+        Record::load(path)?;
+        println!(
+            "{}: a migration record already exists; left as it is (record init never overwrites)",
             path.display()
         );
+        return Ok(exit::OK);
     }
     Record::new(&record::whoami()).save(path)?;
     println!("created {} with every gate UNKNOWN", path.display());

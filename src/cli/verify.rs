@@ -385,6 +385,14 @@ fn build_row(r: &VerifyResults, command: &str, sha: String) -> GateRow {
     );
     details.insert("mode".into(), r.mode.clone());
     details.insert("rocm".into(), r.rocm.clone());
+    // The HIP release that compiled the units (`HIP 5.2.21153-0; …` → 5.2).
+    if let Some(v) = r
+        .hipcc_version
+        .strip_prefix("HIP ")
+        .and_then(|v| crate::verify::hipcc::parse_version(&format!("HIP version: {v}")).1)
+    {
+        details.insert("hip".into(), v.to_string());
+    }
     details.insert("offload_arch".into(), r.offload_arch.join(","));
     details.insert("commands_from".into(), r.commands_from.clone());
     details.insert("units".into(), r.summary.units.to_string());

@@ -294,7 +294,8 @@ fn suggest_gfx(g: &str) -> String {
         .to_string()
 }
 
-/// `name=version` pairs; versions need X.Y.Z digits at the start (`2.4.1+rocm6.1` is fine).
+/// `name=version` or pip's `name==version` (also `name===version`, `name@version`) pairs;
+/// versions need X.Y.Z digits at the start, and a local label (`2.6.0+rocm6.4`) is kept.
 fn pairs(
     field: &'static str,
     items: &[String],
@@ -303,10 +304,22 @@ fn pairs(
     let mut out = BTreeMap::new();
     for it in items {
         let Some((name, ver)) = it.split_once(['=', '@']) else {
-            err(field, it, "expected name=version, e.g. torch=2.4.1".into());
+            err(
+                field,
+                it,
+                "expected name==version (pip) or name=version, e.g. torch==2.6.0+rocm6.4".into(),
+            );
             continue;
         };
-        let (name, ver) = (name.trim(), ver.trim());
+        let (name, ver) = (name.trim(), ver.trim_start_matches('=').trim());
+        if [">", "<", "~", "!"].iter().any(|op| name.ends_with(op)) {
+            err(
+                field,
+                it,
+                "a range is not a pin: name the exact version with == (e.g. torch==2.6.0)".into(),
+            );
+            continue;
+        }
         if name.is_empty() || ver.is_empty() {
             err(field, it, "expected name=version with both parts".into());
         } else if floating(ver) {
@@ -384,6 +397,26 @@ mod tests {
 
     fn fields(i: &TargetInput) -> Vec<&'static str> {
         validate(i).unwrap_err().iter().map(|e| e.field).collect()
+    }
+
+    #[test]
+    fn frameworks_take_pip_pins_and_keep_the_local_label() {
+        let mut i = good();
+        i.frameworks = vec![
+            "torch==2.6.0+rocm6.4".into(),
+            "vllm===0.8.5".into(),
+            "triton=3.2.0".into(),
+        ];
+        let t = validate(&i).unwrap();
+        assert_eq!(t.frameworks["torch"], "2.6.0+rocm6.4");
+        assert_eq!(t.frameworks["vllm"], "0.8.5");
+        assert_eq!(t.frameworks["triton"], "3.2.0");
+        i.frameworks = vec!["torch>=2.6.0".into()];
+        assert_eq!(fields(&i), ["framework"]);
+        i.frameworks = vec!["torch==2.6".into()];
+        assert_eq!(fields(&i), ["framework"]);
+        i.frameworks = vec!["torch==latest".into()];
+        assert_eq!(fields(&i), ["framework"]);
     }
 
     #[test]

@@ -67,7 +67,7 @@ pub fn board(root: &Path, rec: Option<&Record>, scan: Result<&Report, &str>) -> 
         let stored = rec.and_then(|r| r.gate(name));
         let mut line = match gate {
             Gate::Inventory => inventory(scan, &mut critical),
-            Gate::Build => build(root, stored),
+            Gate::Build => build(root, stored, r),
             Gate::Functional => matrix(gate, derive::functional(r), r, &mut critical),
             Gate::Precision => matrix(gate, derive::precision(r), r, &mut critical),
             Gate::Distributed => matrix(gate, derive::distributed(r), r, &mut critical),
@@ -249,8 +249,9 @@ fn performance(root: &Path, r: &Record, critical: &mut Vec<String>) -> GateLine 
     }
 }
 
-/// Build: the record's row written by `verify`, trusted only while its results file is unchanged.
-fn build(root: &Path, stored: Option<&GateRow>) -> GateLine {
+/// Build: the record's row written by `verify`, trusted only while its results file is
+/// unchanged and only for the ROCm release line it was compiled for.
+fn build(root: &Path, stored: Option<&GateRow>, r: &Record) -> GateLine {
     let mut line = recorded(Gate::Build, stored, &Record::default());
     line.source = "verify".into();
     let Some(row) = stored else {
@@ -283,7 +284,31 @@ fn build(root: &Path, stored: Option<&GateRow>) -> GateLine {
     if line.status == Status::Remediation {
         line.open_items = row.details.get("failed").and_then(|f| f.parse().ok());
     }
+    if let Some(why) = other_release(row, &r.target.rocm) {
+        line.status = Status::Unknown;
+        line.open_items = None;
+        line.reason = why;
+    }
     line
+}
+
+/// `evidence for 5.2, target 7.2.4` when the build evidence was compiled for another ROCm
+/// release line than the recorded target.
+fn other_release(row: &GateRow, target: &str) -> Option<String> {
+    // The HIP release of the compiler that produced it; else the translation target.
+    let ev = row.details.get("hip").or_else(|| row.details.get("rocm"))?;
+    let (Ok(e), Ok(t)) = (
+        ev.parse::<crate::version::Version>(),
+        target.parse::<crate::version::Version>(),
+    ) else {
+        return None;
+    };
+    (!e.same_minor(&t)).then(|| {
+        format!(
+            "evidence for {ev}, target {target}: re-run `hipport verify` with a ROCm {}.{} hipcc",
+            t.major, t.minor
+        )
+    })
 }
 
 /// A gate as the record holds it; PASS without evidence is not PASS.
