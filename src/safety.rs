@@ -220,6 +220,33 @@ pub fn write_atomic(
     Ok(())
 }
 
+/// Copies the regular file `src` to `dest` atomically (streamed, not read into memory), with
+/// the same checks as [`write_atomic`]: inside `root`, never onto a symlink or special file.
+pub fn copy_atomic(src: &Path, dest: &Path, root: &Path) -> io::Result<()> {
+    require_regular(src)?;
+    let dir = dest.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    require_inside(root, dir)?;
+    check_destination(dest)?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".hipport-")
+        .tempfile_in(dir)?;
+    let tmp_path = tmp.path().to_path_buf();
+    register(&tmp_path);
+    let result = (|| {
+        let mut from = std::fs::File::open(src)?;
+        io::copy(&mut from, tmp.as_file_mut())?;
+        tmp.as_file()
+            .set_permissions(from.metadata()?.permissions())?;
+        let guard = TEMPS.lock().unwrap_or_else(|e| e.into_inner());
+        let persisted = tmp.persist(dest).map(|_| ()).map_err(|e| e.error);
+        drop(guard);
+        persisted
+    })();
+    unregister(&tmp_path);
+    result
+}
+
 /// Writes a scratch file (verify's translated tree): checked like [`write_atomic`] (inside
 /// `root`, never onto a symlink or special file) but neither atomic nor fsynced.
 pub fn write_scratch(dest: &Path, bytes: &[u8], root: &Path) -> io::Result<()> {

@@ -1,6 +1,10 @@
 //! Finding the files to process: an `ignore`-based parallel walk that respects `.gitignore`,
 //! `--include`/`--exclude` globs and the source extensions. Paths named explicitly are always
 //! processed or reported. The result is sorted, so output never depends on thread timing.
+//!
+//! Hidden files and directories are skipped, except the CI and container folders where CUDA
+//! hides in plain sight ([`VISIBLE_HIDDEN`]: `.github/`, `.gitlab-ci.yml`, `.circleci/`,
+//! `.buildkite/`, `.devcontainer/`); `.gitignore` is honoured there too.
 
 use ignore::overrides::OverrideBuilder;
 use ignore::{WalkBuilder, WalkState};
@@ -12,6 +16,24 @@ pub const DEFAULT_EXTENSIONS: &[&str] = &[
     "cu", "cuh", "c", "cc", "cpp", "cxx", "h", "hh", "hpp", "hxx", "inl", "cuinl",
 ];
 
+/// Hidden names that are walked like any other (CI workflows, container definitions).
+pub const VISIBLE_HIDDEN: &[&str] = &[
+    ".github",
+    ".gitlab-ci.yml",
+    ".gitlab",
+    ".circleci",
+    ".buildkite",
+    ".devcontainer",
+];
+
+fn walked(e: &ignore::DirEntry) -> bool {
+    if e.depth() == 0 {
+        return true;
+    }
+    let name = e.file_name().to_string_lossy();
+    !name.starts_with('.') || VISIBLE_HIDDEN.contains(&name.as_ref())
+}
+
 #[derive(Clone, Debug)]
 pub struct WalkOptions {
     pub extensions: Vec<String>,
@@ -22,6 +44,9 @@ pub struct WalkOptions {
     pub follow_links: bool,
     /// Accept every file the walk finds, whatever its extension (inventory scans).
     pub all_files: bool,
+    /// Also list symbolic links that are not followed, as [`Input::link`] entries (`port --out`
+    /// keeps them as links).
+    pub links: bool,
 }
 
 impl Default for WalkOptions {
@@ -33,6 +58,7 @@ impl Default for WalkOptions {
             use_ignore_files: true,
             follow_links: false,
             all_files: false,
+            links: false,
         }
     }
 }
@@ -46,6 +72,8 @@ pub struct Input {
     /// The root it is relative to (the directory given, or a given file's directory).
     pub root: PathBuf,
     pub size: u64,
+    /// A symbolic link not followed (only with [`WalkOptions::links`]).
+    pub link: bool,
 }
 
 impl Input {
@@ -93,6 +121,17 @@ pub fn walk(paths: &[PathBuf], opts: &WalkOptions) -> Result<(Vec<Input>, Vec<Wa
                 continue;
             }
         };
+        if !meta.is_file() && !meta.is_dir() {
+            // A FIFO or a device named on the command line: reported, never opened.
+            errors.push(WalkError {
+                path: root.display().to_string(),
+                message: format!(
+                    "{}, not a regular file or directory: skipped",
+                    crate::safety::kind_of(&meta)
+                ),
+            });
+            continue;
+        }
         if meta.is_file() {
             let name = root
                 .file_name()
@@ -108,6 +147,7 @@ pub fn walk(paths: &[PathBuf], opts: &WalkOptions) -> Result<(Vec<Input>, Vec<Wa
                 path: root.clone(),
                 root: parent,
                 size: meta.len(),
+                link: false,
             });
             continue;
         }
@@ -124,7 +164,8 @@ pub fn walk(paths: &[PathBuf], opts: &WalkOptions) -> Result<(Vec<Input>, Vec<Wa
         let errs = Mutex::new(Vec::new());
         WalkBuilder::new(root)
             .standard_filters(opts.use_ignore_files)
-            .hidden(true)
+            .hidden(false)
+            .filter_entry(walked)
             .require_git(false)
             .follow_links(opts.follow_links)
             .overrides(overrides)
@@ -136,14 +177,24 @@ pub fn walk(paths: &[PathBuf], opts: &WalkOptions) -> Result<(Vec<Input>, Vec<Wa
                     match entry {
                         Ok(e) => {
                             let is_file = e.file_type().is_some_and(|t| t.is_file());
-                            if is_file && (opts.all_files || has_ext(e.path(), &opts.extensions)) {
+                            let link = opts.links
+                                && e.depth() > 0
+                                && e.file_type().is_some_and(|t| t.is_symlink());
+                            if (is_file || link)
+                                && (opts.all_files || has_ext(e.path(), &opts.extensions))
+                            {
                                 let rel = e.path().strip_prefix(root).unwrap_or(e.path());
-                                let size = e.metadata().map(|m| m.len()).unwrap_or(0);
+                                let size = if link {
+                                    0
+                                } else {
+                                    e.metadata().map(|m| m.len()).unwrap_or(0)
+                                };
                                 found.lock().unwrap().push(Input {
                                     rel: rel_string(rel),
                                     path: e.path().to_path_buf(),
                                     root: root.clone(),
                                     size,
+                                    link,
                                 });
                             }
                         }
@@ -190,6 +241,57 @@ mod tests {
         let (inputs, _) = walk(&[r.to_path_buf()], &opts).unwrap();
         let rels: Vec<&str> = inputs.iter().map(|i| i.rel.as_str()).collect();
         assert_eq!(rels, ["src/b.cu"]);
+    }
+
+    #[test]
+    fn ci_folders_are_walked_and_other_hidden_ones_are_not() {
+        let d = tempfile::tempdir().unwrap();
+        let r = d.path();
+        for f in [
+            ".github/workflows/ci.yml",
+            ".gitlab-ci.yml",
+            ".circleci/config.yml",
+            ".buildkite/pipeline.yml",
+            ".devcontainer/Dockerfile",
+            ".git/config",
+            ".cache/x.yml",
+            ".github/workflows/generated.yml",
+        ] {
+            std::fs::create_dir_all(r.join(f).parent().unwrap()).unwrap();
+            std::fs::write(r.join(f), "x").unwrap();
+        }
+        std::fs::write(r.join(".gitignore"), ".github/workflows/generated.yml\n").unwrap();
+        let opts = WalkOptions {
+            all_files: true,
+            ..Default::default()
+        };
+        let (inputs, _) = walk(&[r.to_path_buf()], &opts).unwrap();
+        let rels: Vec<&str> = inputs.iter().map(|i| i.rel.as_str()).collect();
+        assert_eq!(
+            rels,
+            [
+                ".buildkite/pipeline.yml",
+                ".circleci/config.yml",
+                ".devcontainer/Dockerfile",
+                ".github/workflows/ci.yml",
+                ".gitlab-ci.yml"
+            ]
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_named_fifo_is_reported_not_opened() {
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("k.cu");
+        assert!(std::process::Command::new("mkfifo")
+            .arg(&f)
+            .status()
+            .unwrap()
+            .success());
+        let (inputs, errors) = walk(&[f], &WalkOptions::default()).unwrap();
+        assert!(inputs.is_empty());
+        assert!(errors[0].message.contains("a FIFO"), "{:?}", errors);
     }
 
     #[test]

@@ -89,6 +89,7 @@ impl WalkArgs {
             use_ignore_files: !self.no_ignore,
             follow_links: self.follow_links,
             all_files: false,
+            links: false,
         }
     }
 }

@@ -1,5 +1,13 @@
 //! `hipport port`: translate CUDA sources to HIP and show the result as a diff, write it to a
 //! separate tree (`--out`), in place (`--write`), or one file to a path or stdout (`-o`).
+//!
+//! `--out DIR` writes the whole input tree, so it builds: sources translated, every other file
+//! copied, symbolic links that stay inside the tree kept as links (`--only-sources`: the
+//! translated sources alone). Writes never leave the chosen root: `--out` may not be an input
+//! or inside one, `-o` refuses the input itself, symlinks, FIFOs, devices and read-only files,
+//! `--write` never follows a link out of the tree and refuses files that are not committed
+//! (modified, untracked, ignored, or in no git work tree) unless `--allow-dirty` /
+//! `--allow-no-vcs`.
 
 use super::common::{ConfigArgs, TargetArgs, TextOrJson, WalkArgs};
 use crate::compat;
@@ -29,15 +37,23 @@ pub struct PortArgs {
     /// How to write kernel launches.
     #[arg(long, value_enum, default_value_t = LaunchSyntax::Keep)]
     pub launch_syntax: LaunchSyntax,
-    /// Write every selected file, translated or not, under DIR at the same relative path.
+    /// Write the input tree under DIR: sources translated, every other file copied, symlinks
+    /// inside the tree kept as links (so the tree builds).
     #[arg(long, value_name = "DIR", conflicts_with_all = ["write", "output"])]
     pub out: Option<PathBuf>,
+    /// With --out: write only the selected source files (translated or not), nothing else.
+    #[arg(long, requires = "out")]
+    pub only_sources: bool,
     /// Rewrite files in place (atomically).
     #[arg(long, conflicts_with = "output")]
     pub write: bool,
-    /// With --write: also rewrite files that have uncommitted changes in their git work tree.
+    /// With --write: also rewrite files that are not committed (modified, staged, untracked or
+    /// ignored) in their git work tree.
     #[arg(long)]
     pub allow_dirty: bool,
+    /// With --write: also rewrite files that are in no git work tree.
+    #[arg(long)]
+    pub allow_no_vcs: bool,
     /// For a single file: write its translation to OUT (`-` for stdout).
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     pub output: Option<PathBuf>,
@@ -73,15 +89,39 @@ impl PortArgs {
 pub fn run(a: PortArgs, settings: &Settings) -> anyhow::Result<i32> {
     let target = settings.target;
     let m = mappings::get();
-    let (inputs, walk_errors) =
-        walk::walk(&settings.paths, &settings.walk).map_err(anyhow::Error::msg)?;
+    if let Some(out) = &a.out {
+        check_out_dir(out, &settings.paths)?;
+    }
+    let mut walk_opts = settings.walk.clone();
+    let full_tree = a.out.is_some() && !a.only_sources;
+    if full_tree {
+        walk_opts.all_files = true;
+        walk_opts.links = true;
+    }
+    let (walked, walk_errors) =
+        walk::walk(&settings.paths, &walk_opts).map_err(anyhow::Error::msg)?;
     let mut had_error = false;
     for e in &walk_errors {
         eprintln!("hipport: {}: {}", e.path, e.message);
         had_error = true;
     }
+    // With the whole tree: sources go through translation, the rest is copied or linked.
+    let exts = settings.walk.extensions.clone();
+    let (inputs, others): (Vec<Input>, Vec<Input>) = walked.into_iter().partition(|i| {
+        !i.link
+            && (!full_tree
+                || Path::new(&i.rel)
+                    .extension()
+                    .and_then(|e| e.to_str())
+                    .is_some_and(|e| exts.iter().any(|x| x.eq_ignore_ascii_case(e))))
+    });
     if a.output.is_some() && (inputs.len() != 1 || a.paths.len() != 1 || !a.paths[0].is_file()) {
         bail!("-o/--output takes exactly one input file");
+    }
+    if let (Some(dest), Some(input)) = (&a.output, inputs.first()) {
+        if dest != Path::new("-") {
+            check_output_file(dest, &input.path)?;
+        }
     }
     let work = Work {
         translate: Options {
@@ -95,14 +135,39 @@ pub fn run(a: PortArgs, settings: &Settings) -> anyhow::Result<i32> {
         keep_output: true,
         max_file_size: settings.max_file_size,
     };
-    if a.write && !a.allow_dirty {
-        check_clean(&inputs)?;
-    }
     let mut outcomes = pipeline::run(&inputs, &work, m);
     // The project's rule levels and suppressions hold for port's findings as for scan's.
     for o in &mut outcomes {
         if let Ok(r) = &mut o.result {
             r.findings.retain(|f| settings.keeps(f));
+        }
+    }
+    // In place: only files that resolve inside their root, each once, written at its real path.
+    let mut in_place: Vec<(usize, PathBuf)> = Vec::new();
+    if a.write {
+        let mut seen = std::collections::HashSet::new();
+        for (i, o) in outcomes.iter().enumerate() {
+            if !o.result.as_ref().is_ok_and(|r| r.changed) {
+                continue;
+            }
+            match in_tree_path(&o.input) {
+                Ok(real) => {
+                    if seen.insert(real.clone()) {
+                        in_place.push((i, real));
+                    }
+                }
+                Err(e) => {
+                    eprintln!("hipport: {}: {e}", o.input.path.display());
+                    had_error = true;
+                }
+            }
+        }
+        let refused = dirty(&in_place, &outcomes, a.allow_dirty, a.allow_no_vcs)?;
+        if !refused.is_empty() {
+            bail!(
+                "--write would rewrite files that are not committed:\n  {}\ncommit them first (or stash), or pass --allow-dirty (modified, untracked or ignored files) / --allow-no-vcs (files in no git work tree)",
+                refused.join("\n  ")
+            );
         }
     }
     let mut totals = Stats::default();
@@ -151,25 +216,47 @@ pub fn run(a: PortArgs, settings: &Settings) -> anyhow::Result<i32> {
             if to_stdout {
                 out.write_all(&r.output)?;
             } else {
-                write_atomic(dest, &r.output, Some(&o.input.path))
-                    .with_context(|| format!("writing {}", dest.display()))?;
+                crate::safety::write_atomic(dest, &r.output, Some(&o.input.path), None)
+                    .with_context(|| format!("-o {}", dest.display()))?;
             }
         }
     }
-    if a.out.is_some() || a.write {
+    if let Some(dir) = &a.out {
         use rayon::prelude::*;
+        std::fs::create_dir_all(dir).with_context(|| format!("--out {}", dir.display()))?;
         let mut failures: Vec<String> = outcomes
             .par_iter()
             .filter_map(|o| {
                 let r = o.result.as_ref().ok()?;
-                let dest = match &a.out {
-                    Some(dir) => dir.join(&o.input.rel),
-                    None if r.changed => o.input.path.clone(),
-                    None => return None,
-                };
-                write_atomic(&dest, &r.output, Some(&o.input.path))
+                let dest = dir.join(o.input.rel_os());
+                crate::safety::write_atomic(&dest, &r.output, Some(&o.input.path), Some(dir))
                     .err()
                     .map(|e| format!("hipport: {}: cannot write: {e:#}", dest.display()))
+            })
+            .collect();
+        if full_tree {
+            let copies: Vec<String> = others
+                .par_iter()
+                .filter_map(|i| copy_other(i, dir).err())
+                .collect();
+            failures.extend(copies);
+        }
+        failures.sort();
+        for f in &failures {
+            eprintln!("{f}");
+        }
+        had_error |= !failures.is_empty();
+    }
+    if a.write {
+        use rayon::prelude::*;
+        let mut failures: Vec<String> = in_place
+            .par_iter()
+            .filter_map(|(i, real)| {
+                let o = &outcomes[*i];
+                let r = o.result.as_ref().ok()?;
+                crate::safety::write_atomic(real, &r.output, None, Some(&o.input.root))
+                    .err()
+                    .map(|e| format!("hipport: {}: cannot write: {e:#}", real.display()))
             })
             .collect();
         failures.sort();
@@ -304,50 +391,199 @@ fn write_atomic(dest: &Path, bytes: &[u8], like: Option<&Path>) -> anyhow::Resul
     Ok(crate::source::write_atomic(dest, bytes, like)?)
 }
 
-/// Refuses to rewrite files with uncommitted changes in a git work tree (as `cargo fix` does).
-fn check_clean(inputs: &[Input]) -> anyhow::Result<()> {
-    let mut dirty = Vec::new();
-    let mut roots: Vec<&Path> = inputs.iter().map(|i| i.root.as_path()).collect();
-    roots.sort();
-    roots.dedup();
-    for root in roots {
-        let top = std::process::Command::new("git")
-            .arg("-C")
-            .arg(root)
-            .args(["rev-parse", "--show-toplevel"])
-            .output();
-        let Ok(top) = top else { continue };
-        if !top.status.success() {
-            continue; // not a git work tree
+/// `--out DIR` must not be an input nor inside one (the output would be read back as input,
+/// or replace it).
+fn check_out_dir(out: &Path, inputs: &[PathBuf]) -> anyhow::Result<()> {
+    let o = crate::safety::resolve(out)?;
+    for i in inputs {
+        let Ok(p) = std::fs::canonicalize(i) else {
+            continue; // reported by the walk
+        };
+        if o == p {
+            bail!(
+                "--out {} is the input {} itself: name a separate directory (or use --write to rewrite in place)",
+                out.display(),
+                i.display()
+            );
         }
-        let top = PathBuf::from(String::from_utf8_lossy(&top.stdout).trim());
-        let status = std::process::Command::new("git")
-            .arg("-C")
-            .arg(&top)
-            .args(["status", "--porcelain=v1", "-z", "--untracked-files=no"])
-            .output()
-            .context("running git status")?;
-        let listed: Vec<PathBuf> = status
-            .stdout
-            .split(|&b| b == 0)
-            .filter(|e| e.len() > 3)
-            .map(|e| top.join(String::from_utf8_lossy(&e[3..]).as_ref()))
-            .collect();
-        for i in inputs.iter().filter(|i| i.root == root) {
-            let p = std::fs::canonicalize(&i.path).unwrap_or(i.path.clone());
-            if listed
-                .iter()
-                .any(|l| std::fs::canonicalize(l).unwrap_or(l.clone()) == p)
-            {
-                dirty.push(i.path.display().to_string());
-            }
+        if o.starts_with(&p) {
+            bail!(
+                "--out {} is inside the input {}: name a directory outside the tree",
+                out.display(),
+                i.display()
+            );
         }
-    }
-    if !dirty.is_empty() {
-        bail!(
-            "these files have uncommitted changes, and --write would rewrite them:\n  {}\ncommit or stash them first, or pass --allow-dirty",
-            dirty.join("\n  ")
-        );
     }
     Ok(())
+}
+
+/// `-o DEST` must not be the input (use `--write`), nor a symlink, FIFO, device or read-only
+/// file (checked again at the write).
+fn check_output_file(dest: &Path, input: &Path) -> anyhow::Result<()> {
+    let d = crate::safety::resolve(dest)?;
+    if std::fs::canonicalize(input).is_ok_and(|i| i == d) {
+        bail!(
+            "-o {} is the input file itself: use --write to rewrite in place (it checks for uncommitted changes)",
+            dest.display()
+        );
+    }
+    crate::safety::check_destination(dest).with_context(|| format!("-o {}", dest.display()))?;
+    Ok(())
+}
+
+/// The real path of an input to rewrite in place: it must resolve inside its root (a link
+/// followed with --follow-links may point elsewhere: never written).
+fn in_tree_path(i: &Input) -> anyhow::Result<PathBuf> {
+    let root = std::fs::canonicalize(&i.root)?;
+    let real = std::fs::canonicalize(&i.path)?;
+    if !real.starts_with(&root) {
+        bail!(
+            "resolves to {}, outside {}: not rewritten (--write never leaves the tree)",
+            real.display(),
+            root.display()
+        );
+    }
+    Ok(real)
+}
+
+/// Copies a non-source file into the `--out` tree, or recreates a symlink whose target stays
+/// inside the input tree (one that points outside is reported and not copied).
+fn copy_other(i: &Input, out: &Path) -> Result<(), String> {
+    let dest = out.join(i.rel_os());
+    let fail =
+        |e: &dyn std::fmt::Display| format!("hipport: {}: cannot write: {e}", dest.display());
+    if i.link {
+        let target = std::fs::read_link(&i.path).map_err(|e| fail(&e))?;
+        let base = i.path.parent().unwrap_or(Path::new("."));
+        let inside = !target.is_absolute()
+            && crate::safety::resolve(&base.join(&target))
+                .ok()
+                .zip(std::fs::canonicalize(&i.root).ok())
+                .is_some_and(|(t, r)| t.starts_with(r));
+        if !inside {
+            // Not an error: the tree is complete without what lies outside it; said, not hidden.
+            eprintln!(
+                "hipport: note: {}: a symbolic link to {}, outside the tree: not copied",
+                i.rel,
+                target.display()
+            );
+            return Ok(());
+        }
+        let parent = dest.parent().unwrap_or(out);
+        std::fs::create_dir_all(parent).map_err(|e| fail(&e))?;
+        crate::safety::require_inside(out, parent).map_err(|e| fail(&e))?;
+        if let Ok(m) = std::fs::symlink_metadata(&dest) {
+            if m.file_type().is_symlink() {
+                std::fs::remove_file(&dest).map_err(|e| fail(&e))?;
+            } else {
+                return Err(fail(&"exists and is not a symbolic link"));
+            }
+        }
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(&target, &dest).map_err(|e| fail(&e))?;
+        return Ok(());
+    }
+    crate::safety::copy_atomic(&i.path, &dest, out).map_err(|e| fail(&e))
+}
+
+/// The files `--write` would rewrite that are not committed: modified or staged, untracked or
+/// ignored, or in no git work tree — unless allowed.
+fn dirty(
+    in_place: &[(usize, PathBuf)],
+    outcomes: &[FileOutcome],
+    allow_dirty: bool,
+    allow_no_vcs: bool,
+) -> anyhow::Result<Vec<String>> {
+    use std::collections::HashMap;
+    let mut refused = Vec::new();
+    // One git query per work tree.
+    let mut trees: HashMap<PathBuf, GitState> = HashMap::new();
+    for (i, real) in in_place {
+        let root = &outcomes[*i].input.root;
+        let tree = match trees.get(root) {
+            Some(t) => t.clone(),
+            None => {
+                let t = git_state(root)?;
+                trees.insert(root.clone(), t.clone());
+                t
+            }
+        };
+        let shown = outcomes[*i].input.path.display();
+        match tree {
+            None if !allow_no_vcs => refused.push(format!("{shown} (in no git work tree)")),
+            None => {}
+            Some((top, tracked, changed)) if !allow_dirty => {
+                let rel = real.strip_prefix(&top).map(os_bytes).unwrap_or_default();
+                if !tracked.contains(&rel) {
+                    refused.push(format!("{shown} (untracked or ignored)"));
+                } else if changed.contains(&rel) {
+                    refused.push(format!("{shown} (uncommitted changes)"));
+                }
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(refused)
+}
+
+#[cfg(unix)]
+fn os_bytes(p: &Path) -> Vec<u8> {
+    use std::os::unix::ffi::OsStrExt;
+    p.as_os_str().as_bytes().to_vec()
+}
+
+#[cfg(not(unix))]
+fn os_bytes(p: &Path) -> Vec<u8> {
+    p.to_string_lossy().replace('\\', "/").into_bytes()
+}
+
+type GitState = Option<(
+    PathBuf,
+    std::collections::HashSet<Vec<u8>>,
+    std::collections::HashSet<Vec<u8>>,
+)>;
+
+/// The work tree holding `dir`: its top, its tracked files and its changed files (relative,
+/// byte-exact); `None` outside any git work tree.
+fn git_state(dir: &Path) -> anyhow::Result<GitState> {
+    let git = |args: &[&str], cwd: &Path| {
+        std::process::Command::new("git")
+            .arg("-C")
+            .arg(cwd)
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .output()
+    };
+    let Ok(top) = git(&["rev-parse", "--show-toplevel"], dir) else {
+        return Ok(None); // no git here
+    };
+    if !top.status.success() {
+        return Ok(None);
+    }
+    let top = PathBuf::from(String::from_utf8_lossy(&top.stdout).trim_end_matches('\n'));
+    let top = std::fs::canonicalize(&top).unwrap_or(top);
+    let listed = git(&["ls-files", "-z", "--full-name"], &top).context("running git ls-files")?;
+    let tracked = listed
+        .stdout
+        .split(|&b| b == 0)
+        .filter(|e| !e.is_empty())
+        .map(<[u8]>::to_vec)
+        .collect();
+    let status = git(
+        &["status", "--porcelain=v1", "-z", "--untracked-files=no"],
+        &top,
+    )
+    .context("running git status")?;
+    let mut changed = std::collections::HashSet::new();
+    let mut fields = status.stdout.split(|&b| b == 0);
+    while let Some(e) = fields.next() {
+        if e.len() < 4 {
+            continue;
+        }
+        changed.insert(e[3..].to_vec());
+        if matches!(e[0], b'R' | b'C') {
+            fields.next(); // the rename's source
+        }
+    }
+    Ok(Some((top, tracked, changed)))
 }

@@ -313,7 +313,13 @@ fn translate_tree(s: &VerifySettings) -> Result<(Vec<String>, Vec<FileError>), S
     if !shims.is_empty() {
         let header = crate::compat::render(&s.target, &shims, mappings::get());
         let name = crate::compat::HEADER_NAME;
-        if write(&s.out, Path::new(name), header.as_bytes(), &mut errors, name) {
+        if write(
+            &s.out,
+            Path::new(name),
+            header.as_bytes(),
+            &mut errors,
+            name,
+        ) {
             files.push(name.to_string());
         }
     }

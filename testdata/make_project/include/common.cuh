@@ -1,0 +1,3 @@
+#pragma once
+#include <cuda_runtime.h>
+#define N 64
