@@ -172,11 +172,8 @@ pub fn write_atomic(
     }
     check_destination(dest)?;
     let old = std::fs::symlink_metadata(dest).ok();
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".hipport-")
-        .tempfile_in(dir)?;
+    let mut tmp = registered_temp(dir)?;
     let tmp_path = tmp.path().to_path_buf();
-    register(&tmp_path);
     let result = (|| {
         tmp.write_all(bytes)?;
         #[cfg(unix)]
@@ -228,11 +225,8 @@ pub fn copy_atomic(src: &Path, dest: &Path, root: &Path) -> io::Result<()> {
     std::fs::create_dir_all(dir)?;
     require_inside(root, dir)?;
     check_destination(dest)?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".hipport-")
-        .tempfile_in(dir)?;
+    let mut tmp = registered_temp(dir)?;
     let tmp_path = tmp.path().to_path_buf();
-    register(&tmp_path);
     let result = (|| {
         let mut from = std::fs::File::open(src)?;
         io::copy(&mut from, tmp.as_file_mut())?;
@@ -257,11 +251,15 @@ pub fn write_scratch(dest: &Path, bytes: &[u8], root: &Path) -> io::Result<()> {
     std::fs::write(dest, bytes)
 }
 
-fn register(p: &Path) {
-    TEMPS
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .push(p.to_path_buf());
+/// A new temporary file in `dir`, registered for the signal thread. Created under the lock, so
+/// a signal never finds a temporary file that is on disk but not yet registered.
+fn registered_temp(dir: &Path) -> io::Result<tempfile::NamedTempFile> {
+    let mut temps = TEMPS.lock().unwrap_or_else(|e| e.into_inner());
+    let tmp = tempfile::Builder::new()
+        .prefix(".hipport-")
+        .tempfile_in(dir)?;
+    temps.push(tmp.path().to_path_buf());
+    Ok(tmp)
 }
 
 fn unregister(p: &Path) {
