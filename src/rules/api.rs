@@ -71,7 +71,7 @@ rule!(HIP_DEFINES_OVERLOAD, "HP008", DeviceFeature, Pass, Build,
     summary: "A user definition that HIP already provides (vector-type operators, double atomics) was guarded out for HIP by `hipport port` (PASS: done).",
     why: "HIP's headers define these operators and overloads; a second definition is a redefinition error under hipcc.",
     bad: "inline __device__ float4 operator+(float4 a, float4 b) { ... }",
-    good: "#if !defined(__HIP_PLATFORM_AMD__)\ninline __device__ float4 operator+(float4 a, float4 b) { ... }\n#endif",
+    good: "#if !defined(__HIP__)\ninline __device__ float4 operator+(float4 a, float4 b) { ... }\n#endif",
     fix: "Check that HIP's definition has the semantics the code expects, then delete the guarded copy.",
     refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/reference/cpp_language_extensions.html"],
 );

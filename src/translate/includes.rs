@@ -264,7 +264,8 @@ pub(super) fn implicit(p: &mut Pass) {
 }
 
 /// Before the first unconditional `#include`; else after an include guard or `#pragma once`;
-/// else before the first line of code. Never before a UTF-8 BOM.
+/// else before the first line of code. Never after the first line of code (or the conditional
+/// block holding it), never before a UTF-8 BOM.
 pub(super) fn insertion_point(p: &Pass) -> usize {
     outside_extern_c(p, first_insertion_point(p))
 }
@@ -339,9 +340,34 @@ fn first_insertion_point(p: &Pass) -> usize {
         && dirs[0].name == "ifndef"
         && dirs[1].name == "define"
         && first_code_is_directive(p, 0);
+    let base = if guarded { 1 } else { 0 };
+    // The first line of code outside directives: nvcc's runtime header came before it, so the
+    // include goes no later than that line (or the conditional block holding it).
+    let first_code = p
+        .lexed
+        .tokens
+        .iter()
+        .find(|t| t.kind != Tok::Comment && !t.in_directive())
+        .map(|t| t.start as usize);
+    let mut outer_if = 0usize;
     for (k, d) in dirs.iter().enumerate() {
+        if let Some(c) = first_code.filter(|&c| c < d.start) {
+            if depth == base {
+                let line = (c - line_indent(src, c)).max(bom);
+                // Right after an include guard or `#pragma once` when the code follows it.
+                return guard_end.filter(|&g| g <= line).unwrap_or(line);
+            }
+            if depth > base {
+                return outer_if;
+            }
+        }
         match d.name.as_str() {
-            "if" | "ifdef" | "ifndef" => depth += 1,
+            "if" | "ifdef" | "ifndef" => {
+                if depth == base {
+                    outer_if = d.start - line_indent(src, d.start);
+                }
+                depth += 1
+            }
             "endif" => depth -= 1,
             "pragma" if depth == 0 && guard_end.is_none() => {
                 let text = &src[d.start..d.end];
@@ -350,12 +376,7 @@ fn first_insertion_point(p: &Pass) -> usize {
                 }
             }
             "define" if k == 1 && guarded => guard_end = Some(line_after(src, d.end)),
-            "include" => {
-                let base = if guarded { 1 } else { 0 };
-                if depth == base {
-                    return d.start - line_indent(src, d.start);
-                }
-            }
+            "include" if depth == base => return d.start - line_indent(src, d.start),
             _ => {}
         }
     }

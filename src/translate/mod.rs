@@ -206,10 +206,12 @@ pub fn translate_lexed(
     idents::run(&mut pass);
     includes::run(&mut pass);
     fixups::run(&mut pass);
-    overloads::run(&mut pass);
     compat::uses(&mut pass);
+    // The implicit include is placed before the overload guards so that, at a shared offset,
+    // it comes before `#if !defined(__HIP__)` (the guard pass closes before it at its end).
     includes::implicit(&mut pass);
     compat::include(&mut pass);
+    overloads::run(&mut pass);
     if let Some(extra) = annotate {
         let mut all: Vec<Finding> = pass.findings.clone();
         all.extend(extra.iter().cloned());
