@@ -1,6 +1,13 @@
 //! `--launch-syntax hip`: `k<<<g, b, s, st>>>(args)` → `hipLaunchKernelGGL(k, dim3(g), dim3(b),
 //! s, st, args)`, with `HIP_KERNEL_NAME(…)` around template kernels and 0 for omitted shared
 //! memory and stream. Runs on the already-renamed text, so the pieces it moves are translated.
+//!
+//! A launch is left as `<<<…>>>` (which HIP-Clang compiles) whenever moving its pieces could
+//! change what the preprocessor or the compiler sees: a preprocessor line anywhere inside it.
+//! Comments move with the piece they belong to; a `//` comment always keeps a line break after
+//! it, so it never swallows the text that follows. Every scan is bounded by the next `<<<`,
+//! `>>>` or `;` and the argument list's closing parenthesis comes from a table built once, so
+//! the pass stays linear even on files full of unterminated `<<<`.
 
 use crate::edit::{apply, Edit};
 use crate::lex::{lex, Lexed, Tok};
@@ -17,14 +24,49 @@ fn is_triple(src: &[u8], l: &Lexed, i: usize, c: u8) -> bool {
         && t[i + 2].start == t[i + 1].end
 }
 
+/// For each opening bracket token, the index of its matching closer (`usize::MAX` if none).
+/// Brackets in directives are skipped; a mismatched closer discards the openers above its mate.
+fn bracket_matches(src: &[u8], l: &Lexed) -> Vec<usize> {
+    let mut m = vec![usize::MAX; l.tokens.len()];
+    let mut stack: Vec<(usize, u8)> = Vec::new();
+    for (i, t) in l.tokens.iter().enumerate() {
+        if t.kind != Tok::Punct || t.in_directive() {
+            continue;
+        }
+        let c = match t.text(src) {
+            [c] => *c,
+            _ => continue,
+        };
+        let open = match c {
+            b'(' | b'[' | b'{' => {
+                stack.push((i, c));
+                continue;
+            }
+            b')' => b'(',
+            b']' => b'[',
+            b'}' => b'{',
+            _ => continue,
+        };
+        if let Some(k) = stack.iter().rposition(|&(_, o)| o == open) {
+            m[stack[k].0] = i;
+            stack.truncate(k);
+        }
+    }
+    m
+}
+
 /// Returns the rewritten buffer, the number of launches rewritten, and conflicts.
 pub(super) fn rewrite(src: &[u8]) -> (Vec<u8>, u32, usize) {
+    if memchr::memmem::find(src, b"<<<").is_none() {
+        return (src.to_vec(), 0, 0);
+    }
     let l = lex(src);
+    let matches = bracket_matches(src, &l);
     let mut edits = Vec::new();
     let mut i = 0;
     while i < l.tokens.len() {
         if is_triple(src, &l, i, b'<') {
-            if let Some((edit, next)) = launch_at(src, &l, i) {
+            if let Some((edit, next)) = launch_at(src, &l, &matches, i) {
                 edits.push(edit);
                 i = next;
                 continue;
@@ -40,13 +82,63 @@ pub(super) fn rewrite(src: &[u8]) -> (Vec<u8>, u32, usize) {
     (applied.output, n, applied.conflicts.len())
 }
 
-fn launch_at(src: &[u8], l: &Lexed, open: usize) -> Option<(Edit, usize)> {
+/// The source text of tokens `a..b` (comments included), trimmed; a trailing `//` comment keeps
+/// a newline after it so that nothing appended later ends up inside the comment.
+fn piece(src: &[u8], l: &Lexed, a: usize, b: usize) -> String {
+    if a >= b {
+        return String::new();
+    }
+    let s = l.tokens[a].start as usize;
+    let e = l.tokens[b - 1].end as usize;
+    let mut out = String::from_utf8_lossy(&src[s..e]).trim().to_string();
+    if ends_in_line_comment(src, l, b - 1) {
+        out.push('\n');
+    }
+    out
+}
+
+fn ends_in_line_comment(src: &[u8], l: &Lexed, i: usize) -> bool {
+    l.tokens[i].kind == Tok::Comment && text(src, l, i).starts_with(b"//")
+}
+
+/// Whether tokens `a..b` hold any code (not only comments).
+fn has_code(l: &Lexed, a: usize, b: usize) -> bool {
+    l.tokens[a..b].iter().any(|t| t.kind != Tok::Comment)
+}
+
+/// Whether tokens `a..b` are exactly `dim3(…)` (comments around allowed).
+fn is_dim3_call(src: &[u8], l: &Lexed, matches: &[usize], a: usize, b: usize) -> bool {
+    let code: Vec<usize> = (a..b)
+        .filter(|&i| l.tokens[i].kind != Tok::Comment)
+        .take(2)
+        .collect();
+    let [name, open] = code[..] else {
+        return false;
+    };
+    let last = (a..b).rev().find(|&i| l.tokens[i].kind != Tok::Comment);
+    text(src, l, name) == b"dim3"
+        && matches!(text(src, l, open), b"(" | b"{")
+        && last.is_some_and(|z| matches[open] == z)
+}
+
+/// How many tokens the backward scan over a kernel's template arguments may visit.
+const TEMPLATE_SCAN_LIMIT: usize = 512;
+
+fn launch_at(src: &[u8], l: &Lexed, matches: &[usize], open: usize) -> Option<(Edit, usize)> {
+    if l.tokens[open].in_directive() {
+        return None;
+    }
     // The kernel expression before `<<<`: `ns::name<T, N>`.
     let mut j = l.prev_code(open)?;
     let mut templated = false;
     if text(src, l, j) == b">" {
         let mut depth = 0;
+        let mut steps = 0;
         loop {
+            steps += 1;
+            if steps > TEMPLATE_SCAN_LIMIT || l.tokens[j].in_directive() {
+                return None;
+            }
             match text(src, l, j) {
                 b">" => depth += 1,
                 b"<" => {
@@ -63,34 +155,43 @@ fn launch_at(src: &[u8], l: &Lexed, open: usize) -> Option<(Edit, usize)> {
         templated = true;
         j = l.prev_code(j)?;
     }
-    if l.tokens[j].kind != Tok::Ident {
+    if l.tokens[j].kind != Tok::Ident || l.tokens[j].in_directive() {
         return None;
     }
     let mut name_start = j;
     while let Some(c) = l.prev_code(name_start) {
-        if text(src, l, c) != b"::" {
+        if text(src, l, c) != b"::" || l.tokens[c].in_directive() {
             break;
         }
         match l.prev_code(c) {
-            Some(q) if l.tokens[q].kind == Tok::Ident => name_start = q,
+            Some(q) if l.tokens[q].kind == Tok::Ident && !l.tokens[q].in_directive() => {
+                name_start = q
+            }
             _ => {
                 name_start = c;
                 break;
             }
         }
     }
-    // Configuration between <<< and >>>, split at top-level commas.
+    // Configuration between <<< and >>>, split at top-level commas. The scan ends at the first
+    // `>>>`, `<<<` or `;`, so a run of unterminated launches is scanned once in total.
     let mut k = open + 3;
     let mut depth = 0;
     let mut config: Vec<(usize, usize)> = Vec::new();
     let mut arg_start = k;
     loop {
-        if k >= l.tokens.len() {
+        if k >= l.tokens.len() || l.tokens[k].in_directive() {
             return None;
         }
-        if depth == 0 && is_triple(src, l, k, b'>') {
+        if is_triple(src, l, k, b'>') {
+            if depth != 0 {
+                return None;
+            }
             config.push((arg_start, k));
             break;
+        }
+        if is_triple(src, l, k, b'<') {
+            return None;
         }
         match text(src, l, k) {
             b"(" | b"[" | b"{" => depth += 1,
@@ -109,57 +210,64 @@ fn launch_at(src: &[u8], l: &Lexed, open: usize) -> Option<(Edit, usize)> {
     if text(src, l, paren) != b"(" {
         return None;
     }
-    let mut depth = 0;
-    let mut m = paren;
-    loop {
-        match text(src, l, m) {
-            b"(" | b"[" | b"{" => depth += 1,
-            b")" | b"]" | b"}" => {
-                depth -= 1;
-                if depth == 0 {
-                    break;
-                }
-            }
-            _ => {}
-        }
-        m += 1;
-        if m >= l.tokens.len() {
-            return None;
-        }
+    let m = *matches.get(paren)?;
+    if m == usize::MAX {
+        return None;
     }
-    let span = |a: usize, b: usize| -> String {
-        if a >= b {
-            return String::new();
-        }
-        let s = l.tokens[a].start as usize;
-        let e = l.tokens[b - 1].end as usize;
-        String::from_utf8_lossy(&src[s..e]).trim().to_string()
-    };
-    let name = span(name_start, open);
+    // A preprocessor line anywhere in the launch: moving pieces into a macro call would change
+    // what the preprocessor sees. Leave the launch as it is.
+    if l.tokens[name_start..=m].iter().any(|t| t.in_directive()) {
+        return None;
+    }
+    let name = piece(src, l, name_start, open);
     let kernel = if templated {
         format!("HIP_KERNEL_NAME({name})")
     } else {
         name
     };
-    let cfg: Vec<String> = config.iter().map(|&(a, b)| span(a, b)).collect();
-    if cfg.len() < 2 || cfg.len() > 4 || cfg.iter().any(|c| c.is_empty()) {
+    if config.len() < 2 || config.len() > 4 || config.iter().any(|&(a, b)| !has_code(l, a, b)) {
         return None;
     }
-    let grid = format!("dim3({})", cfg[0]);
-    let block = format!("dim3({})", cfg[1]);
-    let shmem = cfg.get(2).cloned().unwrap_or_else(|| "0".into());
-    let stream = cfg.get(3).cloned().unwrap_or_else(|| "0".into());
-    let args_start = l.tokens[paren].end as usize;
-    let args_end = l.tokens[m].start as usize;
-    let args = &src[args_start..args_end];
+    let dim = |&(a, b): &(usize, usize)| {
+        let p = piece(src, l, a, b);
+        if is_dim3_call(src, l, matches, a, b) {
+            p
+        } else {
+            format!("dim3({p})")
+        }
+    };
+    let grid = dim(&config[0]);
+    let block = dim(&config[1]);
+    let cfg = |i: usize| {
+        config
+            .get(i)
+            .map(|&(a, b)| piece(src, l, a, b))
+            .unwrap_or_else(|| "0".into())
+    };
+    let (shmem, stream) = (cfg(2), cfg(3));
     let mut out = format!("hipLaunchKernelGGL({kernel}, {grid}, {block}, {shmem}, {stream}");
-    if !args.iter().all(|c| c.is_ascii_whitespace()) {
-        out.push_str(", ");
-        // Keep the argument text exactly (it may span lines).
-        let trimmed = String::from_utf8_lossy(args);
-        out.push_str(trimmed.trim_start());
-        let trailing = out.len() - out.trim_end().len();
-        out.truncate(out.len() - trailing);
+    // Comments between `>>>` and `(` follow the configuration.
+    for c in close + 3..paren {
+        out.push(' ');
+        out.push_str(&piece(src, l, c, c + 1));
+    }
+    if paren + 1 < m {
+        let args_start = l.tokens[paren].end as usize;
+        let args_end = l.tokens[m].start as usize;
+        let args = String::from_utf8_lossy(&src[args_start..args_end]);
+        out.push_str(if has_code(l, paren + 1, m) { ", " } else { " " });
+        // Keep the argument text exactly (it may span lines and hold comments); trailing blank
+        // space stays when it holds a line break (the `)` on a line of its own).
+        let body = args.trim_start();
+        let tail = &body[body.trim_end().len()..];
+        if tail.contains('\n') {
+            out.push_str(body);
+        } else {
+            out.push_str(body.trim_end());
+            if ends_in_line_comment(src, l, m - 1) {
+                out.push('\n');
+            }
+        }
     }
     out.push(')');
     let start = l.tokens[name_start].start as usize;
@@ -183,7 +291,7 @@ mod tests {
         );
         assert_eq!(
             r("ns::k<float, 4><<<dim3(2,2), 64, smem, s>>>(p);"),
-            "hipLaunchKernelGGL(HIP_KERNEL_NAME(ns::k<float, 4>), dim3(dim3(2,2)), dim3(64), smem, s, p);"
+            "hipLaunchKernelGGL(HIP_KERNEL_NAME(ns::k<float, 4>), dim3(2,2), dim3(64), smem, s, p);"
         );
         assert_eq!(
             r("k<<<1,1>>>();"),
@@ -191,5 +299,67 @@ mod tests {
         );
         // Shifts are not launches.
         assert_eq!(r("x = a << 3;"), "x = a << 3;");
+    }
+
+    #[test]
+    fn dim3_arguments_are_not_wrapped_twice() {
+        assert_eq!(
+            r("k<<<dim3(1), dim3{2, 2}, 0>>>(x);"),
+            "hipLaunchKernelGGL(k, dim3(1), dim3{2, 2}, 0, 0, x);"
+        );
+        // `dim3(a) + b` is not one dim3 call: wrapped.
+        assert_eq!(
+            r("k<<<dim3(a).x * 2, b>>>(x);"),
+            "hipLaunchKernelGGL(k, dim3(dim3(a).x * 2), dim3(b), 0, 0, x);"
+        );
+    }
+
+    #[test]
+    fn comments_never_swallow_code() {
+        assert_eq!(
+            r("k<<<g, b>>>(x, y // last\n);"),
+            "hipLaunchKernelGGL(k, dim3(g), dim3(b), 0, 0, x, y // last\n);"
+        );
+        assert_eq!(
+            r("k<<<g, b>>>(x, y // last\n   );"),
+            "hipLaunchKernelGGL(k, dim3(g), dim3(b), 0, 0, x, y // last\n   );"
+        );
+        assert_eq!(
+            r("k<<<g, b // blocks\n>>>(x);"),
+            "hipLaunchKernelGGL(k, dim3(g), dim3(b // blocks\n), 0, 0, x);"
+        );
+        assert_eq!(
+            r("k<<<g, b>>> /* note */ (x);"),
+            "hipLaunchKernelGGL(k, dim3(g), dim3(b), 0, 0 /* note */, x);"
+        );
+        assert_eq!(
+            r("k<<<g, b>>> // note\n  (x);"),
+            "hipLaunchKernelGGL(k, dim3(g), dim3(b), 0, 0 // note\n, x);"
+        );
+        assert_eq!(
+            r("k<<<g, b>>>(/* none */);"),
+            "hipLaunchKernelGGL(k, dim3(g), dim3(b), 0, 0 /* none */);"
+        );
+    }
+
+    #[test]
+    fn preprocessor_lines_keep_the_launch() {
+        let src = "k<<<g, b>>>(x,\n#ifdef USE_Y\n  y,\n#endif\n  z);\n";
+        assert_eq!(r(src), src);
+        let src = "k<<<g, b\n#if SMEM\n  , smem\n#endif\n>>>(x);\n";
+        assert_eq!(r(src), src);
+    }
+
+    #[test]
+    fn unterminated_launches_are_left_alone() {
+        for src in [
+            "k<<<g, b>>>(x;",
+            "k<<<g, b(x);",
+            "k<<<<<<<<<",
+            "k<<<g,b>>>",
+            "k<<<g>>>(x);",
+        ] {
+            assert_eq!(r(src), src);
+        }
     }
 }
