@@ -307,6 +307,13 @@ impl<'a> Lexer<'a> {
         self.pos += 1;
         while self.pos < src.len() {
             match src[self.pos] {
+                // An escape, or a line continuation (`\` before LF or CRLF).
+                b'\\'
+                    if src.get(self.pos + 1) == Some(&b'\r')
+                        && src.get(self.pos + 2) == Some(&b'\n') =>
+                {
+                    self.pos += 3
+                }
                 b'\\' => self.pos += 2,
                 b'\n' => return,
                 c if c == q => {
@@ -474,6 +481,17 @@ mod tests {
         for src in ["\"abc", "/* abc", "'x", "R\"x(abc", "#include <abc", "a\\"] {
             let _ = lex(src.as_bytes());
         }
+    }
+
+    #[test]
+    fn string_continues_after_backslash_crlf() {
+        let src = "s = \"a \\\r\ncudaFree b\";\r\nc;";
+        let idents: Vec<String> = kinds(src)
+            .into_iter()
+            .filter(|(k, _)| *k == Tok::Ident)
+            .map(|(_, s)| s)
+            .collect();
+        assert_eq!(idents, ["s", "c"]);
     }
 
     #[test]

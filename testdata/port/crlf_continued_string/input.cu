@@ -1,0 +1,11 @@
+#include <cstdio>
+#include <cuda_runtime.h>
+
+// A string continued with a backslash in a CRLF file: the continuation is still the string.
+static const char *kUsage = "usage: run with cudaMalloc-backed buffers, \
+cudaFree is called at exit";
+
+void report(void *p) {
+  cudaFree(p);
+  printf("%s\n", kUsage);
+}
