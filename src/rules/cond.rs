@@ -42,14 +42,16 @@ pub fn condition_tokens<'a>(s: &Src<'a>, d: &Directive) -> Vec<&'a str> {
         let joinable = t.kind == Tok::Punct
             && last_end == st
             && out.last().is_some_and(|p| {
-                matches!(
-                    (p.as_bytes()[p.len() - 1], src[st]),
-                    (b'>' | b'<' | b'=' | b'!', b'=')
-                        | (b'&', b'&')
-                        | (b'|', b'|')
-                        | (b'<', b'<')
-                        | (b'>', b'>')
-                ) && p.len() == 1
+                // A token that is not UTF-8 (`#if \377=`) is the empty string here.
+                p.len() == 1
+                    && matches!(
+                        (p.as_bytes()[0], src[st]),
+                        (b'>' | b'<' | b'=' | b'!', b'=')
+                            | (b'&', b'&')
+                            | (b'|', b'|')
+                            | (b'<', b'<')
+                            | (b'>', b'>')
+                    )
             });
         if joinable {
             out.pop();
@@ -115,6 +117,7 @@ fn eval(toks: &[&str], look: &dyn Fn(&str) -> Option<i64>) -> Option<i64> {
         t: toks,
         i: 0,
         look,
+        depth: 0,
     };
     let v = p.expr(0);
     if p.i != toks.len() {
@@ -216,7 +219,12 @@ struct P<'t, 'a, 'l> {
     t: &'t [&'a str],
     i: usize,
     look: &'l dyn Fn(&str) -> Option<i64>,
+    /// Nesting of the recursive descent; past `MAX_DEPTH` the value is unknown (no stack
+    /// overflow on `#if ((((…` or `#if !!!!…`).
+    depth: u32,
 }
+
+const MAX_DEPTH: u32 = 200;
 
 fn prec(op: &str) -> Option<u8> {
     Some(match op {
@@ -239,6 +247,17 @@ impl P<'_, '_, '_> {
         self.t.get(self.i).copied().unwrap_or("")
     }
     fn expr(&mut self, min: u8) -> Option<i64> {
+        self.depth += 1;
+        let v = if self.depth > MAX_DEPTH {
+            self.i = self.t.len() + 1; // unknown: the caller sees an unfinished parse
+            None
+        } else {
+            self.expr_in(min)
+        };
+        self.depth -= 1;
+        v
+    }
+    fn expr_in(&mut self, min: u8) -> Option<i64> {
         let mut lhs = self.unary();
         while let Some(pr) = prec(self.peek()) {
             if pr < min {
@@ -270,11 +289,22 @@ impl P<'_, '_, '_> {
         lhs
     }
     fn unary(&mut self) -> Option<i64> {
+        self.depth += 1;
+        let v = if self.depth > MAX_DEPTH {
+            self.i = self.t.len() + 1;
+            None
+        } else {
+            self.unary_in()
+        };
+        self.depth -= 1;
+        v
+    }
+    fn unary_in(&mut self) -> Option<i64> {
         let t = self.peek().to_string();
         self.i += 1;
         match t.as_str() {
             "!" => self.unary().map(|v| (v == 0) as i64),
-            "-" => self.unary().map(|v| -v),
+            "-" => self.unary().and_then(i64::checked_neg),
             "+" => self.unary(),
             "~" => self.unary().map(|v| !v),
             "(" => {
@@ -341,8 +371,8 @@ fn binop(op: &str, a: i64, b: i64) -> Option<i64> {
         ">" => (a > b) as i64,
         "<=" => (a <= b) as i64,
         ">=" => (a >= b) as i64,
-        "<<" => a.checked_shl(b as u32)?,
-        ">>" => a.checked_shr(b as u32)?,
+        "<<" => a.checked_shl(u32::try_from(b).ok()?)?,
+        ">>" => a.checked_shr(u32::try_from(b).ok()?)?,
         "+" => a.checked_add(b)?,
         "-" => a.checked_sub(b)?,
         "*" => a.checked_mul(b)?,
@@ -401,6 +431,27 @@ mod tests {
         assert_eq!(ev("defined(USE_FOO) && CUDA_VERSION >= 9000"), Some(0));
         assert_eq!(ev("defined(USE_FOO) || CUDA_VERSION >= 9000"), None);
         assert_eq!(ev("defined(__HIP_PLATFORM_AMD__)"), Some(1));
+    }
+
+    #[test]
+    fn hostile_conditions_are_unknown_not_panics() {
+        let src = b"#if \xff=\n#endif\n";
+        let lexed = crate::lex::lex(src);
+        let lines = crate::source::LineIndex::new(src);
+        let ctx = crate::rules::FileCtx {
+            path: "a.cu",
+            src,
+            lines: &lines,
+        };
+        let index = crate::rules::syntax::Index::new(&ctx, None);
+        let s = Src::new(&ctx, &lexed, None, &index);
+        let t = condition_tokens(&s, &lexed.directives[0]);
+        assert_eq!(eval_under_hip(&t), None);
+        assert_eq!(ev(&"(".repeat(100_000)), None);
+        assert_eq!(ev(&"!".repeat(100_000)), None);
+        assert_eq!(ev("-9223372036854775808 > 0"), None);
+        assert_eq!(ev("1 << -1"), None);
+        assert_eq!(ev("(((1)))"), Some(1));
     }
 }
 
