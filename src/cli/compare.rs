@@ -52,6 +52,9 @@ pub fn run(a: CompareArgs) -> anyhow::Result<i32> {
                 );
             } else {
                 println!("shape {:?}, {} elements", r.shape_baseline, r.elements);
+                if r.elements == 0 {
+                    println!("no numbers to compare: an empty output is no evidence");
+                }
                 println!(
                     "max abs error {:e}, max rel error {:e}",
                     r.max_abs_error, r.max_rel_error

@@ -5,8 +5,24 @@
 use super::{npy, Array};
 use std::path::Path;
 
+/// The largest input `compare` reads (a device such as `/dev/zero` or a runaway file is an
+/// error, never an unbounded read).
+pub const MAX_INPUT_BYTES: u64 = 1 << 30;
+
 pub fn load(path: &Path) -> Result<Array, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    use std::io::Read;
+    let f = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut bytes = Vec::new();
+    f.take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(format!(
+            "{}: larger than {} MiB: not read",
+            path.display(),
+            MAX_INPUT_BYTES >> 20
+        ));
+    }
     let ext = path
         .extension()
         .and_then(|e| e.to_str())

@@ -139,7 +139,8 @@ pub fn compare(b: &Array, a: &Array, t: Tolerance) -> Comparison {
             });
         }
     }
-    c.pass = c.mismatched == 0;
+    // Nothing compared is no evidence: two outputs without numbers never pass.
+    c.pass = c.mismatched == 0 && c.elements > 0;
     c
 }
 
@@ -169,6 +170,14 @@ mod tests {
         assert!(!c.pass);
         assert_eq!(c.mismatched, 1);
         assert_eq!(c.worst.unwrap().index, [0]);
+    }
+
+    #[test]
+    fn no_numbers_never_pass() {
+        let c = compare(&arr(&[]), &arr(&[]), TOL);
+        assert!(!c.pass && c.shape_match && c.elements == 0);
+        let empty = load::csv("just text\n").unwrap();
+        assert!(!compare(&empty, &empty, TOL).pass);
     }
 
     #[test]

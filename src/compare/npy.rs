@@ -3,7 +3,12 @@
 
 use super::Array;
 
-/// Parses `.npy` bytes.
+/// The largest header this reader accepts (numpy itself refuses headers over 10 000 bytes
+/// unless told otherwise).
+pub const MAX_HEADER: usize = 1 << 20;
+
+/// Parses `.npy` bytes. Never panics: every offset and size is checked, and a header that
+/// promises more data than the file holds is an error.
 pub fn parse(bytes: &[u8]) -> Result<Array, String> {
     if bytes.len() < 10 || &bytes[..6] != b"\x93NUMPY" {
         return Err("not a .npy file (no \\x93NUMPY magic)".into());
@@ -26,6 +31,11 @@ pub fn parse(bytes: &[u8]) -> Result<Array, String> {
             ))
         }
     };
+    if hlen > MAX_HEADER {
+        return Err(format!(
+            "the .npy header claims {hlen} bytes (more than {MAX_HEADER})"
+        ));
+    }
     let header = bytes
         .get(start..start + hlen)
         .ok_or("truncated .npy header")?;
@@ -37,7 +47,10 @@ pub fn parse(bytes: &[u8]) -> Result<Array, String> {
         );
     }
     let shape = parse_shape(dict_raw(header, "shape").ok_or("the .npy header has no 'shape'")?)?;
-    let n: usize = shape.iter().product();
+    let n = shape
+        .iter()
+        .try_fold(1usize, |acc, &d| acc.checked_mul(d))
+        .ok_or_else(|| format!("the .npy shape {shape:?} has more elements than fit in memory"))?;
     let data = &bytes[start + hlen..];
     let values = decode(&descr, data, n)?;
     Ok(Array {
@@ -47,58 +60,64 @@ pub fn parse(bytes: &[u8]) -> Result<Array, String> {
 }
 
 fn decode(descr: &str, data: &[u8], n: usize) -> Result<Vec<f64>, String> {
-    let (order, kind) = descr.split_at(1);
-    if order == ">" && !kind.ends_with('1') {
+    let unsupported =
+        || format!("dtype {descr:?} is not supported (f2/f4/f8, i1–i8, u1–u8, b1 are)");
+    let (order, kind) = match descr.as_bytes().first() {
+        Some(b'<' | b'>' | b'|' | b'=') => descr.split_at(1),
+        _ => return Err(unsupported()),
+    };
+    let size: usize = match kind {
+        "f8" | "i8" | "u8" => 8,
+        "f4" | "i4" | "u4" => 4,
+        "f2" | "i2" | "u2" => 2,
+        "i1" | "u1" | "b1" => 1,
+        _ => return Err(unsupported()),
+    };
+    if order == ">" && size > 1 {
         return Err(format!(
             "big-endian dtype {descr} is not supported: save with .astype('<{kind}')"
         ));
     }
-    let size: usize = kind[1..]
-        .parse()
-        .map_err(|_| format!("dtype {descr} is not supported"))?;
-    if data.len() < n * size {
+    let need = n.checked_mul(size).ok_or_else(|| {
+        format!("the .npy shape promises {n} values of {size} bytes, more than fit in memory")
+    })?;
+    if data.len() < need {
         return Err(format!(
-            "the .npy data is truncated: {n} values of {size} bytes need {} bytes, found {}",
-            n * size,
+            "the .npy data is truncated: {n} values of {size} bytes need {need} bytes, found {}",
             data.len()
         ));
     }
-    let chunks = data[..n * size].chunks_exact(size);
+    let chunks = data[..need].chunks_exact(size);
     let v: Vec<f64> = match kind {
         "f8" => chunks
-            .map(|c| f64::from_le_bytes(c.try_into().unwrap()))
+            .map(|c| f64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
             .collect(),
         "f4" => chunks
-            .map(|c| f32::from_le_bytes(c.try_into().unwrap()) as f64)
+            .map(|c| f32::from_le_bytes(c.try_into().unwrap_or([0; 4])) as f64)
             .collect(),
         "f2" => chunks
             .map(|c| half_to_f64(u16::from_le_bytes([c[0], c[1]])))
             .collect(),
         "i8" => chunks
-            .map(|c| i64::from_le_bytes(c.try_into().unwrap()) as f64)
+            .map(|c| i64::from_le_bytes(c.try_into().unwrap_or([0; 8])) as f64)
             .collect(),
         "i4" => chunks
-            .map(|c| i32::from_le_bytes(c.try_into().unwrap()) as f64)
+            .map(|c| i32::from_le_bytes(c.try_into().unwrap_or([0; 4])) as f64)
             .collect(),
         "i2" => chunks
             .map(|c| i16::from_le_bytes([c[0], c[1]]) as f64)
             .collect(),
         "i1" => chunks.map(|c| c[0] as i8 as f64).collect(),
         "u8" => chunks
-            .map(|c| u64::from_le_bytes(c.try_into().unwrap()) as f64)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8])) as f64)
             .collect(),
         "u4" => chunks
-            .map(|c| u32::from_le_bytes(c.try_into().unwrap()) as f64)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap_or([0; 4])) as f64)
             .collect(),
         "u2" => chunks
             .map(|c| u16::from_le_bytes([c[0], c[1]]) as f64)
             .collect(),
-        "u1" | "b1" => chunks.map(|c| c[0] as f64).collect(),
-        _ => {
-            return Err(format!(
-                "dtype {descr} is not supported (f2/f4/f8, i1–i8, u1–u8, b1 are)"
-            ))
-        }
+        _ => chunks.map(|c| c[0] as f64).collect(), // u1, b1
     };
     Ok(v)
 }
@@ -126,6 +145,9 @@ fn dict_raw<'a>(header: &'a str, key: &str) -> Option<&'a str> {
 fn dict_str(header: &str, key: &str) -> Option<String> {
     let raw = dict_raw(header, key)?;
     let q = raw.chars().next()?;
+    if q != '\'' && q != '"' {
+        return None;
+    }
     let inner = &raw[1..];
     Some(inner[..inner.find(q)?].to_string())
 }
@@ -189,6 +211,41 @@ mod tests {
         assert!(a.data[5].is_nan());
         let a = parse(&write_f64(&[3], &[0.5, 1.5, 2.5], true)).unwrap();
         assert_eq!((a.shape, a.data), (vec![3], vec![0.5, 1.5, 2.5]));
+    }
+
+    fn with_header(h: &str, data: &[u8]) -> Vec<u8> {
+        let mut b = b"\x93NUMPY\x01\x00".to_vec();
+        b.extend((h.len() as u16).to_le_bytes());
+        b.extend(h.as_bytes());
+        b.extend(data);
+        b
+    }
+
+    #[test]
+    fn malformed_headers_are_errors_not_panics() {
+        for h in [
+            "{'descr': '', 'shape': (1,)}",
+            "{'descr': '<', 'shape': (1,)}",
+            "{'descr': '<f0', 'shape': (1,)}",
+            "{'descr': 'é4', 'shape': (1,)}",
+            "{'descr': é, 'shape': (1,)}",
+            "{'descr': '<f8', 'shape': (4294967296, 4294967296, 4294967296)}",
+            "{'descr': '<f8', 'shape': (3037000500, 3037000500)}",
+            "{'descr': '<f8', 'shape': (-1,)}",
+            "{'descr': '<f8', 'shape': 7}",
+            "{'descr': '<f8', 'shape': (99999999999999999999999,)}",
+            "{'descr': '<U4', 'shape': (1,)}",
+            "{'descr",
+        ] {
+            assert!(parse(&with_header(h, &[0; 16])).is_err(), "{h}");
+        }
+        // A version-2 header length past the end, and past the limit.
+        let mut b = b"\x93NUMPY\x02\x00".to_vec();
+        b.extend(u32::MAX.to_le_bytes());
+        assert!(parse(&b).is_err());
+        for n in 0..12 {
+            let _ = parse(&b"\x93NUMPY\x01\x00\xff\xff{'descr'"[..n]);
+        }
     }
 
     #[test]
