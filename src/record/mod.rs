@@ -346,6 +346,18 @@ impl Record {
                     gates::unknown_gate(&g.name)
                 ));
             }
+            // Two rows for one gate: neither wins silently (a person's BLOCKER followed by a
+            // PASS row must not read as PASS).
+            if let Some(j) = r.gates[..i].iter().position(|h| h.name == g.name) {
+                return Err(format!(
+                    "[[gate]] #{} and #{} both set gate `{}` ({} and {}): keep one row",
+                    j + 1,
+                    i + 1,
+                    g.name,
+                    r.gates[j].status,
+                    g.status
+                ));
+            }
             if g.status == Status::Blocker && g.note.trim().is_empty() {
                 return Err(format!(
                     "[[gate]] `{}`: BLOCKER needs a note saying why (set by a person)",
@@ -454,6 +466,16 @@ mod tests {
             Record::parse("schema_version = 1\n[[gate]]\nname = \"build\"\nstatus = \"BLOCKER\"\n")
                 .unwrap_err();
         assert!(e.contains("BLOCKER needs a note"), "{e}");
+    }
+
+    #[test]
+    fn duplicate_gate_rows_are_an_error_naming_both() {
+        let e = Record::parse(
+            "schema_version = 1\n[[gate]]\nname = \"build\"\nstatus = \"BLOCKER\"\nnote = \"link fails\"\n[[gate]]\nname = \"inventory\"\nstatus = \"PASS\"\n[[gate]]\nname = \"build\"\nstatus = \"PASS\"\n",
+        )
+        .unwrap_err();
+        assert!(e.contains("#1 and #3") && e.contains("`build`"), "{e}");
+        assert!(e.contains("BLOCKER") && e.contains("PASS"), "{e}");
     }
 
     #[test]
