@@ -227,3 +227,15 @@ fn structured_formats_put_new_findings_first() {
         .collect();
     assert_eq!(states.iter().filter(|s| **s == "new").count(), 1);
 }
+
+#[test]
+fn update_baseline_refuses_to_write_when_a_file_failed() {
+    let (_d, tree) = copy_fixture("check");
+    // A file over the size limit is an error: its findings are missing from the report.
+    write(&tree.join("src/huge.cu"), &"// padding\n".repeat(2000));
+    let r = check(&tree, &["--update-baseline", "--max-file-size", "20000"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("huge.cu"), "{}", r.stderr);
+    assert!(r.stderr.contains("not written"), "{}", r.stderr);
+    assert!(!tree.join("hipport-baseline.json").exists());
+}

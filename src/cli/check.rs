@@ -118,6 +118,16 @@ pub fn run(a: CheckArgs, settings: &Settings) -> anyhow::Result<i32> {
         exit::ERROR
     };
     if a.update_baseline {
+        // A file that could not be read or processed has no findings in the report; a baseline
+        // written now would silently drop them.
+        if !report.errors.is_empty() {
+            eprintln!(
+                "hipport check: {} file(s) failed: {} not written (fix or exclude them first)",
+                report.errors.len(),
+                file.display()
+            );
+            return Ok(exit::ERROR);
+        }
         let old = Baseline::load(&file).ok();
         let new = Baseline::from_report(&report);
         write_file(&file, &new.to_json())?;
