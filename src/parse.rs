@@ -33,8 +33,20 @@ pub fn parse_count() -> usize {
 }
 
 /// Parses `src` with this thread's parser. `None` when the time guard stopped the parse.
+/// NUL bytes are read as blanks (tree-sitter's lexers take NUL for the end of input); byte
+/// offsets are unchanged.
 pub fn parse(src: &[u8]) -> Option<Tree> {
     PARSES.with(|c| c.set(c.get() + 1));
+    let clean;
+    let src = if memchr::memchr(0, src).is_some() {
+        clean = src
+            .iter()
+            .map(|&b| if b == 0 { b' ' } else { b })
+            .collect::<Vec<u8>>();
+        &clean[..]
+    } else {
+        src
+    };
     PARSER.with(|cell| {
         let mut slot = cell.borrow_mut();
         let parser = slot.get_or_insert_with(|| {

@@ -99,7 +99,7 @@ pub fn process_bytes(rel: &str, bytes: Vec<u8>, work: &Work, m: &Mappings) -> Fi
     // One lex per file: translation, the hazard rules, suppressions and the annotated
     // translation all read these tokens.
     let lexed = crate::lex::lex(&bytes);
-    let plain = translate::translate_lexed(&ctx, &lexed, m, &work.translate, tree.as_ref(), None);
+    let plain = translate::translate_lexed(&ctx, &lexed, m, &work.translate, None);
     let relevant = early
         || plain.changed(&bytes)
         || !plain.findings.is_empty()
@@ -130,14 +130,7 @@ pub fn process_bytes(rel: &str, bytes: Vec<u8>, work: &Work, m: &Mappings) -> Fi
     let suppressed = crate::rules::suppress::apply_lexed(&bytes, &lexed, &lines, &mut findings);
     let compat = plain.compat;
     let (output, conflicts, stats) = if work.annotate {
-        let t = translate::translate_lexed(
-            &ctx,
-            &lexed,
-            m,
-            &work.translate,
-            tree.as_ref(),
-            Some(&findings),
-        );
+        let t = translate::translate_lexed(&ctx, &lexed, m, &work.translate, Some(&findings));
         (t.output, t.conflicts, t.stats)
     } else {
         (plain.output, plain.conflicts, plain.stats)

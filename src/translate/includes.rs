@@ -229,9 +229,10 @@ pub(super) fn implicit(p: &mut Pass) {
         if first_runtime.is_none_or(|r| r > dep) {
             let at = dep - line_indent(p.src(), dep);
             let nl = crate::source::newline_of(p.src());
+            let lead = lead_newline(p.src(), at, nl);
             p.edits.push(Edit::insert(
                 at,
-                format!("#include <hip/hip_runtime.h>{nl}"),
+                format!("{lead}#include <hip/hip_runtime.h>{nl}"),
             ));
             p.stats.includes_inserted += 1;
             return;
@@ -250,12 +251,7 @@ pub(super) fn implicit(p: &mut Pass) {
     }
     let at = insertion_point(p);
     let nl = crate::source::newline_of(p.src());
-    let src = p.src();
-    let lead = if at == src.len() && at > 0 && src[at - 1] != b'\n' {
-        nl
-    } else {
-        ""
-    };
+    let lead = lead_newline(p.src(), at, nl);
     p.edits.push(Edit::insert(
         at,
         format!("{lead}#include <hip/hip_runtime.h>{nl}"),
@@ -390,15 +386,42 @@ fn first_insertion_point(p: &Pass) -> usize {
     }
 }
 
+/// A line break to put before a directive inserted at `at` when `at` is not at the start of a
+/// line (after `*/` closing a comment that began on an earlier line, or at a file's unterminated
+/// last line): a directive must start its own line.
+fn lead_newline<'n>(src: &[u8], at: usize, nl: &'n str) -> &'n str {
+    let bom = if src.starts_with(crate::source::UTF8_BOM) {
+        3
+    } else {
+        0
+    };
+    if at > bom && src[at - 1] != b'\n' {
+        nl
+    } else {
+        ""
+    }
+}
+
 fn first_code_is_directive(p: &Pass, d: usize) -> bool {
     let first = p.lexed.tokens.iter().position(|t| t.kind != Tok::Comment);
     first == Some(p.lexed.directives[d].tokens.start)
 }
 
-fn line_indent(src: &[u8], at: usize) -> usize {
+/// The blank space before `at` on its logical line: blanks and line continuations (`\` before
+/// LF or CRLF), so an insertion never lands after a continuation that would join it to the
+/// line above.
+pub(super) fn line_indent(src: &[u8], at: usize) -> usize {
     let mut k = at;
-    while k > 0 && (src[k - 1] == b' ' || src[k - 1] == b'\t') {
-        k -= 1;
+    loop {
+        if k > 0 && (src[k - 1] == b' ' || src[k - 1] == b'\t') {
+            k -= 1;
+        } else if k >= 2 && src[k - 1] == b'\n' && src[k - 2] == b'\\' {
+            k -= 2;
+        } else if k >= 3 && src[k - 1] == b'\n' && src[k - 2] == b'\r' && src[k - 3] == b'\\' {
+            k -= 3;
+        } else {
+            break;
+        }
     }
     at - k
 }

@@ -132,8 +132,6 @@ pub(crate) struct Pass<'a> {
     pub findings: Vec<Finding>,
     /// Macros already reported as required (HP007), once per file.
     pub defines_reported: Vec<String>,
-    /// The file's parse, when the caller has one.
-    pub tree: Option<&'a tree_sitter::Tree>,
     /// `hipport_compat.h` shims used (ids), and whether an include of the header is in place.
     pub compat: BTreeSet<String>,
     pub compat_included: bool,
@@ -163,19 +161,18 @@ pub fn translate_annotated(
     opts: &Options,
     annotate: Option<&[Finding]>,
 ) -> Translation {
-    translate_in(ctx, m, opts, None, annotate)
+    translate_in(ctx, m, opts, annotate)
 }
 
-/// The full entry point: `tree` is the file's tree-sitter parse when the caller already has one
-/// (passes that need structure parse the file themselves otherwise).
+/// The full entry point. Every pass works on the lexer's tokens, never on a parse tree: what a
+/// pass decides must not change when text elsewhere in the file changes (idempotence).
 pub fn translate_in(
     ctx: &FileCtx,
     m: &Mappings,
     opts: &Options,
-    tree: Option<&tree_sitter::Tree>,
     annotate: Option<&[Finding]>,
 ) -> Translation {
-    translate_lexed(ctx, &lex::lex(ctx.src), m, opts, tree, annotate)
+    translate_lexed(ctx, &lex::lex(ctx.src), m, opts, annotate)
 }
 
 /// [`translate_in`] with the file's tokens already lexed (the pipeline lexes each file once).
@@ -184,7 +181,6 @@ pub fn translate_lexed(
     lexed: &lex::Lexed,
     m: &Mappings,
     opts: &Options,
-    tree: Option<&tree_sitter::Tree>,
     annotate: Option<&[Finding]>,
 ) -> Translation {
     let mut pass = Pass {
@@ -197,7 +193,6 @@ pub fn translate_lexed(
         stats: Stats::default(),
         findings: Vec::new(),
         defines_reported: Vec::new(),
-        tree,
         compat: BTreeSet::new(),
         compat_included: false,
         rocblas_context: false,

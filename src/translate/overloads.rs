@@ -15,10 +15,7 @@
 use super::Pass;
 use crate::edit::Edit;
 use crate::lex::{Lexed, Tok};
-use crate::parse;
 use crate::rules::api;
-use streaming_iterator::StreamingIterator;
-use tree_sitter::Node;
 
 /// The macro the guard tests: defined by clang in HIP mode, before any header.
 pub const GUARD_MACRO: &str = "__HIP__";
@@ -91,49 +88,6 @@ enum By {
     Ptr,
 }
 
-/// One parameter: its type name without qualifiers, and how it is passed. `None` for anything
-/// this module does not model (defaults, variadics, arrays, double pointers, function types).
-fn param(src: &[u8], p: Node) -> Option<(String, By)> {
-    if p.kind() != "parameter_declaration" {
-        return None;
-    }
-    let ty = p.child_by_field_name("type")?;
-    if !matches!(
-        ty.kind(),
-        "primitive_type" | "type_identifier" | "sized_type_specifier"
-    ) {
-        return None;
-    }
-    let ty = ty
-        .utf8_text(src)
-        .ok()?
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
-    let how = match p.child_by_field_name("declarator") {
-        None => By::Value,
-        Some(d) => match d.kind() {
-            "identifier" => By::Value,
-            "reference_declarator" | "abstract_reference_declarator" => {
-                let inner_ok = d.named_child(0).is_none_or(|c| c.kind() == "identifier");
-                if !inner_ok || d.utf8_text(src).ok()?.contains("&&") {
-                    return None;
-                }
-                By::Ref
-            }
-            "pointer_declarator" | "abstract_pointer_declarator" => {
-                let inner = d.child_by_field_name("declarator");
-                if inner.is_some_and(|c| c.kind() != "identifier") {
-                    return None;
-                }
-                By::Ptr
-            }
-            _ => return None,
-        },
-    };
-    Some((ty, how))
-}
-
 /// Operators HIP defines on its vector types, and which of them need an integer element type.
 fn operator_shape_ok(op: &str, params: &[(String, By)]) -> bool {
     const ARITH: &[&str] = &["+", "-", "*", "/"];
@@ -186,68 +140,167 @@ fn operator_shape_ok(op: &str, params: &[(String, By)]) -> bool {
     }
 }
 
-/// Whether a definition sits at file scope: only the translation unit and preprocessor
-/// branches above it (no class, namespace, `extern "C"`, template or parse error).
-fn at_file_scope(def: Node) -> bool {
-    let mut n = def;
-    while let Some(p) = n.parent() {
-        match p.kind() {
-            "translation_unit" => return true,
-            "preproc_if" | "preproc_ifdef" | "preproc_else" | "preproc_elif"
-            | "preproc_elifdef" => n = p,
-            _ => return false,
-        }
-    }
-    false
+/// Code tokens (no comments, no directive lines), as indices into the lexed tokens.
+fn code_tokens(l: &Lexed) -> Vec<usize> {
+    (0..l.tokens.len())
+        .filter(|&i| l.tokens[i].kind != Tok::Comment && !l.tokens[i].in_directive())
+        .collect()
 }
 
-/// What HIP defines that this definition would duplicate, if anything.
-fn conflict(src: &[u8], def: Node) -> Option<String> {
-    if def.has_error() || !at_file_scope(def) {
-        return None;
-    }
-    let decl = def.child_by_field_name("declarator")?;
-    // The function declarator itself: a reference/pointer return type wraps it.
-    let mut fdecl = decl;
-    while fdecl.kind() != "function_declarator" {
-        if !matches!(fdecl.kind(), "reference_declarator" | "pointer_declarator") {
-            return None;
-        }
-        fdecl = fdecl.named_child(0)?;
-    }
-    // Trailing qualifiers (`const`, `noexcept`, `-> T`) are members' or beyond what is modelled.
-    let name = fdecl.child_by_field_name("declarator")?;
-    let params = fdecl.child_by_field_name("parameters")?;
-    if fdecl.named_child_count() != 2 {
-        return None;
-    }
-    let mut c = params.walk();
-    let mut ps = Vec::new();
-    for p in params.named_children(&mut c) {
-        if p.kind() == "comment" {
+/// For each code position, the code position of its matching closer (`usize::MAX` if none).
+fn matching(src: &[u8], l: &Lexed, code: &[usize]) -> Vec<usize> {
+    let mut m = vec![usize::MAX; code.len()];
+    let mut stack: Vec<(usize, u8)> = Vec::new();
+    for (k, &i) in code.iter().enumerate() {
+        let t = &l.tokens[i];
+        if t.kind != Tok::Punct {
             continue;
         }
-        ps.push(param(src, p)?);
-    }
-    let name_text = name.utf8_text(src).ok()?.replace(char::is_whitespace, "");
-    match name.kind() {
-        "operator_name" => {
-            let op = name_text.strip_prefix("operator")?;
-            operator_shape_ok(op, &ps).then(|| format!("`{name_text}` on HIP vector types"))
+        let open = match t.text(src) {
+            b"(" | b"[" | b"{" => {
+                stack.push((k, t.text(src)[0]));
+                continue;
+            }
+            b")" => b'(',
+            b"]" => b'[',
+            b"}" => b'{',
+            _ => continue,
+        };
+        if let Some(j) = stack.iter().rposition(|&(_, o)| o == open) {
+            m[stack[j].0] = k;
+            stack.truncate(j);
         }
-        "identifier" => {
-            let [(t, By::Ptr), (v, By::Value)] = ps.as_slice() else {
-                return None;
-            };
-            let ok = matches!(
-                name_text.as_str(),
-                "atomicAdd" | "atomicSub" | "atomicMax" | "atomicMin"
-            ) && matches!(t.as_str(), "float" | "double")
-                && t == v;
-            ok.then(|| format!("`{name_text}({t}*, {v})`"))
-        }
-        _ => None,
     }
+    m
+}
+
+/// The parameter shapes of a parameter list (code positions `a..b`, without the parentheses).
+fn params(src: &[u8], l: &Lexed, code: &[usize], a: usize, b: usize) -> Option<Vec<(String, By)>> {
+    let mut out = Vec::new();
+    if a == b {
+        return Some(out);
+    }
+    let text = |k: usize| l.tokens[code[k]].text(src);
+    for part in (a..b).collect::<Vec<_>>().split(|&k| text(k) == b",") {
+        let mut words: Vec<&str> = Vec::new();
+        let mut how = By::Value;
+        for &k in part {
+            let t = &l.tokens[code[k]];
+            match (t.kind, text(k)) {
+                (Tok::Ident, b"const") => {}
+                (Tok::Ident, w) => words.push(std::str::from_utf8(w).ok()?),
+                (Tok::Punct, b"&") if how == By::Value && !words.is_empty() => how = By::Ref,
+                (Tok::Punct, b"*") if how == By::Value && !words.is_empty() => how = By::Ptr,
+                _ => return None, // defaults, arrays, `&&`, templates, function types…
+            }
+        }
+        let ty = match words.len() {
+            0 => return None,
+            1 => words[0].to_string(),
+            n => words[..n - 1].join(" "),
+        };
+        out.push((ty, how));
+    }
+    Some(out)
+}
+
+/// Definitions HIP already provides, found with the lexer alone: a name (`operator+`,
+/// `atomicAdd`) at brace depth 0, preceded back to the previous `;`/`}` (or the file start) by
+/// nothing but names, `&` and `*` (so no `template<…>`, no `S<T>::`, no attribute or macro
+/// call), with a parameter list of HIP's shape and a body. The decision depends only on the
+/// tokens of the definition and its brace depth, never on a parse that text elsewhere in the
+/// file (an inserted include, a rewritten launch, a syntax error) could change, so a rerun on
+/// the output decides exactly as the first run did. Linear in the file.
+fn definitions(src: &[u8], l: &Lexed) -> Vec<(usize, usize, String)> {
+    let code = code_tokens(l);
+    let m = matching(src, l, &code);
+    let text = |k: usize| l.tokens[code[k]].text(src);
+    let kind = |k: usize| l.tokens[code[k]].kind;
+    let mut out = Vec::new();
+    let mut depth = 0i64;
+    // The first code position of the current top-level declaration.
+    let mut decl_start = 0usize;
+    let mut k = 0;
+    while k < code.len() {
+        match (kind(k), text(k)) {
+            (Tok::Punct, b"{") => depth += 1,
+            (Tok::Punct, b"}") => {
+                depth -= 1;
+                if depth <= 0 {
+                    decl_start = k + 1;
+                }
+            }
+            (Tok::Punct, b";") if depth <= 0 => decl_start = k + 1,
+            (Tok::Ident, name) if depth == 0 => {
+                let (what, open) = match name {
+                    b"operator" => {
+                        // The operator's punctuation, glued together: `+`, `+=`, `<<=`.
+                        let mut j = k + 1;
+                        let mut op = String::new();
+                        while j < code.len()
+                            && kind(j) == Tok::Punct
+                            && text(j) != b"("
+                            && op.len() < 3
+                            && (op.is_empty()
+                                || l.tokens[code[j]].start == l.tokens[code[j - 1]].end)
+                        {
+                            op.push_str(std::str::from_utf8(text(j)).unwrap_or("?"));
+                            j += 1;
+                        }
+                        (Some(op), j)
+                    }
+                    b"atomicAdd" | b"atomicSub" | b"atomicMax" | b"atomicMin" => (None, k + 1),
+                    _ => {
+                        k += 1;
+                        continue;
+                    }
+                };
+                let close = m.get(open).copied().unwrap_or(usize::MAX);
+                let ok_head = (decl_start..k).all(|j| {
+                    kind(j) == Tok::Ident
+                        || (kind(j) == Tok::Punct && matches!(text(j), b"&" | b"*"))
+                }) && (decl_start..k).any(|j| kind(j) == Tok::Ident);
+                if open < code.len()
+                    && text(open) == b"("
+                    && close != usize::MAX
+                    && close + 1 < code.len()
+                    && text(close + 1) == b"{"
+                    && m[close + 1] != usize::MAX
+                    && ok_head
+                {
+                    let body_end = m[close + 1];
+                    let ps = params(src, l, &code, open + 1, close);
+                    let found = match (&what, ps) {
+                        (Some(op), Some(ps)) if !op.is_empty() => operator_shape_ok(op, &ps)
+                            .then(|| format!("`operator{op}` on HIP vector types")),
+                        (None, Some(ps)) => match ps.as_slice() {
+                            [(t, By::Ptr), (v, By::Value)]
+                                if matches!(t.as_str(), "float" | "double") && t == v =>
+                            {
+                                Some(format!("`{}({t}*, {v})`", String::from_utf8_lossy(name)))
+                            }
+                            _ => None,
+                        },
+                        _ => None,
+                    };
+                    if let Some(w) = found {
+                        out.push((
+                            l.tokens[code[decl_start]].start as usize,
+                            l.tokens[code[body_end]].end as usize,
+                            w,
+                        ));
+                    }
+                    // Continue after the body: nothing inside it is at file scope.
+                    k = body_end + 1;
+                    decl_start = k;
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        k += 1;
+    }
+    out
 }
 
 /// A guarded region: line-aligned start and end, and the definitions (start, end, what) in it.
@@ -281,6 +334,13 @@ fn token_at_or_after(l: &Lexed, at: usize) -> usize {
 fn inside_token(l: &Lexed, at: usize) -> bool {
     let i = token_at_or_after(l, at);
     i > 0 && l.tokens[i - 1].end as usize > at
+}
+
+/// When `at` falls inside a comment, the offset where that comment ends.
+fn crossing(l: &Lexed, at: usize) -> Option<usize> {
+    let i = token_at_or_after(l, at);
+    let t = l.tokens.get(i.checked_sub(1)?)?;
+    (t.kind == Tok::Comment && t.end as usize > at).then_some(t.end as usize)
 }
 
 /// Whether `src[a..b]` holds only blank space and whole comments. Looks only at the tokens in
@@ -342,33 +402,8 @@ pub(super) fn run(p: &mut Pass) {
     if !may_apply(src) {
         return;
     }
-    let own;
-    let tree = match p.tree {
-        Some(t) => t,
-        None => match parse::parse(src) {
-            Some(t) => {
-                own = t;
-                &own
-            }
-            None => return,
-        },
-    };
     let l = p.lexed;
-    let mut defs: Vec<(usize, usize, String)> = Vec::new();
-    let query = parse::queries::overload_definitions();
-    let def_index = query.capture_index_for_name("definition").unwrap_or(0);
-    let mut cursor = tree_sitter::QueryCursor::new();
-    let mut matches = cursor.matches(query, tree.root_node(), src);
-    while let Some(m) = matches.next() {
-        for cap in m.captures().iter().filter(|c| c.index == def_index) {
-            let n = cap.node;
-            if let Some(what) = conflict(src, n) {
-                defs.push((n.start_byte(), n.end_byte(), what));
-            }
-        }
-    }
-    defs.sort();
-    defs.dedup_by(|b, a| b.0 < a.1);
+    let defs = definitions(src, l);
     let braces = brace_depths(src, l);
     let dirs = &l.directives;
     let nl = crate::source::newline_of(src);
@@ -399,22 +434,32 @@ pub(super) fn run(p: &mut Pass) {
         if d_next > 0 && dirs[d_next - 1].end > s {
             continue; // inside a directive (a macro body)
         }
-        let start = line_start(src, s);
-        let end = line_end_after(src, e);
+        let line_end = line_end_after(src, e);
         // The guard lines go on lines of their own: nothing but blanks and whole comments may
         // share the definition's first and last line, and no line continuation may join them.
-        let continued = start >= 2 && {
-            let before = &src[..start - 1];
+        // A comment that crosses the line boundary (`*/ float4 operator+…`, `} /* …`) moves the
+        // guard line next to the definition instead, on a line break of its own.
+        let k = s - super::includes::line_indent(src, s);
+        let line = line_start(src, k);
+        let continued = line >= 2 && {
+            let before = &src[..line - 1];
             let before = before.strip_suffix(b"\r").unwrap_or(before);
             before.ends_with(b"\\")
         };
-        if continued
-            || !only_blank_or_comments(src, l, start, s)
-            || !only_blank_or_comments(src, l, e, end)
-            || inside_token(l, end)
-        {
-            continue;
-        }
+        let start = if line == k {
+            k
+        } else {
+            match crossing(l, line) {
+                None if !continued && only_blank_or_comments(src, l, line, k) => line,
+                Some(c) if only_blank_or_comments(src, l, c, k) => k,
+                _ => continue,
+            }
+        };
+        let end = match crossing(l, line_end) {
+            None if only_blank_or_comments(src, l, e, line_end) => line_end,
+            Some(c) if only_blank_or_comments(src, l, e, c) => e,
+            _ => continue,
+        };
         match blocks.last_mut() {
             Some(last) if only_blank_or_comments(src, l, last.1, start) => {
                 last.1 = end;
@@ -447,13 +492,18 @@ pub(super) fn run(p: &mut Pass) {
         if stack.iter().any(|g| *g) {
             continue;
         }
-        let lead = if end == src.len() && !src.ends_with(b"\n") {
-            nl
-        } else {
-            ""
+        let lead_at = |at: usize| {
+            if at > 0 && src[at - 1] != b'\n' {
+                nl
+            } else {
+                ""
+            }
         };
-        p.edits
-            .push(Edit::insert(start, format!("{GUARD_OPEN}{nl}")));
+        let lead = lead_at(end);
+        p.edits.push(Edit::insert(
+            start,
+            format!("{}{GUARD_OPEN}{nl}", lead_at(start)),
+        ));
         // The guard closes before anything else inserted at the same offset (the implicit
         // runtime include must never land inside the guard).
         let close = Edit::insert(end, format!("{lead}{GUARD_CLOSE}{nl}"));
@@ -545,8 +595,6 @@ mod tests {
             // Code sharing the first or last line.
             "int x; inline __device__ float2 operator+(float2 a, float2 b) { return a; }\n",
             "inline __device__ float2 operator+(float2 a, float2 b) { return a; } int y;\n",
-            // A comment opened after the definition and closed lines later.
-            "inline __device__ float2 operator+(float2 a, float2 b) { return a; } /* a\nb */\n",
             // A macro body.
             "#define OPS \\\ninline __device__ float2 operator+(float2 a, float2 b) { return a; }\n",
         ] {
@@ -554,6 +602,20 @@ mod tests {
             assert_eq!(out, port("a.h", &out), "rerun changes {src:?}");
             assert!(!out.contains(GUARD_OPEN), "{src:?} → {out}");
         }
+    }
+
+    #[test]
+    fn comments_crossing_the_line_keep_the_guard_on_its_own_line() {
+        let src = format!("/* a\nb */ {}", OP.replace('\n', " /* c\nd */\n"));
+        let out = port("a.h", &src);
+        assert_eq!(
+            out,
+            format!(
+                "/* a\nb */\n{GUARD_OPEN}\n {}\n{GUARD_CLOSE}\n /* c\nd */\n",
+                OP.trim_end()
+            )
+        );
+        assert_eq!(port("a.h", &out), out);
     }
 
     #[test]
