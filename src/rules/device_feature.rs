@@ -366,6 +366,10 @@ fn tree_rules(s: &Src, out: &mut Vec<Finding>) {
         .into_iter()
         .collect();
     let mut scopes: HashMap<usize, HashMap<&str, &str>> = HashMap::new();
+    // Per-file indexes built once, on first need (a walk of the tree per atomic call or per
+    // `.x` made the rule quadratic in the file size).
+    let mut fp_vars: Option<HashSet<&str>> = None;
+    let mut file_half2: HashMap<&str, bool> = HashMap::new();
     for n in &nodes {
         match n.kind() {
             "call_expression" => {
@@ -393,7 +397,7 @@ fn tree_rules(s: &Src, out: &mut Vec<Finding>) {
                             | "atomicExch"
                             | "unsafeAtomicAdd"
                     )
-                    && fp_target(s, *n)
+                    && fp_target(s, *n, &mut fp_vars)
                 {
                     out.push(s.ctx.finding(&FP_ATOMIC_FINE_GRAINED, n.byte_range(), format!("floating-point `{name}` in a file that allocates managed/host-mapped memory: unsafe FP atomics are lost on fine-grained memory"), Some("keep the target in coarse-grained device memory or build without -munsafe-fp-atomics".into())));
                 }
@@ -419,7 +423,12 @@ fn tree_rules(s: &Src, out: &mut Vec<Finding>) {
                 let ty = match ty {
                     Some(t) if is_half2(t) => t,
                     Some(_) => continue,
-                    None if file_scope_half2(s, root, arg, is_half2) => "__half2",
+                    None if *file_half2
+                        .entry(arg)
+                        .or_insert_with(|| file_scope_half2(s, root, arg, is_half2)) =>
+                    {
+                        "__half2"
+                    }
                     None => continue,
                 };
                 let bf = ty.contains("bfloat");
@@ -469,20 +478,27 @@ fn file_scope_half2(
     })
 }
 
-/// Whether an atomic's target (first argument) is a float/double variable of the function.
-fn fp_target(s: &Src, call: tree_sitter::Node) -> bool {
+/// Whether an atomic's target (first argument) is a float/double variable declared anywhere in
+/// the file (its function's declarations are part of the file's). `vars` caches the file's
+/// floating-point variable names, built on the first atomic call.
+fn fp_target<'a>(
+    s: &Src<'a>,
+    call: tree_sitter::Node,
+    vars: &mut Option<HashSet<&'a str>>,
+) -> bool {
     let Some(arg) = syntax::call_args(call).into_iter().next() else {
         return false;
     };
     let Some(base) = syntax::identifiers(s, arg).into_iter().next() else {
         return false;
     };
-    let scope = s
-        .enclosing_function(call)
-        .unwrap_or_else(|| s.tree.unwrap().root_node());
-    let is_fp = |t: &str| matches!(t, "float" | "double" | "__half" | "half" | "__nv_bfloat16");
-    syntax::typed_variables(s, scope, is_fp).contains(&base)
-        || syntax::typed_variables(s, s.tree.unwrap().root_node(), is_fp).contains(&base)
+    let vars = vars.get_or_insert_with(|| {
+        let is_fp = |t: &str| matches!(t, "float" | "double" | "__half" | "half" | "__nv_bfloat16");
+        syntax::typed_variables(s, s.tree.unwrap().root_node(), is_fp)
+            .into_iter()
+            .collect()
+    });
+    vars.contains(base)
 }
 
 #[cfg(test)]
