@@ -4,8 +4,10 @@
 
 mod bench;
 mod bless;
+mod fuzz;
 mod hipcc_check;
 mod mappings;
+mod scaling;
 
 use std::process::ExitCode;
 
@@ -16,7 +18,12 @@ commands:
   bless [CASE...]                     rewrite the expected files of the golden cases in testdata/port/
   hipcc-check [--hipcc PATH]          compile every compilable golden output with hipcc -fsyntax-only
   bench [--size MB] [--tree PATH]... [--hipify-perl PATH] [--runs N]
-                                      port a generated corpus (+ real trees) and compare with hipify-perl";
+                                      port a generated corpus (+ real trees) and compare with hipify-perl
+  scaling [--base-kb N] [--max-ratio R] [--big-mb M] [--runs N] [--bin PATH]
+                                      doubling one file must grow scan/port time <= R× (default 2.5)
+  fuzz [--cases N] [--seed S] [--timeout SECS] [--cli-every K] [--bin PATH]
+                                      mutate the goldens and samples: no panic, no hang, idempotent,
+                                      literals kept, `port -o -` = `port --out` = the library";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -28,6 +35,8 @@ fn main() -> ExitCode {
         "mappings" => mappings::run(rest),
         "bless" => bless::run(rest),
         "bench" => bench::run(rest),
+        "fuzz" => fuzz::run(rest),
+        "scaling" => scaling::run(rest),
         "hipcc-check" => hipcc_check::run(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
