@@ -101,19 +101,12 @@ pub mod queries {
     use std::sync::OnceLock;
     use tree_sitter::Query;
 
-    pub const OVERLOAD_DEFINITIONS: &str =
-        include_str!("../grammars/queries/overload-definitions.scm");
     pub const KERNEL_LAUNCHES: &str = include_str!("../grammars/queries/kernel-launches.scm");
 
     fn compile(cell: &'static OnceLock<Query>, text: &str) -> &'static Query {
         cell.get_or_init(|| {
             Query::new(&super::language(), text).expect("embedded queries compile (tested)")
         })
-    }
-
-    pub fn overload_definitions() -> &'static Query {
-        static Q: OnceLock<Query> = OnceLock::new();
-        compile(&Q, OVERLOAD_DEFINITIONS)
     }
 
     pub fn kernel_launches() -> &'static Query {
@@ -215,7 +208,6 @@ mod tests {
             n += 1;
         }
         assert_eq!(n, 1);
-        let _ = queries::overload_definitions();
     }
 
     #[test]

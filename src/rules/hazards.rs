@@ -55,7 +55,14 @@ pub fn check_lexed(
     library::check(&s, target, &mut out);
     device_feature::check(&s, &mut out);
     let regions = hipside::regions(&s);
-    let keep = |f: &mut Finding| match hipside::side_at(&regions, f.byte_range.0) {
+    let offsets: Vec<usize> = out
+        .iter()
+        .chain(translated.iter())
+        .map(|f| f.byte_range.0)
+        .collect();
+    let sides = hipside::sides_at(&regions, &offsets);
+    let mut next_side = sides.into_iter();
+    let mut keep = |f: &mut Finding| match next_side.next().flatten() {
         None => true,
         Some(Side::Never(Dead::Arch { alternative: true }))
             if f.category == Category::InlineAsm =>

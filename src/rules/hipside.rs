@@ -283,6 +283,49 @@ pub fn side_at(regions: &[Region], at: usize) -> Option<Side> {
         .map(|r| r.side)
 }
 
+/// [`side_at`] for many offsets at once, in O((regions + offsets) log regions): one sweep over
+/// the offsets in order with the regions around the current one kept in ordered sets (asking
+/// `side_at` per finding walked every region each time, quadratic over a file).
+pub fn sides_at(regions: &[Region], offsets: &[usize]) -> Vec<Option<Side>> {
+    use std::cmp::Reverse;
+    use std::collections::{BTreeSet, BinaryHeap};
+    let mut order: Vec<usize> = (0..offsets.len()).collect();
+    order.sort_by_key(|&i| offsets[i]);
+    let mut by_start: Vec<usize> = (0..regions.len()).collect();
+    by_start.sort_by_key(|&r| regions[r].range.start);
+    let mut ends: BinaryHeap<Reverse<(usize, usize)>> = BinaryHeap::new();
+    let mut never: BTreeSet<(usize, usize)> = BTreeSet::new();
+    let mut all: BTreeSet<usize> = BTreeSet::new();
+    let mut next = 0;
+    let mut out = vec![None; offsets.len()];
+    for i in order {
+        let at = offsets[i];
+        while next < by_start.len() && regions[by_start[next]].range.start <= at {
+            let r = by_start[next];
+            let reg = &regions[r];
+            ends.push(Reverse((reg.range.end, r)));
+            all.insert(r);
+            if matches!(reg.side, Side::Never(_)) {
+                never.insert((reg.range.start, r));
+            }
+            next += 1;
+        }
+        while let Some(&Reverse((end, r))) = ends.peek() {
+            if end > at {
+                break;
+            }
+            ends.pop();
+            all.remove(&r);
+            never.remove(&(regions[r].range.start, r));
+        }
+        out[i] = never
+            .first()
+            .map(|&(_, r)| regions[r].side)
+            .or_else(|| all.first().map(|&r| regions[r].side));
+    }
+    out
+}
+
 /// The project ROCm switches (`USE_ROCM`, `GGML_USE_HIP`) a file tests, with the first
 /// directive that tests each; HIP's own platform macros are not a project's switch.
 pub fn project_switches(s: &Src) -> Vec<(String, Range<usize>)> {
@@ -333,6 +376,27 @@ mod tests {
             off += l.len();
         }
         out
+    }
+
+    #[test]
+    fn sweep_agrees_with_side_at() {
+        let src = "#if CUDA_VERSION > 9000\nint a;\n#ifdef USE_ROCM\nint b;\n#else\nint c;\n#endif\n#elif defined(__HIP_PLATFORM_AMD__)\nint d;\n#else\nint e;\n#endif\n#ifndef __HIPCC__\nint f;\n#endif\n";
+        let lexed = crate::lex::lex(src.as_bytes());
+        let lines = crate::source::LineIndex::new(src.as_bytes());
+        let ctx = crate::rules::FileCtx {
+            path: "a.cu",
+            src: src.as_bytes(),
+            lines: &lines,
+        };
+        let index = crate::rules::syntax::Index::new(&ctx, None);
+        let s = Src::new(&ctx, &lexed, None, &index);
+        let regions = regions(&s);
+        assert!(!regions.is_empty());
+        let offsets: Vec<usize> = (0..=src.len()).rev().collect();
+        let swept = sides_at(&regions, &offsets);
+        for (i, &at) in offsets.iter().enumerate() {
+            assert_eq!(swept[i], side_at(&regions, at), "at {at}");
+        }
     }
 
     #[test]
