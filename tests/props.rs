@@ -101,6 +101,7 @@ fn port(src: &[u8], hip_launch: bool) -> Vec<u8> {
             hipport::translate::LaunchSyntax::Keep
         },
         implicit_include: true,
+        compat_header: false,
     };
     let t = hipport::translate::translate_bytes("p.cu", src, hipport::mappings::get(), &opts);
     assert_eq!(

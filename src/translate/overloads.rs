@@ -548,6 +548,7 @@ mod tests {
             },
             launch: crate::translate::LaunchSyntax::Keep,
             implicit_include: true,
+            compat_header: false,
         };
         let t =
             crate::translate::translate_bytes(path, src.as_bytes(), crate::mappings::get(), &opts);

@@ -207,6 +207,7 @@ fn work(hip: bool, hazards: bool) -> Work {
                 LaunchSyntax::Keep
             },
             implicit_include: true,
+            compat_header: false,
         },
         hazards,
         annotate: false,
