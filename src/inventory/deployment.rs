@@ -48,10 +48,32 @@ rule!(COMPOSE_NVIDIA_GPU_RESERVATION, "HP874", Deployment, Remediation, Init,
     refs: ["https://rocm.docs.amd.com/projects/install-on-linux/en/latest/how-to/docker.html"],
 );
 
+rule!(CI_NVIDIA_RUNNER_LABEL, "HP875", Deployment, Remediation, Init,
+    summary: "A CI job (GitHub Actions `runs-on`) asks for a runner labelled as an NVIDIA GPU machine.",
+    why: "Runner labels such as `nvidia`, `cuda`, `a100` or `h100` select NVIDIA machines: the job never runs on an AMD GPU, so the ROCm port is not tested in CI.",
+    bad: "runs-on: [self-hosted, linux, nvidia, a100]",
+    good: "runs-on: [self-hosted, linux, rocm, mi300x]  # labels your AMD runners carry",
+    fix: "Register AMD GPU runners with their own labels and run the job there (or in a matrix over both).",
+    refs: ["https://docs.github.com/en/actions/hosting-your-own-runners/managing-self-hosted-runners/using-labels-with-self-hosted-runners"],
+);
+
+/// A runner label that names NVIDIA hardware or its stack (compared lower-case, split on `-`/`_`).
+pub(crate) fn nvidia_runner_label(label: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "nvidia", "cuda", "a100", "h100", "h200", "b200", "v100", "t4", "l4", "l40", "l40s",
+        "a10g", "a10", "rtx", "tesla",
+    ];
+    let lower = label.to_ascii_lowercase();
+    lower.split(['-', '_', '.', ' ']).any(|w| {
+        WORDS.contains(&w) || (w.starts_with("cuda") && w[4..].chars().all(|c| c.is_ascii_digit()))
+    })
+}
+
 pub const RULES: &[&RuleInfo] = &[
     &K8S_NVIDIA_GPU_RESOURCE,
     &K8S_NVIDIA_RUNTIME_CLASS,
     &K8S_NVIDIA_NODE_SELECTOR,
     &K8S_NVIDIA_GPU_OPERATOR,
     &COMPOSE_NVIDIA_GPU_RESERVATION,
+    &CI_NVIDIA_RUNNER_LABEL,
 ];

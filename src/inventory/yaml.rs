@@ -274,6 +274,20 @@ fn manifest(out: &mut Out, scalars: &[Scalar], seqs: &[Seq], site: Site) {
                     ),
                 );
             }
+            "runs-on" | "-"
+                if s.path.iter().any(|p| p == "runs-on")
+                    && deployment::nvidia_runner_label(&s.text) =>
+            {
+                out.push(
+                    &deployment::CI_NVIDIA_RUNNER_LABEL,
+                    s.range.clone(),
+                    format!(
+                        "CI job runs on a runner labelled {} (an NVIDIA GPU machine)",
+                        s.text
+                    ),
+                    Some("a runner label of your AMD GPU machines".into()),
+                );
+            }
             "image" => dockerfile::image_ref(out, &s.text, s.range.clone()),
             // Helm values: image: {repository: nvcr.io/nvidia/..., tag: ...}
             "repository" if s.path.iter().any(|p| p == "image") => {
@@ -344,6 +358,20 @@ mod tests {
         assert!(r.contains(&("HP880".into(), 17)), "{r:?}");
         assert!(r.contains(&("HP870".into(), 20)), "{r:?}");
         assert_eq!(r.len(), 6, "{r:?}");
+    }
+
+    #[test]
+    fn github_workflow_runner_labels() {
+        let src = "jobs:\n  test:\n    runs-on: [self-hosted, gpu, nvidia-a100]\n    steps:\n      - run: nvidia-smi\n  lint:\n    runs-on: ubuntu-latest\n  amd:\n    runs-on: [self-hosted, rocm, mi300x]\n  single:\n    runs-on: linux-cuda12\n";
+        let r = rules(FileKind::Yaml, src);
+        assert!(r.contains(&("HP875".into(), 3)), "{r:?}");
+        assert!(r.contains(&("HP880".into(), 5)), "{r:?}");
+        assert!(r.contains(&("HP875".into(), 11)), "{r:?}");
+        let hp875 = r.iter().filter(|(c, _)| c == "HP875").count();
+        assert_eq!(
+            hp875, 2,
+            "gpu, ubuntu-latest, rocm, mi300x are not NVIDIA labels: {r:?}"
+        );
     }
 
     #[test]
