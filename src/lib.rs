@@ -16,6 +16,7 @@ pub mod edit;
 pub mod finding;
 pub mod gate;
 pub mod inventory;
+pub mod kinds;
 pub mod lex;
 pub mod mappings;
 pub mod parse;

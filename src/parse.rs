@@ -77,25 +77,6 @@ pub fn parse(src: &[u8]) -> Option<Tree> {
     })
 }
 
-/// Every symbol id whose node kind is `name` (aliases share a name across ids), so hot loops
-/// compare `kind_id()` numbers instead of building `kind()` strings.
-pub fn kind_ids(name: &str) -> &'static [u16] {
-    use std::collections::HashMap;
-    use std::sync::OnceLock;
-    static MAP: OnceLock<HashMap<String, Vec<u16>>> = OnceLock::new();
-    let map = MAP.get_or_init(|| {
-        let lang = language();
-        let mut m: HashMap<String, Vec<u16>> = HashMap::new();
-        for id in 0..lang.node_kind_count() as u16 {
-            if let Some(k) = lang.node_kind_for_id(id) {
-                m.entry(k.to_string()).or_default().push(id);
-            }
-        }
-        m
-    });
-    map.get(name).map(|v| v.as_slice()).unwrap_or(&[])
-}
-
 /// Queries from `grammars/queries/`, compiled once per run.
 pub mod queries {
     use std::sync::OnceLock;

@@ -7,6 +7,7 @@ use super::syntax::{self, Src};
 use super::version_check::macro_uses;
 use super::RuleInfo;
 use crate::finding::Finding;
+use crate::kinds::cuda::{Field as F, Kind as K, NodeExt};
 use crate::lex::Tok;
 use std::collections::HashSet;
 use tree_sitter::Node;
@@ -121,11 +122,11 @@ pub fn find_arch(text: &str) -> Option<String> {
 }
 
 fn is_cc_field(s: &Src, n: Node, props: &HashSet<&str>) -> bool {
-    if n.kind() != "field_expression" {
+    if n.node_kind() != K::FieldExpression {
         return false;
     }
-    let field = n.child_by_field_name("field").map_or("", |f| s.text(f));
-    let arg = n.child_by_field_name("argument").map_or("", |a| s.text(a));
+    let field = n.field(F::Field).map_or("", |f| s.text(f));
+    let arg = n.field(F::Argument).map_or("", |a| s.text(a));
     matches!(field, "major" | "minor")
         && (props.contains(arg.trim_start_matches('*'))
             || arg.to_ascii_lowercase().contains("prop"))
@@ -143,7 +144,7 @@ fn compute_capability(s: &Src, out: &mut Vec<Finding>) {
     .collect();
     // Variables holding a compute capability.
     let mut cc: HashSet<&str> = HashSet::new();
-    for c in nodes.iter().filter(|n| n.kind() == "call_expression") {
+    for c in nodes.iter().filter(|n| n.node_kind() == K::CallExpression) {
         let args = syntax::call_args(*c);
         if args.len() >= 2
             && matches!(
@@ -169,18 +170,20 @@ fn compute_capability(s: &Src, out: &mut Vec<Finding>) {
     let mentions_cc = |n: Node, cc: &HashSet<&str>| -> bool {
         let mut hit = false;
         crate::parse::visit(n, &mut |x| {
-            if is_cc_field(s, x, &props) || (x.kind() == "identifier" && cc.contains(s.text(x))) {
+            if is_cc_field(s, x, &props)
+                || (x.node_kind() == K::Identifier && cc.contains(s.text(x)))
+            {
                 hit = true;
             }
             !hit
         });
         hit
     };
-    for d in nodes.iter().filter(|n| n.kind() == "init_declarator") {
+    for d in nodes.iter().filter(|n| n.node_kind() == K::InitDeclarator) {
         if let (Some(name), Some(v)) = (
-            d.child_by_field_name("declarator")
+            d.field(F::Declarator)
                 .and_then(|x| syntax::declarator_name(s, x)),
-            d.child_by_field_name("value"),
+            d.field(F::Value),
         ) {
             if mentions_cc(v, &cc) {
                 cc.insert(name);
@@ -188,10 +191,13 @@ fn compute_capability(s: &Src, out: &mut Vec<Finding>) {
         }
     }
     // Every comparison of a compute capability with a number (one per line).
-    for b in nodes.iter().filter(|n| n.kind() == "binary_expression") {
-        let op = b.child_by_field_name("operator").map_or("", |o| s.text(o));
+    for b in nodes
+        .iter()
+        .filter(|n| n.node_kind() == K::BinaryExpression)
+    {
+        let op = b.field(F::Operator).map_or("", |o| s.text(o));
         if !matches!(op, "<" | ">" | "<=" | ">=" | "==" | "!=")
-            || s.descendants(*b, "number_literal").is_empty()
+            || s.descendants(*b, K::NumberLiteral).is_empty()
         {
             continue;
         }

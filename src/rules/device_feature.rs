@@ -8,6 +8,7 @@ use super::inline_asm;
 use super::syntax::{self, Src};
 use super::RuleInfo;
 use crate::finding::Finding;
+use crate::kinds::cuda::{Field as F, Kind as K, NodeExt};
 use std::collections::{HashMap, HashSet};
 
 const REF_EXT: &str =
@@ -371,8 +372,8 @@ fn tree_rules(s: &Src, out: &mut Vec<Finding>) {
     let mut fp_vars: Option<HashSet<&str>> = None;
     let mut file_half2: HashMap<&str, bool> = HashMap::new();
     for n in &nodes {
-        match n.kind() {
-            "call_expression" => {
+        match n.node_kind() {
+            K::CallExpression => {
                 let name = syntax::call_name(s, *n).unwrap_or("");
                 if syntax::is_launch(*n) && syntax::in_device_code(s, *n) {
                     out.push(s.ctx.finding(&DYNAMIC_PARALLELISM, n.byte_range(), format!("kernel `{name}` launched from device code: HIP has no dynamic parallelism"), Some("launch it from the host, or fold the work into the calling kernel".into())));
@@ -402,13 +403,12 @@ fn tree_rules(s: &Src, out: &mut Vec<Finding>) {
                     out.push(s.ctx.finding(&FP_ATOMIC_FINE_GRAINED, n.byte_range(), format!("floating-point `{name}` in a file that allocates managed/host-mapped memory: unsafe FP atomics are lost on fine-grained memory"), Some("keep the target in coarse-grained device memory or build without -munsafe-fp-atomics".into())));
                 }
             }
-            "field_expression" if !half2.is_empty() => {
-                let field = n.child_by_field_name("field").map_or("", |f| s.text(f));
-                let arg = n.child_by_field_name("argument").map_or("", |a| s.text(a));
+            K::FieldExpression if !half2.is_empty() => {
+                let field = n.field(F::Field).map_or("", |f| s.text(f));
+                let arg = n.field(F::Argument).map_or("", |a| s.text(a));
                 if !(matches!(field, "x" | "y")
                     && half2.contains(arg)
-                    && n.child_by_field_name("operator")
-                        .is_some_and(|o| s.text(o) == "."))
+                    && n.field(F::Operator).is_some_and(|o| s.text(o) == "."))
                 {
                     continue;
                 }
@@ -462,15 +462,14 @@ fn file_scope_half2(
     name: &str,
     is_half2: impl Fn(&str) -> bool,
 ) -> bool {
-    ["declaration", "field_declaration"].iter().any(|kind| {
-        s.descendants(root, kind).into_iter().any(|d| {
+    [K::Declaration, K::FieldDeclaration].iter().any(|kind| {
+        s.descendants(root, *kind).into_iter().any(|d| {
             s.enclosing_function(d).is_none()
-                && d.child_by_field_name("type")
-                    .is_some_and(|t| is_half2(s.text(t)))
+                && d.field(F::Type).is_some_and(|t| is_half2(s.text(t)))
                 && {
                     let mut c = d.walk();
                     let found = d
-                        .children_by_field_name("declarator", &mut c)
+                        .fields(F::Declarator, &mut c)
                         .any(|x| syntax::declarator_name(s, x) == Some(name));
                     found
                 }

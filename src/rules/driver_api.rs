@@ -6,6 +6,7 @@
 use super::syntax::{self, Src};
 use super::RuleInfo;
 use crate::finding::Finding;
+use crate::kinds::cuda::{Field as F, Kind as K, NodeExt};
 use crate::lex::Tok;
 use std::collections::HashSet;
 
@@ -183,27 +184,27 @@ fn deviceptr_arithmetic(s: &Src, out: &mut Vec<Finding>) {
     }
     let is_var = |n: tree_sitter::Node| {
         let mut n = n;
-        while n.kind() == "parenthesized_expression" {
+        while n.node_kind() == K::ParenthesizedExpression {
             match n.named_child(0) {
                 Some(c) => n = c,
                 None => break,
             }
         }
-        n.kind() == "identifier" && vars.contains(s.text(n))
+        n.node_kind() == K::Identifier && vars.contains(s.text(n))
     };
     for n in s.nodes() {
-        let hit = match n.kind() {
-            "binary_expression" => {
-                let op = n.child_by_field_name("operator").map_or("", |o| s.text(o));
+        let hit = match n.node_kind() {
+            K::BinaryExpression => {
+                let op = n.field(F::Operator).map_or("", |o| s.text(o));
                 matches!(op, "+" | "-")
-                    && (n.child_by_field_name("left").is_some_and(is_var)
-                        || n.child_by_field_name("right").is_some_and(is_var))
+                    && (n.field(F::Left).is_some_and(is_var)
+                        || n.field(F::Right).is_some_and(is_var))
             }
-            "assignment_expression" => {
-                let op = n.child_by_field_name("operator").map_or("", |o| s.text(o));
-                matches!(op, "+=" | "-=") && n.child_by_field_name("left").is_some_and(is_var)
+            K::AssignmentExpression => {
+                let op = n.field(F::Operator).map_or("", |o| s.text(o));
+                matches!(op, "+=" | "-=") && n.field(F::Left).is_some_and(is_var)
             }
-            "update_expression" => n.child_by_field_name("argument").is_some_and(is_var),
+            K::UpdateExpression => n.field(F::Argument).is_some_and(is_var),
             _ => false,
         };
         if hit {

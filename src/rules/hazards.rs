@@ -5,6 +5,7 @@
 
 use crate::finding::{Category, Finding};
 use crate::gate::{Phase, Status};
+use crate::kinds::cuda::{Field as F, Kind as K, NodeExt};
 use crate::mappings::Target;
 use crate::rules::hipside::{self, Dead, Side};
 use crate::rules::syntax::Src;
@@ -123,22 +124,20 @@ fn declared_names(s: &Src, translated: &mut Vec<Finding>) {
         }
     }
     for n in s.nodes() {
-        let name = match n.kind() {
-            "namespace_definition" | "namespace_alias_definition" => n.child_by_field_name("name"),
-            "function_definition" => n
-                .child_by_field_name("declarator")
-                .and_then(|d| d.child_by_field_name("declarator")),
-            "struct_specifier" | "class_specifier" | "enum_specifier"
-                if n.child_by_field_name("body").is_some() =>
+        let name = match n.node_kind() {
+            K::NamespaceDefinition | K::NamespaceAliasDefinition => n.field(F::Name),
+            K::FunctionDefinition => n.field(F::Declarator).and_then(|d| d.field(F::Declarator)),
+            K::StructSpecifier | K::ClassSpecifier | K::EnumSpecifier
+                if n.field(F::Body).is_some() =>
             {
-                n.child_by_field_name("name")
+                n.field(F::Name)
             }
             _ => None,
         };
         if let Some(x) = name.filter(|x| {
             matches!(
-                x.kind(),
-                "identifier" | "namespace_identifier" | "type_identifier"
+                x.node_kind(),
+                K::Identifier | K::NamespaceIdentifier | K::TypeIdentifier
             )
         }) {
             names.insert(s.text(x));

@@ -2,6 +2,7 @@
 //! small questions about it (the text of a node, the function around it, a call's name, the
 //! value of a literal, the `#define`s of the file). The families decide; this module only reads.
 
+use crate::kinds::cuda::{Field as F, Kind as K, NodeExt};
 use crate::lex::{Lexed, Tok};
 use crate::rules::FileCtx;
 use tree_sitter::{Node, Tree};
@@ -34,7 +35,7 @@ impl<'a> Index<'a> {
         }
         let functions = nodes
             .iter()
-            .filter(|n| n.kind() == "function_definition")
+            .filter(|n| n.node_kind() == K::FunctionDefinition)
             .map(|f| {
                 let dev =
                     qualified(ctx.src, *f, "__global__") || qualified(ctx.src, *f, "__device__");
@@ -81,12 +82,11 @@ impl<'a> Src<'a> {
     }
     /// Descendants of `n` (itself included) of kind `kind`, read from the pre-order index: the
     /// subtree is the contiguous run of nodes that start inside `n`.
-    pub fn descendants(&self, n: Node<'a>, kind: &str) -> Vec<Node<'a>> {
+    pub fn descendants(&self, n: Node<'a>, kind: K) -> Vec<Node<'a>> {
         let nodes = self.all_nodes;
         if nodes.is_empty() {
             return descendants(n, kind);
         }
-        let ids = crate::parse::kind_ids(kind);
         let start = nodes.partition_point(|x| x.start_byte() < n.start_byte());
         let Some(first) = nodes[start..].iter().position(|x| x.id() == n.id()) else {
             return descendants(n, kind);
@@ -97,7 +97,7 @@ impl<'a> Src<'a> {
             .enumerate()
             .take_while(|(i, x)| *i == 0 || x.start_byte() < end)
             .map(|(_, x)| *x)
-            .filter(|x| ids.contains(&x.kind_id()))
+            .filter(|x| x.node_kind() == kind)
             .collect()
     }
 
@@ -196,14 +196,14 @@ pub fn is_wide_literal(s: &str) -> bool {
 
 /// The name a call expression calls: the last identifier of `f`, `ns::f`, `f<T>`, `obj.f`.
 pub fn call_name<'a>(s: &Src<'a>, call: Node) -> Option<&'a str> {
-    let mut f = call.child_by_field_name("function")?;
+    let mut f = call.field(F::Function)?;
     loop {
-        match f.kind() {
-            "identifier" | "field_identifier" => return Some(s.text(f)),
-            "qualified_identifier" | "template_function" | "template_method" => {
-                f = f.child_by_field_name("name")?
+        match f.node_kind() {
+            K::Identifier | K::FieldIdentifier => return Some(s.text(f)),
+            K::QualifiedIdentifier | K::TemplateFunction | K::TemplateMethod => {
+                f = f.field(F::Name)?
             }
-            "field_expression" => f = f.child_by_field_name("field")?,
+            K::FieldExpression => f = f.field(F::Field)?,
             _ => return None,
         }
     }
@@ -211,12 +211,12 @@ pub fn call_name<'a>(s: &Src<'a>, call: Node) -> Option<&'a str> {
 
 /// The call's argument nodes (named children of its argument list).
 pub fn call_args<'a>(call: Node<'a>) -> Vec<Node<'a>> {
-    let Some(args) = call.child_by_field_name("arguments") else {
+    let Some(args) = call.field(F::Arguments) else {
         return Vec::new();
     };
     let mut c = args.walk();
     args.named_children(&mut c)
-        .filter(|n| n.kind() != "comment")
+        .filter(|n| n.node_kind() != K::Comment)
         .collect()
 }
 
@@ -225,7 +225,7 @@ pub fn is_launch(call: Node) -> bool {
     let mut c = call.walk();
     let found = call
         .children(&mut c)
-        .any(|n| n.kind() == "kernel_call_syntax");
+        .any(|n| n.node_kind() == K::KernelCallSyntax);
     found
 }
 
@@ -233,7 +233,7 @@ pub fn is_launch(call: Node) -> bool {
 pub fn enclosing_function(n: Node) -> Option<Node> {
     let mut p = n.parent();
     while let Some(x) = p {
-        if x.kind() == "function_definition" {
+        if x.node_kind() == K::FunctionDefinition {
             return Some(x);
         }
         p = x.parent();
@@ -248,12 +248,13 @@ pub fn has_qualifier(s: &Src, func: Node, qual: &str) -> bool {
 
 fn qualified(src: &[u8], func: Node, qual: &str) -> bool {
     let text = |n: Node| std::str::from_utf8(&src[n.byte_range()]).unwrap_or("");
+    let qual_kind = K::named(qual);
     let mut c = func.walk();
     let found = func.children(&mut c).any(|n| {
-        n.kind() == qual
+        (qual_kind != K::Other && n.node_kind() == qual_kind)
             || (matches!(
-                n.kind(),
-                "attribute_specifier" | "type_qualifier" | "ms_call_modifier"
+                n.node_kind(),
+                K::AttributeSpecifier | K::TypeQualifier | K::MsCallModifier
             ) && text(n) == qual)
     });
     found
@@ -268,7 +269,7 @@ pub fn in_device_code(s: &Src, n: Node) -> bool {
 pub fn identifiers<'a>(s: &Src<'a>, n: Node) -> Vec<&'a str> {
     let mut v = Vec::new();
     crate::parse::visit(n, &mut |x| {
-        if x.kind().ends_with("identifier") {
+        if crate::kinds::cuda_identifier_like(x.kind_id()) {
             v.push(s.text(x));
         }
         true
@@ -277,10 +278,10 @@ pub fn identifiers<'a>(s: &Src<'a>, n: Node) -> Vec<&'a str> {
 }
 
 /// Descendants of `n` (itself included) of kind `kind`.
-pub fn descendants<'a>(n: Node<'a>, kind: &str) -> Vec<Node<'a>> {
+pub fn descendants<'a>(n: Node<'a>, kind: K) -> Vec<Node<'a>> {
     let mut v = Vec::new();
     crate::parse::visit(n, &mut |x| {
-        if x.kind() == kind {
+        if x.node_kind() == kind {
             v.push(x);
         }
         true
@@ -291,26 +292,26 @@ pub fn descendants<'a>(n: Node<'a>, kind: &str) -> Vec<Node<'a>> {
 /// The declared name of a declarator (`x`, `*x`, `x[32]`, `x = …`).
 pub fn declarator_name<'a>(s: &Src<'a>, mut d: Node) -> Option<&'a str> {
     loop {
-        if d.kind() == "identifier" || d.kind() == "field_identifier" {
+        if d.node_kind() == K::Identifier || d.node_kind() == K::FieldIdentifier {
             return Some(s.text(d));
         }
-        d = d.child_by_field_name("declarator")?;
+        d = d.field(F::Declarator)?;
     }
 }
 
 /// Variables declared in `scope` with a type whose text satisfies `pred`: (name, type text).
 pub fn typed_variables<'a>(s: &Src<'a>, scope: Node, pred: impl Fn(&str) -> bool) -> Vec<&'a str> {
     let mut out = Vec::new();
-    for kind in ["declaration", "parameter_declaration", "field_declaration"] {
+    for kind in [K::Declaration, K::ParameterDeclaration, K::FieldDeclaration] {
         for d in s.descendants(scope, kind) {
-            let Some(ty) = d.child_by_field_name("type") else {
+            let Some(ty) = d.field(F::Type) else {
                 continue;
             };
             if !pred(s.text(ty)) {
                 continue;
             }
             let mut c = d.walk();
-            for decl in d.children_by_field_name("declarator", &mut c) {
+            for decl in d.fields(F::Declarator, &mut c) {
                 if let Some(name) = declarator_name(s, decl) {
                     out.push(name);
                 }
@@ -324,13 +325,13 @@ pub fn typed_variables<'a>(s: &Src<'a>, scope: Node, pred: impl Fn(&str) -> bool
 /// last declaration wins).
 pub fn declared_types<'a>(s: &Src<'a>, scope: Node) -> std::collections::HashMap<&'a str, &'a str> {
     let mut out = std::collections::HashMap::new();
-    for kind in ["parameter_declaration", "declaration"] {
+    for kind in [K::ParameterDeclaration, K::Declaration] {
         for d in s.descendants(scope, kind) {
-            let Some(ty) = d.child_by_field_name("type") else {
+            let Some(ty) = d.field(F::Type) else {
                 continue;
             };
             let mut c = d.walk();
-            for decl in d.children_by_field_name("declarator", &mut c) {
+            for decl in d.fields(F::Declarator, &mut c) {
                 if let Some(name) = declarator_name(s, decl) {
                     out.insert(name, s.text(ty));
                 }

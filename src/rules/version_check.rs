@@ -8,6 +8,7 @@ use super::syntax::{self, Src};
 use super::RuleInfo;
 use crate::finding::Finding;
 use crate::gate::Status;
+use crate::kinds::cuda::{Field as F, Kind as K, NodeExt};
 use crate::lex::Directive;
 use std::collections::HashSet;
 use tree_sitter::Node;
@@ -153,7 +154,7 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
 fn runtime_versions(s: &Src, out: &mut Vec<Finding>) {
     let nodes = s.nodes();
     let mut vars: HashSet<&str> = HashSet::new();
-    for c in nodes.iter().filter(|n| n.kind() == "call_expression") {
+    for c in nodes.iter().filter(|n| n.node_kind() == K::CallExpression) {
         let Some(name) = syntax::call_name(s, *c) else {
             continue;
         };
@@ -172,22 +173,19 @@ fn runtime_versions(s: &Src, out: &mut Vec<Finding>) {
     if vars.is_empty() {
         return;
     }
-    for b in nodes.iter().filter(|n| n.kind() == "binary_expression") {
-        let op = b.child_by_field_name("operator").map_or("", |o| s.text(o));
+    for b in nodes
+        .iter()
+        .filter(|n| n.node_kind() == K::BinaryExpression)
+    {
+        let op = b.field(F::Operator).map_or("", |o| s.text(o));
         if !matches!(op, "<" | ">" | "<=" | ">=" | "==" | "!=") {
             continue;
         }
-        let side = |n: Option<Node<'_>>| -> Option<(String, String)> {
-            n.map(|n| (n.kind().to_string(), s.text(n).to_string()))
-        };
-        let (l, r) = (
-            side(b.child_by_field_name("left")),
-            side(b.child_by_field_name("right")),
-        );
-        let var_num = |a: &Option<(String, String)>, b: &Option<(String, String)>| {
-            a.as_ref()
-                .is_some_and(|(k, t)| *k == "identifier" && vars.contains(t.as_str()))
-                && b.as_ref().is_some_and(|(k, _)| *k == "number_literal")
+        let side = |n: Option<Node<'_>>| n.map(|n| (n.node_kind(), s.text(n)));
+        let (l, r) = (side(b.field(F::Left)), side(b.field(F::Right)));
+        let var_num = |a: &Option<(K, &str)>, b: &Option<(K, &str)>| {
+            a.is_some_and(|(k, t)| k == K::Identifier && vars.contains(t))
+                && b.is_some_and(|(k, _)| k == K::NumberLiteral)
         };
         if var_num(&l, &r) || var_num(&r, &l) {
             out.push(s.ctx.finding(&RUNTIME_VERSION_COMPARE, b.byte_range(), format!("`{}` compares a runtime/driver version with a CUDA version number; HIP reports HIP versions", s.text(*b)), Some("compare with HIP version numbers under `__HIP_PLATFORM_AMD__`, or test the feature instead".into())));

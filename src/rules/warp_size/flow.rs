@@ -4,6 +4,7 @@
 
 use super::{BALLOT_32BIT, LANE_WARP_ARITHMETIC, PER_WARP_ARRAY_32};
 use crate::finding::Finding;
+use crate::kinds::cuda::{Field as F, Kind as K, NodeExt};
 use crate::rules::syntax::{self, call_args, call_name, int_value, Src};
 use std::collections::{HashMap, HashSet};
 use tree_sitter::Node;
@@ -67,7 +68,7 @@ impl<'a> Flow<'a> {
             named: named.clone(),
         };
         // Parameters named like thread or lane ids count from the start.
-        for id in s.descendants(f, "identifier") {
+        for id in s.descendants(f, K::Identifier) {
             let t = s.text(id);
             if THREAD_NAMES.contains(&t) {
                 flow.thread.insert(t);
@@ -80,24 +81,19 @@ impl<'a> Flow<'a> {
             }
         }
         let mut assigns: Vec<(&'a str, Node<'a>)> = Vec::new();
-        for d in s.descendants(f, "init_declarator") {
+        for d in s.descendants(f, K::InitDeclarator) {
             if let (Some(n), Some(v)) = (
-                d.child_by_field_name("declarator")
+                d.field(F::Declarator)
                     .and_then(|x| syntax::declarator_name(s, x)),
-                d.child_by_field_name("value"),
+                d.field(F::Value),
             ) {
                 assigns.push((n, v));
             }
         }
-        for a in s.descendants(f, "assignment_expression") {
-            if a.child_by_field_name("operator")
-                .is_some_and(|o| s.text(o) == "=")
-            {
-                if let (Some(l), Some(r)) = (
-                    a.child_by_field_name("left"),
-                    a.child_by_field_name("right"),
-                ) {
-                    if l.kind() == "identifier" {
+        for a in s.descendants(f, K::AssignmentExpression) {
+            if a.field(F::Operator).is_some_and(|o| s.text(o) == "=") {
+                if let (Some(l), Some(r)) = (a.field(F::Left), a.field(F::Right)) {
+                    if l.node_kind() == K::Identifier {
                         assigns.push((s.text(l), r));
                     }
                 }
@@ -122,15 +118,13 @@ impl<'a> Flow<'a> {
     /// not element offsets scaled by constants (`4 * threadIdx.x` is a data index).
     pub(super) fn index_expr(&self, s: &Src, n: Node) -> bool {
         let n = strip_parens(n);
-        match n.kind() {
-            "field_expression" => n
-                .child_by_field_name("argument")
+        match n.node_kind() {
+            K::FieldExpression => n
+                .field(F::Argument)
                 .is_some_and(|a| s.text(a) == "threadIdx"),
-            "identifier" => self.thread.contains(s.text(n)),
-            "cast_expression" => n
-                .child_by_field_name("value")
-                .is_some_and(|v| self.index_expr(s, v)),
-            "binary_expression" => {
+            K::Identifier => self.thread.contains(s.text(n)),
+            K::CastExpression => n.field(F::Value).is_some_and(|v| self.index_expr(s, v)),
+            K::BinaryExpression => {
                 let (op, l, r) = parts(s, n);
                 let grid = |x: Node| {
                     syntax::identifiers(s, x)
@@ -152,17 +146,17 @@ impl<'a> Flow<'a> {
     pub(super) fn thread_expr(&self, s: &Src, n: Node) -> bool {
         let n = strip_parens(n);
         self.index_expr(s, n)
-            || (n.kind() == "identifier"
+            || (n.node_kind() == K::Identifier
                 && (self.lane.contains(s.text(n)) || self.warp.contains(s.text(n))))
     }
     pub(super) fn lane_expr(&self, s: &Src, n: Node) -> bool {
         let n = strip_parens(n);
-        match n.kind() {
-            "identifier" => self.lane.contains(s.text(n)),
-            "call_expression" => {
+        match n.node_kind() {
+            K::Identifier => self.lane.contains(s.text(n)),
+            K::CallExpression => {
                 call_name(s, n).is_some_and(|c| c.to_ascii_lowercase().contains("lane"))
             }
-            "binary_expression" => {
+            K::BinaryExpression => {
                 let (op, l, r) = parts(s, n);
                 (op == "%"
                     && (self.val(s, r) == Some(32) || is_warpsize(s, r))
@@ -179,7 +173,7 @@ impl<'a> Flow<'a> {
     pub(super) fn val(&self, s: &Src, n: Node) -> Option<u64> {
         let n = strip_parens(n);
         lit(s, n).or_else(|| {
-            (n.kind() == "identifier")
+            (n.node_kind() == K::Identifier)
                 .then(|| self.named.get(s.text(n)).copied())
                 .flatten()
         })
@@ -188,15 +182,15 @@ impl<'a> Flow<'a> {
     /// (`(lane + (1 << l)) & 31`, a butterfly partner).
     pub(super) fn mentions_lane(&self, s: &Src, n: Node) -> bool {
         let n = strip_parens(n);
-        n.kind() == "binary_expression"
-            && s.descendants(n, "identifier").iter().any(|i| {
+        n.node_kind() == K::BinaryExpression
+            && s.descendants(n, K::Identifier).iter().any(|i| {
                 let t = s.text(*i);
                 self.lane.contains(t) || self.thread.contains(t)
             })
     }
     pub(super) fn warp_expr(&self, s: &Src, n: Node) -> bool {
         let n = strip_parens(n);
-        if n.kind() != "binary_expression" {
+        if n.node_kind() != K::BinaryExpression {
             return false;
         }
         let (op, l, r) = parts(s, n);
@@ -208,13 +202,13 @@ impl<'a> Flow<'a> {
 /// `warpSize` itself (`threadIdx.x % warpSize` is a lane id on every target).
 fn is_warpsize(s: &Src, n: Node) -> bool {
     let n = strip_parens(n);
-    n.kind() == "identifier" && s.text(n) == "warpSize"
+    n.node_kind() == K::Identifier && s.text(n) == "warpSize"
 }
 
 /// `warpSize - 1`.
 fn is_warpsize_minus_1(s: &Src, n: Node) -> bool {
     let n = strip_parens(n);
-    n.kind() == "binary_expression" && {
+    n.node_kind() == K::BinaryExpression && {
         let (op, l, r) = parts(s, n);
         op == "-" && is_warpsize(s, l) && lit(s, r) == Some(1)
     }
@@ -224,9 +218,9 @@ fn is_warpsize_minus_1(s: &Src, n: Node) -> bool {
 /// (`32 * nwarps` is a thread count or a shared-memory size built for 32 lanes).
 fn warp_count(s: &Src, n: Node) -> bool {
     let n = strip_parens(n);
-    let name = match n.kind() {
-        "identifier" => s.text(n),
-        "field_expression" => n.child_by_field_name("field").map_or("", |f| s.text(f)),
+    let name = match n.node_kind() {
+        K::Identifier => s.text(n),
+        K::FieldExpression => n.field(F::Field).map_or("", |f| s.text(f)),
         _ => return false,
     };
     let l = name.to_ascii_lowercase().replace('_', "");
@@ -237,9 +231,9 @@ fn warp_count(s: &Src, n: Node) -> bool {
 /// (`int word = i >> 5; int bit = i & 31;`).
 fn data_bits(s: &Src, b: Node) -> bool {
     let Some(p) = b.parent() else { return false };
-    let target = match p.kind() {
-        "init_declarator" => p.child_by_field_name("declarator"),
-        "assignment_expression" => p.child_by_field_name("left"),
+    let target = match p.node_kind() {
+        K::InitDeclarator => p.field(F::Declarator),
+        K::AssignmentExpression => p.field(F::Left),
         _ => None,
     };
     target.is_some_and(|t| {
@@ -253,7 +247,7 @@ fn data_bits(s: &Src, b: Node) -> bool {
 }
 
 pub(super) fn strip_parens(mut n: Node) -> Node {
-    while n.kind() == "parenthesized_expression" {
+    while n.node_kind() == K::ParenthesizedExpression {
         match n.named_child(0) {
             Some(c) => n = c,
             None => break,
@@ -263,17 +257,17 @@ pub(super) fn strip_parens(mut n: Node) -> Node {
 }
 
 pub(super) fn parts<'a>(s: &Src<'a>, n: Node<'a>) -> (&'a str, Node<'a>, Node<'a>) {
-    let op = n.child_by_field_name("operator").map_or("", |o| s.text(o));
+    let op = n.field(F::Operator).map_or("", |o| s.text(o));
     (
         op,
-        n.child_by_field_name("left").unwrap_or(n),
-        n.child_by_field_name("right").unwrap_or(n),
+        n.field(F::Left).unwrap_or(n),
+        n.field(F::Right).unwrap_or(n),
     )
 }
 
 pub(super) fn lit(s: &Src, n: Node) -> Option<u64> {
     let n = strip_parens(n);
-    (n.kind() == "number_literal")
+    (n.node_kind() == K::NumberLiteral)
         .then(|| int_value(s.text(n)))
         .flatten()
 }
@@ -286,9 +280,9 @@ pub(super) fn has_blockdim(s: &Src, n: Node) -> bool {
 /// `layout.block_dim`, `BLOCK_DIM_X`, `globalthread` (`/ 32` of it counts warps).
 fn thread_count_name(s: &Src, n: Node) -> bool {
     let n = strip_parens(n);
-    let name = match n.kind() {
-        "identifier" => s.text(n),
-        "field_expression" => n.child_by_field_name("field").map_or("", |f| s.text(f)),
+    let name = match n.node_kind() {
+        K::Identifier => s.text(n),
+        K::FieldExpression => n.field(F::Field).map_or("", |f| s.text(f)),
         _ => return false,
     };
     let l: String = name
@@ -311,9 +305,9 @@ fn thread_count_name(s: &Src, n: Node) -> bool {
 /// `warp`, as a warp id.
 fn assigned_to(s: &Src, b: Node, warp: bool) -> bool {
     let Some(p) = b.parent() else { return false };
-    let target = match p.kind() {
-        "init_declarator" => p.child_by_field_name("declarator"),
-        "assignment_expression" => p.child_by_field_name("left"),
+    let target = match p.node_kind() {
+        K::InitDeclarator => p.field(F::Declarator),
+        K::AssignmentExpression => p.field(F::Left),
         _ => None,
     };
     target.is_some_and(|t| {
@@ -327,7 +321,7 @@ fn assigned_to(s: &Src, b: Node, warp: bool) -> bool {
 }
 
 pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) {
-    for b in s.descendants(f, "binary_expression") {
+    for b in s.descendants(f, K::BinaryExpression) {
         let (op, l, r) = parts(s, b);
         let hit: Option<&str> = match op {
             _ if data_bits(s, b) => None,
@@ -386,7 +380,7 @@ pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) 
             // A constant under another name: say which.
             for side in [l, r] {
                 let side = strip_parens(side);
-                if side.kind() == "identifier" {
+                if side.node_kind() == K::Identifier {
                     if let Some(v) = flow.named.get(s.text(side)) {
                         msg.push_str(&format!(" (`{}` is {v})", s.text(side)));
                     }
@@ -401,18 +395,13 @@ pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) 
         }
     }
     // Warp-strided loops: `for (int i = lane; i < n; i += 32)`.
-    for fo in s.descendants(f, "for_statement") {
-        let (Some(init), Some(upd)) = (
-            fo.child_by_field_name("initializer"),
-            fo.child_by_field_name("update"),
-        ) else {
+    for fo in s.descendants(f, K::ForStatement) {
+        let (Some(init), Some(upd)) = (fo.field(F::Initializer), fo.field(F::Update)) else {
             continue;
         };
-        if upd.kind() == "assignment_expression"
-            && upd
-                .child_by_field_name("operator")
-                .is_some_and(|o| s.text(o) == "+=")
-            && upd.child_by_field_name("right").and_then(|r| lit(s, r)) == Some(32)
+        if upd.node_kind() == K::AssignmentExpression
+            && upd.field(F::Operator).is_some_and(|o| s.text(o) == "+=")
+            && upd.field(F::Right).and_then(|r| lit(s, r)) == Some(32)
             && syntax::identifiers(s, init)
                 .iter()
                 .any(|i| flow.lane.contains(i))
@@ -429,22 +418,22 @@ pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) 
 
 pub(super) fn is_warp(s: &Src, flow: &Flow, n: Node) -> bool {
     let n = strip_parens(n);
-    (n.kind() == "identifier" && flow.warp.contains(s.text(n))) || flow.warp_expr(s, n)
+    (n.node_kind() == K::Identifier && flow.warp.contains(s.text(n))) || flow.warp_expr(s, n)
 }
 
 pub(super) fn per_warp_arrays(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) {
-    let subs = s.descendants(f, "subscript_expression");
+    let subs = s.descendants(f, K::SubscriptExpression);
     // Variables that start from `warpSize` (`for (int i = warpSize / 2; …)`): as an index
     // into a 32-slot array they reach past it on 64-lane wavefronts.
     let from_ws: HashSet<&str> = s
-        .descendants(f, "init_declarator")
+        .descendants(f, K::InitDeclarator)
         .iter()
         .filter(|d| {
-            d.child_by_field_name("value")
+            d.field(F::Value)
                 .is_some_and(|v| syntax::identifiers(s, v).contains(&"warpSize"))
         })
         .filter_map(|d| {
-            d.child_by_field_name("declarator")
+            d.field(F::Declarator)
                 .and_then(|x| syntax::declarator_name(s, x))
         })
         .collect();
@@ -453,24 +442,21 @@ pub(super) fn per_warp_arrays(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Findi
             .iter()
             .any(|i| *i == "warpSize" || from_ws.contains(i))
     };
-    for a in s.descendants(f, "array_declarator") {
-        let (Some(inner), Some(size)) = (
-            a.child_by_field_name("declarator"),
-            a.child_by_field_name("size"),
-        ) else {
+    for a in s.descendants(f, K::ArrayDeclarator) {
+        let (Some(inner), Some(size)) = (a.field(F::Declarator), a.field(F::Size)) else {
             continue;
         };
-        if inner.kind() != "identifier"
+        if inner.node_kind() != K::Identifier
             || lit(s, size) != Some(32)
-            || a.parent().is_some_and(|p| p.kind() == "array_declarator")
+            || a.parent()
+                .is_some_and(|p| p.node_kind() == K::ArrayDeclarator)
         {
             continue;
         }
         let name = s.text(inner);
         let indexed = subs.iter().any(|x| {
-            x.child_by_field_name("argument")
-                .is_some_and(|arg| s.text(arg) == name)
-                && x.child_by_field_name("indices").is_some_and(|i| {
+            x.field(F::Argument).is_some_and(|arg| s.text(arg) == name)
+                && x.field(F::Indices).is_some_and(|i| {
                     let mut c = i.walk();
                     let r = i
                         .named_children(&mut c)
@@ -498,7 +484,7 @@ const NARROW: &[&str] = &[
 
 pub(super) fn ballots(s: &Src, f: Node, out: &mut Vec<Finding>) {
     let is_ballot = |n: Node| {
-        s.descendants(n, "call_expression")
+        s.descendants(n, K::CallExpression)
             .iter()
             .any(|c| call_name(s, *c).is_some_and(|x| BALLOTS.contains(&x)))
     };
@@ -508,15 +494,15 @@ pub(super) fn ballots(s: &Src, f: Node, out: &mut Vec<Finding>) {
     })
     .into_iter()
     .collect();
-    for d in s.descendants(f, "init_declarator") {
+    for d in s.descendants(f, K::InitDeclarator) {
         let (Some(n), Some(v)) = (
-            d.child_by_field_name("declarator")
+            d.field(F::Declarator)
                 .and_then(|x| syntax::declarator_name(s, x)),
-            d.child_by_field_name("value"),
+            d.field(F::Value),
         ) else {
             continue;
         };
-        if is_ballot(v) && v.kind() == "call_expression" {
+        if is_ballot(v) && v.node_kind() == K::CallExpression {
             vars.insert(n);
             if narrow.contains(n) {
                 out.push(s.ctx.finding(
@@ -530,7 +516,7 @@ pub(super) fn ballots(s: &Src, f: Node, out: &mut Vec<Finding>) {
     }
     // `((uint64_t)__ballot_sync(m, a) << 32) | __ballot_sync(m, b)`: a 64-lane mask assembled
     // from two 32-lane ballots; on AMD each ballot already holds 64 lanes.
-    for b in s.descendants(f, "binary_expression") {
+    for b in s.descendants(f, K::BinaryExpression) {
         let (op, l, r) = parts(s, b);
         if op == "<<" && lit(s, r) == Some(32) && is_ballot(l) {
             out.push(s.ctx.finding(
@@ -541,7 +527,7 @@ pub(super) fn ballots(s: &Src, f: Node, out: &mut Vec<Finding>) {
             ));
         }
     }
-    for c in s.descendants(f, "call_expression") {
+    for c in s.descendants(f, K::CallExpression) {
         let Some(name) = call_name(s, c) else {
             continue;
         };

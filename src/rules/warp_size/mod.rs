@@ -9,6 +9,7 @@
 mod flow;
 
 use crate::finding::Finding;
+use crate::kinds::cuda::{Field as F, Kind as K, NodeExt};
 use crate::rules::syntax::{self, call_args, call_name, int_value, Src};
 use crate::rules::RuleInfo;
 use flow::{arithmetic, ballots, lit, parts, per_warp_arrays, strip_parens, Flow};
@@ -216,14 +217,10 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
     let nodes = s.nodes();
     // Constants declared in code: `constexpr int kWarpSize = 32;`, enumerators, defaults.
     for n in &nodes {
-        let (name, value) = match n.kind() {
-            "init_declarator" | "optional_parameter_declaration" | "enumerator" => {
-                let name = n
-                    .child_by_field_name("declarator")
-                    .or_else(|| n.child_by_field_name("name"));
-                let value = n
-                    .child_by_field_name("value")
-                    .or_else(|| n.child_by_field_name("default_value"));
+        let (name, value) = match n.node_kind() {
+            K::InitDeclarator | K::OptionalParameterDeclaration | K::Enumerator => {
+                let name = n.field(F::Declarator).or_else(|| n.field(F::Name));
+                let value = n.field(F::Value).or_else(|| n.field(F::DefaultValue));
                 match (name.and_then(|d| syntax::declarator_name(s, d)), value) {
                     (Some(a), Some(b)) => (a, b),
                     _ => continue,
@@ -252,9 +249,9 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
         }
     }
     let named = named_constants(s, &nodes, &macros);
-    let mut funcs = s.descendants(root, "function_definition");
+    let mut funcs = s.descendants(root, K::FunctionDefinition);
     // Members initialised from thread indices (`int lane = threadIdx.x % 32;` in a struct).
-    funcs.extend(s.descendants(root, "field_declaration_list"));
+    funcs.extend(s.descendants(root, K::FieldDeclarationList));
     if funcs.is_empty() {
         funcs.push(root);
     }
@@ -265,13 +262,13 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
         ballots(s, f, out);
     }
     for n in &nodes {
-        match n.kind() {
-            "call_expression" => {
+        match n.node_kind() {
+            K::CallExpression => {
                 calls(s, *n, &full_masks, out);
                 one_warp_block(s, *n, out);
             }
-            "for_statement" => shuffle_loop(s, *n, out),
-            "identifier" if s.text(*n) == "warpSize" => warpsize_constexpr(s, *n, out),
+            K::ForStatement => shuffle_loop(s, *n, out),
+            K::Identifier if s.text(*n) == "warpSize" => warpsize_constexpr(s, *n, out),
             _ => {}
         }
     }
@@ -296,7 +293,7 @@ fn named_constants<'a>(
         add(name, int_value(value));
     }
     for n in nodes {
-        if n.kind() != "init_declarator" {
+        if n.node_kind() != K::InitDeclarator {
             continue;
         }
         let constant = n.parent().is_some_and(|d| {
@@ -310,9 +307,9 @@ fn named_constants<'a>(
             continue;
         }
         if let (Some(name), Some(v)) = (
-            n.child_by_field_name("declarator")
+            n.field(F::Declarator)
                 .and_then(|d| syntax::declarator_name(s, d)),
-            n.child_by_field_name("value"),
+            n.field(F::Value),
         ) {
             add(name, int_value(s.text(v)));
         }
@@ -326,14 +323,14 @@ fn one_warp_block(s: &Src, c: Node, out: &mut Vec<Finding>) {
     let mut w = c.walk();
     let Some(k) = c
         .children(&mut w)
-        .find(|n| n.kind() == "kernel_call_syntax")
+        .find(|n| n.node_kind() == K::KernelCallSyntax)
     else {
         return;
     };
     let mut w2 = k.walk();
     let args: Vec<Node> = k
         .named_children(&mut w2)
-        .filter(|n| n.kind() != "comment")
+        .filter(|n| n.node_kind() != K::Comment)
         .collect();
     if let Some(b) = args.get(1) {
         if lit(s, *b) == Some(32) {
@@ -393,11 +390,11 @@ fn calls(s: &Src, c: Node, full_masks: &HashSet<&str>, out: &mut Vec<Finding>) {
     if is_sync_intrinsic(name) {
         if let Some(m) = args.first() {
             let text = s.text(*m);
-            let literal = m.kind() == "number_literal"
+            let literal = m.node_kind() == K::NumberLiteral
                 && int_value(text) == Some(0xffff_ffff)
                 && !syntax::is_wide_literal(text);
-            let named =
-                m.kind() == "identifier" && (full_masks.contains(text) || full_mask_name(text));
+            let named = m.node_kind() == K::Identifier
+                && (full_masks.contains(text) || full_mask_name(text));
             // Spellings of a 32-bit all-ones mask the translator does not widen.
             let spelled = narrow_all_ones(text);
             if (literal && !TRANSLATOR_MASKS.contains(&name)) || named || spelled {
@@ -464,7 +461,7 @@ fn sorting_network(s: &Src, c: Node) -> bool {
         return false;
     };
     let mut seen: Vec<u64> = Vec::new();
-    for call in s.descendants(f, "call_expression") {
+    for call in s.descendants(f, K::CallExpression) {
         let Some(name) = call_name(s, call) else {
             continue;
         };
@@ -488,27 +485,27 @@ fn sorting_network(s: &Src, c: Node) -> bool {
 }
 
 fn shuffle_loop(s: &Src, fo: Node, out: &mut Vec<Finding>) {
-    let Some(body) = fo.child_by_field_name("body") else {
+    let Some(body) = fo.field(F::Body) else {
         return;
     };
     let shuffles = s
-        .descendants(body, "call_expression")
+        .descendants(body, K::CallExpression)
         .iter()
         .any(|c| call_name(s, *c).is_some_and(is_shuffle));
     if !shuffles {
         return;
     }
-    let init_16 = fo.child_by_field_name("initializer").is_some_and(|i| {
-        s.descendants(i, "init_declarator")
+    let init_16 = fo.field(F::Initializer).is_some_and(|i| {
+        s.descendants(i, K::InitDeclarator)
             .iter()
-            .chain(s.descendants(i, "assignment_expression").iter())
+            .chain(s.descendants(i, K::AssignmentExpression).iter())
             .any(|d| {
-                d.child_by_field_name("value")
-                    .or_else(|| d.child_by_field_name("right"))
+                d.field(F::Value)
+                    .or_else(|| d.field(F::Right))
                     .is_some_and(|v| {
                         let v = strip_parens(v);
                         lit(s, v) == Some(16)
-                            || (v.kind() == "binary_expression" && {
+                            || (v.node_kind() == K::BinaryExpression && {
                                 let (op, l, r) = parts(s, v);
                                 lit(s, l) == Some(32)
                                     && ((op == "/" && lit(s, r) == Some(2))
@@ -517,9 +514,9 @@ fn shuffle_loop(s: &Src, fo: Node, out: &mut Vec<Finding>) {
                     })
             })
     });
-    let bound_32 = fo.child_by_field_name("condition").is_some_and(|c| {
+    let bound_32 = fo.field(F::Condition).is_some_and(|c| {
         let c = strip_parens(c);
-        c.kind() == "binary_expression" && {
+        c.node_kind() == K::BinaryExpression && {
             let (op, _, r) = parts(s, c);
             (matches!(op, "<" | "!=") && lit(s, r) == Some(32))
                 || (op == "<=" && lit(s, r) == Some(16))
@@ -536,20 +533,20 @@ fn shuffle_loop(s: &Src, fo: Node, out: &mut Vec<Finding>) {
 fn warpsize_constexpr(s: &Src, id: Node, out: &mut Vec<Finding>) {
     let mut p = id.parent();
     while let Some(x) = p {
-        let why = match x.kind() {
-            "template_argument_list" => Some("as a template argument"),
-            "static_assert_declaration" => Some("in a `static_assert`"),
-            "array_declarator" => Some("as an array bound"),
-            "case_statement" => Some("as a `case` label"),
-            "declaration"
+        let why = match x.node_kind() {
+            K::TemplateArgumentList => Some("as a template argument"),
+            K::StaticAssertDeclaration => Some("in a `static_assert`"),
+            K::ArrayDeclarator => Some("as an array bound"),
+            K::CaseStatement => Some("as a `case` label"),
+            K::Declaration
                 if s.text(x).starts_with("constexpr") || s.text(x).contains(" constexpr ") =>
             {
                 Some("to initialise a `constexpr`")
             }
-            "compound_statement"
-            | "function_definition"
-            | "expression_statement"
-            | "parameter_list" => None,
+            K::CompoundStatement
+            | K::FunctionDefinition
+            | K::ExpressionStatement
+            | K::ParameterList => None,
             _ => {
                 p = x.parent();
                 continue;
