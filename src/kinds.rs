@@ -256,3 +256,110 @@ pub fn cuda_identifier_like(id: u16) -> bool {
             .is_some_and(|k| k.ends_with("identifier")),
     }
 }
+
+syntax_table! {
+    /// tree-sitter-python: the kinds and fields of the Python and Bazel inventory.
+    pub mod python = tree_sitter_python::LANGUAGE.into();
+    kinds {
+        Identifier = "identifier",
+        Attribute = "attribute",
+        String = "string",
+        StringContent = "string_content",
+        KeywordArgument = "keyword_argument",
+        List = "list",
+        Tuple = "tuple",
+        Set = "set",
+        Call = "call",
+        Assignment = "assignment",
+        Subscript = "subscript",
+        Pair = "pair",
+        ImportStatement = "import_statement",
+        ImportFromStatement = "import_from_statement",
+        DottedName = "dotted_name",
+        ParenthesizedExpression = "parenthesized_expression",
+        NotOperator = "not_operator",
+        ComparisonOperator = "comparison_operator",
+        None = "none",
+        IfStatement = "if_statement",
+        ConditionalExpression = "conditional_expression",
+    }
+    fields {
+        Argument = "argument",
+        Arguments = "arguments",
+        Attribute = "attribute",
+        Condition = "condition",
+        Consequence = "consequence",
+        Alternative = "alternative",
+        Function = "function",
+        Key = "key",
+        Left = "left",
+        Name = "name",
+        Object = "object",
+        Right = "right",
+        Subscript = "subscript",
+        Value = "value",
+    }
+}
+
+syntax_table! {
+    /// tree-sitter-bash: the kinds and fields of the shell inventory.
+    pub mod bash = tree_sitter_bash::LANGUAGE.into();
+    kinds {
+        Command = "command",
+        VariableAssignment = "variable_assignment",
+        FileRedirect = "file_redirect",
+        HerestringRedirect = "herestring_redirect",
+        HeredocRedirect = "heredoc_redirect",
+    }
+    fields {
+        Name = "name",
+        Value = "value",
+    }
+}
+
+syntax_table! {
+    /// tree-sitter-make: the kinds and fields of the Makefile inventory.
+    pub mod make = tree_sitter_make::LANGUAGE.into();
+    kinds {
+        VariableAssignment = "variable_assignment",
+        ShellText = "shell_text",
+        RecipeLine = "recipe_line",
+    }
+    fields {
+        Name = "name",
+        Value = "value",
+    }
+}
+
+syntax_table! {
+    /// tree-sitter-cmake: the kinds of the CMake inventory.
+    pub mod cmake = tree_sitter_cmake::LANGUAGE.into();
+    kinds {
+        NormalCommand = "normal_command",
+        Identifier = "identifier",
+        ArgumentList = "argument_list",
+    }
+    fields {}
+}
+
+syntax_table! {
+    /// tree-sitter-yaml: the kinds and fields of the YAML inventory.
+    pub mod yaml = tree_sitter_yaml::LANGUAGE.into();
+    kinds {
+        FlowNode = "flow_node",
+        BlockNode = "block_node",
+        PlainScalar = "plain_scalar",
+        DoubleQuoteScalar = "double_quote_scalar",
+        SingleQuoteScalar = "single_quote_scalar",
+        BlockScalar = "block_scalar",
+        BlockMappingPair = "block_mapping_pair",
+        FlowPair = "flow_pair",
+        BlockSequence = "block_sequence",
+        FlowSequence = "flow_sequence",
+        BlockSequenceItem = "block_sequence_item",
+    }
+    fields {
+        Key = "key",
+        Value = "value",
+    }
+}

@@ -7,6 +7,7 @@ use super::python::{dotted, string};
 use super::ts::{self, Lang};
 use super::words;
 use super::Out;
+use crate::kinds::python::{Field as F, Kind as K, NodeExt};
 
 pub fn scan(out: &mut Out) {
     let src = out.src();
@@ -16,9 +17,9 @@ pub fn scan(out: &mut Out) {
     let mut nodes = Vec::new();
     ts::each(tree.root_node(), &mut |n| nodes.push(n));
     for n in nodes {
-        match n.kind() {
-            "call" => {
-                let Some(f) = n.child_by_field_name("function") else {
+        match n.node_kind() {
+            K::Call => {
+                let Some(f) = n.field(F::Function) else {
                     continue;
                 };
                 let name = dotted(f, src).unwrap_or_default();
@@ -34,7 +35,7 @@ pub fn scan(out: &mut Out) {
                     );
                 } else if name == "load" {
                     let first = n
-                        .child_by_field_name("arguments")
+                        .field(F::Arguments)
                         .and_then(|a| a.named_child(0))
                         .and_then(|a| string(a, src));
                     if let Some((s, r)) = first.filter(|(s, _)| s.contains("rules_cuda")) {
@@ -47,7 +48,7 @@ pub fn scan(out: &mut Out) {
                     }
                 }
             }
-            "string" => {
+            K::String => {
                 let Some((s, r)) = string(n, src) else {
                     continue;
                 };

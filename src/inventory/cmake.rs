@@ -7,6 +7,7 @@ use super::shell::unquote;
 use super::ts::{self, Lang};
 use super::words::{self, Cx, Site, Word};
 use super::Out;
+use crate::kinds::cmake::{Kind as K, NodeExt};
 
 pub fn scan(out: &mut Out) {
     let src = out.src();
@@ -15,14 +16,14 @@ pub fn scan(out: &mut Out) {
     };
     let mut cmds = Vec::new();
     ts::each(tree.root_node(), &mut |n| {
-        if n.kind() == "normal_command" {
+        if n.node_kind() == K::NormalCommand {
             cmds.push(n);
         }
     });
     for c in cmds {
         let Some(name) = ts::named_children(c)
             .into_iter()
-            .find(|x| x.kind() == "identifier")
+            .find(|x| x.node_kind() == K::Identifier)
         else {
             continue;
         };
@@ -30,7 +31,7 @@ pub fn scan(out: &mut Out) {
         let mut args: Vec<Word> = Vec::new();
         if let Some(list) = ts::named_children(c)
             .into_iter()
-            .find(|x| x.kind() == "argument_list")
+            .find(|x| x.node_kind() == K::ArgumentList)
         {
             for a in ts::named_children(list) {
                 let raw = ts::text(a, src);

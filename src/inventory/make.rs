@@ -6,6 +6,7 @@ use super::shell;
 use super::ts::{self, Lang};
 use super::words::{self, Cx, Site};
 use super::Out;
+use crate::kinds::make::{Field as F, Kind as K, NodeExt};
 
 pub fn scan(out: &mut Out) {
     let src = out.src();
@@ -14,16 +15,18 @@ pub fn scan(out: &mut Out) {
     };
     let mut assigns = Vec::new();
     let mut recipes = Vec::new();
-    ts::each(tree.root_node(), &mut |n| match n.kind() {
-        "variable_assignment" => assigns.push(n),
-        "shell_text" if n.parent().is_some_and(|p| p.kind() == "recipe_line") => recipes.push(n),
+    ts::each(tree.root_node(), &mut |n| match n.node_kind() {
+        K::VariableAssignment => assigns.push(n),
+        K::ShellText if n.parent().is_some_and(|p| p.node_kind() == K::RecipeLine) => {
+            recipes.push(n)
+        }
         _ => {}
     });
     for a in assigns {
-        let Some(name) = a.child_by_field_name("name") else {
+        let Some(name) = a.field(F::Name) else {
             continue;
         };
-        let value = a.child_by_field_name("value");
+        let value = a.field(F::Value);
         let (vt, vr) = value.map_or((String::new(), a.end_byte()..a.end_byte()), |v| {
             (ts::text(v, src).to_string(), v.byte_range())
         });

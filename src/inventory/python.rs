@@ -7,6 +7,7 @@
 use super::ts::{self, Lang};
 use super::words::{self, Cx, Site, Word};
 use super::{framework, monitoring, native_ext, packages, ptx, rocm_branch, version_check, Out};
+use crate::kinds::python::{Field as F, Kind as K, NodeExt};
 use std::ops::Range;
 use tree_sitter::Node;
 
@@ -18,11 +19,11 @@ pub enum Flavor {
 
 /// `a.b.c` for identifier/attribute chains.
 pub fn dotted(n: Node, src: &[u8]) -> Option<String> {
-    match n.kind() {
-        "identifier" => Some(ts::text(n, src).to_string()),
-        "attribute" => {
-            let obj = dotted(n.child_by_field_name("object")?, src)?;
-            let attr = ts::text(n.child_by_field_name("attribute")?, src);
+    match n.node_kind() {
+        K::Identifier => Some(ts::text(n, src).to_string()),
+        K::Attribute => {
+            let obj = dotted(n.field(F::Object)?, src)?;
+            let attr = ts::text(n.field(F::Attribute)?, src);
             Some(format!("{obj}.{attr}"))
         }
         _ => None,
@@ -31,12 +32,12 @@ pub fn dotted(n: Node, src: &[u8]) -> Option<String> {
 
 /// A string literal's content and its range (without quotes); `None` for non-strings.
 pub fn string(n: Node, src: &[u8]) -> Option<(String, Range<usize>)> {
-    if n.kind() != "string" {
+    if n.node_kind() != K::String {
         return None;
     }
     let parts: Vec<Node> = ts::named_children(n)
         .into_iter()
-        .filter(|c| c.kind() == "string_content")
+        .filter(|c| c.node_kind() == K::StringContent)
         .collect();
     match (parts.first(), parts.last()) {
         (Some(a), Some(b)) => {
@@ -50,11 +51,11 @@ pub fn string(n: Node, src: &[u8]) -> Option<(String, Range<usize>)> {
     }
 }
 
-fn has_ancestor(n: Node, kind: &str, depth: usize) -> bool {
+fn has_ancestor(n: Node, kind: K, depth: usize) -> bool {
     let mut cur = n.parent();
     for _ in 0..depth {
         match cur {
-            Some(p) if p.kind() == kind => return true,
+            Some(p) if p.node_kind() == kind => return true,
             Some(p) => cur = p.parent(),
             None => return false,
         }
@@ -63,7 +64,7 @@ fn has_ancestor(n: Node, kind: &str, depth: usize) -> bool {
 }
 
 fn args(call: Node) -> Vec<Node> {
-    call.child_by_field_name("arguments")
+    call.field(F::Arguments)
         .map(ts::named_children)
         .unwrap_or_default()
 }
@@ -72,11 +73,10 @@ fn keyword<'t>(call: Node<'t>, name: &str, src: &[u8]) -> Option<Node<'t>> {
     args(call)
         .into_iter()
         .find(|a| {
-            a.kind() == "keyword_argument"
-                && a.child_by_field_name("name")
-                    .is_some_and(|k| ts::text(k, src) == name)
+            a.node_kind() == K::KeywordArgument
+                && a.field(F::Name).is_some_and(|k| ts::text(k, src) == name)
         })
-        .and_then(|a| a.child_by_field_name("value"))
+        .and_then(|a| a.field(F::Value))
 }
 
 /// String literals in a list/tuple (or a single string), with ranges.
@@ -84,7 +84,7 @@ fn strings_in(n: Node, src: &[u8]) -> Vec<(String, Range<usize>)> {
     if let Some(s) = string(n, src) {
         return vec![s];
     }
-    if matches!(n.kind(), "list" | "tuple" | "set") {
+    if matches!(n.node_kind(), K::List | K::Tuple | K::Set) {
         return ts::named_children(n)
             .into_iter()
             .filter_map(|c| string(c, src))
@@ -136,14 +136,11 @@ pub fn scan(out: &mut Out, flavor: Flavor) {
 }
 
 fn visit(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
-    match n.kind() {
-        "attribute" => attribute(out, n, src),
-        "call" => call(out, n, src, st),
-        "keyword_argument" => {
-            let (Some(k), Some(v)) = (
-                n.child_by_field_name("name"),
-                n.child_by_field_name("value"),
-            ) else {
+    match n.node_kind() {
+        K::Attribute => attribute(out, n, src),
+        K::Call => call(out, n, src, st),
+        K::KeywordArgument => {
+            let (Some(k), Some(v)) = (n.field(F::Name), n.field(F::Value)) else {
                 return;
             };
             let Some((val, _)) = string(v, src) else {
@@ -169,42 +166,40 @@ fn visit(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
                 _ => {}
             }
         }
-        "assignment" => {
+        K::Assignment => {
             // os.environ["NCCL_X"] = "..."
-            let Some(left) = n.child_by_field_name("left") else {
+            let Some(left) = n.field(F::Left) else {
                 return;
             };
-            if left.kind() != "subscript" {
+            if left.node_kind() != K::Subscript {
                 return;
             }
             let is_environ = left
-                .child_by_field_name("value")
+                .field(F::Value)
                 .and_then(|v| dotted(v, src))
                 .is_some_and(|d| d.ends_with("environ"));
-            let key = left
-                .child_by_field_name("subscript")
-                .and_then(|s| string(s, src));
+            let key = left.field(F::Subscript).and_then(|s| string(s, src));
             if let (true, Some((name, r))) = (is_environ, key) {
                 let value = n
-                    .child_by_field_name("right")
+                    .field(F::Right)
                     .and_then(|v| string(v, src))
                     .unwrap_or_default();
                 words::setting(out, &name, r, &value.0, value.1, Site::Python);
             }
         }
-        "pair" => {
-            if let Some((name, r)) = n.child_by_field_name("key").and_then(|k| string(k, src)) {
+        K::Pair => {
+            if let Some((name, r)) = n.field(F::Key).and_then(|k| string(k, src)) {
                 if super::distributed::is_nccl_var(&name) {
                     super::distributed::nccl_setting(out, &name, r);
                 }
             }
         }
-        "import_statement" | "import_from_statement" => {
+        K::ImportStatement | K::ImportFromStatement => {
             let text = ts::text(n, src);
             let modules: Vec<Node> = {
                 let mut v = Vec::new();
                 ts::each(n, &mut |c| {
-                    if c.kind() == "dotted_name" {
+                    if c.node_kind() == K::DottedName {
                         v.push(c)
                     }
                 });
@@ -218,7 +213,7 @@ fn visit(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
                 let name = ts::text(*m, src);
                 let top = |p: &str| name == p || name.starts_with(&format!("{p}."));
                 let from_cuda = name == "cuda"
-                    && n.kind() == "import_from_statement"
+                    && n.node_kind() == K::ImportFromStatement
                     && ["cuda", "cudart", "nvrtc", "bindings"]
                         .iter()
                         .any(|x| modules[1..].iter().any(|o| ts::text(*o, src) == *x));
@@ -255,10 +250,10 @@ fn visit(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
                 }
             }
         }
-        "identifier"
+        K::Identifier
             if ts::text(n, src) == "BuildExtension"
-                && !has_ancestor(n, "import_from_statement", 3)
-                && !has_ancestor(n, "attribute", 1) =>
+                && !has_ancestor(n, K::ImportFromStatement, 3)
+                && !has_ancestor(n, K::Attribute, 1) =>
         {
             out.push(
                 &native_ext::TORCH_BUILD_EXTENSION,
@@ -268,7 +263,7 @@ fn visit(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
             );
             st.extension_file = true;
         }
-        "string" => {
+        K::String => {
             if let Some((s, r)) = string(n, src) {
                 let t = s.trim();
                 if words::is_nvcc_only_flag(t) && !t.contains('\n') {
@@ -290,7 +285,7 @@ fn visit(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
 fn attribute(out: &mut Out, n: Node, src: &[u8]) {
     // Only the outermost attribute of a chain.
     if let Some(p) = n.parent() {
-        if p.kind() == "attribute" && p.child_by_field_name("object") == Some(n) {
+        if p.node_kind() == K::Attribute && p.field(F::Object) == Some(n) {
             return;
         }
     }
@@ -312,7 +307,7 @@ fn attribute(out: &mut Out, n: Node, src: &[u8]) {
     } else if d == "torch.cuda" || d.starts_with("torch.cuda.") {
         let capability =
             d.ends_with("get_device_capability") || d.ends_with("get_device_properties");
-        if capability && has_ancestor(n, "comparison_operator", 5) {
+        if capability && has_ancestor(n, K::ComparisonOperator, 5) {
             out.push(
                 &version_check::DEVICE_CAPABILITY_THRESHOLD,
                 n.byte_range(),
@@ -334,12 +329,12 @@ fn attribute(out: &mut Out, n: Node, src: &[u8]) {
 }
 
 fn call(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
-    let Some(func) = n.child_by_field_name("function") else {
+    let Some(func) = n.field(F::Function) else {
         return;
     };
     let d = dotted(func, src).unwrap_or_default();
-    let last = if func.kind() == "attribute" {
-        func.child_by_field_name("attribute")
+    let last = if func.node_kind() == K::Attribute {
+        func.field(F::Attribute)
             .map(|a| ts::text(a, src))
             .unwrap_or("")
     } else {
@@ -347,9 +342,9 @@ fn call(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
     };
     let first_str = args(n).into_iter().next().and_then(|a| string(a, src));
     match last {
-        "cuda" if func.kind() == "attribute" && d != "torch.cuda" => {
+        "cuda" if func.node_kind() == K::Attribute && d != "torch.cuda" => {
             let start = func
-                .child_by_field_name("attribute")
+                .field(F::Attribute)
                 .map_or(n.start_byte(), |a| a.start_byte());
             out.push(
                 &framework::TORCH_CUDA_NAMESPACE,
@@ -468,23 +463,23 @@ fn call(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
 fn capability_variables(out: &mut Out, root: Node, src: &[u8]) {
     let mut names: Vec<String> = Vec::new();
     ts::each(root, &mut |n| {
-        if n.kind() != "assignment" {
+        if n.node_kind() != K::Assignment {
             return;
         }
-        let Some(right) = n.child_by_field_name("right") else {
+        let Some(right) = n.field(F::Right) else {
             return;
         };
-        let capability = right.kind() == "call"
+        let capability = right.node_kind() == K::Call
             && right
-                .child_by_field_name("function")
+                .field(F::Function)
                 .and_then(|f| dotted(f, src))
                 .is_some_and(|d| d.ends_with("get_device_capability"));
         if !capability {
             return;
         }
-        if let Some(left) = n.child_by_field_name("left") {
+        if let Some(left) = n.field(F::Left) {
             ts::each(left, &mut |x| {
-                if x.kind() == "identifier" {
+                if x.node_kind() == K::Identifier {
                     names.push(ts::text(x, src).to_string());
                 }
             });
@@ -494,16 +489,16 @@ fn capability_variables(out: &mut Out, root: Node, src: &[u8]) {
         return;
     }
     ts::each(root, &mut |n| {
-        if n.kind() != "comparison_operator" {
+        if n.node_kind() != K::ComparisonOperator {
             return;
         }
         let uses = ts::named_children(n).into_iter().any(|c| {
-            let c = if c.kind() == "subscript" {
-                c.child_by_field_name("value").unwrap_or(c)
+            let c = if c.node_kind() == K::Subscript {
+                c.field(F::Value).unwrap_or(c)
             } else {
                 c
             };
-            c.kind() == "identifier" && names.iter().any(|x| x == ts::text(c, src))
+            c.node_kind() == K::Identifier && names.iter().any(|x| x == ts::text(c, src))
         });
         if uses {
             out.push(

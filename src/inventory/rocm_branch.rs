@@ -6,6 +6,7 @@
 
 use super::python::dotted;
 use super::ts;
+use crate::kinds::python::{Field as F, Kind as K, NodeExt};
 use std::ops::Range;
 use tree_sitter::Node;
 
@@ -27,14 +28,14 @@ fn cuda_word(s: &str) -> bool {
 /// `Some(true)` when the condition holds exactly for the ROCm build, `Some(false)` when it holds
 /// exactly for the CUDA build, `None` when it does not decide the platform alone.
 pub fn rocm_test(n: Node, src: &[u8]) -> Option<bool> {
-    match n.kind() {
-        "parenthesized_expression" => rocm_test(ts::named_children(n).into_iter().next()?, src),
-        "not_operator" => rocm_test(n.child_by_field_name("argument")?, src).map(|v| !v),
-        "identifier" | "attribute" => rocm_name(&dotted(n, src)?).then_some(true),
-        "call" => {
-            let f = dotted(n.child_by_field_name("function")?, src)?;
+    match n.node_kind() {
+        K::ParenthesizedExpression => rocm_test(ts::named_children(n).into_iter().next()?, src),
+        K::NotOperator => rocm_test(n.field(F::Argument)?, src).map(|v| !v),
+        K::Identifier | K::Attribute => rocm_name(&dotted(n, src)?).then_some(true),
+        K::Call => {
+            let f = dotted(n.field(F::Function)?, src)?;
             let args = n
-                .child_by_field_name("arguments")
+                .field(F::Arguments)
                 .map(ts::named_children)
                 .unwrap_or_default();
             if f == "bool" && args.len() == 1 {
@@ -42,7 +43,7 @@ pub fn rocm_test(n: Node, src: &[u8]) -> Option<bool> {
             }
             (args.is_empty() && rocm_name(&f)).then_some(true)
         }
-        "comparison_operator" => {
+        K::ComparisonOperator => {
             let kids = ts::children(n);
             if kids.len() != 3 && kids.len() != 4 {
                 return None;
@@ -59,9 +60,9 @@ pub fn rocm_test(n: Node, src: &[u8]) -> Option<bool> {
                 "is" | "==" => true,
                 _ => return None,
             };
-            match right.kind() {
-                "none" => rocm_test(left, src).map(|v| if positive { !v } else { v }),
-                "string" => {
+            match right.node_kind() {
+                K::None => rocm_test(left, src).map(|v| if positive { !v } else { v }),
+                K::String => {
                     let (val, _) = super::python::string(right, src)?;
                     let side = if rocm_name(&val) {
                         true
@@ -90,9 +91,9 @@ pub fn rocm_test(n: Node, src: &[u8]) -> Option<bool> {
 /// Byte ranges that only the CUDA build runs, each with the ROCm test that separates it.
 pub fn cuda_only(root: Node, src: &[u8]) -> Vec<(Range<usize>, String)> {
     let mut out = Vec::new();
-    ts::each(root, &mut |n| match n.kind() {
-        "if_statement" => {
-            let Some(c) = n.child_by_field_name("condition") else {
+    ts::each(root, &mut |n| match n.node_kind() {
+        K::IfStatement => {
+            let Some(c) = n.field(F::Condition) else {
                 return;
             };
             let Some(rocm) = rocm_test(c, src) else {
@@ -100,18 +101,18 @@ pub fn cuda_only(root: Node, src: &[u8]) -> Vec<(Range<usize>, String)> {
             };
             let test = ts::text(c, src).to_string();
             if !rocm {
-                if let Some(b) = n.child_by_field_name("consequence") {
+                if let Some(b) = n.field(F::Consequence) {
                     out.push((b.byte_range(), test));
                 }
                 return;
             }
             // Every `elif`/`else` arm runs only when the ROCm test failed.
             let mut cur = n.walk();
-            for alt in n.children_by_field_name("alternative", &mut cur) {
+            for alt in n.fields(F::Alternative, &mut cur) {
                 out.push((alt.byte_range(), test.clone()));
             }
         }
-        "conditional_expression" => {
+        K::ConditionalExpression => {
             let kids = ts::named_children(n);
             if kids.len() != 3 {
                 return;
@@ -134,9 +135,9 @@ pub fn has_rocm_test(root: Node, src: &[u8]) -> bool {
         if found {
             return;
         }
-        let c = match n.kind() {
-            "if_statement" => n.child_by_field_name("condition"),
-            "conditional_expression" => ts::named_children(n).get(1).copied(),
+        let c = match n.node_kind() {
+            K::IfStatement => n.field(F::Condition),
+            K::ConditionalExpression => ts::named_children(n).get(1).copied(),
             _ => None,
         };
         found = c.is_some_and(|c| rocm_test(c, src).is_some());

@@ -5,6 +5,7 @@
 use super::ts::{self, Lang};
 use super::words::{self, Cx, Site, Word};
 use super::Out;
+use crate::kinds::bash::{Field as F, Kind as K, NodeExt};
 use tree_sitter::Node;
 
 pub fn scan(out: &mut Out, site: Site) {
@@ -19,16 +20,13 @@ pub fn scan_fragment(out: &mut Out, offset: usize, frag: &[u8], site: Site, cx: 
     };
     let mut commands: Vec<Node> = Vec::new();
     let mut assignments: Vec<Node> = Vec::new();
-    ts::each(tree.root_node(), &mut |n| match n.kind() {
-        "command" => commands.push(n),
-        "variable_assignment" => assignments.push(n),
+    ts::each(tree.root_node(), &mut |n| match n.node_kind() {
+        K::Command => commands.push(n),
+        K::VariableAssignment => assignments.push(n),
         _ => {}
     });
     for a in assignments {
-        let (Some(name), value) = (
-            a.child_by_field_name("name"),
-            a.child_by_field_name("value"),
-        ) else {
+        let (Some(name), value) = (a.field(F::Name), a.field(F::Value)) else {
             continue;
         };
         let name_text = ts::text(name, frag);
@@ -51,11 +49,11 @@ pub fn scan_fragment(out: &mut Out, offset: usize, frag: &[u8], site: Site, cx: 
     for c in commands {
         let mut ws = Vec::new();
         for ch in ts::named_children(c) {
-            match ch.kind() {
-                "variable_assignment"
-                | "file_redirect"
-                | "herestring_redirect"
-                | "heredoc_redirect" => {}
+            match ch.node_kind() {
+                K::VariableAssignment
+                | K::FileRedirect
+                | K::HerestringRedirect
+                | K::HeredocRedirect => {}
                 _ => ws.push(Word::new(
                     unquote(ts::text(ch, frag)),
                     ch.start_byte() + offset..ch.end_byte() + offset,

@@ -10,6 +10,7 @@ use super::shell;
 use super::ts::{self, Lang};
 use super::words::{self, Cx, Site, Word};
 use super::{deployment, Out};
+use crate::kinds::yaml::{Field as F, Kind as K, NodeExt};
 use std::ops::Range;
 use tree_sitter::Node;
 
@@ -36,14 +37,14 @@ struct Seq {
 }
 
 fn scalar_text(n: Node, src: &[u8]) -> Option<(String, Range<usize>)> {
-    let n = if n.kind() == "flow_node" || n.kind() == "block_node" {
+    let n = if n.node_kind() == K::FlowNode || n.node_kind() == K::BlockNode {
         n.named_child(0)?
     } else {
         n
     };
-    match n.kind() {
-        "plain_scalar" => Some((ts::text(n, src).trim().to_string(), n.byte_range())),
-        "double_quote_scalar" | "single_quote_scalar" => {
+    match n.node_kind() {
+        K::PlainScalar => Some((ts::text(n, src).trim().to_string(), n.byte_range())),
+        K::DoubleQuoteScalar | K::SingleQuoteScalar => {
             let t = ts::text(n, src);
             let r = n.byte_range();
             Some((
@@ -51,7 +52,7 @@ fn scalar_text(n: Node, src: &[u8]) -> Option<(String, Range<usize>)> {
                 r.start + 1..r.end - 1,
             ))
         }
-        "block_scalar" => {
+        K::BlockScalar => {
             let t = ts::text(n, src);
             let nl = t.find('\n').map_or(t.len(), |i| i + 1);
             let r = n.byte_range();
@@ -68,11 +69,9 @@ fn collect(
     scalars: &mut Vec<Scalar>,
     seqs: &mut Vec<Seq>,
 ) {
-    match n.kind() {
-        "block_mapping_pair" | "flow_pair" => {
-            let key = n
-                .child_by_field_name("key")
-                .and_then(|k| scalar_text(k, src));
+    match n.node_kind() {
+        K::BlockMappingPair | K::FlowPair => {
+            let key = n.field(F::Key).and_then(|k| scalar_text(k, src));
             let Some((k, kr)) = key else { return };
             scalars.push(Scalar {
                 path: path.clone(),
@@ -81,15 +80,15 @@ fn collect(
                 is_key: true,
             });
             path.push(k);
-            if let Some(v) = n.child_by_field_name("value") {
+            if let Some(v) = n.field(F::Value) {
                 collect(v, src, path, scalars, seqs);
             }
             path.pop();
         }
-        "block_sequence" | "flow_sequence" => {
+        K::BlockSequence | K::FlowSequence => {
             let mut items = Vec::new();
             for item in ts::named_children(n) {
-                let node = if item.kind() == "block_sequence_item" {
+                let node = if item.node_kind() == K::BlockSequenceItem {
                     item.named_child(0)
                 } else {
                     Some(item)
@@ -107,7 +106,7 @@ fn collect(
                 items,
             });
         }
-        "plain_scalar" | "double_quote_scalar" | "single_quote_scalar" | "block_scalar" => {
+        K::PlainScalar | K::DoubleQuoteScalar | K::SingleQuoteScalar | K::BlockScalar => {
             if let Some((t, r)) = scalar_text(n, src) {
                 scalars.push(Scalar {
                     path: path.clone(),
