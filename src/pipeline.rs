@@ -23,6 +23,9 @@ pub struct Work {
     /// Keep the translated bytes (diff, --out, --write); scans drop them.
     pub keep_output: bool,
     pub max_file_size: u64,
+    /// Report tree-sitter parse health (scan, `port --format json`, goldens). Translation reads
+    /// tokens only, so `port` without it never builds a tree: the parse is most of its time.
+    pub parse_health: bool,
 }
 
 pub struct FileResult {
@@ -92,9 +95,12 @@ pub fn process_bytes(rel: &str, bytes: Vec<u8>, work: &Work, m: &Mappings) -> Fi
     };
     // One parse per file at most: before translation when a byte search says the file is worth
     // it, otherwise after, only if the translation found CUDA anyway.
-    let early = work.hazards
-        || crate::prefilter::mentions_cuda(&bytes)
-        || translate::overloads::may_apply(&bytes);
+    // The tree feeds only the hazard rules and the parse-health report.
+    let want_tree = work.hazards || work.parse_health;
+    let early = want_tree
+        && (work.hazards
+            || crate::prefilter::mentions_cuda(&bytes)
+            || translate::overloads::may_apply(&bytes));
     let mut tree = if early { parse::parse(&bytes) } else { None };
     // One lex per file: translation, the hazard rules, suppressions and the annotated
     // translation all read these tokens.
@@ -104,10 +110,10 @@ pub fn process_bytes(rel: &str, bytes: Vec<u8>, work: &Work, m: &Mappings) -> Fi
         || plain.changed(&bytes)
         || !plain.findings.is_empty()
         || plain.stats.unchanged_api > 0;
-    if !early && relevant {
+    if want_tree && !early && relevant {
         tree = parse::parse(&bytes);
     }
-    let health = if relevant {
+    let health = if want_tree && relevant {
         parse::health(tree.as_ref(), &bytes, &lines)
     } else {
         Health::default()
@@ -189,6 +195,7 @@ mod tests {
             annotate,
             keep_output: true,
             max_file_size: u64::MAX,
+            parse_health: true,
         }
     }
 
@@ -197,7 +204,7 @@ mod tests {
     fn each_file_is_lexed_once_and_parsed_once() {
         let m = crate::mappings::get();
         for (name, w) in [
-            ("port", work(false, false)),
+            ("port --format json", work(false, false)),
             ("scan", work(true, false)),
             ("port --annotate", work(true, true)),
         ] {
@@ -213,5 +220,27 @@ mod tests {
                 "{name}: lexed {lexes}, parsed {parses} times"
             );
         }
+    }
+
+    /// `port` (diff, `--out`, `--write`) reads tokens only: the same file is lexed once and never
+    /// parsed, and its output is the same as with the parse.
+    #[test]
+    fn port_without_parse_health_never_parses() {
+        let m = crate::mappings::get();
+        let mut w = work(false, false);
+        let with_tree = process_bytes("k.cu", SRC.to_vec(), &w, m);
+        w.parse_health = false;
+        let (lex0, parse0) = (crate::lex::lex_count(), parse::parse_count());
+        let r = process_bytes("k.cu", SRC.to_vec(), &w, m);
+        assert_eq!(
+            (
+                crate::lex::lex_count() - lex0,
+                parse::parse_count() - parse0
+            ),
+            (1, 0)
+        );
+        assert!(!r.health.parsed);
+        assert_eq!(r.output, with_tree.output);
+        assert_eq!(r.findings.len(), with_tree.findings.len());
     }
 }

@@ -10,7 +10,7 @@
 //! replaced by a new file: the other names keep the old content (as with `sed -i`); hipport
 //! says so on stderr.
 
-use std::io::{self, Write};
+use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -162,6 +162,102 @@ pub fn write_atomic(
     like: Option<&Path>,
     root: Option<&Path>,
 ) -> io::Result<()> {
+    let staged = stage(dest, bytes, like, root, true)?;
+    let dir = staged.dir.clone();
+    commit(staged)?;
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// One write of [`write_all_atomic`]: destination, new content, the file whose permissions it
+/// takes, and the root it must stay inside.
+pub struct Write<'a> {
+    pub dest: PathBuf,
+    pub bytes: &'a [u8],
+    pub like: Option<&'a Path>,
+    pub root: Option<&'a Path>,
+}
+
+/// Many atomic writes (`port --out`, `--write`) with the guarantees of [`write_atomic`],
+/// batched: every new content goes to a registered temporary file first (in parallel), then
+/// all of them are fsynced by many threads at once (the file system commits concurrent syncs
+/// together, where one thread per core would wait for each in turn), and only then are they
+/// renamed over their destinations and each directory is fsynced once. A crash or a signal
+/// leaves every destination old or new, never partial. One result per write, in order.
+pub fn write_all_atomic(writes: &[Write<'_>]) -> Vec<io::Result<()>> {
+    use rayon::prelude::*;
+    let mut staged: Vec<io::Result<Staged>> = writes
+        .par_iter()
+        .map(|w| stage(&w.dest, w.bytes, w.like, w.root, false))
+        .collect();
+    let synced = in_parallel_io(&staged, |s| match s {
+        Ok(s) => std::fs::File::open(&s.tmp).and_then(|f| f.sync_all()),
+        Err(_) => Ok(()),
+    });
+    for (s, r) in staged.iter_mut().zip(synced) {
+        if let (Ok(_), Err(e)) = (&s, r) {
+            *s = Err(e);
+        }
+    }
+    let dirs: Vec<PathBuf> = staged
+        .iter()
+        .filter_map(|s| s.as_ref().ok().map(|s| s.dir.clone()))
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let committed: Vec<io::Result<()>> = staged.into_iter().map(|s| commit(s?)).collect();
+    in_parallel_io(&dirs, |d| std::fs::File::open(d).and_then(|f| f.sync_all()));
+    committed
+}
+
+/// Runs a blocking I/O call on every item with up to 32 threads (fsync waits on the disk, not
+/// on a core); the results in order.
+fn in_parallel_io<T: Sync>(
+    items: &[T],
+    f: impl Fn(&T) -> io::Result<()> + Sync,
+) -> Vec<io::Result<()>> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    let results: Vec<Mutex<Option<io::Result<()>>>> =
+        items.iter().map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..items.len().clamp(1, 32) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(item) = items.get(i) else { break };
+                let r = f(item);
+                *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+            });
+        }
+    });
+    results
+        .into_iter()
+        .map(|m| {
+            m.into_inner()
+                .unwrap_or_else(|e| e.into_inner())
+                .unwrap_or(Ok(()))
+        })
+        .collect()
+}
+
+/// A new content waiting in a registered temporary file next to its destination.
+struct Staged {
+    dest: PathBuf,
+    dir: PathBuf,
+    tmp: tempfile::TempPath,
+}
+
+/// Checks `dest`, creates its directories inside `root`, and writes `bytes` to a registered
+/// temporary file beside it with the right permissions and owner (fsynced when `sync`).
+fn stage(
+    dest: &Path,
+    bytes: &[u8],
+    like: Option<&Path>,
+    root: Option<&Path>,
+    sync: bool,
+) -> io::Result<Staged> {
     let dir = dest
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -201,20 +297,33 @@ pub fn write_atomic(
                 }
             }
         }
-        tmp.as_file().sync_all()?;
-        // The rename and the unregistering happen under the lock, so the signal thread never
-        // removes a path that has just become the destination.
-        let guard = TEMPS.lock().unwrap_or_else(|e| e.into_inner());
-        let persisted = tmp.persist(dest).map(|_| ()).map_err(|e| e.error);
-        drop(guard);
-        persisted
+        if sync {
+            tmp.as_file().sync_all()?;
+        }
+        Ok(())
     })();
-    unregister(&tmp_path);
-    result?;
-    if let Ok(d) = std::fs::File::open(dir) {
-        let _ = d.sync_all();
+    if let Err(e) = result {
+        drop(tmp);
+        unregister(&tmp_path);
+        return Err(e);
     }
-    Ok(())
+    Ok(Staged {
+        dest: dest.to_path_buf(),
+        dir: dir.to_path_buf(),
+        tmp: tmp.into_temp_path(),
+    })
+}
+
+/// Renames a staged temporary file over its destination.
+fn commit(s: Staged) -> io::Result<()> {
+    let tmp_path = s.tmp.to_path_buf();
+    // The rename and the unregistering happen under the lock, so the signal thread never
+    // removes a path that has just become the destination.
+    let guard = TEMPS.lock().unwrap_or_else(|e| e.into_inner());
+    let persisted = s.tmp.persist(&s.dest).map(|_| ()).map_err(|e| e.error);
+    drop(guard);
+    unregister(&tmp_path);
+    persisted
 }
 
 /// Copies the regular file `src` to `dest` atomically (streamed, not read into memory), with

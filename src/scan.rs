@@ -24,6 +24,7 @@ pub fn scan(s: &Settings) -> Result<Report, String> {
         annotate: false,
         keep_output: false,
         max_file_size: s.max_file_size,
+        parse_health: true,
     };
     let outcomes = pipeline::run(&inputs, &work, m);
     let mut findings = Vec::new();

@@ -102,6 +102,7 @@ pub fn work_for(args: &[String]) -> Result<Work, String> {
         annotate: a.annotate,
         keep_output: true,
         max_file_size: a.walk.max_file_size,
+        parse_health: true,
     })
 }
 

@@ -53,6 +53,7 @@ fn labelled_corpus_scores() {
         annotate: false,
         keep_output: false,
         max_file_size: u64::MAX,
+        parse_health: true,
     };
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/scan");
     let mut files: Vec<_> = std::fs::read_dir(&dir)

@@ -134,6 +134,8 @@ pub fn run(a: PortArgs, settings: &Settings) -> anyhow::Result<i32> {
         annotate: a.annotate,
         keep_output: true,
         max_file_size: settings.max_file_size,
+        // Only the JSON report carries parse health; the diff and the writes need tokens only.
+        parse_health: a.format == TextOrJson::Json,
     };
     let mut outcomes = pipeline::run(&inputs, &work, m);
     // The project's rule levels and suppressions hold for port's findings as for scan's.
@@ -197,13 +199,6 @@ pub fn run(a: PortArgs, settings: &Settings) -> anyhow::Result<i32> {
             for f in &r.findings {
                 eprintln!("{}", f.one_line());
             }
-            if r.health.parsed && !r.health.clean() && (r.changed || !r.findings.is_empty()) {
-                eprintln!(
-                    "{}: note: tree-sitter parse health: {} (translated from tokens where identifiers were recognisable)",
-                    o.input.rel,
-                    r.health.describe()
-                );
-            }
         }
         if a.stats && (r.changed || r.stats.unported > 0) {
             render::stats::write_line(&mut stats_lines, &o.input.rel, &r.stats)?;
@@ -224,16 +219,19 @@ pub fn run(a: PortArgs, settings: &Settings) -> anyhow::Result<i32> {
     if let Some(dir) = &a.out {
         use rayon::prelude::*;
         std::fs::create_dir_all(dir).with_context(|| format!("--out {}", dir.display()))?;
-        let mut failures: Vec<String> = outcomes
-            .par_iter()
+        let writes: Vec<crate::safety::Write> = outcomes
+            .iter()
             .filter_map(|o| {
                 let r = o.result.as_ref().ok()?;
-                let dest = dir.join(o.input.rel_os());
-                crate::safety::write_atomic(&dest, &r.output, Some(&o.input.path), Some(dir))
-                    .err()
-                    .map(|e| format!("hipport: {}: cannot write: {e:#}", dest.display()))
+                Some(crate::safety::Write {
+                    dest: dir.join(o.input.rel_os()),
+                    bytes: &r.output,
+                    like: Some(&o.input.path),
+                    root: Some(dir),
+                })
             })
             .collect();
+        let mut failures = write_failures(&writes);
         if full_tree {
             let copies: Vec<String> = others
                 .par_iter()
@@ -248,17 +246,20 @@ pub fn run(a: PortArgs, settings: &Settings) -> anyhow::Result<i32> {
         had_error |= !failures.is_empty();
     }
     if a.write {
-        use rayon::prelude::*;
-        let mut failures: Vec<String> = in_place
-            .par_iter()
+        let writes: Vec<crate::safety::Write> = in_place
+            .iter()
             .filter_map(|(i, real)| {
                 let o = &outcomes[*i];
                 let r = o.result.as_ref().ok()?;
-                crate::safety::write_atomic(real, &r.output, None, Some(&o.input.root))
-                    .err()
-                    .map(|e| format!("hipport: {}: cannot write: {e:#}", real.display()))
+                Some(crate::safety::Write {
+                    dest: real.clone(),
+                    bytes: &r.output,
+                    like: None,
+                    root: Some(&o.input.root),
+                })
             })
             .collect();
+        let mut failures = write_failures(&writes);
         failures.sort();
         for f in &failures {
             eprintln!("{f}");
@@ -385,6 +386,18 @@ fn write_compat_header(
         }
     }
     Ok(failed)
+}
+
+/// Writes every file atomically in one batch; the error lines of those that failed.
+fn write_failures(writes: &[crate::safety::Write]) -> Vec<String> {
+    crate::safety::write_all_atomic(writes)
+        .into_iter()
+        .zip(writes)
+        .filter_map(|(r, w)| {
+            r.err()
+                .map(|e| format!("hipport: {}: cannot write: {e:#}", w.dest.display()))
+        })
+        .collect()
 }
 
 fn write_atomic(dest: &Path, bytes: &[u8], like: Option<&Path>) -> anyhow::Result<()> {

@@ -122,6 +122,7 @@ fn file_texts(root: &Path, s: &Settings, report: &Report) -> Vec<FileText> {
             annotate: false,
             keep_output: true,
             max_file_size: s.max_file_size,
+            parse_health: true,
         };
         for o in pipeline::run(&inputs, &work, crate::mappings::get()) {
             if let Ok(r) = o.result {

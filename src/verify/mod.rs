@@ -281,6 +281,7 @@ fn translate_tree(s: &VerifySettings) -> Result<(Vec<String>, Vec<FileError>), S
         annotate: false,
         keep_output: true,
         max_file_size: s.max_file_size,
+        parse_health: false,
     };
     let root_abs =
         std::fs::canonicalize(&s.root).map_err(|e| format!("{}: {e}", s.root.display()))?;

@@ -213,6 +213,7 @@ fn work(hip: bool, hazards: bool) -> Work {
         annotate: false,
         keep_output: true,
         max_file_size: u64::MAX,
+        parse_health: true,
     }
 }
 
