@@ -281,6 +281,8 @@ syntax_table! {
         ComparisonOperator = "comparison_operator",
         None = "none",
         IfStatement = "if_statement",
+        ElifClause = "elif_clause",
+        BooleanOperator = "boolean_operator",
         ConditionalExpression = "conditional_expression",
     }
     fields {
@@ -295,6 +297,7 @@ syntax_table! {
         Left = "left",
         Name = "name",
         Object = "object",
+        Operator = "operator",
         Right = "right",
         Subscript = "subscript",
         Value = "value",

@@ -3,6 +3,10 @@
 //! `if ROCM_HOME is not None:`, `if BUILD_TARGET == "rocm":` (and their negations, `elif` and
 //! `x if HIP_BUILD else y`). nvcc flags, `torch.version.cuda` and `sm_XX` strings there are not
 //! porting work: the project's ROCm arm replaces them. Findings there become PASS with the reason.
+//! Conditions joined with `and`/`or` are read by what each outcome implies: the body of
+//! `if not SKIP_CUDA_BUILD and not IS_ROCM:` only runs on CUDA, the `else` of
+//! `if IS_HIP_EXTENSION or FORCE:` only on CUDA; `if torch.version.hip and X:` decides nothing
+//! for its `else`.
 
 use super::python::dotted;
 use super::ts;
@@ -28,9 +32,56 @@ fn cuda_word(s: &str) -> bool {
 /// `Some(true)` when the condition holds exactly for the ROCm build, `Some(false)` when it holds
 /// exactly for the CUDA build, `None` when it does not decide the platform alone.
 pub fn rocm_test(n: Node, src: &[u8]) -> Option<bool> {
+    match implies(n, src) {
+        (Some(t), Some(f)) if t != f => Some(t),
+        _ => None,
+    }
+}
+
+/// What each outcome of a condition says about the platform: `(when true, when false)`, each
+/// `Some(true)` for "only on ROCm", `Some(false)` for "only on CUDA", `None` for "either".
+fn implies(n: Node, src: &[u8]) -> (Option<bool>, Option<bool>) {
     match n.node_kind() {
-        K::ParenthesizedExpression => rocm_test(ts::named_children(n).into_iter().next()?, src),
-        K::NotOperator => rocm_test(n.field(F::Argument)?, src).map(|v| !v),
+        K::ParenthesizedExpression => match ts::named_children(n).into_iter().next() {
+            Some(c) => implies(c, src),
+            None => (None, None),
+        },
+        K::NotOperator => match n.field(F::Argument) {
+            Some(a) => {
+                let (t, f) = implies(a, src);
+                (f, t)
+            }
+            None => (None, None),
+        },
+        K::BooleanOperator => {
+            let (Some(l), Some(r)) = (n.field(F::Left), n.field(F::Right)) else {
+                return (None, None);
+            };
+            let op = n
+                .child_by_field_name("operator")
+                .map(|o| ts::text(o, src))
+                .unwrap_or("");
+            let ((lt, lf), (rt, rf)) = (implies(l, src), implies(r, src));
+            let same = |a: Option<bool>, b: Option<bool>| if a == b { a } else { None };
+            match op {
+                // Both hold: either side's platform holds. One fails: only a platform both
+                // sides' failures share.
+                "and" => (lt.or(rt), same(lf, rf)),
+                "or" => (same(lt, rt), lf.or(rf)),
+                _ => (None, None),
+            }
+        }
+        _ => match atom(n, src) {
+            Some(v) => (Some(v), Some(!v)),
+            None => (None, None),
+        },
+    }
+}
+
+/// A single test that names the platform (no `and`/`or`/`not` around it).
+fn atom(n: Node, src: &[u8]) -> Option<bool> {
+    match n.node_kind() {
+        K::ParenthesizedExpression | K::NotOperator | K::BooleanOperator => rocm_test(n, src),
         K::Identifier | K::Attribute => rocm_name(&dotted(n, src)?).then_some(true),
         K::Call => {
             let f = dotted(n.field(F::Function)?, src)?;
@@ -92,24 +143,23 @@ pub fn rocm_test(n: Node, src: &[u8]) -> Option<bool> {
 pub fn cuda_only(root: Node, src: &[u8]) -> Vec<(Range<usize>, String)> {
     let mut out = Vec::new();
     ts::each(root, &mut |n| match n.node_kind() {
-        K::IfStatement => {
+        K::IfStatement | K::ElifClause => {
             let Some(c) = n.field(F::Condition) else {
                 return;
             };
-            let Some(rocm) = rocm_test(c, src) else {
-                return;
-            };
+            let (when_true, when_false) = implies(c, src);
             let test = ts::text(c, src).to_string();
-            if !rocm {
+            if when_true == Some(false) {
                 if let Some(b) = n.field(F::Consequence) {
-                    out.push((b.byte_range(), test));
+                    out.push((b.byte_range(), test.clone()));
                 }
-                return;
             }
-            // Every `elif`/`else` arm runs only when the ROCm test failed.
-            let mut cur = n.walk();
-            for alt in n.fields(F::Alternative, &mut cur) {
-                out.push((alt.byte_range(), test.clone()));
+            // Every `elif`/`else` arm runs only when the test failed.
+            if n.node_kind() == K::IfStatement && when_false == Some(false) {
+                let mut cur = n.walk();
+                for alt in n.fields(F::Alternative, &mut cur) {
+                    out.push((alt.byte_range(), test.clone()));
+                }
             }
         }
         K::ConditionalExpression => {
@@ -117,18 +167,22 @@ pub fn cuda_only(root: Node, src: &[u8]) -> Vec<(Range<usize>, String)> {
             if kids.len() != 3 {
                 return;
             }
-            let Some(rocm) = rocm_test(kids[1], src) else {
-                return;
-            };
+            let (when_true, when_false) = implies(kids[1], src);
             let test = ts::text(kids[1], src).to_string();
-            out.push(((if rocm { kids[2] } else { kids[0] }).byte_range(), test));
+            if when_true == Some(false) {
+                out.push((kids[0].byte_range(), test.clone()));
+            }
+            if when_false == Some(false) {
+                out.push((kids[2].byte_range(), test));
+            }
         }
         _ => {}
     });
     out
 }
 
-/// Whether the file tests for the ROCm build anywhere (an `if` or a conditional expression).
+/// Whether the file tests for the ROCm build anywhere (an `if`, `elif` or a conditional
+/// expression whose condition names the platform, alone or inside `and`/`or`).
 pub fn has_rocm_test(root: Node, src: &[u8]) -> bool {
     let mut found = false;
     ts::each(root, &mut |n| {
@@ -136,11 +190,11 @@ pub fn has_rocm_test(root: Node, src: &[u8]) -> bool {
             return;
         }
         let c = match n.node_kind() {
-            K::IfStatement => n.field(F::Condition),
+            K::IfStatement | K::ElifClause => n.field(F::Condition),
             K::ConditionalExpression => ts::named_children(n).get(1).copied(),
             _ => None,
         };
-        found = c.is_some_and(|c| rocm_test(c, src).is_some());
+        found = c.is_some_and(|c| implies(c, src) != (None, None));
     });
     found
 }
@@ -164,5 +218,36 @@ mod tests {
             ranges(src),
             vec!["else: b = 2", "c = 3", "d = 4", "elif x: f = 6", "\"cu\"",]
         );
+    }
+
+    #[test]
+    fn and_or_conditions_decide_by_what_each_outcome_implies() {
+        // flash-attention's setup.py: the first arm is CUDA-only, the `elif` arm is ROCm's.
+        let src = "if not SKIP_CUDA_BUILD and not IS_ROCM:\n    a = 1\nelif not SKIP_CUDA_BUILD and IS_ROCM:\n    b = 2\nelse:\n    c = 3\n";
+        assert_eq!(ranges(src), vec!["a = 1"]);
+        // `or` with a ROCm test: the else arm is CUDA-only, the body is not.
+        let src = "if IS_HIP_EXTENSION or FORCE:\n    a = 1\nelse:\n    b = 2\n";
+        assert_eq!(ranges(src), vec!["else: b = 2"]);
+        // `not hip or X`: the body runs on ROCm when X holds, the else arm only on ROCm.
+        let src = "if not IS_HIP_EXTENSION or X:\n    a = 1\nelse:\n    b = 2\n";
+        assert!(ranges(src).is_empty());
+        // `hip and X`: neither arm is CUDA-only.
+        let src = "if torch.version.hip and X:\n    a = 1\nelse:\n    b = 2\n";
+        assert!(ranges(src).is_empty());
+        // An `elif` whose own test is CUDA-only after an unrelated `if`.
+        let src = "if DEBUG:\n    a = 1\nelif not is_rocm() and FAST:\n    b = 2\n";
+        assert_eq!(ranges(src), vec!["b = 2"]);
+        // Parenthesised and nested.
+        let src = "x = 1 if (not HIP_BUILD and (A or B)) else 2\n";
+        assert_eq!(ranges(src), vec!["1"]);
+        let tree = ts::parse(
+            ts::Lang::Python,
+            b"if torch.version.hip and X:\n    a = 1\n",
+        )
+        .unwrap();
+        assert!(has_rocm_test(
+            tree.root_node(),
+            b"if torch.version.hip and X:\n    a = 1\n"
+        ));
     }
 }
