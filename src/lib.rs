@@ -6,12 +6,12 @@
 // First: its `rule!` macro declares the rules of `inventory` too.
 #[macro_use]
 pub mod rules;
-pub mod baseline;
+pub(crate) mod baseline;
 pub mod board;
 pub mod cli;
 pub mod compare;
 pub mod compat;
-pub mod config;
+pub(crate) mod config;
 pub mod edit;
 pub mod finding;
 pub mod gate;
@@ -22,8 +22,8 @@ pub mod mappings;
 pub mod parse;
 pub mod perf;
 pub mod pipeline;
-pub mod prefilter;
-pub mod probe;
+pub(crate) mod prefilter;
+pub(crate) mod probe;
 pub mod record;
 pub mod render;
 pub mod report;
@@ -34,8 +34,8 @@ pub mod source;
 #[doc(hidden)]
 pub mod testkit;
 pub mod translate;
-pub mod verdict;
-pub mod verify;
+pub(crate) mod verdict;
+pub(crate) mod verify;
 pub mod version;
 mod vocab;
 pub mod walk;

@@ -23,13 +23,6 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    pub const ALL: [Outcome; 5] = [
-        Outcome::Pass,
-        Outcome::MissingHeader,
-        Outcome::MissingThirdParty,
-        Outcome::UnportedApi,
-        Outcome::Other,
-    ];
     /// The `result` words shown to people and written to JSON.
     pub fn label(self) -> &'static str {
         match self {

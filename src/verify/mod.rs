@@ -12,7 +12,6 @@ pub mod plan;
 pub mod results;
 pub mod switch;
 
-pub use classify::Outcome;
 pub use hipcc::Hipcc;
 pub use results::{AddedFlag, UnitResult, VerifyResults};
 

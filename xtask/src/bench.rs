@@ -241,7 +241,10 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
             scan_s,
             Some(r),
         );
-        ratios.push(format!("{name}: scan / port (diff) = {:.2}", scan_s / port_s));
+        ratios.push(format!(
+            "{name}: scan / port (diff) = {:.2}",
+            scan_s / port_s
+        ));
         if let Some(perl) = &a.hipify_perl {
             let mut cmd = Command::new("perl");
             cmd.arg(perl)
