@@ -210,6 +210,9 @@ syntax_table! {
         StructSpecifier = "struct_specifier",
         ClassSpecifier = "class_specifier",
         EnumSpecifier = "enum_specifier",
+        TemplateDeclaration = "template_declaration",
+        TemplateType = "template_type",
+        AliasDeclaration = "alias_declaration",
     }
     fields {
         Argument = "argument",
@@ -225,6 +228,7 @@ syntax_table! {
         Left = "left",
         Name = "name",
         Operator = "operator",
+        Parameters = "parameters",
         Right = "right",
         Size = "size",
         Type = "type",

@@ -90,7 +90,7 @@ pub fn check_lexed(
     out.retain_mut(|f| keep(f));
     translated.retain_mut(|f| keep(f));
     declared_names(&s, translated);
-    cg_reduce_calls(&s, translated);
+    cg_reduce_calls(&s, target, translated);
     for (name, range) in hipside::project_switches(&s) {
         project.push(version_check::project_switch(&s, &name, range));
     }
@@ -157,23 +157,37 @@ fn declared_names(s: &Src, translated: &mut Vec<Finding>) {
     });
 }
 
-/// `cg::reduce(tile, v, op)` calls when the file's `cooperative_groups/reduce.h` has no HIP
-/// counterpart in the target (the translator reported the include): each call must be rewritten
-/// (a shuffle reduction over the tile), not only the include.
-fn cg_reduce_calls(s: &Src, translated: &mut Vec<Finding>) {
-    let header = translated.iter().any(|f| {
-        f.rule == api::UNMAPPED_INCLUDE.id.code && f.message.contains("cooperative_groups/reduce.h")
+/// `cg::reduce(tile, v, op)` calls when `cooperative_groups/reduce.h` has no HIP counterpart in
+/// the target: each call must be rewritten (a shuffle reduction over the tile), whether this file
+/// includes the header or gets it through another header. Not when the compat header shims it
+/// (the translator reported the shim).
+fn cg_reduce_calls(s: &Src, target: &Target, translated: &mut Vec<Finding>) {
+    let shimmed = translated.iter().any(|f| {
+        f.rule != api::UNMAPPED_INCLUDE.id.code && f.message.contains("cooperative_groups/reduce.h")
     });
-    if !header {
+    let missing = matches!(
+        crate::mappings::get().include("cooperative_groups/reduce.h", target),
+        Some(Err(_))
+    );
+    if shimmed || !missing {
         return;
     }
     let mut spaces: Vec<&str> = vec!["cg", "cooperative_groups"];
+    let mut used = false;
     for (i, name) in s.idents() {
         // `namespace cg2 = cooperative_groups;`
         if name == "cooperative_groups" && s.prev_text(i) == "=" {
             if let Some(p) = s.lexed.prev_code(i).and_then(|j| s.lexed.prev_code(j)) {
                 spaces.push(s.tok(p));
             }
+        }
+        // `using namespace cooperative_groups;`
+        if name == "cooperative_groups" && s.prev_text(i) == "namespace" {
+            used |= s
+                .lexed
+                .prev_code(i)
+                .and_then(|j| s.lexed.prev_code(j))
+                .is_some_and(|u| s.tok(u) == "using");
         }
     }
     let mut calls = Vec::new();
@@ -185,19 +199,22 @@ fn cg_reduce_calls(s: &Src, translated: &mut Vec<Finding>) {
         {
             continue;
         }
-        let Some(colons) = s.lexed.prev_code(i) else {
+        let Some(before) = s.lexed.prev_code(i) else {
             continue;
         };
-        let qualified = s.tok(colons) == "::"
+        let qualified = s.tok(before) == "::"
             && s.lexed
-                .prev_code(colons)
+                .prev_code(before)
                 .is_some_and(|p| spaces.contains(&s.tok(p)));
-        if qualified {
+        // Unqualified under `using namespace cooperative_groups`, not a member or a qualified
+        // name of another namespace (`thrust::reduce`, `x.reduce(`).
+        let bare = used && !matches!(s.tok(before), "::" | "." | "->");
+        if qualified || bare {
             let t = s.lexed.tokens[i];
             calls.push(s.ctx.finding(
                 &api::UNPORTED_API,
                 t.range(),
-                format!("`cooperative_groups::{name}` (cooperative_groups/reduce.h) has no HIP counterpart: write the tile reduction with shuffles"),
+                format!("`cooperative_groups::{name}` (cooperative_groups/reduce.h) has no HIP counterpart in ROCm {}: write the tile reduction with shuffles", target.rocm),
                 Some("reduce over the tile with `__shfl_xor` steps from `tile.size() / 2` down to 1".into()),
             ));
         }
@@ -234,5 +251,45 @@ mod tests {
         assert!(hazard_lines(src)
             .iter()
             .any(|(l, r)| *l == 2 && r == "HP401"));
+    }
+
+    /// The translator-side findings `scan` adds for a file (`cg::reduce` calls), by line.
+    fn translated_lines(src: &str, rocm: &str) -> Vec<(u32, String)> {
+        let lines = crate::source::LineIndex::new(src.as_bytes());
+        let ctx = crate::rules::FileCtx {
+            path: "t.cu",
+            src: src.as_bytes(),
+            lines: &lines,
+        };
+        let tree = crate::parse::parse(src.as_bytes());
+        let target = crate::mappings::Target {
+            rocm: rocm.parse().unwrap(),
+            roc: false,
+            experimental: false,
+        };
+        let mut translated = Vec::new();
+        super::check_with(
+            &ctx,
+            tree.as_ref(),
+            &target,
+            &mut translated,
+            &mut Vec::new(),
+        );
+        translated.into_iter().map(|f| (f.line, f.rule)).collect()
+    }
+
+    #[test]
+    fn cg_reduce_calls_without_the_include() {
+        // The header comes through another include; `thrust::reduce` and members are not it.
+        let src = "#include \"common.h\"\nnamespace cg = cooperative_groups;\n__global__ void k(float* o, const float* in, int n) {\n  auto warp = cg::tiled_partition<32>(cg::this_thread_block());\n  float v = cg::reduce(warp, in[threadIdx.x], cg::plus<float>{});\n  float w = thrust::reduce(in, in + n);\n  o[0] = v + w + acc.reduce(v);\n}\n";
+        assert_eq!(translated_lines(src, "6.3.0"), [(5, "HP001".to_string())]);
+        let bare = "using namespace cooperative_groups;\n__device__ float f(thread_block_tile<32> t, float v) {\n  return reduce(t, v, plus<float>());\n}\n";
+        assert_eq!(translated_lines(bare, "6.3.0"), [(3, "HP001".to_string())]);
+        // Without `using namespace`, a bare `reduce(` is the user's.
+        assert!(translated_lines(
+            "float reduce(float);\nfloat g() { return reduce(1.f); }\n",
+            "6.3.0"
+        )
+        .is_empty());
     }
 }

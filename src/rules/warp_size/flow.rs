@@ -169,14 +169,26 @@ impl<'a> Flow<'a> {
             _ => false,
         }
     }
-    /// The value of a literal, or of a file constant in [`Flow::named`].
+    /// The value of a literal, of a file constant in [`Flow::named`], or of simple arithmetic
+    /// on those (`LANES - 1`, `WS / 2`).
     pub(super) fn val(&self, s: &Src, n: Node) -> Option<u64> {
         let n = strip_parens(n);
-        lit(s, n).or_else(|| {
-            (n.node_kind() == K::Identifier)
-                .then(|| self.named.get(s.text(n)).copied())
-                .flatten()
-        })
+        match n.node_kind() {
+            K::NumberLiteral => lit(s, n),
+            K::Identifier => self.named.get(s.text(n)).copied(),
+            K::BinaryExpression => {
+                let (op, l, r) = parts(s, n);
+                let (a, b) = (self.val(s, l)?, self.val(s, r)?);
+                match op {
+                    "-" => a.checked_sub(b),
+                    "+" => a.checked_add(b),
+                    "*" => a.checked_mul(b),
+                    "/" => a.checked_div(b),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
     }
     /// Whether an expression uses a lane id or a thread index anywhere inside
     /// (`(lane + (1 << l)) & 31`, a butterfly partner).
@@ -285,6 +297,11 @@ fn thread_count_name(s: &Src, n: Node) -> bool {
         K::FieldExpression => n.field(F::Field).map_or("", |f| s.text(f)),
         _ => return false,
     };
+    thread_count_str(name)
+}
+
+/// [`thread_count_name`] on a name (`kNThreads_`, `NUM_THREADS`, `kBlockSize`).
+pub(super) fn thread_count_str(name: &str) -> bool {
     let l: String = name
         .chars()
         .filter(|c| *c != '_')
@@ -518,7 +535,9 @@ pub(super) fn ballots(s: &Src, f: Node, out: &mut Vec<Finding>) {
     // from two 32-lane ballots; on AMD each ballot already holds 64 lanes.
     for b in s.descendants(f, K::BinaryExpression) {
         let (op, l, r) = parts(s, b);
-        if op == "<<" && lit(s, r) == Some(32) && is_ballot(l) {
+        let from_ballot =
+            is_ballot(l) || syntax::identifiers(s, l).iter().any(|i| vars.contains(i));
+        if op == "<<" && lit(s, r) == Some(32) && from_ballot {
             out.push(s.ctx.finding(
                 &BALLOT_32BIT,
                 b.byte_range(),

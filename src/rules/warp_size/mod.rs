@@ -6,6 +6,7 @@
 //! operand must be thread-derived (`threadIdx`, or a variable set from it within the function),
 //! a lane or warp id, or `blockDim`. `tile[32][33]`, byte counts and block shapes stay quiet.
 
+mod blocks;
 mod flow;
 
 use crate::finding::Finding;
@@ -21,7 +22,7 @@ const REF_PORTING: &str =
     "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_porting_guide.html";
 
 rule!(WARP_SIZE_CONSTANT, "HP101", WarpSize, Remediation, Correctness,
-    summary: "A constant that fixes the warp size at 32 (`#define WARP_SIZE 32`, `constexpr int kWarpSize = 32`).",
+    summary: "A constant that fixes the warp size at 32 (`#define WARP_SIZE 32`, `constexpr int kWarpSize = 32`, a `static constexpr` member), its lane mask 31 (`kLaneMask = 31`) or its log2 5 (`#define LOG_WARP_SIZE 5`).",
     why: "Every use of the constant assumes 32 lanes; on a 64-lane wavefront lane ids, warp ids and reductions built on it are wrong.",
     bad: "#define WARP_SIZE 32",
     good: "#define WARP_SIZE warpSize   // or a template parameter / constexpr per target",
@@ -75,8 +76,8 @@ rule!(BALLOT_32BIT, "HP106", WarpSize, Remediation, Correctness,
 );
 
 rule!(TILED_PARTITION_32, "HP107", WarpSize, Unknown, Correctness,
-    summary: "A cooperative-groups tile of 32 threads (`tiled_partition<32>`, `thread_block_tile<32>`).",
-    why: "A 32-thread tile is the whole warp on NVIDIA but half a wavefront on CDNA; code that treats the tile as the hardware warp (ballots, lane masks, warp-synchronous shared memory) may break.",
+    summary: "A group of 32 threads that is one warp on NVIDIA: a cooperative-groups tile (`tiled_partition<32>`, `thread_block_tile<32>`), a launch of 32-thread blocks of a kernel that does warp-level work (`k<<<grid, 32>>>`), or kernel traits given 32 threads (`Ktraits<32, 4>`, `launch<32, 8, T>()`) in a file whose kernels do warp-level work.",
+    why: "A 32-thread group is the whole warp on NVIDIA but half a wavefront on CDNA; code that treats it as the hardware warp (lane exchanges over `warpSize`, ballots, lane masks, warp-synchronous shared memory, warp-based block algorithms) may break or waste half the wavefront. Kernels without warp-level work, and `case 32:` of a switch over every block size, are not flagged.",
     bad: "auto warp = cg::tiled_partition<32>(cg::this_thread_block());",
     good: "auto warp = cg::tiled_partition<64>(block);   // or keep 32 where only the tile semantics matter",
     fix: "Check whether the code needs the hardware wavefront; if so size the tile by the wavefront (64 on CDNA), otherwise keep it and note why.",
@@ -181,71 +182,33 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
     }
     let mut full_masks: HashSet<&str> = HashSet::new();
     for (name, value, range) in &macros {
-        let v = int_value(value);
-        let range = range.clone();
-        if v == Some(32) && warp_const_name(name) {
-            out.push(s.ctx.finding(
-                &WARP_SIZE_CONSTANT,
-                range.clone(),
-                format!("`{name}` fixes the warp size at 32; AMD wavefronts have 64 lanes"),
-                Some(format!(
-                    "define `{name}` from `warpSize` or per target, and review its uses"
-                )),
-            ));
-        } else if v == Some(31) && lane_mask_name(name) {
-            out.push(s.ctx.finding(
-                &WARP_SIZE_CONSTANT,
-                range.clone(),
-                format!("`{name}` = 31 is a lane mask for 32-lane warps"),
-                Some("use `warpSize - 1`".into()),
-            ));
-        } else if v == Some(0xffff_ffff) && !syntax::is_wide_literal(value) {
-            full_masks.insert(name);
-            if full_mask_name(name) || mask_args.contains(name) {
-                out.push(s.ctx.finding(
-                    &WARP_MASK_32BIT,
-                    range,
-                    format!("`{name}` is a 32-bit full warp mask; HIP masks are 64-bit"),
-                    Some("use `0xffffffffffffffffull` or `__activemask()`".into()),
-                ));
-            }
-        }
+        constant(
+            s,
+            name,
+            value,
+            range.clone(),
+            &mask_args,
+            &mut full_masks,
+            out,
+        );
     }
     tokens(s, out);
     let Some(tree) = s.tree else { return };
     let root = tree.root_node();
     let nodes = s.nodes();
-    // Constants declared in code: `constexpr int kWarpSize = 32;`, enumerators, defaults.
+    // Constants declared in code: `constexpr int kWarpSize = 32;`, `static constexpr` members,
+    // enumerators, defaults.
     for n in &nodes {
-        let (name, value) = match n.node_kind() {
-            K::InitDeclarator | K::OptionalParameterDeclaration | K::Enumerator => {
-                let name = n.field(F::Declarator).or_else(|| n.field(F::Name));
-                let value = n.field(F::Value).or_else(|| n.field(F::DefaultValue));
-                match (name.and_then(|d| syntax::declarator_name(s, d)), value) {
-                    (Some(a), Some(b)) => (a, b),
-                    _ => continue,
-                }
-            }
-            _ => continue,
-        };
-        let v = int_value(s.text(value));
-        if v == Some(32) && warp_const_name(name) {
-            out.push(s.ctx.finding(
-                &WARP_SIZE_CONSTANT,
+        if let Some((name, value)) = declared_constant(s, *n) {
+            constant(
+                s,
+                name,
+                s.text(value),
                 n.byte_range(),
-                format!("`{name}` fixes the warp size at 32; AMD wavefronts have 64 lanes"),
-                Some(format!("set `{name}` from `warpSize` or per target")),
-            ));
-        } else if v == Some(0xffff_ffff) && !syntax::is_wide_literal(s.text(value)) {
-            full_masks.insert(name);
-            if full_mask_name(name) || mask_args.contains(name) {
-                out.push(s.ctx.finding(
-                    &WARP_MASK_32BIT,
-                    n.byte_range(),
-                    format!("`{name}` is a 32-bit full warp mask; HIP masks are 64-bit"),
-                    Some("use `0xffffffffffffffffull` or `__activemask()`".into()),
-                ));
-            }
+                &mask_args,
+                &mut full_masks,
+                out,
+            );
         }
     }
     let named = named_constants(s, &nodes, &macros);
@@ -261,17 +224,104 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
         per_warp_arrays(s, f, &flow, out);
         ballots(s, f, out);
     }
+    let mut kernels = blocks::Kernels::of(s, &nodes);
+    let templates = blocks::template_params(s, &nodes);
     for n in &nodes {
         match n.node_kind() {
             K::CallExpression => {
                 calls(s, *n, &full_masks, out);
-                one_warp_block(s, *n, out);
+                blocks::one_warp_launch(s, *n, &mut kernels, out);
+            }
+            K::TemplateArgumentList => {
+                blocks::traits_argument(s, *n, &templates, &mut kernels, out)
             }
             K::ForStatement => shuffle_loop(s, *n, out),
             K::Identifier if s.text(*n) == "warpSize" => warpsize_constexpr(s, *n, out),
             _ => {}
         }
     }
+}
+
+/// A constant the code declares, with its value: `x = v` declarators, `static constexpr`
+/// members (`field_declaration` with a default value), enumerators, defaulted parameters.
+fn declared_constant<'a>(s: &Src<'a>, n: Node<'a>) -> Option<(&'a str, Node<'a>)> {
+    let (name, value) = match n.node_kind() {
+        K::InitDeclarator | K::OptionalParameterDeclaration | K::Enumerator => (
+            n.field(F::Declarator).or_else(|| n.field(F::Name)),
+            n.field(F::Value).or_else(|| n.field(F::DefaultValue)),
+        ),
+        K::FieldDeclaration => (n.field(F::Declarator), n.field(F::DefaultValue)),
+        _ => return None,
+    };
+    Some((syntax::declarator_name(s, name?)?, value?))
+}
+
+/// `log2` of a 32-lane warp under a warp-size name: `#define LOG_WARP_SIZE 5`, `kWarpShift = 5`.
+fn warp_log_name(name: &str) -> bool {
+    let l = name.to_ascii_lowercase();
+    (l.contains("warp") || l.contains("lane") || l.contains("wave"))
+        && (l.contains("log") || l.contains("shift") || l.contains("bits"))
+}
+
+/// A `#define` or a declared constant: HP101 when it fixes the warp size at 32 (or its mask 31,
+/// its log2 5), HP103 when it is a 32-bit full mask used as a warp mask.
+fn constant<'a>(
+    s: &Src<'a>,
+    name: &'a str,
+    value: &str,
+    range: std::ops::Range<usize>,
+    mask_args: &HashSet<&str>,
+    full_masks: &mut HashSet<&'a str>,
+    out: &mut Vec<Finding>,
+) {
+    let v = int_value(value);
+    if v == Some(32) && warp_const_name(name) {
+        out.push(s.ctx.finding(
+            &WARP_SIZE_CONSTANT,
+            range,
+            format!("`{name}` fixes the warp size at 32; AMD wavefronts have 64 lanes"),
+            Some(format!(
+                "define `{name}` from `warpSize` or per target, and review its uses"
+            )),
+        ));
+    } else if v == Some(31) && lane_mask_name(name) {
+        out.push(s.ctx.finding(
+            &WARP_SIZE_CONSTANT,
+            range,
+            format!("`{name}` = 31 is a lane mask for 32-lane warps"),
+            Some("use `warpSize - 1`".into()),
+        ));
+    } else if v == Some(5) && warp_log_name(name) {
+        out.push(s.ctx.finding(
+            &WARP_SIZE_CONSTANT,
+            range,
+            format!("`{name}` = 5 is log2 of a 32-lane warp; AMD wavefronts have 64 lanes (6)"),
+            Some("derive it from the wavefront size per target (`__AMDGCN_WAVEFRONT_SIZE`)".into()),
+        ));
+    } else if (v == Some(0xffff_ffff) && !syntax::is_wide_literal(value)) || narrow_all_ones(value)
+    {
+        full_masks.insert(name);
+        if full_mask_name(name) || mask_args.contains(name) {
+            out.push(s.ctx.finding(
+                &WARP_MASK_32BIT,
+                range,
+                format!("`{name}` is a 32-bit full warp mask; HIP masks are 64-bit"),
+                Some("use `0xffffffffffffffffull` or `__activemask()`".into()),
+            ));
+        }
+    }
+}
+
+/// A constant that sizes data, not lanes: `TILE_DIM`, `BLOCK_ROWS`, `NUM_BUCKETS`, `kChunk`
+/// (`threadIdx.x % TILE_DIM` is a tile column). Block sizes (`block_size_x`) are not data.
+fn data_shape_name(name: &str) -> bool {
+    let l = name.to_ascii_lowercase();
+    [
+        "tile", "row", "col", "bucket", "chunk", "bank", "item", "elem", "vec", "pad", "batch",
+        "head", "bin", "byte", "bit", "len", "height",
+    ]
+    .iter()
+    .any(|k| l.contains(k))
 }
 
 /// File constants worth 32, 31 or 5 whose names do not say "warp size" (those are HP101's):
@@ -284,7 +334,7 @@ fn named_constants<'a>(
     let mut out = std::collections::HashMap::new();
     let mut add = |name: &'a str, v: Option<u64>| {
         if let Some(v @ (32 | 31 | 5)) = v {
-            if !warp_const_name(name) && !lane_mask_name(name) {
+            if !warp_const_name(name) && !lane_mask_name(name) && !data_shape_name(name) {
                 out.insert(name, v);
             }
         }
@@ -292,56 +342,27 @@ fn named_constants<'a>(
     for (name, value, _) in macros {
         add(name, int_value(value));
     }
+    let is_const = |t: &str| {
+        t.starts_with("const")
+            || t.starts_with("static const")
+            || t.starts_with("constexpr")
+            || t.starts_with("static constexpr")
+    };
     for n in nodes {
-        if n.node_kind() != K::InitDeclarator {
-            continue;
-        }
-        let constant = n.parent().is_some_and(|d| {
-            let t = s.text(d);
-            t.starts_with("const")
-                || t.starts_with("static const")
-                || t.starts_with("constexpr")
-                || t.starts_with("static constexpr")
-        });
+        let constant = match n.node_kind() {
+            K::InitDeclarator => n.parent().is_some_and(|d| is_const(s.text(d))),
+            K::FieldDeclaration => is_const(s.text(*n)),
+            K::Enumerator => true,
+            _ => false,
+        };
         if !constant {
             continue;
         }
-        if let (Some(name), Some(v)) = (
-            n.field(F::Declarator)
-                .and_then(|d| syntax::declarator_name(s, d)),
-            n.field(F::Value),
-        ) {
+        if let Some((name, v)) = declared_constant(s, *n) {
             add(name, int_value(s.text(v)));
         }
     }
     out
-}
-
-/// `kernel<<<grid, 32>>>`: a block of exactly 32 threads is one warp on NVIDIA and half a
-/// wavefront on AMD; warp-level code that treats the block as one warp needs a look.
-fn one_warp_block(s: &Src, c: Node, out: &mut Vec<Finding>) {
-    let mut w = c.walk();
-    let Some(k) = c
-        .children(&mut w)
-        .find(|n| n.node_kind() == K::KernelCallSyntax)
-    else {
-        return;
-    };
-    let mut w2 = k.walk();
-    let args: Vec<Node> = k
-        .named_children(&mut w2)
-        .filter(|n| n.node_kind() != K::Comment)
-        .collect();
-    if let Some(b) = args.get(1) {
-        if lit(s, *b) == Some(32) {
-            out.push(s.ctx.finding(
-                &TILED_PARTITION_32,
-                b.byte_range(),
-                "a launch with blocks of 32 threads: one warp on NVIDIA, half a 64-lane wavefront on AMD".into(),
-                Some("check the kernel does not treat the block as one hardware warp (ballots, lane masks, warp-synchronous shared memory)".into()),
-            ));
-        }
-    }
 }
 
 /// Lexer-level patterns: `tiled_partition<32>`, `thread_block_tile<32>`, `tiled_partition(g, 32)`.
@@ -652,5 +673,40 @@ __global__ void red(long* d, int N) {
         // Indexed by a lane id from `% warpSize`, and by `threadIdx.x + i` with `i` from
         // `warpSize / 2` (reaches 63 on AMD); `t[threadIdx.x]` alone is not.
         assert_eq!(fires(src, "HP105"), [8, 39]);
+    }
+
+    #[test]
+    fn warp_constants_under_other_names_and_forms() {
+        let src = r#"#define LOG_WARP_SIZE 5
+#define LANES 32
+#define TAG_BITS 5
+const int kLaneMask = 31;
+enum { WS = 32, NUM_BUCKETS = 32 };
+struct Traits {
+  static constexpr int kWarpSize = 32;
+  static constexpr int kThreadsPerRow = 32;
+};
+__global__ void k(float* p, unsigned long long* o) {
+  int tid = threadIdx.x;
+  int l = tid & (LANES - 1);
+  int w = tid / WS;
+  int b = tid % NUM_BUCKETS;
+  int s = tid >> LOG_WARP_SIZE;
+  const unsigned mask = ~0u;
+  float v = __shfl_sync(mask, p[tid], 0);
+  unsigned lo = __ballot_sync(mask, v > 0);
+  unsigned hi = __ballot_sync(mask, v < 0);
+  o[w] = ((unsigned long long)hi << 32) | lo;
+  p[l + b + s] = v;
+}
+"#;
+        // log2 and lane-mask constants; a `static constexpr` member; not `TAG_BITS`.
+        assert_eq!(fires(src, "HP101"), [1, 4, 7]);
+        // `LANES - 1` and the enumerator `WS`; not `NUM_BUCKETS` (it sizes data).
+        assert_eq!(fires(src, "HP102"), [12, 13]);
+        // A mask variable spelled `~0u`, passed to `_sync` intrinsics.
+        assert_eq!(fires(src, "HP103"), [16, 17, 18, 19]);
+        // Ballots kept in 32-bit variables, joined into a 64-bit mask.
+        assert_eq!(fires(src, "HP106"), [18, 19, 20]);
     }
 }

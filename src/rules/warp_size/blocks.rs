@@ -1,0 +1,372 @@
+//! Blocks of 32 threads used as one warp: `kernel<<<grid, 32>>>` launches and kernel-traits
+//! template arguments (`Ktraits<32, 4>`, `launch<32, 8, T>(…)` where the parameter is the
+//! block's thread count). On NVIDIA such a block is exactly one warp; on AMD it is half a 64-lane
+//! wavefront, so a kernel that exchanges values between lanes or computes lane ids for "the
+//! block's warp" needs a look. A kernel that does no warp-level work is not flagged.
+
+use super::flow::{lit, thread_count_str};
+use super::TILED_PARTITION_32;
+use crate::finding::Finding;
+use crate::kinds::cuda::{Field as F, Kind as K, NodeExt};
+use crate::rules::syntax::{self, call_name, Src};
+use std::collections::HashMap;
+use tree_sitter::Node;
+
+/// Calls that exchange values between the lanes of a warp, vote across it, or name a lane.
+fn warp_call(name: &str) -> bool {
+    super::is_shuffle(name)
+        || name.starts_with("__ballot")
+        || name.starts_with("__match_")
+        || (name.starts_with("__reduce_") && name.ends_with("_sync"))
+        || matches!(
+            name,
+            "__any_sync"
+                | "__all_sync"
+                | "__uni_sync"
+                | "__any"
+                | "__all"
+                | "__activemask"
+                | "__syncwarp"
+                | "__lane_id"
+                | "tiled_partition"
+                | "coalesced_threads"
+        )
+}
+
+/// Names whose use makes code warp-level: `warpSize`, CUB's warp primitives and warp-based
+/// block algorithms (`BLOCK_SCAN_WARP_SCANS`, `BLOCK_LOAD_WARP_TRANSPOSE`), lane masks.
+fn warp_name(name: &str) -> bool {
+    matches!(
+        name,
+        "warpSize" | "WarpReduce" | "WarpScan" | "WarpExchange" | "WarpLoad" | "WarpStore"
+    ) || name.starts_with("__lanemask")
+        || (name.starts_with("BLOCK_") && name.contains("_WARP_"))
+}
+
+/// Whether `n` does warp-level work itself: lane exchanges or votes, `warpSize`, or lane ids
+/// computed as `threadIdx.x % 32` / `& 31`.
+fn warp_level_here(s: &Src, n: Node) -> bool {
+    if s.descendants(n, K::CallExpression)
+        .iter()
+        .any(|c| call_name(s, *c).is_some_and(warp_call))
+    {
+        return true;
+    }
+    if s.descendants(n, K::Identifier)
+        .iter()
+        .chain(s.descendants(n, K::TypeIdentifier).iter())
+        .any(|i| warp_name(s.text(*i)))
+    {
+        return true;
+    }
+    s.descendants(n, K::BinaryExpression).iter().any(|b| {
+        let op = b.field(F::Operator).map_or("", |o| s.text(o));
+        let r = b.field(F::Right);
+        let l = b.field(F::Left);
+        matches!(
+            (op, r.and_then(|r| lit(s, r))),
+            ("%", Some(32)) | ("&", Some(31))
+        ) && l.is_some_and(|l| {
+            syntax::identifiers(s, l).iter().any(|i| {
+                *i == "threadIdx" || i.to_ascii_lowercase().contains("lane") || *i == "tid"
+            })
+        })
+    })
+}
+
+/// Function definitions of the file by name, and which of them are warp-level (themselves or
+/// through a function of the file they call, two calls deep).
+pub(super) struct Kernels<'a> {
+    by_name: HashMap<&'a str, Vec<Node<'a>>>,
+    memo: HashMap<usize, bool>,
+    /// Whether anything in the file is warp-level.
+    file: Option<bool>,
+}
+
+impl<'a> Kernels<'a> {
+    pub(super) fn of(s: &Src<'a>, nodes: &[Node<'a>]) -> Kernels<'a> {
+        let mut by_name: HashMap<&'a str, Vec<Node<'a>>> = HashMap::new();
+        for f in nodes
+            .iter()
+            .filter(|n| n.node_kind() == K::FunctionDefinition)
+        {
+            if let Some(name) = f.field(F::Declarator).and_then(|d| function_name(s, d)) {
+                by_name.entry(name).or_default().push(*f);
+            }
+        }
+        Kernels {
+            by_name,
+            memo: HashMap::new(),
+            file: None,
+        }
+    }
+
+    fn function_warp_level(&mut self, s: &Src<'a>, f: Node<'a>, depth: u8) -> bool {
+        if let Some(&v) = self.memo.get(&f.id()) {
+            return v;
+        }
+        // Provisional answer while the callees are looked at (recursion).
+        self.memo.insert(f.id(), false);
+        let mut v = warp_level_here(s, f);
+        if !v && depth > 0 {
+            let callees: Vec<&'a str> = s
+                .descendants(f, K::CallExpression)
+                .iter()
+                .filter_map(|c| call_name(s, *c))
+                .collect();
+            for name in callees {
+                let defs = self.by_name.get(name).cloned().unwrap_or_default();
+                if defs
+                    .into_iter()
+                    .any(|d| d.id() != f.id() && self.function_warp_level(s, d, depth - 1))
+                {
+                    v = true;
+                    break;
+                }
+            }
+        }
+        self.memo.insert(f.id(), v);
+        v
+    }
+
+    /// Whether the kernel `name` is warp-level: `None` when the file does not define it.
+    fn named_warp_level(&mut self, s: &Src<'a>, name: &str) -> Option<bool> {
+        let defs = self.by_name.get(name)?.clone();
+        Some(defs.into_iter().any(|f| self.function_warp_level(s, f, 2)))
+    }
+
+    fn file_warp_level(&mut self, s: &Src<'a>) -> bool {
+        if let Some(v) = self.file {
+            return v;
+        }
+        let v = s.tree.is_some_and(|t| warp_level_here(s, t.root_node()));
+        self.file = Some(v);
+        v
+    }
+}
+
+/// The name a function definition's declarator declares (`k`, `ns::k`, `S::operator()`).
+fn function_name<'a>(s: &Src<'a>, mut d: Node<'a>) -> Option<&'a str> {
+    loop {
+        match d.node_kind() {
+            K::Identifier | K::FieldIdentifier => return Some(s.text(d)),
+            K::QualifiedIdentifier | K::TemplateFunction => d = d.field(F::Name)?,
+            _ => d = d.field(F::Declarator)?,
+        }
+    }
+}
+
+/// `kernel<<<grid, 32>>>`: a block of exactly 32 threads is one warp on NVIDIA and half a
+/// wavefront on AMD. Flagged when the kernel is warp-level or defined in another file.
+pub(super) fn one_warp_launch<'a>(
+    s: &Src<'a>,
+    c: Node<'a>,
+    kernels: &mut Kernels<'a>,
+    out: &mut Vec<Finding>,
+) {
+    let mut w = c.walk();
+    let Some(k) = c
+        .children(&mut w)
+        .find(|n| n.node_kind() == K::KernelCallSyntax)
+    else {
+        return;
+    };
+    let mut w2 = k.walk();
+    let args: Vec<Node> = k
+        .named_children(&mut w2)
+        .filter(|n| n.node_kind() != K::Comment)
+        .collect();
+    let Some(b) = args.get(1) else { return };
+    if lit(s, *b) != Some(32) {
+        return;
+    }
+    let name = call_name(s, c).unwrap_or("");
+    let why = match kernels.named_warp_level(s, name) {
+        Some(false) => return,
+        Some(true) => format!("`{name}` does warp-level work (shuffles, votes or lane ids)"),
+        None => format!("`{name}` is defined in another file"),
+    };
+    out.push(s.ctx.finding(
+        &TILED_PARTITION_32,
+        b.byte_range(),
+        format!("a launch with blocks of 32 threads: one warp on NVIDIA, half a 64-lane wavefront on AMD; {why}"),
+        Some("check the kernel does not treat the block as one hardware warp (lane exchanges over `warpSize`, ballots, lane masks, warp-synchronous shared memory), or launch `warpSize` threads".into()),
+    ));
+}
+
+/// Template parameter names of the templates the file declares, by template name.
+pub(super) fn template_params<'a>(
+    s: &Src<'a>,
+    nodes: &[Node<'a>],
+) -> HashMap<&'a str, Vec<&'a str>> {
+    let mut out = HashMap::new();
+    for t in nodes
+        .iter()
+        .filter(|n| n.node_kind() == K::TemplateDeclaration)
+    {
+        let Some(params) = t.field(F::Parameters) else {
+            continue;
+        };
+        let mut c = params.walk();
+        let names: Vec<&'a str> = params
+            .named_children(&mut c)
+            .map(|p| {
+                p.field(F::Declarator)
+                    .or_else(|| p.field(F::Name))
+                    .and_then(|d| syntax::declarator_name(s, d))
+                    .unwrap_or("")
+            })
+            .collect();
+        let mut c2 = t.walk();
+        let entity = t.named_children(&mut c2).find(|n| n.id() != params.id());
+        let name = entity.and_then(|e| match e.node_kind() {
+            K::StructSpecifier | K::ClassSpecifier | K::AliasDeclaration => {
+                e.field(F::Name).map(|n| s.text(n))
+            }
+            K::FunctionDefinition | K::Declaration => {
+                e.field(F::Declarator).and_then(|d| function_name(s, d))
+            }
+            _ => None,
+        });
+        if let Some(name) = name {
+            out.insert(name, names);
+        }
+    }
+    out
+}
+
+/// `Ktraits<32, 4>`, `selective_scan_fwd_launch<32, 8, T>(…)`: a template argument of 32 for a
+/// parameter that is the block's thread count, in a file whose kernels do warp-level work.
+pub(super) fn traits_argument<'a>(
+    s: &Src<'a>,
+    list: Node<'a>,
+    params: &HashMap<&'a str, Vec<&'a str>>,
+    kernels: &mut Kernels<'a>,
+    out: &mut Vec<Finding>,
+) {
+    let Some(owner) = list.parent() else { return };
+    if !matches!(
+        owner.node_kind(),
+        K::TemplateType | K::TemplateFunction | K::TemplateMethod
+    ) {
+        return;
+    }
+    let Some(name) = owner.field(F::Name).map(|n| s.text(n)) else {
+        return;
+    };
+    let mut c = list.walk();
+    let args: Vec<Node> = list
+        .named_children(&mut c)
+        .filter(|n| n.node_kind() != K::Comment)
+        .collect();
+    for (i, a) in args.iter().enumerate() {
+        if a.node_kind() != K::NumberLiteral || lit(s, *a) != Some(32) {
+            continue;
+        }
+        let param = match params.get(name) {
+            Some(p) => match p.get(i) {
+                Some(p) if thread_count_str(p) => *p,
+                _ => continue,
+            },
+            // Not declared here: kernel traits by name, the thread count first.
+            None if i == 0 && name.to_ascii_lowercase().ends_with("traits") => "the thread count",
+            None => continue,
+        };
+        if !kernels.file_warp_level(s) || case_dispatch(s, list) {
+            return;
+        }
+        out.push(s.ctx.finding(
+            &TILED_PARTITION_32,
+            a.byte_range(),
+            format!("`{name}<…>` with 32 threads per block (`{param}`): one warp on NVIDIA, half a 64-lane wavefront on AMD, and the file's kernels do warp-level work"),
+            Some("check the kernels do not treat the block as one hardware warp, or use a block of `warpSize` (64 on CDNA) threads on AMD".into()),
+        ));
+        return;
+    }
+}
+
+/// Inside `case 32:` of a switch over block sizes (`case 32: reduce<T, 32><<<…>>>`): one size
+/// among all the supported ones, chosen at run time, not a design that assumes one warp.
+fn case_dispatch(s: &Src, n: Node) -> bool {
+    let mut p = n.parent();
+    while let Some(x) = p {
+        match x.node_kind() {
+            K::CaseStatement => return x.field(F::Value).and_then(|v| lit(s, v)) == Some(32),
+            K::FunctionDefinition | K::CompoundStatement
+                if x.parent()
+                    .is_some_and(|q| q.node_kind() == K::FunctionDefinition) =>
+            {
+                return false
+            }
+            _ => p = x.parent(),
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::syntax::test_support::fires;
+
+    #[test]
+    fn one_warp_launches_of_warp_level_kernels() {
+        let src = r#"__device__ float warp_sum(float v) {
+  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down(v, o);
+  return v;
+}
+__global__ void reduce_one_warp(float* x) {
+  float v = warp_sum(x[threadIdx.x]);
+  if (threadIdx.x == 0) x[blockIdx.x] = v;
+}
+__global__ void vote(int* x) { x[threadIdx.x] = __ballot_sync(0xffffffffu, x[threadIdx.x]); }
+__global__ void scale(float* x) { x[blockIdx.x * 32 + threadIdx.x] *= 2.f; }
+void host(float* f, int* i, int n) {
+  reduce_one_warp<<<n, 32>>>(f);
+  vote<<<n, 32, 0, 0>>>(i);
+  scale<<<n, 32>>>(f);
+  external_kernel<<<n, 32>>>(f);
+  reduce_one_warp<<<32, 256>>>(f);
+}
+"#;
+        // Through a device function it calls; a kernel defined elsewhere is a review item; a
+        // kernel without warp-level work and a grid of 32 blocks are not.
+        assert_eq!(fires(src, "HP107"), [12, 13, 15]);
+    }
+
+    #[test]
+    fn kernel_traits_with_32_threads() {
+        let src = r#"template <int kNThreads_, int kNItems_>
+struct Ktraits {
+  static constexpr int kNThreads = kNThreads_;
+  using BlockScanT = cub::BlockScan<float, kNThreads, cub::BLOCK_SCAN_WARP_SCANS>;
+};
+template <int kNThreads, int kNItems, typename T>
+void scan_launch(T* p) { scan_kernel<Ktraits<kNThreads, kNItems>><<<1, kNThreads>>>(p); }
+template <int bx, int by> __global__ void jacobi(float* p) { p[threadIdx.y * bx + threadIdx.x] = 0; }
+template <class T, unsigned int blockSize> __global__ void reduce4(T* p) { p[0] = 0; }
+template <typename T>
+void dispatch(T* p, int n, int threads) {
+  if (n <= 128) {
+    scan_launch<32, 4, T>(p);
+  } else {
+    scan_launch<64, 16, T>(p);
+  }
+  scan_kernel<Ktraits<32, 8>><<<1, 64>>>(p);
+  jacobi<32, 6><<<n, dim3(32, 6)>>>(p);
+  switch (threads) {
+    case 32: reduce4<T, 32><<<n, threads>>>(p); break;
+    case 64: reduce4<T, 64><<<n, threads>>>(p); break;
+  }
+}
+"#;
+        // `kNThreads`/`kNThreads_` are thread counts; `bx` is a tile width; `case 32:` is one
+        // size among all those a switch dispatches.
+        assert_eq!(fires(src, "HP107"), [13, 17]);
+        // A file whose kernels do no warp-level work: the same arguments are not flagged.
+        let plain = src.replace("cub::BLOCK_SCAN_WARP_SCANS", "cub::BLOCK_SCAN_RAKING");
+        assert!(fires(&plain, "HP107").is_empty());
+        // Traits declared in another header are recognised by name.
+        let elsewhere = "__global__ void k(float* p) { p[0] = __shfl_xor(p[0], 1); }\nvoid h(float* p) { run<Flash_kernel_traits<32, 4>>(p); run<Other<32, 4>>(p); }\n";
+        assert_eq!(fires(elsewhere, "HP107"), [2]);
+    }
+}
