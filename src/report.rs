@@ -88,6 +88,9 @@ pub struct Summary {
     /// Findings suppressed in code (`// hipport: allow(HPxxx) reason`) or by configuration.
     pub suppressed: usize,
     pub parse_errors_files: usize,
+    /// Distinct facts among the non-PASS findings: repeats of one fact in a file, and one
+    /// dependency named by several manifests, count once.
+    pub open_facts: usize,
 }
 
 /// File contents by report path (the findings' `path`).
@@ -156,6 +159,7 @@ impl Report {
         let mut paths: Vec<&str> = findings.iter().map(|f| f.path.as_str()).collect();
         paths.dedup();
         summary.files_with_findings = paths.len();
+        summary.open_facts = crate::rules::facts::open_facts(&findings);
         let mut r = Report {
             schema_version: SCHEMA_VERSION,
             tool: ToolInfo::default(),
@@ -193,6 +197,7 @@ impl Report {
         let mut paths: Vec<&str> = self.findings.iter().map(|f| f.path.as_str()).collect();
         paths.dedup();
         s.files_with_findings = paths.len();
+        s.open_facts = crate::rules::facts::open_facts(&self.findings);
     }
 
     /// The board's verdict.

@@ -30,6 +30,15 @@ pub fn write(r: &Report, w: &mut dyn Write) -> io::Result<()> {
         r.tool.name,
         r.tool.version
     )?;
+    let open = r.findings.len() - r.summary.by_status.get("PASS").copied().unwrap_or(0);
+    if open > 0 {
+        writeln!(w)?;
+        writeln!(
+            w,
+            "To act on: **{}** distinct fact(s) in {open} non-PASS finding(s).",
+            r.summary.open_facts
+        )?;
+    }
     writeln!(w)?;
     writeln!(w, "## Gates")?;
     writeln!(w)?;
@@ -90,7 +99,7 @@ pub fn write(r: &Report, w: &mut dyn Write) -> io::Result<()> {
             let listed: Vec<Finding> = group.iter().map(|(_, f)| (*f).clone()).collect();
             for g in crate::rules::facts::groups(&listed) {
                 if *written.borrow() > BUDGET {
-                    omitted += g.lines.len();
+                    omitted += g.lines.len() + g.others.len();
                     continue;
                 }
                 let mut buf = Vec::new();
@@ -101,6 +110,13 @@ pub fn write(r: &Report, w: &mut dyn Write) -> io::Result<()> {
                         "  - {} occurrences in this file: {}",
                         g.lines.len(),
                         crate::rules::facts::lines_note(&g.lines, 20)
+                    )?;
+                }
+                if !g.others.is_empty() {
+                    writeln!(
+                        buf,
+                        "  - one dependency fact: {}",
+                        crate::rules::facts::others_note(&g.others, 20)
                     )?;
                 }
                 w.write_all(&buf)?;

@@ -97,6 +97,15 @@ pub fn render(report: &Report, w: &mut dyn WriteColor) -> io::Result<()> {
                 ),
             );
         }
+        if !g.others.is_empty() {
+            d.notes.insert(
+                0,
+                format!(
+                    "one dependency fact: {}",
+                    crate::rules::facts::others_note(&g.others, 12)
+                ),
+            );
+        }
         term::emit_to_write_style(w, &config, &files, &d).map_err(io::Error::other)?;
     }
     let hidden = report.findings.len() - shown.len();
@@ -167,6 +176,14 @@ fn summary(report: &Report, w: &mut dyn WriteColor) -> io::Result<()> {
         .map(|(k, v)| format!("{k} {v}"))
         .collect();
     writeln!(w, "  by status:   {}", statuses.join(", "))?;
+    let open = report.findings.len() - s.by_status.get("PASS").copied().unwrap_or(0);
+    if open > 0 {
+        writeln!(
+            w,
+            "  to act on:   {} distinct fact(s) in {open} non-PASS finding(s) (repeats in a file and one dependency across manifests count once)",
+            s.open_facts
+        )?;
+    }
     if !s.by_category.is_empty() {
         let cats: Vec<String> = s
             .by_category

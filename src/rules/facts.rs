@@ -3,7 +3,9 @@
 //! `unsupported-api` HP001 for a CUTLASS name). A project's own ROCm switch is reported once per
 //! project. Repeats of one fact in one file are grouped for people ([`groups`]): text, Markdown
 //! and GitHub show one entry with the count and the lines; JSON, SARIF and baselines keep every
-//! occurrence, so `hipport check` fingerprints do not change.
+//! occurrence, so `hipport check` fingerprints do not change. A dependency fact (the same
+//! package, pin or index in `pyproject.toml`, `setup.py`, requirements and a workflow) is one
+//! fact for the project: one entry listing its places, counted once in `open_facts`.
 
 use crate::finding::Finding;
 use crate::gate::Status;
@@ -94,22 +96,41 @@ pub fn once_per_project(findings: &mut Vec<Finding>, rules: &[&str]) {
     });
 }
 
-/// Occurrences of one fact in one file: the first finding, and every line where it occurs.
+/// Occurrences of one fact: the first finding, every line of its file where it occurs, and
+/// (for a project-wide dependency fact) its places in other files.
 #[derive(Debug)]
 pub struct Group<'a> {
     pub first: &'a Finding,
     pub lines: Vec<u32>,
+    pub others: Vec<(&'a str, u32)>,
 }
 
-/// What makes two findings of one file the same fact: rule and status, and for work items the
-/// message (which names the construct); PASS items of a rule are one fact per file.
+/// A fact of the whole project rather than of one file: a dependency (package, pin, wheel index)
+/// named by several manifests is one decision for the porter.
+fn project_wide(f: &Finding) -> bool {
+    f.status != Status::Pass && f.category == crate::finding::Category::PythonPackage
+}
+
+/// What makes two findings the same fact: rule and status, and for work items of the source
+/// rules the message (which names the construct: `% 32` and `/ 32` are two facts). PASS items of
+/// a rule are one fact per file, and so are a repository-inventory rule's items (two CUDA paths
+/// or two NGC image names in one script are one change); a dependency is one fact per project.
 fn fact_key(f: &Finding) -> (String, String, Status, String) {
-    let msg = if f.status == Status::Pass {
+    let inventory = matches!(f.rule.get(2..3), Some("8") | Some("9"));
+    // A dependency's message names the package (and its CUDA marker): one fact per package.
+    let msg = if project_wide(f) {
+        f.message.clone()
+    } else if f.status == Status::Pass || inventory {
         String::new()
     } else {
         f.message.clone()
     };
-    (f.path.clone(), f.rule.clone(), f.status, msg)
+    let path = if project_wide(f) {
+        String::new()
+    } else {
+        f.path.clone()
+    };
+    (path, f.rule.clone(), f.status, msg)
 }
 
 /// Groups a sorted list of findings into facts, in order of first occurrence.
@@ -119,6 +140,12 @@ pub fn groups(findings: &[Finding]) -> Vec<Group<'_>> {
     for f in findings {
         let k = fact_key(f);
         match index.get(&k) {
+            Some(&i) if out[i].first.path != f.path => {
+                let place = (f.path.as_str(), f.line);
+                if !out[i].others.contains(&place) {
+                    out[i].others.push(place);
+                }
+            }
             Some(&i) => {
                 if out[i].lines.last() != Some(&f.line) {
                     out[i].lines.push(f.line);
@@ -129,11 +156,38 @@ pub fn groups(findings: &[Finding]) -> Vec<Group<'_>> {
                 out.push(Group {
                     first: f,
                     lines: vec![f.line],
+                    others: Vec::new(),
                 });
             }
         }
     }
     out
+}
+
+/// The number of distinct facts a person must act on: non-PASS findings, with repeats in a
+/// file and one dependency across manifests counted once.
+pub fn open_facts(findings: &[Finding]) -> usize {
+    let open: Vec<Finding> = findings
+        .iter()
+        .filter(|f| f.status != Status::Pass)
+        .cloned()
+        .collect();
+    groups(&open).len()
+}
+
+/// "also in pyproject.toml:2, .github/workflows/publish.yaml:137" for a project-wide fact.
+pub fn others_note(others: &[(&str, u32)], max: usize) -> String {
+    let shown: Vec<String> = others
+        .iter()
+        .take(max)
+        .map(|(p, l)| format!("{p}:{l}"))
+        .collect();
+    let rest = others.len().saturating_sub(max);
+    if rest > 0 {
+        format!("also in {} and {rest} more", shown.join(", "))
+    } else {
+        format!("also in {}", shown.join(", "))
+    }
 }
 
 /// "lines 3, 9, 12 and 4 more" for a group of more than one line.
@@ -256,5 +310,64 @@ mod tests {
             ]
         );
         assert_eq!(lines_note(&[1, 2, 3], 2), "lines 1, 2 and 1 more");
+    }
+
+    #[test]
+    fn one_dependency_across_manifests_is_one_fact() {
+        // causal-conv1d: the torch requirement in pyproject.toml, setup.py and a workflow.
+        let r = Status::Remediation;
+        let torch = "torch is CUDA-specific; ROCm path: ROCm index URL";
+        let at = |path: &str, rule: &str, line: u32, msg: &str| {
+            let mut x = f(rule, line, (1, 2), r, msg);
+            x.path = path.into();
+            x
+        };
+        let v = vec![
+            at(".github/workflows/publish.yaml", "HP820", 137, torch),
+            at(
+                ".github/scripts/build.sh",
+                "HP852",
+                10,
+                "CUDA toolkit path `/usr/local/cuda/bin`",
+            ),
+            // Another path in the same script: one inventory fact per file and rule.
+            at(
+                ".github/scripts/build.sh",
+                "HP852",
+                11,
+                "CUDA toolkit path `/usr/local/cuda/lib64`",
+            ),
+            at("csrc/a.cu", "HP102", 306, "`/ 32` counts warps"),
+            at("csrc/b.cu", "HP102", 182, "`/ 32` counts warps"),
+            at("pyproject.toml", "HP820", 2, torch),
+            at("setup.py", "HP820", 381, torch),
+            at("setup.py", "HP820", 390, "triton is CUDA-specific"),
+        ];
+        let g = groups(&v);
+        type Place<'a> = (&'a str, u32);
+        let got: Vec<(Place, Vec<Place>)> = g
+            .iter()
+            .map(|g| ((g.first.path.as_str(), g.first.line), g.others.clone()))
+            .collect();
+        assert_eq!(g[1].lines, vec![10, 11]);
+        assert_eq!(
+            got,
+            vec![
+                (
+                    (".github/workflows/publish.yaml", 137),
+                    vec![("pyproject.toml", 2), ("setup.py", 381)]
+                ),
+                ((".github/scripts/build.sh", 10), vec![]),
+                // A source hazard in two files is two facts: each file needs its own change.
+                (("csrc/a.cu", 306), vec![]),
+                (("csrc/b.cu", 182), vec![]),
+                (("setup.py", 390), vec![]),
+            ]
+        );
+        assert_eq!(open_facts(&v), 5);
+        assert_eq!(
+            others_note(&g[0].others, 1),
+            "also in pyproject.toml:2 and 1 more"
+        );
     }
 }
