@@ -12,6 +12,14 @@ use crate::lex::Tok;
 use std::collections::HashSet;
 use tree_sitter::Node;
 
+/// The node kinds the arch-check rules read from the file's node index.
+pub const KINDS: &[K] = &[
+    K::CallExpression,
+    K::InitDeclarator,
+    K::BinaryExpression,
+    K::NumberLiteral,
+];
+
 rule!(CUDA_ARCH_MACRO, "HP401", ArchCheck, Remediation, Correctness,
     summary: "A test of `__CUDA_ARCH__` (device pass or architecture level).",
     why: "HIP-Clang does not define `__CUDA_ARCH__`: `#ifdef __CUDA_ARCH__` is false in the device pass too, so device code compiles the host branch, and `#if __CUDA_ARCH__ >= 700` takes the oldest fallback on every AMD GPU.",
@@ -133,7 +141,6 @@ fn is_cc_field(s: &Src, n: Node, props: &HashSet<&str>) -> bool {
 }
 
 fn compute_capability(s: &Src, out: &mut Vec<Finding>) {
-    let nodes = s.nodes();
     let Some(root) = s.tree.map(|t| t.root_node()) else {
         return;
     };
@@ -144,7 +151,7 @@ fn compute_capability(s: &Src, out: &mut Vec<Finding>) {
     .collect();
     // Variables holding a compute capability.
     let mut cc: HashSet<&str> = HashSet::new();
-    for c in nodes.iter().filter(|n| n.node_kind() == K::CallExpression) {
+    for c in &s.of_kinds(&[K::CallExpression]) {
         let args = syntax::call_args(*c);
         if args.len() >= 2
             && matches!(
@@ -179,7 +186,7 @@ fn compute_capability(s: &Src, out: &mut Vec<Finding>) {
         });
         hit
     };
-    for d in nodes.iter().filter(|n| n.node_kind() == K::InitDeclarator) {
+    for d in &s.of_kinds(&[K::InitDeclarator]) {
         if let (Some(name), Some(v)) = (
             d.field(F::Declarator)
                 .and_then(|x| syntax::declarator_name(s, x)),
@@ -191,10 +198,7 @@ fn compute_capability(s: &Src, out: &mut Vec<Finding>) {
         }
     }
     // Every comparison of a compute capability with a number (one per line).
-    for b in nodes
-        .iter()
-        .filter(|n| n.node_kind() == K::BinaryExpression)
-    {
+    for b in &s.of_kinds(&[K::BinaryExpression]) {
         let op = b.field(F::Operator).map_or("", |o| s.text(o));
         if !matches!(op, "<" | ">" | "<=" | ">=" | "==" | "!=")
             || s.descendants(*b, K::NumberLiteral).is_empty()

@@ -406,7 +406,7 @@ mod tests {
             src: src.as_bytes(),
             lines: &lines,
         };
-        let index = crate::rules::syntax::Index::new(&ctx, None);
+        let index = crate::rules::index::NodeIndex::new(ctx.src, None, &[]);
         let s = Src::new(&ctx, &lexed, None, &index);
         let t = condition_tokens(&s, &lexed.directives[0]);
         eval_under_hip(&t)
@@ -443,7 +443,7 @@ mod tests {
             src,
             lines: &lines,
         };
-        let index = crate::rules::syntax::Index::new(&ctx, None);
+        let index = crate::rules::index::NodeIndex::new(ctx.src, None, &[]);
         let s = Src::new(&ctx, &lexed, None, &index);
         let t = condition_tokens(&s, &lexed.directives[0]);
         assert_eq!(eval_under_hip(&t), None);

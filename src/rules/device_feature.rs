@@ -11,6 +11,9 @@ use crate::finding::Finding;
 use crate::kinds::cuda::{Field as F, Kind as K, NodeExt};
 use std::collections::{HashMap, HashSet};
 
+/// The node kinds the device-feature rules read from the file's node index.
+pub const KINDS: &[K] = &[K::CallExpression, K::FieldExpression];
+
 const REF_EXT: &str =
     "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html";
 const REF_FEAT: &str =
@@ -357,7 +360,6 @@ fn hopper_asm(s: &Src, out: &mut Vec<Finding>) {
 }
 
 fn tree_rules(s: &Src, out: &mut Vec<Finding>) {
-    let nodes = s.nodes();
     let root = s.tree.unwrap().root_node();
     let fine_grained = s.idents().any(|(_, n)| FINE_GRAINED.contains(&n));
     let is_half2 = |t: &str| matches!(t, "__half2" | "half2" | "__nv_bfloat162" | "nv_bfloat162");
@@ -371,7 +373,7 @@ fn tree_rules(s: &Src, out: &mut Vec<Finding>) {
     // `.x` made the rule quadratic in the file size).
     let mut fp_vars: Option<HashSet<&str>> = None;
     let mut file_half2: HashMap<&str, bool> = HashMap::new();
-    for n in &nodes {
+    for n in &s.of_kinds(&[K::CallExpression, K::FieldExpression]) {
         match n.node_kind() {
             K::CallExpression => {
                 let name = syntax::call_name(s, *n).unwrap_or("");

@@ -10,6 +10,13 @@ use crate::kinds::cuda::{Field as F, Kind as K, NodeExt};
 use crate::lex::Tok;
 use std::collections::HashSet;
 
+/// The node kinds the driver-API rules read from the file's node index.
+pub const KINDS: &[K] = &[
+    K::BinaryExpression,
+    K::AssignmentExpression,
+    K::UpdateExpression,
+];
+
 const REF_MODULE: &str =
     "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_porting_driver_api.html";
 
@@ -192,7 +199,11 @@ fn deviceptr_arithmetic(s: &Src, out: &mut Vec<Finding>) {
         }
         n.node_kind() == K::Identifier && vars.contains(s.text(n))
     };
-    for n in s.nodes() {
+    for n in s.of_kinds(&[
+        K::BinaryExpression,
+        K::AssignmentExpression,
+        K::UpdateExpression,
+    ]) {
         let hit = match n.node_kind() {
             K::BinaryExpression => {
                 let op = n.field(F::Operator).map_or("", |o| s.text(o));

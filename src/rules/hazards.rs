@@ -8,12 +8,38 @@ use crate::gate::{Phase, Status};
 use crate::kinds::cuda::{Field as F, Kind as K, NodeExt};
 use crate::mappings::Target;
 use crate::rules::hipside::{self, Dead, Side};
+use crate::rules::index::NodeIndex;
 use crate::rules::syntax::Src;
 use crate::rules::{
     api, arch_check, device_feature, driver_api, inline_asm, library, version_check, warp_size,
     FileCtx,
 };
 use tree_sitter::Tree;
+
+/// The node kinds this module reads (the names a file declares).
+const KINDS: &[K] = &[
+    K::NamespaceDefinition,
+    K::NamespaceAliasDefinition,
+    K::FunctionDefinition,
+    K::StructSpecifier,
+    K::ClassSpecifier,
+    K::EnumSpecifier,
+];
+
+/// Every node kind the families register: the one walk of a file's tree that builds the
+/// [`NodeIndex`] keeps these and nothing else.
+pub fn kinds() -> Vec<K> {
+    [
+        KINDS,
+        crate::rules::syntax::KINDS,
+        warp_size::KINDS,
+        version_check::KINDS,
+        arch_check::KINDS,
+        driver_api::KINDS,
+        device_feature::KINDS,
+    ]
+    .concat()
+}
 
 /// Runs every hazard family over one file.
 pub fn check(ctx: &FileCtx, tree: Option<&Tree>, target: &Target) -> Vec<Finding> {
@@ -45,7 +71,7 @@ pub fn check_lexed(
     translated: &mut Vec<Finding>,
     project: &mut Vec<Finding>,
 ) -> Vec<Finding> {
-    let index = crate::rules::syntax::Index::new(ctx, tree);
+    let index = NodeIndex::new(ctx.src, tree, &kinds());
     let s = Src::new(ctx, lexed, tree, &index);
     let mut out = Vec::new();
     warp_size::check(&s, &mut out);
@@ -123,7 +149,14 @@ fn declared_names(s: &Src, translated: &mut Vec<Finding>) {
             }
         }
     }
-    for n in s.nodes() {
+    for n in s.of_kinds(&[
+        K::NamespaceDefinition,
+        K::NamespaceAliasDefinition,
+        K::FunctionDefinition,
+        K::StructSpecifier,
+        K::ClassSpecifier,
+        K::EnumSpecifier,
+    ]) {
         let name = match n.node_kind() {
             K::NamespaceDefinition | K::NamespaceAliasDefinition => n.field(F::Name),
             K::FunctionDefinition => n.field(F::Declarator).and_then(|d| d.field(F::Declarator)),

@@ -364,7 +364,7 @@ mod tests {
             src: src.as_bytes(),
             lines: &lines,
         };
-        let index = crate::rules::syntax::Index::new(&ctx, None);
+        let index = crate::rules::index::NodeIndex::new(ctx.src, None, &[]);
         let s = Src::new(&ctx, &lexed, None, &index);
         let r = regions(&s);
         let mut out = Vec::new();
@@ -388,7 +388,7 @@ mod tests {
             src: src.as_bytes(),
             lines: &lines,
         };
-        let index = crate::rules::syntax::Index::new(&ctx, None);
+        let index = crate::rules::index::NodeIndex::new(ctx.src, None, &[]);
         let s = Src::new(&ctx, &lexed, None, &index);
         let regions = regions(&s);
         assert!(!regions.is_empty());

@@ -65,6 +65,7 @@ pub mod driver_api;
 pub mod facts;
 pub mod hazards;
 pub mod hipside;
+pub mod index;
 pub mod inline_asm;
 pub mod library;
 pub mod suppress;

@@ -4,46 +4,24 @@
 
 use crate::kinds::cuda::{Field as F, Kind as K, NodeExt};
 use crate::lex::{Lexed, Tok};
+use crate::rules::index::NodeIndex;
 use crate::rules::FileCtx;
 use tree_sitter::{Node, Tree};
+
+/// The node kinds the shared helpers read from the index (declarations, for
+/// [`typed_variables`] and [`declared_types`]).
+pub const KINDS: &[K] = &[K::Declaration, K::ParameterDeclaration, K::FieldDeclaration];
 
 /// One file as the hazard rules see it.
 pub struct Src<'a> {
     pub ctx: &'a FileCtx<'a>,
     pub lexed: &'a Lexed,
     pub tree: Option<&'a Tree>,
-    /// Every node in pre-order, computed once and shared by the families.
-    all_nodes: &'a [Node<'a>],
-    /// Function definitions with whether they run on the device, in pre-order.
-    functions: &'a [(Node<'a>, bool)],
-}
-
-/// The per-file indexes a [`Src`] borrows: every node, and the function definitions.
-pub struct Index<'a> {
-    pub nodes: Vec<Node<'a>>,
-    pub functions: Vec<(Node<'a>, bool)>,
-}
-
-impl<'a> Index<'a> {
-    pub fn new(ctx: &FileCtx, tree: Option<&'a Tree>) -> Index<'a> {
-        let mut nodes = Vec::new();
-        if let Some(t) = tree {
-            crate::parse::visit(t.root_node(), &mut |n| {
-                nodes.push(n);
-                true
-            });
-        }
-        let functions = nodes
-            .iter()
-            .filter(|n| n.node_kind() == K::FunctionDefinition)
-            .map(|f| {
-                let dev =
-                    qualified(ctx.src, *f, "__global__") || qualified(ctx.src, *f, "__device__");
-                (*f, dev)
-            })
-            .collect();
-        Index { nodes, functions }
-    }
+    /// The nodes of the kinds the families registered, and the functions, from one walk.
+    index: &'a NodeIndex<'a>,
+    /// The file as `str` when it is valid UTF-8 (validated once here, so the text of a node or
+    /// token is a slice, not a fresh validation).
+    utf8: Option<&'a str>,
 }
 
 impl<'a> Src<'a> {
@@ -51,75 +29,71 @@ impl<'a> Src<'a> {
         ctx: &'a FileCtx<'a>,
         lexed: &'a Lexed,
         tree: Option<&'a Tree>,
-        index: &'a Index<'a>,
+        index: &'a NodeIndex<'a>,
     ) -> Self {
         Src {
             ctx,
             lexed,
             tree,
-            all_nodes: &index.nodes,
-            functions: &index.functions,
+            index,
+            utf8: std::str::from_utf8(ctx.src).ok(),
         }
     }
     /// The innermost function definition around `n` (by byte range; `Node::parent` walks
     /// from the root each time, which is quadratic over a file).
     pub fn enclosing_function(&self, n: Node) -> Option<Node<'a>> {
-        let (s, e) = (n.start_byte(), n.end_byte());
-        self.function_list()
-            .iter()
-            .rev()
-            .find(|(f, _)| f.start_byte() <= s && e <= f.end_byte() && f.id() != n.id())
-            .map(|(f, _)| *f)
+        self.index
+            .enclosing(n)
+            .map(|i| self.index.functions()[i].node)
     }
     /// Whether code at `n` runs on the device: inside a `__global__` or `__device__` function.
     pub fn in_device_code(&self, n: Node) -> bool {
-        let (s, e) = (n.start_byte(), n.end_byte());
-        self.function_list()
-            .iter()
-            .rev()
-            .find(|(f, _)| f.start_byte() <= s && e <= f.end_byte() && f.id() != n.id())
-            .is_some_and(|(_, dev)| *dev)
+        self.index
+            .enclosing(n)
+            .is_some_and(|i| self.index.functions()[i].device)
     }
-    /// Descendants of `n` (itself included) of kind `kind`, read from the pre-order index: the
-    /// subtree is the contiguous run of nodes that start inside `n`.
+    /// The parent of `n`, in time proportional to its depth (`Node::parent` scans from the
+    /// root).
+    pub fn parent(&self, n: Node<'a>) -> Option<Node<'a>> {
+        self.index.parent(n)
+    }
+    /// Descendants of `n` (itself included) of kind `kind`, in pre-order, read from the index
+    /// when a family registered the kind.
     pub fn descendants(&self, n: Node<'a>, kind: K) -> Vec<Node<'a>> {
-        let nodes = self.all_nodes;
-        if nodes.is_empty() {
-            return descendants(n, kind);
+        if self.index.has(kind) {
+            return self.index.descendants(n, kind);
         }
-        let start = nodes.partition_point(|x| x.start_byte() < n.start_byte());
-        let Some(first) = nodes[start..].iter().position(|x| x.id() == n.id()) else {
-            return descendants(n, kind);
-        };
-        let end = n.end_byte();
-        nodes[start + first..]
-            .iter()
-            .enumerate()
-            .take_while(|(i, x)| *i == 0 || x.start_byte() < end)
-            .map(|(_, x)| *x)
-            .filter(|x| x.node_kind() == kind)
-            .collect()
+        debug_assert!(false, "{kind:?} is not registered in hazards::KINDS");
+        descendants(n, kind)
     }
-
-    fn function_list(&self) -> &'a [(Node<'a>, bool)] {
-        self.functions
+    /// Every node of `kind` in the file, in pre-order (the kind must be registered).
+    pub fn of_kind(&self, kind: K) -> impl Iterator<Item = Node<'a>> + '_ {
+        self.index.of_kind(kind)
+    }
+    /// Every node of the `kinds`, merged in pre-order (each kind registered).
+    pub fn of_kinds(&self, kinds: &[K]) -> Vec<Node<'a>> {
+        self.index.of_kinds(kinds)
     }
     pub fn bytes(&self) -> &'a [u8] {
         self.ctx.src
     }
     pub fn text(&self, n: Node) -> &'a str {
-        std::str::from_utf8(&self.ctx.src[n.byte_range()]).unwrap_or("")
+        self.slice(n.byte_range())
     }
     pub fn tok(&self, i: usize) -> &'a str {
-        std::str::from_utf8(self.lexed.tokens[i].text(self.ctx.src)).unwrap_or("")
+        self.slice(self.lexed.tokens[i].range())
+    }
+    /// The text of a byte range, "" when it is not valid UTF-8 (a range that splits a
+    /// character is not).
+    fn slice(&self, r: std::ops::Range<usize>) -> &'a str {
+        match self.utf8 {
+            Some(s) => s.get(r).unwrap_or(""),
+            None => std::str::from_utf8(&self.ctx.src[r]).unwrap_or(""),
+        }
     }
     /// 0-based line of a byte offset.
     pub fn line(&self, offset: usize) -> usize {
         self.ctx.lines.line_of(offset)
-    }
-    /// Every node of the tree in pre-order (empty without a tree), computed once per file.
-    pub fn nodes(&self) -> Vec<Node<'a>> {
-        self.all_nodes.to_vec()
     }
     /// Indices of code identifier tokens (outside comments and strings).
     pub fn idents(&self) -> impl Iterator<Item = (usize, &'a str)> + '_ {
@@ -229,24 +203,12 @@ pub fn is_launch(call: Node) -> bool {
     found
 }
 
-/// The function definition around `n`, if any.
-pub fn enclosing_function(n: Node) -> Option<Node> {
-    let mut p = n.parent();
-    while let Some(x) = p {
-        if x.node_kind() == K::FunctionDefinition {
-            return Some(x);
-        }
-        p = x.parent();
-    }
-    None
-}
-
 /// Whether a function definition carries `qual` (`__global__`, `__device__`, `__host__`).
 pub fn has_qualifier(s: &Src, func: Node, qual: &str) -> bool {
     qualified(s.ctx.src, func, qual)
 }
 
-fn qualified(src: &[u8], func: Node, qual: &str) -> bool {
+pub(crate) fn qualified(src: &[u8], func: Node, qual: &str) -> bool {
     let text = |n: Node| std::str::from_utf8(&src[n.byte_range()]).unwrap_or("");
     let qual_kind = K::named(qual);
     let mut c = func.walk();

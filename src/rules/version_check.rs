@@ -13,6 +13,9 @@ use crate::lex::Directive;
 use std::collections::HashSet;
 use tree_sitter::Node;
 
+/// The node kinds the version-check rules read from the file's node index.
+pub const KINDS: &[K] = &[K::CallExpression, K::BinaryExpression];
+
 rule!(CUDA_VERSION_MACRO, "HP301", VersionCheck, Remediation, Build,
     summary: "A test of a CUDA toolkit or nvcc macro (`CUDA_VERSION`, `CUDART_VERSION`, `__CUDACC_VER_MAJOR__`, `__NVCC__`, `__CUDACC__`).",
     why: "HIP-Clang defines none of them, so `#if` treats them as 0: `#if CUDA_VERSION >= 11000` compiles the pre-CUDA-11 branch, `#ifdef __NVCC__` drops the nvcc branch. The code that HIP builds is then an old or unintended path.",
@@ -152,9 +155,8 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
 }
 
 fn runtime_versions(s: &Src, out: &mut Vec<Finding>) {
-    let nodes = s.nodes();
     let mut vars: HashSet<&str> = HashSet::new();
-    for c in nodes.iter().filter(|n| n.node_kind() == K::CallExpression) {
+    for c in &s.of_kinds(&[K::CallExpression]) {
         let Some(name) = syntax::call_name(s, *c) else {
             continue;
         };
@@ -173,10 +175,7 @@ fn runtime_versions(s: &Src, out: &mut Vec<Finding>) {
     if vars.is_empty() {
         return;
     }
-    for b in nodes
-        .iter()
-        .filter(|n| n.node_kind() == K::BinaryExpression)
-    {
+    for b in &s.of_kinds(&[K::BinaryExpression]) {
         let op = b.field(F::Operator).map_or("", |o| s.text(o));
         if !matches!(op, "<" | ">" | "<=" | ">=" | "==" | "!=") {
             continue;

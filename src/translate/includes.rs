@@ -94,6 +94,7 @@ fn flat_hip_header(p: &Pass, path: &str) -> Option<String> {
 
 /// Whether the translated file already includes one of `headers` (or will after our edits).
 fn includes_any(p: &Pass, headers: &[&str]) -> bool {
+    let edits = edits_by_range(p);
     for d in 0..p.lexed.directives.len() {
         let Some((_, inner)) = include_path(p, d) else {
             continue;
@@ -102,11 +103,9 @@ fn includes_any(p: &Pass, headers: &[&str]) -> bool {
             continue;
         };
         let path = path.trim();
-        let after = p
-            .edits
-            .iter()
-            .find(|e| e.start == inner.start && e.end == inner.end)
-            .map(|e| e.replacement.as_str())
+        let after = edits
+            .get(&(inner.start, inner.end))
+            .copied()
             .unwrap_or(path);
         if headers.contains(&after) {
             return true;
@@ -189,8 +188,19 @@ fn has_device_code(p: &Pass) -> bool {
 /// HIP headers that are not self-contained: they need the runtime header included first.
 const NEEDS_RUNTIME_FIRST: &[&str] = &["hip/hip_cooperative_groups.h"];
 
+/// The replacement of each edited byte range (the first edit of a range, as a search in order
+/// would find it), so that looking up every include is linear in the file, not includes × edits.
+fn edits_by_range<'p>(p: &'p Pass) -> std::collections::HashMap<(usize, usize), &'p str> {
+    let mut m = std::collections::HashMap::with_capacity(p.edits.len());
+    for e in &p.edits {
+        m.entry((e.start, e.end)).or_insert(e.replacement.as_str());
+    }
+    m
+}
+
 /// The translated path of each include directive, with the directive's start offset.
 fn translated_includes(p: &Pass) -> Vec<(usize, String)> {
+    let edits = edits_by_range(p);
     let mut v = Vec::new();
     for d in 0..p.lexed.directives.len() {
         let Some((_, inner)) = include_path(p, d) else {
@@ -199,11 +209,9 @@ fn translated_includes(p: &Pass) -> Vec<(usize, String)> {
         let Ok(path) = std::str::from_utf8(&p.src()[inner.clone()]) else {
             continue;
         };
-        let after = p
-            .edits
-            .iter()
-            .find(|e| e.start == inner.start && e.end == inner.end)
-            .map(|e| e.replacement.clone())
+        let after = edits
+            .get(&(inner.start, inner.end))
+            .map(|r| r.to_string())
             .unwrap_or_else(|| path.trim().to_string());
         v.push((p.lexed.directives[d].start, after));
     }

@@ -244,7 +244,7 @@ pub(super) fn traits_argument<'a>(
     kernels: &mut Kernels<'a>,
     out: &mut Vec<Finding>,
 ) {
-    let Some(owner) = list.parent() else { return };
+    let Some(owner) = s.parent(list) else { return };
     if !matches!(
         owner.node_kind(),
         K::TemplateType | K::TemplateFunction | K::TemplateMethod
@@ -287,18 +287,18 @@ pub(super) fn traits_argument<'a>(
 
 /// Inside `case 32:` of a switch over block sizes (`case 32: reduce<T, 32><<<…>>>`): one size
 /// among all the supported ones, chosen at run time, not a design that assumes one warp.
-fn case_dispatch(s: &Src, n: Node) -> bool {
-    let mut p = n.parent();
+fn case_dispatch<'a>(s: &Src<'a>, n: Node<'a>) -> bool {
+    let mut p = s.parent(n);
     while let Some(x) = p {
         match x.node_kind() {
             K::CaseStatement => return x.field(F::Value).and_then(|v| lit(s, v)) == Some(32),
             K::FunctionDefinition | K::CompoundStatement
-                if x.parent()
+                if s.parent(x)
                     .is_some_and(|q| q.node_kind() == K::FunctionDefinition) =>
             {
                 return false
             }
-            _ => p = x.parent(),
+            _ => p = s.parent(x),
         }
     }
     false

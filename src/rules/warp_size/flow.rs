@@ -241,8 +241,8 @@ fn warp_count(s: &Src, n: Node) -> bool {
 
 /// Bit packing of data, not lanes: the value goes to a name about bits, words or bytes
 /// (`int word = i >> 5; int bit = i & 31;`).
-fn data_bits(s: &Src, b: Node) -> bool {
-    let Some(p) = b.parent() else { return false };
+fn data_bits<'a>(s: &Src<'a>, b: Node<'a>) -> bool {
+    let Some(p) = s.parent(b) else { return false };
     let target = match p.node_kind() {
         K::InitDeclarator => p.field(F::Declarator),
         K::AssignmentExpression => p.field(F::Left),
@@ -320,8 +320,8 @@ pub(super) fn thread_count_str(name: &str) -> bool {
 
 /// Whether `b` is the value given to a variable named as a lane (`lane = t % 32`) or, with
 /// `warp`, as a warp id.
-fn assigned_to(s: &Src, b: Node, warp: bool) -> bool {
-    let Some(p) = b.parent() else { return false };
+fn assigned_to<'a>(s: &Src<'a>, b: Node<'a>, warp: bool) -> bool {
+    let Some(p) = s.parent(b) else { return false };
     let target = match p.node_kind() {
         K::InitDeclarator => p.field(F::Declarator),
         K::AssignmentExpression => p.field(F::Left),
@@ -465,7 +465,7 @@ pub(super) fn per_warp_arrays(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Findi
         };
         if inner.node_kind() != K::Identifier
             || lit(s, size) != Some(32)
-            || a.parent()
+            || s.parent(a)
                 .is_some_and(|p| p.node_kind() == K::ArrayDeclarator)
         {
             continue;

@@ -17,6 +17,26 @@ use flow::{arithmetic, ballots, lit, parts, per_warp_arrays, strip_parens, Flow}
 use std::collections::HashSet;
 use tree_sitter::Node;
 
+/// The node kinds the warp-size rules read from the file's node index.
+pub const KINDS: &[K] = &[
+    K::InitDeclarator,
+    K::OptionalParameterDeclaration,
+    K::Enumerator,
+    K::FieldDeclaration,
+    K::CallExpression,
+    K::TemplateArgumentList,
+    K::TemplateDeclaration,
+    K::ForStatement,
+    K::Identifier,
+    K::TypeIdentifier,
+    K::FunctionDefinition,
+    K::FieldDeclarationList,
+    K::AssignmentExpression,
+    K::BinaryExpression,
+    K::SubscriptExpression,
+    K::ArrayDeclarator,
+];
+
 const REF_WAVE: &str = "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html#warp-cross-lane-functions";
 const REF_PORTING: &str =
     "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_porting_guide.html";
@@ -195,7 +215,8 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
     tokens(s, out);
     let Some(tree) = s.tree else { return };
     let root = tree.root_node();
-    let nodes = s.nodes();
+    // The nodes of the kinds above, in the order of a tree walk.
+    let nodes = s.of_kinds(KINDS);
     // Constants declared in code: `constexpr int kWarpSize = 32;`, `static constexpr` members,
     // enumerators, defaults.
     for n in &nodes {
@@ -350,7 +371,7 @@ fn named_constants<'a>(
     };
     for n in nodes {
         let constant = match n.node_kind() {
-            K::InitDeclarator => n.parent().is_some_and(|d| is_const(s.text(d))),
+            K::InitDeclarator => s.parent(*n).is_some_and(|d| is_const(s.text(d))),
             K::FieldDeclaration => is_const(s.text(*n)),
             K::Enumerator => true,
             _ => false,
@@ -551,8 +572,8 @@ fn shuffle_loop(s: &Src, fo: Node, out: &mut Vec<Finding>) {
     }
 }
 
-fn warpsize_constexpr(s: &Src, id: Node, out: &mut Vec<Finding>) {
-    let mut p = id.parent();
+fn warpsize_constexpr<'a>(s: &Src<'a>, id: Node<'a>, out: &mut Vec<Finding>) {
+    let mut p = s.parent(id);
     while let Some(x) = p {
         let why = match x.node_kind() {
             K::TemplateArgumentList => Some("as a template argument"),
@@ -569,7 +590,7 @@ fn warpsize_constexpr(s: &Src, id: Node, out: &mut Vec<Finding>) {
             | K::ExpressionStatement
             | K::ParameterList => None,
             _ => {
-                p = x.parent();
+                p = s.parent(x);
                 continue;
             }
         };
