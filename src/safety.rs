@@ -4,11 +4,16 @@
 //! a device or a read-only file), and the cleanup of temporary files when the run is
 //! interrupted (SIGINT/SIGTERM).
 //!
-//! Writes are atomic: a temporary `.hipport-*` file in the destination's directory, written,
-//! fsynced, given the destination's permissions (and, when run as root, its owner), renamed
-//! over the destination, then the directory is fsynced. A destination with other hard links is
-//! replaced by a new file: the other names keep the old content (as with `sed -i`); hipport
-//! says so on stderr.
+//! Writes are atomic: a temporary `.hipport-tmp-PID-XXXXXX` file in the destination's
+//! directory, written, fsynced, given the destination's permissions (and, when run as root, its
+//! owner), renamed over the destination, then the directory is fsynced. A destination with other
+//! hard links is replaced by a new file: the other names keep the old content (as with
+//! `sed -i`); hipport says so on stderr.
+//!
+//! SIGINT, SIGTERM and SIGHUP remove the temporary files of writes in flight. SIGKILL cannot be
+//! caught, so the next run that writes into a directory first removes the temporary files there
+//! that an earlier hipport left: named `.hipport-tmp-PID-…`, regular, owned by the same user,
+//! and whose process `PID` no longer exists.
 
 use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
@@ -16,6 +21,12 @@ use std::sync::Mutex;
 
 /// Temporary files alive now, removed by the signal thread before the process dies.
 static TEMPS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Directories already swept for stale temporary files in this run.
+static SWEPT: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// The prefix of hipport's temporary files.
+const TEMP_PREFIX: &str = ".hipport-tmp-";
 
 /// What kind of file system object `m` is, in words.
 pub fn kind_of(m: &std::fs::Metadata) -> &'static str {
@@ -363,12 +374,82 @@ pub fn write_scratch(dest: &Path, bytes: &[u8], root: &Path) -> io::Result<()> {
 /// A new temporary file in `dir`, registered for the signal thread. Created under the lock, so
 /// a signal never finds a temporary file that is on disk but not yet registered.
 fn registered_temp(dir: &Path) -> io::Result<tempfile::NamedTempFile> {
+    sweep_stale(dir);
     let mut temps = TEMPS.lock().unwrap_or_else(|e| e.into_inner());
     let tmp = tempfile::Builder::new()
-        .prefix(".hipport-")
+        .prefix(&format!("{TEMP_PREFIX}{}-", std::process::id()))
         .tempfile_in(dir)?;
     temps.push(tmp.path().to_path_buf());
     Ok(tmp)
+}
+
+/// Removes, once per directory and run, the temporary files an earlier hipport killed by
+/// SIGKILL left in `dir` (see the module comment for what counts as one).
+fn sweep_stale(dir: &Path) {
+    {
+        let mut swept = SWEPT.lock().unwrap_or_else(|e| e.into_inner());
+        if swept.iter().any(|d| d == dir) {
+            return;
+        }
+        swept.push(dir.to_path_buf());
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(pid) = stale_owner(&name.to_string_lossy()) else {
+            continue;
+        };
+        let path = e.path();
+        let Ok(m) = std::fs::symlink_metadata(&path) else {
+            continue;
+        };
+        if m.file_type().is_file() && ours(&m) && std::fs::remove_file(&path).is_ok() {
+            eprintln!(
+                "hipport: note: removed {}, a temporary file left by an interrupted hipport (process {pid})",
+                path.display()
+            );
+        }
+    }
+}
+
+/// The process id in a temporary file name of a hipport that no longer runs.
+fn stale_owner(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix(TEMP_PREFIX)?;
+    let (pid, random) = rest.split_once('-')?;
+    if random.is_empty() || !random.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return None;
+    }
+    let pid: u32 = pid.parse().ok()?;
+    (pid != std::process::id() && !alive(pid)).then_some(pid)
+}
+
+#[cfg(unix)]
+fn alive(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return true;
+    };
+    // SAFETY: signal 0 only checks that the process exists; nothing is sent.
+    let r = unsafe { libc::kill(pid, 0) };
+    r == 0 || io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+}
+
+#[cfg(not(unix))]
+fn alive(_pid: u32) -> bool {
+    true
+}
+
+#[cfg(unix)]
+fn ours(m: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    // SAFETY: getuid has no preconditions.
+    m.uid() == unsafe { libc::getuid() }
+}
+
+#[cfg(not(unix))]
+fn ours(_m: &std::fs::Metadata) -> bool {
+    false
 }
 
 fn unregister(p: &Path) {
@@ -488,6 +569,41 @@ mod tests {
         assert_eq!(mode, 0o755);
         let names: Vec<_> = std::fs::read_dir(root.join("deep")).unwrap().collect();
         assert_eq!(names.len(), 1, "no temporary file left");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn stale_temporary_files_of_dead_runs_are_removed_and_nothing_else() {
+        let d = tempfile::tempdir().unwrap();
+        let dir = d.path();
+        // A process id that cannot exist (above Linux's pid_max limit of 2^22).
+        let dead = format!("{TEMP_PREFIX}{}-AbC123", (1u32 << 22) + 7);
+        let mine = format!("{TEMP_PREFIX}{}-AbC123", std::process::id());
+        let other = ".hipport-notes.txt".to_string();
+        let no_random = format!("{TEMP_PREFIX}{}-", (1u32 << 22) + 7);
+        for n in [&dead, &mine, &other, &no_random] {
+            std::fs::write(dir.join(n), "x").unwrap();
+        }
+        std::fs::create_dir(dir.join(format!("{TEMP_PREFIX}{}-dir1", (1u32 << 22) + 8))).unwrap();
+        write_atomic(&dir.join("a.cu"), b"new", None, Some(dir)).unwrap();
+        let mut left: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        let mut want = vec![
+            "a.cu".to_string(),
+            mine,
+            other,
+            no_random,
+            format!("{TEMP_PREFIX}{}-dir1", (1u32 << 22) + 8),
+        ];
+        want.sort();
+        assert_eq!(left, want);
+        assert!(
+            stale_owner(&format!("{TEMP_PREFIX}1-abc")).is_none(),
+            "init is alive"
+        );
     }
 
     #[test]
