@@ -281,11 +281,8 @@ pub enum RecordError {
     Missing { path: String },
     #[error("{path}: {message}")]
     Invalid { path: String, message: String },
-    #[error("{path}: {source}")]
-    Io {
-        path: String,
-        source: std::io::Error,
-    },
+    #[error("{path}: {error}")]
+    Io { path: String, error: std::io::Error },
 }
 
 impl Record {
@@ -325,7 +322,7 @@ impl Record {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Err(RecordError::Missing { path: p })
             }
-            Err(e) => return Err(RecordError::Io { path: p, source: e }),
+            Err(e) => return Err(RecordError::Io { path: p, error: e }),
         };
         Record::parse(&text).map_err(|message| RecordError::Invalid { path: p, message })
     }
@@ -387,7 +384,7 @@ impl Record {
             message: e.to_string(),
         })?;
         let text = format!("{HEADER}{body}");
-        write_atomic(path, text.as_bytes()).map_err(|e| RecordError::Io { path: p, source: e })
+        write_atomic(path, text.as_bytes()).map_err(|e| RecordError::Io { path: p, error: e })
     }
 
     pub fn gate(&self, name: &str) -> Option<&GateRow> {
