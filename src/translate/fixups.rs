@@ -132,6 +132,9 @@ pub(super) fn warp_sync_fallback(p: &mut Pass, i: usize, name: &str) -> bool {
         .push(Edit::replace(t.start as usize, t.end as usize, plain));
     p.edits.push(Edit::delete(mask_start, next_arg_start));
     p.stats.fixups += 1;
+    // A rename like any other: the file uses the runtime (a second run would otherwise see
+    // `__shfl` as a HIP name and add the implicit include the first run did not).
+    *p.stats.renamed.entry("warp-sync".into()).or_default() += 1;
     let full = is_full_mask_expr(p, &mask_text);
     let mut f = p.ctx.finding(
         &api::WARP_SYNC_MASK_DROPPED,
