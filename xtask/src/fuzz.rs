@@ -1,5 +1,7 @@
-//! `cargo xtask fuzz [--cases N] [--seed S] [--timeout SECS] [--cli-every K] [--bin PATH]`: a
-//! mutation fuzzer over the golden inputs and the sample project.
+//! `cargo xtask fuzz [--cases N] [--seed S] [--timeout SECS] [--cli-every K] [--config-every K]
+//! [--corpus DIR]... [--bin PATH]`: a mutation fuzzer over the golden inputs and the sample
+//! project, or over real CUDA trees named with `--corpus` (a checkout, or a bare git directory,
+//! whose `HEAD` is extracted under `target/fuzz-corpus/`).
 //!
 //! Each case takes a real CUDA file and applies one to four mutations (delete, duplicate or
 //! insert ranges; insert `/*`, `*/`, `"`, `R"(`, `\`+LF/CRLF, `#if`, `<<<`, `>>>`, NUL, invalid
@@ -10,6 +12,12 @@
 //!   output (include paths excepted: rewriting them is the point);
 //! - the CLI agrees with itself: `port --out DIR` writes what the library produced, and
 //!   `port -o -` prints the same bytes (every K-th case; `--cli-every 0` skips the CLI).
+//!
+//! Batches of 50 cases alternate the launch syntax (`keep`, `hip`) and every other pair of
+//! batches adds `--compat-header` for ROCm 5.2 (the release with the most shims). Every K-th case
+//! (`--config-every`) also mutates `hipport.toml`, `hipport-migration.toml` or
+//! `hipport-baseline.json` of a small project and runs `gate`, `check`, `scan` and `record` on it
+//! (see `fuzz_config.rs`).
 //!
 //! The RNG is a fixed splitmix64, so `--seed` reproduces a run exactly. Failing inputs are
 //! written to `target/fuzz-failures/`. Exit 1 when anything failed.
@@ -23,17 +31,17 @@ use std::process::{Command, ExitCode, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-struct Rng(u64);
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
     }
-    fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         if n == 0 {
             0
         } else {
@@ -84,6 +92,11 @@ const PIECES: &[&[u8]] = &[
 ];
 
 fn mutate(rng: &mut Rng, src: &mut Vec<u8>) -> String {
+    mutate_with(rng, src, PIECES)
+}
+
+/// One mutation of `src`, inserting pieces from `pieces`; returns what it did.
+pub(crate) fn mutate_with(rng: &mut Rng, src: &mut Vec<u8>, pieces: &[&[u8]]) -> String {
     let len = src.len();
     let at = rng.below(len + 1);
     match rng.below(10) {
@@ -133,7 +146,7 @@ fn mutate(rng: &mut Rng, src: &mut Vec<u8>) -> String {
             format!("nest {n}×{:?}@{at}", String::from_utf8_lossy(open))
         }
         _ => {
-            let p = PIECES[rng.below(PIECES.len())];
+            let p = pieces[rng.below(pieces.len())];
             src.splice(at..at, p.iter().copied());
             format!("insert {:?}@{at}", String::from_utf8_lossy(p))
         }
@@ -145,6 +158,9 @@ struct Args {
     seed: u64,
     timeout: Duration,
     cli_every: usize,
+    config_every: usize,
+    corpus: Vec<PathBuf>,
+    replay: Vec<PathBuf>,
     bin: Option<PathBuf>,
 }
 
@@ -154,6 +170,9 @@ fn parse(args: &[String]) -> Result<Args> {
         seed: 1,
         timeout: Duration::from_secs(20),
         cli_every: 10,
+        config_every: 8,
+        corpus: Vec::new(),
+        replay: Vec::new(),
         bin: None,
     };
     let mut it = args.iter();
@@ -164,20 +183,34 @@ fn parse(args: &[String]) -> Result<Args> {
             "--seed" => a.seed = val()?.parse()?,
             "--timeout" => a.timeout = Duration::from_secs(val()?.parse()?),
             "--cli-every" => a.cli_every = val()?.parse()?,
+            "--config-every" => a.config_every = val()?.parse()?,
+            "--corpus" => a.corpus.push(PathBuf::from(val()?)),
             "--bin" => a.bin = Some(PathBuf::from(val()?)),
+            "--replay" => a.replay.push(PathBuf::from(val()?)),
             other => bail!("unknown argument `{other}`"),
         }
     }
     Ok(a)
 }
 
+/// A file to mutate: where it came from, its extension and its bytes.
+struct Seed {
+    origin: String,
+    ext: String,
+    bytes: Vec<u8>,
+}
+
 /// Real CUDA files to mutate: the golden inputs and the sample project's sources.
-fn seeds(root: &Path) -> Result<Vec<(String, Vec<u8>)>> {
+fn seeds(root: &Path) -> Result<Vec<Seed>> {
     let mut out = Vec::new();
     for case in
         hipport::testkit::load_cases(&root.join("testdata/port")).map_err(anyhow::Error::msg)?
     {
-        out.push((case.ext(), std::fs::read(&case.input)?));
+        out.push(Seed {
+            origin: case.input.display().to_string(),
+            ext: case.ext(),
+            bytes: std::fs::read(&case.input)?,
+        });
     }
     for e in std::fs::read_dir(root.join("samples/nbody-lite"))? {
         let p = e?.path();
@@ -186,28 +219,181 @@ fn seeds(root: &Path) -> Result<Vec<(String, Vec<u8>)>> {
             .map(|e| e.to_string_lossy().into_owned())
             .unwrap_or_default();
         if matches!(ext.as_str(), "cu" | "cuh" | "cpp" | "h") {
-            out.push((ext, std::fs::read(&p)?));
+            out.push(Seed {
+                origin: p.display().to_string(),
+                ext,
+                bytes: std::fs::read(&p)?,
+            });
         }
     }
-    out.sort();
+    out.sort_by(|a, b| a.origin.cmp(&b.origin));
     Ok(out)
 }
 
-fn work(hip: bool, hazards: bool) -> Work {
+/// Source extensions taken from a corpus.
+const CORPUS_EXT: &[&str] = &[
+    "cu", "cuh", "cpp", "cc", "cxx", "c", "h", "hpp", "hxx", "inl",
+];
+/// Larger corpus files are left out: they add time, not shapes (scaling is `xtask scaling`).
+const CORPUS_MAX: u64 = 512 * 1024;
+
+/// The source files of the trees named by `--corpus`, sorted by path (a bare git directory is
+/// extracted first, from its `HEAD`, into `target/fuzz-corpus/`).
+fn corpus_seeds(dirs: &[PathBuf], target_dir: &Path) -> Result<(Vec<Seed>, usize)> {
+    let mut out = Vec::new();
+    let mut skipped = 0;
+    for d in dirs {
+        let tree = extract_if_bare(d, target_dir)?;
+        let mut files = Vec::new();
+        collect(&tree, &mut files)?;
+        files.sort();
+        for p in files {
+            let ext = p
+                .extension()
+                .map(|e| e.to_string_lossy().to_ascii_lowercase())
+                .unwrap_or_default();
+            if !CORPUS_EXT.contains(&ext.as_str()) {
+                continue;
+            }
+            let len = std::fs::metadata(&p)?.len();
+            if len == 0 || len > CORPUS_MAX {
+                skipped += 1;
+                continue;
+            }
+            out.push(Seed {
+                origin: p.display().to_string(),
+                ext,
+                bytes: std::fs::read(&p)?,
+            });
+        }
+    }
+    Ok((out, skipped))
+}
+
+/// Regular files under `dir` (symlinks and `.git` not followed).
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    for e in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
+        let e = e?;
+        let t = e.file_type()?;
+        if t.is_dir() && e.file_name() != ".git" {
+            collect(&e.path(), out)?;
+        } else if t.is_file() {
+            out.push(e.path());
+        }
+    }
+    Ok(())
+}
+
+/// `dir` itself, or, when it is a bare git directory (`HEAD` and `objects/`, possibly under
+/// `dir/repo`), a checkout of its `HEAD` under `target/fuzz-corpus/NAME`.
+fn extract_if_bare(dir: &Path, target_dir: &Path) -> Result<PathBuf> {
+    let git = [dir.to_path_buf(), dir.join("repo")]
+        .into_iter()
+        .find(|g| g.join("HEAD").is_file() && g.join("objects").is_dir());
+    let Some(git) = git else {
+        return Ok(dir.to_path_buf());
+    };
+    let name: String = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "corpus".into())
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let to = target_dir.join("fuzz-corpus").join(name);
+    if to.is_dir() {
+        return Ok(to);
+    }
+    let partial = to.with_extension("partial");
+    let _ = std::fs::remove_dir_all(&partial);
+    std::fs::create_dir_all(&partial)?;
+    let git_cmd = || {
+        let mut c = Command::new("git");
+        c.arg("--git-dir").arg(&git);
+        c
+    };
+    let listing = git_cmd()
+        .args(["ls-tree", "-r", "-z", "HEAD"])
+        .output()
+        .context("git ls-tree")?;
+    if !listing.status.success() {
+        bail!("git ls-tree in {} failed", git.display());
+    }
+    // Entries are `MODE TYPE OBJECT\tPATH`; a snapshot may lack its largest blobs, so each
+    // source file is read on its own and a missing one skipped.
+    for entry in listing.stdout.split(|&b| b == 0) {
+        let text = String::from_utf8_lossy(entry);
+        let Some((meta, path)) = text.split_once('\t') else {
+            continue;
+        };
+        let mut m = meta.split(' ');
+        let (Some(mode), Some("blob"), Some(object)) = (m.next(), m.next(), m.next()) else {
+            continue;
+        };
+        let ext = Path::new(path)
+            .extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase())
+            .unwrap_or_default();
+        if mode == "120000" || !CORPUS_EXT.contains(&ext.as_str()) || path.contains("..") {
+            continue;
+        }
+        let blob = git_cmd().args(["cat-file", "blob", object]).output()?;
+        if blob.status.success() {
+            let dest = partial.join(path);
+            std::fs::create_dir_all(dest.parent().unwrap_or(&partial))?;
+            std::fs::write(dest, blob.stdout)?;
+        }
+    }
+    std::fs::rename(&partial, &to)?;
+    Ok(to)
+}
+
+/// How a case is translated: the launch syntax, and `--compat-header` (with ROCm 5.2, which
+/// needs the most shims) or not (ROCm 6.2).
+#[derive(Clone, Copy)]
+struct Mode {
+    hip: bool,
+    compat: bool,
+}
+
+impl Mode {
+    fn rocm(self) -> &'static str {
+        if self.compat {
+            "5.2.0"
+        } else {
+            "6.2.0"
+        }
+    }
+    fn name(self) -> String {
+        format!(
+            "{}{}",
+            if self.hip { "hip" } else { "keep" },
+            if self.compat { "+compat" } else { "" }
+        )
+    }
+}
+
+fn work(mode: Mode, hazards: bool) -> Work {
     Work {
         translate: Options {
             target: hipport::mappings::Target {
-                rocm: "6.2.0".parse().expect("a version"),
+                rocm: mode.rocm().parse().expect("a version"),
                 roc: false,
                 experimental: false,
             },
-            launch: if hip {
+            launch: if mode.hip {
                 LaunchSyntax::Hip
             } else {
                 LaunchSyntax::Keep
             },
             implicit_include: true,
-            compat_header: false,
+            compat_header: mode.compat,
         },
         hazards,
         annotate: false,
@@ -247,7 +433,7 @@ fn missing_literal(lits: &[Vec<u8>], out: &[u8]) -> Option<Vec<u8>> {
 }
 
 /// What went wrong with one case, if anything; and the port output.
-fn check_case(rel: &str, input: Vec<u8>, hip: bool) -> (Vec<String>, Vec<u8>) {
+fn check_case(rel: &str, input: Vec<u8>, mode: Mode) -> (Vec<String>, Vec<u8>) {
     let m = hipport::mappings::get();
     let mut problems = Vec::new();
     let run = |bytes: Vec<u8>, w: &Work| {
@@ -255,17 +441,17 @@ fn check_case(rel: &str, input: Vec<u8>, hip: bool) -> (Vec<String>, Vec<u8>) {
             process_bytes(rel, bytes, w, m)
         }))
     };
-    if run(input.clone(), &work(hip, true)).is_err() {
+    if run(input.clone(), &work(mode, true)).is_err() {
         problems.push("panic (scan)".to_string());
     }
-    let out = match run(input.clone(), &work(hip, false)) {
+    let out = match run(input.clone(), &work(mode, false)) {
         Ok(r) => r.output,
         Err(_) => {
             problems.push("panic (port)".into());
             return (problems, Vec::new());
         }
     };
-    match run(out.clone(), &work(hip, false)) {
+    match run(out.clone(), &work(mode, false)) {
         Ok(r) if r.output != out => problems.push("not idempotent".into()),
         Ok(_) => {}
         Err(_) => problems.push("panic (port of the output)".into()),
@@ -292,11 +478,11 @@ fn run_limited(cmd: &mut Command, limit: Duration) -> Result<(i32, Vec<u8>)> {
             let _ = std::fs::remove_file(&out_file);
             return Ok((st.code().unwrap_or(-1), bytes));
         }
-        if start.elapsed() > limit {
+        if over_limit(child.id(), start, limit) {
             let _ = child.kill();
             let _ = child.wait();
             let _ = std::fs::remove_file(&out_file);
-            bail!("timed out after {limit:?}");
+            bail!("timed out after {limit:?} of CPU time");
         }
         std::thread::sleep(Duration::from_millis(5));
     }
@@ -312,84 +498,233 @@ struct Case {
     id: usize,
     rel: String,
     input: Vec<u8>,
-    hip: bool,
+    mode: Mode,
     what: Vec<String>,
-    output: Vec<u8>,
+    /// The library's output; None when the case hung (the CLI is not compared then).
+    output: Option<Vec<u8>>,
 }
 
-pub fn run(args: &[String]) -> Result<ExitCode> {
-    let a = parse(args)?;
-    let root = crate::mappings::repo_root();
-    let seeds = seeds(&root)?;
-    if seeds.is_empty() {
-        bail!("no seed files");
-    }
-    let target_dir = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root.join("target"));
-    let fail_dir = target_dir.join("fuzz-failures");
-    let bin = match &a.bin {
-        Some(b) => Some(b.clone()),
-        None if a.cli_every > 0 => {
-            let st = Command::new("cargo")
-                .args(["build", "--quiet", "-p", "hipport"])
-                .current_dir(&root)
-                .status()?;
-            if !st.success() {
-                bail!("cargo build -p hipport failed");
-            }
-            Some(target_dir.join("debug/hipport"))
-        }
-        None => None,
-    };
-    // Loading the tables once up front keeps the first case's time limit honest.
+type Job = (String, Vec<u8>, Mode);
+type Outcome = (Vec<String>, Vec<u8>);
+
+/// `--replay FILE…`: the in-process checks of saved inputs (`target/fuzz-failures/`) in every
+/// mode, with the time each took.
+fn replay(files: &[PathBuf]) -> Result<ExitCode> {
     let _ = hipport::mappings::get();
-    // One worker thread runs the in-process checks; the main thread enforces the time limit.
-    let (job_tx, job_rx) = mpsc::channel::<(String, Vec<u8>, bool)>();
-    let (res_tx, res_rx) = mpsc::channel::<(Vec<String>, Vec<u8>)>();
-    std::thread::spawn(move || {
-        for (rel, input, hip) in job_rx {
-            if res_tx.send(check_case(&rel, input, hip)).is_err() {
+    let mut failed = 0;
+    for f in files {
+        let input = std::fs::read(f).with_context(|| f.display().to_string())?;
+        let rel = f
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        for (hip, compat) in [(false, false), (true, false), (false, true), (true, true)] {
+            let mode = Mode { hip, compat };
+            let t0 = Instant::now();
+            let (problems, _) = check_case(&rel, input.clone(), mode);
+            println!(
+                "{} [{}] {:.2} s: {}",
+                f.display(),
+                mode.name(),
+                t0.elapsed().as_secs_f64(),
+                if problems.is_empty() {
+                    "ok".to_string()
+                } else {
+                    problems.join("; ")
+                }
+            );
+            failed += usize::from(!problems.is_empty());
+        }
+    }
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// A thread running the in-process checks, and its CPU clock. The main thread enforces the time
+/// limit on that clock: the fuzzer runs under `nice` on shared machines, where wall time says
+/// more about the neighbours than about hipport. After a hang a new worker replaces the stuck
+/// one (which is left behind).
+struct Worker {
+    tx: mpsc::Sender<Job>,
+    rx: mpsc::Receiver<Outcome>,
+    clock: Option<libc::clockid_t>,
+}
+
+fn worker() -> Worker {
+    let (tx, job_rx) = mpsc::channel::<Job>();
+    let (res_tx, rx) = mpsc::channel::<Outcome>();
+    let handle = std::thread::spawn(move || {
+        for (rel, input, mode) in job_rx {
+            if res_tx.send(check_case(&rel, input, mode)).is_err() {
                 return;
             }
         }
     });
+    let clock = {
+        use std::os::unix::thread::JoinHandleExt;
+        let mut clk: libc::clockid_t = 0;
+        // SAFETY: the thread is alive (it waits for jobs); clk is a valid out-pointer.
+        let r = unsafe { libc::pthread_getcpuclockid(handle.as_pthread_t(), &mut clk) };
+        (r == 0).then_some(clk)
+    };
+    Worker { tx, rx, clock }
+}
+
+fn clock_time(clock: libc::clockid_t) -> Option<Duration> {
+    // SAFETY: a zeroed timespec is valid; clock_gettime only writes it.
+    let mut ts: libc::timespec = unsafe { std::mem::zeroed() };
+    let r = unsafe { libc::clock_gettime(clock, &mut ts) };
+    (r == 0).then(|| Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32))
+}
+
+impl Worker {
+    /// The outcome of the job just sent and the CPU time it took; None after `limit` of CPU
+    /// time (or 20× `limit` of wall time).
+    fn wait(&self, limit: Duration) -> Option<(Outcome, Duration)> {
+        let cpu0 = self.clock.and_then(clock_time);
+        let start = Instant::now();
+        let used = || match (cpu0, self.clock.and_then(clock_time)) {
+            (Some(a), Some(b)) => b.saturating_sub(a),
+            _ => start.elapsed(),
+        };
+        loop {
+            match self.rx.recv_timeout(Duration::from_millis(200)) {
+                Ok(r) => return Some((r, used())),
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    if used() > limit || start.elapsed() > limit * 20 {
+                        return None;
+                    }
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => return None,
+            }
+        }
+    }
+}
+
+/// CPU time (user + system, all threads) of a running process, from `/proc` (Linux).
+fn process_cpu(pid: u32) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // After "pid (comm) ", field 3 (state) is index 0: utime (14) and stime (15) are 11 and 12.
+    let rest = stat.get(stat.rfind(')')? + 2..)?;
+    let f: Vec<&str> = rest.split(' ').collect();
+    let ticks = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+    // SAFETY: sysconf has no preconditions.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+    Some(Duration::from_millis(ticks * 1000 / hz))
+}
+
+/// Whether a child started at `start` has used more than `limit` of CPU time (or, where that
+/// cannot be read, of wall time), or 20× `limit` of wall time.
+pub(crate) fn over_limit(pid: u32, start: Instant, limit: Duration) -> bool {
+    let wall = start.elapsed();
+    match process_cpu(pid) {
+        Some(cpu) => cpu > limit || wall > limit * 20,
+        None => wall > limit,
+    }
+}
+
+/// The hipport binary for the CLI checks: `--bin`, else built in the profile xtask runs in
+/// (`cargo run --release -p xtask -- fuzz` checks the release binary).
+fn binary(a: &Args, root: &Path, target_dir: &Path) -> Result<Option<PathBuf>> {
+    if let Some(b) = &a.bin {
+        return Ok(Some(b.clone()));
+    }
+    if a.cli_every == 0 && a.config_every == 0 {
+        return Ok(None);
+    }
+    let release = !cfg!(debug_assertions);
+    let mut cmd = Command::new("cargo");
+    cmd.args(["build", "--quiet", "-p", "hipport"]);
+    if release {
+        cmd.arg("--release");
+    }
+    if !cmd.current_dir(root).status()?.success() {
+        bail!("cargo build -p hipport failed");
+    }
+    let profile = if release { "release" } else { "debug" };
+    Ok(Some(target_dir.join(profile).join("hipport")))
+}
+
+pub fn run(args: &[String]) -> Result<ExitCode> {
+    let a = parse(args)?;
+    if !a.replay.is_empty() {
+        return replay(&a.replay);
+    }
+    let root = crate::mappings::repo_root();
+    let target_dir = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("target"));
+    let seeds = if a.corpus.is_empty() {
+        seeds(&root)?
+    } else {
+        let (s, skipped) = corpus_seeds(&a.corpus, &target_dir)?;
+        let mb = s.iter().map(|s| s.bytes.len()).sum::<usize>() as f64 / 1e6;
+        println!(
+            "fuzz: corpus of {} files ({mb:.1} MB) from {} tree(s); {skipped} empty or over {} KiB left out",
+            s.len(),
+            a.corpus.len(),
+            CORPUS_MAX / 1024
+        );
+        s
+    };
+    if seeds.is_empty() {
+        bail!("no seed files");
+    }
+    let fail_dir = target_dir.join("fuzz-failures");
+    let bin = binary(&a, &root, &target_dir)?;
+    let mut config = match (&bin, a.config_every) {
+        (Some(bin), k) if k > 0 => Some(crate::fuzz_config::Fuzzer::new(
+            &root, bin, a.timeout, &fail_dir,
+        )?),
+        _ => None,
+    };
+    // Loading the tables once up front keeps the first case's time limit honest.
+    let _ = hipport::mappings::get();
+    let mut work = worker();
     // Panics are counted, not printed per case.
     std::panic::set_hook(Box::new(|_| {}));
     let mut rng = Rng(a.seed);
     let started = Instant::now();
-    let (mut failures, mut bytes_total, mut cli_runs) = (0usize, 0usize, 0usize);
+    let (mut failures, mut bytes_total, mut cli_runs, mut hangs) = (0usize, 0usize, 0usize, 0);
     let mut counts: std::collections::BTreeMap<String, usize> = Default::default();
     let mut batch: Vec<Case> = Vec::new();
     let mut slowest = Duration::ZERO;
     let batch_size = 50;
     for id in 0..a.cases {
-        let (ext, body) = &seeds[rng.below(seeds.len())];
-        let mut input = body.clone();
-        let mut what = Vec::new();
+        let seed = &seeds[rng.below(seeds.len())];
+        let mut input = seed.bytes.clone();
+        let mut what = vec![format!("from {}", seed.origin)];
         for _ in 0..1 + rng.below(4) {
             what.push(mutate(&mut rng, &mut input));
         }
-        // One launch mode per batch, so a batch is one `port --out` run.
-        let hip = (id / batch_size) % 2 == 1;
-        let rel = format!("case{id:06}.{ext}");
+        // One mode per batch, so a batch is one `port --out` run.
+        let mode = Mode {
+            hip: (id / batch_size) % 2 == 1,
+            compat: (id / (2 * batch_size)) % 2 == 1,
+        };
+        let rel = format!("case{id:06}.{}", seed.ext);
         bytes_total += input.len();
-        let t0 = Instant::now();
-        job_tx.send((rel.clone(), input.clone(), hip))?;
-        let (problems, output) = match res_rx.recv_timeout(a.timeout) {
-            Ok(r) => r,
-            Err(_) => {
-                save(&fail_dir, &rel, &input, &what, &["hang".to_string()])?;
-                println!(
-                    "HANG {rel} ({}): no result within {:?}; stopping",
-                    what.join(", "),
-                    a.timeout
-                );
-                println!("fuzz: {id} cases before the hang, 1 failure");
-                return Ok(ExitCode::FAILURE);
+        work.tx.send((rel.clone(), input.clone(), mode))?;
+        let (problems, output) = match work.wait(a.timeout) {
+            Some((r, cpu)) => {
+                slowest = slowest.max(cpu);
+                (r.0, Some(r.1))
+            }
+            None => {
+                hangs += 1;
+                work = worker();
+                (
+                    vec![format!(
+                        "hang: no result within {:?} of CPU time",
+                        a.timeout
+                    )],
+                    None,
+                )
             }
         };
-        slowest = slowest.max(t0.elapsed());
         if !problems.is_empty() {
             failures += 1;
             for p in &problems {
@@ -400,21 +735,32 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
             save(&fail_dir, &rel, &input, &what, &problems)?;
             println!(
                 "FAIL {rel} [{}] ({}): {}",
-                if hip { "hip" } else { "keep" },
+                mode.name(),
                 what.join(", "),
                 problems.join("; ")
             );
+            if hangs >= 3 {
+                println!("fuzz: stopping after {hangs} hangs (each leaves a busy thread)");
+                break;
+            }
+        }
+        if let Some(cfg) = config.as_mut().filter(|_| id % a.config_every == 0) {
+            let bad = cfg.case(id, &mut rng)?;
+            if bad > 0 {
+                failures += bad;
+                *counts.entry("config/record/baseline".into()).or_default() += bad;
+            }
         }
         batch.push(Case {
             id,
             rel,
             input,
-            hip,
+            mode,
             what,
             output,
         });
         if batch.len() == batch_size || id + 1 == a.cases {
-            if let Some(bin) = &bin {
+            if let Some(bin) = bin.as_ref().filter(|_| a.cli_every > 0) {
                 let (n, bad) = cli_batch(bin, &batch, a.cli_every, a.timeout, &fail_dir)?;
                 cli_runs += n;
                 if bad > 0 {
@@ -427,12 +773,18 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
     }
     let secs = started.elapsed().as_secs_f64();
     println!(
-        "fuzz: {} cases ({:.1} MB of mutated input) in {secs:.0} s, seed {}, {cli_runs} CLI runs; slowest case {:.2} s",
+        "fuzz: {} cases ({:.1} MB of mutated input) in {secs:.0} s, seed {}, {cli_runs} CLI runs; slowest case {:.2} s of CPU",
         a.cases,
         bytes_total as f64 / 1e6,
         a.seed,
         slowest.as_secs_f64()
     );
+    if let Some(cfg) = &config {
+        println!(
+            "fuzz: {} mutated config/record/baseline files ({} rejected by the library), {} CLI runs on them",
+            cfg.cases, cfg.rejected, cfg.runs
+        );
+    }
     for (k, v) in &counts {
         println!("  {v} × {k}");
     }
@@ -447,7 +799,13 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
     })
 }
 
-fn save(dir: &Path, rel: &str, input: &[u8], what: &[String], problems: &[String]) -> Result<()> {
+pub(crate) fn save(
+    dir: &Path,
+    rel: &str,
+    input: &[u8],
+    what: &[String],
+    problems: &[String],
+) -> Result<()> {
     std::fs::create_dir_all(dir)?;
     std::fs::write(dir.join(rel), input)?;
     std::fs::write(
@@ -470,32 +828,37 @@ fn cli_batch(
     limit: Duration,
     fail_dir: &Path,
 ) -> Result<(usize, usize)> {
+    // A case that hung in process was counted already; the CLI would hang on it too.
+    let batch: Vec<&Case> = batch.iter().filter(|c| c.output.is_some()).collect();
     if every == 0 || batch.is_empty() {
         return Ok((0, 0));
     }
     let dir = tempfile()?;
     let (inp, out) = (dir.join("in"), dir.join("out"));
     std::fs::create_dir_all(&inp)?;
-    for c in batch {
+    for c in &batch {
         std::fs::write(inp.join(&c.rel), &c.input)?;
     }
-    let hip = batch[0].hip;
-    let mode = if hip { "hip" } else { "keep" };
-    let base = [
+    let m = batch[0].mode;
+    let mode = m.name();
+    let mut base = vec![
         "port",
         "--rocm",
-        "6.2.0",
+        m.rocm(),
         "-q",
         "--max-file-size",
         "1000000000",
         "--launch-syntax",
-        mode,
+        if m.hip { "hip" } else { "keep" },
     ];
+    if m.compat {
+        base.push("--compat-header");
+    }
     let mut runs = 1;
     let mut bad = 0;
     let r = run_limited(
         Command::new(bin)
-            .args(base)
+            .args(&base)
             .arg("--out")
             .arg(&out)
             .arg(&inp),
@@ -506,6 +869,7 @@ fn cli_batch(
         bad += 1;
     }
     for c in batch {
+        let output = c.output.as_deref().unwrap_or_default();
         // Files the CLI refuses to read (NUL bytes, UTF-16) are skipped with a message by both
         // forms: nothing written, nothing printed.
         let readable = hipport::source::check_bytes(&c.input).is_ok();
@@ -514,7 +878,7 @@ fn cli_batch(
             Err(_) if readable => c.input.clone(),
             Err(_) => Vec::new(),
         };
-        let expected = if readable { &c.output[..] } else { &[][..] };
+        let expected = if readable { output } else { &[][..] };
         let mut problems = Vec::new();
         if r.is_ok() && written != expected {
             problems.push("port --out differs from the library's output".to_string());
@@ -523,7 +887,7 @@ fn cli_batch(
             runs += 1;
             match run_limited(
                 Command::new(bin)
-                    .args(base)
+                    .args(&base)
                     .arg("-o")
                     .arg("-")
                     .arg(inp.join(&c.rel)),

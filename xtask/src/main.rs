@@ -5,6 +5,7 @@
 mod bench;
 mod bless;
 mod fuzz;
+mod fuzz_config;
 mod hipcc_check;
 mod mappings;
 mod scaling;
@@ -21,9 +22,11 @@ commands:
                                       port a generated corpus (+ real trees) and compare with hipify-perl
   scaling [--base-kb N] [--max-ratio R] [--big-mb M] [--runs N] [--bin PATH]
                                       doubling one file must grow scan/port time <= R× (default 2.5)
-  fuzz [--cases N] [--seed S] [--timeout SECS] [--cli-every K] [--bin PATH]
-                                      mutate the goldens and samples: no panic, no hang, idempotent,
-                                      literals kept, `port -o -` = `port --out` = the library";
+  fuzz [--cases N] [--seed S] [--timeout SECS] [--cli-every K] [--config-every K]
+       [--corpus DIR]... [--bin PATH]
+                                      mutate the goldens and samples (or real trees): no panic, no
+                                      hang, idempotent, literals kept, `port -o -` = `port --out` =
+                                      the library; mutated hipport.toml/record/baseline: clear errors";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
