@@ -25,6 +25,7 @@ fn work(rocm: &str, hip: bool, compat: bool) -> Work {
         annotate: false,
         keep_output: true,
         max_file_size: u64::MAX,
+        parse_health: true,
     }
 }
 

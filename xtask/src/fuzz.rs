@@ -7,7 +7,8 @@
 //! insert ranges; insert `/*`, `*/`, `"`, `R"(`, `\`+LF/CRLF, `#if`, `<<<`, `>>>`, NUL, invalid
 //! UTF-8; turn line ends into CRLF or CR only; nest thousands of brackets or `#if`s), then checks:
 //! - no panic (scan and port paths, in process) and no hang (each case has a time limit);
-//! - `port` is idempotent: porting the output again changes nothing;
+//! - `port` is idempotent: porting the output again changes nothing; and it translates the same
+//!   with a parse tree (as `scan` runs it) as without (as `port` runs it);
 //! - every comment and string/char literal of the input appears unchanged, in order, in the
 //!   output (include paths excepted: rewriting them is the point);
 //! - the CLI agrees with itself: `port --out DIR` writes what the library produced, and
@@ -399,7 +400,8 @@ fn work(mode: Mode, hazards: bool) -> Work {
         annotate: false,
         keep_output: true,
         max_file_size: u64::MAX,
-        parse_health: true,
+        // As the CLI: `scan` parses, `port` (diff, --out, --write) reads tokens only.
+        parse_health: hazards,
     }
 }
 
@@ -441,7 +443,8 @@ fn check_case(rel: &str, input: Vec<u8>, mode: Mode) -> (Vec<String>, Vec<u8>) {
             process_bytes(rel, bytes, w, m)
         }))
     };
-    if run(input.clone(), &work(mode, true)).is_err() {
+    let scanned = run(input.clone(), &work(mode, true));
+    if scanned.is_err() {
         problems.push("panic (scan)".to_string());
     }
     let out = match run(input.clone(), &work(mode, false)) {
@@ -451,6 +454,10 @@ fn check_case(rel: &str, input: Vec<u8>, mode: Mode) -> (Vec<String>, Vec<u8>) {
             return (problems, Vec::new());
         }
     };
+    // `port` reads tokens only; the scan's run (with a tree) must translate the same way.
+    if scanned.is_ok_and(|r| r.output != out) {
+        problems.push("port's output differs with a parse tree".into());
+    }
     match run(out.clone(), &work(mode, false)) {
         Ok(r) if r.output != out => problems.push("not idempotent".into()),
         Ok(_) => {}
