@@ -6,8 +6,8 @@
 //! as quotes, brackets, a second `[[gate]] name = "build"`, huge or negative numbers, NaN, dates,
 //! NUL, invalid UTF-8, thousands of nested brackets) and runs `gate`, `check`, `scan` and
 //! `record gate` on the project with a time limit. It checks: no panic, no hang, an exit code of
-//! 0, 1 or 2; when the library rejects the mutated file (`config::parse`, `Record::parse`,
-//! `Baseline::load`), every command that reads it exits 2 and names it on stderr; and a record
+//! 0, 1 or 2; when the library rejects the mutated file (`Settings::resolve_quiet`,
+//! `Record::parse`, `Baseline::load`), every command that reads it exits 2 and names it on stderr; and a record
 //! that `record gate` rewrote reads back.
 
 use crate::fuzz::{mutate_with, Rng};
@@ -265,7 +265,14 @@ fn rejects(name: &str, path: &Path, bytes: &[u8]) -> bool {
         return true;
     };
     match name {
-        "hipport.toml" => hipport::config::parse(text, path).is_err(),
+        // The configuration as every command resolves it (read and checked).
+        "hipport.toml" => hipport::settings::Settings::resolve_quiet(&hipport::settings::Request {
+            paths: vec![path.parent().unwrap_or(path).to_path_buf()],
+            config_file: Some(path.to_path_buf()),
+            max_file_size: u64::MAX,
+            ..Default::default()
+        })
+        .is_err(),
         "hipport-migration.toml" => hipport::record::Record::parse(text).is_err(),
         _ => hipport::baseline::Baseline::load(path).is_err(),
     }
