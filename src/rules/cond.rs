@@ -95,6 +95,15 @@ pub fn is_hip_macro(name: &str) -> bool {
     if guard.iter().any(|g| name.ends_with(g)) {
         return false;
     }
+    // Vendor extensions of graphics and compute APIs (`GL_AMD_draw_buffers_blend` in glew.h,
+    // `VK_AMD_shader_ballot`, `CL_DEVICE_WAVEFRONT_WIDTH_AMD`) name AMD but say nothing about
+    // a HIP build: each API header defines its own.
+    let api_extension = [
+        "GL_", "GLX_", "WGL_", "EGL_", "GLEW_", "GLAD_", "VK_", "CL_", "cl_",
+    ];
+    if api_extension.iter().any(|p| name.starts_with(p)) {
+        return false;
+    }
     DEFINED_UNDER_HIP.contains(&name)
         || name.starts_with("__gfx")
         || name.split('_').any(|w| {
@@ -468,5 +477,11 @@ mod platform_tests {
         assert!(!is_hip_macro("KERNELS_AMD_H"));
         assert!(!is_hip_macro("CUDA_VERSION"));
         assert!(!is_hip_macro("SHIPPING"));
+        // OpenGL/Vulkan/OpenCL vendor extensions (glew.h in NVIDIA's cuda-samples).
+        assert!(!is_hip_macro("GL_AMD_draw_buffers_blend"));
+        assert!(!is_hip_macro("WGL_AMD_gpu_association"));
+        assert!(!is_hip_macro("VK_AMD_shader_ballot"));
+        assert!(!is_hip_macro("CL_DEVICE_WAVEFRONT_WIDTH_AMD"));
+        assert!(is_hip_macro("USE_AMD_ROCM"));
     }
 }
