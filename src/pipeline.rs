@@ -67,22 +67,25 @@ pub fn run(inputs: &[Input], work: &Work, m: &Mappings) -> Vec<FileOutcome> {
 pub fn process(input: &Input, work: &Work, m: &Mappings) -> FileOutcome {
     let result = match source::read(&input.path, work.max_file_size) {
         Err(e) => Err(e.to_string()),
-        Ok(text) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            process_bytes(&input.rel, text.bytes, work, m)
-        }))
-        .map_err(|p| {
-            let msg = p
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| p.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".into());
-            format!("internal error while processing (please report): {msg}")
-        }),
+        Ok(text) => guarded(|| process_bytes(&input.rel, text.bytes, work, m)),
     };
     FileOutcome {
         input: input.clone(),
         result,
     }
+}
+
+/// Runs one file's work; a panic inside becomes that file's error (with the panic message), so
+/// one bad file never ends a run. Every per-file pass (sources, inventory) goes through here.
+pub fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|p| {
+        let msg = p
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| p.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        format!("internal error while processing (please report): {msg}")
+    })
 }
 
 /// The pipeline on bytes in memory (tests, benchmarks, stdin).
@@ -242,5 +245,14 @@ mod tests {
         assert!(!r.health.parsed);
         assert_eq!(r.output, with_tree.output);
         assert_eq!(r.findings.len(), with_tree.findings.len());
+    }
+
+    /// A panic inside a file's work is that file's error, with its message, not the run's end.
+    #[test]
+    fn a_panic_in_one_file_becomes_its_error() {
+        assert_eq!(guarded(|| 7), Ok(7));
+        let e = guarded(|| -> usize { panic!("bad node at {}", 3) }).unwrap_err();
+        assert!(e.starts_with("internal error while processing"), "{e}");
+        assert!(e.ends_with("bad node at 3"), "{e}");
     }
 }

@@ -12,7 +12,13 @@ use crate::walk;
 /// ([`Settings::scan`] applies them), with the contents of the source files that have findings.
 pub fn scan(s: &Settings) -> Result<Report, String> {
     let m = mappings::get();
-    let (inputs, walk_errors) = walk::walk(&s.paths, &s.walk)?;
+    // One walk feeds both passes: the sources (by extension, or named on the command line) and
+    // the inventory (every file of a kind it knows). Walk errors are reported once, here.
+    let walk::Walked {
+        all,
+        sources: inputs,
+        errors: walk_errors,
+    } = walk::walk_all_and_sources(&s.paths, &s.walk)?;
     let work = Work {
         translate: Options {
             target: s.target,
@@ -60,8 +66,7 @@ pub fn scan(s: &Settings) -> Result<Report, String> {
             }),
         }
     }
-    let inventory =
-        crate::inventory::scan_repo_for(&s.paths, &s.walk, s.max_file_size, s.target.rocm);
+    let inventory = crate::inventory::scan_inputs_for(&all, s.max_file_size, s.target.rocm);
     findings.extend(inventory.findings);
     errors.extend(inventory.errors);
     // One finding per fact: a project's ROCm switch once, one rule per flagged code and line.

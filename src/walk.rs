@@ -107,6 +107,68 @@ fn has_ext(path: &Path, exts: &[String]) -> bool {
         .is_some_and(|e| exts.iter().any(|x| x.eq_ignore_ascii_case(e)))
 }
 
+/// A file named on the command line: its name relative to its directory.
+fn named_file(root: &Path, size: u64) -> Input {
+    let name = root
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| root.display().to_string());
+    let parent = root
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."));
+    Input {
+        rel: name,
+        path: root.to_path_buf(),
+        root: parent,
+        size,
+        link: false,
+    }
+}
+
+/// What one walk for two passes found.
+pub struct Walked {
+    /// Every file (the inventory picks the kinds it knows).
+    pub all: Vec<Input>,
+    /// The inputs [`walk`] with the given options returns (a source extension, or named on the
+    /// command line), in the same order.
+    pub sources: Vec<Input>,
+    pub errors: Vec<WalkError>,
+}
+
+/// One walk for the sources and the inventory ([`Walked`]); walk errors once.
+pub fn walk_all_and_sources(paths: &[PathBuf], opts: &WalkOptions) -> Result<Walked, String> {
+    let every = WalkOptions {
+        all_files: true,
+        ..opts.clone()
+    };
+    let (all, errors) = walk(paths, &every)?;
+    let mut named_other = false;
+    let mut sources: Vec<Input> = all
+        .iter()
+        .filter(|i| opts.all_files || has_ext(&i.path, &opts.extensions) || paths.contains(&i.path))
+        .map(|i| {
+            if opts.all_files || has_ext(&i.path, &opts.extensions) {
+                return i.clone();
+            }
+            // A file named in `paths` that a directory walk also reached: the walk by
+            // extension only knows it under its own name.
+            named_other = true;
+            named_file(&i.path, i.size)
+        })
+        .collect();
+    if named_other {
+        sources.sort();
+        sources.dedup_by(|a, b| a.path == b.path);
+    }
+    Ok(Walked {
+        all,
+        sources,
+        errors,
+    })
+}
+
 pub fn walk(paths: &[PathBuf], opts: &WalkOptions) -> Result<(Vec<Input>, Vec<WalkError>), String> {
     let mut inputs = Vec::new();
     let mut errors = Vec::new();
@@ -133,22 +195,7 @@ pub fn walk(paths: &[PathBuf], opts: &WalkOptions) -> Result<(Vec<Input>, Vec<Wa
             continue;
         }
         if meta.is_file() {
-            let name = root
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_else(|| root.display().to_string());
-            let parent = root
-                .parent()
-                .filter(|p| !p.as_os_str().is_empty())
-                .map(Path::to_path_buf)
-                .unwrap_or_else(|| PathBuf::from("."));
-            inputs.push(Input {
-                rel: name,
-                path: root.clone(),
-                root: parent,
-                size: meta.len(),
-                link: false,
-            });
+            inputs.push(named_file(root, meta.len()));
             continue;
         }
         let mut ob = OverrideBuilder::new(root);
@@ -303,5 +350,45 @@ mod tests {
         .unwrap();
         assert!(inputs.is_empty());
         assert_eq!(errors.len(), 1);
+    }
+
+    /// `scan` walks once with every file and picks its sources from it: the same
+    /// list, in the same order, as the walk by extension (a named file of any extension
+    /// included).
+    #[test]
+    fn one_walk_filtered_equals_the_source_walk() {
+        let d = tempfile::tempdir().unwrap();
+        let r = d.path();
+        for f in [
+            "src/k.cu",
+            "src/k.CUH",
+            "src/util.cpp",
+            "setup.py",
+            "CMakeLists.txt",
+            "build/gen.cu",
+            "docs/notes.md",
+        ] {
+            std::fs::create_dir_all(r.join(f).parent().unwrap()).unwrap();
+            std::fs::write(r.join(f), "x").unwrap();
+        }
+        std::fs::write(r.join(".gitignore"), "build/\n").unwrap();
+        let named = r.join("docs/notes.md");
+        let paths = vec![r.to_path_buf(), named.clone()];
+        let opts = WalkOptions {
+            exclude: vec!["src/util.cpp".into()],
+            ..Default::default()
+        };
+        let (sources, _) = walk(&paths, &opts).unwrap();
+        let every = WalkOptions {
+            all_files: true,
+            ..opts.clone()
+        };
+        let (all, _) = walk(&paths, &every).unwrap();
+        let w = walk_all_and_sources(&paths, &opts).unwrap();
+        assert_eq!(w.all, all);
+        assert_eq!(w.sources, sources);
+        let rels: Vec<&str> = sources.iter().map(|i| i.rel.as_str()).collect();
+        assert_eq!(rels, ["notes.md", "src/k.CUH", "src/k.cu"]);
+        assert!(all.iter().any(|i| i.rel == "CMakeLists.txt"));
     }
 }

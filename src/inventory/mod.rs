@@ -122,7 +122,19 @@ pub fn scan_inputs_for(inputs: &[Input], max_file_size: u64, rocm: Version) -> I
                 return (Vec::new(), Some(err), true);
             }
             match std::fs::read(&input.path) {
-                Ok(bytes) => (scan_bytes_for(&input.rel, kind, &bytes, rocm), None, true),
+                Ok(bytes) => match crate::pipeline::guarded(|| {
+                    scan_bytes_for(&input.rel, kind, &bytes, rocm)
+                }) {
+                    Ok(f) => (f, None, true),
+                    Err(error) => (
+                        Vec::new(),
+                        Some(FileError {
+                            path: input.rel.clone(),
+                            error,
+                        }),
+                        true,
+                    ),
+                },
                 Err(e) => (
                     Vec::new(),
                     Some(FileError {
