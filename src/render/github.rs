@@ -64,24 +64,38 @@ pub fn annotation(f: &Finding, is_new: bool, decision: Option<&str>) -> Option<S
 /// one file are summarised in the job summary (the Markdown report) instead.
 pub const MAX_PER_RULE_AND_FILE: usize = 3;
 
-/// Writes the annotations, new ones (against a baseline) first, at most
-/// [`MAX_PER_RULE_AND_FILE`] per rule and file.
+/// Writes the annotations, at most [`MAX_PER_RULE_AND_FILE`] per rule and file, in the order
+/// that makes the first ones count (GitHub shows about ten warnings and ten errors per step and
+/// drops the rest): new findings (against a baseline) first, then BLOCKER, REMEDIATION,
+/// UNKNOWN, and the first occurrence of every rule in every file before any repeat.
 pub fn write(r: &Report, w: &mut dyn Write) -> io::Result<()> {
-    let mut order: Vec<&Finding> = r.findings.iter().collect();
-    order.sort_by_key(|f| !Report::is_new(f));
-    let mut per: std::collections::HashMap<(&str, &str), usize> = std::collections::HashMap::new();
+    let mut seen: std::collections::HashMap<(&str, &str), usize> = std::collections::HashMap::new();
+    let mut order: Vec<(bool, u8, usize, &Finding)> = Vec::new();
+    for f in &r.findings {
+        if command(f.status).is_none() {
+            continue;
+        }
+        let n = seen.entry((f.rule.as_str(), f.path.as_str())).or_default();
+        *n += 1;
+        let severity = match f.status {
+            Status::Blocker => 0,
+            Status::Remediation => 1,
+            _ => 2,
+        };
+        order.push((!Report::is_new(f), severity, *n, f));
+    }
+    // Stable: the report's order (by path and line) within each group.
+    order.sort_by_key(|(old, severity, nth, _)| (*old, *severity, *nth));
     let mut held = 0usize;
-    for f in order {
+    for (_, _, nth, f) in order {
+        if nth > MAX_PER_RULE_AND_FILE {
+            held += 1;
+            continue;
+        }
         let d = r
             .decision(f)
             .map(|d| format!("{}: {}", d.decision, d.reason));
         if let Some(line) = annotation(f, Report::is_new(f), d.as_deref()) {
-            let n = per.entry((f.rule.as_str(), f.path.as_str())).or_default();
-            *n += 1;
-            if *n > MAX_PER_RULE_AND_FILE {
-                held += 1;
-                continue;
-            }
             writeln!(w, "{line}")?;
         }
     }
@@ -106,6 +120,63 @@ pub fn write(r: &Report, w: &mut dyn Write) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn finding(path: &str, rule: &str, status: Status, line: u32) -> Finding {
+        let src = "x\n".repeat(30);
+        let lines = crate::source::LineIndex::new(src.as_bytes());
+        let ctx = crate::rules::FileCtx {
+            path,
+            src: src.as_bytes(),
+            lines: &lines,
+        };
+        let start = (line as usize - 1) * 2;
+        let mut f = ctx.finding(
+            crate::rules::by_code("HP102").unwrap(),
+            start..start + 1,
+            format!("{rule} at {line}"),
+            None,
+        );
+        f.rule = rule.to_string();
+        f.status = status;
+        f
+    }
+
+    /// The first annotations GitHub shows are the severest and the most varied: a file with
+    /// many repeats of one rule does not push another file's BLOCKER or first finding out.
+    #[test]
+    fn severest_and_first_occurrences_come_first() {
+        let mut findings = Vec::new();
+        for line in 1..=20 {
+            findings.push(finding("a.cu", "HP102", Status::Remediation, line));
+        }
+        findings.push(finding("b.cu", "HP401", Status::Remediation, 1));
+        findings.push(finding("z.cu", "HP999", Status::Blocker, 1));
+        findings.push(finding("c.cu", "HP710", Status::Unknown, 1));
+        findings.push(finding("d.cu", "HP001", Status::Pass, 1));
+        let target = crate::report::TargetInfo {
+            rocm: "6.3.0".into(),
+            roc: false,
+            experimental: false,
+            rocm_explicit: true,
+            offload_arch: Vec::new(),
+        };
+        let r = Report::new(target, findings, Vec::new());
+        let mut out = Vec::new();
+        write(&r, &mut out).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(lines[0].starts_with("::error file=z.cu,"), "{out}");
+        assert!(lines[1].starts_with("::warning file=a.cu,line=1,"), "{out}");
+        assert!(lines[2].starts_with("::warning file=b.cu,"), "{out}");
+        assert!(lines[3].starts_with("::warning file=a.cu,line=2,"), "{out}");
+        assert!(lines[4].starts_with("::warning file=a.cu,line=3,"), "{out}");
+        assert!(lines[5].starts_with("::notice file=c.cu,"), "{out}");
+        assert_eq!(lines.iter().filter(|l| l.starts_with("::")).count(), 6);
+        assert!(
+            lines[6].contains("17 more finding(s) not annotated"),
+            "{out}"
+        );
+    }
 
     #[test]
     fn escapes_as_documented() {
