@@ -188,7 +188,8 @@ fn with_target_index(text: &str, rocm: crate::version::Version) -> String {
         .replace(&format!("+{tag}"), &format!("+{new_tag}"))
 }
 
-/// Whether a URL is a CUDA PyTorch index (`.../whl/cu121`, `.../whl/nightly/cu124`).
+/// Whether a URL is a CUDA PyTorch index (`.../whl/cu121`, `.../whl/nightly/cu124`), also with
+/// the CUDA version in a variable (`cu${TORCH_CUDA_VERSION}`, `cu${{ matrix.cuda }}`, `cu{cuda}`).
 pub fn is_cuda_index(url: &str) -> bool {
     let Some(i) = url.find("download.pytorch.org/whl/") else {
         return false;
@@ -196,8 +197,11 @@ pub fn is_cuda_index(url: &str) -> bool {
     url[i + "download.pytorch.org/whl/".len()..]
         .split('/')
         .any(|seg| {
-            seg.strip_prefix("cu")
-                .is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()))
+            seg.strip_prefix("cu").is_some_and(|d| {
+                (!d.is_empty() && d.chars().all(|c| c.is_ascii_digit()))
+                    || d.starts_with('$')
+                    || d.starts_with('{')
+            })
         })
 }
 
@@ -251,6 +255,22 @@ mod tests {
         ));
         assert!(!is_cuda_index("https://download.pytorch.org/whl/rocm6.2"));
         assert!(!is_cuda_index("https://download.pytorch.org/whl/cpu"));
+        // mamba's workflow: the CUDA version in a shell variable or a matrix expression.
+        assert!(is_cuda_index(
+            "https://download.pytorch.org/whl/cu${TORCH_CUDA_VERSION}"
+        ));
+        assert!(is_cuda_index(
+            "https://download.pytorch.org/whl/nightly/cu${TORCH_CUDA_VERSION}/torch-2.6%2Bcu126.whl"
+        ));
+        assert!(is_cuda_index(
+            "https://download.pytorch.org/whl/cu${{ matrix.cuda }}"
+        ));
+        assert!(!is_cuda_index(
+            "https://download.pytorch.org/whl/${BACKEND}"
+        ));
+        assert!(!is_cuda_index(
+            "https://download.pytorch.org/whl/cuda_tools"
+        ));
         assert_eq!(cuda_suffix("cudf-cu12"), Some("cu12"));
         assert_eq!(cuda_suffix("jax-cuda12-plugin"), Some("cuda12"));
         assert_eq!(cuda_suffix("cupy-cuda12x"), Some("cuda12x"));

@@ -127,6 +127,13 @@ pub fn scan(out: &mut Out, flavor: Flavor) {
     out.pass_within(&cuda_only, &[], |test| {
         format!(" (CUDA-only branch of `{test}`: the project's ROCm branch replaces it)")
     });
+    // `if torch.version.cuda:` tests only whether it is set: None on ROCm picks the other arm.
+    let truthiness = rocm_branch::truthiness_tests(root, src, "torch.version.cuda");
+    out.pass_within(
+        &truthiness,
+        &[version_check::TORCH_VERSION_CUDA.id.code],
+        |_| " (only tested for being set: None on ROCm takes the other arm, which is right)".into(),
+    );
     if rocm_branch::has_rocm_test(root, src) {
         let whole = vec![(0..src.len() + 1, String::new())];
         out.pass_within(&whole, &[native_ext::TORCH_CUDA_EXTENSION.id.code], |_| {

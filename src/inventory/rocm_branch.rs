@@ -82,7 +82,14 @@ fn implies(n: Node, src: &[u8]) -> (Option<bool>, Option<bool>) {
 fn atom(n: Node, src: &[u8]) -> Option<bool> {
     match n.node_kind() {
         K::ParenthesizedExpression | K::NotOperator | K::BooleanOperator => rocm_test(n, src),
-        K::Identifier | K::Attribute => rocm_name(&dotted(n, src)?).then_some(true),
+        K::Identifier | K::Attribute => {
+            let d = dotted(n, src)?;
+            if d == "torch.version.cuda" {
+                // Set only on CUDA builds of PyTorch.
+                return Some(false);
+            }
+            rocm_name(&d).then_some(true)
+        }
         K::Call => {
             let f = dotted(n.field(F::Function)?, src)?;
             let args = n
@@ -91,6 +98,12 @@ fn atom(n: Node, src: &[u8]) -> Option<bool> {
                 .unwrap_or_default();
             if f == "bool" && args.len() == 1 {
                 return rocm_test(args[0], src);
+            }
+            // `getattr(torch.version, "hip", None)`
+            if f == "getattr" && args.len() >= 2 {
+                let (attr, _) = super::python::string(args[1], src)?;
+                let obj = dotted(args[0], src)?;
+                return rocm_name(&format!("{obj}.{attr}")).then_some(true);
             }
             (args.is_empty() && rocm_name(&f)).then_some(true)
         }
@@ -177,6 +190,32 @@ pub fn cuda_only(root: Node, src: &[u8]) -> Vec<(Range<usize>, String)> {
             }
         }
         _ => {}
+    });
+    out
+}
+
+/// Places where `name` is only tested for being set: the whole condition of an `if`/`elif`/
+/// conditional expression, or an operand of `not`/`and`/`or` there.
+pub fn truthiness_tests(root: Node, src: &[u8], name: &str) -> Vec<(Range<usize>, String)> {
+    let mut out = Vec::new();
+    ts::each(root, &mut |n| {
+        let c = match n.node_kind() {
+            K::IfStatement | K::ElifClause => n.field(F::Condition),
+            K::ConditionalExpression => ts::named_children(n).get(1).copied(),
+            _ => None,
+        };
+        let mut stack: Vec<Node> = c.into_iter().collect();
+        while let Some(x) = stack.pop() {
+            match x.node_kind() {
+                K::ParenthesizedExpression | K::NotOperator | K::BooleanOperator => {
+                    stack.extend(ts::named_children(x))
+                }
+                K::Attribute if dotted(x, src).as_deref() == Some(name) => {
+                    out.push((x.byte_range(), name.to_string()))
+                }
+                _ => {}
+            }
+        }
     });
     out
 }
