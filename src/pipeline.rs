@@ -6,8 +6,7 @@
 use crate::finding::Finding;
 use crate::mappings::Mappings;
 use crate::parse::{self, Health};
-use crate::rules::FileCtx;
-use crate::source::{self, LineIndex};
+use crate::source::{self, SourceFile};
 use crate::translate::{self, Options, Stats};
 use crate::walk::Input;
 use rayon::prelude::*;
@@ -90,34 +89,30 @@ pub fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
 
 /// The pipeline on bytes in memory (tests, benchmarks, stdin).
 pub fn process_bytes(rel: &str, bytes: Vec<u8>, work: &Work, m: &Mappings) -> FileResult {
-    let lines = LineIndex::new(&bytes);
-    let ctx = FileCtx {
-        path: rel,
-        src: &bytes,
-        lines: &lines,
-    };
+    // One lex per file: translation, the hazard rules, suppressions and the annotated
+    // translation all read these tokens.
+    let mut file = SourceFile::new(rel, bytes);
     // One parse per file at most: before translation when a byte search says the file is worth
     // it, otherwise after, only if the translation found CUDA anyway.
     // The tree feeds only the hazard rules and the parse-health report.
     let want_tree = work.hazards || work.parse_health;
     let early = want_tree
         && (work.hazards
-            || crate::prefilter::mentions_cuda(&bytes)
-            || translate::overloads::may_apply(&bytes));
-    let mut tree = if early { parse::parse(&bytes) } else { None };
-    // One lex per file: translation, the hazard rules, suppressions and the annotated
-    // translation all read these tokens.
-    let lexed = crate::lex::lex(&bytes);
-    let plain = translate::translate_lexed(&ctx, &lexed, m, &work.translate, None);
+            || crate::prefilter::mentions_cuda(&file.bytes)
+            || translate::overloads::may_apply(&file.bytes));
+    if early {
+        file.parse();
+    }
+    let plain = translate::translate_lexed(&file.ctx(), &file.lexed, m, &work.translate, None);
     let relevant = early
-        || plain.changed(&bytes)
+        || plain.changed(&file.bytes)
         || !plain.findings.is_empty()
         || plain.stats.unchanged_api > 0;
     if want_tree && !early && relevant {
-        tree = parse::parse(&bytes);
+        file.parse();
     }
     let health = if want_tree && relevant {
-        parse::health(tree.as_ref(), &bytes, &lines)
+        parse::health(file.tree.as_ref(), &file.bytes, &file.lines)
     } else {
         Health::default()
     };
@@ -126,31 +121,38 @@ pub fn process_bytes(rel: &str, bytes: Vec<u8>, work: &Work, m: &Mappings) -> Fi
     if work.hazards {
         // A name in a branch HIP never compiles (or one written for HIP) is not a porting
         // problem: scan leaves it out, as it does the hazards there.
-        let hazards = crate::rules::hazards::check_lexed(
-            &ctx,
-            &lexed,
-            tree.as_ref(),
+        let hazards = crate::rules::hazards::check_file(
+            &file,
             &work.translate.target,
             &mut findings,
             &mut project_notes,
         );
         findings.extend(hazards);
     }
-    let suppressed = crate::rules::suppress::apply_lexed(&bytes, &lexed, &lines, &mut findings);
+    // The tree and the rules' index are the largest things a file holds: gone before the
+    // annotated translation allocates its output.
+    file.drop_tree();
+    let suppressed =
+        crate::rules::suppress::apply_lexed(&file.bytes, &file.lexed, &file.lines, &mut findings);
     let compat = plain.compat;
     let (output, conflicts, stats) = if work.annotate {
-        let t = translate::translate_lexed(&ctx, &lexed, m, &work.translate, Some(&findings));
+        let t = translate::translate_lexed(
+            &file.ctx(),
+            &file.lexed,
+            m,
+            &work.translate,
+            Some(&findings),
+        );
         (t.output, t.conflicts, t.stats)
     } else {
         (plain.output, plain.conflicts, plain.stats)
     };
-    drop(tree);
     findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     findings.dedup_by(|a, b| a.rule == b.rule && a.byte_range == b.byte_range);
-    let changed = output != bytes;
+    let changed = output != file.bytes;
     FileResult {
         output: if work.keep_output { output } else { Vec::new() },
-        input: bytes,
+        input: file.bytes,
         changed,
         stats,
         findings,

@@ -129,6 +129,54 @@ impl LineIndex {
     }
 }
 
+/// One file as every pass of a command reads it, computed once: its bytes, line index and
+/// tokens, and (when a pass needs it) its tree. Translation, the hazard rules (which build their
+/// node index and HIP-side model from it), suppressions and the annotated translation all borrow
+/// it; nothing lexes or parses the file again.
+pub struct SourceFile<'p> {
+    /// Path relative to the root given, `/`-separated.
+    pub path: &'p str,
+    pub bytes: Vec<u8>,
+    pub lines: LineIndex,
+    pub lexed: crate::lex::Lexed,
+    /// The tree-sitter tree, when parsed; [`SourceFile::drop_tree`] frees it (≈ 30× the file)
+    /// as soon as the passes that read it are done.
+    pub tree: Option<tree_sitter::Tree>,
+}
+
+impl<'p> SourceFile<'p> {
+    /// Indexes and lexes `bytes` (once); no tree yet ([`SourceFile::parse`]).
+    pub fn new(path: &'p str, bytes: Vec<u8>) -> Self {
+        let lines = LineIndex::new(&bytes);
+        let lexed = crate::lex::lex(&bytes);
+        SourceFile {
+            path,
+            bytes,
+            lines,
+            lexed,
+            tree: None,
+        }
+    }
+    /// Parses the file (once: a second call keeps the first tree).
+    pub fn parse(&mut self) {
+        if self.tree.is_none() {
+            self.tree = crate::parse::parse(&self.bytes);
+        }
+    }
+    /// Frees the tree.
+    pub fn drop_tree(&mut self) {
+        self.tree = None;
+    }
+    /// The context a rule needs to report a finding in this file.
+    pub fn ctx(&self) -> crate::rules::FileCtx<'_> {
+        crate::rules::FileCtx {
+            path: self.path,
+            src: &self.bytes,
+            lines: &self.lines,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

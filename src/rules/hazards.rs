@@ -62,6 +62,23 @@ pub fn check_with(
     check_lexed(ctx, &lexed, tree, target, translated, project)
 }
 
+/// [`check_with`] on a [`SourceFile`]: its tokens and tree, computed once by the pipeline.
+pub fn check_file(
+    file: &crate::source::SourceFile,
+    target: &Target,
+    translated: &mut Vec<Finding>,
+    project: &mut Vec<Finding>,
+) -> Vec<Finding> {
+    check_lexed(
+        &file.ctx(),
+        &file.lexed,
+        file.tree.as_ref(),
+        target,
+        translated,
+        project,
+    )
+}
+
 /// [`check_with`] with the file's tokens already lexed (the pipeline lexes each file once).
 pub fn check_lexed(
     ctx: &FileCtx,
