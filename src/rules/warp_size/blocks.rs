@@ -285,6 +285,47 @@ pub(super) fn traits_argument<'a>(
     }
 }
 
+/// Function bodies whose warp-level work goes only through a cooperative-groups tile of 32
+/// threads (`thread_block_tile<32>` parameters or `tiled_partition<32>` tiles, `tile.shfl_down`,
+/// `cg::reduce(tile, …)`) with no raw warp intrinsic and no `warpSize`: there `threadIdx.x % 32`
+/// is the tile rank and `/ 32` the tile index, and HIP provides 32-thread tiles on 64-lane
+/// wavefronts, so the 32-lane arithmetic is consistent on AMD.
+pub(super) fn tile32_functions(s: &Src, nodes: &[Node]) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    for f in nodes
+        .iter()
+        .filter(|n| n.node_kind() == K::FunctionDefinition)
+    {
+        let tile32 = s.descendants(*f, K::TemplateArgumentList).iter().any(|a| {
+            let owner = a
+                .parent()
+                .and_then(|p| p.field(F::Name))
+                .map_or("", |n| s.text(n));
+            let mut c = a.walk();
+            let first = a.named_children(&mut c).next();
+            matches!(owner, "tiled_partition" | "thread_block_tile")
+                && first.is_some_and(|x| lit(s, x) == Some(32))
+        });
+        if !tile32 {
+            continue;
+        }
+        let raw = s.descendants(*f, K::CallExpression).iter().any(|c| {
+            let name = call_name(s, *c).unwrap_or("");
+            let member = c
+                .field(F::Function)
+                .is_some_and(|x| x.node_kind() == K::FieldExpression);
+            name.starts_with("__") && warp_call(name) && !member
+        }) || s
+            .descendants(*f, K::Identifier)
+            .iter()
+            .any(|i| warp_name(s.text(*i)));
+        if !raw {
+            out.push(f.byte_range());
+        }
+    }
+    out
+}
+
 /// Inside `case 32:` of a switch over block sizes (`case 32: reduce<T, 32><<<…>>>`): one size
 /// among all the supported ones, chosen at run time, not a design that assumes one warp.
 fn case_dispatch<'a>(s: &Src<'a>, n: Node<'a>) -> bool {
@@ -368,5 +409,39 @@ void dispatch(T* p, int n, int threads) {
         // Traits declared in another header are recognised by name.
         let elsewhere = "__global__ void k(float* p) { p[0] = __shfl_xor(p[0], 1); }\nvoid h(float* p) { run<Flash_kernel_traits<32, 4>>(p); run<Other<32, 4>>(p); }\n";
         assert_eq!(fires(elsewhere, "HP107"), [2]);
+    }
+
+    #[test]
+    fn arithmetic_consistent_with_a_32_thread_tile_is_pass() {
+        let src = r#"__device__ float block_sum(const cg::thread_block_tile<32>& warp, float v) {
+  __shared__ float sums[32];
+  int warp_id = threadIdx.x / 32;
+  int lane_id = threadIdx.x % 32;
+  int num_warps = blockDim.x / 32;
+  v = cg::reduce(warp, v, cg::plus<float>{});
+  if (lane_id == 0) sums[warp_id] = v;
+  __syncthreads();
+  v = (lane_id < num_warps) ? sums[lane_id] : 0.f;
+  for (int o = 16; o > 0; o /= 2) v += warp.shfl_down(v, o);
+  return v;
+}
+__device__ float mixed(float v) {
+  auto tile = cg::tiled_partition<32>(cg::this_thread_block());
+  int lane = threadIdx.x % 32;
+  v += __shfl_xor_sync(0xffffffff, v, 16);
+  return v + tile.thread_rank() + lane;
+}
+__device__ float no_tile(float v) {
+  int lane = threadIdx.x % 32;
+  for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o);
+  return v + lane;
+}
+"#;
+        use crate::rules::syntax::test_support::fires_open;
+        // The tile-only function: found, but PASS.
+        assert_eq!(fires(src, "HP102"), [3, 4, 5, 15, 20]);
+        assert_eq!(fires_open(src, "HP102"), [15, 20]);
+        assert_eq!(fires(src, "HP104"), [10, 16, 21]);
+        assert_eq!(fires_open(src, "HP104"), [16, 21]);
     }
 }

@@ -14,6 +14,12 @@ pub(super) struct Flow<'a> {
     thread: HashSet<&'a str>,
     lane: HashSet<&'a str>,
     warp: HashSet<&'a str>,
+    /// Lane variables whose every assignment is bounded to 0–31 (`t % 32`, `t & 31`): as an
+    /// index into a 32-slot array they stay in bounds on 64-lane wavefronts too.
+    bounded_lane: HashSet<&'a str>,
+    /// Lane variables with some assignment not bounded by a literal 32 (`% warpSize`,
+    /// `% WARP_SIZE`, `__lane_id()`).
+    unbounded_lane: HashSet<&'a str>,
     /// File constants that hold 32, 31 or 5 under a name that does not say "warp size"
     /// (`static const int WS = 32;`): their uses in lane arithmetic count as the literal.
     named: HashMap<&'a str, u64>,
@@ -65,6 +71,8 @@ impl<'a> Flow<'a> {
             thread: HashSet::new(),
             lane: HashSet::new(),
             warp: HashSet::new(),
+            bounded_lane: HashSet::new(),
+            unbounded_lane: HashSet::new(),
             named: named.clone(),
         };
         // Parameters named like thread or lane ids count from the start.
@@ -103,6 +111,11 @@ impl<'a> Flow<'a> {
             for (name, v) in &assigns {
                 if flow.lane_expr(s, *v) {
                     flow.lane.insert(name);
+                    if flow.bounded_by_32(s, *v) {
+                        flow.bounded_lane.insert(name);
+                    } else {
+                        flow.unbounded_lane.insert(name);
+                    }
                 }
                 if flow.warp_expr(s, *v) {
                     flow.warp.insert(name);
@@ -168,6 +181,28 @@ impl<'a> Flow<'a> {
             }
             _ => false,
         }
+    }
+    /// `x % 32` or `x & 31` with a literal (or a constant of another name), or a lane variable
+    /// assigned only such values: at most 31 whatever the wavefront size.
+    fn bounded_by_32(&self, s: &Src, n: Node) -> bool {
+        let n = strip_parens(n);
+        match n.node_kind() {
+            K::Identifier => {
+                let t = s.text(n);
+                self.bounded_lane.contains(t) && !self.unbounded_lane.contains(t)
+            }
+            K::BinaryExpression => {
+                let (op, l, r) = parts(s, n);
+                (op == "%" && self.val(s, r) == Some(32))
+                    || (op == "&" && (self.val(s, r) == Some(31) || self.val(s, l) == Some(31)))
+            }
+            _ => false,
+        }
+    }
+    /// An index that reaches past slot 31 on a 64-lane wavefront: a lane id not bounded by a
+    /// literal 32 (`% warpSize`, `% WARP_SIZE`, `__lane_id()`, a lane parameter).
+    pub(super) fn lane_beyond_32(&self, s: &Src, n: Node) -> bool {
+        self.lane_expr(s, n) && !self.bounded_by_32(s, n)
     }
     /// The value of a literal, of a file constant in [`Flow::named`], or of simple arithmetic
     /// on those (`LANES - 1`, `WS / 2`).
@@ -337,7 +372,38 @@ fn assigned_to<'a>(s: &Src<'a>, b: Node<'a>, warp: bool) -> bool {
     })
 }
 
+/// The text (without blanks) of what the function multiplies by a warp size written as a name
+/// (`WARP_SIZE * x128::size` gives `x128::size`): `32 * x128::size` beside it is the same
+/// quantity with the warp size written as 32.
+fn scaled_by_warp_size<'a>(s: &Src<'a>, f: Node<'a>) -> HashSet<String> {
+    let squeeze = |n: Node| -> String { s.text(n).split_whitespace().collect() };
+    let named = |n: Node| {
+        let n = strip_parens(n);
+        n.node_kind() == K::Identifier && {
+            let t = s.text(n);
+            t == "warpSize" || super::warp_const_name(t)
+        }
+    };
+    let mut out = HashSet::new();
+    for b in s.descendants(f, K::BinaryExpression) {
+        let (op, l, r) = parts(s, b);
+        if op == "*" {
+            if named(l) {
+                out.insert(squeeze(strip_parens(r)));
+            } else if named(r) {
+                out.insert(squeeze(strip_parens(l)));
+            }
+        }
+    }
+    out
+}
+
 pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) {
+    let scaled = scaled_by_warp_size(s, f);
+    let like_warp_size = |n: Node| {
+        let t: String = s.text(strip_parens(n)).split_whitespace().collect();
+        scaled.contains(&t)
+    };
     for b in s.descendants(f, K::BinaryExpression) {
         let (op, l, r) = parts(s, b);
         let hit: Option<&str> = match op {
@@ -370,8 +436,10 @@ pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) 
             {
                 Some("`>> 5` divides by a 32-lane warp")
             }
-            "*" if (flow.val(s, r) == Some(32) && (is_warp(s, flow, l) || warp_count(s, l)))
-                || (flow.val(s, l) == Some(32) && (is_warp(s, flow, r) || warp_count(s, r))) =>
+            "*" if (flow.val(s, r) == Some(32)
+                && (is_warp(s, flow, l) || warp_count(s, l) || like_warp_size(l)))
+                || (flow.val(s, l) == Some(32)
+                    && (is_warp(s, flow, r) || warp_count(s, r) || like_warp_size(r))) =>
             {
                 Some("`warp * 32` assumes 32 lanes per warp")
             }
@@ -446,8 +514,15 @@ pub(super) fn per_warp_arrays(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Findi
         .descendants(f, K::InitDeclarator)
         .iter()
         .filter(|d| {
-            d.field(F::Value)
-                .is_some_and(|v| syntax::identifiers(s, v).contains(&"warpSize"))
+            d.field(F::Value).is_some_and(|v| {
+                // A warp id (`threadIdx.x / warpSize`) is at most 15 on AMD: in bounds.
+                let v = strip_parens(v);
+                let divides = v.node_kind() == K::BinaryExpression && {
+                    let (op, _, r) = parts(s, v);
+                    op == "/" && s.text(strip_parens(r)) == "warpSize"
+                };
+                !divides && syntax::identifiers(s, v).contains(&"warpSize")
+            })
         })
         .filter_map(|d| {
             d.field(F::Declarator)
@@ -477,12 +552,12 @@ pub(super) fn per_warp_arrays(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Findi
                     let mut c = i.walk();
                     let r = i
                         .named_children(&mut c)
-                        .any(|e| is_warp(s, flow, e) || flow.lane_expr(s, e) || reaches_ws(e));
+                        .any(|e| flow.lane_beyond_32(s, e) || reaches_ws(e));
                     r
                 })
         });
         if indexed {
-            out.push(s.ctx.finding(&PER_WARP_ARRAY_32, a.byte_range(), format!("`{name}[32]` holds one slot per 32-lane warp and is indexed by a warp or lane id"), Some("size it by the number of wavefronts and index it with ids computed from `warpSize`".into())));
+            out.push(s.ctx.finding(&PER_WARP_ARRAY_32, a.byte_range(), format!("`{name}[32]` has one slot per lane of a 32-lane warp but is indexed by a lane id that reaches 63 on a 64-lane wavefront (out of bounds)"), Some("size it by the number of wavefronts and index it with ids computed from `warpSize`".into())));
         }
     }
 }

@@ -23,7 +23,7 @@ __global__ void shfl_scan_test(int *data, int width, int *partial_sums = NULL)
 #pragma unroll
     for (int i = 1; i <= width; i *= 2) {
         unsigned int mask = 0xffffffff;  // expect: HP103 warp-size REMEDIATION
-        int          n    = __shfl_up_sync(mask, value, i, width);  // expect: HP007 build-system REMEDIATION expect-noise: HP103
+        int          n    = __shfl_up_sync(mask, value, i, width);  // expect: HP007 build-system REMEDIATION expect-ok: the mask variable is flagged where it is set (line above): one fact
 
         if (lane_id >= i)
             value += n;
@@ -48,7 +48,7 @@ __global__ void shfl_scan_test(int *data, int width, int *partial_sums = NULL)
 
         int mask = (1 << (blockDim.x / warpSize)) - 1;  // expect-ok: mask of the first blockDim.x/warpSize lanes, correct on 64 lanes
         for (int i = 1; i <= (blockDim.x / warpSize); i *= 2) {
-            int n = __shfl_up_sync(mask, warp_sum, i, (blockDim.x / warpSize));  // expect-noise: HP103
+            int n = __shfl_up_sync(mask, warp_sum, i, (blockDim.x / warpSize));  // expect-ok: this `mask` is the low blockDim.x/warpSize lanes (line above), not a full mask
 
             if (lane_id >= i)
                 warp_sum += n;
