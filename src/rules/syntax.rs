@@ -329,6 +329,28 @@ pub mod test_support {
             .collect()
     }
 
+    /// Test helper: the messages of `rule`'s findings on `src`, in line order.
+    pub fn messages(src: &str, rule: &str) -> Vec<String> {
+        let bytes = src.as_bytes();
+        let lines = crate::source::LineIndex::new(bytes);
+        let ctx = FileCtx {
+            path: "t.cu",
+            src: bytes,
+            lines: &lines,
+        };
+        let tree = crate::parse::parse(bytes);
+        let target = crate::mappings::Target {
+            rocm: crate::settings::default_rocm(),
+            roc: false,
+            experimental: false,
+        };
+        crate::rules::hazards::check(&ctx, tree.as_ref(), &target)
+            .into_iter()
+            .filter(|f| f.rule == rule)
+            .map(|f| f.message)
+            .collect()
+    }
+
     /// Test helper: the lines (1-based) where `rule` fires with a status other than PASS.
     pub fn fires_open(src: &str, rule: &str) -> Vec<u32> {
         let bytes = src.as_bytes();

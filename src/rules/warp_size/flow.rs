@@ -546,18 +546,31 @@ pub(super) fn per_warp_arrays(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Findi
             continue;
         }
         let name = s.text(inner);
-        let indexed = subs.iter().any(|x| {
-            x.field(F::Argument).is_some_and(|arg| s.text(arg) == name)
-                && x.field(F::Indices).is_some_and(|i| {
-                    let mut c = i.walk();
-                    let r = i
-                        .named_children(&mut c)
-                        .any(|e| flow.lane_beyond_32(s, e) || reaches_ws(e));
-                    r
-                })
-        });
-        if indexed {
-            out.push(s.ctx.finding(&PER_WARP_ARRAY_32, a.byte_range(), format!("`{name}[32]` has one slot per lane of a 32-lane warp but is indexed by a lane id that reaches 63 on a 64-lane wavefront (out of bounds)"), Some("size it by the number of wavefronts and index it with ids computed from `warpSize`".into())));
+        // Indices into the array: 2 when one reaches past slot 31 on a 64-lane wavefront,
+        // 1 when it is a warp id or a lane id bounded to 32 lanes, 0 otherwise.
+        let reach = subs
+            .iter()
+            .filter(|x| x.field(F::Argument).is_some_and(|arg| s.text(arg) == name))
+            .filter_map(|x| x.field(F::Indices))
+            .flat_map(|i| {
+                let mut c = i.walk();
+                i.named_children(&mut c).collect::<Vec<_>>()
+            })
+            .map(|e| {
+                if flow.lane_beyond_32(s, e) || reaches_ws(e) {
+                    2
+                } else if is_warp(s, flow, e) || flow.lane_expr(s, e) {
+                    1
+                } else {
+                    0
+                }
+            })
+            .max()
+            .unwrap_or(0);
+        if reach == 2 {
+            out.push(s.ctx.finding(&PER_WARP_ARRAY_32, a.byte_range(), format!("`{name}[32]` has one slot per lane of a 32-lane warp but is indexed by a lane id that reaches 63 on a 64-lane wavefront (out of bounds)"), Some("size it for the largest wavefront (64), or keep the index below 32".into())));
+        } else if reach == 1 {
+            out.push(s.ctx.finding(&PER_WARP_ARRAY_32, a.byte_range(), format!("`{name}[32]` holds one slot per 32-lane warp and is indexed by a warp or lane id"), Some("size it by the number of wavefronts and index it with ids computed from `warpSize`".into())));
         }
     }
 }

@@ -79,11 +79,11 @@ rule!(SHUFFLE_REDUCTION_FROM_16, "HP104", WarpSize, Remediation, Correctness,
 );
 
 rule!(PER_WARP_ARRAY_32, "HP105", WarpSize, Remediation, Correctness,
-    summary: "A 32-slot array indexed by a lane id that reaches past slot 31 on a 64-lane wavefront (`s[32]` indexed by `threadIdx.x % warpSize`, `__lane_id()`, a lane parameter, or a counter starting at `warpSize / 2`).",
-    why: "With 64-lane wavefronts lane ids run to 63, so a per-lane array of 32 slots is read and written out of bounds. Arrays indexed by warp ids, or by lanes computed as `% 32` / `& 31`, stay in bounds (AMD has fewer, wider wavefronts) and are not flagged here; the 32-lane arithmetic itself is HP102.",
-    bad: "__shared__ float partial[32];\nint lane = threadIdx.x % warpSize;\npartial[lane] = v;",
-    good: "__shared__ float partial[64];   // the largest wavefront\nint lane = threadIdx.x % warpSize;\npartial[lane] = v;",
-    fix: "Size the array for the largest wavefront (64), or index it with ids that stay below 32.",
+    summary: "A 32-slot array (one slot per warp or per lane of a 32-lane warp) indexed by a warp or lane id; out of bounds when the lane id reaches past 31 on a 64-lane wavefront (`% warpSize`, `__lane_id()`, a lane parameter, a counter from `warpSize / 2`).",
+    why: "The array's size and its indexing by lane assume 32 lanes; with 64-lane wavefronts lane ids run to 63 (an out-of-bounds access), and the second reduction stage reads the wrong slots once the ids are computed from the wavefront size. In a function whose warp-level work goes only through a 32-thread cooperative-groups tile the ids are tile ranks and the finding is PASS.",
+    bad: "__shared__ float warp_sums[32];\nint lane = threadIdx.x % warpSize;\nwarp_sums[lane] = v;",
+    good: "__shared__ float warp_sums[64];   // the largest wavefront\nint lane = threadIdx.x % warpSize;\nwarp_sums[lane] = v;",
+    fix: "Size the array for the largest wavefront (64) or the number of wavefronts, and compute the indices with `warpSize`.",
     refs: [REF_WAVE, REF_PORTING],
 );
 
@@ -229,13 +229,13 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
         per_warp_arrays(s, f, &flow, out);
         ballots(s, f, out);
     }
-    let declared = file_names(s, &nodes, &macros);
+    let masks = Masks::of(s, &nodes, &macros);
     let mut kernels = blocks::Kernels::of(s, &nodes);
     let templates = blocks::template_params(s, &nodes);
     for n in &nodes {
         match n.node_kind() {
             K::CallExpression => {
-                calls(s, *n, &declared, out);
+                calls(s, *n, &masks, out);
                 blocks::one_warp_launch(s, *n, &mut kernels, out);
             }
             K::TemplateArgumentList => {
@@ -319,16 +319,16 @@ fn constant<'a>(
             format!("`{name}` = 5 is log2 of a 32-lane warp; AMD wavefronts have 64 lanes (6)"),
             Some("derive it from the wavefront size per target (`__AMDGCN_WAVEFRONT_SIZE`)".into()),
         ));
-    } else if (v == Some(0xffff_ffff) && !syntax::is_wide_literal(value)) || narrow_all_ones(value)
+    } else if ((v == Some(0xffff_ffff) && !syntax::is_wide_literal(value))
+        || narrow_all_ones(value))
+        && (full_mask_name(name) || mask_args.contains(name))
     {
-        if full_mask_name(name) || mask_args.contains(name) {
-            out.push(s.ctx.finding(
-                &WARP_MASK_32BIT,
-                range,
-                format!("`{name}` is a 32-bit full warp mask; HIP masks are 64-bit"),
-                Some("use `0xffffffffffffffffull` or `__activemask()`".into()),
-            ));
-        }
+        out.push(s.ctx.finding(
+            &WARP_MASK_32BIT,
+            range,
+            format!("`{name}` is a 32-bit full warp mask; HIP masks are 64-bit"),
+            Some("use `0xffffffffffffffffull` or `__activemask()`".into()),
+        ));
     }
 }
 
@@ -425,33 +425,55 @@ fn tokens(s: &Src, out: &mut Vec<Finding>) {
     }
 }
 
-/// Every name the file declares or `#define`s (variables, parameters, members, enumerators,
-/// macros): a mask passed by such a name is judged where it is defined, not at each use.
-fn file_names<'a>(
-    s: &Src<'a>,
-    nodes: &[Node<'a>],
-    macros: &[(&'a str, &'a str, std::ops::Range<usize>)],
-) -> HashSet<&'a str> {
-    let mut out: HashSet<&'a str> = macros.iter().map(|(n, _, _)| *n).collect();
-    for n in nodes {
-        let d = match n.node_kind() {
-            K::InitDeclarator | K::ParameterDeclaration | K::OptionalParameterDeclaration => {
-                n.field(F::Declarator)
-            }
-            K::Declaration | K::FieldDeclaration => n
-                .field(F::Declarator)
-                .filter(|d| d.node_kind() != K::InitDeclarator),
-            K::Enumerator => n.field(F::Name),
-            _ => None,
-        };
-        if let Some(name) = d.and_then(|d| syntax::declarator_name(s, d)) {
-            out.insert(name);
-        }
-    }
-    out
+/// Masks as the calls see them: `full` are the 32-bit full masks defined for the whole file
+/// (`#define FULL_MASK 0xffffffff`, file-scope constants), flagged where they are defined and at
+/// each use; `local` are the names declared inside functions (locals, parameters), judged only
+/// where they are set (`unsigned mask = 0xffffffff;` is one fact, and another function's
+/// `mask` is another variable).
+struct Masks<'a> {
+    full: HashSet<&'a str>,
+    local: HashSet<&'a str>,
 }
 
-fn calls(s: &Src, c: Node, declared: &HashSet<&str>, out: &mut Vec<Finding>) {
+impl<'a> Masks<'a> {
+    fn of(
+        s: &Src<'a>,
+        nodes: &[Node<'a>],
+        macros: &[(&'a str, &'a str, std::ops::Range<usize>)],
+    ) -> Masks<'a> {
+        let is_full = |v: &str| {
+            (int_value(v) == Some(0xffff_ffff) && !syntax::is_wide_literal(v)) || narrow_all_ones(v)
+        };
+        let mut full: HashSet<&'a str> = macros
+            .iter()
+            .filter(|(_, v, _)| is_full(v))
+            .map(|(n, _, _)| *n)
+            .collect();
+        let mut local = HashSet::new();
+        for n in nodes {
+            let d = match n.node_kind() {
+                K::InitDeclarator | K::ParameterDeclaration | K::OptionalParameterDeclaration => {
+                    n.field(F::Declarator)
+                }
+                K::Declaration => n
+                    .field(F::Declarator)
+                    .filter(|d| d.node_kind() != K::InitDeclarator),
+                _ => None,
+            };
+            let Some(name) = d.and_then(|d| syntax::declarator_name(s, d)) else {
+                continue;
+            };
+            if s.enclosing_function(*n).is_some() {
+                local.insert(name);
+            } else if declared_constant(s, *n).is_some_and(|(_, v)| is_full(s.text(v))) {
+                full.insert(name);
+            }
+        }
+        Masks { full, local }
+    }
+}
+
+fn calls(s: &Src, c: Node, masks: &Masks, out: &mut Vec<Finding>) {
     let Some(name) = call_name(s, c) else { return };
     let args = call_args(c);
     if is_sync_intrinsic(name) {
@@ -460,10 +482,11 @@ fn calls(s: &Src, c: Node, declared: &HashSet<&str>, out: &mut Vec<Finding>) {
             let literal = m.node_kind() == K::NumberLiteral
                 && int_value(text) == Some(0xffff_ffff)
                 && !syntax::is_wide_literal(text);
-            // A mask the file defines is flagged at its definition (HP103 there when it is a
-            // 32-bit full mask); one from another header, by its name.
-            let named =
-                m.node_kind() == K::Identifier && full_mask_name(text) && !declared.contains(text);
+            // A file-wide full mask at each use, one from another header by its name; a local
+            // variable where it is set.
+            let named = m.node_kind() == K::Identifier
+                && !masks.local.contains(text)
+                && (masks.full.contains(text) || full_mask_name(text));
             // Spellings of a 32-bit all-ones mask the translator does not widen.
             let spelled = narrow_all_ones(text);
             if (literal && !TRANSLATOR_MASKS.contains(&name)) || named || spelled {
@@ -641,8 +664,7 @@ mod tests {
     fn constants_and_masks() {
         let src = "#define WARP_SIZE 32\n#define TILE 32\n#define FULL_MASK 0xffffffff\n#define TAG_MASK 0xFFFFFFFFU\nconstexpr int kWarpSize = 32;\n__device__ float f(float v) { return __shfl_xor_sync(FULL_MASK, v, 1); }\n";
         assert_eq!(fires(src, "HP101"), [1, 5]);
-        // The use of `FULL_MASK` is the same fact as its definition.
-        assert_eq!(fires(src, "HP103"), [3]);
+        assert_eq!(fires(src, "HP103"), [3, 6]);
         // A full mask from another header, by its name; a local mask of another value is not.
         let other = "__device__ float f(float v) {\n  v += __shfl_xor_sync(WARP_FULL_MASK, v, 1);\n  {\n    unsigned int mask = 0xffffffff;\n    v += __shfl_up_sync(mask, v, 1);\n  }\n  int mask = (1 << (blockDim.x / warpSize)) - 1;\n  return __shfl_up_sync(mask, v, 1);\n}\n";
         assert_eq!(fires(other, "HP103"), [2, 4]);
@@ -658,8 +680,7 @@ mod tests {
     fn shuffle_loops_arrays_ballots_tiles_warpsize() {
         let src = "__global__ void k(float* p) {\n  __shared__ float s[32];\n  __shared__ float tile[32][33];\n  int warp = threadIdx.x / warpSize;\n  float v = p[threadIdx.x];\n  for (int o = 16; o > 0; o >>= 1) v += __shfl_down(v, o);\n  for (int o = warpSize / 2; o > 0; o >>= 1) v += __shfl_down(v, o);\n  for (int j = 16; j > 0; j--) v += tile[j][0];\n  s[warp] = v;\n  unsigned b = __ballot(v > 0);\n  unsigned long long b64 = __ballot(v > 0);\n  p[0] = __popc(b) + __popcll(b64);\n  auto t = cg::tiled_partition<32>(blk);\n  auto h = cg::tiled_partition<16>(blk);\n  __shared__ float q[warpSize];\n}\n";
         assert_eq!(fires(src, "HP104"), [6]);
-        // Indexed by a warp id (at most 15 wavefronts of 64 lanes): in bounds.
-        assert!(fires(src, "HP105").is_empty());
+        assert_eq!(fires(src, "HP105"), [2]);
         assert_eq!(fires(src, "HP106"), [10, 12]);
         assert_eq!(fires(src, "HP107"), [13]);
         assert_eq!(fires(src, "HP108"), [15]);
@@ -780,9 +801,11 @@ __global__ void k(float* p, unsigned long long* o) {
 }
 __device__ void put(float* v, int lane) { __shared__ float s[32]; s[lane] = v[0]; }
 "#;
-        // `maxv` is indexed by a warp id and a `% 32` lane (in bounds on AMD: HP102 covers the
-        // arithmetic); `% warpSize`, `__lane_id()` and a lane parameter reach 63.
-        assert_eq!(fires(src, "HP105"), [3, 4, 14]);
+        // `% warpSize`, `__lane_id()` and a lane parameter reach 63 (out of bounds); `maxv`,
+        // indexed by a warp id and a `% 32` lane, assumes 32-lane warps.
+        assert_eq!(fires(src, "HP105"), [2, 3, 4, 14]);
+        let msgs: Vec<String> = crate::rules::syntax::test_support::messages(src, "HP105");
+        assert!(msgs[0].contains("warp or lane id") && msgs[1].contains("out of bounds"));
         assert_eq!(fires(src, "HP102"), [5, 6]);
     }
 
