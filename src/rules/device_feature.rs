@@ -101,7 +101,7 @@ rule!(FP8_FORMAT, "HP709", DeviceFeature, Remediation, Correctness,
 );
 
 rule!(HALF2_MEMBER_ACCESS, "HP710", DeviceFeature, Remediation, Build,
-    summary: "Member access `.x`/`.y` on a `__half2` / `__nv_bfloat162` value.",
+    summary: "Member access `.x`/`.y` on a `__half2` / `__nv_bfloat162` value (the variable's type is read from its declaration in scope: the enclosing block, the function's parameters, else file scope).",
     why: "HIP's `__half2` keeps its halves in a vector type; `.x`/`.y` are not `__half` lvalues as in CUDA, so the code does not compile or converts implicitly.",
     bad: "__half lo = h2.x;",
     good: "__half lo = __low2half(h2);",
@@ -368,7 +368,7 @@ fn tree_rules(s: &Src, out: &mut Vec<Finding>) {
     let half2: HashSet<&str> = syntax::typed_variables(s, root, is_half2)
         .into_iter()
         .collect();
-    let mut scopes: HashMap<usize, HashMap<&str, &str>> = HashMap::new();
+    let mut scopes: HashMap<usize, syntax::ScopedTypes> = HashMap::new();
     // Per-file indexes built once, on first need (a walk of the tree per atomic call or per
     // `.x` made the rule quadratic in the file size).
     let mut fp_vars: Option<HashSet<&str>> = None;
@@ -414,12 +414,13 @@ fn tree_rules(s: &Src, out: &mut Vec<Finding>) {
                 {
                     continue;
                 }
+                // The declaration in scope at the use (a block's own, else the function's
+                // parameters), not any declaration of the name in the function.
                 let ty = match s.enclosing_function(*n) {
                     Some(f) => scopes
                         .entry(f.id())
-                        .or_insert_with(|| syntax::declared_types(s, f))
-                        .get(arg)
-                        .copied(),
+                        .or_insert_with(|| syntax::ScopedTypes::of(s, f))
+                        .type_at(arg, n.start_byte()),
                     None => None,
                 };
                 let ty = match ty {
@@ -528,5 +529,38 @@ mod tests {
         assert_eq!(fires(src, "HP710"), [4]);
         assert_eq!(fires(src, "HP709"), [1]);
         assert_eq!(fires(src, "HP702"), [5]);
+    }
+
+    #[test]
+    fn half2_members_resolved_by_the_declaration_in_scope() {
+        let src = r#"#include <cuda_fp16.h>
+__half2 g;
+__device__ float b(float2 h) { return h.x + h.y; }
+__device__ float c(const float* p) {
+  float2 g = make_float2(p[0], p[1]);
+  return g.x;
+}
+__device__ float d(const __half2* p, const float2* q) {
+  float s = 0.f;
+  {
+    __half2 t = p[0];
+    s += __half2float(t.x);
+  }
+  {
+    float2 t = q[0];
+    s += t.x;
+  }
+  for (int i = 0; i < 2; ++i) { float2 h = q[i]; s += h.y; }
+  return s;
+}
+__device__ float e(__half2 h) {
+  { float2 h2 = make_float2(0.f, 1.f); }
+  return __half2float(h.y);
+}
+__device__ float f() { return __half2float(g.x); }
+"#;
+        // `t` is `__half2` in the first block and `float2` in the second; `g` is the file's
+        // `__half2` except where `c` declares its own; `h` is a `float2` parameter in `b`.
+        assert_eq!(fires(src, "HP710"), [12, 23, 25]);
     }
 }

@@ -9,7 +9,7 @@ use crate::rules::FileCtx;
 use tree_sitter::{Node, Tree};
 
 /// The node kinds the shared helpers read from the index (declarations, for
-/// [`typed_variables`] and [`declared_types`]).
+/// [`typed_variables`] and [`ScopedTypes`]).
 pub const KINDS: &[K] = &[K::Declaration, K::ParameterDeclaration, K::FieldDeclaration];
 
 /// One file as the hazard rules see it.
@@ -283,24 +283,66 @@ pub fn typed_variables<'a>(s: &Src<'a>, scope: Node, pred: impl Fn(&str) -> bool
     out
 }
 
-/// The declared type text of every variable and parameter declared in `scope`, by name (the
-/// last declaration wins).
-pub fn declared_types<'a>(s: &Src<'a>, scope: Node) -> std::collections::HashMap<&'a str, &'a str> {
-    let mut out = std::collections::HashMap::new();
-    for kind in [K::ParameterDeclaration, K::Declaration] {
-        for d in s.descendants(scope, kind) {
-            let Some(ty) = d.field(F::Type) else {
-                continue;
-            };
-            let mut c = d.walk();
-            for decl in d.fields(F::Declarator, &mut c) {
-                if let Some(name) = declarator_name(s, decl) {
-                    out.insert(name, s.text(ty));
+/// The declared types of a function's variables and parameters, each with the code its
+/// declaration covers (the block, `for` statement or function it is declared in): a use
+/// resolves to the innermost declaration before it whose scope contains it, so `t` declared
+/// `__half2` in one block and `float2` in the next are two variables.
+pub struct ScopedTypes<'a> {
+    /// name → (declaration start, scope start, scope end, type text).
+    decls: std::collections::HashMap<&'a str, Vec<(usize, usize, usize, &'a str)>>,
+}
+
+impl<'a> ScopedTypes<'a> {
+    pub fn of(s: &Src<'a>, f: Node<'a>) -> ScopedTypes<'a> {
+        let mut decls: std::collections::HashMap<&'a str, Vec<_>> =
+            std::collections::HashMap::new();
+        for kind in [K::ParameterDeclaration, K::Declaration] {
+            for d in s.descendants(f, kind) {
+                let Some(ty) = d.field(F::Type) else {
+                    continue;
+                };
+                // Parameters cover the function; a declaration its block or `for`.
+                let scope = if kind == K::ParameterDeclaration {
+                    f
+                } else {
+                    let mut p = s.parent(d);
+                    while let Some(x) = p {
+                        if matches!(
+                            x.node_kind(),
+                            K::CompoundStatement | K::ForStatement | K::FunctionDefinition
+                        ) {
+                            break;
+                        }
+                        p = s.parent(x);
+                    }
+                    p.unwrap_or(f)
+                };
+                let mut c = d.walk();
+                for decl in d.fields(F::Declarator, &mut c) {
+                    if let Some(name) = declarator_name(s, decl) {
+                        decls.entry(name).or_default().push((
+                            d.start_byte(),
+                            scope.start_byte(),
+                            scope.end_byte(),
+                            s.text(ty),
+                        ));
+                    }
                 }
             }
         }
+        ScopedTypes { decls }
     }
-    out
+
+    /// The type of `name` as seen at byte `at`; `None` when the function does not declare it
+    /// in a scope around `at`.
+    pub fn type_at(&self, name: &str, at: usize) -> Option<&'a str> {
+        self.decls
+            .get(name)?
+            .iter()
+            .filter(|(d, st, en, _)| *d <= at && *st <= at && at < *en)
+            .max_by_key(|(d, st, _, _)| (*st, *d))
+            .map(|(_, _, _, ty)| *ty)
+    }
 }
 
 /// Helpers for the rule modules' unit tests.
