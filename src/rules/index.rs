@@ -108,7 +108,7 @@ impl<'t> NodeIndex<'t> {
     pub fn of_kind(&self, kind: K) -> impl Iterator<Item = Node<'t>> + '_ {
         debug_assert!(
             self.has(kind) || self.root.is_none(),
-            "{kind:?} not registered"
+            "{kind:?} not registered: add it to the family's `KINDS`"
         );
         self.buckets[kind as usize].iter().map(|(_, n)| *n)
     }
@@ -118,7 +118,10 @@ impl<'t> NodeIndex<'t> {
         let mut v: Vec<(u32, Node<'t>)> = kinds
             .iter()
             .flat_map(|k| {
-                debug_assert!(self.has(*k) || self.root.is_none(), "{k:?} not registered");
+                debug_assert!(
+                    self.has(*k) || self.root.is_none(),
+                    "{k:?} not registered: add it to the family's `KINDS`"
+                );
                 self.buckets[*k as usize].iter().copied()
             })
             .collect();

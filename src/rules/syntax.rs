@@ -63,7 +63,10 @@ impl<'a> Src<'a> {
         if self.index.has(kind) {
             return self.index.descendants(n, kind);
         }
-        debug_assert!(false, "{kind:?} is not registered in hazards::KINDS");
+        debug_assert!(
+            false,
+            "{kind:?} is not registered: add it to the family's `KINDS` (see hazards::kinds)"
+        );
         descendants(n, kind)
     }
     /// Every node of `kind` in the file, in pre-order (the kind must be registered).
