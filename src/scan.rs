@@ -75,6 +75,13 @@ pub fn scan(s: &Settings) -> Result<Report, String> {
         &[crate::rules::version_check::PROJECT_ROCM_SWITCH.id.code],
     );
     crate::rules::facts::merge_same_line(&mut findings);
+    // Sources that a ROCm-aware setup.py builds only in its CUDA arm are not porting work.
+    let setups: Vec<(String, Vec<u8>)> = all
+        .iter()
+        .filter(|i| i.rel.rsplit('/').next() == Some("setup.py") && i.size <= s.max_file_size)
+        .filter_map(|i| std::fs::read(&i.path).ok().map(|b| (i.rel.clone(), b)))
+        .collect();
+    crate::inventory::rocm_branch::pass_cuda_only_sources(&mut findings, &setups);
     let mut report = Report::new(s.target_info(), findings, errors);
     report.summary.files_scanned = files + inventory.files;
     report.summary.translated_names = translated;

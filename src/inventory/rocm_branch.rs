@@ -6,7 +6,9 @@
 //! Conditions joined with `and`/`or` are read by what each outcome implies: the body of
 //! `if not SKIP_CUDA_BUILD and not IS_ROCM:` only runs on CUDA, the `else` of
 //! `if IS_HIP_EXTENSION or FORCE:` only on CUDA; `if torch.version.hip and X:` decides nothing
-//! for its `else`.
+//! for its `else`. A `setup.py` that lists its CUDA sources only in the CUDA arm (flash-attention:
+//! `csrc/flash_attn/src/*.cu` for CUDA, `csrc/flash_attn_ck/*.cpp` for ROCm) makes the findings in
+//! those sources' folders PASS: the project's ROCm arm builds other code ([`pass_cuda_only_sources`]).
 
 use super::python::dotted;
 use super::ts;
@@ -220,6 +222,91 @@ pub fn truthiness_tests(root: Node, src: &[u8], name: &str) -> Vec<(Range<usize>
     out
 }
 
+const SOURCE_EXTS: &[&str] = &[".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".hip"];
+
+/// The source files a `setup.py` names (string literals ending in a source extension), split into
+/// those named only inside a CUDA-only arm and all the others. Empty when the file does not test
+/// for ROCm.
+pub fn build_sources(root: Node, src: &[u8]) -> (Vec<String>, Vec<String>) {
+    if !has_rocm_test(root, src) {
+        return (Vec::new(), Vec::new());
+    }
+    let arms = cuda_only(root, src);
+    let (mut cuda, mut other) = (Vec::new(), Vec::new());
+    ts::each(root, &mut |n| {
+        if n.node_kind() != K::String {
+            return;
+        }
+        let Some((text, r)) = super::python::string(n, src) else {
+            return;
+        };
+        if !SOURCE_EXTS.iter().any(|e| text.ends_with(e)) || text.contains(char::is_whitespace) {
+            return;
+        }
+        let path = text.trim_start_matches("./").to_string();
+        if arms.iter().any(|(a, _)| a.contains(&r.start)) {
+            cuda.push(path);
+        } else {
+            other.push(path);
+        }
+    });
+    (cuda, other)
+}
+
+/// Folders (relative to the report root, `/`-separated) holding only sources that a `setup.py`
+/// builds in its CUDA arm, each with the setup.py that says so.
+pub fn cuda_only_folders(setups: &[(String, Vec<u8>)]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (rel, bytes) in setups {
+        let Some(tree) = ts::parse(ts::Lang::Python, bytes) else {
+            continue;
+        };
+        let (cuda, other) = build_sources(tree.root_node(), bytes);
+        let base = rel
+            .rsplit_once('/')
+            .map_or(String::new(), |(d, _)| format!("{d}/"));
+        let dir = |p: &String| {
+            p.rsplit_once('/')
+                .map(|(d, _)| format!("{base}{d}/"))
+                .unwrap_or_else(|| base.clone())
+        };
+        let other_dirs: Vec<String> = other.iter().map(dir).collect();
+        let mut dirs: Vec<String> = cuda.iter().map(dir).collect();
+        dirs.sort();
+        dirs.dedup();
+        for d in dirs {
+            // A folder the ROCm arm (or an unconditional list) also builds from is shared.
+            let shared = other_dirs.iter().any(|o| o == &d);
+            if !shared && d != base {
+                out.push((d, rel.clone()));
+            }
+        }
+    }
+    out
+}
+
+/// Findings in folders that only a `setup.py`'s CUDA arm builds become PASS with the reason.
+pub fn pass_cuda_only_sources(
+    findings: &mut [crate::finding::Finding],
+    setups: &[(String, Vec<u8>)],
+) {
+    let folders = cuda_only_folders(setups);
+    if folders.is_empty() {
+        return;
+    }
+    for f in findings.iter_mut() {
+        if f.status == crate::gate::Status::Pass {
+            continue;
+        }
+        if let Some((_, setup)) = folders.iter().find(|(d, _)| f.path.starts_with(d.as_str())) {
+            f.status = crate::gate::Status::Pass;
+            f.message.push_str(&format!(
+                " (built only by the CUDA arm of `{setup}`: the project's ROCm arm builds other sources)"
+            ));
+        }
+    }
+}
+
 /// Whether the file tests for the ROCm build anywhere (an `if`, `elif` or a conditional
 /// expression whose condition names the platform, alone or inside `and`/`or`).
 pub fn has_rocm_test(root: Node, src: &[u8]) -> bool {
@@ -257,6 +344,26 @@ mod tests {
             ranges(src),
             vec!["else: b = 2", "c = 3", "d = 4", "elif x: f = 6", "\"cu\"",]
         );
+    }
+
+    #[test]
+    fn sources_only_the_cuda_arm_builds() {
+        // flash-attention's setup.py, shortened.
+        let src = "IS_ROCM = IS_HIP_EXTENSION\nif not SKIP_CUDA_BUILD and not IS_ROCM:\n    ext_modules.append(CUDAExtension(sources=[\"csrc/flash_attn/flash_api.cpp\", \"csrc/flash_attn/src/flash_fwd_hdim32_fp16_sm80.cu\"]))\nelif not SKIP_CUDA_BUILD and IS_ROCM:\n    sources = [\"csrc/flash_attn_ck/flash_api.cpp\", \"csrc/shared/common.cu\"]\nextra = [\"csrc/shared/x.cu\"]\n";
+        let setups = vec![("setup.py".to_string(), src.as_bytes().to_vec())];
+        assert_eq!(
+            cuda_only_folders(&setups),
+            vec![
+                ("csrc/flash_attn/".to_string(), "setup.py".to_string()),
+                ("csrc/flash_attn/src/".to_string(), "setup.py".to_string()),
+            ]
+        );
+        // The same setup.py in a sub-package: folders are relative to it.
+        let setups = vec![("pkg/setup.py".to_string(), src.as_bytes().to_vec())];
+        assert_eq!(cuda_only_folders(&setups)[1].0, "pkg/csrc/flash_attn/src/");
+        // No ROCm test in the file: nothing is CUDA-only.
+        let plain = "ext_modules.append(CUDAExtension(sources=[\"csrc/a/k.cu\"]))\n";
+        assert!(cuda_only_folders(&[("setup.py".into(), plain.as_bytes().to_vec())]).is_empty());
     }
 
     #[test]
