@@ -213,6 +213,8 @@ syntax_table! {
         TemplateDeclaration = "template_declaration",
         TemplateType = "template_type",
         AliasDeclaration = "alias_declaration",
+        TypeDefinition = "type_definition",
+        FunctionDeclarator = "function_declarator",
     }
     fields {
         Argument = "argument",

@@ -24,6 +24,10 @@ const KINDS: &[K] = &[
     K::StructSpecifier,
     K::ClassSpecifier,
     K::EnumSpecifier,
+    K::TypeDefinition,
+    K::AliasDeclaration,
+    K::Enumerator,
+    K::Declaration,
 ];
 
 /// Every node kind the families register: the one walk of a file's tree that builds the
@@ -193,6 +197,30 @@ fn declared_names(s: &Src, translated: &mut Vec<Finding>) {
             names.insert(s.text(x));
         }
     }
+    // Types, aliases, enumerators and variables of the user's (`typedef int cudaFooHandle;` as
+    // a fallback, `static int cudaBarFlag;`); not function prototypes, which declare the CUDA
+    // function the code then calls.
+    for n in s.of_kinds(&[
+        K::TypeDefinition,
+        K::AliasDeclaration,
+        K::Enumerator,
+        K::Declaration,
+    ]) {
+        let mut d = match n.node_kind() {
+            K::AliasDeclaration | K::Enumerator => n.field(F::Name),
+            _ => n.field(F::Declarator),
+        };
+        while let Some(x) = d {
+            match x.node_kind() {
+                K::Identifier | K::TypeIdentifier => {
+                    names.insert(s.text(x));
+                    break;
+                }
+                K::FunctionDeclarator => break,
+                _ => d = x.field(F::Declarator),
+            }
+        }
+    }
     translated.retain(|f| {
         if f.rule != api::UNPORTED_API.id.code {
             return true;
@@ -303,7 +331,8 @@ mod tests {
             .any(|(l, r)| *l == 2 && r == "HP401"));
     }
 
-    /// The translator-side findings `scan` adds for a file (`cg::reduce` calls), by line.
+    /// The translator's HP001 findings as `scan` keeps them for a file (names the file declares
+    /// dropped, `cg::reduce` calls added), by line.
     fn translated_lines(src: &str, rocm: &str) -> Vec<(u32, String)> {
         let lines = crate::source::LineIndex::new(src.as_bytes());
         let ctx = crate::rules::FileCtx {
@@ -317,7 +346,18 @@ mod tests {
             roc: false,
             experimental: false,
         };
-        let mut translated = Vec::new();
+        // The translator's own findings, as `scan` hands them over.
+        let opts = crate::translate::Options {
+            target,
+            launch: crate::translate::LaunchSyntax::Keep,
+            implicit_include: true,
+            compat_header: false,
+        };
+        let mut translated = crate::translate::translate(&ctx, crate::mappings::get(), &opts)
+            .findings
+            .into_iter()
+            .filter(|f| f.rule == "HP001")
+            .collect();
         super::check_with(
             &ctx,
             tree.as_ref(),
@@ -341,5 +381,16 @@ mod tests {
             "6.3.0"
         )
         .is_empty());
+    }
+
+    #[test]
+    fn unported_names_the_file_declares_itself() {
+        let src = "#include <cuda_runtime.h>\ntypedef int cudaGraphConditionalHandle;\nstatic int cudaStreamGetCaptureInfo_v3 = 0;\nenum { cudaGraphCondTypeWhile = 1 };\nint main() {\n  cudaGraphConditionalHandle h = 0;\n  int r = cudaStreamGetCaptureInfo_v3 + cudaGraphCondTypeWhile;\n  cudaGraphConditionalHandleCreate(&h, 0, 0, 0);\n  return r;\n}\n";
+        // The typedef, the variable and the enumerator are the user's; the call is CUDA's.
+        assert_eq!(translated_lines(src, "6.3.0"), [(8, "HP001".to_string())]);
+        // A prototype declares CUDA's function, which HIP lacks: still flagged.
+        let proto = "cudaError_t cudaGraphConditionalHandleCreate(void*, int, unsigned, unsigned);\nvoid f(void* h) { cudaGraphConditionalHandleCreate(h, 0, 0, 0); }\n";
+        let got = translated_lines(proto, "6.3.0");
+        assert!(got.iter().any(|(l, r)| *l == 2 && r == "HP001"), "{got:?}");
     }
 }

@@ -450,7 +450,8 @@ impl<'a> Masks<'a> {
             .map(|(n, _, _)| *n)
             .collect();
         let mut local = HashSet::new();
-        for n in nodes {
+        let decls = s.of_kinds(&[K::ParameterDeclaration, K::Declaration]);
+        for n in nodes.iter().chain(decls.iter()) {
             let d = match n.node_kind() {
                 K::InitDeclarator | K::ParameterDeclaration | K::OptionalParameterDeclaration => {
                     n.field(F::Declarator)
