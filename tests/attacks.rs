@@ -21,8 +21,9 @@
 //! the verify tree, `.hipport/verify` and `.hipport/verify-results.json` as symlinks, `-o` onto
 //! a device and onto a `/dev/stdout`-like link, a committed `hipport-baseline.json` or
 //! `hipport-migration.toml` link out of the project, explicitly named devices and FIFOs for
-//! `scan`/`check`/`port`, `#if \377=`, malformed `.npy` files and `compare /dev/zero`, and a
-//! person's BLOCKER followed by a PASS row for the same gate.
+//! `scan`/`check`/`port`, `#if \377=`, malformed `.npy` files and `compare /dev/zero`, a
+//! person's BLOCKER followed by a PASS row for the same gate, and `--write` on a file with
+//! another owner (kept, as root) or another hard link (split, and said).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -610,4 +611,31 @@ fn a_blocker_followed_by_a_pass_row_for_the_same_gate_is_an_error() {
         std::fs::read_to_string(r.join("hipport-migration.toml")).unwrap(),
         rec
     );
+}
+
+#[cfg(unix)]
+#[test]
+fn write_keeps_the_owner_and_says_when_a_hard_link_is_split() {
+    use std::os::unix::fs::MetadataExt;
+    let d = tempfile::tempdir().unwrap();
+    let r = d.path();
+    let old = b"void f(int *p) { cudaFree(p); }\n";
+    write(&r.join("a.cu"), old);
+    std::fs::hard_link(r.join("a.cu"), r.join("a.link")).unwrap();
+    // SAFETY: getuid has no preconditions.
+    let root = unsafe { libc::getuid() } == 0;
+    if root {
+        std::os::unix::fs::chown(r.join("a.cu"), Some(4321), Some(4322)).unwrap();
+    }
+    let o = hipport(r, &["port", "-q", "a.cu", "--write", "--allow-no-vcs"]);
+    assert_eq!(o.code, Some(0), "{}", o.text());
+    assert!(o.stderr.contains("2 hard links"), "{}", o.text());
+    assert!(std::fs::read_to_string(r.join("a.cu"))
+        .unwrap()
+        .contains("hipFree"));
+    assert_eq!(std::fs::read(r.join("a.link")).unwrap(), old);
+    if root {
+        let m = std::fs::metadata(r.join("a.cu")).unwrap();
+        assert_eq!((m.uid(), m.gid()), (4321, 4322), "the owner is kept");
+    }
 }
