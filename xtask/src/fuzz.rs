@@ -1,5 +1,5 @@
 //! `cargo xtask fuzz [--cases N] [--seed S] [--timeout SECS] [--cli-every K] [--config-every K]
-//! [--corpus DIR]... [--bin PATH]`: a mutation fuzzer over the golden inputs and the sample
+//! [--jobs J] [--max-secs S] [--corpus DIR]... [--replay FILE]... [--bin PATH]`: a mutation fuzzer over the golden inputs and the sample
 //! project, or over real CUDA trees named with `--corpus` (a checkout, or a bare git directory,
 //! whose `HEAD` is extracted under `target/fuzz-corpus/`).
 //!
@@ -20,7 +20,10 @@
 //! `hipport-baseline.json` of a small project and runs `gate`, `check`, `scan` and `record` on it
 //! (see `fuzz_config.rs`).
 //!
-//! The RNG is a fixed splitmix64, so `--seed` reproduces a run exactly. Failing inputs are
+//! `--jobs J` runs the in-process checks on J threads (results are taken in case order, so a
+//! run is the same for any J). The time limit counts CPU time, not wall time (the fuzzer is
+//! meant to run under `nice` on shared machines). The RNG is a fixed splitmix64, so `--seed`
+//! reproduces a run exactly. Failing inputs are
 //! written to `target/fuzz-failures/`. Exit 1 when anything failed.
 
 use anyhow::{bail, Context, Result};
@@ -160,6 +163,8 @@ struct Args {
     timeout: Duration,
     cli_every: usize,
     config_every: usize,
+    jobs: usize,
+    max_secs: Option<u64>,
     corpus: Vec<PathBuf>,
     replay: Vec<PathBuf>,
     bin: Option<PathBuf>,
@@ -172,6 +177,8 @@ fn parse(args: &[String]) -> Result<Args> {
         timeout: Duration::from_secs(20),
         cli_every: 10,
         config_every: 8,
+        jobs: 1,
+        max_secs: None,
         corpus: Vec::new(),
         replay: Vec::new(),
         bin: None,
@@ -185,6 +192,8 @@ fn parse(args: &[String]) -> Result<Args> {
             "--timeout" => a.timeout = Duration::from_secs(val()?.parse()?),
             "--cli-every" => a.cli_every = val()?.parse()?,
             "--config-every" => a.config_every = val()?.parse()?,
+            "--jobs" => a.jobs = val()?.parse()?,
+            "--max-secs" => a.max_secs = Some(val()?.parse()?),
             "--corpus" => a.corpus.push(PathBuf::from(val()?)),
             "--bin" => a.bin = Some(PathBuf::from(val()?)),
             "--replay" => a.replay.push(PathBuf::from(val()?)),
@@ -690,17 +699,32 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
     };
     // Loading the tables once up front keeps the first case's time limit honest.
     let _ = hipport::mappings::get();
-    let mut work = worker();
+    // `--jobs` workers; case `id` goes to worker `id % jobs` and results are taken in case
+    // order, so at most one case per worker is in flight and the run is the same for any J.
+    let jobs = a.jobs.max(1);
+    let mut workers: Vec<Worker> = (0..jobs).map(|_| worker()).collect();
+    let mut in_flight: std::collections::VecDeque<Case> = Default::default();
     // Panics are counted, not printed per case.
     std::panic::set_hook(Box::new(|_| {}));
     let mut rng = Rng(a.seed);
+    let mut config_rng = Rng(a.seed ^ 0x5eed_c0f1_6000_0000);
     let started = Instant::now();
     let (mut failures, mut bytes_total, mut cli_runs, mut hangs) = (0usize, 0usize, 0usize, 0);
     let mut counts: std::collections::BTreeMap<String, usize> = Default::default();
     let mut batch: Vec<Case> = Vec::new();
     let mut slowest = Duration::ZERO;
     let batch_size = 50;
+    let mut done: usize = 0;
+    // `--max-secs`: no new case after that long; the cases in flight finish and are counted.
+    let mut last_id = a.cases.saturating_sub(1);
     for id in 0..a.cases {
+        if id > last_id {
+            break;
+        }
+        if a.max_secs.is_some_and(|m| started.elapsed().as_secs() >= m) && id < last_id {
+            last_id = id;
+            println!("fuzz: --max-secs reached: case {id} is the last");
+        }
         let seed = &seeds[rng.below(seeds.len())];
         let mut input = seed.bytes.clone();
         let mut what = vec![format!("from {}", seed.origin)];
@@ -714,74 +738,89 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
         };
         let rel = format!("case{id:06}.{}", seed.ext);
         bytes_total += input.len();
-        work.tx.send((rel.clone(), input.clone(), mode))?;
-        let (problems, output) = match work.wait(a.timeout) {
-            Some((r, cpu)) => {
-                slowest = slowest.max(cpu);
-                (r.0, Some(r.1))
-            }
-            None => {
-                hangs += 1;
-                work = worker();
-                (
-                    vec![format!(
-                        "hang: no result within {:?} of CPU time",
-                        a.timeout
-                    )],
-                    None,
-                )
-            }
-        };
-        if !problems.is_empty() {
-            failures += 1;
-            for p in &problems {
-                *counts
-                    .entry(p.split(':').next().unwrap_or(p).to_string())
-                    .or_default() += 1;
-            }
-            save(&fail_dir, &rel, &input, &what, &problems)?;
-            println!(
-                "FAIL {rel} [{}] ({}): {}",
-                mode.name(),
-                what.join(", "),
-                problems.join("; ")
-            );
-            if hangs >= 3 {
-                println!("fuzz: stopping after {hangs} hangs (each leaves a busy thread)");
-                break;
-            }
-        }
-        if let Some(cfg) = config.as_mut().filter(|_| id % a.config_every == 0) {
-            let bad = cfg.case(id, &mut rng)?;
-            if bad > 0 {
-                failures += bad;
-                *counts.entry("config/record/baseline".into()).or_default() += bad;
-            }
-        }
-        batch.push(Case {
+        workers[id % jobs]
+            .tx
+            .send((rel.clone(), input.clone(), mode))?;
+        in_flight.push_back(Case {
             id,
             rel,
             input,
             mode,
             what,
-            output,
+            output: None,
         });
-        if batch.len() == batch_size || id + 1 == a.cases {
-            if let Some(bin) = bin.as_ref().filter(|_| a.cli_every > 0) {
-                let (n, bad) = cli_batch(bin, &batch, a.cli_every, a.timeout, &fail_dir)?;
-                cli_runs += n;
+        while in_flight.len() >= jobs || (id == last_id && !in_flight.is_empty()) {
+            let Some(mut c) = in_flight.pop_front() else {
+                break;
+            };
+            let w = c.id % jobs;
+            let problems = match workers[w].wait(a.timeout) {
+                Some((r, cpu)) => {
+                    slowest = slowest.max(cpu);
+                    c.output = Some(r.1);
+                    r.0
+                }
+                None => {
+                    hangs += 1;
+                    workers[w] = worker();
+                    vec![format!(
+                        "hang: no result within {:?} of CPU time",
+                        a.timeout
+                    )]
+                }
+            };
+            done += 1;
+            if !problems.is_empty() {
+                failures += 1;
+                for p in &problems {
+                    *counts
+                        .entry(p.split(':').next().unwrap_or(p).to_string())
+                        .or_default() += 1;
+                }
+                save(&fail_dir, &c.rel, &c.input, &c.what, &problems)?;
+                println!(
+                    "FAIL {} [{}] ({}): {}",
+                    c.rel,
+                    c.mode.name(),
+                    c.what.join(", "),
+                    problems.join("; ")
+                );
+            }
+            if let Some(cfg) = config.as_mut().filter(|_| c.id % a.config_every == 0) {
+                let bad = cfg.case(c.id, &mut config_rng)?;
                 if bad > 0 {
                     failures += bad;
-                    *counts.entry("CLI disagreement".into()).or_default() += bad;
+                    *counts.entry("config/record/baseline".into()).or_default() += bad;
                 }
             }
-            batch.clear();
+            let last = c.id == last_id;
+            batch.push(c);
+            if batch.len() == batch_size || last {
+                if let Some(bin) = bin.as_ref().filter(|_| a.cli_every > 0) {
+                    let (n, bad) = cli_batch(bin, &batch, a.cli_every, a.timeout, &fail_dir)?;
+                    cli_runs += n;
+                    if bad > 0 {
+                        failures += bad;
+                        *counts.entry("CLI disagreement".into()).or_default() += bad;
+                    }
+                }
+                batch.clear();
+            }
+            if done % 1000 == 0 {
+                println!(
+                    "fuzz: {done} cases in {:.0} s, {failures} failed",
+                    started.elapsed().as_secs_f64()
+                );
+            }
+        }
+        if hangs >= 3 {
+            println!("fuzz: stopping after {hangs} hangs (each leaves a busy thread)");
+            break;
         }
     }
     let secs = started.elapsed().as_secs_f64();
     println!(
-        "fuzz: {} cases ({:.1} MB of mutated input) in {secs:.0} s, seed {}, {cli_runs} CLI runs; slowest case {:.2} s of CPU",
-        a.cases,
+        "fuzz: {done} cases ({:.1} MB of mutated input) in {secs:.0} s, seed {}, {jobs} job(s), {cli_runs} CLI runs; slowest case {:.2} s of CPU",
         bytes_total as f64 / 1e6,
         a.seed,
         slowest.as_secs_f64()
@@ -797,7 +836,7 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
     }
     println!(
         "{} passed, {failures} failed",
-        a.cases.saturating_sub(failures)
+        done.saturating_sub(failures)
     );
     Ok(if failures == 0 {
         ExitCode::SUCCESS

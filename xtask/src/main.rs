@@ -22,8 +22,8 @@ commands:
                                       port a generated corpus (+ real trees) and compare with hipify-perl
   scaling [--base-kb N] [--max-ratio R] [--big-mb M] [--runs N] [--bin PATH]
                                       doubling one file must grow scan/port time <= R× (default 2.5)
-  fuzz [--cases N] [--seed S] [--timeout SECS] [--cli-every K] [--config-every K]
-       [--corpus DIR]... [--bin PATH]
+  fuzz [--cases N] [--seed S] [--timeout SECS] [--cli-every K] [--config-every K] [--jobs J]
+       [--max-secs S] [--corpus DIR]... [--replay FILE]... [--bin PATH]
                                       mutate the goldens and samples (or real trees): no panic, no
                                       hang, idempotent, literals kept, `port -o -` = `port --out` =
                                       the library; mutated hipport.toml/record/baseline: clear errors";
