@@ -806,7 +806,7 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
                 }
                 batch.clear();
             }
-            if done % 1000 == 0 {
+            if done.is_multiple_of(1000) {
                 println!(
                     "fuzz: {done} cases in {:.0} s, {failures} failed",
                     started.elapsed().as_secs_f64()
