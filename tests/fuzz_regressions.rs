@@ -65,3 +65,21 @@ fn a_warp_sync_fallback_alone_adds_the_runtime_include_on_the_first_run() {
         }
     }
 }
+
+/// A launch inside the (unclosed) argument list of another launch: the first run kept the inner
+/// `<<<…>>>` inside the outer call's copied arguments, the second rewrote it (fuzz seed 12, from
+/// cuda-samples' `nv12_resize.cu` with `k<<<1, 32>>>(` and 4 396 `{` inserted). A launch now
+/// rewrites its head and leaves its arguments in place, so the inner one is rewritten too.
+#[test]
+fn a_launch_inside_another_launchs_arguments_is_rewritten_in_the_same_run() {
+    let src = b"void f() {\n    cudaTexture{{{k<<<1, 32>>>({{{Object_t tex = 0;\n    dim3 grid(1);\n    resize<<<grid, block, 0, stream>>>(\n        a, b);\n    check(cudaDestr}oy(x));\n}\n";
+    for compat in [false, true] {
+        let out = port_settles("n.cu", src, &work("5.2.0", true, compat));
+        let text = String::from_utf8_lossy(&out);
+        assert!(!text.contains("<<<"), "{text}");
+        assert!(
+            text.contains("hipLaunchKernelGGL(resize, dim3(grid), dim3(block), 0, stream,"),
+            "{text}"
+        );
+    }
+}

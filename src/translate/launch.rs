@@ -62,19 +62,29 @@ pub(super) fn rewrite(src: &[u8]) -> (Vec<u8>, u32, usize) {
     }
     let l = lex(src);
     let matches = bracket_matches(src, &l);
+    // Directive tokens before each token: "a preprocessor line inside this launch" in O(1).
+    let mut directives = Vec::with_capacity(l.tokens.len() + 1);
+    let mut n_dir = 0u32;
+    directives.push(0);
+    for t in &l.tokens {
+        n_dir += u32::from(t.in_directive());
+        directives.push(n_dir);
+    }
     let mut edits = Vec::new();
+    let mut n = 0u32;
     let mut i = 0;
     while i < l.tokens.len() {
         if is_triple(src, &l, i, b'<') {
-            if let Some((edit, next)) = launch_at(src, &l, &matches, i) {
-                edits.push(edit);
+            if let Some((head, tail, next)) = launch_at(src, &l, &matches, &directives, i) {
+                edits.push(head);
+                edits.extend(tail);
+                n += 1;
                 i = next;
                 continue;
             }
         }
         i += 1;
     }
-    let n = edits.len() as u32;
     if n == 0 {
         return (src.to_vec(), 0, 0);
     }
@@ -124,7 +134,17 @@ fn is_dim3_call(src: &[u8], l: &Lexed, matches: &[usize], a: usize, b: usize) ->
 /// How many tokens the backward scan over a kernel's template arguments may visit.
 const TEMPLATE_SCAN_LIMIT: usize = 512;
 
-fn launch_at(src: &[u8], l: &Lexed, matches: &[usize], open: usize) -> Option<(Edit, usize)> {
+/// The edits of the launch whose `<<<` is token `open`: the head (`k<<<…>>>(` →
+/// `hipLaunchKernelGGL(k, …, `) and, when needed, the blank before its `)`; and the token to
+/// go on from. The arguments stay where they are, so a launch inside them is found and
+/// rewritten in the same run (the output is then already final: a second run changes nothing).
+fn launch_at(
+    src: &[u8],
+    l: &Lexed,
+    matches: &[usize],
+    directives: &[u32],
+    open: usize,
+) -> Option<(Edit, Option<Edit>, usize)> {
     if l.tokens[open].in_directive() {
         return None;
     }
@@ -216,7 +236,7 @@ fn launch_at(src: &[u8], l: &Lexed, matches: &[usize], open: usize) -> Option<(E
     }
     // A preprocessor line anywhere in the launch: moving pieces into a macro call would change
     // what the preprocessor sees. Leave the launch as it is.
-    if l.tokens[name_start..=m].iter().any(|t| t.in_directive()) {
+    if directives[m + 1] != directives[name_start] {
         return None;
     }
     let name = piece(src, l, name_start, open);
@@ -251,28 +271,39 @@ fn launch_at(src: &[u8], l: &Lexed, matches: &[usize], open: usize) -> Option<(E
         out.push(' ');
         out.push_str(&piece(src, l, c, c + 1));
     }
-    if paren + 1 < m {
-        let args_start = l.tokens[paren].end as usize;
-        let args_end = l.tokens[m].start as usize;
-        let args = String::from_utf8_lossy(&src[args_start..args_end]);
-        out.push_str(if has_code(l, paren + 1, m) { ", " } else { " " });
-        // Keep the argument text exactly (it may span lines and hold comments); trailing blank
-        // space stays when it holds a line break (the `)` on a line of its own).
-        let body = args.trim_start();
-        let tail = &body[body.trim_end().len()..];
-        if tail.contains('\n') {
-            out.push_str(body);
-        } else {
-            out.push_str(body.trim_end());
-            if ends_in_line_comment(src, l, m - 1) {
-                out.push('\n');
-            }
-        }
-    }
-    out.push(')');
     let start = l.tokens[name_start].start as usize;
-    let end = l.tokens[m].end as usize;
-    Some((Edit::replace(start, end, out), m + 1))
+    if paren + 1 == m {
+        // No arguments: the head ends at `)`, which stays.
+        return Some((
+            Edit::replace(start, l.tokens[m].start as usize, out),
+            None,
+            m,
+        ));
+    }
+    out.push_str(if has_code(l, paren + 1, m) { ", " } else { " " });
+    // The arguments keep their text exactly (they may span lines and hold comments); blank
+    // space before `)` goes unless it holds a line break (the `)` on a line of its own), and a
+    // `//` comment there keeps a line break after it.
+    let head = Edit::replace(start, l.tokens[paren + 1].start as usize, out);
+    let gap_start = l.tokens[m - 1].end as usize;
+    let gap = &src[gap_start..l.tokens[m].start as usize];
+    let kept = gap
+        .iter()
+        .rposition(|b| !b.is_ascii_whitespace())
+        .map_or(0, |p| p + 1);
+    let tail = &gap[kept..];
+    let tail_edit = if tail.contains(&b'\n') {
+        None
+    } else {
+        let with = if ends_in_line_comment(src, l, m - 1) {
+            "\n"
+        } else {
+            ""
+        };
+        (tail != with.as_bytes())
+            .then(|| Edit::replace(gap_start + kept, gap_start + gap.len(), with))
+    };
+    Some((head, tail_edit, paren + 1))
 }
 
 #[cfg(test)]
@@ -299,6 +330,24 @@ mod tests {
         );
         // Shifts are not launches.
         assert_eq!(r("x = a << 3;"), "x = a << 3;");
+    }
+
+    #[test]
+    fn launches_inside_arguments_are_rewritten_in_the_same_run() {
+        // Found by `cargo xtask fuzz`: the inner launch was kept whole inside the outer one's
+        // arguments and only rewritten by a second run.
+        let once = r("k<<<1, 32>>>(a, {\n  q<<<g, b, 0, s>>>(\n    x, y);\n  z   );");
+        assert_eq!(
+            once,
+            "hipLaunchKernelGGL(k, dim3(1), dim3(32), 0, 0, a, {\n  hipLaunchKernelGGL(q, dim3(g), dim3(b), 0, s, x, y);\n  z);"
+        );
+        assert_eq!(r(&once), once);
+        let nested = r("k<<<1,1>>>(k<<<2,2>>>(k<<<3,3>>>( p )) );");
+        assert_eq!(
+            nested,
+            "hipLaunchKernelGGL(k, dim3(1), dim3(1), 0, 0, hipLaunchKernelGGL(k, dim3(2), dim3(2), 0, 0, hipLaunchKernelGGL(k, dim3(3), dim3(3), 0, 0, p)));"
+        );
+        assert_eq!(r(&nested), nested);
     }
 
     #[test]
