@@ -398,8 +398,60 @@ fn scaled_by_warp_size<'a>(s: &Src<'a>, f: Node<'a>) -> HashSet<String> {
     out
 }
 
+/// Bit indices of packed data, with their line: `X` where one line both indexes words with
+/// `X >> 5` (or `X / 32`) and shifts by `X & 31` (or `X % 32`): `bits[i >> 5] |= 1u << (i & 31)`
+/// packs one bit per element in 32-bit words, whatever the wavefront size.
+fn packed_bit_indices(s: &Src, f: Node) -> HashSet<(String, usize)> {
+    let squeeze = |n: Node| -> String { s.text(strip_parens(n)).split_whitespace().collect() };
+    let split = |n: Node, word: bool| -> Option<(String, usize)> {
+        let n = strip_parens(n);
+        if n.node_kind() != K::BinaryExpression {
+            return None;
+        }
+        let (op, l, r) = parts(s, n);
+        let hit = if word {
+            (op == ">>" && lit(s, r) == Some(5)) || (op == "/" && lit(s, r) == Some(32))
+        } else {
+            (op == "&" && lit(s, r) == Some(31)) || (op == "%" && lit(s, r) == Some(32))
+        };
+        hit.then(|| (squeeze(l), s.line(n.start_byte())))
+    };
+    let mut words = HashSet::new();
+    for x in s.descendants(f, K::SubscriptExpression) {
+        if let Some(i) = x.field(F::Indices) {
+            let mut c = i.walk();
+            for e in i.named_children(&mut c) {
+                words.extend(split(e, true));
+            }
+        }
+    }
+    let mut bits = HashSet::new();
+    for b in s.descendants(f, K::BinaryExpression) {
+        let (op, _, r) = parts(s, b);
+        if op == "<<" || op == ">>" {
+            bits.extend(split(r, false));
+        }
+    }
+    words.intersection(&bits).cloned().collect()
+}
+
 pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) {
     let scaled = scaled_by_warp_size(s, f);
+    let packed = packed_bit_indices(s, f);
+    // `n` (an operand) is a packed bit index on its line; `x` an operand of a shift.
+    let packs = |n: Node| {
+        !packed.is_empty() && {
+            let t: String = s.text(strip_parens(n)).split_whitespace().collect();
+            packed.contains(&(t, s.line(n.start_byte())))
+        }
+    };
+    let packed_shift = |x: Node| {
+        let x = strip_parens(x);
+        x.node_kind() == K::BinaryExpression && {
+            let (op, l, _) = parts(s, x);
+            matches!(op, "&" | "%") && packs(l)
+        }
+    };
     let like_warp_size = |n: Node| {
         let t: String = s.text(strip_parens(n)).split_whitespace().collect();
         scaled.contains(&t)
@@ -408,6 +460,8 @@ pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) 
         let (op, l, r) = parts(s, b);
         let hit: Option<&str> = match op {
             _ if data_bits(s, b) => None,
+            ">>" | "/" | "&" | "%" if packs(l) => None,
+            "<<" if packed_shift(r) => None,
             "%" if flow.val(s, r) == Some(32)
                 && (flow.thread_expr(s, l)
                     || assigned_to(s, b, false)

@@ -824,4 +824,20 @@ __global__ void k(float* shared, int C) {
         // are not multiplied by the warp size anywhere.
         assert_eq!(fires(src, "HP102"), [4]);
     }
+
+    #[test]
+    fn bit_packing_of_data_is_not_lane_arithmetic() {
+        let src = r#"__global__ void setbits(unsigned* bits, const float* x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n && x[i] > 0) atomicOr(&bits[i >> 5], 1u << (i & 31));
+  if (i < n) x[i] = (bits[i / 32] >> (i % 32)) & 1;
+}
+__global__ void lanes(unsigned* out) {
+  unsigned lanemask_lt = (1u << (threadIdx.x & 31)) - 1;
+  out[threadIdx.x >> 5] = __popc(__ballot_sync(0xffffffffu, 1) & lanemask_lt);
+}
+"#;
+        // One bit per element in 32-bit words; a lane mask and a warp index are lane arithmetic.
+        assert_eq!(fires(src, "HP102"), [7, 8]);
+    }
 }
