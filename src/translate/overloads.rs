@@ -306,8 +306,10 @@ fn definitions(src: &[u8], l: &Lexed) -> Vec<(usize, usize, String)> {
 /// A guarded region: line-aligned start and end, and the definitions (start, end, what) in it.
 type Block = (usize, usize, Vec<(usize, usize, String)>);
 
+/// The start of the line holding `at`. A lone CR ends a line too (compilers read it so), which
+/// keeps this pass and the include pass in agreement on CR-only line ends.
 fn line_start(src: &[u8], at: usize) -> usize {
-    memchr::memrchr(b'\n', &src[..at]).map_or(0, |i| i + 1)
+    memchr::memrchr2(b'\n', b'\r', &src[..at]).map_or(0, |i| i + 1)
 }
 
 fn line_end_after(src: &[u8], at: usize) -> usize {
@@ -569,6 +571,19 @@ mod tests {
         // In the `#else` of a HIP test the code is HIP's: guarded.
         let els = format!("#ifndef __HIP__\nint a;\n#else\n{OP}#endif\n");
         assert!(port("a.h", &els).contains(GUARD_OPEN));
+    }
+
+    /// A lone CR ends a line for the compiler and for this pass as for the include pass: after
+    /// a backslash-newline and a CR the definition is guarded on the first run, not the second
+    /// (found by tests/props.rs).
+    #[test]
+    fn lone_cr_line_ends_are_guarded_once() {
+        for src in [format!("\\\n\r{OP}"), format!("int a;\r{OP}")] {
+            let once = port("a.cu", &src);
+            assert_eq!(port("a.cu", &once), once, "{src:?}");
+        }
+        let once = port("a.cu", &format!("\\\n\r{OP}"));
+        assert!(once.contains(GUARD_OPEN), "{once:?}");
     }
 
     #[test]
