@@ -6,7 +6,7 @@
 //! cost more than the parse. Here `node.node_kind()` is one array lookup that yields an enum, and
 //! `node.field(F::Value)` calls `child_by_field_id` with a precomputed id. The semantics are the
 //! string ones exactly: a kind is matched by name, so every symbol id that carries the name
-//! (aliases give one name several ids) maps to the same [`Kind`]; ERROR's id (65535) lies outside
+//! (aliases give one name several ids) maps to the same `Kind`; ERROR's id (65535) lies outside
 //! the table and is resolved by name; a field the grammar lacks finds no child.
 
 /// Declares the kind and field table of one grammar: a module with `Kind` (the kinds named, plus

@@ -1,6 +1,6 @@
 //! Benchmark results as evidence for the performance gate: read a result file in the format a
 //! tool wrote it ([`formats`]), name its conditions one way ([`conditions`]), record the machine
-//! (the file's own facts, then flags, then a [`crate::probe`] of this host for what is still
+//! (the file's own facts, then flags, then a `probe` of this host for what is still
 //! empty), and judge the gate from the record ([`judge`]).
 
 pub mod conditions;

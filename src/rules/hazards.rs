@@ -66,7 +66,7 @@ pub fn check_with(
     check_lexed(ctx, &lexed, tree, target, translated, project)
 }
 
-/// [`check_with`] on a [`SourceFile`]: its tokens and tree, computed once by the pipeline.
+/// [`check_with`] on a [`crate::source::SourceFile`]: its tokens and tree, computed once by the pipeline.
 pub fn check_file(
     file: &crate::source::SourceFile,
     target: &Target,
