@@ -19,6 +19,8 @@ macro_rules! syntax_table {
         fields { $($F:ident = $fname:literal),* $(,)? }
     ) => {
         $(#[$doc])*
+        // The same items are generated for every grammar; each grammar's rules use a subset.
+        #[allow(dead_code)]
         $vis mod $module {
             use std::sync::LazyLock;
             use tree_sitter::{Language, Node, TreeCursor};
@@ -54,9 +56,10 @@ macro_rules! syntax_table {
                 }
             }
 
-            /// The field names the rules use.
+            /// The field names the rules use (named after the grammar's fields, so a grammar whose
+            /// fields share a suffix gives variants that share it).
             #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-            #[allow(dead_code)]
+            #[allow(dead_code, clippy::enum_variant_names)]
             pub enum Field {
                 $($F,)*
             }

@@ -5,7 +5,7 @@
 
 // First: its `rule!` macro declares the rules of `inventory` too.
 #[macro_use]
-pub mod rules;
+pub(crate) mod rules;
 /// Public for `cargo xtask fuzz`, which checks a mutated baseline against the CLI.
 pub mod baseline;
 pub mod board;
@@ -17,7 +17,7 @@ pub mod edit;
 pub mod finding;
 pub mod gate;
 pub mod inventory;
-pub mod kinds;
+pub(crate) mod kinds;
 pub mod lex;
 pub mod mappings;
 pub mod parse;

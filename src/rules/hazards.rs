@@ -45,7 +45,8 @@ pub fn kinds() -> Vec<K> {
     .concat()
 }
 
-/// Runs every hazard family over one file.
+/// Runs every hazard family over one file (tests).
+#[cfg(test)]
 pub fn check(ctx: &FileCtx, tree: Option<&Tree>, target: &Target) -> Vec<Finding> {
     check_with(ctx, tree, target, &mut Vec::new(), &mut Vec::new())
 }
@@ -54,7 +55,9 @@ pub fn check(ctx: &FileCtx, tree: Option<&Tree>, target: &Target) -> Vec<Finding
 /// findings for the same file) those in branches an explicit HIP/ROCm platform test makes
 /// HIP-specific (never compiled by HIP, or written for HIP only): there they are not porting
 /// problems. The file is lexed and its branches evaluated once for both. `project` receives the
-/// notes a scan reports once per project (the project's own ROCm switches).
+/// notes a scan reports once per project (the project's own ROCm switches). Tests; the pipeline
+/// calls [`check_file`] with the tokens it already has.
+#[cfg(test)]
 pub fn check_with(
     ctx: &FileCtx,
     tree: Option<&Tree>,

@@ -273,7 +273,9 @@ fn branch_side(
 }
 
 /// The side of the code at byte `at`: the outermost dead branch around it wins (a HIP-only
-/// branch inside a dead one is dead), then a HIP-only one.
+/// branch inside a dead one is dead), then a HIP-only one: the one-offset reference [`sides_at`]
+/// is tested against.
+#[cfg(test)]
 pub fn side_at(regions: &[Region], at: usize) -> Option<Side> {
     let around = || regions.iter().filter(|r| r.range.contains(&at));
     around()

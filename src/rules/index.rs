@@ -105,6 +105,7 @@ impl<'t> NodeIndex<'t> {
     }
 
     /// Every node of a registered kind, in pre-order.
+    #[cfg(test)]
     pub fn of_kind(&self, kind: K) -> impl Iterator<Item = Node<'t>> + '_ {
         debug_assert!(
             self.has(kind) || self.root.is_none(),

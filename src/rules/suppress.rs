@@ -30,15 +30,8 @@ pub fn allowances(src: &[u8], lexed: &Lexed, lines: &LineIndex) -> HashSet<(usiz
     out
 }
 
-/// Removes suppressed findings from `findings` and returns how many were removed.
-pub fn apply(src: &[u8], findings: &mut Vec<Finding>) -> usize {
-    if memchr::memmem::find(src, b"hipport: allow(").is_none() {
-        return 0;
-    }
-    apply_lexed(src, &crate::lex::lex(src), &LineIndex::new(src), findings)
-}
-
-/// [`apply`] with the file's tokens and line index already at hand.
+/// Removes suppressed findings from `findings` (the file's tokens and line index already at
+/// hand) and returns how many were removed.
 pub fn apply_lexed(
     src: &[u8],
     lexed: &crate::lex::Lexed,

@@ -69,10 +69,6 @@ impl<'a> Src<'a> {
         );
         descendants(n, kind)
     }
-    /// Every node of `kind` in the file, in pre-order (the kind must be registered).
-    pub fn of_kind(&self, kind: K) -> impl Iterator<Item = Node<'a>> + '_ {
-        self.index.of_kind(kind)
-    }
     /// Every node of the `kinds`, merged in pre-order (each kind registered).
     pub fn of_kinds(&self, kinds: &[K]) -> Vec<Node<'a>> {
         self.index.of_kinds(kinds)
@@ -204,11 +200,6 @@ pub fn is_launch(call: Node) -> bool {
         .children(&mut c)
         .any(|n| n.node_kind() == K::KernelCallSyntax);
     found
-}
-
-/// Whether a function definition carries `qual` (`__global__`, `__device__`, `__host__`).
-pub fn has_qualifier(s: &Src, func: Node, qual: &str) -> bool {
-    qualified(s.ctx.src, func, qual)
 }
 
 pub(crate) fn qualified(src: &[u8], func: Node, qual: &str) -> bool {
