@@ -481,6 +481,7 @@ pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) 
                 && (flow.thread_expr(s, l)
                     || has_blockdim(s, l)
                     || thread_count_name(s, l)
+                    || rounded_up_threads(s, flow, l)
                     || assigned_to(s, b, true)) =>
             {
                 Some("`/ 32` counts warps of 32 lanes")
@@ -512,6 +513,21 @@ pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) 
             _ => None,
         };
         if let Some(msg) = hit {
+            // `kNWarps = kNThreads / 32` whose every use is `kNColsPerWarp * kNWarps`: the 32
+            // cancels (columns per warp times warps is columns per block).
+            if op == "/" {
+                if let Some(name) = cancelled_warp_count(s, b) {
+                    let mut f = s.ctx.finding(
+                        &LANE_WARP_ARITHMETIC,
+                        b.byte_range(),
+                        format!("`{name}` counts 32-lane warps, but it is only multiplied by a per-warp count: the product does not depend on the warp size (nothing to change)"),
+                        None,
+                    );
+                    f.status = crate::gate::Status::Pass;
+                    out.push(f);
+                    continue;
+                }
+            }
             let mut msg = msg.to_string();
             if op == "*" {
                 msg = format!("`{}` assumes 32 lanes per warp", s.text(b));
@@ -706,5 +722,80 @@ pub(super) fn ballots(s: &Src, f: Node, out: &mut Vec<Finding>) {
                 Some(format!("use `{name}ll` on a 64-bit mask")),
             ));
         }
+    }
+}
+
+/// The name of a constant set to the warp count `b` (`static constexpr int kNWarps =
+/// kNThreads / 32;`) when the file uses it only as a factor beside a per-warp count
+/// (`kNColsPerWarp * kNWarps`, `kRowsPerWarp * kNWarps`): warps times a per-warp quantity is
+/// a per-block quantity, the same whatever the warp size. `None` when the constant is unused
+/// in the file or used any other way (array bounds, indices, comparisons, loop bounds,
+/// template arguments, run-time arithmetic: those assume 32-lane warps).
+pub(super) fn cancelled_warp_count<'a>(s: &Src<'a>, b: Node<'a>) -> Option<&'a str> {
+    let mut p = s.parent(b)?;
+    while p.node_kind() == K::ParenthesizedExpression {
+        p = s.parent(p)?;
+    }
+    let name = match p.node_kind() {
+        K::InitDeclarator => syntax::declarator_name(s, p.field(F::Declarator)?)?,
+        K::FieldDeclaration if p.field(F::DefaultValue).is_some_and(|v| v.id() == b.id()) => {
+            syntax::declarator_name(s, p.field(F::Declarator)?)?
+        }
+        _ => return None,
+    };
+    let decl = p.byte_range();
+    let root = s.tree?.root_node();
+    let per_warp = |n: Node| {
+        let n = strip_parens(n);
+        let t = match n.node_kind() {
+            K::Identifier => s.text(n),
+            K::QualifiedIdentifier => n.field(F::Name).map_or("", |x| s.text(x)),
+            _ => return false,
+        };
+        let l = t.to_ascii_lowercase().replace('_', "");
+        l.contains("perwarp")
+    };
+    let mut uses = 0;
+    for id in s.descendants(root, K::Identifier) {
+        if s.text(id) != name || (decl.start <= id.start_byte() && id.end_byte() <= decl.end) {
+            continue;
+        }
+        // The use must be one factor of a product whose other factor is per-warp, and that
+        // product the whole value of a declaration.
+        let mut x = id;
+        let mut q = s.parent(x)?;
+        while q.node_kind() == K::ParenthesizedExpression {
+            x = q;
+            q = s.parent(q)?;
+        }
+        if q.node_kind() != K::BinaryExpression {
+            return None;
+        }
+        let (op, l, r) = parts(s, q);
+        let other = if l.id() == x.id() { r } else { l };
+        if op != "*" || !per_warp(other) {
+            return None;
+        }
+        let top = s.parent(q)?;
+        if !matches!(top.node_kind(), K::InitDeclarator | K::FieldDeclaration) {
+            return None;
+        }
+        uses += 1;
+    }
+    (uses > 0).then_some(name)
+}
+
+/// `threads + 31` (the numerator of a rounded-up warp count `(threads + 31) / 32`, written on
+/// the host for launch and shared-memory sizes): a thread count, `blockDim`, or a thread index
+/// plus 31.
+fn rounded_up_threads(s: &Src, flow: &Flow, n: Node) -> bool {
+    let n = strip_parens(n);
+    n.node_kind() == K::BinaryExpression && {
+        let (op, l, r) = parts(s, n);
+        let threads =
+            |x: Node| thread_count_name(s, x) || has_blockdim(s, x) || flow.thread_expr(s, x);
+        op == "+"
+            && ((flow.val(s, r) == Some(31) && threads(l))
+                || (flow.val(s, l) == Some(31) && threads(r)))
     }
 }

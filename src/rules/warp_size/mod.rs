@@ -251,14 +251,23 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
     let tiles = blocks::tile32_functions(s, &nodes);
     if !tiles.is_empty() {
         for f in out.iter_mut().filter(|f| {
-            matches!(f.rule.as_str(), "HP102" | "HP104" | "HP105") && f.status != Status::Pass
+            matches!(f.rule.as_str(), "HP102" | "HP104" | "HP105" | "HP107")
+                && f.status != Status::Pass
         }) {
             if tiles
                 .iter()
                 .any(|r| r.start <= f.byte_range.0 && f.byte_range.1 <= r.end)
             {
                 f.status = Status::Pass;
-                f.message.push_str(" (consistent with the function's 32-thread cooperative-groups tile, which HIP provides on 64-lane wavefronts: nothing to change)");
+                if f.rule == "HP107" {
+                    // HIP's `thread_block_tile<N>` takes any power of two up to the wavefront
+                    // size: a 32-thread tile keeps its meaning (ranks, shuffles, reductions
+                    // within 32 threads) on a 64-lane wavefront.
+                    f.message = "32-thread cooperative-groups tile, used only through the tile's own operations: HIP provides tiles of up to the wavefront size, so it keeps its meaning on 64-lane wavefronts (nothing to change; a 64-thread tile may be faster on CDNA)".into();
+                    f.suggestion = None;
+                } else {
+                    f.message.push_str(" (consistent with the function's 32-thread cooperative-groups tile, which HIP provides on 64-lane wavefronts: nothing to change)");
+                }
             }
         }
     }
@@ -607,12 +616,24 @@ fn shuffle_loop(s: &Src, fo: Node, out: &mut Vec<Finding>) {
                     })
             })
     });
+    // The shuffle distances the body passes directly (`__shfl_xor(v, j)` gives `j`).
+    let distances: Vec<&str> = s
+        .descendants(body, K::CallExpression)
+        .iter()
+        .filter(|c| call_name(s, **c).is_some_and(is_shuffle))
+        .flat_map(|c| call_args(*c).into_iter().skip(1))
+        .map(|a| s.text(strip_parens(a)))
+        .collect();
     let bound_32 = fo.field(F::Condition).is_some_and(|c| {
         let c = strip_parens(c);
         c.node_kind() == K::BinaryExpression && {
-            let (op, _, r) = parts(s, c);
+            let (op, l, r) = parts(s, c);
             (matches!(op, "<" | "!=") && lit(s, r) == Some(32))
                 || (op == "<=" && lit(s, r) == Some(16))
+                // The stage size of a bitonic network over 32 lanes (`for (k = 2; k <= 32;
+                // k <<= 1) for (j = k >> 1; j > 0; j >>= 1) … __shfl_xor(v, j)`); a loop whose
+                // own variable is the distance reaching 32 is written for 64 lanes.
+                || (op == "<=" && lit(s, r) == Some(32) && !distances.contains(&s.text(l)))
         }
     });
     if init_16 || bound_32 {
@@ -823,6 +844,116 @@ __global__ void k(float* shared, int C) {
         // `32 * x128::size` is `WARP_SIZE * x128::size` written with 32; `f128::size` and `C`
         // are not multiplied by the warp size anywhere.
         assert_eq!(fires(src, "HP102"), [4]);
+    }
+
+    #[test]
+    fn warp_counts_of_named_constants_follow_their_uses() {
+        use crate::rules::syntax::test_support::fires_open;
+        // causal-conv1d: the warp count only multiplies a per-warp count (the 32 cancels).
+        let traits = r#"template<int kNThreads_>
+struct Traits {
+    static constexpr int kNThreads = kNThreads_;
+    static constexpr int kNWarps = kNThreads / 32;
+    static constexpr int kNThreadsPerRow = 8;
+    static constexpr int kNColsPerWarp = 32 / kNThreadsPerRow;
+    static constexpr int kNColsPerLoad = kNColsPerWarp * kNWarps;
+};
+"#;
+        assert_eq!(fires(traits, "HP102"), [4]);
+        assert!(fires_open(traits, "HP102").is_empty());
+        // The same count sizing a shared array and bounding the second reduction stage.
+        let reduce = r#"template<int kNThreads>
+__global__ void k(float* out, const float* in) {
+    constexpr int kNWarps = kNThreads / 32;
+    __shared__ float partial[kNWarps];
+    float v = in[threadIdx.x];
+    if (threadIdx.x % warpSize == 0) partial[threadIdx.x / warpSize] = v;
+    __syncthreads();
+    if (threadIdx.x < kNWarps) out[0] += partial[threadIdx.x];
+}
+struct T2 { static constexpr int kNWarps = kNThreads / 32; static constexpr int kN = kNWarps * 2; };
+"#;
+        assert_eq!(fires_open(reduce, "HP102"), [3, 10]);
+    }
+
+    #[test]
+    fn host_launch_sizes_and_one_warp_per_row_blocks() {
+        let src = r#"__global__ void rows(float* x, int n) {
+  int row = blockIdx.x * blockDim.y + threadIdx.y;
+  float v = x[row * 32 + threadIdx.x];
+  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_xor(v, o);
+  if (threadIdx.x == 0) x[row] = v;
+}
+__global__ void plain(float* x) { x[threadIdx.x] = 0; }
+void launch(float* x, int n, int threads) {
+  dim3 block(32, 4);
+  rows<<<(n + 3) / 4, block>>>(x, n);
+  rows<<<n, dim3(32, 8)>>>(x, n);
+  dim3 wide(256, 1);
+  rows<<<n, wide>>>(x, n);
+  dim3 b2(32, 4);
+  plain<<<n, b2>>>(x);
+  int warps = (threads + 31) / 32;
+  int blocks = (n + 31) / 32;
+  size_t smem = warps * sizeof(float) + blocks;
+  dim3 planes = {4, 8, (unsigned)nw};
+  rows<<<n, planes>>>(x, n);
+  rows<<<n * 2, planes>>>(x, n);
+}
+"#;
+        // `dim3(32, n)` and `{4, 8, n}` blocks of a warp-level kernel, where the shape is
+        // written (once for two launches); not 256-wide blocks, not a kernel without
+        // warp-level work.
+        assert_eq!(fires(src, "HP107"), [9, 11, 19]);
+        // A rounded-up warp count of a thread count; not a grid of 32-element chunks.
+        assert_eq!(fires(src, "HP102"), [16]);
+    }
+
+    #[test]
+    fn bitonic_loops_over_32_lanes() {
+        let src = r#"__device__ float sort32(float x, int lane) {
+  for (int k = 2; k <= 32; k <<= 1)
+    for (int j = k >> 1; j > 0; j >>= 1) {
+      float y = __shfl_xor_sync(0xffffffff, x, j);
+      x = ((lane & j) != 0) == ((lane & k) == 0) ? fmaxf(x, y) : fminf(x, y);
+    }
+  return x;
+}
+__device__ float merge(float x) {
+  for (int j = 16; j > 0; j >>= 1) x = fminf(x, __shfl_xor(x, j));
+  return x;
+}
+__device__ float wide(float x) {
+  for (int o = 1; o <= 32; o <<= 1) x += __shfl_xor(x, o);
+  return x;
+}
+"#;
+        // The stage loop of a 32-lane bitonic sort and a butterfly from 16; a loop whose own
+        // distance reaches 32 is written for 64 lanes.
+        assert_eq!(fires(src, "HP104"), [2, 10]);
+    }
+
+    #[test]
+    fn cg_tiles_of_32_used_only_through_the_tile_are_pass() {
+        use crate::rules::syntax::test_support::fires_open;
+        let src = r#"__global__ void ln(float* out, const float* x, int C) {
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+  float s = 0;
+  for (int i = warp.thread_rank(); i < C; i += warp.size()) s += x[i];
+  s = cg::reduce(warp, s, cg::plus<float>{});
+  if (warp.thread_rank() == 0) out[warp.meta_group_rank()] = s;
+}
+__global__ void mixed(float* out, const float* x) {
+  auto tile = cg::tiled_partition<32>(cg::this_thread_block());
+  float v = x[threadIdx.x];
+  v += __shfl_down_sync(0xffffffff, v, threadIdx.x % warpSize);
+  out[tile.thread_rank()] = v;
+}
+"#;
+        assert_eq!(fires(src, "HP107"), [3, 10]);
+        // The tile alone keeps its meaning; beside raw warp intrinsics it needs a look.
+        assert_eq!(fires_open(src, "HP107"), [10]);
     }
 
     #[test]
