@@ -743,8 +743,21 @@ pub(super) fn cancelled_warp_count<'a>(s: &Src<'a>, b: Node<'a>) -> Option<&'a s
         }
         _ => return None,
     };
-    let decl = p.byte_range();
     let root = s.tree?.root_node();
+    let (uses, ok) = uses_beside_per_warp(s, root, name, p.byte_range(), 2);
+    (ok && uses > 0).then_some(name)
+}
+
+/// The uses of `name` in `within` outside `decl`, and whether each is a factor beside a
+/// per-warp count in a declaration's value, or the whole value of an alias (`constexpr int
+/// kNWarp = Ktraits::kNWarps;`) whose own uses are so (or that is unused).
+fn uses_beside_per_warp<'a>(
+    s: &Src<'a>,
+    within: Node<'a>,
+    name: &str,
+    decl: std::ops::Range<usize>,
+    depth: u8,
+) -> (usize, bool) {
     let per_warp = |n: Node| {
         let n = strip_parens(n);
         let t = match n.node_kind() {
@@ -752,37 +765,60 @@ pub(super) fn cancelled_warp_count<'a>(s: &Src<'a>, b: Node<'a>) -> Option<&'a s
             K::QualifiedIdentifier => n.field(F::Name).map_or("", |x| s.text(x)),
             _ => return false,
         };
-        let l = t.to_ascii_lowercase().replace('_', "");
-        l.contains("perwarp")
+        t.to_ascii_lowercase().replace('_', "").contains("perwarp")
     };
     let mut uses = 0;
-    for id in s.descendants(root, K::Identifier) {
+    for id in s.descendants(within, K::Identifier) {
         if s.text(id) != name || (decl.start <= id.start_byte() && id.end_byte() <= decl.end) {
             continue;
         }
-        // The use must be one factor of a product whose other factor is per-warp, and that
-        // product the whole value of a declaration.
-        let mut x = id;
-        let mut q = s.parent(x)?;
-        while q.node_kind() == K::ParenthesizedExpression {
-            x = q;
-            q = s.parent(q)?;
-        }
-        if q.node_kind() != K::BinaryExpression {
-            return None;
-        }
-        let (op, l, r) = parts(s, q);
-        let other = if l.id() == x.id() { r } else { l };
-        if op != "*" || !per_warp(other) {
-            return None;
-        }
-        let top = s.parent(q)?;
-        if !matches!(top.node_kind(), K::InitDeclarator | K::FieldDeclaration) {
-            return None;
-        }
         uses += 1;
+        let mut x = id;
+        let Some(mut q) = s.parent(x) else {
+            return (uses, false);
+        };
+        while matches!(
+            q.node_kind(),
+            K::ParenthesizedExpression | K::QualifiedIdentifier
+        ) {
+            x = q;
+            match s.parent(q) {
+                Some(up) => q = up,
+                None => return (uses, false),
+            }
+        }
+        match q.node_kind() {
+            K::BinaryExpression => {
+                let (op, l, r) = parts(s, q);
+                let other = if l.id() == x.id() { r } else { l };
+                let top = s.parent(q);
+                if op != "*"
+                    || !per_warp(other)
+                    || !top.is_some_and(|t| {
+                        matches!(t.node_kind(), K::InitDeclarator | K::FieldDeclaration)
+                    })
+                {
+                    return (uses, false);
+                }
+            }
+            // An alias: judged by its own uses in the function (or file) that declares it.
+            K::InitDeclarator if depth > 0 => {
+                let Some(alias) = q
+                    .field(F::Declarator)
+                    .and_then(|d| syntax::declarator_name(s, d))
+                else {
+                    return (uses, false);
+                };
+                let scope = s.enclosing_function(q).unwrap_or(within);
+                let (_, ok) = uses_beside_per_warp(s, scope, alias, q.byte_range(), depth - 1);
+                if !ok {
+                    return (uses, false);
+                }
+            }
+            _ => return (uses, false),
+        }
     }
-    (uses > 0).then_some(name)
+    (uses, true)
 }
 
 /// `threads + 31` (the numerator of a rounded-up warp count `(threads + 31) / 32`, written on

@@ -858,9 +858,24 @@ struct Traits {
     static constexpr int kNColsPerWarp = 32 / kNThreadsPerRow;
     static constexpr int kNColsPerLoad = kNColsPerWarp * kNWarps;
 };
+template<typename Ktraits> __global__ void fwd(float* x) {
+    constexpr int kNWarp = Ktraits::kNWarps;
+    x[threadIdx.x] = 0;
+}
+template<typename Ktraits> __global__ void bwd(float* x) {
+    constexpr int kNWarp = Ktraits::kNWarps;
+    __shared__ float part[kNWarp];
+    x[threadIdx.x] = part[0];
+}
 "#;
+        // An unused alias in one kernel says nothing; an alias sizing an array does.
+        let traits_only = &traits[..traits
+            .find("template<typename Ktraits> __global__ void bwd")
+            .unwrap()];
+        assert_eq!(fires(traits_only, "HP102"), [4]);
+        assert!(fires_open(traits_only, "HP102").is_empty());
         assert_eq!(fires(traits, "HP102"), [4]);
-        assert!(fires_open(traits, "HP102").is_empty());
+        assert_eq!(fires_open(traits, "HP102"), [4]);
         // The same count sizing a shared array and bounding the second reduction stage.
         let reduce = r#"template<int kNThreads>
 __global__ void k(float* out, const float* in) {
