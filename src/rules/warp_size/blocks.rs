@@ -242,11 +242,11 @@ fn dim3_32<'a>(s: &Src<'a>, launch: Node<'a>, b: Node<'a>) -> Option<std::ops::R
     let name = s.text(b);
     let f = s.enclosing_function(launch)?;
     for d in s.descendants(f, K::Declaration) {
-        if !d.field(F::Type).is_some_and(|t| s.text(t) == "dim3") {
+        if d.field(F::Type).is_none_or(|t| s.text(t) != "dim3") {
             continue;
         }
         for i in s.descendants(d, K::InitDeclarator) {
-            if !i.field(F::Declarator).is_some_and(|x| s.text(x) == name) {
+            if i.field(F::Declarator).is_none_or(|x| s.text(x) != name) {
                 continue;
             }
             if let Some(v) = i.field(F::Value) {
