@@ -45,7 +45,7 @@ fn warp_name(name: &str) -> bool {
 
 /// Whether `n` does warp-level work itself: lane exchanges or votes, `warpSize`, or lane ids
 /// computed as `threadIdx.x % 32` / `& 31`.
-fn warp_level_here(s: &Src, n: Node) -> bool {
+pub(super) fn warp_level_here(s: &Src, n: Node) -> bool {
     if s.descendants(n, K::CallExpression)
         .iter()
         .any(|c| call_name(s, *c).is_some_and(warp_call))

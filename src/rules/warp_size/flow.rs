@@ -436,6 +436,21 @@ fn packed_bit_indices(s: &Src, f: Node) -> HashSet<(String, usize)> {
 }
 
 pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) {
+    // Device code that does no warp-level work (no shuffles, votes, `warpSize`, lane ids):
+    // `tid / 32` there splits a block's threads over data (ggml's `n = tid/32; l = tid - 32*n`
+    // over a 64-thread block), the same on any wavefront size.
+    let device = f.node_kind() == K::FunctionDefinition && {
+        let head_end = f.field(F::Body).map_or(f.end_byte(), |b| b.start_byte());
+        let head = std::str::from_utf8(&s.bytes()[f.start_byte()..head_end]).unwrap_or("");
+        head.contains("__global__") || head.contains("__device__")
+    };
+    let data_split = device
+        && !super::blocks::warp_level_here(s, f)
+        && !s
+            .descendants(f, K::Identifier)
+            .iter()
+            .any(|i| super::warp_const_name(s.text(*i)));
+    let host = f.node_kind() == K::FunctionDefinition && !device;
     let scaled = scaled_by_warp_size(s, f);
     let packed = packed_bit_indices(s, f);
     // `n` (an operand) is a packed bit index on its line; `x` an operand of a shift.
@@ -512,6 +527,31 @@ pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) 
             }
             _ => None,
         };
+        // A data split in device code without warp-level work, unless a name says lane or warp.
+        if hit.is_some()
+            && data_split
+            && matches!(op, "/" | ">>" | "*" | "-")
+            && !assigned_to(s, b, true)
+            && !assigned_to(s, b, false)
+            && !names_lane_or_warp(s, b)
+        {
+            continue;
+        }
+        // A host warp count that only sizes shared memory: 32-lane warps are more numerous than
+        // 64-lane ones, so the buffer is larger than a 64-lane wavefront needs.
+        if hit.is_some() && host && op == "/" {
+            if let Some(target) = only_sizes_shared_memory(s, f, b) {
+                let mut fd = s.ctx.finding(
+                    &LANE_WARP_ARITHMETIC,
+                    b.byte_range(),
+                    format!("`{}` counts 32-lane warps to size shared memory (`{target}`): 64-lane wavefronts are fewer, so the buffer is larger than they need (nothing to change)", s.text(b)),
+                    None,
+                );
+                fd.status = crate::gate::Status::Pass;
+                out.push(fd);
+                continue;
+            }
+        }
         if let Some(msg) = hit {
             // `kNWarps = kNThreads / 32` whose every use is `kNColsPerWarp * kNWarps`: the 32
             // cancels (columns per warp times warps is columns per block).
@@ -834,4 +874,60 @@ fn rounded_up_threads(s: &Src, flow: &Flow, n: Node) -> bool {
             && ((flow.val(s, r) == Some(31) && threads(l))
                 || (flow.val(s, l) == Some(31) && threads(r)))
     }
+}
+
+/// Whether an identifier in `n` is named as a lane or warp id (`warp`, `lane_id`).
+fn names_lane_or_warp(s: &Src, n: Node) -> bool {
+    syntax::identifiers(s, n)
+        .iter()
+        .any(|i| lane_name(i) || warp_name(i))
+}
+
+/// A name for a shared-memory size: `smemSize`, `shmem_sz`, `sMemSize`, `shared_bytes`.
+fn shared_memory_name(name: &str) -> bool {
+    let l = name.to_ascii_lowercase();
+    l.contains("smem") || l.contains("shmem") || l.contains("shared") || l.contains("sharedmem")
+}
+
+/// The variable a value ends in: the declarator or left side of the declaration or
+/// assignment whose value contains `n` (through arithmetic and parentheses).
+fn value_target<'a>(s: &Src<'a>, n: Node<'a>) -> Option<(&'a str, Node<'a>)> {
+    let mut x = n;
+    loop {
+        let p = s.parent(x)?;
+        match p.node_kind() {
+            K::BinaryExpression | K::ParenthesizedExpression | K::CastExpression => x = p,
+            K::InitDeclarator => {
+                let d = p.field(F::Declarator)?;
+                return Some((syntax::declarator_name(s, d)?, p));
+            }
+            K::AssignmentExpression => {
+                let l = p.field(F::Left)?;
+                return (l.node_kind() == K::Identifier).then(|| (s.text(l), p));
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// The shared-memory size the host warp count `b` (`blockSize / 32`) goes to, directly
+/// (`smemSize = ((blockSize / 32) + 1) * sizeof(double)`) or through one variable whose every
+/// use in the function sizes shared memory (`nWarps = blockSize / 32; shmem_sz = nWarps * 4`).
+fn only_sizes_shared_memory<'a>(s: &Src<'a>, f: Node<'a>, b: Node<'a>) -> Option<&'a str> {
+    let (target, at) = value_target(s, b)?;
+    if shared_memory_name(target) {
+        return Some(target);
+    }
+    let mut sink = None;
+    for id in s.descendants(f, K::Identifier) {
+        if s.text(id) != target || at.byte_range().contains(&id.start_byte()) {
+            continue;
+        }
+        let (t, _) = value_target(s, id)?;
+        if !shared_memory_name(t) {
+            return None;
+        }
+        sink = Some(t);
+    }
+    sink
 }

@@ -925,6 +925,40 @@ void launch(float* x, int n, int threads) {
     }
 
     #[test]
+    fn data_splits_and_shared_memory_sizes_are_not_lane_arithmetic() {
+        use crate::rules::syntax::test_support::fires_open;
+        let src = r#"static __global__ void dequantize_q4(const block* x, float* yy) {
+    const int64_t tid = threadIdx.x;
+    const int64_t n   = tid/32;
+    const int64_t l   = tid - 32*n;
+    yy[32*n + l] = x[0].qs[32*n + l];
+}
+__global__ void red(float* out, const float* in) {
+    float v = in[threadIdx.x];
+    int w = threadIdx.x / 32;
+    for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down(v, o);
+    out[w] = v;
+}
+__global__ void sums(float* out) {
+    int warp = threadIdx.x / 32;
+    out[warp] = 0;
+}
+void launch(int blockSize, int n) {
+    int smemSize = ((blockSize / 32) + 1) * sizeof(double);
+    int nWarps = blockSize / 32;
+    int shmem_sz = nWarps * sizeof(int);
+    int rowsPerBlock = blockSize / 32;
+    red<<<n / rowsPerBlock, blockSize, smemSize + shmem_sz>>>(0, 0);
+}
+"#;
+        // ggml's split of a 64-thread block over data; not a warp id in a kernel that shuffles,
+        // nor one named `warp`; host counts that only size shared memory are PASS, one that
+        // sizes the grid is not.
+        assert_eq!(fires_open(src, "HP102"), [9, 14, 21]);
+        assert_eq!(fires(src, "HP102"), [9, 14, 18, 19, 21]);
+    }
+
+    #[test]
     fn bitonic_loops_over_32_lanes() {
         let src = r#"__device__ float sort32(float x, int lane) {
   for (int k = 2; k <= 32; k <<= 1)
