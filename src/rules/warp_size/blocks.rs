@@ -135,7 +135,7 @@ impl<'a> Kernels<'a> {
         Some(defs.into_iter().any(|f| self.function_warp_level(s, f, 2)))
     }
 
-    fn file_warp_level(&mut self, s: &Src<'a>) -> bool {
+    pub(super) fn file_warp_level(&mut self, s: &Src<'a>) -> bool {
         if let Some(v) = self.file {
             return v;
         }
@@ -179,13 +179,13 @@ pub(super) fn one_warp_launch<'a>(
     let Some(b) = args.get(1) else { return };
     let rows = lit(s, *b) != Some(32);
     // The code that fixes the shape: the literal, or the `dim3` that makes rows of 32.
-    let at = if rows {
+    let (at, planes) = if rows {
         match dim3_32(s, c, *b) {
             Some(r) => r,
             None => return,
         }
     } else {
-        b.byte_range()
+        (b.byte_range(), false)
     };
     // Several launches with one `dim3` are one fact, where the `dim3` is written.
     if out
@@ -198,6 +198,9 @@ pub(super) fn one_warp_launch<'a>(
     let why = match kernels.named_warp_level(s, name) {
         Some(false) => return,
         Some(true) => format!("`{name}` does warp-level work (shuffles, votes or lane ids)"),
+        // A 2-D `dim3(32, 8)` is the usual image tile: without warp-level work in this file it
+        // says nothing about warps. `{4, 8, n}` (x·y = 32, z counting warps) is a warp shape.
+        None if rows && !planes && !kernels.file_warp_level(s) => return,
         None => format!("`{name}` is defined in another file"),
     };
     out.push(s.ctx.finding(
@@ -217,7 +220,21 @@ pub(super) fn one_warp_launch<'a>(
 /// declared `dim3 block(32, n)`, `dim3 block = dim3(32, n)`, `dim3 block{32, n}` or `dim3 block
 /// = {4, 8, n}` (x·y = 32 with a third dimension counting the warps). Returns the range of the
 /// shape that says so.
-fn dim3_32<'a>(s: &Src<'a>, launch: Node<'a>, b: Node<'a>) -> Option<std::ops::Range<usize>> {
+fn dim3_32<'a>(
+    s: &Src<'a>,
+    launch: Node<'a>,
+    b: Node<'a>,
+) -> Option<(std::ops::Range<usize>, bool)> {
+    // x·y = 32 with a third dimension (`{4, 8, block_size / WARP_SIZE}`).
+    let planes = |args: Node<'a>| {
+        let mut w = args.walk();
+        let dims: Vec<Node> = args
+            .named_children(&mut w)
+            .filter(|n| n.node_kind() != K::Comment)
+            .collect();
+        let v = |i: usize| dims.get(i).and_then(|x| lit(s, *x));
+        dims.len() == 3 && v(0).zip(v(1)).is_some_and(|(x, y)| x * y == 32 && x < 32)
+    };
     let warp_rows = |args: Node<'a>| {
         let mut w = args.walk();
         let dims: Vec<Node> = args
@@ -234,7 +251,7 @@ fn dim3_32<'a>(s: &Src<'a>, launch: Node<'a>, b: Node<'a>) -> Option<std::ops::R
             && n.field(F::Arguments).is_some_and(warp_rows)
     };
     if dim3_call(b) {
-        return Some(b.byte_range());
+        return Some((b.byte_range(), b.field(F::Arguments).is_some_and(planes)));
     }
     if b.node_kind() != K::Identifier {
         return None;
@@ -250,10 +267,11 @@ fn dim3_32<'a>(s: &Src<'a>, launch: Node<'a>, b: Node<'a>) -> Option<std::ops::R
                 continue;
             }
             if let Some(v) = i.field(F::Value) {
-                if (matches!(v.node_kind(), K::ArgumentList | K::InitializerList) && warp_rows(v))
-                    || dim3_call(v)
-                {
-                    return Some(i.byte_range());
+                if matches!(v.node_kind(), K::ArgumentList | K::InitializerList) && warp_rows(v) {
+                    return Some((i.byte_range(), planes(v)));
+                }
+                if dim3_call(v) {
+                    return Some((i.byte_range(), v.field(F::Arguments).is_some_and(planes)));
                 }
             }
         }

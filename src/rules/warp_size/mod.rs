@@ -920,6 +920,10 @@ void launch(float* x, int n, int threads) {
         // written (once for two launches); not 256-wide blocks, not a kernel without
         // warp-level work.
         assert_eq!(fires(src, "HP107"), [9, 11, 19]);
+        // Kernels of another file: a 2-D image tile in a host-only file is not a warp shape;
+        // x·y = 32 planes with a warp count are.
+        let host_only = "void pad(float* d, int w, int h) {\n  dim3 threads(32, 8);\n  padKernel<<<dim3(w / 32, h / 8), threads>>>(d);\n  dim3 planes = {4, 8, (unsigned)nw};\n  bias<<<n, planes>>>(d);\n}\n";
+        assert_eq!(fires(host_only, "HP107"), [4]);
         // A rounded-up warp count of a thread count; not a grid of 32-element chunks.
         assert_eq!(fires(src, "HP102"), [16]);
     }
