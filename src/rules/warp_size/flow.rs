@@ -484,6 +484,9 @@ pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) 
             {
                 Some("`% 32` computes a lane id for 32-lane warps")
             }
+            "%" if host && flow.val(s, r) == Some(32) && stored_element(s, b) && reads_lane_id(s) => {
+                Some("`% 32` on the host is the expected lane id of the file's kernel (it reads `%laneid`/`__lane_id()`): lanes run to 63 on a 64-lane wavefront")
+            }
             "&" if (flow.val(s, r) == Some(31)
                 && (flow.thread_expr(s, l)
                     || assigned_to(s, b, false)
@@ -930,4 +933,24 @@ fn only_sizes_shared_memory<'a>(s: &Src<'a>, f: Node<'a>, b: Node<'a>) -> Option
         sink = Some(t);
     }
     sink
+}
+
+/// Whether `b` is the whole value stored into an array element (`h_ptr[i] = i % 32;`).
+fn stored_element(s: &Src, b: Node) -> bool {
+    s.parent(b).is_some_and(|p| {
+        p.node_kind() == K::AssignmentExpression
+            && p.field(F::Right).is_some_and(|r| r.id() == b.id())
+            && p.field(F::Left)
+                .is_some_and(|l| l.node_kind() == K::SubscriptExpression)
+    })
+}
+
+/// Whether the file's device code reads the hardware lane id: `%laneid` in inline PTX or
+/// `__lane_id()`.
+fn reads_lane_id(s: &Src) -> bool {
+    s.lexed.tokens.iter().any(|t| {
+        let text = t.text(s.bytes());
+        (t.kind == crate::lex::Tok::Str && text.windows(7).any(|w| w == b"%laneid"))
+            || (t.kind == crate::lex::Tok::Ident && text == b"__lane_id")
+    })
 }

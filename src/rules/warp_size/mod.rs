@@ -963,6 +963,27 @@ void launch(int blockSize, int n) {
     }
 
     #[test]
+    fn host_reference_of_a_ptx_lane_id() {
+        let src = r#"__global__ void sequence_gpu(int *d_ptr, int length) {
+    int elemID = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned int laneid;
+    asm("mov.u32 %0, %%laneid;" : "=r"(laneid));
+    d_ptr[elemID] = laneid;
+}
+void sequence_cpu(int *h_ptr, int length) {
+    for (int elemID = 0; elemID < length; elemID++) {
+        h_ptr[elemID] = elemID % 32;
+    }
+}
+"#;
+        assert_eq!(fires(src, "HP102"), [9]);
+        // Without a kernel that reads the lane id, a host `% 32` is data.
+        let plain =
+            "void fill(int *h, int n) {\n    for (int i = 0; i < n; i++) h[i] = i % 32;\n}\n";
+        assert!(fires(plain, "HP102").is_empty());
+    }
+
+    #[test]
     fn bitonic_loops_over_32_lanes() {
         let src = r#"__device__ float sort32(float x, int lane) {
   for (int k = 2; k <= 32; k <<= 1)
