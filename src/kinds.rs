@@ -179,6 +179,8 @@ syntax_table! {
         CallExpression = "call_expression",
         KernelCallSyntax = "kernel_call_syntax",
         Comment = "comment",
+        ArgumentList = "argument_list",
+        InitializerList = "initializer_list",
         FunctionDefinition = "function_definition",
         AttributeSpecifier = "attribute_specifier",
         TypeQualifier = "type_qualifier",

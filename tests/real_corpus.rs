@@ -4,13 +4,14 @@
 //!
 //! - `expect: RULE category STATUS` (several separated by `;`): a hazard a porter needs; a
 //!   finding of that rule with that category and status must be there (recall).
-//! - `expect-miss: RULE category STATUS`: a hazard hipport misses today (listed in
-//!   `/work/notes/corpus-misses.md`). Counted as a lost hazard in the figures; the test FAILS
-//!   when hipport finds it, so the marker becomes `expect:`.
+//! - `expect-miss: RULE category STATUS`: a hazard hipport misses today (listed, with why, in
+//!   `testdata/real/MISSES.md`). Counted as a lost hazard in the figures; the test FAILS when
+//!   hipport finds it, so the marker becomes `expect:`.
 //! - `expect-ok: reason`: a line a naive tool would flag that is not a hazard (a clean
 //!   negative). Any non-PASS finding on it is noise.
 //! - `expect-noise: RULE`: a clean line where hipport gives a non-PASS finding today (known
-//!   noise, counted as a false positive); FAILS when the finding goes, so it becomes `expect-ok`.
+//!   noise, counted as a false positive, listed in `testdata/real/MISSES.md`); FAILS when the
+//!   finding goes, so it becomes `expect-ok`.
 //!
 //! Every unlabelled line is not a hazard either: a non-PASS finding there is noise. PASS
 //! findings (work `hipport port` did, code HIP never compiles) may appear anywhere. Prints
@@ -63,6 +64,9 @@ fn labels(root: &Path) -> Corpus {
             let p = e.unwrap().path();
             if p.is_dir() {
                 stack.push(p);
+                continue;
+            }
+            if p.file_name().is_some_and(|n| n == "MISSES.md") {
                 continue;
             }
             let Ok(text) = std::fs::read_to_string(&p) else {
@@ -228,15 +232,38 @@ fn real_corpus_precision_and_recall() {
             }
             (Kind::Miss, false) => lost += 1,
             (Kind::Miss, true) => problems.push(format!(
-                "known miss now found (make it `expect:` and drop it from corpus-misses.md): {}:{} {}",
+                "known miss now found (make it `expect:` and drop it from testdata/real/MISSES.md): {}:{} {}",
                 key.0, key.1, key.2
             )),
             (Kind::Noise, false) => problems.push(format!(
-                "known noise gone (make it `expect-ok:` and drop it from corpus-misses.md): {}:{} {}",
+                "known noise gone (make it `expect-ok:` and drop it from testdata/real/MISSES.md): {}:{} {}",
                 key.0, key.1, key.2
             )),
             _ => {}
         }
+    }
+    // Every known miss and known noise has its line in MISSES.md, and nothing else does.
+    let listed: BTreeSet<(String, u32, String)> = std::fs::read_to_string(root.join("MISSES.md"))
+        .expect("testdata/real/MISSES.md lists the known misses and noise")
+        .lines()
+        .filter_map(|l| l.strip_prefix("- "))
+        .filter_map(|l| {
+            let (head, _why) = l.split_once(": ")?;
+            let (loc, rule) = head.split_once(' ')?;
+            let (path, line) = loc.rsplit_once(':')?;
+            Some((path.to_string(), line.parse().ok()?, rule.to_string()))
+        })
+        .collect();
+    let marked: BTreeSet<(String, u32, String)> = want
+        .iter()
+        .filter(|(_, v)| v.0 != Kind::Expect)
+        .map(|(k, _)| k.clone())
+        .collect();
+    for k in marked.symmetric_difference(&listed) {
+        problems.push(format!(
+            "MISSES.md and the markers disagree on {}:{} {} (one line per expect-miss/expect-noise marker)",
+            k.0, k.1, k.2
+        ));
     }
     println!("{:<7} {:>4} {:>4} {:>9}", "rule", "TP", "FP", "precision");
     for (rule, [tp, fp]) in &score {

@@ -9,7 +9,7 @@ use super::packages;
 use super::shell;
 use super::ts::{self, Lang};
 use super::words::{self, Cx, Site, Word};
-use super::{deployment, Out};
+use super::{build, deployment, Out};
 use crate::kinds::yaml::{Field as F, Kind as K, NodeExt};
 use std::ops::Range;
 use tree_sitter::Node;
@@ -139,6 +139,17 @@ fn probe_of(path: &[String]) -> Option<&'static str> {
         "healthcheck" => Some("the healthcheck"),
         _ => None,
     })
+}
+
+/// A GitHub action that installs the CUDA toolkit: `Jimver/cuda-toolkit@v0.2.30`,
+/// `N-Storm/cuda-toolkit@v1`, `…/setup-cuda@v1` (by the action's repository name).
+fn cuda_toolkit_action(uses: &str) -> bool {
+    let action = uses.split('@').next().unwrap_or("");
+    let Some(repo) = action.split('/').nth(1) else {
+        return false;
+    };
+    let r = repo.to_ascii_lowercase();
+    r == "cuda-toolkit" || r == "setup-cuda" || r == "setup-cuda-toolkit" || r == "install-cuda"
 }
 
 const COMMAND_KEYS: &[&str] = &["command", "args", "entrypoint", "test"];
@@ -287,6 +298,19 @@ fn manifest(out: &mut Out, scalars: &[Scalar], seqs: &[Seq], site: Site) {
                     Some("a runner label of your AMD GPU machines".into()),
                 );
             }
+            // A CI step that installs the CUDA toolkit (`uses: Jimver/cuda-toolkit@v0.2.30`):
+            // the job then builds with nvcc.
+            "uses" if cuda_toolkit_action(&s.text) => {
+                out.push(
+                    &build::NVCC_INVOCATION,
+                    s.range.clone(),
+                    format!(
+                        "CI step installs the CUDA toolkit with `{}`: the job builds with nvcc",
+                        s.text
+                    ),
+                    Some("run the job in a ROCm image (rocm/dev-ubuntu-*) or install ROCm, and build with hipcc".into()),
+                );
+            }
             "image" => dockerfile::image_ref(out, &s.text, s.range.clone()),
             // Helm values: image: {repository: nvcr.io/nvidia/..., tag: ...}
             "repository" if s.path.iter().any(|p| p == "image") => {
@@ -357,6 +381,19 @@ mod tests {
         assert!(r.contains(&("HP880".into(), 17)), "{r:?}");
         assert!(r.contains(&("HP870".into(), 20)), "{r:?}");
         assert_eq!(r.len(), 6, "{r:?}");
+    }
+
+    #[test]
+    fn github_workflow_cuda_toolkit_action() {
+        let src = "jobs:\n  build:\n    steps:\n      - uses: actions/checkout@v4\n      - name: Install CUDA\n        uses: Jimver/cuda-toolkit@v0.2.30\n        with:\n          cuda: 12.4.0\n      - uses: actions/setup-python@v5\n      - uses: someone/cuda-toolkit-docs@v1\n";
+        let r = rules(FileKind::Yaml, src);
+        let hp850: Vec<u32> = r
+            .iter()
+            .filter(|(c, _)| c == "HP850")
+            .map(|x| x.1)
+            .collect();
+        // The toolkit installer only; checkout, setup-python and an unrelated action are not.
+        assert_eq!(hp850, [6], "{r:?}");
     }
 
     #[test]

@@ -233,6 +233,16 @@ mod tests {
     }
 
     #[test]
+    fn arch_tests_where_hip_takes_a_current_gpus_branch_are_pass() {
+        use crate::rules::syntax::test_support::{fires, fires_open};
+        // llm.c: a fast path for sm_80/sm_90 (lost on AMD); a workaround for old GPUs that a
+        // current GPU and HIP both skip; device-pass tests; a workaround HIP takes (0 < 700).
+        let src = "#if __CUDA_ARCH__ == 800 || __CUDA_ARCH__ >= 900\n#endif\n#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 700\n#endif\n#if defined(__CUDA_ARCH__)\n#endif\n#if __CUDA_ARCH__ < 700\n#endif\n";
+        assert_eq!(fires(src, "HP401"), [1, 3, 5, 7]);
+        assert_eq!(fires_open(src, "HP401"), [1, 5, 7]);
+    }
+
+    #[test]
     fn arch_names_in_strings() {
         assert_eq!(find_arch("-arch=sm_80").as_deref(), Some("sm_80"));
         assert_eq!(

@@ -78,6 +78,21 @@ pub fn eval_under_hip(toks: &[&str]) -> Option<i64> {
     })
 }
 
+/// The value of a condition in nvcc's device pass for a current NVIDIA GPU (CUDA 12.8,
+/// sm_90): the branch that GPU compiles. HIP platform macros are undefined there, every other
+/// macro unknown.
+pub fn eval_current_nvcc(toks: &[&str]) -> Option<i64> {
+    eval(toks, &|name| match name {
+        "__CUDA_ARCH__" => Some(900),
+        "__CUDACC_VER_MAJOR__" => Some(12),
+        "__CUDACC_VER_MINOR__" => Some(8),
+        "CUDA_VERSION" | "CUDART_VERSION" => Some(12080),
+        "__CUDACC__" | "__NVCC__" => Some(1),
+        _ if DEFINED_UNDER_HIP.contains(&name) => Some(0),
+        _ => None,
+    })
+}
+
 /// Whether a macro names the HIP/ROCm/AMD platform: HIP's own (`__HIP_PLATFORM_AMD__`,
 /// `__HIPCC__`, `__HIP_DEVICE_COMPILE__`, `__gfx90a__`, `__AMDGCN_WAVEFRONT_SIZE`) or a
 /// project's switch for its HIP build (`USE_ROCM`, `GGML_USE_HIP`, `USE_AMD_ROCM`).

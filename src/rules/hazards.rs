@@ -371,6 +371,59 @@ mod tests {
         translated.into_iter().map(|f| (f.line, f.rule)).collect()
     }
 
+    /// The translator's and the hazard rules' findings on `src` after one fact per line is
+    /// merged, as `scan` reports them, by line.
+    fn merged_lines(src: &str) -> Vec<(u32, String)> {
+        let lines = crate::source::LineIndex::new(src.as_bytes());
+        let ctx = crate::rules::FileCtx {
+            path: "t.cu",
+            src: src.as_bytes(),
+            lines: &lines,
+        };
+        let tree = crate::parse::parse(src.as_bytes());
+        let target = crate::mappings::Target {
+            rocm: "6.3.0".parse().unwrap(),
+            roc: false,
+            experimental: false,
+        };
+        let opts = crate::translate::Options {
+            target,
+            launch: crate::translate::LaunchSyntax::Keep,
+            implicit_include: true,
+            compat_header: false,
+        };
+        let mut translated =
+            crate::translate::translate(&ctx, crate::mappings::get(), &opts).findings;
+        let mut all = super::check_with(
+            &ctx,
+            tree.as_ref(),
+            &target,
+            &mut translated,
+            &mut Vec::new(),
+        );
+        all.extend(translated);
+        crate::rules::facts::merge_same_line(&mut all);
+        all.into_iter().map(|f| (f.line, f.rule)).collect()
+    }
+
+    #[test]
+    fn one_nvml_finding_per_line_of_nvml_code() {
+        let src = "#include <nvml.h>\nint temp(unsigned idx) {\n  nvmlDevice_t dev;\n  unsigned int t = 0;\n  if (nvmlDeviceGetHandleByIndex(idx, &dev) != NVML_SUCCESS) return -1;\n  nvmlReturn_t r = nvmlDeviceGetTemperature(dev, NVML_TEMPERATURE_GPU, &t);\n  if (r != NVML_SUCCESS) printf(\"%s\", nvmlErrorString(r));\n  return t;\n}\n";
+        let mut f = merged_lines(src);
+        f.retain(|(_, r)| r == "HP607" || r == "HP001");
+        // The handle declaration alone is the translator's; each call line is one rewrite.
+        assert_eq!(
+            f,
+            [
+                (1, "HP607".to_string()),
+                (3, "HP001".to_string()),
+                (5, "HP607".to_string()),
+                (6, "HP607".to_string()),
+                (7, "HP607".to_string())
+            ]
+        );
+    }
+
     #[test]
     fn cg_reduce_calls_without_the_include() {
         // The header comes through another include; `thrust::reduce` and members are not it.

@@ -140,6 +140,47 @@ fn cublaslt_call(name: &str) -> bool {
     )
 }
 
+/// Attributes hipBLASLt takes exactly as cuBLASLt does (same meaning, same value type; the
+/// translator renames them): setting one is not porting work. Epilogues, scale modes, data
+/// types, orders and algorithm attributes stay flagged (hipBLASLt supports a subset).
+const PLAIN_CUBLASLT_ATTRIBUTES: &[&str] = &[
+    "CUBLASLT_MATMUL_DESC_TRANSA",
+    "CUBLASLT_MATMUL_DESC_TRANSB",
+    "CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT",
+    "CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET",
+    "CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES",
+];
+
+/// Whether the `*SetAttribute(obj, ATTR, …)` call at token `i` sets one of
+/// [`PLAIN_CUBLASLT_ATTRIBUTES`].
+fn plain_cublaslt_attribute(s: &Src, i: usize) -> bool {
+    let name = s.tok(i);
+    if !name.ends_with("SetAttribute") {
+        return false;
+    }
+    // name ( obj , ATTR ,
+    let mut k = i;
+    let mut toks = Vec::new();
+    for _ in 0..24 {
+        let Some(n) = s.lexed.next_code(k) else { break };
+        toks.push(s.tok(n));
+        if toks.len() >= 2 && s.tok(n) == "," && toks.iter().filter(|t| **t == ",").count() == 2 {
+            break;
+        }
+        k = n;
+    }
+    let commas: Vec<usize> = toks
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| **t == ",")
+        .map(|(j, _)| j)
+        .collect();
+    match commas.as_slice() {
+        [a, b, ..] if b - a == 2 => PLAIN_CUBLASLT_ATTRIBUTES.contains(&toks[a + 1]),
+        _ => false,
+    }
+}
+
 pub fn check(s: &Src, target: &Target, out: &mut Vec<Finding>) {
     let m = crate::mappings::get();
     for d in &s.lexed.directives {
@@ -193,7 +234,7 @@ pub fn check(s: &Src, target: &Target, out: &mut Vec<Finding>) {
             && cudnn_sequence(name)
         {
             Some((&CUDNN_TO_MIOPEN, format!("`{name}`: MIOpen's equivalent needs a different call sequence (find/workspace steps, argument order)")))
-        } else if call && cublaslt_call(name) {
+        } else if call && cublaslt_call(name) && !plain_cublaslt_attribute(s, i) {
             Some((&CUBLASLT, format!("`{name}`: check the hipBLASLt support for the types, layouts and attributes used")))
         } else if (name == "cutlass" || name == "cute") && scope_next && pre != "::" {
             Some((
@@ -236,13 +277,50 @@ pub fn check(s: &Src, target: &Target, out: &mut Vec<Finding>) {
         };
         if let Some((rule, msg)) = rule {
             if lines.insert((s.line(t.start as usize), rule.id.code)) {
-                out.push(
-                    s.ctx
-                        .finding(rule, t.range(), msg, Some(rule.fix.to_string())),
-                );
+                // One rewrite per line of NVML code: the finding spans every NVML name on the
+                // line (`nvmlReturn_t r = nvmlDeviceGetTemperature(d, NVML_TEMPERATURE_GPU,
+                // &t)`), so the translator's per-name notes merge into it.
+                let range = if std::ptr::eq(rule, &NVML) {
+                    nvml_span(s, i)
+                } else {
+                    t.range()
+                };
+                out.push(s.ctx.finding(rule, range, msg, Some(rule.fix.to_string())));
             }
         }
     }
+}
+
+/// The byte range from the first to the last NVML name (`nvml…`, `NVML_…`) on the line of
+/// token `i`.
+fn nvml_span(s: &Src, i: usize) -> std::ops::Range<usize> {
+    let line = s.line(s.lexed.tokens[i].start as usize);
+    let nvml = |k: usize| {
+        let t = s.tok(k);
+        s.lexed.tokens[k].kind == Tok::Ident && (t.starts_with("nvml") || t.starts_with("NVML_"))
+    };
+    let (mut first, mut last) = (i, i);
+    let mut k = i;
+    while let Some(p) = s.lexed.prev_code(k) {
+        if s.line(s.lexed.tokens[p].start as usize) != line {
+            break;
+        }
+        if nvml(p) {
+            first = p;
+        }
+        k = p;
+    }
+    k = i;
+    while let Some(n) = s.lexed.next_code(k) {
+        if s.line(s.lexed.tokens[n].start as usize) != line {
+            break;
+        }
+        if nvml(n) {
+            last = n;
+        }
+        k = n;
+    }
+    s.lexed.tokens[first].start as usize..s.lexed.tokens[last].end as usize
 }
 
 /// `thrust::cuda::`, `thrust::system::cuda::`, `thrust::cuda_cub::` at token `i` (`thrust`).
@@ -279,5 +357,13 @@ mod tests {
         assert_eq!(fires(src, "HP605"), [9]);
         assert_eq!(fires(src, "HP607"), [10]);
         assert!(fires(src, "HP603").is_empty());
+    }
+
+    #[test]
+    fn cublaslt_attributes_hipblaslt_takes_as_is_are_not_flagged() {
+        let src = "void mm(cublasLtMatmulDesc_t d, cublasLtMatrixLayout_t l, cublasLtMatmulPreference_t p) {\n  cublasCheck(cublasLtMatmulDescSetAttribute(d, CUBLASLT_MATMUL_DESC_TRANSA, (t) ? &opT : &opN, sizeof(opT)));\n  cublasLtMatrixLayoutSetAttribute(l, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &n, sizeof(n));\n  cublasLtMatmulPreferenceSetAttribute(p, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws));\n  cublasLtMatmulDescSetAttribute(d, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof(epi));\n  cublasLtMatmulDescSetAttribute(d, CUBLASLT_MATMUL_DESC_SCALE_TYPE, &st, sizeof(st));\n  cublasLtMatmul(h, d, &a, A, l, B, l, &b, C, l, D, l, &algo, w, ws, s);\n}\n";
+        // Transposes, batch counts and workspace limits are the same in hipBLASLt; epilogues,
+        // scale types and the matmul call itself need checking.
+        assert_eq!(fires(src, "HP602"), [5, 6, 7]);
     }
 }

@@ -132,6 +132,23 @@ pub fn macro_uses(
             if std::ptr::eq(rule, &CUDA_VERSION_MACRO) && only_cudacc {
                 f.status = Status::Pass;
                 f.message = format!("`{}` tests `__CUDACC__`, which `hipport port` rewrites to `__HIPCC__`: HIP compiles the same branch nvcc does", d.name);
+            } else if let (Some(h), Some(n)) = (
+                value,
+                matches!(d.name.as_str(), "if" | "elif")
+                    .then(|| cond::eval_current_nvcc(&cond::condition_tokens(s, d)))
+                    .flatten(),
+            ) {
+                // HIP compiles the branch a current NVIDIA GPU compiles (`… && !(… ||
+                // !defined(__CUDA_ARCH__))` and `__CUDACC_VER_MAJOR__ < 12` both false): a
+                // workaround for old toolchains or GPUs that HIP does not need either.
+                if (h != 0) == (n != 0) {
+                    f.status = Status::Pass;
+                    f.message = format!(
+                        "`#{}` tests `{name}`; HIP compiles the branch nvcc compiles for a current GPU (CUDA 12, sm_90): {}",
+                        d.name,
+                        cond::branch_taken(&d.name, value)
+                    );
+                }
             }
             out.push(f);
         } else if done_lines.insert(s.line(t.start as usize)) {
@@ -201,5 +218,15 @@ mod tests {
         let src = "#if CUDA_VERSION >= 11000\n#endif\n#if HIP_VERSION >= 60000000\n#endif\nint main() {\n  int v;\n  cudaRuntimeGetVersion(&v);\n  if (v < 11000) return 1;\n  printf(\"%d\", v);\n  int w = 3;\n  if (w < 11000) return 2;\n  bool nv = __NVCC__;\n}\n";
         assert_eq!(fires(src, "HP301"), [1, 12]);
         assert_eq!(fires(src, "HP302"), [8]);
+    }
+
+    #[test]
+    fn version_test_that_does_not_decide_hips_branch_is_pass() {
+        use crate::rules::syntax::test_support::fires_open;
+        // llm.c: HIP never defines `__CUDA_ARCH__`, so `!(… || !defined(__CUDA_ARCH__))` is
+        // false under HIP whatever the nvcc version; a plain version test still decides.
+        let src = "#if defined(ENABLE_BF16) && (__CUDACC_VER_MAJOR__ < 12) && !((__CUDA_ARCH__ >= 800) || !defined(__CUDA_ARCH__))\n#endif\n#if defined(ENABLE_BF16) && (__CUDACC_VER_MAJOR__ < 12)\n#endif\n";
+        assert_eq!(fires(src, "HP301"), [1, 3]);
+        assert_eq!(fires_open(src, "HP301"), [3]);
     }
 }

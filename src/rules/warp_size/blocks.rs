@@ -45,7 +45,7 @@ fn warp_name(name: &str) -> bool {
 
 /// Whether `n` does warp-level work itself: lane exchanges or votes, `warpSize`, or lane ids
 /// computed as `threadIdx.x % 32` / `& 31`.
-fn warp_level_here(s: &Src, n: Node) -> bool {
+pub(super) fn warp_level_here(s: &Src, n: Node) -> bool {
     if s.descendants(n, K::CallExpression)
         .iter()
         .any(|c| call_name(s, *c).is_some_and(warp_call))
@@ -135,7 +135,7 @@ impl<'a> Kernels<'a> {
         Some(defs.into_iter().any(|f| self.function_warp_level(s, f, 2)))
     }
 
-    fn file_warp_level(&mut self, s: &Src<'a>) -> bool {
+    pub(super) fn file_warp_level(&mut self, s: &Src<'a>) -> bool {
         if let Some(v) = self.file {
             return v;
         }
@@ -177,21 +177,106 @@ pub(super) fn one_warp_launch<'a>(
         .filter(|n| n.node_kind() != K::Comment)
         .collect();
     let Some(b) = args.get(1) else { return };
-    if lit(s, *b) != Some(32) {
+    let rows = lit(s, *b) != Some(32);
+    // The code that fixes the shape: the literal, or the `dim3` that makes rows of 32.
+    let (at, planes) = if rows {
+        match dim3_32(s, c, *b) {
+            Some(r) => r,
+            None => return,
+        }
+    } else {
+        (b.byte_range(), false)
+    };
+    // Several launches with one `dim3` are one fact, where the `dim3` is written.
+    if out
+        .iter()
+        .any(|f| f.rule == TILED_PARTITION_32.id.code && f.byte_range == (at.start, at.end))
+    {
         return;
     }
     let name = call_name(s, c).unwrap_or("");
     let why = match kernels.named_warp_level(s, name) {
         Some(false) => return,
         Some(true) => format!("`{name}` does warp-level work (shuffles, votes or lane ids)"),
+        // A 2-D `dim3(32, 8)` is the usual image tile: without warp-level work in this file it
+        // says nothing about warps. `{4, 8, n}` (x·y = 32, z counting warps) is a warp shape.
+        None if rows && !planes && !kernels.file_warp_level(s) => return,
         None => format!("`{name}` is defined in another file"),
     };
     out.push(s.ctx.finding(
         &TILED_PARTITION_32,
-        b.byte_range(),
-        format!("a launch with blocks of 32 threads: one warp on NVIDIA, half a 64-lane wavefront on AMD; {why}"),
+        at,
+        if rows {
+            format!("blocks whose rows (or x·y planes) are 32 threads (`dim3(32, n)`, `{{4, 8, n}}`: one warp each on NVIDIA) launch `{name}`: on AMD two of them share a 64-lane wavefront; {why}")
+        } else {
+            format!("a launch with blocks of 32 threads: one warp on NVIDIA, half a 64-lane wavefront on AMD; {why}")
+        },
         Some("check the kernel does not treat the block as one hardware warp (lane exchanges over `warpSize`, ballots, lane masks, warp-synchronous shared memory), or launch `warpSize` threads".into()),
     ));
+}
+
+/// Where the launch's block argument `b` is made of 32-thread rows or planes (one warp each on
+/// NVIDIA): `dim3(32, n)` written in the launch, or a `dim3` variable of the launching function
+/// declared `dim3 block(32, n)`, `dim3 block = dim3(32, n)`, `dim3 block{32, n}` or `dim3 block
+/// = {4, 8, n}` (x·y = 32 with a third dimension counting the warps). Returns the range of the
+/// shape that says so.
+fn dim3_32<'a>(
+    s: &Src<'a>,
+    launch: Node<'a>,
+    b: Node<'a>,
+) -> Option<(std::ops::Range<usize>, bool)> {
+    // x·y = 32 with a third dimension (`{4, 8, block_size / WARP_SIZE}`).
+    let planes = |args: Node<'a>| {
+        let mut w = args.walk();
+        let dims: Vec<Node> = args
+            .named_children(&mut w)
+            .filter(|n| n.node_kind() != K::Comment)
+            .collect();
+        let v = |i: usize| dims.get(i).and_then(|x| lit(s, *x));
+        dims.len() == 3 && v(0).zip(v(1)).is_some_and(|(x, y)| x * y == 32 && x < 32)
+    };
+    let warp_rows = |args: Node<'a>| {
+        let mut w = args.walk();
+        let dims: Vec<Node> = args
+            .named_children(&mut w)
+            .filter(|n| n.node_kind() != K::Comment)
+            .collect();
+        let v = |i: usize| dims.get(i).and_then(|x| lit(s, *x));
+        v(0) == Some(32)
+            || (dims.len() == 3 && v(0).zip(v(1)).is_some_and(|(x, y)| x * y == 32 && x < 32))
+    };
+    let dim3_call = |n: Node<'a>| {
+        n.node_kind() == K::CallExpression
+            && call_name(s, n) == Some("dim3")
+            && n.field(F::Arguments).is_some_and(warp_rows)
+    };
+    if dim3_call(b) {
+        return Some((b.byte_range(), b.field(F::Arguments).is_some_and(planes)));
+    }
+    if b.node_kind() != K::Identifier {
+        return None;
+    }
+    let name = s.text(b);
+    let f = s.enclosing_function(launch)?;
+    for d in s.descendants(f, K::Declaration) {
+        if d.field(F::Type).is_none_or(|t| s.text(t) != "dim3") {
+            continue;
+        }
+        for i in s.descendants(d, K::InitDeclarator) {
+            if i.field(F::Declarator).is_none_or(|x| s.text(x) != name) {
+                continue;
+            }
+            if let Some(v) = i.field(F::Value) {
+                if matches!(v.node_kind(), K::ArgumentList | K::InitializerList) && warp_rows(v) {
+                    return Some((i.byte_range(), planes(v)));
+                }
+                if dim3_call(v) {
+                    return Some((i.byte_range(), v.field(F::Arguments).is_some_and(planes)));
+                }
+            }
+        }
+    }
+    None
 }
 
 /// Template parameter names of the templates the file declares, by template name.

@@ -436,6 +436,21 @@ fn packed_bit_indices(s: &Src, f: Node) -> HashSet<(String, usize)> {
 }
 
 pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) {
+    // Device code that does no warp-level work (no shuffles, votes, `warpSize`, lane ids):
+    // `tid / 32` there splits a block's threads over data (ggml's `n = tid/32; l = tid - 32*n`
+    // over a 64-thread block), the same on any wavefront size.
+    let device = f.node_kind() == K::FunctionDefinition && {
+        let head_end = f.field(F::Body).map_or(f.end_byte(), |b| b.start_byte());
+        let head = std::str::from_utf8(&s.bytes()[f.start_byte()..head_end]).unwrap_or("");
+        head.contains("__global__") || head.contains("__device__")
+    };
+    let data_split = device
+        && !super::blocks::warp_level_here(s, f)
+        && !s
+            .descendants(f, K::Identifier)
+            .iter()
+            .any(|i| super::warp_const_name(s.text(*i)));
+    let host = f.node_kind() == K::FunctionDefinition && !device;
     let scaled = scaled_by_warp_size(s, f);
     let packed = packed_bit_indices(s, f);
     // `n` (an operand) is a packed bit index on its line; `x` an operand of a shift.
@@ -469,6 +484,9 @@ pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) 
             {
                 Some("`% 32` computes a lane id for 32-lane warps")
             }
+            "%" if host && flow.val(s, r) == Some(32) && stored_element(s, b) && reads_lane_id(s) => {
+                Some("`% 32` on the host is the expected lane id of the file's kernel (it reads `%laneid`/`__lane_id()`): lanes run to 63 on a 64-lane wavefront")
+            }
             "&" if (flow.val(s, r) == Some(31)
                 && (flow.thread_expr(s, l)
                     || assigned_to(s, b, false)
@@ -481,6 +499,7 @@ pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) 
                 && (flow.thread_expr(s, l)
                     || has_blockdim(s, l)
                     || thread_count_name(s, l)
+                    || rounded_up_threads(s, flow, l)
                     || assigned_to(s, b, true)) =>
             {
                 Some("`/ 32` counts warps of 32 lanes")
@@ -511,7 +530,47 @@ pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) 
             }
             _ => None,
         };
+        // A data split in device code without warp-level work, unless a name says lane or warp.
+        if hit.is_some()
+            && data_split
+            && matches!(op, "/" | ">>" | "*" | "-")
+            && !assigned_to(s, b, true)
+            && !assigned_to(s, b, false)
+            && !names_lane_or_warp(s, b)
+        {
+            continue;
+        }
+        // A host warp count that only sizes shared memory: 32-lane warps are more numerous than
+        // 64-lane ones, so the buffer is larger than a 64-lane wavefront needs.
+        if hit.is_some() && host && op == "/" {
+            if let Some(target) = only_sizes_shared_memory(s, f, b) {
+                let mut fd = s.ctx.finding(
+                    &LANE_WARP_ARITHMETIC,
+                    b.byte_range(),
+                    format!("`{}` counts 32-lane warps to size shared memory (`{target}`): 64-lane wavefronts are fewer, so the buffer is larger than they need (nothing to change)", s.text(b)),
+                    None,
+                );
+                fd.status = crate::gate::Status::Pass;
+                out.push(fd);
+                continue;
+            }
+        }
         if let Some(msg) = hit {
+            // `kNWarps = kNThreads / 32` whose every use is `kNColsPerWarp * kNWarps`: the 32
+            // cancels (columns per warp times warps is columns per block).
+            if op == "/" {
+                if let Some(name) = cancelled_warp_count(s, b) {
+                    let mut f = s.ctx.finding(
+                        &LANE_WARP_ARITHMETIC,
+                        b.byte_range(),
+                        format!("`{name}` counts 32-lane warps, but it is only multiplied by a per-warp count: the product does not depend on the warp size (nothing to change)"),
+                        None,
+                    );
+                    f.status = crate::gate::Status::Pass;
+                    out.push(f);
+                    continue;
+                }
+            }
             let mut msg = msg.to_string();
             if op == "*" {
                 msg = format!("`{}` assumes 32 lanes per warp", s.text(b));
@@ -707,4 +766,191 @@ pub(super) fn ballots(s: &Src, f: Node, out: &mut Vec<Finding>) {
             ));
         }
     }
+}
+
+/// The name of a constant set to the warp count `b` (`static constexpr int kNWarps =
+/// kNThreads / 32;`) when the file uses it only as a factor beside a per-warp count
+/// (`kNColsPerWarp * kNWarps`, `kRowsPerWarp * kNWarps`): warps times a per-warp quantity is
+/// a per-block quantity, the same whatever the warp size. `None` when the constant is unused
+/// in the file or used any other way (array bounds, indices, comparisons, loop bounds,
+/// template arguments, run-time arithmetic: those assume 32-lane warps).
+pub(super) fn cancelled_warp_count<'a>(s: &Src<'a>, b: Node<'a>) -> Option<&'a str> {
+    let mut p = s.parent(b)?;
+    while p.node_kind() == K::ParenthesizedExpression {
+        p = s.parent(p)?;
+    }
+    let name = match p.node_kind() {
+        K::InitDeclarator => syntax::declarator_name(s, p.field(F::Declarator)?)?,
+        K::FieldDeclaration if p.field(F::DefaultValue).is_some_and(|v| v.id() == b.id()) => {
+            syntax::declarator_name(s, p.field(F::Declarator)?)?
+        }
+        _ => return None,
+    };
+    let root = s.tree?.root_node();
+    let (uses, ok) = uses_beside_per_warp(s, root, name, p.byte_range(), 2);
+    (ok && uses > 0).then_some(name)
+}
+
+/// The uses of `name` in `within` outside `decl`, and whether each is a factor beside a
+/// per-warp count in a declaration's value, or the whole value of an alias (`constexpr int
+/// kNWarp = Ktraits::kNWarps;`) whose own uses are so (or that is unused).
+fn uses_beside_per_warp<'a>(
+    s: &Src<'a>,
+    within: Node<'a>,
+    name: &str,
+    decl: std::ops::Range<usize>,
+    depth: u8,
+) -> (usize, bool) {
+    let per_warp = |n: Node| {
+        let n = strip_parens(n);
+        let t = match n.node_kind() {
+            K::Identifier => s.text(n),
+            K::QualifiedIdentifier => n.field(F::Name).map_or("", |x| s.text(x)),
+            _ => return false,
+        };
+        t.to_ascii_lowercase().replace('_', "").contains("perwarp")
+    };
+    let mut uses = 0;
+    for id in s.descendants(within, K::Identifier) {
+        if s.text(id) != name || (decl.start <= id.start_byte() && id.end_byte() <= decl.end) {
+            continue;
+        }
+        uses += 1;
+        let mut x = id;
+        let Some(mut q) = s.parent(x) else {
+            return (uses, false);
+        };
+        while matches!(
+            q.node_kind(),
+            K::ParenthesizedExpression | K::QualifiedIdentifier
+        ) {
+            x = q;
+            match s.parent(q) {
+                Some(up) => q = up,
+                None => return (uses, false),
+            }
+        }
+        match q.node_kind() {
+            K::BinaryExpression => {
+                let (op, l, r) = parts(s, q);
+                let other = if l.id() == x.id() { r } else { l };
+                let top = s.parent(q);
+                if op != "*"
+                    || !per_warp(other)
+                    || !top.is_some_and(|t| {
+                        matches!(t.node_kind(), K::InitDeclarator | K::FieldDeclaration)
+                    })
+                {
+                    return (uses, false);
+                }
+            }
+            // An alias: judged by its own uses in the function (or file) that declares it.
+            K::InitDeclarator if depth > 0 => {
+                let Some(alias) = q
+                    .field(F::Declarator)
+                    .and_then(|d| syntax::declarator_name(s, d))
+                else {
+                    return (uses, false);
+                };
+                let scope = s.enclosing_function(q).unwrap_or(within);
+                let (_, ok) = uses_beside_per_warp(s, scope, alias, q.byte_range(), depth - 1);
+                if !ok {
+                    return (uses, false);
+                }
+            }
+            _ => return (uses, false),
+        }
+    }
+    (uses, true)
+}
+
+/// `threads + 31` (the numerator of a rounded-up warp count `(threads + 31) / 32`, written on
+/// the host for launch and shared-memory sizes): a thread count, `blockDim`, or a thread index
+/// plus 31.
+fn rounded_up_threads(s: &Src, flow: &Flow, n: Node) -> bool {
+    let n = strip_parens(n);
+    n.node_kind() == K::BinaryExpression && {
+        let (op, l, r) = parts(s, n);
+        let threads =
+            |x: Node| thread_count_name(s, x) || has_blockdim(s, x) || flow.thread_expr(s, x);
+        op == "+"
+            && ((flow.val(s, r) == Some(31) && threads(l))
+                || (flow.val(s, l) == Some(31) && threads(r)))
+    }
+}
+
+/// Whether an identifier in `n` is named as a lane or warp id (`warp`, `lane_id`).
+fn names_lane_or_warp(s: &Src, n: Node) -> bool {
+    syntax::identifiers(s, n)
+        .iter()
+        .any(|i| lane_name(i) || warp_name(i))
+}
+
+/// A name for a shared-memory size: `smemSize`, `shmem_sz`, `sMemSize`, `shared_bytes`.
+fn shared_memory_name(name: &str) -> bool {
+    let l = name.to_ascii_lowercase();
+    l.contains("smem") || l.contains("shmem") || l.contains("shared") || l.contains("sharedmem")
+}
+
+/// The variable a value ends in: the declarator or left side of the declaration or
+/// assignment whose value contains `n` (through arithmetic and parentheses).
+fn value_target<'a>(s: &Src<'a>, n: Node<'a>) -> Option<(&'a str, Node<'a>)> {
+    let mut x = n;
+    loop {
+        let p = s.parent(x)?;
+        match p.node_kind() {
+            K::BinaryExpression | K::ParenthesizedExpression | K::CastExpression => x = p,
+            K::InitDeclarator => {
+                let d = p.field(F::Declarator)?;
+                return Some((syntax::declarator_name(s, d)?, p));
+            }
+            K::AssignmentExpression => {
+                let l = p.field(F::Left)?;
+                return (l.node_kind() == K::Identifier).then(|| (s.text(l), p));
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// The shared-memory size the host warp count `b` (`blockSize / 32`) goes to, directly
+/// (`smemSize = ((blockSize / 32) + 1) * sizeof(double)`) or through one variable whose every
+/// use in the function sizes shared memory (`nWarps = blockSize / 32; shmem_sz = nWarps * 4`).
+fn only_sizes_shared_memory<'a>(s: &Src<'a>, f: Node<'a>, b: Node<'a>) -> Option<&'a str> {
+    let (target, at) = value_target(s, b)?;
+    if shared_memory_name(target) {
+        return Some(target);
+    }
+    let mut sink = None;
+    for id in s.descendants(f, K::Identifier) {
+        if s.text(id) != target || at.byte_range().contains(&id.start_byte()) {
+            continue;
+        }
+        let (t, _) = value_target(s, id)?;
+        if !shared_memory_name(t) {
+            return None;
+        }
+        sink = Some(t);
+    }
+    sink
+}
+
+/// Whether `b` is the whole value stored into an array element (`h_ptr[i] = i % 32;`).
+fn stored_element(s: &Src, b: Node) -> bool {
+    s.parent(b).is_some_and(|p| {
+        p.node_kind() == K::AssignmentExpression
+            && p.field(F::Right).is_some_and(|r| r.id() == b.id())
+            && p.field(F::Left)
+                .is_some_and(|l| l.node_kind() == K::SubscriptExpression)
+    })
+}
+
+/// Whether the file's device code reads the hardware lane id: `%laneid` in inline PTX or
+/// `__lane_id()`.
+fn reads_lane_id(s: &Src) -> bool {
+    s.lexed.tokens.iter().any(|t| {
+        let text = t.text(s.bytes());
+        (t.kind == crate::lex::Tok::Str && text.windows(7).any(|w| w == b"%laneid"))
+            || (t.kind == crate::lex::Tok::Ident && text == b"__lane_id")
+    })
 }

@@ -98,7 +98,7 @@ rule!(BALLOT_32BIT, "HP106", WarpSize, Remediation, Correctness,
 
 rule!(TILED_PARTITION_32, "HP107", WarpSize, Unknown, Correctness,
     summary: "A group of 32 threads that is one warp on NVIDIA: a cooperative-groups tile (`tiled_partition<32>`, `thread_block_tile<32>`), a launch of 32-thread blocks of a kernel that does warp-level work (`k<<<grid, 32>>>`), or kernel traits given 32 threads (`Ktraits<32, 4>`, `launch<32, 8, T>()`) in a file whose kernels do warp-level work.",
-    why: "A 32-thread group is the whole warp on NVIDIA but half a wavefront on CDNA; code that treats it as the hardware warp (lane exchanges over `warpSize`, ballots, lane masks, warp-synchronous shared memory, warp-based block algorithms) may break or waste half the wavefront. Kernels without warp-level work, and `case 32:` of a switch over every block size, are not flagged.",
+    why: "A 32-thread group is the whole warp on NVIDIA but half a wavefront on CDNA; code that treats it as the hardware warp (lane exchanges over `warpSize`, ballots, lane masks, warp-synchronous shared memory, warp-based block algorithms) may break or waste half the wavefront. Kernels without warp-level work, and `case 32:` of a switch over every block size, are not flagged. A 32-thread tile whose function does its warp-level work only through the tile (`tile.shfl_down`, `cg::reduce(tile, …)`, `meta_group_rank()`) is PASS: HIP provides `thread_block_tile<N>` for every power of two up to the wavefront size, so the tile keeps its meaning on 64-lane wavefronts.",
     bad: "auto warp = cg::tiled_partition<32>(cg::this_thread_block());",
     good: "auto warp = cg::tiled_partition<64>(block);   // or keep 32 where only the tile semantics matter",
     fix: "Check whether the code needs the hardware wavefront; if so size the tile by the wavefront (64 on CDNA), otherwise keep it and note why.",
@@ -251,14 +251,23 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
     let tiles = blocks::tile32_functions(s, &nodes);
     if !tiles.is_empty() {
         for f in out.iter_mut().filter(|f| {
-            matches!(f.rule.as_str(), "HP102" | "HP104" | "HP105") && f.status != Status::Pass
+            matches!(f.rule.as_str(), "HP102" | "HP104" | "HP105" | "HP107")
+                && f.status != Status::Pass
         }) {
             if tiles
                 .iter()
                 .any(|r| r.start <= f.byte_range.0 && f.byte_range.1 <= r.end)
             {
                 f.status = Status::Pass;
-                f.message.push_str(" (consistent with the function's 32-thread cooperative-groups tile, which HIP provides on 64-lane wavefronts: nothing to change)");
+                if f.rule == "HP107" {
+                    // HIP's `thread_block_tile<N>` takes any power of two up to the wavefront
+                    // size: a 32-thread tile keeps its meaning (ranks, shuffles, reductions
+                    // within 32 threads) on a 64-lane wavefront.
+                    f.message = "32-thread cooperative-groups tile, used only through the tile's own operations: HIP provides tiles of up to the wavefront size, so it keeps its meaning on 64-lane wavefronts (nothing to change; a 64-thread tile may be faster on CDNA)".into();
+                    f.suggestion = None;
+                } else {
+                    f.message.push_str(" (consistent with the function's 32-thread cooperative-groups tile, which HIP provides on 64-lane wavefronts: nothing to change)");
+                }
             }
         }
     }
@@ -607,12 +616,24 @@ fn shuffle_loop(s: &Src, fo: Node, out: &mut Vec<Finding>) {
                     })
             })
     });
+    // The shuffle distances the body passes directly (`__shfl_xor(v, j)` gives `j`).
+    let distances: Vec<&str> = s
+        .descendants(body, K::CallExpression)
+        .iter()
+        .filter(|c| call_name(s, **c).is_some_and(is_shuffle))
+        .flat_map(|c| call_args(*c).into_iter().skip(1))
+        .map(|a| s.text(strip_parens(a)))
+        .collect();
     let bound_32 = fo.field(F::Condition).is_some_and(|c| {
         let c = strip_parens(c);
         c.node_kind() == K::BinaryExpression && {
-            let (op, _, r) = parts(s, c);
+            let (op, l, r) = parts(s, c);
             (matches!(op, "<" | "!=") && lit(s, r) == Some(32))
                 || (op == "<=" && lit(s, r) == Some(16))
+                // The stage size of a bitonic network over 32 lanes (`for (k = 2; k <= 32;
+                // k <<= 1) for (j = k >> 1; j > 0; j >>= 1) … __shfl_xor(v, j)`); a loop whose
+                // own variable is the distance reaching 32 is written for 64 lanes.
+                || (op == "<=" && lit(s, r) == Some(32) && !distances.contains(&s.text(l)))
         }
     });
     if init_16 || bound_32 {
@@ -823,6 +844,190 @@ __global__ void k(float* shared, int C) {
         // `32 * x128::size` is `WARP_SIZE * x128::size` written with 32; `f128::size` and `C`
         // are not multiplied by the warp size anywhere.
         assert_eq!(fires(src, "HP102"), [4]);
+    }
+
+    #[test]
+    fn warp_counts_of_named_constants_follow_their_uses() {
+        use crate::rules::syntax::test_support::fires_open;
+        // causal-conv1d: the warp count only multiplies a per-warp count (the 32 cancels).
+        let traits = r#"template<int kNThreads_>
+struct Traits {
+    static constexpr int kNThreads = kNThreads_;
+    static constexpr int kNWarps = kNThreads / 32;
+    static constexpr int kNThreadsPerRow = 8;
+    static constexpr int kNColsPerWarp = 32 / kNThreadsPerRow;
+    static constexpr int kNColsPerLoad = kNColsPerWarp * kNWarps;
+};
+template<typename Ktraits> __global__ void fwd(float* x) {
+    constexpr int kNWarp = Ktraits::kNWarps;
+    x[threadIdx.x] = 0;
+}
+template<typename Ktraits> __global__ void bwd(float* x) {
+    constexpr int kNWarp = Ktraits::kNWarps;
+    __shared__ float part[kNWarp];
+    x[threadIdx.x] = part[0];
+}
+"#;
+        // An unused alias in one kernel says nothing; an alias sizing an array does.
+        let traits_only = &traits[..traits
+            .find("template<typename Ktraits> __global__ void bwd")
+            .unwrap()];
+        assert_eq!(fires(traits_only, "HP102"), [4]);
+        assert!(fires_open(traits_only, "HP102").is_empty());
+        assert_eq!(fires(traits, "HP102"), [4]);
+        assert_eq!(fires_open(traits, "HP102"), [4]);
+        // The same count sizing a shared array and bounding the second reduction stage.
+        let reduce = r#"template<int kNThreads>
+__global__ void k(float* out, const float* in) {
+    constexpr int kNWarps = kNThreads / 32;
+    __shared__ float partial[kNWarps];
+    float v = in[threadIdx.x];
+    if (threadIdx.x % warpSize == 0) partial[threadIdx.x / warpSize] = v;
+    __syncthreads();
+    if (threadIdx.x < kNWarps) out[0] += partial[threadIdx.x];
+}
+struct T2 { static constexpr int kNWarps = kNThreads / 32; static constexpr int kN = kNWarps * 2; };
+"#;
+        assert_eq!(fires_open(reduce, "HP102"), [3, 10]);
+    }
+
+    #[test]
+    fn host_launch_sizes_and_one_warp_per_row_blocks() {
+        let src = r#"__global__ void rows(float* x, int n) {
+  int row = blockIdx.x * blockDim.y + threadIdx.y;
+  float v = x[row * 32 + threadIdx.x];
+  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_xor(v, o);
+  if (threadIdx.x == 0) x[row] = v;
+}
+__global__ void plain(float* x) { x[threadIdx.x] = 0; }
+void launch(float* x, int n, int threads) {
+  dim3 block(32, 4);
+  rows<<<(n + 3) / 4, block>>>(x, n);
+  rows<<<n, dim3(32, 8)>>>(x, n);
+  dim3 wide(256, 1);
+  rows<<<n, wide>>>(x, n);
+  dim3 b2(32, 4);
+  plain<<<n, b2>>>(x);
+  int warps = (threads + 31) / 32;
+  int blocks = (n + 31) / 32;
+  size_t smem = warps * sizeof(float) + blocks;
+  dim3 planes = {4, 8, (unsigned)nw};
+  rows<<<n, planes>>>(x, n);
+  rows<<<n * 2, planes>>>(x, n);
+}
+"#;
+        // `dim3(32, n)` and `{4, 8, n}` blocks of a warp-level kernel, where the shape is
+        // written (once for two launches); not 256-wide blocks, not a kernel without
+        // warp-level work.
+        assert_eq!(fires(src, "HP107"), [9, 11, 19]);
+        // Kernels of another file: a 2-D image tile in a host-only file is not a warp shape;
+        // x·y = 32 planes with a warp count are.
+        let host_only = "void pad(float* d, int w, int h) {\n  dim3 threads(32, 8);\n  padKernel<<<dim3(w / 32, h / 8), threads>>>(d);\n  dim3 planes = {4, 8, (unsigned)nw};\n  bias<<<n, planes>>>(d);\n}\n";
+        assert_eq!(fires(host_only, "HP107"), [4]);
+        // A rounded-up warp count of a thread count; not a grid of 32-element chunks.
+        assert_eq!(fires(src, "HP102"), [16]);
+    }
+
+    #[test]
+    fn data_splits_and_shared_memory_sizes_are_not_lane_arithmetic() {
+        use crate::rules::syntax::test_support::fires_open;
+        let src = r#"static __global__ void dequantize_q4(const block* x, float* yy) {
+    const int64_t tid = threadIdx.x;
+    const int64_t n   = tid/32;
+    const int64_t l   = tid - 32*n;
+    yy[32*n + l] = x[0].qs[32*n + l];
+}
+__global__ void red(float* out, const float* in) {
+    float v = in[threadIdx.x];
+    int w = threadIdx.x / 32;
+    for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down(v, o);
+    out[w] = v;
+}
+__global__ void sums(float* out) {
+    int warp = threadIdx.x / 32;
+    out[warp] = 0;
+}
+void launch(int blockSize, int n) {
+    int smemSize = ((blockSize / 32) + 1) * sizeof(double);
+    int nWarps = blockSize / 32;
+    int shmem_sz = nWarps * sizeof(int);
+    int rowsPerBlock = blockSize / 32;
+    red<<<n / rowsPerBlock, blockSize, smemSize + shmem_sz>>>(0, 0);
+}
+"#;
+        // ggml's split of a 64-thread block over data; not a warp id in a kernel that shuffles,
+        // nor one named `warp`; host counts that only size shared memory are PASS, one that
+        // sizes the grid is not.
+        assert_eq!(fires_open(src, "HP102"), [9, 14, 21]);
+        assert_eq!(fires(src, "HP102"), [9, 14, 18, 19, 21]);
+    }
+
+    #[test]
+    fn host_reference_of_a_ptx_lane_id() {
+        let src = r#"__global__ void sequence_gpu(int *d_ptr, int length) {
+    int elemID = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned int laneid;
+    asm("mov.u32 %0, %%laneid;" : "=r"(laneid));
+    d_ptr[elemID] = laneid;
+}
+void sequence_cpu(int *h_ptr, int length) {
+    for (int elemID = 0; elemID < length; elemID++) {
+        h_ptr[elemID] = elemID % 32;
+    }
+}
+"#;
+        assert_eq!(fires(src, "HP102"), [9]);
+        // Without a kernel that reads the lane id, a host `% 32` is data.
+        let plain =
+            "void fill(int *h, int n) {\n    for (int i = 0; i < n; i++) h[i] = i % 32;\n}\n";
+        assert!(fires(plain, "HP102").is_empty());
+    }
+
+    #[test]
+    fn bitonic_loops_over_32_lanes() {
+        let src = r#"__device__ float sort32(float x, int lane) {
+  for (int k = 2; k <= 32; k <<= 1)
+    for (int j = k >> 1; j > 0; j >>= 1) {
+      float y = __shfl_xor_sync(0xffffffff, x, j);
+      x = ((lane & j) != 0) == ((lane & k) == 0) ? fmaxf(x, y) : fminf(x, y);
+    }
+  return x;
+}
+__device__ float merge(float x) {
+  for (int j = 16; j > 0; j >>= 1) x = fminf(x, __shfl_xor(x, j));
+  return x;
+}
+__device__ float wide(float x) {
+  for (int o = 1; o <= 32; o <<= 1) x += __shfl_xor(x, o);
+  return x;
+}
+"#;
+        // The stage loop of a 32-lane bitonic sort and a butterfly from 16; a loop whose own
+        // distance reaches 32 is written for 64 lanes.
+        assert_eq!(fires(src, "HP104"), [2, 10]);
+    }
+
+    #[test]
+    fn cg_tiles_of_32_used_only_through_the_tile_are_pass() {
+        use crate::rules::syntax::test_support::fires_open;
+        let src = r#"__global__ void ln(float* out, const float* x, int C) {
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+  float s = 0;
+  for (int i = warp.thread_rank(); i < C; i += warp.size()) s += x[i];
+  s = cg::reduce(warp, s, cg::plus<float>{});
+  if (warp.thread_rank() == 0) out[warp.meta_group_rank()] = s;
+}
+__global__ void mixed(float* out, const float* x) {
+  auto tile = cg::tiled_partition<32>(cg::this_thread_block());
+  float v = x[threadIdx.x];
+  v += __shfl_down_sync(0xffffffff, v, threadIdx.x % warpSize);
+  out[tile.thread_rank()] = v;
+}
+"#;
+        assert_eq!(fires(src, "HP107"), [3, 10]);
+        // The tile alone keeps its meaning; beside raw warp intrinsics it needs a look.
+        assert_eq!(fires_open(src, "HP107"), [10]);
     }
 
     #[test]

@@ -18,7 +18,7 @@ __device__ void gpuDotProduct(float                  *vecA,
         temp_sum += static_cast<double>(vecA[i] * vecB[i]);
     }
 
-    cg::thread_block_tile<32> tile32 = cg::tiled_partition<32>(cta);  // expect: HP107 warp-size UNKNOWN
+    cg::thread_block_tile<32> tile32 = cg::tiled_partition<32>(cta);  // expect-ok: a 32-thread tile used only through cooperative groups keeps its meaning on 64-lane wavefronts (HIP tiles go up to the wavefront size)
 
     temp_sum = cg::reduce(tile32, temp_sum, cg::plus<double>());  // expect: HP001 unsupported-api REMEDIATION
 

@@ -26,6 +26,6 @@ __global__ void sequence_gpu(int *d_ptr, int length)
 
 void sequence_cpu(int *h_ptr, int length)
 {
-    for (int elemID = 0; elemID < length; elemID++) {  // expect-miss: HP102 warp-size REMEDIATION
-        h_ptr[elemID] = elemID % 32;
+    for (int elemID = 0; elemID < length; elemID++) {
+        h_ptr[elemID] = elemID % 32;  // expect: HP102 warp-size REMEDIATION
     }

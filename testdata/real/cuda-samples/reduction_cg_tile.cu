@@ -8,7 +8,7 @@ template <class T> __global__ void cg_reduce(T *g_idata, T *g_odata, unsigned in
     // Handle to thread block group
     cg::thread_block cta = cg::this_thread_block();
     // Handle to tile in thread block
-    cg::thread_block_tile<32> tile = cg::tiled_partition<32>(cta);  // expect: HP107 warp-size UNKNOWN
+    cg::thread_block_tile<32> tile = cg::tiled_partition<32>(cta);  // expect-ok: a 32-thread tile used only through cooperative groups keeps its meaning on 64-lane wavefronts (HIP tiles go up to the wavefront size)
 
     unsigned int ctaSize     = cta.size();
     unsigned int numCtas     = gridDim.x;

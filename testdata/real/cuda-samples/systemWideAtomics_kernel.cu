@@ -20,10 +20,10 @@ __global__ void atomicKernel(int *atom_arr)
         atomicMin_system(&atom_arr[3], tid);  // expect: HP707 device-feature UNKNOWN
 
         // Atomic increment (modulo 17+1)
-        atomicInc_system((unsigned int *)&atom_arr[4], 17);  // expect: HP707 device-feature UNKNOWN expect-miss: HP001 unsupported-api REMEDIATION
+        atomicInc_system((unsigned int *)&atom_arr[4], 17);  // expect: HP707 device-feature UNKNOWN; HP001 unsupported-api REMEDIATION
 
         // Atomic decrement
-        atomicDec_system((unsigned int *)&atom_arr[5], 137);  // expect: HP707 device-feature UNKNOWN expect-miss: HP001 unsupported-api REMEDIATION
+        atomicDec_system((unsigned int *)&atom_arr[5], 137);  // expect: HP707 device-feature UNKNOWN; HP001 unsupported-api REMEDIATION
 
         // Atomic compare-and-swap
         atomicCAS_system(&atom_arr[6], tid - 1, tid);  // expect: HP707 device-feature UNKNOWN

@@ -10,7 +10,7 @@ __global__ void layernorm_forward_kernel3(float* __restrict__ out, float* __rest
                                     const float* __restrict__ bias, int N, int C) {
     namespace cg = cooperative_groups;
     cg::thread_block block = cg::this_thread_block();
-    cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);  // expect: HP107 warp-size UNKNOWN
+    cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);  // expect-ok: a 32-thread tile used only through cooperative groups keeps its meaning on 64-lane wavefronts (HIP tiles go up to the wavefront size)
     // meta_group_size is the number of warps in a block, and meta_group_rank is the warp index
     int idx = blockIdx.x * warp.meta_group_size() + warp.meta_group_rank();
     if(idx >= N) {
