@@ -352,6 +352,12 @@ syntax_table! {
         NormalCommand = "normal_command",
         Identifier = "identifier",
         ArgumentList = "argument_list",
+        IfCondition = "if_condition",
+        IfCommand = "if_command",
+        ElseifCommand = "elseif_command",
+        ElseCommand = "else_command",
+        EndifCommand = "endif_command",
+        Body = "body",
     }
     fields {}
 }
