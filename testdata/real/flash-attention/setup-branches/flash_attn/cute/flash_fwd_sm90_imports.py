@@ -7,21 +7,21 @@ from types import SimpleNamespace
 from typing import Callable, Literal, Optional
 from functools import partial  # expect-ok: standard library
 
-import cuda.bindings.driver as cuda  # expect: HP821 python-package UNKNOWN
+import cuda.bindings.driver as cuda  # expect-ok: CuTe DSL in flash_attn/cute, a package built on NVIDIA-only packages: folded into its HP833
 
-import cutlass  # expect: HP821 python-package UNKNOWN
-import cutlass.cute as cute  # expect: HP821 python-package UNKNOWN
-from cutlass import Float32, Int32, const_expr  # expect: HP821 python-package UNKNOWN
-from cutlass.cute.nvgpu import cpasync, warpgroup  # expect: HP821 python-package UNKNOWN
-from cutlass.utils import LayoutEnum  # expect: HP821 python-package UNKNOWN
-import cutlass.utils.hopper_helpers as sm90_utils_basic  # expect: HP821 python-package UNKNOWN
-from cutlass import pipeline  # expect: HP821 python-package UNKNOWN
-from cutlass.pipeline import pipeline_init_arrive, pipeline_init_wait  # expect: HP821 python-package UNKNOWN
-from cutlass.base_dsl.arch import Arch  # expect: HP821 python-package UNKNOWN
+import cutlass  # expect-ok: folded into flash_attn/cute's HP833
+import cutlass.cute as cute  # expect-ok: folded into flash_attn/cute's HP833
+from cutlass import Float32, Int32, const_expr  # expect-ok: folded into flash_attn/cute's HP833
+from cutlass.cute.nvgpu import cpasync, warpgroup  # expect-ok: folded into flash_attn/cute's HP833
+from cutlass.utils import LayoutEnum  # expect-ok: folded into flash_attn/cute's HP833
+import cutlass.utils.hopper_helpers as sm90_utils_basic  # expect-ok: folded into flash_attn/cute's HP833
+from cutlass import pipeline  # expect-ok: folded into flash_attn/cute's HP833
+from cutlass.pipeline import pipeline_init_arrive, pipeline_init_wait  # expect-ok: folded into flash_attn/cute's HP833
+from cutlass.base_dsl.arch import Arch  # expect-ok: folded into flash_attn/cute's HP833
 
-from quack import copy_utils  # expect: HP821 python-package UNKNOWN
-from quack import layout_utils  # expect: HP821 python-package UNKNOWN
-from quack import sm90_utils  # expect: HP821 python-package UNKNOWN
+from quack import copy_utils  # expect-ok: folded into flash_attn/cute's HP833
+from quack import layout_utils  # expect-ok: folded into flash_attn/cute's HP833
+from quack import sm90_utils  # expect-ok: folded into flash_attn/cute's HP833
 
 from flash_attn.cute.cute_dsl_utils import assume_tensor_aligned  # expect-ok: the project's own module
 from flash_attn.cute import utils
