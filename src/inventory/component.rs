@@ -47,6 +47,54 @@ struct Component {
     package: String,
 }
 
+impl Component {
+    /// The component's folder relative to the main build's folder (`flash_attn/cute/`): what a
+    /// Dockerfile whose context is the project root copies.
+    fn rel_dir(&self) -> String {
+        if self.package.is_empty() {
+            String::new()
+        } else {
+            format!("{}/", self.package.replace('.', "/"))
+        }
+    }
+}
+
+/// The sources of a Dockerfile's `COPY`/`ADD` instructions, or `None` when it has none or copies
+/// from another stage (`--from`).
+fn copied_sources(text: &str) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let mut words = line.split_whitespace();
+        let Some(op) = words.next() else { continue };
+        if !op.eq_ignore_ascii_case("COPY") && !op.eq_ignore_ascii_case("ADD") {
+            continue;
+        }
+        let args: Vec<&str> = words.collect();
+        if args.iter().any(|a| a.starts_with("--from")) {
+            return None;
+        }
+        let paths: Vec<&str> = args.into_iter().filter(|a| !a.starts_with("--")).collect();
+        if paths.len() < 2 {
+            return None;
+        }
+        out.extend(
+            paths[..paths.len() - 1]
+                .iter()
+                .map(|p| p.trim_start_matches("./").to_string()),
+        );
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// A Dockerfile, by its name.
+fn is_dockerfile(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name == "Dockerfile"
+        || name == "Containerfile"
+        || name.starts_with("Dockerfile.")
+        || name.ends_with(".Dockerfile")
+}
+
 /// `flash_attn/cute/` under the main build `setup.py` is the Python package `flash_attn.cute`.
 fn package_of(dir: &str, main: &str) -> String {
     dir.strip_prefix(dir_of(main).as_str())
@@ -258,6 +306,21 @@ pub fn fold_cuda_only_components(
             }
         }
     }
+    // Dockerfiles with open findings, with what they copy into the image.
+    let mut copies: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    if !comps.is_empty() {
+        let files: BTreeSet<&str> = findings
+            .iter()
+            .filter(|f| f.status != Status::Pass && is_dockerfile(&f.path))
+            .map(|f| f.path.as_str())
+            .collect();
+        for p in files {
+            let sources = read(p).and_then(|b| copied_sources(&String::from_utf8_lossy(&b)));
+            if let Some(sources) = sources {
+                copies.insert(p.to_string(), sources);
+            }
+        }
+    }
     for (c, rocm_path) in comps {
         // The component as a Python package (`flash_attn/cute/` is `flash_attn.cute`): a module
         // that imports it at module level cannot run without it, so it is part of the decision.
@@ -271,6 +334,26 @@ pub fn fold_cuda_only_components(
             })
             .map(|(p, _)| p.as_str())
             .collect();
+        // An image that copies only the component (FA4's CI image: `COPY flash_attn/cute/ …`)
+        // packages it: part of the decision too.
+        let rel = c.rel_dir();
+        let images: BTreeSet<&str> = copies
+            .iter()
+            .filter(|(p, _)| !p.starts_with(&c.dir))
+            .filter(|(_, src)| {
+                !rel.is_empty()
+                    && src.iter().all(|s| {
+                        let s = if s.ends_with('/') {
+                            s.clone()
+                        } else {
+                            format!("{s}/")
+                        };
+                        s.starts_with(&rel)
+                    })
+            })
+            .map(|(p, _)| p.as_str())
+            .collect();
+        let importers: BTreeSet<&str> = importers.union(&images).copied().collect();
         let idx: Vec<usize> = (0..findings.len())
             .filter(|&i| {
                 let f = &findings[i];
@@ -290,11 +373,11 @@ pub fn fold_cuda_only_components(
             .count();
         let importing = if outside > 0 {
             format!(
-                ", {} of them in {} outside it that import `{package}` at module level",
+                ", {} of them in {} outside it that import `{package}` at module level or package it in an image",
                 outside,
                 plural(
                     files.iter().filter(|p| !p.starts_with(&c.dir)).count(),
-                    "module"
+                    "file"
                 )
             )
         } else {
@@ -410,10 +493,7 @@ fn module_level(root: tree_sitter::Node, at: usize) -> bool {
 /// Folds the NVIDIA-only Python imports (HP821 "imports …") of each directory into the first one,
 /// and the other findings of modules that import one at module level. `read` gives a file's
 /// contents by its relative path.
-pub fn fold_nvidia_only_imports(
-    findings: &mut [Finding],
-    read: &dyn Fn(&str) -> Option<Vec<u8>>,
-) {
+pub fn fold_nvidia_only_imports(findings: &mut [Finding], read: &dyn Fn(&str) -> Option<Vec<u8>>) {
     let code = super::packages::CUDA_PACKAGE_NO_KNOWN_ROCM.id.code;
     let is_import = |f: &Finding| {
         f.rule == code && f.status != Status::Pass && f.message.starts_with("imports ")
@@ -666,6 +746,11 @@ mod tests {
             ),
             finding("flash_attn/other.py", 9, "HP811", Status::Remediation, "cc"),
         ];
+        assert_eq!(
+            copied_sources("FROM a AS b\nCOPY --chown=1 x/ y z/\n"),
+            Some(vec!["x/".to_string(), "y".to_string()])
+        );
+        assert_eq!(copied_sources("FROM a\nCOPY --from=build /o /o\n"), None);
         // tests/cute/test_flash_attn.py imports the package at module level: part of the
         // decision; tests/other.py imports it inside a function only: not.
         f.push(finding(
@@ -682,6 +767,12 @@ mod tests {
             Status::Remediation,
             "cc",
         ));
+        // FA4's CI image copies only the package; another image copies the whole project.
+        let path = |p: &str| finding(p, 3, "HP863", Status::Remediation, "CUDA path");
+        f.push(path("tools/ci/docker/Dockerfile"));
+        f.push(path("docker/Dockerfile"));
+        let fa4 = "FROM ubuntu:24.04\nENV PATH=/usr/local/cuda/bin:$PATH\nCOPY flash_attn/cute/ /tmp/fa4/\n";
+        let all = format!("{fa4}COPY . /src\n");
         let files: BTreeMap<&str, &str> = [
             (
                 "tests/cute/test_flash_attn.py",
@@ -691,6 +782,8 @@ mod tests {
                 "tests/other.py",
                 "import torch\ndef f():\n    from flash_attn.cute import x\n",
             ),
+            ("tools/ci/docker/Dockerfile", fa4),
+            ("docker/Dockerfile", all.as_str()),
         ]
         .into();
         let read = |p: &str| files.get(p).map(|s| s.as_bytes().to_vec());
@@ -700,8 +793,9 @@ mod tests {
         )];
         fold_cuda_only_components(&mut f, &setups(&[("setup.py", MAIN)]), &toml, &read);
         let open: Vec<&Finding> = f.iter().filter(|x| x.status != Status::Pass).collect();
-        assert_eq!(open.len(), 3, "{open:#?}");
+        assert_eq!(open.len(), 4, "{open:#?}");
         assert!(open.iter().any(|x| x.path == "tests/other.py"));
+        assert!(open.iter().any(|x| x.path == "docker/Dockerfile"));
         let g = open.iter().find(|x| x.rule == "HP833").unwrap();
         assert!(
             g.message.contains("`nvidia-cutlass-dsl`, `quack-kernels`"),
@@ -709,7 +803,7 @@ mod tests {
             g.message
         );
         assert!(
-            g.message.contains("5 findings in 3 files, 1 of them in 1 module outside it that import `flash_attn.cute` at module level"),
+            g.message.contains("6 findings in 4 files, 2 of them in 2 files outside it that import `flash_attn.cute` at module level or package it in an image"),
             "{}",
             g.message
         );
