@@ -435,96 +435,6 @@ fn packed_bit_indices(s: &Src, f: Node) -> HashSet<(String, usize)> {
     words.intersection(&bits).cloned().collect()
 }
 
-/// A count of 32-thread groups whose 32 cancels out: `kNWarps = kNThreads / 32` used only as
-/// `kNColsPerWarp * kNWarps` where `kNColsPerWarp = 32 / kNThreadsPerRow` (causal-conv1d's kernel
-/// traits; the product is `kNThreads / kNThreadsPerRow`), or copied into a name the file never
-/// uses. The "warps" are then a tiling unit of 32 threads, right on 64-lane wavefronts too. Only in
-/// a source file (a header's names are used by other files).
-fn warp_count_cancels<'a>(s: &Src<'a>, b: Node<'a>) -> bool {
-    let path = s.ctx.path.to_ascii_lowercase();
-    if [".h", ".cuh", ".hpp", ".hh", ".hxx", ".inl"]
-        .iter()
-        .any(|e| path.ends_with(e))
-    {
-        return false;
-    }
-    let Some(root) = s.tree.map(|t| t.root_node()) else {
-        return false;
-    };
-    let value_of = |d: Node<'a>| match d.node_kind() {
-        K::InitDeclarator => d.field(F::Value),
-        K::FieldDeclaration => d.field(F::DefaultValue),
-        _ => None,
-    };
-    let Some(decl) = s
-        .parent(b)
-        .filter(|p| value_of(*p).map(|v| v.id()) == Some(b.id()))
-    else {
-        return false;
-    };
-    let Some(declarator) = decl.field(F::Declarator) else {
-        return false;
-    };
-    let name = s.text(declarator);
-    // Names declared as `32 / x`.
-    let mut per32: HashSet<&str> = HashSet::new();
-    for k in [K::InitDeclarator, K::FieldDeclaration] {
-        for d in s.descendants(root, k) {
-            let Some(v) = value_of(d).map(strip_parens) else {
-                continue;
-            };
-            if v.node_kind() == K::BinaryExpression {
-                let (op, l, _) = parts(s, v);
-                if op == "/" && lit(s, l) == Some(32) {
-                    if let Some(n) = d.field(F::Declarator) {
-                        per32.insert(s.text(n));
-                    }
-                }
-            }
-        }
-    }
-    if per32.is_empty() {
-        return false;
-    }
-    let uses = |n: &str, except: usize| -> Vec<Node<'a>> {
-        s.of_kind(K::Identifier)
-            .filter(|i| s.text(*i) == n && i.id() != except)
-            .collect()
-    };
-    let mut product = false;
-    for u in uses(name, declarator.id()) {
-        let Some(p) = s.parent(u) else { return false };
-        match p.node_kind() {
-            K::BinaryExpression => {
-                let (op, l, r) = parts(s, p);
-                let other = if l.id() == u.id() { r } else { l };
-                let other = strip_parens(other);
-                if op == "*" && other.node_kind() == K::Identifier && per32.contains(s.text(other))
-                {
-                    product = true;
-                } else {
-                    return false;
-                }
-            }
-            // `constexpr int kNWarp = Ktraits::kNWarps;` and `kNWarp` never used.
-            K::QualifiedIdentifier => {
-                let Some(alias) = s
-                    .parent(p)
-                    .filter(|d| d.node_kind() == K::InitDeclarator)
-                    .and_then(|d| d.field(F::Declarator))
-                else {
-                    return false;
-                };
-                if !uses(s.text(alias), alias.id()).is_empty() {
-                    return false;
-                }
-            }
-            _ => return false,
-        }
-    }
-    product
-}
-
 pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) {
     let scaled = scaled_by_warp_size(s, f);
     let packed = packed_bit_indices(s, f);
@@ -571,8 +481,7 @@ pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) 
                 && (flow.thread_expr(s, l)
                     || has_blockdim(s, l)
                     || thread_count_name(s, l)
-                    || assigned_to(s, b, true))
-                && !warp_count_cancels(s, b) =>
+                    || assigned_to(s, b, true)) =>
             {
                 Some("`/ 32` counts warps of 32 lanes")
             }

@@ -840,37 +840,4 @@ __global__ void lanes(unsigned* out) {
         // One bit per element in 32-bit words; a lane mask and a warp index are lane arithmetic.
         assert_eq!(fires(src, "HP102"), [7, 8]);
     }
-
-    #[test]
-    fn a_warp_count_whose_32_cancels_is_a_tiling_unit() {
-        // causal-conv1d's kernel traits: kNColsPerWarp * kNWarps = kNThreads / kNThreadsPerRow.
-        let traits = r#"template<int kNThreads_, int kChunkSizeL_>
-struct Traits {
-    static constexpr int kNThreads = kNThreads_;
-    static constexpr int kNWarps = kNThreads / 32;
-    static constexpr int kNThreadsPerRow = 8;
-    static constexpr int kNColsPerWarp = 32 / kNThreadsPerRow;
-    static constexpr int kNColsPerLoad = kNColsPerWarp * kNWarps;
-};
-template<typename Ktraits>
-__global__ void k(float* x) {
-    constexpr int kNWarp = Ktraits::kNWarps;
-    x[threadIdx.x] = Ktraits::kNColsPerLoad;
-}
-"#;
-        assert!(
-            fires(traits, "HP102").is_empty(),
-            "{:?}",
-            fires(traits, "HP102")
-        );
-        // The same count used as a number of warps (shared slots per warp): a hazard.
-        let used = traits.replace(
-            "x[threadIdx.x] = Ktraits::kNColsPerLoad;",
-            "__shared__ float s[kNWarp];\n    x[threadIdx.x] = s[0];",
-        );
-        assert_eq!(fires(&used, "HP102"), [4]);
-        // No `32 / x` to cancel against: a hazard.
-        let alone = traits.replace("32 / kNThreadsPerRow", "4");
-        assert_eq!(fires(&alone, "HP102"), [4]);
-    }
 }
