@@ -295,11 +295,17 @@ syntax_table! {
         ElifClause = "elif_clause",
         BooleanOperator = "boolean_operator",
         ConditionalExpression = "conditional_expression",
+        FunctionDefinition = "function_definition",
+        Module = "module",
+        TryStatement = "try_statement",
+        WithStatement = "with_statement",
+        ClassDefinition = "class_definition",
     }
     fields {
         Argument = "argument",
         Arguments = "arguments",
         Attribute = "attribute",
+        Body = "body",
         Condition = "condition",
         Consequence = "consequence",
         Alternative = "alternative",

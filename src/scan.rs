@@ -82,6 +82,26 @@ pub fn scan(s: &Settings) -> Result<Report, String> {
         .filter_map(|i| std::fs::read(&i.path).ok().map(|b| (i.rel.clone(), b)))
         .collect();
     crate::inventory::rocm_branch::pass_cuda_only_sources(&mut findings, &setups);
+    // A sub-package with its own build and no ROCm arm, under a ROCm-aware main build, is one
+    // decision; NVIDIA-only Python imports are one fact per directory.
+    let pyprojects: Vec<(String, Vec<u8>)> = all
+        .iter()
+        .filter(|i| i.rel.rsplit('/').next() == Some("pyproject.toml") && i.size <= s.max_file_size)
+        .filter_map(|i| std::fs::read(&i.path).ok().map(|b| (i.rel.clone(), b)))
+        .collect();
+    let by_rel: std::collections::HashMap<&str, &std::path::Path> = all
+        .iter()
+        .filter(|i| i.size <= s.max_file_size)
+        .map(|i| (i.rel.as_str(), i.path.as_path()))
+        .collect();
+    let read = |p: &str| by_rel.get(p).and_then(|path| std::fs::read(path).ok());
+    crate::inventory::component::fold_cuda_only_components(
+        &mut findings,
+        &setups,
+        &pyprojects,
+        &read,
+    );
+    crate::inventory::component::fold_nvidia_only_imports(&mut findings, &read);
     let mut report = Report::new(s.target_info(), findings, errors);
     report.summary.files_scanned = files + inventory.files;
     report.summary.translated_names = translated;

@@ -43,11 +43,21 @@ rule!(NCCL_DEBUG_ENV, "HP893", Distributed, Pass, Performance,
     refs: ["https://rocm.docs.amd.com/projects/rccl/en/latest/api-reference/env-variables.html"],
 );
 
+rule!(NCCL_PYTORCH_ENV, "HP894", Distributed, Pass, Performance,
+    summary: "An `NCCL_*` variable that PyTorch's `ProcessGroupNCCL` reads (`NCCL_ASYNC_ERROR_HANDLING`, `NCCL_BLOCKING_WAIT`, `NCCL_DESYNC_DEBUG`: older names of `TORCH_NCCL_*`).",
+    why: "ROCm PyTorch builds the same `ProcessGroupNCCL` on RCCL, so the variable means the same thing there; it is not NCCL tuning.",
+    bad: "os.environ[\"NCCL_ASYNC_ERROR_HANDLING\"] = \"0\"",
+    good: "os.environ[\"NCCL_ASYNC_ERROR_HANDLING\"] = \"0\"  # unchanged on ROCm PyTorch",
+    fix: "Nothing to do (newer PyTorch reads the `TORCH_NCCL_*` name).",
+    refs: ["https://pytorch.org/docs/stable/torch_nccl_environment_variables.html"],
+);
+
 pub const RULES: &[&RuleInfo] = &[
     &NCCL_TUNING_ENV,
     &NCCL_ENV_IGNORED_BY_RCCL,
     &NCCL_ENV_DIFFERENT_MEANING,
     &NCCL_DEBUG_ENV,
+    &NCCL_PYTORCH_ENV,
 ];
 
 pub fn is_nccl_var(name: &str) -> bool {
@@ -71,6 +81,10 @@ pub fn nccl_setting(out: &mut Out, name: &str, range: Range<usize>) {
             format!("{name} means something different on AMD: {}; re-tune for RCCL and your topology", row.map(|r| r.note.as_str()).unwrap_or("")),
         ),
         Some(RcclStatus::Diagnostic) => (&NCCL_DEBUG_ENV, format!("{name} is logging only; RCCL honours it")),
+        Some(RcclStatus::Pytorch) => (
+            &NCCL_PYTORCH_ENV,
+            format!("{name} is read by PyTorch's ProcessGroupNCCL, which ROCm PyTorch builds on RCCL: unchanged"),
+        ),
         Some(RcclStatus::Honoured) => (
             &NCCL_TUNING_ENV,
             format!("{name} is NCCL tuning ({}): re-tune for RCCL and your topology, don't carry NVIDIA tuning blindly", row.map(|r| r.note.as_str()).unwrap_or("")),
@@ -80,6 +94,10 @@ pub fn nccl_setting(out: &mut Out, name: &str, range: Range<usize>) {
             format!("{name} is NCCL tuning that hipport's table does not know: check the RCCL docs, re-tune for RCCL and your topology, don't carry NVIDIA tuning blindly"),
         ),
     };
+    if row.is_some_and(|r| r.status == RcclStatus::Pytorch) {
+        out.push(rule, range, msg, None);
+        return;
+    }
     let source = row.map(|r| r.source.split(" ; ").next().unwrap_or("").to_string());
     let suggestion = match source {
         Some(s) if !s.is_empty() => Some(format!(

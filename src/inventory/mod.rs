@@ -11,6 +11,7 @@ pub mod bazel;
 pub mod binary;
 pub mod build;
 pub mod cmake;
+pub mod component;
 pub mod container;
 pub mod deployment;
 pub mod distributed;
@@ -52,6 +53,7 @@ pub fn rules() -> Vec<&'static RuleInfo> {
         version_check::RULES,
         packages::RULES,
         native_ext::RULES,
+        component::RULES,
         build::RULES,
         container::RULES,
         deployment::RULES,

@@ -312,8 +312,17 @@ fn attribute(out: &mut Out, n: Node, src: &[u8]) {
             None,
         );
     } else if d == "torch.cuda" || d.starts_with("torch.cuda.") {
-        let capability =
-            d.ends_with("get_device_capability") || d.ends_with("get_device_properties");
+        // `get_device_properties(...)` names a capability only through `.major`/`.minor`;
+        // `.total_memory`, `.multi_processor_count` or `.name` compared are not capabilities.
+        let property = n
+            .parent()
+            .filter(|c| c.node_kind() == K::Call)
+            .and_then(|c| c.parent().filter(|a| a.node_kind() == K::Attribute))
+            .and_then(|a| a.field(F::Attribute))
+            .map(|a| ts::text(a, src));
+        let capability = d.ends_with("get_device_capability")
+            || (d.ends_with("get_device_properties")
+                && property.is_none_or(|p| matches!(p, "major" | "minor")));
         if capability && has_ancestor(n, K::ComparisonOperator, 5) {
             out.push(
                 &version_check::DEVICE_CAPABILITY_THRESHOLD,
@@ -561,6 +570,15 @@ mod tests {
     }
 
     #[test]
+    fn device_properties_are_a_capability_only_through_major_minor() {
+        // flash-attention's tests: a memory size is not a compute capability.
+        let src = "if torch.cuda.get_device_properties(\"cuda\").total_memory <= 16 * 2**30:\n    pass\nif torch.cuda.get_device_properties(0).major >= 9:\n    pass\n";
+        let r = rules(FileKind::Python, src);
+        assert!(r.contains(&("HP811".into(), 3)), "{r:?}");
+        assert!(!r.contains(&("HP811".into(), 1)), "{r:?}");
+    }
+
+    #[test]
     fn nccl_environ_and_nvml() {
         let src = "import os, pynvml\nos.environ[\"NCCL_IB_DISABLE\"] = \"1\"\nlevel = os.environ[\"NCCL_DEBUG\"]\nos.environ.setdefault(\"NCCL_NVLS_ENABLE\", \"1\")\n";
         let r = rules(FileKind::Python, src);
@@ -572,6 +590,9 @@ mod tests {
                 ("HP891".into(), 4)
             ]
         );
+        // flash-attention's tests: a PyTorch ProcessGroupNCCL switch, not NCCL tuning.
+        let src = "import os\nos.environ[\"NCCL_ASYNC_ERROR_HANDLING\"] = \"0\"\n";
+        assert_eq!(rules(FileKind::Python, src), vec![("HP894".into(), 2)]);
     }
 
     #[test]

@@ -193,7 +193,141 @@ pub fn cuda_only(root: Node, src: &[u8]) -> Vec<(Range<usize>, String)> {
         }
         _ => {}
     });
+    helpers_called_only_from(root, src, &mut out);
     out
+}
+
+/// Module-level functions whose every use is a call inside a CUDA-only range (flash-attention's
+/// `add_cuda_gencodes(...)`, called only under `if not SKIP_CUDA_BUILD and not IS_ROCM:`): their
+/// bodies only run for the CUDA build too. Repeated until no more are found (a helper of a
+/// helper). A function also named anywhere else (another call, passed as a value) is left alone.
+fn helpers_called_only_from(root: Node, src: &[u8], out: &mut Vec<(Range<usize>, String)>) {
+    let defs: Vec<(String, Node)> = ts::named_children(root)
+        .into_iter()
+        .filter(|d| d.node_kind() == K::FunctionDefinition)
+        .filter_map(|d| Some((ts::text(d.field(F::Name)?, src).to_string(), d)))
+        .collect();
+    if defs.is_empty() || out.is_empty() {
+        return;
+    }
+    let mut idents: Vec<Node> = Vec::new();
+    ts::each(root, &mut |n| {
+        if n.node_kind() == K::Identifier && defs.iter().any(|(d, _)| d == ts::text(n, src)) {
+            idents.push(n);
+        }
+    });
+    let mut done: Vec<bool> = vec![false; defs.len()];
+    loop {
+        let mut changed = false;
+        for (i, (name, def)) in defs.iter().enumerate() {
+            if done[i] || out.iter().any(|(r, _)| r.contains(&def.start_byte())) {
+                continue;
+            }
+            let mut uses = idents
+                .iter()
+                .filter(|n| ts::text(**n, src) == name && def.field(F::Name) != Some(**n));
+            let mut test = None;
+            let all_cuda_calls = uses.all(|u| {
+                let is_call = u
+                    .parent()
+                    .is_some_and(|p| p.node_kind() == K::Call && p.field(F::Function) == Some(*u));
+                let arm = out.iter().find(|(r, _)| r.contains(&u.start_byte()));
+                if let (true, Some((_, t))) = (is_call, arm) {
+                    test.get_or_insert_with(|| t.clone());
+                    true
+                } else {
+                    false
+                }
+            });
+            if let (true, Some(t), Some(body)) = (all_cuda_calls, test, def.field(F::Body)) {
+                out.push((body.byte_range(), format!("{t}` → `{name}()")));
+                done[i] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+}
+
+/// Byte ranges that only the ROCm build runs: the arms of a platform test that hold on ROCm alone
+/// (the body of `if IS_ROCM:`, of `elif not SKIP_CUDA_BUILD and IS_ROCM:`, the `else` of
+/// `if not torch.version.hip:`).
+pub fn rocm_only(root: Node, src: &[u8]) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    ts::each(root, &mut |n| match n.node_kind() {
+        K::IfStatement | K::ElifClause => {
+            let Some(c) = n.field(F::Condition) else {
+                return;
+            };
+            let (when_true, when_false) = implies(c, src);
+            if when_true == Some(true) {
+                if let Some(b) = n.field(F::Consequence) {
+                    out.push(b.byte_range());
+                }
+            }
+            if n.node_kind() == K::IfStatement && when_false == Some(true) {
+                let mut cur = n.walk();
+                for alt in n.fields(F::Alternative, &mut cur) {
+                    out.push(alt.byte_range());
+                }
+            }
+        }
+        K::ConditionalExpression => {
+            let kids = ts::named_children(n);
+            if kids.len() != 3 {
+                return;
+            }
+            let (when_true, when_false) = implies(kids[1], src);
+            if when_true == Some(true) {
+                out.push(kids[0].byte_range());
+            }
+            if when_false == Some(true) {
+                out.push(kids[2].byte_range());
+            }
+        }
+        _ => {}
+    });
+    out
+}
+
+/// A compile flag only a ROCm (hipcc/clang) build passes.
+fn rocm_flag(s: &str) -> bool {
+    s.starts_with("--offload-arch")
+        || s.starts_with("--amdgpu-target")
+        || s.starts_with("-fgpu-")
+        || s.contains("__HIP_PLATFORM")
+        || s.contains("USE_ROCM")
+        || s.starts_with("-munsafe-fp-atomics")
+}
+
+/// What a `setup.py`'s ROCm arms build: the source files they name and whether they pass ROCm
+/// compile flags. `None` when no ROCm-only arm names a source or a ROCm flag (no test for ROCm
+/// at all, or one that only skips the build or picks install requirements).
+pub fn rocm_build(root: Node, src: &[u8]) -> Option<Vec<String>> {
+    let arms = rocm_only(root, src);
+    if arms.is_empty() {
+        return None;
+    }
+    let (mut sources, mut flags) = (Vec::new(), false);
+    ts::each(root, &mut |n| {
+        if n.node_kind() != K::String {
+            return;
+        }
+        let Some((text, r)) = super::python::string(n, src) else {
+            return;
+        };
+        if !arms.iter().any(|a| a.contains(&r.start)) {
+            return;
+        }
+        if SOURCE_EXTS.iter().any(|e| text.ends_with(e)) && !text.contains(char::is_whitespace) {
+            sources.push(text.trim_start_matches("./").to_string());
+        } else if rocm_flag(text.trim()) {
+            flags = true;
+        }
+    });
+    (flags || !sources.is_empty()).then_some(sources)
 }
 
 /// Places where `name` is only tested for being set: the whole condition of an `if`/`elif`/
@@ -344,6 +478,39 @@ mod tests {
             ranges(src),
             vec!["else: b = 2", "c = 3", "d = 4", "elif x: f = 6", "\"cu\"",]
         );
+    }
+
+    #[test]
+    fn helpers_called_only_from_a_cuda_arm_are_cuda_only() {
+        // flash-attention's setup.py: `add_cuda_gencodes` is called only in the CUDA arm.
+        let src = "def add_cuda_gencodes(cc_flag):\n    cc_flag += [\"-gencode\", \"arch=compute_80,code=sm_80\"]\n    return cc_flag\n\ndef helper2():\n    return add_cuda_gencodes([])\n\ndef shared():\n    return [\"-O3\"]\n\nif not SKIP_CUDA_BUILD and not IS_ROCM:\n    cc = helper2() + shared()\nelif IS_ROCM:\n    r = shared()\n";
+        let tree = ts::parse(ts::Lang::Python, src.as_bytes()).unwrap();
+        let got = cuda_only(tree.root_node(), src.as_bytes());
+        let bodies: Vec<&str> = got.iter().map(|(r, _)| src[r.clone()].trim()).collect();
+        assert!(
+            bodies
+                .iter()
+                .any(|b| b.starts_with("return add_cuda_gencodes")),
+            "{bodies:?}"
+        );
+        assert!(
+            bodies.iter().any(|b| b.starts_with("cc_flag += [")),
+            "{bodies:?}"
+        );
+        // `shared()` is also called from the ROCm arm: not CUDA-only.
+        assert!(!bodies.iter().any(|b| b.contains("-O3")), "{bodies:?}");
+        let (_, test) = got
+            .iter()
+            .find(|(r, _)| src[r.clone()].contains("-gencode"))
+            .unwrap();
+        assert!(test.ends_with("`add_cuda_gencodes()"), "{test}");
+        // Referenced as a value too (a callback): left alone.
+        let src =
+            "def f():\n    x = [\"-gencode\"]\n\nif not IS_HIP_EXTENSION:\n    f()\nhooks = [f]\n";
+        assert_eq!(ranges(src), vec!["f()"]);
+        // Never called: left alone.
+        let src = "def f():\n    x = 1\n\nif not IS_HIP_EXTENSION:\n    y = 2\n";
+        assert_eq!(ranges(src), vec!["y = 2"]);
     }
 
     #[test]

@@ -97,6 +97,9 @@ pub enum RcclStatus {
     Ignored,
     DifferentMeaning,
     Diagnostic,
+    /// Read by PyTorch's `ProcessGroupNCCL` (an older name of a `TORCH_NCCL_*` variable), which
+    /// ROCm PyTorch builds on RCCL: unchanged.
+    Pytorch,
 }
 
 #[derive(Clone, Debug)]
@@ -175,6 +178,7 @@ pub fn load() -> Result<Tables, HandError> {
             "ignored" => RcclStatus::Ignored,
             "different-meaning" => RcclStatus::DifferentMeaning,
             "diagnostic" => RcclStatus::Diagnostic,
+            "pytorch" => RcclStatus::Pytorch,
             s => return Err(bad(&t, r.line, format!("bad rccl_status `{s}`"))),
         };
         nccl.push(NcclVar {
@@ -346,6 +350,10 @@ mod tests {
         assert_eq!(
             t.nccl("NCCL_NVLS_ENABLE").unwrap().status,
             RcclStatus::Ignored
+        );
+        assert_eq!(
+            t.nccl("NCCL_ASYNC_ERROR_HANDLING").unwrap().status,
+            RcclStatus::Pytorch
         );
     }
 
