@@ -82,6 +82,32 @@ pub fn scan(s: &Settings) -> Result<Report, String> {
         .filter_map(|i| std::fs::read(&i.path).ok().map(|b| (i.rel.clone(), b)))
         .collect();
     crate::inventory::rocm_branch::pass_cuda_only_sources(&mut findings, &setups);
+    // The same for CMake: sources a HIP-aware CMakeLists.txt lists only in arms its HIP build
+    // never runs (`if(BUILD_CUDA)`).
+    let cmake_only: Vec<(String, String)> = all
+        .iter()
+        .filter(|i| i.rel.rsplit('/').next() == Some("CMakeLists.txt") && i.size <= s.max_file_size)
+        .filter_map(|i| std::fs::read(&i.path).ok().map(|b| (i.rel.clone(), b)))
+        .flat_map(|(rel, bytes)| {
+            let dir = rel
+                .rsplit_once('/')
+                .map_or(String::new(), |(d, _)| format!("{d}/"));
+            crate::inventory::cmake::cuda_only_sources(&bytes)
+                .into_iter()
+                .map(move |(p, why)| (format!("{dir}{p}"), format!("{rel}: {why}")))
+        })
+        .collect();
+    for f in findings.iter_mut() {
+        if f.status == crate::gate::Status::Pass {
+            continue;
+        }
+        if let Some((_, why)) = cmake_only.iter().find(|(p, _)| *p == f.path) {
+            f.status = crate::gate::Status::Pass;
+            f.message.push_str(&format!(
+                " (listed only {why}; the HIP build does not compile this file)"
+            ));
+        }
+    }
     // A sub-package with its own build and no ROCm arm, under a ROCm-aware main build, is one
     // decision; NVIDIA-only Python imports are one fact per directory.
     let pyprojects: Vec<(String, Vec<u8>)> = all

@@ -68,7 +68,7 @@ fn switch_under_hip(word: &str) -> Option<bool> {
         || parts.iter().any(|p| {
             matches!(
                 p.as_str(),
-                "build" | "use" | "with" | "enable" | "is" | "backend" | "platform"
+                "build" | "use" | "with" | "enable" | "is" | "backend"
             )
         });
     switch.then_some(platform)
@@ -473,7 +473,11 @@ mod tests {
             .iter()
             .find(|f| f.line == 7)
             .expect("enable_language(CUDA) is still reported");
-        assert!(pass.message.contains("`if(BUILD_CUDA)` arm (line 6)"), "{}", pass.message);
+        assert!(
+            pass.message.contains("`if(BUILD_CUDA)` arm (line 6)"),
+            "{}",
+            pass.message
+        );
         assert!(pass.message.contains("line 3"), "{}", pass.message);
         assert_eq!(
             super::cuda_only_sources(src.as_bytes())
@@ -483,7 +487,8 @@ mod tests {
             vec!["csrc/gemm_4bit_sm80.cu"]
         );
         // A CUDA-only project: `if(USE_CUDA)` decides nothing for a port.
-        let cuda_only = "if(USE_CUDA)\n    enable_language(CUDA)\n    list(APPEND S k.cu)\nendif()\n";
+        let cuda_only =
+            "if(USE_CUDA)\n    enable_language(CUDA)\n    list(APPEND S k.cu)\nendif()\n";
         let f = scan_bytes("CMakeLists.txt", FileKind::CMake, cuda_only.as_bytes());
         assert_eq!(f.len(), 1);
         assert_ne!(f[0].status, crate::gate::Status::Pass);
