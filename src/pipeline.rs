@@ -43,6 +43,34 @@ pub struct FileResult {
     pub project_notes: Vec<Finding>,
     /// Ids of the `hipport_compat.h` shims the output uses.
     pub compat: Vec<String>,
+    /// The file's quoted `#include "…"` paths as written (scan only: which headers a source
+    /// pulls in, for sources a build compiles only for CUDA).
+    pub includes: Vec<String>,
+}
+
+/// The quoted `#include "…"` paths of a lexed file, as written.
+fn quoted_includes(bytes: &[u8], lexed: &crate::lex::Lexed) -> Vec<String> {
+    let mut out = Vec::new();
+    for d in &lexed.directives {
+        if d.name != "include" {
+            continue;
+        }
+        let Some(t) = d
+            .tokens
+            .clone()
+            .map(|i| lexed.tokens[i])
+            .find(|t| matches!(t.kind, crate::lex::Tok::Str | crate::lex::Tok::HeaderName))
+        else {
+            continue;
+        };
+        let raw = &bytes[t.start as usize..t.end as usize];
+        if raw.len() > 2 && raw[0] == b'"' && raw[raw.len() - 1] == b'"' {
+            if let Ok(p) = std::str::from_utf8(&raw[1..raw.len() - 1]) {
+                out.push(p.trim().to_string());
+            }
+        }
+    }
+    out
 }
 
 pub struct FileOutcome {
@@ -150,6 +178,11 @@ pub fn process_bytes(rel: &str, bytes: Vec<u8>, work: &Work, m: &Mappings) -> Fi
     findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     findings.dedup_by(|a, b| a.rule == b.rule && a.byte_range == b.byte_range);
     let changed = output != file.bytes;
+    let includes = if work.hazards {
+        quoted_includes(&file.bytes, &file.lexed)
+    } else {
+        Vec::new()
+    };
     FileResult {
         output: if work.keep_output { output } else { Vec::new() },
         input: file.bytes,
@@ -161,6 +194,7 @@ pub fn process_bytes(rel: &str, bytes: Vec<u8>, work: &Work, m: &Mappings) -> Fi
         suppressed,
         project_notes,
         compat,
+        includes,
     }
 }
 

@@ -46,9 +46,14 @@ pub fn scan(s: &Settings) -> Result<Report, String> {
     let mut suppressed = 0usize;
     let mut sources = Sources::new();
     let files = outcomes.len();
+    // Each source's quoted includes, for headers only CUDA-only sources pull in.
+    let mut includes: Vec<(String, Vec<String>)> = Vec::new();
     for o in outcomes {
         match o.result {
             Ok(r) => {
+                if !r.includes.is_empty() {
+                    includes.push((o.input.rel.clone(), r.includes));
+                }
                 suppressed += r.suppressed;
                 translated += (r.stats.renamed_total() + r.stats.unchanged_api) as usize;
                 if r.health.parsed && !r.health.clean() {
@@ -97,14 +102,19 @@ pub fn scan(s: &Settings) -> Result<Report, String> {
                 .map(move |(p, why)| (format!("{dir}{p}"), format!("{rel}: {why}")))
         })
         .collect();
+    let mut only: std::collections::HashMap<String, String> = cmake_only
+        .into_iter()
+        .map(|(p, why)| (p, format!("listed only {why}")))
+        .collect();
+    headers_only_included_by(&mut only, &includes);
     for f in findings.iter_mut() {
         if f.status == crate::gate::Status::Pass {
             continue;
         }
-        if let Some((_, why)) = cmake_only.iter().find(|(p, _)| *p == f.path) {
+        if let Some(why) = only.get(&f.path) {
             f.status = crate::gate::Status::Pass;
             f.message.push_str(&format!(
-                " (listed only {why}; the HIP build does not compile this file)"
+                " ({why}; the HIP build does not compile this file)"
             ));
         }
     }
@@ -135,4 +145,100 @@ pub fn scan(s: &Settings) -> Result<Report, String> {
     report.summary.suppressed = suppressed;
     report.sources = sources;
     Ok(report)
+}
+
+/// `inc` (a quoted `#include` path) resolved against the folder of `from`, `/`-separated.
+fn resolve_include(from: &str, inc: &str) -> String {
+    let mut parts: Vec<&str> = from
+        .rsplit_once('/')
+        .map_or(Vec::new(), |(d, _)| d.split('/').collect());
+    for c in inc.split('/') {
+        match c {
+            "." | "" => {}
+            ".." => {
+                parts.pop();
+            }
+            x => parts.push(x),
+        }
+    }
+    parts.join("/")
+}
+
+/// Adds to `only` (sources the HIP build does not compile, with the reason) every scanned file
+/// that is included (`#include "…"`, resolved from the includer's folder) only by such files,
+/// transitively: bitsandbytes' `gemm_4bit_mma.cuh`, included only by the sm75/sm80 sources its
+/// CMake builds under `if(BUILD_CUDA)`. A file included by anything else, or by nothing, stays.
+fn headers_only_included_by(
+    only: &mut std::collections::HashMap<String, String>,
+    includes: &[(String, Vec<String>)],
+) {
+    if only.is_empty() {
+        return;
+    }
+    let mut users: std::collections::BTreeMap<String, Vec<&str>> = Default::default();
+    for (rel, incs) in includes {
+        for i in incs {
+            let h = resolve_include(rel, i);
+            users.entry(h).or_default().push(rel);
+        }
+    }
+    loop {
+        let mut added = Vec::new();
+        for (h, by) in &users {
+            if only.contains_key(h) {
+                continue;
+            }
+            if by.iter().all(|u| only.contains_key(*u)) {
+                added.push((
+                    h.clone(),
+                    format!(
+                        "included only by sources the HIP build does not compile (`{}`)",
+                        by[0]
+                    ),
+                ));
+            }
+        }
+        if added.is_empty() {
+            return;
+        }
+        only.extend(added);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn headers_of_cuda_only_sources_only() {
+        let inc =
+            |rel: &str, i: &[&str]| (rel.to_string(), i.iter().map(|s| s.to_string()).collect());
+        let includes = vec![
+            inc("csrc/sm80.cu", &["gemm_mma.cuh", "common.cuh"]),
+            inc("csrc/sm75.cu", &["./gemm_mma.cuh"]),
+            inc("csrc/gemm_mma.cuh", &["../include/mma_detail.h"]),
+            inc("csrc/simt.cu", &["common.cuh"]),
+        ];
+        let mut only: std::collections::HashMap<String, String> = [
+            ("csrc/sm80.cu".to_string(), "x".to_string()),
+            ("csrc/sm75.cu".to_string(), "x".to_string()),
+        ]
+        .into_iter()
+        .collect();
+        headers_only_included_by(&mut only, &includes);
+        let mut got: Vec<&str> = only.keys().map(|k| k.as_str()).collect();
+        got.sort();
+        // common.cuh is also included by simt.cu, which the HIP build compiles.
+        assert_eq!(
+            got,
+            [
+                "csrc/gemm_mma.cuh",
+                "csrc/sm75.cu",
+                "csrc/sm80.cu",
+                "include/mma_detail.h"
+            ]
+        );
+        assert_eq!(resolve_include("a/b/c.cu", "../d/e.h"), "a/d/e.h");
+        assert_eq!(resolve_include("c.cu", "e.h"), "e.h");
+    }
 }

@@ -345,7 +345,9 @@ pub fn project_switches(s: &Src) -> Vec<(String, Range<usize>)> {
                 || t.starts_with("__AMDGCN")
                 || t.starts_with("__GFX")
                 || t == "__HIPCC__"
-                || t == "__HIP__";
+                || t == "__HIP__"
+                // `hip/hip_version.h` defines these in every HIP build: HIP's, not the project's.
+                || t.starts_with("HIP_VERSION");
             if !own && cond::is_hip_macro(t) && !out.iter().any(|(n, _)| n == t) {
                 out.push((t.to_string(), s.directive_range(d)));
             }
@@ -357,6 +359,24 @@ pub fn project_switches(s: &Src) -> Vec<(String, Range<usize>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A project's own switches (bitsandbytes' `BNB_HIP`, `USE_ROCM`), not HIP's own macros:
+    /// `HIP_VERSION_MAJOR` comes from `hip/hip_version.h` in every HIP build.
+    #[test]
+    fn project_switches_are_the_projects_own() {
+        let src = "#if BNB_HIP\n#endif\n#if HIP_VERSION_MAJOR >= 6\n#endif\n#ifdef __HIP_PLATFORM_AMD__\n#endif\n#ifndef USE_ROCM\n#endif\n";
+        let lexed = crate::lex::lex(src.as_bytes());
+        let lines = crate::source::LineIndex::new(src.as_bytes());
+        let ctx = crate::rules::FileCtx {
+            path: "a.cu",
+            src: src.as_bytes(),
+            lines: &lines,
+        };
+        let index = crate::rules::index::NodeIndex::new(ctx.src, None, &[]);
+        let s = Src::new(&ctx, &lexed, None, &index);
+        let names: Vec<String> = project_switches(&s).into_iter().map(|(n, _)| n).collect();
+        assert_eq!(names, ["BNB_HIP", "USE_ROCM"]);
+    }
 
     fn sides(src: &str) -> Vec<(u32, Option<Side>)> {
         let lexed = crate::lex::lex(src.as_bytes());
