@@ -19,6 +19,23 @@ pub const WARP_SYNC_FALLBACK: &[(&str, &str)] = &[
     ("__shfl_xor_sync", "__shfl_xor"),
 ];
 
+/// HIP names that are typedefs of a differently named struct, with that struct's tag: after
+/// `struct` only the tag is valid ("typedef 'hipGraphicsResource' cannot be referenced with a
+/// struct specifier"), and `struct cudaGraphicsResource *r;` is CUDA's interop idiom.
+/// Source: `typedef struct _hipGraphicsResource hipGraphicsResource;` in
+/// https://github.com/ROCm/HIP/blob/rocm-5.2.0/include/hip/hip_runtime_api.h (unchanged in
+/// later releases).
+const STRUCT_TAGS: &[(&str, &str)] = &[("hipGraphicsResource", "_hipGraphicsResource")];
+
+/// The name to write for a renamed identifier: the struct tag after `struct`.
+fn tagged<'a>(p: &Pass, i: usize, to: &'a str) -> &'a str {
+    let after_struct = p.lexed.prev_code(i).is_some_and(|k| p.text(k) == b"struct");
+    match STRUCT_TAGS.iter().find(|(name, _)| *name == to) {
+        Some((_, tag)) if after_struct => tag,
+        _ => to,
+    }
+}
+
 /// Whether the file calls a function that, in the target, is a hipBLAS function taking
 /// `hipblasDatatype_t` (hipBLAS before 6.0): its data-type names then take their hipBLAS forms.
 fn hipblas_datatype_file(p: &Pass) -> bool {
@@ -71,6 +88,7 @@ pub(super) fn run(p: &mut Pass) {
                     }
                     p.edits.push(Edit::delete(t.start as usize, end));
                 } else {
+                    let to = tagged(p, i, to);
                     p.edits
                         .push(Edit::replace(t.start as usize, t.end as usize, to));
                 }

@@ -92,13 +92,18 @@ fn flat_hip_header(p: &Pass, path: &str) -> Option<String> {
         .map(str::to_string)
 }
 
-/// Whether the translated file already includes one of `headers` (or will after our edits).
-fn includes_any(p: &Pass, headers: &[&str]) -> bool {
+/// Whether the translated file already includes one of `headers` (or will after our edits)
+/// outside `extern "C"` blocks (where a C++ HIP header does not compile).
+fn includes_any(p: &Pass, headers: &[&str], blocks: &[ExternC]) -> bool {
     let edits = edits_by_range(p);
     for d in 0..p.lexed.directives.len() {
         let Some((_, inner)) = include_path(p, d) else {
             continue;
         };
+        let at = p.lexed.directives[d].start;
+        if blocks.iter().any(|b| b.open <= at && at < b.end) {
+            continue;
+        }
         let Ok(path) = std::str::from_utf8(&p.src()[inner.clone()]) else {
             continue;
         };
@@ -224,6 +229,7 @@ pub(super) fn implicit(p: &mut Pass) {
     if !p.opts.implicit_include {
         return;
     }
+    let hoisted = hoist_out_of_extern_c(p);
     let incs = translated_includes(p);
     let first_runtime = incs
         .iter()
@@ -251,8 +257,12 @@ pub(super) fn implicit(p: &mut Pass) {
     }
     // `hip_runtime_api.h` (from `cuda_runtime_api.h`, `cuda_profiler_api.h`…) declares the host
     // API only; device code still needs the full runtime header that nvcc included implicitly.
-    if includes_any(p, &["hip/hip_runtime.h"])
-        || (includes_any(p, RUNTIME_HEADERS) && !has_device_code(p))
+    let blocks = extern_c_blocks(p);
+    let has = |hs: &[&str]| {
+        hoisted.iter().any(|h| hs.contains(&h.as_str())) || includes_any(p, hs, &blocks)
+    };
+    if has(&["hip/hip_runtime.h"])
+        || (has(RUNTIME_HEADERS) && !has_device_code(p))
         || !needs_runtime(p)
     {
         return;
@@ -277,17 +287,39 @@ pub(super) fn insertion_point(p: &Pass) -> usize {
 /// An include inside `extern "C" { … }` would give the C++ HIP headers C linkage ("templates
 /// must have C++ linkage"): move the point before the block, and before the
 /// `#ifdef __cplusplus` that usually wraps its opening line.
-fn outside_extern_c(p: &Pass, mut at: usize) -> usize {
+fn outside_extern_c(p: &Pass, at: usize) -> usize {
+    extern_c_blocks(p)
+        .into_iter()
+        .find(|b| b.extern_at < at && at <= b.end)
+        .map_or(at, |b| b.before)
+}
+
+/// One `extern "C" { … }` block.
+struct ExternC {
+    /// Offset of `extern`.
+    extern_at: usize,
+    /// Where a directive goes to come before the block: the start of the `extern` line, or of
+    /// the `#ifdef __cplusplus` line right before it.
+    before: usize,
+    /// Offset just after `{`.
+    open: usize,
+    /// Offset just after the matching `}` (the end of the file when unclosed).
+    end: usize,
+}
+
+/// The outermost `extern "C" { … }` blocks of the file, in order (one pass over the tokens).
+fn extern_c_blocks(p: &Pass) -> Vec<ExternC> {
     let toks = &p.lexed.tokens;
     let text = |i: usize| toks[i].text(p.src());
-    for k in 0..toks.len() {
-        if toks[k].kind != Tok::Ident || text(k) != b"extern" || toks[k].start as usize >= at {
-            continue;
-        }
-        let Some(c) = p.lexed.next_code(k).filter(|&c| text(c) == b"\"C\"") else {
-            continue;
-        };
-        let Some(open) = p.lexed.next_code(c).filter(|&o| text(o) == b"{") else {
+    let mut v = Vec::new();
+    let mut k = 0;
+    while k < toks.len() {
+        let found = (toks[k].kind == Tok::Ident && text(k) == b"extern")
+            .then(|| p.lexed.next_code(k).filter(|&c| text(c) == b"\"C\""))
+            .flatten()
+            .and_then(|c| p.lexed.next_code(c).filter(|&o| text(o) == b"{"));
+        let Some(open) = found else {
+            k += 1;
             continue;
         };
         let mut depth = 0i32;
@@ -309,24 +341,83 @@ fn outside_extern_c(p: &Pass, mut at: usize) -> usize {
             }
         }
         let end = toks.get(close).map_or(p.src().len(), |t| t.end as usize);
-        if at > end {
-            continue;
-        }
         let start = toks[k].start as usize;
-        at = start - line_indent(p.src(), start);
+        let mut before = start - line_indent(p.src(), start);
         // `#ifdef __cplusplus` / `#if defined(__cplusplus)` on the line before.
-        if let Some(d) = p.lexed.directives.iter().rev().find(|d| d.end < at) {
+        if let Some(d) = p.lexed.directives.iter().rev().find(|d| d.end < before) {
             let line = &p.src()[d.start..d.end];
             if matches!(d.name.as_str(), "ifdef" | "if")
                 && memchr::memmem::find(line, b"__cplusplus").is_some()
-                && p.src()[d.end..at].iter().all(|b| b.is_ascii_whitespace())
+                && p.src()[d.end..before]
+                    .iter()
+                    .all(|b| b.is_ascii_whitespace())
             {
-                at = d.start - line_indent(p.src(), d.start);
+                before = d.start - line_indent(p.src(), d.start);
             }
         }
-        break;
+        v.push(ExternC {
+            extern_at: start,
+            before,
+            open: toks[open].end as usize,
+            end,
+        });
+        k = close.max(k + 1);
     }
-    at
+    v
+}
+
+/// Includes that the translation rewrote inside an `extern "C"` block, with no conditional
+/// opened inside the block around them: CUDA's C headers (`cuda.h`, `cuda_runtime_api.h`)
+/// are valid there, the C++ HIP headers they become are not. Each HIP header is included once
+/// more before its block, so the inner include is a no-op (every HIP header has an include
+/// guard). Returns the headers hoisted.
+fn hoist_out_of_extern_c(p: &mut Pass) -> Vec<String> {
+    let blocks = extern_c_blocks(p);
+    if blocks.is_empty() {
+        return Vec::new();
+    }
+    let edits = edits_by_range(p);
+    let mut hoist: Vec<(usize, String)> = Vec::new();
+    for d in 0..p.lexed.directives.len() {
+        let Some((_, inner)) = include_path(p, d) else {
+            continue;
+        };
+        let Some(after) = edits.get(&(inner.start, inner.end)) else {
+            continue;
+        };
+        let at = p.lexed.directives[d].start;
+        let Some(b) = blocks.iter().find(|b| b.open <= at && at < b.end) else {
+            continue;
+        };
+        // Conditionals opened inside the block and still open at the include.
+        let mut depth = 0usize;
+        for dir in &p.lexed.directives {
+            if dir.start < b.open {
+                continue;
+            }
+            if dir.start >= at {
+                break;
+            }
+            match dir.name.as_str() {
+                "if" | "ifdef" | "ifndef" => depth += 1,
+                "endif" => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        if depth == 0 && !hoist.iter().any(|(w, h)| *w == b.before && h == after) {
+            hoist.push((b.before, after.to_string()));
+        }
+    }
+    let nl = crate::source::newline_of(p.src());
+    let mut hoisted = Vec::new();
+    for (at, h) in hoist {
+        let lead = lead_newline(p.src(), at, nl);
+        p.edits
+            .push(Edit::insert(at, format!("{lead}#include <{h}>{nl}")));
+        p.stats.includes_inserted += 1;
+        hoisted.push(h);
+    }
+    hoisted
 }
 
 fn first_insertion_point(p: &Pass) -> usize {
