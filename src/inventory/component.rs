@@ -676,36 +676,22 @@ mod tests {
             finding("hopper/mainloop.hpp", 5, "HP603", Status::Remediation, "b"),
             finding("hopper/setup.py", 6, "HP830", Status::Unknown, "d"),
         ];
-        // The main build has no ROCm arm: the sub-build's findings are the porting work.
+        // Builds whose sub-build findings stay the porting work: the main build has no ROCm
+        // arm; the sub-build has its own ROCm arm; the main ROCm arm builds from the
+        // sub-package's folder.
         let plain = "ext_modules.append(CUDAExtension(sources=[\"csrc/a.cu\"]))\n";
-        let mut f = base.clone();
-        fold_cuda_only_components(
-            &mut f,
-            &setups(&[("setup.py", plain), ("hopper/setup.py", HOPPER)]),
-            &[],
-            &|_| None,
-        );
-        assert_eq!(f, base);
-        // The sub-build has its own ROCm arm: it is built for ROCm.
         let ported = "if torch.version.hip:\n    flags = [\"--offload-arch=gfx942\"]\nelse:\n    flags = [\"-gencode\"]\next_modules.append(CUDAExtension(sources=[\"k.cu\"]))\n";
-        let mut f = base.clone();
-        fold_cuda_only_components(
-            &mut f,
-            &setups(&[("setup.py", MAIN), ("hopper/setup.py", ported)]),
-            &[],
-            &|_| None,
-        );
-        assert_eq!(f, base);
-        // The main ROCm arm builds from the sub-package's folder: not CUDA-only.
         let shares = "if IS_ROCM:\n    sources = [\"hopper/shared.cpp\"]\n";
-        let mut f = base.clone();
-        fold_cuda_only_components(
-            &mut f,
-            &setups(&[("setup.py", shares), ("hopper/setup.py", HOPPER)]),
-            &[],
-            &|_| None,
-        );
-        assert_eq!(f, base);
+        for (main, sub) in [(plain, HOPPER), (MAIN, ported), (shares, HOPPER)] {
+            let mut f = base.clone();
+            fold_cuda_only_components(
+                &mut f,
+                &setups(&[("setup.py", main), ("hopper/setup.py", sub)]),
+                &[],
+                &|_| None,
+            );
+            assert_eq!(f, base, "main {main:?}, sub {sub:?}");
+        }
         // A sub-package at the root of the scan is the project itself.
         let mut f = base.clone();
         fold_cuda_only_components(&mut f, &setups(&[("setup.py", HOPPER)]), &[], &|_| None);

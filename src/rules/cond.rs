@@ -349,17 +349,9 @@ mod tests {
 
     fn ev(s: &str) -> Option<i64> {
         let src = format!("#if {s}\n");
-        let lexed = crate::lex::lex(src.as_bytes());
-        let lines = crate::source::LineIndex::new(src.as_bytes());
-        let ctx = crate::rules::FileCtx {
-            path: "a.cu",
-            src: src.as_bytes(),
-            lines: &lines,
-        };
-        let index = crate::rules::index::NodeIndex::new(ctx.src, None, &[]);
-        let s = Src::new(&ctx, &lexed, None, &index);
-        let t = condition_tokens(&s, &lexed.directives[0]);
-        eval_under_hip(&t)
+        crate::rules::syntax::test_support::with_tokens(&src, |s| {
+            eval_under_hip(&condition_tokens(s, &s.lexed.directives[0]))
+        })
     }
 
     #[test]

@@ -365,30 +365,14 @@ mod tests {
     #[test]
     fn project_switches_are_the_projects_own() {
         let src = "#if BNB_HIP\n#endif\n#if HIP_VERSION_MAJOR >= 6\n#endif\n#ifdef __HIP_PLATFORM_AMD__\n#endif\n#ifndef USE_ROCM\n#endif\n";
-        let lexed = crate::lex::lex(src.as_bytes());
-        let lines = crate::source::LineIndex::new(src.as_bytes());
-        let ctx = crate::rules::FileCtx {
-            path: "a.cu",
-            src: src.as_bytes(),
-            lines: &lines,
-        };
-        let index = crate::rules::index::NodeIndex::new(ctx.src, None, &[]);
-        let s = Src::new(&ctx, &lexed, None, &index);
-        let names: Vec<String> = project_switches(&s).into_iter().map(|(n, _)| n).collect();
+        let names: Vec<String> = crate::rules::syntax::test_support::with_tokens(src, |s| {
+            project_switches(s).into_iter().map(|(n, _)| n).collect()
+        });
         assert_eq!(names, ["BNB_HIP", "USE_ROCM"]);
     }
 
     fn sides(src: &str) -> Vec<(u32, Option<Side>)> {
-        let lexed = crate::lex::lex(src.as_bytes());
-        let lines = crate::source::LineIndex::new(src.as_bytes());
-        let ctx = crate::rules::FileCtx {
-            path: "a.cu",
-            src: src.as_bytes(),
-            lines: &lines,
-        };
-        let index = crate::rules::index::NodeIndex::new(ctx.src, None, &[]);
-        let s = Src::new(&ctx, &lexed, None, &index);
-        let r = regions(&s);
+        let r = crate::rules::syntax::test_support::with_tokens(src, regions);
         let mut out = Vec::new();
         let mut off = 0;
         for (i, l) in src.split_inclusive('\n').enumerate() {
@@ -403,16 +387,7 @@ mod tests {
     #[test]
     fn sweep_agrees_with_side_at() {
         let src = "#if CUDA_VERSION > 9000\nint a;\n#ifdef USE_ROCM\nint b;\n#else\nint c;\n#endif\n#elif defined(__HIP_PLATFORM_AMD__)\nint d;\n#else\nint e;\n#endif\n#ifndef __HIPCC__\nint f;\n#endif\n";
-        let lexed = crate::lex::lex(src.as_bytes());
-        let lines = crate::source::LineIndex::new(src.as_bytes());
-        let ctx = crate::rules::FileCtx {
-            path: "a.cu",
-            src: src.as_bytes(),
-            lines: &lines,
-        };
-        let index = crate::rules::index::NodeIndex::new(ctx.src, None, &[]);
-        let s = Src::new(&ctx, &lexed, None, &index);
-        let regions = regions(&s);
+        let regions = crate::rules::syntax::test_support::with_tokens(src, regions);
         assert!(!regions.is_empty());
         let offsets: Vec<usize> = (0..=src.len()).rev().collect();
         let swept = sides_at(&regions, &offsets);

@@ -342,6 +342,19 @@ impl<'a> ScopedTypes<'a> {
 /// Helpers for the rule modules' unit tests.
 #[cfg(test)]
 pub mod test_support {
+    /// Runs `f` on a token-only [`Src`] of `src` (no tree): for the preprocessor models.
+    pub fn with_tokens<R>(src: &str, f: impl FnOnce(&Src) -> R) -> R {
+        let lexed = crate::lex::lex(src.as_bytes());
+        let lines = crate::source::LineIndex::new(src.as_bytes());
+        let ctx = crate::rules::FileCtx {
+            path: "a.cu",
+            src: src.as_bytes(),
+            lines: &lines,
+        };
+        let index = crate::rules::index::NodeIndex::new(ctx.src, None, &[]);
+        f(&Src::new(&ctx, &lexed, None, &index))
+    }
+
     use super::*;
 
     /// Test helper: the (line, rule code) pairs the hazard rules raise on `src`.
