@@ -4,7 +4,7 @@
 //!
 //! A CMake build that already builds for HIP (`if(BUILD_CUDA) … elseif(BUILD_HIP) …`,
 //! `if(COMPUTE_BACKEND STREQUAL "hip")`, `if(NOT USE_ROCM)`) keeps its CUDA settings in the arms
-//! its HIP build never runs: findings there are PASS, not porting work ([`hip_dead_arms`]), and a
+//! its HIP build never runs: findings there are PASS, not porting work (`hip_dead_arms`), and a
 //! source listed only in such an arm is not compiled by the HIP build ([`cuda_only_sources`]).
 
 use super::build;

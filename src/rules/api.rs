@@ -94,6 +94,15 @@ rule!(COMPAT_SHIM_REVIEW, "HP021", UnsupportedApi, Remediation, Correctness,
     refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html"],
 );
 
+rule!(OVERLOADS_COLLIDE, "HP009", UnsupportedApi, Remediation, Build,
+    summary: "Two overloads whose parameter types are different CUDA types that map to one HIP type (`cudaError_t` and `CUresult` are both `hipError_t`): after the port they are one function defined twice.",
+    why: "HIP folds some CUDA types into one (`cudaError_t`/`CUresult` → `hipError_t`, `cudaStream_t`/`CUstream` → `hipStream_t`); overloads that told them apart become a redefinition error in every unit that compiles both.",
+    bad: "static const char *_cudaGetErrorEnum(cudaError_t e);\nstatic const char *_cudaGetErrorEnum(CUresult e);   // both _cudaGetErrorEnum(hipError_t)",
+    good: "static const char *_cudaGetErrorEnum(cudaError_t e);\n#if !defined(__HIP_PLATFORM_AMD__)\nstatic const char *_cudaGetErrorEnum(CUresult e);\n#endif",
+    fix: "Keep one of the two for HIP (guard the other with `#if !defined(__HIP_PLATFORM_AMD__)`), or rename one.",
+    refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/reference/api_syntax.html"],
+);
+
 pub const RULES: &[&RuleInfo] = &[
     &UNPORTED_API,
     &DEPRECATED_API,
@@ -103,6 +112,7 @@ pub const RULES: &[&RuleInfo] = &[
     &WARP_SYNC_32BIT_MASK,
     &WARP_SYNC_NEEDS_DEFINE,
     &HIP_DEFINES_OVERLOAD,
+    &OVERLOADS_COLLIDE,
     &COMPAT_SHIM,
     &COMPAT_SHIM_REVIEW,
 ];
