@@ -342,6 +342,8 @@ impl<'a> ScopedTypes<'a> {
 /// Helpers for the rule modules' unit tests.
 #[cfg(test)]
 pub mod test_support {
+    use super::*;
+
     /// Runs `f` on a token-only [`Src`] of `src` (no tree): for the preprocessor models.
     pub fn with_tokens<R>(src: &str, f: impl FnOnce(&Src) -> R) -> R {
         let lexed = crate::lex::lex(src.as_bytes());
@@ -355,10 +357,8 @@ pub mod test_support {
         f(&Src::new(&ctx, &lexed, None, &index))
     }
 
-    use super::*;
-
-    /// Test helper: the (line, rule code) pairs the hazard rules raise on `src`.
-    pub fn hazard_lines(src: &str) -> Vec<(u32, String)> {
+    /// Every hazard finding on `src` (as `t.cu`, parsed, default target), in line order.
+    pub fn hazard_findings(src: &str) -> Vec<crate::finding::Finding> {
         let bytes = src.as_bytes();
         let lines = crate::source::LineIndex::new(bytes);
         let ctx = FileCtx {
@@ -373,6 +373,11 @@ pub mod test_support {
             experimental: false,
         };
         crate::rules::hazards::check(&ctx, tree.as_ref(), &target)
+    }
+
+    /// Test helper: the (line, rule code) pairs the hazard rules raise on `src`.
+    pub fn hazard_lines(src: &str) -> Vec<(u32, String)> {
+        hazard_findings(src)
             .into_iter()
             .map(|f| (f.line, f.rule))
             .collect()
@@ -380,20 +385,7 @@ pub mod test_support {
 
     /// Test helper: the messages of `rule`'s findings on `src`, in line order.
     pub fn messages(src: &str, rule: &str) -> Vec<String> {
-        let bytes = src.as_bytes();
-        let lines = crate::source::LineIndex::new(bytes);
-        let ctx = FileCtx {
-            path: "t.cu",
-            src: bytes,
-            lines: &lines,
-        };
-        let tree = crate::parse::parse(bytes);
-        let target = crate::mappings::Target {
-            rocm: crate::settings::default_rocm(),
-            roc: false,
-            experimental: false,
-        };
-        crate::rules::hazards::check(&ctx, tree.as_ref(), &target)
+        hazard_findings(src)
             .into_iter()
             .filter(|f| f.rule == rule)
             .map(|f| f.message)
@@ -402,20 +394,7 @@ pub mod test_support {
 
     /// Test helper: the lines (1-based) where `rule` fires with a status other than PASS.
     pub fn fires_open(src: &str, rule: &str) -> Vec<u32> {
-        let bytes = src.as_bytes();
-        let lines = crate::source::LineIndex::new(bytes);
-        let ctx = FileCtx {
-            path: "t.cu",
-            src: bytes,
-            lines: &lines,
-        };
-        let tree = crate::parse::parse(bytes);
-        let target = crate::mappings::Target {
-            rocm: crate::settings::default_rocm(),
-            roc: false,
-            experimental: false,
-        };
-        crate::rules::hazards::check(&ctx, tree.as_ref(), &target)
+        hazard_findings(src)
             .into_iter()
             .filter(|f| f.rule == rule && f.status != crate::gate::Status::Pass)
             .map(|f| f.line)
