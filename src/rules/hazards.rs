@@ -387,19 +387,7 @@ mod tests {
     #[test]
     fn ptx_behind_an_arch_test_with_a_fallback_is_performance() {
         let src = "__device__ float f(float x) {\n#if __CUDA_ARCH__ >= 800\n  float y;\n  asm(\"ex2.approx.f32 %0, %1;\" : \"=f\"(y) : \"f\"(x));\n  return y;\n#else\n  return exp2f(x);\n#endif\n}\n";
-        let lines = crate::source::LineIndex::new(src.as_bytes());
-        let ctx = crate::rules::FileCtx {
-            path: "t.cu",
-            src: src.as_bytes(),
-            lines: &lines,
-        };
-        let tree = crate::parse::parse(src.as_bytes());
-        let target = crate::mappings::Target {
-            rocm: crate::settings::default_rocm(),
-            roc: false,
-            experimental: false,
-        };
-        let f = super::check(&ctx, tree.as_ref(), &target);
+        let f = crate::rules::syntax::test_support::hazard_findings(src);
         let asm: Vec<_> = f.iter().filter(|f| f.line == 4).collect();
         assert!(!asm.is_empty(), "{f:?}");
         assert!(asm
