@@ -225,26 +225,21 @@ fn dim3_32<'a>(
     launch: Node<'a>,
     b: Node<'a>,
 ) -> Option<(std::ops::Range<usize>, bool)> {
+    // The literal values of a block shape's dimensions (comments skipped).
+    let dims = |args: Node<'a>| -> Vec<Option<u64>> {
+        let mut w = args.walk();
+        args.named_children(&mut w)
+            .filter(|n| n.node_kind() != K::Comment)
+            .map(|x| lit(s, x))
+            .collect()
+    };
     // x·y = 32 with a third dimension (`{4, 8, block_size / WARP_SIZE}`).
     let planes = |args: Node<'a>| {
-        let mut w = args.walk();
-        let dims: Vec<Node> = args
-            .named_children(&mut w)
-            .filter(|n| n.node_kind() != K::Comment)
-            .collect();
-        let v = |i: usize| dims.get(i).and_then(|x| lit(s, *x));
-        dims.len() == 3 && v(0).zip(v(1)).is_some_and(|(x, y)| x * y == 32 && x < 32)
+        let d = dims(args);
+        d.len() == 3 && d[0].zip(d[1]).is_some_and(|(x, y)| x * y == 32 && x < 32)
     };
-    let warp_rows = |args: Node<'a>| {
-        let mut w = args.walk();
-        let dims: Vec<Node> = args
-            .named_children(&mut w)
-            .filter(|n| n.node_kind() != K::Comment)
-            .collect();
-        let v = |i: usize| dims.get(i).and_then(|x| lit(s, *x));
-        v(0) == Some(32)
-            || (dims.len() == 3 && v(0).zip(v(1)).is_some_and(|(x, y)| x * y == 32 && x < 32))
-    };
+    // 32 threads in x (`dim3(32, n)`), or such planes.
+    let warp_rows = |args: Node<'a>| dims(args).first() == Some(&Some(32)) || planes(args);
     let dim3_call = |n: Node<'a>| {
         n.node_kind() == K::CallExpression
             && call_name(s, n) == Some("dim3")
