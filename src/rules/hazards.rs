@@ -399,9 +399,13 @@ mod tests {
             .any(|(l, r)| *l == 2 && r == "HP401"));
     }
 
-    /// The translator's HP001 findings as `scan` keeps them for a file (names the file declares
-    /// dropped, `cg::reduce` calls added), by line.
-    fn translated_lines(src: &str, rocm: &str) -> Vec<(u32, String)> {
+    /// The hazard findings and the translator's findings (those `keep` selects) as `scan` hands
+    /// them over and filters them for a file, at ROCm `rocm`.
+    fn scanned(
+        src: &str,
+        rocm: &str,
+        keep: impl Fn(&crate::finding::Finding) -> bool,
+    ) -> (Vec<crate::finding::Finding>, Vec<crate::finding::Finding>) {
         let lines = crate::source::LineIndex::new(src.as_bytes());
         let ctx = crate::rules::FileCtx {
             path: "t.cu",
@@ -414,58 +418,39 @@ mod tests {
             roc: false,
             experimental: false,
         };
-        // The translator's own findings, as `scan` hands them over.
         let opts = crate::translate::Options {
             target,
             launch: crate::translate::LaunchSyntax::Keep,
             implicit_include: true,
             compat_header: false,
         };
-        let mut translated = crate::translate::translate(&ctx, crate::mappings::get(), &opts)
-            .findings
-            .into_iter()
-            .filter(|f| f.rule == "HP001")
-            .collect();
-        super::check_with(
+        let mut translated: Vec<crate::finding::Finding> =
+            crate::translate::translate(&ctx, crate::mappings::get(), &opts)
+                .findings
+                .into_iter()
+                .filter(|f| keep(f))
+                .collect();
+        let hazards = super::check_with(
             &ctx,
             tree.as_ref(),
             &target,
             &mut translated,
             &mut Vec::new(),
         );
+        (hazards, translated)
+    }
+
+    /// The translator's HP001 findings as `scan` keeps them for a file (names the file declares
+    /// dropped, `cg::reduce` calls added), by line.
+    fn translated_lines(src: &str, rocm: &str) -> Vec<(u32, String)> {
+        let (_, translated) = scanned(src, rocm, |f| f.rule == "HP001");
         translated.into_iter().map(|f| (f.line, f.rule)).collect()
     }
 
     /// The translator's and the hazard rules' findings on `src` after one fact per line is
     /// merged, as `scan` reports them, by line.
     fn merged_lines(src: &str) -> Vec<(u32, String)> {
-        let lines = crate::source::LineIndex::new(src.as_bytes());
-        let ctx = crate::rules::FileCtx {
-            path: "t.cu",
-            src: src.as_bytes(),
-            lines: &lines,
-        };
-        let tree = crate::parse::parse(src.as_bytes());
-        let target = crate::mappings::Target {
-            rocm: "6.3.0".parse().unwrap(),
-            roc: false,
-            experimental: false,
-        };
-        let opts = crate::translate::Options {
-            target,
-            launch: crate::translate::LaunchSyntax::Keep,
-            implicit_include: true,
-            compat_header: false,
-        };
-        let mut translated =
-            crate::translate::translate(&ctx, crate::mappings::get(), &opts).findings;
-        let mut all = super::check_with(
-            &ctx,
-            tree.as_ref(),
-            &target,
-            &mut translated,
-            &mut Vec::new(),
-        );
+        let (mut all, translated) = scanned(src, "6.3.0", |_| true);
         all.extend(translated);
         crate::rules::facts::merge_same_line(&mut all);
         all.into_iter().map(|f| (f.line, f.rule)).collect()
