@@ -95,11 +95,11 @@ rule!(COMPAT_SHIM_REVIEW, "HP021", UnsupportedApi, Remediation, Correctness,
 );
 
 rule!(OVERLOADS_COLLIDE, "HP009", UnsupportedApi, Remediation, Build,
-    summary: "Two overloads whose parameter types are different CUDA types that map to one HIP type (`cudaError_t` and `CUresult` are both `hipError_t`): after the port they are one function defined twice.",
-    why: "HIP folds some CUDA types into one (`cudaError_t`/`CUresult` → `hipError_t`, `cudaStream_t`/`CUstream` → `hipStream_t`); overloads that told them apart become a redefinition error in every unit that compiles both.",
-    bad: "static const char *_cudaGetErrorEnum(cudaError_t e);\nstatic const char *_cudaGetErrorEnum(CUresult e);   // both _cudaGetErrorEnum(hipError_t)",
-    good: "static const char *_cudaGetErrorEnum(cudaError_t e);\n#if !defined(__HIP_PLATFORM_AMD__)\nstatic const char *_cudaGetErrorEnum(CUresult e);\n#endif",
-    fix: "Keep one of the two for HIP (guard the other with `#if !defined(__HIP_PLATFORM_AMD__)`), or rename one.",
+    summary: "Two overloads whose parameter types are different CUDA types that map to one HIP type (`cudaError_t` and `CUresult` are both `hipError_t`): after the port they are one function defined twice. `hipport port` wraps each copy in `#ifndef HIPPORT_ONCE_…` so the first one a unit compiles serves every call (PASS: done); REMEDIATION where a copy cannot be guarded on lines of its own.",
+    why: "HIP folds some CUDA types into one (`cudaError_t`/`CUresult` → `hipError_t`, `cudaStream_t`/`CUstream` → `hipStream_t`); overloads that told them apart become a redefinition error in every unit that compiles both. Every copy takes the same HIP type, so any one of them serves all calls.",
+    bad: "static const char *_cudaGetErrorEnum(cudaError_t e) { ... }\nstatic const char *_cudaGetErrorEnum(CUresult e) { ... }   // both _cudaGetErrorEnum(hipError_t)",
+    good: "#ifndef HIPPORT_ONCE_cudaGetErrorEnum_hipError_t\n#define HIPPORT_ONCE_cudaGetErrorEnum_hipError_t\nstatic const char *_cudaGetErrorEnum(hipError_t e) { ... }\n#endif",
+    fix: "Nothing where the port guarded the copies (delete the unused one when tidying); otherwise keep one for HIP: guard the others with `#if !defined(__HIP__)`, or rename one.",
     refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/reference/api_syntax.html"],
 );
 

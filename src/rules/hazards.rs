@@ -104,7 +104,6 @@ pub fn check_lexed(
     arch_check::check(&s, &mut out);
     driver_api::check(&s, &mut out);
     library::check(&s, target, &mut out);
-    colliding_overloads(&s, target, &mut out);
     device_feature::check(&s, &mut out);
     let regions = hipside::regions(&s);
     let offsets: Vec<usize> = out
@@ -237,82 +236,6 @@ fn declared_names(s: &Src, translated: &mut Vec<Finding>) {
             .unwrap_or("");
         !names.contains(head)
     });
-}
-
-/// Overloads of one function in this file whose parameter lists differ only in CUDA types that
-/// map to the same HIP type (`_cudaGetErrorEnum(cudaError_t)` and `_cudaGetErrorEnum(CUresult)`
-/// both become `(hipError_t)`): the later one is reported, naming the earlier.
-fn colliding_overloads(s: &Src, target: &Target, out: &mut Vec<Finding>) {
-    let m = crate::mappings::get();
-    let toks = &s.lexed.tokens;
-    // The parameter list's tokens, each identifier as the port names it.
-    let params = |r: std::ops::Range<usize>, hip: bool| -> String {
-        let first = toks.partition_point(|t| (t.start as usize) < r.start);
-        let mut text = String::new();
-        for t in toks[first..]
-            .iter()
-            .take_while(|t| (t.end as usize) <= r.end)
-        {
-            if t.kind == crate::lex::Tok::Comment {
-                continue;
-            }
-            let word =
-                std::str::from_utf8(&s.bytes()[t.start as usize..t.end as usize]).unwrap_or("");
-            let word = match (hip, t.kind) {
-                (true, crate::lex::Tok::Ident) => match m.resolve(word, target) {
-                    Some(crate::mappings::Resolution::Rename { to, .. }) => to,
-                    _ => word,
-                },
-                _ => word,
-            };
-            text.push_str(word);
-            text.push(' ');
-        }
-        // The list without its parentheses: `cudaError_t error`.
-        let inner = text.trim().trim_start_matches('(').trim_end_matches(')');
-        inner.trim().to_string()
-    };
-    let mut seen: std::collections::HashMap<(String, String), (String, usize)> =
-        std::collections::HashMap::new();
-    for f in s.of_kinds(&[K::FunctionDefinition]) {
-        // `const char *name(…)`: the function declarator sits under pointer declarators.
-        let mut decl = f.field(F::Declarator);
-        while let Some(d) = decl.filter(|d| d.node_kind() != K::FunctionDeclarator) {
-            decl = d.field(F::Declarator);
-        }
-        let Some(decl) = decl else {
-            continue;
-        };
-        let (Some(name), Some(plist)) = (decl.field(F::Declarator), decl.field(F::Parameters))
-        else {
-            continue;
-        };
-        let name = s.text(name).to_string();
-        let cuda = params(plist.byte_range(), false);
-        let hip = params(plist.byte_range(), true);
-        if cuda == hip {
-            seen.entry((name, hip)).or_insert((cuda, f.start_byte()));
-            continue;
-        }
-        match seen.get(&(name.clone(), hip.clone())) {
-            Some((other, at)) if *other != cuda => {
-                let line = s.line(*at) + 1;
-                out.push(s.ctx.finding(
-                    &api::OVERLOADS_COLLIDE,
-                    plist.byte_range(),
-                    format!(
-                        "`{name}({})` and the overload at line {line} (`{name}({})`) are both `{name}({})` after the port: a unit that compiles both redefines it",
-                        cuda, other, hip
-                    ),
-                    Some("keep one for HIP: guard the other with `#if !defined(__HIP_PLATFORM_AMD__)`".into()),
-                ));
-            }
-            Some(_) => {}
-            None => {
-                seen.insert((name, hip), (cuda, f.start_byte()));
-            }
-        }
-    }
 }
 
 /// `cg::reduce(tile, v, op)` calls when `cooperative_groups/reduce.h` has no HIP counterpart in
@@ -472,25 +395,6 @@ mod tests {
                 (7, "HP607".to_string())
             ]
         );
-    }
-
-    /// cuda-samples' helper_cuda.h: `_cudaGetErrorEnum(cudaError_t)` and `(CUresult)` are one
-    /// function after the port; overloads on types HIP keeps apart (`cublasStatus_t` →
-    /// `hipblasStatus_t`), a HIP-typed twin written by hand, and other names are not.
-    #[test]
-    fn overloads_that_become_one_function() {
-        use crate::rules::syntax::test_support::fires;
-        let src = "static const char *_cudaGetErrorEnum(cudaError_t error) { return \"\"; }\n\
-            #ifdef CUDA_DRIVER_API\n\
-            static const char *_cudaGetErrorEnum(CUresult error) { return \"\"; }\n\
-            #endif\n\
-            static const char *_cudaGetErrorEnum(cublasStatus_t error) { return \"\"; }\n\
-            void sync(cudaStream_t s) {}\n\
-            void sync(int s) {}\n\
-            void check(hipError_t e) {}\n\
-            void check(cudaError_t e) {}\n\
-            void other(CUresult error) {}\n";
-        assert_eq!(fires(src, "HP009"), [3, 9]);
     }
 
     #[test]

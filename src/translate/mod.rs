@@ -207,6 +207,7 @@ pub fn translate_lexed(
     includes::implicit(&mut pass);
     compat::include(&mut pass);
     overloads::run(&mut pass);
+    overloads::collisions(&mut pass);
     if let Some(extra) = annotate {
         let mut all: Vec<Finding> = pass.findings.clone();
         all.extend(extra.iter().cloned());
