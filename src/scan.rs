@@ -74,6 +74,14 @@ pub fn scan(s: &Settings) -> Result<Report, String> {
     let inventory = crate::inventory::scan_inputs_for(&all, s.max_file_size, s.target.rocm);
     findings.extend(inventory.findings);
     errors.extend(inventory.errors);
+    // The build files (and Python/Docker files with findings) as the inventory read them: the
+    // project-level passes below never read a file again.
+    let texts = inventory.texts;
+    let named = |name: &'static str| {
+        texts
+            .iter()
+            .filter(move |(rel, _)| rel.rsplit('/').next() == Some(name))
+    };
     // One finding per fact: a project's ROCm switch once, one rule per flagged code and line.
     crate::rules::facts::once_per_project(
         &mut findings,
@@ -81,23 +89,18 @@ pub fn scan(s: &Settings) -> Result<Report, String> {
     );
     crate::rules::facts::merge_same_line(&mut findings);
     // Sources that a ROCm-aware setup.py builds only in its CUDA arm are not porting work.
-    let setups: Vec<(String, Vec<u8>)> = all
-        .iter()
-        .filter(|i| i.rel.rsplit('/').next() == Some("setup.py") && i.size <= s.max_file_size)
-        .filter_map(|i| std::fs::read(&i.path).ok().map(|b| (i.rel.clone(), b)))
+    let setups: Vec<(String, Vec<u8>)> = named("setup.py")
+        .map(|(rel, b)| (rel.clone(), b.clone()))
         .collect();
     crate::inventory::rocm_branch::pass_cuda_only_sources(&mut findings, &setups);
     // The same for CMake: sources a HIP-aware CMakeLists.txt lists only in arms its HIP build
     // never runs (`if(BUILD_CUDA)`).
-    let cmake_only: Vec<(String, String)> = all
-        .iter()
-        .filter(|i| i.rel.rsplit('/').next() == Some("CMakeLists.txt") && i.size <= s.max_file_size)
-        .filter_map(|i| std::fs::read(&i.path).ok().map(|b| (i.rel.clone(), b)))
+    let cmake_only: Vec<(String, String)> = named("CMakeLists.txt")
         .flat_map(|(rel, bytes)| {
             let dir = rel
                 .rsplit_once('/')
                 .map_or(String::new(), |(d, _)| format!("{d}/"));
-            crate::inventory::cmake::cuda_only_sources(&bytes)
+            crate::inventory::cmake::cuda_only_sources(bytes)
                 .into_iter()
                 .map(move |(p, why)| (format!("{dir}{p}"), format!("{rel}: {why}")))
         })
@@ -120,17 +123,10 @@ pub fn scan(s: &Settings) -> Result<Report, String> {
     }
     // A sub-package with its own build and no ROCm arm, under a ROCm-aware main build, is one
     // decision; NVIDIA-only Python imports are one fact per directory.
-    let pyprojects: Vec<(String, Vec<u8>)> = all
-        .iter()
-        .filter(|i| i.rel.rsplit('/').next() == Some("pyproject.toml") && i.size <= s.max_file_size)
-        .filter_map(|i| std::fs::read(&i.path).ok().map(|b| (i.rel.clone(), b)))
+    let pyprojects: Vec<(String, Vec<u8>)> = named("pyproject.toml")
+        .map(|(rel, b)| (rel.clone(), b.clone()))
         .collect();
-    let by_rel: std::collections::HashMap<&str, &std::path::Path> = all
-        .iter()
-        .filter(|i| i.size <= s.max_file_size)
-        .map(|i| (i.rel.as_str(), i.path.as_path()))
-        .collect();
-    let read = |p: &str| by_rel.get(p).and_then(|path| std::fs::read(path).ok());
+    let read = |p: &str| texts.get(p).cloned();
     crate::inventory::component::fold_cuda_only_components(
         &mut findings,
         &setups,

@@ -73,6 +73,18 @@ pub struct Inventory {
     pub findings: Vec<Finding>,
     pub errors: Vec<FileError>,
     pub files: usize,
+    /// Bytes the inventory read that project-level passes read again: every `setup.py`,
+    /// `pyproject.toml` and `CMakeLists.txt`, and the Python and Docker files with findings.
+    /// Keyed by path relative to the root, so `scan` never reads a file twice.
+    pub texts: std::collections::BTreeMap<String, Vec<u8>>,
+}
+
+/// Whether the inventory keeps a file's bytes for the project-level passes (see
+/// [`Inventory::texts`]).
+fn keep_text(rel: &str, kind: FileKind, has_findings: bool) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    matches!(name, "setup.py" | "pyproject.toml" | "CMakeLists.txt")
+        || (has_findings && matches!(kind, FileKind::Python | FileKind::Dockerfile))
 }
 
 /// Walks `paths` (same filters as the C++ scan, every extension) and inventories every file of
@@ -107,11 +119,17 @@ pub fn scan_inputs(inputs: &[Input], max_file_size: u64) -> Inventory {
 
 /// [`scan_inputs`] for a target ROCm release.
 pub fn scan_inputs_for(inputs: &[Input], max_file_size: u64, rocm: Version) -> Inventory {
-    let results: Vec<(Vec<Finding>, Option<FileError>, bool)> = inputs
+    type One = (
+        Vec<Finding>,
+        Option<FileError>,
+        bool,
+        Option<(String, Vec<u8>)>,
+    );
+    let results: Vec<One> = inputs
         .par_iter()
         .map(|input| {
             let Some(kind) = kind::classify(input) else {
-                return (Vec::new(), None, false);
+                return (Vec::new(), None, false, None);
             };
             if input.size > max_file_size {
                 let err = FileError {
@@ -121,13 +139,17 @@ pub fn scan_inputs_for(inputs: &[Input], max_file_size: u64, rocm: Version) -> I
                         input.size, max_file_size
                     ),
                 };
-                return (Vec::new(), Some(err), true);
+                return (Vec::new(), Some(err), true, None);
             }
             match std::fs::read(&input.path) {
                 Ok(bytes) => match crate::pipeline::guarded(|| {
                     scan_bytes_for(&input.rel, kind, &bytes, rocm)
                 }) {
-                    Ok(f) => (f, None, true),
+                    Ok(f) => {
+                        let keep = keep_text(&input.rel, kind, !f.is_empty())
+                            .then(|| (input.rel.clone(), bytes));
+                        (f, None, true, keep)
+                    }
                     Err(error) => (
                         Vec::new(),
                         Some(FileError {
@@ -135,6 +157,7 @@ pub fn scan_inputs_for(inputs: &[Input], max_file_size: u64, rocm: Version) -> I
                             error,
                         }),
                         true,
+                        None,
                     ),
                 },
                 Err(e) => (
@@ -144,15 +167,19 @@ pub fn scan_inputs_for(inputs: &[Input], max_file_size: u64, rocm: Version) -> I
                         error: format!("cannot read: {e}"),
                     }),
                     true,
+                    None,
                 ),
             }
         })
         .collect();
     let mut inv = Inventory::default();
-    for (f, e, seen) in results {
+    for (f, e, seen, text) in results {
         inv.findings.extend(f);
         inv.errors.extend(e);
         inv.files += seen as usize;
+        if let Some((rel, bytes)) = text {
+            inv.texts.insert(rel, bytes);
+        }
     }
     inv.findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     inv
