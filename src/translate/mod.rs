@@ -13,6 +13,7 @@ mod fixups;
 mod idents;
 mod includes;
 mod launch;
+mod members;
 pub mod overloads;
 mod roc_context;
 
@@ -208,6 +209,7 @@ pub fn translate_lexed(
     compat::include(&mut pass);
     overloads::run(&mut pass);
     overloads::collisions(&mut pass);
+    members::run(&mut pass);
     if let Some(extra) = annotate {
         let mut all: Vec<Finding> = pass.findings.clone();
         all.extend(extra.iter().cloned());
