@@ -381,6 +381,56 @@ fn is_hip_free_open(src: &[u8], d: &crate::lex::Directive) -> bool {
     })
 }
 
+/// Whether a directive opens a region only HIP compiles (`#ifdef __HIP_PLATFORM_AMD__`,
+/// `#if defined(__HIPCC__)`): its `#else` is HIP-free.
+fn is_hip_only_open(src: &[u8], d: &crate::lex::Directive) -> bool {
+    let text: String = String::from_utf8_lossy(&src[d.start..d.end])
+        .split_whitespace()
+        .collect();
+    HIP_MACROS.iter().any(|m| {
+        text == format!("#ifdef{m}")
+            || text == format!("#ifdefined({m})")
+            || text == format!("#ifdefined{m}")
+    })
+}
+
+/// For each offset (ascending), whether HIP never compiles it: inside `#ifndef __HIP__`-style
+/// regions or the `#else` of `#ifdef __HIP_PLATFORM_AMD__`-style ones, at any nesting. One
+/// forward walk over the directives.
+fn hip_free_at(src: &[u8], l: &Lexed, offsets: &[usize]) -> Vec<bool> {
+    // Per open `#if`: (opened HIP-free, opened HIP-only, now in an else branch).
+    let mut stack: Vec<(bool, bool, bool)> = Vec::new();
+    let dirs = &l.directives;
+    let mut di = 0;
+    let mut out = Vec::with_capacity(offsets.len());
+    for &at in offsets {
+        while di < dirs.len() && dirs[di].start < at {
+            let d = &dirs[di];
+            match d.name.as_str() {
+                "if" | "ifdef" | "ifndef" => {
+                    stack.push((is_hip_free_open(src, d), is_hip_only_open(src, d), false))
+                }
+                "else" | "elif" | "elifdef" | "elifndef" => {
+                    if let Some(top) = stack.last_mut() {
+                        top.2 = true;
+                    }
+                }
+                "endif" => {
+                    stack.pop();
+                }
+                _ => {}
+            }
+            di += 1;
+        }
+        out.push(
+            stack
+                .iter()
+                .any(|&(free, only, in_else)| (free && !in_else) || (only && in_else)),
+        );
+    }
+    out
+}
+
 /// Brace depth at each `{`/`}` of code (directives excluded), for a binary search by offset.
 fn brace_depths(src: &[u8], l: &Lexed) -> Vec<(usize, i32)> {
     let mut depth = 0i32;
@@ -853,7 +903,16 @@ pub(super) fn collisions(p: &mut Pass) {
         Some(crate::mappings::Resolution::Rename { to, .. }) => Some(to.to_string()),
         _ => None,
     };
-    let defs = scoped_definitions(src, p.lexed, &rename);
+    let mut defs = scoped_definitions(src, p.lexed, &rename);
+    // A copy HIP never compiles (`#ifndef __HIP_PLATFORM_AMD__`, the `#else` of
+    // `#ifdef __HIPCC__`) collides with nothing.
+    let free = hip_free_at(
+        src,
+        p.lexed,
+        &defs.iter().map(|d| d.def.0).collect::<Vec<_>>(),
+    );
+    let mut keep = free.iter().map(|f| !f);
+    defs.retain(|_| keep.next().unwrap_or(true));
     let mut groups: std::collections::BTreeMap<(&str, &str, &str), Vec<&FnDef>> =
         std::collections::BTreeMap::new();
     for d in &defs {
@@ -1064,6 +1123,24 @@ mod tests {
             "{out}"
         );
         assert_eq!(out.matches("#ifndef").count(), 2, "{out}");
+    }
+
+    /// Copies HIP never compiles are not part of a collision: a project that already keeps its
+    /// CUDA overload from HIP, or writes the HIP one in the `#ifdef __HIPCC__` arm.
+    #[test]
+    fn colliding_overloads_in_hip_free_branches_are_left() {
+        let src = "void f(cudaError_t e) {}\n\
+            #ifndef __HIP_PLATFORM_AMD__\n\
+            void f(CUresult e) {}\n\
+            #endif\n\
+            #ifdef __HIPCC__\n\
+            void g(hipStream_t s) {}\n\
+            #else\n\
+            void g(cudaStream_t s) {}\n\
+            #endif\n";
+        let (out, found) = ported(src);
+        assert!(found.is_empty(), "{found:?}");
+        assert!(!out.contains("HIPPORT_ONCE"), "{out}");
     }
 
     /// A copy that cannot be guarded on lines of its own (it shares its line with other code)
