@@ -444,8 +444,16 @@ pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) 
         let head = std::str::from_utf8(&s.bytes()[f.start_byte()..head_end]).unwrap_or("");
         head.contains("__global__") || head.contains("__device__")
     };
+    // A lane id counts as warp-level work only under a lane's name (`lane_id = threadIdx.x & 31`);
+    // `tgroup = threadIdx.x & 31` with `threadIdx.x >> 5` beside it splits the block into groups
+    // of 32 threads over data (Parboil's sad), which any wavefront size runs the same.
+    let named_lane_id = s.descendants(f, K::BinaryExpression).iter().any(|b| {
+        super::blocks::lane_id_of_32(s, *b)
+            && (assigned_to(s, *b, false) || assigned_to(s, *b, true) || names_lane_or_warp(s, *b))
+    });
     let data_split = device
-        && !super::blocks::warp_level_here(s, f)
+        && !super::blocks::warp_exchange_here(s, f)
+        && !named_lane_id
         && !s
             .descendants(f, K::Identifier)
             .iter()
@@ -533,7 +541,7 @@ pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) 
         // A data split in device code without warp-level work, unless a name says lane or warp.
         if hit.is_some()
             && data_split
-            && matches!(op, "/" | ">>" | "*" | "-")
+            && matches!(op, "/" | ">>" | "*" | "-" | "&" | "%")
             && !assigned_to(s, b, true)
             && !assigned_to(s, b, false)
             && !names_lane_or_warp(s, b)
@@ -603,6 +611,7 @@ pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) 
             && syntax::identifiers(s, init)
                 .iter()
                 .any(|i| flow.lane.contains(i))
+            && !(data_split && !names_lane_or_warp(s, init))
         {
             out.push(s.ctx.finding(
                 &LANE_WARP_ARITHMETIC,

@@ -721,6 +721,33 @@ void launch(int blockSize, int n) {
     }
 
     #[test]
+    fn groups_of_32_threads_over_data_are_not_lane_arithmetic() {
+        use crate::rules::syntax::test_support::fires_open;
+        // Parboil's sad: a block copy by groups of 32 threads (`tgroup`), no lane exchange; the
+        // same split under lane and warp names, or beside a shuffle, is a lane id.
+        let src = r#"__global__ void copy(int *out, const int *in) {
+  if ((threadIdx.x >> 5) < 4) {
+    int tgroup = threadIdx.x & 31;
+    int ty = (threadIdx.x >> 5) / 2;
+    for (int index = tgroup; index < 96; index += 32)
+      out[ty * 96 + index] = in[index];
+  }
+}
+__global__ void named(int *out) {
+  const int lane_id = threadIdx.x & 31;
+  const int warp_id = threadIdx.x >> 5;
+  out[warp_id] = lane_id;
+}
+__global__ void shuffles(float *out, float v) {
+  int tgroup = threadIdx.x & 31;
+  v += __shfl_xor(v, 1);
+  out[tgroup] = v;
+}
+"#;
+        assert_eq!(fires_open(src, "HP102"), [10, 11, 15]);
+    }
+
+    #[test]
     fn host_reference_of_a_ptx_lane_id() {
         let src = r#"__global__ void sequence_gpu(int *d_ptr, int length) {
     int elemID = blockIdx.x * blockDim.x + threadIdx.x;
