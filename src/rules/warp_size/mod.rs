@@ -75,7 +75,7 @@ rule!(WARP_MASK_32BIT, "HP103", WarpSize, Remediation, Correctness,
 );
 
 rule!(SHUFFLE_REDUCTION_FROM_16, "HP104", WarpSize, Remediation, Correctness,
-    summary: "A shuffle reduction or scan whose steps assume 32 lanes (a loop starting at offset 16, or bounded by 32).",
+    summary: "A shuffle reduction or scan whose steps assume 32 lanes (a loop starting at offset 16, or bounded by 32), or a warp-synchronous shared-memory reduction from offset 16 over a lane id taken from `warpSize`.",
     why: "On a 64-lane wavefront a butterfly starting at 16 reduces each half separately: lane 0 ends with the sum of 32 lanes, not 64.",
     bad: "for (int offset = 16; offset > 0; offset /= 2)\n  v += __shfl_down_sync(0xffffffff, v, offset);",
     good: "for (int offset = warpSize / 2; offset > 0; offset /= 2)\n  v += __shfl_down(v, offset);",
@@ -196,6 +196,7 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
         arithmetic(s, f, &flow, out);
         per_warp_arrays(s, f, &flow, out);
         ballots(s, f, out);
+        shuffles::shared_reduction_from_16(s, f, &flow, out);
     }
     let masks = Masks::of(s, &nodes, &macros);
     let mut kernels = blocks::Kernels::of(s, &nodes);
@@ -745,6 +746,37 @@ __global__ void shuffles(float *out, float v) {
 }
 "#;
         assert_eq!(fires_open(src, "HP102"), [10, 11, 15]);
+    }
+
+    #[test]
+    fn shared_memory_reductions_from_16_over_a_wavefront_lane() {
+        use crate::rules::syntax::test_support::fires_open;
+        // SHOC's CSR vector SpMV: one row per `warpSize` threads, reduced from 16: lanes 32-63
+        // are lost on a 64-lane wavefront. The same steps over `t & 31` (32-thread groups), or
+        // with a step at 32, are consistent.
+        let src = r#"__global__ void csr(float *out, volatile float *p) {
+    int t = threadIdx.x;
+    int id = t & (warpSize-1);
+    p[t] = out[t];
+    if (id < 16) p[t] += p[t+16];
+    if (id <  8) p[t] += p[t+ 8];
+    if (id == 0) out[t / warpSize] = p[t];
+}
+__global__ void groups(float *out, volatile float *p) {
+    int t = threadIdx.x;
+    int id = t & 31;
+    if (id < 16) p[t] += p[t+16];
+    if (id == 0) out[t / warpSize] = p[t];
+}
+__global__ void wave(float *out, volatile float *p) {
+    int t = threadIdx.x;
+    int id = t % warpSize;
+    if (id < 32) p[t] += p[t + 32];
+    if (id < 16) p[t] += p[t + 16];
+    if (id == 0) out[t / warpSize] = p[t];
+}
+"#;
+        assert_eq!(fires_open(src, "HP104"), [5]);
     }
 
     #[test]
