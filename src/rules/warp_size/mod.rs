@@ -215,6 +215,7 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
             _ => {}
         }
     }
+    constants_of_a_file_without_warp_work(s, root, out);
     // 32-lane arithmetic and shuffle steps inside functions that only use a 32-thread tile
     // are consistent on AMD: PASS with the reason.
     let tiles = blocks::tile32_functions(s, &nodes);
@@ -239,6 +240,46 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
                 }
             }
         }
+    }
+}
+
+/// HP101 constants of a file in which nothing works at the warp level: no lane exchange, vote,
+/// lane mask or `warpSize` (nor PTX lane access), and no header included after the constant that
+/// could use it. The constant then only splits threads into groups of 32 over data (Parboil's
+/// histogram reads per `WARP_SIZE` threads, its JDS rows padded per 32), which runs the same on
+/// 64-lane wavefronts: PASS, saying so. A header's constant is left alone: its includers may
+/// shuffle with it.
+fn constants_of_a_file_without_warp_work(s: &Src, root: Node, out: &mut [Finding]) {
+    let ext = s.ctx.path.rsplit_once('.').map_or("", |(_, e)| e);
+    let header = matches!(
+        ext,
+        "h" | "hh" | "hpp" | "hxx" | "cuh" | "inc" | "inl" | "tcc" | "ipp"
+    );
+    let text = s.ctx.src;
+    let has = |w: &[u8]| text.windows(w.len()).any(|x| x == w);
+    if header
+        || blocks::warp_exchange_here(s, root)
+        || has(b"laneid")
+        || has(b"shfl.")
+        || has(b"vote.")
+    {
+        return;
+    }
+    for f in out
+        .iter_mut()
+        .filter(|f| f.rule == "HP101" && f.status != Status::Pass)
+    {
+        let include_after = s
+            .lexed
+            .directives
+            .iter()
+            .any(|d| d.name == "include" && s.directive_range(d).start > f.byte_range.0);
+        if include_after {
+            continue;
+        }
+        f.status = Status::Pass;
+        f.message.push_str(", but nothing in this file works at the warp level (no lane exchange, vote, lane mask or `warpSize`): the constant only splits threads into groups over data, the same on 64-lane wavefronts (nothing to change)");
+        f.suggestion = None;
     }
 }
 
@@ -777,6 +818,21 @@ __global__ void wave(float *out, volatile float *p) {
 }
 "#;
         assert_eq!(fires_open(src, "HP104"), [5]);
+    }
+
+    #[test]
+    fn warp_size_constants_of_a_file_without_warp_work_are_pass() {
+        use crate::rules::syntax::test_support::{fires, fires_open};
+        // Parboil's JDS SpMV: rows padded per 32, one bound per 32 rows; nothing exchanges
+        // lanes, so the constants only split threads over data.
+        let split = "#define WARP_BITS 5\n#define WARP_SIZE 32\n__global__ void jds(float *d, const int *b, int n) {\n  int ix = blockIdx.x * blockDim.x + threadIdx.x;\n  int warp_id = ix >> WARP_BITS;\n  if (ix < n) d[ix] = b[warp_id];\n}\n";
+        assert_eq!(fires(split, "HP101"), [1, 2]);
+        assert!(fires_open(split, "HP101").is_empty());
+        // The same constant beside a shuffle, or before a header that may shuffle with it.
+        let shuffles = "#define WARP_SIZE 32\n__global__ void r(float *d, float v) {\n  for (int o = WARP_SIZE / 2; o > 0; o /= 2) v += __shfl_down(v, o);\n  d[0] = v;\n}\n";
+        assert_eq!(fires_open(shuffles, "HP101"), [1]);
+        let before_header = "#define WARP_SIZE 32\n#include \"reduce.cuh\"\n__global__ void r(float *d) { d[0] = 0; }\n";
+        assert_eq!(fires_open(before_header, "HP101"), [1]);
     }
 
     #[test]

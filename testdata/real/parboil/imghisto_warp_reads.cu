@@ -1,7 +1,7 @@
 // Source: https://github.com/abduld/Parboil/blob/a4c63da28f45699e9a274cbc49af3e067162aa2b/benchmarks/imghisto/src/cuda/kernel.cu (lines 49-50, 69-87 and 97-106, closing brace added).
 // Licence: University of Illinois/NCSA Open Source License, (C) Copyright 2007-2012 The Board of Trustees of the University of Illinois. Labels (`expect` comments) added by hipport, by reading the code.
 // Constants
-#define WARP_SIZE 32  // expect-noise: HP101
+#define WARP_SIZE 32  // expect-ok: only splits the reads into groups of 32 threads; nothing in the kernel exchanges lanes
 __global__ void histo_R_per_block_kernel(unsigned int* histo,
                                          unsigned int* data,
                                          int size, int BINS, int BINSp, int R)
