@@ -197,39 +197,49 @@ fn compute_capability(s: &Src, out: &mut Vec<Finding>) {
             }
         }
     }
-    // Every comparison of a compute capability with a number (one per line).
-    for b in &s.of_kinds(&[K::BinaryExpression]) {
-        let op = b.field(F::Operator).map_or("", |o| s.text(o));
-        if !matches!(op, "<" | ">" | "<=" | ">=" | "==" | "!=")
-            || s.descendants(*b, K::NumberLiteral).is_empty()
-        {
-            continue;
-        }
-        if mentions_cc(*b, &cc) {
-            if pre_maxwell_only(s, *b, &props, &cc) {
-                let mut f = s.ctx.finding(
-                    &COMPUTE_CAPABILITY_CHECK,
-                    b.byte_range(),
-                    format!(
-                        "`{}` only tells GPUs older than compute capability 5 apart: every GPU current CUDA supports and every AMD GPU (gfx9 → 9 … gfx12 → 12) takes the same branch (nothing to change)",
-                        s.text(*b)
-                    ),
-                    None,
-                );
-                f.status = crate::gate::Status::Pass;
-                out.push(f);
-                continue;
-            }
-            out.push(s.ctx.finding(
+    // Every comparison of a compute capability with a number (one per line). A line whose
+    // every comparison only tells pre-Maxwell GPUs apart is PASS; one real decision on the line
+    // (`major < 5 || (major == 5 && minor < 3)`: fp16 from 5.3) keeps the whole line open.
+    let checks: Vec<(Node, bool)> = s
+        .of_kinds(&[K::BinaryExpression])
+        .into_iter()
+        .filter(|b| {
+            let op = b.field(F::Operator).map_or("", |o| s.text(o));
+            matches!(op, "<" | ">" | "<=" | ">=" | "==" | "!=")
+                && !s.descendants(*b, K::NumberLiteral).is_empty()
+                && mentions_cc(*b, &cc)
+        })
+        .map(|b| (b, pre_maxwell_only(s, b, &props, &cc)))
+        .collect();
+    let open_lines: HashSet<usize> = checks
+        .iter()
+        .filter(|(_, settled)| !settled)
+        .map(|(b, _)| s.line(b.start_byte()))
+        .collect();
+    for (b, settled) in checks {
+        if settled && !open_lines.contains(&s.line(b.start_byte())) {
+            let mut f = s.ctx.finding(
                 &COMPUTE_CAPABILITY_CHECK,
                 b.byte_range(),
                 format!(
-                    "`{}` decides by NVIDIA compute capability; AMD GPUs report gfx versions here",
-                    s.text(*b)
+                    "`{}` only tells GPUs older than compute capability 5 apart: every GPU current CUDA supports and every AMD GPU (gfx9 → 9 … gfx12 → 12) takes the same branch (nothing to change)",
+                    s.text(b)
                 ),
-                Some("decide by feature or by `gcnArchName` on AMD".into()),
-            ));
+                None,
+            );
+            f.status = crate::gate::Status::Pass;
+            out.push(f);
+            continue;
         }
+        out.push(s.ctx.finding(
+            &COMPUTE_CAPABILITY_CHECK,
+            b.byte_range(),
+            format!(
+                "`{}` decides by NVIDIA compute capability; AMD GPUs report gfx versions here",
+                s.text(b)
+            ),
+            Some("decide by feature or by `gcnArchName` on AMD".into()),
+        ));
     }
 }
 
@@ -360,9 +370,11 @@ mod tests {
         // SHOC's double-precision test and Parboil's sm_1x workaround: every current GPU (and
         // every AMD GPU, major 9..12) takes the same branch. `major >= 8` (tf32) and a minor
         // test beside a current major are real decisions.
-        let src = "void f(cudaDeviceProp deviceProp, cudaDeviceProp p) {\n  if ((deviceProp.major == 1 && deviceProp.minor >= 3) ||\n      (deviceProp.major >= 2)) dp();\n  if ((1 == p.major) && (p.minor < 2)) old();\n  if (p.major >= 8) tf32();\n  if (p.major == 9 && p.minor >= 0) hopper();\n  if (p.major < 13) x();\n}\n";
-        assert_eq!(fires(src, "HP402"), [2, 3, 4, 5, 6, 7]);
-        assert_eq!(fires_open(src, "HP402"), [5, 6]);
+        let src = "void f(cudaDeviceProp deviceProp, cudaDeviceProp p) {\n  if ((deviceProp.major == 1 && deviceProp.minor >= 3) ||\n      (deviceProp.major >= 2)) dp();\n  if ((1 == p.major) && (p.minor < 2)) old();\n  if (p.major >= 8) tf32();\n  if (p.major == 9 && p.minor >= 0) hopper();\n  if (p.major < 13) x();\n  if (p.major < 5 || (p.major == 5 && p.minor < 3)) nofp16();\n}\n";
+        assert_eq!(fires(src, "HP402"), [2, 3, 4, 5, 6, 7, 8]);
+        // cuda-samples' fp16 test: `major == 5 && minor < 3` tells Maxwell GPUs apart, so the
+        // line stays open although `major < 5` alone is settled.
+        assert_eq!(fires_open(src, "HP402"), [5, 6, 8]);
     }
 
     #[test]

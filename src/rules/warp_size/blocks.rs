@@ -66,6 +66,17 @@ pub(super) fn lane_id_of_32(s: &Src, b: Node) -> bool {
     )
 }
 
+/// Whether `n` calls a function whose name says it works on a warp or its lanes
+/// (`warpReduceSum`, `warp_reduce`, `laneScan`): defined in a header, it shuffles out of sight.
+pub(super) fn calls_warp_named(s: &Src, n: Node) -> bool {
+    s.descendants(n, K::CallExpression).iter().any(|c| {
+        call_name(s, *c).is_some_and(|name| {
+            let l = name.to_ascii_lowercase();
+            l.contains("warp") || l.contains("lane") || l.contains("shfl") || l.contains("ballot")
+        })
+    })
+}
+
 /// Whether `n` exchanges values between lanes, votes, or names the warp size or a lane mask
 /// (`warp_level_here` without counting lane ids written as `% 32` / `& 31`).
 pub(super) fn warp_exchange_here(s: &Src, n: Node) -> bool {
@@ -153,7 +164,7 @@ impl<'a> Kernels<'a> {
 }
 
 /// The name a function definition's declarator declares (`k`, `ns::k`, `S::operator()`).
-fn function_name<'a>(s: &Src<'a>, mut d: Node<'a>) -> Option<&'a str> {
+pub(super) fn function_name<'a>(s: &Src<'a>, mut d: Node<'a>) -> Option<&'a str> {
     loop {
         match d.node_kind() {
             K::Identifier | K::FieldIdentifier => return Some(s.text(d)),

@@ -257,8 +257,27 @@ fn constants_of_a_file_without_warp_work(s: &Src, root: Node, out: &mut [Finding
     );
     let text = s.ctx.src;
     let has = |w: &[u8]| text.windows(w.len()).any(|x| x == w);
+    // Kernels launched here but defined elsewhere (an included header's vote kernels, which
+    // the host checks against `warp_size = 32`) may do the warp-level work.
+    let defined: HashSet<&str> = s
+        .descendants(root, K::FunctionDefinition)
+        .into_iter()
+        .filter_map(|d| {
+            d.field(F::Declarator)
+                .and_then(|x| blocks::function_name(s, x))
+        })
+        .collect();
+    let foreign_launch = s.descendants(root, K::CallExpression).iter().any(|c| {
+        let mut w = c.walk();
+        let launch = c
+            .children(&mut w)
+            .any(|n| n.node_kind() == K::KernelCallSyntax);
+        launch && call_name(s, *c).is_some_and(|name| !defined.contains(name))
+    });
     if header
+        || foreign_launch
         || blocks::warp_exchange_here(s, root)
+        || blocks::calls_warp_named(s, root)
         || has(b"laneid")
         || has(b"shfl.")
         || has(b"vote.")
@@ -787,6 +806,9 @@ __global__ void shuffles(float *out, float v) {
 }
 "#;
         assert_eq!(fires_open(src, "HP102"), [10, 11, 15]);
+        // mamba's warp-scan prefix: lane 0 of each warp, picked by `threadIdx.x % 32 == 0`.
+        let leader = "__global__ void scan(float *p, float *s) {\n  float r = threadIdx.x % 32 == 0 ? s[0] : 1.f;\n  p[threadIdx.x] = r;\n}\n";
+        assert_eq!(fires_open(leader, "HP102"), [2]);
     }
 
     #[test]
@@ -833,6 +855,13 @@ __global__ void wave(float *out, volatile float *p) {
         assert_eq!(fires_open(shuffles, "HP101"), [1]);
         let before_header = "#define WARP_SIZE 32\n#include \"reduce.cuh\"\n__global__ void r(float *d) { d[0] = 0; }\n";
         assert_eq!(fires_open(before_header, "HP101"), [1]);
+        // llm.c's dev kernels: a 32-thread block reduced by a header's `warpReduceSum`.
+        let header_reduce = "#include \"common.h\"\n__global__ void k(float *d) {\n  constexpr const int WarpSize = 32;\n  float m = 0;\n  for (int c = threadIdx.x; c < 64; c += WarpSize) m += d[c];\n  d[0] = warpReduceSum(m);\n}\n";
+        assert_eq!(fires_open(header_reduce, "HP101"), [3]);
+        // cuda-samples' simpleVoteIntrinsics: the host's `warp_size = 32` beside launches of
+        // vote kernels from an included header.
+        let votes = "#include \"simpleVote_kernel.cuh\"\nint main() {\n  int warp_size = 32;\n  VoteAnyKernel1<<<1, warp_size * 3>>>(0, 0, warp_size);\n}\n";
+        assert_eq!(fires_open(votes, "HP101"), [3]);
     }
 
     #[test]
