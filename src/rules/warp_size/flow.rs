@@ -617,7 +617,7 @@ pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) 
             && syntax::identifiers(s, init)
                 .iter()
                 .any(|i| flow.lane.contains(i))
-            && !(data_split && !names_lane_or_warp(s, init))
+            && (!data_split || names_lane_or_warp(s, init))
         {
             out.push(s.ctx.finding(
                 &LANE_WARP_ARITHMETIC,
