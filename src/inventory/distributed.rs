@@ -60,9 +60,16 @@ pub const RULES: &[&RuleInfo] = &[
     &NCCL_PYTORCH_ENV,
 ];
 
+/// Whether `name` is a variable NCCL reads. Install locations that builds and scripts name
+/// after NCCL (`NCCL_HOME`, `NCCL_ROOT_DIR`, `NCCL_INCLUDE_DIR`, `NCCL_LIB_PATH`) are not: NCCL
+/// never reads them, and the library they lead to is flagged where it is linked.
 pub fn is_nccl_var(name: &str) -> bool {
+    let location = ["_HOME", "_ROOT", "_DIR", "_PATH", "_PREFIX"]
+        .iter()
+        .any(|end| name.ends_with(end));
     name.len() > 5
         && name.starts_with("NCCL_")
+        && !location
         && name[5..]
             .bytes()
             .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')

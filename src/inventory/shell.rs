@@ -86,6 +86,16 @@ mod tests {
     }
 
     #[test]
+    fn nccl_install_locations_are_not_nccl_tuning() {
+        // multi-gpu-programming-models' test.sh: where NCCL is installed, not a setting NCCL
+        // reads; the tuning variable beside it is one.
+        let src = "export NCCL_HOME=$(dirname `echo $LD_LIBRARY_PATH | grep nccl`)\nexport NCCL_ROOT_DIR=/opt/nccl\nexport NCCL_SOCKET_IFNAME=eth0\n";
+        let r = rules(src);
+        assert!(!r.iter().any(|(_, l)| *l == 1 || *l == 2), "{r:?}");
+        assert!(r.contains(&("HP890".into(), 3)), "{r:?}");
+    }
+
+    #[test]
     fn flags_commands_not_comments() {
         let src = "#!/bin/bash\n# nvidia-smi in a comment\necho \"nvcc is not run here\"\nnvidia-smi -L\nexport NCCL_IB_HCA=mlx5_0\nnvcc -arch=sm_80 -o k k.cu -lcublas\n";
         let r = rules(src);

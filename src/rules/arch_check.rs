@@ -197,26 +197,148 @@ fn compute_capability(s: &Src, out: &mut Vec<Finding>) {
             }
         }
     }
-    // Every comparison of a compute capability with a number (one per line).
-    for b in &s.of_kinds(&[K::BinaryExpression]) {
-        let op = b.field(F::Operator).map_or("", |o| s.text(o));
-        if !matches!(op, "<" | ">" | "<=" | ">=" | "==" | "!=")
-            || s.descendants(*b, K::NumberLiteral).is_empty()
-        {
-            continue;
-        }
-        if mentions_cc(*b, &cc) {
-            out.push(s.ctx.finding(
+    // Every comparison of a compute capability with a number (one per line). A line whose
+    // every comparison only tells pre-Maxwell GPUs apart is PASS; one real decision on the line
+    // (`major < 5 || (major == 5 && minor < 3)`: fp16 from 5.3) keeps the whole line open.
+    let checks: Vec<(Node, bool)> = s
+        .of_kinds(&[K::BinaryExpression])
+        .into_iter()
+        .filter(|b| {
+            let op = b.field(F::Operator).map_or("", |o| s.text(o));
+            matches!(op, "<" | ">" | "<=" | ">=" | "==" | "!=")
+                && !s.descendants(*b, K::NumberLiteral).is_empty()
+                && mentions_cc(*b, &cc)
+        })
+        .map(|b| (b, pre_maxwell_only(s, b, &props, &cc)))
+        .collect();
+    let open_lines: HashSet<usize> = checks
+        .iter()
+        .filter(|(_, settled)| !settled)
+        .map(|(b, _)| s.line(b.start_byte()))
+        .collect();
+    for (b, settled) in checks {
+        if settled && !open_lines.contains(&s.line(b.start_byte())) {
+            let mut f = s.ctx.finding(
                 &COMPUTE_CAPABILITY_CHECK,
                 b.byte_range(),
                 format!(
-                    "`{}` decides by NVIDIA compute capability; AMD GPUs report gfx versions here",
-                    s.text(*b)
+                    "`{}` only tells GPUs older than compute capability 5 apart: every GPU current CUDA supports and every AMD GPU (gfx9 → 9 … gfx12 → 12) takes the same branch (nothing to change)",
+                    s.text(b)
                 ),
-                Some("decide by feature or by `gcnArchName` on AMD".into()),
-            ));
+                None,
+            );
+            f.status = crate::gate::Status::Pass;
+            out.push(f);
+            continue;
+        }
+        out.push(s.ctx.finding(
+            &COMPUTE_CAPABILITY_CHECK,
+            b.byte_range(),
+            format!(
+                "`{}` decides by NVIDIA compute capability; AMD GPUs report gfx versions here",
+                s.text(b)
+            ),
+            Some("decide by feature or by `gcnArchName` on AMD".into()),
+        ));
+    }
+}
+
+/// The majors a check meets today: NVIDIA from Maxwell (5, the oldest current CUDA builds for)
+/// and AMD's gfx versions as HIP reports them (gfx9 → 9 … gfx12 → 12).
+const CURRENT_MAJORS: std::ops::RangeInclusive<u64> = 5..=12;
+
+/// The value of `b` when it compares the major compute capability with a number and gives the
+/// same answer for every current major (`major >= 2`, `1 == major`), else `None`.
+fn settled_major(s: &Src, b: Node, props: &HashSet<&str>, cc: &HashSet<&str>) -> Option<bool> {
+    let b = strip_parens(b);
+    if b.node_kind() != K::BinaryExpression {
+        return None;
+    }
+    let op = b.field(F::Operator).map_or("", |o| s.text(o));
+    let (l, r) = (
+        strip_parens(b.field(F::Left)?),
+        strip_parens(b.field(F::Right)?),
+    );
+    let is_major = |n: Node| {
+        (is_cc_field(s, n, props) && n.field(F::Field).is_some_and(|f| s.text(f) == "major"))
+            || (n.node_kind() == K::Identifier
+                && cc.contains(s.text(n))
+                && s.text(n).to_ascii_lowercase().contains("major"))
+    };
+    let num = |n: Node| {
+        (n.node_kind() == K::NumberLiteral)
+            .then(|| syntax::int_value(s.text(n)))
+            .flatten()
+    };
+    // `major OP k` as a function of the major; `k OP major` flips the comparison.
+    let (k, flip) = match (is_major(l), is_major(r)) {
+        (true, false) => (num(r)?, false),
+        (false, true) => (num(l)?, true),
+        _ => return None,
+    };
+    let test = |m: u64| {
+        let (a, c) = if flip { (k, m) } else { (m, k) };
+        match op {
+            "<" => a < c,
+            ">" => a > c,
+            "<=" => a <= c,
+            ">=" => a >= c,
+            "==" => a == c,
+            "!=" => a != c,
+            _ => false,
+        }
+    };
+    if !matches!(op, "<" | ">" | "<=" | ">=" | "==" | "!=") {
+        return None;
+    }
+    let first = test(*CURRENT_MAJORS.start());
+    CURRENT_MAJORS
+        .clone()
+        .all(|m| test(m) == first)
+        .then_some(first)
+}
+
+fn strip_parens(mut n: Node) -> Node {
+    while n.node_kind() == K::ParenthesizedExpression {
+        match n.named_child(0) {
+            Some(c) => n = c,
+            None => break,
         }
     }
+    n
+}
+
+/// Whether the comparison `b` only separates pre-Maxwell GPUs: its major test gives one answer
+/// for every current GPU (`major >= 2`), or a condition around it does (`minor >= 3` in
+/// `major == 1 && minor >= 3`, where `major == 1` is false on every current GPU).
+fn pre_maxwell_only(s: &Src, b: Node, props: &HashSet<&str>, cc: &HashSet<&str>) -> bool {
+    if settled_major(s, b, props, cc).is_some() {
+        return true;
+    }
+    let mut x = b;
+    while let Some(p) = x.parent() {
+        match p.node_kind() {
+            K::ParenthesizedExpression => {}
+            K::BinaryExpression => {
+                let op = p.field(F::Operator).map_or("", |o| s.text(o));
+                let decides = match op {
+                    "&&" => false,
+                    "||" => true,
+                    _ => return false,
+                };
+                let other = [p.field(F::Left), p.field(F::Right)]
+                    .into_iter()
+                    .flatten()
+                    .find(|o| o.id() != x.id());
+                if other.and_then(|o| settled_major(s, o, props, cc)) == Some(decides) {
+                    return true;
+                }
+            }
+            _ => return false,
+        }
+        x = p;
+    }
+    false
 }
 
 #[cfg(test)]
@@ -240,6 +362,19 @@ mod tests {
         let src = "#if __CUDA_ARCH__ == 800 || __CUDA_ARCH__ >= 900\n#endif\n#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 700\n#endif\n#if defined(__CUDA_ARCH__)\n#endif\n#if __CUDA_ARCH__ < 700\n#endif\n";
         assert_eq!(fires(src, "HP401"), [1, 3, 5, 7]);
         assert_eq!(fires_open(src, "HP401"), [1, 5, 7]);
+    }
+
+    #[test]
+    fn capability_checks_that_only_separate_pre_maxwell_gpus_are_pass() {
+        use crate::rules::syntax::test_support::{fires, fires_open};
+        // SHOC's double-precision test and Parboil's sm_1x workaround: every current GPU (and
+        // every AMD GPU, major 9..12) takes the same branch. `major >= 8` (tf32) and a minor
+        // test beside a current major are real decisions.
+        let src = "void f(cudaDeviceProp deviceProp, cudaDeviceProp p) {\n  if ((deviceProp.major == 1 && deviceProp.minor >= 3) ||\n      (deviceProp.major >= 2)) dp();\n  if ((1 == p.major) && (p.minor < 2)) old();\n  if (p.major >= 8) tf32();\n  if (p.major == 9 && p.minor >= 0) hopper();\n  if (p.major < 13) x();\n  if (p.major < 5 || (p.major == 5 && p.minor < 3)) nofp16();\n}\n";
+        assert_eq!(fires(src, "HP402"), [2, 3, 4, 5, 6, 7, 8]);
+        // cuda-samples' fp16 test: `major == 5 && minor < 3` tells Maxwell GPUs apart, so the
+        // line stays open although `major < 5` alone is settled.
+        assert_eq!(fires_open(src, "HP402"), [5, 6, 8]);
     }
 
     #[test]

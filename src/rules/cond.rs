@@ -119,6 +119,21 @@ pub fn is_hip_macro(name: &str) -> bool {
     if api_extension.iter().any(|p| name.starts_with(p)) {
         return false;
     }
+    // SYCL compilers' backend macros (`HIPSYCL_PLATFORM_HCC`, `__ACPP_ENABLE_HIP_TARGET__`)
+    // say which backend a SYCL compiler targets; hipcc never defines them.
+    let sycl = [
+        "HIPSYCL_",
+        "__HIPSYCL",
+        "ACPP_",
+        "__ACPP",
+        "OPENSYCL_",
+        "__OPENSYCL",
+        "SYCL_",
+        "__SYCL",
+    ];
+    if sycl.iter().any(|p| name.starts_with(p)) {
+        return false;
+    }
     DEFINED_UNDER_HIP.contains(&name)
         || name.starts_with("__gfx")
         || name.split('_').any(|w| {
@@ -416,5 +431,9 @@ mod platform_tests {
         assert!(!is_hip_macro("VK_AMD_shader_ballot"));
         assert!(!is_hip_macro("CL_DEVICE_WAVEFRONT_WIDTH_AMD"));
         assert!(is_hip_macro("USE_AMD_ROCM"));
+        // A SYCL compiler's backend (ParRes Kernels' prk_sycl.h), not a HIP build.
+        assert!(!is_hip_macro("HIPSYCL_PLATFORM_HCC"));
+        assert!(!is_hip_macro("__ACPP_ENABLE_HIP_TARGET__"));
+        assert!(is_hip_macro("HIP_THRUST"));
     }
 }

@@ -359,10 +359,15 @@ pub mod test_support {
 
     /// Every hazard finding on `src` (as `t.cu`, parsed, default target), in line order.
     pub fn hazard_findings(src: &str) -> Vec<crate::finding::Finding> {
+        hazard_findings_at("t.cu", src)
+    }
+
+    /// [`hazard_findings`] for a file at `path` (rules that read the extension).
+    pub fn hazard_findings_at(path: &str, src: &str) -> Vec<crate::finding::Finding> {
         let bytes = src.as_bytes();
         let lines = crate::source::LineIndex::new(bytes);
         let ctx = FileCtx {
-            path: "t.cu",
+            path,
             src: bytes,
             lines: &lines,
         };

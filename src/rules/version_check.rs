@@ -168,7 +168,52 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
         };
         (msg, "make the HIP branch explicit with `defined(__HIP_PLATFORM_AMD__)`, or test `HIP_VERSION` for HIP versions".into())
     });
+    host_only_source(s, out);
     runtime_versions(s, out);
+}
+
+/// A C or C++ source (not a header) that mentions nothing of CUDA is compiled by the host
+/// compiler in the CUDA build too, so nvcc's own macros (`__NVCC__`, `__CUDACC__`,
+/// `__CUDACC_VER_*`) are undefined there as under HIP: both builds take the same branch
+/// (ParRes Kernels' `#if !defined(__NVCC__) && !defined(_CRAYC)` around `<thread>` in
+/// `transpose-thread.cc`). `CUDA_VERSION` comes from a header and stays open.
+fn host_only_source(s: &Src, out: &mut [Finding]) {
+    let ext = s.ctx.path.rsplit_once('.').map_or("", |(_, e)| e);
+    if !matches!(ext, "c" | "cc" | "cpp" | "cxx" | "C") {
+        return;
+    }
+    let nvcc_own = |t: &str| t == "__NVCC__" || t.starts_with("__CUDACC");
+    // The file's code with comments and the tested macro names blanked: any other CUDA mention
+    // keeps it open.
+    let mut text = s.ctx.src.to_vec();
+    for t in &s.lexed.tokens {
+        let w = std::str::from_utf8(&s.ctx.src[t.range()]).unwrap_or("");
+        if t.kind == crate::lex::Tok::Comment || (t.kind == crate::lex::Tok::Ident && nvcc_own(w)) {
+            text[t.range()].fill(b' ');
+        }
+    }
+    if crate::prefilter::mentions_cuda(&text) {
+        return;
+    }
+    for f in out.iter_mut().filter(|f| {
+        f.rule == CUDA_VERSION_MACRO.code()
+            && f.status != Status::Pass
+            && s.lexed
+                .tokens
+                .iter()
+                .filter(|t| {
+                    t.start as usize >= f.byte_range.0 && (t.start as usize) < f.byte_range.1
+                })
+                .all(|t| {
+                    let w = &s.ctx.src[t.range()];
+                    !MACROS.iter().any(|m| m.as_bytes() == w)
+                        || nvcc_own(std::str::from_utf8(w).unwrap_or(""))
+                })
+    }) {
+        f.status = Status::Pass;
+        f.message.push_str(" — but this source mentions nothing of CUDA, so the CUDA build compiles it with the host compiler too, where the macro is just as undefined: the same branch (nothing to change)");
+        f.suggestion = None;
+    }
 }
 
 fn runtime_versions(s: &Src, out: &mut Vec<Finding>) {
@@ -212,6 +257,29 @@ fn runtime_versions(s: &Src, out: &mut Vec<Finding>) {
 #[cfg(test)]
 mod tests {
     use crate::rules::syntax::test_support::fires;
+
+    #[test]
+    fn nvcc_macros_in_a_host_only_source_are_pass() {
+        use crate::gate::Status;
+        use crate::rules::syntax::test_support::hazard_findings_at;
+        let open = |path: &str, src: &str| -> Vec<u32> {
+            hazard_findings_at(path, src)
+                .into_iter()
+                .filter(|f| f.rule == "HP301" && f.status != Status::Pass)
+                .map(|f| f.line)
+                .collect()
+        };
+        // ParRes Kernels' transpose-thread.cc: host code the CUDA build compiles with g++.
+        let host = "#include \"prk_util.h\"\n#if !defined(__NVCC__) && !defined(_CRAYC)  // not with CUDA 9\n#include <thread>\n#endif\n";
+        assert!(open("transpose-thread.cc", host).is_empty());
+        // The same test in a .cu, in a header, in a source that calls CUDA, or on a header's
+        // CUDA_VERSION stays open.
+        assert_eq!(open("t.cu", host), [2]);
+        assert_eq!(open("prk_util.h", host), [2]);
+        let calls = format!("{host}void f() {{ cudaDeviceSynchronize(); }}\n");
+        assert_eq!(open("main.cc", &calls), [2]);
+        assert_eq!(open("v.cc", "#if CUDA_VERSION >= 11000\n#endif\n"), [1]);
+    }
 
     #[test]
     fn version_macros_and_runtime_compares() {

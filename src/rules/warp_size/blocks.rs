@@ -46,32 +46,50 @@ fn warp_name(name: &str) -> bool {
 /// Whether `n` does warp-level work itself: lane exchanges or votes, `warpSize`, or lane ids
 /// computed as `threadIdx.x % 32` / `& 31`.
 pub(super) fn warp_level_here(s: &Src, n: Node) -> bool {
+    warp_exchange_here(s, n)
+        || s.descendants(n, K::BinaryExpression).iter().any(|b| {
+            lane_id_of_32(s, *b)
+                && b.field(F::Left).is_some_and(|l| {
+                    syntax::identifiers(s, l).iter().any(|i| {
+                        *i == "threadIdx" || i.to_ascii_lowercase().contains("lane") || *i == "tid"
+                    })
+                })
+        })
+}
+
+/// `x % 32` or `x & 31`: a lane id when `x` is a thread index.
+pub(super) fn lane_id_of_32(s: &Src, b: Node) -> bool {
+    let op = b.field(F::Operator).map_or("", |o| s.text(o));
+    matches!(
+        (op, b.field(F::Right).and_then(|r| lit(s, r))),
+        ("%", Some(32)) | ("&", Some(31))
+    )
+}
+
+/// Whether `n` calls a function whose name says it works on a warp or its lanes
+/// (`warpReduceSum`, `warp_reduce`, `laneScan`): defined in a header, it shuffles out of sight.
+pub(super) fn calls_warp_named(s: &Src, n: Node) -> bool {
+    s.descendants(n, K::CallExpression).iter().any(|c| {
+        call_name(s, *c).is_some_and(|name| {
+            let l = name.to_ascii_lowercase();
+            l.contains("warp") || l.contains("lane") || l.contains("shfl") || l.contains("ballot")
+        })
+    })
+}
+
+/// Whether `n` exchanges values between lanes, votes, or names the warp size or a lane mask
+/// (`warp_level_here` without counting lane ids written as `% 32` / `& 31`).
+pub(super) fn warp_exchange_here(s: &Src, n: Node) -> bool {
     if s.descendants(n, K::CallExpression)
         .iter()
         .any(|c| call_name(s, *c).is_some_and(warp_call))
     {
         return true;
     }
-    if s.descendants(n, K::Identifier)
+    s.descendants(n, K::Identifier)
         .iter()
         .chain(s.descendants(n, K::TypeIdentifier).iter())
         .any(|i| warp_name(s.text(*i)))
-    {
-        return true;
-    }
-    s.descendants(n, K::BinaryExpression).iter().any(|b| {
-        let op = b.field(F::Operator).map_or("", |o| s.text(o));
-        let r = b.field(F::Right);
-        let l = b.field(F::Left);
-        matches!(
-            (op, r.and_then(|r| lit(s, r))),
-            ("%", Some(32)) | ("&", Some(31))
-        ) && l.is_some_and(|l| {
-            syntax::identifiers(s, l).iter().any(|i| {
-                *i == "threadIdx" || i.to_ascii_lowercase().contains("lane") || *i == "tid"
-            })
-        })
-    })
 }
 
 /// Function definitions of the file by name, and which of them are warp-level (themselves or
@@ -146,7 +164,7 @@ impl<'a> Kernels<'a> {
 }
 
 /// The name a function definition's declarator declares (`k`, `ns::k`, `S::operator()`).
-fn function_name<'a>(s: &Src<'a>, mut d: Node<'a>) -> Option<&'a str> {
+pub(super) fn function_name<'a>(s: &Src<'a>, mut d: Node<'a>) -> Option<&'a str> {
     loop {
         match d.node_kind() {
             K::Identifier | K::FieldIdentifier => return Some(s.text(d)),

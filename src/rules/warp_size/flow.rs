@@ -444,8 +444,22 @@ pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) 
         let head = std::str::from_utf8(&s.bytes()[f.start_byte()..head_end]).unwrap_or("");
         head.contains("__global__") || head.contains("__device__")
     };
+    // A lane id counts as warp-level work only under a lane's name (`lane_id = threadIdx.x & 31`);
+    // `tgroup = threadIdx.x & 31` with `threadIdx.x >> 5` beside it splits the block into groups
+    // of 32 threads over data (Parboil's sad), which any wavefront size runs the same. A lane id
+    // tested for a lane (`threadIdx.x % 32 == 0`: lane 0 of each warp, mamba's warp-scan prefix)
+    // is warp-level work too.
+    let named_lane_id = s.descendants(f, K::BinaryExpression).iter().any(|b| {
+        super::blocks::lane_id_of_32(s, *b)
+            && (assigned_to(s, *b, false)
+                || assigned_to(s, *b, true)
+                || names_lane_or_warp(s, *b)
+                || tested_for_a_lane(s, *b))
+    });
     let data_split = device
-        && !super::blocks::warp_level_here(s, f)
+        && !super::blocks::warp_exchange_here(s, f)
+        && !super::blocks::calls_warp_named(s, f)
+        && !named_lane_id
         && !s
             .descendants(f, K::Identifier)
             .iter()
@@ -533,7 +547,7 @@ pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) 
         // A data split in device code without warp-level work, unless a name says lane or warp.
         if hit.is_some()
             && data_split
-            && matches!(op, "/" | ">>" | "*" | "-")
+            && matches!(op, "/" | ">>" | "*" | "-" | "&" | "%")
             && !assigned_to(s, b, true)
             && !assigned_to(s, b, false)
             && !names_lane_or_warp(s, b)
@@ -603,6 +617,7 @@ pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) 
             && syntax::identifiers(s, init)
                 .iter()
                 .any(|i| flow.lane.contains(i))
+            && (!data_split || names_lane_or_warp(s, init))
         {
             out.push(s.ctx.finding(
                 &LANE_WARP_ARITHMETIC,
@@ -877,6 +892,21 @@ fn rounded_up_threads(s: &Src, flow: &Flow, n: Node) -> bool {
             && ((flow.val(s, r) == Some(31) && threads(l))
                 || (flow.val(s, l) == Some(31) && threads(r)))
     }
+}
+
+/// Whether `b` is compared for equality (`b == 0`, `b != 0`): a lane picked out of each warp.
+fn tested_for_a_lane(s: &Src, b: Node) -> bool {
+    let mut x = b;
+    while let Some(p) = s.parent(x) {
+        if p.node_kind() == K::ParenthesizedExpression {
+            x = p;
+            continue;
+        }
+        return p.node_kind() == K::BinaryExpression
+            && p.field(F::Operator)
+                .is_some_and(|o| matches!(s.text(o), "==" | "!="));
+    }
+    false
 }
 
 /// Whether an identifier in `n` is named as a lane or warp id (`warp`, `lane_id`).

@@ -75,7 +75,7 @@ rule!(WARP_MASK_32BIT, "HP103", WarpSize, Remediation, Correctness,
 );
 
 rule!(SHUFFLE_REDUCTION_FROM_16, "HP104", WarpSize, Remediation, Correctness,
-    summary: "A shuffle reduction or scan whose steps assume 32 lanes (a loop starting at offset 16, or bounded by 32).",
+    summary: "A shuffle reduction or scan whose steps assume 32 lanes (a loop starting at offset 16, or bounded by 32), or a warp-synchronous shared-memory reduction from offset 16 over a lane id taken from `warpSize`.",
     why: "On a 64-lane wavefront a butterfly starting at 16 reduces each half separately: lane 0 ends with the sum of 32 lanes, not 64.",
     bad: "for (int offset = 16; offset > 0; offset /= 2)\n  v += __shfl_down_sync(0xffffffff, v, offset);",
     good: "for (int offset = warpSize / 2; offset > 0; offset /= 2)\n  v += __shfl_down(v, offset);",
@@ -196,6 +196,7 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
         arithmetic(s, f, &flow, out);
         per_warp_arrays(s, f, &flow, out);
         ballots(s, f, out);
+        shuffles::shared_reduction_from_16(s, f, &flow, out);
     }
     let masks = Masks::of(s, &nodes, &macros);
     let mut kernels = blocks::Kernels::of(s, &nodes);
@@ -214,6 +215,7 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
             _ => {}
         }
     }
+    constants_of_a_file_without_warp_work(s, root, out);
     // 32-lane arithmetic and shuffle steps inside functions that only use a 32-thread tile
     // are consistent on AMD: PASS with the reason.
     let tiles = blocks::tile32_functions(s, &nodes);
@@ -238,6 +240,65 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
                 }
             }
         }
+    }
+}
+
+/// HP101 constants of a file in which nothing works at the warp level: no lane exchange, vote,
+/// lane mask or `warpSize` (nor PTX lane access), and no header included after the constant that
+/// could use it. The constant then only splits threads into groups of 32 over data (Parboil's
+/// histogram reads per `WARP_SIZE` threads, its JDS rows padded per 32), which runs the same on
+/// 64-lane wavefronts: PASS, saying so. A header's constant is left alone: its includers may
+/// shuffle with it.
+fn constants_of_a_file_without_warp_work(s: &Src, root: Node, out: &mut [Finding]) {
+    let ext = s.ctx.path.rsplit_once('.').map_or("", |(_, e)| e);
+    let header = matches!(
+        ext,
+        "h" | "hh" | "hpp" | "hxx" | "cuh" | "inc" | "inl" | "tcc" | "ipp"
+    );
+    let text = s.ctx.src;
+    let has = |w: &[u8]| text.windows(w.len()).any(|x| x == w);
+    // Kernels launched here but defined elsewhere (an included header's vote kernels, which
+    // the host checks against `warp_size = 32`) may do the warp-level work.
+    let defined: HashSet<&str> = s
+        .descendants(root, K::FunctionDefinition)
+        .into_iter()
+        .filter_map(|d| {
+            d.field(F::Declarator)
+                .and_then(|x| blocks::function_name(s, x))
+        })
+        .collect();
+    let foreign_launch = s.descendants(root, K::CallExpression).iter().any(|c| {
+        let mut w = c.walk();
+        let launch = c
+            .children(&mut w)
+            .any(|n| n.node_kind() == K::KernelCallSyntax);
+        launch && call_name(s, *c).is_some_and(|name| !defined.contains(name))
+    });
+    if header
+        || foreign_launch
+        || blocks::warp_exchange_here(s, root)
+        || blocks::calls_warp_named(s, root)
+        || has(b"laneid")
+        || has(b"shfl.")
+        || has(b"vote.")
+    {
+        return;
+    }
+    for f in out
+        .iter_mut()
+        .filter(|f| f.rule == "HP101" && f.status != Status::Pass)
+    {
+        let include_after = s
+            .lexed
+            .directives
+            .iter()
+            .any(|d| d.name == "include" && s.directive_range(d).start > f.byte_range.0);
+        if include_after {
+            continue;
+        }
+        f.status = Status::Pass;
+        f.message.push_str(", but nothing in this file works at the warp level (no lane exchange, vote, lane mask or `warpSize`): the constant only splits threads into groups over data, the same on 64-lane wavefronts (nothing to change)");
+        f.suggestion = None;
     }
 }
 
@@ -718,6 +779,89 @@ void launch(int blockSize, int n) {
         // sizes the grid is not.
         assert_eq!(fires_open(src, "HP102"), [9, 14, 21]);
         assert_eq!(fires(src, "HP102"), [9, 14, 18, 19, 21]);
+    }
+
+    #[test]
+    fn groups_of_32_threads_over_data_are_not_lane_arithmetic() {
+        use crate::rules::syntax::test_support::fires_open;
+        // Parboil's sad: a block copy by groups of 32 threads (`tgroup`), no lane exchange; the
+        // same split under lane and warp names, or beside a shuffle, is a lane id.
+        let src = r#"__global__ void copy(int *out, const int *in) {
+  if ((threadIdx.x >> 5) < 4) {
+    int tgroup = threadIdx.x & 31;
+    int ty = (threadIdx.x >> 5) / 2;
+    for (int index = tgroup; index < 96; index += 32)
+      out[ty * 96 + index] = in[index];
+  }
+}
+__global__ void named(int *out) {
+  const int lane_id = threadIdx.x & 31;
+  const int warp_id = threadIdx.x >> 5;
+  out[warp_id] = lane_id;
+}
+__global__ void shuffles(float *out, float v) {
+  int tgroup = threadIdx.x & 31;
+  v += __shfl_xor(v, 1);
+  out[tgroup] = v;
+}
+"#;
+        assert_eq!(fires_open(src, "HP102"), [10, 11, 15]);
+        // mamba's warp-scan prefix: lane 0 of each warp, picked by `threadIdx.x % 32 == 0`.
+        let leader = "__global__ void scan(float *p, float *s) {\n  float r = threadIdx.x % 32 == 0 ? s[0] : 1.f;\n  p[threadIdx.x] = r;\n}\n";
+        assert_eq!(fires_open(leader, "HP102"), [2]);
+    }
+
+    #[test]
+    fn shared_memory_reductions_from_16_over_a_wavefront_lane() {
+        use crate::rules::syntax::test_support::fires_open;
+        // SHOC's CSR vector SpMV: one row per `warpSize` threads, reduced from 16: lanes 32-63
+        // are lost on a 64-lane wavefront. The same steps over `t & 31` (32-thread groups), or
+        // with a step at 32, are consistent.
+        let src = r#"__global__ void csr(float *out, volatile float *p) {
+    int t = threadIdx.x;
+    int id = t & (warpSize-1);
+    p[t] = out[t];
+    if (id < 16) p[t] += p[t+16];
+    if (id <  8) p[t] += p[t+ 8];
+    if (id == 0) out[t / warpSize] = p[t];
+}
+__global__ void groups(float *out, volatile float *p) {
+    int t = threadIdx.x;
+    int id = t & 31;
+    if (id < 16) p[t] += p[t+16];
+    if (id == 0) out[t / warpSize] = p[t];
+}
+__global__ void wave(float *out, volatile float *p) {
+    int t = threadIdx.x;
+    int id = t % warpSize;
+    if (id < 32) p[t] += p[t + 32];
+    if (id < 16) p[t] += p[t + 16];
+    if (id == 0) out[t / warpSize] = p[t];
+}
+"#;
+        assert_eq!(fires_open(src, "HP104"), [5]);
+    }
+
+    #[test]
+    fn warp_size_constants_of_a_file_without_warp_work_are_pass() {
+        use crate::rules::syntax::test_support::{fires, fires_open};
+        // Parboil's JDS SpMV: rows padded per 32, one bound per 32 rows; nothing exchanges
+        // lanes, so the constants only split threads over data.
+        let split = "#define WARP_BITS 5\n#define WARP_SIZE 32\n__global__ void jds(float *d, const int *b, int n) {\n  int ix = blockIdx.x * blockDim.x + threadIdx.x;\n  int warp_id = ix >> WARP_BITS;\n  if (ix < n) d[ix] = b[warp_id];\n}\n";
+        assert_eq!(fires(split, "HP101"), [1, 2]);
+        assert!(fires_open(split, "HP101").is_empty());
+        // The same constant beside a shuffle, or before a header that may shuffle with it.
+        let shuffles = "#define WARP_SIZE 32\n__global__ void r(float *d, float v) {\n  for (int o = WARP_SIZE / 2; o > 0; o /= 2) v += __shfl_down(v, o);\n  d[0] = v;\n}\n";
+        assert_eq!(fires_open(shuffles, "HP101"), [1]);
+        let before_header = "#define WARP_SIZE 32\n#include \"reduce.cuh\"\n__global__ void r(float *d) { d[0] = 0; }\n";
+        assert_eq!(fires_open(before_header, "HP101"), [1]);
+        // llm.c's dev kernels: a 32-thread block reduced by a header's `warpReduceSum`.
+        let header_reduce = "#include \"common.h\"\n__global__ void k(float *d) {\n  constexpr const int WarpSize = 32;\n  float m = 0;\n  for (int c = threadIdx.x; c < 64; c += WarpSize) m += d[c];\n  d[0] = warpReduceSum(m);\n}\n";
+        assert_eq!(fires_open(header_reduce, "HP101"), [3]);
+        // cuda-samples' simpleVoteIntrinsics: the host's `warp_size = 32` beside launches of
+        // vote kernels from an included header.
+        let votes = "#include \"simpleVote_kernel.cuh\"\nint main() {\n  int warp_size = 32;\n  VoteAnyKernel1<<<1, warp_size * 3>>>(0, 0, warp_size);\n}\n";
+        assert_eq!(fires_open(votes, "HP101"), [3]);
     }
 
     #[test]

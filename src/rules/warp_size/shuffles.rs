@@ -193,6 +193,60 @@ pub(super) fn sorting_network(s: &Src, c: Node) -> bool {
     false
 }
 
+/// A warp-synchronous reduction in shared memory whose first step is 16 (`if (id < 16)
+/// sums[t] += sums[t + 16];` … `if (id < 1)`) over a lane id that runs to 63 on a 64-lane
+/// wavefront (computed with `warpSize` or `__lane_id()`): lanes 32–63 never reach lane 0, so
+/// each row loses half its sum (SHOC's CSR vector SpMV). With a lane id bounded by a literal 32
+/// (`t & 31`) the 32-thread groups reduce consistently, and a step at 32 covers 64 lanes.
+pub(super) fn shared_reduction_from_16(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) {
+    let wave_lane = s
+        .descendants(f, K::Identifier)
+        .iter()
+        .any(|i| matches!(s.text(*i), "warpSize" | "__lane_id"));
+    if !wave_lane {
+        return;
+    }
+    let squeeze = |n: Node| -> String { s.text(n).split_whitespace().collect() };
+    // `lane < k` guarding an update of a shared slot from the slot `k` further on: (k, guard).
+    let steps: Vec<(u64, Node)> = s
+        .descendants(f, K::BinaryExpression)
+        .into_iter()
+        .filter_map(|b| {
+            let (op, l, r) = parts(s, b);
+            let k = flow.val(s, r)?;
+            if op != "<" || !flow.lane_beyond_32(s, l) {
+                return None;
+            }
+            let cond = s.parent(b)?;
+            let stmt = s.parent(cond)?;
+            if stmt.kind() != "if_statement" {
+                return None;
+            }
+            let body = stmt.child_by_field_name("consequence")?;
+            let reach = format!("+{k}]");
+            s.descendants(body, K::AssignmentExpression)
+                .iter()
+                .any(|a| {
+                    a.field(F::Left)
+                        .is_some_and(|x| x.node_kind() == K::SubscriptExpression)
+                        && squeeze(*a).contains(&reach)
+                })
+                .then_some((k, b))
+        })
+        .collect();
+    if steps.iter().any(|(k, _)| *k >= 32) {
+        return;
+    }
+    if let Some((_, b)) = steps.iter().find(|(k, _)| *k == 16) {
+        out.push(s.ctx.finding(
+            &SHUFFLE_REDUCTION_FROM_16,
+            b.byte_range(),
+            format!("warp-synchronous shared-memory reduction from offset 16 over a lane id that runs to 63 on a 64-lane wavefront (`{}`): lanes 32–63 never reach lane 0", s.text(*b)),
+            Some("add a step at 32 (`if (lane < 32) s[t] += s[t + 32];`) or start from `warpSize / 2`".into()),
+        ));
+    }
+}
+
 pub(super) fn shuffle_loop(s: &Src, fo: Node, out: &mut Vec<Finding>) {
     let Some(body) = fo.field(F::Body) else {
         return;
