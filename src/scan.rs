@@ -48,9 +48,14 @@ pub fn scan(s: &Settings) -> Result<Report, String> {
     let files = outcomes.len();
     // Each source's quoted includes, for headers only CUDA-only sources pull in.
     let mut includes: Vec<(String, Vec<String>)> = Vec::new();
+    // Each source's `#define`s, for macros only the CUDA side of the project defines.
+    let mut defines: Vec<(String, Vec<crate::rules::cuda_side::Define>)> = Vec::new();
     for o in outcomes {
         match o.result {
             Ok(r) => {
+                if !r.defines.is_empty() {
+                    defines.push((o.input.rel.clone(), r.defines));
+                }
                 if !r.includes.is_empty() {
                     includes.push((o.input.rel.clone(), r.includes));
                 }
@@ -71,6 +76,7 @@ pub fn scan(s: &Settings) -> Result<Report, String> {
             }),
         }
     }
+    pass_behind_cuda_side_macros(&mut findings, &sources, &defines);
     let inventory = crate::inventory::scan_inputs_for(&all, s.max_file_size, s.target.rocm);
     findings.extend(inventory.findings);
     errors.extend(inventory.errors);
@@ -138,6 +144,8 @@ pub fn scan(s: &Settings) -> Result<Report, String> {
         &read,
     );
     crate::inventory::component::fold_nvidia_only_imports(&mut findings, &read);
+    // A component written on CUTLASS/CuTe is one decision, not one finding per include and use.
+    crate::rules::cutlass_component::fold(&mut findings);
     let mut report = Report::new(s.target_info(), findings, errors);
     report.summary.files_scanned = files + inventory.files;
     report.summary.translated_names = translated;
@@ -145,6 +153,35 @@ pub fn scan(s: &Settings) -> Result<Report, String> {
     report.summary.suppressed = suppressed;
     report.sources = sources;
     Ok(report)
+}
+
+/// Findings in branches that test a macro the project defines only where HIP never compiles
+/// (DeepSpeed's `#ifdef PTX_AVAILABLE`) become PASS, naming the macro.
+fn pass_behind_cuda_side_macros(
+    findings: &mut [crate::finding::Finding],
+    sources: &Sources,
+    defines: &[(String, Vec<crate::rules::cuda_side::Define>)],
+) {
+    let macros = crate::rules::cuda_side::cuda_side_macros(defines);
+    if macros.is_empty() {
+        return;
+    }
+    let mut by_path: std::collections::BTreeMap<&str, Vec<&mut crate::finding::Finding>> =
+        Default::default();
+    for f in findings.iter_mut() {
+        if sources.contains_key(&f.path) {
+            by_path
+                .entry(sources.get_key_value(&f.path).unwrap().0)
+                .or_default()
+                .push(f);
+        }
+    }
+    for (path, mut fs) in by_path {
+        if fs.iter().all(|f| f.status == crate::gate::Status::Pass) {
+            continue;
+        }
+        crate::rules::cuda_side::pass_behind(path, &sources[path], &mut fs, &macros);
+    }
 }
 
 /// `inc` (a quoted `#include` path) resolved against the folder of `from`, `/`-separated.
