@@ -93,6 +93,20 @@ fn strings_in(n: Node, src: &[u8]) -> Vec<(String, Range<usize>)> {
     Vec::new()
 }
 
+/// `'-arch', 'arm64'` in a list: the Apple compiler's architecture flag (a macOS build of the
+/// C++ side), not nvcc's `-arch sm_XX`.
+fn apple_arch(n: Node, flag: &str, src: &[u8]) -> bool {
+    flag == "-arch"
+        && n.next_named_sibling()
+            .and_then(|x| string(x, src))
+            .is_some_and(|(s, _)| {
+                matches!(
+                    s.trim(),
+                    "arm64" | "arm64e" | "x86_64" | "x86_64h" | "i386" | "arm64_32"
+                )
+            })
+}
+
 struct State {
     flavor: Flavor,
     extension_file: bool,
@@ -273,7 +287,7 @@ fn visit(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
         K::String => {
             if let Some((s, r)) = string(n, src) {
                 let t = s.trim();
-                if words::is_nvcc_only_flag(t) && !t.contains('\n') {
+                if words::is_nvcc_only_flag(t) && !t.contains('\n') && !apple_arch(n, t, src) {
                     st.flag_candidates.push((t.to_string(), r));
                 } else if ptx::looks_like_ptx(&s) {
                     out.push(
@@ -610,6 +624,18 @@ mod tests {
                 ("HP832".into(), 8),
             ]
         );
+    }
+
+    /// pytorch_scatter's macOS build: `-arch arm64` goes to Apple's clang, not nvcc; nvcc's
+    /// `-arch sm_80` is still flagged.
+    #[test]
+    fn apple_arch_is_not_nvcc() {
+        let src = "from torch.utils.cpp_extension import CUDAExtension
+extra_compile_args['cxx'] += ['-arch', 'arm64']
+extra_link_args += ['-arch', 'x86_64']
+nvcc_flags = ['-arch', 'sm_80']
+";
+        assert_eq!(rules(FileKind::SetupPy, src), vec![("HP831".into(), 4)]);
     }
 
     #[test]

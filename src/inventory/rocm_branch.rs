@@ -90,6 +90,13 @@ fn atom(n: Node, src: &[u8]) -> Option<bool> {
                 // Set only on CUDA builds of PyTorch.
                 return Some(false);
             }
+            // A name assigned once from a platform test means that test, whatever its words say
+            // (`is_not_hip = torch.version.hip is None` is the CUDA side).
+            if n.node_kind() == K::Identifier {
+                if let Some(v) = assigned_test(n, &d, src) {
+                    return Some(v);
+                }
+            }
             rocm_name(&d).then_some(true)
         }
         K::Call => {
@@ -152,6 +159,40 @@ fn atom(n: Node, src: &[u8]) -> Option<bool> {
         }
         _ => None,
     }
+}
+
+thread_local! {
+    /// How deep [`assigned_test`] is: a name defined by another name is followed a few steps.
+    static DEPTH: std::cell::Cell<u8> = const { std::cell::Cell::new(0) };
+}
+
+/// The platform a module-level name stands for when it is assigned exactly once at module level
+/// from a condition that decides the platform: `is_not_hip = torch.version.hip is None` gives
+/// `Some(false)` (CUDA), `IS_ROCM = torch.version.hip is not None` gives `Some(true)`.
+fn assigned_test(n: Node, name: &str, src: &[u8]) -> Option<bool> {
+    let mut root = n;
+    while let Some(p) = root.parent() {
+        root = p;
+    }
+    let mut rhs = None;
+    let mut count = 0;
+    for st in ts::named_children(root) {
+        for a in ts::named_children(st) {
+            if a.node_kind() == K::Assignment
+                && a.field(F::Left).map(|l| ts::text(l, src)) == Some(name)
+            {
+                count += 1;
+                rhs = a.field(F::Right);
+            }
+        }
+    }
+    if count != 1 || DEPTH.get() >= 4 {
+        return None;
+    }
+    DEPTH.set(DEPTH.get() + 1);
+    let v = rocm_test(rhs?, src);
+    DEPTH.set(DEPTH.get() - 1);
+    v
 }
 
 /// Byte ranges that only the CUDA build runs, each with the ROCm test that separates it.
@@ -331,10 +372,35 @@ pub fn rocm_build(root: Node, src: &[u8]) -> Option<Vec<String>> {
 }
 
 /// Places where `name` is only tested for being set: the whole condition of an `if`/`elif`/
-/// conditional expression, or an operand of `not`/`and`/`or` there.
+/// conditional expression, or an operand of `not`/`and`/`or` there, or compared with `None`
+/// anywhere (`is_cuda = torch.version.cuda is not None`).
 pub fn truthiness_tests(root: Node, src: &[u8], name: &str) -> Vec<(Range<usize>, String)> {
     let mut out = Vec::new();
     ts::each(root, &mut |n| {
+        if n.node_kind() == K::ComparisonOperator {
+            let kids = ts::children(n);
+            let op: Vec<&str> = kids
+                .get(1..kids.len().saturating_sub(1))
+                .unwrap_or_default()
+                .iter()
+                .map(|k| ts::text(*k, src))
+                .collect();
+            let none_test = matches!(
+                op.as_slice(),
+                ["is"] | ["is not"] | ["is", "not"] | ["=="] | ["!="]
+            );
+            if none_test && kids.len() >= 3 {
+                let (l, r) = (kids[0], kids[kids.len() - 1]);
+                for (x, other) in [(l, r), (r, l)] {
+                    if other.node_kind() == K::None
+                        && x.node_kind() == K::Attribute
+                        && dotted(x, src).as_deref() == Some(name)
+                    {
+                        out.push((x.byte_range(), name.to_string()));
+                    }
+                }
+            }
+        }
         let c = match n.node_kind() {
             K::IfStatement | K::ElifClause => n.field(F::Condition),
             K::ConditionalExpression => ts::named_children(n).get(1).copied(),
@@ -531,6 +597,29 @@ mod tests {
         // No ROCm test in the file: nothing is CUDA-only.
         let plain = "ext_modules.append(CUDAExtension(sources=[\"csrc/a/k.cu\"]))\n";
         assert!(cuda_only_folders(&[("setup.py".into(), plain.as_bytes().to_vec())]).is_empty());
+    }
+
+    /// pytorch_scatter's `__init__.py`: `is_not_hip` names HIP but stands for the CUDA build;
+    /// a name assigned from a platform test means that test, not its words.
+    #[test]
+    fn names_assigned_from_platform_tests_mean_the_test() {
+        let src = "is_not_hip = torch.version.hip is None\nis_cuda = torch.version.cuda is not None\nif is_not_hip and is_cuda and v != -1:\n    a = 1\nIS_ROCM = torch.version.hip is not None\nif not IS_ROCM:\n    b = 2\n";
+        assert_eq!(ranges(src), vec!["a = 1", "b = 2"]);
+        // Assigned twice, or from something that is no platform test: the name's words decide.
+        let src = "use_hip = False\nuse_hip = detect()\nif not use_hip:\n    a = 1\nhip_ok = check()\nif not hip_ok:\n    b = 2\nif not_cuda_x:\n    c = 3\n";
+        assert_eq!(ranges(src), vec!["a = 1", "b = 2"]);
+    }
+
+    #[test]
+    fn none_comparisons_only_test_for_being_set() {
+        let src = "is_cuda = torch.version.cuda is not None\nv = torch.version.cuda.split('.')\nif x:\n    w = None == torch.version.cuda\n";
+        let tree = ts::parse(ts::Lang::Python, src.as_bytes()).unwrap();
+        let got = truthiness_tests(tree.root_node(), src.as_bytes(), "torch.version.cuda");
+        let lines: Vec<usize> = got
+            .iter()
+            .map(|(r, _)| src[..r.start].matches('\n').count() + 1)
+            .collect();
+        assert_eq!(lines, [1, 4]);
     }
 
     #[test]
