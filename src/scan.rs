@@ -144,6 +144,15 @@ pub fn scan(s: &Settings) -> Result<Report, String> {
         &read,
     );
     crate::inventory::component::fold_nvidia_only_imports(&mut findings, &read);
+    // NVIDIA-only CI workflows of a project that already has an AMD CI lane test the CUDA build.
+    let workflows: Vec<(String, Vec<u8>)> = all
+        .iter()
+        .filter(|i| crate::inventory::ci_lanes::is_workflow(&i.rel) && i.size <= s.max_file_size)
+        .filter_map(|i| std::fs::read(&i.path).ok().map(|b| (i.rel.clone(), b)))
+        .collect();
+    crate::inventory::ci_lanes::pass_nvidia_lanes(&mut findings, &workflows);
+    // The same inventory line in many sibling files (one CI script per CUDA release) is one.
+    crate::inventory::siblings::fold(&mut findings);
     // A component written on CUTLASS/CuTe is one decision, not one finding per include and use.
     crate::rules::cutlass_component::fold(&mut findings);
     let mut report = Report::new(s.target_info(), findings, errors);
