@@ -73,6 +73,9 @@ fn implies(n: Node, src: &[u8]) -> (Option<bool>, Option<bool>) {
                 _ => (None, None),
             }
         }
+        // A name assigned once from a platform test means that test, whatever its words say
+        // (`is_not_hip = torch.version.hip is None` is the CUDA side).
+        K::Identifier if assigned_test(n, src).is_some() => assigned_test(n, src).unwrap(),
         _ => match atom(n, src) {
             Some(v) => (Some(v), Some(!v)),
             None => (None, None),
@@ -89,13 +92,6 @@ fn atom(n: Node, src: &[u8]) -> Option<bool> {
             if d == "torch.version.cuda" {
                 // Set only on CUDA builds of PyTorch.
                 return Some(false);
-            }
-            // A name assigned once from a platform test means that test, whatever its words say
-            // (`is_not_hip = torch.version.hip is None` is the CUDA side).
-            if n.node_kind() == K::Identifier {
-                if let Some(v) = assigned_test(n, &d, src) {
-                    return Some(v);
-                }
             }
             rocm_name(&d).then_some(true)
         }
@@ -166,33 +162,45 @@ thread_local! {
     static DEPTH: std::cell::Cell<u8> = const { std::cell::Cell::new(0) };
 }
 
-/// The platform a module-level name stands for when it is assigned exactly once at module level
-/// from a condition that decides the platform: `is_not_hip = torch.version.hip is None` gives
-/// `Some(false)` (CUDA), `IS_ROCM = torch.version.hip is not None` gives `Some(true)`.
-fn assigned_test(n: Node, name: &str, src: &[u8]) -> Option<bool> {
-    let mut root = n;
-    while let Some(p) = root.parent() {
-        root = p;
-    }
-    let mut rhs = None;
-    let mut count = 0;
-    for st in ts::named_children(root) {
-        for a in ts::named_children(st) {
-            if a.node_kind() == K::Assignment
-                && a.field(F::Left).map(|l| ts::text(l, src)) == Some(name)
-            {
-                count += 1;
-                rhs = a.field(F::Right);
+/// What a name stands for when it is assigned exactly once from a condition that says something
+/// about the platform, in the enclosing function's body or else at module level:
+/// `is_not_hip = torch.version.hip is None` is the CUDA side, `IS_ROCM = torch.version.hip is not
+/// None` the ROCm side, `is_cuda = torch.cuda.is_available() and torch.version.cuda` holds only
+/// on CUDA. `None` when the name is assigned elsewhere, more than once, or from anything else.
+fn assigned_test<'t>(n: Node<'t>, src: &[u8]) -> Option<(Option<bool>, Option<bool>)> {
+    let name = ts::text(n, src);
+    let assignments = |scope: Node<'t>| -> Vec<Node<'t>> {
+        let mut rhs = Vec::new();
+        for st in ts::named_children(scope) {
+            for a in ts::named_children(st) {
+                if a.node_kind() == K::Assignment
+                    && a.field(F::Left).map(|l| ts::text(l, src)) == Some(name)
+                {
+                    rhs.extend(a.field(F::Right));
+                }
             }
         }
+        rhs
+    };
+    let mut root = n;
+    let mut function_body = None;
+    while let Some(p) = root.parent() {
+        if function_body.is_none() && p.node_kind() == K::FunctionDefinition {
+            function_body = p.field(F::Body);
+        }
+        root = p;
     }
-    if count != 1 || DEPTH.get() >= 4 {
+    let mut rhs = function_body.map(assignments).unwrap_or_default();
+    if rhs.is_empty() {
+        rhs = assignments(root);
+    }
+    if rhs.len() != 1 || DEPTH.get() >= 4 {
         return None;
     }
     DEPTH.set(DEPTH.get() + 1);
-    let v = rocm_test(rhs?, src);
+    let v = implies(rhs[0], src);
     DEPTH.set(DEPTH.get() - 1);
-    v
+    (v != (None, None)).then_some(v)
 }
 
 /// Byte ranges that only the CUDA build runs, each with the ROCm test that separates it.
@@ -230,6 +238,26 @@ pub fn cuda_only(root: Node, src: &[u8]) -> Vec<(Range<usize>, String)> {
             }
             if when_false == Some(false) {
                 out.push((kids[2].byte_range(), test));
+            }
+        }
+        // `torch.version.cuda and cap >= (9, 0)`: the right side is evaluated only when the
+        // left holds, which is only on CUDA (and `IS_HIP or x`: only when it fails, on CUDA).
+        K::BooleanOperator => {
+            let (Some(l), Some(r)) = (n.field(F::Left), n.field(F::Right)) else {
+                return;
+            };
+            let op = n
+                .child_by_field_name("operator")
+                .map(|o| ts::text(o, src))
+                .unwrap_or("");
+            let (when_true, when_false) = implies(l, src);
+            let cuda_only = match op {
+                "and" => when_true == Some(false),
+                "or" => when_false == Some(false),
+                _ => false,
+            };
+            if cuda_only {
+                out.push((r.byte_range(), ts::text(l, src).to_string()));
             }
         }
         _ => {}
@@ -372,11 +400,19 @@ pub fn rocm_build(root: Node, src: &[u8]) -> Option<Vec<String>> {
 }
 
 /// Places where `name` is only tested for being set: the whole condition of an `if`/`elif`/
-/// conditional expression, or an operand of `not`/`and`/`or` there, or compared with `None`
-/// anywhere (`is_cuda = torch.version.cuda is not None`).
+/// conditional expression, or an operand of `not`/`and`/`or` (anywhere: `return
+/// torch.cuda.is_available() and torch.version.cuda and ...`), or compared with `None` anywhere
+/// (`is_cuda = torch.version.cuda is not None`).
 pub fn truthiness_tests(root: Node, src: &[u8], name: &str) -> Vec<(Range<usize>, String)> {
     let mut out = Vec::new();
     ts::each(root, &mut |n| {
+        if matches!(n.node_kind(), K::BooleanOperator | K::NotOperator) {
+            for x in ts::named_children(n) {
+                if x.node_kind() == K::Attribute && dotted(x, src).as_deref() == Some(name) {
+                    out.push((x.byte_range(), name.to_string()));
+                }
+            }
+        }
         if n.node_kind() == K::ComparisonOperator {
             let kids = ts::children(n);
             let op: Vec<&str> = kids
@@ -604,22 +640,37 @@ mod tests {
     #[test]
     fn names_assigned_from_platform_tests_mean_the_test() {
         let src = "is_not_hip = torch.version.hip is None\nis_cuda = torch.version.cuda is not None\nif is_not_hip and is_cuda and v != -1:\n    a = 1\nIS_ROCM = torch.version.hip is not None\nif not IS_ROCM:\n    b = 2\n";
-        assert_eq!(ranges(src), vec!["a = 1", "b = 2"]);
+        // The operands after the CUDA-only `is_not_hip` are evaluated only on CUDA too.
+        assert_eq!(ranges(src), vec!["a = 1", "v != -1", "is_cuda", "b = 2"]);
         // Assigned twice, or from something that is no platform test: the name's words decide.
         let src = "use_hip = False\nuse_hip = detect()\nif not use_hip:\n    a = 1\nhip_ok = check()\nif not hip_ok:\n    b = 2\nif not_cuda_x:\n    c = 3\n";
         assert_eq!(ranges(src), vec!["a = 1", "b = 2"]);
     }
 
+    /// torchao's `torchao/utils.py`: a capability threshold after `torch.version.cuda` in an
+    /// `and` chain, or under a local `is_cuda` assigned from one, is evaluated only on CUDA.
+    #[test]
+    fn and_chains_and_local_names_guard_their_right_side() {
+        let src = "def at_least_90():\n    return (\n        torch.cuda.is_available()\n        and torch.version.cuda\n        and cap() >= (9, 0)\n    )\n\ndef is_sm(a, b):\n    is_cuda = torch.cuda.is_available() and torch.version.cuda\n    return cap() == (a, b) if is_cuda else False\n\nok = IS_HIP or cap2() >= 8\n";
+        assert_eq!(
+            ranges(src),
+            vec!["cap() >= (9, 0)", "cap() == (a, b)", "cap2() >= 8"]
+        );
+        // Neither side names the platform, or the left holds on ROCm: nothing is CUDA-only.
+        let src = "def f():\n    return torch.cuda.is_available() and cap() >= (9, 0)\n\ng = IS_HIP and cap() >= 9\nh = torch.version.cuda or cap() >= 9\n";
+        assert!(ranges(src).is_empty(), "{:?}", ranges(src));
+    }
+
     #[test]
     fn none_comparisons_only_test_for_being_set() {
-        let src = "is_cuda = torch.version.cuda is not None\nv = torch.version.cuda.split('.')\nif x:\n    w = None == torch.version.cuda\n";
+        let src = "is_cuda = torch.version.cuda is not None\nv = torch.version.cuda.split('.')\nif x:\n    w = None == torch.version.cuda\ny = ok() and torch.version.cuda\n";
         let tree = ts::parse(ts::Lang::Python, src.as_bytes()).unwrap();
         let got = truthiness_tests(tree.root_node(), src.as_bytes(), "torch.version.cuda");
         let lines: Vec<usize> = got
             .iter()
             .map(|(r, _)| src[..r.start].matches('\n').count() + 1)
             .collect();
-        assert_eq!(lines, [1, 4]);
+        assert_eq!(lines, [1, 4, 5]);
     }
 
     #[test]
@@ -627,9 +678,10 @@ mod tests {
         // flash-attention's setup.py: the first arm is CUDA-only, the `elif` arm is ROCm's.
         let src = "if not SKIP_CUDA_BUILD and not IS_ROCM:\n    a = 1\nelif not SKIP_CUDA_BUILD and IS_ROCM:\n    b = 2\nelse:\n    c = 3\n";
         assert_eq!(ranges(src), vec!["a = 1"]);
-        // `or` with a ROCm test: the else arm is CUDA-only, the body is not.
+        // `or` with a ROCm test: the else arm is CUDA-only, the body is not (and `FORCE` is
+        // only evaluated on CUDA).
         let src = "if IS_HIP_EXTENSION or FORCE:\n    a = 1\nelse:\n    b = 2\n";
-        assert_eq!(ranges(src), vec!["else: b = 2"]);
+        assert_eq!(ranges(src), vec!["else: b = 2", "FORCE"]);
         // `not hip or X`: the body runs on ROCm when X holds, the else arm only on ROCm.
         let src = "if not IS_HIP_EXTENSION or X:\n    a = 1\nelse:\n    b = 2\n";
         assert!(ranges(src).is_empty());
@@ -638,10 +690,10 @@ mod tests {
         assert!(ranges(src).is_empty());
         // An `elif` whose own test is CUDA-only after an unrelated `if`.
         let src = "if DEBUG:\n    a = 1\nelif not is_rocm() and FAST:\n    b = 2\n";
-        assert_eq!(ranges(src), vec!["b = 2"]);
-        // Parenthesised and nested.
+        assert_eq!(ranges(src), vec!["b = 2", "FAST"]);
+        // Parenthesised and nested (`(A or B)` is evaluated only on CUDA too).
         let src = "x = 1 if (not HIP_BUILD and (A or B)) else 2\n";
-        assert_eq!(ranges(src), vec!["1"]);
+        assert_eq!(ranges(src), vec!["1", "(A or B)"]);
         let tree = ts::parse(
             ts::Lang::Python,
             b"if torch.version.hip and X:\n    a = 1\n",
