@@ -5,7 +5,8 @@
 //! CUDA wheel indexes and nvidia-smi calls are right where they are, and the project's ROCm
 //! testing lives in its AMD lane. So when some workflow of the project runs on an AMD runner,
 //! the findings of every workflow whose jobs all run on NVIDIA runners become PASS, naming the
-//! AMD lane. A project without an AMD lane keeps them all: its CI has to gain one.
+//! AMD lane, and so does every NVIDIA runner label (HP875) of a workflow that mixes NVIDIA and
+//! other jobs. A project without an AMD lane keeps them all: its CI has to gain one.
 //!
 //! Runner labels are read line by line from `runs-on:` (a scalar, a `[...]` list or a block
 //! list); labels written as expressions (`${{ matrix.runner }}`) say nothing and are skipped.
@@ -91,10 +92,22 @@ pub fn pass_nvidia_lanes(findings: &mut [Finding], workflows: &[(String, Vec<u8>
     }
     let Some(amd) = amd_lane else { return };
     for f in findings.iter_mut() {
-        if f.status != Status::Pass && nvidia_only.contains_key(f.path.as_str()) {
+        if f.status == Status::Pass {
+            continue;
+        }
+        if nvidia_only.contains_key(f.path.as_str()) {
             f.status = Status::Pass;
             f.message.push_str(&format!(
                 " (a CI workflow whose jobs all run on NVIDIA runners: the project tests its ROCm build in its AMD lane, `{amd}`)"
+            ));
+        } else if f.rule == super::deployment::CI_NVIDIA_RUNNER_LABEL.id.code
+            && is_workflow(&f.path)
+        {
+            // In a workflow that also has other jobs, the NVIDIA runner label itself still only
+            // picks the NVIDIA machines of that job.
+            f.status = Status::Pass;
+            f.message.push_str(&format!(
+                " (the job's NVIDIA lane: the project tests its ROCm build in its AMD lane, `{amd}`)"
             ));
         }
     }
@@ -144,8 +157,9 @@ mod tests {
         let mut fs = vec![
             f(".github/workflows/nv-inference.yml", "HP875"),
             f(".github/workflows/nv-h100.yml", "HP880"),
-            f(".github/workflows/mixed.yml", "HP875"),
+            f(".github/workflows/mixed.yml", "HP820"),
             f(".github/workflows/amd-mi200.yml", "HP880"),
+            f(".github/workflows/mixed.yml", "HP875"),
         ];
         let wfs = [
             wf(".github/workflows/nv-inference.yml", NV),
@@ -155,13 +169,15 @@ mod tests {
         ];
         pass_nvidia_lanes(&mut fs, &wfs);
         let st: Vec<Status> = fs.iter().map(|x| x.status).collect();
+        // The mixed workflow keeps its other findings; its NVIDIA runner label is the NVIDIA lane.
         assert_eq!(
             st,
             [
                 Status::Pass,
                 Status::Pass,
                 Status::Remediation,
-                Status::Remediation
+                Status::Remediation,
+                Status::Pass
             ]
         );
         assert!(fs[0]
