@@ -167,38 +167,13 @@ thread_local! {
 /// `is_not_hip = torch.version.hip is None` is the CUDA side, `IS_ROCM = torch.version.hip is not
 /// None` the ROCm side, `is_cuda = torch.cuda.is_available() and torch.version.cuda` holds only
 /// on CUDA. `None` when the name is assigned elsewhere, more than once, or from anything else.
-fn assigned_test<'t>(n: Node<'t>, src: &[u8]) -> Option<(Option<bool>, Option<bool>)> {
-    let name = ts::text(n, src);
-    let assignments = |scope: Node<'t>| -> Vec<Node<'t>> {
-        let mut rhs = Vec::new();
-        for st in ts::named_children(scope) {
-            for a in ts::named_children(st) {
-                if a.node_kind() == K::Assignment
-                    && a.field(F::Left).map(|l| ts::text(l, src)) == Some(name)
-                {
-                    rhs.extend(a.field(F::Right));
-                }
-            }
-        }
-        rhs
-    };
-    let mut root = n;
-    let mut function_body = None;
-    while let Some(p) = root.parent() {
-        if function_body.is_none() && p.node_kind() == K::FunctionDefinition {
-            function_body = p.field(F::Body);
-        }
-        root = p;
-    }
-    let mut rhs = function_body.map(assignments).unwrap_or_default();
-    if rhs.is_empty() {
-        rhs = assignments(root);
-    }
-    if rhs.len() != 1 || DEPTH.get() >= 4 {
+fn assigned_test(n: Node, src: &[u8]) -> Option<(Option<bool>, Option<bool>)> {
+    let rhs = assigned_value(n, src)?;
+    if DEPTH.get() >= 4 {
         return None;
     }
     DEPTH.set(DEPTH.get() + 1);
-    let v = implies(rhs[0], src);
+    let v = implies(rhs, src);
     DEPTH.set(DEPTH.get() - 1);
     (v != (None, None)).then_some(v)
 }
@@ -479,7 +454,7 @@ pub fn build_sources(root: Node, src: &[u8]) -> (Vec<String>, Vec<String>) {
         if !SOURCE_EXTS.iter().any(|e| text.ends_with(e)) || text.contains(char::is_whitespace) {
             return;
         }
-        let path = text.trim_start_matches("./").to_string();
+        let path = joined_path(n, src).unwrap_or_else(|| text.trim_start_matches("./").to_string());
         if arms.iter().any(|(a, _)| a.contains(&r.start)) {
             cuda.push(path);
         } else {
@@ -487,6 +462,91 @@ pub fn build_sources(root: Node, src: &[u8]) -> (Vec<String>, Vec<String>) {
         }
     });
     (cuda, other)
+}
+
+/// The path a source file name stands for when it is the last argument of `os.path.join(...)`
+/// whose other arguments are string literals or names assigned once from such joins (in the
+/// enclosing function, else at module level): torchao's `os.path.join(mxfp8_extension_dir,
+/// "mxfp8_cuda.cu")` with `mxfp8_extension_dir = os.path.join(extensions_dir, "cuda",
+/// "mx_kernels")` is `torchao/csrc/cuda/mx_kernels/mxfp8_cuda.cu`. The first argument may be the
+/// setup.py's own folder (`this_dir`, `os.path.dirname(__file__)`): anything there that is not
+/// a join or a string counts as that folder. `None` when a later argument is unknown.
+fn joined_path(n: Node, src: &[u8]) -> Option<String> {
+    let args = n.parent().filter(|p| p.node_kind() == K::ArgumentList)?;
+    let call = args.parent().filter(|c| c.node_kind() == K::Call)?;
+    let kids = ts::named_children(args);
+    if kids.last() != Some(&n) {
+        return None;
+    }
+    join_parts(call, src, 0).map(|parts| parts.join("/"))
+}
+
+/// The path segments of an `os.path.join(...)` call (see [`joined_path`]).
+fn join_parts(call: Node, src: &[u8], depth: u8) -> Option<Vec<String>> {
+    let f = dotted(call.field(F::Function)?, src)?;
+    if f != "os.path.join" || depth > 4 {
+        return None;
+    }
+    let mut out = Vec::new();
+    for (i, a) in ts::named_children(call.field(F::Arguments)?)
+        .into_iter()
+        .enumerate()
+    {
+        if let Some((text, _)) = super::python::string(a, src) {
+            out.extend(
+                text.split('/')
+                    .filter(|p| !p.is_empty() && *p != ".")
+                    .map(str::to_string),
+            );
+            continue;
+        }
+        let resolved = match a.node_kind() {
+            K::Call => join_parts(a, src, depth + 1),
+            K::Identifier => assigned_value(a, src)
+                .filter(|v| v.node_kind() == K::Call)
+                .and_then(|v| join_parts(v, src, depth + 1)),
+            _ => None,
+        };
+        match resolved {
+            Some(parts) => out.extend(parts),
+            // The setup.py's own folder (`this_dir`, `os.path.dirname(__file__)`).
+            None if i == 0 => {}
+            None => return None,
+        }
+    }
+    Some(out)
+}
+
+/// The value a name is assigned exactly once, in the enclosing function's body or else at module
+/// level.
+fn assigned_value<'t>(n: Node<'t>, src: &[u8]) -> Option<Node<'t>> {
+    let name = ts::text(n, src);
+    let assignments = |scope: Node<'t>| -> Vec<Node<'t>> {
+        let mut rhs = Vec::new();
+        for st in ts::named_children(scope) {
+            for a in ts::named_children(st) {
+                if a.node_kind() == K::Assignment
+                    && a.field(F::Left).map(|l| ts::text(l, src)) == Some(name)
+                {
+                    rhs.extend(a.field(F::Right));
+                }
+            }
+        }
+        rhs
+    };
+    let mut root = n;
+    let mut function_body = None;
+    while let Some(p) = root.parent() {
+        if function_body.is_none() && p.node_kind() == K::FunctionDefinition {
+            function_body = p.field(F::Body);
+        }
+        root = p;
+    }
+    let mut rhs = function_body.map(assignments).unwrap_or_default();
+    if rhs.is_empty() {
+        rhs = assignments(root);
+    }
+    (rhs.len() == 1).then(|| rhs[0])
 }
 
 /// Folders (relative to the report root, `/`-separated) holding only sources that a `setup.py`
@@ -659,6 +719,33 @@ mod tests {
         // Neither side names the platform, or the left holds on ROCm: nothing is CUDA-only.
         let src = "def f():\n    return torch.cuda.is_available() and cap() >= (9, 0)\n\ng = IS_HIP and cap() >= 9\nh = torch.version.cuda or cap() >= 9\n";
         assert!(ranges(src).is_empty(), "{:?}", ranges(src));
+    }
+
+    /// torchao's setup.py: the mxfp8 sources are named through `os.path.join` of variables, and
+    /// built only `if use_cuda:` (`use_cuda = torch.version.cuda and CUDA_HOME is not None`).
+    #[test]
+    fn joined_source_paths_resolve_to_their_folder() {
+        let src = "import os\ndef get_extensions():\n    this_dir = os.path.dirname(os.path.abspath(__file__))\n    extensions_dir = os.path.join(this_dir, \"pkg\", \"csrc\")\n    mx_dir = os.path.join(extensions_dir, \"cuda\", \"mx_kernels\")\n    use_cuda = torch.version.cuda and CUDA_HOME is not None\n    use_rocm = torch.version.hip and ROCM_HOME is not None\n    sources = [os.path.join(extensions_dir, \"ops.cpp\")]\n    if use_cuda:\n        mx = [os.path.join(mx_dir, \"mxfp8_cuda.cu\"), os.path.join(unknown(), mx_dir, \"x.cu\")]\n        other = [os.path.join(this_dir, get(), \"y.cu\")]\n";
+        let setups = vec![("setup.py".to_string(), src.as_bytes().to_vec())];
+        assert_eq!(
+            cuda_only_folders(&setups),
+            vec![(
+                "pkg/csrc/cuda/mx_kernels/".to_string(),
+                "setup.py".to_string()
+            )]
+        );
+        let tree = ts::parse(ts::Lang::Python, src.as_bytes()).unwrap();
+        let (cuda, other) = build_sources(tree.root_node(), src.as_bytes());
+        // An unknown argument after the first: the bare file name, as before.
+        assert_eq!(
+            cuda,
+            [
+                "pkg/csrc/cuda/mx_kernels/mxfp8_cuda.cu",
+                "pkg/csrc/cuda/mx_kernels/x.cu",
+                "y.cu"
+            ]
+        );
+        assert_eq!(other, ["pkg/csrc/ops.cpp"]);
     }
 
     #[test]
