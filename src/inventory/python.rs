@@ -201,10 +201,15 @@ fn visit(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
                 .is_some_and(|d| d.ends_with("environ"));
             let key = left.field(F::Subscript).and_then(|s| string(s, src));
             if let (true, Some((name, r))) = (is_environ, key) {
-                let value = n
-                    .field(F::Right)
-                    .and_then(|v| string(v, src))
-                    .unwrap_or_default();
+                let literal = n.field(F::Right).and_then(|v| string(v, src));
+                // `os.environ["TORCH_CUDA_ARCH_LIST"] = ""` clears the list (DeepSpeed's op
+                // builder, around a JIT build): it lists no architecture.
+                if name.ends_with("ARCH_LIST")
+                    && literal.as_ref().is_some_and(|(v, _)| v.is_empty())
+                {
+                    return;
+                }
+                let value = literal.unwrap_or_default();
                 words::setting(out, &name, r, &value.0, value.1, Site::Python);
             }
         }
@@ -623,6 +628,15 @@ mod tests {
                 ("HP831".into(), 7),
                 ("HP832".into(), 8),
             ]
+        );
+    }
+
+    #[test]
+    fn clearing_the_arch_list_lists_nothing() {
+        let src = "import os\nos.environ[\"TORCH_CUDA_ARCH_LIST\"] = \"\"\nos.environ[\"TORCH_CUDA_ARCH_LIST\"] = caps()\nos.environ[\"TORCH_CUDA_ARCH_LIST\"] = \"8.0;9.0\"\n";
+        assert_eq!(
+            rules(FileKind::Python, src),
+            vec![("HP843".into(), 3), ("HP843".into(), 4)]
         );
     }
 
