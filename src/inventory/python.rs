@@ -292,7 +292,15 @@ fn visit(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
         K::String => {
             if let Some((s, r)) = string(n, src) {
                 let t = s.trim();
-                if words::is_nvcc_only_flag(t) && !t.contains('\n') && !apple_arch(n, t, src) {
+                // `"-gencode=arch=compute_90a,code=sm_90a" in flags` asks about a flag, passes none.
+                let compared = n
+                    .parent()
+                    .is_some_and(|p| p.node_kind() == K::ComparisonOperator);
+                if words::is_nvcc_only_flag(t)
+                    && !t.contains('\n')
+                    && !apple_arch(n, t, src)
+                    && !compared
+                {
                     st.flag_candidates.push((t.to_string(), r));
                 } else if ptx::looks_like_ptx(&s) {
                     out.push(
@@ -629,6 +637,13 @@ mod tests {
                 ("HP832".into(), 8),
             ]
         );
+    }
+
+    /// torchao's setup.py asks whether a flag is in a list; it passes none.
+    #[test]
+    fn a_flag_compared_is_not_passed() {
+        let src = "from torch.utils.cpp_extension import CUDAExtension\nsm90 = \"-gencode=arch=compute_90a,code=sm_90a\" in flags\nargs = [\"-gencode=arch=compute_90a,code=sm_90a\"]\n";
+        assert_eq!(rules(FileKind::SetupPy, src), vec![("HP831".into(), 3)]);
     }
 
     #[test]
