@@ -165,14 +165,16 @@ pub fn scan(s: &Settings) -> Result<Report, String> {
 }
 
 /// Findings in branches that test a macro the project defines only where HIP never compiles
-/// (DeepSpeed's `#ifdef PTX_AVAILABLE`) become PASS, naming the macro.
+/// (DeepSpeed's `#ifdef PTX_AVAILABLE`) become PASS, naming the macro; so do 32-bit masks passed
+/// only to macros the project's HIP branch defines without their mask (pytorch_scatter).
 fn pass_behind_cuda_side_macros(
     findings: &mut [crate::finding::Finding],
     sources: &Sources,
     defines: &[(String, Vec<crate::rules::cuda_side::Define>)],
 ) {
     let macros = crate::rules::cuda_side::cuda_side_macros(defines);
-    if macros.is_empty() {
+    let dropping = crate::rules::cuda_side::hip_macros_dropping(defines);
+    if macros.is_empty() && dropping.is_empty() {
         return;
     }
     let mut by_path: std::collections::BTreeMap<&str, Vec<&mut crate::finding::Finding>> =
@@ -189,7 +191,12 @@ fn pass_behind_cuda_side_macros(
         if fs.iter().all(|f| f.status == crate::gate::Status::Pass) {
             continue;
         }
-        crate::rules::cuda_side::pass_behind(path, &sources[path], &mut fs, &macros);
+        if !macros.is_empty() {
+            crate::rules::cuda_side::pass_behind(path, &sources[path], &mut fs, &macros);
+        }
+        if !dropping.is_empty() {
+            crate::rules::cuda_side::pass_dropped_masks(&sources[path], &mut fs, &dropping);
+        }
     }
 }
 

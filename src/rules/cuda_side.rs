@@ -24,6 +24,10 @@ pub struct Define {
     pub name: String,
     pub line: u32,
     pub cuda_only: bool,
+    /// Defined only where HIP compiles (the `#ifdef USE_ROCM` arm) and function-like: the
+    /// positions of the parameters its body never uses (pytorch_scatter's
+    /// `#define SHFL_UP_SYNC(mask, var, delta) __shfl_up(var, delta)` drops the mask).
+    pub hip_unused_params: Option<Vec<usize>>,
 }
 
 /// Every `#define` of the file, with whether it sits in a branch HIP never compiles.
@@ -48,9 +52,47 @@ pub fn defines(s: &Src) -> Vec<Define> {
                 name,
                 line: s.line(d.start) as u32 + 1,
                 cuda_only: matches!(side, Some(Side::Never(_))),
+                hip_unused_params: if side == Some(Side::HipOnly) {
+                    unused_params(s, d)
+                } else {
+                    None
+                },
             })
         })
         .collect()
+}
+
+/// The positions of a function-like macro's parameters that its body never names, `None` for an
+/// object-like macro.
+fn unused_params(s: &Src, d: &crate::lex::Directive) -> Option<Vec<usize>> {
+    let toks: Vec<usize> = d
+        .tokens
+        .clone()
+        .filter(|&j| s.lexed.tokens[j].kind != crate::lex::Tok::Comment)
+        .skip(2)
+        .collect();
+    let name = *toks.first()?;
+    let open = *toks.get(1)?;
+    // `#define F(x)`: the parenthesis touches the name.
+    if s.tok(open) != "(" || s.lexed.tokens[open].start != s.lexed.tokens[name].end {
+        return None;
+    }
+    let close = toks.iter().position(|&j| s.tok(j) == ")")?;
+    let params: Vec<&str> = toks[2..close]
+        .iter()
+        .map(|&j| s.tok(j))
+        .filter(|t| *t != ",")
+        .collect();
+    let body: std::collections::BTreeSet<&str> =
+        toks[close + 1..].iter().map(|&j| s.tok(j)).collect();
+    Some(
+        params
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| !body.contains(*p))
+            .map(|(i, _)| i)
+            .collect(),
+    )
 }
 
 /// [`defines`] of a lexed file, without a tree.
@@ -99,6 +141,111 @@ pub fn cuda_side_macros(per_file: &[(String, Vec<Define>)]) -> BTreeMap<String, 
             && !super::cond::UNDEFINED_UNDER_HIP.contains(&n.as_str())
     });
     dead
+}
+
+/// Function-like macros the project defines only for HIP, with the parameters they drop.
+pub fn hip_macros_dropping(per_file: &[(String, Vec<Define>)]) -> BTreeMap<String, Vec<usize>> {
+    let mut out: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    let mut other: BTreeSet<&str> = BTreeSet::new();
+    for (_, defs) in per_file {
+        for d in defs {
+            match &d.hip_unused_params {
+                Some(p) if !p.is_empty() => {
+                    out.insert(d.name.clone(), p.clone());
+                }
+                Some(_) => {
+                    other.insert(d.name.as_str());
+                }
+                None if !d.cuda_only => {
+                    other.insert(d.name.as_str());
+                }
+                None => {}
+            }
+        }
+    }
+    out.retain(|n, _| !other.contains(n.as_str()));
+    out
+}
+
+/// Marks PASS a 32-bit warp-mask finding (HP103) on `#define NAME value` when every use of
+/// `NAME` in the file is an argument the project's HIP definition of the macro it is passed to
+/// drops (pytorch_scatter passes `FULL_MASK` only to `SHFL_UP_SYNC(mask, var, delta)`, which under
+/// `USE_ROCM` is `__shfl_up(var, delta)`): the HIP build never sees the mask.
+pub fn pass_dropped_masks(
+    bytes: &[u8],
+    findings: &mut [&mut Finding],
+    dropping: &BTreeMap<String, Vec<usize>>,
+) {
+    let lexed = crate::lex::lex(bytes);
+    let text = |i: usize| lexed.tokens[i].text(bytes);
+    let code: Vec<usize> = lexed
+        .tokens
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.kind != crate::lex::Tok::Comment)
+        .map(|(i, _)| i)
+        .collect();
+    for f in findings.iter_mut() {
+        if f.rule != "HP103" || f.status == Status::Pass {
+            continue;
+        }
+        let Some(d) = lexed
+            .directives
+            .iter()
+            .find(|d| d.name == "define" && d.start <= f.byte_range.0 && f.byte_range.0 < d.end)
+        else {
+            continue;
+        };
+        let Some(name_tok) = d
+            .tokens
+            .clone()
+            .filter(|&j| lexed.tokens[j].kind == crate::lex::Tok::Ident)
+            .nth(1)
+        else {
+            continue;
+        };
+        let name = text(name_tok);
+        let uses: Vec<usize> = code
+            .iter()
+            .enumerate()
+            .filter(|(_, &j)| text(j) == name && !(d.tokens.start <= j && j < d.tokens.end))
+            .map(|(k, _)| k)
+            .collect();
+        let mut via: Option<&str> = None;
+        let all_dropped = !uses.is_empty()
+            && uses.iter().all(|&k| {
+                // Walk back to the call's `(`, counting the commas at depth 0.
+                let (mut depth, mut arg) = (0i32, 0usize);
+                let mut at = k;
+                while at > 0 {
+                    at -= 1;
+                    match text(code[at]) {
+                        b")" | b"]" => depth += 1,
+                        b"(" | b"[" if depth > 0 => depth -= 1,
+                        b"(" => break,
+                        b"," if depth == 0 => arg += 1,
+                        b";" | b"{" | b"}" => return false,
+                        _ => {}
+                    }
+                }
+                let Some(callee) = at.checked_sub(1).map(|c| text(code[c])) else {
+                    return false;
+                };
+                let callee = std::str::from_utf8(callee).unwrap_or("");
+                let dropped = dropping.get(callee).is_some_and(|p| p.contains(&arg));
+                if dropped {
+                    via.get_or_insert(callee);
+                }
+                dropped
+            });
+        if all_dropped {
+            f.status = Status::Pass;
+            f.message.push_str(&format!(
+                " (only passed as the mask of `{}`, which this project's HIP branch defines without using it)",
+                via.unwrap_or("")
+            ));
+        }
+    }
 }
 
 /// Marks PASS every non-PASS finding of `path` (contents `bytes`) that lies in a branch HIP
@@ -190,6 +337,35 @@ mod tests {
         ]);
         assert_eq!(m.keys().collect::<Vec<_>>(), ["PTX_AVAILABLE"]);
         assert_eq!(m["PTX_AVAILABLE"], "utils.h:5");
+    }
+
+    #[test]
+    fn masks_passed_only_to_macros_that_hip_drops_pass() {
+        let utils = "#ifdef USE_ROCM\n#define SHFL_UP_SYNC(mask, var, delta) __shfl_up(var, delta)\n#define KEEP(mask, v) __shfl_sync(mask, v, 0)\n#else\n#define SHFL_UP_SYNC __shfl_up_sync\n#define KEEP __shfl_sync\n#endif\n";
+        let defs = with_tokens(utils, defines);
+        let dropping = hip_macros_dropping(&[("utils.cuh".into(), defs)]);
+        assert_eq!(dropping.keys().collect::<Vec<_>>(), ["SHFL_UP_SYNC"]);
+        assert_eq!(dropping["SHFL_UP_SYNC"], [0]);
+        let k = "#define FULL_MASK 0xffffffff\n__global__ void k(float v) {\n  v = SHFL_UP_SYNC(FULL_MASK, v, 1);\n  v = SHFL_UP_SYNC(FULL_MASK, f(v, 2), 4);\n}\n";
+        let mut fs = [finding(0, Status::Remediation)];
+        fs[0].rule = "HP103".into();
+        let mut refs: Vec<&mut Finding> = fs.iter_mut().collect();
+        pass_dropped_masks(k.as_bytes(), &mut refs, &dropping);
+        assert_eq!(fs[0].status, Status::Pass);
+        assert!(fs[0].message.contains("`SHFL_UP_SYNC`"));
+        // One use the HIP build keeps (a kept parameter, or a plain intrinsic): the finding stays.
+        for other in [
+            "KEEP(FULL_MASK, v)",
+            "__shfl_up_sync(FULL_MASK, v, 1)",
+            "SHFL_UP_SYNC(v, FULL_MASK, 1)",
+        ] {
+            let k = format!("#define FULL_MASK 0xffffffff\nvoid k(float v) {{\n  v = SHFL_UP_SYNC(FULL_MASK, v, 1);\n  v = {other};\n}}\n");
+            let mut fs = [finding(0, Status::Remediation)];
+            fs[0].rule = "HP103".into();
+            let mut refs: Vec<&mut Finding> = fs.iter_mut().collect();
+            pass_dropped_masks(k.as_bytes(), &mut refs, &dropping);
+            assert_eq!(fs[0].status, Status::Remediation, "{other}");
+        }
     }
 
     fn finding(at: usize, status: Status) -> Finding {
