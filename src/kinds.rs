@@ -281,6 +281,7 @@ syntax_table! {
         Tuple = "tuple",
         Set = "set",
         Call = "call",
+        ArgumentList = "argument_list",
         Assignment = "assignment",
         Subscript = "subscript",
         Pair = "pair",

@@ -46,6 +46,9 @@ pub struct FileResult {
     /// The file's quoted `#include "…"` paths as written (scan only: which headers a source
     /// pulls in, for sources a build compiles only for CUDA).
     pub includes: Vec<String>,
+    /// The file's `#define`s, with whether HIP compiles each (scan only: project macros only
+    /// the CUDA side defines).
+    pub defines: Vec<crate::rules::cuda_side::Define>,
 }
 
 /// The quoted `#include "…"` paths of a lexed file, as written.
@@ -178,10 +181,13 @@ pub fn process_bytes(rel: &str, bytes: Vec<u8>, work: &Work, m: &Mappings) -> Fi
     findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     findings.dedup_by(|a, b| a.rule == b.rule && a.byte_range == b.byte_range);
     let changed = output != file.bytes;
-    let includes = if work.hazards {
-        quoted_includes(&file.bytes, &file.lexed)
+    let (includes, defines) = if work.hazards {
+        (
+            quoted_includes(&file.bytes, &file.lexed),
+            crate::rules::cuda_side::file_defines(file.path, &file.bytes, &file.lexed),
+        )
     } else {
-        Vec::new()
+        (Vec::new(), Vec::new())
     };
     FileResult {
         output: if work.keep_output { output } else { Vec::new() },
@@ -195,6 +201,7 @@ pub fn process_bytes(rel: &str, bytes: Vec<u8>, work: &Work, m: &Mappings) -> Fi
         project_notes,
         compat,
         includes,
+        defines,
     }
 }
 

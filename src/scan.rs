@@ -48,9 +48,14 @@ pub fn scan(s: &Settings) -> Result<Report, String> {
     let files = outcomes.len();
     // Each source's quoted includes, for headers only CUDA-only sources pull in.
     let mut includes: Vec<(String, Vec<String>)> = Vec::new();
+    // Each source's `#define`s, for macros only the CUDA side of the project defines.
+    let mut defines: Vec<(String, Vec<crate::rules::cuda_side::Define>)> = Vec::new();
     for o in outcomes {
         match o.result {
             Ok(r) => {
+                if !r.defines.is_empty() {
+                    defines.push((o.input.rel.clone(), r.defines));
+                }
                 if !r.includes.is_empty() {
                     includes.push((o.input.rel.clone(), r.includes));
                 }
@@ -71,6 +76,7 @@ pub fn scan(s: &Settings) -> Result<Report, String> {
             }),
         }
     }
+    pass_behind_cuda_side_macros(&mut findings, &sources, &defines);
     let inventory = crate::inventory::scan_inputs_for(&all, s.max_file_size, s.target.rocm);
     findings.extend(inventory.findings);
     errors.extend(inventory.errors);
@@ -134,6 +140,17 @@ pub fn scan(s: &Settings) -> Result<Report, String> {
         &read,
     );
     crate::inventory::component::fold_nvidia_only_imports(&mut findings, &read);
+    // NVIDIA-only CI workflows of a project that already has an AMD CI lane test the CUDA build.
+    let workflows: Vec<(String, Vec<u8>)> = all
+        .iter()
+        .filter(|i| crate::inventory::ci_lanes::is_workflow(&i.rel) && i.size <= s.max_file_size)
+        .filter_map(|i| std::fs::read(&i.path).ok().map(|b| (i.rel.clone(), b)))
+        .collect();
+    crate::inventory::ci_lanes::pass_nvidia_lanes(&mut findings, &workflows);
+    // The same inventory line in many sibling files (one CI script per CUDA release) is one.
+    crate::inventory::siblings::fold(&mut findings);
+    // A component written on CUTLASS/CuTe is one decision, not one finding per include and use.
+    crate::rules::cutlass_component::fold(&mut findings);
     let mut report = Report::new(s.target_info(), findings, errors);
     report.summary.files_scanned = files + inventory.files;
     report.summary.translated_names = translated;
@@ -141,6 +158,42 @@ pub fn scan(s: &Settings) -> Result<Report, String> {
     report.summary.suppressed = suppressed;
     report.sources = sources;
     Ok(report)
+}
+
+/// Findings in branches that test a macro the project defines only where HIP never compiles
+/// (DeepSpeed's `#ifdef PTX_AVAILABLE`) become PASS, naming the macro; so do 32-bit masks passed
+/// only to macros the project's HIP branch defines without their mask (pytorch_scatter).
+fn pass_behind_cuda_side_macros(
+    findings: &mut [crate::finding::Finding],
+    sources: &Sources,
+    defines: &[(String, Vec<crate::rules::cuda_side::Define>)],
+) {
+    let macros = crate::rules::cuda_side::cuda_side_macros(defines);
+    let dropping = crate::rules::cuda_side::hip_macros_dropping(defines);
+    if macros.is_empty() && dropping.is_empty() {
+        return;
+    }
+    let mut by_path: std::collections::BTreeMap<&str, Vec<&mut crate::finding::Finding>> =
+        Default::default();
+    for f in findings.iter_mut() {
+        if sources.contains_key(&f.path) {
+            by_path
+                .entry(sources.get_key_value(&f.path).unwrap().0)
+                .or_default()
+                .push(f);
+        }
+    }
+    for (path, mut fs) in by_path {
+        if fs.iter().all(|f| f.status == crate::gate::Status::Pass) {
+            continue;
+        }
+        if !macros.is_empty() {
+            crate::rules::cuda_side::pass_behind(path, &sources[path], &mut fs, &macros);
+        }
+        if !dropping.is_empty() {
+            crate::rules::cuda_side::pass_dropped_masks(&sources[path], &mut fs, &dropping);
+        }
+    }
 }
 
 /// `inc` (a quoted `#include` path) resolved against the folder of `from`, `/`-separated.

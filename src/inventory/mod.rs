@@ -10,6 +10,7 @@
 pub mod bazel;
 pub mod binary;
 pub mod build;
+pub mod ci_lanes;
 pub mod cmake;
 pub mod component;
 pub mod container;
@@ -28,6 +29,7 @@ pub mod python;
 pub mod requirements;
 pub mod rocm_branch;
 pub mod shell;
+pub mod siblings;
 pub mod tables;
 pub mod ts;
 pub mod version_check;

@@ -205,6 +205,45 @@ pub fn is_cuda_index(url: &str) -> bool {
         })
 }
 
+/// Whether a URL is a PyTorch wheel index of another platform (`.../whl/rocm6.2`,
+/// `.../whl/nightly/rocm7.0`, `.../whl/cpu`, `.../whl/xpu`): what it installs is no CUDA build.
+pub fn is_non_cuda_index(url: &str) -> bool {
+    let Some(i) = url.find("download.pytorch.org/whl/") else {
+        return false;
+    };
+    url[i + "download.pytorch.org/whl/".len()..]
+        .split('/')
+        .any(|seg| {
+            seg == "cpu"
+                || seg == "xpu"
+                || seg.strip_prefix("rocm").is_some_and(|d| {
+                    !d.is_empty() && d.chars().all(|c| c.is_ascii_digit() || c == '.')
+                })
+        })
+}
+
+/// Whether a wheel index or find-links URL names another platform's wheels in its path (a
+/// `xpu`, `cpu` or `rocmX.Y` folder), and no CUDA one.
+pub fn is_other_platform_url(url: &str) -> bool {
+    let Some((_, rest)) = url.split_once("://") else {
+        return false;
+    };
+    let segs: Vec<&str> = rest.split('/').skip(1).collect();
+    let cuda = segs.iter().any(|s| {
+        s.strip_prefix("cu")
+            .is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()))
+            || s.contains("cuda")
+    });
+    !cuda
+        && segs.iter().any(|s| {
+            *s == "xpu"
+                || *s == "cpu"
+                || s.strip_prefix("rocm").is_some_and(|d| {
+                    !d.is_empty() && d.chars().all(|c| c.is_ascii_digit() || c == '.')
+                })
+        })
+}
+
 /// Raises the index rule for a CUDA index URL at `range` (container files use their own rule).
 pub fn check_index(out: &mut Out, url: &str, range: Range<usize>, site: Site) {
     if !is_cuda_index(url) {

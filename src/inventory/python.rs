@@ -93,6 +93,20 @@ fn strings_in(n: Node, src: &[u8]) -> Vec<(String, Range<usize>)> {
     Vec::new()
 }
 
+/// `'-arch', 'arm64'` in a list: the Apple compiler's architecture flag (a macOS build of the
+/// C++ side), not nvcc's `-arch sm_XX`.
+fn apple_arch(n: Node, flag: &str, src: &[u8]) -> bool {
+    flag == "-arch"
+        && n.next_named_sibling()
+            .and_then(|x| string(x, src))
+            .is_some_and(|(s, _)| {
+                matches!(
+                    s.trim(),
+                    "arm64" | "arm64e" | "x86_64" | "x86_64h" | "i386" | "arm64_32"
+                )
+            })
+}
+
 struct State {
     flavor: Flavor,
     extension_file: bool,
@@ -187,10 +201,15 @@ fn visit(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
                 .is_some_and(|d| d.ends_with("environ"));
             let key = left.field(F::Subscript).and_then(|s| string(s, src));
             if let (true, Some((name, r))) = (is_environ, key) {
-                let value = n
-                    .field(F::Right)
-                    .and_then(|v| string(v, src))
-                    .unwrap_or_default();
+                let literal = n.field(F::Right).and_then(|v| string(v, src));
+                // `os.environ["TORCH_CUDA_ARCH_LIST"] = ""` clears the list (DeepSpeed's op
+                // builder, around a JIT build): it lists no architecture.
+                if name.ends_with("ARCH_LIST")
+                    && literal.as_ref().is_some_and(|(v, _)| v.is_empty())
+                {
+                    return;
+                }
+                let value = literal.unwrap_or_default();
                 words::setting(out, &name, r, &value.0, value.1, Site::Python);
             }
         }
@@ -273,7 +292,15 @@ fn visit(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
         K::String => {
             if let Some((s, r)) = string(n, src) {
                 let t = s.trim();
-                if words::is_nvcc_only_flag(t) && !t.contains('\n') {
+                // `"-gencode=arch=compute_90a,code=sm_90a" in flags` asks about a flag, passes none.
+                let compared = n
+                    .parent()
+                    .is_some_and(|p| p.node_kind() == K::ComparisonOperator);
+                if words::is_nvcc_only_flag(t)
+                    && !t.contains('\n')
+                    && !apple_arch(n, t, src)
+                    && !compared
+                {
                     st.flag_candidates.push((t.to_string(), r));
                 } else if ptx::looks_like_ptx(&s) {
                     out.push(
@@ -610,6 +637,34 @@ mod tests {
                 ("HP832".into(), 8),
             ]
         );
+    }
+
+    /// torchao's setup.py asks whether a flag is in a list; it passes none.
+    #[test]
+    fn a_flag_compared_is_not_passed() {
+        let src = "from torch.utils.cpp_extension import CUDAExtension\nsm90 = \"-gencode=arch=compute_90a,code=sm_90a\" in flags\nargs = [\"-gencode=arch=compute_90a,code=sm_90a\"]\n";
+        assert_eq!(rules(FileKind::SetupPy, src), vec![("HP831".into(), 3)]);
+    }
+
+    #[test]
+    fn clearing_the_arch_list_lists_nothing() {
+        let src = "import os\nos.environ[\"TORCH_CUDA_ARCH_LIST\"] = \"\"\nos.environ[\"TORCH_CUDA_ARCH_LIST\"] = caps()\nos.environ[\"TORCH_CUDA_ARCH_LIST\"] = \"8.0;9.0\"\n";
+        assert_eq!(
+            rules(FileKind::Python, src),
+            vec![("HP843".into(), 3), ("HP843".into(), 4)]
+        );
+    }
+
+    /// pytorch_scatter's macOS build: `-arch arm64` goes to Apple's clang, not nvcc; nvcc's
+    /// `-arch sm_80` is still flagged.
+    #[test]
+    fn apple_arch_is_not_nvcc() {
+        let src = "from torch.utils.cpp_extension import CUDAExtension
+extra_compile_args['cxx'] += ['-arch', 'arm64']
+extra_link_args += ['-arch', 'x86_64']
+nvcc_flags = ['-arch', 'sm_80']
+";
+        assert_eq!(rules(FileKind::SetupPy, src), vec![("HP831".into(), 4)]);
     }
 
     #[test]

@@ -73,6 +73,9 @@ fn implies(n: Node, src: &[u8]) -> (Option<bool>, Option<bool>) {
                 _ => (None, None),
             }
         }
+        // A name assigned once from a platform test means that test, whatever its words say
+        // (`is_not_hip = torch.version.hip is None` is the CUDA side).
+        K::Identifier if assigned_test(n, src).is_some() => assigned_test(n, src).unwrap(),
         _ => match atom(n, src) {
             Some(v) => (Some(v), Some(!v)),
             None => (None, None),
@@ -154,6 +157,27 @@ fn atom(n: Node, src: &[u8]) -> Option<bool> {
     }
 }
 
+thread_local! {
+    /// How deep [`assigned_test`] is: a name defined by another name is followed a few steps.
+    static DEPTH: std::cell::Cell<u8> = const { std::cell::Cell::new(0) };
+}
+
+/// What a name stands for when it is assigned exactly once from a condition that says something
+/// about the platform, in the enclosing function's body or else at module level:
+/// `is_not_hip = torch.version.hip is None` is the CUDA side, `IS_ROCM = torch.version.hip is not
+/// None` the ROCm side, `is_cuda = torch.cuda.is_available() and torch.version.cuda` holds only
+/// on CUDA. `None` when the name is assigned elsewhere, more than once, or from anything else.
+fn assigned_test(n: Node, src: &[u8]) -> Option<(Option<bool>, Option<bool>)> {
+    let rhs = assigned_value(n, src)?;
+    if DEPTH.get() >= 4 {
+        return None;
+    }
+    DEPTH.set(DEPTH.get() + 1);
+    let v = implies(rhs, src);
+    DEPTH.set(DEPTH.get() - 1);
+    (v != (None, None)).then_some(v)
+}
+
 /// Byte ranges that only the CUDA build runs, each with the ROCm test that separates it.
 pub fn cuda_only(root: Node, src: &[u8]) -> Vec<(Range<usize>, String)> {
     let mut out = Vec::new();
@@ -189,6 +213,26 @@ pub fn cuda_only(root: Node, src: &[u8]) -> Vec<(Range<usize>, String)> {
             }
             if when_false == Some(false) {
                 out.push((kids[2].byte_range(), test));
+            }
+        }
+        // `torch.version.cuda and cap >= (9, 0)`: the right side is evaluated only when the
+        // left holds, which is only on CUDA (and `IS_HIP or x`: only when it fails, on CUDA).
+        K::BooleanOperator => {
+            let (Some(l), Some(r)) = (n.field(F::Left), n.field(F::Right)) else {
+                return;
+            };
+            let op = n
+                .child_by_field_name("operator")
+                .map(|o| ts::text(o, src))
+                .unwrap_or("");
+            let (when_true, when_false) = implies(l, src);
+            let cuda_only = match op {
+                "and" => when_true == Some(false),
+                "or" => when_false == Some(false),
+                _ => false,
+            };
+            if cuda_only {
+                out.push((r.byte_range(), ts::text(l, src).to_string()));
             }
         }
         _ => {}
@@ -331,10 +375,43 @@ pub fn rocm_build(root: Node, src: &[u8]) -> Option<Vec<String>> {
 }
 
 /// Places where `name` is only tested for being set: the whole condition of an `if`/`elif`/
-/// conditional expression, or an operand of `not`/`and`/`or` there.
+/// conditional expression, or an operand of `not`/`and`/`or` (anywhere: `return
+/// torch.cuda.is_available() and torch.version.cuda and ...`), or compared with `None` anywhere
+/// (`is_cuda = torch.version.cuda is not None`).
 pub fn truthiness_tests(root: Node, src: &[u8], name: &str) -> Vec<(Range<usize>, String)> {
     let mut out = Vec::new();
     ts::each(root, &mut |n| {
+        if matches!(n.node_kind(), K::BooleanOperator | K::NotOperator) {
+            for x in ts::named_children(n) {
+                if x.node_kind() == K::Attribute && dotted(x, src).as_deref() == Some(name) {
+                    out.push((x.byte_range(), name.to_string()));
+                }
+            }
+        }
+        if n.node_kind() == K::ComparisonOperator {
+            let kids = ts::children(n);
+            let op: Vec<&str> = kids
+                .get(1..kids.len().saturating_sub(1))
+                .unwrap_or_default()
+                .iter()
+                .map(|k| ts::text(*k, src))
+                .collect();
+            let none_test = matches!(
+                op.as_slice(),
+                ["is"] | ["is not"] | ["is", "not"] | ["=="] | ["!="]
+            );
+            if none_test && kids.len() >= 3 {
+                let (l, r) = (kids[0], kids[kids.len() - 1]);
+                for (x, other) in [(l, r), (r, l)] {
+                    if other.node_kind() == K::None
+                        && x.node_kind() == K::Attribute
+                        && dotted(x, src).as_deref() == Some(name)
+                    {
+                        out.push((x.byte_range(), name.to_string()));
+                    }
+                }
+            }
+        }
         let c = match n.node_kind() {
             K::IfStatement | K::ElifClause => n.field(F::Condition),
             K::ConditionalExpression => ts::named_children(n).get(1).copied(),
@@ -377,7 +454,7 @@ pub fn build_sources(root: Node, src: &[u8]) -> (Vec<String>, Vec<String>) {
         if !SOURCE_EXTS.iter().any(|e| text.ends_with(e)) || text.contains(char::is_whitespace) {
             return;
         }
-        let path = text.trim_start_matches("./").to_string();
+        let path = joined_path(n, src).unwrap_or_else(|| text.trim_start_matches("./").to_string());
         if arms.iter().any(|(a, _)| a.contains(&r.start)) {
             cuda.push(path);
         } else {
@@ -385,6 +462,91 @@ pub fn build_sources(root: Node, src: &[u8]) -> (Vec<String>, Vec<String>) {
         }
     });
     (cuda, other)
+}
+
+/// The path a source file name stands for when it is the last argument of `os.path.join(...)`
+/// whose other arguments are string literals or names assigned once from such joins (in the
+/// enclosing function, else at module level): torchao's `os.path.join(mxfp8_extension_dir,
+/// "mxfp8_cuda.cu")` with `mxfp8_extension_dir = os.path.join(extensions_dir, "cuda",
+/// "mx_kernels")` is `torchao/csrc/cuda/mx_kernels/mxfp8_cuda.cu`. The first argument may be the
+/// setup.py's own folder (`this_dir`, `os.path.dirname(__file__)`): anything there that is not
+/// a join or a string counts as that folder. `None` when a later argument is unknown.
+fn joined_path(n: Node, src: &[u8]) -> Option<String> {
+    let args = n.parent().filter(|p| p.node_kind() == K::ArgumentList)?;
+    let call = args.parent().filter(|c| c.node_kind() == K::Call)?;
+    let kids = ts::named_children(args);
+    if kids.last() != Some(&n) {
+        return None;
+    }
+    join_parts(call, src, 0).map(|parts| parts.join("/"))
+}
+
+/// The path segments of an `os.path.join(...)` call (see [`joined_path`]).
+fn join_parts(call: Node, src: &[u8], depth: u8) -> Option<Vec<String>> {
+    let f = dotted(call.field(F::Function)?, src)?;
+    if f != "os.path.join" || depth > 4 {
+        return None;
+    }
+    let mut out = Vec::new();
+    for (i, a) in ts::named_children(call.field(F::Arguments)?)
+        .into_iter()
+        .enumerate()
+    {
+        if let Some((text, _)) = super::python::string(a, src) {
+            out.extend(
+                text.split('/')
+                    .filter(|p| !p.is_empty() && *p != ".")
+                    .map(str::to_string),
+            );
+            continue;
+        }
+        let resolved = match a.node_kind() {
+            K::Call => join_parts(a, src, depth + 1),
+            K::Identifier => assigned_value(a, src)
+                .filter(|v| v.node_kind() == K::Call)
+                .and_then(|v| join_parts(v, src, depth + 1)),
+            _ => None,
+        };
+        match resolved {
+            Some(parts) => out.extend(parts),
+            // The setup.py's own folder (`this_dir`, `os.path.dirname(__file__)`).
+            None if i == 0 => {}
+            None => return None,
+        }
+    }
+    Some(out)
+}
+
+/// The value a name is assigned exactly once, in the enclosing function's body or else at module
+/// level.
+fn assigned_value<'t>(n: Node<'t>, src: &[u8]) -> Option<Node<'t>> {
+    let name = ts::text(n, src);
+    let assignments = |scope: Node<'t>| -> Vec<Node<'t>> {
+        let mut rhs = Vec::new();
+        for st in ts::named_children(scope) {
+            for a in ts::named_children(st) {
+                if a.node_kind() == K::Assignment
+                    && a.field(F::Left).map(|l| ts::text(l, src)) == Some(name)
+                {
+                    rhs.extend(a.field(F::Right));
+                }
+            }
+        }
+        rhs
+    };
+    let mut root = n;
+    let mut function_body = None;
+    while let Some(p) = root.parent() {
+        if function_body.is_none() && p.node_kind() == K::FunctionDefinition {
+            function_body = p.field(F::Body);
+        }
+        root = p;
+    }
+    let mut rhs = function_body.map(assignments).unwrap_or_default();
+    if rhs.is_empty() {
+        rhs = assignments(root);
+    }
+    (rhs.len() == 1).then(|| rhs[0])
 }
 
 /// Folders (relative to the report root, `/`-separated) holding only sources that a `setup.py`
@@ -533,14 +695,80 @@ mod tests {
         assert!(cuda_only_folders(&[("setup.py".into(), plain.as_bytes().to_vec())]).is_empty());
     }
 
+    /// pytorch_scatter's `__init__.py`: `is_not_hip` names HIP but stands for the CUDA build;
+    /// a name assigned from a platform test means that test, not its words.
+    #[test]
+    fn names_assigned_from_platform_tests_mean_the_test() {
+        let src = "is_not_hip = torch.version.hip is None\nis_cuda = torch.version.cuda is not None\nif is_not_hip and is_cuda and v != -1:\n    a = 1\nIS_ROCM = torch.version.hip is not None\nif not IS_ROCM:\n    b = 2\n";
+        // The operands after the CUDA-only `is_not_hip` are evaluated only on CUDA too.
+        assert_eq!(ranges(src), vec!["a = 1", "v != -1", "is_cuda", "b = 2"]);
+        // Assigned twice, or from something that is no platform test: the name's words decide.
+        let src = "use_hip = False\nuse_hip = detect()\nif not use_hip:\n    a = 1\nhip_ok = check()\nif not hip_ok:\n    b = 2\nif not_cuda_x:\n    c = 3\n";
+        assert_eq!(ranges(src), vec!["a = 1", "b = 2"]);
+    }
+
+    /// torchao's `torchao/utils.py`: a capability threshold after `torch.version.cuda` in an
+    /// `and` chain, or under a local `is_cuda` assigned from one, is evaluated only on CUDA.
+    #[test]
+    fn and_chains_and_local_names_guard_their_right_side() {
+        let src = "def at_least_90():\n    return (\n        torch.cuda.is_available()\n        and torch.version.cuda\n        and cap() >= (9, 0)\n    )\n\ndef is_sm(a, b):\n    is_cuda = torch.cuda.is_available() and torch.version.cuda\n    return cap() == (a, b) if is_cuda else False\n\nok = IS_HIP or cap2() >= 8\n";
+        assert_eq!(
+            ranges(src),
+            vec!["cap() >= (9, 0)", "cap() == (a, b)", "cap2() >= 8"]
+        );
+        // Neither side names the platform, or the left holds on ROCm: nothing is CUDA-only.
+        let src = "def f():\n    return torch.cuda.is_available() and cap() >= (9, 0)\n\ng = IS_HIP and cap() >= 9\nh = torch.version.cuda or cap() >= 9\n";
+        assert!(ranges(src).is_empty(), "{:?}", ranges(src));
+    }
+
+    /// torchao's setup.py: the mxfp8 sources are named through `os.path.join` of variables, and
+    /// built only `if use_cuda:` (`use_cuda = torch.version.cuda and CUDA_HOME is not None`).
+    #[test]
+    fn joined_source_paths_resolve_to_their_folder() {
+        let src = "import os\ndef get_extensions():\n    this_dir = os.path.dirname(os.path.abspath(__file__))\n    extensions_dir = os.path.join(this_dir, \"pkg\", \"csrc\")\n    mx_dir = os.path.join(extensions_dir, \"cuda\", \"mx_kernels\")\n    use_cuda = torch.version.cuda and CUDA_HOME is not None\n    use_rocm = torch.version.hip and ROCM_HOME is not None\n    sources = [os.path.join(extensions_dir, \"ops.cpp\")]\n    if use_cuda:\n        mx = [os.path.join(mx_dir, \"mxfp8_cuda.cu\"), os.path.join(unknown(), mx_dir, \"x.cu\")]\n        other = [os.path.join(this_dir, get(), \"y.cu\")]\n";
+        let setups = vec![("setup.py".to_string(), src.as_bytes().to_vec())];
+        assert_eq!(
+            cuda_only_folders(&setups),
+            vec![(
+                "pkg/csrc/cuda/mx_kernels/".to_string(),
+                "setup.py".to_string()
+            )]
+        );
+        let tree = ts::parse(ts::Lang::Python, src.as_bytes()).unwrap();
+        let (cuda, other) = build_sources(tree.root_node(), src.as_bytes());
+        // An unknown argument after the first: the bare file name, as before.
+        assert_eq!(
+            cuda,
+            [
+                "pkg/csrc/cuda/mx_kernels/mxfp8_cuda.cu",
+                "pkg/csrc/cuda/mx_kernels/x.cu",
+                "y.cu"
+            ]
+        );
+        assert_eq!(other, ["pkg/csrc/ops.cpp"]);
+    }
+
+    #[test]
+    fn none_comparisons_only_test_for_being_set() {
+        let src = "is_cuda = torch.version.cuda is not None\nv = torch.version.cuda.split('.')\nif x:\n    w = None == torch.version.cuda\ny = ok() and torch.version.cuda\n";
+        let tree = ts::parse(ts::Lang::Python, src.as_bytes()).unwrap();
+        let got = truthiness_tests(tree.root_node(), src.as_bytes(), "torch.version.cuda");
+        let lines: Vec<usize> = got
+            .iter()
+            .map(|(r, _)| src[..r.start].matches('\n').count() + 1)
+            .collect();
+        assert_eq!(lines, [1, 4, 5]);
+    }
+
     #[test]
     fn and_or_conditions_decide_by_what_each_outcome_implies() {
         // flash-attention's setup.py: the first arm is CUDA-only, the `elif` arm is ROCm's.
         let src = "if not SKIP_CUDA_BUILD and not IS_ROCM:\n    a = 1\nelif not SKIP_CUDA_BUILD and IS_ROCM:\n    b = 2\nelse:\n    c = 3\n";
         assert_eq!(ranges(src), vec!["a = 1"]);
-        // `or` with a ROCm test: the else arm is CUDA-only, the body is not.
+        // `or` with a ROCm test: the else arm is CUDA-only, the body is not (and `FORCE` is
+        // only evaluated on CUDA).
         let src = "if IS_HIP_EXTENSION or FORCE:\n    a = 1\nelse:\n    b = 2\n";
-        assert_eq!(ranges(src), vec!["else: b = 2"]);
+        assert_eq!(ranges(src), vec!["else: b = 2", "FORCE"]);
         // `not hip or X`: the body runs on ROCm when X holds, the else arm only on ROCm.
         let src = "if not IS_HIP_EXTENSION or X:\n    a = 1\nelse:\n    b = 2\n";
         assert!(ranges(src).is_empty());
@@ -549,10 +777,10 @@ mod tests {
         assert!(ranges(src).is_empty());
         // An `elif` whose own test is CUDA-only after an unrelated `if`.
         let src = "if DEBUG:\n    a = 1\nelif not is_rocm() and FAST:\n    b = 2\n";
-        assert_eq!(ranges(src), vec!["b = 2"]);
-        // Parenthesised and nested.
+        assert_eq!(ranges(src), vec!["b = 2", "FAST"]);
+        // Parenthesised and nested (`(A or B)` is evaluated only on CUDA too).
         let src = "x = 1 if (not HIP_BUILD and (A or B)) else 2\n";
-        assert_eq!(ranges(src), vec!["1"]);
+        assert_eq!(ranges(src), vec!["1", "(A or B)"]);
         let tree = ts::parse(
             ts::Lang::Python,
             b"if torch.version.hip and X:\n    a = 1\n",

@@ -120,4 +120,18 @@ mod tests {
         assert!(r.contains(&("HP822".into(), 2)));
         assert!(r.contains(&("HP820".into(), 2)), "{r:?}");
     }
+
+    /// DeepSpeed's AMD CI lane installs torch from the ROCm index (and its CPU lanes from the CPU
+    /// one): no CUDA wheel to replace. The same command with PyPI or a CUDA index is flagged.
+    #[test]
+    fn torch_from_a_rocm_or_cpu_index_is_not_a_cuda_package() {
+        let src = "pip install -U torch torchvision --index-url https://download.pytorch.org/whl/rocm6.0\npip install torch --index-url https://download.pytorch.org/whl/cpu\npip install torch torchvision\npip install torch --extra-index-url https://download.pytorch.org/whl/nightly/cu124\npip install torchvision==0.18.1 -f https://pytorch-extension.intel.com/release-whl/stable/xpu/cn/torchvision/\npip install torch -f https://example.com/wheels/cuda/xpu/\n";
+        let r = rules(src);
+        assert!(!r.iter().any(|(_, l)| *l <= 2 || *l == 5), "{r:?}");
+        assert!(r.contains(&("HP820".into(), 3)), "{r:?}");
+        assert!(r.contains(&("HP820".into(), 4)), "{r:?}");
+        assert!(r.contains(&("HP822".into(), 4)), "{r:?}");
+        // A folder that also names CUDA is not another platform's.
+        assert!(r.contains(&("HP820".into(), 6)), "{r:?}");
+    }
 }

@@ -126,6 +126,22 @@ pub fn command(out: &mut Out, words: &[Word], site: Site, cx: Cx) {
     let has_version = words
         .iter()
         .any(|w| w.text == "--version" || w.text == "-V");
+    // `pip install torch --index-url https://download.pytorch.org/whl/rocm6.0` (or `/cpu`,
+    // `/xpu`): the packages come from a wheel index that is not CUDA's.
+    // Also a vendor's wheel folder of another platform given as the index or find-links
+    // (Intel's `-f https://pytorch-extension.intel.com/release-whl/stable/xpu/...`).
+    let non_cuda_index = words.iter().enumerate().any(|(i, w)| {
+        let t = w.text.rsplit('=').next().unwrap_or(&w.text);
+        let url_option = i > 0
+            && matches!(
+                words[i - 1].text.as_str(),
+                "-f" | "--find-links" | "-i" | "--index-url" | "--extra-index-url"
+            );
+        w.text
+            .find("download.pytorch.org/whl/")
+            .is_some_and(|at| packages::is_non_cuda_index(&w.text[at..]))
+            || ((url_option || w.text.starts_with("--")) && packages::is_other_platform_url(t))
+    });
     let mut i = 0;
     let mut pip_install = false;
     while i < words.len() {
@@ -211,6 +227,7 @@ pub fn command(out: &mut Out, words: &[Word], site: Site, cx: Cx) {
             let url = t.rsplit('=').next().unwrap_or(t);
             packages::check_index(out, url, w.range.clone(), site);
         } else if pip_install
+            && !non_cuda_index
             && !t.starts_with('-')
             && t != "install"
             && base != "pip"

@@ -48,11 +48,17 @@ const ALSO_UNDEFINED: &[&str] = &[
     "__CUDA_ARCH_FEAT_SM90_ALL",
 ];
 
+/// Project macros the HIP build never defines (see [`cuda_side_defines`]); none by default.
+pub type Undefined<'a> = &'a dyn Fn(&str) -> bool;
+
 /// The value of a macro on the HIP side of the port, `None` when unknown.
-fn hip_value(name: &str) -> Option<i64> {
+fn hip_value(name: &str, undef: Undefined) -> Option<i64> {
     if name == "__CUDACC__" || cond::is_hip_macro(name) {
         Some(1)
-    } else if cond::UNDEFINED_UNDER_HIP.contains(&name) || ALSO_UNDEFINED.contains(&name) {
+    } else if cond::UNDEFINED_UNDER_HIP.contains(&name)
+        || ALSO_UNDEFINED.contains(&name)
+        || undef(name)
+    {
         Some(0)
     } else {
         None
@@ -60,7 +66,7 @@ fn hip_value(name: &str) -> Option<i64> {
 }
 
 /// A directive's condition tokens and its value on the HIP side.
-fn value(s: &Src, d: &Directive) -> (Vec<String>, Option<i64>) {
+fn value(s: &Src, d: &Directive, undef: Undefined) -> (Vec<String>, Option<i64>) {
     let toks: Vec<String> = cond::condition_tokens(s, d)
         .into_iter()
         .map(str::to_string)
@@ -68,15 +74,15 @@ fn value(s: &Src, d: &Directive) -> (Vec<String>, Option<i64>) {
     let v = match d.name.as_str() {
         "if" | "elif" => {
             let t: Vec<&str> = toks.iter().map(String::as_str).collect();
-            eval(&t)
+            eval(&t, undef)
         }
         "ifdef" | "elifdef" => toks
             .first()
-            .and_then(|n| hip_value(n))
+            .and_then(|n| hip_value(n, undef))
             .map(|v| (v != 0) as i64),
         "ifndef" | "elifndef" => toks
             .first()
-            .and_then(|n| hip_value(n))
+            .and_then(|n| hip_value(n, undef))
             .map(|v| (v == 0) as i64),
         _ => None,
     };
@@ -84,7 +90,7 @@ fn value(s: &Src, d: &Directive) -> (Vec<String>, Option<i64>) {
 }
 
 /// Evaluates `#if` tokens with [`hip_value`]: `defined(X)` and bare `X` alike.
-fn eval(toks: &[&str]) -> Option<i64> {
+fn eval(toks: &[&str], undef: Undefined) -> Option<i64> {
     // Substitute known macros by literals and let `cond` evaluate: `cond::eval_under_hip`
     // knows the CUDA macros; HIP switches and `__CUDACC__` are written in as 1.
     let mut out: Vec<String> = Vec::with_capacity(toks.len());
@@ -98,7 +104,7 @@ fn eval(toks: &[&str]) -> Option<i64> {
                 .copied()
                 .unwrap_or("");
             let len = if paren { 4 } else { 2 };
-            match hip_value(name) {
+            match hip_value(name, undef) {
                 Some(v) => out.push(((v != 0) as i64).to_string()),
                 None => out.extend(
                     toks[i..(i + len).min(toks.len())]
@@ -109,7 +115,7 @@ fn eval(toks: &[&str]) -> Option<i64> {
             i += len;
             continue;
         }
-        match hip_value(t) {
+        match hip_value(t, undef) {
             Some(v) if toks.get(i + 1) != Some(&"(") => out.push(v.to_string()),
             _ => out.push(t.to_string()),
         }
@@ -144,6 +150,11 @@ fn taken_kind(toks: &[String]) -> Dead {
 
 /// The branches of the file HIP never compiles or only HIP compiles, outermost first.
 pub fn regions(s: &Src) -> Vec<Region> {
+    regions_with(s, &|_| false)
+}
+
+/// [`regions`] with project macros `undef` says the HIP build never defines.
+pub fn regions_with(s: &Src, undef: Undefined) -> Vec<Region> {
     struct Frame {
         /// An earlier branch of the chain is certainly compiled under HIP.
         taken: bool,
@@ -179,7 +190,7 @@ pub fn regions(s: &Src) -> Vec<Region> {
         let name = d.name.as_str();
         match name {
             "if" | "ifdef" | "ifndef" => {
-                let (toks, h) = value(s, d);
+                let (toks, h) = value(s, d, undef);
                 let c = platform_only(s, d, false);
                 let side = branch_side(h, c, &toks, false, false);
                 let taken_kind = taken_kind(&toks);
@@ -199,7 +210,7 @@ pub fn regions(s: &Src) -> Vec<Region> {
                 let (toks, h) = if name == "else" {
                     (Vec::new(), Some(1))
                 } else {
-                    value(s, d)
+                    value(s, d, undef)
                 };
                 let c = if name == "else" {
                     Some(1)

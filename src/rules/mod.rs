@@ -60,6 +60,8 @@ pub const fn kebab<const N: usize>(constant: &str) -> [u8; N] {
 pub mod api;
 pub mod arch_check;
 pub mod cond;
+pub mod cuda_side;
+pub mod cutlass_component;
 pub mod device_feature;
 pub mod driver_api;
 pub mod facts;

@@ -1,0 +1,206 @@
+//! NVIDIA CI lanes of a project that already runs CI on AMD GPUs. DeepSpeed has
+//! `amd-mi200.yml` (`runs-on: [self-hosted, amd, mi200]`) next to twenty `nv-*.yml` workflows
+//! whose jobs run only on NVIDIA runners; torchao has `regression_test_rocm.yml` next to its
+//! H100 workflows. Those NVIDIA workflows test the CUDA build: their runner labels, NGC images,
+//! CUDA wheel indexes and nvidia-smi calls are right where they are, and the project's ROCm
+//! testing lives in its AMD lane. So when some workflow of the project runs on an AMD runner,
+//! the findings of every workflow whose jobs all run on NVIDIA runners become PASS, naming the
+//! AMD lane, and so does every NVIDIA runner label (HP875) of a workflow that mixes NVIDIA and
+//! other jobs. A project without an AMD lane keeps them all: its CI has to gain one.
+//!
+//! Runner labels are read line by line from `runs-on:` (a scalar, a `[...]` list or a block
+//! list); labels written as expressions (`${{ matrix.runner }}`) say nothing and are skipped.
+
+use super::deployment::nvidia_runner_label;
+use crate::finding::Finding;
+use crate::gate::Status;
+use std::collections::BTreeMap;
+
+/// A GitHub Actions workflow file, by its path.
+pub fn is_workflow(path: &str) -> bool {
+    path.contains(".github/workflows/") && (path.ends_with(".yml") || path.ends_with(".yaml"))
+}
+
+/// A runner label that names AMD GPU machines (`amd`, `rocm`, `mi300x`, `gfx942`).
+fn amd_runner_label(label: &str) -> bool {
+    let lower = label.to_ascii_lowercase();
+    lower.split(['-', '_', '.', ' ']).any(|w| {
+        let digits_after = |p: &str| {
+            w.strip_prefix(p)
+                .is_some_and(|d| d.chars().next().is_some_and(|c| c.is_ascii_digit()))
+        };
+        matches!(w, "amd" | "rocm" | "radeon" | "instinct")
+            || digits_after("mi")
+            || digits_after("gfx")
+    })
+}
+
+/// The label sets of every `runs-on:` of a workflow, expressions left out.
+fn runs_on(text: &str) -> Vec<Vec<String>> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    let clean = |s: &str| s.trim().trim_matches(['"', '\'']).to_string();
+    for (i, line) in lines.iter().enumerate() {
+        let body = line.trim_start();
+        let body = body.strip_prefix("- ").unwrap_or(body).trim_start();
+        let Some(value) = body.strip_prefix("runs-on:") else {
+            continue;
+        };
+        let value = value.split(" #").next().unwrap_or("").trim();
+        let mut labels: Vec<String> = Vec::new();
+        if let Some(list) = value.strip_prefix('[') {
+            labels.extend(list.trim_end_matches(']').split(',').map(clean));
+        } else if value.is_empty() {
+            let indent = line.len() - line.trim_start().len();
+            for next in &lines[i + 1..] {
+                let t = next.trim_start();
+                if next.len() - t.len() <= indent || !t.starts_with('-') {
+                    break;
+                }
+                labels.push(clean(&t[1..]));
+            }
+        } else {
+            labels.push(clean(value));
+        }
+        labels.retain(|l| !l.is_empty() && !l.contains("${{"));
+        if !labels.is_empty() {
+            out.push(labels);
+        }
+    }
+    out
+}
+
+/// Marks PASS the open findings of every workflow whose jobs all run on NVIDIA runners, when
+/// another workflow of the project runs on AMD runners. `workflows` are (path, contents).
+pub fn pass_nvidia_lanes(findings: &mut [Finding], workflows: &[(String, Vec<u8>)]) {
+    let mut amd_lane: Option<&str> = None;
+    let mut nvidia_only: BTreeMap<&str, ()> = BTreeMap::new();
+    for (path, bytes) in workflows {
+        let text = String::from_utf8_lossy(bytes);
+        let sets = runs_on(&text);
+        if sets.iter().flatten().any(|l| amd_runner_label(l)) {
+            amd_lane.get_or_insert(path.as_str());
+            continue;
+        }
+        if !sets.is_empty()
+            && sets
+                .iter()
+                .all(|s| s.iter().any(|l| nvidia_runner_label(l)))
+        {
+            nvidia_only.insert(path.as_str(), ());
+        }
+    }
+    let Some(amd) = amd_lane else { return };
+    for f in findings.iter_mut() {
+        if f.status == Status::Pass {
+            continue;
+        }
+        if nvidia_only.contains_key(f.path.as_str()) {
+            f.status = Status::Pass;
+            f.message.push_str(&format!(
+                " (a CI workflow whose jobs all run on NVIDIA runners: the project tests its ROCm build in its AMD lane, `{amd}`)"
+            ));
+        } else if f.rule == super::deployment::CI_NVIDIA_RUNNER_LABEL.id.code
+            && is_workflow(&f.path)
+        {
+            // In a workflow that also has other jobs, the NVIDIA runner label itself still only
+            // picks the NVIDIA machines of that job.
+            f.status = Status::Pass;
+            f.message.push_str(&format!(
+                " (the job's NVIDIA lane: the project tests its ROCm build in its AMD lane, `{amd}`)"
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::finding::Category;
+    use crate::gate::Phase;
+
+    fn f(path: &str, rule: &str) -> Finding {
+        Finding {
+            rule: rule.into(),
+            rule_name: "x".into(),
+            category: Category::Deployment,
+            status: Status::Remediation,
+            phase: Phase::Init,
+            path: path.into(),
+            line: 1,
+            column: 1,
+            end_line: 1,
+            end_column: 2,
+            message: "m".into(),
+            suggestion: None,
+            fix: None,
+            fingerprint: String::new(),
+            byte_range: (0, 1),
+            excerpt: String::new(),
+            baseline: None,
+        }
+    }
+
+    const AMD: &str = "jobs:\n  amd-tests:\n    runs-on: [self-hosted, amd, mi200]\n";
+    const NV: &str = "jobs:\n  unit-tests:\n    runs-on: [self-hosted, nvidia, cu124, v100]\n";
+    const NV_BLOCK: &str = "jobs:\n  a:\n    runs-on:\n      - self-hosted\n      - h100\n  b:\n    runs-on: linux.g5.4xlarge.nvidia.gpu\n";
+    // One NVIDIA job and one CPU job: not an NVIDIA-only lane.
+    const MIXED: &str =
+        "jobs:\n  a:\n    runs-on: [self-hosted, nvidia]\n  b:\n    runs-on: ubuntu-24.04\n";
+
+    fn wf(path: &str, text: &str) -> (String, Vec<u8>) {
+        (path.to_string(), text.as_bytes().to_vec())
+    }
+
+    #[test]
+    fn nvidia_lanes_pass_when_the_project_has_an_amd_lane() {
+        let mut fs = vec![
+            f(".github/workflows/nv-inference.yml", "HP875"),
+            f(".github/workflows/nv-h100.yml", "HP880"),
+            f(".github/workflows/mixed.yml", "HP820"),
+            f(".github/workflows/amd-mi200.yml", "HP880"),
+            f(".github/workflows/mixed.yml", "HP875"),
+        ];
+        let wfs = [
+            wf(".github/workflows/nv-inference.yml", NV),
+            wf(".github/workflows/nv-h100.yml", NV_BLOCK),
+            wf(".github/workflows/mixed.yml", MIXED),
+            wf(".github/workflows/amd-mi200.yml", AMD),
+        ];
+        pass_nvidia_lanes(&mut fs, &wfs);
+        let st: Vec<Status> = fs.iter().map(|x| x.status).collect();
+        // The mixed workflow keeps its other findings; its NVIDIA runner label is the NVIDIA lane.
+        assert_eq!(
+            st,
+            [
+                Status::Pass,
+                Status::Pass,
+                Status::Remediation,
+                Status::Remediation,
+                Status::Pass
+            ]
+        );
+        assert!(fs[0]
+            .message
+            .contains("AMD lane, `.github/workflows/amd-mi200.yml`"));
+    }
+
+    #[test]
+    fn without_an_amd_lane_nothing_changes() {
+        let mut fs = vec![f(".github/workflows/nv-inference.yml", "HP875")];
+        let wfs = [
+            wf(".github/workflows/nv-inference.yml", NV),
+            wf(
+                ".github/workflows/matrix.yml",
+                "jobs:\n  a:\n    runs-on: ${{ matrix.runner }}\n",
+            ),
+        ];
+        pass_nvidia_lanes(&mut fs, &wfs);
+        assert_eq!(fs[0].status, Status::Remediation);
+        assert!(amd_runner_label("linux.rocm.gpu.ecosystem.gfx950.1"));
+        assert!(amd_runner_label("mi300x"));
+        assert!(!amd_runner_label("ubuntu-latest"));
+        assert!(!amd_runner_label("macos-14"));
+        assert!(!amd_runner_label("midsize"));
+    }
+}

@@ -1,0 +1,209 @@
+//! One decision per CUTLASS/CuTe component. HP603 fires on every CUTLASS include and every
+//! `cutlass::`/`cute::` use: DeepSpeed's `evoformer_attn/` (an attention kernel written on
+//! CUTLASS, in five folders) gives 588 of them, and the warp-size, PTX and API findings of the
+//! same files come with it. What a porter decides there is one thing: rewrite the component on
+//! AMD's libraries (Composable Kernel, hipBLASLt, rocWMMA) or leave it out of the ROCm build;
+//! the per-line findings only matter once it is rewritten, and then the rewrite replaces them.
+//!
+//! So the open findings of every file with an open HP603 finding are folded into the first HP603
+//! finding of its component: the folder of those files, with a sub-folder merged into the
+//! nearest ancestor folder that itself holds such a file. The kept finding says how many were
+//! folded, by rule and file; every folded finding stays in JSON/SARIF as PASS naming it.
+//! Findings of files that use no CUTLASS are never folded.
+
+use crate::finding::Finding;
+use crate::gate::Status;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The code of the CUTLASS/CuTe finding that anchors a component.
+const CUTLASS: &str = "HP603";
+
+fn dir_of(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(d, _)| d)
+}
+
+/// The component folder of `dir`: its topmost ancestor folder (or itself) that holds a file
+/// using CUTLASS (`dirs`). The project root never absorbs the folders below it.
+fn component_of<'a>(dir: &'a str, dirs: &BTreeSet<&'a str>) -> &'a str {
+    let mut cur = dir;
+    let mut best = dir;
+    while let Some((parent, _)) = cur.rsplit_once('/') {
+        if dirs.contains(parent) {
+            best = parent;
+        }
+        cur = parent;
+    }
+    best
+}
+
+/// "HP603 ×560, HP004 ×13" for the folded findings.
+fn by_rule(folded: &[&Finding]) -> String {
+    let mut n: BTreeMap<&str, usize> = BTreeMap::new();
+    for f in folded {
+        *n.entry(f.rule.as_str()).or_default() += 1;
+    }
+    let mut v: Vec<(&str, usize)> = n.into_iter().collect();
+    v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    v.iter()
+        .map(|(r, c)| format!("{r} ×{c}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Folds the open findings of the files that use CUTLASS into one HP603 per component.
+/// Input and output sorted (statuses and messages change, no finding is added or removed).
+pub fn fold(findings: &mut [Finding]) {
+    let files: BTreeSet<&str> = findings
+        .iter()
+        .filter(|f| f.rule == CUTLASS && f.status != Status::Pass)
+        .map(|f| f.path.as_str())
+        .collect();
+    if files.is_empty() {
+        return;
+    }
+    let dirs: BTreeSet<&str> = files.iter().map(|p| dir_of(p)).collect();
+    // Component folder → indices of its open findings in files that use CUTLASS.
+    let mut comps: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (i, f) in findings.iter().enumerate() {
+        if f.status == Status::Pass || !files.contains(f.path.as_str()) {
+            continue;
+        }
+        let c = component_of(dir_of(&f.path), &dirs);
+        comps.entry(c.to_string()).or_default().push(i);
+    }
+    let mut notes: Vec<(usize, String)> = Vec::new();
+    let mut heads: Vec<(usize, String)> = Vec::new();
+    for (dir, idx) in &comps {
+        if idx.len() < 2 {
+            continue;
+        }
+        let Some(&head) = idx.iter().find(|&&i| findings[i].rule == CUTLASS) else {
+            continue;
+        };
+        let folded: Vec<&Finding> = idx
+            .iter()
+            .filter(|&&i| i != head)
+            .map(|&i| &findings[i])
+            .collect();
+        let nfiles: BTreeSet<&str> = idx.iter().map(|&i| findings[i].path.as_str()).collect();
+        let shown = if dir.is_empty() { "." } else { dir.as_str() };
+        let h = &findings[head];
+        heads.push((
+            head,
+            format!(
+                " — one decision for the CUTLASS/CuTe component `{shown}/`: {} more findings in {} files that use CUTLASS are folded here ({}); rewrite the component on AMD's libraries or leave it out of the ROCm build",
+                folded.len(),
+                nfiles.len(),
+                by_rule(&folded)
+            ),
+        ));
+        let note = format!(
+            " (folded into HP603 at `{}:{}`: the CUTLASS/CuTe component `{shown}/` is one decision)",
+            h.path, h.line
+        );
+        notes.extend(
+            idx.iter()
+                .filter(|&&i| i != head)
+                .map(|&i| (i, note.clone())),
+        );
+    }
+    for (i, m) in heads {
+        findings[i].message.push_str(&m);
+    }
+    for (i, m) in notes {
+        findings[i].status = Status::Pass;
+        findings[i].message.push_str(&m);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::finding::Category;
+    use crate::gate::Phase;
+
+    fn f(path: &str, line: u32, rule: &str) -> Finding {
+        Finding {
+            rule: rule.into(),
+            rule_name: "x".into(),
+            category: Category::Library,
+            status: Status::Remediation,
+            phase: Phase::Build,
+            path: path.into(),
+            line,
+            column: 1,
+            end_line: line,
+            end_column: 2,
+            message: "m".into(),
+            suggestion: None,
+            fix: None,
+            fingerprint: String::new(),
+            byte_range: (0, 1),
+            excerpt: String::new(),
+            baseline: None,
+        }
+    }
+
+    #[test]
+    fn a_cutlass_component_is_one_finding() {
+        let mut fs = vec![
+            f("ev/attention.cu", 3, "HP603"),
+            f("ev/attention.cu", 9, "HP102"),
+            f("ev/gemm/mma.h", 5, "HP603"),
+            f("ev/gemm/mma.h", 6, "HP603"),
+            f("ev/iter/tile.h", 30, "HP201"),
+            f("ev/iter/tile.h", 31, "HP603"),
+            // A file of the component's folder that uses no CUTLASS: its own decision.
+            f("ev/plain.cu", 4, "HP102"),
+            // Another component elsewhere.
+            f("ops/gemm/k.cu", 2, "HP603"),
+            f("ops/gemm/k.cu", 8, "HP603"),
+        ];
+        fold(&mut fs);
+        let open: Vec<(&str, u32)> = fs
+            .iter()
+            .filter(|x| x.status != Status::Pass)
+            .map(|x| (x.path.as_str(), x.line))
+            .collect();
+        assert_eq!(
+            open,
+            [
+                ("ev/attention.cu", 3),
+                ("ev/plain.cu", 4),
+                ("ops/gemm/k.cu", 2)
+            ]
+        );
+        assert!(fs[0]
+            .message
+            .contains("component `ev/`: 5 more findings in 3 files"));
+        assert!(fs[0].message.contains("HP603 ×3, HP102 ×1, HP201 ×1"));
+        assert!(fs[3]
+            .message
+            .contains("folded into HP603 at `ev/attention.cu:3`"));
+    }
+
+    #[test]
+    fn sibling_folders_without_a_common_cutlass_parent_stay_apart() {
+        let mut fs = vec![
+            f("csrc/a/k.cu", 1, "HP603"),
+            f("csrc/a/k.cu", 2, "HP603"),
+            f("csrc/b/k.cu", 1, "HP603"),
+            f("csrc/b/k.cu", 2, "HP401"),
+            f("csrc/c/k.cu", 1, "HP102"),
+        ];
+        fold(&mut fs);
+        let open: Vec<(&str, u32)> = fs
+            .iter()
+            .filter(|x| x.status != Status::Pass)
+            .map(|x| (x.path.as_str(), x.line))
+            .collect();
+        assert_eq!(
+            open,
+            [("csrc/a/k.cu", 1), ("csrc/b/k.cu", 1), ("csrc/c/k.cu", 1)]
+        );
+        // Without CUTLASS, nothing is folded.
+        let mut plain = vec![f("x/k.cu", 1, "HP102"), f("x/k.cu", 2, "HP102")];
+        fold(&mut plain);
+        assert!(plain.iter().all(|x| x.status == Status::Remediation));
+    }
+}
