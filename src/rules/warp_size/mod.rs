@@ -8,6 +8,7 @@
 
 mod blocks;
 mod flow;
+mod seeds;
 mod shuffles;
 
 use crate::finding::Finding;
@@ -216,6 +217,8 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
         }
     }
     constants_of_a_file_without_warp_work(s, root, out);
+    // `% 32 == 0` lane tests that only seed a block scan's prefix callback (mamba).
+    seeds::block_scan_seeds(s, out);
     // 32-lane arithmetic and shuffle steps inside functions that only use a 32-thread tile
     // are consistent on AMD: PASS with the reason.
     let tiles = blocks::tile32_functions(s, &nodes);
