@@ -98,6 +98,34 @@ pub struct Finding {
     pub baseline: Option<BaselineState>,
 }
 
+#[cfg(test)]
+impl Finding {
+    /// A bare finding for tests of passes that fold or re-status findings: `rule` at `path`
+    /// line `line`, REMEDIATION, category `library`, phase `BUILD`, byte range `0..1`. Tests set
+    /// the fields they care about with struct-update syntax.
+    pub fn bare(rule: &str, path: &str, line: u32) -> Finding {
+        Finding {
+            rule: rule.into(),
+            rule_name: "x".into(),
+            category: Category::Library,
+            status: crate::gate::Status::Remediation,
+            phase: crate::gate::Phase::Build,
+            path: path.into(),
+            line,
+            column: 1,
+            end_line: line,
+            end_column: 2,
+            message: String::new(),
+            suggestion: None,
+            fix: None,
+            fingerprint: String::new(),
+            byte_range: (0, 1),
+            excerpt: String::new(),
+            baseline: None,
+        }
+    }
+}
+
 impl Finding {
     /// The one-line text form: `path:line:col: RULE category [STATUS/PHASE] message`.
     pub fn one_line(&self) -> String {

@@ -121,23 +121,10 @@ mod tests {
 
     fn f(path: &str, rule: &str) -> Finding {
         Finding {
-            rule: rule.into(),
-            rule_name: "x".into(),
             category: Category::Deployment,
-            status: Status::Remediation,
             phase: Phase::Init,
-            path: path.into(),
-            line: 1,
-            column: 1,
-            end_line: 1,
-            end_column: 2,
             message: "m".into(),
-            suggestion: None,
-            fix: None,
-            fingerprint: String::new(),
-            byte_range: (0, 1),
-            excerpt: String::new(),
-            baseline: None,
+            ..Finding::bare(rule, path, 1)
         }
     }
 

@@ -247,7 +247,7 @@ fn components(
 }
 
 /// "HP603 ×1750, HP001 ×226" for the folded findings.
-fn by_rule(folded: &[&Finding]) -> String {
+pub(crate) fn by_rule(folded: &[&Finding]) -> String {
     let mut n: BTreeMap<&str, usize> = BTreeMap::new();
     for f in folded {
         *n.entry(f.rule.as_str()).or_default() += 1;
@@ -592,28 +592,12 @@ pub fn fold_nvidia_only_imports(findings: &mut [Finding], read: &dyn Fn(&str) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::finding::Category;
-    use crate::gate::Phase;
 
     fn finding(path: &str, line: u32, rule: &str, status: Status, message: &str) -> Finding {
         Finding {
-            rule: rule.into(),
-            rule_name: "x".into(),
-            category: Category::Library,
             status,
-            phase: Phase::Build,
-            path: path.into(),
-            line,
-            column: 1,
-            end_line: line,
-            end_column: 2,
             message: message.into(),
-            suggestion: None,
-            fix: None,
-            fingerprint: String::new(),
-            byte_range: (0, 1),
-            excerpt: String::new(),
-            baseline: None,
+            ..Finding::bare(rule, path, line)
         }
     }
 

@@ -92,27 +92,12 @@ pub fn fold(findings: &mut [Finding]) {
 mod tests {
     use super::*;
     use crate::finding::Category;
-    use crate::gate::Phase;
 
     fn f(path: &str, line: u32, rule: &str, message: &str) -> Finding {
         Finding {
-            rule: rule.into(),
-            rule_name: "x".into(),
             category: Category::Deployment,
-            status: Status::Remediation,
-            phase: Phase::Build,
-            path: path.into(),
-            line,
-            column: 1,
-            end_line: line,
-            end_column: 2,
             message: message.into(),
-            suggestion: None,
-            fix: None,
-            fingerprint: String::new(),
-            byte_range: (0, 1),
-            excerpt: String::new(),
-            baseline: None,
+            ..Finding::bare(rule, path, line)
         }
     }
 

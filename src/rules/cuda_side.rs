@@ -369,26 +369,12 @@ mod tests {
     }
 
     fn finding(at: usize, status: Status) -> Finding {
-        use crate::finding::Category;
-        use crate::gate::Phase;
         Finding {
-            rule: "HP201".into(),
             rule_name: "inline-ptx".into(),
-            category: Category::InlineAsm,
+            category: crate::finding::Category::InlineAsm,
             status,
-            phase: Phase::Build,
-            path: "k.cu".into(),
-            line: 1,
-            column: 1,
-            end_line: 1,
-            end_column: 2,
-            message: String::new(),
-            suggestion: None,
-            fix: None,
-            fingerprint: String::new(),
             byte_range: (at, at + 1),
-            excerpt: String::new(),
-            baseline: None,
+            ..Finding::bare("HP201", "k.cu", 1)
         }
     }
 

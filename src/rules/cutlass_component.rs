@@ -36,20 +36,6 @@ fn component_of<'a>(dir: &'a str, dirs: &BTreeSet<&'a str>) -> &'a str {
     best
 }
 
-/// "HP603 ×560, HP004 ×13" for the folded findings.
-fn by_rule(folded: &[&Finding]) -> String {
-    let mut n: BTreeMap<&str, usize> = BTreeMap::new();
-    for f in folded {
-        *n.entry(f.rule.as_str()).or_default() += 1;
-    }
-    let mut v: Vec<(&str, usize)> = n.into_iter().collect();
-    v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
-    v.iter()
-        .map(|(r, c)| format!("{r} ×{c}"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// Folds the open findings of the files that use CUTLASS into one HP603 per component.
 /// Input and output sorted (statuses and messages change, no finding is added or removed).
 pub fn fold(findings: &mut [Finding]) {
@@ -94,7 +80,7 @@ pub fn fold(findings: &mut [Finding]) {
                 " — one decision for the CUTLASS/CuTe component `{shown}/`: {} more findings in {} files that use CUTLASS are folded here ({}); rewrite the component on AMD's libraries or leave it out of the ROCm build",
                 folded.len(),
                 nfiles.len(),
-                by_rule(&folded)
+                crate::inventory::component::by_rule(&folded)
             ),
         ));
         let note = format!(
@@ -119,28 +105,11 @@ pub fn fold(findings: &mut [Finding]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::finding::Category;
-    use crate::gate::Phase;
 
     fn f(path: &str, line: u32, rule: &str) -> Finding {
         Finding {
-            rule: rule.into(),
-            rule_name: "x".into(),
-            category: Category::Library,
-            status: Status::Remediation,
-            phase: Phase::Build,
-            path: path.into(),
-            line,
-            column: 1,
-            end_line: line,
-            end_column: 2,
             message: "m".into(),
-            suggestion: None,
-            fix: None,
-            fingerprint: String::new(),
-            byte_range: (0, 1),
-            excerpt: String::new(),
-            baseline: None,
+            ..Finding::bare(rule, path, line)
         }
     }
 

@@ -99,16 +99,7 @@ pub(super) fn run(p: &mut Pass) {
 #[cfg(test)]
 mod tests {
     fn findings(src: &str, rocm: &str) -> Vec<(u32, String)> {
-        let opts = crate::translate::Options {
-            target: crate::mappings::Target {
-                rocm: rocm.parse().unwrap(),
-                roc: false,
-                experimental: false,
-            },
-            launch: crate::translate::LaunchSyntax::Keep,
-            implicit_include: false,
-            compat_header: false,
-        };
+        let opts = crate::translate::Options::for_tests(rocm, false);
         let t = crate::translate::translate_bytes(
             "q.cu",
             src.as_bytes(),

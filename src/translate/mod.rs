@@ -48,6 +48,23 @@ pub struct Options {
     pub compat_header: bool,
 }
 
+#[cfg(test)]
+impl Options {
+    /// Options for tests: the ROCm release `rocm`, hip* libraries, launches kept, no compat header.
+    pub fn for_tests(rocm: &str, implicit_include: bool) -> Options {
+        Options {
+            target: Target {
+                rocm: rocm.parse().expect("a ROCm version"),
+                roc: false,
+                experimental: false,
+            },
+            launch: LaunchSyntax::Keep,
+            implicit_include,
+            compat_header: false,
+        }
+    }
+}
+
 /// The kind of source, from its extension: decides the implicit include and C-only leniency.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Lang {

@@ -1012,16 +1012,7 @@ mod tests {
     }
 
     fn ported(src: &str) -> (String, Vec<crate::finding::Finding>) {
-        let opts = crate::translate::Options {
-            target: crate::mappings::Target {
-                rocm: "6.2".parse().unwrap(),
-                roc: false,
-                experimental: false,
-            },
-            launch: crate::translate::LaunchSyntax::Keep,
-            implicit_include: false,
-            compat_header: false,
-        };
+        let opts = crate::translate::Options::for_tests("6.2", false);
         let t = crate::translate::translate_bytes(
             "helper.h",
             src.as_bytes(),
@@ -1155,16 +1146,7 @@ mod tests {
     }
 
     fn port(path: &str, src: &str) -> String {
-        let opts = crate::translate::Options {
-            target: crate::mappings::Target {
-                rocm: "5.2".parse().unwrap(),
-                roc: false,
-                experimental: false,
-            },
-            launch: crate::translate::LaunchSyntax::Keep,
-            implicit_include: true,
-            compat_header: false,
-        };
+        let opts = crate::translate::Options::for_tests("5.2", true);
         let t =
             crate::translate::translate_bytes(path, src.as_bytes(), crate::mappings::get(), &opts);
         assert_eq!(t.conflicts, 0);
