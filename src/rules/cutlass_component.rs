@@ -113,6 +113,13 @@ mod tests {
         }
     }
 
+    fn open_places(fs: &[Finding]) -> Vec<(&str, u32)> {
+        fs.iter()
+            .filter(|x| x.status != Status::Pass)
+            .map(|x| (x.path.as_str(), x.line))
+            .collect()
+    }
+
     #[test]
     fn a_cutlass_component_is_one_finding() {
         let mut fs = vec![
@@ -129,11 +136,7 @@ mod tests {
             f("ops/gemm/k.cu", 8, "HP603"),
         ];
         fold(&mut fs);
-        let open: Vec<(&str, u32)> = fs
-            .iter()
-            .filter(|x| x.status != Status::Pass)
-            .map(|x| (x.path.as_str(), x.line))
-            .collect();
+        let open = open_places(&fs);
         assert_eq!(
             open,
             [
@@ -161,11 +164,7 @@ mod tests {
             f("csrc/c/k.cu", 1, "HP102"),
         ];
         fold(&mut fs);
-        let open: Vec<(&str, u32)> = fs
-            .iter()
-            .filter(|x| x.status != Status::Pass)
-            .map(|x| (x.path.as_str(), x.line))
-            .collect();
+        let open = open_places(&fs);
         assert_eq!(
             open,
             [("csrc/a/k.cu", 1), ("csrc/b/k.cu", 1), ("csrc/c/k.cu", 1)]

@@ -368,30 +368,38 @@ fn only_blank_or_comments(src: &[u8], l: &Lexed, a: usize, b: usize) -> bool {
     src[covered..b].iter().all(|c| c.is_ascii_whitespace())
 }
 
-/// Whether a directive opens a region HIP does not compile (`#ifndef __HIP__`,
-/// `#if !defined(__HIP_PLATFORM_AMD__)`, …).
-fn is_hip_free_open(src: &[u8], d: &crate::lex::Directive) -> bool {
+/// Whether a directive tests one of [`HIP_MACROS`] as a whole condition: `Some(false)` for
+/// `#ifndef __HIP__` / `#if !defined(__HIP_PLATFORM_AMD__)` (a region HIP does not compile),
+/// `Some(true)` for `#ifdef __HIPCC__` / `#if defined(__HIP__)` (a region only HIP compiles,
+/// whose `#else` is HIP-free), `None` otherwise.
+fn hip_test(src: &[u8], d: &crate::lex::Directive) -> Option<bool> {
     let text: String = String::from_utf8_lossy(&src[d.start..d.end])
         .split_whitespace()
         .collect();
-    HIP_MACROS.iter().any(|m| {
+    let negated = |m: &str| {
         text == format!("#ifndef{m}")
             || text == format!("#if!defined({m})")
             || text == format!("#if!defined{m}")
-    })
-}
-
-/// Whether a directive opens a region only HIP compiles (`#ifdef __HIP_PLATFORM_AMD__`,
-/// `#if defined(__HIPCC__)`): its `#else` is HIP-free.
-fn is_hip_only_open(src: &[u8], d: &crate::lex::Directive) -> bool {
-    let text: String = String::from_utf8_lossy(&src[d.start..d.end])
-        .split_whitespace()
-        .collect();
-    HIP_MACROS.iter().any(|m| {
+    };
+    let plain = |m: &str| {
         text == format!("#ifdef{m}")
             || text == format!("#ifdefined({m})")
             || text == format!("#ifdefined{m}")
+    };
+    HIP_MACROS.iter().find_map(|m| {
+        if negated(m) {
+            Some(false)
+        } else if plain(m) {
+            Some(true)
+        } else {
+            None
+        }
     })
+}
+
+/// Whether a directive opens a region HIP does not compile.
+fn is_hip_free_open(src: &[u8], d: &crate::lex::Directive) -> bool {
+    hip_test(src, d) == Some(false)
 }
 
 /// For each offset (ascending), whether HIP never compiles it: inside `#ifndef __HIP__`-style
@@ -408,7 +416,8 @@ fn hip_free_at(src: &[u8], l: &Lexed, offsets: &[usize]) -> Vec<bool> {
             let d = &dirs[di];
             match d.name.as_str() {
                 "if" | "ifdef" | "ifndef" => {
-                    stack.push((is_hip_free_open(src, d), is_hip_only_open(src, d), false))
+                    let t = hip_test(src, d);
+                    stack.push((t == Some(false), t == Some(true), false))
                 }
                 "else" | "elif" | "elifdef" | "elifndef" => {
                     if let Some(top) = stack.last_mut() {
