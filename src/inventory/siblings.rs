@@ -3,7 +3,7 @@
 //! `cu121-Windows-env.sh`, ... 26 of them), each with `CUDA_HOME=/usr/local/cuda-12.1` and
 //! `TORCH_CUDA_ARCH_LIST=...`: 52 findings for one decision (give the CI a ROCm environment).
 //! So an inventory finding (HP8xx) of a script or configuration file whose rule and message,
-//! digits aside, recur in at least [`MIN_FILES`] files of one folder with the same extension is
+//! digits aside, recur in at least `MIN_FILES` files of one folder with the same extension is
 //! kept once, in the first file,
 //! naming the count; the others stay as PASS naming it. Code findings (C++, CUDA, Python) are never folded
 //! (each file's edit is its own), and neither are repeats within one file (the report groups
