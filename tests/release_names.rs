@@ -192,3 +192,63 @@ fn names_emitted_for_5_2_6_2_and_7_0_exist_there() {
         );
     }
 }
+
+/// The bf16 integer and directed-rounding conversions HIPIFY lists without a HIP name: none is in
+/// `hip_bf16.h` at any ROCm tag checked (5.7.0–6.2.2, and the 6.3 branch), so each stays flagged
+/// at every target, and a hand row gives the fallback built from functions that do exist.
+#[test]
+fn bf16_integer_conversions_are_flagged_with_a_fallback() {
+    let m = mappings::get();
+    let rows = generated_rows();
+    let types = [
+        "char", "uchar", "short", "ushort", "int", "uint", "ll", "ull", "float",
+    ];
+    let modes = ["rn", "rz", "rd", "ru"];
+    let conversion = |name: &str| {
+        types.iter().any(|t| {
+            modes.iter().any(|md| {
+                name == format!("__bfloat162{t}_{md}")
+                    || (name == format!("__{t}2bfloat16_{md}") && name != "__float2bfloat16_rn")
+            })
+        })
+    };
+    let unported: BTreeSet<&str> = rows
+        .iter()
+        .filter(|r| r.hip.is_none() && conversion(&r.cuda))
+        .map(|r| r.cuda.as_str())
+        .collect();
+    assert_eq!(unported.len(), 53, "{unported:?}");
+    for name in &unported {
+        for v in ["5.2.0", "6.2.0", "7.0.0"] {
+            match m.resolve(name, &target(v)) {
+                Some(Resolution::Unported {
+                    entry,
+                    why: Unported::NoEquivalent,
+                }) => {
+                    assert_eq!(entry.origin.as_str(), "bf16", "{name}");
+                    assert!(
+                        entry.note.contains("5.7.0-6.2.2 tags"),
+                        "{name}: {}",
+                        entry.note
+                    );
+                }
+                other => panic!("{name} at {v}: expected no equivalent, got {other:?}"),
+            }
+        }
+    }
+    // The fallbacks name functions hip_bf16.h has from 5.7.0.
+    let v = "5.7.0".parse().unwrap();
+    for f in ["__bfloat162float", "__float2bfloat16"] {
+        assert!(exists_in(m, &rows, f, v), "{f} at 5.7.0");
+    }
+    let note = |n: &str| match m.resolve(n, &target("7.0.0")) {
+        Some(Resolution::Unported { entry, .. }) => entry.note.clone(),
+        other => panic!("{n}: {other:?}"),
+    };
+    assert!(note("__bfloat162int_rn").contains("rintf(__bfloat162float(h)) cast to int"));
+    assert!(note("__bfloat162ull_rd")
+        .contains("floorf(__bfloat162float(h)) cast to unsigned long long"));
+    assert!(note("__short2bfloat16_rn").contains("same result"));
+    assert!(note("__uint2bfloat16_rn").contains("rounds twice"));
+    assert!(note("__int2bfloat16_ru").contains("not up"));
+}
