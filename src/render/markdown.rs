@@ -98,7 +98,7 @@ pub fn write(r: &Report, w: &mut dyn Write) -> io::Result<()> {
             writeln!(w)?;
             let listed: Vec<Finding> = group.iter().map(|(_, f)| (*f).clone()).collect();
             for g in crate::rules::facts::groups(&listed) {
-                if *written.borrow() > BUDGET {
+                if *written.borrow() > ITEMS_BUDGET {
                     omitted += g.lines.len() + g.others.len();
                     continue;
                 }
@@ -119,6 +119,11 @@ pub fn write(r: &Report, w: &mut dyn Write) -> io::Result<()> {
                         crate::rules::facts::others_note(&g.others, 20)
                     )?;
                 }
+                // An item that would cross the budget is counted, not cut.
+                if *written.borrow() + buf.len() > ITEMS_BUDGET {
+                    omitted += g.lines.len().max(1) + g.others.len();
+                    continue;
+                }
                 w.write_all(&buf)?;
             }
         }
@@ -134,8 +139,20 @@ pub fn write(r: &Report, w: &mut dyn Write) -> io::Result<()> {
         writeln!(w)?;
         writeln!(w, "## Files not analysed ({})", r.errors.len())?;
         writeln!(w)?;
+        let mut unlisted = 0usize;
         for e in &r.errors {
-            writeln!(w, "- `{}`: {}", e.path, e.error)?;
+            let line = format!("- `{}`: {}\n", e.path, e.error);
+            if *written.borrow() + line.len() > BUDGET - CLOSING {
+                unlisted += 1;
+                continue;
+            }
+            w.write_all(line.as_bytes())?;
+        }
+        if unlisted > 0 {
+            writeln!(
+                w,
+                "- {unlisted} more: see `hipport scan --format json` (`errors`)."
+            )?;
         }
     }
     Ok(())
@@ -177,9 +194,15 @@ fn item(r: &Report, f: &Finding, is_new: bool, w: &mut dyn Write) -> io::Result<
     Ok(())
 }
 
-/// Where listing items stops: the summary, board and verdict come first and the closing lines
-/// are short, so the whole report stays under 60 000 characters.
+/// The most bytes a Markdown report holds (GitHub's comment limit is 65 536 characters): the
+/// summary, board and verdict come first, items are listed while they fit in
+/// [`ITEMS_BUDGET`], and the closing lines (the count of unlisted items, the files not
+/// analysed) fit in the rest.
 pub const BUDGET: usize = 55_000;
+/// Room kept for the closing lines.
+const CLOSING: usize = 200;
+/// Where listing items stops (whole items only).
+pub const ITEMS_BUDGET: usize = BUDGET - 1_500;
 
 /// A writer that counts the bytes written through it.
 struct Counting<'a, 'b> {
