@@ -8,6 +8,7 @@
 //! translating the output again changes nothing.
 
 mod annotate;
+mod collisions;
 mod compat;
 mod fixups;
 mod idents;
@@ -225,7 +226,7 @@ pub fn translate_lexed(
     includes::implicit(&mut pass);
     compat::include(&mut pass);
     overloads::run(&mut pass);
-    overloads::collisions(&mut pass);
+    collisions::run(&mut pass);
     members::run(&mut pass);
     if let Some(extra) = annotate {
         let mut all: Vec<Finding> = pass.findings.clone();

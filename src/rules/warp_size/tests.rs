@@ -1,0 +1,449 @@
+//! Unit tests of the warp-size family's constants, lane arithmetic and file-level passes (the
+//! shuffle, block-shape, value-flow and scan-seed tests live beside their modules).
+use crate::rules::syntax::test_support::fires;
+
+#[test]
+fn constants_and_masks() {
+    let src = "#define WARP_SIZE 32\n#define TILE 32\n#define FULL_MASK 0xffffffff\n#define TAG_MASK 0xFFFFFFFFU\nconstexpr int kWarpSize = 32;\n__device__ float f(float v) { return __shfl_xor_sync(FULL_MASK, v, 1); }\n";
+    assert_eq!(fires(src, "HP101"), [1, 5]);
+    assert_eq!(fires(src, "HP103"), [3, 6]);
+    // A full mask from another header, by its name; a local mask of another value is not.
+    let other = "__device__ float f(float v) {\n  v += __shfl_xor_sync(WARP_FULL_MASK, v, 1);\n  {\n    unsigned int mask = 0xffffffff;\n    v += __shfl_up_sync(mask, v, 1);\n  }\n  int mask = (1 << (blockDim.x / warpSize)) - 1;\n  return __shfl_up_sync(mask, v, 1);\n}\n";
+    assert_eq!(fires(other, "HP103"), [2, 4]);
+}
+
+#[test]
+fn lane_and_warp_arithmetic_follows_thread_indices() {
+    let src = "__global__ void k(float* p, int n) {\n  int tid = threadIdx.x;\n  int lane = tid % 32;\n  int w = threadIdx.x >> 5;\n  int nw = blockDim.x / 32;\n  int off = 4 * threadIdx.x;\n  float a = p[off % 32];\n  size_t bytes = n / 32;\n  unsigned m = (1u << lane) - 1;\n  unsigned m2 = (1ull << lane) - 1;\n  p[w * 32 + lane] = a + m + m2 + nw + bytes;\n}\n";
+    assert_eq!(fires(src, "HP102"), [3, 4, 5, 9, 11]);
+}
+
+#[test]
+fn shuffle_loops_arrays_ballots_tiles_warpsize() {
+    let src = "__global__ void k(float* p) {\n  __shared__ float s[32];\n  __shared__ float tile[32][33];\n  int warp = threadIdx.x / warpSize;\n  float v = p[threadIdx.x];\n  for (int o = 16; o > 0; o >>= 1) v += __shfl_down(v, o);\n  for (int o = warpSize / 2; o > 0; o >>= 1) v += __shfl_down(v, o);\n  for (int j = 16; j > 0; j--) v += tile[j][0];\n  s[warp] = v;\n  unsigned b = __ballot(v > 0);\n  unsigned long long b64 = __ballot(v > 0);\n  p[0] = __popc(b) + __popcll(b64);\n  auto t = cg::tiled_partition<32>(blk);\n  auto h = cg::tiled_partition<16>(blk);\n  __shared__ float q[warpSize];\n}\n";
+    assert_eq!(fires(src, "HP104"), [6]);
+    assert_eq!(fires(src, "HP105"), [2]);
+    assert_eq!(fires(src, "HP106"), [10, 12]);
+    assert_eq!(fires(src, "HP107"), [13]);
+    assert_eq!(fires(src, "HP108"), [15]);
+}
+
+#[test]
+fn recall_for_real_64_lane_idioms() {
+    let src = r#"static const int WS = 32;
+struct Ctx {
+  int lane = threadIdx.x % 32;
+};
+__global__ void k(unsigned* out, float* p, int n) {
+  int tid = threadIdx.x;
+  int l = tid % WS;
+  __shared__ float s[32];
+  int lane = threadIdx.x % warpSize;
+  s[lane] = p[tid];
+  for (int i = 0; i < 5; ++i) {
+int partner = (lane + (1 << i)) & 31;
+p[partner] = 0;
+  }
+  unsigned m = __ballot_sync(~0u, p[tid] > 0);
+  float v = __shfl_xor_sync(uint32_t(-1), p[tid], 1);
+  unsigned long long both = ((unsigned long long)__ballot_sync(0xffffffffu, v > 0) << 32) | __ballot_sync(0xffffffffu, v < 0);
+  int word = tid >> 5;
+  int bit = tid & 31;
+  out[word] |= 1u << bit;
+  out[0] = m + l + both + __shfl_xor_sync(~0, v, 2) + __shfl_xor_sync(-1, v, 4);
+}
+__device__ float sort2(float x, int lane) {
+  x = fminf(x, __shfl_xor(x, 1)); x = fminf(x, __shfl_xor(x, 2)); x = fminf(x, __shfl_xor(x, 1));
+  x = fminf(x, __shfl_xor(x, 16));
+  return x;
+}
+__device__ float sum16(float x) {
+  x += __shfl_xor(x, 16); x += __shfl_xor(x, 8);
+  return x;
+}
+void host(int nwarps, unsigned* o, float* p) {
+  size_t smem = 32 * nwarps * sizeof(float);
+  k<<<8, 32>>>(o, p, 0);
+  k<<<8, 32 * nwarps, smem>>>(o, p, 0);
+  k<<<32, 256>>>(o, p, 0);
+}
+__global__ void red(long* d, int N) {
+  __shared__ long c[32];
+  __shared__ long t[32];
+  c[threadIdx.x] = d[threadIdx.x];
+  for (int i = warpSize / 2; i > 0; i /= 2)
+if (threadIdx.x < i) c[threadIdx.x] += c[threadIdx.x + i];
+  t[threadIdx.x] = 0;
+}
+"#;
+    // Constants under another name, struct members, butterflies by partner, two-ballot
+    // masks, `32 * nwarps`; not bit packing (`word`, `bit`).
+    assert_eq!(fires(src, "HP102"), [3, 7, 12, 33, 35]);
+    // `~0u` and `uint32_t(-1)` are 32-bit; `~0` and `-1` widen to 64 one bits.
+    assert_eq!(fires(src, "HP103"), [15, 16]);
+    assert_eq!(fires(src, "HP106"), [15, 17]);
+    // A bitonic exchange (the same distance twice) is not a reduction; a reduction is.
+    assert_eq!(fires(src, "HP104"), [29]);
+    // Blocks of 32 threads; a grid of 32 blocks is not.
+    assert_eq!(fires(src, "HP107"), [34]);
+    // Indexed by a lane id from `% warpSize`, and by `threadIdx.x + i` with `i` from
+    // `warpSize / 2` (reaches 63 on AMD); `t[threadIdx.x]` alone is not.
+    assert_eq!(fires(src, "HP105"), [8, 39]);
+}
+
+#[test]
+fn warp_constants_under_other_names_and_forms() {
+    let src = r#"#define LOG_WARP_SIZE 5
+#define LANES 32
+#define TAG_BITS 5
+const int kLaneMask = 31;
+enum { WS = 32, NUM_BUCKETS = 32 };
+struct Traits {
+  static constexpr int kWarpSize = 32;
+  static constexpr int kThreadsPerRow = 32;
+};
+__global__ void k(float* p, unsigned long long* o) {
+  int tid = threadIdx.x;
+  int l = tid & (LANES - 1);
+  int w = tid / WS;
+  int b = tid % NUM_BUCKETS;
+  int s = tid >> LOG_WARP_SIZE;
+  const unsigned mask = ~0u;
+  float v = __shfl_sync(mask, p[tid], 0);
+  unsigned lo = __ballot_sync(mask, v > 0);
+  unsigned hi = __ballot_sync(mask, v < 0);
+  o[w] = ((unsigned long long)hi << 32) | lo;
+  p[l + b + s] = v;
+}
+"#;
+    // log2 and lane-mask constants; a `static constexpr` member; not `TAG_BITS`.
+    assert_eq!(fires(src, "HP101"), [1, 4, 7]);
+    // `LANES - 1` and the enumerator `WS`; not `NUM_BUCKETS` (it sizes data).
+    assert_eq!(fires(src, "HP102"), [12, 13]);
+    // A mask variable spelled `~0u` passed to `_sync` intrinsics: flagged where it is set.
+    assert_eq!(fires(src, "HP103"), [16]);
+    // Ballots kept in 32-bit variables, joined into a 64-bit mask.
+    assert_eq!(fires(src, "HP106"), [18, 19, 20]);
+}
+
+#[test]
+fn per_lane_arrays_out_of_bounds_only() {
+    let src = r#"__global__ void softmax(float* x) {
+  __shared__ float maxv[32];
+  __shared__ float part[32];
+  __shared__ float p2[32];
+  int warp_id = threadIdx.x / 32;
+  int lane_id = threadIdx.x % 32;
+  int lane = threadIdx.x % warpSize;
+  int l2 = __lane_id();
+  if (lane_id == 0) maxv[warp_id] = x[0];
+  x[1] = maxv[lane_id];
+  part[lane] = x[2];
+  p2[l2] = 1;
+}
+__device__ void put(float* v, int lane) { __shared__ float s[32]; s[lane] = v[0]; }
+"#;
+    // `% warpSize`, `__lane_id()` and a lane parameter reach 63 (out of bounds); `maxv`,
+    // indexed by a warp id and a `% 32` lane, assumes 32-lane warps.
+    assert_eq!(fires(src, "HP105"), [2, 3, 4, 14]);
+    let msgs: Vec<String> = crate::rules::syntax::test_support::messages(src, "HP105");
+    assert!(msgs[0].contains("warp or lane id") && msgs[1].contains("out of bounds"));
+    assert_eq!(fires(src, "HP102"), [5, 6]);
+}
+
+#[test]
+fn literal_32_standing_for_a_named_warp_size() {
+    let src = r#"#define WARP_SIZE 32
+__global__ void k(float* shared, int C) {
+  int C_per_iteration = WARP_SIZE * x128::size;
+  size_t rounded_C = CEIL_DIV(C, (32 * x128::size)) * (32 * x128::size);
+  size_t other = 32 * f128::size + 32 * C;
+  shared[0] = rounded_C + other + C_per_iteration;
+}
+"#;
+    // `32 * x128::size` is `WARP_SIZE * x128::size` written with 32; `f128::size` and `C`
+    // are not multiplied by the warp size anywhere.
+    assert_eq!(fires(src, "HP102"), [4]);
+}
+
+#[test]
+fn warp_counts_of_named_constants_follow_their_uses() {
+    use crate::rules::syntax::test_support::fires_open;
+    // causal-conv1d: the warp count only multiplies a per-warp count (the 32 cancels).
+    let traits = r#"template<int kNThreads_>
+struct Traits {
+static constexpr int kNThreads = kNThreads_;
+static constexpr int kNWarps = kNThreads / 32;
+static constexpr int kNThreadsPerRow = 8;
+static constexpr int kNColsPerWarp = 32 / kNThreadsPerRow;
+static constexpr int kNColsPerLoad = kNColsPerWarp * kNWarps;
+};
+template<typename Ktraits> __global__ void fwd(float* x) {
+constexpr int kNWarp = Ktraits::kNWarps;
+x[threadIdx.x] = 0;
+}
+template<typename Ktraits> __global__ void bwd(float* x) {
+constexpr int kNWarp = Ktraits::kNWarps;
+__shared__ float part[kNWarp];
+x[threadIdx.x] = part[0];
+}
+"#;
+    // An unused alias in one kernel says nothing; an alias sizing an array does.
+    let traits_only = &traits[..traits
+        .find("template<typename Ktraits> __global__ void bwd")
+        .unwrap()];
+    assert_eq!(fires(traits_only, "HP102"), [4]);
+    assert!(fires_open(traits_only, "HP102").is_empty());
+    assert_eq!(fires(traits, "HP102"), [4]);
+    assert_eq!(fires_open(traits, "HP102"), [4]);
+    // The same count sizing a shared array and bounding the second reduction stage.
+    let reduce = r#"template<int kNThreads>
+__global__ void k(float* out, const float* in) {
+constexpr int kNWarps = kNThreads / 32;
+__shared__ float partial[kNWarps];
+float v = in[threadIdx.x];
+if (threadIdx.x % warpSize == 0) partial[threadIdx.x / warpSize] = v;
+__syncthreads();
+if (threadIdx.x < kNWarps) out[0] += partial[threadIdx.x];
+}
+struct T2 { static constexpr int kNWarps = kNThreads / 32; static constexpr int kN = kNWarps * 2; };
+"#;
+    assert_eq!(fires_open(reduce, "HP102"), [3, 10]);
+}
+
+#[test]
+fn host_launch_sizes_and_one_warp_per_row_blocks() {
+    let src = r#"__global__ void rows(float* x, int n) {
+  int row = blockIdx.x * blockDim.y + threadIdx.y;
+  float v = x[row * 32 + threadIdx.x];
+  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_xor(v, o);
+  if (threadIdx.x == 0) x[row] = v;
+}
+__global__ void plain(float* x) { x[threadIdx.x] = 0; }
+void launch(float* x, int n, int threads) {
+  dim3 block(32, 4);
+  rows<<<(n + 3) / 4, block>>>(x, n);
+  rows<<<n, dim3(32, 8)>>>(x, n);
+  dim3 wide(256, 1);
+  rows<<<n, wide>>>(x, n);
+  dim3 b2(32, 4);
+  plain<<<n, b2>>>(x);
+  int warps = (threads + 31) / 32;
+  int blocks = (n + 31) / 32;
+  size_t smem = warps * sizeof(float) + blocks;
+  dim3 planes = {4, 8, (unsigned)nw};
+  rows<<<n, planes>>>(x, n);
+  rows<<<n * 2, planes>>>(x, n);
+}
+"#;
+    // `dim3(32, n)` and `{4, 8, n}` blocks of a warp-level kernel, where the shape is
+    // written (once for two launches); not 256-wide blocks, not a kernel without
+    // warp-level work.
+    assert_eq!(fires(src, "HP107"), [9, 11, 19]);
+    // Kernels of another file: a 2-D image tile in a host-only file is not a warp shape;
+    // x·y = 32 planes with a warp count are.
+    let host_only = "void pad(float* d, int w, int h) {\n  dim3 threads(32, 8);\n  padKernel<<<dim3(w / 32, h / 8), threads>>>(d);\n  dim3 planes = {4, 8, (unsigned)nw};\n  bias<<<n, planes>>>(d);\n}\n";
+    assert_eq!(fires(host_only, "HP107"), [4]);
+    // A rounded-up warp count of a thread count; not a grid of 32-element chunks.
+    assert_eq!(fires(src, "HP102"), [16]);
+}
+
+#[test]
+fn data_splits_and_shared_memory_sizes_are_not_lane_arithmetic() {
+    use crate::rules::syntax::test_support::fires_open;
+    let src = r#"static __global__ void dequantize_q4(const block* x, float* yy) {
+const int64_t tid = threadIdx.x;
+const int64_t n   = tid/32;
+const int64_t l   = tid - 32*n;
+yy[32*n + l] = x[0].qs[32*n + l];
+}
+__global__ void red(float* out, const float* in) {
+float v = in[threadIdx.x];
+int w = threadIdx.x / 32;
+for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down(v, o);
+out[w] = v;
+}
+__global__ void sums(float* out) {
+int warp = threadIdx.x / 32;
+out[warp] = 0;
+}
+void launch(int blockSize, int n) {
+int smemSize = ((blockSize / 32) + 1) * sizeof(double);
+int nWarps = blockSize / 32;
+int shmem_sz = nWarps * sizeof(int);
+int rowsPerBlock = blockSize / 32;
+red<<<n / rowsPerBlock, blockSize, smemSize + shmem_sz>>>(0, 0);
+}
+"#;
+    // ggml's split of a 64-thread block over data; not a warp id in a kernel that shuffles,
+    // nor one named `warp`; host counts that only size shared memory are PASS, one that
+    // sizes the grid is not.
+    assert_eq!(fires_open(src, "HP102"), [9, 14, 21]);
+    assert_eq!(fires(src, "HP102"), [9, 14, 18, 19, 21]);
+}
+
+#[test]
+fn groups_of_32_threads_over_data_are_not_lane_arithmetic() {
+    use crate::rules::syntax::test_support::fires_open;
+    // Parboil's sad: a block copy by groups of 32 threads (`tgroup`), no lane exchange; the
+    // same split under lane and warp names, or beside a shuffle, is a lane id.
+    let src = r#"__global__ void copy(int *out, const int *in) {
+  if ((threadIdx.x >> 5) < 4) {
+int tgroup = threadIdx.x & 31;
+int ty = (threadIdx.x >> 5) / 2;
+for (int index = tgroup; index < 96; index += 32)
+  out[ty * 96 + index] = in[index];
+  }
+}
+__global__ void named(int *out) {
+  const int lane_id = threadIdx.x & 31;
+  const int warp_id = threadIdx.x >> 5;
+  out[warp_id] = lane_id;
+}
+__global__ void shuffles(float *out, float v) {
+  int tgroup = threadIdx.x & 31;
+  v += __shfl_xor(v, 1);
+  out[tgroup] = v;
+}
+"#;
+    assert_eq!(fires_open(src, "HP102"), [10, 11, 15]);
+    // mamba's warp-scan prefix: lane 0 of each warp, picked by `threadIdx.x % 32 == 0`.
+    let leader = "__global__ void scan(float *p, float *s) {\n  float r = threadIdx.x % 32 == 0 ? s[0] : 1.f;\n  p[threadIdx.x] = r;\n}\n";
+    assert_eq!(fires_open(leader, "HP102"), [2]);
+}
+
+#[test]
+fn shared_memory_reductions_from_16_over_a_wavefront_lane() {
+    use crate::rules::syntax::test_support::fires_open;
+    // SHOC's CSR vector SpMV: one row per `warpSize` threads, reduced from 16: lanes 32-63
+    // are lost on a 64-lane wavefront. The same steps over `t & 31` (32-thread groups), or
+    // with a step at 32, are consistent.
+    let src = r#"__global__ void csr(float *out, volatile float *p) {
+int t = threadIdx.x;
+int id = t & (warpSize-1);
+p[t] = out[t];
+if (id < 16) p[t] += p[t+16];
+if (id <  8) p[t] += p[t+ 8];
+if (id == 0) out[t / warpSize] = p[t];
+}
+__global__ void groups(float *out, volatile float *p) {
+int t = threadIdx.x;
+int id = t & 31;
+if (id < 16) p[t] += p[t+16];
+if (id == 0) out[t / warpSize] = p[t];
+}
+__global__ void wave(float *out, volatile float *p) {
+int t = threadIdx.x;
+int id = t % warpSize;
+if (id < 32) p[t] += p[t + 32];
+if (id < 16) p[t] += p[t + 16];
+if (id == 0) out[t / warpSize] = p[t];
+}
+"#;
+    assert_eq!(fires_open(src, "HP104"), [5]);
+}
+
+#[test]
+fn warp_size_constants_of_a_file_without_warp_work_are_pass() {
+    use crate::rules::syntax::test_support::{fires, fires_open};
+    // Parboil's JDS SpMV: rows padded per 32, one bound per 32 rows; nothing exchanges
+    // lanes, so the constants only split threads over data.
+    let split = "#define WARP_BITS 5\n#define WARP_SIZE 32\n__global__ void jds(float *d, const int *b, int n) {\n  int ix = blockIdx.x * blockDim.x + threadIdx.x;\n  int warp_id = ix >> WARP_BITS;\n  if (ix < n) d[ix] = b[warp_id];\n}\n";
+    assert_eq!(fires(split, "HP101"), [1, 2]);
+    assert!(fires_open(split, "HP101").is_empty());
+    // The same constant beside a shuffle, or before a header that may shuffle with it.
+    let shuffles = "#define WARP_SIZE 32\n__global__ void r(float *d, float v) {\n  for (int o = WARP_SIZE / 2; o > 0; o /= 2) v += __shfl_down(v, o);\n  d[0] = v;\n}\n";
+    assert_eq!(fires_open(shuffles, "HP101"), [1]);
+    let before_header = "#define WARP_SIZE 32\n#include \"reduce.cuh\"\n__global__ void r(float *d) { d[0] = 0; }\n";
+    assert_eq!(fires_open(before_header, "HP101"), [1]);
+    // llm.c's dev kernels: a 32-thread block reduced by a header's `warpReduceSum`.
+    let header_reduce = "#include \"common.h\"\n__global__ void k(float *d) {\n  constexpr const int WarpSize = 32;\n  float m = 0;\n  for (int c = threadIdx.x; c < 64; c += WarpSize) m += d[c];\n  d[0] = warpReduceSum(m);\n}\n";
+    assert_eq!(fires_open(header_reduce, "HP101"), [3]);
+    // cuda-samples' simpleVoteIntrinsics: the host's `warp_size = 32` beside launches of
+    // vote kernels from an included header.
+    let votes = "#include \"simpleVote_kernel.cuh\"\nint main() {\n  int warp_size = 32;\n  VoteAnyKernel1<<<1, warp_size * 3>>>(0, 0, warp_size);\n}\n";
+    assert_eq!(fires_open(votes, "HP101"), [3]);
+}
+
+#[test]
+fn host_reference_of_a_ptx_lane_id() {
+    let src = r#"__global__ void sequence_gpu(int *d_ptr, int length) {
+int elemID = blockIdx.x * blockDim.x + threadIdx.x;
+unsigned int laneid;
+asm("mov.u32 %0, %%laneid;" : "=r"(laneid));
+d_ptr[elemID] = laneid;
+}
+void sequence_cpu(int *h_ptr, int length) {
+for (int elemID = 0; elemID < length; elemID++) {
+    h_ptr[elemID] = elemID % 32;
+}
+}
+"#;
+    assert_eq!(fires(src, "HP102"), [9]);
+    // Without a kernel that reads the lane id, a host `% 32` is data.
+    let plain = "void fill(int *h, int n) {\n    for (int i = 0; i < n; i++) h[i] = i % 32;\n}\n";
+    assert!(fires(plain, "HP102").is_empty());
+}
+
+#[test]
+fn bitonic_loops_over_32_lanes() {
+    let src = r#"__device__ float sort32(float x, int lane) {
+  for (int k = 2; k <= 32; k <<= 1)
+for (int j = k >> 1; j > 0; j >>= 1) {
+  float y = __shfl_xor_sync(0xffffffff, x, j);
+  x = ((lane & j) != 0) == ((lane & k) == 0) ? fmaxf(x, y) : fminf(x, y);
+}
+  return x;
+}
+__device__ float merge(float x) {
+  for (int j = 16; j > 0; j >>= 1) x = fminf(x, __shfl_xor(x, j));
+  return x;
+}
+__device__ float wide(float x) {
+  for (int o = 1; o <= 32; o <<= 1) x += __shfl_xor(x, o);
+  return x;
+}
+"#;
+    // The stage loop of a 32-lane bitonic sort and a butterfly from 16; a loop whose own
+    // distance reaches 32 is written for 64 lanes.
+    assert_eq!(fires(src, "HP104"), [2, 10]);
+}
+
+#[test]
+fn cg_tiles_of_32_used_only_through_the_tile_are_pass() {
+    use crate::rules::syntax::test_support::fires_open;
+    let src = r#"__global__ void ln(float* out, const float* x, int C) {
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+  float s = 0;
+  for (int i = warp.thread_rank(); i < C; i += warp.size()) s += x[i];
+  s = cg::reduce(warp, s, cg::plus<float>{});
+  if (warp.thread_rank() == 0) out[warp.meta_group_rank()] = s;
+}
+__global__ void mixed(float* out, const float* x) {
+  auto tile = cg::tiled_partition<32>(cg::this_thread_block());
+  float v = x[threadIdx.x];
+  v += __shfl_down_sync(0xffffffff, v, threadIdx.x % warpSize);
+  out[tile.thread_rank()] = v;
+}
+"#;
+    assert_eq!(fires(src, "HP107"), [3, 10]);
+    // The tile alone keeps its meaning; beside raw warp intrinsics it needs a look.
+    assert_eq!(fires_open(src, "HP107"), [10]);
+}
+
+#[test]
+fn bit_packing_of_data_is_not_lane_arithmetic() {
+    let src = r#"__global__ void setbits(unsigned* bits, const float* x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n && x[i] > 0) atomicOr(&bits[i >> 5], 1u << (i & 31));
+  if (i < n) x[i] = (bits[i / 32] >> (i % 32)) & 1;
+}
+__global__ void lanes(unsigned* out) {
+  unsigned lanemask_lt = (1u << (threadIdx.x & 31)) - 1;
+  out[threadIdx.x >> 5] = __popc(__ballot_sync(0xffffffffu, 1) & lanemask_lt);
+}
+"#;
+    // One bit per element in 32-bit words; a lane mask and a warp index are lane arithmetic.
+    assert_eq!(fires(src, "HP102"), [7, 8]);
+}
