@@ -25,6 +25,18 @@
 //! person's BLOCKER followed by a PASS row for the same gate, and `--write` on a file with
 //! another owner (kept, as root) or another hard link (split, and said).
 
+// Issue 23's attacks, one file per concern (each replays its items against the binary).
+#[path = "attacks/io.rs"]
+mod io;
+#[path = "attacks/perf.rs"]
+mod perf;
+#[path = "attacks/rerun.rs"]
+mod rerun;
+#[path = "attacks/scale.rs"]
+mod scale;
+#[path = "attacks/verify.rs"]
+mod verify;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
