@@ -95,9 +95,9 @@ impl Baseline {
     pub fn load(file: &Path) -> Result<Baseline, BaselineError> {
         let name = file.display().to_string();
         // A FIFO or device must be reported, not read (reading could block forever).
-        let text = match crate::safety::require_regular(file)
-            .and_then(|()| std::fs::read_to_string(file))
-        {
+        let project = crate::project_files::project_of(file);
+        let limit = crate::project_files::MAX_SETTINGS_BYTES;
+        let text = match crate::project_files::read_text(file, project, limit) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Err(BaselineError::Missing(name))
@@ -106,7 +106,7 @@ impl Baseline {
         };
         let b: Baseline = serde_json::from_str(&text).map_err(|e| BaselineError::Format {
             file: name.clone(),
-            error: e.to_string(),
+            error: crate::project_files::json_error(&e),
         })?;
         if b.version != VERSION {
             return Err(BaselineError::Format {
@@ -127,7 +127,10 @@ impl Baseline {
     }
 
     pub fn total(&self) -> usize {
-        self.entries.iter().map(|e| e.count).sum()
+        // Counts come from a file: they saturate instead of wrapping.
+        self.entries
+            .iter()
+            .fold(0usize, |t, e| t.saturating_add(e.count))
     }
 }
 
@@ -138,7 +141,8 @@ impl Baseline {
 pub fn compare(base: &Baseline, r: &mut Report, file: &str) {
     let mut left: BTreeMap<&str, usize> = BTreeMap::new();
     for e in &base.entries {
-        *left.entry(e.fingerprint.as_str()).or_default() += e.count;
+        let n = left.entry(e.fingerprint.as_str()).or_default();
+        *n = n.saturating_add(e.count);
     }
     let mut c = BaselineSummary {
         file: file.to_string(),
@@ -196,6 +200,7 @@ mod tests {
             experimental: false,
             rocm_explicit: true,
             offload_arch: vec![],
+            config: "none".into(),
         };
         Report::new(t, findings, vec![])
     }

@@ -156,6 +156,7 @@ mod tests {
             experimental: false,
             rocm_explicit: explicit,
             offload_arch: vec!["gfx90a".into()],
+            config: "none".into(),
         };
         Report::new(t, vec![], vec![])
     }

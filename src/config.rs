@@ -188,14 +188,10 @@ pub fn find(start: &Path) -> Option<PathBuf> {
 
 pub fn load(file: &Path) -> Result<Config, ConfigError> {
     let name = file.display().to_string();
-    crate::safety::require_regular(file).map_err(|error| ConfigError::Io {
-        file: name.clone(),
-        error,
-    })?;
-    let text = std::fs::read_to_string(file).map_err(|error| ConfigError::Io {
-        file: name.clone(),
-        error,
-    })?;
+    let project = crate::project_files::project_of(file);
+    let limit = crate::project_files::MAX_SETTINGS_BYTES;
+    let text = crate::project_files::read_text(file, project, limit)
+        .map_err(|error| ConfigError::Io { file: name, error })?;
     parse(&text, file)
 }
 
@@ -204,7 +200,7 @@ pub fn parse(text: &str, file: &Path) -> Result<Config, ConfigError> {
     let name = file.display().to_string();
     let syntax = |key: String, e: toml::de::Error| ConfigError::Syntax {
         file: name.clone(),
-        error: format!("{key}{}", e.to_string().trim_end()),
+        error: format!("{key}{}", crate::project_files::toml_error(text, &e)),
     };
     let de = toml::Deserializer::parse(text).map_err(|e| syntax(String::new(), e))?;
     let raw: Raw = serde_path_to_error::deserialize(de).map_err(|e| {

@@ -25,6 +25,7 @@ pub mod perf;
 pub mod pipeline;
 pub(crate) mod prefilter;
 pub(crate) mod probe;
+pub(crate) mod project_files;
 pub mod record;
 pub mod render;
 pub mod report;

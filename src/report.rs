@@ -42,6 +42,15 @@ pub struct TargetInfo {
     /// GPU architectures from configuration, e.g. `gfx90a`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub offload_arch: Vec<String>,
+    /// The configuration in effect: the `hipport.toml` read (as named on the command line or
+    /// found above the first path), or `none`. Printed in every header so a parent directory's
+    /// file cannot silently change what was scanned.
+    #[serde(default = "no_config")]
+    pub config: String,
+}
+
+fn no_config() -> String {
+    "none".into()
 }
 
 impl TargetInfo {
@@ -52,6 +61,7 @@ impl TargetInfo {
             experimental: t.experimental,
             rocm_explicit: false,
             offload_arch: Vec::new(),
+            config: no_config(),
         }
     }
     /// One line for report headers: `ROCm 6.2.0 (hip* libraries)`.
@@ -66,6 +76,10 @@ impl TargetInfo {
             s.push_str(&format!(", {}", self.offload_arch.join(",")));
         }
         s
+    }
+    /// The target and the configuration in effect, for report headers.
+    pub fn describe_with_config(&self) -> String {
+        format!("{}; config {}", self.describe(), self.config)
     }
 }
 
@@ -109,7 +123,9 @@ pub struct BaselineSummary {
 
 impl BaselineSummary {
     pub fn fixed_count(&self) -> usize {
-        self.fixed.iter().map(|e| e.count).sum()
+        self.fixed
+            .iter()
+            .fold(0usize, |t, e| t.saturating_add(e.count))
     }
 }
 

@@ -145,6 +145,33 @@ pub fn require_inside(root: &Path, dir: &Path) -> io::Result<()> {
     }
 }
 
+/// Makes sure the directory `dir` of a destination exists. Inside a `root` the missing
+/// directories are created, after checking that they would lie inside it (and checked again
+/// once made, against links swapped in meanwhile); without a root nothing is created: a
+/// destination in a directory that does not exist (`-o /nonexistent/dir/x.cu`) is an error.
+fn make_dirs(dir: &Path, root: Option<&Path>) -> io::Result<()> {
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    match root {
+        Some(root) => {
+            require_inside(root, dir)?;
+            std::fs::create_dir_all(dir)?;
+            require_inside(root, dir)
+        }
+        None if dir.is_dir() => Ok(()),
+        None => Err(io::Error::new(
+            io::ErrorKind::NotFound,
+            format!(
+                "directory {} does not exist: not created (hipport creates directories only inside the tree it writes)",
+                dir.display()
+            ),
+        )),
+    }
+}
+
 /// Makes `root/name` a real directory (not a symlink, inside `root`) and returns it.
 pub fn real_dir_inside(root: &Path, name: &str) -> io::Result<PathBuf> {
     let dir = root.join(name);
@@ -273,10 +300,7 @@ fn stage(
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    if let Some(root) = root {
-        require_inside(root, dir)?;
-    }
+    make_dirs(dir, root)?;
     check_destination(dest)?;
     let old = std::fs::symlink_metadata(dest).ok();
     let mut tmp = registered_temp(dir)?;
@@ -300,7 +324,7 @@ fn stage(
                     let _ = std::os::unix::fs::fchown(tmp.as_file(), Some(o.uid()), Some(o.gid()));
                 }
                 if o.nlink() > 1 {
-                    eprintln!(
+                    crate::errln!(
                         "hipport: note: {} had {} hard links; it is replaced by a new file and the other links keep the old content",
                         dest.display(),
                         o.nlink()
@@ -342,8 +366,7 @@ fn commit(s: Staged) -> io::Result<()> {
 pub fn copy_atomic(src: &Path, dest: &Path, root: &Path) -> io::Result<()> {
     require_regular(src)?;
     let dir = dest.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    require_inside(root, dir)?;
+    make_dirs(dir, Some(root))?;
     check_destination(dest)?;
     let mut tmp = registered_temp(dir)?;
     let tmp_path = tmp.path().to_path_buf();
@@ -365,8 +388,7 @@ pub fn copy_atomic(src: &Path, dest: &Path, root: &Path) -> io::Result<()> {
 /// `root`, never onto a symlink or special file) but neither atomic nor fsynced.
 pub fn write_scratch(dest: &Path, bytes: &[u8], root: &Path) -> io::Result<()> {
     let dir = dest.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    require_inside(root, dir)?;
+    make_dirs(dir, Some(root))?;
     check_destination(dest)?;
     std::fs::write(dest, bytes)
 }
@@ -406,7 +428,7 @@ fn sweep_stale(dir: &Path) {
             continue;
         };
         if m.file_type().is_file() && ours(&m) && std::fs::remove_file(&path).is_ok() {
-            eprintln!(
+            crate::errln!(
                 "hipport: note: removed {}, a temporary file left by an interrupted hipport (process {pid})",
                 path.display()
             );
@@ -469,7 +491,20 @@ pub fn install_signal_cleanup() {
     unsafe {
         let mut set: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&mut set);
-        for s in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        // Every signal whose default action ends the process and that can be caught.
+        for s in [
+            libc::SIGINT,
+            libc::SIGTERM,
+            libc::SIGHUP,
+            libc::SIGQUIT,
+            libc::SIGUSR1,
+            libc::SIGUSR2,
+            libc::SIGALRM,
+            libc::SIGVTALRM,
+            libc::SIGPROF,
+            libc::SIGXCPU,
+            libc::SIGXFSZ,
+        ] {
             libc::sigaddset(&mut set, s);
         }
         if libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut()) != 0 {

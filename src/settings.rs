@@ -131,7 +131,7 @@ impl Settings {
         let s = Settings::resolve_quiet(req)?;
         if let Some(w) = unknown_release_warning(&s.target.rocm, s.rocm_source) {
             if s.rocm_source != Source::Default {
-                eprintln!("{w}");
+                crate::errln!("{w}");
             }
         }
         Ok(s)
@@ -224,6 +224,9 @@ impl Settings {
         let mut t = TargetInfo::of(&self.target);
         t.rocm_explicit = self.rocm_explicit;
         t.offload_arch = self.offload_arch.clone();
+        if let Some(c) = &self.config {
+            t.config = shown_path(&c.file);
+        }
         t
     }
 
@@ -248,6 +251,17 @@ impl Settings {
     pub fn scan(&self) -> anyhow::Result<Report> {
         let report = crate::scan::scan(self).map_err(anyhow::Error::msg)?;
         Ok(self.apply(report))
+    }
+}
+
+/// A path as a person at this terminal can open it: relative to the current directory when it
+/// lies below it, else as it is.
+fn shown_path(p: &Path) -> String {
+    let cwd = std::env::current_dir().and_then(std::fs::canonicalize);
+    let p_abs = std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    match cwd.as_ref().map(|c| p_abs.strip_prefix(c)) {
+        Ok(Ok(rel)) if !rel.as_os_str().is_empty() => rel.display().to_string(),
+        _ => p.display().to_string(),
     }
 }
 

@@ -206,7 +206,12 @@ pub fn walk(paths: &[PathBuf], opts: &WalkOptions) -> Result<(Vec<Input>, Vec<Wa
             ob.add(&format!("!{g}"))
                 .map_err(|e| format!("--exclude {g}: {e}"))?;
         }
-        let overrides = ob.build().map_err(|e| e.to_string())?;
+        let overrides = ob.build().map_err(|e| {
+            format!(
+                "the --include/--exclude globs (from the flags or hipport.toml) for {}: {e}",
+                root.display()
+            )
+        })?;
         let found = Mutex::new(Vec::new());
         let errs = Mutex::new(Vec::new());
         WalkBuilder::new(root)
@@ -247,7 +252,7 @@ pub fn walk(paths: &[PathBuf], opts: &WalkOptions) -> Result<(Vec<Input>, Vec<Wa
                         }
                         Err(err) => errs.lock().unwrap().push(WalkError {
                             path: root.display().to_string(),
-                            message: err.to_string(),
+                            message: walk_error_message(&err),
                         }),
                     }
                     WalkState::Continue
@@ -260,6 +265,18 @@ pub fn walk(paths: &[PathBuf], opts: &WalkOptions) -> Result<(Vec<Input>, Vec<Wa
     inputs.dedup_by(|a, b| a.path == b.path);
     errors.sort_by(|a, b| (&a.path, &a.message).cmp(&(&b.path, &b.message)));
     Ok((inputs, errors))
+}
+
+/// A walk error as a person can act on it: errors from the ignore files' globs (`error
+/// building NFA` for a pattern too large) carry no path of their own, so say where they come
+/// from.
+fn walk_error_message(err: &ignore::Error) -> String {
+    let m = err.to_string();
+    if matches!(err.io_error(), Some(_)) || m.contains('/') {
+        m
+    } else {
+        format!("{m} (in an ignore file: .gitignore, .ignore or .git/info/exclude)")
+    }
 }
 
 #[cfg(test)]

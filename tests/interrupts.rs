@@ -121,11 +121,18 @@ fn sigint_and_sigterm_leave_whole_files_and_no_temporary_file() {
     let base = tempfile::tempdir().unwrap();
     let want = reference(base.path());
     let (mut partial, mut in_flight, mut run) = (0, 0, 0);
-    for sig in [libc::SIGINT, libc::SIGTERM] {
+    // SIGQUIT and SIGUSR1 (issue 23 point 11) once each: every catchable signal that ends the
+    // process takes the same path.
+    for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGQUIT, libc::SIGUSR1] {
+        let afters: &[Option<u64>] = if sig == libc::SIGINT || sig == libc::SIGTERM {
+            &[None, Some(0), Some(2), Some(10), Some(40)]
+        } else {
+            &[Some(2)]
+        };
         for write in [true, false] {
             // None: early, while files are read and translated; Some(ms): that long after the
             // first write was seen.
-            for after in [None, Some(0u64), Some(2), Some(10), Some(40)] {
+            for &after in afters {
                 run += 1;
                 let dir = base.path().join(format!("run{run}"));
                 let src = dir.join("src");

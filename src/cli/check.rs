@@ -110,7 +110,7 @@ pub fn run(a: CheckArgs, settings: &Settings) -> anyhow::Result<i32> {
         .unwrap_or_else(|| root.join(baseline::DEFAULT_FILE));
     let report = settings.scan()?;
     for e in &report.errors {
-        eprintln!("hipport: {}: {}", e.path, e.error);
+        crate::errln!("hipport: {}: {}", e.path, e.error);
     }
     let io_status = if report.errors.is_empty() {
         exit::OK
@@ -121,7 +121,7 @@ pub fn run(a: CheckArgs, settings: &Settings) -> anyhow::Result<i32> {
         // A file that could not be read or processed has no findings in the report; a baseline
         // written now would silently drop them.
         if !report.errors.is_empty() {
-            eprintln!(
+            crate::errln!(
                 "hipport check: {} file(s) failed: {} not written (fix or exclude them first)",
                 report.errors.len(),
                 file.display()
@@ -132,7 +132,7 @@ pub fn run(a: CheckArgs, settings: &Settings) -> anyhow::Result<i32> {
         let new = Baseline::from_report(&report);
         write_file(&file, &new.to_json())?;
         let was = old.as_ref().map_or(0, Baseline::total);
-        eprintln!(
+        crate::errln!(
             "hipport check: wrote {} ({} findings in {} entries; was {was})",
             file.display(),
             new.total(),
@@ -153,13 +153,13 @@ pub fn run(a: CheckArgs, settings: &Settings) -> anyhow::Result<i32> {
     if a.format == ScanFormat::Text || a.format == ScanFormat::Html {
         let stdout = std::io::stdout();
         let mut out = std::io::BufWriter::new(stdout.lock());
-        if a.format == ScanFormat::Text {
-            text(&report, cmp, &failing, &verdict, &mut out)?;
+        let written = if a.format == ScanFormat::Text {
+            text(&report, cmp, &failing, &verdict, &mut out)
         } else {
             let page = super::report::page(&a.path, settings, &report)?;
-            crate::render::html::write(&page, &mut out)?;
-        }
-        out.flush()?;
+            crate::render::html::write(&page, &mut out)
+        };
+        super::stdio::tolerate_closed(written.and_then(|()| out.flush()))?;
     } else {
         // The view filters what is printed; the verdict above counts every new finding.
         let mut shown = report.clone();
@@ -172,7 +172,7 @@ pub fn run(a: CheckArgs, settings: &Settings) -> anyhow::Result<i32> {
         output::write_summary(&s, &shown)?;
     }
     if a.format != ScanFormat::Text {
-        eprintln!("{verdict}");
+        crate::errln!("{verdict}");
     }
     Ok(if io_status != exit::OK {
         io_status

@@ -43,35 +43,35 @@ pub fn run(a: CompareArgs) -> anyhow::Result<i32> {
         },
     );
     match a.format {
-        TextOrJson::Json => println!("{}", serde_json::to_string_pretty(&r)?),
+        TextOrJson::Json => crate::outln!("{}", serde_json::to_string_pretty(&r)?),
         TextOrJson::Text => {
             if !r.shape_match {
-                println!(
+                crate::outln!(
                     "shape mismatch: baseline {:?}, candidate {:?}",
                     r.shape_baseline, r.shape_candidate
                 );
             } else {
-                println!("shape {:?}, {} elements", r.shape_baseline, r.elements);
+                crate::outln!("shape {:?}, {} elements", r.shape_baseline, r.elements);
                 if r.elements == 0 {
-                    println!("no numbers to compare: an empty output is no evidence");
+                    crate::outln!("no numbers to compare: an empty output is no evidence");
                 }
-                println!(
+                crate::outln!(
                     "max abs error {:e}, max rel error {:e}",
                     r.max_abs_error, r.max_rel_error
                 );
-                println!("outside tolerance: {} of {}", r.mismatched, r.elements);
+                crate::outln!("outside tolerance: {} of {}", r.mismatched, r.elements);
                 if let Some(w) = &r.worst {
-                    println!(
+                    crate::outln!(
                         "worst at {:?}: baseline {}, candidate {}",
                         w.index, w.baseline, w.candidate
                     );
                 }
             }
-            println!(
+            crate::outln!(
                 "NaN: baseline {}, candidate {}; Inf: baseline {}, candidate {}",
                 r.nan_baseline, r.nan_candidate, r.inf_baseline, r.inf_candidate
             );
-            println!(
+            crate::outln!(
                 "{} (rtol {:e}, atol {:e}{})",
                 if r.pass { "PASS" } else { "FAIL" },
                 r.rtol,

@@ -13,7 +13,7 @@ pub struct ExplainArgs {
 pub fn run(a: ExplainArgs) -> anyhow::Result<i32> {
     if a.code == "all" || a.code == "list" {
         for r in rules::all() {
-            println!(
+            crate::outln!(
                 "{}  {:<28} {:<18} {:<12} {}",
                 r.id.code,
                 r.id.name,
@@ -25,34 +25,34 @@ pub fn run(a: ExplainArgs) -> anyhow::Result<i32> {
         return Ok(exit::OK);
     }
     let Some(r) = rules::by_code(&a.code) else {
-        eprintln!("hipport: no rule `{}` (try `hipport explain all`)", a.code);
+        crate::errln!("hipport: no rule `{}` (try `hipport explain all`)", a.code);
         return Ok(exit::ERROR);
     };
-    println!("{} {}: {}", r.id.code, r.id.name, r.summary);
-    println!();
-    println!(
+    crate::outln!("{} {}: {}", r.id.code, r.id.name, r.summary);
+    crate::outln!();
+    crate::outln!(
         "category: {}   status: {}   phase: {}",
         r.category, r.status, r.phase
     );
-    println!();
-    println!("Why it matters\n  {}", r.why);
-    println!();
-    println!("Flagged");
+    crate::outln!();
+    crate::outln!("Why it matters\n  {}", r.why);
+    crate::outln!();
+    crate::outln!("Flagged");
     for l in r.bad.lines() {
-        println!("    {l}");
+        crate::outln!("    {l}");
     }
-    println!();
-    println!("After the fix");
+    crate::outln!();
+    crate::outln!("After the fix");
     for l in r.good.lines() {
-        println!("    {l}");
+        crate::outln!("    {l}");
     }
-    println!();
-    println!("What to do\n  {}", r.fix);
+    crate::outln!();
+    crate::outln!("What to do\n  {}", r.fix);
     if !r.references.is_empty() {
-        println!();
-        println!("References");
+        crate::outln!();
+        crate::outln!("References");
         for u in r.references {
-            println!("  {u}");
+            crate::outln!("  {u}");
         }
     }
     Ok(exit::OK)

@@ -14,6 +14,7 @@ pub mod project;
 pub mod record;
 pub mod report;
 pub mod scan;
+pub mod stdio;
 pub mod verify;
 pub mod view;
 
@@ -79,8 +80,10 @@ pub fn main() -> i32 {
         .and_then(|settings| cli.command.run(settings));
     match result {
         Ok(code) => code,
+        // The reader of our output went away (`| head`): end quietly, as cargo and ruff do.
+        Err(e) if stdio::is_broken_pipe(&e) => exit::OK,
         Err(e) => {
-            eprintln!("hipport: error: {e:#}");
+            crate::errln!("hipport: error: {e:#}");
             exit::ERROR
         }
     }

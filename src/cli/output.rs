@@ -16,12 +16,12 @@ pub fn print(r: &Report, format: Format) -> std::io::Result<()> {
     let colour = format == Format::Text
         && std::io::stdout().is_terminal()
         && std::env::var_os("NO_COLOR").is_none();
-    if colour {
-        render::render(r, format, &mut Ansi::new(&mut out))?;
+    let written = if colour {
+        render::render(r, format, &mut Ansi::new(&mut out))
     } else {
-        render::render(r, format, &mut NoColor::new(&mut out))?;
-    }
-    out.flush()
+        render::render(r, format, &mut NoColor::new(&mut out))
+    };
+    super::stdio::tolerate_closed(written.and_then(|()| out.flush()))
 }
 
 /// Where the Markdown summary goes: the flag, else `$GITHUB_STEP_SUMMARY` for `--format github`.
@@ -36,14 +36,43 @@ pub fn summary_path(flag: Option<&Path>, format: Format) -> Option<PathBuf> {
 }
 
 /// Appends the Markdown report to the summary file (GitHub collects appended step summaries).
+/// The file is created if absent (its directory must exist); a symlink, FIFO, device or
+/// directory is refused without being opened for writing, so a name in the tree cannot send
+/// the report elsewhere or block the run.
 pub fn write_summary(file: &Path, r: &Report) -> anyhow::Result<()> {
     let mut buf = Vec::new();
     markdown::write(r, &mut buf)?;
-    let mut f = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(file)
-        .with_context(|| format!("cannot write summary {}", file.display()))?;
+    let mut f = open_append(file).with_context(|| format!("cannot write summary {}", file.display()))?;
     f.write_all(&buf)
         .with_context(|| format!("cannot write summary {}", file.display()))
+}
+
+fn open_append(file: &Path) -> std::io::Result<std::fs::File> {
+    use std::io::{Error, ErrorKind};
+    if let Ok(m) = std::fs::symlink_metadata(file) {
+        if !m.file_type().is_file() {
+            return Err(Error::other(format!(
+                "{} is {}, not a regular file: not written",
+                file.display(),
+                crate::safety::kind_of(&m)
+            )));
+        }
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.create(true).append(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // Against a swap between the check and the open: no link followed, no wait on a FIFO.
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    let f = options.open(file)?;
+    let m = f.metadata()?;
+    if !m.is_file() {
+        return Err(Error::new(
+            ErrorKind::InvalidInput,
+            format!("{} is not a regular file: not written", file.display()),
+        ));
+    }
+    Ok(f)
 }

@@ -19,7 +19,7 @@ pub struct ProbeArgs {
 pub fn run(a: ProbeArgs) -> anyhow::Result<i32> {
     let p = probe::probe(&a.python);
     let json = serde_json::to_string_pretty(&p)?;
-    println!("{json}");
+    crate::outln!("{json}");
     if let Some(path) = &a.out {
         crate::record::write_atomic(path, format!("{json}\n").as_bytes())?;
     }

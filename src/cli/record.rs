@@ -272,14 +272,14 @@ fn init(path: &Path) -> anyhow::Result<i32> {
     if std::fs::symlink_metadata(path).is_ok() {
         // Read it, so a broken or special file is still an error, but never rewrite it.
         Record::load(path)?;
-        println!(
+        crate::outln!(
             "{}: a migration record already exists; left as it is (record init never overwrites)",
             path.display()
         );
         return Ok(exit::OK);
     }
     Record::new(&record::whoami()).save(path)?;
-    println!("created {} with every gate UNKNOWN", path.display());
+    crate::outln!("created {} with every gate UNKNOWN", path.display());
     Ok(exit::OK)
 }
 
@@ -289,7 +289,7 @@ fn update(path: &Path, f: impl FnOnce(&mut Record) -> anyhow::Result<()>) -> any
     let mut r = match Record::load(path) {
         Ok(r) => r,
         Err(record::RecordError::Missing { .. }) => {
-            eprintln!(
+            crate::errln!(
                 "hipport: {}: no record yet; creating one with every gate UNKNOWN",
                 path.display()
             );
@@ -320,13 +320,13 @@ fn baseline(path: &Path, model: Option<String>, container: Option<String>) -> an
             r.baseline.container_digest = digest.to_string();
         }
         for n in &found.notes {
-            println!("{n}");
+            crate::outln!("{n}");
         }
         let missing = r.baseline.missing();
         if missing.is_empty() {
-            println!("baseline: every required field is filled");
+            crate::outln!("baseline: every required field is filled");
         } else {
-            println!(
+            crate::outln!(
                 "baseline: still empty, for a person to fill in {}: {}",
                 path.display(),
                 missing.join(", ")
@@ -344,7 +344,7 @@ fn set_target(a: TargetArgs, settings: &Settings) -> anyhow::Result<i32> {
     let rocm = match (a.rocm.trim(), &from_config) {
         ("", Some(c)) => c.clone(),
         (r, Some(c)) if r.trim_start_matches("rocm-") != c => {
-            eprintln!(
+            crate::errln!(
                 "hipport: warning: the record's ROCm {r} differs from hipport.toml's {c}, which port, scan, check and gate follow"
             );
             a.rocm
@@ -367,9 +367,9 @@ fn set_target(a: TargetArgs, settings: &Settings) -> anyhow::Result<i32> {
     let tuple = match target::validate(&input) {
         Ok(t) => t,
         Err(errs) => {
-            eprintln!("hipport: record target: the target tuple is not exact:");
+            crate::errln!("hipport: record target: the target tuple is not exact:");
             for e in &errs {
-                eprintln!("  {e}");
+                crate::errln!("  {e}");
             }
             return Ok(exit::ERROR);
         }
@@ -398,7 +398,7 @@ fn set_target(a: TargetArgs, settings: &Settings) -> anyhow::Result<i32> {
                 details: BTreeMap::new(),
             });
         }
-        println!(
+        crate::outln!(
             "target: {} {} ROCm {}, {}, kernel {}, Python {}",
             r.target.gpu,
             r.target.gfx,
@@ -455,7 +455,7 @@ fn set_gate(a: GateArgs) -> anyhow::Result<i32> {
             note: a.note.clone(),
             details: BTreeMap::new(),
         });
-        println!("gate {}: {status}", a.name);
+        crate::outln!("gate {}: {status}", a.name);
         Ok(())
     })
 }
@@ -489,7 +489,7 @@ fn add_test(a: TestArgs) -> anyhow::Result<i32> {
             recorded_by: a.by.clone().unwrap_or_else(record::whoami),
             note: a.note.clone(),
         });
-        println!(
+        crate::outln!(
             "test {} added: {status} ({} rows)",
             a.workload,
             r.tests.len()
@@ -525,7 +525,7 @@ fn production(a: ProductionArgs) -> anyhow::Result<i32> {
     }
     for q in &reqs {
         if let Some(w) = odd_direction(q) {
-            eprintln!("hipport: warning: --require {q}: {w}");
+            crate::errln!("hipport: warning: --require {q}: {w}");
         }
     }
     let by = a.by.clone().unwrap_or_else(record::whoami);
@@ -559,7 +559,7 @@ fn production(a: ProductionArgs) -> anyhow::Result<i32> {
                 date: record::date::now(),
             });
         }
-        println!(
+        crate::outln!(
             "production: {} GPU(s) x {} node(s), {}",
             p.gpus,
             p.nodes.max(1),
@@ -570,7 +570,7 @@ fn production(a: ProductionArgs) -> anyhow::Result<i32> {
             }
         );
         for q in &p.requirements {
-            println!("  requires {} (set by {})", q.require, q.set_by);
+            crate::outln!("  requires {} (set by {})", q.require, q.set_by);
         }
         Ok(())
     })
@@ -656,7 +656,7 @@ fn perf(a: PerfArgs) -> anyhow::Result<i32> {
         PerfWhich::Candidate => "candidate",
     };
     update(&a.file.file, |r| {
-        println!(
+        crate::outln!(
             "perf {which}: {} ({}), {} metric(s), {}",
             run.path,
             run.format,
@@ -668,7 +668,7 @@ fn perf(a: PerfArgs) -> anyhow::Result<i32> {
             .iter()
             .map(|(k, v)| format!("{k}={v}"))
             .collect();
-        println!(
+        crate::outln!(
             "  conditions: {}",
             if conds.is_empty() {
                 "none stated (add --conditions KEY=VALUE…)".to_string()
@@ -677,14 +677,14 @@ fn perf(a: PerfArgs) -> anyhow::Result<i32> {
             }
         );
         for n in &run.notes {
-            println!("  note: {n}");
+            crate::outln!("  note: {n}");
         }
         match a.which {
             PerfWhich::Baseline => r.perf.baseline = Some(run),
             PerfWhich::Candidate => r.perf.candidate = Some(run),
         }
         let g = crate::perf::judge::performance(r, record_dir);
-        println!("performance gate now: {} — {}", g.status, g.reason);
+        crate::outln!("performance gate now: {} — {}", g.status, g.reason);
         Ok(())
     })
 }

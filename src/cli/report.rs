@@ -51,7 +51,7 @@ pub fn run(a: ReportArgs, settings: &Settings) -> anyhow::Result<i32> {
     }
     let report = settings.scan()?;
     for e in &report.errors {
-        eprintln!("hipport: {}: {}", e.path, e.error);
+        crate::errln!("hipport: {}: {}", e.path, e.error);
     }
     let page = page(&a.path, settings, &report)?;
     let mut buf = Vec::new();
@@ -64,7 +64,7 @@ pub fn run(a: ReportArgs, settings: &Settings) -> anyhow::Result<i32> {
     } else {
         crate::source::write_atomic(&a.output, &buf, None)
             .with_context(|| format!("cannot write {}", a.output.display()))?;
-        eprintln!(
+        crate::errln!(
             "hipport report: wrote {} ({} KB): {}, {} findings ({} open) in {} files",
             a.output.display(),
             buf.len().div_ceil(1024),

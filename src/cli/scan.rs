@@ -54,7 +54,7 @@ pub fn run(a: ScanArgs, settings: &Settings) -> anyhow::Result<i32> {
         super::output::write_summary(&file, &report)?;
     }
     for e in &report.errors {
-        eprintln!("hipport: {}: {}", e.path, e.error);
+        crate::errln!("hipport: {}: {}", e.path, e.error);
     }
     Ok(if report.errors.is_empty() {
         exit::OK

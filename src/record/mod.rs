@@ -315,9 +315,9 @@ impl Record {
     pub fn load(path: &Path) -> Result<Record, RecordError> {
         let p = path.display().to_string();
         // A FIFO or device must be reported, not read (reading could block forever).
-        let text = match crate::safety::require_regular(path)
-            .and_then(|()| std::fs::read_to_string(path))
-        {
+        let project = crate::project_files::project_of(path);
+        let limit = crate::project_files::MAX_SETTINGS_BYTES;
+        let text = match crate::project_files::read_text(path, project, limit) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Err(RecordError::Missing { path: p })
@@ -328,7 +328,8 @@ impl Record {
     }
 
     pub fn parse(text: &str) -> Result<Record, String> {
-        let r: Record = toml::from_str(text).map_err(|e| e.to_string().trim_end().to_string())?;
+        let r: Record =
+            toml::from_str(text).map_err(|e| crate::project_files::toml_error(text, &e))?;
         if r.schema_version != SCHEMA_VERSION {
             return Err(format!(
                 "schema_version = {}: this hipport reads version {SCHEMA_VERSION}",

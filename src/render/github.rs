@@ -159,6 +159,7 @@ mod tests {
             experimental: false,
             rocm_explicit: true,
             offload_arch: Vec::new(),
+            config: "none".into(),
         };
         let r = Report::new(target, findings, Vec::new());
         let mut out = Vec::new();

@@ -684,6 +684,7 @@ mod tests {
             experimental: false,
             rocm_explicit: true,
             offload_arch: vec![],
+            config: "none".into(),
         };
         let report = Report::new(target, vec![f], vec![]);
         let board = crate::verdict::board(std::path::Path::new("."), None, Ok(&report));

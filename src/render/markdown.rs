@@ -6,6 +6,7 @@ use crate::finding::{Category, Finding};
 use crate::gate::Status;
 use crate::report::Report;
 use crate::rules;
+use super::mdtext::{cell, code, inline};
 use std::io::{self, Write};
 
 /// Writes the report. Findings a baseline comparison found new are listed first within their
@@ -25,7 +26,7 @@ pub fn write(r: &Report, w: &mut dyn Write) -> io::Result<()> {
     writeln!(
         w,
         "Target: {} · {} files scanned · {} {}",
-        r.target.describe(),
+        inline(&r.target.describe_with_config()),
         r.summary.files_scanned,
         r.tool.name,
         r.tool.version
@@ -49,7 +50,7 @@ pub fn write(r: &Report, w: &mut dyn Write) -> io::Result<()> {
             w,
             "| {} | {} | {} | {} |",
             i + 1,
-            g.title,
+            cell(&g.title),
             g.status,
             cell(&g.note)
         )?;
@@ -141,7 +142,7 @@ pub fn write(r: &Report, w: &mut dyn Write) -> io::Result<()> {
         writeln!(w)?;
         let mut unlisted = 0usize;
         for e in &r.errors {
-            let line = format!("- `{}`: {}\n", e.path, e.error);
+            let line = format!("- {}: {}\n", code(&e.path), inline(&e.error));
             if *written.borrow() + line.len() > BUDGET - CLOSING {
                 unlisted += 1;
                 continue;
@@ -162,14 +163,12 @@ fn item(r: &Report, f: &Finding, is_new: bool, w: &mut dyn Write) -> io::Result<
     let rule = rules::by_code(&f.rule);
     writeln!(
         w,
-        "- {}`{}:{}:{}` **{}** {}: {}",
+        "- {}{} **{}** {}: {}",
         if is_new { "**NEW** " } else { "" },
-        f.path,
-        f.line,
-        f.column,
-        f.rule,
+        code(&format!("{}:{}:{}", f.path, f.line, f.column)),
+        inline(&f.rule),
         f.rule_name,
-        f.message
+        inline(&f.message)
     )?;
     if let Some(rule) = rule {
         writeln!(w, "  - Why: {}", rule.why)?;
@@ -179,17 +178,17 @@ fn item(r: &Report, f: &Finding, is_new: bool, w: &mut dyn Write) -> io::Result<
         .as_deref()
         .or(rule.map(|r| r.fix))
         .unwrap_or("see `hipport explain`");
-    writeln!(w, "  - Action: {action}")?;
+    writeln!(w, "  - Action: {}", inline(action))?;
     if let Some(fix) = &f.fix {
-        writeln!(w, "  - Fix: replace with `{fix}`")?;
+        writeln!(w, "  - Fix: replace with {}", code(fix))?;
     }
     writeln!(w, "  - Phase: {}", f.phase)?;
     if let Some(d) = r.decision(f) {
         let by =
             d.by.as_deref()
-                .map(|b| format!(" by {b}"))
+                .map(|b| format!(" by {}", inline(b)))
                 .unwrap_or_default();
-        writeln!(w, "  - Decision: {}{by}: {}", d.decision, d.reason)?;
+        writeln!(w, "  - Decision: {}{by}: {}", d.decision, inline(&d.reason))?;
     }
     Ok(())
 }
@@ -219,9 +218,4 @@ impl Write for Counting<'_, '_> {
     fn flush(&mut self) -> io::Result<()> {
         self.inner.flush()
     }
-}
-
-/// A table cell: no pipes or line breaks.
-fn cell(s: &str) -> String {
-    s.replace('|', "\\|").replace(['\n', '\r'], " ")
 }

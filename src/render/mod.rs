@@ -12,6 +12,7 @@ pub mod gitlab;
 pub mod html;
 pub mod junit;
 pub mod markdown;
+pub(crate) mod mdtext;
 pub mod sarif;
 pub mod stats;
 pub mod text;
@@ -96,6 +97,7 @@ mod tests {
             experimental: false,
             rocm_explicit: true,
             offload_arch: vec![],
+            config: "none".into(),
         };
         Report::new(t, findings, vec![])
     }

@@ -34,6 +34,9 @@ pub struct Run {
     pub original_uri_base_ids: BTreeMap<String, ArtifactLocation>,
     pub column_kind: String,
     pub results: Vec<SarifResult>,
+    /// The target and the configuration in effect (`config`: a path, or `none`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub properties: BTreeMap<String, String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -367,6 +370,10 @@ pub fn build(r: &Report) -> Log {
             )]),
             column_kind: "unicodeCodePoints".into(),
             results,
+            properties: BTreeMap::from([
+                ("target".to_string(), r.target.describe()),
+                ("config".to_string(), r.target.config.clone()),
+            ]),
         }],
     }
 }

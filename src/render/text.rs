@@ -168,7 +168,7 @@ fn summary(report: &Report, w: &mut dyn WriteColor) -> io::Result<()> {
         report.findings.len(),
         s.files_with_findings,
         s.files_scanned,
-        report.target.describe()
+        report.target.describe_with_config()
     )?;
     let statuses: Vec<String> = s
         .by_status
@@ -228,6 +228,7 @@ mod tests {
             experimental: false,
             offload_arch: vec![],
             rocm_explicit: true,
+            config: "none".into(),
         };
         let mut report = Report::new(target, vec![f], vec![]);
         report.sources.insert("k.cu".into(), src);

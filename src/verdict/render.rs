@@ -99,14 +99,14 @@ fn perf_markdown(t: &PerfTable, w: &mut impl Write) -> io::Result<()> {
         writeln!(w, "|---|---|---|---|---|---|")?;
         for r in &t.rows {
             let name = if r.read_as.is_empty() {
-                format!("`{}`", r.requirement)
+                code(&r.requirement)
             } else {
-                format!("`{}` (read as `{}`)", r.requirement, r.read_as)
+                format!("{} (read as {})", code(&r.requirement), code(&r.read_as))
             };
             writeln!(
                 w,
                 "| {} | {} | {} | {} | **{}** | {} |",
-                cell(&name),
+                name.replace('|', "\\|"),
                 value(r.baseline, &r.unit),
                 value(r.candidate, &r.unit),
                 ratio(r.ratio),
@@ -119,8 +119,8 @@ fn perf_markdown(t: &PerfTable, w: &mut impl Write) -> io::Result<()> {
     for (which, r) in runs(t) {
         writeln!(
             w,
-            "- {which}: `{}` ({}), {}; conditions: {}",
-            cell(&r.path),
+            "- {which}: {} ({}), {}; conditions: {}",
+            code(&r.path),
             r.format,
             cell(&r.machine),
             cell(&conditions(r))
@@ -174,9 +174,7 @@ pub fn text(b: &Board, w: &mut impl Write) -> io::Result<()> {
     Ok(())
 }
 
-fn cell(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
-}
+use crate::render::mdtext::{cell, code};
 
 pub fn markdown(b: &Board, w: &mut impl Write) -> io::Result<()> {
     writeln!(w, "## Migration gates\n")?;
