@@ -93,8 +93,13 @@ pub struct Finding {
     /// The flagged code, whitespace collapsed and cut short, for baselines (not serialised).
     #[serde(skip)]
     pub excerpt: String,
-    /// New or unchanged against the baseline, when `check` compared one (not serialised).
-    #[serde(skip)]
+    /// New or unchanged against the baseline, when `check` compared one: `baseline_state` in
+    /// JSON (SARIF's `baselineState` words), absent without a baseline.
+    #[serde(
+        rename = "baseline_state",
+        skip_serializing_if = "Option::is_none",
+        skip_deserializing
+    )]
     pub baseline: Option<BaselineState>,
 }
 

@@ -130,7 +130,9 @@ pub fn toml_error(text: &str, e: &toml::de::Error) -> String {
 pub fn json_error(e: &serde_json::Error) -> String {
     let msg = e.to_string();
     // serde_json appends " at line L column C"; keep the position, redact the rest.
-    let head = msg.rsplit_once(" at line ").map_or(msg.as_str(), |(h, _)| h);
+    let head = msg
+        .rsplit_once(" at line ")
+        .map_or(msg.as_str(), |(h, _)| h);
     if e.line() > 0 {
         format!("line {}, column {}: {}", e.line(), e.column(), redact(head))
     } else {

@@ -250,6 +250,13 @@ impl Settings {
     /// and `gate` report.
     pub fn scan(&self) -> anyhow::Result<Report> {
         let report = crate::scan::scan(self).map_err(anyhow::Error::msg)?;
+        if report.summary.files_scanned == 0 && report.errors.is_empty() {
+            // An empty scan passes everything: say so, and which configuration made it.
+            crate::errln!(
+                "hipport: warning: no file was scanned (config {}): check the paths and the configuration's include/exclude globs",
+                report.target.config
+            );
+        }
         Ok(self.apply(report))
     }
 }

@@ -239,3 +239,52 @@ fn update_baseline_refuses_to_write_when_a_file_failed() {
     assert!(r.stderr.contains("not written"), "{}", r.stderr);
     assert!(!tree.join("hipport-baseline.json").exists());
 }
+
+/// Issue 22: right after `--update-baseline`, no format reports a baselined finding as a
+/// failure: JUnit skips them, GitHub and GitLab leave them out, JSON marks each one.
+#[test]
+fn a_clean_baseline_is_quiet_in_every_format() {
+    let (_d, tree) = baselined();
+    let r = check(&tree, &["--format", "junit"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains(r#"failures="0""#), "{}", r.stdout);
+    assert!(!r.stdout.contains("<failure"), "{}", r.stdout);
+    assert!(r.stdout.contains("<skipped"), "{}", r.stdout);
+    let r = check(&tree, &["--format", "github"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        !r.stdout.lines().any(|l| l.starts_with("::")),
+        "{}",
+        r.stdout
+    );
+    let r = check(&tree, &["--format", "gitlab"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v.as_array().map(Vec::len), Some(0), "{}", r.stdout);
+    let r = check(&tree, &["--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let findings = v["findings"].as_array().unwrap();
+    assert!(findings
+        .iter()
+        .filter(|f| f["status"] != "PASS")
+        .all(|f| f["baseline_state"] == "unchanged"));
+    // A new finding is the one failure and the one annotation.
+    let f = tree.join("src/saxpy.cu");
+    let mut text = read(&f);
+    text.push_str("\nvoid more() { cudaCtxResetPersistingL2Cache(); asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(x)); }\n");
+    write(&f, &text);
+    let r = check(&tree, &["--format", "junit"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stdout.contains("<failure"), "{}", r.stdout);
+    let r = check(&tree, &["--format", "github"]);
+    let annotated = r.stdout.lines().filter(|l| l.starts_with("::")).count();
+    assert!(annotated >= 1, "{}", r.stdout);
+    assert!(
+        r.stdout
+            .lines()
+            .filter(|l| l.starts_with("::"))
+            .all(|l| l.contains("title=new%3A ")),
+        "{}",
+        r.stdout
+    );
+}

@@ -48,7 +48,8 @@ pub fn run(a: CompareArgs) -> anyhow::Result<i32> {
             if !r.shape_match {
                 crate::outln!(
                     "shape mismatch: baseline {:?}, candidate {:?}",
-                    r.shape_baseline, r.shape_candidate
+                    r.shape_baseline,
+                    r.shape_candidate
                 );
             } else {
                 crate::outln!("shape {:?}, {} elements", r.shape_baseline, r.elements);
@@ -57,19 +58,25 @@ pub fn run(a: CompareArgs) -> anyhow::Result<i32> {
                 }
                 crate::outln!(
                     "max abs error {:e}, max rel error {:e}",
-                    r.max_abs_error, r.max_rel_error
+                    r.max_abs_error,
+                    r.max_rel_error
                 );
                 crate::outln!("outside tolerance: {} of {}", r.mismatched, r.elements);
                 if let Some(w) = &r.worst {
                     crate::outln!(
                         "worst at {:?}: baseline {}, candidate {}",
-                        w.index, w.baseline, w.candidate
+                        w.index,
+                        w.baseline,
+                        w.candidate
                     );
                 }
             }
             crate::outln!(
                 "NaN: baseline {}, candidate {}; Inf: baseline {}, candidate {}",
-                r.nan_baseline, r.nan_candidate, r.inf_baseline, r.inf_candidate
+                r.nan_baseline,
+                r.nan_candidate,
+                r.inf_baseline,
+                r.inf_candidate
             );
             crate::outln!(
                 "{} (rtol {:e}, atol {:e}{})",

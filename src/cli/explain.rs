@@ -32,7 +32,9 @@ pub fn run(a: ExplainArgs) -> anyhow::Result<i32> {
     crate::outln!();
     crate::outln!(
         "category: {}   status: {}   phase: {}",
-        r.category, r.status, r.phase
+        r.category,
+        r.status,
+        r.phase
     );
     crate::outln!();
     crate::outln!("Why it matters\n  {}", r.why);

@@ -45,6 +45,9 @@ impl GateArgs {
 }
 
 pub fn run(a: GateArgs, settings: &Settings) -> anyhow::Result<i32> {
+    if !a.path.exists() {
+        anyhow::bail!("{}: no such file or directory", a.path.display());
+    }
     // The inventory gate sees what `scan` reports on this tree: the same target, rule levels,
     // suppressions and accepted items.
     let report = settings.scan().map_err(|e| format!("{e:#}"));

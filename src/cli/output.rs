@@ -42,7 +42,8 @@ pub fn summary_path(flag: Option<&Path>, format: Format) -> Option<PathBuf> {
 pub fn write_summary(file: &Path, r: &Report) -> anyhow::Result<()> {
     let mut buf = Vec::new();
     markdown::write(r, &mut buf)?;
-    let mut f = open_append(file).with_context(|| format!("cannot write summary {}", file.display()))?;
+    let mut f =
+        open_append(file).with_context(|| format!("cannot write summary {}", file.display()))?;
     f.write_all(&buf)
         .with_context(|| format!("cannot write summary {}", file.display()))
 }

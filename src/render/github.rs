@@ -1,4 +1,4 @@
-//! GitHub Actions workflow-command annotations: one `::error`/`::warning`/`::notice` line per
+//! GitHub Actions workflow-command annotations: one `::error`/`::warning` line per
 //! non-PASS finding, escaped as GitHub documents (`%`, CR and LF in the message; also `:` and
 //! `,` in properties), new findings first when a baseline is used. The Markdown report goes to
 //! the job summary (`$GITHUB_STEP_SUMMARY`) separately, see [`crate::render::markdown`].
@@ -25,7 +25,8 @@ pub fn command(s: Status) -> Option<&'static str> {
     match s {
         Status::Blocker => Some("error"),
         Status::Remediation => Some("warning"),
-        Status::Unknown => Some("notice"),
+        // Not verified is not harmless: a warning titled [UNKNOWN], never a notice.
+        Status::Unknown => Some("warning"),
         Status::Pass => None,
     }
 }
@@ -71,8 +72,15 @@ pub const MAX_PER_RULE_AND_FILE: usize = 3;
 pub fn write(r: &Report, w: &mut dyn Write) -> io::Result<()> {
     let mut seen: std::collections::HashMap<(&str, &str), usize> = std::collections::HashMap::new();
     let mut order: Vec<(bool, u8, usize, &Finding)> = Vec::new();
+    let mut baselined = 0usize;
     for f in &r.findings {
         if command(f.status).is_none() {
+            continue;
+        }
+        // `check`: what the baseline holds is not this change's doing; only new findings
+        // are annotated (the job summary still lists every item).
+        if f.baseline == Some(crate::finding::BaselineState::Unchanged) {
+            baselined += 1;
             continue;
         }
         let n = seen.entry((f.rule.as_str(), f.path.as_str())).or_default();
@@ -98,6 +106,12 @@ pub fn write(r: &Report, w: &mut dyn Write) -> io::Result<()> {
         if let Some(line) = annotation(f, Report::is_new(f), d.as_deref()) {
             writeln!(w, "{line}")?;
         }
+    }
+    if baselined > 0 {
+        writeln!(
+            w,
+            "hipport: {baselined} finding(s) in the baseline not annotated (only new findings are)"
+        )?;
     }
     if held > 0 {
         // Not a workflow command: a log line pointing to the job summary, which lists them.
@@ -171,7 +185,7 @@ mod tests {
         assert!(lines[2].starts_with("::warning file=b.cu,"), "{out}");
         assert!(lines[3].starts_with("::warning file=a.cu,line=2,"), "{out}");
         assert!(lines[4].starts_with("::warning file=a.cu,line=3,"), "{out}");
-        assert!(lines[5].starts_with("::notice file=c.cu,"), "{out}");
+        assert!(lines[5].starts_with("::warning file=c.cu,"), "{out}");
         assert_eq!(lines.iter().filter(|l| l.starts_with("::")).count(), 6);
         assert!(
             lines[6].contains("17 more finding(s) not annotated"),

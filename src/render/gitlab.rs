@@ -41,7 +41,11 @@ pub fn severity(s: Status) -> &'static str {
 pub fn write(r: &Report, w: &mut dyn Write) -> io::Result<()> {
     let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
     let mut issues = Vec::new();
-    for f in r.findings.iter().filter(|f| f.status != Status::Pass) {
+    // `check`: findings the baseline holds are not reported as this change's issues.
+    let reported = |f: &&crate::finding::Finding| {
+        f.status != Status::Pass && f.baseline != Some(crate::finding::BaselineState::Unchanged)
+    };
+    for f in r.findings.iter().filter(reported) {
         let n = seen.entry(f.fingerprint.as_str()).or_default();
         *n += 1;
         let fingerprint = if *n == 1 {

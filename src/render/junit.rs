@@ -1,8 +1,9 @@
-//! JUnit XML for CI systems that show test results: one testsuite per category, one failing
-//! testcase per non-PASS finding. A clean scan is one suite with one passing case, so the CI
+//! JUnit XML for CI systems that show test results: one testsuite per category, one testcase
+//! per non-PASS finding: failing, or skipped when `check` found it in the baseline (only what
+//! is new fails a pull request). A clean scan is one suite with one passing case, so the CI
 //! shows that the scan ran.
 
-use crate::finding::Category;
+use crate::finding::{BaselineState, Category};
 use crate::gate::Status;
 use crate::report::Report;
 use std::io::{self, Write};
@@ -31,11 +32,14 @@ pub fn write(r: &Report, w: &mut dyn Write) -> io::Result<()> {
         .filter(|f| f.status != Status::Pass)
         .collect();
     writeln!(w, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
+    let baselined = |f: &crate::finding::Finding| f.baseline == Some(BaselineState::Unchanged);
+    let skipped_total = failing.iter().filter(|f| baselined(f)).count();
     writeln!(
         w,
-        r#"<testsuites name="hipport" tests="{}" failures="{}">"#,
+        r#"<testsuites name="hipport" tests="{}" failures="{}" skipped="{}">"#,
         failing.len().max(1),
-        failing.len()
+        failing.len() - skipped_total,
+        skipped_total
     )?;
     if failing.is_empty() {
         writeln!(w, r#"  <testsuite name="hipport" tests="1" failures="0">"#)?;
@@ -50,10 +54,12 @@ pub fn write(r: &Report, w: &mut dyn Write) -> io::Result<()> {
         if group.is_empty() {
             continue;
         }
+        let skipped = group.iter().filter(|f| baselined(f)).count();
         writeln!(
             w,
-            r#"  <testsuite name="{c}" tests="{n}" failures="{n}">"#,
-            n = group.len()
+            r#"  <testsuite name="{c}" tests="{}" failures="{}" skipped="{skipped}">"#,
+            group.len(),
+            group.len() - skipped
         )?;
         for f in group {
             writeln!(
@@ -67,6 +73,16 @@ pub fn write(r: &Report, w: &mut dyn Write) -> io::Result<()> {
                 xml(&f.path),
                 f.line
             )?;
+            if baselined(f) {
+                writeln!(
+                    w,
+                    r#"      <skipped message="{} {}: in the baseline, not new"/>"#,
+                    xml(&f.rule),
+                    f.status
+                )?;
+                writeln!(w, "    </testcase>")?;
+                continue;
+            }
             writeln!(
                 w,
                 r#"      <failure type="{}" message="{}">{} {} {}: {}</failure>"#,

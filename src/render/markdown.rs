@@ -2,11 +2,11 @@
 //! the gate board in migration order, the verdict line, then every item grouped by status and
 //! category with its location, what, why, the suggested action and the phase.
 
+use super::mdtext::{cell, code, inline};
 use crate::finding::{Category, Finding};
 use crate::gate::Status;
 use crate::report::Report;
 use crate::rules;
-use super::mdtext::{cell, code, inline};
 use std::io::{self, Write};
 
 /// Writes the report. Findings a baseline comparison found new are listed first within their

@@ -8,11 +8,7 @@
 /// control characters (line breaks, tabs, escapes) are shown as `\n`, `\t`, `\u{..}`.
 pub fn code(s: &str) -> String {
     let s = visible_controls(s);
-    let longest = s
-        .split(|c| c != '`')
-        .map(str::len)
-        .max()
-        .unwrap_or(0);
+    let longest = s.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat(longest + 1);
     let pad = if s.starts_with('`') || s.ends_with('`') || s.is_empty() {
         " "
@@ -100,7 +96,10 @@ mod tests {
 
     #[test]
     fn prose_cannot_open_tags_lines_or_spans() {
-        assert_eq!(inline("use `a<b>` not <b>x</b>"), "use `a<b>` not &lt;b&gt;x&lt;/b&gt;");
+        assert_eq!(
+            inline("use `a<b>` not <b>x</b>"),
+            "use `a<b>` not &lt;b&gt;x&lt;/b&gt;"
+        );
         assert_eq!(inline("one ` tick <i>"), "one \\` tick &lt;i&gt;");
         assert_eq!(inline("two\nlines\r\n# h"), "two lines  # h");
         assert_eq!(cell("a|b `c|d`"), "a\\|b `c\\|d`");

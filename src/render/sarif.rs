@@ -185,7 +185,7 @@ pub fn level(s: Status) -> &'static str {
     match s {
         Status::Blocker => "error",
         Status::Remediation => "warning",
-        Status::Unknown => "note",
+        Status::Unknown => "warning",
         Status::Pass => "none",
     }
 }

@@ -18,7 +18,8 @@ fn severity(s: Status) -> Severity {
     match s {
         Status::Blocker => Severity::Error,
         Status::Remediation => Severity::Warning,
-        Status::Unknown => Severity::Note,
+        // Not verified is not harmless: shown at warning level, the message says UNKNOWN.
+        Status::Unknown => Severity::Warning,
         Status::Pass => Severity::Help,
     }
 }

@@ -52,7 +52,10 @@ fn settings_files_linked_to_the_environment_are_refused_without_being_echoed() {
     }
     std::fs::remove_file(&link).unwrap();
     // A regular file whose bad line holds a secret: the position is given, the value is not.
-    write(&link, "[target]\nrocm = \"6.2.0\"\nAWS_SECRET_ACCESS_KEY=canary-7f3a9c\n");
+    write(
+        &link,
+        "[target]\nrocm = \"6.2.0\"\nAWS_SECRET_ACCESS_KEY=canary-7f3a9c\n",
+    );
     let (code, all) = with_canary(&root, &["scan", "."]);
     assert_eq!(code, Some(2), "{all}");
     assert!(all.contains("line 3"), "{all}");
@@ -95,7 +98,10 @@ fn summaries_are_never_written_through_links_or_into_fifos() {
     let r = hipport(&root, &["scan", ".", "--summary", "plain.md"]);
     assert_eq!(r.code, Some(0), "{}", r.text());
     let got = std::fs::read_to_string(root.join("plain.md")).unwrap();
-    assert!(got.starts_with("before\n# hipport remediation report"), "{got}");
+    assert!(
+        got.starts_with("before\n# hipport remediation report"),
+        "{got}"
+    );
 }
 
 #[test]
@@ -116,11 +122,18 @@ fn an_output_file_never_creates_directories() {
 fn every_report_names_the_configuration_in_effect() {
     let d = tempfile::tempdir().unwrap();
     // A configuration in a parent directory that excludes everything.
-    write(&d.path().join("hipport.toml"), "[paths]\nexclude = [\"**\"]\n");
+    write(
+        &d.path().join("hipport.toml"),
+        "[paths]\nexclude = [\"**\"]\n",
+    );
     let sub = d.path().join("sub");
     write(&sub.join("k.cu"), KERNEL);
     let r = hipport(&sub, &["scan", "."]);
-    assert!(r.stdout.contains("config ") && r.stdout.contains("hipport.toml"), "{}", r.text());
+    assert!(
+        r.stdout.contains("config ") && r.stdout.contains("hipport.toml"),
+        "{}",
+        r.text()
+    );
     let r = hipport(&sub, &["scan", ".", "--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     let shown = v["target"]["config"].as_str().unwrap();
@@ -153,7 +166,10 @@ fn file_names_cannot_inject_markdown_or_workflow_commands() {
         } else {
             std::fs::read_to_string(root.join("step.md")).unwrap()
         };
-        assert!(md.contains("onerror"), "the hostile file was not reported: {md}");
+        assert!(
+            md.contains("onerror"),
+            "the hostile file was not reported: {md}"
+        );
         for line in md.lines() {
             assert!(
                 !line.starts_with("## Done")
