@@ -19,7 +19,7 @@
 //!   (`metric,value[,unit]`).
 //!
 //! The format is detected from the content. JSON is read strictly ([`super::json`]: a repeated
-//! key is an error); the vLLM readers live in [`super::vllm`]. A metric must be evidence
+//! key is an error); the vLLM readers live in `vllm.rs`. A metric must be evidence
 //! ([`super::evidence`]): `NaN`, `Infinity` or a negative time or rate is an error naming the
 //! field, never a skipped or accepted value.
 
