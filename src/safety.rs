@@ -76,6 +76,61 @@ pub fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
     std::fs::read(path)
 }
 
+/// Reads at most `limit` bytes of the regular file `path`, for inputs whose size hipport does
+/// not control (benchmark results, arrays to compare, recorded evidence). A FIFO, device, socket
+/// or directory is refused by kind before it is opened; a file larger than `limit` is refused by
+/// size before it is read, and again while reading (a file that grows). The open is
+/// non-blocking and the opened handle is checked again, so a file swapped for a FIFO between
+/// the check and the open cannot block the run. Messages name neither the path (the caller
+/// does) nor any of the content.
+pub fn read_regular_bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    let refuse = |m: &std::fs::Metadata| -> io::Result<()> {
+        if !m.is_file() {
+            return Err(io::Error::other(format!(
+                "{}, not a regular file: not read",
+                kind_of(m)
+            )));
+        }
+        if m.len() > limit {
+            return Err(io::Error::other(format!(
+                "{} bytes, more than the {} limit for this input: not read",
+                m.len(),
+                show_limit(limit)
+            )));
+        }
+        Ok(())
+    };
+    refuse(&std::fs::metadata(path)?)?;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path)?;
+    refuse(&file.metadata()?)?;
+    let mut bytes = Vec::new();
+    file.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(io::Error::other(format!(
+            "grew past the {} limit for this input while being read: not read",
+            show_limit(limit)
+        )));
+    }
+    Ok(bytes)
+}
+
+/// `64 MiB`, `1 GiB`, `4096 bytes`.
+fn show_limit(limit: u64) -> String {
+    match limit {
+        l if l >= 1 << 30 && l % (1 << 30) == 0 => format!("{} GiB", l >> 30),
+        l if l >= 1 << 20 && l % (1 << 20) == 0 => format!("{} MiB", l >> 20),
+        l => format!("{l} bytes"),
+    }
+}
+
 /// Checks that `dest` may be replaced: absent, or a regular file (not a symlink) that is not
 /// read-only.
 pub fn check_destination(dest: &Path) -> io::Result<()> {

@@ -57,9 +57,18 @@ fn vllm_serving_result_with_metadata_and_per_request_arrays() {
 }
 
 #[test]
-fn vllm_serving_nan_is_skipped_not_an_error() {
+fn vllm_serving_nan_is_an_error_naming_the_field() {
+    // Python writes NaN for a statistic it could not compute: not a measurement, and not
+    // silently dropped either (a dropped value could hide a run that did not work).
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/perf/vllm_serving_rocm_mi300x.json");
+    let text = std::fs::read_to_string(p)
+        .unwrap()
+        .replace("\"std_itl_ms\": 5.12", "\"std_itl_ms\": NaN");
+    let e = ingest(&text, None).unwrap_err();
+    assert!(e.contains("`std_itl_ms` is not a finite number"), "{e}");
     let i = read("vllm_serving_rocm_mi300x.json");
-    assert!(!i.metrics.contains_key("std_itl_ms"));
+    assert_eq!(i.metrics["std_itl_ms"], 5.12);
     assert_eq!(i.metrics["p99_ttft_ms"], 188.6);
     let fp16 = read("vllm_serving_rocm_mi300x_fp16.json");
     assert_eq!(fp16.found.conditions["precision"], "FP16");
@@ -178,7 +187,11 @@ fn a_forced_format_that_does_not_fit_is_an_error() {
     let e = ingest("metric,value\nx,1\n", Some(Format::VllmServing)).unwrap_err();
     assert!(e.contains("expected a JSON object"), "{e}");
     let e = ingest(r#"{"metrics": {"x": "fast"}}"#, None).unwrap_err();
-    assert!(e.contains("metrics.x: expected a number"), "{e}");
+    assert!(
+        e.contains("`metrics.x`: expected a number, got a string"),
+        "{e}"
+    );
+    assert!(!e.contains("fast"), "the value is not echoed: {e}");
 }
 
 #[test]

@@ -5,24 +5,14 @@
 use super::{npy, Array};
 use std::path::Path;
 
-/// The largest input `compare` reads (a device such as `/dev/zero` or a runaway file is an
-/// error, never an unbounded read).
+/// The largest input `compare` reads (a runaway file is an error, never an unbounded read).
 pub const MAX_INPUT_BYTES: u64 = 1 << 30;
 
+/// Reads a regular file of at most [`MAX_INPUT_BYTES`]: a device such as `/dev/zero` or a FIFO
+/// is refused by kind, without blocking (write the output to a file first).
 pub fn load(path: &Path) -> Result<Array, String> {
-    use std::io::Read;
-    let f = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut bytes = Vec::new();
-    f.take(MAX_INPUT_BYTES + 1)
-        .read_to_end(&mut bytes)
+    let bytes = crate::safety::read_regular_bounded(path, MAX_INPUT_BYTES)
         .map_err(|e| format!("{}: {e}", path.display()))?;
-    if bytes.len() as u64 > MAX_INPUT_BYTES {
-        return Err(format!(
-            "{}: larger than {} MiB: not read",
-            path.display(),
-            MAX_INPUT_BYTES >> 20
-        ));
-    }
     let ext = path
         .extension()
         .and_then(|e| e.to_str())
@@ -36,6 +26,16 @@ pub fn load(path: &Path) -> Result<Array, String> {
         _ => Err("unknown format: expected .npy, .csv/.tsv/.txt or .json".into()),
     };
     r.map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// A short, escaped excerpt of the file's text for an error message: control characters
+/// escaped, at most 40 characters.
+pub(super) fn excerpt(s: &str) -> String {
+    let escaped: String = s.escape_debug().collect();
+    match escaped.char_indices().nth(40) {
+        Some((cut, _)) => format!("{}…", &escaped[..cut]),
+        None => escaped,
+    }
 }
 
 fn number(s: &str) -> Option<f64> {
@@ -63,7 +63,13 @@ pub fn csv(text: &str) -> Result<Array, String> {
         match parsed {
             Some(r) => rows.push(r),
             None if rows.is_empty() => continue, // header
-            None => return Err(format!("line {}: not a number in `{line}`", i + 1)),
+            None => {
+                return Err(format!(
+                    "line {}: not a number in `{}`",
+                    i + 1,
+                    excerpt(line)
+                ))
+            }
         }
     }
     let cols = rows.first().map_or(0, Vec::len);
@@ -128,7 +134,7 @@ fn flatten(
         }
         Value::String(s) => number(s)
             .map(|x| out.push(x))
-            .ok_or_else(|| format!("`{s}` is not a number")),
+            .ok_or_else(|| format!("`{}` is not a number", excerpt(s))),
         Value::Bool(b) => {
             out.push(f64::from(u8::from(*b)));
             Ok(())

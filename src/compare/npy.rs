@@ -60,8 +60,12 @@ pub fn parse(bytes: &[u8]) -> Result<Array, String> {
 }
 
 fn decode(descr: &str, data: &[u8], n: usize) -> Result<Vec<f64>, String> {
-    let unsupported =
-        || format!("dtype {descr:?} is not supported (f2/f4/f8, i1–i8, u1–u8, b1 are)");
+    let unsupported = || {
+        format!(
+            "dtype {} is not supported (f2/f4/f8, i1–i8, u1–u8, b1 are)",
+            super::load::excerpt(descr)
+        )
+    };
     let (order, kind) = match descr.as_bytes().first() {
         Some(b'<' | b'>' | b'|' | b'=') => descr.split_at(1),
         _ => return Err(unsupported()),
@@ -164,7 +168,7 @@ fn parse_shape(raw: &str) -> Result<Vec<usize>, String> {
         .map(|s| {
             s.trim_end_matches('L')
                 .parse::<usize>()
-                .map_err(|_| format!("bad .npy shape entry `{s}`"))
+                .map_err(|_| format!("bad .npy shape entry `{}`", super::load::excerpt(s)))
         })
         .collect()
 }

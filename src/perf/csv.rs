@@ -47,7 +47,8 @@ pub fn parse(text: &str) -> Result<Table, String> {
     let header = split(head.trim_start_matches('\u{feff}'), sep);
     if header.len() < 2 || header.iter().any(String::is_empty) {
         return Err(format!(
-            "the header `{head}` needs at least two named columns"
+            "the header `{}` needs at least two named columns",
+            super::json::shown(head)
         ));
     }
     let mut rows = Vec::new();

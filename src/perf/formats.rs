@@ -18,10 +18,14 @@
 //! - plain JSON (`{"metrics": {…}, "conditions": {…}}` or a flat object) and plain CSV
 //!   (`metric,value[,unit]`).
 //!
-//! The format is detected from the content; Python's `NaN`/`Infinity` tokens read as missing.
+//! The format is detected from the content. JSON is read strictly ([`super::json`]: a repeated
+//! key is an error); the vLLM readers live in `vllm.rs`. A metric must be evidence
+//! ([`super::evidence`]): `NaN`, `Infinity` or a negative time or rate is an error naming the
+//! field, never a skipped or accepted value.
 
 use super::conditions::Found;
 use super::csv;
+use super::json::{num, shown, Num};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
@@ -60,31 +64,44 @@ pub struct Ingested {
     pub metrics: BTreeMap<String, f64>,
     pub found: Found,
     pub notes: Vec<String>,
+    /// Every metric of the format is a time or a rate (vLLM, pytest-benchmark): none negative.
+    pub(super) all_non_negative: bool,
 }
 
 impl Ingested {
-    fn new(format: Format) -> Ingested {
+    pub(super) fn new(format: Format) -> Ingested {
         Ingested {
             format,
             metrics: BTreeMap::new(),
             found: Found::default(),
             notes: Vec::new(),
+            all_non_negative: false,
         }
     }
-    /// Adds a metric; whitespace is dropped from the name so a requirement can name it.
-    fn metric(&mut self, name: String, v: f64) -> Result<(), String> {
+    /// Adds a metric; whitespace is dropped from the name so a requirement can name it. A
+    /// non-finite value, or a negative time or rate, is an error naming it.
+    pub(super) fn metric(&mut self, name: String, v: f64) -> Result<(), String> {
         let name: String = name.chars().filter(|c| !c.is_whitespace()).collect();
-        if !v.is_finite() {
-            self.notes
-                .push(format!("{name}: not a finite number, skipped"));
-            return Ok(());
-        }
+        super::evidence::check_value(&name, v, self.all_non_negative)?;
         if self.metrics.insert(name.clone(), v).is_some() {
             return Err(format!(
-                "metric `{name}` appears twice: rename one (hipport will not pick one)"
+                "metric `{}` appears twice: rename one (hipport will not pick one)",
+                shown(&name)
             ));
         }
         Ok(())
+    }
+    /// Adds the JSON value at `field` as metric `name` when it is a number; a non-finite one
+    /// (`NaN`, `Infinity`) is an error naming `field`, anything else is not a measurement.
+    pub(super) fn metric_json(&mut self, name: &str, field: &str, v: &Value) -> Result<(), String> {
+        match num(v) {
+            Num::Finite(x) => self.metric(name.to_string(), x),
+            Num::NonFinite => Err(format!(
+                "`{}` is not a finite number, so not a measurement",
+                shown(field)
+            )),
+            Num::Other => Ok(()),
+        }
     }
 }
 
@@ -92,10 +109,7 @@ impl Ingested {
 pub fn ingest(text: &str, format: Option<Format>) -> Result<Ingested, String> {
     let trimmed = text.trim_start_matches('\u{feff}').trim_start();
     let json = if trimmed.starts_with('{') || trimmed.starts_with('[') {
-        Some(
-            serde_json::from_str::<Value>(&python_json(trimmed))
-                .map_err(|e| format!("not valid JSON: {e}"))?,
-        )
+        Some(super::json::parse(trimmed).map_err(|e| format!("not valid JSON: {e}"))?)
     } else {
         None
     };
@@ -112,9 +126,9 @@ pub fn ingest(text: &str, format: Option<Format>) -> Result<Ingested, String> {
     let ing = match format {
         Format::GoogleBenchmark => google_benchmark(need_json()?),
         Format::PytestBenchmark => pytest_benchmark(need_json()?),
-        Format::VllmServing => vllm(need_json()?, Format::VllmServing),
-        Format::VllmThroughput => vllm(need_json()?, Format::VllmThroughput),
-        Format::VllmLatency => vllm_latency(need_json()?),
+        Format::VllmServing => super::vllm::serving_or_throughput(need_json()?, format),
+        Format::VllmThroughput => super::vllm::serving_or_throughput(need_json()?, format),
+        Format::VllmLatency => super::vllm::latency(need_json()?),
         Format::PlainJson => plain_json(need_json()?),
         Format::TorchCsv => torch_csv(trimmed),
         Format::PlainCsv => plain_csv(trimmed),
@@ -126,45 +140,6 @@ pub fn ingest(text: &str, format: Option<Format>) -> Result<Ingested, String> {
         ));
     }
     Ok(ing)
-}
-
-/// Python's `json.dump` writes `NaN`, `Infinity` and `-Infinity`: read them as `null`.
-fn python_json(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut in_str = false;
-    let mut escaped = false;
-    let mut rest = text;
-    while let Some(c) = rest.chars().next() {
-        if in_str {
-            out.push(c);
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == '"' {
-                in_str = false;
-            }
-            rest = &rest[c.len_utf8()..];
-            continue;
-        }
-        if c == '"' {
-            in_str = true;
-        }
-        let word = ["-Infinity", "Infinity", "NaN"]
-            .into_iter()
-            .find(|w| rest.starts_with(w));
-        match word {
-            Some(w) => {
-                out.push_str("null");
-                rest = &rest[w.len()..];
-            }
-            None => {
-                out.push(c);
-                rest = &rest[c.len_utf8()..];
-            }
-        }
-    }
-    out
 }
 
 fn detect_json(v: &Value) -> Format {
@@ -205,7 +180,7 @@ fn detect_csv(text: &str) -> Result<Format, String> {
     })
 }
 
-fn scalar(v: &Value) -> Option<String> {
+pub(super) fn scalar(v: &Value) -> Option<String> {
     match v {
         Value::String(s) => Some(s.clone()),
         Value::Number(n) => Some(n.to_string()),
@@ -221,7 +196,7 @@ fn time_suffix(unit: &str) -> Result<&'static str, String> {
         "us" => Ok("us"),
         "ms" => Ok("ms"),
         "s" => Ok("s"),
-        u => Err(format!("unknown time_unit `{u}`")),
+        u => Err(format!("unknown time_unit `{}`", shown(u))),
     }
 }
 
@@ -299,10 +274,13 @@ fn google_benchmark(o: &Map<String, Value>) -> Result<Ingested, String> {
         };
         if r.get("error_occurred").and_then(Value::as_bool) == Some(true) {
             ing.notes.push(format!(
-                "{name}: the benchmark reported an error ({}), no metrics taken",
-                r.get("error_message")
-                    .and_then(Value::as_str)
-                    .unwrap_or("no message")
+                "{}: the benchmark reported an error ({}), no metrics taken",
+                shown(name),
+                shown(
+                    r.get("error_message")
+                        .and_then(Value::as_str)
+                        .unwrap_or("no message")
+                )
             ));
             continue;
         }
@@ -311,17 +289,23 @@ fn google_benchmark(o: &Map<String, Value>) -> Result<Ingested, String> {
         if !is_aggregate && aggregated.contains(&run_name) {
             continue; // the repetitions are summarized by the aggregate rows
         }
+        if !is_aggregate && r.get("iterations").and_then(Value::as_f64) == Some(0.0) {
+            return Err(format!(
+                "`{}.iterations` is 0: the benchmark ran no iteration, so it measured nothing",
+                shown(name)
+            ));
+        }
         let percentage = r.get("aggregate_unit").and_then(Value::as_str) == Some("percentage");
         let unit = time_suffix(r.get("time_unit").and_then(Value::as_str).unwrap_or("ns"))
-            .map_err(|e| format!("{name}: {e}"))?;
+            .map_err(|e| format!("{}: {e}", shown(name)))?;
         for t in ["real_time", "cpu_time"] {
-            if let Some(v) = r.get(t).and_then(Value::as_f64) {
+            if let Some(v) = r.get(t) {
                 let metric = if percentage {
                     format!("{name}.{t}")
                 } else {
                     format!("{name}.{t}_{unit}")
                 };
-                ing.metric(metric, v)?;
+                ing.metric_json(&metric, &format!("{name}.{t}"), v)?;
             }
         }
         if let Some(fields) = r.as_object() {
@@ -329,9 +313,8 @@ fn google_benchmark(o: &Map<String, Value>) -> Result<Ingested, String> {
                 if GBENCH_FIELDS.contains(&k.as_str()) {
                     continue;
                 }
-                if let Some(x) = v.as_f64() {
-                    ing.metric(format!("{name}.{k}"), x)?;
-                }
+                let metric = format!("{name}.{k}");
+                ing.metric_json(&metric, &metric, v)?;
             }
         }
     }
@@ -350,6 +333,7 @@ const PYTEST_STATS: &[(&str, &str)] = &[
 
 fn pytest_benchmark(o: &Map<String, Value>) -> Result<Ingested, String> {
     let mut ing = Ingested::new(Format::PytestBenchmark);
+    ing.all_non_negative = true;
     let rows = o
         .get("benchmarks")
         .and_then(Value::as_array)
@@ -400,102 +384,34 @@ fn pytest_benchmark(o: &Map<String, Value>) -> Result<Ingested, String> {
         };
         let Some(stats) = b.get("stats").and_then(Value::as_object) else {
             ing.notes
-                .push(format!("{name}: no stats (skipped or failed)"));
+                .push(format!("{}: no stats (skipped or failed)", shown(name)));
             continue;
         };
+        if stats.get("rounds").and_then(Value::as_f64) == Some(0.0) {
+            return Err(format!(
+                "`{}.stats.rounds` is 0: the benchmark ran no round, so it measured nothing",
+                shown(name)
+            ));
+        }
         for (k, metric) in PYTEST_STATS {
-            if let Some(v) = stats.get(*k).and_then(Value::as_f64) {
-                ing.metric(format!("{name}.{metric}"), v)?;
+            if let Some(v) = stats.get(*k) {
+                ing.metric_json(&format!("{name}.{metric}"), &format!("{name}.stats.{k}"), v)?;
             }
         }
     }
     Ok(ing)
 }
 
-/// Result keys that are not measurements or that hold per-request arrays.
-const VLLM_SKIP: &[&str] = &[
-    "date",
-    "tokenizer_id",
-    "input_lens",
-    "output_lens",
-    "ttfts",
-    "itls",
-    "generated_texts",
-    "errors",
-    "completed",
-    "failed",
-    "total_input_tokens",
-    "total_output_tokens",
-    "total_num_tokens",
-    "percentiles",
-    "latencies",
-];
-
-fn vllm(o: &Map<String, Value>, format: Format) -> Result<Ingested, String> {
-    let mut ing = Ingested::new(format);
-    for (k, v) in o {
-        let key = k.trim_end_matches(':'); // vLLM writes "request_goodput:"
-        if VLLM_SKIP.contains(&key) {
-            // Requests that completed (and failed, when any did) say whether both runs did
-            // the same work: they are compared like conditions.
-            match (key, v.as_f64()) {
-                ("completed", Some(n)) => {
-                    ing.found.add("completed_requests", &n.to_string(), false)
-                }
-                ("failed", Some(n)) if n > 0.0 => {
-                    ing.found.add("failed_requests", &n.to_string(), false)
-                }
-                _ => {}
-            }
-            continue;
-        }
-        match v {
-            Value::Number(n)
-                if super::conditions::canonical(key).is_none()
-                    && !super::conditions::is_machine_key(key) =>
-            {
-                if let Some(x) = n.as_f64() {
-                    ing.metric(key.to_string(), x)?;
-                }
-            }
-            Value::Null | Value::Array(_) | Value::Object(_) => {}
-            other => {
-                if let Some(s) = scalar(other) {
-                    ing.found.add(key, &s, true);
-                }
-            }
-        }
+/// What a JSON value is, in words, for an error that must not echo it.
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
     }
-    if !ing.found.unused.is_empty() {
-        let unused = std::mem::take(&mut ing.found.unused);
-        ing.notes.push(format!(
-            "not conditions hipport knows, ignored: {} (pass them with --conditions if they matter)",
-            unused.join(", ")
-        ));
-    }
-    Ok(ing)
-}
-
-/// `avg_latency` → `avg_latency_s`; `percentiles["99"]` → `p99_latency_s`.
-fn vllm_latency(o: &Map<String, Value>) -> Result<Ingested, String> {
-    let mut ing = Ingested::new(Format::VllmLatency);
-    if let Some(v) = o.get("avg_latency").and_then(Value::as_f64) {
-        ing.metric("avg_latency_s".into(), v)?;
-    }
-    if let Some(p) = o.get("percentiles").and_then(Value::as_object) {
-        for (k, v) in p {
-            let Some(x) = v.as_f64() else { continue };
-            let pct = k.trim_end_matches(".0");
-            if pct.is_empty() || !pct.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
-                return Err(format!("percentiles: `{k}` is not a percentage"));
-            }
-            ing.metric(format!("p{pct}_latency_s"), x)?;
-        }
-    }
-    if let Some(n) = o.get("latencies").and_then(Value::as_array).map(Vec::len) {
-        ing.notes.push(format!("{n} timed iteration(s)"));
-    }
-    Ok(ing)
 }
 
 fn plain_json(o: &Map<String, Value>) -> Result<Ingested, String> {
@@ -503,9 +419,21 @@ fn plain_json(o: &Map<String, Value>) -> Result<Ingested, String> {
     let metrics = o.get("metrics").and_then(Value::as_object);
     if let Some(m) = metrics {
         for (k, v) in m {
-            match v.as_f64() {
-                Some(x) => ing.metric(k.clone(), x)?,
-                None => return Err(format!("metrics.{k}: expected a number, got {v}")),
+            match num(v) {
+                Num::Finite(x) => ing.metric(k.clone(), x)?,
+                Num::NonFinite => {
+                    return Err(format!(
+                        "`metrics.{}` is not a finite number, so not a measurement",
+                        shown(k)
+                    ))
+                }
+                Num::Other => {
+                    return Err(format!(
+                        "`metrics.{}`: expected a number, got {}",
+                        shown(k),
+                        kind(v)
+                    ))
+                }
             }
         }
         for section in ["conditions", "machine"] {
@@ -520,18 +448,16 @@ fn plain_json(o: &Map<String, Value>) -> Result<Ingested, String> {
         return Ok(ing);
     }
     for (k, v) in o {
+        let measured =
+            super::conditions::canonical(k).is_none() && !super::conditions::is_machine_key(k);
         match v {
-            Value::Number(n)
-                if super::conditions::canonical(k).is_none()
-                    && !super::conditions::is_machine_key(k) =>
-            {
-                if let Some(x) = n.as_f64() {
-                    ing.metric(k.clone(), x)?;
-                }
+            Value::Number(_) | Value::String(_) if measured && num(v) != Num::Other => {
+                ing.metric_json(k, k, v)?
             }
-            Value::Object(_) | Value::Array(_) | Value::Null => ing
-                .notes
-                .push(format!("{k}: not a number or a condition, ignored")),
+            Value::Object(_) | Value::Array(_) | Value::Null => ing.notes.push(format!(
+                "{}: not a number or a condition, ignored",
+                shown(k)
+            )),
             other => {
                 if let Some(s) = scalar(other) {
                     ing.found.add(k, &s, false);
@@ -574,14 +500,18 @@ fn plain_csv(text: &str) -> Result<Ingested, String> {
             u if named.is_empty() || named == u => {
                 if named.is_empty() {
                     ing.notes.push(format!(
-                        "line {line}: unit `{u}` of {name} kept only in the note"
+                        "line {line}: unit `{}` of {} kept only in the note",
+                        shown(u),
+                        shown(name)
                     ));
                 }
                 name.to_string()
             }
             u => {
                 return Err(format!(
-                    "line {line}: {name} says `{named}` in its name but `{u}` in the unit column"
+                    "line {line}: {} says `{named}` in its name but `{}` in the unit column",
+                    shown(name),
+                    shown(u)
                 ))
             }
         };
@@ -662,14 +592,6 @@ fn torch_csv(text: &str) -> Result<Ingested, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn python_nan_reads_as_null_outside_strings() {
-        assert_eq!(
-            python_json(r#"{"a": NaN, "b": "NaN \"x\"", "c": -Infinity, "d": [Infinity]}"#),
-            r#"{"a": null, "b": "NaN \"x\"", "c": null, "d": [null]}"#
-        );
-    }
 
     #[test]
     fn detects_each_format_from_content() {

@@ -5,9 +5,10 @@
 //! requirement → REMEDIATION with the gap; every requirement met → PASS. Never BLOCKER. The ratio
 //! to the baseline is shown for information only: the requirement is the gate.
 
+use super::evidence;
 use crate::gate::Status;
 use crate::record::perf::{self, lookup, num, parse_requirement, unit_of, PerfRun, Requirement};
-use crate::record::{sha256_file, Record};
+use crate::record::{sha256_hex, Record};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -128,7 +129,7 @@ pub fn differences(base: &PerfRun, cand: &PerfRun) -> Vec<String> {
 }
 
 /// The recorded file changed since it was recorded (a missing file is fine: the numbers are in
-/// the record).
+/// the record). Re-read like any benchmark file: regular, bounded, never blocking.
 fn drift(root: &Path, which: &str, run: &PerfRun) -> Option<String> {
     if run.path.is_empty() || run.sha256.is_empty() {
         return None;
@@ -139,12 +140,17 @@ fn drift(root: &Path, which: &str, run: &PerfRun) -> Option<String> {
     } else {
         root.join(p)
     };
-    match sha256_file(&full) {
-        Ok(h) if h != run.sha256 => Some(format!(
+    match crate::safety::read_regular_bounded(&full, evidence::MAX_BENCHMARK_BYTES) {
+        Ok(bytes) if sha256_hex(&bytes) != run.sha256 => Some(format!(
             "the {which} file {} changed since it was recorded: record it again (hipport record perf {which} {})",
             run.path, run.path
         )),
-        _ => None,
+        Ok(_) => None,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => Some(format!(
+            "the {which} file {} cannot be checked against the record ({e}): record it again",
+            run.path
+        )),
     }
 }
 
@@ -241,6 +247,22 @@ fn row(
         q.value
     };
     out.threshold = Some(threshold);
+    // A value that measured nothing cannot meet a requirement: with no baseline to compare the
+    // run with, it must come from a run that completed work; a time is never exactly 0.
+    let work = if base.is_none() {
+        evidence::work_shown(cand, &q.metric, cv)
+    } else if cv == 0.0 && evidence::is_time(&q.metric) {
+        Err(format!(
+            "the candidate's {} is 0: no time was measured",
+            q.metric
+        ))
+    } else {
+        Ok(())
+    };
+    if let Err(e) = work {
+        out.reason = e;
+        return out;
+    }
     if q.is_scaling() {
         let need = r.production.gpus.max(1) * r.production.nodes.max(1);
         let had = cand.machine.gpus;
@@ -387,6 +409,11 @@ pub fn performance(r: &Record, root: &Path) -> PerfGate {
     for (which, run) in [("candidate", Some(cand)), ("baseline", base)] {
         if let Some(d) = run.and_then(|run| drift(root, which, run)) {
             problems.push(d);
+        }
+    }
+    for (which, run) in [("candidate", Some(cand)), ("baseline", base)] {
+        if let Some(run) = run {
+            problems.extend(evidence::run_problems(which, run));
         }
     }
     problems.extend(target_problems(r, cand));

@@ -1,12 +1,17 @@
 //! Benchmark results as evidence for the performance gate: read a result file in the format a
 //! tool wrote it ([`formats`]), name its conditions one way ([`conditions`]), record the machine
 //! (the file's own facts, then flags, then a `probe` of this host for what is still
-//! empty), and judge the gate from the record ([`judge`]).
+//! empty), and judge the gate from the record ([`judge`]). A number counts only if it is
+//! evidence ([`evidence`]: finite, a time or rate never negative, from a run that did work);
+//! a result file is read only if it is a regular file of at most 64 MiB.
 
 pub mod conditions;
 pub mod csv;
+pub mod evidence;
 pub mod formats;
+pub mod json;
 pub mod judge;
+mod vllm;
 
 use crate::record::perf::{Machine, PerfRun};
 use conditions::{merge_machine, Found};
@@ -25,13 +30,15 @@ pub struct RunInput {
     pub probe: bool,
 }
 
-/// Reads `file` and builds the run; `shown_path` is how the record names it.
+/// Reads `file` (a regular file of at most [`evidence::MAX_BENCHMARK_BYTES`]) and builds the
+/// run; `shown_path` is how the record names it.
 pub fn ingest_run(file: &Path, shown_path: &str, input: &RunInput) -> Result<PerfRun, String> {
-    let bytes = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
-    let text = String::from_utf8(bytes.clone())
-        .map_err(|_| format!("{}: not UTF-8 text", file.display()))?;
+    let bytes = crate::safety::read_regular_bounded(file, evidence::MAX_BENCHMARK_BYTES)
+        .map_err(|e| format!("{}: {e}", file.display()))?;
+    let text =
+        std::str::from_utf8(&bytes).map_err(|_| format!("{}: not UTF-8 text", file.display()))?;
     let ing =
-        formats::ingest(&text, input.format).map_err(|e| format!("{}: {e}", file.display()))?;
+        formats::ingest(text, input.format).map_err(|e| format!("{}: {e}", file.display()))?;
     let flags = conditions::from_flags(&input.conditions)?;
     let mut notes = ing.notes;
     let Found {
@@ -94,7 +101,8 @@ pub fn probe_host() -> Machine {
             m.gpus = py.get("device_count").and_then(|v| v.as_u64()).unwrap_or(0) as u32;
         }
     }
-    if let Ok(v) = std::fs::read_to_string("/opt/rocm/.info/version") {
+    let version = crate::safety::read_regular_bounded(Path::new("/opt/rocm/.info/version"), 4096);
+    if let Ok(v) = version.map(|b| String::from_utf8_lossy(&b).into_owned()) {
         if let Some(release) = v.trim().split('-').next().filter(|r| !r.is_empty()) {
             m.rocm = release.to_string();
         }
