@@ -6,7 +6,7 @@
 //! errors are reduced to a position and a message with quoted text redacted
 //! ([`redact`]): no error carries the file's contents.
 
-use std::io::{self, Read};
+use std::io;
 use std::path::Path;
 
 /// The most bytes read from a configuration, baseline or record file.
@@ -28,24 +28,8 @@ pub fn read_text(file: &Path, project: &Path, limit: u64) -> io::Result<String> 
             )));
         }
     }
-    let meta = std::fs::metadata(file)?;
-    if !meta.is_file() {
-        return Err(io::Error::other(format!(
-            "{} is {}, not a regular file: not read",
-            file.display(),
-            crate::safety::kind_of(&meta)
-        )));
-    }
-    let mut bytes = Vec::new();
-    std::fs::File::open(file)?
-        .take(limit + 1)
-        .read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > limit {
-        return Err(io::Error::other(format!(
-            "{} is larger than {limit} bytes: not read",
-            file.display()
-        )));
-    }
+    let bytes = crate::safety::read_regular_bounded(file, limit)
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", file.display())))?;
     String::from_utf8(bytes).map_err(|e| {
         io::Error::new(
             io::ErrorKind::InvalidData,
@@ -177,6 +161,6 @@ mod tests {
         assert!(e.to_string().contains("not a regular file"), "{e}");
         std::fs::write(d.path().join("big"), "x".repeat(200)).unwrap();
         let e = read_text(&d.path().join("big"), d.path(), 100).unwrap_err();
-        assert!(e.to_string().contains("larger than"), "{e}");
+        assert!(e.to_string().contains("limit"), "{e}");
     }
 }

@@ -262,7 +262,9 @@ fn gitlab_code_quality_and_junit() {
         .contains("cudaCtxResetPersistingL2Cache"));
     let xml = scan_out(&tree, "junit");
     assert!(xml.starts_with("<?xml"));
-    assert!(xml.contains(r#"<testsuite name="unsupported-api" tests="3" failures="3" skipped="0">"#));
+    assert!(
+        xml.contains(r#"<testsuite name="unsupported-api" tests="3" failures="3" skipped="0">"#)
+    );
     assert_eq!(xml.matches("<failure ").count(), 3);
     assert!(xml.contains(r#"name="src/saxpy.cu:12:3 HP001""#));
 }

@@ -405,8 +405,13 @@ pub fn write_atomic(dest: &Path, bytes: &[u8]) -> std::io::Result<()> {
     crate::source::write_atomic(dest, bytes, None)
 }
 
+/// The most bytes hashed from one evidence file.
+pub const EVIDENCE_LIMIT: u64 = 1 << 30;
+
 pub fn sha256_file(path: &Path) -> Result<String, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    // Evidence is named by a repository's record: a device or FIFO there must not hang `gate`.
+    let bytes = crate::safety::read_regular_bounded(path, EVIDENCE_LIMIT)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(sha256_hex(&bytes))
 }
 

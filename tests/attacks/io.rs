@@ -263,3 +263,20 @@ fn baseline_counts_saturate_instead_of_wrapping() {
     let r = hipport(&root, &["check", "."]);
     assert_eq!(r.code, Some(0), "{}", r.text());
 }
+
+#[test]
+fn evidence_named_by_a_record_is_read_bounded() {
+    let (_d, root) = project();
+    write(
+        &root.join("hipport-migration.toml"),
+        "schema_version = 1\n\n[[gate]]\nname = \"build\"\nstatus = \"PASS\"\ndate = \"2026-11-30T19:03:27Z\"\nrecorded_by = \"x@example.org\"\nnote = \"n\"\n\n[gate.evidence]\npath = \"/dev/zero\"\nsha256 = \"00\"\n",
+    );
+    let r = run_limited(&root, &["gate", "."], Duration::from_secs(60));
+    assert!(matches!(r.code, Some(1) | Some(2)), "{}", r.text());
+    let build = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("build "))
+        .unwrap_or("");
+    assert!(build.contains("UNKNOWN"), "{}", r.text());
+}
