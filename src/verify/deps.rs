@@ -174,6 +174,7 @@ mod tests {
             cwd: PathBuf::from("/"),
             args: args.iter().map(|s| s.to_string()).collect(),
             notes: vec![],
+            output: None,
         }
     }
 

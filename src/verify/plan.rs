@@ -88,13 +88,18 @@ pub fn plan(
                 args.push(f.clone());
             }
         }
+        // The mode is hipport's: an object it then checks, or -fsyntax-only; the project's
+        // flags (filtered) come before and cannot change it.
+        let mut output = None;
         if full {
             let dir = out_abs.join(OBJECTS);
             std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
             let hash = crate::record::sha256_hex(rel.as_bytes());
+            let obj = dir.join(format!("{}.o", &hash[..16]));
             args.push("-c".into());
             args.push("-o".into());
-            args.push(format!("{}/{}.o", dir.display(), &hash[..16]));
+            args.push(obj.display().to_string());
+            output = Some(obj);
         } else {
             args.push("-fsyntax-only".into());
         }
@@ -106,6 +111,7 @@ pub fn plan(
             cwd: out_abs.clone(),
             args,
             notes,
+            output,
         });
     }
     Ok(Plan { source, commands })
