@@ -85,7 +85,10 @@ pub fn find(explicit: Option<&Path>) -> Result<Hipcc, FindError> {
             if !p.is_file() {
                 return Err(FindError::NoSuchFile(p.to_path_buf()));
             }
-            p.to_path_buf()
+            // Absolute (links kept: ROCm's hipcc finds its release from its own path), because
+            // compiles run in other directories.
+            std::path::absolute(p)
+                .map_err(|e| FindError::CannotRun(p.to_path_buf(), e.to_string()))?
         }
         None => on_path("hipcc")
             .or_else(|| Some(PathBuf::from("/opt/rocm/bin/hipcc")).filter(|p| p.is_file()))
