@@ -375,3 +375,31 @@ fn recorded(gate: Gate, stored: Option<&GateRow>, r: &Record) -> GateLine {
     }
     line
 }
+
+#[cfg(test)]
+mod build_tests {
+    use super::*;
+
+    #[test]
+    fn build_evidence_for_other_architectures_is_not_evidence_for_the_target() {
+        let mut rec = Record::new("t");
+        rec.target.rocm = "5.2.3".into();
+        rec.target.gfx = "gfx942".into();
+        let row = rec.gates.iter_mut().find(|g| g.name == "build").unwrap();
+        row.status = Status::Pass;
+        row.evidence.command = "hipport verify .".into();
+        row.details.insert("hip".into(), "5.2".into());
+        row.details.insert("offload_arch".into(), "gfx90a".into());
+        let stored = rec.gate("build").cloned();
+        let line = build(Path::new("."), stored.as_ref(), &rec);
+        assert_eq!(line.status, Status::Unknown);
+        assert!(
+            line.reason.contains("evidence for gfx90a, target gfx942"),
+            "{}",
+            line.reason
+        );
+        rec.target.gfx = "gfx90a".into();
+        let line = build(Path::new("."), stored.as_ref(), &rec);
+        assert_eq!(line.status, Status::Pass, "{}", line.reason);
+    }
+}
