@@ -26,6 +26,8 @@ use std::path::{Path, PathBuf};
 pub const RESULTS_FILE: &str = ".hipport/verify-results.json";
 /// The default output tree, under the project root.
 pub const DEFAULT_OUT: &str = ".hipport/verify";
+/// Earlier results larger than this are not merged (`--only`).
+const MAX_RESULTS_BYTES: u64 = 256 << 20;
 /// Used when neither --offload-arch nor the record's `[target].gfx` names one.
 pub const DEFAULT_ARCH: &str = "gfx90a";
 
@@ -239,8 +241,11 @@ pub fn run(a: VerifyArgs, settings: &Settings) -> anyhow::Result<i32> {
     results.dropped_flags = notes;
     let results_path = root.join(RESULTS_FILE);
     if settings.only.is_some() {
-        if let Some(prev) = std::fs::read(&results_path)
+        // The earlier results: a regular file of a sane size, or ignored (never a FIFO).
+        if let Some(prev) = std::fs::symlink_metadata(&results_path)
             .ok()
+            .filter(|m| m.is_file() && m.len() <= MAX_RESULTS_BYTES)
+            .and_then(|_| crate::safety::read_regular(&results_path).ok())
             .and_then(|b| serde_json::from_slice::<VerifyResults>(&b).ok())
         {
             let units = all_units(&settings.out);

@@ -37,9 +37,20 @@ pub enum Remapped {
     Outside,
 }
 
-/// Reads a `compile_commands.json` (a regular file: never a FIFO or a device).
+/// The largest compilation database read (LLVM's own is about 40 MB).
+const MAX_BYTES: u64 = 512 << 20;
+
+/// Reads a `compile_commands.json` (a regular file of a bounded size: never a FIFO or a device).
 pub fn load(path: &Path) -> Result<Vec<CompileEntry>, String> {
     crate::safety::require_regular(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let len = std::fs::metadata(path).map_or(0, |m| m.len());
+    if len > MAX_BYTES {
+        return Err(format!(
+            "{}: {len} bytes, more than the {} MB verify reads from a compilation database",
+            path.display(),
+            MAX_BYTES >> 20
+        ));
+    }
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let raw: Vec<RawEntry> =
         serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;

@@ -396,9 +396,11 @@ pub fn run(hipcc: &Hipcc, unit: &UnitCommand) -> (bool, String) {
     if let Some(o) = &unit.output {
         let _ = std::fs::remove_file(o);
     }
+    // clang's temporary files (and anything a crash would leave) stay inside the tree.
     match cmd
         .args(&unit.args)
         .current_dir(&unit.cwd)
+        .env("TMPDIR", &unit.cwd)
         .stdin(std::process::Stdio::null())
         .output()
     {

@@ -72,6 +72,8 @@ pub fn plan(
             .map(|a| format!("--offload-arch={a}"))
             .collect();
         args.push("-Wno-unused-command-line-argument".into());
+        // A compiler crash writes no preprocessed copy of the unit to a temporary directory.
+        args.push("-fno-crash-diagnostics".into());
         // nvcc compiles as C++17 by default (CUDA 11+); some hipcc builds (Debian's 5.2) default
         // to C++11, which would fail code that was valid CUDA. Keep the project's own -std,
         // unless --std names one.

@@ -257,9 +257,10 @@ impl VerifyResults {
     }
 
     /// With `--only`: keeps the earlier rows of units not re-checked, when the earlier run had
-    /// the same target, architectures and mode and the unit still exists.
+    /// the same target, compiler release, architectures and mode and the unit still exists.
     pub fn merge_previous(&mut self, previous: &VerifyResults, still_units: &[String]) {
         if previous.rocm != self.rocm
+            || previous.hip != self.hip
             || previous.offload_arch != self.offload_arch
             || previous.mode != self.mode
         {
