@@ -361,3 +361,28 @@ fn missing_library_and_host_headers_name_their_package() {
         assert!(u["hint"].as_str().unwrap_or("").contains(pkg), "{u}");
     }
 }
+
+#[test]
+fn a_torch_package_in_the_project_is_never_imported() {
+    if !on_path("hipcc") || !on_path("python3") {
+        eprintln!("skipped: needs hipcc and python3 on PATH");
+        return;
+    }
+    // `hipport verify .` runs in the project; python3 -c would import ./torch first.
+    let payload = "open('PWNED_BY_TORCH', 'w').write('x')\n";
+    let (_d, root) = project(&[
+        (
+            "ext.cu",
+            "#include <torch/extension.h>\n__global__ void k() {}\n",
+        ),
+        ("torch/__init__.py", payload),
+        ("torch/utils/__init__.py", payload),
+        ("torch/utils/cpp_extension.py", payload),
+    ]);
+    let r = hipport(&root, &["verify", ".", "--rocm", "5.2", "-q"]);
+    assert!(matches!(r.code, Some(0 | 1)), "{}", r.text());
+    assert!(
+        !root.join("PWNED_BY_TORCH").exists(),
+        "the project's torch/ ran"
+    );
+}
