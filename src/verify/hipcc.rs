@@ -1,6 +1,11 @@
 //! Finding hipcc, asking its version, and running one compile. When hipcc is missing the error
 //! says how to get one, because the build gate cannot be judged without it.
 //!
+//! A result counts only from a compiler hipport identified: `--version` names a HIP release and
+//! a clang ([`find`]), it builds hipport's probe for every target architecture and refuses a
+//! probe with an `#error` ([`check_target`]), and in object mode it wrote the object it was asked
+//! for ([`run`]). `--hipcc /bin/true` or a wrapper that says yes to everything records nothing.
+//!
 //! No file name or project flag ever reaches a shell. ROCm 5.x's `hipcc` is a Perl script
 //! (`hipcc.pl`) that joins its arguments into one string and runs it with `system()`, so a
 //! source named `x$(touch y).cu` would run a command. hipport therefore asks hipcc once, on a
