@@ -153,8 +153,11 @@ pub fn allowed(a: &str) -> Result<(), &'static str> {
     if PLAIN.contains(&a) {
         return Ok(());
     }
-    if let Some(v) = a.strip_prefix("-D").or_else(|| a.strip_prefix("-U")) {
-        return macro_ok(v);
+    if let Some(v) = a.strip_prefix("-D") {
+        return macro_ok(v, false);
+    }
+    if let Some(v) = a.strip_prefix("-U") {
+        return macro_ok(v, true);
     }
     if let Some(v) = a.strip_prefix("-std=") {
         return word(v, "+").then_some(()).ok_or(NOT_LISTED);
@@ -192,10 +195,31 @@ pub fn allowed(a: &str) -> Result<(), &'static str> {
     Err(NOT_LISTED)
 }
 
+/// Macros by which the compiler says what it is and which side it compiles: redefining one
+/// (`-D__HIP_DEVICE_COMPILE__`) or removing it (`-U__HIPCC__`) could leave the GPU code out of
+/// the compile.
+const IDENTITY_MACROS: &[&str] = &[
+    "__HIP__",
+    "__HIPCC__",
+    "__HIP_DEVICE_COMPILE__",
+    "__CUDA_ARCH__",
+    "__CUDACC__",
+    "__NVCC__",
+    "__clang__",
+    "__AMDGCN__",
+    "__AMDGPU__",
+    "__cplusplus",
+];
+
 /// A `-D`/`-U` value: a name (and `=` body) on one line. A newline would start a new directive
-/// in clang's predefines.
-fn macro_ok(v: &str) -> Result<(), &'static str> {
+/// in clang's predefines. `-U` of a reserved name (`__…`) and either of the compiler's identity
+/// macros are refused.
+fn macro_ok(v: &str, undefine: bool) -> Result<(), &'static str> {
     let name = v.split('=').next().unwrap_or("");
+    let bare = name.split('(').next().unwrap_or(name);
+    if IDENTITY_MACROS.contains(&bare) || (undefine && bare.starts_with("__")) {
+        return Err("changes a macro by which the compiler says what it compiles");
+    }
     if name.is_empty()
         || !name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
         || !name
@@ -236,6 +260,9 @@ mod tests {
             "-DOK=1",
             "-DNAME=\"a b\"",
             "-UNDEBUG",
+            "-D__HIP_PLATFORM_AMD__",
+            "-D_GLIBCXX_USE_CXX11_ABI=0",
+            "-D__CUDA_NO_HALF_OPERATORS__",
             "-std=c++17",
             "-std=gnu++20",
             "-O3",
@@ -306,6 +333,10 @@ mod tests {
             "-mcpu=../x",
             "-DX\n#include \"/etc/passwd\"",
             "-DOK=1\r",
+            "-U__HIPCC__",
+            "-U__HIP_PLATFORM_AMD__",
+            "-D__HIP_DEVICE_COMPILE__=1",
+            "-D__CUDA_ARCH__=800",
             "-D",
             "-D-fdriver-only",
             "-std=c++17;",
