@@ -26,6 +26,8 @@ use std::path::{Path, PathBuf};
 pub const RESULTS_FILE: &str = ".hipport/verify-results.json";
 /// The default output tree, under the project root.
 pub const DEFAULT_OUT: &str = ".hipport/verify";
+/// Earlier results larger than this are not merged (`--only`).
+const MAX_RESULTS_BYTES: u64 = 256 << 20;
 /// Used when neither --offload-arch nor the record's `[target].gfx` names one.
 pub const DEFAULT_ARCH: &str = "gfx90a";
 
@@ -133,7 +135,9 @@ pub fn run(a: VerifyArgs, settings: &Settings) -> anyhow::Result<i32> {
         .join(" ");
     let hipcc = match hipcc::find(a.hipcc.as_deref()) {
         Ok(h) => h,
-        Err(e) if a.hipcc.is_none() => return no_hipcc(&e, &a, existing, &record_path, &command),
+        Err(e @ hipcc::FindError::NotFound) => {
+            return no_hipcc(&e.to_string(), &a, existing, &record_path, &command)
+        }
         Err(e) => bail!(e),
     };
     let mut target = settings.target;
@@ -153,6 +157,15 @@ pub fn run(a: VerifyArgs, settings: &Settings) -> anyhow::Result<i32> {
             bail!("--offload-arch {arch}: not a known gfx target (e.g. gfx90a, gfx942, gfx1100)");
         }
     }
+    // Before any unit counts: the compiler builds for every target architecture and refuses a
+    // file with an #error.
+    hipcc::check_target(&hipcc, &offload_arch)?;
+    let mismatch = target_mismatch(
+        settings,
+        hipcc.hip.as_ref(),
+        &offload_arch,
+        existing.as_ref(),
+    );
     let only_set = if only.is_empty() {
         None
     } else {
@@ -201,10 +214,9 @@ pub fn run(a: VerifyArgs, settings: &Settings) -> anyhow::Result<i32> {
     } else {
         Progress::Lines
     };
-    if !a.quiet {
-        for n in &notes {
-            eprintln!("hipport: note: {n}");
-        }
+    // Flags of hipport.toml's [verify] that were dropped: always said (also in the results).
+    for n in &notes {
+        eprintln!("hipport: note: {n}");
     }
     let settings = VerifySettings {
         out: a.out.clone().unwrap_or_else(|| root.join(DEFAULT_OUT)),
@@ -225,10 +237,15 @@ pub fn run(a: VerifyArgs, settings: &Settings) -> anyhow::Result<i32> {
         deps,
     };
     let mut results = verify::verify(&settings).map_err(anyhow::Error::msg)?;
+    results.target_mismatch = mismatch;
+    results.dropped_flags = notes;
     let results_path = root.join(RESULTS_FILE);
     if settings.only.is_some() {
-        if let Some(prev) = std::fs::read(&results_path)
+        // The earlier results: a regular file of a sane size, or ignored (never a FIFO).
+        if let Some(prev) = std::fs::symlink_metadata(&results_path)
             .ok()
+            .filter(|m| m.is_file() && m.len() <= MAX_RESULTS_BYTES)
+            .and_then(|_| crate::safety::read_regular(&results_path).ok())
             .and_then(|b| serde_json::from_slice::<VerifyResults>(&b).ok())
         {
             let units = all_units(&settings.out);
@@ -302,7 +319,20 @@ fn added_flags(
             from: "-D".into(),
         });
     }
+    let mut value_of: Option<&str> = None;
     for x in &a.extra_arg {
+        // A person's flags may name any path, but not change how hipport compiles.
+        let path_flag = ["-I", "-isystem", "-iquote", "-include"]
+            .iter()
+            .any(|p| x.starts_with(p));
+        if value_of.take().is_none() && !path_flag {
+            if let Err(why) = verify::allow::allowed(x) {
+                bail!("--extra-arg {}: {why}", x.escape_debug());
+            }
+        }
+        if ["-I", "-isystem", "-iquote", "-include"].contains(&x.as_str()) {
+            value_of = Some(x);
+        }
         added.push(AddedFlag {
             flag: x.clone(),
             from: "--extra-arg".into(),
@@ -377,6 +407,34 @@ fn all_units(out: &Path) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// Why these results are not evidence for the target: compiled by a HIP of another release
+/// line than the named ROCm target, or for architectures without the record's `gfx`.
+fn target_mismatch(
+    settings: &Settings,
+    hip: Option<&crate::version::Version>,
+    archs: &[String],
+    record: Option<&Record>,
+) -> Option<String> {
+    let mut why = Vec::new();
+    if settings.rocm_source != Source::Default {
+        if let Some(h) = hip.filter(|h| !h.same_minor(&settings.target.rocm)) {
+            why.push(format!(
+                "compiled with HIP {h}, the target is ROCm {} ({})",
+                settings.target.rocm, settings.rocm_source
+            ));
+        }
+    }
+    let gfx = record.map_or("", |r| r.target.gfx.trim());
+    if !gfx.is_empty() && !archs.iter().any(|a| a.split(':').next() == Some(gfx)) {
+        why.push(format!(
+            "compiled for {}, the target is {gfx} ({})",
+            archs.join(","),
+            record::FILE_NAME
+        ));
+    }
+    (!why.is_empty()).then(|| why.join("; "))
+}
+
 fn build_row(r: &VerifyResults, command: &str, sha: String) -> GateRow {
     let mut details = BTreeMap::new();
     details.insert(
@@ -398,10 +456,20 @@ fn build_row(r: &VerifyResults, command: &str, sha: String) -> GateRow {
     details.insert("units".into(), r.summary.units.to_string());
     details.insert("pass".into(), r.summary.pass.to_string());
     details.insert("failed".into(), r.summary.failed().to_string());
+    let (status, note) = match &r.target_mismatch {
+        Some(why) => {
+            details.insert("target_mismatch".into(), why.clone());
+            (
+                Status::Unknown,
+                format!("UNKNOWN for the target: {why} ({})", r.summary.describe()),
+            )
+        }
+        None => (r.summary.status, r.summary.describe()),
+    };
     GateRow {
         name: "build".into(),
-        status: r.summary.status,
-        phase: (r.summary.status != Status::Pass).then_some(Phase::Build),
+        status,
+        phase: (status != Status::Pass).then_some(Phase::Build),
         evidence: Evidence {
             path: RESULTS_FILE.into(),
             command: command.into(),
@@ -410,7 +478,7 @@ fn build_row(r: &VerifyResults, command: &str, sha: String) -> GateRow {
         },
         date: r.date.clone(),
         recorded_by: format!("hipport verify ({})", r.tool),
-        note: r.summary.describe(),
+        note,
         details,
     }
 }
@@ -433,6 +501,9 @@ fn print_text(
     writeln!(out, "compiler: {}", r.compiler)?;
     for f in &r.added_flags {
         writeln!(out, "added flag: {} (from {})", f.flag, f.from)?;
+    }
+    for n in &r.dropped_flags {
+        writeln!(out, "dropped flag: {n}")?;
     }
     for u in &r.units {
         match &u.error {
@@ -466,6 +537,13 @@ fn print_text(
     }
     writeln!(out, "translated tree: {}", r.out)?;
     let failed = r.summary.failed();
+    let status = match &r.target_mismatch {
+        Some(m) => format!(
+            "UNKNOWN for the target ({m}; these units: {})",
+            r.summary.status
+        ),
+        None => r.summary.status.to_string(),
+    };
     let why = if failed > 0 {
         format!(
             " ({failed} unit(s) to fix or to re-check where the missing libraries are installed)"
@@ -474,15 +552,10 @@ fn print_text(
         String::new()
     };
     match recorded {
-        Some(p) => writeln!(
-            out,
-            "BUILD gate: {}{why}; recorded in {p}",
-            r.summary.status
-        ),
+        Some(p) => writeln!(out, "BUILD gate: {status}{why}; recorded in {p}"),
         None => writeln!(
             out,
-            "BUILD gate: {}{why}; not recorded (no {} here: `hipport record init`, or pass --record)",
-            r.summary.status,
+            "BUILD gate: {status}{why}; not recorded (no {} here: `hipport record init`, or pass --record)",
             record::FILE_NAME
         ),
     }

@@ -284,12 +284,24 @@ fn build(root: &Path, stored: Option<&GateRow>, r: &Record) -> GateLine {
     if line.status == Status::Remediation {
         line.open_items = row.details.get("failed").and_then(|f| f.parse().ok());
     }
-    if let Some(why) = other_release(row, &r.target.rocm) {
+    if let Some(why) = other_release(row, &r.target.rocm).or_else(|| other_arch(row, &r.target.gfx))
+    {
         line.status = Status::Unknown;
         line.open_items = None;
         line.reason = why;
     }
     line
+}
+
+/// `evidence for gfx90a, target gfx942` when the build evidence was compiled for other GPU
+/// architectures than the recorded target's.
+fn other_arch(row: &GateRow, gfx: &str) -> Option<String> {
+    let gfx = gfx.trim();
+    let archs = row.details.get("offload_arch")?;
+    let built = archs.split(',').any(|a| a.split(':').next() == Some(gfx));
+    (!gfx.is_empty() && !built).then(|| {
+        format!("evidence for {archs}, target {gfx}: re-run `hipport verify --offload-arch {gfx}`")
+    })
 }
 
 /// `evidence for 5.2, target 7.2.4` when the build evidence was compiled for another ROCm
@@ -362,4 +374,32 @@ fn recorded(gate: Gate, stored: Option<&GateRow>, r: &Record) -> GateLine {
         }
     }
     line
+}
+
+#[cfg(test)]
+mod build_tests {
+    use super::*;
+
+    #[test]
+    fn build_evidence_for_other_architectures_is_not_evidence_for_the_target() {
+        let mut rec = Record::new("t");
+        rec.target.rocm = "5.2.3".into();
+        rec.target.gfx = "gfx942".into();
+        let row = rec.gates.iter_mut().find(|g| g.name == "build").unwrap();
+        row.status = Status::Pass;
+        row.evidence.command = "hipport verify .".into();
+        row.details.insert("hip".into(), "5.2".into());
+        row.details.insert("offload_arch".into(), "gfx90a".into());
+        let stored = rec.gate("build").cloned();
+        let line = build(Path::new("."), stored.as_ref(), &rec);
+        assert_eq!(line.status, Status::Unknown);
+        assert!(
+            line.reason.contains("evidence for gfx90a, target gfx942"),
+            "{}",
+            line.reason
+        );
+        rec.target.gfx = "gfx90a".into();
+        let line = build(Path::new("."), stored.as_ref(), &rec);
+        assert_eq!(line.status, Status::Pass, "{}", line.reason);
+    }
 }

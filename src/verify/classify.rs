@@ -3,7 +3,9 @@
 //! package (UNKNOWN: the port cannot be judged here), a missing third-party header (PyTorch's
 //! `torch/`, `ATen/`, `c10/`, pybind11, Python, or a git submodule that is not checked out) says
 //! a dependency is absent here (UNKNOWN, with what to install), an un-ported CUDA name says the
-//! code still needs work (REMEDIATION), anything else is UNKNOWN until a person looks.
+//! code still needs work (REMEDIATION), anything else is UNKNOWN until a person looks. Headers
+//! of known packages (rocThrust, hipCUB, OpenMP, MPI, OpenGL…) are named with what to install by
+//! [`super::packages`].
 
 use crate::gate::Status;
 use serde::{Deserialize, Serialize};

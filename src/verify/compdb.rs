@@ -2,10 +2,9 @@
 //! hipcc one. GPU architecture flags become `--offload-arch`, nvcc-only flags are dropped or
 //! translated, and every change is written down as a note so a person can check it.
 //!
-//! The database is the project's, so it is not trusted: only an allow-list of compile flags is
-//! kept (`-I`, `-isystem`, `-iquote`, `-include` inside the project root; `-D`, `-U`, `-std=`,
-//! `-O…`, `-g…`, `-W…` except `-Wl,`/`-Wa,`/`-Wp,`, `-f…` and `-m…` without a path or plugin),
-//! everything else is dropped with a note. Nothing here names a file outside the root.
+//! The database is the project's, so it is not trusted: only `-I`, `-isystem`, `-iquote` and
+//! `-include` inside the project root and the meaning-neutral flags of [`super::allow`] are
+//! kept; everything else is dropped with a note. Nothing here names a file outside the root.
 
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -38,9 +37,20 @@ pub enum Remapped {
     Outside,
 }
 
-/// Reads a `compile_commands.json` (a regular file: never a FIFO or a device).
+/// The largest compilation database read (LLVM's own is about 40 MB).
+const MAX_BYTES: u64 = 512 << 20;
+
+/// Reads a `compile_commands.json` (a regular file of a bounded size: never a FIFO or a device).
 pub fn load(path: &Path) -> Result<Vec<CompileEntry>, String> {
     crate::safety::require_regular(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let len = std::fs::metadata(path).map_or(0, |m| m.len());
+    if len > MAX_BYTES {
+        return Err(format!(
+            "{}: {len} bytes, more than the {} MB verify reads from a compilation database",
+            path.display(),
+            MAX_BYTES >> 20
+        ));
+    }
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let raw: Vec<RawEntry> =
         serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -264,9 +274,9 @@ pub fn rewrite(args: &[String], source: &Path, remap: &dyn Fn(&str) -> Remapped)
                 push_path(&mut r, flag, &v, remap);
             }
             "-include" | "--pre-include" => push_path(&mut r, "-include", &v, remap),
-            "-D" | "--define-macro" => r.flags.push(format!("-D{v}")),
-            "-U" | "--undefine-macro" => r.flags.push(format!("-U{v}")),
-            "--std" => r.flags.push(format!("-std={v}")),
+            "-D" | "--define-macro" => keep(&mut r, format!("-D{v}")),
+            "-U" | "--undefine-macro" => keep(&mut r, format!("-U{v}")),
+            "--std" => keep(&mut r, format!("-std={v}")),
             "-rdc" | "--relocatable-device-code" => {
                 if v == "true" {
                     r.flags.push("-fgpu-rdc".into());
@@ -293,59 +303,21 @@ pub fn rewrite(args: &[String], source: &Path, remap: &dyn Fn(&str) -> Remapped)
             }
             _ if DROP_ALONE.contains(&name) => r.notes.push(format!("dropped nvcc-only `{name}`")),
             _ if a.starts_with("-I") => push_path(&mut r, "-I", &a[2..], remap),
-            _ if a.starts_with("-l") || a.starts_with("-L") || a.starts_with("-M") => {}
-            _ => match allowed(a) {
-                Ok(()) => r.flags.push(a.to_string()),
-                Err(why) => r.notes.push(format!("dropped `{a}`: {why}")),
-            },
+            _ if a.starts_with("-l") || a.starts_with("-L") => {}
+            _ => keep(&mut r, a.to_string()),
         }
     }
     r
 }
 
-/// Flags that pass the allow-list from an untrusted source (`-I` and friends are handled with
-/// their paths by [`rewrite`]).
-fn allowed(a: &str) -> Result<(), &'static str> {
-    const PATHLESS: &str = "not on hipport's allow-list of compile flags";
-    let value_has_path = |a: &str| {
-        a.split_once('=')
-            .is_some_and(|(_, v)| v.contains('/') || v.starts_with('.') || v.starts_with('~'))
-    };
-    if a.starts_with("-D") || a.starts_with("-U") || a.starts_with("-std=") {
-        return Ok(());
+/// Keeps `flag` when it passes the allow-list, else notes it as dropped.
+fn keep(r: &mut Rewritten, flag: String) {
+    match super::allow::allowed(&flag) {
+        Ok(()) => r.flags.push(flag),
+        Err(why) => r
+            .notes
+            .push(format!("dropped `{}`: {why}", flag.escape_debug())),
     }
-    if a.starts_with("-O") && a[2..].chars().all(|c| c.is_ascii_alphanumeric()) {
-        return Ok(());
-    }
-    if a.starts_with("-g")
-        && a[2..]
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-')
-    {
-        return Ok(());
-    }
-    if a.starts_with("-Wl,") || a.starts_with("-Wa,") || a.starts_with("-Wp,") {
-        return Err("passes options to another tool");
-    }
-    if a.starts_with("-W") {
-        return Ok(());
-    }
-    if a.starts_with("-fplugin") || a.starts_with("-fpass-plugin") || a.starts_with("-fprofile") {
-        return Err("loads or writes files");
-    }
-    if a == "-mllvm" {
-        return Err("passes options to LLVM");
-    }
-    if (a.starts_with("-f") || a.starts_with("-m")) && !value_has_path(a) {
-        return Ok(());
-    }
-    if a == "-pthread" || a == "-pedantic" || a == "-w" {
-        return Ok(());
-    }
-    if a.starts_with("-f") || a.starts_with("-m") {
-        return Err("names a path");
-    }
-    Err(PATHLESS)
 }
 
 /// Filters flags from another untrusted place (hipport.toml's `[verify]`) through the same
@@ -475,7 +447,6 @@ mod tests {
             [
                 "-fno-exceptions",
                 "-march=native",
-                "-Wx$(touch pwned).a",
                 "-Wall",
                 "-g",
                 "-include",
@@ -499,6 +470,7 @@ mod tests {
             "-Wl,-rpath,/x",
             "-fmacro-prefix-map=/a=/b",
             "-include ../outside.h",
+            "-Wx$(touch pwned).a",
         ] {
             assert!(notes.contains(dropped), "{dropped} not noted in {notes}");
         }
@@ -509,5 +481,27 @@ mod tests {
             &remap,
         );
         assert_eq!(r.flags, ["-fPIC", "-Wall"]);
+    }
+
+    #[test]
+    fn flags_that_forge_a_pass_or_write_outside_are_dropped_and_listed() {
+        // Issue 23 item 1, from the database and from [verify] extra_args alike.
+        let remap = |_: &str| Remapped::Outside;
+        let db = args("nvcc -fdriver-only -gen-reproducer -gen-cdb-fragment-path /tmp/cdb -fmodules -Xcompiler -fdriver-only -DOK=1 -c bad.cu");
+        let r = rewrite(&db, Path::new("/p/bad.cu"), &remap);
+        let extra: Vec<String> = ["-fdriver-only", "-gen-reproducer", "-fmodules", "-DOK=1"]
+            .map(String::from)
+            .to_vec();
+        let f = filter(&extra, &remap);
+        for r in [r, f] {
+            assert_eq!(r.flags, ["-DOK=1"], "{:#?}", r.notes);
+            let notes = r.notes.join("\n");
+            for gone in ["`-fdriver-only`", "`-gen-reproducer`", "`-fmodules`"] {
+                assert!(
+                    notes.contains(&format!("dropped {gone}")),
+                    "{gone}: {notes}"
+                );
+            }
+        }
     }
 }

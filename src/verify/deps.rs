@@ -87,9 +87,16 @@ pub fn uses_torch(root: &Path, files: &[String]) -> bool {
 const TORCH_PATHS: &str = "import sysconfig, torch.utils.cpp_extension as c\nfor p in c.include_paths(): print(p)\nprint(sysconfig.get_paths()['include'])\n";
 
 /// PyTorch's include directories from `python` (`python3` by default), or why not.
+///
+/// Python puts the current directory first on `sys.path` for `-c`, so it runs in an empty
+/// directory of its own: a `torch/` package in the project (PyTorch's own checkout, or a
+/// hostile one) is never imported.
 pub fn torch_include_dirs(python: &str) -> Result<Vec<PathBuf>, String> {
+    let empty = tempfile::tempdir()
+        .map_err(|e| format!("cannot make a directory to run {python} in: {e}"))?;
     let o = Command::new(python)
         .args(["-c", TORCH_PATHS])
+        .current_dir(empty.path())
         .stdin(std::process::Stdio::null())
         .output()
         .map_err(|e| format!("cannot run {python}: {e}"))?;
@@ -174,6 +181,7 @@ mod tests {
             cwd: PathBuf::from("/"),
             args: args.iter().map(|s| s.to_string()).collect(),
             notes: vec![],
+            output: None,
         }
     }
 

@@ -1,6 +1,11 @@
 //! Finding hipcc, asking its version, and running one compile. When hipcc is missing the error
 //! says how to get one, because the build gate cannot be judged without it.
 //!
+//! A result counts only from a compiler hipport identified: `--version` names a HIP release and
+//! a clang ([`find`]), it builds hipport's probe for every target architecture and refuses a
+//! probe with an `#error` ([`check_target`]), and in object mode it wrote the object it was asked
+//! for ([`run`]). `--hipcc /bin/true` or a wrapper that says yes to everything records nothing.
+//!
 //! No file name or project flag ever reaches a shell. ROCm 5.x's `hipcc` is a Perl script
 //! (`hipcc.pl`) that joins its arguments into one string and runs it with `system()`, so a
 //! source named `x$(touch y).cu` would run a command. hipport therefore asks hipcc once, on a
@@ -52,35 +57,58 @@ impl Hipcc {
 /// What to tell a person who has no hipcc.
 pub const HOW_TO_GET: &str = "install one: on Debian 12 or Ubuntu 24.04 `apt-get install hipcc` (ROCm 5.2 HIP from the distribution), or the ROCm packages from https://rocm.docs.amd.com/projects/install-on-linux/ (hipcc in /opt/rocm/bin), or point --hipcc at it";
 
-/// Finds hipcc: `explicit`, else `hipcc` on PATH, else `/opt/rocm/bin/hipcc`.
-pub fn find(explicit: Option<&Path>) -> Result<Hipcc, String> {
+/// Why no compiler's results can count.
+#[derive(Debug, thiserror::Error)]
+pub enum FindError {
+    #[error("no hipcc found on PATH or in /opt/rocm/bin; {HOW_TO_GET}")]
+    NotFound,
+    #[error("--hipcc {0}: no such file")]
+    NoSuchFile(PathBuf),
+    #[error("{0}: cannot run: {1}")]
+    CannotRun(PathBuf, String),
+    /// `--version` does not name a HIP release and a clang: `/bin/true`, a wrapper, nvcc.
+    #[error("{path} is not a HIP compiler: `{path} --version` {why}; build evidence counts only from a HIP clang (hipcc of a ROCm release, or Debian's hipcc)")]
+    NotHip { path: PathBuf, why: String },
+    /// The compiler exits 0 on a file with an `#error`.
+    #[error("{0} is not a working compiler: it accepted hipport's probe file that has an #error, so a PASS from it would mean nothing")]
+    AcceptsAnything(PathBuf),
+    /// The compiler does not know (or has no device library for) a target architecture.
+    #[error("{path} ({version}) cannot build for {arch}: {first}\nno unit was compiled: use a hipcc whose ROCm release supports {arch}, or name an architecture it supports with --offload-arch")]
+    Arch {
+        path: PathBuf,
+        version: String,
+        arch: String,
+        first: String,
+    },
+}
+
+/// Finds hipcc: `explicit`, else `hipcc` on PATH, else `/opt/rocm/bin/hipcc`; and identifies
+/// it: its `--version` must name a HIP release and a clang, or nothing it says counts.
+pub fn find(explicit: Option<&Path>) -> Result<Hipcc, FindError> {
     let path = match explicit {
         Some(p) => {
             if !p.is_file() {
-                return Err(format!("--hipcc {}: no such file", p.display()));
+                return Err(FindError::NoSuchFile(p.to_path_buf()));
             }
-            p.to_path_buf()
+            // Absolute (links kept: ROCm's hipcc finds its release from its own path), because
+            // compiles run in other directories.
+            std::path::absolute(p)
+                .map_err(|e| FindError::CannotRun(p.to_path_buf(), e.to_string()))?
         }
         None => on_path("hipcc")
             .or_else(|| Some(PathBuf::from("/opt/rocm/bin/hipcc")).filter(|p| p.is_file()))
-            .ok_or_else(|| format!("no hipcc found on PATH or in /opt/rocm/bin; {HOW_TO_GET}"))?,
+            .ok_or(FindError::NotFound)?,
     };
     // An --offload-arch keeps Debian's hipcc from probing for GPUs (a traceback without one).
     let out = Command::new(&path)
         .args(["--offload-arch=gfx90a", "--version"])
+        .stdin(std::process::Stdio::null())
         .output()
-        .map_err(|e| format!("{}: cannot run: {e}", path.display()))?;
+        .map_err(|e| FindError::CannotRun(path.clone(), e.to_string()))?;
     let text = String::from_utf8_lossy(&out.stdout);
     let (version, hip) = parse_version(&text);
-    if !out.status.success() && version.is_empty() {
-        return Err(format!(
-            "{} --version failed: {}",
-            path.display(),
-            String::from_utf8_lossy(&out.stderr)
-                .lines()
-                .last()
-                .unwrap_or("")
-        ));
+    if let Err(why) = identify(&text, hip.as_ref()) {
+        return Err(FindError::NotHip { path, why });
     }
     let driver = find_clang(&path, &text);
     Ok(Hipcc {
@@ -91,10 +119,76 @@ pub fn find(explicit: Option<&Path>) -> Result<Hipcc, String> {
     })
 }
 
+/// Whether `--version` output names a HIP release and a clang; else what it lacks.
+fn identify(text: &str, hip: Option<&Version>) -> Result<(), String> {
+    let clang = text.lines().any(|l| l.contains("clang version"));
+    match (hip.is_some(), clang) {
+        (true, true) => Ok(()),
+        (false, true) => Err("names a clang but no `HIP version:`".into()),
+        (true, false) => Err("names a HIP version but no clang".into()),
+        (false, false) if text.trim().is_empty() => Err("prints nothing".into()),
+        (false, false) => Err("names neither a `HIP version:` nor a clang".into()),
+    }
+}
+
+/// Before any unit counts: the compiler builds hipport's probe for every target architecture,
+/// and refuses a probe with an `#error` (a compiler that says yes to everything is not one).
+pub fn check_target(hipcc: &Hipcc, archs: &[String]) -> Result<(), FindError> {
+    let dir =
+        tempfile::tempdir().map_err(|e| FindError::CannotRun(hipcc.path.clone(), e.to_string()))?;
+    let good = dir.path().join("hipport_probe.hip");
+    let bad = dir.path().join("hipport_probe_error.hip");
+    std::fs::write(&good, PROBE)
+        .and_then(|()| std::fs::write(&bad, PROBE_ERROR))
+        .map_err(|e| FindError::CannotRun(hipcc.path.clone(), e.to_string()))?;
+    let probe = |arch: &str, file: &Path| {
+        let unit = UnitCommand {
+            rel: String::new(),
+            cwd: dir.path().to_path_buf(),
+            args: vec![
+                format!("--offload-arch={arch}"),
+                "-fsyntax-only".into(),
+                "-x".into(),
+                "hip".into(),
+                file.display().to_string(),
+            ],
+            notes: Vec::new(),
+            output: None,
+        };
+        run(hipcc, &unit)
+    };
+    for arch in archs {
+        // find_clang already compiled the probe for gfx90a with the clang it chose.
+        if arch == "gfx90a" && matches!(hipcc.driver, Driver::Clang { .. }) {
+            continue;
+        }
+        let (ok, output) = probe(arch, &good);
+        if !ok {
+            let first = super::classify::first_error(&output)
+                .unwrap_or_else(|| "the probe did not compile".into());
+            return Err(FindError::Arch {
+                path: hipcc.path.clone(),
+                version: hipcc.version.clone(),
+                arch: arch.clone(),
+                first: first.chars().take(300).collect(),
+            });
+        }
+    }
+    let arch = archs.first().map_or("gfx90a", String::as_str);
+    if probe(arch, &bad).0 {
+        return Err(FindError::AcceptsAnything(hipcc.path.clone()));
+    }
+    Ok(())
+}
+
 /// A fixed probe, compiled to learn and check the real compiler. Its name and contents are
 /// hipport's, never the project's.
 const PROBE: &str =
     "#include <hip/hip_runtime.h>\n__global__ void hipport_probe(int *p) { p[threadIdx.x] = 1; }\n";
+
+/// A probe every compiler must refuse.
+const PROBE_ERROR: &str =
+    "#include <hip/hip_runtime.h>\n#error hipport probe: a compiler must refuse this file\n";
 
 /// hipcc's real clang with its flags, checked on the probe; [`Driver::Hipcc`] when none works.
 pub fn find_clang(hipcc: &Path, version_text: &str) -> Driver {
@@ -255,6 +349,8 @@ pub struct UnitCommand {
     pub args: Vec<String>,
     /// Flags dropped or translated from the project's own command.
     pub notes: Vec<String>,
+    /// The object the command asks for (`--full`): a unit passes only if it was written.
+    pub output: Option<PathBuf>,
 }
 
 impl UnitCommand {
@@ -286,6 +382,8 @@ fn shell_word(w: &str) -> String {
 
 /// Runs one compile; returns success and the combined output. With [`Driver::Hipcc`] a unit
 /// whose arguments are not all [`shell_safe`] is not run: the output says which word and why.
+/// A compile asked for an object succeeds only if that object was written (a regular,
+/// non-empty file that did not exist before).
 pub fn run(hipcc: &Hipcc, unit: &UnitCommand) -> (bool, String) {
     let mut cmd = match &hipcc.driver {
         Driver::Clang { path, base } => {
@@ -300,16 +398,33 @@ pub fn run(hipcc: &Hipcc, unit: &UnitCommand) -> (bool, String) {
             Command::new(&hipcc.path)
         }
     };
+    if let Some(o) = &unit.output {
+        let _ = std::fs::remove_file(o);
+    }
+    // clang's temporary files (and anything a crash would leave) stay inside the tree.
     match cmd
         .args(&unit.args)
         .current_dir(&unit.cwd)
+        .env("TMPDIR", &unit.cwd)
         .stdin(std::process::Stdio::null())
         .output()
     {
         Ok(o) => {
             let mut text = String::from_utf8_lossy(&o.stderr).into_owned();
             text.push_str(&String::from_utf8_lossy(&o.stdout));
-            (o.status.success(), text)
+            let mut ok = o.status.success();
+            if let (true, Some(obj)) = (ok, &unit.output) {
+                let written =
+                    std::fs::symlink_metadata(obj).is_ok_and(|m| m.is_file() && m.len() > 0);
+                if !written {
+                    ok = false;
+                    text.push_str(&format!(
+                        "\nerror: {NO_OBJECT} ({})\n",
+                        obj.file_name().unwrap_or_default().to_string_lossy()
+                    ));
+                }
+            }
+            (ok, text)
         }
         Err(e) => (
             false,
@@ -317,6 +432,10 @@ pub fn run(hipcc: &Hipcc, unit: &UnitCommand) -> (bool, String) {
         ),
     }
 }
+
+/// Why a compile that exited 0 is still not a PASS (the start of its error line).
+pub const NO_OBJECT: &str =
+    "the compiler exited 0 but did not write the object it was asked for: not a PASS";
 
 #[cfg(test)]
 mod tests {
@@ -385,6 +504,7 @@ mod tests {
             cwd: d.path().to_path_buf(),
             args: vec!["-c".into(), "touch pwned".into()],
             notes: vec![],
+            output: None,
         };
         let (ok, out) = run(&h, &unit);
         assert!(!ok);
@@ -399,5 +519,56 @@ mod tests {
     fn quotes_shell_words() {
         assert_eq!(shell_word("-DX=1"), "-DX=1");
         assert_eq!(shell_word("a b"), "'a b'");
+    }
+
+    #[test]
+    fn only_a_hip_clang_is_identified() {
+        let id = |t: &str| identify(t, parse_version(t).1.as_ref());
+        assert!(id("HIP version: 5.2.21153-0\nDebian clang version 15.0.6\n").is_ok());
+        assert!(id("HIP version: 6.2.41133-dd7f95766\nAMD clang version 18.0.0git\n").is_ok());
+        assert_eq!(id("").unwrap_err(), "prints nothing");
+        assert!(id("true (GNU coreutils) 9.1\n").is_err());
+        assert!(id("Debian clang version 15.0.6\n").is_err());
+        assert!(id("nvcc: NVIDIA (R) Cuda compiler driver\n").is_err());
+        assert!(id("HIP version: 5.2.0\n").is_err());
+        let e = find(Some(Path::new("/bin/true"))).unwrap_err();
+        assert!(matches!(e, FindError::NotHip { .. }), "{e}");
+        assert!(
+            e.to_string().contains("/bin/true is not a HIP compiler"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_compile_that_exits_0_without_its_object_is_not_a_pass() {
+        let d = tempfile::tempdir().unwrap();
+        let h = Hipcc {
+            path: PathBuf::from("/bin/true"),
+            version: String::new(),
+            hip: None,
+            driver: Driver::Hipcc,
+        };
+        let obj = d.path().join("k.o");
+        // A stale object from an earlier run does not count either.
+        std::fs::write(&obj, "stale").unwrap();
+        let unit = UnitCommand {
+            rel: "k.cu".into(),
+            cwd: d.path().to_path_buf(),
+            args: vec!["-c".into(), "-o".into(), obj.display().to_string()],
+            notes: vec![],
+            output: Some(obj.clone()),
+        };
+        let (ok, out) = run(&h, &unit);
+        assert!(!ok, "{out}");
+        assert!(out.contains(NO_OBJECT), "{out}");
+        assert!(!obj.exists());
+        let (ok, _) = run(
+            &h,
+            &UnitCommand {
+                output: None,
+                ..unit
+            },
+        );
+        assert!(ok, "-fsyntax-only mode has no object to check");
     }
 }

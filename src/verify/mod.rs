@@ -3,11 +3,13 @@
 //! an installed ROCm library, what still uses an un-ported CUDA API. A failing unit is
 //! REMEDIATION or UNKNOWN, never BLOCKER (only a person sets BLOCKER, in the migration record).
 
+pub mod allow;
 pub mod classify;
 pub mod compdb;
 pub mod deps;
 pub mod hipcc;
 pub mod includes;
+pub mod packages;
 pub mod plan;
 pub mod results;
 pub mod switch;

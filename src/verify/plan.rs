@@ -72,6 +72,8 @@ pub fn plan(
             .map(|a| format!("--offload-arch={a}"))
             .collect();
         args.push("-Wno-unused-command-line-argument".into());
+        // A compiler crash writes no preprocessed copy of the unit to a temporary directory.
+        args.push("-fno-crash-diagnostics".into());
         // nvcc compiles as C++17 by default (CUDA 11+); some hipcc builds (Debian's 5.2) default
         // to C++11, which would fail code that was valid CUDA. Keep the project's own -std,
         // unless --std names one.
@@ -88,13 +90,18 @@ pub fn plan(
                 args.push(f.clone());
             }
         }
+        // The mode is hipport's: an object it then checks, or -fsyntax-only; the project's
+        // flags (filtered) come before and cannot change it.
+        let mut output = None;
         if full {
             let dir = out_abs.join(OBJECTS);
             std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
             let hash = crate::record::sha256_hex(rel.as_bytes());
+            let obj = dir.join(format!("{}.o", &hash[..16]));
             args.push("-c".into());
             args.push("-o".into());
-            args.push(format!("{}/{}.o", dir.display(), &hash[..16]));
+            args.push(obj.display().to_string());
+            output = Some(obj);
         } else {
             args.push("-fsyntax-only".into());
         }
@@ -106,6 +113,7 @@ pub fn plan(
             cwd: out_abs.clone(),
             args,
             notes,
+            output,
         });
     }
     Ok(Plan { source, commands })

@@ -45,6 +45,14 @@ impl UnitResult {
             classify::first_missing_header(output)
         };
         let mut hint = None;
+        if let (Some(h), Outcome::Other | Outcome::MissingHeader | Outcome::MissingThirdParty) =
+            (&missing_header, kind)
+        {
+            if let Some((o, why)) = super::packages::lookup(h) {
+                kind = o;
+                hint = Some(why.to_string());
+            }
+        }
         if let (Some(h), Outcome::Other | Outcome::MissingThirdParty) = (&missing_header, kind) {
             if let Some(e) = deps.explain(h, c) {
                 kind = e.outcome;
@@ -165,6 +173,14 @@ pub struct VerifyResults {
     pub hipcc_version: String,
     pub rocm: String,
     pub offload_arch: Vec<String>,
+    /// The HIP release (major.minor) of the compiler, from its `--version`: build evidence
+    /// counts only from an identified HIP clang.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hip: Option<String>,
+    /// Why these results are not evidence for the named target (another HIP release line or
+    /// architecture): the BUILD gate is then UNKNOWN for the target.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_mismatch: Option<String>,
     /// `syntax-only` or `objects`.
     pub mode: String,
     /// `per-file` or the compilation database used.
@@ -177,6 +193,10 @@ pub struct VerifyResults {
     /// `--extra-arg`, PyTorch's include directories, each with where it came from.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub added_flags: Vec<AddedFlag>,
+    /// Flags of hipport.toml's `[verify]` that did not pass the allow-list, each with why (the
+    /// database's are in each unit's notes).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dropped_flags: Vec<String>,
     pub units: Vec<UnitResult>,
     pub summary: Summary,
     /// Failed units by the header their first error could not find.
@@ -215,11 +235,14 @@ impl VerifyResults {
             hipcc_version: s.hipcc.version.clone(),
             rocm: s.target.rocm.to_string(),
             offload_arch: s.offload_arch.clone(),
+            hip: s.hipcc.hip.as_ref().map(ToString::to_string),
+            target_mismatch: None,
             mode: if s.full { "objects" } else { "syntax-only" }.into(),
             commands_from,
             out: s.out.display().to_string(),
             compiler: s.hipcc.describe_driver(),
             added_flags: s.added.clone(),
+            dropped_flags: Vec::new(),
             summary: Summary::of(&units),
             missing_headers: group_by_header(&units),
             units,
@@ -234,9 +257,10 @@ impl VerifyResults {
     }
 
     /// With `--only`: keeps the earlier rows of units not re-checked, when the earlier run had
-    /// the same target, architectures and mode and the unit still exists.
+    /// the same target, compiler release, architectures and mode and the unit still exists.
     pub fn merge_previous(&mut self, previous: &VerifyResults, still_units: &[String]) {
         if previous.rocm != self.rocm
+            || previous.hip != self.hip
             || previous.offload_arch != self.offload_arch
             || previous.mode != self.mode
         {
