@@ -115,6 +115,14 @@ pub fn run(a: PortArgs, settings: &Settings) -> anyhow::Result<i32> {
                     .and_then(|e| e.to_str())
                     .is_some_and(|e| exts.iter().any(|x| x.eq_ignore_ascii_case(e))))
     });
+    // A `hipport_compat.h` hipport generated is its own output, not a source to port again
+    // (its shims define the very names a port reports): with --out it is copied as it is.
+    let (generated, inputs): (Vec<Input>, Vec<Input>) =
+        inputs.into_iter().partition(is_generated_header);
+    let mut others = others;
+    if full_tree {
+        others.extend(generated);
+    }
     if a.output.is_some() && (inputs.len() != 1 || a.paths.len() != 1 || !a.paths[0].is_file()) {
         bail!("-o/--output takes exactly one input file");
     }
@@ -504,6 +512,13 @@ fn write_compat_header(
         }
     }
     Ok(failed)
+}
+
+fn is_generated_header(i: &Input) -> bool {
+    i.path
+        .file_name()
+        .is_some_and(|n| n == std::ffi::OsStr::new(compat::HEADER_NAME))
+        && matches!(compat::on_disk::inspect(&i.path), Ok(Some(_)))
 }
 
 /// Writes every file atomically in one batch; the error lines of those that failed.
