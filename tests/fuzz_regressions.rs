@@ -180,3 +180,16 @@ fn lone_cr_files_and_a_lone_math_constants_include_settle() {
         assert!(!text.contains("hip_runtime.h"), "{text}");
     }
 }
+
+/// cuda-samples' `cuda-c-linking.cpp` (unmodified, fuzz seed 12): a JIT option on the line of a
+/// `cuLinkAddData(…)` call is covered by the link call's HP503, but once the port made it
+/// `hiprtcLinkAddData(…)` the option (left as it is: ROCm 6.2 lacks `hipJitInputPtx`) got an
+/// HP504 note of its own on the second run. A translated link call now covers its line too.
+#[test]
+fn a_jit_option_in_a_translated_link_call_gets_no_new_note() {
+    let src = b"#include <cuda.h>\nvoid f(CUlinkState l, const char *p, size_t n) {\n    checkCudaErrors(cuLinkAddData(l, CU_JIT_INPUT_PTX, (void *)p, n, \"x\", 0, NULL, NULL));\n}\n";
+    let once = port_settles("l.cpp", src, &annotated("6.2.0", false));
+    let text = String::from_utf8_lossy(&once);
+    assert!(text.contains("hiprtcLinkAddData"), "{text}");
+    assert!(!text.contains("HP504"), "{text}");
+}
