@@ -7,7 +7,9 @@
 //! or inside one, `-o` refuses the input itself, symlinks, FIFOs, devices and read-only files,
 //! `--write` never follows a link out of the tree and refuses files that are not committed
 //! (modified, untracked, ignored, or in no git work tree) unless `--allow-dirty` /
-//! `--allow-no-vcs`.
+//! `--allow-no-vcs`. `--compat-header` replaces a `hipport_compat.h` only when hipport
+//! generated it (its marker line; never a symlink), else the run stops before writing anything;
+//! a rerun keeps the shims of the header it replaces and does not port that header itself.
 
 use super::common::{ConfigArgs, TargetArgs, TextOrJson, WalkArgs};
 use crate::compat;
