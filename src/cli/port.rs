@@ -104,7 +104,7 @@ pub fn run(a: PortArgs, settings: &Settings) -> anyhow::Result<i32> {
         walk::walk(&settings.paths, &walk_opts).map_err(anyhow::Error::msg)?;
     let mut had_error = false;
     for e in &walk_errors {
-        eprintln!("hipport: {}: {}", e.path, e.message);
+        crate::errln!("hipport: {}: {}", e.path, e.message);
         had_error = true;
     }
     // With the whole tree: sources go through translation, the rest is copied or linked.
@@ -176,7 +176,7 @@ pub fn run(a: PortArgs, settings: &Settings) -> anyhow::Result<i32> {
                     }
                 }
                 Err(e) => {
-                    eprintln!("hipport: {}: {e}", o.input.path.display());
+                    crate::errln!("hipport: {}: {e}", o.input.path.display());
                     had_error = true;
                 }
             }
@@ -203,21 +203,21 @@ pub fn run(a: PortArgs, settings: &Settings) -> anyhow::Result<i32> {
         let r = match &o.result {
             Ok(r) => r,
             Err(e) => {
-                eprintln!("hipport: {}: {e}", o.input.path.display());
+                crate::errln!("hipport: {}: {e}", o.input.path.display());
                 had_error = true;
                 continue;
             }
         };
         totals.add(&r.stats);
         if r.conflicts > 0 {
-            eprintln!(
+            crate::errln!(
                 "hipport: {}: {} overlapping edit(s) not applied (an engine defect: please report)",
                 o.input.rel, r.conflicts
             );
         }
         if !a.quiet && a.format == TextOrJson::Text {
             for f in &r.findings {
-                eprintln!("{}", f.one_line());
+                crate::errln!("{}", f.one_line());
             }
         }
         if a.stats && (r.changed || r.stats.unported > 0) {
@@ -263,7 +263,7 @@ pub fn run(a: PortArgs, settings: &Settings) -> anyhow::Result<i32> {
         }
         failures.sort();
         for f in &failures {
-            eprintln!("{f}");
+            crate::errln!("{f}");
         }
         had_error |= !failures.is_empty();
     }
@@ -284,7 +284,7 @@ pub fn run(a: PortArgs, settings: &Settings) -> anyhow::Result<i32> {
         let mut failures = write_failures(&writes);
         failures.sort();
         for f in &failures {
-            eprintln!("{f}");
+            crate::errln!("{f}");
         }
         had_error |= !failures.is_empty();
     }
@@ -471,7 +471,7 @@ fn write_compat_header(
     if a.output.as_deref() == Some(Path::new("-")) {
         if let Some(ids) = plan.roots.values().next() {
             let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
-            eprintln!(
+            crate::errln!(
                 "hipport: the output includes \"{name}\" (shims: {}), which -o - does not write; \
                  write it with `-o FILE` (next to FILE) or `--out DIR`",
                 ids.join(", ")
@@ -509,7 +509,7 @@ fn write_compat_header(
             root.as_path()
         };
         if let Err(e) = crate::safety::write_atomic(&dest, text.as_bytes(), None, Some(inside)) {
-            eprintln!("hipport: {}: cannot write: {e:#}", dest.display());
+            crate::errln!("hipport: {}: cannot write: {e:#}", dest.display());
             failed = true;
         }
     }
@@ -606,7 +606,7 @@ fn copy_other(i: &Input, out: &Path) -> Result<(), String> {
                 .is_some_and(|(t, r)| t.starts_with(r));
         if !inside {
             // Not an error: the tree is complete without what lies outside it; said, not hidden.
-            eprintln!(
+            crate::errln!(
                 "hipport: note: {}: a symbolic link to {}, outside the tree: not copied",
                 i.rel,
                 target.display()
