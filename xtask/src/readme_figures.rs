@@ -301,6 +301,18 @@ fn checked_part(block: &str) -> &str {
     block.split(TIMES).next().unwrap_or(block).trim_end()
 }
 
+/// The lines only in `old` (`-`) and only in `new` (`+`): enough to see which figure moved.
+fn line_diff(old: &str, new: &str) -> String {
+    let mut out = String::new();
+    for l in old.lines().filter(|l| !new.lines().any(|n| n == *l)) {
+        out.push_str(&format!("- {l}\n"));
+    }
+    for l in new.lines().filter(|l| !old.lines().any(|o| o == *l)) {
+        out.push_str(&format!("+ {l}\n"));
+    }
+    out
+}
+
 fn stamp(root: &Path) -> String {
     let run = |cmd: &mut Command| {
         cmd.output()
@@ -310,7 +322,7 @@ fn stamp(root: &Path) -> String {
     };
     let date = run(Command::new("date").args(["-u", "+%Y-%m-%d"])).unwrap_or_default();
     let commit = run(Command::new("git")
-        .args(["rev-parse", "--short", "HEAD"])
+        .args(["describe", "--always", "--abbrev=7"])
         .current_dir(root))
     .unwrap_or_else(|| "?".into());
     format!("{date}, hipport `{commit}`")
@@ -392,11 +404,10 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
         eprintln!(
-            "readme-figures: the figures in {} are stale; run `cargo xtask readme-figures`\n--- in the file\n{}\n--- measured now\n{}",
-            file.display(),
-            checked_part(&old),
-            checked_part(&block)
+            "readme-figures: the figures in {} are stale; run `cargo xtask readme-figures`",
+            file.display()
         );
+        eprint!("{}", line_diff(checked_part(&old), checked_part(&block)));
         return Ok(ExitCode::FAILURE);
     }
     std::fs::write(&file, replace_block(&doc, &block)?)
@@ -484,5 +495,9 @@ mod tests {
         );
         assert_eq!(checked_part(&a), checked_part(&b));
         assert_ne!(checked_part(&a), checked_part(&c));
+        assert_eq!(
+            line_diff(checked_part(&a), checked_part(&c)),
+            "- | s | 1 |\n+ | s | 2 |\n"
+        );
     }
 }
