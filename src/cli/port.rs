@@ -212,7 +212,8 @@ pub fn run(a: PortArgs, settings: &Settings) -> anyhow::Result<i32> {
         if r.conflicts > 0 {
             crate::errln!(
                 "hipport: {}: {} overlapping edit(s) not applied (an engine defect: please report)",
-                o.input.rel, r.conflicts
+                o.input.rel,
+                r.conflicts
             );
         }
         if !a.quiet && a.format == TextOrJson::Text {
