@@ -303,7 +303,15 @@ fn translate_tree(s: &VerifySettings) -> Result<(Vec<String>, Vec<FileError>), S
                     &mut errors,
                     &o.input.rel,
                 ) {
-                    files.push(o.input.rel);
+                    if o.input.rel_os().to_str().is_some() {
+                        files.push(o.input.rel);
+                    } else {
+                        // Its lossy spelling names no file: compiling it would test nothing.
+                        errors.push(FileError {
+                            path: o.input.rel,
+                            error: "the file name is not UTF-8: translated into the verify tree but not compiled (not verified)".into(),
+                        });
+                    }
                 }
             }
             Err(e) => errors.push(FileError {
