@@ -81,15 +81,30 @@ pub struct FileOutcome {
     pub result: Result<FileResult, String>,
 }
 
+/// The stack of each worker. The rules read expressions recursively, and a hostile file nests
+/// them hundreds of thousands deep (a 1 MB `a + a + …` is 200 000 levels): the default stack
+/// overflowed, which aborts the whole run. The size is reserved, not used: only the pages a
+/// deep file touches are ever allocated.
+const WORKER_STACK: usize = 1 << 30;
+
 /// Runs the pipeline over `inputs` in parallel; the outcomes are in the inputs' (sorted) order.
 pub fn run(inputs: &[Input], work: &Work, m: &Mappings) -> Vec<FileOutcome> {
     let mut order: Vec<usize> = (0..inputs.len()).collect();
     // Largest first balances the workers.
     order.sort_by_key(|&i| std::cmp::Reverse(inputs[i].size));
-    let mut results: Vec<(usize, FileOutcome)> = order
-        .par_iter()
-        .map(|&i| (i, process(&inputs[i], work, m)))
-        .collect();
+    let all = || -> Vec<(usize, FileOutcome)> {
+        order
+            .par_iter()
+            .map(|&i| (i, process(&inputs[i], work, m)))
+            .collect()
+    };
+    let mut results = match rayon::ThreadPoolBuilder::new()
+        .stack_size(WORKER_STACK)
+        .build()
+    {
+        Ok(pool) => pool.install(all),
+        Err(_) => all(),
+    };
     results.sort_by_key(|(i, _)| *i);
     results.into_iter().map(|(_, o)| o).collect()
 }

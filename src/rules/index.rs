@@ -4,7 +4,11 @@
 //! nesting) and the children of very wide nodes, which make `enclosing_function` and
 //! [`NodeIndex::parent`] cost the depth of a node rather than the size of the file
 //! (tree-sitter's `Node::parent` descends from the root and scans each level's children: on a
-//! 25 MB file whose root has 100 000 children that is quadratic).
+//! 25 MB file whose root has 100 000 children that is quadratic). Nodes more than [`DEEP`]
+//! levels below their innermost function (a 20 000-term `a + a + …`, templates nested 10 000
+//! deep) keep their parent outright, so `parent` never descends more than [`DEEP`] levels: on
+//! such shapes a descent per node was quadratic too. Ordinary code has no such node and pays
+//! nothing for it.
 
 use crate::kinds::cuda::{Kind as K, NodeExt};
 use std::collections::HashMap;
@@ -12,6 +16,10 @@ use tree_sitter::{Node, Tree};
 
 /// Nodes with at least this many children keep a child list for binary search.
 const WIDE: u32 = 64;
+
+/// Nodes deeper than this below their innermost function definition (or the root) keep their
+/// parent in [`NodeIndex::deep`]: `parent` then descends at most this many levels.
+const DEEP: u32 = 48;
 
 /// A function definition in the index.
 #[derive(Clone, Copy)]
@@ -32,6 +40,9 @@ pub struct NodeIndex<'t> {
     functions: Vec<Function<'t>>,
     /// Children of nodes with at least [`WIDE`] children, by the parent's id.
     wide: HashMap<usize, Vec<Node<'t>>>,
+    /// The parent of every node more than [`DEEP`] levels below its innermost function (or
+    /// the root), by the node's id.
+    deep: rustc_hash::FxHashMap<usize, Node<'t>>,
     root: Option<Node<'t>>,
 }
 
@@ -50,6 +61,7 @@ impl<'t> NodeIndex<'t> {
             registered,
             functions: Vec::new(),
             wide: HashMap::new(),
+            deep: Default::default(),
             root: tree.map(|t| t.root_node()),
         };
         let Some(tree) = tree else {
@@ -60,9 +72,22 @@ impl<'t> NodeIndex<'t> {
         let mut seq: u32 = 0;
         // Open function definitions (indices into `functions`) with their end bytes.
         let mut open: Vec<(u32, usize)> = Vec::new();
+        // The ancestors of the current node (its parent last), and the depths of the function
+        // definitions among them (innermost last).
+        let mut path: Vec<Node<'t>> = Vec::new();
+        let mut fn_depths: Vec<u32> = Vec::new();
         loop {
             let node = cursor.node();
             let kind = node.node_kind();
+            let depth = path.len() as u32;
+            while fn_depths.last().is_some_and(|&d| d >= depth) {
+                fn_depths.pop();
+            }
+            if depth > fn_depths.last().map_or(0, |&d| d) + DEEP {
+                if let Some(p) = path.last() {
+                    ix.deep.insert(node.id(), *p);
+                }
+            }
             if ix.registered[kind as usize] {
                 ix.buckets[kind as usize].push((seq, node));
             }
@@ -79,6 +104,7 @@ impl<'t> NodeIndex<'t> {
                     parent: open.last().map(|&(i, _)| i),
                 });
                 open.push((ix.functions.len() as u32 - 1, node.end_byte()));
+                fn_depths.push(depth);
             }
             if node.child_count() >= WIDE {
                 let kids: Vec<Node<'t>> = node.children(&mut side).collect();
@@ -86,6 +112,7 @@ impl<'t> NodeIndex<'t> {
             }
             seq += 1;
             if cursor.goto_first_child() {
+                path.push(node);
                 continue;
             }
             loop {
@@ -95,6 +122,7 @@ impl<'t> NodeIndex<'t> {
                 if !cursor.goto_parent() {
                     return ix;
                 }
+                path.pop();
             }
         }
     }
@@ -146,7 +174,10 @@ impl<'t> NodeIndex<'t> {
             if xs >= end {
                 break;
             }
-            if xs == start && !self.contains(n, x) {
+            // A node that starts where `n` does and ends before it, with a width, lies inside
+            // `n` (siblings do not overlap): only equal ranges and empty nodes need the tree.
+            let inside = xs < x.end_byte() && x.end_byte() < end;
+            if xs == start && !inside && !self.contains(n, x) {
                 // An ancestor of `n` (or a node before it) that starts at the same byte.
                 continue;
             }
@@ -195,6 +226,9 @@ impl<'t> NodeIndex<'t> {
         let root = self.root?;
         if n.id() == root.id() {
             return None;
+        }
+        if let Some(p) = self.deep.get(&n.id()) {
+            return Some(*p);
         }
         let mut cur = self.enclosing(n).map_or(root, |i| self.functions[i].node);
         loop {
@@ -266,6 +300,42 @@ mod tests {
             true
         });
         v
+    }
+
+    /// Past [`DEEP`] levels the stored parents and the same-start shortcut of `descendants`
+    /// answer what the tree does: a 300-term sum in a function, a type nested 200 deep outside.
+    #[test]
+    fn deep_nodes_agree_with_the_tree() {
+        let src = format!(
+            "__global__ void k(float *p) {{ float v = {}; }}\nx {}b{};\n",
+            vec!["p[0]"; 300].join("+"),
+            "a<".repeat(200),
+            ">".repeat(200)
+        );
+        let tree = crate::parse::parse(src.as_bytes()).unwrap();
+        let kinds = crate::rules::hazards::kinds();
+        let ix = NodeIndex::new(src.as_bytes(), Some(&tree), &kinds);
+        assert!(ix.deep.len() > 300, "{} deep nodes", ix.deep.len());
+        let mut all = Vec::new();
+        crate::parse::visit(tree.root_node(), &mut |n| {
+            all.push(n);
+            true
+        });
+        for n in &all {
+            assert_eq!(ix.parent(*n).map(|p| p.id()), n.parent().map(|p| p.id()));
+        }
+        for n in all.iter().step_by(7) {
+            let a: Vec<usize> = ix
+                .descendants(*n, K::BinaryExpression)
+                .iter()
+                .map(|x| x.id())
+                .collect();
+            let b: Vec<usize> = naive_descendants(*n, K::BinaryExpression)
+                .iter()
+                .map(|x| x.id())
+                .collect();
+            assert_eq!(a, b, "under {} at {}", n.kind(), n.start_byte());
+        }
     }
 
     /// The index answers exactly what tree walks and `Node::parent` answer, for every node.

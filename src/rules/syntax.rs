@@ -22,6 +22,9 @@ pub struct Src<'a> {
     /// The file as `str` when it is valid UTF-8 (validated once here, so the text of a node or
     /// token is a slice, not a fresh validation).
     utf8: Option<&'a str>,
+    /// Per name asked to [`Src::mentions`]: the byte ranges of the identifiers spelled so, in
+    /// order, from one walk of the tree.
+    mentioned: std::cell::RefCell<std::collections::HashMap<&'static str, Vec<(usize, usize)>>>,
 }
 
 impl<'a> Src<'a> {
@@ -37,7 +40,31 @@ impl<'a> Src<'a> {
             tree,
             index,
             utf8: std::str::from_utf8(ctx.src).ok(),
+            mentioned: Default::default(),
         }
+    }
+    /// Whether an identifier (of any identifier-like kind, as [`identifiers`]) spelled `name`
+    /// lies inside `n`: `identifiers(s, n).contains(&name)` without reading the subtree. The
+    /// file's identifiers of that name are found by one walk, then each question is a binary
+    /// search (an identifier is a leaf with a width, so it is inside `n` when its range is):
+    /// asked of every `/ 32` in `t / 32 / 32 …`, reading each subtree was quadratic.
+    pub fn mentions(&self, n: Node, name: &'static str) -> bool {
+        let mut cache = self.mentioned.borrow_mut();
+        let at = cache.entry(name).or_insert_with(|| {
+            let mut v = Vec::new();
+            if let Some(t) = self.tree {
+                crate::parse::visit(t.root_node(), &mut |x| {
+                    if crate::kinds::cuda_identifier_like(x.kind_id()) && self.text(x) == name {
+                        v.push((x.start_byte(), x.end_byte()));
+                    }
+                    true
+                });
+            }
+            v
+        });
+        let (start, end) = (n.start_byte(), n.end_byte());
+        let i = at.partition_point(|h| h.0 < start);
+        at[i..].iter().take_while(|h| h.0 < end).any(|h| h.1 <= end)
     }
     /// The innermost function definition around `n` (by byte range; `Node::parent` walks
     /// from the root each time, which is quadratic over a file).

@@ -394,15 +394,17 @@ pub(super) fn tile32_functions(s: &Src, nodes: &[Node]) -> Vec<std::ops::Range<u
         .iter()
         .filter(|n| n.node_kind() == K::FunctionDefinition)
     {
+        // The argument first, then the owner (a parent lookup, from the index).
         let tile32 = s.descendants(*f, K::TemplateArgumentList).iter().any(|a| {
-            let owner = a
-                .parent()
-                .and_then(|p| p.field(F::Name))
-                .map_or("", |n| s.text(n));
             let mut c = a.walk();
             let first = a.named_children(&mut c).next();
-            matches!(owner, "tiled_partition" | "thread_block_tile")
-                && first.is_some_and(|x| lit(s, x) == Some(32))
+            first.is_some_and(|x| lit(s, x) == Some(32)) && {
+                let owner = s
+                    .parent(*a)
+                    .and_then(|p| p.field(F::Name))
+                    .map_or("", |n| s.text(n));
+                matches!(owner, "tiled_partition" | "thread_block_tile")
+            }
         });
         if !tile32 {
             continue;

@@ -23,6 +23,9 @@ pub(super) struct Flow<'a> {
     /// File constants that hold 32, 31 or 5 under a name that does not say "warp size"
     /// (`static const int WS = 32;`): their uses in lane arithmetic count as the literal.
     named: HashMap<&'a str, u64>,
+    /// [`Flow::val`] of the binary expressions asked so far, by node id: a chain `1 + 1 + …`
+    /// asked once per `+` would otherwise be read again down to its end each time.
+    vals: std::cell::RefCell<HashMap<usize, Option<u64>>>,
 }
 
 const THREAD_NAMES: &[&str] = &[
@@ -74,6 +77,7 @@ impl<'a> Flow<'a> {
             bounded_lane: HashSet::new(),
             unbounded_lane: HashSet::new(),
             named: named.clone(),
+            vals: Default::default(),
         };
         // Parameters named like thread or lane ids count from the start.
         for id in s.descendants(f, K::Identifier) {
@@ -212,15 +216,25 @@ impl<'a> Flow<'a> {
             K::NumberLiteral => lit(s, n),
             K::Identifier => self.named.get(s.text(n)).copied(),
             K::BinaryExpression => {
-                let (op, l, r) = parts(s, n);
-                let (a, b) = (self.val(s, l)?, self.val(s, r)?);
-                match op {
-                    "-" => a.checked_sub(b),
-                    "+" => a.checked_add(b),
-                    "*" => a.checked_mul(b),
-                    "/" => a.checked_div(b),
-                    _ => None,
+                if let Some(v) = self.vals.borrow().get(&n.id()) {
+                    return *v;
                 }
+                let (op, l, r) = parts(s, n);
+                // The operator first: `t & 31 & 31 …` is no value, whatever its operands.
+                let v = if matches!(op, "-" | "+" | "*" | "/") {
+                    self.val(s, l)
+                        .zip(self.val(s, r))
+                        .and_then(|(a, b)| match op {
+                            "-" => a.checked_sub(b),
+                            "+" => a.checked_add(b),
+                            "*" => a.checked_mul(b),
+                            _ => a.checked_div(b),
+                        })
+                } else {
+                    None
+                };
+                self.vals.borrow_mut().insert(n.id(), v);
+                v
             }
             _ => None,
         }
@@ -320,7 +334,7 @@ pub(super) fn lit(s: &Src, n: Node) -> Option<u64> {
 }
 
 pub(super) fn has_blockdim(s: &Src, n: Node) -> bool {
-    syntax::identifiers(s, n).contains(&"blockDim")
+    s.mentions(n, "blockDim")
 }
 
 /// A thread count or a thread number by its name: `block_size`, `kNumThreads`,
@@ -735,7 +749,7 @@ pub(super) fn ballots(s: &Src, f: Node, out: &mut Vec<Finding>) {
         ) else {
             continue;
         };
-        if is_ballot(v) && v.node_kind() == K::CallExpression {
+        if v.node_kind() == K::CallExpression && is_ballot(v) {
             vars.insert(n);
             if narrow.contains(n) {
                 out.push(s.ctx.finding(
@@ -747,13 +761,45 @@ pub(super) fn ballots(s: &Src, f: Node, out: &mut Vec<Finding>) {
             }
         }
     }
+    // What a mask can come from: the ballot calls of `f` and its names given a ballot, by
+    // byte range, read once. An operand holds one when one lies inside its range (a node of
+    // nonzero width inside another's range is its descendant), found by binary search: reading
+    // each operand's subtree was quadratic on `x << 32 << 32 …` and `a + a + …` chains.
+    let mut hits: Vec<(usize, usize)> = s
+        .descendants(f, K::CallExpression)
+        .iter()
+        .filter(|c| call_name(s, **c).is_some_and(|x| BALLOTS.contains(&x)))
+        .map(|c| (c.start_byte(), c.end_byte()))
+        .collect();
+    if !vars.is_empty() {
+        crate::parse::visit(f, &mut |x| {
+            if crate::kinds::cuda_identifier_like(x.kind_id()) && vars.contains(s.text(x)) {
+                hits.push((x.start_byte(), x.end_byte()));
+            }
+            true
+        });
+    }
+    hits.retain(|(a, b)| a < b);
+    hits.sort_unstable();
+    let from_ballot = |n: Node| {
+        let (start, end) = (n.start_byte(), n.end_byte());
+        let i = hits.partition_point(|h| h.0 < start);
+        hits[i..]
+            .iter()
+            .take_while(|h| h.0 < end)
+            .any(|h| h.1 <= end)
+    };
     // `((uint64_t)__ballot_sync(m, a) << 32) | __ballot_sync(m, b)`: a 64-lane mask assembled
     // from two 32-lane ballots; on AMD each ballot already holds 64 lanes.
+    let by_32 = |n: Node| {
+        let (op, _, r) = parts(s, n);
+        n.node_kind() == K::BinaryExpression && op == "<<" && lit(s, r) == Some(32)
+    };
     for b in s.descendants(f, K::BinaryExpression) {
-        let (op, l, r) = parts(s, b);
-        let from_ballot =
-            is_ballot(l) || syntax::identifiers(s, l).iter().any(|i| vars.contains(i));
-        if op == "<<" && lit(s, r) == Some(32) && from_ballot {
+        let (_, l, _) = parts(s, b);
+        // One finding per mask: in `m << 32 << 32 …` the innermost shift (20 000 nested
+        // findings, each over the text of the one before, were quadratic output).
+        if by_32(b) && !by_32(strip_parens(l)) && from_ballot(l) {
             out.push(s.ctx.finding(
                 &BALLOT_32BIT,
                 b.byte_range(),
@@ -770,9 +816,7 @@ pub(super) fn ballots(s: &Src, f: Node, out: &mut Vec<Finding>) {
             continue;
         }
         let args = call_args(c);
-        if args.first().is_some_and(|a| {
-            is_ballot(*a) || syntax::identifiers(s, *a).iter().any(|i| vars.contains(i))
-        }) {
+        if args.first().is_some_and(|a| from_ballot(*a)) {
             out.push(s.ctx.finding(
                 &BALLOT_32BIT,
                 c.byte_range(),

@@ -49,6 +49,8 @@ pub(super) fn full_mask_name(name: &str) -> bool {
 pub(super) struct Masks<'a> {
     full: HashSet<&'a str>,
     local: HashSet<&'a str>,
+    /// Whether each function (by node id) is a sorting network, as the shuffles ask.
+    sorting: std::cell::RefCell<std::collections::HashMap<usize, bool>>,
 }
 
 impl<'a> Masks<'a> {
@@ -86,7 +88,11 @@ impl<'a> Masks<'a> {
                 full.insert(name);
             }
         }
-        Masks { full, local }
+        Masks {
+            full,
+            local,
+            sorting: Default::default(),
+        }
     }
 }
 
@@ -116,7 +122,7 @@ pub(super) fn calls(s: &Src, c: Node, masks: &Masks, out: &mut Vec<Finding>) {
             }
         }
     }
-    if is_shuffle(name) && !sorting_network(s, c) {
+    if is_shuffle(name) && !masks.sorting_network(s, c) {
         // Unrolled reductions: the first step's literal offset 16.
         let delta = if name.ends_with("_sync") {
             args.get(2)
@@ -165,10 +171,23 @@ pub(super) fn narrow_all_ones(text: &str) -> bool {
 /// Whether the shuffle sits in a sorting network (bitonic exchange steps): the function shuffles
 /// by the same literal distance more than once (1, 2, 1, 4, 2, 1, …). Adding a step of 32 there
 /// would be wrong; it is not a 32-lane reduction.
-pub(super) fn sorting_network(s: &Src, c: Node) -> bool {
-    let Some(f) = s.enclosing_function(c) else {
-        return false;
-    };
+impl Masks<'_> {
+    /// [`sorting_network`], once per function: a function of 2 000 unrolled shuffles asked it
+    /// once per shuffle, reading every call of the function each time.
+    fn sorting_network(&self, s: &Src, c: Node) -> bool {
+        let Some(f) = s.enclosing_function(c) else {
+            return false;
+        };
+        *self
+            .sorting
+            .borrow_mut()
+            .entry(f.id())
+            .or_insert_with(|| sorting_network(s, f))
+    }
+}
+
+/// Whether the function `f` is a sorting network (two `xor` shuffles by the same offset).
+pub(super) fn sorting_network(s: &Src, f: Node) -> bool {
     let mut seen: Vec<u64> = Vec::new();
     for call in s.descendants(f, K::CallExpression) {
         let Some(name) = call_name(s, call) else {
