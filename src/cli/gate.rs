@@ -3,7 +3,7 @@
 
 use super::common::{ConfigArgs, TargetArgs, WalkArgs};
 use crate::gate::exit;
-use crate::record::{Record, RecordError};
+use crate::record::Record;
 use crate::report::Report;
 use crate::settings::{Request, Settings};
 use crate::verdict::{self, render};
@@ -68,15 +68,10 @@ pub fn run(a: GateArgs, settings: &Settings) -> anyhow::Result<i32> {
 }
 
 /// The board for the project at `root` from its migration record (if any) and a scan report,
-/// with the record: the one computation of the verdict, shared with the HTML report.
+/// with the record: [`crate::board::for_project`], the one computation every view prints.
 pub fn board_of(
     root: &Path,
     report: Result<&Report, &str>,
 ) -> anyhow::Result<(verdict::Board, Option<Record>)> {
-    let rec = match Record::load(&Record::path_in(root)) {
-        Ok(r) => Some(r),
-        Err(RecordError::Missing { .. }) => None,
-        Err(e) => return Err(e.into()),
-    };
-    Ok((verdict::board(root, rec.as_ref(), report), rec))
+    Ok(crate::board::for_project(root, report)?)
 }
