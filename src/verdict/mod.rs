@@ -159,10 +159,10 @@ pub fn board(root: &Path, rec: Option<&Record>, scan: Result<&Report, &str>) -> 
                 s.details.is_empty() && (s.status != Status::Unknown || !s.evidence.is_empty());
             if by_person && gate != Gate::Build {
                 notes.push(format!(
-                    "{}: the {} recorded {} is not used: this gate comes from {from}",
+                    "{}: the {} recorded in the record ({}) is not used: this gate comes from {from}",
                     gate.as_str(),
-                    set_by(s),
-                    s.status
+                    s.status,
+                    set_by(s)
                 ));
             }
         }
@@ -183,11 +183,11 @@ pub fn board(root: &Path, rec: Option<&Record>, scan: Result<&Report, &str>) -> 
         .iter()
         .filter_map(|g| match g.status {
             Status::Pass => None,
-            Status::Unknown => Some(format!(
-                "{}: not tested — {}",
-                g.name,
-                g.reason.strip_prefix("not tested: ").unwrap_or(&g.reason)
-            )),
+            Status::Unknown => Some(match g.reason.strip_prefix("not tested: ") {
+                Some(why) => format!("{}: not tested — {why}", g.name),
+                None if g.reason.starts_with("not tested") => format!("{}: {}", g.name, g.reason),
+                None => format!("{}: not tested — {}", g.name, g.reason),
+            }),
             Status::Remediation => Some(match g.open_items {
                 Some(n) => format!("{}: REMEDIATION, {n} open item(s) — {}", g.name, g.reason),
                 None => format!("{}: REMEDIATION — {}", g.name, g.reason),
