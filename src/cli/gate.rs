@@ -51,7 +51,15 @@ pub fn run(a: GateArgs, settings: &Settings) -> anyhow::Result<i32> {
     // The inventory gate sees what `scan` reports on this tree: the same target, rule levels,
     // suppressions and accepted items.
     let report = settings.scan().map_err(|e| format!("{e:#}"));
-    let (board, _) = board_of(&a.path, report.as_ref().map_err(|e| e.as_str()))?;
+    let board = match &report {
+        // The scan carries the project's board (the same computation); a record that cannot
+        // be read is still this command's error.
+        Ok(r) => {
+            crate::board::load_record(&crate::settings::root_of(&a.path))?;
+            r.board.clone()
+        }
+        Err(e) => board_of(&a.path, Err(e.as_str()))?.0,
+    };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     match a.format {
