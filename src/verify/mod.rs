@@ -150,7 +150,7 @@ impl Ticker {
     fn new(total: usize, mode: Progress, jobs: usize) -> Ticker {
         let bar = progress_bar(total as u64, mode == Progress::Bar);
         if mode == Progress::Lines {
-            eprintln!("hipport verify: compiling {total} unit(s), {jobs} at a time");
+            crate::errln!("hipport verify: compiling {total} unit(s), {jobs} at a time");
         }
         let now = std::time::Instant::now();
         Ticker {
@@ -174,7 +174,7 @@ impl Ticker {
             || st.0 == self.total;
         if due {
             st.2 = std::time::Instant::now();
-            eprintln!(
+            crate::errln!(
                 "hipport verify: {}/{} units, {} failed, {}s",
                 st.0,
                 self.total,
@@ -303,7 +303,15 @@ fn translate_tree(s: &VerifySettings) -> Result<(Vec<String>, Vec<FileError>), S
                     &mut errors,
                     &o.input.rel,
                 ) {
-                    files.push(o.input.rel);
+                    if o.input.rel_os().to_str().is_some() {
+                        files.push(o.input.rel);
+                    } else {
+                        // Its lossy spelling names no file: compiling it would test nothing.
+                        errors.push(FileError {
+                            path: o.input.rel,
+                            error: "the file name is not UTF-8: translated into the verify tree but not compiled (not verified)".into(),
+                        });
+                    }
                 }
             }
             Err(e) => errors.push(FileError {

@@ -243,7 +243,15 @@ impl VerifyResults {
             compiler: s.hipcc.describe_driver(),
             added_flags: s.added.clone(),
             dropped_flags: Vec::new(),
-            summary: Summary::of(&units),
+            summary: {
+                let mut sum = Summary::of(&units);
+                // A unit that could not be translated or compiled as named was not verified:
+                // the units that were cannot make the whole build PASS.
+                if sum.status == Status::Pass && errors.iter().any(|e| super::is_unit(&e.path)) {
+                    sum.status = Status::Unknown;
+                }
+                sum
+            },
             missing_headers: group_by_header(&units),
             units,
             errors: errors

@@ -386,3 +386,36 @@ fn a_torch_package_in_the_project_is_never_imported() {
         "the project's torch/ ran"
     );
 }
+
+/// Issue 23 item 11: a unit whose name is not UTF-8 is not compiled under its lossy (U+FFFD)
+/// spelling, which names no file; it is listed as not verified, so the build cannot PASS.
+#[cfg(unix)]
+#[test]
+fn a_unit_with_a_non_utf8_name_is_not_verified_under_another_spelling() {
+    use std::os::unix::ffi::OsStrExt;
+    let (d, root) = project(&[("ok.cu", GOOD)]);
+    let odd = root.join(std::ffi::OsStr::from_bytes(b"odd\xff.cu"));
+    std::fs::write(&odd, GOOD).unwrap();
+    let fake = fake_hipcc(d.path(), true);
+    let r = verify_with(&root, &fake, &[]);
+    let v = json(&r);
+    let units: Vec<&str> = v["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u["path"].as_str().unwrap())
+        .collect();
+    assert!(
+        !units.iter().any(|p| p.contains('\u{fffd}')),
+        "{}",
+        r.text()
+    );
+    let errors = v["errors"].to_string();
+    assert!(errors.contains("not UTF-8"), "{}", r.text());
+    assert_ne!(v["summary"]["status"], "PASS", "{}", r.text());
+    assert!(
+        !record_build(&root).contains("\"PASS\""),
+        "{}",
+        record_build(&root)
+    );
+}
