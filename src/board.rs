@@ -1,13 +1,17 @@
-//! The migration gate board: the ten gates in the order a migration passes them, and the status
-//! that static evidence (a scan report) supports for each.
+//! The one gate board every view prints: `gate`, `report` (HTML), `scan --format markdown`, the
+//! GitHub step summary and the scan JSON all show the board [`crate::verdict::board`] computes
+//! for the project's migration record (when there is one) and a scan report — so two views of
+//! the same tree can never disagree about a gate or about how many files were scanned.
 //!
-//! A scan can prove little: the dependency inventory (every finding PASS) and whether an exact
-//! ROCm target was named. Build needs a verified build; the runtime gates need tests that were
-//! run. Those stay UNKNOWN, and the verdict is never READY while anything is UNKNOWN. `hipport
-//! gate` (issue 6) reuses [`GATES`] and replaces UNKNOWN with recorded evidence.
+//! Also the verdict counts a report prints under the board: the open findings plus the gates
+//! without evidence.
 
 use crate::gate::{Gate, Status};
+use crate::record::{Record, RecordError};
 use crate::report::Report;
+use std::path::{Path, PathBuf};
+
+pub use crate::verdict::{Board, GateLine};
 
 /// Gate ids and titles in migration order, from [`Gate`] (the one list).
 pub const GATES: [(&str, &str); 10] = {
@@ -20,86 +24,43 @@ pub const GATES: [(&str, &str); 10] = {
     out
 };
 
-/// One gate with its status and the evidence (or lack of it) behind the status.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GateRow {
-    pub id: &'static str,
-    pub title: &'static str,
-    pub status: Status,
-    pub note: String,
-}
-
-/// The board as a scan report supports it.
-pub fn static_board(r: &Report) -> Vec<GateRow> {
-    Gate::ALL
-        .iter()
-        .map(|&gate| {
-            let (status, note) = match gate {
-                Gate::Baseline => (
-                    Status::Unknown,
-                    "not recorded: build and run the CUDA version to keep reference outputs".into(),
-                ),
-                Gate::Inventory => inventory(r),
-                Gate::Target if r.target.rocm_explicit && !r.target.offload_arch.is_empty() => (
-                    Status::Pass,
-                    format!("target {}", r.target.describe()),
-                ),
-                Gate::Target if r.target.rocm_explicit => (
-                    Status::Unknown,
-                    format!(
-                        "ROCm {} named, GPU architecture not: set [target] offload_arch in hipport.toml (the full tuple goes in the migration record: hipport record target)",
-                        r.target.rocm
-                    ),
-                ),
-                Gate::Target => (
-                    Status::Unknown,
-                    format!(
-                        "defaulted to ROCm {}: name an exact X.Y.Z release (--rocm or hipport.toml)",
-                        r.target.rocm
-                    ),
-                ),
-                Gate::Build => (Status::Unknown, "not verified: no HIP build recorded".into()),
-                Gate::Functional
-                | Gate::Correctness
-                | Gate::Precision
-                | Gate::Distributed
-                | Gate::Operations
-                | Gate::Performance => (Status::Unknown, "not tested".into()),
-            };
-            GateRow {
-                id: gate.as_str(),
-                title: gate.title(),
-                status,
-                note,
-            }
-        })
-        .collect()
-}
-
-fn inventory(r: &Report) -> (Status, String) {
-    let (b, m, u) = (
-        r.count(Status::Blocker),
-        r.count(Status::Remediation),
-        r.count(Status::Unknown),
-    );
-    let errors = r.errors.len();
-    let status = if b > 0 {
-        Status::Blocker
-    } else if m > 0 {
-        Status::Remediation
-    } else if u > 0 || errors > 0 {
-        Status::Unknown
-    } else {
-        Status::Pass
-    };
-    let mut note = format!(
-        "{} files scanned: {b} BLOCKER, {m} REMEDIATION, {u} UNKNOWN",
-        r.summary.files_scanned
-    );
-    if errors > 0 {
-        note.push_str(&format!(", {errors} files not analysed"));
+/// The migration record at `root`: `None` when there is none, an error when it cannot be read.
+pub fn load_record(root: &Path) -> Result<Option<Record>, RecordError> {
+    match Record::load(&Record::path_in(root)) {
+        Ok(r) => Ok(Some(r)),
+        Err(RecordError::Missing { .. }) => Ok(None),
+        Err(e) => Err(e),
     }
-    (status, note)
+}
+
+/// The board for the project at `root` and a scan of it (or why the scan failed), with the
+/// record it was read from. `gate` and `report` stop on a record that cannot be read.
+pub fn for_project(
+    root: &Path,
+    scan: Result<&Report, &str>,
+) -> Result<(Board, Option<Record>), RecordError> {
+    let rec = load_record(root)?;
+    Ok((crate::verdict::board(root, rec.as_ref(), scan), rec))
+}
+
+/// The board a report carries: the project's (located by the first path, as the target is),
+/// computed after the scan is complete. A record that cannot be read is said in the notes and
+/// the board shows no recorded gate (`hipport gate` reports the error itself).
+pub fn attach(paths: &[PathBuf], r: &mut Report) {
+    let root = paths
+        .first()
+        .map(|p| crate::settings::root_of(p))
+        .unwrap_or_else(|| PathBuf::from("."));
+    r.board = match for_project(&root, Ok(r)) {
+        Ok((b, _)) => b,
+        Err(e) => {
+            let mut b = crate::verdict::board(&root, None, Ok(r));
+            b.notes = vec![format!(
+                "the migration record cannot be read ({e}): every recorded gate is UNKNOWN"
+            )];
+            b
+        }
+    };
 }
 
 /// The go/no-go verdict: counts of items that stand between the code and READY.
@@ -114,9 +75,13 @@ pub struct Verdict {
 }
 
 impl Verdict {
-    pub fn of(r: &Report, board: &[GateRow]) -> Verdict {
+    pub fn of(r: &Report, board: &Board) -> Verdict {
         let unknown_findings = r.count(Status::Unknown) + r.errors.len();
-        let unknown_gates = board.iter().filter(|g| g.status == Status::Unknown).count();
+        let unknown_gates = board
+            .gates
+            .iter()
+            .filter(|g| g.status == Status::Unknown)
+            .count();
         Verdict {
             blocker: r.count(Status::Blocker),
             remediation: r.count(Status::Remediation),
@@ -131,11 +96,13 @@ impl Verdict {
     /// `NOT READY: N REMEDIATION, M UNKNOWN` (`, K BLOCKER` appended when a person decided any).
     pub fn line(&self) -> String {
         if self.ready() {
-            return "READY".into();
+            return crate::verdict::Readiness::Ready.to_string();
         }
         let mut s = format!(
-            "NOT READY: {} REMEDIATION, {} UNKNOWN",
-            self.remediation, self.unknown
+            "{}: {} REMEDIATION, {} UNKNOWN",
+            crate::verdict::Readiness::NotReady,
+            self.remediation,
+            self.unknown
         );
         if self.blocker > 0 {
             s.push_str(&format!(", {} BLOCKER", self.blocker));
@@ -162,20 +129,20 @@ mod tests {
     }
 
     #[test]
-    fn empty_scan_passes_inventory_but_is_never_ready() {
+    fn without_a_record_the_target_comes_from_the_scan_and_nothing_is_ready() {
         let r = empty(true);
-        let b = static_board(&r);
-        let ids: Vec<&str> = b.iter().map(|g| g.id).collect();
+        let b = &r.board;
+        let ids: Vec<&str> = b.gates.iter().map(|g| g.name.as_str()).collect();
         assert_eq!(ids, GATES.map(|g| g.0));
-        assert_eq!(b[1].status, Status::Pass);
-        assert_eq!(b[2].status, Status::Pass);
-        let v = Verdict::of(&r, &b);
-        assert_eq!(v.line(), "NOT READY: 0 REMEDIATION, 8 UNKNOWN");
-        let b = static_board(&empty(false));
-        assert_eq!(b[2].status, Status::Unknown);
+        assert_eq!(b.gates[2].status, Status::Pass, "{:?}", b.gates[2]);
+        let v = Verdict::of(&r, b);
+        // Inventory with no file scanned is UNKNOWN, as are the eight gates without evidence.
+        assert_eq!(v.line(), "NOT READY: 0 REMEDIATION, 9 UNKNOWN");
+        assert_eq!(empty(false).board.gates[2].status, Status::Unknown);
         // A named ROCm without a GPU architecture is not an exact target either.
         let mut r = empty(true);
         r.target.offload_arch.clear();
-        assert_eq!(static_board(&r)[2].status, Status::Unknown);
+        let b = crate::verdict::board(Path::new("."), None, Ok(&r));
+        assert_eq!(b.gates[2].status, Status::Unknown);
     }
 }

@@ -3,11 +3,10 @@
 //! findings support, the baseline comparison and the contents of the files with findings (for
 //! text excerpts).
 //!
-//! JSON schema: `docs/report-schema.md` (versioned by `schema_version`); the board, baseline
+//! JSON schema: `docs/report-schema.md` (versioned by `schema_version`); the baseline
 //! comparison and file contents are not part of it.
 
 use crate::baseline::Entry;
-use crate::board::GateRow;
 use crate::finding::{BaselineState, Category, Decision, Finding};
 use crate::gate::Status;
 use crate::mappings::Target;
@@ -141,9 +140,9 @@ pub struct Report {
     /// Decisions a person recorded in `hipport.toml`, by finding fingerprint.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub decisions: BTreeMap<String, Decision>,
-    /// The gate board as the findings and target support it (computed by [`Report::new`]).
-    #[serde(skip)]
-    pub board: Vec<GateRow>,
+    /// The project's gate board ([`crate::board`]: the one `hipport gate` prints), attached by
+    /// the scan once it is complete; [`Report::new`] gives the board of the report alone.
+    pub board: crate::verdict::Board,
     /// The baseline comparison, when `check` made one.
     #[serde(skip)]
     pub baseline: Option<BaselineSummary>,
@@ -184,12 +183,12 @@ impl Report {
             summary,
             errors,
             decisions: BTreeMap::new(),
-            board: Vec::new(),
+            board: crate::verdict::Board::default(),
             baseline: None,
             sources: Sources::new(),
             show_pass: false,
         };
-        r.board = crate::board::static_board(&r);
+        r.board = crate::verdict::board(std::path::Path::new("."), None, Ok(&r));
         r
     }
 

@@ -257,7 +257,9 @@ impl Settings {
                 report.target.config
             );
         }
-        Ok(self.apply(report))
+        let mut report = self.apply(report);
+        crate::board::attach(&self.paths, &mut report);
+        Ok(report)
     }
 }
 

@@ -309,3 +309,228 @@ fn a_fifo_record_or_baseline_is_reported_not_read() {
         assert!(text(&o).contains("FIFO"), "{args:?}: {}", text(&o));
     }
 }
+
+fn gate_json(dir: &Path) -> serde_json::Value {
+    let o = hipport(dir, &["gate", "--format", "json"]);
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&o)))
+}
+
+fn gate_row(v: &serde_json::Value, name: &str) -> serde_json::Value {
+    v["gates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["name"] == name)
+        .unwrap()
+        .clone()
+}
+
+#[test]
+fn evidence_is_a_file_in_the_project_never_a_command_line() {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path().join("p");
+    std::fs::create_dir_all(root.join(".git")).unwrap();
+    std::fs::write(d.path().join("outside.txt"), "x").unwrap();
+    std::fs::write(root.join("ev.txt"), "ran").unwrap();
+    assert!(hipport(&root, &["record", "init"]).status.success());
+    let before = std::fs::read_to_string(root.join("hipport-migration.toml")).unwrap();
+    let set = |ev: &str| {
+        hipport(
+            &root,
+            &[
+                "record",
+                "gate",
+                "correctness",
+                "--status",
+                "PASS",
+                "--evidence",
+                ev,
+            ],
+        )
+    };
+    let o = set("hipport compare a.npy b.npy");
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("a command is not evidence"),
+        "{}",
+        text(&o)
+    );
+    assert!(
+        text(&o).contains("hipport compare A B --record"),
+        "{}",
+        text(&o)
+    );
+    let o = set("../outside.txt");
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("outside the project"), "{}", text(&o));
+    assert!(!text(&o).contains("x\n"), "never the file's contents");
+    assert_eq!(
+        std::fs::read_to_string(root.join("hipport-migration.toml")).unwrap(),
+        before,
+        "nothing written"
+    );
+    let o = set("ev.txt");
+    assert!(o.status.success(), "{}", text(&o));
+    let c = gate_row(&gate_json(&root), "correctness");
+    assert_eq!(c["status"], "PASS");
+    assert_eq!(c["source"], "person", "a gate a person set says so");
+    assert!(
+        c["reason"].as_str().unwrap().contains("set by tester"),
+        "{c}"
+    );
+}
+
+#[test]
+fn derived_gates_refuse_a_recorded_pass_and_an_old_one_is_said_not_used() {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path();
+    std::fs::create_dir_all(root.join(".git")).unwrap();
+    std::fs::write(root.join("bench.json"), "{}").unwrap();
+    assert!(hipport(root, &["record", "init"]).status.success());
+    for gate in ["performance", "build", "functional", "inventory"] {
+        let o = hipport(
+            root,
+            &[
+                "record",
+                "gate",
+                gate,
+                "--status",
+                "PASS",
+                "--evidence",
+                "bench.json",
+            ],
+        );
+        assert_eq!(o.status.code(), Some(2), "{gate}: {}", text(&o));
+        assert!(
+            text(&o).contains(&format!("the {gate} gate comes from")),
+            "{}",
+            text(&o)
+        );
+    }
+    assert!(text(&hipport(
+        root,
+        &[
+            "record",
+            "gate",
+            "performance",
+            "--status",
+            "PASS",
+            "--evidence",
+            "bench.json"
+        ],
+    ))
+    .contains("hipport record perf"));
+    // A person's BLOCKER is still theirs to set, and wins.
+    let o = hipport(
+        root,
+        &[
+            "record",
+            "gate",
+            "performance",
+            "--status",
+            "BLOCKER",
+            "--evidence",
+            "bench.json",
+            "--note",
+            "no MI300X quota this quarter",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let p = gate_row(&gate_json(root), "performance");
+    assert_eq!(p["status"], "BLOCKER");
+    assert_eq!(p["source"], "person");
+    // A record written before the rule (by hand or an older hipport) with a PASS row for a
+    // derived gate: the board does not show it, and says so.
+    let rec = root.join("hipport-migration.toml");
+    let t = std::fs::read_to_string(&rec).unwrap().replace(
+        "name = \"functional\"\nstatus = \"UNKNOWN\"",
+        "name = \"functional\"\nstatus = \"PASS\"",
+    );
+    assert!(
+        t.contains("name = \"functional\"\nstatus = \"PASS\""),
+        "{t}"
+    );
+    std::fs::write(&rec, t).unwrap();
+    let v = gate_json(root);
+    assert_eq!(gate_row(&v, "functional")["status"], "UNKNOWN");
+    let notes = v["notes"].to_string();
+    assert!(
+        notes.contains("functional: the PASS recorded in the record (set by tester) is not used"),
+        "{notes}"
+    );
+}
+
+#[test]
+fn compare_record_writes_the_correctness_gate_with_the_numbers() {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path();
+    std::fs::create_dir_all(root.join(".git")).unwrap();
+    std::fs::write(root.join("a.csv"), "x,y\n1,2\n3,4\n").unwrap();
+    std::fs::write(root.join("b.csv"), "x,y\n1,2\n3,5\n").unwrap();
+    let o = hipport(root, &["compare", "a.csv", "b.csv", "--record"]);
+    assert_eq!(o.status.code(), Some(1), "outside tolerance: {}", text(&o));
+    let c = gate_row(&gate_json(root), "correctness");
+    assert_eq!(c["status"], "REMEDIATION", "{c}");
+    assert_eq!(c["source"], "compare");
+    let why = c["reason"].as_str().unwrap();
+    assert!(
+        why.contains("compare FAIL: a.csv vs b.csv: 1 of 4 element(s) outside"),
+        "{why}"
+    );
+    assert!(
+        c["evidence"].as_str().unwrap().contains("b.csv (sha256 "),
+        "{c}"
+    );
+    std::fs::write(root.join("b.csv"), "x,y\n1,2\n3,4\n").unwrap();
+    let o = hipport(root, &["compare", "a.csv", "b.csv", "--record"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("correctness gate PASS recorded"),
+        "{}",
+        text(&o)
+    );
+    assert_eq!(gate_row(&gate_json(root), "correctness")["status"], "PASS");
+    // Files outside the project cannot be named by the record: refused before comparing.
+    let o = hipport(root, &["compare", "/dev/null", "b.csv", "--record"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+}
+
+#[test]
+fn record_target_without_kernel_or_driver_then_adds_them() {
+    let d = tempfile::tempdir().unwrap();
+    let no_kernel: Vec<&str> = target_with("6.4.1")
+        .into_iter()
+        .filter(|a| *a != "--kernel" && *a != "5.15.0-119-generic")
+        .collect();
+    let o = hipport(d.path(), &no_kernel);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("kernel UNKNOWN, driver UNKNOWN"),
+        "{}",
+        text(&o)
+    );
+    let help = text(&hipport(d.path(), &["record", "target", "--help"]));
+    assert!(!help.contains("[default: \"\"]"), "{help}");
+    // Later, on the machine: only the new facts, the rest kept.
+    let o = hipport(
+        d.path(),
+        &[
+            "record",
+            "target",
+            "--kernel",
+            "6.8.0-45-generic",
+            "--driver",
+            "6.8.5",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let rec = std::fs::read_to_string(d.path().join("hipport-migration.toml")).unwrap();
+    for want in [
+        "kernel = \"6.8.0-45-generic\"",
+        "driver = \"6.8.5\"",
+        "gfx = \"gfx942\"",
+        "rocm = \"6.4.1\"",
+    ] {
+        assert!(rec.contains(want), "{want}: {rec}");
+    }
+}

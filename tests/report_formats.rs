@@ -212,7 +212,9 @@ fn markdown_has_board_in_order_then_verdict_then_items() {
         "6.2.0 in hipport.toml"
     );
     assert!(row("Build").contains("| UNKNOWN |"));
-    assert!(row("Performance").contains("| UNKNOWN | not tested |"));
+    // Every "not tested" row names the command that fills it.
+    assert!(row("Performance").contains("| UNKNOWN | not tested: "));
+    assert!(row("Performance").contains("hipport record perf"));
     let verdict = md
         .lines()
         .find(|l| l.starts_with("NOT READY"))

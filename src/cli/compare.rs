@@ -4,6 +4,7 @@
 use super::common::TextOrJson;
 use crate::compare::{self, load, Tolerance};
 use crate::gate::exit;
+use crate::record::correctness::{self, Inputs};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -25,12 +26,24 @@ pub struct CompareArgs {
     pub equal_nan: bool,
     #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
     pub format: TextOrJson,
+    /// Write the result into the migration record's correctness gate (PASS within tolerance,
+    /// REMEDIATION outside it), naming both files, the tolerance and the numbers. Both files
+    /// must be inside the project.
+    #[arg(long)]
+    pub record: bool,
+    /// The migration record --record writes.
+    #[arg(long, value_name = "FILE", default_value = crate::record::FILE_NAME, requires = "record")]
+    pub file: PathBuf,
 }
 
 pub fn run(a: CompareArgs) -> anyhow::Result<i32> {
     if !(a.rtol >= 0.0 && a.atol >= 0.0) {
         anyhow::bail!("--rtol and --atol must be non-negative numbers");
     }
+    let recording = a
+        .record
+        .then(|| Inputs::check(&a.file, &a.baseline, &a.candidate))
+        .transpose()?;
     let b = load::load(&a.baseline).map_err(anyhow::Error::msg)?;
     let c = load::load(&a.candidate).map_err(anyhow::Error::msg)?;
     let r = compare::compare(
@@ -84,6 +97,26 @@ pub fn run(a: CompareArgs) -> anyhow::Result<i32> {
                 r.rtol,
                 r.atol,
                 if r.equal_nan { ", equal NaN" } else { "" }
+            );
+        }
+    }
+    if let Some(i) = recording {
+        let command = format!(
+            "hipport {}",
+            std::env::args().skip(1).collect::<Vec<_>>().join(" ")
+        );
+        let row = correctness::row(&i, &r, &command, &crate::record::whoami());
+        let wanted = row.status;
+        let shown = correctness::save(&i, row)?;
+        if shown == wanted {
+            crate::errln!(
+                "hipport compare: correctness gate {shown} recorded in {}",
+                i.record.display()
+            );
+        } else {
+            crate::errln!(
+                "hipport compare: {} keeps the correctness gate {shown} (set by a person); the comparison was not recorded",
+                i.record.display()
             );
         }
     }

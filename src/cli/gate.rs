@@ -3,7 +3,7 @@
 
 use super::common::{ConfigArgs, TargetArgs, WalkArgs};
 use crate::gate::exit;
-use crate::record::{Record, RecordError};
+use crate::record::Record;
 use crate::report::Report;
 use crate::settings::{Request, Settings};
 use crate::verdict::{self, render};
@@ -51,7 +51,15 @@ pub fn run(a: GateArgs, settings: &Settings) -> anyhow::Result<i32> {
     // The inventory gate sees what `scan` reports on this tree: the same target, rule levels,
     // suppressions and accepted items.
     let report = settings.scan().map_err(|e| format!("{e:#}"));
-    let (board, _) = board_of(&a.path, report.as_ref().map_err(|e| e.as_str()))?;
+    let board = match &report {
+        // The scan carries the project's board (the same computation); a record that cannot
+        // be read is still this command's error.
+        Ok(r) => {
+            crate::board::load_record(&crate::settings::root_of(&a.path))?;
+            r.board.clone()
+        }
+        Err(e) => board_of(&a.path, Err(e.as_str()))?.0,
+    };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     match a.format {
@@ -68,15 +76,10 @@ pub fn run(a: GateArgs, settings: &Settings) -> anyhow::Result<i32> {
 }
 
 /// The board for the project at `root` from its migration record (if any) and a scan report,
-/// with the record: the one computation of the verdict, shared with the HTML report.
+/// with the record: [`crate::board::for_project`], the one computation every view prints.
 pub fn board_of(
     root: &Path,
     report: Result<&Report, &str>,
 ) -> anyhow::Result<(verdict::Board, Option<Record>)> {
-    let rec = match Record::load(&Record::path_in(root)) {
-        Ok(r) => Some(r),
-        Err(RecordError::Missing { .. }) => None,
-        Err(e) => return Err(e.into()),
-    };
-    Ok((verdict::board(root, rec.as_ref(), report), rec))
+    Ok(crate::board::for_project(root, report)?)
 }

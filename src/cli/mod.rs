@@ -46,7 +46,7 @@ pub enum Command {
     Explain(explain::ExplainArgs),
     /// Translate into a separate tree and compile every unit with hipcc (BUILD gate evidence).
     Verify(verify::VerifyArgs),
-    /// Write the migration record hipport-migration.toml (init, baseline, target, production, gate, test).
+    /// Write the migration record hipport-migration.toml (init, baseline, target, production, gate, test, perf).
     Record(record::RecordArgs),
     /// Write the self-contained HTML review page: verdict, gate board, and the port with every finding at its line.
     Report(report::ReportArgs),

@@ -30,17 +30,9 @@ pub enum RecordCommand {
         #[command(flatten)]
         file: FileArg,
     },
-    /// Fill the CUDA baseline from this machine (git, nvidia-smi, nvcc, torch); never overwrites entries.
-    Baseline {
-        #[command(flatten)]
-        file: FileArg,
-        /// Model revision (e.g. a Hugging Face commit).
-        #[arg(long)]
-        model_revision: Option<String>,
-        /// Baseline container image, `image:tag[@sha256:…]`.
-        #[arg(long)]
-        container: Option<String>,
-    },
+    /// Fill the CUDA baseline from this machine (git, nvidia-smi, nvcc, torch) and the flags;
+    /// detection never overwrites entries, a flag does.
+    Baseline(BaselineArgs),
     /// Set the exact ROCm target tuple (validated: no `latest`, full versions, real gfx names).
     Target(TargetArgs),
     /// Declare what production needs (the functional, precision, distributed and performance gates use it).
@@ -51,6 +43,30 @@ pub enum RecordCommand {
     Test(TestArgs),
     /// Record a benchmark result as performance evidence: `baseline` (CUDA) or `candidate` (ROCm).
     Perf(PerfArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct BaselineArgs {
+    #[command(flatten)]
+    pub file: FileArg,
+    /// Model revision (e.g. a Hugging Face commit).
+    #[arg(long)]
+    pub model_revision: Option<String>,
+    /// Baseline container image, `image:tag[@sha256:…]`.
+    #[arg(long)]
+    pub container: Option<String>,
+    /// The baseline's NVIDIA GPU, e.g. "NVIDIA A100-SXM4-80GB" (for a machine without nvidia-smi).
+    #[arg(long)]
+    pub gpu: Option<String>,
+    /// The baseline's CUDA toolkit version, e.g. 12.4 (for a machine without nvcc).
+    #[arg(long)]
+    pub toolkit: Option<String>,
+    /// The baseline's NVIDIA driver version, e.g. 550.54.15 (for a machine without nvidia-smi).
+    #[arg(long)]
+    pub driver: Option<String>,
+    /// The baseline's repository commit (default: `git rev-parse HEAD`).
+    #[arg(long)]
+    pub commit: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -130,30 +146,35 @@ pub struct PerfArgs {
     /// Who records (default: $HIPPORT_USER, git user.email, $USER).
     #[arg(long)]
     pub by: Option<String>,
+    /// The candidate's name (default: the file name without extension). A candidate with
+    /// another name is kept, not replaced; the gate judges the one recorded last.
+    #[arg(long)]
+    pub name: Option<String>,
 }
 
 #[derive(Args, Debug)]
 pub struct TargetArgs {
     #[command(flatten)]
     pub file: FileArg,
-    /// GPU product, optionally with its gfx: `MI300X`, `Instinct MI300X:gfx942`, `gfx90a`.
-    #[arg(long, default_value = "")]
-    pub gpu: String,
+    /// GPU product, optionally with its gfx: `MI300X`, `Instinct MI300X:gfx942`, `gfx90a`
+    /// (required the first time; kept from the record after).
+    #[arg(long)]
+    pub gpu: Option<String>,
     /// gfx architecture when --gpu does not name or imply one.
     #[arg(long)]
     pub gfx: Option<String>,
-    /// Full ROCm release, X.Y.Z.
-    #[arg(long, default_value = "")]
-    pub rocm: String,
-    /// Distribution and release, e.g. "Ubuntu 22.04.4".
-    #[arg(long, default_value = "")]
-    pub os: String,
-    /// Kernel release as `uname -r` prints it.
-    #[arg(long, default_value = "")]
-    pub kernel: String,
-    /// Python X.Y.Z.
-    #[arg(long, default_value = "")]
-    pub python: String,
+    /// Full ROCm release, X.Y.Z (default: hipport.toml's; kept from the record after).
+    #[arg(long)]
+    pub rocm: Option<String>,
+    /// Distribution and release, e.g. "Ubuntu 22.04.4" (required the first time; kept after).
+    #[arg(long)]
+    pub os: Option<String>,
+    /// Kernel release as `uname -r` prints it; optional: UNKNOWN until known (no AMD machine yet).
+    #[arg(long)]
+    pub kernel: Option<String>,
+    /// Python X.Y.Z (required the first time; kept after).
+    #[arg(long)]
+    pub python: Option<String>,
     /// Framework or engine `name=version` or pip's `name==version` (repeatable), e.g.
     /// torch==2.6.0+rocm6.4 (the local label after `+` is kept).
     #[arg(long = "framework", value_name = "NAME==VERSION")]
@@ -164,9 +185,10 @@ pub struct TargetArgs {
     /// Container image `image:tag[@sha256:…]`.
     #[arg(long)]
     pub container: Option<String>,
+    /// GPU firmware version; optional: UNKNOWN until known.
     #[arg(long)]
     pub firmware: Option<String>,
-    /// amdgpu driver version.
+    /// amdgpu driver version; optional: UNKNOWN until known (no AMD machine yet).
     #[arg(long)]
     pub driver: Option<String>,
 }
@@ -177,12 +199,16 @@ pub struct GateArgs {
     pub file: FileArg,
     /// One of: baseline, inventory, target, build, functional, correctness, precision, distributed, operations, performance.
     pub name: String,
-    /// PASS, REMEDIATION, BLOCKER (needs --note) or UNKNOWN.
+    /// PASS, REMEDIATION, BLOCKER (needs --note) or UNKNOWN. Gates derived from other evidence
+    /// (inventory, build, functional, precision, distributed, performance) take only BLOCKER
+    /// or UNKNOWN here.
     #[arg(long)]
     pub status: String,
-    /// A file (hashed), an http(s) URL, or a command line; required unless the status is UNKNOWN.
+    /// A file inside the project (hashed) or an http(s) URL; required unless the status is
+    /// UNKNOWN. A command is refused: record its output file, or use `hipport compare … --record`.
     #[arg(long)]
     pub evidence: Option<String>,
+    /// Why (required for BLOCKER).
     #[arg(long, default_value = "")]
     pub note: String,
     /// Where it failed: INSTALL, BUILD, IMPORT, INIT, RUNTIME, CORRECTNESS, PERFORMANCE.
@@ -205,23 +231,31 @@ pub struct TestArgs {
     /// The dimension exercised, e.g. context=32768, batch=64, concurrency=128.
     #[arg(long, default_value = "")]
     pub dimension: String,
+    /// Precision the test ran at: FP32, BF16, FP16, FP8, INT8, AWQ, GPTQ, …
     #[arg(long)]
     pub precision: String,
+    /// GPUs per node the test used.
     #[arg(long, default_value_t = 1)]
     pub gpus: u32,
+    /// Nodes the test used.
     #[arg(long, default_value_t = 1)]
     pub nodes: u32,
+    /// Serving or training engine the test ran on, e.g. vllm.
     #[arg(long, default_value = "")]
     pub engine: String,
+    /// Attention backend, e.g. flash-attn, triton, ck.
     #[arg(long, default_value = "")]
     pub attention_backend: String,
     /// PASS, REMEDIATION (failed, to fix), BLOCKER (needs --note) or UNKNOWN.
     #[arg(long)]
     pub status: String,
+    /// The test's output: a file inside the project (hashed) or an http(s) URL; required unless UNKNOWN.
     #[arg(long)]
     pub evidence: Option<String>,
+    /// What a reader should know (required for BLOCKER).
     #[arg(long, default_value = "")]
     pub note: String,
+    /// Who records (default: $HIPPORT_USER, git user.email, $USER).
     #[arg(long)]
     pub by: Option<String>,
 }
@@ -231,7 +265,8 @@ impl RecordArgs {
     /// record itself is what this command writes, so it is not a source here.
     pub fn request(&self) -> Request {
         let file = match &self.command {
-            RecordCommand::Init { file } | RecordCommand::Baseline { file, .. } => file,
+            RecordCommand::Init { file } => file,
+            RecordCommand::Baseline(b) => &b.file,
             RecordCommand::Production(p) => &p.file,
             RecordCommand::Perf(p) => &p.file,
             RecordCommand::Target(t) => &t.file,
@@ -255,11 +290,7 @@ impl RecordArgs {
 pub fn run(a: RecordArgs, settings: &Settings) -> anyhow::Result<i32> {
     match a.command {
         RecordCommand::Init { file } => init(&file.file),
-        RecordCommand::Baseline {
-            file,
-            model_revision,
-            container,
-        } => baseline(&file.file, model_revision, container),
+        RecordCommand::Baseline(b) => baseline(b),
         RecordCommand::Target(t) => set_target(t, settings),
         RecordCommand::Production(p) => production(p),
         RecordCommand::Gate(g) => set_gate(g),
@@ -303,18 +334,40 @@ fn update(path: &Path, f: impl FnOnce(&mut Record) -> anyhow::Result<()>) -> any
     Ok(exit::OK)
 }
 
-fn baseline(path: &Path, model: Option<String>, container: Option<String>) -> anyhow::Result<i32> {
+fn baseline(a: BaselineArgs) -> anyhow::Result<i32> {
+    let path = a.file.file.as_path();
     let root = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     let found = detect::detect(root);
+    for (flag, v) in [
+        ("--gpu", &a.gpu),
+        ("--toolkit", &a.toolkit),
+        ("--driver", &a.driver),
+        ("--commit", &a.commit),
+    ] {
+        if v.as_deref().is_some_and(|v| v.trim().is_empty()) {
+            bail!("{flag}: empty: name the exact value");
+        }
+    }
     update(path, |r| {
+        // What a person states wins over detection.
+        for (dst, v) in [
+            (&mut r.baseline.gpu, a.gpu),
+            (&mut r.baseline.cuda_toolkit, a.toolkit),
+            (&mut r.baseline.cuda_driver, a.driver),
+            (&mut r.baseline.repo_commit, a.commit),
+        ] {
+            if let Some(v) = v {
+                *dst = v.trim().to_string();
+            }
+        }
         detect::merge(&mut r.baseline, found.baseline);
-        if let Some(m) = model {
+        if let Some(m) = a.model_revision {
             r.baseline.model_revision = m;
         }
-        if let Some(c) = container {
+        if let Some(c) = a.container {
             let (tag, digest) = c.split_once('@').unwrap_or((&c, ""));
             r.baseline.container_tag = tag.to_string();
             r.baseline.container_digest = digest.to_string();
@@ -337,32 +390,56 @@ fn baseline(path: &Path, model: Option<String>, container: Option<String>) -> an
 }
 
 fn set_target(a: TargetArgs, settings: &Settings) -> anyhow::Result<i32> {
+    // A field not given keeps the record's value, so kernel and driver can be added once an
+    // AMD machine exists without restating the rest.
+    let old = match Record::load(&a.file.file) {
+        Ok(r) => r.target,
+        Err(record::RecordError::Missing { .. }) => record::TargetTuple::default(),
+        Err(e) => return Err(e.into()),
+    };
+    let kept = |given: Option<String>, old: &str| given.unwrap_or_else(|| old.to_string());
+    let known = |v: &str| (!v.trim().is_empty()).then(|| v.to_string());
     // hipport.toml's exact release is the default, and a different one is said: the other
     // commands keep following hipport.toml.
     let from_config = (settings.rocm_source == Source::Config && settings.rocm_explicit)
         .then(|| settings.target.rocm.to_string());
-    let rocm = match (a.rocm.trim(), &from_config) {
-        ("", Some(c)) => c.clone(),
-        (r, Some(c)) if r.trim_start_matches("rocm-") != c => {
+    let rocm = match (a.rocm.as_deref().map(str::trim), &from_config) {
+        (None, Some(c)) => c.clone(),
+        (Some(r), Some(c)) if r.trim_start_matches("rocm-") != c => {
             crate::errln!(
                 "hipport: warning: the record's ROCm {r} differs from hipport.toml's {c}, which port, scan, check and gate follow"
             );
-            a.rocm
+            r.to_string()
         }
-        _ => a.rocm,
+        (r, _) => kept(r.map(str::to_string), &old.rocm),
     };
+    let pairs = |given: Vec<String>, old: &std::collections::BTreeMap<String, String>| {
+        if given.is_empty() {
+            old.iter().map(|(k, v)| format!("{k}={v}")).collect()
+        } else {
+            given
+        }
+    };
+    let gpu_given = a.gpu.is_some();
     let input = target::TargetInput {
-        gpu: a.gpu,
-        gfx: a.gfx,
+        gfx: a
+            .gfx
+            .or_else(|| (!gpu_given).then(|| known(&old.gfx)).flatten()),
+        gpu: kept(a.gpu, &old.gpu),
         rocm,
-        os: a.os,
-        kernel: a.kernel,
-        python: a.python,
-        frameworks: a.frameworks,
-        dependencies: a.dependencies,
-        container: a.container,
-        firmware: a.firmware,
-        driver: a.driver,
+        os: kept(a.os, &old.os),
+        kernel: kept(a.kernel, &old.kernel),
+        python: kept(a.python, &old.python),
+        frameworks: pairs(a.frameworks, &old.frameworks),
+        dependencies: pairs(a.dependencies, &old.dependencies),
+        container: a.container.or_else(|| {
+            known(&old.container_tag).map(|t| match known(&old.container_digest) {
+                Some(d) => format!("{t}@{d}"),
+                None => t,
+            })
+        }),
+        firmware: a.firmware.or_else(|| known(&old.firmware)),
+        driver: a.driver.or_else(|| known(&old.driver)),
     };
     let tuple = match target::validate(&input) {
         Ok(t) => t,
@@ -392,19 +469,30 @@ fn set_target(a: TargetArgs, settings: &Settings) -> anyhow::Result<i32> {
                 date: record::date::now(),
                 recorded_by: record::whoami(),
                 note: format!(
-                    "ROCm {} on {} ({})",
-                    r.target.rocm, r.target.gfx, r.target.os
+                    "ROCm {} on {} ({}){}",
+                    r.target.rocm,
+                    r.target.gfx,
+                    r.target.os,
+                    target::unknown_fields_note(&r.target)
                 ),
                 details: BTreeMap::new(),
             });
         }
+        let or_unknown = |v: &str| {
+            if v.trim().is_empty() {
+                "UNKNOWN".to_string()
+            } else {
+                v.to_string()
+            }
+        };
         crate::outln!(
-            "target: {} {} ROCm {}, {}, kernel {}, Python {}",
+            "target: {} {} ROCm {}, {}, kernel {}, driver {}, Python {}",
             r.target.gpu,
             r.target.gfx,
             r.target.rocm,
             r.target.os,
-            r.target.kernel,
+            or_unknown(&r.target.kernel),
+            or_unknown(&r.target.driver),
             r.target.python
         );
         Ok(())
@@ -436,6 +524,16 @@ fn set_gate(a: GateArgs) -> anyhow::Result<i32> {
     let status = parse_status(&a.status)?;
     if status == Status::Blocker && a.note.trim().is_empty() {
         bail!("--status BLOCKER needs --note saying why: BLOCKER is a person's decision, with its reason");
+    }
+    // A status the board would not show is refused, never accepted and then ignored.
+    if let Some(from) = record::gates::gate(&a.name).and_then(crate::verdict::derived_from) {
+        if !matches!(status, Status::Blocker | Status::Unknown) {
+            bail!(
+                "record gate {}: the {} gate comes from {from}, not from a recorded status: only BLOCKER (with --note) or UNKNOWN can be set here",
+                a.name,
+                a.name
+            );
+        }
     }
     let phase = match &a.phase {
         Some(p) => Some(Phase::parse(p).ok_or_else(|| {
@@ -651,6 +749,18 @@ fn perf(a: PerfArgs) -> anyhow::Result<i32> {
         .unwrap_or(Path::new("."));
     let mut run = crate::perf::ingest_run(&a.input, &shown, &input).map_err(anyhow::Error::msg)?;
     run.recorded_by = a.by.clone().unwrap_or_else(record::whoami);
+    let name = match a.name.as_deref().map(str::trim) {
+        Some("") => bail!("--name: empty"),
+        Some(n) if a.which == PerfWhich::Baseline => {
+            bail!("--name {n}: only candidates are named (there is one baseline)")
+        }
+        Some(n) => n.to_string(),
+        None => a
+            .input
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "candidate".into()),
+    };
     let which = match a.which {
         PerfWhich::Baseline => "baseline",
         PerfWhich::Candidate => "candidate",
@@ -681,7 +791,13 @@ fn perf(a: PerfArgs) -> anyhow::Result<i32> {
         }
         match a.which {
             PerfWhich::Baseline => r.perf.baseline = Some(run),
-            PerfWhich::Candidate => r.perf.candidate = Some(run),
+            PerfWhich::Candidate => {
+                let said = r.perf.add_candidate(&name, run);
+                crate::outln!("  candidate `{name}`: {said}");
+                if let Some(n) = r.perf.candidates_note() {
+                    crate::outln!("  {n}");
+                }
+            }
         }
         let g = crate::perf::judge::performance(r, record_dir);
         crate::outln!("performance gate now: {} — {}", g.status, g.reason);

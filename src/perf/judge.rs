@@ -19,7 +19,7 @@ pub struct PerfRow {
     pub requirement: String,
     pub set_by: String,
     /// The metric name read from the runs when it differs from the requirement's (an alias).
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub read_as: String,
     pub unit: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -56,7 +56,7 @@ pub struct PerfTable {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub candidate: Option<RunSummary>,
     /// Why the runs cannot be judged as they stand (not comparable, wrong machine, …).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub problems: Vec<String>,
 }
 
@@ -550,6 +550,7 @@ mod tests {
         r.perf = Perf {
             baseline: base,
             candidate: cand,
+            ..Default::default()
         };
         r
     }

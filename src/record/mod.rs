@@ -3,6 +3,7 @@
 //! rows and the functional test matrix. Read strictly (an unknown key is an error naming it),
 //! written atomically. Only a person sets BLOCKER, through `record gate … --note`.
 
+pub mod correctness;
 pub mod date;
 pub mod detect;
 pub mod gates;
@@ -148,11 +149,16 @@ impl Evidence {
         }
         parts.join("; ")
     }
-    /// Evidence from a file (hashed), a URL, or a command line.
+    /// Evidence from a file inside the project (`base`, the record's directory; hashed) or an
+    /// http(s) URL. A command line is refused: nothing runs it, so it proves nothing — a
+    /// command's result is recorded by the command itself (`hipport compare … --record`,
+    /// `hipport verify`).
     pub fn from_arg(arg: &str, base: &Path) -> Result<Evidence, String> {
         let a = arg.trim();
         if a.is_empty() {
-            return Err("--evidence: empty: name a file, a URL or a command".into());
+            return Err(
+                "--evidence: empty: name a file inside the project or an http(s) URL".into(),
+            );
         }
         if a.starts_with("http://") || a.starts_with("https://") {
             return Ok(Evidence {
@@ -161,32 +167,37 @@ impl Evidence {
             });
         }
         let p = Path::new(a);
-        let full = if p.is_absolute() {
-            p.to_path_buf()
+        let candidates = if p.is_absolute() {
+            vec![p.to_path_buf()]
         } else {
-            base.join(p)
+            vec![base.join(p), PathBuf::from(a)]
         };
-        let full = if full.is_file() {
-            full
-        } else {
-            PathBuf::from(a)
+        let Some(full) = candidates.into_iter().find(|c| c.is_file()) else {
+            if a.contains(char::is_whitespace) {
+                return Err(format!(
+                    "--evidence `{a}`: a command is not evidence (nothing runs it): run it and give its output file, or let the command record its own result (`hipport compare A B --record` for correctness, `hipport verify` for the build)"
+                ));
+            }
+            return Err(format!(
+                "--evidence {a}: no such file (relative paths are read from the record's directory or the current directory); give a file inside the project or an http(s) URL"
+            ));
         };
-        if full.is_file() {
-            return Ok(Evidence {
-                path: a.to_string(),
-                sha256: sha256_file(&full)?,
-                ..Default::default()
-            });
-        }
-        if a.contains(' ') {
-            return Ok(Evidence {
-                command: a.to_string(),
-                ..Default::default()
-            });
-        }
-        Err(format!(
-            "--evidence {a}: no such file (relative paths are read from the current directory or the record's directory); give a file, an http(s) URL or a command with its arguments"
-        ))
+        // Hashed through the path as named: a symbolic link or a special file is refused there.
+        let sha256 = sha256_file(&full)?;
+        let (Ok(f), Ok(root)) = (full.canonicalize(), base.canonicalize()) else {
+            return Err(format!("--evidence {a}: cannot resolve the path"));
+        };
+        let Ok(rel) = f.strip_prefix(&root) else {
+            return Err(format!(
+                "--evidence {a}: outside the project ({}): copy it into the repository so the record can name it",
+                root.display()
+            ));
+        };
+        Ok(Evidence {
+            path: crate::walk::rel_string(rel),
+            sha256,
+            ..Default::default()
+        })
     }
 }
 

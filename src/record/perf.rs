@@ -199,7 +199,9 @@ pub fn parse_requirement(text: &str) -> Result<Requirement, String> {
     })
 }
 
-/// The two runs the performance gate compares.
+/// The runs the performance gate compares: one baseline, and the candidate it judges — the
+/// one recorded last, or recorded again by name. Other candidates are kept by name, never
+/// silently replaced.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct Perf {
@@ -207,11 +209,59 @@ pub struct Perf {
     pub baseline: Option<PerfRun>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub candidate: Option<PerfRun>,
+    /// The judged candidate's name (`record perf candidate FILE --name NAME`; default: the
+    /// file's stem).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub candidate_name: String,
+    /// Other candidates, by name: kept as evidence, not judged.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub other_candidates: BTreeMap<String, PerfRun>,
 }
 
 impl Perf {
     pub fn is_empty(&self) -> bool {
         self.baseline.is_none() && self.candidate.is_none()
+    }
+
+    /// Makes `run` the judged candidate under `name`. The candidate judged until now is kept
+    /// under its own name unless it has the same one. Returns what happened, for the user.
+    pub fn add_candidate(&mut self, name: &str, run: PerfRun) -> String {
+        self.other_candidates.remove(name);
+        let said = match self.candidate.take() {
+            Some(old)
+                if self.candidate_name == name
+                    || self.candidate_name.is_empty() && name.is_empty() =>
+            {
+                format!("replaces candidate `{name}` recorded {}", old.date)
+            }
+            Some(old) => {
+                let old_name = if self.candidate_name.is_empty() {
+                    "candidate-1".to_string()
+                } else {
+                    self.candidate_name.clone()
+                };
+                let said = format!("candidate `{old_name}` kept, no longer judged");
+                self.other_candidates.insert(old_name, old);
+                said
+            }
+            None => "the first candidate".to_string(),
+        };
+        self.candidate = Some(run);
+        self.candidate_name = name.to_string();
+        said
+    }
+
+    /// `judged: b; kept: a, c` when more than one candidate is recorded.
+    pub fn candidates_note(&self) -> Option<String> {
+        if self.other_candidates.is_empty() {
+            return None;
+        }
+        let kept: Vec<&str> = self.other_candidates.keys().map(String::as_str).collect();
+        Some(format!(
+            "performance judges candidate `{}` (recorded last); also kept, not judged: {} (record one again with `hipport record perf candidate FILE --name NAME` to judge it)",
+            self.candidate_name,
+            kept.join(", ")
+        ))
     }
 }
 

@@ -31,6 +31,23 @@ pub struct TargetInput {
     pub driver: Option<String>,
 }
 
+/// ` (kernel, driver UNKNOWN until known)` for the fields only the machine can tell, or empty.
+pub fn unknown_fields_note(t: &TargetTuple) -> String {
+    let missing: Vec<&str> = [("kernel", &t.kernel), ("driver", &t.driver)]
+        .into_iter()
+        .filter(|(_, v)| v.trim().is_empty())
+        .map(|(k, _)| k)
+        .collect();
+    if missing.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; {} UNKNOWN until known (hipport record target --kernel … --driver … on the machine)",
+            missing.join(", ")
+        )
+    }
+}
+
 /// One rejected field.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FieldError {
@@ -135,9 +152,16 @@ pub fn validate(i: &TargetInput) -> Result<TargetTuple, Vec<FieldError>> {
         ("gpu", &i.gpu),
         ("rocm", &i.rocm),
         ("os", &i.os),
-        ("kernel", &i.kernel),
         ("python", &i.python),
     ];
+    // Kernel and driver are known only on the machine: optional, UNKNOWN until recorded.
+    if floating(&i.kernel) {
+        err(
+            "kernel",
+            &i.kernel,
+            "\"latest\" is not a specification: name the exact version".into(),
+        );
+    }
     for (field, v) in required {
         if v.trim().is_empty() {
             err(field, v, "required, and empty".into());
@@ -455,9 +479,11 @@ mod tests {
     fn empty_required_fields_are_named() {
         let e = validate(&TargetInput::default()).unwrap_err();
         let names: Vec<&str> = e.iter().map(|e| e.field).collect();
-        for f in ["gpu", "rocm", "os", "kernel", "python", "framework"] {
+        for f in ["gpu", "rocm", "os", "python", "framework"] {
             assert!(names.contains(&f), "{f} missing from {names:?}");
         }
+        // Kernel and driver stay UNKNOWN until an AMD machine exists.
+        assert!(!names.contains(&"kernel") && !names.contains(&"driver"));
     }
 
     #[test]

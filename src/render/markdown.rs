@@ -41,31 +41,7 @@ pub fn write(r: &Report, w: &mut dyn Write) -> io::Result<()> {
         )?;
     }
     writeln!(w)?;
-    writeln!(w, "## Gates")?;
-    writeln!(w)?;
-    writeln!(w, "| # | Gate | Status | Evidence |")?;
-    writeln!(w, "|---|------|--------|----------|")?;
-    for (i, g) in r.board.iter().enumerate() {
-        writeln!(
-            w,
-            "| {} | {} | {} | {} |",
-            i + 1,
-            cell(g.title),
-            g.status,
-            cell(&g.note)
-        )?;
-    }
-    writeln!(w)?;
-    let v = r.verdict();
-    writeln!(w, "## Verdict")?;
-    writeln!(w)?;
-    writeln!(w, "{}", v.line())?;
-    writeln!(w)?;
-    writeln!(
-        w,
-        "UNKNOWN counts {} findings or unanalysed files and {} gates without evidence.",
-        v.unknown_findings, v.unknown_gates
-    )?;
+    board(r, w)?;
     if let Some(b) = &r.baseline {
         writeln!(w, "{} items are new since the baseline.", b.new)?;
     }
@@ -156,6 +132,52 @@ pub fn write(r: &Report, w: &mut dyn Write) -> io::Result<()> {
             )?;
         }
     }
+    Ok(())
+}
+
+/// The project's gate board (the one `hipport gate` prints: [`crate::board`]) and the verdict.
+fn board(r: &Report, w: &mut dyn Write) -> io::Result<()> {
+    writeln!(w, "## Gates")?;
+    writeln!(w)?;
+    for n in &r.board.notes {
+        writeln!(w, "> {}", cell(n))?;
+        writeln!(w)?;
+    }
+    writeln!(w, "| # | Gate | Status | Evidence | From |")?;
+    writeln!(w, "|---|------|--------|----------|------|")?;
+    for (i, g) in r.board.gates.iter().enumerate() {
+        let evidence = if g.evidence.is_empty() {
+            g.reason.clone()
+        } else {
+            format!("{}; {}", g.reason, g.evidence)
+        };
+        writeln!(
+            w,
+            "| {} | {} | {} | {} | {} |",
+            i + 1,
+            cell(g.name.title()),
+            g.status,
+            cell(&evidence),
+            cell(&g.source)
+        )?;
+    }
+    writeln!(w)?;
+    let v = r.verdict();
+    writeln!(w, "## Verdict")?;
+    writeln!(w)?;
+    writeln!(w, "{}", v.line())?;
+    writeln!(w)?;
+    for l in &r.board.blocking {
+        writeln!(w, "- {}", cell(l))?;
+    }
+    if !r.board.blocking.is_empty() {
+        writeln!(w)?;
+    }
+    writeln!(
+        w,
+        "UNKNOWN counts {} findings or unanalysed files and {} gates without evidence.",
+        v.unknown_findings, v.unknown_gates
+    )?;
     Ok(())
 }
 

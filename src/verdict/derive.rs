@@ -50,7 +50,7 @@ pub fn functional(r: &Record) -> Derived {
     if r.tests.is_empty() {
         return derived(
             Status::Unknown,
-            "not tested: no [[test]] rows (hipport record test)",
+            "not tested: no [[test]] rows — fill with `hipport record test`",
         );
     }
     if let Some(f) = failures(r.tests.iter()) {
@@ -64,14 +64,14 @@ pub fn functional(r: &Record) -> Derived {
     if not_run > 0 {
         return derived(
             Status::Unknown,
-            format!("{not_run} test(s) recorded UNKNOWN (not run)"),
+            format!("{not_run} test(s) recorded UNKNOWN (not run) — record the result with `hipport record test`"),
         );
     }
     let passing: Vec<&TestRow> = r.tests.iter().filter(|t| workload_pass(t)).collect();
     if passing.is_empty() {
         return derived(
             Status::Unknown,
-            "only smoke tests passed: model load PASS is not workload PASS (add representative or boundary tests)",
+            "only smoke tests passed: model load PASS is not workload PASS — add representative or boundary tests with `hipport record test --input-class representative`",
         );
     }
     let engine = r.production.engine.trim();
@@ -86,7 +86,7 @@ pub fn functional(r: &Record) -> Derived {
             )),
             ..derived(
                 Status::Unknown,
-                format!("no passing representative test on the production engine {engine}"),
+                format!("no passing representative test on the production engine {engine} — fill with `hipport record test --engine {engine}`"),
             )
         };
     }
@@ -108,7 +108,7 @@ pub fn precision(r: &Record) -> Derived {
     if want.is_empty() {
         return derived(
             Status::Unknown,
-            "production precision not declared ([production], hipport record production)",
+            "production precision not declared — fill with `hipport record production --precision P`",
         );
     }
     let at: Vec<&TestRow> = r
@@ -136,7 +136,7 @@ pub fn precision(r: &Record) -> Derived {
     if others.is_empty() {
         return derived(
             Status::Unknown,
-            format!("not tested at the production precision {want}"),
+            format!("not tested at the production precision {want} — fill with `hipport record test --precision {want}`"),
         );
     }
     let why = format!(
@@ -154,7 +154,7 @@ pub fn distributed(r: &Record) -> Derived {
     if p.gpus == 0 {
         return derived(
             Status::Unknown,
-            "production GPU count not declared ([production], hipport record production)",
+            "production GPU count not declared — fill with `hipport record production --gpus N`",
         );
     }
     let nodes = p.nodes.max(1);
@@ -187,8 +187,8 @@ pub fn distributed(r: &Record) -> Derived {
         .unwrap_or((0, 0));
     let why = if g == 0 {
         format!(
-            "not tested: production needs {} GPU(s) x {nodes} node(s)",
-            p.gpus
+            "not tested: production needs {} GPU(s) x {nodes} node(s) — fill with `hipport record test --gpus {} --nodes {nodes}`",
+            p.gpus, p.gpus
         )
     } else if g == 1 && n <= 1 {
         format!(

@@ -49,6 +49,65 @@ pub struct Board {
     pub notes: Vec<String>,
 }
 
+impl Default for Board {
+    /// No gate computed yet (a report before its scan is complete).
+    fn default() -> Board {
+        Board {
+            gates: Vec::new(),
+            ready: false,
+            verdict: Readiness::NotReady,
+            blocking: Vec::new(),
+            critical_unknowns: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+}
+
+/// The command that fills a gate: every "not tested" row names it.
+pub fn fill_command(gate: Gate) -> &'static str {
+    match gate {
+        Gate::Baseline => "hipport record baseline",
+        Gate::Inventory => "hipport scan",
+        Gate::Target => "hipport record target --rocm X.Y.Z --gpu GPU",
+        Gate::Build => "hipport verify",
+        Gate::Functional | Gate::Precision | Gate::Distributed => {
+            "hipport record production and hipport record test"
+        }
+        Gate::Correctness => "hipport compare BASELINE CANDIDATE --record",
+        Gate::Operations => "hipport record gate operations --status … --evidence FILE",
+        Gate::Performance => "hipport record production --require and hipport record perf",
+    }
+}
+
+/// Gates whose status is derived from other evidence, and the command that provides it: a row
+/// a person wrote for them (other than a BLOCKER) is not what the board shows.
+pub fn derived_from(gate: Gate) -> Option<&'static str> {
+    match gate {
+        Gate::Inventory => Some("a fresh scan (`hipport scan`)"),
+        Gate::Build => Some("`hipport verify`"),
+        Gate::Functional | Gate::Precision | Gate::Distributed => {
+            Some("the test matrix (`hipport record test` against `hipport record production`)")
+        }
+        Gate::Performance => Some(
+            "benchmark runs (`hipport record perf`) against `hipport record production --require`",
+        ),
+        Gate::Baseline | Gate::Target | Gate::Correctness | Gate::Operations => None,
+    }
+}
+
+/// `set by NAME`: who recorded a row with `hipport record gate` (a person, not a derivation).
+fn set_by(row: &GateRow) -> String {
+    let who = row.recorded_by.trim();
+    if who.is_empty() {
+        "set by a person".into()
+    } else {
+        format!("set by {who}")
+    }
+}
+
+/// The FROM column of a gate a person set.
+const PERSON: &str = "person";
+
 /// Builds the board for the project at `root` from its record (if any) and a fresh scan.
 pub fn board(root: &Path, rec: Option<&Record>, scan: Result<&Report, &str>) -> Board {
     let empty = Record::new("");
@@ -60,6 +119,7 @@ pub fn board(root: &Path, rec: Option<&Record>, scan: Result<&Report, &str>) -> 
             record::FILE_NAME
         ));
     }
+    notes.extend(r.perf.candidates_note());
     let mut critical = Vec::new();
     let mut gates = Vec::new();
     for gate in Gate::ALL {
@@ -74,18 +134,37 @@ pub fn board(root: &Path, rec: Option<&Record>, scan: Result<&Report, &str>) -> 
             Gate::Performance if crate::perf::judge::applies(r) => {
                 performance(root, r, &mut critical)
             }
-            Gate::Baseline
-            | Gate::Target
-            | Gate::Correctness
-            | Gate::Operations
-            | Gate::Performance => recorded(gate, stored, r),
+            Gate::Performance => GateLine {
+                reason: format!(
+                    "not tested: {} — fill with `{}`",
+                    gate.question(),
+                    fill_command(gate)
+                ),
+                ..recorded(gate, None, r)
+            },
+            Gate::Target if rec.is_none() => scan_target(scan),
+            Gate::Baseline | Gate::Target | Gate::Correctness | Gate::Operations => {
+                recorded(gate, stored, r)
+            }
         };
         // A person's BLOCKER outranks any derivation.
         if let Some(s) = stored.filter(|s| s.status == Status::Blocker) {
             line.status = Status::Blocker;
-            line.reason = s.note.clone();
-            line.source = "record".into();
+            line.reason = format!("{} ({})", s.note, set_by(s));
+            line.source = PERSON.into();
             line.age = date::age(&s.date);
+        } else if let (Some(s), Some(from)) = (stored, derived_from(gate)) {
+            // A person's row on a derived gate is never silently dropped: say it is not used.
+            let by_person =
+                s.details.is_empty() && (s.status != Status::Unknown || !s.evidence.is_empty());
+            if by_person && gate != Gate::Build {
+                notes.push(format!(
+                    "{}: the {} recorded in the record ({}) is not used: this gate comes from {from}",
+                    gate.as_str(),
+                    s.status,
+                    set_by(s)
+                ));
+            }
         }
         gates.push(line);
     }
@@ -104,17 +183,15 @@ pub fn board(root: &Path, rec: Option<&Record>, scan: Result<&Report, &str>) -> 
         .iter()
         .filter_map(|g| match g.status {
             Status::Pass => None,
-            Status::Unknown => Some(format!(
-                "{}: not tested — {}",
-                g.name,
-                g.reason.strip_prefix("not tested: ").unwrap_or(&g.reason)
-            )),
-            Status::Remediation => Some(format!(
-                "{}: REMEDIATION, {} open item(s) — {}",
-                g.name,
-                g.open_items.map_or("?".into(), |n| n.to_string()),
-                g.reason
-            )),
+            Status::Unknown => Some(match g.reason.strip_prefix("not tested: ") {
+                Some(why) => format!("{}: not tested — {why}", g.name),
+                None if g.reason.starts_with("not tested") => format!("{}: {}", g.name, g.reason),
+                None => format!("{}: not tested — {}", g.name, g.reason),
+            }),
+            Status::Remediation => Some(match g.open_items {
+                Some(n) => format!("{}: REMEDIATION, {n} open item(s) — {}", g.name, g.reason),
+                None => format!("{}: REMEDIATION — {}", g.name, g.reason),
+            }),
             Status::Blocker => Some(format!("{}: BLOCKER — {}", g.name, g.reason)),
         })
         .collect();
@@ -255,11 +332,23 @@ fn build(root: &Path, stored: Option<&GateRow>, r: &Record) -> GateLine {
     let mut line = recorded(Gate::Build, stored, &Record::default());
     line.source = "verify".into();
     let Some(row) = stored else {
-        line.reason = "not tested: run `hipport verify`".into();
+        line.reason = format!(
+            "not tested: {} — fill with `{}`",
+            Gate::Build.question(),
+            fill_command(Gate::Build)
+        );
         return line;
     };
     if row.status == Status::Blocker {
         return line;
+    }
+    if row.status != Status::Unknown || !row.evidence.is_empty() {
+        // What verify wrote, without the "set by" a person's row carries.
+        line.reason = if row.note.is_empty() {
+            row.status.to_string()
+        } else {
+            row.note.clone()
+        };
     }
     if !row.evidence.path.is_empty() && !row.evidence.sha256.is_empty() {
         let p = root.join(&row.evidence.path);
@@ -323,6 +412,40 @@ fn other_release(row: &GateRow, target: &str) -> Option<String> {
     })
 }
 
+/// Target without a migration record: what the scan was configured with (`hipport.toml` or
+/// `--rocm`/`--offload-arch`), PASS only for an exact release and a GPU architecture.
+fn scan_target(scan: Result<&Report, &str>) -> GateLine {
+    let mut line = recorded(Gate::Target, None, &Record::default());
+    let Ok(rep) = scan else {
+        return line;
+    };
+    let t = &rep.target;
+    line.source = "scan".into();
+    line.evidence = format!("target {}", t.describe());
+    (line.status, line.reason) = if t.rocm_explicit && !t.offload_arch.is_empty() {
+        (Status::Pass, format!("exact target {}", t.describe()))
+    } else if t.rocm_explicit {
+        (
+            Status::Unknown,
+            format!(
+                "ROCm {} named, GPU architecture not — fill with `{}`",
+                t.rocm,
+                fill_command(Gate::Target)
+            ),
+        )
+    } else {
+        (
+            Status::Unknown,
+            format!(
+                "defaulted to ROCm {}: not an exact target — fill with `{}`",
+                t.rocm,
+                fill_command(Gate::Target)
+            ),
+        )
+    };
+    line
+}
+
 /// A gate as the record holds it; PASS without evidence is not PASS.
 fn recorded(gate: Gate, stored: Option<&GateRow>, r: &Record) -> GateLine {
     let Some(row) = stored else {
@@ -332,21 +455,40 @@ fn recorded(gate: Gate, stored: Option<&GateRow>, r: &Record) -> GateLine {
             source: "record".into(),
             evidence: String::new(),
             age: "-".into(),
-            reason: format!("not tested: {}", gate.question()),
+            reason: format!(
+                "not tested: {} — fill with `{}`",
+                gate.question(),
+                fill_command(gate)
+            ),
             open_items: None,
             perf: None,
         };
     };
+    // The row `record init` wrote: nothing recorded yet.
+    let untouched = row.status == Status::Unknown && row.evidence.is_empty();
     let mut line = GateLine {
         name: gate,
         status: row.status,
-        source: "record".into(),
+        // A row a hipport command wrote from what it ran names it (`compare`); else a person.
+        source: match row.details.get("tool") {
+            _ if untouched => "record".into(),
+            Some(tool) => tool.clone(),
+            None => PERSON.into(),
+        },
         evidence: row.evidence.describe(),
         age: date::age(&row.date),
-        reason: if row.note.is_empty() {
-            row.status.to_string()
-        } else {
+        reason: if untouched {
+            format!(
+                "not tested: {} — fill with `{}`",
+                gate.question(),
+                fill_command(gate)
+            )
+        } else if row.details.contains_key("tool") {
             row.note.clone()
+        } else if row.note.is_empty() {
+            format!("{} ({})", row.status, set_by(row))
+        } else {
+            format!("{} ({})", row.note, set_by(row))
         },
         open_items: None,
         perf: None,
