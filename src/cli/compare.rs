@@ -45,6 +45,22 @@ pub fn run(a: CompareArgs) -> anyhow::Result<i32> {
     match a.format {
         TextOrJson::Json => crate::outln!("{}", serde_json::to_string_pretty(&r)?),
         TextOrJson::Text => {
+            crate::outln!(
+                "dtype: baseline {}, candidate {}",
+                r.dtype_baseline,
+                r.dtype_candidate
+            );
+            for (what, names) in [
+                ("missing from the candidate", &r.missing),
+                ("only in the candidate", &r.extra),
+                ("shapes differ", &r.shape_differs),
+            ] {
+                if !names.is_empty() {
+                    let shown: Vec<String> =
+                        names.iter().map(|n| n.escape_debug().to_string()).collect();
+                    crate::outln!("{what}: {}", shown.join(", "));
+                }
+            }
             if !r.shape_match {
                 crate::outln!(
                     "shape mismatch: baseline {:?}, candidate {:?}",
@@ -63,8 +79,13 @@ pub fn run(a: CompareArgs) -> anyhow::Result<i32> {
                 );
                 crate::outln!("outside tolerance: {} of {}", r.mismatched, r.elements);
                 if let Some(w) = &r.worst {
+                    let name = w
+                        .name
+                        .as_deref()
+                        .map(|n| format!("`{}` ", n.escape_debug()))
+                        .unwrap_or_default();
                     crate::outln!(
-                        "worst at {:?}: baseline {}, candidate {}",
+                        "worst at {name}{:?}: baseline {}, candidate {}",
                         w.index,
                         w.baseline,
                         w.candidate
