@@ -76,9 +76,20 @@ pub fn csv(text: &str) -> Result<Array, String> {
         .from_reader(text.as_bytes());
     let mut header: Option<Vec<String>> = None;
     let mut rows: Vec<Vec<f64>> = Vec::new();
+    // The reader's own line count skips blank and comment lines: count newlines instead.
+    let (mut line, mut counted) = (1, 0);
     for record in reader.records() {
         let record = record.map_err(|e| e.to_string())?;
-        let line = record.position().map_or(0, |p| p.line());
+        // The position is where the reader began, before the blank lines it skipped.
+        let mut at = record.position().map_or(counted, |p| p.byte() as usize);
+        while matches!(text.as_bytes().get(at), Some(b'\n' | b'\r')) {
+            at += 1;
+        }
+        line += text.as_bytes()[counted..at.max(counted)]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        counted = at.max(counted);
         // Empty cells are skipped: runs of spaces, or a trailing separator.
         let cells: Vec<&str> = record.iter().filter(|c| !c.is_empty()).collect();
         if cells.is_empty() {
@@ -143,5 +154,8 @@ mod tests {
         let a = csv("1  2   3\n4 5 6\n").unwrap();
         assert_eq!((a.shape, a.labels), (vec![2, 3], Labels::None));
         assert!(csv("a,b\n1,2\nx,y\n").unwrap_err().contains("line 3"));
+        assert!(csv("# c\n\na,b\n1,2\nx,y\n")
+            .unwrap_err()
+            .contains("line 5"));
     }
 }

@@ -1,6 +1,7 @@
-//! A small CSV reader for benchmark tables: comma-separated (or tab-separated when the header
-//! has tabs and no commas), `"quoted, fields"` with `""` escapes, blank lines and `#` comment
-//! lines skipped. Rows must have the header's width; a ragged row is an error naming its line.
+//! Benchmark tables read with the `csv` crate: comma-separated (or tab-separated when the
+//! header has tabs and no commas), `"quoted, fields"` with `""` escapes, blank lines and `#`
+//! comment lines skipped. Rows must have the header's width; a ragged row is an error naming its
+//! line.
 
 /// The header and the rows, each a vector of trimmed fields.
 #[derive(Debug)]
@@ -10,59 +11,81 @@ pub struct Table {
     pub rows: Vec<(usize, Vec<String>)>,
 }
 
-fn split(line: &str, sep: char) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut field = String::new();
-    let mut quoted = false;
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' if quoted && chars.peek() == Some(&'"') => {
-                field.push('"');
-                chars.next();
+/// Comment lines (`#` after optional blanks) blanked in place, so line numbers stay those of
+/// the file; the `csv` reader skips empty lines.
+fn without_comments(text: &str) -> String {
+    text.trim_start_matches('\u{feff}')
+        .split_inclusive('\n')
+        .map(|l| {
+            if l.trim_start().starts_with('#') {
+                if l.ends_with('\n') {
+                    "\n"
+                } else {
+                    ""
+                }
+            } else {
+                l
             }
-            '"' => quoted = !quoted,
-            c if c == sep && !quoted => out.push(std::mem::take(&mut field).trim().to_string()),
-            c => field.push(c),
-        }
-    }
-    out.push(field.trim().to_string());
-    out
+        })
+        .collect()
 }
 
 pub fn parse(text: &str) -> Result<Table, String> {
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| (i + 1, l.trim_end_matches('\r')))
-        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
-    let Some((_, head)) = lines.next() else {
+    let text = without_comments(text);
+    let Some(head) = text.lines().find(|l| !l.trim().is_empty()) else {
         return Err("empty table: no header line".into());
     };
     let sep = if head.contains('\t') && !head.contains(',') {
-        '\t'
+        b'\t'
     } else {
-        ','
+        b','
     };
-    let header = split(head.trim_start_matches('\u{feff}'), sep);
-    if header.len() < 2 || header.iter().any(String::is_empty) {
-        return Err(format!(
-            "the header `{}` needs at least two named columns",
-            super::json::shown(head)
-        ));
-    }
+    let mut reader = ::csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .delimiter(sep)
+        .trim(::csv::Trim::All)
+        .from_reader(text.as_bytes());
+    let mut header: Option<Vec<String>> = None;
     let mut rows = Vec::new();
-    for (n, l) in lines {
-        let f = split(l, sep);
-        if f.len() != header.len() {
+    // The reader's own line count skips blank lines: count newlines up to each record instead.
+    let (mut n, mut counted) = (1, 0);
+    for record in reader.records() {
+        let record = record.map_err(|e| e.to_string())?;
+        // The position is where the reader began, before the blank lines it skipped.
+        let mut at = record.position().map_or(counted, |p| p.byte() as usize);
+        while matches!(text.as_bytes().get(at), Some(b'\n' | b'\r')) {
+            at += 1;
+        }
+        n += text.as_bytes()[counted..at.max(counted)]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        counted = at.max(counted);
+        let f: Vec<String> = record.iter().map(str::to_string).collect();
+        if f.iter().all(String::is_empty) && f.len() == 1 {
+            continue; // a line of blanks
+        }
+        let Some(h) = &header else {
+            if f.len() < 2 || f.iter().any(String::is_empty) {
+                return Err(format!(
+                    "the header `{}` needs at least two named columns",
+                    super::json::shown(head)
+                ));
+            }
+            header = Some(f);
+            continue;
+        };
+        if f.len() != h.len() {
             return Err(format!(
                 "line {n}: {} field(s), the header has {}",
                 f.len(),
-                header.len()
+                h.len()
             ));
         }
         rows.push((n, f));
     }
+    let header = header.ok_or("empty table: no header line")?;
     Ok(Table { header, rows })
 }
 
