@@ -49,58 +49,27 @@ pub(super) fn number(s: &str) -> Option<f64> {
     }
 }
 
-/// The separator of a table: the first of comma, tab, semicolon found in its first line, else
-/// spaces.
-fn separator(text: &str) -> u8 {
-    let first = text
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty() && !l.starts_with('#'))
-        .unwrap_or("");
-    [b',', b'\t', b';']
+/// A numeric table (the `csv` crate, through [`crate::perf::csv::records`]): separated by the
+/// first of comma, tab, semicolon found in its first line, else by spaces; empty cells (runs of
+/// spaces, a trailing separator) skipped. A non-numeric first row is a header whose names label
+/// the columns (so `compare` matches columns by name).
+pub fn csv(text: &str) -> Result<Array, String> {
+    let first = crate::perf::csv::first_line(text);
+    let sep = [b',', b'\t', b';']
         .into_iter()
         .find(|&c| first.as_bytes().contains(&c))
-        .unwrap_or(b' ')
-}
-
-/// A numeric table read with the `csv` crate: a non-numeric first row is a header whose
-/// names label the columns (so `compare` matches columns by name).
-pub fn csv(text: &str) -> Result<Array, String> {
-    let sep = separator(text);
-    let mut reader = ::csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .comment(Some(b'#'))
-        .delimiter(sep)
-        .trim(::csv::Trim::All)
-        .from_reader(text.as_bytes());
+        .unwrap_or(b' ');
     let mut header: Option<Vec<String>> = None;
     let mut rows: Vec<Vec<f64>> = Vec::new();
-    // The reader's own line count skips blank and comment lines: count newlines instead.
-    let (mut line, mut counted) = (1, 0);
-    for record in reader.records() {
-        let record = record.map_err(|e| e.to_string())?;
-        // The position is where the reader began, before the blank lines it skipped.
-        let mut at = record.position().map_or(counted, |p| p.byte() as usize);
-        while matches!(text.as_bytes().get(at), Some(b'\n' | b'\r')) {
-            at += 1;
-        }
-        line += text.as_bytes()[counted..at.max(counted)]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count();
-        counted = at.max(counted);
-        // Empty cells are skipped: runs of spaces, or a trailing separator.
-        let cells: Vec<&str> = record.iter().filter(|c| !c.is_empty()).collect();
+    for (line, mut cells) in crate::perf::csv::records(text, sep)? {
+        cells.retain(|c| !c.is_empty());
         if cells.is_empty() {
             continue;
         }
         let parsed: Option<Vec<f64>> = cells.iter().map(|c| number(c)).collect();
         match parsed {
             Some(r) => rows.push(r),
-            None if rows.is_empty() && header.is_none() => {
-                header = Some(cells.iter().map(|c| c.to_string()).collect())
-            }
+            None if rows.is_empty() && header.is_none() => header = Some(cells),
             None => {
                 return Err(format!(
                     "line {line}: not a number in `{}`",

@@ -16,76 +16,86 @@ pub struct Table {
 fn without_comments(text: &str) -> String {
     text.trim_start_matches('\u{feff}')
         .split_inclusive('\n')
-        .map(|l| {
-            if l.trim_start().starts_with('#') {
-                if l.ends_with('\n') {
-                    "\n"
-                } else {
-                    ""
-                }
-            } else {
-                l
-            }
+        .map(|l| match l.trim_start().starts_with('#') {
+            true if l.ends_with('\n') => "\n",
+            true => "",
+            false => l,
         })
         .collect()
 }
 
-pub fn parse(text: &str) -> Result<Table, String> {
+/// The first line that is neither blank nor a comment.
+pub fn first_line(text: &str) -> &str {
+    text.lines()
+        .map(|l| l.trim_start_matches('\u{feff}'))
+        .find(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .unwrap_or("")
+}
+
+/// The records of a delimited text, read with the `csv` crate (quotes, `""` escapes, CRLF),
+/// each with its 1-based line number and trimmed fields; blank and `#` comment lines skipped.
+/// Records may differ in width: callers say what a ragged row means.
+pub fn records(text: &str, sep: u8) -> Result<Vec<(usize, Vec<String>)>, String> {
     let text = without_comments(text);
-    let Some(head) = text.lines().find(|l| !l.trim().is_empty()) else {
-        return Err("empty table: no header line".into());
-    };
-    let sep = if head.contains('\t') && !head.contains(',') {
-        b'\t'
-    } else {
-        b','
-    };
     let mut reader = ::csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
         .delimiter(sep)
         .trim(::csv::Trim::All)
         .from_reader(text.as_bytes());
-    let mut header: Option<Vec<String>> = None;
-    let mut rows = Vec::new();
-    // The reader's own line count skips blank lines: count newlines up to each record instead.
-    let (mut n, mut counted) = (1, 0);
+    let mut out = Vec::new();
+    // The reader counts no blank lines, and a record's position is where the reader began,
+    // before the blank lines it skipped: count newlines up to the record itself instead.
+    let (mut line, mut counted) = (1, 0);
     for record in reader.records() {
         let record = record.map_err(|e| e.to_string())?;
-        // The position is where the reader began, before the blank lines it skipped.
         let mut at = record.position().map_or(counted, |p| p.byte() as usize);
         while matches!(text.as_bytes().get(at), Some(b'\n' | b'\r')) {
             at += 1;
         }
-        n += text.as_bytes()[counted..at.max(counted)]
+        let at = at.max(counted);
+        line += text.as_bytes()[counted..at]
             .iter()
             .filter(|&&b| b == b'\n')
             .count();
-        counted = at.max(counted);
-        let f: Vec<String> = record.iter().map(str::to_string).collect();
-        if f.iter().all(String::is_empty) && f.len() == 1 {
+        counted = at;
+        let fields: Vec<String> = record.iter().map(str::to_string).collect();
+        if fields.len() == 1 && fields[0].is_empty() {
             continue; // a line of blanks
         }
-        let Some(h) = &header else {
-            if f.len() < 2 || f.iter().any(String::is_empty) {
-                return Err(format!(
-                    "the header `{}` needs at least two named columns",
-                    super::json::shown(head)
-                ));
-            }
-            header = Some(f);
-            continue;
-        };
-        if f.len() != h.len() {
+        out.push((line, fields));
+    }
+    Ok(out)
+}
+
+pub fn parse(text: &str) -> Result<Table, String> {
+    let head = first_line(text);
+    let sep = if head.contains('\t') && !head.contains(',') {
+        b'\t'
+    } else {
+        b','
+    };
+    let mut records = records(text, sep)?.into_iter();
+    let Some((_, header)) = records.next() else {
+        return Err("empty table: no header line".into());
+    };
+    if header.len() < 2 || header.iter().any(String::is_empty) {
+        return Err(format!(
+            "the header `{}` needs at least two named columns",
+            super::json::shown(head)
+        ));
+    }
+    let mut rows = Vec::new();
+    for (n, f) in records {
+        if f.len() != header.len() {
             return Err(format!(
                 "line {n}: {} field(s), the header has {}",
                 f.len(),
-                h.len()
+                header.len()
             ));
         }
         rows.push((n, f));
     }
-    let header = header.ok_or("empty table: no header line")?;
     Ok(Table { header, rows })
 }
 
