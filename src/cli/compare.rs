@@ -12,7 +12,8 @@ use std::path::PathBuf;
     after_help = "Rule (numpy.allclose): |candidate - baseline| <= atol + rtol * |baseline| for every element.\nExit codes: 0 pass, 1 fail, 2 error."
 )]
 pub struct CompareArgs {
-    /// The CUDA baseline output (.npy, .csv, .json).
+    /// The CUDA baseline output (.npy, .csv, .json). CSV columns (by header) and JSON object
+    /// leaves (by key path) are matched by name; dtypes of both sides are reported.
     pub baseline: PathBuf,
     /// The ROCm candidate output.
     pub candidate: PathBuf,
