@@ -22,7 +22,7 @@ pub fn read_text(file: &Path, project: &Path, limit: u64) -> io::Result<String> 
         let root = std::fs::canonicalize(project)?;
         if !target.starts_with(&root) {
             return Err(io::Error::other(format!(
-                "{} is a link that resolves outside the project ({}): not read",
+                "{} is a symbolic link that resolves outside the project ({}): not read",
                 file.display(),
                 root.display()
             )));

@@ -272,7 +272,7 @@ pub fn walk(paths: &[PathBuf], opts: &WalkOptions) -> Result<(Vec<Input>, Vec<Wa
 /// from.
 fn walk_error_message(err: &ignore::Error) -> String {
     let m = err.to_string();
-    if matches!(err.io_error(), Some(_)) || m.contains('/') {
+    if err.io_error().is_some() || m.contains('/') {
         m
     } else {
         format!("{m} (in an ignore file: .gitignore, .ignore or .git/info/exclude)")

@@ -7,7 +7,9 @@
 //! or inside one, `-o` refuses the input itself, symlinks, FIFOs, devices and read-only files,
 //! `--write` never follows a link out of the tree and refuses files that are not committed
 //! (modified, untracked, ignored, or in no git work tree) unless `--allow-dirty` /
-//! `--allow-no-vcs`.
+//! `--allow-no-vcs`. `--compat-header` replaces a `hipport_compat.h` only when hipport
+//! generated it (its marker line; never a symlink), else the run stops before writing anything;
+//! a rerun keeps the shims of the header it replaces and does not port that header itself.
 
 use super::common::{ConfigArgs, TargetArgs, TextOrJson, WalkArgs};
 use crate::compat;
@@ -102,7 +104,7 @@ pub fn run(a: PortArgs, settings: &Settings) -> anyhow::Result<i32> {
         walk::walk(&settings.paths, &walk_opts).map_err(anyhow::Error::msg)?;
     let mut had_error = false;
     for e in &walk_errors {
-        eprintln!("hipport: {}: {}", e.path, e.message);
+        crate::errln!("hipport: {}: {}", e.path, e.message);
         had_error = true;
     }
     // With the whole tree: sources go through translation, the rest is copied or linked.
@@ -115,6 +117,14 @@ pub fn run(a: PortArgs, settings: &Settings) -> anyhow::Result<i32> {
                     .and_then(|e| e.to_str())
                     .is_some_and(|e| exts.iter().any(|x| x.eq_ignore_ascii_case(e))))
     });
+    // A `hipport_compat.h` hipport generated is its own output, not a source to port again
+    // (its shims define the very names a port reports): with --out it is copied as it is.
+    let (generated, inputs): (Vec<Input>, Vec<Input>) =
+        inputs.into_iter().partition(is_generated_header);
+    let mut others = others;
+    if full_tree {
+        others.extend(generated);
+    }
     if a.output.is_some() && (inputs.len() != 1 || a.paths.len() != 1 || !a.paths[0].is_file()) {
         bail!("-o/--output takes exactly one input file");
     }
@@ -144,6 +154,13 @@ pub fn run(a: PortArgs, settings: &Settings) -> anyhow::Result<i32> {
             r.findings.retain(|f| settings.keeps(f));
         }
     }
+    // Before anything is written or printed: where `hipport_compat.h` goes, and whether a file
+    // of that name there may be replaced.
+    let header = if a.compat_header {
+        Some(compat_plan(&a, &outcomes, &target)?)
+    } else {
+        None
+    };
     // In place: only files that resolve inside their root, each once, written at its real path.
     let mut in_place: Vec<(usize, PathBuf)> = Vec::new();
     if a.write {
@@ -159,12 +176,15 @@ pub fn run(a: PortArgs, settings: &Settings) -> anyhow::Result<i32> {
                     }
                 }
                 Err(e) => {
-                    eprintln!("hipport: {}: {e}", o.input.path.display());
+                    crate::errln!("hipport: {}: {e}", o.input.path.display());
                     had_error = true;
                 }
             }
         }
-        let refused = dirty(&in_place, &outcomes, a.allow_dirty, a.allow_no_vcs)?;
+        let mut refused = dirty(&in_place, &outcomes, a.allow_dirty, a.allow_no_vcs)?;
+        if let Some(h) = &header {
+            refused.extend(header_dirty(h, a.allow_dirty)?);
+        }
         if !refused.is_empty() {
             bail!(
                 "--write would rewrite files that are not committed:\n  {}\ncommit them first (or stash), or pass --allow-dirty (modified, untracked or ignored files) / --allow-no-vcs (files in no git work tree)",
@@ -183,28 +203,31 @@ pub fn run(a: PortArgs, settings: &Settings) -> anyhow::Result<i32> {
         let r = match &o.result {
             Ok(r) => r,
             Err(e) => {
-                eprintln!("hipport: {}: {e}", o.input.path.display());
+                crate::errln!("hipport: {}: {e}", o.input.path.display());
                 had_error = true;
                 continue;
             }
         };
         totals.add(&r.stats);
         if r.conflicts > 0 {
-            eprintln!(
+            crate::errln!(
                 "hipport: {}: {} overlapping edit(s) not applied (an engine defect: please report)",
-                o.input.rel, r.conflicts
+                o.input.rel,
+                r.conflicts
             );
         }
         if !a.quiet && a.format == TextOrJson::Text {
             for f in &r.findings {
-                eprintln!("{}", f.one_line());
+                crate::errln!("{}", f.one_line());
             }
         }
         if a.stats && (r.changed || r.stats.unported > 0) {
             render::stats::write_line(&mut stats_lines, &o.input.rel, &r.stats)?;
         }
         if diff_to_stdout {
-            render::diff::write_file_diff(&mut out, &o.input.rel, &r.input, &r.output)?;
+            // The name byte-exact (`rel` is lossy): git applies a quoted non-UTF-8 name.
+            let name = os_bytes(o.input.rel_os());
+            render::diff::write_file_diff(&mut out, &name, &r.input, &r.output)?;
         } else if a.out.is_some() || a.write {
             // Written in parallel below.
         } else if let Some(dest) = &a.output {
@@ -241,7 +264,7 @@ pub fn run(a: PortArgs, settings: &Settings) -> anyhow::Result<i32> {
         }
         failures.sort();
         for f in &failures {
-            eprintln!("{f}");
+            crate::errln!("{f}");
         }
         had_error |= !failures.is_empty();
     }
@@ -262,12 +285,12 @@ pub fn run(a: PortArgs, settings: &Settings) -> anyhow::Result<i32> {
         let mut failures = write_failures(&writes);
         failures.sort();
         for f in &failures {
-            eprintln!("{f}");
+            crate::errln!("{f}");
         }
         had_error |= !failures.is_empty();
     }
-    if a.compat_header {
-        had_error |= write_compat_header(&a, &outcomes, &target, m, diff_to_stdout, &mut out)?;
+    if let Some(h) = header {
+        had_error |= write_compat_header(&a, h, &target, m, diff_to_stdout, &mut out)?;
     }
     if a.format == TextOrJson::Json {
         let doc = json_report(&outcomes, &totals, &target);
@@ -326,41 +349,130 @@ fn json_report(
     })
 }
 
+/// Where `hipport_compat.h` goes (output root → the shims of the files written under it), with
+/// what is there already.
+struct HeaderPlan {
+    roots: std::collections::BTreeMap<PathBuf, std::collections::BTreeSet<String>>,
+    /// A header hipport generated, already at a root (its content, for the diff of a rerun).
+    existing: std::collections::BTreeMap<PathBuf, Vec<u8>>,
+}
+
+/// The header's destinations. A file of that name there (or, with `--out`, at the root of an
+/// input tree, which the output copies) must be one hipport generated: anything else stops the
+/// run before a byte is written. A generated one keeps its shims: a rerun on ported code no
+/// longer sees the includes they stand in for.
+fn compat_plan(
+    a: &PortArgs,
+    outcomes: &[FileOutcome],
+    target: &crate::mappings::Target,
+) -> anyhow::Result<HeaderPlan> {
+    let mut plan = HeaderPlan {
+        roots: Default::default(),
+        existing: Default::default(),
+    };
+    if a.output.as_deref() == Some(Path::new("-")) {
+        // Nothing is written: a note names the shims.
+        for o in outcomes {
+            if let Ok(r) = &o.result {
+                plan.roots
+                    .entry(PathBuf::new())
+                    .or_default()
+                    .extend(r.compat.iter().cloned());
+            }
+        }
+        plan.roots.retain(|_, ids| !ids.is_empty());
+        return Ok(plan);
+    }
+    let mut input_roots: Vec<(PathBuf, PathBuf)> = Vec::new();
+    for o in outcomes {
+        let Ok(r) = &o.result else { continue };
+        let root = match (&a.out, &a.output) {
+            (Some(dir), _) => dir.clone(),
+            (None, Some(dest)) => dest.parent().map(Path::to_path_buf).unwrap_or_default(),
+            _ => o.input.root.clone(),
+        };
+        if !input_roots.iter().any(|(i, _)| *i == o.input.root) {
+            input_roots.push((o.input.root.clone(), root.clone()));
+        }
+        if !r.compat.is_empty() {
+            plan.roots
+                .entry(root)
+                .or_default()
+                .extend(r.compat.iter().cloned());
+        }
+    }
+    // Every place a header of that name would be replaced: each destination, and with --out
+    // the root of each input tree.
+    let mut places: Vec<(PathBuf, PathBuf)> = plan
+        .roots
+        .keys()
+        .map(|r| (r.join(compat::HEADER_NAME), r.clone()))
+        .collect();
+    if a.out.is_some() {
+        places.extend(
+            input_roots
+                .iter()
+                .filter(|(_, r)| plan.roots.contains_key(r))
+                .map(|(i, r)| (i.join(compat::HEADER_NAME), r.clone())),
+        );
+    }
+    for (path, root) in places {
+        let Some(found) = compat::on_disk::inspect(&path)? else {
+            continue;
+        };
+        if let Some(ids) = plan.roots.get_mut(&root) {
+            ids.extend(
+                found
+                    .ids
+                    .into_iter()
+                    .filter(|id| compat::by_id(id).is_some_and(|s| s.applies(target))),
+            );
+        }
+        if path == root.join(compat::HEADER_NAME) {
+            plan.existing.insert(root, found.bytes);
+        }
+    }
+    Ok(plan)
+}
+
+/// With `--write`, a generated header that is untracked or changed in its git work tree is
+/// refused like any other uncommitted file (a local edit would be lost), unless `--allow-dirty`.
+fn header_dirty(h: &HeaderPlan, allow_dirty: bool) -> anyhow::Result<Vec<String>> {
+    let mut refused = Vec::new();
+    if allow_dirty {
+        return Ok(refused);
+    }
+    for root in h.existing.keys().filter(|r| h.roots.contains_key(*r)) {
+        let dest = root.join(compat::HEADER_NAME);
+        let Some((top, tracked, changed)) = git_state(root)? else {
+            continue; // in no work tree: the sources are refused (or allowed) already
+        };
+        let real = std::fs::canonicalize(&dest)?;
+        let rel = real.strip_prefix(&top).map(os_bytes).unwrap_or_default();
+        if !tracked.contains(&rel) {
+            refused.push(format!("{} (untracked or ignored)", dest.display()));
+        } else if changed.contains(&rel) {
+            refused.push(format!("{} (uncommitted changes)", dest.display()));
+        }
+    }
+    Ok(refused)
+}
+
 /// Writes `hipport_compat.h` with the shims the outputs use, once per output root; returns
 /// whether a write failed.
 fn write_compat_header(
     a: &PortArgs,
-    outcomes: &[FileOutcome],
+    plan: HeaderPlan,
     target: &crate::mappings::Target,
     m: &crate::mappings::Mappings,
     diff_to_stdout: bool,
     out: &mut dyn Write,
 ) -> anyhow::Result<bool> {
-    use std::collections::{BTreeMap, BTreeSet};
-    // Output root → shims used by the files written under it.
-    let mut roots: BTreeMap<PathBuf, BTreeSet<String>> = BTreeMap::new();
-    for o in outcomes {
-        let Ok(r) = &o.result else { continue };
-        if r.compat.is_empty() {
-            continue;
-        }
-        let root = match (&a.out, &a.output) {
-            (Some(dir), _) => dir.clone(),
-            (None, Some(dest)) if dest != Path::new("-") => {
-                dest.parent().map(Path::to_path_buf).unwrap_or_default()
-            }
-            _ => o.input.root.clone(),
-        };
-        roots
-            .entry(root)
-            .or_default()
-            .extend(r.compat.iter().cloned());
-    }
     let name = compat::HEADER_NAME;
     if a.output.as_deref() == Some(Path::new("-")) {
-        if let Some(ids) = roots.values().next() {
+        if let Some(ids) = plan.roots.values().next() {
             let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
-            eprintln!(
+            crate::errln!(
                 "hipport: the output includes \"{name}\" (shims: {}), which -o - does not write; \
                  write it with `-o FILE` (next to FILE) or `--out DIR`",
                 ids.join(", ")
@@ -369,23 +481,47 @@ fn write_compat_header(
         return Ok(false);
     }
     if diff_to_stdout {
-        let all: BTreeSet<String> = roots.into_values().flatten().collect();
+        let old = plan.existing.values().next().cloned();
+        let all: std::collections::BTreeSet<String> = plan.roots.into_values().flatten().collect();
         if !all.is_empty() {
             let text = compat::render(target, &all, m);
-            render::diff::write_new_file(out, name, text.as_bytes())?;
+            match old {
+                Some(old) => render::diff::write_file_diff(out, name, &old, text.as_bytes())?,
+                None => render::diff::write_new_file(out, name, text.as_bytes())?,
+            }
         }
         return Ok(false);
     }
     let mut failed = false;
-    for (root, ids) in roots {
+    for (root, ids) in plan.roots {
         let dest = root.join(name);
         let text = compat::render(target, &ids, m);
-        if let Err(e) = write_atomic(&dest, text.as_bytes(), None) {
-            eprintln!("hipport: {}: cannot write: {e:#}", dest.display());
+        if plan
+            .existing
+            .get(&root)
+            .is_some_and(|b| *b == text.as_bytes())
+        {
+            continue; // a rerun: already as it should be
+        }
+        // Checked again at the write: never through a symlink, never outside the root.
+        let inside = if root.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            root.as_path()
+        };
+        if let Err(e) = crate::safety::write_atomic(&dest, text.as_bytes(), None, Some(inside)) {
+            crate::errln!("hipport: {}: cannot write: {e:#}", dest.display());
             failed = true;
         }
     }
     Ok(failed)
+}
+
+fn is_generated_header(i: &Input) -> bool {
+    i.path
+        .file_name()
+        .is_some_and(|n| n == std::ffi::OsStr::new(compat::HEADER_NAME))
+        && matches!(compat::on_disk::inspect(&i.path), Ok(Some(_)))
 }
 
 /// Writes every file atomically in one batch; the error lines of those that failed.
@@ -398,10 +534,6 @@ fn write_failures(writes: &[crate::safety::Write]) -> Vec<String> {
                 .map(|e| format!("hipport: {}: cannot write: {e:#}", w.dest.display()))
         })
         .collect()
-}
-
-fn write_atomic(dest: &Path, bytes: &[u8], like: Option<&Path>) -> anyhow::Result<()> {
-    Ok(crate::source::write_atomic(dest, bytes, like)?)
 }
 
 /// `--out DIR` must not be an input nor inside one (the output would be read back as input,
@@ -475,7 +607,7 @@ fn copy_other(i: &Input, out: &Path) -> Result<(), String> {
                 .is_some_and(|(t, r)| t.starts_with(r));
         if !inside {
             // Not an error: the tree is complete without what lies outside it; said, not hidden.
-            eprintln!(
+            crate::errln!(
                 "hipport: note: {}: a symbolic link to {}, outside the tree: not copied",
                 i.rel,
                 target.display()

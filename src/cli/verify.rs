@@ -216,7 +216,7 @@ pub fn run(a: VerifyArgs, settings: &Settings) -> anyhow::Result<i32> {
     };
     // Flags of hipport.toml's [verify] that were dropped: always said (also in the results).
     for n in &notes {
-        eprintln!("hipport: note: {n}");
+        crate::errln!("hipport: note: {n}");
     }
     let settings = VerifySettings {
         out: a.out.clone().unwrap_or_else(|| root.join(DEFAULT_OUT)),
@@ -280,7 +280,7 @@ pub fn run(a: VerifyArgs, settings: &Settings) -> anyhow::Result<i32> {
         TextOrJson::Text => print_text(&mut out, &results, recorded.as_deref())?,
     }
     for e in &results.errors {
-        eprintln!("hipport: {}: {}", e.path, e.error);
+        crate::errln!("hipport: {}: {}", e.path, e.error);
     }
     out.flush()?;
     Ok(if !results.errors.is_empty() {
@@ -573,11 +573,11 @@ fn no_hipcc(
     let msg = format!("hipport verify: cannot compile: {why}\nBUILD gate: UNKNOWN (not tested: no hipcc on this machine)");
     if a.format == TextOrJson::Json {
         let doc = serde_json::json!({"hipcc": null, "error": why, "units": [], "summary": {"status": "UNKNOWN"}});
-        println!("{}", serde_json::to_string_pretty(&doc)?);
+        crate::outln!("{}", serde_json::to_string_pretty(&doc)?);
     } else {
-        println!("{msg}");
+        crate::outln!("{msg}");
     }
-    eprintln!("hipport: {why}");
+    crate::errln!("hipport: {why}");
     if let (Some(mut rec), false) = (existing, a.no_record) {
         let keep = rec
             .gate("build")

@@ -1,17 +1,66 @@
 //! Git-style unified diffs (`a/` and `b/` paths relative to the root), applicable with
-//! `git apply`. Works on bytes: CRLF, tabs and non-UTF-8 bytes are shown exactly.
+//! `git apply`. Works on bytes: CRLF, tabs and non-UTF-8 bytes are shown exactly. A name with
+//! a control character, a quote, a backslash or a non-ASCII byte is written as git writes it
+//! (C-style, in double quotes, octal escapes), so `git apply` takes it byte for byte instead of
+//! rejecting the whole diff.
 
 use std::io::{self, Write};
 
-/// Writes the diff of one file; nothing when `old == new`.
+/// `prefix` + `name` as a path in a diff header: as it is when plain, else quoted as git does.
+pub fn quote_path(prefix: &str, name: &[u8]) -> Vec<u8> {
+    let plain = name
+        .iter()
+        .all(|&b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\');
+    let mut out = Vec::with_capacity(prefix.len() + name.len() + 2);
+    if plain {
+        out.extend_from_slice(prefix.as_bytes());
+        out.extend_from_slice(name);
+        return out;
+    }
+    out.push(b'"');
+    out.extend_from_slice(prefix.as_bytes());
+    for &b in name {
+        match b {
+            b'"' => out.extend_from_slice(b"\\\""),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            b'\x07' => out.extend_from_slice(b"\\a"),
+            b'\x08' => out.extend_from_slice(b"\\b"),
+            b'\t' => out.extend_from_slice(b"\\t"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\x0b' => out.extend_from_slice(b"\\v"),
+            b'\x0c' => out.extend_from_slice(b"\\f"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            0x20..=0x7e => out.push(b),
+            _ => out.extend_from_slice(format!("\\{b:03o}").as_bytes()),
+        }
+    }
+    out.push(b'"');
+    out
+}
+
+/// The `diff --git`, `---` and `+++` lines for `name` (`/dev/null` as the old side of a new file).
+fn header(w: &mut dyn Write, name: &[u8], new_file: bool) -> io::Result<()> {
+    let (a, b) = (quote_path("a/", name), quote_path("b/", name));
+    w.write_all(b"diff --git ")?;
+    w.write_all(&a)?;
+    w.write_all(b" ")?;
+    w.write_all(&b)?;
+    if new_file {
+        w.write_all(b"\nnew file mode 100644\n--- /dev/null")?;
+    } else {
+        w.write_all(b"\n--- ")?;
+        w.write_all(&a)?;
+    }
+    w.write_all(b"\n+++ ")?;
+    w.write_all(&b)?;
+    w.write_all(b"\n")
+}
+
 /// A file the port creates (`hipport_compat.h`), as a git "new file" diff.
 pub fn write_new_file(w: &mut dyn Write, rel: &str, new: &[u8]) -> io::Result<()> {
     let text = String::from_utf8_lossy(new);
     let lines: Vec<&str> = text.lines().collect();
-    writeln!(w, "diff --git a/{rel} b/{rel}")?;
-    writeln!(w, "new file mode 100644")?;
-    writeln!(w, "--- /dev/null")?;
-    writeln!(w, "+++ b/{rel}")?;
+    header(w, rel.as_bytes(), true)?;
     writeln!(w, "@@ -0,0 +1,{} @@", lines.len())?;
     for l in lines {
         writeln!(w, "+{l}")?;
@@ -19,16 +68,21 @@ pub fn write_new_file(w: &mut dyn Write, rel: &str, new: &[u8]) -> io::Result<()
     Ok(())
 }
 
-pub fn write_file_diff(w: &mut dyn Write, rel: &str, old: &[u8], new: &[u8]) -> io::Result<()> {
+/// Writes the diff of one file; nothing when `old == new`. `rel` is the name relative to the
+/// root, `/`-separated, byte-exact.
+pub fn write_file_diff(
+    w: &mut dyn Write,
+    rel: impl AsRef<[u8]>,
+    old: &[u8],
+    new: &[u8],
+) -> io::Result<()> {
     if old == new {
         return Ok(());
     }
     let diff = similar::TextDiff::configure()
         .algorithm(similar::Algorithm::Myers)
         .diff_lines(old, new);
-    writeln!(w, "diff --git a/{rel} b/{rel}")?;
-    writeln!(w, "--- a/{rel}")?;
-    writeln!(w, "+++ b/{rel}")?;
+    header(w, rel.as_ref(), false)?;
     for group in diff.grouped_ops(3) {
         let (first, last) = (&group[0], &group[group.len() - 1]);
         let old_range = first.old_range().start..last.old_range().end;
@@ -79,5 +133,19 @@ mod tests {
             s,
             "diff --git a/a.cu b/a.cu\n--- a/a.cu\n+++ b/a.cu\n@@ -1,2 +1,2 @@\n x\n-cudaFree(p);\n\\ No newline at end of file\n+hipFree(p);\n\\ No newline at end of file\n"
         );
+    }
+
+    #[test]
+    fn names_git_would_quote_are_quoted_as_git_does() {
+        assert_eq!(quote_path("a/", b"src/k 1.cu"), b"a/src/k 1.cu");
+        assert_eq!(
+            quote_path("b/", b"d\xe9j\xa0/x\ny\t\"q\"\\.cu"),
+            b"\"b/d\\351j\\240/x\\ny\\t\\\"q\\\"\\\\.cu\""
+        );
+        let mut out = Vec::new();
+        write_file_diff(&mut out, b"n\nl.cu", b"a\n", b"b\n").unwrap();
+        assert!(out.starts_with(
+            b"diff --git \"a/n\\nl.cu\" \"b/n\\nl.cu\"\n--- \"a/n\\nl.cu\"\n+++ \"b/n\\nl.cu\"\n@@"
+        ));
     }
 }

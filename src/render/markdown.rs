@@ -50,7 +50,7 @@ pub fn write(r: &Report, w: &mut dyn Write) -> io::Result<()> {
             w,
             "| {} | {} | {} | {} |",
             i + 1,
-            cell(&g.title),
+            cell(g.title),
             g.status,
             cell(&g.note)
         )?;

@@ -64,18 +64,8 @@ pub(super) fn header(p: &mut Pass, tok: usize, path: &str) -> bool {
         .push(Edit::replace(t.start as usize, t.end as usize, &new));
     p.compat_included = true;
     p.stats.includes_rewritten += 1;
-    report(
-        p,
-        shim,
-        t.range(),
-        format!(
-            "`{path}` has no HIP counterpart in ROCm {}; {} provides it (shim `{}`: {})",
-            p.opts.target.rocm,
-            compat::HEADER_NAME,
-            shim.id,
-            shim.status_note()
-        ),
-    );
+    let message = header_message(p, shim, path);
+    report(p, shim, t.range(), message);
     true
 }
 
@@ -120,6 +110,98 @@ pub(super) fn uses(p: &mut Pass) {
             ),
         );
     }
+}
+
+/// A rerun: the file already includes `hipport_compat.h`, where a first run replaced the
+/// include of a header a shim stands in for. The header's include is gone, so the shims it
+/// brought must be recognised from their uses, or the second run reports them as missing
+/// (`cg::reduce` as HP001) and regenerates the header without them. Reported at the compat
+/// include with the first run's message, so an annotation made then matches.
+pub(super) fn rerun(p: &mut Pass) {
+    if !p.opts.compat_header {
+        return;
+    }
+    let Some(tok) = compat_include(p) else {
+        return;
+    };
+    for shim in compat::shims() {
+        let Some(header) = shim.headers.first() else {
+            continue;
+        };
+        if !shim.applies(&p.opts.target) || p.compat.contains(&shim.id) {
+            continue;
+        }
+        let used = match header.as_str() {
+            "cooperative_groups/reduce.h" => calls_cg_reduce(p),
+            _ => false,
+        };
+        if used {
+            let t = p.lexed.tokens[tok];
+            let message = header_message(p, shim, header);
+            report(p, shim, t.range(), message);
+        }
+    }
+}
+
+/// `cg::reduce(`, `cooperative_groups::reduce(`, through a namespace alias or after
+/// `using namespace cooperative_groups`.
+fn calls_cg_reduce(p: &Pass) -> bool {
+    let l = p.lexed;
+    let text = |i: usize| p.text(i);
+    let mut spaces: Vec<&[u8]> = vec![b"cg", b"cooperative_groups"];
+    let mut using = false;
+    for (i, t) in l.tokens.iter().enumerate() {
+        if t.kind != Tok::Ident || text(i) != b"cooperative_groups" {
+            continue;
+        }
+        let prev = l.prev_code(i);
+        let prev2 = prev.and_then(|j| l.prev_code(j));
+        match prev.map(text) {
+            // `namespace cg2 = cooperative_groups;`
+            Some(b"=") => spaces.extend(prev2.map(text)),
+            // `using namespace cooperative_groups;`
+            Some(b"namespace") => using |= prev2.map(text) == Some(b"using"),
+            _ => {}
+        }
+    }
+    l.tokens.iter().enumerate().any(|(i, t)| {
+        if t.kind != Tok::Ident || text(i) != b"reduce" || l.next_code(i).map(text) != Some(b"(") {
+            return false;
+        }
+        let Some(before) = l.prev_code(i) else {
+            return false;
+        };
+        match text(before) {
+            b"::" => l
+                .prev_code(before)
+                .is_some_and(|n| spaces.contains(&text(n))),
+            b"." | b"->" => false,
+            _ => using,
+        }
+    })
+}
+
+/// The token of `#include "…hipport_compat.h"`, when the file has one.
+fn compat_include(p: &Pass) -> Option<usize> {
+    (0..p.lexed.directives.len()).find_map(|d| {
+        include_path(p, d).and_then(|(tok, inner)| {
+            p.ctx.src[inner]
+                .rsplit(|&c| c == b'/')
+                .next()
+                .is_some_and(|name| name == compat::HEADER_NAME.as_bytes())
+                .then_some(tok)
+        })
+    })
+}
+
+fn header_message(p: &Pass, shim: &Shim, path: &str) -> String {
+    format!(
+        "`{path}` has no HIP counterpart in ROCm {}; {} provides it (shim `{}`: {})",
+        p.opts.target.rocm,
+        compat::HEADER_NAME,
+        shim.id,
+        shim.status_note()
+    )
 }
 
 fn after_member_access(p: &Pass, start: usize) -> bool {
@@ -200,12 +282,5 @@ fn guard_depth(p: &Pass) -> i32 {
 }
 
 fn already_included(p: &Pass) -> bool {
-    (0..p.lexed.directives.len()).any(|d| {
-        include_path(p, d).is_some_and(|(_, inner)| {
-            p.ctx.src[inner]
-                .rsplit(|&c| c == b'/')
-                .next()
-                .is_some_and(|name| name == compat::HEADER_NAME.as_bytes())
-        })
-    })
+    compat_include(p).is_some()
 }

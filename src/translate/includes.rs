@@ -141,7 +141,9 @@ fn needs_runtime(p: &Pass) -> bool {
 }
 
 /// A `.cu` file that includes a project header (`#include "…"`): nvcc put `cuda_runtime.h`
-/// before that header, which may use CUDA names without including anything itself.
+/// before that header, which may use CUDA names without including anything itself. The
+/// generated `hipport_compat.h` is not one: it includes the runtime itself, and counting it
+/// would add the runtime include on a rerun only (the first run saw `<math_constants.h>`).
 fn includes_local_header(p: &Pass) -> bool {
     let is_cu = p
         .ctx
@@ -150,7 +152,11 @@ fn includes_local_header(p: &Pass) -> bool {
         .is_some_and(|(_, e)| e.eq_ignore_ascii_case("cu"));
     is_cu
         && (0..p.lexed.directives.len()).any(|d| {
-            include_path(p, d).is_some_and(|(tok, _)| p.lexed.tokens[tok].kind == Tok::Str)
+            include_path(p, d).is_some_and(|(tok, inner)| {
+                p.lexed.tokens[tok].kind == Tok::Str
+                    && p.src()[inner].rsplit(|&c| c == b'/').next()
+                        != Some(crate::compat::HEADER_NAME.as_bytes())
+            })
         })
 }
 

@@ -221,6 +221,7 @@ pub fn translate_lexed(
     includes::run(&mut pass);
     fixups::run(&mut pass);
     compat::uses(&mut pass);
+    compat::rerun(&mut pass);
     // The implicit include is placed before the overload guards so that, at a shared offset,
     // it comes before `#if !defined(__HIP__)` (the guard pass closes before it at its end).
     includes::implicit(&mut pass);

@@ -150,7 +150,7 @@ impl Ticker {
     fn new(total: usize, mode: Progress, jobs: usize) -> Ticker {
         let bar = progress_bar(total as u64, mode == Progress::Bar);
         if mode == Progress::Lines {
-            eprintln!("hipport verify: compiling {total} unit(s), {jobs} at a time");
+            crate::errln!("hipport verify: compiling {total} unit(s), {jobs} at a time");
         }
         let now = std::time::Instant::now();
         Ticker {
@@ -174,7 +174,7 @@ impl Ticker {
             || st.0 == self.total;
         if due {
             st.2 = std::time::Instant::now();
-            eprintln!(
+            crate::errln!(
                 "hipport verify: {}/{} units, {} failed, {}s",
                 st.0,
                 self.total,

@@ -7,7 +7,8 @@
 //! insert ranges; insert `/*`, `*/`, `"`, `R"(`, `\`+LF/CRLF, `#if`, `<<<`, `>>>`, NUL, invalid
 //! UTF-8; turn line ends into CRLF or CR only; nest thousands of brackets or `#if`s), then checks:
 //! - no panic (scan and port paths, in process) and no hang (each case has a time limit);
-//! - `port` is idempotent: porting the output again changes nothing; and it translates the same
+//! - `port` is idempotent: porting the output again changes nothing (every other case also with
+//!   `--annotate`, whose notes must settle and never land inside a comment or literal); and it translates the same
 //!   with a parse tree (as `scan` runs it) as without (as `port` runs it);
 //! - every comment and string/char literal of the input appears unchanged, in order, in the
 //!   output (include paths excepted: rewriting them is the point);
@@ -370,6 +371,8 @@ fn extract_if_bare(dir: &Path, target_dir: &Path) -> Result<PathBuf> {
 struct Mode {
     hip: bool,
     compat: bool,
+    /// Also port with `--annotate` (hazard notes above flagged lines) and check that too.
+    annotate: bool,
 }
 
 impl Mode {
@@ -382,9 +385,10 @@ impl Mode {
     }
     fn name(self) -> String {
         format!(
-            "{}{}",
+            "{}{}{}",
             if self.hip { "hip" } else { "keep" },
-            if self.compat { "+compat" } else { "" }
+            if self.compat { "+compat" } else { "" },
+            if self.annotate { "+annotate" } else { "" }
         )
     }
 }
@@ -406,7 +410,7 @@ fn work(mode: Mode, hazards: bool) -> Work {
             compat_header: mode.compat,
         },
         hazards,
-        annotate: false,
+        annotate: mode.annotate && hazards,
         keep_output: true,
         max_file_size: u64::MAX,
         // As the CLI: `scan` parses, `port` (diff, --out, --write) reads tokens only.
@@ -452,7 +456,11 @@ fn check_case(rel: &str, input: Vec<u8>, mode: Mode) -> (Vec<String>, Vec<u8>) {
             process_bytes(rel, bytes, w, m)
         }))
     };
-    let scanned = run(input.clone(), &work(mode, true));
+    let plain = Mode {
+        annotate: false,
+        ..mode
+    };
+    let scanned = run(input.clone(), &work(plain, true));
     if scanned.is_err() {
         problems.push("panic (scan)".to_string());
     }
@@ -472,9 +480,31 @@ fn check_case(rel: &str, input: Vec<u8>, mode: Mode) -> (Vec<String>, Vec<u8>) {
         Ok(_) => {}
         Err(_) => problems.push("panic (port of the output)".into()),
     }
-    if let Some(l) = missing_literal(&literals(&input), &out) {
+    let lits = literals(&input);
+    if let Some(l) = missing_literal(&lits, &out) {
         let shown: String = String::from_utf8_lossy(&l).chars().take(80).collect();
         problems.push(format!("literal changed or lost: {shown:?}"));
+    }
+    if mode.annotate {
+        // `port --annotate`: its output settles too, and a note never lands inside a comment
+        // or a literal (which would change it).
+        match run(input.clone(), &work(mode, true)) {
+            Ok(r) => {
+                let noted = r.output;
+                match run(noted.clone(), &work(mode, true)) {
+                    Ok(r) if r.output != noted => {
+                        problems.push("not idempotent (--annotate)".into())
+                    }
+                    Ok(_) => {}
+                    Err(_) => problems.push("panic (annotated port of the output)".into()),
+                }
+                if let Some(l) = missing_literal(&lits, &noted) {
+                    let shown: String = String::from_utf8_lossy(&l).chars().take(80).collect();
+                    problems.push(format!("literal changed or lost (--annotate): {shown:?}"));
+                }
+            }
+            Err(_) => problems.push("panic (annotated port)".into()),
+        }
     }
     (problems, out)
 }
@@ -535,7 +565,11 @@ fn replay(files: &[PathBuf]) -> Result<ExitCode> {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         for (hip, compat) in [(false, false), (true, false), (false, true), (true, true)] {
-            let mode = Mode { hip, compat };
+            let mode = Mode {
+                hip,
+                compat,
+                annotate: true,
+            };
             let t0 = Instant::now();
             let (problems, _) = check_case(&rel, input.clone(), mode);
             println!(
@@ -735,6 +769,8 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
         let mode = Mode {
             hip: (id / batch_size) % 2 == 1,
             compat: (id / (2 * batch_size)) % 2 == 1,
+            // Every other case: the annotated port is checked too (it parses: twice the cost).
+            annotate: id % 2 == 1,
         };
         let rel = format!("case{id:06}.{}", seed.ext);
         bytes_total += input.len();

@@ -8,6 +8,7 @@ mod fuzz;
 mod fuzz_config;
 mod hipcc_check;
 mod mappings;
+mod readme_figures;
 mod scaling;
 
 use std::process::ExitCode;
@@ -26,7 +27,10 @@ commands:
        [--max-secs S] [--corpus DIR]... [--replay FILE]... [--bin PATH]
                                       mutate the goldens and samples (or real trees): no panic, no
                                       hang, idempotent, literals kept, `port -o -` = `port --out` =
-                                      the library; mutated hipport.toml/record/baseline: clear errors";
+                                      the library; mutated hipport.toml/record/baseline: clear errors
+  readme-figures [--check] [--tree DIR[=LABEL]]... [--rocm X.Y.Z] [--runs N] [--bin PATH]
+                                      measure samples/ (and trees) and rewrite the figures block of
+                                      docs/measurements.md; --check fails when it is stale";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -41,6 +45,7 @@ fn main() -> ExitCode {
         "fuzz" => fuzz::run(rest),
         "scaling" => scaling::run(rest),
         "hipcc-check" => hipcc_check::run(rest),
+        "readme-figures" => readme_figures::run(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
