@@ -13,7 +13,8 @@ use std::path::PathBuf;
     after_help = "Rule (numpy.allclose): |candidate - baseline| <= atol + rtol * |baseline| for every element.\nExit codes: 0 pass, 1 fail, 2 error."
 )]
 pub struct CompareArgs {
-    /// The CUDA baseline output (.npy, .csv, .json).
+    /// The CUDA baseline output (.npy, .csv, .json). CSV columns (by header) and JSON object
+    /// leaves (by key path) are matched by name; dtypes of both sides are reported.
     pub baseline: PathBuf,
     /// The ROCm candidate output.
     pub candidate: PathBuf,
@@ -58,6 +59,22 @@ pub fn run(a: CompareArgs) -> anyhow::Result<i32> {
     match a.format {
         TextOrJson::Json => crate::outln!("{}", serde_json::to_string_pretty(&r)?),
         TextOrJson::Text => {
+            crate::outln!(
+                "dtype: baseline {}, candidate {}",
+                r.dtype_baseline,
+                r.dtype_candidate
+            );
+            for (what, names) in [
+                ("missing from the candidate", &r.missing),
+                ("only in the candidate", &r.extra),
+                ("shapes differ", &r.shape_differs),
+            ] {
+                if !names.is_empty() {
+                    let shown: Vec<String> =
+                        names.iter().map(|n| n.escape_debug().to_string()).collect();
+                    crate::outln!("{what}: {}", shown.join(", "));
+                }
+            }
             if !r.shape_match {
                 crate::outln!(
                     "shape mismatch: baseline {:?}, candidate {:?}",
@@ -76,8 +93,13 @@ pub fn run(a: CompareArgs) -> anyhow::Result<i32> {
                 );
                 crate::outln!("outside tolerance: {} of {}", r.mismatched, r.elements);
                 if let Some(w) = &r.worst {
+                    let name = w
+                        .name
+                        .as_deref()
+                        .map(|n| format!("`{}` ", n.escape_debug()))
+                        .unwrap_or_default();
                     crate::outln!(
-                        "worst at {:?}: baseline {}, candidate {}",
+                        "worst at {name}{:?}: baseline {}, candidate {}",
                         w.index,
                         w.baseline,
                         w.candidate

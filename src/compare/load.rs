@@ -1,8 +1,9 @@
 //! Loading an array to compare by its extension: `.npy`, `.csv` (also `.tsv`/`.txt`: numbers
-//! separated by commas, tabs, semicolons or spaces; a non-numeric first row is a header) and
-//! `.json` (nested arrays of numbers; `null` and "NaN"/"Infinity" strings allowed).
+//! separated by commas, tabs, semicolons or spaces; a non-numeric first row is a header naming
+//! the columns) and `.json` (nested arrays of numbers, or objects read leaf by leaf by key path:
+//! see [`super::json`]).
 
-use super::{npy, Array};
+use super::{npy, Array, Labels};
 use std::path::Path;
 
 /// The largest input `compare` reads (a runaway file is an error, never an unbounded read).
@@ -20,7 +21,7 @@ pub fn load(path: &Path) -> Result<Array, String> {
         .to_ascii_lowercase();
     let r = match ext.as_str() {
         "npy" => npy::parse(&bytes),
-        "json" => json(&String::from_utf8_lossy(&bytes)),
+        "json" => super::json::parse(&String::from_utf8_lossy(&bytes)),
         "csv" | "tsv" | "txt" => csv(&String::from_utf8_lossy(&bytes)),
         _ if bytes.starts_with(b"\x93NUMPY") => npy::parse(&bytes),
         _ => Err("unknown format: expected .npy, .csv/.tsv/.txt or .json".into()),
@@ -38,7 +39,7 @@ pub(super) fn excerpt(s: &str) -> String {
     }
 }
 
-fn number(s: &str) -> Option<f64> {
+pub(super) fn number(s: &str) -> Option<f64> {
     let t = s.trim().trim_matches('"');
     match t.to_ascii_lowercase().as_str() {
         "nan" | "-nan" => Some(f64::NAN),
@@ -48,26 +49,31 @@ fn number(s: &str) -> Option<f64> {
     }
 }
 
+/// A numeric table (the `csv` crate, through [`crate::perf::csv::records`]): separated by the
+/// first of comma, tab, semicolon found in its first line, else by spaces; empty cells (runs of
+/// spaces, a trailing separator) skipped. A non-numeric first row is a header whose names label
+/// the columns (so `compare` matches columns by name).
 pub fn csv(text: &str) -> Result<Array, String> {
+    let first = crate::perf::csv::first_line(text);
+    let sep = [b',', b'\t', b';']
+        .into_iter()
+        .find(|&c| first.as_bytes().contains(&c))
+        .unwrap_or(b' ');
+    let mut header: Option<Vec<String>> = None;
     let mut rows: Vec<Vec<f64>> = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
+    for (line, mut cells) in crate::perf::csv::records(text, sep)? {
+        cells.retain(|c| !c.is_empty());
+        if cells.is_empty() {
             continue;
         }
-        let cells: Vec<&str> = line
-            .split([',', '\t', ';', ' '])
-            .filter(|c| !c.trim().is_empty())
-            .collect();
         let parsed: Option<Vec<f64>> = cells.iter().map(|c| number(c)).collect();
         match parsed {
             Some(r) => rows.push(r),
-            None if rows.is_empty() => continue, // header
+            None if rows.is_empty() && header.is_none() => header = Some(cells),
             None => {
                 return Err(format!(
-                    "line {}: not a number in `{}`",
-                    i + 1,
-                    excerpt(line)
+                    "line {line}: not a number in `{}`",
+                    excerpt(&cells.join(&char::from(sep).to_string()))
                 ))
             }
         }
@@ -85,64 +91,16 @@ pub fn csv(text: &str) -> Result<Array, String> {
     } else {
         vec![rows.len(), cols]
     };
+    let labels = match header {
+        Some(h) if h.len() == cols => Labels::Columns(h),
+        _ => Labels::None,
+    };
     Ok(Array {
         shape,
         data: rows.into_iter().flatten().collect(),
+        dtype: "csv text".into(),
+        labels,
     })
-}
-
-pub fn json(text: &str) -> Result<Array, String> {
-    let v: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
-    let mut shape = Vec::new();
-    let mut cur = &v;
-    while let serde_json::Value::Array(a) = cur {
-        shape.push(a.len());
-        match a.first() {
-            Some(x) => cur = x,
-            None => break,
-        }
-    }
-    let mut data = Vec::new();
-    flatten(&v, 0, &shape, &mut data)?;
-    Ok(Array { shape, data })
-}
-
-fn flatten(
-    v: &serde_json::Value,
-    depth: usize,
-    shape: &[usize],
-    out: &mut Vec<f64>,
-) -> Result<(), String> {
-    use serde_json::Value;
-    match v {
-        Value::Array(a) => {
-            if depth >= shape.len() || a.len() != shape[depth] {
-                return Err("ragged JSON array: every row must have the same length".into());
-            }
-            a.iter().try_for_each(|x| flatten(x, depth + 1, shape, out))
-        }
-        _ if depth != shape.len() => {
-            Err("ragged JSON array: numbers and arrays mixed at one level".into())
-        }
-        Value::Number(n) => {
-            out.push(n.as_f64().unwrap_or(f64::NAN));
-            Ok(())
-        }
-        Value::Null => {
-            out.push(f64::NAN);
-            Ok(())
-        }
-        Value::String(s) => number(s)
-            .map(|x| out.push(x))
-            .ok_or_else(|| format!("`{}` is not a number", excerpt(s))),
-        Value::Bool(b) => {
-            out.push(f64::from(u8::from(*b)));
-            Ok(())
-        }
-        Value::Object(_) => {
-            Err("JSON objects are not arrays: give nested arrays of numbers".into())
-        }
-    }
 }
 
 #[cfg(test)]
@@ -159,12 +117,14 @@ mod tests {
     }
 
     #[test]
-    fn reads_nested_json() {
-        let a = json("[[1, 2.5], [null, \"Infinity\"]]").unwrap();
-        assert_eq!(a.shape, [2, 2]);
-        assert_eq!(a.data[1], 2.5);
-        assert!(a.data[2].is_nan());
-        assert!(json("[[1, 2], [3]]").is_err());
-        assert_eq!(json("[]").unwrap().shape, [0]);
+    fn header_names_the_columns() {
+        let a = csv("# run 1\nx; y\n1; 2\n").unwrap();
+        assert_eq!(a.labels, Labels::Columns(vec!["x".into(), "y".into()]));
+        let a = csv("1  2   3\n4 5 6\n").unwrap();
+        assert_eq!((a.shape, a.labels), (vec![2, 3], Labels::None));
+        assert!(csv("a,b\n1,2\nx,y\n").unwrap_err().contains("line 3"));
+        assert!(csv("# c\n\na,b\n1,2\nx,y\n")
+            .unwrap_err()
+            .contains("line 5"));
     }
 }

@@ -2,17 +2,57 @@
 //! candidate. Reports the largest absolute and relative errors, NaN/Inf counts and shape
 //! mismatches, and passes or fails with numpy's `allclose` rule
 //! (`|a - b| <= atol + rtol * |b|`, `b` the baseline), never demanding bitwise identity.
+//! Named data is matched by name before it is compared: CSV columns by their header, JSON
+//! objects leaf by leaf by key path (see [`align`]), so an output that only reorders its
+//! columns or keys is equal, and a missing or extra name is reported by that name.
 
+pub mod align;
+pub mod json;
 pub mod load;
 pub mod npy;
 
 use serde::Serialize;
 
 /// A dense array in C order, as `f64`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct Array {
     pub shape: Vec<usize>,
     pub data: Vec<f64>,
+    /// What the values were before they became `f64`: a NumPy dtype name (`float32`, `int64`,
+    /// …) for `.npy`, `csv text` or `json number` for text formats.
+    pub dtype: String,
+    /// Names of the values, when the format gives them.
+    pub labels: Labels,
+}
+
+/// Names carried by an input, used to match the two sides by name instead of by position.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub enum Labels {
+    /// Positions only (`.npy`, nested JSON arrays, CSV without a header).
+    #[default]
+    None,
+    /// A CSV header: one name per column of a `[rows, columns]` (or `[rows]`) array.
+    Columns(Vec<String>),
+    /// A JSON object's numeric leaves, in document order; the data holds them one after another.
+    Leaves(Vec<Leaf>),
+}
+
+/// One numeric leaf of a JSON object: its key path (`metrics.acc`, `runs[0].loss`) and shape
+/// (`[]` for a single number).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Leaf {
+    pub path: String,
+    pub shape: Vec<usize>,
+}
+
+impl Leaf {
+    pub fn len(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -27,6 +67,10 @@ pub struct Tolerance {
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct Worst {
     pub index: Vec<usize>,
+    /// The CSV column or JSON key path of the element, when the inputs name their values
+    /// (then `index` is the position inside that leaf, or the `[row, column]` of the table).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     pub baseline: f64,
     pub candidate: f64,
 }
@@ -37,6 +81,15 @@ pub struct Comparison {
     pub shape_baseline: Vec<usize>,
     pub shape_candidate: Vec<usize>,
     pub shape_match: bool,
+    /// The dtypes read (`float32`, `int64`, `csv text`, `json number`, …).
+    pub dtype_baseline: String,
+    pub dtype_candidate: String,
+    /// Columns or key paths of the baseline that the candidate lacks.
+    pub missing: Vec<String>,
+    /// Columns or key paths of the candidate that the baseline lacks.
+    pub extra: Vec<String>,
+    /// Key paths present on both sides with different shapes.
+    pub shape_differs: Vec<String>,
     pub elements: usize,
     /// Elements outside the tolerance (NaN and Inf mismatches included).
     pub mismatched: usize,
@@ -53,7 +106,7 @@ pub struct Comparison {
     pub equal_nan: bool,
 }
 
-fn unravel(mut i: usize, shape: &[usize]) -> Vec<usize> {
+pub(crate) fn unravel(mut i: usize, shape: &[usize]) -> Vec<usize> {
     let mut idx = vec![0; shape.len()];
     for (d, &n) in shape.iter().enumerate().rev() {
         if n > 0 {
@@ -64,14 +117,21 @@ fn unravel(mut i: usize, shape: &[usize]) -> Vec<usize> {
     idx
 }
 
-/// Compares candidate `a` against baseline `b`.
+/// Compares candidate `a` against baseline `b`, matching named values by name first.
 pub fn compare(b: &Array, a: &Array, t: Tolerance) -> Comparison {
+    let aligned = align::align(b, a);
+    let a = &aligned.candidate;
     let count = |x: &Array, f: fn(&f64) -> bool| x.data.iter().filter(|v| f(v)).count();
     let mut c = Comparison {
         pass: false,
         shape_baseline: b.shape.clone(),
         shape_candidate: a.shape.clone(),
-        shape_match: a.shape == b.shape,
+        shape_match: a.shape == b.shape && aligned.matched(),
+        dtype_baseline: b.dtype.clone(),
+        dtype_candidate: a.dtype.clone(),
+        missing: aligned.missing,
+        extra: aligned.extra,
+        shape_differs: aligned.shape_differs,
         elements: b.data.len(),
         mismatched: 0,
         max_abs_error: 0.0,
@@ -132,8 +192,10 @@ pub fn compare(b: &Array, a: &Array, t: Tolerance) -> Comparison {
         };
         if !close && excess > worst_excess {
             worst_excess = excess;
+            let (name, index) = align::locate(b, i);
             c.worst = Some(Worst {
-                index: unravel(i, &b.shape),
+                index,
+                name,
                 baseline: y,
                 candidate: x,
             });
@@ -152,6 +214,7 @@ mod tests {
         Array {
             shape: vec![v.len()],
             data: v.to_vec(),
+            ..Array::default()
         }
     }
 
@@ -203,6 +266,7 @@ mod tests {
             &Array {
                 shape: vec![1, 2],
                 data: vec![1.0, 2.0],
+                ..Array::default()
             },
             TOL,
         );

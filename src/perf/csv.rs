@@ -1,6 +1,7 @@
-//! A small CSV reader for benchmark tables: comma-separated (or tab-separated when the header
-//! has tabs and no commas), `"quoted, fields"` with `""` escapes, blank lines and `#` comment
-//! lines skipped. Rows must have the header's width; a ragged row is an error naming its line.
+//! Benchmark tables read with the `csv` crate: comma-separated (or tab-separated when the
+//! header has tabs and no commas), `"quoted, fields"` with `""` escapes, blank lines and `#`
+//! comment lines skipped. Rows must have the header's width; a ragged row is an error naming its
+//! line.
 
 /// The header and the rows, each a vector of trimmed fields.
 #[derive(Debug)]
@@ -10,41 +11,74 @@ pub struct Table {
     pub rows: Vec<(usize, Vec<String>)>,
 }
 
-fn split(line: &str, sep: char) -> Vec<String> {
+/// Comment lines (`#` after optional blanks) blanked in place, so line numbers stay those of
+/// the file; the `csv` reader skips empty lines.
+fn without_comments(text: &str) -> String {
+    text.trim_start_matches('\u{feff}')
+        .split_inclusive('\n')
+        .map(|l| match l.trim_start().starts_with('#') {
+            true if l.ends_with('\n') => "\n",
+            true => "",
+            false => l,
+        })
+        .collect()
+}
+
+/// The first line that is neither blank nor a comment.
+pub fn first_line(text: &str) -> &str {
+    text.lines()
+        .map(|l| l.trim_start_matches('\u{feff}'))
+        .find(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .unwrap_or("")
+}
+
+/// The records of a delimited text, read with the `csv` crate (quotes, `""` escapes, CRLF),
+/// each with its 1-based line number and trimmed fields; blank and `#` comment lines skipped.
+/// Records may differ in width: callers say what a ragged row means.
+pub fn records(text: &str, sep: u8) -> Result<Vec<(usize, Vec<String>)>, String> {
+    let text = without_comments(text);
+    let mut reader = ::csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .delimiter(sep)
+        .trim(::csv::Trim::All)
+        .from_reader(text.as_bytes());
     let mut out = Vec::new();
-    let mut field = String::new();
-    let mut quoted = false;
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' if quoted && chars.peek() == Some(&'"') => {
-                field.push('"');
-                chars.next();
-            }
-            '"' => quoted = !quoted,
-            c if c == sep && !quoted => out.push(std::mem::take(&mut field).trim().to_string()),
-            c => field.push(c),
+    // The reader counts no blank lines, and a record's position is where the reader began,
+    // before the blank lines it skipped: count newlines up to the record itself instead.
+    let (mut line, mut counted) = (1, 0);
+    for record in reader.records() {
+        let record = record.map_err(|e| e.to_string())?;
+        let mut at = record.position().map_or(counted, |p| p.byte() as usize);
+        while matches!(text.as_bytes().get(at), Some(b'\n' | b'\r')) {
+            at += 1;
         }
+        let at = at.max(counted);
+        line += text.as_bytes()[counted..at]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        counted = at;
+        let fields: Vec<String> = record.iter().map(str::to_string).collect();
+        if fields.len() == 1 && fields[0].is_empty() {
+            continue; // a line of blanks
+        }
+        out.push((line, fields));
     }
-    out.push(field.trim().to_string());
-    out
+    Ok(out)
 }
 
 pub fn parse(text: &str) -> Result<Table, String> {
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| (i + 1, l.trim_end_matches('\r')))
-        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
-    let Some((_, head)) = lines.next() else {
+    let head = first_line(text);
+    let sep = if head.contains('\t') && !head.contains(',') {
+        b'\t'
+    } else {
+        b','
+    };
+    let mut records = records(text, sep)?.into_iter();
+    let Some((_, header)) = records.next() else {
         return Err("empty table: no header line".into());
     };
-    let sep = if head.contains('\t') && !head.contains(',') {
-        '\t'
-    } else {
-        ','
-    };
-    let header = split(head.trim_start_matches('\u{feff}'), sep);
     if header.len() < 2 || header.iter().any(String::is_empty) {
         return Err(format!(
             "the header `{}` needs at least two named columns",
@@ -52,8 +86,7 @@ pub fn parse(text: &str) -> Result<Table, String> {
         ));
     }
     let mut rows = Vec::new();
-    for (n, l) in lines {
-        let f = split(l, sep);
+    for (n, f) in records {
         if f.len() != header.len() {
             return Err(format!(
                 "line {n}: {} field(s), the header has {}",

@@ -72,43 +72,11 @@ pub fn load(path: &Path) -> Result<Vec<CompileEntry>, String> {
     Ok(out)
 }
 
-/// Splits a shell command line: whitespace separates, quotes group, backslash escapes.
+/// Splits a shell command line with POSIX shell rules (`shlex`): whitespace separates, quotes
+/// group, backslash escapes. Nothing is run. A line the rules cannot split (an unclosed quote,
+/// a trailing backslash) is split at whitespace; every argument still passes the allow-list.
 pub fn split_command(cmd: &str) -> Vec<String> {
-    let mut args = Vec::new();
-    let mut cur = String::new();
-    let mut in_arg = false;
-    let mut quote: Option<char> = None;
-    let mut chars = cmd.chars();
-    while let Some(c) = chars.next() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some('"'), '\\') | (None, '\\') => {
-                if let Some(n) = chars.next() {
-                    cur.push(n);
-                }
-                in_arg = true;
-            }
-            (Some(_), c) => cur.push(c),
-            (None, '"') | (None, '\'') => {
-                quote = Some(c);
-                in_arg = true;
-            }
-            (None, c) if c.is_whitespace() => {
-                if in_arg {
-                    args.push(std::mem::take(&mut cur));
-                    in_arg = false;
-                }
-            }
-            (None, c) => {
-                cur.push(c);
-                in_arg = true;
-            }
-        }
-    }
-    if in_arg {
-        args.push(cur);
-    }
-    args
+    shlex::split(cmd).unwrap_or_else(|| cmd.split_whitespace().map(str::to_string).collect())
 }
 
 /// The flags kept from an original command, and what was changed.
@@ -395,6 +363,12 @@ mod tests {
             args(r#"nvcc -DNAME="a b" -I'x y' file.cu"#),
             ["nvcc", "-DNAME=a b", "-Ix y", "file.cu"]
         );
+        assert_eq!(
+            args(r#"cc -DS=\"q\" "a\"b" x\ y"#),
+            ["cc", "-DS=\"q\"", "a\"b", "x y"]
+        );
+        // Unbalanced quotes: split at whitespace, nothing lost or joined.
+        assert_eq!(args("cc 'a b"), ["cc", "'a", "b"]);
     }
 
     #[test]
