@@ -169,7 +169,11 @@ pub fn walk_all_and_sources(paths: &[PathBuf], opts: &WalkOptions) -> Result<Wal
             // A file named in `paths` that a directory walk also reached: the walk by
             // extension only knows it under its own name.
             named_other = true;
-            named_file(&i.path, i.size)
+            let mut named = named_file(&i.path, i.size);
+            if paths.len() > 1 {
+                named.rel = i.rel.clone();
+            }
+            named
         })
         .collect();
     if named_other {
@@ -438,8 +442,17 @@ mod tests {
         let w = walk_all_and_sources(&paths, &opts).unwrap();
         assert_eq!(w.all, all);
         assert_eq!(w.sources, sources);
+        // Two roots: each file is named by its path as given, so names cannot collide.
         let rels: Vec<&str> = sources.iter().map(|i| i.rel.as_str()).collect();
-        assert_eq!(rels, ["notes.md", "src/k.CUH", "src/k.cu"]);
-        assert!(all.iter().any(|i| i.rel == "CMakeLists.txt"));
+        let given = |f: &str| format!("{}/{f}", r.display());
+        assert_eq!(
+            rels,
+            [
+                given("docs/notes.md"),
+                given("src/k.CUH"),
+                given("src/k.cu")
+            ]
+        );
+        assert!(all.iter().any(|i| i.rel == given("CMakeLists.txt")));
     }
 }

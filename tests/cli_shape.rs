@@ -44,6 +44,13 @@ fn paths_are_relative_to_the_current_directory_in_text_and_concise() {
         show(&r)
     );
     assert!(r.stdout.contains("../proj/main.cu:5:3: REMEDIATION HP201 "));
+    let r = hipport(&other, &["port", "../proj"]);
+    assert!(
+        r.stderr.contains("../proj/main.cu:2:12: HP001"),
+        "{}",
+        show(&r)
+    );
+    assert!(r.stdout.contains("diff --git a/main.cu b/main.cu"));
     let r = hipport(&other, &["scan", "../proj"]);
     assert!(r.stdout.contains("── ../proj/main.cu ──"), "{}", show(&r));
     assert!(r.stdout.contains("┌─ ../proj/main.cu:2:12"), "{}", show(&r));

@@ -80,8 +80,10 @@ pub fn main() -> i32 {
         .command
         .request()
         .map(|r| {
+            // Flags first (`--rocm latest` says why it is refused), then the paths.
+            let settings = Settings::resolve(&r)?;
             missing_paths(&cli.command, &r.paths)?;
-            Settings::resolve(&r)
+            Ok(settings)
         })
         .transpose()
         .and_then(|settings| {

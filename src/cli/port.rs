@@ -200,6 +200,7 @@ pub fn run(a: PortArgs, settings: &Settings) -> anyhow::Result<i32> {
         a.out.is_none() && !a.write && a.output.is_none() && a.format == TextOrJson::Text;
     let to_stdout = a.output.as_deref() == Some(Path::new("-"));
     let colour = diff_to_stdout && super::shape::colour();
+    let shown_root = settings.display_root();
     let mut stats_lines: Vec<u8> = Vec::new();
     for o in &outcomes {
         let r = match &o.result {
@@ -220,7 +221,12 @@ pub fn run(a: PortArgs, settings: &Settings) -> anyhow::Result<i32> {
         }
         if !super::shape::quiet() && a.format == TextOrJson::Text {
             for f in &r.findings {
-                crate::errln!("{}", f.one_line());
+                // Named as a terminal here opens it, as `scan` does (`../proj/k.cu:3:1`).
+                let mut shown = f.clone();
+                if let Some(root) = &shown_root {
+                    shown.path = format!("{root}/{}", f.path);
+                }
+                crate::errln!("{}", shown.one_line());
             }
         }
         if a.stats && (r.changed || r.stats.unported > 0) {
