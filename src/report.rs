@@ -152,6 +152,21 @@ pub struct Report {
     /// Show PASS findings in the views for people (text); `--show-pass`.
     #[serde(skip)]
     pub show_pass: bool,
+    /// The root as given on the command line, put before finding paths in the views for
+    /// people (text, concise) so a terminal can open them; see
+    /// [`crate::settings::Settings::display_root`].
+    #[serde(skip)]
+    pub display_root: Option<String>,
+}
+
+impl Report {
+    /// A finding path as the views for people show it: below the root as it was given.
+    pub fn shown_path(&self, path: &str) -> String {
+        match &self.display_root {
+            Some(root) => format!("{root}/{path}"),
+            None => path.to_string(),
+        }
+    }
 }
 
 impl Report {
@@ -187,6 +202,7 @@ impl Report {
             baseline: None,
             sources: Sources::new(),
             show_pass: false,
+            display_root: None,
         };
         r.board = crate::verdict::board(std::path::Path::new("."), None, Ok(&r));
         r

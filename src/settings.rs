@@ -45,6 +45,54 @@ pub struct Request {
     /// Whether the migration record's `[target]` may supply the target (not for `record`
     /// itself, which writes it).
     pub use_record: bool,
+    /// `--select RULE,...`: only these rules (codes or names); empty for all.
+    pub select: Vec<String>,
+    /// `--ignore RULE,...`: never these rules, as if `hipport.toml` turned them off.
+    pub ignore: Vec<String>,
+}
+
+/// The rules `--select`/`--ignore` keep, as rule codes; applied with `hipport.toml`'s levels.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RuleFilter {
+    /// Only these codes (empty: every rule).
+    pub select: Vec<String>,
+    pub ignore: Vec<String>,
+}
+
+impl RuleFilter {
+    /// Reads the flags' terms (codes in any case, or public names); an unknown rule is an error.
+    pub fn parse(select: &[String], ignore: &[String]) -> Result<RuleFilter, String> {
+        let codes = |flag: &str, terms: &[String]| -> Result<Vec<String>, String> {
+            terms
+                .iter()
+                .map(|t| t.trim())
+                .filter(|t| !t.is_empty())
+                .map(|t| {
+                    crate::rules::by_code(t)
+                        .map(|r| r.id.code.to_string())
+                        .ok_or_else(|| {
+                            format!(
+                                "{flag} {t}: not a rule code or name (see `hipport explain all`)"
+                            )
+                        })
+                })
+                .collect()
+        };
+        Ok(RuleFilter {
+            select: codes("--select", select)?,
+            ignore: codes("--ignore", ignore)?,
+        })
+    }
+
+    /// Whether a finding of `rule` is reported.
+    pub fn keeps(&self, rule: &str) -> bool {
+        (self.select.is_empty() || self.select.iter().any(|c| c == rule))
+            && !self.ignore.iter().any(|c| c == rule)
+    }
+
+    fn is_empty(&self) -> bool {
+        self.select.is_empty() && self.ignore.is_empty()
+    }
 }
 
 /// Where the ROCm release came from.
@@ -85,6 +133,8 @@ pub struct Settings {
     /// The first path's root relative to the configuration's directory (globs in
     /// `hipport.toml` are written from there).
     config_prefix: Option<String>,
+    /// `--select`/`--ignore`.
+    pub rules: RuleFilter,
 }
 
 /// The newest ROCm release the release table knows: the one default target of the tool.
@@ -206,7 +256,9 @@ impl Settings {
             (Some(c), Some(p)) => prefix(c, p),
             _ => None,
         };
+        let rules = RuleFilter::parse(&req.select, &req.ignore).map_err(anyhow::Error::msg)?;
         Ok(Settings {
+            rules,
             paths: req.paths.clone(),
             target,
             rocm_source,
@@ -233,17 +285,82 @@ impl Settings {
     /// Whether the project's rule levels and suppressions keep a finding (the accepted items
     /// change a finding's status; [`Settings::apply`] does that on a whole report).
     pub fn keeps(&self, f: &Finding) -> bool {
-        self.config
-            .as_ref()
-            .is_none_or(|c| c.keeps(f, self.config_prefix.as_deref()))
+        self.rules.keeps(&f.rule)
+            && self
+                .config
+                .as_ref()
+                .is_none_or(|c| c.keeps(f, self.config_prefix.as_deref()))
     }
 
-    /// Applies rule levels, suppressions and accepted items to a report.
+    /// [`Settings::keeps`] as an owned predicate, for work that outlives a borrow (the
+    /// `--annotate` filter).
+    pub fn keeper(&self) -> impl Fn(&Finding) -> bool + Send + Sync + 'static {
+        // `Config` holds compiled globs and is not `Clone`: read the same file again.
+        let config = self
+            .config
+            .as_ref()
+            .and_then(|c| config::load(&c.file).ok());
+        let prefix = self.config_prefix.clone();
+        let rules = self.rules.clone();
+        move |f| {
+            rules.keeps(&f.rule)
+                && config
+                    .as_ref()
+                    .is_none_or(|c| c.keeps(f, prefix.as_deref()))
+        }
+    }
+
+    /// Applies `--select`/`--ignore`, rule levels, suppressions and accepted items to a report.
     pub fn apply(&self, report: Report) -> Report {
-        match &self.config {
+        let report = if self.rules.is_empty() {
+            report
+        } else {
+            let before = report.findings.len();
+            let findings: Vec<Finding> = report
+                .findings
+                .iter()
+                .filter(|f| self.rules.keeps(&f.rule))
+                .cloned()
+                .collect();
+            let mut out = Report::new(report.target.clone(), findings, report.errors.clone());
+            out.summary.files_scanned = report.summary.files_scanned;
+            out.summary.translated_names = report.summary.translated_names;
+            out.summary.parse_errors_files = report.summary.parse_errors_files;
+            out.summary.suppressed = report.summary.suppressed + before - out.findings.len();
+            out.decisions = report.decisions;
+            out.sources = report.sources;
+            out
+        };
+        let mut report = match &self.config {
             Some(c) => c.apply(report, self.config_prefix.as_deref()),
             None => report,
+        };
+        report.display_root = self.display_root();
+        report
+    }
+
+    /// What text and concise output put before a root-relative finding path so that a terminal
+    /// here can open it: the one root as it was given (`../proj`), or `None` for `.`, for a
+    /// file's own directory given as `.`, and for several roots (their paths already name the
+    /// root, see [`crate::walk::walk`]). Fingerprints, baselines, JSON and SARIF keep the
+    /// root-relative path, so they do not change with the directory hipport runs in.
+    pub fn display_root(&self) -> Option<String> {
+        if self.paths.len() != 1 {
+            return None;
         }
+        let root = root_of(&self.paths[0]);
+        let shown = crate::walk::rel_string(&root);
+        let shown = shown
+            .trim_start_matches("./")
+            .trim_end_matches('/')
+            .to_string();
+        (!shown.is_empty() && shown != "." && !root.as_os_str().is_empty()).then(|| {
+            if root.is_absolute() {
+                root.display().to_string().trim_end_matches('/').to_string()
+            } else {
+                shown
+            }
+        })
     }
 
     /// Scans the paths with these settings and applies the configuration: what `scan`, `check`

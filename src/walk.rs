@@ -87,6 +87,20 @@ impl Input {
     }
 }
 
+impl Input {
+    /// The name a diff shows: [`Input::rel_os`] byte-exact, or with several roots the path as
+    /// given (`two/a/main.cu`), which `rel` then holds. Only for display: files are written
+    /// under an output directory by [`Input::rel_os`], which never climbs out of it.
+    pub fn diff_name(&self) -> &Path {
+        let r = self.rel_os();
+        if rel_string(r) == self.rel {
+            r
+        } else {
+            Path::new(self.rel.as_str())
+        }
+    }
+}
+
 /// A path that could not be walked (unreadable directory, symlink loop, missing path).
 #[derive(Clone, Debug)]
 pub struct WalkError {
@@ -155,7 +169,11 @@ pub fn walk_all_and_sources(paths: &[PathBuf], opts: &WalkOptions) -> Result<Wal
             // A file named in `paths` that a directory walk also reached: the walk by
             // extension only knows it under its own name.
             named_other = true;
-            named_file(&i.path, i.size)
+            let mut named = named_file(&i.path, i.size);
+            if paths.len() > 1 {
+                named.rel = i.rel.clone();
+            }
+            named
         })
         .collect();
     if named_other {
@@ -261,10 +279,30 @@ pub fn walk(paths: &[PathBuf], opts: &WalkOptions) -> Result<(Vec<Input>, Vec<Wa
         inputs.extend(found.into_inner().unwrap());
         errors.extend(errs.into_inner().unwrap());
     }
+    if paths.len() > 1 {
+        // Several roots: a name relative to its root (`main.cu` under `two/a` and `two/b`)
+        // would collide in reports and diffs, so each file is named by its path as given.
+        for i in &mut inputs {
+            i.rel = given_name(&i.path);
+        }
+    }
     inputs.sort();
     inputs.dedup_by(|a, b| a.path == b.path);
     errors.sort_by(|a, b| (&a.path, &a.message).cmp(&(&b.path, &b.message)));
     Ok((inputs, errors))
+}
+
+/// A path as given on the command line, `/`-separated, without a leading `./`.
+fn given_name(p: &Path) -> String {
+    if p.is_absolute() {
+        return p.to_string_lossy().into_owned();
+    }
+    let s = rel_string(p);
+    let mut t = s.as_str();
+    while let Some(rest) = t.strip_prefix("./") {
+        t = rest;
+    }
+    t.to_string()
 }
 
 /// A walk error as a person can act on it: errors from the ignore files' globs (`error
@@ -404,8 +442,17 @@ mod tests {
         let w = walk_all_and_sources(&paths, &opts).unwrap();
         assert_eq!(w.all, all);
         assert_eq!(w.sources, sources);
+        // Two roots: each file is named by its path as given, so names cannot collide.
         let rels: Vec<&str> = sources.iter().map(|i| i.rel.as_str()).collect();
-        assert_eq!(rels, ["notes.md", "src/k.CUH", "src/k.cu"]);
-        assert!(all.iter().any(|i| i.rel == "CMakeLists.txt"));
+        let given = |f: &str| format!("{}/{f}", r.display());
+        assert_eq!(
+            rels,
+            [
+                given("docs/notes.md"),
+                given("src/k.CUH"),
+                given("src/k.cu")
+            ]
+        );
+        assert!(all.iter().any(|i| i.rel == given("CMakeLists.txt")));
     }
 }

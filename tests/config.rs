@@ -99,7 +99,8 @@ fn accepted_and_blocker_decisions_show_with_their_reason() {
         ),
     );
     let r = hipport(&tree, &["scan", ".", "--format", "markdown"]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
+    // A BLOCKER never exits 0 (`scan --fail-on` defaults to blocker, as ruff's errors).
+    assert_eq!(r.code, 1, "{}", r.stderr);
     let md = r.stdout;
     assert!(
         md.contains("NOT READY: 0 REMEDIATION, 8 UNKNOWN, 2 BLOCKER"),

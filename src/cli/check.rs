@@ -18,8 +18,9 @@ use std::path::PathBuf;
 
 #[derive(Args, Debug)]
 pub struct CheckArgs {
-    /// The directory (or file) to check; finding paths and the baseline are relative to it.
-    #[arg(value_name = "PATH")]
+    /// The directory (or file) to check; finding paths and the baseline are relative to it
+    /// (default: the current directory).
+    #[arg(value_name = "PATH", default_value = ".")]
     pub path: PathBuf,
     /// The baseline file (default: PATH/hipport-baseline.json).
     #[arg(long, value_name = "FILE")]
@@ -31,8 +32,11 @@ pub struct CheckArgs {
     /// status=REMEDIATION|UNKNOWN|BLOCKER, or `any` (default: any new non-PASS finding).
     #[arg(long, value_name = "WHAT,...", value_delimiter = ',')]
     pub fail_on: Vec<String>,
-    #[arg(long, value_enum, default_value_t = ScanFormat::Text)]
+    #[arg(long, alias = "output-format", value_enum, default_value_t = ScanFormat::Text)]
     pub format: ScanFormat,
+    /// Write the report to FILE instead of standard output.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
     /// Also write the Markdown report to FILE (default with --format github: $GITHUB_STEP_SUMMARY).
     #[arg(long, value_name = "FILE")]
     pub summary: Option<PathBuf>,
@@ -151,20 +155,19 @@ pub fn run(a: CheckArgs, settings: &Settings) -> anyhow::Result<i32> {
     };
     let verdict = verdict_line(cmp, failing.len());
     if a.format == ScanFormat::Text || a.format == ScanFormat::Html {
-        let stdout = std::io::stdout();
-        let mut out = std::io::BufWriter::new(stdout.lock());
-        let written = if a.format == ScanFormat::Text {
-            text(&report, cmp, &failing, &verdict, &mut out)
+        let mut out = Vec::new();
+        if a.format == ScanFormat::Text {
+            text(&report, cmp, &failing, &verdict, &mut out)?;
         } else {
             let page = super::report::page(&a.path, settings, &report)?;
-            crate::render::html::write(&page, &mut out)
-        };
-        super::stdio::tolerate_closed(written.and_then(|()| out.flush()))?;
+            crate::render::html::write(&page, &mut out)?;
+        }
+        output::emit(a.output.as_deref(), &out)?;
     } else {
         // The view filters what is printed; the verdict above counts every new finding.
         let mut shown = report.clone();
         a.view.apply(&mut shown)?;
-        output::print(&shown, a.format)?;
+        output::print_to(&shown, a.format, a.output.as_deref())?;
     }
     if let Some(s) = output::summary_path(a.summary.as_deref(), a.format) {
         let mut shown = report.clone();
@@ -181,6 +184,13 @@ pub fn run(a: CheckArgs, settings: &Settings) -> anyhow::Result<i32> {
     } else {
         exit::FINDINGS
     })
+}
+
+/// A finding's one line with its path as a terminal here opens it.
+fn shown_line(r: &Report, f: &Finding) -> String {
+    let mut shown = f.clone();
+    shown.path = r.shown_path(&f.path);
+    shown.one_line()
 }
 
 fn verdict_line(cmp: &BaselineSummary, failing: usize) -> String {
@@ -212,7 +222,7 @@ fn text(
             .filter(|(_, f)| Report::is_new(f))
         {
             let mark = if failing.contains(&i) { "FAIL" } else { "new " };
-            writeln!(w, "  {mark} {}", f.one_line())?;
+            writeln!(w, "  {mark} {}", shown_line(r, f))?;
         }
     }
     if !cmp.fixed.is_empty() {

@@ -36,6 +36,8 @@ pub fn request(
         config_file: config.config.clone(),
         no_config: config.no_config,
         use_record: true,
+        select: config.select.clone(),
+        ignore: config.ignore.clone(),
     }
 }
 
@@ -47,6 +49,12 @@ pub struct ConfigArgs {
     /// Ignore hipport.toml.
     #[arg(long)]
     pub no_config: bool,
+    /// Report only these rules, comma-separated codes or names (HP001,inline-ptx).
+    #[arg(long, value_name = "RULE,...", value_delimiter = ',')]
+    pub select: Vec<String>,
+    /// Never report these rules, comma-separated codes or names (as `hipport.toml` level "off").
+    #[arg(long, value_name = "RULE,...", value_delimiter = ',')]
+    pub ignore: Vec<String>,
 }
 
 #[derive(Args, Debug, Clone, Default)]

@@ -14,6 +14,7 @@ pub mod project;
 pub mod record;
 pub mod report;
 pub mod scan;
+pub mod shape;
 pub mod stdio;
 pub mod verify;
 pub mod view;
@@ -27,11 +28,13 @@ use clap::{Parser, Subcommand};
     name = "hipport",
     version,
     about = "Port CUDA application stacks to AMD ROCm/HIP: translate, flag what needs a human, gate the migration.",
-    after_help = "Exit codes: 0 success, 1 findings where the mode reports them (check: new findings; gate: NOT READY), 2 usage, configuration or I/O error."
+    after_help = "Exit codes: 0 success, 1 findings where the mode reports them (scan: a finding at or above --fail-on, default BLOCKER; check: new findings; gate: NOT READY), 2 usage, configuration or I/O error, or a PATH that does not exist."
 )]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    #[command(flatten)]
+    pub global: shape::GlobalArgs,
 }
 
 #[derive(Subcommand, Debug)]
@@ -72,12 +75,33 @@ pub fn main() -> i32 {
             return code;
         }
     };
+    shape::set(&cli.global);
     let result = cli
         .command
         .request()
-        .map(|r| Settings::resolve(&r))
+        .map(|r| {
+            // Flags first (`--rocm latest` says why it is refused), then the paths.
+            let settings = Settings::resolve(&r)?;
+            missing_paths(&cli.command, &r.paths)?;
+            Ok(settings)
+        })
         .transpose()
-        .and_then(|settings| cli.command.run(settings));
+        .and_then(|settings| {
+            if let Some(s) = settings.as_ref().filter(|_| shape::verbose()) {
+                crate::errln!(
+                    "hipport: target ROCm {} ({}), config {}, paths {}",
+                    s.target.rocm,
+                    s.rocm_source,
+                    s.target_info().config,
+                    s.paths
+                        .iter()
+                        .map(|p| p.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                );
+            }
+            cli.command.run(settings)
+        });
     match result {
         Ok(code) => code,
         // The reader of our output went away (`| head`): end quietly, as cargo and ruff do.
@@ -86,6 +110,24 @@ pub fn main() -> i32 {
             crate::errln!("hipport: error: {e:#}");
             exit::ERROR
         }
+    }
+}
+
+/// A PATH that does not exist is a usage error (exit 2) naming it, for every command that
+/// looks at a tree, before any work; `record` names files it may create and is left out.
+fn missing_paths(c: &Command, paths: &[std::path::PathBuf]) -> anyhow::Result<()> {
+    if matches!(c, Command::Record(_)) {
+        return Ok(());
+    }
+    let missing: Vec<String> = paths
+        .iter()
+        .filter(|p| std::fs::symlink_metadata(p).is_err())
+        .map(|p| p.display().to_string())
+        .collect();
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        anyhow::bail!("{}: no such file or directory", missing.join(", "))
     }
 }
 

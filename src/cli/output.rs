@@ -7,21 +7,49 @@ use anyhow::Context;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// Writes the report to stdout; text is coloured on a terminal unless `NO_COLOR` is set.
+/// Writes the report to stdout; text is coloured as `--color` says (on a terminal without
+/// `NO_COLOR` by default).
 pub fn print(r: &Report, format: Format) -> std::io::Result<()> {
     use codespan_reporting::term::termcolor::{Ansi, NoColor};
-    use std::io::IsTerminal;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let colour = format == Format::Text
-        && std::io::stdout().is_terminal()
-        && std::env::var_os("NO_COLOR").is_none();
+    let colour = format == Format::Text && super::shape::colour();
     let written = if colour {
         render::render(r, format, &mut Ansi::new(&mut out))
     } else {
         render::render(r, format, &mut NoColor::new(&mut out))
     };
     super::stdio::tolerate_closed(written.and_then(|()| out.flush()))
+}
+
+/// Writes the report to `-o FILE` (atomically, never coloured), or to stdout without one.
+pub fn print_to(r: &Report, format: Format, file: Option<&Path>) -> anyhow::Result<()> {
+    match file {
+        None => Ok(print(r, format)?),
+        Some(f) => {
+            use codespan_reporting::term::termcolor::NoColor;
+            let mut buf = Vec::new();
+            render::render(r, format, &mut NoColor::new(&mut buf))?;
+            emit(Some(f), &buf)
+        }
+    }
+}
+
+/// Writes finished output to `-o FILE` (atomically), or to stdout without one.
+pub fn emit(file: Option<&Path>, bytes: &[u8]) -> anyhow::Result<()> {
+    match file {
+        Some(f) if f != Path::new("-") => {
+            crate::safety::write_atomic(f, bytes, None, None)
+                .with_context(|| format!("cannot write {}", f.display()))?;
+            Ok(())
+        }
+        _ => {
+            let stdout = std::io::stdout();
+            let mut out = stdout.lock();
+            super::stdio::tolerate_closed(out.write_all(bytes).and_then(|()| out.flush()))?;
+            Ok(())
+        }
+    }
 }
 
 /// Where the Markdown summary goes: the flag, else `$GITHUB_STEP_SUMMARY` for `--format github`.

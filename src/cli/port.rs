@@ -27,8 +27,8 @@ use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
 pub struct PortArgs {
-    /// Files or directories to translate.
-    #[arg(required = true, value_name = "PATH")]
+    /// Files or directories to translate (default: the current directory).
+    #[arg(value_name = "PATH", default_value = ".")]
     pub paths: Vec<PathBuf>,
     #[command(flatten)]
     pub target: TargetArgs,
@@ -63,9 +63,10 @@ pub struct PortArgs {
     #[arg(long)]
     pub stats: bool,
     /// `json` prints a report (stats, findings, parse health) instead of the diff.
-    #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
+    #[arg(long, alias = "output-format", value_enum, default_value_t = TextOrJson::Text)]
     pub format: TextOrJson,
-    /// Put a review comment above each flagged line (translation and hazard findings).
+    /// Put a review comment above each flagged line (translation and hazard findings), except
+    /// for rules `hipport.toml`, `--ignore`/`--select` or a suppression comment turn off.
     #[arg(long)]
     pub annotate: bool,
     /// Do not add `#include <hip/hip_runtime.h>` to .cu/.cuh files that relied on nvcc's.
@@ -77,9 +78,6 @@ pub struct PortArgs {
     /// header is not written: stderr names the shims and how to get it.
     #[arg(long)]
     pub compat_header: bool,
-    /// Do not print findings on stderr.
-    #[arg(short, long)]
-    pub quiet: bool,
 }
 
 impl PortArgs {
@@ -147,6 +145,9 @@ pub fn run(a: PortArgs, settings: &Settings) -> anyhow::Result<i32> {
         // Only the JSON report carries parse health; the diff and the writes need tokens only.
         parse_health: a.format == TextOrJson::Json,
     };
+    if a.annotate {
+        crate::translate::set_filter(Box::new(settings.keeper()));
+    }
     let mut outcomes = pipeline::run(&inputs, &work, m);
     // The project's rule levels and suppressions hold for port's findings as for scan's.
     for o in &mut outcomes {
@@ -198,6 +199,8 @@ pub fn run(a: PortArgs, settings: &Settings) -> anyhow::Result<i32> {
     let diff_to_stdout =
         a.out.is_none() && !a.write && a.output.is_none() && a.format == TextOrJson::Text;
     let to_stdout = a.output.as_deref() == Some(Path::new("-"));
+    let colour = diff_to_stdout && super::shape::colour();
+    let shown_root = settings.display_root();
     let mut stats_lines: Vec<u8> = Vec::new();
     for o in &outcomes {
         let r = match &o.result {
@@ -216,9 +219,14 @@ pub fn run(a: PortArgs, settings: &Settings) -> anyhow::Result<i32> {
                 r.conflicts
             );
         }
-        if !a.quiet && a.format == TextOrJson::Text {
+        if !super::shape::quiet() && a.format == TextOrJson::Text {
             for f in &r.findings {
-                crate::errln!("{}", f.one_line());
+                // Named as a terminal here opens it, as `scan` does (`../proj/k.cu:3:1`).
+                let mut shown = f.clone();
+                if let Some(root) = &shown_root {
+                    shown.path = format!("{root}/{}", f.path);
+                }
+                crate::errln!("{}", shown.one_line());
             }
         }
         if a.stats && (r.changed || r.stats.unported > 0) {
@@ -226,8 +234,8 @@ pub fn run(a: PortArgs, settings: &Settings) -> anyhow::Result<i32> {
         }
         if diff_to_stdout {
             // The name byte-exact (`rel` is lossy): git applies a quoted non-UTF-8 name.
-            let name = os_bytes(o.input.rel_os());
-            render::diff::write_file_diff(&mut out, &name, &r.input, &r.output)?;
+            let name = os_bytes(o.input.diff_name());
+            render::diff::write_file_diff_styled(&mut out, &name, &r.input, &r.output, colour)?;
         } else if a.out.is_some() || a.write {
             // Written in parallel below.
         } else if let Some(dest) = &a.output {

@@ -15,7 +15,7 @@ pub struct ProbeArgs {
     #[arg(long)]
     pub python: Option<String>,
     /// Also write the JSON to FILE (atomically).
-    #[arg(long, value_name = "FILE")]
+    #[arg(short = 'o', long = "output", alias = "out", value_name = "FILE")]
     pub out: Option<PathBuf>,
 }
 

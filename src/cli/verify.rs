@@ -36,8 +36,9 @@ pub const DEFAULT_ARCH: &str = "gfx90a";
     after_help = "Exit codes: 0 every unit compiled, or no hipcc on this machine (the BUILD gate stays UNKNOWN); 1 some unit failed to compile; 2 usage or I/O error."
 )]
 pub struct VerifyArgs {
-    /// The project root (a directory; a file verifies only that unit).
-    #[arg(value_name = "PATH")]
+    /// The project root (a directory; a file verifies only that unit; default: the current
+    /// directory).
+    #[arg(value_name = "PATH", default_value = ".")]
     pub path: PathBuf,
     /// Write the translated tree here (default: PATH/.hipport/verify, replaced on each run).
     #[arg(long, value_name = "DIR")]
@@ -63,7 +64,7 @@ pub struct VerifyArgs {
     pub walk: WalkArgs,
     #[command(flatten)]
     pub config: ConfigArgs,
-    #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
+    #[arg(long, alias = "output-format", value_enum, default_value_t = TextOrJson::Text)]
     pub format: TextOrJson,
     /// Do not write the BUILD gate into hipport-migration.toml.
     #[arg(long, conflicts_with = "record")]
@@ -87,9 +88,6 @@ pub struct VerifyArgs {
     /// Do not define the project's own ROCm switch (detected `USE_ROCM`-like macros).
     #[arg(long)]
     pub no_rocm_switch: bool,
-    /// No progress output (by default: a bar on a terminal, a line every few units otherwise).
-    #[arg(short, long)]
-    pub quiet: bool,
 }
 
 impl VerifyArgs {
@@ -207,7 +205,9 @@ pub fn run(a: VerifyArgs, settings: &Settings) -> anyhow::Result<i32> {
             );
         }
     }
-    let progress = if a.quiet || a.format == TextOrJson::Json && !std::io::stderr().is_terminal() {
+    let progress = if super::shape::quiet()
+        || a.format == TextOrJson::Json && !std::io::stderr().is_terminal()
+    {
         Progress::Quiet
     } else if std::io::stderr().is_terminal() && std::env::var_os("CI").is_none() {
         Progress::Bar

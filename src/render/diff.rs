@@ -76,23 +76,53 @@ pub fn write_file_diff(
     old: &[u8],
     new: &[u8],
 ) -> io::Result<()> {
+    write_file_diff_styled(w, rel, old, new, false)
+}
+
+/// ANSI styles of a coloured diff, as `git diff --color`: file headers bold, hunk headers cyan,
+/// removed lines red, added lines green.
+const BOLD: &[u8] = b"\x1b[1m";
+const CYAN: &[u8] = b"\x1b[36m";
+const RED: &[u8] = b"\x1b[31m";
+const GREEN: &[u8] = b"\x1b[32m";
+const RESET: &[u8] = b"\x1b[0m";
+
+/// [`write_file_diff`], coloured when `colour` (a terminal, or `--color always`).
+pub fn write_file_diff_styled(
+    w: &mut dyn Write,
+    rel: impl AsRef<[u8]>,
+    old: &[u8],
+    new: &[u8],
+    colour: bool,
+) -> io::Result<()> {
     if old == new {
         return Ok(());
     }
+    let paint = |w: &mut dyn Write, style: &[u8]| -> io::Result<()> {
+        if colour {
+            w.write_all(style)?;
+        }
+        Ok(())
+    };
     let diff = similar::TextDiff::configure()
         .algorithm(similar::Algorithm::Myers)
         .diff_lines(old, new);
+    paint(w, BOLD)?;
     header(w, rel.as_ref(), false)?;
+    paint(w, RESET)?;
     for group in diff.grouped_ops(3) {
         let (first, last) = (&group[0], &group[group.len() - 1]);
         let old_range = first.old_range().start..last.old_range().end;
         let new_range = first.new_range().start..last.new_range().end;
-        writeln!(
+        paint(w, CYAN)?;
+        write!(
             w,
             "@@ -{} +{} @@",
             hunk_range(old_range.start, old_range.len()),
             hunk_range(new_range.start, new_range.len())
         )?;
+        paint(w, RESET)?;
+        writeln!(w)?;
         for op in &group {
             for change in diff.iter_changes(op) {
                 let sign = match change.tag() {
@@ -101,8 +131,23 @@ pub fn write_file_diff(
                     similar::ChangeTag::Insert => b'+',
                 };
                 let line: &[u8] = change.value();
+                let style = match sign {
+                    b'-' => Some(RED),
+                    b'+' => Some(GREEN),
+                    _ => None,
+                };
+                if let Some(style) = style {
+                    paint(w, style)?;
+                }
                 w.write_all(&[sign])?;
-                w.write_all(line)?;
+                let body = line.strip_suffix(b"\n").unwrap_or(line);
+                w.write_all(body)?;
+                if style.is_some() {
+                    paint(w, RESET)?;
+                }
+                if body.len() < line.len() {
+                    w.write_all(b"\n")?;
+                }
                 if !line.ends_with(b"\n") {
                     w.write_all(b"\n\\ No newline at end of file\n")?;
                 }

@@ -22,6 +22,8 @@ pub mod text;
 pub enum Format {
     #[default]
     Text,
+    /// One line per finding, `path:line:col: STATUS RULE message` (as ruff's concise).
+    Concise,
     Json,
     /// Remediation report with the gate board, for tickets and pull requests.
     Markdown,
@@ -41,6 +43,7 @@ pub enum Format {
 pub fn render(r: &Report, format: Format, w: &mut dyn WriteColor) -> io::Result<()> {
     match format {
         Format::Text => text::render(r, w),
+        Format::Concise => text::concise(r, w),
         Format::Json => {
             serde_json::to_writer_pretty(&mut *w, r)?;
             writeln!(w)

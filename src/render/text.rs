@@ -24,7 +24,7 @@ fn severity(s: Status) -> Severity {
     }
 }
 
-fn diagnostic(f: &Finding, file: Option<usize>) -> Diagnostic<usize> {
+fn diagnostic(f: &Finding, shown: &str, file: Option<usize>) -> Diagnostic<usize> {
     let mut d = Diagnostic::new(severity(f.status))
         .with_code(f.rule.as_str())
         .with_message(format!(
@@ -36,7 +36,7 @@ fn diagnostic(f: &Finding, file: Option<usize>) -> Diagnostic<usize> {
             .with_labels(vec![Label::primary(id, f.byte_range.0..f.byte_range.1)
                 .with_message(f.rule_name.as_str())]);
     } else {
-        d = d.with_notes(vec![format!("at {}:{}:{}", f.path, f.line, f.column)]);
+        d = d.with_notes(vec![format!("at {shown}:{}:{}", f.line, f.column)]);
     }
     let mut notes = Vec::new();
     if let Some(rule) = crate::rules::by_code(&f.rule) {
@@ -71,12 +71,15 @@ pub fn render(report: &Report, w: &mut dyn WriteColor) -> io::Result<()> {
         let f = g.first;
         if current != Some(f.path.as_str()) {
             current = Some(f.path.as_str());
-            writeln!(w, "── {} ──", f.path)?;
+            writeln!(w, "── {} ──", report.shown_path(&f.path))?;
         }
         let id = match ids.get(f.path.as_str()) {
             Some(id) => Some(*id),
             None => sources.get(&f.path).map(|b| {
-                let id = files.add(f.path.clone(), String::from_utf8_lossy(b).into_owned());
+                let id = files.add(
+                    report.shown_path(&f.path),
+                    String::from_utf8_lossy(b).into_owned(),
+                );
                 ids.insert(f.path.as_str(), id);
                 id
             }),
@@ -87,7 +90,7 @@ pub fn render(report: &Report, w: &mut dyn WriteColor) -> io::Result<()> {
                 .get(*i)
                 .is_ok_and(|sf| f.byte_range.1 <= sf.source().len())
         });
-        let mut d = diagnostic(f, id);
+        let mut d = diagnostic(f, &report.shown_path(&f.path), id);
         if g.lines.len() > 1 {
             d.notes.insert(
                 0,
@@ -118,6 +121,39 @@ pub fn render(report: &Report, w: &mut dyn WriteColor) -> io::Result<()> {
     }
     per_file_and_rule(&shown, w)?;
     summary(report, w)
+}
+
+/// The concise form (`--format concise`, as ruff's): one line per non-PASS finding,
+/// `path:line:col: STATUS RULE message`, paths as a terminal here opens them; then the summary
+/// line. PASS findings are listed only with `--show-pass`.
+pub fn concise(report: &Report, w: &mut dyn WriteColor) -> io::Result<()> {
+    for f in report
+        .findings
+        .iter()
+        .filter(|f| report.show_pass || f.status != Status::Pass)
+    {
+        writeln!(
+            w,
+            "{}:{}:{}: {} {} {}",
+            report.shown_path(&f.path),
+            f.line,
+            f.column,
+            f.status,
+            f.rule,
+            f.message.replace(['\r', '\n'], " ")
+        )?;
+    }
+    let s = &report.summary;
+    writeln!(
+        w,
+        "{} finding(s) in {} of {} file(s): BLOCKER {}, REMEDIATION {}, UNKNOWN {}",
+        report.findings.len(),
+        s.files_with_findings,
+        s.files_scanned,
+        s.by_status.get("BLOCKER").copied().unwrap_or(0),
+        s.by_status.get("REMEDIATION").copied().unwrap_or(0),
+        s.by_status.get("UNKNOWN").copied().unwrap_or(0),
+    )
 }
 
 /// Where the work is: the files and the rules with the most findings listed above.

@@ -12,6 +12,17 @@ use crate::edit::Edit;
 use crate::finding::Finding;
 use crate::lex::{Lexed, Tok};
 
+/// Which findings get a note: the project's rule levels and `--select`/`--ignore`, set once by
+/// `port --annotate` before the files are translated (suppression comments are already applied
+/// to the findings the pipeline passes in). Unset, every finding gets one.
+type Filter = Box<dyn Fn(&Finding) -> bool + Send + Sync>;
+static FILTER: std::sync::OnceLock<Filter> = std::sync::OnceLock::new();
+
+/// Sets the filter of this process's annotations; a second call is ignored.
+pub fn set_filter(keep: Filter) {
+    let _ = FILTER.set(keep);
+}
+
 pub fn comment_text(f: &Finding) -> String {
     let msg = f.message.replace(['\r', '\n'], " ");
     format!("// hipport {} [{}/{}]: {}", f.rule, f.status, f.phase, msg)
@@ -29,7 +40,10 @@ pub fn annotate(src: &[u8], lexed: &Lexed, findings: &[Finding]) -> Vec<Edit> {
     // Line start → the notes wanted there, each once, in the order of the findings.
     let mut groups: Vec<(usize, Vec<String>)> = Vec::new();
     let mut slot: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
-    for f in findings {
+    for f in findings
+        .iter()
+        .filter(|f| FILTER.get().is_none_or(|keep| keep(f)))
+    {
         let start = anchor(src, lexed, &lines, f.byte_range.0.min(src.len()));
         let text = comment_text(f);
         let g = *slot.entry(start).or_insert_with(|| {

@@ -18,7 +18,7 @@ mod members;
 pub mod overloads;
 mod roc_context;
 
-pub use annotate::annotate;
+pub use annotate::{annotate, set_filter};
 
 use crate::edit::{apply, Edit};
 use crate::finding::Finding;
@@ -230,8 +230,9 @@ pub fn translate_lexed(
     collisions::run(&mut pass);
     members::run(&mut pass);
     if let Some(extra) = annotate {
-        let mut all: Vec<Finding> = pass.findings.clone();
-        all.extend(extra.iter().cloned());
+        // `extra` is every finding of the file (this pass's translation findings included)
+        // after suppression comments: notes go only where a finding is still reported.
+        let mut all: Vec<Finding> = extra.to_vec();
         all.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
         let notes = self::annotate(ctx.src, lexed, &all);
         pass.edits.extend(notes);
