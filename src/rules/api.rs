@@ -103,6 +103,24 @@ rule!(OVERLOADS_COLLIDE, "HP009", UnsupportedApi, Remediation, Build,
     refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/reference/api_syntax.html"],
 );
 
+rule!(AMBIGUOUS_KERNEL_CAST, "HP010", UnsupportedApi, Remediation, Build,
+    summary: "A kernel passed to a HIP function that takes `const void*` is written with a `<` the port cannot read as template arguments or a comparison; no cast was inserted.",
+    why: "HIP declares `hipFuncSetAttribute(const void*, …)` and its siblings without CUDA's template overloads, so the port wraps the kernel in `reinterpret_cast<const void*>(…)`. When the argument is `k<1, 2>` and `k` is not declared as a template in the file, the comma may end the argument (a comparison) or not (template arguments); a cast closed at the wrong comma does not compile.",
+    bad: "cudaFuncSetAttribute(kernel_from_header<1, 2>, cudaFuncAttributeMaxDynamicSharedMemorySize, 1024);",
+    good: "hipFuncSetAttribute(reinterpret_cast<const void*>(kernel_from_header<1, 2>), hipFuncAttributeMaxDynamicSharedMemorySize, 1024);",
+    fix: "Wrap the whole kernel argument in `reinterpret_cast<const void*>(…)` by hand. The port reads `<` as template arguments only after a name the same file declares with `template <…>`.",
+    refs: ["https://github.com/ROCm/HIP/blob/rocm-5.2.x/include/hip/hip_runtime_api.h"],
+);
+
+rule!(WEAK_ALIAS_PRAGMA, "HP011", DeviceFeature, Remediation, Build,
+    summary: "`#pragma weak b = a` makes `b` an alias of `a`; hipcc accepts it with `-fsyntax-only` but fails when it emits code.",
+    why: "clang lowers the pragma to an alias in every module it emits, the device module included; where `a` is not defined in that module (a host function, or a declaration defined elsewhere) the compile stops with \"alias must point to a defined variable or function\". nvcc never emits the alias for the device side.",
+    bad: "ncclResult_t ncclAllReduce(...);\n#pragma weak pncclAllReduce=ncclAllReduce",
+    good: "ncclResult_t pncclAllReduce(...) { return ncclAllReduce(...); } // a real function, or __attribute__((alias(\"ncclAllReduce\"))) next to its definition",
+    fix: "Define `b` as a function that calls `a`, or declare it `__attribute__((alias(\"a\")))` in the unit that defines `a`; or keep the pragma out of HIP builds with `#if !defined(__HIP_PLATFORM_AMD__)`.",
+    refs: ["https://gcc.gnu.org/onlinedocs/gcc/Weak-Pragmas.html"],
+);
+
 pub const RULES: &[&RuleInfo] = &[
     &UNPORTED_API,
     &DEPRECATED_API,
@@ -115,4 +133,6 @@ pub const RULES: &[&RuleInfo] = &[
     &OVERLOADS_COLLIDE,
     &COMPAT_SHIM,
     &COMPAT_SHIM_REVIEW,
+    &AMBIGUOUS_KERNEL_CAST,
+    &WEAK_ALIAS_PRAGMA,
 ];

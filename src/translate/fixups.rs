@@ -75,6 +75,8 @@ pub(crate) fn call_args(p: &Pass, i: usize) -> Option<(usize, ArgRanges, usize)>
     }
     let toks = &p.lexed.tokens;
     let mut depth = 0i32;
+    // Open template argument lists at bracket depth 0 (see `opens_template_args`).
+    let mut angles = 0i32;
     let mut args = Vec::new();
     let mut arg_start = open + 1;
     let mut j = open + 1;
@@ -82,6 +84,8 @@ pub(crate) fn call_args(p: &Pass, i: usize) -> Option<(usize, ArgRanges, usize)>
         let t = &toks[j];
         if t.kind == Tok::Punct {
             match p.text(j) {
+                b"<" if depth == 0 && opens_template_args(p, j) => angles += 1,
+                b">" if depth == 0 && angles > 0 => angles -= 1,
                 b"(" | b"[" | b"{" => depth += 1,
                 b")" | b"]" | b"}" if depth > 0 => depth -= 1,
                 b")" => {
@@ -90,7 +94,7 @@ pub(crate) fn call_args(p: &Pass, i: usize) -> Option<(usize, ArgRanges, usize)>
                     }
                     return Some((open, args, j));
                 }
-                b"," if depth == 0 => {
+                b"," if depth == 0 && angles == 0 => {
                     args.push((arg_start, j));
                     arg_start = j + 1;
                 }
@@ -101,6 +105,94 @@ pub(crate) fn call_args(p: &Pass, i: usize) -> Option<(usize, ArgRanges, usize)>
         j += 1;
     }
     None
+}
+
+/// Whether the `<` at token `lt` opens a template argument list rather than compares.
+///
+/// The rule (sound, not complete): the `<` follows an identifier that the file itself declares
+/// as a template (`template <…> … name(` or `template <…> struct/class name`). A `<` after any
+/// other name is read as a comparison, so `f(a < b, c > d)` keeps its two arguments. A call
+/// whose argument holds a `<` after an unknown name that could be either is left uncast by
+/// [`add_cast`] (see [`ambiguous_angle`]).
+fn opens_template_args(p: &Pass, lt: usize) -> bool {
+    let Some(prev) = p.lexed.prev_code(lt) else {
+        return false;
+    };
+    p.lexed.tokens[prev].kind == Tok::Ident && declared_template(p, p.text(prev))
+}
+
+/// Whether the file declares `name` as a template: a `template <…>` head followed, before the
+/// next `;`, `{` or `(`, by `name` as the last identifier (function) or after `struct`/`class`.
+fn declared_template(p: &Pass, name: &[u8]) -> bool {
+    let toks = &p.lexed.tokens;
+    let mut i = 0;
+    while i < toks.len() {
+        if toks[i].kind != Tok::Ident || p.text(i) != b"template" {
+            i += 1;
+            continue;
+        }
+        // Skip the balanced `<…>` head.
+        let mut j = match p.lexed.next_code(i) {
+            Some(k) if p.text(k) == b"<" => k,
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        let mut level = 0i32;
+        while j < toks.len() {
+            match p.text(j) {
+                b"<" => level += 1,
+                b">" => {
+                    level -= 1;
+                    if level == 0 {
+                        break;
+                    }
+                }
+                b";" | b"{" => break,
+                _ => {}
+            }
+            j += 1;
+        }
+        let mut last_ident: Option<usize> = None;
+        let mut k = j + 1;
+        while k < toks.len() {
+            let t = p.text(k);
+            if matches!(t, b";" | b"{" | b"(" | b"<" | b":") {
+                break;
+            }
+            if toks[k].kind == Tok::Ident {
+                last_ident = Some(k);
+            }
+            k += 1;
+        }
+        if last_ident.is_some_and(|l| p.text(l) == name) {
+            return true;
+        }
+        i = k.max(i + 1);
+    }
+    false
+}
+
+/// Whether the argument tokens `[a, b)` hold a `<` after an identifier with no `>` closing it
+/// inside the argument: a template argument list cut at a comma, or a comparison. A cast around
+/// it could close in the wrong place, so none is inserted.
+fn ambiguous_angle(p: &Pass, a: usize, b: usize) -> bool {
+    let mut open = 0i32;
+    for j in a..b {
+        match p.text(j) {
+            b"<" if p
+                .lexed
+                .prev_code(j)
+                .is_some_and(|k| p.lexed.tokens[k].kind == Tok::Ident) =>
+            {
+                open += 1
+            }
+            b">" if open > 0 => open -= 1,
+            _ => {}
+        }
+    }
+    open > 0
 }
 
 /// For a target without the `_sync` form: `__shfl_down_sync(mask, v, d)` → `__shfl_down(v, d)`.
@@ -255,6 +347,7 @@ pub(super) fn widen_full_mask(p: &mut Pass, i: usize, name: &str) {
 
 pub(super) fn run(p: &mut Pass) {
     spaced_launches(p);
+    weak_aliases(p);
     for i in 0..p.lexed.tokens.len() {
         let t = p.lexed.tokens[i];
         if t.kind == Tok::Ident && i > 0 && glued_suffix(p.text(i)) {
@@ -287,6 +380,34 @@ pub(super) fn run(p: &mut Pass) {
         if hip == "hipGraphInstantiate" {
             graph_instantiate(p, i);
         }
+    }
+}
+
+/// `#pragma weak b = a`: an alias hipcc cannot emit where `a` is not defined in the module
+/// (HP011). No rewrite: the alias's signature is not in the pragma.
+fn weak_aliases(p: &mut Pass) {
+    for d in &p.lexed.directives {
+        if d.name != "pragma" {
+            continue;
+        }
+        let words: Vec<usize> = d
+            .tokens
+            .clone()
+            .filter(|&k| p.lexed.tokens[k].kind != Tok::Comment)
+            .collect();
+        // `#` `pragma` `weak` `b` `=` `a`
+        if words.len() < 6 || p.text(words[2]) != b"weak" || p.text(words[4]) != b"=" {
+            continue;
+        }
+        let alias = String::from_utf8_lossy(p.text(words[3])).into_owned();
+        let target = String::from_utf8_lossy(p.text(words[5])).into_owned();
+        let f = p.ctx.finding(
+            &api::WEAK_ALIAS_PRAGMA,
+            d.start..d.end,
+            format!("`#pragma weak {alias}={target}`: hipcc -c stops with \"alias must point to a defined variable or function\" where `{target}` is not defined in the unit"),
+            Some(format!("define `{alias}` as a function that calls `{target}`, or guard the pragma with `#if !defined(__HIP_PLATFORM_AMD__)`")),
+        );
+        p.findings.push(f);
     }
 }
 
@@ -492,6 +613,16 @@ fn add_cast(p: &mut Pass, i: usize, at: usize, cast: Cast) {
         b"(constvoid**)",
     ];
     if already.iter().any(|c| text.starts_with(c)) {
+        return;
+    }
+    if ambiguous_angle(p, a, b) {
+        let f = p.ctx.finding(
+            &api::AMBIGUOUS_KERNEL_CAST,
+            start..end,
+            "the kernel argument holds a `<` after a name this file does not declare as a template: no `const void*` cast inserted".to_string(),
+            Some("wrap the whole kernel argument in `reinterpret_cast<const void*>(…)`".to_string()),
+        );
+        p.findings.push(f);
         return;
     }
     match cast {
