@@ -380,7 +380,109 @@ pub(super) fn run(p: &mut Pass) {
         if hip == "hipGraphInstantiate" {
             graph_instantiate(p, i);
         }
+        if hip == "hip_bfloat16" && hip != name {
+            bf16_literal_init(p, i);
+        }
     }
+}
+
+/// A scalar literal that is exactly a `hip_bfloat16`: a decimal integer up to 2^24 (exact in
+/// `float`) or a `float` literal (`1.5f`). A `double` literal is left alone: through `float` it
+/// would be rounded twice, where CUDA's `__nv_bfloat16(double)` rounds once.
+fn exact_bf16_literal(text: &[u8]) -> bool {
+    let int = !text.is_empty()
+        && text.iter().all(u8::is_ascii_digit)
+        && std::str::from_utf8(text)
+            .ok()
+            .and_then(|t| t.parse::<u64>().ok())
+            .is_some_and(|v| v <= 1 << 24);
+    let float = text.len() > 1
+        && matches!(text.last(), Some(b'f' | b'F'))
+        && text[..text.len() - 1]
+            .iter()
+            .all(|c| c.is_ascii_digit() || *c == b'.')
+        && !text.starts_with(b"0x");
+    int || float
+}
+
+/// `__nv_bfloat16 x = 0;` at a target where the type is `hip_bfloat16` (before ROCm 5.7), whose
+/// only scalar constructor is `explicit hip_bfloat16(float)`: copy-initialising from a literal
+/// does not compile. The literal is wrapped (`hip_bfloat16(0)`), which keeps its value exactly
+/// (see [`exact_bf16_literal`]); so is a later `x = 0;` when `x` is declared once in the file.
+fn bf16_literal_init(p: &mut Pass, ty: usize) {
+    let Some(name) = p.lexed.next_code(ty) else {
+        return;
+    };
+    if p.lexed.tokens[name].kind != Tok::Ident {
+        return;
+    }
+    let var = p.text(name);
+    wrap_literal_after(p, name);
+    // Later assignments are looked for only after a scalar declaration (`T x;`, `T x = …;`),
+    // within the next few thousand tokens, so a file full of bf16 declarations stays linear.
+    if !p
+        .lexed
+        .next_code(name)
+        .is_some_and(|q| matches!(p.text(q), b";" | b"="))
+    {
+        return;
+    }
+    let window = name + 1..(name + 4096).min(p.lexed.tokens.len());
+    let not_redeclared = window
+        .clone()
+        .map(|k| (k, &p.lexed.tokens[k]))
+        .filter(|(k, t)| {
+            t.kind == Tok::Ident
+                && p.text(*k) == var
+                && p.lexed
+                    .prev_code(*k)
+                    .is_some_and(|q| p.lexed.tokens[q].kind == Tok::Ident)
+        })
+        .count()
+        == 0;
+    if !not_redeclared {
+        return;
+    }
+    for k in window {
+        if p.lexed.tokens[k].kind != Tok::Ident || p.text(k) != var {
+            continue;
+        }
+        // A later assignment `x = 0;` (not `y.x`, not `x == 0`).
+        let after_member = p
+            .lexed
+            .prev_code(k)
+            .is_some_and(|q| matches!(p.text(q), b"." | b"->" | b"::"));
+        if !after_member {
+            wrap_literal_after(p, k);
+        }
+    }
+}
+
+/// `x = LIT ;` or `x = LIT ,` at token `x`: the literal becomes `hip_bfloat16(LIT)`.
+fn wrap_literal_after(p: &mut Pass, x: usize) {
+    let Some(eq) = p.lexed.next_code(x) else {
+        return;
+    };
+    if p.text(eq) != b"=" {
+        return;
+    }
+    let Some(lit) = p.lexed.next_code(eq) else {
+        return;
+    };
+    let Some(end) = p.lexed.next_code(lit) else {
+        return;
+    };
+    let lt = p.lexed.tokens[lit];
+    if lt.kind != Tok::Number
+        || !matches!(p.text(end), b";" | b",")
+        || !exact_bf16_literal(p.text(lit))
+    {
+        return;
+    }
+    p.edits
+        .push(Edit::insert(lt.start as usize, "hip_bfloat16("));
+    p.edits.push(Edit::insert(lt.end as usize, ")"));
+    p.stats.fixups += 1;
 }
 
 /// `#pragma weak b = a`: an alias hipcc cannot emit where `a` is not defined in the module
