@@ -121,6 +121,15 @@ rule!(WEAK_ALIAS_PRAGMA, "HP011", DeviceFeature, Remediation, Build,
     refs: ["https://gcc.gnu.org/onlinedocs/gcc/Weak-Pragmas.html"],
 );
 
+rule!(HOST_PRINTF_IN_DEVICE_CODE, "HP012", DeviceFeature, Remediation, Build,
+    summary: "`std::printf` called in device code: nvcc accepts it, hipcc rejects it (\"reference to __host__ function 'printf' in __global__ function\"). `hipport port` rewrites it to `printf` in a `__global__` or `__device__` function (PASS: done); REMEDIATION where the function is also `__host__` or its kind is not clear from the tokens.",
+    why: "HIP's device `printf` is a global function; `std::printf` names the host C library's declaration from `<cstdio>`, which has no device overload under HIP-Clang.",
+    bad: "__global__ void k() { std::printf(\"%d\\n\", threadIdx.x); }",
+    good: "__global__ void k() { printf(\"%d\\n\", threadIdx.x); }",
+    fix: "Call `printf` (unqualified) in device code; in a `__host__ __device__` function, use `printf` too (HIP provides both sides).",
+    refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html#printf"],
+);
+
 pub const RULES: &[&RuleInfo] = &[
     &UNPORTED_API,
     &DEPRECATED_API,
@@ -135,4 +144,5 @@ pub const RULES: &[&RuleInfo] = &[
     &COMPAT_SHIM_REVIEW,
     &AMBIGUOUS_KERNEL_CAST,
     &WEAK_ALIAS_PRAGMA,
+    &HOST_PRINTF_IN_DEVICE_CODE,
 ];

@@ -380,6 +380,9 @@ pub(super) fn run(p: &mut Pass) {
         if hip == "hipGraphInstantiate" {
             graph_instantiate(p, i);
         }
+        if name == "printf" {
+            std_printf(p, i);
+        }
         if hip == "hip_bfloat16" && hip != name {
             bf16_literal_init(p, i);
         }
@@ -483,6 +486,159 @@ fn wrap_literal_after(p: &mut Pass, x: usize) {
         .push(Edit::insert(lt.start as usize, "hip_bfloat16("));
     p.edits.push(Edit::insert(lt.end as usize, ")"));
     p.stats.fixups += 1;
+}
+
+/// What the tokens say about the function around a token.
+#[derive(PartialEq, Eq)]
+enum FnKind {
+    /// `__global__`, or `__device__` without `__host__`.
+    Device,
+    /// `__host__ __device__`.
+    HostDevice,
+    /// Host, or not a function body the tokens make clear.
+    Other,
+}
+
+/// The kind of the function whose body holds token `i`: walk out through unmatched `{` to one
+/// opened after `)` whose `(` follows a name that is not a statement keyword (the function's
+/// parameter list), then read the declaration back to the previous `;`, `}` or directive.
+fn enclosing_fn_kind(p: &Pass, i: usize) -> FnKind {
+    let toks = &p.lexed.tokens;
+    let mut depth = 0i32;
+    let mut j = i;
+    while j > 0 {
+        j -= 1;
+        if toks[j].kind != Tok::Punct || toks[j].in_directive() {
+            continue;
+        }
+        match p.text(j) {
+            b"}" => depth += 1,
+            b"{" if depth > 0 => depth -= 1,
+            b"{" => {
+                // Skip qualifiers between `)` and `{` (`const`, `noexcept`, `override`).
+                let mut k = j;
+                let close = loop {
+                    let Some(q) = p.lexed.prev_code(k) else {
+                        return FnKind::Other;
+                    };
+                    if toks[q].kind == Tok::Ident
+                        && matches!(p.text(q), b"const" | b"noexcept" | b"override" | b"final")
+                    {
+                        k = q;
+                        continue;
+                    }
+                    break q;
+                };
+                if p.text(close) != b")" {
+                    continue; // a namespace, struct or plain block
+                }
+                let Some(open) = matching_open(p, close) else {
+                    return FnKind::Other;
+                };
+                let Some(name) = p.lexed.prev_code(open) else {
+                    return FnKind::Other;
+                };
+                let head = p.text(name);
+                if toks[name].kind != Tok::Ident
+                    || matches!(
+                        head,
+                        b"if" | b"for" | b"while" | b"switch" | b"catch" | b"__launch_bounds__"
+                    )
+                {
+                    continue; // a control statement's block
+                }
+                return declaration_kind(p, name);
+            }
+            _ => {}
+        }
+    }
+    FnKind::Other
+}
+
+fn matching_open(p: &Pass, close: usize) -> Option<usize> {
+    let mut depth = 0i32;
+    let mut k = close;
+    loop {
+        match p.text(k) {
+            b")" => depth += 1,
+            b"(" => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(k);
+                }
+            }
+            b"{" | b"}" => return None,
+            _ => {}
+        }
+        k = p.lexed.prev_code(k)?;
+    }
+}
+
+/// `__global__`/`__device__`/`__host__` among the tokens before the function name `name`.
+fn declaration_kind(p: &Pass, name: usize) -> FnKind {
+    let (mut device, mut host) = (false, false);
+    let mut k = name;
+    while let Some(q) = p.lexed.prev_code(k) {
+        if p.lexed.tokens[q].in_directive() || matches!(p.text(q), b";" | b"}" | b"{") {
+            break;
+        }
+        match p.text(q) {
+            b"__global__" | b"__device__" => device = true,
+            b"__host__" => host = true,
+            _ => {}
+        }
+        k = q;
+    }
+    match (device, host) {
+        (true, false) => FnKind::Device,
+        (true, true) => FnKind::HostDevice,
+        _ => FnKind::Other,
+    }
+}
+
+/// `std::printf(` in device code: rewritten to `printf(` in a `__global__`/`__device__`
+/// function (HP012 PASS), reported where the function is also `__host__` or unclear.
+fn std_printf(p: &mut Pass, i: usize) {
+    let Some(colons) = p.lexed.prev_code(i) else {
+        return;
+    };
+    let Some(std) = p.lexed.prev_code(colons) else {
+        return;
+    };
+    if p.text(colons) != b"::" || p.text(std) != b"std" {
+        return;
+    }
+    if p.lexed.prev_code(std).is_some_and(|q| p.text(q) == b"::") {
+        return; // `::std::printf`: left to a person
+    }
+    let kind = enclosing_fn_kind(p, i);
+    let range = p.lexed.tokens[std].start as usize..p.lexed.tokens[i].end as usize;
+    match kind {
+        FnKind::Device => {
+            p.edits
+                .push(Edit::delete(range.start, p.lexed.tokens[i].start as usize));
+            p.stats.fixups += 1;
+            let mut f = p.ctx.finding(
+                &api::HOST_PRINTF_IN_DEVICE_CODE,
+                range,
+                "`std::printf` in a `__global__`/`__device__` function → `printf` (HIP's device printf)".to_string(),
+                None,
+            );
+            f.status = crate::gate::Status::Pass;
+            f.fix = Some("printf".to_string());
+            p.findings.push(f);
+        }
+        FnKind::HostDevice => {
+            let f = p.ctx.finding(
+                &api::HOST_PRINTF_IN_DEVICE_CODE,
+                range,
+                "`std::printf` in a `__host__ __device__` function: hipcc rejects it where the function is compiled for the device".to_string(),
+                Some("call `printf` (unqualified): HIP provides it on both sides".to_string()),
+            );
+            p.findings.push(f);
+        }
+        FnKind::Other => {}
+    }
 }
 
 /// `#pragma weak b = a`: an alias hipcc cannot emit where `a` is not defined in the module
