@@ -380,6 +380,12 @@ pub(super) fn run(p: &mut Pass) {
         if hip == "hipGraphInstantiate" {
             graph_instantiate(p, i);
         }
+        if GEMM_EX.iter().any(|g| {
+            hip.strip_prefix(g)
+                .is_some_and(|r| matches!(r, "" | "_v2" | "_64" | "_v2_64"))
+        }) {
+            gemm_compute_type(p, i);
+        }
         if name == "printf" {
             std_printf(p, i);
         }
@@ -486,6 +492,59 @@ fn wrap_literal_after(p: &mut Pass, x: usize) {
         .push(Edit::insert(lt.start as usize, "hip_bfloat16("));
     p.edits.push(Edit::insert(lt.end as usize, ")"));
     p.stats.fixups += 1;
+}
+
+/// hipBLAS `…Ex` GEMMs whose second-to-last argument is the compute type.
+const GEMM_EX: &[&str] = &[
+    "hipblasGemmEx",
+    "hipblasGemmBatchedEx",
+    "hipblasGemmStridedBatchedEx",
+];
+
+/// The compute type CUDA passes as a `cudaDataType` (cuBLAS keeps that form for backward
+/// compatibility and reads it as the `cublasComputeType_t` beside it) and the
+/// `hipblasComputeType_t` hipBLAS takes there from ROCm 6.0 (hipBLAS 2.0), where the
+/// `hipDataType` form no longer converts.
+/// Sources: https://docs.nvidia.com/cuda/cublas/index.html#cublasgemmex (the table of
+/// `cudaDataType` compute types and the `cublasComputeType_t` each means);
+/// https://github.com/ROCm/hipBLAS/blob/rocm-6.0.0/library/include/hipblas.h
+/// (`hipblasComputeType_t`, and `hipblasGemmEx_v2(…, hipblasComputeType_t computeType, hipblasGemmAlgo_t algo)`).
+const COMPUTE_FROM_DATATYPE: &[(&str, &str)] = &[
+    ("CUDA_C_32F", "HIPBLAS_COMPUTE_32F"),
+    ("CUDA_C_64F", "HIPBLAS_COMPUTE_64F"),
+    ("CUDA_R_16F", "HIPBLAS_COMPUTE_16F"),
+    ("CUDA_R_32F", "HIPBLAS_COMPUTE_32F"),
+    ("CUDA_R_32I", "HIPBLAS_COMPUTE_32I"),
+    ("CUDA_R_64F", "HIPBLAS_COMPUTE_64F"),
+];
+
+/// `cublasGemmEx(…, CUDA_R_32F, algo)` at ROCm 6.0 or later (hip* libraries): the compute type
+/// becomes `HIPBLAS_COMPUTE_32F`. Before 6.0 hipBLAS takes `hipblasDatatype_t` there, which the
+/// identifier sweep already writes (`HIPBLAS_R_32F`).
+fn gemm_compute_type(p: &mut Pass, i: usize) {
+    if p.opts.target.roc || p.opts.target.rocm < crate::version::Version::new(6, 0, 0) {
+        return;
+    }
+    let Some((_, args, _)) = call_args(p, i) else {
+        return;
+    };
+    if args.len() < 3 {
+        return;
+    }
+    let (a, b) = args[args.len() - 2];
+    let Some(tok) = (a..b).find(|&k| p.lexed.tokens[k].kind != Tok::Comment) else {
+        return;
+    };
+    if (a..b).any(|k| k != tok && p.lexed.tokens[k].kind != Tok::Comment) {
+        return;
+    }
+    let text = p.text(tok);
+    if let Some(&(_, to)) = COMPUTE_FROM_DATATYPE
+        .iter()
+        .find(|(c, _)| c.as_bytes() == text)
+    {
+        replace_rename(p, tok, to);
+    }
 }
 
 /// What the tokens say about the function around a token.
