@@ -103,6 +103,33 @@ rule!(OVERLOADS_COLLIDE, "HP009", UnsupportedApi, Remediation, Build,
     refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/reference/api_syntax.html"],
 );
 
+rule!(AMBIGUOUS_KERNEL_CAST, "HP010", UnsupportedApi, Remediation, Build,
+    summary: "A kernel passed to a HIP function that takes `const void*` is written with a `<` the port cannot read as template arguments or a comparison; no cast was inserted.",
+    why: "HIP declares `hipFuncSetAttribute(const void*, …)` and its siblings without CUDA's template overloads, so the port wraps the kernel in `reinterpret_cast<const void*>(…)`. When the argument is `k<1, 2>` and `k` is not declared as a template in the file, the comma may end the argument (a comparison) or not (template arguments); a cast closed at the wrong comma does not compile.",
+    bad: "cudaFuncSetAttribute(kernel_from_header<1, 2>, cudaFuncAttributeMaxDynamicSharedMemorySize, 1024);",
+    good: "hipFuncSetAttribute(reinterpret_cast<const void*>(kernel_from_header<1, 2>), hipFuncAttributeMaxDynamicSharedMemorySize, 1024);",
+    fix: "Wrap the whole kernel argument in `reinterpret_cast<const void*>(…)` by hand. The port reads `<` as template arguments only after a name the same file declares with `template <…>`.",
+    refs: ["https://github.com/ROCm/HIP/blob/rocm-5.2.x/include/hip/hip_runtime_api.h"],
+);
+
+rule!(WEAK_ALIAS_PRAGMA, "HP011", DeviceFeature, Remediation, Build,
+    summary: "`#pragma weak b = a` makes `b` an alias of `a`; hipcc accepts it with `-fsyntax-only` but fails when it emits code.",
+    why: "clang lowers the pragma to an alias in every module it emits, the device module included; where `a` is not defined in that module (a host function, or a declaration defined elsewhere) the compile stops with \"alias must point to a defined variable or function\". nvcc never emits the alias for the device side.",
+    bad: "ncclResult_t ncclAllReduce(...);\n#pragma weak pncclAllReduce=ncclAllReduce",
+    good: "ncclResult_t pncclAllReduce(...) { return ncclAllReduce(...); } // a real function, or __attribute__((alias(\"ncclAllReduce\"))) next to its definition",
+    fix: "Define `b` as a function that calls `a`, or declare it `__attribute__((alias(\"a\")))` in the unit that defines `a`; or keep the pragma out of HIP builds with `#if !defined(__HIP_PLATFORM_AMD__)`.",
+    refs: ["https://gcc.gnu.org/onlinedocs/gcc/Weak-Pragmas.html"],
+);
+
+rule!(HOST_PRINTF_IN_DEVICE_CODE, "HP012", DeviceFeature, Remediation, Build,
+    summary: "`std::printf` called in device code: nvcc accepts it, hipcc rejects it (\"reference to __host__ function 'printf' in __global__ function\"). `hipport port` rewrites it to `printf` in a `__global__` or `__device__` function (PASS: done); REMEDIATION where the function is also `__host__` or its kind is not clear from the tokens.",
+    why: "HIP's device `printf` is a global function; `std::printf` names the host C library's declaration from `<cstdio>`, which has no device overload under HIP-Clang.",
+    bad: "__global__ void k() { std::printf(\"%d\\n\", threadIdx.x); }",
+    good: "__global__ void k() { printf(\"%d\\n\", threadIdx.x); }",
+    fix: "Call `printf` (unqualified) in device code; in a `__host__ __device__` function, use `printf` too (HIP provides both sides).",
+    refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html#printf"],
+);
+
 pub const RULES: &[&RuleInfo] = &[
     &UNPORTED_API,
     &DEPRECATED_API,
@@ -115,4 +142,7 @@ pub const RULES: &[&RuleInfo] = &[
     &OVERLOADS_COLLIDE,
     &COMPAT_SHIM,
     &COMPAT_SHIM_REVIEW,
+    &AMBIGUOUS_KERNEL_CAST,
+    &WEAK_ALIAS_PRAGMA,
+    &HOST_PRINTF_IN_DEVICE_CODE,
 ];

@@ -94,6 +94,9 @@ pub(super) fn uses(p: &mut Pass) {
         let Some(at) = first(&shim.uses).filter(|_| all_used && with) else {
             continue;
         };
+        if project_defines(p, shim) {
+            continue;
+        }
         let t = p.lexed.tokens[at];
         report(
             p,
@@ -110,6 +113,53 @@ pub(super) fn uses(p: &mut Pass) {
             ),
         );
     }
+}
+
+/// Whether the file declares or defines one of the shim's `uses` functions itself with one of
+/// its `with` types among the parameters (`__device__ void atomicAdd(half2 *, half2)` in a
+/// project's own ROCm layer), or `#define`s the name: the shim would then be a second
+/// definition ("functions that differ only in their return type", "ambiguous"), so none is
+/// added. A declaration is the name after a type word (an identifier that is not a statement
+/// keyword, or `*`/`&`), not after `.`, `->`, `=`, `return`…
+fn project_defines(p: &Pass, shim: &Shim) -> bool {
+    const NOT_A_TYPE: &[&[u8]] = &[
+        b"return",
+        b"else",
+        b"do",
+        b"case",
+        b"throw",
+        b"new",
+        b"delete",
+        b"sizeof",
+        b"co_return",
+    ];
+    let l = p.lexed;
+    (0..l.tokens.len()).any(|i| {
+        let t = l.tokens[i];
+        if t.kind != Tok::Ident || !shim.uses.iter().any(|u| u.as_bytes() == p.text(i)) {
+            return false;
+        }
+        if super::idents::defined_name(p, i) {
+            return true;
+        }
+        let Some(prev) = l.prev_code(i) else {
+            return false;
+        };
+        let pt = p.text(prev);
+        let typed = (l.tokens[prev].kind == Tok::Ident && !NOT_A_TYPE.contains(&pt))
+            || pt == b"*"
+            || pt == b"&";
+        if !typed || t.in_directive() {
+            return false;
+        }
+        let Some((_, args, close)) = super::fixups::call_args(p, i) else {
+            return false;
+        };
+        let first = args.first().map_or(close, |a| a.0);
+        (first..close).any(|k| {
+            l.tokens[k].kind == Tok::Ident && shim.with.iter().any(|w| w.as_bytes() == p.text(k))
+        })
+    })
 }
 
 /// A rerun: the file already includes `hipport_compat.h`, where a first run replaced the

@@ -75,6 +75,8 @@ pub(crate) fn call_args(p: &Pass, i: usize) -> Option<(usize, ArgRanges, usize)>
     }
     let toks = &p.lexed.tokens;
     let mut depth = 0i32;
+    // Open template argument lists at bracket depth 0 (see `opens_template_args`).
+    let mut angles = 0i32;
     let mut args = Vec::new();
     let mut arg_start = open + 1;
     let mut j = open + 1;
@@ -82,6 +84,8 @@ pub(crate) fn call_args(p: &Pass, i: usize) -> Option<(usize, ArgRanges, usize)>
         let t = &toks[j];
         if t.kind == Tok::Punct {
             match p.text(j) {
+                b"<" if depth == 0 && opens_template_args(p, j) => angles += 1,
+                b">" if depth == 0 && angles > 0 => angles -= 1,
                 b"(" | b"[" | b"{" => depth += 1,
                 b")" | b"]" | b"}" if depth > 0 => depth -= 1,
                 b")" => {
@@ -90,7 +94,7 @@ pub(crate) fn call_args(p: &Pass, i: usize) -> Option<(usize, ArgRanges, usize)>
                     }
                     return Some((open, args, j));
                 }
-                b"," if depth == 0 => {
+                b"," if depth == 0 && angles == 0 => {
                     args.push((arg_start, j));
                     arg_start = j + 1;
                 }
@@ -101,6 +105,94 @@ pub(crate) fn call_args(p: &Pass, i: usize) -> Option<(usize, ArgRanges, usize)>
         j += 1;
     }
     None
+}
+
+/// Whether the `<` at token `lt` opens a template argument list rather than compares.
+///
+/// The rule (sound, not complete): the `<` follows an identifier that the file itself declares
+/// as a template (`template <…> … name(` or `template <…> struct/class name`). A `<` after any
+/// other name is read as a comparison, so `f(a < b, c > d)` keeps its two arguments. A call
+/// whose argument holds a `<` after an unknown name that could be either is left uncast by
+/// [`add_cast`] (see [`ambiguous_angle`]).
+fn opens_template_args(p: &Pass, lt: usize) -> bool {
+    let Some(prev) = p.lexed.prev_code(lt) else {
+        return false;
+    };
+    p.lexed.tokens[prev].kind == Tok::Ident && declared_template(p, p.text(prev))
+}
+
+/// Whether the file declares `name` as a template: a `template <…>` head followed, before the
+/// next `;`, `{` or `(`, by `name` as the last identifier (function) or after `struct`/`class`.
+fn declared_template(p: &Pass, name: &[u8]) -> bool {
+    let toks = &p.lexed.tokens;
+    let mut i = 0;
+    while i < toks.len() {
+        if toks[i].kind != Tok::Ident || p.text(i) != b"template" {
+            i += 1;
+            continue;
+        }
+        // Skip the balanced `<…>` head.
+        let mut j = match p.lexed.next_code(i) {
+            Some(k) if p.text(k) == b"<" => k,
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        let mut level = 0i32;
+        while j < toks.len() {
+            match p.text(j) {
+                b"<" => level += 1,
+                b">" => {
+                    level -= 1;
+                    if level == 0 {
+                        break;
+                    }
+                }
+                b";" | b"{" => break,
+                _ => {}
+            }
+            j += 1;
+        }
+        let mut last_ident: Option<usize> = None;
+        let mut k = j + 1;
+        while k < toks.len() {
+            let t = p.text(k);
+            if matches!(t, b";" | b"{" | b"(" | b"<" | b":") {
+                break;
+            }
+            if toks[k].kind == Tok::Ident {
+                last_ident = Some(k);
+            }
+            k += 1;
+        }
+        if last_ident.is_some_and(|l| p.text(l) == name) {
+            return true;
+        }
+        i = k.max(i + 1);
+    }
+    false
+}
+
+/// Whether the argument tokens `[a, b)` hold a `<` after an identifier with no `>` closing it
+/// inside the argument: a template argument list cut at a comma, or a comparison. A cast around
+/// it could close in the wrong place, so none is inserted.
+fn ambiguous_angle(p: &Pass, a: usize, b: usize) -> bool {
+    let mut open = 0i32;
+    for j in a..b {
+        match p.text(j) {
+            b"<" if p
+                .lexed
+                .prev_code(j)
+                .is_some_and(|k| p.lexed.tokens[k].kind == Tok::Ident) =>
+            {
+                open += 1
+            }
+            b">" if open > 0 => open -= 1,
+            _ => {}
+        }
+    }
+    open > 0
 }
 
 /// For a target without the `_sync` form: `__shfl_down_sync(mask, v, d)` → `__shfl_down(v, d)`.
@@ -255,6 +347,7 @@ pub(super) fn widen_full_mask(p: &mut Pass, i: usize, name: &str) {
 
 pub(super) fn run(p: &mut Pass) {
     spaced_launches(p);
+    weak_aliases(p);
     for i in 0..p.lexed.tokens.len() {
         let t = p.lexed.tokens[i];
         if t.kind == Tok::Ident && i > 0 && glued_suffix(p.text(i)) {
@@ -287,6 +380,351 @@ pub(super) fn run(p: &mut Pass) {
         if hip == "hipGraphInstantiate" {
             graph_instantiate(p, i);
         }
+        if GEMM_EX.iter().any(|g| {
+            hip.strip_prefix(g)
+                .is_some_and(|r| matches!(r, "" | "_v2" | "_64" | "_v2_64"))
+        }) {
+            gemm_compute_type(p, i);
+        }
+        if name == "printf" {
+            std_printf(p, i);
+        }
+        if hip == "hip_bfloat16" && hip != name {
+            bf16_literal_init(p, i);
+        }
+    }
+}
+
+/// A scalar literal that is exactly a `hip_bfloat16`: a decimal integer up to 2^24 (exact in
+/// `float`) or a `float` literal (`1.5f`). A `double` literal is left alone: through `float` it
+/// would be rounded twice, where CUDA's `__nv_bfloat16(double)` rounds once.
+fn exact_bf16_literal(text: &[u8]) -> bool {
+    let int = !text.is_empty()
+        && text.iter().all(u8::is_ascii_digit)
+        && std::str::from_utf8(text)
+            .ok()
+            .and_then(|t| t.parse::<u64>().ok())
+            .is_some_and(|v| v <= 1 << 24);
+    let float = text.len() > 1
+        && matches!(text.last(), Some(b'f' | b'F'))
+        && text[..text.len() - 1]
+            .iter()
+            .all(|c| c.is_ascii_digit() || *c == b'.')
+        && !text.starts_with(b"0x");
+    int || float
+}
+
+/// `__nv_bfloat16 x = 0;` at a target where the type is `hip_bfloat16` (before ROCm 5.7), whose
+/// only scalar constructor is `explicit hip_bfloat16(float)`: copy-initialising from a literal
+/// does not compile. The literal is wrapped (`hip_bfloat16(0)`), which keeps its value exactly
+/// (see [`exact_bf16_literal`]); so is a later `x = 0;` when `x` is declared once in the file.
+fn bf16_literal_init(p: &mut Pass, ty: usize) {
+    let Some(name) = p.lexed.next_code(ty) else {
+        return;
+    };
+    if p.lexed.tokens[name].kind != Tok::Ident {
+        return;
+    }
+    let var = p.text(name);
+    wrap_literal_after(p, name);
+    // Later assignments are looked for only after a scalar declaration (`T x;`, `T x = …;`),
+    // within the next few thousand tokens, so a file full of bf16 declarations stays linear.
+    if !p
+        .lexed
+        .next_code(name)
+        .is_some_and(|q| matches!(p.text(q), b";" | b"="))
+    {
+        return;
+    }
+    let window = name + 1..(name + 4096).min(p.lexed.tokens.len());
+    let not_redeclared = window
+        .clone()
+        .map(|k| (k, &p.lexed.tokens[k]))
+        .filter(|(k, t)| {
+            t.kind == Tok::Ident
+                && p.text(*k) == var
+                && p.lexed
+                    .prev_code(*k)
+                    .is_some_and(|q| p.lexed.tokens[q].kind == Tok::Ident)
+        })
+        .count()
+        == 0;
+    if !not_redeclared {
+        return;
+    }
+    for k in window {
+        if p.lexed.tokens[k].kind != Tok::Ident || p.text(k) != var {
+            continue;
+        }
+        // A later assignment `x = 0;` (not `y.x`, not `x == 0`).
+        let after_member = p
+            .lexed
+            .prev_code(k)
+            .is_some_and(|q| matches!(p.text(q), b"." | b"->" | b"::"));
+        if !after_member {
+            wrap_literal_after(p, k);
+        }
+    }
+}
+
+/// `x = LIT ;` or `x = LIT ,` at token `x`: the literal becomes `hip_bfloat16(LIT)`.
+fn wrap_literal_after(p: &mut Pass, x: usize) {
+    let Some(eq) = p.lexed.next_code(x) else {
+        return;
+    };
+    if p.text(eq) != b"=" {
+        return;
+    }
+    let Some(lit) = p.lexed.next_code(eq) else {
+        return;
+    };
+    let Some(end) = p.lexed.next_code(lit) else {
+        return;
+    };
+    let lt = p.lexed.tokens[lit];
+    if lt.kind != Tok::Number
+        || !matches!(p.text(end), b";" | b",")
+        || !exact_bf16_literal(p.text(lit))
+    {
+        return;
+    }
+    p.edits
+        .push(Edit::insert(lt.start as usize, "hip_bfloat16("));
+    p.edits.push(Edit::insert(lt.end as usize, ")"));
+    p.stats.fixups += 1;
+}
+
+/// hipBLAS `…Ex` GEMMs whose second-to-last argument is the compute type.
+const GEMM_EX: &[&str] = &[
+    "hipblasGemmEx",
+    "hipblasGemmBatchedEx",
+    "hipblasGemmStridedBatchedEx",
+];
+
+/// The compute type CUDA passes as a `cudaDataType` (cuBLAS keeps that form for backward
+/// compatibility and reads it as the `cublasComputeType_t` beside it) and the
+/// `hipblasComputeType_t` hipBLAS takes there from ROCm 6.0 (hipBLAS 2.0), where the
+/// `hipDataType` form no longer converts.
+/// Sources: https://docs.nvidia.com/cuda/cublas/index.html#cublasgemmex (the table of
+/// `cudaDataType` compute types and the `cublasComputeType_t` each means);
+/// https://github.com/ROCm/hipBLAS/blob/rocm-6.0.0/library/include/hipblas.h
+/// (`hipblasComputeType_t`, and `hipblasGemmEx_v2(…, hipblasComputeType_t computeType, hipblasGemmAlgo_t algo)`).
+const COMPUTE_FROM_DATATYPE: &[(&str, &str)] = &[
+    ("CUDA_C_32F", "HIPBLAS_COMPUTE_32F"),
+    ("CUDA_C_64F", "HIPBLAS_COMPUTE_64F"),
+    ("CUDA_R_16F", "HIPBLAS_COMPUTE_16F"),
+    ("CUDA_R_32F", "HIPBLAS_COMPUTE_32F"),
+    ("CUDA_R_32I", "HIPBLAS_COMPUTE_32I"),
+    ("CUDA_R_64F", "HIPBLAS_COMPUTE_64F"),
+];
+
+/// `cublasGemmEx(…, CUDA_R_32F, algo)` at ROCm 6.0 or later (hip* libraries): the compute type
+/// becomes `HIPBLAS_COMPUTE_32F`. Before 6.0 hipBLAS takes `hipblasDatatype_t` there, which the
+/// identifier sweep already writes (`HIPBLAS_R_32F`).
+fn gemm_compute_type(p: &mut Pass, i: usize) {
+    if p.opts.target.roc || p.opts.target.rocm < crate::version::Version::new(6, 0, 0) {
+        return;
+    }
+    let Some((_, args, _)) = call_args(p, i) else {
+        return;
+    };
+    if args.len() < 3 {
+        return;
+    }
+    let (a, b) = args[args.len() - 2];
+    let Some(tok) = (a..b).find(|&k| p.lexed.tokens[k].kind != Tok::Comment) else {
+        return;
+    };
+    if (a..b).any(|k| k != tok && p.lexed.tokens[k].kind != Tok::Comment) {
+        return;
+    }
+    let text = p.text(tok);
+    if let Some(&(_, to)) = COMPUTE_FROM_DATATYPE
+        .iter()
+        .find(|(c, _)| c.as_bytes() == text)
+    {
+        replace_rename(p, tok, to);
+    }
+}
+
+/// What the tokens say about the function around a token.
+#[derive(PartialEq, Eq)]
+enum FnKind {
+    /// `__global__`, or `__device__` without `__host__`.
+    Device,
+    /// `__host__ __device__`.
+    HostDevice,
+    /// Host, or not a function body the tokens make clear.
+    Other,
+}
+
+/// The kind of the function whose body holds token `i`: walk out through unmatched `{` to one
+/// opened after `)` whose `(` follows a name that is not a statement keyword (the function's
+/// parameter list), then read the declaration back to the previous `;`, `}` or directive.
+fn enclosing_fn_kind(p: &Pass, i: usize) -> FnKind {
+    let toks = &p.lexed.tokens;
+    let mut depth = 0i32;
+    let mut j = i;
+    while j > 0 {
+        j -= 1;
+        if toks[j].kind != Tok::Punct || toks[j].in_directive() {
+            continue;
+        }
+        match p.text(j) {
+            b"}" => depth += 1,
+            b"{" if depth > 0 => depth -= 1,
+            b"{" => {
+                // Skip qualifiers between `)` and `{` (`const`, `noexcept`, `override`).
+                let mut k = j;
+                let close = loop {
+                    let Some(q) = p.lexed.prev_code(k) else {
+                        return FnKind::Other;
+                    };
+                    if toks[q].kind == Tok::Ident
+                        && matches!(p.text(q), b"const" | b"noexcept" | b"override" | b"final")
+                    {
+                        k = q;
+                        continue;
+                    }
+                    break q;
+                };
+                if p.text(close) != b")" {
+                    continue; // a namespace, struct or plain block
+                }
+                let Some(open) = matching_open(p, close) else {
+                    return FnKind::Other;
+                };
+                let Some(name) = p.lexed.prev_code(open) else {
+                    return FnKind::Other;
+                };
+                let head = p.text(name);
+                if toks[name].kind != Tok::Ident
+                    || matches!(
+                        head,
+                        b"if" | b"for" | b"while" | b"switch" | b"catch" | b"__launch_bounds__"
+                    )
+                {
+                    continue; // a control statement's block
+                }
+                return declaration_kind(p, name);
+            }
+            _ => {}
+        }
+    }
+    FnKind::Other
+}
+
+fn matching_open(p: &Pass, close: usize) -> Option<usize> {
+    let mut depth = 0i32;
+    let mut k = close;
+    loop {
+        match p.text(k) {
+            b")" => depth += 1,
+            b"(" => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(k);
+                }
+            }
+            b"{" | b"}" => return None,
+            _ => {}
+        }
+        k = p.lexed.prev_code(k)?;
+    }
+}
+
+/// `__global__`/`__device__`/`__host__` among the tokens before the function name `name`.
+fn declaration_kind(p: &Pass, name: usize) -> FnKind {
+    let (mut device, mut host) = (false, false);
+    let mut k = name;
+    while let Some(q) = p.lexed.prev_code(k) {
+        if p.lexed.tokens[q].in_directive() || matches!(p.text(q), b";" | b"}" | b"{") {
+            break;
+        }
+        match p.text(q) {
+            b"__global__" | b"__device__" => device = true,
+            b"__host__" => host = true,
+            _ => {}
+        }
+        k = q;
+    }
+    match (device, host) {
+        (true, false) => FnKind::Device,
+        (true, true) => FnKind::HostDevice,
+        _ => FnKind::Other,
+    }
+}
+
+/// `std::printf(` in device code: rewritten to `printf(` in a `__global__`/`__device__`
+/// function (HP012 PASS), reported where the function is also `__host__` or unclear.
+fn std_printf(p: &mut Pass, i: usize) {
+    let Some(colons) = p.lexed.prev_code(i) else {
+        return;
+    };
+    let Some(std) = p.lexed.prev_code(colons) else {
+        return;
+    };
+    if p.text(colons) != b"::" || p.text(std) != b"std" {
+        return;
+    }
+    if p.lexed.prev_code(std).is_some_and(|q| p.text(q) == b"::") {
+        return; // `::std::printf`: left to a person
+    }
+    let kind = enclosing_fn_kind(p, i);
+    let range = p.lexed.tokens[std].start as usize..p.lexed.tokens[i].end as usize;
+    match kind {
+        FnKind::Device => {
+            p.edits
+                .push(Edit::delete(range.start, p.lexed.tokens[i].start as usize));
+            p.stats.fixups += 1;
+            let mut f = p.ctx.finding(
+                &api::HOST_PRINTF_IN_DEVICE_CODE,
+                range,
+                "`std::printf` in a `__global__`/`__device__` function → `printf` (HIP's device printf)".to_string(),
+                None,
+            );
+            f.status = crate::gate::Status::Pass;
+            f.fix = Some("printf".to_string());
+            p.findings.push(f);
+        }
+        FnKind::HostDevice => {
+            let f = p.ctx.finding(
+                &api::HOST_PRINTF_IN_DEVICE_CODE,
+                range,
+                "`std::printf` in a `__host__ __device__` function: hipcc rejects it where the function is compiled for the device".to_string(),
+                Some("call `printf` (unqualified): HIP provides it on both sides".to_string()),
+            );
+            p.findings.push(f);
+        }
+        FnKind::Other => {}
+    }
+}
+
+/// `#pragma weak b = a`: an alias hipcc cannot emit where `a` is not defined in the module
+/// (HP011). No rewrite: the alias's signature is not in the pragma.
+fn weak_aliases(p: &mut Pass) {
+    for d in &p.lexed.directives {
+        if d.name != "pragma" {
+            continue;
+        }
+        let words: Vec<usize> = d
+            .tokens
+            .clone()
+            .filter(|&k| p.lexed.tokens[k].kind != Tok::Comment)
+            .collect();
+        // `#` `pragma` `weak` `b` `=` `a`
+        if words.len() < 6 || p.text(words[2]) != b"weak" || p.text(words[4]) != b"=" {
+            continue;
+        }
+        let alias = String::from_utf8_lossy(p.text(words[3])).into_owned();
+        let target = String::from_utf8_lossy(p.text(words[5])).into_owned();
+        let f = p.ctx.finding(
+            &api::WEAK_ALIAS_PRAGMA,
+            d.start..d.end,
+            format!("`#pragma weak {alias}={target}`: hipcc -c stops with \"alias must point to a defined variable or function\" where `{target}` is not defined in the unit"),
+            Some(format!("define `{alias}` as a function that calls `{target}`, or guard the pragma with `#if !defined(__HIP_PLATFORM_AMD__)`")),
+        );
+        p.findings.push(f);
     }
 }
 
@@ -492,6 +930,16 @@ fn add_cast(p: &mut Pass, i: usize, at: usize, cast: Cast) {
         b"(constvoid**)",
     ];
     if already.iter().any(|c| text.starts_with(c)) {
+        return;
+    }
+    if ambiguous_angle(p, a, b) {
+        let f = p.ctx.finding(
+            &api::AMBIGUOUS_KERNEL_CAST,
+            start..end,
+            "the kernel argument holds a `<` after a name this file does not declare as a template: no `const void*` cast inserted".to_string(),
+            Some("wrap the whole kernel argument in `reinterpret_cast<const void*>(…)`".to_string()),
+        );
+        p.findings.push(f);
         return;
     }
     match cast {

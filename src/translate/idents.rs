@@ -60,6 +60,9 @@ pub(super) fn run(p: &mut Pass) {
         let Ok(name) = std::str::from_utf8(text) else {
             continue;
         };
+        if defined_name(p, i) {
+            continue;
+        }
         if namespace(p, i, name) {
             continue;
         }
@@ -165,6 +168,23 @@ pub(super) fn run(p: &mut Pass) {
             }
         }
     }
+}
+
+/// Whether token `i` is the name a `#define` or `#undef` defines. It is never renamed: a
+/// project's own porting layer (`#define cudaGraphNode_t hipGraphNode_t` under `USE_ROCM`, or
+/// `#define __shfl_xor_sync(m, v, l) __shfl_xor(v, l)` for old HIP) would otherwise become a
+/// self-definition (`#define hipGraphNode_t hipGraphNode_t`) or redefine HIP's own intrinsic.
+/// The macro's body and every use of the name elsewhere are still translated.
+pub(super) fn defined_name(p: &Pass, i: usize) -> bool {
+    let t = p.lexed.tokens[i];
+    if !t.in_directive() {
+        return false;
+    }
+    let d = &p.lexed.directives[t.directive as usize];
+    (d.name == "define" || d.name == "undef")
+        && p.lexed.prev_code(i).is_some_and(|k| {
+            matches!(p.text(k), b"define" | b"undef") && p.lexed.tokens[k].directive == t.directive
+        })
 }
 
 /// `cub::X` → `hipcub::X`, `namespace cub`, `thrust::cuda::par` → `thrust::hip::par`.

@@ -1,0 +1,15 @@
+#include <hip/hip_bfloat16.h>
+#include <hip/hip_runtime.h>
+
+// ROCm 5.2's hip_bfloat16 has only `explicit hip_bfloat16(float)`: `= 0` does not compile.
+// Exact literals (integers, float literals) are wrapped; from 5.7 __hip_bfloat16 takes them as is.
+__global__ void init(hip_bfloat16 *out, float *sum) {
+  hip_bfloat16 zero = hip_bfloat16(0);
+  hip_bfloat16 acc;
+  acc = hip_bfloat16(0);
+  hip_bfloat16 half = hip_bfloat16(0.5f);
+  out[threadIdx.x] = zero;
+  out[threadIdx.x + 1] = acc;
+  out[threadIdx.x + 2] = half;
+  *sum = acc == zero ? 1.0f : 0.0f;
+}
