@@ -118,12 +118,17 @@ fn opens_template_args(p: &Pass, lt: usize) -> bool {
     let Some(prev) = p.lexed.prev_code(lt) else {
         return false;
     };
-    p.lexed.tokens[prev].kind == Tok::Ident && declared_template(p, p.text(prev))
+    p.lexed.tokens[prev].kind == Tok::Ident
+        && p.template_names
+            .get_or_init(|| template_names(p))
+            .contains(p.text(prev))
 }
 
-/// Whether the file declares `name` as a template: a `template <…>` head followed, before the
-/// next `;`, `{` or `(`, by `name` as the last identifier (function) or after `struct`/`class`.
-fn declared_template(p: &Pass, name: &[u8]) -> bool {
+/// The names the file declares as templates: after a `template <…>` head, the last identifier
+/// before the next `;`, `{`, `(`, `<` or `:` (a function's name, or the name after
+/// `struct`/`class`). One sweep of the tokens.
+fn template_names<'a>(p: &Pass<'a>) -> std::collections::HashSet<&'a [u8]> {
+    let mut names = std::collections::HashSet::new();
     let toks = &p.lexed.tokens;
     let mut i = 0;
     while i < toks.len() {
@@ -166,12 +171,12 @@ fn declared_template(p: &Pass, name: &[u8]) -> bool {
             }
             k += 1;
         }
-        if last_ident.is_some_and(|l| p.text(l) == name) {
-            return true;
+        if let Some(l) = last_ident {
+            names.insert(p.text(l));
         }
         i = k.max(i + 1);
     }
-    false
+    names
 }
 
 /// Whether the argument tokens `[a, b)` hold a `<` after an identifier with no `>` closing it

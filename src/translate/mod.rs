@@ -156,6 +156,9 @@ pub(crate) struct Pass<'a> {
     pub compat_included: bool,
     /// `--roc` and the file uses cuBLAS: rocBLAS names for its types and enums.
     pub rocblas_context: bool,
+    /// The names the file declares as templates, found once on first use (one sweep of the
+    /// tokens, never one per call site).
+    pub template_names: std::cell::OnceCell<std::collections::HashSet<&'a [u8]>>,
 }
 
 impl<'a> Pass<'a> {
@@ -215,6 +218,7 @@ pub fn translate_lexed(
         compat: BTreeSet::new(),
         compat_included: false,
         rocblas_context: false,
+        template_names: std::cell::OnceCell::new(),
     };
     pass.rocblas_context = roc_context::is_rocblas_context(&pass);
     idents::run(&mut pass);
