@@ -1,5 +1,5 @@
 //! The one gate board every view prints: `gate`, `report` (HTML), `scan --format markdown`, the
-//! GitHub step summary and the scan JSON all show the board [`crate::verdict::board`] computes
+//! GitHub step summary and the scan JSON all show the board `verdict::board` computes
 //! for the project's migration record (when there is one) and a scan report — so two views of
 //! the same tree can never disagree about a gate or about how many files were scanned.
 //!
