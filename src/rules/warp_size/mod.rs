@@ -6,6 +6,7 @@
 //! operand must be thread-derived (`threadIdx`, or a variable set from it within the function),
 //! a lane or warp id, or `blockDim`. `tile[32][33]`, byte counts and block shapes stay quiet.
 
+mod ballots;
 mod blocks;
 mod flow;
 mod seeds;
@@ -16,7 +17,8 @@ use crate::gate::Status;
 use crate::kinds::cuda::{Field as F, Kind as K, NodeExt};
 use crate::rules::syntax::{self, call_args, call_name, int_value, Src};
 use crate::rules::RuleInfo;
-use flow::{arithmetic, ballots, lit, parts, per_warp_arrays, strip_parens, Flow};
+use ballots::ballots;
+use flow::{arithmetic, lit, parts, per_warp_arrays, strip_parens, Flow};
 use shuffles::{
     calls, full_mask_name, is_shuffle, is_sync_intrinsic, lane_mask_name, narrow_all_ones,
     shuffle_loop, Masks,
