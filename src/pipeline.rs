@@ -49,6 +49,9 @@ pub struct FileResult {
     /// The file's `#define`s, with whether HIP compiles each (scan only: project macros only
     /// the CUDA side defines).
     pub defines: Vec<crate::rules::cuda_side::Define>,
+    /// Namespaces the file declares inside another namespace (scan only: a project's own
+    /// `ctranslate2::cuda` is not libcu++'s `cuda::`).
+    pub namespaces: Vec<String>,
 }
 
 /// The quoted `#include "…"` paths of a lexed file, as written.
@@ -196,13 +199,14 @@ pub fn process_bytes(rel: &str, bytes: Vec<u8>, work: &Work, m: &Mappings) -> Fi
     findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     findings.dedup_by(|a, b| a.rule == b.rule && a.byte_range == b.byte_range);
     let changed = output != file.bytes;
-    let (includes, defines) = if work.hazards {
+    let (includes, defines, namespaces) = if work.hazards {
         (
             quoted_includes(&file.bytes, &file.lexed),
             crate::rules::cuda_side::file_defines(file.path, &file.bytes, &file.lexed),
+            crate::rules::project_build::nested_namespaces(&file.bytes, &file.lexed),
         )
     } else {
-        (Vec::new(), Vec::new())
+        (Vec::new(), Vec::new(), Vec::new())
     };
     FileResult {
         output: if work.keep_output { output } else { Vec::new() },
@@ -217,6 +221,7 @@ pub fn process_bytes(rel: &str, bytes: Vec<u8>, work: &Work, m: &Mappings) -> Fi
         compat,
         includes,
         defines,
+        namespaces,
     }
 }
 

@@ -50,9 +50,14 @@ pub fn scan(s: &Settings) -> Result<Report, String> {
     let mut includes: Vec<(String, Vec<String>)> = Vec::new();
     // Each source's `#define`s, for macros only the CUDA side of the project defines.
     let mut defines: Vec<(String, Vec<crate::rules::cuda_side::Define>)> = Vec::new();
+    // Namespaces each source declares inside another (the project's own `x::cuda`).
+    let mut namespaces: Vec<(String, Vec<String>)> = Vec::new();
     for o in outcomes {
         match o.result {
             Ok(r) => {
+                if !r.namespaces.is_empty() {
+                    namespaces.push((o.input.rel.clone(), r.namespaces));
+                }
                 if !r.defines.is_empty() {
                     defines.push((o.input.rel.clone(), r.defines));
                 }
@@ -77,6 +82,7 @@ pub fn scan(s: &Settings) -> Result<Report, String> {
         }
     }
     pass_behind_cuda_side_macros(&mut findings, &sources, &defines);
+    crate::rules::project_build::pass_own_namespaces(&mut findings, &sources, &namespaces);
     let inventory = crate::inventory::scan_inputs_for(&all, s.max_file_size, s.target.rocm);
     findings.extend(inventory.findings);
     errors.extend(inventory.errors);
@@ -115,6 +121,15 @@ pub fn scan(s: &Settings) -> Result<Report, String> {
         .into_iter()
         .map(|(p, why)| (p, format!("listed only {why}")))
         .collect();
+    // Sources a HIP arm removes from the build (`list(REMOVE_ITEM …)` under `elseif(WITH_HIP)`).
+    for (rel, bytes) in named("CMakeLists.txt") {
+        let dir = rel
+            .rsplit_once('/')
+            .map_or(String::new(), |(d, _)| format!("{d}/"));
+        for (p, why) in crate::rules::project_build::removed_from_hip_build(rel, bytes) {
+            only.entry(format!("{dir}{p}")).or_insert(why);
+        }
+    }
     headers_only_included_by(&mut only, &includes);
     for f in findings.iter_mut() {
         if f.status == crate::gate::Status::Pass {
@@ -147,6 +162,34 @@ pub fn scan(s: &Settings) -> Result<Report, String> {
         .filter_map(|i| std::fs::read(&i.path).ok().map(|b| (i.rel.clone(), b)))
         .collect();
     crate::inventory::ci_lanes::pass_nvidia_lanes(&mut findings, &workflows);
+    // What the project's build says about itself: the ROCm switches its build files define,
+    // and the CUDA halves of file/folder pairs whose ROCm half it keeps.
+    let build_files: Vec<(&str, &[u8])> = texts
+        .iter()
+        .filter(|(rel, _)| {
+            let name = rel.rsplit('/').next().unwrap_or(rel);
+            name == "setup.py"
+                || name == "CMakeLists.txt"
+                || name.ends_with(".cmake")
+                || name == "Makefile"
+                || name.ends_with(".mk")
+                || name == "meson.build"
+        })
+        .map(|(rel, b)| (rel.as_str(), b.as_slice()))
+        .collect();
+    crate::rules::project_build::pass_switches_the_build_defines(&mut findings, &build_files);
+    let rels: Vec<&str> = all.iter().map(|i| i.rel.as_str()).collect();
+    let resolved: std::collections::HashMap<String, Vec<String>> = includes
+        .iter()
+        .map(|(from, incs)| {
+            (
+                from.clone(),
+                incs.iter().map(|i| resolve_include(from, i)).collect(),
+            )
+        })
+        .collect();
+    let pairs = crate::rules::project_build::rocm_counterparts(&rels, &resolved);
+    crate::rules::project_build::pass_with_counterparts(&mut findings, &pairs);
     // The same inventory line in many sibling files (one CI script per CUDA release) is one.
     crate::inventory::siblings::fold(&mut findings);
     // A component written on CUTLASS/CuTe is one decision, not one finding per include and use.

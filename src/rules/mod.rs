@@ -70,6 +70,7 @@ pub mod hipside;
 pub mod index;
 pub mod inline_asm;
 pub mod library;
+pub mod project_build;
 pub mod suppress;
 pub mod syntax;
 pub mod version_check;

@@ -1,0 +1,640 @@
+//! What the project's own tree says about its ROCm build, asked once per project after the
+//! per-file pass: facts a single file cannot see.
+//!
+//! - **Its own namespaces.** A project that declares a namespace named like CUDA's inside one
+//!   of its own (`namespace ctranslate2 { namespace cuda {`) calls `cuda::get_stream()` in its
+//!   namespace: that is not libcu++'s `cuda::`, so the translator's "namespace `cuda` has no
+//!   HIP counterpart" is not porting work there (`cuda::std::` stays flagged).
+//! - **Switches its build defines.** HP303 asks a person to check that the HIP build defines
+//!   the project's ROCm switch. When a build file defines it (`-DMMCV_WITH_HIP`,
+//!   `define_macros += [('MMCV_WITH_HIP', None)]`, `add_definitions(-DCT2_USE_HIP)`), or the
+//!   switch is `USE_ROCM` in a PyTorch extension (`torch.utils.cpp_extension` passes
+//!   `-DUSE_ROCM=1` to every ROCm extension build:
+//!   <https://github.com/pytorch/pytorch/blob/main/torch/utils/cpp_extension.py>,
+//!   `COMMON_HIP_FLAGS`), the check is done: PASS naming where.
+//! - **ROCm counterparts.** A file or folder whose name carries a CUDA token beside one
+//!   carrying a ROCm token (`mixbench-cuda/` and `mixbench-hip/`, `Dockerfile` and
+//!   `Dockerfile_rocm`, `kernel_cuda.cu` and `kernel_hip.cpp`) is the CUDA half of a pair the
+//!   project already keeps: the ROCm build uses the other half. Its findings become PASS naming
+//!   the counterpart, unless the counterpart includes it (then the ROCm build compiles it too).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use crate::finding::Finding;
+use crate::gate::Status;
+use crate::lex::{Lexed, Tok};
+
+/// The namespaces a file declares inside another namespace (`namespace a { namespace cuda {`,
+/// `namespace a::cuda {`), by name.
+pub fn nested_namespaces(bytes: &[u8], lexed: &Lexed) -> Vec<String> {
+    let text = |i: usize| {
+        let t = lexed.tokens[i];
+        &bytes[t.start as usize..t.end as usize]
+    };
+    let code: Vec<usize> = lexed
+        .tokens
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.kind != Tok::Comment)
+        .map(|(i, _)| i)
+        .collect();
+    // Open braces: `true` for a namespace body.
+    let mut stack: Vec<bool> = Vec::new();
+    let mut out: BTreeSet<String> = BTreeSet::new();
+    let mut k = 0;
+    while k < code.len() {
+        let i = code[k];
+        match text(i) {
+            b"{" => stack.push(false),
+            b"}" => {
+                stack.pop();
+            }
+            b"namespace" => {
+                // `namespace a::b::c {`: every segment after the first is nested; all are when
+                // a namespace is open already. `using namespace x;` and aliases are not bodies.
+                let using = k > 0 && text(code[k - 1]) == b"using";
+                let mut names: Vec<String> = Vec::new();
+                let mut j = k + 1;
+                while j < code.len() {
+                    let t = lexed.tokens[code[j]];
+                    let s = text(code[j]);
+                    if t.kind == Tok::Ident || s == b"inline" {
+                        if s != b"inline" {
+                            names.push(String::from_utf8_lossy(s).into_owned());
+                        }
+                    } else if s != b"::" {
+                        break;
+                    }
+                    j += 1;
+                }
+                if !using && j < code.len() && text(code[j]) == b"{" {
+                    let inside = stack.iter().any(|&ns| ns);
+                    for (n, name) in names.iter().enumerate() {
+                        if inside || n > 0 {
+                            out.insert(name.clone());
+                        }
+                    }
+                    stack.push(true);
+                    k = j + 1;
+                    continue;
+                }
+                k = j;
+                continue;
+            }
+            _ => {}
+        }
+        k += 1;
+    }
+    out.into_iter().collect()
+}
+
+/// The namespace a translator finding says has no HIP counterpart.
+fn unported_namespace(f: &Finding) -> Option<&str> {
+    if f.rule != "HP001" {
+        return None;
+    }
+    let rest = f.message.strip_prefix("namespace `")?;
+    let (name, tail) = rest.split_once('`')?;
+    tail.starts_with(" has no HIP counterpart").then_some(name)
+}
+
+/// Findings on a CUDA namespace the project declares nested in its own become PASS.
+pub fn pass_own_namespaces(
+    findings: &mut [Finding],
+    sources: &BTreeMap<String, Vec<u8>>,
+    declared: &[(String, Vec<String>)],
+) {
+    let mut first: BTreeMap<&str, &str> = BTreeMap::new();
+    for (path, names) in declared {
+        for n in names {
+            first.entry(n.as_str()).or_insert(path.as_str());
+        }
+    }
+    if first.is_empty() {
+        return;
+    }
+    for f in findings.iter_mut() {
+        if f.status == Status::Pass {
+            continue;
+        }
+        let Some(name) = unported_namespace(f).map(str::to_string) else {
+            continue;
+        };
+        let Some(&decl) = first.get(name.as_str()) else {
+            continue;
+        };
+        // `cuda::std::…` is libcu++ even in a project with its own `cuda` namespace.
+        let after = sources
+            .get(&f.path)
+            .and_then(|b| b.get(f.byte_range.1..))
+            .unwrap_or_default();
+        let after: Vec<u8> = after
+            .iter()
+            .copied()
+            .filter(|c| !c.is_ascii_whitespace())
+            .take(5)
+            .collect();
+        if after.starts_with(b"::std") {
+            continue;
+        }
+        f.status = Status::Pass;
+        f.message = format!(
+            "namespace `{name}` is the project's own (declared inside another namespace in \
+             {decl}), not CUDA's: nothing to port"
+        );
+        f.suggestion = None;
+    }
+}
+
+/// 1-based line of byte `at`.
+fn line_of(text: &[u8], at: usize) -> usize {
+    text[..at.min(text.len())]
+        .iter()
+        .filter(|&&c| c == b'\n')
+        .count()
+        + 1
+}
+
+fn is_ident(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
+/// Where a build file defines `name` for the compiler: `-DNAME`, `('NAME'`/`("NAME"` in a file
+/// with `define_macros`, `add_compile_definitions(NAME` / `target_compile_definitions(… NAME`.
+fn defined_in(rel: &str, text: &[u8], name: &str) -> Option<String> {
+    let n = name.as_bytes();
+    let has = |needle: &[u8]| memchr::memmem::find(text, needle).is_some();
+    let py_macros = has(b"define_macros");
+    let cmake_defs = has(b"compile_definitions");
+    let mut from = 0;
+    while let Some(p) = memchr::memmem::find(&text[from..], n).map(|p| p + from) {
+        from = p + n.len();
+        let before = p.checked_sub(1).map(|i| text[i]);
+        let after = text.get(p + n.len()).copied();
+        if after.is_some_and(is_ident) {
+            continue;
+        }
+        let dash_d = p >= 2 && &text[p - 2..p] == b"-D";
+        let quoted = matches!(before, Some(b'\'') | Some(b'"'))
+            && py_macros
+            && text[..p]
+                .iter()
+                .rev()
+                .find(|c| !c.is_ascii_whitespace() && **c != b'\'' && **c != b'"')
+                == Some(&b'(');
+        // `target_compile_definitions(t PRIVATE NAME)` on one line.
+        let cmake = cmake_defs
+            && before.is_some_and(|c| c.is_ascii_whitespace() || c == b'(')
+            && text[..p]
+                .rsplit(|&c| c == b'\n')
+                .next()
+                .is_some_and(|l| memchr::memmem::find(l, b"compile_definitions").is_some());
+        if dash_d || quoted || cmake {
+            return Some(format!("{rel}:{}", line_of(text, p)));
+        }
+    }
+    None
+}
+
+/// The switch an HP303 finding names (its first code span).
+fn switch_of(f: &Finding) -> Option<&str> {
+    if f.rule != "HP303" {
+        return None;
+    }
+    let (_, rest) = f.message.split_once('`')?;
+    rest.split_once('`').map(|(n, _)| n)
+}
+
+/// HP303 ("check that the HIP build defines it") becomes PASS where the project's build files
+/// define the switch, naming the place.
+pub fn pass_switches_the_build_defines(findings: &mut [Finding], build_files: &[(&str, &[u8])]) {
+    for f in findings.iter_mut() {
+        if f.status == Status::Pass {
+            continue;
+        }
+        let Some(name) = switch_of(f).map(str::to_string) else {
+            continue;
+        };
+        let mut at = build_files
+            .iter()
+            .find_map(|(rel, text)| defined_in(rel, text, &name));
+        if at.is_none() && name == "USE_ROCM" {
+            at = build_files
+                .iter()
+                .find(|(_, t)| memchr::memmem::find(t, b"torch.utils.cpp_extension").is_some())
+                .map(|(rel, _)| {
+                    format!(
+                        "{rel} (a PyTorch extension: torch.utils.cpp_extension passes \
+                         -DUSE_ROCM=1 to ROCm builds)"
+                    )
+                });
+        }
+        if let Some(at) = at {
+            f.status = Status::Pass;
+            f.message = format!(
+                "this project ports itself when `{name}` is defined, and its build defines it: \
+                 {at}; hipport reads its `{name}` branches as the HIP build"
+            );
+            f.suggestion = None;
+        }
+    }
+}
+
+/// The tokens of a path component that name a platform, split at `-`, `_` and `.`.
+const CUDA_TOKENS: [&str; 2] = ["cuda", "nvidia"];
+const ROCM_TOKENS: [&str; 3] = ["hip", "rocm", "amd"];
+
+fn split_tokens(comp: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, c) in comp.char_indices() {
+        if matches!(c, '-' | '_' | '.') {
+            if i > start {
+                out.push((start, i));
+            }
+            start = i + 1;
+        }
+    }
+    if comp.len() > start {
+        out.push((start, comp.len()));
+    }
+    out
+}
+
+/// Candidate ROCm counterparts of one path component: a CUDA token swapped for a ROCm token,
+/// or (for a component with no platform token) a ROCm token appended before the extension.
+fn counterpart_names(comp: &str, file: bool) -> Vec<String> {
+    let toks = split_tokens(comp);
+    let mut out = Vec::new();
+    let mut platform = false;
+    for &(a, b) in &toks {
+        let t = comp[a..b].to_ascii_lowercase();
+        if CUDA_TOKENS.contains(&t.as_str()) {
+            platform = true;
+            for r in ROCM_TOKENS {
+                let r = if comp[a..b].chars().all(|c| c.is_ascii_uppercase()) {
+                    r.to_ascii_uppercase()
+                } else {
+                    r.to_string()
+                };
+                let swapped = format!("{}{}{}", &comp[..a], r, &comp[b..]);
+                // A source's counterpart often changes extension too (`k_cuda.cu`,
+                // `k_hip.cpp`).
+                if file {
+                    if let Some((stem, _)) = swapped.rsplit_once('.') {
+                        for ext in ["hip", "cpp", "cc", "cu"] {
+                            out.push(format!("{stem}.{ext}"));
+                        }
+                    }
+                }
+                out.push(swapped);
+            }
+        } else if ROCM_TOKENS.contains(&t.as_str()) {
+            return Vec::new();
+        }
+    }
+    if !platform && !toks.is_empty() {
+        // `Dockerfile` → `Dockerfile_rocm`, `Dockerfile.rocm`; `env.yml` → `env_rocm.yml`.
+        let (stem, ext) = match comp.rsplit_once('.') {
+            Some((s, e)) if !s.is_empty() => (s, format!(".{e}")),
+            _ => (comp, String::new()),
+        };
+        for r in ["rocm", "hip"] {
+            for sep in ['_', '.', '-'] {
+                out.push(format!("{stem}{sep}{r}{ext}"));
+                out.push(format!("{comp}{sep}{r}"));
+            }
+        }
+    }
+    out
+}
+
+/// Each path whose ROCm counterpart (file or folder) the project keeps, with the counterpart.
+/// `includes` lists each source's resolved project includes: a counterpart that includes the
+/// CUDA file compiles it, so it is not a replacement.
+pub fn rocm_counterparts(
+    paths: &[&str],
+    includes: &HashMap<String, Vec<String>>,
+) -> BTreeMap<String, String> {
+    let files: BTreeSet<&str> = paths.iter().copied().collect();
+    let mut dirs: BTreeSet<String> = BTreeSet::new();
+    for p in paths {
+        let mut acc = String::new();
+        let comps: Vec<&str> = p.split('/').collect();
+        for c in &comps[..comps.len().saturating_sub(1)] {
+            if !acc.is_empty() {
+                acc.push('/');
+            }
+            acc.push_str(c);
+            dirs.insert(acc.clone());
+        }
+    }
+    // A folder counts as a counterpart only with sources of its own: `ggml-hip/` holding just
+    // a CMakeLists.txt that compiles `ggml-cuda/` is the ROCm build OF the CUDA folder.
+    const SOURCE_EXTS: [&str; 9] = ["cu", "cuh", "cpp", "cc", "c", "h", "hpp", "hip", "py"];
+    let with_sources: BTreeSet<&str> = paths
+        .iter()
+        .filter(|p| {
+            p.rsplit_once('.')
+                .is_some_and(|(_, e)| SOURCE_EXTS.contains(&e))
+        })
+        .filter_map(|p| p.rsplit_once('/').map(|(d, _)| d))
+        .collect();
+    let dir_has_sources = |d: &str| {
+        with_sources
+            .iter()
+            .any(|w| *w == d || w.starts_with(&format!("{d}/")))
+    };
+    let mut out = BTreeMap::new();
+    for p in paths {
+        let comps: Vec<&str> = p.split('/').collect();
+        'comp: for (ci, comp) in comps.iter().enumerate() {
+            let last = ci + 1 == comps.len();
+            // Only the file name gets the appended form (`Dockerfile_rocm`); a folder with no
+            // platform token (`src/`) has no counterpart by appending.
+            let has_token = split_tokens(comp)
+                .iter()
+                .any(|&(a, b)| CUDA_TOKENS.contains(&comp[a..b].to_ascii_lowercase().as_str()));
+            if !last && !has_token {
+                continue;
+            }
+            for cand in counterpart_names(comp, last) {
+                let prefix = comps[..ci].join("/");
+                let joined = if prefix.is_empty() {
+                    cand.clone()
+                } else {
+                    format!("{prefix}/{cand}")
+                };
+                let found = if last {
+                    files.contains(joined.as_str())
+                } else {
+                    dirs.contains(&joined) && dir_has_sources(&joined)
+                };
+                if !found {
+                    continue;
+                }
+                // Not a replacement when the counterpart file includes this one.
+                if last
+                    && includes
+                        .get(&joined)
+                        .is_some_and(|v| v.iter().any(|i| i == p))
+                {
+                    continue;
+                }
+                out.insert(
+                    p.to_string(),
+                    if last { joined } else { format!("{joined}/") },
+                );
+                break 'comp;
+            }
+        }
+    }
+    out
+}
+
+/// Findings in files whose ROCm counterpart the project keeps become PASS, naming it.
+pub fn pass_with_counterparts(findings: &mut [Finding], pairs: &BTreeMap<String, String>) {
+    if pairs.is_empty() {
+        return;
+    }
+    for f in findings.iter_mut() {
+        if f.status == Status::Pass {
+            continue;
+        }
+        if let Some(other) = pairs.get(&f.path) {
+            f.status = Status::Pass;
+            f.message.push_str(&format!(
+                " (the project keeps a ROCm counterpart, `{other}`: the ROCm build uses that, \
+                 not this file)"
+            ));
+        }
+    }
+}
+
+/// Whether a CMake condition's words select the HIP build (`WITH_HIP`, `USE_ROCM`,
+/// `CMAKE_HIP_COMPILER`, `HIP_FOUND`), with no `NOT`.
+fn hip_condition(cond: &str) -> bool {
+    let words: Vec<&str> = cond
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    if words
+        .iter()
+        .any(|w| w.eq_ignore_ascii_case("NOT") || w.eq_ignore_ascii_case("OR"))
+    {
+        return false;
+    }
+    words.iter().any(|w| {
+        w.split('_')
+            .any(|p| p.eq_ignore_ascii_case("hip") || p.eq_ignore_ascii_case("rocm"))
+    })
+}
+
+/// Sources a CMake file removes from its lists in an arm only the HIP build runs
+/// (`elseif(WITH_HIP)` … `list(REMOVE_ITEM CUDA_SOURCES src/ops/awq/gemm_gpu.cu)`), relative
+/// to the CMake file's folder, with the reason: the HIP build does not compile them.
+pub fn removed_from_hip_build(rel: &str, text: &[u8]) -> Vec<(String, String)> {
+    let text = String::from_utf8_lossy(text);
+    // The condition of each open `if` arm; `else()` has none we can read.
+    let mut arms: Vec<Option<String>> = Vec::new();
+    let mut out = Vec::new();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut i = 0;
+    while i < lines.len() {
+        let l = lines[i].trim();
+        let lower = l.to_ascii_lowercase();
+        let cond = |l: &str| {
+            l.split_once('(')
+                .map(|(_, r)| r.rsplit_once(')').map_or(r, |(c, _)| c).to_string())
+        };
+        if lower.starts_with("if(") || lower.starts_with("if (") {
+            arms.push(cond(l));
+        } else if lower.starts_with("elseif(") || lower.starts_with("elseif (") {
+            if let Some(top) = arms.last_mut() {
+                *top = cond(l);
+            }
+        } else if lower.starts_with("else(") || lower.starts_with("else (") {
+            if let Some(top) = arms.last_mut() {
+                *top = None;
+            }
+        } else if lower.starts_with("endif") {
+            arms.pop();
+        } else if lower.starts_with("list(remove_item") || lower.starts_with("list (remove_item") {
+            let start = i;
+            let mut args = String::new();
+            loop {
+                args.push_str(lines[i]);
+                args.push(' ');
+                if lines[i].contains(')') || i + 1 >= lines.len() {
+                    break;
+                }
+                i += 1;
+            }
+            let arm = arms.iter().rev().flatten().next().cloned();
+            if let Some(c) = arm.filter(|c| hip_condition(c)) {
+                let words = args
+                    .split_once('(')
+                    .map_or("", |(_, r)| r)
+                    .split(|ch: char| ch.is_whitespace() || ch == ')' || ch == '"');
+                for w in words.skip(2) {
+                    let w = w
+                        .trim_start_matches("${CMAKE_CURRENT_SOURCE_DIR}/")
+                        .trim_start_matches("${PROJECT_SOURCE_DIR}/")
+                        .trim_start_matches("./");
+                    let ext = w.rsplit_once('.').map_or("", |(_, e)| e);
+                    if w.is_empty()
+                        || w.contains('$')
+                        || !matches!(ext, "cu" | "cuh" | "cpp" | "cc" | "cxx" | "c" | "h" | "hpp")
+                    {
+                        continue;
+                    }
+                    out.push((
+                        w.to_string(),
+                        format!(
+                            "removed from the HIP build by {rel}:{} (`list(REMOVE_ITEM …)` under \
+                             `{c}`)",
+                            start + 1
+                        ),
+                    ));
+                }
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nested(src: &str) -> Vec<String> {
+        let lexed = crate::lex::lex(src.as_bytes());
+        nested_namespaces(src.as_bytes(), &lexed)
+    }
+
+    #[test]
+    fn nested_namespaces_are_the_projects() {
+        assert_eq!(
+            nested("namespace ct { namespace cuda { int f(); } }"),
+            vec!["cuda"]
+        );
+        assert_eq!(nested("namespace ct::cuda { int f(); }"), vec!["cuda"]);
+        // Twins: a top-level `namespace cuda {` extends libcu++'s; `using namespace` declares
+        // nothing; a class body is not a namespace.
+        assert!(nested("namespace cuda { int f(); }").is_empty());
+        assert!(nested("namespace a { using namespace cuda; }").is_empty());
+        assert!(nested("struct s { int cuda; }; namespace cuda { }").is_empty());
+    }
+
+    fn finding(rule: &str, path: &str, msg: &str, range: (usize, usize)) -> Finding {
+        Finding {
+            message: msg.into(),
+            byte_range: range,
+            ..Finding::bare(rule, path, 1)
+        }
+    }
+
+    #[test]
+    fn own_namespace_uses_pass_but_libcu_std_stays() {
+        let src = b"x = cuda::get(); y = cuda::std::atomic<int>{};".to_vec();
+        let mut sources = BTreeMap::new();
+        sources.insert("k.cu".to_string(), src);
+        let msg = "namespace `cuda` has no HIP counterpart";
+        let mut fs = vec![
+            finding("HP001", "k.cu", msg, (4, 8)),
+            finding("HP001", "k.cu", msg, (21, 25)),
+        ];
+        let decl = vec![("utils.h".to_string(), vec!["cuda".to_string()])];
+        pass_own_namespaces(&mut fs, &sources, &decl);
+        assert_eq!(fs[0].status, Status::Pass);
+        assert!(fs[0].message.contains("utils.h"));
+        assert_eq!(fs[1].status, Status::Remediation);
+        // Twin: without the declaration nothing changes.
+        let mut fs = vec![finding("HP001", "k.cu", msg, (4, 8))];
+        pass_own_namespaces(&mut fs, &sources, &[]);
+        assert_eq!(fs[0].status, Status::Remediation);
+    }
+
+    #[test]
+    fn switches_defined_by_the_build_pass() {
+        let msg = "this project ports itself when `MMCV_WITH_HIP` is defined: check";
+        let setup: &[u8] = b"if rocm:\n    define_macros += [('MMCV_WITH_HIP', None)]\n";
+        let cmake: &[u8] = b"elseif(WITH_HIP)\n  add_definitions(-DCT2_USE_HIP)\nendif()\n";
+        let mut fs = vec![finding("HP303", "a.cuh", msg, (0, 1))];
+        pass_switches_the_build_defines(&mut fs, &[("setup.py", setup)]);
+        assert_eq!(fs[0].status, Status::Pass);
+        assert!(fs[0].message.contains("setup.py:2"), "{}", fs[0].message);
+        let msg2 = "this project ports itself when `CT2_USE_HIP` is defined: check";
+        let mut fs = vec![finding("HP303", "a.h", msg2, (0, 1))];
+        pass_switches_the_build_defines(&mut fs, &[("CMakeLists.txt", cmake)]);
+        assert!(
+            fs[0].message.contains("CMakeLists.txt:2"),
+            "{}",
+            fs[0].message
+        );
+        // Twins: a name that only appears in a comment-free string elsewhere, or a prefix of
+        // another macro, is not a definition.
+        let other: &[u8] = b"print('MMCV_WITH_HIP is great')\nx = '-DMMCV_WITH_HIPX'\n";
+        let mut fs = vec![finding("HP303", "a.cuh", msg, (0, 1))];
+        pass_switches_the_build_defines(&mut fs, &[("setup.py", other)]);
+        assert_eq!(fs[0].status, Status::Remediation);
+        // USE_ROCM in a PyTorch extension is defined by torch; elsewhere it is not known.
+        let use_rocm = "this project ports itself when `USE_ROCM` is defined: check";
+        let torch_setup: &[u8] = b"from torch.utils.cpp_extension import CUDAExtension\n";
+        let mut fs = vec![finding("HP303", "v.cpp", use_rocm, (0, 1))];
+        pass_switches_the_build_defines(&mut fs, &[("setup.py", torch_setup)]);
+        assert_eq!(fs[0].status, Status::Pass);
+        let mut fs = vec![finding("HP303", "v.cpp", use_rocm, (0, 1))];
+        pass_switches_the_build_defines(&mut fs, &[("setup.py", b"import os\n")]);
+        assert_eq!(fs[0].status, Status::Remediation);
+    }
+
+    #[test]
+    fn sources_removed_in_the_hip_arm() {
+        let cmake = b"if(WITH_CUDA)\n  x()\nelseif(WITH_HIP)\n  list(REMOVE_ITEM CUDA_SOURCES\n    src/awq/gemm_gpu.cu\n    src/awq/gemv_gpu.cu\n  )\nendif()\n";
+        let got = removed_from_hip_build("CMakeLists.txt", cmake);
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert_eq!(got[0].0, "src/awq/gemm_gpu.cu");
+        assert!(got[0].1.contains("CMakeLists.txt:4"), "{}", got[0].1);
+        // Twins: the same removal in the CUDA arm, or under `NOT WITH_HIP`, removes nothing
+        // from the HIP build.
+        let cuda = b"if(WITH_CUDA)\n  list(REMOVE_ITEM S a.cu)\nendif()\nif(NOT WITH_HIP)\n  list(REMOVE_ITEM S b.cu)\nendif()\n";
+        assert!(removed_from_hip_build("CMakeLists.txt", cuda).is_empty());
+    }
+
+    #[test]
+    fn counterparts_of_files_and_folders() {
+        let paths = [
+            "mixbench-cuda/main.cu",
+            "mixbench-hip/main.cpp",
+            "docker/Dockerfile",
+            "docker/Dockerfile_rocm",
+            "src/k_cuda.cu",
+            "src/k_hip.cpp",
+            "src/w_cuda.cu",
+            "src/w_hip.cpp",
+            "lonely-cuda/a.cu",
+            "src/Dockerfile",
+            "ggml-cuda/k.cu",
+            "ggml-hip/CMakeLists.txt",
+        ];
+        let mut inc = HashMap::new();
+        inc.insert(
+            "src/w_hip.cpp".to_string(),
+            vec!["src/w_cuda.cu".to_string()],
+        );
+        let got = rocm_counterparts(&paths, &inc);
+        assert_eq!(got["mixbench-cuda/main.cu"], "mixbench-hip/");
+        assert_eq!(got["docker/Dockerfile"], "docker/Dockerfile_rocm");
+        assert_eq!(got["src/k_cuda.cu"], "src/k_hip.cpp", "{got:?}");
+        // Twins: a HIP wrapper that includes the CUDA file compiles it; no counterpart, no
+        // pass; the ROCm halves themselves are never CUDA halves.
+        assert!(!got.contains_key("src/w_cuda.cu"));
+        assert!(!got.contains_key("lonely-cuda/a.cu"));
+        assert!(!got.contains_key("src/Dockerfile"));
+        assert!(!got.contains_key("mixbench-hip/main.cpp"));
+        // A ROCm folder with no sources of its own builds the CUDA folder.
+        assert!(!got.contains_key("ggml-cuda/k.cu"));
+    }
+}
