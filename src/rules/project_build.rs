@@ -182,13 +182,12 @@ fn defined_in(rel: &str, text: &[u8], name: &str) -> Option<String> {
                 .rev()
                 .find(|c| !c.is_ascii_whitespace() && **c != b'\'' && **c != b'"')
                 == Some(&b'(');
-        // `target_compile_definitions(t PRIVATE NAME)` on one line.
+        // An argument of `target_compile_definitions(t PRIVATE NAME)` or
+        // `add_compile_definitions(NAME)`, on any line of the call.
         let cmake = cmake_defs
             && before.is_some_and(|c| c.is_ascii_whitespace() || c == b'(')
-            && text[..p]
-                .rsplit(|&c| c == b'\n')
-                .next()
-                .is_some_and(|l| memchr::memmem::find(l, b"compile_definitions").is_some());
+            && memchr::memmem::rfind(&text[..p], b"compile_definitions(")
+                .is_some_and(|call| !text[call..p].contains(&b')'));
         if dash_d || quoted || cmake {
             return Some(format!("{rel}:{}", line_of(text, p)));
         }
@@ -282,7 +281,7 @@ fn counterpart_names(comp: &str, file: bool) -> Vec<String> {
                 // `k_hip.cpp`).
                 if file {
                     if let Some((stem, _)) = swapped.rsplit_once('.') {
-                        for ext in ["hip", "cpp", "cc", "cu"] {
+                        for ext in ["hip", "cpp", "cc", "cu", "hip.cpp"] {
                             out.push(format!("{stem}.{ext}"));
                         }
                     }
@@ -561,6 +560,15 @@ mod tests {
         let msg = "this project ports itself when `MMCV_WITH_HIP` is defined: check";
         let setup: &[u8] = b"if rocm:\n    define_macros += [('MMCV_WITH_HIP', None)]\n";
         let cmake: &[u8] = b"elseif(WITH_HIP)\n  add_definitions(-DCT2_USE_HIP)\nendif()\n";
+        let multi: &[u8] = b"target_compile_definitions(t\n    PRIVATE GKO_COMPILING_HIP\n)\n";
+        let msg3 = "this project ports itself when `GKO_COMPILING_HIP` is defined: check";
+        let mut fs = vec![finding("HP303", "a.h", msg3, (0, 1))];
+        pass_switches_the_build_defines(&mut fs, &[("CMakeLists.txt", multi)]);
+        assert!(
+            fs[0].message.contains("CMakeLists.txt:2"),
+            "{}",
+            fs[0].message
+        );
         let mut fs = vec![finding("HP303", "a.cuh", msg, (0, 1))];
         pass_switches_the_build_defines(&mut fs, &[("setup.py", setup)]);
         assert_eq!(fs[0].status, Status::Pass);
@@ -612,6 +620,8 @@ mod tests {
             "docker/Dockerfile_rocm",
             "src/k_cuda.cu",
             "src/k_hip.cpp",
+            "bench/cuda_linops.cpp",
+            "bench/hip_linops.hip.cpp",
             "src/w_cuda.cu",
             "src/w_hip.cpp",
             "lonely-cuda/a.cu",
@@ -628,6 +638,7 @@ mod tests {
         assert_eq!(got["mixbench-cuda/main.cu"], "mixbench-hip/");
         assert_eq!(got["docker/Dockerfile"], "docker/Dockerfile_rocm");
         assert_eq!(got["src/k_cuda.cu"], "src/k_hip.cpp", "{got:?}");
+        assert_eq!(got["bench/cuda_linops.cpp"], "bench/hip_linops.hip.cpp");
         // Twins: a HIP wrapper that includes the CUDA file compiles it; no counterpart, no
         // pass; the ROCm halves themselves are never CUDA halves.
         assert!(!got.contains_key("src/w_cuda.cu"));
