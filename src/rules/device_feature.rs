@@ -212,6 +212,68 @@ const FINE_GRAINED: &[&str] = &[
     "cuMemHostAlloc",
 ];
 
+/// Whether `this_grid()` at token `i` only computes indices: `this_grid().thread_rank()` (or
+/// `.size()`, `.num_threads()`, `.block_rank()`…), or a variable that holds it and is never
+/// `.sync()`ed in the file. Only grid-wide synchronisation needs the co-resident grid that
+/// differs on AMD; a global thread index does not.
+fn index_only_grid(s: &Src, i: usize) -> bool {
+    const INDEX: [&str; 8] = [
+        "thread_rank",
+        "size",
+        "num_threads",
+        "block_rank",
+        "num_blocks",
+        "dim_blocks",
+        "block_index",
+        "group_dim",
+    ];
+    let name = s.tok(i);
+    if name != "this_grid" {
+        return false;
+    }
+    let lx = &s.lexed;
+    let code = |j: Option<usize>| j.map_or("", |j| s.tok(j));
+    // `this_grid ( )` then what follows the call.
+    let Some(open) = lx.next_code(i) else {
+        return false;
+    };
+    let Some(close) = lx.next_code(open) else {
+        return false;
+    };
+    if s.tok(close) != ")" {
+        return false;
+    }
+    let after = lx.next_code(close);
+    if code(after) == "." {
+        return INDEX.contains(&code(after.and_then(|a| lx.next_code(a))));
+    }
+    // `auto g = cg::this_grid();`: the variable before `=`, skipping the qualifiers.
+    let mut k = lx.prev_code(i);
+    while code(k) == "::" {
+        // `ns ::`: skip the namespace (any alias) and its `::`.
+        k = k
+            .and_then(|k| lx.prev_code(k))
+            .and_then(|k| lx.prev_code(k));
+    }
+    if code(k) != "=" {
+        return false;
+    }
+    let var = code(k.and_then(|k| lx.prev_code(k)));
+    if var.is_empty() || !var.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return false;
+    }
+    // Never `var.sync()` (nor passed on: `f(var)` could sync it) in the file.
+    !s.idents().any(|(j, t)| {
+        t == var && j != k.and_then(|k| lx.prev_code(k)).unwrap_or(usize::MAX) && {
+            let next = s.next_text(j);
+            let prev = s.prev_text(j);
+            (next == "." && code(lx.next_code(j).and_then(|d| lx.next_code(d))) == "sync")
+                || prev == "("
+                || prev == ","
+        }
+    })
+}
+
 pub fn check(s: &Src, out: &mut Vec<Finding>) {
     tokens(s, out);
     hopper_asm(s, out);
@@ -241,7 +303,7 @@ fn tokens(s: &Src, out: &mut Vec<Finding>) {
                 &TEXTURE_REFERENCE,
                 format!("`{name}` binds a texture reference; use texture objects"),
             ))
-        } else if COOP.contains(&name) && call {
+        } else if COOP.contains(&name) && call && !index_only_grid(s, i) {
             Some((
                 &COOPERATIVE_LAUNCH,
                 format!(
@@ -520,6 +582,15 @@ mod tests {
         assert_eq!(fires(src, "HP711"), [2]);
         assert_eq!(fires(src, "HP706"), [12]);
         assert_eq!(fires(src, "HP705"), [13]);
+    }
+
+    #[test]
+    fn grid_used_only_as_an_index_is_not_cooperation() {
+        let idx = "__global__ void k(int* p) {\n  auto i = cg::this_grid().thread_rank();\n  auto g = cooperative_groups::this_grid();\n  p[g.thread_rank()] = i;\n}\n";
+        assert!(fires(idx, "HP705").is_empty(), "{:?}", fires(idx, "HP705"));
+        // Twins: a grid that synchronises, directly or through its variable, or is handed on.
+        let sync = "__global__ void k(int* p) {\n  cg::this_grid().sync();\n  auto g = cg::this_grid();\n  g.sync();\n  grid_group h = this_grid();\n  helper(h);\n}\n";
+        assert_eq!(fires(sync, "HP705"), [2, 3, 5]);
     }
 
     #[test]
