@@ -52,8 +52,15 @@ fn a_cublas_arm_is_one_finding_on_the_condition_and_pass_inside() {
     let hp304 = of(&rows, "k.cu", "HP304");
     assert_eq!(hp304.len(), 1, "{rows:?}");
     let (_, line, _, status, phase, msg) = hp304[0];
-    assert_eq!((*line, status.as_str(), phase.as_str()), (1, "REMEDIATION", "CORRECTNESS"));
-    for w in ["`g`", "`cublasLtMatrixLayoutInit`", "the `#else` arm (line 3)"] {
+    assert_eq!(
+        (*line, status.as_str(), phase.as_str()),
+        (1, "REMEDIATION", "CORRECTNESS")
+    );
+    for w in [
+        "`g`",
+        "`cublasLtMatrixLayoutInit`",
+        "the `#else` arm (line 3)",
+    ] {
         assert!(msg.contains(w), "{w}: {msg}");
     }
     // Line 2's unported cuBLASLt call: PASS, naming the deciding condition.
@@ -101,7 +108,11 @@ fn bf16_types_error_arms_and_deliberate_rocm_paths() {
     ]);
     let t = of(&rows, "types.cu", "HP304");
     assert_eq!(t.len(), 1, "{rows:?}");
-    assert!(t[0].5.contains("`nv_bfloat16`") && t[0].5.contains("`TestTypes`"), "{}", t[0].5);
+    assert!(
+        t[0].5.contains("`nv_bfloat16`") && t[0].5.contains("`TestTypes`"),
+        "{}",
+        t[0].5
+    );
     let r = of(&rows, "req.cu", "HP304");
     assert_eq!((r.len(), r[0].4.as_str()), (1, "BUILD"), "{rows:?}");
     assert!(of(&rows, "rocm.cu", "HP304").is_empty(), "{rows:?}");
@@ -118,6 +129,10 @@ fn explain_documents_the_rule() {
     let dir = tempfile::tempdir().expect("tempdir");
     let run = common::hipport(dir.path(), &["explain", "HP304"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(run.stdout.contains("compiled-out-under-hip"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("compiled-out-under-hip"),
+        "{}",
+        run.stdout
+    );
     assert!(run.stdout.contains("CUBLAS_VERSION"), "{}", run.stdout);
 }

@@ -40,6 +40,7 @@ pub const RULES: &[&RuleInfo] = &[&COMPILED_OUT_UNDER_HIP];
 /// One arm of a chain: its directive, its body and whether each build compiles it when reached.
 struct Arm {
     dir: Range<usize>,
+    toks: Vec<String>,
     kind: String,
     body: Range<usize>,
     hip: Option<bool>,
@@ -101,6 +102,7 @@ pub fn check(s: &Src, target: &Target, out: &mut Vec<Finding>) {
                 .iter()
                 .any(|t| t.starts_with("__CUDA_ARCH") || cond::is_hip_macro(t));
             let a = Arm {
+                toks: toks.iter().map(|t| t.to_string()).collect(),
                 dir: s.directive_range(d),
                 kind: name.to_string(),
                 body: d.end..d.end,
@@ -138,7 +140,7 @@ pub fn check(s: &Src, target: &Target, out: &mut Vec<Finding>) {
                 let (Ok(h), Ok(n)) = (taken(&c.arms, |a| a.hip), taken(&c.arms, |a| a.cuda)) else {
                     continue;
                 };
-                if h == n {
+                if h == n || shared_platform_split(s, &c.arms) {
                     continue;
                 }
                 if let Some(f) = finding(s, &c.arms, h, n) {
@@ -157,7 +159,9 @@ pub fn check(s: &Src, target: &Target, out: &mut Vec<Finding>) {
 }
 
 /// How the HIP arm fails, if it does: `#error`/`static_assert(false)` at build time, a throw,
-/// abort, exit or `assert(0)` at run time.
+/// abort, exit or `assert(0)` at run time — at the arm's top level or directly inside a body the
+/// arm opens (a function that replaces the CUDA one and only throws); an `exit` deep in an error
+/// path of a helper is not the arm failing.
 fn failure(s: &Src, body: &Range<usize>) -> Option<Phase> {
     if s.lexed
         .directives
@@ -168,10 +172,14 @@ fn failure(s: &Src, body: &Range<usize>) -> Option<Phase> {
     }
     let toks = code_tokens(s, body);
     let mut phase = None;
+    let mut depth = 0i32;
     for (k, &i) in toks.iter().enumerate() {
         let next = |n: usize| toks.get(k + n).map_or("", |&j| s.tok(j));
         let falsy = matches!(next(2), "0" | "false") && next(3) == ")";
         match s.tok(i) {
+            "{" => depth += 1,
+            "}" => depth -= 1,
+            _ if depth > 1 => {}
             "static_assert" if next(1) == "(" && falsy => return Some(Phase::Build),
             "throw" | "abort" | "exit" | "terminate" | "__trap" | "__builtin_trap" => {
                 phase = Some(Phase::Runtime)
@@ -181,6 +189,31 @@ fn failure(s: &Src, body: &Range<usize>) -> Option<Phase> {
         }
     }
     phase
+}
+
+/// Whether a chain is a plain "is this CUDA?" test (`#ifdef __NVCC__`, `#if !defined(CUDA_VERSION)`:
+/// only `defined` of toolkit or compiler macros) in a file already written for HIP too (a path
+/// segment or a name that says HIP): there the not-CUDA arm is the author's HIP path.
+fn shared_platform_split(s: &Src, arms: &[Arm]) -> bool {
+    let plain = arms.iter().all(|a| {
+        a.toks.iter().all(|t| {
+            matches!(t.as_str(), "defined" | "(" | ")" | "!" | "&&" | "||")
+                || super::macro_env::is_toolkit_identification(t)
+        })
+    });
+    if !plain {
+        return false;
+    }
+    let path_says_hip = s
+        .ctx
+        .path
+        .split(['/', '_', '-', '.'])
+        .any(|w| w.eq_ignore_ascii_case("hip"));
+    path_says_hip
+        || s.idents().any(|(_, t)| {
+            cond::is_hip_macro(t)
+                || (t.starts_with("hip") && t[3..].starts_with(|c: char| c.is_ascii_uppercase()))
+        })
 }
 
 /// The code tokens (no comments, no directive lines) of a byte range.
@@ -247,7 +280,13 @@ fn declared(s: &Src, body: &Range<usize>) -> Vec<String> {
 
 /// Identifiers of `body` that `other` never names (the types and calls that vanish with it),
 /// keywords and short names left out, at most `max`.
-fn only_in(s: &Src, body: &Range<usize>, other: &Range<usize>, skip: &[String], max: usize) -> Vec<String> {
+fn only_in(
+    s: &Src,
+    body: &Range<usize>,
+    other: &Range<usize>,
+    skip: &[String],
+    max: usize,
+) -> Vec<String> {
     let theirs: BTreeSet<&str> = code_tokens(s, other)
         .into_iter()
         .filter(|&i| s.lexed.tokens[i].kind == Tok::Ident)
@@ -274,13 +313,59 @@ fn only_in(s: &Src, body: &Range<usize>, other: &Range<usize>, skip: &[String], 
 }
 
 const KEYWORDS: &[&str] = &[
-    "return", "const", "static", "inline", "void", "float", "double", "unsigned", "signed",
-    "struct", "class", "template", "typename", "using", "auto", "bool", "char", "long", "short",
-    "sizeof", "while", "break", "continue", "switch", "case", "default", "true", "false",
-    "nullptr", "namespace", "typedef", "enum", "public", "private", "protected", "virtual",
-    "override", "constexpr", "__device__", "__host__", "__global__", "__forceinline__",
-    "__shared__", "extern", "size_t", "int32_t", "int64_t", "uint32_t", "uint64_t", "threadIdx",
-    "blockIdx", "blockDim", "gridDim",
+    "return",
+    "const",
+    "static",
+    "inline",
+    "void",
+    "float",
+    "double",
+    "unsigned",
+    "signed",
+    "struct",
+    "class",
+    "template",
+    "typename",
+    "using",
+    "auto",
+    "bool",
+    "char",
+    "long",
+    "short",
+    "sizeof",
+    "while",
+    "break",
+    "continue",
+    "switch",
+    "case",
+    "default",
+    "true",
+    "false",
+    "nullptr",
+    "namespace",
+    "typedef",
+    "enum",
+    "public",
+    "private",
+    "protected",
+    "virtual",
+    "override",
+    "constexpr",
+    "__device__",
+    "__host__",
+    "__global__",
+    "__forceinline__",
+    "__shared__",
+    "extern",
+    "size_t",
+    "int32_t",
+    "int64_t",
+    "uint32_t",
+    "uint64_t",
+    "threadIdx",
+    "blockIdx",
+    "blockDim",
+    "gridDim",
 ];
 
 fn quote(names: &[String]) -> String {
@@ -300,9 +385,10 @@ fn finding(s: &Src, arms: &[Arm], h: Option<usize>, n: Option<usize>) -> Option<
     // Nothing on either side but comments and pragmas: no behaviour changes.
     let substance = |r: &Range<usize>| {
         !code_tokens(s, r).is_empty()
-            || s.lexed.directives.iter().any(|d| {
-                r.contains(&d.start) && !matches!(d.name.as_str(), "pragma" | "line" | "")
-            })
+            || s.lexed
+                .directives
+                .iter()
+                .any(|d| r.contains(&d.start) && !matches!(d.name.as_str(), "pragma" | "line" | ""))
     };
     if fails.is_none() && !substance(&nb) && !substance(&hb) {
         return None;
@@ -331,7 +417,11 @@ fn finding(s: &Src, arms: &[Arm], h: Option<usize>, n: Option<usize>) -> Option<
                 "{} from {}{}",
                 quote(&instead_decl),
                 arm_words(h),
-                if same { ", the older or fallback code path" } else { "" }
+                if same {
+                    ", the older or fallback code path"
+                } else {
+                    ""
+                }
             )
         }
         Some(_) if substance(&hb) => format!("the code of {}", arm_words(h)),
@@ -381,8 +471,16 @@ mod tests {
         let src = "#if defined(CUBLAS_VERSION) && CUBLAS_VERSION >= 11600\nvoid g(){ cublasLtMatrixLayoutInit(0,0,0,0,0); }\n#else\nint g(){ return 1; }\n#endif\n";
         let f = hp304(src);
         assert_eq!(f.len(), 1, "{f:?}");
-        assert_eq!((f[0].line, f[0].status, f[0].phase), (1, Status::Remediation, Phase::Correctness));
-        for w in ["`g`", "`cublasLtMatrixLayoutInit`", "the `#else` arm (line 3)", "the `#if` arm (line 1)"] {
+        assert_eq!(
+            (f[0].line, f[0].status, f[0].phase),
+            (1, Status::Remediation, Phase::Correctness)
+        );
+        for w in [
+            "`g`",
+            "`cublasLtMatrixLayoutInit`",
+            "the `#else` arm (line 3)",
+            "the `#if` arm (line 1)",
+        ] {
             assert!(f[0].message.contains(w), "{w}: {}", f[0].message);
         }
         // The same chain on a project macro the tool cannot resolve stays live: nothing.
@@ -397,13 +495,20 @@ mod tests {
         assert!(f[0].message.contains("`nv_bfloat16`"), "{}", f[0].message);
         assert!(f[0].message.contains("`TestTypes`"), "{}", f[0].message);
         // A deliberate ROCm arm is written for AMD already: nothing.
-        assert!(hp304(&src.replace("#ifdef __CUDA_BF16_TYPES_EXIST__", "#ifndef USE_ROCM")).is_empty());
-        assert!(hp304(&src.replace("#ifdef __CUDA_BF16_TYPES_EXIST__", "#if !defined(__HIP_PLATFORM_AMD__)")).is_empty());
+        assert!(
+            hp304(&src.replace("#ifdef __CUDA_BF16_TYPES_EXIST__", "#ifndef USE_ROCM")).is_empty()
+        );
+        assert!(hp304(&src.replace(
+            "#ifdef __CUDA_BF16_TYPES_EXIST__",
+            "#if !defined(__HIP_PLATFORM_AMD__)"
+        ))
+        .is_empty());
     }
 
     #[test]
     fn a_failing_hip_arm_moves_the_phase() {
-        let err = "#if CUDART_VERSION >= 11000\nvoid f() {}\n#else\n#error this needs CUDA 11\n#endif\n";
+        let err =
+            "#if CUDART_VERSION >= 11000\nvoid f() {}\n#else\n#error this needs CUDA 11\n#endif\n";
         let f = hp304(err);
         assert_eq!((f.len(), f[0].phase), (1, Phase::Build));
         let throw = "#if CUDART_VERSION >= 11000\nvoid f() { fast(); }\n#else\nvoid f() { throw std::runtime_error(\"old CUDA\"); }\n#endif\n";
@@ -423,24 +528,83 @@ mod tests {
         let all = hazard_findings(src);
         let f: Vec<&Finding> = all.iter().filter(|f| f.rule == "HP304").collect();
         assert_eq!(f.len(), 1);
-        assert!(f[0].message.contains("older or fallback code path"), "{}", f[0].message);
-        assert!(!all.iter().any(|f| f.rule == "HP301" && f.line == 1), "{all:?}");
+        assert!(
+            f[0].message.contains("older or fallback code path"),
+            "{}",
+            f[0].message
+        );
+        assert!(
+            !all.iter().any(|f| f.rule == "HP301" && f.line == 1),
+            "{all:?}"
+        );
     }
 
     #[test]
     fn arch_splits_unknown_and_nested_dead_chains_are_left_alone() {
         // `__CUDA_ARCH__`: arch-check's business.
-        assert!(hp304("#if __CUDA_ARCH__ >= 800\nvoid f(){ a(); }\n#else\nvoid f(){ b(); }\n#endif\n").is_empty());
+        assert!(hp304(
+            "#if __CUDA_ARCH__ >= 800\nvoid f(){ a(); }\n#else\nvoid f(){ b(); }\n#endif\n"
+        )
+        .is_empty());
         // CUDA side unknown (a project flag): no finding.
-        assert!(hp304("#if defined(WITH_LT) && CUBLAS_VERSION >= 11600\nvoid f(){ a(); }\n#endif\n").is_empty());
+        assert!(hp304(
+            "#if defined(WITH_LT) && CUBLAS_VERSION >= 11600\nvoid f(){ a(); }\n#endif\n"
+        )
+        .is_empty());
         // Inside a branch HIP never compiles: nothing to compare.
-        assert!(hp304("#ifndef USE_ROCM\n#if CUBLAS_VERSION >= 11600\nvoid f(){ a(); }\n#endif\n#endif\n").is_empty());
+        assert!(hp304(
+            "#ifndef USE_ROCM\n#if CUBLAS_VERSION >= 11600\nvoid f(){ a(); }\n#endif\n#endif\n"
+        )
+        .is_empty());
         // Both builds take the same arm (RCCL defines NCCL_VERSION_CODE too).
         assert!(hp304("#ifdef NCCL_VERSION_CODE\nvoid f(){ a(); }\n#endif\n").is_empty());
         // Only pragmas differ: no behaviour changes.
         assert!(hp304("#ifdef __NVCC__\n#pragma nv_diag_suppress 177\n#endif\n").is_empty());
         // The twin with code does fire.
-        assert_eq!(hp304("#ifdef __NVCC__\nvoid f(){ a(); }\n#endif\n").len(), 1);
+        assert_eq!(
+            hp304("#ifdef __NVCC__\nvoid f(){ a(); }\n#endif\n").len(),
+            1
+        );
+    }
+
+    /// `#if !defined(CUDA_VERSION)` in a file written for HIP too is its HIP path; the same test
+    /// in a CUDA-only file is not.
+    #[test]
+    fn a_not_cuda_arm_in_a_shared_file_is_the_hip_path() {
+        use crate::rules::syntax::test_support::hazard_findings_at;
+        let src = "void f() {\n#if !defined(CUDA_VERSION)\n  portable();\n#else\n  tuned_for_sm80();\n#endif\n}\n";
+        let n = |path: &str, src: &str| {
+            hazard_findings_at(path, src)
+                .into_iter()
+                .filter(|f| f.rule == "HP304")
+                .count()
+        };
+        assert_eq!(n("common/cuda_hip/k.cpp", src), 0);
+        assert_eq!(
+            n(
+                "k.cu",
+                &format!("{src}void g() {{ hipDeviceSynchronize(); }}\n")
+            ),
+            0
+        );
+        assert_eq!(n("k.cu", src), 1);
+        // A version comparison is not a platform test, even in a shared file.
+        assert_eq!(
+            n(
+                "common/cuda_hip/k.cpp",
+                &src.replace("!defined(CUDA_VERSION)", "CUDA_VERSION < 11000")
+            ),
+            1
+        );
+    }
+
+    /// An `exit` deep in a helper's error path is not the HIP arm failing.
+    #[test]
+    fn only_a_top_level_failure_moves_the_phase() {
+        let helper = "#if CUDART_VERSION < 5000\ninline void check(int e) {\n  if (e) {\n    exit(1);\n  }\n}\n#endif\n";
+        assert_eq!(hp304(helper)[0].phase, Phase::Correctness);
+        let top = "#if CUDART_VERSION >= 2020\nvoid map() { setup(); }\n#else\nvoid map() { exit(0); }\n#endif\n";
+        assert_eq!(hp304(top)[0].phase, Phase::Runtime);
     }
 
     /// A hazard inside the arm HIP never compiles is PASS and names the deciding condition.
@@ -454,6 +618,9 @@ mod tests {
             assert_eq!(f.status, Status::Pass, "{f:?}");
             assert!(f.message.contains("compiled out under HIP: decided by `#if defined(CUBLAS_VERSION) && CUBLAS_VERSION >= 11600` (line 1)"), "{}", f.message);
         }
-        assert!(all.iter().any(|f| f.line == 8 && f.status != Status::Pass), "{all:?}");
+        assert!(
+            all.iter().any(|f| f.line == 8 && f.status != Status::Pass),
+            "{all:?}"
+        );
     }
 }

@@ -105,7 +105,7 @@ pub fn check_lexed(
     driver_api::check(&s, &mut out);
     library::check(&s, target, &mut out);
     device_feature::check(&s, &mut out);
-    let regions = hipside::regions(&s);
+    let regions = hipside::regions_for(&s, target.rocm);
     let offsets: Vec<usize> = out
         .iter()
         .chain(translated.iter())

@@ -53,16 +53,13 @@ pub type Undefined<'a> = &'a dyn Fn(&str) -> bool;
 
 /// A directive's condition tokens and whether HIP compiles its branch (`None`: unknown), under
 /// the HIP-Clang environment of [`macro_env`] with the project macros `undef` names undefined.
-fn value(s: &Src, d: &Directive, undef: Undefined) -> (Vec<String>, Option<i64>) {
+fn value(s: &Src, d: &Directive, hip: MacroEnv, undef: Undefined) -> (Vec<String>, Option<i64>) {
     let toks: Vec<String> = cond::condition_tokens(s, d)
         .into_iter()
         .map(str::to_string)
         .collect();
     let extra = |n: &str| undef(n).then_some(Known::Undefined);
-    let v = MacroEnv::hip()
-        .with_extra(&extra)
-        .directive(s, d)
-        .map(i64::from);
+    let v = hip.with_extra(&extra).directive(s, d).map(i64::from);
     (toks, v)
 }
 
@@ -94,8 +91,17 @@ pub fn regions(s: &Src) -> Vec<Region> {
     regions_with(s, &|_| false)
 }
 
+/// [`regions`] for a target ROCm release (table rows limited to a ROCm range apply).
+pub fn regions_for(s: &Src, rocm: crate::version::Version) -> Vec<Region> {
+    regions_in(s, MacroEnv::hip_for(rocm), &|_| false)
+}
+
 /// [`regions`] with project macros `undef` says the HIP build never defines.
 pub fn regions_with(s: &Src, undef: Undefined) -> Vec<Region> {
+    regions_in(s, MacroEnv::hip(), undef)
+}
+
+fn regions_in(s: &Src, hip: MacroEnv, undef: Undefined) -> Vec<Region> {
     struct Frame {
         /// An earlier branch of the chain is certainly compiled under HIP.
         taken: bool,
@@ -135,7 +141,7 @@ pub fn regions_with(s: &Src, undef: Undefined) -> Vec<Region> {
         let name = d.name.as_str();
         match name {
             "if" | "ifdef" | "ifndef" => {
-                let (toks, h) = value(s, d, undef);
+                let (toks, h) = value(s, d, hip, undef);
                 let c = platform_only(s, d, false);
                 let side = branch_side(h, c, &toks, false, false);
                 let taken_kind = taken_kind(&toks);
@@ -157,7 +163,7 @@ pub fn regions_with(s: &Src, undef: Undefined) -> Vec<Region> {
                 let (toks, h) = if name == "else" {
                     (Vec::new(), Some(1))
                 } else {
-                    value(s, d, undef)
+                    value(s, d, hip, undef)
                 };
                 let c = if name == "else" {
                     Some(1)

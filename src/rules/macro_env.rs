@@ -104,6 +104,25 @@ fn table() -> &'static BTreeMap<String, Vec<Row>> {
     T.get_or_init(|| parse(TABLE).unwrap_or_default())
 }
 
+/// Whether the table lists `name` as a CUDA toolkit or compiler identification macro (families
+/// `compiler`, `runtime`, `driver`: `__NVCC__`, `CUDA_VERSION`, `CUDART_VERSION`), the macros a
+/// file tests to ask "is this a CUDA build?".
+pub fn is_toolkit_identification(name: &str) -> bool {
+    static NAMES: OnceLock<Vec<String>> = OnceLock::new();
+    NAMES
+        .get_or_init(|| {
+            let Ok(t) = HandTable::parse("hip_macros.tsv", TABLE, &["macro", "family"]) else {
+                return Vec::new();
+            };
+            t.iter()
+                .filter(|r| matches!(r.get("family"), "compiler" | "runtime" | "driver"))
+                .map(|r| r.get("macro").to_string())
+                .collect()
+        })
+        .iter()
+        .any(|n| n == name)
+}
+
 /// Which build a [`MacroEnv`] describes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Build {
@@ -218,6 +237,19 @@ mod tests {
     fn the_table_parses_and_every_row_has_a_source() {
         let t = parse(TABLE).expect("hip_macros.tsv parses");
         assert!(t.len() >= 40, "{} macros", t.len());
+        // Rows are kept sorted by name (byte order), as in every hand table.
+        let names: Vec<&str> = TABLE
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .skip(1)
+            .filter_map(|l| l.split('\t').next())
+            .collect();
+        assert!(
+            names.windows(2).all(|w| w[0] < w[1]),
+            "hip_macros.tsv is not sorted"
+        );
+        assert!(is_toolkit_identification("CUDA_VERSION") && is_toolkit_identification("__NVCC__"));
+        assert!(!is_toolkit_identification("CUBLAS_VERSION"));
         assert!(parse("macro\thip\tcuda\tsource\nX\tmaybe\t1\thttps://x\n").is_err());
         assert!(parse("macro\thip\tcuda\tsource\nX\tundefined\t1\t\n").is_err());
     }
@@ -248,8 +280,14 @@ mod tests {
         let c = "defined(CUBLAS_VERSION) && CUBLAS_VERSION >= 11600";
         assert_eq!(ev(MacroEnv::hip(), c), Some(0));
         assert_eq!(ev(MacroEnv::cuda(), c), Some(1));
-        assert_eq!(ev(MacroEnv::hip(), "defined(__CUDA_BF16_TYPES_EXIST__)"), Some(0));
-        assert_eq!(ev(MacroEnv::cuda(), "defined(__CUDA_BF16_TYPES_EXIST__)"), Some(1));
+        assert_eq!(
+            ev(MacroEnv::hip(), "defined(__CUDA_BF16_TYPES_EXIST__)"),
+            Some(0)
+        );
+        assert_eq!(
+            ev(MacroEnv::cuda(), "defined(__CUDA_BF16_TYPES_EXIST__)"),
+            Some(1)
+        );
         assert_eq!(ev(MacroEnv::hip(), "CUDNN_VERSION >= 8000"), Some(0));
         assert_eq!(ev(MacroEnv::cuda(), "CUDNN_MAJOR >= 8"), Some(1));
         // RCCL and rocThrust define these: defined, value not pinned.
@@ -264,7 +302,10 @@ mod tests {
         assert_eq!(ev(MacroEnv::cuda(), "defined(USE_ROCM)"), Some(0));
         assert_eq!(ev(MacroEnv::hip(), "defined(USE_ROCM)"), Some(1));
         // HIP's NVIDIA platform macro is not defined by HIP-Clang for AMD.
-        assert_eq!(ev(MacroEnv::hip(), "defined(__HIP_PLATFORM_NVIDIA__)"), Some(0));
+        assert_eq!(
+            ev(MacroEnv::hip(), "defined(__HIP_PLATFORM_NVIDIA__)"),
+            Some(0)
+        );
     }
 
     #[test]
@@ -272,8 +313,10 @@ mod tests {
         let undef = |n: &str| (n == "CUBLAS_VERSION").then_some(Known::Value(1));
         let env = MacroEnv::cuda().with_extra(&undef);
         assert_eq!(ev(env, "CUBLAS_VERSION >= 11600"), Some(0));
-        let t = parse("macro\thip\tcuda\trocm_min\tsource\nX\t7\t1\t7.0.0\thttps://x\nX\t6\t1\t\thttps://x\n")
-            .unwrap();
+        let t = parse(
+            "macro\thip\tcuda\trocm_min\tsource\nX\t7\t1\t7.0.0\thttps://x\nX\t6\t1\t\thttps://x\n",
+        )
+        .unwrap();
         let rows = &t["X"];
         assert!(rows[0].rocm.contains("7.1.0".parse().unwrap()));
         assert!(!rows[0].rocm.contains("6.4.0".parse().unwrap()));
