@@ -1,11 +1,15 @@
-//! A small evaluator for `#if` conditions under HIP-Clang, so that a finding can say which
-//! branch HIP compiles. Three-valued: a macro the tool knows is undefined under HIP counts as
-//! undefined (value 0), HIP's own platform macros as 1, anything else makes the result unknown.
+//! A small evaluator for `#if` conditions, so that a finding can say which branch HIP compiles.
+//! Three-valued: a macro the environment knows is undefined counts as 0, a known value as
+//! itself, anything else makes the result unknown (and its branches stay live). Which macros a
+//! HIP-Clang compile and a current CUDA build define is data, in [`super::macro_env`]; this
+//! module only parses and evaluates.
 
 use super::syntax::Src;
 use crate::lex::{Directive, Tok};
 
-/// Macros HIP-Clang never defines (CUDA toolkit and nvcc macros).
+/// CUDA toolkit and nvcc macros HIP-Clang never defines: a name list kept for callers that only
+/// ask "is this a known CUDA compiler macro" (`cuda_side`); every value comes from
+/// [`super::macro_env`], and a test checks the two agree.
 pub const UNDEFINED_UNDER_HIP: &[&str] = &[
     "CUDA_VERSION",
     "CUDART_VERSION",
@@ -22,7 +26,8 @@ pub const UNDEFINED_UNDER_HIP: &[&str] = &[
     "NVCC",
 ];
 
-const DEFINED_UNDER_HIP: &[&str] = &["__HIP_PLATFORM_AMD__", "__HIPCC__", "__HIP__"];
+/// HIP-Clang's own platform macros, defined (as 1) in every compile for AMD.
+pub(crate) const DEFINED_UNDER_HIP: &[&str] = &["__HIP_PLATFORM_AMD__", "__HIPCC__", "__HIP__"];
 
 /// The condition tokens of a directive (after `#if`/`#elif`), with multi-byte operators merged.
 pub fn condition_tokens<'a>(s: &Src<'a>, d: &Directive) -> Vec<&'a str> {
@@ -67,30 +72,16 @@ pub fn condition_tokens<'a>(s: &Src<'a>, d: &Directive) -> Vec<&'a str> {
 
 /// The value of a condition under HIP-Clang, `None` when it depends on something unknown.
 pub fn eval_under_hip(toks: &[&str]) -> Option<i64> {
-    eval(toks, &|name| {
-        if UNDEFINED_UNDER_HIP.contains(&name) {
-            Some(0)
-        } else if DEFINED_UNDER_HIP.contains(&name) {
-            Some(1)
-        } else {
-            None
-        }
-    })
+    super::macro_env::MacroEnv::hip().eval(toks)
 }
 
 /// The value of a condition in nvcc's device pass for a current NVIDIA GPU (CUDA 12.8,
-/// sm_90): the branch that GPU compiles. HIP platform macros are undefined there, every other
-/// macro unknown.
+/// sm_90): the branch that GPU compiles. The current CUDA build of
+/// [`super::macro_env::MacroEnv::cuda`] with `__CUDA_ARCH__` fixed to 900.
 pub fn eval_current_nvcc(toks: &[&str]) -> Option<i64> {
-    eval(toks, &|name| match name {
-        "__CUDA_ARCH__" => Some(900),
-        "__CUDACC_VER_MAJOR__" => Some(12),
-        "__CUDACC_VER_MINOR__" => Some(8),
-        "CUDA_VERSION" | "CUDART_VERSION" => Some(12080),
-        "__CUDACC__" | "__NVCC__" => Some(1),
-        _ if DEFINED_UNDER_HIP.contains(&name) => Some(0),
-        _ => None,
-    })
+    use super::macro_env::{Known, MacroEnv};
+    let sm90 = |n: &str| (n == "__CUDA_ARCH__").then_some(Known::Value(900));
+    MacroEnv::cuda().with_extra(&sm90).eval(toks)
 }
 
 /// Whether a macro names the HIP/ROCm/AMD platform: HIP's own (`__HIP_PLATFORM_AMD__`,
@@ -148,10 +139,23 @@ pub fn is_hip_macro(name: &str) -> bool {
 /// defined (`hip`) or not, every other macro unknown. `Some` means the condition is decided by
 /// an explicit platform test alone.
 pub fn eval_platform(toks: &[&str], hip: bool) -> Option<i64> {
-    eval(toks, &|name| is_hip_macro(name).then_some(hip as i64))
+    eval(toks, &|name, _| is_hip_macro(name).then_some(hip as i64))
 }
 
-fn eval(toks: &[&str], look: &dyn Fn(&str) -> Option<i64>) -> Option<i64> {
+/// How a condition uses a macro name: inside `defined(…)`, or for its value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Use {
+    Defined,
+    Value,
+}
+
+/// A macro's value as `look` answers it (`None`: unknown); `defined X` asks with
+/// [`Use::Defined`] and wants 0 or 1.
+pub type Look<'l> = &'l dyn Fn(&str, Use) -> Option<i64>;
+
+/// Evaluates condition tokens with `look`; `None` when the value depends on something unknown
+/// or the tokens are not a well-formed expression.
+pub fn eval(toks: &[&str], look: Look) -> Option<i64> {
     let mut p = P {
         t: toks,
         i: 0,
@@ -183,7 +187,7 @@ pub fn decided_for_hip(s: &Src, d: &Directive) -> bool {
 struct P<'t, 'a, 'l> {
     t: &'t [&'a str],
     i: usize,
-    look: &'l dyn Fn(&str) -> Option<i64>,
+    look: Look<'l>,
     /// Nesting of the recursive descent; past `MAX_DEPTH` the value is unknown (no stack
     /// overflow on `#if ((((…` or `#if !!!!…`).
     depth: u32,
@@ -289,13 +293,13 @@ impl P<'_, '_, '_> {
                 if paren && self.peek() == ")" {
                     self.i += 1;
                 }
-                (self.look)(&name)
+                (self.look)(&name, Use::Defined)
             }
             _ => {
                 if let Some(v) = super::syntax::int_value(&t) {
                     return Some(v as i64);
                 }
-                if let Some(v) = (self.look)(&t) {
+                if let Some(v) = (self.look)(&t, Use::Value) {
                     Some(v)
                 } else {
                     // A function-like macro call: skip its arguments, value unknown.

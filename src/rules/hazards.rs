@@ -11,8 +11,8 @@ use crate::rules::hipside::{self, Dead, Side};
 use crate::rules::index::NodeIndex;
 use crate::rules::syntax::Src;
 use crate::rules::{
-    api, arch_check, device_feature, driver_api, inline_asm, library, version_check, warp_size,
-    FileCtx,
+    api, arch_check, compiled_out, device_feature, driver_api, inline_asm, library, version_check,
+    warp_size, FileCtx,
 };
 use tree_sitter::Tree;
 
@@ -105,40 +105,23 @@ pub fn check_lexed(
     driver_api::check(&s, &mut out);
     library::check(&s, target, &mut out);
     device_feature::check(&s, &mut out);
-    let regions = hipside::regions(&s);
+    let regions = hipside::regions_for(&s, target.rocm);
     let offsets: Vec<usize> = out
         .iter()
         .chain(translated.iter())
         .map(|f| f.byte_range.0)
         .collect();
-    let sides = hipside::sides_at(&regions, &offsets);
-    let mut next_side = sides.into_iter();
-    let mut keep = |f: &mut Finding| match next_side.next().flatten() {
-        None => true,
-        Some(Side::Never(Dead::Arch { alternative: true }))
-            if f.category == Category::InlineAsm =>
-        {
-            f.phase = Phase::Performance;
-            f.message.push_str(
-                " (behind a `__CUDA_ARCH__` test: HIP compiles the other branch, so this is a lost fast path, not a build failure)",
-            );
-            true
-        }
-        // A CUDA version or architecture branch HIP never compiles: nothing to port there, but
-        // the reviewer sees why (PASS with the reason).
-        Some(Side::Never(Dead::Toolkit | Dead::Arch { .. })) => {
-            if f.status != Status::Pass {
-                f.status = Status::Pass;
-                f.message.push_str(
-                    " (in a branch HIP never compiles: its condition is false under HIP)",
-                );
-            }
-            true
-        }
-        Some(_) => false,
+    let at = hipside::regions_at(&regions, &offsets);
+    let mut next_region = at.into_iter().map(|r| r.map(|i| &regions[i]));
+    let mut keep = |f: &mut Finding| {
+        let Some(region) = next_region.next().flatten() else {
+            return true;
+        };
+        keep_in(&s, region, f)
     };
     out.retain_mut(|f| keep(f));
     translated.retain_mut(|f| keep(f));
+    compiled_out::check(&s, target, &mut out);
     declared_names(&s, translated);
     cg_reduce_calls(&s, target, translated);
     for (name, range) in hipside::project_switches(&s) {
@@ -148,6 +131,31 @@ pub fn check_lexed(
     let mut seen = std::collections::HashSet::new();
     out.retain(|f| seen.insert((f.rule.clone(), f.line)));
     out
+}
+
+/// Whether a finding inside `region` (a branch HIP never compiles, or only HIP compiles) is kept,
+/// and how it reads there: a CUDA version or architecture branch HIP never compiles is nothing
+/// to port (PASS, naming the deciding condition); inline PTX with an alternative HIP compiles
+/// is a lost fast path; a branch an explicit platform test decides is dropped.
+fn keep_in(s: &Src, region: &hipside::Region, f: &mut Finding) -> bool {
+    match region.side {
+        Side::Never(Dead::Arch { alternative: true }) if f.category == Category::InlineAsm => {
+            f.phase = Phase::Performance;
+            f.message.push_str(
+                " (behind a `__CUDA_ARCH__` test: HIP compiles the other branch, so this is a lost fast path, not a build failure)",
+            );
+            true
+        }
+        Side::Never(Dead::Toolkit | Dead::Arch { .. }) => {
+            if f.status != Status::Pass {
+                f.status = Status::Pass;
+                f.message
+                    .push_str(&format!(" ({})", hipside::dead_note(s, region)));
+            }
+            true
+        }
+        _ => false,
+    }
 }
 
 /// Drops the translator's "no HIP counterpart" findings on names the file itself declares

@@ -1,9 +1,12 @@
 //! One model of which code HIP compiles, shared by every hazard rule and by the translator's
 //! findings in `scan`: each `#if`/`#ifdef`/`#elif`/`#else` branch (nested) is evaluated for the
-//! HIP side of the port. HIP's platform macros and the project's own ROCm switches (`USE_ROCM`,
+//! HIP side of the port under the HIP-Clang macro environment of [`super::macro_env`] (a hand
+//! table with sources): HIP's platform macros and the project's own ROCm switches (`USE_ROCM`,
 //! `GGML_USE_HIP`) count as defined, `__CUDACC__` too (`hipport port` rewrites it to
-//! `__HIPCC__`), CUDA toolkit and nvcc macros (`CUDA_VERSION`, `__CUDA_ARCH__`, `__NVCC__`,
-//! `_NVHPC_CUDA`) as undefined; anything else is unknown and its branches stay live.
+//! `__HIPCC__`), CUDA toolkit, nvcc and CUDA library macros (`CUDA_VERSION`, `__CUDA_ARCH__`,
+//! `CUBLAS_VERSION`, `__CUDA_BF16_TYPES_EXIST__`) as undefined; anything else is unknown and its
+//! branches stay live. Each dead branch remembers the directive that decides it, so a finding
+//! there names the condition ([`dead_note`]).
 //!
 //! A branch HIP never compiles is not a porting problem (its findings are dropped), except inline
 //! PTX behind `__CUDA_ARCH__ >= N` with an alternative branch: HIP compiles the alternative, so
@@ -11,6 +14,7 @@
 //! written for AMD already.
 
 use super::cond;
+use super::macro_env::{Known, MacroEnv};
 use super::syntax::Src;
 use crate::lex::Directive;
 use std::ops::Range;
@@ -39,90 +43,24 @@ pub enum Side {
 pub struct Region {
     pub range: Range<usize>,
     pub side: Side,
+    /// The directive whose condition decides the side: the branch's own, or the earlier branch
+    /// of the chain HIP compiles instead.
+    pub decider: Range<usize>,
 }
-
-/// Macros HIP-Clang leaves undefined beyond those `cond` knows (NVIDIA HPC compiler).
-const ALSO_UNDEFINED: &[&str] = &[
-    "_NVHPC_CUDA",
-    "__NVCOMPILER_CUDA__",
-    "__CUDA_ARCH_FEAT_SM90_ALL",
-];
 
 /// Project macros the HIP build never defines (see [`cuda_side_defines`]); none by default.
 pub type Undefined<'a> = &'a dyn Fn(&str) -> bool;
 
-/// The value of a macro on the HIP side of the port, `None` when unknown.
-fn hip_value(name: &str, undef: Undefined) -> Option<i64> {
-    if name == "__CUDACC__" || cond::is_hip_macro(name) {
-        Some(1)
-    } else if cond::UNDEFINED_UNDER_HIP.contains(&name)
-        || ALSO_UNDEFINED.contains(&name)
-        || undef(name)
-    {
-        Some(0)
-    } else {
-        None
-    }
-}
-
-/// A directive's condition tokens and its value on the HIP side.
-fn value(s: &Src, d: &Directive, undef: Undefined) -> (Vec<String>, Option<i64>) {
+/// A directive's condition tokens and whether HIP compiles its branch (`None`: unknown), under
+/// the HIP-Clang environment of [`macro_env`] with the project macros `undef` names undefined.
+fn value(s: &Src, d: &Directive, hip: MacroEnv, undef: Undefined) -> (Vec<String>, Option<i64>) {
     let toks: Vec<String> = cond::condition_tokens(s, d)
         .into_iter()
         .map(str::to_string)
         .collect();
-    let v = match d.name.as_str() {
-        "if" | "elif" => {
-            let t: Vec<&str> = toks.iter().map(String::as_str).collect();
-            eval(&t, undef)
-        }
-        "ifdef" | "elifdef" => toks
-            .first()
-            .and_then(|n| hip_value(n, undef))
-            .map(|v| (v != 0) as i64),
-        "ifndef" | "elifndef" => toks
-            .first()
-            .and_then(|n| hip_value(n, undef))
-            .map(|v| (v == 0) as i64),
-        _ => None,
-    };
+    let extra = |n: &str| undef(n).then_some(Known::Undefined);
+    let v = hip.with_extra(&extra).directive(s, d).map(i64::from);
     (toks, v)
-}
-
-/// Evaluates `#if` tokens with [`hip_value`]: `defined(X)` and bare `X` alike.
-fn eval(toks: &[&str], undef: Undefined) -> Option<i64> {
-    // Substitute known macros by literals and let `cond` evaluate: `cond::eval_under_hip`
-    // knows the CUDA macros; HIP switches and `__CUDACC__` are written in as 1.
-    let mut out: Vec<String> = Vec::with_capacity(toks.len());
-    let mut i = 0;
-    while i < toks.len() {
-        let t = toks[i];
-        if t == "defined" {
-            let paren = toks.get(i + 1) == Some(&"(");
-            let name = toks
-                .get(i + if paren { 2 } else { 1 })
-                .copied()
-                .unwrap_or("");
-            let len = if paren { 4 } else { 2 };
-            match hip_value(name, undef) {
-                Some(v) => out.push(((v != 0) as i64).to_string()),
-                None => out.extend(
-                    toks[i..(i + len).min(toks.len())]
-                        .iter()
-                        .map(|x| x.to_string()),
-                ),
-            }
-            i += len;
-            continue;
-        }
-        match hip_value(t, undef) {
-            Some(v) if toks.get(i + 1) != Some(&"(") => out.push(v.to_string()),
-            _ => out.push(t.to_string()),
-        }
-        i += 1;
-    }
-    let refs: Vec<&str> = out.iter().map(String::as_str).collect();
-    cond::eval_under_hip(&refs)
 }
 
 fn mentions(toks: &[String], pred: impl Fn(&str) -> bool) -> bool {
@@ -153,8 +91,17 @@ pub fn regions(s: &Src) -> Vec<Region> {
     regions_with(s, &|_| false)
 }
 
+/// [`regions`] for a target ROCm release (table rows limited to a ROCm range apply).
+pub fn regions_for(s: &Src, rocm: crate::version::Version) -> Vec<Region> {
+    regions_in(s, MacroEnv::hip_for(rocm), &|_| false)
+}
+
 /// [`regions`] with project macros `undef` says the HIP build never defines.
 pub fn regions_with(s: &Src, undef: Undefined) -> Vec<Region> {
+    regions_in(s, MacroEnv::hip(), undef)
+}
+
+fn regions_in(s: &Src, hip: MacroEnv, undef: Undefined) -> Vec<Region> {
     struct Frame {
         /// An earlier branch of the chain is certainly compiled under HIP.
         taken: bool,
@@ -162,25 +109,29 @@ pub fn regions_with(s: &Src, undef: Undefined) -> Vec<Region> {
         all_false: bool,
         /// An earlier branch is certainly compiled without HIP (so later ones are HIP-only).
         cuda_taken: bool,
-        /// The open branch: its start and its side, when it is not simply compiled.
-        open: Option<(usize, Side)>,
+        /// The open branch: its start, its side and the directive deciding it, when it is not
+        /// simply compiled.
+        open: Option<(usize, Side, Range<usize>)>,
         /// Indices into `out` of this chain's `__CUDA_ARCH__` regions, to mark alternatives.
         arch: Vec<usize>,
         /// Some branch of the chain is compiled by HIP (or may be).
         live_branch: bool,
         /// Why later branches are dead once an earlier one is certainly taken.
         taken_kind: Dead,
+        /// The directive of the branch certainly taken.
+        taken_at: Range<usize>,
     }
     let mut out: Vec<Region> = Vec::new();
     let mut stack: Vec<Frame> = Vec::new();
     let close = |f: &mut Frame, end: usize, out: &mut Vec<Region>| {
-        if let Some((st, side)) = f.open.take() {
+        if let Some((st, side, decider)) = f.open.take() {
             if matches!(side, Side::Never(Dead::Arch { .. })) {
                 f.arch.push(out.len());
             }
             out.push(Region {
                 range: st..end,
                 side,
+                decider,
             });
         } else {
             f.live_branch = true;
@@ -190,16 +141,18 @@ pub fn regions_with(s: &Src, undef: Undefined) -> Vec<Region> {
         let name = d.name.as_str();
         match name {
             "if" | "ifdef" | "ifndef" => {
-                let (toks, h) = value(s, d, undef);
+                let (toks, h) = value(s, d, hip, undef);
                 let c = platform_only(s, d, false);
                 let side = branch_side(h, c, &toks, false, false);
                 let taken_kind = taken_kind(&toks);
+                let here = s.directive_range(d);
                 stack.push(Frame {
                     taken_kind,
                     taken: h.is_some_and(|v| v != 0),
                     all_false: h == Some(0),
                     cuda_taken: c.is_some_and(|v| v != 0),
-                    open: side.map(|x| (d.end, x)),
+                    open: side.map(|x| (d.end, x, here.clone())),
+                    taken_at: here,
                     arch: Vec::new(),
                     live_branch: false,
                 });
@@ -210,22 +163,27 @@ pub fn regions_with(s: &Src, undef: Undefined) -> Vec<Region> {
                 let (toks, h) = if name == "else" {
                     (Vec::new(), Some(1))
                 } else {
-                    value(s, d, undef)
+                    value(s, d, hip, undef)
                 };
                 let c = if name == "else" {
                     Some(1)
                 } else {
                     platform_only(s, d, false)
                 };
-                let side = if f.taken {
-                    Some(Side::Never(f.taken_kind))
+                let here = s.directive_range(d);
+                let (side, decider) = if f.taken {
+                    (Some(Side::Never(f.taken_kind)), f.taken_at.clone())
                 } else {
-                    branch_side(h, c, &toks, f.all_false, f.cuda_taken)
+                    (
+                        branch_side(h, c, &toks, f.all_false, f.cuda_taken),
+                        here.clone(),
+                    )
                 };
-                f.open = side.map(|x| (d.end, x));
+                f.open = side.map(|x| (d.end, x, decider));
                 if !f.taken && h.is_some_and(|v| v != 0) {
                     f.taken = true;
                     f.taken_kind = taken_kind(&toks);
+                    f.taken_at = here;
                 }
                 f.all_false &= h == Some(0);
                 f.cuda_taken |= c.is_some_and(|v| v != 0);
@@ -300,6 +258,15 @@ pub fn side_at(regions: &[Region], at: usize) -> Option<Side> {
 /// the offsets in order with the regions around the current one kept in ordered sets (asking
 /// `side_at` per finding walked every region each time, quadratic over a file).
 pub fn sides_at(regions: &[Region], offsets: &[usize]) -> Vec<Option<Side>> {
+    regions_at(regions, offsets)
+        .into_iter()
+        .map(|r| r.map(|i| regions[i].side))
+        .collect()
+}
+
+/// [`sides_at`] answering with the index of the deciding region in `regions`, so that a finding
+/// can name the condition ([`dead_note`]).
+pub fn regions_at(regions: &[Region], offsets: &[usize]) -> Vec<Option<usize>> {
     use std::cmp::Reverse;
     use std::collections::{BTreeSet, BinaryHeap};
     let mut order: Vec<usize> = (0..offsets.len()).collect();
@@ -333,10 +300,34 @@ pub fn sides_at(regions: &[Region], offsets: &[usize]) -> Vec<Option<Side>> {
         }
         out[i] = never
             .first()
-            .map(|&(_, r)| regions[r].side)
-            .or_else(|| all.first().map(|&r| regions[r].side));
+            .map(|&(_, r)| r)
+            .or_else(|| all.first().copied());
     }
     out
+}
+
+/// Words for a finding in a branch HIP never compiles: the directive that decides it, as
+/// written (whitespace collapsed, at most 100 characters), and its 1-based line.
+pub fn dead_note(s: &Src, r: &Region) -> String {
+    format!(
+        "compiled out under HIP: decided by `{}` (line {})",
+        directive_text(s, r.decider.clone()),
+        s.line(r.decider.start) + 1
+    )
+}
+
+/// A directive's text with whitespace and line continuations collapsed, cut at 100 characters.
+pub fn directive_text(s: &Src, r: Range<usize>) -> String {
+    let raw = String::from_utf8_lossy(&s.bytes()[r]);
+    let words: Vec<&str> = raw
+        .split(|c: char| c.is_whitespace() || c == '\\')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut t = words.join(" ").replacen("# ", "#", 1);
+    if t.chars().count() > 100 {
+        t = t.chars().take(99).collect::<String>() + "…";
+    }
+    t
 }
 
 /// The project ROCm switches (`USE_ROCM`, `GGML_USE_HIP`) a file tests, with the first

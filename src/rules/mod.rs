@@ -59,6 +59,7 @@ pub const fn kebab<const N: usize>(constant: &str) -> [u8; N] {
 
 pub mod api;
 pub mod arch_check;
+pub mod compiled_out;
 pub mod cond;
 pub mod cuda_side;
 pub mod cutlass_component;
@@ -70,6 +71,7 @@ pub mod hipside;
 pub mod index;
 pub mod inline_asm;
 pub mod library;
+pub mod macro_env;
 pub mod project_build;
 pub mod suppress;
 pub mod syntax;
@@ -114,6 +116,7 @@ pub fn all() -> &'static [&'static RuleInfo] {
             warp_size::RULES,
             inline_asm::RULES,
             version_check::RULES,
+            compiled_out::RULES,
             arch_check::RULES,
             driver_api::RULES,
             library::RULES,

@@ -1,7 +1,10 @@
 //! version-check (HP3xx): branches on the CUDA toolkit or compiler version. HIP-Clang defines
 //! none of these macros, so `#if CUDA_VERSION >= 11000` silently takes the "old CUDA" branch
 //! (undefined macros are 0), and version numbers queried at run time are HIP's, not CUDA's.
-//! Each finding says which branch HIP compiles.
+//! Each finding says which branch HIP compiles. Where both a HIP-Clang compile and a current
+//! CUDA build are decided and take different arms, the chain is one HP304 finding
+//! ([`super::compiled_out`]) and carries no HP301; HP301 stays for tests HIP evaluates like
+//! CUDA (PASS) or that one build leaves undecided (review).
 
 use super::cond;
 use super::syntax::{self, Src};

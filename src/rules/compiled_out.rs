@@ -1,0 +1,456 @@
+//! compiled-out-under-hip (HP304): a conditional chain where the ROCm build takes another arm
+//! than a current CUDA build. Both builds are evaluated with [`macro_env`] (a HIP-Clang compile
+//! for AMD, and CUDA 12.8 with its libraries); where both are decided and differ, one finding on
+//! the deciding directive names what disappears (declarations of the arm CUDA compiles and
+//! names used only there) and what runs instead. Nothing inside the arms is reported here:
+//! [`hipside`] marks the arm HIP never compiles, and findings there are PASS naming this
+//! condition.
+//!
+//! Not reported: chains on HIP's platform or a project's ROCm switch (`#ifdef USE_ROCM … #else`,
+//! `__HIP_PLATFORM_AMD__`: the HIP arm is the author's deliberate ROCm path), chains on
+//! `__CUDA_ARCH__` (device/host or per-GPU splits: arch-check covers them), chains either build
+//! leaves undecided (a project macro the tool cannot resolve stays live), and chains nested in a
+//! branch one of the builds never compiles. A chain with a finding here carries no HP301: one
+//! decision, one finding.
+
+use super::cond;
+use super::hipside;
+use super::macro_env::MacroEnv;
+use super::syntax::Src;
+use super::RuleInfo;
+use crate::finding::Finding;
+use crate::gate::{Phase, Status};
+use crate::kinds::cuda::{Field as F, Kind as K, NodeExt};
+use crate::lex::Tok;
+use crate::mappings::Target;
+use std::collections::BTreeSet;
+use std::ops::Range;
+
+rule!(COMPILED_OUT_UNDER_HIP, "HP304", VersionCheck, Remediation, Correctness,
+    summary: "A `#if`/`#ifdef` chain where the ROCm build compiles another arm than a current CUDA build (a CUDA library or toolkit macro HIP never defines): the CUDA arm's code disappears under HIP.",
+    why: "HIP-Clang defines none of the CUDA toolkit or library macros (`CUBLAS_VERSION`, `CUDNN_VERSION`, `__CUDA_BF16_TYPES_EXIST__`, `CUDART_VERSION`), so `#if defined(CUBLAS_VERSION) && CUBLAS_VERSION >= 11600` is false there and the `#else` arm (or nothing) is compiled. The port builds, but a feature is silently gone: a fused epilogue that computes a bias gradient, a bf16 test type, a fast path. When the HIP arm is `#error` or throws, the failure moves to build or run time.",
+    bad: "#if defined(CUBLAS_VERSION) && CUBLAS_VERSION >= 11600\nvoid gemm_bias_grad() { /* cublasLt epilogue */ }\n#else\nvoid gemm_bias_grad() { /* no-op */ }\n#endif",
+    good: "#if defined(__HIP_PLATFORM_AMD__) || (defined(CUBLAS_VERSION) && CUBLAS_VERSION >= 11600)\nvoid gemm_bias_grad() { /* hipBLASLt epilogue */ }\n#else\nvoid gemm_bias_grad() { /* no-op */ }\n#endif",
+    fix: "Decide what the ROCm build needs: make the CUDA arm compile for HIP (add `|| defined(__HIP_PLATFORM_AMD__)` once its calls port, e.g. to hipBLASLt), or keep the other arm deliberately with an explicit `#elif defined(__HIP_PLATFORM_AMD__)` that says why. Test the feature on ROCm either way.",
+    refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_porting_guide.html", "https://docs.nvidia.com/cuda/cublas/index.html#cublasgetversion"],
+);
+
+pub const RULES: &[&RuleInfo] = &[&COMPILED_OUT_UNDER_HIP];
+
+/// One arm of a chain: its directive, its body and whether each build compiles it when reached.
+struct Arm {
+    dir: Range<usize>,
+    toks: Vec<String>,
+    kind: String,
+    body: Range<usize>,
+    hip: Option<bool>,
+    cuda: Option<bool>,
+}
+
+/// An open chain and whether the code around it is compiled by each build.
+struct Chain {
+    arms: Vec<Arm>,
+    around_hip: bool,
+    around_cuda: bool,
+    /// A condition on HIP's platform, a ROCm switch or `__CUDA_ARCH__`.
+    excluded: bool,
+}
+
+/// The arm a build takes: `Ok(Some(i))`, `Ok(None)` when no arm is, `Err(())` when undecided.
+fn taken(arms: &[Arm], side: impl Fn(&Arm) -> Option<bool>) -> Result<Option<usize>, ()> {
+    for (i, a) in arms.iter().enumerate() {
+        match side(a) {
+            Some(true) => return Ok(Some(i)),
+            Some(false) => {}
+            None => return Err(()),
+        }
+    }
+    Ok(None)
+}
+
+/// Whether a build compiles the open (last) arm: `Some(false)` only when certain.
+fn open_arm(arms: &[Arm], side: impl Fn(&Arm) -> Option<bool>) -> Option<bool> {
+    let (last, before) = arms.split_last()?;
+    if before.iter().any(|a| side(a) == Some(true)) {
+        return Some(false);
+    }
+    if before.iter().all(|a| side(a) == Some(false)) {
+        return side(last);
+    }
+    (side(last) == Some(false)).then_some(false)
+}
+
+/// Adds HP304 findings for `s` and drops HP301 findings on the same chains.
+pub fn check(s: &Src, target: &Target, out: &mut Vec<Finding>) {
+    let hip = MacroEnv::hip_for(target.rocm);
+    let cuda = MacroEnv::cuda();
+    let mut stack: Vec<Chain> = Vec::new();
+    let mut found: Vec<Finding> = Vec::new();
+    let mut chain_dirs: Vec<usize> = Vec::new();
+    let live = |stack: &[Chain]| {
+        stack.last().map_or((true, true), |c| {
+            let h = c.around_hip && open_arm(&c.arms, |a| a.hip) != Some(false);
+            let n = c.around_cuda && open_arm(&c.arms, |a| a.cuda) != Some(false);
+            (h, n)
+        })
+    };
+    for d in &s.lexed.directives {
+        let name = d.name.as_str();
+        let arm = || {
+            let toks = cond::condition_tokens(s, d);
+            let excluded = toks
+                .iter()
+                .any(|t| t.starts_with("__CUDA_ARCH") || cond::is_hip_macro(t));
+            let a = Arm {
+                toks: toks.iter().map(|t| t.to_string()).collect(),
+                dir: s.directive_range(d),
+                kind: name.to_string(),
+                body: d.end..d.end,
+                hip: hip.directive(s, d),
+                cuda: cuda.directive(s, d),
+            };
+            (a, excluded)
+        };
+        match name {
+            "if" | "ifdef" | "ifndef" => {
+                let (around_hip, around_cuda) = live(&stack);
+                let (a, excluded) = arm();
+                stack.push(Chain {
+                    arms: vec![a],
+                    around_hip,
+                    around_cuda,
+                    excluded,
+                });
+            }
+            "elif" | "elifdef" | "elifndef" | "else" | "endif" => {
+                let Some(c) = stack.last_mut() else { continue };
+                if let Some(last) = c.arms.last_mut() {
+                    last.body.end = d.start;
+                }
+                if name != "endif" {
+                    let (a, excluded) = arm();
+                    c.excluded |= excluded;
+                    c.arms.push(a);
+                    continue;
+                }
+                let Some(c) = stack.pop() else { continue };
+                if c.excluded || !c.around_hip || !c.around_cuda {
+                    continue;
+                }
+                let (Ok(h), Ok(n)) = (taken(&c.arms, |a| a.hip), taken(&c.arms, |a| a.cuda)) else {
+                    continue;
+                };
+                if h == n || shared_platform_split(s, &c.arms) {
+                    continue;
+                }
+                if let Some(f) = finding(s, &c.arms, h, n) {
+                    chain_dirs.extend(c.arms.iter().map(|a| a.dir.start));
+                    found.push(f);
+                }
+            }
+            _ => {}
+        }
+    }
+    out.retain(|f| {
+        f.rule != super::version_check::CUDA_VERSION_MACRO.code()
+            || !chain_dirs.contains(&f.byte_range.0)
+    });
+    out.extend(found);
+}
+
+/// How the HIP arm fails, if it does: `#error`/`static_assert(false)` at build time, a throw,
+/// abort, exit or `assert(0)` at run time — at the arm's top level or directly inside a body the
+/// arm opens (a function that replaces the CUDA one and only throws); an `exit` deep in an error
+/// path of a helper is not the arm failing.
+fn failure(s: &Src, body: &Range<usize>) -> Option<Phase> {
+    if s.lexed
+        .directives
+        .iter()
+        .any(|d| body.contains(&d.start) && d.name == "error")
+    {
+        return Some(Phase::Build);
+    }
+    let toks = code_tokens(s, body);
+    let mut phase = None;
+    let mut depth = 0i32;
+    for (k, &i) in toks.iter().enumerate() {
+        let next = |n: usize| toks.get(k + n).map_or("", |&j| s.tok(j));
+        let falsy = matches!(next(2), "0" | "false") && next(3) == ")";
+        match s.tok(i) {
+            "{" => depth += 1,
+            "}" => depth -= 1,
+            _ if depth > 1 => {}
+            "static_assert" if next(1) == "(" && falsy => return Some(Phase::Build),
+            "throw" | "abort" | "exit" | "terminate" | "__trap" | "__builtin_trap" => {
+                phase = Some(Phase::Runtime)
+            }
+            "assert" if next(1) == "(" && falsy => phase = Some(Phase::Runtime),
+            _ => {}
+        }
+    }
+    phase
+}
+
+/// Whether a chain is a plain "is this CUDA?" test (`#ifdef __NVCC__`, `#if !defined(CUDA_VERSION)`:
+/// only `defined` of toolkit or compiler macros) in a file already written for HIP too (a path
+/// segment or a name that says HIP): there the not-CUDA arm is the author's HIP path.
+fn shared_platform_split(s: &Src, arms: &[Arm]) -> bool {
+    let plain = arms.iter().all(|a| {
+        a.toks.iter().all(|t| {
+            matches!(t.as_str(), "defined" | "(" | ")" | "!" | "&&" | "||")
+                || super::macro_env::is_toolkit_identification(t)
+        })
+    });
+    if !plain {
+        return false;
+    }
+    let path_says_hip = s
+        .ctx
+        .path
+        .split(['/', '_', '-', '.'])
+        .any(|w| w.eq_ignore_ascii_case("hip"));
+    path_says_hip
+        || s.idents().any(|(_, t)| {
+            cond::is_hip_macro(t)
+                || (t.starts_with("hip") && t[3..].starts_with(|c: char| c.is_ascii_uppercase()))
+        })
+}
+
+/// The code tokens (no comments, no directive lines) of a byte range.
+fn code_tokens(s: &Src, r: &Range<usize>) -> Vec<usize> {
+    s.lexed
+        .tokens
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| {
+            r.contains(&(t.start as usize)) && t.kind != Tok::Comment && !t.in_directive()
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// The names an arm declares: functions, classes, structs, enums, typedefs and aliases, and
+/// the macros it `#define`s, in source order.
+fn declared(s: &Src, body: &Range<usize>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let kinds = [
+        K::FunctionDefinition,
+        K::StructSpecifier,
+        K::ClassSpecifier,
+        K::EnumSpecifier,
+        K::TypeDefinition,
+        K::AliasDeclaration,
+    ];
+    let mut nodes = s.of_kinds(&kinds);
+    nodes.retain(|n| body.contains(&n.start_byte()) && n.end_byte() <= body.end);
+    nodes.sort_by_key(|n| n.start_byte());
+    for n in nodes {
+        let name = match n.node_kind() {
+            K::FunctionDefinition | K::TypeDefinition => n.field(F::Declarator).and_then(|d| {
+                let mut d = d;
+                loop {
+                    match d.node_kind() {
+                        K::Identifier
+                        | K::FieldIdentifier
+                        | K::TypeIdentifier
+                        | K::QualifiedIdentifier => return Some(s.text(d)),
+                        _ => d = d.field(F::Declarator)?,
+                    }
+                }
+            }),
+            K::AliasDeclaration => n.field(F::Name).map(|x| s.text(x)),
+            _ if n.field(F::Body).is_some() => n.field(F::Name).map(|x| s.text(x)),
+            _ => None,
+        };
+        if let Some(x) = name.filter(|x| !x.is_empty() && !out.iter().any(|o| o == x)) {
+            out.push(x.to_string());
+        }
+    }
+    for d in &s.lexed.directives {
+        if body.contains(&d.start) && d.name == "define" {
+            if let Some(m) = cond::condition_tokens(s, d).first() {
+                if !out.iter().any(|o| o == m) {
+                    out.push((*m).to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Identifiers of `body` that `other` never names (the types and calls that vanish with it),
+/// keywords and short names left out, at most `max`.
+fn only_in(
+    s: &Src,
+    body: &Range<usize>,
+    other: &Range<usize>,
+    skip: &[String],
+    max: usize,
+) -> Vec<String> {
+    let theirs: BTreeSet<&str> = code_tokens(s, other)
+        .into_iter()
+        .filter(|&i| s.lexed.tokens[i].kind == Tok::Ident)
+        .map(|i| s.tok(i))
+        .collect();
+    let mut out: Vec<String> = Vec::new();
+    for i in code_tokens(s, body) {
+        let t = s.tok(i);
+        if s.lexed.tokens[i].kind != Tok::Ident
+            || t.len() < 4
+            || KEYWORDS.contains(&t)
+            || theirs.contains(t)
+            || skip.iter().any(|x| x == t)
+            || out.iter().any(|x| x == t)
+        {
+            continue;
+        }
+        out.push(t.to_string());
+        if out.len() == max {
+            break;
+        }
+    }
+    out
+}
+
+const KEYWORDS: &[&str] = &[
+    "return",
+    "const",
+    "static",
+    "inline",
+    "void",
+    "float",
+    "double",
+    "unsigned",
+    "signed",
+    "struct",
+    "class",
+    "template",
+    "typename",
+    "using",
+    "auto",
+    "bool",
+    "char",
+    "long",
+    "short",
+    "sizeof",
+    "while",
+    "break",
+    "continue",
+    "switch",
+    "case",
+    "default",
+    "true",
+    "false",
+    "nullptr",
+    "namespace",
+    "typedef",
+    "enum",
+    "public",
+    "private",
+    "protected",
+    "virtual",
+    "override",
+    "constexpr",
+    "__device__",
+    "__host__",
+    "__global__",
+    "__forceinline__",
+    "__shared__",
+    "extern",
+    "size_t",
+    "int32_t",
+    "int64_t",
+    "uint32_t",
+    "uint64_t",
+    "threadIdx",
+    "blockIdx",
+    "blockDim",
+    "gridDim",
+];
+
+fn quote(names: &[String]) -> String {
+    names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The finding for a chain where HIP takes arm `h` and CUDA arm `n` (`None`: no arm).
+fn finding(s: &Src, arms: &[Arm], h: Option<usize>, n: Option<usize>) -> Option<Finding> {
+    let empty = arms.last().map_or(0..0, |a| a.body.end..a.body.end);
+    let body = |i: Option<usize>| i.map_or(empty.clone(), |i| arms[i].body.clone());
+    let (hb, nb) = (body(h), body(n));
+    let fails = failure(s, &hb);
+    // Nothing on either side but comments and pragmas: no behaviour changes.
+    let substance = |r: &Range<usize>| {
+        !code_tokens(s, r).is_empty()
+            || s.lexed
+                .directives
+                .iter()
+                .any(|d| r.contains(&d.start) && !matches!(d.name.as_str(), "pragma" | "line" | ""))
+    };
+    if fails.is_none() && !substance(&nb) && !substance(&hb) {
+        return None;
+    }
+    let deciding = &arms[h.unwrap_or(arms.len()).min(n.unwrap_or(arms.len()))];
+    let line = |r: &Range<usize>| s.line(r.start) + 1;
+    let arm_words = |i: Option<usize>| match i {
+        Some(i) => format!("the `#{}` arm (line {})", arms[i].kind, line(&arms[i].dir)),
+        None => "no arm".to_string(),
+    };
+    let lost_decl = declared(s, &nb);
+    let lost_uses = only_in(s, &nb, &hb, &lost_decl, 6);
+    let lost = match (lost_decl.is_empty(), lost_uses.is_empty()) {
+        (true, true) if substance(&nb) => "its code (no declarations)".to_string(),
+        (true, true) => "nothing".to_string(),
+        (false, true) => quote(&lost_decl),
+        (true, false) => format!("code using {}", quote(&lost_uses)),
+        (false, false) => format!("{} (using {})", quote(&lost_decl), quote(&lost_uses)),
+    };
+    let instead_decl = declared(s, &hb);
+    let instead = match h {
+        None => "nothing".to_string(),
+        Some(_) if !instead_decl.is_empty() => {
+            let same = instead_decl.iter().all(|x| lost_decl.contains(x));
+            format!(
+                "{} from {}{}",
+                quote(&instead_decl),
+                arm_words(h),
+                if same {
+                    ", the older or fallback code path"
+                } else {
+                    ""
+                }
+            )
+        }
+        Some(_) if substance(&hb) => format!("the code of {}", arm_words(h)),
+        Some(_) => format!("{} (empty)", arm_words(h)),
+    };
+    let cond_text = hipside::directive_text(s, deciding.dir.clone());
+    let mut msg = format!(
+        "`{cond_text}`: a current CUDA build compiles {}, HIP-Clang {} (HIP defines none of the CUDA toolkit and library macros tested). Compiled out under HIP: {lost}; runs instead: {instead}",
+        arm_words(n),
+        arm_words(h),
+    );
+    let mut f = s.ctx.finding(
+        &COMPILED_OUT_UNDER_HIP,
+        deciding.dir.clone(),
+        String::new(),
+        Some("make the CUDA arm compile for HIP (`|| defined(__HIP_PLATFORM_AMD__)` once its calls port) or keep the other arm deliberately under an explicit `defined(__HIP_PLATFORM_AMD__)` test".into()),
+    );
+    if let Some(p) = fails {
+        f.phase = p;
+        msg.push_str(match p {
+            Phase::Build => " — HIP's arm stops the build (`#error`/`static_assert`)",
+            _ => " — HIP's arm fails at run time (throw/abort/assert)",
+        });
+    }
+    f.message = msg;
+    f.status = Status::Remediation;
+    Some(f)
+}
+
+#[cfg(test)]
+#[path = "compiled_out_tests.rs"]
+mod tests;

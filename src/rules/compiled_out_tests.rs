@@ -1,0 +1,169 @@
+//! Tests of HP304 (compiled-out-under-hip): each shape with its negative twin.
+use crate::finding::Finding;
+use crate::gate::{Phase, Status};
+use crate::rules::syntax::test_support::hazard_findings;
+
+fn hp304(src: &str) -> Vec<Finding> {
+    hazard_findings(src)
+        .into_iter()
+        .filter(|f| f.rule == "HP304")
+        .collect()
+}
+
+/// Issue 20's reproducer: one finding on the condition, naming what disappears and what
+/// runs instead.
+#[test]
+fn a_cublas_version_arm_is_compiled_out() {
+    let src = "#if defined(CUBLAS_VERSION) && CUBLAS_VERSION >= 11600\nvoid g(){ cublasLtMatrixLayoutInit(0,0,0,0,0); }\n#else\nint g(){ return 1; }\n#endif\n";
+    let f = hp304(src);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(
+        (f[0].line, f[0].status, f[0].phase),
+        (1, Status::Remediation, Phase::Correctness)
+    );
+    for w in [
+        "`g`",
+        "`cublasLtMatrixLayoutInit`",
+        "the `#else` arm (line 3)",
+        "the `#if` arm (line 1)",
+    ] {
+        assert!(f[0].message.contains(w), "{w}: {}", f[0].message);
+    }
+    // The same chain on a project macro the tool cannot resolve stays live: nothing.
+    assert!(hp304(&src.replace("CUBLAS_VERSION", "MY_BLAS_VERSION")).is_empty());
+}
+
+#[test]
+fn a_bf16_test_type_vanishes() {
+    let src = "#ifdef __CUDA_BF16_TYPES_EXIST__\nusing TestTypes = ::testing::Types<float, half, nv_bfloat16>;\n#else\nusing TestTypes = ::testing::Types<float, half>;\n#endif\n";
+    let f = hp304(src);
+    assert_eq!(f.len(), 1);
+    assert!(f[0].message.contains("`nv_bfloat16`"), "{}", f[0].message);
+    assert!(f[0].message.contains("`TestTypes`"), "{}", f[0].message);
+    // A deliberate ROCm arm is written for AMD already: nothing.
+    assert!(hp304(&src.replace("#ifdef __CUDA_BF16_TYPES_EXIST__", "#ifndef USE_ROCM")).is_empty());
+    assert!(hp304(&src.replace(
+        "#ifdef __CUDA_BF16_TYPES_EXIST__",
+        "#if !defined(__HIP_PLATFORM_AMD__)"
+    ))
+    .is_empty());
+}
+
+#[test]
+fn a_failing_hip_arm_moves_the_phase() {
+    let err =
+        "#if CUDART_VERSION >= 11000\nvoid f() {}\n#else\n#error this needs CUDA 11\n#endif\n";
+    let f = hp304(err);
+    assert_eq!((f.len(), f[0].phase), (1, Phase::Build));
+    let throw = "#if CUDART_VERSION >= 11000\nvoid f() { fast(); }\n#else\nvoid f() { throw std::runtime_error(\"old CUDA\"); }\n#endif\n";
+    assert_eq!(hp304(throw)[0].phase, Phase::Runtime);
+    // A requirement check that nothing trips under CUDA: HIP takes the `#error` arm.
+    let req = "#if CUDA_VERSION < 11000\n#error CUDA 11 required\n#endif\n";
+    let f = hp304(req);
+    assert_eq!((f.len(), f[0].line, f[0].phase), (1, 1, Phase::Build));
+    assert!(f[0].message.contains("no arm"), "{}", f[0].message);
+}
+
+/// Both arms declare the same function: HIP runs the older path. Still one finding (a
+/// behaviour change), saying so, and no HP301 beside it.
+#[test]
+fn same_names_in_both_arms_is_the_older_path() {
+    let src = "#if CUDART_VERSION >= 11000\nvoid copy() { cudaMemcpyAsync(0,0,0,cudaMemcpyDefault,0); }\n#else\nvoid copy() { cudaMemcpy(0,0,0,cudaMemcpyDefault); }\n#endif\n";
+    let all = hazard_findings(src);
+    let f: Vec<&Finding> = all.iter().filter(|f| f.rule == "HP304").collect();
+    assert_eq!(f.len(), 1);
+    assert!(
+        f[0].message.contains("older or fallback code path"),
+        "{}",
+        f[0].message
+    );
+    assert!(
+        !all.iter().any(|f| f.rule == "HP301" && f.line == 1),
+        "{all:?}"
+    );
+}
+
+#[test]
+fn arch_splits_unknown_and_nested_dead_chains_are_left_alone() {
+    // `__CUDA_ARCH__`: arch-check's business.
+    assert!(
+        hp304("#if __CUDA_ARCH__ >= 800\nvoid f(){ a(); }\n#else\nvoid f(){ b(); }\n#endif\n")
+            .is_empty()
+    );
+    // CUDA side unknown (a project flag): no finding.
+    assert!(
+        hp304("#if defined(WITH_LT) && CUBLAS_VERSION >= 11600\nvoid f(){ a(); }\n#endif\n")
+            .is_empty()
+    );
+    // Inside a branch HIP never compiles: nothing to compare.
+    assert!(hp304(
+        "#ifndef USE_ROCM\n#if CUBLAS_VERSION >= 11600\nvoid f(){ a(); }\n#endif\n#endif\n"
+    )
+    .is_empty());
+    // Both builds take the same arm (RCCL defines NCCL_VERSION_CODE too).
+    assert!(hp304("#ifdef NCCL_VERSION_CODE\nvoid f(){ a(); }\n#endif\n").is_empty());
+    // Only pragmas differ: no behaviour changes.
+    assert!(hp304("#ifdef __NVCC__\n#pragma nv_diag_suppress 177\n#endif\n").is_empty());
+    // The twin with code does fire.
+    assert_eq!(
+        hp304("#ifdef __NVCC__\nvoid f(){ a(); }\n#endif\n").len(),
+        1
+    );
+}
+
+/// `#if !defined(CUDA_VERSION)` in a file written for HIP too is its HIP path; the same test
+/// in a CUDA-only file is not.
+#[test]
+fn a_not_cuda_arm_in_a_shared_file_is_the_hip_path() {
+    use crate::rules::syntax::test_support::hazard_findings_at;
+    let src = "void f() {\n#if !defined(CUDA_VERSION)\n  portable();\n#else\n  tuned_for_sm80();\n#endif\n}\n";
+    let n = |path: &str, src: &str| {
+        hazard_findings_at(path, src)
+            .into_iter()
+            .filter(|f| f.rule == "HP304")
+            .count()
+    };
+    assert_eq!(n("common/cuda_hip/k.cpp", src), 0);
+    assert_eq!(
+        n(
+            "k.cu",
+            &format!("{src}void g() {{ hipDeviceSynchronize(); }}\n")
+        ),
+        0
+    );
+    assert_eq!(n("k.cu", src), 1);
+    // A version comparison is not a platform test, even in a shared file.
+    assert_eq!(
+        n(
+            "common/cuda_hip/k.cpp",
+            &src.replace("!defined(CUDA_VERSION)", "CUDA_VERSION < 11000")
+        ),
+        1
+    );
+}
+
+/// An `exit` deep in a helper's error path is not the HIP arm failing.
+#[test]
+fn only_a_top_level_failure_moves_the_phase() {
+    let helper = "#if CUDART_VERSION < 5000\ninline void check(int e) {\n  if (e) {\n    exit(1);\n  }\n}\n#endif\n";
+    assert_eq!(hp304(helper)[0].phase, Phase::Correctness);
+    let top = "#if CUDART_VERSION >= 2020\nvoid map() { setup(); }\n#else\nvoid map() { exit(0); }\n#endif\n";
+    assert_eq!(hp304(top)[0].phase, Phase::Runtime);
+}
+
+/// A hazard inside the arm HIP never compiles is PASS and names the deciding condition.
+#[test]
+fn findings_in_the_dead_arm_name_the_condition() {
+    let src = "#if defined(CUBLAS_VERSION) && CUBLAS_VERSION >= 11600\n__global__ void k(int *o) {\n  unsigned int active = __activemask();\n  o[0] = __popc(active);\n}\n#endif\n__global__ void m(int *o) {\n  unsigned int active = __activemask();\n  o[0] = __popc(active);\n}\n";
+    let all = hazard_findings(src);
+    let dead: Vec<&Finding> = all.iter().filter(|f| (3..=4).contains(&f.line)).collect();
+    assert!(!dead.is_empty(), "{all:?}");
+    for f in dead {
+        assert_eq!(f.status, Status::Pass, "{f:?}");
+        assert!(f.message.contains("compiled out under HIP: decided by `#if defined(CUBLAS_VERSION) && CUBLAS_VERSION >= 11600` (line 1)"), "{}", f.message);
+    }
+    assert!(
+        all.iter().any(|f| f.line == 8 && f.status != Status::Pass),
+        "{all:?}"
+    );
+}
