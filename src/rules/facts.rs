@@ -103,6 +103,38 @@ pub struct Group<'a> {
     pub first: &'a Finding,
     pub lines: Vec<u32>,
     pub others: Vec<(&'a str, u32)>,
+    /// For a decision ([`decision`]): its title and the findings of each rule it holds.
+    pub decision: Option<&'static str>,
+    pub counts: BTreeMap<(&'a str, &'a str), usize>,
+}
+
+/// One decision of the project, whatever the number of lines that state it: a CMake project
+/// building with the CUDA language (its `LANGUAGES CUDA`, `find_package(CUDAToolkit)`,
+/// `CUDA::` targets, architecture lists and nvcc flags all change together when the build
+/// moves to HIP), and a CI workflow (a lane that builds or tests the CUDA way is kept,
+/// mirrored or retired as a whole). Dependencies are already project-wide facts.
+pub fn decision(f: &Finding) -> Option<&'static str> {
+    if f.status == Status::Pass || project_wide(f) {
+        return None;
+    }
+    let name = f.path.rsplit('/').next().unwrap_or(&f.path);
+    let cmake = name == "CMakeLists.txt" || name.ends_with(".cmake");
+    if cmake
+        && matches!(
+            f.rule.as_str(),
+            "HP840" | "HP841" | "HP842" | "HP843" | "HP844" | "HP845"
+        )
+    {
+        return Some("the CMake build compiles CUDA");
+    }
+    let workflow = (f.path.starts_with(".github/workflows/")
+        || f.path.contains("/.github/workflows/"))
+        && (name.ends_with(".yml") || name.ends_with(".yaml"))
+        || name == ".gitlab-ci.yml";
+    if workflow && matches!(f.rule.get(2..3), Some("8") | Some("9")) {
+        return Some("a CI workflow builds or tests the CUDA way");
+    }
+    None
 }
 
 /// A fact of the whole project rather than of one file: a dependency (package, pin, wheel index)
@@ -116,6 +148,15 @@ fn project_wide(f: &Finding) -> bool {
 /// a rule are one fact per file, and so are a repository-inventory rule's items (two CUDA paths
 /// or two NGC image names in one script are one change); a dependency is one fact per project.
 fn fact_key(f: &Finding) -> (String, String, Status, String) {
+    if let Some(d) = decision(f) {
+        // The CMake build is one decision for the project; a workflow file is one lane.
+        let path = if d.starts_with("a CI") {
+            f.path.clone()
+        } else {
+            String::new()
+        };
+        return (path, d.to_string(), f.status, String::new());
+    }
     let inventory = matches!(f.rule.get(2..3), Some("8") | Some("9"));
     // A dependency's message names the package (and its CUDA marker): one fact per package.
     let msg = if project_wide(f) {
@@ -139,6 +180,9 @@ pub fn groups(findings: &[Finding]) -> Vec<Group<'_>> {
     let mut out: Vec<Group> = Vec::new();
     for f in findings {
         let k = fact_key(f);
+        if let Some(&i) = index.get(&k) {
+            *out[i].counts.entry((&f.rule, &f.rule_name)).or_default() += 1;
+        }
         match index.get(&k) {
             Some(&i) if out[i].first.path != f.path => {
                 let place = (f.path.as_str(), f.line);
@@ -157,11 +201,45 @@ pub fn groups(findings: &[Finding]) -> Vec<Group<'_>> {
                     first: f,
                     lines: vec![f.line],
                     others: Vec::new(),
+                    decision: decision(f),
+                    counts: BTreeMap::from([((f.rule.as_str(), f.rule_name.as_str()), 1)]),
                 });
             }
         }
     }
     out
+}
+
+/// The facts of a list of findings (see [`groups`]) in order of harm
+/// ([`crate::render::order`]): what every view for people lists.
+pub fn groups_by_harm(findings: &[Finding]) -> Vec<Group<'_>> {
+    let mut g = groups(findings);
+    g.sort_by(|a, b| crate::render::order::key(a.first).cmp(&crate::render::order::key(b.first)));
+    g
+}
+
+/// "one decision, the CMake build compiles CUDA: 173 finding(s) in 2 file(s) (170 HP840 cmake-cuda-language, 586 HP844 cmake-nvcc-flags;
+/// first at CMakeLists.txt:3" for a decision, `None` for a single fact.
+pub fn decision_note(g: &Group) -> Option<String> {
+    let title = g.decision?;
+    let parts: Vec<String> = g
+        .counts
+        .iter()
+        .map(|((rule, name), n)| format!("{n} {rule} {name}"))
+        .collect();
+    let total: usize = g.counts.values().sum();
+    let files = 1 + g
+        .others
+        .iter()
+        .map(|(p, _)| *p)
+        .collect::<std::collections::BTreeSet<_>>()
+        .len();
+    Some(format!(
+        "one decision, {title}: {total} finding(s) in {files} file(s) ({}); first at {}:{}",
+        parts.join(", "),
+        g.first.path,
+        g.first.line
+    ))
 }
 
 /// The number of distinct facts a person must act on: non-PASS findings, with repeats in a
