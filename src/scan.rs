@@ -94,6 +94,7 @@ pub fn scan(s: &Settings) -> Result<Report, String> {
         &[crate::rules::version_check::PROJECT_ROCM_SWITCH.id.code],
     );
     crate::rules::facts::merge_same_line(&mut findings);
+    crate::rules::facts::fold_guards(&mut findings, &sources);
     // Sources that a ROCm-aware setup.py builds only in its CUDA arm are not porting work.
     let setups: Vec<(String, Vec<u8>)> = named("setup.py")
         .map(|(rel, b)| (rel.clone(), b.clone()))

@@ -11,6 +11,9 @@ use crate::finding::Finding;
 use crate::gate::Status;
 use std::collections::{BTreeMap, HashSet};
 
+mod guards;
+pub use guards::fold_guards;
+
 /// How specific a rule is: the hazard families (HP1xx–HP7xx) over the translator's generic
 /// findings (HP0xx) and the repository inventory (HP8xx–HP9xx).
 fn specificity(rule: &str) -> u8 {
@@ -85,6 +88,52 @@ pub fn merge_same_line(findings: &mut Vec<Finding>) {
     findings.retain(|_| {
         i += 1;
         !drop.contains(&(i - 1))
+    });
+    fold_generic_same_code(findings);
+}
+
+/// A generic translator finding on code a more specific rule flags elsewhere in the same file
+/// (the same flagged text, same status) is that rule's fact: `nvcuda` inside a template argument
+/// is the WMMA port HP605 already names on the same line or the next. Dropped; the first
+/// specific finding on that code names it. Input and output sorted.
+fn fold_generic_same_code(findings: &mut Vec<Finding>) {
+    let mut specific: BTreeMap<(&str, &str, Status), usize> = BTreeMap::new();
+    for (i, f) in findings.iter().enumerate() {
+        if specificity(&f.rule) == 2 && !f.excerpt.is_empty() {
+            specific
+                .entry((f.path.as_str(), f.excerpt.as_str(), f.status))
+                .or_insert(i);
+        }
+    }
+    let mut drop: Vec<bool> = vec![false; findings.len()];
+    let mut also: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+    for (i, f) in findings.iter().enumerate() {
+        if !GENERIC.contains(&f.rule.as_str()) {
+            continue;
+        }
+        if let Some(&k) = specific.get(&(f.path.as_str(), f.excerpt.as_str(), f.status)) {
+            drop[i] = true;
+            also.entry(k)
+                .or_default()
+                .push(format!("{} {}", f.rule, f.rule_name));
+        }
+    }
+    for (k, names) in also {
+        let names: std::collections::BTreeSet<String> = names.into_iter().collect();
+        let note: Vec<String> = names
+            .into_iter()
+            .filter(|n| !findings[k].message.contains(n.as_str()))
+            .collect();
+        if !note.is_empty() {
+            findings[k]
+                .message
+                .push_str(&format!(" (also flagged as {})", note.join(", ")));
+        }
+    }
+    let mut i = 0;
+    findings.retain(|_| {
+        i += 1;
+        !drop[i - 1]
     });
 }
 
@@ -350,6 +399,31 @@ mod tests {
         assert!(v[2]
             .message
             .ends_with("(also flagged as HP001 unported-api)"));
+    }
+
+    #[test]
+    fn a_generic_finding_on_code_a_specific_rule_flags_is_that_fact() {
+        let r = Status::Remediation;
+        let code = |mut x: Finding, excerpt: &str| {
+            x.excerpt = excerpt.into();
+            x
+        };
+        let mut v = vec![
+            code(f("HP605", 4, (3, 9), r, "`nvcuda` (WMMA): port to rocWMMA"), "nvcuda"),
+            // The same token further on the line and on the next line: HP605's fact.
+            code(f("HP001", 4, (25, 31), r, "namespace `nvcuda`"), "nvcuda"),
+            code(f("HP001", 5, (3, 9), r, "namespace `nvcuda`"), "nvcuda"),
+            // Twin: another name the specific rule does not flag stays the translator's.
+            code(f("HP001", 6, (3, 12), r, "`cuCtxGet` has no HIP counterpart"), "cuCtxGet"),
+        ];
+        merge_same_line(&mut v);
+        let got: Vec<(&str, u32)> = v.iter().map(|x| (x.rule.as_str(), x.line)).collect();
+        assert_eq!(got, [("HP605", 4), ("HP001", 6)]);
+        assert!(
+            v[0].message.ends_with("(also flagged as HP001 unported-api)"),
+            "{}",
+            v[0].message
+        );
     }
 
     #[test]
