@@ -409,18 +409,25 @@ mod tests {
             x
         };
         let mut v = vec![
-            code(f("HP605", 4, (3, 9), r, "`nvcuda` (WMMA): port to rocWMMA"), "nvcuda"),
+            code(
+                f("HP605", 4, (3, 9), r, "`nvcuda` (WMMA): port to rocWMMA"),
+                "nvcuda",
+            ),
             // The same token further on the line and on the next line: HP605's fact.
             code(f("HP001", 4, (25, 31), r, "namespace `nvcuda`"), "nvcuda"),
             code(f("HP001", 5, (3, 9), r, "namespace `nvcuda`"), "nvcuda"),
             // Twin: another name the specific rule does not flag stays the translator's.
-            code(f("HP001", 6, (3, 12), r, "`cuCtxGet` has no HIP counterpart"), "cuCtxGet"),
+            code(
+                f("HP001", 6, (3, 12), r, "`cuCtxGet` has no HIP counterpart"),
+                "cuCtxGet",
+            ),
         ];
         merge_same_line(&mut v);
         let got: Vec<(&str, u32)> = v.iter().map(|x| (x.rule.as_str(), x.line)).collect();
         assert_eq!(got, [("HP605", 4), ("HP001", 6)]);
         assert!(
-            v[0].message.ends_with("(also flagged as HP001 unported-api)"),
+            v[0].message
+                .ends_with("(also flagged as HP001 unported-api)"),
             "{}",
             v[0].message
         );

@@ -123,7 +123,11 @@ mod tests {
     fn a_guard_over_inline_ptx_is_the_ptx_finding() {
         let sources = BTreeMap::from([("p.cu".to_string(), SRC.as_bytes().to_vec())]);
         let mut v = vec![
-            at("HP401", 2, "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700"),
+            at(
+                "HP401",
+                2,
+                "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700",
+            ),
             at("HP201", 4, "asm volatile(...)"),
             // Twin: a guard over portable code (a nested `#ifdef` inside); the PTX in its
             // `#else` arm is not what it guards.
@@ -148,7 +152,11 @@ mod tests {
     fn a_guard_over_other_findings_stays() {
         let sources = BTreeMap::from([("p.cu".to_string(), SRC.as_bytes().to_vec())]);
         let mut v = vec![
-            at("HP401", 2, "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700"),
+            at(
+                "HP401",
+                2,
+                "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700",
+            ),
             at("HP201", 4, "asm volatile(...)"),
             at("HP102", 5, "% 32"),
         ];
