@@ -142,7 +142,10 @@ fn github_annotations_are_escaped() {
     let lines: Vec<&str> = out.lines().collect();
     // One annotation per fact: saxpy.cu's two calls of one API are one, with its lines.
     assert_eq!(lines.len(), 3, "{out}");
-    assert!(out.contains("%0A2 occurrences in this file: lines 12, 21%0A"), "{out}");
+    assert!(
+        out.contains("%0A2 occurrences in this file: lines 12, 21%0A"),
+        "{out}"
+    );
     let odd = lines
         .iter()
         .find(|l| l.contains("file=src/a%2Cb%3Ac%25.cu,"))

@@ -434,6 +434,53 @@ mod tests {
     }
 
     #[test]
+    fn a_cmake_build_and_a_ci_workflow_are_one_decision_each() {
+        let r = Status::Remediation;
+        let at = |path: &str, rule: &str, line: u32| {
+            let mut x = f(rule, line, (1, 2), r, &format!("{rule} at {line}"));
+            x.path = path.into();
+            x
+        };
+        let v = vec![
+            at(".github/workflows/ci.yml", "HP850", 10),
+            at(".github/workflows/ci.yml", "HP860", 4),
+            at(".github/workflows/nightly.yml", "HP850", 7),
+            at("CMakeLists.txt", "HP840", 2),
+            at("CMakeLists.txt", "HP844", 5),
+            at("CMakeLists.txt", "HP844", 6),
+            at("cmake/cuda.cmake", "HP843", 1),
+            // Twins: an arch list in setup.py and nvcc in a build script are their own facts.
+            at("scripts/build.sh", "HP850", 3),
+            at("setup.py", "HP843", 9),
+        ];
+        let g = groups(&v);
+        let got: Vec<(&str, u32, usize)> = g
+            .iter()
+            .map(|g| (g.first.path.as_str(), g.first.line, g.counts.values().sum()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (".github/workflows/ci.yml", 10, 2),
+                (".github/workflows/nightly.yml", 7, 1),
+                ("CMakeLists.txt", 2, 4),
+                ("scripts/build.sh", 3, 1),
+                ("setup.py", 9, 1),
+            ]
+        );
+        let note = decision_note(&g[2]).unwrap();
+        assert!(
+            note.starts_with(
+                "one decision, the CMake build compiles CUDA: 4 finding(s) in 2 file(s) (1 HP840 "
+            ),
+            "{note}"
+        );
+        assert!(note.contains("2 HP844 ") && note.ends_with("first at CMakeLists.txt:2"));
+        assert_eq!(decision_note(&g[3]), None);
+        assert_eq!(open_facts(&v), 5);
+    }
+
+    #[test]
     fn repeats_group_by_fact_pass_by_rule() {
         let r = Status::Remediation;
         let v = vec![
