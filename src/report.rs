@@ -109,6 +109,11 @@ pub struct Summary {
 /// File contents by report path (the findings' `path`).
 pub type Sources = BTreeMap<String, Vec<u8>>;
 
+/// The port the scan made of each source file it changed or found something in, by report
+/// path: (input, output). Kept only when asked ([`crate::scan::scan_keeping_port`]), for the
+/// HTML page's diff view, so the page never translates the tree a second time.
+pub type Ported = BTreeMap<String, (Vec<u8>, Vec<u8>)>;
+
 /// What a baseline comparison found besides each finding's state.
 #[derive(Clone, Debug, Default)]
 pub struct BaselineSummary {
@@ -149,6 +154,9 @@ pub struct Report {
     /// Contents of the files with findings, for text excerpts.
     #[serde(skip)]
     pub sources: Sources,
+    /// The port of the scanned sources, when the scan kept it (the HTML page).
+    #[serde(skip)]
+    pub ported: Option<Ported>,
     /// Show PASS findings in the views for people (text); `--show-pass`.
     #[serde(skip)]
     pub show_pass: bool,
@@ -201,6 +209,7 @@ impl Report {
             board: crate::verdict::Board::default(),
             baseline: None,
             sources: Sources::new(),
+            ported: None,
             show_pass: false,
             display_root: None,
         };

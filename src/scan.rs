@@ -11,6 +11,16 @@ use crate::walk;
 /// The raw scan: every finding, before the project's rule levels and decisions
 /// ([`Settings::scan`] applies them), with the contents of the source files that have findings.
 pub fn scan(s: &Settings) -> Result<Report, String> {
+    scan_keeping(s, false)
+}
+
+/// [`scan`], keeping the port of every source file it changed or found something in
+/// ([`Report::ported`]): the HTML page shows it without translating the tree again.
+pub fn scan_keeping_port(s: &Settings) -> Result<Report, String> {
+    scan_keeping(s, true)
+}
+
+fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     let m = mappings::get();
     // One walk feeds both passes: the sources (by extension, or named on the command line) and
     // the inventory (every file of a kind it knows). Walk errors are reported once, here.
@@ -28,10 +38,11 @@ pub fn scan(s: &Settings) -> Result<Report, String> {
         },
         hazards: true,
         annotate: false,
-        keep_output: false,
+        keep_output: keep_port,
         max_file_size: s.max_file_size,
         parse_health: true,
     };
+    let mut ported = crate::report::Ported::new();
     let outcomes = pipeline::run(&inputs, &work, m);
     let mut findings = Vec::new();
     let mut errors: Vec<FileError> = walk_errors
@@ -69,7 +80,11 @@ pub fn scan(s: &Settings) -> Result<Report, String> {
                 if r.health.parsed && !r.health.clean() {
                     parse_errors += 1;
                 }
-                if !r.findings.is_empty() || !r.project_notes.is_empty() {
+                let with_findings = !r.findings.is_empty() || !r.project_notes.is_empty();
+                if keep_port && (r.changed || with_findings) {
+                    ported.insert(o.input.rel.clone(), (r.input.clone(), r.output));
+                }
+                if with_findings {
                     findings.extend(r.findings);
                     findings.extend(r.project_notes);
                     sources.insert(o.input.rel, r.input);
@@ -100,6 +115,7 @@ pub fn scan(s: &Settings) -> Result<Report, String> {
         &[crate::rules::version_check::PROJECT_ROCM_SWITCH.id.code],
     );
     crate::rules::facts::merge_same_line(&mut findings);
+    crate::rules::facts::fold_guards(&mut findings, &sources);
     // Sources that a ROCm-aware setup.py builds only in its CUDA arm are not porting work.
     let setups: Vec<(String, Vec<u8>)> = named("setup.py")
         .map(|(rel, b)| (rel.clone(), b.clone()))
@@ -200,6 +216,7 @@ pub fn scan(s: &Settings) -> Result<Report, String> {
     report.summary.parse_errors_files = parse_errors;
     report.summary.suppressed = suppressed;
     report.sources = sources;
+    report.ported = keep_port.then_some(ported);
     Ok(report)
 }
 

@@ -366,7 +366,22 @@ impl Settings {
     /// Scans the paths with these settings and applies the configuration: what `scan`, `check`
     /// and `gate` report.
     pub fn scan(&self) -> anyhow::Result<Report> {
-        let report = crate::scan::scan(self).map_err(anyhow::Error::msg)?;
+        self.scan_with(false)
+    }
+
+    /// [`Settings::scan`], keeping the port of the sources for the HTML page
+    /// ([`Report::ported`]).
+    pub fn scan_keeping_port(&self) -> anyhow::Result<Report> {
+        self.scan_with(true)
+    }
+
+    fn scan_with(&self, keep_port: bool) -> anyhow::Result<Report> {
+        let report = if keep_port {
+            crate::scan::scan_keeping_port(self)
+        } else {
+            crate::scan::scan(self)
+        }
+        .map_err(anyhow::Error::msg)?;
         if report.summary.files_scanned == 0 && report.errors.is_empty() {
             // An empty scan passes everything: say so, and which configuration made it.
             crate::errln!(

@@ -112,7 +112,11 @@ pub fn run(a: CheckArgs, settings: &Settings) -> anyhow::Result<i32> {
         .baseline
         .clone()
         .unwrap_or_else(|| root.join(baseline::DEFAULT_FILE));
-    let report = settings.scan()?;
+    let report = if a.format == ScanFormat::Html {
+        settings.scan_keeping_port()?
+    } else {
+        settings.scan()?
+    };
     for e in &report.errors {
         crate::errln!("hipport: {}: {}", e.path, e.error);
     }

@@ -5,12 +5,10 @@
 
 use super::common::{ConfigArgs, TargetArgs, WalkArgs};
 use crate::gate::exit;
-use crate::pipeline::{self, Work};
 use crate::record::{self, Record};
 use crate::render::html::{self, BoardSource, FileText, Input, Page};
 use crate::report::Report;
 use crate::settings::{root_of, Request, Settings};
-use crate::translate::{LaunchSyntax, Options};
 use anyhow::Context;
 use clap::Args;
 use std::collections::BTreeSet;
@@ -49,7 +47,7 @@ pub fn run(a: ReportArgs, settings: &Settings) -> anyhow::Result<i32> {
     if !a.path.exists() {
         anyhow::bail!("{}: no such file or directory", a.path.display());
     }
-    let report = settings.scan()?;
+    let report = settings.scan_keeping_port()?;
     for e in &report.errors {
         crate::errln!("hipport: {}: {}", e.path, e.error);
     }
@@ -106,34 +104,21 @@ pub fn page(path: &Path, settings: &Settings, report: &Report) -> anyhow::Result
 }
 
 /// The port of every source file for the report's target (changed files and files with
-/// findings), then the text of the other files with findings (CMake, Dockerfile, YAML, …).
+/// findings), as the scan made it ([`Report::ported`]: the page never translates the tree a
+/// second time), then the text of the other files with findings (CMake, Dockerfile, YAML, …).
 fn file_texts(root: &Path, s: &Settings, report: &Report) -> Vec<FileText> {
     let with_findings: BTreeSet<&str> = report.findings.iter().map(|f| f.path.as_str()).collect();
     let mut out = Vec::new();
-    if let Ok((inputs, _)) = crate::walk::walk(&s.paths, &s.walk) {
-        let work = Work {
-            translate: Options {
-                target: s.target,
-                launch: LaunchSyntax::Keep,
-                implicit_include: true,
-                compat_header: false,
-            },
-            hazards: false,
-            annotate: false,
-            keep_output: true,
-            max_file_size: s.max_file_size,
-            parse_health: true,
-        };
-        for o in pipeline::run(&inputs, &work, crate::mappings::get()) {
-            if let Ok(r) = o.result {
-                if r.changed || with_findings.contains(o.input.rel.as_str()) {
-                    out.push(FileText {
-                        path: o.input.rel,
-                        old: Some(r.input),
-                        new: Some(r.output),
-                        note: None,
-                    });
-                }
+    let shown = |path: &str, old: &[u8], new: &[u8]| old != new || with_findings.contains(path);
+    if let Some(ported) = &report.ported {
+        for (path, (old, new)) in ported {
+            if shown(path, old, new) {
+                out.push(FileText {
+                    path: path.clone(),
+                    old: Some(old.clone()),
+                    new: Some(new.clone()),
+                    note: None,
+                });
             }
         }
     }

@@ -74,7 +74,11 @@ impl ScanArgs {
 }
 
 pub fn run(a: ScanArgs, settings: &Settings) -> anyhow::Result<i32> {
-    let mut report = settings.scan()?;
+    let mut report = if a.format == ScanFormat::Html {
+        settings.scan_keeping_port()?
+    } else {
+        settings.scan()?
+    };
     a.view.apply(&mut report)?;
     if a.format == ScanFormat::Html {
         if a.paths.len() != 1 {

@@ -65,45 +65,71 @@ pub fn annotation(f: &Finding, is_new: bool, decision: Option<&str>) -> Option<S
 /// one file are summarised in the job summary (the Markdown report) instead.
 pub const MAX_PER_RULE_AND_FILE: usize = 3;
 
-/// Writes the annotations, at most [`MAX_PER_RULE_AND_FILE`] per rule and file, in the order
-/// that makes the first ones count (GitHub shows about ten warnings and ten errors per step and
-/// drops the rest): new findings (against a baseline) first, then BLOCKER, REMEDIATION,
-/// UNKNOWN, and the first occurrence of every rule in every file before any repeat.
+/// Writes the annotations, one per fact ([`crate::rules::facts::groups`]: a decision such as a
+/// CMake build is one annotation with its counts), at most [`MAX_PER_RULE_AND_FILE`] per rule
+/// and file, in the order that makes the first ones count (GitHub shows about ten warnings and
+/// ten errors per step and drops the rest): new findings (against a baseline) first, then by
+/// harm ([`super::order`]), and the first occurrence of every rule in every file before any
+/// repeat of the same harm.
 pub fn write(r: &Report, w: &mut dyn Write) -> io::Result<()> {
     let mut seen: std::collections::HashMap<(&str, &str), usize> = std::collections::HashMap::new();
-    let mut order: Vec<(bool, u8, usize, &Finding)> = Vec::new();
     let mut baselined = 0usize;
-    for f in &r.findings {
-        if command(f.status).is_none() {
-            continue;
-        }
-        // `check`: what the baseline holds is not this change's doing; only new findings
-        // are annotated (the job summary still lists every item).
-        if f.baseline == Some(crate::finding::BaselineState::Unchanged) {
-            baselined += 1;
-            continue;
-        }
+    // `check`: what the baseline holds is not this change's doing; only new findings are
+    // annotated (the job summary still lists every item).
+    let annotated: Vec<Finding> = r
+        .findings
+        .iter()
+        .filter(|f| command(f.status).is_some())
+        .filter(|f| {
+            let old = f.baseline == Some(crate::finding::BaselineState::Unchanged);
+            baselined += usize::from(old);
+            !old
+        })
+        .cloned()
+        .collect();
+    let facts = crate::rules::facts::groups(&annotated);
+    let mut order = Vec::new();
+    for g in &facts {
+        let f = g.first;
         let n = seen.entry((f.rule.as_str(), f.path.as_str())).or_default();
         *n += 1;
-        let severity = match f.status {
-            Status::Blocker => 0,
-            Status::Remediation => 1,
-            _ => 2,
-        };
-        order.push((!Report::is_new(f), severity, *n, f));
+        order.push((
+            !Report::is_new(f),
+            super::order::harm(f.status, f.phase, f.category),
+            *n,
+            g,
+        ));
     }
     // Stable: the report's order (by path and line) within each group.
-    order.sort_by_key(|(old, severity, nth, _)| (*old, *severity, *nth));
+    order.sort_by_key(|(old, harm, nth, _)| (*old, *harm, *nth));
     let mut held = 0usize;
-    for (_, _, nth, f) in order {
+    for (_, _, nth, g) in order {
+        let f = g.first;
         if nth > MAX_PER_RULE_AND_FILE {
-            held += 1;
+            held += g.counts.values().sum::<usize>();
             continue;
         }
-        let d = r
+        let mut d = r
             .decision(f)
             .map(|d| format!("{}: {}", d.decision, d.reason));
-        if let Some(line) = annotation(f, Report::is_new(f), d.as_deref()) {
+        let note = crate::rules::facts::decision_note(g).or_else(|| {
+            (g.lines.len() > 1).then(|| {
+                format!(
+                    "{} occurrences in this file: {}",
+                    g.lines.len(),
+                    crate::rules::facts::lines_note(&g.lines, 12)
+                )
+            })
+        });
+        if let Some(note) = note {
+            let mut annotation = f.clone();
+            annotation.message = format!("{}\n{note}", f.message);
+            if let Some(line) = annotation_line(&annotation, d.take()) {
+                writeln!(w, "{line}")?;
+            }
+            continue;
+        }
+        if let Some(line) = annotation_line(f, d.take()) {
             writeln!(w, "{line}")?;
         }
     }
@@ -129,6 +155,10 @@ pub fn write(r: &Report, w: &mut dyn Write) -> io::Result<()> {
         )?;
     }
     Ok(())
+}
+
+fn annotation_line(f: &Finding, decision: Option<String>) -> Option<String> {
+    annotation(f, Report::is_new(f), decision.as_deref())
 }
 
 #[cfg(test)]

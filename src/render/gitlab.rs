@@ -1,6 +1,8 @@
 //! GitLab Code Quality JSON: one issue per non-PASS finding with description, check name,
 //! fingerprint, severity and location. GitLab compares reports by fingerprint, so repeated
-//! identical findings in one file get an occurrence suffix to keep fingerprints unique.
+//! identical findings in one file get an occurrence suffix to keep fingerprints unique (counted
+//! in the report's path order, so the suffixes do not depend on the listing order). Issues are
+//! listed most harmful first ([`super::order`]).
 
 use crate::gate::Status;
 use crate::report::Report;
@@ -53,17 +55,24 @@ pub fn write(r: &Report, w: &mut dyn Write) -> io::Result<()> {
         } else {
             format!("{}-{}", f.fingerprint, n)
         };
-        issues.push(Issue {
-            description: format!("{} {}: {}", f.rule, f.status, f.message),
-            check_name: &f.rule,
-            fingerprint,
-            severity: severity(f.status),
-            location: IssueLocation {
-                path: &f.path,
-                lines: Lines { begin: f.line },
+        let harm = super::order::harm(f.status, f.phase, f.category);
+        issues.push((
+            harm,
+            Issue {
+                description: format!("{} {}: {}", f.rule, f.status, f.message),
+                check_name: &f.rule,
+                fingerprint,
+                severity: severity(f.status),
+                location: IssueLocation {
+                    path: &f.path,
+                    lines: Lines { begin: f.line },
+                },
             },
-        });
+        ));
     }
+    // Stable: the report's order within one harm.
+    issues.sort_by_key(|(harm, _)| *harm);
+    let issues: Vec<Issue> = issues.into_iter().map(|(_, i)| i).collect();
     serde_json::to_writer_pretty(&mut *w, &issues)?;
     writeln!(w)
 }

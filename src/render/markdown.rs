@@ -1,9 +1,10 @@
 //! The remediation report as Markdown, for a ticket, a pull request or `$GITHUB_STEP_SUMMARY`:
-//! the gate board in migration order, the verdict line, then every item grouped by status and
-//! category with its location, what, why, the suggested action and the phase.
+//! the gate board in migration order, the verdict line, then every fact by status, most harmful
+//! first ([`super::order`]), with its location, what, why, the suggested action, the phase and
+//! the category; a decision (a CMake build, a CI lane) is one item with its counts.
 
 use super::mdtext::{cell, code, inline};
-use crate::finding::{Category, Finding};
+use crate::finding::Finding;
 use crate::gate::Status;
 use crate::report::Report;
 use crate::rules;
@@ -63,46 +64,42 @@ pub fn write(r: &Report, w: &mut dyn Write) -> io::Result<()> {
             status.to_string()
         };
         writeln!(w, "## {title} ({})", items.len())?;
-        for c in Category::ALL {
-            let mut group: Vec<&(usize, &Finding)> =
-                items.iter().filter(|(_, f)| f.category == c).collect();
-            if group.is_empty() {
+        writeln!(w)?;
+        // Most harmful first ([`super::order`]), new findings first within that order when a
+        // baseline was compared; the budget then drops the least harmful.
+        let listed: Vec<Finding> = items.iter().map(|(_, f)| (*f).clone()).collect();
+        let mut facts = crate::rules::facts::groups_by_harm(&listed);
+        facts.sort_by_key(|g| !Report::is_new(g.first));
+        for g in facts {
+            if *written.borrow() > ITEMS_BUDGET {
+                omitted += g.counts.values().sum::<usize>();
                 continue;
             }
-            group.sort_by_key(|(_, f)| !Report::is_new(f));
-            writeln!(w)?;
-            writeln!(w, "### {c} ({})", group.len())?;
-            writeln!(w)?;
-            let listed: Vec<Finding> = group.iter().map(|(_, f)| (*f).clone()).collect();
-            for g in crate::rules::facts::groups(&listed) {
-                if *written.borrow() > ITEMS_BUDGET {
-                    omitted += g.lines.len() + g.others.len();
-                    continue;
-                }
-                let mut buf = Vec::new();
-                item(r, g.first, Report::is_new(g.first), &mut buf)?;
-                if g.lines.len() > 1 {
-                    writeln!(
-                        buf,
-                        "  - {} occurrences in this file: {}",
-                        g.lines.len(),
-                        crate::rules::facts::lines_note(&g.lines, 20)
-                    )?;
-                }
-                if !g.others.is_empty() {
-                    writeln!(
-                        buf,
-                        "  - one dependency fact: {}",
-                        crate::rules::facts::others_note(&g.others, 20)
-                    )?;
-                }
-                // An item that would cross the budget is counted, not cut.
-                if *written.borrow() + buf.len() > ITEMS_BUDGET {
-                    omitted += g.lines.len().max(1) + g.others.len();
-                    continue;
-                }
-                w.write_all(&buf)?;
+            let mut buf = Vec::new();
+            item(r, g.first, Report::is_new(g.first), &mut buf)?;
+            if let Some(note) = crate::rules::facts::decision_note(&g) {
+                writeln!(buf, "  - {}", inline(&note))?;
+            } else if !g.others.is_empty() {
+                writeln!(
+                    buf,
+                    "  - one dependency fact: {}",
+                    crate::rules::facts::others_note(&g.others, 20)
+                )?;
             }
+            if g.lines.len() > 1 && g.decision.is_none() {
+                writeln!(
+                    buf,
+                    "  - {} occurrences in this file: {}",
+                    g.lines.len(),
+                    crate::rules::facts::lines_note(&g.lines, 20)
+                )?;
+            }
+            // An item that would cross the budget is counted, not cut.
+            if *written.borrow() + buf.len() > ITEMS_BUDGET {
+                omitted += g.counts.values().sum::<usize>();
+                continue;
+            }
+            w.write_all(&buf)?;
         }
     }
     if omitted > 0 {
@@ -204,7 +201,7 @@ fn item(r: &Report, f: &Finding, is_new: bool, w: &mut dyn Write) -> io::Result<
     if let Some(fix) = &f.fix {
         writeln!(w, "  - Fix: replace with {}", code(fix))?;
     }
-    writeln!(w, "  - Phase: {}", f.phase)?;
+    writeln!(w, "  - Phase: {} · category: {}", f.phase, f.category)?;
     if let Some(d) = r.decision(f) {
         let by =
             d.by.as_deref()

@@ -13,6 +13,7 @@ pub mod html;
 pub mod junit;
 pub mod markdown;
 pub(crate) mod mdtext;
+pub mod order;
 pub mod sarif;
 pub mod stats;
 pub mod text;

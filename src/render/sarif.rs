@@ -180,7 +180,8 @@ pub struct Replacement {
     pub inserted_content: Message,
 }
 
-/// SARIF level of a status: REMEDIATION → warning, UNKNOWN → note, BLOCKER → error.
+/// SARIF level of a status: BLOCKER → error; REMEDIATION and UNKNOWN → warning (not verified
+/// is not harmless: never a `note`); PASS → none.
 pub fn level(s: Status) -> &'static str {
     match s {
         Status::Blocker => "error",

@@ -52,7 +52,7 @@ fn diagnostic(f: &Finding, shown: &str, file: Option<usize>) -> Diagnostic<usize
     d
 }
 
-/// Writes every finding as a diagnostic, grouped by file in report order, then the summary.
+/// Writes every fact as a diagnostic, most harmful first ([`super::order`]), then the summary.
 pub fn render(report: &Report, w: &mut dyn WriteColor) -> io::Result<()> {
     let sources = &report.sources;
     let config = Config::default();
@@ -67,7 +67,7 @@ pub fn render(report: &Report, w: &mut dyn WriteColor) -> io::Result<()> {
         .filter(|f| report.show_pass || f.status != Status::Pass)
         .cloned()
         .collect();
-    for g in crate::rules::facts::groups(&shown) {
+    for g in crate::rules::facts::groups_by_harm(&shown) {
         let f = g.first;
         if current != Some(f.path.as_str()) {
             current = Some(f.path.as_str());
@@ -91,7 +91,7 @@ pub fn render(report: &Report, w: &mut dyn WriteColor) -> io::Result<()> {
                 .is_ok_and(|sf| f.byte_range.1 <= sf.source().len())
         });
         let mut d = diagnostic(f, &report.shown_path(&f.path), id);
-        if g.lines.len() > 1 {
+        if g.lines.len() > 1 && g.decision.is_none() {
             d.notes.insert(
                 0,
                 format!(
@@ -101,7 +101,9 @@ pub fn render(report: &Report, w: &mut dyn WriteColor) -> io::Result<()> {
                 ),
             );
         }
-        if !g.others.is_empty() {
+        if let Some(note) = crate::rules::facts::decision_note(&g) {
+            d.notes.insert(0, note);
+        } else if !g.others.is_empty() {
             d.notes.insert(
                 0,
                 format!(
@@ -125,13 +127,16 @@ pub fn render(report: &Report, w: &mut dyn WriteColor) -> io::Result<()> {
 
 /// The concise form (`--format concise`, as ruff's): one line per non-PASS finding,
 /// `path:line:col: STATUS RULE message`, paths as a terminal here opens them; then the summary
-/// line. PASS findings are listed only with `--show-pass`.
+/// line, most harmful first ([`super::order`]). PASS findings are listed only with
+/// `--show-pass`.
 pub fn concise(report: &Report, w: &mut dyn WriteColor) -> io::Result<()> {
-    for f in report
+    let mut listed: Vec<&Finding> = report
         .findings
         .iter()
         .filter(|f| report.show_pass || f.status != Status::Pass)
-    {
+        .collect();
+    super::order::sort(&mut listed);
+    for f in listed {
         writeln!(
             w,
             "{}:{}:{}: {} {} {}",

@@ -93,6 +93,11 @@ fn sm_strings(s: &Src, out: &mut Vec<Finding>) {
             || inner.contains("code=")
             || inner.contains("architecture");
         let Some(arch) = find_arch(&text) else {
+            // An NVRTC option completed at run time from the device's compute capability:
+            // `"--gpu-architecture=compute_" + std::to_string(major * 10 + minor)`.
+            if let Some(prefix) = built_arch_prefix(inner) {
+                out.push(s.ctx.finding(&SM_ARCH_STRING, t.range(), format!("NVIDIA architecture name `{prefix}NN` built from the compute capability in a string: AMD targets are named gfxNNN"), Some("pass `--offload-arch=` + `hipDeviceProp_t::gcnArchName` to hiprtc".into())));
+            }
             continue;
         };
         if option_like
@@ -102,6 +107,16 @@ fn sm_strings(s: &Src, out: &mut Vec<Finding>) {
             out.push(s.ctx.finding(&SM_ARCH_STRING, t.range(), format!("NVIDIA architecture `{arch}` in a string: AMD targets are named gfxNNN"), Some("derive the target from `hipDeviceProp_t::gcnArchName` (e.g. `--offload-arch=gfx90a`)".into())));
         }
     }
+}
+
+/// `compute_` or `sm_` closing an architecture option (`--gpu-architecture=compute_`,
+/// `-arch=sm_`), the number to be appended at run time.
+fn built_arch_prefix(inner: &str) -> Option<&'static str> {
+    let (option, value) = inner.rsplit_once('=')?;
+    if !(option.ends_with("arch") || option.ends_with("architecture")) {
+        return None;
+    }
+    ["compute_", "sm_"].into_iter().find(|p| value == *p)
 }
 
 /// `sm_80`, `sm_90a`, `compute_70` as a word in `text`.
@@ -375,6 +390,16 @@ mod tests {
         // cuda-samples' fp16 test: `major == 5 && minor < 3` tells Maxwell GPUs apart, so the
         // line stays open although `major < 5` alone is settled.
         assert_eq!(fires_open(src, "HP402"), [5, 6, 8]);
+    }
+
+    #[test]
+    fn nvrtc_architecture_options() {
+        use crate::rules::syntax::test_support::fires;
+        // NVRTC options arrays, literal and completed at run time; the hiprtc twins are clean.
+        let src = "void f(nvrtcProgram p, int major, int minor) {\n  const char *a[] = {\"--gpu-architecture=compute_80\"};\n  const char *b[] = {\"-arch=compute_75\", \"--fmad=false\"};\n  const char *c[] = {\"--gpu-architecture=sm_90\"};\n  std::string d = \"--gpu-architecture=compute_\" + std::to_string(major * 10 + minor);\n  const char *e[] = {\"--offload-arch=gfx90a\"};\n  std::string g = std::string(\"--offload-arch=\") + prop.gcnArchName;\n  const char *h = \"compute_capability=\";\n}\n";
+        assert_eq!(fires(src, "HP403"), [2, 3, 4, 5]);
+        assert_eq!(built_arch_prefix("-arch=sm_"), Some("sm_"));
+        assert_eq!(built_arch_prefix("--offload-arch=gfx"), None);
     }
 
     #[test]

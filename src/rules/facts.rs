@@ -11,6 +11,9 @@ use crate::finding::Finding;
 use crate::gate::Status;
 use std::collections::{BTreeMap, HashSet};
 
+mod guards;
+pub use guards::fold_guards;
+
 /// How specific a rule is: the hazard families (HP1xx–HP7xx) over the translator's generic
 /// findings (HP0xx) and the repository inventory (HP8xx–HP9xx).
 fn specificity(rule: &str) -> u8 {
@@ -86,6 +89,52 @@ pub fn merge_same_line(findings: &mut Vec<Finding>) {
         i += 1;
         !drop.contains(&(i - 1))
     });
+    fold_generic_same_code(findings);
+}
+
+/// A generic translator finding on code a more specific rule flags elsewhere in the same file
+/// (the same flagged text, same status) is that rule's fact: `nvcuda` inside a template argument
+/// is the WMMA port HP605 already names on the same line or the next. Dropped; the first
+/// specific finding on that code names it. Input and output sorted.
+fn fold_generic_same_code(findings: &mut Vec<Finding>) {
+    let mut specific: BTreeMap<(&str, &str, Status), usize> = BTreeMap::new();
+    for (i, f) in findings.iter().enumerate() {
+        if specificity(&f.rule) == 2 && !f.excerpt.is_empty() {
+            specific
+                .entry((f.path.as_str(), f.excerpt.as_str(), f.status))
+                .or_insert(i);
+        }
+    }
+    let mut drop: Vec<bool> = vec![false; findings.len()];
+    let mut also: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+    for (i, f) in findings.iter().enumerate() {
+        if !GENERIC.contains(&f.rule.as_str()) {
+            continue;
+        }
+        if let Some(&k) = specific.get(&(f.path.as_str(), f.excerpt.as_str(), f.status)) {
+            drop[i] = true;
+            also.entry(k)
+                .or_default()
+                .push(format!("{} {}", f.rule, f.rule_name));
+        }
+    }
+    for (k, names) in also {
+        let names: std::collections::BTreeSet<String> = names.into_iter().collect();
+        let note: Vec<String> = names
+            .into_iter()
+            .filter(|n| !findings[k].message.contains(n.as_str()))
+            .collect();
+        if !note.is_empty() {
+            findings[k]
+                .message
+                .push_str(&format!(" (also flagged as {})", note.join(", ")));
+        }
+    }
+    let mut i = 0;
+    findings.retain(|_| {
+        i += 1;
+        !drop[i - 1]
+    });
 }
 
 /// Keeps the first (by path) finding of each once-per-project rule and message.
@@ -103,6 +152,38 @@ pub struct Group<'a> {
     pub first: &'a Finding,
     pub lines: Vec<u32>,
     pub others: Vec<(&'a str, u32)>,
+    /// For a decision ([`decision`]): its title and the findings of each rule it holds.
+    pub decision: Option<&'static str>,
+    pub counts: BTreeMap<(&'a str, &'a str), usize>,
+}
+
+/// One decision of the project, whatever the number of lines that state it: a CMake project
+/// building with the CUDA language (its `LANGUAGES CUDA`, `find_package(CUDAToolkit)`,
+/// `CUDA::` targets, architecture lists and nvcc flags all change together when the build
+/// moves to HIP), and a CI workflow (a lane that builds or tests the CUDA way is kept,
+/// mirrored or retired as a whole). Dependencies are already project-wide facts.
+pub fn decision(f: &Finding) -> Option<&'static str> {
+    if f.status == Status::Pass || project_wide(f) {
+        return None;
+    }
+    let name = f.path.rsplit('/').next().unwrap_or(&f.path);
+    let cmake = name == "CMakeLists.txt" || name.ends_with(".cmake");
+    if cmake
+        && matches!(
+            f.rule.as_str(),
+            "HP840" | "HP841" | "HP842" | "HP843" | "HP844" | "HP845"
+        )
+    {
+        return Some("the CMake build compiles CUDA");
+    }
+    let workflow = (f.path.starts_with(".github/workflows/")
+        || f.path.contains("/.github/workflows/"))
+        && (name.ends_with(".yml") || name.ends_with(".yaml"))
+        || name == ".gitlab-ci.yml";
+    if workflow && matches!(f.rule.get(2..3), Some("8") | Some("9")) {
+        return Some("a CI workflow builds or tests the CUDA way");
+    }
+    None
 }
 
 /// A fact of the whole project rather than of one file: a dependency (package, pin, wheel index)
@@ -116,6 +197,15 @@ fn project_wide(f: &Finding) -> bool {
 /// a rule are one fact per file, and so are a repository-inventory rule's items (two CUDA paths
 /// or two NGC image names in one script are one change); a dependency is one fact per project.
 fn fact_key(f: &Finding) -> (String, String, Status, String) {
+    if let Some(d) = decision(f) {
+        // The CMake build is one decision for the project; a workflow file is one lane.
+        let path = if d.starts_with("a CI") {
+            f.path.clone()
+        } else {
+            String::new()
+        };
+        return (path, d.to_string(), f.status, String::new());
+    }
     let inventory = matches!(f.rule.get(2..3), Some("8") | Some("9"));
     // A dependency's message names the package (and its CUDA marker): one fact per package.
     let msg = if project_wide(f) {
@@ -139,6 +229,9 @@ pub fn groups(findings: &[Finding]) -> Vec<Group<'_>> {
     let mut out: Vec<Group> = Vec::new();
     for f in findings {
         let k = fact_key(f);
+        if let Some(&i) = index.get(&k) {
+            *out[i].counts.entry((&f.rule, &f.rule_name)).or_default() += 1;
+        }
         match index.get(&k) {
             Some(&i) if out[i].first.path != f.path => {
                 let place = (f.path.as_str(), f.line);
@@ -157,11 +250,45 @@ pub fn groups(findings: &[Finding]) -> Vec<Group<'_>> {
                     first: f,
                     lines: vec![f.line],
                     others: Vec::new(),
+                    decision: decision(f),
+                    counts: BTreeMap::from([((f.rule.as_str(), f.rule_name.as_str()), 1)]),
                 });
             }
         }
     }
     out
+}
+
+/// The facts of a list of findings (see [`groups`]) in order of harm
+/// ([`crate::render::order`]): what every view for people lists.
+pub fn groups_by_harm(findings: &[Finding]) -> Vec<Group<'_>> {
+    let mut g = groups(findings);
+    g.sort_by(|a, b| crate::render::order::key(a.first).cmp(&crate::render::order::key(b.first)));
+    g
+}
+
+/// "one decision, the CMake build compiles CUDA: 173 finding(s) in 2 file(s) (170 HP840 cmake-cuda-language, 586 HP844 cmake-nvcc-flags;
+/// first at CMakeLists.txt:3" for a decision, `None` for a single fact.
+pub fn decision_note(g: &Group) -> Option<String> {
+    let title = g.decision?;
+    let parts: Vec<String> = g
+        .counts
+        .iter()
+        .map(|((rule, name), n)| format!("{n} {rule} {name}"))
+        .collect();
+    let total: usize = g.counts.values().sum();
+    let files = 1 + g
+        .others
+        .iter()
+        .map(|(p, _)| *p)
+        .collect::<std::collections::BTreeSet<_>>()
+        .len();
+    Some(format!(
+        "one decision, {title}: {total} finding(s) in {files} file(s) ({}); first at {}:{}",
+        parts.join(", "),
+        g.first.path,
+        g.first.line
+    ))
 }
 
 /// The number of distinct facts a person must act on: non-PASS findings, with repeats in a
@@ -272,6 +399,85 @@ mod tests {
         assert!(v[2]
             .message
             .ends_with("(also flagged as HP001 unported-api)"));
+    }
+
+    #[test]
+    fn a_generic_finding_on_code_a_specific_rule_flags_is_that_fact() {
+        let r = Status::Remediation;
+        let code = |mut x: Finding, excerpt: &str| {
+            x.excerpt = excerpt.into();
+            x
+        };
+        let mut v = vec![
+            code(
+                f("HP605", 4, (3, 9), r, "`nvcuda` (WMMA): port to rocWMMA"),
+                "nvcuda",
+            ),
+            // The same token further on the line and on the next line: HP605's fact.
+            code(f("HP001", 4, (25, 31), r, "namespace `nvcuda`"), "nvcuda"),
+            code(f("HP001", 5, (3, 9), r, "namespace `nvcuda`"), "nvcuda"),
+            // Twin: another name the specific rule does not flag stays the translator's.
+            code(
+                f("HP001", 6, (3, 12), r, "`cuCtxGet` has no HIP counterpart"),
+                "cuCtxGet",
+            ),
+        ];
+        merge_same_line(&mut v);
+        let got: Vec<(&str, u32)> = v.iter().map(|x| (x.rule.as_str(), x.line)).collect();
+        assert_eq!(got, [("HP605", 4), ("HP001", 6)]);
+        assert!(
+            v[0].message
+                .ends_with("(also flagged as HP001 unported-api)"),
+            "{}",
+            v[0].message
+        );
+    }
+
+    #[test]
+    fn a_cmake_build_and_a_ci_workflow_are_one_decision_each() {
+        let r = Status::Remediation;
+        let at = |path: &str, rule: &str, line: u32| {
+            let mut x = f(rule, line, (1, 2), r, &format!("{rule} at {line}"));
+            x.path = path.into();
+            x
+        };
+        let v = vec![
+            at(".github/workflows/ci.yml", "HP850", 10),
+            at(".github/workflows/ci.yml", "HP860", 4),
+            at(".github/workflows/nightly.yml", "HP850", 7),
+            at("CMakeLists.txt", "HP840", 2),
+            at("CMakeLists.txt", "HP844", 5),
+            at("CMakeLists.txt", "HP844", 6),
+            at("cmake/cuda.cmake", "HP843", 1),
+            // Twins: an arch list in setup.py and nvcc in a build script are their own facts.
+            at("scripts/build.sh", "HP850", 3),
+            at("setup.py", "HP843", 9),
+        ];
+        let g = groups(&v);
+        let got: Vec<(&str, u32, usize)> = g
+            .iter()
+            .map(|g| (g.first.path.as_str(), g.first.line, g.counts.values().sum()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (".github/workflows/ci.yml", 10, 2),
+                (".github/workflows/nightly.yml", 7, 1),
+                ("CMakeLists.txt", 2, 4),
+                ("scripts/build.sh", 3, 1),
+                ("setup.py", 9, 1),
+            ]
+        );
+        let note = decision_note(&g[2]).unwrap();
+        assert!(
+            note.starts_with(
+                "one decision, the CMake build compiles CUDA: 4 finding(s) in 2 file(s) (1 HP840 "
+            ),
+            "{note}"
+        );
+        assert!(note.contains("2 HP844 ") && note.ends_with("first at CMakeLists.txt:2"));
+        assert_eq!(decision_note(&g[3]), None);
+        assert_eq!(open_facts(&v), 5);
     }
 
     #[test]

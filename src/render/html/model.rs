@@ -459,10 +459,17 @@ fn summary(r: &Report, findings: &[PageFinding], files: &[PageFile]) -> PageSumm
         }
     }
     s.by_rule = rules.into_values().collect();
-    // Most severe first, then most open items: the order of "what to do".
+    // Most harmful first ([`crate::render::order`]: status, phase, category), then most open
+    // items: the order of "what to do". 586 nvcc flags do not outrank one 64-lane hazard.
+    let harm = |r: &RuleCount| {
+        crate::rules::by_code(&r.rule).map_or((rank(r.status), u8::MAX, u8::MAX), |i| {
+            let (_, p, c) = crate::render::order::harm(r.status, i.phase, i.category);
+            (rank(r.status), p, c)
+        })
+    };
     s.by_rule.sort_by(|a, b| {
-        (rank(a.status), std::cmp::Reverse(a.open), &a.rule).cmp(&(
-            rank(b.status),
+        (harm(a), std::cmp::Reverse(a.open), &a.rule).cmp(&(
+            harm(b),
             std::cmp::Reverse(b.open),
             &b.rule,
         ))
