@@ -147,6 +147,13 @@ pub fn scan(s: &Settings) -> Result<Report, String> {
         .filter_map(|i| std::fs::read(&i.path).ok().map(|b| (i.rel.clone(), b)))
         .collect();
     crate::inventory::ci_lanes::pass_nvidia_lanes(&mut findings, &workflows);
+    // Composite actions are judged by their callers; scripts nothing runs are one decision.
+    crate::inventory::ci_lanes::pass_cuda_only_actions(&mut findings, &workflows);
+    crate::inventory::scripts::fold_unrun(&mut findings, &all, &|i: &walk::Input| {
+        (i.size <= s.max_file_size)
+            .then(|| std::fs::read(&i.path).ok())
+            .flatten()
+    });
     // The same inventory line in many sibling files (one CI script per CUDA release) is one.
     crate::inventory::siblings::fold(&mut findings);
     // A component written on CUTLASS/CuTe is one decision, not one finding per include and use.
