@@ -178,3 +178,22 @@ fn make_library_lists_linked_through_an_expansion() {
     let fs = scan(&[("Makefile", mk)]);
     assert_eq!(open(&fs), vec![("Makefile".into(), 2, "HP851".into())]);
 }
+
+#[test]
+fn shell_arms_on_a_backend_variable() {
+    let sh = "#!/bin/bash\nif [ \"$BACKEND\" = cuda ]; then\n  nvcc -arch=sm_80 -o k k.cu\nelif [ \"$BACKEND\" = rocm ]; then\n  hipcc -o k k.cu\nfi\n";
+    let wf = "jobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - run: bash build.sh\n";
+    let fs = scan(&[("build.sh", sh), (WF, wf)]);
+    assert!(open(&fs).is_empty(), "{fs:#?}");
+    assert!(at(&fs, "build.sh", 3, "HP850")
+        .message
+        .contains("`if [ \"$BACKEND\" = cuda ]` arm (line 2)"));
+    // The twin: a script without a ROCm arm keeps its CUDA arm.
+    let cuda_only =
+        "#!/bin/bash\nif [ \"$BACKEND\" = cuda ]; then\n  nvcc -arch=sm_80 -o k k.cu\nfi\n";
+    let fs = scan(&[("build.sh", cuda_only), (WF, wf)]);
+    assert!(
+        open(&fs).contains(&("build.sh".into(), 3, "HP850".into())),
+        "{fs:#?}"
+    );
+}

@@ -63,7 +63,7 @@ pub fn platform_of(text: &str) -> Platform {
 
 /// A matrix value that switches its axis off (`none`, `''`, `false`, `cpu`): the axis' name then
 /// says nothing about the lane.
-fn off(v: &str) -> bool {
+pub(crate) fn off(v: &str) -> bool {
     matches!(
         v.trim().to_ascii_lowercase().as_str(),
         "" | "none" | "null" | "false" | "0" | "off" | "no" | "cpu"

@@ -24,12 +24,17 @@ use std::collections::{BTreeMap, BTreeSet};
 fn candidate(rel: &str) -> bool {
     let name = rel.rsplit('/').next().unwrap_or(rel);
     let lower = rel.to_ascii_lowercase();
+    // Scripts kept beside the workflows are CI's own, even when a workflow names them through a
+    // template this reader cannot resolve (`cuda/${{ matrix.cuda }}-${{ runner.os }}-env.sh`).
+    if lower.starts_with(".github/workflows/") || lower.contains("/.github/workflows/") {
+        return false;
+    }
     match kind::by_name(rel) {
         Some(FileKind::Shell) => true,
         Some(FileKind::Make) => name.ends_with(".mk") || name.ends_with(".make"),
         Some(FileKind::Yaml) => {
             (name == "meta.yaml" && (lower.contains("conda") || lower.contains("recipe")))
-                || (super::gha::is_action(rel) && !lower.starts_with(".github/workflows/"))
+                || super::gha::is_action(rel)
         }
         _ => false,
     }
@@ -357,6 +362,13 @@ mod tests {
             run(&[("tools/build_wheel.sh", "nvcc"), (runner, text)], &mut fs);
             assert_eq!(fs[0].status, Status::Remediation, "{runner}");
         }
+        // Beside the workflows: CI's own.
+        let mut fs = vec![f(".github/workflows/cuda/cu118-env.sh", 2, "HP852")];
+        run(
+            &[(".github/workflows/cuda/cu118-env.sh", "CUDA_HOME=/x")],
+            &mut fs,
+        );
+        assert_eq!(fs[0].status, Status::Remediation);
         // Named only by a script nothing runs: still unrun.
         let mut fs = vec![f("tools/build_wheel.sh", 2, "HP843")];
         run(

@@ -30,7 +30,7 @@ pub fn scan_fragment_env(
     cx: Cx,
     env: &BTreeMap<String, String>,
 ) {
-    let masked = mask(frag);
+    let masked = mask(frag, env);
     let Some(tree) = ts::parse(Lang::Bash, &masked) else {
         return;
     };
@@ -85,11 +85,23 @@ pub fn scan_fragment_env(
         }
         words::command(out, &ws, site, cx);
     }
+    // Arms the ROCm build never runs (`if [ "$BACKEND" = cuda ]` in a script with a ROCm arm).
+    let dead: Vec<(std::ops::Range<usize>, String)> = super::shell_arms::dead_arms(
+        tree.root_node(),
+        &masked,
+        out.src()[..offset].iter().filter(|&&c| c == b'\n').count() + 1,
+    )
+    .into_iter()
+    .map(|(r, why)| (r.start + offset..r.end + offset, why))
+    .collect();
+    if !dead.is_empty() {
+        out.pass_within(&dead, &[], |why| format!(" ({why})"));
+    }
 }
 
-/// `frag` with `${{ … }}` expressions (GitHub Actions) turned into a plain word of the same
-/// length and comment lines blanked: byte offsets stay, and neither parses as a command.
-fn mask(frag: &[u8]) -> Vec<u8> {
+/// `frag` with the `${{ env.X }}` expressions that `env` resolves turned into a plain word of the
+/// same length, and comment lines blanked: byte offsets stay, and neither parses as a command.
+fn mask(frag: &[u8], env: &BTreeMap<String, String>) -> Vec<u8> {
     let mut m = frag.to_vec();
     let mut i = 0;
     while i + 3 <= m.len() {
@@ -98,6 +110,15 @@ fn mask(frag: &[u8]) -> Vec<u8> {
                 .windows(2)
                 .position(|w| w == b"}}")
                 .map_or(m.len(), |p| i + p + 2);
+            let known = std::str::from_utf8(&m[i + 3..end.saturating_sub(2).max(i + 3)])
+                .ok()
+                .and_then(|e| e.trim().strip_prefix("env."))
+                .is_some_and(|k| env.contains_key(k.trim()));
+            if !known {
+                // Left as written: its value is GitHub's, decided per run.
+                i = end;
+                continue;
+            }
             for b in &mut m[i..end] {
                 if *b != b'\n' {
                     *b = b'_';
@@ -221,11 +242,13 @@ mod tests {
             expand("$HOME/${{ matrix.x }}$", &env),
             "$HOME/${{ matrix.x }}$"
         );
-        let src = b"  # nvcc k.cu\necho ${{ matrix.x }} # c\n#!/bin/sh\n";
-        let m = mask(src);
+        let src = b"  # nvcc k.cu\necho ${{ env.ROCM_INDEX }} ${{ matrix.x }} # c\n#!/bin/sh\n";
+        let m = mask(src, &env);
         assert_eq!(m.len(), src.len());
         assert!(!m.windows(4).any(|w| w == b"nvcc"));
         assert!(m.windows(6).any(|w| w == b"echo _"));
+        // An expression `env` does not resolve is left as written.
+        assert!(m.windows(13).any(|w| w == b"${{ matrix.x "));
     }
 
     #[test]

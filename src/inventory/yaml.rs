@@ -202,8 +202,13 @@ fn manifest(out: &mut Out, scalars: &[Scalar], seqs: &[Seq], site: Site) {
     // A GitHub workflow or composite action: which steps the ROCm CI runs, and the `env:` of each
     // `run:` block.
     let path = out.ctx.path;
-    let ci = (super::ci_lanes::is_workflow(path) || super::gha::is_action(path))
-        .then(|| super::gha::model(out.src()));
+    let ci = if super::ci_lanes::is_workflow(path) || super::gha::is_action(path) {
+        Some(super::gha::model(out.src()))
+    } else if super::gitlab::is_gitlab_ci(path) {
+        Some(super::gitlab::model(out.src()))
+    } else {
+        None
+    };
     let mut command_seq_paths: Vec<&[String]> = Vec::new();
     for q in seqs {
         if COMMAND_KEYS.contains(&last(&q.path)) && q.path.last().map(|s| s.as_str()) != Some("-") {
