@@ -27,9 +27,9 @@ pub fn scan(out: &mut Out) {
             cmds.push(n);
         }
     });
-    let (taken, dead): (Vec<DeadArm>, Vec<DeadArm>) = hip_dead_arms(tree.root_node(), src)
+    let (live, dead): (Vec<DeadArm>, Vec<DeadArm>) = hip_dead_arms(tree.root_node(), src)
         .into_iter()
-        .partition(|a| a.taken);
+        .partition(|a| a.taken != Some(false));
     for c in cmds {
         let Some(name) = ts::named_children(c)
             .into_iter()
@@ -56,11 +56,13 @@ pub fn scan(out: &mut Out) {
                 .is_some_and(|a| a.text == "FATAL_ERROR" || a.text == "SEND_ERROR")
             && !dead.iter().any(|d| d.range.contains(&c.start_byte()))
         {
-            // The innermost arm the HIP build takes around this stop.
-            if let Some(arm) = taken
+            // The innermost arm around this stop, when the HIP build certainly takes it (an
+            // undecided `if(APPLE)` inside the HIP arm decides nothing).
+            if let Some(arm) = live
                 .iter()
                 .filter(|t| t.range.contains(&c.start_byte()))
                 .min_by_key(|t| t.range.len())
+                .filter(|t| t.taken == Some(true))
             {
                 out.push(
                     &build::CMAKE_ROCM_ARM_FAILS,
@@ -178,8 +180,9 @@ fn cond_under_hip(args: &[String]) -> Option<bool> {
 /// An arm of an `if()` chain that the project's HIP build never runs, and why.
 pub(crate) struct DeadArm {
     pub range: std::ops::Range<usize>,
-    /// The HIP build takes this arm (its `why` then names the arm); otherwise it never runs it.
-    pub taken: bool,
+    /// `Some(true)`: the HIP build takes this arm; `None`: it may (the `why` of both names the
+    /// arm); `Some(false)`: it never runs it.
+    pub taken: Option<bool>,
     pub why: String,
 }
 
@@ -217,8 +220,9 @@ fn cond_words(cmd: tree_sitter::Node, src: &[u8]) -> Vec<String> {
 /// The arms of every `if()` chain that the HIP build of a project never runs, in a CMake file
 /// that tests for the HIP build somewhere (a ROCm switch in a condition): the arms whose
 /// condition is false there (`if(BUILD_CUDA)`, `if(NOT USE_ROCM)`) and every arm after one that
-/// is certainly taken there (`else()` of `if(BUILD_HIP)`). Nothing in a file without a HIP test:
-/// a CUDA-only project's `if(USE_CUDA)` is porting work.
+/// is certainly taken there (`else()` of `if(BUILD_HIP)`); and, marked so, the arms it takes or
+/// may take. Nothing in a file without a HIP test: a CUDA-only project's `if(USE_CUDA)` is
+/// porting work.
 pub(crate) fn hip_dead_arms(root: tree_sitter::Node, src: &[u8]) -> Vec<DeadArm> {
     let mut chains = Vec::new();
     ts::each(root, &mut |n| {
@@ -284,17 +288,18 @@ pub(crate) fn hip_dead_arms(root: tree_sitter::Node, src: &[u8]) -> Vec<DeadArm>
             let arm = head(cmd);
             let taken = !taken_before
                 && (value == Some(true) || (cmd.node_kind() == K::ElseCommand && all_false));
-            if taken {
+            let dead = taken_before || value == Some(false);
+            if !dead {
                 out.push(DeadArm {
                     range: cmd.start_byte()..end,
                     why: format!("`{arm}` (line {})", line(cmd.start_byte())),
-                    taken: true,
+                    taken: taken.then_some(true),
                 });
             }
             all_false &= value == Some(false);
-            if taken_before || value == Some(false) {
+            if dead {
                 out.push(DeadArm {
-                    taken: false,
+                    taken: Some(false),
                     range: cmd.start_byte()..end,
                     why: format!(
                         "in the `{arm}` arm (line {}), which the project's HIP build never runs: this file builds for HIP under `{hip_head}` (line {hip_line})",
@@ -318,7 +323,7 @@ pub fn cuda_only_sources(src: &[u8]) -> Vec<(String, String)> {
     };
     let dead: Vec<DeadArm> = hip_dead_arms(tree.root_node(), src)
         .into_iter()
-        .filter(|a| !a.taken)
+        .filter(|a| a.taken == Some(false))
         .collect();
     if dead.is_empty() {
         return Vec::new();
@@ -556,7 +561,7 @@ mod tests {
     /// is a failure, the same stop in an arm it skips is the CUDA build's.
     #[test]
     fn hip_package_arms_and_stops_on_the_rocm_arm() {
-        let src = "find_package(hip)\nif(HIP_FOUND)\n  enable_language(HIP)\nelse()\n  find_package(CUDAToolkit REQUIRED)\nendif()\nif(BUILD_CUDA)\n  enable_language(CUDA)\nelse()\n  message(FATAL_ERROR \"CUDA is required\")\nendif()\nif(CMAKE_HIP_COMPILER)\nelse()\n  message(FATAL_ERROR \"no HIP\")\nendif()\nif(USE_ROCM)\n  message(STATUS \"ROCm\")\nendif()\n";
+        let src = "find_package(hip)\nif(HIP_FOUND)\n  enable_language(HIP)\nelse()\n  find_package(CUDAToolkit REQUIRED)\nendif()\nif(BUILD_CUDA)\n  enable_language(CUDA)\nelse()\n  message(FATAL_ERROR \"CUDA is required\")\nendif()\nif(CMAKE_HIP_COMPILER)\nelse()\n  message(FATAL_ERROR \"no HIP\")\nendif()\nif(USE_ROCM)\n  message(STATUS \"ROCm\")\n  if(APPLE)\n    message(FATAL_ERROR \"not on macOS\")\n  endif()\nendif()\n";
         let all = scan_bytes("CMakeLists.txt", FileKind::CMake, src.as_bytes());
         let got: Vec<(&str, u32, crate::gate::Status)> = all
             .iter()
