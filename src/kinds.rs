@@ -331,6 +331,11 @@ syntax_table! {
         FileRedirect = "file_redirect",
         HerestringRedirect = "herestring_redirect",
         HeredocRedirect = "heredoc_redirect",
+        IfStatement = "if_statement",
+        ElifClause = "elif_clause",
+        ElseClause = "else_clause",
+        CaseStatement = "case_statement",
+        CaseItem = "case_item",
     }
     fields {
         Name = "name",

@@ -206,6 +206,13 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         .collect();
     let pairs = crate::rules::project_build::rocm_counterparts(&rels, &resolved);
     crate::rules::project_build::pass_with_counterparts(&mut findings, &pairs);
+    // Composite actions are judged by their callers; scripts nothing runs are one decision.
+    crate::inventory::ci_lanes::pass_cuda_only_actions(&mut findings, &workflows);
+    crate::inventory::scripts::fold_unrun(&mut findings, &all, &|i: &walk::Input| {
+        (i.size <= s.max_file_size)
+            .then(|| std::fs::read(&i.path).ok())
+            .flatten()
+    });
     // The same inventory line in many sibling files (one CI script per CUDA release) is one.
     crate::inventory::siblings::fold(&mut findings);
     // A component written on CUTLASS/CuTe is one decision, not one finding per include and use.

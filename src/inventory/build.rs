@@ -57,6 +57,15 @@ rule!(CMAKE_FINDCUDA_MACRO, "HP845", BuildSystem, Remediation, Build,
     refs: ["https://cmake.org/cmake/help/latest/module/FindCUDA.html"],
 );
 
+rule!(CMAKE_ROCM_ARM_FAILS, "HP846", BuildSystem, Remediation, Build,
+    summary: "A CMake `if()` arm that the project's ROCm build takes stops the configure (`message(FATAL_ERROR ...)`).",
+    why: "The project builds for HIP (it tests a ROCm switch), and under that switch this arm runs: its `FATAL_ERROR` (or `SEND_ERROR`) ends the ROCm configure, so whatever the arm guards (a CUDA-only feature, a required CUDA package) is a build failure on ROCm, not a CUDA-side detail.",
+    bad: "if(BUILD_CUDA)\n  find_package(CUDAToolkit REQUIRED)\nelse()\n  message(FATAL_ERROR \"CUDA is required\")\nendif()",
+    good: "if(BUILD_CUDA)\n  find_package(CUDAToolkit REQUIRED)\nelseif(BUILD_HIP)\n  find_package(hip REQUIRED)\nendif()",
+    fix: "Give the ROCm build its own arm (find the ROCm packages, set the HIP sources), or drop the check if the ROCm build does not need what it guards.",
+    refs: ["https://cmake.org/cmake/help/latest/command/message.html", "https://rocm.docs.amd.com/en/latest/conceptual/cmake-packages.html"],
+);
+
 rule!(NVCC_INVOCATION, "HP850", BuildSystem, Remediation, Build,
     summary: "A build step runs `nvcc`.",
     why: "nvcc does not exist on a ROCm system.",
@@ -100,6 +109,7 @@ pub const RULES: &[&RuleInfo] = &[
     &CUDA_ARCH_FLAG,
     &CMAKE_NVCC_FLAGS,
     &CMAKE_FINDCUDA_MACRO,
+    &CMAKE_ROCM_ARM_FAILS,
     &NVCC_INVOCATION,
     &CUDA_LIBRARY_LINK,
     &CUDA_INSTALL_PATH,

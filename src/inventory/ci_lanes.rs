@@ -22,7 +22,7 @@ pub fn is_workflow(path: &str) -> bool {
 }
 
 /// A runner label that names AMD GPU machines (`amd`, `rocm`, `mi300x`, `gfx942`).
-fn amd_runner_label(label: &str) -> bool {
+pub(crate) fn amd_runner_label(label: &str) -> bool {
     let lower = label.to_ascii_lowercase();
     lower.split(['-', '_', '.', ' ']).any(|w| {
         let digits_after = |p: &str| {
@@ -113,6 +113,35 @@ pub fn pass_nvidia_lanes(findings: &mut [Finding], workflows: &[(String, Vec<u8>
     }
 }
 
+/// Marks PASS the open findings of each composite action (`.github/actions/x/action.yml`) that
+/// only CUDA-only CI steps call (steps the project's ROCm lane replaces, see
+/// [`super::gha::model`]), naming the callers. An action with any other caller keeps its
+/// findings; one no workflow calls is left to [`super::scripts::fold_unrun`].
+pub fn pass_cuda_only_actions(findings: &mut [Finding], workflows: &[(String, Vec<u8>)]) {
+    // action folder -> (every caller is CUDA-only, callers as `path:line`)
+    let mut callers: BTreeMap<String, (bool, Vec<String>)> = BTreeMap::new();
+    for (path, bytes) in workflows {
+        for c in super::gha::model(bytes).callers {
+            let e = callers.entry(c.action).or_insert((true, Vec::new()));
+            e.0 &= c.cuda_only;
+            e.1.push(format!("{path}:{}", c.line));
+        }
+    }
+    for f in findings.iter_mut() {
+        if f.status == Status::Pass || !super::gha::is_action(&f.path) {
+            continue;
+        }
+        let dir = f.path.rsplit_once('/').map_or("", |(d, _)| d);
+        if let Some((true, by)) = callers.get(dir) {
+            f.status = Status::Pass;
+            f.message.push_str(&format!(
+                " (a composite action called only from CI steps the project's ROCm lane replaces: `{}`)",
+                by.join("`, `")
+            ));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -170,6 +199,28 @@ mod tests {
         assert!(fs[0]
             .message
             .contains("AMD lane, `.github/workflows/amd-mi200.yml`"));
+    }
+
+    #[test]
+    fn composite_actions_are_judged_by_their_callers() {
+        let job = |cond: &str| {
+            format!("jobs:\n  b:\n    strategy:\n      matrix:\n        tk: [cuda, rocm]\n    steps:\n      - if: {cond}\n        uses: ./.github/actions/cuda\n")
+        };
+        for (cond, want) in [
+            ("matrix.tk == 'cuda'", Status::Pass),
+            ("matrix.tk != 'cpu'", Status::Remediation),
+        ] {
+            let mut fs = vec![f(".github/actions/cuda/action.yml", "HP850")];
+            pass_cuda_only_actions(&mut fs, &[wf(".github/workflows/ci.yml", &job(cond))]);
+            assert_eq!(fs[0].status, want, "{cond}");
+            if want == Status::Pass {
+                assert!(
+                    fs[0].message.contains("`.github/workflows/ci.yml:7`"),
+                    "{}",
+                    fs[0].message
+                );
+            }
+        }
     }
 
     #[test]

@@ -6,6 +6,8 @@
 //! `if(COMPUTE_BACKEND STREQUAL "hip")`, `if(NOT USE_ROCM)`) keeps its CUDA settings in the arms
 //! its HIP build never runs: findings there are PASS, not porting work (`hip_dead_arms`), and a
 //! source listed only in such an arm is not compiled by the HIP build ([`cuda_only_sources`]).
+//! The other polarity: a `message(FATAL_ERROR …)` in an arm the HIP build takes (`else()` of
+//! `if(BUILD_CUDA)`, `if(HIP_FOUND)`) ends the ROCm configure, and is reported (HP846).
 
 use super::build;
 use super::shell::unquote;
@@ -25,7 +27,9 @@ pub fn scan(out: &mut Out) {
             cmds.push(n);
         }
     });
-    let dead = hip_dead_arms(tree.root_node(), src);
+    let (live, dead): (Vec<DeadArm>, Vec<DeadArm>) = hip_dead_arms(tree.root_node(), src)
+        .into_iter()
+        .partition(|a| a.taken != Some(false));
     for c in cmds {
         let Some(name) = ts::named_children(c)
             .into_iter()
@@ -46,6 +50,31 @@ pub fn scan(out: &mut Out) {
                 args.push(Word::new(t, off..off + t.len()));
             }
         }
+        if cmd == "message"
+            && args
+                .first()
+                .is_some_and(|a| a.text == "FATAL_ERROR" || a.text == "SEND_ERROR")
+            && !dead.iter().any(|d| d.range.contains(&c.start_byte()))
+        {
+            // The innermost arm around this stop, when the HIP build certainly takes it (an
+            // undecided `if(APPLE)` inside the HIP arm decides nothing).
+            if let Some(arm) = live
+                .iter()
+                .filter(|t| t.range.contains(&c.start_byte()))
+                .min_by_key(|t| t.range.len())
+                .filter(|t| t.taken == Some(true))
+            {
+                out.push(
+                    &build::CMAKE_ROCM_ARM_FAILS,
+                    c.byte_range(),
+                    format!(
+                        "the project's HIP build takes the {} arm, and this `message({})` ends its configure",
+                        arm.why, args[0].text
+                    ),
+                    Some("give the ROCm build its own arm, or drop the check if it does not need what it guards".into()),
+                );
+            }
+        }
         command(out, &cmd, name.byte_range(), &args);
     }
     let ranges: Vec<(std::ops::Range<usize>, String)> =
@@ -56,11 +85,24 @@ pub fn scan(out: &mut Out) {
 /// The value of a switch word in the HIP build: `Some(true)` for a ROCm switch (`BUILD_HIP`,
 /// `USE_ROCM`, `${ENABLE_HIP}`), `Some(false)` for a CUDA one (`BUILD_CUDA`, `WITH_CUDA`: a
 /// project with both switches sets one per build), `None` for anything else (a compiler or
-/// package variable such as `CMAKE_CUDA_COMPILER` or `HIP_FOUND` is not a build switch).
+/// package variable such as `CMAKE_CUDA_COMPILER` is not a build switch). HIP's own compiler and
+/// package variables (`HIP_FOUND`, `CMAKE_HIP_COMPILER`) are true in the HIP build.
 fn switch_under_hip(word: &str) -> Option<bool> {
     let w = word.trim_start_matches("${").trim_end_matches('}');
     if w.is_empty() || !w.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
         return None;
+    }
+    // What finding HIP sets: the HIP build has a HIP compiler and package. (CUDA's are unknown
+    // there: a machine may have both toolkits.)
+    if matches!(
+        w,
+        "HIP_FOUND"
+            | "hip_FOUND"
+            | "ROCM_FOUND"
+            | "CMAKE_HIP_COMPILER"
+            | "CMAKE_HIP_COMPILER_LOADED"
+    ) {
+        return Some(true);
     }
     let parts: Vec<String> = w.split('_').map(|p| p.to_ascii_lowercase()).collect();
     let platform = platform_word(&parts)?;
@@ -138,6 +180,9 @@ fn cond_under_hip(args: &[String]) -> Option<bool> {
 /// An arm of an `if()` chain that the project's HIP build never runs, and why.
 pub(crate) struct DeadArm {
     pub range: std::ops::Range<usize>,
+    /// `Some(true)`: the HIP build takes this arm; `None`: it may (the `why` of both names the
+    /// arm); `Some(false)`: it never runs it.
+    pub taken: Option<bool>,
     pub why: String,
 }
 
@@ -175,8 +220,9 @@ fn cond_words(cmd: tree_sitter::Node, src: &[u8]) -> Vec<String> {
 /// The arms of every `if()` chain that the HIP build of a project never runs, in a CMake file
 /// that tests for the HIP build somewhere (a ROCm switch in a condition): the arms whose
 /// condition is false there (`if(BUILD_CUDA)`, `if(NOT USE_ROCM)`) and every arm after one that
-/// is certainly taken there (`else()` of `if(BUILD_HIP)`). Nothing in a file without a HIP test:
-/// a CUDA-only project's `if(USE_CUDA)` is porting work.
+/// is certainly taken there (`else()` of `if(BUILD_HIP)`); and, marked so, the arms it takes or
+/// may take. Nothing in a file without a HIP test: a CUDA-only project's `if(USE_CUDA)` is
+/// porting work.
 pub(crate) fn hip_dead_arms(root: tree_sitter::Node, src: &[u8]) -> Vec<DeadArm> {
     let mut chains = Vec::new();
     ts::each(root, &mut |n| {
@@ -217,6 +263,7 @@ pub(crate) fn hip_dead_arms(root: tree_sitter::Node, src: &[u8]) -> Vec<DeadArm>
     for c in chains {
         let kids = ts::named_children(c);
         let mut taken_before = false;
+        let mut all_false = true;
         let mut i = 0;
         while i < kids.len() {
             let cmd = kids[i];
@@ -238,9 +285,21 @@ pub(crate) fn hip_dead_arms(root: tree_sitter::Node, src: &[u8]) -> Vec<DeadArm>
                     )
                 })
                 .map_or(c.end_byte(), |k| k.start_byte());
-            if taken_before || value == Some(false) {
-                let arm = head(cmd);
+            let arm = head(cmd);
+            let taken = !taken_before
+                && (value == Some(true) || (cmd.node_kind() == K::ElseCommand && all_false));
+            let dead = taken_before || value == Some(false);
+            if !dead {
                 out.push(DeadArm {
+                    range: cmd.start_byte()..end,
+                    why: format!("`{arm}` (line {})", line(cmd.start_byte())),
+                    taken: taken.then_some(true),
+                });
+            }
+            all_false &= value == Some(false);
+            if dead {
+                out.push(DeadArm {
+                    taken: Some(false),
                     range: cmd.start_byte()..end,
                     why: format!(
                         "in the `{arm}` arm (line {}), which the project's HIP build never runs: this file builds for HIP under `{hip_head}` (line {hip_line})",
@@ -262,7 +321,10 @@ pub fn cuda_only_sources(src: &[u8]) -> Vec<(String, String)> {
     let Some(tree) = ts::parse(Lang::CMake, src) else {
         return Vec::new();
     };
-    let dead = hip_dead_arms(tree.root_node(), src);
+    let dead: Vec<DeadArm> = hip_dead_arms(tree.root_node(), src)
+        .into_iter()
+        .filter(|a| a.taken == Some(false))
+        .collect();
     if dead.is_empty() {
         return Vec::new();
     }
@@ -493,6 +555,37 @@ mod tests {
         assert_eq!(f.len(), 1);
         assert_ne!(f[0].status, crate::gate::Status::Pass);
         assert!(super::cuda_only_sources(cuda_only.as_bytes()).is_empty());
+    }
+
+    /// `HIP_FOUND` and `CMAKE_HIP_COMPILER` are true in the HIP build; a stop in an arm it takes
+    /// is a failure, the same stop in an arm it skips is the CUDA build's.
+    #[test]
+    fn hip_package_arms_and_stops_on_the_rocm_arm() {
+        let src = "find_package(hip)\nif(HIP_FOUND)\n  enable_language(HIP)\nelse()\n  find_package(CUDAToolkit REQUIRED)\nendif()\nif(BUILD_CUDA)\n  enable_language(CUDA)\nelse()\n  message(FATAL_ERROR \"CUDA is required\")\nendif()\nif(CMAKE_HIP_COMPILER)\nelse()\n  message(FATAL_ERROR \"no HIP\")\nendif()\nif(USE_ROCM)\n  message(STATUS \"ROCm\")\n  if(APPLE)\n    message(FATAL_ERROR \"not on macOS\")\n  endif()\nendif()\n";
+        let all = scan_bytes("CMakeLists.txt", FileKind::CMake, src.as_bytes());
+        let got: Vec<(&str, u32, crate::gate::Status)> = all
+            .iter()
+            .map(|f| (f.rule.as_str(), f.line, f.status))
+            .collect();
+        use crate::gate::Status::{Pass, Remediation};
+        assert_eq!(
+            got,
+            vec![
+                ("HP841", 5, Pass),
+                ("HP840", 8, Pass),
+                ("HP846", 10, Remediation),
+            ],
+            "{all:#?}"
+        );
+        assert!(
+            all[2].message.contains("`else()` (line 9)"),
+            "{}",
+            all[2].message
+        );
+        // The twin: a CUDA-only project's `else()` stop is not judged (no HIP build to take it).
+        let cuda_only = "if(USE_CUDA)\n  enable_language(CUDA)\nelse()\n  message(FATAL_ERROR \"x\")\nendif()\n";
+        let f = scan_bytes("CMakeLists.txt", FileKind::CMake, cuda_only.as_bytes());
+        assert!(f.iter().all(|f| f.rule != "HP846"), "{f:#?}");
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! Makefiles through tree-sitter-make: variable assignments go to the settings check and recipe
 //! lines to the Bash reader, so `nvcc`, `-arch`/`-gencode`, `-lcudart`/`-lcublas` and CUDA paths
 //! are found where they are used, and comments are skipped. A variable whose value holds
-//! nvcc-only options (`NVCC_FLAGS = --use_fast_math -t=0`) is one HP844 item naming them.
+//! nvcc-only options (`NVCC_FLAGS = --use_fast_math -t=0`) is one HP844 item naming them. A
+//! list of bare library names later linked as `-l` flags (`LIBRARIES += nccl` with
+//! `$(LIBRARIES:%=-l%)`) is read as the links it makes.
 
 use super::shell;
 use super::ts::{self, Lang};
@@ -23,10 +25,30 @@ pub fn scan(out: &mut Out) {
         }
         _ => {}
     });
+    let linked = link_lists(std::str::from_utf8(src).unwrap_or(""));
     for a in assigns {
         let Some(name) = a.field(F::Name) else {
             continue;
         };
+        if let (Some((_, how)), Some(v)) = (
+            linked.iter().find(|(n, _)| n == ts::text(name, src)),
+            a.field(F::Value),
+        ) {
+            for w in words::split(ts::text(v, src), v.start_byte()) {
+                if let Some(r) = build::rocm_library(&w.text) {
+                    out.push(
+                        &build::CUDA_LIBRARY_LINK,
+                        w.range.clone(),
+                        format!(
+                            "links CUDA library {} (`{}` is linked as `-l` flags through `{how}`)",
+                            w.text,
+                            ts::text(name, src)
+                        ),
+                        Some(format!("{r} (linked as -l{r})")),
+                    );
+                }
+            }
+        }
         let value = a.field(F::Value);
         let (vt, vr) = value.map_or((String::new(), a.end_byte()..a.end_byte()), |v| {
             (ts::text(v, src).to_string(), v.byte_range())
@@ -50,6 +72,70 @@ pub fn scan(out: &mut Out) {
             Cx::default(),
         );
     }
+}
+
+/// Variables whose words are linked as libraries: `$(LIBRARIES:%=-l%)`,
+/// `$(addprefix -l,$(LIBRARIES))`, `$(patsubst %,-l%,$(LIBRARIES))`, with the expansion as
+/// written.
+fn link_lists(text: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    let ident =
+        |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    let mut from = 0;
+    while let Some(p) = text[from..].find('$') {
+        let at = from + p;
+        from = at + 1;
+        let (open, close) = match text.as_bytes().get(at + 1) {
+            Some(b'(') => ('(', ')'),
+            Some(b'{') => ('{', '}'),
+            _ => continue,
+        };
+        // The balanced reference `$( … )`.
+        let mut depth = 0;
+        let Some(len) = text[at + 1..].char_indices().find_map(|(i, c)| {
+            if c == open {
+                depth += 1;
+            } else if c == close {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            None
+        }) else {
+            continue;
+        };
+        let whole = &text[at..at + 2 + len];
+        let inner = &text[at + 2..at + 1 + len];
+        let var_of = |r: &str| {
+            let r = r.trim();
+            r.strip_prefix("$(")
+                .and_then(|x| x.strip_suffix(')'))
+                .or_else(|| r.strip_prefix("${").and_then(|x| x.strip_suffix('}')))
+                .filter(|x| ident(x))
+                .map(str::to_string)
+        };
+        let name = if let Some((v, pat)) = inner.split_once(':') {
+            (ident(v) && pat.trim() == "%=-l%").then(|| v.to_string())
+        } else if let Some(args) = inner.strip_prefix("addprefix ") {
+            args.split_once(',')
+                .filter(|(pre, _)| pre.trim() == "-l")
+                .and_then(|(_, v)| var_of(v))
+        } else if let Some(args) = inner.strip_prefix("patsubst ") {
+            let parts: Vec<&str> = args.splitn(3, ',').collect();
+            (parts.len() == 3 && parts[0].trim() == "%" && parts[1].trim() == "-l%")
+                .then(|| var_of(parts[2]))
+                .flatten()
+        } else {
+            None
+        };
+        if let Some(n) = name {
+            if !out.iter().any(|(x, _)| *x == n) {
+                out.push((n, whole.to_string()));
+            }
+        }
+    }
+    out
 }
 
 /// nvcc-only options in a variable's value (architecture flags have their own rule, HP843).
@@ -106,6 +192,30 @@ mod tests {
                 ("HP843".into(), 5),
             ]
         );
+    }
+
+    /// cuda-samples' Makefiles name libraries bare and add `-l` when linking.
+    #[test]
+    fn library_lists_linked_through_an_expansion() {
+        let rules = |src: &str| -> Vec<(String, u32)> {
+            scan_bytes("Makefile", FileKind::Make, src.as_bytes())
+                .into_iter()
+                .map(|f| (f.rule, f.line))
+                .collect()
+        };
+        let src = "LIBRARIES :=\nLIBRARIES += nccl\nLIBRARIES += m pthread\nOTHER += cublas\nall:\n\t$(CXX) -o a a.o $(LIBRARIES:%=-l%)\n";
+        assert_eq!(rules(src), vec![("HP851".to_string(), 2)]);
+        let src = "LIBS = cudart m\nLDLIBS = $(addprefix -l,$(LIBS))\n";
+        let f = scan_bytes("Makefile", FileKind::Make, src.as_bytes());
+        assert_eq!(f.len(), 1);
+        assert!(
+            f[0].message.contains("`$(addprefix -l,$(LIBS))`"),
+            "{}",
+            f[0].message
+        );
+        // The twin: a list of system libraries, and a CUDA name never linked as `-l`.
+        assert!(rules("LIBRARIES += m pthread\nX = $(LIBRARIES:%=-l%)\n").is_empty());
+        assert!(rules("COMPONENTS += nccl\n").is_empty());
     }
 
     #[test]

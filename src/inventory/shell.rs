@@ -6,6 +6,7 @@ use super::ts::{self, Lang};
 use super::words::{self, Cx, Site, Word};
 use super::Out;
 use crate::kinds::bash::{Field as F, Kind as K, NodeExt};
+use std::collections::BTreeMap;
 use tree_sitter::Node;
 
 pub fn scan(out: &mut Out, site: Site) {
@@ -15,8 +16,30 @@ pub fn scan(out: &mut Out, site: Site) {
 
 /// Parses `frag` (which starts at byte `offset` of the file) as Bash and checks its commands.
 pub fn scan_fragment(out: &mut Out, offset: usize, frag: &[u8], site: Site, cx: Cx) {
-    let Some(tree) = ts::parse(Lang::Bash, frag) else {
+    scan_fragment_env(out, offset, frag, site, cx, &BTreeMap::new());
+}
+
+/// [`scan_fragment`] for a CI `run:` block with the `env:` in scope: `$X`, `${X}` and
+/// `${{ env.X }}` in a word read as their values (findings stay on the word as written), and
+/// `${{ … }}` expressions and `#` comment lines are never commands.
+pub fn scan_fragment_env(
+    out: &mut Out,
+    offset: usize,
+    frag: &[u8],
+    site: Site,
+    cx: Cx,
+    env: &BTreeMap<String, String>,
+) {
+    let masked = mask(frag, env);
+    let Some(tree) = ts::parse(Lang::Bash, &masked) else {
         return;
+    };
+    let exp = |t: &str| -> String {
+        if env.is_empty() {
+            t.to_string()
+        } else {
+            expand(t, env)
+        }
     };
     let mut commands: Vec<Node> = Vec::new();
     let mut assignments: Vec<Node> = Vec::new();
@@ -32,7 +55,7 @@ pub fn scan_fragment(out: &mut Out, offset: usize, frag: &[u8], site: Site, cx: 
         let name_text = ts::text(name, frag);
         let (vtext, vrange) = match value {
             Some(v) => (
-                unquote(ts::text(v, frag)).to_string(),
+                exp(unquote(ts::text(v, frag))),
                 v.start_byte() + offset..v.end_byte() + offset,
             ),
             None => (String::new(), a.end_byte() + offset..a.end_byte() + offset),
@@ -55,13 +78,111 @@ pub fn scan_fragment(out: &mut Out, offset: usize, frag: &[u8], site: Site, cx: 
                 | K::HerestringRedirect
                 | K::HeredocRedirect => {}
                 _ => ws.push(Word::new(
-                    unquote(ts::text(ch, frag)),
+                    exp(unquote(ts::text(ch, frag))),
                     ch.start_byte() + offset..ch.end_byte() + offset,
                 )),
             }
         }
         words::command(out, &ws, site, cx);
     }
+    // Arms the ROCm build never runs (`if [ "$BACKEND" = cuda ]` in a script with a ROCm arm).
+    let dead: Vec<(std::ops::Range<usize>, String)> = super::shell_arms::dead_arms(
+        tree.root_node(),
+        &masked,
+        out.src()[..offset].iter().filter(|&&c| c == b'\n').count() + 1,
+    )
+    .into_iter()
+    .map(|(r, why)| (r.start + offset..r.end + offset, why))
+    .collect();
+    if !dead.is_empty() {
+        out.pass_within(&dead, &[], |why| format!(" ({why})"));
+    }
+}
+
+/// `frag` with the `${{ env.X }}` expressions that `env` resolves turned into a plain word of the
+/// same length, and comment lines blanked: byte offsets stay, and neither parses as a command.
+fn mask(frag: &[u8], env: &BTreeMap<String, String>) -> Vec<u8> {
+    let mut m = frag.to_vec();
+    let mut i = 0;
+    while i + 3 <= m.len() {
+        if &m[i..i + 3] == b"${{" {
+            let end = m[i..]
+                .windows(2)
+                .position(|w| w == b"}}")
+                .map_or(m.len(), |p| i + p + 2);
+            let known = std::str::from_utf8(&m[i + 3..end.saturating_sub(2).max(i + 3)])
+                .ok()
+                .and_then(|e| e.trim().strip_prefix("env."))
+                .is_some_and(|k| env.contains_key(k.trim()));
+            if !known {
+                // Left as written: its value is GitHub's, decided per run.
+                i = end;
+                continue;
+            }
+            for b in &mut m[i..end] {
+                if *b != b'\n' {
+                    *b = b'_';
+                }
+            }
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    let mut start = 0;
+    while start < m.len() {
+        let end = m[start..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(m.len(), |p| start + p);
+        let line = &m[start..end];
+        if line.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'#') && !line.starts_with(b"#!")
+        {
+            for b in &mut m[start..end] {
+                *b = b' ';
+            }
+        }
+        start = end + 1;
+    }
+    m
+}
+
+/// `$X`, `${X}` and `${{ env.X }}` in `t` replaced by their values in `env`; other references
+/// stay as written.
+pub fn expand(t: &str, env: &BTreeMap<String, String>) -> String {
+    let mut out = String::new();
+    let mut rest = t;
+    while let Some(at) = rest.find('$') {
+        out.push_str(&rest[..at]);
+        let r = &rest[at..];
+        let (name, len) = if let Some(inner) = r.strip_prefix("${{") {
+            match inner.find("}}") {
+                Some(e) => (
+                    inner[..e].trim().strip_prefix("env.").map(str::to_string),
+                    3 + e + 2,
+                ),
+                None => (None, r.len()),
+            }
+        } else if let Some(inner) = r.strip_prefix("${") {
+            match inner.find('}') {
+                Some(e) => (Some(inner[..e].to_string()), 2 + e + 1),
+                None => (None, r.len()),
+            }
+        } else {
+            let n = r[1..]
+                .bytes()
+                .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+                .count();
+            (Some(r[1..1 + n].to_string()), 1 + n)
+        };
+        match name.and_then(|n| env.get(&n)) {
+            Some(v) => out.push_str(v),
+            None => out.push_str(&r[..len.max(1)]),
+        }
+        rest = &r[len.max(1)..];
+    }
+    out.push_str(rest);
+    out
 }
 
 pub fn unquote(s: &str) -> &str {
@@ -77,6 +198,8 @@ pub fn unquote(s: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::super::{kind::FileKind, scan_bytes};
+    use super::{expand, mask};
+    use std::collections::BTreeMap;
 
     fn rules(src: &str) -> Vec<(String, u32)> {
         scan_bytes("run.sh", FileKind::Shell, src.as_bytes())
@@ -105,6 +228,27 @@ mod tests {
         assert!(r.contains(&("HP843".into(), 6)));
         assert!(r.contains(&("HP851".into(), 6)));
         assert!(!r.iter().any(|(_, l)| *l == 2 || *l == 3), "{r:?}");
+    }
+
+    #[test]
+    fn ci_env_and_expressions() {
+        let env: BTreeMap<String, String> = [("ROCM_INDEX".to_string(), "rocm7.2".to_string())]
+            .into_iter()
+            .collect();
+        assert_eq!(expand("whl/${ROCM_INDEX}", &env), "whl/rocm7.2");
+        assert_eq!(expand("whl/$ROCM_INDEX/x", &env), "whl/rocm7.2/x");
+        assert_eq!(expand("${{ env.ROCM_INDEX }}", &env), "rocm7.2");
+        assert_eq!(
+            expand("$HOME/${{ matrix.x }}$", &env),
+            "$HOME/${{ matrix.x }}$"
+        );
+        let src = b"  # nvcc k.cu\necho ${{ env.ROCM_INDEX }} ${{ matrix.x }} # c\n#!/bin/sh\n";
+        let m = mask(src, &env);
+        assert_eq!(m.len(), src.len());
+        assert!(!m.windows(4).any(|w| w == b"nvcc"));
+        assert!(m.windows(6).any(|w| w == b"echo _"));
+        // An expression `env` does not resolve is left as written.
+        assert!(m.windows(13).any(|w| w == b"${{ matrix.x "));
     }
 
     #[test]

@@ -199,6 +199,16 @@ fn conda(out: &mut Out, scalars: &[Scalar]) {
 }
 
 fn manifest(out: &mut Out, scalars: &[Scalar], seqs: &[Seq], site: Site) {
+    // A GitHub workflow or composite action: which steps the ROCm CI runs, and the `env:` of each
+    // `run:` block.
+    let path = out.ctx.path;
+    let ci = if super::ci_lanes::is_workflow(path) || super::gha::is_action(path) {
+        Some(super::gha::model(out.src()))
+    } else if super::gitlab::is_gitlab_ci(path) {
+        Some(super::gitlab::model(out.src()))
+    } else {
+        None
+    };
     let mut command_seq_paths: Vec<&[String]> = Vec::new();
     for q in seqs {
         if COMMAND_KEYS.contains(&last(&q.path)) && q.path.last().map(|s| s.as_str()) != Some("-") {
@@ -344,7 +354,16 @@ fn manifest(out: &mut Out, scalars: &[Scalar], seqs: &[Seq], site: Site) {
             }
             "run" | "script" => {
                 let src = out.src();
-                shell::scan_fragment(
+                let none = std::collections::BTreeMap::new();
+                let env = ci
+                    .as_ref()
+                    .and_then(|m| {
+                        m.runs
+                            .iter()
+                            .find(|(r, _)| r.contains(&s.range.start) || *r == s.range)
+                    })
+                    .map_or(&none, |(_, e)| e);
+                shell::scan_fragment_env(
                     out,
                     s.range.start,
                     &src[s.range.clone()],
@@ -352,10 +371,14 @@ fn manifest(out: &mut Out, scalars: &[Scalar], seqs: &[Seq], site: Site) {
                     Cx {
                         probe: probe_of(&s.path),
                     },
+                    env,
                 );
             }
             _ => {}
         }
+    }
+    if let Some(m) = ci {
+        out.pass_within(&m.dead, &[], |why| format!(" ({why})"));
     }
 }
 

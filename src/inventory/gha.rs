@@ -1,0 +1,502 @@
+//! Which steps of a GitHub Actions workflow the project's ROCm CI runs. A job with
+//! `matrix: {toolkit_type: [cuda, rocm]}` runs its `if: matrix.toolkit_type == 'cuda'` steps only
+//! in the CUDA lane: the ROCm lane of the same job replaces them, so what they do (nvcc, CUDA
+//! wheel indexes) is the CUDA build's business, not porting work. This module expands each job's
+//! `strategy.matrix` (axes, `include:`, `exclude:`) into lanes, gives each lane its platform
+//! (from its matrix values, its runner labels and the job's container), evaluates job and step
+//! `if:` per lane (`==`, `!=`, `&&`, `||`, `!`, `contains`, `startsWith`, `endsWith`, with
+//! `env:` of the workflow, job and step substituted; anything else is unknown and stays live),
+//! and answers:
+//! - [`Model::dead`]: byte ranges (steps, jobs) the ROCm CI never runs, with the deciding
+//!   condition, for the file's findings to become PASS;
+//! - [`Model::runs`]: the `env:` in scope of each `run:` block, so `${ROCM_INDEX}` is read as the
+//!   ROCm index it is;
+//! - [`Model::callers`]: the local actions (`uses: ./.github/actions/x`) each step calls, and
+//!   whether only CUDA lanes call them, for composite actions to be judged by their callers.
+//!
+//! A job with only CUDA lanes in a workflow without a ROCm lane keeps everything: its CI has to
+//! gain one.
+
+use super::ci_lanes::amd_runner_label;
+use super::deployment::nvidia_runner_label;
+use super::gha_expr::{eval, substitute, Scope};
+use super::yaml_tree::{tree, Y};
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+/// The platform a matrix value, runner label, image or name speaks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Platform {
+    Cuda,
+    Rocm,
+    Neutral,
+}
+
+/// The platform named by a word list (`rocm7.2`, `cu124`, `nvidia/cuda:12.4`, `gfx942`).
+pub fn platform_of(text: &str) -> Platform {
+    let lower = text.to_ascii_lowercase();
+    let (mut cuda, mut rocm) = (false, false);
+    for w in lower.split(|c: char| !c.is_ascii_alphanumeric()) {
+        let digits_after = |p: &str| {
+            w.strip_prefix(p)
+                .is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()))
+        };
+        if w.starts_with("rocm")
+            || matches!(w, "hip" | "amd" | "amdgpu")
+            || digits_after("gfx")
+            || digits_after("mi")
+        {
+            rocm = true;
+        } else if w.starts_with("cuda")
+            || matches!(w, "nvidia" | "nvcc" | "cudnn")
+            || digits_after("cu")
+        {
+            cuda = true;
+        }
+    }
+    match (cuda, rocm) {
+        (true, false) => Platform::Cuda,
+        (false, true) => Platform::Rocm,
+        _ => Platform::Neutral,
+    }
+}
+
+/// A matrix value that switches its axis off (`none`, `''`, `false`, `cpu`): the axis' name then
+/// says nothing about the lane.
+pub(crate) fn off(v: &str) -> bool {
+    matches!(
+        v.trim().to_ascii_lowercase().as_str(),
+        "" | "none" | "null" | "false" | "0" | "off" | "no" | "cpu"
+    )
+}
+
+/// One lane of a job: its matrix values (`toolkit_type` → `cuda`), platform and a label.
+#[derive(Clone, Debug)]
+struct Lane {
+    vars: BTreeMap<String, String>,
+    platform: Platform,
+}
+
+impl Lane {
+    fn label(&self) -> String {
+        if self.vars.is_empty() {
+            return "the job".into();
+        }
+        let kv: Vec<String> = self.vars.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+        format!("`{}`", kv.join(", "))
+    }
+}
+
+const MAX_LANES: usize = 256;
+
+fn flat(prefix: &str, y: &Y, out: &mut BTreeMap<String, String>) {
+    match y {
+        Y::Str(s, _) => {
+            out.insert(prefix.to_string(), s.clone());
+        }
+        Y::Map(kv, _) => {
+            for (k, v) in kv {
+                flat(&format!("{prefix}.{k}"), v, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The lanes of a job's `strategy.matrix` (one empty lane without a matrix); `None` when the
+/// matrix is computed (`${{ fromJSON(...) }}`) or too large: its lanes are unknown.
+fn lanes(matrix: Option<&Y>) -> Option<Vec<BTreeMap<String, String>>> {
+    let Some(m) = matrix else {
+        return Some(vec![BTreeMap::new()]);
+    };
+    let Y::Map(axes, _) = m else { return None };
+    let mut out: Vec<BTreeMap<String, String>> = vec![BTreeMap::new()];
+    let mut names = Vec::new();
+    for (k, v) in axes {
+        if k == "include" || k == "exclude" {
+            continue;
+        }
+        let Y::Seq(vals, _) = v else { return None };
+        names.push(k.clone());
+        let mut next = Vec::new();
+        for lane in &out {
+            for val in vals {
+                let mut l = lane.clone();
+                flat(k, val, &mut l);
+                next.push(l);
+            }
+        }
+        if next.len() > MAX_LANES {
+            return None;
+        }
+        out = next;
+    }
+    if names.is_empty() {
+        out.clear();
+    }
+    let entry = |y: &Y| {
+        let mut m = BTreeMap::new();
+        for (k, v) in y.pairs() {
+            flat(k, v, &mut m);
+        }
+        m
+    };
+    let matches = |lane: &BTreeMap<String, String>, e: &BTreeMap<String, String>, only: bool| {
+        e.iter().all(|(k, v)| {
+            (only
+                && !names
+                    .iter()
+                    .any(|n| k == n || k.starts_with(&format!("{n}."))))
+                || lane.get(k).is_some_and(|x| x.eq_ignore_ascii_case(v))
+        })
+    };
+    if let Some(ex) = m.get("exclude") {
+        for e in ex.items().iter().map(entry) {
+            out.retain(|l| !matches(l, &e, false));
+        }
+    }
+    if let Some(inc) = m.get("include") {
+        for e in inc.items().iter().map(entry) {
+            let touches_axis = e.keys().any(|k| {
+                names
+                    .iter()
+                    .any(|n| k == n || k.starts_with(&format!("{n}.")))
+            });
+            let mut hit = false;
+            if touches_axis {
+                for l in out.iter_mut().filter(|l| matches(l, &e, true)) {
+                    l.extend(e.clone());
+                    hit = true;
+                }
+            }
+            if !hit {
+                out.push(e);
+            }
+        }
+    }
+    (out.len() <= MAX_LANES && !out.is_empty()).then_some(out)
+}
+
+/// The literal entries of an `env:` map (values with expressions are left out: they are per
+/// lane or per run).
+fn literal_env(y: Option<&Y>, into: &mut BTreeMap<String, String>) {
+    for (k, v) in y.map_or(&[][..], |y| y.pairs()) {
+        if let Some(s) = v.str().filter(|s| !s.contains("${{")) {
+            into.insert(k.clone(), s.to_string());
+        }
+    }
+}
+
+/// A step that calls a local action (`uses: ./.github/actions/build`).
+#[derive(Clone, Debug)]
+pub struct Caller {
+    /// The action's folder, relative to the repository root (`.github/actions/build`).
+    pub action: String,
+    /// The ROCm CI never runs this call (it runs only in CUDA lanes of a job with a ROCm lane).
+    pub cuda_only: bool,
+    /// The step's line, for messages.
+    pub line: usize,
+}
+
+/// What one workflow (or composite action) file says about the ROCm CI.
+#[derive(Default, Debug)]
+pub struct Model {
+    /// Byte ranges the ROCm CI never runs, with why.
+    pub dead: Vec<(Range<usize>, String)>,
+    /// Each `run:` block's byte range with the literal `env:` in scope there.
+    pub runs: Vec<(Range<usize>, BTreeMap<String, String>)>,
+    /// Local actions called, by step.
+    pub callers: Vec<Caller>,
+}
+
+/// A workflow's jobs, or a composite action's steps, read into a [`Model`].
+pub fn model(src: &[u8]) -> Model {
+    let mut m = Model::default();
+    let Some(root) = tree(src) else { return m };
+    let line = |b: usize| {
+        src[..b.min(src.len())]
+            .iter()
+            .filter(|&&c| c == b'\n')
+            .count()
+            + 1
+    };
+    let mut wf_env = BTreeMap::new();
+    literal_env(root.get("env"), &mut wf_env);
+    // A composite action: its steps with the action's env.
+    if let Some(steps) = root.get("runs").and_then(|r| r.get("steps")) {
+        for s in steps.items() {
+            let mut env = wf_env.clone();
+            literal_env(s.get("env"), &mut env);
+            if let Some(r) = s.get("run") {
+                m.runs.push((r.range(), env));
+            }
+        }
+        return m;
+    }
+    let Some(Y::Map(jobs, _)) = root.get("jobs") else {
+        return m;
+    };
+    struct Job<'a> {
+        id: &'a str,
+        y: &'a Y,
+        lanes: Option<Vec<Lane>>,
+        env: BTreeMap<String, String>,
+    }
+    let mut read: Vec<Job> = Vec::new();
+    for (id, job) in jobs {
+        let mut env = wf_env.clone();
+        literal_env(job.get("env"), &mut env);
+        let base = [
+            Some(id.as_str()),
+            job.get("name").and_then(Y::str),
+            job.get("container")
+                .and_then(|c| c.str().or(c.get("image").and_then(Y::str))),
+        ]
+        .into_iter()
+        .flatten()
+        .map(platform_of)
+        .find(|p| *p != Platform::Neutral)
+        .unwrap_or(Platform::Neutral);
+        let labels: Vec<&str> = match job.get("runs-on") {
+            Some(Y::Str(s, _)) => vec![s.as_str()],
+            Some(Y::Seq(v, _)) => v.iter().filter_map(Y::str).collect(),
+            _ => Vec::new(),
+        };
+        let lanes = lanes(job.get("strategy").and_then(|s| s.get("matrix"))).map(|ls| {
+            ls.into_iter()
+                .map(|vars| {
+                    let scope = Scope {
+                        matrix: &vars,
+                        env: &env,
+                    };
+                    let mut p = Platform::Neutral;
+                    let mut seen = |q: Platform| {
+                        p = match (p, q) {
+                            (x, Platform::Neutral) => x,
+                            (Platform::Neutral, q) => q,
+                            (x, q) if x == q => x,
+                            _ => Platform::Neutral,
+                        };
+                    };
+                    for (k, v) in &vars {
+                        let from_value = platform_of(v);
+                        if from_value != Platform::Neutral {
+                            seen(from_value);
+                        } else if !off(v) {
+                            seen(platform_of(k));
+                        }
+                    }
+                    for l in &labels {
+                        if let Some(l) = substitute(l, &scope) {
+                            if amd_runner_label(&l) {
+                                seen(Platform::Rocm);
+                            } else if nvidia_runner_label(&l) {
+                                seen(Platform::Cuda);
+                            }
+                        }
+                    }
+                    if p == Platform::Neutral {
+                        p = base;
+                    }
+                    Lane { vars, platform: p }
+                })
+                .collect::<Vec<_>>()
+        });
+        read.push(Job {
+            id,
+            y: job,
+            lanes,
+            env,
+        });
+    }
+    let rocm_job = read
+        .iter()
+        .find(|j| {
+            j.lanes
+                .as_ref()
+                .is_some_and(|ls| ls.iter().any(|l| l.platform == Platform::Rocm))
+        })
+        .map(|j| j.id.to_string());
+    for job in &read {
+        let Some(lanes) = &job.lanes else {
+            // Unknown lanes: every step may run for ROCm; still record runs and callers.
+            for s in job.y.get("steps").map_or(&[][..], |s| s.items()) {
+                let mut env = job.env.clone();
+                literal_env(s.get("env"), &mut env);
+                if let Some(r) = s.get("run") {
+                    m.runs.push((r.range(), env));
+                }
+                if let Some(a) = s.get("uses").and_then(Y::str).and_then(local_action) {
+                    m.callers.push(Caller {
+                        action: a,
+                        cuda_only: false,
+                        line: line(s.range().start),
+                    });
+                }
+            }
+            continue;
+        };
+        let has_rocm = lanes.iter().any(|l| l.platform == Platform::Rocm);
+        let job_if = job.y.get("if").and_then(Y::str);
+        let live: Vec<&Lane> = lanes
+            .iter()
+            .filter(|l| {
+                job_if.is_none_or(|c| {
+                    eval(
+                        c,
+                        &Scope {
+                            matrix: &l.vars,
+                            env: &job.env,
+                        },
+                    ) != Some(false)
+                })
+            })
+            .collect();
+        // A job whose lanes are all CUDA, beside a job with a ROCm lane in the same workflow.
+        let job_cuda_only = !has_rocm
+            && !live.is_empty()
+            && live.iter().all(|l| l.platform == Platform::Cuda)
+            && rocm_job.is_some();
+        if job_cuda_only {
+            m.dead.push((
+                job.y.range(),
+                format!(
+                    "in CI job `{}`, which runs only CUDA lanes: the workflow's ROCm lane, job `{}`, replaces it in the project's ROCm CI",
+                    job.id,
+                    rocm_job.as_deref().unwrap_or("")
+                ),
+            ));
+        }
+        for s in job.y.get("steps").map_or(&[][..], |s| s.items()) {
+            let mut env = job.env.clone();
+            literal_env(s.get("env"), &mut env);
+            let cond = s.get("if").and_then(Y::str);
+            let step_live: Vec<&&Lane> = live
+                .iter()
+                .filter(|l| {
+                    cond.is_none_or(|c| {
+                        eval(
+                            c,
+                            &Scope {
+                                matrix: &l.vars,
+                                env: &env,
+                            },
+                        ) != Some(false)
+                    })
+                })
+                .collect();
+            let cuda_only = job_cuda_only
+                || (has_rocm
+                    && cond.is_some()
+                    && step_live.iter().all(|l| l.platform == Platform::Cuda));
+            if cuda_only && !job_cuda_only {
+                let rocm_lane = lanes
+                    .iter()
+                    .find(|l| l.platform == Platform::Rocm)
+                    .map(Lane::label)
+                    .unwrap_or_default();
+                let runs_in = if step_live.is_empty() {
+                    "in no lane of the job".to_string()
+                } else {
+                    let ls: Vec<String> = step_live.iter().map(|l| l.label()).collect();
+                    format!("only in the job's CUDA lanes ({})", ls.join("; "))
+                };
+                m.dead.push((
+                    s.range(),
+                    format!(
+                        "a CI step under `if: {}` (line {}), which runs {runs_in}: job `{}`'s ROCm lane {rocm_lane} replaces it in the project's ROCm CI",
+                        cond.unwrap_or("").trim(),
+                        line(s.range().start),
+                        job.id
+                    ),
+                ));
+            }
+            if let Some(r) = s.get("run") {
+                m.runs.push((r.range(), env));
+            }
+            if let Some(a) = s.get("uses").and_then(Y::str).and_then(local_action) {
+                m.callers.push(Caller {
+                    action: a,
+                    cuda_only,
+                    line: line(s.range().start),
+                });
+            }
+        }
+    }
+    m
+}
+
+/// The folder of a local action (`./.github/actions/build` → `.github/actions/build`).
+fn local_action(uses: &str) -> Option<String> {
+    let p = uses.strip_prefix("./")?;
+    Some(p.trim_end_matches('/').to_string())
+}
+
+/// A composite action's definition file, by path (`.github/actions/x/action.yml`).
+pub fn is_action(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    matches!(name, "action.yml" | "action.yaml")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MATRIX: &str = "env:\n  ROCM_INDEX: rocm7.2\njobs:\n  build:\n    runs-on: ubuntu-latest\n    strategy:\n      matrix:\n        toolkit_type: ['cuda', 'rocm']\n    steps:\n      - uses: actions/checkout@v4\n      - name: cuda\n        if: matrix.toolkit_type == 'cuda'\n        run: nvcc k.cu\n      - if: matrix.toolkit_type != 'cuda'\n        run: hipcc k.cu\n      - if: ${{ matrix.toolkit_type == 'cuda' || env.ROCM_INDEX == 'rocm7.2' }}\n        run: make\n      - if: matrix.toolkit_type == 'cuda'\n        uses: ./.github/actions/cuda\n";
+
+    #[test]
+    fn cuda_steps_of_a_job_with_a_rocm_lane_are_dead() {
+        let m = model(MATRIX.as_bytes());
+        let dead: Vec<usize> = m
+            .dead
+            .iter()
+            .map(|(r, _)| MATRIX[..r.start].lines().count())
+            .collect();
+        // The `cuda` step (line 11) and the action call (line 18); not hipcc nor the `||` step.
+        assert_eq!(dead, [11, 18], "{:?}", m.dead);
+        assert!(m.dead[0].1.contains("`if: matrix.toolkit_type == 'cuda'`"));
+        assert!(m.dead[0].1.contains("`toolkit_type: rocm`"));
+        assert_eq!(m.callers.len(), 1);
+        assert!(m.callers[0].cuda_only);
+        assert_eq!(
+            m.runs[0].1.get("ROCM_INDEX").map(String::as_str),
+            Some("rocm7.2")
+        );
+    }
+
+    #[test]
+    fn a_matrix_of_cuda_lanes_only_keeps_its_steps() {
+        let only = MATRIX.replace("['cuda', 'rocm']", "['cuda', 'cpu']");
+        let m = model(only.as_bytes());
+        assert!(m.dead.is_empty(), "{:?}", m.dead);
+        assert!(!m.callers[0].cuda_only);
+        // A computed matrix: lanes unknown, nothing dead.
+        let computed = MATRIX.replace(
+            "        toolkit_type: ['cuda', 'rocm']\n",
+            "        toolkit_type: ${{ fromJSON(inputs.t) }}\n",
+        );
+        assert!(model(computed.as_bytes()).dead.is_empty());
+    }
+
+    #[test]
+    fn platforms() {
+        assert_eq!(platform_of("rocm7.2"), Platform::Rocm);
+        assert_eq!(platform_of("cu124"), Platform::Cuda);
+        assert_eq!(platform_of("ubuntu-latest"), Platform::Neutral);
+        assert_eq!(platform_of("custom"), Platform::Neutral);
+    }
+
+    #[test]
+    fn include_entries_runner_labels_and_cuda_only_jobs() {
+        let src = "jobs:\n  test:\n    runs-on: ${{ matrix.runner }}\n    strategy:\n      matrix:\n        include:\n          - runner: linux.rocm.gpu.mi300\n          - runner: linux.g5.4xlarge.nvidia.gpu\n            cuda: '12.4'\n    steps:\n      - if: matrix.cuda\n        run: nvidia-smi\n  nv:\n    runs-on: [self-hosted, h100]\n    steps:\n      - run: nvidia-smi\n  lint:\n    runs-on: ubuntu-latest\n    steps:\n      - run: ruff .\n";
+        let m = model(src.as_bytes());
+        let dead: Vec<usize> = m
+            .dead
+            .iter()
+            .map(|(r, _)| src[..r.start].lines().count())
+            .collect();
+        // The `if: matrix.cuda` step, and the whole NVIDIA job; the lint job stays.
+        assert_eq!(dead, [11, 14], "{:?}", m.dead);
+        assert!(m.dead[1].1.contains("job `test`"), "{}", m.dead[1].1);
+    }
+}
