@@ -1,10 +1,12 @@
 //! Compute-capability thresholds in Python (HP811): `torch.cuda.get_device_capability() >=
 //! (8, 0)`, `cc[0] < 8`, `major >= 9` through variables, `get_device_properties(0).major`. On
 //! ROCm the tuple comes from the gfx version (gfx90a → (9, 0), gfx942 → (9, 4), gfx1100 →
-//! (11, 0)), so a threshold that gives every AMD GPU the answer it gives every NVIDIA GPU from
-//! Ampere (8.0) on — `cc < (8, 0)` to skip old GPUs, `major >= 7` — decides nothing a porter must
-//! change (PASS, as HP402 does for C++); one that tells current GPUs apart (`cc >= (9, 0)` for
-//! Hopper, `cc == (9, 0)`) stays REMEDIATION.
+//! (11, 0)), so a test skipped by a threshold that gives every AMD GPU the answer it gives every
+//! NVIDIA GPU from Ampere (8.0) on — `@skipif(cc < (8, 0))`, `if major < 8: pytest.skip()` — runs
+//! on AMD as on any current GPU: nothing a porter must change (PASS, as HP402 does for C++ checks
+//! that only tell old GPUs apart). The same threshold choosing a code path (`if cc[0] >= 8:
+//! use_tf32()`) stays REMEDIATION: Ampere features are not all on every AMD GPU. One that tells
+//! current GPUs apart (`cc >= (9, 0)` for Hopper, `cc == (9, 0)`) stays REMEDIATION.
 
 use super::python::dotted;
 use super::ts;
@@ -148,19 +150,49 @@ fn settled(cmp: Node, src: &[u8], names: &HashMap<String, Shape>) -> Option<bool
         .then_some(first)
 }
 
-/// Capability comparisons that decide nothing between current GPUs, with why.
+/// Whether `n` is (part of) the condition of a skip: a `skipif`/`skipUnless` mark, or an `if`
+/// whose body skips the test.
+fn decides_a_skip(n: Node, src: &[u8]) -> bool {
+    let mut cur = n;
+    while let Some(p) = cur.parent() {
+        match p.node_kind() {
+            K::Call => {
+                let f = p
+                    .field(F::Function)
+                    .and_then(|f| dotted(f, src))
+                    .unwrap_or_default();
+                let last = f.rsplit('.').next().unwrap_or("").to_ascii_lowercase();
+                if matches!(last.as_str(), "skipif" | "skipunless") {
+                    return true;
+                }
+            }
+            K::IfStatement | K::ElifClause => {
+                return p.field(F::Condition) == Some(cur)
+                    && p
+                        .field(F::Consequence)
+                        .is_some_and(|b| super::platform::skips(b, src));
+            }
+            K::Block | K::Module | K::ExpressionStatement | K::Assignment => return false,
+            _ => {}
+        }
+        cur = p;
+    }
+    false
+}
+
+/// Skips by a capability threshold that skips no current GPU, with why.
 pub fn settled_ranges(root: Node, src: &[u8]) -> Vec<(Range<usize>, String)> {
     let names = names(root, src);
     let mut out = Vec::new();
     ts::each(root, &mut |n| {
-        if n.node_kind() != K::ComparisonOperator {
+        if n.node_kind() != K::ComparisonOperator || !decides_a_skip(n, src) {
             return;
         }
         if let Some(v) = settled(n, src, &names) {
             out.push((
                 n.byte_range(),
                 format!(
-                    "`{}` is {v} on every AMD GPU (gfx9 → 9.x … gfx12 → 12.x) as on every NVIDIA GPU from Ampere on: nothing to change",
+                    "the skip on `{}` is {v} on every AMD GPU (gfx9 → 9.x … gfx12 → 12.x) as on every NVIDIA GPU from Ampere on: nothing to change",
                     ts::text(n, src)
                 ),
             ));
@@ -216,7 +248,7 @@ mod tests {
 
     #[test]
     fn old_gpu_skips_settle_and_hopper_gates_do_not() {
-        let src = "cc = torch.cuda.get_device_capability()\nmajor, minor = torch.cuda.get_device_capability(0)\na = cc < (8, 0)\nb = major < 8\nc = torch.cuda.get_device_capability()[0] >= 7\nd = torch.cuda.get_device_properties(0).major >= 8\ne = (7, 5) > cc\n";
+        let src = "cc = torch.cuda.get_device_capability()\nmajor, minor = torch.cuda.get_device_capability(0)\na = skipif(cc < (8, 0))\nif major < 8:\n    pytest.skip()\nc = unittest.skipUnless(torch.cuda.get_device_capability()[0] >= 7, \"\")\nd = skipif(not torch.cuda.get_device_properties(0).major >= 8)\ne = skipif((7, 5) > cc)\n";
         assert_eq!(
             settled_texts(src),
             [
@@ -228,7 +260,10 @@ mod tests {
             ]
         );
         // Twins: Hopper-only, an exact capability, the minor, an unrelated number.
-        let src = "cc = torch.cuda.get_device_capability()\nmajor, minor = torch.cuda.get_device_capability(0)\na = cc >= (9, 0) and cc < (10, 0)\nb = cc == (9, 0)\nc = minor >= 6\nd = major >= 9\ne = n < 8\nf = cc >= (8, 9)\n";
+        let src = "cc = torch.cuda.get_device_capability()\nmajor, minor = torch.cuda.get_device_capability(0)\na = skipif(cc >= (9, 0) and cc < (10, 0))\nb = skipif(cc == (9, 0))\nc = skipif(minor >= 6)\nd = skipif(major >= 9)\ne = skipif(n < 8)\nf = skipif(cc >= (8, 9))\n";
+        assert!(settled_texts(src).is_empty(), "{:?}", settled_texts(src));
+        // The same old-GPU threshold choosing a code path, not a skip.
+        let src = "cc = torch.cuda.get_device_capability()\nif cc[0] >= 8:\n    use_tf32()\nx = cc < (8, 0)\nif cc < (8, 0):\n    return\n";
         assert!(settled_texts(src).is_empty(), "{:?}", settled_texts(src));
     }
 }

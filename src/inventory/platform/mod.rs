@@ -415,6 +415,12 @@ fn failure_word(e: Exit) -> Option<&'static str> {
     (e == Exit::Fail).then_some("raises or exits")
 }
 
+/// Whether a block ends by skipping the test it is in (`pytest.skip(...)`, `self.skipTest(...)`,
+/// `raise unittest.SkipTest(...)`, a helper named `skip...`).
+pub fn skips(block: Node, src: &[u8]) -> bool {
+    exit_of(block, src) == Some(Exit::Skip)
+}
+
 /// How a block ends when its last statement leaves it.
 fn exit_of(block: Node, src: &[u8]) -> Option<Exit> {
     let last = ts::named_children(block)
@@ -446,6 +452,7 @@ fn exit_of(block: Node, src: &[u8]) -> Option<Exit> {
                     Some(Exit::Fail)
                 }
                 ("pytest.skip" | "pytest.xfail", _) | (_, "skipTest") => Some(Exit::Skip),
+                _ if last_name.to_ascii_lowercase().starts_with("skip") => Some(Exit::Skip),
                 _ => None,
             }
         }
