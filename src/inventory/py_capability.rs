@@ -168,8 +168,7 @@ fn decides_a_skip(n: Node, src: &[u8]) -> bool {
             }
             K::IfStatement | K::ElifClause => {
                 return p.field(F::Condition) == Some(cur)
-                    && p
-                        .field(F::Consequence)
+                    && p.field(F::Consequence)
                         .is_some_and(|b| super::platform::skips(b, src));
             }
             K::Block | K::Module | K::ExpressionStatement | K::Assignment => return false,

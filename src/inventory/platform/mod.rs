@@ -199,7 +199,7 @@ impl Model {
             if on_rocm[i] != Some(true) || on_cuda[i] != Some(false) {
                 continue;
             }
-            if let Some(what) = b.and_then(|b| exit_of(b, src)).and_then(failure_word) {
+            if let Some(what) = b.and_then(|b| failure_word(b, src)) {
                 let at = c.or(arms[0].0).unwrap_or(n);
                 self.failures.push(Failure {
                     range: at.byte_range(),
@@ -411,8 +411,19 @@ fn module_level(n: Node) -> bool {
     true
 }
 
-fn failure_word(e: Exit) -> Option<&'static str> {
-    (e == Exit::Fail).then_some("raises or exits")
+/// How a block that ends in a failure fails: `raises`, `exits`, `fails the assertion`.
+fn failure_word(block: Node, src: &[u8]) -> Option<&'static str> {
+    if exit_of(block, src)? != Exit::Fail {
+        return None;
+    }
+    let last = ts::named_children(block)
+        .into_iter()
+        .rfind(|s| s.node_kind() != K::Comment)?;
+    Some(match last.node_kind() {
+        K::RaiseStatement => "raises",
+        K::AssertStatement => "fails the assertion",
+        _ => "exits",
+    })
 }
 
 /// Whether a block ends by skipping the test it is in (`pytest.skip(...)`, `self.skipTest(...)`,

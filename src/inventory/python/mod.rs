@@ -150,7 +150,7 @@ pub fn scan(out: &mut Out, flavor: Flavor) {
     out.pass_within(
         &truthiness,
         &[version_check::TORCH_VERSION_CUDA.id.code],
-        |_| " (only tested for being set: None on ROCm takes the other arm, which is right)".into(),
+        |_| " (only tested for being set: None on ROCm picks the other arm; HP813 reports that arm if it fails there)".into(),
     );
     if model.branches() {
         let whole = vec![(0..src.len() + 1, String::new())];
