@@ -376,22 +376,12 @@ fn comparison(n: Node, src: &[u8]) -> Val {
     }
 }
 
-/// The value a name is assigned exactly once, in the enclosing function's body or else at module
-/// level.
+/// The value a name is assigned exactly once, anywhere in the enclosing function's body (nested
+/// blocks included, nested functions not), or else among the module's top-level statements.
 pub fn assigned_value<'t>(n: Node<'t>, src: &[u8]) -> Option<Node<'t>> {
     let name = ts::text(n, src);
-    let assignments = |scope: Node<'t>| -> Vec<Node<'t>> {
-        let mut rhs = Vec::new();
-        for st in ts::named_children(scope) {
-            for a in ts::named_children(st) {
-                if a.node_kind() == K::Assignment
-                    && a.field(F::Left).map(|l| ts::text(l, src)) == Some(name)
-                {
-                    rhs.extend(a.field(F::Right));
-                }
-            }
-        }
-        rhs
+    let is_it = |a: Node| {
+        a.node_kind() == K::Assignment && a.field(F::Left).map(|l| ts::text(l, src)) == Some(name)
     };
     let mut root = n;
     let mut function_body = None;
@@ -401,9 +391,26 @@ pub fn assigned_value<'t>(n: Node<'t>, src: &[u8]) -> Option<Node<'t>> {
         }
         root = p;
     }
-    let mut rhs = function_body.map(assignments).unwrap_or_default();
+    let mut rhs = Vec::new();
+    if let Some(body) = function_body {
+        crate::parse::visit(body, &mut |x| {
+            if x.node_kind() == K::FunctionDefinition || x.node_kind() == K::ClassDefinition {
+                return false;
+            }
+            if is_it(x) {
+                rhs.extend(x.field(F::Right));
+            }
+            true
+        });
+    }
     if rhs.is_empty() {
-        rhs = assignments(root);
+        for st in ts::named_children(root) {
+            for a in ts::named_children(st) {
+                if is_it(a) {
+                    rhs.extend(a.field(F::Right));
+                }
+            }
+        }
     }
     (rhs.len() == 1).then(|| rhs[0])
 }

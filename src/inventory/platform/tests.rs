@@ -219,3 +219,13 @@ fn moot_operands_and_forced_cuda() {
     let src = "if os.getenv(\"FORCE_CUDA\", \"0\") == \"1\":\n    a = 1\nif os.getenv(\"DEBUG\", \"0\") == \"1\":\n    b = 2\n";
     assert_eq!(lines(src), [2]);
 }
+
+/// lmdeploy's `is_bf16_supported`: the name is assigned inside an `if` of the function.
+#[test]
+fn names_assigned_in_nested_blocks_of_the_function() {
+    let src = "def f(d):\n    if d == 'cuda':\n        v = torch.version.cuda\n        if v is not None and cap().major >= 8:\n            return True\n";
+    assert_eq!(ranges(src), ["return True", "cap().major >= 8"]);
+    // Assigned twice in the function: unknown.
+    let src = "def f(d):\n    v = torch.version.cuda\n    if d:\n        v = other()\n    if v is not None and cap().major >= 8:\n        return True\n";
+    assert!(ranges(src).is_empty(), "{:?}", ranges(src));
+}

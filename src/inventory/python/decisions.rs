@@ -63,40 +63,42 @@ fn short(t: &str) -> String {
     }
 }
 
-/// `CUDA_HOME` (or `CUDA_PATH`) read in Python: `os.path.join(CUDA_HOME, ...)`,
-/// `os.environ["CUDA_HOME"]`, `os.getenv("CUDA_PATH")`. One fact per file (HP852), raised at the
-/// first read the ROCm build runs, else at the first read (then PASS: only CUDA code reads it).
-/// Testing it against None is how a project tells the builds apart, not a use.
+/// `CUDA_HOME` (or `CUDA_PATH`) used in Python where nothing guards it: `os.path.join(CUDA_HOME,
+/// "include")`, `CUDA_HOME + "/bin"`, `os.environ["CUDA_HOME"]` (a KeyError when unset). On a
+/// ROCm system without a CUDA toolkit it is None (unset), so the use raises. One fact per file
+/// (HP852), raised at the first such use the ROCm build runs, else at the first (then PASS: only
+/// CUDA code uses it). Guarded uses are how a project copes with either build and are not
+/// counted: under a test of the name (`if CUDA_HOME is not None:`, `CUDA_HOME and ...`,
+/// `... if CUDA_HOME else ...`, after `if CUDA_HOME is None: return`), inside `try:`, a
+/// function parameter of that name, and `os.getenv("CUDA_HOME")` (None is an answer).
 fn cuda_home_reads(out: &mut Out, root: Node, src: &[u8], model: &platform::Model) {
     const NAMES: &[&str] = &["CUDA_HOME", "CUDA_PATH"];
     let mut reads: Vec<Range<usize>> = Vec::new();
     ts::each(root, &mut |n| {
-        let read = match n.node_kind() {
+        let (read, name) = match n.node_kind() {
             K::Identifier => {
-                NAMES.contains(&ts::text(n, src))
+                let t = ts::text(n, src);
+                let used = NAMES.contains(&t)
                     && !has_ancestor(n, K::ImportFromStatement, 3)
                     && !has_ancestor(n, K::ImportStatement, 3)
-                    && n.parent().is_none_or(|p| {
-                        !(p.node_kind() == K::Assignment && p.field(F::Left) == Some(n))
-                            && p.node_kind() != K::KeywordArgument
-                            && !(p.node_kind() == K::Attribute && p.field(F::Object) != Some(n))
-                    })
+                    && n.parent().is_some_and(|p| {
+                        matches!(p.node_kind(), K::ArgumentList | K::BinaryOperator)
+                            || p.kind() == "interpolation"
+                    });
+                (used, t.to_string())
             }
-            K::Call | K::Subscript => {
-                platform::predicate::env_read(n, src).is_some_and(|k| NAMES.contains(&k.as_str()))
-                    && n.parent().is_none_or(|p| {
+            K::Subscript => match platform::predicate::env_read(n, src) {
+                Some(k) if NAMES.contains(&k.as_str()) => (
+                    n.parent().is_none_or(|p| {
                         !(p.node_kind() == K::Assignment && p.field(F::Left) == Some(n))
-                    })
-            }
-            _ => false,
+                    }),
+                    k,
+                ),
+                _ => (false, String::new()),
+            },
+            _ => (false, String::new()),
         };
-        let none_test = n.parent().is_some_and(|p| {
-            p.node_kind() == K::ComparisonOperator
-                && ts::named_children(p)
-                    .iter()
-                    .any(|c| c.node_kind() == K::None)
-        });
-        if read && !none_test && !reads.iter().any(|r| r.contains(&n.start_byte())) {
+        if read && !guarded(n, &name, src) && !reads.iter().any(|r| r.contains(&n.start_byte())) {
             reads.push(n.byte_range());
         }
     });
@@ -120,4 +122,62 @@ fn cuda_home_reads(out: &mut Out, root: Node, src: &[u8], model: &platform::Mode
         ),
         Some("use torch.utils.cpp_extension.ROCM_HOME (or ROCM_PATH, default /opt/rocm) when torch.version.hip is set".into()),
     );
+}
+
+/// Whether a use of `name` is guarded: an enclosing test that mentions it, a `try:`, a
+/// parameter of that name, or an earlier `if` in an enclosing block that tests it and returns
+/// (a `raise` there fails on ROCm: the use after it still counts).
+fn guarded(n: Node, name: &str, src: &[u8]) -> bool {
+    let mentions = |c: Option<Node>| c.is_some_and(|c| mentions_word(ts::text(c, src), name));
+    let mut cur = n;
+    while let Some(p) = cur.parent() {
+        match p.node_kind() {
+            K::IfStatement | K::ElifClause if mentions(p.field(F::Condition)) => return true,
+            K::BooleanOperator if mentions(p.field(F::Left)) => return true,
+            K::ConditionalExpression if mentions(ts::named_children(p).get(1).copied()) => {
+                return true
+            }
+            K::TryStatement => return true,
+            K::FunctionDefinition => {
+                if mentions(p.child_by_field_name("parameters")) {
+                    return true;
+                }
+            }
+            K::Block | K::Module => {
+                let earlier_exit = ts::named_children(p)
+                    .into_iter()
+                    .take_while(|s| s.end_byte() <= cur.start_byte())
+                    .any(|s| {
+                        s.node_kind() == K::IfStatement
+                            && mentions(s.field(F::Condition))
+                            && s.field(F::Consequence).is_some_and(|b| {
+                                ts::named_children(b).last().is_some_and(|l| {
+                                    matches!(
+                                        l.node_kind(),
+                                        K::ReturnStatement
+                                            | K::ContinueStatement
+                                            | K::BreakStatement
+                                    )
+                                })
+                            })
+                    });
+                if earlier_exit {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+        cur = p;
+    }
+    false
+}
+
+/// `name` as a whole word in `text`.
+fn mentions_word(text: &str, name: &str) -> bool {
+    text.match_indices(name).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + name.len()..].chars().next();
+        let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        !word(before) && !word(after)
+    })
 }

@@ -319,12 +319,21 @@ fn cuda_home_reads_are_one_fact() {
     let src = "import os\nfrom torch.utils.cpp_extension import CUDA_HOME\ninc = os.path.join(CUDA_HOME, \"include\")\nlib = os.path.join(CUDA_HOME, \"lib64\")\nhome = os.environ[\"CUDA_HOME\"]\n";
     let got = judged(FileKind::Python, src);
     assert_eq!(got, [row("HP852", 3, "REMEDIATION", "BUILD")]);
-    let twin = "import os, torch\nfrom torch.utils.cpp_extension import CUDA_HOME\nif torch.version.cuda is not None and CUDA_HOME is not None:\n    inc = os.path.join(CUDA_HOME, \"include\")\n";
+    let twin = "import os, torch\nfrom torch.utils.cpp_extension import CUDA_HOME\nif torch.version.cuda is not None:\n    inc = os.path.join(CUDA_HOME, \"include\")\n";
     let got: Vec<_> = judged(FileKind::Python, twin)
         .into_iter()
         .filter(|r| r.0 == "HP852")
         .collect();
     assert_eq!(got, [row("HP852", 4, "PASS", "BUILD")]);
+    // Guarded uses: tested for None, a parameter, inside try, after an early return, an
+    // optional environment read.
+    let guarded = "import os\nfrom torch.utils.cpp_extension import CUDA_HOME\nif CUDA_HOME is not None:\n    a = os.path.join(CUDA_HOME, \"include\")\nb = CUDA_HOME + \"/bin\" if CUDA_HOME else None\ndef f(CUDA_HOME):\n    return os.path.join(CUDA_HOME, \"bin\")\ntry:\n    c = os.environ[\"CUDA_HOME\"]\nexcept KeyError:\n    c = None\ndef g():\n    if not CUDA_HOME:\n        return\n    d = os.path.join(CUDA_HOME, \"lib64\")\ne = os.getenv(\"CUDA_PATH\")\n";
+    let got = judged(FileKind::Python, guarded);
+    assert!(got.iter().all(|r| r.0 != "HP852"), "{got:?}");
+    // A raise when it is missing fails on ROCm: the use after it counts.
+    let raises = "import os\nfrom torch.utils.cpp_extension import CUDA_HOME\nif CUDA_HOME is None:\n    raise RuntimeError(\"no CUDA\")\nd = os.path.join(CUDA_HOME, \"lib64\")\n";
+    let got = judged(FileKind::Python, raises);
+    assert_eq!(got, [row("HP852", 5, "REMEDIATION", "BUILD")]);
 }
 
 /// `torch.backends.cudnn.version()` compared with a number is MIOpen's version on ROCm.
