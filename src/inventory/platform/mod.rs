@@ -16,7 +16,7 @@ pub use predicate::{eval, Side, Val};
 use super::python::dotted;
 use super::ts;
 use crate::kinds::python::{Field as F, Kind as K, NodeExt};
-use std::ops::Range;
+use std::ops::{Not, Range};
 use tree_sitter::Node;
 
 /// How a block leaves early.

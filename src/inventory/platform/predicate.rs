@@ -11,6 +11,7 @@
 use crate::inventory::python::{dotted, string};
 use crate::inventory::ts;
 use crate::kinds::python::{Field as F, Kind as K, NodeExt};
+use std::ops::Not;
 use tree_sitter::Node;
 
 /// A build of the project.
@@ -46,6 +47,17 @@ fn or3(a: Option<bool>, b: Option<bool>) -> Option<bool> {
     }
 }
 
+impl Not for Val {
+    type Output = Val;
+    fn not(self) -> Val {
+        Val {
+            rocm: self.rocm.map(|v| !v),
+            cuda: self.cuda.map(|v| !v),
+            ..self
+        }
+    }
+}
+
 impl Val {
     pub const UNKNOWN: Val = Val {
         rocm: None,
@@ -70,13 +82,6 @@ impl Val {
         cuda: None,
         names_platform: false,
     };
-    pub fn not(self) -> Val {
-        Val {
-            rocm: self.rocm.map(|v| !v),
-            cuda: self.cuda.map(|v| !v),
-            ..self
-        }
-    }
     pub fn and(self, o: Val) -> Val {
         Val {
             rocm: and3(self.rocm, o.rocm),

@@ -138,11 +138,7 @@ fn guarded(n: Node, name: &str, src: &[u8]) -> bool {
                 return true
             }
             K::TryStatement => return true,
-            K::FunctionDefinition => {
-                if mentions(p.child_by_field_name("parameters")) {
-                    return true;
-                }
-            }
+            K::FunctionDefinition if mentions(p.child_by_field_name("parameters")) => return true,
             K::Block | K::Module => {
                 let earlier_exit = ts::named_children(p)
                     .into_iter()
