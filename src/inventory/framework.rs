@@ -30,8 +30,18 @@ rule!(TORCH_BACKENDS_CUDNN, "HP802", FrameworkNamespace, Pass, Runtime,
     refs: ["https://pytorch.org/docs/stable/notes/hip.html"],
 );
 
+rule!(CUDNN_VERSION_THRESHOLD, "HP803", FrameworkNamespace, Remediation, Correctness,
+    summary: "`torch.backends.cudnn.version()` compared with a number (a cuDNN release).",
+    why: "On ROCm builds `torch.backends.cudnn` is served by MIOpen and `version()` reports MIOpen's version, so a threshold written for cuDNN releases (`>= 8000` for cuDNN 8) picks its path by an unrelated number.",
+    bad: "if torch.backends.cudnn.version() >= 8000:\n    use_fused_path()",
+    good: "if torch.version.hip or torch.backends.cudnn.version() >= 8000:\n    use_fused_path()  # decided for MIOpen on its own",
+    fix: "Decide the MIOpen case on its own (`torch.version.hip`), or test the feature the threshold stands for.",
+    refs: ["https://github.com/pytorch/pytorch/blob/main/torch/csrc/cuda/shared/cudnn.cpp", "https://rocm.docs.amd.com/projects/MIOpen/en/latest/"],
+);
+
 pub const RULES: &[&RuleInfo] = &[
     &TORCH_CUDA_NAMESPACE,
     &NCCL_PROCESS_GROUP_BACKEND,
     &TORCH_BACKENDS_CUDNN,
+    &CUDNN_VERSION_THRESHOLD,
 ];

@@ -26,7 +26,9 @@ pub mod make;
 pub mod monitoring;
 pub mod native_ext;
 pub mod packages;
+pub mod platform;
 pub mod ptx;
+pub mod py_capability;
 pub mod pyproject;
 pub mod python;
 pub mod requirements;
@@ -293,6 +295,15 @@ impl<'a> Out<'a> {
             if let Some((_, test)) = ranges.iter().find(|(r, _)| r.contains(&f.byte_range.0)) {
                 f.status = crate::gate::Status::Pass;
                 f.message.push_str(&why(test));
+            }
+        }
+    }
+    /// Sets the phase of the findings of `rule` that start inside `range`: where a finding sits
+    /// can decide when it bites (module level: at import or install).
+    pub fn set_phase(&mut self, rule: &str, range: Range<usize>, phase: crate::gate::Phase) {
+        for f in &mut self.findings {
+            if f.rule == rule && range.contains(&f.byte_range.0) {
+                f.phase = phase;
             }
         }
     }

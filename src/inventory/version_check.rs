@@ -30,8 +30,18 @@ rule!(NVCC_VERSION_PROBE, "HP812", VersionCheck, Remediation, Build,
     refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/"],
 );
 
+rule!(ROCM_ARM_FAILS, "HP813", VersionCheck, Remediation, Import,
+    summary: "A platform test whose ROCm arm raises, exits or fails an assertion.",
+    why: "`if torch.version.cuda is None: raise RuntimeError(...)` reads like a check for a GPU build, but `torch.version.cuda` is None exactly on ROCm builds of PyTorch: there the arm is taken and the package fails when it is imported (installed, for setup.py; run, inside a function). The test decides the platform, so it is never a PASS.",
+    bad: "if torch.version.cuda is None:\n    raise RuntimeError(\"CUDA is required\")",
+    good: "if torch.version.cuda is None and torch.version.hip is None:\n    raise RuntimeError(\"a GPU build of PyTorch is required\")",
+    fix: "Accept ROCm in the test (`torch.version.hip`) or give ROCm its own arm; if the feature has no ROCm path, make it optional and say so.",
+    refs: ["https://pytorch.org/docs/stable/notes/hip.html"],
+);
+
 pub const RULES: &[&RuleInfo] = &[
     &TORCH_VERSION_CUDA,
     &DEVICE_CAPABILITY_THRESHOLD,
     &NVCC_VERSION_PROBE,
+    &ROCM_ARM_FAILS,
 ];

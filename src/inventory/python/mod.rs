@@ -6,7 +6,11 @@
 
 use super::ts::{self, Lang};
 use super::words::{self, Cx, Site, Word};
-use super::{framework, monitoring, native_ext, packages, ptx, rocm_branch, version_check, Out};
+use super::{
+    framework, monitoring, native_ext, packages, platform, ptx, py_capability, rocm_branch,
+    version_check, Out,
+};
+use crate::gate::Phase;
 use crate::kinds::python::{Field as F, Kind as K, NodeExt};
 use std::ops::Range;
 use tree_sitter::Node;
@@ -113,6 +117,8 @@ struct State {
     flag_candidates: Vec<(String, Range<usize>)>,
 }
 
+mod decisions;
+
 pub fn scan(out: &mut Out, flavor: Flavor) {
     let src = out.src();
     let Some(tree) = ts::parse(Lang::Python, src) else {
@@ -133,27 +139,27 @@ pub fn scan(out: &mut Out, flavor: Flavor) {
             out.push(&native_ext::NVCC_ONLY_EXTENSION_FLAG, r, format!("nvcc-only flag `{flag}`: hipcc rejects or ignores it; gate it on torch.version.hip"), Some("if torch.version.hip: use --offload-arch=gfx... (or PYTORCH_ROCM_ARCH) instead".into()));
         }
     }
-    capability_variables(out, tree.root_node(), src);
-    // A project that already branches for ROCm: its CUDA-only arms are not porting work, and
-    // its extensions are built for ROCm by its own ROCm arm.
+    py_capability::through_variables(out, tree.root_node(), src);
+    // What each build runs (one model per file): code the ROCm build skips is not porting
+    // work, its extensions are built for ROCm by its own ROCm arm.
     let root = tree.root_node();
-    let cuda_only = rocm_branch::cuda_only(root, src);
-    out.pass_within(&cuda_only, &[], |test| {
-        format!(" (CUDA-only branch of `{test}`: the project's ROCm branch replaces it)")
-    });
+    let model = platform::Model::of(root, src);
+    out.pass_within(model.rocm_dead(), &[], |why| format!(" ({why})"));
     // `if torch.version.cuda:` tests only whether it is set: None on ROCm picks the other arm.
     let truthiness = rocm_branch::truthiness_tests(root, src, "torch.version.cuda");
     out.pass_within(
         &truthiness,
         &[version_check::TORCH_VERSION_CUDA.id.code],
-        |_| " (only tested for being set: None on ROCm takes the other arm, which is right)".into(),
+        |_| " (only tested for being set: None on ROCm picks the other arm; HP813 reports that arm if it fails there)".into(),
     );
-    if rocm_branch::has_rocm_test(root, src) {
+    if model.branches() {
         let whole = vec![(0..src.len() + 1, String::new())];
         out.pass_within(&whole, &[native_ext::TORCH_CUDA_EXTENSION.id.code], |_| {
             " (this file already branches for the ROCm build)".into()
         });
     }
+    decisions::judge(out, root, src, flavor, &model);
+    out.pass_within(model.rocm_dead(), &[], |why| format!(" ({why})"));
 }
 
 fn visit(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
@@ -249,6 +255,10 @@ fn visit(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
                     Some("nvidia-cutlass-dsl / nvidia-cutlass (`cutlass`)")
                 } else if top("quack") {
                     Some("quack-kernels (`quack`)")
+                } else if top("pycuda") {
+                    Some("PyCUDA (`pycuda`; hip-python is a port, not a drop-in: github.com/ROCm/hip-python)")
+                } else if top("tensorrt") {
+                    Some("TensorRT (`tensorrt`)")
                 } else {
                     None
                 };
@@ -331,6 +341,16 @@ fn attribute(out: &mut Out, n: Node, src: &[u8]) {
             "torch.version.cuda is None on ROCm builds".into(),
             Some("branch on torch.version.hip".into()),
         );
+    } else if d == "torch.backends.cudnn.version"
+        && n.parent().is_some_and(|c| c.node_kind() == K::Call)
+        && compared_with_number(n.parent().unwrap())
+    {
+        out.push(
+            &framework::CUDNN_VERSION_THRESHOLD,
+            n.byte_range(),
+            "threshold on torch.backends.cudnn.version(): on ROCm it is MIOpen's version, not a cuDNN release".into(),
+            Some("decide the MIOpen case on torch.version.hip, or test the feature itself".into()),
+        );
     } else if d.starts_with("torch.backends.cudnn") {
         out.push(
             &framework::TORCH_BACKENDS_CUDNN,
@@ -369,6 +389,48 @@ fn attribute(out: &mut Out, n: Node, src: &[u8]) {
             );
         }
     }
+}
+
+/// Whether `e` is an operand of a comparison with a number (`>= 8000`, `< 7`).
+fn compared_with_number(e: Node) -> bool {
+    e.parent().is_some_and(|p| {
+        p.node_kind() == K::ComparisonOperator
+            && ts::named_children(p)
+                .iter()
+                .any(|c| c.id() != e.id() && c.node_kind() == K::Integer)
+    })
+}
+
+/// The text of a command-list element that names a program by path: a string, `cuda_dir +
+/// "/bin/nvcc"`, `f"{home}/bin/nvcc"`, `os.path.join(CUDA_HOME, "bin", "nvcc")` (its last
+/// string part), with its range.
+fn program_part(e: Node, src: &[u8]) -> Option<(String, Range<usize>)> {
+    match e.node_kind() {
+        K::String => string(e, src),
+        K::BinaryOperator => program_part(e.field(F::Right)?, src),
+        K::ParenthesizedExpression => program_part(ts::named_children(e).into_iter().next()?, src),
+        K::Call => {
+            let f = dotted(e.field(F::Function)?, src)?;
+            if f != "os.path.join" {
+                return None;
+            }
+            let last = ts::named_children(e.field(F::Arguments)?).pop()?;
+            program_part(last, src)
+        }
+        _ => None,
+    }
+}
+
+/// Whether `n` is outside every function: it runs when the module is imported.
+fn at_module_level(n: Node) -> bool {
+    let mut cur = n.parent();
+    while let Some(p) = cur {
+        if p.node_kind() == K::FunctionDefinition {
+            return false;
+        }
+        cur = p.parent();
+    }
+    true
 }
 
 fn call(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
@@ -492,223 +554,35 @@ fn call(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
         );
     if is_proc {
         if let Some(a) = args(n).into_iter().next() {
-            let ws: Vec<Word> = strings_in(a, src)
+            let parts: Vec<(String, Range<usize>)> = if matches!(a.node_kind(), K::List | K::Tuple)
+            {
+                ts::named_children(a)
+                    .into_iter()
+                    .filter_map(|e| program_part(e, src))
+                    .collect()
+            } else {
+                program_part(a, src).into_iter().collect()
+            };
+            let ws: Vec<Word> = parts
                 .into_iter()
                 .flat_map(|(s, r)| words::split(&s, r.start))
                 .collect();
             words::command(out, &ws, Site::Python, Cx::default());
+            // A probe at module level breaks the import (the install, for setup.py).
+            if at_module_level(n) {
+                let phase = match st.flavor {
+                    Flavor::SetupPy => Phase::Install,
+                    Flavor::Module => Phase::Import,
+                };
+                out.set_phase(
+                    version_check::NVCC_VERSION_PROBE.id.code,
+                    n.byte_range(),
+                    phase,
+                );
+            }
         }
     }
-}
-
-/// `cc = torch.cuda.get_device_capability()` (or `major, minor = …`) then `if cc[0] >= 8:` /
-/// `if major >= 8:`: a capability threshold through a variable.
-fn capability_variables(out: &mut Out, root: Node, src: &[u8]) {
-    let mut names: Vec<String> = Vec::new();
-    ts::each(root, &mut |n| {
-        if n.node_kind() != K::Assignment {
-            return;
-        }
-        let Some(right) = n.field(F::Right) else {
-            return;
-        };
-        let capability = right.node_kind() == K::Call
-            && right
-                .field(F::Function)
-                .and_then(|f| dotted(f, src))
-                .is_some_and(|d| d.ends_with("get_device_capability"));
-        if !capability {
-            return;
-        }
-        if let Some(left) = n.field(F::Left) {
-            ts::each(left, &mut |x| {
-                if x.node_kind() == K::Identifier {
-                    names.push(ts::text(x, src).to_string());
-                }
-            });
-        }
-    });
-    if names.is_empty() {
-        return;
-    }
-    ts::each(root, &mut |n| {
-        if n.node_kind() != K::ComparisonOperator {
-            return;
-        }
-        let uses = ts::named_children(n).into_iter().any(|c| {
-            let c = if c.node_kind() == K::Subscript {
-                c.field(F::Value).unwrap_or(c)
-            } else {
-                c
-            };
-            c.node_kind() == K::Identifier && names.iter().any(|x| x == ts::text(c, src))
-        });
-        if uses {
-            out.push(
-                &version_check::DEVICE_CAPABILITY_THRESHOLD,
-                n.byte_range(),
-                format!(
-                    "threshold on a compute capability held in a variable (`{}`): on ROCm the tuple comes from the gfx architecture",
-                    ts::text(n, src)
-                ),
-                Some("test torch.cuda.get_device_properties(0).gcnArchName or the feature itself".into()),
-            );
-        }
-    });
 }
 
 #[cfg(test)]
-mod tests {
-    use super::super::{kind::FileKind, scan_bytes};
-
-    fn rules(kind: FileKind, src: &str) -> Vec<(String, u32)> {
-        scan_bytes("x.py", kind, src.as_bytes())
-            .into_iter()
-            .map(|f| (f.rule, f.line))
-            .collect()
-    }
-
-    #[test]
-    fn torch_cuda_in_code_is_pass_not_in_strings_or_comments() {
-        let src = "import torch\n# torch.cuda.synchronize() in a comment\ns = \"torch.cuda.is_available()\"\nif torch.cuda.is_available():\n    x = x.cuda()\ndist.init_process_group(backend=\"nccl\")\n";
-        let r = rules(FileKind::Python, src);
-        assert_eq!(
-            r,
-            vec![
-                ("HP800".into(), 4),
-                ("HP800".into(), 5),
-                ("HP801".into(), 6)
-            ]
-        );
-    }
-
-    #[test]
-    fn version_checks() {
-        let src = "if torch.version.cuda >= '11.8':\n    pass\nif torch.cuda.get_device_capability()[0] >= 8:\n    pass\nout = subprocess.check_output([\"nvcc\", \"--version\"])\n";
-        let r = rules(FileKind::Python, src);
-        assert_eq!(
-            r,
-            vec![
-                ("HP810".into(), 1),
-                ("HP811".into(), 3),
-                ("HP812".into(), 5)
-            ]
-        );
-    }
-
-    #[test]
-    fn device_properties_are_a_capability_only_through_major_minor() {
-        // flash-attention's tests: a memory size is not a compute capability.
-        let src = "if torch.cuda.get_device_properties(\"cuda\").total_memory <= 16 * 2**30:\n    pass\nif torch.cuda.get_device_properties(0).major >= 9:\n    pass\n";
-        let r = rules(FileKind::Python, src);
-        assert!(r.contains(&("HP811".into(), 3)), "{r:?}");
-        assert!(!r.contains(&("HP811".into(), 1)), "{r:?}");
-    }
-
-    #[test]
-    fn nccl_environ_and_nvml() {
-        let src = "import os, pynvml\nos.environ[\"NCCL_IB_DISABLE\"] = \"1\"\nlevel = os.environ[\"NCCL_DEBUG\"]\nos.environ.setdefault(\"NCCL_NVLS_ENABLE\", \"1\")\n";
-        let r = rules(FileKind::Python, src);
-        assert_eq!(
-            r,
-            vec![
-                ("HP881".into(), 1),
-                ("HP890".into(), 2),
-                ("HP891".into(), 4)
-            ]
-        );
-        // flash-attention's tests: a PyTorch ProcessGroupNCCL switch, not NCCL tuning.
-        let src = "import os\nos.environ[\"NCCL_ASYNC_ERROR_HANDLING\"] = \"0\"\n";
-        assert_eq!(rules(FileKind::Python, src), vec![("HP894".into(), 2)]);
-    }
-
-    #[test]
-    fn setup_py_extension() {
-        let src = "from setuptools import setup\nfrom torch.utils.cpp_extension import BuildExtension, CUDAExtension\nsetup(\n    name=\"ops\",\n    install_requires=[\"torch>=2.1\", \"requests\"],\n    ext_modules=[CUDAExtension(\"ops\", [\"ops.cpp\", \"k.cu\"],\n        extra_compile_args={\"nvcc\": [\"-O3\", \"-gencode\", \"arch=compute_80,code=sm_80\", \"--use_fast_math\"]})],\n    cmdclass={\"build_ext\": BuildExtension},\n)\n";
-        let r = rules(FileKind::SetupPy, src);
-        assert_eq!(
-            r,
-            vec![
-                ("HP820".into(), 5),
-                ("HP830".into(), 6),
-                ("HP831".into(), 7),
-                ("HP831".into(), 7),
-                ("HP831".into(), 7),
-                ("HP832".into(), 8),
-            ]
-        );
-    }
-
-    /// torchao's setup.py asks whether a flag is in a list; it passes none.
-    #[test]
-    fn a_flag_compared_is_not_passed() {
-        let src = "from torch.utils.cpp_extension import CUDAExtension\nsm90 = \"-gencode=arch=compute_90a,code=sm_90a\" in flags\nargs = [\"-gencode=arch=compute_90a,code=sm_90a\"]\n";
-        assert_eq!(rules(FileKind::SetupPy, src), vec![("HP831".into(), 3)]);
-    }
-
-    #[test]
-    fn clearing_the_arch_list_lists_nothing() {
-        let src = "import os\nos.environ[\"TORCH_CUDA_ARCH_LIST\"] = \"\"\nos.environ[\"TORCH_CUDA_ARCH_LIST\"] = caps()\nos.environ[\"TORCH_CUDA_ARCH_LIST\"] = \"8.0;9.0\"\n";
-        assert_eq!(
-            rules(FileKind::Python, src),
-            vec![("HP843".into(), 3), ("HP843".into(), 4)]
-        );
-    }
-
-    /// pytorch_scatter's macOS build: `-arch arm64` goes to Apple's clang, not nvcc; nvcc's
-    /// `-arch sm_80` is still flagged.
-    #[test]
-    fn apple_arch_is_not_nvcc() {
-        let src = "from torch.utils.cpp_extension import CUDAExtension
-extra_compile_args['cxx'] += ['-arch', 'arm64']
-extra_link_args += ['-arch', 'x86_64']
-nvcc_flags = ['-arch', 'sm_80']
-";
-        assert_eq!(rules(FileKind::SetupPy, src), vec![("HP831".into(), 4)]);
-    }
-
-    #[test]
-    fn ptx_strings() {
-        let src = "PTX = \"\"\"\n.version 7.0\n.target sm_80\n.entry k()\n\"\"\"\nmod = cuModuleLoadData(PTX)\n";
-        let r = rules(FileKind::Python, src);
-        assert_eq!(r, vec![("HP912".into(), 1), ("HP912".into(), 6)]);
-    }
-
-    #[test]
-    fn nvidia_only_imports_and_capability_through_variables() {
-        let src = "import torch\nimport cuda.bindings.driver as cuda\nimport cutlass.cute as cute\nfrom quack.softmax import softmax\nimport cudf\nmajor, minor = torch.cuda.get_device_capability()\nif major >= 8:\n    pass\ncc = torch.cuda.get_device_capability(0)\nfast = cc[0] >= 9\nother = 3\nok = other >= 9\n";
-        let r = rules(FileKind::Python, src);
-        let work: Vec<(String, u32)> = r.into_iter().filter(|(c, _)| c != "HP800").collect();
-        assert_eq!(
-            work,
-            vec![
-                ("HP821".into(), 2),
-                ("HP821".into(), 3),
-                ("HP821".into(), 4),
-                ("HP811".into(), 7),
-                ("HP811".into(), 10),
-            ]
-        );
-    }
-
-    #[test]
-    fn cuda_only_arms_of_rocm_tests_are_pass() {
-        let src = "from torch.utils.cpp_extension import CUDAExtension\nHIP_BUILD = bool(torch.version.hip)\nif HIP_BUILD:\n    flags = [\"--offload-arch=gfx90a\"]\nelse:\n    flags = [\"-gencode\", \"--use_fast_math\"]\n    v = torch.version.cuda\nw = torch.version.cuda\nCUDAExtension(\"x\", [\"a.cu\"])\n";
-        let f = super::super::scan_bytes("setup.py", FileKind::SetupPy, src.as_bytes());
-        let got: Vec<(String, u32, String)> = f
-            .into_iter()
-            .filter(|f| f.rule != "HP800")
-            .map(|f| (f.rule, f.line, f.status.as_str().to_string()))
-            .collect();
-        assert_eq!(
-            got,
-            vec![
-                ("HP831".into(), 6, "PASS".into()),
-                ("HP831".into(), 6, "PASS".into()),
-                ("HP810".into(), 7, "PASS".into()),
-                ("HP810".into(), 8, "REMEDIATION".into()),
-                ("HP830".into(), 9, "PASS".into()),
-            ]
-        );
-    }
-}
+mod tests;

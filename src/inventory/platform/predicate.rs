@@ -1,0 +1,495 @@
+//! What a Python condition is on each build: `torch.version.hip`, `torch.version.cuda` (None on
+//! ROCm), `IS_HIP_EXTENSION`, `ROCM_HOME`, `CUDA_HOME` (set on CUDA, unknown on ROCm: ROCm
+//! PyTorch finds a CUDA toolkit only when one is installed), a user override such as
+//! `os.getenv("FORCE_CUDA", "0") == "1"` (false on a ROCm build: nobody forces CUDA there), names
+//! and helpers assigned from them (`IS_ROCM = torch.version.hip is not None`, `def is_hip():
+//! return torch.version.hip is not None`), through `not`, `and`, `or`, `is None` and `==` on
+//! platform names. Three-valued: each build gets `Some(true)`, `Some(false)` or `None` (depends
+//! on something else), so `torch.cuda.is_available() and torch.version.cuda` is false on ROCm
+//! and unknown on CUDA. The model ([`super::Model`]) asks this, nothing else reads conditions.
+
+use crate::inventory::python::{dotted, string};
+use crate::inventory::ts;
+use crate::kinds::python::{Field as F, Kind as K, NodeExt};
+use std::ops::Not;
+use tree_sitter::Node;
+
+/// A build of the project.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    Rocm,
+    Cuda,
+}
+
+/// What a condition (or a decorator's "the code runs") is on each build.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Val {
+    pub rocm: Option<bool>,
+    pub cuda: Option<bool>,
+    /// A test that tells the two builds apart (`torch.version.hip`, `IS_ROCM`) took part; a
+    /// `CUDA_HOME` or `FORCE_CUDA` test alone does not branch for ROCm.
+    pub names_platform: bool,
+}
+
+fn and3(a: Option<bool>, b: Option<bool>) -> Option<bool> {
+    match (a, b) {
+        (Some(false), _) | (_, Some(false)) => Some(false),
+        (Some(true), Some(true)) => Some(true),
+        _ => None,
+    }
+}
+
+fn or3(a: Option<bool>, b: Option<bool>) -> Option<bool> {
+    match (a, b) {
+        (Some(true), _) | (_, Some(true)) => Some(true),
+        (Some(false), Some(false)) => Some(false),
+        _ => None,
+    }
+}
+
+impl Not for Val {
+    type Output = Val;
+    fn not(self) -> Val {
+        Val {
+            rocm: self.rocm.map(|v| !v),
+            cuda: self.cuda.map(|v| !v),
+            ..self
+        }
+    }
+}
+
+impl Val {
+    pub const UNKNOWN: Val = Val {
+        rocm: None,
+        cuda: None,
+        names_platform: false,
+    };
+    /// True exactly on the ROCm build.
+    pub const ROCM: Val = Val {
+        rocm: Some(true),
+        cuda: Some(false),
+        names_platform: true,
+    };
+    /// `CUDA_HOME`: set on a CUDA build, unknown on ROCm.
+    const CUDA_TOOLKIT: Val = Val {
+        rocm: None,
+        cuda: Some(true),
+        names_platform: false,
+    };
+    /// A user forcing the CUDA build (`FORCE_CUDA=1`): never on a ROCm build.
+    const FORCED_CUDA: Val = Val {
+        rocm: Some(false),
+        cuda: None,
+        names_platform: false,
+    };
+    pub fn and(self, o: Val) -> Val {
+        Val {
+            rocm: and3(self.rocm, o.rocm),
+            cuda: and3(self.cuda, o.cuda),
+            names_platform: self.names_platform || o.names_platform,
+        }
+    }
+    pub fn or(self, o: Val) -> Val {
+        Val {
+            rocm: or3(self.rocm, o.rocm),
+            cuda: or3(self.cuda, o.cuda),
+            names_platform: self.names_platform || o.names_platform,
+        }
+    }
+    pub fn on(self, side: Side) -> Option<bool> {
+        match side {
+            Side::Rocm => self.rocm,
+            Side::Cuda => self.cuda,
+        }
+    }
+    /// True on ROCm and false on CUDA: the condition of a project's ROCm arm.
+    pub fn exactly_rocm(self) -> bool {
+        self.rocm == Some(true) && self.cuda == Some(false)
+    }
+}
+
+/// Whether a dotted name or identifier names the ROCm/HIP side (`torch.version.hip`,
+/// `IS_HIP_EXTENSION`, `HIP_BUILD`, `ROCM_HOME`, `is_rocm`).
+pub fn rocm_name(d: &str) -> bool {
+    d.split(['.', '_']).any(|w| {
+        matches!(
+            w.to_ascii_lowercase().as_str(),
+            "hip" | "rocm" | "amd" | "hipcc"
+        )
+    })
+}
+
+fn cuda_word(s: &str) -> bool {
+    matches!(s.to_ascii_lowercase().as_str(), "cuda" | "nvidia" | "nvcc")
+}
+
+thread_local! {
+    /// How deep [`eval`] follows names and helpers: a name defined by another name is followed
+    /// a few steps.
+    static DEPTH: std::cell::Cell<u8> = const { std::cell::Cell::new(0) };
+}
+
+fn nested(f: impl FnOnce() -> Val) -> Val {
+    if DEPTH.get() >= 4 {
+        return Val::UNKNOWN;
+    }
+    DEPTH.set(DEPTH.get() + 1);
+    let v = f();
+    DEPTH.set(DEPTH.get() - 1);
+    v
+}
+
+/// What the condition `n` is on each build.
+pub fn eval(n: Node, src: &[u8]) -> Val {
+    match n.node_kind() {
+        K::ParenthesizedExpression => ts::named_children(n)
+            .into_iter()
+            .next()
+            .map_or(Val::UNKNOWN, |c| eval(c, src)),
+        K::NotOperator => n
+            .field(F::Argument)
+            .map_or(Val::UNKNOWN, |a| eval(a, src).not()),
+        K::BooleanOperator => {
+            let (Some(l), Some(r)) = (n.field(F::Left), n.field(F::Right)) else {
+                return Val::UNKNOWN;
+            };
+            match n.field(F::Operator).map(|o| ts::text(o, src)) {
+                Some("and") => eval(l, src).and(eval(r, src)),
+                Some("or") => eval(l, src).or(eval(r, src)),
+                _ => Val::UNKNOWN,
+            }
+        }
+        K::Identifier => {
+            // A name assigned once from a platform test means that test, whatever its words
+            // say (`is_not_hip = torch.version.hip is None` is the CUDA side).
+            if let Some(rhs) = assigned_value(n, src) {
+                let v = nested(|| eval(rhs, src));
+                if v.rocm.is_some() || v.cuda.is_some() {
+                    return v;
+                }
+            }
+            name(ts::text(n, src))
+        }
+        K::Attribute => dotted(n, src).map_or(Val::UNKNOWN, |d| name(&d)),
+        K::Call => call(n, src),
+        K::ComparisonOperator => comparison(n, src),
+        _ => Val::UNKNOWN,
+    }
+}
+
+fn name(d: &str) -> Val {
+    if d == "torch.version.cuda" {
+        // Set only on CUDA builds of PyTorch.
+        return Val::ROCM.not();
+    }
+    if d == "CUDA_HOME" || d.ends_with(".CUDA_HOME") {
+        return Val::CUDA_TOOLKIT;
+    }
+    if rocm_name(d) {
+        return Val::ROCM;
+    }
+    Val::UNKNOWN
+}
+
+fn call(n: Node, src: &[u8]) -> Val {
+    let Some(f) = n.field(F::Function).and_then(|f| dotted(f, src)) else {
+        return Val::UNKNOWN;
+    };
+    let args = n
+        .field(F::Arguments)
+        .map(ts::named_children)
+        .unwrap_or_default();
+    match f.as_str() {
+        "bool" if args.len() == 1 => return eval(args[0], src),
+        "int" if args.len() == 1 => {
+            return match env_read(args[0], src) {
+                Some(k) if forces_cuda(&k) => Val::FORCED_CUDA,
+                _ => Val::UNKNOWN,
+            }
+        }
+        // `getattr(torch.version, "hip", None)`
+        "getattr" if args.len() >= 2 => {
+            let (Some((attr, _)), Some(obj)) = (string(args[1], src), dotted(args[0], src)) else {
+                return Val::UNKNOWN;
+            };
+            return name(&format!("{obj}.{attr}"));
+        }
+        _ => {}
+    }
+    if !args.is_empty() {
+        return Val::UNKNOWN;
+    }
+    // A helper of the file that returns a platform test (`def is_hip(): return ...`).
+    if let Some(ret) = helper_return(n, &f, src) {
+        let v = nested(|| eval(ret, src));
+        if v.rocm.is_some() || v.cuda.is_some() {
+            return v;
+        }
+    }
+    if rocm_name(&f) {
+        Val::ROCM
+    } else {
+        Val::UNKNOWN
+    }
+}
+
+/// The returned expression of a module-level function `name` without parameters whose body is
+/// one `return` (after an optional docstring).
+fn helper_return<'t>(from: Node<'t>, name: &str, src: &[u8]) -> Option<Node<'t>> {
+    let mut root = from;
+    while let Some(p) = root.parent() {
+        root = p;
+    }
+    let def = ts::named_children(root).into_iter().find(|d| {
+        d.node_kind() == K::FunctionDefinition
+            && d.field(F::Name).map(|x| ts::text(x, src)) == Some(name)
+    })?;
+    let params = def.child_by_field_name("parameters")?;
+    if !ts::named_children(params).is_empty() {
+        return None;
+    }
+    let body: Vec<Node> = ts::named_children(def.field(F::Body)?)
+        .into_iter()
+        .filter(|s| s.node_kind() != K::Comment)
+        .filter(|s| {
+            !(s.node_kind() == K::ExpressionStatement
+                && ts::named_children(*s)
+                    .first()
+                    .is_some_and(|e| e.node_kind() == K::String))
+        })
+        .collect();
+    match body.as_slice() {
+        [r] if r.node_kind() == K::ReturnStatement => ts::named_children(*r).into_iter().next(),
+        _ => None,
+    }
+}
+
+/// The variable an environment read names: `os.getenv("K", ...)`, `os.environ.get("K")`,
+/// `os.environ["K"]`.
+pub fn env_read(n: Node, src: &[u8]) -> Option<String> {
+    match n.node_kind() {
+        K::Call => {
+            let f = dotted(n.field(F::Function)?, src)?;
+            if !matches!(
+                f.as_str(),
+                "os.getenv" | "getenv" | "os.environ.get" | "environ.get"
+            ) {
+                return None;
+            }
+            let first = ts::named_children(n.field(F::Arguments)?)
+                .into_iter()
+                .next()?;
+            string(first, src).map(|(s, _)| s)
+        }
+        K::Subscript => {
+            let v = dotted(n.field(F::Value)?, src)?;
+            if !v.ends_with("environ") {
+                return None;
+            }
+            string(n.field(F::Subscript)?, src).map(|(s, _)| s)
+        }
+        _ => None,
+    }
+}
+
+/// An environment switch by which a user forces the CUDA build (`FORCE_CUDA`, `WITH_CUDA`,
+/// `USE_CUDA`): a ROCm build never sets it.
+fn forces_cuda(key: &str) -> bool {
+    let words: Vec<String> = key.split('_').map(|w| w.to_ascii_uppercase()).collect();
+    let has = |w: &str| words.iter().any(|x| x == w);
+    has("CUDA")
+        && ["FORCE", "WITH", "USE", "ENABLE"].iter().any(|w| has(w))
+        && !["ROCM", "HIP", "SKIP", "NO", "DISABLE"]
+            .iter()
+            .any(|w| has(w))
+}
+
+fn comparison(n: Node, src: &[u8]) -> Val {
+    let kids = ts::children(n);
+    if kids.len() != 3 && kids.len() != 4 {
+        return Val::UNKNOWN;
+    }
+    let (left, right) = (kids[0], kids[kids.len() - 1]);
+    let op: String = kids[1..kids.len() - 1]
+        .iter()
+        .map(|k| ts::text(*k, src))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let positive = match op.as_str() {
+        "is not" | "!=" => false,
+        "is" | "==" => true,
+        _ => return Val::UNKNOWN,
+    };
+    let (subject, other) = if left.node_kind() == K::None || left.node_kind() == K::String {
+        (right, left)
+    } else {
+        (left, right)
+    };
+    match other.node_kind() {
+        K::None => {
+            let v = eval(subject, src);
+            if positive {
+                v.not()
+            } else {
+                v
+            }
+        }
+        K::String => {
+            let Some((val, _)) = string(other, src) else {
+                return Val::UNKNOWN;
+            };
+            if env_read(subject, src).is_some_and(|k| forces_cuda(&k)) {
+                let truthy = matches!(
+                    val.to_ascii_lowercase().as_str(),
+                    "1" | "true" | "on" | "yes"
+                );
+                let falsy = matches!(
+                    val.to_ascii_lowercase().as_str(),
+                    "0" | "" | "false" | "off" | "no"
+                );
+                return match (truthy, falsy, positive) {
+                    (true, _, true) | (_, true, false) => Val::FORCED_CUDA,
+                    (true, _, false) | (_, true, true) => Val::FORCED_CUDA.not(),
+                    _ => Val::UNKNOWN,
+                };
+            }
+            let side = if rocm_name(&val) {
+                Val::ROCM
+            } else if cuda_word(&val) {
+                Val::ROCM.not()
+            } else {
+                return Val::UNKNOWN;
+            };
+            let Some(subj) = dotted(subject, src) else {
+                return Val::UNKNOWN;
+            };
+            let lower = subj.to_ascii_lowercase();
+            if !["target", "backend", "platform"]
+                .iter()
+                .any(|w| lower.contains(w))
+                && !rocm_name(&subj)
+            {
+                return Val::UNKNOWN;
+            }
+            if positive {
+                side
+            } else {
+                side.not()
+            }
+        }
+        _ => Val::UNKNOWN,
+    }
+}
+
+/// The value a name is assigned exactly once, anywhere in the enclosing function's body (nested
+/// blocks included, nested functions not), or else among the module's top-level statements.
+pub fn assigned_value<'t>(n: Node<'t>, src: &[u8]) -> Option<Node<'t>> {
+    let name = ts::text(n, src);
+    let is_it = |a: Node| {
+        a.node_kind() == K::Assignment && a.field(F::Left).map(|l| ts::text(l, src)) == Some(name)
+    };
+    let mut root = n;
+    let mut function_body = None;
+    while let Some(p) = root.parent() {
+        if function_body.is_none() && p.node_kind() == K::FunctionDefinition {
+            function_body = p.field(F::Body);
+        }
+        root = p;
+    }
+    let mut rhs = Vec::new();
+    if let Some(body) = function_body {
+        crate::parse::visit(body, &mut |x| {
+            if x.node_kind() == K::FunctionDefinition || x.node_kind() == K::ClassDefinition {
+                return false;
+            }
+            if is_it(x) {
+                rhs.extend(x.field(F::Right));
+            }
+            true
+        });
+    }
+    if rhs.is_empty() {
+        for st in ts::named_children(root) {
+            for a in ts::named_children(st) {
+                if is_it(a) {
+                    rhs.extend(a.field(F::Right));
+                }
+            }
+        }
+    }
+    (rhs.len() == 1).then(|| rhs[0])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The value of the last statement's expression (`x = <cond>` → `<cond>`).
+    fn val(src: &str) -> Val {
+        let tree = ts::parse(ts::Lang::Python, src.as_bytes()).unwrap();
+        let last = ts::named_children(tree.root_node()).pop().unwrap();
+        let e = ts::named_children(last).pop().unwrap();
+        let e = e.field(F::Right).unwrap_or(e);
+        eval(e, src.as_bytes())
+    }
+
+    #[test]
+    fn platform_atoms_and_their_negations() {
+        assert_eq!(val("x = torch.version.hip"), Val::ROCM);
+        assert_eq!(val("x = torch.version.cuda is None"), Val::ROCM);
+        assert_eq!(val("x = not torch.version.cuda"), Val::ROCM);
+        assert_eq!(val("x = torch.version.cuda is not None"), Val::ROCM.not());
+        assert_eq!(val("x = IS_HIP_EXTENSION"), Val::ROCM);
+        assert_eq!(val("x = BUILD_TARGET == \"rocm\""), Val::ROCM);
+        assert_eq!(val("x = getattr(torch.version, \"hip\", None)"), Val::ROCM);
+        // Not a platform test.
+        assert_eq!(val("x = torch.cuda.is_available()"), Val::UNKNOWN);
+        assert_eq!(val("x = mode == \"rocm\""), Val::UNKNOWN);
+    }
+
+    #[test]
+    fn cuda_home_and_force_cuda_are_one_sided() {
+        let v = val("x = CUDA_HOME is not None");
+        assert_eq!(
+            (v.rocm, v.cuda, v.names_platform),
+            (None, Some(true), false)
+        );
+        let v = val("x = os.getenv(\"FORCE_CUDA\", \"0\") == \"1\"");
+        assert_eq!((v.rocm, v.cuda), (Some(false), None));
+        let v = val("x = os.environ.get(\"FORCE_CUDA\", \"0\") == \"0\"");
+        assert_eq!((v.rocm, v.cuda), (Some(true), None));
+        // Another variable, or one that skips the build: nothing said.
+        assert_eq!(
+            val("x = os.getenv(\"SKIP_CUDA_BUILD\") == \"1\""),
+            Val::UNKNOWN
+        );
+        assert_eq!(val("x = os.getenv(\"MAX_JOBS\") == \"1\""), Val::UNKNOWN);
+        // The setup.py arm before `elif torch.version.hip:`: false on ROCm whatever CUDA_HOME is.
+        let v = val("x = (torch.cuda.is_available() and CUDA_HOME is not None and torch.version.cuda is not None) or os.getenv(\"FORCE_CUDA\", \"0\") == \"1\"");
+        assert_eq!((v.rocm, v.cuda), (Some(false), None));
+    }
+
+    #[test]
+    fn helpers_and_names_stand_for_their_test() {
+        let src = "def is_hip():\n    \"\"\"doc\"\"\"\n    return torch.version.hip is not None\nx = is_hip()";
+        assert_eq!(val(src), Val::ROCM);
+        // A helper with parameters, or with more than a return: its name's words decide.
+        let src = "def is_hip(d):\n    return torch.version.hip is not None\nx = is_hip(0)";
+        assert_eq!(val(src), Val::UNKNOWN);
+        let src =
+            "def cuda_ok():\n    log()\n    return torch.version.cuda is not None\nx = cuda_ok()";
+        assert_eq!(val(src), Val::UNKNOWN);
+        let src = "IS_NOT_HIP = torch.version.hip is None\nx = IS_NOT_HIP";
+        assert_eq!(val(src), Val::ROCM.not());
+    }
+
+    #[test]
+    fn and_or_are_three_valued() {
+        let v = val("x = torch.version.hip and X");
+        assert_eq!((v.rocm, v.cuda), (None, Some(false)));
+        let v = val("x = cc != (9, 0) or torch.version.cuda is None");
+        assert_eq!((v.rocm, v.cuda), (Some(true), None));
+        let v = val("x = torch.version.cuda is None and torch.version.hip is None");
+        assert_eq!((v.rocm, v.cuda), (Some(false), Some(false)));
+    }
+}

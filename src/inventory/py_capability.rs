@@ -1,0 +1,268 @@
+//! Compute-capability thresholds in Python (HP811): `torch.cuda.get_device_capability() >=
+//! (8, 0)`, `cc[0] < 8`, `major >= 9` through variables, `get_device_properties(0).major`. On
+//! ROCm the tuple comes from the gfx version (gfx90a → (9, 0), gfx942 → (9, 4), gfx1100 →
+//! (11, 0)), so a test skipped by a threshold that gives every AMD GPU the answer it gives every
+//! NVIDIA GPU from Ampere (8.0) on — `@skipif(cc < (8, 0))`, `if major < 8: pytest.skip()` — runs
+//! on AMD as on any current GPU: nothing a porter must change (PASS, as HP402 does for C++ checks
+//! that only tell old GPUs apart). The same threshold choosing a code path (`if cc[0] >= 8:
+//! use_tf32()`) stays REMEDIATION: Ampere features are not all on every AMD GPU. One that tells
+//! current GPUs apart (`cc >= (9, 0)` for Hopper, `cc == (9, 0)`) stays REMEDIATION.
+
+use super::python::dotted;
+use super::ts;
+use super::{version_check, Out};
+use crate::kinds::python::{Field as F, Kind as K, NodeExt};
+use std::collections::HashMap;
+use std::ops::Range;
+use tree_sitter::Node;
+
+/// What a capability expression holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Shape {
+    /// `(major, minor)`.
+    Tuple,
+    Major,
+    Minor,
+}
+
+/// The capabilities AMD GPUs report (gfx9 … gfx12).
+const AMD: &[(u64, u64)] = &[(9, 0), (9, 4), (9, 5), (10, 1), (10, 3), (11, 0), (12, 0)];
+/// NVIDIA GPUs from Ampere on.
+const NVIDIA_CURRENT: &[(u64, u64)] = &[(8, 0), (8, 6), (8, 9), (9, 0), (10, 0), (12, 0)];
+
+/// Names assigned from `get_device_capability()`: `cc` (the tuple), `major, minor = …`.
+fn names(root: Node, src: &[u8]) -> HashMap<String, Shape> {
+    let mut out = HashMap::new();
+    ts::each(root, &mut |n| {
+        if n.node_kind() != K::Assignment {
+            return;
+        }
+        let (Some(left), Some(right)) = (n.field(F::Left), n.field(F::Right)) else {
+            return;
+        };
+        let capability = right.node_kind() == K::Call
+            && right
+                .field(F::Function)
+                .and_then(|f| dotted(f, src))
+                .is_some_and(|d| d.ends_with("get_device_capability"));
+        if !capability {
+            return;
+        }
+        if left.node_kind() == K::Identifier {
+            out.insert(ts::text(left, src).to_string(), Shape::Tuple);
+            return;
+        }
+        let parts: Vec<Node> = ts::named_children(left)
+            .into_iter()
+            .filter(|x| x.node_kind() == K::Identifier)
+            .collect();
+        for (i, x) in parts.iter().enumerate() {
+            let shape = if i == 0 { Shape::Major } else { Shape::Minor };
+            out.insert(ts::text(*x, src).to_string(), shape);
+        }
+    });
+    out
+}
+
+/// The shape of a capability operand, `None` when it is not one.
+fn shape(n: Node, src: &[u8], names: &HashMap<String, Shape>) -> Option<Shape> {
+    match n.node_kind() {
+        K::ParenthesizedExpression => shape(ts::named_children(n).into_iter().next()?, src, names),
+        K::Identifier => names.get(ts::text(n, src)).copied(),
+        K::Call => {
+            let f = dotted(n.field(F::Function)?, src)?;
+            f.ends_with("get_device_capability").then_some(Shape::Tuple)
+        }
+        K::Subscript => {
+            let inner = shape(n.field(F::Value)?, src, names)?;
+            match (inner, ts::text(n.field(F::Subscript)?, src)) {
+                (Shape::Tuple, "0") => Some(Shape::Major),
+                (Shape::Tuple, "1") => Some(Shape::Minor),
+                _ => None,
+            }
+        }
+        K::Attribute => {
+            let obj = n.field(F::Object)?;
+            let props = obj.node_kind() == K::Call
+                && obj
+                    .field(F::Function)
+                    .and_then(|f| dotted(f, src))
+                    .is_some_and(|d| d.ends_with("get_device_properties"));
+            match ts::text(n.field(F::Attribute)?, src) {
+                "major" if props => Some(Shape::Major),
+                "minor" if props => Some(Shape::Minor),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// An integer or a tuple of one or two integers.
+fn literal(n: Node, src: &[u8]) -> Option<Vec<u64>> {
+    match n.node_kind() {
+        K::Integer => Some(vec![ts::text(n, src).parse().ok()?]),
+        K::Tuple | K::ParenthesizedExpression => {
+            let v: Option<Vec<u64>> = ts::named_children(n)
+                .into_iter()
+                .map(|c| literal(c, src).filter(|x| x.len() == 1).map(|x| x[0]))
+                .collect();
+            v.filter(|x| !x.is_empty() && x.len() <= 2)
+        }
+        _ => None,
+    }
+}
+
+/// The one answer a comparison gives every AMD GPU and every NVIDIA GPU from Ampere on, if it
+/// gives one.
+fn settled(cmp: Node, src: &[u8], names: &HashMap<String, Shape>) -> Option<bool> {
+    let kids = ts::children(cmp);
+    if kids.len() != 3 {
+        return None;
+    }
+    let op = ts::text(kids[1], src);
+    let (cap, lit, flip) = match (shape(kids[0], src, names), shape(kids[2], src, names)) {
+        (Some(s), None) => (s, literal(kids[2], src)?, false),
+        (None, Some(s)) => (s, literal(kids[0], src)?, true),
+        _ => return None,
+    };
+    let value = |c: (u64, u64)| -> Option<bool> {
+        let have: Vec<u64> = match (cap, lit.len()) {
+            (Shape::Tuple, _) => vec![c.0, c.1],
+            (Shape::Major, 1) => vec![c.0],
+            _ => return None,
+        };
+        let (a, b) = if flip { (&lit, &have) } else { (&have, &lit) };
+        Some(match op {
+            "<" => a < b,
+            "<=" => a <= b,
+            ">" => a > b,
+            ">=" => a >= b,
+            "==" => a == b,
+            "!=" => a != b,
+            _ => return None,
+        })
+    };
+    let first = value(AMD[0])?;
+    AMD.iter()
+        .chain(NVIDIA_CURRENT)
+        .all(|c| value(*c) == Some(first))
+        .then_some(first)
+}
+
+/// Whether `n` is (part of) the condition of a skip: a `skipif`/`skipUnless` mark, or an `if`
+/// whose body skips the test.
+fn decides_a_skip(n: Node, src: &[u8]) -> bool {
+    let mut cur = n;
+    while let Some(p) = cur.parent() {
+        match p.node_kind() {
+            K::Call => {
+                let f = p
+                    .field(F::Function)
+                    .and_then(|f| dotted(f, src))
+                    .unwrap_or_default();
+                let last = f.rsplit('.').next().unwrap_or("").to_ascii_lowercase();
+                if matches!(last.as_str(), "skipif" | "skipunless") {
+                    return true;
+                }
+            }
+            K::IfStatement | K::ElifClause => {
+                return p.field(F::Condition) == Some(cur)
+                    && p.field(F::Consequence)
+                        .is_some_and(|b| super::platform::skips(b, src));
+            }
+            K::Block | K::Module | K::ExpressionStatement | K::Assignment => return false,
+            _ => {}
+        }
+        cur = p;
+    }
+    false
+}
+
+/// Skips by a capability threshold that skips no current GPU, with why.
+pub fn settled_ranges(root: Node, src: &[u8]) -> Vec<(Range<usize>, String)> {
+    let names = names(root, src);
+    let mut out = Vec::new();
+    ts::each(root, &mut |n| {
+        if n.node_kind() != K::ComparisonOperator || !decides_a_skip(n, src) {
+            return;
+        }
+        if let Some(v) = settled(n, src, &names) {
+            out.push((
+                n.byte_range(),
+                format!(
+                    "the skip on `{}` is {v} on every AMD GPU (gfx9 → 9.x … gfx12 → 12.x) as on every NVIDIA GPU from Ampere on: nothing to change",
+                    ts::text(n, src)
+                ),
+            ));
+        }
+    });
+    out
+}
+
+/// `cc = torch.cuda.get_device_capability()` (or `major, minor = …`) then `if cc[0] >= 8:` /
+/// `if major >= 8:`: a capability threshold through a variable.
+pub fn through_variables(out: &mut Out, root: Node, src: &[u8]) {
+    let names = names(root, src);
+    if names.is_empty() {
+        return;
+    }
+    ts::each(root, &mut |n| {
+        if n.node_kind() != K::ComparisonOperator {
+            return;
+        }
+        let uses = ts::named_children(n).into_iter().any(|c| {
+            let c = if c.node_kind() == K::Subscript {
+                c.field(F::Value).unwrap_or(c)
+            } else {
+                c
+            };
+            c.node_kind() == K::Identifier && names.contains_key(ts::text(c, src))
+        });
+        if uses {
+            out.push(
+                &version_check::DEVICE_CAPABILITY_THRESHOLD,
+                n.byte_range(),
+                format!(
+                    "threshold on a compute capability held in a variable (`{}`): on ROCm the tuple comes from the gfx architecture",
+                    ts::text(n, src)
+                ),
+                Some("test torch.cuda.get_device_properties(0).gcnArchName or the feature itself".into()),
+            );
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settled_texts(src: &str) -> Vec<String> {
+        let tree = ts::parse(ts::Lang::Python, src.as_bytes()).unwrap();
+        settled_ranges(tree.root_node(), src.as_bytes())
+            .into_iter()
+            .map(|(r, _)| src[r].to_string())
+            .collect()
+    }
+
+    #[test]
+    fn old_gpu_skips_settle_and_hopper_gates_do_not() {
+        let src = "cc = torch.cuda.get_device_capability()\nmajor, minor = torch.cuda.get_device_capability(0)\na = skipif(cc < (8, 0))\nif major < 8:\n    pytest.skip()\nc = unittest.skipUnless(torch.cuda.get_device_capability()[0] >= 7, \"\")\nd = skipif(not torch.cuda.get_device_properties(0).major >= 8)\ne = skipif((7, 5) > cc)\n";
+        assert_eq!(
+            settled_texts(src),
+            [
+                "cc < (8, 0)",
+                "major < 8",
+                "torch.cuda.get_device_capability()[0] >= 7",
+                "torch.cuda.get_device_properties(0).major >= 8",
+                "(7, 5) > cc"
+            ]
+        );
+        // Twins: Hopper-only, an exact capability, the minor, an unrelated number.
+        let src = "cc = torch.cuda.get_device_capability()\nmajor, minor = torch.cuda.get_device_capability(0)\na = skipif(cc >= (9, 0) and cc < (10, 0))\nb = skipif(cc == (9, 0))\nc = skipif(minor >= 6)\nd = skipif(major >= 9)\ne = skipif(n < 8)\nf = skipif(cc >= (8, 9))\n";
+        assert!(settled_texts(src).is_empty(), "{:?}", settled_texts(src));
+        // The same old-GPU threshold choosing a code path, not a skip.
+        let src = "cc = torch.cuda.get_device_capability()\nif cc[0] >= 8:\n    use_tf32()\nx = cc < (8, 0)\nif cc < (8, 0):\n    return\n";
+        assert!(settled_texts(src).is_empty(), "{:?}", settled_texts(src));
+    }
+}

@@ -1,0 +1,365 @@
+//! Unit tests of the Python inventory: each rule on a short source, with its negative twin.
+
+use super::super::{kind::FileKind, scan_bytes};
+
+fn rules(kind: FileKind, src: &str) -> Vec<(String, u32)> {
+    scan_bytes("x.py", kind, src.as_bytes())
+        .into_iter()
+        .map(|f| (f.rule, f.line))
+        .collect()
+}
+
+#[test]
+fn torch_cuda_in_code_is_pass_not_in_strings_or_comments() {
+    let src = "import torch\n# torch.cuda.synchronize() in a comment\ns = \"torch.cuda.is_available()\"\nif torch.cuda.is_available():\n    x = x.cuda()\ndist.init_process_group(backend=\"nccl\")\n";
+    let r = rules(FileKind::Python, src);
+    assert_eq!(
+        r,
+        vec![
+            ("HP800".into(), 4),
+            ("HP800".into(), 5),
+            ("HP801".into(), 6)
+        ]
+    );
+}
+
+#[test]
+fn version_checks() {
+    let src = "if torch.version.cuda >= '11.8':\n    pass\nif torch.cuda.get_device_capability()[0] >= 8:\n    pass\nout = subprocess.check_output([\"nvcc\", \"--version\"])\n";
+    let r = rules(FileKind::Python, src);
+    assert_eq!(
+        r,
+        vec![
+            ("HP810".into(), 1),
+            ("HP811".into(), 3),
+            ("HP812".into(), 5)
+        ]
+    );
+}
+
+#[test]
+fn device_properties_are_a_capability_only_through_major_minor() {
+    // flash-attention's tests: a memory size is not a compute capability.
+    let src = "if torch.cuda.get_device_properties(\"cuda\").total_memory <= 16 * 2**30:\n    pass\nif torch.cuda.get_device_properties(0).major >= 9:\n    pass\n";
+    let r = rules(FileKind::Python, src);
+    assert!(r.contains(&("HP811".into(), 3)), "{r:?}");
+    assert!(!r.contains(&("HP811".into(), 1)), "{r:?}");
+}
+
+#[test]
+fn nccl_environ_and_nvml() {
+    let src = "import os, pynvml\nos.environ[\"NCCL_IB_DISABLE\"] = \"1\"\nlevel = os.environ[\"NCCL_DEBUG\"]\nos.environ.setdefault(\"NCCL_NVLS_ENABLE\", \"1\")\n";
+    let r = rules(FileKind::Python, src);
+    assert_eq!(
+        r,
+        vec![
+            ("HP881".into(), 1),
+            ("HP890".into(), 2),
+            ("HP891".into(), 4)
+        ]
+    );
+    // flash-attention's tests: a PyTorch ProcessGroupNCCL switch, not NCCL tuning.
+    let src = "import os\nos.environ[\"NCCL_ASYNC_ERROR_HANDLING\"] = \"0\"\n";
+    assert_eq!(rules(FileKind::Python, src), vec![("HP894".into(), 2)]);
+}
+
+#[test]
+fn setup_py_extension() {
+    let src = "from setuptools import setup\nfrom torch.utils.cpp_extension import BuildExtension, CUDAExtension\nsetup(\n    name=\"ops\",\n    install_requires=[\"torch>=2.1\", \"requests\"],\n    ext_modules=[CUDAExtension(\"ops\", [\"ops.cpp\", \"k.cu\"],\n        extra_compile_args={\"nvcc\": [\"-O3\", \"-gencode\", \"arch=compute_80,code=sm_80\", \"--use_fast_math\"]})],\n    cmdclass={\"build_ext\": BuildExtension},\n)\n";
+    let r = rules(FileKind::SetupPy, src);
+    assert_eq!(
+        r,
+        vec![
+            ("HP820".into(), 5),
+            ("HP830".into(), 6),
+            ("HP831".into(), 7),
+            ("HP831".into(), 7),
+            ("HP831".into(), 7),
+            ("HP832".into(), 8),
+        ]
+    );
+}
+
+/// torchao's setup.py asks whether a flag is in a list; it passes none.
+#[test]
+fn a_flag_compared_is_not_passed() {
+    let src = "from torch.utils.cpp_extension import CUDAExtension\nsm90 = \"-gencode=arch=compute_90a,code=sm_90a\" in flags\nargs = [\"-gencode=arch=compute_90a,code=sm_90a\"]\n";
+    assert_eq!(rules(FileKind::SetupPy, src), vec![("HP831".into(), 3)]);
+}
+
+#[test]
+fn clearing_the_arch_list_lists_nothing() {
+    let src = "import os\nos.environ[\"TORCH_CUDA_ARCH_LIST\"] = \"\"\nos.environ[\"TORCH_CUDA_ARCH_LIST\"] = caps()\nos.environ[\"TORCH_CUDA_ARCH_LIST\"] = \"8.0;9.0\"\n";
+    assert_eq!(
+        rules(FileKind::Python, src),
+        vec![("HP843".into(), 3), ("HP843".into(), 4)]
+    );
+}
+
+/// pytorch_scatter's macOS build: `-arch arm64` goes to Apple's clang, not nvcc; nvcc's
+/// `-arch sm_80` is still flagged.
+#[test]
+fn apple_arch_is_not_nvcc() {
+    let src = "from torch.utils.cpp_extension import CUDAExtension
+extra_compile_args['cxx'] += ['-arch', 'arm64']
+extra_link_args += ['-arch', 'x86_64']
+nvcc_flags = ['-arch', 'sm_80']
+";
+    assert_eq!(rules(FileKind::SetupPy, src), vec![("HP831".into(), 4)]);
+}
+
+#[test]
+fn ptx_strings() {
+    let src = "PTX = \"\"\"\n.version 7.0\n.target sm_80\n.entry k()\n\"\"\"\nmod = cuModuleLoadData(PTX)\n";
+    let r = rules(FileKind::Python, src);
+    assert_eq!(r, vec![("HP912".into(), 1), ("HP912".into(), 6)]);
+}
+
+#[test]
+fn nvidia_only_imports_and_capability_through_variables() {
+    let src = "import torch\nimport cuda.bindings.driver as cuda\nimport cutlass.cute as cute\nfrom quack.softmax import softmax\nimport cudf\nmajor, minor = torch.cuda.get_device_capability()\nif major >= 8:\n    pass\ncc = torch.cuda.get_device_capability(0)\nfast = cc[0] >= 9\nother = 3\nok = other >= 9\n";
+    let r = rules(FileKind::Python, src);
+    let work: Vec<(String, u32)> = r.into_iter().filter(|(c, _)| c != "HP800").collect();
+    assert_eq!(
+        work,
+        vec![
+            ("HP821".into(), 2),
+            ("HP821".into(), 3),
+            ("HP821".into(), 4),
+            ("HP811".into(), 7),
+            ("HP811".into(), 10),
+        ]
+    );
+}
+
+#[test]
+fn cuda_only_arms_of_rocm_tests_are_pass() {
+    let src = "from torch.utils.cpp_extension import CUDAExtension\nHIP_BUILD = bool(torch.version.hip)\nif HIP_BUILD:\n    flags = [\"--offload-arch=gfx90a\"]\nelse:\n    flags = [\"-gencode\", \"--use_fast_math\"]\n    v = torch.version.cuda\nw = torch.version.cuda\nCUDAExtension(\"x\", [\"a.cu\"])\n";
+    let f = super::super::scan_bytes("setup.py", FileKind::SetupPy, src.as_bytes());
+    let got: Vec<(String, u32, String)> = f
+        .into_iter()
+        .filter(|f| f.rule != "HP800")
+        .map(|f| (f.rule, f.line, f.status.as_str().to_string()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("HP831".into(), 6, "PASS".into()),
+            ("HP831".into(), 6, "PASS".into()),
+            ("HP810".into(), 7, "PASS".into()),
+            ("HP810".into(), 8, "REMEDIATION".into()),
+            ("HP830".into(), 9, "PASS".into()),
+        ]
+    );
+}
+
+/// `(rule, line, status, phase)` of every finding that is not HP800.
+fn judged(kind: FileKind, src: &str) -> Vec<(String, u32, String, String)> {
+    let rel = if kind == FileKind::SetupPy {
+        "setup.py"
+    } else {
+        "x.py"
+    };
+    scan_bytes(rel, kind, src.as_bytes())
+        .into_iter()
+        .filter(|f| f.rule != "HP800")
+        .map(|f| {
+            (
+                f.rule,
+                f.line,
+                f.status.as_str().to_string(),
+                f.phase.as_str().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn row(rule: &str, line: u32, status: &str, phase: &str) -> (String, u32, String, String) {
+    (rule.into(), line, status.into(), phase.into())
+}
+
+/// Issue 20: a skip mark's capability operand decides nothing on ROCm when its own other
+/// operand skips the test there; without that operand the threshold stays work.
+#[test]
+fn capability_operand_of_a_rocm_skip_is_moot() {
+    let src = "import pytest, torch\ncc = torch.cuda.get_device_capability()\n@pytest.mark.skipif(cc != (9, 0) or torch.version.cuda is None, reason=\"sm90\")\ndef test_a():\n    pass\n";
+    let got = judged(FileKind::Python, src);
+    assert!(got.contains(&row("HP811", 3, "PASS", "RUNTIME")), "{got:?}");
+    assert!(got.iter().all(|r| r.2 == "PASS"), "{got:?}");
+    let twin = "import pytest, torch\ncc = torch.cuda.get_device_capability()\n@pytest.mark.skipif(cc != (9, 0), reason=\"sm90\")\ndef test_a():\n    pass\n";
+    let got = judged(FileKind::Python, twin);
+    assert!(
+        got.contains(&row("HP811", 3, "REMEDIATION", "RUNTIME")),
+        "{got:?}"
+    );
+}
+
+/// Statements after `if not torch.version.cuda: return` run only on CUDA.
+#[test]
+fn early_return_guards_the_rest_of_the_block() {
+    let src = "import os, torch\ndef build():\n    if not torch.version.cuda:\n        return\n    os.environ[\"TORCH_CUDA_ARCH_LIST\"] = \"8.0;9.0\"\n";
+    let got = judged(FileKind::Python, src);
+    assert!(got.contains(&row("HP843", 5, "PASS", "BUILD")), "{got:?}");
+    // The guard tests something else: the arch list is set on ROCm too.
+    let twin = "import os, torch\ndef build():\n    if not torch.cuda.is_available():\n        return\n    os.environ[\"TORCH_CUDA_ARCH_LIST\"] = \"8.0;9.0\"\n";
+    let got = judged(FileKind::Python, twin);
+    assert!(
+        got.contains(&row("HP843", 5, "REMEDIATION", "BUILD")),
+        "{got:?}"
+    );
+}
+
+/// A stacked decorator that disables the test on ROCm: its findings are PASS naming it.
+#[test]
+fn stacked_rocm_decorator_skips_the_test() {
+    let src = "import pytest, torch\n@pytest.mark.parametrize(\"n\", [1, 2])\n@disable_on_rocm\ndef test_a(n):\n    assert torch.version.cuda.startswith(\"12\")\n";
+    let f = scan_bytes("x.py", FileKind::Python, src.as_bytes());
+    let hp810 = f.iter().find(|f| f.rule == "HP810").unwrap();
+    assert_eq!(hp810.status.as_str(), "PASS");
+    assert!(
+        hp810.message.contains("`@disable_on_rocm`"),
+        "{}",
+        hp810.message
+    );
+    let twin = src.replace("@disable_on_rocm\n", "@slow\n");
+    let f = scan_bytes("x.py", FileKind::Python, twin.as_bytes());
+    let hp810 = f.iter().find(|f| f.rule == "HP810").unwrap();
+    assert_eq!(hp810.status.as_str(), "REMEDIATION");
+}
+
+/// `cc < (8, 0)`: every AMD GPU answers like every NVIDIA GPU from Ampere on (PASS); a
+/// Hopper-only gate tells current GPUs apart (REMEDIATION).
+#[test]
+fn old_gpu_skips_pass_and_hopper_gates_stay() {
+    let src = "import torch\ncc = torch.cuda.get_device_capability()\nif cc < (8, 0):\n    skip()\nmajor, minor = torch.cuda.get_device_capability()\nif major < 8:\n    skip()\n";
+    let got = judged(FileKind::Python, src);
+    assert_eq!(
+        got,
+        [
+            row("HP811", 3, "PASS", "RUNTIME"),
+            row("HP811", 6, "PASS", "RUNTIME")
+        ]
+    );
+    let twin = "import torch\ncc = torch.cuda.get_device_capability()\nif cc >= (9, 0) and cc < (10, 0):\n    hopper()\n";
+    let got = judged(FileKind::Python, twin);
+    assert_eq!(
+        got,
+        [
+            row("HP811", 3, "REMEDIATION", "RUNTIME"),
+            row("HP811", 3, "REMEDIATION", "RUNTIME")
+        ]
+    );
+}
+
+/// A raise on the ROCm arm is a failure at import, never a PASS.
+#[test]
+fn a_raise_on_the_rocm_arm_fails_at_import() {
+    let src =
+        "import torch\nif torch.version.cuda is None:\n    raise RuntimeError(\"needs CUDA\")\n";
+    let got = judged(FileKind::Python, src);
+    assert!(
+        got.contains(&row("HP813", 2, "REMEDIATION", "IMPORT")),
+        "{got:?}"
+    );
+    // Inside a function: when it runs.
+    let src =
+        "import torch\ndef f():\n    if torch.version.hip:\n        raise NotImplementedError\n";
+    let got = judged(FileKind::Python, src);
+    assert!(
+        got.contains(&row("HP813", 3, "REMEDIATION", "RUNTIME")),
+        "{got:?}"
+    );
+    // Twin: raises only when PyTorch has neither GPU build.
+    let twin = "import torch\nif torch.version.cuda is None and torch.version.hip is None:\n    raise RuntimeError(\"needs a GPU build\")\n";
+    let got = judged(FileKind::Python, twin);
+    assert!(got.iter().all(|r| r.0 != "HP813"), "{got:?}");
+    assert!(got.iter().all(|r| r.2 == "PASS"), "{got:?}");
+    // An `assert` that fails on ROCm, and a skip (not a failure).
+    let src = "import torch\nassert torch.version.cuda is not None, \"CUDA only\"\nif torch.version.hip:\n    pytest.skip(\"no\")\n";
+    let got = judged(FileKind::Python, src);
+    assert_eq!(got.iter().filter(|r| r.0 == "HP813").count(), 1, "{got:?}");
+}
+
+/// setup.py: the arm before `elif torch.version.hip:` is the CUDA arm whatever its condition.
+#[test]
+fn the_arm_before_elif_hip_is_the_cuda_arm() {
+    let src = "import os, torch\nfrom torch.utils.cpp_extension import CUDA_HOME, CUDAExtension\nif (torch.cuda.is_available() and CUDA_HOME is not None and torch.version.cuda is not None) or os.getenv(\"FORCE_CUDA\", \"0\") == \"1\":\n    flags = [\"-gencode\", \"arch=compute_80,code=sm_80\"]\nelif torch.version.hip:\n    flags = [\"--offload-arch=gfx942\"]\nCUDAExtension(\"x\", [\"a.cu\"])\n";
+    let got = judged(FileKind::SetupPy, src);
+    assert!(got.contains(&row("HP831", 4, "PASS", "BUILD")), "{got:?}");
+    // Twin: no ROCm arm; the flags stay work.
+    let twin = "import torch\nfrom torch.utils.cpp_extension import CUDA_HOME, CUDAExtension\nif torch.cuda.is_available() and CUDA_HOME is not None:\n    flags = [\"-gencode\", \"arch=compute_80,code=sm_80\"]\nelse:\n    flags = []\nCUDAExtension(\"x\", [\"a.cu\"])\n";
+    let got = judged(FileKind::SetupPy, twin);
+    assert!(
+        got.contains(&row("HP831", 4, "REMEDIATION", "BUILD")),
+        "{got:?}"
+    );
+}
+
+/// `nvcc -V` through a path join at module level breaks the install; in the CUDA arm, PASS.
+#[test]
+fn nvcc_probe_by_path_at_module_level() {
+    let src = "import subprocess\ncuda_dir = os.environ.get(\"CUDA_ROOT\", \"/usr/local/cuda\")\nout = subprocess.check_output([cuda_dir + \"/bin/nvcc\", \"-V\"])\nv = subprocess.run([f\"{cuda_dir}/bin/nvcc\", \"--version\"])\n";
+    let got = judged(FileKind::SetupPy, src);
+    assert!(
+        got.contains(&row("HP812", 3, "REMEDIATION", "INSTALL")),
+        "{got:?}"
+    );
+    assert!(
+        got.contains(&row("HP812", 4, "REMEDIATION", "INSTALL")),
+        "{got:?}"
+    );
+    let twin = "import subprocess, torch\nif torch.version.cuda:\n    out = subprocess.check_output([os.path.join(CUDA_HOME, \"bin\", \"nvcc\"), \"-V\"])\n";
+    let got = judged(FileKind::SetupPy, twin);
+    assert!(got.contains(&row("HP812", 3, "PASS", "INSTALL")), "{got:?}");
+}
+
+/// `CUDA_HOME` read in Python: one HP852 per file; read only in the CUDA arm, PASS.
+#[test]
+fn cuda_home_reads_are_one_fact() {
+    let src = "import os\nfrom torch.utils.cpp_extension import CUDA_HOME\ninc = os.path.join(CUDA_HOME, \"include\")\nlib = os.path.join(CUDA_HOME, \"lib64\")\nhome = os.environ[\"CUDA_HOME\"]\n";
+    let got = judged(FileKind::Python, src);
+    assert_eq!(got, [row("HP852", 3, "REMEDIATION", "BUILD")]);
+    let twin = "import os, torch\nfrom torch.utils.cpp_extension import CUDA_HOME\nif torch.version.cuda is not None:\n    inc = os.path.join(CUDA_HOME, \"include\")\n";
+    let got: Vec<_> = judged(FileKind::Python, twin)
+        .into_iter()
+        .filter(|r| r.0 == "HP852")
+        .collect();
+    assert_eq!(got, [row("HP852", 4, "PASS", "BUILD")]);
+    // Guarded uses: tested for None, a parameter, inside try, after an early return, an
+    // optional environment read.
+    let guarded = "import os\nfrom torch.utils.cpp_extension import CUDA_HOME\nif CUDA_HOME is not None:\n    a = os.path.join(CUDA_HOME, \"include\")\nb = CUDA_HOME + \"/bin\" if CUDA_HOME else None\ndef f(CUDA_HOME):\n    return os.path.join(CUDA_HOME, \"bin\")\ntry:\n    c = os.environ[\"CUDA_HOME\"]\nexcept KeyError:\n    c = None\ndef g():\n    if not CUDA_HOME:\n        return\n    d = os.path.join(CUDA_HOME, \"lib64\")\ne = os.getenv(\"CUDA_PATH\")\n";
+    let got = judged(FileKind::Python, guarded);
+    assert!(got.iter().all(|r| r.0 != "HP852"), "{got:?}");
+    // A raise when it is missing fails on ROCm: the use after it counts.
+    let raises = "import os\nfrom torch.utils.cpp_extension import CUDA_HOME\nif CUDA_HOME is None:\n    raise RuntimeError(\"no CUDA\")\nd = os.path.join(CUDA_HOME, \"lib64\")\n";
+    let got = judged(FileKind::Python, raises);
+    assert_eq!(got, [row("HP852", 5, "REMEDIATION", "BUILD")]);
+}
+
+/// `torch.backends.cudnn.version()` compared with a number is MIOpen's version on ROCm.
+#[test]
+fn cudnn_version_thresholds() {
+    let src = "import torch\nif torch.backends.cudnn.version() >= 8000:\n    fast()\ntorch.backends.cudnn.enabled = True\n";
+    let got = judged(FileKind::Python, src);
+    assert_eq!(
+        got,
+        [
+            row("HP803", 2, "REMEDIATION", "CORRECTNESS"),
+            row("HP802", 4, "PASS", "RUNTIME")
+        ]
+    );
+}
+
+/// PyCUDA has no ROCm build.
+#[test]
+fn pycuda_imports() {
+    let src = "import pycuda.autoinit\nfrom pycuda import driver\nimport pycudax\n";
+    let got = judged(FileKind::Python, src);
+    assert_eq!(
+        got,
+        [
+            row("HP821", 1, "UNKNOWN", "INSTALL"),
+            row("HP821", 2, "UNKNOWN", "INSTALL")
+        ]
+    );
+}
