@@ -1,6 +1,10 @@
 //! `#include` paths: CUDA headers to their HIP headers at the target's path, flat HIP library
 //! includes (`hiprand.h`) to the installed path (`hiprand/hiprand.h`), unmapped CUDA headers
-//! flagged; and the implicit `hip/hip_runtime.h` that nvcc's `cuda_runtime.h` used to provide.
+//! flagged; and the implicit `hip/hip_runtime.h` that nvcc's `cuda_runtime.h` used to provide,
+//! with the standard headers that nvcc's runtime header brought and HIP's does not
+//! ([`std_headers`]).
+
+mod std_headers;
 
 use super::{Lang, Pass};
 use crate::edit::Edit;
@@ -231,10 +235,17 @@ fn translated_includes(p: &Pass) -> Vec<(usize, String)> {
 
 /// nvcc includes `cuda_runtime.h` in every `.cu` file; hipcc does not include its counterpart.
 /// And `hip_cooperative_groups.h` needs the runtime header before it, where CUDA's does not.
+/// Then the standard headers that came with nvcc's runtime header and not with HIP's.
 pub(super) fn implicit(p: &mut Pass) {
     if !p.opts.implicit_include {
         return;
     }
+    let at = implicit_runtime(p);
+    std_headers::insert(p, at);
+}
+
+/// The runtime include of [`implicit`]: the offset where it was inserted, if it was.
+fn implicit_runtime(p: &mut Pass) -> Option<usize> {
     let hoisted = hoist_out_of_extern_c(p);
     let incs = translated_includes(p);
     let first_runtime = incs
@@ -255,11 +266,11 @@ pub(super) fn implicit(p: &mut Pass) {
                 format!("{lead}#include <hip/hip_runtime.h>{nl}"),
             ));
             p.stats.includes_inserted += 1;
-            return;
+            return Some(at);
         }
     }
     if p.lang != Lang::Cuda {
-        return;
+        return None;
     }
     // `hip_runtime_api.h` (from `cuda_runtime_api.h`, `cuda_profiler_api.h`…) declares the host
     // API only; device code still needs the full runtime header that nvcc included implicitly.
@@ -271,7 +282,7 @@ pub(super) fn implicit(p: &mut Pass) {
         || (has(RUNTIME_HEADERS) && !has_device_code(p))
         || !needs_runtime(p)
     {
-        return;
+        return None;
     }
     let at = insertion_point(p);
     let nl = crate::source::newline_of(p.src());
@@ -281,6 +292,7 @@ pub(super) fn implicit(p: &mut Pass) {
         format!("{lead}#include <hip/hip_runtime.h>{nl}"),
     ));
     p.stats.includes_inserted += 1;
+    Some(at)
 }
 
 /// Before the first unconditional `#include`; else after an include guard or `#pragma once`;

@@ -2,6 +2,7 @@
 //!
 //! Keep this a small dispatcher; each command lives in its own module.
 
+mod audit;
 mod bench;
 mod bless;
 mod fuzz;
@@ -19,6 +20,10 @@ commands:
   mappings [--check] [--tables DIR]   regenerate (or check) mappings/generated/ from the HIPIFY tables
   bless [CASE...]                     rewrite the expected files of the golden cases in testdata/port/
   hipcc-check [--hipcc PATH]          compile every compilable golden output with hipcc -fsyntax-only
+  build-audit [--project OWNER/NAME]... [--jobs N] [--json] [--write-docs] [--fetch]
+              [--mirrors DIR] [--config FILE] [--hipcc PATH] [--bin PATH] [--timeout SECS]
+                                      port the pinned trees of xtask/audit.toml and compile every
+                                      unit with hipcc -c, before and after `port`
   bench [--size MB] [--tree PATH]... [--hipify-perl PATH] [--runs N]
                                       port a generated corpus (+ real trees) and compare with hipify-perl
   scaling [--base-kb N] [--max-ratio R] [--big-mb M] [--runs N] [--bin PATH]
@@ -45,6 +50,7 @@ fn main() -> ExitCode {
         "fuzz" => fuzz::run(rest),
         "scaling" => scaling::run(rest),
         "hipcc-check" => hipcc_check::run(rest),
+        "build-audit" => audit::run(rest),
         "readme-figures" => readme_figures::run(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
