@@ -130,7 +130,12 @@ mod tests {
 
     #[test]
     fn includes_resolve_next_to_the_file_then_under_roots() {
-        let files = ["csrc/k.cu", "csrc/util/compat.cuh", "include/lib/api.h", "a.h"];
+        let files = [
+            "csrc/k.cu",
+            "csrc/util/compat.cuh",
+            "include/lib/api.h",
+            "a.h",
+        ];
         let exists = |p: &str| files.contains(&p);
         let roots = roots(files.iter().copied());
         assert_eq!(roots, ["", "csrc", "include"]);

@@ -78,7 +78,10 @@ impl FileFacts {
         self.includes.is_empty()
             && self.rocm_functions.is_empty()
             && self.constants.is_empty()
-            && !self.macros.iter().any(|m| m.arm == Arm::Rocm || m.warp_size)
+            && !self
+                .macros
+                .iter()
+                .any(|m| m.arm == Arm::Rocm || m.warp_size)
     }
 }
 
@@ -137,10 +140,9 @@ impl Visible {
 pub fn facts(path: &str, bytes: &[u8], lexed: &crate::lex::Lexed) -> FileFacts {
     let includes = includes::quoted(bytes, lexed);
     let wanted = lexed.directives.iter().any(|d| d.name == "define")
-        || lexed
-            .tokens
-            .iter()
-            .any(|t| t.kind == crate::lex::Tok::Ident && matches!(t.text(bytes), b"const" | b"constexpr"))
+        || lexed.tokens.iter().any(|t| {
+            t.kind == crate::lex::Tok::Ident && matches!(t.text(bytes), b"const" | b"constexpr")
+        })
         || lexed.directives.iter().any(|d| d.name.starts_with("if"));
     if !wanted {
         return FileFacts {
@@ -267,7 +269,9 @@ fn define(
     let mut body_from = 3;
     let mut params = None;
     if bytes.get(lexed.tokens[name_tok].end as usize) == Some(&b'(') {
-        let close = toks.iter().position(|&j| lexed.tokens[j].text(bytes) == b")")?;
+        let close = toks
+            .iter()
+            .position(|&j| lexed.tokens[j].text(bytes) == b")")?;
         params = Some(join_tokens(bytes, lexed, &toks[4.min(close)..close]));
         body_from = close + 1;
     }
@@ -312,12 +316,7 @@ fn join_tokens(bytes: &[u8], lexed: &crate::lex::Lexed, toks: &[usize]) -> Strin
 }
 
 /// `const`/`constexpr` … NAME `=` integer `;` (or `,`) with NAME at `code[k]`.
-fn constant(
-    bytes: &[u8],
-    lexed: &crate::lex::Lexed,
-    code: &[usize],
-    k: usize,
-) -> Option<Constant> {
+fn constant(bytes: &[u8], lexed: &crate::lex::Lexed, code: &[usize], k: usize) -> Option<Constant> {
     let text = |n: usize| code.get(n).map(|&i| lexed.tokens[i].text(bytes));
     if text(k + 1)? != b"=" || !matches!(text(k + 3)?, b";" | b",") {
         return None;
@@ -344,18 +343,28 @@ fn constant(
 
 /// Words before a `(` that make it a call or a statement, not a declaration.
 const NOT_A_TYPE: &[&[u8]] = &[
-    b"return", b"else", b"do", b"case", b"throw", b"new", b"delete", b"sizeof", b"co_return",
-    b"if", b"for", b"while", b"switch", b"catch", b"defined", b"decltype", b"alignof",
+    b"return",
+    b"else",
+    b"do",
+    b"case",
+    b"throw",
+    b"new",
+    b"delete",
+    b"sizeof",
+    b"co_return",
+    b"if",
+    b"for",
+    b"while",
+    b"switch",
+    b"catch",
+    b"defined",
+    b"decltype",
+    b"alignof",
 ];
 
 /// A function defined or declared with its name at `code[k]`: a type word before it, and
 /// `{` or `;` after its parameter list.
-fn function(
-    bytes: &[u8],
-    lexed: &crate::lex::Lexed,
-    code: &[usize],
-    k: usize,
-) -> Option<Function> {
+fn function(bytes: &[u8], lexed: &crate::lex::Lexed, code: &[usize], k: usize) -> Option<Function> {
     let text = |n: usize| code.get(n).map(|&i| lexed.tokens[i].text(bytes));
     let name = text(k)?;
     if text(k + 1)? != b"(" || NOT_A_TYPE.contains(&name) || lexed.tokens[code[k]].in_directive() {

@@ -49,10 +49,19 @@ fn constants_are_file_scope_and_outside_cuda_arms() {
 fn a_unit_sees_what_its_includes_define_transitively() {
     let p = project(&[
         ("csrc/compat.cuh", COMPAT),
-        ("csrc/common.h", "#include \"compat.cuh\"\n#include \"utils.h\"\n"),
-        ("csrc/utils.h", "static const int WS = 32;\n#define NUM_WARPS (1024 / warpSize)\n"),
+        (
+            "csrc/common.h",
+            "#include \"compat.cuh\"\n#include \"utils.h\"\n",
+        ),
+        (
+            "csrc/utils.h",
+            "static const int WS = 32;\n#define NUM_WARPS (1024 / warpSize)\n",
+        ),
         ("csrc/k.cu", ""),
-        ("csrc/other.h", "#ifdef USE_ROCM\n#define __stwb(a, b) 0\n#endif\n"),
+        (
+            "csrc/other.h",
+            "#ifdef USE_ROCM\n#define __stwb(a, b) 0\n#endif\n",
+        ),
     ]);
     let v = p.visible_from("csrc/k.cu", &["common.h".to_string()]);
     assert_eq!(v.rocm_definition("__stwb").unwrap().at, "csrc/compat.cuh:3");
@@ -61,7 +70,9 @@ fn a_unit_sees_what_its_includes_define_transitively() {
     assert_eq!(v.warp_macros["NUM_WARPS"].0, "(1024 / warpSize)");
     let types = ["__half2".to_string(), "half2".to_string()];
     assert!(v.rocm_overload("atomicAdd", &types).is_some());
-    assert!(v.rocm_overload("atomicAdd", &["float".to_string()]).is_none());
+    assert!(v
+        .rocm_overload("atomicAdd", &["float".to_string()])
+        .is_none());
     // Not included: nothing seen.
     let none = p.visible_from("csrc/k.cu", &["other_name.h".to_string()]);
     assert!(none.is_empty());
