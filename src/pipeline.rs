@@ -338,6 +338,46 @@ mod tests {
         assert_eq!(r.findings.len(), with_tree.findings.len());
     }
 
+    /// HP001 on a name an included header defines for ROCm is PASS naming it; the same call in
+    /// a unit that includes nothing of the project stays.
+    #[test]
+    fn a_name_an_included_header_defines_for_rocm_passes() {
+        let m = crate::mappings::get();
+        let header = "#if defined(USE_ROCM)\n#define __stwb(dst, src) *dst = src\n#endif\n";
+        let lexed = crate::lex::lex(header.as_bytes());
+        let facts = crate::model::project::facts("compat.cuh", header.as_bytes(), &lexed);
+        let project = Project::from_facts(
+            vec![("compat.cuh".to_string(), facts)],
+            ["compat.cuh", "k.cu"].into_iter(),
+        );
+        let hp001 = |src: &str| {
+            let r = process_bytes_in(
+                "k.cu",
+                src.as_bytes().to_vec(),
+                &work(true, false),
+                m,
+                &project,
+            );
+            r.findings
+                .into_iter()
+                .filter(|f| f.rule == "HP001")
+                .map(|f| (f.status, f.message))
+                .collect::<Vec<_>>()
+        };
+        let body = "__global__ void k(float *p) { __stwb(p, 1.0f); }\n";
+        let seen = hp001(&format!("#include \"compat.cuh\"\n{body}"));
+        assert_eq!(seen.len(), 1);
+        assert_eq!(seen[0].0, Status::Pass);
+        assert!(
+            seen[0].1.contains("defined for ROCm by compat.cuh:2"),
+            "{}",
+            seen[0].1
+        );
+        let unseen = hp001(body);
+        assert_eq!(unseen.len(), 1);
+        assert_eq!(unseen[0].0, Status::Remediation);
+    }
+
     /// A panic inside a file's work is that file's error, with its message, not the run's end.
     #[test]
     fn a_panic_in_one_file_becomes_its_error() {
