@@ -20,6 +20,7 @@ pub mod inventory;
 pub(crate) mod kinds;
 pub mod lex;
 pub mod mappings;
+pub mod model;
 pub mod parse;
 pub mod perf;
 pub mod pipeline;

@@ -4,7 +4,9 @@
 //! becomes that file's error, never an abort of the run.
 
 use crate::finding::Finding;
+use crate::gate::Status;
 use crate::mappings::Mappings;
+use crate::model::project::{Project, Visible};
 use crate::parse::{self, Health};
 use crate::source::{self, SourceFile};
 use crate::translate::{self, Options, Stats};
@@ -54,31 +56,6 @@ pub struct FileResult {
     pub namespaces: Vec<String>,
 }
 
-/// The quoted `#include "…"` paths of a lexed file, as written.
-fn quoted_includes(bytes: &[u8], lexed: &crate::lex::Lexed) -> Vec<String> {
-    let mut out = Vec::new();
-    for d in &lexed.directives {
-        if d.name != "include" {
-            continue;
-        }
-        let Some(t) = d
-            .tokens
-            .clone()
-            .map(|i| lexed.tokens[i])
-            .find(|t| matches!(t.kind, crate::lex::Tok::Str | crate::lex::Tok::HeaderName))
-        else {
-            continue;
-        };
-        let raw = &bytes[t.start as usize..t.end as usize];
-        if raw.len() > 2 && raw[0] == b'"' && raw[raw.len() - 1] == b'"' {
-            if let Ok(p) = std::str::from_utf8(&raw[1..raw.len() - 1]) {
-                out.push(p.trim().to_string());
-            }
-        }
-    }
-    out
-}
-
 pub struct FileOutcome {
     pub input: Input,
     pub result: Result<FileResult, String>,
@@ -91,14 +68,17 @@ pub struct FileOutcome {
 const WORKER_STACK: usize = 1 << 30;
 
 /// Runs the pipeline over `inputs` in parallel; the outcomes are in the inputs' (sorted) order.
+/// A token-only pre-pass over the headers among `inputs` first builds the project model
+/// ([`Project::of_inputs`]): what each file sees defined in the project files it includes.
 pub fn run(inputs: &[Input], work: &Work, m: &Mappings) -> Vec<FileOutcome> {
     let mut order: Vec<usize> = (0..inputs.len()).collect();
     // Largest first balances the workers.
     order.sort_by_key(|&i| std::cmp::Reverse(inputs[i].size));
     let all = || -> Vec<(usize, FileOutcome)> {
+        let project = Project::of_inputs(inputs, work.max_file_size);
         order
             .par_iter()
-            .map(|&i| (i, process(&inputs[i], work, m)))
+            .map(|&i| (i, process_in(&inputs[i], work, m, &project)))
             .collect()
     };
     let mut results = match rayon::ThreadPoolBuilder::new()
@@ -113,9 +93,14 @@ pub fn run(inputs: &[Input], work: &Work, m: &Mappings) -> Vec<FileOutcome> {
 }
 
 pub fn process(input: &Input, work: &Work, m: &Mappings) -> FileOutcome {
+    process_in(input, work, m, &Project::default())
+}
+
+/// [`process`] for a file of `project`.
+pub fn process_in(input: &Input, work: &Work, m: &Mappings, project: &Project) -> FileOutcome {
     let result = match source::read(&input.path, work.max_file_size) {
         Err(e) => Err(e.to_string()),
-        Ok(text) => guarded(|| process_bytes(&input.rel, text.bytes, work, m)),
+        Ok(text) => guarded(|| process_bytes_in(&input.rel, text.bytes, work, m, project)),
     };
     FileOutcome {
         input: input.clone(),
@@ -138,9 +123,23 @@ pub fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
 
 /// The pipeline on bytes in memory (tests, benchmarks, stdin).
 pub fn process_bytes(rel: &str, bytes: Vec<u8>, work: &Work, m: &Mappings) -> FileResult {
+    process_bytes_in(rel, bytes, work, m, &Project::default())
+}
+
+/// [`process_bytes`] for a file of `project`: the translation and the rules see what the
+/// project files it includes define.
+pub fn process_bytes_in(
+    rel: &str,
+    bytes: Vec<u8>,
+    work: &Work,
+    m: &Mappings,
+    project: &Project,
+) -> FileResult {
     // One lex per file: translation, the hazard rules, suppressions and the annotated
     // translation all read these tokens.
     let mut file = SourceFile::new(rel, bytes);
+    let own_includes = crate::model::includes::quoted(&file.bytes, &file.lexed);
+    let seen = project.visible_from(rel, &own_includes);
     // One parse per file at most: before translation when a byte search says the file is worth
     // it, otherwise after, only if the translation found CUDA anyway.
     // The tree feeds only the hazard rules and the parse-health report.
@@ -152,7 +151,8 @@ pub fn process_bytes(rel: &str, bytes: Vec<u8>, work: &Work, m: &Mappings) -> Fi
     if early {
         file.parse();
     }
-    let plain = translate::translate_lexed(&file.ctx(), &file.lexed, m, &work.translate, None);
+    let plain =
+        translate::translate_seeing(&file.ctx(), &file.lexed, m, &work.translate, None, &seen);
     let relevant = early
         || plain.changed(&file.bytes)
         || !plain.findings.is_empty()
@@ -173,11 +173,13 @@ pub fn process_bytes(rel: &str, bytes: Vec<u8>, work: &Work, m: &Mappings) -> Fi
         let hazards = crate::rules::hazards::check_file(
             &file,
             &work.translate.target,
+            &seen,
             &mut findings,
             &mut project_notes,
         );
         findings.extend(hazards);
     }
+    pass_project_definitions(&file.bytes, &seen, &mut findings);
     // The tree and the rules' index are the largest things a file holds: gone before the
     // annotated translation allocates its output.
     file.drop_tree();
@@ -185,12 +187,13 @@ pub fn process_bytes(rel: &str, bytes: Vec<u8>, work: &Work, m: &Mappings) -> Fi
         crate::rules::suppress::apply_lexed(&file.bytes, &file.lexed, &file.lines, &mut findings);
     let compat = plain.compat;
     let (output, conflicts, stats) = if work.annotate {
-        let t = translate::translate_lexed(
+        let t = translate::translate_seeing(
             &file.ctx(),
             &file.lexed,
             m,
             &work.translate,
             Some(&findings),
+            &seen,
         );
         (t.output, t.conflicts, t.stats)
     } else {
@@ -201,7 +204,7 @@ pub fn process_bytes(rel: &str, bytes: Vec<u8>, work: &Work, m: &Mappings) -> Fi
     let changed = output != file.bytes;
     let (includes, defines, namespaces) = if work.hazards {
         (
-            quoted_includes(&file.bytes, &file.lexed),
+            own_includes,
             crate::rules::cuda_side::file_defines(file.path, &file.bytes, &file.lexed),
             crate::rules::project_build::nested_namespaces(&file.bytes, &file.lexed),
         )
@@ -222,6 +225,36 @@ pub fn process_bytes(rel: &str, bytes: Vec<u8>, work: &Work, m: &Mappings) -> Fi
         includes,
         defines,
         namespaces,
+    }
+}
+
+/// A name the translator found no HIP counterpart for (HP001) that a project file the unit
+/// includes defines for the ROCm build (`#define __stwb(dst, src) *dst = src` under
+/// `#if defined(USE_ROCM)` in `compat.cuh`) resolves to that definition: PASS, naming it. The
+/// unit's own definitions are the hazard rules' (`declared_names`).
+fn pass_project_definitions(bytes: &[u8], seen: &Visible, findings: &mut [Finding]) {
+    if seen.rocm.is_empty() {
+        return;
+    }
+    for f in findings.iter_mut() {
+        if f.rule != crate::rules::api::UNPORTED_API.id.code || f.status == Status::Pass {
+            continue;
+        }
+        let text = bytes.get(f.byte_range.0..f.byte_range.1).unwrap_or(&[]);
+        let text = std::str::from_utf8(text).unwrap_or("");
+        let head = text
+            .trim_start_matches(':')
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .next()
+            .unwrap_or("");
+        if let Some(d) = seen.rocm_definition(head) {
+            f.status = Status::Pass;
+            f.message.push_str(&format!(
+                " (defined for ROCm by {}: the project's own)",
+                d.at
+            ));
+            f.suggestion = None;
+        }
     }
 }
 
@@ -308,6 +341,46 @@ mod tests {
         assert!(!r.health.parsed);
         assert_eq!(r.output, with_tree.output);
         assert_eq!(r.findings.len(), with_tree.findings.len());
+    }
+
+    /// HP001 on a name an included header defines for ROCm is PASS naming it; the same call in
+    /// a unit that includes nothing of the project stays.
+    #[test]
+    fn a_name_an_included_header_defines_for_rocm_passes() {
+        let m = crate::mappings::get();
+        let header = "#if defined(USE_ROCM)\n#define __stwb(dst, src) *dst = src\n#endif\n";
+        let lexed = crate::lex::lex(header.as_bytes());
+        let facts = crate::model::project::facts("compat.cuh", header.as_bytes(), &lexed);
+        let project = Project::from_facts(
+            vec![("compat.cuh".to_string(), facts)],
+            ["compat.cuh", "k.cu"].into_iter(),
+        );
+        let hp001 = |src: &str| {
+            let r = process_bytes_in(
+                "k.cu",
+                src.as_bytes().to_vec(),
+                &work(true, false),
+                m,
+                &project,
+            );
+            r.findings
+                .into_iter()
+                .filter(|f| f.rule == "HP001")
+                .map(|f| (f.status, f.message))
+                .collect::<Vec<_>>()
+        };
+        let body = "__global__ void k(float *p) { __stwb(p, 1.0f); }\n";
+        let seen = hp001(&format!("#include \"compat.cuh\"\n{body}"));
+        assert_eq!(seen.len(), 1);
+        assert_eq!(seen[0].0, Status::Pass);
+        assert!(
+            seen[0].1.contains("defined for ROCm by compat.cuh:2"),
+            "{}",
+            seen[0].1
+        );
+        let unseen = hp001(body);
+        assert_eq!(unseen.len(), 1);
+        assert_eq!(unseen[0].0, Status::Remediation);
     }
 
     /// A panic inside a file's work is that file's error, with its message, not the run's end.

@@ -265,19 +265,7 @@ fn pass_behind_cuda_side_macros(
 
 /// `inc` (a quoted `#include` path) resolved against the folder of `from`, `/`-separated.
 fn resolve_include(from: &str, inc: &str) -> String {
-    let mut parts: Vec<&str> = from
-        .rsplit_once('/')
-        .map_or(Vec::new(), |(d, _)| d.split('/').collect());
-    for c in inc.split('/') {
-        match c {
-            "." | "" => {}
-            ".." => {
-                parts.pop();
-            }
-            x => parts.push(x),
-        }
-    }
-    parts.join("/")
+    crate::model::includes::join(crate::model::includes::dir_of(from), inc)
 }
 
 /// Adds to `only` (sources the HIP build does not compile, with the reason) every scanned file

@@ -104,7 +104,7 @@ pub fn file_defines(path: &str, bytes: &[u8], lexed: &crate::lex::Lexed) -> Vec<
 }
 
 /// Runs `f` on a token-only [`Src`] of a lexed file.
-fn with_src<R>(
+pub(crate) fn with_src<R>(
     path: &str,
     bytes: &[u8],
     lexed: &crate::lex::Lexed,

@@ -66,13 +66,16 @@ pub fn check_with(
     project: &mut Vec<Finding>,
 ) -> Vec<Finding> {
     let lexed = crate::lex::lex(ctx.src);
-    check_lexed(ctx, &lexed, tree, target, translated, project)
+    let nothing = &crate::model::project::NOTHING;
+    check_lexed(ctx, &lexed, tree, target, nothing, translated, project)
 }
 
 /// [`check_with`] on a [`crate::source::SourceFile`]: its tokens and tree, computed once by the pipeline.
+/// `seen` is what the project files it includes define (`model::project`).
 pub fn check_file(
     file: &crate::source::SourceFile,
     target: &Target,
+    seen: &crate::model::project::Visible,
     translated: &mut Vec<Finding>,
     project: &mut Vec<Finding>,
 ) -> Vec<Finding> {
@@ -81,6 +84,7 @@ pub fn check_file(
         &file.lexed,
         file.tree.as_ref(),
         target,
+        seen,
         translated,
         project,
     )
@@ -92,13 +96,14 @@ pub fn check_lexed(
     lexed: &crate::lex::Lexed,
     tree: Option<&Tree>,
     target: &Target,
+    seen: &crate::model::project::Visible,
     translated: &mut Vec<Finding>,
     project: &mut Vec<Finding>,
 ) -> Vec<Finding> {
     let index = NodeIndex::new(ctx.src, tree, &kinds());
     let s = Src::new(ctx, lexed, tree, &index);
     let mut out = Vec::new();
-    warp_size::check(&s, &mut out);
+    warp_size::check_seeing(&s, target, seen, &mut out);
     inline_asm::check(&s, &mut out);
     version_check::check(&s, &mut out);
     arch_check::check(&s, &mut out);

@@ -19,6 +19,11 @@ pub(super) fn name(p: &mut Pass, i: usize, name: &str, entry: &Entry, why: &Unpo
     let Some((shim, to)) = compat::for_name(name, entry.hip.as_deref(), &p.opts.target) else {
         return false;
     };
+    // The project defines the name for its ROCm build in a header this file includes: that
+    // definition is what the ROCm build uses; a shim would be a second one.
+    if p.project.rocm_definition(name).is_some() {
+        return false;
+    }
     let t = p.lexed.tokens[i];
     if to != name {
         p.edits
@@ -94,7 +99,7 @@ pub(super) fn uses(p: &mut Pass) {
         let Some(at) = first(&shim.uses).filter(|_| all_used && with) else {
             continue;
         };
-        if project_defines(p, shim) {
+        if project_defines(p, shim) || included_defines(p, shim) {
             continue;
         }
         let t = p.lexed.tokens[at];
@@ -158,6 +163,18 @@ fn project_defines(p: &Pass, shim: &Shim) -> bool {
         let first = args.first().map_or(close, |a| a.0);
         (first..close).any(|k| {
             l.tokens[k].kind == Tok::Ident && shim.with.iter().any(|w| w.as_bytes() == p.text(k))
+        })
+    })
+}
+
+/// Whether a project file this file includes (transitively) defines one of the shim's `uses`
+/// for the ROCm build: a macro of that name, or a function with one of the `with` types among
+/// its parameters (`__device__ void atomicAdd(half2 *, half2)` under `#ifdef USE_ROCM` in the
+/// project's `compat.cuh`). The per-file twin is [`project_defines`].
+fn included_defines(p: &Pass, shim: &Shim) -> bool {
+    shim.uses.iter().any(|u| {
+        p.project.rocm.get(u.as_str()).is_some_and(|defs| {
+            defs.iter().any(|d| !d.function) || p.project.rocm_overload(u, &shim.with).is_some()
         })
     })
 }

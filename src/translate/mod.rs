@@ -159,6 +159,8 @@ pub(crate) struct Pass<'a> {
     /// The names the file declares as templates, found once on first use (one sweep of the
     /// tokens, never one per call site).
     pub template_names: std::cell::OnceCell<std::collections::HashSet<&'a [u8]>>,
+    /// What the project files this file includes define (`model::project`).
+    pub project: &'a crate::model::project::Visible,
 }
 
 impl<'a> Pass<'a> {
@@ -205,7 +207,28 @@ pub fn translate_lexed(
     opts: &Options,
     annotate: Option<&[Finding]>,
 ) -> Translation {
+    translate_seeing(
+        ctx,
+        lexed,
+        m,
+        opts,
+        annotate,
+        &crate::model::project::NOTHING,
+    )
+}
+
+/// [`translate_lexed`] for a file of a project: `project` is what the project files it includes
+/// define (a compat shim the project already defines for ROCm there is not added again).
+pub fn translate_seeing(
+    ctx: &FileCtx,
+    lexed: &lex::Lexed,
+    m: &Mappings,
+    opts: &Options,
+    annotate: Option<&[Finding]>,
+    project: &crate::model::project::Visible,
+) -> Translation {
     let mut pass = Pass {
+        project,
         ctx,
         lexed,
         m,

@@ -114,8 +114,8 @@ rule!(TILED_PARTITION_32, "HP107", WarpSize, Unknown, Correctness,
 );
 
 rule!(WARPSIZE_COMPILE_TIME, "HP108", WarpSize, Remediation, Build,
-    summary: "`warpSize` used as a compile-time constant (array bound, template argument, `static_assert`, `constexpr`).",
-    why: "In HIP `warpSize` is a run-time value (it is not `constexpr` since ROCm 7), so these uses do not compile.",
+    summary: "`warpSize` used as a compile-time constant (array bound, template argument, `static_assert`, `constexpr`), directly or through a project macro whose body names it (`#define NUM_WARPS (1024 / warpSize)` in an included header, then `__shared__ float sums[NUM_WARPS];`).",
+    why: "From ROCm 7.0 HIP's `warpSize` is a run-time value, no longer `constexpr` (ROCm/apex#231, rocHPL 7.0.2 release notes), so these uses do not compile. Before 7.0 it is `constexpr` (the compile target's wavefront size: 64 on gfx9, 32 on RDNA) and hipcc accepts them (checked with HIP 5.2): at a target below 7.0 the finding is PASS, saying that moving to 7.0 breaks the build.",
     bad: "__shared__ float partial[warpSize];",
     good: "__shared__ float partial[64];   // the largest wavefront, or a template parameter",
     fix: "Use a compile-time maximum (64) or `__AMDGCN_WAVEFRONT_SIZE` where the build targets one architecture, and `warpSize` at run time.",
@@ -159,7 +159,36 @@ fn warp_const_name(name: &str) -> bool {
         )
 }
 
-pub fn check(s: &Src, out: &mut Vec<Finding>) {
+/// The first ROCm release whose `warpSize` is not `constexpr`.
+const WARPSIZE_RUNTIME_FROM: crate::version::Version = crate::version::Version::new(7, 0, 0);
+
+/// The warp-size rules on one file. `seen` is what the project files it includes define: their
+/// integer constants take part in lane arithmetic as the file's own do, and their `warpSize`
+/// macros are compile-time uses of `warpSize` where the file uses them so.
+pub fn check_seeing<'a>(
+    s: &Src<'a>,
+    target: &crate::mappings::Target,
+    seen: &'a crate::model::project::Visible,
+    out: &mut Vec<Finding>,
+) {
+    let from = out.len();
+    check(s, seen, out);
+    if target.rocm < WARPSIZE_RUNTIME_FROM {
+        for f in out[from..]
+            .iter_mut()
+            .filter(|f| f.rule == WARPSIZE_COMPILE_TIME.id.code && f.status != Status::Pass)
+        {
+            f.status = Status::Pass;
+            f.message.push_str(&format!(
+                " (compiles with ROCm {}: `warpSize` is `constexpr` before ROCm 7.0, the compile target's wavefront size; moving to 7.0 breaks this build)",
+                target.rocm
+            ));
+            f.suggestion = None;
+        }
+    }
+}
+
+fn check<'a>(s: &Src<'a>, seen: &'a crate::model::project::Visible, out: &mut Vec<Finding>) {
     let macros = s.object_macros();
     // Names passed as the mask of a `*_sync` intrinsic anywhere in the file.
     let mut mask_args: HashSet<&str> = HashSet::new();
@@ -187,7 +216,32 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
             constant(s, name, s.text(value), n.byte_range(), &mask_args, out);
         }
     }
-    let named = named_constants(s, &nodes, &macros);
+    let mut named = named_constants(s, &nodes, &macros);
+    // Constants of the headers the file includes, where the file does not define the name.
+    let own: HashSet<&str> = macros.iter().map(|(n, _, _)| *n).collect();
+    for (name, (value, _)) in &seen.constants {
+        if !own.contains(name.as_str()) && named_constant_name(name) {
+            if let v @ (32 | 31 | 5) = *value {
+                named.entry(name.as_str()).or_insert(v);
+            }
+        }
+    }
+    // Object-like macros whose body names `warpSize`: the file's, then its headers'.
+    let mut warp_macros: std::collections::HashMap<&str, String> = macros
+        .iter()
+        .filter(|(_, body, _)| {
+            body.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .any(|w| w == "warpSize")
+        })
+        .map(|(n, body, _)| (*n, format!("`{n}` (`{}`)", body.trim())))
+        .collect();
+    for (name, (body, at)) in &seen.warp_macros {
+        if !own.contains(name.as_str()) {
+            warp_macros
+                .entry(name.as_str())
+                .or_insert_with(|| format!("`{name}` (`{body}`, defined at {at})"));
+        }
+    }
     let mut funcs = s.descendants(root, K::FunctionDefinition);
     // Members initialised from thread indices (`int lane = threadIdx.x % 32;` in a struct).
     funcs.extend(s.descendants(root, K::FieldDeclarationList));
@@ -214,7 +268,12 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
                 blocks::traits_argument(s, *n, &templates, &mut kernels, out)
             }
             K::ForStatement => shuffle_loop(s, *n, out),
-            K::Identifier if s.text(*n) == "warpSize" => warpsize_constexpr(s, *n, out),
+            K::Identifier if s.text(*n) == "warpSize" => {
+                warpsize_constexpr(s, *n, "`warpSize`", out)
+            }
+            K::Identifier if warp_macros.contains_key(s.text(*n)) => {
+                warpsize_constexpr(s, *n, &warp_macros[s.text(*n)], out)
+            }
             _ => {}
         }
     }
@@ -387,6 +446,11 @@ fn data_shape_name(name: &str) -> bool {
     .any(|k| l.contains(k))
 }
 
+/// A name [`named_constants`] keeps: not a warp-size, lane-mask or data-shape name.
+fn named_constant_name(name: &str) -> bool {
+    !warp_const_name(name) && !lane_mask_name(name) && !data_shape_name(name)
+}
+
 /// File constants worth 32, 31 or 5 whose names do not say "warp size" (those are HP101's):
 /// `static const int WS = 32;`, `#define LANES 32`. Their uses in lane arithmetic are flagged.
 fn named_constants<'a>(
@@ -397,7 +461,7 @@ fn named_constants<'a>(
     let mut out = std::collections::HashMap::new();
     let mut add = |name: &'a str, v: Option<u64>| {
         if let Some(v @ (32 | 31 | 5)) = v {
-            if !warp_const_name(name) && !lane_mask_name(name) && !data_shape_name(name) {
+            if named_constant_name(name) {
                 out.insert(name, v);
             }
         }
@@ -468,7 +532,9 @@ fn tokens(s: &Src, out: &mut Vec<Finding>) {
     }
 }
 
-fn warpsize_constexpr<'a>(s: &Src<'a>, id: Node<'a>, out: &mut Vec<Finding>) {
+/// HP108 when identifier `id` (`warpSize`, or a macro whose body names it, described by
+/// `what`) sits in a compile-time context.
+fn warpsize_constexpr<'a>(s: &Src<'a>, id: Node<'a>, what: &str, out: &mut Vec<Finding>) {
     let mut p = s.parent(id);
     while let Some(x) = p {
         let why = match x.node_kind() {
@@ -494,7 +560,11 @@ fn warpsize_constexpr<'a>(s: &Src<'a>, id: Node<'a>, out: &mut Vec<Finding>) {
             out.push(s.ctx.finding(
                 &WARPSIZE_COMPILE_TIME,
                 id.byte_range(),
-                format!("`warpSize` used {why}: it is not a compile-time constant in HIP"),
+                if what == "`warpSize`" {
+                    format!("`warpSize` used {why}: it is not a compile-time constant in HIP")
+                } else {
+                    format!("{what} used {why}: it expands to `warpSize`, which is not a compile-time constant in HIP")
+                },
                 Some("use a compile-time maximum (64) or a template parameter".into()),
             ));
         }
@@ -502,5 +572,7 @@ fn warpsize_constexpr<'a>(s: &Src<'a>, id: Node<'a>, out: &mut Vec<Finding>) {
     }
 }
 
+#[cfg(test)]
+mod names_tests;
 #[cfg(test)]
 mod tests;

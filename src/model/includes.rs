@@ -1,0 +1,171 @@
+//! The include graph between a project's own files. A file's `#include "x.h"` is resolved the
+//! way a compiler without `-I` flags would find it in the tree, then in the include roots a
+//! project conventionally has (`include/`, `csrc/`, `src/`, the tree's root): the first existing
+//! project file wins. System headers (`<…>`) and files outside the scanned tree are not followed.
+//!
+//! Promises: resolution and closures are deterministic (sorted roots, first match wins, closure
+//! in first-visit order), cycle-safe, and bounded ([`MAX_CLOSURE`] files per unit).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+/// At most this many project files are followed from one unit: a generated tree that includes
+/// thousands of headers is cut off rather than slowing every file.
+pub const MAX_CLOSURE: usize = 512;
+
+/// Folder names a project keeps its headers under and adds with `-I` by convention.
+const ROOT_NAMES: &[&str] = &["include", "csrc", "src"];
+
+/// The quoted `#include "…"` paths of a lexed file, as written, in order.
+pub fn quoted(bytes: &[u8], lexed: &crate::lex::Lexed) -> Vec<String> {
+    let mut out = Vec::new();
+    for d in &lexed.directives {
+        if d.name != "include" {
+            continue;
+        }
+        let Some(t) = d
+            .tokens
+            .clone()
+            .map(|i| lexed.tokens[i])
+            .find(|t| matches!(t.kind, crate::lex::Tok::Str | crate::lex::Tok::HeaderName))
+        else {
+            continue;
+        };
+        let raw = &bytes[t.start as usize..t.end as usize];
+        if raw.len() > 2 && raw[0] == b'"' && raw[raw.len() - 1] == b'"' {
+            if let Ok(p) = std::str::from_utf8(&raw[1..raw.len() - 1]) {
+                out.push(p.trim().to_string());
+            }
+        }
+    }
+    out
+}
+
+/// `inc` joined to the folder `dir` (`""` for the root), `.` and `..` folded, `/`-separated.
+pub fn join(dir: &str, inc: &str) -> String {
+    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+    for c in inc.split('/') {
+        match c {
+            "." | "" => {}
+            ".." => {
+                parts.pop();
+            }
+            x => parts.push(x),
+        }
+    }
+    parts.join("/")
+}
+
+/// The folder of a relative path (`""` at the root).
+pub fn dir_of(rel: &str) -> &str {
+    rel.rsplit_once('/').map_or("", |(d, _)| d)
+}
+
+/// The include roots of a tree: the root, then every folder named like [`ROOT_NAMES`] that holds
+/// a file of the tree, sorted (shallow first, then by name).
+pub fn roots<'a>(files: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let mut found: BTreeSet<(usize, String)> = BTreeSet::new();
+    for f in files {
+        let mut at = String::new();
+        for part in dir_of(f).split('/').filter(|p| !p.is_empty()) {
+            if !at.is_empty() {
+                at.push('/');
+            }
+            at.push_str(part);
+            if ROOT_NAMES.contains(&part) {
+                found.insert((at.matches('/').count(), at.clone()));
+            }
+        }
+    }
+    std::iter::once(String::new())
+        .chain(found.into_iter().map(|(_, d)| d))
+        .collect()
+}
+
+/// `inc`, included from `from`, as a file of the project: next to `from` first, then under each
+/// root. `None` when no project file has that path.
+pub fn resolve(
+    from: &str,
+    inc: &str,
+    roots: &[String],
+    exists: &impl Fn(&str) -> bool,
+) -> Option<String> {
+    std::iter::once(dir_of(from))
+        .chain(roots.iter().map(|r| r.as_str()))
+        .map(|d| join(d, inc))
+        .find(|p| p != from && exists(p))
+}
+
+/// Resolved include edges between project files: file → the project files it includes.
+#[derive(Clone, Debug, Default)]
+pub struct Graph {
+    pub edges: BTreeMap<String, Vec<String>>,
+}
+
+impl Graph {
+    /// Every project file reachable from `direct` (a unit's own resolved includes), each once, in
+    /// first-visit (depth-first, written) order, at most [`MAX_CLOSURE`].
+    pub fn closure(&self, direct: &[String]) -> Vec<String> {
+        let mut seen: BTreeSet<&str> = BTreeSet::new();
+        let mut out = Vec::new();
+        let mut stack: Vec<&str> = direct.iter().rev().map(|s| s.as_str()).collect();
+        while let Some(f) = stack.pop() {
+            if out.len() >= MAX_CLOSURE {
+                break;
+            }
+            if !seen.insert(f) {
+                continue;
+            }
+            out.push(f.to_string());
+            if let Some(next) = self.edges.get(f) {
+                stack.extend(next.iter().rev().map(|s| s.as_str()));
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn includes_resolve_next_to_the_file_then_under_roots() {
+        let files = [
+            "csrc/k.cu",
+            "csrc/util/compat.cuh",
+            "include/lib/api.h",
+            "a.h",
+        ];
+        let exists = |p: &str| files.contains(&p);
+        let roots = roots(files.iter().copied());
+        assert_eq!(roots, ["", "csrc", "include"]);
+        // Relative to the includer.
+        assert_eq!(
+            resolve("csrc/k.cu", "util/compat.cuh", &roots, &exists).as_deref(),
+            Some("csrc/util/compat.cuh")
+        );
+        assert_eq!(
+            resolve("csrc/util/compat.cuh", "../../a.h", &roots, &exists).as_deref(),
+            Some("a.h")
+        );
+        // Through a root (`-Iinclude`).
+        assert_eq!(
+            resolve("csrc/k.cu", "lib/api.h", &roots, &exists).as_deref(),
+            Some("include/lib/api.h")
+        );
+        // Not a project file (a system or third-party header): not followed.
+        assert_eq!(resolve("csrc/k.cu", "cuda_fp16.h", &roots, &exists), None);
+    }
+
+    #[test]
+    fn closures_are_transitive_ordered_and_cycle_safe() {
+        let mut g = Graph::default();
+        let e = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        g.edges.insert("a.h".into(), e(&["b.h", "c.h"]));
+        g.edges.insert("b.h".into(), e(&["a.h", "d.h"]));
+        g.edges.insert("c.h".into(), e(&["d.h"]));
+        assert_eq!(g.closure(&e(&["a.h"])), ["a.h", "b.h", "d.h", "c.h"]);
+        assert_eq!(g.closure(&e(&["c.h"])), ["c.h", "d.h"]);
+        assert!(g.closure(&[]).is_empty());
+    }
+}

@@ -1,0 +1,9 @@
+//! The model of a project's ROCm build that rules and the translator ask, instead of each
+//! re-deriving it from one file. [`includes`] resolves a unit's `#include "…"` to project files;
+//! [`project`] collects what those files define (macros and their arms, functions written for
+//! ROCm, integer constants, `warpSize` macros) and answers, per unit, what it sees from them.
+//! Built once per run by a token-only pre-pass over the project's headers (see
+//! [`project::Project::of_inputs`]), shared read-only by the parallel per-file pipeline.
+
+pub mod includes;
+pub mod project;

@@ -1,0 +1,551 @@
+//! What a project defines for itself, across the files a unit includes. A per-file look cannot
+//! see that `compat.cuh` defines `__stwb` under `#if defined(USE_ROCM)`, that `utils.h` fixes
+//! `static const int WS = 32;`, or that `#define NUM_WARPS (1024 / warpSize)` sits in a header:
+//! the file that uses the name is another one. This module collects, per file and from its
+//! tokens only, the facts another file may depend on, and answers for one unit what the project
+//! files it includes (transitively, see [`super::includes`]) define.
+//!
+//! Facts: quoted includes; macros, with the arm that defines them (the ROCm arm of a platform
+//! test, a CUDA-only arm, or both/unknown, as [`crate::rules::hipside`] evaluates the branches);
+//! functions defined or declared in a ROCm arm (name and parameter text: enough to see a compat
+//! shim collide); file-scope integer constants (`static const int WS = 32;`,
+//! `constexpr int kWarp = 32;`, `#define WARP 32`) outside CUDA-only arms; object-like macros
+//! whose body names `warpSize`.
+//!
+//! Promises: a name defined with two different values in the included files is no constant
+//! (ambiguous, never guessed); a definition in a CUDA-only arm never counts as the ROCm build's;
+//! the unit's own definitions stay the per-file rules' business (they are not repeated here).
+
+use super::includes::{self, Graph};
+use crate::rules::hipside::{self, Side};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Which builds compile a definition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arm {
+    /// Only the ROCm build (`#ifdef USE_ROCM`, `#if defined(__HIP_PLATFORM_AMD__)`).
+    Rocm,
+    /// Never the ROCm build (`#ifndef USE_ROCM`, `#if CUDA_VERSION >= 11000`).
+    Cuda,
+    /// Both, or a condition on a macro the model does not know.
+    Both,
+}
+
+/// A `#define` of a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Macro {
+    pub name: String,
+    /// 1-based.
+    pub line: u32,
+    pub arm: Arm,
+    /// The parameter text of a function-like macro (`dst, src`), `None` for an object-like one.
+    pub params: Option<String>,
+    /// The replacement text, whitespace folded, at most 120 bytes.
+    pub body: String,
+    /// The body names `warpSize` (object-like macros only).
+    pub warp_size: bool,
+}
+
+/// A function defined or declared in a ROCm arm.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Function {
+    pub name: String,
+    pub line: u32,
+    /// The parameter text, tokens joined by one space (`half2 * address , half2 val`).
+    pub params: String,
+}
+
+/// A file-scope integer constant compiled by the ROCm build.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Constant {
+    pub name: String,
+    pub line: u32,
+    pub value: u64,
+}
+
+/// The facts of one file another file may depend on.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FileFacts {
+    pub includes: Vec<String>,
+    pub macros: Vec<Macro>,
+    pub rocm_functions: Vec<Function>,
+    pub constants: Vec<Constant>,
+}
+
+impl FileFacts {
+    /// Nothing another file could use.
+    fn is_inert(&self) -> bool {
+        self.includes.is_empty()
+            && self.rocm_functions.is_empty()
+            && self.constants.is_empty()
+            && !self
+                .macros
+                .iter()
+                .any(|m| m.arm == Arm::Rocm || m.warp_size)
+    }
+}
+
+/// A definition the ROCm build of a unit sees in a file it includes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RocmDef {
+    /// `compat.cuh:3`.
+    pub at: String,
+    /// Parameter text (functions, function-like macros).
+    pub params: Option<String>,
+    pub function: bool,
+}
+
+/// What the project files a unit includes define, for the unit's rules and translation.
+#[derive(Debug, Default)]
+pub struct Visible {
+    /// Names defined for the ROCm build (macros in a ROCm arm, functions under a ROCm switch).
+    pub rocm: BTreeMap<String, Vec<RocmDef>>,
+    /// Integer constants with one value in every included file: value and `path:line`.
+    pub constants: BTreeMap<String, (u64, String)>,
+    /// Object-like macros whose body names `warpSize`: body and `path:line`.
+    pub warp_macros: BTreeMap<String, (String, String)>,
+}
+
+/// The empty view: a unit that includes no project file, or a run without a project model.
+pub static NOTHING: Visible = Visible {
+    rocm: BTreeMap::new(),
+    constants: BTreeMap::new(),
+    warp_macros: BTreeMap::new(),
+};
+
+impl Visible {
+    pub fn is_empty(&self) -> bool {
+        self.rocm.is_empty() && self.constants.is_empty() && self.warp_macros.is_empty()
+    }
+
+    /// Where the project defines `name` for its ROCm build, if it does (the first definition).
+    pub fn rocm_definition(&self, name: &str) -> Option<&RocmDef> {
+        self.rocm.get(name).and_then(|d| d.first())
+    }
+
+    /// Where the project defines function `name` for its ROCm build with one of `types` among
+    /// its parameters (an overload a compat shim would duplicate).
+    pub fn rocm_overload(&self, name: &str, types: &[String]) -> Option<&RocmDef> {
+        self.rocm.get(name)?.iter().find(|d| {
+            let params = d.params.as_deref().unwrap_or("");
+            types.is_empty()
+                || params
+                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .any(|w| types.iter().any(|t| t == w))
+        })
+    }
+}
+
+/// The facts of one lexed file (tokens only: no tree, no second read).
+pub fn facts(path: &str, bytes: &[u8], lexed: &crate::lex::Lexed) -> FileFacts {
+    let includes = includes::quoted(bytes, lexed);
+    let wanted = lexed.directives.iter().any(|d| d.name == "define")
+        || lexed.tokens.iter().any(|t| {
+            t.kind == crate::lex::Tok::Ident && matches!(t.text(bytes), b"const" | b"constexpr")
+        })
+        || lexed.directives.iter().any(|d| d.name.starts_with("if"));
+    if !wanted {
+        return FileFacts {
+            includes,
+            ..FileFacts::default()
+        };
+    }
+    crate::rules::cuda_side::with_src(path, bytes, lexed, |s| {
+        let line = |at: usize| s.line(at) as u32 + 1;
+        let text = |i: usize| lexed.tokens[i].text(bytes);
+        // Candidates first (with their offsets), then the arm of each in one sweep.
+        let mut macros = Vec::new();
+        for d in lexed.directives.iter().filter(|d| d.name == "define") {
+            if let Some(m) = define(bytes, lexed, d, Arm::Both, line(d.start)) {
+                macros.push((d.start, m));
+            }
+        }
+        let mut constants = Vec::new();
+        let mut functions = Vec::new();
+        // File-scope declarations: brace depth counted only through namespaces and
+        // `extern "C"` blocks.
+        let code: Vec<usize> = lexed.code_tokens().map(|(i, _)| i).collect();
+        let mut scopes: Vec<bool> = Vec::new();
+        for (k, &i) in code.iter().enumerate() {
+            match text(i) {
+                b"{" => {
+                    let prev = |n: usize| k.checked_sub(n).map(|p| text(code[p]));
+                    let ns = prev(1) == Some(b"namespace")
+                        || prev(2) == Some(b"namespace")
+                        || prev(1).is_some_and(|p| p == b"\"C\"" || p == b"\"C++\"");
+                    scopes.push(ns);
+                    continue;
+                }
+                b"}" => {
+                    scopes.pop();
+                    continue;
+                }
+                _ => {}
+            }
+            if lexed.tokens[i].kind != crate::lex::Tok::Ident {
+                continue;
+            }
+            let at = lexed.tokens[i].start as usize;
+            if scopes.iter().all(|&ns| ns) {
+                if let Some(c) = constant(bytes, lexed, &code, k) {
+                    constants.push((at, c));
+                }
+            }
+            if let Some(f) = function(bytes, lexed, &code, k) {
+                functions.push((at, f));
+            }
+        }
+        let offsets: Vec<usize> = macros
+            .iter()
+            .map(|(a, _)| *a)
+            .chain(constants.iter().map(|(a, _)| *a))
+            .chain(functions.iter().map(|(a, _)| *a))
+            .collect();
+        let regions = hipside::regions(s);
+        let mut arms = hipside::sides_at(&regions, &offsets)
+            .into_iter()
+            .map(|side| match side {
+                Some(Side::HipOnly) => Arm::Rocm,
+                Some(Side::Never(_)) => Arm::Cuda,
+                None => Arm::Both,
+            });
+        let mut out = FileFacts {
+            includes,
+            ..FileFacts::default()
+        };
+        for (_, mut m) in macros {
+            m.arm = arms.next().unwrap_or(Arm::Both);
+            if m.params.is_none() && m.arm != Arm::Cuda {
+                if let Some(v) = crate::rules::syntax::int_value(&m.body) {
+                    out.constants.push(Constant {
+                        name: m.name.clone(),
+                        line: m.line,
+                        value: v,
+                    });
+                }
+            }
+            out.macros.push(m);
+        }
+        for (at, c) in constants {
+            if arms.next() != Some(Arm::Cuda) {
+                out.constants.push(Constant {
+                    line: line(at),
+                    ..c
+                });
+            }
+        }
+        for (at, f) in functions {
+            if arms.next() == Some(Arm::Rocm) {
+                out.rocm_functions.push(Function {
+                    line: line(at),
+                    ..f
+                });
+            }
+        }
+        out.constants.sort_by(|a, b| a.name.cmp(&b.name));
+        out
+    })
+}
+
+/// One `#define`: its name, parameters and body.
+fn define(
+    bytes: &[u8],
+    lexed: &crate::lex::Lexed,
+    d: &crate::lex::Directive,
+    arm: Arm,
+    line: u32,
+) -> Option<Macro> {
+    let toks: Vec<usize> = d
+        .tokens
+        .clone()
+        .filter(|&j| lexed.tokens[j].kind != crate::lex::Tok::Comment)
+        .collect();
+    // `#`, `define`, NAME, …
+    let &name_tok = toks.get(2)?;
+    let name = std::str::from_utf8(lexed.tokens[name_tok].text(bytes)).ok()?;
+    if lexed.tokens[name_tok].kind != crate::lex::Tok::Ident {
+        return None;
+    }
+    let mut body_from = 3;
+    let mut params = None;
+    if bytes.get(lexed.tokens[name_tok].end as usize) == Some(&b'(') {
+        let close = toks
+            .iter()
+            .position(|&j| lexed.tokens[j].text(bytes) == b")")?;
+        params = Some(join_tokens(bytes, lexed, &toks[4.min(close)..close]));
+        body_from = close + 1;
+    }
+    let body_toks = toks.get(body_from..).unwrap_or(&[]);
+    let warp_size = params.is_none()
+        && body_toks
+            .iter()
+            .any(|&j| lexed.tokens[j].text(bytes) == b"warpSize");
+    let mut body = match (body_toks.first(), body_toks.last()) {
+        (Some(&a), Some(&b)) => {
+            let raw = &bytes[lexed.tokens[a].start as usize..lexed.tokens[b].end as usize];
+            String::from_utf8_lossy(raw)
+                .split_whitespace()
+                .filter(|w| *w != "\\")
+                .collect::<Vec<_>>()
+                .join(" ")
+        }
+        _ => String::new(),
+    };
+    if body.len() > 120 {
+        let mut cut = 120;
+        while !body.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        body.truncate(cut);
+    }
+    Some(Macro {
+        name: name.to_string(),
+        line,
+        arm,
+        params,
+        body,
+        warp_size,
+    })
+}
+
+fn join_tokens(bytes: &[u8], lexed: &crate::lex::Lexed, toks: &[usize]) -> String {
+    toks.iter()
+        .map(|&j| String::from_utf8_lossy(lexed.tokens[j].text(bytes)).into_owned())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `const`/`constexpr` … NAME `=` integer `;` (or `,`) with NAME at `code[k]`.
+fn constant(bytes: &[u8], lexed: &crate::lex::Lexed, code: &[usize], k: usize) -> Option<Constant> {
+    let text = |n: usize| code.get(n).map(|&i| lexed.tokens[i].text(bytes));
+    if text(k + 1)? != b"=" || !matches!(text(k + 3)?, b";" | b",") {
+        return None;
+    }
+    let value = crate::rules::syntax::int_value(std::str::from_utf8(text(k + 2)?).ok()?)?;
+    let mut back = k;
+    let mut qualified = false;
+    for _ in 0..8 {
+        let Some(b) = back.checked_sub(1) else { break };
+        back = b;
+        match text(back)? {
+            b"const" | b"constexpr" => qualified = true,
+            b";" | b"{" | b"}" | b"(" | b")" | b"=" => break,
+            _ => {}
+        }
+    }
+    let name = String::from_utf8_lossy(text(k)?).into_owned();
+    qualified.then_some(Constant {
+        name,
+        line: 0,
+        value,
+    })
+}
+
+/// Words before a `(` that make it a call or a statement, not a declaration.
+const NOT_A_TYPE: &[&[u8]] = &[
+    b"return",
+    b"else",
+    b"do",
+    b"case",
+    b"throw",
+    b"new",
+    b"delete",
+    b"sizeof",
+    b"co_return",
+    b"if",
+    b"for",
+    b"while",
+    b"switch",
+    b"catch",
+    b"defined",
+    b"decltype",
+    b"alignof",
+];
+
+/// A function defined or declared with its name at `code[k]`: a type word before it, and
+/// `{` or `;` after its parameter list.
+fn function(bytes: &[u8], lexed: &crate::lex::Lexed, code: &[usize], k: usize) -> Option<Function> {
+    let text = |n: usize| code.get(n).map(|&i| lexed.tokens[i].text(bytes));
+    let name = text(k)?;
+    if text(k + 1)? != b"(" || NOT_A_TYPE.contains(&name) || lexed.tokens[code[k]].in_directive() {
+        return None;
+    }
+    let prev = text(k.checked_sub(1)?)?;
+    let prev_kind = lexed.tokens[code[k - 1]].kind;
+    let typed = (prev_kind == crate::lex::Tok::Ident && !NOT_A_TYPE.contains(&prev))
+        || prev == b"*"
+        || prev == b"&";
+    if !typed {
+        return None;
+    }
+    let mut depth = 0usize;
+    let mut close = None;
+    for n in k + 1..code.len().min(k + 400) {
+        match text(n)? {
+            b"(" => depth += 1,
+            b")" => {
+                depth -= 1;
+                if depth == 0 {
+                    close = Some(n);
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let close = close?;
+    // `) {`, `) ;`, `) const {`, `) noexcept {`.
+    let mut n = close + 1;
+    while matches!(text(n)?, b"const" | b"noexcept" | b"override") {
+        n += 1;
+    }
+    if !matches!(text(n)?, b"{" | b";") {
+        return None;
+    }
+    Some(Function {
+        name: String::from_utf8_lossy(name).into_owned(),
+        line: 0,
+        params: join_tokens(bytes, lexed, &code[k + 2..close]),
+    })
+}
+
+/// The project model: the facts of the files other files can include, and the include graph.
+#[derive(Debug, Default)]
+pub struct Project {
+    files: BTreeMap<String, FileFacts>,
+    graph: Graph,
+    roots: Vec<String>,
+    /// Every file of the run (relative paths), for include resolution.
+    known: BTreeSet<String>,
+}
+
+/// The extensions of files a unit includes: the pre-pass reads these.
+pub fn is_header(rel: &str) -> bool {
+    let ext = rel.rsplit_once('.').map_or("", |(_, e)| e);
+    matches!(
+        ext.to_ascii_lowercase().as_str(),
+        "h" | "hh" | "hpp" | "hxx" | "h++" | "cuh" | "inl" | "inc" | "ipp" | "tpp" | "tcc"
+    )
+}
+
+impl Project {
+    /// A model from facts already collected (`(relative path, facts)`), with `all` the relative
+    /// paths of every file of the run.
+    pub fn from_facts<'a>(
+        facts: Vec<(String, FileFacts)>,
+        all: impl Iterator<Item = &'a str>,
+    ) -> Project {
+        let known: BTreeSet<String> = all.map(|s| s.to_string()).collect();
+        let roots = includes::roots(known.iter().map(|s| s.as_str()));
+        let mut files = BTreeMap::new();
+        let mut graph = Graph::default();
+        for (rel, f) in facts {
+            if f.is_inert() {
+                continue;
+            }
+            let exists = |p: &str| known.contains(p);
+            let edges: Vec<String> = f
+                .includes
+                .iter()
+                .filter_map(|i| includes::resolve(&rel, i, &roots, &exists))
+                .collect();
+            if !edges.is_empty() {
+                graph.edges.insert(rel.clone(), edges);
+            }
+            files.insert(rel, f);
+        }
+        Project {
+            files,
+            graph,
+            roots,
+            known,
+        }
+    }
+
+    /// The pre-pass of a run: the facts of every header among `inputs` (read and lexed, in
+    /// parallel; a file that cannot be read is the pipeline's to report).
+    pub fn of_inputs(inputs: &[crate::walk::Input], max_file_size: u64) -> Project {
+        use rayon::prelude::*;
+        let facts: Vec<(String, FileFacts)> = inputs
+            .par_iter()
+            .filter(|i| is_header(&i.rel))
+            .filter_map(|i| {
+                let text = crate::source::read(&i.path, max_file_size).ok()?;
+                let f = crate::pipeline::guarded(|| {
+                    let lexed = crate::lex::lex(&text.bytes);
+                    facts(&i.rel, &text.bytes, &lexed)
+                })
+                .ok()?;
+                Some((i.rel.clone(), f))
+            })
+            .collect();
+        Project::from_facts(facts, inputs.iter().map(|i| i.rel.as_str()))
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
+    /// What the project files that `rel` includes (its quoted includes `own`, as written, then
+    /// transitively) define. `rel`'s own definitions are not in it.
+    pub fn visible_from(&self, rel: &str, own: &[String]) -> Visible {
+        let mut v = Visible::default();
+        if self.files.is_empty() || own.is_empty() {
+            return v;
+        }
+        let exists = |p: &str| self.known.contains(p);
+        let direct: Vec<String> = own
+            .iter()
+            .filter_map(|i| includes::resolve(rel, i, &self.roots, &exists))
+            .collect();
+        let mut ambiguous: BTreeSet<String> = BTreeSet::new();
+        for f in self.graph.closure(&direct) {
+            if f == rel {
+                continue;
+            }
+            let Some(facts) = self.files.get(&f) else {
+                continue;
+            };
+            for m in &facts.macros {
+                if m.arm == Arm::Rocm {
+                    v.rocm.entry(m.name.clone()).or_default().push(RocmDef {
+                        at: format!("{f}:{}", m.line),
+                        params: m.params.clone(),
+                        function: false,
+                    });
+                }
+                if m.warp_size && m.arm != Arm::Cuda {
+                    v.warp_macros
+                        .entry(m.name.clone())
+                        .or_insert_with(|| (m.body.clone(), format!("{f}:{}", m.line)));
+                }
+            }
+            for func in &facts.rocm_functions {
+                v.rocm.entry(func.name.clone()).or_default().push(RocmDef {
+                    at: format!("{f}:{}", func.line),
+                    params: Some(func.params.clone()),
+                    function: true,
+                });
+            }
+            for c in &facts.constants {
+                match v.constants.get(&c.name) {
+                    Some((value, _)) if *value != c.value => {
+                        ambiguous.insert(c.name.clone());
+                    }
+                    Some(_) => {}
+                    None => {
+                        v.constants
+                            .insert(c.name.clone(), (c.value, format!("{f}:{}", c.line)));
+                    }
+                }
+            }
+        }
+        for n in ambiguous {
+            v.constants.remove(&n);
+        }
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests;

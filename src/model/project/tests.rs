@@ -1,0 +1,92 @@
+use super::*;
+
+fn of(path: &str, src: &str) -> (String, FileFacts) {
+    let lexed = crate::lex::lex(src.as_bytes());
+    (path.to_string(), facts(path, src.as_bytes(), &lexed))
+}
+
+fn project(files: &[(&str, &str)]) -> Project {
+    let facts = files.iter().map(|(p, s)| of(p, s)).collect();
+    Project::from_facts(facts, files.iter().map(|(p, _)| *p))
+}
+
+const COMPAT: &str = "#pragma once\n#if defined(USE_ROCM)\n#define __stwb(dst, src) *dst = src\n__device__ void atomicAdd(half2 *address, half2 val) { }\n#else\n#define CUDA_ONLY_X 1\n#endif\n";
+
+#[test]
+fn facts_know_the_arm_of_each_definition() {
+    let (_, f) = of("compat.cuh", COMPAT);
+    let arms: Vec<(&str, u32, Arm)> = f
+        .macros
+        .iter()
+        .map(|m| (m.name.as_str(), m.line, m.arm))
+        .collect();
+    assert_eq!(
+        arms,
+        [("__stwb", 3, Arm::Rocm), ("CUDA_ONLY_X", 6, Arm::Cuda)]
+    );
+    assert_eq!(f.macros[0].params.as_deref(), Some("dst , src"));
+    assert_eq!(f.rocm_functions.len(), 1);
+    assert_eq!(f.rocm_functions[0].name, "atomicAdd");
+    assert_eq!(f.rocm_functions[0].line, 4);
+    assert!(f.rocm_functions[0].params.contains("half2"));
+    // A CUDA-only constant is not the ROCm build's.
+    assert!(f.constants.is_empty());
+}
+
+#[test]
+fn constants_are_file_scope_and_outside_cuda_arms() {
+    let src = "namespace a {\nstatic const int WS = 32;\nconstexpr unsigned kLanes = 0x1f;\n}\n#define WARP 32\nvoid f() { const int local = 32; }\nstruct S { static constexpr int kMember = 32; };\n#ifndef __HIP_PLATFORM_AMD__\nconst int NV = 32;\n#endif\nint notconst = 32;\n";
+    let (_, f) = of("utils.h", src);
+    let got: Vec<(&str, u64, u32)> = f
+        .constants
+        .iter()
+        .map(|c| (c.name.as_str(), c.value, c.line))
+        .collect();
+    assert_eq!(got, [("WARP", 32, 5), ("WS", 32, 2), ("kLanes", 31, 3)]);
+}
+
+#[test]
+fn a_unit_sees_what_its_includes_define_transitively() {
+    let p = project(&[
+        ("csrc/compat.cuh", COMPAT),
+        (
+            "csrc/common.h",
+            "#include \"compat.cuh\"\n#include \"utils.h\"\n",
+        ),
+        (
+            "csrc/utils.h",
+            "static const int WS = 32;\n#define NUM_WARPS (1024 / warpSize)\n",
+        ),
+        ("csrc/k.cu", ""),
+        (
+            "csrc/other.h",
+            "#ifdef USE_ROCM\n#define __stwb(a, b) 0\n#endif\n",
+        ),
+    ]);
+    let v = p.visible_from("csrc/k.cu", &["common.h".to_string()]);
+    assert_eq!(v.rocm_definition("__stwb").unwrap().at, "csrc/compat.cuh:3");
+    assert!(v.rocm_definition("CUDA_ONLY_X").is_none());
+    assert_eq!(v.constants["WS"], (32, "csrc/utils.h:1".to_string()));
+    assert_eq!(v.warp_macros["NUM_WARPS"].0, "(1024 / warpSize)");
+    let types = ["__half2".to_string(), "half2".to_string()];
+    assert!(v.rocm_overload("atomicAdd", &types).is_some());
+    assert!(v
+        .rocm_overload("atomicAdd", &["float".to_string()])
+        .is_none());
+    // Not included: nothing seen.
+    let none = p.visible_from("csrc/k.cu", &["other_name.h".to_string()]);
+    assert!(none.is_empty());
+}
+
+#[test]
+fn a_constant_with_two_values_is_no_constant() {
+    let p = project(&[
+        ("a.h", "static const int WS = 32;\n"),
+        ("b.h", "static const int WS = 64;\n"),
+        ("c.h", "static const int WS = 32;\n"),
+    ]);
+    let both = p.visible_from("k.cu", &["a.h".to_string(), "b.h".to_string()]);
+    assert!(!both.constants.contains_key("WS"));
+    let same = p.visible_from("k.cu", &["a.h".to_string(), "c.h".to_string()]);
+    assert_eq!(same.constants["WS"].0, 32);
+}

@@ -1,0 +1,104 @@
+//! Names the warp rules resolve beyond the literal: `warpSize` macros (HP108) and constants of
+//! the headers a file includes (`model::project`), and HP108 by target release.
+
+use crate::finding::Finding;
+use crate::gate::Status;
+use crate::model::project::Visible;
+
+fn run(src: &str, rocm: &str, seen: &Visible) -> Vec<Finding> {
+    let bytes = src.as_bytes();
+    let lines = crate::source::LineIndex::new(bytes);
+    let ctx = crate::rules::FileCtx {
+        path: "k.cu",
+        src: bytes,
+        lines: &lines,
+    };
+    let tree = crate::parse::parse(bytes);
+    let lexed = crate::lex::lex(bytes);
+    let target = crate::mappings::Target {
+        rocm: rocm.parse().unwrap(),
+        roc: false,
+        experimental: false,
+    };
+    crate::rules::hazards::check_lexed(
+        &ctx,
+        &lexed,
+        tree.as_ref(),
+        &target,
+        seen,
+        &mut Vec::new(),
+        &mut Vec::new(),
+    )
+}
+
+fn lines(fs: &[Finding], rule: &str, status: Status) -> Vec<u32> {
+    fs.iter()
+        .filter(|f| f.rule == rule && f.status == status)
+        .map(|f| f.line)
+        .collect()
+}
+
+const MACRO: &str = "#define NUM_WARPS (1024 / warpSize)\n__global__ void k(float *p) {\n  __shared__ float sums[NUM_WARPS];\n  for (int i = 0; i < NUM_WARPS; ++i) p[i] = sums[i];\n}\n";
+
+#[test]
+fn a_warpsize_macro_as_an_array_bound_is_hp108_from_rocm_7_only() {
+    let none = Visible::default();
+    let at7 = run(MACRO, "7.0", &none);
+    assert_eq!(lines(&at7, "HP108", Status::Remediation), [3]);
+    let m = &at7.iter().find(|f| f.rule == "HP108").unwrap().message;
+    assert!(
+        m.starts_with("`NUM_WARPS` (`(1024 / warpSize)`) used as an array bound"),
+        "{m}"
+    );
+    // Before 7.0 `warpSize` is constexpr: hipcc accepts it.
+    let at6 = run(MACRO, "6.2", &none);
+    assert!(lines(&at6, "HP108", Status::Remediation).is_empty());
+    assert_eq!(lines(&at6, "HP108", Status::Pass), [3]);
+    // A macro that does not name `warpSize`, and a run-time use only: nothing.
+    let plain = MACRO.replace("1024 / warpSize", "1024 / 64");
+    assert!(lines(&run(&plain, "7.0", &none), "HP108", Status::Remediation).is_empty());
+    let runtime = "#define NUM_WARPS (1024 / warpSize)\n__global__ void k(float *p) {\n  for (int i = 0; i < NUM_WARPS; ++i) p[i] = 0;\n}\n";
+    assert!(run(runtime, "7.0", &none).iter().all(|f| f.rule != "HP108"));
+}
+
+#[test]
+fn a_warpsize_macro_seen_from_a_header_is_hp108_naming_it() {
+    let src = "__global__ void k(float *p) {\n  __shared__ float sums[NUM_WARPS];\n  p[0] = sums[0];\n}\n";
+    let mut seen = Visible::default();
+    seen.warp_macros.insert(
+        "NUM_WARPS".into(),
+        ("(1024 / warpSize)".into(), "utils.h:1".into()),
+    );
+    let fs = run(src, "7.0", &seen);
+    assert_eq!(lines(&fs, "HP108", Status::Remediation), [2]);
+    assert!(fs[0].message.contains("defined at utils.h:1"));
+    assert!(run(src, "7.0", &Visible::default()).is_empty());
+}
+
+#[test]
+fn header_constants_take_part_in_lane_arithmetic_unless_the_file_defines_the_name() {
+    let src = "__global__ void k(float *p) {\n  int lane = threadIdx.x % WS;\n  p[lane] = 0;\n}\n";
+    let with = |name: &str, v: u64| {
+        let mut seen = Visible::default();
+        seen.constants.insert(name.into(), (v, "utils.h:1".into()));
+        seen
+    };
+    assert_eq!(
+        lines(
+            &run(src, "7.0", &with("WS", 32)),
+            "HP102",
+            Status::Remediation
+        ),
+        [2]
+    );
+    assert!(run(src, "7.0", &with("WS", 64)).is_empty());
+    assert!(run(src, "7.0", &Visible::default()).is_empty());
+    // The file's own definition wins over the header's.
+    let own = format!("#define WS 64\n{src}");
+    assert!(lines(
+        &run(&own, "7.0", &with("WS", 32)),
+        "HP102",
+        Status::Remediation
+    )
+    .is_empty());
+}

@@ -1,0 +1,287 @@
+//! The project model end to end (`model::project`): what a unit sees defined in the project
+//! files it includes. A ROCm shim in an included header makes HP001 PASS, naming it (and only
+//! then: a CUDA-only definition or a header not included changes nothing); a warp constant or a
+//! `warpSize` macro of a header reaches the warp rules of the file that uses it (HP102, HP108 by
+//! target); `port --compat-header` does not add a shim an included header already defines for
+//! ROCm, which hipcc rejects as a redefinition (checked where hipcc is on PATH).
+
+use std::path::Path;
+use std::process::Command;
+
+fn hipport() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_hipport"))
+}
+
+fn write(root: &Path, files: &[(&str, &str)]) {
+    for (rel, text) in files {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+}
+
+/// `(rule, path, line, status, message)` of every finding of `scan --format json`.
+fn scan(files: &[(&str, &str)], extra: &[&str]) -> Vec<(String, String, u64, String, String)> {
+    let d = tempfile::tempdir().unwrap();
+    write(d.path(), files);
+    let o = hipport()
+        .args(["scan", "--format", "json"])
+        .args(extra)
+        .arg(d.path())
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stderr)));
+    v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["rule"].as_str().unwrap().to_string(),
+                f["path"].as_str().unwrap().to_string(),
+                f["line"].as_u64().unwrap(),
+                f["status"].as_str().unwrap().to_string(),
+                f["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn of(
+    fs: &[(String, String, u64, String, String)],
+    rule: &str,
+) -> Vec<(String, u64, String, String)> {
+    fs.iter()
+        .filter(|f| f.0 == rule)
+        .map(|f| (f.1.clone(), f.2, f.3.clone(), f.4.clone()))
+        .collect()
+}
+
+const SHIM: &str =
+    "#pragma once\n#if defined(USE_ROCM)\n#define __stwb(dst, src) *dst = src\n#endif\n";
+const CUDA_ONLY: &str =
+    "#pragma once\n#ifndef USE_ROCM\n#define __stwb(dst, src) *dst = src\n#endif\n";
+const USES: &str = "#include \"compat.cuh\"\n__global__ void k(float *p) { __stwb(p, 1.0f); }\n";
+
+#[test]
+fn a_rocm_shim_in_an_included_header_is_the_projects_own() {
+    let fs = scan(&[("compat.cuh", SHIM), ("k.cu", USES)], &[]);
+    let hp001 = of(&fs, "HP001");
+    assert_eq!(hp001.len(), 1, "{fs:?}");
+    let (path, line, status, message) = &hp001[0];
+    assert_eq!((path.as_str(), *line, status.as_str()), ("k.cu", 2, "PASS"));
+    assert!(
+        message.contains("defined for ROCm by compat.cuh:3"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_shim_reached_through_headers_and_an_include_root_is_seen() {
+    let fs = scan(
+        &[
+            ("include/proj/compat.cuh", SHIM),
+            ("csrc/common.h", "#include \"proj/compat.cuh\"\n"),
+            (
+                "csrc/k.cu",
+                "#include \"common.h\"\n__global__ void k(float *p) { __stwb(p, 1.0f); }\n",
+            ),
+        ],
+        &[],
+    );
+    let hp001 = of(&fs, "HP001");
+    assert_eq!(hp001.len(), 1, "{fs:?}");
+    assert_eq!(hp001[0].2, "PASS");
+    assert!(hp001[0].3.contains("include/proj/compat.cuh:3"));
+}
+
+#[test]
+fn a_cuda_only_definition_or_a_header_not_included_leaves_hp001() {
+    // The same name defined only where the ROCm build never compiles.
+    let fs = scan(&[("compat.cuh", CUDA_ONLY), ("k.cu", USES)], &[]);
+    assert_eq!(
+        of(&fs, "HP001")
+            .iter()
+            .map(|f| (f.0.as_str(), f.1, f.2.as_str()))
+            .collect::<Vec<_>>(),
+        [("k.cu", 2, "REMEDIATION")]
+    );
+    // The shim exists, but this unit does not include it.
+    let fs = scan(
+        &[
+            ("compat.cuh", SHIM),
+            ("k.cu", "__global__ void k(float *p) { __stwb(p, 1.0f); }\n"),
+        ],
+        &[],
+    );
+    assert_eq!(
+        of(&fs, "HP001")
+            .iter()
+            .map(|f| (f.0.as_str(), f.1, f.2.as_str()))
+            .collect::<Vec<_>>(),
+        [("k.cu", 1, "REMEDIATION")]
+    );
+}
+
+const MAIN_WS: &str = "#include \"utils.h\"\n__global__ void k(float *p) {\n  int lane = threadIdx.x % WS;\n  int warp = threadIdx.x / WS;\n  p[warp] = lane;\n}\n";
+
+#[test]
+fn a_warp_constant_of_a_header_reaches_the_lane_arithmetic_of_its_includer() {
+    let fs = scan(
+        &[
+            ("utils.h", "static const int WS = 32;\n"),
+            ("main.cu", MAIN_WS),
+        ],
+        &[],
+    );
+    let lines: Vec<(String, u64, String)> = of(&fs, "HP102")
+        .into_iter()
+        .map(|f| (f.0, f.1, f.2))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            ("main.cu".to_string(), 3, "REMEDIATION".to_string()),
+            ("main.cu".to_string(), 4, "REMEDIATION".to_string())
+        ]
+    );
+    // 64 lanes: nothing assumes a 32-lane warp.
+    let fs = scan(
+        &[
+            ("utils.h", "static const int WS = 64;\n"),
+            ("main.cu", MAIN_WS),
+        ],
+        &[],
+    );
+    assert!(of(&fs, "HP102").is_empty(), "{fs:?}");
+    // Two headers that disagree: no value is guessed.
+    let fs = scan(
+        &[
+            ("a.h", "static const int WS = 32;\n"),
+            ("b.h", "static const int WS = 64;\n"),
+            (
+                "main.cu",
+                &format!("#include \"a.h\"\n#include \"b.h\"\n{}", &MAIN_WS[19..]),
+            ),
+        ],
+        &[],
+    );
+    assert!(of(&fs, "HP102").is_empty(), "{fs:?}");
+}
+
+const NUM_WARPS_MAIN: &str = "#include \"utils.h\"\n__global__ void k(float *p) {\n  __shared__ float sums[NUM_WARPS];\n  sums[0] = 1.f;\n  p[0] = sums[0];\n}\n";
+
+#[test]
+fn a_warpsize_macro_of_a_header_as_an_array_bound_fails_from_rocm_7() {
+    let files = [
+        ("utils.h", "#define NUM_WARPS (1024 / warpSize)\n"),
+        ("main.cu", NUM_WARPS_MAIN),
+    ];
+    let at7 = of(&scan(&files, &["--rocm", "7.0"]), "HP108");
+    assert_eq!(at7.len(), 1, "{at7:?}");
+    assert_eq!((at7[0].1, at7[0].2.as_str()), (3, "REMEDIATION"));
+    assert!(at7[0].3.contains("`NUM_WARPS`") && at7[0].3.contains("utils.h:1"));
+    // hipcc accepts it before 7.0 (`warpSize` is constexpr there): PASS, saying why.
+    let at6 = of(&scan(&files, &["--rocm", "6.2"]), "HP108");
+    assert_eq!(at6.len(), 1, "{at6:?}");
+    assert_eq!(at6[0].2, "PASS");
+    assert!(at6[0].3.contains("moving to 7.0 breaks"), "{}", at6[0].3);
+    // A macro that does not name `warpSize`: nothing.
+    let plain = of(
+        &scan(
+            &[
+                ("utils.h", "#define NUM_WARPS (1024 / 64)\n"),
+                ("main.cu", NUM_WARPS_MAIN),
+            ],
+            &["--rocm", "7.0"],
+        ),
+        "HP108",
+    );
+    assert!(plain.is_empty(), "{plain:?}");
+}
+
+const ATOMIC_SHIM: &str = "#pragma once\n#include <cuda_fp16.h>\n#if defined(USE_ROCM)\nstatic inline __device__ __half2 atomicAdd(__half2 *address, __half2 val) {\n  unsigned int *word = reinterpret_cast<unsigned int *>(address);\n  unsigned int old = *word, assumed;\n  do {\n    assumed = old;\n    __half2 sum = __hadd2(*reinterpret_cast<__half2 *>(&assumed), val);\n    old = atomicCAS(word, assumed, *reinterpret_cast<unsigned int *>(&sum));\n  } while (assumed != old);\n  return *reinterpret_cast<__half2 *>(&old);\n}\n#endif\n";
+const ATOMIC_USE: &str =
+    "#include \"compat.cuh\"\n__global__ void k(__half2 *p, __half2 v) { atomicAdd(p, v); }\n";
+
+fn port_compat(files: &[(&str, &str)]) -> (tempfile::TempDir, std::path::PathBuf) {
+    let d = tempfile::tempdir().unwrap();
+    let input = d.path().join("in");
+    write(&input, files);
+    let out = d.path().join("out");
+    let r = hipport()
+        .args(["port", "-q", "--rocm", "6.2", "--compat-header", "--out"])
+        .arg(&out)
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    (d, out)
+}
+
+fn hipcc_on_path() -> bool {
+    std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).any(|d| d.join("hipcc").is_file()))
+        .unwrap_or(false)
+}
+
+#[test]
+fn compat_header_does_not_duplicate_a_shim_an_included_header_defines() {
+    let (_d, out) = port_compat(&[("compat.cuh", ATOMIC_SHIM), ("k.cu", ATOMIC_USE)]);
+    assert!(!out.join("hipport_compat.h").exists());
+    let k = std::fs::read_to_string(out.join("k.cu")).unwrap();
+    assert!(!k.contains("hipport_compat.h"), "{k}");
+    if !hipcc_on_path() {
+        eprintln!("skipped the compile: hipcc is not on PATH");
+        return;
+    }
+    let r = Command::new("hipcc")
+        .args(["-fsyntax-only", "-DUSE_ROCM", "-x", "hip", "k.cu"])
+        .current_dir(&out)
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+}
+
+#[test]
+fn compat_header_adds_the_shim_when_no_included_header_defines_it() {
+    // The same overload, but only for the CUDA build: the ROCm build still lacks it.
+    let cuda_only = ATOMIC_SHIM.replace("#if defined(USE_ROCM)", "#ifndef USE_ROCM");
+    let (_d, out) = port_compat(&[("compat.cuh", &cuda_only), ("k.cu", ATOMIC_USE)]);
+    let header = std::fs::read_to_string(out.join("hipport_compat.h")).unwrap();
+    assert!(header.contains("half2_atomic_add"), "{header}");
+    let k = std::fs::read_to_string(out.join("k.cu")).unwrap();
+    assert!(k.contains("#include \"hipport_compat.h\""), "{k}");
+}
+
+#[test]
+fn port_keeps_a_headers_own_porting_macro_and_translates_its_users() {
+    let d = tempfile::tempdir().unwrap();
+    let input = d.path().join("in");
+    write(
+        &input,
+        &[
+            (
+                "compat.h",
+                "#pragma once\n#ifdef USE_ROCM\n#define cudaStream_t hipStream_t\n#endif\n",
+            ),
+            (
+                "k.cu",
+                "#include \"compat.h\"\nvoid f(cudaStream_t s) { cudaStreamSynchronize(s); }\n",
+            ),
+        ],
+    );
+    let out = d.path().join("out");
+    let r = hipport()
+        .args(["port", "-q", "--out"])
+        .arg(&out)
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let h = std::fs::read_to_string(out.join("compat.h")).unwrap();
+    assert!(h.contains("#define cudaStream_t hipStream_t"), "{h}");
+    let k = std::fs::read_to_string(out.join("k.cu")).unwrap();
+    assert!(k.contains("hipStreamSynchronize(s)"), "{k}");
+}
