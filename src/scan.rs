@@ -25,6 +25,7 @@ pub fn scan(s: &Settings) -> Result<Report, String> {
             launch: LaunchSyntax::Keep,
             implicit_include: true,
             compat_header: false,
+            unsafe_fixes: false,
         },
         hazards: true,
         annotate: false,

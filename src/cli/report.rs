@@ -117,6 +117,7 @@ fn file_texts(root: &Path, s: &Settings, report: &Report) -> Vec<FileText> {
                 launch: LaunchSyntax::Keep,
                 implicit_include: true,
                 compat_header: false,
+                unsafe_fixes: false,
             },
             hazards: false,
             annotate: false,

@@ -14,6 +14,7 @@ mod fixups;
 mod idents;
 mod includes;
 mod launch;
+mod logical_warp;
 mod members;
 pub mod overloads;
 mod roc_context;
@@ -47,6 +48,8 @@ pub struct Options {
     pub implicit_include: bool,
     /// Close target gaps with `hipport_compat.h` shims (`--compat-header`).
     pub compat_header: bool,
+    /// Also apply the rewrites that need a person to check them (`port --unsafe-fixes`).
+    pub unsafe_fixes: bool,
 }
 
 #[cfg(test)]
@@ -62,6 +65,7 @@ impl Options {
             launch: LaunchSyntax::Keep,
             implicit_include,
             compat_header: false,
+            unsafe_fixes: false,
         }
     }
 }
@@ -159,6 +163,8 @@ pub(crate) struct Pass<'a> {
     /// The names the file declares as templates, found once on first use (one sweep of the
     /// tokens, never one per call site).
     pub template_names: std::cell::OnceCell<std::collections::HashSet<&'a [u8]>>,
+    /// Which lanes run each warp-level call and which warp the code assumes.
+    pub warps: crate::rules::warp_size::logical::LogicalWarps,
 }
 
 impl<'a> Pass<'a> {
@@ -219,11 +225,13 @@ pub fn translate_lexed(
         compat_included: false,
         rocblas_context: false,
         template_names: std::cell::OnceCell::new(),
+        warps: crate::rules::warp_size::logical::LogicalWarps::of(ctx.src, lexed),
     };
     pass.rocblas_context = roc_context::is_rocblas_context(&pass);
     idents::run(&mut pass);
     includes::run(&mut pass);
     fixups::run(&mut pass);
+    logical_warp::run(&mut pass);
     compat::uses(&mut pass);
     compat::rerun(&mut pass);
     // The implicit include is placed before the overload guards so that, at a shared offset,
