@@ -76,6 +76,11 @@ struct Function {
     warp: Warp,
     why32: Option<String>,
     why64: Option<String>,
+    /// Whether the 32-lane evidence is only shuffle offsets (no lane or warp arithmetic): such
+    /// a helper takes its logical warp from its callers.
+    offsets_only: bool,
+    /// The function's name (the identifier before its parameter list), when found.
+    name: Vec<u8>,
     /// Token ranges run only by lanes 0–31 of the first wavefront, with the guard's text.
     first32: Vec<(usize, usize, String)>,
 }
@@ -151,6 +156,26 @@ impl<'a> View<'a> {
                 }
             }
             j += 1;
+        }
+        None
+    }
+    /// The `(` matching the `)` at `close`.
+    fn matching_back(&self, close: usize) -> Option<usize> {
+        let mut depth = 0i32;
+        for j in (0..=close).rev() {
+            if !self.code(j) || self.lexed.tokens[j].kind != Tok::Punct {
+                continue;
+            }
+            match self.t(j) {
+                b")" | b"]" | b"}" => depth += 1,
+                b"(" | b"[" | b"{" => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(j);
+                    }
+                }
+                _ => {}
+            }
         }
         None
     }
@@ -236,6 +261,7 @@ impl LogicalWarps {
                 _ => {}
             }
         }
+        callers(&v, &mut fns);
         LogicalWarps { fns }
     }
 
@@ -590,18 +616,63 @@ fn function(v: &View, open: usize, close: usize) -> Function {
             }
         }
     }
+    let offsets_only = why32.as_deref().is_some_and(|w| w.contains("offset"));
     let warp_kind = match (&why32, &why64) {
         (Some(_), None) => Warp::Logical32,
         (Some(_), Some(_)) => Warp::Mixed,
         _ => Warp::Wavefront,
     };
+    // The name before the parameter list: `k` in `void k(…) {`, `… k(…) const {`.
+    let name = v
+        .prev(open)
+        .and_then(|p| if v.t(p) == b")" { Some(p) } else { v.prev(p) })
+        .and_then(|close_paren| v.matching_back(close_paren))
+        .and_then(|o| v.prev(o))
+        .filter(|&n| v.lexed.tokens[n].kind == Tok::Ident)
+        .map(|n| v.t(n).to_vec())
+        .unwrap_or_default();
     Function {
         open,
         close,
+        offsets_only,
+        name,
         warp: warp_kind,
         first32: guards(v, &body, close, &exact, &warp),
         why32,
         why64,
+    }
+}
+
+/// A helper whose only 32-lane evidence is its shuffle offsets (`for (o = 16; …)`) called from
+/// a function of the file that computes lanes from the wavefront (`warpSize`): the caller's
+/// lanes span 64, so the helper's width is a choice, not a safe rewrite.
+fn callers(v: &View, fns: &mut [Function]) {
+    let mut mixed: Vec<(usize, String)> = Vec::new();
+    for (k, f) in fns.iter().enumerate() {
+        if f.warp != Warp::Logical32 || !f.offsets_only || f.name.is_empty() {
+            continue;
+        }
+        let caller = fns.iter().find(|g| {
+            g.open != f.open
+                && g.why64.is_some()
+                && (g.open..g.close).any(|j| {
+                    v.lexed.tokens[j].kind == Tok::Ident && v.t(j) == f.name.as_slice()
+                })
+        });
+        if let Some(g) = caller {
+            mixed.push((
+                k,
+                format!(
+                    "called from `{}`, whose lanes come from {}",
+                    String::from_utf8_lossy(&g.name),
+                    g.why64.as_deref().unwrap_or("")
+                ),
+            ));
+        }
+    }
+    for (k, why) in mixed {
+        fns[k].warp = Warp::Mixed;
+        fns[k].why64 = Some(why);
     }
 }
 
@@ -831,6 +902,24 @@ mod tests {
         let early = "__global__ void k(float* s) {\n  if (threadIdx.x >= 32) return;\n  s[0] = __shfl_sync(0xffffffff, s[1], 0);\n}\n";
         let (m, lx) = model(early);
         assert!(m.first32(tok(early, &lx, "__shfl_sync", 0)).is_some());
+    }
+
+    #[test]
+    fn an_offsets_only_helper_takes_its_callers_warp() {
+        let helper = "__device__ float warp_sum(float v) {\n  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffff, v, o);\n  return v;\n}\n";
+        // Called from a kernel of 32-lane logical warps: safe.
+        let logical = format!("{helper}__global__ void k(float* p) {{\n  int lane = threadIdx.x & 31;\n  p[lane] = warp_sum(p[lane]);\n}}\n");
+        let (m, lx) = model(&logical);
+        assert_eq!(m.warp_at(tok(&logical, &lx, "__shfl_xor_sync", 0)), Warp::Logical32);
+        // The twin: called from a kernel whose lanes come from `warpSize`: a choice.
+        let wave = format!("{helper}__global__ void k(float* p) {{\n  int lane = threadIdx.x % warpSize;\n  p[lane] = warp_sum(p[lane]);\n}}\n");
+        let (m, lx) = model(&wave);
+        let i = tok(&wave, &lx, "__shfl_xor_sync", 0);
+        assert_eq!(m.warp_at(i), Warp::Mixed);
+        assert_eq!(
+            m.evidence(i).1,
+            Some("called from `k`, whose lanes come from `warpSize`")
+        );
     }
 
     #[test]
