@@ -360,13 +360,20 @@ impl LogicalWarps {
             consts: HashMap::new(),
         };
         let range = if v.t(i) == b"for" {
-            let Some(end) = v.next(i).and_then(|o| v.matching(o)).and_then(|e| statement_end(&v, e)) else {
+            let Some(end) = v
+                .next(i)
+                .and_then(|o| v.matching(o))
+                .and_then(|e| statement_end(&v, e))
+            else {
                 return false;
             };
             i..end
         } else {
             // A shuffle's argument: its call is a few tokens before.
-            let start = (0..i).rev().take(8).find(|&j| SHUFFLES.contains(&name_of(&v, j)));
+            let start = (0..i)
+                .rev()
+                .take(8)
+                .find(|&j| SHUFFLES.contains(&name_of(&v, j)));
             match start {
                 Some(s) => s..s + 1,
                 None => return false,
@@ -378,7 +385,11 @@ impl LogicalWarps {
         !shuffles.is_empty()
             && shuffles.iter().all(|&j| {
                 let has_width = v.call(j).is_some_and(|(n, _)| {
-                    n > if name_of(&v, j).ends_with("_sync") { 3 } else { 2 }
+                    n > if name_of(&v, j).ends_with("_sync") {
+                        3
+                    } else {
+                        2
+                    }
                 });
                 has_width
                     || self
@@ -394,9 +405,8 @@ impl LogicalWarps {
 
     /// The evidence of the function around token `i`: (32-lane, 64-lane).
     pub(crate) fn evidence(&self, i: usize) -> (Option<&str>, Option<&str>) {
-        self.function(i).map_or((None, None), |f| {
-            (f.why32.as_deref(), f.why64.as_deref())
-        })
+        self.function(i)
+            .map_or((None, None), |f| (f.why32.as_deref(), f.why64.as_deref()))
     }
 }
 
@@ -537,7 +547,8 @@ fn function(v: &View, open: usize, close: usize) -> Function {
         let at = |d: usize| body.get(k + d).copied();
         let before = k.checked_sub(1).map(|b| body[b]);
         // `x & 31`, `x % 32`, `x / 32`, `x >> 5` of a thread index, and their 64-lane twins.
-        let (op, rhs) = if t == b">" && v.is(at(1), ">") && !v.is(at(2), "=") && !v.is(before, ">") {
+        let (op, rhs) = if t == b">" && v.is(at(1), ">") && !v.is(at(2), "=") && !v.is(before, ">")
+        {
             (">>", at(2))
         } else {
             match t {
@@ -567,7 +578,10 @@ fn function(v: &View, open: usize, close: usize) -> Function {
                 {
                     note(
                         &mut why64,
-                        format!("`{op} {}` of a size not set here", rhs_text.unwrap_or_default()),
+                        format!(
+                            "`{op} {}` of a size not set here",
+                            rhs_text.unwrap_or_default()
+                        ),
                     )
                 }
                 _ => {}
@@ -587,7 +601,11 @@ fn function(v: &View, open: usize, close: usize) -> Function {
         let exchange = name_of(v, j);
         if SHUFFLES.contains(&exchange) && exchange != "__shfl" && exchange != "__shfl_sync" {
             if let Some((n, close)) = v.call(j) {
-                let delta_at = if name_of(v, j).ends_with("_sync") { 2 } else { 1 };
+                let delta_at = if name_of(v, j).ends_with("_sync") {
+                    2
+                } else {
+                    1
+                };
                 if let Some(d) = nth_arg(v, j, close, delta_at).filter(|_| n > delta_at) {
                     match v.val(Some(d)) {
                         Some(16) => note(&mut why32, "shuffle offset 16".into()),
@@ -655,9 +673,8 @@ fn callers(v: &View, fns: &mut [Function]) {
         let caller = fns.iter().find(|g| {
             g.open != f.open
                 && g.why64.is_some()
-                && (g.open..g.close).any(|j| {
-                    v.lexed.tokens[j].kind == Tok::Ident && v.t(j) == f.name.as_slice()
-                })
+                && (g.open..g.close)
+                    .any(|j| v.lexed.tokens[j].kind == Tok::Ident && v.t(j) == f.name.as_slice())
         });
         if let Some(g) = caller {
             mixed.push((
@@ -910,7 +927,10 @@ mod tests {
         // Called from a kernel of 32-lane logical warps: safe.
         let logical = format!("{helper}__global__ void k(float* p) {{\n  int lane = threadIdx.x & 31;\n  p[lane] = warp_sum(p[lane]);\n}}\n");
         let (m, lx) = model(&logical);
-        assert_eq!(m.warp_at(tok(&logical, &lx, "__shfl_xor_sync", 0)), Warp::Logical32);
+        assert_eq!(
+            m.warp_at(tok(&logical, &lx, "__shfl_xor_sync", 0)),
+            Warp::Logical32
+        );
         // The twin: called from a kernel whose lanes come from `warpSize`: a choice.
         let wave = format!("{helper}__global__ void k(float* p) {{\n  int lane = threadIdx.x % warpSize;\n  p[lane] = warp_sum(p[lane]);\n}}\n");
         let (m, lx) = model(&wave);
@@ -926,10 +946,7 @@ mod tests {
     fn a_file_constant_counts_as_its_value() {
         let src = "#define LANES 32\n__global__ void k(float* s) {\n  int lane = threadIdx.x % LANES;\n  s[0] = __shfl_sync(0xffffffff, s[1], 0) + lane;\n}\n";
         let (m, lx) = model(src);
-        assert_eq!(
-            m.warp_at(tok(src, &lx, "__shfl_sync", 0)),
-            Warp::Logical32
-        );
+        assert_eq!(m.warp_at(tok(src, &lx, "__shfl_sync", 0)), Warp::Logical32);
         // A warp size from another header is not known to be 32: not safe.
         let other = "__global__ void k(float* s) {\n  int lane = threadIdx.x % WARP_SIZE;\n  int w = threadIdx.x / 32;\n  s[w] = __shfl_sync(0xffffffff, s[1], 0) + lane;\n}\n";
         let (m, lx) = model(other);
