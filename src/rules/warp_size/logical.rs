@@ -265,8 +265,10 @@ impl LogicalWarps {
         LogicalWarps { fns }
     }
 
+    /// The function whose body holds token `i` (bodies do not overlap and are in order).
     fn function(&self, i: usize) -> Option<&Function> {
-        self.fns.iter().find(|f| f.open < i && i < f.close)
+        let k = self.fns.partition_point(|f| f.close <= i);
+        self.fns.get(k).filter(|f| f.open < i && i < f.close)
     }
 
     /// The warp the function around token `i` assumes.
@@ -292,6 +294,10 @@ impl LogicalWarps {
     /// The rewrite that keeps the CUDA meaning of the warp-level call named by token `i`, if
     /// the call needs one (written with its CUDA name: `__shfl_down_sync`, `__ballot_sync`).
     pub(crate) fn plan(&self, src: &[u8], lexed: &Lexed, i: usize) -> Option<Plan> {
+        let t = lexed.tokens.get(i)?.text(src);
+        if !(t.starts_with(b"__shfl") || t.starts_with(b"__ballot") || t == b"__activemask") {
+            return None;
+        }
         let f = self.function(i)?;
         let applicability = match f.warp {
             Warp::Logical32 => Applicability::Safe,
