@@ -34,6 +34,12 @@ pub(super) fn run(p: &mut Pass) {
         };
         let name = String::from_utf8_lossy(p.text(i)).into_owned();
         let apply = plan.applicability == Applicability::Safe || p.opts.unsafe_fixes;
+        // The finding covers the whole call (what the rewrite changes): a fact of its own
+        // beside HP005/HP006, which flag the name or the mask.
+        let close = match plan.rewrite {
+            Rewrite::Width32 { close } | Rewrite::OwnHalfBallot { close } => close,
+        };
+        let range = t.start as usize..p.lexed.tokens[close].end as usize;
         let (edits, what) = match plan.rewrite {
             Rewrite::Width32 { close } => (
                 vec![Edit::insert(p.lexed.tokens[close].start as usize, ", 32")],
@@ -71,7 +77,7 @@ pub(super) fn run(p: &mut Pass) {
         };
         let mut f = p
             .ctx
-            .finding(&LOGICAL_WARP_REWRITE, t.range(), message, suggestion);
+            .finding(&LOGICAL_WARP_REWRITE, range, message, suggestion);
         f.status = status;
         p.findings.push(f);
     }
