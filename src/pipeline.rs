@@ -289,6 +289,7 @@ mod tests {
                 launch: LaunchSyntax::Keep,
                 implicit_include: true,
                 compat_header: false,
+                unsafe_fixes: false,
             },
             hazards,
             annotate,

@@ -35,6 +35,7 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
             launch: LaunchSyntax::Keep,
             implicit_include: true,
             compat_header: false,
+            unsafe_fixes: false,
         },
         hazards: true,
         annotate: false,

@@ -97,6 +97,7 @@ pub fn work_for(args: &[String]) -> Result<Work, String> {
             launch: a.launch_syntax,
             implicit_include: !a.no_implicit_include,
             compat_header: a.compat_header,
+            unsafe_fixes: a.unsafe_fixes,
         },
         hazards: a.annotate,
         annotate: a.annotate,

@@ -20,6 +20,7 @@ fn work(rocm: &str, hip: bool, compat: bool) -> Work {
             },
             implicit_include: true,
             compat_header: compat,
+            unsafe_fixes: false,
         },
         hazards: true,
         annotate: false,

@@ -102,6 +102,7 @@ fn port(src: &[u8], hip_launch: bool) -> Vec<u8> {
         },
         implicit_include: true,
         compat_header: false,
+        unsafe_fixes: false,
     };
     let t = hipport::translate::translate_bytes("p.cu", src, hipport::mappings::get(), &opts);
     assert_eq!(

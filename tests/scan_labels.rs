@@ -48,6 +48,7 @@ fn labelled_corpus_scores() {
             launch: LaunchSyntax::Keep,
             implicit_include: true,
             compat_header: false,
+            unsafe_fixes: false,
         },
         hazards: true,
         annotate: false,

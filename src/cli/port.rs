@@ -78,6 +78,10 @@ pub struct PortArgs {
     /// header is not written: stderr names the shims and how to get it.
     #[arg(long)]
     pub compat_header: bool,
+    /// Also apply rewrites marked unsafe (they need a person to check them), such as width 32
+    /// on the shuffles of a function that mixes 32-lane logical warps with `warpSize`.
+    #[arg(long)]
+    pub unsafe_fixes: bool,
 }
 
 impl PortArgs {
@@ -137,6 +141,7 @@ pub fn run(a: PortArgs, settings: &Settings) -> anyhow::Result<i32> {
             launch: a.launch_syntax,
             implicit_include: !a.no_implicit_include,
             compat_header: a.compat_header,
+            unsafe_fixes: a.unsafe_fixes,
         },
         hazards: a.annotate,
         annotate: a.annotate,

@@ -359,6 +359,7 @@ mod tests {
             launch: crate::translate::LaunchSyntax::Keep,
             implicit_include: true,
             compat_header: false,
+            unsafe_fixes: false,
         };
         let mut translated: Vec<crate::finding::Finding> =
             crate::translate::translate(&ctx, crate::mappings::get(), &opts)

@@ -1,6 +1,7 @@
 //! Mechanical fix-ups for the usual reasons translated CUDA fails under hipcc: `_sync` warp
 //! intrinsics an older target lacks (mask dropped, flagged), 32-bit full masks where HIP wants
-//! 64-bit ones, and typed pointers passed where HIP has only a `void**` overload.
+//! 64-bit ones (the mask of lanes 0–31 where only they run the call, as the logical-warp model
+//! says), and typed pointers passed where HIP has only a `void**` overload.
 
 use super::idents::WARP_SYNC_FALLBACK;
 use super::Pass;
@@ -330,23 +331,28 @@ pub(super) fn widen_full_mask(p: &mut Pass, i: usize, name: &str) {
         return;
     }
     let t = p.lexed.tokens[a];
-    p.edits.push(Edit::replace(
-        t.start as usize,
-        t.end as usize,
-        "0xffffffffffffffffull",
-    ));
-    p.stats.fixups += 1;
-    let mut f = p.ctx.finding(
-        &api::WARP_SYNC_32BIT_MASK,
-        t.range(),
-        format!("32-bit full mask in `{name}` widened to 64 bits for 64-lane wavefronts (done by `hipport port`)"),
-        Some(
-            "if the code selects lanes of a 32-lane warp, rework the mask for wavefront size"
-                .into(),
+    // Where only lanes 0–31 run the call (`if (threadIdx.x < 32)`), the mask that keeps CUDA's
+    // meaning names those lanes: HIP from 6.2 checks the mask against the active lanes.
+    let (mask, message, suggestion) = match p.warps.first32(i) {
+        Some(guard) => (
+            "0xffffffffull",
+            format!("32-bit full mask in `{name}`: only lanes 0–31 of the wavefront run this call (`{guard}`), so it became the mask of the active lanes, `0xffffffffull` (done by `hipport port`)"),
+            None,
         ),
-    );
+        None => (
+            "0xffffffffffffffffull",
+            format!("32-bit full mask in `{name}` widened to 64 bits for 64-lane wavefronts (done by `hipport port`)"),
+            Some("if the code selects lanes of a 32-lane warp, rework the mask for wavefront size".into()),
+        ),
+    };
+    p.edits
+        .push(Edit::replace(t.start as usize, t.end as usize, mask));
+    p.stats.fixups += 1;
+    let mut f = p
+        .ctx
+        .finding(&api::WARP_SYNC_32BIT_MASK, t.range(), message, suggestion);
     // The one edit over the flagged range is the mechanical fix.
-    f.fix = Some("0xffffffffffffffffull".into());
+    f.fix = Some(mask.into());
     p.findings.push(f);
 }
 

@@ -14,6 +14,7 @@ mod fixups;
 mod idents;
 mod includes;
 mod launch;
+mod logical_warp;
 mod members;
 pub mod overloads;
 mod roc_context;
@@ -47,6 +48,8 @@ pub struct Options {
     pub implicit_include: bool,
     /// Close target gaps with `hipport_compat.h` shims (`--compat-header`).
     pub compat_header: bool,
+    /// Also apply the rewrites that need a person to check them (`port --unsafe-fixes`).
+    pub unsafe_fixes: bool,
 }
 
 #[cfg(test)]
@@ -62,6 +65,7 @@ impl Options {
             launch: LaunchSyntax::Keep,
             implicit_include,
             compat_header: false,
+            unsafe_fixes: false,
         }
     }
 }
@@ -161,6 +165,8 @@ pub(crate) struct Pass<'a> {
     pub template_names: std::cell::OnceCell<std::collections::HashSet<&'a [u8]>>,
     /// What the project files this file includes define (`model::project`).
     pub project: &'a crate::model::project::Visible,
+    /// Which lanes run each warp-level call and which warp the code assumes.
+    pub warps: crate::rules::warp_size::logical::LogicalWarps,
 }
 
 impl<'a> Pass<'a> {
@@ -242,11 +248,13 @@ pub fn translate_seeing(
         compat_included: false,
         rocblas_context: false,
         template_names: std::cell::OnceCell::new(),
+        warps: crate::rules::warp_size::logical::LogicalWarps::of(ctx.src, lexed),
     };
     pass.rocblas_context = roc_context::is_rocblas_context(&pass);
     idents::run(&mut pass);
     includes::run(&mut pass);
     fixups::run(&mut pass);
+    logical_warp::run(&mut pass);
     compat::uses(&mut pass);
     compat::rerun(&mut pass);
     // The implicit include is placed before the overload guards so that, at a shared offset,

@@ -105,6 +105,7 @@ mod tests {
             launch: LaunchSyntax::Keep,
             implicit_include: false,
             compat_header: false,
+            unsafe_fixes: false,
         };
         String::from_utf8(translate_bytes(path, src.as_bytes(), get(), &opts).output).unwrap()
     }

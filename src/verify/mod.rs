@@ -277,6 +277,7 @@ fn translate_tree(s: &VerifySettings) -> Result<(Vec<String>, Vec<FileError>), S
             implicit_include: true,
             // Small target gaps are closed by hipport_compat.h shims (issue 10 item 4).
             compat_header: true,
+            unsafe_fixes: false,
         },
         hazards: false,
         annotate: false,

@@ -16,7 +16,7 @@ __device__ int warp_aggregated_inc(int* counter) {
   int rank = __popc(active & lanemask_lt);  // expect: warp-size
   int warp_res = 0;
   if (lane == leader) warp_res = atomicAdd(counter, change);
-  warp_res = __shfl_sync(active, warp_res, leader);
+  warp_res = __shfl_sync(active, warp_res, leader);  // expect: warp-size
   return warp_res + rank;
 }
 

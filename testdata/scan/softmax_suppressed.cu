@@ -10,10 +10,10 @@ __global__ void softmax_rows(const float* in, float* out, int rows, int cols) {
   const float* row = in + (size_t)warp * cols;
   float m = -FLT_MAX;
   for (int c = lane; c < cols; c += warpSize) m = fmaxf(m, row[c]);
-  for (int o = warpSize / 2; o > 0; o /= 2) m = fmaxf(m, __shfl_xor(m, o));
+  for (int o = warpSize / 2; o > 0; o /= 2) m = fmaxf(m, __shfl_xor(m, o));  // expect: warp-size
   float sum = 0.0f;
   for (int c = lane; c < cols; c += warpSize) sum += __expf(row[c] - m);
-  for (int o = warpSize / 2; o > 0; o /= 2) sum += __shfl_xor(sum, o);
+  for (int o = warpSize / 2; o > 0; o /= 2) sum += __shfl_xor(sum, o);  // expect: warp-size
   for (int c = lane; c < cols; c += warpSize) out[(size_t)warp * cols + c] = __expf(row[c] - m) / sum;
 }
 

@@ -171,10 +171,11 @@ fn rerunning_port_write_on_its_own_output_changes_nothing() {
     let warp = std::fs::read_to_string(root.join("src/warp.cu")).unwrap();
     // The note is above the comment the statement starts in, not inside it.
     assert!(
-        warp.contains("HP104 [REMEDIATION/CORRECTNESS]: `__shfl_down_sync` by 16 is the first step of a 32-lane reduction\n    /* the lane\n"),
+        warp.contains("HP104 [PASS/CORRECTNESS]: `__shfl_down_sync` by 16 is the first step of a 32-lane reduction, but the function's lanes are 32-lane logical warps (shuffle offset 16) and `hipport port` passes width 32 to its shuffles, so each half of the wavefront reduces as one CUDA warp (safe rewrite, HP109: nothing to change)\n    /* the lane\n"),
         "{warp}"
     );
-    assert!(warp.contains("/* the lane\n       reduction */ v += __shfl_down(v, 16);"));
+    // A 32-lane logical warp (offset 16): width 32 keeps CUDA's meaning (the logical-warp model).
+    assert!(warp.contains("/* the lane\n       reduction */ v += __shfl_down(v, 16, 32);"));
     // The ported tree, committed, ported again: nothing changes, the header keeps its shims.
     git(&root, &["add", "-A"]);
     git(&root, &["commit", "-qm", "hip"]);

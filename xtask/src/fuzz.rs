@@ -408,6 +408,7 @@ fn work(mode: Mode, hazards: bool) -> Work {
             },
             implicit_include: true,
             compat_header: mode.compat,
+            unsafe_fixes: false,
         },
         hazards,
         annotate: mode.annotate && hazards,

@@ -9,6 +9,7 @@
 mod ballots;
 mod blocks;
 mod flow;
+pub(crate) mod logical;
 mod seeds;
 mod shuffles;
 
@@ -131,6 +132,7 @@ pub const RULES: &[&RuleInfo] = &[
     &BALLOT_32BIT,
     &TILED_PARTITION_32,
     &WARPSIZE_COMPILE_TIME,
+    &logical::LOGICAL_WARP_REWRITE,
 ];
 
 fn warp_const_name(name: &str) -> bool {
@@ -305,6 +307,9 @@ fn check<'a>(s: &Src<'a>, seen: &'a crate::model::project::Visible, out: &mut Ve
             }
         }
     }
+    // 32-lane reductions and 32-bit ballots that `port` rewrites safely for 32-lane logical
+    // warps: PASS naming the rewrite (the model the translator asks too).
+    logical::settle(s, out);
 }
 
 /// HP101 constants of a file in which nothing works at the warp level: no lane exchange, vote,

@@ -447,3 +447,46 @@ __global__ void lanes(unsigned* out) {
     // One bit per element in 32-bit words; a lane mask and a warp index are lane arithmetic.
     assert_eq!(fires(src, "HP102"), [7, 8]);
 }
+
+#[test]
+fn logical_warp_reductions_and_ballots_settle_as_the_port_rewrites_them() {
+    use crate::rules::syntax::test_support::fires_open;
+    // 32-lane logical warps (`& 31`, offsets 16…1): the reduction and the 32-bit ballot are
+    // what `port` rewrites safely (width 32, the lane's own half): found, but PASS.
+    let logical = "__global__ void k(const float* x, float* out) {\n  int lane = threadIdx.x & 31;\n  float v = x[threadIdx.x];\n  for (int i = 16; i > 0; i >>= 1) v += __shfl_down_sync(0xffffffff, v, i);\n  unsigned int b = __ballot_sync(0xffffffff, v > 0);\n  if (lane == 0) out[0] = v + __popc(b);\n}\n";
+    assert_eq!(fires(logical, "HP104"), [4]);
+    assert!(fires_open(logical, "HP104").is_empty());
+    assert_eq!(fires(logical, "HP106"), [5, 6]);
+    assert!(fires_open(logical, "HP106").is_empty());
+    // The negative twin: a lane id from `warpSize` beside the same loop mixes two warp sizes;
+    // nothing is settled and the finding spells out the choice.
+    let mixed = logical.replace("threadIdx.x & 31", "threadIdx.x % warpSize");
+    assert_eq!(fires_open(&mixed, "HP104"), [4]);
+    assert_eq!(fires_open(&mixed, "HP106"), [5, 6]);
+    let f = crate::rules::syntax::test_support::hazard_findings(&mixed);
+    let hp104 = f.iter().find(|f| f.rule == "HP104").expect("HP104");
+    assert!(hp104.message.contains("mixes 32-lane logical warps"));
+    assert!(hp104
+        .suggestion
+        .as_deref()
+        .is_some_and(|s| s.contains("--unsafe-fixes")));
+}
+
+#[test]
+fn a_32_bit_mask_variable_where_64_lanes_run() {
+    // `uint32_t mask` handed in, or declared and set later: 32 bits where 64 lanes run.
+    let src = "__device__ void f(float* p, uint32_t mask) {\n  __syncwarp(mask);\n  unsigned m2;\n  m2 = compute();\n  p[0] = __shfl_sync(m2, p[1], 0);\n}\n";
+    assert_eq!(fires(src, "HP103"), [2, 5]);
+    // The twin: a 64-bit mask, and a computed local mask (which may name low lanes on purpose).
+    let wide = "__device__ void f(float* p, unsigned long long mask) {\n  __syncwarp(mask);\n  int m2 = (1 << 4) - 1;\n  p[0] = __shfl_sync(m2, p[1], 0);\n}\n";
+    assert!(fires(wide, "HP103").is_empty());
+}
+
+#[test]
+fn wmma_kernels_launched_with_32_thread_rows() {
+    let src = "__global__ void gemm(half* a, float* c) {\n  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;\n  wmma::fill_fragment(acc, 0.0f);\n  wmma::store_matrix_sync(c, acc, 16, wmma::mem_row_major);\n}\nvoid host(half* a, float* c, int n) {\n  gemm<<<n, dim3{32u, 4}>>>(a, c);\n  gemm<<<n, dim3(32, 2)>>>(a, c);\n}\n";
+    assert_eq!(fires(src, "HP107"), [7, 8]);
+    // The twin: the same shapes launching a kernel without warp-level work (an image tile).
+    let tile = "__global__ void blur(float* c) {\n  c[threadIdx.y * 32 + threadIdx.x] *= 0.5f;\n}\nvoid host(float* c, int n) {\n  blur<<<n, dim3{32u, 4}>>>(c);\n  blur<<<n, dim3(32, 2)>>>(c);\n}\n";
+    assert!(fires(tile, "HP107").is_empty());
+}

@@ -7,6 +7,6 @@
 
 __global__ void reduce(float *x) {
   float v = x[threadIdx.x];
-  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor(v, o);
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor(v, o, 32);
   x[threadIdx.x] = v;
 }

@@ -5,14 +5,14 @@
 
 // warp-level reduction for summing values
 __device__ inline float warpReduceSum(float val) {
-    for (int offset = 16; offset > 0; offset /= 2) {  // expect: HP104 warp-size REMEDIATION
+    for (int offset = 16; offset > 0; offset /= 2) {  // expect: HP104 warp-size PASS
         val += __shfl_xor_sync(0xFFFFFFFF, val, offset);  // expect: HP007 build-system REMEDIATION
     }
     return val;
 }
 // warp-level reduction for finding the maximum value
 __device__ inline float warpReduceMax(float val) {
-    for (int offset = 16; offset > 0; offset /= 2) {  // expect: HP104 warp-size REMEDIATION
+    for (int offset = 16; offset > 0; offset /= 2) {  // expect: HP104 warp-size PASS
         val = fmaxf(val, __shfl_xor_sync(0xFFFFFFFF, val, offset));
     }
     return val;

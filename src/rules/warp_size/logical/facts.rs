@@ -1,0 +1,362 @@
+//! Reading the facts of one file for the logical-warp model: its constants, and per function
+//! body the 32- and 64-lane evidence, the variables set from thread indices, the branches only
+//! lanes 0–31 run, and the callers that decide an offsets-only helper's warp.
+
+use super::*;
+
+/// `#define NAME 32` and `const`/`constexpr` declarations `NAME = 32;` of the file.
+pub(super) fn constants<'a>(v: &View<'a>) -> HashMap<&'a [u8], u64> {
+    let mut out = HashMap::new();
+    for d in &v.lexed.directives {
+        if d.name != "define" {
+            continue;
+        }
+        let toks: Vec<usize> = d
+            .tokens
+            .clone()
+            .filter(|&j| v.lexed.tokens[j].kind != Tok::Comment)
+            .collect();
+        if toks.len() == 4 && v.lexed.tokens[toks[3]].kind == Tok::Number {
+            if let Some(n) = std::str::from_utf8(v.t(toks[3])).ok().and_then(int_value) {
+                out.insert(v.t(toks[2]), n);
+            }
+        }
+    }
+    for i in 0..v.lexed.tokens.len() {
+        if !v.code(i) || v.lexed.tokens[i].kind != Tok::Ident {
+            continue;
+        }
+        let eq = v.next(i);
+        let num = eq.and_then(|e| v.next(e));
+        if !v.is(eq, "=") || !v.is(num.and_then(|n| v.next(n)), ";") {
+            continue;
+        }
+        let constant = (1..=4)
+            .scan(i, |j, _| {
+                *j = v.prev(*j)?;
+                Some(*j)
+            })
+            .any(|j| matches!(v.t(j), b"const" | b"constexpr"));
+        if constant && num.is_some_and(|n| v.lexed.tokens[n].kind == Tok::Number) {
+            if let Some(n) = v.val(num) {
+                out.insert(v.t(i), n);
+            }
+        }
+    }
+    out
+}
+
+/// The facts of the body between the braces `open` and `close`.
+pub(super) fn function(v: &View, open: usize, close: usize) -> Function {
+    let body: Vec<usize> = (open + 1..close).filter(|&j| v.code(j)).collect();
+    // Variables set from a thread index (`tid = threadIdx.x`, `lane = tid & 31`), and those set
+    // to exactly `threadIdx.x`; warp ids (`warp = tid / 32`).
+    let mut thread: HashSet<&[u8]> = HashSet::new();
+    let mut exact: HashSet<&[u8]> = HashSet::new();
+    let mut warp: HashSet<&[u8]> = HashSet::new();
+    let threadish = |thread: &HashSet<&[u8]>, j: Option<usize>| {
+        j.is_some_and(|j| {
+            let t = v.t(j);
+            thread.contains(t)
+                || ((t == b"x" || t == b"y" || t == b"z")
+                    && v.is(v.prev(j).and_then(|d| v.prev(d)), "threadIdx"))
+                || t == b"threadIdx"
+        })
+    };
+    for _ in 0..2 {
+        for (k, &j) in body.iter().enumerate() {
+            if v.t(j) != b"=" || k == 0 || v.lexed.tokens[body[k - 1]].kind != Tok::Ident {
+                continue;
+            }
+            let name = v.t(body[k - 1]);
+            let rhs: Vec<usize> = body[k + 1..]
+                .iter()
+                .copied()
+                .take_while(|&x| !matches!(v.t(x), b";" | b","))
+                .collect();
+            if rhs.iter().any(|&x| threadish(&thread, Some(x))) {
+                thread.insert(name);
+            }
+            let texts: Vec<&[u8]> = rhs.iter().map(|&x| v.t(x)).collect();
+            if texts == [&b"threadIdx"[..], b".", b"x"] {
+                exact.insert(name);
+            }
+            let warp_id = (texts.len() == 3 && texts[1] == b"/" && v.val(Some(rhs[2])) == Some(32))
+                || (texts.len() == 4
+                    && texts[1..3] == [&b">"[..], b">"]
+                    && v.val(Some(rhs[3])) == Some(5));
+            if warp_id && threadish(&thread, Some(rhs[0])) {
+                warp.insert(name);
+            }
+        }
+    }
+    let shuffles = body.iter().any(|&j| SHUFFLES.contains(&name_of(v, j)));
+    let mut why32: Option<String> = None;
+    let mut why64: Option<String> = None;
+    let note = |slot: &mut Option<String>, s: String| {
+        if slot.is_none() {
+            *slot = Some(s);
+        }
+    };
+    for (k, &j) in body.iter().enumerate() {
+        let t = v.t(j);
+        let at = |d: usize| body.get(k + d).copied();
+        let before = k.checked_sub(1).map(|b| body[b]);
+        // `x & 31`, `x % 32`, `x / 32`, `x >> 5` of a thread index, and their 64-lane twins.
+        let (op, rhs) = if t == b">" && v.is(at(1), ">") && !v.is(at(2), "=") && !v.is(before, ">")
+        {
+            (">>", at(2))
+        } else {
+            match t {
+                b"&" | b"%" | b"/" if !v.is(at(1), "=") && !v.is(before, "&") => {
+                    (std::str::from_utf8(t).unwrap_or(""), at(1))
+                }
+                _ => ("", None),
+            }
+        };
+        if !op.is_empty() && threadish(&thread, before) {
+            let rhs_text = rhs.map(|r| String::from_utf8_lossy(v.t(r)).into_owned());
+            match (op, v.val(rhs)) {
+                ("&", Some(31)) | ("%", Some(32)) | ("/", Some(32)) | (">>", Some(5)) => note(
+                    &mut why32,
+                    format!("`{op} {}`", rhs_text.unwrap_or_default()),
+                ),
+                ("&", Some(63)) | ("%", Some(64)) | ("/", Some(64)) | (">>", Some(6)) => note(
+                    &mut why64,
+                    format!("`{op} {}`", rhs_text.unwrap_or_default()),
+                ),
+                (_, None)
+                    if rhs.is_some_and(|r| {
+                        v.lexed.tokens[r].kind == Tok::Ident
+                            && super::super::warp_const_name(&String::from_utf8_lossy(v.t(r)))
+                            && v.t(r) != b"warpSize"
+                    }) =>
+                {
+                    note(
+                        &mut why64,
+                        format!(
+                            "`{op} {}` of a size not set here",
+                            rhs_text.unwrap_or_default()
+                        ),
+                    )
+                }
+                _ => {}
+            }
+        }
+        if t == b"warpSize" {
+            note(&mut why64, "`warpSize`".into());
+        }
+        // `__lane_id()`, except in the own-half ballot this model's rewrite writes.
+        if t == b"__lane_id" {
+            let own_half = v.is(at(3), "&") && v.val(at(4)) == Some(32) && v.is(before, "(");
+            if !own_half {
+                note(&mut why64, "`__lane_id()`".into());
+            }
+        }
+        // A shuffle by 16 (or 32), and `for (o = 16; …)` in a function that shuffles.
+        let exchange = name_of(v, j);
+        if SHUFFLES.contains(&exchange) && exchange != "__shfl" && exchange != "__shfl_sync" {
+            if let Some((n, close)) = v.call(j) {
+                let delta_at = if name_of(v, j).ends_with("_sync") {
+                    2
+                } else {
+                    1
+                };
+                if let Some(d) = nth_arg(v, j, close, delta_at).filter(|_| n > delta_at) {
+                    match v.val(Some(d)) {
+                        Some(16) => note(&mut why32, "shuffle offset 16".into()),
+                        Some(32) => note(&mut why64, "shuffle offset 32".into()),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        if t == b"for" && shuffles && v.is(at(1), "(") {
+            if let Some(end) = v.matching(body[k + 1]) {
+                let header: Vec<usize> = body[k + 2..]
+                    .iter()
+                    .copied()
+                    .take_while(|&x| x < end)
+                    .collect();
+                for w in header.windows(3) {
+                    if v.t(w[0]) == b"=" && v.is(Some(w[2]), ";") {
+                        match v.val(Some(w[1])) {
+                            Some(16) => note(&mut why32, "offsets 16…1".into()),
+                            Some(32) => note(&mut why64, "offsets from 32".into()),
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let offsets_only = why32.as_deref().is_some_and(|w| w.contains("offset"));
+    let warp_kind = match (&why32, &why64) {
+        (Some(_), None) => Warp::Logical32,
+        (Some(_), Some(_)) => Warp::Mixed,
+        _ => Warp::Wavefront,
+    };
+    // The name before the parameter list: `k` in `void k(…) {`, `… k(…) const {`.
+    let name = v
+        .prev(open)
+        .and_then(|p| if v.t(p) == b")" { Some(p) } else { v.prev(p) })
+        .and_then(|close_paren| v.matching_back(close_paren))
+        .and_then(|o| v.prev(o))
+        .filter(|&n| v.lexed.tokens[n].kind == Tok::Ident)
+        .map(|n| v.t(n).to_vec())
+        .unwrap_or_default();
+    Function {
+        open,
+        close,
+        offsets_only,
+        name,
+        warp: warp_kind,
+        first32: guards(v, &body, close, &exact, &warp),
+        why32,
+        why64,
+    }
+}
+
+/// A helper whose only 32-lane evidence is its shuffle offsets (`for (o = 16; …)`) called from
+/// a function of the file that computes lanes from the wavefront (`warpSize`): the caller's
+/// lanes span 64, so the helper's width is a choice, not a safe rewrite.
+pub(super) fn callers(v: &View, fns: &mut [Function]) {
+    let mut mixed: Vec<(usize, String)> = Vec::new();
+    for (k, f) in fns.iter().enumerate() {
+        if f.warp != Warp::Logical32 || !f.offsets_only || f.name.is_empty() {
+            continue;
+        }
+        let caller = fns.iter().find(|g| {
+            g.open != f.open
+                && g.why64.is_some()
+                && (g.open..g.close)
+                    .any(|j| v.lexed.tokens[j].kind == Tok::Ident && v.t(j) == f.name.as_slice())
+        });
+        if let Some(g) = caller {
+            mixed.push((
+                k,
+                format!(
+                    "called from `{}`, whose lanes come from {}",
+                    String::from_utf8_lossy(&g.name),
+                    g.why64.as_deref().unwrap_or("")
+                ),
+            ));
+        }
+    }
+    for (k, why) in mixed {
+        fns[k].warp = Warp::Mixed;
+        fns[k].why64 = Some(why);
+    }
+}
+
+/// The `n`th top-level argument of the call named at `name` when it is one token.
+fn nth_arg(v: &View, name: usize, close: usize, n: usize) -> Option<usize> {
+    let open = v.next(name)?;
+    let mut depth = 0;
+    let mut idx = 0;
+    let mut toks = Vec::new();
+    for j in open + 1..close {
+        if !v.code(j) {
+            continue;
+        }
+        match v.t(j) {
+            b"(" | b"[" | b"{" => depth += 1,
+            b")" | b"]" | b"}" => depth -= 1,
+            b"," if depth == 0 => {
+                idx += 1;
+                continue;
+            }
+            _ => {}
+        }
+        if idx == n {
+            toks.push(j);
+        }
+    }
+    (toks.len() == 1).then(|| toks[0])
+}
+
+/// Regions run only by lanes 0–31 of the first wavefront: the branch of `if (threadIdx.x <
+/// 32)` (or of a variable set to exactly `threadIdx.x`), of `if (warp == 0)` with `warp = tid /
+/// 32`, and what follows `if (threadIdx.x >= 32) return;`.
+fn guards(
+    v: &View,
+    body: &[usize],
+    close: usize,
+    exact: &HashSet<&[u8]>,
+    warp: &HashSet<&[u8]>,
+) -> Vec<(usize, usize, String)> {
+    let mut out = Vec::new();
+    for (k, &j) in body.iter().enumerate() {
+        if v.t(j) != b"if" || !v.is(body.get(k + 1).copied(), "(") {
+            continue;
+        }
+        let Some(end) = v.matching(body[k + 1]) else {
+            continue;
+        };
+        let cond: Vec<usize> = body[k + 2..]
+            .iter()
+            .copied()
+            .take_while(|&x| x < end)
+            .collect();
+        let texts: Vec<&[u8]> = cond.iter().map(|&x| v.t(x)).collect();
+        let (thread, rest) = if texts.starts_with(&[b"threadIdx", b".", b"x"]) {
+            (true, &cond[3..])
+        } else if texts.first().is_some_and(|t| exact.contains(t)) {
+            (true, &cond[1..])
+        } else {
+            (false, &cond[..])
+        };
+        let rt: Vec<&[u8]> = rest.iter().map(|&x| v.t(x)).collect();
+        let last = rest.last().copied();
+        let below_32 = thread && rt.len() == 2 && rt[0] == b"<" && v.val(last) == Some(32);
+        let warp_0 = texts.len() == 4
+            && warp.contains(texts[0])
+            && texts[1..3] == [&b"="[..], b"="]
+            && v.val(Some(cond[3])) == Some(0);
+        let above = thread
+            && rt.len() == 3
+            && rt[0] == b">"
+            && rt[1] == b"="
+            && v.val(last) == Some(32)
+            && v.is(v.next(end), "return");
+        let guard = || {
+            let a = v.lexed.tokens[body[k + 1]].end as usize;
+            let b = v.lexed.tokens[end].start as usize;
+            String::from_utf8_lossy(&v.src[a..b]).trim().to_string()
+        };
+        if above {
+            out.push((end, close, guard()));
+        } else if below_32 || warp_0 {
+            if let Some(stmt_end) = statement_end(v, end) {
+                out.push((end, stmt_end, guard()));
+            }
+        }
+    }
+    out
+}
+
+/// The last token of the statement after token `after` (a block, a `for`/`while` with its
+/// body, or a statement up to its `;`).
+pub(super) fn statement_end(v: &View, after: usize) -> Option<usize> {
+    let s = v.next(after)?;
+    match v.t(s) {
+        b"{" => v.matching(s),
+        b"for" | b"while" | b"if" => {
+            let open = v.next(s).filter(|&o| v.t(o) == b"(")?;
+            statement_end(v, v.matching(open)?)
+        }
+        _ => {
+            let mut j = s;
+            let mut depth = 0;
+            loop {
+                match v.t(j) {
+                    b"(" | b"[" | b"{" => depth += 1,
+                    b")" | b"]" | b"}" => depth -= 1,
+                    b";" if depth == 0 => return Some(j),
+                    _ => {}
+                }
+                j = v.next(j)?;
+            }
+        }
+    }
+}

@@ -1,0 +1,498 @@
+//! Logical warps: for each warp-level intrinsic, which lanes run it and which warp the code
+//! assumes. CUDA code often treats its threads as 32-lane warps (`lane = tid & 31`, `warp =
+//! tid / 32`, shuffle offsets 16…1); on a 64-lane wavefront HIP's shuffles default to a width
+//! of 64, so such code reads lanes of the other half (a silent wrong answer), and a full mask
+//! widened to 64 bits names lanes that a `threadIdx.x < 32` branch never runs.
+//!
+//! One model, two consumers: the translator asks it which rewrite keeps CUDA's meaning
+//! (`translate::logical_warp`: width 32 on shuffles, the 32-bit ballot of the lane's own half,
+//! the mask of the lanes actually active), and the hazard rules ask it whether the 32-lane
+//! reduction they flag is handled by that rewrite (HP104/HP106 become PASS naming it).
+//!
+//! It reads the lexer's tokens, never a parse tree, so that the translator's answers do not
+//! change when text elsewhere changes (a second `port` run changes nothing). Per function body:
+//! evidence of 32-lane logical warps (`& 31`, `% 32`, `/ 32`, `>> 5` of a thread index, shuffle
+//! offsets 16) and of 64-lane ones (`warpSize`, `__lane_id()`, `& 63`, offsets 32). Only 32-lane
+//! evidence makes a rewrite safe; both kinds make it unsafe (a person chooses between keeping
+//! 32-lane logical warps and moving the kernel to 64).
+
+use crate::lex::{Lexed, Tok, NO_DIRECTIVE};
+use crate::rules::syntax::int_value;
+use std::collections::{HashMap, HashSet};
+
+mod facts;
+use facts::{callers, constants, function, statement_end};
+
+rule!(LOGICAL_WARP_REWRITE, "HP109", WarpSize, Pass, Correctness,
+    summary: "A warp-level intrinsic of a function whose lanes are 32-lane logical warps (`lane = tid & 31`, `warp = tid / 32`, shuffle offsets 16…1), rewritten by `hipport port` to keep CUDA's meaning on 64-lane wavefronts: width 32 on shuffles, the 32-bit ballot of the lane's own half where the result is kept as a 32-bit mask. PASS when the function shows only 32-lane logical warps (safe rewrite, applied); REMEDIATION when it also computes lanes from `warpSize` or `__lane_id()` (unsafe: not applied unless `port --unsafe-fixes`), UNKNOWN once applied unsafely.",
+    why: "HIP's shuffles default to `width = warpSize` (64 on CDNA): `__shfl(v, 0)` gives lanes 32–63 the value of lane 0, not lane 32, and `__shfl_down(v, 16)` makes lane 16 read lane 32, another logical warp. A ballot of 64 lanes kept in 32 bits holds the first half's votes for every lane. With width 32 and the lane's own half of the ballot, each half of the wavefront behaves as one CUDA warp, as AMD's own ports of such code do.",
+    bad: "int lane = threadIdx.x & 31;\nfor (int i = 16; i > 0; i >>= 1)\n  v += __shfl_down_sync(0xffffffff, v, i);",
+    good: "int lane = threadIdx.x & 31;\nfor (int i = 16; i > 0; i >>= 1)\n  v += __shfl_down(v, i, 32);",
+    fix: "Keep 32-lane logical warps (width 32 on every shuffle, `(unsigned)(__ballot(p) >> (__lane_id() & 32))` for 32-bit masks), or move the kernel to the wavefront (`warpSize` for lane ids, offsets and masks). Where the function mixes both, choose one; `port --unsafe-fixes` applies the first.",
+    refs: [super::REF_WAVE, super::REF_PORTING],
+);
+
+/// The warp a function's warp-level code assumes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Warp {
+    /// No sign of a 32-lane logical warp: the code works on the hardware wavefront.
+    Wavefront,
+    /// 32-lane logical warps and nothing computed from the wavefront size.
+    Logical32,
+    /// Both: 32-lane arithmetic beside `warpSize` or `__lane_id()`; a person must choose.
+    Mixed,
+}
+
+/// Whether a rewrite provably keeps CUDA's meaning (ruff's applicability levels).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Applicability {
+    /// The meaning is kept: applied by `port`.
+    Safe,
+    /// Needs a person: applied only with `port --unsafe-fixes`.
+    Unsafe,
+}
+
+/// The rewrite that keeps a warp-level call's CUDA meaning.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Rewrite {
+    /// Insert `, 32` as the shuffle's width (before the token index given: its `)`).
+    Width32 { close: usize },
+    /// Wrap the ballot (name token to its `)`) as `((unsigned int)(… >> (__lane_id() & 32)))`.
+    OwnHalfBallot { close: usize },
+}
+
+/// A rewrite with its applicability and the evidence that decided it.
+#[derive(Clone, Debug)]
+pub(crate) struct Plan {
+    pub rewrite: Rewrite,
+    pub applicability: Applicability,
+    /// What shows 32-lane logical warps (`& 31`), and, when unsafe, what shows 64 lanes.
+    pub why32: String,
+    pub why64: Option<String>,
+}
+
+/// The facts of one function body (token indices of its braces).
+#[derive(Debug)]
+struct Function {
+    open: usize,
+    close: usize,
+    warp: Warp,
+    why32: Option<String>,
+    why64: Option<String>,
+    /// Whether the 32-lane evidence is only shuffle offsets (no lane or warp arithmetic): such
+    /// a helper takes its logical warp from its callers.
+    offsets_only: bool,
+    /// The function's name (the identifier before its parameter list), when found.
+    name: Vec<u8>,
+    /// Token ranges run only by lanes 0–31 of the first wavefront, with the guard's text.
+    first32: Vec<(usize, usize, String)>,
+}
+
+/// The model of one file.
+#[derive(Debug, Default)]
+pub(crate) struct LogicalWarps {
+    fns: Vec<Function>,
+}
+
+const SHUFFLES: &[&str] = &[
+    "__shfl",
+    "__shfl_up",
+    "__shfl_down",
+    "__shfl_xor",
+    "__shfl_sync",
+    "__shfl_up_sync",
+    "__shfl_down_sync",
+    "__shfl_xor_sync",
+];
+const BALLOTS: &[&str] = &["__ballot_sync", "__ballot", "__activemask"];
+const NARROW: &[&str] = &["unsigned", "int", "uint32_t", "uint", "int32_t"];
+
+/// The file's tokens as the model reads them: code only (no comments, no directive lines).
+struct View<'a> {
+    src: &'a [u8],
+    lexed: &'a Lexed,
+    /// Constants of the file: `#define NAME 32`, `constexpr int NAME = 32;`.
+    consts: HashMap<&'a [u8], u64>,
+}
+
+impl<'a> View<'a> {
+    fn t(&self, i: usize) -> &'a [u8] {
+        self.lexed.tokens[i].text(self.src)
+    }
+    fn code(&self, i: usize) -> bool {
+        let t = &self.lexed.tokens[i];
+        t.kind != Tok::Comment && t.directive == NO_DIRECTIVE
+    }
+    fn next(&self, i: usize) -> Option<usize> {
+        (i + 1..self.lexed.tokens.len()).find(|&j| self.code(j))
+    }
+    fn prev(&self, i: usize) -> Option<usize> {
+        (0..i).rev().find(|&j| self.code(j))
+    }
+    fn is(&self, i: Option<usize>, text: &str) -> bool {
+        i.is_some_and(|i| self.t(i) == text.as_bytes())
+    }
+    /// The value of a literal or of a file constant.
+    fn val(&self, i: Option<usize>) -> Option<u64> {
+        let i = i?;
+        match self.lexed.tokens[i].kind {
+            Tok::Number => int_value(std::str::from_utf8(self.t(i)).ok()?),
+            Tok::Ident => self.consts.get(self.t(i)).copied(),
+            _ => None,
+        }
+    }
+    /// The `)` (or `}`, `]`) matching the opener at `open`.
+    fn matching(&self, open: usize) -> Option<usize> {
+        let mut depth = 0i32;
+        let mut j = open;
+        while j < self.lexed.tokens.len() {
+            if self.code(j) && self.lexed.tokens[j].kind == Tok::Punct {
+                match self.t(j) {
+                    b"(" | b"[" | b"{" => depth += 1,
+                    b")" | b"]" | b"}" => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(j);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            j += 1;
+        }
+        None
+    }
+    /// The `(` matching the `)` at `close`.
+    fn matching_back(&self, close: usize) -> Option<usize> {
+        let mut depth = 0i32;
+        for j in (0..=close).rev() {
+            if !self.code(j) || self.lexed.tokens[j].kind != Tok::Punct {
+                continue;
+            }
+            match self.t(j) {
+                b")" | b"]" | b"}" => depth += 1,
+                b"(" | b"[" | b"{" => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(j);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+    /// The call's arguments: (argument count, the closing `)`); `None` when `i` is no call.
+    fn call(&self, i: usize) -> Option<(usize, usize)> {
+        let open = self.next(i).filter(|&o| self.t(o) == b"(")?;
+        let close = self.matching(open)?;
+        let mut depth = 0;
+        let mut commas = 0;
+        let mut any = false;
+        for j in open + 1..close {
+            if !self.code(j) {
+                continue;
+            }
+            any = true;
+            match self.t(j) {
+                b"(" | b"[" | b"{" => depth += 1,
+                b")" | b"]" | b"}" => depth -= 1,
+                b"," if depth == 0 => commas += 1,
+                _ => {}
+            }
+        }
+        Some((if any { commas + 1 } else { 0 }, close))
+    }
+}
+
+fn name_of(v: &View, i: usize) -> &'static str {
+    let t = v.t(i);
+    SHUFFLES
+        .iter()
+        .chain(BALLOTS)
+        .find(|n| n.as_bytes() == t)
+        .copied()
+        .unwrap_or("")
+}
+
+impl LogicalWarps {
+    /// Reads the file's function bodies. Cheap when the file has no warp-level call.
+    pub(crate) fn of(src: &[u8], lexed: &Lexed) -> LogicalWarps {
+        let warp_level = lexed.tokens.iter().any(|t| {
+            t.kind == Tok::Ident && {
+                let x = t.text(src);
+                x.starts_with(b"__shfl") || x.starts_with(b"__ballot") || x == b"__activemask"
+            }
+        });
+        if !warp_level {
+            return LogicalWarps::default();
+        }
+        let mut v = View {
+            src,
+            lexed,
+            consts: HashMap::new(),
+        };
+        v.consts = constants(&v);
+        let mut fns = Vec::new();
+        let mut depth = 0usize;
+        let mut open: Option<(usize, usize)> = None;
+        for i in 0..lexed.tokens.len() {
+            if !v.code(i) || lexed.tokens[i].kind != Tok::Punct {
+                continue;
+            }
+            match v.t(i) {
+                b"{" => {
+                    let p = v.prev(i);
+                    let body = v.is(p, ")")
+                        || (p.is_some_and(|p| {
+                            matches!(v.t(p), b"const" | b"noexcept" | b"override")
+                        }) && v.is(p.and_then(|p| v.prev(p)), ")"));
+                    if open.is_none() && body {
+                        open = Some((i, depth));
+                    }
+                    depth += 1;
+                }
+                b"}" => {
+                    depth = depth.saturating_sub(1);
+                    if let Some((o, d)) = open {
+                        if d == depth {
+                            fns.push(function(&v, o, i));
+                            open = None;
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        callers(&v, &mut fns);
+        LogicalWarps { fns }
+    }
+
+    /// The function whose body holds token `i` (bodies do not overlap and are in order).
+    fn function(&self, i: usize) -> Option<&Function> {
+        let k = self.fns.partition_point(|f| f.close <= i);
+        self.fns.get(k).filter(|f| f.open < i && i < f.close)
+    }
+
+    /// The warp the function around token `i` assumes.
+    pub(crate) fn warp_at(&self, i: usize) -> Warp {
+        self.function(i).map_or(Warp::Wavefront, |f| f.warp)
+    }
+
+    /// The guard (`threadIdx.x < 32`) when only lanes 0–31 of the first wavefront run token `i`.
+    pub(crate) fn first32(&self, i: usize) -> Option<&str> {
+        let f = self.function(i)?;
+        f.first32
+            .iter()
+            .filter(|(a, b, _)| *a < i && i < *b)
+            .map(|(_, _, g)| g.as_str())
+            .next()
+    }
+
+    /// The function around byte offset `at`, as a token index inside it.
+    pub(crate) fn token_at(&self, lexed: &Lexed, at: usize) -> usize {
+        lexed.tokens.partition_point(|t| (t.start as usize) < at)
+    }
+
+    /// The rewrite that keeps the CUDA meaning of the warp-level call named by token `i`, if
+    /// the call needs one (written with its CUDA name: `__shfl_down_sync`, `__ballot_sync`).
+    pub(crate) fn plan(&self, src: &[u8], lexed: &Lexed, i: usize) -> Option<Plan> {
+        let t = lexed.tokens.get(i)?.text(src);
+        if !(t.starts_with(b"__shfl") || t.starts_with(b"__ballot") || t == b"__activemask") {
+            return None;
+        }
+        let f = self.function(i)?;
+        let applicability = match f.warp {
+            Warp::Logical32 => Applicability::Safe,
+            Warp::Mixed => Applicability::Unsafe,
+            Warp::Wavefront => return None,
+        };
+        let v = View {
+            src,
+            lexed,
+            consts: HashMap::new(),
+        };
+        let name = name_of(&v, i);
+        let rewrite = if SHUFFLES.contains(&name) {
+            let (n, close) = v.call(i)?;
+            let without_width = if name.ends_with("_sync") { 3 } else { 2 };
+            (n == without_width).then_some(Rewrite::Width32 { close })?
+        } else if BALLOTS.contains(&name) {
+            let (_, close) = v.call(i)?;
+            (kept_in_32_bits(&v, i) && !v.is(v.next(close), ">"))
+                .then_some(Rewrite::OwnHalfBallot { close })?
+        } else {
+            return None;
+        };
+        Some(Plan {
+            rewrite,
+            applicability,
+            why32: f.why32.clone().unwrap_or_default(),
+            why64: f.why64.clone(),
+        })
+    }
+
+    /// Whether every ballot of the function around token `i` that is kept in 32 bits gets the
+    /// safe own-half rewrite, and the function has at least one such ballot.
+    pub(crate) fn ballots_rewritten(&self, src: &[u8], lexed: &Lexed, i: usize) -> bool {
+        let Some(f) = self.function(i) else {
+            return false;
+        };
+        let v = View {
+            src,
+            lexed,
+            consts: HashMap::new(),
+        };
+        let ballots: Vec<usize> = (f.open..f.close)
+            .filter(|&j| v.code(j) && BALLOTS.contains(&name_of(&v, j)))
+            .collect();
+        !ballots.is_empty()
+            && ballots.iter().all(|&j| {
+                self.plan(src, lexed, j).is_some_and(|p| {
+                    p.applicability == Applicability::Safe
+                        && matches!(p.rewrite, Rewrite::OwnHalfBallot { .. })
+                })
+            })
+    }
+
+    /// Whether the 32-lane shuffle reduction flagged at byte `at` (a `for` loop's header, or a
+    /// shuffle's offset 16) is handled by the safe width-32 rewrite: the function's lanes are
+    /// 32-lane logical warps and each of the reduction's shuffles gets width 32 or has a width.
+    pub(crate) fn reduction_handled(&self, src: &[u8], lexed: &Lexed, at: usize) -> bool {
+        let i = self.token_at(lexed, at);
+        if self.warp_at(i) != Warp::Logical32 || i >= lexed.tokens.len() {
+            return false;
+        }
+        let v = View {
+            src,
+            lexed,
+            consts: HashMap::new(),
+        };
+        let range = if v.t(i) == b"for" {
+            let Some(end) = v
+                .next(i)
+                .and_then(|o| v.matching(o))
+                .and_then(|e| statement_end(&v, e))
+            else {
+                return false;
+            };
+            i..end
+        } else {
+            // A shuffle's argument: its call is a few tokens before.
+            let start = (0..i)
+                .rev()
+                .take(8)
+                .find(|&j| SHUFFLES.contains(&name_of(&v, j)));
+            match start {
+                Some(s) => s..s + 1,
+                None => return false,
+            }
+        };
+        let shuffles: Vec<usize> = range
+            .filter(|&j| v.code(j) && SHUFFLES.contains(&name_of(&v, j)))
+            .collect();
+        !shuffles.is_empty()
+            && shuffles.iter().all(|&j| {
+                let has_width = v.call(j).is_some_and(|(n, _)| {
+                    n > if name_of(&v, j).ends_with("_sync") {
+                        3
+                    } else {
+                        2
+                    }
+                });
+                has_width
+                    || self
+                        .plan(src, lexed, j)
+                        .is_some_and(|p| p.applicability == Applicability::Safe)
+            })
+    }
+
+    /// Whether the file has no function with warp-level calls.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.fns.is_empty()
+    }
+
+    /// The evidence of the function around token `i`: (32-lane, 64-lane).
+    pub(crate) fn evidence(&self, i: usize) -> (Option<&str>, Option<&str>) {
+        self.function(i)
+            .map_or((None, None), |f| (f.why32.as_deref(), f.why64.as_deref()))
+    }
+}
+
+/// A ballot whose result the code keeps as a 32-bit mask: the value of a declaration of a
+/// 32-bit type (`unsigned int votes = __ballot_sync(…)`), or the argument of `__popc`/`__ffs`.
+fn kept_in_32_bits(v: &View, i: usize) -> bool {
+    let p = v.prev(i);
+    if v.is(p, "(") {
+        let q = p.and_then(|p| v.prev(p));
+        return q.is_some_and(|q| matches!(v.t(q), b"__popc" | b"__ffs"));
+    }
+    if !v.is(p, "=") {
+        return false;
+    }
+    let Some(name) = p.and_then(|p| v.prev(p)) else {
+        return false;
+    };
+    if v.lexed.tokens[name].kind != Tok::Ident {
+        return false;
+    }
+    // The type's words before the name: `unsigned int`, `const uint32_t`.
+    let mut words = Vec::new();
+    let mut j = v.prev(name);
+    while let Some(k) = j {
+        let t = v.t(k);
+        if v.lexed.tokens[k].kind != Tok::Ident || t == b"const" {
+            if t == b"const" {
+                j = v.prev(k);
+                continue;
+            }
+            break;
+        }
+        words.push(t);
+        j = v.prev(k);
+    }
+    !words.is_empty()
+        && words.iter().all(|w| {
+            NARROW.iter().any(|n| n.as_bytes() == *w) || *w == b"unsigned" || *w == b"signed"
+        })
+}
+
+/// The hazard rules' side: a 32-lane reduction (HP104) or a ballot kept in 32 bits (HP106) that
+/// the translator's safe rewrite handles becomes PASS naming the rewrite; in a function that
+/// mixes 32- and 64-lane lanes the finding spells out the choice.
+pub(super) fn settle(s: &crate::rules::syntax::Src, out: &mut [crate::finding::Finding]) {
+    use crate::gate::Status;
+    let (src, lexed) = (s.ctx.src, s.lexed);
+    let m = LogicalWarps::of(src, lexed);
+    if m.is_empty() {
+        return;
+    }
+    for f in out
+        .iter_mut()
+        .filter(|f| matches!(f.rule.as_str(), "HP104" | "HP106") && f.status != Status::Pass)
+    {
+        let i = m.token_at(lexed, f.byte_range.0);
+        let (why32, why64) = m.evidence(i);
+        let (why32, why64) = (why32.unwrap_or(""), why64.unwrap_or(""));
+        match (f.rule.as_str(), m.warp_at(i)) {
+            ("HP104", Warp::Logical32) if m.reduction_handled(src, lexed, f.byte_range.0) => {
+                f.status = Status::Pass;
+                f.message.push_str(&format!(", but the function's lanes are 32-lane logical warps ({why32}) and `hipport port` passes width 32 to its shuffles, so each half of the wavefront reduces as one CUDA warp (safe rewrite, HP109: nothing to change)"));
+                f.suggestion = None;
+            }
+            ("HP104", Warp::Mixed) => {
+                f.message.push_str(&format!("; the function mixes 32-lane logical warps ({why32}) with wavefront lanes ({why64})"));
+                f.suggestion = Some("choose: keep 32-lane logical warps (`hipport port --unsafe-fixes` passes width 32 to the shuffles) or move the kernel to 64 lanes (`warpSize` for lane ids, offsets and masks)".into());
+            }
+            ("HP106", Warp::Logical32) if m.ballots_rewritten(src, lexed, i) => {
+                f.status = Status::Pass;
+                f.message.push_str(&format!(", but the function's lanes are 32-lane logical warps ({why32}) and `hipport port` keeps each lane's own 32-bit half of the ballot (`(unsigned int)(… >> (__lane_id() & 32))`, safe rewrite, HP109: nothing to change)"));
+                f.suggestion = None;
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,109 @@
+//! Unit tests of the logical-warp model, each with its negative twin.
+use super::*;
+
+fn model(src: &str) -> (LogicalWarps, Lexed) {
+    let lexed = crate::lex::lex(src.as_bytes());
+    (LogicalWarps::of(src.as_bytes(), &lexed), lexed)
+}
+fn tok(src: &str, lexed: &Lexed, needle: &str, nth: usize) -> usize {
+    let at = src.match_indices(needle).nth(nth).expect("needle").0;
+    lexed
+        .tokens
+        .iter()
+        .position(|t| t.start as usize == at)
+        .expect("a token")
+}
+
+const LOGICAL: &str = "__global__ void k(const float* x, float* out) {\n  int tid = threadIdx.x;\n  int lane = tid & 31;\n  float v = x[tid];\n  for (int i = 16; i > 0; i >>= 1) v += __shfl_down_sync(0xffffffff, v, i);\n  float f = __shfl_sync(0xffffffff, v, 0);\n  unsigned int b = __ballot_sync(0xffffffff, v > f);\n  if (lane == 0) out[tid / 32] = v + __popc(b);\n}\n";
+
+#[test]
+fn thirty_two_lane_logical_warps_get_safe_rewrites() {
+    let (m, lx) = model(LOGICAL);
+    let i = tok(LOGICAL, &lx, "__shfl_down_sync", 0);
+    assert_eq!(m.warp_at(i), Warp::Logical32);
+    let p = m.plan(LOGICAL.as_bytes(), &lx, i).expect("a plan");
+    assert_eq!(p.applicability, Applicability::Safe);
+    assert!(matches!(p.rewrite, Rewrite::Width32 { .. }));
+    assert_eq!(p.why32, "`& 31`");
+    let b = tok(LOGICAL, &lx, "__ballot_sync", 0);
+    let p = m.plan(LOGICAL.as_bytes(), &lx, b).expect("a ballot plan");
+    assert!(matches!(p.rewrite, Rewrite::OwnHalfBallot { .. }));
+    assert!(m.ballots_rewritten(LOGICAL.as_bytes(), &lx, b));
+    // A shuffle that already passes a width needs nothing.
+    let w = "__device__ float f(float v) {\n  int lane = threadIdx.x % 32;\n  return __shfl_xor(v, 1, 32) + lane;\n}\n";
+    let (m, lx) = model(w);
+    assert!(m
+        .plan(w.as_bytes(), &lx, tok(w, &lx, "__shfl_xor", 0))
+        .is_none());
+}
+
+#[test]
+fn wavefront_lanes_keep_the_64_lane_form() {
+    // The negative twin: lanes from `warpSize`, offsets from `warpSize / 2`.
+    let src = "__global__ void k(const float* x, float* out) {\n  int lane = threadIdx.x % warpSize;\n  float v = x[threadIdx.x];\n  for (int i = warpSize / 2; i > 0; i >>= 1) v += __shfl_down_sync(0xffffffff, v, i);\n  unsigned int b = __ballot_sync(0xffffffff, v > 0);\n  if (lane == 0) out[0] = v + b;\n}\n";
+    let (m, lx) = model(src);
+    let i = tok(src, &lx, "__shfl_down_sync", 0);
+    assert_eq!(m.warp_at(i), Warp::Wavefront);
+    assert!(m.plan(src.as_bytes(), &lx, i).is_none());
+    assert!(m
+        .plan(src.as_bytes(), &lx, tok(src, &lx, "__ballot_sync", 0))
+        .is_none());
+}
+
+#[test]
+fn mixed_lanes_are_unsafe() {
+    let src = "__global__ void k(float* out) {\n  int lane = threadIdx.x % warpSize;\n  float v = lane;\n  for (int i = 16; i > 0; i >>= 1) v += __shfl_down(v, i);\n  out[lane] = v;\n}\n";
+    let (m, lx) = model(src);
+    let i = tok(src, &lx, "__shfl_down", 0);
+    assert_eq!(m.warp_at(i), Warp::Mixed);
+    let p = m.plan(src.as_bytes(), &lx, i).expect("a plan");
+    assert_eq!(p.applicability, Applicability::Unsafe);
+    assert_eq!(p.why64.as_deref(), Some("`warpSize`"));
+}
+
+#[test]
+fn lane_bounded_branches_run_lanes_0_to_31() {
+    let src = "__global__ void k(float* s) {\n  int tid = threadIdx.x;\n  int warp = tid / 32;\n  float v = s[tid];\n  if (threadIdx.x < 32) {\n    v += __shfl_down_sync(0xffffffff, v, 16);\n  }\n  if (tid < 32) v += __shfl_down_sync(0xffffffff, v, 8);\n  if (warp == 0) v += __shfl_down_sync(0xffffffff, v, 4);\n  if (tid < 64) v += __shfl_down_sync(0xffffffff, v, 2);\n  v += __shfl_down_sync(0xffffffff, v, 1);\n  s[tid] = v;\n}\n";
+    let (m, lx) = model(src);
+    let at = |n| tok(src, &lx, "__shfl_down_sync", n);
+    assert_eq!(m.first32(at(0)), Some("threadIdx.x < 32"));
+    assert_eq!(m.first32(at(1)), Some("tid < 32"));
+    assert_eq!(m.first32(at(2)), Some("warp == 0"));
+    assert_eq!(m.first32(at(3)), None);
+    assert_eq!(m.first32(at(4)), None);
+    let early = "__global__ void k(float* s) {\n  if (threadIdx.x >= 32) return;\n  s[0] = __shfl_sync(0xffffffff, s[1], 0);\n}\n";
+    let (m, lx) = model(early);
+    assert!(m.first32(tok(early, &lx, "__shfl_sync", 0)).is_some());
+}
+
+#[test]
+fn an_offsets_only_helper_takes_its_callers_warp() {
+    let helper = "__device__ float warp_sum(float v) {\n  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffff, v, o);\n  return v;\n}\n";
+    // Called from a kernel of 32-lane logical warps: safe.
+    let logical = format!("{helper}__global__ void k(float* p) {{\n  int lane = threadIdx.x & 31;\n  p[lane] = warp_sum(p[lane]);\n}}\n");
+    let (m, lx) = model(&logical);
+    assert_eq!(
+        m.warp_at(tok(&logical, &lx, "__shfl_xor_sync", 0)),
+        Warp::Logical32
+    );
+    // The twin: called from a kernel whose lanes come from `warpSize`: a choice.
+    let wave = format!("{helper}__global__ void k(float* p) {{\n  int lane = threadIdx.x % warpSize;\n  p[lane] = warp_sum(p[lane]);\n}}\n");
+    let (m, lx) = model(&wave);
+    let i = tok(&wave, &lx, "__shfl_xor_sync", 0);
+    assert_eq!(m.warp_at(i), Warp::Mixed);
+    assert_eq!(
+        m.evidence(i).1,
+        Some("called from `k`, whose lanes come from `warpSize`")
+    );
+}
+
+#[test]
+fn a_file_constant_counts_as_its_value() {
+    let src = "#define LANES 32\n__global__ void k(float* s) {\n  int lane = threadIdx.x % LANES;\n  s[0] = __shfl_sync(0xffffffff, s[1], 0) + lane;\n}\n";
+    let (m, lx) = model(src);
+    assert_eq!(m.warp_at(tok(src, &lx, "__shfl_sync", 0)), Warp::Logical32);
+    // A warp size from another header is not known to be 32: not safe.
+    let other = "__global__ void k(float* s) {\n  int lane = threadIdx.x % WARP_SIZE;\n  int w = threadIdx.x / 32;\n  s[w] = __shfl_sync(0xffffffff, s[1], 0) + lane;\n}\n";
+    let (m, lx) = model(other);
+    assert_eq!(m.warp_at(tok(other, &lx, "__shfl_sync", 0)), Warp::Mixed);
+}

@@ -1,0 +1,84 @@
+//! The translator's side of the logical-warp model (`rules::warp_size::logical`): the rewrites
+//! that keep CUDA's meaning where a function's lanes are 32-lane logical warps. HIP's shuffles
+//! default to the wavefront's width (64 on CDNA), so `__shfl_down(v, 16)` in code written for
+//! 32-lane warps reads the other half; AMD's own ports pass width 32. A ballot kept as a 32-bit
+//! mask becomes the lane's own half of the 64-lane ballot.
+//!
+//! Each rewrite carries its applicability: safe ones (the function shows only 32-lane logical
+//! warps) are applied and reported PASS; unsafe ones (32-lane arithmetic beside `warpSize` or
+//! `__lane_id()`) are reported REMEDIATION with the choice spelled out, and applied only with
+//! `port --unsafe-fixes` (then UNKNOWN: a person checks). A second run changes nothing: a
+//! shuffle with a width and a wrapped ballot need no rewrite.
+
+use super::Pass;
+use crate::edit::Edit;
+use crate::gate::Status;
+use crate::lex::{Tok, NO_DIRECTIVE};
+use crate::rules::warp_size::logical::{Applicability, Rewrite, LOGICAL_WARP_REWRITE};
+
+/// The own-half ballot's two halves, around the call.
+const BALLOT_OPEN: &str = "((unsigned int)(";
+const BALLOT_CLOSE: &str = " >> (__lane_id() & 32)))";
+
+pub(super) fn run(p: &mut Pass) {
+    if p.warps.is_empty() {
+        return;
+    }
+    for i in 0..p.lexed.tokens.len() {
+        let t = p.lexed.tokens[i];
+        if t.kind != Tok::Ident || t.directive != NO_DIRECTIVE {
+            continue;
+        }
+        let Some(plan) = p.warps.plan(p.src(), p.lexed, i) else {
+            continue;
+        };
+        let name = String::from_utf8_lossy(p.text(i)).into_owned();
+        let apply = plan.applicability == Applicability::Safe || p.opts.unsafe_fixes;
+        // The finding covers the whole call (what the rewrite changes): a fact of its own
+        // beside HP005/HP006, which flag the name or the mask.
+        let close = match plan.rewrite {
+            Rewrite::Width32 { close } | Rewrite::OwnHalfBallot { close } => close,
+        };
+        let range = t.start as usize..p.lexed.tokens[close].end as usize;
+        let (edits, what) = match plan.rewrite {
+            Rewrite::Width32 { close } => (
+                vec![Edit::insert(p.lexed.tokens[close].start as usize, ", 32")],
+                "width 32 on the shuffle, so each half of a 64-lane wavefront shuffles as one CUDA warp".to_string(),
+            ),
+            Rewrite::OwnHalfBallot { close } => (
+                vec![
+                    Edit::insert(t.start as usize, BALLOT_OPEN),
+                    Edit::insert(p.lexed.tokens[close].end as usize, BALLOT_CLOSE),
+                ],
+                "the lane's own 32-bit half of the 64-lane ballot (`(unsigned int)(… >> (__lane_id() & 32))`), the mask CUDA gave its 32-lane warp".to_string(),
+            ),
+        };
+        if apply {
+            p.edits.extend(edits);
+            p.stats.fixups += 1;
+        }
+        let why64 = plan.why64.as_deref().unwrap_or("");
+        let (status, message, suggestion) = match (plan.applicability, apply) {
+            (Applicability::Safe, _) => (
+                Status::Pass,
+                format!("`{name}` in a function of 32-lane logical warps ({}): {what} (safe rewrite, done by `hipport port`)", plan.why32),
+                None,
+            ),
+            (Applicability::Unsafe, true) => (
+                Status::Unknown,
+                format!("`{name}` in a function that mixes 32-lane logical warps ({}) with wavefront lanes ({why64}): {what} (unsafe rewrite, applied by `--unsafe-fixes`)", plan.why32),
+                Some("check that every lane id, offset and mask of the function means a 32-lane logical warp".to_string()),
+            ),
+            (Applicability::Unsafe, false) => (
+                Status::Remediation,
+                format!("`{name}` in a function that mixes 32-lane logical warps ({}) with wavefront lanes ({why64}): HIP's default width is the 64-lane wavefront, so lanes read the other half", plan.why32),
+                Some(format!("choose: keep 32-lane logical warps ({what}; `hipport port --unsafe-fixes` applies it) or move the kernel to 64 lanes (`warpSize` for lane ids, offsets and masks)")),
+            ),
+        };
+        let mut f = p
+            .ctx
+            .finding(&LOGICAL_WARP_REWRITE, range, message, suggestion);
+        f.status = status;
+        p.findings.push(f);
+    }
+}
