@@ -38,7 +38,7 @@ pub mod yaml;
 
 use crate::finding::Finding;
 use crate::report::FileError;
-use crate::rules::{FileCtx, RuleInfo};
+use crate::registry::{FileCtx, RuleInfo};
 use crate::source::LineIndex;
 use crate::version::Version;
 use crate::walk::{self, Input, WalkOptions};
@@ -47,7 +47,7 @@ use rayon::prelude::*;
 use std::ops::Range;
 use std::path::PathBuf;
 
-/// Every inventory rule, for the registry in `rules::all()`.
+/// Every inventory rule, for the registry in `rules::all()` (which sits above this family).
 pub fn rules() -> Vec<&'static RuleInfo> {
     let mut v: Vec<&'static RuleInfo> = Vec::new();
     for family in [

@@ -5,7 +5,7 @@
 use super::tables::{self, RocmPath};
 use super::words::Site;
 use super::Out;
-use crate::rules::RuleInfo;
+use crate::registry::RuleInfo;
 use std::ops::Range;
 
 rule!(CUDA_PACKAGE_WITH_ROCM_PATH, "HP820", PythonPackage, Remediation, Install,
