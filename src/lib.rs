@@ -6,7 +6,6 @@
 // First: its `rule!` macro declares the rules of both families (`rules` and `inventory`).
 #[macro_use]
 pub(crate) mod registry;
-pub(crate) mod rules;
 /// Public for `cargo xtask fuzz`, which checks a mutated baseline against the CLI.
 pub mod baseline;
 pub mod board;
@@ -30,6 +29,7 @@ pub(crate) mod project_files;
 pub mod record;
 pub mod render;
 pub mod report;
+pub(crate) mod rules;
 pub mod safety;
 pub mod scan;
 pub mod settings;

@@ -134,15 +134,22 @@ fn port_out_refuses_two_roots_that_would_write_one_name() {
     write(&d.path().join("two/a/main.cu"), KERNEL);
     write(&d.path().join("two/b/main.cu"), KERNEL);
     write(&d.path().join("two/c/other.cu"), KERNEL);
-    let r = hipport(d.path(), &["port", "two/a", "two/b", "--out", "ported", "-q"]);
+    let r = hipport(
+        d.path(),
+        &["port", "two/a", "two/b", "--out", "ported", "-q"],
+    );
     assert_eq!(r.code, 2, "{}", show(&r));
     assert!(
-        r.stderr.contains("two/a/main.cu and two/b/main.cu would both be written as main.cu"),
+        r.stderr
+            .contains("two/a/main.cu and two/b/main.cu would both be written as main.cu"),
         "{}",
         show(&r)
     );
     assert!(!d.path().join("ported/main.cu").exists(), "nothing written");
-    let r = hipport(d.path(), &["port", "two/a", "two/c", "--out", "ported", "-q"]);
+    let r = hipport(
+        d.path(),
+        &["port", "two/a", "two/c", "--out", "ported", "-q"],
+    );
     assert_eq!(r.code, 0, "{}", show(&r));
     assert!(read(&d.path().join("ported/main.cu")).contains("hip"));
     assert!(read(&d.path().join("ported/other.cu")).contains("hip"));

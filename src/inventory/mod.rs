@@ -37,8 +37,8 @@ pub mod words;
 pub mod yaml;
 
 use crate::finding::Finding;
-use crate::report::FileError;
 use crate::registry::{FileCtx, RuleInfo};
+use crate::report::FileError;
 use crate::source::LineIndex;
 use crate::version::Version;
 use crate::walk::{self, Input, WalkOptions};
