@@ -112,7 +112,7 @@ pub fn run(a: CheckArgs, settings: &Settings) -> anyhow::Result<i32> {
         .baseline
         .clone()
         .unwrap_or_else(|| root.join(baseline::DEFAULT_FILE));
-    let report = crate::scan::scan_and_apply(&settings)?;
+    let report = crate::scan::scan_and_apply(settings)?;
     for e in &report.errors {
         crate::errln!("hipport: {}: {}", e.path, e.error);
     }

@@ -74,7 +74,7 @@ impl ScanArgs {
 }
 
 pub fn run(a: ScanArgs, settings: &Settings) -> anyhow::Result<i32> {
-    let mut report = crate::scan::scan_and_apply(&settings)?;
+    let mut report = crate::scan::scan_and_apply(settings)?;
     a.view.apply(&mut report)?;
     if a.format == ScanFormat::Html {
         if a.paths.len() != 1 {
