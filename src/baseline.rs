@@ -17,7 +17,10 @@ use std::path::Path;
 
 pub const DEFAULT_FILE: &str = "hipport-baseline.json";
 pub const VERSION: u32 = 1;
-const EXCERPT_CHARS: usize = 80;
+// The excerpt is the finding vocabulary's (rules fill it in); kept here under its old path.
+pub use crate::finding::excerpt;
+#[cfg(test)]
+use crate::finding::EXCERPT_CHARS;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -53,18 +56,6 @@ pub enum BaselineError {
 /// Findings a baseline is about: everything not PASS.
 pub fn counts(f: &Finding) -> bool {
     f.status != Status::Pass
-}
-
-/// The flagged code with runs of whitespace collapsed, cut to a readable length.
-pub fn excerpt(code: &[u8]) -> String {
-    let text = String::from_utf8_lossy(code);
-    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if flat.chars().count() > EXCERPT_CHARS {
-        let cut: String = flat.chars().take(EXCERPT_CHARS).collect();
-        format!("{cut}…")
-    } else {
-        flat
-    }
 }
 
 impl Baseline {

@@ -103,6 +103,21 @@ pub struct Finding {
     pub baseline: Option<BaselineState>,
 }
 
+/// How many characters of flagged code a finding's excerpt keeps.
+pub const EXCERPT_CHARS: usize = 80;
+
+/// The flagged code with runs of whitespace collapsed, cut to a readable length.
+pub fn excerpt(code: &[u8]) -> String {
+    let text = String::from_utf8_lossy(code);
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() > EXCERPT_CHARS {
+        let cut: String = flat.chars().take(EXCERPT_CHARS).collect();
+        format!("{cut}…")
+    } else {
+        flat
+    }
+}
+
 #[cfg(test)]
 impl Finding {
     /// A bare finding for tests of passes that fold or re-status findings: `rule` at `path`

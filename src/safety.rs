@@ -536,56 +536,38 @@ fn unregister(p: &Path) {
     }
 }
 
-/// Blocks SIGINT, SIGTERM and SIGHUP in this thread (and every thread spawned later) and
-/// starts a thread that waits for them: it removes the temporary files of writes in flight,
-/// then lets the signal kill the process as it would have. Call first thing in `main`, before
-/// any other thread starts. Child processes start with an empty signal mask (std resets it).
+/// Catches every signal whose default action ends the process and that can be caught
+/// (SIGINT, SIGTERM, SIGHUP, SIGQUIT, …) and starts a thread that waits for the first one: it
+/// removes the temporary files of writes in flight, then lets the signal kill the process as it
+/// would have (same signal, same exit status). Call first thing in `main`. Child processes start
+/// with the default handlers (`exec` resets caught signals).
 #[cfg(unix)]
 pub fn install_signal_cleanup() {
-    // SAFETY: plain libc calls on a locally owned, initialised sigset.
-    unsafe {
-        let mut set: libc::sigset_t = std::mem::zeroed();
-        libc::sigemptyset(&mut set);
-        // Every signal whose default action ends the process and that can be caught.
-        for s in [
-            libc::SIGINT,
-            libc::SIGTERM,
-            libc::SIGHUP,
-            libc::SIGQUIT,
-            libc::SIGUSR1,
-            libc::SIGUSR2,
-            libc::SIGALRM,
-            libc::SIGVTALRM,
-            libc::SIGPROF,
-            libc::SIGXCPU,
-            libc::SIGXFSZ,
-        ] {
-            libc::sigaddset(&mut set, s);
-        }
-        if libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut()) != 0 {
-            return;
-        }
-        let spawned = std::thread::Builder::new()
-            .name("hipport-signals".into())
-            .spawn(move || {
-                let mut sig: libc::c_int = 0;
-                if libc::sigwait(&set, &mut sig) != 0 {
-                    return;
-                }
-                let temps = TEMPS.lock().unwrap_or_else(|e| e.into_inner());
-                for p in temps.iter() {
-                    let _ = std::fs::remove_file(p);
-                }
-                // Die of the signal, as without the handler (keeping the lock: no new rename).
-                libc::signal(sig, libc::SIG_DFL);
-                libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
-                libc::raise(sig);
-                std::process::exit(128 + sig);
-            });
-        if spawned.is_err() {
-            libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
-        }
-    }
+    use signal_hook::consts::signal::{
+        SIGALRM, SIGHUP, SIGINT, SIGPROF, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGVTALRM, SIGXCPU,
+        SIGXFSZ,
+    };
+    let caught = [
+        SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU,
+        SIGXFSZ,
+    ];
+    let Ok(mut signals) = signal_hook::iterator::Signals::new(caught) else {
+        return;
+    };
+    let _ = std::thread::Builder::new()
+        .name("hipport-signals".into())
+        .spawn(move || {
+            let Some(sig) = signals.forever().next() else {
+                return;
+            };
+            let temps = TEMPS.lock().unwrap_or_else(|e| e.into_inner());
+            for p in temps.iter() {
+                let _ = std::fs::remove_file(p);
+            }
+            // Die of the signal, as without the handler (keeping the lock: no new rename).
+            let _ = signal_hook::low_level::emulate_default_handler(sig);
+            std::process::exit(128 + sig);
+        });
 }
 
 #[cfg(not(unix))]

@@ -8,8 +8,25 @@ use crate::settings::Settings;
 use crate::translate::{LaunchSyntax, Options};
 use crate::walk;
 
+/// Scans the paths with these settings and applies the configuration: what `scan`, `check`
+/// and `gate` report, with the project's gate board attached. `keep_port` keeps the port of
+/// the sources for the HTML page ([`Report::ported`]).
+pub fn scan_and_apply(settings: &Settings, keep_port: bool) -> anyhow::Result<Report> {
+    let report = scan_keeping(settings, keep_port).map_err(anyhow::Error::msg)?;
+    if report.summary.files_scanned == 0 && report.errors.is_empty() {
+        // An empty scan passes everything: say so, and which configuration made it.
+        crate::errln!(
+            "hipport: warning: no file was scanned (config {}): check the paths and the configuration's include/exclude globs",
+            report.target.config
+        );
+    }
+    let mut report = settings.apply(report);
+    crate::board::attach(&settings.paths, &mut report);
+    Ok(report)
+}
+
 /// The raw scan: every finding, before the project's rule levels and decisions
-/// ([`Settings::scan`] applies them), with the contents of the source files that have findings.
+/// ([`scan_and_apply`] applies them), with the contents of the source files that have findings.
 pub fn scan(s: &Settings) -> Result<Report, String> {
     scan_keeping(s, false)
 }

@@ -13,6 +13,9 @@
 //!
 //! A ROCm release line hipport does not know is warned about once, the same way in every
 //! command, whichever source named it.
+//!
+//! `Settings` holds resolved data and pure functions of it ([`Settings::apply`] filters a
+//! report); it runs no command. Scanning with them is [`crate::scan::scan_and_apply`].
 
 use crate::config::{self, Config};
 use crate::finding::Finding;
@@ -361,37 +364,6 @@ impl Settings {
                 shown
             }
         })
-    }
-
-    /// Scans the paths with these settings and applies the configuration: what `scan`, `check`
-    /// and `gate` report.
-    pub fn scan(&self) -> anyhow::Result<Report> {
-        self.scan_with(false)
-    }
-
-    /// [`Settings::scan`], keeping the port of the sources for the HTML page
-    /// ([`Report::ported`]).
-    pub fn scan_keeping_port(&self) -> anyhow::Result<Report> {
-        self.scan_with(true)
-    }
-
-    fn scan_with(&self, keep_port: bool) -> anyhow::Result<Report> {
-        let report = if keep_port {
-            crate::scan::scan_keeping_port(self)
-        } else {
-            crate::scan::scan(self)
-        }
-        .map_err(anyhow::Error::msg)?;
-        if report.summary.files_scanned == 0 && report.errors.is_empty() {
-            // An empty scan passes everything: say so, and which configuration made it.
-            crate::errln!(
-                "hipport: warning: no file was scanned (config {}): check the paths and the configuration's include/exclude globs",
-                report.target.config
-            );
-        }
-        let mut report = self.apply(report);
-        crate::board::attach(&self.paths, &mut report);
-        Ok(report)
     }
 }
 

@@ -2,6 +2,11 @@
 //!
 //! A missing patch compares as 0, but is remembered so that a version prints as it was written
 //! and so that `record target` can insist on a full `X.Y.Z` where one is required.
+//!
+//! Not the `semver` crate: ROCm and CUDA releases are written `6.2` and `12.4` as often as
+//! `6.2.4`, which `semver::Version` rejects (it requires `X.Y.Z`), and these versions have no
+//! pre-release or build part for it to order. Python versions (`2.3.1+cu121`) are PEP 440 and
+//! read with `pep440_rs` where the inventory needs them.
 
 use std::cmp::Ordering;
 use std::fmt;

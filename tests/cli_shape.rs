@@ -126,6 +126,37 @@ fn several_roots_with_the_same_file_name_stay_apart() {
     );
 }
 
+/// `port --out DIR` writes each file under its name relative to its root: two roots holding the
+/// same name are refused (exit 2, both inputs named, nothing written); two roots whose names
+/// differ are written side by side (the negative twin).
+#[test]
+fn port_out_refuses_two_roots_that_would_write_one_name() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(d.path().join(".git")).unwrap();
+    write(&d.path().join("two/a/main.cu"), KERNEL);
+    write(&d.path().join("two/b/main.cu"), KERNEL);
+    write(&d.path().join("two/c/other.cu"), KERNEL);
+    let r = hipport(
+        d.path(),
+        &["port", "two/a", "two/b", "--out", "ported", "-q"],
+    );
+    assert_eq!(r.code, 2, "{}", show(&r));
+    assert!(
+        r.stderr
+            .contains("two/a/main.cu and two/b/main.cu would both be written as main.cu"),
+        "{}",
+        show(&r)
+    );
+    assert!(!d.path().join("ported/main.cu").exists(), "nothing written");
+    let r = hipport(
+        d.path(),
+        &["port", "two/a", "two/c", "--out", "ported", "-q"],
+    );
+    assert_eq!(r.code, 0, "{}", show(&r));
+    assert!(read(&d.path().join("ported/main.cu")).contains("hip"));
+    assert!(read(&d.path().join("ported/other.cu")).contains("hip"));
+}
+
 #[test]
 fn scan_exits_by_status_as_ruff() {
     let (_d, proj) = project();

@@ -112,11 +112,7 @@ pub fn run(a: CheckArgs, settings: &Settings) -> anyhow::Result<i32> {
         .baseline
         .clone()
         .unwrap_or_else(|| root.join(baseline::DEFAULT_FILE));
-    let report = if a.format == ScanFormat::Html {
-        settings.scan_keeping_port()?
-    } else {
-        settings.scan()?
-    };
+    let report = crate::scan::scan_and_apply(settings, a.format == ScanFormat::Html)?;
     for e in &report.errors {
         crate::errln!("hipport: {}: {}", e.path, e.error);
     }

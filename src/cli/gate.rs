@@ -50,7 +50,7 @@ pub fn run(a: GateArgs, settings: &Settings) -> anyhow::Result<i32> {
     }
     // The inventory gate sees what `scan` reports on this tree: the same target, rule levels,
     // suppressions and accepted items.
-    let report = settings.scan().map_err(|e| format!("{e:#}"));
+    let report = crate::scan::scan_and_apply(settings, false).map_err(|e| format!("{e:#}"));
     let board = match &report {
         // The scan carries the project's board (the same computation); a record that cannot
         // be read is still this command's error.

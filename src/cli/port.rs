@@ -127,6 +127,9 @@ pub fn run(a: PortArgs, settings: &Settings) -> anyhow::Result<i32> {
     if full_tree {
         others.extend(generated);
     }
+    if a.out.is_some() {
+        out_collision(&inputs, &others)?;
+    }
     if a.output.is_some() && (inputs.len() != 1 || a.paths.len() != 1 || !a.paths[0].is_file()) {
         bail!("-o/--output takes exactly one input file");
     }
@@ -606,6 +609,25 @@ fn in_tree_path(i: &Input) -> anyhow::Result<PathBuf> {
 
 /// Copies a non-source file into the `--out` tree, or recreates a symlink whose target stays
 /// inside the input tree (one that points outside is reported and not copied).
+/// `--out DIR` writes each file under its name relative to its root, so two roots holding the
+/// same name (`a/main.cu`, `b/main.cu`) would write one destination twice: refused before
+/// anything is written, naming both inputs (`scan` keeps such files apart by their path as
+/// given; a tree written under DIR has one name per file).
+fn out_collision(inputs: &[Input], others: &[Input]) -> anyhow::Result<()> {
+    let mut seen: std::collections::BTreeMap<&Path, &Input> = std::collections::BTreeMap::new();
+    for i in inputs.iter().chain(others) {
+        if let Some(first) = seen.insert(i.rel_os(), i) {
+            bail!(
+                "--out: {} and {} would both be written as {}: give one root, or port each root with its own --out",
+                first.path.display(),
+                i.path.display(),
+                i.rel_os().display()
+            );
+        }
+    }
+    Ok(())
+}
+
 fn copy_other(i: &Input, out: &Path) -> Result<(), String> {
     let dest = out.join(i.rel_os());
     let fail =

@@ -47,7 +47,7 @@ pub fn run(a: ReportArgs, settings: &Settings) -> anyhow::Result<i32> {
     if !a.path.exists() {
         anyhow::bail!("{}: no such file or directory", a.path.display());
     }
-    let report = settings.scan_keeping_port()?;
+    let report = crate::scan::scan_and_apply(settings, true)?;
     for e in &report.errors {
         crate::errln!("hipport: {}: {}", e.path, e.error);
     }

@@ -74,11 +74,7 @@ impl ScanArgs {
 }
 
 pub fn run(a: ScanArgs, settings: &Settings) -> anyhow::Result<i32> {
-    let mut report = if a.format == ScanFormat::Html {
-        settings.scan_keeping_port()?
-    } else {
-        settings.scan()?
-    };
+    let mut report = crate::scan::scan_and_apply(settings, a.format == ScanFormat::Html)?;
     a.view.apply(&mut report)?;
     if a.format == ScanFormat::Html {
         if a.paths.len() != 1 {

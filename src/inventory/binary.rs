@@ -4,7 +4,7 @@
 //! ELF is read with `goblin`, wheels with `zip`.
 
 use super::Out;
-use crate::rules::RuleInfo;
+use crate::registry::RuleInfo;
 use goblin::elf::Elf;
 use std::io::Read;
 

@@ -1,7 +1,7 @@
 //! build-system rules: CMake, Makefiles, shell build scripts and Bazel that build with nvcc or
 //! link CUDA libraries, with the HIP form of each.
 
-use crate::rules::RuleInfo;
+use crate::registry::RuleInfo;
 
 rule!(CMAKE_CUDA_LANGUAGE, "HP840", BuildSystem, Remediation, Build,
     summary: "CMake enables the CUDA language (`LANGUAGES CUDA`, `enable_language(CUDA)`).",

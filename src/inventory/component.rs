@@ -18,7 +18,7 @@ use super::{rocm_branch, ts};
 use crate::finding::{fingerprint, Finding};
 use crate::gate::Status;
 use crate::kinds::python::{Kind as K, NodeExt};
-use crate::rules::RuleInfo;
+use crate::registry::RuleInfo;
 use std::collections::{BTreeMap, BTreeSet};
 
 rule!(CUDA_ONLY_COMPONENT, "HP833", NativeExtension, Unknown, Build,

@@ -1,7 +1,7 @@
 //! container rules: Dockerfiles and compose files built on NVIDIA images or configured for the
 //! NVIDIA container runtime.
 
-use crate::rules::RuleInfo;
+use crate::registry::RuleInfo;
 
 rule!(NVIDIA_BASE_IMAGE, "HP860", Container, Remediation, Build,
     summary: "An image built on or running an NVIDIA image (`nvidia/cuda`, `nvcr.io/nvidia/...`).",

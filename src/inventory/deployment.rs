@@ -1,7 +1,7 @@
 //! deployment rules: Kubernetes/Helm manifests and compose services that schedule onto NVIDIA
 //! GPUs through the NVIDIA device plugin, runtime class, labels or GPU operator.
 
-use crate::rules::RuleInfo;
+use crate::registry::RuleInfo;
 
 rule!(K8S_NVIDIA_GPU_RESOURCE, "HP870", Deployment, Remediation, Init,
     summary: "A pod requests `nvidia.com/gpu`.",

@@ -4,7 +4,7 @@
 
 use super::tables::{self, RcclStatus};
 use super::Out;
-use crate::rules::RuleInfo;
+use crate::registry::RuleInfo;
 use std::ops::Range;
 
 rule!(NCCL_TUNING_ENV, "HP890", Distributed, Remediation, Performance,

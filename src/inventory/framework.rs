@@ -1,7 +1,7 @@
 //! framework-namespace rules: CUDA-named framework APIs that PyTorch on ROCm keeps as they are.
 //! They are inventoried as PASS with the reason, so a reviewer sees them and nobody "fixes" them.
 
-use crate::rules::RuleInfo;
+use crate::registry::RuleInfo;
 
 rule!(TORCH_CUDA_NAMESPACE, "HP800", FrameworkNamespace, Pass, Runtime,
     summary: "`torch.cuda.*`, `torch.device(\"cuda\")`, `.cuda()`, `.to(\"cuda\")`: PyTorch's device namespace.",

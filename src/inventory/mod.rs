@@ -45,8 +45,8 @@ pub mod yaml;
 pub mod yaml_tree;
 
 use crate::finding::Finding;
+use crate::registry::{FileCtx, RuleInfo};
 use crate::report::FileError;
-use crate::rules::{FileCtx, RuleInfo};
 use crate::source::LineIndex;
 use crate::version::Version;
 use crate::walk::{self, Input, WalkOptions};
@@ -55,7 +55,7 @@ use rayon::prelude::*;
 use std::ops::Range;
 use std::path::PathBuf;
 
-/// Every inventory rule, for the registry in `rules::all()`.
+/// Every inventory rule, for the registry in `rules::all()` (which sits above this family).
 pub fn rules() -> Vec<&'static RuleInfo> {
     let mut v: Vec<&'static RuleInfo> = Vec::new();
     for family in [

@@ -1,7 +1,7 @@
 //! monitoring rules: nvidia-smi (also in health, readiness and liveness checks), NVML/pynvml,
 //! DCGM and NVIDIA profilers, with the AMD tool for each.
 
-use crate::rules::RuleInfo;
+use crate::registry::RuleInfo;
 
 rule!(NVIDIA_SMI, "HP880", Monitoring, Remediation, Runtime,
     summary: "Runs `nvidia-smi` (in a script, a health check or a Kubernetes probe).",

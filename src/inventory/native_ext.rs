@@ -1,6 +1,6 @@
 //! native-extension rules: PyTorch C++/CUDA extensions and the nvcc-only flags in them.
 
-use crate::rules::RuleInfo;
+use crate::registry::RuleInfo;
 
 rule!(TORCH_CUDA_EXTENSION, "HP830", NativeExtension, Unknown, Build,
     summary: "A PyTorch CUDA extension (`CUDAExtension`, `cpp_extension.load(..., sources=[*.cu])`).",

@@ -5,7 +5,7 @@
 use super::tables::{self, RocmPath};
 use super::words::Site;
 use super::Out;
-use crate::rules::RuleInfo;
+use crate::registry::RuleInfo;
 use std::ops::Range;
 
 rule!(CUDA_PACKAGE_WITH_ROCM_PATH, "HP820", PythonPackage, Remediation, Install,
@@ -71,16 +71,10 @@ pub fn parse_req(spec: &str, offset: usize) -> Option<Req> {
     }
     let name = &s[..end];
     let rest = s[end..].split(';').next().unwrap_or("");
-    let mut cuda_marker = None;
-    if let Some(i) = rest.find("+cu") {
-        let m: String = rest[i + 1..]
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric())
-            .collect();
-        if m.len() > 2 && m[2..].chars().all(|c| c.is_ascii_digit()) {
-            cuda_marker = Some(m);
-        }
-    }
+    // The versions of the spec (`==2.3.1+cu121`, conda's `=2.3.1+cu121`), each read as PEP 440.
+    let mut cuda_marker = rest
+        .split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '+' | '!' | '-' | '_')))
+        .find_map(cuda_local_label);
     if cuda_marker.is_none() && rest.starts_with('[') {
         let extras = rest[1..].split(']').next().unwrap_or("");
         cuda_marker = extras
@@ -93,6 +87,20 @@ pub fn parse_req(spec: &str, offset: usize) -> Option<Req> {
         name: name.to_string(),
         name_range: offset + lead..offset + lead + end,
         cuda_marker,
+    })
+}
+
+/// The CUDA build label of a PEP 440 version's local part (`2.3.1+cu121` → `cu121`), read with
+/// `pep440_rs`; `None` for another label (`+cpu`, `+rocm6.2`) or for text that is no version.
+pub fn cuda_local_label(version: &str) -> Option<String> {
+    let v: pep440_rs::Version = version.trim().parse().ok()?;
+    v.local().iter().find_map(|seg| match seg {
+        pep440_rs::LocalSegment::String(s)
+            if s.len() > 2 && s.starts_with("cu") && s[2..].bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            Some(s.clone())
+        }
+        _ => None,
     })
 }
 
@@ -284,6 +292,25 @@ mod tests {
         assert!(parse_req("-r other.txt", 0).is_none());
         assert!(parse_req("git+https://x/y", 0).is_none());
         assert_eq!(parse_req("requests>=2", 0).unwrap().cuda_marker, None);
+        // conda's single `=`, and a label after the CUDA one.
+        let r = parse_req("pytorch=2.1.0+cu118.post1", 0).unwrap();
+        assert_eq!(r.cuda_marker.as_deref(), Some("cu118"));
+        // Not a CUDA build: another local label, or `+cu` outside a version.
+        assert_eq!(parse_req("torch==2.3.1+cpu", 0).unwrap().cuda_marker, None);
+        assert_eq!(
+            parse_req("torch==2.3.1+rocm6.2", 0).unwrap().cuda_marker,
+            None
+        );
+        assert_eq!(parse_req("torch==2.3.1+cuda", 0).unwrap().cuda_marker, None);
+    }
+
+    #[test]
+    fn cuda_local_labels_are_read_as_pep440() {
+        assert_eq!(cuda_local_label("2.3.1+cu121").as_deref(), Some("cu121"));
+        assert_eq!(cuda_local_label(" 2.3.1+CU121 ").as_deref(), Some("cu121"));
+        assert_eq!(cuda_local_label("2.3.1+cpu"), None);
+        assert_eq!(cuda_local_label("2.3.1"), None);
+        assert_eq!(cuda_local_label("not a version+cu121"), None);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! strings for NVRTC / `cuModuleLoadData`. AMD GPUs cannot load any of them.
 
 use super::Out;
-use crate::rules::RuleInfo;
+use crate::registry::RuleInfo;
 
 rule!(PTX_FILE, "HP910", PtxArtifact, Unknown, Runtime,
     summary: "A PTX file (NVIDIA virtual ISA) in the tree.",

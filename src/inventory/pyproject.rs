@@ -166,8 +166,7 @@ pub fn scan(out: &mut Out, flavor: Flavor) {
                 });
                 if let Some(name) = get(t, "name") {
                     if let DeValue::String(s) = name.get_ref() {
-                        let marker =
-                            version.and_then(|v| v.find("+cu").map(|i| v[i + 1..].to_string()));
+                        let marker = version.as_deref().and_then(packages::cuda_local_label);
                         let req = Req {
                             name: s.to_string(),
                             name_range: inner(out.src(), name.span()),

@@ -1,7 +1,7 @@
 //! version-check rules outside C++: Python and scripts that branch on the CUDA version or on
 //! NVIDIA compute capability, which mean something else (or nothing) on ROCm.
 
-use crate::rules::RuleInfo;
+use crate::registry::RuleInfo;
 
 rule!(TORCH_VERSION_CUDA, "HP810", VersionCheck, Remediation, Runtime,
     summary: "Code reads `torch.version.cuda`, which is None on ROCm builds.",

@@ -56,16 +56,19 @@ fn header(w: &mut dyn Write, name: &[u8], new_file: bool) -> io::Result<()> {
     w.write_all(b"\n")
 }
 
+/// The line diff of `old` and `new`, every line taken as newline-terminated, so a last line
+/// without one gets git's `\ No newline at end of file` marker.
+fn line_diff<'a>(old: &'a [u8], new: &'a [u8]) -> similar::TextDiff<'a, 'a, [u8]> {
+    similar::TextDiff::configure()
+        .algorithm(similar::Algorithm::Myers)
+        .newline_terminated(true)
+        .diff_lines(old, new)
+}
+
 /// A file the port creates (`hipport_compat.h`), as a git "new file" diff.
 pub fn write_new_file(w: &mut dyn Write, rel: &str, new: &[u8]) -> io::Result<()> {
-    let text = String::from_utf8_lossy(new);
-    let lines: Vec<&str> = text.lines().collect();
     header(w, rel.as_bytes(), true)?;
-    writeln!(w, "@@ -0,0 +1,{} @@", lines.len())?;
-    for l in lines {
-        writeln!(w, "+{l}")?;
-    }
-    Ok(())
+    line_diff(b"", new).unified_diff().to_writer(w)
 }
 
 /// Writes the diff of one file; nothing when `old == new`. `rel` is the name relative to the
@@ -87,7 +90,9 @@ const RED: &[u8] = b"\x1b[31m";
 const GREEN: &[u8] = b"\x1b[32m";
 const RESET: &[u8] = b"\x1b[0m";
 
-/// [`write_file_diff`], coloured when `colour` (a terminal, or `--color always`).
+/// [`write_file_diff`], coloured when `colour` (a terminal, or `--color always`). Hunks, their
+/// `@@` headers and the missing-newline marker are `similar`'s unified diff (context 3); only
+/// the colours are painted here.
 pub fn write_file_diff_styled(
     w: &mut dyn Write,
     rel: impl AsRef<[u8]>,
@@ -98,71 +103,42 @@ pub fn write_file_diff_styled(
     if old == new {
         return Ok(());
     }
-    let paint = |w: &mut dyn Write, style: &[u8]| -> io::Result<()> {
-        if colour {
-            w.write_all(style)?;
-        }
-        Ok(())
-    };
-    let diff = similar::TextDiff::configure()
-        .algorithm(similar::Algorithm::Myers)
-        .diff_lines(old, new);
-    paint(w, BOLD)?;
+    let diff = line_diff(old, new);
+    let udiff = diff.unified_diff();
+    if !colour {
+        header(w, rel.as_ref(), false)?;
+        return udiff.to_writer(w);
+    }
+    w.write_all(BOLD)?;
     header(w, rel.as_ref(), false)?;
-    paint(w, RESET)?;
-    for group in diff.grouped_ops(3) {
-        let (first, last) = (&group[0], &group[group.len() - 1]);
-        let old_range = first.old_range().start..last.old_range().end;
-        let new_range = first.new_range().start..last.new_range().end;
-        paint(w, CYAN)?;
-        write!(
-            w,
-            "@@ -{} +{} @@",
-            hunk_range(old_range.start, old_range.len()),
-            hunk_range(new_range.start, new_range.len())
-        )?;
-        paint(w, RESET)?;
+    w.write_all(RESET)?;
+    for hunk in udiff.iter_hunks() {
+        w.write_all(CYAN)?;
+        write!(w, "{}", hunk.header())?;
+        w.write_all(RESET)?;
         writeln!(w)?;
-        for op in &group {
-            for change in diff.iter_changes(op) {
-                let sign = match change.tag() {
-                    similar::ChangeTag::Equal => b' ',
-                    similar::ChangeTag::Delete => b'-',
-                    similar::ChangeTag::Insert => b'+',
-                };
-                let line: &[u8] = change.value();
-                let style = match sign {
-                    b'-' => Some(RED),
-                    b'+' => Some(GREEN),
-                    _ => None,
-                };
-                if let Some(style) = style {
-                    paint(w, style)?;
-                }
-                w.write_all(&[sign])?;
-                let body = line.strip_suffix(b"\n").unwrap_or(line);
-                w.write_all(body)?;
-                if style.is_some() {
-                    paint(w, RESET)?;
-                }
-                if body.len() < line.len() {
-                    w.write_all(b"\n")?;
-                }
-                if !line.ends_with(b"\n") {
-                    w.write_all(b"\n\\ No newline at end of file\n")?;
-                }
+        for change in hunk.iter_changes() {
+            let style = match change.tag() {
+                similar::ChangeTag::Equal => None,
+                similar::ChangeTag::Delete => Some(RED),
+                similar::ChangeTag::Insert => Some(GREEN),
+            };
+            let line: &[u8] = change.value();
+            let body = line.strip_suffix(b"\n").unwrap_or(line);
+            w.write_all(style.unwrap_or_default())?;
+            write!(w, "{}", change.tag())?;
+            w.write_all(body)?;
+            if style.is_some() {
+                w.write_all(RESET)?;
+            }
+            if body.len() < line.len() {
+                w.write_all(b"\n")?;
+            } else {
+                w.write_all(b"\n\\ No newline at end of file\n")?;
             }
         }
     }
     Ok(())
-}
-
-fn hunk_range(start: usize, len: usize) -> String {
-    match len {
-        0 => format!("{start},0"),
-        1 => format!("{}", start + 1),
-        _ => format!("{},{}", start + 1, len),
-    }
 }
 
 #[cfg(test)]
@@ -192,5 +168,36 @@ mod tests {
         assert!(out.starts_with(
             b"diff --git \"a/n\\nl.cu\" \"b/n\\nl.cu\"\n--- \"a/n\\nl.cu\"\n+++ \"b/n\\nl.cu\"\n@@"
         ));
+    }
+
+    #[test]
+    fn a_new_file_is_one_hunk_from_nothing() {
+        let mut out = Vec::new();
+        write_new_file(&mut out, "h.h", b"#pragma once\r\nint x;\n").unwrap();
+        assert_eq!(
+            out,
+            b"diff --git a/h.h b/h.h\nnew file mode 100644\n--- /dev/null\n+++ b/h.h\n@@ -0,0 +1,2 @@\n+#pragma once\r\n+int x;\n"
+        );
+        let mut out = Vec::new();
+        write_new_file(&mut out, "h.h", b"a").unwrap();
+        assert!(out.ends_with(b"@@ -0,0 +1 @@\n+a\n\\ No newline at end of file\n"));
+    }
+
+    #[test]
+    fn colour_paints_the_same_lines() {
+        let (old, new) = (b"x\ncudaFree(p);".as_slice(), b"x\nhipFree(p);".as_slice());
+        let mut plain = Vec::new();
+        write_file_diff(&mut plain, "a.cu", old, new).unwrap();
+        let mut painted = Vec::new();
+        write_file_diff_styled(&mut painted, "a.cu", old, new, true).unwrap();
+        assert_ne!(plain, painted);
+        let mut stripped = String::from_utf8(painted).unwrap();
+        for style in ["\x1b[1m", "\x1b[36m", "\x1b[31m", "\x1b[32m", "\x1b[0m"] {
+            stripped = stripped.replace(style, "");
+        }
+        assert_eq!(stripped.as_bytes(), plain.as_slice());
+        let mut none = Vec::new();
+        write_file_diff_styled(&mut none, "a.cu", old, old, true).unwrap();
+        assert!(none.is_empty(), "no diff for equal content");
     }
 }

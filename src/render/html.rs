@@ -15,6 +15,7 @@
 
 pub mod model;
 mod perf;
+mod words;
 
 use crate::gate::Status;
 pub use model::{BoardSource, FileText, Input, Page};

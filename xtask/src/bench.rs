@@ -1,7 +1,9 @@
 //! `cargo xtask bench [--size MB] [--tree PATH]... [--hipify-perl PATH] [--runs N]`: ports a
 //! generated CUDA corpus (and any real trees given) with the release binary, and prints wall
 //! time, MB/s, files/s and peak memory; runs hipify-perl on the same files side by side when it
-//! is available (`--hipify-perl`, `$HIPIFY_PERL`, or on PATH).
+//! is available (`--hipify-perl`, `$HIPIFY_PERL`, or on PATH). A parse-only pass over the same
+//! files (read + tree-sitter parse, no rules, no translation, one thread per core) is the floor
+//! a scan cannot go below; its ratio to `scan` and `port` is printed.
 
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
@@ -241,9 +243,22 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
             scan_s,
             Some(r),
         );
+        let parse_s = (0..a.runs)
+            .map(|_| parse_floor(&files))
+            .fold(f64::MAX, f64::min);
+        row(
+            "tree-sitter",
+            &format!("{name}: parse only, no rules"),
+            files.len(),
+            bytes,
+            parse_s,
+            None,
+        );
         ratios.push(format!(
-            "{name}: scan / port (diff) = {:.2}",
-            scan_s / port_s
+            "{name}: scan / port (diff) = {:.2}; scan / parse floor = {:.2}; port (diff) / parse floor = {:.2}",
+            scan_s / port_s,
+            scan_s / parse_s,
+            port_s / parse_s
         ));
         if let Some(perl) = &a.hipify_perl {
             let mut cmd = Command::new("perl");
@@ -286,6 +301,29 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
     }
     println!("peak MiB: the run's maximum resident set size (wait4 rusage).");
     Ok(ExitCode::SUCCESS)
+}
+
+/// Wall seconds to read and parse every file with hipport's tree-sitter CUDA parser, nothing
+/// else, on one thread per core (as the scan's worker pool). The parser crates are built at
+/// opt-level 2 in every profile, so this in-process figure compares with the release binary.
+fn parse_floor(files: &[PathBuf]) -> f64 {
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let start = Instant::now();
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(f) = files.get(i) else { break };
+                if let Ok(bytes) = std::fs::read(f) {
+                    std::hint::black_box(hipport::parse::parse(&bytes));
+                }
+            });
+        }
+    });
+    start.elapsed().as_secs_f64()
 }
 
 /// The fastest of `runs` timed runs (wall seconds, that run's peak MiB).

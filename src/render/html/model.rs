@@ -220,6 +220,12 @@ pub struct Row {
     pub g: Option<u32>,
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub f: Vec<usize>,
+    /// Changed words of `a` and of `b` on a changed pair of lines: `[start, end)` in UTF-16
+    /// units of the text (what the page's script slices), for the word-level highlight.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub wa: Vec<[u32; 2]>,
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub wb: Vec<[u32; 2]>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -558,14 +564,21 @@ fn page_file(path: &str, text: Option<&FileText>, fs: &[&PageFinding]) -> PageFi
                         let oi = o.start + k;
                         let ni = n.start + k;
                         let (oi, ni) = ((oi < o.end).then_some(oi), (ni < n.end).then_some(ni));
+                        let (a, b) = (oi.map(|i| line_text(ol[i])), ni.map(|i| line_text(nl[i])));
+                        let (wa, wb) = match (&a, &b) {
+                            (Some(a), Some(b)) => super::words::changed_words(a, b),
+                            _ => (Vec::new(), Vec::new()),
+                        };
                         all.push(Row {
                             k: 1,
                             o: oi.map(|i| i as u32 + 1),
                             n: ni.map(|i| i as u32 + 1),
-                            a: oi.map(|i| line_text(ol[i])),
-                            b: ni.map(|i| line_text(nl[i])),
+                            a,
+                            b,
                             g: None,
                             f: Vec::new(),
+                            wa,
+                            wb,
                         });
                     }
                 }
@@ -613,6 +626,8 @@ fn ctx_row(i: usize, j: usize, l: &[u8]) -> Row {
         b: None,
         g: None,
         f: Vec::new(),
+        wa: Vec::new(),
+        wb: Vec::new(),
     }
 }
 
@@ -625,6 +640,8 @@ fn gap(n: u32) -> Row {
         b: None,
         g: Some(n),
         f: Vec::new(),
+        wa: Vec::new(),
+        wb: Vec::new(),
     }
 }
 

@@ -220,8 +220,8 @@
     var pending = []; // unified: findings wait for the end of a change run
     var dels = [], adds = [];
     function flush() {
-      dels.forEach(function (r) { tb.appendChild(uniRow(r.o, null, '−', r.a, 'del')); });
-      adds.forEach(function (r) { tb.appendChild(uniRow(null, r.n, '+', r.b, 'ins')); });
+      dels.forEach(function (r) { tb.appendChild(uniRow(r.o, null, '−', r.a, 'del', r.wa)); });
+      adds.forEach(function (r) { tb.appendChild(uniRow(null, r.n, '+', r.b, 'ins', r.wb)); });
       dels = []; adds = [];
       pending.forEach(function (id) { tb.appendChild(findingRow(id, width)); });
       pending = [];
@@ -253,11 +253,24 @@
   }
 
   function num(n) { return el('td', 'ln', n === undefined || n === null ? '' : String(n)); }
-  function codeCell(text, cls) {
+  // words: [start, end) spans (UTF-16 units) of the changed words, marked inside the line.
+  function codeCell(text, cls, words) {
     var td = el('td', 'src ' + (cls || ''));
     if (text !== undefined && text !== null) {
       var tag = cls === 'del' ? 'del' : cls === 'ins' ? 'ins' : 'span';
-      td.appendChild(el(tag, null, text));
+      if (!words || !words.length) {
+        td.appendChild(el(tag, null, text));
+        return td;
+      }
+      var line = el(tag);
+      var at = 0;
+      words.forEach(function (w) {
+        if (w[0] > at) line.appendChild(document.createTextNode(text.slice(at, w[0])));
+        line.appendChild(el('mark', 'word', text.slice(w[0], w[1])));
+        at = w[1];
+      });
+      if (at < text.length) line.appendChild(document.createTextNode(text.slice(at)));
+      td.appendChild(line);
     }
     return td;
   }
@@ -272,18 +285,18 @@
     var chg = r.k === 1;
     tr.appendChild(num(r.o));
     tr.appendChild(el('td', 'sign', chg && r.a !== undefined ? '−' : ''));
-    tr.appendChild(codeCell(r.a, chg ? 'del' : 'ctx'));
+    tr.appendChild(codeCell(r.a, chg ? 'del' : 'ctx', r.wa));
     tr.appendChild(num(r.n));
     tr.appendChild(el('td', 'sign', chg && r.b !== undefined ? '+' : ''));
-    tr.appendChild(codeCell(chg ? r.b : r.a, chg ? 'ins' : 'ctx'));
+    tr.appendChild(codeCell(chg ? r.b : r.a, chg ? 'ins' : 'ctx', r.wb));
     return tr;
   }
-  function uniRow(o, n, sign, text, cls) {
+  function uniRow(o, n, sign, text, cls, words) {
     var tr = el('tr', cls === 'ctx' ? 'ctx' : 'chg');
     tr.appendChild(num(o));
     tr.appendChild(num(n));
     tr.appendChild(el('td', 'sign', sign));
-    tr.appendChild(codeCell(text, cls));
+    tr.appendChild(codeCell(text, cls, words));
     return tr;
   }
   function findingRow(id, width) {
