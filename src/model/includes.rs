@@ -60,7 +60,7 @@ pub fn dir_of(rel: &str) -> &str {
     rel.rsplit_once('/').map_or("", |(d, _)| d)
 }
 
-/// The include roots of a tree: the root, then every folder named like [`ROOT_NAMES`] that holds
+/// The include roots of a tree: the root, then every folder named like `ROOT_NAMES` that holds
 /// a file of the tree, sorted (shallow first, then by name).
 pub fn roots<'a>(files: impl Iterator<Item = &'a str>) -> Vec<String> {
     let mut found: BTreeSet<(usize, String)> = BTreeSet::new();

@@ -6,7 +6,7 @@
 //! files it includes (transitively, see [`super::includes`]) define.
 //!
 //! Facts: quoted includes; macros, with the arm that defines them (the ROCm arm of a platform
-//! test, a CUDA-only arm, or both/unknown, as [`crate::rules::hipside`] evaluates the branches);
+//! test, a CUDA-only arm, or both/unknown, as `rules::hipside` evaluates the branches);
 //! functions defined or declared in a ROCm arm (name and parameter text: enough to see a compat
 //! shim collide); file-scope integer constants (`static const int WS = 32;`,
 //! `constexpr int kWarp = 32;`, `#define WARP 32`) outside CUDA-only arms; object-like macros

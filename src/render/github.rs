@@ -65,7 +65,7 @@ pub fn annotation(f: &Finding, is_new: bool, decision: Option<&str>) -> Option<S
 /// one file are summarised in the job summary (the Markdown report) instead.
 pub const MAX_PER_RULE_AND_FILE: usize = 3;
 
-/// Writes the annotations, one per fact ([`crate::rules::facts::groups`]: a decision such as a
+/// Writes the annotations, one per fact (`rules::facts::groups`: a decision such as a
 /// CMake build is one annotation with its counts), at most [`MAX_PER_RULE_AND_FILE`] per rule
 /// and file, in the order that makes the first ones count (GitHub shows about ten warnings and
 /// ten errors per step and drops the rest): new findings (against a baseline) first, then by
