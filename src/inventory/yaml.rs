@@ -42,24 +42,7 @@ fn scalar_text(n: Node, src: &[u8]) -> Option<(String, Range<usize>)> {
     } else {
         n
     };
-    match n.node_kind() {
-        K::PlainScalar => Some((ts::text(n, src).trim().to_string(), n.byte_range())),
-        K::DoubleQuoteScalar | K::SingleQuoteScalar => {
-            let t = ts::text(n, src);
-            let r = n.byte_range();
-            Some((
-                t[1..t.len().saturating_sub(1)].to_string(),
-                r.start + 1..r.end - 1,
-            ))
-        }
-        K::BlockScalar => {
-            let t = ts::text(n, src);
-            let nl = t.find('\n').map_or(t.len(), |i| i + 1);
-            let r = n.byte_range();
-            Some((t[nl..].to_string(), r.start + nl..r.end))
-        }
-        _ => None,
-    }
+    super::yaml_tree::scalar(n, src)
 }
 
 fn collect(

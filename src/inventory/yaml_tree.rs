@@ -49,7 +49,7 @@ impl Y {
     }
 }
 
-fn scalar(n: Node, src: &[u8]) -> Option<(String, Range<usize>)> {
+pub(crate) fn scalar(n: Node, src: &[u8]) -> Option<(String, Range<usize>)> {
     match n.node_kind() {
         K::PlainScalar => Some((ts::text(n, src).trim().to_string(), n.byte_range())),
         K::DoubleQuoteScalar | K::SingleQuoteScalar => {

@@ -341,26 +341,7 @@ fn constant(bytes: &[u8], lexed: &crate::lex::Lexed, code: &[usize], k: usize) -
     })
 }
 
-/// Words before a `(` that make it a call or a statement, not a declaration.
-const NOT_A_TYPE: &[&[u8]] = &[
-    b"return",
-    b"else",
-    b"do",
-    b"case",
-    b"throw",
-    b"new",
-    b"delete",
-    b"sizeof",
-    b"co_return",
-    b"if",
-    b"for",
-    b"while",
-    b"switch",
-    b"catch",
-    b"defined",
-    b"decltype",
-    b"alignof",
-];
+use crate::translate::compat::NOT_A_TYPE;
 
 /// A function defined or declared with its name at `code[k]`: a type word before it, and
 /// `{` or `;` after its parameter list.

@@ -25,6 +25,7 @@ pub mod macro_env;
 pub mod project_build;
 pub mod suppress;
 pub mod syntax;
+pub mod vendored;
 pub mod version_check;
 pub mod warp_size;
 

@@ -120,6 +120,20 @@ pub(super) fn uses(p: &mut Pass) {
     }
 }
 
+/// Words before a `(` that make it a call or a statement, not a declaration (shared with
+/// `model::project`).
+pub(crate) const NOT_A_TYPE: &[&[u8]] = &[
+    b"return",
+    b"else",
+    b"do",
+    b"case",
+    b"throw",
+    b"new",
+    b"delete",
+    b"sizeof",
+    b"co_return",
+];
+
 /// Whether the file declares or defines one of the shim's `uses` functions itself with one of
 /// its `with` types among the parameters (`__device__ void atomicAdd(half2 *, half2)` in a
 /// project's own ROCm layer), or `#define`s the name: the shim would then be a second
@@ -127,17 +141,6 @@ pub(super) fn uses(p: &mut Pass) {
 /// added. A declaration is the name after a type word (an identifier that is not a statement
 /// keyword, or `*`/`&`), not after `.`, `->`, `=`, `return`…
 fn project_defines(p: &Pass, shim: &Shim) -> bool {
-    const NOT_A_TYPE: &[&[u8]] = &[
-        b"return",
-        b"else",
-        b"do",
-        b"case",
-        b"throw",
-        b"new",
-        b"delete",
-        b"sizeof",
-        b"co_return",
-    ];
     let l = p.lexed;
     (0..l.tokens.len()).any(|i| {
         let t = l.tokens[i];

@@ -9,7 +9,7 @@
 
 mod annotate;
 mod collisions;
-mod compat;
+pub(crate) mod compat;
 mod fixups;
 mod idents;
 mod includes;

@@ -205,7 +205,7 @@ impl Model {
                     range: at.byte_range(),
                     test: ts::text(at, src).to_string(),
                     what,
-                    module_level: module_level(n),
+                    module_level: crate::inventory::python::at_module_level(n),
                 });
             }
         }
@@ -361,7 +361,7 @@ impl Model {
                             range: c.byte_range(),
                             test: ts::text(c, src).to_string(),
                             what: "fails the assertion",
-                            module_level: module_level(*s),
+                            module_level: crate::inventory::python::at_module_level(*s),
                         });
                         if !rest.is_empty() {
                             self.rocm_dead.push((
@@ -397,18 +397,6 @@ fn find(ranges: &[(Range<usize>, String)], byte: usize) -> Option<&str> {
         .iter()
         .find(|(r, _)| r.contains(&byte))
         .map(|(_, w)| w.as_str())
-}
-
-/// Not inside a function: runs when the module is imported.
-fn module_level(n: Node) -> bool {
-    let mut cur = n.parent();
-    while let Some(p) = cur {
-        if p.node_kind() == K::FunctionDefinition {
-            return false;
-        }
-        cur = p.parent();
-    }
-    true
 }
 
 /// How a block that ends in a failure fails: `raises`, `exits`, `fails the assertion`.

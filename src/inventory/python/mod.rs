@@ -422,7 +422,7 @@ fn program_part(e: Node, src: &[u8]) -> Option<(String, Range<usize>)> {
 }
 
 /// Whether `n` is outside every function: it runs when the module is imported.
-fn at_module_level(n: Node) -> bool {
+pub(crate) fn at_module_level(n: Node) -> bool {
     let mut cur = n.parent();
     while let Some(p) = cur {
         if p.node_kind() == K::FunctionDefinition {

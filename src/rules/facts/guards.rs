@@ -21,11 +21,23 @@ fn states_its_guard(f: &Finding) -> bool {
     f.category == Category::InlineAsm
 }
 
+/// Byte offsets where each line of `src` starts.
+fn line_starts(src: &[u8]) -> Vec<usize> {
+    std::iter::once(0)
+        .chain(memchr::memchr_iter(b'\n', src).map(|i| i + 1))
+        .collect()
+}
+
 /// The last line (1-based, exclusive) of the arm that the directive on `line` opens: the
-/// matching `#elif`, `#else` or `#endif` at the same depth.
-fn arm_end(src: &[u8], line: u32) -> Option<u32> {
+/// matching `#elif`, `#else` or `#endif` at the same depth. Reads from the directive's line on,
+/// so sequential guards cost the length of their arms, not of the file.
+fn arm_end(src: &[u8], starts: &[usize], line: u32) -> Option<u32> {
     let mut depth = 0usize;
-    for (i, l) in src.split(|&b| b == b'\n').enumerate().skip(line as usize) {
+    for i in line as usize..starts.len() {
+        let end = starts
+            .get(i + 1)
+            .map_or(src.len(), |&e| e.saturating_sub(1));
+        let l = &src[starts[i].min(src.len())..end.max(starts[i]).min(src.len())];
         let t = String::from_utf8_lossy(l);
         let t = t.trim_start();
         let Some(d) = t.strip_prefix('#') else {
@@ -51,23 +63,37 @@ fn arm_end(src: &[u8], line: u32) -> Option<u32> {
 pub fn fold_guards(findings: &mut Vec<Finding>, sources: &BTreeMap<String, Vec<u8>>) {
     let mut drop = vec![false; findings.len()];
     let mut notes: Vec<(usize, String)> = Vec::new();
+    // Each file's open findings by line, and its line starts, computed once.
+    let mut by_path: BTreeMap<&str, Vec<(u32, usize)>> = BTreeMap::new();
+    for (i, f) in findings.iter().enumerate() {
+        if f.status != Status::Pass {
+            by_path
+                .entry(f.path.as_str())
+                .or_default()
+                .push((f.line, i));
+        }
+    }
+    for v in by_path.values_mut() {
+        v.sort_unstable();
+    }
+    let mut starts: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     for (g, guard) in findings.iter().enumerate() {
         if !is_guard(guard) {
             continue;
         }
-        let Some(end) = sources
-            .get(&guard.path)
-            .and_then(|src| arm_end(src, guard.line))
-        else {
+        let Some(src) = sources.get(&guard.path) else {
             continue;
         };
-        let inside: Vec<usize> = findings
-            .iter()
-            .enumerate()
-            .filter(|(_, f)| f.path == guard.path && f.line > guard.line && f.line < end)
-            .filter(|(_, f)| f.status != Status::Pass)
-            .map(|(i, _)| i)
-            .collect();
+        let st = starts
+            .entry(guard.path.as_str())
+            .or_insert_with(|| line_starts(src));
+        let Some(end) = arm_end(src, st, guard.line) else {
+            continue;
+        };
+        let lines = by_path.get(guard.path.as_str()).map_or(&[][..], |v| v);
+        let from = lines.partition_point(|&(l, _)| l <= guard.line);
+        let to = lines.partition_point(|&(l, _)| l < end);
+        let inside: Vec<usize> = lines[from..to.max(from)].iter().map(|&(_, i)| i).collect();
         if inside.is_empty() || !inside.iter().all(|&i| states_its_guard(&findings[i])) {
             continue;
         }
@@ -145,7 +171,10 @@ mod tests {
             "{}",
             v[0].message
         );
-        assert_eq!(arm_end(SRC.as_bytes(), 11), Some(15));
+        assert_eq!(
+            arm_end(SRC.as_bytes(), &line_starts(SRC.as_bytes()), 11),
+            Some(15)
+        );
     }
 
     #[test]

@@ -1,0 +1,143 @@
+//! One decision per vendored third-party component. A project that carries a copy of another
+//! library (`third_party/flashinfer/`, `3rdparty/cutlass/`, `vendor/turbomind/`) gets that
+//! library's findings line by line: fastllm's `third_party/` holds 850 open findings of
+//! FlashInfer, DeepGEMM, TurboMind and CUTLASS. Measured on held-out projects
+//! (docs/heldout.md), every one of them was real and none was something to do line by line: a
+//! porter takes one decision per vendored library — use that library's ROCm build or port, port
+//! it upstream, or leave it out of the ROCm build — and the per-line findings only matter to
+//! whoever then ports the library, where they come back when its own tree is scanned.
+//!
+//! So the open findings under `<vendor folder>/<component>/` (a folder below one named
+//! `third_party`, `3rdparty`, `thirdparty`, `third-party`, `vendor`, `vendored`, `external` or
+//! `extern`) are folded into the component's first open finding, which says how many it holds,
+//! by rule and file; every folded finding stays in JSON/SARIF as PASS naming it. Files directly
+//! in the vendor folder (a prebuilt `libfoo.so`, a build script) and components with a single
+//! finding are left alone.
+
+use crate::finding::Finding;
+use crate::gate::Status;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Folder names that hold copies of other projects.
+const VENDOR_DIRS: [&str; 8] = [
+    "third_party",
+    "3rdparty",
+    "thirdparty",
+    "third-party",
+    "vendor",
+    "vendored",
+    "external",
+    "extern",
+];
+
+/// The vendored component a path belongs to (`x/third_party/flashinfer`), if any: the first
+/// vendor folder on the path and the folder below it, when the file sits deeper still.
+fn component_of(path: &str) -> Option<String> {
+    let segs: Vec<&str> = path.split('/').collect();
+    let at = segs
+        .iter()
+        .position(|s| VENDOR_DIRS.contains(&s.to_ascii_lowercase().as_str()))?;
+    // `third_party/<component>/<file>`: the component is a folder, not the file itself.
+    (segs.len() > at + 2).then(|| segs[..at + 2].join("/"))
+}
+
+/// Folds the open findings of each vendored component into its first open finding.
+/// Statuses and messages change; no finding is added or removed.
+pub fn fold(findings: &mut [Finding]) {
+    let mut comps: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (i, f) in findings.iter().enumerate() {
+        if f.status == Status::Pass {
+            continue;
+        }
+        if let Some(c) = component_of(&f.path) {
+            comps.entry(c).or_default().push(i);
+        }
+    }
+    for (comp, idx) in comps {
+        if idx.len() < 2 {
+            continue;
+        }
+        let head = idx[0];
+        let folded: Vec<&Finding> = idx[1..].iter().map(|&i| &findings[i]).collect();
+        let files: BTreeSet<&str> = idx.iter().map(|&i| findings[i].path.as_str()).collect();
+        let by_rule = crate::inventory::component::by_rule(&folded);
+        let (hp, hl) = (findings[head].path.clone(), findings[head].line);
+        let n = folded.len();
+        findings[head].message.push_str(&format!(
+            " — one decision for the vendored component `{comp}/`: {n} more findings in {} files \
+             are folded here ({by_rule}); use that library's ROCm build or port, port it \
+             upstream, or leave it out of the ROCm build",
+            files.len()
+        ));
+        let note =
+            format!(" (folded into `{hp}:{hl}`: the vendored component `{comp}/` is one decision)");
+        for &i in &idx[1..] {
+            findings[i].status = Status::Pass;
+            findings[i].message.push_str(&note);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f(path: &str, line: u32) -> Finding {
+        Finding {
+            message: "m".into(),
+            ..Finding::bare("HP201", path, line)
+        }
+    }
+
+    #[test]
+    fn components_are_folders_below_a_vendor_folder() {
+        assert_eq!(
+            component_of("third_party/flashinfer/attn/a.cuh").as_deref(),
+            Some("third_party/flashinfer")
+        );
+        assert_eq!(
+            component_of("x/3rdparty/cutlass/include/c.h").as_deref(),
+            Some("x/3rdparty/cutlass")
+        );
+        // Twins: a file directly in the vendor folder, a folder merely named like one, the
+        // project's own code.
+        assert_eq!(component_of("third_party/libfastops.so"), None);
+        assert_eq!(component_of("third_party_utils/x/a.cu"), None);
+        assert_eq!(component_of("src/kernels/a.cu"), None);
+    }
+
+    #[test]
+    fn one_open_finding_per_component() {
+        let mut fs = vec![
+            f("third_party/fi/a.cuh", 3),
+            f("third_party/fi/b.cuh", 9),
+            f("third_party/fi/b.cuh", 12),
+            f("third_party/solo/x.cu", 1),
+            f("src/k.cu", 5),
+            f("src/k.cu", 6),
+        ];
+        fold(&mut fs);
+        let open: Vec<(&str, u32)> = fs
+            .iter()
+            .filter(|f| f.status != Status::Pass)
+            .map(|f| (f.path.as_str(), f.line))
+            .collect();
+        assert_eq!(
+            open,
+            [
+                ("third_party/fi/a.cuh", 3),
+                ("third_party/solo/x.cu", 1),
+                ("src/k.cu", 5),
+                ("src/k.cu", 6)
+            ]
+        );
+        assert!(
+            fs[0].message.contains("2 more findings in 2 files"),
+            "{}",
+            fs[0].message
+        );
+        assert!(fs[1]
+            .message
+            .contains("folded into `third_party/fi/a.cuh:3`"));
+    }
+}
