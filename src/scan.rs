@@ -237,6 +237,8 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     crate::rules::cutlass_component::fold(&mut findings);
     // A vendored third-party library is one decision, not one finding per line of its code.
     crate::rules::vendored::fold(&mut findings);
+    // So is a project's use of libcu++ (`cuda::std`, `cuda::atomic`, `<cuda/…>`).
+    crate::rules::libcu::fold(&mut findings);
     let mut report = Report::new(s.target_info(), findings, errors);
     report.summary.files_scanned = files + inventory.files;
     report.summary.translated_names = translated;

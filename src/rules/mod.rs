@@ -20,6 +20,7 @@ pub mod hazards;
 pub mod hipside;
 pub mod index;
 pub mod inline_asm;
+pub mod libcu;
 pub mod library;
 pub mod macro_env;
 pub mod project_build;
