@@ -226,10 +226,16 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     crate::rules::project_build::pass_with_counterparts(&mut findings, &pairs);
     // Composite actions are judged by their callers; scripts nothing runs are one decision.
     crate::inventory::ci_lanes::pass_cuda_only_actions(&mut findings, &workflows);
+    // Files the inventory or the workflow pass read already are not read again; the rest are
+    // read once, bounded, and never through a link to a non-regular file.
     crate::inventory::scripts::fold_unrun(&mut findings, &all, &|i: &walk::Input| {
-        (i.size <= s.max_file_size)
-            .then(|| std::fs::read(&i.path).ok())
-            .flatten()
+        if let Some(b) = texts.get(&i.rel) {
+            return Some(b.clone());
+        }
+        if let Some((_, b)) = workflows.iter().find(|(rel, _)| *rel == i.rel) {
+            return Some(b.clone());
+        }
+        crate::safety::read_regular_bounded(&i.path, s.max_file_size).ok()
     });
     // The same inventory line in many sibling files (one CI script per CUDA release) is one.
     crate::inventory::siblings::fold(&mut findings);
