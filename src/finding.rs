@@ -31,6 +31,8 @@ crate::vocabulary! {
         Distributed = "distributed",
         BinaryDependency = "binary-dependency",
         PtxArtifact = "ptx-artifact",
+        /// What the tool could not check (a file whose parse was abandoned).
+        Coverage = "coverage",
     }
 }
 

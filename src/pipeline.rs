@@ -179,6 +179,9 @@ pub fn process_bytes_in(
         );
         findings.extend(hazards);
     }
+    if work.hazards && health.abandoned {
+        findings.push(crate::rules::coverage::abandoned(&file.ctx()));
+    }
     pass_project_definitions(&file.bytes, &seen, &mut findings);
     // The tree and the rules' index are the largest things a file holds: gone before the
     // annotated translation allocates its output.

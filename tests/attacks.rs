@@ -34,6 +34,8 @@ mod perf;
 mod rerun;
 #[path = "attacks/scale.rs"]
 mod scale;
+#[path = "common/tuple.rs"]
+mod tuple;
 #[path = "attacks/verify.rs"]
 mod verify;
 

@@ -499,22 +499,7 @@ fn samples_page_matches_gate_and_scan_in_chromium() {
     assert!(size > 50_000, "{}: {size} bytes", pdf.display());
 }
 
-const TARGET: &[&str] = &[
-    "record",
-    "target",
-    "--gpu",
-    "Instinct MI300X",
-    "--os",
-    "Ubuntu 22.04.4",
-    "--kernel",
-    "5.15.0-119-generic",
-    "--python",
-    "3.10.14",
-    "--framework",
-    "torch=2.6.0+rocm6.4.1",
-    "--rocm",
-    "6.4.1",
-];
+const TARGET: &[&str] = common::tuple::MI300X_TARGET;
 
 #[test]
 fn golden_repo_with_a_migration_record_in_chromium() {

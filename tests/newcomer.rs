@@ -106,22 +106,7 @@ fn from_record_init_to_gate_without_amd_hardware_or_hand_edited_toml() {
     // The target before the purchase: no kernel, no driver yet.
     let r = step(
         &root,
-        &[
-            "record",
-            "target",
-            "--gpu",
-            "Instinct MI300X",
-            "--rocm",
-            "6.4.1",
-            "--os",
-            "Ubuntu 22.04.4",
-            "--python",
-            "3.10.14",
-            "--framework",
-            "torch=2.6.0+rocm6.4.1",
-            "--framework",
-            "vllm=0.6.3",
-        ],
+        &common::tuple::record_target(&["--kernel"], &["--framework", "vllm=0.6.3"]),
         0,
     );
     assert!(

@@ -3,6 +3,8 @@
 //! comparable candidate that meets every requirement, UNKNOWN naming a differing condition or
 //! machine, REMEDIATION with the numbers — while the verdict stays NOT READY.
 
+#[path = "common/tuple.rs"]
+mod tuple;
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -44,25 +46,7 @@ fn project() -> tempfile::TempDir {
     )
     .unwrap();
     ok(d.path(), &["record", "init"]);
-    ok(
-        d.path(),
-        &[
-            "record",
-            "target",
-            "--gpu",
-            "Instinct MI300X",
-            "--rocm",
-            "6.4.1",
-            "--os",
-            "Ubuntu 22.04.4",
-            "--kernel",
-            "5.15.0-119-generic",
-            "--python",
-            "3.10.14",
-            "--framework",
-            "torch=2.6.0+rocm6.4.1",
-        ],
-    );
+    ok(d.path(), tuple::MI300X_TARGET);
     let out = ok(
         d.path(),
         &[

@@ -1,6 +1,8 @@
 //! The migration record and the gate board through the binary: `record target` rejects
 //! floating and partial versions, `gate` stays NOT READY while any gate is UNKNOWN.
 
+#[path = "common/tuple.rs"]
+mod tuple;
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -21,25 +23,8 @@ fn text(o: &Output) -> String {
     )
 }
 
-const TARGET_OK: &[&str] = &[
-    "record",
-    "target",
-    "--gpu",
-    "Instinct MI300X",
-    "--os",
-    "Ubuntu 22.04.4",
-    "--kernel",
-    "5.15.0-119-generic",
-    "--python",
-    "3.10.14",
-    "--framework",
-    "torch=2.6.0+rocm6.4.1",
-];
-
 fn target_with(rocm: &str) -> Vec<&str> {
-    let mut v = TARGET_OK.to_vec();
-    v.extend(["--rocm", rocm]);
-    v
+    tuple::record_target(&["--rocm"], &["--rocm", rocm])
 }
 
 #[test]

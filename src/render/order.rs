@@ -59,6 +59,7 @@ pub fn category_rank(c: Category) -> u8 {
         Category::Container => 16,
         Category::PythonPackage => 17,
         Category::BuildSystem => 18,
+        Category::Coverage => 19,
     }
 }
 

@@ -11,6 +11,7 @@ pub mod api;
 pub mod arch_check;
 pub mod compiled_out;
 pub mod cond;
+pub mod coverage;
 pub mod cuda_side;
 pub mod cutlass_component;
 pub mod device_feature;
@@ -43,6 +44,7 @@ pub fn all() -> &'static [&'static RuleInfo] {
             inline_asm::RULES,
             version_check::RULES,
             compiled_out::RULES,
+            coverage::RULES,
             arch_check::RULES,
             driver_api::RULES,
             library::RULES,

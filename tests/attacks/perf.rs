@@ -19,22 +19,7 @@ fn perf_project() -> tempfile::TempDir {
     );
     for args in [
         vec!["record", "init"],
-        vec![
-            "record",
-            "target",
-            "--gpu",
-            "Instinct MI300X",
-            "--rocm",
-            "6.4.1",
-            "--os",
-            "Ubuntu 22.04.4",
-            "--kernel",
-            "5.15.0-119-generic",
-            "--python",
-            "3.10.14",
-            "--framework",
-            "torch=2.6.0+rocm6.4.1",
-        ],
+        tuple::MI300X_TARGET.to_vec(),
         vec![
             "record",
             "production",

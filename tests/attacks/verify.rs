@@ -264,25 +264,7 @@ fn evidence_from_another_hip_release_or_architecture_is_unknown_for_the_target()
     }
     let (_d, root) = project(&[("a.cu", GOOD)]);
     // The target is ROCm 6.4.1 on gfx942; this machine's hipcc is HIP 5.2 for gfx90a.
-    let t = hipport(
-        &root,
-        &[
-            "record",
-            "target",
-            "--gpu",
-            "Instinct MI300X",
-            "--os",
-            "Ubuntu 22.04.4",
-            "--kernel",
-            "5.15.0-119-generic",
-            "--python",
-            "3.10.14",
-            "--framework",
-            "torch=2.6.0+rocm6.4.1",
-            "--rocm",
-            "6.4.1",
-        ],
-    );
+    let t = hipport(&root, tuple::MI300X_TARGET);
     assert_eq!(t.code, Some(0), "record target: {}", t.text());
     assert!(
         record_build(&root).contains("gfx942"),

@@ -2,6 +2,8 @@
 //! `hipport` binary on them.
 #![allow(dead_code)]
 
+pub mod tuple;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
