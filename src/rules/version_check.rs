@@ -127,6 +127,20 @@ pub fn macro_uses(
             };
             let (msg, help) = describe(&d.name, name, value);
             let mut f = s.ctx.finding(rule, s.directive_range(d), msg, Some(help));
+            // `#ifdef __NVCC__ … #elif defined(__HIP__) … #endif`: the project wrote HIP's arm
+            // itself; this test only keeps nvcc on its own arm.
+            if let Some(hip) = hip_arm_later_in_chain(s, di) {
+                f.status = Status::Pass;
+                f.message = format!(
+                    "`#{}` on `{name}` keeps nvcc on this arm; the same chain's `#{}` on line {} is the project's own HIP arm, which HIP-Clang compiles",
+                    d.name,
+                    s.lexed.directives[hip].name,
+                    s.line(s.lexed.directives[hip].start) + 1
+                );
+                f.suggestion = None;
+                out.push(f);
+                continue;
+            }
             // `hipport port` rewrites `__CUDACC__` to `__HIPCC__`: a test of it alone is done.
             let only_cudacc = d.tokens.clone().all(|j| {
                 let t = s.tok(j);
@@ -159,6 +173,32 @@ pub fn macro_uses(
             out.push(s.ctx.finding(rule, t.range(), msg, Some(help)));
         }
     }
+}
+
+/// A later `#elif` of the chain that directive `di` opens or continues, at the same depth, whose
+/// condition tests a HIP platform macro and is true under HIP-Clang: the author's HIP arm.
+fn hip_arm_later_in_chain(s: &Src, di: usize) -> Option<usize> {
+    let dirs = &s.lexed.directives;
+    let mut depth = 0usize;
+    for (j, d) in dirs.iter().enumerate().skip(di + 1) {
+        match d.name.as_str() {
+            "if" | "ifdef" | "ifndef" => depth += 1,
+            "endif" if depth == 0 => return None,
+            "endif" => depth -= 1,
+            "elif" if depth == 0 => {
+                let t = cond::condition_tokens(s, d);
+                if cond::decided_for_hip(s, d)
+                    && cond::eval_platform(&t, true).is_some_and(|v| v != 0)
+                {
+                    return Some(j);
+                }
+            }
+            "elifdef" if depth == 0 && cond::decided_for_hip(s, d) => return Some(j),
+            "else" if depth == 0 => return None,
+            _ => {}
+        }
+    }
+    None
 }
 
 pub fn check(s: &Src, out: &mut Vec<Finding>) {
@@ -282,6 +322,44 @@ mod tests {
         let calls = format!("{host}void f() {{ cudaDeviceSynchronize(); }}\n");
         assert_eq!(open("main.cc", &calls), [2]);
         assert_eq!(open("v.cc", "#if CUDA_VERSION >= 11000\n#endif\n"), [1]);
+    }
+
+    /// The project's own HIP arm later in the chain: the nvcc test is PASS naming it. Twins:
+    /// a chain whose later arm is not HIP's (`#else`, `#elif defined(_WIN32)`), or whose HIP
+    /// arm sits in a nested chain, stays open (as HP301, or HP304 where the arms differ).
+    #[test]
+    fn a_chain_with_the_projects_own_hip_arm_is_pass() {
+        use crate::gate::Status;
+        use crate::rules::syntax::test_support::hazard_findings_at;
+        let open = |src: &str| -> Vec<u32> {
+            hazard_findings_at("m.cu", src)
+                .into_iter()
+                .filter(|f| {
+                    matches!(f.rule.as_str(), "HP301" | "HP304") && f.status != Status::Pass
+                })
+                .map(|f| f.line)
+                .collect()
+        };
+        let own = "#ifdef __NVCC__\n#include <nvml.h>\n#elif defined(__HIP__)\n#include <rocm_smi/rocm_smi.h>\n#endif\n";
+        assert!(open(own).is_empty(), "{own}");
+        let f = hazard_findings_at("m.cu", own);
+        let hp301 = f.iter().find(|f| f.rule == "HP301").expect("PASS kept");
+        assert!(hp301.message.contains("line 3"), "{}", hp301.message);
+        let amd = "#if defined(__NVCC__)\nint g = 1;\n#elif defined(__HIP_PLATFORM_AMD__)\nint g = 2;\n#endif\n";
+        assert!(open(amd).is_empty());
+        // Twins.
+        assert_eq!(
+            open("#ifdef __NVCC__\nint g = 1;\n#else\nint g = 2;\n#endif\n"),
+            [1]
+        );
+        assert_eq!(
+            open("#ifdef __NVCC__\nint g = 1;\n#elif defined(_WIN32)\nint g = 2;\n#endif\n"),
+            [1]
+        );
+        assert_eq!(
+            open("#ifdef __NVCC__\n#if defined(__HIP__)\nint h;\n#endif\n#else\nint g;\n#endif\n"),
+            [1]
+        );
     }
 
     #[test]
