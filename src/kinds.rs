@@ -366,6 +366,9 @@ syntax_table! {
         VariableAssignment = "variable_assignment",
         ShellText = "shell_text",
         RecipeLine = "recipe_line",
+        Rule = "rule",
+        Targets = "targets",
+        Recipe = "recipe",
     }
     fields {
         Name = "name",

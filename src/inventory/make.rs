@@ -72,6 +72,7 @@ pub fn scan(out: &mut Out) {
             Cx::default(),
         );
     }
+    super::make_targets::pass_cuda_only_targets(out, tree.root_node());
 }
 
 /// Variables whose words are linked as libraries: `$(LIBRARIES:%=-l%)`,
