@@ -100,9 +100,9 @@ rule!(FP8_FORMAT, "HP709", DeviceFeature, Remediation, Correctness,
     refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/reference/low_fp_types.html"],
 );
 
-rule!(HALF2_MEMBER_ACCESS, "HP710", DeviceFeature, Remediation, Build,
-    summary: "Member access `.x`/`.y` on a `__half2` / `__nv_bfloat162` value (the variable's type is read from its declaration in scope: the enclosing block, the function's parameters, else file scope).",
-    why: "HIP's `__half2` keeps its halves in a vector type; `.x`/`.y` are not `__half` lvalues as in CUDA, so the code does not compile or converts implicitly.",
+rule!(HALF2_MEMBER_ACCESS, "HP710", DeviceFeature, Remediation, Correctness,
+    summary: "Member access `.x`/`.y` on a `__half2` value at a target before ROCm 6.0 (the variable's type is read from its declaration in scope: the enclosing block, the function's parameters, else file scope). From ROCm 6.0 HIP's `__half2` has `__half` members as CUDA's does, and `__hip_bfloat162` has always had `__hip_bfloat16` members: no finding.",
+    why: "Up to ROCm 5.7 HIP's `__half2` members `x`/`y` are `unsigned short` raw bits, not `__half` values as in CUDA: `static_cast<float>(h2.x)` or `__half lo = h2.x` compiles and silently converts the bit pattern as an integer (clr changed the members to `__half` for ROCm 6.0, SWDEV-414425).",
     bad: "__half lo = h2.x;",
     good: "__half lo = __low2half(h2);",
     fix: "Use `__low2half`/`__high2half` (`__low2bfloat16`/`__high2bfloat16`) and `__halves2half2` to build values.",
@@ -274,13 +274,18 @@ fn index_only_grid(s: &Src, i: usize) -> bool {
     })
 }
 
-pub fn check(s: &Src, out: &mut Vec<Finding>) {
+pub fn check(s: &Src, rocm: crate::version::Version, out: &mut Vec<Finding>) {
     tokens(s, out);
     hopper_asm(s, out);
     if s.tree.is_some() {
-        tree_rules(s, out);
+        tree_rules(s, rocm, out);
     }
 }
+
+/// The first ROCm release whose `__half2` has `__half` members `x`/`y`, as CUDA's does (clr
+/// commit 19afdf719, SWDEV-414425; `unsigned short x, y` up to rocm-5.7.1). HIP's
+/// `__hip_bfloat162` has had `__hip_bfloat16 x, y` since it appeared in 5.7.0.
+const HALF2_MEMBERS_FROM: crate::version::Version = crate::version::Version::new(6, 0, 0);
 
 fn tokens(s: &Src, out: &mut Vec<Finding>) {
     let mut lines: HashSet<(usize, &str)> = HashSet::new();
@@ -371,6 +376,9 @@ fn libcu_scope(s: &Src, i: usize) -> bool {
                 .is_some_and(|k| s.tok(k) == "cuda"))
 }
 
+/// How many arguments `__launch_bounds__(…)` at token `i` has that constrain anything: a
+/// second argument of `1` (at least one block per SM in CUDA, one wave per EU in HIP) asks
+/// nothing of either compiler and is not counted when it is the last.
 fn launch_bounds_args(s: &Src, i: usize) -> usize {
     let Some(open) = s.lexed.next_code(i) else {
         return 0;
@@ -378,17 +386,29 @@ fn launch_bounds_args(s: &Src, i: usize) -> usize {
     let mut depth = 0;
     let mut n = 1;
     let mut k = open;
+    // The tokens of the current argument (at depth 1), to recognise a literal `1`.
+    let mut arg: Vec<&str> = Vec::new();
     loop {
         match s.tok(k) {
-            "(" => depth += 1,
+            "(" => {
+                depth += 1;
+                if depth > 1 {
+                    arg.push("(");
+                }
+            }
             ")" => {
                 depth -= 1;
                 if depth == 0 {
-                    return n;
+                    let trivial = n == 2 && matches!(arg.as_slice(), ["1"] | ["1u"] | ["1U"]);
+                    return if trivial { 1 } else { n };
                 }
+                arg.push(")");
             }
-            "," if depth == 1 => n += 1,
-            _ => {}
+            "," if depth == 1 => {
+                n += 1;
+                arg.clear();
+            }
+            t => arg.push(t),
         }
         let Some(j) = s.lexed.next_code(k) else {
             return n;
@@ -421,10 +441,11 @@ fn hopper_asm(s: &Src, out: &mut Vec<Finding>) {
     }
 }
 
-fn tree_rules(s: &Src, out: &mut Vec<Finding>) {
+fn tree_rules(s: &Src, rocm: crate::version::Version, out: &mut Vec<Finding>) {
     let root = s.tree.unwrap().root_node();
     let fine_grained = s.idents().any(|(_, n)| FINE_GRAINED.contains(&n));
-    let is_half2 = |t: &str| matches!(t, "__half2" | "half2" | "__nv_bfloat162" | "nv_bfloat162");
+    // Only `__half2` before ROCm 6.0 differs from CUDA (`bfloat162` never did).
+    let is_half2 = |t: &str| rocm < HALF2_MEMBERS_FROM && matches!(t, "__half2" | "half2");
     // Names declared `__half2` anywhere; each use is then resolved in its own function first,
     // since `a`, `v`, `dm` are `float2` in one function and `half2` in the next.
     let half2: HashSet<&str> = syntax::typed_variables(s, root, is_half2)
@@ -496,22 +517,15 @@ fn tree_rules(s: &Src, out: &mut Vec<Finding>) {
                     }
                     None => continue,
                 };
-                let bf = ty.contains("bfloat");
-                let (lo, hi) = if bf {
-                    ("__low2bfloat16", "__high2bfloat16")
-                } else {
-                    ("__low2half", "__high2half")
-                };
                 out.push(s.ctx.finding(
                     &HALF2_MEMBER_ACCESS,
                     n.byte_range(),
                     format!(
-                        "`{arg}.{field}` on a `{ty}`: HIP's members are not `{}` lvalues",
-                        if bf { "__nv_bfloat16" } else { "__half" }
+                        "`{arg}.{field}` on a `{ty}`: up to ROCm 5.7 HIP's members are `unsigned short` raw bits, not `__half` values (the target is ROCm {rocm}; from 6.0 they are `__half`)"
                     ),
                     Some(format!(
-                        "use `{}({arg})`",
-                        if field == "x" { lo } else { hi }
+                        "use `{}({arg})`, or target ROCm 6.0 or later",
+                        if field == "x" { "__low2half" } else { "__high2half" }
                     )),
                 ));
             }
@@ -567,7 +581,7 @@ fn fp_target<'a>(
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::syntax::test_support::fires;
+    use crate::rules::syntax::test_support::{fires, fires_for};
 
     #[test]
     fn device_features_in_device_code_only() {
@@ -597,7 +611,17 @@ mod tests {
     fn fp_atomics_fp8_half2_hopper() {
         let src = "__global__ void k(float* f, int* i, __half2 h, __nv_fp8_e4m3* q) {\n  atomicAdd(f, 1.0f);\n  atomicAdd(i, 1);\n  float x = h.x;\n  cg::this_cluster().sync();\n}\nint main() { cudaMallocManaged(&p, 4); }\n";
         assert_eq!(fires(src, "HP708"), [2]);
-        assert_eq!(fires(src, "HP710"), [4]);
+        assert_eq!(fires_for("5.7.1", src, "HP710"), [4]);
+        // `__launch_bounds__(N, 1)` asks for nothing on either side; `(N, 2)` and a third
+        // argument do.
+        let lb = "__global__ void __launch_bounds__(256, 1) a() {}\n__global__ void __launch_bounds__(256, 2) b() {}\n__global__ void __launch_bounds__(256) c() {}\n__global__ void __launch_bounds__(256, 1, 2) d() {}\n";
+        assert_eq!(fires(lb, "HP711"), [2, 4]);
+        // From ROCm 6.0 `__half2` has `__half` members, as in CUDA: nothing to say.
+        assert!(fires_for("6.0.0", src, "HP710").is_empty());
+        // `__hip_bfloat162` has had `__hip_bfloat16` members since it exists (5.7.0).
+        let bf =
+            "__global__ void k(__nv_bfloat162 b, float* o) {\n  o[0] = __bfloat162float(b.x);\n}\n";
+        assert!(fires_for("5.7.1", bf, "HP710").is_empty());
         assert_eq!(fires(src, "HP709"), [1]);
         assert_eq!(fires(src, "HP702"), [5]);
     }
@@ -632,6 +656,6 @@ __device__ float f() { return __half2float(g.x); }
 "#;
         // `t` is `__half2` in the first block and `float2` in the second; `g` is the file's
         // `__half2` except where `c` declares its own; `h` is a `float2` parameter in `b`.
-        assert_eq!(fires(src, "HP710"), [12, 23, 25]);
+        assert_eq!(fires_for("5.7.1", src, "HP710"), [12, 23, 25]);
     }
 }

@@ -109,7 +109,7 @@ pub fn check_lexed(
     arch_check::check(&s, &mut out);
     driver_api::check(&s, &mut out);
     library::check(&s, target, &mut out);
-    device_feature::check(&s, &mut out);
+    device_feature::check(&s, target.rocm, &mut out);
     let regions = hipside::regions_for(&s, target.rocm);
     let offsets: Vec<usize> = out
         .iter()

@@ -391,6 +391,24 @@ pub mod test_support {
 
     /// [`hazard_findings`] for a file at `path` (rules that read the extension).
     pub fn hazard_findings_at(path: &str, src: &str) -> Vec<crate::finding::Finding> {
+        hazard_findings_for(path, src, crate::settings::default_rocm())
+    }
+
+    /// The lines where `rule` fires on `src` (as `t.cu`) for the ROCm release `rocm`.
+    pub fn fires_for(rocm: &str, src: &str, rule: &str) -> Vec<u32> {
+        hazard_findings_for("t.cu", src, rocm.parse().expect("a release"))
+            .into_iter()
+            .filter(|f| f.rule == rule)
+            .map(|f| f.line)
+            .collect()
+    }
+
+    /// [`hazard_findings_at`] for the ROCm release `rocm`.
+    pub fn hazard_findings_for(
+        path: &str,
+        src: &str,
+        rocm: crate::version::Version,
+    ) -> Vec<crate::finding::Finding> {
         let bytes = src.as_bytes();
         let lines = crate::source::LineIndex::new(bytes);
         let ctx = FileCtx {
@@ -400,7 +418,7 @@ pub mod test_support {
         };
         let tree = crate::parse::parse(bytes);
         let target = crate::mappings::Target {
-            rocm: crate::settings::default_rocm(),
+            rocm,
             roc: false,
             experimental: false,
         };

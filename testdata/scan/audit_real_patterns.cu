@@ -52,7 +52,7 @@ __device__ float2 widen(__half2 h) {
 }
 
 __device__ float first_half(__half2 a) {
-  return __half2float(a.x);  // expect: device-feature
+  return __half2float(a.x);  // a `__half` member from ROCm 6.0 on, as in CUDA (HP710 only before 6.0)
 }
 
 // Warp counts from thread counts, and lane ids from any thread number.
