@@ -308,10 +308,46 @@ impl<'a> Out<'a> {
             }
         }
     }
-    /// The findings in file order.
+    /// The findings in file order, one open finding per rule and line: a link line with three
+    /// CUDA libraries, an nvcc command with three architecture flags is one fact with one fix.
+    /// The first keeps its place and names the rest; the rest stay (fingerprints unchanged) as
+    /// PASS naming it.
     pub fn into_findings(mut self) -> Vec<Finding> {
         self.findings
             .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        one_per_rule_and_line(&mut self.findings);
         self.findings
+    }
+}
+
+/// Folds the open findings of one rule on one line into the first (see [`Out::into_findings`]).
+fn one_per_rule_and_line(findings: &mut [Finding]) {
+    let mut groups: std::collections::BTreeMap<(String, u32), Vec<usize>> = Default::default();
+    for (i, f) in findings.iter().enumerate() {
+        if f.status != crate::gate::Status::Pass {
+            groups.entry((f.rule.clone(), f.line)).or_default().push(i);
+        }
+    }
+    for ((rule, line), idx) in groups {
+        let [head, rest @ ..] = idx.as_slice() else {
+            continue;
+        };
+        if rest.is_empty() {
+            continue;
+        }
+        let others: Vec<String> = rest
+            .iter()
+            .map(|&i| format!("`{}`", findings[i].excerpt))
+            .collect();
+        findings[*head].message.push_str(&format!(
+            " (one fact with {} on the same line: one change)",
+            others.join(", ")
+        ));
+        for &i in rest {
+            findings[i].status = crate::gate::Status::Pass;
+            findings[i].message.push_str(&format!(
+                " (folded into the first {rule} on line {line}, which names every item of the line)"
+            ));
+        }
     }
 }
