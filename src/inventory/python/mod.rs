@@ -114,7 +114,9 @@ fn apple_arch(n: Node, flag: &str, src: &[u8]) -> bool {
 struct State {
     flavor: Flavor,
     extension_file: bool,
-    flag_candidates: Vec<(String, Range<usize>)>,
+    /// nvcc-only flags in string literals: the flag, its range, and the list literal holding it
+    /// (one list of flags is one decision: gate it on the platform).
+    flag_candidates: Vec<(String, Range<usize>, Option<Range<usize>>)>,
 }
 
 mod decisions;
@@ -135,9 +137,33 @@ pub fn scan(out: &mut Out, flavor: Flavor) {
         visit(out, n, src, &mut st);
     }
     if st.extension_file {
-        for (flag, r) in std::mem::take(&mut st.flag_candidates) {
-            out.push(&native_ext::NVCC_ONLY_EXTENSION_FLAG, r, format!("nvcc-only flag `{flag}`: hipcc rejects or ignores it; gate it on torch.version.hip"), Some("if torch.version.hip: use --offload-arch=gfx... (or PYTORCH_ROCM_ARCH) instead".into()));
+        let flags = std::mem::take(&mut st.flag_candidates);
+        let mut folded: Vec<(Range<usize>, String)> = Vec::new();
+        for (i, (flag, r, list)) in flags.iter().enumerate() {
+            let mates: Vec<&str> = flags
+                .iter()
+                .filter(|(_, _, l)| list.is_some() && l == list)
+                .map(|(f, _, _)| f.as_str())
+                .collect();
+            let first = flags
+                .iter()
+                .position(|(_, _, l)| list.is_some() && l == list)
+                == Some(i);
+            let msg = if mates.len() > 1 && first {
+                format!("nvcc-only flags in one list (`{}`): hipcc rejects or ignores them; gate the list on torch.version.hip", mates.join("`, `"))
+            } else {
+                format!("nvcc-only flag `{flag}`: hipcc rejects or ignores it; gate it on torch.version.hip")
+            };
+            if mates.len() > 1 && !first {
+                folded.push((r.clone(), mates[0].to_string()));
+            }
+            out.push(&native_ext::NVCC_ONLY_EXTENSION_FLAG, r.clone(), msg, Some("if torch.version.hip: use --offload-arch=gfx... (or PYTORCH_ROCM_ARCH) instead".into()));
         }
+        out.pass_within(
+            &folded,
+            &[native_ext::NVCC_ONLY_EXTENSION_FLAG.id.code],
+            |head| format!(" (one list with `{head}`: the list's first flag holds the decision)"),
+        );
     }
     py_capability::through_variables(out, tree.root_node(), src);
     // What each build runs (one model per file): code the ROCm build skips is not porting
@@ -311,7 +337,11 @@ fn visit(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
                     && !apple_arch(n, t, src)
                     && !compared
                 {
-                    st.flag_candidates.push((t.to_string(), r));
+                    let list = n
+                        .parent()
+                        .filter(|p| p.node_kind() == K::List)
+                        .map(|p| p.byte_range());
+                    st.flag_candidates.push((t.to_string(), r, list));
                 } else if ptx::looks_like_ptx(&s) {
                     out.push(
                         &ptx::EMBEDDED_PTX,

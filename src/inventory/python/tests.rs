@@ -80,6 +80,29 @@ fn setup_py_extension() {
     );
 }
 
+/// One list of nvcc flags over several lines is one decision (gate the list): the first flag
+/// names them all, the rest are PASS naming it. Twin: flags in two lists are two decisions.
+#[test]
+fn one_list_of_nvcc_flags_is_one_finding() {
+    let src = "from torch.utils.cpp_extension import CUDAExtension\nnvcc = [\n    \"--expt-relaxed-constexpr\",\n    \"--expt-extended-lambda\",\n    \"--use_fast_math\",\n]\n";
+    let f = scan_bytes("setup.py", FileKind::SetupPy, src.as_bytes());
+    let open: Vec<u32> = f
+        .iter()
+        .filter(|f| f.rule == "HP831" && f.status.as_str() != "PASS")
+        .map(|f| f.line)
+        .collect();
+    assert_eq!(open, [3]);
+    let head = f.iter().find(|f| f.rule == "HP831" && f.line == 3).unwrap();
+    assert!(head.message.contains("--use_fast_math"), "{}", head.message);
+    assert_eq!(f.iter().filter(|f| f.rule == "HP831").count(), 3);
+    let two = "from torch.utils.cpp_extension import CUDAExtension\na = [\n    \"--expt-extended-lambda\",\n]\nb = [\n    \"--use_fast_math\",\n]\n";
+    let open2 = scan_bytes("setup.py", FileKind::SetupPy, two.as_bytes())
+        .into_iter()
+        .filter(|f| f.rule == "HP831" && f.status.as_str() != "PASS")
+        .count();
+    assert_eq!(open2, 2);
+}
+
 /// torchao's setup.py asks whether a flag is in a list; it passes none.
 #[test]
 fn a_flag_compared_is_not_passed() {
