@@ -71,9 +71,35 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
         };
         (msg, "use `__HIP_DEVICE_COMPILE__` for the device pass and `__gfxNNN__` macros or feature tests for architectures".into())
     });
+    device_pass_rewritten(s, out);
     sm_strings(s, out);
     if s.tree.is_some() {
         compute_capability(s, out);
+    }
+}
+
+/// A test of the device pass that `port` widens to HIP's device-pass macro
+/// ([`crate::translate::device_pass`]) keeps CUDA's meaning after the port: PASS, naming it.
+fn device_pass_rewritten(s: &Src, out: &mut [Finding]) {
+    for d in &s.lexed.directives {
+        let edits = crate::translate::device_pass::rewrite(s.bytes(), s.lexed, d);
+        if edits.is_empty() {
+            continue;
+        }
+        let at = s.directive_range(d);
+        for f in out.iter_mut().filter(|f| {
+            f.rule == CUDA_ARCH_MACRO.code()
+                && f.status != crate::gate::Status::Pass
+                && at.contains(&f.byte_range.0)
+        }) {
+            f.status = crate::gate::Status::Pass;
+            f.message = format!(
+                "`#{}` tests `__CUDA_ARCH__` only as the device pass: `hipport port` adds HIP's `__HIP_DEVICE_COMPILE__` beside it (`{}`), which keeps the meaning on both platforms (safe rewrite)",
+                d.name,
+                edits.iter().map(|(_, w)| w.as_str()).collect::<Vec<_>>().join("`, `")
+            );
+            f.suggestion = None;
+        }
     }
 }
 
@@ -373,10 +399,13 @@ mod tests {
     fn arch_tests_where_hip_takes_a_current_gpus_branch_are_pass() {
         use crate::rules::syntax::test_support::{fires, fires_open};
         // llm.c: a fast path for sm_80/sm_90 (lost on AMD); a workaround for old GPUs that a
-        // current GPU and HIP both skip; device-pass tests; a workaround HIP takes (0 < 700).
+        // current GPU and HIP both skip; a device-pass test (`port` adds HIP's device-pass
+        // macro: PASS); a workaround HIP takes (0 < 700).
         let src = "#if __CUDA_ARCH__ == 800 || __CUDA_ARCH__ >= 900\n#endif\n#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 700\n#endif\n#if defined(__CUDA_ARCH__)\n#endif\n#if __CUDA_ARCH__ < 700\n#endif\n";
         assert_eq!(fires(src, "HP401"), [1, 3, 5, 7]);
-        assert_eq!(fires_open(src, "HP401"), [1, 5, 7]);
+        assert_eq!(fires_open(src, "HP401"), [1, 7]);
+        let msgs = crate::rules::syntax::test_support::messages(src, "HP401");
+        assert!(msgs[2].contains("__HIP_DEVICE_COMPILE__"), "{}", msgs[2]);
     }
 
     #[test]

@@ -357,6 +357,7 @@ pub(super) fn widen_full_mask(p: &mut Pass, i: usize, name: &str) {
 }
 
 pub(super) fn run(p: &mut Pass) {
+    super::device_pass::run(p);
     spaced_launches(p);
     weak_aliases(p);
     for i in 0..p.lexed.tokens.len() {

@@ -10,6 +10,7 @@
 mod annotate;
 mod collisions;
 pub(crate) mod compat;
+pub mod device_pass;
 mod fixups;
 mod idents;
 mod includes;

@@ -1,0 +1,169 @@
+//! `__CUDA_ARCH__` as a test of the device pass. nvcc defines `__CUDA_ARCH__` exactly while it
+//! compiles device code, so `#ifdef __CUDA_ARCH__` / `#ifndef __CUDA_ARCH__` / `#if
+//! defined(__CUDA_ARCH__)` say "device pass" and "host pass". HIP-Clang never defines it (it
+//! defines `__HIP_DEVICE_COMPILE__` in the device pass): without a change, HIP's device pass
+//! compiles the host arm (host-only destructors, `std::cout`, host fallbacks in `__host__
+//! __device__` functions). Checked with Debian's hipcc 5.2: `__HIP_DEVICE_COMPILE__` is
+//! defined in the device pass, `__CUDA_ARCH__` in neither.
+//!
+//! Where every use of `__CUDA_ARCH__` in a condition asks only whether it is defined (or its
+//! bare truth, which is the same: every architecture number is non-zero), `port` adds the HIP
+//! test beside it — `#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)` — which
+//! keeps CUDA's meaning on both platforms and still builds with nvcc (a safe rewrite; HP401 is
+//! PASS naming it). A condition that compares the architecture's value (`__CUDA_ARCH__ >=
+//! 700`) is about which GPU, not which pass: it is left alone and HP401 stays open.
+
+use crate::lex::{Directive, Lexed, Tok};
+use std::ops::Range;
+
+const ARCH: &[u8] = b"__CUDA_ARCH__";
+const DEFINED: &str = "defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)";
+const UNDEFINED: &str = "!defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)";
+
+/// The edits that make directive `d` test the device pass on HIP too; empty when it tests
+/// something else (an architecture value, nothing of `__CUDA_ARCH__`) or already names HIP's
+/// device-pass macro.
+pub fn rewrite(src: &[u8], lexed: &Lexed, d: &Directive) -> Vec<(Range<usize>, String)> {
+    let toks: Vec<usize> = d
+        .tokens
+        .clone()
+        .filter(|&j| lexed.tokens[j].kind != Tok::Comment)
+        .collect();
+    let text = |j: usize| lexed.tokens[j].text(src);
+    let range = |j: usize| lexed.tokens[j].range();
+    if toks.len() < 3
+        || !toks.iter().any(|&j| text(j) == ARCH)
+        || toks.iter().any(|&j| text(j) == b"__HIP_DEVICE_COMPILE__")
+    {
+        return Vec::new();
+    }
+    let name = toks[1];
+    let cond = &toks[2..];
+    let words: Vec<&[u8]> = cond.iter().map(|&j| text(j)).collect();
+    let whole = |with: &str| {
+        vec![(
+            range(name).start..range(*cond.last().unwrap()).end,
+            with.to_string(),
+        )]
+    };
+    match (d.name.as_str(), words.as_slice()) {
+        ("ifdef", [w]) if *w == ARCH => whole(&format!("if {DEFINED}")),
+        ("ifndef", [w]) if *w == ARCH => whole(&format!("if {UNDEFINED}")),
+        ("if" | "elif", [w]) if *w == ARCH => vec![(range(cond[0]), DEFINED.to_string())],
+        ("if" | "elif", [b"!", w]) if *w == ARCH => vec![(
+            range(cond[0]).start..range(cond[1]).end,
+            UNDEFINED.to_string(),
+        )],
+        ("if" | "elif", _) => defined_groups(cond, &words, &range),
+        _ => Vec::new(),
+    }
+}
+
+/// Every `defined(__CUDA_ARCH__)` / `defined __CUDA_ARCH__` of a condition, widened; nothing
+/// when `__CUDA_ARCH__` is also used for its value.
+fn defined_groups(
+    cond: &[usize],
+    words: &[&[u8]],
+    range: &dyn Fn(usize) -> Range<usize>,
+) -> Vec<(Range<usize>, String)> {
+    let mut out = Vec::new();
+    let mut covered = 0;
+    let mut i = 0;
+    while i < words.len() {
+        if words[i] == b"defined" {
+            let group = match &words[i + 1..] {
+                [b"(", w, b")", ..] if *w == ARCH => Some(4),
+                [w, ..] if *w == ARCH => Some(2),
+                _ => None,
+            };
+            if let Some(n) = group {
+                out.push((
+                    range(cond[i]).start..range(cond[i + n - 1]).end,
+                    format!("({DEFINED})"),
+                ));
+                covered += 1;
+                i += n;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    let uses = words.iter().filter(|w| **w == ARCH).count();
+    if covered == uses {
+        out
+    } else {
+        Vec::new()
+    }
+}
+
+/// The rewrite as edits of a translation.
+pub(super) fn run(p: &mut super::Pass) {
+    for d in &p.lexed.directives {
+        for (r, with) in rewrite(p.ctx.src, p.lexed, d) {
+            p.edits
+                .push(crate::edit::Edit::replace(r.start, r.end, with));
+            p.stats.fixups += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn apply(src: &str) -> String {
+        let lexed = crate::lex::lex(src.as_bytes());
+        let mut out = src.to_string();
+        let mut edits: Vec<(Range<usize>, String)> = lexed
+            .directives
+            .iter()
+            .flat_map(|d| rewrite(src.as_bytes(), &lexed, d))
+            .collect();
+        edits.sort_by_key(|(r, _)| std::cmp::Reverse(r.start));
+        for (r, w) in edits {
+            out.replace_range(r, &w);
+        }
+        out
+    }
+
+    #[test]
+    fn device_pass_tests_gain_hips_macro() {
+        assert_eq!(
+            apply("#ifdef __CUDA_ARCH__ // device\n#endif\n"),
+            format!("#if {DEFINED} // device\n#endif\n")
+        );
+        assert_eq!(
+            apply("#ifndef __CUDA_ARCH__\n#endif\n"),
+            format!("#if {UNDEFINED}\n#endif\n")
+        );
+        assert_eq!(
+            apply("#if !defined(__CUDA_ARCH__) && !defined(_WIN32)\n#endif\n"),
+            format!("#if !({DEFINED}) && !defined(_WIN32)\n#endif\n")
+        );
+        assert_eq!(
+            apply("#if __CUDA_ARCH__\n#elif !__CUDA_ARCH__\n#endif\n"),
+            format!("#if {DEFINED}\n#elif {UNDEFINED}\n#endif\n")
+        );
+        assert_eq!(
+            apply("#if defined __CUDA_ARCH__\n#endif\n"),
+            format!("#if ({DEFINED})\n#endif\n")
+        );
+    }
+
+    /// Twins: architecture values, conditions already naming HIP's macro, and the output of
+    /// the rewrite itself (idempotent) are left alone.
+    #[test]
+    fn architecture_values_and_hip_aware_tests_stay() {
+        for src in [
+            "#if __CUDA_ARCH__ >= 700\n#endif\n",
+            "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800\n#endif\n",
+            "#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)\n#endif\n",
+            "#define IS_DEVICE defined(__CUDA_ARCH__)\n",
+            "#ifdef __CUDACC__\n#endif\n",
+        ] {
+            assert_eq!(apply(src), src);
+        }
+        let once = apply("#ifndef __CUDA_ARCH__\n#endif\n");
+        assert_eq!(apply(&once), once);
+    }
+}
