@@ -222,7 +222,7 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
             )
         })
         .collect();
-    let pairs = crate::rules::project_build::rocm_counterparts(&rels, &resolved);
+    let pairs = crate::rules::project_build::rocm_counterparts(&rels, &resolved, &build_files);
     crate::rules::project_build::pass_with_counterparts(&mut findings, &pairs);
     // Composite actions are judged by their callers; scripts nothing runs are one decision.
     crate::inventory::ci_lanes::pass_cuda_only_actions(&mut findings, &workflows);

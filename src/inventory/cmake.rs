@@ -8,6 +8,11 @@
 //! source listed only in such an arm is not compiled by the HIP build ([`cuda_only_sources`]).
 //! The other polarity: a `message(FATAL_ERROR …)` in an arm the HIP build takes (`else()` of
 //! `if(BUILD_CUDA)`, `if(HIP_FOUND)`) ends the ROCm configure, and is reported (HP846).
+//!
+//! The operating system decides arms in every CMake file, HIP-aware or not: the ROCm builds this
+//! tool targets run on Linux, so `if(WIN32)`, `if(MSVC)`, `if(APPLE)`, `if(CMAKE_SYSTEM_NAME
+//! STREQUAL "Windows")` arms (and the `else()` of `if(UNIX)`) are not the ROCm build's: their
+//! findings are PASS naming the condition ([`os_word`]).
 
 use super::build;
 use super::shell::unquote;
@@ -133,12 +138,46 @@ fn platform_word(parts: &[String]) -> Option<bool> {
     side
 }
 
+/// The value of an operating-system word on Linux, the ROCm build's OS: `WIN32`, `MSVC`,
+/// `APPLE`, `CYGWIN`, `MINGW` are false there; `UNIX`, `LINUX` true.
+fn os_word(word: &str) -> Option<bool> {
+    let w = word.trim_start_matches("${").trim_end_matches('}');
+    match w.strip_prefix("CMAKE_HOST_").unwrap_or(w) {
+        "WIN32" | "MSVC" | "APPLE" | "CYGWIN" | "MINGW" | "MSYS" | "IOS" | "WINDOWS_STORE"
+        | "XCODE" => Some(false),
+        "UNIX" | "LINUX" => Some(true),
+        _ => None,
+    }
+}
+
+/// `CMAKE_SYSTEM_NAME STREQUAL "Windows"` on Linux.
+fn os_name_is(var: &str, lit: &str) -> Option<bool> {
+    let v = var.trim_start_matches("${").trim_end_matches('}');
+    if !matches!(v, "CMAKE_SYSTEM_NAME" | "CMAKE_HOST_SYSTEM_NAME") {
+        return None;
+    }
+    match lit {
+        "Linux" => Some(true),
+        "Windows" | "Darwin" | "CYGWIN" | "MSYS" | "iOS" | "WindowsStore" | "FreeBSD" => {
+            Some(false)
+        }
+        _ => None,
+    }
+}
+
 /// The value of an `if()` condition in the project's HIP build, when its switches decide it:
-/// `NOT`, `AND`, `OR`, `DEFINED X`, switch words and `X STREQUAL "hip"` comparisons.
+/// `NOT`, `AND`, `OR`, `DEFINED X`, switch words and `X STREQUAL "hip"` comparisons, and the
+/// operating system (Linux).
 fn cond_under_hip(args: &[String]) -> Option<bool> {
+    cond_value(args, true)
+}
+
+/// [`cond_under_hip`] with the project's switches read (`switches`) or only the operating
+/// system (a file that never tests for the HIP build).
+fn cond_value(args: &[String], switches: bool) -> Option<bool> {
     let or: Vec<&[String]> = args.split(|a| a == "OR").collect();
     if or.len() > 1 {
-        let v: Vec<Option<bool>> = or.iter().map(|a| cond_under_hip(a)).collect();
+        let v: Vec<Option<bool>> = or.iter().map(|a| cond_value(a, switches)).collect();
         return if v.contains(&Some(true)) {
             Some(true)
         } else if v.iter().all(|x| *x == Some(false)) {
@@ -149,7 +188,7 @@ fn cond_under_hip(args: &[String]) -> Option<bool> {
     }
     let and: Vec<&[String]> = args.split(|a| a == "AND").collect();
     if and.len() > 1 {
-        let v: Vec<Option<bool>> = and.iter().map(|a| cond_under_hip(a)).collect();
+        let v: Vec<Option<bool>> = and.iter().map(|a| cond_value(a, switches)).collect();
         return if v.contains(&Some(false)) {
             Some(false)
         } else if v.iter().all(|x| *x == Some(true)) {
@@ -159,8 +198,13 @@ fn cond_under_hip(args: &[String]) -> Option<bool> {
         };
     }
     match args {
-        [not, rest @ ..] if not == "NOT" => cond_under_hip(rest).map(|v| !v),
-        [open, inner @ .., close] if open == "(" && close == ")" => cond_under_hip(inner),
+        [not, rest @ ..] if not == "NOT" => cond_value(rest, switches).map(|v| !v),
+        [open, inner @ .., close] if open == "(" && close == ")" => cond_value(inner, switches),
+        [w] if os_word(w).is_some() => os_word(w),
+        [var, op, lit] if op == "STREQUAL" && os_name_is(var, lit).is_some() => {
+            os_name_is(var, lit)
+        }
+        _ if !switches => None,
         [defined, w] if defined == "DEFINED" => switch_under_hip(w),
         [w] => switch_under_hip(w),
         [var, op, lit] if matches!(op.as_str(), "STREQUAL" | "EQUAL") => {
@@ -256,20 +300,25 @@ pub(crate) fn hip_dead_arms(root: tree_sitter::Node, src: &[u8]) -> Vec<DeadArm>
             }
         }
     }
-    let Some((hip_line, hip_head)) = hip_test else {
-        return Vec::new();
-    };
+    // Without a HIP test only the operating system decides, and only dead arms are reported.
+    let hip_aware = hip_test.is_some();
+    let (hip_line, hip_head) = hip_test.unwrap_or_default();
     let mut out = Vec::new();
     for c in chains {
         let kids = ts::named_children(c);
         let mut taken_before = false;
+        // The arm taken on Linux by its operating-system test, when one is.
+        let mut os_taker: Option<String> = None;
         let mut all_false = true;
         let mut i = 0;
         while i < kids.len() {
             let cmd = kids[i];
-            let value = match cmd.node_kind() {
-                K::IfCommand | K::ElseifCommand => cond_under_hip(&cond_words(cmd, src)),
-                K::ElseCommand => None,
+            let (value, os_value) = match cmd.node_kind() {
+                K::IfCommand | K::ElseifCommand => {
+                    let words = cond_words(cmd, src);
+                    (cond_value(&words, hip_aware), cond_value(&words, false))
+                }
+                K::ElseCommand => (None, None),
                 _ => {
                     i += 1;
                     continue;
@@ -286,10 +335,11 @@ pub(crate) fn hip_dead_arms(root: tree_sitter::Node, src: &[u8]) -> Vec<DeadArm>
                 })
                 .map_or(c.end_byte(), |k| k.start_byte());
             let arm = head(cmd);
-            let taken = !taken_before
-                && (value == Some(true) || (cmd.node_kind() == K::ElseCommand && all_false));
+            // Certainly taken only when every earlier arm is certainly not (`elseif(NOT WIN32)`
+            // after an undecided `if(OpenMP_FOUND)` may not run).
+            let taken = all_false && (value == Some(true) || cmd.node_kind() == K::ElseCommand);
             let dead = taken_before || value == Some(false);
-            if !dead {
+            if !dead && hip_aware {
                 out.push(DeadArm {
                     range: cmd.start_byte()..end,
                     why: format!("`{arm}` (line {})", line(cmd.start_byte())),
@@ -297,15 +347,32 @@ pub(crate) fn hip_dead_arms(root: tree_sitter::Node, src: &[u8]) -> Vec<DeadArm>
                 });
             }
             all_false &= value == Some(false);
+            // Decided by the operating system: this arm's own test is false on Linux, or an
+            // earlier arm's is true there.
+            let by_os = if taken_before {
+                os_taker.clone()
+            } else {
+                (os_value == Some(false)).then(|| arm.clone())
+            };
             if dead {
+                let at = line(cmd.start_byte());
+                let why = match by_os {
+                    Some(test) => format!(
+                        "in the `{arm}` arm (line {at}), which only another operating system \
+                         takes (`{test}`): the ROCm build's target OS is Linux"
+                    ),
+                    None => format!(
+                        "in the `{arm}` arm (line {at}), which the project's HIP build never runs: this file builds for HIP under `{hip_head}` (line {hip_line})"
+                    ),
+                };
                 out.push(DeadArm {
                     taken: Some(false),
                     range: cmd.start_byte()..end,
-                    why: format!(
-                        "in the `{arm}` arm (line {}), which the project's HIP build never runs: this file builds for HIP under `{hip_head}` (line {hip_line})",
-                        line(cmd.start_byte())
-                    ),
+                    why,
                 });
+            }
+            if !taken_before && os_value == Some(true) {
+                os_taker = Some(arm.clone());
             }
             taken_before |= value == Some(true);
             i += 1;
@@ -555,6 +622,29 @@ mod tests {
         assert_eq!(f.len(), 1);
         assert_ne!(f[0].status, crate::gate::Status::Pass);
         assert!(super::cuda_only_sources(cuda_only.as_bytes()).is_empty());
+    }
+
+    /// Arms only another operating system takes are not the ROCm build's (Linux), in any CMake
+    /// file; the Linux arm and the `else()` of `if(WIN32)` stay open.
+    #[test]
+    fn other_operating_systems_arms_pass() {
+        let src = "if(WIN32)\n  set(CMAKE_CUDA_FLAGS \"-Xcompiler /MD\")\nelseif(APPLE)\n  enable_language(CUDA)\nelse()\n  set(CMAKE_CUDA_ARCHITECTURES 80)\nendif()\nif(MSVC OR CMAKE_SYSTEM_NAME STREQUAL \"Darwin\")\n  find_package(CUDAToolkit)\nendif()\nif(UNIX)\n  set(CMAKE_CUDA_ARCHITECTURES 90)\nelse()\n  find_package(CUDA)\nendif()\n";
+        let all = scan_bytes("CMakeLists.txt", FileKind::CMake, src.as_bytes());
+        let open: Vec<u32> = all
+            .iter()
+            .filter(|f| f.status != crate::gate::Status::Pass)
+            .map(|f| f.line)
+            .collect();
+        assert_eq!(open, vec![6, 12], "{all:#?}");
+        let win = all.iter().find(|f| f.line == 2).expect("the MSVC flags");
+        assert!(win.message.contains("`if(WIN32)`"), "{}", win.message);
+        assert!(
+            win.message.contains("target OS is Linux"),
+            "{}",
+            win.message
+        );
+        let els = all.iter().find(|f| f.line == 14).expect("the non-UNIX arm");
+        assert!(els.message.contains("`if(UNIX)`"), "{}", els.message);
     }
 
     /// `HIP_FOUND` and `CMAKE_HIP_COMPILER` are true in the HIP build; a stop in an arm it takes

@@ -17,6 +17,11 @@
 //!   `Dockerfile_rocm`, `kernel_cuda.cu` and `kernel_hip.cpp`) is the CUDA half of a pair the
 //!   project already keeps: the ROCm build uses the other half. Its findings become PASS naming
 //!   the counterpart, unless the counterpart includes it (then the ROCm build compiles it too).
+//!   A counterpart is also the sibling the build selects ([`selection`]): of `src/cuda/`,
+//!   `src/hip/`, `src/raja/`, each with a `model.cmake` the build loads by `${MODEL}`, the ROCm
+//!   build selects `src/hip/`; the other siblings' findings become PASS naming the selection.
+
+pub mod selection;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -308,13 +313,25 @@ fn counterpart_names(comp: &str, file: bool) -> Vec<String> {
     out
 }
 
+/// The ROCm counterpart of a path: the file or folder the ROCm build uses instead.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Counterpart {
+    /// The counterpart (a folder ends with `/`).
+    pub path: String,
+    /// When the build selects it among sibling folders: how (see [`selection`]).
+    pub selected: Option<String>,
+}
+
 /// Each path whose ROCm counterpart (file or folder) the project keeps, with the counterpart.
 /// `includes` lists each source's resolved project includes: a counterpart that includes the
-/// CUDA file compiles it, so it is not a replacement.
+/// CUDA file compiles it, so it is not a replacement. `build_files` are read for a selection
+/// among sibling folders (`include(src/${MODEL}/model.cmake)`): paths in the siblings the ROCm
+/// build does not select have the selected ROCm sibling as counterpart.
 pub fn rocm_counterparts(
     paths: &[&str],
     includes: &HashMap<String, Vec<String>>,
-) -> BTreeMap<String, String> {
+    build_files: &[(&str, &[u8])],
+) -> BTreeMap<String, Counterpart> {
     let files: BTreeSet<&str> = paths.iter().copied().collect();
     let mut dirs: BTreeSet<String> = BTreeSet::new();
     for p in paths {
@@ -382,17 +399,27 @@ pub fn rocm_counterparts(
                 }
                 out.insert(
                     p.to_string(),
-                    if last { joined } else { format!("{joined}/") },
+                    Counterpart {
+                        path: if last { joined } else { format!("{joined}/") },
+                        selected: None,
+                    },
                 );
                 break 'comp;
             }
         }
     }
+    let sels = selection::selections(paths, build_files);
+    for (p, (chosen, why)) in selection::unselected(paths, &sels) {
+        out.entry(p).or_insert(Counterpart {
+            path: chosen,
+            selected: Some(why),
+        });
+    }
     out
 }
 
 /// Findings in files whose ROCm counterpart the project keeps become PASS, naming it.
-pub fn pass_with_counterparts(findings: &mut [Finding], pairs: &BTreeMap<String, String>) {
+pub fn pass_with_counterparts(findings: &mut [Finding], pairs: &BTreeMap<String, Counterpart>) {
     if pairs.is_empty() {
         return;
     }
@@ -400,12 +427,17 @@ pub fn pass_with_counterparts(findings: &mut [Finding], pairs: &BTreeMap<String,
         if f.status == Status::Pass {
             continue;
         }
-        if let Some(other) = pairs.get(&f.path) {
-            f.status = Status::Pass;
-            f.message.push_str(&format!(
-                " (the project keeps a ROCm counterpart, `{other}`: the ROCm build uses that, \
-                 not this file)"
-            ));
+        let Some(other) = pairs.get(&f.path) else {
+            continue;
+        };
+        f.status = Status::Pass;
+        match &other.selected {
+            Some(why) => f.message.push_str(&format!(" ({why})")),
+            None => f.message.push_str(&format!(
+                " (the project keeps a ROCm counterpart, `{}`: the ROCm build uses that, not \
+                 this file)",
+                other.path
+            )),
         }
     }
 }
@@ -634,11 +666,14 @@ mod tests {
             "src/w_hip.cpp".to_string(),
             vec!["src/w_cuda.cu".to_string()],
         );
-        let got = rocm_counterparts(&paths, &inc);
-        assert_eq!(got["mixbench-cuda/main.cu"], "mixbench-hip/");
-        assert_eq!(got["docker/Dockerfile"], "docker/Dockerfile_rocm");
-        assert_eq!(got["src/k_cuda.cu"], "src/k_hip.cpp", "{got:?}");
-        assert_eq!(got["bench/cuda_linops.cpp"], "bench/hip_linops.hip.cpp");
+        let got = rocm_counterparts(&paths, &inc, &[]);
+        assert_eq!(got["mixbench-cuda/main.cu"].path, "mixbench-hip/");
+        assert_eq!(got["docker/Dockerfile"].path, "docker/Dockerfile_rocm");
+        assert_eq!(got["src/k_cuda.cu"].path, "src/k_hip.cpp", "{got:?}");
+        assert_eq!(
+            got["bench/cuda_linops.cpp"].path,
+            "bench/hip_linops.hip.cpp"
+        );
         // Twins: a HIP wrapper that includes the CUDA file compiles it; no counterpart, no
         // pass; the ROCm halves themselves are never CUDA halves.
         assert!(!got.contains_key("src/w_cuda.cu"));
