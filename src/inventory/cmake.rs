@@ -359,7 +359,12 @@ pub(crate) fn hip_dead_arms(root: tree_sitter::Node, src: &[u8]) -> Vec<DeadArm>
                 let why = match by_os {
                     Some(test) => format!(
                         "in the `{arm}` arm (line {at}), which only another operating system \
-                         takes (`{test}`): the ROCm build's target OS is Linux"
+                         takes{}: the ROCm build's target OS is Linux",
+                        if test == arm {
+                            String::new()
+                        } else {
+                            format!(" (`{test}`)")
+                        }
                     ),
                     None => format!(
                         "in the `{arm}` arm (line {at}), which the project's HIP build never runs: this file builds for HIP under `{hip_head}` (line {hip_line})"

@@ -210,9 +210,14 @@ pub fn dead_arms(root: Node, src: &[u8], first_line: usize) -> Vec<(Range<usize>
                     let why = match by_os {
                         Some(test) => {
                             os_arms.push(range.clone());
+                            let by = if test == head {
+                                String::new()
+                            } else {
+                                format!(" (`{test}`)")
+                            };
                             format!(
                                 "in the `{head}` arm (line {at}), which only another operating \
-                                 system takes (`{test}`): the ROCm build's target OS is Linux"
+                                 system takes{by}: the ROCm build's target OS is Linux"
                             )
                         }
                         None => format!(

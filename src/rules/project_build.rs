@@ -418,6 +418,25 @@ pub fn rocm_counterparts(
     out
 }
 
+/// Findings in files a path template picks by the runner's OS for Windows or macOS
+/// (`ci/${{ runner.os }}-env.sh` → `ci/Windows-env.sh`) become PASS: the ROCm build runs on
+/// Linux. `texts` are the build files and CI workflows that may name such templates.
+pub fn pass_other_os_files(findings: &mut [Finding], paths: &[&str], texts: &[(&str, &[u8])]) {
+    let picked = selection::os_unselected(paths, texts);
+    if picked.is_empty() {
+        return;
+    }
+    for f in findings.iter_mut() {
+        if f.status == Status::Pass {
+            continue;
+        }
+        if let Some(why) = picked.get(&f.path) {
+            f.status = Status::Pass;
+            f.message.push_str(&format!(" ({why})"));
+        }
+    }
+}
+
 /// Findings in files whose ROCm counterpart the project keeps become PASS, naming it.
 pub fn pass_with_counterparts(findings: &mut [Finding], pairs: &BTreeMap<String, Counterpart>) {
     if pairs.is_empty() {

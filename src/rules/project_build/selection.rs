@@ -10,6 +10,10 @@
 //! model's back-end) are not compiled by the ROCm build. Without a ROCm sibling nothing is
 //! decided here: the CUDA sibling is the port's work. A variable that loops over every sibling
 //! (`foreach(MODEL …)`) builds all of them, so it selects nothing.
+//!
+//! The operating system selects the same way: `bash .github/workflows/cuda/${{ runner.os }}.sh`
+//! or `source scripts/$RUNNER_OS-env.sh` runs `Linux.sh` on the ROCm build's OS (the ROCm builds
+//! this tool targets run on Linux), never `Windows.sh` or `macOS.sh` ([`os_unselected`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -222,6 +226,61 @@ pub fn selections(paths: &[&str], build_files: &[(&str, &[u8])]) -> Vec<Selectio
     out
 }
 
+/// The ways a CI or build file names the runner's OS in a path, and how each spells the OSes
+/// (GitHub's `runner.os`: `Linux`, `Windows`, `macOS`).
+const OS_VARIABLES: [&str; 4] = [
+    "${{ runner.os }}",
+    "${{runner.os}}",
+    "${RUNNER_OS}",
+    "$RUNNER_OS",
+];
+const OTHER_OSES: [&str; 2] = ["Windows", "macOS"];
+
+/// Files that a path template with the runner's OS in it (`cuda/${{ runner.os }}-env.sh`) names
+/// for Windows or macOS: the ROCm build, on Linux, runs the Linux one. Each with why.
+pub fn os_unselected(paths: &[&str], texts: &[(&str, &[u8])]) -> BTreeMap<String, String> {
+    let files: BTreeSet<&str> = paths.iter().copied().collect();
+    let delim =
+        |c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '(' | ')' | '=' | ',' | ';');
+    let mut out = BTreeMap::new();
+    for (rel, bytes) in texts {
+        let text = String::from_utf8_lossy(bytes);
+        for var in OS_VARIABLES {
+            for (at, _) in text.match_indices(var) {
+                let before = &text[..at];
+                let start = before.rfind(delim).map_or(0, |i| i + 1);
+                let prefix = before[start..].trim_start_matches("./");
+                let after = &text[at + var.len()..];
+                let suffix = &after[..after.find(delim).unwrap_or(after.len())];
+                if suffix.contains('$')
+                    || prefix.contains('$')
+                    || (prefix.is_empty() && suffix.is_empty())
+                {
+                    continue;
+                }
+                let line = before.matches('\n').count() + 1;
+                let linux = format!("{prefix}Linux{suffix}");
+                for os in OTHER_OSES {
+                    let path = format!("{prefix}{os}{suffix}");
+                    if !files.contains(path.as_str()) {
+                        continue;
+                    }
+                    let instead = if files.contains(linux.as_str()) {
+                        format!("`{linux}`")
+                    } else {
+                        "no file".to_string()
+                    };
+                    out.entry(path).or_insert(format!(
+                        "{rel}:{line} picks this file by the runner's OS (`{var}`); the ROCm \
+                         build's target OS is Linux, where it picks {instead}"
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// For each path inside a sibling the ROCm build does not select: the ROCm sibling it selects
 /// (`src/hip/`) and why.
 pub fn unselected(paths: &[&str], sels: &[Selection]) -> BTreeMap<String, (String, String)> {
@@ -318,6 +377,30 @@ mod tests {
         let paths = ["arch/cuda/rules.mk", "arch/hip/rules.mk", "Makefile"];
         let mk: &[u8] = b"include arch/$(ARCH)/rules.mk\n";
         assert_eq!(selections(&paths, &[("Makefile", mk)]).len(), 1);
+    }
+
+    #[test]
+    fn the_runner_os_selects_the_linux_script() {
+        let paths = [
+            "ci/cuda/Linux-env.sh",
+            "ci/cuda/Windows-env.sh",
+            "ci/cuda/macOS-env.sh",
+            "ci/other/Windows.sh",
+        ];
+        let wf: &[u8] =
+            b"steps:\n  - run: |\n      source ci/cuda/${{ runner.os }}-env.sh ${{ matrix.cuda }}\n";
+        let got = os_unselected(&paths, &[(".github/workflows/b.yml", wf)]);
+        assert_eq!(
+            got.keys().collect::<Vec<_>>(),
+            ["ci/cuda/Windows-env.sh", "ci/cuda/macOS-env.sh"]
+        );
+        let why = &got["ci/cuda/Windows-env.sh"];
+        assert!(why.contains("b.yml:3"), "{why}");
+        assert!(why.contains("`ci/cuda/Linux-env.sh`"), "{why}");
+        assert!(why.contains("target OS is Linux"), "{why}");
+        // Twins: the Linux file is the ROCm build's; a Windows file no template names stays.
+        assert!(!got.contains_key("ci/cuda/Linux-env.sh"));
+        assert!(!got.contains_key("ci/other/Windows.sh"));
     }
 
     #[test]
