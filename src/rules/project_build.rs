@@ -22,6 +22,9 @@
 //!   build selects `src/hip/`; the other siblings' findings become PASS naming the selection.
 
 pub mod selection;
+mod switches;
+
+pub use switches::pass_switches_the_build_defines;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -148,99 +151,6 @@ pub fn pass_own_namespaces(
              {decl}), not CUDA's: nothing to port"
         );
         f.suggestion = None;
-    }
-}
-
-/// 1-based line of byte `at`.
-fn line_of(text: &[u8], at: usize) -> usize {
-    text[..at.min(text.len())]
-        .iter()
-        .filter(|&&c| c == b'\n')
-        .count()
-        + 1
-}
-
-fn is_ident(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_'
-}
-
-/// Where a build file defines `name` for the compiler: `-DNAME`, `('NAME'`/`("NAME"` in a file
-/// with `define_macros`, `add_compile_definitions(NAME` / `target_compile_definitions(… NAME`.
-fn defined_in(rel: &str, text: &[u8], name: &str) -> Option<String> {
-    let n = name.as_bytes();
-    let has = |needle: &[u8]| memchr::memmem::find(text, needle).is_some();
-    let py_macros = has(b"define_macros");
-    let cmake_defs = has(b"compile_definitions");
-    let mut from = 0;
-    while let Some(p) = memchr::memmem::find(&text[from..], n).map(|p| p + from) {
-        from = p + n.len();
-        let before = p.checked_sub(1).map(|i| text[i]);
-        let after = text.get(p + n.len()).copied();
-        if after.is_some_and(is_ident) {
-            continue;
-        }
-        let dash_d = p >= 2 && &text[p - 2..p] == b"-D";
-        let quoted = matches!(before, Some(b'\'') | Some(b'"'))
-            && py_macros
-            && text[..p]
-                .iter()
-                .rev()
-                .find(|c| !c.is_ascii_whitespace() && **c != b'\'' && **c != b'"')
-                == Some(&b'(');
-        // An argument of `target_compile_definitions(t PRIVATE NAME)` or
-        // `add_compile_definitions(NAME)`, on any line of the call.
-        let cmake = cmake_defs
-            && before.is_some_and(|c| c.is_ascii_whitespace() || c == b'(')
-            && memchr::memmem::rfind(&text[..p], b"compile_definitions(")
-                .is_some_and(|call| !text[call..p].contains(&b')'));
-        if dash_d || quoted || cmake {
-            return Some(format!("{rel}:{}", line_of(text, p)));
-        }
-    }
-    None
-}
-
-/// The switch an HP303 finding names (its first code span).
-fn switch_of(f: &Finding) -> Option<&str> {
-    if f.rule != "HP303" {
-        return None;
-    }
-    let (_, rest) = f.message.split_once('`')?;
-    rest.split_once('`').map(|(n, _)| n)
-}
-
-/// HP303 ("check that the HIP build defines it") becomes PASS where the project's build files
-/// define the switch, naming the place.
-pub fn pass_switches_the_build_defines(findings: &mut [Finding], build_files: &[(&str, &[u8])]) {
-    for f in findings.iter_mut() {
-        if f.status == Status::Pass {
-            continue;
-        }
-        let Some(name) = switch_of(f).map(str::to_string) else {
-            continue;
-        };
-        let mut at = build_files
-            .iter()
-            .find_map(|(rel, text)| defined_in(rel, text, &name));
-        if at.is_none() && name == "USE_ROCM" {
-            at = build_files
-                .iter()
-                .find(|(_, t)| memchr::memmem::find(t, b"torch.utils.cpp_extension").is_some())
-                .map(|(rel, _)| {
-                    format!(
-                        "{rel} (a PyTorch extension: torch.utils.cpp_extension passes \
-                         -DUSE_ROCM=1 to ROCm builds)"
-                    )
-                });
-        }
-        if let Some(at) = at {
-            f.status = Status::Pass;
-            f.message = format!(
-                "this project ports itself when `{name}` is defined, and its build defines it: \
-                 {at}; hipport reads its `{name}` branches as the HIP build"
-            );
-            f.suggestion = None;
-        }
     }
 }
 
@@ -603,49 +513,6 @@ mod tests {
         // Twin: without the declaration nothing changes.
         let mut fs = vec![finding("HP001", "k.cu", msg, (4, 8))];
         pass_own_namespaces(&mut fs, &sources, &[]);
-        assert_eq!(fs[0].status, Status::Remediation);
-    }
-
-    #[test]
-    fn switches_defined_by_the_build_pass() {
-        let msg = "this project ports itself when `MMCV_WITH_HIP` is defined: check";
-        let setup: &[u8] = b"if rocm:\n    define_macros += [('MMCV_WITH_HIP', None)]\n";
-        let cmake: &[u8] = b"elseif(WITH_HIP)\n  add_definitions(-DCT2_USE_HIP)\nendif()\n";
-        let multi: &[u8] = b"target_compile_definitions(t\n    PRIVATE GKO_COMPILING_HIP\n)\n";
-        let msg3 = "this project ports itself when `GKO_COMPILING_HIP` is defined: check";
-        let mut fs = vec![finding("HP303", "a.h", msg3, (0, 1))];
-        pass_switches_the_build_defines(&mut fs, &[("CMakeLists.txt", multi)]);
-        assert!(
-            fs[0].message.contains("CMakeLists.txt:2"),
-            "{}",
-            fs[0].message
-        );
-        let mut fs = vec![finding("HP303", "a.cuh", msg, (0, 1))];
-        pass_switches_the_build_defines(&mut fs, &[("setup.py", setup)]);
-        assert_eq!(fs[0].status, Status::Pass);
-        assert!(fs[0].message.contains("setup.py:2"), "{}", fs[0].message);
-        let msg2 = "this project ports itself when `CT2_USE_HIP` is defined: check";
-        let mut fs = vec![finding("HP303", "a.h", msg2, (0, 1))];
-        pass_switches_the_build_defines(&mut fs, &[("CMakeLists.txt", cmake)]);
-        assert!(
-            fs[0].message.contains("CMakeLists.txt:2"),
-            "{}",
-            fs[0].message
-        );
-        // Twins: a name that only appears in a comment-free string elsewhere, or a prefix of
-        // another macro, is not a definition.
-        let other: &[u8] = b"print('MMCV_WITH_HIP is great')\nx = '-DMMCV_WITH_HIPX'\n";
-        let mut fs = vec![finding("HP303", "a.cuh", msg, (0, 1))];
-        pass_switches_the_build_defines(&mut fs, &[("setup.py", other)]);
-        assert_eq!(fs[0].status, Status::Remediation);
-        // USE_ROCM in a PyTorch extension is defined by torch; elsewhere it is not known.
-        let use_rocm = "this project ports itself when `USE_ROCM` is defined: check";
-        let torch_setup: &[u8] = b"from torch.utils.cpp_extension import CUDAExtension\n";
-        let mut fs = vec![finding("HP303", "v.cpp", use_rocm, (0, 1))];
-        pass_switches_the_build_defines(&mut fs, &[("setup.py", torch_setup)]);
-        assert_eq!(fs[0].status, Status::Pass);
-        let mut fs = vec![finding("HP303", "v.cpp", use_rocm, (0, 1))];
-        pass_switches_the_build_defines(&mut fs, &[("setup.py", b"import os\n")]);
         assert_eq!(fs[0].status, Status::Remediation);
     }
 
