@@ -12,7 +12,7 @@
 //! The operating system decides arms in every CMake file, HIP-aware or not: the ROCm builds this
 //! tool targets run on Linux, so `if(WIN32)`, `if(MSVC)`, `if(APPLE)`, `if(CMAKE_SYSTEM_NAME
 //! STREQUAL "Windows")` arms (and the `else()` of `if(UNIX)`) are not the ROCm build's: their
-//! findings are PASS naming the condition ([`os_word`]).
+//! findings are PASS naming the condition (`os_word`).
 
 use super::build;
 use super::shell::unquote;

@@ -20,7 +20,7 @@
 //! Each lane also gets its runner's operating system from its `runs-on:` labels
 //! (`windows-2022`, `macos-14`, `ubuntu-22.04`), which `runner.os` reads: the ROCm builds this
 //! tool targets run on Linux, so a job or step that runs only in Windows or macOS lanes is not
-//! the ROCm build's, in any workflow ([`runner_os`]).
+//! the ROCm build's, in any workflow (`runner_os`).
 
 use super::ci_lanes::amd_runner_label;
 use super::deployment::nvidia_runner_label;

@@ -9,7 +9,7 @@
 //!
 //! The operating system decides arms in any script: the ROCm builds this tool targets run on
 //! Linux, so `if [ "$RUNNER_OS" = "Windows" ]`, `[[ "$OSTYPE" == darwin* ]]`, `[ "$(uname)" =
-//! Darwin ]` arms (and the `else` of a Linux test) are not the ROCm build's ([`os_value`]).
+//! Darwin ]` arms (and the `else` of a Linux test) are not the ROCm build's (`os_value`).
 
 use super::gha::{platform_of, Platform};
 use super::ts;
