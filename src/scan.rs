@@ -222,8 +222,14 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
             )
         })
         .collect();
-    let pairs = crate::rules::project_build::rocm_counterparts(&rels, &resolved);
+    let pairs = crate::rules::project_build::rocm_counterparts(&rels, &resolved, &build_files);
     crate::rules::project_build::pass_with_counterparts(&mut findings, &pairs);
+    let os_texts: Vec<(&str, &[u8])> = build_files
+        .iter()
+        .copied()
+        .chain(workflows.iter().map(|(r, b)| (r.as_str(), b.as_slice())))
+        .collect();
+    crate::rules::project_build::pass_other_os_files(&mut findings, &rels, &os_texts);
     // Composite actions are judged by their callers; scripts nothing runs are one decision.
     crate::inventory::ci_lanes::pass_cuda_only_actions(&mut findings, &workflows);
     // Files the inventory or the workflow pass read already are not read again; the rest are

@@ -8,6 +8,11 @@
 //! source listed only in such an arm is not compiled by the HIP build ([`cuda_only_sources`]).
 //! The other polarity: a `message(FATAL_ERROR …)` in an arm the HIP build takes (`else()` of
 //! `if(BUILD_CUDA)`, `if(HIP_FOUND)`) ends the ROCm configure, and is reported (HP846).
+//!
+//! The operating system decides arms in every CMake file, HIP-aware or not: the ROCm builds this
+//! tool targets run on Linux, so `if(WIN32)`, `if(MSVC)`, `if(APPLE)`, `if(CMAKE_SYSTEM_NAME
+//! STREQUAL "Windows")` arms (and the `else()` of `if(UNIX)`) are not the ROCm build's: their
+//! findings are PASS naming the condition (`os_word`).
 
 use super::build;
 use super::shell::unquote;
@@ -15,6 +20,11 @@ use super::ts::{self, Lang};
 use super::words::{self, Cx, Site, Word};
 use super::Out;
 use crate::kinds::cmake::{Kind as K, NodeExt};
+
+mod arms;
+
+pub use arms::cuda_only_sources;
+pub(crate) use arms::{hip_dead_arms, DeadArm};
 
 pub fn scan(out: &mut Out) {
     let src = out.src();
@@ -80,286 +90,6 @@ pub fn scan(out: &mut Out) {
     let ranges: Vec<(std::ops::Range<usize>, String)> =
         dead.into_iter().map(|a| (a.range, a.why)).collect();
     out.pass_within(&ranges, &[], |why| format!(" ({why})"));
-}
-
-/// The value of a switch word in the HIP build: `Some(true)` for a ROCm switch (`BUILD_HIP`,
-/// `USE_ROCM`, `${ENABLE_HIP}`), `Some(false)` for a CUDA one (`BUILD_CUDA`, `WITH_CUDA`: a
-/// project with both switches sets one per build), `None` for anything else (a compiler or
-/// package variable such as `CMAKE_CUDA_COMPILER` is not a build switch). HIP's own compiler and
-/// package variables (`HIP_FOUND`, `CMAKE_HIP_COMPILER`) are true in the HIP build.
-fn switch_under_hip(word: &str) -> Option<bool> {
-    let w = word.trim_start_matches("${").trim_end_matches('}');
-    if w.is_empty() || !w.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
-        return None;
-    }
-    // What finding HIP sets: the HIP build has a HIP compiler and package. (CUDA's are unknown
-    // there: a machine may have both toolkits.)
-    if matches!(
-        w,
-        "HIP_FOUND"
-            | "hip_FOUND"
-            | "ROCM_FOUND"
-            | "CMAKE_HIP_COMPILER"
-            | "CMAKE_HIP_COMPILER_LOADED"
-    ) {
-        return Some(true);
-    }
-    let parts: Vec<String> = w.split('_').map(|p| p.to_ascii_lowercase()).collect();
-    let platform = platform_word(&parts)?;
-    let switch = parts.len() == 1
-        || parts.iter().any(|p| {
-            matches!(
-                p.as_str(),
-                "build" | "use" | "with" | "enable" | "is" | "backend"
-            )
-        });
-    switch.then_some(platform)
-}
-
-/// `Some(true)` when the words name only the ROCm/HIP platform, `Some(false)` only CUDA.
-fn platform_word(parts: &[String]) -> Option<bool> {
-    let mut side = None;
-    for p in parts {
-        let s = match p.as_str() {
-            "hip" | "rocm" | "amd" | "amdgpu" => true,
-            "cuda" | "nvcc" | "nvidia" => false,
-            _ => continue,
-        };
-        if side.is_some_and(|x| x != s) {
-            return None;
-        }
-        side = Some(s);
-    }
-    side
-}
-
-/// The value of an `if()` condition in the project's HIP build, when its switches decide it:
-/// `NOT`, `AND`, `OR`, `DEFINED X`, switch words and `X STREQUAL "hip"` comparisons.
-fn cond_under_hip(args: &[String]) -> Option<bool> {
-    let or: Vec<&[String]> = args.split(|a| a == "OR").collect();
-    if or.len() > 1 {
-        let v: Vec<Option<bool>> = or.iter().map(|a| cond_under_hip(a)).collect();
-        return if v.contains(&Some(true)) {
-            Some(true)
-        } else if v.iter().all(|x| *x == Some(false)) {
-            Some(false)
-        } else {
-            None
-        };
-    }
-    let and: Vec<&[String]> = args.split(|a| a == "AND").collect();
-    if and.len() > 1 {
-        let v: Vec<Option<bool>> = and.iter().map(|a| cond_under_hip(a)).collect();
-        return if v.contains(&Some(false)) {
-            Some(false)
-        } else if v.iter().all(|x| *x == Some(true)) {
-            Some(true)
-        } else {
-            None
-        };
-    }
-    match args {
-        [not, rest @ ..] if not == "NOT" => cond_under_hip(rest).map(|v| !v),
-        [open, inner @ .., close] if open == "(" && close == ")" => cond_under_hip(inner),
-        [defined, w] if defined == "DEFINED" => switch_under_hip(w),
-        [w] => switch_under_hip(w),
-        [var, op, lit] if matches!(op.as_str(), "STREQUAL" | "EQUAL") => {
-            let v = var.trim_start_matches("${").trim_end_matches('}');
-            let parts = vec![lit.to_ascii_lowercase()];
-            // `COMPUTE_BACKEND STREQUAL "hip"`: a literal that is a platform name alone.
-            if v.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
-                platform_word(&parts)
-            } else {
-                None
-            }
-        }
-        _ => None,
-    }
-}
-
-/// An arm of an `if()` chain that the project's HIP build never runs, and why.
-pub(crate) struct DeadArm {
-    pub range: std::ops::Range<usize>,
-    /// `Some(true)`: the HIP build takes this arm; `None`: it may (the `why` of both names the
-    /// arm); `Some(false)`: it never runs it.
-    pub taken: Option<bool>,
-    pub why: String,
-}
-
-/// The condition words of an `if`/`elseif` command (unquoted).
-fn cond_words(cmd: tree_sitter::Node, src: &[u8]) -> Vec<String> {
-    let Some(list) = ts::named_children(cmd)
-        .into_iter()
-        .find(|x| x.node_kind() == K::ArgumentList)
-    else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for a in ts::named_children(list) {
-        let raw = ts::text(a, src);
-        // Parentheses inside a condition are arguments of their own in tree-sitter-cmake only
-        // when spaced; split them off so `(A OR B)` reads as a group.
-        let mut t = unquote(raw).to_string();
-        while let Some(r) = t.strip_prefix('(') {
-            out.push("(".to_string());
-            t = r.to_string();
-        }
-        let mut close = 0;
-        while let Some(r) = t.strip_suffix(')') {
-            close += 1;
-            t = r.to_string();
-        }
-        if !t.is_empty() {
-            out.push(t);
-        }
-        out.extend(std::iter::repeat_n(")".to_string(), close));
-    }
-    out
-}
-
-/// The arms of every `if()` chain that the HIP build of a project never runs, in a CMake file
-/// that tests for the HIP build somewhere (a ROCm switch in a condition): the arms whose
-/// condition is false there (`if(BUILD_CUDA)`, `if(NOT USE_ROCM)`) and every arm after one that
-/// is certainly taken there (`else()` of `if(BUILD_HIP)`); and, marked so, the arms it takes or
-/// may take. Nothing in a file without a HIP test: a CUDA-only project's `if(USE_CUDA)` is
-/// porting work.
-pub(crate) fn hip_dead_arms(root: tree_sitter::Node, src: &[u8]) -> Vec<DeadArm> {
-    let mut chains = Vec::new();
-    ts::each(root, &mut |n| {
-        if n.node_kind() == K::IfCondition {
-            chains.push(n);
-        }
-    });
-    let line = |b: usize| src[..b].iter().filter(|&&c| c == b'\n').count() + 1;
-    let head = |cmd: tree_sitter::Node| {
-        let t = ts::text(cmd, src);
-        t.split_whitespace().collect::<Vec<_>>().join(" ")
-    };
-    // The first condition that tests for the HIP build, as the reason's anchor.
-    let mut hip_test: Option<(usize, String)> = None;
-    for c in &chains {
-        for cmd in ts::named_children(*c) {
-            if matches!(cmd.node_kind(), K::IfCommand | K::ElseifCommand)
-                && cond_under_hip(&cond_words(cmd, src)).is_some()
-                && cond_words(cmd, src).iter().any(|w| {
-                    let parts: Vec<String> = w
-                        .trim_start_matches("${")
-                        .trim_end_matches('}')
-                        .split('_')
-                        .map(|p| p.to_ascii_lowercase())
-                        .collect();
-                    platform_word(&parts) == Some(true)
-                })
-                && hip_test.is_none()
-            {
-                hip_test = Some((line(cmd.start_byte()), head(cmd)));
-            }
-        }
-    }
-    let Some((hip_line, hip_head)) = hip_test else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for c in chains {
-        let kids = ts::named_children(c);
-        let mut taken_before = false;
-        let mut all_false = true;
-        let mut i = 0;
-        while i < kids.len() {
-            let cmd = kids[i];
-            let value = match cmd.node_kind() {
-                K::IfCommand | K::ElseifCommand => cond_under_hip(&cond_words(cmd, src)),
-                K::ElseCommand => None,
-                _ => {
-                    i += 1;
-                    continue;
-                }
-            };
-            // The arm runs from its command to the next command of the chain.
-            let end = kids[i + 1..]
-                .iter()
-                .find(|k| {
-                    matches!(
-                        k.node_kind(),
-                        K::ElseifCommand | K::ElseCommand | K::EndifCommand
-                    )
-                })
-                .map_or(c.end_byte(), |k| k.start_byte());
-            let arm = head(cmd);
-            let taken = !taken_before
-                && (value == Some(true) || (cmd.node_kind() == K::ElseCommand && all_false));
-            let dead = taken_before || value == Some(false);
-            if !dead {
-                out.push(DeadArm {
-                    range: cmd.start_byte()..end,
-                    why: format!("`{arm}` (line {})", line(cmd.start_byte())),
-                    taken: taken.then_some(true),
-                });
-            }
-            all_false &= value == Some(false);
-            if dead {
-                out.push(DeadArm {
-                    taken: Some(false),
-                    range: cmd.start_byte()..end,
-                    why: format!(
-                        "in the `{arm}` arm (line {}), which the project's HIP build never runs: this file builds for HIP under `{hip_head}` (line {hip_line})",
-                        line(cmd.start_byte())
-                    ),
-                });
-            }
-            taken_before |= value == Some(true);
-            i += 1;
-        }
-    }
-    out
-}
-
-/// Source files (`.cu`, `.cpp`, … as written, relative to the CMake file's folder) that a CMake
-/// file lists only in arms its HIP build never runs, with the reason: the HIP build does not
-/// compile them (bitsandbytes: `gemm_4bit_sm80.cu` only under `if(BUILD_CUDA)`).
-pub fn cuda_only_sources(src: &[u8]) -> Vec<(String, String)> {
-    let Some(tree) = ts::parse(Lang::CMake, src) else {
-        return Vec::new();
-    };
-    let dead: Vec<DeadArm> = hip_dead_arms(tree.root_node(), src)
-        .into_iter()
-        .filter(|a| a.taken == Some(false))
-        .collect();
-    if dead.is_empty() {
-        return Vec::new();
-    }
-    let mut inside: Vec<(String, String)> = Vec::new();
-    let mut outside: std::collections::HashSet<String> = std::collections::HashSet::new();
-    ts::each(tree.root_node(), &mut |n| {
-        if n.node_kind() != K::ArgumentList {
-            return;
-        }
-        for a in ts::named_children(n) {
-            let raw = ts::text(a, src);
-            for w in unquote(raw).split([' ', ';']) {
-                let w = w
-                    .trim_start_matches("${CMAKE_CURRENT_SOURCE_DIR}/")
-                    .trim_start_matches("${CMAKE_CURRENT_LIST_DIR}/")
-                    .trim_start_matches("./");
-                let ext = w.rsplit_once('.').map_or("", |(_, e)| e);
-                if w.contains('$')
-                    || !matches!(ext, "cu" | "cuh" | "cpp" | "cc" | "cxx" | "c" | "h" | "hpp")
-                {
-                    continue;
-                }
-                match dead.iter().find(|d| d.range.contains(&a.start_byte())) {
-                    Some(d) => inside.push((w.to_string(), d.why.clone())),
-                    None => {
-                        outside.insert(w.to_string());
-                    }
-                }
-            }
-        }
-    });
-    inside.retain(|(w, _)| !outside.contains(w));
-    inside.sort();
-    inside.dedup_by(|a, b| a.0 == b.0);
-    inside
 }
 
 fn command(out: &mut Out, cmd: &str, name_range: std::ops::Range<usize>, args: &[Word]) {
@@ -555,6 +285,29 @@ mod tests {
         assert_eq!(f.len(), 1);
         assert_ne!(f[0].status, crate::gate::Status::Pass);
         assert!(super::cuda_only_sources(cuda_only.as_bytes()).is_empty());
+    }
+
+    /// Arms only another operating system takes are not the ROCm build's (Linux), in any CMake
+    /// file; the Linux arm and the `else()` of `if(WIN32)` stay open.
+    #[test]
+    fn other_operating_systems_arms_pass() {
+        let src = "if(WIN32)\n  set(CMAKE_CUDA_FLAGS \"-Xcompiler /MD\")\nelseif(APPLE)\n  enable_language(CUDA)\nelse()\n  set(CMAKE_CUDA_ARCHITECTURES 80)\nendif()\nif(MSVC OR CMAKE_SYSTEM_NAME STREQUAL \"Darwin\")\n  find_package(CUDAToolkit)\nendif()\nif(UNIX)\n  set(CMAKE_CUDA_ARCHITECTURES 90)\nelse()\n  find_package(CUDA)\nendif()\n";
+        let all = scan_bytes("CMakeLists.txt", FileKind::CMake, src.as_bytes());
+        let open: Vec<u32> = all
+            .iter()
+            .filter(|f| f.status != crate::gate::Status::Pass)
+            .map(|f| f.line)
+            .collect();
+        assert_eq!(open, vec![6, 12], "{all:#?}");
+        let win = all.iter().find(|f| f.line == 2).expect("the MSVC flags");
+        assert!(win.message.contains("`if(WIN32)`"), "{}", win.message);
+        assert!(
+            win.message.contains("target OS is Linux"),
+            "{}",
+            win.message
+        );
+        let els = all.iter().find(|f| f.line == 14).expect("the non-UNIX arm");
+        assert!(els.message.contains("`if(UNIX)`"), "{}", els.message);
     }
 
     /// `HIP_FOUND` and `CMAKE_HIP_COMPILER` are true in the HIP build; a stop in an arm it takes

@@ -16,6 +16,11 @@
 //!
 //! A job with only CUDA lanes in a workflow without a ROCm lane keeps everything: its CI has to
 //! gain one.
+//!
+//! Each lane also gets its runner's operating system from its `runs-on:` labels
+//! (`windows-2022`, `macos-14`, `ubuntu-22.04`), which `runner.os` reads: the ROCm builds this
+//! tool targets run on Linux, so a job or step that runs only in Windows or macOS lanes is not
+//! the ROCm build's, in any workflow (`runner_os`).
 
 use super::ci_lanes::amd_runner_label;
 use super::deployment::nvidia_runner_label;
@@ -70,11 +75,32 @@ pub(crate) fn off(v: &str) -> bool {
     )
 }
 
-/// One lane of a job: its matrix values (`toolkit_type` → `cuda`), platform and a label.
+/// One lane of a job: its matrix values (`toolkit_type` → `cuda`), platform, runner OS and a
+/// label.
 #[derive(Clone, Debug)]
 struct Lane {
     vars: BTreeMap<String, String>,
     platform: Platform,
+    os: Option<&'static str>,
+}
+
+/// The operating system a runner label names, as `runner.os` spells it.
+pub(crate) fn runner_os(label: &str) -> Option<&'static str> {
+    let l = label.trim().to_ascii_lowercase();
+    if l.starts_with("windows") {
+        Some("Windows")
+    } else if l.starts_with("macos") {
+        Some("macOS")
+    } else if l.starts_with("ubuntu") || l == "linux" || l.starts_with("linux.") {
+        Some("Linux")
+    } else {
+        None
+    }
+}
+
+/// Whether a lane runs on another OS than Linux.
+fn off_linux(l: &Lane) -> bool {
+    l.os.is_some_and(|o| o != "Linux")
 }
 
 impl Lane {
@@ -268,8 +294,13 @@ pub fn model(src: &[u8]) -> Model {
                     let scope = Scope {
                         matrix: &vars,
                         env: &env,
+                        runner_os: None,
                     };
                     let mut p = Platform::Neutral;
+                    let os = labels
+                        .iter()
+                        .filter_map(|l| substitute(l, &scope))
+                        .find_map(|l| runner_os(&l));
                     let mut seen = |q: Platform| {
                         p = match (p, q) {
                             (x, Platform::Neutral) => x,
@@ -298,7 +329,11 @@ pub fn model(src: &[u8]) -> Model {
                     if p == Platform::Neutral {
                         p = base;
                     }
-                    Lane { vars, platform: p }
+                    Lane {
+                        vars,
+                        platform: p,
+                        os,
+                    }
                 })
                 .collect::<Vec<_>>()
         });
@@ -347,6 +382,7 @@ pub fn model(src: &[u8]) -> Model {
                         &Scope {
                             matrix: &l.vars,
                             env: &job.env,
+                            runner_os: l.os,
                         },
                     ) != Some(false)
                 })
@@ -367,6 +403,20 @@ pub fn model(src: &[u8]) -> Model {
                 ),
             ));
         }
+        // Every lane on Windows or macOS runners: not the ROCm build's OS.
+        let job_off_linux = !live.is_empty() && live.iter().all(|l| off_linux(l));
+        if job_off_linux {
+            let oses: std::collections::BTreeSet<&str> = live.iter().filter_map(|l| l.os).collect();
+            let oses: Vec<&str> = oses.into_iter().collect();
+            m.dead.push((
+                job.y.range(),
+                format!(
+                    "in CI job `{}`, which runs only on {} runners: the ROCm build's target OS is Linux",
+                    job.id,
+                    oses.join(" and ")
+                ),
+            ));
+        }
         for s in job.y.get("steps").map_or(&[][..], |s| s.items()) {
             let mut env = job.env.clone();
             literal_env(s.get("env"), &mut env);
@@ -380,6 +430,7 @@ pub fn model(src: &[u8]) -> Model {
                             &Scope {
                                 matrix: &l.vars,
                                 env: &env,
+                                runner_os: l.os,
                             },
                         ) != Some(false)
                     })
@@ -389,6 +440,23 @@ pub fn model(src: &[u8]) -> Model {
                 || (has_rocm
                     && cond.is_some()
                     && step_live.iter().all(|l| l.platform == Platform::Cuda));
+            // A step only Windows/macOS lanes run (`if: runner.os == 'Windows'`).
+            if !job_off_linux
+                && cond.is_some()
+                && !step_live.is_empty()
+                && step_live.len() < live.len()
+                && step_live.iter().all(|l| off_linux(l))
+            {
+                m.dead.push((
+                    s.range(),
+                    format!(
+                        "a CI step under `if: {}` (line {}), which runs only in the job's {} lanes: the ROCm build's target OS is Linux",
+                        cond.unwrap_or("").trim(),
+                        line(s.range().start),
+                        step_live.iter().filter_map(|l| l.os).next().unwrap_or("non-Linux")
+                    ),
+                ));
+            }
             if cuda_only && !job_cuda_only {
                 let rocm_lane = lanes
                     .iter()
@@ -484,6 +552,31 @@ mod tests {
         assert_eq!(platform_of("cu124"), Platform::Cuda);
         assert_eq!(platform_of("ubuntu-latest"), Platform::Neutral);
         assert_eq!(platform_of("custom"), Platform::Neutral);
+    }
+
+    #[test]
+    fn windows_and_macos_lanes_are_not_the_rocm_build() {
+        let src = "jobs:\n  win:\n    runs-on: [windows-2022]\n    steps:\n      - run: nvcc k.cu\n  both:\n    runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [ubuntu-22.04, macos-14]\n    steps:\n      - if: runner.os == 'macOS'\n        run: nvcc k.cu\n      - if: runner.os == 'Linux'\n        run: nvcc k.cu\n      - run: nvcc k.cu\n";
+        let m = model(src.as_bytes());
+        let dead: Vec<usize> = m
+            .dead
+            .iter()
+            .map(|(r, _)| src[..r.start].lines().count())
+            .collect();
+        // The Windows job and the macOS-only step; the Linux step and the step every lane runs
+        // stay.
+        assert_eq!(dead, [3, 12], "{:?}", m.dead);
+        assert!(
+            m.dead[0].1.contains("only on Windows runners"),
+            "{}",
+            m.dead[0].1
+        );
+        assert!(
+            m.dead[1].1.contains("target OS is Linux"),
+            "{}",
+            m.dead[1].1
+        );
+        assert!(m.dead[1].1.contains("macOS lanes"), "{}", m.dead[1].1);
     }
 
     #[test]

@@ -94,10 +94,12 @@ fn lex(e: &str) -> Option<Vec<Tok>> {
     Some(out)
 }
 
-/// What an expression can see: the lane's matrix values and the literal `env:` in scope.
+/// What an expression can see: the lane's matrix values, the literal `env:` in scope, and the
+/// lane's `runner.os` when its runner labels say it (`windows-2022` → `Windows`).
 pub(crate) struct Scope<'a> {
     pub matrix: &'a BTreeMap<String, String>,
     pub env: &'a BTreeMap<String, String>,
+    pub runner_os: Option<&'static str>,
 }
 
 struct Parser<'a> {
@@ -213,6 +215,10 @@ impl Parser<'_> {
                         V::S(self.scope.matrix.get(k).cloned().unwrap_or_default())
                     } else if let Some(k) = id.strip_prefix("env.") {
                         self.scope.env.get(k).cloned().map_or(V::Unknown, V::S)
+                    } else if id == "runner.os" {
+                        self.scope
+                            .runner_os
+                            .map_or(V::Unknown, |o| V::S(o.to_string()))
                     } else {
                         V::Unknown
                     }
@@ -272,7 +278,9 @@ mod tests {
         let s = Scope {
             matrix: &vars,
             env: &env,
+            runner_os: Some("Windows"),
         };
+        assert_eq!(eval("runner.os == 'Windows'", &s), Some(true));
         assert_eq!(eval("matrix.os == 'rocm'", &s), Some(true));
         assert_eq!(eval("!(matrix.os == 'rocm')", &s), Some(false));
         assert_eq!(eval("contains(matrix.os, 'roc') && true", &s), Some(true));

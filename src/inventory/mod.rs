@@ -85,7 +85,8 @@ pub struct Inventory {
     pub errors: Vec<FileError>,
     pub files: usize,
     /// Bytes the inventory read that project-level passes read again: every `setup.py`,
-    /// `pyproject.toml` and `CMakeLists.txt`, and the Python and Docker files with findings.
+    /// `pyproject.toml`, CMake file (`CMakeLists.txt`, `*.cmake`) and Makefile (`*.mk`), and
+    /// the Python and Docker files with findings.
     /// Keyed by path relative to the root, so `scan` never reads a file twice.
     pub texts: std::collections::BTreeMap<String, Vec<u8>>,
 }
@@ -95,6 +96,7 @@ pub struct Inventory {
 fn keep_text(rel: &str, kind: FileKind, has_findings: bool) -> bool {
     let name = rel.rsplit('/').next().unwrap_or(rel);
     matches!(name, "setup.py" | "pyproject.toml" | "CMakeLists.txt")
+        || matches!(kind, FileKind::CMake | FileKind::Make)
         || (has_findings && matches!(kind, FileKind::Python | FileKind::Dockerfile))
 }
 

@@ -6,6 +6,10 @@
 //! `if()` arms ([`super::cmake`]): nothing is decided in a script that never compares a variable
 //! with a ROCm value (a CUDA-only script's `if [ "$X" = cuda ]` is porting work), and a
 //! condition this reader cannot decide leaves its arm live.
+//!
+//! The operating system decides arms in any script: the ROCm builds this tool targets run on
+//! Linux, so `if [ "$RUNNER_OS" = "Windows" ]`, `[[ "$OSTYPE" == darwin* ]]`, `[ "$(uname)" =
+//! Darwin ]` arms (and the `else` of a Linux test) are not the ROCm build's (`os_value`).
 
 use super::gha::{platform_of, Platform};
 use super::ts;
@@ -13,9 +17,43 @@ use crate::kinds::bash::{Field as F, Kind as K, NodeExt};
 use std::ops::Range;
 use tree_sitter::Node;
 
+/// Whether a shell word reads the operating system (`$RUNNER_OS`, `$OSTYPE`, `$(uname)`).
+fn os_variable(w: &str) -> bool {
+    let v = w
+        .trim_start_matches('$')
+        .trim_start_matches('{')
+        .trim_end_matches('}');
+    matches!(v, "RUNNER_OS" | "OSTYPE" | "OS" | "(uname)" | "(uname -s)")
+}
+
+/// The value on Linux, the ROCm build's OS, of comparing an OS variable with `lit` (`Windows`,
+/// `macOS`, `Darwin`, `msys`, `cygwin`, `darwin*`, `Linux`, `linux-gnu*`).
+pub(crate) fn os_value(lit: &str) -> Option<bool> {
+    let l = lit.trim_end_matches('*').to_ascii_lowercase();
+    if l.starts_with("linux") {
+        Some(true)
+    } else if [
+        "windows",
+        "windows_nt",
+        "win32",
+        "msys",
+        "cygwin",
+        "mingw",
+        "darwin",
+        "macos",
+    ]
+    .iter()
+    .any(|w| l.starts_with(w))
+    {
+        Some(false)
+    } else {
+        None
+    }
+}
+
 /// The value of one test (`[ "$X" = rocm ]`, `[[ $X != cuda ]]`, `test "$X" == hip`) in the
-/// ROCm build, and whether it compares with a ROCm value.
-fn atom(t: &str) -> (Option<bool>, bool) {
+/// ROCm build, whether it compares with a ROCm value, and whether the OS decides it.
+fn atom(t: &str) -> (Option<bool>, bool, bool) {
     let t = t.trim().trim_end_matches(';').trim();
     let (neg, t) = match t.strip_prefix('!') {
         Some(r) => (true, r.trim()),
@@ -31,35 +69,42 @@ fn atom(t: &str) -> (Option<bool>, bool) {
         Some(r) => (!neg, r),
         None => (neg, t),
     };
+    let t = t.replace("$(uname -s)", "$(uname)");
     let w: Vec<&str> = t
         .split_whitespace()
         .map(|x| x.trim_matches(['"', '\'']))
         .collect();
     let [a, op, b] = w.as_slice() else {
-        return (None, false);
+        return (None, false, false);
     };
     let eq = match *op {
         "=" | "==" => true,
         "!=" => false,
-        _ => return (None, false),
+        _ => return (None, false, false),
     };
-    let lit = match (a.starts_with('$'), b.starts_with('$')) {
-        (true, false) => b,
-        (false, true) => a,
-        _ => return (None, false),
+    let (var, lit) = match (a.starts_with('$'), b.starts_with('$')) {
+        (true, false) => (a, b),
+        (false, true) => (b, a),
+        _ => return (None, false, false),
     };
+    if os_variable(var) {
+        if let Some(on_linux) = os_value(lit) {
+            return (Some(on_linux == (eq != neg)), false, true);
+        }
+    }
     match platform_of(lit) {
-        Platform::Rocm => (Some(eq != neg), true),
-        Platform::Cuda => (Some(eq == neg), false),
-        Platform::Neutral => (None, false),
+        Platform::Rocm => (Some(eq != neg), true, false),
+        Platform::Cuda => (Some(eq == neg), false, false),
+        Platform::Neutral => (None, false, false),
     }
 }
 
 /// A condition's value in the ROCm build: tests joined by `&&` / `||` (left to right, as the
-/// shell reads them), and whether any compares with a ROCm value.
-fn condition(t: &str) -> (Option<bool>, bool) {
+/// shell reads them), whether any compares with a ROCm value, and whether any tests the OS.
+fn condition(t: &str) -> (Option<bool>, bool, bool) {
     let mut value: Option<Option<bool>> = None;
     let mut rocm = false;
+    let mut os = false;
     let mut op = "";
     let mut rest = t;
     loop {
@@ -71,8 +116,9 @@ fn condition(t: &str) -> (Option<bool>, bool) {
             Some((i, o)) => (&rest[..i], Some((o, &rest[i + 2..]))),
             None => (rest, None),
         };
-        let (v, r) = atom(part);
+        let (v, r, o) = atom(part);
         rocm |= r;
+        os |= o;
         value = Some(match (value, op) {
             (None, _) => v,
             (Some(l), "&&") => match (l, v) {
@@ -94,7 +140,7 @@ fn condition(t: &str) -> (Option<bool>, bool) {
             None => break,
         }
     }
-    (value.flatten(), rocm)
+    (value.flatten(), rocm, os)
 }
 
 /// The source between a clause's keyword and its `then` (its condition), and where its body
@@ -114,10 +160,12 @@ pub fn dead_arms(root: Node, src: &[u8], first_line: usize) -> Vec<(Range<usize>
     let line = |b: usize| src[..b].iter().filter(|&&c| c == b'\n').count() + first_line;
     let mut out = Vec::new();
     let mut tests_rocm = false;
+    // Arms the OS decides: kept in a script that never tests for ROCm.
+    let mut os_arms: Vec<Range<usize>> = Vec::new();
     ts::each(root, &mut |n| match n.node_kind() {
         K::IfStatement => {
-            // (arm range, condition value, condition text)
-            let mut arms: Vec<(Range<usize>, Option<bool>, String)> = Vec::new();
+            // (arm range, condition value, condition text, decided by the OS alone)
+            let mut arms: Vec<(Range<usize>, Option<bool>, String, bool)> = Vec::new();
             let kids = ts::children(n);
             let clause_start = kids
                 .iter()
@@ -125,37 +173,62 @@ pub fn dead_arms(root: Node, src: &[u8], first_line: usize) -> Vec<(Range<usize>
                 .map(|c| c.start_byte());
             let fi = kids.last().map_or(n.end_byte(), |c| c.start_byte());
             if let Some((cond, body)) = cond_and_body(n, src) {
-                let (v, r) = condition(&cond);
+                let (v, r, o) = condition(&cond);
                 tests_rocm |= r;
                 arms.push((
                     body..clause_start.unwrap_or(fi),
                     v,
                     format!("if {}", cond.trim()),
+                    o && !r,
                 ));
             }
             for c in kids.iter().filter(|c| c.node_kind() == K::ElifClause) {
                 if let Some((cond, body)) = cond_and_body(*c, src) {
-                    let (v, r) = condition(&cond);
+                    let (v, r, o) = condition(&cond);
                     tests_rocm |= r;
-                    arms.push((body..c.end_byte(), v, format!("elif {}", cond.trim())));
+                    arms.push((
+                        body..c.end_byte(),
+                        v,
+                        format!("elif {}", cond.trim()),
+                        o && !r,
+                    ));
                 }
             }
             for c in kids.iter().filter(|c| c.node_kind() == K::ElseClause) {
-                arms.push((c.byte_range(), None, "else".into()));
+                arms.push((c.byte_range(), None, "else".into(), false));
             }
-            let mut taken = false;
-            for (range, v, head) in arms {
-                if taken || v == Some(false) {
-                    out.push((
-                        range.clone(),
-                        format!(
-                            "in the `{}` arm (line {}), which the project's ROCm build never runs",
-                            head.trim_end_matches(';').trim(),
-                            line(range.start)
+            // Taken for certain, and whether by an OS test (its text).
+            let mut taken: Option<Option<String>> = None;
+            for (range, v, head, os) in arms {
+                let head = head.trim_end_matches(';').trim().to_string();
+                let at = line(range.start);
+                let by_os = match &taken {
+                    Some(t) => t.clone(),
+                    None => (os && v == Some(false)).then(|| head.clone()),
+                };
+                if taken.is_some() || v == Some(false) {
+                    let why = match by_os {
+                        Some(test) => {
+                            os_arms.push(range.clone());
+                            let by = if test == head {
+                                String::new()
+                            } else {
+                                format!(" (`{test}`)")
+                            };
+                            format!(
+                                "in the `{head}` arm (line {at}), which only another operating \
+                                 system takes{by}: the ROCm build's target OS is Linux"
+                            )
+                        }
+                        None => format!(
+                            "in the `{head}` arm (line {at}), which the project's ROCm build never runs"
                         ),
-                    ));
+                    };
+                    out.push((range.clone(), why));
                 }
-                taken |= v == Some(true);
+                if taken.is_none() && v == Some(true) {
+                    taken = Some(os.then(|| head.clone()));
+                }
             }
         }
         K::CaseStatement => {
@@ -195,7 +268,7 @@ pub fn dead_arms(root: Node, src: &[u8], first_line: usize) -> Vec<(Range<usize>
         _ => {}
     });
     if !tests_rocm {
-        out.clear();
+        out.retain(|(r, _)| os_arms.contains(r));
     }
     out
 }
@@ -226,6 +299,24 @@ mod tests {
             "{}",
             nvcc.message
         );
+    }
+
+    #[test]
+    fn other_operating_systems_arms_pass_in_any_script() {
+        let src = "if [ \"$RUNNER_OS\" = \"Windows\" ]; then\n  export TORCH_CUDA_ARCH_LIST=\"7.5;8.0\"\nelse\n  export CUDA_HOME=/usr/local/cuda\nfi\nif [[ \"$OSTYPE\" == darwin* ]]; then\n  nvcc k.cu\nfi\nif [ \"$(uname -s)\" = Linux ]; then\n  nvidia-smi\nelse\n  nvcc k.cu\nfi\n";
+        // Open: the Linux arms (lines 4 and 10); the Windows, macOS and non-Linux arms pass.
+        assert_eq!(open(src), vec![("HP852".into(), 4), ("HP880".into(), 10)]);
+        let all = scan_bytes("build.sh", FileKind::Shell, src.as_bytes());
+        let win = all.iter().find(|f| f.line == 2).unwrap();
+        assert!(
+            win.message.contains("target OS is Linux"),
+            "{}",
+            win.message
+        );
+        assert!(win.message.contains("$RUNNER_OS"), "{}", win.message);
+        // Twin: a test the OS does not decide keeps its arm.
+        let src = "if [ \"$RUNNER_OS\" = \"$TARGET\" ]; then\n  nvcc k.cu\nfi\n";
+        assert_eq!(open(src), vec![("HP850".into(), 2)]);
     }
 
     #[test]

@@ -17,6 +17,14 @@
 //!   `Dockerfile_rocm`, `kernel_cuda.cu` and `kernel_hip.cpp`) is the CUDA half of a pair the
 //!   project already keeps: the ROCm build uses the other half. Its findings become PASS naming
 //!   the counterpart, unless the counterpart includes it (then the ROCm build compiles it too).
+//!   A counterpart is also the sibling the build selects ([`selection`]): of `src/cuda/`,
+//!   `src/hip/`, `src/raja/`, each with a `model.cmake` the build loads by `${MODEL}`, the ROCm
+//!   build selects `src/hip/`; the other siblings' findings become PASS naming the selection.
+
+pub mod selection;
+mod switches;
+
+pub use switches::pass_switches_the_build_defines;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -146,99 +154,6 @@ pub fn pass_own_namespaces(
     }
 }
 
-/// 1-based line of byte `at`.
-fn line_of(text: &[u8], at: usize) -> usize {
-    text[..at.min(text.len())]
-        .iter()
-        .filter(|&&c| c == b'\n')
-        .count()
-        + 1
-}
-
-fn is_ident(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_'
-}
-
-/// Where a build file defines `name` for the compiler: `-DNAME`, `('NAME'`/`("NAME"` in a file
-/// with `define_macros`, `add_compile_definitions(NAME` / `target_compile_definitions(… NAME`.
-fn defined_in(rel: &str, text: &[u8], name: &str) -> Option<String> {
-    let n = name.as_bytes();
-    let has = |needle: &[u8]| memchr::memmem::find(text, needle).is_some();
-    let py_macros = has(b"define_macros");
-    let cmake_defs = has(b"compile_definitions");
-    let mut from = 0;
-    while let Some(p) = memchr::memmem::find(&text[from..], n).map(|p| p + from) {
-        from = p + n.len();
-        let before = p.checked_sub(1).map(|i| text[i]);
-        let after = text.get(p + n.len()).copied();
-        if after.is_some_and(is_ident) {
-            continue;
-        }
-        let dash_d = p >= 2 && &text[p - 2..p] == b"-D";
-        let quoted = matches!(before, Some(b'\'') | Some(b'"'))
-            && py_macros
-            && text[..p]
-                .iter()
-                .rev()
-                .find(|c| !c.is_ascii_whitespace() && **c != b'\'' && **c != b'"')
-                == Some(&b'(');
-        // An argument of `target_compile_definitions(t PRIVATE NAME)` or
-        // `add_compile_definitions(NAME)`, on any line of the call.
-        let cmake = cmake_defs
-            && before.is_some_and(|c| c.is_ascii_whitespace() || c == b'(')
-            && memchr::memmem::rfind(&text[..p], b"compile_definitions(")
-                .is_some_and(|call| !text[call..p].contains(&b')'));
-        if dash_d || quoted || cmake {
-            return Some(format!("{rel}:{}", line_of(text, p)));
-        }
-    }
-    None
-}
-
-/// The switch an HP303 finding names (its first code span).
-fn switch_of(f: &Finding) -> Option<&str> {
-    if f.rule != "HP303" {
-        return None;
-    }
-    let (_, rest) = f.message.split_once('`')?;
-    rest.split_once('`').map(|(n, _)| n)
-}
-
-/// HP303 ("check that the HIP build defines it") becomes PASS where the project's build files
-/// define the switch, naming the place.
-pub fn pass_switches_the_build_defines(findings: &mut [Finding], build_files: &[(&str, &[u8])]) {
-    for f in findings.iter_mut() {
-        if f.status == Status::Pass {
-            continue;
-        }
-        let Some(name) = switch_of(f).map(str::to_string) else {
-            continue;
-        };
-        let mut at = build_files
-            .iter()
-            .find_map(|(rel, text)| defined_in(rel, text, &name));
-        if at.is_none() && name == "USE_ROCM" {
-            at = build_files
-                .iter()
-                .find(|(_, t)| memchr::memmem::find(t, b"torch.utils.cpp_extension").is_some())
-                .map(|(rel, _)| {
-                    format!(
-                        "{rel} (a PyTorch extension: torch.utils.cpp_extension passes \
-                         -DUSE_ROCM=1 to ROCm builds)"
-                    )
-                });
-        }
-        if let Some(at) = at {
-            f.status = Status::Pass;
-            f.message = format!(
-                "this project ports itself when `{name}` is defined, and its build defines it: \
-                 {at}; hipport reads its `{name}` branches as the HIP build"
-            );
-            f.suggestion = None;
-        }
-    }
-}
-
 /// The tokens of a path component that name a platform, split at `-`, `_` and `.`.
 const CUDA_TOKENS: [&str; 2] = ["cuda", "nvidia"];
 const ROCM_TOKENS: [&str; 3] = ["hip", "rocm", "amd"];
@@ -308,13 +223,25 @@ fn counterpart_names(comp: &str, file: bool) -> Vec<String> {
     out
 }
 
+/// The ROCm counterpart of a path: the file or folder the ROCm build uses instead.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Counterpart {
+    /// The counterpart (a folder ends with `/`).
+    pub path: String,
+    /// When the build selects it among sibling folders: how (see [`selection`]).
+    pub selected: Option<String>,
+}
+
 /// Each path whose ROCm counterpart (file or folder) the project keeps, with the counterpart.
 /// `includes` lists each source's resolved project includes: a counterpart that includes the
-/// CUDA file compiles it, so it is not a replacement.
+/// CUDA file compiles it, so it is not a replacement. `build_files` are read for a selection
+/// among sibling folders (`include(src/${MODEL}/model.cmake)`): paths in the siblings the ROCm
+/// build does not select have the selected ROCm sibling as counterpart.
 pub fn rocm_counterparts(
     paths: &[&str],
     includes: &HashMap<String, Vec<String>>,
-) -> BTreeMap<String, String> {
+    build_files: &[(&str, &[u8])],
+) -> BTreeMap<String, Counterpart> {
     let files: BTreeSet<&str> = paths.iter().copied().collect();
     let mut dirs: BTreeSet<String> = BTreeSet::new();
     for p in paths {
@@ -382,17 +309,46 @@ pub fn rocm_counterparts(
                 }
                 out.insert(
                     p.to_string(),
-                    if last { joined } else { format!("{joined}/") },
+                    Counterpart {
+                        path: if last { joined } else { format!("{joined}/") },
+                        selected: None,
+                    },
                 );
                 break 'comp;
             }
         }
     }
+    let sels = selection::selections(paths, build_files);
+    for (p, (chosen, why)) in selection::unselected(paths, &sels) {
+        out.entry(p).or_insert(Counterpart {
+            path: chosen,
+            selected: Some(why),
+        });
+    }
     out
 }
 
+/// Findings in files a path template picks by the runner's OS for Windows or macOS
+/// (`ci/${{ runner.os }}-env.sh` → `ci/Windows-env.sh`) become PASS: the ROCm build runs on
+/// Linux. `texts` are the build files and CI workflows that may name such templates.
+pub fn pass_other_os_files(findings: &mut [Finding], paths: &[&str], texts: &[(&str, &[u8])]) {
+    let picked = selection::os_unselected(paths, texts);
+    if picked.is_empty() {
+        return;
+    }
+    for f in findings.iter_mut() {
+        if f.status == Status::Pass {
+            continue;
+        }
+        if let Some(why) = picked.get(&f.path) {
+            f.status = Status::Pass;
+            f.message.push_str(&format!(" ({why})"));
+        }
+    }
+}
+
 /// Findings in files whose ROCm counterpart the project keeps become PASS, naming it.
-pub fn pass_with_counterparts(findings: &mut [Finding], pairs: &BTreeMap<String, String>) {
+pub fn pass_with_counterparts(findings: &mut [Finding], pairs: &BTreeMap<String, Counterpart>) {
     if pairs.is_empty() {
         return;
     }
@@ -400,12 +356,17 @@ pub fn pass_with_counterparts(findings: &mut [Finding], pairs: &BTreeMap<String,
         if f.status == Status::Pass {
             continue;
         }
-        if let Some(other) = pairs.get(&f.path) {
-            f.status = Status::Pass;
-            f.message.push_str(&format!(
-                " (the project keeps a ROCm counterpart, `{other}`: the ROCm build uses that, \
-                 not this file)"
-            ));
+        let Some(other) = pairs.get(&f.path) else {
+            continue;
+        };
+        f.status = Status::Pass;
+        match &other.selected {
+            Some(why) => f.message.push_str(&format!(" ({why})")),
+            None => f.message.push_str(&format!(
+                " (the project keeps a ROCm counterpart, `{}`: the ROCm build uses that, not \
+                 this file)",
+                other.path
+            )),
         }
     }
 }
@@ -556,49 +517,6 @@ mod tests {
     }
 
     #[test]
-    fn switches_defined_by_the_build_pass() {
-        let msg = "this project ports itself when `MMCV_WITH_HIP` is defined: check";
-        let setup: &[u8] = b"if rocm:\n    define_macros += [('MMCV_WITH_HIP', None)]\n";
-        let cmake: &[u8] = b"elseif(WITH_HIP)\n  add_definitions(-DCT2_USE_HIP)\nendif()\n";
-        let multi: &[u8] = b"target_compile_definitions(t\n    PRIVATE GKO_COMPILING_HIP\n)\n";
-        let msg3 = "this project ports itself when `GKO_COMPILING_HIP` is defined: check";
-        let mut fs = vec![finding("HP303", "a.h", msg3, (0, 1))];
-        pass_switches_the_build_defines(&mut fs, &[("CMakeLists.txt", multi)]);
-        assert!(
-            fs[0].message.contains("CMakeLists.txt:2"),
-            "{}",
-            fs[0].message
-        );
-        let mut fs = vec![finding("HP303", "a.cuh", msg, (0, 1))];
-        pass_switches_the_build_defines(&mut fs, &[("setup.py", setup)]);
-        assert_eq!(fs[0].status, Status::Pass);
-        assert!(fs[0].message.contains("setup.py:2"), "{}", fs[0].message);
-        let msg2 = "this project ports itself when `CT2_USE_HIP` is defined: check";
-        let mut fs = vec![finding("HP303", "a.h", msg2, (0, 1))];
-        pass_switches_the_build_defines(&mut fs, &[("CMakeLists.txt", cmake)]);
-        assert!(
-            fs[0].message.contains("CMakeLists.txt:2"),
-            "{}",
-            fs[0].message
-        );
-        // Twins: a name that only appears in a comment-free string elsewhere, or a prefix of
-        // another macro, is not a definition.
-        let other: &[u8] = b"print('MMCV_WITH_HIP is great')\nx = '-DMMCV_WITH_HIPX'\n";
-        let mut fs = vec![finding("HP303", "a.cuh", msg, (0, 1))];
-        pass_switches_the_build_defines(&mut fs, &[("setup.py", other)]);
-        assert_eq!(fs[0].status, Status::Remediation);
-        // USE_ROCM in a PyTorch extension is defined by torch; elsewhere it is not known.
-        let use_rocm = "this project ports itself when `USE_ROCM` is defined: check";
-        let torch_setup: &[u8] = b"from torch.utils.cpp_extension import CUDAExtension\n";
-        let mut fs = vec![finding("HP303", "v.cpp", use_rocm, (0, 1))];
-        pass_switches_the_build_defines(&mut fs, &[("setup.py", torch_setup)]);
-        assert_eq!(fs[0].status, Status::Pass);
-        let mut fs = vec![finding("HP303", "v.cpp", use_rocm, (0, 1))];
-        pass_switches_the_build_defines(&mut fs, &[("setup.py", b"import os\n")]);
-        assert_eq!(fs[0].status, Status::Remediation);
-    }
-
-    #[test]
     fn sources_removed_in_the_hip_arm() {
         let cmake = b"if(WITH_CUDA)\n  x()\nelseif(WITH_HIP)\n  list(REMOVE_ITEM CUDA_SOURCES\n    src/awq/gemm_gpu.cu\n    src/awq/gemv_gpu.cu\n  )\nendif()\n";
         let got = removed_from_hip_build("CMakeLists.txt", cmake);
@@ -634,11 +552,14 @@ mod tests {
             "src/w_hip.cpp".to_string(),
             vec!["src/w_cuda.cu".to_string()],
         );
-        let got = rocm_counterparts(&paths, &inc);
-        assert_eq!(got["mixbench-cuda/main.cu"], "mixbench-hip/");
-        assert_eq!(got["docker/Dockerfile"], "docker/Dockerfile_rocm");
-        assert_eq!(got["src/k_cuda.cu"], "src/k_hip.cpp", "{got:?}");
-        assert_eq!(got["bench/cuda_linops.cpp"], "bench/hip_linops.hip.cpp");
+        let got = rocm_counterparts(&paths, &inc, &[]);
+        assert_eq!(got["mixbench-cuda/main.cu"].path, "mixbench-hip/");
+        assert_eq!(got["docker/Dockerfile"].path, "docker/Dockerfile_rocm");
+        assert_eq!(got["src/k_cuda.cu"].path, "src/k_hip.cpp", "{got:?}");
+        assert_eq!(
+            got["bench/cuda_linops.cpp"].path,
+            "bench/hip_linops.hip.cpp"
+        );
         // Twins: a HIP wrapper that includes the CUDA file compiles it; no counterpart, no
         // pass; the ROCm halves themselves are never CUDA halves.
         assert!(!got.contains_key("src/w_cuda.cu"));

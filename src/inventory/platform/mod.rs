@@ -166,7 +166,7 @@ impl Model {
         };
         let (on_rocm, on_cuda) = (runs(Side::Rocm), runs(Side::Cuda));
         for (side, taken) in [(Side::Rocm, &on_rocm), (Side::Cuda, &on_cuda)] {
-            for (i, (c, b, range)) in arms.iter().enumerate() {
+            for (i, (_, b, range)) in arms.iter().enumerate() {
                 if taken[i] != Some(false) {
                     continue;
                 }
@@ -176,19 +176,17 @@ impl Model {
                     (true, Some(b)) => b.byte_range(),
                     _ => range.clone(),
                 };
-                let test = if own {
-                    *c
+                let decider = if own {
+                    Some(i)
                 } else {
-                    (0..i)
-                        .find(|j| vals[*j].on(side) == Some(true))
-                        .and_then(|j| arms[j].0)
+                    (0..i).find(|j| vals[*j].on(side) == Some(true))
                 };
+                let test = decider.and_then(|j| arms[j].0);
                 let reason = match (side, &why[i]) {
                     (Side::Rocm, Some(w)) => w.clone(),
-                    (Side::Rocm, None) => format!(
-                        "CUDA-only branch of `{}`: the project's ROCm branch replaces it",
-                        text(test)
-                    ),
+                    (Side::Rocm, None) => {
+                        rocm_reason(&text(test), decider.map_or(Val::UNKNOWN, |j| vals[j]))
+                    }
                     (Side::Cuda, _) => format!("ROCm-only branch of `{}`", text(test)),
                 };
                 self.dead(side, range, reason);
@@ -222,10 +220,7 @@ impl Model {
         for side in [Side::Rocm, Side::Cuda] {
             let (arm, reason) = match (side, v.on(side)) {
                 (_, None) => continue,
-                (Side::Rocm, Some(b)) => (
-                    if b { kids[2] } else { kids[0] },
-                    format!("CUDA-only branch of `{test}`: the project's ROCm branch replaces it"),
-                ),
+                (Side::Rocm, Some(b)) => (if b { kids[2] } else { kids[0] }, rocm_reason(test, v)),
                 (Side::Cuda, Some(b)) => (
                     if b { kids[2] } else { kids[0] },
                     format!("ROCm-only branch of `{test}`"),
@@ -252,9 +247,7 @@ impl Model {
         for side in [Side::Rocm, Side::Cuda] {
             if lv.on(side) == Some(!is_and) {
                 let reason = match side {
-                    Side::Rocm => {
-                        format!("CUDA-only branch of `{lt}`: the project's ROCm branch replaces it")
-                    }
+                    Side::Rocm => rocm_reason(lt, lv),
                     Side::Cuda => format!("ROCm-only branch of `{lt}`"),
                 };
                 self.dead(side, r.byte_range(), reason);
@@ -339,10 +332,14 @@ impl Model {
                     let v = eval(c, src);
                     let head = format!("if {}:", ts::text(c, src));
                     if v.rocm == Some(true) {
-                        self.rocm_dead.push((
-                            rest.clone(),
-                            format!("runs only on CUDA: `{head}` leaves first on ROCm"),
-                        ));
+                        let why = match v.os {
+                            Some(_) => format!(
+                                "runs only on another operating system: `{head}` leaves first on \
+                                 Linux, the ROCm build's target OS"
+                            ),
+                            None => format!("runs only on CUDA: `{head}` leaves first on ROCm"),
+                        };
+                        self.rocm_dead.push((rest.clone(), why));
                     }
                     if v.cuda == Some(true) {
                         self.cuda_dead.push((
@@ -377,6 +374,18 @@ impl Model {
                 _ => {}
             }
         }
+    }
+}
+
+/// Why the ROCm build skips a branch decided by `test`, whose value is `v`: another operating
+/// system's branch (the ROCm build targets Linux), or the CUDA branch of a platform test.
+fn rocm_reason(test: &str, v: Val) -> String {
+    match v.os {
+        Some(os) => format!(
+            "branch for another operating system (`{test}`, a {os} test): the ROCm build's \
+             target OS is Linux"
+        ),
+        None => format!("CUDA-only branch of `{test}`: the project's ROCm branch replaces it"),
     }
 }
 
@@ -528,12 +537,14 @@ fn named_decorator(d: &str) -> Val {
             rocm: Some(false),
             cuda: None,
             names_platform: true,
+            os: None,
         }
     } else {
         Val {
             rocm: None,
             cuda: Some(false),
             names_platform: true,
+            os: None,
         }
     }
 }

@@ -7,6 +7,13 @@
 //! platform names. Three-valued: each build gets `Some(true)`, `Some(false)` or `None` (depends
 //! on something else), so `torch.cuda.is_available() and torch.version.cuda` is false on ROCm
 //! and unknown on CUDA. The model ([`super::Model`]) asks this, nothing else reads conditions.
+//!
+//! The operating system too: the ROCm builds this tool targets run on Linux, so
+//! `sys.platform == "win32"`, `sys.platform.startswith("darwin")`, `os.name == "nt"`,
+//! `platform.system() == "Windows"` (and names assigned from them, `IS_WINDOWS = …`) are false on
+//! the ROCm build and unknown on CUDA (CUDA builds run on Windows too); `sys.platform ==
+//! "linux"` is true there. Such a value carries the operating system it tests ([`Val::os`]), so
+//! the model can say why an arm is not the ROCm build's.
 
 use crate::inventory::python::{dotted, string};
 use crate::inventory::ts;
@@ -29,6 +36,9 @@ pub struct Val {
     /// A test that tells the two builds apart (`torch.version.hip`, `IS_ROCM`) took part; a
     /// `CUDA_HOME` or `FORCE_CUDA` test alone does not branch for ROCm.
     pub names_platform: bool,
+    /// The operating system an OS test took part (`Windows`, `macOS`, `Linux`): the ROCm
+    /// build's value then comes from its target OS, Linux.
+    pub os: Option<&'static str>,
 }
 
 fn and3(a: Option<bool>, b: Option<bool>) -> Option<bool> {
@@ -63,30 +73,35 @@ impl Val {
         rocm: None,
         cuda: None,
         names_platform: false,
+        os: None,
     };
     /// True exactly on the ROCm build.
     pub const ROCM: Val = Val {
         rocm: Some(true),
         cuda: Some(false),
         names_platform: true,
+        os: None,
     };
     /// `CUDA_HOME`: set on a CUDA build, unknown on ROCm.
     const CUDA_TOOLKIT: Val = Val {
         rocm: None,
         cuda: Some(true),
         names_platform: false,
+        os: None,
     };
     /// A user forcing the CUDA build (`FORCE_CUDA=1`): never on a ROCm build.
     const FORCED_CUDA: Val = Val {
         rocm: Some(false),
         cuda: None,
         names_platform: false,
+        os: None,
     };
     pub fn and(self, o: Val) -> Val {
         Val {
             rocm: and3(self.rocm, o.rocm),
             cuda: and3(self.cuda, o.cuda),
             names_platform: self.names_platform || o.names_platform,
+            os: self.os.or(o.os),
         }
     }
     pub fn or(self, o: Val) -> Val {
@@ -94,6 +109,7 @@ impl Val {
             rocm: or3(self.rocm, o.rocm),
             cuda: or3(self.cuda, o.cuda),
             names_platform: self.names_platform || o.names_platform,
+            os: self.os.or(o.os),
         }
     }
     pub fn on(self, side: Side) -> Option<bool> {
@@ -105,6 +121,60 @@ impl Val {
     /// True on ROCm and false on CUDA: the condition of a project's ROCm arm.
     pub fn exactly_rocm(self) -> bool {
         self.rocm == Some(true) && self.cuda == Some(false)
+    }
+    /// A test of the operating system: true on the ROCm build when `os` is Linux, false
+    /// otherwise; unknown on CUDA.
+    fn os_is(os: &'static str) -> Val {
+        Val {
+            rocm: Some(os == "Linux"),
+            cuda: None,
+            names_platform: false,
+            os: Some(os),
+        }
+    }
+}
+
+/// The operating system a platform string names, as `sys.platform` (`win32`, `cygwin`,
+/// `darwin`, `linux`), `os.name` (`nt`, `posix`) or `platform.system()` (`Windows`, `Darwin`,
+/// `Linux`) spell it. `posix` counts as Linux: it holds there.
+fn os_named(val: &str, prefix: bool) -> Option<&'static str> {
+    let v = val.to_ascii_lowercase();
+    let is = |w: &str| {
+        if prefix {
+            w.starts_with(v.as_str()) && !v.is_empty()
+        } else {
+            v == w
+        }
+    };
+    if ["win32", "cygwin", "msys", "windows", "nt", "win"]
+        .iter()
+        .any(|w| is(w))
+    {
+        Some("Windows")
+    } else if ["darwin", "macos", "mac"].iter().any(|w| is(w)) {
+        Some("macOS")
+    } else if ["linux", "posix", "linux2"].iter().any(|w| is(w)) {
+        Some("Linux")
+    } else {
+        None
+    }
+}
+
+/// Whether an expression reads the operating system: `sys.platform`, `os.name`,
+/// `platform.system()`.
+fn os_subject(n: Node, src: &[u8]) -> bool {
+    match n.node_kind() {
+        K::Call => {
+            let args = n
+                .field(F::Arguments)
+                .map(ts::named_children)
+                .unwrap_or_default();
+            args.is_empty()
+                && n.field(F::Function)
+                    .and_then(|f| dotted(f, src))
+                    .is_some_and(|f| matches!(f.as_str(), "platform.system" | "platform.platform"))
+        }
+        _ => dotted(n, src).is_some_and(|d| matches!(d.as_str(), "sys.platform" | "os.name")),
     }
 }
 
@@ -201,6 +271,12 @@ fn call(n: Node, src: &[u8]) -> Val {
         .unwrap_or_default();
     match f.as_str() {
         "bool" if args.len() == 1 => return eval(args[0], src),
+        // `sys.platform.startswith("win")`
+        "sys.platform.startswith" if args.len() == 1 => {
+            return string(args[0], src)
+                .and_then(|(v, _)| os_named(&v, true))
+                .map_or(Val::UNKNOWN, Val::os_is);
+        }
         "int" if args.len() == 1 => {
             return match env_read(args[0], src) {
                 Some(k) if forces_cuda(&k) => Val::FORCED_CUDA,
@@ -338,6 +414,10 @@ fn comparison(n: Node, src: &[u8]) -> Val {
             let Some((val, _)) = string(other, src) else {
                 return Val::UNKNOWN;
             };
+            if os_subject(subject, src) {
+                let v = os_named(&val, false).map_or(Val::UNKNOWN, Val::os_is);
+                return if positive { v } else { v.not() };
+            }
             if env_read(subject, src).is_some_and(|k| forces_cuda(&k)) {
                 let truthy = matches!(
                     val.to_ascii_lowercase().as_str(),

@@ -229,3 +229,23 @@ fn names_assigned_in_nested_blocks_of_the_function() {
     let src = "def f(d):\n    v = torch.version.cuda\n    if d:\n        v = other()\n    if v is not None and cap().major >= 8:\n        return True\n";
     assert!(ranges(src).is_empty(), "{:?}", ranges(src));
 }
+
+#[test]
+fn other_operating_systems_arms_are_not_the_rocm_build() {
+    let src = "import sys, os, platform\nIS_WINDOWS = sys.platform == \"win32\"\nif sys.platform == \"win32\":\n    a = 1\nelse:\n    b = 2\nif sys.platform.startswith(\"darwin\"):\n    c = 3\nif os.name == \"nt\":\n    d = 4\nif platform.system() == \"Windows\":\n    e = 5\nif IS_WINDOWS:\n    f = 6\nif sys.platform != \"darwin\":\n    g = 7\n";
+    assert_eq!(
+        ranges(src),
+        vec!["a = 1", "c = 3", "d = 4", "e = 5", "f = 6"]
+    );
+    // The reason names the condition and the target OS.
+    let tree = ts::parse(ts::Lang::Python, src.as_bytes()).unwrap();
+    let model = Model::of(tree.root_node(), src.as_bytes());
+    let why = model.rocm_skips(src.find("a = 1").unwrap()).unwrap();
+    assert!(why.contains("`sys.platform == \"win32\"`"), "{why}");
+    assert!(why.contains("target OS is Linux"), "{why}");
+    // OS tests do not tell ROCm from CUDA.
+    assert!(!model.branches());
+    // Twins: the Linux arm and `not IS_WINDOWS` stay open; their `else` does not.
+    let src = "import sys\nIS_WINDOWS = sys.platform == \"win32\"\nif sys.platform == \"linux\":\n    a = 1\nelse:\n    b = 2\nif not IS_WINDOWS:\n    c = 3\n";
+    assert_eq!(ranges(src), vec!["else: b = 2"]);
+}

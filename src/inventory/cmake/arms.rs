@@ -1,0 +1,355 @@
+//! Which arms of a CMake file's `if()` chains the project's ROCm build runs: its switches
+//! (`BUILD_HIP`, `USE_ROCM`, `COMPUTE_BACKEND STREQUAL "hip"`) in a HIP-aware file, and the
+//! operating system (Linux) in any file. The CMake scanner ([`super`]) turns the dead arms'
+//! findings into PASS and reports stops in the arms the HIP build takes.
+
+use super::super::shell::unquote;
+use super::super::ts::{self, Lang};
+use crate::kinds::cmake::{Kind as K, NodeExt};
+
+/// The value of a switch word in the HIP build: `Some(true)` for a ROCm switch (`BUILD_HIP`,
+/// `USE_ROCM`, `${ENABLE_HIP}`), `Some(false)` for a CUDA one (`BUILD_CUDA`, `WITH_CUDA`: a
+/// project with both switches sets one per build), `None` for anything else (a compiler or
+/// package variable such as `CMAKE_CUDA_COMPILER` is not a build switch). HIP's own compiler and
+/// package variables (`HIP_FOUND`, `CMAKE_HIP_COMPILER`) are true in the HIP build.
+fn switch_under_hip(word: &str) -> Option<bool> {
+    let w = word.trim_start_matches("${").trim_end_matches('}');
+    if w.is_empty() || !w.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        return None;
+    }
+    // What finding HIP sets: the HIP build has a HIP compiler and package. (CUDA's are unknown
+    // there: a machine may have both toolkits.)
+    if matches!(
+        w,
+        "HIP_FOUND"
+            | "hip_FOUND"
+            | "ROCM_FOUND"
+            | "CMAKE_HIP_COMPILER"
+            | "CMAKE_HIP_COMPILER_LOADED"
+    ) {
+        return Some(true);
+    }
+    let parts: Vec<String> = w.split('_').map(|p| p.to_ascii_lowercase()).collect();
+    let platform = platform_word(&parts)?;
+    let switch = parts.len() == 1
+        || parts.iter().any(|p| {
+            matches!(
+                p.as_str(),
+                "build" | "use" | "with" | "enable" | "is" | "backend"
+            )
+        });
+    switch.then_some(platform)
+}
+
+/// `Some(true)` when the words name only the ROCm/HIP platform, `Some(false)` only CUDA.
+fn platform_word(parts: &[String]) -> Option<bool> {
+    let mut side = None;
+    for p in parts {
+        let s = match p.as_str() {
+            "hip" | "rocm" | "amd" | "amdgpu" => true,
+            "cuda" | "nvcc" | "nvidia" => false,
+            _ => continue,
+        };
+        if side.is_some_and(|x| x != s) {
+            return None;
+        }
+        side = Some(s);
+    }
+    side
+}
+
+/// The value of an operating-system word on Linux, the ROCm build's OS: `WIN32`, `MSVC`,
+/// `APPLE`, `CYGWIN`, `MINGW` are false there; `UNIX`, `LINUX` true.
+fn os_word(word: &str) -> Option<bool> {
+    let w = word.trim_start_matches("${").trim_end_matches('}');
+    match w.strip_prefix("CMAKE_HOST_").unwrap_or(w) {
+        "WIN32" | "MSVC" | "APPLE" | "CYGWIN" | "MINGW" | "MSYS" | "IOS" | "WINDOWS_STORE"
+        | "XCODE" => Some(false),
+        "UNIX" | "LINUX" => Some(true),
+        _ => None,
+    }
+}
+
+/// `CMAKE_SYSTEM_NAME STREQUAL "Windows"` on Linux.
+fn os_name_is(var: &str, lit: &str) -> Option<bool> {
+    let v = var.trim_start_matches("${").trim_end_matches('}');
+    if !matches!(v, "CMAKE_SYSTEM_NAME" | "CMAKE_HOST_SYSTEM_NAME") {
+        return None;
+    }
+    match lit {
+        "Linux" => Some(true),
+        "Windows" | "Darwin" | "CYGWIN" | "MSYS" | "iOS" | "WindowsStore" | "FreeBSD" => {
+            Some(false)
+        }
+        _ => None,
+    }
+}
+
+/// The value of an `if()` condition in the project's HIP build, when its switches decide it:
+/// `NOT`, `AND`, `OR`, `DEFINED X`, switch words and `X STREQUAL "hip"` comparisons, and the
+/// operating system (Linux).
+fn cond_under_hip(args: &[String]) -> Option<bool> {
+    cond_value(args, true)
+}
+
+/// [`cond_under_hip`] with the project's switches read (`switches`) or only the operating
+/// system (a file that never tests for the HIP build).
+fn cond_value(args: &[String], switches: bool) -> Option<bool> {
+    let or: Vec<&[String]> = args.split(|a| a == "OR").collect();
+    if or.len() > 1 {
+        let v: Vec<Option<bool>> = or.iter().map(|a| cond_value(a, switches)).collect();
+        return if v.contains(&Some(true)) {
+            Some(true)
+        } else if v.iter().all(|x| *x == Some(false)) {
+            Some(false)
+        } else {
+            None
+        };
+    }
+    let and: Vec<&[String]> = args.split(|a| a == "AND").collect();
+    if and.len() > 1 {
+        let v: Vec<Option<bool>> = and.iter().map(|a| cond_value(a, switches)).collect();
+        return if v.contains(&Some(false)) {
+            Some(false)
+        } else if v.iter().all(|x| *x == Some(true)) {
+            Some(true)
+        } else {
+            None
+        };
+    }
+    match args {
+        [not, rest @ ..] if not == "NOT" => cond_value(rest, switches).map(|v| !v),
+        [open, inner @ .., close] if open == "(" && close == ")" => cond_value(inner, switches),
+        [w] if os_word(w).is_some() => os_word(w),
+        [var, op, lit] if op == "STREQUAL" && os_name_is(var, lit).is_some() => {
+            os_name_is(var, lit)
+        }
+        _ if !switches => None,
+        [defined, w] if defined == "DEFINED" => switch_under_hip(w),
+        [w] => switch_under_hip(w),
+        [var, op, lit] if matches!(op.as_str(), "STREQUAL" | "EQUAL") => {
+            let v = var.trim_start_matches("${").trim_end_matches('}');
+            let parts = vec![lit.to_ascii_lowercase()];
+            // `COMPUTE_BACKEND STREQUAL "hip"`: a literal that is a platform name alone.
+            if v.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+                platform_word(&parts)
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}
+
+/// An arm of an `if()` chain that the project's HIP build never runs, and why.
+pub(crate) struct DeadArm {
+    pub range: std::ops::Range<usize>,
+    /// `Some(true)`: the HIP build takes this arm; `None`: it may (the `why` of both names the
+    /// arm); `Some(false)`: it never runs it.
+    pub taken: Option<bool>,
+    pub why: String,
+}
+
+/// The condition words of an `if`/`elseif` command (unquoted).
+fn cond_words(cmd: tree_sitter::Node, src: &[u8]) -> Vec<String> {
+    let Some(list) = ts::named_children(cmd)
+        .into_iter()
+        .find(|x| x.node_kind() == K::ArgumentList)
+    else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for a in ts::named_children(list) {
+        let raw = ts::text(a, src);
+        // Parentheses inside a condition are arguments of their own in tree-sitter-cmake only
+        // when spaced; split them off so `(A OR B)` reads as a group.
+        let mut t = unquote(raw).to_string();
+        while let Some(r) = t.strip_prefix('(') {
+            out.push("(".to_string());
+            t = r.to_string();
+        }
+        let mut close = 0;
+        while let Some(r) = t.strip_suffix(')') {
+            close += 1;
+            t = r.to_string();
+        }
+        if !t.is_empty() {
+            out.push(t);
+        }
+        out.extend(std::iter::repeat_n(")".to_string(), close));
+    }
+    out
+}
+
+/// The arms of every `if()` chain that the HIP build of a project never runs, in a CMake file
+/// that tests for the HIP build somewhere (a ROCm switch in a condition): the arms whose
+/// condition is false there (`if(BUILD_CUDA)`, `if(NOT USE_ROCM)`) and every arm after one that
+/// is certainly taken there (`else()` of `if(BUILD_HIP)`); and, marked so, the arms it takes or
+/// may take. In a file without a HIP test only the operating system decides (`if(WIN32)` is
+/// dead on Linux): a CUDA-only project's `if(USE_CUDA)` is porting work.
+pub(crate) fn hip_dead_arms(root: tree_sitter::Node, src: &[u8]) -> Vec<DeadArm> {
+    let mut chains = Vec::new();
+    ts::each(root, &mut |n| {
+        if n.node_kind() == K::IfCondition {
+            chains.push(n);
+        }
+    });
+    let line = |b: usize| src[..b].iter().filter(|&&c| c == b'\n').count() + 1;
+    let head = |cmd: tree_sitter::Node| {
+        let t = ts::text(cmd, src);
+        t.split_whitespace().collect::<Vec<_>>().join(" ")
+    };
+    // The first condition that tests for the HIP build, as the reason's anchor.
+    let mut hip_test: Option<(usize, String)> = None;
+    for c in &chains {
+        for cmd in ts::named_children(*c) {
+            if matches!(cmd.node_kind(), K::IfCommand | K::ElseifCommand)
+                && cond_under_hip(&cond_words(cmd, src)).is_some()
+                && cond_words(cmd, src).iter().any(|w| {
+                    let parts: Vec<String> = w
+                        .trim_start_matches("${")
+                        .trim_end_matches('}')
+                        .split('_')
+                        .map(|p| p.to_ascii_lowercase())
+                        .collect();
+                    platform_word(&parts) == Some(true)
+                })
+                && hip_test.is_none()
+            {
+                hip_test = Some((line(cmd.start_byte()), head(cmd)));
+            }
+        }
+    }
+    // Without a HIP test only the operating system decides, and only dead arms are reported.
+    let hip_aware = hip_test.is_some();
+    let (hip_line, hip_head) = hip_test.unwrap_or_default();
+    let mut out = Vec::new();
+    for c in chains {
+        let kids = ts::named_children(c);
+        let mut taken_before = false;
+        // The arm taken on Linux by its operating-system test, when one is.
+        let mut os_taker: Option<String> = None;
+        let mut all_false = true;
+        let mut i = 0;
+        while i < kids.len() {
+            let cmd = kids[i];
+            let (value, os_value) = match cmd.node_kind() {
+                K::IfCommand | K::ElseifCommand => {
+                    let words = cond_words(cmd, src);
+                    (cond_value(&words, hip_aware), cond_value(&words, false))
+                }
+                K::ElseCommand => (None, None),
+                _ => {
+                    i += 1;
+                    continue;
+                }
+            };
+            // The arm runs from its command to the next command of the chain.
+            let end = kids[i + 1..]
+                .iter()
+                .find(|k| {
+                    matches!(
+                        k.node_kind(),
+                        K::ElseifCommand | K::ElseCommand | K::EndifCommand
+                    )
+                })
+                .map_or(c.end_byte(), |k| k.start_byte());
+            let arm = head(cmd);
+            // Certainly taken only when every earlier arm is certainly not (`elseif(NOT WIN32)`
+            // after an undecided `if(OpenMP_FOUND)` may not run).
+            let taken = all_false && (value == Some(true) || cmd.node_kind() == K::ElseCommand);
+            let dead = taken_before || value == Some(false);
+            if !dead && hip_aware {
+                out.push(DeadArm {
+                    range: cmd.start_byte()..end,
+                    why: format!("`{arm}` (line {})", line(cmd.start_byte())),
+                    taken: taken.then_some(true),
+                });
+            }
+            all_false &= value == Some(false);
+            // Decided by the operating system: this arm's own test is false on Linux, or an
+            // earlier arm's is true there.
+            let by_os = if taken_before {
+                os_taker.clone()
+            } else {
+                (os_value == Some(false)).then(|| arm.clone())
+            };
+            if dead {
+                let at = line(cmd.start_byte());
+                let why = match by_os {
+                    Some(test) => format!(
+                        "in the `{arm}` arm (line {at}), which only another operating system \
+                         takes{}: the ROCm build's target OS is Linux",
+                        if test == arm {
+                            String::new()
+                        } else {
+                            format!(" (`{test}`)")
+                        }
+                    ),
+                    None => format!(
+                        "in the `{arm}` arm (line {at}), which the project's HIP build never runs: this file builds for HIP under `{hip_head}` (line {hip_line})"
+                    ),
+                };
+                out.push(DeadArm {
+                    taken: Some(false),
+                    range: cmd.start_byte()..end,
+                    why,
+                });
+            }
+            if !taken_before && os_value == Some(true) {
+                os_taker = Some(arm.clone());
+            }
+            taken_before |= value == Some(true);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Source files (`.cu`, `.cpp`, … as written, relative to the CMake file's folder) that a CMake
+/// file lists only in arms its HIP build never runs, with the reason: the HIP build does not
+/// compile them (bitsandbytes: `gemm_4bit_sm80.cu` only under `if(BUILD_CUDA)`).
+pub fn cuda_only_sources(src: &[u8]) -> Vec<(String, String)> {
+    let Some(tree) = ts::parse(Lang::CMake, src) else {
+        return Vec::new();
+    };
+    let dead: Vec<DeadArm> = hip_dead_arms(tree.root_node(), src)
+        .into_iter()
+        .filter(|a| a.taken == Some(false))
+        .collect();
+    if dead.is_empty() {
+        return Vec::new();
+    }
+    let mut inside: Vec<(String, String)> = Vec::new();
+    let mut outside: std::collections::HashSet<String> = std::collections::HashSet::new();
+    ts::each(tree.root_node(), &mut |n| {
+        if n.node_kind() != K::ArgumentList {
+            return;
+        }
+        for a in ts::named_children(n) {
+            let raw = ts::text(a, src);
+            for w in unquote(raw).split([' ', ';']) {
+                let w = w
+                    .trim_start_matches("${CMAKE_CURRENT_SOURCE_DIR}/")
+                    .trim_start_matches("${CMAKE_CURRENT_LIST_DIR}/")
+                    .trim_start_matches("./");
+                let ext = w.rsplit_once('.').map_or("", |(_, e)| e);
+                if w.contains('$')
+                    || !matches!(ext, "cu" | "cuh" | "cpp" | "cc" | "cxx" | "c" | "h" | "hpp")
+                {
+                    continue;
+                }
+                match dead.iter().find(|d| d.range.contains(&a.start_byte())) {
+                    Some(d) => inside.push((w.to_string(), d.why.clone())),
+                    None => {
+                        outside.insert(w.to_string());
+                    }
+                }
+            }
+        }
+    });
+    inside.retain(|(w, _)| !outside.contains(w));
+    inside.sort();
+    inside.dedup_by(|a, b| a.0 == b.0);
+    inside
+}

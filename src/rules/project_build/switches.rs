@@ -1,0 +1,286 @@
+//! Whether the project's build defines its ROCm switch (HP303 asks a person to check): `-DNAME`,
+//! `define_macros += [('NAME', None)]`, `add_compile_definitions(NAME)`, `USE_ROCM` in a
+//! PyTorch extension, or a CMake macro/function of the project that forwards an argument to the
+//! compile definitions (`register_model(hip HIP …)` where `register_model` appends its second
+//! argument to a `…_DEFINITIONS` list), in any build file (`CMakeLists.txt`, `*.cmake`,
+//! `setup.py`, Makefiles).
+
+use crate::finding::Finding;
+use crate::gate::Status;
+
+/// 1-based line of byte `at`.
+fn line_of(text: &[u8], at: usize) -> usize {
+    text[..at.min(text.len())]
+        .iter()
+        .filter(|&&c| c == b'\n')
+        .count()
+        + 1
+}
+
+fn is_ident(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
+/// Where a build file defines `name` for the compiler: `-DNAME`, `('NAME'`/`("NAME"` in a file
+/// with `define_macros`, `add_compile_definitions(NAME` / `target_compile_definitions(… NAME`.
+fn defined_in(rel: &str, text: &[u8], name: &str) -> Option<String> {
+    let n = name.as_bytes();
+    let has = |needle: &[u8]| memchr::memmem::find(text, needle).is_some();
+    let py_macros = has(b"define_macros");
+    let cmake_defs = has(b"compile_definitions");
+    let mut from = 0;
+    while let Some(p) = memchr::memmem::find(&text[from..], n).map(|p| p + from) {
+        from = p + n.len();
+        let before = p.checked_sub(1).map(|i| text[i]);
+        let after = text.get(p + n.len()).copied();
+        if after.is_some_and(is_ident) {
+            continue;
+        }
+        let dash_d = p >= 2 && &text[p - 2..p] == b"-D";
+        let quoted = matches!(before, Some(b'\'') | Some(b'"'))
+            && py_macros
+            && text[..p]
+                .iter()
+                .rev()
+                .find(|c| !c.is_ascii_whitespace() && **c != b'\'' && **c != b'"')
+                == Some(&b'(');
+        // An argument of `target_compile_definitions(t PRIVATE NAME)` or
+        // `add_compile_definitions(NAME)`, on any line of the call.
+        let cmake = cmake_defs
+            && before.is_some_and(|c| c.is_ascii_whitespace() || c == b'(')
+            && memchr::memmem::rfind(&text[..p], b"compile_definitions(")
+                .is_some_and(|call| !text[call..p].contains(&b')'));
+        if dash_d || quoted || cmake {
+            return Some(format!("{rel}:{}", line_of(text, p)));
+        }
+    }
+    None
+}
+
+/// The project's CMake macros and functions that put one of their parameters into the compile
+/// definitions: `(name in lower case, parameter index, the body line that forwards it)`. A
+/// body line forwards `${P}` when it is a `compile_definitions(`/`add_definitions(` call or
+/// appends to or sets a variable whose name ends in `DEFINITIONS`.
+fn forwarders(build_files: &[(&str, &[u8])]) -> Vec<(String, usize, String)> {
+    let mut out = Vec::new();
+    for (rel, bytes) in build_files {
+        let text = String::from_utf8_lossy(bytes);
+        let mut open: Option<(String, Vec<String>)> = None;
+        for (i, raw) in text.lines().enumerate() {
+            let l = raw.trim();
+            let lower = l.to_ascii_lowercase();
+            let head = lower.split('(').next().unwrap_or("").trim();
+            if head == "macro" || head == "function" {
+                let args: Vec<String> = l
+                    .split_once('(')
+                    .map_or("", |(_, r)| r.split(')').next().unwrap_or(""))
+                    .split_whitespace()
+                    .map(str::to_string)
+                    .collect();
+                open = args
+                    .split_first()
+                    .map(|(n, ps)| (n.to_ascii_lowercase(), ps.to_vec()));
+                continue;
+            }
+            if head == "endmacro" || head == "endfunction" {
+                open = None;
+                continue;
+            }
+            let Some((name, params)) = &open else {
+                continue;
+            };
+            let defines = lower.contains("compile_definitions(")
+                || lower.contains("add_definitions(")
+                || ((head == "list" || head == "set")
+                    && l.split_whitespace()
+                        .take(3)
+                        .any(|w| w.trim_end_matches(')').ends_with("DEFINITIONS")));
+            if !defines {
+                continue;
+            }
+            // The values, not the name of the list a value goes to (`IMPL_${NAME}_DEFINITIONS`).
+            let values: String = match head {
+                "list" => l.split_whitespace().skip(2).collect::<Vec<_>>().join(" "),
+                "set" => l.split_whitespace().skip(1).collect::<Vec<_>>().join(" "),
+                _ => l.to_string(),
+            };
+            for (k, p) in params.iter().enumerate() {
+                if values.contains(&format!("${{{p}}}")) {
+                    out.push((name.clone(), k, format!("{rel}:{}", i + 1)));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Where a build file calls a forwarding macro with `name` as the forwarded argument
+/// (`register_model(hip HIP HIPStream.cpp)`), naming the macro's line.
+fn forwarded_in(
+    rel: &str,
+    text: &[u8],
+    name: &str,
+    fwd: &[(String, usize, String)],
+) -> Option<String> {
+    let text = String::from_utf8_lossy(text);
+    for (i, raw) in text.lines().enumerate() {
+        let l = raw.trim();
+        let Some((head, args)) = l.split_once('(') else {
+            continue;
+        };
+        let head = head.trim().to_ascii_lowercase();
+        let args: Vec<&str> = args
+            .split(')')
+            .next()
+            .unwrap_or("")
+            .split_whitespace()
+            .map(|a| a.trim_matches('"'))
+            .collect();
+        for (m, k, at) in fwd {
+            if *m == head && args.get(*k) == Some(&name) {
+                return Some(format!(
+                    "{rel}:{} (`{head}` adds it to the compile definitions, {at})",
+                    i + 1
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// The switch an HP303 finding names (its first code span).
+fn switch_of(f: &Finding) -> Option<&str> {
+    if f.rule != "HP303" {
+        return None;
+    }
+    let (_, rest) = f.message.split_once('`')?;
+    rest.split_once('`').map(|(n, _)| n)
+}
+
+/// HP303 ("check that the HIP build defines it") becomes PASS where the project's build files
+/// define the switch, naming the place.
+pub fn pass_switches_the_build_defines(findings: &mut [Finding], build_files: &[(&str, &[u8])]) {
+    let fwd = forwarders(build_files);
+    for f in findings.iter_mut() {
+        if f.status == Status::Pass {
+            continue;
+        }
+        let Some(name) = switch_of(f).map(str::to_string) else {
+            continue;
+        };
+        let mut at = build_files
+            .iter()
+            .find_map(|(rel, text)| defined_in(rel, text, &name));
+        if at.is_none() {
+            at = build_files
+                .iter()
+                .find_map(|(rel, text)| forwarded_in(rel, text, &name, &fwd));
+        }
+        if at.is_none() && name == "USE_ROCM" {
+            at = build_files
+                .iter()
+                .find(|(_, t)| memchr::memmem::find(t, b"torch.utils.cpp_extension").is_some())
+                .map(|(rel, _)| {
+                    format!(
+                        "{rel} (a PyTorch extension: torch.utils.cpp_extension passes \
+                         -DUSE_ROCM=1 to ROCm builds)"
+                    )
+                });
+        }
+        if let Some(at) = at {
+            f.status = Status::Pass;
+            f.message = format!(
+                "this project ports itself when `{name}` is defined, and its build defines it: \
+                 {at}; hipport reads its `{name}` branches as the HIP build"
+            );
+            f.suggestion = None;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finding(rule: &str, path: &str, msg: &str, range: (usize, usize)) -> Finding {
+        Finding {
+            message: msg.into(),
+            byte_range: range,
+            ..Finding::bare(rule, path, 1)
+        }
+    }
+
+    #[test]
+    fn switches_defined_by_the_build_pass() {
+        let msg = "this project ports itself when `MMCV_WITH_HIP` is defined: check";
+        let setup: &[u8] = b"if rocm:\n    define_macros += [('MMCV_WITH_HIP', None)]\n";
+        let cmake: &[u8] = b"elseif(WITH_HIP)\n  add_definitions(-DCT2_USE_HIP)\nendif()\n";
+        let multi: &[u8] = b"target_compile_definitions(t\n    PRIVATE GKO_COMPILING_HIP\n)\n";
+        let msg3 = "this project ports itself when `GKO_COMPILING_HIP` is defined: check";
+        let mut fs = vec![finding("HP303", "a.h", msg3, (0, 1))];
+        pass_switches_the_build_defines(&mut fs, &[("CMakeLists.txt", multi)]);
+        assert!(
+            fs[0].message.contains("CMakeLists.txt:2"),
+            "{}",
+            fs[0].message
+        );
+        let mut fs = vec![finding("HP303", "a.cuh", msg, (0, 1))];
+        pass_switches_the_build_defines(&mut fs, &[("setup.py", setup)]);
+        assert_eq!(fs[0].status, Status::Pass);
+        assert!(fs[0].message.contains("setup.py:2"), "{}", fs[0].message);
+        let msg2 = "this project ports itself when `CT2_USE_HIP` is defined: check";
+        let mut fs = vec![finding("HP303", "a.h", msg2, (0, 1))];
+        pass_switches_the_build_defines(&mut fs, &[("CMakeLists.txt", cmake)]);
+        assert!(
+            fs[0].message.contains("CMakeLists.txt:2"),
+            "{}",
+            fs[0].message
+        );
+        // Twins: a name that only appears in a comment-free string elsewhere, or a prefix of
+        // another macro, is not a definition.
+        let other: &[u8] = b"print('MMCV_WITH_HIP is great')\nx = '-DMMCV_WITH_HIPX'\n";
+        let mut fs = vec![finding("HP303", "a.cuh", msg, (0, 1))];
+        pass_switches_the_build_defines(&mut fs, &[("setup.py", other)]);
+        assert_eq!(fs[0].status, Status::Remediation);
+        // USE_ROCM in a PyTorch extension is defined by torch; elsewhere it is not known.
+        let use_rocm = "this project ports itself when `USE_ROCM` is defined: check";
+        let torch_setup: &[u8] = b"from torch.utils.cpp_extension import CUDAExtension\n";
+        let mut fs = vec![finding("HP303", "v.cpp", use_rocm, (0, 1))];
+        pass_switches_the_build_defines(&mut fs, &[("setup.py", torch_setup)]);
+        assert_eq!(fs[0].status, Status::Pass);
+        let mut fs = vec![finding("HP303", "v.cpp", use_rocm, (0, 1))];
+        pass_switches_the_build_defines(&mut fs, &[("setup.py", b"import os\n")]);
+        assert_eq!(fs[0].status, Status::Remediation);
+    }
+
+    #[test]
+    fn a_macro_that_forwards_its_argument_to_the_definitions_defines_it() {
+        let msg = "this project ports itself when `HIP` is defined: check";
+        let models: &[u8] = b"macro(register_model NAME PREPROCESSOR_NAME)\n  list(APPEND IMPL_${NAME}_SOURCES ${ARGN})\n  list(APPEND IMPL_${NAME}_DEFINITIONS \"${PREPROCESSOR_NAME}\")\nendmacro()\n";
+        let top: &[u8] = b"include(cmake/models.cmake)\nregister_model(cuda CUDA a.cu)\nregister_model(hip HIP b.cpp)\n";
+        let files = [("cmake/models.cmake", models), ("CMakeLists.txt", top)];
+        let mut fs = vec![finding("HP303", "m.h", msg, (0, 1))];
+        pass_switches_the_build_defines(&mut fs, &files);
+        assert_eq!(fs[0].status, Status::Pass);
+        assert!(
+            fs[0].message.contains("CMakeLists.txt:3"),
+            "{}",
+            fs[0].message
+        );
+        assert!(
+            fs[0].message.contains("cmake/models.cmake:3"),
+            "{}",
+            fs[0].message
+        );
+        // Twin: the same call when the macro only lists sources defines nothing.
+        let sources_only: &[u8] =
+            b"macro(register_model NAME PREPROCESSOR_NAME)\n  list(APPEND IMPL_SOURCES ${PREPROCESSOR_NAME})\nendmacro()\n";
+        let files = [
+            ("cmake/models.cmake", sources_only),
+            ("CMakeLists.txt", top),
+        ];
+        let mut fs = vec![finding("HP303", "m.h", msg, (0, 1))];
+        pass_switches_the_build_defines(&mut fs, &files);
+        assert_eq!(fs[0].status, Status::Remediation);
+    }
+}
