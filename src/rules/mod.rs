@@ -13,6 +13,7 @@ pub mod compiled_out;
 pub mod cond;
 pub mod cuda_side;
 pub mod cutlass_component;
+pub mod decisions;
 pub mod device_feature;
 pub mod driver_api;
 pub mod facts;
