@@ -11,21 +11,25 @@
 //! recognises) or an HP201 finding naming one of its PTX instruction classes; a programmatic
 //! dependent-launch hint (`griddepcontrol`) is not one, since the kernel runs without it.
 //!
-//! A file is arch-only when it has at least [`MIN_USES`] uses and either they are at least one
-//! finding in [`SHARE`] of its open findings, or its path names an sm_90+ architecture
-//! (`*_sm90.cu`, `sm100/`, `hopper/`). Share, not mere presence, because the findings are all
+//! A file is arch-only when at least [`MIN_USES`] of its open findings are uses and they are at
+//! least one in [`SHARE`] of them, or when its path names an sm_90+ architecture (`*_sm90.cu`,
+//! `sm100/`, `hopper/`: the author's own statement) and it has at least [`MIN_USES`] uses, open
+//! or compiled out under HIP (a `wgmma` helper behind `#if __CUDA_ARCH__ >= 900` leaves only
+//! the guards' HP401 findings open). Share, not mere presence, because the findings are all
 //! the fold sees: one `wgmma` helper, a `CUtensorMap` typedef or a cluster launch attribute
 //! among generic kernels leaves that file's generic kernels running on every other GPU, and
 //! their findings (64-lane hazards, correctness) stay open; a file whose uses are a fifth of
 //! its findings is built around them (measured on flashinfer: files with one leftover TMA
 //! typedef sit at 2–6 %, the TMA/tcgen05 kernels at 19–100 %). Every open finding of an
 //! arch-only file folds into its first HP702 finding (else its first use), which names the
-//! features with their first lines and counts the rest by rule.
+//! features with their first lines and counts the rest by rule (with no open use, the file's
+//! first open finding holds it).
 
 use super::{Kind, Min};
 use crate::finding::Finding;
+use crate::gate::Status;
 use crate::rules::device_feature::HOPPER_PTX;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The fewest uses that make a file arch-only.
 pub const MIN_USES: usize = 2;
@@ -84,38 +88,46 @@ fn path_names_arch(path: &str) -> bool {
 /// The arch-only-file decision: every open finding of a file built around sm_90+/sm_100
 /// features, held by its first HP702 finding (else its first use).
 pub fn kind(findings: &[Finding]) -> Kind {
-    // Path → (open findings, uses).
-    let mut per: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
-    for f in findings
-        .iter()
-        .filter(|f| f.status != crate::gate::Status::Pass)
-    {
+    // Path → (open findings, open uses, every finding of the file, open or not).
+    let mut per: BTreeMap<&str, (usize, usize, Vec<&Finding>)> = BTreeMap::new();
+    for f in findings {
         let e = per.entry(f.path.as_str()).or_default();
-        e.0 += 1;
-        e.1 += usize::from(feature(f).is_some());
+        e.2.push(f);
+        if f.status != Status::Pass {
+            e.0 += 1;
+            e.1 += usize::from(feature(f).is_some());
+        }
     }
-    let files: std::collections::BTreeSet<String> = per
+    // Arch-only file → its features with their first lines, compiled-out uses included.
+    let files: BTreeMap<String, String> = per
         .into_iter()
-        .filter(|(p, (n, uses))| *uses >= MIN_USES && (uses * SHARE >= *n || path_names_arch(p)))
-        .map(|(p, _)| p.to_string())
+        .filter(|(p, (open, uses, all))| {
+            (*uses >= MIN_USES && uses * SHARE >= *open)
+                || (*open > 0
+                    && path_names_arch(p)
+                    && all.iter().filter(|f| feature(f).is_some()).count() >= MIN_USES)
+        })
+        .map(|(p, (_, _, all))| (p.to_string(), first_uses(&all)))
         .collect();
+    let keys: BTreeSet<String> = files.keys().cloned().collect();
     Kind {
-        key: Box::new(move |f| files.contains(&f.path).then(|| f.path.clone())),
+        key: Box::new(move |f| keys.contains(&f.path).then(|| f.path.clone())),
         head: |m| {
             m.iter()
                 .position(|f| f.rule == HP702 && feature(f).is_some())
                 .or_else(|| m.iter().position(|f| feature(f).is_some()))
+                .or(Some(0))
         },
         folds: super::all,
         min: Min::Findings(2),
-        summary: Box::new(|g| {
+        summary: Box::new(move |g| {
             format!(
                 " — one decision for this file: it is written for sm_90+/sm_100 GPUs only ({}); \
                  {} in this file ({}) belong to code only those GPUs run and are folded here. \
                  No ROCm equivalent exists for the file as written: write a ROCm \
                  kernel for the same operation (Composable Kernel, rocWMMA, MFMA intrinsics) or \
                  leave the file out of the ROCm build",
-                first_uses(&g.members),
+                files.get(g.key).map_or("", String::as_str),
                 more(g.folded.len(), "finding"),
                 g.by_rule()
             )
@@ -163,7 +175,6 @@ fn more(n: usize, what: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gate::Status;
 
     fn f(rule: &str, path: &str, line: u32, msg: &str) -> Finding {
         Finding {
@@ -253,6 +264,44 @@ mod tests {
         assert!(fs[3].message.ends_with(
             "(folded into `k/attn.cu:31`: this file runs only on sm_90+/sm_100 GPUs, one decision)"
         ));
+    }
+
+    #[test]
+    fn compiled_out_uses_count_only_where_the_path_names_the_architecture() {
+        let out = "inline PTX does not compile for AMDGPU: `wgmma.mma_async.sync.aligned.m64n32k32.f32.e4m3.e4m3` (compiled out under HIP: decided by `#if __CUDA_ARCH__ >= 900` (line 33)) (also flagged as HP702 hopper-only-feature)";
+        let guard = "`#if` on `__CUDA_ARCH__` is false under HIP-Clang (undefined = 0): every AMD GPU compiles the fallback branch";
+        let file = |path: &str| {
+            vec![
+                f("HP401", path, 33, guard),
+                Finding {
+                    status: Status::Pass,
+                    ..f("HP201", path, 34, out)
+                },
+                f("HP401", path, 40, guard),
+                Finding {
+                    status: Status::Pass,
+                    ..f("HP201", path, 41, out)
+                },
+            ]
+        };
+        let mut tagged = file("fmha/hopper/utils_gmma.h");
+        let k = kind(&tagged);
+        super::super::fold(&mut tagged, &k);
+        // No open use: the first open finding holds the file, naming the compiled-out feature.
+        assert_eq!(open(&tagged), [("fmha/hopper/utils_gmma.h", 33)]);
+        assert!(
+            tagged[0]
+                .message
+                .contains("GPUs only (`wgmma` line 34); 1 more finding in this file (HP401 ×1)"),
+            "{}",
+            tagged[0].message
+        );
+        // Twin: the same guards in a file whose path names no architecture stay open (a
+        // generic header with guarded Hopper fast paths).
+        let mut plain = file("fmha/utils_gmma.h");
+        let k = kind(&plain);
+        super::super::fold(&mut plain, &k);
+        assert_eq!(open(&plain).len(), 2);
     }
 
     #[test]
