@@ -243,14 +243,10 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         }
         crate::safety::read_regular_bounded(&i.path, s.max_file_size).ok()
     });
-    // The same inventory line in many sibling files (one CI script per CUDA release) is one.
-    crate::inventory::siblings::fold(&mut findings);
-    // A component written on CUTLASS/CuTe is one decision, not one finding per include and use.
-    crate::rules::cutlass_component::fold(&mut findings);
-    // A vendored third-party library is one decision, not one finding per line of its code.
-    crate::rules::vendored::fold(&mut findings);
-    // So is a project's use of libcu++ (`cuda::std`, `cuda::atomic`, `<cuda/…>`).
-    crate::rules::libcu::fold(&mut findings);
+    // One decision, one open finding (rules::decisions, in its fixed order): the same inventory
+    // line in sibling files, a CUTLASS/CuTe component, a vendored library, the project's use of
+    // libcu++, a kernel file only sm_90+/sm_100 GPUs run.
+    crate::rules::decisions::fold_all(&mut findings);
     let mut report = Report::new(s.target_info(), findings, errors);
     report.summary.files_scanned = files + inventory.files;
     report.summary.translated_names = translated;

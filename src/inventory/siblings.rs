@@ -10,8 +10,7 @@
 //! those already).
 
 use crate::finding::Finding;
-use crate::gate::Status;
-use std::collections::{BTreeMap, BTreeSet};
+use crate::rules::decisions::{self, Kind, Min};
 
 /// How many sibling files must say the same thing before it is one finding.
 const MIN_FILES: usize = 3;
@@ -33,58 +32,40 @@ fn shape(message: &str) -> String {
     message.chars().filter(|c| !c.is_ascii_digit()).collect()
 }
 
-/// Folds repeated inventory findings of sibling files. Input and output sorted (statuses and
-/// messages change, nothing is added or removed).
-pub fn fold(findings: &mut [Finding]) {
-    let mut groups: BTreeMap<(&str, &str, &str, String), Vec<usize>> = BTreeMap::new();
-    for (i, f) in findings.iter().enumerate() {
-        let (dir, ext) = dir_and_ext(&f.path);
-        if f.status == Status::Pass
-            || !f.rule.starts_with("HP8")
-            || !SCRIPT_OR_CONFIG.contains(&ext)
-        {
-            continue;
-        }
-        groups
-            .entry((dir, ext, f.rule.as_str(), shape(&f.message)))
-            .or_default()
-            .push(i);
-    }
-    // (finding, note, whether it is folded away).
-    let mut notes: Vec<(usize, String, bool)> = Vec::new();
-    for ((dir, _, _, _), idx) in groups {
-        let files: BTreeSet<&str> = idx.iter().map(|&i| findings[i].path.as_str()).collect();
-        if files.len() < MIN_FILES {
-            continue;
-        }
-        let head = idx[0];
-        let first = &findings[head];
-        let others: Vec<usize> = idx
-            .iter()
-            .copied()
-            .filter(|&i| findings[i].path != first.path)
-            .collect();
-        notes.push((
-            head,
+/// The sibling-files decision: an inventory finding of a script or configuration file whose
+/// rule and message, digits aside, recur in `MIN_FILES` files of one folder with the same
+/// extension, held by the first; repeats in the head's own file stay as they are.
+pub fn kind(_: &[Finding]) -> Kind {
+    Kind {
+        key: Box::new(|f| {
+            let (dir, ext) = dir_and_ext(&f.path);
+            (f.rule.starts_with("HP8") && SCRIPT_OR_CONFIG.contains(&ext)).then(|| {
+                format!(
+                    "{dir}\u{1f}{ext}\u{1f}{}\u{1f}{}",
+                    f.rule,
+                    shape(&f.message)
+                )
+            })
+        }),
+        head: decisions::first,
+        folds: |head, f| f.path != head.path,
+        min: Min::Files(MIN_FILES),
+        summary: Box::new(|g| {
             format!(
-                " (the same in {} more files of `{dir}/`, folded here: one decision for them all)",
-                files.len() - 1
-            ),
-            false,
-        ));
-        let note = format!(
-            " (folded into `{}:{}`: the same line in {} sibling files of `{dir}/`)",
-            first.path,
-            first.line,
-            files.len()
-        );
-        notes.extend(others.into_iter().map(|i| (i, note.clone(), true)));
-    }
-    for (i, m, folded) in notes {
-        if folded {
-            findings[i].status = Status::Pass;
-        }
-        findings[i].message.push_str(&m);
+                " (the same in {} more files of `{}/`, folded here: one decision for them all)",
+                g.files() - 1,
+                dir_and_ext(&g.head.path).0
+            )
+        }),
+        note: Box::new(|g| {
+            format!(
+                " (folded into `{}:{}`: the same line in {} sibling files of `{}/`)",
+                g.head.path,
+                g.head.line,
+                g.files(),
+                dir_and_ext(&g.head.path).0
+            )
+        }),
     }
 }
 
@@ -92,6 +73,13 @@ pub fn fold(findings: &mut [Finding]) {
 mod tests {
     use super::*;
     use crate::finding::Category;
+    use crate::gate::Status;
+
+    /// This decision alone, as the scan applies it.
+    fn fold(findings: &mut [Finding]) {
+        let k = kind(findings);
+        decisions::fold(findings, &k);
+    }
 
     fn f(path: &str, line: u32, rule: &str, message: &str) -> Finding {
         Finding {

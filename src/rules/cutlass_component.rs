@@ -13,7 +13,8 @@
 
 use crate::finding::Finding;
 use crate::gate::Status;
-use std::collections::{BTreeMap, BTreeSet};
+use crate::rules::decisions::{self, Kind, Min};
+use std::collections::BTreeSet;
 
 /// The code of the CUTLASS/CuTe finding that anchors a component.
 const CUTLASS: &str = "HP603";
@@ -24,7 +25,7 @@ fn dir_of(path: &str) -> &str {
 
 /// The component folder of `dir`: its topmost ancestor folder (or itself) that holds a file
 /// using CUTLASS (`dirs`). The project root never absorbs the folders below it.
-fn component_of<'a>(dir: &'a str, dirs: &BTreeSet<&'a str>) -> &'a str {
+fn component_of(dir: &str, dirs: &BTreeSet<String>) -> String {
     let mut cur = dir;
     let mut best = dir;
     while let Some((parent, _)) = cur.rsplit_once('/') {
@@ -33,78 +34,65 @@ fn component_of<'a>(dir: &'a str, dirs: &BTreeSet<&'a str>) -> &'a str {
         }
         cur = parent;
     }
-    best
+    best.to_string()
 }
 
-/// Folds the open findings of the files that use CUTLASS into one HP603 per component.
-/// Input and output sorted (statuses and messages change, no finding is added or removed).
-pub fn fold(findings: &mut [Finding]) {
-    let files: BTreeSet<&str> = findings
+/// The CUTLASS/CuTe decision: the open findings of the files with an open HP603 finding, one
+/// group per component folder, held by the component's first HP603 finding.
+pub fn kind(findings: &[Finding]) -> Kind {
+    let files: BTreeSet<String> = findings
         .iter()
         .filter(|f| f.rule == CUTLASS && f.status != Status::Pass)
-        .map(|f| f.path.as_str())
+        .map(|f| f.path.clone())
         .collect();
-    if files.is_empty() {
-        return;
-    }
-    let dirs: BTreeSet<&str> = files.iter().map(|p| dir_of(p)).collect();
-    // Component folder → indices of its open findings in files that use CUTLASS.
-    let mut comps: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-    for (i, f) in findings.iter().enumerate() {
-        if f.status == Status::Pass || !files.contains(f.path.as_str()) {
-            continue;
-        }
-        let c = component_of(dir_of(&f.path), &dirs);
-        comps.entry(c.to_string()).or_default().push(i);
-    }
-    let mut notes: Vec<(usize, String)> = Vec::new();
-    let mut heads: Vec<(usize, String)> = Vec::new();
-    for (dir, idx) in &comps {
-        if idx.len() < 2 {
-            continue;
-        }
-        let Some(&head) = idx.iter().find(|&&i| findings[i].rule == CUTLASS) else {
-            continue;
-        };
-        let folded: Vec<&Finding> = idx
-            .iter()
-            .filter(|&&i| i != head)
-            .map(|&i| &findings[i])
-            .collect();
-        let nfiles: BTreeSet<&str> = idx.iter().map(|&i| findings[i].path.as_str()).collect();
-        let shown = if dir.is_empty() { "." } else { dir.as_str() };
-        let h = &findings[head];
-        heads.push((
-            head,
+    let dirs: BTreeSet<String> = files.iter().map(|p| dir_of(p).to_string()).collect();
+    Kind {
+        key: Box::new(move |f| {
+            files
+                .contains(&f.path)
+                .then(|| component_of(dir_of(&f.path), &dirs))
+        }),
+        head: |m| m.iter().position(|f| f.rule == CUTLASS),
+        folds: decisions::all,
+        min: Min::Findings(2),
+        summary: Box::new(|g| {
             format!(
-                " — one decision for the CUTLASS/CuTe component `{shown}/`: {} more findings in {} files that use CUTLASS are folded here ({}); rewrite the component on AMD's libraries or leave it out of the ROCm build",
-                folded.len(),
-                nfiles.len(),
-                crate::inventory::component::by_rule(&folded)
-            ),
-        ));
-        let note = format!(
-            " (folded into HP603 at `{}:{}`: the CUTLASS/CuTe component `{shown}/` is one decision)",
-            h.path, h.line
-        );
-        notes.extend(
-            idx.iter()
-                .filter(|&&i| i != head)
-                .map(|&i| (i, note.clone())),
-        );
+                " — one decision for the CUTLASS/CuTe component `{}/`: {} more findings in {} files that use CUTLASS are folded here ({}); rewrite the component on AMD's libraries or leave it out of the ROCm build",
+                shown(g.key),
+                g.folded.len(),
+                g.files(),
+                g.by_rule()
+            )
+        }),
+        note: Box::new(|g| {
+            format!(
+                " (folded into HP603 at `{}:{}`: the CUTLASS/CuTe component `{}/` is one decision)",
+                g.head.path,
+                g.head.line,
+                shown(g.key)
+            )
+        }),
     }
-    for (i, m) in heads {
-        findings[i].message.push_str(&m);
-    }
-    for (i, m) in notes {
-        findings[i].status = Status::Pass;
-        findings[i].message.push_str(&m);
+}
+
+/// A component folder as messages name it (`.` for the project root).
+fn shown(dir: &str) -> &str {
+    if dir.is_empty() {
+        "."
+    } else {
+        dir
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// This decision alone, as the scan applies it.
+    fn fold(findings: &mut [Finding]) {
+        let k = kind(findings);
+        decisions::fold(findings, &k);
+    }
 
     fn f(path: &str, line: u32, rule: &str) -> Finding {
         Finding {

@@ -155,9 +155,12 @@ const HOPPER_IDENTS: &[&str] = &[
     "cluster_sync",
     "cluster_ctarank",
 ];
-const HOPPER_PTX: &[&str] = &[
+/// PTX instruction classes only sm_90 and later GPUs run (Hopper's TMA, wgmma, clusters;
+/// Blackwell's `tcgen05` tensor-memory MMA). `rules::decisions::arch_only` reads the same list.
+pub(crate) const HOPPER_PTX: &[&str] = &[
     "cp.async.bulk",
     "wgmma.",
+    "tcgen05.",
     "barrier.cluster",
     "mapa.",
     "setmaxnreg",
@@ -624,6 +627,13 @@ mod tests {
         assert!(fires_for("5.7.1", bf, "HP710").is_empty());
         assert_eq!(fires(src, "HP709"), [1]);
         assert_eq!(fires(src, "HP702"), [5]);
+    }
+
+    #[test]
+    fn blackwell_tensor_memory_ptx_is_arch_only() {
+        let src = "__device__ void f(unsigned a) {\n  asm volatile(\"tcgen05.wait::ld.sync.aligned;\" ::: \"memory\");\n  asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0}, {%1}, {%2}, {%3};\" : \"+r\"(a));\n}\n";
+        // Twin: `mma.sync` runs on sm_80 too.
+        assert_eq!(fires(src, "HP702"), [2]);
     }
 
     #[test]

@@ -12,8 +12,7 @@
 //! JSON/SARIF as PASS naming it. A single use is left as it is.
 
 use crate::finding::Finding;
-use crate::gate::Status;
-use std::collections::BTreeSet;
+use crate::rules::decisions::{self, Kind, Min};
 
 /// Whether a finding is the translator saying libcu++ has no HIP counterpart.
 fn is_libcu(f: &Finding) -> bool {
@@ -21,39 +20,42 @@ fn is_libcu(f: &Finding) -> bool {
         || (f.rule == "HP004" && f.message.starts_with("`cuda/"))
 }
 
-/// Folds the project's open libcu++ findings into its first one.
-/// Statuses and messages change; no finding is added or removed.
-pub fn fold(findings: &mut [Finding]) {
-    let idx: Vec<usize> = findings
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| f.status != Status::Pass && is_libcu(f))
-        .map(|(i, _)| i)
-        .collect();
-    if idx.len() < 2 {
-        return;
-    }
-    let head = idx[0];
-    let files: BTreeSet<&str> = idx.iter().map(|&i| findings[i].path.as_str()).collect();
-    let nfiles = files.len();
-    let n = idx.len() - 1;
-    let (hp, hl) = (findings[head].path.clone(), findings[head].line);
-    findings[head].message.push_str(&format!(
-        " — one decision for the project's use of libcu++ (`cuda::std`, `cuda::atomic`, \
-         `<cuda/…>`): {n} more uses in {nfiles} files are folded here; move it to libhipcxx \
-         (AMD's port of libcu++) or the standard library, or leave that code out of the ROCm \
-         build"
-    ));
-    let note = format!(" (folded into `{hp}:{hl}`: the project's use of libcu++ is one decision)");
-    for &i in &idx[1..] {
-        findings[i].status = Status::Pass;
-        findings[i].message.push_str(&note);
+/// The libcu++ decision: the project's open libcu++ findings, held by the first.
+pub fn kind(_: &[Finding]) -> Kind {
+    Kind {
+        key: Box::new(|f| is_libcu(f).then(String::new)),
+        head: decisions::first,
+        folds: decisions::all,
+        min: Min::Findings(2),
+        summary: Box::new(|g| {
+            format!(
+                " — one decision for the project's use of libcu++ (`cuda::std`, `cuda::atomic`, \
+                 `<cuda/…>`): {} more uses in {} files are folded here; move it to libhipcxx \
+                 (AMD's port of libcu++) or the standard library, or leave that code out of the ROCm \
+                 build",
+                g.folded.len(),
+                g.files()
+            )
+        }),
+        note: Box::new(|g| {
+            format!(
+                " (folded into `{}:{}`: the project's use of libcu++ is one decision)",
+                g.head.path, g.head.line
+            )
+        }),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gate::Status;
+
+    /// This decision alone, as the scan applies it.
+    fn fold(findings: &mut [Finding]) {
+        let k = kind(findings);
+        decisions::fold(findings, &k);
+    }
 
     fn f(rule: &str, path: &str, line: u32, msg: &str) -> Finding {
         Finding {

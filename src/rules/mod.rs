@@ -14,6 +14,7 @@ pub mod cond;
 pub mod coverage;
 pub mod cuda_side;
 pub mod cutlass_component;
+pub mod decisions;
 pub mod device_feature;
 pub mod driver_api;
 pub mod facts;

@@ -15,8 +15,7 @@
 //! finding are left alone.
 
 use crate::finding::Finding;
-use crate::gate::Status;
-use std::collections::{BTreeMap, BTreeSet};
+use crate::rules::decisions::{self, Kind, Min};
 
 /// Folder names that hold copies of other projects.
 const VENDOR_DIRS: [&str; 8] = [
@@ -41,46 +40,43 @@ fn component_of(path: &str) -> Option<String> {
     (segs.len() > at + 2).then(|| segs[..at + 2].join("/"))
 }
 
-/// Folds the open findings of each vendored component into its first open finding.
-/// Statuses and messages change; no finding is added or removed.
-pub fn fold(findings: &mut [Finding]) {
-    let mut comps: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-    for (i, f) in findings.iter().enumerate() {
-        if f.status == Status::Pass {
-            continue;
-        }
-        if let Some(c) = component_of(&f.path) {
-            comps.entry(c).or_default().push(i);
-        }
-    }
-    for (comp, idx) in comps {
-        if idx.len() < 2 {
-            continue;
-        }
-        let head = idx[0];
-        let folded: Vec<&Finding> = idx[1..].iter().map(|&i| &findings[i]).collect();
-        let files: BTreeSet<&str> = idx.iter().map(|&i| findings[i].path.as_str()).collect();
-        let by_rule = crate::inventory::component::by_rule(&folded);
-        let (hp, hl) = (findings[head].path.clone(), findings[head].line);
-        let n = folded.len();
-        findings[head].message.push_str(&format!(
-            " — one decision for the vendored component `{comp}/`: {n} more findings in {} files \
-             are folded here ({by_rule}); use that library's ROCm build or port, port it \
-             upstream, or leave it out of the ROCm build",
-            files.len()
-        ));
-        let note =
-            format!(" (folded into `{hp}:{hl}`: the vendored component `{comp}/` is one decision)");
-        for &i in &idx[1..] {
-            findings[i].status = Status::Pass;
-            findings[i].message.push_str(&note);
-        }
+/// The vendored-component decision: the open findings of a component, held by its first.
+pub fn kind(_: &[Finding]) -> Kind {
+    Kind {
+        key: Box::new(|f| component_of(&f.path)),
+        head: decisions::first,
+        folds: decisions::all,
+        min: Min::Findings(2),
+        summary: Box::new(|g| {
+            format!(
+                " — one decision for the vendored component `{}/`: {} more findings in {} files \
+                 are folded here ({}); use that library's ROCm build or port, port it \
+                 upstream, or leave it out of the ROCm build",
+                g.key,
+                g.folded.len(),
+                g.files(),
+                g.by_rule()
+            )
+        }),
+        note: Box::new(|g| {
+            format!(
+                " (folded into `{}:{}`: the vendored component `{}/` is one decision)",
+                g.head.path, g.head.line, g.key
+            )
+        }),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gate::Status;
+
+    /// This decision alone, as the scan applies it.
+    fn fold(findings: &mut [Finding]) {
+        let k = kind(findings);
+        decisions::fold(findings, &k);
+    }
 
     fn f(path: &str, line: u32) -> Finding {
         Finding {

@@ -1,0 +1,77 @@
+//! One decision, one open finding, through the binary: a kernel file built on Hopper's TMA and
+//! `wgmma` is one open finding (its first HP702) naming the features and counting the rest,
+//! which stay in JSON as PASS naming it; the negative twin, a file of generic kernels with two
+//! `wgmma` helpers, keeps every finding open (its kernels run on every GPU).
+
+mod common;
+use common::{hipport, write};
+
+const TMA_KERNEL: &str = r#"#include <cuda.h>
+__global__ void attn(const __grid_constant__ CUtensorMap map, float* o) {
+  unsigned bar = 0;
+  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" :: "r"(bar), "l"(&map), "r"(0), "r"(0), "r"(bar) : "memory");
+  asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+  asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+  int lane = threadIdx.x % 32;
+  o[lane] = lane;
+}
+"#;
+
+fn mixed() -> String {
+    let mut s = String::from(
+        "__device__ void fence() { asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\"); }\n\
+         __device__ void commit() { asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\"); }\n",
+    );
+    for i in 0..10 {
+        s.push_str(&format!(
+            "__global__ void k{i}(int* o) {{\n  int lane = threadIdx.x % 32;\n  o[lane] = lane;\n}}\n"
+        ));
+    }
+    s
+}
+
+#[test]
+fn an_sm90_only_kernel_file_is_one_open_finding() {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path();
+    std::fs::create_dir_all(root.join(".git")).unwrap();
+    std::fs::create_dir_all(root.join("k")).unwrap();
+    write(&root.join("k/attn_tma.cu"), TMA_KERNEL);
+    write(&root.join("k/mixed.cu"), &mixed());
+    let r = hipport(root, &["scan", ".", "--format", "json", "--exit-zero"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let json: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let findings = json["findings"].as_array().unwrap();
+    let of = |path: &str| -> Vec<&serde_json::Value> {
+        findings.iter().filter(|f| f["path"] == path).collect()
+    };
+    let open = |fs: &[&serde_json::Value]| fs.iter().filter(|f| f["status"] != "PASS").count();
+
+    let tma = of("k/attn_tma.cu");
+    assert_eq!(tma.len(), 5, "{tma:#?}");
+    assert_eq!(open(&tma), 1);
+    let head = tma.iter().find(|f| f["status"] != "PASS").unwrap();
+    assert_eq!(head["rule"], "HP702");
+    let msg = head["message"].as_str().unwrap();
+    assert!(
+        msg.contains("sm_90+/sm_100 GPUs only (`CUtensorMap` line 2, `cp.async.bulk` line 4, `wgmma` line 5)"),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("4 more findings in this file (HP201 ×3, HP102 ×1)"),
+        "{msg}"
+    );
+    for f in tma.iter().filter(|f| f["status"] == "PASS") {
+        assert!(f["message"]
+            .as_str()
+            .unwrap()
+            .ends_with("(folded into `k/attn_tma.cu:2`: this file runs only on sm_90+/sm_100 GPUs, one decision)"));
+    }
+
+    let generic = of("k/mixed.cu");
+    assert_eq!(generic.len(), 12, "{generic:#?}");
+    assert_eq!(open(&generic), 12);
+    assert!(generic
+        .iter()
+        .all(|f| !f["message"].as_str().unwrap().contains("one decision")));
+}
