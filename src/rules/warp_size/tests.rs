@@ -522,6 +522,12 @@ fn logical_warp_ids_and_slots_settle_when_port_rewrites_every_warp_call() {
     // Twin 2: a vote with a partial mask has no rewrite either.
     let partial = logical.replace("__all_sync(0xffffffff,", "__all_sync(0xffffu,");
     assert_eq!(fires_open(&partial, "HP102"), [3, 4]);
+    // Nor a shuffle whose mask names a group of lanes (its 32-bit mask stays as written).
+    let group = logical.replace(
+        "__shfl_down_sync(0xffffffff, v, i)",
+        "__shfl_down_sync(15u << (lane & ~3), v, i)",
+    );
+    assert_eq!(fires_open(&group, "HP102"), [3, 4]);
     // Twin 3: lanes also from `warpSize`: unsafe, the finding spells out the choice.
     let mixed = logical.replace(
         "int warp = threadIdx.x / 32;",

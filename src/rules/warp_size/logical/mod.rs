@@ -490,11 +490,13 @@ fn kept_in_32_bits(v: &View, i: usize) -> bool {
         })
 }
 
-/// Whether a token names a warp-level call the model reads: shuffles, ballots, votes.
+/// Whether a token names a warp-level call the model reads: shuffles, ballots, votes, and
+/// `__syncwarp` (whose mask the translator sets to the lanes a branch runs).
 fn warp_level_name(x: &[u8]) -> bool {
     x.starts_with(b"__shfl")
         || x.starts_with(b"__ballot")
         || x == b"__activemask"
+        || x == b"__syncwarp"
         || VOTES.iter().any(|n| n.as_bytes() == x)
 }
 

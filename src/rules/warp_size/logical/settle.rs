@@ -73,6 +73,11 @@ impl LogicalWarps {
                     continue;
                 }
                 calls += 1;
+                // A `_sync` call whose mask names some lanes only (`groupMask`) keeps a 32-bit
+                // mask the rewrite does not touch: not handled.
+                if name.ends_with("_sync") && !full_mask_arg(&v, j, &self.full_masks) {
+                    return None;
+                }
                 match self.plan(src, lexed, j).map(|p| p.rewrite) {
                     Some(Rewrite::Width32 { .. }) => what.insert("width 32 on its shuffles"),
                     Some(Rewrite::OwnHalfBallot { .. }) => {
@@ -90,13 +95,16 @@ impl LogicalWarps {
             return None;
         }
         let what = if what.is_empty() {
-            "its shuffles already pass their width".to_string()
+            ALREADY.to_string()
         } else {
             what.into_iter().collect::<Vec<_>>().join(", ")
         };
         Some((applicability, what))
     }
 }
+
+/// What `handled` says when no call needs a rewrite.
+const ALREADY: &str = "its shuffles already pass their width";
 
 /// A call whose name says it works across lanes (`warp_reduce`, `InclusiveScan`, `cg::reduce`,
 /// `asm`), defined outside the file's functions.
@@ -118,6 +126,19 @@ fn warp_level_elsewhere(name: &[u8]) -> bool {
             ]
             .iter()
             .any(|w| has(w)))
+}
+
+/// Whether the first argument of the call named at `j` is a mask naming every lane.
+fn full_mask_arg(v: &View, j: usize, full_masks: &[Vec<u8>]) -> bool {
+    let Some(open) = v.next(j).filter(|&o| v.t(o) == b"(") else {
+        return false;
+    };
+    let Some(close) = v.matching(open) else {
+        return false;
+    };
+    votes::arguments(v, open, close)
+        .first()
+        .is_some_and(|&a| votes::full_mask(v, a, full_masks))
 }
 
 /// Whether the shuffle named at `j` passes a width (`__shfl_down(v, d, 32)`).
@@ -186,11 +207,16 @@ pub(crate) fn settle(s: &crate::rules::syntax::Src, out: &mut [Finding]) {
             }
             ("HP102" | "HP105", Warp::Logical32, Some((Applicability::Safe, what))) => {
                 let kind = if rule == "HP102" {
-                    "the lane and warp ids of 32-lane logical warps"
+                    "the lane and warp ids of 32-lane logical warps keep"
                 } else {
-                    "one slot per 32-lane logical warp"
+                    "one slot per 32-lane logical warp keeps"
                 };
-                pass(f, format!(", but the function's lanes are 32-lane logical warps ({why32}) and `hipport port` rewrites its warp-level calls for them ({what}; safe rewrite, HP109): {kind} keep CUDA's meaning on 64-lane wavefronts (nothing to change)"));
+                let how = if what == ALREADY {
+                    format!("{what}, so each half of the wavefront works as one CUDA warp")
+                } else {
+                    format!("`hipport port` rewrites its warp-level calls for them ({what}; safe rewrite, HP109)")
+                };
+                pass(f, format!(", but the function's lanes are 32-lane logical warps ({why32}) and {how}: {kind} CUDA's meaning on 64-lane wavefronts (nothing to change)"));
             }
             ("HP102" | "HP104" | "HP105", Warp::Mixed, handled) => {
                 f.message.push_str(&format!("; the function mixes 32-lane logical warps ({why32}) with wavefront lanes ({why64})"));
