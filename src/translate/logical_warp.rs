@@ -17,7 +17,9 @@ use super::Pass;
 use crate::edit::Edit;
 use crate::gate::Status;
 use crate::lex::{Tok, NO_DIRECTIVE};
-use crate::rules::warp_size::logical::{vote_text, Applicability, Rewrite, LOGICAL_WARP_REWRITE};
+use crate::rules::warp_size::logical::{
+    matched_or_reduced, vote_text, Applicability, Rewrite, Warp, LOGICAL_WARP_REWRITE,
+};
 
 /// The own-half ballot's two halves, around the call.
 const BALLOT_OPEN: &str = "((unsigned int)(";
@@ -30,6 +32,10 @@ pub(super) fn run(p: &mut Pass) {
     for i in 0..p.lexed.tokens.len() {
         let t = p.lexed.tokens[i];
         if t.kind != Tok::Ident || t.directive != NO_DIRECTIVE {
+            continue;
+        }
+        if matched_or_reduced(p.text(i)) {
+            no_rewrite(p, i);
             continue;
         }
         let Some(plan) = p.warps.plan(p.src(), p.lexed, i) else {
@@ -119,4 +125,32 @@ fn give_way(p: &mut Pass, head: std::ops::Range<usize>, tail: std::ops::Range<us
             && head.start <= f.byte_range.0
             && f.byte_range.1 <= head.end)
     });
+}
+
+/// A match or reduction in a function of 32-lane logical warps: HIP's forms (`__match_*_sync`
+/// from ROCm 6.2, `__reduce_*_sync` from 7.0) work on the lanes of a 64-bit mask, so no mask
+/// or width confines them to the lane's half; the finding spells out the choice.
+fn no_rewrite(p: &mut Pass, i: usize) {
+    if !matches!(p.warps.warp_at(i), Warp::Logical32 | Warp::Mixed) {
+        return;
+    }
+    let (why32, _) = p.warps.evidence(i);
+    let why32 = why32.unwrap_or("").to_string();
+    let name = String::from_utf8_lossy(p.text(i)).into_owned();
+    let t = p.lexed.tokens[i];
+    let keep = if name.starts_with("__reduce_") {
+        "reduce each half with shuffles of width 32 (`for (int o = 16; o > 0; o >>= 1) v += __shfl_xor(v, o, 32);` for `__reduce_add_sync`)"
+    } else if name == "__match_any_sync" {
+        "take the lane's own half of a full-wavefront match (`(unsigned int)(__match_any_sync(~0ull, v) >> (__lane_id() & 32))`, ROCm 6.2+)"
+    } else {
+        "compare each half with shuffles of width 32 (`__shfl(v, 0, 32) == v` voted over the half)"
+    };
+    let mut f = p.ctx.finding(
+        &LOGICAL_WARP_REWRITE,
+        t.range(),
+        format!("`{name}` in a function of 32-lane logical warps ({why32}): HIP's `{name}` works on the lanes of a 64-bit mask, the whole wavefront, not the lane's 32-lane half; no rewrite keeps CUDA's meaning"),
+        Some(format!("choose: keep 32-lane logical warps ({keep}) or move the kernel to 64 lanes (`warpSize` for lane ids, offsets and masks)")),
+    );
+    f.status = Status::Remediation;
+    p.findings.push(f);
 }

@@ -29,7 +29,7 @@ pub(crate) use votes::around as vote_text;
 use votes::VOTES;
 
 rule!(LOGICAL_WARP_REWRITE, "HP109", WarpSize, Pass, Correctness,
-    summary: "A warp-level intrinsic of a function whose lanes are 32-lane logical warps (`lane = tid & 31`, `warp = tid / 32`, shuffle offsets 16…1), rewritten by `hipport port` to keep CUDA's meaning on 64-lane wavefronts: width 32 on shuffles, the 32-bit ballot of the lane's own half where the result is kept as a 32-bit mask. PASS when the function shows only 32-lane logical warps (safe rewrite, applied); REMEDIATION when it also computes lanes from `warpSize` or `__lane_id()` (unsafe: not applied unless `port --unsafe-fixes`), UNKNOWN once applied unsafely.",
+    summary: "A warp-level intrinsic of a function whose lanes are 32-lane logical warps (`lane = tid & 31`, `warp = tid / 32`, shuffle offsets 16…1), rewritten by `hipport port` to keep CUDA's meaning on 64-lane wavefronts: width 32 on shuffles, the 32-bit ballot of the lane's own half where the result is kept as a 32-bit mask. PASS when the function shows only 32-lane logical warps (safe rewrite, applied); REMEDIATION when it also computes lanes from `warpSize` or `__lane_id()` (unsafe: not applied unless `port --unsafe-fixes`), UNKNOWN once applied unsafely. A match or reduction (`__match_any_sync`, `__reduce_add_sync`) in such a function has no meaning-keeping rewrite: REMEDIATION with the choice spelled out.",
     why: "HIP's shuffles default to `width = warpSize` (64 on CDNA): `__shfl(v, 0)` gives lanes 32–63 the value of lane 0, not lane 32, and `__shfl_down(v, 16)` makes lane 16 read lane 32, another logical warp. A ballot of 64 lanes kept in 32 bits holds the first half's votes for every lane. With width 32 and the lane's own half of the ballot, each half of the wavefront behaves as one CUDA warp, as AMD's own ports of such code do.",
     bad: "int lane = threadIdx.x & 31;\nfor (int i = 16; i > 0; i >>= 1)\n  v += __shfl_down_sync(0xffffffff, v, i);",
     good: "int lane = threadIdx.x & 31;\nfor (int i = 16; i > 0; i >>= 1)\n  v += __shfl_down(v, i, 32);",
@@ -490,6 +490,12 @@ fn kept_in_32_bits(v: &View, i: usize) -> bool {
         })
 }
 
+/// `__match_any_sync`, `__match_all_sync`, `__reduce_add_sync` and the other reductions: they
+/// work on the lanes of a 64-bit mask, and no rewrite confines them to a 32-lane half.
+pub(crate) fn matched_or_reduced(x: &[u8]) -> bool {
+    (x.starts_with(b"__reduce_") || x.starts_with(b"__match_")) && x.ends_with(b"_sync")
+}
+
 /// Whether a token names a warp-level call the model reads: shuffles, ballots, votes, and
 /// `__syncwarp` (whose mask the translator sets to the lanes a branch runs).
 fn warp_level_name(x: &[u8]) -> bool {
@@ -497,6 +503,7 @@ fn warp_level_name(x: &[u8]) -> bool {
         || x.starts_with(b"__ballot")
         || x == b"__activemask"
         || x == b"__syncwarp"
+        || matched_or_reduced(x)
         || VOTES.iter().any(|n| n.as_bytes() == x)
 }
 
