@@ -83,3 +83,74 @@ fn port_goldens() {
         failures.join("\n")
     );
 }
+
+/// Scan and port agree (one logical-warp model, two consumers): on every `warp_*` golden, the
+/// lines `port` rewrote safely (HP109 PASS) carry no open warp-size finding (HP101–HP108) in
+/// `scan`, and where the function's warp-level calls are all rewritten safely no 32-lane id,
+/// reduction, slot array or 32-bit mask stays open. The twins keep theirs: the mixed case's
+/// reduction stays REMEDIATION, naming `--unsafe-fixes`.
+#[test]
+fn scan_agrees_with_the_safe_logical_warp_rewrites() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/port");
+    let scan = |case: &str| -> Vec<serde_json::Value> {
+        let dir = root.join(case);
+        let args = std::fs::read_to_string(dir.join("args")).unwrap_or_default();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hipport"))
+            .arg("scan")
+            .args(["--format", "json"])
+            // `--unsafe-fixes` is port's alone: scan reports what the safe port does.
+            .args(args.split_whitespace().filter(|a| *a != "--unsafe-fixes"))
+            .arg(dir.join("input.cu"))
+            .output()
+            .expect("run hipport scan");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("scan json");
+        v["findings"].as_array().cloned().unwrap_or_default()
+    };
+    let open_warp = |f: &serde_json::Value| {
+        let rule = f["rule"].as_str().unwrap_or("");
+        rule.starts_with("HP10") && f["status"] != "PASS"
+    };
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&root).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if !name.starts_with("warp_") {
+            continue;
+        }
+        let findings = scan(&name);
+        let rewritten: Vec<u64> = findings
+            .iter()
+            .filter(|f| f["rule"] == "HP109" && f["status"] == "PASS")
+            .filter_map(|f| f["line"].as_u64())
+            .collect();
+        for f in findings.iter().filter(|f| open_warp(f)) {
+            let line = f["line"].as_u64().unwrap_or(0);
+            assert!(
+                !rewritten.contains(&line),
+                "{name}: line {line} was rewritten safely by port but scan reports {f}"
+            );
+        }
+        checked += rewritten.len();
+    }
+    assert!(checked >= 10, "only {checked} safe rewrites found");
+    // Kernels whose every warp-level call port rewrites safely: nothing 64-lane stays open.
+    for case in ["warp_logical32_rocm52", "warp_votes_rocm52"] {
+        let open: Vec<_> = scan(case)
+            .into_iter()
+            .filter(|f| open_warp(f) && f["rule"] != "HP101" && f["rule"] != "HP103")
+            .collect();
+        assert!(
+            open.is_empty(),
+            "{case}: open after safe rewrites: {open:?}"
+        );
+    }
+    // The twins: mixed lanes keep an open reduction that names the choice; wavefront lanes
+    // get no rewrite at all.
+    let mixed = scan("warp_mixed_rocm52");
+    assert!(mixed.iter().any(|f| f["rule"] == "HP104"
+        && f["status"] == "REMEDIATION"
+        && f["suggestion"]
+            .as_str()
+            .is_some_and(|s| s.contains("--unsafe-fixes"))));
+    let wave = scan("warp_votes_wavefront_rocm52");
+    assert!(!wave.iter().any(|f| f["rule"] == "HP109"));
+}

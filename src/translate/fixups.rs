@@ -320,7 +320,12 @@ fn is_full_32bit_mask(s: &[u8]) -> bool {
 
 /// With `_sync` intrinsics available: a literal 32-bit full mask is widened to 64 bits.
 pub(super) fn widen_full_mask(p: &mut Pass, i: usize, name: &str) {
-    if !WARP_SYNC_FALLBACK.iter().any(|(s, _)| *s == name) {
+    // `__syncwarp(mask)`, the matches and the reductions take 64-bit masks as the other
+    // `_sync` forms do.
+    if !WARP_SYNC_FALLBACK.iter().any(|(s, _)| *s == name)
+        && name != "__syncwarp"
+        && !crate::rules::warp_size::logical::matched_or_reduced(name.as_bytes())
+    {
         return;
     }
     let Some((_, args, _)) = call_args(p, i) else {

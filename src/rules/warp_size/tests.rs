@@ -306,7 +306,12 @@ __global__ void shuffles(float *out, float v) {
   out[tgroup] = v;
 }
 "#;
-    assert_eq!(fires_open(src, "HP102"), [10, 11, 15]);
+    // `shuffles`: a lane id of 32-lane logical warps whose shuffle `port` passes width 32: found,
+    // but PASS (the logical-warp model); the same beside `warpSize` stays open.
+    assert_eq!(fires(src, "HP102"), [10, 11, 15]);
+    assert_eq!(fires_open(src, "HP102"), [10, 11]);
+    let mixed = src.replace("out[tgroup] = v;", "out[tgroup] = v + warpSize;");
+    assert_eq!(fires_open(&mixed, "HP102"), [10, 11, 15]);
     // mamba's warp-scan prefix: lane 0 of each warp, picked by `threadIdx.x % 32 == 0`.
     let leader = "__global__ void scan(float *p, float *s) {\n  float r = threadIdx.x % 32 == 0 ? s[0] : 1.f;\n  p[threadIdx.x] = r;\n}\n";
     assert_eq!(fires_open(leader, "HP102"), [2]);
@@ -489,4 +494,55 @@ fn wmma_kernels_launched_with_32_thread_rows() {
     // The twin: the same shapes launching a kernel without warp-level work (an image tile).
     let tile = "__global__ void blur(float* c) {\n  c[threadIdx.y * 32 + threadIdx.x] *= 0.5f;\n}\nvoid host(float* c, int n) {\n  blur<<<n, dim3{32u, 4}>>>(c);\n  blur<<<n, dim3(32, 2)>>>(c);\n}\n";
     assert!(fires(tile, "HP107").is_empty());
+}
+
+#[test]
+fn logical_warp_ids_and_slots_settle_when_port_rewrites_every_warp_call() {
+    use crate::rules::syntax::test_support::{fires_open, hazard_findings};
+    // Lane and warp ids of 32-lane logical warps and one slot per logical warp: every
+    // warp-level call of the function gets a safe rewrite, so the ids keep CUDA's meaning.
+    let logical = "__global__ void k(const float* x, float* out) {\n  __shared__ float part[32];\n  int lane = threadIdx.x & 31;\n  int warp = threadIdx.x / 32;\n  float v = x[threadIdx.x];\n  for (int i = 16; i > 0; i >>= 1) v += __shfl_down_sync(0xffffffff, v, i);\n  if (__all_sync(0xffffffff, v > 0)) v += 1;\n  if (lane == 0) part[warp] = v;\n  out[0] = part[0];\n}\n";
+    assert_eq!(fires(logical, "HP102"), [3, 4]);
+    assert_eq!(fires(logical, "HP105"), [2]);
+    assert!(fires_open(logical, "HP102").is_empty());
+    assert!(fires_open(logical, "HP105").is_empty());
+    let f = hazard_findings(logical);
+    let hp102 = f.iter().find(|f| f.rule == "HP102").expect("HP102");
+    assert!(hp102.message.contains("width 32 on its shuffles"));
+    assert!(hp102
+        .message
+        .contains("votes over the lane's own 32-lane half"));
+    // Twin 1: a ballot kept in 64 bits has no rewrite; the ids stay open.
+    let wide = logical.replace(
+        "  if (lane == 0)",
+        "  unsigned long long b = __ballot_sync(0xffffffff, v > 0);\n  if (lane == 0 && b)",
+    );
+    assert_eq!(fires_open(&wide, "HP102"), [3, 4]);
+    assert_eq!(fires_open(&wide, "HP105"), [2]);
+    // Twin 2: a vote with a partial mask has no rewrite either.
+    let partial = logical.replace("__all_sync(0xffffffff,", "__all_sync(0xffffu,");
+    assert_eq!(fires_open(&partial, "HP102"), [3, 4]);
+    // Nor a shuffle whose mask names a group of lanes (its 32-bit mask stays as written).
+    let group = logical.replace(
+        "__shfl_down_sync(0xffffffff, v, i)",
+        "__shfl_down_sync(15u << (lane & ~3), v, i)",
+    );
+    assert_eq!(fires_open(&group, "HP102"), [3, 4]);
+    // Twin 3: lanes also from `warpSize`: unsafe, the finding spells out the choice.
+    let mixed = logical.replace(
+        "int warp = threadIdx.x / 32;",
+        "int warp = threadIdx.x / warpSize;",
+    );
+    assert_eq!(fires_open(&mixed, "HP102"), [3]);
+    let f = hazard_findings(&mixed);
+    let hp102 = f.iter().find(|f| f.rule == "HP102").expect("HP102");
+    assert!(hp102.message.contains("mixes 32-lane logical warps"));
+    assert!(hp102
+        .suggestion
+        .as_deref()
+        .is_some_and(|s| s.contains("`hipport port --unsafe-fixes` applies")
+            && s.contains("width 32 on its shuffles")));
+    // No warp-level call at all: nothing to settle against (the ids stay as the rule says).
+    let none = "__global__ void k(float* p) {\n  int lane = threadIdx.x & 31;\n  p[lane] = 0;\n}\n";
+    assert_eq!(fires_open(none, "HP102"), [2]);
 }

@@ -21,10 +21,15 @@ use crate::rules::syntax::int_value;
 use std::collections::{HashMap, HashSet};
 
 mod facts;
+mod settle;
+mod votes;
 use facts::{callers, constants, function, statement_end};
+pub(crate) use settle::settle;
+pub(crate) use votes::around as vote_text;
+use votes::VOTES;
 
 rule!(LOGICAL_WARP_REWRITE, "HP109", WarpSize, Pass, Correctness,
-    summary: "A warp-level intrinsic of a function whose lanes are 32-lane logical warps (`lane = tid & 31`, `warp = tid / 32`, shuffle offsets 16…1), rewritten by `hipport port` to keep CUDA's meaning on 64-lane wavefronts: width 32 on shuffles, the 32-bit ballot of the lane's own half where the result is kept as a 32-bit mask. PASS when the function shows only 32-lane logical warps (safe rewrite, applied); REMEDIATION when it also computes lanes from `warpSize` or `__lane_id()` (unsafe: not applied unless `port --unsafe-fixes`), UNKNOWN once applied unsafely.",
+    summary: "A warp-level intrinsic of a function whose lanes are 32-lane logical warps (`lane = tid & 31`, `warp = tid / 32`, shuffle offsets 16…1), rewritten by `hipport port` to keep CUDA's meaning on 64-lane wavefronts: width 32 on shuffles, the 32-bit ballot of the lane's own half where the result is kept as a 32-bit mask. PASS when the function shows only 32-lane logical warps (safe rewrite, applied); REMEDIATION when it also computes lanes from `warpSize` or `__lane_id()` (unsafe: not applied unless `port --unsafe-fixes`), UNKNOWN once applied unsafely. A match or reduction (`__match_any_sync`, `__reduce_add_sync`) in such a function has no meaning-keeping rewrite: REMEDIATION with the choice spelled out.",
     why: "HIP's shuffles default to `width = warpSize` (64 on CDNA): `__shfl(v, 0)` gives lanes 32–63 the value of lane 0, not lane 32, and `__shfl_down(v, 16)` makes lane 16 read lane 32, another logical warp. A ballot of 64 lanes kept in 32 bits holds the first half's votes for every lane. With width 32 and the lane's own half of the ballot, each half of the wavefront behaves as one CUDA warp, as AMD's own ports of such code do.",
     bad: "int lane = threadIdx.x & 31;\nfor (int i = 16; i > 0; i >>= 1)\n  v += __shfl_down_sync(0xffffffff, v, i);",
     good: "int lane = threadIdx.x & 31;\nfor (int i = 16; i > 0; i >>= 1)\n  v += __shfl_down(v, i, 32);",
@@ -59,6 +64,13 @@ pub(crate) enum Rewrite {
     Width32 { close: usize },
     /// Wrap the ballot (name token to its `)`) as `((unsigned int)(… >> (__lane_id() & 32)))`.
     OwnHalfBallot { close: usize },
+    /// Replace the vote (name token to its `)`) by the test of the lane's own half of a ballot
+    /// of its predicate (tokens `pred.0..=pred.1`): `all` or any (`votes::around`).
+    OwnHalfVote {
+        all: bool,
+        pred: (usize, usize),
+        close: usize,
+    },
 }
 
 /// A rewrite with its applicability and the evidence that decided it.
@@ -92,6 +104,8 @@ struct Function {
 #[derive(Debug, Default)]
 pub(crate) struct LogicalWarps {
     fns: Vec<Function>,
+    /// File constants worth a 32-bit full mask (`#define FULL_MASK 0xffffffff`).
+    full_masks: Vec<Vec<u8>>,
 }
 
 const SHUFFLES: &[&str] = &[
@@ -210,6 +224,7 @@ fn name_of(v: &View, i: usize) -> &'static str {
     SHUFFLES
         .iter()
         .chain(BALLOTS)
+        .chain(VOTES)
         .find(|n| n.as_bytes() == t)
         .copied()
         .unwrap_or("")
@@ -221,7 +236,7 @@ impl LogicalWarps {
         let warp_level = lexed.tokens.iter().any(|t| {
             t.kind == Tok::Ident && {
                 let x = t.text(src);
-                x.starts_with(b"__shfl") || x.starts_with(b"__ballot") || x == b"__activemask"
+                warp_level_name(x)
             }
         });
         if !warp_level {
@@ -265,7 +280,13 @@ impl LogicalWarps {
             }
         }
         callers(&v, &mut fns);
-        LogicalWarps { fns }
+        let full_masks = v
+            .consts
+            .iter()
+            .filter(|(_, &n)| n == 0xffff_ffff)
+            .map(|(k, _)| k.to_vec())
+            .collect();
+        LogicalWarps { fns, full_masks }
     }
 
     /// The function whose body holds token `i` (bodies do not overlap and are in order).
@@ -298,7 +319,7 @@ impl LogicalWarps {
     /// the call needs one (written with its CUDA name: `__shfl_down_sync`, `__ballot_sync`).
     pub(crate) fn plan(&self, src: &[u8], lexed: &Lexed, i: usize) -> Option<Plan> {
         let t = lexed.tokens.get(i)?.text(src);
-        if !(t.starts_with(b"__shfl") || t.starts_with(b"__ballot") || t == b"__activemask") {
+        if !warp_level_name(t) {
             return None;
         }
         let f = self.function(i)?;
@@ -321,6 +342,8 @@ impl LogicalWarps {
             let (_, close) = v.call(i)?;
             (kept_in_32_bits(&v, i) && !v.is(v.next(close), ">"))
                 .then_some(Rewrite::OwnHalfBallot { close })?
+        } else if VOTES.contains(&name) {
+            votes::plan(&v, i, name, &self.full_masks)?
         } else {
             return None;
         };
@@ -422,6 +445,16 @@ impl LogicalWarps {
 /// A ballot whose result the code keeps as a 32-bit mask: the value of a declaration of a
 /// 32-bit type (`unsigned int votes = __ballot_sync(…)`), or the argument of `__popc`/`__ffs`.
 fn kept_in_32_bits(v: &View, i: usize) -> bool {
+    // `__ballot_sync(m, p) == 0xffffffff`: compared with a 32-bit mask.
+    if let Some(close) = v.next(i).and_then(|o| v.matching(o)) {
+        let (a, b) = (v.next(close), v.next(close).and_then(|a| v.next(a)));
+        if (v.is(a, "=") || v.is(a, "!"))
+            && v.is(b, "=")
+            && v.val(b.and_then(|b| v.next(b))) == Some(0xffff_ffff)
+        {
+            return true;
+        }
+    }
     let p = v.prev(i);
     if v.is(p, "(") {
         let q = p.and_then(|p| v.prev(p));
@@ -457,41 +490,21 @@ fn kept_in_32_bits(v: &View, i: usize) -> bool {
         })
 }
 
-/// The hazard rules' side: a 32-lane reduction (HP104) or a ballot kept in 32 bits (HP106) that
-/// the translator's safe rewrite handles becomes PASS naming the rewrite; in a function that
-/// mixes 32- and 64-lane lanes the finding spells out the choice.
-pub(super) fn settle(s: &crate::rules::syntax::Src, out: &mut [crate::finding::Finding]) {
-    use crate::gate::Status;
-    let (src, lexed) = (s.ctx.src, s.lexed);
-    let m = LogicalWarps::of(src, lexed);
-    if m.is_empty() {
-        return;
-    }
-    for f in out
-        .iter_mut()
-        .filter(|f| matches!(f.rule.as_str(), "HP104" | "HP106") && f.status != Status::Pass)
-    {
-        let i = m.token_at(lexed, f.byte_range.0);
-        let (why32, why64) = m.evidence(i);
-        let (why32, why64) = (why32.unwrap_or(""), why64.unwrap_or(""));
-        match (f.rule.as_str(), m.warp_at(i)) {
-            ("HP104", Warp::Logical32) if m.reduction_handled(src, lexed, f.byte_range.0) => {
-                f.status = Status::Pass;
-                f.message.push_str(&format!(", but the function's lanes are 32-lane logical warps ({why32}) and `hipport port` passes width 32 to its shuffles, so each half of the wavefront reduces as one CUDA warp (safe rewrite, HP109: nothing to change)"));
-                f.suggestion = None;
-            }
-            ("HP104", Warp::Mixed) => {
-                f.message.push_str(&format!("; the function mixes 32-lane logical warps ({why32}) with wavefront lanes ({why64})"));
-                f.suggestion = Some("choose: keep 32-lane logical warps (`hipport port --unsafe-fixes` passes width 32 to the shuffles) or move the kernel to 64 lanes (`warpSize` for lane ids, offsets and masks)".into());
-            }
-            ("HP106", Warp::Logical32) if m.ballots_rewritten(src, lexed, i) => {
-                f.status = Status::Pass;
-                f.message.push_str(&format!(", but the function's lanes are 32-lane logical warps ({why32}) and `hipport port` keeps each lane's own 32-bit half of the ballot (`(unsigned int)(… >> (__lane_id() & 32))`, safe rewrite, HP109: nothing to change)"));
-                f.suggestion = None;
-            }
-            _ => {}
-        }
-    }
+/// `__match_any_sync`, `__match_all_sync`, `__reduce_add_sync` and the other reductions: they
+/// work on the lanes of a 64-bit mask, and no rewrite confines them to a 32-lane half.
+pub(crate) fn matched_or_reduced(x: &[u8]) -> bool {
+    (x.starts_with(b"__reduce_") || x.starts_with(b"__match_")) && x.ends_with(b"_sync")
+}
+
+/// Whether a token names a warp-level call the model reads: shuffles, ballots, votes, and
+/// `__syncwarp` (whose mask the translator sets to the lanes a branch runs).
+fn warp_level_name(x: &[u8]) -> bool {
+    x.starts_with(b"__shfl")
+        || x.starts_with(b"__ballot")
+        || x == b"__activemask"
+        || x == b"__syncwarp"
+        || matched_or_reduced(x)
+        || VOTES.iter().any(|n| n.as_bytes() == x)
 }
 
 #[cfg(test)]

@@ -107,3 +107,36 @@ fn a_file_constant_counts_as_its_value() {
     let (m, lx) = model(other);
     assert_eq!(m.warp_at(tok(other, &lx, "__shfl_sync", 0)), Warp::Mixed);
 }
+
+#[test]
+fn votes_of_32_lane_logical_warps_test_the_lanes_own_half() {
+    let src = "#define FULL 0xffffffff\n__global__ void k(const float* x, int* out) {\n  int lane = threadIdx.x & 31;\n  float v = x[threadIdx.x];\n  int a = __all_sync(0xffffffff, v > 0);\n  int b = __any_sync(FULL, v > 1);\n  int c = __all_sync(0x0000ffff, v > 2);\n  int d = __any(v > 3);\n  bool e = __ballot_sync(0xffffffff, v > 4) == 0xffffffff;\n  out[lane] = a + b + c + d + e;\n}\n";
+    let (m, lx) = model(src);
+    let plan = |n: &str, k| m.plan(src.as_bytes(), &lx, tok(src, &lx, n, k));
+    let all = plan("__all_sync", 0).expect("a plan for __all_sync");
+    assert_eq!(all.applicability, Applicability::Safe);
+    assert!(matches!(
+        all.rewrite,
+        Rewrite::OwnHalfVote { all: true, .. }
+    ));
+    // A file constant of the full mask, and the mask-less legacy form.
+    assert!(matches!(
+        plan("__any_sync", 0).expect("any").rewrite,
+        Rewrite::OwnHalfVote { all: false, .. }
+    ));
+    assert!(plan("__any(", 0).is_some());
+    // A partial mask selects lanes the half's ballot does not know: no rewrite.
+    assert!(plan("__all_sync", 1).is_none());
+    // A ballot compared with a 32-bit full mask is kept in 32 bits.
+    assert!(matches!(
+        plan("__ballot_sync", 0).expect("ballot").rewrite,
+        Rewrite::OwnHalfBallot { .. }
+    ));
+    // The twin: lanes of the wavefront (`% warpSize`) keep HIP's 64-lane vote.
+    let wave = src.replace("threadIdx.x & 31", "threadIdx.x % warpSize");
+    let (m, lx) = model(&wave);
+    assert_eq!(m.warp_at(tok(&wave, &lx, "__all_sync", 0)), Warp::Wavefront);
+    assert!(m
+        .plan(wave.as_bytes(), &lx, tok(&wave, &lx, "__all_sync", 0))
+        .is_none());
+}

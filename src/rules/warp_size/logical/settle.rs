@@ -1,0 +1,241 @@
+//! The hazard rules' side of the logical-warp model: scan and port agree. A 32-lane id or warp
+//! count (HP102), a per-warp slot array (HP105), a 32-lane reduction (HP104), a ballot kept in
+//! 32 bits (HP106) or the 32-bit full mask of a vote (HP103) in a function whose warp-level
+//! calls `port` rewrites safely for 32-lane logical warps becomes PASS naming the rewrite; where
+//! the rewrite is unsafe (the function mixes 32- and 64-lane lanes) the finding stays
+//! REMEDIATION and spells out the choice and what `port --unsafe-fixes` applies; where no
+//! rewrite exists it is left as the rule wrote it.
+
+use super::*;
+use crate::finding::Finding;
+use crate::gate::Status;
+use std::collections::BTreeSet;
+
+impl LogicalWarps {
+    /// How `port` keeps the CUDA meaning of the function around token `i`: every warp-level
+    /// call of the function, and of the file's functions it calls, either gets a rewrite or
+    /// already passes its width. Returns the rewrites' applicability (the function's) and what
+    /// they do; `None` when a call has no rewrite (a 64-bit ballot, `__match_any_sync`, a
+    /// vote with a partial mask) or the function has no warp-level call.
+    pub(crate) fn handled(
+        &self,
+        src: &[u8],
+        lexed: &Lexed,
+        i: usize,
+    ) -> Option<(Applicability, String)> {
+        let f = self.function(i)?;
+        let applicability = match f.warp {
+            Warp::Logical32 => Applicability::Safe,
+            Warp::Mixed => Applicability::Unsafe,
+            Warp::Wavefront => return None,
+        };
+        let v = View {
+            src,
+            lexed,
+            consts: HashMap::new(),
+        };
+        let ident = |j: usize| v.code(j) && lexed.tokens[j].kind == Tok::Ident;
+        let mut ranges = vec![(f.open, f.close)];
+        for j in f.open..f.close {
+            if !ident(j) || !v.is(v.next(j), "(") {
+                continue;
+            }
+            let callee = self
+                .fns
+                .iter()
+                .find(|g| g.open != f.open && !g.name.is_empty() && g.name == v.t(j));
+            if let Some(g) = callee {
+                if g.warp == Warp::Mixed && applicability == Applicability::Safe {
+                    return None;
+                }
+                if !ranges.contains(&(g.open, g.close)) {
+                    ranges.push((g.open, g.close));
+                }
+            } else if name_of(&v, j).is_empty() && warp_level_elsewhere(v.t(j)) {
+                // Warp-level work the model does not see (a header's `warp_reduce`, CUB's
+                // `BlockScan(…).InclusiveScan`, inline PTX): its warp is not known to be 32.
+                return None;
+            }
+        }
+        let mut what = BTreeSet::new();
+        let mut calls = 0;
+        for (a, b) in ranges {
+            for j in a..b {
+                if !ident(j) {
+                    continue;
+                }
+                let t = v.t(j);
+                if t.starts_with(b"__match") || t.starts_with(b"__reduce_") {
+                    return None;
+                }
+                let name = name_of(&v, j);
+                if name.is_empty() {
+                    continue;
+                }
+                calls += 1;
+                // A `_sync` call whose mask names some lanes only (`groupMask`) keeps a 32-bit
+                // mask the rewrite does not touch: not handled.
+                if name.ends_with("_sync") && !full_mask_arg(&v, j, &self.full_masks) {
+                    return None;
+                }
+                match self.plan(src, lexed, j).map(|p| p.rewrite) {
+                    Some(Rewrite::Width32 { .. }) => what.insert("width 32 on its shuffles"),
+                    Some(Rewrite::OwnHalfBallot { .. }) => {
+                        what.insert("the lane's own 32-bit half of its ballots")
+                    }
+                    Some(Rewrite::OwnHalfVote { .. }) => {
+                        what.insert("votes over the lane's own 32-lane half")
+                    }
+                    None if SHUFFLES.contains(&name) && has_width(&v, j, name) => true,
+                    None => return None,
+                };
+            }
+        }
+        if calls == 0 {
+            return None;
+        }
+        let what = if what.is_empty() {
+            ALREADY.to_string()
+        } else {
+            what.into_iter().collect::<Vec<_>>().join(", ")
+        };
+        Some((applicability, what))
+    }
+}
+
+/// What `handled` says when no call needs a rewrite.
+const ALREADY: &str = "its shuffles already pass their width";
+
+/// A call whose name says it works across lanes (`warp_reduce`, `InclusiveScan`, `cg::reduce`,
+/// `asm`), defined outside the file's functions.
+fn warp_level_elsewhere(name: &[u8]) -> bool {
+    let l = name.to_ascii_lowercase();
+    let has = |w: &[u8]| l.windows(w.len()).any(|x| x == w);
+    l != b"__syncwarp"
+        && (l == b"asm"
+            || l == b"__asm__"
+            || [
+                &b"warp"[..],
+                b"shfl",
+                b"ballot",
+                b"vote",
+                b"scan",
+                b"reduce",
+                b"lane",
+                b"match",
+            ]
+            .iter()
+            .any(|w| has(w)))
+}
+
+/// Whether the first argument of the call named at `j` is a mask naming every lane.
+fn full_mask_arg(v: &View, j: usize, full_masks: &[Vec<u8>]) -> bool {
+    let Some(open) = v.next(j).filter(|&o| v.t(o) == b"(") else {
+        return false;
+    };
+    let Some(close) = v.matching(open) else {
+        return false;
+    };
+    votes::arguments(v, open, close)
+        .first()
+        .is_some_and(|&a| votes::full_mask(v, a, full_masks))
+}
+
+/// Whether the shuffle named at `j` passes a width (`__shfl_down(v, d, 32)`).
+fn has_width(v: &View, j: usize, name: &str) -> bool {
+    let without = if name.ends_with("_sync") { 3 } else { 2 };
+    v.call(j).is_some_and(|(n, _)| n > without)
+}
+
+/// Scan's findings of one file, settled against the model the translator asks.
+pub(crate) fn settle(s: &crate::rules::syntax::Src, out: &mut [Finding]) {
+    let (src, lexed) = (s.ctx.src, s.lexed);
+    let m = LogicalWarps::of(src, lexed);
+    if m.is_empty() {
+        return;
+    }
+    // A 32-bit full mask (HP103) of a vote whose safe rewrite replaces the call: the mask is
+    // gone with it.
+    let v = View {
+        src,
+        lexed,
+        consts: HashMap::new(),
+    };
+    for f in out
+        .iter_mut()
+        .filter(|f| f.rule == "HP103" && f.status != Status::Pass)
+    {
+        let i = m.token_at(lexed, f.byte_range.0);
+        let Some(call) = v
+            .prev(i)
+            .filter(|&o| v.t(o) == b"(")
+            .and_then(|o| v.prev(o))
+        else {
+            continue;
+        };
+        let vote = m.plan(src, lexed, call).filter(|p| {
+            p.applicability == Applicability::Safe
+                && matches!(p.rewrite, Rewrite::OwnHalfVote { .. })
+        });
+        if let Some(p) = vote {
+            let name = String::from_utf8_lossy(v.t(call)).into_owned();
+            pass(f, format!(", but `{name}` is in a function of 32-lane logical warps ({}) and `hipport port` replaces the call by the vote of the lane's own half of a 64-bit ballot, without a mask (safe rewrite, HP109: nothing to change)", p.why32));
+        }
+    }
+    // One answer per function (by its opening brace).
+    let mut memo: HashMap<usize, Option<(Applicability, String)>> = HashMap::new();
+    for f in out.iter_mut().filter(|f| {
+        matches!(f.rule.as_str(), "HP102" | "HP104" | "HP105" | "HP106") && f.status != Status::Pass
+    }) {
+        let i = m.token_at(lexed, f.byte_range.0);
+        let Some(open) = m.function(i).map(|g| g.open) else {
+            continue;
+        };
+        let handled = memo
+            .entry(open)
+            .or_insert_with(|| m.handled(src, lexed, i))
+            .clone();
+        let (why32, why64) = m.evidence(i);
+        let (why32, why64) = (why32.unwrap_or(""), why64.unwrap_or(""));
+        let rule = f.rule.clone();
+        match (rule.as_str(), m.warp_at(i), handled) {
+            ("HP104", Warp::Logical32, _) if m.reduction_handled(src, lexed, f.byte_range.0) => {
+                pass(f, format!(", but the function's lanes are 32-lane logical warps ({why32}) and `hipport port` passes width 32 to its shuffles, so each half of the wavefront reduces as one CUDA warp (safe rewrite, HP109: nothing to change)"));
+            }
+            ("HP106", Warp::Logical32, _) if m.ballots_rewritten(src, lexed, i) => {
+                pass(f, format!(", but the function's lanes are 32-lane logical warps ({why32}) and `hipport port` keeps each lane's own 32-bit half of the ballot (`(unsigned int)(… >> (__lane_id() & 32))`, safe rewrite, HP109: nothing to change)"));
+            }
+            ("HP102" | "HP105", Warp::Logical32, Some((Applicability::Safe, what))) => {
+                let kind = if rule == "HP102" {
+                    "the lane and warp ids of 32-lane logical warps keep"
+                } else {
+                    "one slot per 32-lane logical warp keeps"
+                };
+                let how = if what == ALREADY {
+                    format!("{what}, so each half of the wavefront works as one CUDA warp")
+                } else {
+                    format!("`hipport port` rewrites its warp-level calls for them ({what}; safe rewrite, HP109)")
+                };
+                pass(f, format!(", but the function's lanes are 32-lane logical warps ({why32}) and {how}: {kind} CUDA's meaning on 64-lane wavefronts (nothing to change)"));
+            }
+            ("HP102" | "HP104" | "HP105", Warp::Mixed, handled) => {
+                f.message.push_str(&format!("; the function mixes 32-lane logical warps ({why32}) with wavefront lanes ({why64})"));
+                let keep = match handled {
+                    Some((_, what)) => format!("`hipport port --unsafe-fixes` applies {what}"),
+                    None => {
+                        "width 32 on every shuffle, the lane's own half of every ballot and vote"
+                            .into()
+                    }
+                };
+                f.suggestion = Some(format!("choose: keep 32-lane logical warps ({keep}) or move the kernel to 64 lanes (`warpSize` for lane ids, offsets and masks)"));
+            }
+            _ => {}
+        }
+    }
+}
+
+fn pass(f: &mut Finding, why: String) {
+    f.status = Status::Pass;
+    f.message.push_str(&why);
+    f.suggestion = None;
+}

@@ -1,0 +1,95 @@
+//! Votes in 32-lane logical warps. HIP's `__all`/`__any` (and ROCm 6.2's `_sync` forms) vote
+//! over the whole 64-lane wavefront, so in a kernel whose warps are 32-lane halves one half's
+//! vote decides the other's. The form that keeps CUDA's meaning tests the lane's own 32-bit half
+//! of the 64-lane ballot, which HIP has in every release (`__ballot` returns 64 bits from 5.2;
+//! `__lane_id() & 32` is 0 or 32, the half's first lane):
+//!
+//! - all: `((__ballot(!(p)) >> (__lane_id() & 32)) & 0xffffffffull) == 0` (no active lane of
+//!   the half votes false, as CUDA's `__all` ignores inactive lanes),
+//! - any: `((__ballot(p) >> (__lane_id() & 32)) & 0xffffffffull) != 0`.
+//!
+//! Only calls whose mask names every lane (`0xffffffff`, `~0u`, `-1`, `__activemask()`, a file
+//! constant of that value) or that have none (`__all(p)`) are rewritten: a partial mask selects
+//! lanes the half's ballot does not know.
+
+use super::{Rewrite, View};
+
+/// CUDA's vote intrinsics, with and without a mask.
+pub(super) const VOTES: &[&str] = &["__all_sync", "__any_sync", "__all", "__any"];
+
+/// The text placed before and after the predicate: (all, any).
+pub(crate) fn around(all: bool) -> (&'static str, &'static str) {
+    if all {
+        (
+            "(((__ballot(!(",
+            ")) >> (__lane_id() & 32)) & 0xffffffffull) == 0)",
+        )
+    } else {
+        (
+            "(((__ballot(",
+            ") >> (__lane_id() & 32)) & 0xffffffffull) != 0)",
+        )
+    }
+}
+
+/// The own-half rewrite of the vote named at token `i`, when its mask names every lane.
+pub(super) fn plan(v: &View, i: usize, name: &str, full_masks: &[Vec<u8>]) -> Option<Rewrite> {
+    let open = v.next(i).filter(|&o| v.t(o) == b"(")?;
+    let close = v.matching(open)?;
+    let args = arguments(v, open, close);
+    let sync = name.ends_with("_sync");
+    if args.len() != if sync { 2 } else { 1 } {
+        return None;
+    }
+    if sync && !full_mask(v, args[0], full_masks) {
+        return None;
+    }
+    Some(Rewrite::OwnHalfVote {
+        all: name.starts_with("__all"),
+        pred: args[args.len() - 1],
+        close,
+    })
+}
+
+/// The top-level arguments between `open` and `close`: (first, last) code token of each.
+pub(super) fn arguments(v: &View, open: usize, close: usize) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut cur: Option<(usize, usize)> = None;
+    for j in open + 1..close {
+        if !v.code(j) {
+            continue;
+        }
+        match v.t(j) {
+            b"(" | b"[" | b"{" => depth += 1,
+            b")" | b"]" | b"}" => depth -= 1,
+            b"," if depth == 0 => {
+                out.extend(cur.take());
+                continue;
+            }
+            _ => {}
+        }
+        cur = Some(cur.map_or((j, j), |(a, _)| (a, j)));
+    }
+    out.extend(cur);
+    out
+}
+
+/// Whether the argument (first, last token) is a mask naming every lane of a 32-lane warp.
+pub(super) fn full_mask(v: &View, (a, b): (usize, usize), full_masks: &[Vec<u8>]) -> bool {
+    if a == b {
+        let t = v.t(a);
+        if full_masks.iter().any(|m| m.as_slice() == t) {
+            return true;
+        }
+        return matches!(v.val(Some(a)), Some(0xffff_ffff) | Some(u64::MAX));
+    }
+    let text: Vec<u8> = (a..=b)
+        .filter(|&j| v.code(j))
+        .flat_map(|j| v.t(j).to_ascii_lowercase())
+        .collect();
+    matches!(
+        text.as_slice(),
+        b"~0" | b"~0u" | b"~0ul" | b"~0ull" | b"-1" | b"__activemask()" | b"(unsigned)-1"
+    )
+}
