@@ -70,12 +70,18 @@ pub struct FileFacts {
     pub macros: Vec<Macro>,
     pub rocm_functions: Vec<Function>,
     pub constants: Vec<Constant>,
+    /// Functions declared under CUDA-API names in the project's own scopes ([`super::own`]).
+    pub own: Vec<super::own::OwnDef>,
+    /// The file includes a CUDA header.
+    pub cuda_headers: bool,
 }
 
 impl FileFacts {
     /// Nothing another file could use.
     fn is_inert(&self) -> bool {
         self.includes.is_empty()
+            && self.own.is_empty()
+            && !self.cuda_headers
             && self.rocm_functions.is_empty()
             && self.constants.is_empty()
             && !self
@@ -104,6 +110,10 @@ pub struct Visible {
     pub constants: BTreeMap<String, (u64, String)>,
     /// Object-like macros whose body names `warpSize`: body and `path:line`.
     pub warp_macros: BTreeMap<String, (String, String)>,
+    /// Functions the included files declare under CUDA-API names in the project's own scopes.
+    pub own: BTreeMap<String, Vec<super::own::OwnRef>>,
+    /// An included project file includes a CUDA header.
+    pub cuda_headers: bool,
 }
 
 /// The empty view: a unit that includes no project file, or a run without a project model.
@@ -111,11 +121,17 @@ pub static NOTHING: Visible = Visible {
     rocm: BTreeMap::new(),
     constants: BTreeMap::new(),
     warp_macros: BTreeMap::new(),
+    own: BTreeMap::new(),
+    cuda_headers: false,
 };
 
 impl Visible {
     pub fn is_empty(&self) -> bool {
-        self.rocm.is_empty() && self.constants.is_empty() && self.warp_macros.is_empty()
+        self.rocm.is_empty()
+            && self.constants.is_empty()
+            && self.warp_macros.is_empty()
+            && self.own.is_empty()
+            && !self.cuda_headers
     }
 
     /// Where the project defines `name` for its ROCm build, if it does (the first definition).
@@ -138,6 +154,16 @@ impl Visible {
 
 /// The facts of one lexed file (tokens only: no tree, no second read).
 pub fn facts(path: &str, bytes: &[u8], lexed: &crate::lex::Lexed) -> FileFacts {
+    let own = super::own::sweep_with(path, bytes, lexed, crate::mappings::get());
+    FileFacts {
+        own: own.defs,
+        cuda_headers: own.cuda_headers,
+        ..facts_of_arms(path, bytes, lexed)
+    }
+}
+
+/// [`facts`] without the project's own CUDA-named definitions.
+fn facts_of_arms(path: &str, bytes: &[u8], lexed: &crate::lex::Lexed) -> FileFacts {
     let includes = includes::quoted(bytes, lexed);
     let wanted = lexed.directives.iter().any(|d| d.name == "define")
         || lexed.tokens.iter().any(|t| {
@@ -507,6 +533,18 @@ impl Project {
                     params: Some(func.params.clone()),
                     function: true,
                 });
+            }
+            v.cuda_headers |= facts.cuda_headers;
+            for d in &facts.own {
+                v.own
+                    .entry(d.name.clone())
+                    .or_default()
+                    .push(super::own::OwnRef {
+                        at: format!("{f}:{}", d.line),
+                        scope: d.scope.clone(),
+                        member: d.member,
+                        body: d.body,
+                    });
             }
             for c in &facts.constants {
                 match v.constants.get(&c.name) {
