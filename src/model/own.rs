@@ -325,6 +325,8 @@ pub struct Lookup<'a> {
     pub file: &'a FileOwn,
     /// From the included project files (`model::project::Visible::own`).
     pub included: &'a std::collections::BTreeMap<String, Vec<OwnRef>>,
+    /// Member functions every header of the project declares (`Visible::members`).
+    pub members: &'a std::collections::BTreeMap<String, Vec<OwnRef>>,
     /// An included project file includes a CUDA header.
     pub included_cuda_headers: bool,
     /// The unit is a `.cu`/`.cuh` file (nvcc includes the CUDA runtime implicitly).
@@ -353,10 +355,25 @@ impl Lookup<'_> {
 
     /// Whether the CUDA-named identifier at token `i` of the unit is a use (or the declaration)
     /// of the project's own function rather than the CUDA API. `Some(reason)` when it is.
-    pub fn project_use(&self, bytes: &[u8], lexed: &Lexed, i: usize) -> Option<String> {
+    ///
+    /// `renamed`: the port would rename the name. A file-scope definition in a `.c`/`.cc` file
+    /// is invisible to the other units that call it, which keep renaming their uses and their
+    /// declarations; the name stays consistent only if the port renames the definition too, so
+    /// a file-scope function counts as the project's only for a name the port leaves as it is
+    /// (its finding is dropped, no edit changes). Member and scoped functions are reached only
+    /// through a declaration the caller includes, so every use is decided alike.
+    pub fn project_use(
+        &self,
+        bytes: &[u8],
+        lexed: &Lexed,
+        i: usize,
+        renamed: bool,
+    ) -> Option<String> {
         let name = std::str::from_utf8(lexed.tokens[i].text(bytes)).ok()?;
-        let no_cuda_header =
-            !(self.cuda_unit || self.file.cuda_headers || self.included_cuda_headers);
+        let no_cuda_header = !(renamed
+            || self.cuda_unit
+            || self.file.cuda_headers
+            || self.included_cuda_headers);
         if let Some(n) = self.file.def_tokens.iter().position(|&t| t == i) {
             // A file-scope definition beside CUDA's headers overloads CUDA's function: it is
             // ported like every other use of the name.
@@ -364,18 +381,23 @@ impl Lookup<'_> {
             return (!d.scope.is_empty() || no_cuda_header)
                 .then(|| format!("`{name}` is declared here by the project"));
         }
-        let defs = self.defs(name);
-        if defs.is_empty() {
-            return None;
-        }
         let at = |w: Option<&str>| w.map_or(String::new(), |w| format!(" at {w}"));
         let prev = lexed.prev_code(i);
         let prev_text = prev.map(|k| lexed.tokens[k].text(bytes));
+        let defs = self.defs(name);
         if matches!(prev_text, Some(b"." | b"->")) {
+            // A member function of any project header: a CUDA API is never a member, and a
+            // unit calling the member includes its class, resolved by the model or not.
+            let anywhere = self.members.get(name).and_then(|r| r.first());
             return defs
                 .iter()
                 .find(|d| d.1)
-                .map(|d| format!("`{name}` is a member the project declares{}", at(d.3)));
+                .map(|d| d.3)
+                .or(anywhere.map(|r| Some(r.at.as_str())))
+                .map(|w| format!("`{name}` is a member the project declares{}", at(w)));
+        }
+        if defs.is_empty() {
+            return None;
         }
         if prev_text == Some(b"::") {
             let q = written_qualifier(bytes, lexed, i)?;

@@ -114,6 +114,8 @@ pub struct Visible {
     pub own: BTreeMap<String, Vec<super::own::OwnRef>>,
     /// An included project file includes a CUDA header.
     pub cuda_headers: bool,
+    /// Member functions under CUDA-API names that any header of the project declares.
+    pub members: BTreeMap<String, Vec<super::own::OwnRef>>,
 }
 
 /// The empty view: a unit that includes no project file, or a run without a project model.
@@ -123,6 +125,7 @@ pub static NOTHING: Visible = Visible {
     warp_macros: BTreeMap::new(),
     own: BTreeMap::new(),
     cuda_headers: false,
+    members: BTreeMap::new(),
 };
 
 impl Visible {
@@ -131,6 +134,7 @@ impl Visible {
             && self.constants.is_empty()
             && self.warp_macros.is_empty()
             && self.own.is_empty()
+            && self.members.is_empty()
             && !self.cuda_headers
     }
 
@@ -424,6 +428,17 @@ pub struct Project {
     roots: Vec<String>,
     /// Every file of the run (relative paths), for include resolution.
     known: BTreeSet<String>,
+    /// Member functions under CUDA-API names declared in any header, by name.
+    members: BTreeMap<String, Vec<super::own::OwnRef>>,
+}
+
+fn own_ref(file: &str, d: &super::own::OwnDef) -> super::own::OwnRef {
+    super::own::OwnRef {
+        at: format!("{file}:{}", d.line),
+        scope: d.scope.clone(),
+        member: d.member,
+        body: d.body,
+    }
 }
 
 /// The extensions of files a unit includes: the pre-pass reads these.
@@ -446,6 +461,7 @@ impl Project {
         let roots = includes::roots(known.iter().map(|s| s.as_str()));
         let mut files = BTreeMap::new();
         let mut graph = Graph::default();
+        let mut members: BTreeMap<String, Vec<super::own::OwnRef>> = BTreeMap::new();
         for (rel, f) in facts {
             if f.is_inert() {
                 continue;
@@ -459,6 +475,12 @@ impl Project {
             if !edges.is_empty() {
                 graph.edges.insert(rel.clone(), edges);
             }
+            for d in f.own.iter().filter(|d| d.member) {
+                members
+                    .entry(d.name.clone())
+                    .or_default()
+                    .push(own_ref(&rel, d));
+            }
             files.insert(rel, f);
         }
         Project {
@@ -466,6 +488,7 @@ impl Project {
             graph,
             roots,
             known,
+            members,
         }
     }
 
@@ -496,7 +519,10 @@ impl Project {
     /// What the project files that `rel` includes (its quoted includes `own`, as written, then
     /// transitively) define. `rel`'s own definitions are not in it.
     pub fn visible_from(&self, rel: &str, own: &[String]) -> Visible {
-        let mut v = Visible::default();
+        let mut v = Visible {
+            members: self.members.clone(),
+            ..Visible::default()
+        };
         if self.files.is_empty() || own.is_empty() {
             return v;
         }
@@ -536,15 +562,7 @@ impl Project {
             }
             v.cuda_headers |= facts.cuda_headers;
             for d in &facts.own {
-                v.own
-                    .entry(d.name.clone())
-                    .or_default()
-                    .push(super::own::OwnRef {
-                        at: format!("{f}:{}", d.line),
-                        scope: d.scope.clone(),
-                        member: d.member,
-                        body: d.body,
-                    });
+                v.own.entry(d.name.clone()).or_default().push(own_ref(&f, d));
             }
             for c in &facts.constants {
                 match v.constants.get(&c.name) {

@@ -176,21 +176,33 @@ fn definitions_reach_the_units_that_include_them() {
     // Negative twin: without the header's facts the member call is the table's `mulhi`.
     let (_, fs) = run(&crate::model::project::NOTHING);
     assert_eq!(unported(&fs).len(), 1, "{fs:?}");
+    // A unit whose include the model cannot resolve still sees the project's members: a CUDA
+    // API is never a member, and the header keeps the member's name.
+    let unresolved = p.visible_from("src/k.cu", &[]);
+    assert!(unresolved.own.is_empty());
+    let (_, fs) = run(&unresolved);
+    assert!(unported(&fs).is_empty(), "{fs:?}");
 }
 
-/// A free function the project defines itself is its own where no CUDA header is included
-/// (a CPU stand-in); beside `<cuda_runtime.h>` or in a `.cu` unit the name is CUDA's.
+/// A free function the project defines at file scope under a name the port leaves as it is
+/// (cuda-samples' `static uint umin(uint, uint)` in a host `.cpp`) is its own where no CUDA
+/// header is included: no HP001. Beside `<cuda_runtime.h>` the name is CUDA's. A name the port
+/// renames is renamed at the definition and every use alike (other units, which cannot see a
+/// `.c` file's definition, rename theirs), as before.
 #[test]
-fn a_file_scope_definition_counts_only_without_cuda_headers() {
-    let stub = "cudaError_t cudaStreamCreate(cudaStream_t* s) { *s = 0; return 0; }\nvoid k(cudaStream_t* s) { cudaStreamCreate(s); }\n";
+fn a_file_scope_definition_counts_only_without_cuda_headers_and_renames() {
     let opts = crate::translate::Options::for_tests("6.2", false);
-    let cpp = crate::translate::translate_bytes("stub.cpp", stub.as_bytes(), crate::mappings::get(), &opts);
-    let out = String::from_utf8(cpp.output).unwrap();
-    assert_eq!(out.matches("cudaStreamCreate(").count(), 2, "{out}");
-    let with_header = format!("#include <cuda_runtime.h>\n{stub}");
-    let cpp = crate::translate::translate_bytes("stub.cpp", with_header.as_bytes(), crate::mappings::get(), &opts);
-    let out = String::from_utf8(cpp.output).unwrap();
-    assert_eq!(out.matches("hipStreamCreate(").count(), 2, "{out}");
+    let run = |path: &str, src: &str| {
+        let t = crate::translate::translate_bytes(path, src.as_bytes(), crate::mappings::get(), &opts);
+        (String::from_utf8(t.output).unwrap(), unported(&t.findings).len())
+    };
+    let host = "static unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }\nunsigned f(unsigned x) { return umin(x, 3u); }\n";
+    assert_eq!(run("sort.cpp", host).1, 0);
+    assert_eq!(run("sort.cpp", &format!("#include <cuda_runtime.h>\n{host}")).1, 2);
+    assert_eq!(run("sort.cu", host).1, 2);
+    let loader = "CUresult cuInit(unsigned int Flags, int v) { return 0; }\nvoid k() { cuInit(0, 1); }\n";
+    let (out, _) = run("dynlink.c", loader);
+    assert_eq!(out.matches("hipInit(").count(), 2, "{out}");
 }
 
 /// A definition in a branch HIP never compiles (flashinfer's `make_bfloat162` for CUDA < 12.2
