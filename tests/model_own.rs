@@ -51,7 +51,8 @@ int main() {\n\
 }\n";
 
 /// A project that declares no `mulhi` member: `x.mulhi(…)` has nothing of the project behind it.
-const STRANGER: &str = "template <class T> __device__ unsigned g(T x) { return x.mulhi(1u, 2u); }\n";
+const STRANGER: &str =
+    "template <class T> __device__ unsigned g(T x) { return x.mulhi(1u, 2u); }\n";
 
 fn tree(root: &Path) {
     write(

@@ -370,10 +370,8 @@ impl Lookup<'_> {
         renamed: bool,
     ) -> Option<String> {
         let name = std::str::from_utf8(lexed.tokens[i].text(bytes)).ok()?;
-        let no_cuda_header = !(renamed
-            || self.cuda_unit
-            || self.file.cuda_headers
-            || self.included_cuda_headers);
+        let no_cuda_header =
+            !(renamed || self.cuda_unit || self.file.cuda_headers || self.included_cuda_headers);
         if let Some(n) = self.file.def_tokens.iter().position(|&t| t == i) {
             // A file-scope definition beside CUDA's headers overloads CUDA's function: it is
             // ported like every other use of the name.
@@ -419,11 +417,7 @@ impl Lookup<'_> {
             if let Some(d) = defs.iter().find(|d| {
                 !d.0.is_empty() && (path == d.0 || path.starts_with(&format!("{}::", d.0)))
             }) {
-                return Some(format!(
-                    "`{name}` resolves to `{}::{name}`{}",
-                    d.0,
-                    at(d.3)
-                ));
+                return Some(format!("`{name}` resolves to `{}::{name}`{}", d.0, at(d.3)));
             }
         }
         // A free function the project defines, where no CUDA header could provide the name.
@@ -444,8 +438,7 @@ impl Lookup<'_> {
 fn written_qualifier(bytes: &[u8], lexed: &Lexed, i: usize) -> Option<String> {
     let mut parts: Vec<String> = Vec::new();
     let mut j = i;
-    loop {
-        let Some(c) = lexed.prev_code(j) else { break };
+    while let Some(c) = lexed.prev_code(j) {
         if lexed.tokens[c].text(bytes) != b"::" {
             break;
         }

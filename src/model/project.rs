@@ -562,7 +562,10 @@ impl Project {
             }
             v.cuda_headers |= facts.cuda_headers;
             for d in &facts.own {
-                v.own.entry(d.name.clone()).or_default().push(own_ref(&f, d));
+                v.own
+                    .entry(d.name.clone())
+                    .or_default()
+                    .push(own_ref(&f, d));
             }
             for c in &facts.constants {
                 match v.constants.get(&c.name) {

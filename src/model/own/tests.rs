@@ -1,7 +1,12 @@
 use super::*;
 use crate::gate::Status;
 
-const KNOWN: &[&str] = &["mulhi", "cudaMalloc", "cudaStreamCreate", "cublasGetStatusName"];
+const KNOWN: &[&str] = &[
+    "mulhi",
+    "cudaMalloc",
+    "cudaStreamCreate",
+    "cublasGetStatusName",
+];
 
 fn swept(src: &str) -> FileOwn {
     let l = crate::lex::lex(src.as_bytes());
@@ -52,10 +57,12 @@ fn declarations_in_project_scopes_are_found_with_their_scope() {
 
 fn port(src: &str) -> (String, Vec<crate::finding::Finding>) {
     let opts = crate::translate::Options::for_tests("6.2", false);
-    let t = crate::translate::translate_bytes("k.cu", src.as_bytes(), crate::mappings::get(), &opts);
+    let t =
+        crate::translate::translate_bytes("k.cu", src.as_bytes(), crate::mappings::get(), &opts);
     assert_eq!(t.conflicts, 0);
     let out = String::from_utf8(t.output).unwrap();
-    let again = crate::translate::translate_bytes("k.cu", out.as_bytes(), crate::mappings::get(), &opts);
+    let again =
+        crate::translate::translate_bytes("k.cu", out.as_bytes(), crate::mappings::get(), &opts);
     assert_eq!(String::from_utf8(again.output).unwrap(), out, "idempotent");
     (out, t.findings)
 }
@@ -80,8 +87,14 @@ fn a_member_named_like_a_device_function_is_the_projects() {
     let (out, fs) = port(src);
     let hp001 = unported(&fs);
     assert_eq!(hp001.len(), 1, "{hp001:?}");
-    assert_eq!(hp001[0].0, 6, "only the bare call outside the class: {hp001:?}");
-    assert!(out.contains("unsigned mulhi(unsigned a, unsigned b) const"), "{out}");
+    assert_eq!(
+        hp001[0].0, 6,
+        "only the bare call outside the class: {hp001:?}"
+    );
+    assert!(
+        out.contains("unsigned mulhi(unsigned a, unsigned b) const"),
+        "{out}"
+    );
     assert!(out.contains("f.mulhi(1, 2) + g->mulhi(3, 4)"), "{out}");
 }
 
@@ -156,7 +169,10 @@ fn definitions_reach_the_units_that_include_them() {
     let unit = "#include \"mylib/alloc.h\"\nvoid k(mylib::F f) { void* p; mylib::cudaMalloc(&p, 4); cudaMalloc(&p, 4); f.mulhi(1, 2); }\n";
     let lexed = crate::lex::lex(header.as_bytes());
     let p = Project::from_facts(
-        vec![("include/mylib/alloc.h".into(), facts("include/mylib/alloc.h", header.as_bytes(), &lexed))],
+        vec![(
+            "include/mylib/alloc.h".into(),
+            facts("include/mylib/alloc.h", header.as_bytes(), &lexed),
+        )],
         ["include/mylib/alloc.h", "src/k.cu"].into_iter(),
     );
     let seen = p.visible_from("src/k.cu", &["mylib/alloc.h".to_string()]);
@@ -164,14 +180,28 @@ fn definitions_reach_the_units_that_include_them() {
     assert!(seen.cuda_headers);
     let run = |v: &crate::model::project::Visible| {
         let lines = crate::source::LineIndex::new(unit.as_bytes());
-        let ctx = crate::rules::FileCtx { path: "src/k.cu", src: unit.as_bytes(), lines: &lines };
+        let ctx = crate::rules::FileCtx {
+            path: "src/k.cu",
+            src: unit.as_bytes(),
+            lines: &lines,
+        };
         let lexed = crate::lex::lex(unit.as_bytes());
         let opts = crate::translate::Options::for_tests("6.2", false);
-        let t = crate::translate::translate_seeing(&ctx, &lexed, crate::mappings::get(), &opts, None, v);
+        let t = crate::translate::translate_seeing(
+            &ctx,
+            &lexed,
+            crate::mappings::get(),
+            &opts,
+            None,
+            v,
+        );
         (String::from_utf8(t.output).unwrap(), t.findings)
     };
     let (out, fs) = run(&seen);
-    assert!(out.contains("mylib::cudaMalloc(&p, 4); hipMalloc(&p, 4); f.mulhi(1, 2);"), "{out}");
+    assert!(
+        out.contains("mylib::cudaMalloc(&p, 4); hipMalloc(&p, 4); f.mulhi(1, 2);"),
+        "{out}"
+    );
     assert!(unported(&fs).is_empty(), "{fs:?}");
     // Negative twin: without the header's facts the member call is the table's `mulhi`.
     let (_, fs) = run(&crate::model::project::NOTHING);
@@ -193,14 +223,22 @@ fn definitions_reach_the_units_that_include_them() {
 fn a_file_scope_definition_counts_only_without_cuda_headers_and_renames() {
     let opts = crate::translate::Options::for_tests("6.2", false);
     let run = |path: &str, src: &str| {
-        let t = crate::translate::translate_bytes(path, src.as_bytes(), crate::mappings::get(), &opts);
-        (String::from_utf8(t.output).unwrap(), unported(&t.findings).len())
+        let t =
+            crate::translate::translate_bytes(path, src.as_bytes(), crate::mappings::get(), &opts);
+        (
+            String::from_utf8(t.output).unwrap(),
+            unported(&t.findings).len(),
+        )
     };
     let host = "static unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }\nunsigned f(unsigned x) { return umin(x, 3u); }\n";
     assert_eq!(run("sort.cpp", host).1, 0);
-    assert_eq!(run("sort.cpp", &format!("#include <cuda_runtime.h>\n{host}")).1, 2);
+    assert_eq!(
+        run("sort.cpp", &format!("#include <cuda_runtime.h>\n{host}")).1,
+        2
+    );
     assert_eq!(run("sort.cu", host).1, 2);
-    let loader = "CUresult cuInit(unsigned int Flags, int v) { return 0; }\nvoid k() { cuInit(0, 1); }\n";
+    let loader =
+        "CUresult cuInit(unsigned int Flags, int v) { return 0; }\nvoid k() { cuInit(0, 1); }\n";
     let (out, _) = run("dynlink.c", loader);
     assert_eq!(out.matches("hipInit(").count(), 2, "{out}");
 }
@@ -212,7 +250,8 @@ fn a_file_scope_definition_counts_only_without_cuda_headers_and_renames() {
 fn a_definition_hip_never_compiles_is_not_the_projects() {
     let def = "namespace fi {\n__device__ __nv_bfloat162 make_bfloat162(__nv_bfloat16 x, __nv_bfloat16 y) { __nv_bfloat162 t; return t; }\n}\n";
     let uses = "namespace fi {\n__device__ void fill(__nv_bfloat162* d, __nv_bfloat16 v) { *d = make_bfloat162(v, v); }\n}\n";
-    let guarded = format!("#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ < 800)\n{def}#endif\n{uses}");
+    let guarded =
+        format!("#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ < 800)\n{def}#endif\n{uses}");
     let l = crate::lex::lex(guarded.as_bytes());
     let own = sweep_with("v.cuh", guarded.as_bytes(), &l, crate::mappings::get());
     assert!(own.defs.is_empty(), "{:?}", own.defs);
