@@ -70,12 +70,18 @@ pub struct FileFacts {
     pub macros: Vec<Macro>,
     pub rocm_functions: Vec<Function>,
     pub constants: Vec<Constant>,
+    /// Functions declared under CUDA-API names in the project's own scopes ([`super::own`]).
+    pub own: Vec<super::own::OwnDef>,
+    /// The file includes a CUDA header.
+    pub cuda_headers: bool,
 }
 
 impl FileFacts {
     /// Nothing another file could use.
     fn is_inert(&self) -> bool {
         self.includes.is_empty()
+            && self.own.is_empty()
+            && !self.cuda_headers
             && self.rocm_functions.is_empty()
             && self.constants.is_empty()
             && !self
@@ -104,6 +110,12 @@ pub struct Visible {
     pub constants: BTreeMap<String, (u64, String)>,
     /// Object-like macros whose body names `warpSize`: body and `path:line`.
     pub warp_macros: BTreeMap<String, (String, String)>,
+    /// Functions the included files declare under CUDA-API names in the project's own scopes.
+    pub own: BTreeMap<String, Vec<super::own::OwnRef>>,
+    /// An included project file includes a CUDA header.
+    pub cuda_headers: bool,
+    /// Member functions under CUDA-API names that any header of the project declares.
+    pub members: BTreeMap<String, Vec<super::own::OwnRef>>,
 }
 
 /// The empty view: a unit that includes no project file, or a run without a project model.
@@ -111,11 +123,19 @@ pub static NOTHING: Visible = Visible {
     rocm: BTreeMap::new(),
     constants: BTreeMap::new(),
     warp_macros: BTreeMap::new(),
+    own: BTreeMap::new(),
+    cuda_headers: false,
+    members: BTreeMap::new(),
 };
 
 impl Visible {
     pub fn is_empty(&self) -> bool {
-        self.rocm.is_empty() && self.constants.is_empty() && self.warp_macros.is_empty()
+        self.rocm.is_empty()
+            && self.constants.is_empty()
+            && self.warp_macros.is_empty()
+            && self.own.is_empty()
+            && self.members.is_empty()
+            && !self.cuda_headers
     }
 
     /// Where the project defines `name` for its ROCm build, if it does (the first definition).
@@ -138,6 +158,16 @@ impl Visible {
 
 /// The facts of one lexed file (tokens only: no tree, no second read).
 pub fn facts(path: &str, bytes: &[u8], lexed: &crate::lex::Lexed) -> FileFacts {
+    let own = super::own::sweep_with(path, bytes, lexed, crate::mappings::get());
+    FileFacts {
+        own: own.defs,
+        cuda_headers: own.cuda_headers,
+        ..facts_of_arms(path, bytes, lexed)
+    }
+}
+
+/// [`facts`] without the project's own CUDA-named definitions.
+fn facts_of_arms(path: &str, bytes: &[u8], lexed: &crate::lex::Lexed) -> FileFacts {
     let includes = includes::quoted(bytes, lexed);
     let wanted = lexed.directives.iter().any(|d| d.name == "define")
         || lexed.tokens.iter().any(|t| {
@@ -398,6 +428,17 @@ pub struct Project {
     roots: Vec<String>,
     /// Every file of the run (relative paths), for include resolution.
     known: BTreeSet<String>,
+    /// Member functions under CUDA-API names declared in any header, by name.
+    members: BTreeMap<String, Vec<super::own::OwnRef>>,
+}
+
+fn own_ref(file: &str, d: &super::own::OwnDef) -> super::own::OwnRef {
+    super::own::OwnRef {
+        at: format!("{file}:{}", d.line),
+        scope: d.scope.clone(),
+        member: d.member,
+        body: d.body,
+    }
 }
 
 /// The extensions of files a unit includes: the pre-pass reads these.
@@ -420,6 +461,7 @@ impl Project {
         let roots = includes::roots(known.iter().map(|s| s.as_str()));
         let mut files = BTreeMap::new();
         let mut graph = Graph::default();
+        let mut members: BTreeMap<String, Vec<super::own::OwnRef>> = BTreeMap::new();
         for (rel, f) in facts {
             if f.is_inert() {
                 continue;
@@ -433,6 +475,12 @@ impl Project {
             if !edges.is_empty() {
                 graph.edges.insert(rel.clone(), edges);
             }
+            for d in f.own.iter().filter(|d| d.member) {
+                members
+                    .entry(d.name.clone())
+                    .or_default()
+                    .push(own_ref(&rel, d));
+            }
             files.insert(rel, f);
         }
         Project {
@@ -440,6 +488,7 @@ impl Project {
             graph,
             roots,
             known,
+            members,
         }
     }
 
@@ -470,7 +519,10 @@ impl Project {
     /// What the project files that `rel` includes (its quoted includes `own`, as written, then
     /// transitively) define. `rel`'s own definitions are not in it.
     pub fn visible_from(&self, rel: &str, own: &[String]) -> Visible {
-        let mut v = Visible::default();
+        let mut v = Visible {
+            members: self.members.clone(),
+            ..Visible::default()
+        };
         if self.files.is_empty() || own.is_empty() {
             return v;
         }
@@ -507,6 +559,13 @@ impl Project {
                     params: Some(func.params.clone()),
                     function: true,
                 });
+            }
+            v.cuda_headers |= facts.cuda_headers;
+            for d in &facts.own {
+                v.own
+                    .entry(d.name.clone())
+                    .or_default()
+                    .push(own_ref(&f, d));
             }
             for c in &facts.constants {
                 match v.constants.get(&c.name) {

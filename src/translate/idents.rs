@@ -1,5 +1,6 @@
-//! The identifier sweep: every CUDA name in code (not in comments or strings, not after `.` or
-//! `->`) is resolved for the target and renamed, counted as unchanged, or reported un-ported.
+//! The identifier sweep: every CUDA name in code (not in comments or strings, not the project's
+//! own function of that name, see [`crate::model::own`]) is resolved for the target and renamed,
+//! counted as unchanged, or reported un-ported.
 //! Namespaces (`cub::` → `hipcub::`, `thrust::cuda::` → `thrust::hip::`) are rewritten here.
 
 use super::Pass;
@@ -69,6 +70,15 @@ pub(super) fn run(p: &mut Pass) {
         if name == "register" {
             register_keyword(p, i);
             continue;
+        }
+        if p.m.knows(name) {
+            let renamed = matches!(
+                m.resolve_in_context(name, &p.opts.target, hipblas_datatype),
+                Some(Resolution::Rename { .. })
+            ) || p.rocblas_context;
+            if project_own(p, i, renamed) {
+                continue;
+            }
         }
         if p.rocblas_context && super::roc_context::rename(p, i, name) {
             continue;
@@ -168,6 +178,24 @@ pub(super) fn run(p: &mut Pass) {
             }
         }
     }
+}
+
+/// Whether the CUDA-named token `i` is the project's own function (its declaration, a member
+/// access, a use qualified by or inside the scope that declares it), as the project model
+/// resolves it ([`crate::model::own`]): neither renamed nor reported, so the declaration and
+/// every use keep one name and the build stays consistent.
+fn project_own(p: &Pass, i: usize, renamed: bool) -> bool {
+    let file = p
+        .own
+        .get_or_init(|| crate::model::own::sweep_with(p.ctx.path, p.src(), p.lexed, p.m));
+    let lookup = crate::model::own::Lookup {
+        file,
+        included: &p.project.own,
+        members: &p.project.members,
+        included_cuda_headers: p.project.cuda_headers,
+        cuda_unit: p.lang == super::Lang::Cuda,
+    };
+    lookup.project_use(p.src(), p.lexed, i, renamed).is_some()
 }
 
 /// Whether token `i` is the name a `#define` or `#undef` defines. It is never renamed: a

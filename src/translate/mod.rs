@@ -168,6 +168,8 @@ pub(crate) struct Pass<'a> {
     pub project: &'a crate::model::project::Visible,
     /// Which lanes run each warp-level call and which warp the code assumes.
     pub warps: crate::rules::warp_size::logical::LogicalWarps,
+    /// The functions this file declares under CUDA-API names, found on first use.
+    pub own: std::cell::OnceCell<crate::model::own::FileOwn>,
 }
 
 impl<'a> Pass<'a> {
@@ -250,6 +252,7 @@ pub fn translate_seeing(
         rocblas_context: false,
         template_names: std::cell::OnceCell::new(),
         warps: crate::rules::warp_size::logical::LogicalWarps::of(ctx.src, lexed),
+        own: std::cell::OnceCell::new(),
     };
     pass.rocblas_context = roc_context::is_rocblas_context(&pass);
     idents::run(&mut pass);

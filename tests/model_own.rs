@@ -1,0 +1,155 @@
+//! A project's own functions named like CUDA APIs, end to end (`model::own`): a header declares
+//! `mylib::cudaMalloc`, a class with a `cudaStreamCreate` method and a type with a `mulhi`
+//! member; the unit that includes it calls them and CUDA's functions of the same names. `scan`
+//! reports no unported API for the project's code (and still does for a `mulhi` member call in a
+//! project that declares no such member); `port` keeps the project's names at the declaration and at
+//! every use, translates CUDA's, and the output compiles with hipcc (where it is on PATH).
+
+use std::path::Path;
+use std::process::Command;
+
+fn hipport() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_hipport"))
+}
+
+fn write(root: &Path, files: &[(&str, &str)]) {
+    for (rel, text) in files {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+}
+
+const HEADER: &str = "#pragma once\n\
+#include <cuda_runtime.h>\n\
+namespace mylib {\n\
+inline cudaError_t cudaMalloc(void** p, size_t n) { return ::cudaMalloc(p, n); }\n\
+struct Streams {\n\
+  cudaError_t cudaStreamCreate(cudaStream_t* s) { return ::cudaStreamCreate(s); }\n\
+};\n\
+struct FastInt {\n\
+  unsigned m;\n\
+  __host__ __device__ unsigned mulhi(unsigned a, unsigned b) const {\n\
+    return (unsigned)(((unsigned long long)a * b) >> 32);\n\
+  }\n\
+};\n\
+}  // namespace mylib\n";
+
+const UNIT: &str = "#include \"mylib/alloc.h\"\n\
+__global__ void scale(mylib::FastInt f, unsigned* out) {\n\
+  out[threadIdx.x] = f.mulhi(out[threadIdx.x], f.m) + __umulhi(out[0], 3u);\n\
+}\n\
+int main() {\n\
+  void* p;\n\
+  mylib::cudaMalloc(&p, 64);\n\
+  cudaMalloc(&p, 64);\n\
+  mylib::Streams st;\n\
+  cudaStream_t s;\n\
+  st.cudaStreamCreate(&s);\n\
+  cudaStreamCreate(&s);\n\
+  return 0;\n\
+}\n";
+
+/// A project that declares no `mulhi` member: `x.mulhi(…)` has nothing of the project behind it.
+const STRANGER: &str =
+    "template <class T> __device__ unsigned g(T x) { return x.mulhi(1u, 2u); }\n";
+
+fn tree(root: &Path) {
+    write(
+        root,
+        &[("include/mylib/alloc.h", HEADER), ("src/k.cu", UNIT)],
+    );
+}
+
+/// `(path, line, message)` of every HP001 of `scan --format json` on `root`.
+fn hp001(root: &Path) -> Vec<(String, u64, String)> {
+    let o = hipport()
+        .args(["scan", "--format", "json", "--rocm", "6.2"])
+        .arg(root)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stderr)));
+    v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "HP001")
+        .map(|f| {
+            (
+                f["path"].as_str().unwrap().to_string(),
+                f["line"].as_u64().unwrap(),
+                f["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn scan_reports_no_unported_api_for_the_projects_own_names() {
+    let d = tempfile::tempdir().unwrap();
+    tree(d.path());
+    let found = hp001(d.path());
+    assert!(found.is_empty(), "{found:?}");
+    // Negative twin: a project that declares no `mulhi` member.
+    let d = tempfile::tempdir().unwrap();
+    write(d.path(), &[("src/stranger.cu", STRANGER)]);
+    let found = hp001(d.path());
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, "src/stranger.cu", "{found:?}");
+    assert!(found[0].2.contains("`mulhi`"), "{found:?}");
+}
+
+fn hipcc_on_path() -> bool {
+    std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).any(|d| d.join("hipcc").is_file()))
+        .unwrap_or(false)
+}
+
+#[test]
+fn port_keeps_the_projects_names_translates_cudas_and_builds() {
+    let d = tempfile::tempdir().unwrap();
+    let input = d.path().join("in");
+    tree(&input);
+    let out = d.path().join("out");
+    let r = hipport()
+        .args(["port", "-q", "--rocm", "6.2", "--out"])
+        .arg(&out)
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let h = std::fs::read_to_string(out.join("include/mylib/alloc.h")).unwrap();
+    for kept in [
+        "inline hipError_t cudaMalloc(void** p, size_t n) { return ::hipMalloc(p, n); }",
+        "hipError_t cudaStreamCreate(hipStream_t* s) { return ::hipStreamCreate(s); }",
+        "unsigned mulhi(unsigned a, unsigned b) const",
+    ] {
+        assert!(h.contains(kept), "{kept}\n{h}");
+    }
+    let k = std::fs::read_to_string(out.join("src/k.cu")).unwrap();
+    for kept in [
+        "f.mulhi(out[threadIdx.x], f.m) + __umulhi(out[0], 3u)",
+        "mylib::cudaMalloc(&p, 64);\nhipMalloc(&p, 64);",
+        "st.cudaStreamCreate(&s);\nhipStreamCreate(&s);",
+    ] {
+        assert!(k.contains(kept), "{kept}\n{k}");
+    }
+    if !hipcc_on_path() {
+        eprintln!("skipped the compile: hipcc is not on PATH");
+        return;
+    }
+    let r = Command::new("hipcc")
+        .args([
+            "--offload-arch=gfx90a",
+            "-fsyntax-only",
+            "-Iinclude",
+            "-x",
+            "hip",
+            "src/k.cu",
+        ])
+        .current_dir(&out)
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+}
