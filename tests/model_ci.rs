@@ -128,7 +128,7 @@ fn unreferenced_packaging_scripts_are_one_decision() {
     assert_eq!(o.len(), 1, "{fs:#?}");
     assert_eq!(o[0].status, "UNKNOWN");
     assert!(
-        o[0].message.starts_with("legacy packaging scripts nothing in the build, CI or docs runs: 1 script in `tools/` (`build_wheel.sh`), 9 CUDA settings")
+        o[0].message.starts_with("legacy packaging scripts nothing in the build, CI or docs runs: 1 script in `tools/` (`build_wheel.sh`), 2 CUDA settings")
             && o[0].message.contains("Decide whether to keep these scripts"),
         "{}",
         o[0].message
@@ -144,7 +144,8 @@ fn unreferenced_packaging_scripts_are_one_decision() {
         o.contains(&("tools/build_wheel.sh".into(), 2, "HP850".into())),
         "{fs:#?}"
     );
-    assert_eq!(o.iter().filter(|x| x.2 == "HP843").count(), 8, "{fs:#?}");
+    // The eight arch flags of one line are one open finding (the rest PASS naming it).
+    assert_eq!(o.iter().filter(|x| x.2 == "HP843").count(), 1, "{fs:#?}");
 }
 
 #[test]
