@@ -195,6 +195,36 @@ mod tests {
         );
     }
 
+    /// gpu-benches' Makefiles: `NVCC := nvcc` names the compiler and `$(shell which nvcc)`
+    /// finds it: one decision. A message or a `$(warning …)` naming nvcc is no command.
+    #[test]
+    fn nvcc_probes_and_messages() {
+        let hp850 = |src: &str| -> Vec<(u32, bool, String)> {
+            scan_bytes("Makefile", FileKind::Make, src.as_bytes())
+                .into_iter()
+                .filter(|f| f.rule == "HP850")
+                .map(|f| (f.line, f.status == crate::gate::Status::Pass, f.message))
+                .collect()
+        };
+        let src = "NVCC := nvcc\nTEMP_NVCC := $(shell which nvcc)\nX := $(if $(TEMP_NVCC),,$(warning nvcc not found))\napp: main.cu\n\t@echo building with nvcc\n";
+        let r = hp850(src);
+        assert_eq!(r.len(), 2, "{r:?}");
+        assert_eq!((r[0].0, r[0].1), (1, false));
+        assert_eq!((r[1].0, r[1].1), (2, true));
+        assert!(
+            r[1].2.starts_with("probes for nvcc (`which nvcc`)"),
+            "{r:?}"
+        );
+        assert!(r[1].2.contains("the nvcc use at line 1"), "{r:?}");
+        // Twin: the probe alone is the open finding; a recipe compile is a run.
+        let r = hp850("TEMP_NVCC := $(shell which nvcc)\n");
+        assert_eq!(r.len(), 1);
+        assert!(!r[0].1 && r[0].2.starts_with("probes for nvcc"), "{r:?}");
+        let r = hp850("app: main.cu\n\t@echo building; nvcc -o app main.cu\n");
+        assert_eq!(r.len(), 1, "{r:?}");
+        assert!(!r[0].1 && r[0].2.starts_with("runs nvcc"), "{r:?}");
+    }
+
     /// cuda-samples' Makefiles name libraries bare and add `-l` when linking.
     #[test]
     fn library_lists_linked_through_an_expansion() {

@@ -317,6 +317,7 @@ impl<'a> Out<'a> {
     pub fn into_findings(mut self) -> Vec<Finding> {
         self.findings
             .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        words::fold_nvcc_probes(&mut self.findings);
         one_per_rule_and_line(&mut self.findings);
         self.findings
     }

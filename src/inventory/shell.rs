@@ -251,6 +251,39 @@ mod tests {
         assert!(m.windows(13).any(|w| w == b"${{ matrix.x "));
     }
 
+    fn messages(src: &str) -> Vec<(u32, String, bool)> {
+        scan_bytes("run.sh", FileKind::Shell, src.as_bytes())
+            .into_iter()
+            .filter(|f| f.rule == "HP850")
+            .map(|f| (f.line, f.message, f.status == crate::gate::Status::Pass))
+            .collect()
+    }
+
+    /// miniBUDE's and gpu-benches' scripts: nvcc in a message or a pattern is a word, not a
+    /// command; `which nvcc` is a probe; a compile in the same script still is a run.
+    #[test]
+    fn nvcc_as_a_word_is_not_a_run() {
+        let src = "echo needs nvcc\nprintf 'no %s\\n' nvcc >&2\ncat log | grep -i /bin/nvcc | sed 's/nvcc/x/'\nawk '/nvcc/ {print}' log\n";
+        assert_eq!(messages(src), vec![]);
+        // A probe alone is one open finding saying so.
+        let m = messages("if ! which nvcc; then exit 1; fi\ncommand -v nvcc >/dev/null\n");
+        assert_eq!(m.len(), 2, "{m:?}");
+        assert!(
+            m[0].1.starts_with("probes for nvcc (`which nvcc`)"),
+            "{m:?}"
+        );
+        assert!(!m[0].2);
+        assert!(
+            m[1].2 && m[1].1.contains("the nvcc probe at line 1"),
+            "{m:?}"
+        );
+        // Twins: a compile beside the message and the probe is a run, and holds the decision.
+        let m = messages("echo needs nvcc\nwhich nvcc\nnvcc -c a.cu\nCXX=nvcc make\n");
+        let open: Vec<u32> = m.iter().filter(|x| !x.2).map(|x| x.0).collect();
+        assert_eq!(open, vec![3, 4], "{m:?}");
+        assert!(m[0].1.contains("the nvcc use at line 3"), "{m:?}");
+    }
+
     #[test]
     fn nvcc_version_is_a_version_check() {
         let r = rules("V=$(nvcc --version | grep release)\n");

@@ -5,6 +5,8 @@
 //! Callers hand in words already split by their own parser; this module never scans raw files.
 
 use super::{build, container, distributed, monitoring, packages, version_check, Out};
+use crate::finding::Finding;
+use crate::gate::Status;
 use std::ops::Range;
 
 /// Where the words are: decides the category of path and index findings.
@@ -104,8 +106,138 @@ pub fn is_nvcc_only_flag(w: &str) -> bool {
         || w.starts_with("--maxrregcount")
 }
 
+/// What a word is to the command it sits in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    /// A program or its arguments: examined as a command.
+    Command,
+    /// Text another program prints or matches: a message of `echo`, `printf`, Make's
+    /// `$(info …)`/`$(warning …)`/`$(error …)`, a pattern (or file) of `grep`, `sed`, `awk`.
+    Text,
+    /// A name `which`, `command -v`, `type`, `hash`, `whereis` look up: a probe, not a run.
+    Probe,
+}
+
+/// Programs whose arguments are text to print.
+const TEXT_PROGRAMS: &[&str] = &["echo", "printf", "info", "warning", "error", "warn", "die"];
+/// Programs whose arguments are patterns to match (and files to read).
+const PATTERN_PROGRAMS: &[&str] = &["grep", "egrep", "fgrep", "rg", "sed", "awk", "gawk", "mawk"];
+/// Programs that look a name up without running it.
+const PROBE_PROGRAMS: &[&str] = &["which", "whereis", "type", "hash"];
+/// Programs that run the command after them (`sudo nvcc`, Make's `$(shell nvcc …)`).
+const WRAPPERS: &[&str] = &[
+    "sudo", "env", "time", "nice", "nohup", "exec", "shell", "xargs", "then", "do", "else", "if",
+    "while", "until", "!",
+];
+
+/// Shells that run a script given after `-c`.
+const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh"];
+
+/// The start of a new command between two words of one word list: a split scalar
+/// (`echo hi; nvcc -c a.cu`, Make's `$(shell which nvcc)`) keeps no separators, but the file
+/// between the words does. A newline ends a command unless escaped.
+fn new_command_between(src: &[u8], prev: &Range<usize>, next: &Range<usize>) -> bool {
+    if prev.end > next.start || next.start > src.len() {
+        return false;
+    }
+    let gap = &src[prev.end..next.start];
+    gap.iter().enumerate().any(|(i, &c)| {
+        matches!(c, b';' | b'&' | b'|' | b'(' | b')' | b'`')
+            || (c == b'\n' && (i == 0 || gap[i - 1] != b'\\'))
+    })
+}
+
+/// The role of each word: commands start at the first word and after each separator; a
+/// command's program (after assignments and wrappers) decides its arguments' role.
+fn roles(src: &[u8], words: &[Word]) -> Vec<Role> {
+    let mut out = vec![Role::Command; words.len()];
+    let mut i = 0;
+    while i < words.len() {
+        // One command: words[i..end].
+        // `sh -c "echo nvcc"`: the script after `-c` is a command of its own.
+        let shell_script = |j: usize| {
+            j >= 2 && words[j - 1].text == "-c" && SHELLS.contains(&basename(&words[j - 2].text))
+        };
+        let end = (i + 1..words.len())
+            .find(|&j| {
+                shell_script(j) || new_command_between(src, &words[j - 1].range, &words[j].range)
+            })
+            .unwrap_or(words.len());
+        let mut p = i;
+        while p < end {
+            let t = words[p].text.trim_start_matches(['@', '+']);
+            let wrapper = WRAPPERS.contains(&basename(t));
+            let option_of_wrapper = p > i && t.starts_with('-') && {
+                let prev = words[p - 1].text.trim_start_matches(['@', '+']);
+                WRAPPERS.contains(&basename(prev)) || prev.starts_with('-')
+            };
+            if assignment_word(t).is_some() || wrapper || option_of_wrapper {
+                p += 1;
+            } else {
+                break;
+            }
+        }
+        if p < end {
+            let prog = basename(words[p].text.trim_start_matches(['@', '+', '-']));
+            let args = p + 1..end;
+            let role = if TEXT_PROGRAMS.contains(&prog) || PATTERN_PROGRAMS.contains(&prog) {
+                Some(Role::Text)
+            } else if PROBE_PROGRAMS.contains(&prog)
+                || (prog == "command"
+                    && words[args.clone()]
+                        .iter()
+                        .any(|w| w.text == "-v" || w.text == "-V"))
+            {
+                Some(Role::Probe)
+            } else {
+                None
+            };
+            if let Some(role) = role {
+                for r in &mut out[args] {
+                    *r = role;
+                }
+            }
+        }
+        i = end;
+    }
+    out
+}
+
+/// The message of an nvcc probe: [`fold_nvcc_probes`] knows a probe by it.
+const NVCC_PROBE: &str = "probes for nvcc";
+
+/// A file's nvcc probes (`which nvcc`, `$(shell which nvcc)`) and its nvcc uses are one
+/// decision (the build's compiler): each open probe becomes PASS naming the file's first open
+/// nvcc use, or, with none, the first open probe.
+pub fn fold_nvcc_probes(findings: &mut [Finding]) {
+    let code = build::NVCC_INVOCATION.id.code;
+    let open = |f: &Finding| f.rule == code && f.status != Status::Pass;
+    let probe = |f: &Finding| f.message.starts_with(NVCC_PROBE);
+    let head = findings
+        .iter()
+        .position(|f| open(f) && !probe(f))
+        .or_else(|| findings.iter().position(|f| open(f) && probe(f)));
+    let Some(h) = head else {
+        return;
+    };
+    let (line, what) = (
+        findings[h].line,
+        if probe(&findings[h]) { "probe" } else { "use" },
+    );
+    for (i, f) in findings.iter_mut().enumerate() {
+        if i != h && open(f) && probe(f) {
+            f.status = Status::Pass;
+            f.message.push_str(&format!(
+                " (one decision with the nvcc {what} at line {line}: the build's compiler)"
+            ));
+        }
+    }
+}
+
 /// A command given as words. `words[0]` is usually the program, but every word is examined, so
-/// wrappers (`sudo`, `env`, `$(NVCC)` after expansion is unknown) do not hide anything.
+/// wrappers (`sudo`, `env`, `$(NVCC)` after expansion is unknown) do not hide anything; only
+/// text another program prints or matches (`echo "needs nvcc"`, `grep -q nvcc`) is not a
+/// command, and a name a probe looks up (`which nvcc`) is a probe, not a run.
 pub fn command(out: &mut Out, words: &[Word], site: Site, cx: Cx) {
     // A script after `-c` (`sh -c "nvidia-smi -L"`) is one word: split it into its own words.
     // Other quoted words (`echo "nvcc is not run"`) stay whole.
@@ -123,6 +255,7 @@ pub fn command(out: &mut Out, words: &[Word], site: Site, cx: Cx) {
         })
         .collect();
     let words = &flat[..];
+    let roles = roles(out.src(), words);
     let has_version = words
         .iter()
         .any(|w| w.text == "--version" || w.text == "-V");
@@ -148,6 +281,17 @@ pub fn command(out: &mut Out, words: &[Word], site: Site, cx: Cx) {
         let w = &words[i];
         let t = w.text.as_str();
         let base = basename(t);
+        let role = roles[i];
+        if role == Role::Text {
+            // Printed or matched, never run: only settings and paths it spells still count.
+            if let Some((name, value)) = assignment_word(t) {
+                let name_range = w.range.start..w.range.start + name.len();
+                let value_range = w.range.end - value.len()..w.range.end;
+                setting(out, name, name_range, value, value_range, site);
+            }
+            i += 1;
+            continue;
+        }
         if i + 1 < words.len()
             && (base == "pip" || base == "pip3" || base == "uv" || t == "pip")
             && words[i + 1].text == "install"
@@ -159,7 +303,29 @@ pub fn command(out: &mut Out, words: &[Word], site: Site, cx: Cx) {
             let value_range = w.range.end - value.len()..w.range.end;
             setting(out, name, name_range, value, value_range, site);
         } else if base == "nvcc" {
-            if has_version {
+            if role == Role::Probe {
+                if site != Site::Python {
+                    // The probe as written: from its program (the last command word) to here.
+                    let from = (0..i)
+                        .rev()
+                        .find(|&j| roles[j] == Role::Command)
+                        .unwrap_or(i);
+                    let how = words[from..=i]
+                        .iter()
+                        .map(|w| w.text.trim_start_matches(['@', '+']))
+                        .collect::<Vec<_>>()
+                        .join(" ");
+                    out.push(
+                        &build::NVCC_INVOCATION,
+                        w.range.clone(),
+                        format!(
+                            "{NVCC_PROBE} (`{how}`), which a ROCm system does not have: the \
+                             build looks for the CUDA compiler"
+                        ),
+                        Some("look for hipcc (`which hipcc`) or read ROCM_PATH".into()),
+                    );
+                }
+            } else if has_version {
                 out.push(
                     &version_check::NVCC_VERSION_PROBE,
                     w.range.clone(),
@@ -382,6 +548,44 @@ mod tests {
         assert!(!is_arch_flag("-O3"));
         assert!(is_nvcc_only_flag("--use_fast_math"));
         assert!(!is_nvcc_only_flag("-O3"));
+    }
+
+    /// Each word's role in `line`, split as a scalar command line.
+    fn roles_of(line: &str) -> Vec<(String, Role)> {
+        let ws = split(line, 0);
+        let r = roles(line.as_bytes(), &ws);
+        ws.into_iter().map(|w| w.text).zip(r).collect()
+    }
+
+    #[test]
+    fn printed_and_matched_words_are_text() {
+        let role = |line: &str, word: &str| {
+            roles_of(line)
+                .into_iter()
+                .find(|(w, _)| w == word)
+                .map(|(_, r)| r)
+        };
+        assert_eq!(role("echo needs nvcc", "nvcc"), Some(Role::Text));
+        assert_eq!(role("@printf '%s\\n' nvcc", "nvcc"), Some(Role::Text));
+        assert_eq!(role("$(warning nvcc not found)", "nvcc"), Some(Role::Text));
+        assert_eq!(role("grep -q nvcc log.txt", "nvcc"), Some(Role::Text));
+        assert_eq!(
+            role("sudo sed -i s/nvcc/hipcc/ Makefile", "s/nvcc/hipcc/"),
+            Some(Role::Text)
+        );
+        assert_eq!(role("$(shell which nvcc)", "nvcc"), Some(Role::Probe));
+        assert_eq!(role("command -v nvcc", "nvcc"), Some(Role::Probe));
+        // Twins: a run after the message, a run in a pipeline, a run under a wrapper.
+        assert_eq!(
+            role("echo building; nvcc -c a.cu", "nvcc"),
+            Some(Role::Command)
+        );
+        assert_eq!(role("cat log | nvcc -c a.cu", "nvcc"), Some(Role::Command));
+        assert_eq!(role("CXX=nvcc make", "CXX=nvcc"), Some(Role::Command));
+        assert_eq!(role("sudo -E nvcc -c a.cu", "nvcc"), Some(Role::Command));
+        assert_eq!(role("command nvcc -c a.cu", "nvcc"), Some(Role::Command));
+        assert_eq!(role("bash -c echo", "echo"), Some(Role::Command));
+        assert_eq!(role("nvcc -c grep.cu", "grep.cu"), Some(Role::Command));
     }
 
     #[test]

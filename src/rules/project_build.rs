@@ -154,9 +154,13 @@ pub fn pass_own_namespaces(
     }
 }
 
-/// The tokens of a path component that name a platform, split at `-`, `_` and `.`.
-const CUDA_TOKENS: [&str; 2] = ["cuda", "nvidia"];
+/// The tokens of a path component that name a platform, split at `-`, `_` and `.`: a whole
+/// token only (`amd64` and `hipster` name none).
+const CUDA_TOKENS: [&str; 3] = ["cuda", "nvidia", "nv"];
 const ROCM_TOKENS: [&str; 3] = ["hip", "rocm", "amd"];
+/// The operating system a CUDA name may carry that its ROCm twin leaves out: ROCm builds run on
+/// Linux only, so `build_wheels_cuda_linux.yml` and `build_wheels_rocm.yml` are one pair.
+const LINUX_TOKEN: &str = "linux";
 
 fn split_tokens(comp: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
@@ -175,8 +179,28 @@ fn split_tokens(comp: &str) -> Vec<(usize, usize)> {
     out
 }
 
-/// Candidate ROCm counterparts of one path component: a CUDA token swapped for a ROCm token,
-/// or (for a component with no platform token) a ROCm token appended before the extension.
+/// `name` without its `linux` token and the separator before it (after it when it leads):
+/// `build_wheels_rocm_linux.yml` → `build_wheels_rocm.yml`. None when there is no such token
+/// or it is the whole stem.
+fn without_linux(name: &str) -> Option<String> {
+    let toks = split_tokens(name);
+    let at = toks
+        .iter()
+        .position(|&(a, b)| name[a..b].eq_ignore_ascii_case(LINUX_TOKEN))?;
+    let (a, b) = toks[at];
+    let out = if a > 0 {
+        format!("{}{}", &name[..a - 1], &name[b..])
+    } else if b < name.len() && name.as_bytes()[b] != b'.' {
+        name[b + 1..].to_string()
+    } else {
+        return None;
+    };
+    (!out.is_empty() && !out.starts_with('.')).then_some(out)
+}
+
+/// Candidate ROCm counterparts of one path component: a CUDA token swapped for a ROCm token
+/// (an OS token `linux` may go too), or (for a component with no platform token) a ROCm token
+/// appended before the extension, after the name or before it.
 fn counterpart_names(comp: &str, file: bool) -> Vec<String> {
     let toks = split_tokens(comp);
     let mut out = Vec::new();
@@ -192,31 +216,35 @@ fn counterpart_names(comp: &str, file: bool) -> Vec<String> {
                     r.to_string()
                 };
                 let swapped = format!("{}{}{}", &comp[..a], r, &comp[b..]);
-                // A source's counterpart often changes extension too (`k_cuda.cu`,
-                // `k_hip.cpp`).
-                if file {
-                    if let Some((stem, _)) = swapped.rsplit_once('.') {
-                        for ext in ["hip", "cpp", "cc", "cu", "hip.cpp"] {
-                            out.push(format!("{stem}.{ext}"));
+                for swapped in std::iter::once(swapped.clone()).chain(without_linux(&swapped)) {
+                    // A source's counterpart often changes extension too (`k_cuda.cu`,
+                    // `k_hip.cpp`).
+                    if file {
+                        if let Some((stem, _)) = swapped.rsplit_once('.') {
+                            for ext in ["hip", "cpp", "cc", "cu", "hip.cpp"] {
+                                out.push(format!("{stem}.{ext}"));
+                            }
                         }
                     }
+                    out.push(swapped);
                 }
-                out.push(swapped);
             }
         } else if ROCM_TOKENS.contains(&t.as_str()) {
             return Vec::new();
         }
     }
     if !platform && !toks.is_empty() {
-        // `Dockerfile` → `Dockerfile_rocm`, `Dockerfile.rocm`; `env.yml` → `env_rocm.yml`.
+        // `Dockerfile` → `Dockerfile_rocm`, `Dockerfile.amd`, `rocm.Dockerfile`;
+        // `env.yml` → `env_rocm.yml`.
         let (stem, ext) = match comp.rsplit_once('.') {
             Some((s, e)) if !s.is_empty() => (s, format!(".{e}")),
             _ => (comp, String::new()),
         };
-        for r in ["rocm", "hip"] {
+        for r in ROCM_TOKENS {
             for sep in ['_', '.', '-'] {
                 out.push(format!("{stem}{sep}{r}{ext}"));
                 out.push(format!("{comp}{sep}{r}"));
+                out.push(format!("{r}{sep}{comp}"));
             }
         }
     }
@@ -284,17 +312,29 @@ pub fn rocm_counterparts(
             if !last && !has_token {
                 continue;
             }
-            for cand in counterpart_names(comp, last) {
+            let mut cands = counterpart_names(comp, last);
+            if last && !cands.is_empty() && !has_token {
+                // `docker/Dockerfile` → `docker/amd/Dockerfile`: the ROCm twin in a ROCm folder
+                // of the same folder.
+                cands.extend(ROCM_TOKENS.iter().map(|r| format!("{r}/{comp}")));
+            }
+            for cand in cands {
                 let prefix = comps[..ci].join("/");
                 let joined = if prefix.is_empty() {
                     cand.clone()
                 } else {
                     format!("{prefix}/{cand}")
                 };
+                // A folder counts when it has sources of its own or holds this file's twin
+                // (`docker/nvidia/Dockerfile`, `docker/amd/Dockerfile`).
                 let found = if last {
                     files.contains(joined.as_str())
                 } else {
-                    dirs.contains(&joined) && dir_has_sources(&joined)
+                    dirs.contains(&joined)
+                        && (dir_has_sources(&joined)
+                            || files.contains(
+                                format!("{joined}/{}", comps[ci + 1..].join("/")).as_str(),
+                            ))
                 };
                 if !found {
                     continue;
@@ -568,5 +608,85 @@ mod tests {
         assert!(!got.contains_key("mixbench-hip/main.cpp"));
         // A ROCm folder with no sources of its own builds the CUDA folder.
         assert!(!got.contains_key("ggml-cuda/k.cu"));
+    }
+
+    #[test]
+    fn counterparts_spelled_amd_and_without_the_os() {
+        let paths = [
+            // `amd` as a name part, after `_`, `.`, `-`, or as a folder.
+            "Dockerfile",
+            "Dockerfile_amd",
+            "a/Dockerfile",
+            "a/Dockerfile.amd",
+            "b/env.yml",
+            "b/amd-env.yml",
+            "docker/Dockerfile",
+            "docker/amd/Dockerfile",
+            "deploy/nvidia/Dockerfile",
+            "deploy/amd/Dockerfile",
+            "ci/Dockerfile.nv",
+            "ci/Dockerfile.rocm",
+            // A CUDA workflow for Linux beside the ROCm one (ROCm runs on Linux only).
+            ".github/workflows/build_wheels_cuda_linux.yml",
+            ".github/workflows/build_wheels_cuda_windows.yml",
+            ".github/workflows/build_wheels_rocm.yml",
+            ".github/workflows/build.yml",
+            ".github/workflows/build_rocm.yml",
+            // Twins: arch suffixes and words that start with a ROCm token are not ROCm.
+            "c/Dockerfile",
+            "c/Dockerfile_amd64",
+            "d/ci.yml",
+            "d/hipster.yml",
+            "d/ci_hipster.yml",
+            "d/ci.amd64.yml",
+            // A ROCm twin in another folder.
+            "e/Dockerfile",
+            "f/Dockerfile_amd",
+            "g/Dockerfile",
+            "g/x/amd/Dockerfile",
+        ];
+        let got = rocm_counterparts(&paths, &HashMap::new(), &[]);
+        let at = |p: &str| got.get(p).map(|c| c.path.as_str());
+        assert_eq!(at("Dockerfile"), Some("Dockerfile_amd"), "{got:?}");
+        assert_eq!(at("a/Dockerfile"), Some("a/Dockerfile.amd"));
+        assert_eq!(at("b/env.yml"), Some("b/amd-env.yml"));
+        assert_eq!(at("docker/Dockerfile"), Some("docker/amd/Dockerfile"));
+        assert_eq!(at("deploy/nvidia/Dockerfile"), Some("deploy/amd/"));
+        assert_eq!(at("ci/Dockerfile.nv"), Some("ci/Dockerfile.rocm"));
+        assert_eq!(
+            at(".github/workflows/build_wheels_cuda_linux.yml"),
+            Some(".github/workflows/build_wheels_rocm.yml")
+        );
+        assert_eq!(
+            at(".github/workflows/build.yml"),
+            Some(".github/workflows/build_rocm.yml")
+        );
+        // The Windows workflow keeps its OS: no ROCm twin by name.
+        assert_eq!(at(".github/workflows/build_wheels_cuda_windows.yml"), None);
+        for p in ["c/Dockerfile", "d/ci.yml", "e/Dockerfile", "g/Dockerfile"] {
+            assert_eq!(at(p), None, "{p}");
+        }
+        // The ROCm halves are never CUDA halves.
+        for p in [
+            "Dockerfile_amd",
+            "docker/amd/Dockerfile",
+            "deploy/amd/Dockerfile",
+        ] {
+            assert_eq!(at(p), None, "{p}");
+        }
+    }
+
+    #[test]
+    fn an_os_token_leaves_the_name() {
+        assert_eq!(
+            without_linux("build_cuda_linux.yml").as_deref(),
+            Some("build_cuda.yml")
+        );
+        assert_eq!(
+            without_linux("linux-build.yml").as_deref(),
+            Some("build.yml")
+        );
+        assert_eq!(without_linux("linux.yml"), None);
+        assert_eq!(without_linux("linuxbrew.yml"), None);
     }
 }
