@@ -240,8 +240,10 @@ fn compute_capability(s: &Src, out: &mut Vec<Finding>) {
     }
     // Every comparison of a compute capability with a number (one per line). A line whose
     // every comparison only tells pre-Maxwell GPUs apart is PASS; one real decision on the line
-    // (`major < 5 || (major == 5 && minor < 3)`: fp16 from 5.3) keeps the whole line open.
-    let checks: Vec<(Node, bool)> = s
+    // (`major < 5 || (major == 5 && minor < 3)`: fp16 from 5.3) keeps the whole line open. A
+    // comparison every AMD GPU answers alike (`major >= 8`: gfx9 … gfx12 all take the arm
+    // written for newer NVIDIA GPUs) is a check for a person (UNKNOWN), not a change.
+    let checks: Vec<(Node, Settled)> = s
         .of_kinds(&[K::BinaryExpression])
         .into_iter()
         .filter(|b| {
@@ -250,15 +252,29 @@ fn compute_capability(s: &Src, out: &mut Vec<Finding>) {
                 && !s.descendants(*b, K::NumberLiteral).is_empty()
                 && mentions_cc(*b, &cc)
         })
-        .map(|b| (b, pre_maxwell_only(s, b, &props, &cc)))
+        .map(|b| {
+            let how = if pre_maxwell_only(s, b, &props, &cc) {
+                Settled::Everywhere
+            } else if let Some(v) = settled_major(s, b, &props, &cc, AMD_MAJORS) {
+                Settled::OnAmd(v)
+            } else {
+                Settled::Open
+            };
+            (b, how)
+        })
         .collect();
-    let open_lines: HashSet<usize> = checks
-        .iter()
-        .filter(|(_, settled)| !settled)
-        .map(|(b, _)| s.line(b.start_byte()))
-        .collect();
-    for (b, settled) in checks {
-        if settled && !open_lines.contains(&s.line(b.start_byte())) {
+    let line_worst = |want: fn(&Settled) -> bool| -> HashSet<usize> {
+        checks
+            .iter()
+            .filter(|(_, how)| want(how))
+            .map(|(b, _)| s.line(b.start_byte()))
+            .collect()
+    };
+    let open_lines = line_worst(|h| matches!(h, Settled::Open));
+    let amd_lines = line_worst(|h| matches!(h, Settled::OnAmd(_)));
+    for (b, how) in checks {
+        let line = s.line(b.start_byte());
+        if how == Settled::Everywhere && !open_lines.contains(&line) && !amd_lines.contains(&line) {
             let mut f = s.ctx.finding(
                 &COMPUTE_CAPABILITY_CHECK,
                 b.byte_range(),
@@ -269,6 +285,21 @@ fn compute_capability(s: &Src, out: &mut Vec<Finding>) {
                 None,
             );
             f.status = crate::gate::Status::Pass;
+            out.push(f);
+            continue;
+        }
+        if let (Settled::OnAmd(v), false) = (how, open_lines.contains(&line)) {
+            let mut f = s.ctx.finding(
+                &COMPUTE_CAPABILITY_CHECK,
+                b.byte_range(),
+                format!(
+                    "`{}` is {v} on every AMD GPU (HIP reports gfx9 → 9 … gfx12 → 12): the ROCm build always takes the arm written for {} NVIDIA GPUs; check that what that arm enables exists on the target",
+                    s.text(b),
+                    if v { "the GPUs this test selects" } else { "the GPUs this test excludes" },
+                ),
+                Some("check the arm on the target GPU; decide by feature or `gcnArchName` if it does not hold".into()),
+            );
+            f.status = crate::gate::Status::Unknown;
             out.push(f);
             continue;
         }
@@ -284,13 +315,33 @@ fn compute_capability(s: &Src, out: &mut Vec<Finding>) {
     }
 }
 
+/// How a compute-capability comparison is answered.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Settled {
+    /// The same answer on every current NVIDIA GPU and every AMD GPU.
+    Everywhere,
+    /// The same answer (this one) on every AMD GPU, not on current NVIDIA GPUs.
+    OnAmd(bool),
+    /// A real decision.
+    Open,
+}
+
+/// The majors HIP reports on AMD GPUs (gfx9 → 9 … gfx12 → 12).
+const AMD_MAJORS: std::ops::RangeInclusive<u64> = 9..=12;
+
 /// The majors a check meets today: NVIDIA from Maxwell (5, the oldest current CUDA builds for)
 /// and AMD's gfx versions as HIP reports them (gfx9 → 9 … gfx12 → 12).
 const CURRENT_MAJORS: std::ops::RangeInclusive<u64> = 5..=12;
 
 /// The value of `b` when it compares the major compute capability with a number and gives the
 /// same answer for every current major (`major >= 2`, `1 == major`), else `None`.
-fn settled_major(s: &Src, b: Node, props: &HashSet<&str>, cc: &HashSet<&str>) -> Option<bool> {
+fn settled_major(
+    s: &Src,
+    b: Node,
+    props: &HashSet<&str>,
+    cc: &HashSet<&str>,
+    majors: std::ops::RangeInclusive<u64>,
+) -> Option<bool> {
     let b = strip_parens(b);
     if b.node_kind() != K::BinaryExpression {
         return None;
@@ -332,11 +383,8 @@ fn settled_major(s: &Src, b: Node, props: &HashSet<&str>, cc: &HashSet<&str>) ->
     if !matches!(op, "<" | ">" | "<=" | ">=" | "==" | "!=") {
         return None;
     }
-    let first = test(*CURRENT_MAJORS.start());
-    CURRENT_MAJORS
-        .clone()
-        .all(|m| test(m) == first)
-        .then_some(first)
+    let first = test(*majors.start());
+    majors.clone().all(|m| test(m) == first).then_some(first)
 }
 
 fn strip_parens(mut n: Node) -> Node {
@@ -353,7 +401,7 @@ fn strip_parens(mut n: Node) -> Node {
 /// for every current GPU (`major >= 2`), or a condition around it does (`minor >= 3` in
 /// `major == 1 && minor >= 3`, where `major == 1` is false on every current GPU).
 fn pre_maxwell_only(s: &Src, b: Node, props: &HashSet<&str>, cc: &HashSet<&str>) -> bool {
-    if settled_major(s, b, props, cc).is_some() {
+    if settled_major(s, b, props, cc, CURRENT_MAJORS).is_some() {
         return true;
     }
     let mut x = b;
@@ -371,7 +419,9 @@ fn pre_maxwell_only(s: &Src, b: Node, props: &HashSet<&str>, cc: &HashSet<&str>)
                     .into_iter()
                     .flatten()
                     .find(|o| o.id() != x.id());
-                if other.and_then(|o| settled_major(s, o, props, cc)) == Some(decides) {
+                if other.and_then(|o| settled_major(s, o, props, cc, CURRENT_MAJORS))
+                    == Some(decides)
+                {
                     return true;
                 }
             }
@@ -419,6 +469,23 @@ mod tests {
         // cuda-samples' fp16 test: `major == 5 && minor < 3` tells Maxwell GPUs apart, so the
         // line stays open although `major < 5` alone is settled.
         assert_eq!(fires_open(src, "HP402"), [5, 6, 8]);
+        // `major >= 8` is true on every AMD GPU (9 … 12): the tf32 arm always runs there, a
+        // thing to check (UNKNOWN), not a change; its twin `major == 9` (Hopper, and gfx9 but
+        // not gfx11) is a real decision on AMD too and stays REMEDIATION.
+        let st = |line: u32| {
+            crate::rules::syntax::test_support::hazard_findings(src)
+                .into_iter()
+                .find(|f| f.rule == "HP402" && f.line == line)
+                .map(|f| f.status)
+        };
+        assert_eq!(st(5), Some(crate::gate::Status::Unknown));
+        assert_eq!(st(6), Some(crate::gate::Status::Remediation));
+        assert_eq!(st(8), Some(crate::gate::Status::Remediation));
+        let msgs = crate::rules::syntax::test_support::messages(src, "HP402");
+        assert!(
+            msgs.iter().any(|m| m.contains("true on every AMD GPU")),
+            "{msgs:?}"
+        );
     }
 
     #[test]
