@@ -243,9 +243,10 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         }
         crate::safety::read_regular_bounded(&i.path, s.max_file_size).ok()
     });
-    // One decision, one open finding (rules::decisions, in its fixed order): the same inventory
-    // line in sibling files, a CUTLASS/CuTe component, a vendored library, the project's use of
-    // libcu++, a kernel file only sm_90+/sm_100 GPUs run.
+    // One decision, one open finding (rules::decisions, in its fixed order): a folder the
+    // project marks as not maintained, the same inventory line in sibling files, a CUTLASS/CuTe
+    // component, a vendored library, the project's use of libcu++, a kernel file only
+    // sm_90+/sm_100 GPUs run, the project's FP8 encoding.
     crate::rules::decisions::fold_all(&mut findings);
     let mut report = Report::new(s.target_info(), findings, errors);
     report.summary.files_scanned = files + inventory.files;

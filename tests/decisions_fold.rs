@@ -1,7 +1,8 @@
 //! One decision, one open finding, through the binary: a kernel file built on Hopper's TMA and
 //! `wgmma` is one open finding (its first HP702) naming the features and counting the rest,
 //! which stay in JSON as PASS naming it; the negative twin, a file of generic kernels with two
-//! `wgmma` helpers, keeps every finding open (its kernels run on every GPU).
+//! `wgmma` helpers, keeps every finding open (its kernels run on every GPU). Likewise FP8 uses
+//! in two files and a `legacy/` folder are one open finding each; `legacy_utils/` is not one.
 
 mod common;
 use common::{hipport, write};
@@ -74,4 +75,48 @@ fn an_sm90_only_kernel_file_is_one_open_finding() {
     assert!(generic
         .iter()
         .all(|f| !f["message"].as_str().unwrap().contains("one decision")));
+}
+
+const FP8: &str = "#include <cuda_fp8.h>\n__global__ void q(const float* x, __nv_fp8_e4m3* y) {\n  y[threadIdx.x] = __nv_fp8_e4m3(x[threadIdx.x]);\n}\n";
+
+#[test]
+fn fp8_uses_and_a_legacy_folder_are_one_decision_each() {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path();
+    std::fs::create_dir_all(root.join(".git")).unwrap();
+    for dir in ["src", "legacy", "legacy_utils"] {
+        std::fs::create_dir_all(root.join(dir)).unwrap();
+    }
+    write(&root.join("src/a.cu"), FP8);
+    write(&root.join("src/b.cu"), FP8);
+    write(&root.join("legacy/old.cu"), &mixed());
+    write(&root.join("legacy_utils/u.cu"), &mixed());
+    let r = hipport(root, &["scan", ".", "--format", "json", "--exit-zero"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let json: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let findings = json["findings"].as_array().unwrap();
+    let open = |pre: &str, rule: &str| {
+        findings
+            .iter()
+            .filter(|f| {
+                f["status"] != "PASS"
+                    && f["path"].as_str().unwrap().starts_with(pre)
+                    && (rule.is_empty() || f["rule"] == rule)
+            })
+            .collect::<Vec<_>>()
+    };
+    let fp8 = open("src/", "HP709");
+    assert_eq!(fp8.len(), 1, "{findings:#?}");
+    assert!(fp8[0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("one decision for the project's FP8 encoding"));
+    let legacy = open("legacy/", "");
+    assert_eq!(legacy.len(), 1, "{findings:#?}");
+    assert!(legacy[0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("the project marks `legacy/` as no longer maintained"));
+    // Twin: `legacy_utils/` is not such a folder; its findings stay open.
+    assert_eq!(open("legacy_utils/", "").len(), 12);
 }

@@ -1,9 +1,20 @@
-//! One decision, one open finding (issue 20). Where a person takes ONE decision — port or drop
-//! a vendored library, move libcu++ code to libhipcxx, rewrite a CUTLASS component, give a set
-//! of sibling CI scripts a ROCm environment, rewrite a kernel file written for sm_90+/sm_100
-//! only — the report shows one open finding for it, with counts and first places, and the
-//! per-line findings stay in JSON/SARIF as PASS naming the finding that holds them
-//! (fingerprints unchanged: only statuses and messages change).
+//! One decision, one open finding (issue 20). Where a person takes ONE decision, the report
+//! shows one open finding for it, with counts and first places, and the per-line findings stay
+//! in JSON/SARIF as PASS naming the finding that holds them (fingerprints unchanged: only
+//! statuses and messages change). The kinds, in the order [`fold_all`] applies them:
+//!
+//! - a folder the project marks as not maintained (`legacy/`, `deprecated/`, `attic/`…): port
+//!   it or leave it out of the ROCm build ([`unmaintained`]);
+//! - the same inventory line in sibling scripts: give them a ROCm environment
+//!   (`inventory::siblings`);
+//! - a CUTLASS/CuTe component: rewrite it for ROCm (`rules::cutlass_component`);
+//! - a vendored library: use its ROCm build or port, or drop it (`rules::vendored`);
+//! - the project's use of libcu++: move it to libhipcxx or the standard library
+//!   (`rules::libcu`);
+//! - a kernel file written for sm_90+/sm_100 only: write a ROCm kernel or drop it
+//!   ([`arch_only`]);
+//! - the project's FP8 encoding (HP709 on each FP8 use): choose OCP or FNUZ per AMD target and
+//!   adjust scales once ([`fp8`]).
 //!
 //! Every such decision is a [`Kind`], declared one way: which open findings belong to which
 //! decision (a key), which member holds it (the head), how many members make it a decision,
@@ -12,6 +23,8 @@
 //! decision and the output is deterministic.
 
 pub mod arch_only;
+pub mod fp8;
+pub mod unmaintained;
 
 use crate::finding::Finding;
 use crate::gate::Status;
@@ -86,26 +99,59 @@ pub fn all(_: &Finding, _: &Finding) -> bool {
     true
 }
 
-/// Applies the project's decisions in their fixed order: repeated lines of sibling scripts,
-/// CUTLASS/CuTe components, vendored components, libcu++ use, kernel files only sm_90+/sm_100
-/// run. Each kind sees the findings the earlier ones left open.
+/// Whether a path is the project's own code: not in a vendored library, nor in a folder the
+/// project marks as not maintained. Project-wide kinds (libcu++, FP8) take only the project's
+/// own findings: the others belong to the library's or the folder's decision, whose head may be
+/// such a finding left open.
+pub fn own(path: &str) -> bool {
+    crate::rules::vendored::component_of(path).is_none() && unmaintained::folder_of(path).is_none()
+}
+
+/// Applies the project's decisions in their fixed order, widest first where scopes nest. Each
+/// kind sees the findings the earlier ones left open.
+///
+/// - Folders the project marks as not maintained come first: leaving such a folder out moots
+///   every finer decision inside it (its sibling scripts, CUTLASS components, vendored copies,
+///   sm_90-only files), so one finding holds the folder rather than a chain of heads. A marker
+///   inside a vendored library is that library's matter and is not one (see [`unmaintained`]).
+/// - Then repeated lines of sibling scripts, CUTLASS/CuTe components (before vendored: a
+///   vendored CUTLASS is a CUTLASS rewrite), vendored components, libcu++ use, kernel files only
+///   sm_90+/sm_100 run.
+/// - The project's FP8 encoding comes last: it is project-wide and takes only the FP8 uses no
+///   finer decision holds (a vendored library's FP8 is that library's, an arch-only file is
+///   rewritten whole); and [`arch_only`] measures a file's share of sm_90+ uses among its open
+///   findings with its FP8 uses still open.
 pub fn fold_all(findings: &mut [Finding]) {
-    let kinds: [fn(&[Finding]) -> Kind; 5] = [
+    let kinds: [fn(&[Finding]) -> Kind; 7] = [
+        unmaintained::kind,
         crate::inventory::siblings::kind,
         crate::rules::cutlass_component::kind,
         crate::rules::vendored::kind,
         crate::rules::libcu::kind,
         arch_only::kind,
+        fp8::kind,
     ];
+    // A head of an earlier decision may head a later, wider one too (a vendored CUTLASS copy)
+    // but is never folded away by one: a project-wide kind (libcu++, FP8) must not hide a
+    // folder's or a library's decision.
+    let mut heads = BTreeSet::new();
     for make in kinds {
         let k = make(findings);
-        fold(findings, &k);
+        fold_keeping(findings, &k, &mut heads);
     }
 }
 
-/// Folds the open findings of each group of `kind` into its head. Statuses and messages change;
-/// no finding is added, removed or moved.
+/// Folds the open findings of each group of `kind` into its head, as if it were the only kind
+/// (the kinds' unit tests). Statuses and messages change; no finding is added, removed or moved.
+#[cfg(test)]
 pub fn fold(findings: &mut [Finding], kind: &Kind) {
+    fold_keeping(findings, kind, &mut BTreeSet::new());
+}
+
+/// Folds the open findings of each group of `kind` into its head, leaving open the findings in
+/// `heads` (which hold earlier decisions) and adding the heads of this kind's groups to it.
+/// Statuses and messages change; no finding is added, removed or moved.
+fn fold_keeping(findings: &mut [Finding], kind: &Kind, heads: &mut BTreeSet<usize>) {
     let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (i, f) in findings.iter().enumerate() {
         if f.status == Status::Pass {
@@ -140,7 +186,9 @@ pub fn fold(findings: &mut [Finding], kind: &Kind) {
         let folded: Vec<usize> = idx
             .iter()
             .copied()
-            .filter(|&i| i != head && (kind.folds)(&findings[head], &findings[i]))
+            .filter(|&i| {
+                i != head && !heads.contains(&i) && (kind.folds)(&findings[head], &findings[i])
+            })
             .collect();
         if folded.is_empty() {
             continue;
@@ -151,6 +199,7 @@ pub fn fold(findings: &mut [Finding], kind: &Kind) {
             members,
             folded: folded.iter().map(|&i| &findings[i]).collect(),
         };
+        heads.insert(head);
         edits.push((head, (kind.summary)(&g), false));
         let note = (kind.note)(&g);
         edits.extend(folded.into_iter().map(|i| (i, note.clone(), true)));
@@ -252,5 +301,115 @@ mod tests {
         assert!(fs[1].message.contains("folded into HP603"));
         assert!(!fs[1].message.contains("vendored component"));
         assert!(fs[3].message.contains("the vendored component"));
+    }
+
+    #[test]
+    fn a_marked_folder_holds_what_is_inside_and_fp8_takes_what_is_left() {
+        let fp8 = |path: &str, line| Finding {
+            message: "`__nv_fp8_e4m3`: FP8 on AMD is OCP or FNUZ depending on the GPU".into(),
+            ..Finding::bare("HP709", path, line)
+        };
+        let mut fs = vec![
+            // A vendored copy inside a legacy folder: the folder holds it.
+            f("HP102", "legacy/third_party/lib/a.h", 1),
+            fp8("legacy/third_party/lib/b.h", 2),
+            // A legacy folder inside a vendored library: the library holds it.
+            fp8("third_party/dep/legacy/c.cu", 3),
+            f("HP102", "third_party/dep/d.cu", 4),
+            // The project's own FP8 uses: one decision.
+            fp8("src/q.cu", 5),
+            fp8("src/r.cu", 6),
+        ];
+        fold_all(&mut fs);
+        assert_eq!(
+            open(&fs),
+            [
+                ("legacy/third_party/lib/a.h", 1),
+                ("third_party/dep/legacy/c.cu", 3),
+                ("src/q.cu", 5)
+            ]
+        );
+        assert!(fs[0]
+            .message
+            .contains("marks `legacy/` as no longer maintained"));
+        assert!(fs[2]
+            .message
+            .contains("the vendored component `third_party/dep/`"));
+        assert!(fs[4].message.contains("FP8 encoding: 2 uses in 2 files"));
+        assert!(fs[5].message.contains("folded into `src/q.cu:5`"));
+        // Twin: without the marker folder, the vendored copy is its own decision and its FP8
+        // use is not the project's.
+        for x in fs.iter_mut() {
+            x.path = x.path.replace("legacy/third_party", "third_party");
+            x.status = Status::Remediation;
+            x.message = "`__nv_fp8_e4m3`: m".into();
+        }
+        fold_all(&mut fs);
+        assert_eq!(
+            open(&fs),
+            [
+                ("third_party/lib/a.h", 1),
+                ("third_party/dep/legacy/c.cu", 3),
+                ("src/q.cu", 5)
+            ]
+        );
+        assert!(fs[0]
+            .message
+            .contains("the vendored component `third_party/lib/`"));
+    }
+
+    #[test]
+    fn an_earlier_head_is_never_folded_away() {
+        let mut fs = vec![
+            f("HP901", "a/x.cu", 1),
+            f("HP102", "a/x.cu", 2),
+            f("HP102", "b/y.cu", 1),
+            f("HP901", "b/y.cu", 2),
+        ];
+        let mut heads = BTreeSet::new();
+        fold_keeping(&mut fs, &by_folder(Min::Findings(2)), &mut heads);
+        assert_eq!(open(&fs), [("a/x.cu", 1), ("b/y.cu", 2)]);
+        // A project-wide kind whose head is b/y.cu:2 leaves a/x.cu:1 open: it holds `a`.
+        let wide = Kind {
+            key: Box::new(|_| Some(String::new())),
+            head: |m| m.iter().position(|f| f.path.starts_with('b')),
+            ..by_folder(Min::Findings(2))
+        };
+        fold_keeping(&mut fs, &wide, &mut heads);
+        assert_eq!(open(&fs), [("a/x.cu", 1), ("b/y.cu", 2)]);
+        // Twin: without the earlier decision, the wide kind folds it.
+        let mut fresh = vec![f("HP901", "a/x.cu", 1), f("HP901", "b/y.cu", 2)];
+        fold(&mut fresh, &wide);
+        assert_eq!(open(&fresh), [("b/y.cu", 2)]);
+    }
+
+    #[test]
+    fn project_wide_kinds_take_only_the_projects_own_findings() {
+        let libcu = |path: &str, line| Finding {
+            message: "namespace `cuda::std` has no HIP counterpart".into(),
+            ..Finding::bare("HP001", path, line)
+        };
+        // The legacy folder's head is a libcu++ use: it stays open beside the project's libcu++
+        // decision, which holds only the project's other uses.
+        let mut fs = vec![
+            libcu("legacy/a.cu", 1),
+            f("HP102", "legacy/a.cu", 2),
+            libcu("src/b.cu", 3),
+            libcu("src/c.cu", 4),
+        ];
+        fold_all(&mut fs);
+        assert_eq!(open(&fs), [("legacy/a.cu", 1), ("src/b.cu", 3)]);
+        assert!(fs[0].message.contains("no longer maintained"));
+        assert!(!fs[0].message.contains("folded into"));
+        assert!(fs[3].message.contains("folded into `src/b.cu:3`"));
+        // Twin: without the marker folder, the first use holds all three.
+        let mut plain = vec![
+            libcu("old/a.cu", 1),
+            f("HP102", "old/a.cu", 2),
+            libcu("src/b.cu", 3),
+            libcu("src/c.cu", 4),
+        ];
+        fold_all(&mut plain);
+        assert_eq!(open(&plain), [("old/a.cu", 1), ("old/a.cu", 2)]);
     }
 }

@@ -9,7 +9,9 @@
 //! So the open translator findings on libcu++ — "namespace `cuda…` has no HIP counterpart"
 //! (HP001) and the `<cuda/…>` headers with none (HP004) — are folded into the project's first
 //! one, which says how many it holds and in how many files; every folded finding stays in
-//! JSON/SARIF as PASS naming it. A single use is left as it is.
+//! JSON/SARIF as PASS naming it. A single use is left as it is. Uses in a vendored library or
+//! a folder the project marks as not maintained are those decisions', not the project's
+//! (`decisions::own`).
 
 use crate::finding::Finding;
 use crate::rules::decisions::{self, Kind, Min};
@@ -23,7 +25,7 @@ fn is_libcu(f: &Finding) -> bool {
 /// The libcu++ decision: the project's open libcu++ findings, held by the first.
 pub fn kind(_: &[Finding]) -> Kind {
     Kind {
-        key: Box::new(|f| is_libcu(f).then(String::new)),
+        key: Box::new(|f| (is_libcu(f) && decisions::own(&f.path)).then(String::new)),
         head: decisions::first,
         folds: decisions::all,
         min: Min::Findings(2),
@@ -101,6 +103,13 @@ mod tests {
             "{}",
             fs[0].message
         );
+        // Twin: a vendored library's uses are not the project's.
+        let mut lib = vec![
+            f("HP001", "third_party/cccl/a.cuh", 3, ns),
+            f("HP001", "a.cu", 3, ns),
+        ];
+        fold(&mut lib);
+        assert!(lib.iter().all(|f| f.status != Status::Pass));
         // A single use stays as it is.
         let mut one = vec![f("HP001", "a.cuh", 3, ns)];
         fold(&mut one);

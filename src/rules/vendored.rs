@@ -29,13 +29,16 @@ const VENDOR_DIRS: [&str; 8] = [
     "extern",
 ];
 
+/// Whether a folder name is one that holds copies of other projects (any case).
+pub fn is_vendor_dir(name: &str) -> bool {
+    VENDOR_DIRS.contains(&name.to_ascii_lowercase().as_str())
+}
+
 /// The vendored component a path belongs to (`x/third_party/flashinfer`), if any: the first
 /// vendor folder on the path and the folder below it, when the file sits deeper still.
-fn component_of(path: &str) -> Option<String> {
+pub fn component_of(path: &str) -> Option<String> {
     let segs: Vec<&str> = path.split('/').collect();
-    let at = segs
-        .iter()
-        .position(|s| VENDOR_DIRS.contains(&s.to_ascii_lowercase().as_str()))?;
+    let at = segs.iter().position(|s| is_vendor_dir(s))?;
     // `third_party/<component>/<file>`: the component is a folder, not the file itself.
     (segs.len() > at + 2).then(|| segs[..at + 2].join("/"))
 }
