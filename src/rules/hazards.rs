@@ -353,6 +353,7 @@ mod tests {
             rocm: rocm.parse().unwrap(),
             roc: false,
             experimental: false,
+            lds: None,
         };
         let opts = crate::translate::Options {
             target,
