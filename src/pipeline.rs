@@ -286,6 +286,7 @@ mod tests {
                     rocm: "6.2.0".parse().unwrap(),
                     roc: false,
                     experimental: false,
+                    lds: None,
                 },
                 // `--launch-syntax hip` rewrites launches on the translated output, which is
                 // lexed once more (a known second lex, not covered here).

@@ -225,15 +225,6 @@ impl Settings {
             None => default_rocm(),
         };
         let rocm_explicit = written.is_some_and(|v| v.trim().split('.').count() == 3);
-        let target = Target {
-            rocm,
-            roc: req.roc || config.as_ref().and_then(|c| c.roc).unwrap_or(false),
-            experimental: req.experimental
-                || config
-                    .as_ref()
-                    .and_then(|c| c.experimental)
-                    .unwrap_or(false),
-        };
         let offload_arch = if !req.offload_arch.is_empty() {
             req.offload_arch.clone()
         } else if let Some(c) = config.as_ref().filter(|c| !c.offload_arch.is_empty()) {
@@ -245,6 +236,16 @@ impl Settings {
                 .filter(|g| !g.is_empty())
                 .into_iter()
                 .collect()
+        };
+        let target = Target {
+            rocm,
+            roc: req.roc || config.as_ref().and_then(|c| c.roc).unwrap_or(false),
+            experimental: req.experimental
+                || config
+                    .as_ref()
+                    .and_then(|c| c.experimental)
+                    .unwrap_or(false),
+            lds: crate::mappings::lds::for_archs(&offload_arch),
         };
         let mut walk = req.walk.clone();
         if let Some(c) = &config {

@@ -12,6 +12,7 @@ fn work(rocm: &str, hip: bool, compat: bool) -> Work {
                 rocm: rocm.parse().unwrap(),
                 roc: false,
                 experimental: false,
+                lds: None,
             },
             launch: if hip {
                 LaunchSyntax::Hip

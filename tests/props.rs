@@ -94,6 +94,7 @@ fn port(src: &[u8], hip_launch: bool) -> Vec<u8> {
             rocm: "6.2.0".parse().unwrap(),
             roc: false,
             experimental: false,
+            lds: None,
         },
         launch: if hip_launch {
             hipport::translate::LaunchSyntax::Hip

@@ -13,6 +13,7 @@ fn target(v: &str) -> Target {
         rocm: v.parse().unwrap(),
         roc: false,
         experimental: false,
+        lds: None,
     }
 }
 

@@ -44,6 +44,7 @@ fn labelled_corpus_scores() {
                 rocm: hipport::settings::default_rocm(),
                 roc: false,
                 experimental: false,
+                lds: None,
             },
             launch: LaunchSyntax::Keep,
             implicit_include: true,

@@ -29,7 +29,7 @@ pub const DEFAULT_OUT: &str = ".hipport/verify";
 /// Earlier results larger than this are not merged (`--only`).
 const MAX_RESULTS_BYTES: u64 = 256 << 20;
 /// Used when neither --offload-arch nor the record's `[target].gfx` names one.
-pub const DEFAULT_ARCH: &str = "gfx90a";
+pub const DEFAULT_ARCH: &str = crate::mappings::lds::DEFAULT_ARCH;
 
 #[derive(Args, Debug)]
 #[command(

@@ -343,6 +343,7 @@ mod tests {
             rocm: v.parse().unwrap(),
             roc: false,
             experimental: false,
+            lds: None,
         }
     }
 

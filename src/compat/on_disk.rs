@@ -84,6 +84,7 @@ mod tests {
             rocm: "5.2.0".parse().unwrap(),
             roc: false,
             experimental: false,
+            lds: None,
         };
         let ids = BTreeSet::from(["cg_reduce".to_string(), "math_constants".to_string()]);
         let text = super::super::render(&t, &ids, crate::mappings::get());

@@ -5,6 +5,7 @@
 //! name and one exact target, what the port does with it.
 
 pub mod hand;
+pub mod lds;
 pub mod table;
 
 use crate::version::Version;
@@ -162,6 +163,9 @@ pub struct Target {
     pub roc: bool,
     /// Translate names HIP marks experimental.
     pub experimental: bool,
+    /// The LDS a workgroup of the target GPU can allocate ([`lds::for_archs`]); `None`: not
+    /// checked.
+    pub lds: Option<lds::Lds>,
 }
 
 /// Why a CUDA name is left as it is.

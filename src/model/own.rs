@@ -496,6 +496,7 @@ pub fn sweep_with(
         rocm: m.newest,
         roc: false,
         experimental: false,
+        lds: None,
     };
     let mut own = sweep(
         bytes,

@@ -110,6 +110,7 @@ pub fn check_lexed(
     driver_api::check(&s, &mut out);
     library::check(&s, target, &mut out);
     device_feature::check(&s, target.rocm, &mut out);
+    device_feature::lds::check(&s, target, seen, &mut out);
     let regions = hipside::regions_for(&s, target.rocm);
     let offsets: Vec<usize> = out
         .iter()
@@ -353,6 +354,7 @@ mod tests {
             rocm: rocm.parse().unwrap(),
             roc: false,
             experimental: false,
+            lds: None,
         };
         let opts = crate::translate::Options {
             target,

@@ -421,6 +421,7 @@ pub mod test_support {
             rocm,
             roc: false,
             experimental: false,
+            lds: None,
         };
         crate::rules::hazards::check(&ctx, tree.as_ref(), &target)
     }

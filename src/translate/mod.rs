@@ -62,6 +62,7 @@ impl Options {
                 rocm: rocm.parse().expect("a ROCm version"),
                 roc: false,
                 experimental: false,
+                lds: None,
             },
             launch: LaunchSyntax::Keep,
             implicit_include,

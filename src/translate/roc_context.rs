@@ -101,6 +101,7 @@ mod tests {
                 rocm: "6.2.0".parse().unwrap(),
                 roc,
                 experimental: false,
+                lds: None,
             },
             launch: LaunchSyntax::Keep,
             implicit_include: false,

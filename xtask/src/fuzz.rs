@@ -400,6 +400,7 @@ fn work(mode: Mode, hazards: bool) -> Work {
                 rocm: mode.rocm().parse().expect("a version"),
                 roc: false,
                 experimental: false,
+                lds: None,
             },
             launch: if mode.hip {
                 LaunchSyntax::Hip

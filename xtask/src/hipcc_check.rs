@@ -51,6 +51,7 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
         rocm: "5.2.0".parse().map_err(anyhow::Error::msg)?,
         roc: false,
         experimental: false,
+        lds: None,
     };
     let dir = std::env::temp_dir().join(format!("hipport-compat-check-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;

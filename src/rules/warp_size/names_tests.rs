@@ -19,6 +19,7 @@ fn run(src: &str, rocm: &str, seen: &Visible) -> Vec<Finding> {
         rocm: rocm.parse().unwrap(),
         roc: false,
         experimental: false,
+        lds: None,
     };
     crate::rules::hazards::check_lexed(
         &ctx,
