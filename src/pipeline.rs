@@ -397,3 +397,58 @@ mod tests {
         assert!(e.ends_with("bad node at 3"), "{e}");
     }
 }
+
+#[cfg(test)]
+mod one_fact {
+    use super::*;
+
+    fn rules_at(src: &str, rocm: &str) -> Vec<(String, Status, u32)> {
+        let mut w = tests_work();
+        w.translate.target.rocm = rocm.parse().unwrap();
+        let r = process_bytes("k.cu", src.as_bytes().to_vec(), &w, crate::mappings::get());
+        r.findings
+            .into_iter()
+            .filter(|f| matches!(f.rule.as_str(), "HP006" | "HP103"))
+            .map(|f| (f.rule, f.status, f.line))
+            .collect()
+    }
+
+    fn tests_work() -> Work {
+        Work {
+            translate: Options {
+                target: crate::mappings::Target {
+                    rocm: "7.0.0".parse().unwrap(),
+                    roc: false,
+                    experimental: false,
+                    lds: None,
+                },
+                launch: crate::translate::LaunchSyntax::Keep,
+                implicit_include: true,
+                compat_header: false,
+                unsafe_fixes: false,
+            },
+            hazards: true,
+            annotate: false,
+            keep_output: false,
+            max_file_size: u64::MAX,
+            parse_health: true,
+        }
+    }
+
+    /// `__syncwarp(0xffffffff)`: the port widens the mask (HP006 PASS), so the same token is not
+    /// also an open HP103. Twin: a spelling the port does not rewrite (`~0u`) stays HP103.
+    #[test]
+    fn a_mask_the_port_widens_is_one_finding() {
+        let src =
+            "__global__ void k(int* s) {\n  s[threadIdx.x] = 1;\n  __syncwarp(0xffffffff);\n}\n";
+        assert_eq!(
+            rules_at(src, "7.0.0"),
+            [("HP006".to_string(), Status::Pass, 3)]
+        );
+        let twin = "__global__ void k(int* s) {\n  s[threadIdx.x] = 1;\n  __syncwarp(~0u);\n}\n";
+        assert_eq!(
+            rules_at(twin, "7.0.0"),
+            [("HP103".to_string(), Status::Remediation, 3)]
+        );
+    }
+}

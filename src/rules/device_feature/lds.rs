@@ -79,9 +79,13 @@ fn arguments(s: &Src, open: usize, launch: bool) -> Option<(Vec<Vec<usize>>, usi
     let mut args: Vec<Vec<usize>> = vec![Vec::new()];
     let mut depth = 0i32;
     let mut k = lx.next_code(open)?;
-    for _ in 0..2000 {
+    // A launch configuration is short; an unterminated `<<<` must not make every later one
+    // read far ahead (linear time on hostile input).
+    let budget = if launch { 256 } else { 2000 };
+    for _ in 0..budget {
         let t = s.tok(k);
         match t {
+            "<" if launch && depth == 0 && is_triple(s, k, "<") => return None,
             "(" | "[" | "{" => depth += 1,
             ")" | "]" | "}" if depth > 0 => depth -= 1,
             ")" if !launch => return Some((args, k)),
