@@ -5,20 +5,11 @@
 //! project that declares no such member); `port` keeps the project's names at the declaration and at
 //! every use, translates CUDA's, and the output compiles with hipcc (where it is on PATH).
 
+#[path = "common/rows.rs"]
+mod rows;
+use rows::{hipport, write};
 use std::path::Path;
 use std::process::Command;
-
-fn hipport() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_hipport"))
-}
-
-fn write(root: &Path, files: &[(&str, &str)]) {
-    for (rel, text) in files {
-        let p = root.join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
-}
 
 const HEADER: &str = "#pragma once\n\
 #include <cuda_runtime.h>\n\
@@ -63,25 +54,10 @@ fn tree(root: &Path) {
 
 /// `(path, line, message)` of every HP001 of `scan --format json` on `root`.
 fn hp001(root: &Path) -> Vec<(String, u64, String)> {
-    let o = hipport()
-        .args(["scan", "--format", "json", "--rocm", "6.2"])
-        .arg(root)
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stderr)));
-    v["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|f| f["rule"] == "HP001")
-        .map(|f| {
-            (
-                f["path"].as_str().unwrap().to_string(),
-                f["line"].as_u64().unwrap(),
-                f["message"].as_str().unwrap().to_string(),
-            )
-        })
+    rows::scan_root(root, &["--rocm", "6.2"])
+        .into_iter()
+        .filter(|r| r.0 == "HP001")
+        .map(|r| (r.1, r.2, r.4))
         .collect()
 }
 

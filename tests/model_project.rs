@@ -5,47 +5,15 @@
 //! target); `port --compat-header` does not add a shim an included header already defines for
 //! ROCm, which hipcc rejects as a redefinition (checked where hipcc is on PATH).
 
-use std::path::Path;
 use std::process::Command;
 
-fn hipport() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_hipport"))
-}
+#[path = "common/rows.rs"]
+mod rows;
+use rows::{hipport, write, Row};
 
-fn write(root: &Path, files: &[(&str, &str)]) {
-    for (rel, text) in files {
-        let p = root.join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
-}
-
-/// `(rule, path, line, status, message)` of every finding of `scan --format json`.
-fn scan(files: &[(&str, &str)], extra: &[&str]) -> Vec<(String, String, u64, String, String)> {
-    let d = tempfile::tempdir().unwrap();
-    write(d.path(), files);
-    let o = hipport()
-        .args(["scan", "--format", "json"])
-        .args(extra)
-        .arg(d.path())
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stderr)));
-    v["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| {
-            (
-                f["rule"].as_str().unwrap().to_string(),
-                f["path"].as_str().unwrap().to_string(),
-                f["line"].as_u64().unwrap(),
-                f["status"].as_str().unwrap().to_string(),
-                f["message"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect()
+/// Every finding of `scan --format json <extra…>` on a tree holding `files`.
+fn scan(files: &[(&str, &str)], extra: &[&str]) -> Vec<Row> {
+    rows::scan_files(files, extra)
 }
 
 fn of(

@@ -5,42 +5,13 @@
 //! Windows or macOS take (`if sys.platform == "win32":`, `if(WIN32)`) are PASS saying the target
 //! OS is Linux, while the Linux/`else` arm stays open.
 
-use std::path::Path;
-use std::process::Command;
+#[path = "common/rows.rs"]
+mod rows;
+use rows::Row;
 
-fn write(root: &Path, files: &[(&str, &str)]) {
-    for (rel, text) in files {
-        let p = root.join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
-}
-
-/// `(rule, path, line, status, message)` of every finding of `scan --format json`.
-fn scan(files: &[(&str, &str)]) -> Vec<(String, String, u64, String, String)> {
-    let d = tempfile::tempdir().unwrap();
-    write(d.path(), files);
-    let o = Command::new(env!("CARGO_BIN_EXE_hipport"))
-        .args(["scan", "--format", "json"])
-        .arg(d.path())
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stderr)));
-    v["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| {
-            (
-                f["rule"].as_str().unwrap().to_string(),
-                f["path"].as_str().unwrap().to_string(),
-                f["line"].as_u64().unwrap(),
-                f["status"].as_str().unwrap().to_string(),
-                f["message"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect()
+/// Every finding of `scan --format json` on a tree holding `files`.
+fn scan(files: &[(&str, &str)]) -> Vec<Row> {
+    rows::scan_files(files, &[])
 }
 
 fn status_in(fs: &[(String, String, u64, String, String)], path: &str) -> Vec<String> {

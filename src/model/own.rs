@@ -219,23 +219,8 @@ fn declarator(
     if !typed {
         return None;
     }
-    let mut depth = 0usize;
-    let mut close = None;
-    for n in k + 1..code.len().min(k + 400) {
-        match text(n)? {
-            b"(" => depth += 1,
-            b")" => {
-                depth -= 1;
-                if depth == 0 {
-                    close = Some(n);
-                    break;
-                }
-            }
-            b";" | b"{" | b"}" => return None,
-            _ => {}
-        }
-    }
-    let mut n = close? + 1;
+    let close = crate::model::project::closing_paren(text, k, code.len(), true)?;
+    let mut n = close + 1;
     while matches!(
         text(n)?,
         b"const" | b"noexcept" | b"override" | b"final" | b"volatile" | b"&" | b"&&"

@@ -389,22 +389,7 @@ fn function(bytes: &[u8], lexed: &crate::lex::Lexed, code: &[usize], k: usize) -
     if !typed {
         return None;
     }
-    let mut depth = 0usize;
-    let mut close = None;
-    for n in k + 1..code.len().min(k + 400) {
-        match text(n)? {
-            b"(" => depth += 1,
-            b")" => {
-                depth -= 1;
-                if depth == 0 {
-                    close = Some(n);
-                    break;
-                }
-            }
-            _ => {}
-        }
-    }
-    let close = close?;
+    let close = closing_paren(text, k, code.len(), false)?;
     // `) {`, `) ;`, `) const {`, `) noexcept {`.
     let mut n = close + 1;
     while matches!(text(n)?, b"const" | b"noexcept" | b"override") {
@@ -589,3 +574,29 @@ impl Project {
 
 #[cfg(test)]
 mod tests;
+
+/// The index (into the code tokens `text` reads) of the `)` that closes the first `(` after
+/// `k`, looking at most 400 tokens ahead; `None` past that, at the end, or, when `strict`, at a
+/// `;`, `{` or `}` (a declaration's parameter list holds none).
+pub(crate) fn closing_paren<'b>(
+    text: impl Fn(usize) -> Option<&'b [u8]>,
+    k: usize,
+    len: usize,
+    strict: bool,
+) -> Option<usize> {
+    let mut depth = 0usize;
+    for n in k + 1..len.min(k + 400) {
+        match text(n)? {
+            b"(" => depth += 1,
+            b")" => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(n);
+                }
+            }
+            b";" | b"{" | b"}" if strict => return None,
+            _ => {}
+        }
+    }
+    None
+}
