@@ -295,6 +295,19 @@ impl LogicalWarps {
         self.fns.get(k).filter(|f| f.open < i && i < f.close)
     }
 
+    /// The function around token `i` and how a rewrite of its warp-level calls applies: safe
+    /// where its lanes are 32-lane logical warps, unsafe where it mixes them with wavefront
+    /// lanes; `None` where its lanes are the wavefront's.
+    fn rewritable(&self, i: usize) -> Option<(&Function, Applicability)> {
+        let f = self.function(i)?;
+        let applicability = match f.warp {
+            Warp::Logical32 => Applicability::Safe,
+            Warp::Mixed => Applicability::Unsafe,
+            Warp::Wavefront => return None,
+        };
+        Some((f, applicability))
+    }
+
     /// The warp the function around token `i` assumes.
     pub(crate) fn warp_at(&self, i: usize) -> Warp {
         self.function(i).map_or(Warp::Wavefront, |f| f.warp)
@@ -322,12 +335,7 @@ impl LogicalWarps {
         if !warp_level_name(t) {
             return None;
         }
-        let f = self.function(i)?;
-        let applicability = match f.warp {
-            Warp::Logical32 => Applicability::Safe,
-            Warp::Mixed => Applicability::Unsafe,
-            Warp::Wavefront => return None,
-        };
+        let (f, applicability) = self.rewritable(i)?;
         let v = View {
             src,
             lexed,

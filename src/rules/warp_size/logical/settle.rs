@@ -23,12 +23,7 @@ impl LogicalWarps {
         lexed: &Lexed,
         i: usize,
     ) -> Option<(Applicability, String)> {
-        let f = self.function(i)?;
-        let applicability = match f.warp {
-            Warp::Logical32 => Applicability::Safe,
-            Warp::Mixed => Applicability::Unsafe,
-            Warp::Wavefront => return None,
-        };
+        let (f, applicability) = self.rewritable(i)?;
         let v = View {
             src,
             lexed,
