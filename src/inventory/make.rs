@@ -73,6 +73,7 @@ pub fn scan(out: &mut Out) {
         );
     }
     super::make_targets::pass_cuda_only_targets(out, tree.root_node());
+    super::make_arms::pass_cuda_arms(out, tree.root_node());
 }
 
 /// Variables whose words are linked as libraries: `$(LIBRARIES:%=-l%)`,
