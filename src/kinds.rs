@@ -369,10 +369,21 @@ syntax_table! {
         Rule = "rule",
         Targets = "targets",
         Recipe = "recipe",
+        Conditional = "conditional",
+        ElseDirective = "else_directive",
+        ElsifDirective = "elsif_directive",
+        IfdefDirective = "ifdef_directive",
+        IfndefDirective = "ifndef_directive",
+        IfeqDirective = "ifeq_directive",
+        IfneqDirective = "ifneq_directive",
     }
     fields {
         Name = "name",
         Value = "value",
+        Condition = "condition",
+        Variable = "variable",
+        Arg0 = "arg0",
+        Arg1 = "arg1",
     }
 }
 

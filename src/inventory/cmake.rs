@@ -24,7 +24,7 @@ use crate::kinds::cmake::{Kind as K, NodeExt};
 mod arms;
 
 pub use arms::cuda_only_sources;
-pub(crate) use arms::{hip_dead_arms, DeadArm};
+pub(crate) use arms::{hip_dead_arms, name_platform, platform_word, DeadArm};
 
 pub fn scan(out: &mut Out) {
     let src = out.src();

@@ -73,6 +73,7 @@ pub fn scan(out: &mut Out) {
         );
     }
     super::make_targets::pass_cuda_only_targets(out, tree.root_node());
+    super::make_arms::pass_cuda_arms(out, tree.root_node());
 }
 
 /// Variables whose words are linked as libraries: `$(LIBRARIES:%=-l%)`,
@@ -141,7 +142,18 @@ fn link_lists(text: &str) -> Vec<(String, String)> {
 
 /// nvcc-only options in a variable's value (architecture flags have their own rule, HP843).
 fn nvcc_options(out: &mut Out, name: &str, value: &str, range: std::ops::Range<usize>) {
-    let flags: Vec<&str> = value
+    // The patterns of `$(filter-out -ccbin=x --expt-extended-lambda,$(FLAGS))` are the flags
+    // the value removes, not ones it holds.
+    let mut kept = value.to_string();
+    let mut from = 0;
+    while let Some(i) = kept[from..].find("$(filter-out ").map(|i| i + from) {
+        let Some(comma) = kept[i..].find(',').map(|c| c + i) else {
+            break;
+        };
+        kept.replace_range(i..=comma, &" ".repeat(comma + 1 - i));
+        from = comma + 1;
+    }
+    let flags: Vec<&str> = kept
         .split_whitespace()
         .filter(|w| {
             (words::is_nvcc_only_flag(w) && !words::is_arch_flag(w) && *w != "-arch")
@@ -258,5 +270,16 @@ mod tests {
         assert_eq!(r, vec![("HP844".into(), 1), ("HP844".into(), 3)]);
         assert!(f[0].message.contains("`--use_fast_math`") && f[0].message.contains("`-t=0`"));
         assert!(!f[0].message.contains("-std"));
+        // The patterns `$(filter-out …)` removes are not held; the twin holds one beside it.
+        let removes = "TIDY := $(filter-out -ccbin=mpicxx --expt-extended-lambda,$(GPUFLAGS))\n";
+        assert!(scan_bytes("Makefile", FileKind::Make, removes.as_bytes()).is_empty());
+        let holds = "TIDY := --expt-extended-lambda $(filter-out -g,$(GPUFLAGS))\n";
+        let f = scan_bytes("Makefile", FileKind::Make, holds.as_bytes());
+        assert_eq!(f.len(), 1);
+        assert!(
+            f[0].message.contains("(`--expt-extended-lambda`)"),
+            "{}",
+            f[0].message
+        );
     }
 }

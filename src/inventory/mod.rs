@@ -23,6 +23,7 @@ pub mod gha_expr;
 pub mod gitlab;
 pub mod kind;
 pub mod make;
+pub mod make_arms;
 pub mod make_targets;
 pub mod monitoring;
 pub mod native_ext;

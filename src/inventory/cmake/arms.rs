@@ -42,11 +42,11 @@ fn switch_under_hip(word: &str) -> Option<bool> {
 }
 
 /// `Some(true)` when the words name only the ROCm/HIP platform, `Some(false)` only CUDA.
-fn platform_word(parts: &[String]) -> Option<bool> {
+pub(crate) fn platform_word(parts: &[String]) -> Option<bool> {
     let mut side = None;
     for p in parts {
         let s = match p.as_str() {
-            "hip" | "rocm" | "amd" | "amdgpu" => true,
+            "hip" | "rocm" | "amd" | "amdgpu" | "hcc" => true,
             "cuda" | "nvcc" | "nvidia" => false,
             _ => continue,
         };
@@ -56,6 +56,24 @@ fn platform_word(parts: &[String]) -> Option<bool> {
         side = Some(s);
     }
     side
+}
+
+/// The platform a variable name names by its `_`-separated words (`USE_HIP`, `ROCM_PATH`,
+/// `WITH_CUDA`), a word that begins with a platform's name counting as that name
+/// (`HIPCONFIG`, `ROCMPATH`, `CUDAFLAGS`): for build files whose switches are any variable
+/// (a Makefile's `ifdef HIPCONFIG`), where what the arm does confirms the reading.
+pub(crate) fn name_platform(name: &str) -> Option<bool> {
+    let parts: Vec<String> = name
+        .split('_')
+        .map(|p| {
+            let p = p.to_ascii_lowercase();
+            ["hip", "rocm", "hcc", "cuda", "nvcc"]
+                .into_iter()
+                .find(|w| p.starts_with(w))
+                .map_or(p, str::to_string)
+        })
+        .collect();
+    platform_word(&parts)
 }
 
 /// The value of an operating-system word on Linux, the ROCm build's OS: `WIN32`, `MSVC`,
