@@ -164,6 +164,10 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
             only.entry(format!("{dir}{p}")).or_insert(why);
         }
     }
+    // Sources a ROCm-aware setup.py names only in arms its ROCm build skips (`if CUDA_VERSION:`).
+    for (p, why) in crate::inventory::rocm_branch::cuda_only_files(&setups) {
+        only.entry(p).or_insert(why);
+    }
     headers_only_included_by(&mut only, &includes);
     for f in findings.iter_mut() {
         if f.status == crate::gate::Status::Pass {

@@ -113,9 +113,9 @@ pub fn truthiness_tests(root: Node, src: &[u8], name: &str) -> Vec<(Range<usize>
 const SOURCE_EXTS: &[&str] = &[".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".hip"];
 
 /// The source files a `setup.py` names (string literals ending in a source extension), split into
-/// those named only inside a CUDA-only arm and all the others. Empty when the file does not test
-/// for ROCm.
-pub fn build_sources(root: Node, src: &[u8]) -> (Vec<String>, Vec<String>) {
+/// those named inside a CUDA-only arm (each with the arm's line and why the ROCm build skips it)
+/// and all the others. Empty when the file does not test for ROCm.
+pub fn build_sources(root: Node, src: &[u8]) -> (Vec<(String, String)>, Vec<String>) {
     let model = Model::of(root, src);
     if !model.branches() {
         return (Vec::new(), Vec::new());
@@ -133,13 +133,45 @@ pub fn build_sources(root: Node, src: &[u8]) -> (Vec<String>, Vec<String>) {
             return;
         }
         let path = joined_path(n, src).unwrap_or_else(|| text.trim_start_matches("./").to_string());
-        if arms.iter().any(|(a, _)| a.contains(&r.start)) {
-            cuda.push(path);
+        if let Some((a, why)) = arms.iter().find(|(a, _)| a.contains(&r.start)) {
+            cuda.push((path, arm_why(n, a, why, src)));
         } else {
             other.push(path);
         }
     });
     (cuda, other)
+}
+
+/// Why the ROCm build skips the arm `arm` that holds `n`: the `if`/`elif` whose test is false
+/// there, with its line (`` `if CUDA_VERSION:` at line 171 ``), else the model's reason with the
+/// arm's line.
+fn arm_why(n: Node, arm: &Range<usize>, why: &str, src: &[u8]) -> String {
+    let line = |b: usize| src[..b].iter().filter(|c| **c == b'\n').count() + 1;
+    let mut at = n;
+    while let Some(p) = at.parent() {
+        at = p;
+        if !matches!(p.node_kind(), K::IfStatement | K::ElifClause) {
+            continue;
+        }
+        let body = p.field(F::Consequence).map(|b| b.byte_range());
+        if body.as_ref() != Some(arm) && p.byte_range() != *arm {
+            continue;
+        }
+        let Some(c) = p.field(F::Condition) else {
+            break;
+        };
+        let kw = if p.node_kind() == K::IfStatement {
+            "if"
+        } else {
+            "elif"
+        };
+        return format!(
+            "`{kw} {}:` at line {} is false on ROCm",
+            ts::text(c, src),
+            line(p.start_byte())
+        );
+    }
+    format!("line {}: {why}", line(arm.start))
 }
 
 /// The path a source file name stands for when it is the last argument of `os.path.join(...)`
@@ -196,8 +228,8 @@ fn join_parts(call: Node, src: &[u8], depth: u8) -> Option<Vec<String>> {
 }
 
 /// Folders (relative to the report root, `/`-separated) holding only sources that a `setup.py`
-/// builds in its CUDA arm, each with the setup.py that says so.
-pub fn cuda_only_folders(setups: &[(String, Vec<u8>)]) -> Vec<(String, String)> {
+/// builds in its CUDA arm, each with the setup.py that says so and why (its first source's arm).
+pub fn cuda_only_folders(setups: &[(String, Vec<u8>)]) -> Vec<(String, String, String)> {
     let mut out = Vec::new();
     for (rel, bytes) in setups {
         let Some(tree) = ts::parse(ts::Lang::Python, bytes) else {
@@ -213,15 +245,51 @@ pub fn cuda_only_folders(setups: &[(String, Vec<u8>)]) -> Vec<(String, String)> 
                 .unwrap_or_else(|| base.clone())
         };
         let other_dirs: Vec<String> = other.iter().map(dir).collect();
-        let mut dirs: Vec<String> = cuda.iter().map(dir).collect();
+        let mut dirs: Vec<String> = cuda.iter().map(|(p, _)| dir(p)).collect();
         dirs.sort();
         dirs.dedup();
         for d in dirs {
-            // A folder the ROCm arm (or an unconditional list) also builds from is shared.
-            let shared = other_dirs.iter().any(|o| o == &d);
+            // A folder the ROCm arm (or an unconditional list) also builds from, in it or in a
+            // folder below it, is shared.
+            let shared = other_dirs.iter().any(|o| o.starts_with(d.as_str()));
             if !shared && d != base {
-                out.push((d, rel.clone()));
+                let why = cuda
+                    .iter()
+                    .find(|(p, _)| dir(p) == d)
+                    .map_or(String::new(), |(_, w)| w.clone());
+                out.push((d, rel.clone(), why));
             }
+        }
+    }
+    out
+}
+
+/// The source files (relative to the report root) that a `setup.py` names only inside arms the
+/// ROCm build skips (`if CUDA_VERSION:` with `CUDA_VERSION = os.getenv("CUDA_VERSION") or
+/// torch.version.cuda`), each with why: the ROCm build does not compile them. A file also named
+/// outside such an arm stays the ROCm build's.
+pub fn cuda_only_files(setups: &[(String, Vec<u8>)]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (rel, bytes) in setups {
+        let Some(tree) = ts::parse(ts::Lang::Python, bytes) else {
+            continue;
+        };
+        let (cuda, other) = build_sources(tree.root_node(), bytes);
+        let base = rel
+            .rsplit_once('/')
+            .map_or(String::new(), |(d, _)| format!("{d}/"));
+        for (p, why) in cuda {
+            if other.contains(&p)
+                || out
+                    .iter()
+                    .any(|(o, _): &(String, String)| *o == base.clone() + &p)
+            {
+                continue;
+            }
+            out.push((
+                format!("{base}{p}"),
+                format!("listed only in a CUDA arm of {rel} ({why})"),
+            ));
         }
     }
     out
@@ -240,10 +308,13 @@ pub fn pass_cuda_only_sources(
         if f.status == crate::gate::Status::Pass {
             continue;
         }
-        if let Some((_, setup)) = folders.iter().find(|(d, _)| f.path.starts_with(d.as_str())) {
+        if let Some((_, setup, why)) = folders
+            .iter()
+            .find(|(d, _, _)| f.path.starts_with(d.as_str()))
+        {
             f.status = crate::gate::Status::Pass;
             f.message.push_str(&format!(
-                " (built only by the CUDA arm of `{setup}`: the project's ROCm arm builds other sources)"
+                " (built only by a CUDA arm of `{setup}` ({why}): the ROCm build does not compile this folder)"
             ));
         }
     }
@@ -253,13 +324,20 @@ pub fn pass_cuda_only_sources(
 mod tests {
     use super::*;
 
+    fn folders(setups: &[(String, Vec<u8>)]) -> Vec<(String, String)> {
+        cuda_only_folders(setups)
+            .into_iter()
+            .map(|(d, s, _)| (d, s))
+            .collect()
+    }
+
     #[test]
     fn sources_only_the_cuda_arm_builds() {
         // flash-attention's setup.py, shortened.
         let src = "IS_ROCM = IS_HIP_EXTENSION\nif not SKIP_CUDA_BUILD and not IS_ROCM:\n    ext_modules.append(CUDAExtension(sources=[\"csrc/flash_attn/flash_api.cpp\", \"csrc/flash_attn/src/flash_fwd_hdim32_fp16_sm80.cu\"]))\nelif not SKIP_CUDA_BUILD and IS_ROCM:\n    sources = [\"csrc/flash_attn_ck/flash_api.cpp\", \"csrc/shared/common.cu\"]\nextra = [\"csrc/shared/x.cu\"]\n";
         let setups = vec![("setup.py".to_string(), src.as_bytes().to_vec())];
         assert_eq!(
-            cuda_only_folders(&setups),
+            folders(&setups),
             vec![
                 ("csrc/flash_attn/".to_string(), "setup.py".to_string()),
                 ("csrc/flash_attn/src/".to_string(), "setup.py".to_string()),
@@ -267,10 +345,10 @@ mod tests {
         );
         // The same setup.py in a sub-package: folders are relative to it.
         let setups = vec![("pkg/setup.py".to_string(), src.as_bytes().to_vec())];
-        assert_eq!(cuda_only_folders(&setups)[1].0, "pkg/csrc/flash_attn/src/");
+        assert_eq!(folders(&setups)[1].0, "pkg/csrc/flash_attn/src/");
         // No ROCm test in the file: nothing is CUDA-only.
         let plain = "ext_modules.append(CUDAExtension(sources=[\"csrc/a/k.cu\"]))\n";
-        assert!(cuda_only_folders(&[("setup.py".into(), plain.as_bytes().to_vec())]).is_empty());
+        assert!(folders(&[("setup.py".into(), plain.as_bytes().to_vec())]).is_empty());
     }
 
     /// torchao's setup.py: the mxfp8 sources are named through `os.path.join` of variables, and
@@ -280,7 +358,7 @@ mod tests {
         let src = "import os\ndef get_extensions():\n    this_dir = os.path.dirname(os.path.abspath(__file__))\n    extensions_dir = os.path.join(this_dir, \"pkg\", \"csrc\")\n    mx_dir = os.path.join(extensions_dir, \"cuda\", \"mx_kernels\")\n    use_cuda = torch.version.cuda and CUDA_HOME is not None\n    use_rocm = torch.version.hip and ROCM_HOME is not None\n    sources = [os.path.join(extensions_dir, \"ops.cpp\")]\n    if use_cuda:\n        mx = [os.path.join(mx_dir, \"mxfp8_cuda.cu\"), os.path.join(unknown(), mx_dir, \"x.cu\")]\n        other = [os.path.join(this_dir, get(), \"y.cu\")]\n";
         let setups = vec![("setup.py".to_string(), src.as_bytes().to_vec())];
         assert_eq!(
-            cuda_only_folders(&setups),
+            folders(&setups),
             vec![(
                 "pkg/csrc/cuda/mx_kernels/".to_string(),
                 "setup.py".to_string()
@@ -289,6 +367,7 @@ mod tests {
         let tree = ts::parse(ts::Lang::Python, src.as_bytes()).unwrap();
         let (cuda, other) = build_sources(tree.root_node(), src.as_bytes());
         // An unknown argument after the first: the bare file name, as before.
+        let cuda: Vec<&str> = cuda.iter().map(|(p, _)| p.as_str()).collect();
         assert_eq!(
             cuda,
             [
@@ -298,6 +377,36 @@ mod tests {
             ]
         );
         assert_eq!(other, ["pkg/csrc/ops.cpp"]);
+    }
+
+    /// A name assigned from a platform test (`CUDA_VERSION = os.getenv("CUDA_VERSION") or
+    /// torch.version.cuda`) guards extensions with no ROCm arm: their sources are not the ROCm
+    /// build's, unless also named outside the arm.
+    #[test]
+    fn sources_under_a_name_for_the_cuda_build() {
+        let src = "CUDA_VERSION = os.getenv(\"CUDA_VERSION\", None) or torch.version.cuda\nROCM_VERSION = torch.version.hip\nexts = []\nif CUDA_VERSION:\n    exts.append(CUDAExtension(\"a_ext\", [\"ext/a.cpp\", \"ext/q/k.cu\", \"ext/shared.cu\"]))\nexts.append(CUDAExtension(\"b_ext\", [\"ext/b/b.cpp\", \"ext/shared.cu\"]))\n";
+        let setups = vec![("setup.py".to_string(), src.as_bytes().to_vec())];
+        let files = cuda_only_files(&setups);
+        let names: Vec<&str> = files.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(names, ["ext/a.cpp", "ext/q/k.cu"]);
+        assert!(
+            files[0].1.contains("line 4") && files[0].1.contains("CUDA_VERSION"),
+            "{}",
+            files[0].1
+        );
+        // `ext/` also holds a folder the ROCm build compiles (`ext/b/`): only `ext/q/` is CUDA's.
+        assert_eq!(
+            folders(&setups),
+            vec![("ext/q/".to_string(), "setup.py".to_string())]
+        );
+        // Twins: a condition either build takes, or a name assigned from something else.
+        for cond in ["CUDA_VERSION or ROCM_VERSION", "WITH_KERNELS"] {
+            let twin = src
+                .replace("if CUDA_VERSION:", &format!("if {cond}:"))
+                .replace("ROCM_VERSION = torch.version.hip\n", "ROCM_VERSION = torch.version.hip\nWITH_KERNELS = os.getenv(\"K\") or flag\nif ROCM_VERSION:\n    pass\n");
+            let setups = vec![("setup.py".to_string(), twin.into_bytes())];
+            assert!(cuda_only_files(&setups).is_empty(), "{cond}");
+        }
     }
 
     #[test]

@@ -241,6 +241,7 @@ pub fn eval(n: Node, src: &[u8]) -> Val {
             name(ts::text(n, src))
         }
         K::Attribute => dotted(n, src).map_or(Val::UNKNOWN, |d| name(&d)),
+        K::Call if unset_cuda_version(n, src) => Val::FORCED_CUDA,
         K::Call => call(n, src),
         K::ComparisonOperator => comparison(n, src),
         _ => Val::UNKNOWN,
@@ -365,6 +366,29 @@ pub fn env_read(n: Node, src: &[u8]) -> Option<String> {
             string(n.field(F::Subscript)?, src).map(|(s, _)| s)
         }
         _ => None,
+    }
+}
+
+/// `os.getenv("CUDA_VERSION")` (or with a `None`/`""` default) tested for being set: a CUDA
+/// toolkit's version variable, which a ROCm machine does not set, so it is false there and
+/// unknown on CUDA (`os.getenv("CUDA_VERSION") or torch.version.cuda` is then false on ROCm and
+/// true on CUDA). A truthy default (`os.getenv("CUDA_VERSION", "12.1")`) says nothing.
+fn unset_cuda_version(n: Node, src: &[u8]) -> bool {
+    let Some(key) = env_read(n, src) else {
+        return false;
+    };
+    let words: Vec<String> = key.split('_').map(|w| w.to_ascii_uppercase()).collect();
+    if words.len() != 2 || words[0] != "CUDA" || !matches!(words[1].as_str(), "VERSION" | "VER") {
+        return false;
+    }
+    let args = n
+        .field(F::Arguments)
+        .map(ts::named_children)
+        .unwrap_or_default();
+    match args.get(1) {
+        None => true,
+        Some(d) if d.node_kind() == K::None => true,
+        Some(d) => string(*d, src).is_some_and(|(v, _)| v.is_empty()),
     }
 }
 
@@ -545,6 +569,21 @@ mod tests {
         );
         assert_eq!(val("x = os.getenv(\"MAX_JOBS\") == \"1\""), Val::UNKNOWN);
         // The setup.py arm before `elif torch.version.hip:`: false on ROCm whatever CUDA_HOME is.
+        // A CUDA toolkit's version variable: a ROCm machine does not set it.
+        let v = val("x = os.getenv(\"CUDA_VERSION\", None) or torch.version.cuda");
+        assert_eq!((v.rocm, v.cuda), (Some(false), Some(true)));
+        let src = "CUDA_VERSION = os.environ.get(\"CUDA_VERSION\") or torch.version.cuda\nx = CUDA_VERSION";
+        assert_eq!(val(src).rocm, Some(false));
+        // With a version as default, another variable, or another test: not decided on ROCm.
+        let v = val("x = os.getenv(\"CUDA_VERSION\", \"12.1\") or torch.version.cuda");
+        assert_eq!(v.rocm, None);
+        assert_eq!(
+            val("x = os.getenv(\"TORCH_VERSION\") or torch.version.cuda").rocm,
+            None
+        );
+        assert_eq!(val("x = os.getenv(\"CUDA_VERSION\") == \"12\"").rocm, None);
+        let src = "CUDA_VERSION = os.getenv(\"CUDA_VERSION\") or torch.version.cuda\nROCM_VERSION = torch.version.hip\nx = CUDA_VERSION or ROCM_VERSION";
+        assert_eq!(val(src).rocm, Some(true));
         let v = val("x = (torch.cuda.is_available() and CUDA_HOME is not None and torch.version.cuda is not None) or os.getenv(\"FORCE_CUDA\", \"0\") == \"1\"");
         assert_eq!((v.rocm, v.cuda), (Some(false), None));
     }
