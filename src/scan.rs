@@ -168,6 +168,9 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     for (p, why) in crate::inventory::rocm_branch::cuda_only_files(&setups) {
         only.entry(p).or_insert(why);
     }
+    // CMake arms under the project's twin switches (`if(${FOO_NVIDIA_BACKEND})` where the project
+    // also declares `FOO_AMD_BACKEND`), in the file that declares them and every one below it.
+    pass_twin_switch_arms(&mut findings, &texts);
     headers_only_included_by(&mut only, &includes);
     for f in findings.iter_mut() {
         if f.status == crate::gate::Status::Pass {
@@ -344,9 +347,95 @@ fn headers_only_included_by(
     }
 }
 
+/// The folder of a project-relative path, with a trailing `/` (empty at the root).
+fn folder_of(rel: &str) -> &str {
+    rel.rsplit_once('/')
+        .map_or("", |(d, _)| &rel[..d.len() + 1])
+}
+
+/// Open findings of CMake files in arms the project's HIP build never runs by its twin switches:
+/// a switch with NVIDIA/CUDA/NV in its name whose twin with AMD/HIP/ROCM is also declared
+/// selects the CUDA build. Switches declared in a CMake file count in every CMake file of its
+/// folder and below (a subdirectory's `if(${FOO_NVIDIA_BACKEND})` under the parent's options).
+fn pass_twin_switch_arms(
+    findings: &mut [crate::finding::Finding],
+    texts: &std::collections::BTreeMap<String, Vec<u8>>,
+) {
+    let is_cmake = |rel: &str| rel.ends_with("CMakeLists.txt") || rel.ends_with(".cmake");
+    let declared: Vec<(&str, String, String)> = texts
+        .iter()
+        .filter(|(rel, _)| is_cmake(rel))
+        .flat_map(|(rel, bytes)| {
+            crate::inventory::cmake::declared_switches(bytes)
+                .into_iter()
+                .map(move |(n, line)| (folder_of(rel), n, format!("{rel}:{line}")))
+        })
+        .collect();
+    if declared.is_empty() {
+        return;
+    }
+    for (rel, bytes) in texts.iter().filter(|(rel, _)| is_cmake(rel)) {
+        if !findings
+            .iter()
+            .any(|f| f.path == *rel && f.status != crate::gate::Status::Pass)
+        {
+            continue;
+        }
+        let dir = folder_of(rel);
+        let scope: Vec<(String, String)> = declared
+            .iter()
+            .filter(|(d, _, _)| dir.starts_with(d))
+            .map(|(_, n, at)| (n.clone(), at.clone()))
+            .collect();
+        let twins = crate::inventory::cmake::twin_switches(&scope);
+        let dead = crate::inventory::cmake::dead_arms_with_twins(bytes, &twins);
+        for f in findings.iter_mut() {
+            if f.path != *rel || f.status == crate::gate::Status::Pass {
+                continue;
+            }
+            if let Some((_, why)) = dead.iter().find(|(r, _)| r.contains(&f.byte_range.0)) {
+                f.status = crate::gate::Status::Pass;
+                f.message.push_str(&format!(" ({why})"));
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A subdirectory's CMake file under its parent's twin switches: `if(${FOO_NVIDIA_BACKEND})`
+    /// is the CUDA build's arm when a folder above declares `FOO_AMD_BACKEND`; a sibling
+    /// folder's declaration does not reach it.
+    #[test]
+    fn parent_twin_switches_decide_subdirectory_arms() {
+        use crate::inventory::{kind::FileKind, scan_bytes};
+        let top: &[u8] = b"option(FOO_AMD_BACKEND \"AMD\" OFF)\noption(FOO_NVIDIA_BACKEND \"NV\" ON)\nadd_subdirectory(sub)\n";
+        let sub: &[u8] = b"add_executable(t t.cu)\nif(${FOO_NVIDIA_BACKEND})\n  set_target_properties(t PROPERTIES CUDA_ARCHITECTURES 80)\nendif()\n";
+        let run = |decl_at: &str| {
+            let mut findings = scan_bytes("sub/CMakeLists.txt", FileKind::CMake, sub);
+            assert!(!findings.is_empty());
+            let texts: std::collections::BTreeMap<String, Vec<u8>> = [
+                (decl_at.to_string(), top.to_vec()),
+                ("sub/CMakeLists.txt".to_string(), sub.to_vec()),
+            ]
+            .into_iter()
+            .collect();
+            pass_twin_switch_arms(&mut findings, &texts);
+            findings
+        };
+        let f = run("CMakeLists.txt");
+        assert!(f.iter().all(|f| f.status == crate::gate::Status::Pass));
+        assert!(
+            f[0].message
+                .contains("`FOO_AMD_BACKEND` (CMakeLists.txt:1)"),
+            "{}",
+            f[0].message
+        );
+        let f = run("other/CMakeLists.txt");
+        assert!(f.iter().any(|f| f.status != crate::gate::Status::Pass));
+    }
 
     #[test]
     fn headers_of_cuda_only_sources_only() {

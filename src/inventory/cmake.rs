@@ -23,7 +23,7 @@ use crate::kinds::cmake::{Kind as K, NodeExt};
 
 mod arms;
 
-pub use arms::cuda_only_sources;
+pub use arms::{cuda_only_sources, dead_arms_with_twins, declared_switches, twin_switches, Twin};
 pub(crate) use arms::{hip_dead_arms, name_platform, platform_word, DeadArm};
 
 pub fn scan(out: &mut Out) {
@@ -37,7 +37,14 @@ pub fn scan(out: &mut Out) {
             cmds.push(n);
         }
     });
-    let (live, dead): (Vec<DeadArm>, Vec<DeadArm>) = hip_dead_arms(tree.root_node(), src)
+    // The twin switches this file declares itself (`FOO_NVIDIA_BACKEND` and `FOO_AMD_BACKEND`);
+    // the scan adds those its parent folders declare.
+    let own: Vec<(String, String)> = declared_switches(src)
+        .into_iter()
+        .map(|(n, line)| (n, format!("line {line}")))
+        .collect();
+    let twins = twin_switches(&own);
+    let (live, dead): (Vec<DeadArm>, Vec<DeadArm>) = hip_dead_arms(tree.root_node(), src, &twins)
         .into_iter()
         .partition(|a| a.taken != Some(false));
     for c in cmds {
@@ -270,7 +277,12 @@ mod tests {
             "{}",
             pass.message
         );
-        assert!(pass.message.contains("line 3"), "{}", pass.message);
+        // `BUILD_CUDA` and `BUILD_HIP` are twins the file sets: the reason names the twin.
+        assert!(
+            pass.message.contains("twin `BUILD_HIP` (line 4)"),
+            "{}",
+            pass.message
+        );
         assert_eq!(
             super::cuda_only_sources(src.as_bytes())
                 .into_iter()
@@ -285,6 +297,63 @@ mod tests {
         assert_eq!(f.len(), 1);
         assert_ne!(f[0].status, crate::gate::Status::Pass);
         assert!(super::cuda_only_sources(cuda_only.as_bytes()).is_empty());
+    }
+
+    /// A switch with NVIDIA/CUDA/NV in its name whose twin with AMD/HIP/ROCM in its place the
+    /// file also declares selects the CUDA build: its arm is PASS naming the twin. A lone
+    /// NVIDIA switch (no AMD twin) decides nothing in a file without a HIP test.
+    #[test]
+    fn twin_switches_select_the_cuda_build() {
+        let open = |src: &str| -> Vec<(u32, String)> {
+            scan_bytes("CMakeLists.txt", FileKind::CMake, src.as_bytes())
+                .into_iter()
+                .filter(|f| f.status != crate::gate::Status::Pass)
+                .map(|f| (f.line, f.message))
+                .collect()
+        };
+        let twins = "option(FOO_AMD_BACKEND \"AMD\" OFF)\noption(FOO_NVIDIA_BACKEND \"NV\" ON)\nif(${FOO_NVIDIA_BACKEND})\n  enable_language(CUDA)\nendif()\n";
+        assert!(open(twins).is_empty(), "{:?}", open(twins));
+        let all = scan_bytes("CMakeLists.txt", FileKind::CMake, twins.as_bytes());
+        assert!(
+            all[0].message.contains("twin `FOO_AMD_BACKEND` (line 1)"),
+            "{}",
+            all[0].message
+        );
+        // Twins: only the NVIDIA option, or a lone `USE_NVIDIA_DRIVER`, stays porting work.
+        let lone = "option(FOO_NVIDIA_BACKEND \"NV\" ON)\nif(${FOO_NVIDIA_BACKEND})\n  enable_language(CUDA)\nendif()\n";
+        assert_eq!(open(lone).len(), 1);
+        let driver = "option(USE_NVIDIA_DRIVER \"NV\" ON)\nif(USE_NVIDIA_DRIVER)\n  enable_language(CUDA)\nendif()\n";
+        assert_eq!(open(driver).len(), 1);
+        // Twins without a switch word (`GGML_CUDA`/`GGML_HIP`) are twins too.
+        let decl = vec![
+            ("GGML_CUDA".to_string(), "a:1".to_string()),
+            ("GGML_HIP".to_string(), "a:2".to_string()),
+            ("USE_NV".to_string(), "a:3".to_string()),
+        ];
+        let t = super::twin_switches(&decl);
+        assert_eq!(t.len(), 1);
+        assert_eq!(
+            (t[0].cuda.as_str(), t[0].rocm.as_str()),
+            ("GGML_CUDA", "GGML_HIP")
+        );
+    }
+
+    /// A chain whose arms test twin variables for definition (`DEFINED CMAKE_CUDA_ARCHITECTURES`
+    /// … `DEFINED CMAKE_HIP_ARCHITECTURES`) selects the build: the ROCm build takes the HIP arm,
+    /// so the CUDA arm and the `else()` after it are PASS. Without the HIP arm nothing is decided.
+    #[test]
+    fn chains_over_twin_definitions_select_the_build() {
+        let open = |src: &str| -> Vec<u32> {
+            scan_bytes("CMakeLists.txt", FileKind::CMake, src.as_bytes())
+                .into_iter()
+                .filter(|f| f.status != crate::gate::Status::Pass)
+                .map(|f| f.line)
+                .collect()
+        };
+        let chain = "if(DEFINED CMAKE_CUDA_ARCHITECTURES)\n  project(p LANGUAGES CXX CUDA)\nelseif(DEFINED CMAKE_HIP_ARCHITECTURES)\n  project(p LANGUAGES CXX HIP)\nelse()\n  project(p LANGUAGES CXX CUDA)\nendif()\n";
+        assert!(open(chain).is_empty(), "{:?}", open(chain));
+        let cuda_only = "if(DEFINED CMAKE_CUDA_ARCHITECTURES)\n  project(p LANGUAGES CXX CUDA)\nelse()\n  project(p LANGUAGES CXX CUDA)\nendif()\n";
+        assert_eq!(open(cuda_only), vec![2, 4]);
     }
 
     /// Arms only another operating system takes are not the ROCm build's (Linux), in any CMake

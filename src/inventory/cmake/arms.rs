@@ -76,6 +76,133 @@ pub(crate) fn name_platform(name: &str) -> Option<bool> {
     platform_word(&parts)
 }
 
+/// A pair of switches the project declares (`option`, `set`, `cmake_dependent_option`) whose
+/// names differ only in the platform word: `FOO_NVIDIA_BACKEND` and `FOO_AMD_BACKEND`,
+/// `GGML_CUDA` and `GGML_HIP`. The one with NVIDIA/CUDA/NV selects the CUDA build; the ROCm
+/// build sets its twin.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Twin {
+    pub cuda: String,
+    pub rocm: String,
+    /// Where the ROCm twin is declared (`CMakeLists.txt:55`).
+    pub at: String,
+    /// The twins are the alternatives of one `if()` chain (`if(DEFINED CMAKE_CUDA_ARCHITECTURES)
+    /// … elseif(DEFINED CMAKE_HIP_ARCHITECTURES)`): whether one is defined selects the build.
+    /// (A declared option is defined in both builds.)
+    pub by_definition: bool,
+}
+
+/// The value in the HIP build of a word that names one of the project's twin switches, with
+/// the twin.
+fn twin_of<'t>(word: &str, twins: &'t [Twin]) -> Option<(&'t Twin, bool)> {
+    let w = word.trim_start_matches("${").trim_end_matches('}');
+    twins.iter().find_map(|t| {
+        if t.cuda.eq_ignore_ascii_case(w) {
+            Some((t, false))
+        } else if t.rocm.eq_ignore_ascii_case(w) {
+            Some((t, true))
+        } else {
+            None
+        }
+    })
+}
+
+/// The twin variables the arms of one `if()` chain test for definition, one arm each
+/// (`if(DEFINED CMAKE_CUDA_ARCHITECTURES) … elseif(DEFINED CMAKE_HIP_ARCHITECTURES)`): the chain
+/// selects the build by which is defined, and the ROCm build defines the HIP one.
+fn chain_twins(chain: tree_sitter::Node, src: &[u8]) -> Vec<Twin> {
+    let line = |b: usize| src[..b].iter().filter(|&&c| c == b'\n').count() + 1;
+    let mut tested: Vec<(String, String)> = Vec::new();
+    for cmd in ts::named_children(chain) {
+        if !matches!(cmd.node_kind(), K::IfCommand | K::ElseifCommand) {
+            continue;
+        }
+        let words = cond_words(cmd, src);
+        if let [defined, w] = words.as_slice() {
+            if defined == "DEFINED" {
+                let w = w.trim_start_matches("${").trim_end_matches('}');
+                tested.push((w.to_string(), format!("line {}", line(cmd.start_byte()))));
+            }
+        }
+    }
+    let mut twins = twin_switches(&tested);
+    for t in &mut twins {
+        t.by_definition = true;
+    }
+    twins
+}
+
+/// The switches a CMake file declares: the first argument of `option()`, `set()` and
+/// `cmake_dependent_option()`, with its 1-based line.
+pub fn declared_switches(src: &[u8]) -> Vec<(String, usize)> {
+    let Some(tree) = ts::parse(Lang::CMake, src) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    ts::each(tree.root_node(), &mut |n| {
+        if n.node_kind() != K::NormalCommand {
+            return;
+        }
+        let kids = ts::named_children(n);
+        let Some(name) = kids.iter().find(|x| x.node_kind() == K::Identifier) else {
+            return;
+        };
+        let cmd = ts::text(*name, src).to_ascii_lowercase();
+        if !matches!(cmd.as_str(), "option" | "set" | "cmake_dependent_option") {
+            return;
+        }
+        let Some(first) = kids
+            .iter()
+            .find(|x| x.node_kind() == K::ArgumentList)
+            .and_then(|l| ts::named_children(*l).into_iter().next())
+        else {
+            return;
+        };
+        let w = unquote(ts::text(first, src));
+        if !w.is_empty() && w.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            let line = src[..first.start_byte()]
+                .iter()
+                .filter(|&&c| c == b'\n')
+                .count()
+                + 1;
+            out.push((w.to_string(), line));
+        }
+    });
+    out
+}
+
+/// The twin switches among `declared` (name, where): each name with an NVIDIA/CUDA/NV word
+/// whose project also declares the same name with AMD/HIP/ROCM in its place.
+pub fn twin_switches(declared: &[(String, String)]) -> Vec<Twin> {
+    let mut out: Vec<Twin> = Vec::new();
+    for (name, _) in declared {
+        let parts: Vec<&str> = name.split('_').collect();
+        for (i, p) in parts.iter().enumerate() {
+            if !matches!(p.to_ascii_lowercase().as_str(), "nvidia" | "cuda" | "nv") {
+                continue;
+            }
+            for amd in ["AMD", "HIP", "ROCM"] {
+                let mut q = parts.clone();
+                q[i] = amd;
+                let twin = q.join("_");
+                let Some((rocm, at)) = declared.iter().find(|(n, _)| n.eq_ignore_ascii_case(&twin))
+                else {
+                    continue;
+                };
+                if !out.iter().any(|t| t.cuda == *name) {
+                    out.push(Twin {
+                        cuda: name.clone(),
+                        rocm: rocm.clone(),
+                        at: at.clone(),
+                        by_definition: false,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The value of an operating-system word on Linux, the ROCm build's OS: `WIN32`, `MSVC`,
 /// `APPLE`, `CYGWIN`, `MINGW` are false there; `UNIX`, `LINUX` true.
 fn os_word(word: &str) -> Option<bool> {
@@ -106,13 +233,13 @@ fn os_name_is(var: &str, lit: &str) -> Option<bool> {
 /// The value of an `if()` condition in the project's HIP build, when its switches decide it:
 /// `NOT`, `AND`, `OR`, `DEFINED X`, switch words and `X STREQUAL "hip"` comparisons, and the
 /// operating system (Linux).
-fn cond_under_hip(args: &[String]) -> Option<bool> {
-    cond_value(args, true)
+fn cond_under_hip(args: &[String], twins: &[Twin]) -> Option<bool> {
+    cond_value(args, Some(twins))
 }
 
-/// [`cond_under_hip`] with the project's switches read (`switches`) or only the operating
-/// system (a file that never tests for the HIP build).
-fn cond_value(args: &[String], switches: bool) -> Option<bool> {
+/// [`cond_under_hip`] with the project's switches read (`switches`, with the project's twin
+/// switches) or only the operating system (`None`: a file that never tests for the HIP build).
+fn cond_value(args: &[String], switches: Option<&[Twin]>) -> Option<bool> {
     let or: Vec<&[String]> = args.split(|a| a == "OR").collect();
     if or.len() > 1 {
         let v: Vec<Option<bool>> = or.iter().map(|a| cond_value(a, switches)).collect();
@@ -142,9 +269,17 @@ fn cond_value(args: &[String], switches: bool) -> Option<bool> {
         [var, op, lit] if op == "STREQUAL" && os_name_is(var, lit).is_some() => {
             os_name_is(var, lit)
         }
-        _ if !switches => None,
-        [defined, w] if defined == "DEFINED" => switch_under_hip(w),
-        [w] => switch_under_hip(w),
+        _ if switches.is_none() => None,
+        [defined, w] if defined == "DEFINED" => switch_under_hip(w).or_else(|| {
+            let twins: Vec<Twin> = switches
+                .unwrap_or(&[])
+                .iter()
+                .filter(|t| t.by_definition)
+                .cloned()
+                .collect();
+            twin_of(w, &twins).map(|t| t.1)
+        }),
+        [w] => switch_under_hip(w).or_else(|| twin_of(w, switches.unwrap_or(&[])).map(|t| t.1)),
         [var, op, lit] if matches!(op.as_str(), "STREQUAL" | "EQUAL") => {
             let v = var.trim_start_matches("${").trim_end_matches('}');
             let parts = vec![lit.to_ascii_lowercase()];
@@ -205,7 +340,10 @@ fn cond_words(cmd: tree_sitter::Node, src: &[u8]) -> Vec<String> {
 /// is certainly taken there (`else()` of `if(BUILD_HIP)`); and, marked so, the arms it takes or
 /// may take. In a file without a HIP test only the operating system decides (`if(WIN32)` is
 /// dead on Linux): a CUDA-only project's `if(USE_CUDA)` is porting work.
-pub(crate) fn hip_dead_arms(root: tree_sitter::Node, src: &[u8]) -> Vec<DeadArm> {
+///
+/// `twins` are the project's twin switches in scope of this file ([`twin_switches`]): a file that
+/// tests one (`if(${FOO_NVIDIA_BACKEND})`) tests for the HIP build, which sets the ROCm twin.
+pub(crate) fn hip_dead_arms(root: tree_sitter::Node, src: &[u8], twins: &[Twin]) -> Vec<DeadArm> {
     let mut chains = Vec::new();
     ts::each(root, &mut |n| {
         if n.node_kind() == K::IfCondition {
@@ -219,11 +357,24 @@ pub(crate) fn hip_dead_arms(root: tree_sitter::Node, src: &[u8]) -> Vec<DeadArm>
     };
     // The first condition that tests for the HIP build, as the reason's anchor.
     let mut hip_test: Option<(usize, String)> = None;
-    for c in &chains {
+    // Each chain's twins: the project's, and the variables its arms test one each.
+    let chain_twins: Vec<Vec<Twin>> = chains
+        .iter()
+        .map(|c| {
+            let mut t = twins.to_vec();
+            t.extend(chain_twins(*c, src));
+            t
+        })
+        .collect();
+    for (c, twins) in chains.iter().zip(&chain_twins) {
+        let twins = twins.as_slice();
         for cmd in ts::named_children(*c) {
             if matches!(cmd.node_kind(), K::IfCommand | K::ElseifCommand)
-                && cond_under_hip(&cond_words(cmd, src)).is_some()
+                && cond_under_hip(&cond_words(cmd, src), twins).is_some()
                 && cond_words(cmd, src).iter().any(|w| {
+                    if twin_of(w, twins).is_some() {
+                        return true;
+                    }
                     let parts: Vec<String> = w
                         .trim_start_matches("${")
                         .trim_end_matches('}')
@@ -242,19 +393,28 @@ pub(crate) fn hip_dead_arms(root: tree_sitter::Node, src: &[u8]) -> Vec<DeadArm>
     let hip_aware = hip_test.is_some();
     let (hip_line, hip_head) = hip_test.unwrap_or_default();
     let mut out = Vec::new();
-    for c in chains {
+    for (c, twins) in chains.into_iter().zip(&chain_twins) {
+        let twins = twins.as_slice();
         let kids = ts::named_children(c);
         let mut taken_before = false;
         // The arm taken on Linux by its operating-system test, when one is.
         let mut os_taker: Option<String> = None;
         let mut all_false = true;
+        // The first twin switch the chain tests, which names why its CUDA arms are dead.
+        let mut chain_twin: Option<&Twin> = None;
         let mut i = 0;
         while i < kids.len() {
             let cmd = kids[i];
             let (value, os_value) = match cmd.node_kind() {
                 K::IfCommand | K::ElseifCommand => {
                     let words = cond_words(cmd, src);
-                    (cond_value(&words, hip_aware), cond_value(&words, false))
+                    if chain_twin.is_none() {
+                        chain_twin = words.iter().find_map(|w| twin_of(w, twins)).map(|t| t.0);
+                    }
+                    (
+                        cond_value(&words, hip_aware.then_some(twins)),
+                        cond_value(&words, None),
+                    )
                 }
                 K::ElseCommand => (None, None),
                 _ => {
@@ -304,9 +464,15 @@ pub(crate) fn hip_dead_arms(root: tree_sitter::Node, src: &[u8]) -> Vec<DeadArm>
                             format!(" (`{test}`)")
                         }
                     ),
-                    None => format!(
-                        "in the `{arm}` arm (line {at}), which the project's HIP build never runs: this file builds for HIP under `{hip_head}` (line {hip_line})"
-                    ),
+                    None => match chain_twin {
+                        Some(t) => format!(
+                            "in the `{arm}` arm (line {at}), which the project's HIP build never runs: `{}` selects the CUDA build and the ROCm build sets its twin `{}` ({})",
+                            t.cuda, t.rocm, t.at
+                        ),
+                        None => format!(
+                            "in the `{arm}` arm (line {at}), which the project's HIP build never runs: this file builds for HIP under `{hip_head}` (line {hip_line})"
+                        ),
+                    },
                 };
                 out.push(DeadArm {
                     taken: Some(false),
@@ -331,7 +497,7 @@ pub fn cuda_only_sources(src: &[u8]) -> Vec<(String, String)> {
     let Some(tree) = ts::parse(Lang::CMake, src) else {
         return Vec::new();
     };
-    let dead: Vec<DeadArm> = hip_dead_arms(tree.root_node(), src)
+    let dead: Vec<DeadArm> = hip_dead_arms(tree.root_node(), src, &[])
         .into_iter()
         .filter(|a| a.taken == Some(false))
         .collect();
@@ -370,4 +536,21 @@ pub fn cuda_only_sources(src: &[u8]) -> Vec<(String, String)> {
     inside.sort();
     inside.dedup_by(|a, b| a.0 == b.0);
     inside
+}
+
+/// The arms of a CMake file that the project's HIP build never runs once the project's twin
+/// switches in scope are known (`if(${FOO_NVIDIA_BACKEND})` in a subdirectory whose parent
+/// declares `FOO_AMD_BACKEND`), with the reason.
+pub fn dead_arms_with_twins(src: &[u8], twins: &[Twin]) -> Vec<(std::ops::Range<usize>, String)> {
+    if twins.is_empty() {
+        return Vec::new();
+    }
+    let Some(tree) = ts::parse(Lang::CMake, src) else {
+        return Vec::new();
+    };
+    hip_dead_arms(tree.root_node(), src, twins)
+        .into_iter()
+        .filter(|a| a.taken == Some(false))
+        .map(|a| (a.range, a.why))
+        .collect()
 }
