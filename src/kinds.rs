@@ -299,6 +299,8 @@ syntax_table! {
         FunctionDefinition = "function_definition",
         Module = "module",
         TryStatement = "try_statement",
+        ExceptClause = "except_clause",
+        AliasedImport = "aliased_import",
         WithStatement = "with_statement",
         ClassDefinition = "class_definition",
         Block = "block",

@@ -172,6 +172,14 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     // also declares `FOO_AMD_BACKEND`), in the file that declares them and every one below it.
     pass_twin_switch_arms(&mut findings, &texts);
     headers_only_included_by(&mut only, &includes);
+    // What those arms leave out: extension modules nothing the ROCm build reaches builds.
+    let py_files = || -> Vec<(String, Vec<u8>)> {
+        all.iter()
+            .filter(|i| i.rel.ends_with(".py") && i.size <= s.max_file_size)
+            .filter_map(|i| std::fs::read(&i.path).ok().map(|b| (i.rel.clone(), b)))
+            .collect()
+    };
+    let left_out = crate::inventory::rocm_branch::extensions_rocm_leaves_out(&setups, &py_files);
     for f in findings.iter_mut() {
         if f.status == crate::gate::Status::Pass {
             continue;
@@ -182,6 +190,10 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
                 " ({why}; the HIP build does not compile this file)"
             ));
         }
+    }
+    if !left_out.is_empty() {
+        findings.extend(left_out);
+        findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     }
     // A sub-package with its own build and no ROCm arm, under a ROCm-aware main build, is one
     // decision; NVIDIA-only Python imports are one fact per directory.

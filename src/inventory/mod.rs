@@ -66,6 +66,7 @@ pub fn rules() -> Vec<&'static RuleInfo> {
         packages::RULES,
         native_ext::RULES,
         component::RULES,
+        rocm_branch::RULES,
         build::RULES,
         container::RULES,
         deployment::RULES,

@@ -8,9 +8,23 @@
 use super::platform::{self, Model};
 use super::python::dotted;
 use super::ts;
+use crate::finding::Finding;
 use crate::kinds::python::{Field as F, Kind as K, NodeExt};
+use crate::registry::{FileCtx, RuleInfo};
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use tree_sitter::Node;
+
+rule!(CUDA_ONLY_EXTENSION, "HP834", NativeExtension, Remediation, Correctness,
+    summary: "A `setup.py` builds a Python extension module only in an arm the ROCm build skips, and nothing the ROCm build reaches builds a module of that name.",
+    why: "On ROCm the module does not exist: the feature it provides is compiled out. Its sources are not the ROCm build's (their per-line findings are PASS), so this is the one place that says so. Code that imports the module outside a `try`/`except ImportError` fails at run time there (RUNTIME); otherwise the feature is silently absent (CORRECTNESS).",
+    bad: "if CUDA_VERSION:\n    extensions.append(CUDAExtension(\"awq_ext\", [\"awq_ext/gemm.cu\"]))",
+    good: "build `awq_ext` from hipified sources in the ROCm arm as well, or document it as CUDA-only",
+    fix: "Port the module's sources (hipify them) and build it in the ROCm arm too, or document the feature as CUDA-only (and guard its imports).",
+    refs: ["https://pytorch.org/docs/stable/cpp_extension.html"],
+);
+
+pub const RULES: &[&RuleInfo] = &[&CUDA_ONLY_EXTENSION];
 
 /// A compile flag only a ROCm (hipcc/clang) build passes.
 fn rocm_flag(s: &str) -> bool {
@@ -147,6 +161,19 @@ pub fn build_sources(root: Node, src: &[u8]) -> (Vec<(String, String)>, Vec<Stri
 /// arm's line.
 fn arm_why(n: Node, arm: &Range<usize>, why: &str, src: &[u8]) -> String {
     let line = |b: usize| src[..b].iter().filter(|c| **c == b'\n').count() + 1;
+    match arm_test(n, arm) {
+        Some((p, c)) => format!(
+            "`{} {}:` at line {} is false on ROCm",
+            keyword(p),
+            ts::text(c, src),
+            line(p.start_byte())
+        ),
+        None => format!("line {}: {why}", line(arm.start)),
+    }
+}
+
+/// The `if`/`elif` (and its condition) whose body is the arm `arm` that holds `n`.
+fn arm_test<'t>(n: Node<'t>, arm: &Range<usize>) -> Option<(Node<'t>, Node<'t>)> {
     let mut at = n;
     while let Some(p) = at.parent() {
         at = p;
@@ -157,21 +184,17 @@ fn arm_why(n: Node, arm: &Range<usize>, why: &str, src: &[u8]) -> String {
         if body.as_ref() != Some(arm) && p.byte_range() != *arm {
             continue;
         }
-        let Some(c) = p.field(F::Condition) else {
-            break;
-        };
-        let kw = if p.node_kind() == K::IfStatement {
-            "if"
-        } else {
-            "elif"
-        };
-        return format!(
-            "`{kw} {}:` at line {} is false on ROCm",
-            ts::text(c, src),
-            line(p.start_byte())
-        );
+        return p.field(F::Condition).map(|c| (p, c));
     }
-    format!("line {}: {why}", line(arm.start))
+    None
+}
+
+fn keyword(p: Node) -> &'static str {
+    if p.node_kind() == K::IfStatement {
+        "if"
+    } else {
+        "elif"
+    }
 }
 
 /// The path a source file name stands for when it is the last argument of `os.path.join(...)`
@@ -320,6 +343,299 @@ pub fn pass_cuda_only_sources(
     }
 }
 
+/// The calls that build a Python extension module (`setuptools.Extension`,
+/// `torch.utils.cpp_extension.CUDAExtension`/`CppExtension`).
+const EXTENSION_CALLS: &[&str] = &["Extension", "CUDAExtension", "CppExtension"];
+
+fn is_source(text: &str) -> bool {
+    SOURCE_EXTS.iter().any(|e| text.ends_with(e)) && !text.contains(char::is_whitespace)
+}
+
+/// An extension-building call: the module it builds (`None` unless a plain string literal, first
+/// argument or `name=`) and how many source files it names.
+fn extension_call(n: Node, src: &[u8]) -> Option<(Option<String>, usize)> {
+    if n.node_kind() != K::Call {
+        return None;
+    }
+    let f = dotted(n.field(F::Function)?, src)?;
+    if !EXTENSION_CALLS.contains(&f.rsplit('.').next()?) {
+        return None;
+    }
+    let args = n.field(F::Arguments)?;
+    let mut name = None;
+    for (i, a) in ts::named_children(args).into_iter().enumerate() {
+        if a.node_kind() == K::KeywordArgument {
+            if a.field(F::Name).map(|k| ts::text(k, src)) == Some("name") {
+                name = a.field(F::Value);
+            }
+        } else if i == 0 {
+            name = Some(a);
+        }
+    }
+    let name = name
+        .and_then(|v| super::python::string(v, src))
+        .map(|(t, _)| t)
+        .filter(|t| {
+            !t.is_empty()
+                && t.chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+        });
+    let mut sources = 0;
+    ts::each(args, &mut |s| {
+        if super::python::string(s, src).is_some_and(|(t, _)| is_source(&t)) {
+            sources += 1;
+        }
+    });
+    Some((name, sources))
+}
+
+/// Extensions that a `setup.py` arm the ROCm build skips builds, grouped by that arm.
+struct SkippedArm {
+    setup: String,
+    /// The `if`/`elif` header (else the arm's start), and why the ROCm build skips it.
+    header: Range<usize>,
+    why: String,
+    exts: Vec<(String, usize)>,
+}
+
+/// Findings (HP834) for extension modules that `setup.py` files build only in arms the ROCm build
+/// skips (`if CUDA_VERSION: extensions.append(CUDAExtension("awq_ext", [...]))`) while no call
+/// the ROCm build reaches, in any of them, builds a module of that name: one per arm, naming the
+/// modules. `py` gives the project's Python files (read only when there is such a module); a
+/// module one of them imports outside a `try`/`except ImportError` makes the finding RUNTIME.
+pub fn extensions_rocm_leaves_out(
+    setups: &[(String, Vec<u8>)],
+    py: &dyn Fn() -> Vec<(String, Vec<u8>)>,
+) -> Vec<Finding> {
+    let mut arms: Vec<SkippedArm> = Vec::new();
+    let mut built = BTreeSet::new();
+    for (rel, bytes) in setups {
+        let Some(tree) = ts::parse(ts::Lang::Python, bytes) else {
+            continue;
+        };
+        let model = Model::of(tree.root_node(), bytes);
+        let dead = if model.branches() {
+            model.rocm_dead()
+        } else {
+            &[]
+        };
+        let mut mine: BTreeMap<usize, SkippedArm> = BTreeMap::new();
+        // A module the ROCm build reaches under a name we cannot read may be any of them.
+        let mut opaque = false;
+        ts::each(tree.root_node(), &mut |n| {
+            let Some((name, sources)) = extension_call(n, bytes) else {
+                return;
+            };
+            let Some((arm, why)) = dead.iter().find(|(a, _)| a.contains(&n.start_byte())) else {
+                match name {
+                    Some(name) => {
+                        built.insert(name);
+                    }
+                    None => opaque = true,
+                }
+                return;
+            };
+            let Some(name) = name else {
+                return;
+            };
+            let header = match arm_test(n, arm) {
+                Some((p, c)) => p.start_byte()..c.end_byte(),
+                None => {
+                    let end = bytes[arm.start..]
+                        .iter()
+                        .position(|b| *b == b'\n')
+                        .map_or(arm.end, |i| arm.start + i);
+                    arm.start..end
+                }
+            };
+            let a = mine.entry(header.start).or_insert_with(|| SkippedArm {
+                setup: rel.clone(),
+                header,
+                why: arm_why(n, arm, why, bytes),
+                exts: Vec::new(),
+            });
+            if !a.exts.iter().any(|(e, _)| *e == name) {
+                a.exts.push((name, sources));
+            }
+        });
+        if !opaque {
+            arms.extend(mine.into_values());
+        }
+    }
+    for a in arms.iter_mut() {
+        a.exts.retain(|(e, _)| !built.contains(e));
+    }
+    arms.retain(|a| !a.exts.is_empty());
+    if arms.is_empty() {
+        return Vec::new();
+    }
+    let files = py();
+    let mut out = Vec::new();
+    for a in arms {
+        let Some((_, bytes)) = setups.iter().find(|(r, _)| *r == a.setup) else {
+            continue;
+        };
+        let names: Vec<String> = a.exts.iter().map(|(e, _)| format!("`{e}`")).collect();
+        let listed: Vec<String> = a
+            .exts
+            .iter()
+            .map(|(e, n)| match n {
+                0 => format!("`{e}`"),
+                1 => format!("`{e}` (1 source)"),
+                n => format!("`{e}` ({n} sources)"),
+            })
+            .collect();
+        let importer = a.exts.iter().find_map(|(e, _)| {
+            files.iter().find_map(|(rel, b)| {
+                unguarded_import(b, e).map(|line| format!("`{rel}:{line}` imports `{e}`"))
+            })
+        });
+        let (one, it) = if a.exts.len() == 1 {
+            ("this module does", "it")
+        } else {
+            ("these modules do", "them")
+        };
+        let effect = match &importer {
+            Some(i) => format!("{i} outside a `try`/`except ImportError`, which fails there"),
+            None => {
+                format!("nothing imports {it} unguarded, so the feature is silently absent there")
+            }
+        };
+        let message = format!(
+            "In `{}`, {}, so the ROCm build leaves out {}: {one} not exist on ROCm; {effect}. Port the sources (hipify them) and build {it} in the ROCm arm, or document {it} as CUDA-only",
+            a.setup,
+            a.why,
+            and_list(&listed),
+        );
+        let lines = crate::source::LineIndex::new(bytes);
+        let ctx = FileCtx {
+            path: &a.setup,
+            src: bytes,
+            lines: &lines,
+        };
+        let mut f = ctx.finding(
+            &CUDA_ONLY_EXTENSION,
+            a.header.clone(),
+            message,
+            Some(format!(
+                "hipify the sources of {} and build {it} in the ROCm arm of `{}`, or document {it} as CUDA-only",
+                and_list(&names),
+                a.setup
+            )),
+        );
+        if importer.is_some() {
+            f.phase = crate::gate::Phase::Runtime;
+        }
+        out.push(f);
+    }
+    out
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [a] => a.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// The line of the first import of module `name` in a Python file (`import name`, `from name
+/// import x`, `from pkg import mod` for `pkg.mod`, `importlib.import_module("name")`) that is not
+/// inside the body of a `try` whose `except` catches `ImportError`.
+fn unguarded_import(bytes: &[u8], name: &str) -> Option<usize> {
+    let last = name.rsplit('.').next().unwrap_or(name);
+    memchr::memmem::find(bytes, last.as_bytes())?;
+    let tree = ts::parse(ts::Lang::Python, bytes)?;
+    let is = |m: &str| m == name || m.strip_prefix(name).is_some_and(|r| r.starts_with('.'));
+    let mut hit = None;
+    ts::each(tree.root_node(), &mut |n| {
+        if hit.is_some() {
+            return;
+        }
+        let first_dotted = |x: Node| -> Option<String> {
+            match x.node_kind() {
+                K::DottedName => Some(ts::text(x, bytes).to_string()),
+                K::AliasedImport => ts::named_children(x)
+                    .first()
+                    .filter(|d| d.node_kind() == K::DottedName)
+                    .map(|d| ts::text(*d, bytes).to_string()),
+                _ => None,
+            }
+        };
+        let imports = match n.node_kind() {
+            K::ImportStatement => ts::named_children(n)
+                .into_iter()
+                .filter_map(first_dotted)
+                .any(|m| is(&m)),
+            K::ImportFromStatement => {
+                let kids = ts::named_children(n);
+                match kids.first().and_then(|m| first_dotted(*m)) {
+                    Some(m) => {
+                        is(&m)
+                            || kids[1..]
+                                .iter()
+                                .filter_map(|x| first_dotted(*x))
+                                .any(|x| format!("{m}.{x}") == name)
+                    }
+                    None => false,
+                }
+            }
+            K::Call => {
+                let f = n.field(F::Function).and_then(|f| dotted(f, bytes));
+                let dynamic = f
+                    .as_deref()
+                    .is_some_and(|f| f == "__import__" || f.ends_with("import_module"));
+                dynamic
+                    && n.field(F::Arguments)
+                        .and_then(|a| ts::named_children(a).first().copied())
+                        .and_then(|a| super::python::string(a, bytes))
+                        .is_some_and(|(t, _)| t == name)
+            }
+            _ => false,
+        };
+        if imports && !import_guarded(n, bytes) {
+            hit = Some(n.start_position().row + 1);
+        }
+    });
+    hit
+}
+
+/// Whether `n` sits in the body of a `try` with an `except` that catches a failed import
+/// (`ImportError`, `ModuleNotFoundError`, `Exception`, or a bare `except:`), or under an `if`
+/// (`if MARLIN_AVAILABLE: import m`): then the import need not run on ROCm.
+fn import_guarded(n: Node, src: &[u8]) -> bool {
+    let mut at = n;
+    while let Some(p) = at.parent() {
+        if p.node_kind() == K::IfStatement {
+            return true;
+        }
+        if p.node_kind() == K::TryStatement
+            && p.field(F::Body).map(|b| b.id()) == Some(at.id())
+            && ts::named_children(p).into_iter().any(|c| {
+                if c.node_kind() != K::ExceptClause {
+                    return false;
+                }
+                let caught: Vec<Node> = ts::named_children(c)
+                    .into_iter()
+                    .filter(|x| x.node_kind() != K::Block)
+                    .collect();
+                caught.is_empty()
+                    || caught.iter().any(|x| {
+                        let t = ts::text(*x, src);
+                        t.contains("ImportError")
+                            || t.contains("ModuleNotFoundError")
+                            || t.contains("Exception")
+                    })
+            })
+        {
+            return true;
+        }
+        at = p;
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -407,6 +723,97 @@ mod tests {
             let setups = vec![("setup.py".to_string(), twin.into_bytes())];
             assert!(cuda_only_files(&setups).is_empty(), "{cond}");
         }
+    }
+
+    fn left_out(setup: &str, py: &[(&str, &str)]) -> Vec<Finding> {
+        let setups = vec![("setup.py".to_string(), setup.as_bytes().to_vec())];
+        let py: Vec<(String, Vec<u8>)> = py
+            .iter()
+            .map(|(r, b)| (r.to_string(), b.as_bytes().to_vec()))
+            .collect();
+        extensions_rocm_leaves_out(&setups, &|| py.clone())
+    }
+
+    const CUDA_ARM: &str = "CUDA_VERSION = os.getenv(\"CUDA_VERSION\", None) or torch.version.cuda\nROCM_VERSION = torch.version.hip\nexts = []\nif CUDA_VERSION:\n    exts.append(CUDAExtension(\"a_ext\", [\"ext/a.cpp\", \"ext/a.cu\"]))\n    exts.append(CUDAExtension(name=\"v2_ext\", sources=[\"ext/v2.cu\"]))\nexts.append(CUDAExtension(\"b_ext\", [\"ext/b/b.cu\"]))\n";
+
+    /// Extensions built only in an arm the ROCm build skips: one finding at the condition,
+    /// naming them; RUNTIME when a module imports one unguarded, else CORRECTNESS.
+    #[test]
+    fn extensions_only_a_cuda_arm_builds() {
+        let got = left_out(CUDA_ARM, &[("pkg/ops.py", "import torch\nimport a_ext\n")]);
+        assert_eq!(got.len(), 1);
+        let f = &got[0];
+        assert_eq!(
+            (f.rule.as_str(), f.path.as_str(), f.line),
+            ("HP834", "setup.py", 4)
+        );
+        assert_eq!(f.status, crate::gate::Status::Remediation);
+        assert_eq!(f.phase, crate::gate::Phase::Runtime);
+        assert!(
+            f.message.contains("`if CUDA_VERSION:` at line 4")
+                && f.message
+                    .contains("`a_ext` (2 sources) and `v2_ext` (1 source)")
+                && f.message.contains("`pkg/ops.py:2` imports `a_ext`")
+                && !f.message.contains("b_ext"),
+            "{}",
+            f.message
+        );
+        for py in [
+            "from a_ext import gemm\n",
+            "def f():\n    return importlib.import_module(\"v2_ext\")\n",
+        ] {
+            let got = left_out(CUDA_ARM, &[("m.py", py)]);
+            assert_eq!(got[0].phase, crate::gate::Phase::Runtime, "{py}");
+        }
+        // A dotted module name imported from its package.
+        let dotted = CUDA_ARM.replace("\"a_ext\"", "\"pkg.a_ext\"");
+        let got = left_out(&dotted, &[("m.py", "from pkg import a_ext\n")]);
+        assert_eq!(got[0].phase, crate::gate::Phase::Runtime);
+        // Nothing imports them: the feature is silently absent.
+        let got = left_out(CUDA_ARM, &[("m.py", "import b_ext\n")]);
+        assert_eq!(got[0].phase, crate::gate::Phase::Correctness);
+        assert!(
+            got[0].message.contains("silently absent"),
+            "{}",
+            got[0].message
+        );
+    }
+
+    #[test]
+    fn extensions_the_rocm_build_also_builds_or_imports_it_guards() {
+        // Guarded imports: the module may be missing.
+        for py in [
+            "try:\n    import a_ext\nexcept ImportError:\n    a_ext = None\n",
+            "try:\n    from a_ext import f\nexcept (ModuleNotFoundError, OSError):\n    pass\n",
+            "if HAVE_KERNELS:\n    import a_ext\n",
+        ] {
+            let got = left_out(CUDA_ARM, &[("m.py", py)]);
+            assert_eq!(got[0].phase, crate::gate::Phase::Correctness, "{py}");
+        }
+        // `except ValueError` does not catch a failed import.
+        let py = "try:\n    import a_ext\nexcept ValueError:\n    pass\n";
+        assert_eq!(
+            left_out(CUDA_ARM, &[("m.py", py)])[0].phase,
+            crate::gate::Phase::Runtime
+        );
+        // A name the ROCm build also builds (outside the arm) is not left out.
+        let both = CUDA_ARM.replace("\"b_ext\"", "\"a_ext\"");
+        let got = left_out(&both, &[]);
+        assert_eq!(got.len(), 1);
+        assert!(!got[0].message.contains("a_ext"), "{}", got[0].message);
+        let all = format!("{both}exts.append(CUDAExtension(\"v2_ext\", [\"x.cu\"]))\n");
+        assert!(left_out(&all, &[("m.py", "import a_ext\n")]).is_empty());
+        // The ROCm arm rebuilds the same module from other sources.
+        let rocm = "IS_ROCM = IS_HIP_EXTENSION\nif IS_ROCM:\n    ext = CUDAExtension(\"m_cuda\", [\"hip/a.hip\"])\nelse:\n    ext = CUDAExtension(\"m_cuda\", [\"cuda/a.cu\"])\n";
+        assert!(left_out(rocm, &[("m.py", "import m_cuda\n")]).is_empty());
+        // Its twin: the ROCm arm builds another module.
+        let other = rocm.replacen("\"m_cuda\"", "\"m_hip\"", 1);
+        let got = left_out(&other, &[("m.py", "import m_cuda\n")]);
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got[0].phase, crate::gate::Phase::Runtime);
+        // A module built under a name we cannot read may be any of them.
+        let opaque = format!("{CUDA_ARM}exts.append(CUDAExtension(name, [\"x.cu\"]))\n");
+        assert!(left_out(&opaque, &[]).is_empty());
     }
 
     #[test]
