@@ -1,11 +1,11 @@
 //! Which arms of a Makefile's conditionals the project's ROCm build takes: the reading of
-//! CMake's `if()` arms ([`super::cmake::hip_dead_arms`]) for `ifdef`/`ifndef`/`ifeq`/`ifneq`.
+//! CMake's `if()` arms (`cmake::hip_dead_arms`) for `ifdef`/`ifndef`/`ifeq`/`ifneq`.
 //! A Makefile that already builds for ROCm picks it with a switch (`ifdef HIPCONFIG`,
 //! `ifeq ($(USE_HIP),1)`, `ifneq ($(ROCM_PATH),)`, `ifeq ($(BACKEND),cuda)`) and holds the CUDA
 //! build in the other arm: what that arm does (nvcc, `-arch`, `-lcudart`) is the CUDA build's.
 //!
 //! The model: a condition names a platform through its switch's words (the CMake model's
-//! [`name_platform`]: `HIPCONFIG`, `USE_HIP`, `ROCM_PATH`) or a compared literal (`cuda`,
+//! `name_platform`: `HIPCONFIG`, `USE_HIP`, `ROCM_PATH`) or a compared literal (`cuda`,
 //! `hip`), which gives its value in the HIP build. A switch is the HIP build's only when an arm
 //! the HIP build takes under it uses the ROCm toolchain (hipcc, `-lamdhip64`, hipfft/rocBLAS,
 //! `-D…HIP…`, `--offload-arch`) somewhere in the file: a name alone decides nothing (`ifdef
