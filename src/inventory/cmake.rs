@@ -247,6 +247,14 @@ fn command(out: &mut Out, cmd: &str, name_range: std::ops::Range<usize>, args: &
 mod tests {
     use super::super::{kind::FileKind, scan_bytes};
 
+    /// The lines of the findings that are not PASS, in report order.
+    fn open_lines(all: &[crate::finding::Finding]) -> Vec<u32> {
+        all.iter()
+            .filter(|f| f.status != crate::gate::Status::Pass)
+            .map(|f| f.line)
+            .collect()
+    }
+
     fn rules(src: &str) -> Vec<(String, u32)> {
         scan_bytes("CMakeLists.txt", FileKind::CMake, src.as_bytes())
             .into_iter()
@@ -260,11 +268,7 @@ mod tests {
     fn cuda_arms_of_a_hip_aware_build_are_pass() {
         let src = "if(${COMPUTE_BACKEND} STREQUAL \"cuda\")\n    set(BUILD_CUDA ON)\nelseif(${COMPUTE_BACKEND} STREQUAL \"hip\")\n    set(BUILD_HIP ON)\nendif()\nif(BUILD_CUDA)\n    enable_language(CUDA)\n    find_package(CUDAToolkit REQUIRED)\n    string(APPEND CMAKE_CUDA_FLAGS \" --use_fast_math\")\n    list(APPEND SRC_FILES csrc/gemm_4bit_sm80.cu csrc/ops.cu)\nelseif(BUILD_HIP)\n    enable_language(HIP)\n    list(APPEND SRC_FILES csrc/ops.cu)\nendif()\nif(NOT USE_ROCM)\n    set(CMAKE_CUDA_ARCHITECTURES 80)\nelse()\n    set(X 1)\nendif()\nif(BUILD_HIP)\nelse()\n    target_link_libraries(x CUDA::cublas)\nendif()\nif(WIN32 AND BUILD_HIP)\nelse()\n    set(CMAKE_CUDA_ARCHITECTURES 90)\nendif()\ntarget_link_libraries(bnb CUDA::cudart)\n";
         let all = scan_bytes("CMakeLists.txt", FileKind::CMake, src.as_bytes());
-        let open: Vec<u32> = all
-            .iter()
-            .filter(|f| f.status != crate::gate::Status::Pass)
-            .map(|f| f.line)
-            .collect();
+        let open = open_lines(&all);
         // Open: the arch list after `WIN32 AND BUILD_HIP` (HIP on Linux runs it) and the
         // unconditional CUDA::cudart link.
         assert_eq!(open, vec![26, 28]);
@@ -343,12 +347,12 @@ mod tests {
     /// so the CUDA arm and the `else()` after it are PASS. Without the HIP arm nothing is decided.
     #[test]
     fn chains_over_twin_definitions_select_the_build() {
-        let open = |src: &str| -> Vec<u32> {
-            scan_bytes("CMakeLists.txt", FileKind::CMake, src.as_bytes())
-                .into_iter()
-                .filter(|f| f.status != crate::gate::Status::Pass)
-                .map(|f| f.line)
-                .collect()
+        let open = |src: &str| {
+            open_lines(&scan_bytes(
+                "CMakeLists.txt",
+                FileKind::CMake,
+                src.as_bytes(),
+            ))
         };
         let chain = "if(DEFINED CMAKE_CUDA_ARCHITECTURES)\n  project(p LANGUAGES CXX CUDA)\nelseif(DEFINED CMAKE_HIP_ARCHITECTURES)\n  project(p LANGUAGES CXX HIP)\nelse()\n  project(p LANGUAGES CXX CUDA)\nendif()\n";
         assert!(open(chain).is_empty(), "{:?}", open(chain));
@@ -362,11 +366,7 @@ mod tests {
     fn other_operating_systems_arms_pass() {
         let src = "if(WIN32)\n  set(CMAKE_CUDA_FLAGS \"-Xcompiler /MD\")\nelseif(APPLE)\n  enable_language(CUDA)\nelse()\n  set(CMAKE_CUDA_ARCHITECTURES 80)\nendif()\nif(MSVC OR CMAKE_SYSTEM_NAME STREQUAL \"Darwin\")\n  find_package(CUDAToolkit)\nendif()\nif(UNIX)\n  set(CMAKE_CUDA_ARCHITECTURES 90)\nelse()\n  find_package(CUDA)\nendif()\n";
         let all = scan_bytes("CMakeLists.txt", FileKind::CMake, src.as_bytes());
-        let open: Vec<u32> = all
-            .iter()
-            .filter(|f| f.status != crate::gate::Status::Pass)
-            .map(|f| f.line)
-            .collect();
+        let open = open_lines(&all);
         assert_eq!(open, vec![6, 12], "{all:#?}");
         let win = all.iter().find(|f| f.line == 2).expect("the MSVC flags");
         assert!(win.message.contains("`if(WIN32)`"), "{}", win.message);

@@ -515,11 +515,7 @@ mod tests {
     #[test]
     fn cuda_steps_of_a_job_with_a_rocm_lane_are_dead() {
         let m = model(MATRIX.as_bytes());
-        let dead: Vec<usize> = m
-            .dead
-            .iter()
-            .map(|(r, _)| MATRIX[..r.start].lines().count())
-            .collect();
+        let dead = dead_lines(&m, MATRIX);
         // The `cuda` step (line 11) and the action call (line 18); not hipcc nor the `||` step.
         assert_eq!(dead, [11, 18], "{:?}", m.dead);
         assert!(m.dead[0].1.contains("`if: matrix.toolkit_type == 'cuda'`"));
@@ -546,6 +542,14 @@ mod tests {
         assert!(model(computed.as_bytes()).dead.is_empty());
     }
 
+    /// The line each dead range of `m` starts on.
+    fn dead_lines(m: &Model, src: &str) -> Vec<usize> {
+        m.dead
+            .iter()
+            .map(|(r, _)| src[..r.start].lines().count())
+            .collect()
+    }
+
     #[test]
     fn platforms() {
         assert_eq!(platform_of("rocm7.2"), Platform::Rocm);
@@ -558,11 +562,7 @@ mod tests {
     fn windows_and_macos_lanes_are_not_the_rocm_build() {
         let src = "jobs:\n  win:\n    runs-on: [windows-2022]\n    steps:\n      - run: nvcc k.cu\n  both:\n    runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [ubuntu-22.04, macos-14]\n    steps:\n      - if: runner.os == 'macOS'\n        run: nvcc k.cu\n      - if: runner.os == 'Linux'\n        run: nvcc k.cu\n      - run: nvcc k.cu\n";
         let m = model(src.as_bytes());
-        let dead: Vec<usize> = m
-            .dead
-            .iter()
-            .map(|(r, _)| src[..r.start].lines().count())
-            .collect();
+        let dead = dead_lines(&m, src);
         // The Windows job and the macOS-only step; the Linux step and the step every lane runs
         // stay.
         assert_eq!(dead, [3, 12], "{:?}", m.dead);
@@ -583,11 +583,7 @@ mod tests {
     fn include_entries_runner_labels_and_cuda_only_jobs() {
         let src = "jobs:\n  test:\n    runs-on: ${{ matrix.runner }}\n    strategy:\n      matrix:\n        include:\n          - runner: linux.rocm.gpu.mi300\n          - runner: linux.g5.4xlarge.nvidia.gpu\n            cuda: '12.4'\n    steps:\n      - if: matrix.cuda\n        run: nvidia-smi\n  nv:\n    runs-on: [self-hosted, h100]\n    steps:\n      - run: nvidia-smi\n  lint:\n    runs-on: ubuntu-latest\n    steps:\n      - run: ruff .\n";
         let m = model(src.as_bytes());
-        let dead: Vec<usize> = m
-            .dead
-            .iter()
-            .map(|(r, _)| src[..r.start].lines().count())
-            .collect();
+        let dead = dead_lines(&m, src);
         // The `if: matrix.cuda` step, and the whole NVIDIA job; the lint job stays.
         assert_eq!(dead, [11, 14], "{:?}", m.dead);
         assert!(m.dead[1].1.contains("job `test`"), "{}", m.dead[1].1);
