@@ -30,10 +30,10 @@
 //! rocm_switch = true                       # define the detected USE_ROCM-like switch
 //! ```
 
+use crate::catalog;
 use crate::finding::{Decision, DecisionKind, Finding};
 use crate::gate::Status;
 use crate::report::Report;
-use crate::rules;
 use crate::version::Version;
 use globset::{Glob, GlobMatcher};
 use serde::Deserialize;
@@ -339,7 +339,7 @@ fn glob(g: &str) -> Result<GlobMatcher, String> {
 }
 
 fn known_rule(code: &str) -> Result<String, String> {
-    rules::by_code(code)
+    catalog::by_code(code)
         .map(|r| r.id.code.to_string())
         .ok_or_else(|| format!("no rule `{code}` (see `hipport explain all`)"))
 }

@@ -120,6 +120,13 @@ pub fn excerpt(code: &[u8]) -> String {
     }
 }
 
+/// A file that could not be analysed, with the reason.
+#[derive(Clone, Debug, Serialize)]
+pub struct FileError {
+    pub path: String,
+    pub error: String,
+}
+
 #[cfg(test)]
 impl Finding {
     /// A bare finding for tests of passes that fold or re-status findings: `rule` at `path`

@@ -9,6 +9,7 @@ pub(crate) mod registry;
 /// Public for `cargo xtask fuzz`, which checks a mutated baseline against the CLI.
 pub mod baseline;
 pub mod board;
+pub(crate) mod catalog;
 pub mod cli;
 pub mod compare;
 pub mod compat;

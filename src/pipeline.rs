@@ -8,6 +8,7 @@ use crate::gate::Status;
 use crate::mappings::Mappings;
 use crate::model::project::{Project, Visible};
 use crate::parse::{self, Health};
+use crate::safety::guarded;
 use crate::source::{self, SourceFile};
 use crate::translate::{self, Options, Stats};
 use crate::walk::Input;
@@ -106,19 +107,6 @@ pub fn process_in(input: &Input, work: &Work, m: &Mappings, project: &Project) -
         input: input.clone(),
         result,
     }
-}
-
-/// Runs one file's work; a panic inside becomes that file's error (with the panic message), so
-/// one bad file never ends a run. Every per-file pass (sources, inventory) goes through here.
-pub fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|p| {
-        let msg = p
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| p.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "unknown panic".into());
-        format!("internal error while processing (please report): {msg}")
-    })
 }
 
 /// The pipeline on bytes in memory (tests, benchmarks, stdin).

@@ -2,7 +2,7 @@
 //! one, and [`FileCtx`], which turns a byte range into a finding.
 //!
 //! It sits below `rules` (source hazards) and `inventory` (repository hazards) so that neither
-//! family imports the other to declare a rule. The list of every rule (`rules::all()`) lives
+//! family imports the other to declare a rule. The list of every rule (`catalog::all()`) lives
 //! above both, in `rules`, because it names the families. This module imports only the finding
 //! , gate and line-index vocabulary.
 

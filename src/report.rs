@@ -82,12 +82,7 @@ impl TargetInfo {
     }
 }
 
-/// A file that could not be analysed, with the reason.
-#[derive(Clone, Debug, Serialize)]
-pub struct FileError {
-    pub path: String,
-    pub error: String,
-}
+pub use crate::finding::FileError;
 
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Summary {

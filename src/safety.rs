@@ -573,6 +573,19 @@ pub fn install_signal_cleanup() {
 #[cfg(not(unix))]
 pub fn install_signal_cleanup() {}
 
+/// Runs one file's work; a panic inside becomes that file's error (with the panic message), so
+/// one bad file never ends a run. Every per-file pass (sources, inventory) goes through here.
+pub fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|p| {
+        let msg = p
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| p.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        format!("internal error while processing (please report): {msg}")
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

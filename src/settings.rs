@@ -71,7 +71,7 @@ impl RuleFilter {
                 .map(|t| t.trim())
                 .filter(|t| !t.is_empty())
                 .map(|t| {
-                    crate::rules::by_code(t)
+                    crate::catalog::by_code(t)
                         .map(|r| r.id.code.to_string())
                         .ok_or_else(|| {
                             format!(
@@ -140,13 +140,7 @@ pub struct Settings {
     pub rules: RuleFilter,
 }
 
-/// The newest ROCm release the release table knows: the one default target of the tool.
-pub fn default_rocm() -> Version {
-    crate::record::target::rocm_releases()
-        .last()
-        .copied()
-        .unwrap_or_else(|| crate::mappings::get().newest)
-}
+pub use crate::record::target::default_rocm;
 
 /// Parses a `--rocm` / `target.rocm` value: `X.Y` or `X.Y.Z`, never a floating name.
 pub fn parse_rocm(what: &str, v: &str) -> Result<Version, String> {

@@ -168,8 +168,8 @@ impl<'p> SourceFile<'p> {
         self.tree = None;
     }
     /// The context a rule needs to report a finding in this file.
-    pub fn ctx(&self) -> crate::rules::FileCtx<'_> {
-        crate::rules::FileCtx {
+    pub fn ctx(&self) -> crate::registry::FileCtx<'_> {
+        crate::registry::FileCtx {
             path: self.path,
             src: &self.bytes,
             lines: &self.lines,

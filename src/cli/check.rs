@@ -7,10 +7,10 @@ use super::output;
 use super::project::{root_of, write_file};
 use super::scan::ScanFormat;
 use crate::baseline::{self, Baseline};
+use crate::catalog;
 use crate::finding::{Category, Finding};
 use crate::gate::{exit, Status};
 use crate::report::{BaselineSummary, Report};
-use crate::rules;
 use crate::settings::{Request, Settings};
 use clap::Args;
 use std::io::Write;
@@ -74,7 +74,7 @@ impl FailOn {
                 f.statuses.push(st);
             } else if let Some(c) = Category::parse(t.strip_prefix("category=").unwrap_or(t)) {
                 f.categories.push(c);
-            } else if let Some(r) = rules::by_code(t.strip_prefix("rule=").unwrap_or(t)) {
+            } else if let Some(r) = catalog::by_code(t.strip_prefix("rule=").unwrap_or(t)) {
                 f.rules.push(r.id.code.to_string());
             } else {
                 return Err(format!(

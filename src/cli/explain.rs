@@ -1,7 +1,7 @@
 //! `hipport explain CODE`: a rule's documentation, from its fixed sections.
 
+use crate::catalog;
 use crate::gate::exit;
-use crate::rules;
 use clap::Args;
 
 #[derive(Args, Debug)]
@@ -12,7 +12,7 @@ pub struct ExplainArgs {
 
 pub fn run(a: ExplainArgs) -> anyhow::Result<i32> {
     if a.code == "all" || a.code == "list" {
-        for r in rules::all() {
+        for r in catalog::all() {
             crate::outln!(
                 "{}  {:<28} {:<18} {:<12} {}",
                 r.id.code,
@@ -24,7 +24,7 @@ pub fn run(a: ExplainArgs) -> anyhow::Result<i32> {
         }
         return Ok(exit::OK);
     }
-    let Some(r) = rules::by_code(&a.code) else {
+    let Some(r) = catalog::by_code(&a.code) else {
         crate::errln!("hipport: no rule `{}` (try `hipport explain all`)", a.code);
         return Ok(exit::ERROR);
     };

@@ -66,7 +66,7 @@ impl ViewArgs {
             .rule
             .iter()
             .map(|c| {
-                crate::rules::by_code(c.trim())
+                crate::catalog::by_code(c.trim())
                     .map(|r| r.id.code)
                     .ok_or_else(|| {
                         anyhow::anyhow!(

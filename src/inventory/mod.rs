@@ -46,9 +46,9 @@ pub mod words;
 pub mod yaml;
 pub mod yaml_tree;
 
+use crate::finding::FileError;
 use crate::finding::Finding;
 use crate::registry::{FileCtx, RuleInfo};
-use crate::report::FileError;
 use crate::source::LineIndex;
 use crate::version::Version;
 use crate::walk::{self, Input, WalkOptions};
@@ -57,7 +57,7 @@ use rayon::prelude::*;
 use std::ops::Range;
 use std::path::PathBuf;
 
-/// Every inventory rule, for the registry in `rules::all()` (which sits above this family).
+/// Every inventory rule, for the registry in `catalog::all()` (which sits above this family).
 pub fn rules() -> Vec<&'static RuleInfo> {
     let mut v: Vec<&'static RuleInfo> = Vec::new();
     for family in [
@@ -105,7 +105,12 @@ fn keep_text(rel: &str, kind: FileKind, has_findings: bool) -> bool {
 /// Walks `paths` (same filters as the C++ scan, every extension) and inventories every file of
 /// a known kind.
 pub fn scan_repo(paths: &[PathBuf], opts: &WalkOptions, max_file_size: u64) -> Inventory {
-    scan_repo_for(paths, opts, max_file_size, crate::settings::default_rocm())
+    scan_repo_for(
+        paths,
+        opts,
+        max_file_size,
+        crate::record::target::default_rocm(),
+    )
 }
 
 /// [`scan_repo`] for a target ROCm release: image and wheel-index suggestions follow it.
@@ -129,7 +134,7 @@ pub fn scan_repo_for(
 
 /// Inventories already-walked inputs.
 pub fn scan_inputs(inputs: &[Input], max_file_size: u64) -> Inventory {
-    scan_inputs_for(inputs, max_file_size, crate::settings::default_rocm())
+    scan_inputs_for(inputs, max_file_size, crate::record::target::default_rocm())
 }
 
 /// [`scan_inputs`] for a target ROCm release.
@@ -157,7 +162,7 @@ pub fn scan_inputs_for(inputs: &[Input], max_file_size: u64, rocm: Version) -> I
                 return (Vec::new(), Some(err), true, None);
             }
             match std::fs::read(&input.path) {
-                Ok(bytes) => match crate::pipeline::guarded(|| {
+                Ok(bytes) => match crate::safety::guarded(|| {
                     scan_bytes_for(&input.rel, kind, &bytes, rocm)
                 }) {
                     Ok(f) => {
@@ -203,7 +208,7 @@ pub fn scan_inputs_for(inputs: &[Input], max_file_size: u64, rocm: Version) -> I
 /// Inventories one file's bytes as `kind`. Binary kinds take any bytes; text kinds skip files
 /// that are not text (a NUL byte early on) without a finding.
 pub fn scan_bytes(rel: &str, kind: FileKind, bytes: &[u8]) -> Vec<Finding> {
-    scan_bytes_for(rel, kind, bytes, crate::settings::default_rocm())
+    scan_bytes_for(rel, kind, bytes, crate::record::target::default_rocm())
 }
 
 /// [`scan_bytes`] for a target ROCm release.
@@ -256,7 +261,7 @@ impl<'a> Out<'a> {
     pub fn new(ctx: FileCtx<'a>) -> Self {
         Out {
             ctx,
-            rocm: crate::settings::default_rocm(),
+            rocm: crate::record::target::default_rocm(),
             findings: Vec::new(),
         }
     }

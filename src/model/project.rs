@@ -486,7 +486,7 @@ impl Project {
             .filter(|i| is_header(&i.rel))
             .filter_map(|i| {
                 let text = crate::source::read(&i.path, max_file_size).ok()?;
-                let f = crate::pipeline::guarded(|| {
+                let f = crate::safety::guarded(|| {
                     let lexed = crate::lex::lex(&text.bytes);
                     facts(&i.rel, &text.bytes, &lexed)
                 })

@@ -400,6 +400,14 @@ fn container(c: &str) -> Result<(String, String), String> {
     }
 }
 
+/// The newest ROCm release the release table knows: the one default target of the tool.
+pub fn default_rocm() -> Version {
+    rocm_releases()
+        .last()
+        .copied()
+        .unwrap_or_else(|| crate::mappings::get().newest)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -175,7 +175,7 @@ mod tests {
         };
         let start = (line as usize - 1) * 2;
         let mut f = ctx.finding(
-            crate::rules::by_code("HP102").unwrap(),
+            crate::catalog::by_code("HP102").unwrap(),
             start..start + 1,
             format!("{rule} at {line}"),
             None,

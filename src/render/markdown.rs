@@ -4,10 +4,10 @@
 //! the category; a decision (a CMake build, a CI lane) is one item with its counts.
 
 use super::mdtext::{cell, code, inline};
+use crate::catalog;
 use crate::finding::Finding;
 use crate::gate::Status;
 use crate::report::Report;
-use crate::rules;
 use std::io::{self, Write};
 
 /// Writes the report. Findings a baseline comparison found new are listed first within their
@@ -179,7 +179,7 @@ fn board(r: &Report, w: &mut dyn Write) -> io::Result<()> {
 }
 
 fn item(r: &Report, f: &Finding, is_new: bool, w: &mut dyn Write) -> io::Result<()> {
-    let rule = rules::by_code(&f.rule);
+    let rule = catalog::by_code(&f.rule);
     writeln!(
         w,
         "- {}{} **{}** {}: {}",

@@ -4,10 +4,11 @@
 //! fix where the finding has a mechanical replacement. Paths are relative to `%SRCROOT%` (the
 //! directory that was scanned), so the output is the same on every machine.
 
+use crate::catalog;
 use crate::finding::Finding;
 use crate::gate::Status;
+use crate::registry::RuleInfo;
 use crate::report::Report;
-use crate::rules::{self, RuleInfo};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -270,7 +271,7 @@ fn artifact(path: &str) -> ArtifactLocation {
 
 /// Builds the SARIF log; a baseline comparison sets each result's `baselineState`.
 pub fn build(r: &Report) -> Log {
-    let mut rules: Vec<Rule> = rules::all().iter().copied().map(rule_of).collect();
+    let mut rules: Vec<Rule> = catalog::all().iter().copied().map(rule_of).collect();
     let mut results = Vec::new();
     for f in &r.findings {
         if f.status == Status::Pass && r.decision(f).is_none() {

@@ -39,12 +39,12 @@ fn diagnostic(f: &Finding, shown: &str, file: Option<usize>) -> Diagnostic<usize
         d = d.with_notes(vec![format!("at {shown}:{}:{}", f.line, f.column)]);
     }
     let mut notes = Vec::new();
-    if let Some(rule) = crate::rules::by_code(&f.rule) {
+    if let Some(rule) = crate::catalog::by_code(&f.rule) {
         notes.push(format!("note: {}", rule.why));
     }
     if let Some(s) = &f.suggestion {
         notes.push(format!("help: {s}"));
-    } else if let Some(rule) = crate::rules::by_code(&f.rule) {
+    } else if let Some(rule) = crate::catalog::by_code(&f.rule) {
         notes.push(format!("help: {}", rule.fix));
     }
     notes.push(format!("explain: hipport explain {}", f.rule));

@@ -333,7 +333,7 @@ mod tests {
     use super::*;
 
     fn f(rule: &str, line: u32, range: (usize, usize), status: Status, msg: &str) -> Finding {
-        let info = crate::rules::by_code(rule).unwrap();
+        let info = crate::catalog::by_code(rule).unwrap();
         Finding {
             rule: rule.into(),
             rule_name: info.id.name.into(),

@@ -391,7 +391,7 @@ pub mod test_support {
 
     /// [`hazard_findings`] for a file at `path` (rules that read the extension).
     pub fn hazard_findings_at(path: &str, src: &str) -> Vec<crate::finding::Finding> {
-        hazard_findings_for(path, src, crate::settings::default_rocm())
+        hazard_findings_for(path, src, crate::record::target::default_rocm())
     }
 
     /// The lines where `rule` fires on `src` (as `t.cu`) for the ROCm release `rocm`.

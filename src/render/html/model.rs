@@ -299,7 +299,7 @@ impl Page {
             if rules.contains_key(&f.rule) {
                 continue;
             }
-            if let Some(info) = crate::rules::by_code(&f.rule) {
+            if let Some(info) = crate::catalog::by_code(&f.rule) {
                 rules.insert(
                     f.rule.clone(),
                     PageRule {
@@ -443,7 +443,7 @@ fn summary(r: &Report, findings: &[PageFinding], files: &[PageFile]) -> PageSumm
             open: 0,
             total: 0,
             places: Vec::new(),
-            action: crate::rules::by_code(&f.rule)
+            action: crate::catalog::by_code(&f.rule)
                 .map(|i| i.fix.to_string())
                 .unwrap_or_default(),
         });
@@ -468,7 +468,7 @@ fn summary(r: &Report, findings: &[PageFinding], files: &[PageFile]) -> PageSumm
     // Most harmful first ([`crate::render::order`]: status, phase, category), then most open
     // items: the order of "what to do". 586 nvcc flags do not outrank one 64-lane hazard.
     let harm = |r: &RuleCount| {
-        crate::rules::by_code(&r.rule).map_or((rank(r.status), u8::MAX, u8::MAX), |i| {
+        crate::catalog::by_code(&r.rule).map_or((rank(r.status), u8::MAX, u8::MAX), |i| {
             let (_, p, c) = crate::render::order::harm(r.status, i.phase, i.category);
             (rank(r.status), p, c)
         })

@@ -121,7 +121,7 @@ mod tests {
     use super::*;
 
     fn at(rule: &str, line: u32, excerpt: &str) -> Finding {
-        let info = crate::rules::by_code(rule).unwrap();
+        let info = crate::catalog::by_code(rule).unwrap();
         Finding {
             rule: rule.into(),
             rule_name: info.id.name.into(),
@@ -166,7 +166,7 @@ mod tests {
         assert!(
             v[0].message.ends_with(&format!(
                 "(guarded by `#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700` on line 2: HP401 {} also flagged)",
-                crate::rules::by_code("HP401").unwrap().id.name
+                crate::catalog::by_code("HP401").unwrap().id.name
             )),
             "{}",
             v[0].message
