@@ -133,7 +133,11 @@ fn scan_agrees_with_the_safe_logical_warp_rewrites() {
     }
     assert!(checked >= 10, "only {checked} safe rewrites found");
     // Kernels whose every warp-level call port rewrites safely: nothing 64-lane stays open.
-    for case in ["warp_logical32_rocm52", "warp_votes_rocm52"] {
+    for case in [
+        "warp_logical32_rocm52",
+        "warp_votes_rocm52",
+        "warp_logical32_macros_rocm52",
+    ] {
         let open: Vec<_> = scan(case)
             .into_iter()
             .filter(|f| open_warp(f) && f["rule"] != "HP101" && f["rule"] != "HP103")

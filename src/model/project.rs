@@ -87,8 +87,16 @@ impl FileFacts {
             && !self
                 .macros
                 .iter()
-                .any(|m| m.arm == Arm::Rocm || m.warp_size)
+                .any(|m| m.arm == Arm::Rocm || m.warp_size || names_thread_index(m))
     }
+}
+
+/// An object-like macro whose body names a thread index (`threadIdx`).
+fn names_thread_index(m: &Macro) -> bool {
+    m.params.is_none()
+        && m.body
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .any(|w| w == "threadIdx")
 }
 
 /// A definition the ROCm build of a unit sees in a file it includes.
@@ -110,6 +118,9 @@ pub struct Visible {
     pub constants: BTreeMap<String, (u64, String)>,
     /// Object-like macros whose body names `warpSize`: body and `path:line`.
     pub warp_macros: BTreeMap<String, (String, String)>,
+    /// Object-like macros whose body names a thread index (`#define WARP_ID (threadIdx.x >> 5)`):
+    /// body and `path:line`. The logical-warp model reads their lane arithmetic.
+    pub lane_macros: BTreeMap<String, (String, String)>,
     /// Functions the included files declare under CUDA-API names in the project's own scopes.
     pub own: BTreeMap<String, Vec<super::own::OwnRef>>,
     /// An included project file includes a CUDA header.
@@ -123,6 +134,7 @@ pub static NOTHING: Visible = Visible {
     rocm: BTreeMap::new(),
     constants: BTreeMap::new(),
     warp_macros: BTreeMap::new(),
+    lane_macros: BTreeMap::new(),
     own: BTreeMap::new(),
     cuda_headers: false,
     members: BTreeMap::new(),
@@ -133,6 +145,7 @@ impl Visible {
         self.rocm.is_empty()
             && self.constants.is_empty()
             && self.warp_macros.is_empty()
+            && self.lane_macros.is_empty()
             && self.own.is_empty()
             && self.members.is_empty()
             && !self.cuda_headers
@@ -534,6 +547,11 @@ impl Project {
                 }
                 if m.warp_size && m.arm != Arm::Cuda {
                     v.warp_macros
+                        .entry(m.name.clone())
+                        .or_insert_with(|| (m.body.clone(), format!("{f}:{}", m.line)));
+                }
+                if names_thread_index(m) && m.arm != Arm::Cuda {
+                    v.lane_macros
                         .entry(m.name.clone())
                         .or_insert_with(|| (m.body.clone(), format!("{f}:{}", m.line)));
                 }

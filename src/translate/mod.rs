@@ -252,7 +252,7 @@ pub fn translate_seeing(
         compat_included: false,
         rocblas_context: false,
         template_names: std::cell::OnceCell::new(),
-        warps: crate::rules::warp_size::logical::LogicalWarps::of(ctx.src, lexed),
+        warps: crate::rules::warp_size::logical::LogicalWarps::seeing(ctx.src, lexed, project),
         own: std::cell::OnceCell::new(),
     };
     pass.rocblas_context = roc_context::is_rocblas_context(&pass);

@@ -54,6 +54,22 @@ pub(super) fn ballots(s: &Src, f: Node, out: &mut Vec<Finding>) {
             }
         }
     }
+    // `m &= t ^ __ballot_sync(…)` with `m` declared 32-bit: the ballot's value is cut to 32
+    // bits by the assignment.
+    for a in s.descendants(f, K::AssignmentExpression) {
+        let (Some(l), Some(r)) = (a.field(F::Left), a.field(F::Right)) else {
+            continue;
+        };
+        let name = s.text(l);
+        if narrow.contains(name) && !vars.contains(name) && is_ballot(r) {
+            out.push(s.ctx.finding(
+                &BALLOT_32BIT,
+                a.byte_range(),
+                format!("`{name}` (declared 32-bit) is assigned a value holding a wavefront ballot: AMD masks are 64-bit, so lanes 32–63 are cut off"),
+                Some(format!("declare `{name}` `unsigned long long` and count it with `__popcll`/`__ffsll`")),
+            ));
+        }
+    }
     // What a mask can come from: the ballot calls of `f` and its names given a ballot, by
     // byte range, read once. An operand holds one when one lies inside its range (a node of
     // nonzero width inside another's range is its descendant), found by binary search: reading

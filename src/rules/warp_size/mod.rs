@@ -309,7 +309,7 @@ fn check<'a>(s: &Src<'a>, seen: &'a crate::model::project::Visible, out: &mut Ve
     }
     // 32-lane reductions and 32-bit ballots that `port` rewrites safely for 32-lane logical
     // warps: PASS naming the rewrite (the model the translator asks too).
-    logical::settle(s, out);
+    logical::settle(s, seen, out);
 }
 
 /// HP101 constants of a file in which nothing works at the warp level: no lane exchange, vote,

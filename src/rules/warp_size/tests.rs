@@ -546,3 +546,13 @@ fn logical_warp_ids_and_slots_settle_when_port_rewrites_every_warp_call() {
     let none = "__global__ void k(float* p) {\n  int lane = threadIdx.x & 31;\n  p[lane] = 0;\n}\n";
     assert_eq!(fires_open(none, "HP102"), [2]);
 }
+
+#[test]
+fn a_ballot_assigned_into_a_32_bit_variable_is_hp106() {
+    // No lane arithmetic: the function's lanes are the wavefront's, so the cut stays open.
+    let src = "__global__ void k(const int* p, int* out) {\n  unsigned flags = 0xffffffff;\n  for (int k = 0; k < 8; ++k) {\n    const bool b = p[threadIdx.x] >> k & 1;\n    flags &= (b ? 0 : 0xffffffff) ^ __ballot_sync(0xffffffff, b);\n  }\n  out[threadIdx.x] = __popc(flags);\n}\n";
+    assert_eq!(fires(src, "HP106"), [5]);
+    // The 64-bit twin keeps every lane.
+    let wide = src.replace("unsigned flags", "unsigned long long flags");
+    assert!(fires(&wide, "HP106").is_empty());
+}

@@ -46,6 +46,116 @@ pub(super) fn constants<'a>(v: &View<'a>) -> HashMap<&'a [u8], u64> {
     out
 }
 
+/// Whether `op n` of a thread index shows 32-lane warps (`& 31`, `% 32`, `/ 32`, `>> 5`,
+/// `<< 5`, `& ~31`), 64-lane ones (their 64 twins), or neither.
+pub(super) fn lane_kind(op: &str, n: u64) -> Option<bool> {
+    match (op, n) {
+        ("&" | "& ~", 31) | ("%" | "/", 32) | (">>" | "<<", 5) => Some(true),
+        ("&" | "& ~", 63) | ("%" | "/", 64) | (">>" | "<<", 6) => Some(false),
+        _ => None,
+    }
+}
+
+/// The object-like macros whose body is lane or warp arithmetic of a thread index, the file's
+/// own then its headers' (`env`, where the file does not define the name): `#define WARP_ID
+/// (threadIdx.x >> LOG)` with `LOG` a constant, and a macro naming such a macro (`#define
+/// START (WARP_ID * 480)`) inherits its kind. Value: (32-lane, the evidence's text).
+pub(super) fn lane_macros(
+    v: &View,
+    own: &HashSet<&[u8]>,
+    env: &crate::model::project::Visible,
+) -> HashMap<Vec<u8>, (bool, String)> {
+    let mut bodies: Vec<(Vec<u8>, String)> = Vec::new();
+    for d in v.lexed.directives.iter().filter(|d| d.name == "define") {
+        let toks: Vec<usize> = d
+            .tokens
+            .clone()
+            .filter(|&j| v.lexed.tokens[j].kind != Tok::Comment)
+            .collect();
+        let (Some(&name), Some(&first), Some(&last)) = (toks.get(2), toks.get(3), toks.last())
+        else {
+            continue;
+        };
+        // Function-like: `(` right after the name.
+        if v.t(first) == b"(" && v.lexed.tokens[first].start == v.lexed.tokens[name].end {
+            continue;
+        }
+        let text = &v.src[v.lexed.tokens[first].start as usize..v.lexed.tokens[last].end as usize];
+        let body = String::from_utf8_lossy(text)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        bodies.push((v.t(name).to_vec(), body));
+    }
+    for (name, (body, _)) in &env.lane_macros {
+        if !own.contains(name.as_bytes()) {
+            bodies.push((name.as_bytes().to_vec(), body.clone()));
+        }
+    }
+    let mut out: HashMap<Vec<u8>, (bool, String)> = HashMap::new();
+    // Three rounds: macros naming macros, a few levels deep.
+    for _ in 0..3 {
+        for (name, body) in &bodies {
+            if out.contains_key(name) {
+                continue;
+            }
+            if let Some((is32, why)) = lane_arithmetic(v, body, &out) {
+                let name = String::from_utf8_lossy(name);
+                let why = why.unwrap_or_else(|| format!("`{name}` (`{body}`)"));
+                out.insert(name.as_bytes().to_vec(), (is32, why));
+            }
+        }
+    }
+    out
+}
+
+/// The lane arithmetic of a macro body: `threadIdx.x OP N` (N a literal or a constant of
+/// `v`), or the name of a macro already known (`known`, whose evidence it gives).
+fn lane_arithmetic(
+    v: &View,
+    body: &str,
+    known: &HashMap<Vec<u8>, (bool, String)>,
+) -> Option<(bool, Option<String>)> {
+    let mut words: Vec<&str> = Vec::new();
+    let b = body.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+        let j = if word(b[i]) {
+            (i..b.len()).find(|&j| !word(b[j])).unwrap_or(b.len())
+        } else {
+            i + 1
+        };
+        if !b[i].is_ascii_whitespace() {
+            words.push(&body[i..j]);
+        }
+        i = j;
+    }
+    for (k, w) in words.iter().enumerate() {
+        if let Some((is32, why)) = known.get(w.as_bytes()) {
+            return Some((*is32, Some(why.clone())));
+        }
+        if *w != "threadIdx" || words.get(k + 1) != Some(&".") {
+            continue;
+        }
+        let rest = &words[(k + 3).min(words.len())..];
+        let (op, rhs) = match rest {
+            [">", ">", r, ..] => (">>", r),
+            ["<", "<", r, ..] => ("<<", r),
+            ["&", "~", r, ..] => ("& ~", r),
+            ["&", r, ..] if *r != "&" => ("&", r),
+            ["%", r, ..] => ("%", r),
+            ["/", r, ..] => ("/", r),
+            _ => continue,
+        };
+        let n = int_value(rhs).or_else(|| v.consts.get(rhs.as_bytes()).copied());
+        if let Some(is32) = n.and_then(|n| lane_kind(op, n)) {
+            return Some((is32, None));
+        }
+    }
+    None
+}
+
 /// The facts of the body between the braces `open` and `close`.
 pub(super) fn function(v: &View, open: usize, close: usize) -> Function {
     let body: Vec<usize> = (open + 1..close).filter(|&j| v.code(j)).collect();
@@ -61,6 +171,7 @@ pub(super) fn function(v: &View, open: usize, close: usize) -> Function {
                 || ((t == b"x" || t == b"y" || t == b"z")
                     && v.is(v.prev(j).and_then(|d| v.prev(d)), "threadIdx"))
                 || t == b"threadIdx"
+                || v.lanes.contains_key(t)
         })
     };
     for _ in 0..2 {
@@ -106,6 +217,12 @@ pub(super) fn function(v: &View, open: usize, close: usize) -> Function {
         let (op, rhs) = if t == b">" && v.is(at(1), ">") && !v.is(at(2), "=") && !v.is(before, ">")
         {
             (">>", at(2))
+        } else if t == b"<" && v.is(at(1), "<") && !v.is(at(2), "=") && !v.is(before, "<") {
+            // `tid << 5`: the first thread of warp `tid`.
+            ("<<", at(2))
+        } else if t == b"&" && v.is(at(1), "~") {
+            // `tid & ~31`: the first thread of the thread's warp.
+            ("& ~", at(2))
         } else {
             match t {
                 b"&" | b"%" | b"/" if !v.is(at(1), "=") && !v.is(before, "&") => {
@@ -116,12 +233,12 @@ pub(super) fn function(v: &View, open: usize, close: usize) -> Function {
         };
         if !op.is_empty() && threadish(&thread, before) {
             let rhs_text = rhs.map(|r| String::from_utf8_lossy(v.t(r)).into_owned());
-            match (op, v.val(rhs)) {
-                ("&", Some(31)) | ("%", Some(32)) | ("/", Some(32)) | (">>", Some(5)) => note(
+            match (op, v.val(rhs).and_then(|n| lane_kind(op, n))) {
+                (_, Some(true)) => note(
                     &mut why32,
                     format!("`{op} {}`", rhs_text.unwrap_or_default()),
                 ),
-                ("&", Some(63)) | ("%", Some(64)) | ("/", Some(64)) | (">>", Some(6)) => note(
+                (_, Some(false)) => note(
                     &mut why64,
                     format!("`{op} {}`", rhs_text.unwrap_or_default()),
                 ),
@@ -145,6 +262,10 @@ pub(super) fn function(v: &View, open: usize, close: usize) -> Function {
         }
         if t == b"warpSize" {
             note(&mut why64, "`warpSize`".into());
+        }
+        // A macro whose body is lane or warp arithmetic (`WARP_ID`, `(threadIdx.x >> LOG)`).
+        if let Some((is32, why)) = v.lanes.get(t) {
+            note(if *is32 { &mut why32 } else { &mut why64 }, why.clone());
         }
         // `__lane_id()`, except in the own-half ballot this model's rewrite writes.
         if t == b"__lane_id" {

@@ -23,7 +23,7 @@ use std::collections::{HashMap, HashSet};
 mod facts;
 mod settle;
 mod votes;
-use facts::{callers, constants, function, statement_end};
+use facts::{callers, constants, function, lane_macros, statement_end};
 pub(crate) use settle::settle;
 pub(crate) use votes::around as vote_text;
 use votes::VOTES;
@@ -125,8 +125,13 @@ const NARROW: &[&str] = &["unsigned", "int", "uint32_t", "uint", "int32_t"];
 struct View<'a> {
     src: &'a [u8],
     lexed: &'a Lexed,
-    /// Constants of the file: `#define NAME 32`, `constexpr int NAME = 32;`.
+    /// Constants of the file (`#define NAME 32`, `constexpr int NAME = 32;`), then those of
+    /// the project headers it includes where the file does not define the name.
     consts: HashMap<&'a [u8], u64>,
+    /// Object-like macros (the file's, then its headers') whose body is lane or warp arithmetic
+    /// of a thread index (`#define WARP_ID (threadIdx.x >> LOG)`): whether it shows 32-lane
+    /// warps (else 64), and the evidence's text.
+    lanes: HashMap<Vec<u8>, (bool, String)>,
 }
 
 impl<'a> View<'a> {
@@ -232,7 +237,18 @@ fn name_of(v: &View, i: usize) -> &'static str {
 
 impl LogicalWarps {
     /// Reads the file's function bodies. Cheap when the file has no warp-level call.
+    #[cfg(test)]
     pub(crate) fn of(src: &[u8], lexed: &Lexed) -> LogicalWarps {
+        Self::seeing(src, lexed, &crate::model::project::NOTHING)
+    }
+
+    /// [`LogicalWarps::of`] for a file of a project: the constants and lane macros of the
+    /// project headers it includes (`env`) count where the file does not define the name.
+    pub(crate) fn seeing<'a>(
+        src: &'a [u8],
+        lexed: &'a Lexed,
+        env: &'a crate::model::project::Visible,
+    ) -> LogicalWarps {
         let warp_level = lexed.tokens.iter().any(|t| {
             t.kind == Tok::Ident && {
                 let x = t.text(src);
@@ -246,8 +262,21 @@ impl LogicalWarps {
             src,
             lexed,
             consts: HashMap::new(),
+            lanes: HashMap::new(),
         };
         v.consts = constants(&v);
+        let own: HashSet<&[u8]> = lexed
+            .directives
+            .iter()
+            .filter(|d| d.name == "define")
+            .filter_map(|d| d.tokens.clone().nth(2).map(|n| lexed.tokens[n].text(src)))
+            .collect();
+        for (name, (value, _)) in &env.constants {
+            if !own.contains(name.as_bytes()) {
+                v.consts.entry(name.as_bytes()).or_insert(*value);
+            }
+        }
+        v.lanes = lane_macros(&v, &own, env);
         let mut fns = Vec::new();
         let mut depth = 0usize;
         let mut open: Option<(usize, usize)> = None;
@@ -340,6 +369,7 @@ impl LogicalWarps {
             src,
             lexed,
             consts: HashMap::new(),
+            lanes: HashMap::new(),
         };
         let name = name_of(&v, i);
         let rewrite = if SHUFFLES.contains(&name) {
@@ -373,6 +403,7 @@ impl LogicalWarps {
             src,
             lexed,
             consts: HashMap::new(),
+            lanes: HashMap::new(),
         };
         let ballots: Vec<usize> = (f.open..f.close)
             .filter(|&j| v.code(j) && BALLOTS.contains(&name_of(&v, j)))
@@ -398,6 +429,7 @@ impl LogicalWarps {
             src,
             lexed,
             consts: HashMap::new(),
+            lanes: HashMap::new(),
         };
         let range = if v.t(i) == b"for" {
             let Some(end) = v
@@ -453,6 +485,9 @@ impl LogicalWarps {
 /// A ballot whose result the code keeps as a 32-bit mask: the value of a declaration of a
 /// 32-bit type (`unsigned int votes = __ballot_sync(…)`), or the argument of `__popc`/`__ffs`.
 fn kept_in_32_bits(v: &View, i: usize) -> bool {
+    if assigned_to_narrow(v, i) {
+        return true;
+    }
     // `__ballot_sync(m, p) == 0xffffffff`: compared with a 32-bit mask.
     if let Some(close) = v.next(i).and_then(|o| v.matching(o)) {
         let (a, b) = (v.next(close), v.next(close).and_then(|a| v.next(a)));
@@ -495,6 +530,70 @@ fn kept_in_32_bits(v: &View, i: usize) -> bool {
     !words.is_empty()
         && words.iter().all(|w| {
             NARROW.iter().any(|n| n.as_bytes() == *w) || *w == b"unsigned" || *w == b"signed"
+        })
+}
+
+/// A ballot inside the value of an assignment (`m &= x ^ __ballot_sync(…)`, `m = __ballot(p)
+/// | t`) to a variable declared earlier with a 32-bit type (`unsigned m = 0xffffffff;`).
+fn assigned_to_narrow(v: &View, i: usize) -> bool {
+    // The statement's first token: after a `;`, `{` or `}` outside the call's parentheses.
+    let mut depth = 0i32;
+    let mut j = i;
+    let mut start = None;
+    for _ in 0..256 {
+        let Some(p) = v.prev(j) else { break };
+        match v.t(p) {
+            b")" | b"]" => depth += 1,
+            b"(" | b"[" => depth -= 1,
+            b";" | b"{" | b"}" if depth <= 0 => {
+                start = v.next(p);
+                break;
+            }
+            _ => {}
+        }
+        j = p;
+    }
+    let Some(mut k) = start else {
+        return false;
+    };
+    // The statement's first assignment at its top level, before the ballot.
+    let mut depth = 0i32;
+    let mut name = None;
+    while k < i {
+        match v.t(k) {
+            b"(" | b"[" => depth += 1,
+            b")" | b"]" => depth -= 1,
+            b"=" if depth == 0 => {
+                let p = v.prev(k);
+                let compound = p.is_some_and(|p| matches!(v.t(p), b"&" | b"|" | b"^"));
+                let comparison = p.is_some_and(|p| matches!(v.t(p), b"=" | b"!" | b"<" | b">"))
+                    || v.is(v.next(k), "=");
+                if !comparison {
+                    name = if compound {
+                        p.and_then(|p| v.prev(p))
+                    } else {
+                        p
+                    };
+                }
+                break;
+            }
+            _ => {}
+        }
+        let Some(n) = v.next(k) else { break };
+        k = n;
+    }
+    let Some(name) = name.filter(|&n| v.lexed.tokens[n].kind == Tok::Ident) else {
+        return false;
+    };
+    // Its declaration: `T name` with `T` a 32-bit type, earlier in the file.
+    (0..=name)
+        .rev()
+        .take(20_000)
+        .filter(|&d| v.code(d) && v.t(d) == v.t(name))
+        .any(|d| {
+            let p = v.prev(d);
+            p.is_some_and(|p| NARROW.iter().any(|n| n.as_bytes() == v.t(p)))
+                && !v.is(p.and_then(|p| v.prev(p)), "long")
         })
 }
 

@@ -28,6 +28,7 @@ impl LogicalWarps {
             src,
             lexed,
             consts: HashMap::new(),
+            lanes: HashMap::new(),
         };
         let ident = |j: usize| v.code(j) && lexed.tokens[j].kind == Tok::Ident;
         let mut ranges = vec![(f.open, f.close)];
@@ -143,9 +144,13 @@ fn has_width(v: &View, j: usize, name: &str) -> bool {
 }
 
 /// Scan's findings of one file, settled against the model the translator asks.
-pub(crate) fn settle(s: &crate::rules::syntax::Src, out: &mut [Finding]) {
+pub(crate) fn settle(
+    s: &crate::rules::syntax::Src,
+    seen: &crate::model::project::Visible,
+    out: &mut [Finding],
+) {
     let (src, lexed) = (s.ctx.src, s.lexed);
-    let m = LogicalWarps::of(src, lexed);
+    let m = LogicalWarps::seeing(src, lexed, seen);
     if m.is_empty() {
         return;
     }
@@ -155,6 +160,7 @@ pub(crate) fn settle(s: &crate::rules::syntax::Src, out: &mut [Finding]) {
         src,
         lexed,
         consts: HashMap::new(),
+        lanes: HashMap::new(),
     };
     for f in out
         .iter_mut()

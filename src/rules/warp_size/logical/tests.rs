@@ -140,3 +140,81 @@ fn votes_of_32_lane_logical_warps_test_the_lanes_own_half() {
         .plan(wave.as_bytes(), &lx, tok(&wave, &lx, "__all_sync", 0))
         .is_none());
 }
+
+fn seeing(src: &str, env: &crate::model::project::Visible) -> (LogicalWarps, Lexed) {
+    let lexed = crate::lex::lex(src.as_bytes());
+    (LogicalWarps::seeing(src.as_bytes(), &lexed, env), lexed)
+}
+
+/// A kernel whose only lane arithmetic is a header's macro, whose constant is a header's too.
+const VIA_MACRO: &str = "#include \"utils.h\"\n#define START (WARP_ID * 480)\n__global__ void k(unsigned* out, const unsigned* in) {\n  unsigned t = in[START + threadIdx.x];\n  unsigned flags = 0xffffffff;\n  for (int k = 0; k < 8; ++k) {\n    const bool b = t >> k & 1;\n    flags &= (b ? 0 : 0xffffffff) ^ __ballot_sync(0xffffffff, b);\n  }\n  out[t] = __shfl_sync(0xffffffff, t, __ffs(flags) - 1);\n}\n";
+
+fn header(body: &str) -> crate::model::project::Visible {
+    let mut env = crate::model::project::Visible::default();
+    env.constants.insert("LOG".into(), (5, "utils.h:1".into()));
+    env.lane_macros
+        .insert("WARP_ID".into(), (body.into(), "utils.h:2".into()));
+    env
+}
+
+#[test]
+fn a_header_macro_of_32_lane_arithmetic_makes_logical_warps() {
+    let env = header("(threadIdx.x >> LOG)");
+    let (m, lx) = seeing(VIA_MACRO, &env);
+    let s = tok(VIA_MACRO, &lx, "__shfl_sync", 0);
+    assert_eq!(m.warp_at(s), Warp::Logical32);
+    let p = m.plan(VIA_MACRO.as_bytes(), &lx, s).expect("a plan");
+    assert!(matches!(p.rewrite, Rewrite::Width32 { .. }));
+    assert!(p.why32.contains("WARP_ID"), "{}", p.why32);
+    // The ballot cut to 32 bits by `flags &= … ^ __ballot_sync(…)` gets the own half.
+    let b = tok(VIA_MACRO, &lx, "__ballot_sync", 0);
+    let p = m.plan(VIA_MACRO.as_bytes(), &lx, b).expect("a ballot plan");
+    assert!(matches!(p.rewrite, Rewrite::OwnHalfBallot { .. }));
+    // Negative twins: the header's macro spans 64 lanes, or nothing is known of it.
+    let (m, lx) = seeing(VIA_MACRO, &header("(threadIdx.x / warpSize)"));
+    assert_eq!(
+        m.warp_at(tok(VIA_MACRO, &lx, "__shfl_sync", 0)),
+        Warp::Wavefront
+    );
+    let (m, lx) = model(VIA_MACRO);
+    assert!(m
+        .plan(
+            VIA_MACRO.as_bytes(),
+            &lx,
+            tok(VIA_MACRO, &lx, "__shfl_sync", 0)
+        )
+        .is_none());
+    // The file's own definition of the constant wins over the header's.
+    let own = format!("#define LOG 6\n{VIA_MACRO}");
+    let (m, lx) = seeing(&own, &env);
+    assert_eq!(m.warp_at(tok(&own, &lx, "__shfl_sync", 0)), Warp::Wavefront);
+}
+
+#[test]
+fn a_ballot_kept_in_a_64_bit_variable_is_not_cut() {
+    let src = VIA_MACRO.replace("unsigned flags", "unsigned long long flags");
+    let (m, lx) = seeing(&src, &header("(threadIdx.x >> LOG)"));
+    let b = tok(&src, &lx, "__ballot_sync", 0);
+    assert!(m.plan(src.as_bytes(), &lx, b).is_none());
+}
+
+#[test]
+fn first_thread_of_a_warp_shows_32_lane_warps() {
+    let src = "#define LOG 5\n__global__ void k(unsigned* s) {\n  if (threadIdx.x < 8) s[threadIdx.x << LOG] = 1;\n  s[threadIdx.x] += (threadIdx.x & 31) ? __shfl_sync(0xfffffffe, s[threadIdx.x - 1], 1) : 0;\n}\n";
+    let (m, lx) = model(src);
+    let s = tok(src, &lx, "__shfl_sync", 0);
+    let p = m.plan(src.as_bytes(), &lx, s).expect("a plan");
+    assert_eq!(p.applicability, Applicability::Safe);
+    assert!(p.why32.contains("<< LOG") || p.why32.contains("& 31"));
+    // `<< 5` alone, and `& ~31`, are 32-lane evidence; their 64 twins are not.
+    for (ev, want) in [
+        ("s[threadIdx.x << 5] = 1", Warp::Logical32),
+        ("s[threadIdx.x & ~31] = 1", Warp::Logical32),
+        ("s[threadIdx.x << 6] = 1", Warp::Wavefront),
+        ("s[threadIdx.x & ~63] = 1", Warp::Wavefront),
+    ] {
+        let src = format!("__global__ void k(unsigned* s) {{\n  {ev};\n  s[0] = __shfl_sync(0xffffffff, s[threadIdx.x], 0);\n}}\n");
+        let (m, lx) = model(&src);
+        assert_eq!(m.warp_at(tok(&src, &lx, "__shfl_sync", 0)), want, "{ev}");
+    }
+}
