@@ -24,7 +24,16 @@ rule!(CUDA_ONLY_EXTENSION, "HP834", NativeExtension, Remediation, Correctness,
     refs: ["https://pytorch.org/docs/stable/cpp_extension.html"],
 );
 
-pub const RULES: &[&RuleInfo] = &[&CUDA_ONLY_EXTENSION];
+rule!(CUDA_HOME_ARM, "HP835", NativeExtension, Remediation, Correctness,
+    summary: "A `setup.py` picks its GPU build by `CUDA_HOME` alone: the ROCm build takes the other arm.",
+    why: "PyTorch's `torch.utils.cpp_extension.CUDA_HOME` is None on a ROCm machine without a CUDA toolkit (`ROCM_HOME` is set instead), so `torch.cuda.is_available() and CUDA_HOME is not None` is false there. Where the other arm raises or exits, `pip install` fails (INSTALL); otherwise the extension silently builds without what the CUDA arm adds (`CUDAExtension`, the `.cu` sources, a `WITH_CUDA` macro): CPU-only on ROCm (CORRECTNESS).",
+    bad: "if torch.cuda.is_available() and CUDA_HOME is not None:\n    extension = CUDAExtension\n    sources += source_cuda\nelse:\n    raise NotImplementedError(\"Cuda is not available\")",
+    good: "if torch.cuda.is_available() and (CUDA_HOME is not None or ROCM_HOME is not None):",
+    fix: "Accept ROCm in the test: `(CUDA_HOME is not None or ROCM_HOME is not None)`, `IS_HIP_EXTENSION` or `torch.version.hip` (all from PyTorch); `CUDAExtension` hipifies the CUDA sources on ROCm.",
+    refs: ["https://pytorch.org/docs/stable/cpp_extension.html", "https://github.com/pytorch/pytorch/blob/main/torch/utils/cpp_extension.py"],
+);
+
+pub const RULES: &[&RuleInfo] = &[&CUDA_ONLY_EXTENSION, &CUDA_HOME_ARM];
 
 /// A compile flag only a ROCm (hipcc/clang) build passes.
 fn rocm_flag(s: &str) -> bool {
@@ -347,7 +356,7 @@ pub fn pass_cuda_only_sources(
 /// `torch.utils.cpp_extension.CUDAExtension`/`CppExtension`).
 const EXTENSION_CALLS: &[&str] = &["Extension", "CUDAExtension", "CppExtension"];
 
-fn is_source(text: &str) -> bool {
+pub(crate) fn is_source(text: &str) -> bool {
     SOURCE_EXTS.iter().any(|e| text.ends_with(e)) && !text.contains(char::is_whitespace)
 }
 

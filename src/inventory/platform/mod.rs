@@ -409,7 +409,7 @@ fn find(ranges: &[(Range<usize>, String)], byte: usize) -> Option<&str> {
 }
 
 /// How a block that ends in a failure fails: `raises`, `exits`, `fails the assertion`.
-fn failure_word(block: Node, src: &[u8]) -> Option<&'static str> {
+pub fn failure_word(block: Node, src: &[u8]) -> Option<&'static str> {
     if exit_of(block, src)? != Exit::Fail {
         return None;
     }

@@ -197,6 +197,92 @@ thread_local! {
     /// How deep [`eval`] follows names and helpers: a name defined by another name is followed
     /// a few steps.
     static DEPTH: std::cell::Cell<u8> = const { std::cell::Cell::new(0) };
+    /// Set by [`rocm_with_cuda_toolkit`]: whether the ROCm machine has a CUDA toolkit, which
+    /// gives PyTorch's `CUDA_HOME` a value there.
+    static TOOLKIT: std::cell::Cell<Option<bool>> = const { std::cell::Cell::new(None) };
+}
+
+/// What the condition `n` is on the ROCm build when that machine has a CUDA toolkit (`present`)
+/// or not, as PyTorch's `torch.utils.cpp_extension.CUDA_HOME` sees it. PyTorch sets
+/// `CUDA_HOME = _find_cuda_home() if torch.cuda._is_compiled() else None`, and
+/// `_find_cuda_home()` returns env `CUDA_HOME` or `CUDA_PATH`, else the folder above `nvcc` on
+/// the PATH, else `/usr/local/cuda` if it exists, else None (pytorch/pytorch
+/// torch/utils/cpp_extension.py); on ROCm `torch.cuda._is_compiled()` holds and `ROCM_HOME` is
+/// the set one. So on a ROCm machine without a CUDA toolkit `CUDA_HOME` is None: a condition
+/// whose value there differs between the two (`torch.cuda.is_available() and CUDA_HOME is not
+/// None`) is decided by the toolkit alone, not by the platform (`or ROCM_HOME is not None`,
+/// `or torch.version.hip`, `IS_HIP_EXTENSION` settle it).
+pub fn rocm_with_cuda_toolkit(n: Node, src: &[u8], present: bool) -> Option<bool> {
+    let before = TOOLKIT.replace(Some(present));
+    let v = eval(n, src).rocm;
+    TOOLKIT.set(before);
+    v
+}
+
+/// Whether the condition `n` reads PyTorch's `CUDA_HOME` (see [`rocm_with_cuda_toolkit`]).
+pub fn reads_torch_cuda_home(n: Node, src: &[u8]) -> bool {
+    let mut found = false;
+    crate::parse::visit(n, &mut |x| {
+        found |= torch_cuda_home(x, src);
+        !found
+    });
+    found
+}
+
+/// `CUDA_HOME` as PyTorch computes it: `cpp_extension.CUDA_HOME` (any prefix), or the name
+/// imported from `torch.utils.cpp_extension` in a file that never assigns it (a project's own
+/// `CUDA_HOME = os.getenv("CUDA_HOME", "/usr/local/cuda")` is set on every machine).
+fn torch_cuda_home(n: Node, src: &[u8]) -> bool {
+    match n.node_kind() {
+        K::Attribute => dotted(n, src).is_some_and(|d| d.ends_with("cpp_extension.CUDA_HOME")),
+        K::Identifier if ts::text(n, src) == "CUDA_HOME" => {
+            let Some(p) = n.parent() else { return false };
+            if matches!(
+                p.node_kind(),
+                K::Attribute | K::DottedName | K::ImportFromStatement | K::AliasedImport
+            ) || (p.node_kind() == K::KeywordArgument && p.field(F::Name) == Some(n))
+            {
+                return false;
+            }
+            let mut root = n;
+            while let Some(p) = root.parent() {
+                root = p;
+            }
+            let (mut imported, mut assigned) = (false, false);
+            crate::parse::visit(root, &mut |x| {
+                match x.node_kind() {
+                    K::ImportFromStatement => {
+                        let t = ts::text(x, src);
+                        let module = x.field(F::ModuleName).map(|m| ts::text(m, src));
+                        if module.is_some_and(|m| m.ends_with("cpp_extension"))
+                            && (mentions(t, "CUDA_HOME") || t.trim_end().ends_with('*'))
+                        {
+                            imported = true;
+                        }
+                        return false;
+                    }
+                    K::Assignment | K::AugmentedAssignment
+                        if x.field(F::Left)
+                            .is_some_and(|l| mentions(ts::text(l, src), "CUDA_HOME")) =>
+                    {
+                        assigned = true;
+                    }
+                    _ => {}
+                }
+                true
+            });
+            imported && !assigned
+        }
+        _ => false,
+    }
+}
+
+/// `word` as a whole word (letters, digits and `_`) in `text`.
+fn mentions(text: &str, word: &str) -> bool {
+    text.match_indices(word).any(|(i, _)| {
+        let w = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        !w(text[..i].chars().next_back()) && !w(text[i + word.len()..].chars().next())
+    })
 }
 
 fn nested(f: impl FnOnce() -> Val) -> Val {
@@ -227,6 +313,16 @@ pub fn eval(n: Node, src: &[u8]) -> Val {
                 Some("and") => eval(l, src).and(eval(r, src)),
                 Some("or") => eval(l, src).or(eval(r, src)),
                 _ => Val::UNKNOWN,
+            }
+        }
+        K::Identifier | K::Attribute
+            if TOOLKIT.get().is_some()
+                && ts::text(n, src).ends_with("CUDA_HOME")
+                && torch_cuda_home(n, src) =>
+        {
+            Val {
+                rocm: TOOLKIT.get(),
+                ..Val::CUDA_TOOLKIT
             }
         }
         K::Identifier => {
@@ -272,6 +368,15 @@ fn call(n: Node, src: &[u8]) -> Val {
         .unwrap_or_default();
     match f.as_str() {
         "bool" if args.len() == 1 => return eval(args[0], src),
+        // `os.path.exists(CUDA_HOME)`: the toolkit's folder is there where `CUDA_HOME` is set
+        // (asked only with or without a toolkit, see [`rocm_with_cuda_toolkit`]).
+        "os.path.exists" | "os.path.isdir"
+            if TOOLKIT.get().is_some()
+                && args.len() == 1
+                && ts::text(args[0], src).ends_with("CUDA_HOME") =>
+        {
+            return eval(args[0], src)
+        }
         // `sys.platform.startswith("win")`
         "sys.platform.startswith" if args.len() == 1 => {
             return string(args[0], src)
@@ -586,6 +691,53 @@ mod tests {
         assert_eq!(val(src).rocm, Some(true));
         let v = val("x = (torch.cuda.is_available() and CUDA_HOME is not None and torch.version.cuda is not None) or os.getenv(\"FORCE_CUDA\", \"0\") == \"1\"");
         assert_eq!((v.rocm, v.cuda), (Some(false), None));
+    }
+
+    /// PyTorch's `CUDA_HOME` on a ROCm machine with and without a CUDA toolkit.
+    #[test]
+    fn cuda_home_with_and_without_a_toolkit() {
+        let on_rocm = |src: &str| {
+            let tree = ts::parse(ts::Lang::Python, src.as_bytes()).unwrap();
+            let last = ts::named_children(tree.root_node()).pop().unwrap();
+            let e = ts::named_children(last).pop().unwrap();
+            let e = e.field(F::Right).unwrap_or(e);
+            let b = src.as_bytes();
+            (
+                rocm_with_cuda_toolkit(e, b, true),
+                rocm_with_cuda_toolkit(e, b, false),
+                reads_torch_cuda_home(e, b),
+            )
+        };
+        let imp = "from torch.utils.cpp_extension import CUDA_HOME\n";
+        for (cond, want) in [
+            (
+                "torch.cuda.is_available() and CUDA_HOME is not None",
+                (None, Some(false), true),
+            ),
+            ("CUDA_HOME is None", (Some(false), Some(true), true)),
+            ("os.path.exists(CUDA_HOME)", (Some(true), Some(false), true)),
+            // ROCm or-ed in: the toolkit decides nothing.
+            (
+                "CUDA_HOME is not None or ROCM_HOME is not None",
+                (Some(true), Some(true), true),
+            ),
+            (
+                "CUDA_HOME or torch.version.hip",
+                (Some(true), Some(true), true),
+            ),
+        ] {
+            assert_eq!(on_rocm(&format!("{imp}x = {cond}")), want, "{cond}");
+        }
+        // Spelled through the module, without the import.
+        let v = on_rocm("x = torch.utils.cpp_extension.CUDA_HOME is not None");
+        assert_eq!(v, (Some(true), Some(false), true));
+        // Not PyTorch's: not imported from it, or assigned by the project (a default path).
+        assert_eq!(on_rocm("x = CUDA_HOME is not None"), (None, None, false));
+        let own = format!("{imp}CUDA_HOME = os.getenv(\"CUDA_HOME\", \"/usr/local/cuda\")\nx = CUDA_HOME is not None");
+        assert_eq!(on_rocm(&own), (None, None, false));
+        // The ordinary model is unchanged: unknown on ROCm, set on CUDA.
+        let v = val(&format!("{imp}x = os.path.exists(CUDA_HOME)"));
+        assert_eq!(v, Val::UNKNOWN);
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! What the platform model ([`super::platform`]) settles in a Python file beyond "the ROCm build
 //! skips this": capability thresholds and `torch.version.cuda` operands that decide nothing on
 //! ROCm (PASS), arms the ROCm build takes that fail there (HP813, never a PASS), and the CUDA
-//! toolkit location read in Python (HP852, one fact per file).
+//! toolkit location read in Python (HP852, one fact per file), and `setup.py` arms that
+//! `CUDA_HOME` alone decides (HP835).
 
-use super::super::{build, platform, py_capability, version_check, Out};
+use super::super::{build, platform, py_capability, rocm_branch, version_check, Out};
 use super::{has_ancestor, Flavor};
 use crate::gate::Phase;
 use crate::inventory::ts;
@@ -33,6 +34,9 @@ pub(super) fn judge(
         |why| format!(" ({why})"),
     );
     cuda_home_reads(out, root, src, model);
+    if flavor == Flavor::SetupPy {
+        cuda_home_arms(out, root, src);
+    }
     for f in model.rocm_failures() {
         let phase = match (f.module_level, flavor) {
             (true, Flavor::SetupPy) => Phase::Install,
@@ -176,4 +180,294 @@ fn mentions_word(text: &str, name: &str) -> bool {
         let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
         !word(before) && !word(after)
     })
+}
+
+/// `if torch.cuda.is_available() and CUDA_HOME is not None: <CUDA build> else: raise ...` in a
+/// `setup.py`: an `if`/`elif` chain whose arm on the ROCm build is decided by PyTorch's
+/// `CUDA_HOME` alone, which is None on a ROCm machine without a CUDA toolkit
+/// ([`platform::predicate::rocm_with_cuda_toolkit`]). One finding (HP835) on the deciding
+/// condition: INSTALL where the arm the ROCm build then takes raises or exits, else CORRECTNESS
+/// naming what the arm it skips adds to the build (`CUDAExtension`, sources, macros); nothing
+/// where that arm adds nothing to the build (`if CUDA_HOME is None: print(...)`). PASS where
+/// the condition reads `CUDA_HOME` but the ROCm build takes the same arm with or without a
+/// toolkit (`or ROCM_HOME is not None`, `or torch.version.hip`, `IS_HIP_EXTENSION`). A chain
+/// with the project's own ROCm arm (`elif torch.version.hip:`) is the platform model's.
+fn cuda_home_arms(out: &mut Out, root: Node, src: &[u8]) {
+    let mut ifs = Vec::new();
+    ts::each(root, &mut |n| {
+        if n.node_kind() == K::IfStatement && ts::text(n, src).contains("CUDA_HOME") {
+            ifs.push(n);
+        }
+    });
+    for n in ifs {
+        cuda_home_arm(out, n, src);
+    }
+}
+
+fn cuda_home_arm(out: &mut Out, n: Node, src: &[u8]) {
+    // Each arm: its condition (None for `else`) and body.
+    let mut arms: Vec<(Option<Node>, Option<Node>)> =
+        vec![(n.field(F::Condition), n.field(F::Consequence))];
+    let mut cur = n.walk();
+    for alt in n.fields(F::Alternative, &mut cur) {
+        arms.push(match alt.node_kind() {
+            K::ElifClause => (alt.field(F::Condition), alt.field(F::Consequence)),
+            _ => (None, alt.field(F::Body)),
+        });
+    }
+    let on_rocm = |c: Option<Node>, toolkit: bool| {
+        c.map_or(Some(true), |c| {
+            platform::predicate::rocm_with_cuda_toolkit(c, src, toolkit)
+        })
+    };
+    let reads = |c: Option<Node>| {
+        c.is_some_and(|c| {
+            ts::text(c, src).contains("CUDA_HOME")
+                && platform::predicate::reads_torch_cuda_home(c, src)
+        })
+    };
+    let project_rocm_arm = |c: Option<Node>| {
+        c.is_some_and(|c| {
+            let v = platform::eval(c, src);
+            v.names_platform && v.rocm == Some(true) && !reads(Some(c))
+        })
+    };
+    if arms.iter().any(|(c, _)| project_rocm_arm(*c)) {
+        return;
+    }
+    // The arms in order, as far as the ROCm build evaluates them.
+    let mut settled: Option<Node> = None;
+    // Every earlier arm is false on ROCm: the ROCm build surely reaches this one.
+    let mut reached = true;
+    for (i, (c, _)) in arms.iter().enumerate() {
+        let (with, without) = (on_rocm(*c, true), on_rocm(*c, false));
+        if reads(*c) && with != without {
+            let c = c.expect("an arm that reads CUDA_HOME has a condition");
+            decided_by_cuda_home(out, c, &arms, i, src);
+            return;
+        }
+        if reads(*c) && settled.is_none() {
+            settled = *c;
+        }
+        if without == Some(true) {
+            // The arm the ROCm build takes: it must not fail there.
+            if reached
+                && arms[i]
+                    .1
+                    .is_some_and(|b| platform::failure_word(b, src).is_some())
+            {
+                return;
+            }
+            break;
+        }
+        reached &= without == Some(false);
+    }
+    if let Some(c) = settled {
+        out.push(
+            &rocm_branch::CUDA_HOME_ARM,
+            c.byte_range(),
+            format!(
+                "`{}` reads CUDA_HOME, which is None on a ROCm machine without a CUDA toolkit, but the ROCm build takes the same arm either way",
+                short(ts::text(c, src))
+            ),
+            None,
+        );
+        out.pass_within(
+            &[(c.byte_range(), String::new())],
+            &[rocm_branch::CUDA_HOME_ARM.id.code],
+            |_| " (the condition accepts ROCm)".into(),
+        );
+    }
+}
+
+/// Arm `h` of `arms`, with condition `c`, is decided by `CUDA_HOME` on ROCm.
+fn decided_by_cuda_home(
+    out: &mut Out,
+    c: Node,
+    arms: &[(Option<Node>, Option<Node>)],
+    h: usize,
+    src: &[u8],
+) {
+    let val = |c: Option<Node>, toolkit: bool| {
+        c.map_or(Some(true), |c| {
+            platform::predicate::rocm_with_cuda_toolkit(c, src, toolkit)
+        })
+    };
+    // The arm the ROCm build takes without a toolkit (None: not known; `arms.len()`: none),
+    // and the arms it skips that a toolkit would let it take.
+    let (taken, lost): (Option<usize>, Vec<usize>) = match val(Some(c), false) {
+        Some(false) => {
+            let mut taken = Some(arms.len());
+            for (j, (cj, _)) in arms.iter().enumerate().skip(h + 1) {
+                match val(*cj, false) {
+                    Some(true) => {
+                        taken = Some(j);
+                        break;
+                    }
+                    Some(false) => {}
+                    None => {
+                        taken = None;
+                        break;
+                    }
+                }
+            }
+            (taken, vec![h])
+        }
+        Some(true) => {
+            let mut lost = Vec::new();
+            for (k, (ck, _)) in arms.iter().enumerate().skip(h + 1) {
+                let v = val(*ck, true);
+                if v != Some(false) {
+                    lost.push(k);
+                }
+                if v == Some(true) {
+                    break;
+                }
+            }
+            (Some(h), lost)
+        }
+        None => return,
+    };
+    let head = short(ts::text(c, src));
+    let line = |b: usize| src[..b].iter().filter(|c| **c == b'\n').count() + 1;
+    let fails = taken
+        .and_then(|j| arms.get(j))
+        .and_then(|(cj, b)| Some((cj, b.as_ref()?)))
+        .and_then(|(cj, b)| Some((cj, *b, platform::failure_word(*b, src)?)));
+    let suggestion = Some(
+        "accept ROCm in the test: `(CUDA_HOME is not None or ROCM_HOME is not None)` or `torch.version.hip` (ROCM_HOME from torch.utils.cpp_extension)".to_string(),
+    );
+    let premise = "CUDA_HOME is None on a ROCm build of PyTorch without a CUDA toolkit (ROCM_HOME is set instead)";
+    if let Some((cj, b, what)) = fails {
+        let arm = match cj {
+            Some(_) if taken == Some(h) => "this arm".to_string(),
+            Some(cj) => format!("the arm `elif {}:`", short(ts::text(*cj, src))),
+            None => format!("the `else` arm (line {})", line(b.start_byte())),
+        };
+        out.push(
+            &rocm_branch::CUDA_HOME_ARM,
+            c.byte_range(),
+            format!("`{head}` is decided by CUDA_HOME: {premise}, so on ROCm {arm} {what} and the install fails"),
+            suggestion,
+        );
+        out.set_phase(
+            rocm_branch::CUDA_HOME_ARM.id.code,
+            c.byte_range(),
+            crate::gate::Phase::Install,
+        );
+        return;
+    }
+    let mut items = Items::default();
+    for k in lost {
+        if let Some(b) = arms[k].1 {
+            build_items(b, src, &mut items);
+        }
+    }
+    let mut parts: Vec<String> = Vec::new();
+    for (what, names) in [
+        ("", &items.extension),
+        ("the sources ", &items.sources),
+        ("the macros ", &items.macros),
+    ] {
+        if names.is_empty() {
+            continue;
+        }
+        let shown: Vec<String> = names.iter().take(4).map(|n| format!("`{n}`")).collect();
+        let more = if names.len() > shown.len() {
+            ", …"
+        } else {
+            ""
+        };
+        parts.push(format!("{what}{}{more}", shown.join(", ")));
+    }
+    if parts.is_empty() {
+        return;
+    }
+    out.push(
+        &rocm_branch::CUDA_HOME_ARM,
+        c.byte_range(),
+        format!(
+            "`{head}` is decided by CUDA_HOME: {premise}, so the ROCm build skips the CUDA arm and builds without {}: the extension is CPU-only there",
+            parts.join("; ")
+        ),
+        suggestion,
+    );
+}
+
+/// What an arm adds to a build (see [`build_items`]).
+#[derive(Default)]
+struct Items {
+    extension: Vec<String>,
+    sources: Vec<String>,
+    macros: Vec<String>,
+}
+
+/// What an arm adds to the build: `CUDAExtension`, source files (string literals and the names
+/// added to a list of sources: `sources += source_cuda`), macros (`("WITH_CUDA", None)`).
+fn build_items(block: Node, src: &[u8], items: &mut Items) {
+    let add = |to: &mut Vec<String>, s: &str| {
+        if !to.iter().any(|x| x == s) {
+            to.push(s.to_string());
+        }
+    };
+    let sources_list = |n: Option<Node>| {
+        n.is_some_and(|n| {
+            let t = ts::text(n, src).to_ascii_lowercase();
+            t.contains("source") || t.contains("src")
+        })
+    };
+    ts::each(block, &mut |n| match n.node_kind() {
+        K::Identifier | K::Attribute
+            if ts::text(n, src).ends_with("CUDAExtension")
+                && n.parent().is_none_or(|p| p.node_kind() != K::Attribute) =>
+        {
+            add(&mut items.extension, "CUDAExtension")
+        }
+        K::String => {
+            if let Some((t, _)) = super::string(n, src) {
+                if rocm_branch::is_source(&t) {
+                    add(&mut items.sources, &t);
+                }
+            }
+        }
+        K::AugmentedAssignment if sources_list(n.field(F::Left)) => {
+            if let Some(r) = n.field(F::Right).filter(|r| r.node_kind() == K::Identifier) {
+                add(&mut items.sources, ts::text(r, src));
+            }
+        }
+        K::Call => {
+            let f = n.field(F::Function);
+            let method = f
+                .and_then(|f| f.field(F::Attribute))
+                .map(|a| ts::text(a, src));
+            if matches!(method, Some("extend" | "append"))
+                && sources_list(f.and_then(|f| f.field(F::Object)))
+            {
+                for a in n
+                    .field(F::Arguments)
+                    .map(ts::named_children)
+                    .unwrap_or_default()
+                {
+                    if a.node_kind() == K::Identifier {
+                        add(&mut items.sources, ts::text(a, src));
+                    }
+                }
+            }
+        }
+        K::Tuple => {
+            let kids = ts::named_children(n);
+            if let [name, value] = kids.as_slice() {
+                let macro_name = super::string(*name, src).map(|(t, _)| t).filter(|t| {
+                    !t.is_empty()
+                        && t.chars()
+                            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+                });
+                let value_ok = value.node_kind() == K::None || value.node_kind() == K::String;
+                if let (Some(m), true) = (macro_name, value_ok) {
+                    add(&mut items.macros, &m);
+                }
+            }
+        }
+        _ => {}
+    });
 }

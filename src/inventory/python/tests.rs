@@ -387,3 +387,85 @@ fn pycuda_imports() {
         ]
     );
 }
+
+/// Issue 20: a setup.py arm decided by PyTorch's `CUDA_HOME`, None on a ROCm machine without a
+/// CUDA toolkit. The other arm raises: the install fails (one HP835, INSTALL, at the condition).
+#[test]
+fn cuda_home_arm_that_raises_on_rocm() {
+    let head = "import glob, os, torch\nfrom torch.utils.cpp_extension import CUDA_HOME, CppExtension, CUDAExtension\n";
+    let body = "def get_extensions():\n    sources = glob.glob(\"src/*.cpp\")\n    source_cuda = glob.glob(\"src/cuda/*.cu\")\n    extension = CppExtension\n    define_macros = []\n    if torch.cuda.is_available() and CUDA_HOME is not None:\n        extension = CUDAExtension\n        sources += source_cuda\n        define_macros += [(\"WITH_CUDA\", None)]\n    else:\n        raise NotImplementedError(\"Cuda is not available\")\n    return [extension(\"ops\", sources, define_macros=define_macros)]\n";
+    let got = judged(FileKind::SetupPy, &format!("{head}{body}"));
+    let hp835: Vec<_> = got.iter().filter(|r| r.0 == "HP835").collect();
+    assert_eq!(
+        hp835,
+        [&row("HP835", 8, "REMEDIATION", "INSTALL")],
+        "{got:?}"
+    );
+    // At module level, with `os.path.exists(CUDA_HOME)` and `sys.exit`.
+    let src = format!("{head}import sys\nif not os.path.exists(CUDA_HOME):\n    print(\"CUDA is required\")\n    sys.exit(1)\n");
+    let got = judged(FileKind::SetupPy, &src);
+    assert!(
+        got.contains(&row("HP835", 4, "REMEDIATION", "INSTALL")),
+        "{got:?}"
+    );
+    // Negative twin: ROCm is accepted in the test; the condition is a PASS.
+    for accepts in [
+        "(CUDA_HOME is not None or ROCM_HOME is not None)",
+        "(CUDA_HOME is not None or torch.version.hip is not None)",
+        "(CUDA_HOME or IS_HIP_EXTENSION)",
+    ] {
+        let twin = format!("{head}{}", body.replace("CUDA_HOME is not None", accepts));
+        let got = judged(FileKind::SetupPy, &twin);
+        let hp835: Vec<_> = got.iter().filter(|r| r.0 == "HP835").collect();
+        assert_eq!(
+            hp835,
+            [&row("HP835", 8, "PASS", "CORRECTNESS")],
+            "{accepts}: {got:?}"
+        );
+        assert!(got.iter().all(|r| r.2 == "PASS"), "{accepts}: {got:?}");
+    }
+}
+
+/// Without the raise the ROCm build silently builds CPU-only: CORRECTNESS naming what the CUDA
+/// arm adds. Twins: a `CUDA_HOME is None` arm that only warns, a project's own `CUDA_HOME` with
+/// a default (set on every machine), a chain with its own ROCm arm, a module that is no setup.py.
+#[test]
+fn cuda_home_arm_that_drops_the_gpu_build_on_rocm() {
+    let src = "import glob, torch\nfrom torch.utils.cpp_extension import CUDA_HOME, CppExtension, CUDAExtension\nsources = [\"a.cpp\"]\nextension = CppExtension\ndefine_macros = []\nif torch.cuda.is_available() and CUDA_HOME is not None:\n    extension = CUDAExtension\n    sources += glob.glob(\"cuda/*.cu\")\n    sources.append(\"b.cu\")\n    define_macros += [(\"WITH_CUDA\", None)]\n";
+    let f = scan_bytes("setup.py", FileKind::SetupPy, src.as_bytes());
+    let hp835: Vec<_> = f.iter().filter(|f| f.rule == "HP835").collect();
+    assert_eq!(hp835.len(), 1, "{f:?}");
+    let h = hp835[0];
+    assert_eq!(
+        (h.line, h.status.as_str(), h.phase.as_str()),
+        (6, "REMEDIATION", "CORRECTNESS")
+    );
+    for name in ["`CUDAExtension`", "`cuda/*.cu`", "`b.cu`", "`WITH_CUDA`"] {
+        assert!(h.message.contains(name), "{name}: {}", h.message);
+    }
+    // `if CUDA_HOME is None:` only warns: it changes nothing the ROCm build compiles.
+    let warns = "import torch\nfrom torch.utils.cpp_extension import CUDA_HOME, CUDAExtension\nif CUDA_HOME is None:\n    print(\"warning: no CUDA toolkit found\")\n";
+    let got = judged(FileKind::SetupPy, warns);
+    assert!(got.iter().all(|r| r.0 != "HP835"), "{got:?}");
+    // The same test where the arm raises: on ROCm this arm is taken.
+    let raises = warns.replace("print(", "raise RuntimeError(");
+    let got = judged(FileKind::SetupPy, &raises);
+    assert!(
+        got.contains(&row("HP835", 3, "REMEDIATION", "INSTALL")),
+        "{got:?}"
+    );
+    // A project's own `CUDA_HOME` with a default is set on a ROCm machine too.
+    let own = src.replace(
+        "from torch.utils.cpp_extension import CUDA_HOME, CppExtension, CUDAExtension\n",
+        "from torch.utils.cpp_extension import CppExtension, CUDAExtension\nCUDA_HOME = os.getenv(\"CUDA_HOME\", \"/usr/local/cuda\")\n",
+    );
+    let got = judged(FileKind::SetupPy, &own);
+    assert!(got.iter().all(|r| r.0 != "HP835"), "{got:?}");
+    // The project's ROCm arm follows: the platform model's case, not this one.
+    let rocm_arm = format!("{src}elif torch.version.hip:\n    sources += [\"hip/a.hip\"]\n");
+    let got = judged(FileKind::SetupPy, &rocm_arm);
+    assert!(got.iter().all(|r| r.0 != "HP835"), "{got:?}");
+    // Not a setup.py.
+    let got = judged(FileKind::Python, src);
+    assert!(got.iter().all(|r| r.0 != "HP835"), "{got:?}");
+}
