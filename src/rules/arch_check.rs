@@ -152,9 +152,14 @@ pub fn arms_without_code(s: &Src, regions: &[hipside::Region], out: &mut [Findin
             continue;
         }
         carriers.insert(head, (cond.clone(), f.line));
-        let work = match hipside::function_around(s, decider.start) {
+        let name = hipside::function_around(s, decider.start);
+        let work = match name {
             Some(name) => format!("what the branch computes in `{name}`"),
             None => "what the branch computes".to_string(),
+        };
+        let runs = match name {
+            Some(name) => format!("`{name}` stops"),
+            None => "the code stops".to_string(),
         };
         let (phase, what) = match alt {
             Alt::BuildError => (
@@ -163,7 +168,7 @@ pub fn arms_without_code(s: &Src, regions: &[hipside::Region], out: &mut [Findin
             ),
             Alt::Trap => (
                 Phase::Runtime,
-                format!("an arm that only traps (`__trap()`, `assert(0)`): {work} aborts at run time on every AMD GPU"),
+                format!("an arm that only traps (`__trap()`, `assert(0)`): {runs} at run time on every AMD GPU (an `assert` compiled with `NDEBUG` does nothing: then {work} silently does not happen)"),
             ),
             _ => (
                 Phase::Correctness,

@@ -183,7 +183,7 @@ fn keep_in(s: &Src, region: &hipside::Region, f: &mut Finding) -> bool {
                     .push_str(&format!(" ({})", hipside::dead_note(s, region)));
                 if let Side::Never(Dead::Arch { alternative }) = region.side {
                     if alternative.holds_no_code() {
-                        f.message.push_str(" (HIP compiles an arm with no code in its place: one fact, reported on that condition)");
+                        f.message.push_str(" (the arm HIP compiles in its place holds no code: one fact, reported on that condition)");
                     }
                 }
             }
@@ -447,7 +447,9 @@ mod tests {
         let src = mma_step("  __trap();\n");
         let cond = on(&src, "HP401", 2);
         assert!(
-            cond.len() == 1 && cond[0].1 == Phase::Runtime && cond[0].2.contains("`gemm` aborts"),
+            cond.len() == 1
+                && cond[0].1 == Phase::Runtime
+                && cond[0].2.contains("`gemm` stops at run time"),
             "{cond:?}"
         );
     }
