@@ -3,10 +3,12 @@
 //! numbers from `cudaDeviceProp::major/minor` mean nothing on AMD GPUs (gfx90a reports 9.0), and
 //! `sm_XX` strings name NVIDIA targets.
 
+use super::hipside;
 use super::syntax::{self, Src};
 use super::version_check::macro_uses;
 use super::RuleInfo;
 use crate::finding::Finding;
+use crate::gate::{Phase, Status};
 use crate::kinds::cuda::{Field as F, Kind as K, NodeExt};
 use crate::lex::Tok;
 use std::collections::HashSet;
@@ -100,6 +102,84 @@ fn device_pass_rewritten(s: &Src, out: &mut [Finding]) {
             );
             f.suggestion = None;
         }
+    }
+}
+
+/// A `__CUDA_ARCH__` branch whose chain gives HIP an arm with no code in its place
+/// ([`hipside::Alt`]): the finding on the condition says what that means (the branch's work
+/// silently does not happen: CORRECTNESS; an `#error`/`static_assert(false)` arm: BUILD; an arm
+/// that only traps: RUNTIME). One chain is one fact: the first open test of the chain carries
+/// it, later `#elif` tests of the same chain are PASS naming it. Codes and fields stay; the
+/// message, suggestion and phase follow the arm.
+pub fn arms_without_code(s: &Src, regions: &[hipside::Region], out: &mut [Finding]) {
+    use hipside::{Alt, Dead, Side};
+    use std::collections::BTreeMap;
+    let mut deciders: BTreeMap<usize, (Alt, usize, std::ops::Range<usize>)> = BTreeMap::new();
+    for r in regions {
+        if let Side::Never(Dead::Arch { alternative }) = r.side {
+            if alternative.holds_no_code() {
+                deciders.entry(r.decider.start).or_insert((
+                    alternative,
+                    r.head.start,
+                    r.decider.clone(),
+                ));
+            }
+        }
+    }
+    if deciders.is_empty() {
+        return;
+    }
+    let mut open: Vec<usize> = (0..out.len())
+        .filter(|&i| {
+            out[i].rule == CUDA_ARCH_MACRO.code()
+                && out[i].status != Status::Pass
+                && deciders.contains_key(&out[i].byte_range.0)
+        })
+        .collect();
+    open.sort_by_key(|&i| out[i].byte_range.0);
+    // The chain head's offset -> the carrying test's text and line.
+    let mut carriers: BTreeMap<usize, (String, u32)> = BTreeMap::new();
+    for i in open {
+        let (alt, head, decider) = deciders[&out[i].byte_range.0].clone();
+        let cond = hipside::directive_text(s, decider.clone());
+        let f = &mut out[i];
+        if let Some((carrier, line)) = carriers.get(&head) {
+            f.status = Status::Pass;
+            f.message = format!(
+                "`{cond}` is part of the chain `{carrier}` on line {line} opens, whose finding carries it: HIP-Clang compiles an arm with no code in place of the whole chain (one fact)"
+            );
+            f.suggestion = None;
+            continue;
+        }
+        carriers.insert(head, (cond.clone(), f.line));
+        let name = hipside::function_around(s, decider.start);
+        let work = match name {
+            Some(name) => format!("what the branch computes in `{name}`"),
+            None => "what the branch computes".to_string(),
+        };
+        let runs = match name {
+            Some(name) => format!("`{name}` stops"),
+            None => "the code stops".to_string(),
+        };
+        let (phase, what) = match alt {
+            Alt::BuildError => (
+                Phase::Build,
+                "an arm that stops the build (`#error` or `static_assert(false)`): the ROCm build fails here".to_string(),
+            ),
+            Alt::Trap => (
+                Phase::Runtime,
+                format!("an arm that only traps (`__trap()`, `assert(0)`): {runs} at run time on every AMD GPU (an `assert` compiled with `NDEBUG` does nothing: then {work} silently does not happen)"),
+            ),
+            _ => (
+                Phase::Correctness,
+                format!("an arm with no code (nothing, or only comments and diagnostics such as `#pragma message`): {work} silently does not happen on any AMD GPU"),
+            ),
+        };
+        f.phase = phase;
+        f.message = format!(
+            "`{cond}` tests `__CUDA_ARCH__`, which HIP-Clang does not define: HIP compiles {what}"
+        );
+        f.suggestion = Some("write the branch for AMD in the arm HIP compiles (`__gfxNNN__` macros under `__HIP_DEVICE_COMPILE__`, or portable code)".into());
     }
 }
 

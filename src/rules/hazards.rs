@@ -7,7 +7,7 @@ use crate::finding::{Category, Finding};
 use crate::gate::{Phase, Status};
 use crate::kinds::cuda::{Field as F, Kind as K, NodeExt};
 use crate::mappings::Target;
-use crate::rules::hipside::{self, Dead, Side};
+use crate::rules::hipside::{self, Alt, Dead, Side};
 use crate::rules::index::NodeIndex;
 use crate::rules::syntax::Src;
 use crate::rules::{
@@ -127,6 +127,7 @@ pub fn check_lexed(
     };
     out.retain_mut(|f| keep(f));
     translated.retain_mut(|f| keep(f));
+    arch_check::arms_without_code(&s, &regions, &mut out);
     compiled_out::check(&s, target, &mut out);
     widened_masks(translated, &mut out);
     declared_names(&s, translated);
@@ -161,10 +162,14 @@ fn widened_masks(translated: &[Finding], out: &mut Vec<Finding>) {
 /// Whether a finding inside `region` (a branch HIP never compiles, or only HIP compiles) is kept,
 /// and how it reads there: a CUDA version or architecture branch HIP never compiles is nothing
 /// to port (PASS, naming the deciding condition); inline PTX with an alternative HIP compiles
-/// is a lost fast path; a branch an explicit platform test decides is dropped.
+/// that holds code is a lost fast path; where the alternative holds no code the fact is the
+/// condition's (HP401: the branch's work does not happen under HIP), and the findings inside
+/// are PASS naming it; a branch an explicit platform test decides is dropped.
 fn keep_in(s: &Src, region: &hipside::Region, f: &mut Finding) -> bool {
     match region.side {
-        Side::Never(Dead::Arch { alternative: true }) if f.category == Category::InlineAsm => {
+        Side::Never(Dead::Arch {
+            alternative: Alt::Code,
+        }) if f.category == Category::InlineAsm => {
             f.phase = Phase::Performance;
             f.message.push_str(
                 " (behind a `__CUDA_ARCH__` test: HIP compiles the other branch, so this is a lost fast path, not a build failure)",
@@ -176,6 +181,11 @@ fn keep_in(s: &Src, region: &hipside::Region, f: &mut Finding) -> bool {
                 f.status = Status::Pass;
                 f.message
                     .push_str(&format!(" ({})", hipside::dead_note(s, region)));
+                if let Side::Never(Dead::Arch { alternative }) = region.side {
+                    if alternative.holds_no_code() {
+                        f.message.push_str(" (the arm HIP compiles in its place holds no code: one fact, reported on that condition)");
+                    }
+                }
             }
             true
         }
@@ -353,6 +363,138 @@ mod tests {
         assert!(hazard_lines(src)
             .iter()
             .any(|(l, r)| *l == 2 && r == "HP401"));
+    }
+
+    /// (status, phase, message) of `rule`'s findings on `line` of `src`.
+    fn on(src: &str, rule: &str, line: u32) -> Vec<(Status, Phase, String)> {
+        crate::rules::syntax::test_support::hazard_findings(src)
+            .into_iter()
+            .filter(|f| f.rule == rule && f.line == line)
+            .map(|f| (f.status, f.phase, f.message))
+            .collect()
+    }
+
+    use crate::gate::{Phase, Status};
+
+    /// A kernel step behind `__CUDA_ARCH__ >= 750` whose `#else` (line 6) is `instead`.
+    fn mma_step(instead: &str) -> String {
+        format!("__global__ void gemm(unsigned* c, unsigned a) {{\n#if __CUDA_ARCH__ >= 750\n  asm volatile(\"mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {{%0}}, {{%1}};\" : \"=r\"(c[0]) : \"r\"(a));\n  asm volatile(\"mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {{%0}}, {{%1}};\" : \"=r\"(c[1]) : \"r\"(a));\n#else\n{instead}#endif\n}}\n")
+    }
+
+    #[test]
+    fn ptx_behind_an_arch_test_with_an_empty_alternative_is_the_conditions_fact() {
+        // torchsparse's implicit GEMM: the `#else` holds only `#pragma message`, so under HIP
+        // the kernel skips its MMA step. One fact, on the condition (CORRECTNESS, naming the
+        // kernel); each `asm` inside is PASS naming the condition.
+        for instead in [
+            "  #pragma message(\"FP16 kernels will not be compiled for SM75-.\")\n",
+            "",
+            "  // nothing on older GPUs\n",
+        ] {
+            let src = mma_step(instead);
+            let cond = on(&src, "HP401", 2);
+            assert_eq!(cond.len(), 1, "{cond:?}");
+            assert_eq!(
+                (cond[0].0, cond[0].1),
+                (Status::Remediation, Phase::Correctness)
+            );
+            assert!(
+                cond[0].1 == Phase::Correctness
+                    && cond[0].2.contains("an arm with no code")
+                    && cond[0].2.contains("`gemm`"),
+                "{}",
+                cond[0].2
+            );
+            for line in [3, 4] {
+                let asm = on(&src, "HP201", line);
+                assert!(
+                    asm.len() == 1
+                        && asm[0].0 == Status::Pass
+                        && asm[0].2.contains("`#if __CUDA_ARCH__ >= 750` (line 2)"),
+                    "{asm:?}"
+                );
+            }
+        }
+        // Twin: an `#else` with code keeps each `asm` a lost fast path (PERFORMANCE) and the
+        // condition as it was.
+        let src = mma_step("  c[0] = c[1] = a;\n");
+        for line in [3, 4] {
+            let asm = on(&src, "HP201", line);
+            assert!(
+                asm.len() == 1 && asm[0].0 == Status::Remediation && asm[0].1 == Phase::Performance,
+                "{asm:?}"
+            );
+        }
+        let cond = on(&src, "HP401", 2);
+        assert!(
+            cond.len() == 1 && !cond[0].2.contains("no code"),
+            "{cond:?}"
+        );
+    }
+
+    #[test]
+    fn an_arch_branch_whose_alternative_fails_is_a_build_or_run_time_fact() {
+        let src = mma_step("#error \"needs sm_75\"\n");
+        let cond = on(&src, "HP401", 2);
+        assert!(
+            cond.len() == 1
+                && cond[0].0 == Status::Remediation
+                && cond[0].1 == Phase::Build
+                && cond[0].2.contains("stops the build"),
+            "{cond:?}"
+        );
+        assert!(on(&src, "HP201", 3).iter().all(|f| f.0 == Status::Pass));
+        let src = mma_step("  __trap();\n");
+        let cond = on(&src, "HP401", 2);
+        assert!(
+            cond.len() == 1
+                && cond[0].1 == Phase::Runtime
+                && cond[0].2.contains("`gemm` stops at run time"),
+            "{cond:?}"
+        );
+    }
+
+    #[test]
+    fn an_arch_branch_that_is_a_whole_body_without_else_holds_no_code_under_hip() {
+        // No `#else`, and the branch is the kernel's whole body: HIP compiles an empty kernel.
+        let src = "__global__ void k(float* o) {\n#if __CUDA_ARCH__ >= 800\n  o[0] = 1.f;\n  asm(\"trap;\");\n#endif\n}\n";
+        let cond = on(src, "HP401", 2);
+        assert!(
+            cond.len() == 1
+                && cond[0].1 == Phase::Correctness
+                && cond[0].2.contains("`k` silently does not happen"),
+            "{cond:?}"
+        );
+        assert!(on(src, "HP201", 4).iter().all(|f| f.0 == Status::Pass));
+        // Twin: the branch is one step among others of the body (optional code): the
+        // condition keeps its message.
+        let src = "__global__ void k(float* o) {\n  o[1] = 2.f;\n#if __CUDA_ARCH__ >= 800\n  o[0] = 1.f;\n#endif\n}\n";
+        let cond = on(src, "HP401", 3);
+        assert!(
+            cond.len() == 1 && !cond[0].2.contains("no code"),
+            "{cond:?}"
+        );
+    }
+
+    #[test]
+    fn an_arch_chain_with_no_code_for_hip_is_one_fact() {
+        // `#if >= 800 … #elif >= 750 … #else #pragma message`: the `#if` carries the chain,
+        // the `#elif` is PASS naming it.
+        let src = "__device__ void step(unsigned* c, unsigned a) {\n#if __CUDA_ARCH__ >= 800\n  asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0}, {%1};\" : \"=r\"(c[0]) : \"r\"(a));\n#elif __CUDA_ARCH__ >= 750\n  asm volatile(\"mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0}, {%1};\" : \"=r\"(c[0]) : \"r\"(a));\n#else\n  #pragma message(\"no MMA\")\n#endif\n}\n";
+        let first = on(src, "HP401", 2);
+        let second = on(src, "HP401", 4);
+        assert!(
+            first.len() == 1 && first[0].0 == Status::Remediation,
+            "{first:?}"
+        );
+        assert!(
+            second.len() == 1 && second[0].0 == Status::Pass && second[0].2.contains("on line 2"),
+            "{second:?}"
+        );
+        assert!(crate::rules::syntax::test_support::hazard_findings(src)
+            .iter()
+            .filter(|f| f.rule == "HP201")
+            .all(|f| f.status == Status::Pass));
     }
 
     /// The hazard findings and the translator's findings (those `keep` selects) as `scan` hands

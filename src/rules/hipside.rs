@@ -9,14 +9,19 @@
 //! there names the condition ([`dead_note`]).
 //!
 //! A branch HIP never compiles is not a porting problem (its findings are dropped), except inline
-//! PTX behind `__CUDA_ARCH__ >= N` with an alternative branch: HIP compiles the alternative, so
-//! the PTX is a lost fast path (PERFORMANCE), not a build failure. A branch only HIP compiles was
-//! written for AMD already.
+//! PTX behind `__CUDA_ARCH__ >= N` with an alternative branch that holds code: HIP compiles the
+//! alternative, so the PTX is a lost fast path (PERFORMANCE), not a build failure. What the arm
+//! HIP compiles instead holds is classified ([`Alt`]): code, nothing but comments and
+//! diagnostics (`#pragma message`, `#warning`, `printf`), or a failure (`#error`,
+//! `static_assert(false)`, only `__trap()`/`assert(0)`). An arm with no code means the branch's
+//! work silently does not happen under HIP: that is one fact, on the condition (HP401), not one
+//! per statement of the dead branch. A branch only HIP compiles was written for AMD already.
 
 use super::cond;
 use super::macro_env::{Known, MacroEnv};
 use super::syntax::Src;
-use crate::lex::Directive;
+use crate::kinds::cuda::{Kind as K, NodeExt};
+use crate::lex::{Directive, Tok};
 use std::ops::Range;
 
 /// Why HIP never compiles a branch.
@@ -24,11 +29,37 @@ use std::ops::Range;
 pub enum Dead {
     /// An explicit platform test (`#ifndef USE_ROCM`, `#if !defined(__HIP_PLATFORM_AMD__)`).
     Platform,
-    /// `__CUDA_ARCH__` (undefined on both HIP passes); `alternative` when the chain has a branch
-    /// HIP compiles instead.
-    Arch { alternative: bool },
+    /// `__CUDA_ARCH__` (undefined on both HIP passes); `alternative` is what the chain's branch
+    /// HIP compiles instead holds.
+    Arch { alternative: Alt },
     /// A CUDA toolkit or compiler macro (`CUDA_VERSION`, `__NVCC__`, `_NVHPC_CUDA`).
     Toolkit,
+}
+
+/// What HIP compiles in place of a `__CUDA_ARCH__` branch: the other arms of its chain HIP
+/// compiles (or may compile), taken together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Alt {
+    /// No arm of the chain is compiled by HIP (no `#else`) and the chain is not a whole function
+    /// body: the branch is optional code.
+    Absent,
+    /// An arm with code: the branch is a lost fast path.
+    Code,
+    /// An arm with no code: empty, or only comments, blank lines and diagnostics (`#pragma
+    /// message`, `#warning`, `printf`); also no `#else` where the chain is a whole function
+    /// body. What the branch computes silently does not happen under HIP.
+    Empty,
+    /// An arm that stops the build (`#error`, `static_assert(false, …)`).
+    BuildError,
+    /// An arm that only stops the kernel at run time (`__trap()`, `assert(0)`).
+    Trap,
+}
+
+impl Alt {
+    /// HIP compiles no code in place of the branch: the branch's work is gone (or fails).
+    pub fn holds_no_code(self) -> bool {
+        matches!(self, Alt::Empty | Alt::BuildError | Alt::Trap)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,6 +77,8 @@ pub struct Region {
     /// The directive whose condition decides the side: the branch's own, or the earlier branch
     /// of the chain HIP compiles instead.
     pub decider: Range<usize>,
+    /// The directive that opens the branch's chain (`#if`, `#ifdef`, `#ifndef`).
+    pub head: Range<usize>,
 }
 
 /// Project macros the HIP build never defines (see [`cuda_side_defines`]); none by default.
@@ -72,7 +105,9 @@ fn dead_kind(toks: &[String]) -> Dead {
     if mentions(toks, |t| t != "__CUDACC__" && cond::is_hip_macro(t)) {
         Dead::Platform
     } else if mentions(toks, |t| t.starts_with("__CUDA_ARCH")) {
-        Dead::Arch { alternative: false }
+        Dead::Arch {
+            alternative: Alt::Absent,
+        }
     } else {
         Dead::Toolkit
     }
@@ -81,7 +116,9 @@ fn dead_kind(toks: &[String]) -> Dead {
 /// Why the branches after a taken one are dead: the taken branch's condition family.
 fn taken_kind(toks: &[String]) -> Dead {
     match dead_kind(toks) {
-        Dead::Arch { .. } => Dead::Arch { alternative: true },
+        Dead::Arch { .. } => Dead::Arch {
+            alternative: Alt::Code,
+        },
         k => k,
     }
 }
@@ -114,16 +151,20 @@ fn regions_in(s: &Src, hip: MacroEnv, undef: Undefined) -> Vec<Region> {
         open: Option<(usize, Side, Range<usize>)>,
         /// Indices into `out` of this chain's `__CUDA_ARCH__` regions, to mark alternatives.
         arch: Vec<usize>,
-        /// Some branch of the chain is compiled by HIP (or may be).
-        live_branch: bool,
+        /// The bodies of the chain's branches HIP compiles (or may compile).
+        live: Vec<Range<usize>>,
+        /// The chain's opening directive (index into the file's directives, and its range).
+        head: (usize, Range<usize>),
         /// Why later branches are dead once an earlier one is certainly taken.
         taken_kind: Dead,
         /// The directive of the branch certainly taken.
         taken_at: Range<usize>,
+        /// Where the open branch's body starts.
+        body: usize,
     }
     let mut out: Vec<Region> = Vec::new();
     let mut stack: Vec<Frame> = Vec::new();
-    let close = |f: &mut Frame, end: usize, out: &mut Vec<Region>| {
+    let close = |f: &mut Frame, st: usize, end: usize, out: &mut Vec<Region>| {
         if let Some((st, side, decider)) = f.open.take() {
             if matches!(side, Side::Never(Dead::Arch { .. })) {
                 f.arch.push(out.len());
@@ -132,12 +173,13 @@ fn regions_in(s: &Src, hip: MacroEnv, undef: Undefined) -> Vec<Region> {
                 range: st..end,
                 side,
                 decider,
+                head: f.head.1.clone(),
             });
         } else {
-            f.live_branch = true;
+            f.live.push(st..end);
         }
     };
-    for d in &s.lexed.directives {
+    for (di, d) in s.lexed.directives.iter().enumerate() {
         let name = d.name.as_str();
         match name {
             "if" | "ifdef" | "ifndef" => {
@@ -152,14 +194,18 @@ fn regions_in(s: &Src, hip: MacroEnv, undef: Undefined) -> Vec<Region> {
                     all_false: h == Some(0),
                     cuda_taken: c.is_some_and(|v| v != 0),
                     open: side.map(|x| (d.end, x, here.clone())),
-                    taken_at: here,
+                    taken_at: here.clone(),
                     arch: Vec::new(),
-                    live_branch: false,
+                    live: Vec::new(),
+                    head: (di, here),
+                    body: d.end,
                 });
             }
             "elif" | "elifdef" | "elifndef" | "else" => {
                 let Some(f) = stack.last_mut() else { continue };
-                close(f, d.start, &mut out);
+                let body = f.body;
+                close(f, body, d.start, &mut out);
+                f.body = d.end;
                 let (toks, h) = if name == "else" {
                     (Vec::new(), Some(1))
                 } else {
@@ -190,11 +236,32 @@ fn regions_in(s: &Src, hip: MacroEnv, undef: Undefined) -> Vec<Region> {
             }
             "endif" => {
                 if let Some(mut f) = stack.pop() {
-                    close(&mut f, d.start, &mut out);
-                    if f.live_branch {
-                        for &i in &f.arch {
-                            out[i].side = Side::Never(Dead::Arch { alternative: true });
+                    let body = f.body;
+                    close(&mut f, body, d.start, &mut out);
+                    if f.arch.is_empty() {
+                        continue;
+                    }
+                    let alternative = if f.live.is_empty() {
+                        if whole_body(s, &s.lexed.directives[f.head.0], d) {
+                            Alt::Empty
+                        } else {
+                            Alt::Absent
                         }
+                    } else {
+                        // The most benign of the arms HIP may compile: any code is a fallback.
+                        f.live
+                            .iter()
+                            .map(|r| arm_holds(s, r.clone()))
+                            .min_by_key(|a| match a {
+                                Alt::Code => 0,
+                                Alt::Empty | Alt::Absent => 1,
+                                Alt::Trap => 2,
+                                Alt::BuildError => 3,
+                            })
+                            .unwrap_or(Alt::Absent)
+                    };
+                    for &i in &f.arch {
+                        out[i].side = Side::Never(Dead::Arch { alternative });
                     }
                 }
             }
@@ -202,6 +269,128 @@ fn regions_in(s: &Src, hip: MacroEnv, undef: Undefined) -> Vec<Region> {
         }
     }
     out
+}
+
+/// What the branch body `r` holds, as the arm HIP compiles instead of a `__CUDA_ARCH__` branch:
+/// [`Alt::Code`] at the first statement that is neither a diagnostic (`printf`, `#pragma`,
+/// `#warning`) nor a failure (`#error`, `static_assert(false)`, `__trap()`, `assert(0)`); a
+/// failure or a `#define`/`#include` inside a nested conditional counts as code (it may not be
+/// compiled).
+fn arm_holds(s: &Src, r: Range<usize>) -> Alt {
+    let toks = &s.lexed.tokens;
+    let mut i = toks.partition_point(|t| (t.start as usize) < r.start);
+    let mut depth = 0usize;
+    let mut fails: Option<Alt> = None;
+    let mut stmt: Vec<usize> = Vec::new();
+    let mut parens = 0i32;
+    while i < toks.len() && (toks[i].start as usize) < r.end {
+        let t = toks[i];
+        if t.kind == Tok::Comment {
+            i += 1;
+            continue;
+        }
+        if t.in_directive() {
+            let d = &s.lexed.directives[t.directive as usize];
+            match d.name.as_str() {
+                "if" | "ifdef" | "ifndef" => depth += 1,
+                "endif" => depth = depth.saturating_sub(1),
+                "else" | "elif" | "elifdef" | "elifndef" | "pragma" | "warning" | "line" | "" => {}
+                "error" if depth == 0 => return Alt::BuildError,
+                _ => return Alt::Code,
+            }
+            i = d.tokens.end.max(i + 1);
+            continue;
+        }
+        let text = s.tok(i);
+        match text {
+            "{" | "}" if stmt.is_empty() => {}
+            ";" if parens == 0 => {
+                match statement_kind(s, &stmt) {
+                    Some(a) if depth == 0 => {
+                        if a != Alt::Empty {
+                            fails = Some(a);
+                        }
+                    }
+                    Some(Alt::Empty) => {}
+                    _ => return Alt::Code,
+                }
+                stmt.clear();
+            }
+            _ => {
+                parens += match text {
+                    "(" => 1,
+                    ")" => -1,
+                    _ => 0,
+                };
+                stmt.push(i);
+            }
+        }
+        i += 1;
+    }
+    if !stmt.is_empty() {
+        return Alt::Code;
+    }
+    fails.unwrap_or(Alt::Empty)
+}
+
+/// A statement (its code tokens, no `;`) of an arm that holds no code: a diagnostic
+/// ([`Alt::Empty`]), a build failure or a trap; `None` for anything else.
+fn statement_kind(s: &Src, stmt: &[usize]) -> Option<Alt> {
+    let w = |k: usize| stmt.get(k).map_or("", |&j| s.tok(j));
+    let falsy = |k: usize| {
+        matches!(w(k), "0" | "false")
+            || (w(k) == "!"
+                && stmt
+                    .get(k + 1)
+                    .is_some_and(|&j| s.lexed.tokens[j].kind == Tok::Str))
+    };
+    if stmt.is_empty() {
+        return Some(Alt::Empty);
+    }
+    let call = w(1) == "(" && w(stmt.len() - 1) == ")";
+    match w(0) {
+        "printf" | "fprintf" | "puts" if call => Some(Alt::Empty),
+        "static_assert" if call && falsy(2) => Some(Alt::BuildError),
+        "__trap" | "__builtin_trap" | "abort" if call && stmt.len() == 3 => Some(Alt::Trap),
+        "assert" if call && falsy(2) => Some(Alt::Trap),
+        _ => None,
+    }
+}
+
+/// Whether the chain from `head` to `endif` is the whole body of a function: the
+/// code token before it opens the body and the one after it closes it (read on the tree).
+fn whole_body(s: &Src, head: &Directive, endif: &Directive) -> bool {
+    let Some(tree) = s.tree else { return false };
+    let before = s.lexed.prev_code(head.tokens.start);
+    let after = (endif.tokens.end > 0)
+        .then(|| s.lexed.next_code(endif.tokens.end - 1))
+        .flatten();
+    let (Some(b), Some(a)) = (before, after) else {
+        return false;
+    };
+    if s.tok(b) != "{" || s.tok(a) != "}" || s.lexed.tokens[b].in_directive() {
+        return false;
+    }
+    let open = s.lexed.tokens[b].start as usize;
+    let Some(brace) = tree.root_node().descendant_for_byte_range(open, open + 1) else {
+        return false;
+    };
+    let Some(body) = brace.parent() else {
+        return false;
+    };
+    body.node_kind() == K::CompoundStatement
+        && body.start_byte() == open
+        && body.end_byte() == s.lexed.tokens[a].end as usize
+        && body
+            .parent()
+            .is_some_and(|p| p.node_kind() == K::FunctionDefinition)
+}
+
+/// The name of the function around byte `at` (needs the tree).
+pub fn function_around<'a>(s: &Src<'a>, at: usize) -> Option<&'a str> {
+    let n = s.tree?.root_node().descendant_for_byte_range(at, at)?;
+    let f = s.enclosing_function(n)?;
+    super::syntax::function_name(s, f.field(crate::kinds::cuda::Field::Declarator)?)
 }
 
 /// The condition's value when only the platform is known and HIP is `hip` (HIP macros only).
@@ -421,16 +610,71 @@ mod tests {
 
     #[test]
     fn arch_gates_know_their_alternative() {
-        let src = "#if __CUDA_ARCH__ >= 800\nx1\n#else\nx2\n#endif\n#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\nx3\n#endif\n#if FOO\n#elif __CUDA_ARCH__ >= 700\nx4\n#endif\n";
+        let src = "#if __CUDA_ARCH__ >= 800\nx1\n#else\nx2\n#endif\n#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\nx3\n#endif\n#if FOO\nint y;\n#elif __CUDA_ARCH__ >= 700\nx4\n#endif\n";
         let got = sides(src);
+        let arch = |alternative| Some(Side::Never(Dead::Arch { alternative }));
         assert_eq!(
             got,
             vec![
-                (2, Some(Side::Never(Dead::Arch { alternative: true }))),
+                (2, arch(Alt::Code)),
                 (4, None),
-                (7, Some(Side::Never(Dead::Arch { alternative: false }))),
-                (11, Some(Side::Never(Dead::Arch { alternative: true }))),
+                (7, arch(Alt::Absent)),
+                (12, arch(Alt::Code)),
             ]
         );
+    }
+
+    /// The alternative of the `__CUDA_ARCH__` branch on line 2 of `#if __CUDA_ARCH__ >= 750`,
+    /// `x`, `#else`, then `instead`, `#endif`.
+    fn alternative(instead: &str) -> Option<Side> {
+        let src = format!("#if __CUDA_ARCH__ >= 750\nx\n#else\n{instead}#endif\n");
+        sides(&src)[0].1
+    }
+
+    #[test]
+    fn the_arm_hip_compiles_instead_is_classified() {
+        let arch = |alternative| Some(Side::Never(Dead::Arch { alternative }));
+        // Code: a fallback (the lost-fast-path case), also beside a diagnostic.
+        assert_eq!(alternative("  y = a + b;\n"), arch(Alt::Code));
+        assert_eq!(
+            alternative("  printf(\"slow\");\n  y = slow(a);\n"),
+            arch(Alt::Code)
+        );
+        // Nothing, or only comments and diagnostics.
+        assert_eq!(alternative(""), arch(Alt::Empty));
+        assert_eq!(
+            alternative("  #pragma message(\"FP16 kernels will not be compiled for SM75-.\")\n"),
+            arch(Alt::Empty)
+        );
+        assert_eq!(
+            alternative("  // not supported\n#warning \"no tensor cores\"\n  { }\n"),
+            arch(Alt::Empty)
+        );
+        assert_eq!(
+            alternative("  printf(\"unsupported arch\\n\");\n"),
+            arch(Alt::Empty)
+        );
+        // Failures: at build time, at run time.
+        assert_eq!(
+            alternative("#error \"needs sm_75\"\n"),
+            arch(Alt::BuildError)
+        );
+        assert_eq!(
+            alternative("  static_assert(false, \"needs sm_75\");\n"),
+            arch(Alt::BuildError)
+        );
+        assert_eq!(
+            alternative("  printf(\"unsupported\");\n  __trap();\n"),
+            arch(Alt::Trap)
+        );
+        assert_eq!(alternative("  assert(0);\n"), arch(Alt::Trap));
+        // Twins: a condition that is not a constant, a failure under a nested condition, a
+        // `#define`: code (or possibly code).
+        assert_eq!(alternative("  assert(n > 0);\n"), arch(Alt::Code));
+        assert_eq!(
+            alternative("#ifdef STRICT\n#error \"no\"\n#endif\n"),
+            arch(Alt::Code)
+        );
+        assert_eq!(alternative("#define SLOW 1\n"), arch(Alt::Code));
     }
 }

@@ -177,6 +177,17 @@ impl<'a> Src<'a> {
     }
 }
 
+/// The name a function definition's declarator declares (`k`, `ns::k`, `S::operator()`).
+pub fn function_name<'a>(s: &Src<'a>, mut d: Node<'a>) -> Option<&'a str> {
+    loop {
+        match d.node_kind() {
+            K::Identifier | K::FieldIdentifier => return Some(s.text(d)),
+            K::QualifiedIdentifier | K::TemplateFunction => d = d.field(F::Name)?,
+            _ => d = d.field(F::Declarator)?,
+        }
+    }
+}
+
 /// The integer value of a C literal (`32`, `0x1F`, `32u`, `0xffffffffUL`), ignoring suffixes.
 pub fn int_value(s: &str) -> Option<u64> {
     let s = s.trim().trim_start_matches('(').trim_end_matches(')');

@@ -167,16 +167,7 @@ impl<'a> Kernels<'a> {
     }
 }
 
-/// The name a function definition's declarator declares (`k`, `ns::k`, `S::operator()`).
-pub(super) fn function_name<'a>(s: &Src<'a>, mut d: Node<'a>) -> Option<&'a str> {
-    loop {
-        match d.node_kind() {
-            K::Identifier | K::FieldIdentifier => return Some(s.text(d)),
-            K::QualifiedIdentifier | K::TemplateFunction => d = d.field(F::Name)?,
-            _ => d = d.field(F::Declarator)?,
-        }
-    }
-}
+pub(super) use crate::rules::syntax::function_name;
 
 /// `kernel<<<grid, 32>>>`: a block of exactly 32 threads is one warp on NVIDIA and half a
 /// wavefront on AMD. Flagged when the kernel is warp-level or defined in another file.
