@@ -146,7 +146,15 @@ fn own_overload(s: &Src, seen: &Visible, pointee: &str) -> bool {
         .filter(|(_, h)| *h == pointee)
         .map(|(c, _)| c.to_string())
         .collect();
-    if seen.rocm_overload("atomicAdd", &spelled).is_some() {
+    // An included project header's `atomicAdd` under a ROCm switch with the type among its
+    // parameters, or one the project declares in its own scope (`own` keeps no parameter
+    // types, so any such definition counts: a polyfill header usually covers every type).
+    if seen.rocm_overload("atomicAdd", &spelled).is_some()
+        || seen
+            .own
+            .get("atomicAdd")
+            .is_some_and(|v| v.iter().any(|o| !o.member))
+    {
         return true;
     }
     let l = s.lexed;
@@ -234,5 +242,60 @@ mod tests {
         let other =
             "__global__ void k(float* g, int* n) { atomicAdd(g, 1.0f); atomicAdd(n, 1); }\n";
         assert!(lines(other, "6.2").is_empty());
+    }
+
+    /// An included project header that defines its own `atomicAdd` (a polyfill such as
+    /// `compat.cuh`) serves the call: no finding; without it the same call is flagged.
+    #[test]
+    fn included_project_overload_serves_the_call() {
+        use crate::model::own::OwnRef;
+        use crate::model::project::{Visible, NOTHING};
+        let src =
+            "#include \"compat.cuh\"\n__global__ void k(half2* g, half2 v) { atomicAdd(g, v); }\n";
+        let run = |seen: &Visible| {
+            let bytes = src.as_bytes();
+            let lines = crate::source::LineIndex::new(bytes);
+            let ctx = crate::rules::FileCtx {
+                path: "k.cu",
+                src: bytes,
+                lines: &lines,
+            };
+            let tree = crate::parse::parse(bytes);
+            let lexed = crate::lex::lex(bytes);
+            let target = crate::mappings::Target {
+                rocm: "6.2".parse().unwrap(),
+                roc: false,
+                experimental: false,
+                lds: None,
+            };
+            crate::rules::hazards::check_lexed(
+                &ctx,
+                &lexed,
+                tree.as_ref(),
+                &target,
+                seen,
+                &mut Vec::new(),
+                &mut Vec::new(),
+            )
+            .into_iter()
+            .filter(|f| f.rule == "HP713")
+            .count()
+        };
+        assert_eq!(run(&NOTHING), 1);
+        let mut own = std::collections::BTreeMap::new();
+        own.insert(
+            "atomicAdd".to_string(),
+            vec![OwnRef {
+                at: "compat.cuh:50".into(),
+                scope: String::new(),
+                member: false,
+                body: true,
+            }],
+        );
+        let seen = Visible {
+            own,
+            ..Visible::default()
+        };
+        assert_eq!(run(&seen), 0);
     }
 }
