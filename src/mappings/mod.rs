@@ -4,6 +4,7 @@
 //! facts those tables lack, each with its source. [`Mappings::resolve`] answers, for one CUDA
 //! name and one exact target, what the port does with it.
 
+pub mod half_atomics;
 pub mod hand;
 pub mod lds;
 pub mod table;

@@ -130,6 +130,15 @@ rule!(HOST_PRINTF_IN_DEVICE_CODE, "HP012", DeviceFeature, Remediation, Build,
     refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html#printf"],
 );
 
+rule!(REGISTER_STORAGE_CLASS, "HP014", DeviceFeature, Pass, Build,
+    summary: "The `register` storage class in C++ or CUDA code, dropped by `hipport port` (PASS: done and equivalent). Kept in `.c` files, where C allows it, and on explicit register variables (`register int r asm(\"…\")`), which clang accepts in every mode.",
+    why: "nvcc accepts `register` (a deprecation warning at most); hipcc compiles C++17 by default, where clang rejects it: \"ISO C++17 does not allow 'register' storage class specifier\" (`-Wregister`, an error by default). Under `-std=c++14` or older clang accepts it with a `-Wdeprecated-register` warning. The keyword has had no effect on code generation for decades, so dropping it changes nothing.",
+    bad: "register float acc = 0.0f;",
+    good: "float acc = 0.0f;",
+    fix: "Nothing to do: the port dropped the keyword. Code built with `-std=c++14` would also compile with it.",
+    refs: ["https://github.com/llvm/llvm-project/blob/main/clang/test/SemaCXX/deprecated.cpp", "https://wg21.link/p0001r1"],
+);
+
 pub const RULES: &[&RuleInfo] = &[
     &UNPORTED_API,
     &DEPRECATED_API,
@@ -145,4 +154,5 @@ pub const RULES: &[&RuleInfo] = &[
     &AMBIGUOUS_KERNEL_CAST,
     &WEAK_ALIAS_PRAGMA,
     &HOST_PRINTF_IN_DEVICE_CODE,
+    &REGISTER_STORAGE_CLASS,
 ];

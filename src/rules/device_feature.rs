@@ -6,6 +6,7 @@
 //! target's LDS ([`lds`]).
 
 mod consts;
+pub mod half_atomics;
 pub mod lds;
 mod shapes;
 
@@ -138,6 +139,7 @@ pub const RULES: &[&RuleInfo] = &[
     &HALF2_MEMBER_ACCESS,
     &LAUNCH_BOUNDS_MIN_BLOCKS,
     &lds::SHARED_MEMORY_OVER_LDS,
+    &half_atomics::HALF_ATOMIC_ADD_MISSING,
 ];
 
 const HOPPER_IDENTS: &[&str] = &[

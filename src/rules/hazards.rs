@@ -111,6 +111,7 @@ pub fn check_lexed(
     library::check(&s, target, &mut out);
     device_feature::check(&s, target.rocm, &mut out);
     device_feature::lds::check(&s, target, seen, &mut out);
+    device_feature::half_atomics::check(&s, target, seen, &mut out);
     let regions = hipside::regions_for(&s, target.rocm);
     let offsets: Vec<usize> = out
         .iter()

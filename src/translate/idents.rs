@@ -302,9 +302,11 @@ fn namespace(p: &mut Pass, i: usize, name: &str) -> bool {
     false
 }
 
-/// `register` is accepted by nvcc but is an error in C++17, which hipcc defaults to.
+/// `register` is accepted by nvcc but is an error in C++17, which hipcc defaults to: the keyword
+/// is dropped (HP014 PASS). Kept in C, and on an explicit register variable
+/// (`register int r asm("r0")`), which clang accepts in every C++ mode and which needs it.
 fn register_keyword(p: &mut Pass, i: usize) {
-    if p.lang == super::Lang::C {
+    if p.lang == super::Lang::C || asm_label_follows(p, i) {
         return;
     }
     let t = p.lexed.tokens[i];
@@ -315,6 +317,32 @@ fn register_keyword(p: &mut Pass, i: usize) {
     }
     p.edits.push(Edit::delete(t.start as usize, end));
     p.stats.fixups += 1;
+    let mut f = p.ctx.finding(
+        &api::REGISTER_STORAGE_CLASS,
+        t.range(),
+        "`register` storage class dropped: hipcc compiles C++17, where clang rejects it (`-Wregister`, an error by default; `-std=c++14` would accept it with a deprecation warning)".to_string(),
+        None,
+    );
+    f.fix = Some(String::new());
+    p.findings.push(f);
+}
+
+/// Whether the declaration the `register` at token `i` starts carries an asm label before its
+/// declarator ends (`;`, `=`, `,`, `{` or an unbalanced `)` at its own depth).
+fn asm_label_follows(p: &Pass, i: usize) -> bool {
+    let mut depth = 0i32;
+    let mut j = i;
+    while let Some(k) = p.lexed.next_code(j) {
+        j = k;
+        match p.text(k) {
+            b"asm" | b"__asm" | b"__asm__" if depth == 0 => return true,
+            b"(" | b"[" => depth += 1,
+            b")" | b"]" if depth > 0 => depth -= 1,
+            b";" | b"=" | b"," | b"{" | b")" if depth == 0 => return false,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Macros hipport defines itself, before the file's first include, when a translated name
@@ -365,4 +393,47 @@ fn requires_define(p: &mut Pass, i: usize, name: &str, define: Option<&str>) {
         Some(format!("add -D{define} to the HIP compile flags")),
     );
     p.findings.push(f);
+}
+
+#[cfg(test)]
+mod tests {
+    fn port(path: &str, src: &str) -> (String, Vec<(u32, String)>) {
+        let opts = crate::translate::Options::for_tests("6.2", false);
+        let t =
+            crate::translate::translate_bytes(path, src.as_bytes(), crate::mappings::get(), &opts);
+        let found = t
+            .findings
+            .into_iter()
+            .filter(|f| f.rule == "HP014")
+            .map(|f| (f.line, f.status.to_string()))
+            .collect();
+        (String::from_utf8(t.output).unwrap(), found)
+    }
+
+    /// The storage-class keyword in declarations and parameters is dropped, one PASS per edit.
+    #[test]
+    fn register_storage_class_dropped_and_reported() {
+        let src = "__device__ float f(register int n) {\n  register float acc = 0.0f;\n  register int i, j;\n  return acc;\n}\n";
+        let (out, found) = port("k.cu", src);
+        assert_eq!(
+            out,
+            "__device__ float f(int n) {\n  float acc = 0.0f;\n  int i, j;\n  return acc;\n}\n"
+        );
+        let lines: Vec<u32> = found.iter().map(|(l, _)| *l).collect();
+        assert_eq!(lines, [1, 2, 3]);
+        assert!(found.iter().all(|(_, s)| s == "PASS"), "{found:?}");
+    }
+
+    /// Negative twin: identifiers containing the word, comments, strings, asm operand strings,
+    /// an explicit register variable (clang needs the keyword there) and C files stay.
+    #[test]
+    fn register_in_names_comments_strings_asm_and_c_untouched() {
+        let src = "typedef int register_t;\nregister_t registerX = 0; // register int\nconst char* s = \"register\";\n__device__ void g(int v) {\n  asm volatile(\"mov.u32 %0, %%register;\" : \"=r\"(v));\n  register int sp asm(\"sp\");\n}\n";
+        let (out, found) = port("k.cu", src);
+        assert_eq!(out, src);
+        assert!(found.is_empty(), "{found:?}");
+        let (out, found) = port("k.c", "void f(void) { register int i = 0; }\n");
+        assert_eq!(out, "void f(void) { register int i = 0; }\n");
+        assert!(found.is_empty(), "{found:?}");
+    }
 }
