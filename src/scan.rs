@@ -133,6 +133,7 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         &[crate::rules::version_check::PROJECT_ROCM_SWITCH.id.code],
     );
     crate::rules::facts::merge_same_line(&mut findings);
+    crate::rules::facts::pin_under_index(&mut findings);
     crate::rules::facts::fold_guards(&mut findings, &sources);
     // Sources that a ROCm-aware setup.py builds only in its CUDA arm are not porting work.
     let setups: Vec<(String, Vec<u8>)> = named("setup.py")
@@ -265,8 +266,17 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     // One decision, one open finding (rules::decisions, in its fixed order): a folder the
     // project marks as not maintained, the same inventory line in sibling files, a CUTLASS/CuTe
     // component, a vendored library, the project's use of libcu++, a kernel file only
-    // sm_90+/sm_100 GPUs run, the project's FP8 encoding.
-    crate::rules::decisions::fold_all(&mut findings);
+    // sm_90+/sm_100 GPUs run, the project's FP8 encoding; and a Dockerfile's NVIDIA container
+    // settings, a copy of another project nested in this one.
+    // Copies of other projects nested in this one: their licence files and build roots.
+    let nested = crate::rules::decisions::nested::roots(&rels, &|rel: &str| {
+        if let Some(b) = texts.get(rel) {
+            return Some(b.clone());
+        }
+        let i = all.iter().find(|i| i.rel == rel)?;
+        crate::safety::read_regular_bounded(&i.path, s.max_file_size).ok()
+    });
+    crate::rules::decisions::fold_all(&mut findings, &nested);
     let mut report = Report::new(s.target_info(), findings, errors);
     report.summary.files_scanned = files + inventory.files;
     report.summary.translated_names = translated;

@@ -5,9 +5,12 @@
 //!
 //! - a folder the project marks as not maintained (`legacy/`, `deprecated/`, `attic/`…): port
 //!   it or leave it out of the ROCm build ([`unmaintained`]);
+//! - a Dockerfile's NVIDIA container settings: they go with its base image ([`container`]);
 //! - the same inventory line in sibling scripts: give them a ROCm environment
 //!   (`inventory::siblings`);
 //! - a CUTLASS/CuTe component: rewrite it for ROCm (`rules::cutlass_component`);
+//! - a copy of another project nested in this one (its own licence and build): port it
+//!   upstream or use its ROCm build ([`nested`]);
 //! - a vendored library: use its ROCm build or port, or drop it (`rules::vendored`);
 //! - the project's use of libcu++: move it to libhipcxx or the standard library
 //!   (`rules::libcu`);
@@ -23,7 +26,9 @@
 //! decision and the output is deterministic.
 
 pub mod arch_only;
+pub mod container;
 pub mod fp8;
+pub mod nested;
 pub mod unmaintained;
 
 use crate::finding::Finding;
@@ -114,18 +119,22 @@ pub fn own(path: &str) -> bool {
 ///   every finer decision inside it (its sibling scripts, CUTLASS components, vendored copies,
 ///   sm_90-only files), so one finding holds the folder rather than a chain of heads. A marker
 ///   inside a vendored library is that library's matter and is not one (see [`unmaintained`]).
-/// - Then repeated lines of sibling scripts, CUTLASS/CuTe components (before vendored: a
-///   vendored CUTLASS is a CUTLASS rewrite), vendored components, libcu++ use, kernel files only
-///   sm_90+/sm_100 run.
+/// - Then a Dockerfile's NVIDIA container settings (before siblings: each Dockerfile's settings
+///   go with its own base image), repeated lines of sibling scripts, CUTLASS/CuTe components
+///   (before vendored: a vendored CUTLASS is a CUTLASS rewrite), copies of other projects nested
+///   in this one (`nested_roots`, see [`nested::roots`]; the kinds after it leave their findings
+///   alone), vendored components, libcu++ use, kernel files only sm_90+/sm_100 run.
 /// - The project's FP8 encoding comes last: it is project-wide and takes only the FP8 uses no
 ///   finer decision holds (a vendored library's FP8 is that library's, an arch-only file is
 ///   rewritten whole); and [`arch_only`] measures a file's share of sm_90+ uses among its open
 ///   findings with its FP8 uses still open.
-pub fn fold_all(findings: &mut [Finding]) {
-    let kinds: [fn(&[Finding]) -> Kind; 7] = [
+pub fn fold_all(findings: &mut [Finding], nested_roots: &[String]) {
+    let before: [fn(&[Finding]) -> Kind; 3] = [
         unmaintained::kind,
+        container::kind,
         crate::inventory::siblings::kind,
-        crate::rules::cutlass_component::kind,
+    ];
+    let after: [fn(&[Finding]) -> Kind; 4] = [
         crate::rules::vendored::kind,
         crate::rules::libcu::kind,
         arch_only::kind,
@@ -135,8 +144,20 @@ pub fn fold_all(findings: &mut [Finding]) {
     // but is never folded away by one: a project-wide kind (libcu++, FP8) must not hide a
     // folder's or a library's decision.
     let mut heads = BTreeSet::new();
-    for make in kinds {
+    for make in before {
         let k = make(findings);
+        fold_keeping(findings, &k, &mut heads);
+    }
+    let k = crate::rules::cutlass_component::kind(findings);
+    fold_keeping(findings, &k, &mut heads);
+    // A nested copy of another project holds everything in it that is still open, its own
+    // vendored copies included; the finer kinds after it leave its findings alone.
+    fold_keeping(findings, &nested::kind(nested_roots.to_vec()), &mut heads);
+    for make in after {
+        let mut k = make(findings);
+        let roots = nested_roots.to_vec();
+        let key = k.key;
+        k.key = Box::new(move |f| (!nested::inside(&roots, f)).then(|| key(f)).flatten());
         fold_keeping(findings, &k, &mut heads);
     }
 }
@@ -294,7 +315,7 @@ mod tests {
             f("HP102", "third_party/lib/b.h", 3),
             f("HP102", "third_party/lib/c.h", 3),
         ];
-        fold_all(&mut fs);
+        fold_all(&mut fs, &[]);
         assert_eq!(open(&fs), [("third_party/lib/a.h", 1)]);
         assert!(fs[0].message.contains("CUTLASS/CuTe component"));
         assert!(fs[0].message.contains("2 more findings in 3 files"));
@@ -320,7 +341,7 @@ mod tests {
             fp8("src/q.cu", 5),
             fp8("src/r.cu", 6),
         ];
-        fold_all(&mut fs);
+        fold_all(&mut fs, &[]);
         assert_eq!(
             open(&fs),
             [
@@ -344,7 +365,7 @@ mod tests {
             x.status = Status::Remediation;
             x.message = "`__nv_fp8_e4m3`: m".into();
         }
-        fold_all(&mut fs);
+        fold_all(&mut fs, &[]);
         assert_eq!(
             open(&fs),
             [
@@ -356,6 +377,60 @@ mod tests {
         assert!(fs[0]
             .message
             .contains("the vendored component `third_party/lib/`"));
+    }
+
+    #[test]
+    fn a_nested_copy_of_another_project_is_one_decision() {
+        let unknown = |path: &str, line| Finding {
+            status: Status::Unknown,
+            ..f("HP880", path, line)
+        };
+        let libcu = |path: &str, line| Finding {
+            message: "namespace `cuda::std` has no HIP counterpart".into(),
+            ..Finding::bare("HP001", path, line)
+        };
+        let mut fs = vec![
+            unknown("ex/fa/setup.py", 3),
+            f("HP102", "ex/fa/csrc/a.cu", 2),
+            f("HP102", "ex/fa/third_party/lib/b.h", 1),
+            f("HP102", "ex/fa/third_party/lib/c.h", 1),
+            libcu("ex/fa/d.cu", 1),
+            // The project's own findings.
+            libcu("src/b.cu", 3),
+            libcu("src/c.cu", 4),
+            f("HP102", "src/k.cu", 5),
+        ];
+        let roots = vec!["ex/fa".to_string()];
+        fold_all(&mut fs, &roots);
+        // The copy's first REMEDIATION finding holds it, vendored copy and libcu++ included.
+        assert_eq!(
+            open(&fs),
+            [("ex/fa/csrc/a.cu", 2), ("src/b.cu", 3), ("src/k.cu", 5)]
+        );
+        assert!(
+            fs[1]
+                .message
+                .contains("`ex/fa/`, a copy of another project (its own licence and build): 4 more findings in 5 files"),
+            "{}",
+            fs[1].message
+        );
+        assert!(fs[0].message.contains("folded into `ex/fa/csrc/a.cu:2`"));
+        assert!(fs[5].message.contains("1 more"), "{}", fs[5].message);
+        // Twin: without the nested root, the project's own folders stay as they were.
+        for x in fs.iter_mut() {
+            x.status = if x.rule == "HP880" {
+                Status::Unknown
+            } else {
+                Status::Remediation
+            };
+            x.message = "namespace `cuda::std` m".into();
+        }
+        fold_all(&mut fs, &[]);
+        assert!(!fs
+            .iter()
+            .any(|x| x.message.contains("copy of another project")));
+        assert!(open(&fs).contains(&("ex/fa/setup.py", 3)));
+        assert!(open(&fs).contains(&("ex/fa/third_party/lib/b.h", 1)));
     }
 
     #[test]
@@ -397,7 +472,7 @@ mod tests {
             libcu("src/b.cu", 3),
             libcu("src/c.cu", 4),
         ];
-        fold_all(&mut fs);
+        fold_all(&mut fs, &[]);
         assert_eq!(open(&fs), [("legacy/a.cu", 1), ("src/b.cu", 3)]);
         assert!(fs[0].message.contains("no longer maintained"));
         assert!(!fs[0].message.contains("folded into"));
@@ -409,7 +484,7 @@ mod tests {
             libcu("src/b.cu", 3),
             libcu("src/c.cu", 4),
         ];
-        fold_all(&mut plain);
+        fold_all(&mut plain, &[]);
         assert_eq!(open(&plain), [("old/a.cu", 1), ("old/a.cu", 2)]);
     }
 }

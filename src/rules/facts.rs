@@ -137,6 +137,37 @@ fn fold_generic_same_code(findings: &mut Vec<Finding>) {
     });
 }
 
+/// Rules for a CUDA wheel index (`--index-url …/whl/cu116`): in a Python package file or a
+/// script, and in a container build.
+const WHEEL_INDEX: [&str; 2] = ["HP822", "HP864"];
+/// A CUDA-specific Python package with a ROCm build (`torch`).
+const CUDA_PACKAGE: &str = "HP820";
+
+/// `pip install torch==1.13.1 --index-url https://download.pytorch.org/whl/cu116` is one fact:
+/// the index decides which build of the package is installed, so the package findings on the
+/// line of an open wheel-index finding become PASS naming it. A package line with no index (or an
+/// index on another line) stays.
+pub fn pin_under_index(findings: &mut [Finding]) {
+    let index: BTreeMap<(String, u32), (String, u32)> = findings
+        .iter()
+        .filter(|f| f.status != Status::Pass && WHEEL_INDEX.contains(&f.rule.as_str()))
+        .map(|f| ((f.path.clone(), f.line), (f.rule.clone(), f.line)))
+        .collect();
+    for f in findings.iter_mut() {
+        if f.status == Status::Pass || f.rule != CUDA_PACKAGE {
+            continue;
+        }
+        if let Some((rule, line)) = index.get(&(f.path.clone(), f.line)) {
+            f.status = Status::Pass;
+            f.message.push_str(&format!(
+                " (the CUDA wheel index on this line, {rule} at `{}:{line}`, is the fact: \
+                 installing from the ROCm index settles this package)",
+                f.path
+            ));
+        }
+    }
+}
+
 /// Keeps the first (by path) finding of each once-per-project rule and message.
 pub fn once_per_project(findings: &mut Vec<Finding>, rules: &[&str]) {
     let mut seen: HashSet<(String, String)> = HashSet::new();
@@ -575,5 +606,35 @@ mod tests {
             others_note(&g[0].others, 1),
             "also in pyproject.toml:2 and 1 more"
         );
+    }
+
+    #[test]
+    fn a_package_pinned_under_a_cuda_index_is_the_index_fact() {
+        let mut fs = vec![
+            Finding::bare("HP820", "Dockerfile", 6),
+            Finding::bare("HP864", "Dockerfile", 6),
+            Finding::bare("HP820", "ci/install.sh", 3),
+            Finding::bare("HP822", "ci/install.sh", 3),
+            // Twins: a pin with no index on its line, an index whose finding is PASS.
+            Finding::bare("HP820", "Dockerfile", 9),
+            Finding::bare("HP820", "requirements.txt", 1),
+            Finding {
+                status: Status::Pass,
+                ..Finding::bare("HP822", "requirements.txt", 1)
+            },
+        ];
+        pin_under_index(&mut fs);
+        let open: Vec<(&str, u32)> = fs
+            .iter()
+            .filter(|f| f.status != Status::Pass)
+            .map(|f| (f.rule.as_str(), f.line))
+            .collect();
+        assert_eq!(
+            open,
+            [("HP864", 6), ("HP822", 3), ("HP820", 9), ("HP820", 1)]
+        );
+        assert!(fs[0]
+            .message
+            .contains("the CUDA wheel index on this line, HP864 at `Dockerfile:6`"));
     }
 }

@@ -1,0 +1,119 @@
+//! One decision per Dockerfile's NVIDIA container setup. `ENV NVIDIA_VISIBLE_DEVICES`,
+//! `ENV NVIDIA_DRIVER_CAPABILITIES` (HP861) and CUDA paths set in the image (`ENV
+//! NVENCODE_CFLAGS "-I/usr/local/cuda/include"`, HP863) are one finding per line, yet on ROCm
+//! they are inert or gone with the image: what a porter decides is the container's base image
+//! and runtime (HP860, one per `FROM`). So they are folded into the Dockerfile's first base-image
+//! finding; a Dockerfile with no such finding (its image comes from a build argument the table
+//! does not know) has its first such line hold the others.
+
+use crate::finding::Finding;
+use crate::inventory::kind::{by_name, FileKind};
+use crate::rules::decisions::{Kind, Min};
+
+/// The base-image rule and the rules for settings that go with the image.
+const IMAGE: &str = "HP860";
+const WITH_IMAGE: [&str; 2] = ["HP861", "HP863"];
+
+fn in_dockerfile(f: &Finding) -> bool {
+    by_name(&f.path) == Some(FileKind::Dockerfile)
+}
+
+/// The Dockerfile container decision.
+pub fn kind(_: &[Finding]) -> Kind {
+    Kind {
+        key: Box::new(|f| {
+            (in_dockerfile(f) && (f.rule == IMAGE || WITH_IMAGE.contains(&f.rule.as_str())))
+                .then(|| f.path.clone())
+        }),
+        head: |m| Some(m.iter().position(|f| f.rule == IMAGE).unwrap_or(0)),
+        folds: |_, m| WITH_IMAGE.contains(&m.rule.as_str()),
+        min: Min::Findings(2),
+        summary: Box::new(|g| {
+            let lines: Vec<u32> = g.folded.iter().map(|f| f.line).collect();
+            let what = if g.head.rule == IMAGE {
+                "they go with the move to a ROCm base image"
+            } else {
+                "the decision is the container's base image and runtime"
+            };
+            format!(
+                " — one decision for this Dockerfile's NVIDIA container setup: {} more settings \
+                 ({}; {}) are folded here; on ROCm they are inert, {what}",
+                g.folded.len(),
+                crate::rules::facts::lines_note(&lines, 6),
+                g.by_rule()
+            )
+        }),
+        note: Box::new(|g| {
+            format!(
+                " (folded into `{}:{}`: the Dockerfile's NVIDIA container setup is one decision)",
+                g.head.path, g.head.line
+            )
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gate::Status;
+    use crate::rules::decisions;
+
+    fn f(rule: &str, path: &str, line: u32) -> Finding {
+        Finding {
+            message: "m".into(),
+            ..Finding::bare(rule, path, line)
+        }
+    }
+
+    fn open(fs: &[Finding]) -> Vec<(&str, &str, u32)> {
+        fs.iter()
+            .filter(|x| x.status != Status::Pass)
+            .map(|x| (x.rule.as_str(), x.path.as_str(), x.line))
+            .collect()
+    }
+
+    #[test]
+    fn container_settings_fold_into_the_base_image() {
+        let mut fs = vec![
+            f("HP860", "docker/Dockerfile.cu", 1),
+            f("HP861", "docker/Dockerfile.cu", 2),
+            f("HP861", "docker/Dockerfile.cu", 3),
+            f("HP863", "docker/Dockerfile.cu", 4),
+            // No base-image finding: the first setting holds the others.
+            f("HP861", "Dockerfile", 5),
+            f("HP863", "Dockerfile", 6),
+            // Twins: a second FROM stays its own finding; a setting outside a Dockerfile (a
+            // compose file), another rule in the Dockerfile, a lone setting.
+            f("HP860", "docker/Dockerfile.cu", 9),
+            f("HP861", "docker-compose.yml", 2),
+            f("HP861", "docker-compose.yml", 3),
+            f("HP864", "docker/Dockerfile.cu", 7),
+            f("HP861", "other/Dockerfile", 2),
+        ];
+        decisions::fold(&mut fs, &kind(&[]));
+        assert_eq!(
+            open(&fs),
+            [
+                ("HP860", "docker/Dockerfile.cu", 1),
+                ("HP861", "Dockerfile", 5),
+                ("HP860", "docker/Dockerfile.cu", 9),
+                ("HP861", "docker-compose.yml", 2),
+                ("HP861", "docker-compose.yml", 3),
+                ("HP864", "docker/Dockerfile.cu", 7),
+                ("HP861", "other/Dockerfile", 2),
+            ]
+        );
+        assert!(
+            fs[0].message.contains("3 more settings (lines 2, 3, 4;"),
+            "{}",
+            fs[0].message
+        );
+        assert!(fs[0].message.contains("move to a ROCm base image"));
+        assert!(fs[4]
+            .message
+            .contains("the container's base image and runtime"));
+        assert!(fs[3]
+            .message
+            .contains("folded into `docker/Dockerfile.cu:1`"));
+    }
+}
