@@ -6,6 +6,7 @@
 
 pub mod hand;
 pub mod lds;
+pub mod libraries;
 pub mod table;
 
 use crate::version::Version;
