@@ -7,6 +7,7 @@
 pub mod half_atomics;
 pub mod hand;
 pub mod lds;
+pub mod libraries;
 pub mod table;
 
 use crate::version::Version;

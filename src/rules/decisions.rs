@@ -16,6 +16,9 @@
 //!   (`rules::libcu`);
 //! - a kernel file written for sm_90+/sm_100 only: write a ROCm kernel or drop it
 //!   ([`arch_only`]);
+//! - a library's use in a folder (or, for device-code libraries such as WMMA, a file): port it
+//!   to its ROCm counterpart, or rewrite or leave out code on a library with none
+//!   ([`library_use`]);
 //! - the project's FP8 encoding (HP709 on each FP8 use): choose OCP or FNUZ per AMD target and
 //!   adjust scales once ([`fp8`]).
 //!
@@ -28,6 +31,7 @@
 pub mod arch_only;
 pub mod container;
 pub mod fp8;
+pub mod library_use;
 pub mod nested;
 pub mod unmaintained;
 
@@ -123,7 +127,8 @@ pub fn own(path: &str) -> bool {
 ///   go with its own base image), repeated lines of sibling scripts, CUTLASS/CuTe components
 ///   (before vendored: a vendored CUTLASS is a CUTLASS rewrite), copies of other projects nested
 ///   in this one (`nested_roots`, see [`nested::roots`]; the kinds after it leave their findings
-///   alone), vendored components, libcu++ use, kernel files only sm_90+/sm_100 run.
+///   alone), vendored components, libcu++ use, kernel files only sm_90+/sm_100 run (a file
+///   rewritten whole moots its library calls), a library's use in a folder or file.
 /// - The project's FP8 encoding comes last: it is project-wide and takes only the FP8 uses no
 ///   finer decision holds (a vendored library's FP8 is that library's, an arch-only file is
 ///   rewritten whole); and [`arch_only`] measures a file's share of sm_90+ uses among its open
@@ -134,10 +139,11 @@ pub fn fold_all(findings: &mut [Finding], nested_roots: &[String]) {
         container::kind,
         crate::inventory::siblings::kind,
     ];
-    let after: [fn(&[Finding]) -> Kind; 4] = [
+    let after: [fn(&[Finding]) -> Kind; 5] = [
         crate::rules::vendored::kind,
         crate::rules::libcu::kind,
         arch_only::kind,
+        library_use::kind,
         fp8::kind,
     ];
     // A head of an earlier decision may head a later, wider one too (a vendored CUTLASS copy)

@@ -72,6 +72,22 @@ pub(super) fn run(p: &mut Pass) {
                 if let Some(full) = flat_hip_header(p, &path) {
                     p.edits.push(Edit::replace(inner.start, inner.end, full));
                     p.stats.includes_rewritten += 1;
+                } else if let Some(lib) =
+                    crate::mappings::libraries::of_header(&path).filter(|l| l.rocm.is_none())
+                {
+                    // A library NVIDIA ships with no ROCm counterpart (`libraries.tsv`).
+                    p.stats.unported += 1;
+                    let t = p.lexed.tokens[tok];
+                    let f = p.ctx.finding(
+                        &api::UNMAPPED_INCLUDE,
+                        t.range(),
+                        format!(
+                            "`{path}` has no HIP counterpart in ROCm {}: {} has no ROCm counterpart",
+                            p.opts.target.rocm, lib.name
+                        ),
+                        Some(lib.note.clone()),
+                    );
+                    p.findings.push(f);
                 }
             }
         }
@@ -547,5 +563,42 @@ pub(super) fn line_after(src: &[u8], end: usize) -> usize {
     match memchr::memchr(b'\n', &src[end..]) {
         Some(i) => end + i + 1,
         None => src.len(),
+    }
+}
+
+#[cfg(test)]
+mod library_header_tests {
+    use crate::mappings::{get, Target};
+    use crate::translate::{translate_bytes, LaunchSyntax, Options};
+
+    fn hp004(src: &str) -> Vec<String> {
+        let opts = Options {
+            target: Target {
+                rocm: "6.2.0".parse().unwrap(),
+                roc: false,
+                experimental: false,
+                lds: None,
+            },
+            launch: LaunchSyntax::Keep,
+            implicit_include: false,
+            compat_header: false,
+            unsafe_fixes: false,
+        };
+        translate_bytes("a.cu", src.as_bytes(), get(), &opts)
+            .findings
+            .into_iter()
+            .filter(|f| f.rule == "HP004")
+            .map(|f| f.message)
+            .collect()
+    }
+
+    #[test]
+    fn a_library_with_no_rocm_counterpart_is_flagged_at_its_include() {
+        let m = hp004("#include <nvcomp/lz4.h>\n#include <cufftdx.hpp>\n");
+        assert_eq!(m.len(), 2, "{m:?}");
+        assert!(m[0].contains("nvCOMP has no ROCm counterpart"), "{m:?}");
+        assert!(m[1].contains("cuFFTDx"), "{m:?}");
+        // Twins: a library with a counterpart, and a header of no listed library.
+        assert!(hp004("#include <cublas_v2.h>\n#include <mynvcomp/lz4.h>\n").is_empty());
     }
 }

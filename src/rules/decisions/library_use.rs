@@ -1,0 +1,278 @@
+//! A library's use is one decision per folder (or per file, for device-code libraries). A folder
+//! that wraps cuDNN, or a sample built on a library with no ROCm counterpart (cuSOLVERMg,
+//! cuTENSORMg, cuDSS, nvCOMP, cuFFTDx…), gets one finding per call today: HP601 on each cuDNN
+//! sequence call, HP001 "no HIP equivalent" on each descriptor call MIOpen does have, HP004 on
+//! each include, HP605 on each WMMA fragment line (thousands in one project). What a person
+//! decides is once: port that use of the library to its ROCm counterpart, or, where there is
+//! none, rewrite or leave that code out of the ROCm build.
+//!
+//! So the open findings on one library (`mappings/hand/libraries.tsv` says which names and
+//! headers are whose) in one folder — or one file, for the libraries whose code is device code
+//! rewritten file by file (WMMA, the MathDx headers) — are folded into the first, which says
+//! which library, what ROCm counterpart exists or that none does, and how many uses in how many
+//! files it holds; the folded findings stay in JSON/SARIF as PASS naming it. A single use is left
+//! as it is. A finding that carries another fact stays open: an HP001 whose HIP equivalent exists
+//! only in a later ROCm, or was removed, is a target decision, not this one.
+
+use super::{Group, Kind, Min};
+use crate::finding::Finding;
+use crate::mappings::libraries::{self, Library, Scope};
+
+/// The rules that report a library's use call by call.
+const MEMBERS: &[&str] = &["HP001", "HP003", "HP004", "HP601", "HP604", "HP605"];
+
+/// The name or header a finding reports (its first backquoted text, `namespace ` skipped).
+fn name(f: &Finding) -> Option<&str> {
+    f.message.split('`').nth(1)
+}
+
+/// The library a finding reports a use of, if it is a plain use (not a version fact).
+pub fn library_of(f: &Finding) -> Option<&'static Library> {
+    if !MEMBERS.contains(&f.rule.as_str()) {
+        return None;
+    }
+    if f.rule == "HP001" && !f.message.contains(" has no ") {
+        return None;
+    }
+    let n = name(f)?;
+    libraries::of_name(n).or_else(|| libraries::of_header(n))
+}
+
+/// The decision's key: the library and its folder (or file).
+fn key(f: &Finding) -> Option<String> {
+    let lib = library_of(f)?;
+    let unit = match lib.scope {
+        Scope::File => f.path.as_str(),
+        Scope::Folder => f.path.rsplit_once('/').map_or(".", |(d, _)| d),
+    };
+    Some(format!("{}\u{0}{unit}", lib.name))
+}
+
+/// The first member that is REMEDIATION (an HP003 is UNKNOWN), else the first.
+fn head(m: &[&Finding]) -> Option<usize> {
+    Some(
+        m.iter()
+            .position(|f| f.status == crate::gate::Status::Remediation)
+            .unwrap_or(0),
+    )
+}
+
+/// "`a/` (3 files)" or "`a/x.cuh`".
+fn unit(g: &Group, lib: &Library) -> String {
+    let (_, unit) = g.key.split_once('\u{0}').unwrap_or(("", g.key));
+    match lib.scope {
+        Scope::File => format!("`{unit}`"),
+        Scope::Folder if unit == "." => "the top folder".to_string(),
+        Scope::Folder => format!("`{unit}/`"),
+    }
+}
+
+/// How many of the distinct names used the mapping tables give a counterpart for (cuDNN names
+/// have MIOpen ones in HIPIFY's `roc` column though the translator reports them as unported).
+fn counterparts(g: &Group) -> Option<(usize, usize)> {
+    let m = crate::mappings::get();
+    let mut names: Vec<&str> = g.members.iter().filter_map(|f| name(f)).collect();
+    names.sort_unstable();
+    names.dedup();
+    let known: Vec<_> = names.iter().filter_map(|n| m.entry(n)).collect();
+    if known.is_empty() {
+        return None;
+    }
+    let with = known
+        .iter()
+        .filter(|e| e.hip.is_some() || e.roc.is_some())
+        .count();
+    Some((with, known.len()))
+}
+
+fn summary(g: &Group) -> String {
+    let Some(lib) = library_of(g.head) else {
+        return String::new();
+    };
+    let uses = format!(
+        "{} uses in {} file{} ({})",
+        g.members.len(),
+        g.files(),
+        if g.files() == 1 { "" } else { "s" },
+        crate::inventory::component::by_rule(&g.members)
+    );
+    let what = match &lib.rocm {
+        Some(r) => {
+            let names = counterparts(g)
+                .filter(|(w, _)| *w > 0)
+                .map(|(w, n)| format!("; {w} of the {n} API names used have a {r} counterpart"))
+                .unwrap_or_default();
+            format!("port it to {r} ({}{names})", lib.note)
+        }
+        None => format!(
+            "{} has no ROCm counterpart ({}); or leave that code out of the ROCm build",
+            lib.name, lib.note
+        ),
+    };
+    format!(
+        " — one decision for the use of {} in {}: {uses}, {} more folded here; {what}",
+        lib.name,
+        unit(g, lib),
+        g.folded.len()
+    )
+}
+
+/// The library-use decision: open per-use findings on one library, per folder or file.
+pub fn kind(_: &[Finding]) -> Kind {
+    Kind {
+        key: Box::new(key),
+        head,
+        folds: super::all,
+        min: Min::Findings(2),
+        summary: Box::new(summary),
+        note: Box::new(|g| {
+            let lib = library_of(g.head).map_or("the library", |l| l.name.as_str());
+            format!(
+                " (folded into `{}:{}`: the use of {lib} here is one decision)",
+                g.head.path, g.head.line
+            )
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gate::Status;
+
+    fn fold(findings: &mut [Finding]) {
+        let k = kind(findings);
+        super::super::fold(findings, &k);
+    }
+
+    fn f(rule: &str, path: &str, line: u32, msg: &str) -> Finding {
+        Finding {
+            message: msg.into(),
+            ..Finding::bare(rule, path, line)
+        }
+    }
+
+    fn unported(name: &str, path: &str, line: u32) -> Finding {
+        f(
+            "HP001",
+            path,
+            line,
+            &format!("`{name}` has no HIP equivalent (x API)"),
+        )
+    }
+
+    fn open(fs: &[Finding]) -> Vec<(&str, u32)> {
+        fs.iter()
+            .filter(|x| x.status != Status::Pass)
+            .map(|x| (x.path.as_str(), x.line))
+            .collect()
+    }
+
+    #[test]
+    fn many_calls_of_one_library_in_one_folder_are_one_decision() {
+        let mut fs = vec![
+            f(
+                "HP601",
+                "bench/wrappers.h",
+                3,
+                "`cudnnRNNForward`: MIOpen's equivalent needs a different call sequence",
+            ),
+            unported("cudnnCreateTensorDescriptor", "bench/wrappers.h", 5),
+            unported("cudnnSetRNNDescriptor", "bench/a.cc", 7),
+            unported("cudnnDestroy", "bench/b.cc", 9),
+            // Another fact: a target version, not the library decision.
+            f(
+                "HP001",
+                "bench/b.cc",
+                11,
+                "`cudnnFoo` → `miopenFoo` exists only from ROCm 7.0; the target is ROCm 6.2",
+            ),
+            // Not a library use.
+            unported("cudaFoo", "bench/b.cc", 12),
+        ];
+        fold(&mut fs);
+        assert_eq!(
+            open(&fs),
+            [
+                ("bench/wrappers.h", 3),
+                ("bench/b.cc", 11),
+                ("bench/b.cc", 12)
+            ]
+        );
+        let m = &fs[0].message;
+        assert!(
+            m.contains("one decision for the use of cuDNN in `bench/`: 4 uses in 3 files"),
+            "{m}"
+        );
+        assert!(m.contains("port it to MIOpen"), "{m}");
+        assert!(m.contains("have a MIOpen counterpart"), "{m}");
+        assert!(fs[2].message.contains("folded into `bench/wrappers.h:3`"));
+    }
+
+    #[test]
+    fn one_call_stays_as_it_is() {
+        let mut fs = vec![unported("cusolverMgCreate", "s/a.cpp", 1)];
+        fold(&mut fs);
+        assert_eq!(open(&fs).len(), 1);
+        assert!(!fs[0].message.contains("decision"));
+    }
+
+    #[test]
+    fn two_libraries_and_two_folders_are_separate_decisions() {
+        let mut fs = vec![
+            unported("cusolverMgCreate", "mg/a.cpp", 1),
+            unported("cusolverMgDestroy", "mg/a.cpp", 2),
+            unported("cutensorMgCreate", "mg/a.cpp", 3),
+            unported("cutensorMgDestroy", "mg/a.cpp", 4),
+            unported("cusolverMgCreate", "mg2/a.cpp", 1),
+            unported("cusolverMgDestroy", "mg2/a.cpp", 2),
+        ];
+        fold(&mut fs);
+        assert_eq!(
+            open(&fs),
+            [("mg/a.cpp", 1), ("mg/a.cpp", 3), ("mg2/a.cpp", 1)]
+        );
+        assert!(fs[0].message.contains("cuSOLVERMg has no ROCm counterpart"));
+        assert!(fs[2].message.contains("use of cuTENSORMg in `mg/`"));
+    }
+
+    #[test]
+    fn wmma_is_one_decision_per_file() {
+        let wmma = |path: &str, line| {
+            f(
+                "HP605",
+                path,
+                line,
+                "`wmma` fragments and operations: port to rocWMMA",
+            )
+        };
+        let mut fs = vec![
+            f(
+                "HP004",
+                "k/a.cuh",
+                1,
+                "`mma.h` has no HIP counterpart in ROCm 6.2",
+            ),
+            f(
+                "HP001",
+                "k/a.cuh",
+                2,
+                "namespace `nvcuda` has no HIP counterpart",
+            ),
+            wmma("k/a.cuh", 5),
+            wmma("k/a.cuh", 6),
+            wmma("k/b.cuh", 5),
+            wmma("k/b.cuh", 6),
+        ];
+        fold(&mut fs);
+        assert_eq!(open(&fs), [("k/a.cuh", 1), ("k/b.cuh", 5)]);
+        assert!(
+            fs[0]
+                .message
+                .contains("WMMA in `k/a.cuh`: 4 uses in 1 file"),
+            "{}",
+            fs[0].message
+        );
+        assert!(fs[0].message.contains("port it to rocWMMA"));
+    }
+}
