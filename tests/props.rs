@@ -195,3 +195,15 @@ proptest! {
         }
     }
 }
+
+/// A line continuation before the first comment must not hide the file's start from the
+/// include the port adds: a second pass then sees the same file (found by the property above).
+#[test]
+fn idempotent_after_a_leading_line_continuation() {
+    let src = b"\\\n/**/inline __device__ float2 operator+(float2 a, float2 b) { return a; }\n";
+    let out = port(src, false);
+    assert_eq!(
+        String::from_utf8_lossy(&port(&out, false)),
+        String::from_utf8_lossy(&out)
+    );
+}

@@ -459,7 +459,16 @@ pub(super) fn guard_span(src: &[u8], l: &Lexed, s: usize, e: usize) -> Option<(u
         k
     } else {
         match crossing(l, line) {
-            None if !continued && only_blank_or_comments(src, l, line, k) => line,
+            // Behind a line continuation the guard cannot open the line; it goes next to the
+            // definition on a line break of its own, as a rerun (which sees the include the
+            // port inserts there) places it.
+            None if only_blank_or_comments(src, l, line, k) => {
+                if continued {
+                    k
+                } else {
+                    line
+                }
+            }
             Some(c) if only_blank_or_comments(src, l, c, k) => k,
             _ => return None,
         }
