@@ -170,9 +170,10 @@ pub fn compare(base: &Baseline, r: &mut Report, file: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::registry::FileCtx;
     use crate::report::TargetInfo;
-    use crate::rules::{api::UNPORTED_API, FileCtx};
     use crate::source::LineIndex;
+    use crate::translate::rules::UNPORTED_API;
 
     fn report(src: &str, needle: &str) -> Report {
         let lines = LineIndex::new(src.as_bytes());

@@ -12,6 +12,7 @@ pub fn all() -> &'static [&'static RuleInfo] {
     static ALL: std::sync::OnceLock<Vec<&'static RuleInfo>> = std::sync::OnceLock::new();
     ALL.get_or_init(|| {
         let mut v: Vec<&'static RuleInfo> = crate::rules::families().concat();
+        v.extend(crate::translate::rules::RULES);
         v.extend(crate::inventory::rules());
         v.sort_by_key(|r| r.id.code);
         v
@@ -73,7 +74,7 @@ mod tests {
     #[test]
     fn the_public_name_is_the_constant_name() {
         assert_eq!(
-            crate::rules::api::WARP_SYNC_32BIT_MASK.id.name,
+            crate::translate::rules::WARP_SYNC_32BIT_MASK.id.name,
             "warp-sync-32bit-mask"
         );
         assert_eq!(

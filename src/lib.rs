@@ -14,6 +14,7 @@ pub mod cli;
 pub mod compare;
 pub mod compat;
 pub(crate) mod config;
+pub(crate) mod decisions;
 pub mod edit;
 pub mod finding;
 pub mod gate;

@@ -51,7 +51,7 @@ pub struct FileResult {
     pub includes: Vec<String>,
     /// The file's `#define`s, with whether HIP compiles each (scan only: project macros only
     /// the CUDA side defines).
-    pub defines: Vec<crate::rules::cuda_side::Define>,
+    pub defines: Vec<crate::model::cuda_side::Define>,
     /// Namespaces the file declares inside another namespace (scan only: a project's own
     /// `ctranslate2::cuda` is not libcu++'s `cuda::`).
     pub namespaces: Vec<String>,
@@ -196,7 +196,7 @@ pub fn process_bytes_in(
     let (includes, defines, namespaces) = if work.hazards {
         (
             own_includes,
-            crate::rules::cuda_side::file_defines(file.path, &file.bytes, &file.lexed),
+            crate::model::cuda_side::file_defines(file.path, &file.bytes, &file.lexed),
             crate::rules::project_build::nested_namespaces(&file.bytes, &file.lexed),
         )
     } else {
@@ -228,7 +228,7 @@ fn pass_project_definitions(bytes: &[u8], seen: &Visible, findings: &mut [Findin
         return;
     }
     for f in findings.iter_mut() {
-        if f.rule != crate::rules::api::UNPORTED_API.id.code || f.status == Status::Pass {
+        if f.rule != crate::translate::rules::UNPORTED_API.id.code || f.status == Status::Pass {
             continue;
         }
         let text = bytes.get(f.byte_range.0..f.byte_range.1).unwrap_or(&[]);

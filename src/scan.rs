@@ -78,7 +78,7 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     // Each source's quoted includes, for headers only CUDA-only sources pull in.
     let mut includes: Vec<(String, Vec<String>)> = Vec::new();
     // Each source's `#define`s, for macros only the CUDA side of the project defines.
-    let mut defines: Vec<(String, Vec<crate::rules::cuda_side::Define>)> = Vec::new();
+    let mut defines: Vec<(String, Vec<crate::model::cuda_side::Define>)> = Vec::new();
     // Namespaces each source declares inside another (the project's own `x::cuda`).
     let mut namespaces: Vec<(String, Vec<String>)> = Vec::new();
     for o in outcomes {
@@ -269,14 +269,14 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     // sm_90+/sm_100 GPUs run, the project's FP8 encoding; and a Dockerfile's NVIDIA container
     // settings, a copy of another project nested in this one.
     // Copies of other projects nested in this one: their licence files and build roots.
-    let nested = crate::rules::decisions::nested::roots(&rels, &|rel: &str| {
+    let nested = crate::decisions::nested::roots(&rels, &|rel: &str| {
         if let Some(b) = texts.get(rel) {
             return Some(b.clone());
         }
         let i = all.iter().find(|i| i.rel == rel)?;
         crate::safety::read_regular_bounded(&i.path, s.max_file_size).ok()
     });
-    crate::rules::decisions::fold_all(&mut findings, &nested);
+    crate::decisions::fold_all(&mut findings, &nested);
     let mut report = Report::new(s.target_info(), findings, errors);
     report.summary.files_scanned = files + inventory.files;
     report.summary.translated_names = translated;
@@ -293,10 +293,10 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
 fn pass_behind_cuda_side_macros(
     findings: &mut [crate::finding::Finding],
     sources: &Sources,
-    defines: &[(String, Vec<crate::rules::cuda_side::Define>)],
+    defines: &[(String, Vec<crate::model::cuda_side::Define>)],
 ) {
-    let macros = crate::rules::cuda_side::cuda_side_macros(defines);
-    let dropping = crate::rules::cuda_side::hip_macros_dropping(defines);
+    let macros = crate::model::cuda_side::cuda_side_macros(defines);
+    let dropping = crate::model::cuda_side::hip_macros_dropping(defines);
     if macros.is_empty() && dropping.is_empty() {
         return;
     }
@@ -315,10 +315,10 @@ fn pass_behind_cuda_side_macros(
             continue;
         }
         if !macros.is_empty() {
-            crate::rules::cuda_side::pass_behind(path, &sources[path], &mut fs, &macros);
+            crate::model::cuda_side::pass_behind(path, &sources[path], &mut fs, &macros);
         }
         if !dropping.is_empty() {
-            crate::rules::cuda_side::pass_dropped_masks(&sources[path], &mut fs, &dropping);
+            crate::model::cuda_side::pass_dropped_masks(&sources[path], &mut fs, &dropping);
         }
     }
 }

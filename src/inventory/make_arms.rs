@@ -112,7 +112,7 @@ pub(crate) fn uses_rocm_toolchain(text: &str) -> bool {
                 .chars()
                 .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
                 .collect();
-            if !name.is_empty() && crate::rules::cond::is_hip_macro(&name) {
+            if !name.is_empty() && crate::model::cond::is_hip_macro(&name) {
                 return true;
             }
         }

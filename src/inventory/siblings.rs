@@ -9,8 +9,8 @@
 //! (each file's edit is its own), and neither are repeats within one file (the report groups
 //! those already).
 
+use crate::decisions::kind::{self, Kind, Min};
 use crate::finding::Finding;
-use crate::rules::decisions::{self, Kind, Min};
 
 /// How many sibling files must say the same thing before it is one finding.
 const MIN_FILES: usize = 3;
@@ -47,7 +47,7 @@ pub fn kind(_: &[Finding]) -> Kind {
                 )
             })
         }),
-        head: decisions::first,
+        head: kind::first,
         folds: |head, f| f.path != head.path,
         min: Min::Files(MIN_FILES),
         summary: Box::new(|g| {
@@ -78,7 +78,7 @@ mod tests {
     /// This decision alone, as the scan applies it.
     fn fold(findings: &mut [Finding]) {
         let k = kind(findings);
-        decisions::fold(findings, &k);
+        crate::decisions::fold(findings, &k);
     }
 
     fn f(path: &str, line: u32, rule: &str, message: &str) -> Finding {

@@ -493,13 +493,13 @@ pub fn sweep_with(
     if own.defs.is_empty() || lexed.directives.iter().all(|d| !d.name.starts_with("if")) {
         return own;
     }
-    let sides = crate::rules::cuda_side::with_src(path, bytes, lexed, |s| {
-        let regions = crate::rules::hipside::regions(s);
-        crate::rules::hipside::sides_at(&regions, &own.def_offsets)
+    let sides = crate::model::cuda_side::with_src(path, bytes, lexed, |s| {
+        let regions = crate::model::hipside::regions(s);
+        crate::model::hipside::sides_at(&regions, &own.def_offsets)
     });
     let keep: Vec<bool> = sides
         .iter()
-        .map(|s| !matches!(s, Some(crate::rules::hipside::Side::Never(_))))
+        .map(|s| !matches!(s, Some(crate::model::hipside::Side::Never(_))))
         .collect();
     let mut k = keep.iter();
     own.defs.retain(|_| *k.next().unwrap_or(&true));

@@ -17,7 +17,7 @@
 //! the unit's own definitions stay the per-file rules' business (they are not repeated here).
 
 use super::includes::{self, Graph};
-use crate::rules::hipside::{self, Side};
+use crate::model::hipside::{self, Side};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Which builds compile a definition.
@@ -193,7 +193,7 @@ fn facts_of_arms(path: &str, bytes: &[u8], lexed: &crate::lex::Lexed) -> FileFac
             ..FileFacts::default()
         };
     }
-    crate::rules::cuda_side::with_src(path, bytes, lexed, |s| {
+    crate::model::cuda_side::with_src(path, bytes, lexed, |s| {
         let line = |at: usize| s.line(at) as u32 + 1;
         let text = |i: usize| lexed.tokens[i].text(bytes);
         // Candidates first (with their offsets), then the arm of each in one sweep.
@@ -259,7 +259,7 @@ fn facts_of_arms(path: &str, bytes: &[u8], lexed: &crate::lex::Lexed) -> FileFac
         for (_, mut m) in macros {
             m.arm = arms.next().unwrap_or(Arm::Both);
             if m.params.is_none() && m.arm != Arm::Cuda {
-                if let Some(v) = crate::rules::syntax::int_value(&m.body) {
+                if let Some(v) = crate::model::syntax::int_value(&m.body) {
                     out.constants.push(Constant {
                         name: m.name.clone(),
                         line: m.line,
@@ -364,7 +364,7 @@ fn constant(bytes: &[u8], lexed: &crate::lex::Lexed, code: &[usize], k: usize) -
     if text(k + 1)? != b"=" || !matches!(text(k + 3)?, b";" | b",") {
         return None;
     }
-    let value = crate::rules::syntax::int_value(std::str::from_utf8(text(k + 2)?).ok()?)?;
+    let value = crate::model::syntax::int_value(std::str::from_utf8(text(k + 2)?).ok()?)?;
     let mut back = k;
     let mut qualified = false;
     for _ in 0..8 {

@@ -3,14 +3,14 @@
 //! numbers from `cudaDeviceProp::major/minor` mean nothing on AMD GPUs (gfx90a reports 9.0), and
 //! `sm_XX` strings name NVIDIA targets.
 
-use super::hipside;
-use super::syntax::{self, Src};
 use super::version_check::macro_uses;
 use super::RuleInfo;
 use crate::finding::Finding;
 use crate::gate::{Phase, Status};
 use crate::kinds::cuda::{Field as F, Kind as K, NodeExt};
 use crate::lex::Tok;
+use crate::model::hipside;
+use crate::model::syntax::{self, Src};
 use std::collections::HashSet;
 use tree_sitter::Node;
 
@@ -518,7 +518,7 @@ mod tests {
 
     #[test]
     fn arch_macros_capabilities_and_strings() {
-        use crate::rules::syntax::test_support::fires;
+        use crate::model::syntax::test_support::fires;
         let src = "#ifdef __CUDA_ARCH__\n#endif\nint main() {\n  cudaDeviceProp prop;\n  if (prop.major >= 7) return 1;\n  printf(\"%d\", prop.major);\n  const char* o = \"-arch=sm_80\";\n  const char* m = \"needs sm_80 or later\";\n}\n";
         assert_eq!(fires(src, "HP401"), [1]);
         assert_eq!(fires(src, "HP402"), [5]);
@@ -527,20 +527,20 @@ mod tests {
 
     #[test]
     fn arch_tests_where_hip_takes_a_current_gpus_branch_are_pass() {
-        use crate::rules::syntax::test_support::{fires, fires_open};
+        use crate::model::syntax::test_support::{fires, fires_open};
         // llm.c: a fast path for sm_80/sm_90 (lost on AMD); a workaround for old GPUs that a
         // current GPU and HIP both skip; a device-pass test (`port` adds HIP's device-pass
         // macro: PASS); a workaround HIP takes (0 < 700).
         let src = "#if __CUDA_ARCH__ == 800 || __CUDA_ARCH__ >= 900\n#endif\n#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 700\n#endif\n#if defined(__CUDA_ARCH__)\n#endif\n#if __CUDA_ARCH__ < 700\n#endif\n";
         assert_eq!(fires(src, "HP401"), [1, 3, 5, 7]);
         assert_eq!(fires_open(src, "HP401"), [1, 7]);
-        let msgs = crate::rules::syntax::test_support::messages(src, "HP401");
+        let msgs = crate::model::syntax::test_support::messages(src, "HP401");
         assert!(msgs[2].contains("__HIP_DEVICE_COMPILE__"), "{}", msgs[2]);
     }
 
     #[test]
     fn capability_checks_that_only_separate_pre_maxwell_gpus_are_pass() {
-        use crate::rules::syntax::test_support::{fires, fires_open};
+        use crate::model::syntax::test_support::{fires, fires_open};
         // SHOC's double-precision test and Parboil's sm_1x workaround: every current GPU (and
         // every AMD GPU, major 9..12) takes the same branch. `major >= 8` (tf32) and a minor
         // test beside a current major are real decisions.
@@ -553,7 +553,7 @@ mod tests {
         // thing to check (UNKNOWN), not a change; its twin `major == 9` (Hopper, and gfx9 but
         // not gfx11) is a real decision on AMD too and stays REMEDIATION.
         let st = |line: u32| {
-            crate::rules::syntax::test_support::hazard_findings(src)
+            crate::model::syntax::test_support::hazard_findings(src)
                 .into_iter()
                 .find(|f| f.rule == "HP402" && f.line == line)
                 .map(|f| f.status)
@@ -561,7 +561,7 @@ mod tests {
         assert_eq!(st(5), Some(crate::gate::Status::Unknown));
         assert_eq!(st(6), Some(crate::gate::Status::Remediation));
         assert_eq!(st(8), Some(crate::gate::Status::Remediation));
-        let msgs = crate::rules::syntax::test_support::messages(src, "HP402");
+        let msgs = crate::model::syntax::test_support::messages(src, "HP402");
         assert!(
             msgs.iter().any(|m| m.contains("true on every AMD GPU")),
             "{msgs:?}"
@@ -570,7 +570,7 @@ mod tests {
 
     #[test]
     fn nvrtc_architecture_options() {
-        use crate::rules::syntax::test_support::fires;
+        use crate::model::syntax::test_support::fires;
         // NVRTC options arrays, literal and completed at run time; the hiprtc twins are clean.
         let src = "void f(nvrtcProgram p, int major, int minor) {\n  const char *a[] = {\"--gpu-architecture=compute_80\"};\n  const char *b[] = {\"-arch=compute_75\", \"--fmad=false\"};\n  const char *c[] = {\"--gpu-architecture=sm_90\"};\n  std::string d = \"--gpu-architecture=compute_\" + std::to_string(major * 10 + minor);\n  const char *e[] = {\"--offload-arch=gfx90a\"};\n  std::string g = std::string(\"--offload-arch=\") + prop.gcnArchName;\n  const char *h = \"compute_capability=\";\n}\n";
         assert_eq!(fires(src, "HP403"), [2, 3, 4, 5]);

@@ -13,16 +13,16 @@
 //! branch one of the builds never compiles. A chain with a finding here carries no HP301: one
 //! decision, one finding.
 
-use super::cond;
-use super::hipside;
-use super::macro_env::MacroEnv;
-use super::syntax::Src;
 use super::RuleInfo;
 use crate::finding::Finding;
 use crate::gate::{Phase, Status};
 use crate::kinds::cuda::{Field as F, Kind as K, NodeExt};
 use crate::lex::Tok;
 use crate::mappings::Target;
+use crate::model::cond;
+use crate::model::hipside;
+use crate::model::macro_env::MacroEnv;
+use crate::model::syntax::Src;
 use std::collections::BTreeSet;
 use std::ops::Range;
 
@@ -198,7 +198,7 @@ fn shared_platform_split(s: &Src, arms: &[Arm]) -> bool {
     let plain = arms.iter().all(|a| {
         a.toks.iter().all(|t| {
             matches!(t.as_str(), "defined" | "(" | ")" | "!" | "&&" | "||")
-                || super::macro_env::is_toolkit_identification(t)
+                || crate::model::macro_env::is_toolkit_identification(t)
         })
     });
     if !plain {

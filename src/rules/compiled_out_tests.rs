@@ -1,7 +1,7 @@
 //! Tests of HP304 (compiled-out-under-hip): each shape with its negative twin.
 use crate::finding::Finding;
 use crate::gate::{Phase, Status};
-use crate::rules::syntax::test_support::hazard_findings;
+use crate::model::syntax::test_support::hazard_findings;
 
 fn hp304(src: &str) -> Vec<Finding> {
     hazard_findings(src)
@@ -115,7 +115,7 @@ fn arch_splits_unknown_and_nested_dead_chains_are_left_alone() {
 /// in a CUDA-only file is not.
 #[test]
 fn a_not_cuda_arm_in_a_shared_file_is_the_hip_path() {
-    use crate::rules::syntax::test_support::hazard_findings_at;
+    use crate::model::syntax::test_support::hazard_findings_at;
     let src = "void f() {\n#if !defined(CUDA_VERSION)\n  portable();\n#else\n  tuned_for_sm80();\n#endif\n}\n";
     let n = |path: &str, src: &str| {
         hazard_findings_at(path, src)

@@ -11,9 +11,9 @@
 //! folded, by rule and file; every folded finding stays in JSON/SARIF as PASS naming it.
 //! Findings of files that use no CUTLASS are never folded.
 
+use crate::decisions::kind::{self, Kind, Min};
 use crate::finding::Finding;
 use crate::gate::Status;
-use crate::rules::decisions::{self, Kind, Min};
 use std::collections::BTreeSet;
 
 /// The code of the CUTLASS/CuTe finding that anchors a component.
@@ -53,7 +53,7 @@ pub fn kind(findings: &[Finding]) -> Kind {
                 .then(|| component_of(dir_of(&f.path), &dirs))
         }),
         head: |m| m.iter().position(|f| f.rule == CUTLASS),
-        folds: decisions::all,
+        folds: kind::all,
         min: Min::Findings(2),
         summary: Box::new(|g| {
             format!(
@@ -91,7 +91,7 @@ mod tests {
     /// This decision alone, as the scan applies it.
     fn fold(findings: &mut [Finding]) {
         let k = kind(findings);
-        decisions::fold(findings, &k);
+        crate::decisions::fold(findings, &k);
     }
 
     fn f(path: &str, line: u32, rule: &str) -> Finding {

@@ -13,10 +13,10 @@ mod shapes;
 use shapes::{index_only_grid, launch_bounds_args, libcu_scope};
 
 use super::inline_asm;
-use super::syntax::{self, Src};
 use super::RuleInfo;
 use crate::finding::Finding;
 use crate::kinds::cuda::{Field as F, Kind as K, NodeExt};
+use crate::model::syntax::{self, Src};
 use std::collections::{HashMap, HashSet};
 
 /// The node kinds the device-feature rules read from the file's node index.
@@ -474,7 +474,7 @@ fn fp_target<'a>(
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::syntax::test_support::{fires, fires_for};
+    use crate::model::syntax::test_support::{fires, fires_for};
 
     #[test]
     fn device_features_in_device_code_only() {

@@ -3,11 +3,11 @@
 //! modules (HIP loads AMDGPU code objects), the JIT linker and its options, and integer
 //! arithmetic on `CUdeviceptr` (a pointer, not an integer, in HIP).
 
-use super::syntax::{self, Src};
 use super::RuleInfo;
 use crate::finding::Finding;
 use crate::kinds::cuda::{Field as F, Kind as K, NodeExt};
 use crate::lex::Tok;
+use crate::model::syntax::{self, Src};
 use std::collections::HashSet;
 
 /// The node kinds the driver-API rules read from the file's node index.
@@ -238,7 +238,7 @@ fn deviceptr_arithmetic(s: &Src, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::syntax::test_support::fires;
+    use crate::model::syntax::test_support::fires;
 
     #[test]
     fn lifecycle_modules_linker_options_and_pointer_math() {

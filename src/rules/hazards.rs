@@ -7,13 +7,14 @@ use crate::finding::{Category, Finding};
 use crate::gate::{Phase, Status};
 use crate::kinds::cuda::{Field as F, Kind as K, NodeExt};
 use crate::mappings::Target;
-use crate::rules::hipside::{self, Alt, Dead, Side};
-use crate::rules::index::NodeIndex;
-use crate::rules::syntax::Src;
+use crate::model::hipside::{self, Alt, Dead, Side};
+use crate::model::index::NodeIndex;
+use crate::model::syntax::Src;
 use crate::rules::{
-    api, arch_check, compiled_out, device_feature, driver_api, inline_asm, library, version_check,
+    arch_check, compiled_out, device_feature, driver_api, inline_asm, library, version_check,
     warp_size, FileCtx,
 };
+use crate::translate::rules as api;
 use tree_sitter::Tree;
 
 /// The node kinds this module reads (the names a file declares).
@@ -35,7 +36,7 @@ const KINDS: &[K] = &[
 pub fn kinds() -> Vec<K> {
     [
         KINDS,
-        crate::rules::syntax::KINDS,
+        crate::model::syntax::KINDS,
         warp_size::KINDS,
         version_check::KINDS,
         arch_check::KINDS,
@@ -349,12 +350,12 @@ fn cg_reduce_calls(s: &Src, target: &Target, translated: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::syntax::test_support::hazard_lines;
+    use crate::model::syntax::test_support::hazard_lines;
 
     #[test]
     fn ptx_behind_an_arch_test_with_a_fallback_is_performance() {
         let src = "__device__ float f(float x) {\n#if __CUDA_ARCH__ >= 800\n  float y;\n  asm(\"ex2.approx.f32 %0, %1;\" : \"=f\"(y) : \"f\"(x));\n  return y;\n#else\n  return exp2f(x);\n#endif\n}\n";
-        let f = crate::rules::syntax::test_support::hazard_findings(src);
+        let f = crate::model::syntax::test_support::hazard_findings(src);
         let asm: Vec<_> = f.iter().filter(|f| f.line == 4).collect();
         assert!(!asm.is_empty(), "{f:?}");
         assert!(asm
@@ -368,7 +369,7 @@ mod tests {
 
     /// (status, phase, message) of `rule`'s findings on `line` of `src`.
     fn on(src: &str, rule: &str, line: u32) -> Vec<(Status, Phase, String)> {
-        crate::rules::syntax::test_support::hazard_findings(src)
+        crate::model::syntax::test_support::hazard_findings(src)
             .into_iter()
             .filter(|f| f.rule == rule && f.line == line)
             .map(|f| (f.status, f.phase, f.message))
@@ -492,7 +493,7 @@ mod tests {
             second.len() == 1 && second[0].0 == Status::Pass && second[0].2.contains("on line 2"),
             "{second:?}"
         );
-        assert!(crate::rules::syntax::test_support::hazard_findings(src)
+        assert!(crate::model::syntax::test_support::hazard_findings(src)
             .iter()
             .filter(|f| f.rule == "HP201")
             .all(|f| f.status == Status::Pass));

@@ -4,10 +4,10 @@
 //! HIP replacement where one is known. Empty templates (`asm volatile("" ::: "memory")`) and
 //! AMDGPU assembly are not flagged.
 
-use super::syntax::Src;
 use super::RuleInfo;
 use crate::finding::Finding;
 use crate::lex::Tok;
+use crate::model::syntax::Src;
 
 rule!(INLINE_PTX, "HP201", InlineAsm, Remediation, Build,
     summary: "Inline PTX assembly (`asm(\"mov.u32 %0, %%laneid;\" …)`).",
@@ -651,7 +651,7 @@ mod tests {
 
 #[cfg(test)]
 mod rule_tests {
-    use crate::rules::syntax::test_support::fires;
+    use crate::model::syntax::test_support::fires;
 
     #[test]
     fn ptx_behind_a_macro() {

@@ -11,10 +11,10 @@
 //! one, which says how many it holds and in how many files; every folded finding stays in
 //! JSON/SARIF as PASS naming it. A single use is left as it is. Uses in a vendored library or
 //! a folder the project marks as not maintained are those decisions', not the project's
-//! (`decisions::own`).
+//! (`kind::own`).
 
+use crate::decisions::kind::{self, Kind, Min};
 use crate::finding::Finding;
-use crate::rules::decisions::{self, Kind, Min};
 
 /// Whether a finding is the translator saying libcu++ has no HIP counterpart.
 fn is_libcu(f: &Finding) -> bool {
@@ -25,9 +25,9 @@ fn is_libcu(f: &Finding) -> bool {
 /// The libcu++ decision: the project's open libcu++ findings, held by the first.
 pub fn kind(_: &[Finding]) -> Kind {
     Kind {
-        key: Box::new(|f| (is_libcu(f) && decisions::own(&f.path)).then(String::new)),
-        head: decisions::first,
-        folds: decisions::all,
+        key: Box::new(|f| (is_libcu(f) && kind::own(&f.path)).then(String::new)),
+        head: kind::first,
+        folds: kind::all,
         min: Min::Findings(2),
         summary: Box::new(|g| {
             format!(
@@ -56,7 +56,7 @@ mod tests {
     /// This decision alone, as the scan applies it.
     fn fold(findings: &mut [Finding]) {
         let k = kind(findings);
-        decisions::fold(findings, &k);
+        crate::decisions::fold(findings, &k);
     }
 
     fn f(rule: &str, path: &str, line: u32, msg: &str) -> Finding {

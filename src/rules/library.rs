@@ -4,11 +4,11 @@
 //! SMI, cuFile. Flagged: the include (unless the translator already reports it) and the calls
 //! whose use differs.
 
-use super::syntax::Src;
 use super::RuleInfo;
 use crate::finding::Finding;
 use crate::lex::Tok;
 use crate::mappings::Target;
+use crate::model::syntax::Src;
 use std::collections::HashSet;
 
 rule!(CUDNN_TO_MIOPEN, "HP601", Library, Remediation, Build,
@@ -347,7 +347,7 @@ fn thrust_cuda(s: &Src, i: usize) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::syntax::test_support::fires;
+    use crate::model::syntax::test_support::fires;
 
     #[test]
     fn library_includes_and_calls() {

@@ -7,27 +7,19 @@
 //! HP1xx warp-size, HP2xx inline-asm, HP3xx version-check, HP4xx arch-check, HP5xx driver-api,
 //! HP6xx library, HP7xx device-feature, HP8xx–HP9xx repository inventory.
 
-pub mod api;
 pub mod arch_check;
 pub mod compiled_out;
-pub mod cond;
 pub mod coverage;
-pub mod cuda_side;
 pub mod cutlass_component;
-pub mod decisions;
 pub mod device_feature;
 pub mod driver_api;
 pub mod facts;
 pub mod hazards;
-pub mod hipside;
-pub mod index;
 pub mod inline_asm;
 pub mod libcu;
 pub mod library;
-pub mod macro_env;
 pub mod project_build;
 pub mod suppress;
-pub mod syntax;
 pub mod vendored;
 pub mod version_check;
 pub mod warp_size;
@@ -36,9 +28,8 @@ pub mod warp_size;
 pub use crate::registry::{FileCtx, RuleInfo};
 
 /// Every source-code rule, by family (the catalog above both families adds the inventory's).
-pub fn families() -> [&'static [&'static RuleInfo]; 10] {
+pub fn families() -> [&'static [&'static RuleInfo]; 9] {
     [
-        api::RULES,
         warp_size::RULES,
         inline_asm::RULES,
         version_check::RULES,

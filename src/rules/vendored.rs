@@ -14,41 +14,16 @@
 //! in the vendor folder (a prebuilt `libfoo.so`, a build script) and components with a single
 //! finding are left alone.
 
+use crate::decisions::kind::{self, Kind, Min};
 use crate::finding::Finding;
-use crate::rules::decisions::{self, Kind, Min};
-
-/// Folder names that hold copies of other projects.
-const VENDOR_DIRS: [&str; 8] = [
-    "third_party",
-    "3rdparty",
-    "thirdparty",
-    "third-party",
-    "vendor",
-    "vendored",
-    "external",
-    "extern",
-];
-
-/// Whether a folder name is one that holds copies of other projects (any case).
-pub fn is_vendor_dir(name: &str) -> bool {
-    VENDOR_DIRS.contains(&name.to_ascii_lowercase().as_str())
-}
-
-/// The vendored component a path belongs to (`x/third_party/flashinfer`), if any: the first
-/// vendor folder on the path and the folder below it, when the file sits deeper still.
-pub fn component_of(path: &str) -> Option<String> {
-    let segs: Vec<&str> = path.split('/').collect();
-    let at = segs.iter().position(|s| is_vendor_dir(s))?;
-    // `third_party/<component>/<file>`: the component is a folder, not the file itself.
-    (segs.len() > at + 2).then(|| segs[..at + 2].join("/"))
-}
+pub use crate::model::folders::{component_of, is_vendor_dir};
 
 /// The vendored-component decision: the open findings of a component, held by its first.
 pub fn kind(_: &[Finding]) -> Kind {
     Kind {
         key: Box::new(|f| component_of(&f.path)),
-        head: decisions::first,
-        folds: decisions::all,
+        head: kind::first,
+        folds: kind::all,
         min: Min::Findings(2),
         summary: Box::new(|g| {
             format!(
@@ -78,7 +53,7 @@ mod tests {
     /// This decision alone, as the scan applies it.
     fn fold(findings: &mut [Finding]) {
         let k = kind(findings);
-        decisions::fold(findings, &k);
+        crate::decisions::fold(findings, &k);
     }
 
     fn f(path: &str, line: u32) -> Finding {

@@ -6,13 +6,13 @@
 //! ([`super::compiled_out`]) and carries no HP301; HP301 stays for tests HIP evaluates like
 //! CUDA (PASS) or that one build leaves undecided (review).
 
-use super::cond;
-use super::syntax::{self, Src};
 use super::RuleInfo;
 use crate::finding::Finding;
 use crate::gate::Status;
 use crate::kinds::cuda::{Field as F, Kind as K, NodeExt};
 use crate::lex::Directive;
+use crate::model::cond;
+use crate::model::syntax::{self, Src};
 use std::collections::HashSet;
 use tree_sitter::Node;
 
@@ -299,12 +299,12 @@ fn runtime_versions(s: &Src, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::syntax::test_support::fires;
+    use crate::model::syntax::test_support::fires;
 
     #[test]
     fn nvcc_macros_in_a_host_only_source_are_pass() {
         use crate::gate::Status;
-        use crate::rules::syntax::test_support::hazard_findings_at;
+        use crate::model::syntax::test_support::hazard_findings_at;
         let open = |path: &str, src: &str| -> Vec<u32> {
             hazard_findings_at(path, src)
                 .into_iter()
@@ -330,7 +330,7 @@ mod tests {
     #[test]
     fn a_chain_with_the_projects_own_hip_arm_is_pass() {
         use crate::gate::Status;
-        use crate::rules::syntax::test_support::hazard_findings_at;
+        use crate::model::syntax::test_support::hazard_findings_at;
         let open = |src: &str| -> Vec<u32> {
             hazard_findings_at("m.cu", src)
                 .into_iter()
@@ -371,7 +371,7 @@ mod tests {
 
     #[test]
     fn version_test_that_does_not_decide_hips_branch_is_pass() {
-        use crate::rules::syntax::test_support::fires_open;
+        use crate::model::syntax::test_support::fires_open;
         // llm.c: HIP never defines `__CUDA_ARCH__`, so `!(… || !defined(__CUDA_ARCH__))` is
         // false under HIP whatever the nvcc version; a plain version test still decides.
         let src = "#if defined(ENABLE_BF16) && (__CUDACC_VER_MAJOR__ < 12) && !((__CUDA_ARCH__ >= 800) || !defined(__CUDA_ARCH__))\n#endif\n#if defined(ENABLE_BF16) && (__CUDACC_VER_MAJOR__ < 12)\n#endif\n";

@@ -6,10 +6,10 @@
 //! overload-guard pass in [`super::overloads`].
 
 use super::overloads::{code_tokens, guard_span, hip_test, matching};
+use super::rules;
 use super::Pass;
 use crate::edit::Edit;
 use crate::lex::{Lexed, Tok};
-use crate::rules::api;
 
 /// For each offset (ascending), whether HIP never compiles it: inside `#ifndef __HIP__`-style
 /// regions or the `#else` of `#ifdef __HIP_PLATFORM_AMD__`-style ones, at any nesting. One
@@ -422,7 +422,7 @@ pub(super) fn run(p: &mut Pass) {
         );
         let Some(spans) = spans else {
             p.findings.push(p.ctx.finding(
-                &api::OVERLOADS_COLLIDE,
+                &rules::OVERLOADS_COLLIDE,
                 last.plist.0..last.plist.1,
                 format!("{what}: a unit that compiles both redefines it"),
                 Some("keep one for HIP: guard the others with `#if !defined(__HIP__)`, or rename one".into()),
@@ -450,7 +450,7 @@ pub(super) fn run(p: &mut Pass) {
         }
         p.stats.fixups += 1;
         let mut f = p.ctx.finding(
-            &api::OVERLOADS_COLLIDE,
+            &rules::OVERLOADS_COLLIDE,
             last.plist.0..last.plist.1,
             format!("{what}: each copy is wrapped in `#ifndef {mac}`, so the first one a unit compiles serves every call and the others drop out"),
             Some("keep the copy HIP should use and delete the others when tidying the port".into()),

@@ -4,12 +4,12 @@
 //! includes the header once.
 
 use super::includes::{include_path, insertion_point, line_after};
+use super::rules;
 use super::Pass;
 use crate::compat::{self, Shim};
 use crate::edit::Edit;
 use crate::lex::Tok;
 use crate::mappings::{Entry, Unported};
-use crate::rules::api;
 
 /// An un-ported name a shim covers: rename it and report the shim. False when none applies.
 pub(super) fn name(p: &mut Pass, i: usize, name: &str, entry: &Entry, why: &Unported) -> bool {
@@ -286,10 +286,10 @@ fn after_member_access(p: &Pass, start: usize) -> bool {
 fn report(p: &mut Pass, shim: &Shim, range: std::ops::Range<usize>, message: String) {
     p.compat.insert(shim.id.clone());
     let (rule, help) = if shim.exact {
-        (&api::COMPAT_SHIM, None)
+        (&rules::COMPAT_SHIM, None)
     } else {
         (
-            &api::COMPAT_SHIM_REVIEW,
+            &rules::COMPAT_SHIM_REVIEW,
             Some(format!(
                 "verify at runtime: the shim's note in {} says how it differs",
                 compat::HEADER_NAME
@@ -309,7 +309,9 @@ pub(super) fn include(p: &mut Pass) {
     let first_use = p
         .findings
         .iter()
-        .filter(|f| f.rule == api::COMPAT_SHIM.id.code || f.rule == api::COMPAT_SHIM_REVIEW.id.code)
+        .filter(|f| {
+            f.rule == rules::COMPAT_SHIM.id.code || f.rule == rules::COMPAT_SHIM_REVIEW.id.code
+        })
         .map(|f| f.byte_range.0)
         .min()
         .unwrap_or(0);

@@ -4,11 +4,11 @@
 //! says), and typed pointers passed where HIP has only a `void**` overload.
 
 use super::idents::WARP_SYNC_FALLBACK;
+use super::rules;
 use super::Pass;
 use crate::edit::Edit;
 use crate::lex::Tok;
 use crate::mappings::Resolution;
-use crate::rules::api;
 
 /// HIP functions (after renaming) that lack CUDA's typed template overloads: the argument at
 /// the index needs a cast (`void**` for pointer-to-pointer outputs, `const void*` for kernels).
@@ -235,7 +235,7 @@ pub(super) fn warp_sync_fallback(p: &mut Pass, i: usize, name: &str) -> bool {
     *p.stats.renamed.entry("warp-sync".into()).or_default() += 1;
     let full = is_full_mask_expr(p, &mask_text);
     let mut f = p.ctx.finding(
-        &api::WARP_SYNC_MASK_DROPPED,
+        &rules::WARP_SYNC_MASK_DROPPED,
         t.range(),
         if full {
             format!(
@@ -355,7 +355,7 @@ pub(super) fn widen_full_mask(p: &mut Pass, i: usize, name: &str) {
     p.stats.fixups += 1;
     let mut f = p
         .ctx
-        .finding(&api::WARP_SYNC_32BIT_MASK, t.range(), message, suggestion);
+        .finding(&rules::WARP_SYNC_32BIT_MASK, t.range(), message, suggestion);
     // The one edit over the flagged range is the mechanical fix.
     f.fix = Some(mask.into());
     p.findings.push(f);
@@ -695,7 +695,7 @@ fn std_printf(p: &mut Pass, i: usize) {
                 .push(Edit::delete(range.start, p.lexed.tokens[i].start as usize));
             p.stats.fixups += 1;
             let mut f = p.ctx.finding(
-                &api::HOST_PRINTF_IN_DEVICE_CODE,
+                &rules::HOST_PRINTF_IN_DEVICE_CODE,
                 range,
                 "`std::printf` in a `__global__`/`__device__` function → `printf` (HIP's device printf)".to_string(),
                 None,
@@ -706,7 +706,7 @@ fn std_printf(p: &mut Pass, i: usize) {
         }
         FnKind::HostDevice => {
             let f = p.ctx.finding(
-                &api::HOST_PRINTF_IN_DEVICE_CODE,
+                &rules::HOST_PRINTF_IN_DEVICE_CODE,
                 range,
                 "`std::printf` in a `__host__ __device__` function: hipcc rejects it where the function is compiled for the device".to_string(),
                 Some("call `printf` (unqualified): HIP provides it on both sides".to_string()),
@@ -736,7 +736,7 @@ fn weak_aliases(p: &mut Pass) {
         let alias = String::from_utf8_lossy(p.text(words[3])).into_owned();
         let target = String::from_utf8_lossy(p.text(words[5])).into_owned();
         let f = p.ctx.finding(
-            &api::WEAK_ALIAS_PRAGMA,
+            &rules::WEAK_ALIAS_PRAGMA,
             d.start..d.end,
             format!("`#pragma weak {alias}={target}`: hipcc -c stops with \"alias must point to a defined variable or function\" where `{target}` is not defined in the unit"),
             Some(format!("define `{alias}` as a function that calls `{target}`, or guard the pragma with `#if !defined(__HIP_PLATFORM_AMD__)`")),
@@ -951,7 +951,7 @@ fn add_cast(p: &mut Pass, i: usize, at: usize, cast: Cast) {
     }
     if ambiguous_angle(p, a, b) {
         let f = p.ctx.finding(
-            &api::AMBIGUOUS_KERNEL_CAST,
+            &rules::AMBIGUOUS_KERNEL_CAST,
             start..end,
             "the kernel argument holds a `<` after a name this file does not declare as a template: no `const void*` cast inserted".to_string(),
             Some("wrap the whole kernel argument in `reinterpret_cast<const void*>(…)`".to_string()),

@@ -3,11 +3,11 @@
 //! counted as unchanged, or reported un-ported.
 //! Namespaces (`cub::` → `hipcub::`, `thrust::cuda::` → `thrust::hip::`) are rewritten here.
 
+use super::rules;
 use super::Pass;
 use crate::edit::Edit;
 use crate::lex::Tok;
 use crate::mappings::{Resolution, Unported};
-use crate::rules::api;
 
 /// `_sync` warp intrinsics and the mask-less HIP form an older target compiles.
 pub const WARP_SYNC_FALLBACK: &[(&str, &str)] = &[
@@ -112,7 +112,7 @@ pub(super) fn run(p: &mut Pass) {
                 requires_define(p, i, name, entry.requires_define.as_deref());
                 if let Some(d) = deprecated {
                     let mut f = p.ctx.finding(
-                        &api::DEPRECATED_API,
+                        &rules::DEPRECATED_API,
                         t.range(),
                         format!("`{name}` → `{to}`, which is deprecated since HIP {d}"),
                         Some(format!(
@@ -140,12 +140,12 @@ pub(super) fn run(p: &mut Pass) {
                 let target = p.opts.target.rocm;
                 let (rule, msg, help) = match &why {
                     Unported::NoEquivalent => (
-                        &api::UNPORTED_API,
+                        &rules::UNPORTED_API,
                         format!("`{name}` has no HIP equivalent ({} API)", entry.origin.as_str()),
                         None,
                     ),
                     Unported::AddedAfter(v) => (
-                        &api::UNPORTED_API,
+                        &rules::UNPORTED_API,
                         format!(
                             "`{name}` → `{}` exists only from ROCm {v}; the target is ROCm {target}",
                             entry.hip.as_deref().or(entry.roc.as_deref()).unwrap_or("?")
@@ -153,19 +153,19 @@ pub(super) fn run(p: &mut Pass) {
                         Some(format!("target ROCm {v} or later, or replace the call")),
                     ),
                     Unported::Removed(v) => (
-                        &api::UNPORTED_API,
+                        &rules::UNPORTED_API,
                         format!(
                             "`{name}`: the HIP equivalent was removed in ROCm {v} (target {target})"
                         ),
                         None,
                     ),
                     Unported::Experimental(h) => (
-                        &api::EXPERIMENTAL_API,
+                        &rules::EXPERIMENTAL_API,
                         format!("`{name}` → `{h}` is experimental in HIP; left as is"),
                         Some(format!("rerun with --experimental to translate it to `{h}`")),
                     ),
                     Unported::NoRocEquivalent(h) => (
-                        &api::UNPORTED_API,
+                        &rules::UNPORTED_API,
                         format!(
                             "`{name}` has no equivalent in the roc* library (the hip* wrapper has `{h}`)"
                         ),
@@ -289,7 +289,7 @@ fn namespace(p: &mut Pass, i: usize, name: &str) -> bool {
             None => {
                 p.stats.unported += 1;
                 let f = p.ctx.finding(
-                    &api::UNPORTED_API,
+                    &rules::UNPORTED_API,
                     t.range(),
                     format!("namespace `{}` has no HIP counterpart", ns.cuda),
                     (!ns.note.is_empty()).then(|| ns.note.clone()),
@@ -318,7 +318,7 @@ fn register_keyword(p: &mut Pass, i: usize) {
     p.edits.push(Edit::delete(t.start as usize, end));
     p.stats.fixups += 1;
     let mut f = p.ctx.finding(
-        &api::REGISTER_STORAGE_CLASS,
+        &rules::REGISTER_STORAGE_CLASS,
         t.range(),
         "`register` storage class dropped: hipcc compiles C++17, where clang rejects it (`-Wregister`, an error by default; `-std=c++14` would accept it with a deprecation warning)".to_string(),
         None,
@@ -384,7 +384,7 @@ fn requires_define(p: &mut Pass, i: usize, name: &str, define: Option<&str>) {
     }
     let t = p.lexed.tokens[i];
     let f = p.ctx.finding(
-        &api::WARP_SYNC_NEEDS_DEFINE,
+        &rules::WARP_SYNC_NEEDS_DEFINE,
         t.range(),
         format!(
             "`{name}` is declared in ROCm {} only when `{define}` is defined",

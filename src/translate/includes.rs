@@ -6,10 +6,10 @@
 
 mod std_headers;
 
+use super::rules;
 use super::{Lang, Pass};
 use crate::edit::Edit;
 use crate::lex::Tok;
-use crate::rules::api;
 
 /// HIP headers that declare the runtime API (any of them satisfies the implicit include).
 const RUNTIME_HEADERS: &[&str] = &["hip/hip_runtime.h", "hip/hip_runtime_api.h"];
@@ -58,7 +58,7 @@ pub(super) fn run(p: &mut Pass) {
                     Some(row.note.clone())
                 };
                 let f = p.ctx.finding(
-                    &api::UNMAPPED_INCLUDE,
+                    &rules::UNMAPPED_INCLUDE,
                     t.range(),
                     format!(
                         "`{path}` has no HIP counterpart in ROCm {}",
@@ -79,7 +79,7 @@ pub(super) fn run(p: &mut Pass) {
                     p.stats.unported += 1;
                     let t = p.lexed.tokens[tok];
                     let f = p.ctx.finding(
-                        &api::UNMAPPED_INCLUDE,
+                        &rules::UNMAPPED_INCLUDE,
                         t.range(),
                         format!(
                             "`{path}` has no HIP counterpart in ROCm {}: {} has no ROCm counterpart",

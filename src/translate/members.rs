@@ -4,10 +4,10 @@
 //! members, so each such read is reported (HP001) with what to do instead. The facts are kept by
 //! hand in `mappings/hand/device_prop_members.tsv`, each with its source.
 
+use super::rules;
 use super::Pass;
 use crate::lex::Tok;
 use crate::mappings::hand::HandTable;
-use crate::rules::api;
 use crate::version::Version;
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -84,7 +84,7 @@ pub(super) fn run(p: &mut Pass) {
             continue;
         }
         let f = p.ctx.finding(
-            &api::UNPORTED_API,
+            &rules::UNPORTED_API,
             tok.range(),
             format!(
                 "`.{name}`: `hipDeviceProp_t` has this `cudaDeviceProp` member only from ROCm {}; the target is ROCm {target}",

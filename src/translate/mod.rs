@@ -19,6 +19,7 @@ mod logical_warp;
 mod members;
 pub mod overloads;
 mod roc_context;
+pub mod rules;
 
 pub use annotate::{annotate, set_filter};
 

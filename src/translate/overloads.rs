@@ -12,10 +12,10 @@
 //! guard holds even for a definition that comes before any HIP header. Every pass over the
 //! file is linear: directives, tokens and braces are walked once, never per definition.
 
+use super::rules;
 use super::Pass;
 use crate::edit::Edit;
 use crate::lex::{Lexed, Tok};
-use crate::rules::api;
 
 /// The macro the guard tests: defined by clang in HIP mode, before any header.
 pub const GUARD_MACRO: &str = "__HIP__";
@@ -556,7 +556,7 @@ pub(super) fn run(p: &mut Pass) {
         for (s, e, what) in items {
             let head_end = memchr::memchr(b'{', &src[s..e]).map_or(e, |i| s + i);
             let f = p.ctx.finding(
-                &api::HIP_DEFINES_OVERLOAD,
+                &rules::HIP_DEFINES_OVERLOAD,
                 s..head_end,
                 format!("{what} is already defined by HIP: this definition was guarded out for HIP"),
                 Some("check that HIP's version has the semantics this code expects, then delete the guarded copy".into()),

@@ -4,7 +4,7 @@
 //! defines these by default, as the project's HIP build would, and prints them with where each
 //! was seen, so a person can check or turn them off (`--no-rocm-switch`).
 
-use crate::rules::cond::is_hip_macro;
+use crate::model::cond::is_hip_macro;
 use std::collections::BTreeMap;
 use std::path::Path;
 

@@ -180,7 +180,7 @@ fn definitions_reach_the_units_that_include_them() {
     assert!(seen.cuda_headers);
     let run = |v: &crate::model::project::Visible| {
         let lines = crate::source::LineIndex::new(unit.as_bytes());
-        let ctx = crate::rules::FileCtx {
+        let ctx = crate::registry::FileCtx {
             path: "src/k.cu",
             src: unit.as_bytes(),
             lines: &lines,

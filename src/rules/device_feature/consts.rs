@@ -7,7 +7,7 @@
 
 use crate::lex::Tok;
 use crate::model::project::Visible;
-use crate::rules::syntax::Src;
+use crate::model::syntax::Src;
 use std::cell::Cell;
 use std::collections::HashMap;
 
@@ -149,13 +149,13 @@ impl<'a> Consts<'a> {
         }
         self.depth.set(self.depth.get() + 1);
         let refs: Vec<&str> = toks.iter().map(String::as_str).collect();
-        let look = |name: &str, u: crate::rules::cond::Use| {
-            if u != crate::rules::cond::Use::Value {
+        let look = |name: &str, u: crate::model::cond::Use| {
+            if u != crate::model::cond::Use::Value {
                 return None;
             }
             self.name(name).and_then(|v| i64::try_from(v).ok())
         };
-        let v = crate::rules::cond::eval(&refs, &look);
+        let v = crate::model::cond::eval(&refs, &look);
         self.depth.set(self.depth.get() - 1);
         v.and_then(|v| u64::try_from(v).ok())
     }

@@ -5,13 +5,13 @@
 //! declaration of the argument's variable in scope (function, else file). No finding where the
 //! file or a project header it includes declares its own `atomicAdd` for that type.
 
-use super::super::syntax::{self, Src};
 use crate::finding::Finding;
 use crate::kinds::cuda::{Field as F, Kind as K, NodeExt};
 use crate::lex::Tok;
 use crate::mappings::half_atomics;
 use crate::mappings::Target;
 use crate::model::project::Visible;
+use crate::model::syntax::{self, Src};
 
 rule!(HALF_ATOMIC_ADD_MISSING, "HP713", DeviceFeature, Remediation, Build,
     summary: "`atomicAdd` on a `__half*`, `__half2*`, `__nv_bfloat16*` or `__nv_bfloat162*` where the target ROCm declares no such overload (HIP adds them in ROCm 7.14; `unsafeAtomicAdd` for the pairs from 6.3).",
@@ -206,7 +206,7 @@ fn own_overload(s: &Src, seen: &Visible, pointee: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::syntax::test_support::{fires_for, hazard_findings_for};
+    use crate::model::syntax::test_support::{fires_for, hazard_findings_for};
 
     fn lines(src: &str, rocm: &str) -> Vec<u32> {
         fires_for(rocm, src, "HP713")

@@ -20,7 +20,7 @@ use crate::gate::Phase;
 use crate::mappings::lds::{kib, Lds};
 use crate::mappings::Target;
 use crate::model::project::Visible;
-use crate::rules::syntax::Src;
+use crate::model::syntax::Src;
 use std::collections::{BTreeMap, HashSet};
 
 rule!(SHARED_MEMORY_OVER_LDS, "HP712", DeviceFeature, Remediation, Runtime,

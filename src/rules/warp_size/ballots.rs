@@ -6,7 +6,7 @@ use super::flow::{lit, parts, strip_parens};
 use super::BALLOT_32BIT;
 use crate::finding::Finding;
 use crate::kinds::cuda::{Field as F, Kind as K, NodeExt};
-use crate::rules::syntax::{self, call_args, call_name, Src};
+use crate::model::syntax::{self, call_args, call_name, Src};
 use std::collections::HashSet;
 use tree_sitter::Node;
 

@@ -8,7 +8,7 @@ use super::flow::{lit, thread_count_str};
 use super::TILED_PARTITION_32;
 use crate::finding::Finding;
 use crate::kinds::cuda::{Field as F, Kind as K, NodeExt};
-use crate::rules::syntax::{self, call_name, Src};
+use crate::model::syntax::{self, call_name, Src};
 use std::collections::HashMap;
 use tree_sitter::Node;
 
@@ -167,7 +167,7 @@ impl<'a> Kernels<'a> {
     }
 }
 
-pub(super) use crate::rules::syntax::function_name;
+pub(super) use crate::model::syntax::function_name;
 
 /// `kernel<<<grid, 32>>>`: a block of exactly 32 threads is one warp on NVIDIA and half a
 /// wavefront on AMD. Flagged when the kernel is warp-level or defined in another file.
@@ -448,7 +448,7 @@ fn case_dispatch<'a>(s: &Src<'a>, n: Node<'a>) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::syntax::test_support::fires;
+    use crate::model::syntax::test_support::fires;
 
     #[test]
     fn one_warp_launches_of_warp_level_kernels() {
@@ -538,7 +538,7 @@ __device__ float no_tile(float v) {
   return v + lane;
 }
 "#;
-        use crate::rules::syntax::test_support::fires_open;
+        use crate::model::syntax::test_support::fires_open;
         // The tile-only function: found, but PASS.
         assert_eq!(fires(src, "HP102"), [3, 4, 5, 15, 20]);
         // `mixed` and `no_tile`: their lane ids are those of 32-lane logical warps whose every

@@ -5,7 +5,7 @@
 use super::{LANE_WARP_ARITHMETIC, PER_WARP_ARRAY_32};
 use crate::finding::Finding;
 use crate::kinds::cuda::{Field as F, Kind as K, NodeExt};
-use crate::rules::syntax::{self, call_name, int_value, Src};
+use crate::model::syntax::{self, call_name, int_value, Src};
 use std::collections::{HashMap, HashSet};
 use tree_sitter::Node;
 

@@ -16,7 +16,7 @@ mod shuffles;
 use crate::finding::Finding;
 use crate::gate::Status;
 use crate::kinds::cuda::{Field as F, Kind as K, NodeExt};
-use crate::rules::syntax::{self, call_args, call_name, int_value, Src};
+use crate::model::syntax::{self, call_args, call_name, int_value, Src};
 use crate::rules::RuleInfo;
 use ballots::ballots;
 use flow::{arithmetic, lit, parts, per_warp_arrays, strip_parens, Flow};

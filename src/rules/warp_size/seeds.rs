@@ -12,7 +12,7 @@
 use crate::finding::Finding;
 use crate::gate::Status;
 use crate::lex::{Lexed, Tok};
-use crate::rules::syntax::Src;
+use crate::model::syntax::Src;
 
 /// How far (in tokens) after the seed its uses are followed.
 const WINDOW: usize = 3000;
@@ -215,7 +215,7 @@ pub(super) fn block_scan_seeds(s: &Src, out: &mut [Finding]) {
 #[cfg(test)]
 mod tests {
     use crate::gate::Status;
-    use crate::rules::syntax::test_support::hazard_findings;
+    use crate::model::syntax::test_support::hazard_findings;
 
     fn open_hp102(src: &str) -> Vec<u32> {
         hazard_findings(src)

@@ -1,6 +1,6 @@
 //! Unit tests of the warp-size family's constants, lane arithmetic and file-level passes (the
 //! shuffle, block-shape, value-flow and scan-seed tests live beside their modules).
-use crate::rules::syntax::test_support::fires;
+use crate::model::syntax::test_support::fires;
 
 #[test]
 fn constants_and_masks() {
@@ -146,7 +146,7 @@ __device__ void put(float* v, int lane) { __shared__ float s[32]; s[lane] = v[0]
     // `% warpSize`, `__lane_id()` and a lane parameter reach 63 (out of bounds); `maxv`,
     // indexed by a warp id and a `% 32` lane, assumes 32-lane warps.
     assert_eq!(fires(src, "HP105"), [2, 3, 4, 14]);
-    let msgs: Vec<String> = crate::rules::syntax::test_support::messages(src, "HP105");
+    let msgs: Vec<String> = crate::model::syntax::test_support::messages(src, "HP105");
     assert!(msgs[0].contains("warp or lane id") && msgs[1].contains("out of bounds"));
     assert_eq!(fires(src, "HP102"), [5, 6]);
 }
@@ -168,7 +168,7 @@ __global__ void k(float* shared, int C) {
 
 #[test]
 fn warp_counts_of_named_constants_follow_their_uses() {
-    use crate::rules::syntax::test_support::fires_open;
+    use crate::model::syntax::test_support::fires_open;
     // causal-conv1d: the warp count only multiplies a per-warp count (the 32 cancels).
     let traits = r#"template<int kNThreads_>
 struct Traits {
@@ -250,7 +250,7 @@ void launch(float* x, int n, int threads) {
 
 #[test]
 fn data_splits_and_shared_memory_sizes_are_not_lane_arithmetic() {
-    use crate::rules::syntax::test_support::fires_open;
+    use crate::model::syntax::test_support::fires_open;
     let src = r#"static __global__ void dequantize_q4(const block* x, float* yy) {
 const int64_t tid = threadIdx.x;
 const int64_t n   = tid/32;
@@ -284,7 +284,7 @@ red<<<n / rowsPerBlock, blockSize, smemSize + shmem_sz>>>(0, 0);
 
 #[test]
 fn groups_of_32_threads_over_data_are_not_lane_arithmetic() {
-    use crate::rules::syntax::test_support::fires_open;
+    use crate::model::syntax::test_support::fires_open;
     // Parboil's sad: a block copy by groups of 32 threads (`tgroup`), no lane exchange; the
     // same split under lane and warp names, or beside a shuffle, is a lane id.
     let src = r#"__global__ void copy(int *out, const int *in) {
@@ -319,7 +319,7 @@ __global__ void shuffles(float *out, float v) {
 
 #[test]
 fn shared_memory_reductions_from_16_over_a_wavefront_lane() {
-    use crate::rules::syntax::test_support::fires_open;
+    use crate::model::syntax::test_support::fires_open;
     // SHOC's CSR vector SpMV: one row per `warpSize` threads, reduced from 16: lanes 32-63
     // are lost on a 64-lane wavefront. The same steps over `t & 31` (32-thread groups), or
     // with a step at 32, are consistent.
@@ -350,7 +350,7 @@ if (id == 0) out[t / warpSize] = p[t];
 
 #[test]
 fn warp_size_constants_of_a_file_without_warp_work_are_pass() {
-    use crate::rules::syntax::test_support::{fires, fires_open};
+    use crate::model::syntax::test_support::{fires, fires_open};
     // Parboil's JDS SpMV: rows padded per 32, one bound per 32 rows; nothing exchanges
     // lanes, so the constants only split threads over data.
     let split = "#define WARP_BITS 5\n#define WARP_SIZE 32\n__global__ void jds(float *d, const int *b, int n) {\n  int ix = blockIdx.x * blockDim.x + threadIdx.x;\n  int warp_id = ix >> WARP_BITS;\n  if (ix < n) d[ix] = b[warp_id];\n}\n";
@@ -416,7 +416,7 @@ __device__ float wide(float x) {
 
 #[test]
 fn cg_tiles_of_32_used_only_through_the_tile_are_pass() {
-    use crate::rules::syntax::test_support::fires_open;
+    use crate::model::syntax::test_support::fires_open;
     let src = r#"__global__ void ln(float* out, const float* x, int C) {
   cg::thread_block block = cg::this_thread_block();
   cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
@@ -455,7 +455,7 @@ __global__ void lanes(unsigned* out) {
 
 #[test]
 fn logical_warp_reductions_and_ballots_settle_as_the_port_rewrites_them() {
-    use crate::rules::syntax::test_support::fires_open;
+    use crate::model::syntax::test_support::fires_open;
     // 32-lane logical warps (`& 31`, offsets 16…1): the reduction and the 32-bit ballot are
     // what `port` rewrites safely (width 32, the lane's own half): found, but PASS.
     let logical = "__global__ void k(const float* x, float* out) {\n  int lane = threadIdx.x & 31;\n  float v = x[threadIdx.x];\n  for (int i = 16; i > 0; i >>= 1) v += __shfl_down_sync(0xffffffff, v, i);\n  unsigned int b = __ballot_sync(0xffffffff, v > 0);\n  if (lane == 0) out[0] = v + __popc(b);\n}\n";
@@ -468,7 +468,7 @@ fn logical_warp_reductions_and_ballots_settle_as_the_port_rewrites_them() {
     let mixed = logical.replace("threadIdx.x & 31", "threadIdx.x % warpSize");
     assert_eq!(fires_open(&mixed, "HP104"), [4]);
     assert_eq!(fires_open(&mixed, "HP106"), [5, 6]);
-    let f = crate::rules::syntax::test_support::hazard_findings(&mixed);
+    let f = crate::model::syntax::test_support::hazard_findings(&mixed);
     let hp104 = f.iter().find(|f| f.rule == "HP104").expect("HP104");
     assert!(hp104.message.contains("mixes 32-lane logical warps"));
     assert!(hp104
@@ -498,7 +498,7 @@ fn wmma_kernels_launched_with_32_thread_rows() {
 
 #[test]
 fn logical_warp_ids_and_slots_settle_when_port_rewrites_every_warp_call() {
-    use crate::rules::syntax::test_support::{fires_open, hazard_findings};
+    use crate::model::syntax::test_support::{fires_open, hazard_findings};
     // Lane and warp ids of 32-lane logical warps and one slot per logical warp: every
     // warp-level call of the function gets a safe rewrite, so the ids keep CUDA's meaning.
     let logical = "__global__ void k(const float* x, float* out) {\n  __shared__ float part[32];\n  int lane = threadIdx.x & 31;\n  int warp = threadIdx.x / 32;\n  float v = x[threadIdx.x];\n  for (int i = 16; i > 0; i >>= 1) v += __shfl_down_sync(0xffffffff, v, i);\n  if (__all_sync(0xffffffff, v > 0)) v += 1;\n  if (lane == 0) part[warp] = v;\n  out[0] = part[0];\n}\n";

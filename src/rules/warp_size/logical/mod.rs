@@ -17,7 +17,7 @@
 //! 32-lane logical warps and moving the kernel to 64).
 
 use crate::lex::{Lexed, Tok, NO_DIRECTIVE};
-use crate::rules::syntax::int_value;
+use crate::model::syntax::int_value;
 use std::collections::{HashMap, HashSet};
 
 mod facts;

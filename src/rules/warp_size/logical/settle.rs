@@ -145,7 +145,7 @@ fn has_width(v: &View, j: usize, name: &str) -> bool {
 
 /// Scan's findings of one file, settled against the model the translator asks.
 pub(crate) fn settle(
-    s: &crate::rules::syntax::Src,
+    s: &crate::model::syntax::Src,
     seen: &crate::model::project::Visible,
     out: &mut [Finding],
 ) {

@@ -4,9 +4,9 @@
 //! nesting) and the children of very wide nodes, which make `enclosing_function` and
 //! [`NodeIndex::parent`] cost the depth of a node rather than the size of the file
 //! (tree-sitter's `Node::parent` descends from the root and scans each level's children: on a
-//! 25 MB file whose root has 100 000 children that is quadratic). Nodes more than [`DEEP`]
+//! 25 MB file whose root has 100 000 children that is quadratic). Nodes more than `DEEP`
 //! levels below their innermost function (a 20 000-term `a + a + …`, templates nested 10 000
-//! deep) keep their parent outright, so `parent` never descends more than [`DEEP`] levels: on
+//! deep) keep their parent outright, so `parent` never descends more than `DEEP` levels: on
 //! such shapes a descent per node was quadratic too. Ordinary code has no such node and pays
 //! nothing for it.
 

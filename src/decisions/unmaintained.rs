@@ -12,40 +12,16 @@
 //! project's statement about a folder. A marker below a vendored folder (`third_party/foo/
 //! legacy/`) is the vendored library's own matter, which the vendored decision holds whole.
 
-use super::{Kind, Min};
+use super::kind::{Kind, Min};
 use crate::finding::Finding;
-
-/// Folder names by which a project sets code aside.
-const MARKERS: [&str; 7] = [
-    "unmaintained",
-    "deprecated",
-    "obsolete",
-    "legacy",
-    "archive",
-    "archived",
-    "attic",
-];
-
-/// The outermost folder of a path the project marks as not maintained (`src/legacy`), if any
-/// and not inside a vendored library.
-pub fn folder_of(path: &str) -> Option<String> {
-    let segs: Vec<&str> = path.split('/').collect();
-    let dirs = &segs[..segs.len().saturating_sub(1)];
-    let at = dirs
-        .iter()
-        .position(|s| MARKERS.contains(&s.to_ascii_lowercase().as_str()))?;
-    let vendored = dirs[..at]
-        .iter()
-        .any(|s| crate::rules::vendored::is_vendor_dir(s));
-    (!vendored).then(|| segs[..=at].join("/"))
-}
+pub use crate::model::folders::unmaintained_of as folder_of;
 
 /// The not-maintained-folder decision: the open findings of such a folder, held by its first.
 pub fn kind(_: &[Finding]) -> Kind {
     Kind {
         key: Box::new(|f| folder_of(&f.path)),
-        head: super::first,
-        folds: super::all,
+        head: super::kind::first,
+        folds: super::kind::all,
         min: Min::Findings(2),
         summary: Box::new(|g| {
             format!(

@@ -6,9 +6,9 @@
 //! finding; a Dockerfile with no such finding (its image comes from a build argument the table
 //! does not know) has its first such line hold the others.
 
+use super::kind::{Kind, Min};
 use crate::finding::Finding;
 use crate::inventory::kind::{by_name, FileKind};
-use crate::rules::decisions::{Kind, Min};
 
 /// The base-image rule and the rules for settings that go with the image.
 const IMAGE: &str = "HP860";
@@ -55,8 +55,8 @@ pub fn kind(_: &[Finding]) -> Kind {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::decisions;
     use crate::gate::Status;
-    use crate::rules::decisions;
 
     fn f(rule: &str, path: &str, line: u32) -> Finding {
         Finding {

@@ -19,7 +19,7 @@
 //! GPUs run are folded into that file before this kind applies ([`super::fold_all`] applies it
 //! last).
 
-use super::{Group, Kind, Min};
+use super::kind::{Group, Kind, Min};
 use crate::finding::Finding;
 
 /// The FP8-format rule.
@@ -79,9 +79,9 @@ fn first_places(g: &Group) -> String {
 /// The FP8-encoding decision: the project's open HP709 findings, held by the first.
 pub fn kind(_: &[Finding]) -> Kind {
     Kind {
-        key: Box::new(|f| (f.rule == HP709 && super::own(&f.path)).then(String::new)),
-        head: super::first,
-        folds: super::all,
+        key: Box::new(|f| (f.rule == HP709 && super::kind::own(&f.path)).then(String::new)),
+        head: super::kind::first,
+        folds: super::kind::all,
         min: Min::Findings(2),
         summary: Box::new(|g| {
             format!(

@@ -368,7 +368,7 @@ mod tests {
 
     fn ev(s: &str) -> Option<i64> {
         let src = format!("#if {s}\n");
-        crate::rules::syntax::test_support::with_tokens(&src, |s| {
+        crate::model::syntax::test_support::with_tokens(&src, |s| {
             eval_under_hip(&condition_tokens(s, &s.lexed.directives[0]))
         })
     }
@@ -399,12 +399,12 @@ mod tests {
         let src = b"#if \xff=\n#endif\n";
         let lexed = crate::lex::lex(src);
         let lines = crate::source::LineIndex::new(src);
-        let ctx = crate::rules::FileCtx {
+        let ctx = crate::registry::FileCtx {
             path: "a.cu",
             src,
             lines: &lines,
         };
-        let index = crate::rules::index::NodeIndex::new(ctx.src, None, &[]);
+        let index = crate::model::index::NodeIndex::new(ctx.src, None, &[]);
         let s = Src::new(&ctx, &lexed, None, &index);
         let t = condition_tokens(&s, &lexed.directives[0]);
         assert_eq!(eval_under_hip(&t), None);

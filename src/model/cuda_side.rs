@@ -111,7 +111,7 @@ pub(crate) fn with_src<R>(
     f: impl FnOnce(&Src) -> R,
 ) -> R {
     let lines = crate::source::LineIndex::new(bytes);
-    let ctx = super::FileCtx {
+    let ctx = crate::registry::FileCtx {
         path,
         src: bytes,
         lines: &lines,
@@ -302,7 +302,7 @@ pub fn pass_behind(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::syntax::test_support::with_tokens;
+    use crate::model::syntax::test_support::with_tokens;
 
     const UTILS: &str = "#ifdef __HIP_PLATFORM_AMD__\nconstexpr int w = 64;\n#else\n#if __CUDA_ARCH__ >= 530\n#define PTX_AVAILABLE\n#endif\n#define HALF_OK 1\n#endif\n#define BOTH 1\n";
 

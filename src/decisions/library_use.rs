@@ -14,7 +14,7 @@
 //! as it is. A finding that carries another fact stays open: an HP001 whose HIP equivalent exists
 //! only in a later ROCm, or was removed, is a target decision, not this one.
 
-use super::{Group, Kind, Min};
+use super::kind::{Group, Kind, Min};
 use crate::finding::Finding;
 use crate::mappings::libraries::{self, Library, Scope};
 
@@ -122,7 +122,7 @@ pub fn kind(_: &[Finding]) -> Kind {
     Kind {
         key: Box::new(key),
         head,
-        folds: super::all,
+        folds: super::kind::all,
         min: Min::Findings(2),
         summary: Box::new(summary),
         note: Box::new(|g| {

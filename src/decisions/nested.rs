@@ -18,9 +18,9 @@
 //!
 //! The outermost nested project holds everything below it, its own vendored copies included.
 
+use super::kind::{Kind, Min};
 use crate::finding::Finding;
 use crate::gate::Status;
-use crate::rules::decisions::{self, Kind, Min};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Whether a file name is a licence file.
@@ -131,7 +131,7 @@ pub fn kind(roots: Vec<String>) -> Kind {
                     .unwrap_or(0),
             )
         },
-        folds: decisions::all,
+        folds: super::kind::all,
         min: Min::Findings(2),
         summary: Box::new(|g| {
             format!(

@@ -2,7 +2,7 @@
 //! one-to-one (no equivalent, not yet or no longer there, deprecated, experimental), and the
 //! mechanical fix-ups the port made that a reviewer should see.
 
-use super::RuleInfo;
+use crate::registry::RuleInfo;
 
 rule!(UNPORTED_API, "HP001", UnsupportedApi, Remediation, Build,
     summary: "A CUDA API with no HIP equivalent in the target ROCm.",

@@ -31,90 +31,15 @@
 pub mod arch_only;
 pub mod container;
 pub mod fp8;
+pub mod kind;
 pub mod library_use;
 pub mod nested;
 pub mod unmaintained;
 
 use crate::finding::Finding;
 use crate::gate::Status;
+pub use kind::{Group, Kind, Min};
 use std::collections::{BTreeMap, BTreeSet};
-
-/// How many members a group needs before it is folded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Min {
-    /// At least this many open findings.
-    Findings(usize),
-    /// Open findings in at least this many files.
-    Files(usize),
-}
-
-/// One decision group as the messages see it.
-pub struct Group<'a> {
-    /// The group's key (a folder, a file, a shape of line).
-    pub key: &'a str,
-    /// The finding that holds the decision.
-    pub head: &'a Finding,
-    /// Every open finding of the group, head included, in report order.
-    pub members: Vec<&'a Finding>,
-    /// The members folded into the head.
-    pub folded: Vec<&'a Finding>,
-}
-
-impl Group<'_> {
-    /// How many files the group's findings are in (head included).
-    pub fn files(&self) -> usize {
-        self.members
-            .iter()
-            .map(|f| f.path.as_str())
-            .collect::<BTreeSet<_>>()
-            .len()
-    }
-
-    /// "HP603 ×3, HP102 ×1" for the folded findings, most frequent first.
-    pub fn by_rule(&self) -> String {
-        crate::inventory::component::by_rule(&self.folded)
-    }
-}
-
-/// Which open finding belongs to which decision; `None` for findings of no decision.
-pub type KeyFn = Box<dyn Fn(&Finding) -> Option<String>>;
-/// Text a group adds to a finding's message.
-pub type TextFn = Box<dyn Fn(&Group) -> String>;
-
-/// A kind of decision, declared once.
-pub struct Kind {
-    /// The decision an open finding belongs to, if any.
-    pub key: KeyFn,
-    /// The member (index into the group's members) that holds the decision; `None` leaves the
-    /// group open.
-    pub head: fn(&[&Finding]) -> Option<usize>,
-    /// Whether a member other than the head folds into it (`(head, member)`).
-    pub folds: fn(&Finding, &Finding) -> bool,
-    /// How many members make a decision.
-    pub min: Min,
-    /// What the head adds to its message.
-    pub summary: TextFn,
-    /// What each folded finding adds to its message.
-    pub note: TextFn,
-}
-
-/// The first member holds the decision.
-pub fn first(_: &[&Finding]) -> Option<usize> {
-    Some(0)
-}
-
-/// Every member folds into the head.
-pub fn all(_: &Finding, _: &Finding) -> bool {
-    true
-}
-
-/// Whether a path is the project's own code: not in a vendored library, nor in a folder the
-/// project marks as not maintained. Project-wide kinds (libcu++, FP8) take only the project's
-/// own findings: the others belong to the library's or the folder's decision, whose head may be
-/// such a finding left open.
-pub fn own(path: &str) -> bool {
-    crate::rules::vendored::component_of(path).is_none() && unmaintained::folder_of(path).is_none()
-}
 
 /// Applies the project's decisions in their fixed order, widest first where scopes nest. Each
 /// kind sees the findings the earlier ones left open.
@@ -255,7 +180,7 @@ mod tests {
         Kind {
             key: Box::new(|f| f.path.rsplit_once('/').map(|(d, _)| d.to_string())),
             head: |m| m.iter().position(|f| f.rule.starts_with("HP9")),
-            folds: all,
+            folds: kind::all,
             min,
             summary: Box::new(|g| {
                 format!(

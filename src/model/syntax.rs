@@ -4,8 +4,8 @@
 
 use crate::kinds::cuda::{Field as F, Kind as K, NodeExt};
 use crate::lex::{Lexed, Tok};
-use crate::rules::index::NodeIndex;
-use crate::rules::FileCtx;
+use crate::model::index::NodeIndex;
+use crate::registry::FileCtx;
 use tree_sitter::{Node, Tree};
 
 /// The node kinds the shared helpers read from the index (declarations, for
@@ -386,12 +386,12 @@ pub mod test_support {
     pub fn with_tokens<R>(src: &str, f: impl FnOnce(&Src) -> R) -> R {
         let lexed = crate::lex::lex(src.as_bytes());
         let lines = crate::source::LineIndex::new(src.as_bytes());
-        let ctx = crate::rules::FileCtx {
+        let ctx = crate::registry::FileCtx {
             path: "a.cu",
             src: src.as_bytes(),
             lines: &lines,
         };
-        let index = crate::rules::index::NodeIndex::new(ctx.src, None, &[]);
+        let index = crate::model::index::NodeIndex::new(ctx.src, None, &[]);
         f(&Src::new(&ctx, &lexed, None, &index))
     }
 

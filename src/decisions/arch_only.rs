@@ -25,7 +25,7 @@
 //! features with their first lines and counts the rest by rule (with no open use, the file's
 //! first open finding holds it).
 
-use super::{Kind, Min};
+use super::kind::{Kind, Min};
 use crate::finding::Finding;
 use crate::gate::Status;
 use crate::rules::device_feature::HOPPER_PTX;
@@ -118,7 +118,7 @@ pub fn kind(findings: &[Finding]) -> Kind {
                 .or_else(|| m.iter().position(|f| feature(f).is_some()))
                 .or(Some(0))
         },
-        folds: super::all,
+        folds: super::kind::all,
         min: Min::Findings(2),
         summary: Box::new(move |g| {
             format!(

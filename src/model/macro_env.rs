@@ -13,7 +13,7 @@
 //! build flags), [`MacroEnv::with_extra`] takes a lookup that wins over the table:
 //!
 //! ```text
-//! use hipport::rules::macro_env::{Known, MacroEnv};
+//! use hipport::model::macro_env::{Known, MacroEnv};
 //! let project = |n: &str| (n == "USE_FAST_PATH").then_some(Known::Value(1));
 //! let env = MacroEnv::hip().with_extra(&project);
 //! assert_eq!(env.eval(&["USE_FAST_PATH", "&&", "CUBLAS_VERSION", ">=", "11600"]), Some(0));
@@ -270,7 +270,7 @@ mod tests {
 
     fn ev(env: MacroEnv, s: &str) -> Option<i64> {
         let src = format!("#if {s}\n");
-        crate::rules::syntax::test_support::with_tokens(&src, |s| {
+        crate::model::syntax::test_support::with_tokens(&src, |s| {
             env.eval(&cond::condition_tokens(s, &s.lexed.directives[0]))
         })
     }

@@ -81,7 +81,7 @@ pub struct Region {
     pub head: Range<usize>,
 }
 
-/// Project macros the HIP build never defines (see [`cuda_side_defines`]); none by default.
+/// Project macros the HIP build never defines (see `cuda_side_defines`); none by default.
 pub type Undefined<'a> = &'a dyn Fn(&str) -> bool;
 
 /// A directive's condition tokens and whether HIP compiles its branch (`None`: unknown), under
@@ -443,7 +443,7 @@ pub fn side_at(regions: &[Region], at: usize) -> Option<Side> {
         .map(|r| r.side)
 }
 
-/// [`side_at`] for many offsets at once, in O((regions + offsets) log regions): one sweep over
+/// `side_at` for many offsets at once, in O((regions + offsets) log regions): one sweep over
 /// the offsets in order with the regions around the current one kept in ordered sets (asking
 /// `side_at` per finding walked every region each time, quadratic over a file).
 pub fn sides_at(regions: &[Region], offsets: &[usize]) -> Vec<Option<Side>> {
@@ -556,14 +556,14 @@ mod tests {
     #[test]
     fn project_switches_are_the_projects_own() {
         let src = "#if BNB_HIP\n#endif\n#if HIP_VERSION_MAJOR >= 6\n#endif\n#ifdef __HIP_PLATFORM_AMD__\n#endif\n#ifndef USE_ROCM\n#endif\n";
-        let names: Vec<String> = crate::rules::syntax::test_support::with_tokens(src, |s| {
+        let names: Vec<String> = crate::model::syntax::test_support::with_tokens(src, |s| {
             project_switches(s).into_iter().map(|(n, _)| n).collect()
         });
         assert_eq!(names, ["BNB_HIP", "USE_ROCM"]);
     }
 
     fn sides(src: &str) -> Vec<(u32, Option<Side>)> {
-        let r = crate::rules::syntax::test_support::with_tokens(src, regions);
+        let r = crate::model::syntax::test_support::with_tokens(src, regions);
         let mut out = Vec::new();
         let mut off = 0;
         for (i, l) in src.split_inclusive('\n').enumerate() {
@@ -578,7 +578,7 @@ mod tests {
     #[test]
     fn sweep_agrees_with_side_at() {
         let src = "#if CUDA_VERSION > 9000\nint a;\n#ifdef USE_ROCM\nint b;\n#else\nint c;\n#endif\n#elif defined(__HIP_PLATFORM_AMD__)\nint d;\n#else\nint e;\n#endif\n#ifndef __HIPCC__\nint f;\n#endif\n";
-        let regions = crate::rules::syntax::test_support::with_tokens(src, regions);
+        let regions = crate::model::syntax::test_support::with_tokens(src, regions);
         assert!(!regions.is_empty());
         let offsets: Vec<usize> = (0..=src.len()).rev().collect();
         let swept = sides_at(&regions, &offsets);

@@ -1,0 +1,53 @@
+//! What a path says about the code under it: a copy of another project in a vendor folder
+//! (`third_party/<component>/`), or a folder the project marks as not maintained
+//! (`legacy/`, `attic/`…). Pure functions of the path, asked by the decisions that fold such
+//! folders and by the project-wide kinds that must leave them alone.
+
+/// Folder names that hold copies of other projects.
+const VENDOR_DIRS: [&str; 8] = [
+    "third_party",
+    "3rdparty",
+    "thirdparty",
+    "third-party",
+    "vendor",
+    "vendored",
+    "external",
+    "extern",
+];
+
+/// Whether a folder name is one that holds copies of other projects (any case).
+pub fn is_vendor_dir(name: &str) -> bool {
+    VENDOR_DIRS.contains(&name.to_ascii_lowercase().as_str())
+}
+
+/// The vendored component a path belongs to (`x/third_party/flashinfer`), if any: the first
+/// vendor folder on the path and the folder below it, when the file sits deeper still.
+pub fn component_of(path: &str) -> Option<String> {
+    let segs: Vec<&str> = path.split('/').collect();
+    let at = segs.iter().position(|s| is_vendor_dir(s))?;
+    // `third_party/<component>/<file>`: the component is a folder, not the file itself.
+    (segs.len() > at + 2).then(|| segs[..at + 2].join("/"))
+}
+
+/// Folder names by which a project sets code aside.
+const MARKERS: [&str; 7] = [
+    "unmaintained",
+    "deprecated",
+    "obsolete",
+    "legacy",
+    "archive",
+    "archived",
+    "attic",
+];
+
+/// The outermost folder of a path the project marks as not maintained (`src/legacy`), if any
+/// and not inside a vendored library.
+pub fn unmaintained_of(path: &str) -> Option<String> {
+    let segs: Vec<&str> = path.split('/').collect();
+    let dirs = &segs[..segs.len().saturating_sub(1)];
+    let at = dirs
+        .iter()
+        .position(|s| MARKERS.contains(&s.to_ascii_lowercase().as_str()))?;
+    let vendored = dirs[..at].iter().any(|s| is_vendor_dir(s));
+    (!vendored).then(|| segs[..=at].join("/"))
+}
