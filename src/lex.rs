@@ -150,7 +150,7 @@ impl<'a> Lexer<'a> {
         let src = self.src;
         let n = src.len();
         // A UTF-8 BOM is not a token.
-        if src.starts_with(crate::source::UTF8_BOM) {
+        if src.starts_with(crate::lines::UTF8_BOM) {
             self.pos = 3;
         }
         while self.pos < n {

@@ -21,6 +21,7 @@ pub mod gate;
 pub mod inventory;
 pub(crate) mod kinds;
 pub mod lex;
+pub mod lines;
 pub mod mappings;
 pub mod model;
 pub mod parse;

@@ -4,7 +4,7 @@
 //! (see grammars/NOTES.md), so a parse with errors is reported, never a reason to skip a file.
 
 use crate::finding::Position;
-use crate::source::LineIndex;
+use crate::lines::LineIndex;
 use serde::Serialize;
 use std::cell::RefCell;
 use std::ops::ControlFlow;

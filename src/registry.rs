@@ -8,7 +8,7 @@
 
 use crate::finding::{fingerprint, Category, Finding, RuleId};
 use crate::gate::{Phase, Status};
-use crate::source::LineIndex;
+use crate::lines::LineIndex;
 
 /// Declares a rule: the one way every rule (sources and inventory) is written. The constant's
 /// name is the rule's public name (`WARP_SYNC_32BIT_MASK` is `warp-sync-32bit-mask`), then come

@@ -3,7 +3,6 @@
 //!
 //! A refusal is a reason, never a silent skip: callers report it with the path.
 
-use crate::finding::Position;
 use std::path::Path;
 
 /// The largest file that is read at all (bigger files are refused with a reason).
@@ -21,7 +20,7 @@ pub enum ReadError {
     TooLarge { size: u64, limit: u64 },
 }
 
-pub const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+pub use crate::lines::{LineIndex, UTF8_BOM};
 
 /// The bytes of a file and what was learned reading them. Non-UTF-8 bytes are kept as they are:
 /// edits only ever touch ASCII identifiers and directives, so they survive byte for byte.
@@ -90,45 +89,6 @@ pub fn write_atomic(dest: &Path, bytes: &[u8], like: Option<&Path>) -> std::io::
     crate::safety::write_atomic(dest, bytes, like, None)
 }
 
-/// Byte offset → 1-based line and column (columns in Unicode scalar values; invalid UTF-8
-/// bytes count one each).
-pub struct LineIndex {
-    starts: Vec<usize>,
-}
-
-impl LineIndex {
-    pub fn new(bytes: &[u8]) -> Self {
-        let mut starts = vec![0];
-        starts.extend(memchr::memchr_iter(b'\n', bytes).map(|i| i + 1));
-        LineIndex { starts }
-    }
-    pub fn line_count(&self) -> usize {
-        self.starts.len()
-    }
-    /// 0-based line of an offset.
-    pub fn line_of(&self, offset: usize) -> usize {
-        match self.starts.binary_search(&offset) {
-            Ok(i) => i,
-            Err(i) => i - 1,
-        }
-    }
-    pub fn line_start(&self, line0: usize) -> usize {
-        self.starts[line0.min(self.starts.len() - 1)]
-    }
-    pub fn position(&self, bytes: &[u8], offset: usize) -> Position {
-        let offset = offset.min(bytes.len());
-        let line0 = self.line_of(offset);
-        let start = self.starts[line0];
-        let seg = &bytes[start..offset];
-        // Count bytes that do not continue a UTF-8 sequence.
-        let column = seg.iter().filter(|&&b| (b & 0xC0) != 0x80).count() as u32 + 1;
-        Position {
-            line: line0 as u32 + 1,
-            column,
-        }
-    }
-}
-
 /// One file as every pass of a command reads it, computed once: its bytes, line index and
 /// tokens, and (when a pass needs it) its tree. Translation, the hazard rules (which build their
 /// node index and HIP-side model from it), suppressions and the annotated translation all borrow
@@ -180,6 +140,7 @@ impl<'p> SourceFile<'p> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::finding::Position;
 
     #[test]
     fn positions_are_one_based_code_points() {
