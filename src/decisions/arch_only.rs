@@ -133,10 +133,7 @@ pub fn kind(findings: &[Finding]) -> Kind {
             )
         }),
         note: Box::new(|g| {
-            format!(
-                " (folded into `{}:{}`: this file runs only on sm_90+/sm_100 GPUs, one decision)",
-                g.head.path, g.head.line
-            )
+            super::kind::folded_into(g, "this file runs only on sm_90+/sm_100 GPUs, one decision")
         }),
     }
 }

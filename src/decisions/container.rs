@@ -44,10 +44,7 @@ pub fn kind(_: &[Finding]) -> Kind {
             )
         }),
         note: Box::new(|g| {
-            format!(
-                " (folded into `{}:{}`: the Dockerfile's NVIDIA container setup is one decision)",
-                g.head.path, g.head.line
-            )
+            super::kind::folded_into(g, "the Dockerfile's NVIDIA container setup is one decision")
         }),
     }
 }

@@ -97,10 +97,7 @@ pub fn kind(_: &[Finding]) -> Kind {
             )
         }),
         note: Box::new(|g| {
-            format!(
-                " (folded into `{}:{}`: the project's FP8 encoding is one decision)",
-                g.head.path, g.head.line
-            )
+            super::kind::folded_into(g, "the project's FP8 encoding is one decision")
         }),
     }
 }

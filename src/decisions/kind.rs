@@ -65,6 +65,12 @@ pub struct Kind {
     pub note: TextFn,
 }
 
+/// What a folded finding adds to its message: where the finding that holds the decision is,
+/// and what the decision is.
+pub fn folded_into(g: &Group, what: &str) -> String {
+    format!(" (folded into `{}:{}`: {what})", g.head.path, g.head.line)
+}
+
 /// The first member holds the decision.
 pub fn first(_: &[&Finding]) -> Option<usize> {
     Some(0)

@@ -127,10 +127,7 @@ pub fn kind(_: &[Finding]) -> Kind {
         summary: Box::new(summary),
         note: Box::new(|g| {
             let lib = library_of(g.head).map_or("the library", |l| l.name.as_str());
-            format!(
-                " (folded into `{}:{}`: the use of {lib} here is one decision)",
-                g.head.path, g.head.line
-            )
+            super::kind::folded_into(g, &format!("the use of {lib} here is one decision"))
         }),
     }
 }

@@ -145,9 +145,9 @@ pub fn kind(roots: Vec<String>) -> Kind {
             )
         }),
         note: Box::new(|g| {
-            format!(
-                " (folded into `{}:{}`: `{}/` is a copy of another project, one decision)",
-                g.head.path, g.head.line, g.key
+            super::kind::folded_into(
+                g,
+                &format!("`{}/` is a copy of another project, one decision", g.key),
             )
         }),
     }

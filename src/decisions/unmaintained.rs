@@ -35,10 +35,13 @@ pub fn kind(_: &[Finding]) -> Kind {
             )
         }),
         note: Box::new(|g| {
-            format!(
-                " (folded into `{}:{}`: the project marks `{}/` as no longer maintained, one \
-                 decision)",
-                g.head.path, g.head.line, g.key
+            super::kind::folded_into(
+                g,
+                &format!(
+                    "the project marks `{}/` as no longer maintained, one \
+                 decision",
+                    g.key
+                ),
             )
         }),
     }

@@ -58,12 +58,13 @@ pub fn kind(_: &[Finding]) -> Kind {
             )
         }),
         note: Box::new(|g| {
-            format!(
-                " (folded into `{}:{}`: the same line in {} sibling files of `{}/`)",
-                g.head.path,
-                g.head.line,
-                g.files(),
-                dir_and_ext(&g.head.path).0
+            kind::folded_into(
+                g,
+                &format!(
+                    "the same line in {} sibling files of `{}/`",
+                    g.files(),
+                    dir_and_ext(&g.head.path).0
+                ),
             )
         }),
     }

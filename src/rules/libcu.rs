@@ -39,12 +39,7 @@ pub fn kind(_: &[Finding]) -> Kind {
                 g.files()
             )
         }),
-        note: Box::new(|g| {
-            format!(
-                " (folded into `{}:{}`: the project's use of libcu++ is one decision)",
-                g.head.path, g.head.line
-            )
-        }),
+        note: Box::new(|g| kind::folded_into(g, "the project's use of libcu++ is one decision")),
     }
 }
 

@@ -37,9 +37,9 @@ pub fn kind(_: &[Finding]) -> Kind {
             )
         }),
         note: Box::new(|g| {
-            format!(
-                " (folded into `{}:{}`: the vendored component `{}/` is one decision)",
-                g.head.path, g.head.line, g.key
+            kind::folded_into(
+                g,
+                &format!("the vendored component `{}/` is one decision", g.key),
             )
         }),
     }
