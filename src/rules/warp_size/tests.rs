@@ -620,3 +620,25 @@ fn a_shuffle_by_16_after_long_arguments_settles_with_its_call() {
     );
     assert_eq!(fires_open(&mixed, "HP104"), [4]);
 }
+
+#[test]
+fn a_warp_size_constant_used_only_by_logical_warps_settles() {
+    use crate::rules::syntax::test_support::{fires_open, hazard_findings};
+    // `kWarpSize = 32` whose every use is a block sum over 32-lane logical warps whose
+    // shuffles get width 32: the constant is the logical warp's size, PASS naming it.
+    let src = "constexpr int kWarpSize = 32;\n__device__ float block_sum(float v) {\n  __shared__ float sums[8];\n  for (int o = kWarpSize / 2; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffff, v, o);\n  int lane = threadIdx.x & (kWarpSize - 1);\n  int warp = threadIdx.x / kWarpSize;\n  if (lane == 0) sums[warp] = v;\n  return sums[0];\n}\n";
+    assert_eq!(fires(src, "HP101"), [1]);
+    assert!(fires_open(src, "HP101").is_empty());
+    let f = hazard_findings(src);
+    let hp101 = f.iter().find(|f| f.rule == "HP101").expect("HP101");
+    assert!(hp101.message.contains("32-lane logical warps"));
+    // Twin 1: a use in a function whose lanes come from the wavefront: the constant stays.
+    let wide = format!("{src}__global__ void g(float* p) {{\n  int lane = threadIdx.x % warpSize;\n  p[lane] = __shfl_down(p[lane], kWarpSize / 2);\n}}\n");
+    assert_eq!(fires_open(&wide, "HP101"), [1]);
+    // Twin 2: a use in a macro the model does not place: the constant stays.
+    let macro_use = format!("{src}#define WARPS (256 / kWarpSize)\n");
+    assert_eq!(fires_open(&macro_use, "HP101"), [1]);
+    // Twin 3: no use at all: nothing shows the constant is a logical warp's.
+    let unused = "constexpr int kWarpSize = 32;\n__device__ float f(float v) {\n  return __shfl_xor_sync(0xffffffff, v, 16);\n}\n";
+    assert_eq!(fires_open(unused, "HP101"), [1]);
+}

@@ -24,7 +24,7 @@ mod facts;
 mod settle;
 mod votes;
 use facts::{callers, constants, function, lane_macros, statement_end};
-pub(crate) use settle::settle;
+pub(crate) use settle::{settle, EVERY_USE};
 pub(crate) use votes::around as vote_text;
 use votes::VOTES;
 
