@@ -115,7 +115,13 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         }
     }
     pass_behind_cuda_side_macros(&mut findings, &sources, &defines);
-    reopen_logical_constants_named_by_includers(&mut findings, &sources, &includes, &inputs);
+    reopen_logical_constants_named_by_includers(
+        &mut findings,
+        &sources,
+        &includes,
+        &inputs,
+        s.max_file_size,
+    );
     crate::rules::project_build::pass_own_namespaces(&mut findings, &sources, &namespaces);
     let inventory = crate::inventory::scan_inputs_for(&all, s.max_file_size, s.target.rocm);
     findings.extend(inventory.findings);
@@ -332,6 +338,7 @@ fn reopen_logical_constants_named_by_includers(
     sources: &Sources,
     includes: &[(String, Vec<String>)],
     inputs: &[crate::walk::Input],
+    max_bytes: u64,
 ) {
     use crate::rules::warp_size::logical::EVERY_USE;
     let settled = |f: &crate::finding::Finding| {
@@ -349,7 +356,7 @@ fn reopen_logical_constants_named_by_includers(
     let text_of = |rel: &str| -> Option<Vec<u8>> {
         sources.get(rel).cloned().or_else(|| {
             let i = inputs.iter().find(|i| i.rel == rel)?;
-            std::fs::read(&i.path).ok()
+            crate::safety::read_regular_bounded(&i.path, max_bytes).ok()
         })
     };
     let names = |t: &[u8], name: &str| {
@@ -550,7 +557,7 @@ mod tests {
             ]
             .into_iter()
             .collect();
-            reopen_logical_constants_named_by_includers(&mut f, &sources, &includes, &[]);
+            reopen_logical_constants_named_by_includers(&mut f, &sources, &includes, &[], 1 << 20);
             f.remove(0)
         };
         // No includer names it: the PASS stands.

@@ -559,7 +559,7 @@ fn a_ballot_assigned_into_a_32_bit_variable_is_hp106() {
 
 #[test]
 fn a_full_mask_held_in_a_local_variable_settles_like_a_constant_one() {
-    use crate::rules::syntax::test_support::{fires_open, hazard_findings};
+    use crate::model::syntax::test_support::{fires_open, hazard_findings};
     // A block reduction over 32-lane logical warps whose full mask is a local `const`: the ids
     // are PASS. The same block with the mask in a plain variable (never assigned again) is the
     // same kernel shape and gets the same verdict; the 32-bit mask stays HP103 on its own.
@@ -594,7 +594,7 @@ fn a_full_mask_held_in_a_local_variable_settles_like_a_constant_one() {
 
 #[test]
 fn a_ballot_compared_with_the_32_bit_all_ones_is_rewritten_to_the_lanes_half() {
-    use crate::rules::syntax::test_support::fires_open;
+    use crate::model::syntax::test_support::fires_open;
     // `__ballot_sync(~0u, p) == ~0u`: a 32-bit test of every lane, rewritten to the lane's own
     // half, so the logical warp's ids settle.
     let src = "__global__ void k(const float* x, float* out) {\n  int lane = threadIdx.x & 31;\n  int warp = threadIdx.x >> 5;\n  for (int i = 0; i < 8; ++i) {\n    if (__ballot_sync(~0u, x[i * 32 + lane] > 0) == ~0u) break;\n    out[warp] += x[i];\n  }\n}\n";
@@ -607,7 +607,7 @@ fn a_ballot_compared_with_the_32_bit_all_ones_is_rewritten_to_the_lanes_half() {
 
 #[test]
 fn a_shuffle_by_16_after_long_arguments_settles_with_its_call() {
-    use crate::rules::syntax::test_support::fires_open;
+    use crate::model::syntax::test_support::fires_open;
     // The offset 16 comes after a long value argument: the shuffle is still found, and in a
     // function of 32-lane logical warps its width-32 rewrite handles the step.
     let src = "__global__ void k(float (*acc)[4], float* out) {\n  int lane = threadIdx.x & 31;\n  for (int k = 0; k < 4; ++k) out[k] = __shfl_xor_sync(~0u, acc[lane][k], 16);\n}\n";
@@ -623,7 +623,7 @@ fn a_shuffle_by_16_after_long_arguments_settles_with_its_call() {
 
 #[test]
 fn a_warp_size_constant_used_only_by_logical_warps_settles() {
-    use crate::rules::syntax::test_support::{fires_open, hazard_findings};
+    use crate::model::syntax::test_support::{fires_open, hazard_findings};
     // `kWarpSize = 32` whose every use is a block sum over 32-lane logical warps whose
     // shuffles get width 32: the constant is the logical warp's size, PASS naming it.
     let src = "constexpr int kWarpSize = 32;\n__device__ float block_sum(float v) {\n  __shared__ float sums[8];\n  for (int o = kWarpSize / 2; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffff, v, o);\n  int lane = threadIdx.x & (kWarpSize - 1);\n  int warp = threadIdx.x / kWarpSize;\n  if (lane == 0) sums[warp] = v;\n  return sums[0];\n}\n";

@@ -245,7 +245,7 @@ pub(crate) const EVERY_USE: &str = ", but every use of `";
 /// logical warp's size, the same on 64-lane wavefronts. PASS naming it; a constant with no use
 /// here, or one use elsewhere, stays.
 fn constants_of_logical_warps(
-    s: &crate::rules::syntax::Src,
+    s: &crate::model::syntax::Src,
     m: &LogicalWarps,
     out: &mut [Finding],
     memo: &mut HashMap<usize, Option<(Applicability, String)>>,
