@@ -115,6 +115,13 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         }
     }
     pass_behind_cuda_side_macros(&mut findings, &sources, &defines);
+    reopen_logical_constants_named_by_includers(
+        &mut findings,
+        &sources,
+        &includes,
+        &inputs,
+        s.max_file_size,
+    );
     crate::rules::project_build::pass_own_namespaces(&mut findings, &sources, &namespaces);
     let inventory = crate::inventory::scan_inputs_for(&all, s.max_file_size, s.target.rocm);
     findings.extend(inventory.findings);
@@ -323,6 +330,74 @@ fn pass_behind_cuda_side_macros(
     }
 }
 
+/// An HP101 header constant settled PASS because every use in the header is a 32-lane logical
+/// warp's ([`crate::rules::warp_size::logical::EVERY_USE`]) is reopened when a file that
+/// includes the header (transitively) names it too: the header cannot see that use.
+fn reopen_logical_constants_named_by_includers(
+    findings: &mut [crate::finding::Finding],
+    sources: &Sources,
+    includes: &[(String, Vec<String>)],
+    inputs: &[crate::walk::Input],
+    max_bytes: u64,
+) {
+    use crate::rules::warp_size::logical::EVERY_USE;
+    let settled = |f: &crate::finding::Finding| {
+        f.rule == "HP101" && f.status == crate::gate::Status::Pass && f.message.contains(EVERY_USE)
+    };
+    if !findings.iter().any(settled) {
+        return;
+    }
+    let mut users: std::collections::BTreeMap<String, Vec<&str>> = Default::default();
+    for (rel, incs) in includes {
+        for i in incs {
+            users.entry(resolve_include(rel, i)).or_default().push(rel);
+        }
+    }
+    let text_of = |rel: &str| -> Option<Vec<u8>> {
+        sources.get(rel).cloned().or_else(|| {
+            let i = inputs.iter().find(|i| i.rel == rel)?;
+            crate::safety::read_regular_bounded(&i.path, max_bytes).ok()
+        })
+    };
+    let names = |t: &[u8], name: &str| {
+        t.split(|c| !(c.is_ascii_alphanumeric() || *c == b'_'))
+            .any(|w| w == name.as_bytes())
+    };
+    for f in findings.iter_mut().filter(|f| settled(f)) {
+        let Some(cut) = f.message.find(EVERY_USE) else {
+            continue;
+        };
+        let name = f.message[cut + EVERY_USE.len()..]
+            .split('`')
+            .next()
+            .unwrap_or("")
+            .to_string();
+        // Every file that includes the header, transitively.
+        let mut seen: std::collections::BTreeSet<String> = Default::default();
+        let mut todo = vec![f.path.clone()];
+        while let Some(h) = todo.pop() {
+            for u in users.get(&h).into_iter().flatten() {
+                if seen.insert(u.to_string()) {
+                    todo.push(u.to_string());
+                }
+            }
+        }
+        let named = seen
+            .iter()
+            .find(|u| text_of(u).is_some_and(|t| names(&t, &name)));
+        if let Some(u) = named {
+            f.status = crate::gate::Status::Remediation;
+            f.message.truncate(cut);
+            f.message.push_str(&format!(
+                " (`{u}`, which includes this header, uses it too)"
+            ));
+            f.suggestion = Some(format!(
+                "review the uses of `{name}` in the files that include this header; define it from `warpSize` or per target where they need the wavefront"
+            ));
+        }
+    }
+}
+
 /// `inc` (a quoted `#include` path) resolved against the folder of `from`, `/`-separated.
 fn resolve_include(from: &str, inc: &str) -> String {
     crate::model::includes::join(crate::model::includes::dir_of(from), inc)
@@ -457,6 +532,42 @@ mod tests {
         );
         let f = run("other/CMakeLists.txt");
         assert!(f.iter().any(|f| f.status != crate::gate::Status::Pass));
+    }
+
+    #[test]
+    fn a_header_constant_settled_by_logical_warps_reopens_when_an_includer_names_it() {
+        use crate::rules::warp_size::logical::EVERY_USE;
+        let finding = |path: &str| {
+            let mut f = crate::finding::Finding::bare("HP101", path, 29);
+            f.status = crate::gate::Status::Pass;
+            f.message = format!(
+                "`kWarpSize` fixes the warp size at 32{EVERY_USE}kWarpSize` in this file is …"
+            );
+            f
+        };
+        let includes = vec![
+            ("k/a.cuh".to_string(), vec!["math.cuh".to_string()]),
+            ("k/a.cu".to_string(), vec!["a.cuh".to_string()]),
+        ];
+        let run = |a_cu: &str| {
+            let mut f = vec![finding("k/math.cuh")];
+            let sources: Sources = [
+                ("k/a.cuh".to_string(), b"#include \"math.cuh\"\n".to_vec()),
+                ("k/a.cu".to_string(), a_cu.as_bytes().to_vec()),
+            ]
+            .into_iter()
+            .collect();
+            reopen_logical_constants_named_by_includers(&mut f, &sources, &includes, &[], 1 << 20);
+            f.remove(0)
+        };
+        // No includer names it: the PASS stands.
+        let f = run("__global__ void k() {}\n");
+        assert_eq!(f.status, crate::gate::Status::Pass);
+        // A transitive includer uses it: the header cannot see that use, so it reopens.
+        let f = run("__global__ void k(float* p) { p[threadIdx.x % kWarpSize] = 0; }\n");
+        assert_eq!(f.status, crate::gate::Status::Remediation);
+        assert!(f.message.contains("`k/a.cu`, which includes this header"));
+        assert!(f.suggestion.is_some());
     }
 
     #[test]

@@ -556,3 +556,89 @@ fn a_ballot_assigned_into_a_32_bit_variable_is_hp106() {
     let wide = src.replace("unsigned flags", "unsigned long long flags");
     assert!(fires(&wide, "HP106").is_empty());
 }
+
+#[test]
+fn a_full_mask_held_in_a_local_variable_settles_like_a_constant_one() {
+    use crate::model::syntax::test_support::{fires_open, hazard_findings};
+    // A block reduction over 32-lane logical warps whose full mask is a local `const`: the ids
+    // are PASS. The same block with the mask in a plain variable (never assigned again) is the
+    // same kernel shape and gets the same verdict; the 32-bit mask stays HP103 on its own.
+    let constant = "__device__ void r(const float* in, float* out) {\n  constexpr int kWarps = 256 / 32;\n  __shared__ float sums[kWarps];\n  const unsigned int mask = 0xFFFFFFFFu;\n  int lane = threadIdx.x & 31;\n  int warp = threadIdx.x >> 5;\n  float v = in[threadIdx.x];\n  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(mask, v, o);\n  if (lane == 0) sums[warp] = v;\n  out[0] = sums[0];\n}\n";
+    assert!(fires_open(constant, "HP102").is_empty());
+    let plain = constant.replace("const unsigned int mask", "unsigned int mask");
+    assert_eq!(fires(&plain, "HP102"), [5, 6]);
+    assert!(fires_open(&plain, "HP102").is_empty());
+    assert_eq!(fires_open(&plain, "HP103"), [4]);
+    let f = hazard_findings(&plain);
+    let hp102 = f.iter().find(|f| f.rule == "HP102").expect("HP102");
+    assert!(hp102.message.contains("32-lane logical warps"));
+    // `~0u` in the variable is the same mask.
+    let tilde = plain.replace("0xFFFFFFFFu", "~0u");
+    assert!(fires_open(&tilde, "HP102").is_empty());
+    // Twin 1: the variable is assigned again (a lane group): not a full mask, the ids stay.
+    let narrowed = plain.replace(
+        "  float v = in",
+        "  if (threadIdx.x < 16) mask >>= 16;\n  float v = in",
+    );
+    assert_eq!(fires_open(&narrowed, "HP102"), [5, 6]);
+    // Twin 2: a reduction whose shuffles really span 64 lanes (offsets from `warpSize`): the
+    // 32-lane ids keep their finding, whatever the mask.
+    let wide = plain.replace("int o = 16;", "int o = warpSize / 2;");
+    assert_eq!(fires_open(&wide, "HP102"), [5, 6]);
+    // Twin 3: a parameter of the same name in another function is not the local mask.
+    let param = format!(
+        "__device__ float s(float v, unsigned mask) {{\n  int lane = threadIdx.x & 31;\n  return __shfl_sync(mask, v, 0) + lane;\n}}\n{plain}"
+    );
+    assert_eq!(fires_open(&param, "HP102"), [2]);
+}
+
+#[test]
+fn a_ballot_compared_with_the_32_bit_all_ones_is_rewritten_to_the_lanes_half() {
+    use crate::model::syntax::test_support::fires_open;
+    // `__ballot_sync(~0u, p) == ~0u`: a 32-bit test of every lane, rewritten to the lane's own
+    // half, so the logical warp's ids settle.
+    let src = "__global__ void k(const float* x, float* out) {\n  int lane = threadIdx.x & 31;\n  int warp = threadIdx.x >> 5;\n  for (int i = 0; i < 8; ++i) {\n    if (__ballot_sync(~0u, x[i * 32 + lane] > 0) == ~0u) break;\n    out[warp] += x[i];\n  }\n}\n";
+    assert!(fires_open(src, "HP102").is_empty());
+    // Twin: `~0` is the int -1, which widens to 64 ones: the test spans the wavefront, no
+    // rewrite, the ids stay open.
+    let int = src.replace("== ~0u)", "== ~0)");
+    assert_eq!(fires_open(&int, "HP102"), [2, 3]);
+}
+
+#[test]
+fn a_shuffle_by_16_after_long_arguments_settles_with_its_call() {
+    use crate::model::syntax::test_support::fires_open;
+    // The offset 16 comes after a long value argument: the shuffle is still found, and in a
+    // function of 32-lane logical warps its width-32 rewrite handles the step.
+    let src = "__global__ void k(float (*acc)[4], float* out) {\n  int lane = threadIdx.x & 31;\n  for (int k = 0; k < 4; ++k) out[k] = __shfl_xor_sync(~0u, acc[lane][k], 16);\n}\n";
+    assert_eq!(fires(src, "HP104"), [3]);
+    assert!(fires_open(src, "HP104").is_empty());
+    // Twin: lanes from `warpSize` as well: a person chooses, the step stays open.
+    let mixed = src.replace(
+        "  for (int k",
+        "  int w = threadIdx.x / warpSize;\n  for (int k",
+    );
+    assert_eq!(fires_open(&mixed, "HP104"), [4]);
+}
+
+#[test]
+fn a_warp_size_constant_used_only_by_logical_warps_settles() {
+    use crate::model::syntax::test_support::{fires_open, hazard_findings};
+    // `kWarpSize = 32` whose every use is a block sum over 32-lane logical warps whose
+    // shuffles get width 32: the constant is the logical warp's size, PASS naming it.
+    let src = "constexpr int kWarpSize = 32;\n__device__ float block_sum(float v) {\n  __shared__ float sums[8];\n  for (int o = kWarpSize / 2; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffff, v, o);\n  int lane = threadIdx.x & (kWarpSize - 1);\n  int warp = threadIdx.x / kWarpSize;\n  if (lane == 0) sums[warp] = v;\n  return sums[0];\n}\n";
+    assert_eq!(fires(src, "HP101"), [1]);
+    assert!(fires_open(src, "HP101").is_empty());
+    let f = hazard_findings(src);
+    let hp101 = f.iter().find(|f| f.rule == "HP101").expect("HP101");
+    assert!(hp101.message.contains("32-lane logical warps"));
+    // Twin 1: a use in a function whose lanes come from the wavefront: the constant stays.
+    let wide = format!("{src}__global__ void g(float* p) {{\n  int lane = threadIdx.x % warpSize;\n  p[lane] = __shfl_down(p[lane], kWarpSize / 2);\n}}\n");
+    assert_eq!(fires_open(&wide, "HP101"), [1]);
+    // Twin 2: a use in a macro the model does not place: the constant stays.
+    let macro_use = format!("{src}#define WARPS (256 / kWarpSize)\n");
+    assert_eq!(fires_open(&macro_use, "HP101"), [1]);
+    // Twin 3: no use at all: nothing shows the constant is a logical warp's.
+    let unused = "constexpr int kWarpSize = 32;\n__device__ float f(float v) {\n  return __shfl_xor_sync(0xffffffff, v, 16);\n}\n";
+    assert_eq!(fires_open(unused, "HP101"), [1]);
+}

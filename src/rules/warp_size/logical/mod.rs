@@ -24,7 +24,7 @@ mod facts;
 mod settle;
 mod votes;
 use facts::{callers, constants, function, lane_macros, statement_end};
-pub(crate) use settle::settle;
+pub(crate) use settle::{settle, EVERY_USE};
 pub(crate) use votes::around as vote_text;
 use votes::VOTES;
 
@@ -441,11 +441,29 @@ impl LogicalWarps {
             };
             i..end
         } else {
-            // A shuffle's argument: its call is a few tokens before.
-            let start = (0..i)
-                .rev()
-                .take(8)
-                .find(|&j| SHUFFLES.contains(&name_of(&v, j)));
+            // A shuffle's argument: its call is the name before the `(` that encloses it,
+            // however long the arguments before it (`__shfl_xor_sync(~0u, acc[p][k], 16)`).
+            let mut depth = 0i32;
+            let mut open = None;
+            for j in (0..i).rev().take(256) {
+                if !v.code(j) {
+                    continue;
+                }
+                match v.t(j) {
+                    b")" | b"]" => depth += 1,
+                    b"(" | b"[" if depth > 0 => depth -= 1,
+                    b"(" => {
+                        open = Some(j);
+                        break;
+                    }
+                    b";" | b"{" | b"}" => break,
+                    _ => {}
+                }
+            }
+            let start = Some(i)
+                .filter(|&j| SHUFFLES.contains(&name_of(&v, j)))
+                .or_else(|| open.and_then(|o| v.prev(o)))
+                .filter(|&j| SHUFFLES.contains(&name_of(&v, j)));
             match start {
                 Some(s) => s..s + 1,
                 None => return false,
@@ -493,7 +511,8 @@ fn kept_in_32_bits(v: &View, i: usize) -> bool {
         let (a, b) = (v.next(close), v.next(close).and_then(|a| v.next(a)));
         if (v.is(a, "=") || v.is(a, "!"))
             && v.is(b, "=")
-            && v.val(b.and_then(|b| v.next(b))) == Some(0xffff_ffff)
+            && b.and_then(|b| v.next(b))
+                .is_some_and(|c| narrow_all_ones(v, c))
         {
             return true;
         }
@@ -530,6 +549,18 @@ fn kept_in_32_bits(v: &View, i: usize) -> bool {
     !words.is_empty()
         && words.iter().all(|w| {
             NARROW.iter().any(|n| n.as_bytes() == *w) || *w == b"unsigned" || *w == b"signed"
+        })
+}
+
+/// A 32-bit all-ones value starting at token `c`: `0xffffffff` (or a file constant of it), or
+/// `~0u` (an `unsigned int`; `~0` is the `int` -1, which widens to 64 ones).
+fn narrow_all_ones(v: &View, c: usize) -> bool {
+    if v.val(Some(c)) == Some(0xffff_ffff) {
+        return true;
+    }
+    v.t(c) == b"~"
+        && v.next(c).is_some_and(|z| {
+            v.lexed.tokens[z].kind == Tok::Number && v.t(z).eq_ignore_ascii_case(b"0u")
         })
 }
 

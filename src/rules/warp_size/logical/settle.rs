@@ -185,6 +185,7 @@ pub(crate) fn settle(
     }
     // One answer per function (by its opening brace).
     let mut memo: HashMap<usize, Option<(Applicability, String)>> = HashMap::new();
+    constants_of_logical_warps(s, &m, out, &mut memo);
     for f in out.iter_mut().filter(|f| {
         matches!(f.rule.as_str(), "HP102" | "HP104" | "HP105" | "HP106") && f.status != Status::Pass
     }) {
@@ -232,6 +233,84 @@ pub(crate) fn settle(
             }
             _ => {}
         }
+    }
+}
+
+/// What an HP101 constant settled by [`constants_of_logical_warps`] says; the project pass
+/// ([`crate::scan`]) reopens it where a file including the header names the constant too.
+pub(crate) const EVERY_USE: &str = ", but every use of `";
+
+/// HP101 constants (`constexpr int kWarpSize = 32;`) used only inside functions of 32-lane
+/// logical warps whose every warp-level call `port` rewrites safely: the constant is the
+/// logical warp's size, the same on 64-lane wavefronts. PASS naming it; a constant with no use
+/// here, or one use elsewhere, stays.
+fn constants_of_logical_warps(
+    s: &crate::model::syntax::Src,
+    m: &LogicalWarps,
+    out: &mut [Finding],
+    memo: &mut HashMap<usize, Option<(Applicability, String)>>,
+) {
+    let (src, lexed) = (s.ctx.src, s.lexed);
+    let v = View {
+        src,
+        lexed,
+        consts: HashMap::new(),
+        lanes: HashMap::new(),
+    };
+    for f in out
+        .iter_mut()
+        .filter(|f| f.rule == "HP101" && f.status != Status::Pass)
+    {
+        let Some(name) = f
+            .message
+            .strip_prefix('`')
+            .and_then(|r| r.split_once('`'))
+            .map(|(n, _)| n.to_string())
+        else {
+            continue;
+        };
+        let uses: Vec<usize> = (0..lexed.tokens.len())
+            .filter(|&j| {
+                lexed.tokens[j].kind == Tok::Ident
+                    && v.t(j) == name.as_bytes()
+                    && !(f.byte_range.0..f.byte_range.1).contains(&(lexed.tokens[j].start as usize))
+            })
+            .collect();
+        if uses.is_empty() {
+            continue;
+        }
+        let mut why32 = None;
+        let mut how = BTreeSet::new();
+        let all = uses.iter().all(|&j| {
+            // A use in a directive (`#define WARPS (256 / kWarpSize)`) is read by code the
+            // model does not place.
+            if !v.code(j) {
+                return false;
+            }
+            let Some(g) = m.function(j) else {
+                return false;
+            };
+            if g.warp != Warp::Logical32 {
+                return false;
+            }
+            let handled = memo
+                .entry(g.open)
+                .or_insert_with(|| m.handled(src, lexed, j))
+                .clone();
+            match handled {
+                Some((Applicability::Safe, what)) => {
+                    why32.get_or_insert_with(|| g.why32.clone().unwrap_or_default());
+                    how.insert(what);
+                    true
+                }
+                _ => false,
+            }
+        });
+        if !all {
+            continue;
+        }
+        let how = how.into_iter().collect::<Vec<_>>().join("; ");
+        pass(f, format!("{EVERY_USE}{name}` in this file is in a function of 32-lane logical warps ({}) whose warp-level calls keep CUDA's meaning on 64-lane wavefronts ({how}; HP109): the constant is the logical warp's size (nothing to change)", why32.unwrap_or_default()));
     }
 }
 

@@ -218,3 +218,35 @@ fn first_thread_of_a_warp_shows_32_lane_warps() {
         assert_eq!(m.warp_at(tok(&src, &lx, "__shfl_sync", 0)), want, "{ev}");
     }
 }
+
+#[test]
+fn a_ballot_compared_with_unsigned_all_ones_gets_the_own_half() {
+    let src = "__global__ void k(const float* x) {\n  int lane = threadIdx.x & 31;\n  if (__ballot_sync(~0u, x[lane] > 0) == ~0u) return;\n}\n";
+    let (m, lx) = model(src);
+    let b = tok(src, &lx, "__ballot_sync", 0);
+    let p = m.plan(src.as_bytes(), &lx, b).expect("a ballot plan");
+    assert!(matches!(p.rewrite, Rewrite::OwnHalfBallot { .. }));
+    // Twin: `~0` is the int -1 (64 ones once widened): no 32-bit test, no rewrite.
+    let int = src.replace("== ~0u)", "== ~0)");
+    let (m, lx) = model(&int);
+    assert!(m
+        .plan(int.as_bytes(), &lx, tok(&int, &lx, "__ballot_sync", 0))
+        .is_none());
+}
+
+#[test]
+fn a_local_variable_holding_the_full_mask_lets_a_vote_be_rewritten() {
+    let src = "__global__ void k(const float* x, int* out) {\n  int lane = threadIdx.x & 31;\n  unsigned m = 0xffffffff;\n  out[lane] = __all_sync(m, x[lane] > 0);\n}\n";
+    let (m, lx) = model(src);
+    let a = tok(src, &lx, "__all_sync", 0);
+    assert!(matches!(
+        m.plan(src.as_bytes(), &lx, a).map(|p| p.rewrite),
+        Some(Rewrite::OwnHalfVote { .. })
+    ));
+    // Twin: the variable changes before the vote (a partial mask): no rewrite.
+    let partial = src.replace("  out[lane]", "  m &= 0xffffu;\n  out[lane]");
+    let (m, lx) = model(&partial);
+    assert!(m
+        .plan(partial.as_bytes(), &lx, tok(&partial, &lx, "__all_sync", 0))
+        .is_none());
+}
