@@ -53,14 +53,8 @@ pub fn kind(_: &[Finding]) -> Kind {
 mod tests {
     use super::*;
     use crate::decisions;
+    use crate::decisions::test_support::f;
     use crate::gate::Status;
-
-    fn f(rule: &str, path: &str, line: u32) -> Finding {
-        Finding {
-            message: "m".into(),
-            ..Finding::bare(rule, path, line)
-        }
-    }
 
     fn open(fs: &[Finding]) -> Vec<(&str, &str, u32)> {
         fs.iter()

@@ -164,16 +164,23 @@ fn fold_keeping(findings: &mut [Finding], kind: &Kind, heads: &mut BTreeSet<usiz
     }
 }
 
+/// The finding the decision tests fold: rule, path and line, with a placeholder message.
 #[cfg(test)]
-mod tests {
-    use super::*;
+pub(crate) mod test_support {
+    use crate::finding::Finding;
 
-    fn f(rule: &str, path: &str, line: u32) -> Finding {
+    pub fn f(rule: &str, path: &str, line: u32) -> Finding {
         Finding {
             message: "m".into(),
             ..Finding::bare(rule, path, line)
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decisions::test_support::f;
 
     /// Groups by folder; the first HP9 finding holds the group.
     fn by_folder(min: Min) -> Kind {

@@ -50,19 +50,13 @@ pub fn kind(_: &[Finding]) -> Kind {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::decisions::test_support::f;
     use crate::gate::{Phase, Status};
 
     /// This decision alone, as the scan applies it.
     fn fold(findings: &mut [Finding]) {
         let k = kind(findings);
         super::super::fold(findings, &k);
-    }
-
-    fn f(rule: &str, path: &str, line: u32) -> Finding {
-        Finding {
-            message: "m".into(),
-            ..Finding::bare(rule, path, line)
-        }
     }
 
     fn open(fs: &[Finding]) -> Vec<(&str, u32)> {
