@@ -1,8 +1,8 @@
 //! A project's own functions named like CUDA APIs, end to end (`model::own`): a header declares
 //! `mylib::cudaMalloc`, a class with a `cudaStreamCreate` method and a type with a `mulhi`
 //! member; the unit that includes it calls them and CUDA's functions of the same names. `scan`
-//! reports no unported API for the project's code (and still does for a `mulhi` member call in a
-//! project that declares no such member); `port` keeps the project's names at the declaration and at
+//! reports no unported API for the project's code (and still does for a free `mulhi` call, which is
+//! CUDA's; a member call `x.mulhi(…)` is never CUDA's free device function); `port` keeps the project's names at the declaration and at
 //! every use, translates CUDA's, and the output compiles with hipcc (where it is on PATH).
 
 #[path = "common/rows.rs"]
@@ -41,9 +41,9 @@ int main() {\n\
   return 0;\n\
 }\n";
 
-/// A project that declares no `mulhi` member: `x.mulhi(…)` has nothing of the project behind it.
+/// A project that declares no `mulhi`: the free call is CUDA's device function.
 const STRANGER: &str =
-    "template <class T> __device__ unsigned g(T x) { return x.mulhi(1u, 2u); }\n";
+    "template <class T> __device__ unsigned g(T x) { return x.m + mulhi(1u, 2u); }\n";
 
 fn tree(root: &Path) {
     write(
@@ -67,7 +67,7 @@ fn scan_reports_no_unported_api_for_the_projects_own_names() {
     tree(d.path());
     let found = hp001(d.path());
     assert!(found.is_empty(), "{found:?}");
-    // Negative twin: a project that declares no `mulhi` member.
+    // Negative twin: a project that declares no `mulhi`, calling the free function.
     let d = tempfile::tempdir().unwrap();
     write(d.path(), &[("src/stranger.cu", STRANGER)]);
     let found = hp001(d.path());

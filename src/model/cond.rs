@@ -5,7 +5,7 @@
 //! module only parses and evaluates.
 
 use super::syntax::Src;
-use crate::lex::{Directive, Tok};
+use crate::lex::{Directive, Lexed, Tok};
 
 /// CUDA toolkit and nvcc macros HIP-Clang never defines: a name list kept for callers that only
 /// ask "is this a known CUDA compiler macro" (`cuda_side`); every value comes from
@@ -31,18 +31,23 @@ pub(crate) const DEFINED_UNDER_HIP: &[&str] = &["__HIP_PLATFORM_AMD__", "__HIPCC
 
 /// The condition tokens of a directive (after `#if`/`#elif`), with multi-byte operators merged.
 pub fn condition_tokens<'a>(s: &Src<'a>, d: &Directive) -> Vec<&'a str> {
-    let src = s.bytes();
+    condition_tokens_of(s.bytes(), s.lexed, d)
+}
+
+/// [`condition_tokens`] from the bytes and tokens of a file (for the translator, which has no
+/// [`Src`]).
+pub fn condition_tokens_of<'a>(src: &'a [u8], lexed: &Lexed, d: &Directive) -> Vec<&'a str> {
     let toks: Vec<usize> = d
         .tokens
         .clone()
-        .filter(|&j| s.lexed.tokens[j].kind != Tok::Comment)
+        .filter(|&j| lexed.tokens[j].kind != Tok::Comment)
         .skip(2)
         .collect();
     let mut out: Vec<&'a str> = Vec::new();
     let mut last_end = usize::MAX;
     let mut last_start = 0usize;
     for j in toks {
-        let t = s.lexed.tokens[j];
+        let t = lexed.tokens[j];
         let (st, en) = (t.start as usize, t.end as usize);
         let joinable = t.kind == Tok::Punct
             && last_end == st

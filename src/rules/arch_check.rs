@@ -83,9 +83,30 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
 /// A test of the device pass that `port` widens to HIP's device-pass macro
 /// ([`crate::translate::device_pass`]) keeps CUDA's meaning after the port: PASS, naming it.
 fn device_pass_rewritten(s: &Src, out: &mut [Finding]) {
-    for d in &s.lexed.directives {
-        let edits = crate::translate::device_pass::rewrite(s.bytes(), s.lexed, d);
+    use crate::translate::device_pass;
+    for (k, d) in s.lexed.directives.iter().enumerate() {
+        let edits = device_pass::rewrite(s.bytes(), s.lexed, k);
         if edits.is_empty() {
+            if let Some(e) = device_pass::blocked_by_error(s.bytes(), s.lexed, k) {
+                let at = s.directive_range(d);
+                let line = s
+                    .ctx
+                    .lines
+                    .position(s.bytes(), s.lexed.directives[e].start)
+                    .line;
+                for f in out.iter_mut().filter(|f| {
+                    f.rule == CUDA_ARCH_MACRO.code()
+                        && f.status != crate::gate::Status::Pass
+                        && at.contains(&f.byte_range.0)
+                }) {
+                    f.message.push_str(&format!(
+                        "; `port` does not add `__HIP_DEVICE_COMPILE__` here: HIP's device pass would then reach the `#error` on line {line}, which a nested `__CUDA_ARCH__` value chain leaves to architectures it does not list"
+                    ));
+                    f.suggestion = Some(format!(
+                        "give the nested chain an arm for AMD GPUs (`#elif defined(__HIP_DEVICE_COMPILE__)`) before the `#error` on line {line}, then test the device pass with `defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)`"
+                    ));
+                }
+            }
             continue;
         }
         let at = s.directive_range(d);

@@ -12,6 +12,13 @@
 //! keeps CUDA's meaning on both platforms and still builds with nvcc (a safe rewrite; HP401 is
 //! PASS naming it). A condition that compares the architecture's value (`__CUDA_ARCH__ >=
 //! 700`) is about which GPU, not which pass: it is left alone and HP401 stays open.
+//!
+//! The widened test lets HIP's device pass into the device arms, so what they hold must build
+//! there. A chain nested inside that compares `__CUDA_ARCH__`'s value sees 0 under HIP and takes
+//! the arm for no listed architecture; where that arm is `#error` (moderngpu's
+//! `launch_params.hxx`: `#if __CUDA_ARCH__ == 860 … #elif __CUDA_ARCH__ >= 200 … #else #error`),
+//! the rewrite would turn a build that compiles the host arm into one that stops. Such a test is
+//! left alone ([`blocked_by_error`]) and HP401 stays open, naming the `#error`.
 
 use crate::lex::{Directive, Lexed, Tok};
 use std::ops::Range;
@@ -23,7 +30,93 @@ const UNDEFINED: &str = "!defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPIL
 /// The edits that make directive `d` test the device pass on HIP too; empty when it tests
 /// something else (an architecture value, nothing of `__CUDA_ARCH__`) or already names HIP's
 /// device-pass macro.
-pub fn rewrite(src: &[u8], lexed: &Lexed, d: &Directive) -> Vec<(Range<usize>, String)> {
+pub fn rewrite(src: &[u8], lexed: &Lexed, k: usize) -> Vec<(Range<usize>, String)> {
+    let edits = widen(src, lexed, &lexed.directives[k]);
+    if edits.is_empty() || blocked_by_error(src, lexed, k).is_some() {
+        return Vec::new();
+    }
+    edits
+}
+
+/// The `#error` directive (its index) that HIP's device pass would reach if the test opened by
+/// directive `k` were widened: one inside the group `k` belongs to, on a path through a nested
+/// condition that compares `__CUDA_ARCH__`'s value and that HIP (where the value is 0) takes or
+/// may take. `None` when there is none (the rewrite is safe to apply).
+pub fn blocked_by_error(src: &[u8], lexed: &Lexed, k: usize) -> Option<usize> {
+    use crate::model::cond;
+    struct Chain {
+        /// An earlier arm of the chain is certainly taken.
+        done: bool,
+        /// The current arm may be taken.
+        live: bool,
+        /// A condition of the chain compares `__CUDA_ARCH__`'s value.
+        by_value: bool,
+    }
+    let dirs = &lexed.directives;
+    let mut nested: Vec<Chain> = Vec::new();
+    for (j, d) in dirs.iter().enumerate().skip(k + 1) {
+        let toks = cond::condition_tokens_of(src, lexed, d);
+        let value = |toks: &[&str]| match d.name.as_str() {
+            "if" | "elif" => cond::eval_under_hip(toks),
+            "ifdef" | "ifndef" => {
+                let mut t = vec!["defined"];
+                t.extend(toks.first());
+                let v = cond::eval_under_hip(&t);
+                if d.name == "ifndef" {
+                    v.map(|v| i64::from(v == 0))
+                } else {
+                    v
+                }
+            }
+            _ => Some(1),
+        };
+        match d.name.as_str() {
+            "if" | "ifdef" | "ifndef" => {
+                let v = value(&toks);
+                nested.push(Chain {
+                    done: v.is_some_and(|v| v != 0),
+                    live: v != Some(0),
+                    by_value: compares_value(&toks),
+                });
+            }
+            "elif" | "else" => {
+                let Some(c) = nested.last_mut() else {
+                    continue; // an arm of `k`'s own group: still inside it
+                };
+                let v = value(&toks);
+                c.live = !c.done && v != Some(0);
+                c.done |= v.is_some_and(|v| v != 0);
+                c.by_value |= compares_value(&toks);
+            }
+            // An `#endif` with no nested chain open ends `k`'s group.
+            "endif" => {
+                nested.pop()?;
+            }
+            "error" if nested.iter().all(|c| c.live) && nested.iter().any(|c| c.by_value) => {
+                return Some(j);
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether condition tokens use `__CUDA_ARCH__` other than as the operand of `defined`.
+fn compares_value(toks: &[&str]) -> bool {
+    toks.iter().enumerate().any(|(i, t)| {
+        *t == "__CUDA_ARCH__"
+            && !matches!(
+                (
+                    i.checked_sub(1).map(|p| toks[p]),
+                    i.checked_sub(2).map(|p| toks[p])
+                ),
+                (Some("defined"), _) | (Some("("), Some("defined"))
+            )
+    })
+}
+
+/// The edits that widen directive `d`, before checking what the widened arms hold.
+fn widen(src: &[u8], lexed: &Lexed, d: &Directive) -> Vec<(Range<usize>, String)> {
     let toks: Vec<usize> = d
         .tokens
         .clone()
@@ -98,8 +191,8 @@ fn defined_groups(
 
 /// The rewrite as edits of a translation.
 pub(super) fn run(p: &mut super::Pass) {
-    for d in &p.lexed.directives {
-        for (r, with) in rewrite(p.ctx.src, p.lexed, d) {
+    for k in 0..p.lexed.directives.len() {
+        for (r, with) in rewrite(p.ctx.src, p.lexed, k) {
             p.edits
                 .push(crate::edit::Edit::replace(r.start, r.end, with));
             p.stats.fixups += 1;
@@ -114,10 +207,8 @@ mod tests {
     fn apply(src: &str) -> String {
         let lexed = crate::lex::lex(src.as_bytes());
         let mut out = src.to_string();
-        let mut edits: Vec<(Range<usize>, String)> = lexed
-            .directives
-            .iter()
-            .flat_map(|d| rewrite(src.as_bytes(), &lexed, d))
+        let mut edits: Vec<(Range<usize>, String)> = (0..lexed.directives.len())
+            .flat_map(|k| rewrite(src.as_bytes(), &lexed, k))
             .collect();
         edits.sort_by_key(|(r, _)| std::cmp::Reverse(r.start));
         for (r, w) in edits {
@@ -165,5 +256,37 @@ mod tests {
         }
         let once = apply("#ifndef __CUDA_ARCH__\n#endif\n");
         assert_eq!(apply(&once), once);
+    }
+
+    /// The shape of moderngpu's `launch_params.hxx`: the device arm holds a chain on
+    /// architecture values that ends in `#error`; HIP's device pass, let in, would stop there.
+    #[test]
+    fn a_device_arm_whose_arch_chain_ends_in_error_stays() {
+        for src in [
+            "#ifdef __CUDA_ARCH__\n#if __CUDA_ARCH__ == 860\nA\n#elif __CUDA_ARCH__ >= 200\nB\n#else\n#error no sm_1x\n#endif\n#else\nH\n#endif\n",
+            "#ifndef __CUDA_ARCH__\nH\n#else\n#if __CUDA_ARCH__ < 300\n#error old\n#endif\n#endif\n",
+            "#if defined(__CUDA_ARCH__)\n#ifdef X\n#if __CUDA_ARCH__ < 700\n#error old\n#endif\n#endif\n#endif\n",
+        ] {
+            assert_eq!(apply(src), src, "{src}");
+        }
+        let lexed = crate::lex::lex(
+            b"#ifdef __CUDA_ARCH__\n#if __CUDA_ARCH__ >= 200\n#else\n#error x\n#endif\n#endif\n",
+        );
+        assert_eq!(blocked_by_error(b"#ifdef __CUDA_ARCH__\n#if __CUDA_ARCH__ >= 200\n#else\n#error x\n#endif\n#endif\n", &lexed, 0), Some(3));
+    }
+
+    /// Twins: the nested chain's fallback holds code (HIP's device pass compiles it: the
+    /// rewrite is still safe); an `#error` HIP does not reach (a value test HIP fails, a
+    /// definedness test, after the group ends) does not stop it.
+    #[test]
+    fn a_device_arm_with_a_generic_fallback_is_widened() {
+        for src in [
+            "#ifdef __CUDA_ARCH__\n#if __CUDA_ARCH__ >= 700\nfast();\n#else\ngeneric();\n#endif\n#else\nhost();\n#endif\n",
+            "#ifdef __CUDA_ARCH__\n#if __CUDA_ARCH__ >= 700\n#error too new\n#endif\n#endif\n",
+            "#ifdef __CUDA_ARCH__\n#endif\n#if __CUDA_ARCH__ < 300\n#error old\n#endif\n",
+            "#ifdef __CUDA_ARCH__\n#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 300\n#error old\n#endif\n#endif\n",
+        ] {
+            assert!(apply(src).contains("__HIP_DEVICE_COMPILE__"), "{src}");
+        }
     }
 }

@@ -130,6 +130,9 @@ pub(super) fn run(p: &mut Pass) {
                 requires_define(p, i, name, entry.requires_define.as_deref());
             }
             Resolution::Unported { entry, why } => {
+                if !device_function_called(p, i, entry) {
+                    continue;
+                }
                 if super::fixups::warp_sync_fallback(p, i, name) {
                     continue;
                 }
@@ -203,6 +206,23 @@ fn project_own(p: &Pass, i: usize, renamed: bool) -> bool {
 /// `#define __shfl_xor_sync(m, v, l) __shfl_xor(v, l)` for old HIP) would otherwise become a
 /// self-definition (`#define hipGraphNode_t hipGraphNode_t`) or redefine HIP's own intrinsic.
 /// The macro's body and every use of the name elsewhere are still translated.
+/// Whether a device function with no HIP counterpart is used as one: called (`umax(a, b)`),
+/// not a parameter, member or macro argument that shares its name (`double umax`,
+/// `INST(umax, Umax)`, `s.umin`). Device functions have short common names; any other entry,
+/// and a device function taken by address (`&umax`), is a use.
+fn device_function_called(p: &Pass, i: usize, entry: &crate::mappings::Entry) -> bool {
+    use crate::mappings::table::{Family, Kind};
+    use crate::mappings::Origin;
+    if entry.kind != Kind::Function || entry.origin != Origin::Table(Family::Device) {
+        return true;
+    }
+    let prev = p.lexed.prev_code(i).map(|k| p.text(k));
+    if matches!(prev, Some(b"." | b"->")) {
+        return false;
+    }
+    prev == Some(b"&") || p.lexed.next_code(i).is_some_and(|k| p.text(k) == b"(")
+}
+
 pub(super) fn defined_name(p: &Pass, i: usize) -> bool {
     let t = p.lexed.tokens[i];
     if !t.in_directive() {
@@ -434,6 +454,40 @@ mod tests {
         assert!(found.is_empty(), "{found:?}");
         let (out, found) = port("k.c", "void f(void) { register int i = 0; }\n");
         assert_eq!(out, "void f(void) { register int i = 0; }\n");
+        assert!(found.is_empty(), "{found:?}");
+    }
+
+    fn unported(path: &str, src: &str) -> Vec<(u32, String)> {
+        let opts = crate::translate::Options::for_tests("6.2", false);
+        let t =
+            crate::translate::translate_bytes(path, src.as_bytes(), crate::mappings::get(), &opts);
+        t.findings
+            .into_iter()
+            .filter(|f| f.rule == "HP001")
+            .map(|f| (f.line, f.message))
+            .collect()
+    }
+
+    /// A device function with no HIP counterpart is reported where it is called or taken by
+    /// address.
+    #[test]
+    fn device_function_without_counterpart_reported_where_called() {
+        let found = unported(
+            "k.cu",
+            "__global__ void k(unsigned* o, unsigned a, unsigned b) {\n  o[0] = umax(a, b);\n  auto f = &umin;\n}\n",
+        );
+        let lines: Vec<u32> = found.iter().map(|(l, _)| *l).collect();
+        assert_eq!(lines, [2, 3], "{found:?}");
+    }
+
+    /// Negative twin: a parameter, a member and a macro argument that share a device function's
+    /// name are not the function (a constructor's `double umax`, an assembler's `INST(umax, …)`).
+    #[test]
+    fn names_of_device_functions_that_are_not_calls_stay_quiet() {
+        let found = unported(
+            "force.h",
+            "struct F {\n  F(double lambda, double umax, double umin);\n  double umax;\n};\n#define INST(a, b) void a(int);\nINST(umax, Umax)\ndouble g(F& f) { return f.umax + f.umin; }\n",
+        );
         assert!(found.is_empty(), "{found:?}");
     }
 }

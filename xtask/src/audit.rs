@@ -131,6 +131,8 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
         "{} not found: build it (cargo build) or give --bin",
         bin.display()
     );
+    // `port` runs inside each extracted tree: a relative `--bin` must not resolve there.
+    let bin = std::fs::canonicalize(&bin).with_context(|| format!("{}", bin.display()))?;
     let work = std::env::temp_dir().join(format!("hipport-build-audit-{}", std::process::id()));
     std::fs::create_dir_all(&work)?;
     let mut reports = Vec::new();
