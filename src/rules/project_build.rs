@@ -158,6 +158,37 @@ pub fn pass_own_namespaces(
 /// token only (`amd64` and `hipster` name none).
 const CUDA_TOKENS: [&str; 3] = ["cuda", "nvidia", "nv"];
 const ROCM_TOKENS: [&str; 3] = ["hip", "rocm", "amd"];
+/// NVIDIA library tokens and the names a project gives its ROCm twin of a file written on that
+/// library (`ext_nvml.c` beside `ext_ADL.c`, `conv_cudnn.cpp` beside `conv_miopen.cpp`,
+/// `ext_nvrtc.c` beside `ext_hiprtc.c`). The pairs are the libraries' ROCm counterparts
+/// (hipify's tables for the compute libraries; AMD's monitoring libraries for NVML: ADL,
+/// rocm-smi, amd-smi, and the amdgpu driver's sysfs).
+const LIBRARY_TWINS: [(&str, &[&str]); 14] = [
+    (
+        "nvml",
+        &[
+            "adl", "rsmi", "rocm_smi", "rocmsmi", "amdsmi", "amd_smi", "amdgpu",
+        ],
+    ),
+    ("nvrtc", &["hiprtc"]),
+    ("cudnn", &["miopen"]),
+    ("cublas", &["hipblas", "rocblas"]),
+    ("cublaslt", &["hipblaslt"]),
+    ("cufft", &["hipfft", "rocfft"]),
+    ("curand", &["hiprand", "rocrand"]),
+    ("cusparse", &["hipsparse", "rocsparse"]),
+    ("cusolver", &["hipsolver", "rocsolver"]),
+    ("nccl", &["rccl"]),
+    ("nvtx", &["roctx"]),
+    ("cupti", &["roctracer", "rocprofiler"]),
+    ("cub", &["hipcub"]),
+    ("nvidia", &["amdgpu"]),
+];
+
+/// Whether a lower-case name token names the ROCm side: a platform token or a library twin.
+fn is_rocm_token(t: &str) -> bool {
+    ROCM_TOKENS.contains(&t) || LIBRARY_TWINS.iter().any(|(_, r)| r.contains(&t))
+}
 /// The operating system a CUDA name may carry that its ROCm twin leaves out: ROCm builds run on
 /// Linux only, so `build_wheels_cuda_linux.yml` and `build_wheels_rocm.yml` are one pair.
 const LINUX_TOKEN: &str = "linux";
@@ -207,9 +238,19 @@ fn counterpart_names(comp: &str, file: bool) -> Vec<String> {
     let mut platform = false;
     for &(a, b) in &toks {
         let t = comp[a..b].to_ascii_lowercase();
-        if CUDA_TOKENS.contains(&t.as_str()) {
+        let twins = LIBRARY_TWINS
+            .iter()
+            .filter(|(c, _)| *c == t)
+            .flat_map(|(_, r)| r.iter().copied());
+        let platform_twins = CUDA_TOKENS
+            .contains(&t.as_str())
+            .then_some(ROCM_TOKENS)
+            .into_iter()
+            .flatten();
+        let others: Vec<&str> = platform_twins.chain(twins).collect();
+        if !others.is_empty() {
             platform = true;
-            for r in ROCM_TOKENS {
+            for r in others {
                 let r = if comp[a..b].chars().all(|c| c.is_ascii_uppercase()) {
                     r.to_ascii_uppercase()
                 } else {
@@ -229,7 +270,7 @@ fn counterpart_names(comp: &str, file: bool) -> Vec<String> {
                     out.push(swapped);
                 }
             }
-        } else if ROCM_TOKENS.contains(&t.as_str()) {
+        } else if is_rocm_token(&t) {
             return Vec::new();
         }
     }
@@ -299,6 +340,12 @@ pub fn rocm_counterparts(
             .iter()
             .any(|w| *w == d || w.starts_with(&format!("{d}/")))
     };
+    let files_lc: HashMap<String, &str> =
+        files.iter().map(|f| (f.to_ascii_lowercase(), *f)).collect();
+    let dirs_lc: HashMap<String, &str> = dirs
+        .iter()
+        .map(|d| (d.to_ascii_lowercase(), d.as_str()))
+        .collect();
     let mut out = BTreeMap::new();
     for p in paths {
         let comps: Vec<&str> = p.split('/').collect();
@@ -306,9 +353,10 @@ pub fn rocm_counterparts(
             let last = ci + 1 == comps.len();
             // Only the file name gets the appended form (`Dockerfile_rocm`); a folder with no
             // platform token (`src/`) has no counterpart by appending.
-            let has_token = split_tokens(comp)
-                .iter()
-                .any(|&(a, b)| CUDA_TOKENS.contains(&comp[a..b].to_ascii_lowercase().as_str()));
+            let has_token = split_tokens(comp).iter().any(|&(a, b)| {
+                let t = comp[a..b].to_ascii_lowercase();
+                CUDA_TOKENS.contains(&t.as_str()) || LIBRARY_TWINS.iter().any(|(c, _)| *c == t)
+            });
             if !last && !has_token {
                 continue;
             }
@@ -327,18 +375,26 @@ pub fn rocm_counterparts(
                 };
                 // A folder counts when it has sources of its own or holds this file's twin
                 // (`docker/nvidia/Dockerfile`, `docker/amd/Dockerfile`).
-                let found = if last {
-                    files.contains(joined.as_str())
+                // Names are compared without case (`ext_nvml.c`, `ext_ADL.c`); the counterpart
+                // is reported as the tree spells it.
+                let joined = if last {
+                    match files_lc.get(&joined.to_ascii_lowercase()) {
+                        Some(actual) => actual.to_string(),
+                        None => continue,
+                    }
                 } else {
-                    dirs.contains(&joined)
-                        && (dir_has_sources(&joined)
-                            || files.contains(
-                                format!("{joined}/{}", comps[ci + 1..].join("/")).as_str(),
-                            ))
+                    match dirs_lc.get(&joined.to_ascii_lowercase()) {
+                        Some(actual)
+                            if dir_has_sources(actual)
+                                || files.contains(
+                                    format!("{actual}/{}", comps[ci + 1..].join("/")).as_str(),
+                                ) =>
+                        {
+                            actual.to_string()
+                        }
+                        _ => continue,
+                    }
                 };
-                if !found {
-                    continue;
-                }
                 // Not a replacement when the counterpart file includes this one.
                 if last
                     && includes
@@ -608,6 +664,52 @@ mod tests {
         assert!(!got.contains_key("mixbench-hip/main.cpp"));
         // A ROCm folder with no sources of its own builds the CUDA folder.
         assert!(!got.contains_key("ggml-cuda/k.cu"));
+    }
+
+    /// A file written on an NVIDIA library beside the project's twin on that library's ROCm
+    /// counterpart (monitoring through NVML beside ADL, runtime compilation through NVRTC beside
+    /// hipRTC, cuDNN beside MIOpen); names compared without case.
+    #[test]
+    fn counterparts_on_the_rocm_twin_of_a_library() {
+        let paths = [
+            "src/ext_nvml.c",
+            "src/ext_ADL.c",
+            "include/ext_nvml.h",
+            "include/ext_adl.h",
+            "src/ext_nvrtc.c",
+            "src/ext_hiprtc.c",
+            "ops/conv_cudnn.cpp",
+            "ops/conv_miopen.cpp",
+            "gpuinfo/extract_gpuinfo_nvidia.c",
+            "gpuinfo/extract_gpuinfo_amdgpu.c",
+            // Twins: no ROCm twin, another library's twin, a token inside a word, the ROCm
+            // halves themselves.
+            "tools/lonely_nvml.c",
+            "ops/gemm_cublas.cpp",
+            "ops/gemm_miopen.cpp",
+            "ops/nvmlx.c",
+            "ops/adlx.c",
+        ];
+        let got = rocm_counterparts(&paths, &HashMap::new(), &[]);
+        let at = |p: &str| got.get(p).map(|c| c.path.as_str());
+        assert_eq!(at("src/ext_nvml.c"), Some("src/ext_ADL.c"), "{got:?}");
+        assert_eq!(at("include/ext_nvml.h"), Some("include/ext_adl.h"));
+        assert_eq!(at("src/ext_nvrtc.c"), Some("src/ext_hiprtc.c"));
+        assert_eq!(at("ops/conv_cudnn.cpp"), Some("ops/conv_miopen.cpp"));
+        assert_eq!(
+            at("gpuinfo/extract_gpuinfo_nvidia.c"),
+            Some("gpuinfo/extract_gpuinfo_amdgpu.c")
+        );
+        for p in [
+            "tools/lonely_nvml.c",
+            "ops/gemm_cublas.cpp",
+            "ops/nvmlx.c",
+            "src/ext_ADL.c",
+            "src/ext_hiprtc.c",
+            "ops/conv_miopen.cpp",
+        ] {
+            assert_eq!(at(p), None, "{p}");
+        }
     }
 
     #[test]
