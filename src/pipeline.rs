@@ -72,11 +72,23 @@ const WORKER_STACK: usize = 1 << 30;
 /// A token-only pre-pass over the headers among `inputs` first builds the project model
 /// ([`Project::of_inputs`]): what each file sees defined in the project files it includes.
 pub fn run(inputs: &[Input], work: &Work, m: &Mappings) -> Vec<FileOutcome> {
+    run_with(inputs, work, m, &Default::default())
+}
+
+/// [`run`] with what the project's HIP build files define for every unit
+/// ([`crate::model::project::hip_build_defines`]).
+pub fn run_with(
+    inputs: &[Input],
+    work: &Work,
+    m: &Mappings,
+    hip_build: &std::collections::BTreeMap<String, (crate::model::macro_env::Known, String)>,
+) -> Vec<FileOutcome> {
     let mut order: Vec<usize> = (0..inputs.len()).collect();
     // Largest first balances the workers.
     order.sort_by_key(|&i| std::cmp::Reverse(inputs[i].size));
     let all = || -> Vec<(usize, FileOutcome)> {
-        let project = Project::of_inputs(inputs, work.max_file_size);
+        let mut project = Project::of_inputs(inputs, work.max_file_size);
+        project.hip_build = hip_build.clone();
         order
             .par_iter()
             .map(|&i| (i, process_in(&inputs[i], work, m, &project)))

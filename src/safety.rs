@@ -112,7 +112,7 @@ pub fn read_regular_bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     let file = options.open(path)?;
     refuse(&file.metadata()?)?;
     let mut bytes = Vec::new();
-    file.take(limit + 1).read_to_end(&mut bytes)?;
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > limit {
         return Err(io::Error::other(format!(
             "grew past the {} limit for this input while being read: not read",

@@ -61,7 +61,24 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         parse_health: true,
     };
     let mut ported = crate::report::Ported::new();
-    let outcomes = pipeline::run(&inputs, &work, m);
+    // What the project's HIP build files define for every unit (read once here, bounded; the
+    // inventory reads build files again later for its own findings).
+    let hip_build_texts: Vec<(String, Vec<u8>)> = all
+        .iter()
+        .filter(|i| is_build_file(&i.rel) && i.size <= s.max_file_size)
+        .filter_map(|i| {
+            crate::safety::read_regular_bounded(&i.path, s.max_file_size)
+                .ok()
+                .map(|b| (i.rel.clone(), b))
+        })
+        .collect();
+    let hip_build = crate::model::project::hip_build_defines(
+        &hip_build_texts
+            .iter()
+            .map(|(r, b)| (r.as_str(), b.as_slice()))
+            .collect::<Vec<_>>(),
+    );
+    let outcomes = pipeline::run_with(&inputs, &work, m, &hip_build);
     let mut findings = Vec::new();
     let mut errors: Vec<FileError> = walk_errors
         .into_iter()
@@ -292,6 +309,18 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     report.sources = sources;
     report.ported = keep_port.then_some(ported);
     Ok(report)
+}
+
+/// Whether a path is a build file whose compiler flags the HIP build may use (Makefiles,
+/// `*.mk`, CMake lists and modules).
+fn is_build_file(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    let lower = name.to_ascii_lowercase();
+    lower == "cmakelists.txt"
+        || lower.starts_with("makefile")
+        || lower.ends_with(".mk")
+        || lower.ends_with(".cmake")
+        || lower.ends_with(".make")
 }
 
 /// Findings in branches that test a macro the project defines only where HIP never compiles

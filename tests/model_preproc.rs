@@ -136,3 +136,36 @@ fn explain_documents_the_rule() {
     );
     assert!(run.stdout.contains("CUBLAS_VERSION"), "{}", run.stdout);
 }
+
+/// A HIP build file's `-DCUDA_VERSION=11000` is the HIP build's (kaldi's `hip_64bit.mk`): the
+/// condition is decided as the project chose (PASS naming the file), and the old arm's
+/// deprecated call is in code HIP never compiles. Twin: the same flags in a file of the CUDA
+/// build leave the condition open.
+#[test]
+fn cuda_macros_a_hip_build_file_defines_decide_conditions() {
+    let unit = "#include <cusparse.h>\nvoid f(cusparseHandle_t h) {\n#if CUDA_VERSION >= 11000\n  cusparseSpMM(h, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);\n#else\n  cusparseScsrmm2(h, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);\n#endif\n}\n";
+    let rows = scan(&[
+        ("k.cu", unit),
+        (
+            "hip.mk",
+            "CXXFLAGS += -D__HIP_PLATFORM_AMD__ -DCUDA_VERSION=11000\n",
+        ),
+    ]);
+    let cond = of(&rows, "k.cu", "HP304");
+    assert_eq!(cond.len(), 1, "{rows:?}");
+    assert_eq!(cond[0].3, "PASS", "{cond:?}");
+    assert!(cond[0].5.contains("`hip.mk:1`"), "{cond:?}");
+    assert!(
+        rows.iter()
+            .filter(|r| r.0 == "k.cu" && r.1 == 6)
+            .all(|r| r.3 == "PASS"),
+        "{rows:?}"
+    );
+    let rows = scan(&[
+        ("k.cu", unit),
+        ("cuda.mk", "NVCCFLAGS += -DCUDA_VERSION=11000\n"),
+    ]);
+    let cond = of(&rows, "k.cu", "HP304");
+    assert_eq!(cond.len(), 1, "{rows:?}");
+    assert_ne!(cond[0].3, "PASS", "{cond:?}");
+}

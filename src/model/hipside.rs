@@ -22,6 +22,7 @@ use super::macro_env::{Known, MacroEnv};
 use super::syntax::Src;
 use crate::kinds::cuda::{Kind as K, NodeExt};
 use crate::lex::{Directive, Tok};
+use std::collections::BTreeMap;
 use std::ops::Range;
 
 /// Why HIP never compiles a branch.
@@ -86,12 +87,23 @@ pub type Undefined<'a> = &'a dyn Fn(&str) -> bool;
 
 /// A directive's condition tokens and whether HIP compiles its branch (`None`: unknown), under
 /// the HIP-Clang environment of [`macro_env`] with the project macros `undef` names undefined.
-fn value(s: &Src, d: &Directive, hip: MacroEnv, undef: Undefined) -> (Vec<String>, Option<i64>) {
+fn value(
+    s: &Src,
+    d: &Directive,
+    hip: MacroEnv,
+    undef: Undefined,
+    defined: &BTreeMap<String, Known>,
+) -> (Vec<String>, Option<i64>) {
     let toks: Vec<String> = cond::condition_tokens(s, d)
         .into_iter()
         .map(str::to_string)
         .collect();
-    let extra = |n: &str| undef(n).then_some(Known::Undefined);
+    let extra = |n: &str| {
+        if undef(n) {
+            return Some(Known::Undefined);
+        }
+        defined.get(n).copied()
+    };
     let v = hip.with_extra(&extra).directive(s, d).map(i64::from);
     (toks, v)
 }
@@ -128,6 +140,42 @@ pub fn regions(s: &Src) -> Vec<Region> {
     regions_with(s, &|_| false)
 }
 
+/// A CUDA-side macro the file defines (or undefines) in code HIP certainly compiles: the
+/// conditions after `at` see `known` for `name` (see [`regions_in`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pin {
+    /// The end of the `#define`/`#undef` directive.
+    pub at: usize,
+    pub name: String,
+    pub known: Known,
+    /// The directive's range, for the note that names it.
+    pub directive: Range<usize>,
+    /// `path:line` of a HIP build file's definition (then `at` is 0 and `directive` empty).
+    pub build: Option<String>,
+}
+
+/// [`regions_for`] and the pins that decided conditions after them, from one walk. `build`
+/// holds what the project's HIP build files define for every unit
+/// ([`super::project::hip_build_defines`]); the file's own definitions win after them.
+pub fn regions_and_pins_for(
+    s: &Src,
+    rocm: crate::version::Version,
+    build: &BTreeMap<String, (Known, String)>,
+) -> (Vec<Region>, Vec<Pin>) {
+    let mut pins: Vec<Pin> = build
+        .iter()
+        .map(|(name, (known, at))| Pin {
+            at: 0,
+            name: name.clone(),
+            known: *known,
+            directive: 0..0,
+            build: Some(at.clone()),
+        })
+        .collect();
+    let r = regions_pinning(s, MacroEnv::hip_for(rocm), &|_| false, Some(&mut pins));
+    (r, pins)
+}
+
 /// [`regions`] for a target ROCm release (table rows limited to a ROCm range apply).
 pub fn regions_for(s: &Src, rocm: crate::version::Version) -> Vec<Region> {
     regions_in(s, MacroEnv::hip_for(rocm), &|_| false)
@@ -139,6 +187,15 @@ pub fn regions_with(s: &Src, undef: Undefined) -> Vec<Region> {
 }
 
 fn regions_in(s: &Src, hip: MacroEnv, undef: Undefined) -> Vec<Region> {
+    regions_pinning(s, hip, undef, None)
+}
+
+fn regions_pinning(
+    s: &Src,
+    hip: MacroEnv,
+    undef: Undefined,
+    mut pins: Option<&mut Vec<Pin>>,
+) -> Vec<Region> {
     struct Frame {
         /// An earlier branch of the chain is certainly compiled under HIP.
         taken: bool,
@@ -161,7 +218,19 @@ fn regions_in(s: &Src, hip: MacroEnv, undef: Undefined) -> Vec<Region> {
         taken_at: Range<usize>,
         /// Where the open branch's body starts.
         body: usize,
+        /// HIP certainly compiles the open branch.
+        certain: bool,
     }
+    // CUDA-side macros (the table decides them) the file defines or undefines in code HIP
+    // certainly compiles, from that point on: a project's ROCm arm that pins `__CUDA_ARCH__` or
+    // `CUDA_VERSION` for its HIP build (`#ifdef __IS_HIP_COMPILE__` / `#define __CUDA_ARCH__
+    // 800`) decides the conditions after it as a preprocessor would.
+    let mut defined: BTreeMap<String, Known> = pins
+        .as_deref()
+        .map_or(&[][..], |p| p.as_slice())
+        .iter()
+        .map(|p| (p.name.clone(), p.known))
+        .collect();
     let mut out: Vec<Region> = Vec::new();
     let mut stack: Vec<Frame> = Vec::new();
     let close = |f: &mut Frame, st: usize, end: usize, out: &mut Vec<Region>| {
@@ -182,8 +251,24 @@ fn regions_in(s: &Src, hip: MacroEnv, undef: Undefined) -> Vec<Region> {
     for (di, d) in s.lexed.directives.iter().enumerate() {
         let name = d.name.as_str();
         match name {
+            "define" | "undef" if stack.iter().all(|f| f.certain) => {
+                if let Some((name, known)) = definition(s, d) {
+                    if hip.lookup(&name).is_some() {
+                        if let Some(p) = pins.as_deref_mut() {
+                            p.push(Pin {
+                                at: d.end,
+                                name: name.clone(),
+                                known,
+                                directive: s.directive_range(d),
+                                build: None,
+                            });
+                        }
+                        defined.insert(name, known);
+                    }
+                }
+            }
             "if" | "ifdef" | "ifndef" => {
-                let (toks, h) = value(s, d, hip, undef);
+                let (toks, h) = value(s, d, hip, undef, &defined);
                 let c = platform_only(s, d, false);
                 let side = branch_side(h, c, &toks, false, false);
                 let taken_kind = taken_kind(&toks);
@@ -199,6 +284,7 @@ fn regions_in(s: &Src, hip: MacroEnv, undef: Undefined) -> Vec<Region> {
                     live: Vec::new(),
                     head: (di, here),
                     body: d.end,
+                    certain: h.is_some_and(|v| v != 0),
                 });
             }
             "elif" | "elifdef" | "elifndef" | "else" => {
@@ -209,8 +295,9 @@ fn regions_in(s: &Src, hip: MacroEnv, undef: Undefined) -> Vec<Region> {
                 let (toks, h) = if name == "else" {
                     (Vec::new(), Some(1))
                 } else {
-                    value(s, d, hip, undef)
+                    value(s, d, hip, undef, &defined)
                 };
+                f.certain = !f.taken && f.all_false && h.is_some_and(|v| v != 0);
                 let c = if name == "else" {
                     Some(1)
                 } else {
@@ -430,6 +517,37 @@ fn branch_side(
     None
 }
 
+/// What a `#define`/`#undef` directive makes of its macro: `#undef X` → undefined; `#define X
+/// 800` → that value; `#define X` or any other body → defined, value not pinned. `None` for a
+/// function-like macro (`#define X(a)`) or a directive with no name.
+fn definition(s: &Src, d: &Directive) -> Option<(String, Known)> {
+    let toks = cond::condition_tokens(s, d);
+    let (name, rest) = toks.split_first()?;
+    if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        return None;
+    }
+    if d.name == "undef" {
+        return Some((name.to_string(), Known::Undefined));
+    }
+    let name_end = d
+        .tokens
+        .clone()
+        .map(|j| s.lexed.tokens[j])
+        .find(|t| t.text(s.bytes()) == name.as_bytes())?
+        .end as usize;
+    if s.bytes().get(name_end) == Some(&b'(') {
+        return None;
+    }
+    let known = match rest {
+        [v] => v
+            .trim_end_matches(['u', 'U', 'l', 'L'])
+            .parse::<i64>()
+            .map_or(Known::Defined, Known::Value),
+        _ => Known::Defined,
+    };
+    Some((name.to_string(), known))
+}
+
 /// The side of the code at byte `at`: the outermost dead branch around it wins (a HIP-only
 /// branch inside a dead one is dead), then a HIP-only one: the one-offset reference [`sides_at`]
 /// is tested against.
@@ -604,6 +722,83 @@ mod tests {
                 (17, None),
                 (19, Some(Side::Never(Toolkit))),
                 (22, Some(Side::Never(Toolkit))),
+            ]
+        );
+    }
+
+    /// A project's ROCm arm that pins a CUDA-side macro for its HIP build decides the conditions
+    /// after it (kaldi-style `#ifdef __IS_HIP_COMPILE__` / `#define __CUDA_ARCH__ 800`): HIP
+    /// compiles the `>= 600` branch, not the fallback. `#undef` takes it back.
+    #[test]
+    fn cuda_macros_pinned_in_code_hip_compiles_decide_later_conditions() {
+        let src = "#ifdef __IS_HIP_COMPILE__
+#define __CUDA_ARCH__ 800
+#define CUDA_VERSION 11000u
+#endif
+#if __CUDA_ARCH__ >= 600
+x1
+#else
+x2
+#endif
+#if CUDA_VERSION >= 12000
+x3
+#endif
+#undef __CUDA_ARCH__
+#if __CUDA_ARCH__ >= 600
+x4
+#endif
+";
+        let got = sides(src);
+        let arch = |alternative| Some(Side::Never(Dead::Arch { alternative }));
+        assert_eq!(
+            got,
+            vec![
+                (6, None),
+                (
+                    8,
+                    Some(Side::Never(Dead::Arch {
+                        alternative: Alt::Code
+                    }))
+                ),
+                (11, Some(Side::Never(Dead::Toolkit))),
+                (15, arch(Alt::Absent)),
+            ]
+        );
+    }
+
+    /// Twins: a definition HIP may not compile (an unknown switch, the CUDA arm) or a
+    /// function-like one pins nothing; a project macro the table does not decide stays unknown.
+    #[test]
+    fn definitions_hip_may_not_compile_pin_nothing() {
+        let src = "#ifdef SOME_OPTION
+#define __CUDA_ARCH__ 800
+#endif
+#ifndef __HIP_PLATFORM_AMD__
+#define CUDA_VERSION 12000
+#endif
+#define __CUDA_ARCH__(x) 800
+#define MY_FLAG 1
+#if __CUDA_ARCH__ >= 600
+x1
+#endif
+#if CUDA_VERSION >= 11000
+x2
+#endif
+#if MY_FLAG
+x3
+#else
+x4
+#endif
+";
+        let got = sides(src);
+        let arch = |alternative| Some(Side::Never(Dead::Arch { alternative }));
+        assert_eq!(
+            got,
+            vec![
+                (10, arch(Alt::Absent)),
+                (13, Some(Side::Never(Dead::Toolkit))),
+                (16, None),
+                (18, None),
             ]
         );
     }

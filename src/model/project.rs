@@ -127,6 +127,9 @@ pub struct Visible {
     pub cuda_headers: bool,
     /// Member functions under CUDA-API names that any header of the project declares.
     pub members: BTreeMap<String, Vec<super::own::OwnRef>>,
+    /// CUDA-side macros the project's HIP build files define for every unit (`-DCUDA_VERSION=11000`
+    /// in `makefiles/hip_64bit.mk`): what each is and `path:line` (see [`hip_build_defines`]).
+    pub hip_build: BTreeMap<String, (super::macro_env::Known, String)>,
 }
 
 /// The empty view: a unit that includes no project file, or a run without a project model.
@@ -138,6 +141,7 @@ pub static NOTHING: Visible = Visible {
     own: BTreeMap::new(),
     cuda_headers: false,
     members: BTreeMap::new(),
+    hip_build: BTreeMap::new(),
 };
 
 impl Visible {
@@ -428,6 +432,8 @@ pub struct Project {
     known: BTreeSet<String>,
     /// Member functions under CUDA-API names declared in any header, by name.
     members: BTreeMap<String, Vec<super::own::OwnRef>>,
+    /// CUDA-side macros the project's HIP build files define ([`hip_build_defines`]).
+    pub hip_build: BTreeMap<String, (super::macro_env::Known, String)>,
 }
 
 fn own_ref(file: &str, d: &super::own::OwnDef) -> super::own::OwnRef {
@@ -487,6 +493,7 @@ impl Project {
             roots,
             known,
             members,
+            hip_build: BTreeMap::new(),
         }
     }
 
@@ -519,6 +526,7 @@ impl Project {
     pub fn visible_from(&self, rel: &str, own: &[String]) -> Visible {
         let mut v = Visible {
             members: self.members.clone(),
+            hip_build: self.hip_build.clone(),
             ..Visible::default()
         };
         if self.files.is_empty() || own.is_empty() {
@@ -617,4 +625,80 @@ pub(crate) fn closing_paren<'b>(
         }
     }
     None
+}
+
+/// Whether a build file is the HIP build's by its name: a ROCm token in it (`hip_64bit.mk`,
+/// `hip.cmake`, `Makefile.rocm`, `rocm/CMakeLists.txt` counts by its folder).
+fn is_hip_build_file(rel: &str) -> bool {
+    rel.split('/').any(|comp| {
+        comp.split(['-', '_', '.'])
+            .any(|t| matches!(t.to_ascii_lowercase().as_str(), "hip" | "rocm" | "amd"))
+    })
+}
+
+/// The CUDA-side macros (those [`super::macro_env`]'s table decides) that the project's HIP
+/// build files define on the compiler's command line, `-DNAME=VALUE` or `-DNAME`, with
+/// `path:line`. A HIP build file is a build file (`*.mk`, Makefiles, `*.cmake`, CMake lists)
+/// whose path carries a ROCm token; a definition that appears with different values stays
+/// unknown (dropped). Kaldi's `src/makefiles/hip_64bit.mk` passes `-DCUDA_VERSION=11000`: its
+/// HIP build compiles the `CUDA_VERSION >= 11000` arms, not the fallbacks.
+pub fn hip_build_defines(
+    build_files: &[(&str, &[u8])],
+) -> BTreeMap<String, (super::macro_env::Known, String)> {
+    use super::macro_env::{Known, MacroEnv};
+    let hip = MacroEnv::hip();
+    let mut out: BTreeMap<String, (Known, String)> = BTreeMap::new();
+    let mut conflicting: BTreeSet<String> = BTreeSet::new();
+    for (rel, text) in build_files {
+        if !is_hip_build_file(rel) {
+            continue;
+        }
+        let text = String::from_utf8_lossy(text);
+        for (n, line) in text.lines().enumerate() {
+            if line.trim_start().starts_with('#') {
+                continue;
+            }
+            for (i, _) in line.match_indices("-D") {
+                if i > 0
+                    && !line.as_bytes()[i - 1].is_ascii_whitespace()
+                    && !matches!(line.as_bytes()[i - 1], b'"' | b'\'' | b'(' | b'=')
+                {
+                    continue;
+                }
+                let rest = &line[i + 2..];
+                let end = rest
+                    .find(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | ')' | '\\'))
+                    .unwrap_or(rest.len());
+                let def = &rest[..end];
+                let (name, value) = match def.split_once('=') {
+                    Some((n, v)) => (n, Some(v)),
+                    None => (def, None),
+                };
+                if name.is_empty()
+                    || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                    || super::cond::is_hip_macro(name)
+                    || hip.lookup(name).is_none()
+                {
+                    continue;
+                }
+                let known = match value {
+                    None => Known::Value(1),
+                    Some(v) => v.parse::<i64>().map_or(Known::Defined, Known::Value),
+                };
+                match out.get(name) {
+                    Some((k, _)) if *k != known => {
+                        conflicting.insert(name.to_string());
+                    }
+                    Some(_) => {}
+                    None => {
+                        out.insert(name.to_string(), (known, format!("{rel}:{}", n + 1)));
+                    }
+                }
+            }
+        }
+    }
+    for c in conflicting {
+        out.remove(&c);
+    }
+    out
 }

@@ -113,7 +113,7 @@ pub fn check_lexed(
     device_feature::check(&s, target.rocm, &mut out);
     device_feature::lds::check(&s, target, seen, &mut out);
     device_feature::half_atomics::check(&s, target, seen, &mut out);
-    let regions = hipside::regions_for(&s, target.rocm);
+    let (regions, pins) = hipside::regions_and_pins_for(&s, target.rocm, &seen.hip_build);
     let offsets: Vec<usize> = out
         .iter()
         .chain(translated.iter())
@@ -131,6 +131,7 @@ pub fn check_lexed(
     translated.retain_mut(|f| keep(f));
     arch_check::arms_without_code(&s, &regions, &mut out);
     compiled_out::check(&s, target, &mut out);
+    pass_pinned_conditions(&s, &pins, &mut out);
     widened_masks(translated, &mut out);
     declared_names(&s, translated);
     cg_reduce_calls(&s, target, translated);
@@ -141,6 +142,76 @@ pub fn check_lexed(
     let mut seen = std::collections::HashSet::new();
     out.retain(|f| seen.insert((f.rule.clone(), f.line)));
     out
+}
+
+/// A condition on a CUDA-side macro the file pins for its HIP build before it (`#define
+/// __CUDA_ARCH__ 800` under the project's HIP switch) is decided as the project chose: the
+/// findings on it that say "undefined under HIP-Clang" (HP401, HP301, HP304) are PASS, naming
+/// the definition. The branches it decides are in `regions` already.
+fn pass_pinned_conditions(s: &Src, pins: &[hipside::Pin], out: &mut [Finding]) {
+    if pins.is_empty() {
+        return;
+    }
+    let codes = [
+        arch_check::CUDA_ARCH_MACRO.code(),
+        version_check::CUDA_VERSION_MACRO.code(),
+        compiled_out::COMPILED_OUT_UNDER_HIP.code(),
+    ];
+    for f in out.iter_mut() {
+        if f.status == Status::Pass || !codes.contains(&f.rule.as_str()) {
+            continue;
+        }
+        let at = f.byte_range.0;
+        let Some(d) = s
+            .lexed
+            .directives
+            .iter()
+            .find(|d| d.start <= at && at <= d.end)
+        else {
+            continue;
+        };
+        let toks = crate::model::cond::condition_tokens(s, d);
+        // Every CUDA-side macro the condition tests is pinned before it; the latest pin names
+        // the note.
+        let hip = crate::model::macro_env::MacroEnv::hip();
+        let pinned = |t: &str| pins.iter().rev().find(|p| p.at <= d.start && p.name == t);
+        let mut cuda_side: Vec<&str> = toks
+            .iter()
+            .copied()
+            .filter(|t| !crate::model::cond::is_hip_macro(t) && hip.lookup(t).is_some())
+            .collect();
+        cuda_side.sort_unstable();
+        cuda_side.dedup();
+        if cuda_side.is_empty() || cuda_side.iter().any(|t| pinned(t).is_none()) {
+            continue;
+        }
+        let Some(pin) = cuda_side
+            .iter()
+            .filter_map(|t| pinned(t))
+            .max_by_key(|p| p.at)
+        else {
+            continue;
+        };
+        let place = match &pin.build {
+            Some(at) => format!("the project's HIP build file `{at}`"),
+            None => format!(
+                "the file on line {} (in code HIP compiles)",
+                s.ctx.lines.position(s.bytes(), pin.directive.start).line
+            ),
+        };
+        let how = match pin.known {
+            crate::model::macro_env::Known::Value(v) => format!("as {v}"),
+            crate::model::macro_env::Known::Defined => "as defined".to_string(),
+            crate::model::macro_env::Known::Undefined => "as undefined".to_string(),
+        };
+        f.status = Status::Pass;
+        f.message = format!(
+            "`#{}` tests `{}`, which {place} defines {how} for the HIP build: HIP takes the branch the project chose",
+            d.name,
+            cuda_side.join("`, `")
+        );
+        f.suggestion = None;
+    }
 }
 
 /// One fact, one finding: a 32-bit full mask the translator widened (HP006, PASS naming the
@@ -365,6 +436,31 @@ mod tests {
         assert!(hazard_lines(src)
             .iter()
             .any(|(l, r)| *l == 2 && r == "HP401"));
+    }
+
+    /// A file that pins `__CUDA_ARCH__` under its HIP switch: the `#if` after it is decided as
+    /// the project chose (HP401 PASS naming the definition), and the PTX of the branch HIP now
+    /// takes is open; twin: a condition also testing a macro the file does not pin stays open.
+    #[test]
+    fn conditions_on_macros_the_file_pins_for_hip_are_decided() {
+        let src = "#ifdef __HIP_PLATFORM_AMD__\n#define __CUDA_ARCH__ 800\n#endif\n#if __CUDA_ARCH__ >= 600\n__device__ int a;\n#endif\n#if CUDART_VERSION >= 11000 && __CUDA_ARCH__ >= 700\n__device__ int b;\n#endif\n";
+        let hp401 = on(src, "HP401", 4);
+        assert_eq!(hp401.len(), 1, "{hp401:?}");
+        assert_eq!(hp401[0].0, Status::Pass);
+        assert!(
+            hp401[0].2.contains("defines as 800") && hp401[0].2.contains("line 2"),
+            "{hp401:?}"
+        );
+        let open: Vec<_> = crate::model::syntax::test_support::hazard_findings(src)
+            .into_iter()
+            .filter(|f| f.line == 7 && f.status != Status::Pass)
+            .collect();
+        assert!(!open.is_empty(), "{open:?}");
+        // Without the pin the first test is open too.
+        let unpinned = src.replacen("#define __CUDA_ARCH__ 800\n", "\n", 1);
+        assert!(on(&unpinned, "HP401", 4)
+            .iter()
+            .all(|f| f.0 != Status::Pass));
     }
 
     /// (status, phase, message) of `rule`'s findings on `line` of `src`.

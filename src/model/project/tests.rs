@@ -90,3 +90,42 @@ fn a_constant_with_two_values_is_no_constant() {
     let same = p.visible_from("k.cu", &["a.h".to_string(), "c.h".to_string()]);
     assert_eq!(same.constants["WS"].0, 32);
 }
+
+/// A HIP build file's command-line definitions of CUDA-side macros are the HIP build's
+/// (kaldi's `makefiles/hip_64bit.mk`); twins: the same flags in a CUDA build file, project
+/// macros the table does not decide, HIP's own switches, comments and conflicting values.
+#[test]
+fn hip_build_files_define_cuda_side_macros_for_every_unit() {
+    use crate::model::macro_env::Known;
+    let hip_mk: &[u8] = b"CXXFLAGS += -D__IS_HIP_COMPILE__=1 \\\n  -DCUDA_VERSION=11000 -DMY_OPTION=3 \\\n  -D__CUDACC_VER_MAJOR__=11\n# -DCUDART_VERSION=9000\n";
+    let cuda_mk: &[u8] = b"CUDA_FLAGS += -DCUDART_VERSION=12000 -D__CUDA_ARCH__=800\n";
+    let other_hip: &[u8] = b"FLAGS = -DCUDA_VERSION=12000\n";
+    let got = super::hip_build_defines(&[
+        ("src/makefiles/hip_64bit.mk", hip_mk),
+        ("src/makefiles/cuda_64bit.mk", cuda_mk),
+    ]);
+    assert_eq!(
+        got.get("CUDA_VERSION"),
+        Some(&(
+            Known::Value(11000),
+            "src/makefiles/hip_64bit.mk:2".to_string()
+        ))
+    );
+    assert_eq!(
+        got.get("__CUDACC_VER_MAJOR__").map(|v| v.0),
+        Some(Known::Value(11))
+    );
+    for absent in [
+        "MY_OPTION",
+        "__IS_HIP_COMPILE__",
+        "CUDART_VERSION",
+        "__CUDA_ARCH__",
+    ] {
+        assert!(!got.contains_key(absent), "{absent}: {got:?}");
+    }
+    let conflict = super::hip_build_defines(&[
+        ("src/makefiles/hip_64bit.mk", hip_mk),
+        ("cmake/hip.cmake", other_hip),
+    ]);
+    assert!(!conflict.contains_key("CUDA_VERSION"), "{conflict:?}");
+}
