@@ -204,6 +204,70 @@ pub fn arms_without_code(s: &Src, regions: &[hipside::Region], out: &mut [Findin
     }
 }
 
+/// A test of the GPU generation (`#if __CUDA_ARCH__ >= 800`) that HIP-Clang finds false, whose
+/// chain gives HIP an arm with code (the fallback written for other GPUs): HIP compiles working
+/// code on every AMD GPU, so there is nothing to port (PASS). What the skipped arm loses is
+/// reported where it is: its inline assembly as a lost fast path (PERFORMANCE), its warp-size
+/// assumptions by their rules. Not such a test: a device-pass test (`#ifdef __CUDA_ARCH__`,
+/// see [`crate::translate::device_pass`]), a test HIP finds true (`__CUDA_ARCH__ < 600`:
+/// HIP compiles the arm written for old GPUs, which may clash with HIP's own definitions), and
+/// a branch that sets a macro (per-GPU tuning such as a blocks-per-SM count: AMD gets a value
+/// chosen for other GPUs).
+pub fn arms_with_code(s: &Src, regions: &[hipside::Region], out: &mut [Finding]) {
+    use hipside::{Alt, Dead, Side};
+    // A branch that sets a macro (`#define MAX_BLOCKS 2`) is per-GPU tuning: the value AMD
+    // gets was chosen for other GPUs, so it stays open.
+    let defines = |r: &std::ops::Range<usize>| {
+        s.lexed
+            .directives
+            .iter()
+            .any(|d| d.name == "define" && r.contains(&d.start))
+    };
+    let deciders: std::collections::BTreeSet<usize> = regions
+        .iter()
+        .filter(|r| {
+            r.side
+                == Side::Never(Dead::Arch {
+                    alternative: Alt::Code,
+                })
+                // The branch the test opens (not a later arm a taken test makes dead).
+                && r.range.start >= r.decider.end
+                && !s.bytes()[r.decider.end..r.range.start].contains(&b'\n')
+                && !defines(&r.range)
+        })
+        .map(|r| r.decider.start)
+        .collect();
+    if deciders.is_empty() {
+        return;
+    }
+    for f in out.iter_mut().filter(|f| {
+        f.rule == CUDA_ARCH_MACRO.code()
+            && f.status != Status::Pass
+            && deciders.contains(&f.byte_range.0)
+    }) {
+        let Some(d) = s
+            .lexed
+            .directives
+            .iter()
+            .find(|d| s.directive_range(d).start == f.byte_range.0)
+        else {
+            continue;
+        };
+        let toks = crate::model::cond::condition_tokens(s, d);
+        if !matches!(d.name.as_str(), "if" | "elif")
+            || !crate::translate::device_pass::compares_value(&toks)
+        {
+            continue;
+        }
+        let cond = hipside::directive_text(s, s.directive_range(d));
+        f.status = Status::Pass;
+        f.message = format!(
+            "`{cond}` picks code by NVIDIA GPU generation; HIP-Clang does not define `__CUDA_ARCH__`, so every AMD GPU compiles the chain's other arm, which holds code: nothing to port (an AMD-specific fast path is optional; inline assembly in the skipped arm is reported as a lost fast path)"
+        );
+        f.suggestion = None;
+    }
+}
+
 fn sm_strings(s: &Src, out: &mut Vec<Finding>) {
     for t in s.lexed.tokens.iter().filter(|t| t.kind == Tok::Str) {
         let text = String::from_utf8_lossy(t.text(s.bytes()));

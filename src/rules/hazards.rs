@@ -130,6 +130,7 @@ pub fn check_lexed(
     out.retain_mut(|f| keep(f));
     translated.retain_mut(|f| keep(f));
     arch_check::arms_without_code(&s, &regions, &mut out);
+    arch_check::arms_with_code(&s, &regions, &mut out);
     compiled_out::check(&s, target, &mut out);
     pass_pinned_conditions(&s, &pins, &mut out);
     widened_masks(translated, &mut out);
@@ -461,6 +462,34 @@ mod tests {
         assert!(on(&unpinned, "HP401", 4)
             .iter()
             .all(|f| f.0 != Status::Pass));
+    }
+
+    /// A GPU-generation test whose other arm holds working code: HIP compiles that code on
+    /// every AMD GPU, nothing to port (HP401 PASS); the PTX it skips is the lost fast path.
+    #[test]
+    fn a_generation_test_with_a_code_fallback_is_nothing_to_port() {
+        let src = "__device__ unsigned bfe(unsigned x, unsigned b, unsigned n) {\n#if __CUDA_ARCH__ >= 200\n  unsigned r;\n  asm(\"bfe.u32 %0, %1, %2, %3;\" : \"=r\"(r) : \"r\"(x), \"r\"(b), \"r\"(n));\n  return r;\n#else\n  return (x >> b) & ((1u << n) - 1);\n#endif\n}\n";
+        let f = on(src, "HP401", 2);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].0, Status::Pass, "{f:?}");
+        assert!(f[0].2.contains("holds code"), "{f:?}");
+    }
+
+    /// Twins: a test HIP finds true (HIP compiles the old-GPU arm), per-GPU tuning (a
+    /// `#define` in the branch), and a device-pass test stay open.
+    #[test]
+    fn true_tests_tuning_and_device_pass_tests_stay_open() {
+        let old = "#if __CUDA_ARCH__ < 600\n__device__ double add(double* a, double v) { return *a += v; }\n#else\n__device__ double add(double* a, double v) { return atomicAdd(a, v); }\n#endif\n";
+        assert!(on(old, "HP401", 1).iter().all(|f| f.0 != Status::Pass));
+        let tuning = "#if __CUDA_ARCH__ == 800 || __CUDA_ARCH__ >= 900\n#define MAX_BLOCKS 2\n#else\n#define MAX_BLOCKS 1\n#endif\n";
+        let f = on(tuning, "HP401", 1);
+        assert!(
+            !f.is_empty() && f.iter().all(|f| f.0 != Status::Pass),
+            "{f:?}"
+        );
+        let pass = "__host__ __device__ int where() {\n#if defined(__CUDA_ARCH__)\n  return 1;\n#else\n  return 0;\n#endif\n}\n";
+        let f = on(pass, "HP401", 2);
+        assert!(f.iter().all(|f| !f.2.contains("holds code")), "{f:?}");
     }
 
     /// (status, phase, message) of `rule`'s findings on `line` of `src`.

@@ -102,7 +102,7 @@ pub fn blocked_by_error(src: &[u8], lexed: &Lexed, k: usize) -> Option<usize> {
 }
 
 /// Whether condition tokens use `__CUDA_ARCH__` other than as the operand of `defined`.
-fn compares_value(toks: &[&str]) -> bool {
+pub fn compares_value(toks: &[&str]) -> bool {
     toks.iter().enumerate().any(|(i, t)| {
         *t == "__CUDA_ARCH__"
             && !matches!(
