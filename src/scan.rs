@@ -196,6 +196,17 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     // CMake arms under the project's twin switches (`if(${FOO_NVIDIA_BACKEND})` where the project
     // also declares `FOO_AMD_BACKEND`), in the file that declares them and every one below it.
     pass_twin_switch_arms(&mut findings, &texts);
+    // FindCUDA's flag variables never reach a HIP build that compiles through FindHIP or CMake's
+    // HIP language.
+    let cmake_texts: Vec<(&str, &[u8])> = texts
+        .iter()
+        .filter(|(rel, _)| {
+            let name = rel.rsplit('/').next().unwrap_or(rel);
+            name == "CMakeLists.txt" || name.ends_with(".cmake")
+        })
+        .map(|(rel, b)| (rel.as_str(), b.as_slice()))
+        .collect();
+    crate::inventory::cmake::pass_flags_hip_never_reads(&mut findings, &cmake_texts);
     headers_only_included_by(&mut only, &includes);
     // What those arms leave out: extension modules nothing the ROCm build reaches builds.
     let py_files = || -> Vec<(String, Vec<u8>)> {
@@ -549,6 +560,17 @@ mod tests {
             .into_iter()
             .collect();
             pass_twin_switch_arms(&mut findings, &texts);
+            // FindCUDA's flag variables never reach a HIP build that compiles through FindHIP or CMake's
+            // HIP language.
+            let cmake_texts: Vec<(&str, &[u8])> = texts
+                .iter()
+                .filter(|(rel, _)| {
+                    let name = rel.rsplit('/').next().unwrap_or(rel);
+                    name == "CMakeLists.txt" || name.ends_with(".cmake")
+                })
+                .map(|(rel, b)| (rel.as_str(), b.as_slice()))
+                .collect();
+            crate::inventory::cmake::pass_flags_hip_never_reads(&mut findings, &cmake_texts);
             findings
         };
         let f = run("CMakeLists.txt");

@@ -13,7 +13,9 @@
 //! - a sub-package of the project with its own build but no licence of its own, or with a copy
 //!   of the root's licence (the project packaging itself: `python/LICENSE` beside
 //!   `python/setup.py`);
-//! - a folder with a licence whose build is the parent's (no build root of its own);
+//! - a folder with a licence whose build is the parent's (no build root of its own), except
+//!   directly under a `contrib/` or `deps/` folder, where a licence of its own marks another
+//!   project's code;
 //! - a folder inside a vendor folder: that is the vendored decision's.
 //!
 //! The outermost nested project holds everything below it, its own vendored copies included.
@@ -90,7 +92,20 @@ pub fn roots(rels: &[&str], read: &dyn Fn(&str) -> Option<Vec<u8>>) -> Vec<Strin
         .collect();
     let mut out: Vec<String> = Vec::new();
     for (dir, (licences, build, _)) in &dirs {
-        if dir.is_empty() || licences.is_empty() || !build {
+        // Under a `contrib/` or `deps/` folder a licence of its own is enough: such folders
+        // hold other projects' code built by the parent (warp-ctc's
+        // `include/contrib/moderngpu/`, its LICENSE and headers only).
+        let parent = dir.rsplit_once('/').map_or("", |(p, _)| p);
+        let beside_deps = matches!(
+            parent
+                .rsplit('/')
+                .next()
+                .unwrap_or(parent)
+                .to_ascii_lowercase()
+                .as_str(),
+            "contrib" | "deps"
+        );
+        if dir.is_empty() || licences.is_empty() || !(*build || beside_deps) {
             continue;
         }
         if dir.split('/').any(crate::rules::vendored::is_vendor_dir) {
@@ -195,6 +210,27 @@ mod tests {
         ]);
         // The outermost copy only; a CMake project counts.
         assert_eq!(r, ["examples/hyena/flash-attention", "tools/cm"]);
+    }
+
+    /// Under `contrib/` or `deps/`, a licence of its own is enough (headers built by the
+    /// parent, warp-ctc's `include/contrib/moderngpu/`); twins: elsewhere a licence without a
+    /// build root is not, nor a `contrib/` folder with the root's licence or none.
+    #[test]
+    fn a_licensed_folder_under_contrib_or_deps_is_a_copy() {
+        let r = tree(&[
+            ("LICENSE", APACHE),
+            ("CMakeLists.txt", "project(x)"),
+            ("include/contrib/moderngpu/LICENSE", BSD),
+            ("include/contrib/moderngpu/include/device/ctascan.cuh", ""),
+            ("deps/zlib/LICENSE", BSD),
+            ("deps/zlib/adler32.c", ""),
+            ("kernels/LICENSE", BSD),
+            ("kernels/k.cu", ""),
+            ("contrib/ours/LICENSE", APACHE),
+            ("contrib/ours/a.cu", ""),
+            ("contrib/plain/a.cu", ""),
+        ]);
+        assert_eq!(r, ["deps/zlib", "include/contrib/moderngpu"]);
     }
 
     #[test]

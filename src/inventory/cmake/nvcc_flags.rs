@@ -1,0 +1,166 @@
+//! Flags only FindCUDA reads. `CUDA_NVCC_FLAGS` is FindCUDA's variable: `cuda_add_library`,
+//! `cuda_add_executable` and `cuda_compile*` pass it to nvcc, and nothing else reads it (CMake's
+//! CUDA language reads `CMAKE_CUDA_FLAGS`; FindHIP's `hip_add_library`/`hip_add_executable`
+//! read `HIP_HIPCC_FLAGS`, `HIP_CLANG_FLAGS` and `HIP_NVCC_FLAGS`; CMake's HIP language reads
+//! `CMAKE_HIP_FLAGS`). Sources: CMake's FindCUDA documentation
+//! (<https://cmake.org/cmake/help/latest/module/FindCUDA.html>, "CUDA_NVCC_FLAGS") and
+//! FindHIP.cmake (<https://github.com/ROCm/hip/blob/develop/cmake/FindHIP.cmake>,
+//! `HIP_HIPCC_FLAGS`, `HIP_CLANG_FLAGS`, `HIP_NVCC_FLAGS`).
+//!
+//! So in a project whose HIP build compiles through FindHIP or CMake's HIP language, a line that
+//! sets `CUDA_NVCC_FLAGS` (its nvcc flags, its `-gencode` lists) never reaches the ROCm build:
+//! its findings are PASS naming the HIP build's target. Not so where the project copies the
+//! variable into a HIP one (`set(HIP_HIPCC_FLAGS ${CUDA_NVCC_FLAGS})`), or has no HIP build of
+//! its own (then the flags are the port's work).
+
+use crate::finding::Finding;
+use crate::gate::Status;
+
+/// FindCUDA's flag variables.
+const FINDCUDA_VARS: [&str; 3] = [
+    "CUDA_NVCC_FLAGS",
+    "CUDA_NVCC_FLAGS_RELEASE",
+    "CUDA_NVCC_FLAGS_DEBUG",
+];
+
+/// `path:line` of the project's first HIP target (FindHIP's `hip_add_library` /
+/// `hip_add_executable`, or `enable_language(HIP)` / `LANGUAGES … HIP`), unless a HIP variable
+/// is set from FindCUDA's flags somewhere.
+fn hip_build(cmake: &[(&str, &[u8])]) -> Option<String> {
+    let mut first = None;
+    for (rel, text) in cmake {
+        let text = String::from_utf8_lossy(text);
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split('#').next().unwrap_or("");
+            let lower = code.to_ascii_lowercase();
+            if FINDCUDA_VARS
+                .iter()
+                .any(|v| code.contains(&format!("${{{v}}}")))
+                && code.contains("HIP")
+            {
+                return None;
+            }
+            let hip_target = ["hip_add_library", "hip_add_executable"]
+                .iter()
+                .any(|c| lower.trim_start().starts_with(c))
+                || (lower.contains("enable_language") && code.contains("HIP"))
+                || (lower.trim_start().starts_with("project") && code.contains(" HIP"));
+            if hip_target && first.is_none() {
+                first = Some(format!("{rel}:{}", n + 1));
+            }
+        }
+    }
+    first
+}
+
+/// Whether a CMake line sets one of FindCUDA's flag variables (`set(CUDA_NVCC_FLAGS …)`,
+/// `list(APPEND CUDA_NVCC_FLAGS …)`, `string(APPEND CUDA_NVCC_FLAGS …)`).
+fn sets_findcuda_flags(line: &str) -> bool {
+    let code = line.split('#').next().unwrap_or("").trim_start();
+    let lower = code.to_ascii_lowercase();
+    let Some(open) = code.find('(') else {
+        return false;
+    };
+    let cmd = lower[..open].trim();
+    let args: Vec<&str> = code[open + 1..]
+        .split(|c: char| c.is_whitespace() || c == ')')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let var = match cmd {
+        "set" => args.first(),
+        "list" | "string" => args.get(1),
+        _ => None,
+    };
+    var.is_some_and(|v| FINDCUDA_VARS.contains(v))
+}
+
+/// Findings on lines that set FindCUDA's flags become PASS where the project's HIP build
+/// compiles through FindHIP or CMake's HIP language. `cmake` holds the project's CMake files.
+pub fn pass_flags_hip_never_reads(findings: &mut [Finding], cmake: &[(&str, &[u8])]) {
+    let Some(at) = hip_build(cmake) else {
+        return;
+    };
+    for f in findings.iter_mut() {
+        if f.status == Status::Pass {
+            continue;
+        }
+        let Some((_, text)) = cmake.iter().find(|(rel, _)| *rel == f.path) else {
+            continue;
+        };
+        let text = String::from_utf8_lossy(text);
+        let Some(line) = text.lines().nth((f.line as usize).saturating_sub(1)) else {
+            continue;
+        };
+        if !sets_findcuda_flags(line) {
+            continue;
+        }
+        f.status = Status::Pass;
+        f.message.push_str(&format!(
+            " (only FindCUDA's cuda_add_*/cuda_compile read CUDA_NVCC_FLAGS; this project's HIP build compiles through its HIP target at `{at}`, which does not: the ROCm build never sees these flags)"
+        ));
+        f.suggestion = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finding(path: &str, line: u32, rule: &str) -> Finding {
+        let mut f = crate::decisions::test_support::f(rule, path, line);
+        f.status = Status::Remediation;
+        f
+    }
+
+    const FLAGS: &str = "set(CUDA_NVCC_FLAGS \"${CUDA_NVCC_FLAGS} -gencode arch=compute_80,code=sm_80\")\nlist(APPEND CUDA_NVCC_FLAGS -O2)\nset(CMAKE_CUDA_FLAGS \"-O3\")\n";
+
+    /// A project with a FindHIP target: FindCUDA's flag lines are PASS; `CMAKE_CUDA_FLAGS`
+    /// (CMake's CUDA language) stays.
+    #[test]
+    fn findcuda_flags_never_reach_a_findhip_build() {
+        let hip = "if(WITH_ROCM)\n  hip_add_library(k k.cu)\nelse()\n  cuda_add_library(k k.cu)\nendif()\n";
+        let cmake: Vec<(&str, &[u8])> = vec![
+            ("CMakeLists.txt", FLAGS.as_bytes()),
+            ("src/CMakeLists.txt", hip.as_bytes()),
+        ];
+        let mut fs = vec![
+            finding("CMakeLists.txt", 1, "HP844"),
+            finding("CMakeLists.txt", 1, "HP843"),
+            finding("CMakeLists.txt", 2, "HP844"),
+            finding("CMakeLists.txt", 3, "HP844"),
+        ];
+        pass_flags_hip_never_reads(&mut fs, &cmake);
+        let st: Vec<Status> = fs.iter().map(|f| f.status).collect();
+        assert_eq!(
+            st,
+            [
+                Status::Pass,
+                Status::Pass,
+                Status::Pass,
+                Status::Remediation
+            ]
+        );
+        assert!(
+            fs[0].message.contains("`src/CMakeLists.txt:2`"),
+            "{}",
+            fs[0].message
+        );
+    }
+
+    /// Twins: no HIP build of its own (the flags are the port's work), and a HIP variable set
+    /// from FindCUDA's flags (they do reach the HIP build).
+    #[test]
+    fn flags_stay_without_a_hip_build_or_when_copied_into_one() {
+        let cuda_only = "cuda_add_library(k k.cu)\n";
+        let copied = "hip_add_library(k k.cu)\nset(HIP_HIPCC_FLAGS ${CUDA_NVCC_FLAGS})\n";
+        for other in [cuda_only, copied] {
+            let cmake: Vec<(&str, &[u8])> = vec![
+                ("CMakeLists.txt", FLAGS.as_bytes()),
+                ("src/CMakeLists.txt", other.as_bytes()),
+            ];
+            let mut fs = vec![finding("CMakeLists.txt", 1, "HP844")];
+            pass_flags_hip_never_reads(&mut fs, &cmake);
+            assert_eq!(fs[0].status, Status::Remediation, "{other}");
+        }
+    }
+}
