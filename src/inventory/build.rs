@@ -136,6 +136,27 @@ pub fn rocm_library(cuda: &str) -> Option<&'static str> {
     })
 }
 
+/// The ROCm library for one of FindCUDA's library variables (`${CUDA_curand_LIBRARY}`,
+/// `${CUDA_CUFFT_LIBRARIES}`, `${CUDA_CUBLAS_LIBRARIES}`; `${CUDA_LIBRARIES}` is the runtime),
+/// as FindCUDA names them (<https://cmake.org/cmake/help/latest/module/FindCUDA.html>,
+/// "CUDA_<lib>_LIBRARY"). Case does not matter: FindCUDA spells some upper-case.
+pub fn findcuda_library_var(word: &str) -> Option<&'static str> {
+    let inner = word.strip_prefix("${CUDA_")?.strip_suffix('}')?;
+    let lib = inner
+        .strip_suffix("_LIBRARY")
+        .or_else(|| inner.strip_suffix("_LIBRARIES"));
+    let Some(lib) = lib else {
+        return (inner == "LIBRARIES").then_some("amdhip64");
+    };
+    let lower = lib.to_ascii_lowercase();
+    let canonical = match lower.as_str() {
+        "cublaslt" => "cublasLt",
+        "nvtoolsext" => "nvToolsExt",
+        other => other,
+    };
+    rocm_library(canonical)
+}
+
 /// The ROCm CMake target for a `CUDA::<name>` target.
 pub fn rocm_target(cuda: &str) -> &'static str {
     match cuda.trim_end_matches("_static") {

@@ -207,7 +207,7 @@ fn command(out: &mut Out, cmd: &str, name_range: std::ops::Range<usize>, args: &
                 Some("CMAKE_HIP_FLAGS with clang/hipcc flags".into()),
             );
         } else if cmd == "target_link_libraries" && i > 0 {
-            if let Some(r) = build::rocm_library(t) {
+            if let Some(r) = build::rocm_library(t).or_else(|| build::findcuda_library_var(t)) {
                 out.push(
                     &build::CUDA_LIBRARY_LINK,
                     w.range.clone(),
@@ -430,5 +430,22 @@ mod tests {
                 ("HP851".into(), 8),
             ]
         );
+    }
+
+    /// FindCUDA's library variables are links to CUDA libraries (gpuRIR's
+    /// `${CUDA_curand_LIBRARY}`, `${CUDA_CUFFT_LIBRARIES}`); twins: the project's own
+    /// variables and targets are not.
+    #[test]
+    fn findcuda_library_variables_are_cuda_links() {
+        let src = "target_link_libraries(m PRIVATE ${CUDA_curand_LIBRARY})\ntarget_link_libraries(m PRIVATE ${CUDA_CUFFT_LIBRARIES} ${CUDA_LIBRARIES})\ntarget_link_libraries(m PRIVATE ${MY_LIBRARY} ${CUDA_SAMPLES_DIR} gpuRIRcu)\n";
+        let f = scan_bytes("CMakeLists.txt", FileKind::CMake, src.as_bytes());
+        let links: Vec<(u32, String)> = f
+            .iter()
+            .filter(|f| f.rule == "HP851")
+            .map(|f| (f.line, f.message.clone()))
+            .collect();
+        assert_eq!(links.len(), 3, "{links:?}");
+        assert!(links.iter().all(|(l, _)| *l <= 2), "{links:?}");
+        assert!(links[0].1.contains("CUDA_curand_LIBRARY"), "{links:?}");
     }
 }

@@ -206,6 +206,9 @@ fn check<'a>(s: &Src<'a>, seen: &'a crate::model::project::Visible, out: &mut Ve
     for (name, value, range) in &macros {
         constant(s, name, value, range.clone(), &mask_args, out);
     }
+    for (name, value, range) in constant_functions(s) {
+        constant(s, name, value, range, &mask_args, out);
+    }
     tokens(s, out);
     let Some(tree) = s.tree else { return };
     let root = tree.root_node();
@@ -369,6 +372,59 @@ fn constants_of_a_file_without_warp_work(s: &Src, root: Node, out: &mut [Finding
         f.message.push_str(", but nothing in this file works at the warp level (no lane exchange, vote, lane mask or `warpSize`): the constant only splits threads into groups over data, the same on 64-lane wavefronts (nothing to change)");
         f.suggestion = None;
     }
+}
+
+/// Functions that are constants: no parameters and a body that only returns a literal
+/// (`constexpr int WarpThreads() { return 32; }`, `__device__ unsigned FullMask() { return
+/// 0xffffffffu; }`): name, the literal, and the definition's range.
+fn constant_functions<'a>(s: &Src<'a>) -> Vec<(&'a str, &'a str, std::ops::Range<usize>)> {
+    let mut out = Vec::new();
+    let next = |i: usize| s.lexed.next_code(i);
+    for (i, name) in s.idents() {
+        if s.lexed.tokens[i].in_directive() {
+            continue;
+        }
+        // name ( ) [const|noexcept]* { return LIT ; }
+        let Some(open) = next(i).filter(|&j| s.tok(j) == "(") else {
+            continue;
+        };
+        let Some(mut j) = next(open).filter(|&j| s.tok(j) == ")") else {
+            continue;
+        };
+        // A declaration: a type word before the name (not a call `f()`).
+        let typed = s.lexed.prev_code(i).is_some_and(|p| {
+            s.lexed.tokens[p].kind == crate::lex::Tok::Ident
+                && !matches!(s.tok(p), "return" | "case" | "else" | "new" | "delete")
+        });
+        if !typed {
+            continue;
+        }
+        j = match next(j) {
+            Some(k) => k,
+            None => continue,
+        };
+        while matches!(s.tok(j), "const" | "noexcept") {
+            j = match next(j) {
+                Some(k) => k,
+                None => break,
+            };
+        }
+        let toks: Vec<usize> = std::iter::successors(Some(j), |&k| next(k))
+            .take(5)
+            .collect();
+        if let [b, r, lit, semi, e] = toks[..] {
+            if s.tok(b) == "{"
+                && s.tok(r) == "return"
+                && s.lexed.tokens[lit].kind == crate::lex::Tok::Number
+                && s.tok(semi) == ";"
+                && s.tok(e) == "}"
+            {
+                let start = s.lexed.tokens[i].start as usize;
+                out.push((name, s.tok(lit), start..s.lexed.tokens[e].end as usize));
+            }
+        }
+    }
+    out
 }
 
 /// A constant the code declares, with its value: `x = v` declarators, `static constexpr`

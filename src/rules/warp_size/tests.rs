@@ -642,3 +642,26 @@ fn a_warp_size_constant_used_only_by_logical_warps_settles() {
     let unused = "constexpr int kWarpSize = 32;\n__device__ float f(float v) {\n  return __shfl_xor_sync(0xffffffff, v, 16);\n}\n";
     assert_eq!(fires_open(unused, "HP101"), [1]);
 }
+
+/// Functions that only return a warp constant are that constant (xgboost's
+/// `constexpr std::int32_t WarpThreads() { return 32; }` and its `WarpFullMask()`).
+#[test]
+fn functions_returning_a_warp_constant_are_constants() {
+    let src = "namespace dh {\nconstexpr std::int32_t WarpThreads() { return 32; }\n\nconstexpr std::uint32_t WarpFullMask() { return 0xffffffffu; }\n__device__ inline int LaneLog() noexcept { return 5; }\n}\n";
+    // The log2 of a 32-lane warp under a lane name is one too.
+    assert_eq!(fires(src, "HP101"), [2, 5]);
+    assert_eq!(fires(src, "HP103"), [4]);
+    // Twins: a call is not a definition, other names and values, a function with parameters
+    // or more than a return, and a warp count are not warp constants.
+    let twin = "int a() { return WarpThreads(); }\nconstexpr int BlockThreads() { return 32; }\nconstexpr int WarpSizeOf(int x) { return 32; }\nconstexpr int WarpSize2() { int v = 32; return v; }\nconstexpr int WarpSize3() { return 64; }\nconstexpr unsigned TagMask() { return 0xffffffffu; }\n";
+    assert!(
+        fires(twin, "HP101").is_empty(),
+        "{:?}",
+        fires(twin, "HP101")
+    );
+    assert!(
+        fires(twin, "HP103").is_empty(),
+        "{:?}",
+        fires(twin, "HP103")
+    );
+}
