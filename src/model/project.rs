@@ -363,8 +363,33 @@ fn join_tokens(bytes: &[u8], lexed: &crate::lex::Lexed, toks: &[usize]) -> Strin
 }
 
 /// `const`/`constexpr` … NAME `=` integer `;` (or `,`) with NAME at `code[k]`.
+/// Also a function that only returns an integer: NAME `( ) [const|noexcept] { return` integer
+/// `; }` after a type word (`constexpr int WarpThreads() { return 32; }`).
 fn constant(bytes: &[u8], lexed: &crate::lex::Lexed, code: &[usize], k: usize) -> Option<Constant> {
     let text = |n: usize| code.get(n).map(|&i| lexed.tokens[i].text(bytes));
+    if text(k + 1)? == b"(" && text(k + 2)? == b")" {
+        let typed = k
+            .checked_sub(1)
+            .is_some_and(|p| lexed.tokens[code[p]].kind == crate::lex::Tok::Ident);
+        let mut n = k + 3;
+        while matches!(text(n)?, b"const" | b"noexcept") {
+            n += 1;
+        }
+        if !typed
+            || text(n)? != b"{"
+            || text(n + 1)? != b"return"
+            || text(n + 3)? != b";"
+            || text(n + 4)? != b"}"
+        {
+            return None;
+        }
+        let value = crate::model::syntax::int_value(std::str::from_utf8(text(n + 2)?).ok()?)?;
+        return Some(Constant {
+            name: String::from_utf8_lossy(text(k)?).into_owned(),
+            line: 0,
+            value,
+        });
+    }
     if text(k + 1)? != b"=" || !matches!(text(k + 3)?, b";" | b",") {
         return None;
     }

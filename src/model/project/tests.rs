@@ -129,3 +129,24 @@ fn hip_build_files_define_cuda_side_macros_for_every_unit() {
     ]);
     assert!(!conflict.contains_key("CUDA_VERSION"), "{conflict:?}");
 }
+
+/// A function that only returns an integer is a constant of the header (xgboost's
+/// `dh::WarpThreads()`); twins: a call, a function with parameters or another body.
+#[test]
+fn functions_returning_an_integer_are_header_constants() {
+    let h = "namespace dh {\nconstexpr std::int32_t WarpThreads() { return 32; }\nconstexpr unsigned FullMask() noexcept { return 0xffffffffu; }\nint Other(int x) { return 32; }\nint Call() { return WarpThreads(); }\n}\n";
+    let lexed = crate::lex::lex(h.as_bytes());
+    let f = super::facts("dh.cuh", h.as_bytes(), &lexed);
+    let got: Vec<(String, u64)> = f
+        .constants
+        .iter()
+        .map(|c| (c.name.clone(), c.value))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("FullMask".to_string(), 0xffff_ffff),
+            ("WarpThreads".to_string(), 32)
+        ]
+    );
+}

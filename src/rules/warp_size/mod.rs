@@ -123,6 +123,15 @@ rule!(WARPSIZE_COMPILE_TIME, "HP108", WarpSize, Remediation, Build,
     refs: [REF_WAVE, REF_PORTING],
 );
 
+rule!(CUB_WARP_DEFAULT_WIDTH, "HP110", WarpSize, Unknown, Correctness,
+    summary: "A CUB warp primitive at its default width (`cub::WarpReduce<T>`, `cub::WarpScan<T>`) in a file whose warps are 32 lanes (warp-size constants, lane arithmetic on 32, 32-thread blocks of warp-level kernels).",
+    why: "CUB's default logical warp is the hardware warp: 32 lanes on NVIDIA. hipCUB's is the wavefront: 64 lanes on CDNA (`HIPCUB_DEVICE_WARP_THREADS`). Where the code computes warp ids and per-warp storage for 32-lane warps, or launches 32-thread blocks, a 64-lane logical warp reduces across two of the code's warps or over lanes that do not exist.",
+    bad: "using WarpReduce = cub::WarpReduce<float>;\nint warp_id = threadIdx.x / 32;",
+    good: "using WarpReduce = cub::WarpReduce<float, 32>;   // or warps sized by the wavefront",
+    fix: "Pass the logical warp width the code assumes as the second template argument, or move the kernel's warp arithmetic to the wavefront size.",
+    refs: [REF_WAVE, REF_PORTING],
+);
+
 pub const RULES: &[&RuleInfo] = &[
     &WARP_SIZE_CONSTANT,
     &LANE_WARP_ARITHMETIC,
@@ -133,6 +142,7 @@ pub const RULES: &[&RuleInfo] = &[
     &TILED_PARTITION_32,
     &WARPSIZE_COMPILE_TIME,
     &logical::LOGICAL_WARP_REWRITE,
+    &CUB_WARP_DEFAULT_WIDTH,
 ];
 
 fn warp_const_name(name: &str) -> bool {
@@ -313,6 +323,97 @@ fn check<'a>(s: &Src<'a>, seen: &'a crate::model::project::Visible, out: &mut Ve
     // 32-lane reductions and 32-bit ballots that `port` rewrites safely for 32-lane logical
     // warps: PASS naming the rewrite (the model the translator asks too).
     logical::settle(s, seen, out);
+    cub_default_width(s, seen, out);
+}
+
+/// CUB's warp primitives at their default width (`cub::WarpReduce<float>`) in a file whose
+/// warps are 32 lanes (an open HP101/HP102/HP104/HP105/HP107 here, or a use of an included
+/// header's warp-size constant worth 32): one HP110 per use.
+fn cub_default_width(s: &Src, seen: &crate::model::project::Visible, out: &mut Vec<Finding>) {
+    // A use of an included header's warp-size constant (`dh::WarpThreads()` = 32) counts too.
+    let header_constant = s
+        .idents()
+        .find(|(_, name)| {
+            warp_const_name(name) && seen.constants.get(*name).is_some_and(|(v, _)| *v == 32)
+        })
+        .map(|(i, _)| {
+            s.ctx
+                .lines
+                .position(s.bytes(), s.lexed.tokens[i].start as usize)
+                .line
+        });
+    let Some(evidence) = out
+        .iter()
+        .filter(|f| {
+            matches!(
+                f.rule.as_str(),
+                "HP101" | "HP102" | "HP104" | "HP105" | "HP107"
+            )
+        })
+        .filter(|f| f.status != Status::Pass)
+        .map(|f| f.line)
+        .chain(header_constant)
+        .min()
+    else {
+        return;
+    };
+    let mut found = Vec::new();
+    for (i, name) in s.idents() {
+        if !matches!(name, "WarpReduce" | "WarpScan") {
+            continue;
+        }
+        // `cub::` or `hipcub::` before it.
+        let qualified = s.lexed.prev_code(i).is_some_and(|c| s.tok(c) == "::")
+            && s.lexed
+                .prev_code(i)
+                .and_then(|c| s.lexed.prev_code(c))
+                .is_some_and(|n| matches!(s.tok(n), "cub" | "hipcub"));
+        let Some(open) = s.lexed.next_code(i).filter(|&j| s.tok(j) == "<") else {
+            continue;
+        };
+        if !qualified {
+            continue;
+        }
+        // One template argument: no comma at depth 1 before the closing `>`.
+        let (mut depth, mut commas, mut j, mut closed) = (1i32, 0, open, false);
+        for _ in 0..64 {
+            let Some(k) = s.lexed.next_code(j) else { break };
+            j = k;
+            match s.tok(k) {
+                "<" | "(" | "[" => depth += 1,
+                ")" | "]" => depth -= 1,
+                ">" => depth -= 1,
+                ">>" => depth -= 2,
+                "," if depth == 1 => commas += 1,
+                ";" | "{" => break,
+                _ => {}
+            }
+            if depth <= 0 {
+                closed = true;
+                break;
+            }
+        }
+        if !closed || commas > 0 {
+            continue;
+        }
+        let start = s.lexed.tokens[i].start as usize;
+        let end = s.lexed.tokens[j].end as usize;
+        found.push((start..end, s.ctx.src[start..end].to_vec()));
+    }
+    for (range, text) in found {
+        let text = String::from_utf8_lossy(&text);
+        out.push(s.ctx.finding(
+            &CUB_WARP_DEFAULT_WIDTH,
+            range,
+            format!(
+                "`{text}` takes hipCUB's default logical warp, the whole wavefront (64 lanes on CDNA), while this file's warps are 32 lanes (line {evidence})"
+            ),
+            Some(format!(
+                "give the width explicitly (`{}, 32>`) where the code's warps are 32 lanes, or size the warps by the wavefront",
+                text.trim_end_matches('>')
+            )),
+        ));
+    }
 }
 
 /// HP101 constants of a file in which nothing works at the warp level: no lane exchange, vote,

@@ -103,3 +103,21 @@ fn header_constants_take_part_in_lane_arithmetic_unless_the_file_defines_the_nam
     )
     .is_empty());
 }
+
+/// A header's function constant (`dh::WarpThreads()` = 32, `model::project`) is evidence of
+/// 32-lane warps for HP110 in the files that use it; twin: without the header's facts, none.
+#[test]
+fn a_header_warp_constant_makes_cub_default_width_a_finding() {
+    let src = "__global__ void k(float* p) {\n  using WR = cub::WarpReduce<float>;\n  __shared__ typename WR::TempStorage t[8];\n  int w = threadIdx.x / dh::WarpThreads();\n  p[0] = WR(t[w]).Sum(p[threadIdx.x]);\n}\n";
+    let mut seen = Visible::default();
+    seen.constants.insert(
+        "WarpThreads".into(),
+        (32, "src/common/device_helpers.cuh:796".into()),
+    );
+    let fs = run(src, "6.2", &seen);
+    assert_eq!(lines(&fs, "HP110", Status::Unknown), [2]);
+    let m = &fs.iter().find(|f| f.rule == "HP110").unwrap().message;
+    assert!(m.contains("(line 4)"), "{m}");
+    let fs = run(src, "6.2", &Visible::default());
+    assert!(lines(&fs, "HP110", Status::Unknown).is_empty());
+}

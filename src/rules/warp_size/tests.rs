@@ -665,3 +665,19 @@ fn functions_returning_a_warp_constant_are_constants() {
         fires(twin, "HP103")
     );
 }
+
+/// CUB's warp primitives at their default width in a file of 32-lane warps (HP110, UNKNOWN);
+/// twins: an explicit width, a file with no 32-lane assumption, an unqualified project type.
+#[test]
+fn cub_warp_primitives_at_default_width_in_32_lane_files() {
+    let src = "#define WARP_SIZE 32\n__global__ void k(float* p) {\n  using WR = cub::WarpReduce<float>;\n  __shared__ typename WR::TempStorage t[4];\n  int w = threadIdx.x / WARP_SIZE;\n  p[0] = WR(t[w]).Sum(p[threadIdx.x]);\n  typedef cub::WarpScan<int, 32> WS;\n  typedef hipcub::WarpScan<cub::KeyValuePair<int, float>> WKV;\n}\n";
+    assert_eq!(fires(src, "HP110"), [3, 8]);
+    let wave = "__global__ void k(float* p) {\n  using WR = cub::WarpReduce<float>;\n  __shared__ typename WR::TempStorage t[16];\n  int w = threadIdx.x / warpSize;\n  p[0] = WR(t[w]).Sum(p[threadIdx.x]);\n}\n";
+    assert!(
+        fires(wave, "HP110").is_empty(),
+        "{:?}",
+        fires(wave, "HP110")
+    );
+    let own = "#define WARP_SIZE 32\nusing WR = mylib::WarpReduce<float>;\nWarpReduce<float> r;\n";
+    assert!(fires(own, "HP110").is_empty(), "{:?}", fires(own, "HP110"));
+}
