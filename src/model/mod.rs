@@ -15,6 +15,7 @@
 //! Built once per run by a token-only pre-pass over the project's headers (see
 //! [`project::Project::of_inputs`]), shared read-only by the parallel per-file pipeline.
 
+pub mod backend_arms;
 pub mod cond;
 pub mod cuda_side;
 pub mod folders;

@@ -129,6 +129,7 @@ pub fn check_lexed(
     };
     out.retain_mut(|f| keep(f));
     translated.retain_mut(|f| keep(f));
+    pass_cuda_backend_arms(&s, &mut out, translated);
     arch_check::arms_without_code(&s, &regions, &mut out);
     arch_check::arms_with_code(&s, &regions, &mut out);
     compiled_out::check(&s, target, &mut out);
@@ -143,6 +144,28 @@ pub fn check_lexed(
     let mut seen = std::collections::HashSet::new();
     out.retain(|f| seen.insert((f.rule.clone(), f.line)));
     out
+}
+
+/// Findings in code the file runs only on its CUDA backend, beside a HIP backend it keeps
+/// ([`crate::model::backend_arms`]): PASS, naming the twin that runs on ROCm.
+fn pass_cuda_backend_arms(s: &Src, out: &mut [Finding], translated: &mut [Finding]) {
+    let arms = crate::model::backend_arms::cuda_arms(s.bytes(), s.lexed);
+    if arms.is_empty() {
+        return;
+    }
+    for f in out.iter_mut().chain(translated.iter_mut()) {
+        if f.status == Status::Pass {
+            continue;
+        }
+        if let Some(a) = crate::model::backend_arms::arm_at(&arms, f.byte_range.0) {
+            f.status = Status::Pass;
+            f.message.push_str(&format!(
+                " (in the file's CUDA backend: `{}` runs only there; its HIP twin `{}` (line {}) is what runs on ROCm)",
+                a.name, a.twin, a.twin_line
+            ));
+            f.suggestion = None;
+        }
+    }
 }
 
 /// A condition on a CUDA-side macro the file pins for its HIP build before it (`#define
