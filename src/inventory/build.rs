@@ -139,7 +139,7 @@ pub fn rocm_library(cuda: &str) -> Option<&'static str> {
 /// The ROCm library for one of FindCUDA's library variables (`${CUDA_curand_LIBRARY}`,
 /// `${CUDA_CUFFT_LIBRARIES}`, `${CUDA_CUBLAS_LIBRARIES}`; `${CUDA_LIBRARIES}` is the runtime),
 /// as FindCUDA names them (<https://cmake.org/cmake/help/latest/module/FindCUDA.html>,
-/// "CUDA_<lib>_LIBRARY"). Case does not matter: FindCUDA spells some upper-case.
+/// `CUDA_<lib>_LIBRARY`). Case does not matter: FindCUDA spells some upper-case.
 pub fn findcuda_library_var(word: &str) -> Option<&'static str> {
     let inner = word.strip_prefix("${CUDA_")?.strip_suffix('}')?;
     let lib = inner

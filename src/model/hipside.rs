@@ -141,7 +141,7 @@ pub fn regions(s: &Src) -> Vec<Region> {
 }
 
 /// A CUDA-side macro the file defines (or undefines) in code HIP certainly compiles: the
-/// conditions after `at` see `known` for `name` (see [`regions_in`]).
+/// conditions after `at` see `known` for `name` (see [`regions_and_pins_for`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pin {
     /// The end of the `#define`/`#undef` directive.
