@@ -266,7 +266,29 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         })
         .map(|(rel, b)| (rel.as_str(), b.as_slice()))
         .collect();
-    crate::rules::project_build::pass_switches_the_build_defines(&mut findings, &build_files);
+    // Configured headers' templates (`KokkosCore_config.h.in`: `#cmakedefine KOKKOS_ENABLE_HIP`)
+    // define switches too, where the build sets the variable.
+    let templates: Vec<(String, Vec<u8>)> = all
+        .iter()
+        .filter(|i| {
+            let name = i.rel.rsplit('/').next().unwrap_or(&i.rel);
+            [".h.in", ".hpp.in", ".hh.in", ".cuh.in", ".hxx.in"]
+                .iter()
+                .any(|e| name.ends_with(e))
+                && i.size <= s.max_file_size
+        })
+        .filter_map(|i| {
+            crate::safety::read_regular_bounded(&i.path, s.max_file_size)
+                .ok()
+                .map(|b| (i.rel.clone(), b))
+        })
+        .collect();
+    let with_templates: Vec<(&str, &[u8])> = build_files
+        .iter()
+        .copied()
+        .chain(templates.iter().map(|(r, b)| (r.as_str(), b.as_slice())))
+        .collect();
+    crate::rules::project_build::pass_switches_the_build_defines(&mut findings, &with_templates);
     let rels: Vec<&str> = all.iter().map(|i| i.rel.as_str()).collect();
     let resolved: std::collections::HashMap<String, Vec<String>> = includes
         .iter()

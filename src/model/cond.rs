@@ -130,13 +130,37 @@ pub fn is_hip_macro(name: &str) -> bool {
     if sycl.iter().any(|p| name.starts_with(p)) {
         return false;
     }
+    // AMD's CPUs (`KOKKOS_ARCH_AMD_ZEN3`, `ARCH_AMD_EPYC`): `AMD` beside a CPU word names a
+    // host architecture, not the HIP build.
+    let cpu = [
+        "ZEN",
+        "ZEN2",
+        "ZEN3",
+        "ZEN4",
+        "ZEN5",
+        "EPYC",
+        "RYZEN",
+        "THREADRIPPER",
+        "OPTERON",
+        "ATHLON",
+        "BULLDOZER",
+        "X86",
+        "X64",
+        "AVX",
+        "AVX2",
+        "AVX512",
+        "SSE",
+        "CPU",
+    ];
+    let words: Vec<&str> = name.split('_').collect();
+    let amd_cpu = words.contains(&"AMD") && words.iter().any(|w| cpu.contains(w));
     DEFINED_UNDER_HIP.contains(&name)
         || name.starts_with("__gfx")
-        || name.split('_').any(|w| {
+        || words.iter().any(|w| {
             matches!(
-                w,
-                "HIP" | "HIPCC" | "ROCM" | "AMD" | "AMDGPU" | "AMDGCN" | "HCC" | "HIPIFY"
-            )
+                *w,
+                "HIP" | "HIPCC" | "ROCM" | "AMDGPU" | "AMDGCN" | "HCC" | "HIPIFY"
+            ) || (*w == "AMD" && !amd_cpu)
         })
 }
 

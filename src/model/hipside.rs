@@ -655,8 +655,10 @@ pub fn project_switches(s: &Src) -> Vec<(String, Range<usize>)> {
                 || t.starts_with("__GFX")
                 || t == "__HIPCC__"
                 || t == "__HIP__"
-                // `hip/hip_version.h` defines these in every HIP build: HIP's, not the project's.
-                || t.starts_with("HIP_VERSION");
+                // `hip/hip_version.h` defines these in every HIP build, and ROCm's
+                // `rocm-core/rocm_version.h` its release: ROCm's, not the project's.
+                || t.starts_with("HIP_VERSION")
+                || t.starts_with("ROCM_VERSION");
             if !own && cond::is_hip_macro(t) && !out.iter().any(|(n, _)| n == t) {
                 out.push((t.to_string(), s.directive_range(d)));
             }
@@ -673,11 +675,12 @@ mod tests {
     /// `HIP_VERSION_MAJOR` comes from `hip/hip_version.h` in every HIP build.
     #[test]
     fn project_switches_are_the_projects_own() {
-        let src = "#if BNB_HIP\n#endif\n#if HIP_VERSION_MAJOR >= 6\n#endif\n#ifdef __HIP_PLATFORM_AMD__\n#endif\n#ifndef USE_ROCM\n#endif\n";
+        let src = "#if BNB_HIP\n#endif\n#if HIP_VERSION_MAJOR >= 6\n#endif\n#ifdef __HIP_PLATFORM_AMD__\n#endif\n#ifndef USE_ROCM\n#endif\n#if ROCM_VERSION_MAJOR >= 6\n#endif\n#ifdef KOKKOS_ARCH_AMD_ZEN3\n#endif\n#ifdef KOKKOS_ARCH_AMD_GFX90A\n#endif\n";
         let names: Vec<String> = crate::model::syntax::test_support::with_tokens(src, |s| {
             project_switches(s).into_iter().map(|(n, _)| n).collect()
         });
-        assert_eq!(names, ["BNB_HIP", "USE_ROCM"]);
+        // A CPU architecture of AMD's (`_AMD_ZEN3`) is no HIP switch; an AMD GPU's is.
+        assert_eq!(names, ["BNB_HIP", "USE_ROCM", "KOKKOS_ARCH_AMD_GFX90A"]);
     }
 
     fn sides(src: &str) -> Vec<(u32, Option<Side>)> {

@@ -134,6 +134,7 @@ pub fn check_lexed(
     arch_check::arms_with_code(&s, &regions, &mut out);
     compiled_out::check(&s, target, &mut out);
     pass_pinned_conditions(&s, &pins, &mut out);
+    pass_compiler_workarounds(&s, &mut out);
     widened_masks(translated, &mut out);
     declared_names(&s, translated);
     cg_reduce_calls(&s, target, translated);
@@ -144,6 +145,139 @@ pub fn check_lexed(
     let mut seen = std::collections::HashSet::new();
     out.retain(|f| seen.insert((f.rule.clone(), f.line)));
     out
+}
+
+/// nvcc's identity as a compiler, not CUDA's: a branch on these works around nvcc (a missing
+/// return it warns about, its diagnostic pragmas, an attribute it rejects).
+const NVCC_IDENTITY: [&str; 9] = [
+    "__NVCC__",
+    "__NVCOMPILER",
+    "__NVCOMPILER_CUDA__",
+    "_NVHPC_CUDA",
+    "__NVCC_DIAG_PRAGMA_SUPPORT__",
+    "__CUDACC_VER_MAJOR__",
+    "__CUDACC_VER_MINOR__",
+    "__CUDACC_VER_BUILD__",
+    "__NVCC_DIAG_PRAGMA_SUPPORT",
+];
+
+/// Whether a token says CUDA code: an execution-space or memory-space keyword, a kernel launch,
+/// a thread index, or a CUDA API name.
+fn cuda_code_token(t: &str) -> bool {
+    matches!(
+        t,
+        "__device__"
+            | "__global__"
+            | "__host__"
+            | "__shared__"
+            | "__constant__"
+            | "__managed__"
+            | "<<<"
+            | "threadIdx"
+            | "blockIdx"
+            | "blockDim"
+            | "__syncthreads"
+            | "__CUDA_ARCH__"
+            | "__CUDACC__"
+    ) || t.starts_with("cuda")
+        || t.starts_with("CUDA")
+        || t.starts_with("cu") && t[2..].starts_with(|c: char| c.is_ascii_uppercase())
+        || t.starts_with("CU_")
+}
+
+/// A condition that tests only nvcc's identity as a compiler (`__NVCC__`, `__NVCOMPILER`,
+/// `__CUDACC_VER_MAJOR__`) around arms that hold no CUDA code (a `return 0;` nvcc wants, its
+/// `#pragma nv_diag_suppress`, an attribute it rejects), in a file gcc and clang compile too (not
+/// a `.cu`/`.cuh`): HIP-Clang takes the arm gcc and clang take, which the project keeps working
+/// for them. HP301/HP304 there are PASS.
+fn pass_compiler_workarounds(s: &Src, out: &mut [Finding]) {
+    let codes = [
+        version_check::CUDA_VERSION_MACRO.code(),
+        compiled_out::COMPILED_OUT_UNDER_HIP.code(),
+    ];
+    // In a CUDA source only nvcc compiles the file: the other arm was never built by anyone.
+    let ext = s.ctx.path.rsplit_once('.').map_or("", |(_, e)| e);
+    if matches!(ext.to_ascii_lowercase().as_str(), "cu" | "cuh") {
+        return;
+    }
+    let hip = crate::model::macro_env::MacroEnv::hip();
+    let dirs = &s.lexed.directives;
+    for f in out.iter_mut() {
+        if f.status == Status::Pass || !codes.contains(&f.rule.as_str()) {
+            continue;
+        }
+        let at = f.byte_range.0;
+        let Some(k) = dirs.iter().position(|d| d.start <= at && at <= d.end) else {
+            continue;
+        };
+        let toks = crate::model::cond::condition_tokens(s, &dirs[k]);
+        let cuda_side: Vec<&str> = toks
+            .iter()
+            .copied()
+            .filter(|t| !crate::model::cond::is_hip_macro(t) && hip.lookup(t).is_some())
+            .collect();
+        if cuda_side.is_empty() || !cuda_side.iter().all(|t| NVCC_IDENTITY.contains(t)) {
+            continue;
+        }
+        // The chain from its head to its `#endif`: no CUDA code in any arm.
+        let opens = |j: usize| matches!(dirs[j].name.as_str(), "if" | "ifdef" | "ifndef");
+        let mut head = k;
+        if !opens(k) {
+            let mut depth = 0usize;
+            let mut found = None;
+            for j in (0..k).rev() {
+                if dirs[j].name == "endif" {
+                    depth += 1;
+                } else if opens(j) {
+                    if depth == 0 {
+                        found = Some(j);
+                        break;
+                    }
+                    depth -= 1;
+                }
+            }
+            let Some(j) = found else { continue };
+            head = j;
+        }
+        let mut end = None;
+        let mut depth = 0i32;
+        for (j, d) in dirs.iter().enumerate().skip(head) {
+            match d.name.as_str() {
+                "if" | "ifdef" | "ifndef" => depth += 1,
+                "endif" => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = Some(j);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(end) = end else { continue };
+        let span = dirs[head].end..dirs[end].start;
+        let cuda = s
+            .lexed
+            .tokens
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| {
+                (t.start as usize) >= span.start
+                    && (t.end as usize) <= span.end
+                    && matches!(t.kind, crate::lex::Tok::Ident | crate::lex::Tok::Punct)
+            })
+            .any(|(i, _)| cuda_code_token(s.tok(i)));
+        if cuda {
+            continue;
+        }
+        f.status = Status::Pass;
+        f.message = format!(
+            "`#{}` tests nvcc's identity as a compiler (`{}`), and no arm of the chain holds CUDA code: HIP-Clang takes the arm gcc and clang take, which the project keeps working for them (nothing to port)",
+            dirs[k].name,
+            cuda_side.join("`, `")
+        );
+        f.suggestion = None;
+    }
 }
 
 /// Findings in code the file runs only on its CUDA backend, beside a HIP backend it keeps
@@ -513,6 +647,29 @@ mod tests {
         let pass = "__host__ __device__ int where() {\n#if defined(__CUDA_ARCH__)\n  return 1;\n#else\n  return 0;\n#endif\n}\n";
         let f = on(pass, "HP401", 2);
         assert!(f.iter().all(|f| !f.2.contains("holds code")), "{f:?}");
+    }
+
+    /// A branch on nvcc's identity around no CUDA code (a return nvcc wants, its diagnostic
+    /// pragmas) is nothing to port; twin: an nvcc branch that adds `__device__` stays open.
+    #[test]
+    fn nvcc_compiler_workarounds_are_nothing_to_port() {
+        let src = "int f(int x) {\n  if (x) return 1;\n#if (defined(__NVCC__) || defined(__INTEL_COMPILER)) && !defined(__NVCOMPILER)\n  return 0;\n#endif\n}\n#if defined __NVCC__\n#pragma nv_diagnostic push\n#else\n#pragma GCC diagnostic push\n#endif\n";
+        let all = crate::model::syntax::test_support::hazard_findings_at("layout.hpp", src);
+        let open: Vec<_> = all
+            .iter()
+            .filter(|f| matches!(f.rule.as_str(), "HP301" | "HP304") && f.status != Status::Pass)
+            .collect();
+        assert!(open.is_empty(), "{open:?}");
+        assert!(all
+            .iter()
+            .any(|f| f.status == Status::Pass && f.message.contains("nvcc's identity")));
+        let twin = "#ifdef __NVCC__\n#define HD __host__ __device__\n#else\n#define HD\n#endif\nHD int g();\n";
+        let all = crate::model::syntax::test_support::hazard_findings(twin);
+        assert!(
+            all.iter()
+                .any(|f| matches!(f.rule.as_str(), "HP301" | "HP304") && f.status != Status::Pass),
+            "{all:?}"
+        );
     }
 
     /// (status, phase, message) of `rule`'s findings on `line` of `src`.

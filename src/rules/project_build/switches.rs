@@ -22,7 +22,8 @@ fn is_ident(c: u8) -> bool {
 }
 
 /// Where a build file defines `name` for the compiler: `-DNAME`, `('NAME'`/`("NAME"` in a file
-/// with `define_macros`, `add_compile_definitions(NAME` / `target_compile_definitions(… NAME`.
+/// with `define_macros`, `add_compile_definitions(NAME` / `target_compile_definitions(… NAME`,
+/// or a configured header's template (`#cmakedefine NAME` in a `*.in` file).
 fn defined_in(rel: &str, text: &[u8], name: &str) -> Option<String> {
     let n = name.as_bytes();
     let has = |needle: &[u8]| memchr::memmem::find(text, needle).is_some();
@@ -50,7 +51,24 @@ fn defined_in(rel: &str, text: &[u8], name: &str) -> Option<String> {
             && before.is_some_and(|c| c.is_ascii_whitespace() || c == b'(')
             && memchr::memmem::rfind(&text[..p], b"compile_definitions(")
                 .is_some_and(|call| !text[call..p].contains(&b')'));
-        if dash_d || quoted || cmake {
+        // A configured header's template (`config.h.in`: `#cmakedefine NAME`,
+        // `#cmakedefine01 NAME`, `#define NAME @VAR@`/`${VAR}`): CMake's `configure_file`
+        // writes the definition where the build sets the variable.
+        let line_start = text[..p]
+            .iter()
+            .rposition(|&c| c == b'\n')
+            .map_or(0, |i| i + 1);
+        let head = String::from_utf8_lossy(&text[line_start..p]);
+        let head = head.trim();
+        let rest_end = text[p..]
+            .iter()
+            .position(|&c| c == b'\n')
+            .map_or(text.len(), |i| p + i);
+        let rest = &text[p + n.len()..rest_end];
+        let template = rel.ends_with(".in")
+            && (matches!(head, "#cmakedefine" | "#cmakedefine01" | "# cmakedefine")
+                || (head == "#define" && (rest.contains(&b'@') || rest.starts_with(b" ${"))));
+        if dash_d || quoted || cmake || template {
             return Some(format!("{rel}:{}", line_of(text, p)));
         }
     }
@@ -208,6 +226,30 @@ mod tests {
             byte_range: range,
             ..Finding::bare(rule, path, 1)
         }
+    }
+
+    /// A configured header's template defines the switch where the build sets its variable
+    /// (`#cmakedefine KOKKOS_ENABLE_HIP`, `#define COLMAP_HIP_ENABLED @HIP_ENABLED@`); twins: the
+    /// same lines outside a `*.in` template, and a plain `#define` of another value.
+    #[test]
+    fn configured_header_templates_define_switches() {
+        let msg = |n: &str| format!("this project ports itself when `{n}` is defined: check");
+        let tpl: &[u8] = b"#cmakedefine KOKKOS_ENABLE_HIP
+#define COLMAP_HIP_ENABLED @HIP_ENABLED@
+#define OTHER_HIP 1
+";
+        for (name, line) in [("KOKKOS_ENABLE_HIP", 1), ("COLMAP_HIP_ENABLED", 2)] {
+            let mut fs = vec![finding("HP303", "a.h", &msg(name), (0, 1))];
+            pass_switches_the_build_defines(&mut fs, &[("core/config.h.in", tpl)]);
+            assert_eq!(fs[0].status, Status::Pass, "{name}");
+            assert!(fs[0].message.contains(&format!("core/config.h.in:{line}")));
+            let mut fs = vec![finding("HP303", "a.h", &msg(name), (0, 1))];
+            pass_switches_the_build_defines(&mut fs, &[("core/config.h", tpl)]);
+            assert_eq!(fs[0].status, Status::Remediation, "{name}");
+        }
+        let mut fs = vec![finding("HP303", "a.h", &msg("OTHER_HIP"), (0, 1))];
+        pass_switches_the_build_defines(&mut fs, &[("core/config.h.in", tpl)]);
+        assert_eq!(fs[0].status, Status::Remediation);
     }
 
     #[test]
