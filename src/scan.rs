@@ -272,9 +272,11 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         .iter()
         .filter(|i| {
             let name = i.rel.rsplit('/').next().unwrap_or(&i.rel);
-            [".h.in", ".hpp.in", ".hh.in", ".cuh.in", ".hxx.in"]
-                .iter()
-                .any(|e| name.ends_with(e))
+            // `config.h.in`, `Config.hpp.cmake.in`.
+            name.ends_with(".in")
+                && [".h.", ".hpp.", ".hh.", ".cuh.", ".hxx."]
+                    .iter()
+                    .any(|e| name.contains(e))
                 && i.size <= s.max_file_size
         })
         .filter_map(|i| {
@@ -333,7 +335,23 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         let i = all.iter().find(|i| i.rel == rel)?;
         crate::safety::read_regular_bounded(&i.path, s.max_file_size).ok()
     });
-    crate::decisions::fold_all(&mut findings, &nested);
+    // Folders of sources no build file compiles (outside vendored and nested copies).
+    let unbuilt = crate::decisions::unbuilt::roots(
+        &rels,
+        &|rel: &str| {
+            if let Some(b) = texts.get(rel) {
+                return Some(b.clone());
+            }
+            let i = all.iter().find(|i| i.rel == rel)?;
+            crate::safety::read_regular_bounded(&i.path, s.max_file_size).ok()
+        },
+        &|dir: &str| {
+            crate::model::folders::component_of(&format!("{dir}/x/y")).is_some()
+                || crate::decisions::nested::root_of(&nested, &format!("{dir}/x")).is_some()
+                || nested.iter().any(|n| n == dir)
+        },
+    );
+    crate::decisions::fold_all_with(&mut findings, &nested, &unbuilt);
     let mut report = Report::new(s.target_info(), findings, errors);
     report.summary.files_scanned = files + inventory.files;
     report.summary.translated_names = translated;

@@ -5,6 +5,8 @@
 //!
 //! - a folder the project marks as not maintained (`legacy/`, `deprecated/`, `attic/`…): port
 //!   it or leave it out of the ROCm build ([`unmaintained`]);
+//! - a folder of sources no build file compiles (benchmarks nothing names): build and port it,
+//!   or leave it out ([`unbuilt`]);
 //! - a Dockerfile's NVIDIA container settings: they go with its base image ([`container`]);
 //! - the same inventory line in sibling scripts: give them a ROCm environment
 //!   (`inventory::siblings`);
@@ -34,6 +36,7 @@ pub mod fp8;
 pub mod kind;
 pub mod library_use;
 pub mod nested;
+pub mod unbuilt;
 pub mod unmaintained;
 
 use crate::finding::Finding;
@@ -58,7 +61,14 @@ use std::collections::{BTreeMap, BTreeSet};
 ///   finer decision holds (a vendored library's FP8 is that library's, an arch-only file is
 ///   rewritten whole); and [`arch_only`] measures a file's share of sm_90+ uses among its open
 ///   findings with its FP8 uses still open.
+#[cfg(test)]
 pub fn fold_all(findings: &mut [Finding], nested_roots: &[String]) {
+    fold_all_with(findings, nested_roots, &[]);
+}
+
+/// [`fold_all`] with the folders no build file compiles ([`unbuilt::roots`]), folded right after
+/// the folders the project marks as not maintained.
+pub fn fold_all_with(findings: &mut [Finding], nested_roots: &[String], unbuilt_roots: &[String]) {
     let before: [fn(&[Finding]) -> Kind; 3] = [
         unmaintained::kind,
         container::kind,
@@ -75,9 +85,12 @@ pub fn fold_all(findings: &mut [Finding], nested_roots: &[String]) {
     // but is never folded away by one: a project-wide kind (libcu++, FP8) must not hide a
     // folder's or a library's decision.
     let mut heads = BTreeSet::new();
-    for make in before {
+    for (i, make) in before.into_iter().enumerate() {
         let k = make(findings);
         fold_keeping(findings, &k, &mut heads);
+        if i == 0 && !unbuilt_roots.is_empty() {
+            fold_keeping(findings, &unbuilt::kind(unbuilt_roots.to_vec()), &mut heads);
+        }
     }
     let k = crate::rules::cutlass_component::kind(findings);
     fold_keeping(findings, &k, &mut heads);

@@ -1,0 +1,206 @@
+//! Sources no build file compiles are one decision. A CMake project keeps folders of
+//! benchmarks, experiments or old tools (`faiss/gpu/perf/`: `PerfFlat.cu`, `PerfIVFPQ.cu`) that
+//! no `CMakeLists.txt`, CMake module, Makefile or `setup.py` names: the project's build, and so
+//! its ROCm build, never compiles them. Reported line by line they read like port work; a porter
+//! takes one decision for the folder: build and port it, or leave it out.
+//!
+//! A folder is unbuilt when, in a project with a `CMakeLists.txt` at its root and no recursive
+//! glob (`file(GLOB_RECURSE …)`, which may pick up any folder):
+//! - it holds compilation units (`.cu`, `.cpp`, `.cc`, `.cxx`, `.c`) and no build file of its own;
+//! - no build file names the folder as a path part (`add_subdirectory(perf)`, `gpu/perf/x.cu`)
+//!   nor any of its units by file name or stem;
+//! - it is not inside a vendored or nested copy (their own decisions hold those).
+//!
+//! The outermost unbuilt folder holds the folders below it.
+
+use super::kind::{Kind, Min};
+use crate::finding::Finding;
+use std::collections::{BTreeMap, BTreeSet};
+
+const UNITS: [&str; 5] = ["cu", "cpp", "cc", "cxx", "c"];
+
+/// Whether a file name is a build file.
+fn is_build_file(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower == "cmakelists.txt"
+        || lower.ends_with(".cmake")
+        || lower.starts_with("makefile")
+        || lower.ends_with(".mk")
+        || lower == "meson.build"
+        || lower == "setup.py"
+        || lower == "build"
+        || lower == "build.bazel"
+}
+
+/// Whether `word` appears in `text` as a whole path part or name (not inside a longer name).
+fn names(text: &str, word: &str) -> bool {
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'-' || c == b'.';
+    let b = text.as_bytes();
+    let mut from = 0;
+    while let Some(p) = text[from..].find(word).map(|p| p + from) {
+        from = p + word.len();
+        let before = p.checked_sub(1).map(|i| b[i]);
+        let after = b.get(p + word.len()).copied();
+        if !before.is_some_and(ident) && !after.is_some_and(|c| ident(c) && c != b'.') {
+            return true;
+        }
+        // `perf/` or `perf.cu` count: a dot after the word starts an extension.
+        if !before.is_some_and(ident) && after == Some(b'.') {
+            return true;
+        }
+    }
+    false
+}
+
+/// The unbuilt folders of a tree (see the module documentation). `rels` are the tree's files;
+/// `read` gives a build file's text; `skip` says whether a folder belongs to another decision
+/// (vendored, nested).
+pub fn roots(
+    rels: &[&str],
+    read: &dyn Fn(&str) -> Option<Vec<u8>>,
+    skip: &dyn Fn(&str) -> bool,
+) -> Vec<String> {
+    if !rels.contains(&"CMakeLists.txt") {
+        return Vec::new();
+    }
+    let mut build_texts: Vec<String> = Vec::new();
+    let mut dirs_with_build: BTreeSet<&str> = BTreeSet::new();
+    let mut units: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for rel in rels {
+        let (dir, name) = rel.rsplit_once('/').unwrap_or(("", rel));
+        if is_build_file(name) {
+            dirs_with_build.insert(dir);
+            if let Some(t) = read(rel) {
+                build_texts.push(String::from_utf8_lossy(&t).into_owned());
+            }
+        } else if name
+            .rsplit_once('.')
+            .is_some_and(|(_, e)| UNITS.contains(&e.to_ascii_lowercase().as_str()))
+        {
+            units.entry(dir).or_default().push(name);
+        }
+    }
+    if build_texts.iter().any(|t| t.contains("GLOB_RECURSE")) {
+        return Vec::new();
+    }
+    let mut out: Vec<String> = Vec::new();
+    for (dir, files) in &units {
+        if dir.is_empty() || dirs_with_build.contains(dir) || skip(dir) {
+            continue;
+        }
+        if out.iter().any(|o| dir.starts_with(&format!("{o}/"))) {
+            continue;
+        }
+        let last = dir.rsplit('/').next().unwrap_or(dir);
+        let named = build_texts.iter().any(|t| {
+            names(t, last)
+                || files.iter().any(|f| {
+                    let stem = f.rsplit_once('.').map_or(*f, |(s, _)| s);
+                    t.contains(f) || names(t, stem)
+                })
+        });
+        if !named {
+            out.push(dir.to_string());
+        }
+    }
+    out
+}
+
+/// The folder of `roots` a path is in, if any.
+pub fn root_of<'a>(roots: &'a [String], path: &str) -> Option<&'a String> {
+    roots.iter().find(|r| {
+        path.len() > r.len() + 1 && path.starts_with(r.as_str()) && path.as_bytes()[r.len()] == b'/'
+    })
+}
+
+/// The unbuilt-folder decision: the open findings of such a folder, held by its first.
+pub fn kind(roots: Vec<String>) -> Kind {
+    Kind {
+        key: Box::new(move |f: &Finding| root_of(&roots, &f.path).cloned()),
+        head: super::kind::first,
+        folds: super::kind::all,
+        min: Min::Findings(2),
+        summary: Box::new(|g| {
+            format!(
+                " — one decision: no build file of the project compiles `{}/` (no \
+                 CMakeLists.txt, CMake module, Makefile or setup.py names it or its sources): \
+                 build and port it, or leave it out ({} more findings in {} files are folded \
+                 here: {})",
+                g.key,
+                g.folded.len(),
+                g.files(),
+                g.by_rule()
+            )
+        }),
+        note: Box::new(|g| {
+            super::kind::folded_into(
+                g,
+                &format!("no build file compiles `{}/`, one decision", g.key),
+            )
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(files: &[(&str, &str)]) -> Vec<String> {
+        let rels: Vec<&str> = files.iter().map(|(p, _)| *p).collect();
+        let read = |p: &str| {
+            files
+                .iter()
+                .find(|(q, _)| *q == p)
+                .map(|(_, t)| t.as_bytes().to_vec())
+        };
+        roots(&rels, &read, &|d: &str| d.starts_with("third_party"))
+    }
+
+    /// faiss' shape: `gpu/perf/` holds benchmarks no CMake file names.
+    #[test]
+    fn a_folder_no_build_file_names_is_unbuilt() {
+        let r = tree(&[
+            ("CMakeLists.txt", "add_subdirectory(faiss)\n"),
+            ("faiss/CMakeLists.txt", "add_subdirectory(gpu)\n"),
+            (
+                "faiss/gpu/CMakeLists.txt",
+                "set(SRCS GpuIndex.cu impl/Distance.cu)\n",
+            ),
+            ("faiss/gpu/GpuIndex.cu", ""),
+            ("faiss/gpu/impl/Distance.cu", ""),
+            ("faiss/gpu/perf/PerfFlat.cu", ""),
+            ("faiss/gpu/perf/PerfIVFPQ.cu", ""),
+            ("faiss/gpu/perf/deep/X.cu", ""),
+            ("third_party/lib/a.cu", ""),
+        ]);
+        assert_eq!(r, ["faiss/gpu/perf"]);
+    }
+
+    /// Twins: a folder named by a build file, a unit named by file name or stem, a folder with
+    /// its own build file, a recursive glob, a project that is not built with CMake.
+    #[test]
+    fn folders_a_build_names_or_may_glob_are_built() {
+        let base = [
+            ("CMakeLists.txt", "add_subdirectory(bench)\nadd_executable(t tools/run_all.cu)\ncuda_add_executable(x extra/k)\n"),
+            ("bench/a.cu", ""),
+            ("tools/run_all.cu", ""),
+            ("extra/k.cu", ""),
+            ("own/CMakeLists.txt", ""),
+            ("own/b.cu", ""),
+        ];
+        assert!(tree(&base).is_empty(), "{:?}", tree(&base));
+        let globbed = [
+            ("CMakeLists.txt", "file(GLOB_RECURSE S *.cu)\n"),
+            ("perf/a.cu", ""),
+        ];
+        assert!(tree(&globbed).is_empty());
+        let make = [("Makefile", "all:\n"), ("perf/a.cu", "")];
+        assert!(tree(&make).is_empty());
+        // `perf` inside a longer word is not the folder's name.
+        let longer = [
+            ("CMakeLists.txt", "set(PERFORMANCE ON)\nmessage(perfect)\n"),
+            ("perf/a.cu", ""),
+        ];
+        assert_eq!(tree(&longer), ["perf"]);
+    }
+}
