@@ -32,26 +32,6 @@ fn is_build_file(name: &str) -> bool {
         || lower == "build.bazel"
 }
 
-/// Whether `word` appears in `text` as a whole path part or name (not inside a longer name).
-fn names(text: &str, word: &str) -> bool {
-    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'-' || c == b'.';
-    let b = text.as_bytes();
-    let mut from = 0;
-    while let Some(p) = text[from..].find(word).map(|p| p + from) {
-        from = p + word.len();
-        let before = p.checked_sub(1).map(|i| b[i]);
-        let after = b.get(p + word.len()).copied();
-        if !before.is_some_and(ident) && !after.is_some_and(|c| ident(c) && c != b'.') {
-            return true;
-        }
-        // `perf/` or `perf.cu` count: a dot after the word starts an extension.
-        if !before.is_some_and(ident) && after == Some(b'.') {
-            return true;
-        }
-    }
-    false
-}
-
 /// The unbuilt folders of a tree (see the module documentation). `rels` are the tree's files;
 /// `read` gives a build file's text; `skip` says whether a folder belongs to another decision
 /// (vendored, nested).
@@ -83,6 +63,13 @@ pub fn roots(
     if build_texts.iter().any(|t| t.contains("GLOB_RECURSE")) {
         return Vec::new();
     }
+    // Every name the build files spell (split at anything that is not a name character, `.`
+    // included: `gpu/perf/PerfFlat.cu` gives `gpu`, `perf`, `PerfFlat`, `cu`), one pass.
+    let words: BTreeSet<&str> = build_texts
+        .iter()
+        .flat_map(|t| t.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-')))
+        .filter(|w| !w.is_empty())
+        .collect();
     let mut out: Vec<String> = Vec::new();
     for (dir, files) in &units {
         if dir.is_empty() || dirs_with_build.contains(dir) || skip(dir) {
@@ -92,13 +79,11 @@ pub fn roots(
             continue;
         }
         let last = dir.rsplit('/').next().unwrap_or(dir);
-        let named = build_texts.iter().any(|t| {
-            names(t, last)
-                || files.iter().any(|f| {
-                    let stem = f.rsplit_once('.').map_or(*f, |(s, _)| s);
-                    t.contains(f) || names(t, stem)
-                })
-        });
+        let named = words.contains(last)
+            || files.iter().any(|f| {
+                let stem = f.rsplit_once('.').map_or(*f, |(s, _)| s);
+                words.contains(stem)
+            });
         if !named {
             out.push(dir.to_string());
         }

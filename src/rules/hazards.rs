@@ -256,17 +256,17 @@ fn pass_compiler_workarounds(s: &Src, out: &mut [Finding]) {
         }
         let Some(end) = end else { continue };
         let span = dirs[head].end..dirs[end].start;
-        let cuda = s
-            .lexed
-            .tokens
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| {
-                (t.start as usize) >= span.start
-                    && (t.end as usize) <= span.end
-                    && matches!(t.kind, crate::lex::Tok::Ident | crate::lex::Tok::Punct)
+        let toks = &s.lexed.tokens;
+        let first = toks.partition_point(|t| (t.start as usize) < span.start);
+        let cuda = (first..toks.len())
+            .take_while(|&i| (toks[i].end as usize) <= span.end)
+            .filter(|&i| {
+                matches!(
+                    toks[i].kind,
+                    crate::lex::Tok::Ident | crate::lex::Tok::Punct
+                )
             })
-            .any(|(i, _)| cuda_code_token(s.tok(i)));
+            .any(|i| cuda_code_token(s.tok(i)));
         if cuda {
             continue;
         }

@@ -31,11 +31,10 @@ const UNDEFINED: &str = "!defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPIL
 /// something else (an architecture value, nothing of `__CUDA_ARCH__`) or already names HIP's
 /// device-pass macro.
 pub fn rewrite(src: &[u8], lexed: &Lexed, k: usize) -> Vec<(Range<usize>, String)> {
-    let edits = widen(src, lexed, &lexed.directives[k]);
-    if edits.is_empty() || blocked_by_error(src, lexed, k).is_some() {
+    if blocked_by_error(src, lexed, k).is_some() {
         return Vec::new();
     }
-    edits
+    widen(src, lexed, &lexed.directives[k])
 }
 
 /// The `#error` directive (its index) that HIP's device pass would reach if the test opened by
@@ -53,8 +52,13 @@ pub fn blocked_by_error(src: &[u8], lexed: &Lexed, k: usize) -> Option<usize> {
         by_value: bool,
     }
     let dirs = &lexed.directives;
+    // Only a test the rewrite would widen is asked about (every directive of a file is).
+    if widen(src, lexed, &dirs[k]).is_empty() {
+        return None;
+    }
     let mut nested: Vec<Chain> = Vec::new();
-    for (j, d) in dirs.iter().enumerate().skip(k + 1) {
+    // Bounded: a group deeper than this is not written by hand (the fuzzer's nests).
+    for (j, d) in dirs.iter().enumerate().skip(k + 1).take(4096) {
         let toks = cond::condition_tokens_of(src, lexed, d);
         let value = |toks: &[&str]| match d.name.as_str() {
             "if" | "elif" => cond::eval_under_hip(toks),
