@@ -600,17 +600,6 @@ mod tests {
             .into_iter()
             .collect();
             pass_twin_switch_arms(&mut findings, &texts);
-            // FindCUDA's flag variables never reach a HIP build that compiles through FindHIP or CMake's
-            // HIP language.
-            let cmake_texts: Vec<(&str, &[u8])> = texts
-                .iter()
-                .filter(|(rel, _)| {
-                    let name = rel.rsplit('/').next().unwrap_or(rel);
-                    name == "CMakeLists.txt" || name.ends_with(".cmake")
-                })
-                .map(|(rel, b)| (rel.as_str(), b.as_slice()))
-                .collect();
-            crate::inventory::cmake::pass_flags_hip_never_reads(&mut findings, &cmake_texts);
             findings
         };
         let f = run("CMakeLists.txt");

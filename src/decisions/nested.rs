@@ -128,11 +128,7 @@ pub fn roots(rels: &[&str], read: &dyn Fn(&str) -> Option<Vec<u8>>) -> Vec<Strin
 }
 
 /// The nested project a path is in, if any.
-pub fn root_of<'a>(roots: &'a [String], path: &str) -> Option<&'a String> {
-    roots.iter().find(|r| {
-        path.len() > r.len() + 1 && path.starts_with(r.as_str()) && path.as_bytes()[r.len()] == b'/'
-    })
-}
+pub use crate::model::folders::root_of;
 
 /// The nested-project decision: the open findings of a copy of another project, held by its
 /// first REMEDIATION finding (else its first).

@@ -91,12 +91,7 @@ pub fn roots(
     out
 }
 
-/// The folder of `roots` a path is in, if any.
-pub fn root_of<'a>(roots: &'a [String], path: &str) -> Option<&'a String> {
-    roots.iter().find(|r| {
-        path.len() > r.len() + 1 && path.starts_with(r.as_str()) && path.as_bytes()[r.len()] == b'/'
-    })
-}
+pub use crate::model::folders::root_of;
 
 /// The unbuilt-folder decision: the open findings of such a folder, held by its first.
 pub fn kind(roots: Vec<String>) -> Kind {

@@ -117,6 +117,15 @@ pub fn cuda_arms(src: &[u8], lexed: &Lexed) -> Vec<Arm> {
             .find_map(|t| first.get(t.as_bytes()).map(|&at| (t, at)))
     };
     let line = |at: usize| src[..at].iter().filter(|&&c| c == b'\n').count() as u32 + 1;
+    // The arm of the block opened at token `body`, for `name` and its twin first named at `at`.
+    let arm = |body: usize, name: String, twin: String, at: usize| {
+        closing(src, lexed, body).map(|end| Arm {
+            range: lexed.tokens[body].start as usize..lexed.tokens[end].end as usize,
+            name,
+            twin,
+            twin_line: line(at),
+        })
+    };
     let mut out: Vec<Arm> = Vec::new();
     let mut seen_fns: HashSet<usize> = HashSet::new();
     for i in 0..lexed.tokens.len() {
@@ -160,14 +169,7 @@ pub fn cuda_arms(src: &[u8], lexed: &Lexed) -> Vec<Arm> {
             let (Some((name, t, at)), false) = (flag, negative) else {
                 continue;
             };
-            if let Some(end) = closing(src, lexed, body) {
-                out.push(Arm {
-                    range: lexed.tokens[body].start as usize..lexed.tokens[end].end as usize,
-                    name,
-                    twin: t,
-                    twin_line: line(at),
-                });
-            }
+            out.extend(arm(body, name, t, at));
             continue;
         }
         // `type name(params) {`: a function definition with a CUDA name part and a twin.
@@ -183,14 +185,7 @@ pub fn cuda_arms(src: &[u8], lexed: &Lexed) -> Vec<Arm> {
             continue;
         };
         seen_fns.insert(i);
-        if let Some(end) = closing(src, lexed, body) {
-            out.push(Arm {
-                range: lexed.tokens[body].start as usize..lexed.tokens[end].end as usize,
-                name,
-                twin: t,
-                twin_line: line(at),
-            });
-        }
+        out.extend(arm(body, name, t, at));
     }
     out.sort_by_key(|a| (a.range.start, std::cmp::Reverse(a.range.end)));
     out

@@ -51,3 +51,10 @@ pub fn unmaintained_of(path: &str) -> Option<String> {
     let vendored = dirs[..at].iter().any(|s| is_vendor_dir(s));
     (!vendored).then(|| segs[..=at].join("/"))
 }
+
+/// The folder of `roots` a path is in, if any.
+pub fn root_of<'a>(roots: &'a [String], path: &str) -> Option<&'a String> {
+    roots.iter().find(|r| {
+        path.len() > r.len() + 1 && path.starts_with(r.as_str()) && path.as_bytes()[r.len()] == b'/'
+    })
+}
