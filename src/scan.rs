@@ -61,11 +61,15 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         parse_health: true,
     };
     let mut ported = crate::report::Ported::new();
-    // What the project's HIP build files define for every unit (read once here, bounded; the
-    // inventory reads build files again later for its own findings).
+    // What the project's HIP build files define for every unit (only those are read here,
+    // bounded; the inventory reads every build file later for its own findings).
     let hip_build_texts: Vec<(String, Vec<u8>)> = all
         .iter()
-        .filter(|i| is_build_file(&i.rel) && i.size <= s.max_file_size)
+        .filter(|i| {
+            crate::inventory::kind::is_build(&i.rel)
+                && crate::model::project::is_hip_build_file(&i.rel)
+                && i.size <= s.max_file_size
+        })
         .filter_map(|i| {
             crate::safety::read_regular_bounded(&i.path, s.max_file_size)
                 .ok()
@@ -360,18 +364,6 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     report.sources = sources;
     report.ported = keep_port.then_some(ported);
     Ok(report)
-}
-
-/// Whether a path is a build file whose compiler flags the HIP build may use (Makefiles,
-/// `*.mk`, CMake lists and modules).
-fn is_build_file(rel: &str) -> bool {
-    let name = rel.rsplit('/').next().unwrap_or(rel);
-    let lower = name.to_ascii_lowercase();
-    lower == "cmakelists.txt"
-        || lower.starts_with("makefile")
-        || lower.ends_with(".mk")
-        || lower.ends_with(".cmake")
-        || lower.ends_with(".make")
 }
 
 /// Findings in branches that test a macro the project defines only where HIP never compiles

@@ -172,6 +172,7 @@ fn more(n: usize, what: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::decisions::test_support::open;
 
     fn f(rule: &str, path: &str, line: u32, msg: &str) -> Finding {
         Finding {
@@ -184,13 +185,6 @@ mod tests {
     const TCGEN: &str = "inline PTX does not compile for AMDGPU: `elect.sync`, `tcgen05.mma.cta_group::1.kind::f16` (also flagged as HP702 hopper-only-feature)";
     const MMA: &str = "inline PTX does not compile for AMDGPU: `mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32`";
     const LANES: &str = "`/ 32` counts warps of 32 lanes";
-
-    fn open(fs: &[Finding]) -> Vec<(&str, u32)> {
-        fs.iter()
-            .filter(|x| x.status != Status::Pass)
-            .map(|x| (x.path.as_str(), x.line))
-            .collect()
-    }
 
     #[test]
     fn features_from_findings() {

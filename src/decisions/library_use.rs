@@ -135,7 +135,7 @@ pub fn kind(_: &[Finding]) -> Kind {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gate::Status;
+    use crate::decisions::test_support::open;
 
     fn fold(findings: &mut [Finding]) {
         let k = kind(findings);
@@ -156,13 +156,6 @@ mod tests {
             line,
             &format!("`{name}` has no HIP equivalent (x API)"),
         )
-    }
-
-    fn open(fs: &[Finding]) -> Vec<(&str, u32)> {
-        fs.iter()
-            .filter(|x| x.status != Status::Pass)
-            .map(|x| (x.path.as_str(), x.line))
-            .collect()
     }
 
     #[test]

@@ -188,12 +188,20 @@ pub(crate) mod test_support {
             ..Finding::bare(rule, path, line)
         }
     }
+
+    /// `(path, line)` of the findings left open.
+    pub fn open(fs: &[Finding]) -> Vec<(&str, u32)> {
+        fs.iter()
+            .filter(|x| x.status != crate::gate::Status::Pass)
+            .map(|x| (x.path.as_str(), x.line))
+            .collect()
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::decisions::test_support::f;
+    use crate::decisions::test_support::{f, open};
 
     /// Groups by folder; the first HP9 finding holds the group.
     fn by_folder(min: Min) -> Kind {
@@ -213,13 +221,6 @@ mod tests {
             }),
             note: Box::new(|g| format!(" [in {}:{}]", g.head.path, g.head.line)),
         }
-    }
-
-    fn open(fs: &[Finding]) -> Vec<(&str, u32)> {
-        fs.iter()
-            .filter(|x| x.status != Status::Pass)
-            .map(|x| (x.path.as_str(), x.line))
-            .collect()
     }
 
     #[test]

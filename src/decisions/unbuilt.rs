@@ -19,19 +19,6 @@ use std::collections::{BTreeMap, BTreeSet};
 
 const UNITS: [&str; 5] = ["cu", "cpp", "cc", "cxx", "c"];
 
-/// Whether a file name is a build file.
-fn is_build_file(name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
-    lower == "cmakelists.txt"
-        || lower.ends_with(".cmake")
-        || lower.starts_with("makefile")
-        || lower.ends_with(".mk")
-        || lower == "meson.build"
-        || lower == "setup.py"
-        || lower == "build"
-        || lower == "build.bazel"
-}
-
 /// The unbuilt folders of a tree (see the module documentation). `rels` are the tree's files;
 /// `read` gives a build file's text; `skip` says whether a folder belongs to another decision
 /// (vendored, nested).
@@ -48,7 +35,7 @@ pub fn roots(
     let mut units: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for rel in rels {
         let (dir, name) = rel.rsplit_once('/').unwrap_or(("", rel));
-        if is_build_file(name) {
+        if crate::inventory::kind::is_build(rel) {
             dirs_with_build.insert(dir);
             if let Some(t) = read(rel) {
                 build_texts.push(String::from_utf8_lossy(&t).into_owned());

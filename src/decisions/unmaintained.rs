@@ -50,20 +50,13 @@ pub fn kind(_: &[Finding]) -> Kind {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::decisions::test_support::f;
+    use crate::decisions::test_support::{f, open};
     use crate::gate::{Phase, Status};
 
     /// This decision alone, as the scan applies it.
     fn fold(findings: &mut [Finding]) {
         let k = kind(findings);
         super::super::fold(findings, &k);
-    }
-
-    fn open(fs: &[Finding]) -> Vec<(&str, u32)> {
-        fs.iter()
-            .filter(|x| x.status != Status::Pass)
-            .map(|x| (x.path.as_str(), x.line))
-            .collect()
     }
 
     #[test]

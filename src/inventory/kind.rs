@@ -37,6 +37,18 @@ impl FileKind {
     }
 }
 
+/// Whether a file is a build file whose flags and source lists a build reads: CMake lists and
+/// modules, Makefiles and their fragments (`Makefile.in`, `*.mk`), `setup.py`, Bazel files,
+/// `meson.build`.
+pub fn is_build(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel).to_ascii_lowercase();
+    matches!(
+        by_name(rel),
+        Some(FileKind::CMake | FileKind::Make | FileKind::SetupPy | FileKind::Bazel)
+    ) || name.starts_with("makefile")
+        || name == "meson.build"
+}
+
 /// The kind of a file by name alone; `None` when the name says nothing (binaries are sniffed
 /// separately).
 pub fn by_name(rel: &str) -> Option<FileKind> {

@@ -654,7 +654,7 @@ pub(crate) fn closing_paren<'b>(
 
 /// Whether a build file is the HIP build's by its name: a ROCm token in it (`hip_64bit.mk`,
 /// `hip.cmake`, `Makefile.rocm`, `rocm/CMakeLists.txt` counts by its folder).
-fn is_hip_build_file(rel: &str) -> bool {
+pub fn is_hip_build_file(rel: &str) -> bool {
     rel.split('/').any(|comp| {
         comp.split(['-', '_', '.'])
             .any(|t| matches!(t.to_ascii_lowercase().as_str(), "hip" | "rocm" | "amd"))

@@ -147,6 +147,22 @@ pub fn check_lexed(
     out
 }
 
+/// The directive at byte `at` (its index) and the CUDA-side macros its condition tests (those
+/// the macro table decides; HIP's own and the project's ROCm switches are not), sorted, once each.
+fn condition_at<'a>(s: &Src<'a>, at: usize) -> Option<(usize, Vec<&'a str>)> {
+    let dirs = &s.lexed.directives;
+    let k = dirs.partition_point(|d| d.end < at);
+    let d = dirs.get(k).filter(|d| d.start <= at)?;
+    let hip = crate::model::macro_env::MacroEnv::hip();
+    let mut cuda_side: Vec<&str> = crate::model::cond::condition_tokens(s, d)
+        .into_iter()
+        .filter(|t| !crate::model::cond::is_hip_macro(t) && hip.lookup(t).is_some())
+        .collect();
+    cuda_side.sort_unstable();
+    cuda_side.dedup();
+    Some((k, cuda_side))
+}
+
 /// nvcc's identity as a compiler, not CUDA's: a branch on these works around nvcc (a missing
 /// return it warns about, its diagnostic pragmas, an attribute it rejects).
 const NVCC_IDENTITY: [&str; 9] = [
@@ -200,22 +216,14 @@ fn pass_compiler_workarounds(s: &Src, out: &mut [Finding]) {
     if matches!(ext.to_ascii_lowercase().as_str(), "cu" | "cuh") {
         return;
     }
-    let hip = crate::model::macro_env::MacroEnv::hip();
     let dirs = &s.lexed.directives;
     for f in out.iter_mut() {
         if f.status == Status::Pass || !codes.contains(&f.rule.as_str()) {
             continue;
         }
-        let at = f.byte_range.0;
-        let Some(k) = dirs.iter().position(|d| d.start <= at && at <= d.end) else {
+        let Some((k, cuda_side)) = condition_at(s, f.byte_range.0) else {
             continue;
         };
-        let toks = crate::model::cond::condition_tokens(s, &dirs[k]);
-        let cuda_side: Vec<&str> = toks
-            .iter()
-            .copied()
-            .filter(|t| !crate::model::cond::is_hip_macro(t) && hip.lookup(t).is_some())
-            .collect();
         if cuda_side.is_empty() || !cuda_side.iter().all(|t| NVCC_IDENTITY.contains(t)) {
             continue;
         }
@@ -319,27 +327,13 @@ fn pass_pinned_conditions(s: &Src, pins: &[hipside::Pin], out: &mut [Finding]) {
         if f.status == Status::Pass || !codes.contains(&f.rule.as_str()) {
             continue;
         }
-        let at = f.byte_range.0;
-        let Some(d) = s
-            .lexed
-            .directives
-            .iter()
-            .find(|d| d.start <= at && at <= d.end)
-        else {
+        let Some((k, cuda_side)) = condition_at(s, f.byte_range.0) else {
             continue;
         };
-        let toks = crate::model::cond::condition_tokens(s, d);
+        let d = &s.lexed.directives[k];
         // Every CUDA-side macro the condition tests is pinned before it; the latest pin names
         // the note.
-        let hip = crate::model::macro_env::MacroEnv::hip();
         let pinned = |t: &str| pins.iter().rev().find(|p| p.at <= d.start && p.name == t);
-        let mut cuda_side: Vec<&str> = toks
-            .iter()
-            .copied()
-            .filter(|t| !crate::model::cond::is_hip_macro(t) && hip.lookup(t).is_some())
-            .collect();
-        cuda_side.sort_unstable();
-        cuda_side.dedup();
         if cuda_side.is_empty() || cuda_side.iter().any(|t| pinned(t).is_none()) {
             continue;
         }
