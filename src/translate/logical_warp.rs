@@ -17,8 +17,10 @@ use super::Pass;
 use crate::edit::Edit;
 use crate::gate::Status;
 use crate::lex::{Tok, NO_DIRECTIVE};
+use crate::mappings::Resolution;
 use crate::rules::warp_size::logical::{
-    matched_or_reduced, vote_text, Applicability, Rewrite, Warp, LOGICAL_WARP_REWRITE,
+    matched_or_reduced, takes_mask, vote_text, Applicability, MaskFix, Rewrite, Warp,
+    LOGICAL_WARP_REWRITE,
 };
 
 /// The own-half ballot's two halves, around the call.
@@ -29,6 +31,7 @@ pub(super) fn run(p: &mut Pass) {
     if p.warps.is_empty() {
         return;
     }
+    narrow_masks(p);
     for i in 0..p.lexed.tokens.len() {
         let t = p.lexed.tokens[i];
         if t.kind != Tok::Ident || t.directive != NO_DIRECTIVE {
@@ -121,7 +124,7 @@ fn give_way(p: &mut Pass, head: std::ops::Range<usize>, tail: std::ops::Range<us
     p.edits
         .retain(|e| !overlaps(&head, e.start, e.end) && !overlaps(&tail, e.start, e.end));
     p.findings.retain(|f| {
-        !(matches!(f.rule.as_str(), "HP005" | "HP006")
+        !(matches!(f.rule.as_str(), "HP005" | "HP006" | "HP015")
             && head.start <= f.byte_range.0
             && f.byte_range.1 <= head.end)
     });
@@ -153,4 +156,163 @@ fn no_rewrite(p: &mut Pass, i: usize) {
     );
     f.status = Status::Remediation;
     p.findings.push(f);
+}
+
+/// `*_sync` calls whose mask has a 32-bit type, at a target whose HIP has the `_sync` forms
+/// (they `static_assert` a 64-bit mask): widened where the model knows which lanes run the
+/// call (safe), else reported with the widening `--unsafe-fixes` applies.
+fn narrow_masks(p: &mut Pass) {
+    for i in 0..p.lexed.tokens.len() {
+        let t = p.lexed.tokens[i];
+        if t.kind != Tok::Ident || t.directive != NO_DIRECTIVE || !takes_mask(p.text(i)) {
+            continue;
+        }
+        let name = String::from_utf8_lossy(p.text(i)).into_owned();
+        if !matches!(
+            p.m.resolve(&name, &p.opts.target),
+            Some(Resolution::Same { .. } | Resolution::Rename { .. })
+        ) {
+            continue;
+        }
+        // A vote whose rewrite replaces the whole call takes its mask with it.
+        let replaced = p.warps.plan(p.src(), p.lexed, i).is_some_and(|plan| {
+            matches!(plan.rewrite, Rewrite::OwnHalfVote { .. })
+                && (plan.applicability == Applicability::Safe || p.opts.unsafe_fixes)
+        });
+        if replaced {
+            continue;
+        }
+        let Some(n) = p.warps.narrow_mask(p.src(), p.lexed, i) else {
+            continue;
+        };
+        let (a, b) = (
+            p.lexed.tokens[n.first].start as usize,
+            p.lexed.tokens[n.last].end as usize,
+        );
+        let mask = String::from_utf8_lossy(&p.src()[a..b]).into_owned();
+        let (open, close) = match n.fix {
+            MaskFix::ZeroExtend => ("(unsigned long long)(", ")"),
+            MaskFix::OwnHalf => ("((unsigned long long)(", ") << (__lane_id() & 32))"),
+        };
+        let wide = format!("{open}{mask}{close}");
+        let apply = n.applicability == Applicability::Safe || p.opts.unsafe_fixes;
+        if apply {
+            p.edits.push(Edit::insert(a, open));
+            p.edits.push(Edit::insert(b, close));
+            p.stats.fixups += 1;
+        }
+        let head = format!("`{mask}` is a 32-bit mask of `{name}`: HIP's `_sync` intrinsics require a 64-bit mask (ROCm 6.2+ `static_assert`)");
+        let (status, message, suggestion) = match (n.applicability, apply) {
+            (Applicability::Safe, _) => (
+                Status::Pass,
+                format!("{head}; {}, so it became `{wide}` (safe rewrite, done by `hipport port`)", n.why),
+                None,
+            ),
+            (Applicability::Unsafe, true) => (
+                Status::Unknown,
+                format!("{head}; {}: widened to `{wide}` (unsafe rewrite, applied by `--unsafe-fixes`)", n.why),
+                Some("check that the mask names the lanes of the 64-lane wavefront that run the call".to_string()),
+            ),
+            (Applicability::Unsafe, false) => (
+                Status::Remediation,
+                format!("{head}, so the call does not compile; {}", n.why),
+                Some(match n.fix {
+                    MaskFix::OwnHalf => format!("choose: keep 32-lane logical warps (the lane's own half, `{wide}`; `hipport port --unsafe-fixes` applies it) or move the kernel to 64 lanes with a 64-bit mask"),
+                    MaskFix::ZeroExtend => format!("keep the mask in 64 bits (`unsigned long long`) naming the lanes of the wavefront that run the call; `hipport port --unsafe-fixes` writes `{wide}` (lanes 0–31 only)"),
+                }),
+            ),
+        };
+        let mut f = p.ctx.finding(
+            &super::rules::WARP_SYNC_NARROW_MASK,
+            a..b,
+            message,
+            suggestion,
+        );
+        f.status = status;
+        if apply {
+            f.fix = Some(wide);
+        }
+        p.findings.push(f);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The output and the HP015 findings (line, status) of a port at `rocm`.
+    fn port(src: &str, rocm: &str, unsafe_fixes: bool) -> (String, Vec<(u32, String)>) {
+        let mut opts = crate::translate::Options::for_tests(rocm, false);
+        opts.unsafe_fixes = unsafe_fixes;
+        let t = crate::translate::translate_bytes(
+            "k.cu",
+            src.as_bytes(),
+            crate::mappings::get(),
+            &opts,
+        );
+        let found = t
+            .findings
+            .into_iter()
+            .filter(|f| f.rule == "HP015")
+            .map(|f| (f.line, f.status.to_string()))
+            .collect();
+        (String::from_utf8(t.output).unwrap(), found)
+    }
+
+    /// Masks of a 32-bit type, typed the way C++ does: a `uint32_t` parameter or local, an
+    /// `unsigned` declared and set later, `(1U << n) - 1` (a shift has its left operand's type).
+    /// In a function whose lanes may span the wavefront: REMEDIATION, unchanged.
+    #[test]
+    fn thirty_two_bit_masks_do_not_compile_from_6_2() {
+        let src = "__device__ void f(float* p, uint32_t mask, int n) {\n  __syncwarp(mask);\n  unsigned m2;\n  m2 = compute();\n  p[0] = __shfl_sync(m2, p[1], 0);\n  p[1] = __shfl_sync((1U << n) - 1, p[2], 0);\n}\n";
+        let (out, found) = port(src, "7.0", false);
+        assert_eq!(
+            found,
+            [
+                (2, "REMEDIATION".to_string()),
+                (5, "REMEDIATION".to_string()),
+                (6, "REMEDIATION".to_string())
+            ]
+        );
+        assert!(out.contains("__syncwarp(mask)"), "{out}");
+        // `--unsafe-fixes` zero-extends them: UNKNOWN, a person checks the lanes.
+        let (out, found) = port(src, "7.0", true);
+        assert!(
+            out.contains("__syncwarp((unsigned long long)(mask))"),
+            "{out}"
+        );
+        assert!(
+            out.contains("__shfl_sync((unsigned long long)((1U << n) - 1), p[2], 0)"),
+            "{out}"
+        );
+        assert!(found.iter().all(|(_, s)| s == "UNKNOWN"), "{found:?}");
+        // The twins: 64-bit masks (a type, a suffix, a cast, a ballot), a member and a template
+        // parameter whose types the tokens do not say, and a target without the `_sync` forms.
+        let wide = "template <typename M>\n__device__ void f(float* p, unsigned long long mask, int n, M t, S s) {\n  __syncwarp(mask);\n  p[0] = __shfl_sync((1ULL << n) - 1, p[1], 0);\n  p[1] = __shfl_sync((uint64_t)n, p[2], 0);\n  p[2] = __shfl_sync(__ballot_sync(~0ull, p[0] > 0), p[3], 0);\n  p[3] = __shfl_sync(s.mask, p[4], 0) + __shfl_sync(t, p[5], 0);\n  const auto a = 1u << n;\n  p[4] = __shfl_sync(a, p[6], 0);\n}\n";
+        let (_, found) = port(wide, "7.0", false);
+        assert!(found.is_empty(), "{found:?}");
+        let (_, found) = port(src, "5.2", false);
+        assert!(found.is_empty(), "{found:?}");
+    }
+
+    /// Where each 32-lane half of the wavefront is one CUDA warp the mask becomes the lane's own
+    /// half; under `threadIdx.x < 32` it is zero-extended; both safe (PASS). A second run
+    /// changes nothing.
+    #[test]
+    fn narrow_masks_of_known_lanes_are_widened_keeping_their_meaning() {
+        let src = "__global__ void k(float* p, int n) {\n  int lane = threadIdx.x & 31;\n  const uint32_t m = (1U << n) - 1;\n  if (lane < n) p[lane] = __shfl_sync(m, p[lane], 0);\n}\n__global__ void w(float* p, uint32_t active) {\n  if (threadIdx.x < 32) p[0] = __shfl_xor_sync(active, p[0], 1);\n}\n";
+        let (out, found) = port(src, "7.0", false);
+        assert!(
+            out.contains(
+                "__shfl_sync(((unsigned long long)(m) << (__lane_id() & 32)), p[lane], 0, 32)"
+            ),
+            "{out}"
+        );
+        assert!(
+            out.contains("__shfl_xor_sync((unsigned long long)(active), p[0], 1)"),
+            "{out}"
+        );
+        assert_eq!(found, [(4, "PASS".to_string()), (7, "PASS".to_string())]);
+        let (again, found) = port(&out, "7.0", false);
+        assert_eq!(again, out);
+        assert!(found.is_empty(), "{found:?}");
+    }
 }

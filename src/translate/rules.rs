@@ -139,6 +139,15 @@ rule!(REGISTER_STORAGE_CLASS, "HP014", DeviceFeature, Pass, Build,
     refs: ["https://github.com/llvm/llvm-project/blob/main/clang/test/SemaCXX/deprecated.cpp", "https://wg21.link/p0001r1"],
 );
 
+rule!(WARP_SYNC_NARROW_MASK, "HP015", WarpSize, Remediation, Build,
+    summary: "A `*_sync` warp intrinsic's mask of a 32-bit type (a `uint32_t` local or parameter, `(1U << n) - 1`, an `unsigned` constant) at a target whose HIP has the `_sync` forms (ROCm 6.2+): the call does not compile. PASS where `hipport port` widened the mask keeping CUDA's meaning: the lane's own 32-lane half (`((unsigned long long)(m) << (__lane_id() & 32))`) in a function of 32-lane logical warps, the mask zero-extended where only lanes 0–31 run the call. REMEDIATION where the lanes that run the call may span the wavefront (`port --unsafe-fixes` widens it; UNKNOWN once applied).",
+    why: "CUDA's `*_sync` intrinsics take an `unsigned` mask. HIP's take a template mask and `static_assert` that it is a 64-bit integer (\"Implicitly promoting a smaller integer is almost always an error\"), so a 32-bit mask stops the build. Widening it by zero-extension names lanes 0–31 of the wavefront; where each 32-lane half of a 64-lane wavefront works as one CUDA warp, the second half's mask must name lanes 32–63 (HIP checks the mask against the lanes that run the call).",
+    bad: "const uint32_t leader = (1U << n) - 1;\nv = __shfl_sync(leader, v, 0);",
+    good: "const uint32_t leader = (1U << n) - 1;\nv = __shfl_sync(((unsigned long long)(leader) << (__lane_id() & 32)), v, 0, 32);",
+    fix: "Keep masks in 64 bits (`unsigned long long`), naming the lanes of the 64-lane wavefront that run the call; where each half of the wavefront is one CUDA warp, shift the half's mask by `__lane_id() & 32`.",
+    refs: ["https://github.com/ROCm/clr/blob/develop/hipamd/include/hip/amd_detail/amd_warp_sync_functions.h", "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html#warp-cross-lane-functions"],
+);
+
 pub const RULES: &[&RuleInfo] = &[
     &UNPORTED_API,
     &DEPRECATED_API,
@@ -155,4 +164,5 @@ pub const RULES: &[&RuleInfo] = &[
     &WEAK_ALIAS_PRAGMA,
     &HOST_PRINTF_IN_DEVICE_CODE,
     &REGISTER_STORAGE_CLASS,
+    &WARP_SYNC_NARROW_MASK,
 ];

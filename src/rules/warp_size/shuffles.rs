@@ -51,8 +51,6 @@ pub(super) struct Masks<'a> {
     local: HashSet<&'a str>,
     /// Whether each function (by node id) is a sorting network, as the shuffles ask.
     sorting: std::cell::RefCell<std::collections::HashMap<usize, bool>>,
-    /// Each function's 32-bit mask variables that no other finding covers (by node id).
-    narrow: std::cell::RefCell<std::collections::HashMap<usize, HashSet<&'a str>>>,
 }
 
 impl<'a> Masks<'a> {
@@ -94,42 +92,7 @@ impl<'a> Masks<'a> {
             full,
             local,
             sorting: Default::default(),
-            narrow: Default::default(),
         }
-    }
-
-    /// Whether `name`, the mask of the call `c`, is a variable of the enclosing function typed
-    /// 32-bit (`uint32_t mask` as a parameter, or declared without a value and set later): on
-    /// a 64-lane wavefront it can name only lanes 0–31. A 32-bit mask set from a literal is
-    /// flagged where it is set, one set from a ballot is HP106's, and a computed local
-    /// (`(1 << n) - 1`) may name only low lanes on purpose: those are left out.
-    fn narrow_variable(&self, s: &Src<'a>, c: Node<'a>, name: &str) -> bool {
-        let Some(f) = s.enclosing_function(c) else {
-            return false;
-        };
-        self.narrow
-            .borrow_mut()
-            .entry(f.id())
-            .or_insert_with(|| {
-                let narrow = |t: &str| {
-                    matches!(
-                        t.split_whitespace().collect::<Vec<_>>().join(" ").as_str(),
-                        "uint32_t" | "unsigned" | "unsigned int" | "uint" | "int32_t" | "int"
-                    )
-                };
-                let mut names: HashSet<&'a str> =
-                    syntax::typed_variables(s, f, narrow).into_iter().collect();
-                for d in s.descendants(f, K::InitDeclarator) {
-                    if let Some(n) = d
-                        .field(F::Declarator)
-                        .and_then(|x| syntax::declarator_name(s, x))
-                    {
-                        names.remove(n);
-                    }
-                }
-                names
-            })
-            .contains(name)
     }
 }
 
@@ -155,16 +118,6 @@ pub(super) fn calls<'a>(s: &Src<'a>, c: Node<'a>, masks: &Masks<'a>, out: &mut V
                     m.byte_range(),
                     format!("32-bit full mask `{text}` in `{name}`: HIP masks are 64-bit"),
                     Some("use a 64-bit mask (`~0ull` or `__activemask()`)".into()),
-                ));
-            } else if m.node_kind() == K::Identifier
-                && masks.local.contains(text)
-                && masks.narrow_variable(s, c, text)
-            {
-                out.push(s.ctx.finding(
-                    &WARP_MASK_32BIT,
-                    m.byte_range(),
-                    format!("`{text}` is a 32-bit mask variable passed to `{name}`: where 64 lanes run it names only lanes 0–31 of the wavefront"),
-                    Some("keep the mask in 64 bits (`unsigned long long`, `lane_mask_t`), or check that only lanes 0–31 run the call".into()),
                 ));
             }
         }

@@ -478,16 +478,6 @@ fn logical_warp_reductions_and_ballots_settle_as_the_port_rewrites_them() {
 }
 
 #[test]
-fn a_32_bit_mask_variable_where_64_lanes_run() {
-    // `uint32_t mask` handed in, or declared and set later: 32 bits where 64 lanes run.
-    let src = "__device__ void f(float* p, uint32_t mask) {\n  __syncwarp(mask);\n  unsigned m2;\n  m2 = compute();\n  p[0] = __shfl_sync(m2, p[1], 0);\n}\n";
-    assert_eq!(fires(src, "HP103"), [2, 5]);
-    // The twin: a 64-bit mask, and a computed local mask (which may name low lanes on purpose).
-    let wide = "__device__ void f(float* p, unsigned long long mask) {\n  __syncwarp(mask);\n  int m2 = (1 << 4) - 1;\n  p[0] = __shfl_sync(m2, p[1], 0);\n}\n";
-    assert!(fires(wide, "HP103").is_empty());
-}
-
-#[test]
 fn wmma_kernels_launched_with_32_thread_rows() {
     let src = "__global__ void gemm(half* a, float* c) {\n  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;\n  wmma::fill_fragment(acc, 0.0f);\n  wmma::store_matrix_sync(c, acc, 16, wmma::mem_row_major);\n}\nvoid host(half* a, float* c, int n) {\n  gemm<<<n, dim3{32u, 4}>>>(a, c);\n  gemm<<<n, dim3(32, 2)>>>(a, c);\n}\n";
     assert_eq!(fires(src, "HP107"), [7, 8]);
@@ -522,12 +512,19 @@ fn logical_warp_ids_and_slots_settle_when_port_rewrites_every_warp_call() {
     // Twin 2: a vote with a partial mask has no rewrite either.
     let partial = logical.replace("__all_sync(0xffffffff,", "__all_sync(0xffffu,");
     assert_eq!(fires_open(&partial, "HP102"), [3, 4]);
-    // Nor a shuffle whose mask names a group of lanes (its 32-bit mask stays as written).
+    // A shuffle whose 32-bit mask names a group of lanes: `port` gives it the lane's own half
+    // (HP015), so the ids settle; the same group in a 64-bit mask names lanes of the first half
+    // for both halves, which no rewrite mends: the ids stay.
     let group = logical.replace(
         "__shfl_down_sync(0xffffffff, v, i)",
         "__shfl_down_sync(15u << (lane & ~3), v, i)",
     );
-    assert_eq!(fires_open(&group, "HP102"), [3, 4]);
+    assert!(fires_open(&group, "HP102").is_empty());
+    let group64 = logical.replace(
+        "__shfl_down_sync(0xffffffff, v, i)",
+        "__shfl_down_sync(15ull << (lane & ~3), v, i)",
+    );
+    assert_eq!(fires_open(&group64, "HP102"), [3, 4]);
     // Twin 3: lanes also from `warpSize`: unsafe, the finding spells out the choice.
     let mixed = logical.replace(
         "int warp = threadIdx.x / 32;",
@@ -575,19 +572,24 @@ fn a_full_mask_held_in_a_local_variable_settles_like_a_constant_one() {
     // `~0u` in the variable is the same mask.
     let tilde = plain.replace("0xFFFFFFFFu", "~0u");
     assert!(fires_open(&tilde, "HP102").is_empty());
-    // Twin 1: the variable is assigned again (a lane group): not a full mask, the ids stay.
+    // Twin 1: the variable is assigned again (a lane group): not a full mask; in 64 bits no
+    // rewrite places it in the lane's half, so the ids stay (in 32 bits `port` widens it to
+    // the lane's own half, HP015, and they settle).
     let narrowed = plain.replace(
         "  float v = in",
         "  if (threadIdx.x < 16) mask >>= 16;\n  float v = in",
     );
-    assert_eq!(fires_open(&narrowed, "HP102"), [5, 6]);
+    assert!(fires_open(&narrowed, "HP102").is_empty());
+    let narrowed64 = narrowed.replace("unsigned int mask", "unsigned long long mask");
+    assert_eq!(fires_open(&narrowed64, "HP102"), [5, 6]);
     // Twin 2: a reduction whose shuffles really span 64 lanes (offsets from `warpSize`): the
     // 32-lane ids keep their finding, whatever the mask.
     let wide = plain.replace("int o = 16;", "int o = warpSize / 2;");
     assert_eq!(fires_open(&wide, "HP102"), [5, 6]);
-    // Twin 3: a parameter of the same name in another function is not the local mask.
+    // Twin 3: a parameter of the same name in another function is not the local mask (a
+    // 64-bit one: a 32-bit parameter would be widened to the lane's own half, HP015).
     let param = format!(
-        "__device__ float s(float v, unsigned mask) {{\n  int lane = threadIdx.x & 31;\n  return __shfl_sync(mask, v, 0) + lane;\n}}\n{plain}"
+        "__device__ float s(float v, unsigned long long mask) {{\n  int lane = threadIdx.x & 31;\n  return __shfl_sync(mask, v, 0) + lane;\n}}\n{plain}"
     );
     assert_eq!(fires_open(&param, "HP102"), [2]);
 }

@@ -368,6 +368,79 @@ pub(super) fn callers(v: &View, fns: &mut [Function]) {
         fns[k].warp = Warp::Mixed;
         fns[k].why64 = Some(why);
     }
+    inherit(v, fns);
+}
+
+/// "called from `k`, which shows `& 31`"; along a chain, "called from `mid`, called from `k`,
+/// which shows `& 31`".
+fn via(caller: &str, why32: &str) -> String {
+    if why32.starts_with("called from ") {
+        format!("called from `{caller}`, {why32}")
+    } else {
+        format!("called from `{caller}`, which shows {why32}")
+    }
+}
+
+/// A helper with no lane evidence of its own (`__shfl_sync(m, x,
+/// basis_dim)` in a per-ray device function) runs on its callers' lanes: where every function
+/// of the file that calls it works on 32-lane logical warps, so does the helper (chains of
+/// helpers, `kernel → mid → trace`, settle in a few rounds); where one caller computes lanes from the wavefront and
+/// another from 32-lane groups, a person chooses. A helper nothing here calls stays as it is.
+fn inherit(v: &View, fns: &mut [Function]) {
+    let calls = |g: &Function, name: &[u8]| {
+        (g.open..g.close).any(|j| {
+            v.code(j)
+                && v.lexed.tokens[j].kind == Tok::Ident
+                && v.t(j) == name
+                && v.is(v.next(j), "(")
+        })
+    };
+    for _ in 0..4 {
+        let mut changes: Vec<(usize, Warp, String, Option<String>)> = Vec::new();
+        for (k, f) in fns.iter().enumerate() {
+            if f.why32.is_some() || f.why64.is_some() || f.name.is_empty() {
+                continue;
+            }
+            let callers: Vec<&Function> = fns
+                .iter()
+                .filter(|g| g.open != f.open && calls(g, &f.name))
+                .collect();
+            let Some(first) = callers.first() else {
+                continue;
+            };
+            let logical = callers.iter().find(|g| g.warp == Warp::Logical32);
+            let wide = callers.iter().find(|g| g.why64.is_some());
+            let name = |g: &Function| String::from_utf8_lossy(&g.name).into_owned();
+            match (logical, wide) {
+                (Some(l), Some(w)) => changes.push((
+                    k,
+                    Warp::Mixed,
+                    via(&name(l), l.why32.as_deref().unwrap_or("")),
+                    Some(format!(
+                        "called from `{}`, whose lanes come from {}",
+                        name(w),
+                        w.why64.as_deref().unwrap_or("")
+                    )),
+                )),
+                (Some(_), None) if callers.iter().all(|g| g.warp == Warp::Logical32) => changes
+                    .push((
+                        k,
+                        Warp::Logical32,
+                        via(&name(first), first.why32.as_deref().unwrap_or("")),
+                        None,
+                    )),
+                _ => {}
+            }
+        }
+        if changes.is_empty() {
+            break;
+        }
+        for (k, warp, why32, why64) in changes {
+            fns[k].warp = warp;
+            fns[k].why32 = Some(why32);
+            fns[k].why64 = why64;
+        }
+    }
 }
 
 /// The `n`th top-level argument of the call named at `name` when it is one token.

@@ -21,9 +21,11 @@ use crate::model::syntax::int_value;
 use std::collections::{HashMap, HashSet};
 
 mod facts;
+mod masks;
 mod settle;
 mod votes;
 use facts::{callers, constants, function, lane_macros, statement_end};
+pub(crate) use masks::{takes_mask, MaskFix};
 pub(crate) use settle::{settle, EVERY_USE};
 pub(crate) use votes::around as vote_text;
 use votes::VOTES;

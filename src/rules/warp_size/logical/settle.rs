@@ -72,7 +72,15 @@ impl LogicalWarps {
                 // A `_sync` call whose mask names some lanes only (`groupMask`) keeps a 32-bit
                 // mask the rewrite does not touch: not handled.
                 if name.ends_with("_sync") && !full_mask_arg(&v, j, &self.full_masks) {
-                    return None;
+                    // A 32-bit mask the translator widens to the lane's own half (or to lanes
+                    // 0–31 where only they run the call), or one it already widened.
+                    let widened = self
+                        .narrow_mask(src, lexed, j)
+                        .is_some_and(|n| n.applicability == Applicability::Safe);
+                    if !widened && !own_half_mask(&v, j) {
+                        return None;
+                    }
+                    what.insert("64-bit masks of the lanes that run each call");
                 }
                 match self.plan(src, lexed, j).map(|p| p.rewrite) {
                     Some(Rewrite::Width32 { .. }) => what.insert("width 32 on its shuffles"),
@@ -107,7 +115,9 @@ const ALREADY: &str = "its shuffles already pass their width";
 fn warp_level_elsewhere(name: &[u8]) -> bool {
     let l = name.to_ascii_lowercase();
     let has = |w: &[u8]| l.windows(w.len()).any(|x| x == w);
+    // `__lane_id()` is the lane's index (the own-half masks this model writes use it).
     l != b"__syncwarp"
+        && l != b"__lane_id"
         && (l == b"asm"
             || l == b"__asm__"
             || [
@@ -135,6 +145,29 @@ fn full_mask_arg(v: &View, j: usize, full_masks: &[Vec<u8>]) -> bool {
     votes::arguments(v, open, close)
         .first()
         .is_some_and(|&a| votes::full_mask(v, a, full_masks))
+}
+
+/// Whether the first argument of the call named at `j` is a mask this model's rewrite wrote:
+/// `((unsigned long long)(m) << (__lane_id() & 32))`.
+fn own_half_mask(v: &View, j: usize) -> bool {
+    let Some(open) = v.next(j).filter(|&o| v.t(o) == b"(") else {
+        return false;
+    };
+    let Some(close) = v.matching(open) else {
+        return false;
+    };
+    votes::arguments(v, open, close)
+        .first()
+        .is_some_and(|&(a, b)| {
+            (a..=b).any(|k| {
+                v.t(k) == b"__lane_id"
+                    && v.is(v.prev(k), "(")
+                    && v.next(k)
+                        .and_then(|x| v.next(x))
+                        .and_then(|x| v.next(x))
+                        .is_some_and(|x| v.t(x) == b"&")
+            })
+        })
 }
 
 /// Whether the shuffle named at `j` passes a width (`__shfl_down(v, d, 32)`).

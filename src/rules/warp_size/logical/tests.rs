@@ -97,6 +97,36 @@ fn an_offsets_only_helper_takes_its_callers_warp() {
     );
 }
 
+/// A helper with no lane arithmetic of its own (svox2's per-ray backward pass reads lane
+/// `basis_dim` of its ray's group) takes the warp of the kernels that call it; the twins: a
+/// helper also called from a kernel whose lanes span the wavefront is a choice, and one called
+/// from nothing in the file stays the wavefront's.
+#[test]
+fn a_helper_without_lane_evidence_takes_its_callers_warp() {
+    let helper = "__device__ void trace(float* c, int n) {\n  c[0] += __shfl_sync(0xffffffff, c[0], n);\n}\n";
+    let logical = format!("{helper}__device__ void mid(float* c) {{\n  trace(c, 3);\n}}\n__global__ void k(float* p) {{\n  int ray = threadIdx.x >> 5;\n  int lane = threadIdx.x & 0x1F;\n  if (lane < 9) mid(p + ray);\n}}\n");
+    let (m, lx) = model(&logical);
+    let i = tok(&logical, &lx, "__shfl_sync", 0);
+    assert_eq!(m.warp_at(i), Warp::Logical32);
+    assert!(
+        m.evidence(i)
+            .0
+            .is_some_and(|w| w.starts_with("called from `mid`")),
+        "{:?}",
+        m.evidence(i)
+    );
+    let p = m.plan(logical.as_bytes(), &lx, i).expect("a plan");
+    assert_eq!(p.applicability, Applicability::Safe);
+    let mixed = format!("{logical}__global__ void w(float* p) {{\n  int lane = threadIdx.x % warpSize;\n  trace(p + lane, 1);\n}}\n");
+    let (m, lx) = model(&mixed);
+    assert_eq!(m.warp_at(tok(&mixed, &lx, "__shfl_sync", 0)), Warp::Mixed);
+    let (m, lx) = model(helper);
+    assert_eq!(
+        m.warp_at(tok(helper, &lx, "__shfl_sync", 0)),
+        Warp::Wavefront
+    );
+}
+
 #[test]
 fn a_file_constant_counts_as_its_value() {
     let src = "#define LANES 32\n__global__ void k(float* s) {\n  int lane = threadIdx.x % LANES;\n  s[0] = __shfl_sync(0xffffffff, s[1], 0) + lane;\n}\n";

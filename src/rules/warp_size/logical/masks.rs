@@ -1,0 +1,452 @@
+//! The width of a warp intrinsic's mask. CUDA's `*_sync` intrinsics take an `unsigned` mask;
+//! HIP's (ROCm 6.2 and later) take a template mask and `static_assert` that it is a 64-bit
+//! integer ("Implicitly promoting a smaller integer is almost always an error"), so a mask of a
+//! 32-bit type does not compile: a `uint32_t leader_mask` local, a `uint32_t mask` parameter,
+//! `(1U << n) - 1`. A literal `0xffffffff` is widened by the translator on its own; this module
+//! types the rest from the tokens, the way C++ does: a literal by its value and suffix, a name
+//! by its declaration (in the function, its parameters, at file scope, or a `#define` of the
+//! file), an expression by its widest operand, a shift by its left operand, a cast by its type.
+//! Anything else (a member, a call, a template type, `auto`) is not known: no answer.
+
+use super::*;
+
+/// What a mask's type is, where the tokens say.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Width {
+    /// 32 bits or fewer: `unsigned`, `uint32_t`, `int`, `1U`.
+    Narrow,
+    /// 64 bits: `unsigned long long`, `uint64_t`, `1ull`, `(unsigned long long)m`.
+    Wide,
+}
+
+/// Type words of 32 bits or fewer.
+const NARROW_WORDS: &[&str] = &[
+    "unsigned", "signed", "int", "short", "char", "bool", "uint32_t", "int32_t", "uint16_t",
+    "int16_t", "uint8_t", "int8_t", "uint", "u32", "i32",
+];
+/// Type words of 64 bits (LP64: `long` is 64 bits).
+const WIDE_WORDS: &[&str] = &[
+    "long",
+    "uint64_t",
+    "int64_t",
+    "size_t",
+    "ssize_t",
+    "uintptr_t",
+    "intptr_t",
+    "ptrdiff_t",
+    "lane_mask_t",
+    "u64",
+    "i64",
+];
+/// Words of a declaration that say nothing of the type.
+const QUALIFIERS: &[&str] = &[
+    "const",
+    "volatile",
+    "static",
+    "constexpr",
+    "register",
+    "__restrict__",
+    "__device__",
+    "__constant__",
+    "__shared__",
+    "__host__",
+    "inline",
+];
+/// Calls whose HIP result is a 64-bit mask.
+const WIDE_CALLS: &[&str] = &[
+    "__activemask",
+    "__ballot",
+    "__ballot_sync",
+    "__match_any_sync",
+    "__match_all_sync",
+    "__lanemask_lt",
+    "__lanemask_gt",
+    "__lanemask_eq",
+];
+
+/// Words before a name that make it no declaration.
+const NOT_TYPES: &[&str] = &[
+    "return",
+    "case",
+    "goto",
+    "sizeof",
+    "else",
+    "do",
+    "throw",
+    "delete",
+    "new",
+    "co_return",
+    "co_yield",
+    "typedef",
+    "using",
+    "define",
+    "if",
+];
+
+fn is_word(x: &[u8], words: &[&str]) -> bool {
+    words.iter().any(|w| w.as_bytes() == x)
+}
+
+/// The width of a type written as words (`unsigned int`, `const uint64_t`); `None` for words
+/// that are no built-in integer type (`auto`, `T`, `MaskT`).
+fn type_width(v: &View, words: &[usize]) -> Option<Width> {
+    let mut width = None;
+    for &w in words {
+        let t = v.t(w);
+        if is_word(t, QUALIFIERS) {
+            continue;
+        }
+        if is_word(t, WIDE_WORDS) {
+            width = Some(Width::Wide);
+        } else if is_word(t, NARROW_WORDS) {
+            width.get_or_insert(Width::Narrow);
+        } else {
+            return None;
+        }
+    }
+    width
+}
+
+/// The width of a literal: a suffix with `l` is 64 bits, so is a value past 32 bits; a
+/// floating literal has no mask width.
+fn literal_width(text: &[u8]) -> Option<Width> {
+    let s = std::str::from_utf8(text).ok()?.to_ascii_lowercase();
+    let hex = s.starts_with("0x");
+    if !hex && (s.contains('.') || s.contains('e') || s.ends_with('f')) {
+        return None;
+    }
+    let suffix: String = s
+        .chars()
+        .rev()
+        .take_while(|c| matches!(c, 'u' | 'l'))
+        .collect();
+    if suffix.contains('l') {
+        return Some(Width::Wide);
+    }
+    let value = int_value(&s)?;
+    Some(if value > u64::from(u32::MAX) {
+        Width::Wide
+    } else {
+        Width::Narrow
+    })
+}
+
+/// The token after `toks[k]` in the slice, if any.
+fn at<'a>(v: &View<'a>, toks: &[usize], k: usize) -> Option<&'a [u8]> {
+    toks.get(k).map(|&i| v.t(i))
+}
+
+/// The index (in `toks`) of the closer matching the opener at `k`.
+fn close_of(v: &View, toks: &[usize], k: usize) -> Option<usize> {
+    let mut depth = 0i32;
+    for (m, &i) in toks.iter().enumerate().skip(k) {
+        match v.t(i) {
+            b"(" | b"[" | b"{" => depth += 1,
+            b")" | b"]" | b"}" => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(m);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether `toks[k]` and `toks[k + 1]` form a shift operator (`<<`, `>>`, written adjacent).
+fn shift_at(v: &View, toks: &[usize], k: usize) -> bool {
+    let (Some(&a), Some(&b)) = (toks.get(k), toks.get(k + 1)) else {
+        return false;
+    };
+    let (ta, tb) = (&v.lexed.tokens[a], &v.lexed.tokens[b]);
+    ta.end == tb.start && matches!((v.t(a), v.t(b)), (b"<", b"<") | (b">", b">"))
+}
+
+/// The index after the operand starting at `k`: unary operators, then a literal, a name with
+/// its calls, subscripts and members, or a parenthesised group.
+fn skip_operand(v: &View, toks: &[usize], mut k: usize) -> usize {
+    while at(v, toks, k).is_some_and(|t| matches!(t, b"~" | b"-" | b"!" | b"+")) {
+        k += 1;
+    }
+    match at(v, toks, k) {
+        Some(b"(") => close_of(v, toks, k).map_or(toks.len(), |c| c + 1),
+        Some(_) => {
+            k += 1;
+            loop {
+                match at(v, toks, k) {
+                    Some(b"(") | Some(b"[") => {
+                        k = close_of(v, toks, k).map_or(toks.len(), |c| c + 1)
+                    }
+                    Some(b".") | Some(b"->") | Some(b"::") => k += 2,
+                    _ => return k,
+                }
+            }
+        }
+        None => k,
+    }
+}
+
+/// The width of the expression `toks` (indices of its tokens, in order); `None` where any
+/// operand that decides it is not known.
+pub(super) fn expr_width(
+    v: &View,
+    toks: &[usize],
+    decl: &dyn Fn(usize) -> Option<Width>,
+) -> Option<Width> {
+    let mut width: Option<Width> = None;
+    let mut k = 0;
+    let join = |w: Width, width: &mut Option<Width>| {
+        *width = Some(width.map_or(w, |x| x.max(w)));
+    };
+    while k < toks.len() {
+        let i = toks[k];
+        let t = v.t(i);
+        let kind = v.lexed.tokens[i].kind;
+        if shift_at(v, toks, k) {
+            // The right operand of a shift does not change its type: skip it, up to the next
+            // operator that binds less tightly than a shift.
+            k += 2;
+            while k < toks.len() {
+                match v.t(toks[k]) {
+                    b"(" | b"[" => k = close_of(v, toks, k).map_or(toks.len(), |c| c + 1),
+                    b"<" | b">" | b"&" | b"^" | b"|" | b"?" | b":" | b"," | b"=" | b"!" => break,
+                    _ => k += 1,
+                }
+            }
+            continue;
+        }
+        match kind {
+            Tok::Number => {
+                join(literal_width(t)?, &mut width);
+                k += 1;
+            }
+            Tok::Ident => {
+                if t == b"static_cast" || t == b"reinterpret_cast" {
+                    // `static_cast<T>(x)`: the type between the angle brackets.
+                    let close = (k + 2..toks.len()).find(|&m| v.t(toks[m]) == b">")?;
+                    join(type_width(v, &toks[k + 2..close])?, &mut width);
+                    k = skip_operand(v, toks, close + 1);
+                    continue;
+                }
+                if t == b"true" || t == b"false" {
+                    join(Width::Narrow, &mut width);
+                    k += 1;
+                    continue;
+                }
+                match at(v, toks, k + 1) {
+                    Some(b"(") => {
+                        if !is_word(t, WIDE_CALLS) {
+                            return None;
+                        }
+                        join(Width::Wide, &mut width);
+                    }
+                    Some(b".") | Some(b"->") | Some(b"::") => return None,
+                    _ => join(decl(i)?, &mut width),
+                }
+                k = skip_operand(v, toks, k);
+            }
+            Tok::Punct => match t {
+                b"(" => {
+                    let close = close_of(v, toks, k)?;
+                    let inner = &toks[k + 1..close];
+                    let cast = !inner.is_empty()
+                        && inner.iter().all(|&w| {
+                            v.lexed.tokens[w].kind == Tok::Ident && type_width(v, &[w]).is_some()
+                        });
+                    if cast {
+                        join(type_width(v, inner)?, &mut width);
+                        k = skip_operand(v, toks, close + 1);
+                    } else {
+                        join(expr_width(v, inner, decl)?, &mut width);
+                        k = close + 1;
+                    }
+                }
+                // A conditional or a comparison: not a mask this module types.
+                b"?" | b"<" | b">" | b"=" => return None,
+                b"!" if at(v, toks, k + 1) == Some(b"=") => return None,
+                _ => k += 1,
+            },
+            _ => return None,
+        }
+    }
+    width
+}
+
+/// The width a name was declared with, looking back from its use at token `use_at`: a local
+/// or parameter of the enclosing function (from its parameter list `params` on), else a
+/// declaration at file scope, else a `#define` of the file (typed by its body).
+pub(super) fn declared(v: &View, use_at: usize, params: usize) -> Option<Width> {
+    let name = v.t(use_at);
+    // `T name` with `T` words of a type, the nearest before the use.
+    let declaration = |d: usize| -> Option<Option<Width>> {
+        let mut words = Vec::new();
+        let mut j = v.prev(d);
+        while let Some(p) = j {
+            if v.lexed.tokens[p].kind != Tok::Ident {
+                break;
+            }
+            words.push(p);
+            j = v.prev(p);
+        }
+        // `return mask`, `case MASK`: no declaration.
+        if words.is_empty() || is_word(v.t(words[0]), NOT_TYPES) {
+            return None;
+        }
+        words.reverse();
+        Some(type_width(v, &words))
+    };
+    for d in (params..use_at).rev() {
+        if v.code(d) && v.t(d) == name {
+            if let Some(w) = declaration(d) {
+                return w;
+            }
+        }
+    }
+    // File scope: brace depth 0 before the function.
+    let mut depth = 0i32;
+    let mut found = None;
+    for d in 0..params {
+        if !v.code(d) {
+            continue;
+        }
+        match v.t(d) {
+            b"{" => depth += 1,
+            b"}" => depth -= 1,
+            x if depth == 0 && x == name => {
+                if let Some(w) = declaration(d) {
+                    found = Some(w);
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some(w) = found {
+        return w;
+    }
+    // An object-like `#define NAME body` of the file.
+    let lexed = v.lexed;
+    lexed
+        .directives
+        .iter()
+        .filter(|d| d.name == "define")
+        .find_map(|d| {
+            let toks: Vec<usize> = d
+                .tokens
+                .clone()
+                .filter(|&j| lexed.tokens[j].kind != Tok::Comment)
+                .collect();
+            if toks.len() < 4 || v.t(toks[2]) != name {
+                return None;
+            }
+            // A function-like macro: `(` right after the name.
+            if v.t(toks[3]) == b"(" && lexed.tokens[toks[2]].end == lexed.tokens[toks[3]].start {
+                return Some(None);
+            }
+            Some(expr_width(v, &toks[3..], &|_| None))
+        })
+        .flatten()
+}
+
+/// How the translator gives a 32-bit mask the 64 bits HIP requires.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum MaskFix {
+    /// `(unsigned long long)(m)`: the lanes it names, where lanes 0–31 of the wavefront are
+    /// the ones that run the call.
+    ZeroExtend,
+    /// `((unsigned long long)(m) << (__lane_id() & 32))`: the lanes of the caller's own
+    /// 32-lane half, where each half of the wavefront is one CUDA warp.
+    OwnHalf,
+}
+
+/// A `*_sync` call's mask of a 32-bit type and the widening that keeps its meaning.
+#[derive(Clone, Debug)]
+pub(crate) struct NarrowMask {
+    /// The mask argument's first and last tokens.
+    pub first: usize,
+    pub last: usize,
+    pub fix: MaskFix,
+    /// Safe where the lanes that run the call are known (32-lane logical warps, or lanes 0–31
+    /// only); unsafe in a function whose lanes span the wavefront (or mix both).
+    pub applicability: Applicability,
+    /// Why: the function's 32-lane evidence or the guard that confines the call.
+    pub why: String,
+}
+
+/// Whether the call named `x` takes a lane mask first.
+pub(crate) fn takes_mask(x: &[u8]) -> bool {
+    x.starts_with(b"__") && (x.ends_with(b"_sync") || x == b"__syncwarp") && warp_level_name(x)
+}
+
+impl LogicalWarps {
+    /// The mask of the `*_sync` call named at token `i` where its type is 32 bits (HIP's form
+    /// does not compile), with the widening that keeps CUDA's meaning. A single full literal
+    /// (`0xffffffff`) is not this module's: the translator widens it by value.
+    pub(crate) fn narrow_mask(&self, src: &[u8], lexed: &Lexed, i: usize) -> Option<NarrowMask> {
+        let v = View {
+            src,
+            lexed,
+            consts: HashMap::new(),
+            lanes: HashMap::new(),
+        };
+        if !takes_mask(v.t(i)) {
+            return None;
+        }
+        let open = v.next(i).filter(|&o| v.t(o) == b"(")?;
+        let close = v.matching(open)?;
+        let (first, last) = *votes::arguments(&v, open, close).first()?;
+        if first == last && lexed.tokens[first].kind == Tok::Number {
+            return None;
+        }
+        let toks: Vec<usize> = (first..=last).filter(|&j| v.code(j)).collect();
+        let f = self.function(i);
+        // Declarations are looked up from the function's parameter list on.
+        let params = f
+            .and_then(|f| v.prev(f.open))
+            .and_then(|p| {
+                let p = if v.t(p) == b")" { Some(p) } else { v.prev(p) }?;
+                v.matching_back(p)
+            })
+            .unwrap_or(0);
+        let decl = |j: usize| declared(&v, j, params);
+        if expr_width(&v, &toks, &decl)? != Width::Narrow {
+            return None;
+        }
+        let (fix, applicability, why) = match (self.first32(i), f.map(|f| f.warp)) {
+            (Some(g), _) => (
+                MaskFix::ZeroExtend,
+                Applicability::Safe,
+                format!("only lanes 0–31 run the call (`{g}`)"),
+            ),
+            (None, Some(Warp::Logical32)) => (
+                MaskFix::OwnHalf,
+                Applicability::Safe,
+                format!(
+                    "the function's lanes are 32-lane logical warps ({})",
+                    f.and_then(|f| f.why32.as_deref()).unwrap_or("")
+                ),
+            ),
+            (None, Some(Warp::Mixed)) => (
+                MaskFix::OwnHalf,
+                Applicability::Unsafe,
+                format!(
+                    "the function mixes 32-lane logical warps ({}) with wavefront lanes ({})",
+                    f.and_then(|f| f.why32.as_deref()).unwrap_or(""),
+                    f.and_then(|f| f.why64.as_deref()).unwrap_or("")
+                ),
+            ),
+            _ => (
+                MaskFix::ZeroExtend,
+                Applicability::Unsafe,
+                "the lanes that run the call may span the 64-lane wavefront".to_string(),
+            ),
+        };
+        Some(NarrowMask {
+            first,
+            last,
+            fix,
+            applicability,
+            why,
+        })
+    }
+}
