@@ -22,7 +22,9 @@
 //!   to its ROCm counterpart, or rewrite or leave out code on a library with none
 //!   ([`library_use`]);
 //! - the project's FP8 encoding (HP709 on each FP8 use): choose OCP or FNUZ per AMD target and
-//!   adjust scales once ([`fp8`]).
+//!   adjust scales once ([`fp8`]);
+//! - the project's `__launch_bounds__` minimum (HP711 on each kernel): map CUDA's blocks per
+//!   SM to AMD's waves per EU once ([`launch_bounds`]).
 //!
 //! Every such decision is a [`Kind`], declared one way: which open findings belong to which
 //! decision (a key), which member holds it (the head), how many members make it a decision,
@@ -34,6 +36,7 @@ pub mod arch_only;
 pub mod container;
 pub mod fp8;
 pub mod kind;
+pub mod launch_bounds;
 pub mod library_use;
 pub mod nested;
 pub mod unbuilt;
@@ -74,12 +77,13 @@ pub fn fold_all_with(findings: &mut [Finding], nested_roots: &[String], unbuilt_
         container::kind,
         crate::inventory::siblings::kind,
     ];
-    let after: [fn(&[Finding]) -> Kind; 5] = [
+    let after: [fn(&[Finding]) -> Kind; 6] = [
         crate::rules::vendored::kind,
         crate::rules::libcu::kind,
         arch_only::kind,
         library_use::kind,
         fp8::kind,
+        launch_bounds::kind,
     ];
     // A head of an earlier decision may head a later, wider one too (a vendored CUTLASS copy)
     // but is never folded away by one: a project-wide kind (libcu++, FP8) must not hide a

@@ -32,6 +32,7 @@ pub(super) fn run(p: &mut Pass) {
         return;
     }
     narrow_masks(p);
+    cub_widths(p);
     for i in 0..p.lexed.tokens.len() {
         let t = p.lexed.tokens[i];
         if t.kind != Tok::Ident || t.directive != NO_DIRECTIVE {
@@ -236,6 +237,32 @@ fn narrow_masks(p: &mut Pass) {
     }
 }
 
+/// CUB warp primitives at their default width (`cub::WarpReduce<float>`) used only in functions
+/// of 32-lane logical warps: width 32 as the second template argument, so hipCUB reduces over
+/// each 32-lane half of the wavefront as CUB did over the warp (its default is the wavefront).
+fn cub_widths(p: &mut Pass) {
+    for i in 0..p.lexed.tokens.len() {
+        let Some((close, why32)) = p.warps.cub_rewrite(i) else {
+            continue;
+        };
+        let why32 = why32.to_string();
+        let t = p.lexed.tokens[i];
+        let end = p.lexed.tokens[close].end as usize;
+        let text = String::from_utf8_lossy(&p.src()[t.start as usize..end]).into_owned();
+        p.edits
+            .push(Edit::insert(p.lexed.tokens[close].start as usize, ", 32"));
+        p.stats.fixups += 1;
+        let mut f = p.ctx.finding(
+            &LOGICAL_WARP_REWRITE,
+            t.start as usize..end,
+            format!("`{text}` is used only in functions of 32-lane logical warps ({why32}): width 32 as its second template argument, so hipCUB reduces over each 32-lane half of the wavefront as CUB did over the warp (hipCUB's default width is the 64-lane wavefront; safe rewrite, done by `hipport port`)"),
+            None,
+        );
+        f.status = Status::Pass;
+        p.findings.push(f);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     /// The output and the HP015 findings (line, status) of a port at `rocm`.
@@ -291,6 +318,51 @@ mod tests {
         assert!(found.is_empty(), "{found:?}");
         let (_, found) = port(src, "5.2", false);
         assert!(found.is_empty(), "{found:?}");
+    }
+
+    /// A CUB warp primitive at its default width used only in functions of 32-lane logical
+    /// warps (through its alias) gets width 32, and the function's 32-lane ids then keep their
+    /// meaning; the twin: used also in a function whose lanes come from `warpSize`, it is left
+    /// alone (HP110 says so).
+    #[test]
+    fn cub_warp_primitives_of_32_lane_logical_warps_get_width_32() {
+        let src = "typedef cub::WarpReduce<float> WR;\n__global__ void k(const float* x, float* out) {\n  __shared__ typename WR::TempStorage t[4];\n  int ray = threadIdx.x >> 5;\n  float s = WR(t[ray]).Sum(x[threadIdx.x]);\n  if ((threadIdx.x & 31) == 0) out[ray] = s;\n}\n";
+        let mut opts = crate::translate::Options::for_tests("7.0", false);
+        opts.unsafe_fixes = false;
+        let t = crate::translate::translate_bytes(
+            "k.cu",
+            src.as_bytes(),
+            crate::mappings::get(),
+            &opts,
+        );
+        let out = String::from_utf8(t.output).unwrap();
+        assert!(
+            out.contains("typedef hipcub::WarpReduce<float, 32> WR;"),
+            "{out}"
+        );
+        assert!(t
+            .findings
+            .iter()
+            .any(|f| f.rule == "HP109" && f.line == 1 && f.status.to_string() == "PASS"));
+        let again = crate::translate::translate_bytes(
+            "k.cu",
+            out.as_bytes(),
+            crate::mappings::get(),
+            &opts,
+        );
+        assert_eq!(String::from_utf8(again.output).unwrap(), out);
+        let mixed = format!("{src}__global__ void w(const float* x, float* out) {{\n  __shared__ typename WR::TempStorage t[4];\n  out[0] = WR(t[threadIdx.x / warpSize]).Sum(x[threadIdx.x]);\n}}\n");
+        let t = crate::translate::translate_bytes(
+            "k.cu",
+            mixed.as_bytes(),
+            crate::mappings::get(),
+            &opts,
+        );
+        let out = String::from_utf8(t.output).unwrap();
+        assert!(
+            out.contains("typedef hipcub::WarpReduce<float> WR;"),
+            "{out}"
+        );
     }
 
     /// Where each 32-lane half of the wavefront is one CUDA warp the mask becomes the lane's own

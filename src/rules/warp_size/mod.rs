@@ -358,8 +358,16 @@ fn cub_default_width(s: &Src, seen: &crate::model::project::Visible, out: &mut V
         return;
     };
     let mut found = Vec::new();
+    // The logical-warp model: where `port` gives the primitive width 32 (every function using
+    // it works on 32-lane logical warps), HP109 reports the rewrite and this rule is quiet.
+    let mut model = None;
     for (i, name) in s.idents() {
         if !matches!(name, "WarpReduce" | "WarpScan") {
+            continue;
+        }
+        let m =
+            model.get_or_insert_with(|| logical::LogicalWarps::seeing(s.ctx.src, s.lexed, seen));
+        if m.cub_rewrite(i).is_some() {
             continue;
         }
         // `cub::` or `hipcub::` before it.

@@ -20,6 +20,7 @@ use crate::lex::{Lexed, Tok, NO_DIRECTIVE};
 use crate::model::syntax::int_value;
 use std::collections::{HashMap, HashSet};
 
+mod cub;
 mod facts;
 mod masks;
 mod settle;
@@ -108,6 +109,8 @@ pub(crate) struct LogicalWarps {
     fns: Vec<Function>,
     /// File constants worth a 32-bit full mask (`#define FULL_MASK 0xffffffff`).
     full_masks: Vec<Vec<u8>>,
+    /// CUB warp primitives (`cub::WarpReduce<T>`) and whether width 32 keeps their meaning.
+    cubs: Vec<cub::Cub>,
 }
 
 const SHUFFLES: &[&str] = &[
@@ -254,7 +257,7 @@ impl LogicalWarps {
         let warp_level = lexed.tokens.iter().any(|t| {
             t.kind == Tok::Ident && {
                 let x = t.text(src);
-                warp_level_name(x)
+                warp_level_name(x) || x == b"WarpReduce" || x == b"WarpScan"
             }
         });
         if !warp_level {
@@ -311,13 +314,18 @@ impl LogicalWarps {
             }
         }
         callers(&v, &mut fns);
+        let cubs = cub::cubs(&v, &fns);
         let full_masks = v
             .consts
             .iter()
             .filter(|(_, &n)| n == 0xffff_ffff)
             .map(|(k, _)| k.to_vec())
             .collect();
-        LogicalWarps { fns, full_masks }
+        LogicalWarps {
+            fns,
+            full_masks,
+            cubs,
+        }
     }
 
     /// The function whose body holds token `i` (bodies do not overlap and are in order).

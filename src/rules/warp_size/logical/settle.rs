@@ -36,6 +36,10 @@ impl LogicalWarps {
             if !ident(j) || !v.is(v.next(j), "(") {
                 continue;
             }
+            // CUB warp primitives given width 32 (`WR(ts).Sum(v)`).
+            if self.cub_handled(&v, j, f) {
+                continue;
+            }
             let callee = self
                 .fns
                 .iter()
@@ -66,6 +70,10 @@ impl LogicalWarps {
                 }
                 let name = name_of(&v, j);
                 if name.is_empty() {
+                    if self.cub_counts(&v, j) {
+                        calls += 1;
+                        what.insert("width 32 on its CUB warp primitives");
+                    }
                     continue;
                 }
                 calls += 1;
