@@ -241,11 +241,13 @@ fn narrow_masks(p: &mut Pass) {
 /// of 32-lane logical warps: width 32 as the second template argument, so hipCUB reduces over
 /// each 32-lane half of the wavefront as CUB did over the warp (its default is the wavefront).
 fn cub_widths(p: &mut Pass) {
-    for i in 0..p.lexed.tokens.len() {
-        let Some((close, why32)) = p.warps.cub_rewrite(i) else {
-            continue;
-        };
-        let why32 = why32.to_string();
+    let rewrites: Vec<(usize, usize, String)> = p
+        .warps
+        .cub_rewrites()
+        .into_iter()
+        .map(|(i, close, why)| (i, close, why.to_string()))
+        .collect();
+    for (i, close, why32) in rewrites {
         let t = p.lexed.tokens[i];
         let end = p.lexed.tokens[close].end as usize;
         let text = String::from_utf8_lossy(&p.src()[t.start as usize..end]).into_owned();

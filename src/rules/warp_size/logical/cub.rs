@@ -23,11 +23,15 @@ pub(super) struct Cub {
     /// For the default width: the 32-lane evidence of the functions using it, when every one
     /// of them (at least one) works on 32-lane logical warps.
     pub safe: Option<String>,
+    /// The functions (by opening brace) that use it through its alias.
+    pub users: Vec<usize>,
 }
 
 /// The file's CUB warp primitives, judged against its functions.
 pub(super) fn cubs(v: &View, fns: &[Function]) -> Vec<Cub> {
     let mut out = Vec::new();
+    // Each alias's users, found in one pass once the aliases are known.
+    let mut users_of: Option<HashMap<Vec<u8>, Vec<usize>>> = None;
     for i in 0..v.lexed.tokens.len() {
         if !v.code(i) || !matches!(v.t(i), b"WarpReduce" | b"WarpScan") {
             continue;
@@ -87,23 +91,85 @@ pub(super) fn cubs(v: &View, fns: &[Function]) -> Vec<Cub> {
             _ => None,
         };
         let users: Vec<&Function> = match &alias {
-            Some(a) => fns
-                .iter()
-                .filter(|f| (f.open..f.close).any(|k| v.code(k) && v.t(k) == a.as_slice()))
-                .collect(),
-            None => fns.iter().filter(|f| f.open < i && i < f.close).collect(),
+            Some(a) => {
+                let index = users_of.get_or_insert_with(|| alias_users(v, fns));
+                index
+                    .get(a)
+                    .map(|u| u.iter().map(|&k| &fns[k]).collect())
+                    .unwrap_or_default()
+            }
+            None => {
+                let k = fns.partition_point(|f| f.close <= i);
+                fns.get(k)
+                    .filter(|f| f.open < i && i < f.close)
+                    .into_iter()
+                    .collect()
+            }
         };
         let safe = (width.is_none()
             && !users.is_empty()
             && users.iter().all(|f| f.warp == Warp::Logical32))
         .then(|| users[0].why32.clone().unwrap_or_default());
+        let users = users.iter().map(|f| f.open).collect();
         out.push(Cub {
             name: i,
             close,
             alias,
             width,
             safe,
+            users,
         });
+    }
+    out
+}
+
+/// For every name a `typedef`/`using` of a CUB warp primitive may declare, the functions (by
+/// index) whose bodies name it: one pass over the bodies.
+fn alias_users(v: &View, fns: &[Function]) -> HashMap<Vec<u8>, Vec<usize>> {
+    let mut aliases: HashSet<&[u8]> = HashSet::new();
+    for i in 0..v.lexed.tokens.len() {
+        if !v.code(i) || !matches!(v.t(i), b"WarpReduce" | b"WarpScan") {
+            continue;
+        }
+        // `typedef … WR;`: the identifier before the `;`.
+        let mut j = i;
+        for _ in 0..128 {
+            match v.next(j) {
+                Some(n) if v.t(n) == b";" => {
+                    if let Some(a) = v.prev(n).filter(|&a| v.lexed.tokens[a].kind == Tok::Ident) {
+                        aliases.insert(v.t(a));
+                    }
+                    break;
+                }
+                Some(n) => j = n,
+                None => break,
+            }
+        }
+        // `using WR = …`: the identifier after `using`.
+        let mut k = i;
+        for _ in 0..6 {
+            match v.prev(k) {
+                Some(p) if v.t(p) == b"using" => {
+                    if let Some(a) = v.next(p) {
+                        aliases.insert(v.t(a));
+                    }
+                    break;
+                }
+                Some(p) => k = p,
+                None => break,
+            }
+        }
+    }
+    let mut out: HashMap<Vec<u8>, Vec<usize>> = HashMap::new();
+    for (fi, f) in fns.iter().enumerate() {
+        for k in f.open..f.close {
+            if v.code(k) && v.lexed.tokens[k].kind == Tok::Ident && aliases.contains(v.t(k)) {
+                let users = out.entry(v.t(k).to_vec()).or_default();
+                if users.last() != Some(&fi) {
+                    users.push(fi);
+                }
+            }
+        }
     }
     out
 }
@@ -128,44 +194,71 @@ impl LogicalWarps {
     /// The width-32 rewrite of the CUB warp primitive named at token `i`: the `>` to insert
     /// `, 32` before, and the users' 32-lane evidence.
     pub(crate) fn cub_rewrite(&self, i: usize) -> Option<(usize, &str)> {
+        // In token order: found by binary search.
+        let k = self.cubs.partition_point(|c| c.name < i);
+        self.cubs
+            .get(k)
+            .filter(|c| c.name == i)
+            .and_then(|c| c.safe.as_deref().map(|why| (c.close, why)))
+    }
+
+    /// Every width-32 rewrite of the file: (name token, `>` token, the users' evidence).
+    pub(crate) fn cub_rewrites(&self) -> Vec<(usize, usize, &str)> {
         self.cubs
             .iter()
-            .find(|c| c.name == i)
-            .and_then(|c| c.safe.as_deref().map(|why| (c.close, why)))
+            .filter_map(|c| c.safe.as_deref().map(|why| (c.name, c.close, why)))
+            .collect()
     }
 
     /// Whether token `j` names a CUB warp primitive that keeps CUDA's meaning (its alias, or
     /// its own name where it is written out): one warp-level use for [`Self::handled`].
     pub(super) fn cub_counts(&self, v: &View, j: usize) -> bool {
-        let t = v.t(j);
-        self.cubs.iter().any(|c| {
-            (c.safe.is_some() || c.width == Some(Some(32)))
-                && (c.name == j || c.alias.as_deref() == Some(t))
-        })
+        let ok = self.cub_ok.get_or_init(|| CubOk::of(&self.cubs, &self.fns));
+        ok.names.contains(&j) || ok.aliases.contains(v.t(j))
     }
 
     /// Whether token `j` (in a function body) is CUB warp-level work that keeps CUDA's meaning
     /// on 64-lane wavefronts: an alias of a primitive the translator gives width 32 (or that
     /// has width 32 already), or a method called on one in a function that uses such an alias.
     pub(super) fn cub_handled(&self, v: &View, j: usize, f: &Function) -> bool {
-        let ok = |c: &Cub| c.safe.is_some() || c.width == Some(Some(32));
+        let ok = self.cub_ok.get_or_init(|| CubOk::of(&self.cubs, &self.fns));
         let t = v.t(j);
-        if self
-            .cubs
-            .iter()
-            .any(|c| ok(c) && c.alias.as_deref() == Some(t))
-        {
+        if ok.aliases.contains(t) {
             return true;
         }
         let method = v.prev(j).is_some_and(|p| matches!(v.t(p), b"." | b"->"))
             && METHODS.iter().any(|m| m.as_bytes() == t);
-        method
-            && self.cubs.iter().any(|c| {
-                ok(c)
-                    && ((f.open < c.name && c.name < f.close)
-                        || c.alias
-                            .as_deref()
-                            .is_some_and(|a| (f.open..f.close).any(|k| v.code(k) && v.t(k) == a)))
-            })
+        method && ok.functions.contains(&f.open)
+    }
+}
+
+/// The CUB warp primitives that keep CUDA's meaning (given width 32, or written with it), as
+/// the handled-work questions look them up: their name tokens, their aliases, and the
+/// functions (by opening brace) that use them.
+#[derive(Debug, Default)]
+pub(super) struct CubOk {
+    names: HashSet<usize>,
+    aliases: HashSet<Vec<u8>>,
+    functions: HashSet<usize>,
+}
+
+impl CubOk {
+    fn of(cubs: &[Cub], fns: &[Function]) -> CubOk {
+        let mut out = CubOk::default();
+        for c in cubs
+            .iter()
+            .filter(|c| c.safe.is_some() || c.width == Some(Some(32)))
+        {
+            out.names.insert(c.name);
+            if let Some(a) = &c.alias {
+                out.aliases.insert(a.clone());
+            }
+            out.functions.extend(c.users.iter().copied());
+            let k = fns.partition_point(|f| f.close <= c.name);
+            if let Some(f) = fns.get(k).filter(|f| f.open < c.name && c.name < f.close) {
+                out.functions.insert(f.open);
+            }
+        }
+        out
     }
 }

@@ -338,21 +338,41 @@ pub(super) fn function(v: &View, open: usize, close: usize) -> Function {
     }
 }
 
+/// Which functions of the file call each name (`name(`), by index into `fns`, each caller
+/// once per name: one pass over the bodies, so that the callers of every helper are looked up,
+/// not searched (a file of many copies of the same functions stays linear).
+fn call_index<'a>(v: &View<'a>, fns: &[Function]) -> HashMap<&'a [u8], Vec<usize>> {
+    let mut index: HashMap<&'a [u8], Vec<usize>> = HashMap::new();
+    for (gi, g) in fns.iter().enumerate() {
+        for j in g.open..g.close {
+            if v.code(j) && v.lexed.tokens[j].kind == Tok::Ident && v.is(v.next(j), "(") {
+                let callers = index.entry(v.t(j)).or_default();
+                if callers.last() != Some(&gi) {
+                    callers.push(gi);
+                }
+            }
+        }
+    }
+    index
+}
+
 /// A helper whose only 32-lane evidence is its shuffle offsets (`for (o = 16; …)`) called from
 /// a function of the file that computes lanes from the wavefront (`warpSize`): the caller's
 /// lanes span 64, so the helper's width is a choice, not a safe rewrite.
 pub(super) fn callers(v: &View, fns: &mut [Function]) {
+    let index = call_index(v, fns);
+    let none: Vec<usize> = Vec::new();
     let mut mixed: Vec<(usize, String)> = Vec::new();
     for (k, f) in fns.iter().enumerate() {
         if f.warp != Warp::Logical32 || !f.offsets_only || f.name.is_empty() {
             continue;
         }
-        let caller = fns.iter().find(|g| {
-            g.open != f.open
-                && g.why64.is_some()
-                && (g.open..g.close)
-                    .any(|j| v.lexed.tokens[j].kind == Tok::Ident && v.t(j) == f.name.as_slice())
-        });
+        let caller = index
+            .get(f.name.as_slice())
+            .unwrap_or(&none)
+            .iter()
+            .map(|&g| &fns[g])
+            .find(|g| g.open != f.open && g.why64.is_some());
         if let Some(g) = caller {
             mixed.push((
                 k,
@@ -368,7 +388,7 @@ pub(super) fn callers(v: &View, fns: &mut [Function]) {
         fns[k].warp = Warp::Mixed;
         fns[k].why64 = Some(why);
     }
-    inherit(v, fns);
+    inherit(fns, &index);
 }
 
 /// "called from `k`, which shows `& 31`"; along a chain, "called from `mid`, called from `k`,
@@ -381,39 +401,36 @@ fn via(caller: &str, why32: &str) -> String {
     }
 }
 
-/// A helper with no lane evidence of its own (`__shfl_sync(m, x,
-/// basis_dim)` in a per-ray device function) runs on its callers' lanes: where every function
-/// of the file that calls it works on 32-lane logical warps, so does the helper (chains of
-/// helpers, `kernel → mid → trace`, settle in a few rounds); where one caller computes lanes from the wavefront and
+/// A helper with no lane evidence of its own (`__shfl_sync(m, x, basis_dim)` in a per-ray
+/// device function) runs on its callers' lanes: where every function of the file that calls
+/// it works on 32-lane logical warps, so does the helper (chains of helpers, `kernel → mid →
+/// trace`, settle in a few rounds); where one caller computes lanes from the wavefront and
 /// another from 32-lane groups, a person chooses. A helper nothing here calls stays as it is.
-fn inherit(v: &View, fns: &mut [Function]) {
-    let calls = |g: &Function, name: &[u8]| {
-        (g.open..g.close).any(|j| {
-            v.code(j)
-                && v.lexed.tokens[j].kind == Tok::Ident
-                && v.t(j) == name
-                && v.is(v.next(j), "(")
-        })
-    };
+/// Functions of one name (overloads, copies) share one verdict, computed once per round.
+fn inherit(fns: &mut [Function], index: &HashMap<&[u8], Vec<usize>>) {
     for _ in 0..4 {
-        let mut changes: Vec<(usize, Warp, String, Option<String>)> = Vec::new();
-        for (k, f) in fns.iter().enumerate() {
+        let mut verdicts: HashMap<Vec<u8>, Option<(Warp, String, Option<String>)>> = HashMap::new();
+        for f in fns.iter() {
             if f.why32.is_some() || f.why64.is_some() || f.name.is_empty() {
                 continue;
             }
-            let callers: Vec<&Function> = fns
-                .iter()
-                .filter(|g| g.open != f.open && calls(g, &f.name))
-                .collect();
-            let Some(first) = callers.first() else {
+            if verdicts.contains_key(&f.name) {
                 continue;
-            };
+            }
+            let callers: Vec<&Function> = index
+                .get(f.name.as_slice())
+                .map(|c| {
+                    c.iter()
+                        .map(|&g| &fns[g])
+                        .filter(|g| g.name != f.name)
+                        .collect()
+                })
+                .unwrap_or_default();
+            let name = |g: &Function| String::from_utf8_lossy(&g.name).into_owned();
             let logical = callers.iter().find(|g| g.warp == Warp::Logical32);
             let wide = callers.iter().find(|g| g.why64.is_some());
-            let name = |g: &Function| String::from_utf8_lossy(&g.name).into_owned();
-            match (logical, wide) {
-                (Some(l), Some(w)) => changes.push((
-                    k,
+            let verdict = match (logical, wide) {
+                (Some(l), Some(w)) => Some((
                     Warp::Mixed,
                     via(&name(l), l.why32.as_deref().unwrap_or("")),
                     Some(format!(
@@ -422,23 +439,29 @@ fn inherit(v: &View, fns: &mut [Function]) {
                         w.why64.as_deref().unwrap_or("")
                     )),
                 )),
-                (Some(_), None) if callers.iter().all(|g| g.warp == Warp::Logical32) => changes
-                    .push((
-                        k,
-                        Warp::Logical32,
-                        via(&name(first), first.why32.as_deref().unwrap_or("")),
-                        None,
-                    )),
-                _ => {}
+                (Some(l), None) if callers.iter().all(|g| g.warp == Warp::Logical32) => Some((
+                    Warp::Logical32,
+                    via(&name(l), l.why32.as_deref().unwrap_or("")),
+                    None,
+                )),
+                _ => None,
+            };
+            verdicts.insert(f.name.clone(), verdict);
+        }
+        let mut changed = false;
+        for f in fns.iter_mut() {
+            if f.why32.is_some() || f.why64.is_some() {
+                continue;
+            }
+            if let Some(Some((warp, why32, why64))) = verdicts.get(&f.name) {
+                f.warp = *warp;
+                f.why32 = Some(why32.clone());
+                f.why64 = why64.clone();
+                changed = true;
             }
         }
-        if changes.is_empty() {
+        if !changed {
             break;
-        }
-        for (k, warp, why32, why64) in changes {
-            fns[k].warp = warp;
-            fns[k].why32 = Some(why32);
-            fns[k].why64 = why64;
         }
     }
 }

@@ -273,79 +273,96 @@ pub(super) fn expr_width(
     width
 }
 
-/// The width a name was declared with, looking back from its use at token `use_at`: a local
-/// or parameter of the enclosing function (from its parameter list `params` on), else a
-/// declaration at file scope, else a `#define` of the file (typed by its body).
-pub(super) fn declared(v: &View, use_at: usize, params: usize) -> Option<Width> {
-    let name = v.t(use_at);
-    // `T name` with `T` words of a type, the nearest before the use.
-    let declaration = |d: usize| -> Option<Option<Width>> {
-        let mut words = Vec::new();
-        let mut j = v.prev(d);
-        while let Some(p) = j {
-            if v.lexed.tokens[p].kind != Tok::Ident {
-                break;
-            }
-            words.push(p);
-            j = v.prev(p);
+/// Words before a name that make it no declaration.
+fn declaration(v: &View, d: usize) -> Option<Option<Width>> {
+    let mut words = Vec::new();
+    let mut j = v.prev(d);
+    while let Some(p) = j {
+        if v.lexed.tokens[p].kind != Tok::Ident {
+            break;
         }
-        // `return mask`, `case MASK`: no declaration.
-        if words.is_empty() || is_word(v.t(words[0]), NOT_TYPES) {
-            return None;
-        }
-        words.reverse();
-        Some(type_width(v, &words))
-    };
-    for d in (params..use_at).rev() {
-        if v.code(d) && v.t(d) == name {
-            if let Some(w) = declaration(d) {
-                return w;
-            }
-        }
+        words.push(p);
+        j = v.prev(p);
     }
-    // File scope: brace depth 0 before the function.
-    let mut depth = 0i32;
-    let mut found = None;
-    for d in 0..params {
-        if !v.code(d) {
-            continue;
-        }
-        match v.t(d) {
-            b"{" => depth += 1,
-            b"}" => depth -= 1,
-            x if depth == 0 && x == name => {
-                if let Some(w) = declaration(d) {
-                    found = Some(w);
+    // `return mask`, `case MASK`: no declaration.
+    if words.is_empty() || is_word(v.t(words[0]), NOT_TYPES) {
+        return None;
+    }
+    words.reverse();
+    Some(type_width(v, &words))
+}
+
+/// The file's declarations a mask may name, read once: variables declared at file scope (by
+/// name, in order, with their widths) and object-like `#define`s (typed by their bodies).
+#[derive(Debug, Default)]
+pub(super) struct Decls {
+    file: HashMap<Vec<u8>, Vec<(usize, Option<Width>)>>,
+    defines: HashMap<Vec<u8>, Option<Width>>,
+}
+
+impl Decls {
+    pub(super) fn of(v: &View) -> Decls {
+        let mut out = Decls::default();
+        let mut depth = 0i32;
+        for d in 0..v.lexed.tokens.len() {
+            if !v.code(d) {
+                continue;
+            }
+            match v.t(d) {
+                b"{" => depth += 1,
+                b"}" => depth -= 1,
+                x if depth == 0 && v.lexed.tokens[d].kind == Tok::Ident => {
+                    if let Some(w) = declaration(v, d) {
+                        out.file.entry(x.to_vec()).or_default().push((d, w));
+                    }
                 }
+                _ => {}
             }
-            _ => {}
         }
-    }
-    if let Some(w) = found {
-        return w;
-    }
-    // An object-like `#define NAME body` of the file.
-    let lexed = v.lexed;
-    lexed
-        .directives
-        .iter()
-        .filter(|d| d.name == "define")
-        .find_map(|d| {
+        let lexed = v.lexed;
+        for d in lexed.directives.iter().filter(|d| d.name == "define") {
             let toks: Vec<usize> = d
                 .tokens
                 .clone()
                 .filter(|&j| lexed.tokens[j].kind != Tok::Comment)
                 .collect();
-            if toks.len() < 4 || v.t(toks[2]) != name {
-                return None;
+            if toks.len() < 4 {
+                continue;
             }
             // A function-like macro: `(` right after the name.
-            if v.t(toks[3]) == b"(" && lexed.tokens[toks[2]].end == lexed.tokens[toks[3]].start {
-                return Some(None);
+            let function_like =
+                v.t(toks[3]) == b"(" && lexed.tokens[toks[2]].end == lexed.tokens[toks[3]].start;
+            let w = if function_like {
+                None
+            } else {
+                expr_width(v, &toks[3..], &|_| None)
+            };
+            out.defines.insert(v.t(toks[2]).to_vec(), w);
+        }
+        out
+    }
+}
+
+/// The width a name was declared with, looking back from its use at token `use_at`: a local
+/// or parameter of the enclosing function (from its parameter list `params` on), else a
+/// declaration at file scope before the function, else a `#define` of the file.
+pub(super) fn declared(v: &View, decls: &Decls, use_at: usize, params: usize) -> Option<Width> {
+    let name = v.t(use_at);
+    for d in (params..use_at).rev() {
+        if v.code(d) && v.t(d) == name {
+            if let Some(w) = declaration(v, d) {
+                return w;
             }
-            Some(expr_width(v, &toks[3..], &|_| None))
-        })
-        .flatten()
+        }
+    }
+    if let Some(found) = decls
+        .file
+        .get(name)
+        .and_then(|ds| ds.iter().rev().find(|(d, _)| *d < params))
+    {
+        return found.1;
+    }
+    decls.defines.get(name).copied().flatten()
 }
 
 /// How the translator gives a 32-bit mask the 64 bits HIP requires.
@@ -408,7 +425,8 @@ impl LogicalWarps {
                 v.matching_back(p)
             })
             .unwrap_or(0);
-        let decl = |j: usize| declared(&v, j, params);
+        let decls = self.decls.get_or_init(|| Decls::of(&v));
+        let decl = |j: usize| declared(&v, decls, j, params);
         if expr_width(&v, &toks, &decl)? != Width::Narrow {
             return None;
         }

@@ -111,6 +111,10 @@ pub(crate) struct LogicalWarps {
     full_masks: Vec<Vec<u8>>,
     /// CUB warp primitives (`cub::WarpReduce<T>`) and whether width 32 keeps their meaning.
     cubs: Vec<cub::Cub>,
+    /// The file's declarations masks may name, read on the first mask asked about.
+    decls: std::sync::OnceLock<masks::Decls>,
+    /// The CUB primitives that keep CUDA's meaning, as lookups.
+    cub_ok: std::sync::OnceLock<cub::CubOk>,
 }
 
 const SHUFFLES: &[&str] = &[
@@ -325,6 +329,8 @@ impl LogicalWarps {
             fns,
             full_masks,
             cubs,
+            decls: Default::default(),
+            cub_ok: Default::default(),
         }
     }
 
