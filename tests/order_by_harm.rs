@@ -85,10 +85,11 @@ fn the_cmake_build_is_one_entry_with_its_counts() {
     let cmake: Vec<&str> = text.lines().filter(|l| l.contains("[HP84")).collect();
     assert_eq!(cmake.len(), 1, "{text}");
     assert!(
-        text.contains("one decision, the CMake build compiles CUDA: 45 finding(s) in 2 file(s)"),
+        text.contains("one decision: the CMake build compiles CUDA")
+            && text.contains("45 findings in `CMakeLists.txt`, `tools/CMakeLists.txt`"),
         "{text}"
     );
-    assert!(text.contains("40 HP844 "), "{text}");
+    assert!(text.contains("HP844 ×40"), "{text}");
     let md = out(&root, "markdown");
     assert_eq!(md.matches("**HP84").count(), 1, "{md}");
     let gh = out(&root, "github");

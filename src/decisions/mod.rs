@@ -24,7 +24,9 @@
 //! - the project's FP8 encoding (HP709 on each FP8 use): choose OCP or FNUZ per AMD target and
 //!   adjust scales once ([`fp8`]);
 //! - the project's `__launch_bounds__` minimum (HP711 on each kernel): map CUDA's blocks per
-//!   SM to AMD's waves per EU once ([`launch_bounds`]).
+//!   SM to AMD's waves per EU once ([`launch_bounds`]);
+//! - the project's CMake build of CUDA, and each CI workflow's CUDA lane: move or mirror each as
+//!   a whole ([`cuda_build`]).
 //!
 //! Every such decision is a [`Kind`], declared one way: which open findings belong to which
 //! decision (a key), which member holds it (the head), how many members make it a decision,
@@ -34,6 +36,7 @@
 
 pub mod arch_only;
 pub mod container;
+pub mod cuda_build;
 pub mod fp8;
 pub mod kind;
 pub mod launch_bounds;
@@ -77,13 +80,14 @@ pub fn fold_all_with(findings: &mut [Finding], nested_roots: &[String], unbuilt_
         container::kind,
         crate::inventory::siblings::kind,
     ];
-    let after: [fn(&[Finding]) -> Kind; 6] = [
+    let after: [fn(&[Finding]) -> Kind; 7] = [
         crate::rules::vendored::kind,
         crate::rules::libcu::kind,
         arch_only::kind,
         library_use::kind,
         fp8::kind,
         launch_bounds::kind,
+        cuda_build::kind,
     ];
     // A head of an earlier decision may head a later, wider one too (a vendored CUTLASS copy)
     // but is never folded away by one: a project-wide kind (libcu++, FP8) must not hide a

@@ -117,7 +117,7 @@ fn device_pass_rewritten(s: &Src, out: &mut [Finding]) {
         }) {
             f.status = crate::gate::Status::Pass;
             f.message = format!(
-                "`#{}` tests `__CUDA_ARCH__` only as the device pass: `hipport port` adds HIP's `__HIP_DEVICE_COMPILE__` beside it (`{}`), which keeps the meaning on both platforms (safe rewrite)",
+                "`#{}` tests `__CUDA_ARCH__` only as the device pass (whether it is defined, or an architecture every GPU HIP targets is past, sm_20 or older): `hipport port` adds HIP's `__HIP_DEVICE_COMPILE__` beside it (`{}`), which keeps the meaning on both platforms (safe rewrite)",
                 d.name,
                 edits.iter().map(|(_, w)| w.as_str()).collect::<Vec<_>>().join("`, `")
             );
@@ -527,10 +527,15 @@ fn settled_major(
             .then(|| syntax::int_value(s.text(n)))
             .flatten()
     };
-    // `major OP k` as a function of the major; `k OP major` flips the comparison.
-    let (k, flip) = match (is_major(l), is_major(r)) {
-        (true, false) => (num(r)?, false),
-        (false, true) => (num(l)?, true),
+    // `major * 10 + minor` (or a variable set to it): the capability as one number.
+    let scale = |n: Node| combined_scale(s, n, props, cc);
+    // `major OP k` as a function of the major; `k OP major` flips the comparison. A combined
+    // capability is tested at every minor (0–9) of each major.
+    let (k, flip, per_major) = match (is_major(l), is_major(r), scale(l), scale(r)) {
+        (true, false, _, _) => (num(r)?, false, None),
+        (false, true, _, _) => (num(l)?, true, None),
+        (false, false, Some(m), None) => (num(r)?, false, Some(m)),
+        (false, false, None, Some(m)) => (num(l)?, true, Some(m)),
         _ => return None,
     };
     let test = |m: u64| {
@@ -548,13 +553,83 @@ fn settled_major(
     if !matches!(op, "<" | ">" | "<=" | ">=" | "==" | "!=") {
         return None;
     }
-    let first = test(*majors.start());
-    majors.clone().all(|m| test(m) == first).then_some(first)
+    let values: Vec<u64> = match per_major {
+        None => majors.clone().collect(),
+        Some(scale) => majors
+            .clone()
+            .flat_map(|m| (0..=9).map(move |minor| m * scale + minor))
+            .collect(),
+    };
+    let first = test(values[0]);
+    values.iter().all(|&m| test(m) == first).then_some(first)
 }
 
+/// The scale `K` when `n` is the compute capability as one number, `major * K + minor` (K 10
+/// or 100), written out or held by a variable set to it (`int cc = p.major * 10 + p.minor;`).
+fn combined_scale(s: &Src, n: Node, props: &HashSet<&str>, cc: &HashSet<&str>) -> Option<u64> {
+    let n = strip_parens(n);
+    if n.node_kind() == K::Identifier {
+        let name = s.text(n);
+        if !cc.contains(name) {
+            return None;
+        }
+        let value = s.of_kinds(&[K::InitDeclarator]).into_iter().find_map(|d| {
+            (d.field(F::Declarator)
+                .and_then(|x| syntax::declarator_name(s, x))
+                == Some(name))
+            .then(|| d.field(F::Value))
+            .flatten()
+        })?;
+        return (value.id() != n.id())
+            .then(|| combined_scale_expr(s, value, props))
+            .flatten();
+    }
+    combined_scale_expr(s, n, props)
+}
+
+/// `major * K + minor` (either order of the sum and of the product).
+fn combined_scale_expr(s: &Src, n: Node, props: &HashSet<&str>) -> Option<u64> {
+    let n = strip_parens(n);
+    if n.node_kind() != K::BinaryExpression || n.field(F::Operator).map(|o| s.text(o)) != Some("+")
+    {
+        return None;
+    }
+    let field = |x: Node, want: &str| {
+        let x = strip_parens(x);
+        is_cc_field(s, x, props) && x.field(F::Field).is_some_and(|f| s.text(f) == want)
+    };
+    let (a, b) = (n.field(F::Left)?, n.field(F::Right)?);
+    let (product, minor) = if field(b, "minor") { (a, b) } else { (b, a) };
+    if !field(minor, "minor") {
+        return None;
+    }
+    let product = strip_parens(product);
+    if product.node_kind() != K::BinaryExpression
+        || product.field(F::Operator).map(|o| s.text(o)) != Some("*")
+    {
+        return None;
+    }
+    let (x, y) = (product.field(F::Left)?, product.field(F::Right)?);
+    let (major, k) = if field(x, "major") { (x, y) } else { (y, x) };
+    if !field(major, "major") {
+        return None;
+    }
+    let k = strip_parens(k);
+    let k = (k.node_kind() == K::NumberLiteral)
+        .then(|| syntax::int_value(s.text(k)))
+        .flatten()?;
+    matches!(k, 10 | 100).then_some(k)
+}
+
+/// The expression inside parentheses and casts: `((int)p.major)` is `p.major`.
 fn strip_parens(mut n: Node) -> Node {
-    while n.node_kind() == K::ParenthesizedExpression {
-        match n.named_child(0) {
+    loop {
+        let inner = match n.node_kind() {
+            K::ParenthesizedExpression => n.named_child(0),
+            K::CastExpression => n.field(F::Value),
+            _ => None,
+        };
+        match inner {
             Some(c) => n = c,
             None => break,
         }
@@ -651,6 +726,17 @@ mod tests {
             msgs.iter().any(|m| m.contains("true on every AMD GPU")),
             "{msgs:?}"
         );
+    }
+
+    /// The capability as one number (`major * 10 + minor`, written out or in a variable) and
+    /// a cast major (`(int)p.major < 2`): every current GPU, and every AMD GPU (90 … 129),
+    /// passes `>= 13`/`>= 20` alike. The twin: `cc >= 80` (tf32) is a decision.
+    #[test]
+    fn combined_capabilities_and_cast_majors_are_settled_alike() {
+        use crate::model::syntax::test_support::{fires, fires_open};
+        let src = "void f(cudaDeviceProp p) {\n  int cv = p.major * 10 + p.minor;\n  bool dbl = (cv >= 13);\n  if ((p.major * 10 + p.minor) >= 12) a();\n  if ((int)p.major < 2) b();\n  if (cv >= 80) tf32();\n}\n";
+        assert_eq!(fires(src, "HP402"), [3, 4, 5, 6]);
+        assert_eq!(fires_open(src, "HP402"), [6]);
     }
 
     #[test]

@@ -299,7 +299,8 @@ pub fn groups_by_harm(findings: &[Finding]) -> Vec<Group<'_>> {
 }
 
 /// "one decision, the CMake build compiles CUDA: 173 finding(s) in 2 file(s) (170 HP840 cmake-cuda-language, 586 HP844 cmake-nvcc-flags;
-/// first at CMakeLists.txt:3" for a decision, `None` for a single fact.
+/// first at CMakeLists.txt:3" for a decision, `None` for a single fact (or a decision whose
+/// other findings are folded into this one).
 pub fn decision_note(g: &Group) -> Option<String> {
     let title = g.decision?;
     let parts: Vec<String> = g
@@ -308,6 +309,11 @@ pub fn decision_note(g: &Group) -> Option<String> {
         .map(|((rule, name), n)| format!("{n} {rule} {name}"))
         .collect();
     let total: usize = g.counts.values().sum();
+    // One open finding left: the decision holds the rest (`decisions::cuda_build`) and its
+    // message says so.
+    if total < 2 {
+        return None;
+    }
     let files = 1 + g
         .others
         .iter()

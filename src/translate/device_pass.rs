@@ -10,8 +10,13 @@
 //! bare truth, which is the same: every architecture number is non-zero), `port` adds the HIP
 //! test beside it — `#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)` — which
 //! keeps CUDA's meaning on both platforms and still builds with nvcc (a safe rewrite; HP401 is
-//! PASS naming it). A condition that compares the architecture's value (`__CUDA_ARCH__ >=
-//! 700`) is about which GPU, not which pass: it is left alone and HP401 stays open.
+//! PASS naming it). A comparison with an architecture every GPU HIP targets is past
+//! (`__CUDA_ARCH__ >= 200`: Fermi, which kernels of older projects wrap whole bodies in) is a
+//! device-pass test too and is widened the same way (`(__CUDA_ARCH__ >= 200 ||
+//! defined(__HIP_DEVICE_COMPILE__))`) where the chain's other arms hold no code (else HIP's
+//! device pass compiles a portable arm already) and its own arm no inline assembly. A condition that compares a newer architecture's value
+//! (`__CUDA_ARCH__ >= 700`) is about which GPU, not which pass: it is left alone and HP401
+//! stays open.
 //!
 //! The widened test lets HIP's device pass into the device arms, so what they hold must build
 //! there. A chain nested inside that compares `__CUDA_ARCH__`'s value sees 0 under HIP and takes
@@ -34,7 +39,72 @@ pub fn rewrite(src: &[u8], lexed: &Lexed, k: usize) -> Vec<(Range<usize>, String
     if blocked_by_error(src, lexed, k).is_some() {
         return Vec::new();
     }
-    widen(src, lexed, &lexed.directives[k])
+    widen(
+        src,
+        lexed,
+        &lexed.directives[k],
+        thresholds_ok(src, lexed, k),
+    )
+}
+
+/// Whether an old-architecture test at directive `k` ([`old_threshold`]) may be widened: the
+/// other arms of its chain hold no code (so HIP's device pass would otherwise compile nothing
+/// there: cudpp's kernel bodies under `#if (__CUDA_ARCH__ >= 200)`), and its own arm holds no
+/// inline assembly (`asm("bfe.u32 …")` beside a portable `#else` is a PTX fast path the
+/// portable arm replaces).
+fn thresholds_ok(src: &[u8], lexed: &Lexed, k: usize) -> bool {
+    let dirs = &lexed.directives;
+    if !matches!(dirs[k].name.as_str(), "if" | "elif") {
+        return false;
+    }
+    // The chain: back to its `#if`, then forward to its `#endif`, at nesting depth 0.
+    let mut first = k;
+    let mut depth = 0i32;
+    let mut steps = 0;
+    while dirs[first].name != "if" || depth != 0 {
+        if first == 0 || steps > 4096 {
+            return false;
+        }
+        first -= 1;
+        steps += 1;
+        match dirs[first].name.as_str() {
+            "endif" => depth += 1,
+            "if" | "ifdef" | "ifndef" if depth > 0 => depth -= 1,
+            "ifdef" | "ifndef" if depth == 0 => return false,
+            _ => {}
+        }
+    }
+    let mut arms: Vec<usize> = vec![first];
+    let mut depth = 0i32;
+    for (j, d) in dirs.iter().enumerate().skip(first + 1).take(4096) {
+        match d.name.as_str() {
+            "if" | "ifdef" | "ifndef" => depth += 1,
+            "endif" if depth > 0 => depth -= 1,
+            "elif" | "else" if depth == 0 => arms.push(j),
+            "endif" => {
+                arms.push(j);
+                break;
+            }
+            _ => {}
+        }
+    }
+    if arms.last().is_none_or(|&e| dirs[e].name != "endif") {
+        return false;
+    }
+    let code = |a: usize, b: usize| {
+        (dirs[a].tokens.end..dirs[b].tokens.start).filter(|&t| {
+            let t = &lexed.tokens[t];
+            t.kind != Tok::Comment && t.directive == crate::lex::NO_DIRECTIVE
+        })
+    };
+    arms.windows(2).all(|w| {
+        if w[0] == k {
+            !code(w[0], w[1])
+                .any(|t| matches!(lexed.tokens[t].text(src), b"asm" | b"__asm__" | b"__asm"))
+        } else {
+            code(w[0], w[1]).next().is_none()
+        }
+    })
 }
 
 /// The `#error` directive (its index) that HIP's device pass would reach if the test opened by
@@ -53,7 +123,7 @@ pub fn blocked_by_error(src: &[u8], lexed: &Lexed, k: usize) -> Option<usize> {
     }
     let dirs = &lexed.directives;
     // Only a test the rewrite would widen is asked about (every directive of a file is).
-    if widen(src, lexed, &dirs[k]).is_empty() {
+    if widen(src, lexed, &dirs[k], thresholds_ok(src, lexed, k)).is_empty() {
         return None;
     }
     let mut nested: Vec<Chain> = Vec::new();
@@ -120,7 +190,12 @@ pub fn compares_value(toks: &[&str]) -> bool {
 }
 
 /// The edits that widen directive `d`, before checking what the widened arms hold.
-fn widen(src: &[u8], lexed: &Lexed, d: &Directive) -> Vec<(Range<usize>, String)> {
+fn widen(
+    src: &[u8],
+    lexed: &Lexed,
+    d: &Directive,
+    thresholds: bool,
+) -> Vec<(Range<usize>, String)> {
     let toks: Vec<usize> = d
         .tokens
         .clone()
@@ -151,17 +226,50 @@ fn widen(src: &[u8], lexed: &Lexed, d: &Directive) -> Vec<(Range<usize>, String)
             range(cond[0]).start..range(cond[1]).end,
             UNDEFINED.to_string(),
         )],
-        ("if" | "elif", _) => defined_groups(cond, &words, &range),
+        ("if" | "elif", _) => defined_groups(cond, &words, &range, thresholds),
         _ => Vec::new(),
     }
 }
 
-/// Every `defined(__CUDA_ARCH__)` / `defined __CUDA_ARCH__` of a condition, widened; nothing
-/// when `__CUDA_ARCH__` is also used for its value.
+/// The highest architecture a test may name and still mean "any GPU" on HIP: what Fermi
+/// (sm_20) brought (double precision, device `printf` and `malloc`, 64-bit atomics, ballots)
+/// every GPU HIP targets has. Newer thresholds gate features AMD GPUs lack (dynamic
+/// parallelism from sm_35, independent thread scheduling, asynchronous copies, TMA): those
+/// tests stay for a person.
+const ANY_GPU_UP_TO: u64 = 200;
+
+/// A comparison of `__CUDA_ARCH__` with a number every GPU HIP targets passes or fails alike
+/// (`__CUDA_ARCH__ >= 200`, `__CUDA_ARCH__ < 130`), at `words[i..]`: its length and its widened
+/// text (`(__CUDA_ARCH__ >= 200 || defined(__HIP_DEVICE_COMPILE__))`, or `&&
+/// !defined(__HIP_DEVICE_COMPILE__)` for a test that only old GPUs pass).
+fn old_threshold(words: &[&[u8]]) -> Option<(usize, String)> {
+    let (op, n, len) = match words {
+        [w, b">", b"=", n, ..] if *w == ARCH => (">=", *n, 4),
+        [w, b"<", b"=", n, ..] if *w == ARCH => ("<=", *n, 4),
+        [w, b">", n, ..] if *w == ARCH && *n != b"=" && *n != b">" => (">", *n, 3),
+        [w, b"<", n, ..] if *w == ARCH && *n != b"=" && *n != b"<" => ("<", *n, 3),
+        _ => return None,
+    };
+    let v = crate::model::syntax::int_value(std::str::from_utf8(n).ok()?)?;
+    if v == 0 || v > ANY_GPU_UP_TO {
+        return None;
+    }
+    let n = String::from_utf8_lossy(n);
+    let text = match op {
+        ">=" | ">" => format!("(__CUDA_ARCH__ {op} {n} || defined(__HIP_DEVICE_COMPILE__))"),
+        _ => format!("(__CUDA_ARCH__ {op} {n} && !defined(__HIP_DEVICE_COMPILE__))"),
+    };
+    Some((len, text))
+}
+
+/// Every `defined(__CUDA_ARCH__)` / `defined __CUDA_ARCH__` of a condition, and every
+/// comparison with an architecture every GPU HIP targets passes alike ([`old_threshold`]),
+/// widened; nothing when `__CUDA_ARCH__` is also used otherwise (a newer architecture's value).
 fn defined_groups(
     cond: &[usize],
     words: &[&[u8]],
     range: &dyn Fn(usize) -> Range<usize>,
+    thresholds: bool,
 ) -> Vec<(Range<usize>, String)> {
     let mut out = Vec::new();
     let mut covered = 0;
@@ -182,6 +290,12 @@ fn defined_groups(
                 i += n;
                 continue;
             }
+        }
+        if let Some((n, text)) = old_threshold(&words[i..]).filter(|_| thresholds) {
+            out.push((range(cond[i]).start..range(cond[i + n - 1]).end, text));
+            covered += 1;
+            i += n;
+            continue;
         }
         i += 1;
     }
@@ -243,6 +357,32 @@ mod tests {
             apply("#if defined __CUDA_ARCH__\n#endif\n"),
             format!("#if ({DEFINED})\n#endif\n")
         );
+    }
+
+    /// A comparison with an architecture every GPU HIP targets is past (cudpp wraps kernel
+    /// bodies in `#if (__CUDA_ARCH__ >= 200)` with nothing in `#else`) is a device-pass test:
+    /// widened; an old-GPU `#error` is kept from HIP's device pass. A second run changes
+    /// nothing.
+    #[test]
+    fn fermi_thresholds_are_device_pass_tests() {
+        let src = "#if (__CUDA_ARCH__ >= 200)\nk();\n#else\n#endif\n#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 200\n#error needs sm_20\n#endif\n";
+        let out = apply(src);
+        assert_eq!(
+            out,
+            "#if ((__CUDA_ARCH__ >= 200 || defined(__HIP_DEVICE_COMPILE__)))\nk();\n#else\n#endif\n#if (defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)) && (__CUDA_ARCH__ < 200 && !defined(__HIP_DEVICE_COMPILE__))\n#error needs sm_20\n#endif\n"
+        );
+        assert_eq!(apply(&out), out);
+        // The twins: a newer architecture (dynamic parallelism from sm_35), a test mixing an old
+        // threshold with a newer one, a PTX fast path beside a portable arm, and an old-GPU
+        // arm beside the current one: HIP compiles working code already, they stay.
+        for src in [
+            "#if __CUDA_ARCH__ >= 350\nk();\n#endif\n",
+            "#if __CUDA_ARCH__ >= 200 && __CUDA_ARCH__ < 700\nk();\n#endif\n",
+            "#if __CUDA_ARCH__ >= 200\n  asm(\"bfe.u32 %0, %1, 0, 8;\" : \"=r\"(r) : \"r\"(x));\n#else\n  r = x & 255;\n#endif\n",
+            "#if __CUDA_ARCH__ < 130\nold();\n#else\nnew();\n#endif\n",
+        ] {
+            assert_eq!(apply(src), src);
+        }
     }
 
     /// Twins: architecture values, conditions already naming HIP's macro, and the output of

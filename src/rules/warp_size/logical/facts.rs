@@ -401,6 +401,9 @@ fn via(caller: &str, why32: &str) -> String {
     }
 }
 
+/// What a helper inherits from its callers: its warp and the evidence (32-lane, 64-lane).
+type Verdict = (Warp, String, Option<String>);
+
 /// A helper with no lane evidence of its own (`__shfl_sync(m, x, basis_dim)` in a per-ray
 /// device function) runs on its callers' lanes: where every function of the file that calls
 /// it works on 32-lane logical warps, so does the helper (chains of helpers, `kernel → mid →
@@ -409,7 +412,7 @@ fn via(caller: &str, why32: &str) -> String {
 /// Functions of one name (overloads, copies) share one verdict, computed once per round.
 fn inherit(fns: &mut [Function], index: &HashMap<&[u8], Vec<usize>>) {
     for _ in 0..4 {
-        let mut verdicts: HashMap<Vec<u8>, Option<(Warp, String, Option<String>)>> = HashMap::new();
+        let mut verdicts: HashMap<Vec<u8>, Option<Verdict>> = HashMap::new();
         for f in fns.iter() {
             if f.why32.is_some() || f.why64.is_some() || f.name.is_empty() {
                 continue;

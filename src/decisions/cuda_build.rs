@@ -1,0 +1,134 @@
+//! A CMake build that compiles CUDA, and a CI workflow that builds or tests the CUDA way, are
+//! each one decision ([`crate::rules::facts::decision`]): `find_package(CUDA)`, the
+//! `-gencode` list, `CUDA_NVCC_FLAGS` and `cuda_add_library()` of a FindCUDA build all change
+//! together when the build moves to HIP (cudpp: 28 such lines over six CMake files), and a CI
+//! lane is kept, mirrored for ROCm or retired as a whole. The text report already shows each
+//! as one entry; this kind makes JSON and SARIF say the same: the project's open CMake build
+//! findings fold into the first in report order, and each workflow file's into its first, with
+//! the count, the rules and the files; the rest stay as PASS naming it. A single finding stays
+//! as it is. Findings of a vendored library or of a folder the project marks as not maintained
+//! belong to those decisions.
+
+use super::kind::{Group, Kind, Min};
+use crate::finding::Finding;
+
+/// "`CMakeLists.txt`, `src/a/CMakeLists.txt` and 4 more": the files of the group.
+fn files(g: &Group) -> String {
+    let mut seen: Vec<&str> = Vec::new();
+    for f in &g.members {
+        if !seen.contains(&f.path.as_str()) {
+            seen.push(&f.path);
+        }
+    }
+    let shown: Vec<String> = seen.iter().take(3).map(|p| format!("`{p}`")).collect();
+    match seen.len() {
+        0..=3 => shown.join(", "),
+        n => format!("{} and {} more", shown.join(", "), n - 3),
+    }
+}
+
+/// The CUDA-build decisions: the project's CMake build, and each CI workflow file.
+pub fn kind(_: &[Finding]) -> Kind {
+    Kind {
+        key: Box::new(|f| {
+            if !super::kind::own(&f.path) {
+                return None;
+            }
+            let d = crate::rules::facts::decision(f)?;
+            Some(if d.starts_with("a CI") {
+                format!("ci:{}", f.path)
+            } else {
+                "cmake".to_string()
+            })
+        }),
+        head: super::kind::first,
+        folds: super::kind::all,
+        min: Min::Findings(2),
+        summary: Box::new(|g| {
+            let what = if g.key == "cmake" {
+                "the CMake build compiles CUDA: move it to HIP as a whole (`find_package(hip)` or \
+                 `enable_language(HIP)`, `--offload-arch=gfx…` for the architecture list, HIP \
+                 targets for `cuda_add_*`, HIP flags for nvcc's)"
+            } else {
+                "this workflow builds or tests the CUDA way: keep the lane, mirror it for ROCm or \
+                 retire it, as a whole"
+            };
+            format!(
+                " — one decision: {what}; {} findings in {} ({}), {} more folded here",
+                g.members.len(),
+                files(g),
+                g.by_rule(),
+                g.folded.len()
+            )
+        }),
+        note: Box::new(|g| {
+            let what = if g.key == "cmake" {
+                "the CMake build's move to HIP is one decision"
+            } else {
+                "the workflow's CUDA lane is one decision"
+            };
+            super::kind::folded_into(g, what)
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gate::Status;
+
+    fn at(rule: &str, path: &str, line: u32) -> Finding {
+        Finding {
+            message: "m".into(),
+            ..Finding::bare(rule, path, line)
+        }
+    }
+
+    fn open(fs: &[Finding]) -> Vec<(&str, &str, u32)> {
+        fs.iter()
+            .filter(|x| x.status != Status::Pass)
+            .map(|x| (x.rule.as_str(), x.path.as_str(), x.line))
+            .collect()
+    }
+
+    #[test]
+    fn a_cmake_cuda_build_and_a_workflow_lane_are_one_decision_each() {
+        let mut fs = vec![
+            at("HP841", "CMakeLists.txt", 9),
+            at("HP844", "CMakeLists.txt", 111),
+            at("HP843", "src/lib/CMakeLists.txt", 96),
+            at("HP845", "src/lib/CMakeLists.txt", 187),
+            at("HP850", ".github/workflows/ci.yml", 10),
+            at("HP843", ".github/workflows/ci.yml", 12),
+            at("HP850", ".github/workflows/nightly.yml", 7),
+            // Not build decisions: an arch list in a shell script, a kernel hazard.
+            at("HP843", "scripts/env.sh", 3),
+            at("HP102", "src/lib/k.cu", 4),
+        ];
+        let k = kind(&fs);
+        super::super::fold(&mut fs, &k);
+        assert_eq!(
+            open(&fs),
+            [
+                ("HP841", "CMakeLists.txt", 9),
+                ("HP850", ".github/workflows/ci.yml", 10),
+                ("HP850", ".github/workflows/nightly.yml", 7),
+                ("HP843", "scripts/env.sh", 3),
+                ("HP102", "src/lib/k.cu", 4),
+            ]
+        );
+        assert!(
+            fs[0]
+                .message
+                .contains("4 findings in `CMakeLists.txt`, `src/lib/CMakeLists.txt`"),
+            "{}",
+            fs[0].message
+        );
+        assert!(fs[3].message.contains("folded into `CMakeLists.txt:9`"));
+        // The twin: a single CMake line is its own finding.
+        let mut one = vec![at("HP841", "CMakeLists.txt", 9)];
+        let k = kind(&one);
+        super::super::fold(&mut one, &k);
+        assert_eq!(open(&one), [("HP841", "CMakeLists.txt", 9)]);
+    }
+}
