@@ -81,12 +81,16 @@ fn open_arm(arms: &[Arm], side: impl Fn(&Arm) -> Option<bool>) -> Option<bool> {
 }
 
 /// Adds HP304 findings for `s` and drops HP301 findings on the same chains.
-pub fn check(s: &Src, target: &Target, out: &mut Vec<Finding>) {
+/// The chains found, as (the finding's directive start, the body of the arm HIP compiles), so
+/// that the translator's findings inside that arm fold into the condition
+/// ([`fold_hip_arm_findings`]).
+pub fn check(s: &Src, target: &Target, out: &mut Vec<Finding>) -> Vec<(usize, Range<usize>)> {
     let hip = MacroEnv::hip_for(target.rocm);
     let cuda = MacroEnv::cuda();
     let mut stack: Vec<Chain> = Vec::new();
     let mut found: Vec<Finding> = Vec::new();
     let mut chain_dirs: Vec<usize> = Vec::new();
+    let mut hip_arms: Vec<(usize, Range<usize>)> = Vec::new();
     let live = |stack: &[Chain]| {
         stack.last().map_or((true, true), |c| {
             let h = c.around_hip && open_arm(&c.arms, |a| a.hip) != Some(false);
@@ -145,6 +149,9 @@ pub fn check(s: &Src, target: &Target, out: &mut Vec<Finding>) {
                 }
                 if let Some(f) = finding(s, &c.arms, h, n) {
                     chain_dirs.extend(c.arms.iter().map(|a| a.dir.start));
+                    if let Some(h) = h {
+                        hip_arms.push((f.byte_range.0, c.arms[h].body.clone()));
+                    }
                     found.push(f);
                 }
             }
@@ -156,6 +163,58 @@ pub fn check(s: &Src, target: &Target, out: &mut Vec<Finding>) {
             || !chain_dirs.contains(&f.byte_range.0)
     });
     out.extend(found);
+    hip_arms
+}
+
+/// The translator's un-ported API findings (HP001/HP002/HP003) inside the arm HIP compiles only
+/// because a CUDA macro is undefined there (cudpp's `#if CUDA_VERSION < 3000` arm of legacy
+/// `cudaGL*` calls): the fix is the condition, one decision, so they fold into its HP304
+/// finding, which says which calls HIP's arm makes and that the build stops there.
+pub fn fold_hip_arm_findings(
+    arms: &[(usize, Range<usize>)],
+    out: &mut [Finding],
+    translated: &mut [Finding],
+) {
+    for (dir, body) in arms {
+        let Some(h) = out
+            .iter()
+            .position(|f| f.rule == COMPILED_OUT_UNDER_HIP.id.code && f.byte_range.0 == *dir)
+        else {
+            continue;
+        };
+        let (path, line) = (out[h].path.clone(), out[h].line);
+        let mut names: Vec<String> = Vec::new();
+        let mut folded = 0;
+        for f in translated.iter_mut().filter(|f| {
+            matches!(f.rule.as_str(), "HP001" | "HP002" | "HP003")
+                && f.status != Status::Pass
+                && body.contains(&f.byte_range.0)
+        }) {
+            if let Some(n) = f.message.split('`').nth(1) {
+                if !names.iter().any(|x| x == n) {
+                    names.push(n.to_string());
+                }
+            }
+            f.status = Status::Pass;
+            f.message.push_str(&format!(
+                " (folded into `{path}:{line}`: HIP compiles this arm only because the condition there tests a CUDA macro HIP does not define)"
+            ));
+            f.suggestion = None;
+            folded += 1;
+        }
+        if folded == 0 {
+            continue;
+        }
+        let shown: Vec<String> = names.iter().take(4).map(|n| format!("`{n}`")).collect();
+        let more = names.len().saturating_sub(4);
+        let head = &mut out[h];
+        head.message.push_str(&format!(
+            " — HIP's arm calls {}{} that HIP lacks, so the build stops there ({folded} findings folded here): fixing the condition is the port",
+            shown.join(", "),
+            if more > 0 { format!(" and {more} more") } else { String::new() }
+        ));
+        head.phase = Phase::Build;
+    }
 }
 
 /// How the HIP arm fails, if it does: `#error`/`static_assert(false)` at build time, a throw,

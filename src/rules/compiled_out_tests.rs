@@ -167,3 +167,64 @@ fn findings_in_the_dead_arm_name_the_condition() {
         "{all:?}"
     );
 }
+
+/// cudpp's satGL: `#if CUDA_VERSION < 3000` holds the legacy `cudaGL*` calls, which HIP lacks;
+/// HIP compiles that arm only because `CUDA_VERSION` is undefined there. The translator's
+/// HP001 findings in it fold into the condition's HP304, which becomes a BUILD item naming
+/// them. The twin: the same calls outside any such arm stay HP001.
+#[test]
+fn unported_calls_in_the_arm_hip_takes_fold_into_the_condition() {
+    let run = |src: &str| {
+        let bytes = src.as_bytes();
+        let opts = crate::translate::Options::for_tests("6.2", false);
+        let t = crate::translate::translate_bytes("t.cu", bytes, crate::mappings::get(), &opts);
+        let mut translated = t.findings;
+        let lines = crate::source::LineIndex::new(bytes);
+        let ctx = crate::rules::FileCtx {
+            path: "t.cu",
+            src: bytes,
+            lines: &lines,
+        };
+        let tree = crate::parse::parse(bytes);
+        let lexed = crate::lex::lex(bytes);
+        let target = crate::mappings::Target {
+            rocm: "6.2".parse().unwrap(),
+            roc: false,
+            experimental: false,
+            lds: None,
+        };
+        let mut out = crate::rules::hazards::check_lexed(
+            &ctx,
+            &lexed,
+            tree.as_ref(),
+            &target,
+            &crate::model::project::NOTHING,
+            &mut translated,
+            &mut Vec::new(),
+        );
+        out.extend(translated);
+        out
+    };
+    let src = "#include <cuda_runtime.h>\n#if CUDA_VERSION < 3000\nvoid map(void** p, unsigned b) { cudaGLMapBufferObject(p, b); }\n#else\nvoid map(cudaGraphicsResource_t r) { cudaGraphicsMapResources(1, &r, 0); }\n#endif\n";
+    let fs = run(src);
+    let hp304: Vec<&Finding> = fs.iter().filter(|f| f.rule == "HP304").collect();
+    assert_eq!(hp304.len(), 1, "{fs:#?}");
+    assert_eq!(hp304[0].phase, Phase::Build);
+    assert!(
+        hp304[0].message.contains("`cudaGLMapBufferObject`"),
+        "{}",
+        hp304[0].message
+    );
+    let hp001: Vec<&Finding> = fs.iter().filter(|f| f.rule == "HP001").collect();
+    assert!(
+        !hp001.is_empty() && hp001.iter().all(|f| f.status == Status::Pass),
+        "{hp001:#?}"
+    );
+    let plain = "#include <cuda_runtime.h>\nvoid map(void** p, unsigned b) { cudaGLMapBufferObject(p, b); }\n";
+    let fs = run(plain);
+    assert!(
+        fs.iter()
+            .any(|f| f.rule == "HP001" && f.status == Status::Remediation),
+        "{fs:#?}"
+    );
+}

@@ -132,7 +132,8 @@ pub fn check_lexed(
     pass_cuda_backend_arms(&s, &mut out, translated);
     arch_check::arms_without_code(&s, &regions, &mut out);
     arch_check::arms_with_code(&s, &regions, &mut out);
-    compiled_out::check(&s, target, &mut out);
+    let hip_arms = compiled_out::check(&s, target, &mut out);
+    compiled_out::fold_hip_arm_findings(&hip_arms, &mut out, translated);
     pass_pinned_conditions(&s, &pins, &mut out);
     pass_compiler_workarounds(&s, &mut out);
     widened_masks(translated, &mut out);

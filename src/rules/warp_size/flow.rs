@@ -43,11 +43,22 @@ const THREAD_NAMES: &[&str] = &[
 
 fn lane_name(n: &str) -> bool {
     let l = n.to_ascii_lowercase();
+    // A suffix names a lane where it starts a word: `src_lane`, `srcLane`, `lane_id`, not the
+    // tail of another word (`plane`, `nPlanes`' `plane_id`).
+    let word_end = |suffix: &str| {
+        l.ends_with(suffix) && {
+            let at = n.len() - suffix.len();
+            at == 0 || {
+                let b = n.as_bytes();
+                b[at - 1] == b'_' || b[at].is_ascii_uppercase() || !b[at - 1].is_ascii_alphabetic()
+            }
+        }
+    };
     l.starts_with("lane")
-        || l.ends_with("lane")
-        || l.ends_with("lane_id")
-        || l.ends_with("laneid")
-        || l.ends_with("lane_idx")
+        || word_end("lane")
+        || word_end("lane_id")
+        || word_end("laneid")
+        || word_end("lane_idx")
 }
 fn warp_name(n: &str) -> bool {
     let l = n.to_ascii_lowercase();

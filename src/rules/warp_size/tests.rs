@@ -696,3 +696,19 @@ fn cub_warp_primitives_at_default_width_in_32_lane_files() {
     let own = "#define WARP_SIZE 32\nusing WR = mylib::WarpReduce<float>;\nWarpReduce<float> r;\n";
     assert!(fires(own, "HP110").is_empty(), "{:?}", fires(own, "HP110"));
 }
+
+/// A block-stride loop over planes (`plane = threadIdx.x; …; plane += 32` in blocks of at most
+/// 32 threads, SparseConvNet's pooling) is no lane arithmetic: `plane` is no lane's name, and
+/// the kernel does no warp-level work. The twin: a loop from a lane id (`src_lane`, `srcLane`)
+/// in a kernel that shuffles strides by the warp.
+#[test]
+fn a_plane_is_not_a_lane() {
+    let src = "template <typename T>\n__global__ void pool(T* in, T* out, int nPlanes) {\n  for (int plane = threadIdx.x; plane < nPlanes; plane += 32)\n    out[plane] += in[plane];\n}\n";
+    assert!(fires(src, "HP102").is_empty(), "{:?}", fires(src, "HP102"));
+    let lane = "__global__ void k(float* in, float* out, int n) {\n  int src_lane = threadIdx.x % 32;\n  float v = 0;\n  for (int i = src_lane; i < n; i += 32) v += in[i];\n  out[threadIdx.x] = __shfl_down_sync(0xffffffff, v, 1);\n}\n";
+    assert!(
+        fires(lane, "HP102").contains(&4),
+        "{:?}",
+        fires(lane, "HP102")
+    );
+}
