@@ -712,3 +712,40 @@ fn a_plane_is_not_a_lane() {
         fires(lane, "HP102")
     );
 }
+
+/// cudpp's warp-synchronous scan: 32-lane groups exchanging data through a `volatile` shared
+/// buffer, in a file with no shuffle, ballot or vote: each group runs in lockstep inside a
+/// 64-lane wavefront, so the ids are a check (UNKNOWN), with a suggestion that keeps the
+/// groups. The twins: the same ids without shared memory, and beside a call of another file's
+/// warp-level helper, stay REMEDIATION.
+#[test]
+fn warp_synchronous_shared_memory_groups_are_a_check() {
+    use crate::gate::Status;
+    use crate::model::syntax::test_support::hazard_findings;
+    let st = |src: &str| -> Vec<(u32, Status)> {
+        hazard_findings(src)
+            .into_iter()
+            .filter(|f| f.rule == "HP102")
+            .map(|f| (f.line, f.status))
+            .collect()
+    };
+    let src = "__device__ float warpscan(float v, volatile float* s) {\n  int idx = 2 * threadIdx.x - (threadIdx.x & 31);\n  s[idx] = v;\n  return s[idx - 1];\n}\n__device__ void scan(float x, float* s) {\n  float v = warpscan(x, s);\n  if ((threadIdx.x & 31) == 31) s[threadIdx.x >> 5] = v;\n}\n";
+    let f = st(src);
+    assert!(
+        !f.is_empty() && f.iter().all(|(_, s)| *s == Status::Unknown),
+        "{f:?}"
+    );
+    let plain =
+        "__global__ void k(float* p) {\n  int lane = threadIdx.x & 31;\n  p[lane] = 0;\n}\n";
+    assert!(
+        st(plain).iter().all(|(_, s)| *s == Status::Remediation),
+        "{:?}",
+        st(plain)
+    );
+    let elsewhere = src.replace("float v = warpscan(x, s);", "float v = warp_reduce_sum(x);");
+    let f = st(&elsewhere);
+    assert!(
+        f.iter().any(|(l, s)| *l == 8 && *s == Status::Remediation),
+        "{f:?}"
+    );
+}
