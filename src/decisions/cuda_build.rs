@@ -1,8 +1,9 @@
 //! A CMake build that compiles CUDA, and a CI workflow that builds or tests the CUDA way, are
 //! each one decision ([`crate::rules::facts::decision`]): `find_package(CUDA)`, the
 //! `-gencode` list, `CUDA_NVCC_FLAGS` and `cuda_add_library()` of a FindCUDA build all change
-//! together when the build moves to HIP (cudpp: 28 such lines over six CMake files), and a CI
-//! lane is kept, mirrored for ROCm or retired as a whole. The text report already shows each
+//! together when the build moves to HIP (cudpp: 28 such lines over six CMake files), a
+//! Makefile's nvcc rules, flags and libraries move to hipcc together, and a CI lane is kept,
+//! mirrored for ROCm or retired as a whole. The text report already shows each
 //! as one entry; this kind makes JSON and SARIF say the same: the project's open CMake build
 //! findings fold into the first in report order, and each workflow file's into its first, with
 //! the count, the rules and the files; the rest stay as PASS naming it. A single finding stays
@@ -34,6 +35,9 @@ pub fn kind(_: &[Finding]) -> Kind {
             if !super::kind::own(&f.path) {
                 return None;
             }
+            if makefile(f) {
+                return Some(format!("make:{}", f.path));
+            }
             let d = crate::rules::facts::decision(f)?;
             Some(if d.starts_with("a CI") {
                 format!("ci:{}", f.path)
@@ -49,6 +53,9 @@ pub fn kind(_: &[Finding]) -> Kind {
                 "the CMake build compiles CUDA: move it to HIP as a whole (`find_package(hip)` or \
                  `enable_language(HIP)`, `--offload-arch=gfx…` for the architecture list, HIP \
                  targets for `cuda_add_*`, HIP flags for nvcc's)"
+            } else if g.key.starts_with("make:") {
+                "this Makefile builds with nvcc: move its rules, flags and libraries to hipcc and \
+                 the ROCm libraries as a whole"
             } else {
                 "this workflow builds or tests the CUDA way: keep the lane, mirror it for ROCm or \
                  retire it, as a whole"
@@ -64,12 +71,23 @@ pub fn kind(_: &[Finding]) -> Kind {
         note: Box::new(|g| {
             let what = if g.key == "cmake" {
                 "the CMake build's move to HIP is one decision"
+            } else if g.key.starts_with("make:") {
+                "the Makefile's move to hipcc is one decision"
             } else {
                 "the workflow's CUDA lane is one decision"
             };
             super::kind::folded_into(g, what)
         }),
     }
+}
+
+/// A build-inventory finding (HP81x–HP85x: nvcc runs, nvcc flags, architecture lists, CUDA
+/// libraries) of a Makefile (`Makefile`, `GNUmakefile`, `*.mk`): the file's move to hipcc is
+/// one decision, as a CMake build's is.
+fn makefile(f: &Finding) -> bool {
+    let name = f.path.rsplit('/').next().unwrap_or(&f.path);
+    let make = matches!(name, "Makefile" | "makefile" | "GNUmakefile") || name.ends_with(".mk");
+    make && f.rule.starts_with("HP8") && matches!(f.rule.get(3..4), Some("1" | "4" | "5"))
 }
 
 #[cfg(test)]
@@ -101,6 +119,9 @@ mod tests {
             at("HP850", ".github/workflows/ci.yml", 10),
             at("HP843", ".github/workflows/ci.yml", 12),
             at("HP850", ".github/workflows/nightly.yml", 7),
+            at("HP812", "Makefile", 281),
+            at("HP844", "Makefile", 425),
+            at("HP850", "Makefile", 605),
             // Not build decisions: an arch list in a shell script, a kernel hazard.
             at("HP843", "scripts/env.sh", 3),
             at("HP102", "src/lib/k.cu", 4),
@@ -113,6 +134,7 @@ mod tests {
                 ("HP841", "CMakeLists.txt", 9),
                 ("HP850", ".github/workflows/ci.yml", 10),
                 ("HP850", ".github/workflows/nightly.yml", 7),
+                ("HP812", "Makefile", 281),
                 ("HP843", "scripts/env.sh", 3),
                 ("HP102", "src/lib/k.cu", 4),
             ]

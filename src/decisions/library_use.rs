@@ -170,6 +170,8 @@ mod tests {
             unported("cudnnCreateTensorDescriptor", "bench/wrappers.h", 5),
             unported("cudnnSetRNNDescriptor", "bench/a.cc", 7),
             unported("cudnnDestroy", "bench/b.cc", 9),
+            // The library's enum constants are its uses too (caffe's status strings).
+            unported("CUDNN_STATUS_EXECUTION_FAILED", "bench/b.cc", 10),
             // Another fact: a target version, not the library decision.
             f(
                 "HP001",
@@ -191,7 +193,7 @@ mod tests {
         );
         let m = &fs[0].message;
         assert!(
-            m.contains("one decision for the use of cuDNN in `bench/`: 4 uses in 3 files"),
+            m.contains("one decision for the use of cuDNN in `bench/`: 5 uses in 3 files"),
             "{m}"
         );
         assert!(m.contains("port it to MIOpen"), "{m}");

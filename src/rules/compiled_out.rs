@@ -505,9 +505,65 @@ fn finding(s: &Src, arms: &[Arm], h: Option<usize>, n: Option<usize>) -> Option<
             _ => " — HIP's arm fails at run time (throw/abort/assert)",
         });
     }
+    if let Some(legacy) = legacy_warp_arm(s, &hb, &nb) {
+        msg.push_str(&format!(
+            " — HIP's arm is the same warp exchange through the legacy intrinsics ({legacy}), which HIP provides (without a mask they act on the lanes that reach them): nothing is lost, nothing to change"
+        ));
+        f.message = msg;
+        f.status = Status::Pass;
+        f.suggestion = None;
+        return Some(f);
+    }
     f.message = msg;
     f.status = Status::Remediation;
     Some(f)
+}
+
+/// The mask-less warp intrinsics that HIP provides under their CUDA names.
+const LEGACY_WARP: &[&str] = &[
+    "__shfl",
+    "__shfl_up",
+    "__shfl_down",
+    "__shfl_xor",
+    "__ballot",
+    "__any",
+    "__all",
+];
+
+/// `#if CUDA_VERSION >= 9000` arms that differ only by CUDA 9's `_sync` warp intrinsics
+/// (`__shfl_xor_sync(mask, v, m, w)` beside `__shfl_xor(v, m, w)`), an idiom of code written
+/// before Volta: HIP takes the legacy arm, which it provides. The HIP arm's names must all
+/// appear in the CUDA arm once `_sync` is dropped, and each `_sync` intrinsic of the CUDA arm
+/// must have its legacy form in the HIP arm; the names only the CUDA arm has are its masks.
+/// Returns the legacy intrinsics, quoted.
+fn legacy_warp_arm(s: &Src, hip: &Range<usize>, cuda: &Range<usize>) -> Option<String> {
+    let idents = |r: &Range<usize>| -> BTreeSet<String> {
+        code_tokens(s, r)
+            .into_iter()
+            .filter(|&i| s.lexed.tokens[i].kind == Tok::Ident)
+            .map(|i| s.tok(i).to_string())
+            .collect()
+    };
+    let (h, c) = (idents(hip), idents(cuda));
+    let synced: Vec<&str> = c
+        .iter()
+        .filter_map(|n| n.strip_suffix("_sync"))
+        .filter(|b| LEGACY_WARP.contains(b))
+        .collect();
+    if synced.is_empty() || !synced.iter().all(|b| h.contains(*b)) {
+        return None;
+    }
+    let mapped: BTreeSet<&str> = c
+        .iter()
+        .map(|n| {
+            n.strip_suffix("_sync")
+                .filter(|b| LEGACY_WARP.contains(b))
+                .unwrap_or(n)
+        })
+        .collect();
+    h.iter()
+        .all(|n| mapped.contains(n.as_str()))
+        .then(|| quote(&synced.iter().map(|b| b.to_string()).collect::<Vec<_>>()))
 }
 
 #[cfg(test)]

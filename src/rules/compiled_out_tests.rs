@@ -228,3 +228,22 @@ fn unported_calls_in_the_arm_hip_takes_fold_into_the_condition() {
         "{fs:#?}"
     );
 }
+
+/// Code written before Volta: `#if CUDA_VERSION >= 9000` chooses `__shfl_xor_sync(mask, …)`
+/// over `__shfl_xor(…)`. HIP takes the legacy arm, which it provides: PASS naming it. The twin:
+/// a legacy arm that also drops work (a second call) stays REMEDIATION.
+#[test]
+fn a_legacy_warp_intrinsic_arm_is_nothing_lost() {
+    let src = "template <typename T>\n__device__ T xor_shfl(T v, int m, int w = warpSize, unsigned int mask = 0xffffffff) {\n#if CUDA_VERSION >= 9000\n  return __shfl_xor_sync(mask, v, m, w);\n#else\n  return __shfl_xor(v, m, w);\n#endif\n}\n";
+    let f = hp304(src);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0].status, Status::Pass, "{}", f[0].message);
+    assert!(f[0].message.contains("`__shfl_xor`"), "{}", f[0].message);
+    let lossy = src.replace(
+        "  return __shfl_xor(v, m, w);",
+        "  return __shfl_xor(v, m, w) + slow_path(v);",
+    );
+    let f = hp304(&lossy);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0].status, Status::Remediation);
+}
