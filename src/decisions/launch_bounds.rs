@@ -1,3 +1,5 @@
+//! Project-wide repeats: a fact the project states at many places that a porter settles once.
+//!
 //! A project's `__launch_bounds__` minimum is one decision. HP711 fires on each kernel whose
 //! `__launch_bounds__` passes a second argument: CUDA reads it as the minimum number of blocks
 //! per SM, HIP as the minimum number of waves per EU, so the occupancy it asks for changes
@@ -6,10 +8,15 @@
 //! `MIN_BLOCKS_PER_SM`); what a porter decides is once: drop the argument for AMD, or compute
 //! waves per EU from the block size for the target, and apply that everywhere.
 //!
-//! So the project's own open HP711 findings fold into the first in report order, which says
-//! how many kernels in how many files it holds and where the first ones are; the rest stay in
-//! JSON/SARIF as PASS naming it. A single kernel stays as it is. Kernels of a vendored library
-//! or a folder the project marks as not maintained belong to those decisions.
+//! So are a project's PyTorch extensions (HP830 on each `CUDAExtension` / `load(...)`: build
+//! them against ROCm PyTorch, which hipifies them) and their nvcc-only flags (HP831 on each
+//! call: gate the one flag list on `torch.version.hip`): BlinkDL/RWKV-LM states both at ~30
+//! `load()` calls, one per model version's script, with the same copied flag list.
+//!
+//! So the project's own open findings of each of these rules fold into the rule's first in
+//! report order, which says how many places in how many files it holds and where the first ones
+//! are; the rest stay in JSON/SARIF as PASS naming it. A single place stays as it is. Places in
+//! a vendored library or a folder the project marks as not maintained belong to those decisions.
 
 use super::kind::{Group, Kind, Min};
 use crate::finding::Finding;
@@ -37,6 +44,52 @@ fn first_places(g: &Group) -> String {
         .map(|f| format!("`{}:{}`", f.path, f.line))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// The extension rules: a PyTorch CUDA extension, an nvcc-only flag in a Python build.
+const HP830: &str = crate::inventory::native_ext::TORCH_CUDA_EXTENSION.id.code;
+const HP831: &str = crate::inventory::native_ext::NVCC_ONLY_EXTENSION_FLAG
+    .id
+    .code;
+
+/// The project's PyTorch-extension decisions: every open HP830 (build against ROCm PyTorch) and
+/// every open HP831 (gate the nvcc-only flags), each held by its rule's first.
+pub fn extensions(_: &[Finding]) -> Kind {
+    Kind {
+        key: Box::new(|f| {
+            ((f.rule == HP830 || f.rule == HP831) && super::kind::own(&f.path))
+                .then(|| f.rule.clone())
+        }),
+        head: super::kind::first,
+        folds: super::kind::all,
+        min: Min::Findings(2),
+        summary: Box::new(|g| {
+            let what = if g.key == HP830 {
+                "the project's PyTorch extensions are built against ROCm PyTorch, which hipifies \
+                 them at build time"
+            } else {
+                "the project's nvcc-only extension flags: gate the flag list on \
+                 `torch.version.hip` once (hipcc takes `--offload-arch=gfx…` and clang options)"
+            };
+            format!(
+                " — one decision: {what}; {} places in {} files (first at {}), {} more folded here",
+                g.members.len(),
+                g.files(),
+                first_places(g),
+                g.folded.len()
+            )
+        }),
+        note: Box::new(|g| {
+            super::kind::folded_into(
+                g,
+                if g.key == HP830 {
+                    "building the project's extensions on ROCm PyTorch is one decision"
+                } else {
+                    "gating the project's nvcc-only flags is one decision"
+                },
+            )
+        }),
+    }
 }
 
 /// The launch-bounds decision: the project's open HP711 findings, held by the first.
@@ -106,6 +159,29 @@ mod tests {
             fs[0].message
         );
         assert!(fs[2].message.contains("folded into `csrc/a.cu:10`"));
+        // The extension rules: each its own project-wide decision.
+        let ext = |rule: &str, path: &str, line: u32| Finding {
+            message: "m".into(),
+            ..Finding::bare(rule, path, line)
+        };
+        let mut fs = vec![
+            ext("HP830", "v4/train.py", 10),
+            ext("HP831", "v4/train.py", 10),
+            ext("HP830", "v5/train.py", 12),
+            ext("HP831", "v5/train.py", 12),
+            ext("HP831", "v6/run.py", 3),
+        ];
+        let k = extensions(&fs);
+        super::super::fold(&mut fs, &k);
+        assert_eq!(
+            open(&fs),
+            [("HP830", "v4/train.py", 10), ("HP831", "v4/train.py", 10)]
+        );
+        assert!(
+            fs[1].message.contains("3 places in 3 files"),
+            "{}",
+            fs[1].message
+        );
         // The twin: one kernel is its own finding.
         let mut one = vec![bounds("csrc/a.cu", 10)];
         let k = kind(&one);

@@ -24,7 +24,8 @@
 //! - the project's FP8 encoding (HP709 on each FP8 use): choose OCP or FNUZ per AMD target and
 //!   adjust scales once ([`fp8`]);
 //! - the project's `__launch_bounds__` minimum (HP711 on each kernel): map CUDA's blocks per
-//!   SM to AMD's waves per EU once ([`launch_bounds`]);
+//!   SM to AMD's waves per EU once ([`launch_bounds`]), and the project's PyTorch extensions
+//!   and their nvcc-only flags (HP830, HP831 at each `load()`/`CUDAExtension`);
 //! - the project's CMake build of CUDA, and each CI workflow's CUDA lane: move or mirror each as
 //!   a whole ([`cuda_build`]).
 //!
@@ -80,13 +81,14 @@ pub fn fold_all_with(findings: &mut [Finding], nested_roots: &[String], unbuilt_
         container::kind,
         crate::inventory::siblings::kind,
     ];
-    let after: [fn(&[Finding]) -> Kind; 7] = [
+    let after: [fn(&[Finding]) -> Kind; 8] = [
         crate::rules::vendored::kind,
         crate::rules::libcu::kind,
         arch_only::kind,
         library_use::kind,
         fp8::kind,
         launch_bounds::kind,
+        launch_bounds::extensions,
         cuda_build::kind,
     ];
     // A head of an earlier decision may head a later, wider one too (a vendored CUTLASS copy)

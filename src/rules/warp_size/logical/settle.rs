@@ -209,20 +209,54 @@ pub(crate) fn settle(
         .filter(|f| f.rule == "HP103" && f.status != Status::Pass)
     {
         let i = m.token_at(lexed, f.byte_range.0);
-        let Some(call) = v
+        let call = v
             .prev(i)
             .filter(|&o| v.t(o) == b"(")
-            .and_then(|o| v.prev(o))
+            .and_then(|o| v.prev(o));
+        let vote = call.and_then(|call| {
+            m.plan(src, lexed, call).filter(|p| {
+                p.applicability == Applicability::Safe
+                    && matches!(p.rewrite, Rewrite::OwnHalfVote { .. })
+            })
+        });
+        if let (Some(p), Some(call)) = (vote, call) {
+            let name = String::from_utf8_lossy(v.t(call)).into_owned();
+            pass(f, format!(", but `{name}` is in a function of 32-lane logical warps ({}) and `hipport port` replaces the call by the vote of the lane's own half of a 64-bit ballot, without a mask (safe rewrite, HP109: nothing to change)", p.why32));
+            continue;
+        }
+        // A 32-bit mask variable set where it is declared (`unsigned mask = 0xffffffff;`) whose
+        // every use as a mask gets the safe widening at the call (HP015): one fact, reported
+        // there.
+        let Some(name) = f
+            .message
+            .strip_prefix('`')
+            .and_then(|r| r.split_once('`'))
+            .map(|(n, _)| n.to_string())
         else {
             continue;
         };
-        let vote = m.plan(src, lexed, call).filter(|p| {
-            p.applicability == Applicability::Safe
-                && matches!(p.rewrite, Rewrite::OwnHalfVote { .. })
+        let Some(g) = m.function(i) else { continue };
+        let mut uses = 0;
+        let all = (g.open..g.close).all(|j| {
+            if !(v.code(j) && v.t(j) == name.as_bytes()) {
+                return true;
+            }
+            let call = v
+                .prev(j)
+                .filter(|&o| v.t(o) == b"(")
+                .and_then(|o| v.prev(o))
+                .filter(|&c| super::masks::takes_mask(v.t(c)));
+            match call {
+                Some(c) => {
+                    uses += 1;
+                    m.narrow_mask(src, lexed, c)
+                        .is_some_and(|n| n.applicability == Applicability::Safe)
+                }
+                None => true,
+            }
         });
-        if let Some(p) = vote {
-            let name = String::from_utf8_lossy(v.t(call)).into_owned();
-            pass(f, format!(", but `{name}` is in a function of 32-lane logical warps ({}) and `hipport port` replaces the call by the vote of the lane's own half of a 64-bit ballot, without a mask (safe rewrite, HP109: nothing to change)", p.why32));
+        if all && uses > 0 {
+            pass(f, ", but `hipport port` widens it at each call that takes it as a mask, keeping CUDA's meaning (safe rewrite, HP015: nothing to change)".into());
         }
     }
     // One answer per function (by its opening brace).

@@ -280,3 +280,19 @@ fn a_local_variable_holding_the_full_mask_lets_a_vote_be_rewritten() {
         .plan(partial.as_bytes(), &lx, tok(&partial, &lx, "__all_sync", 0))
         .is_none());
 }
+
+/// RWKV's `unsigned mask = 0xffffffff;` in a function of 32-lane logical warps: `port` widens it
+/// at each call (HP015), so the HP103 where it is set is PASS; the twin in a function whose
+/// lanes span the wavefront stays open.
+#[test]
+fn a_mask_variable_widened_at_every_call_is_settled() {
+    use crate::model::syntax::test_support::fires_open;
+    let src = "__global__ void k(float* p) {\n  unsigned mask = 0xffffffff;\n  int lane = threadIdx.x & 31;\n  p[lane] = __shfl_xor_sync(mask, p[lane], 1);\n}\n";
+    assert!(
+        fires_open(src, "HP103").is_empty(),
+        "{:?}",
+        fires_open(src, "HP103")
+    );
+    let wave = src.replace("& 31", "% warpSize");
+    assert_eq!(fires_open(&wave, "HP103"), [2]);
+}
