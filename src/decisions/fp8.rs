@@ -59,23 +59,6 @@ fn by_name(g: &Group) -> String {
     parts.join(", ")
 }
 
-/// "`a.cu:3`, `b.h:10`": the first use in each of the first [`SHOWN`] files, in report order.
-fn first_places(g: &Group) -> String {
-    let mut seen: Vec<&Finding> = Vec::new();
-    for f in &g.members {
-        if seen.len() == SHOWN {
-            break;
-        }
-        if !seen.iter().any(|s| s.path == f.path) {
-            seen.push(f);
-        }
-    }
-    seen.iter()
-        .map(|f| format!("`{}:{}`", f.path, f.line))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// The FP8-encoding decision: the project's open HP709 findings, held by the first.
 pub fn kind(_: &[Finding]) -> Kind {
     Kind {
@@ -92,7 +75,7 @@ pub fn kind(_: &[Finding]) -> Kind {
                 g.members.len(),
                 g.files(),
                 by_name(g),
-                first_places(g),
+                g.first_places(SHOWN),
                 g.folded.len()
             )
         }),

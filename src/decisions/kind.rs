@@ -41,6 +41,24 @@ impl Group<'_> {
     pub fn by_rule(&self) -> String {
         crate::inventory::component::by_rule(&self.folded)
     }
+
+    /// "`a.cu:3`, `b.h:10`": the first member in each of the first `shown` files, in report
+    /// order.
+    pub fn first_places(&self, shown: usize) -> String {
+        let mut seen: Vec<&Finding> = Vec::new();
+        for f in &self.members {
+            if seen.len() == shown {
+                break;
+            }
+            if !seen.iter().any(|s| s.path == f.path) {
+                seen.push(f);
+            }
+        }
+        seen.iter()
+            .map(|f| format!("`{}:{}`", f.path, f.line))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 }
 
 /// Which open finding belongs to which decision; `None` for findings of no decision.

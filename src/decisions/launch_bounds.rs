@@ -18,7 +18,7 @@
 //! are; the rest stay in JSON/SARIF as PASS naming it. A single place stays as it is. Places in
 //! a vendored library or a folder the project marks as not maintained belong to those decisions.
 
-use super::kind::{Group, Kind, Min};
+use super::kind::{Kind, Min};
 use crate::finding::Finding;
 
 /// The launch-bounds rule.
@@ -28,23 +28,6 @@ const HP711: &str = crate::rules::device_feature::LAUNCH_BOUNDS_MIN_BLOCKS
 
 /// How many first places the head's message lists.
 const SHOWN: usize = 4;
-
-/// "`a.cu:3`, `b.cu:10`": the first kernel in each of the first [`SHOWN`] files.
-fn first_places(g: &Group) -> String {
-    let mut seen: Vec<&Finding> = Vec::new();
-    for f in &g.members {
-        if seen.len() == SHOWN {
-            break;
-        }
-        if !seen.iter().any(|s| s.path == f.path) {
-            seen.push(f);
-        }
-    }
-    seen.iter()
-        .map(|f| format!("`{}:{}`", f.path, f.line))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
 
 /// The extension rules: a PyTorch CUDA extension, an nvcc-only flag in a Python build.
 const HP830: &str = crate::inventory::native_ext::TORCH_CUDA_EXTENSION.id.code;
@@ -75,7 +58,7 @@ pub fn extensions(_: &[Finding]) -> Kind {
                 " — one decision: {what}; {} places in {} files (first at {}), {} more folded here",
                 g.members.len(),
                 g.files(),
-                first_places(g),
+                g.first_places(SHOWN),
                 g.folded.len()
             )
         }),
@@ -107,7 +90,7 @@ pub fn kind(_: &[Finding]) -> Kind {
                  compute it from the block size) and apply it to every kernel",
                 g.members.len(),
                 g.files(),
-                first_places(g),
+                g.first_places(SHOWN),
                 g.folded.len()
             )
         }),
