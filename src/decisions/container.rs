@@ -54,14 +54,8 @@ mod tests {
     use super::*;
     use crate::decisions;
     use crate::decisions::test_support::f;
-    use crate::gate::Status;
 
-    fn open(fs: &[Finding]) -> Vec<(&str, &str, u32)> {
-        fs.iter()
-            .filter(|x| x.status != Status::Pass)
-            .map(|x| (x.rule.as_str(), x.path.as_str(), x.line))
-            .collect()
-    }
+    use crate::decisions::test_support::open_rules as open;
 
     #[test]
     fn container_settings_fold_into_the_base_image() {

@@ -93,21 +93,10 @@ fn makefile(f: &Finding) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gate::Status;
 
-    fn at(rule: &str, path: &str, line: u32) -> Finding {
-        Finding {
-            message: "m".into(),
-            ..Finding::bare(rule, path, line)
-        }
-    }
+    use crate::decisions::test_support::f as at;
 
-    fn open(fs: &[Finding]) -> Vec<(&str, &str, u32)> {
-        fs.iter()
-            .filter(|x| x.status != Status::Pass)
-            .map(|x| (x.rule.as_str(), x.path.as_str(), x.line))
-            .collect()
-    }
+    use crate::decisions::test_support::open_rules as open;
 
     #[test]
     fn a_cmake_cuda_build_and_a_workflow_lane_are_one_decision_each() {

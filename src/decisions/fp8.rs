@@ -112,12 +112,7 @@ mod tests {
         }
     }
 
-    fn open(fs: &[Finding]) -> Vec<(&str, &str, u32)> {
-        fs.iter()
-            .filter(|x| x.status != Status::Pass)
-            .map(|x| (x.rule.as_str(), x.path.as_str(), x.line))
-            .collect()
-    }
+    use crate::decisions::test_support::open_rules as open;
 
     #[test]
     fn fp8_uses_in_several_files_are_one_decision() {

@@ -103,7 +103,6 @@ pub fn kind(_: &[Finding]) -> Kind {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gate::Status;
 
     fn bounds(path: &str, line: u32) -> Finding {
         Finding {
@@ -112,12 +111,7 @@ mod tests {
         }
     }
 
-    fn open(fs: &[Finding]) -> Vec<(&str, &str, u32)> {
-        fs.iter()
-            .filter(|x| x.status != Status::Pass)
-            .map(|x| (x.rule.as_str(), x.path.as_str(), x.line))
-            .collect()
-    }
+    use crate::decisions::test_support::open_rules as open;
 
     #[test]
     fn launch_bounds_of_many_kernels_are_one_decision() {
@@ -143,10 +137,7 @@ mod tests {
         );
         assert!(fs[2].message.contains("folded into `csrc/a.cu:10`"));
         // The extension rules: each its own project-wide decision.
-        let ext = |rule: &str, path: &str, line: u32| Finding {
-            message: "m".into(),
-            ..Finding::bare(rule, path, line)
-        };
+        let ext = crate::decisions::test_support::f;
         let mut fs = vec![
             ext("HP830", "v4/train.py", 10),
             ext("HP831", "v4/train.py", 10),

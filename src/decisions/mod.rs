@@ -199,6 +199,14 @@ pub(crate) mod test_support {
         }
     }
 
+    /// `(rule, path, line)` of the findings left open.
+    pub fn open_rules(fs: &[Finding]) -> Vec<(&str, &str, u32)> {
+        fs.iter()
+            .filter(|x| x.status != crate::gate::Status::Pass)
+            .map(|x| (x.rule.as_str(), x.path.as_str(), x.line))
+            .collect()
+    }
+
     /// `(path, line)` of the findings left open.
     pub fn open(fs: &[Finding]) -> Vec<(&str, u32)> {
         fs.iter()
