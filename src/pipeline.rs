@@ -176,7 +176,7 @@ fn process_file(
     // One lex per file: translation, the hazard rules, suppressions and the annotated
     // translation all read these tokens.
     let mut file = SourceFile::new(rel, bytes);
-    let own_includes = crate::model::includes::quoted(&file.bytes, &file.lexed);
+    let own_includes = crate::model::includes::written(&file.bytes, &file.lexed);
     let seen = project.visible_from(rel, &own_includes);
     // One parse per file at most: before translation when a byte search says the file is worth
     // it, otherwise after, only if the translation found CUDA anyway.
@@ -254,7 +254,11 @@ fn process_file(
     let changed = output != file.bytes;
     let (includes, defines, namespaces) = if work.hazards {
         (
-            own_includes,
+            // Resolved from the includer's folder by scan: the quoted ones.
+            own_includes
+                .into_iter()
+                .filter(|i| !i.starts_with('<'))
+                .collect(),
             crate::model::cuda_side::file_defines(file.path, &file.bytes, &file.lexed),
             crate::rules::project_build::nested_namespaces(&file.bytes, &file.lexed),
         )

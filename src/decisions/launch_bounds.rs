@@ -13,6 +13,10 @@
 //! call: gate the one flag list on `torch.version.hip`): BlinkDL/RWKV-LM states both at ~30
 //! `load()` calls, one per model version's script, with the same copied flag list.
 //!
+//! So are managed-memory hints and prefetches (HP706 on each `cudaMemAdvise` /
+//! `cudaMemPrefetchAsync`): whether they do anything on AMD depends on the target's XNACK mode,
+//! one question about the target, not one per call (rapidsai/rmm: six calls in five files).
+//!
 //! So the project's own open findings of each of these rules fold into the rule's first in
 //! report order, which says how many places in how many files it holds and where the first ones
 //! are; the rest stay in JSON/SARIF as PASS naming it. A single place stays as it is. Places in
@@ -29,31 +33,48 @@ const HP711: &str = crate::rules::device_feature::LAUNCH_BOUNDS_MIN_BLOCKS
 /// How many first places the head's message lists.
 const SHOWN: usize = 4;
 
-/// The extension rules: a PyTorch CUDA extension, an nvcc-only flag in a Python build.
-const HP830: &str = crate::inventory::native_ext::TORCH_CUDA_EXTENSION.id.code;
-const HP831: &str = crate::inventory::native_ext::NVCC_ONLY_EXTENSION_FLAG
-    .id
-    .code;
+/// The rules whose open findings are one project-wide decision each: what the decision is,
+/// and the note the folded findings carry.
+const PROJECT_WIDE: &[(&str, &str, &str)] = &[
+    (
+        crate::inventory::native_ext::TORCH_CUDA_EXTENSION.id.code,
+        "the project's PyTorch extensions are built against ROCm PyTorch, which hipifies them at \
+         build time",
+        "building the project's extensions on ROCm PyTorch is one decision",
+    ),
+    (
+        crate::inventory::native_ext::NVCC_ONLY_EXTENSION_FLAG
+            .id
+            .code,
+        "the project's nvcc-only extension flags: gate the flag list on `torch.version.hip` once \
+         (hipcc takes `--offload-arch=gfx…` and clang options)",
+        "gating the project's nvcc-only flags is one decision",
+    ),
+    (
+        crate::rules::device_feature::MANAGED_MEMORY_HINTS.id.code,
+        "the project's managed-memory hints and prefetches take effect on AMD only with XNACK \
+         page migration (`HSA_XNACK=1` on a GPU that supports it): check the target once, or \
+         keep hot data in explicit device allocations",
+        "whether the target migrates managed memory (XNACK) is one decision",
+    ),
+];
 
-/// The project's PyTorch-extension decisions: every open HP830 (build against ROCm PyTorch) and
-/// every open HP831 (gate the nvcc-only flags), each held by its rule's first.
+fn project_wide(code: &str) -> Option<&'static (&'static str, &'static str, &'static str)> {
+    PROJECT_WIDE.iter().find(|(c, _, _)| *c == code)
+}
+
+/// The project-wide decisions of [`PROJECT_WIDE`]: every open finding of each rule (a PyTorch
+/// extension, an nvcc-only flag list, a managed-memory hint), held by its rule's first.
 pub fn extensions(_: &[Finding]) -> Kind {
     Kind {
         key: Box::new(|f| {
-            ((f.rule == HP830 || f.rule == HP831) && super::kind::own(&f.path))
-                .then(|| f.rule.clone())
+            (project_wide(&f.rule).is_some() && super::kind::own(&f.path)).then(|| f.rule.clone())
         }),
         head: super::kind::first,
         folds: super::kind::all,
         min: Min::Findings(2),
         summary: Box::new(|g| {
-            let what = if g.key == HP830 {
-                "the project's PyTorch extensions are built against ROCm PyTorch, which hipifies \
-                 them at build time"
-            } else {
-                "the project's nvcc-only extension flags: gate the flag list on \
-                 `torch.version.hip` once (hipcc takes `--offload-arch=gfx…` and clang options)"
-            };
+            let what = project_wide(g.key).map_or("", |r| r.1);
             format!(
                 " — one decision: {what}; {} places in {} files (first at {}), {} more folded here",
                 g.members.len(),
@@ -62,16 +83,7 @@ pub fn extensions(_: &[Finding]) -> Kind {
                 g.folded.len()
             )
         }),
-        note: Box::new(|g| {
-            super::kind::folded_into(
-                g,
-                if g.key == HP830 {
-                    "building the project's extensions on ROCm PyTorch is one decision"
-                } else {
-                    "gating the project's nvcc-only flags is one decision"
-                },
-            )
-        }),
+        note: Box::new(|g| super::kind::folded_into(g, project_wide(g.key).map_or("", |r| r.2))),
     }
 }
 
@@ -156,6 +168,17 @@ mod tests {
             "{}",
             fs[1].message
         );
+        // Managed-memory hints: one question about the target's XNACK mode, asked once.
+        let mut fs = vec![
+            ext("HP706", "src/prefetch.cpp", 27),
+            ext("HP706", "src/pool.cpp", 43),
+            ext("HP706", "src/pool.cpp", 50),
+        ];
+        let k = extensions(&fs);
+        super::super::fold(&mut fs, &k);
+        assert_eq!(open(&fs), [("HP706", "src/prefetch.cpp", 27)]);
+        assert!(fs[2].message.contains("folded into `src/prefetch.cpp:27`"));
+        assert!(fs[0].message.contains("XNACK"), "{}", fs[0].message);
         // The twin: one kernel is its own finding.
         let mut one = vec![bounds("csrc/a.cu", 10)];
         let k = kind(&one);

@@ -93,16 +93,36 @@ fn value(
     hip: MacroEnv,
     undef: Undefined,
     defined: &BTreeMap<String, Known>,
+    project: &ProjectInts,
 ) -> (Vec<String>, Option<i64>) {
     let toks: Vec<String> = cond::condition_tokens(s, d)
         .into_iter()
         .map(str::to_string)
         .collect();
+    // The project's own integer macros decide a condition that compares them with a CUDA-side
+    // macro (`CUDART_VERSION >= RMM_MIN_HWDECOMPRESS_CUDA_VERSION`); other conditions on them
+    // stay as they were (both builds see the same project macros).
+    let versus_cuda = toks
+        .iter()
+        .any(|t| !cond::is_hip_macro(t) && hip.lookup(t).is_some());
     let extra = |n: &str| {
         if undef(n) {
             return Some(Known::Undefined);
         }
-        defined.get(n).copied()
+        if let Some(k) = defined.get(n) {
+            return Some(*k);
+        }
+        if !versus_cuda || hip.lookup(n).is_some() || cond::is_hip_macro(n) {
+            return None;
+        }
+        match project.own.get(n) {
+            Some(k) => *k,
+            None => project
+                .headers
+                .and_then(|h| h.get(n))
+                .and_then(|(v, _)| i64::try_from(*v).ok())
+                .map(Known::Value),
+        }
     };
     let v = hip.with_extra(&extra).directive(s, d).map(i64::from);
     (toks, v)
@@ -160,8 +180,9 @@ pub struct Pin {
 pub fn regions_and_pins_for(
     s: &Src,
     rocm: crate::version::Version,
-    build: &BTreeMap<String, (Known, String)>,
+    seen: &super::project::Visible,
 ) -> (Vec<Region>, Vec<Pin>) {
+    let build = &seen.hip_build;
     let mut pins: Vec<Pin> = build
         .iter()
         .map(|(name, (known, at))| Pin {
@@ -172,7 +193,13 @@ pub fn regions_and_pins_for(
             build: Some(at.clone()),
         })
         .collect();
-    let r = regions_pinning(s, MacroEnv::hip_for(rocm), &|_| false, Some(&mut pins));
+    let r = regions_pinning(
+        s,
+        MacroEnv::hip_for(rocm),
+        &|_| false,
+        Some(&mut pins),
+        Some(&seen.constants),
+    );
     (r, pins)
 }
 
@@ -181,13 +208,22 @@ pub fn regions_for(s: &Src, rocm: crate::version::Version) -> Vec<Region> {
     regions_in(s, MacroEnv::hip_for(rocm), &|_| false)
 }
 
+/// The project's integer macros a condition may compare with a CUDA-side macro: the file's own
+/// (`Some` where defined in code HIP certainly compiles, `None` once defined or undefined in a
+/// branch HIP may skip), and the constants of the project headers the file includes.
+#[derive(Default)]
+struct ProjectInts<'a> {
+    own: BTreeMap<String, Option<Known>>,
+    headers: Option<&'a BTreeMap<String, (u64, String)>>,
+}
+
 /// [`regions`] with project macros `undef` says the HIP build never defines.
 pub fn regions_with(s: &Src, undef: Undefined) -> Vec<Region> {
     regions_in(s, MacroEnv::hip(), undef)
 }
 
 fn regions_in(s: &Src, hip: MacroEnv, undef: Undefined) -> Vec<Region> {
-    regions_pinning(s, hip, undef, None)
+    regions_pinning(s, hip, undef, None, None)
 }
 
 fn regions_pinning(
@@ -195,7 +231,12 @@ fn regions_pinning(
     hip: MacroEnv,
     undef: Undefined,
     mut pins: Option<&mut Vec<Pin>>,
+    headers: Option<&BTreeMap<String, (u64, String)>>,
 ) -> Vec<Region> {
+    let mut project = ProjectInts {
+        own: BTreeMap::new(),
+        headers,
+    };
     struct Frame {
         /// An earlier branch of the chain is certainly compiled under HIP.
         taken: bool,
@@ -251,9 +292,19 @@ fn regions_pinning(
     for (di, d) in s.lexed.directives.iter().enumerate() {
         let name = d.name.as_str();
         match name {
-            "define" | "undef" if stack.iter().all(|f| f.certain) => {
+            "define" | "undef" if !stack.iter().all(|f| f.certain) => {
+                if let Some((name, _)) = definition(s, d) {
+                    if hip.lookup(&name).is_none() {
+                        project.own.insert(name, None);
+                    }
+                }
+            }
+            "define" | "undef" => {
                 if let Some((name, known)) = definition(s, d) {
-                    if hip.lookup(&name).is_some() {
+                    if hip.lookup(&name).is_none() {
+                        let pinned = matches!(known, Known::Value(_) | Known::Undefined);
+                        project.own.insert(name, pinned.then_some(known));
+                    } else {
                         if let Some(p) = pins.as_deref_mut() {
                             p.push(Pin {
                                 at: d.end,
@@ -268,7 +319,7 @@ fn regions_pinning(
                 }
             }
             "if" | "ifdef" | "ifndef" => {
-                let (toks, h) = value(s, d, hip, undef, &defined);
+                let (toks, h) = value(s, d, hip, undef, &defined, &project);
                 let c = platform_only(s, d, false);
                 let side = branch_side(h, c, &toks, false, false);
                 let taken_kind = taken_kind(&toks);
@@ -295,7 +346,7 @@ fn regions_pinning(
                 let (toks, h) = if name == "else" {
                     (Vec::new(), Some(1))
                 } else {
-                    value(s, d, hip, undef, &defined)
+                    value(s, d, hip, undef, &defined, &project)
                 };
                 f.certain = !f.taken && f.all_false && h.is_some_and(|v| v != 0);
                 let c = if name == "else" {
@@ -804,6 +855,57 @@ x4
                 (18, None),
             ]
         );
+    }
+
+    /// A project's own version constant compared with a CUDA-side macro decides the branch as
+    /// the preprocessor would (rapidsai/rmm: `#if CUDART_VERSION >=
+    /// RMM_MIN_HWDECOMPRESS_CUDA_VERSION`, defined in an included header); twins: a condition on
+    /// the project macro alone, and a constant defined in a branch HIP may skip, stay live.
+    #[test]
+    fn project_constants_compared_with_cuda_macros_decide_the_branch() {
+        let src = "#define MIN_CUDA 12080
+#if CUDART_VERSION >= MIN_CUDA
+x1
+#else
+x2
+#endif
+#if MIN_CUDA >= 12000
+x3
+#endif
+#ifdef OPTION
+#define MAYBE 11000
+#endif
+#if CUDA_VERSION >= MAYBE
+x4
+#endif
+#if CUDA_VERSION >= HDR_MIN
+x5
+#endif
+#if CUDA_VERSION >= UNKNOWN_MIN
+x6
+#endif
+";
+        assert_eq!(
+            sides(src),
+            vec![
+                (3, Some(Side::Never(Dead::Toolkit))),
+                (5, None),
+                (8, None),
+                (14, None),
+                (17, None),
+                (20, None),
+            ]
+        );
+        // From an included header (`Visible::constants`).
+        let mut seen = crate::model::project::Visible::default();
+        seen.constants
+            .insert("HDR_MIN".into(), (13000, "include/caps.hpp:29".into()));
+        let r = crate::model::syntax::test_support::with_tokens(src, |s| {
+            regions_and_pins_for(s, crate::version::Version::new(7, 0, 0), &seen).0
+        });
+        let at = src.find("x5").unwrap();
+        assert_eq!(side_at(&r, at), Some(Side::Never(Dead::Toolkit)));
+        assert_eq!(side_at(&r, src.find("x6").unwrap()), None);
     }
 
     #[test]

@@ -15,8 +15,10 @@ pub const MAX_CLOSURE: usize = 512;
 /// Folder names a project keeps its headers under and adds with `-I` by convention.
 const ROOT_NAMES: &[&str] = &["include", "csrc", "src"];
 
-/// The quoted `#include "…"` paths of a lexed file, as written, in order.
-pub fn quoted(bytes: &[u8], lexed: &crate::lex::Lexed) -> Vec<String> {
+/// The `#include "…"` paths of a lexed file, as written, in order; a `#include <…>` path with
+/// a folder or an extension comes with a leading `<` (searched under the include roots only,
+/// as a compiler searches `-I` folders for it).
+pub fn written(bytes: &[u8], lexed: &crate::lex::Lexed) -> Vec<String> {
     let mut out = Vec::new();
     for d in &lexed.directives {
         if d.name != "include" {
@@ -34,6 +36,15 @@ pub fn quoted(bytes: &[u8], lexed: &crate::lex::Lexed) -> Vec<String> {
         if raw.len() > 2 && raw[0] == b'"' && raw[raw.len() - 1] == b'"' {
             if let Ok(p) = std::str::from_utf8(&raw[1..raw.len() - 1]) {
                 out.push(p.trim().to_string());
+            }
+        } else if raw.len() > 2 && raw[0] == b'<' && raw[raw.len() - 1] == b'>' {
+            // `<rmm/detail/x.hpp>`: a project's own header through its `-I` root. Only paths
+            // with a folder or an extension: `<vector>` is never a project file.
+            if let Ok(p) = std::str::from_utf8(&raw[1..raw.len() - 1]) {
+                let p = p.trim();
+                if p.contains('/') || p.contains('.') {
+                    out.push(format!("<{p}"));
+                }
             }
         }
     }
@@ -89,7 +100,12 @@ pub fn resolve(
     roots: &[String],
     exists: &impl Fn(&str) -> bool,
 ) -> Option<String> {
-    std::iter::once(dir_of(from))
+    let (next_to, inc) = match inc.strip_prefix('<') {
+        Some(angled) => (None, angled),
+        None => (Some(dir_of(from)), inc),
+    };
+    next_to
+        .into_iter()
         .chain(roots.iter().map(|r| r.as_str()))
         .map(|d| join(d, inc))
         .find(|p| p != from && exists(p))
@@ -155,6 +171,28 @@ mod tests {
         );
         // Not a project file (a system or third-party header): not followed.
         assert_eq!(resolve("csrc/k.cu", "cuda_fp16.h", &roots, &exists), None);
+        // `<lib/api.h>`: under the roots, never next to the includer.
+        assert_eq!(
+            resolve("csrc/k.cu", "<lib/api.h", &roots, &exists).as_deref(),
+            Some("include/lib/api.h")
+        );
+        assert_eq!(
+            resolve("csrc/k.cu", "<util/compat.cuh", &roots, &exists).as_deref(),
+            Some("csrc/util/compat.cuh")
+        );
+        assert_eq!(
+            resolve("include/lib/api.h", "<a.h", &roots, &exists).as_deref(),
+            Some("a.h")
+        );
+        let lexed =
+            crate::lex::lex(b"#include <vector>\n#include <rmm/detail/x.hpp>\n#include \"y.h\"\n");
+        assert_eq!(
+            written(
+                b"#include <vector>\n#include <rmm/detail/x.hpp>\n#include \"y.h\"\n",
+                &lexed
+            ),
+            ["<rmm/detail/x.hpp", "y.h"]
+        );
     }
 
     #[test]

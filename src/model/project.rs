@@ -5,7 +5,7 @@
 //! tokens only, the facts another file may depend on, and answers for one unit what the project
 //! files it includes (transitively, see [`super::includes`]) define.
 //!
-//! Facts: quoted includes; macros, with the arm that defines them (the ROCm arm of a platform
+//! Facts: project includes (quoted, and angled ones under the include roots); macros, with the arm that defines them (the ROCm arm of a platform
 //! test, a CUDA-only arm, or both/unknown, as `rules::hipside` evaluates the branches);
 //! functions defined or declared in a ROCm arm (name and parameter text: enough to see a compat
 //! shim collide); file-scope integer constants (`static const int WS = 32;`,
@@ -185,7 +185,7 @@ pub fn facts(path: &str, bytes: &[u8], lexed: &crate::lex::Lexed) -> FileFacts {
 
 /// [`facts`] without the project's own CUDA-named definitions.
 fn facts_of_arms(path: &str, bytes: &[u8], lexed: &crate::lex::Lexed) -> FileFacts {
-    let includes = includes::quoted(bytes, lexed);
+    let includes = includes::written(bytes, lexed);
     let wanted = lexed.directives.iter().any(|d| d.name == "define")
         || lexed.tokens.iter().any(|t| {
             t.kind == crate::lex::Tok::Ident && matches!(t.text(bytes), b"const" | b"constexpr")
@@ -546,7 +546,7 @@ impl Project {
         self.files.is_empty()
     }
 
-    /// What the project files that `rel` includes (its quoted includes `own`, as written, then
+    /// What the project files that `rel` includes (its includes `own`, as [`includes::written`] gives them, then
     /// transitively) define. `rel`'s own definitions are not in it.
     pub fn visible_from(&self, rel: &str, own: &[String]) -> Visible {
         let mut v = Visible {

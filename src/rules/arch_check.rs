@@ -61,8 +61,13 @@ const MACROS: &[&str] = &[
 ];
 
 pub fn check(s: &Src, out: &mut Vec<Finding>) {
-    macro_uses(s, MACROS, &CUDA_ARCH_MACRO, out, &|kind, name, value| {
-        let msg = match (kind, value) {
+    macro_uses(
+        s,
+        MACROS,
+        &CUDA_ARCH_MACRO,
+        out,
+        &|kind, name, value| {
+            let msg = match (kind, value) {
             ("ifdef", _) => format!("`#ifdef {name}` is false under HIP-Clang even in the device pass: device code compiles the `#else` (host) branch"),
             ("ifndef", _) => format!("`#ifndef {name}` is true under HIP-Clang even in the device pass: device code compiles the host branch"),
             ("define", _) => format!("macro body uses `{name}`, which HIP-Clang does not define"),
@@ -71,8 +76,10 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
             (k, Some(_)) => format!("`#{k}` on `{name}` is true under HIP-Clang (undefined = 0) in both host and device passes"),
             (k, None) => format!("`#{k}` tests `{name}`, which HIP-Clang does not define: the branch taken may differ from nvcc's"),
         };
-        (msg, "use `__HIP_DEVICE_COMPILE__` for the device pass and `__gfxNNN__` macros or feature tests for architectures".into())
-    });
+            (msg, "use `__HIP_DEVICE_COMPILE__` for the device pass and `__gfxNNN__` macros or feature tests for architectures".into())
+        },
+        None,
+    );
     device_pass_rewritten(s, out);
     sm_strings(s, out);
     if s.tree.is_some() {

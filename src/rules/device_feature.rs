@@ -5,7 +5,7 @@
 //! `half2` members, the second `__launch_bounds__` argument, and shared memory beyond the
 //! target's LDS ([`lds`]).
 
-mod consts;
+pub(crate) mod consts;
 pub mod half_atomics;
 pub mod lds;
 mod shapes;

@@ -9,6 +9,7 @@ use crate::kinds::cuda::{Field as F, Kind as K, NodeExt};
 use crate::mappings::Target;
 use crate::model::hipside::{self, Alt, Dead, Side};
 use crate::model::index::NodeIndex;
+use crate::model::macro_env::MacroEnv;
 use crate::model::syntax::Src;
 use crate::rules::{
     arch_check, compiled_out, device_feature, driver_api, inline_asm, library, version_check,
@@ -106,14 +107,14 @@ pub fn check_lexed(
     let mut out = Vec::new();
     warp_size::check_seeing(&s, target, seen, &mut out);
     inline_asm::check(&s, &mut out);
-    version_check::check(&s, &mut out);
+    version_check::check(&s, seen, &mut out);
     arch_check::check(&s, &mut out);
     driver_api::check(&s, &mut out);
     library::check(&s, target, &mut out);
     device_feature::check(&s, target.rocm, &mut out);
     device_feature::lds::check(&s, target, seen, &mut out);
     device_feature::half_atomics::check(&s, target, seen, &mut out);
-    let (regions, pins) = hipside::regions_and_pins_for(&s, target.rocm, &seen.hip_build);
+    let (regions, pins) = hipside::regions_and_pins_for(&s, target.rocm, seen);
     let offsets: Vec<usize> = out
         .iter()
         .chain(translated.iter())
@@ -225,6 +226,12 @@ fn pass_compiler_workarounds(s: &Src, out: &mut [Finding]) {
         let Some((k, cuda_side)) = condition_at(s, f.byte_range.0) else {
             continue;
         };
+        // `__CUDACC__` is defined by both compilers: it tells them apart from gcc, not from
+        // each other, so only the macros whose states differ decide.
+        let cuda_side: Vec<&str> = cuda_side
+            .into_iter()
+            .filter(|t| MacroEnv::hip().lookup(t) != MacroEnv::cuda().lookup(t))
+            .collect();
         if cuda_side.is_empty() || !cuda_side.iter().all(|t| NVCC_IDENTITY.contains(t)) {
             continue;
         }
@@ -658,6 +665,15 @@ mod tests {
         assert!(all
             .iter()
             .any(|f| f.status == Status::Pass && f.message.contains("nvcc's identity")));
+        // rapidsai/rmm: `__CUDACC__` beside `__NVCC__` (HIP-Clang defines it too), an nvcc-only
+        // `_Pragma` defined away for every other compiler.
+        let rmm = "#if defined(__CUDACC__) && defined(__NVCC__)\n#define EXEC_CHECK_DISABLE _Pragma(\"nv_exec_check_disable\")\n#else\n#define EXEC_CHECK_DISABLE\n#endif\n";
+        let all =
+            crate::model::syntax::test_support::hazard_findings_at("detail/exec_check.hpp", rmm);
+        assert!(
+            all.iter().all(|f| f.status == Status::Pass) && !all.is_empty(),
+            "{all:?}"
+        );
         let twin = "#ifdef __NVCC__\n#define HD __host__ __device__\n#else\n#define HD\n#endif\nHD int g();\n";
         let all = crate::model::syntax::test_support::hazard_findings(twin);
         assert!(

@@ -94,6 +94,7 @@ pub fn macro_uses(
     rule: &'static RuleInfo,
     out: &mut Vec<Finding>,
     describe: &Describe,
+    consts: Option<&super::device_feature::consts::Consts>,
 ) {
     let mut done_dirs: HashSet<usize> = HashSet::new();
     let mut done_lines: HashSet<usize> = HashSet::new();
@@ -120,12 +121,41 @@ pub fn macro_uses(
             {
                 continue;
             }
-            let value = if matches!(d.name.as_str(), "if" | "elif") {
-                cond::eval_under_hip(&cond::condition_tokens(s, d))
+            let toks = cond::condition_tokens(s, d);
+            let mut value = if matches!(d.name.as_str(), "if" | "elif") {
+                cond::eval_under_hip(&toks)
             } else {
                 None
             };
-            let (msg, help) = describe(&d.name, name, value);
+            // The project's own constants the test compares with (`CUDA_VERSION >=
+            // MIN_ASYNC_CUDA_VERSION`, defined here or in an included header).
+            let mut named = Vec::new();
+            if let (None, Some(c), true) = (value, consts, matches!(d.name.as_str(), "if" | "elif"))
+            {
+                let hip = crate::model::macro_env::MacroEnv::hip();
+                let project = |n: &str| {
+                    if hip.lookup(n).is_some() || cond::is_hip_macro(n) {
+                        return None;
+                    }
+                    let v = i64::try_from(c.name(n)?).ok()?;
+                    Some(crate::model::macro_env::Known::Value(v))
+                };
+                value = hip.with_extra(&project).eval(&toks);
+                if value.is_some() {
+                    for t in &toks {
+                        if let (Some(crate::model::macro_env::Known::Value(v)), Some(at)) =
+                            (project(t), c.where_defined(s, t))
+                        {
+                            named.push(format!("`{t}` is {v} ({at})"));
+                        }
+                    }
+                    named.dedup();
+                }
+            }
+            let (mut msg, help) = describe(&d.name, name, value);
+            if !named.is_empty() {
+                msg.push_str(&format!("; {}", named.join(", ")));
+            }
             let mut f = s.ctx.finding(rule, s.directive_range(d), msg, Some(help));
             // `#ifdef __NVCC__ … #elif defined(__HIP__) … #endif`: the project wrote HIP's arm
             // itself; this test only keeps nvcc on its own arm.
@@ -201,18 +231,26 @@ fn hip_arm_later_in_chain(s: &Src, di: usize) -> Option<usize> {
     None
 }
 
-pub fn check(s: &Src, out: &mut Vec<Finding>) {
-    macro_uses(s, MACROS, &CUDA_VERSION_MACRO, out, &|kind, name, value| {
-        let extra = explain_macro(name);
-        let msg = match kind {
+pub fn check(s: &Src, seen: &crate::model::project::Visible, out: &mut Vec<Finding>) {
+    let consts = super::device_feature::consts::Consts::of(s, seen);
+    macro_uses(
+        s,
+        MACROS,
+        &CUDA_VERSION_MACRO,
+        out,
+        &|kind, name, value| {
+            let extra = explain_macro(name);
+            let msg = match kind {
             "define" => format!("macro body tests `{name}`, which HIP-Clang does not define (it evaluates to 0){extra}"),
             "expr" => format!("`{name}` is not defined under HIP-Clang{extra}"),
             k => format!("`#{k}` on `{name}`: {}{extra}", cond::branch_taken(k, value)),
         };
-        (msg, "make the HIP branch explicit with `defined(__HIP_PLATFORM_AMD__)`, or test `HIP_VERSION` for HIP versions".into())
-    });
+            (msg, "make the HIP branch explicit with `defined(__HIP_PLATFORM_AMD__)`, or test `HIP_VERSION` for HIP versions".into())
+        },
+        Some(&consts),
+    );
     host_only_source(s, out);
-    runtime_versions(s, out);
+    runtime_versions(s, &consts, out);
 }
 
 /// A C or C++ source (not a header) that mentions nothing of CUDA is compiled by the host
@@ -259,7 +297,29 @@ fn host_only_source(s: &Src, out: &mut [Finding]) {
     }
 }
 
-fn runtime_versions(s: &Src, out: &mut Vec<Finding>) {
+/// A number a version is compared with: a literal, or a name the file or an included header
+/// defines as an integer (`RMM_MIN_ASYNC_MANAGED_ALLOC_CUDA_VERSION`, 13000), with where.
+fn version_number(
+    consts: &super::device_feature::consts::Consts,
+    s: &Src,
+    kind: K,
+    text: &str,
+) -> Option<(u64, Option<String>)> {
+    match kind {
+        K::NumberLiteral => Some((syntax::int_value(text).unwrap_or(0), None)),
+        K::Identifier => {
+            let v = consts.name(text)?;
+            Some((v, consts.where_defined(s, text)))
+        }
+        _ => None,
+    }
+}
+
+fn runtime_versions(
+    s: &Src,
+    consts: &super::device_feature::consts::Consts,
+    out: &mut Vec<Finding>,
+) {
     let mut vars: HashSet<&str> = HashSet::new();
     for c in &s.of_kinds(&[K::CallExpression]) {
         let Some(name) = syntax::call_name(s, *c) else {
@@ -280,20 +340,61 @@ fn runtime_versions(s: &Src, out: &mut Vec<Finding>) {
     if vars.is_empty() {
         return;
     }
+    // One finding per test: `d >= MIN && r >= MIN` is one fact about one condition.
+    let mut tests: HashSet<usize> = HashSet::new();
     for b in &s.of_kinds(&[K::BinaryExpression]) {
         let op = b.field(F::Operator).map_or("", |o| s.text(o));
         if !matches!(op, "<" | ">" | "<=" | ">=" | "==" | "!=") {
             continue;
         }
+        let mut top = *b;
+        while let Some(p) = top.parent().filter(|p| {
+            matches!(
+                p.node_kind(),
+                K::BinaryExpression | K::ParenthesizedExpression
+            )
+        }) {
+            top = p;
+        }
+        if tests.contains(&top.start_byte()) {
+            continue;
+        }
         let side = |n: Option<Node<'_>>| n.map(|n| (n.node_kind(), s.text(n)));
         let (l, r) = (side(b.field(F::Left)), side(b.field(F::Right)));
         let var_num = |a: &Option<(K, &str)>, b: &Option<(K, &str)>| {
-            a.is_some_and(|(k, t)| k == K::Identifier && vars.contains(t))
-                && b.is_some_and(|(k, _)| k == K::NumberLiteral)
+            if !a.is_some_and(|(k, t)| k == K::Identifier && vars.contains(t)) {
+                return None;
+            }
+            let (k, t) = (*b)?;
+            if k == K::Identifier && vars.contains(t) {
+                return None;
+            }
+            version_number(consts, s, k, t)
         };
-        if var_num(&l, &r) || var_num(&r, &l) {
-            out.push(s.ctx.finding(&RUNTIME_VERSION_COMPARE, b.byte_range(), format!("`{}` compares a runtime/driver version with a CUDA version number; HIP reports HIP versions", s.text(*b)), Some("compare with HIP version numbers under `__HIP_PLATFORM_AMD__`, or test the feature instead".into())));
+        let (var_left, found) = match var_num(&l, &r) {
+            Some(x) => (true, x),
+            None => match var_num(&r, &l) {
+                Some(x) => (false, x),
+                None => continue,
+            },
+        };
+        let (v, at) = found;
+        if !tests.insert(top.start_byte()) {
+            continue;
         }
+        // A named constant counts when it reads as a CUDA version (CUDA 9.0 is 9000).
+        if at.is_some() && !(1000..100_000).contains(&v) {
+            continue;
+        }
+        let named = at.map_or(String::new(), |at| format!(" (the constant is {v}, {at})"));
+        // HIP's numbers (6.3 is 60342134) are larger than every CUDA number.
+        let outcome = match (op, var_left) {
+            (">" | ">=", true) | ("<" | "<=", false) => "is true on every ROCm release",
+            ("<" | "<=", true) | (">" | ">=", false) => "is false on every ROCm release",
+            ("!=", _) => "is true on every ROCm release",
+            _ => "is false on every ROCm release",
+        };
+        out.push(s.ctx.finding(&RUNTIME_VERSION_COMPARE, b.byte_range(), format!("`{}` compares a runtime/driver version with a CUDA version number{named}; HIP reports HIP versions (6.3 is 60342134), so the test {outcome}", s.text(*b)), Some("compare with HIP version numbers under `__HIP_PLATFORM_AMD__`, or test the feature instead".into())));
     }
 }
 
@@ -369,6 +470,33 @@ mod tests {
         let src = "#if CUDA_VERSION >= 11000\n#endif\n#if HIP_VERSION >= 60000000\n#endif\nint main() {\n  int v;\n  cudaRuntimeGetVersion(&v);\n  if (v < 11000) return 1;\n  printf(\"%d\", v);\n  int w = 3;\n  if (w < 11000) return 2;\n  bool nv = __NVCC__;\n}\n";
         assert_eq!(fires(src, "HP301"), [1, 12]);
         assert_eq!(fires(src, "HP302"), [8]);
+    }
+
+    /// A version test against the project's own constant is decided (and says so); twin: an
+    /// unknown name leaves it open to review.
+    #[test]
+    fn version_tests_against_project_constants_are_decided() {
+        let src = "#define MINV 12080\n#if CUDART_VERSION >= MINV\nint a;\n#else\nint b;\n#endif\n#if CUDART_VERSION >= OTHER\nint c;\n#endif\n";
+        let m = crate::model::syntax::test_support::messages(src, "HP301");
+        assert_eq!(m.len(), 2, "{m:?}");
+        assert!(
+            m[0].contains("the condition is false") && m[0].contains("`MINV` is 12080 (line 1)"),
+            "{}",
+            m[0]
+        );
+        assert!(m[1].contains("may select a different branch"), "{}", m[1]);
+    }
+
+    /// rapidsai/rmm: the driver version against a named constant of the project (`#define
+    /// MIN_ASYNC 13000`); twins: a constant that is no CUDA version number, two versions compared
+    /// with each other.
+    #[test]
+    fn runtime_versions_against_named_constants() {
+        let src = "#define MIN_ASYNC 13000\n#define ONE 1\nbool ok() {\n  int d, r;\n  cudaDriverGetVersion(&d);\n  cudaRuntimeGetVersion(&r);\n  if (d >= MIN_ASYNC && r >= MIN_ASYNC) return true;\n  if (d > ONE) return false;\n  return d >= r;\n}\n";
+        assert_eq!(fires(src, "HP302"), [7]);
+        let m = crate::model::syntax::test_support::messages(src, "HP302");
+        assert!(m[0].contains("the constant is 13000, line 1"), "{}", m[0]);
+        assert!(m[0].contains("is true on every ROCm release"), "{}", m[0]);
     }
 
     #[test]
