@@ -14,8 +14,8 @@ use crate::model::project::Visible;
 use crate::model::syntax::{self, Src};
 
 rule!(HALF_ATOMIC_ADD_MISSING, "HP713", DeviceFeature, Remediation, Build,
-    summary: "`atomicAdd` on a `__half*`, `__half2*`, `__nv_bfloat16*` or `__nv_bfloat162*` where the target ROCm declares no such overload (HIP adds them in ROCm 7.14; `unsafeAtomicAdd` for the pairs from 6.3).",
-    why: "CUDA declares these overloads (sm_60+/sm_70+/sm_80+); HIP's headers before ROCm 7.14 do not, so hipcc reports no matching function (or silently picks a user overload of another type).",
+    summary: "`atomicAdd` on a `__half*`, `__half2*`, `__nv_bfloat16*` or `__nv_bfloat162*` where the target ROCm declares no such overload (HIP adds them in ROCm 7.14; `unsafeAtomicAdd` for the pairs from 6.3), or on a `float2*`/`float4*` (no HIP release declares those).",
+    why: "CUDA declares these overloads (sm_60+/sm_70+/sm_80+; the `float2`/`float4` vector adds for sm_90+); HIP's headers before ROCm 7.14 declare none of the 16-bit ones and no release declares the vector ones, so hipcc reports no matching function (or silently picks a user overload of another type).",
     bad: "atomicAdd(&grad[i], __float2half(g));   // __half* grad, target ROCm 6.2",
     good: "// a compare-and-swap loop on the aligned 32-bit word, or unsafeAtomicAdd((__half2*)p, v) from ROCm 6.3\natomicAdd(&grad[i], __float2half(g));       // target ROCm 7.14 or later",
     fix: "Define the overload for HIP as a CAS loop on the 32-bit word that holds the value (`atomicCAS` on `unsigned int*`), use `unsafeAtomicAdd` for `__half2`/`__hip_bfloat162` from ROCm 6.3 (hardware packed add, not on fine-grained memory), or target ROCm 7.14 or later.",
@@ -34,7 +34,16 @@ const SPELLINGS: &[(&str, &str)] = &[
     ("__nv_bfloat162", "__hip_bfloat162"),
     ("nv_bfloat162", "__hip_bfloat162"),
     ("__hip_bfloat162", "__hip_bfloat162"),
+    // CUDA 12 declares vector adds for sm_90+; HIP declares none (clr `amd_hip_atomic.h`: only
+    // `float`/`double` floating-point `atomicAdd`), so these pairs have no table row.
+    ("float2", "float2"),
+    ("float4", "float4"),
 ];
+
+/// A floating-point vector pointee: CUDA adds its components in one atomic (sm_90+).
+fn vector(pointee: &str) -> bool {
+    matches!(pointee, "float2" | "float4")
+}
 
 fn hip_type(spelled: &str) -> Option<&'static str> {
     SPELLINGS
@@ -65,6 +74,17 @@ pub fn check(s: &Src, target: &Target, seen: &Visible, out: &mut Vec<Finding>) {
                 let Some(base) = names.first().copied() else {
                     continue;
                 };
+                // `&acc[i].x`: a member of the variable, whose type is not the variable's.
+                let mut e = arg;
+                while matches!(e.node_kind(), K::PointerExpression | K::ParenthesizedExpression) {
+                    match e.named_child(0) {
+                        Some(c) => e = c,
+                        None => break,
+                    }
+                }
+                if e.node_kind() == K::FieldExpression {
+                    continue;
+                }
                 let scoped = s.enclosing_function(*call).and_then(|f| {
                     scopes
                         .entry(f.id())
@@ -97,7 +117,9 @@ pub fn check(s: &Src, target: &Target, seen: &Visible, out: &mut Vec<Finding>) {
         });
         let pair = pointee.ends_with('2');
         let unsafe_add = pair && half_atomics::declared("unsafeAtomicAdd", pointee, target.rocm);
-        let suggestion = if unsafe_add {
+        let suggestion = if vector(pointee) {
+            format!("add the components one by one (`atomicAdd(&p->x, v.x)`, …): each is atomic on its own, not the {pointee} as a whole, which is what CUDA's sm_90 overload gives; readers that need the whole vector consistent need a lock or a different layout")
+        } else if unsafe_add {
             format!("use `unsafeAtomicAdd` (ROCm {}: hardware packed add, not on fine-grained memory) or a CAS loop on the 32-bit word, or target a ROCm release that declares the overload", target.rocm)
         } else {
             "define it for HIP as a CAS loop (`atomicCAS`) on the aligned 32-bit word that holds the value, or target a ROCm release that declares the overload".to_string()
@@ -231,6 +253,20 @@ mod tests {
             .as_deref()
             .unwrap()
             .contains("unsafeAtomicAdd"));
+    }
+
+    /// BlinkDL/RWKV-LM (v7 CUDA kernels): `atomicAdd` on a `float2*`, CUDA's sm_90 vector add,
+    /// has no HIP overload at any release; twins: the `float` component add, and the file's own
+    /// `float2` overload.
+    #[test]
+    fn float_vector_atomic_add_is_flagged_at_every_release() {
+        let src = "__global__ void k(float2* acc, float2 v, float* s) {\n  atomicAdd(acc + threadIdx.x, v);\n  atomicAdd(&acc[0].x, v.x);\n  atomicAdd((float4*)s, make_float4(0, 0, 0, 0));\n}\n";
+        assert_eq!(lines(src, "7.14"), [2, 4]);
+        let f = hazard_findings_for("t.cu", src, "7.14".parse().unwrap());
+        let v = f.iter().find(|f| f.rule == "HP713" && f.line == 2).unwrap();
+        assert!(v.suggestion.as_deref().unwrap().contains("components one by one"));
+        let own = "__device__ void atomicAdd(float2* a, float2 v) { atomicAdd(&a->x, v.x); atomicAdd(&a->y, v.y); }\n__global__ void k(float2* g, float2 v) { atomicAdd(g, v); }\n";
+        assert!(lines(own, "7.14").is_empty());
     }
 
     /// Negative twins: a target that declares the overloads, and a file with its own overload.
