@@ -43,6 +43,7 @@ pub mod kind;
 pub mod launch_bounds;
 pub mod library_use;
 pub mod nested;
+pub mod same_api;
 pub mod unbuilt;
 pub mod unmaintained;
 
@@ -63,7 +64,8 @@ use std::collections::{BTreeMap, BTreeSet};
 ///   (before vendored: a vendored CUTLASS is a CUTLASS rewrite), copies of other projects nested
 ///   in this one (`nested_roots`, see [`nested::roots`]; the kinds after it leave their findings
 ///   alone), vendored components, libcu++ use, kernel files only sm_90+/sm_100 run (a file
-///   rewritten whole moots its library calls), a library's use in a folder or file.
+///   rewritten whole moots its library calls), a library's use in a folder or file, the uses of
+///   one un-ported API across the project ([`same_api`]).
 /// - The project's FP8 encoding comes last: it is project-wide and takes only the FP8 uses no
 ///   finer decision holds (a vendored library's FP8 is that library's, an arch-only file is
 ///   rewritten whole); and [`arch_only`] measures a file's share of sm_90+ uses among its open
@@ -81,11 +83,12 @@ pub fn fold_all_with(findings: &mut [Finding], nested_roots: &[String], unbuilt_
         container::kind,
         crate::inventory::siblings::kind,
     ];
-    let after: [fn(&[Finding]) -> Kind; 8] = [
+    let after: [fn(&[Finding]) -> Kind; 9] = [
         crate::rules::vendored::kind,
         crate::rules::libcu::kind,
         arch_only::kind,
         library_use::kind,
+        same_api::kind,
         fp8::kind,
         launch_bounds::kind,
         launch_bounds::extensions,

@@ -76,7 +76,10 @@ pub fn check(s: &Src, target: &Target, seen: &Visible, out: &mut Vec<Finding>) {
                 };
                 // `&acc[i].x`: a member of the variable, whose type is not the variable's.
                 let mut e = arg;
-                while matches!(e.node_kind(), K::PointerExpression | K::ParenthesizedExpression) {
+                while matches!(
+                    e.node_kind(),
+                    K::PointerExpression | K::ParenthesizedExpression
+                ) {
                     match e.named_child(0) {
                         Some(c) => e = c,
                         None => break,
@@ -264,7 +267,11 @@ mod tests {
         assert_eq!(lines(src, "7.14"), [2, 4]);
         let f = hazard_findings_for("t.cu", src, "7.14".parse().unwrap());
         let v = f.iter().find(|f| f.rule == "HP713" && f.line == 2).unwrap();
-        assert!(v.suggestion.as_deref().unwrap().contains("components one by one"));
+        assert!(v
+            .suggestion
+            .as_deref()
+            .unwrap()
+            .contains("components one by one"));
         let own = "__device__ void atomicAdd(float2* a, float2 v) { atomicAdd(&a->x, v.x); atomicAdd(&a->y, v.y); }\n__global__ void k(float2* g, float2 v) { atomicAdd(g, v); }\n";
         assert!(lines(own, "7.14").is_empty());
     }

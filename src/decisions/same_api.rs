@@ -1,0 +1,95 @@
+//! One un-ported API, one decision. The translator reports an API it cannot port (HP001: no HIP
+//! equivalent; HP002: deprecated; HP003: not yet in the target) at every use, with the same
+//! message each time: NVIDIAGameWorks/kaolin calls `CubDebugExit` in 16 places of 9 files, one
+//! fact. What a porter does is once: define the name for HIP in one header (a macro or a
+//! function over the HIP counterpart), or replace it everywhere.
+//!
+//! So the project's own open findings of these rules with the same message (the same name and
+//! the same fact) fold into the first in report order, which says how many uses in how many
+//! files and where the first ones are; the rest stay in JSON/SARIF as PASS naming it. A single
+//! use stays as it is. It runs after the library and libcu++ decisions: a name a library's
+//! decision already holds is that decision's.
+
+use super::kind::{Kind, Min};
+use crate::finding::Finding;
+
+/// The translator's un-ported API rules.
+const MEMBERS: &[&str] = &["HP001", "HP002", "HP003"];
+
+/// How many first places the head lists.
+const SHOWN: usize = 4;
+
+/// The decision per un-ported API: every open use with the same message, held by the first.
+pub fn kind(_: &[Finding]) -> Kind {
+    Kind {
+        key: Box::new(|f| {
+            (MEMBERS.contains(&f.rule.as_str()) && super::kind::own(&f.path))
+                .then(|| format!("{}\u{0}{}", f.rule, f.message))
+        }),
+        head: super::kind::first,
+        folds: super::kind::all,
+        min: Min::Findings(2),
+        summary: Box::new(|g| {
+            let name = g.head.message.split('`').nth(1).unwrap_or("this API");
+            format!(
+                " — one decision for `{name}`: {} uses in {} files (first at {}), {} more folded \
+                 here; define it once for HIP (a macro or function in one header) or replace it \
+                 everywhere",
+                g.members.len(),
+                g.files(),
+                g.first_places(SHOWN),
+                g.folded.len()
+            )
+        }),
+        note: Box::new(|g| {
+            let name = g.head.message.split('`').nth(1).unwrap_or("this API");
+            super::kind::folded_into(g, &format!("porting `{name}` is one decision"))
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decisions::test_support::open_rules as open;
+
+    fn unported(name: &str, path: &str, line: u32) -> Finding {
+        Finding {
+            message: format!("`{name}` has no HIP equivalent (cub API)"),
+            ..Finding::bare("HP001", path, line)
+        }
+    }
+
+    #[test]
+    fn one_unported_name_used_in_many_places_is_one_decision() {
+        let mut fs = vec![
+            unported("CubDebugExit", "csrc/a.cu", 50),
+            unported("CubDebugExit", "csrc/a.cu", 628),
+            unported("CubDebugExit", "csrc/b.cu", 41),
+            // Twins: another name, and the same name in a vendored library, stay apart.
+            unported("cudaStreamGetId", "csrc/a.cu", 70),
+            unported("CubDebugExit", "third_party/cub/util.cuh", 5),
+        ];
+        let k = kind(&fs);
+        super::super::fold(&mut fs, &k);
+        assert_eq!(
+            open(&fs),
+            [
+                ("HP001", "csrc/a.cu", 50),
+                ("HP001", "csrc/a.cu", 70),
+                ("HP001", "third_party/cub/util.cuh", 5)
+            ]
+        );
+        assert!(
+            fs[0].message.contains("3 uses in 2 files"),
+            "{}",
+            fs[0].message
+        );
+        assert!(fs[2].message.contains("folded into `csrc/a.cu:50`"));
+        // A single use is its own finding.
+        let mut one = vec![unported("CubDebugExit", "csrc/a.cu", 50)];
+        let k = kind(&one);
+        super::super::fold(&mut one, &k);
+        assert!(!one[0].message.contains("one decision"));
+    }
+}
