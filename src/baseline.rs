@@ -53,9 +53,10 @@ pub enum BaselineError {
     Format { file: String, error: String },
 }
 
-/// Findings a baseline is about: everything not PASS.
+/// Findings a baseline is about: everything not PASS, and the uses a decision folded into
+/// another finding (PASS there, but each is a use the project accepted: a new one is new).
 pub fn counts(f: &Finding) -> bool {
-    f.status != Status::Pass
+    f.status != Status::Pass || f.folded_into.is_some()
 }
 
 impl Baseline {
@@ -150,6 +151,17 @@ pub fn compare(base: &Baseline, r: &mut Report, file: &str) {
                 _ => {
                     state = BaselineState::New;
                     c.new += 1;
+                    // A new use of a decision the baseline accepted: open again, with its
+                    // own status, so that `check` fails and lists it like any new finding.
+                    if let Some(folded) =
+                        f.folded_into.as_ref().filter(|_| f.status == Status::Pass)
+                    {
+                        f.status = folded.status;
+                        f.message.push_str(&format!(
+                            " — a new use, not in the baseline (the decision is held at `{}`)",
+                            folded.at
+                        ));
+                    }
                 }
             }
         }

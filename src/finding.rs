@@ -103,6 +103,31 @@ pub struct Finding {
         skip_deserializing
     )]
     pub baseline: Option<BaselineState>,
+    /// The finding that holds this one's decision, when a project-wide or per-folder decision
+    /// folded it (its status is then PASS naming that finding). A baseline still counts it: a
+    /// new use of an accepted decision is new for `check`, which reopens it with its own status.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub folded_into: Option<Folded>,
+}
+
+/// Where a folded finding's decision is held, and the status it had before folding.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Folded {
+    /// `path:line` of the finding that holds the decision.
+    pub at: String,
+    /// The finding's own status before it was folded.
+    pub status: Status,
+}
+
+impl Folded {
+    /// Folds `f` into the finding at `at`: PASS, remembering its own status.
+    pub fn fold(f: &mut Finding, at: String) {
+        f.folded_into = Some(Folded {
+            at,
+            status: f.status,
+        });
+        f.status = Status::Pass;
+    }
 }
 
 /// How many characters of flagged code a finding's excerpt keeps.
@@ -151,6 +176,7 @@ impl Finding {
             byte_range: (0, 1),
             excerpt: String::new(),
             baseline: None,
+            folded_into: None,
         }
     }
 }

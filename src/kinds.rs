@@ -291,7 +291,6 @@ syntax_table! {
         ImportFromStatement = "import_from_statement",
         DottedName = "dotted_name",
         ParenthesizedExpression = "parenthesized_expression",
-        PointerExpression = "pointer_expression",
         NotOperator = "not_operator",
         ComparisonOperator = "comparison_operator",
         None = "none",

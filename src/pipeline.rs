@@ -178,6 +178,9 @@ fn process_file(
     let mut file = SourceFile::new(rel, bytes);
     let own_includes = crate::model::includes::written(&file.bytes, &file.lexed);
     let seen = project.visible_from(rel, &own_includes);
+    // The file's logical-warp model, once: the translator and the rules ask the same one.
+    let warps =
+        crate::rules::warp_size::logical::LogicalWarps::seeing(&file.bytes, &file.lexed, &seen);
     // One parse per file at most: before translation when a byte search says the file is worth
     // it, otherwise after, only if the translation found CUDA anyway.
     // The tree feeds only the hazard rules and the parse-health report.
@@ -189,8 +192,15 @@ fn process_file(
     if early {
         file.parse();
     }
-    let plain =
-        translate::translate_seeing(&file.ctx(), &file.lexed, m, &work.translate, None, &seen);
+    let plain = translate::translate_seeing(
+        &file.ctx(),
+        &file.lexed,
+        m,
+        &work.translate,
+        None,
+        &seen,
+        Some(&warps),
+    );
     let relevant = early
         || plain.changed(&file.bytes)
         || !plain.findings.is_empty()
@@ -212,6 +222,7 @@ fn process_file(
             &file,
             &work.translate.target,
             &seen,
+            &warps,
             &mut findings,
             &mut project_notes,
         );
@@ -235,6 +246,7 @@ fn process_file(
             &work.translate,
             Some(&findings),
             &seen,
+            Some(&warps),
         );
         // A tree with errors is recovered by tree-sitter at a cost that counts the bytes it
         // skips, so the notes themselves can move that recovery and, on a rerun, the findings:

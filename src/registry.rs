@@ -123,6 +123,7 @@ impl FileCtx<'_> {
             excerpt: crate::finding::excerpt(&self.src[range.clone()]),
             byte_range: (range.start, range.end),
             baseline: None,
+            folded_into: None,
         }
     }
 }

@@ -139,8 +139,8 @@ fn fold_keeping(findings: &mut [Finding], kind: &Kind, heads: &mut BTreeSet<usiz
             groups.entry(k).or_default().push(i);
         }
     }
-    // (finding, text, whether it is folded away).
-    let mut edits: Vec<(usize, String, bool)> = Vec::new();
+    // (finding, text, the head it is folded into).
+    let mut edits: Vec<(usize, String, Option<usize>)> = Vec::new();
     for (key, idx) in &groups {
         let members: Vec<&Finding> = idx.iter().map(|&i| &findings[i]).collect();
         let enough = match kind.min {
@@ -178,13 +178,14 @@ fn fold_keeping(findings: &mut [Finding], kind: &Kind, heads: &mut BTreeSet<usiz
             folded: folded.iter().map(|&i| &findings[i]).collect(),
         };
         heads.insert(head);
-        edits.push((head, (kind.summary)(&g), false));
+        edits.push((head, (kind.summary)(&g), None));
         let note = (kind.note)(&g);
-        edits.extend(folded.into_iter().map(|i| (i, note.clone(), true)));
+        edits.extend(folded.into_iter().map(|i| (i, note.clone(), Some(head))));
     }
-    for (i, text, away) in edits {
-        if away {
-            findings[i].status = Status::Pass;
+    for (i, text, into) in edits {
+        if let Some(h) = into {
+            let at = format!("{}:{}", findings[h].path, findings[h].line);
+            crate::finding::Folded::fold(&mut findings[i], at);
         }
         findings[i].message.push_str(&text);
     }

@@ -6,8 +6,9 @@
 //!
 //! So the project's own open findings of these rules with the same message (the same name and
 //! the same fact) fold into the first in report order, which says how many uses in how many
-//! files and where the first ones are; the rest stay in JSON/SARIF as PASS naming it. A single
-//! use stays as it is. It runs after the library and libcu++ decisions: a name a library's
+//! files and where the first ones are; the rest stay in JSON as PASS naming it (SARIF lists
+//! them as the head's related locations). Uses in one file only stay as they are: every report
+//! already gives them as one entry with their lines. It runs after the library and libcu++ decisions: a name a library's
 //! decision already holds is that decision's.
 
 use super::kind::{Kind, Min};
@@ -28,7 +29,9 @@ pub fn kind(_: &[Finding]) -> Kind {
         }),
         head: super::kind::first,
         folds: super::kind::all,
-        min: Min::Findings(2),
+        // Repeats within one file are already one entry per file in every report (their lines
+        // listed); the decision is the uses across files.
+        min: Min::Files(2),
         summary: Box::new(|g| {
             let name = g.head.message.split('`').nth(1).unwrap_or("this API");
             format!(
@@ -86,10 +89,14 @@ mod tests {
             fs[0].message
         );
         assert!(fs[2].message.contains("folded into `csrc/a.cu:50`"));
-        // A single use is its own finding.
-        let mut one = vec![unported("CubDebugExit", "csrc/a.cu", 50)];
+        // Uses in one file only are that file's entry, not a project decision.
+        let mut one = vec![
+            unported("CubDebugExit", "csrc/a.cu", 50),
+            unported("CubDebugExit", "csrc/a.cu", 60),
+        ];
         let k = kind(&one);
         super::super::fold(&mut one, &k);
+        assert_eq!(open(&one).len(), 2);
         assert!(!one[0].message.contains("one decision"));
     }
 }

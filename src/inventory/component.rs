@@ -425,13 +425,14 @@ pub fn fold_cuda_only_components(
             excerpt: c.dir.clone(),
             byte_range: anchor.4,
             baseline: None,
+            folded_into: None,
         };
         let note = format!(
             " (folded into HP833 at `{}:{}`: `{}` is built for CUDA only, one decision)",
             g.path, g.line, c.dir
         );
         for &i in &idx {
-            findings[i].status = Status::Pass;
+            crate::finding::Folded::fold(&mut findings[i], format!("{}:{}", g.path, g.line));
             findings[i].message.push_str(&note);
         }
         added.push(g);
@@ -583,7 +584,7 @@ pub fn fold_nvidia_only_imports(findings: &mut [Finding], read: &dyn Fn(&str) ->
         findings[first].message = message;
         let note = format!(" (folded into HP821 at `{path}:{line}`: one decision for `{shown}`)");
         for i in idx.into_iter().skip(1).chain(others) {
-            findings[i].status = Status::Pass;
+            crate::finding::Folded::fold(&mut findings[i], format!("{path}:{line}"));
             findings[i].message.push_str(&note);
         }
     }

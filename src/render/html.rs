@@ -678,6 +678,7 @@ mod tests {
             byte_range: (0, 0),
             excerpt: String::new(),
             baseline: None,
+            folded_into: None,
         };
         let target = TargetInfo {
             rocm: "6.2.0".into(),

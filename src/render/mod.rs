@@ -93,6 +93,7 @@ mod tests {
                 byte_range: (0, 1),
                 excerpt: String::new(),
                 baseline: None,
+                folded_into: None,
             })
             .collect();
         let t = TargetInfo {

@@ -106,6 +106,10 @@ pub struct SarifResult {
     /// An item a person accepted in `hipport.toml` (`[[accept]] status = "ACCEPTED"`).
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub suppressions: Vec<Suppression>,
+    /// The places a decision folded into this result (each a PASS finding in JSON naming it):
+    /// the same decision's other uses, so SARIF keeps every place without one result each.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub related_locations: Vec<Location>,
     pub properties: ResultProperties,
 }
 
@@ -131,6 +135,9 @@ pub struct ResultProperties {
 #[serde(rename_all = "camelCase")]
 pub struct Location {
     pub physical_location: PhysicalLocation,
+    /// Said of a related location: why it belongs to the result.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub message: Option<Message>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -273,6 +280,31 @@ fn artifact(path: &str) -> ArtifactLocation {
 pub fn build(r: &Report) -> Log {
     let mut rules: Vec<Rule> = catalog::all().iter().copied().map(rule_of).collect();
     let mut results = Vec::new();
+    let region_of = |f: &crate::finding::Finding| Region {
+        start_line: f.line.max(1),
+        start_column: f.column.max(1),
+        end_line: f.end_line.max(f.line).max(1),
+        end_column: f.end_column.max(1),
+    };
+    // The folded uses of each decision, by the `path:line` of the finding that holds it.
+    let mut folded: BTreeMap<String, Vec<Location>> = BTreeMap::new();
+    for f in r.findings.iter().filter(|f| f.status == Status::Pass) {
+        if let Some(at) = &f.folded_into {
+            folded.entry(at.at.clone()).or_default().push(Location {
+                physical_location: PhysicalLocation {
+                    artifact_location: artifact(&f.path),
+                    region: region_of(f),
+                },
+                message: Some(Message {
+                    text: format!(
+                        "{} ({}, folded into this result)",
+                        f.rule,
+                        at.status.as_str()
+                    ),
+                }),
+            });
+        }
+    }
     for f in &r.findings {
         if f.status == Status::Pass && r.decision(f).is_none() {
             continue;
@@ -284,12 +316,7 @@ pub fn build(r: &Report) -> Log {
                 rules.len() - 1
             }
         };
-        let region = Region {
-            start_line: f.line.max(1),
-            start_column: f.column.max(1),
-            end_line: f.end_line.max(f.line).max(1),
-            end_column: f.end_column.max(1),
-        };
+        let region = region_of(f);
         let fixes = f
             .fix
             .iter()
@@ -324,7 +351,15 @@ pub fn build(r: &Report) -> Log {
                     artifact_location: artifact(&f.path),
                     region,
                 },
+                message: None,
             }],
+            related_locations: if f.status == Status::Pass {
+                Vec::new()
+            } else {
+                folded
+                    .remove(&format!("{}:{}", f.path, f.line))
+                    .unwrap_or_default()
+            },
             partial_fingerprints: BTreeMap::from([(
                 FINGERPRINT_KEY.to_string(),
                 f.fingerprint.clone(),

@@ -195,7 +195,7 @@ pub fn fold_hip_arm_findings(
                     names.push(n.to_string());
                 }
             }
-            f.status = Status::Pass;
+            crate::finding::Folded::fold(f, format!("{path}:{line}"));
             f.message.push_str(&format!(
                 " (folded into `{path}:{line}`: HIP compiles this arm only because the condition there tests a CUDA macro HIP does not define)"
             ));

@@ -389,6 +389,7 @@ mod tests {
             byte_range: range,
             excerpt: String::new(),
             baseline: None,
+            folded_into: None,
         }
     }
 

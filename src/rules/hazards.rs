@@ -69,7 +69,9 @@ pub fn check_with(
 ) -> Vec<Finding> {
     let lexed = crate::lex::lex(ctx.src);
     let nothing = &crate::model::project::NOTHING;
-    check_lexed(ctx, &lexed, tree, target, nothing, translated, project)
+    check_lexed(
+        ctx, &lexed, tree, target, nothing, None, translated, project,
+    )
 }
 
 /// [`check_with`] on a [`crate::source::SourceFile`]: its tokens and tree, computed once by the pipeline.
@@ -78,6 +80,7 @@ pub fn check_file(
     file: &crate::source::SourceFile,
     target: &Target,
     seen: &crate::model::project::Visible,
+    warps: &crate::rules::warp_size::logical::LogicalWarps,
     translated: &mut Vec<Finding>,
     project: &mut Vec<Finding>,
 ) -> Vec<Finding> {
@@ -87,6 +90,7 @@ pub fn check_file(
         file.tree.as_ref(),
         target,
         seen,
+        Some(warps),
         translated,
         project,
     )
@@ -99,13 +103,22 @@ pub fn check_lexed(
     tree: Option<&Tree>,
     target: &Target,
     seen: &crate::model::project::Visible,
+    warps: Option<&crate::rules::warp_size::logical::LogicalWarps>,
     translated: &mut Vec<Finding>,
     project: &mut Vec<Finding>,
 ) -> Vec<Finding> {
     let index = NodeIndex::new(ctx.src, tree, &kinds());
     let s = Src::new(ctx, lexed, tree, &index);
     let mut out = Vec::new();
-    warp_size::check_seeing(&s, target, seen, &mut out);
+    let built;
+    let warps = match warps {
+        Some(w) => w,
+        None => {
+            built = warp_size::logical::LogicalWarps::seeing(ctx.src, lexed, seen);
+            &built
+        }
+    };
+    warp_size::check_seeing(&s, target, seen, warps, &mut out);
     inline_asm::check(&s, &mut out);
     version_check::check(&s, seen, &mut out);
     arch_check::check(&s, &mut out);

@@ -169,7 +169,7 @@ pub(crate) struct Pass<'a> {
     /// What the project files this file includes define (`model::project`).
     pub project: &'a crate::model::project::Visible,
     /// Which lanes run each warp-level call and which warp the code assumes.
-    pub warps: crate::rules::warp_size::logical::LogicalWarps,
+    pub warps: &'a crate::rules::warp_size::logical::LogicalWarps,
     /// The functions this file declares under CUDA-API names, found on first use.
     pub own: std::cell::OnceCell<crate::model::own::FileOwn>,
 }
@@ -225,19 +225,31 @@ pub fn translate_lexed(
         opts,
         annotate,
         &crate::model::project::NOTHING,
+        None,
     )
 }
 
 /// [`translate_lexed`] for a file of a project: `project` is what the project files it includes
-/// define (a compat shim the project already defines for ROCm there is not added again).
-pub fn translate_seeing(
+/// define (a compat shim the project already defines for ROCm there is not added again);
+/// `warps` is the file's logical-warp model when the caller built it (the pipeline builds it
+/// once per file for the translator and the rules), else it is built here.
+pub(crate) fn translate_seeing(
     ctx: &FileCtx,
     lexed: &lex::Lexed,
     m: &Mappings,
     opts: &Options,
     annotate: Option<&[Finding]>,
     project: &crate::model::project::Visible,
+    warps: Option<&crate::rules::warp_size::logical::LogicalWarps>,
 ) -> Translation {
+    let built;
+    let warps = match warps {
+        Some(w) => w,
+        None => {
+            built = crate::rules::warp_size::logical::LogicalWarps::seeing(ctx.src, lexed, project);
+            &built
+        }
+    };
     let mut pass = Pass {
         project,
         ctx,
@@ -253,7 +265,7 @@ pub fn translate_seeing(
         compat_included: false,
         rocblas_context: false,
         template_names: std::cell::OnceCell::new(),
-        warps: crate::rules::warp_size::logical::LogicalWarps::seeing(ctx.src, lexed, project),
+        warps,
         own: std::cell::OnceCell::new(),
     };
     pass.rocblas_context = roc_context::is_rocblas_context(&pass);

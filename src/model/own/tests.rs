@@ -196,6 +196,7 @@ fn definitions_reach_the_units_that_include_them() {
             &opts,
             None,
             v,
+            None,
         );
         (String::from_utf8(t.output).unwrap(), t.findings)
     };

@@ -317,6 +317,7 @@ mod tests {
                 tree.as_ref(),
                 &target,
                 seen,
+                None,
                 &mut Vec::new(),
                 &mut Vec::new(),
             )

@@ -140,6 +140,7 @@ mod tests {
             byte_range: (0, 1),
             excerpt: excerpt.into(),
             baseline: None,
+            folded_into: None,
         }
     }
 

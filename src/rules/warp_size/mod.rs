@@ -181,10 +181,11 @@ pub fn check_seeing<'a>(
     s: &Src<'a>,
     target: &crate::mappings::Target,
     seen: &'a crate::model::project::Visible,
+    warps: &logical::LogicalWarps,
     out: &mut Vec<Finding>,
 ) {
     let from = out.len();
-    check(s, seen, out);
+    check(s, seen, warps, out);
     if target.rocm < WARPSIZE_RUNTIME_FROM {
         for f in out[from..]
             .iter_mut()
@@ -200,7 +201,12 @@ pub fn check_seeing<'a>(
     }
 }
 
-fn check<'a>(s: &Src<'a>, seen: &'a crate::model::project::Visible, out: &mut Vec<Finding>) {
+fn check<'a>(
+    s: &Src<'a>,
+    seen: &'a crate::model::project::Visible,
+    warps: &logical::LogicalWarps,
+    out: &mut Vec<Finding>,
+) {
     let macros = s.object_macros();
     // Names passed as the mask of a `*_sync` intrinsic anywhere in the file.
     let mut mask_args: HashSet<&str> = HashSet::new();
@@ -322,14 +328,19 @@ fn check<'a>(s: &Src<'a>, seen: &'a crate::model::project::Visible, out: &mut Ve
     }
     // 32-lane reductions and 32-bit ballots that `port` rewrites safely for 32-lane logical
     // warps: PASS naming the rewrite (the model the translator asks too).
-    logical::settle(s, seen, out);
-    cub_default_width(s, seen, out);
+    logical::settle(s, warps, out);
+    cub_default_width(s, seen, warps, out);
 }
 
 /// CUB's warp primitives at their default width (`cub::WarpReduce<float>`) in a file whose
 /// warps are 32 lanes (an open HP101/HP102/HP104/HP105/HP107 here, or a use of an included
 /// header's warp-size constant worth 32): one HP110 per use.
-fn cub_default_width(s: &Src, seen: &crate::model::project::Visible, out: &mut Vec<Finding>) {
+fn cub_default_width(
+    s: &Src,
+    seen: &crate::model::project::Visible,
+    m: &logical::LogicalWarps,
+    out: &mut Vec<Finding>,
+) {
     // A use of an included header's warp-size constant (`dh::WarpThreads()` = 32) counts too.
     let header_constant = s
         .idents()
@@ -360,13 +371,10 @@ fn cub_default_width(s: &Src, seen: &crate::model::project::Visible, out: &mut V
     let mut found = Vec::new();
     // The logical-warp model: where `port` gives the primitive width 32 (every function using
     // it works on 32-lane logical warps), HP109 reports the rewrite and this rule is quiet.
-    let mut model = None;
     for (i, name) in s.idents() {
         if !matches!(name, "WarpReduce" | "WarpScan") {
             continue;
         }
-        let m =
-            model.get_or_insert_with(|| logical::LogicalWarps::seeing(s.ctx.src, s.lexed, seen));
         if m.cub_rewrite(i).is_some() {
             continue;
         }

@@ -185,13 +185,8 @@ fn has_width(v: &View, j: usize, name: &str) -> bool {
 }
 
 /// Scan's findings of one file, settled against the model the translator asks.
-pub(crate) fn settle(
-    s: &crate::model::syntax::Src,
-    seen: &crate::model::project::Visible,
-    out: &mut [Finding],
-) {
+pub(crate) fn settle(s: &crate::model::syntax::Src, m: &LogicalWarps, out: &mut [Finding]) {
     let (src, lexed) = (s.ctx.src, s.lexed);
-    let m = LogicalWarps::seeing(src, lexed, seen);
     if m.is_empty() {
         shared_memory_groups(s, out);
         return;
