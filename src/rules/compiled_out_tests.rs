@@ -199,7 +199,6 @@ fn unported_calls_in_the_arm_hip_takes_fold_into_the_condition() {
             tree.as_ref(),
             &target,
             &crate::model::project::NOTHING,
-            None,
             &mut translated,
             &mut Vec::new(),
         );

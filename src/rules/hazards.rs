@@ -69,9 +69,7 @@ pub fn check_with(
 ) -> Vec<Finding> {
     let lexed = crate::lex::lex(ctx.src);
     let nothing = &crate::model::project::NOTHING;
-    check_lexed(
-        ctx, &lexed, tree, target, nothing, None, translated, project,
-    )
+    check_lexed(ctx, &lexed, tree, target, nothing, translated, project)
 }
 
 /// [`check_with`] on a [`crate::source::SourceFile`]: its tokens and tree, computed once by the pipeline.
@@ -89,24 +87,40 @@ pub fn check_file(
         &file.lexed,
         file.tree.as_ref(),
         target,
-        seen,
-        Some(warps),
+        Seeing {
+            seen,
+            warps: Some(warps),
+        },
         translated,
         project,
     )
 }
 
+/// What the rules of one file see of the model beyond the file: what the project files it
+/// includes define, and the file's logical-warp model when the caller built it (the pipeline
+/// builds it once for the translator and the rules; otherwise the rules build it).
+pub struct Seeing<'a> {
+    pub seen: &'a crate::model::project::Visible,
+    pub warps: Option<&'a crate::rules::warp_size::logical::LogicalWarps>,
+}
+
+impl<'a> From<&'a crate::model::project::Visible> for Seeing<'a> {
+    fn from(seen: &'a crate::model::project::Visible) -> Seeing<'a> {
+        Seeing { seen, warps: None }
+    }
+}
+
 /// [`check_with`] with the file's tokens already lexed (the pipeline lexes each file once).
-pub fn check_lexed(
+pub fn check_lexed<'a>(
     ctx: &FileCtx,
     lexed: &crate::lex::Lexed,
     tree: Option<&Tree>,
     target: &Target,
-    seen: &crate::model::project::Visible,
-    warps: Option<&crate::rules::warp_size::logical::LogicalWarps>,
+    seeing: impl Into<Seeing<'a>>,
     translated: &mut Vec<Finding>,
     project: &mut Vec<Finding>,
 ) -> Vec<Finding> {
+    let Seeing { seen, warps } = seeing.into();
     let index = NodeIndex::new(ctx.src, tree, &kinds());
     let s = Src::new(ctx, lexed, tree, &index);
     let mut out = Vec::new();

@@ -317,7 +317,6 @@ mod tests {
                 tree.as_ref(),
                 &target,
                 seen,
-                None,
                 &mut Vec::new(),
                 &mut Vec::new(),
             )

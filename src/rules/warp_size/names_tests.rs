@@ -27,7 +27,6 @@ fn run(src: &str, rocm: &str, seen: &Visible) -> Vec<Finding> {
         tree.as_ref(),
         &target,
         seen,
-        None,
         &mut Vec::new(),
         &mut Vec::new(),
     )

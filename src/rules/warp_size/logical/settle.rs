@@ -256,7 +256,7 @@ pub(crate) fn settle(s: &crate::model::syntax::Src, m: &LogicalWarps, out: &mut 
     }
     // One answer per function (by its opening brace).
     let mut memo: HashMap<usize, Option<(Applicability, String)>> = HashMap::new();
-    constants_of_logical_warps(s, &m, out, &mut memo);
+    constants_of_logical_warps(s, m, out, &mut memo);
     for f in out.iter_mut().filter(|f| {
         matches!(f.rule.as_str(), "HP102" | "HP104" | "HP105" | "HP106") && f.status != Status::Pass
     }) {
