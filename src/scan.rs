@@ -220,6 +220,7 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
             .collect()
     };
     let left_out = crate::inventory::rocm_branch::extensions_rocm_leaves_out(&setups, &py_files);
+    crate::inventory::packages::settle_submodule_packages(&mut findings);
     for f in findings.iter_mut() {
         if f.status == crate::gate::Status::Pass {
             continue;
@@ -313,6 +314,7 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         .chain(workflows.iter().map(|(r, b)| (r.as_str(), b.as_slice())))
         .collect();
     crate::rules::project_build::pass_other_os_files(&mut findings, &rels, &os_texts);
+    crate::inventory::dockerfile::pass_windows_containers(&mut findings, &texts);
     // Composite actions are judged by their callers; scripts nothing runs are one decision.
     crate::inventory::ci_lanes::pass_cuda_only_actions(&mut findings, &workflows);
     // Files the inventory or the workflow pass read already are not read again; the rest are

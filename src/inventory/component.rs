@@ -87,7 +87,7 @@ fn copied_sources(text: &str) -> Option<Vec<String>> {
 }
 
 /// A Dockerfile, by its name.
-fn is_dockerfile(path: &str) -> bool {
+pub(crate) fn is_dockerfile(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
     name == "Dockerfile"
         || name == "Containerfile"

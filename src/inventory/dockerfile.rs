@@ -283,3 +283,80 @@ mod tests {
         assert!(sugg("7.2.4", "HP864").ends_with("whl/rocm7.2"));
     }
 }
+
+/// Whether a Dockerfile builds a Windows container: a Windows base image (`windowsservercore`,
+/// `nanoserver`, `mcr.microsoft.com/windows`), a PowerShell or cmd `SHELL`, or a place in a
+/// folder named for Windows (`tools/windows/Dockerfile.install`, whose base image is an argument).
+pub fn windows_container(rel: &str, text: &[u8]) -> bool {
+    let folder = rel
+        .rsplit_once('/')
+        .map_or("", |(d, _)| d)
+        .split('/')
+        .any(|p| {
+            matches!(
+                p.to_ascii_lowercase().as_str(),
+                "windows" | "win" | "win32" | "win64"
+            )
+        });
+    let t = String::from_utf8_lossy(text).to_ascii_lowercase();
+    folder
+        || t.contains("windowsservercore")
+        || t.contains("nanoserver")
+        || t.contains("mcr.microsoft.com/windows")
+        || t.lines().any(|l| {
+            let l = l.trim_start();
+            l.starts_with("shell [\"powershell") || l.starts_with("shell [\"cmd")
+        })
+}
+
+/// Findings in Windows containers become PASS: the ROCm build's target OS is Linux.
+pub fn pass_windows_containers(
+    findings: &mut [crate::finding::Finding],
+    texts: &std::collections::BTreeMap<String, Vec<u8>>,
+) {
+    for f in findings.iter_mut() {
+        if f.status == crate::gate::Status::Pass || !super::component::is_dockerfile(&f.path) {
+            continue;
+        }
+        if texts
+            .get(&f.path)
+            .is_some_and(|t| windows_container(&f.path, t))
+        {
+            f.status = crate::gate::Status::Pass;
+            f.message.push_str(
+                " (a Windows container: the ROCm build's target OS is Linux, so nothing here runs for it)",
+            );
+            f.suggestion = None;
+        }
+    }
+}
+
+#[cfg(test)]
+mod windows_tests {
+    use super::*;
+
+    #[test]
+    fn windows_containers_are_not_the_rocm_build() {
+        assert!(windows_container(
+            "tools/windows/Dockerfile.install",
+            b"ARG BASE_IMAGE\nFROM ${BASE_IMAGE}\n"
+        ));
+        assert!(windows_container(
+            "docker/Dockerfile",
+            b"FROM mcr.microsoft.com/dotnet/framework/sdk:4.8-windowsservercore-ltsc2022\n"
+        ));
+        assert!(windows_container(
+            "Dockerfile",
+            b"FROM python\nSHELL [\"powershell\", \"-Command\"]\n"
+        ));
+        // Twins: a Linux image, and a folder whose name only contains `win`.
+        assert!(!windows_container(
+            "tools/linux/Dockerfile.base",
+            b"FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\n"
+        ));
+        assert!(!windows_container(
+            "winograd/Dockerfile",
+            b"FROM ubuntu:22.04\n"
+        ));
+    }
+}

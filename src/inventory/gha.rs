@@ -337,6 +337,20 @@ pub fn model(src: &[u8]) -> Model {
                 })
                 .collect::<Vec<_>>()
         });
+        // A matrix written as one expression (`${{ fromJson(…) }}`) has lanes nobody can list,
+        // but a literal macOS or Windows runner says where every one of them runs.
+        let lanes = lanes.or_else(|| {
+            let os = labels
+                .iter()
+                .filter(|l| !l.contains("${{"))
+                .find_map(|l| runner_os(l))
+                .filter(|os| *os != "Linux")?;
+            Some(vec![Lane {
+                vars: BTreeMap::new(),
+                platform: base,
+                os: Some(os),
+            }])
+        });
         read.push(Job {
             id,
             y: job,
@@ -556,6 +570,15 @@ mod tests {
         assert_eq!(platform_of("cu124"), Platform::Cuda);
         assert_eq!(platform_of("ubuntu-latest"), Platform::Neutral);
         assert_eq!(platform_of("custom"), Platform::Neutral);
+    }
+
+    #[test]
+    fn a_macos_runner_with_an_expression_matrix_is_not_the_rocm_build() {
+        // k2-fsa/k2's build-cpu-macos.yml: the matrix comes from another job's output.
+        let src = "jobs:\n  build:\n    runs-on: macos-latest\n    strategy:\n      matrix:\n        ${{ fromJson(needs.gen.outputs.matrix) }}\n    steps:\n      - run: pip install torch==${{ matrix.torch }}\n  lin:\n    runs-on: ubuntu-latest\n    strategy:\n      matrix:\n        ${{ fromJson(needs.gen.outputs.matrix) }}\n    steps:\n      - run: pip install torch==${{ matrix.torch }}\n";
+        let m = model(src.as_bytes());
+        // The macOS job is dead as a whole; the Linux job's lanes are not known, so not judged.
+        assert_eq!(dead_lines(&m, src), [3], "{:?}", m.dead);
     }
 
     #[test]

@@ -48,6 +48,8 @@ pub struct Req {
     pub name_range: Range<usize>,
     /// `cu121` from `+cu121`, or `cuda12` from an extra `[cuda12]`.
     pub cuda_marker: Option<String>,
+    /// The pinned version says another build: `+cpu`, `+rocm6.2` (`torch==1.8.0+cpu`).
+    pub other_build: bool,
 }
 
 /// Parses a PEP 508 requirement (or conda spec) at `offset` in the file. Returns `None` for
@@ -72,9 +74,19 @@ pub fn parse_req(spec: &str, offset: usize) -> Option<Req> {
     let name = &s[..end];
     let rest = s[end..].split(';').next().unwrap_or("");
     // The versions of the spec (`==2.3.1+cu121`, conda's `=2.3.1+cu121`), each read as PEP 440.
-    let mut cuda_marker = rest
-        .split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '+' | '!' | '-' | '_')))
-        .find_map(cuda_local_label);
+    let versions = || {
+        rest.split(|c: char| {
+            !(c.is_ascii_alphanumeric() || matches!(c, '.' | '+' | '!' | '-' | '_'))
+        })
+    };
+    let mut cuda_marker = versions().find_map(cuda_local_label);
+    let other_build = versions().any(|v| {
+        v.parse::<pep440_rs::Version>().is_ok_and(|v| {
+            v.local().iter().any(|seg| {
+                matches!(seg, pep440_rs::LocalSegment::String(s) if s == "cpu" || s.starts_with("rocm"))
+            })
+        })
+    });
     if cuda_marker.is_none() && rest.starts_with('[') {
         let extras = rest[1..].split(']').next().unwrap_or("");
         cuda_marker = extras
@@ -87,6 +99,7 @@ pub fn parse_req(spec: &str, offset: usize) -> Option<Req> {
         name: name.to_string(),
         name_range: offset + lead..offset + lead + end,
         cuda_marker,
+        other_build,
     })
 }
 
@@ -118,6 +131,10 @@ fn cuda_suffix(norm: &str) -> Option<&str> {
 
 /// Checks one requirement; raises at most one finding on its name.
 pub fn check_req(out: &mut Out, req: &Req) {
+    // `torch==1.8.0+cpu`: the pin names a CPU (or ROCm) build, not the CUDA wheel.
+    if req.other_build {
+        return;
+    }
     let norm = tables::normalize(&req.name);
     let marker = req
         .cuda_marker
@@ -292,6 +309,11 @@ mod tests {
         assert!(parse_req("-r other.txt", 0).is_none());
         assert!(parse_req("git+https://x/y", 0).is_none());
         assert_eq!(parse_req("requests>=2", 0).unwrap().cuda_marker, None);
+        // A pin of the CPU or ROCm build is no CUDA wheel (torch-points-kernels' CI).
+        assert!(parse_req("torch==1.8.0+cpu", 0).unwrap().other_build);
+        assert!(parse_req("torch==2.4.0+rocm6.1", 0).unwrap().other_build);
+        assert!(!parse_req("torch==2.4.0+cu121", 0).unwrap().other_build);
+        assert!(!parse_req("torch>=2", 0).unwrap().other_build);
         // conda's single `=`, and a label after the CUDA one.
         let r = parse_req("pytorch=2.1.0+cu118.post1", 0).unwrap();
         assert_eq!(r.cuda_marker.as_deref(), Some("cu118"));
@@ -370,5 +392,80 @@ mod tests {
             "{s71}"
         );
         assert!(!s71.contains("rocm6.2"), "{s71}");
+    }
+}
+
+/// Packages whose CUDA part is one submodule, and that submodule as the import findings name it:
+/// the rest of the package installs and runs on ROCm as it is (numba's CPU `@jit`).
+const CUDA_SUBMODULES: &[(&str, &str)] = &[("numba", "`numba.cuda`")];
+
+/// An install line's HP821 on such a package is PASS when no Python file of the project imports
+/// its CUDA submodule (torch-points-kernels: `numba` pinned in CI and a Dockerfile, used only as
+/// `@numba.jit` on the CPU); where one does, the import findings carry the fact.
+pub fn settle_submodule_packages(findings: &mut [crate::finding::Finding]) {
+    use crate::gate::Status;
+    for (package, module) in CUDA_SUBMODULES {
+        let imported = findings
+            .iter()
+            .any(|f| f.path.ends_with(".py") && f.message.contains(module));
+        let install_line = |f: &crate::finding::Finding| {
+            f.rule == CUDA_PACKAGE_NO_KNOWN_ROCM.id.code
+                && f.status != Status::Pass
+                && !f.path.ends_with(".py")
+                && (f
+                    .message
+                    .starts_with(&format!("{package} is CUDA-specific"))
+                    || f.message.starts_with(&format!("{package} (")))
+        };
+        for f in findings.iter_mut().filter(|f| install_line(f)) {
+            if imported {
+                f.message.push_str(&format!(
+                    " (the project imports {module}: see those imports)"
+                ));
+                continue;
+            }
+            f.status = Status::Pass;
+            f.message.push_str(&format!(
+                " — no Python file of the project imports {module}: {package} runs on the CPU here and installs on ROCm as it is (nothing to change)"
+            ));
+            f.suggestion = None;
+        }
+    }
+}
+
+#[cfg(test)]
+mod submodule_tests {
+    use super::*;
+    use crate::finding::Finding;
+    use crate::gate::Status;
+
+    fn f(rule: &str, path: &str, message: &str) -> Finding {
+        Finding {
+            message: message.into(),
+            status: Status::Unknown,
+            ..Finding::bare(rule, path, 1)
+        }
+    }
+
+    #[test]
+    fn numba_without_its_cuda_target_is_nothing_to_change() {
+        let install = "numba is CUDA-specific; ROCm path: none known";
+        let mut fs = vec![f("HP821", ".devcontainer/Dockerfile", install)];
+        settle_submodule_packages(&mut fs);
+        assert_eq!(fs[0].status, Status::Pass);
+        // Twin: a module that imports `numba.cuda` keeps the install line open.
+        let mut fs = vec![
+            f("HP821", "requirements.txt", install),
+            f(
+                "HP821",
+                "pkg/kernels.py",
+                &format!(
+                    "imports {}: NVIDIA-only, no ROCm build",
+                    crate::inventory::python::NUMBA_CUDA
+                ),
+            ),
+        ];
+        settle_submodule_packages(&mut fs);
+        assert_eq!(fs[0].status, Status::Unknown);
     }
 }

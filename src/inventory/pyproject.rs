@@ -79,6 +79,7 @@ fn name_table(out: &mut Out, v: &Spanned<DeValue>) {
             name: k.get_ref().to_string(),
             name_range: span,
             cuda_marker: marker,
+            other_build: false,
         };
         packages::check_req(out, &req);
     }
@@ -171,6 +172,7 @@ pub fn scan(out: &mut Out, flavor: Flavor) {
                             name: s.to_string(),
                             name_range: inner(out.src(), name.span()),
                             cuda_marker: marker,
+                            other_build: false,
                         };
                         packages::check_req(out, &req);
                     }

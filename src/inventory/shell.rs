@@ -30,7 +30,7 @@ pub fn scan_fragment_env(
     cx: Cx,
     env: &BTreeMap<String, String>,
 ) {
-    let masked = mask(frag, env);
+    let masked = mask(frag);
     let Some(tree) = ts::parse(Lang::Bash, &masked) else {
         return;
     };
@@ -99,9 +99,9 @@ pub fn scan_fragment_env(
     }
 }
 
-/// `frag` with the `${{ env.X }}` expressions that `env` resolves turned into a plain word of the
-/// same length, and comment lines blanked: byte offsets stay, and neither parses as a command.
-fn mask(frag: &[u8], env: &BTreeMap<String, String>) -> Vec<u8> {
+/// `frag` with its `${{ … }}` expressions turned into plain words of the same length, and
+/// comment lines blanked: byte offsets stay, and neither parses as a command.
+fn mask(frag: &[u8]) -> Vec<u8> {
     let mut m = frag.to_vec();
     let mut i = 0;
     while i + 3 <= m.len() {
@@ -110,15 +110,10 @@ fn mask(frag: &[u8], env: &BTreeMap<String, String>) -> Vec<u8> {
                 .windows(2)
                 .position(|w| w == b"}}")
                 .map_or(m.len(), |p| i + p + 2);
-            let known = std::str::from_utf8(&m[i + 3..end.saturating_sub(2).max(i + 3)])
-                .ok()
-                .and_then(|e| e.trim().strip_prefix("env."))
-                .is_some_and(|k| env.contains_key(k.trim()));
-            if !known {
-                // Left as written: its value is GitHub's, decided per run.
-                i = end;
-                continue;
-            }
+            // Every expression parses as one plain word: bash would read `${{ matrix.x }}` as
+            // a parameter expansion whose braces swallow the lines after it. The words are
+            // read from `frag` as written (an `env.X` one expands to its value, any other keeps
+            // GitHub's per-run value).
             for b in &mut m[i..end] {
                 if *b != b'\n' {
                     *b = b'_';
@@ -243,12 +238,12 @@ mod tests {
             "$HOME/${{ matrix.x }}$"
         );
         let src = b"  # nvcc k.cu\necho ${{ env.ROCM_INDEX }} ${{ matrix.x }} # c\n#!/bin/sh\n";
-        let m = mask(src, &env);
+        let m = mask(src);
         assert_eq!(m.len(), src.len());
         assert!(!m.windows(4).any(|w| w == b"nvcc"));
         assert!(m.windows(6).any(|w| w == b"echo _"));
-        // An expression `env` does not resolve is left as written.
-        assert!(m.windows(13).any(|w| w == b"${{ matrix.x "));
+        // Any expression is one plain word to the parser (its value is read from the text).
+        assert!(!m.windows(3).any(|w| w == b"${{"));
     }
 
     fn messages(src: &str) -> Vec<(u32, String, bool)> {

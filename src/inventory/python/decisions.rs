@@ -194,20 +194,62 @@ fn mentions_word(text: &str, name: &str) -> bool {
 /// with the project's own ROCm arm (`elif torch.version.hip:`) is the platform model's.
 fn cuda_home_arms(out: &mut Out, root: Node, src: &[u8]) {
     let mut ifs = Vec::new();
+    // Flags assigned from such a test (`WITH_CUDA = torch.cuda.is_available() and CUDA_HOME is
+    // not None`, nicolas-chaulet/torch-points-kernels), each with the value that decides it.
+    let mut flags: Vec<(String, Node)> = Vec::new();
     ts::each(root, &mut |n| {
         if n.node_kind() == K::IfStatement && ts::text(n, src).contains("CUDA_HOME") {
             ifs.push(n);
         }
+        if n.node_kind() == K::Assignment {
+            if let (Some(l), Some(r)) = (n.field(F::Left), n.field(F::Right)) {
+                if l.node_kind() == K::Identifier
+                    && ts::text(r, src).contains("CUDA_HOME")
+                    && platform::predicate::reads_torch_cuda_home(r, src)
+                {
+                    flags.push((ts::text(l, src).to_string(), r));
+                }
+            }
+        }
     });
+    // A flag assigned once from the test: the `if FLAG:` statements it decides.
+    let once = |name: &str| flags.iter().filter(|(n, _)| n == name).count() == 1;
+    let mut flag_ifs = Vec::new();
+    if !flags.is_empty() {
+        ts::each(root, &mut |n| {
+            if n.node_kind() != K::IfStatement {
+                return;
+            }
+            let Some(c) = n.field(F::Condition) else {
+                return;
+            };
+            if c.node_kind() != K::Identifier {
+                return;
+            }
+            let name = ts::text(c, src);
+            if let Some((_, value)) = flags.iter().find(|(f, _)| f == name && once(f)) {
+                flag_ifs.push((n, *value));
+            }
+        });
+    }
     for n in ifs {
-        cuda_home_arm(out, n, src);
+        cuda_home_arm(out, n, src, None);
+    }
+    // One finding per flag, on its assignment (the first `if` it decides).
+    let mut done: Vec<usize> = Vec::new();
+    for (n, value) in flag_ifs {
+        if !done.contains(&value.start_byte()) {
+            done.push(value.start_byte());
+            cuda_home_arm(out, n, src, Some(value));
+        }
     }
 }
 
-fn cuda_home_arm(out: &mut Out, n: Node, src: &[u8]) {
+/// The `if` chain `n`; `flag` is the value its first condition (a flag name) was assigned.
+fn cuda_home_arm(out: &mut Out, n: Node, src: &[u8], flag: Option<Node>) {
     // Each arm: its condition (None for `else`) and body.
     let mut arms: Vec<(Option<Node>, Option<Node>)> =
-        vec![(n.field(F::Condition), n.field(F::Consequence))];
+        vec![(flag.or(n.field(F::Condition)), n.field(F::Consequence))];
     let mut cur = n.walk();
     for alt in n.fields(F::Alternative, &mut cur) {
         arms.push(match alt.node_kind() {

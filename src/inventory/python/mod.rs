@@ -15,6 +15,11 @@ use crate::kinds::python::{Field as F, Kind as K, NodeExt};
 use std::ops::Range;
 use tree_sitter::Node;
 
+/// numba's CUDA target, as an import finding names it (the install-line `numba` finding is
+/// settled against it: [`super::packages::settle_submodule_packages`]).
+pub const NUMBA_CUDA: &str =
+    "numba's CUDA target (`numba.cuda`; numba-hip is a port: github.com/ROCm/numba-hip)";
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flavor {
     Module,
@@ -275,7 +280,12 @@ fn visit(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
                     && ["cuda", "cudart", "nvrtc", "bindings"]
                         .iter()
                         .any(|x| modules[1..].iter().any(|o| ts::text(*o, src) == *x));
-                let package = if top("cuda.bindings") || from_cuda {
+                let from_numba_cuda = name == "numba"
+                    && n.node_kind() == K::ImportFromStatement
+                    && modules[1..].iter().any(|o| ts::text(*o, src) == "cuda");
+                let package = if top("numba.cuda") || from_numba_cuda {
+                    Some(NUMBA_CUDA)
+                } else if top("cuda.bindings") || from_cuda {
                     Some("cuda-python (`cuda.bindings`)")
                 } else if top("cutlass") {
                     Some("nvidia-cutlass-dsl / nvidia-cutlass (`cutlass`)")

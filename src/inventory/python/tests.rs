@@ -140,7 +140,7 @@ fn ptx_strings() {
 
 #[test]
 fn nvidia_only_imports_and_capability_through_variables() {
-    let src = "import torch\nimport cuda.bindings.driver as cuda\nimport cutlass.cute as cute\nfrom quack.softmax import softmax\nimport cudf\nmajor, minor = torch.cuda.get_device_capability()\nif major >= 8:\n    pass\ncc = torch.cuda.get_device_capability(0)\nfast = cc[0] >= 9\nother = 3\nok = other >= 9\n";
+    let src = "import torch\nimport cuda.bindings.driver as cuda\nimport cutlass.cute as cute\nfrom quack.softmax import softmax\nimport cudf\nmajor, minor = torch.cuda.get_device_capability()\nif major >= 8:\n    pass\ncc = torch.cuda.get_device_capability(0)\nfast = cc[0] >= 9\nother = 3\nok = other >= 9\nimport numba\nfrom numba import cuda, jit\nimport numba.cuda as nc\n";
     let r = rules(FileKind::Python, src);
     let work: Vec<(String, u32)> = r.into_iter().filter(|(c, _)| c != "HP800").collect();
     assert_eq!(
@@ -151,6 +151,9 @@ fn nvidia_only_imports_and_capability_through_variables() {
             ("HP821".into(), 4),
             ("HP811".into(), 7),
             ("HP811".into(), 10),
+            // numba's CUDA target, not numba itself (line 13).
+            ("HP821".into(), 14),
+            ("HP821".into(), 15),
         ]
     );
 }
@@ -468,4 +471,21 @@ fn cuda_home_arm_that_drops_the_gpu_build_on_rocm() {
     // Not a setup.py.
     let got = judged(FileKind::Python, src);
     assert!(got.iter().all(|r| r.0 != "HP835"), "{got:?}");
+    // The test assigned to a flag first (nicolas-chaulet/torch-points-kernels): the finding is on
+    // the assignment; twin: a flag that accepts ROCm too.
+    let flag = "import torch\nfrom torch.utils.cpp_extension import CUDA_HOME, CUDAExtension\nWITH_CUDA = torch.cuda.is_available() and CUDA_HOME is not None\nif os.getenv('FORCE_CUDA', '0') == '1':\n    WITH_CUDA = True\ndef exts():\n    out = []\n    if WITH_CUDA:\n        out.append(CUDAExtension('x', ['a.cu']))\n    return out\n";
+    let got = judged(FileKind::SetupPy, flag);
+    assert!(
+        got.contains(&row("HP835", 3, "REMEDIATION", "CORRECTNESS")),
+        "{got:?}"
+    );
+    let rocm_too = flag.replace(
+        "CUDA_HOME is not None\n",
+        "(CUDA_HOME is not None or ROCM_HOME is not None)\n",
+    );
+    let got = judged(FileKind::SetupPy, &rocm_too);
+    assert!(
+        got.iter().all(|r| r.0 != "HP835" || r.2 == "PASS"),
+        "{got:?}"
+    );
 }
