@@ -67,7 +67,9 @@ pub fn render(report: &Report, w: &mut dyn WriteColor) -> io::Result<()> {
         .filter(|f| report.show_pass || f.status != Status::Pass)
         .cloned()
         .collect();
-    for g in crate::rules::facts::groups_by_harm(&shown) {
+    let groups = crate::rules::facts::groups_by_harm(&shown);
+    index(report, &groups, w)?;
+    for g in groups {
         let f = g.first;
         if current != Some(f.path.as_str()) {
             current = Some(f.path.as_str());
@@ -123,6 +125,47 @@ pub fn render(report: &Report, w: &mut dyn WriteColor) -> io::Result<()> {
     }
     per_file_and_rule(&shown, w)?;
     summary(report, w)
+}
+
+/// How many entries the index at the top lists before pointing below.
+const INDEX: usize = 15;
+
+/// The first screen: what a person must act on, one line per fact, most harmful first, before
+/// the diagnostics with their source lines (a terminal shows about eight of those). Only where
+/// there is more than one open fact.
+fn index(
+    report: &Report,
+    groups: &[crate::rules::facts::Group],
+    w: &mut dyn WriteColor,
+) -> io::Result<()> {
+    let open: Vec<&crate::rules::facts::Group> = groups
+        .iter()
+        .filter(|g| g.first.status != Status::Pass)
+        .collect();
+    if open.len() < 2 {
+        return Ok(());
+    }
+    writeln!(w, "{} open item(s), most harmful first:", open.len())?;
+    for g in open.iter().take(INDEX) {
+        let f = g.first;
+        let mut msg: String = f.message.replace(['\r', '\n'], " ");
+        if msg.chars().count() > 110 {
+            msg = format!("{}…", msg.chars().take(109).collect::<String>());
+        }
+        writeln!(
+            w,
+            "  {:<11} {} {}:{}  {}",
+            f.status.as_str(),
+            f.rule,
+            report.shown_path(&f.path),
+            f.line,
+            msg
+        )?;
+    }
+    if open.len() > INDEX {
+        writeln!(w, "  … and {} more below", open.len() - INDEX)?;
+    }
+    writeln!(w)
 }
 
 /// The concise form (`--format concise`, as ruff's): one line per non-PASS finding,

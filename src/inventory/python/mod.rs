@@ -122,6 +122,9 @@ struct State {
     /// nvcc-only flags in string literals: the flag, its range, and the list literal holding it
     /// (one list of flags is one decision: gate it on the platform).
     flag_candidates: Vec<(String, Range<usize>, Option<Range<usize>>)>,
+    /// The file defines its own `class BuildExtension` (k2's CMake-driving subclass of
+    /// setuptools' `build_ext`): the name is not PyTorch's, which hipifies.
+    own_build_extension: bool,
 }
 
 mod decisions;
@@ -135,6 +138,9 @@ pub fn scan(out: &mut Out, flavor: Flavor) {
         flavor,
         extension_file: flavor == Flavor::SetupPy,
         flag_candidates: Vec::new(),
+        own_build_extension: src
+            .split(|&b| b == b'\n')
+            .any(|l| l.trim_ascii_start().starts_with(b"class BuildExtension")),
     };
     let mut nodes = Vec::new();
     ts::each(tree.root_node(), &mut |n| nodes.push(n));
@@ -324,6 +330,7 @@ fn visit(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
         }
         K::Identifier
             if ts::text(n, src) == "BuildExtension"
+                && !st.own_build_extension
                 && !has_ancestor(n, K::ImportFromStatement, 3)
                 && !has_ancestor(n, K::Attribute, 1) =>
         {

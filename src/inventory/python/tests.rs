@@ -78,6 +78,10 @@ fn setup_py_extension() {
             ("HP832".into(), 8),
         ]
     );
+    // k2-fsa/k2: the project's own `BuildExtension` (a setuptools `build_ext` that runs CMake)
+    // is not PyTorch's, which hipifies: no HP832.
+    let own = "from setuptools.command.build_ext import build_ext\nclass BuildExtension(build_ext):\n    pass\nsetup(cmdclass={\"build_ext\": BuildExtension})\n";
+    assert!(rules(FileKind::SetupPy, own).iter().all(|r| r.0 != "HP832"));
 }
 
 /// One list of nvcc flags over several lines is one decision (gate the list): the first flag

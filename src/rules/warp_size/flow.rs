@@ -140,6 +140,29 @@ impl<'a> Flow<'a> {
                 }
             }
         }
+        // A loop index that strides by the block or grid (`for (int i = threadIdx.x; i < n;
+        // i += blockDim.x)`) names elements, not threads: `i / 32` and `i % 32` there split a
+        // tile's elements into rows and columns (k2's mutual-information kernel over a 32x32
+        // tile), whatever the wavefront size.
+        for l in s.descendants(f, K::ForStatement) {
+            let Some(u) = l.field(F::Update) else {
+                continue;
+            };
+            let text: String = s.text(u).split_whitespace().collect();
+            let stride = text.contains("blockDim") || text.contains("gridDim");
+            let var = text
+                .split_once("+=")
+                .map(|(v, _)| v)
+                .or_else(|| text.split_once('=').map(|(v, _)| v))
+                .filter(|v| {
+                    !v.is_empty() && v.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                });
+            if let (true, Some(v)) = (stride, var) {
+                if let Some(name) = flow.thread.iter().copied().find(|t| *t == v) {
+                    flow.thread.remove(name);
+                }
+            }
+        }
         flow
     }
     /// A thread index: `threadIdx.x`, `blockIdx.x * blockDim.x + threadIdx.x`, sums of those;

@@ -751,3 +751,21 @@ fn warp_synchronous_shared_memory_groups_are_a_check() {
         "{f:?}"
     );
 }
+
+/// k2-fsa/k2's mutual-information kernel: a block-stride loop over a 32x32 tile splits its
+/// element index into row and column (`i / 32`, `i % 32`) in a kernel that also uses
+/// `__syncwarp()`; twin: the thread index itself divided by 32 is a warp id.
+#[test]
+fn block_stride_loop_indices_are_elements_not_lanes() {
+    let src = "__global__ void k(float* p, float* buf) {\n  for (int i = threadIdx.x; i < 32 * 32; i += blockDim.x) {\n    int row = i / 32, col = i % 32;\n    buf[row * 33 + col] = p[i];\n  }\n  __syncwarp();\n  int w = threadIdx.x / 32;\n  p[w] = buf[w];\n}\n";
+    assert!(
+        fires(src, "HP102").iter().all(|&l| l != 3),
+        "{:?}",
+        fires(src, "HP102")
+    );
+    assert!(
+        fires(src, "HP102").contains(&7),
+        "{:?}",
+        fires(src, "HP102")
+    );
+}
