@@ -5,9 +5,10 @@
 //! Makefile's nvcc rules, flags and libraries move to hipcc together, and a CI lane is kept,
 //! mirrored for ROCm or retired as a whole. The text report already shows each
 //! as one entry; this kind makes JSON and SARIF say the same: the project's open CMake build
-//! findings fold into the first in report order, and each workflow file's into its first, with
+//! findings fold into the first in report order, and the workflows' into their first, with
 //! the count, the rules and the files; the rest stay as PASS naming it. A single finding stays
-//! as it is. Findings of a vendored library or of a folder the project marks as not maintained
+//! as it is; the CI workflows are one decision for the project (a ROCm lane beside the CUDA
+//! ones), not one per file. Findings of a vendored library or of a folder the project marks as not maintained
 //! belong to those decisions.
 
 use super::kind::{Group, Kind, Min};
@@ -40,7 +41,9 @@ pub fn kind(_: &[Finding]) -> Kind {
             }
             let d = crate::rules::facts::decision(f)?;
             Some(if d.starts_with("a CI") {
-                format!("ci:{}", f.path)
+                // The project's CI as a whole: what a porter decides is to mirror a lane for
+                // ROCm (k2: five CUDA workflows, one question), not one answer per file.
+                "ci".to_string()
             } else {
                 "cmake".to_string()
             })
@@ -57,8 +60,8 @@ pub fn kind(_: &[Finding]) -> Kind {
                 "this Makefile builds with nvcc: move its rules, flags and libraries to hipcc and \
                  the ROCm libraries as a whole"
             } else {
-                "this workflow builds or tests the CUDA way: keep the lane, mirror it for ROCm or \
-                 retire it, as a whole"
+                "the project's CI builds or tests the CUDA way: keep those lanes, and mirror one \
+                 for ROCm (a ROCm container or AMD runner, hipcc or the ROCm PyTorch wheels)"
             };
             format!(
                 " — one decision: {what}; {} findings in {} ({}), {} more folded here",
@@ -74,7 +77,7 @@ pub fn kind(_: &[Finding]) -> Kind {
             } else if g.key.starts_with("make:") {
                 "the Makefile's move to hipcc is one decision"
             } else {
-                "the workflow's CUDA lane is one decision"
+                "a ROCm lane for the project's CI is one decision"
             };
             super::kind::folded_into(g, what)
         }),
@@ -99,7 +102,7 @@ mod tests {
     use crate::decisions::test_support::open_rules as open;
 
     #[test]
-    fn a_cmake_cuda_build_and_a_workflow_lane_are_one_decision_each() {
+    fn a_cmake_cuda_build_and_the_ci_workflows_are_one_decision_each() {
         let mut fs = vec![
             at("HP841", "CMakeLists.txt", 9),
             at("HP844", "CMakeLists.txt", 111),
@@ -122,7 +125,6 @@ mod tests {
             [
                 ("HP841", "CMakeLists.txt", 9),
                 ("HP850", ".github/workflows/ci.yml", 10),
-                ("HP850", ".github/workflows/nightly.yml", 7),
                 ("HP812", "Makefile", 281),
                 ("HP843", "scripts/env.sh", 3),
                 ("HP102", "src/lib/k.cu", 4),

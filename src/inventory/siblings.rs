@@ -39,7 +39,11 @@ pub fn kind(_: &[Finding]) -> Kind {
     Kind {
         key: Box::new(|f| {
             let (dir, ext) = dir_and_ext(&f.path);
-            (f.rule.starts_with("HP8") && SCRIPT_OR_CONFIG.contains(&ext)).then(|| {
+            // A CI workflow's CUDA-lane findings are the project's CI decision
+            // (`decisions::cuda_build`), which holds every workflow at once.
+            let ci = crate::rules::facts::decision(f).is_some_and(|d| d.starts_with("a CI"))
+                && crate::decisions::kind::own(&f.path);
+            (!ci && f.rule.starts_with("HP8") && SCRIPT_OR_CONFIG.contains(&ext)).then(|| {
                 format!(
                     "{dir}\u{1f}{ext}\u{1f}{}\u{1f}{}",
                     f.rule,
