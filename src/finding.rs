@@ -182,6 +182,14 @@ impl Finding {
 }
 
 impl Finding {
+    /// Settles the finding as nothing to do: PASS, `why` appended to its message (say what
+    /// the model knows that makes it so), no suggestion.
+    pub fn settle(&mut self, why: &str) {
+        self.status = crate::gate::Status::Pass;
+        self.message.push_str(why);
+        self.suggestion = None;
+    }
+
     /// The one-line text form: `path:line:col: RULE category [STATUS/PHASE] message`.
     pub fn one_line(&self) -> String {
         format!(

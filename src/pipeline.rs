@@ -314,12 +314,10 @@ fn pass_project_definitions(bytes: &[u8], seen: &Visible, findings: &mut [Findin
             .next()
             .unwrap_or("");
         if let Some(d) = seen.rocm_definition(head) {
-            f.status = Status::Pass;
-            f.message.push_str(&format!(
+            f.settle(&format!(
                 " (defined for ROCm by {}: the project's own)",
                 d.at
             ));
-            f.suggestion = None;
         }
     }
 }

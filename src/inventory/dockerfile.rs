@@ -322,11 +322,9 @@ pub fn pass_windows_containers(
             .get(&f.path)
             .is_some_and(|t| windows_container(&f.path, t))
         {
-            f.status = crate::gate::Status::Pass;
-            f.message.push_str(
+            f.settle(
                 " (a Windows container: the ROCm build's target OS is Linux, so nothing here runs for it)",
             );
-            f.suggestion = None;
         }
     }
 }

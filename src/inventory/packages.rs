@@ -424,11 +424,9 @@ pub fn settle_submodule_packages(findings: &mut [crate::finding::Finding]) {
                 ));
                 continue;
             }
-            f.status = Status::Pass;
-            f.message.push_str(&format!(
+            f.settle(&format!(
                 " — no Python file of the project imports {module}: {package} runs on the CPU here and installs on ROCm as it is (nothing to change)"
             ));
-            f.suggestion = None;
         }
     }
 }

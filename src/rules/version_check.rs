@@ -291,9 +291,7 @@ fn host_only_source(s: &Src, out: &mut [Finding]) {
                         || nvcc_own(std::str::from_utf8(w).unwrap_or(""))
                 })
     }) {
-        f.status = Status::Pass;
-        f.message.push_str(" — but this source mentions nothing of CUDA, so the CUDA build compiles it with the host compiler too, where the macro is just as undefined: the same branch (nothing to change)");
-        f.suggestion = None;
+        f.settle(" — but this source mentions nothing of CUDA, so the CUDA build compiles it with the host compiler too, where the macro is just as undefined: the same branch (nothing to change)");
     }
 }
 

@@ -94,11 +94,9 @@ pub fn pass_flags_hip_never_reads(findings: &mut [Finding], cmake: &[(&str, &[u8
         if !sets_findcuda_flags(line) {
             continue;
         }
-        f.status = Status::Pass;
-        f.message.push_str(&format!(
+        f.settle(&format!(
             " (only FindCUDA's cuda_add_*/cuda_compile read CUDA_NVCC_FLAGS; this project's HIP build compiles through its HIP target at `{at}`, which does not: the ROCm build never sees these flags)"
         ));
-        f.suggestion = None;
     }
 }
 

@@ -485,9 +485,7 @@ fn constants_of_a_file_without_warp_work(s: &Src, root: Node, out: &mut [Finding
         if include_after {
             continue;
         }
-        f.status = Status::Pass;
-        f.message.push_str(", but nothing in this file works at the warp level (no lane exchange, vote, lane mask or `warpSize`): the constant only splits threads into groups over data, the same on 64-lane wavefronts (nothing to change)");
-        f.suggestion = None;
+        f.settle(", but nothing in this file works at the warp level (no lane exchange, vote, lane mask or `warpSize`): the constant only splits threads into groups over data, the same on 64-lane wavefronts (nothing to change)");
     }
 }
 

@@ -203,11 +203,9 @@ pub(super) fn block_scan_seeds(s: &Src, out: &mut [Finding]) {
             .all(|p| feeds_only_block_scans(src, l, &c, p, after))
         {
             let p = String::from_utf8_lossy(&names[0]);
-            f.status = Status::Pass;
-            f.message.push_str(&format!(
+            f.settle(&format!(
                 " — but it only chooses the seed `{v}` of the block-scan prefix callback `{p}`: CUB/hipCUB block scans (and ones written like them) use the first lane's callback value only, so lanes 32–63 reading it too change nothing on 64-lane wavefronts (nothing to change)"
             ));
-            f.suggestion = None;
         }
     }
 }

@@ -473,7 +473,5 @@ fn src_of<'a>(s: &crate::model::syntax::Src<'a>) -> &'a [u8] {
 }
 
 fn pass(f: &mut Finding, why: String) {
-    f.status = Status::Pass;
-    f.message.push_str(&why);
-    f.suggestion = None;
+    f.settle(&why);
 }
