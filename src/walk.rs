@@ -11,9 +11,10 @@ use ignore::{WalkBuilder, WalkState};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-/// C, C++ and CUDA sources, by extension.
+/// C, C++ and CUDA sources, by extension. `.inc` fragments hold kernels too (lc0's
+/// `winograd_helper.inc`, included by its `.cu` files); one without CUDA in it yields nothing.
 pub const DEFAULT_EXTENSIONS: &[&str] = &[
-    "cu", "cuh", "c", "cc", "cpp", "cxx", "h", "hh", "hpp", "hxx", "inl", "cuinl",
+    "cu", "cuh", "c", "cc", "cpp", "cxx", "h", "hh", "hpp", "hxx", "inl", "cuinl", "inc",
 ];
 
 /// Hidden names that are walked like any other (CI workflows, container definitions).

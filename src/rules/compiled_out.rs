@@ -275,6 +275,21 @@ fn shared_platform_split(s: &Src, arms: &[Arm]) -> bool {
         })
 }
 
+/// The line of the first statement after byte `at` (an `#endif`) in the function around it,
+/// `None` at file scope or when the function ends there.
+fn code_after(s: &Src, at: usize) -> Option<usize> {
+    let n = s.tree?.root_node().descendant_for_byte_range(at, at)?;
+    let f = s.enclosing_function(n)?;
+    let end = f.field(F::Body)?.end_byte().saturating_sub(1);
+    let toks = &s.lexed.tokens;
+    let first = toks.partition_point(|t| (t.start as usize) < at);
+    toks[first..]
+        .iter()
+        .take_while(|t| (t.start as usize) < end)
+        .find(|t| t.kind != Tok::Comment && !t.in_directive() && t.text(s.bytes()) != b"}")
+        .map(|t| s.line(t.start as usize) + 1)
+}
+
 /// The code tokens (no comments, no directive lines) of a byte range.
 fn code_tokens(s: &Src, r: &Range<usize>) -> Vec<usize> {
     s.lexed
@@ -469,7 +484,12 @@ fn finding(s: &Src, arms: &[Arm], h: Option<usize>, n: Option<usize>) -> Option<
     };
     let instead_decl = declared(s, &hb);
     let instead = match h {
-        None => "nothing".to_string(),
+        // Inside a function, the statements after `#endif` run in the arm's place (marian's
+        // `#if CUDA_VERSION > 9000 … cublasGemmEx … else #endif cublasSgemm(…)`).
+        None => match code_after(s, empty.start) {
+            Some(line) => format!("the function's code after `#endif` (line {line})"),
+            None => "nothing".to_string(),
+        },
         Some(_) if !instead_decl.is_empty() => {
             let same = instead_decl.iter().all(|x| lost_decl.contains(x));
             format!(

@@ -247,3 +247,26 @@ fn a_legacy_warp_intrinsic_arm_is_nothing_lost() {
     assert_eq!(f.len(), 1, "{f:?}");
     assert_eq!(f[0].status, Status::Remediation);
 }
+
+/// marian-nmt: an arm inside a function with no `#else`, whose `else` falls through to the
+/// statement after `#endif`: HIP runs that statement, not nothing; twin: at file scope nothing
+/// runs in the arm's place.
+#[test]
+fn an_arm_without_else_inside_a_function_names_the_code_after_it() {
+    let src = "void gemm(int cc) {\n#if CUDA_VERSION > 9000\n  if (cc >= 5)\n    fast(cc);\n  else\n#endif\n    slow(cc);\n}\n";
+    let f = hp304(src);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert!(
+        f[0].message
+            .contains("runs instead: the function's code after `#endif` (line 7)"),
+        "{}",
+        f[0].message
+    );
+    let file_scope = "#if CUDA_VERSION > 9000\nvoid fast(int);\n#endif\nvoid slow(int);\n";
+    let f = hp304(file_scope);
+    assert!(
+        f.iter()
+            .all(|f| f.message.contains("runs instead: nothing")),
+        "{f:?}"
+    );
+}

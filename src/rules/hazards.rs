@@ -164,6 +164,7 @@ pub fn check_lexed<'a>(
     compiled_out::fold_hip_arm_findings(&hip_arms, &mut out, translated);
     pass_pinned_conditions(&s, &pins, &mut out);
     pass_compiler_workarounds(&s, &mut out);
+    pass_sycl_sources(&s, &mut out);
     widened_masks(translated, &mut out);
     declared_names(&s, translated);
     cg_reduce_calls(&s, target, translated);
@@ -174,6 +175,42 @@ pub fn check_lexed<'a>(
     let mut seen = std::collections::HashSet::new();
     out.retain(|f| seen.insert((f.rule.clone(), f.line)));
     out
+}
+
+/// A SYCL source (`#include <sycl/sycl.hpp>`, `sycl::` code, no CUDA kernel syntax) is another
+/// backend of the project, which reaches AMD GPUs through its own SYCL toolchain: its
+/// sub-groups are not the CUDA code's warps and nothing in it is ported to HIP (lc0's SYCL
+/// backend beside its CUDA one). Warp-size findings there are PASS saying so.
+fn pass_sycl_sources(s: &Src, out: &mut [Finding]) {
+    if !out
+        .iter()
+        .any(|f| f.category == crate::finding::Category::WarpSize)
+    {
+        return;
+    }
+    let sycl = s.idents().filter(|(_, t)| *t == "sycl").take(3).count() >= 3
+        || s.lexed.directives.iter().any(|d| {
+            d.name == "include" && {
+                let t = s.directive_range(d);
+                let text = String::from_utf8_lossy(&s.bytes()[t]);
+                text.contains("sycl/sycl.hpp") || text.contains("CL/sycl.hpp")
+            }
+        });
+    let cuda = s.idents().any(|(_, t)| {
+        matches!(
+            t,
+            "__global__" | "__device__" | "threadIdx" | "blockIdx" | "__shfl_sync" | "__syncwarp"
+        )
+    }) || s.bytes().windows(3).any(|w| w == b"<<<");
+    if !sycl || cuda {
+        return;
+    }
+    for f in out
+        .iter_mut()
+        .filter(|f| f.category == crate::finding::Category::WarpSize && f.status != Status::Pass)
+    {
+        f.settle(" (SYCL code: another backend of the project, built for AMD by its SYCL toolchain; its sub-groups are not ported to HIP)");
+    }
 }
 
 /// The directive at byte `at` (its index) and the CUDA-side macros its condition tests (those
@@ -706,6 +743,29 @@ mod tests {
         assert!(
             all.iter()
                 .any(|f| matches!(f.rule.as_str(), "HP301" | "HP304") && f.status != Status::Pass),
+            "{all:?}"
+        );
+    }
+
+    /// lc0: the SYCL backend's kernels beside the CUDA ones are not ported to HIP; twin: the
+    /// same constant in a CUDA kernel file stays open.
+    #[test]
+    fn warp_size_findings_in_sycl_sources_are_pass() {
+        let sycl = "#include <sycl/sycl.hpp>\n#define WARP_SIZE 32\nvoid k(sycl::nd_item<1> it, float* o) {\n  int lane = it.get_local_id(0) % WARP_SIZE;\n  o[lane] = 0;\n}\n";
+        let all = crate::model::syntax::test_support::hazard_findings_at("sycl/k.dp.cpp", sycl);
+        let warp: Vec<_> = all
+            .iter()
+            .filter(|f| f.category == crate::finding::Category::WarpSize)
+            .collect();
+        assert!(!warp.is_empty(), "{all:?}");
+        assert!(warp.iter().all(|f| f.status == Status::Pass), "{warp:?}");
+        let cuda = "#define WARP_SIZE 32\n__global__ void k(float* o) {\n  unsigned m = __ballot_sync(0xffffffff, o[threadIdx.x] > 0);\n  o[threadIdx.x % WARP_SIZE] = __popc(m);\n}\n";
+        let all = crate::model::syntax::test_support::hazard_findings_at("cuda/k.cu", cuda);
+        assert!(all
+            .iter()
+            .any(|f| f.category == crate::finding::Category::WarpSize));
+        assert!(
+            all.iter().all(|f| !f.message.contains("SYCL code")),
             "{all:?}"
         );
     }

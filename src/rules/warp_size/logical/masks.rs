@@ -400,12 +400,7 @@ impl LogicalWarps {
     /// does not compile), with the widening that keeps CUDA's meaning. A single full literal
     /// (`0xffffffff`) is not this module's: the translator widens it by value.
     pub(crate) fn narrow_mask(&self, src: &[u8], lexed: &Lexed, i: usize) -> Option<NarrowMask> {
-        let v = View {
-            src,
-            lexed,
-            consts: HashMap::new(),
-            lanes: HashMap::new(),
-        };
+        let v = View::bare(src, lexed);
         if !takes_mask(v.t(i)) {
             return None;
         }

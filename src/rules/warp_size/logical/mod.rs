@@ -144,6 +144,17 @@ struct View<'a> {
 }
 
 impl<'a> View<'a> {
+    /// The file's tokens alone, without constants or lane macros (looked up later, or not
+    /// needed by the caller).
+    fn bare(src: &'a [u8], lexed: &'a Lexed) -> View<'a> {
+        View {
+            src,
+            lexed,
+            consts: HashMap::new(),
+            lanes: HashMap::new(),
+        }
+    }
+
     fn t(&self, i: usize) -> &'a [u8] {
         self.lexed.tokens[i].text(self.src)
     }
@@ -267,12 +278,7 @@ impl LogicalWarps {
         if !warp_level {
             return LogicalWarps::default();
         }
-        let mut v = View {
-            src,
-            lexed,
-            consts: HashMap::new(),
-            lanes: HashMap::new(),
-        };
+        let mut v = View::bare(src, lexed);
         v.consts = constants(&v);
         let own: HashSet<&[u8]> = lexed
             .directives
@@ -381,12 +387,7 @@ impl LogicalWarps {
             return None;
         }
         let (f, applicability) = self.rewritable(i)?;
-        let v = View {
-            src,
-            lexed,
-            consts: HashMap::new(),
-            lanes: HashMap::new(),
-        };
+        let v = View::bare(src, lexed);
         let name = name_of(&v, i);
         let rewrite = if SHUFFLES.contains(&name) {
             let (n, close) = v.call(i)?;
@@ -415,12 +416,7 @@ impl LogicalWarps {
         let Some(f) = self.function(i) else {
             return false;
         };
-        let v = View {
-            src,
-            lexed,
-            consts: HashMap::new(),
-            lanes: HashMap::new(),
-        };
+        let v = View::bare(src, lexed);
         let ballots: Vec<usize> = (f.open..f.close)
             .filter(|&j| v.code(j) && BALLOTS.contains(&name_of(&v, j)))
             .collect();
@@ -441,12 +437,7 @@ impl LogicalWarps {
         if self.warp_at(i) != Warp::Logical32 || i >= lexed.tokens.len() {
             return false;
         }
-        let v = View {
-            src,
-            lexed,
-            consts: HashMap::new(),
-            lanes: HashMap::new(),
-        };
+        let v = View::bare(src, lexed);
         let range = if v.t(i) == b"for" {
             let Some(end) = v
                 .next(i)

@@ -24,12 +24,7 @@ impl LogicalWarps {
         i: usize,
     ) -> Option<(Applicability, String)> {
         let (f, applicability) = self.rewritable(i)?;
-        let v = View {
-            src,
-            lexed,
-            consts: HashMap::new(),
-            lanes: HashMap::new(),
-        };
+        let v = View::bare(src, lexed);
         let ident = |j: usize| v.code(j) && lexed.tokens[j].kind == Tok::Ident;
         let mut ranges = vec![(f.open, f.close)];
         for j in f.open..f.close {
@@ -193,12 +188,7 @@ pub(crate) fn settle(s: &crate::model::syntax::Src, m: &LogicalWarps, out: &mut 
     }
     // A 32-bit full mask (HP103) of a vote whose safe rewrite replaces the call: the mask is
     // gone with it.
-    let v = View {
-        src,
-        lexed,
-        consts: HashMap::new(),
-        lanes: HashMap::new(),
-    };
+    let v = View::bare(src, lexed);
     for f in out
         .iter_mut()
         .filter(|f| f.rule == "HP103" && f.status != Status::Pass)
@@ -322,12 +312,7 @@ fn constants_of_logical_warps(
     memo: &mut HashMap<usize, Option<(Applicability, String)>>,
 ) {
     let (src, lexed) = (s.ctx.src, s.lexed);
-    let v = View {
-        src,
-        lexed,
-        consts: HashMap::new(),
-        lanes: HashMap::new(),
-    };
+    let v = View::bare(src, lexed);
     for f in out
         .iter_mut()
         .filter(|f| f.rule == "HP101" && f.status != Status::Pass)
@@ -406,7 +391,7 @@ fn shared_memory_groups(s: &crate::model::syntax::Src, out: &mut [Finding]) {
     let exchanges = lexed
         .tokens
         .iter()
-        .any(|t| t.kind == Tok::Ident && matches!(t.text(src_of(s)), b"__shared__" | b"volatile"));
+        .any(|t| t.kind == Tok::Ident && matches!(t.text(s.ctx.src), b"__shared__" | b"volatile"));
     if !exchanges {
         return;
     }
@@ -440,7 +425,7 @@ fn shared_memory_groups(s: &crate::model::syntax::Src, out: &mut [Finding]) {
                 })
                 .collect();
             toks.iter().enumerate().all(|(k, &j)| {
-                let t = lexed.tokens[j].text(src_of(s));
+                let t = lexed.tokens[j].text(s.ctx.src);
                 // Inline assembly, or lanes of the wavefront (`warpSize`, `__lane_id()`) beside
                 // the 32-lane groups: a choice for a person, as the rule says.
                 if matches!(
@@ -452,7 +437,7 @@ fn shared_memory_groups(s: &crate::model::syntax::Src, out: &mut [Finding]) {
                 // A call (`name(` or `name<…>(`) of warp-level work defined in another file.
                 let called = toks
                     .get(k + 1)
-                    .is_some_and(|&n| matches!(lexed.tokens[n].text(src_of(s)), b"(" | b"<"));
+                    .is_some_and(|&n| matches!(lexed.tokens[n].text(s.ctx.src), b"(" | b"<"));
                 !(lexed.tokens[j].kind == Tok::Ident
                     && called
                     && warp_level_elsewhere(t)
@@ -466,10 +451,6 @@ fn shared_memory_groups(s: &crate::model::syntax::Src, out: &mut [Finding]) {
         f.message.push_str(", but the file does no hardware-warp work (no shuffle, ballot or vote): these 32-lane groups exchange data through shared memory, and each runs in lockstep inside a 64-lane wavefront as inside a CUDA warp");
         f.suggestion = Some("keep the 32-lane groups (changing 32 to `warpSize` would break the hard-wired masks); check that nothing treats a group as the hardware warp".into());
     }
-}
-
-fn src_of<'a>(s: &crate::model::syntax::Src<'a>) -> &'a [u8] {
-    s.ctx.src
 }
 
 fn pass(f: &mut Finding, why: String) {
