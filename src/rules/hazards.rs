@@ -201,7 +201,16 @@ fn pass_sycl_sources(s: &Src, out: &mut [Finding]) {
             t,
             "__global__" | "__device__" | "threadIdx" | "blockIdx" | "__shfl_sync" | "__syncwarp"
         )
-    }) || s.bytes().windows(3).any(|w| w == b"<<<");
+    }) || {
+        // A kernel launch in code (dpct-migrated SYCL keeps the CUDA launch in comments).
+        let code: Vec<&[u8]> = s
+            .lexed
+            .code_tokens()
+            .map(|(_, t)| t.text(s.bytes()))
+            .collect();
+        code.windows(2)
+            .any(|w| w[0].starts_with(b"<<<") || (w[0] == b"<<" && w[1].starts_with(b"<")))
+    };
     if !sycl || cuda {
         return;
     }
@@ -751,7 +760,7 @@ mod tests {
     /// same constant in a CUDA kernel file stays open.
     #[test]
     fn warp_size_findings_in_sycl_sources_are_pass() {
-        let sycl = "#include <sycl/sycl.hpp>\n#define WARP_SIZE 32\nvoid k(sycl::nd_item<1> it, float* o) {\n  int lane = it.get_local_id(0) % WARP_SIZE;\n  o[lane] = 0;\n}\n";
+        let sycl = "#include <sycl/sycl.hpp>\n#define WARP_SIZE 32\n// migrated from k<<<grid, block>>>(o)\nvoid k(sycl::nd_item<1> it, float* o) {\n  int lane = it.get_local_id(0) % WARP_SIZE;\n  o[lane] = 0;\n}\n";
         let all = crate::model::syntax::test_support::hazard_findings_at("sycl/k.dp.cpp", sycl);
         let warp: Vec<_> = all
             .iter()
