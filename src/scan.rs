@@ -144,6 +144,29 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         s.max_file_size,
     );
     crate::rules::project_build::pass_own_namespaces(&mut findings, &sources, &namespaces);
+    // PTX in device helpers nothing calls: every source is searched for a use (the files with
+    // findings are in memory; the rest are read once, bounded, only when there is such PTX).
+    if findings.iter().any(|f| {
+        f.rule == crate::rules::inline_asm::INLINE_PTX.id.code
+            && f.status != crate::gate::Status::Pass
+            && f.message.contains(" (in `")
+    }) {
+        let rest: Vec<(String, Vec<u8>)> = inputs
+            .iter()
+            .filter(|i| !sources.contains_key(&i.rel) && i.size <= s.max_file_size)
+            .filter_map(|i| {
+                crate::safety::read_regular_bounded(&i.path, s.max_file_size)
+                    .ok()
+                    .map(|b| (i.rel.clone(), b))
+            })
+            .collect();
+        let texts: Vec<(&str, &[u8])> = sources
+            .iter()
+            .map(|(r, b)| (r.as_str(), b.as_slice()))
+            .chain(rest.iter().map(|(r, b)| (r.as_str(), b.as_slice())))
+            .collect();
+        crate::rules::inline_asm::settle_uncalled(&mut findings, &texts);
+    }
     let inventory = crate::inventory::scan_inputs_for(&all, s.max_file_size, s.target.rocm);
     findings.extend(inventory.findings);
     errors.extend(inventory.errors);

@@ -10,7 +10,7 @@ use common::{hipport, read, Run};
 use std::path::{Path, PathBuf};
 
 /// One unported runtime call (HP001) and one inline PTX statement (HP201), both REMEDIATION.
-const KERNEL: &str = "#include <cuda_runtime.h>\nvoid f() { cudaCtxResetPersistingL2Cache(); }\n__device__ unsigned lane() {\n  unsigned r;\n  asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(r));\n  return r;\n}\n";
+const KERNEL: &str = "#include <cuda_runtime.h>\nvoid f() { cudaCtxResetPersistingL2Cache(); }\n__device__ unsigned lane() {\n  unsigned r;\n  asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(r));\n  return r;\n}\n__global__ void k(unsigned* o) { o[0] = lane(); }\n";
 
 fn write(p: &Path, text: &str) {
     std::fs::create_dir_all(p.parent().unwrap()).unwrap();

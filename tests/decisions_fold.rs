@@ -21,7 +21,8 @@ __global__ void attn(const __grid_constant__ CUtensorMap map, float* o) {
 fn mixed() -> String {
     let mut s = String::from(
         "__device__ void fence() { asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\"); }\n\
-         __device__ void commit() { asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\"); }\n",
+         __device__ void commit() { asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\"); }\n\
+         __global__ void sync_all() { fence(); commit(); }\n",
     );
     for i in 0..10 {
         s.push_str(&format!(

@@ -6,6 +6,7 @@
 
 use super::RuleInfo;
 use crate::finding::Finding;
+use crate::kinds::cuda::NodeExt;
 use crate::lex::Tok;
 use crate::model::syntax::Src;
 
@@ -444,16 +445,115 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
         } else {
             format!("replace with HIP: {}", hints.join("; "))
         };
+        // The function it lives in, where its operands compile for AMDGPU when nothing calls
+        // it (a device function no one calls is never generated; 64- and 16-bit register
+        // constraints `"l"`/`"h"` fail anyway): `scan` settles the PTX of helpers no source of
+        // the project calls ([`settle_uncalled`]).
+        let constraints_fail = (open..close).any(|k| {
+            s.lexed.tokens[k].kind == Tok::Str && {
+                let t = s.tok(k).trim_matches('"');
+                t.trim_start_matches(['=', '+', '&']) == "l"
+                    || t.trim_start_matches(['=', '+', '&']) == "h"
+            }
+        });
+        // A kernel (`__global__`) is an entry point: compiled whether or not this project
+        // launches it.
+        let kernel = s
+            .tree
+            .and_then(|t| t.root_node().descendant_for_byte_range(start, start))
+            .and_then(|n| s.enclosing_function(n))
+            .is_some_and(|f| {
+                let head = f
+                    .field(crate::kinds::cuda::Field::Body)
+                    .map_or(f.end_byte(), |b| b.start_byte());
+                String::from_utf8_lossy(&s.bytes()[f.start_byte()..head]).contains("__global__")
+            });
+        let host = if constraints_fail || kernel {
+            String::new()
+        } else {
+            crate::model::hipside::function_around(s, start)
+                .map_or(String::new(), |f| format!(" (in `{f}`)"))
+        };
         out.push(s.ctx.finding(
             &INLINE_PTX,
             start..end,
             format!(
-                "inline PTX does not compile for AMDGPU: {}",
+                "inline PTX does not compile for AMDGPU: {}{host}",
                 names.join(", ")
             ),
             Some(suggestion),
         ));
     }
+}
+
+/// The marker [`check`] puts on PTX whose operands compile for AMDGPU: the function around it.
+const IN_FUNCTION: &str = " (in `";
+
+/// HP201 on PTX inside a device helper that no source of the project calls (ethminer's
+/// `cuda_helper.h`: dozens of rotate and shift variants, most never used): the device compiler
+/// never generates an uncalled function, so that PTX does not stop the build; deleting or
+/// porting the helper is for when something calls it. `sources` are the project's C/C++/CUDA
+/// files. A name used anywhere but its own definitions (a call, a pointer taken, a macro) keeps
+/// the finding open.
+pub fn settle_uncalled(findings: &mut [Finding], sources: &[(&str, &[u8])]) {
+    let name_of = |f: &Finding| -> Option<String> {
+        let at = f.message.find(IN_FUNCTION)? + IN_FUNCTION.len();
+        let rest = &f.message[at..];
+        Some(rest[..rest.find('`')?].to_string())
+    };
+    let names: std::collections::BTreeSet<String> = findings
+        .iter()
+        .filter(|f| f.rule == INLINE_PTX.id.code && f.status != crate::gate::Status::Pass)
+        .filter_map(name_of)
+        .filter(|n| !n.contains("::") && !n.is_empty())
+        .collect();
+    if names.is_empty() {
+        return;
+    }
+    let used: std::collections::BTreeSet<&String> =
+        names.iter().filter(|n| used_anywhere(n, sources)).collect();
+    for f in findings.iter_mut() {
+        if f.rule != INLINE_PTX.id.code || f.status == crate::gate::Status::Pass {
+            continue;
+        }
+        if let Some(n) = name_of(f).filter(|n| names.contains(n) && !used.contains(n)) {
+            f.settle(&format!(
+                " — `{n}` is called nowhere in the project's sources, so the device compiler never generates it: nothing stops the build here (port or delete the helper when something calls it)"
+            ));
+        }
+    }
+}
+
+/// Whether `name` occurs in `sources` other than where a function of that name is defined or
+/// declared (a return type or a qualifier right before it).
+fn used_anywhere(name: &str, sources: &[(&str, &[u8])]) -> bool {
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    for (_, text) in sources {
+        let n = name.as_bytes();
+        let mut from = 0;
+        while let Some(p) = memchr::memmem::find(&text[from..], n) {
+            let at = from + p;
+            from = at + n.len();
+            if at > 0 && word(text[at - 1]) || text.get(at + n.len()).is_some_and(|&b| word(b)) {
+                continue;
+            }
+            // The word before it: a type (a definition or declaration) or nothing that makes
+            // this a use.
+            let before = &text[..at];
+            let trimmed = before.trim_ascii_end();
+            let prev_end = trimmed.len();
+            let prev_start = trimmed.iter().rposition(|&b| !word(b)).map_or(0, |i| i + 1);
+            let prev = &trimmed[prev_start..prev_end];
+            let last = trimmed.last().copied();
+            let declared = (!prev.is_empty()
+                && !matches!(prev, b"return" | b"case" | b"else" | b"do" | b"define"))
+                || matches!(last, Some(b'*') | Some(b'&'));
+            if !declared {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// The `(` and matching `)` token indices of the asm statement whose keyword is token `i`.
@@ -663,5 +763,49 @@ mod rule_tests {
     fn ptx_statements_not_barriers_or_strings() {
         let src = "__device__ unsigned f() {\n  unsigned r;\n  asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(r));\n  asm volatile(\"\" ::: \"memory\");\n  const char* s = \"asm(\\\"mov.u32\\\")\";\n  __asm__ __volatile__(\"s_nop 0\");\n  return r;\n}\n";
         assert_eq!(fires(src, "HP201"), [3]);
+    }
+}
+
+#[cfg(test)]
+mod uncalled_tests {
+    use crate::gate::Status;
+    use crate::model::syntax::test_support::hazard_findings_at;
+
+    /// ethminer's `cuda_helper.h`: a shift helper nothing calls does not stop the build; twins:
+    /// the same helper called from a kernel in another file, and PTX with a 64-bit register
+    /// operand (`"l"`), which hipcc rejects even in an uncalled function.
+    #[test]
+    fn ptx_in_helpers_nothing_calls_does_not_stop_the_build() {
+        let helper = "__device__ __forceinline__ unsigned shl_t32(unsigned x, unsigned n) {\n  unsigned r;\n  asm(\"shl.b32 %0,%1,%2;\" : \"=r\"(r) : \"r\"(x), \"r\"(n));\n  return r;\n}\n__device__ __forceinline__ unsigned long long swab(unsigned long long x) {\n  unsigned long long r;\n  asm(\"mov.b64 %0,%1;\" : \"=l\"(r) : \"l\"(x));\n  return r;\n}\n";
+        let kernel = "#include \"helper.cuh\"\n__global__ void k(unsigned* o) { unsigned l; asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(l)); o[0] = l; }\n";
+        let mut fs = hazard_findings_at("helper.cuh", helper);
+        fs.retain(|f| f.rule == "HP201");
+        assert_eq!(fs.len(), 2, "{fs:?}");
+        let sources = [
+            ("helper.cuh", helper.as_bytes()),
+            ("k.cu", kernel.as_bytes()),
+        ];
+        super::settle_uncalled(&mut fs, &sources);
+        assert_eq!(fs[0].status, Status::Pass, "{}", fs[0].message);
+        assert_ne!(
+            fs[1].status,
+            Status::Pass,
+            "`l` operands fail even uncalled"
+        );
+        // A kernel nothing in the project launches is still compiled.
+        let mut ks = hazard_findings_at("k.cu", kernel);
+        ks.retain(|f| f.rule == "HP201");
+        assert_eq!(ks.len(), 1);
+        super::settle_uncalled(&mut ks, &sources);
+        assert_ne!(ks[0].status, Status::Pass);
+        let calls = "#include \"helper.cuh\"\n__global__ void k(unsigned* o) { o[0] = shl_t32(o[1], 3); }\n";
+        let mut fs = hazard_findings_at("helper.cuh", helper);
+        fs.retain(|f| f.rule == "HP201");
+        let sources = [
+            ("helper.cuh", helper.as_bytes()),
+            ("k.cu", calls.as_bytes()),
+        ];
+        super::settle_uncalled(&mut fs, &sources);
+        assert!(fs.iter().all(|f| f.status != Status::Pass));
     }
 }
