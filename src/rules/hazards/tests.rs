@@ -1,0 +1,361 @@
+//! Tests of the hazard entry point and the passes that settle findings across rules.
+
+use crate::model::syntax::test_support::hazard_lines;
+
+#[test]
+fn ptx_behind_an_arch_test_with_a_fallback_is_performance() {
+    let src = "__device__ float f(float x) {\n#if __CUDA_ARCH__ >= 800\n  float y;\n  asm(\"ex2.approx.f32 %0, %1;\" : \"=f\"(y) : \"f\"(x));\n  return y;\n#else\n  return exp2f(x);\n#endif\n}\n";
+    let f = crate::model::syntax::test_support::hazard_findings(src);
+    let asm: Vec<_> = f.iter().filter(|f| f.line == 4).collect();
+    assert!(!asm.is_empty(), "{f:?}");
+    assert!(asm
+        .iter()
+        .all(|f| f.phase == crate::gate::Phase::Performance && f.rule.starts_with("HP2")));
+    // The `#if` itself is still a finding (HP401).
+    assert!(hazard_lines(src)
+        .iter()
+        .any(|(l, r)| *l == 2 && r == "HP401"));
+}
+
+/// A file that pins `__CUDA_ARCH__` under its HIP switch: the `#if` after it is decided as
+/// the project chose (HP401 PASS naming the definition), and the PTX of the branch HIP now
+/// takes is open; twin: a condition also testing a macro the file does not pin stays open.
+#[test]
+fn conditions_on_macros_the_file_pins_for_hip_are_decided() {
+    let src = "#ifdef __HIP_PLATFORM_AMD__\n#define __CUDA_ARCH__ 800\n#endif\n#if __CUDA_ARCH__ >= 600\n__device__ int a;\n#endif\n#if CUDART_VERSION >= 11000 && __CUDA_ARCH__ >= 700\n__device__ int b;\n#endif\n";
+    let hp401 = on(src, "HP401", 4);
+    assert_eq!(hp401.len(), 1, "{hp401:?}");
+    assert_eq!(hp401[0].0, Status::Pass);
+    assert!(
+        hp401[0].2.contains("defines as 800") && hp401[0].2.contains("line 2"),
+        "{hp401:?}"
+    );
+    let open: Vec<_> = crate::model::syntax::test_support::hazard_findings(src)
+        .into_iter()
+        .filter(|f| f.line == 7 && f.status != Status::Pass)
+        .collect();
+    assert!(!open.is_empty(), "{open:?}");
+    // Without the pin the first test is open too.
+    let unpinned = src.replacen("#define __CUDA_ARCH__ 800\n", "\n", 1);
+    assert!(on(&unpinned, "HP401", 4)
+        .iter()
+        .all(|f| f.0 != Status::Pass));
+}
+
+/// A GPU-generation test whose other arm holds working code: HIP compiles that code on
+/// every AMD GPU, nothing to port (HP401 PASS); the PTX it skips is the lost fast path.
+#[test]
+fn a_generation_test_with_a_code_fallback_is_nothing_to_port() {
+    let src = "__device__ unsigned bfe(unsigned x, unsigned b, unsigned n) {\n#if __CUDA_ARCH__ >= 200\n  unsigned r;\n  asm(\"bfe.u32 %0, %1, %2, %3;\" : \"=r\"(r) : \"r\"(x), \"r\"(b), \"r\"(n));\n  return r;\n#else\n  return (x >> b) & ((1u << n) - 1);\n#endif\n}\n";
+    let f = on(src, "HP401", 2);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0].0, Status::Pass, "{f:?}");
+    assert!(f[0].2.contains("holds code"), "{f:?}");
+}
+
+/// Twins: a test HIP finds true (HIP compiles the old-GPU arm), per-GPU tuning (a
+/// `#define` in the branch), and a device-pass test stay open.
+#[test]
+fn true_tests_tuning_and_device_pass_tests_stay_open() {
+    let old = "#if __CUDA_ARCH__ < 600\n__device__ double add(double* a, double v) { return *a += v; }\n#else\n__device__ double add(double* a, double v) { return atomicAdd(a, v); }\n#endif\n";
+    assert!(on(old, "HP401", 1).iter().all(|f| f.0 != Status::Pass));
+    let tuning = "#if __CUDA_ARCH__ == 800 || __CUDA_ARCH__ >= 900\n#define MAX_BLOCKS 2\n#else\n#define MAX_BLOCKS 1\n#endif\n";
+    let f = on(tuning, "HP401", 1);
+    assert!(
+        !f.is_empty() && f.iter().all(|f| f.0 != Status::Pass),
+        "{f:?}"
+    );
+    let pass = "__host__ __device__ int where() {\n#if defined(__CUDA_ARCH__)\n  return 1;\n#else\n  return 0;\n#endif\n}\n";
+    let f = on(pass, "HP401", 2);
+    assert!(f.iter().all(|f| !f.2.contains("holds code")), "{f:?}");
+}
+
+/// A branch on nvcc's identity around no CUDA code (a return nvcc wants, its diagnostic
+/// pragmas) is nothing to port; twin: an nvcc branch that adds `__device__` stays open.
+#[test]
+fn nvcc_compiler_workarounds_are_nothing_to_port() {
+    let src = "int f(int x) {\n  if (x) return 1;\n#if (defined(__NVCC__) || defined(__INTEL_COMPILER)) && !defined(__NVCOMPILER)\n  return 0;\n#endif\n}\n#if defined __NVCC__\n#pragma nv_diagnostic push\n#else\n#pragma GCC diagnostic push\n#endif\n";
+    let all = crate::model::syntax::test_support::hazard_findings_at("layout.hpp", src);
+    let open: Vec<_> = all
+        .iter()
+        .filter(|f| matches!(f.rule.as_str(), "HP301" | "HP304") && f.status != Status::Pass)
+        .collect();
+    assert!(open.is_empty(), "{open:?}");
+    assert!(all
+        .iter()
+        .any(|f| f.status == Status::Pass && f.message.contains("nvcc's identity")));
+    // rapidsai/rmm: `__CUDACC__` beside `__NVCC__` (HIP-Clang defines it too), an nvcc-only
+    // `_Pragma` defined away for every other compiler.
+    let rmm = "#if defined(__CUDACC__) && defined(__NVCC__)\n#define EXEC_CHECK_DISABLE _Pragma(\"nv_exec_check_disable\")\n#else\n#define EXEC_CHECK_DISABLE\n#endif\n";
+    let all = crate::model::syntax::test_support::hazard_findings_at("detail/exec_check.hpp", rmm);
+    assert!(
+        all.iter().all(|f| f.status == Status::Pass) && !all.is_empty(),
+        "{all:?}"
+    );
+    let twin =
+        "#ifdef __NVCC__\n#define HD __host__ __device__\n#else\n#define HD\n#endif\nHD int g();\n";
+    let all = crate::model::syntax::test_support::hazard_findings(twin);
+    assert!(
+        all.iter()
+            .any(|f| matches!(f.rule.as_str(), "HP301" | "HP304") && f.status != Status::Pass),
+        "{all:?}"
+    );
+}
+
+/// lc0: the SYCL backend's kernels beside the CUDA ones are not ported to HIP; twin: the
+/// same constant in a CUDA kernel file stays open.
+#[test]
+fn warp_size_findings_in_sycl_sources_are_pass() {
+    let sycl = "#include <sycl/sycl.hpp>\n#define WARP_SIZE 32\n// migrated from k<<<grid, block>>>(o)\nvoid k(sycl::nd_item<1> it, float* o) {\n  int lane = it.get_local_id(0) % WARP_SIZE;\n  o[lane] = 0;\n}\n";
+    let all = crate::model::syntax::test_support::hazard_findings_at("sycl/k.dp.cpp", sycl);
+    let warp: Vec<_> = all
+        .iter()
+        .filter(|f| f.category == crate::finding::Category::WarpSize)
+        .collect();
+    assert!(!warp.is_empty(), "{all:?}");
+    assert!(warp.iter().all(|f| f.status == Status::Pass), "{warp:?}");
+    let cuda = "#define WARP_SIZE 32\n__global__ void k(float* o) {\n  unsigned m = __ballot_sync(0xffffffff, o[threadIdx.x] > 0);\n  o[threadIdx.x % WARP_SIZE] = __popc(m);\n}\n";
+    let all = crate::model::syntax::test_support::hazard_findings_at("cuda/k.cu", cuda);
+    assert!(all
+        .iter()
+        .any(|f| f.category == crate::finding::Category::WarpSize));
+    assert!(
+        all.iter().all(|f| !f.message.contains("SYCL code")),
+        "{all:?}"
+    );
+}
+
+/// (status, phase, message) of `rule`'s findings on `line` of `src`.
+fn on(src: &str, rule: &str, line: u32) -> Vec<(Status, Phase, String)> {
+    crate::model::syntax::test_support::hazard_findings(src)
+        .into_iter()
+        .filter(|f| f.rule == rule && f.line == line)
+        .map(|f| (f.status, f.phase, f.message))
+        .collect()
+}
+
+use crate::gate::{Phase, Status};
+
+/// A kernel step behind `__CUDA_ARCH__ >= 750` whose `#else` (line 6) is `instead`.
+fn mma_step(instead: &str) -> String {
+    format!("__global__ void gemm(unsigned* c, unsigned a) {{\n#if __CUDA_ARCH__ >= 750\n  asm volatile(\"mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {{%0}}, {{%1}};\" : \"=r\"(c[0]) : \"r\"(a));\n  asm volatile(\"mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {{%0}}, {{%1}};\" : \"=r\"(c[1]) : \"r\"(a));\n#else\n{instead}#endif\n}}\n")
+}
+
+#[test]
+fn ptx_behind_an_arch_test_with_an_empty_alternative_is_the_conditions_fact() {
+    // torchsparse's implicit GEMM: the `#else` holds only `#pragma message`, so under HIP
+    // the kernel skips its MMA step. One fact, on the condition (CORRECTNESS, naming the
+    // kernel); each `asm` inside is PASS naming the condition.
+    for instead in [
+        "  #pragma message(\"FP16 kernels will not be compiled for SM75-.\")\n",
+        "",
+        "  // nothing on older GPUs\n",
+    ] {
+        let src = mma_step(instead);
+        let cond = on(&src, "HP401", 2);
+        assert_eq!(cond.len(), 1, "{cond:?}");
+        assert_eq!(
+            (cond[0].0, cond[0].1),
+            (Status::Remediation, Phase::Correctness)
+        );
+        assert!(
+            cond[0].1 == Phase::Correctness
+                && cond[0].2.contains("an arm with no code")
+                && cond[0].2.contains("`gemm`"),
+            "{}",
+            cond[0].2
+        );
+        for line in [3, 4] {
+            let asm = on(&src, "HP201", line);
+            assert!(
+                asm.len() == 1
+                    && asm[0].0 == Status::Pass
+                    && asm[0].2.contains("`#if __CUDA_ARCH__ >= 750` (line 2)"),
+                "{asm:?}"
+            );
+        }
+    }
+    // Twin: an `#else` with code keeps each `asm` a lost fast path (PERFORMANCE) and the
+    // condition as it was.
+    let src = mma_step("  c[0] = c[1] = a;\n");
+    for line in [3, 4] {
+        let asm = on(&src, "HP201", line);
+        assert!(
+            asm.len() == 1 && asm[0].0 == Status::Remediation && asm[0].1 == Phase::Performance,
+            "{asm:?}"
+        );
+    }
+    let cond = on(&src, "HP401", 2);
+    assert!(
+        cond.len() == 1 && !cond[0].2.contains("no code"),
+        "{cond:?}"
+    );
+}
+
+#[test]
+fn an_arch_branch_whose_alternative_fails_is_a_build_or_run_time_fact() {
+    let src = mma_step("#error \"needs sm_75\"\n");
+    let cond = on(&src, "HP401", 2);
+    assert!(
+        cond.len() == 1
+            && cond[0].0 == Status::Remediation
+            && cond[0].1 == Phase::Build
+            && cond[0].2.contains("stops the build"),
+        "{cond:?}"
+    );
+    assert!(on(&src, "HP201", 3).iter().all(|f| f.0 == Status::Pass));
+    let src = mma_step("  __trap();\n");
+    let cond = on(&src, "HP401", 2);
+    assert!(
+        cond.len() == 1
+            && cond[0].1 == Phase::Runtime
+            && cond[0].2.contains("`gemm` stops at run time"),
+        "{cond:?}"
+    );
+}
+
+#[test]
+fn an_arch_branch_that_is_a_whole_body_without_else_holds_no_code_under_hip() {
+    // No `#else`, and the branch is the kernel's whole body: HIP compiles an empty kernel.
+    let src = "__global__ void k(float* o) {\n#if __CUDA_ARCH__ >= 800\n  o[0] = 1.f;\n  asm(\"trap;\");\n#endif\n}\n";
+    let cond = on(src, "HP401", 2);
+    assert!(
+        cond.len() == 1
+            && cond[0].1 == Phase::Correctness
+            && cond[0].2.contains("`k` silently does not happen"),
+        "{cond:?}"
+    );
+    assert!(on(src, "HP201", 4).iter().all(|f| f.0 == Status::Pass));
+    // Twin: the branch is one step among others of the body (optional code): the
+    // condition keeps its message.
+    let src = "__global__ void k(float* o) {\n  o[1] = 2.f;\n#if __CUDA_ARCH__ >= 800\n  o[0] = 1.f;\n#endif\n}\n";
+    let cond = on(src, "HP401", 3);
+    assert!(
+        cond.len() == 1 && !cond[0].2.contains("no code"),
+        "{cond:?}"
+    );
+}
+
+#[test]
+fn an_arch_chain_with_no_code_for_hip_is_one_fact() {
+    // `#if >= 800 … #elif >= 750 … #else #pragma message`: the `#if` carries the chain,
+    // the `#elif` is PASS naming it.
+    let src = "__device__ void step(unsigned* c, unsigned a) {\n#if __CUDA_ARCH__ >= 800\n  asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0}, {%1};\" : \"=r\"(c[0]) : \"r\"(a));\n#elif __CUDA_ARCH__ >= 750\n  asm volatile(\"mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0}, {%1};\" : \"=r\"(c[0]) : \"r\"(a));\n#else\n  #pragma message(\"no MMA\")\n#endif\n}\n";
+    let first = on(src, "HP401", 2);
+    let second = on(src, "HP401", 4);
+    assert!(
+        first.len() == 1 && first[0].0 == Status::Remediation,
+        "{first:?}"
+    );
+    assert!(
+        second.len() == 1 && second[0].0 == Status::Pass && second[0].2.contains("on line 2"),
+        "{second:?}"
+    );
+    assert!(crate::model::syntax::test_support::hazard_findings(src)
+        .iter()
+        .filter(|f| f.rule == "HP201")
+        .all(|f| f.status == Status::Pass));
+}
+
+/// The hazard findings and the translator's findings (those `keep` selects) as `scan` hands
+/// them over and filters them for a file, at ROCm `rocm`.
+fn scanned(
+    src: &str,
+    rocm: &str,
+    keep: impl Fn(&crate::finding::Finding) -> bool,
+) -> (Vec<crate::finding::Finding>, Vec<crate::finding::Finding>) {
+    let lines = crate::source::LineIndex::new(src.as_bytes());
+    let ctx = crate::rules::FileCtx {
+        path: "t.cu",
+        src: src.as_bytes(),
+        lines: &lines,
+    };
+    let tree = crate::parse::parse(src.as_bytes());
+    let target = crate::mappings::Target {
+        rocm: rocm.parse().unwrap(),
+        roc: false,
+        experimental: false,
+        lds: None,
+    };
+    let opts = crate::translate::Options {
+        target,
+        launch: crate::translate::LaunchSyntax::Keep,
+        implicit_include: true,
+        compat_header: false,
+        unsafe_fixes: false,
+    };
+    let mut translated: Vec<crate::finding::Finding> =
+        crate::translate::translate(&ctx, crate::mappings::get(), &opts)
+            .findings
+            .into_iter()
+            .filter(|f| keep(f))
+            .collect();
+    let hazards = super::check_with(
+        &ctx,
+        tree.as_ref(),
+        &target,
+        &mut translated,
+        &mut Vec::new(),
+    );
+    (hazards, translated)
+}
+
+/// The translator's HP001 findings as `scan` keeps them for a file (names the file declares
+/// dropped, `cg::reduce` calls added), by line.
+fn translated_lines(src: &str, rocm: &str) -> Vec<(u32, String)> {
+    let (_, translated) = scanned(src, rocm, |f| f.rule == "HP001");
+    translated.into_iter().map(|f| (f.line, f.rule)).collect()
+}
+
+/// The translator's and the hazard rules' findings on `src` after one fact per line is
+/// merged, as `scan` reports them, by line.
+fn merged_lines(src: &str) -> Vec<(u32, String)> {
+    let (mut all, translated) = scanned(src, "6.3.0", |_| true);
+    all.extend(translated);
+    crate::rules::facts::merge_same_line(&mut all);
+    all.into_iter().map(|f| (f.line, f.rule)).collect()
+}
+
+#[test]
+fn one_nvml_finding_per_line_of_nvml_code() {
+    let src = "#include <nvml.h>\nint temp(unsigned idx) {\n  nvmlDevice_t dev;\n  unsigned int t = 0;\n  if (nvmlDeviceGetHandleByIndex(idx, &dev) != NVML_SUCCESS) return -1;\n  nvmlReturn_t r = nvmlDeviceGetTemperature(dev, NVML_TEMPERATURE_GPU, &t);\n  if (r != NVML_SUCCESS) printf(\"%s\", nvmlErrorString(r));\n  return t;\n}\n";
+    let mut f = merged_lines(src);
+    f.retain(|(_, r)| r == "HP607" || r == "HP001");
+    // The handle declaration alone is the translator's; each call line is one rewrite.
+    assert_eq!(
+        f,
+        [
+            (1, "HP607".to_string()),
+            (3, "HP001".to_string()),
+            (5, "HP607".to_string()),
+            (6, "HP607".to_string()),
+            (7, "HP607".to_string())
+        ]
+    );
+}
+
+#[test]
+fn cg_reduce_calls_without_the_include() {
+    // The header comes through another include; `thrust::reduce` and members are not it.
+    let src = "#include \"common.h\"\nnamespace cg = cooperative_groups;\n__global__ void k(float* o, const float* in, int n) {\n  auto warp = cg::tiled_partition<32>(cg::this_thread_block());\n  float v = cg::reduce(warp, in[threadIdx.x], cg::plus<float>{});\n  float w = thrust::reduce(in, in + n);\n  o[0] = v + w + acc.reduce(v);\n}\n";
+    assert_eq!(translated_lines(src, "6.3.0"), [(5, "HP001".to_string())]);
+    let bare = "using namespace cooperative_groups;\n__device__ float f(thread_block_tile<32> t, float v) {\n  return reduce(t, v, plus<float>());\n}\n";
+    assert_eq!(translated_lines(bare, "6.3.0"), [(3, "HP001".to_string())]);
+    // Without `using namespace`, a bare `reduce(` is the user's.
+    assert!(translated_lines(
+        "float reduce(float);\nfloat g() { return reduce(1.f); }\n",
+        "6.3.0"
+    )
+    .is_empty());
+}
+
+#[test]
+fn unported_names_the_file_declares_itself() {
+    let src = "#include <cuda_runtime.h>\ntypedef int cudaGraphConditionalHandle;\nstatic int cudaStreamGetCaptureInfo_v3 = 0;\nenum { cudaGraphCondTypeWhile = 1 };\nint main() {\n  cudaGraphConditionalHandle h = 0;\n  int r = cudaStreamGetCaptureInfo_v3 + cudaGraphCondTypeWhile;\n  cudaGraphConditionalHandleCreate(&h, 0, 0, 0);\n  return r;\n}\n";
+    // The typedef, the variable and the enumerator are the user's; the call is CUDA's.
+    assert_eq!(translated_lines(src, "6.3.0"), [(8, "HP001".to_string())]);
+    // A prototype declares CUDA's function, which HIP lacks: still flagged.
+    let proto = "cudaError_t cudaGraphConditionalHandleCreate(void*, int, unsigned, unsigned);\nvoid f(void* h) { cudaGraphConditionalHandleCreate(h, 0, 0, 0); }\n";
+    let got = translated_lines(proto, "6.3.0");
+    assert!(got.iter().any(|(l, r)| *l == 2 && r == "HP001"), "{got:?}");
+}
