@@ -264,6 +264,7 @@ fn an_arm_without_else_inside_a_function_names_the_code_after_it() {
     );
     let file_scope = "#if CUDA_VERSION > 9000\nvoid fast(int);\n#endif\nvoid slow(int);\n";
     let f = hp304(file_scope);
+    assert_eq!(f.len(), 1, "{f:?}");
     assert!(
         f.iter()
             .all(|f| f.message.contains("runs instead: nothing")),
