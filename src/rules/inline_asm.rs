@@ -424,6 +424,11 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
         let Some((open, close)) = statement(s, i) else {
             continue;
         };
+        // PTX compiles only in device code: asm in a host function is the host's assembly
+        // (ARM NEON in a CPU backend, x86), whatever its mnemonics look like.
+        if host_only(s, s.lexed.tokens[i].start as usize) {
+            continue;
+        }
         let code = template(s, open, close);
         let mut found = ptx_items(&code);
         if found.is_empty() {
@@ -484,6 +489,65 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
             Some(suggestion),
         ));
     }
+}
+
+/// Whether the function around byte `at` certainly compiles for the host only: CUDA compiles a
+/// function for the device only when it is `__device__`/`__global__` (a lambda inside it may be
+/// too). Certain means no such qualifier in the function's text, and no word before its name
+/// that could be a macro spelling one: an upper-case name this file does not define, or defines
+/// with a device qualifier (`HOST_DEVICE inline`, `CUTLASS_DEVICE`).
+fn host_only(s: &Src, at: usize) -> bool {
+    let Some(n) = s
+        .tree
+        .and_then(|t| t.root_node().descendant_for_byte_range(at, at))
+    else {
+        return false;
+    };
+    let Some(f) = s.enclosing_function(n) else {
+        return false;
+    };
+    let src = s.bytes();
+    let text = &src[f.start_byte()..f.end_byte()];
+    if memchr::memmem::find(text, b"__device__").is_some()
+        || memchr::memmem::find(text, b"__global__").is_some()
+    {
+        return false;
+    }
+    // The head: from the end of what precedes the function (a `;`, `{`, `}` or a directive line)
+    // to its name, so that a qualifier macro the grammar left outside the definition counts.
+    let name_at = f
+        .field(crate::kinds::cuda::Field::Declarator)
+        .map_or(f.start_byte(), |d| d.start_byte());
+    let before = &src[..f.start_byte()];
+    let from = before
+        .iter()
+        .rposition(|&b| matches!(b, b';' | b'{' | b'}'))
+        .map_or(0, |p| p + 1);
+    let head = String::from_utf8_lossy(&src[from..name_at]);
+    let defines_plainly = |w: &str| {
+        let file = String::from_utf8_lossy(src);
+        file.lines().any(|l| {
+            let l = l.trim_start();
+            l.strip_prefix('#')
+                .map(str::trim_start)
+                .and_then(|l| l.strip_prefix("define"))
+                .and_then(|l| l.trim_start().strip_prefix(w))
+                .is_some_and(|rest| {
+                    !rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+                        && !rest.contains("__device__")
+                        && !rest.contains("__global__")
+                })
+        })
+    };
+    head.lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .flat_map(|l| l.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')))
+        .filter(|w| {
+            w.len() > 1
+                && w.chars().any(|c| c.is_ascii_uppercase())
+                && !w.chars().any(|c| c.is_ascii_lowercase())
+        })
+        .all(defines_plainly)
 }
 
 /// The marker [`check`] puts on PTX whose operands compile for AMDGPU: the function around it.
@@ -757,6 +821,26 @@ mod rule_tests {
     fn ptx_behind_a_macro() {
         let src = "#define LD_NC \"ld.global.nc\"\n__device__ float f(const float* p) {\n  float r;\n  asm volatile(LD_NC \".f32 %0, [%1];\" : \"=f\"(r) : \"l\"(p));\n  asm volatile(OTHER_LD \".s32 %0, [%1];\" : \"=r\"(r) : \"l\"(p));\n  asm volatile(BARRIER_STR ::: \"memory\");\n  return r;\n}\n";
         assert_eq!(fires(src, "HP201"), [4, 5]);
+    }
+
+    /// TNN's ARM backend: NEON assembly with dotted mnemonics (`vsub.f16`, `vmax.f16`) in plain
+    /// C++ functions is the host's assembly, not PTX. Twins: the same text in a `__device__`
+    /// function, behind a qualifier macro the file defines with `__device__`, and behind one it
+    /// does not define (unknown: kept).
+    #[test]
+    fn asm_in_host_functions_is_not_ptx() {
+        let host = "static inline void sub8(float* a) {\n  asm volatile(\"vsub.f16 q0, q0, q1\\n\" \"vmax.f16 q0, q0, q2\\n\" : : \"r\"(a) : \"q0\");\n}\nstruct Half8 { Half8 operator-(const Half8& o) const { asm(\"vsub.f16 %q0, %q1, %q2\" : \"=w\"(v) : \"w\"(v), \"w\"(o.v)); return *this; } };\n";
+        assert!(fires(host, "HP201").is_empty());
+        let dev = "__device__ void sub8(float* a) {\n  asm volatile(\"sub.f16 %0, %0, %1;\" : \"+h\"(a[0]) : \"h\"(a[1]));\n}\n";
+        assert_eq!(fires(dev, "HP201"), [2]);
+        let mac = "#define HD __host__ __device__\nHD inline void sub8(float* a) {\n  asm volatile(\"sub.f16 %0, %0, %1;\" : \"+h\"(a[0]) : \"h\"(a[1]));\n}\n";
+        assert_eq!(fires(mac, "HP201"), [3]);
+        let unknown = "FUNC_QUALIFIER void sub8(float* a) {\n  asm volatile(\"sub.f16 %0, %0, %1;\" : \"+h\"(a[0]) : \"h\"(a[1]));\n}\n";
+        assert_eq!(fires(unknown, "HP201"), [2]);
+        let plain = "#define FORCE_INLINE inline\nFORCE_INLINE void sub8(float* a) {\n  asm volatile(\"sub.f16 %0, %0, %1;\" : \"+h\"(a[0]) : \"h\"(a[1]));\n}\n";
+        assert!(fires(plain, "HP201").is_empty());
+        let lambda = "void host_launch(float* a) {\n  auto f = [=] __device__ (int i) { asm volatile(\"sub.f16 %0, %0, %1;\" : \"+h\"(a[0]) : \"h\"(a[1])); };\n}\n";
+        assert_eq!(fires(lambda, "HP201"), [2]);
     }
 
     #[test]

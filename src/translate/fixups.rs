@@ -234,12 +234,24 @@ pub(super) fn warp_sync_fallback(p: &mut Pass, i: usize, name: &str) -> bool {
     // `__shfl` as a HIP name and add the implicit include the first run did not).
     *p.stats.renamed.entry("warp-sync".into()).or_default() += 1;
     let full = is_full_mask_expr(p, &mask_text);
+    // A partial literal the whole 32-lane half of a function of logical warps runs with: the
+    // shuffle's width confines the exchange, so its value never depended on the mask.
+    let whole_half = !full
+        && p.warps.narrow_mask(p.src(), p.lexed, i).is_some_and(|n| {
+            n.fix == crate::rules::warp_size::logical::MaskFix::WholeHalf
+                && n.applicability == crate::rules::warp_size::logical::Applicability::Safe
+        });
     let mut f = p.ctx.finding(
         &rules::WARP_SYNC_MASK_DROPPED,
         t.range(),
         if full {
             format!(
                 "`{name}` does not exist in ROCm {}: translated to `{plain}`; the dropped mask `{mask_text}` named every lane, as the mask-less form does",
+                p.opts.target.rocm
+            )
+        } else if whole_half {
+            format!(
+                "`{name}` does not exist in ROCm {}: translated to `{plain}`; the dropped mask `{mask_text}` names some lanes, but every lane of the function's 32-lane logical warp runs the call and the shuffle's width confines the exchange, so the values are CUDA's",
                 p.opts.target.rocm
             )
         } else {
@@ -252,7 +264,7 @@ pub(super) fn warp_sync_fallback(p: &mut Pass, i: usize, name: &str) -> bool {
             "check that all lanes of the wavefront reach this `{plain}`; ROCm 6.2+ has `{name}` with 64-bit masks"
         )),
     );
-    if full {
+    if full || whole_half {
         f.status = crate::gate::Status::Pass;
     }
     p.findings.push(f);

@@ -20,7 +20,7 @@ use crate::lex::{Tok, NO_DIRECTIVE};
 use crate::mappings::Resolution;
 use crate::rules::warp_size::logical::{
     matched_or_reduced, takes_mask, vote_text, Applicability, MaskFix, Rewrite, Warp,
-    LOGICAL_WARP_REWRITE,
+    LOGICAL_WARP_REWRITE, WHOLE_HALF,
 };
 
 /// The own-half ballot's two halves, around the call.
@@ -191,15 +191,14 @@ fn narrow_masks(p: &mut Pass) {
             p.lexed.tokens[n.last].end as usize,
         );
         let mask = String::from_utf8_lossy(&p.src()[a..b]).into_owned();
-        let (open, close) = match n.fix {
-            MaskFix::ZeroExtend => ("(unsigned long long)(", ")"),
-            MaskFix::OwnHalf => ("((unsigned long long)(", ") << (__lane_id() & 32))"),
+        let wide = match n.fix {
+            MaskFix::ZeroExtend => format!("(unsigned long long)({mask})"),
+            MaskFix::OwnHalf => format!("((unsigned long long)({mask}) << (__lane_id() & 32))"),
+            MaskFix::WholeHalf => WHOLE_HALF.to_string(),
         };
-        let wide = format!("{open}{mask}{close}");
         let apply = n.applicability == Applicability::Safe || p.opts.unsafe_fixes;
         if apply {
-            p.edits.push(Edit::insert(a, open));
-            p.edits.push(Edit::insert(b, close));
+            p.edits.push(Edit::replace(a, b, wide.clone()));
             p.stats.fixups += 1;
         }
         let head = format!("`{mask}` is a 32-bit mask of `{name}`: HIP's `_sync` intrinsics require a 64-bit mask (ROCm 6.2+ `static_assert`)");
@@ -220,6 +219,7 @@ fn narrow_masks(p: &mut Pass) {
                 Some(match n.fix {
                     MaskFix::OwnHalf => format!("choose: keep 32-lane logical warps (the lane's own half, `{wide}`; `hipport port --unsafe-fixes` applies it) or move the kernel to 64 lanes with a 64-bit mask"),
                     MaskFix::ZeroExtend => format!("keep the mask in 64 bits (`unsigned long long`) naming the lanes of the wavefront that run the call; `hipport port --unsafe-fixes` writes `{wide}` (lanes 0–31 only)"),
+                    MaskFix::WholeHalf => format!("name the lanes that run the call in a 64-bit mask (`{wide}` where the whole 32-lane half runs it)"),
                 }),
             ),
         };
@@ -320,6 +320,72 @@ mod tests {
         assert!(found.is_empty(), "{found:?}");
         let (_, found) = port(src, "5.2", false);
         assert!(found.is_empty(), "{found:?}");
+    }
+
+    /// A width-halving reduction with partial literal masks (`0x0000ffff` with width 16), run
+    /// by every lane of a function of 32-lane logical warps: the literals are `int`s (HIP's
+    /// `_sync` forms do not compile) and name fewer lanes than run the call (HIP's mask check
+    /// traps): every lane of the caller's half is named, the widths keep the exchange (safe).
+    /// Twins: the same calls under a lane-dependent branch, after an early return, and in a
+    /// function whose lanes span the wavefront stay REMEDIATION; a full or 64-bit literal is
+    /// not this rewrite's; a 64-lane reading of the output changes nothing (idempotent).
+    #[test]
+    fn partial_literal_masks_of_logical_warps_name_the_half_that_runs() {
+        let src = "template <int T>\n__global__ void k(const float* in, float* out) {\n  __shared__ float s[T / 32];\n  float v = in[threadIdx.x];\n  v += __shfl_down_sync(0xffffffff, v, 16, 32);\n  v += __shfl_down_sync(0x0000ffff, v, 8, 16);\n  v += __shfl_down_sync(0x000000ff, v, 4, 8);\n  for (int o = 2; o > 0; o >>= 1) v += __shfl_down_sync(0x0000000f, v, o, 4);\n  if (threadIdx.x % 32 == 0) s[threadIdx.x / 32] = v;\n  __syncthreads();\n  out[blockIdx.x] = s[0];\n}\n";
+        let (out, found) = port(src, "7.0", false);
+        assert_eq!(
+            found,
+            [
+                (6, "PASS".to_string()),
+                (7, "PASS".to_string()),
+                (8, "PASS".to_string())
+            ]
+        );
+        assert!(
+            out.contains("__shfl_down_sync((0xffffffffull << (__lane_id() & 32)), v, 8, 16)"),
+            "{out}"
+        );
+        let (again, found) = port(&out, "7.0", false);
+        assert_eq!(again, out);
+        assert!(found.is_empty(), "{found:?}");
+        // Below 6.2 the mask is dropped (HP005): PASS for the same reason.
+        let t = crate::translate::translate_bytes(
+            "k.cu",
+            src.as_bytes(),
+            crate::mappings::get(),
+            &crate::translate::Options::for_tests("5.2", false),
+        );
+        let dropped: Vec<_> = t.findings.iter().filter(|f| f.rule == "HP005").collect();
+        assert_eq!(dropped.len(), 4, "{dropped:?}");
+        assert!(
+            dropped
+                .iter()
+                .all(|f| f.status == crate::gate::Status::Pass),
+            "{dropped:?}"
+        );
+        // The scan settles the function's 32-lane ids (HP102) with the rewrite.
+        let fs = crate::model::syntax::test_support::hazard_findings_at("k.cu", src);
+        assert!(
+            fs.iter()
+                .filter(|f| f.rule == "HP102")
+                .all(|f| f.status == crate::gate::Status::Pass),
+            "{fs:?}"
+        );
+        for twin in [
+            src.replace("  v += __shfl_down_sync(0x0000ffff", "  if (in[0] > 0) v += __shfl_down_sync(0x0000ffff"),
+            src.replace("  v += __shfl_down_sync(0xffffffff, v, 16, 32);\n", "  if (threadIdx.x > 40) return;\n  v += __shfl_down_sync(0xffffffff, v, 16, 32);\n"),
+        ] {
+            let (out, found) = port(&twin, "7.0", false);
+            assert!(found.iter().any(|(_, s)| s == "REMEDIATION"), "{found:?}");
+            assert!(out.contains("__shfl_down_sync(0x0000ffff, v, 8, 16)"), "{out}");
+        }
+        let wide = "__global__ void k(float* p) {\n  float v = p[threadIdx.x % warpSize];\n  v += __shfl_down_sync(0x0000ffff, v, 8, 16);\n  v += __shfl_down_sync(0x0000ffffull, v, 4, 8);\n  p[0] = v;\n}\n";
+        let (out, found) = port(wide, "7.0", false);
+        assert_eq!(found, [(3, "REMEDIATION".to_string())]);
+        assert!(
+            out.contains("__shfl_down_sync(0x0000ffffull, v, 4, 8)"),
+            "{out}"
+        );
     }
 
     /// A CUB warp primitive at its default width used only in functions of 32-lane logical

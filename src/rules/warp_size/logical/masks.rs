@@ -374,7 +374,15 @@ pub(crate) enum MaskFix {
     /// `((unsigned long long)(m) << (__lane_id() & 32))`: the lanes of the caller's own
     /// 32-lane half, where each half of the wavefront is one CUDA warp.
     OwnHalf,
+    /// `(0xffffffffull << (__lane_id() & 32))` in place of a partial literal (`0x0000ffff`):
+    /// every lane of the caller's 32-lane half, where the whole half runs a shuffle whose
+    /// width confines the exchange (the value does not depend on the mask; HIP's check wants
+    /// the mask to name exactly the lanes that run the call).
+    WholeHalf,
 }
+
+/// What [`MaskFix::WholeHalf`] writes.
+pub(crate) const WHOLE_HALF: &str = "(0xffffffffull << (__lane_id() & 32))";
 
 /// A `*_sync` call's mask of a 32-bit type and the widening that keeps its meaning.
 #[derive(Clone, Debug)]
@@ -408,7 +416,7 @@ impl LogicalWarps {
         let close = v.matching(open)?;
         let (first, last) = *votes::arguments(&v, open, close).first()?;
         if first == last && lexed.tokens[first].kind == Tok::Number {
-            return None;
+            return self.partial_literal(&v, i, first);
         }
         let toks: Vec<usize> = (first..=last).filter(|&j| v.code(j)).collect();
         let f = self.function(i);
@@ -425,7 +433,67 @@ impl LogicalWarps {
         if expr_width(&v, &toks, &decl)? != Width::Narrow {
             return None;
         }
-        let (fix, applicability, why) = match (self.first32(i), f.map(|f| f.warp)) {
+        let (fix, applicability, why) = self.widening(i);
+        Some(NarrowMask {
+            first,
+            last,
+            fix,
+            applicability,
+            why,
+        })
+    }
+
+    /// A literal mask naming some lanes only (`0x0000ffff`, `0x3`): an `int` literal, so HIP's
+    /// `_sync` form does not compile either. A shuffle (or `__syncwarp`) the whole 32-lane half
+    /// of a function of logical warps runs unconditionally gets every lane of that half: its
+    /// width confines the exchange, so the values CUDA computed are kept, and HIP's mask check
+    /// (the mask names exactly the lanes that run the call) holds. Elsewhere the lanes that run
+    /// the call are not known: the widening is unsafe.
+    fn partial_literal(&self, v: &View, i: usize, lit: usize) -> Option<NarrowMask> {
+        let text = v.t(lit).to_ascii_lowercase();
+        if text.ends_with(b"ll") || text.ends_with(b"llu") {
+            return None;
+        }
+        let value = crate::model::syntax::int_value(std::str::from_utf8(&text).ok()?)?;
+        if value == 0 || value >= 0xffff_ffff {
+            return None;
+        }
+        let name = name_of(v, i);
+        let f = self.function(i)?;
+        let shuffle = name == "__syncwarp" || (SHUFFLES.contains(&name) && name.ends_with("_sync"));
+        if shuffle
+            && f.warp == Warp::Logical32
+            && self.first32(i).is_none()
+            && unconditional(v, f, i)
+        {
+            return Some(NarrowMask {
+                first: lit,
+                last: lit,
+                fix: MaskFix::WholeHalf,
+                applicability: Applicability::Safe,
+                why: format!(
+                    "the whole 32-lane logical warp runs the call ({}) and a shuffle's value does not depend on its mask (its width confines the exchange), so every lane of the half is named: HIP checks that the mask names exactly the lanes that run the call",
+                    f.why32.as_deref().unwrap_or("")
+                ),
+            });
+        }
+        let (fix, _, why) = self.widening(i);
+        Some(NarrowMask {
+            first: lit,
+            last: lit,
+            fix,
+            applicability: Applicability::Unsafe,
+            why: format!(
+                "{why}; the literal names only some lanes, so check which lanes run the call"
+            ),
+        })
+    }
+
+    /// The widening of a 32-bit mask at the call named at token `i`, by what the function's
+    /// lanes are.
+    fn widening(&self, i: usize) -> (MaskFix, Applicability, String) {
+        let f = self.function(i);
+        match (self.first32(i), f.map(|f| f.warp)) {
             (Some(g), _) => (
                 MaskFix::ZeroExtend,
                 Applicability::Safe,
@@ -453,13 +521,71 @@ impl LogicalWarps {
                 Applicability::Unsafe,
                 "the lanes that run the call may span the 64-lane wavefront".to_string(),
             ),
-        };
-        Some(NarrowMask {
-            first,
-            last,
-            fix,
-            applicability,
-            why,
-        })
+        }
     }
+}
+
+/// Whether every lane that enters function `f` reaches the call at token `i`: no exit before it
+/// (`return`, `break`, `continue`, `goto`), and no branch around it (`if`, `else`, `while`,
+/// `switch`, `?:`); `for` loops whose header does not read `threadIdx` run on every lane alike
+/// (`for (int o = 16; o > 0; o >>= 1)`).
+fn unconditional(v: &View, f: &Function, i: usize) -> bool {
+    let uniform_for = |close: usize| -> bool {
+        let Some(open) = v.matching_back(close) else {
+            return false;
+        };
+        v.prev(open).is_some_and(|k| v.t(k) == b"for")
+            && !(open..close).any(|k| v.code(k) && v.t(k) == b"threadIdx")
+    };
+    let mut opens: Vec<usize> = Vec::new();
+    let mut stmt = f.open;
+    for j in f.open + 1..i {
+        if !v.code(j) {
+            continue;
+        }
+        match v.t(j) {
+            b"return" | b"break" | b"continue" | b"goto" => return false,
+            b"{" => {
+                opens.push(j);
+                stmt = j;
+            }
+            b"}" => {
+                opens.pop();
+                stmt = j;
+            }
+            b";" => stmt = j,
+            _ => {}
+        }
+    }
+    // Every block around the call is a uniform `for` body (the function body is `f.open`).
+    for &b in &opens {
+        if !v.prev(b).is_some_and(|p| v.t(p) == b")" && uniform_for(p)) {
+            return false;
+        }
+    }
+    // The statement holding the call: no branch keyword, no `?`, and a `)` left open closes
+    // a uniform `for` header (`for (…; o /= 2) v += __shfl_down_sync(…)`).
+    let mut depth = 0i32;
+    for j in stmt + 1..i {
+        if !v.code(j) {
+            continue;
+        }
+        match v.t(j) {
+            b"if" | b"else" | b"while" | b"switch" | b"case" | b"default" | b"?" | b"do" => {
+                return false
+            }
+            b"(" => depth += 1,
+            b")" => {
+                depth -= 1;
+                if depth < 0 {
+                    if !uniform_for(j) {
+                        return false;
+                    }
+                    depth = 0;
+                }
+            }
+            _ => {}
+        }
+    }
+    true
 }

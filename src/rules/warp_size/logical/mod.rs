@@ -26,7 +26,7 @@ mod masks;
 mod settle;
 mod votes;
 use facts::{callers, constants, function, lane_macros, statement_end};
-pub(crate) use masks::{takes_mask, MaskFix};
+pub(crate) use masks::{takes_mask, MaskFix, WHOLE_HALF};
 pub(crate) use settle::{settle, EVERY_USE};
 pub(crate) use votes::around as vote_text;
 use votes::VOTES;
