@@ -211,10 +211,33 @@ pub fn decision(f: &Finding) -> Option<&'static str> {
         || f.path.contains("/.github/workflows/"))
         && (name.ends_with(".yml") || name.ends_with(".yaml"))
         || name == ".gitlab-ci.yml";
-    if workflow && matches!(f.rule.get(2..3), Some("8") | Some("9")) {
+    if (workflow || ci_tooling(&f.path)) && matches!(f.rule.get(2..3), Some("8") | Some("9")) {
         return Some("a CI workflow builds or tests the CUDA way");
     }
     None
+}
+
+/// Folders that hold a CI system's own scripts (`tools/ci/cuda-build-test.sh` a Jenkins stage
+/// runs, `scripts/github_actions/install_cuda.sh` a workflow runs, `.circleci/`, `.buildkite/`):
+/// what they do for the CUDA lanes is the CI decision's, not a change of the project's build.
+const CI_DIRS: [&str; 9] = [
+    "ci",
+    ".ci",
+    "github_actions",
+    "github-actions",
+    ".github",
+    ".circleci",
+    ".buildkite",
+    "jenkins",
+    ".jenkins",
+];
+
+/// Whether a file sits in a folder of CI scripts ([`CI_DIRS`]).
+fn ci_tooling(path: &str) -> bool {
+    let mut dirs: Vec<&str> = path.split('/').collect();
+    dirs.pop();
+    dirs.iter()
+        .any(|d| CI_DIRS.contains(&d.to_ascii_lowercase().as_str()))
 }
 
 /// A fact of the whole project rather than of one file: a dependency (package, pin, wheel index)
@@ -487,9 +510,14 @@ mod tests {
             at("CMakeLists.txt", "HP844", 5),
             at("CMakeLists.txt", "HP844", 6),
             at("cmake/cuda.cmake", "HP843", 1),
-            // Twins: an arch list in setup.py and nvcc in a build script are their own facts.
+            // A CI system's own scripts (a Jenkins stage's, a workflow's helper) are the CI's.
+            at("tools/ci/cuda-build-test.sh", "HP850", 8),
+            at("scripts/github_actions/install_cuda.sh", "HP852", 94),
+            // Twins: an arch list in setup.py and nvcc in a build script are their own facts,
+            // and so is a source file under a `ci` folder (not an inventory rule).
             at("scripts/build.sh", "HP850", 3),
             at("setup.py", "HP843", 9),
+            at("src/ci/kernel.cu", "HP101", 4),
         ];
         let g = groups(&v);
         let got: Vec<(&str, u32, usize)> = g
@@ -502,10 +530,16 @@ mod tests {
                 (".github/workflows/ci.yml", 10, 2),
                 (".github/workflows/nightly.yml", 7, 1),
                 ("CMakeLists.txt", 2, 4),
+                ("tools/ci/cuda-build-test.sh", 8, 1),
+                ("scripts/github_actions/install_cuda.sh", 94, 1),
                 ("scripts/build.sh", 3, 1),
                 ("setup.py", 9, 1),
+                ("src/ci/kernel.cu", 4, 1),
             ]
         );
+        let ci = |i: usize| decision(&v[i]).is_some_and(|d| d.starts_with("a CI"));
+        assert!(ci(0) && ci(7) && ci(8), "CI scripts are the CI's decision");
+        assert!(!ci(9) && !ci(10) && !ci(11));
         let note = decision_note(&g[2]).unwrap();
         assert!(
             note.starts_with(
@@ -514,8 +548,8 @@ mod tests {
             "{note}"
         );
         assert!(note.contains("2 HP844 ") && note.ends_with("first at CMakeLists.txt:2"));
-        assert_eq!(decision_note(&g[3]), None);
-        assert_eq!(open_facts(&v), 5);
+        assert_eq!(decision_note(&g[5]), None);
+        assert_eq!(open_facts(&v), 8);
     }
 
     #[test]
