@@ -96,7 +96,7 @@ mod tests {
 
     #[test]
     fn the_same_line_in_sibling_scripts_is_one_finding() {
-        let d = ".github/workflows/cuda";
+        let d = "packaging/cuda";
         let mut fs = vec![
             f(
                 &format!("{d}/cu118-Linux-env.sh"),
@@ -150,6 +150,6 @@ mod tests {
         assert!(fs[0].message.contains("the same in 2 more files"));
         assert!(fs[1]
             .message
-            .contains("folded into `.github/workflows/cuda/cu118-Linux-env.sh:3`"));
+            .contains("folded into `packaging/cuda/cu118-Linux-env.sh:3`"));
     }
 }
