@@ -279,19 +279,12 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         .filter_map(|i| std::fs::read(&i.path).ok().map(|b| (i.rel.clone(), b)))
         .collect();
     crate::inventory::ci_lanes::pass_nvidia_lanes(&mut findings, &workflows);
+    crate::inventory::ci_lanes::pass_cuda_lanes_beside_a_rocm_lane(&mut findings, &workflows);
     // What the project's build says about itself: the ROCm switches its build files define,
     // and the CUDA halves of file/folder pairs whose ROCm half it keeps.
     let build_files: Vec<(&str, &[u8])> = texts
         .iter()
-        .filter(|(rel, _)| {
-            let name = rel.rsplit('/').next().unwrap_or(rel);
-            name == "setup.py"
-                || name == "CMakeLists.txt"
-                || name.ends_with(".cmake")
-                || name == "Makefile"
-                || name.ends_with(".mk")
-                || name == "meson.build"
-        })
+        .filter(|(rel, _)| crate::inventory::kind::is_build(rel))
         .map(|(rel, b)| (rel.as_str(), b.as_slice()))
         .collect();
     // Configured headers' templates (`KokkosCore_config.h.in`: `#cmakedefine KOKKOS_ENABLE_HIP`)

@@ -253,3 +253,21 @@ fn port_keeps_a_headers_own_porting_macro_and_translates_its_users() {
     let k = std::fs::read_to_string(out.join("k.cu")).unwrap();
     assert!(k.contains("hipStreamSynchronize(s)"), "{k}");
 }
+
+/// GPUMD's shape: the project ports itself under `USE_HIP`, and its HIP Makefile beside the
+/// main one (`makefile.hip`) defines it: the check HP303 asks for is done. Twin: the same
+/// switch with no build file defining it stays for a person to check.
+#[test]
+fn a_switch_a_platform_makefile_defines_is_checked() {
+    let src = "#ifdef USE_HIP\n#include <hip/hip_runtime.h>\n#else\n#include <cuda_runtime.h>\n#endif\n__global__ void k(float* p) { p[threadIdx.x] = 0.f; }\n";
+    let mk = "CC = hipcc\nCFLAGS = -O3 --offload-arch=gfx90a -DUSE_HIP\nall:\n\t$(CC) $(CFLAGS) -c k.cu\n";
+    let fs = scan(&[("src/k.cu", src), ("src/makefile.hip", mk)], &[]);
+    let hp303 = of(&fs, "HP303");
+    assert_eq!(hp303.len(), 1, "{fs:?}");
+    assert_eq!(hp303[0].2, "PASS", "{:?}", hp303[0]);
+    assert!(hp303[0].3.contains("src/makefile.hip"), "{}", hp303[0].3);
+    let fs = scan(&[("src/k.cu", src)], &[]);
+    let hp303 = of(&fs, "HP303");
+    assert_eq!(hp303.len(), 1, "{fs:?}");
+    assert_ne!(hp303[0].2, "PASS");
+}

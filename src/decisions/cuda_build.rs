@@ -29,10 +29,40 @@ fn files(g: &Group) -> String {
     }
 }
 
+/// The folder a CI configuration sits in (`mamba/` for `mamba/.github/workflows/x.yml`, `""`
+/// at the top), for a path inside `.github/`.
+pub(crate) fn ci_root(path: &str) -> Option<String> {
+    if path.starts_with(".github/") {
+        return Some(String::new());
+    }
+    path.find("/.github/").map(|i| path[..i + 1].to_string())
+}
+
+/// The head of a group: its first member in a CI workflow (the lane, not a helper script or
+/// composite action the lane runs), else its first.
+fn workflow_first(members: &[&Finding]) -> Option<usize> {
+    Some(
+        members
+            .iter()
+            .position(|f| {
+                f.path.contains(".github/workflows/") || f.path.ends_with(".gitlab-ci.yml")
+            })
+            .unwrap_or(0),
+    )
+}
+
 /// The CUDA-build decisions: the project's CMake build, and each CI workflow file.
-pub fn kind(_: &[Finding]) -> Kind {
+pub fn kind(findings: &[Finding]) -> Kind {
+    // The roots of the tree's CI configurations (`""`, or `mamba/` in a tree of several
+    // projects): a CI script belongs to the CI of the deepest root above it.
+    let roots: Vec<String> = findings
+        .iter()
+        .filter_map(|f| ci_root(&f.path))
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
     Kind {
-        key: Box::new(|f| {
+        key: Box::new(move |f| {
             if !super::kind::own(&f.path) {
                 return None;
             }
@@ -43,12 +73,17 @@ pub fn kind(_: &[Finding]) -> Kind {
             Some(if d.starts_with("a CI") {
                 // The project's CI as a whole: what a porter decides is to mirror a lane for
                 // ROCm (k2: five CUDA workflows, one question), not one answer per file.
-                "ci".to_string()
+                let root = roots
+                    .iter()
+                    .filter(|r| f.path.starts_with(r.as_str()))
+                    .max_by_key(|r| r.len())
+                    .map_or("", |r| r.as_str());
+                format!("ci:{root}")
             } else {
                 "cmake".to_string()
             })
         }),
-        head: super::kind::first,
+        head: workflow_first,
         folds: super::kind::all,
         min: Min::Findings(2),
         summary: Box::new(|g| {

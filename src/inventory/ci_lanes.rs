@@ -113,6 +113,60 @@ pub fn pass_nvidia_lanes(findings: &mut [Finding], workflows: &[(String, Vec<u8>
     }
 }
 
+/// Whether a workflow builds or tests for ROCm: a ROCm container image (`rocm/pytorch:…`,
+/// `rocm/dev-ubuntu-22.04`), the ROCm PyTorch wheel index, hipcc, or a ROCm install
+/// (`amdgpu-install`, `/opt/rocm`).
+fn builds_for_rocm(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    let image = lower.match_indices("rocm/").any(|(i, _)| {
+        let before = lower[..i].chars().next_back();
+        !before.is_some_and(|c| {
+            c.is_ascii_alphanumeric() || c == '/' || c == '_' || c == '-' || c == '.'
+        }) && lower[i + 5..].starts_with(|c: char| c.is_ascii_lowercase())
+    });
+    image
+        || lower.contains("download.pytorch.org/whl/rocm")
+        || lower.contains("hipcc")
+        || lower.contains("amdgpu-install")
+        || lower.contains("/opt/rocm")
+}
+
+/// Marks PASS the open findings of the project's CUDA CI lanes (the CI decision,
+/// [`crate::rules::facts::decision`]: workflows and the CI's own scripts) when another
+/// workflow of the project already builds or tests for ROCm ([`builds_for_rocm`]): the decision
+/// those findings ask for, a ROCm lane beside the CUDA ones, is taken (AutoGPTQ's
+/// `build_wheels_rocm.yml` beside its CUDA wheel and lint workflows). A project whose CI has no
+/// such workflow keeps them.
+pub fn pass_cuda_lanes_beside_a_rocm_lane(
+    findings: &mut [Finding],
+    workflows: &[(String, Vec<u8>)],
+) {
+    let rocm_lanes: Vec<(&str, String)> = workflows
+        .iter()
+        .filter(|(_, b)| builds_for_rocm(&String::from_utf8_lossy(b)))
+        .filter_map(|(p, _)| Some((p.as_str(), crate::decisions::cuda_build::ci_root(p)?)))
+        .collect();
+    for f in findings.iter_mut() {
+        if f.status == Status::Pass {
+            continue;
+        }
+        // The ROCm lane of this finding's project (the CI root above it), not another's.
+        let Some(rocm) = rocm_lanes
+            .iter()
+            .filter(|(p, root)| *p != f.path && f.path.starts_with(root.as_str()))
+            .max_by_key(|(_, root)| root.len())
+            .map(|(p, _)| *p)
+        else {
+            continue;
+        };
+        if crate::rules::facts::decision(f).is_some_and(|d| d.starts_with("a CI")) {
+            f.settle(&format!(
+                " (a CUDA lane of the project's CI, which already builds for ROCm in `{rocm}`: this lane stays as it is)"
+            ));
+        }
+    }
+}
+
 /// Marks PASS the open findings of each composite action (`.github/actions/x/action.yml`) that
 /// only CUDA-only CI steps call (steps the project's ROCm lane replaces, see
 /// [`super::gha::model`]), naming the callers. An action with any other caller keeps its
@@ -155,6 +209,66 @@ mod tests {
             message: "m".into(),
             ..Finding::bare(rule, path, 1)
         }
+    }
+
+    /// AutoGPTQ's shape: a ROCm wheel workflow on a GitHub runner (a ROCm container) beside
+    /// CUDA wheel and lint workflows; their CI findings are the CI decision, taken. Twins: the
+    /// ROCm workflow's own findings, a source file's, and a project whose only mention of
+    /// ROCm is a comment-free name (`rocm_smi_lib/`) keep theirs.
+    #[test]
+    fn cuda_lanes_pass_beside_a_workflow_that_builds_for_rocm() {
+        let rocm = "jobs:\n  build:\n    runs-on: ubuntu-latest\n    container: rocm/dev-ubuntu-22.04:6.2\n    steps:\n      - run: pip install torch --index-url https://download.pytorch.org/whl/rocm6.2\n";
+        let cuda = "jobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - run: pip install torch --index-url https://download.pytorch.org/whl/cu121\n";
+        let at = |path: &str, rule: &str| Finding {
+            status: Status::Remediation,
+            ..f(path, rule)
+        };
+        let mut fs = vec![
+            at(".github/workflows/build_wheels_pypi_linux.yml", "HP863"),
+            at(".github/workflows/test_quality.yml", "HP820"),
+            at("tools/ci/gpu-check.sh", "HP880"),
+            at(".github/workflows/build_wheels_rocm.yml", "HP820"),
+            at("setup.py", "HP843"),
+        ];
+        let wfs = [
+            wf(".github/workflows/build_wheels_pypi_linux.yml", cuda),
+            wf(".github/workflows/test_quality.yml", cuda),
+            wf(".github/workflows/build_wheels_rocm.yml", rocm),
+        ];
+        pass_cuda_lanes_beside_a_rocm_lane(&mut fs, &wfs);
+        let st: Vec<Status> = fs.iter().map(|x| x.status).collect();
+        assert_eq!(
+            st,
+            [
+                Status::Pass,
+                Status::Pass,
+                Status::Pass,
+                Status::Remediation,
+                Status::Remediation
+            ]
+        );
+        assert!(
+            fs[0]
+                .message
+                .contains("`.github/workflows/build_wheels_rocm.yml`"),
+            "{}",
+            fs[0].message
+        );
+        let mut fs = vec![at(".github/workflows/test_quality.yml", "HP820")];
+        let wfs = [
+            wf(".github/workflows/test_quality.yml", cuda),
+            wf(".github/workflows/deps.yml", "jobs:\n  a:\n    steps:\n      - run: git clone https://github.com/x/amd_rocm/stuff\n"),
+        ];
+        pass_cuda_lanes_beside_a_rocm_lane(&mut fs, &wfs);
+        assert_eq!(fs[0].status, Status::Remediation);
+        // In a tree of several projects, another project's ROCm lane is not this one's.
+        let mut fs = vec![at("mamba/.github/workflows/_build.yml", "HP850")];
+        let wfs = [
+            wf("mamba/.github/workflows/_build.yml", cuda),
+            wf("ao/.github/workflows/rocm.yml", rocm),
+        ];
+        pass_cuda_lanes_beside_a_rocm_lane(&mut fs, &wfs);
+        assert_eq!(fs[0].status, Status::Remediation);
     }
 
     const AMD: &str = "jobs:\n  amd-tests:\n    runs-on: [self-hosted, amd, mi200]\n";

@@ -69,6 +69,8 @@ pub fn by_name(rel: &str) -> Option<FileKind> {
         "dockerfile" | "containerfile" => FileKind::Dockerfile,
         "cmakelists.txt" => FileKind::CMake,
         "makefile" | "gnumakefile" => FileKind::Make,
+        // A platform's own Makefile beside the main one (`makefile.hip`, `Makefile.cuda`).
+        _ if lower.starts_with("makefile.") && !lower.ends_with(".md") => FileKind::Make,
         _ => {
             if lower.starts_with("dockerfile.") || lower.ends_with(".dockerfile") {
                 FileKind::Dockerfile

@@ -197,7 +197,12 @@ pub fn pass_switches_the_build_defines(findings: &mut [Finding], build_files: &[
         if at.is_none() && name == "USE_ROCM" {
             at = build_files
                 .iter()
-                .find(|(_, t)| memchr::memmem::find(t, b"torch.utils.cpp_extension").is_some())
+                .find(|(_, t)| {
+                    // `torch.utils.cpp_extension` or `from torch.utils import cpp_extension`.
+                    memchr::memmem::find(t, b"torch.utils.cpp_extension").is_some()
+                        || (memchr::memmem::find(t, b"from torch.utils import").is_some()
+                            && memchr::memmem::find(t, b"cpp_extension").is_some())
+                })
                 .map(|(rel, _)| {
                     format!(
                         "{rel} (a PyTorch extension: torch.utils.cpp_extension passes \
@@ -293,6 +298,11 @@ mod tests {
         let mut fs = vec![finding("HP303", "v.cpp", use_rocm, (0, 1))];
         pass_switches_the_build_defines(&mut fs, &[("setup.py", b"import os\n")]);
         assert_eq!(fs[0].status, Status::Remediation);
+        // AutoGPTQ's spelling of the import.
+        let from_import: &[u8] = b"from torch.utils import cpp_extension\next = cpp_extension.CUDAExtension('k', ['k.cu'])\n";
+        let mut fs = vec![finding("HP303", "v.cpp", use_rocm, (0, 1))];
+        pass_switches_the_build_defines(&mut fs, &[("setup.py", from_import)]);
+        assert_eq!(fs[0].status, Status::Pass);
     }
 
     #[test]
