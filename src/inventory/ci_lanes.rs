@@ -132,8 +132,8 @@ fn builds_for_rocm(text: &str) -> bool {
 }
 
 /// Marks PASS the open findings of the project's CUDA CI lanes (the CI decision,
-/// [`crate::rules::facts::decision`]: workflows and the CI's own scripts) when another
-/// workflow of the project already builds or tests for ROCm ([`builds_for_rocm`]): the decision
+/// `rules::facts::decision`: workflows and the CI's own scripts) when another
+/// workflow of the project already builds or tests for ROCm (`builds_for_rocm`): the decision
 /// those findings ask for, a ROCm lane beside the CUDA ones, is taken (AutoGPTQ's
 /// `build_wheels_rocm.yml` beside its CUDA wheel and lint workflows). A project whose CI has no
 /// such workflow keeps them.
