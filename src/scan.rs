@@ -167,6 +167,31 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
             .collect();
         crate::rules::inline_asm::settle_uncalled(&mut findings, &texts);
     }
+    // CUB warp primitives at their default width in kernels every launch gives 32-wide rows:
+    // the launches and the kernels are in different files (sources without findings are read
+    // once, bounded, only when a source in memory names a CUB warp primitive).
+    if sources.values().any(|b| {
+        memchr::memmem::find(b, b"WarpReduce").is_some()
+            || memchr::memmem::find(b, b"WarpScan").is_some()
+    }) {
+        let rest: Vec<(String, Vec<u8>)> = inputs
+            .iter()
+            .filter(|i| !sources.contains_key(&i.rel) && i.size <= s.max_file_size)
+            .filter(|i| crate::rules::warp_size::launch_rows::is_source(&i.rel))
+            .filter_map(|i| {
+                crate::safety::read_regular_bounded(&i.path, s.max_file_size)
+                    .ok()
+                    .map(|b| (i.rel.clone(), b))
+            })
+            .collect();
+        let texts: Vec<(&str, &[u8])> = sources
+            .iter()
+            .filter(|(r, _)| crate::rules::warp_size::launch_rows::is_source(r))
+            .map(|(r, b)| (r.as_str(), b.as_slice()))
+            .chain(rest.iter().map(|(r, b)| (r.as_str(), b.as_slice())))
+            .collect();
+        crate::rules::warp_size::launch_rows::cub_in_kernels_of_32_wide_rows(&mut findings, &texts);
+    }
     let inventory = crate::inventory::scan_inputs_for(&all, s.max_file_size, s.target.rocm);
     findings.extend(inventory.findings);
     errors.extend(inventory.errors);

@@ -9,6 +9,7 @@
 mod ballots;
 mod blocks;
 mod flow;
+pub mod launch_rows;
 pub(crate) mod logical;
 mod seeds;
 mod shuffles;
