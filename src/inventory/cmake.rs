@@ -305,6 +305,21 @@ mod tests {
         assert!(super::cuda_only_sources(cuda_only.as_bytes()).is_empty());
     }
 
+    /// stdgpu's shape (Apache-2.0): the backend compared with names whose words say the
+    /// platform (`STDGPU_BACKEND STREQUAL STDGPU_BACKEND_CUDA`); the HIP arm enables HIP. Twin:
+    /// a value that names no platform (`STDGPU_BACKEND_OPENMP`) decides nothing.
+    #[test]
+    fn a_backend_compared_with_platform_named_values_decides_its_arms() {
+        let src = "if(STDGPU_BACKEND STREQUAL STDGPU_BACKEND_CUDA)\n    enable_language(CUDA)\nelseif(STDGPU_BACKEND STREQUAL STDGPU_BACKEND_HIP)\n    enable_language(HIP)\nendif()\nif(STDGPU_BACKEND STREQUAL STDGPU_BACKEND_OPENMP)\n    set(CMAKE_CUDA_ARCHITECTURES 80)\nendif()\n";
+        let all = scan_bytes("CMakeLists.txt", FileKind::CMake, src.as_bytes());
+        let cuda = all
+            .iter()
+            .find(|f| f.line == 2)
+            .expect("enable_language(CUDA)");
+        assert_eq!(cuda.status, crate::gate::Status::Pass, "{}", cuda.message);
+        assert_eq!(open_lines(&all), vec![7]);
+    }
+
     /// A switch with NVIDIA/CUDA/NV in its name whose twin with AMD/HIP/ROCM in its place the
     /// file also declares selects the CUDA build: its arm is PASS naming the twin. A lone
     /// NVIDIA switch (no AMD twin) decides nothing in a file without a HIP test.

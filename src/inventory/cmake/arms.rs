@@ -282,8 +282,10 @@ fn cond_value(args: &[String], switches: Option<&[Twin]>) -> Option<bool> {
         [w] => switch_under_hip(w).or_else(|| twin_of(w, switches.unwrap_or(&[])).map(|t| t.1)),
         [var, op, lit] if matches!(op.as_str(), "STREQUAL" | "EQUAL") => {
             let v = var.trim_start_matches("${").trim_end_matches('}');
-            let parts = vec![lit.to_ascii_lowercase()];
-            // `COMPUTE_BACKEND STREQUAL "hip"`: a literal that is a platform name alone.
+            // `COMPUTE_BACKEND STREQUAL "hip"`: a literal that is a platform name alone, or a
+            // name whose `_`/`-` words name one platform (`STDGPU_BACKEND STREQUAL
+            // STDGPU_BACKEND_CUDA`, `"ROCm-HIP"`).
+            let parts: Vec<String> = lit.split(['_', '-']).map(str::to_ascii_lowercase).collect();
             if v.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
                 platform_word(&parts)
             } else {
