@@ -355,6 +355,17 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         .chain(workflows.iter().map(|(r, b)| (r.as_str(), b.as_slice())))
         .collect();
     crate::rules::project_build::pass_other_os_files(&mut findings, &rels, &os_texts);
+    // Sources only Windows compiles, and the CMake projects that build only them.
+    let read = |rel: &str| -> Option<Vec<u8>> {
+        if let Some(b) = sources.get(rel).or_else(|| texts.get(rel)) {
+            return Some(b.clone());
+        }
+        let i = all.iter().find(|i| i.rel == rel)?;
+        (i.size <= s.max_file_size)
+            .then(|| crate::safety::read_regular_bounded(&i.path, s.max_file_size).ok())
+            .flatten()
+    };
+    crate::rules::project_build::pass_windows_only(&mut findings, &rels, &read);
     crate::inventory::dockerfile::pass_windows_containers(&mut findings, &texts);
     // Composite actions are judged by their callers; scripts nothing runs are one decision.
     crate::inventory::ci_lanes::pass_cuda_only_actions(&mut findings, &workflows);

@@ -23,8 +23,10 @@
 
 pub mod selection;
 mod switches;
+mod windows_only;
 
 pub use switches::pass_switches_the_build_defines;
+pub use windows_only::pass_windows_only;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
