@@ -65,13 +65,116 @@ rule!(CUDEVICEPTR_ARITHMETIC, "HP505", DriverApi, Remediation, Build,
     refs: [REF_MODULE],
 );
 
+rule!(LEGACY_LAUNCH, "HP506", DriverApi, Remediation, Build,
+    summary: "The legacy driver-API launch sequence (`cuParamSetSize`, `cuParamSetv`/`i`/`f`, `cuFuncSetBlockShape`, `cuFuncSetSharedSize`, `cuLaunchGrid(Async)`, `cuLaunch`).",
+    why: "CUDA 4.0 replaced this sequence with `cuLaunchKernel`, and HIP has no form of any of its calls: the whole sequence of a launch becomes one `hipModuleLaunchKernel` call that takes the grid, the block, the shared size, the stream and the arguments.",
+    bad: "cuParamSetv(f, 0, &d, sizeof(d));\ncuParamSetSize(f, sizeof(d));\ncuFuncSetBlockShape(f, 16, 16, 1);\ncuLaunchGridAsync(f, gx, gy, stream);",
+    good: "void* args[] = {&d};\nhipModuleLaunchKernel(f, gx, gy, 1, 16, 16, 1, 0, stream, args, nullptr);",
+    fix: "Collect the parameters into a `void*` array and launch with `hipModuleLaunchKernel`; drop the parameter-setting and block-shape calls.",
+    refs: [REF_MODULE, "https://rocm.docs.amd.com/projects/HIP/en/latest/doxygen/html/group___module.html"],
+);
+
 pub const RULES: &[&RuleInfo] = &[
     &CONTEXT_LIFECYCLE,
     &MODULE_LOAD_PTX,
     &JIT_LINKER,
     &JIT_OPTIONS,
     &CUDEVICEPTR_ARITHMETIC,
+    &LEGACY_LAUNCH,
 ];
+
+/// The calls of the pre-4.0 launch sequence ([`LEGACY_LAUNCH`]); the last three launch.
+const LEGACY_CALLS: &[&str] = &[
+    "cuParamSetSize",
+    "cuParamSetv",
+    "cuParamSeti",
+    "cuParamSetf",
+    "cuParamSetTexRef",
+    "cuFuncSetBlockShape",
+    "cuFuncSetSharedSize",
+    "cuLaunch",
+    "cuLaunchGrid",
+    "cuLaunchGridAsync",
+];
+
+/// One finding per legacy launch sequence ([`LEGACY_LAUNCH`]): the calls on one `CUfunction`
+/// (their first argument; gpu-burn sets the parameters in one member function and launches in
+/// another) are one rewrite, held at its launch (its last call where none launches); the
+/// translator's "no HIP equivalent" on each call folds into it.
+pub fn legacy_launches(s: &Src, out: &mut Vec<Finding>, translated: &mut [Finding]) {
+    // (the function handle's text, call token) of every call of the sequence.
+    let mut calls: Vec<(String, usize)> = Vec::new();
+    for (i, name) in s.idents() {
+        if !LEGACY_CALLS.contains(&name) || s.next_text(i) != "(" {
+            continue;
+        }
+        let pre = s.prev_text(i);
+        if pre == "." || pre == "->" {
+            continue;
+        }
+        // The first argument: the tokens up to the first `,` or `)` at depth 0.
+        let mut handle = String::new();
+        let mut depth = 0i32;
+        let mut k = s.lexed.next_code(i).and_then(|o| s.lexed.next_code(o));
+        while let Some(j) = k {
+            match s.tok(j) {
+                "(" | "[" => depth += 1,
+                ")" | "]" if depth == 0 => break,
+                ")" | "]" => depth -= 1,
+                "," if depth == 0 => break,
+                t => handle.push_str(t),
+            }
+            k = s.lexed.next_code(j);
+        }
+        calls.push((handle, i));
+    }
+    let mut groups: std::collections::BTreeMap<String, Vec<usize>> = Default::default();
+    for (func, i) in calls {
+        groups.entry(func).or_default().push(i);
+    }
+    for toks in groups.values() {
+        let name = |i: usize| s.tok(i);
+        let head = toks
+            .iter()
+            .rev()
+            .find(|&&i| name(i).starts_with("cuLaunch"))
+            .or_else(|| toks.last())
+            .copied()
+            .unwrap_or(toks[0]);
+        let t = s.lexed.tokens[head];
+        let line = s.line(t.start as usize) + 1;
+        let mut names: Vec<&str> = toks.iter().map(|&i| name(i)).collect();
+        names.dedup();
+        let lines: Vec<String> = toks
+            .iter()
+            .map(|&i| (s.line(s.lexed.tokens[i].start as usize) + 1).to_string())
+            .collect();
+        out.push(s.ctx.finding(
+            &LEGACY_LAUNCH,
+            t.range(),
+            format!(
+                "the legacy launch sequence ({} call(s): `{}`, lines {}) has no HIP form: it is one rewrite as `hipModuleLaunchKernel`",
+                toks.len(),
+                names.join("`, `"),
+                lines.join(", ")
+            ),
+            Some("collect the parameters into a `void*` array and launch with `hipModuleLaunchKernel(f, gridX, gridY, 1, blockX, blockY, blockZ, sharedBytes, stream, args, nullptr)`; drop the parameter-setting and block-shape calls".into()),
+        ));
+        let at = format!("{}:{line}", s.ctx.path);
+        let starts: HashSet<usize> = toks
+            .iter()
+            .map(|&i| s.lexed.tokens[i].start as usize)
+            .collect();
+        for f in translated.iter_mut() {
+            if f.status != crate::gate::Status::Pass && starts.contains(&f.byte_range.0) {
+                crate::finding::Folded::fold(f, at.clone());
+                f.message.push_str(&format!(
+                    " (one rewrite with the launch sequence at line {line}: HP506)"
+                ));
+            }
+        }
+    }
+}
 
 const CONTEXT_CALLS: &[&str] = &[
     "cuCtxCreate",
@@ -248,5 +351,30 @@ mod tests {
         assert_eq!(fires(src, "HP503"), [5]);
         assert_eq!(fires(src, "HP504"), [6]);
         assert_eq!(fires(src, "HP505"), [8]);
+    }
+}
+
+#[cfg(test)]
+mod legacy_launch_tests {
+    use crate::model::syntax::test_support::hazard_findings_at;
+
+    /// gpu-burn's shape: parameters and block shape set in one member function, the launch in
+    /// another, all on one `CUfunction`: one rewrite. Twins: a second function handle is its own
+    /// sequence; `cuLaunchKernel` (CUDA 4.0+) is translated and needs no rewrite.
+    #[test]
+    fn a_legacy_launch_sequence_is_one_rewrite() {
+        let src = "struct K {\n  CUfunction f, g;\n  void init(float* d) {\n    cuParamSetSize(f, sizeof(d));\n    cuParamSetv(f, 0, &d, sizeof(d));\n    cuFuncSetBlockShape(f, 16, 16, 1);\n  }\n  void run() {\n    cuLaunchGridAsync(f, 8, 8, 0);\n    cuLaunchGrid(g, 4, 4);\n  }\n  void modern(void** a) { cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, 0, a, 0); }\n};\n";
+        let fs: Vec<_> = hazard_findings_at("k.cpp", src)
+            .into_iter()
+            .filter(|f| f.rule == "HP506")
+            .collect();
+        assert_eq!(fs.len(), 2, "{fs:?}");
+        assert_eq!(fs[0].line, 9);
+        assert!(
+            fs[0].message.contains("lines 4, 5, 6, 9"),
+            "{}",
+            fs[0].message
+        );
+        assert_eq!(fs[1].line, 10);
     }
 }

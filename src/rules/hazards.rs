@@ -169,6 +169,7 @@ pub fn check_lexed<'a>(
     pass_compiler_workarounds(&s, &mut out);
     pass_sycl_sources(&s, &mut out);
     widened_masks(translated, &mut out);
+    driver_api::legacy_launches(&s, &mut out, translated);
     declared_names(&s, translated);
     cg_reduce_calls(&s, target, translated);
     for (name, range) in hipside::project_switches(&s) {
