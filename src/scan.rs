@@ -167,6 +167,12 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
             .collect();
         crate::rules::inline_asm::settle_uncalled(&mut findings, &texts);
     }
+    // Monitoring tools C/C++ sources run (`system("nvidia-smi -L")`), in the sources held.
+    for (rel, bytes) in sources.iter() {
+        if crate::rules::warp_size::launch_rows::is_source(rel) {
+            findings.extend(crate::inventory::monitoring::commands_in_source(rel, bytes));
+        }
+    }
     // CUB warp primitives at their default width in kernels every launch gives 32-wide rows:
     // the launches and the kernels are in different files (sources without findings are read
     // once, bounded, only when a source in memory names a CUB warp primitive).

@@ -51,3 +51,92 @@ pub fn tool(name: &str) -> Option<&'static RuleInfo> {
         _ => return None,
     })
 }
+
+/// Monitoring tools a C/C++ source runs: a string literal whose command word is one of
+/// [`tool`]'s (`system("nvidia-smi -L")`, `execlp("nvidia-smi", …)`,
+/// `popen("nvidia-smi --query-gpu=temperature.gpu …")`). A message that only names the tool
+/// (`"could not invoke nvidia-smi"`) runs nothing. Read from the bytes, once per source the scan
+/// already holds; lines whose code is commented out before the literal are skipped.
+pub fn commands_in_source(path: &str, bytes: &[u8]) -> Vec<crate::finding::Finding> {
+    let mut out = Vec::new();
+    if memchr::memmem::find(bytes, b"\"nvidia-smi").is_none()
+        && memchr::memmem::find(bytes, b"\"nsys").is_none()
+        && memchr::memmem::find(bytes, b"\"ncu").is_none()
+        && memchr::memmem::find(bytes, b"\"dcgmi").is_none()
+    {
+        return out;
+    }
+    let lines = crate::lines::LineIndex::new(bytes);
+    let ctx = crate::registry::FileCtx {
+        path,
+        src: bytes,
+        lines: &lines,
+    };
+    let mut in_block_comment = false;
+    let mut offset = 0usize;
+    for line in bytes.split(|&b| b == b'\n') {
+        let start = offset;
+        offset += line.len() + 1;
+        let text = String::from_utf8_lossy(line);
+        // Block comments spanning lines: skip what they hold.
+        if in_block_comment {
+            if let Some(e) = text.find("*/") {
+                in_block_comment = false;
+                let _ = e;
+            }
+            continue;
+        }
+        if text.trim_start().starts_with("/*") && !text.contains("*/") {
+            in_block_comment = true;
+            continue;
+        }
+        let code_end = text.find("//").unwrap_or(text.len());
+        let mut from = 0;
+        while let Some(q) = text[from..code_end].find('"') {
+            let at = from + q + 1;
+            let rest = &text[at..];
+            let word_end = rest
+                .find(|c: char| c.is_whitespace() || c == '"')
+                .unwrap_or(rest.len());
+            let word = &rest[..word_end];
+            let base = word.rsplit('/').next().unwrap_or(word);
+            let b = start + at;
+            let line_no = lines.position(bytes, b).line;
+            if let Some(rule) = tool(base).filter(|r| {
+                // `execlp("nvidia-smi", "nvidia-smi", …)`: one command per line.
+                !out.iter()
+                    .any(|f: &crate::finding::Finding| f.line == line_no && f.rule == r.id.code)
+            }) {
+                out.push(ctx.finding(
+                    rule,
+                    b..b + word.len(),
+                    format!("runs `{base}` from C/C++ (a command string): the tool is not on AMD nodes, so the call fails and what it reads is empty"),
+                    Some(match base {
+                        "nvidia-smi" => "use `amd-smi` (`amd-smi list`, `amd-smi metric --temperature`) or the amdsmi C library; handle the tool's absence".to_string(),
+                        _ => "use the ROCm tool for it (rocprofv3, amd-smi)".to_string(),
+                    }),
+                ));
+            }
+            // Past the closing quote of this literal.
+            from = rest
+                .find('"')
+                .map_or(code_end, |e| at + e + 1)
+                .min(code_end);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod source_tests {
+    /// gpu-burn's temperature poller and GPU listing; twins: an error message naming the tool,
+    /// a commented-out call.
+    #[test]
+    fn monitoring_commands_in_c_sources() {
+        let src = "int main() {\n  execlp(\"nvidia-smi\", \"nvidia-smi\", \"-l\", \"5\", NULL);\n  fprintf(stderr, \"Could not invoke nvidia-smi\\n\");\n  // system(\"nvidia-smi -L\");\n  system(\"nvidia-smi -L\");\n}\n";
+        let fs = super::commands_in_source("drv.cpp", src.as_bytes());
+        let lines: Vec<u32> = fs.iter().map(|f| f.line).collect();
+        assert_eq!(lines, [2, 5]);
+        assert!(fs.iter().all(|f| f.rule == "HP880"));
+    }
+}
