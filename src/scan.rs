@@ -169,7 +169,7 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     }
     // Monitoring tools C/C++ sources run (`system("nvidia-smi -L")`), in the sources held.
     for (rel, bytes) in sources.iter() {
-        if crate::rules::warp_size::launch_rows::is_source(rel) {
+        if crate::walk::is_source(rel) {
             findings.extend(crate::inventory::monitoring::commands_in_source(rel, bytes));
         }
     }
@@ -183,7 +183,7 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         let rest: Vec<(String, Vec<u8>)> = inputs
             .iter()
             .filter(|i| !sources.contains_key(&i.rel) && i.size <= s.max_file_size)
-            .filter(|i| crate::rules::warp_size::launch_rows::is_source(&i.rel))
+            .filter(|i| crate::walk::is_source(&i.rel))
             .filter_map(|i| {
                 crate::safety::read_regular_bounded(&i.path, s.max_file_size)
                     .ok()
@@ -192,7 +192,7 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
             .collect();
         let texts: Vec<(&str, &[u8])> = sources
             .iter()
-            .filter(|(r, _)| crate::rules::warp_size::launch_rows::is_source(r))
+            .filter(|(r, _)| crate::walk::is_source(r))
             .map(|(r, b)| (r.as_str(), b.as_slice()))
             .chain(rest.iter().map(|(r, b)| (r.as_str(), b.as_slice())))
             .collect();

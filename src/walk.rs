@@ -17,6 +17,15 @@ pub const DEFAULT_EXTENSIONS: &[&str] = &[
     "cu", "cuh", "c", "cc", "cpp", "cxx", "h", "hh", "hpp", "hxx", "inl", "cuinl", "inc",
 ];
 
+/// Whether a path names a C, C++ or CUDA source or header ([`DEFAULT_EXTENSIONS`], any case).
+pub fn is_source(rel: &str) -> bool {
+    let ext = rel
+        .rsplit_once('.')
+        .map_or("", |(_, e)| e)
+        .to_ascii_lowercase();
+    DEFAULT_EXTENSIONS.contains(&ext.as_str())
+}
+
 /// Hidden names that are walked like any other (CI workflows, container definitions).
 pub const VISIBLE_HIDDEN: &[&str] = &[
     ".github",

@@ -80,10 +80,7 @@ pub fn commands_in_source(path: &str, bytes: &[u8]) -> Vec<crate::finding::Findi
         let text = String::from_utf8_lossy(line);
         // Block comments spanning lines: skip what they hold.
         if in_block_comment {
-            if let Some(e) = text.find("*/") {
-                in_block_comment = false;
-                let _ = e;
-            }
+            in_block_comment = !text.contains("*/");
             continue;
         }
         if text.trim_start().starts_with("/*") && !text.contains("*/") {

@@ -122,7 +122,7 @@ pub fn pass_windows_only(
                     ),
                 );
             }
-        } else if crate::rules::warp_size::launch_rows::is_source(rel) {
+        } else if crate::walk::is_source(rel) {
             if let Some(line) = read(rel).and_then(|t| windows_include(&t)) {
                 why.insert(
                     rel.to_string(),

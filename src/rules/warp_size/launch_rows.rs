@@ -236,18 +236,6 @@ fn matching(src: &[u8], lexed: &Lexed, open: usize, o: &[u8], c: &[u8]) -> Optio
     None
 }
 
-/// Whether a path names a C/C++/CUDA source or header, the files launches and kernels live in.
-pub fn is_source(rel: &str) -> bool {
-    let ext = rel
-        .rsplit_once('.')
-        .map_or("", |(_, e)| e)
-        .to_ascii_lowercase();
-    matches!(
-        ext.as_str(),
-        "cu" | "cuh" | "cpp" | "cc" | "cxx" | "c" | "h" | "hpp" | "hh" | "hxx" | "inl" | "inc"
-    )
-}
-
 /// The project pass (see the module documentation). `sources` are the project's C/C++/CUDA
 /// files; only those that launch kernels or name a CUB warp primitive are lexed.
 pub fn cub_in_kernels_of_32_wide_rows(findings: &mut Vec<Finding>, sources: &[(&str, &[u8])]) {
