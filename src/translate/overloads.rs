@@ -558,7 +558,7 @@ pub(super) fn run(p: &mut Pass) {
             let f = p.ctx.finding(
                 &rules::HIP_DEFINES_OVERLOAD,
                 s..head_end,
-                format!("{what} is already defined by HIP: this definition was guarded out for HIP"),
+                format!("{what} is already defined by HIP: this definition was guarded out for HIP (`hipport port` wraps it in `#if !defined(__HIP__)`, so HIP's own is used)"),
                 Some("check that HIP's version has the semantics this code expects, then delete the guarded copy".into()),
             );
             p.findings.push(f);
