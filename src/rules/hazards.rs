@@ -178,7 +178,92 @@ pub fn check_lexed<'a>(
     out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     let mut seen = std::collections::HashSet::new();
     out.retain(|f| seen.insert((f.rule.clone(), f.line)));
+    fold_kernel_rewrites(&s, &mut out);
     out
+}
+
+/// The rules whose findings in one function are one rewrite of it: its inline PTX and the
+/// `__CUDA_ARCH__` arms HIP compiles out (a tensor-core kernel's `cvta`, `ldmatrix` and
+/// `mma.sync` sites, each behind its own arch test, are one move to MFMA or rocWMMA).
+const KERNEL_REWRITE: [&str; 2] = ["HP201", "HP401"];
+
+/// One finding per function for its [`KERNEL_REWRITE`] findings: the most harmful holds the
+/// count, the rules and the lines; the rest fold into it (PASS naming it; JSON keeps them).
+fn fold_kernel_rewrites(s: &Src, out: &mut [Finding]) {
+    let Some(tree) = s.tree else { return };
+    let rank = |f: &Finding| match f.phase {
+        crate::gate::Phase::Correctness => 0,
+        crate::gate::Phase::Runtime => 1,
+        crate::gate::Phase::Build => 2,
+        crate::gate::Phase::Performance => 4,
+        _ => 3,
+    };
+    // A line another rule also flags is that rule's fact (one finding per fact, merged later
+    // in the scan): it stays out of the fold.
+    let other_lines: std::collections::HashSet<u32> = out
+        .iter()
+        .filter(|f| f.status != Status::Pass && !KERNEL_REWRITE.contains(&f.rule.as_str()))
+        .map(|f| f.line)
+        .collect();
+    let mut groups: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
+    for (k, f) in out.iter().enumerate() {
+        if f.status == Status::Pass
+            || !KERNEL_REWRITE.contains(&f.rule.as_str())
+            || other_lines.contains(&f.line)
+        {
+            continue;
+        }
+        let at = f.byte_range.0;
+        let Some(func) = tree
+            .root_node()
+            .descendant_for_byte_range(at, at)
+            .and_then(|n| s.enclosing_function(n))
+        else {
+            continue;
+        };
+        groups.entry(func.start_byte()).or_default().push(k);
+    }
+    for (start, members) in groups {
+        if members.len() < 2 {
+            continue;
+        }
+        let head = *members
+            .iter()
+            .min_by_key(|&&k| (rank(&out[k]), out[k].line))
+            .unwrap_or(&members[0]);
+        let name = crate::model::hipside::function_around(s, start + 1).unwrap_or("the function");
+        let mut by_rule: std::collections::BTreeMap<&str, usize> = Default::default();
+        for &k in &members {
+            *by_rule
+                .entry(
+                    KERNEL_REWRITE
+                        .iter()
+                        .find(|r| **r == out[k].rule)
+                        .copied()
+                        .unwrap_or(""),
+                )
+                .or_default() += 1;
+        }
+        let rules: Vec<String> = by_rule.iter().map(|(r, n)| format!("{r} ×{n}")).collect();
+        let lines: Vec<String> = members.iter().map(|&k| out[k].line.to_string()).collect();
+        let at = format!("{}:{}", out[head].path, out[head].line);
+        let summary = format!(
+            " — one rewrite of `{name}`: {} findings in it ({}; lines {}), folded here",
+            members.len(),
+            rules.join(", "),
+            lines.join(", ")
+        );
+        for &k in &members {
+            if k == head {
+                out[k].message.push_str(&summary);
+            } else {
+                crate::finding::Folded::fold(&mut out[k], at.clone());
+                out[k]
+                    .message
+                    .push_str(&format!(" (folded into `{at}`: one rewrite of `{name}`)"));
+            }
+        }
+    }
 }
 
 /// Findings in code the file runs only on its CUDA backend, beside a HIP backend it keeps

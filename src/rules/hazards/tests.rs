@@ -175,21 +175,41 @@ fn ptx_behind_an_arch_test_with_an_empty_alternative_is_the_conditions_fact() {
             );
         }
     }
-    // Twin: an `#else` with code keeps each `asm` a lost fast path (PERFORMANCE) and the
-    // condition as it was.
+    // Twin: an `#else` with code keeps the `asm` a lost fast path (PERFORMANCE) and the
+    // condition as it was; the kernel's PTX is one rewrite of `gemm`, held by its first site
+    // (the second folds into it, keeping its own status in JSON).
     let src = mma_step("  c[0] = c[1] = a;\n");
-    for line in [3, 4] {
-        let asm = on(&src, "HP201", line);
-        assert!(
-            asm.len() == 1 && asm[0].0 == Status::Remediation && asm[0].1 == Phase::Performance,
-            "{asm:?}"
-        );
-    }
+    let head = on(&src, "HP201", 3);
+    assert!(
+        head.len() == 1
+            && head[0].0 == Status::Remediation
+            && head[0].1 == Phase::Performance
+            && head[0]
+                .2
+                .contains("one rewrite of `gemm`: 2 findings in it (HP201 ×2; lines 3, 4)"),
+        "{head:?}"
+    );
+    let folded = on(&src, "HP201", 4);
+    assert!(
+        folded.len() == 1
+            && folded[0].0 == Status::Pass
+            && folded[0]
+                .2
+                .contains("(folded into `t.cu:3`: one rewrite of `gemm`)"),
+        "{folded:?}"
+    );
     let cond = on(&src, "HP401", 2);
     assert!(
         cond.len() == 1 && !cond[0].2.contains("no code"),
         "{cond:?}"
     );
+    // Twin: the same step in two kernels is two rewrites.
+    let two = format!("{src}{}", src.replace("gemm", "gemm2"));
+    let open: Vec<_> = crate::model::syntax::test_support::hazard_findings(&two)
+        .into_iter()
+        .filter(|f| f.status != Status::Pass && (f.rule == "HP201" || f.rule == "HP401"))
+        .collect();
+    assert_eq!(open.len(), 2, "{open:?}");
 }
 
 #[test]
