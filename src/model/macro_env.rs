@@ -63,6 +63,32 @@ impl Known {
     }
 }
 
+/// Whether a macro name is a project's switch for a CUDA library with no ROCm counterpart: a
+/// `_`-separated word is such a library of `mappings/hand/libraries.tsv` (`CUPTI`, `NVML`,
+/// `TensorRT`, `nvCOMP`, …) and another says it is a switch (`HAS`, `HAVE`, `WITH`, `USE`,
+/// `ENABLE`, `FOUND`).
+pub fn cuda_only_library_switch(name: &str) -> bool {
+    static LIBS: OnceLock<Vec<String>> = OnceLock::new();
+    let libs = LIBS.get_or_init(|| {
+        crate::mappings::libraries::table()
+            .iter()
+            .filter(|l| l.rocm.is_none() && !l.name.contains(' '))
+            .map(|l| l.name.to_ascii_lowercase())
+            .collect()
+    });
+    let words: Vec<String> = name
+        .split('_')
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    words.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "has" | "have" | "with" | "use" | "uses" | "enable" | "enabled" | "found"
+        )
+    }) && words.iter().any(|w| libs.contains(w))
+}
+
 /// One table row: a macro's state in each build, for the ROCm releases in `rocm`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Row {
@@ -199,10 +225,16 @@ impl<'a> MacroEnv<'a> {
         }
         // HIP's own platform macros and a project's ROCm switches: defined for the HIP build
         // (the switch is the project's deliberate ROCm path), undefined for CUDA.
-        cond::is_hip_macro(name).then_some(match self.build {
-            Build::Hip => Known::Value(1),
-            Build::Cuda => Known::Undefined,
-        })
+        if cond::is_hip_macro(name) {
+            return Some(match self.build {
+                Build::Hip => Known::Value(1),
+                Build::Cuda => Known::Undefined,
+            });
+        }
+        // A project's switch for a CUDA library ROCm has no build of (`NVBENCH_HAS_CUPTI`,
+        // `WITH_TENSORRT`): the ROCm build has no such library to find, so it does not define
+        // the switch; a CUDA build may (unknown).
+        (self.build == Build::Hip && cuda_only_library_switch(name)).then_some(Known::Undefined)
     }
 
     /// The value of `#if`/`#elif` condition tokens in this build, `None` when unknown.
@@ -232,6 +264,32 @@ impl<'a> MacroEnv<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// nvbench's `NVBENCH_HAS_CUPTI`: the ROCm build has no CUPTI, so it does not define the
+    /// switch; a CUDA build may. Twins: a switch for a library ROCm ports (`USE_CUDNN`: a
+    /// project may define it for its MIOpen path), a name that only mentions the library
+    /// (`CUPTI_API_VERSION`), and a switch naming no library stay unknown.
+    #[test]
+    fn switches_of_cuda_only_libraries_are_undefined_under_hip() {
+        assert!(cuda_only_library_switch("NVBENCH_HAS_CUPTI"));
+        assert!(cuda_only_library_switch("WITH_TENSORRT"));
+        assert!(cuda_only_library_switch("USE_NVML"));
+        for other in [
+            "USE_CUDNN",
+            "CUPTI_API_VERSION",
+            "WITH_FAST_MATH",
+            "HAS_HALF",
+        ] {
+            assert!(!cuda_only_library_switch(other), "{other}");
+        }
+        let hip = MacroEnv::hip();
+        assert_eq!(hip.lookup("NVBENCH_HAS_CUPTI"), Some(Known::Undefined));
+        assert_eq!(
+            hip.eval(&["defined", "(", "NVBENCH_HAS_CUPTI", ")"]),
+            Some(0)
+        );
+        assert_eq!(MacroEnv::cuda().lookup("NVBENCH_HAS_CUPTI"), None);
+    }
 
     #[test]
     fn the_table_parses_and_every_row_has_a_source() {
