@@ -41,6 +41,7 @@ pub mod cuda_build;
 pub mod fp8;
 pub mod kind;
 pub mod launch_bounds;
+pub mod library_switch;
 pub mod library_use;
 pub mod nested;
 pub mod same_api;
@@ -83,12 +84,13 @@ pub fn fold_all_with(findings: &mut [Finding], nested_roots: &[String], unbuilt_
         container::kind,
         crate::inventory::siblings::kind,
     ];
-    let after: [fn(&[Finding]) -> Kind; 9] = [
+    let after: [fn(&[Finding]) -> Kind; 10] = [
         crate::rules::vendored::kind,
         crate::rules::libcu::kind,
         arch_only::kind,
         library_use::kind,
         same_api::kind,
+        library_switch::kind,
         fp8::kind,
         launch_bounds::kind,
         launch_bounds::extensions,

@@ -233,8 +233,11 @@ impl<'a> MacroEnv<'a> {
         }
         // A project's switch for a CUDA library ROCm has no build of (`NVBENCH_HAS_CUPTI`,
         // `WITH_TENSORRT`): the ROCm build has no such library to find, so it does not define
-        // the switch; a CUDA build may (unknown).
-        (self.build == Build::Hip && cuda_only_library_switch(name)).then_some(Known::Undefined)
+        // the switch; a CUDA build with the library does (its value is the project's).
+        cuda_only_library_switch(name).then_some(match self.build {
+            Build::Hip => Known::Undefined,
+            Build::Cuda => Known::Defined,
+        })
     }
 
     /// The value of `#if`/`#elif` condition tokens in this build, `None` when unknown.
@@ -266,7 +269,7 @@ mod tests {
     use super::*;
 
     /// nvbench's `NVBENCH_HAS_CUPTI`: the ROCm build has no CUPTI, so it does not define the
-    /// switch; a CUDA build may. Twins: a switch for a library ROCm ports (`USE_CUDNN`: a
+    /// switch; a CUDA build with CUPTI does. Twins: a switch for a library ROCm ports (`USE_CUDNN`: a
     /// project may define it for its MIOpen path), a name that only mentions the library
     /// (`CUPTI_API_VERSION`), and a switch naming no library stay unknown.
     #[test]
@@ -288,7 +291,10 @@ mod tests {
             hip.eval(&["defined", "(", "NVBENCH_HAS_CUPTI", ")"]),
             Some(0)
         );
-        assert_eq!(MacroEnv::cuda().lookup("NVBENCH_HAS_CUPTI"), None);
+        assert_eq!(
+            MacroEnv::cuda().lookup("NVBENCH_HAS_CUPTI"),
+            Some(Known::Defined)
+        );
     }
 
     #[test]

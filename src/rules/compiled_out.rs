@@ -507,8 +507,16 @@ fn finding(s: &Src, arms: &[Arm], h: Option<usize>, n: Option<usize>) -> Option<
         Some(_) => format!("{} (empty)", arm_words(h)),
     };
     let cond_text = hipside::directive_text(s, deciding.dir.clone());
+    // A project's switch for a CUDA-only library (`NVBENCH_HAS_CUPTI`) is why, where it is one.
+    let why = cond_text
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .find(|w| crate::model::macro_env::cuda_only_library_switch(w))
+        .map_or(
+            "HIP defines none of the CUDA toolkit and library macros tested".to_string(),
+            |w| format!("`{w}` is the project's switch for a CUDA library ROCm has no build of, so the ROCm build does not define it"),
+        );
     let mut msg = format!(
-        "`{cond_text}`: a current CUDA build compiles {}, HIP-Clang {} (HIP defines none of the CUDA toolkit and library macros tested). Compiled out under HIP: {lost}; runs instead: {instead}",
+        "`{cond_text}`: a current CUDA build compiles {}, HIP-Clang {} ({why}). Compiled out under HIP: {lost}; runs instead: {instead}",
         arm_words(n),
         arm_words(h),
     );
