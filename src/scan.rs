@@ -144,28 +144,36 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         s.max_file_size,
     );
     crate::rules::project_build::pass_own_namespaces(&mut findings, &sources, &namespaces);
-    // PTX in device helpers nothing calls: every source is searched for a use (the files with
-    // findings are in memory; the rest are read once, bounded, only when there is such PTX).
+    // The project passes that search every source read the files without findings once,
+    // bounded, and only when one of them needs them (the files with findings are in memory).
+    let rest_cell: std::cell::OnceCell<Vec<(String, Vec<u8>)>> = std::cell::OnceCell::new();
+    let every_source = || -> Vec<(&str, &[u8])> {
+        let rest = rest_cell.get_or_init(|| {
+            inputs
+                .iter()
+                .filter(|i| !sources.contains_key(&i.rel) && i.size <= s.max_file_size)
+                .filter(|i| crate::walk::is_source(&i.rel))
+                .filter_map(|i| {
+                    crate::safety::read_regular_bounded(&i.path, s.max_file_size)
+                        .ok()
+                        .map(|b| (i.rel.clone(), b))
+                })
+                .collect()
+        });
+        sources
+            .iter()
+            .filter(|(r, _)| crate::walk::is_source(r))
+            .map(|(r, b)| (r.as_str(), b.as_slice()))
+            .chain(rest.iter().map(|(r, b)| (r.as_str(), b.as_slice())))
+            .collect()
+    };
+    // PTX in device helpers nothing calls: every source is searched for a use.
     if findings.iter().any(|f| {
         f.rule == crate::rules::inline_asm::INLINE_PTX.id.code
             && f.status != crate::gate::Status::Pass
             && f.message.contains(" (in `")
     }) {
-        let rest: Vec<(String, Vec<u8>)> = inputs
-            .iter()
-            .filter(|i| !sources.contains_key(&i.rel) && i.size <= s.max_file_size)
-            .filter_map(|i| {
-                crate::safety::read_regular_bounded(&i.path, s.max_file_size)
-                    .ok()
-                    .map(|b| (i.rel.clone(), b))
-            })
-            .collect();
-        let texts: Vec<(&str, &[u8])> = sources
-            .iter()
-            .map(|(r, b)| (r.as_str(), b.as_slice()))
-            .chain(rest.iter().map(|(r, b)| (r.as_str(), b.as_slice())))
-            .collect();
-        crate::rules::inline_asm::settle_uncalled(&mut findings, &texts);
+        crate::rules::inline_asm::settle_uncalled(&mut findings, &every_source());
     }
     // Monitoring tools C/C++ sources run (`system("nvidia-smi -L")`), in the sources held.
     for (rel, bytes) in sources.iter() {
@@ -174,29 +182,16 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         }
     }
     // CUB warp primitives at their default width in kernels every launch gives 32-wide rows:
-    // the launches and the kernels are in different files (sources without findings are read
-    // once, bounded, only when a source in memory names a CUB warp primitive).
+    // the launches and the kernels are in different files; searched only when a source in
+    // memory names a CUB warp primitive.
     if sources.values().any(|b| {
         memchr::memmem::find(b, b"WarpReduce").is_some()
             || memchr::memmem::find(b, b"WarpScan").is_some()
     }) {
-        let rest: Vec<(String, Vec<u8>)> = inputs
-            .iter()
-            .filter(|i| !sources.contains_key(&i.rel) && i.size <= s.max_file_size)
-            .filter(|i| crate::walk::is_source(&i.rel))
-            .filter_map(|i| {
-                crate::safety::read_regular_bounded(&i.path, s.max_file_size)
-                    .ok()
-                    .map(|b| (i.rel.clone(), b))
-            })
-            .collect();
-        let texts: Vec<(&str, &[u8])> = sources
-            .iter()
-            .filter(|(r, _)| crate::walk::is_source(r))
-            .map(|(r, b)| (r.as_str(), b.as_slice()))
-            .chain(rest.iter().map(|(r, b)| (r.as_str(), b.as_slice())))
-            .collect();
-        crate::rules::warp_size::launch_rows::cub_in_kernels_of_32_wide_rows(&mut findings, &texts);
+        crate::rules::warp_size::launch_rows::cub_in_kernels_of_32_wide_rows(
+            &mut findings,
+            &every_source(),
+        );
     }
     let inventory = crate::inventory::scan_inputs_for(&all, s.max_file_size, s.target.rocm);
     findings.extend(inventory.findings);
