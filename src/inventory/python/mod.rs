@@ -544,7 +544,22 @@ fn call(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
         }
         "CUDAExtension" => {
             st.extension_file = true;
-            out.push(&native_ext::TORCH_CUDA_EXTENSION, n.byte_range().start..func.end_byte(), "CUDAExtension: PyTorch's ROCm build hipifies it automatically; nvcc-only flags must be gated on torch.version.hip".into(), Some("build against ROCm PyTorch; gate -gencode/-arch/--use_fast_math/-Xptxas on torch.version.hip".into()));
+            // An extension that passes nvcc nothing (no `nvcc` arguments, no flag list named
+            // in the call) has no flag to gate: what is left is building it against ROCm
+            // PyTorch (its kernels' findings are their own).
+            let call = String::from_utf8_lossy(&src[n.byte_range()]);
+            let flags = call.contains("nvcc") || call.contains("extra_compile_args");
+            let (message, suggestion) = if flags {
+                ("CUDAExtension: PyTorch's ROCm build hipifies it automatically; nvcc-only flags must be gated on torch.version.hip", "build against ROCm PyTorch; gate -gencode/-arch/--use_fast_math/-Xptxas on torch.version.hip")
+            } else {
+                ("CUDAExtension: PyTorch's ROCm build hipifies it automatically and the call passes nvcc no flags to gate; what is left is building it against ROCm PyTorch", "build it against ROCm PyTorch and review its kernels' findings")
+            };
+            out.push(
+                &native_ext::TORCH_CUDA_EXTENSION,
+                n.byte_range().start..func.end_byte(),
+                message.into(),
+                Some(suggestion.into()),
+            );
         }
         "load" | "load_inline" if d.contains("cpp_extension") || st.extension_file => {
             let cu = keyword(n, "sources", src)

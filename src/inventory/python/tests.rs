@@ -63,6 +63,34 @@ fn nccl_environ_and_nvml() {
     assert_eq!(rules(FileKind::Python, src), vec![("HP894".into(), 2)]);
 }
 
+/// marlin's and PointRCNN's extensions pass nvcc no flags: the finding says there is none to
+/// gate (two labellers read the generic advice as noise); the twin with nvcc flags keeps it.
+#[test]
+fn an_extension_without_nvcc_flags_has_none_to_gate() {
+    let plain = "from setuptools import setup\nfrom torch.utils.cpp_extension import BuildExtension, CUDAExtension\nsetup(name=\"k\", ext_modules=[CUDAExtension(\"k\", [\"k.cpp\", \"k.cu\"])], cmdclass={\"build_ext\": BuildExtension})\n";
+    let with = plain.replace(
+        "\"k.cu\"])",
+        "\"k.cu\"], extra_compile_args={\"nvcc\": [\"-O3\"]})",
+    );
+    let msg = |src: &str| {
+        crate::inventory::scan_bytes("setup.py", FileKind::SetupPy, src.as_bytes())
+            .into_iter()
+            .find(|f| f.rule == "HP830")
+            .map(|f| f.message)
+            .unwrap_or_default()
+    };
+    assert!(
+        msg(plain).contains("passes nvcc no flags to gate"),
+        "{}",
+        msg(plain)
+    );
+    assert!(
+        msg(&with).contains("nvcc-only flags must be gated"),
+        "{}",
+        msg(&with)
+    );
+}
+
 #[test]
 fn setup_py_extension() {
     let src = "from setuptools import setup\nfrom torch.utils.cpp_extension import BuildExtension, CUDAExtension\nsetup(\n    name=\"ops\",\n    install_requires=[\"torch>=2.1\", \"requests\"],\n    ext_modules=[CUDAExtension(\"ops\", [\"ops.cpp\", \"k.cu\"],\n        extra_compile_args={\"nvcc\": [\"-O3\", \"-gencode\", \"arch=compute_80,code=sm_80\", \"--use_fast_math\"]})],\n    cmdclass={\"build_ext\": BuildExtension},\n)\n";
