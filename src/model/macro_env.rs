@@ -76,6 +76,16 @@ pub fn cuda_only_library_switch(name: &str) -> bool {
             .map(|l| l.name.to_ascii_lowercase())
             .collect()
     });
+    // Most names are no switch: a switch has a `_` and one of the libraries' names in it.
+    if !name.contains('_')
+        || !libs.iter().any(|l| {
+            name.as_bytes()
+                .windows(l.len())
+                .any(|w| w.eq_ignore_ascii_case(l.as_bytes()))
+        })
+    {
+        return false;
+    }
     let words: Vec<String> = name
         .split('_')
         .filter(|w| !w.is_empty())

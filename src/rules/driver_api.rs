@@ -105,7 +105,7 @@ pub fn legacy_launches(s: &Src, out: &mut Vec<Finding>, translated: &mut [Findin
     // (the function handle's text, call token) of every call of the sequence.
     let mut calls: Vec<(String, usize)> = Vec::new();
     for (i, name) in s.idents() {
-        if !LEGACY_CALLS.contains(&name) || s.next_text(i) != "(" {
+        if !name.starts_with("cu") || !LEGACY_CALLS.contains(&name) || s.next_text(i) != "(" {
             continue;
         }
         let pre = s.prev_text(i);

@@ -14,6 +14,8 @@ use std::collections::BTreeMap;
 /// condition names the platform (`_WIN32`, `WIN64`, `_MSC_VER`); an include guard or another
 /// test around it does not make it conditional.
 pub fn windows_include(text: &[u8]) -> Option<u32> {
+    // Most sources name no Windows header: one search before reading lines.
+    memchr::memmem::find(text, b"indows.h")?;
     let text = String::from_utf8_lossy(text);
     // The conditions of the open `#if` blocks: whether each names Windows.
     let mut open: Vec<bool> = Vec::new();

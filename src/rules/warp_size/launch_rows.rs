@@ -236,6 +236,21 @@ fn matching(src: &[u8], lexed: &Lexed, open: usize, o: &[u8], c: &[u8]) -> Optio
     None
 }
 
+/// Whether `name` occurs in `b` as a whole word followed by a call or a launch (`name(`,
+/// `name<<<`, `name<T><<<`), read from the bytes.
+fn names_word(b: &[u8], name: &[u8]) -> bool {
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    memchr::memmem::find_iter(b, name).any(|at| {
+        let end = at + name.len();
+        (at == 0 || !word(b[at - 1]))
+            && b.get(end).is_some_and(|&c| !word(c))
+            && b[end..]
+                .iter()
+                .find(|c| !c.is_ascii_whitespace())
+                .is_some_and(|&c| c == b'(' || c == b'<')
+    })
+}
+
 /// The project pass (see the module documentation). `sources` are the project's C/C++/CUDA
 /// files; only those that launch kernels or name a CUB warp primitive are lexed.
 pub fn cub_in_kernels_of_32_wide_rows(findings: &mut Vec<Finding>, sources: &[(&str, &[u8])]) {
@@ -246,11 +261,31 @@ pub fn cub_in_kernels_of_32_wide_rows(findings: &mut Vec<Finding>, sources: &[(&
     {
         return;
     }
-    let lexed: Vec<(&str, &[u8], Lexed)> = sources
+    // The files that name a CUB warp primitive hold what this pass reports on; the others are
+    // lexed only where they name one of those files' functions (a launch, a call).
+    let cub = |b: &[u8]| has(b, b"WarpReduce") || has(b, b"WarpScan");
+    let mut lexed: Vec<(&str, &[u8], Lexed)> = sources
         .iter()
-        .filter(|(_, b)| has(b, b"<<<") || has(b, b"WarpReduce") || has(b, b"WarpScan"))
+        .filter(|(_, b)| cub(b))
         .map(|(p, b)| (*p, *b, crate::lex::lex(b)))
         .collect();
+    let names: Vec<String> = lexed
+        .iter()
+        .flat_map(|(_, src, lx)| {
+            functions(src, lx, b"__global__")
+                .into_iter()
+                .chain(functions(src, lx, b"__device__"))
+                .map(|(n, ..)| n)
+        })
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    lexed.extend(
+        sources
+            .iter()
+            .filter(|(_, b)| !cub(b) && names.iter().any(|n| names_word(b, n.as_bytes())))
+            .map(|(p, b)| (*p, *b, crate::lex::lex(b))),
+    );
     let mut rows: BTreeMap<String, Rows> = BTreeMap::new();
     for (path, src, lx) in &lexed {
         for (kernel, shape) in launches(path, src, lx) {
