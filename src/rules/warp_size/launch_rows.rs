@@ -252,7 +252,8 @@ fn names_word(b: &[u8], name: &[u8]) -> bool {
 }
 
 /// The project pass (see the module documentation). `sources` are the project's C/C++/CUDA
-/// files; only those that launch kernels or name a CUB warp primitive are lexed.
+/// files; only those that name a CUB warp primitive, or call or launch a function of such a
+/// file, are lexed.
 pub fn cub_in_kernels_of_32_wide_rows(findings: &mut Vec<Finding>, sources: &[(&str, &[u8])]) {
     let has = |b: &[u8], w: &[u8]| memchr::memmem::find(b, w).is_some();
     if !sources
