@@ -14,10 +14,7 @@ fn switch_of(f: &Finding) -> Option<String> {
     if f.rule != "HP304" {
         return None;
     }
-    let cond = f.message.split('`').nth(1)?;
-    cond.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .find(|w| crate::model::macro_env::cuda_only_library_switch(w))
-        .map(str::to_string)
+    crate::model::macro_env::library_switch_in(f.message.split('`').nth(1)?).map(str::to_string)
 }
 
 /// The decision per switch: every open HP304 on it, held by the first.

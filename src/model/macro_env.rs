@@ -99,6 +99,13 @@ pub fn cuda_only_library_switch(name: &str) -> bool {
     }) && words.iter().any(|w| libs.contains(w))
 }
 
+/// The first word of a condition's text that is a CUDA-only library's switch
+/// ([`cuda_only_library_switch`]).
+pub fn library_switch_in(cond: &str) -> Option<&str> {
+    cond.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .find(|w| cuda_only_library_switch(w))
+}
+
 /// One table row: a macro's state in each build, for the ROCm releases in `rocm`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Row {

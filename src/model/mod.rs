@@ -22,6 +22,7 @@ pub mod folders;
 pub mod hipside;
 pub mod includes;
 pub mod index;
+pub mod launch;
 pub mod macro_env;
 pub mod own;
 pub mod project;

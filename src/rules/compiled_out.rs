@@ -508,10 +508,7 @@ fn finding(s: &Src, arms: &[Arm], h: Option<usize>, n: Option<usize>) -> Option<
     };
     let cond_text = hipside::directive_text(s, deciding.dir.clone());
     // A project's switch for a CUDA-only library (`NVBENCH_HAS_CUPTI`) is why, where it is one.
-    let why = cond_text
-        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .find(|w| crate::model::macro_env::cuda_only_library_switch(w))
-        .map_or(
+    let why = crate::model::macro_env::library_switch_in(&cond_text).map_or(
             "HIP defines none of the CUDA toolkit and library macros tested".to_string(),
             |w| format!("`{w}` is the project's switch for a CUDA library ROCm has no build of, so the ROCm build does not define it"),
         );

@@ -232,19 +232,12 @@ fn fold_kernel_rewrites(s: &Src, out: &mut [Finding]) {
             .min_by_key(|&&k| (rank(&out[k]), out[k].line))
             .unwrap_or(&members[0]);
         let name = crate::model::hipside::function_around(s, start + 1).unwrap_or("the function");
-        let mut by_rule: std::collections::BTreeMap<&str, usize> = Default::default();
-        for &k in &members {
-            *by_rule
-                .entry(
-                    KERNEL_REWRITE
-                        .iter()
-                        .find(|r| **r == out[k].rule)
-                        .copied()
-                        .unwrap_or(""),
-                )
-                .or_default() += 1;
-        }
-        let rules: Vec<String> = by_rule.iter().map(|(r, n)| format!("{r} ×{n}")).collect();
+        let rules: Vec<String> = KERNEL_REWRITE
+            .iter()
+            .map(|r| (r, members.iter().filter(|&&k| out[k].rule == *r).count()))
+            .filter(|(_, n)| *n > 0)
+            .map(|(r, n)| format!("{r} ×{n}"))
+            .collect();
         let lines: Vec<String> = members.iter().map(|&k| out[k].line.to_string()).collect();
         let at = format!("{}:{}", out[head].path, out[head].line);
         let summary = format!(

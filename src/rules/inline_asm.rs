@@ -524,18 +524,18 @@ fn host_only(s: &Src, at: usize) -> bool {
         .rposition(|&b| matches!(b, b';' | b'{' | b'}'))
         .map_or(0, |p| p + 1);
     let head = String::from_utf8_lossy(&src[from..name_at]);
+    // The file's `#define`s, from the lexer's directives: a name defined without a device
+    // qualifier in its body.
     let defines_plainly = |w: &str| {
-        let file = String::from_utf8_lossy(src);
-        file.lines().any(|l| {
-            let l = l.trim_start();
-            l.strip_prefix('#')
-                .map(str::trim_start)
-                .and_then(|l| l.strip_prefix("define"))
-                .and_then(|l| l.trim_start().strip_prefix(w))
-                .is_some_and(|rest| {
-                    !rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
-                        && !rest.contains("__device__")
-                        && !rest.contains("__global__")
+        s.lexed.directives.iter().any(|d| {
+            d.name == "define"
+                && d.tokens.clone().nth(2).is_some_and(|n| {
+                    let t = s.lexed.tokens[n];
+                    t.text(src) == w.as_bytes() && {
+                        let body = &src[t.end as usize..d.end];
+                        memchr::memmem::find(body, b"__device__").is_none()
+                            && memchr::memmem::find(body, b"__global__").is_none()
+                    }
                 })
         })
     };

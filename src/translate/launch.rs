@@ -11,17 +11,10 @@
 
 use crate::edit::{apply, Edit};
 use crate::lex::{lex, Lexed, Tok};
+use crate::model::launch::is_triple;
 
 fn text<'a>(src: &'a [u8], l: &Lexed, i: usize) -> &'a [u8] {
     l.tokens[i].text(src)
-}
-
-fn is_triple(src: &[u8], l: &Lexed, i: usize, c: u8) -> bool {
-    let t = &l.tokens;
-    i + 2 < t.len()
-        && (0..3).all(|k| t[i + k].kind == Tok::Punct && text(src, l, i + k) == [c])
-        && t[i + 1].start == t[i].end
-        && t[i + 2].start == t[i + 1].end
 }
 
 /// For each opening bracket token, the index of its matching closer (`usize::MAX` if none).
@@ -131,9 +124,6 @@ fn is_dim3_call(src: &[u8], l: &Lexed, matches: &[usize], a: usize, b: usize) ->
         && last.is_some_and(|z| matches[open] == z)
 }
 
-/// How many tokens the backward scan over a kernel's template arguments may visit.
-const TEMPLATE_SCAN_LIMIT: usize = 512;
-
 /// The edits of the launch whose `<<<` is token `open`: the head (`k<<<…>>>(` →
 /// `hipLaunchKernelGGL(k, …, `) and, when needed, the blank before its `)`; and the token to
 /// go on from. The arguments stay where they are, so a launch inside them is found and
@@ -148,84 +138,13 @@ fn launch_at(
     if l.tokens[open].in_directive() {
         return None;
     }
-    // The kernel expression before `<<<`: `ns::name<T, N>`.
-    let mut j = l.prev_code(open)?;
-    let mut templated = false;
-    if text(src, l, j) == b">" {
-        let mut depth = 0;
-        let mut steps = 0;
-        loop {
-            steps += 1;
-            if steps > TEMPLATE_SCAN_LIMIT || l.tokens[j].in_directive() {
-                return None;
-            }
-            match text(src, l, j) {
-                b">" => depth += 1,
-                b"<" => {
-                    depth -= 1;
-                    if depth == 0 {
-                        break;
-                    }
-                }
-                b";" | b"{" | b"}" => return None,
-                _ => {}
-            }
-            j = l.prev_code(j)?;
-        }
-        templated = true;
-        j = l.prev_code(j)?;
-    }
-    if l.tokens[j].kind != Tok::Ident || l.tokens[j].in_directive() {
-        return None;
-    }
-    let mut name_start = j;
-    while let Some(c) = l.prev_code(name_start) {
-        if text(src, l, c) != b"::" || l.tokens[c].in_directive() {
-            break;
-        }
-        match l.prev_code(c) {
-            Some(q) if l.tokens[q].kind == Tok::Ident && !l.tokens[q].in_directive() => {
-                name_start = q
-            }
-            _ => {
-                name_start = c;
-                break;
-            }
-        }
-    }
-    // Configuration between <<< and >>>, split at top-level commas. The scan ends at the first
-    // `>>>`, `<<<` or `;`, so a run of unterminated launches is scanned once in total.
-    let mut k = open + 3;
-    let mut depth = 0;
-    let mut config: Vec<(usize, usize)> = Vec::new();
-    let mut arg_start = k;
-    loop {
-        if k >= l.tokens.len() || l.tokens[k].in_directive() {
-            return None;
-        }
-        if is_triple(src, l, k, b'>') {
-            if depth != 0 {
-                return None;
-            }
-            config.push((arg_start, k));
-            break;
-        }
-        if is_triple(src, l, k, b'<') {
-            return None;
-        }
-        match text(src, l, k) {
-            b"(" | b"[" | b"{" => depth += 1,
-            b")" | b"]" | b"}" => depth -= 1,
-            b"," if depth == 0 => {
-                config.push((arg_start, k));
-                arg_start = k + 1;
-            }
-            b";" => return None,
-            _ => {}
-        }
-        k += 1;
-    }
-    let close = k;
+    let crate::model::launch::Launch {
+        name_start,
+        templated,
+        config,
+        close,
+        ..
+    } = crate::model::launch::at(src, l, open)?;
     let paren = l.next_code(close + 2)?;
     if text(src, l, paren) != b"(" {
         return None;

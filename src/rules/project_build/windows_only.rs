@@ -174,7 +174,8 @@ mod tests {
             ("win/drv.cpp", &b"#include <windows.h>\n#include <cuda.h>\nint main() { cuInit(0); }\n"[..]),
             ("win/CMakeLists.txt", b"project(w)\nset(SOURCES\n    drv.cpp\n)\nadd_executable(gpu_burn ${SOURCES})\ntarget_link_libraries(gpu_burn cuda)\n"),
             ("drv.cpp", b"#include <unistd.h>\n#include <cuda.h>\nint main() { cuInit(0); }\n"),
-            ("both/CMakeLists.txt", b"add_executable(b ../win/drv.cpp lin.cpp)\n"),
+            ("both/CMakeLists.txt", b"add_executable(b w.cpp lin.cpp)\n"),
+            ("both/w.cpp", b"#include <windows.h>\nint g();\n"),
             ("both/lin.cpp", b"int f();\n"),
         ]
         .into_iter()

@@ -28,14 +28,6 @@ fn text<'a>(src: &'a [u8], lexed: &Lexed, i: usize) -> &'a [u8] {
     lexed.tokens[i].text(src)
 }
 
-/// Whether tokens `i..i+3` are `<<<` (or `>>>`), written together.
-fn triple(src: &[u8], lexed: &Lexed, i: usize, c: &[u8]) -> bool {
-    i + 2 < lexed.tokens.len()
-        && (0..3).all(|k| text(src, lexed, i + k) == c)
-        && lexed.tokens[i].end == lexed.tokens[i + 1].start
-        && lexed.tokens[i + 1].end == lexed.tokens[i + 2].start
-}
-
 /// The first argument of a `dim3` shape starting at token `open` (`(` or `{`), when it is the
 /// literal 32.
 fn first_is_32(src: &[u8], lexed: &Lexed, open: usize) -> bool {
@@ -49,65 +41,23 @@ fn first_is_32(src: &[u8], lexed: &Lexed, open: usize) -> bool {
     })
 }
 
+/// How many tokens before a launch the declaration of its `dim3` block variable is looked for.
+const DECLARATION_LOOK_BACK: usize = 4096;
+
 /// The launches of a file: kernel name, and the shape text where the block's rows are 32 wide.
 fn launches(path: &str, src: &[u8], lexed: &Lexed) -> Vec<(String, Option<String>)> {
     let lines = crate::lines::LineIndex::new(src);
     let line_of = |i: usize| lines.position(src, lexed.tokens[i].start as usize).line;
-    let n = lexed.tokens.len();
     let mut out = Vec::new();
-    for i in 0..n {
-        if lexed.tokens[i].in_directive() || !triple(src, lexed, i, b"<") {
+    for i in 0..lexed.tokens.len() {
+        if !crate::model::launch::is_triple(src, lexed, i, b'<') {
             continue;
         }
-        // The kernel: the name before `<<<`, past a template argument list.
-        let Some(mut k) = lexed.prev_code(i) else {
+        let Some(launch) = crate::model::launch::at(src, lexed, i) else {
             continue;
         };
-        if text(src, lexed, k) == b">" {
-            let mut depth = 0i32;
-            loop {
-                match text(src, lexed, k) {
-                    b">" => depth += 1,
-                    b"<" => depth -= 1,
-                    _ => {}
-                }
-                if depth == 0 {
-                    break;
-                }
-                match lexed.prev_code(k) {
-                    Some(p) => k = p,
-                    None => break,
-                }
-            }
-            let Some(p) = lexed.prev_code(k) else {
-                continue;
-            };
-            k = p;
-        }
-        if lexed.tokens[k].kind != Tok::Ident {
-            continue;
-        }
-        let kernel = String::from_utf8_lossy(text(src, lexed, k)).into_owned();
-        // The second launch argument, up to a `,` at depth 0 or `>>>`.
-        let mut args: Vec<(usize, usize)> = Vec::new();
-        let (mut start, mut depth, mut j) = (i + 3, 0i32, i + 3);
-        while j < n {
-            if depth == 0 && triple(src, lexed, j, b">") {
-                args.push((start, j));
-                break;
-            }
-            match text(src, lexed, j) {
-                b"(" | b"{" | b"[" => depth += 1,
-                b")" | b"}" | b"]" => depth -= 1,
-                b"," if depth == 0 => {
-                    args.push((start, j));
-                    start = j + 1;
-                }
-                _ => {}
-            }
-            j += 1;
-        }
-        let Some(&(a, b)) = args.get(1) else {
+        let kernel = String::from_utf8_lossy(text(src, lexed, launch.name)).into_owned();
+        let Some(&(a, b)) = launch.config.get(1) else {
             continue;
         };
         let code: Vec<usize> = (a..b)
@@ -123,9 +73,10 @@ fn launches(path: &str, src: &[u8], lexed: &Lexed) -> Vec<(String, Option<String
                 .then(|| format!("`dim3(32, …)` at {path}:{}", line_of(i))),
             [v] if lexed.tokens[*v].kind == Tok::Ident => {
                 // `dim3 v(32, n)`, `dim3 v{32, n}`, `dim3 v = dim3(32, n)`, `dim3 v = {32, n}`:
-                // the nearest declaration before the launch.
+                // the nearest declaration before the launch, within a bounded look back (a
+                // file of many launches stays linear).
                 let name = text(src, lexed, *v);
-                (0..i)
+                (i.saturating_sub(DECLARATION_LOOK_BACK)..i)
                     .rev()
                     .find(|&d| {
                         text(src, lexed, d) == b"dim3"
