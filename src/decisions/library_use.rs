@@ -28,6 +28,9 @@ fn name(f: &Finding) -> Option<&str> {
 
 /// The library a finding reports a use of, if it is a plain use (not a version fact).
 pub fn library_of(f: &Finding) -> Option<&'static Library> {
+    if f.rule == "HP304" {
+        return gated_library(f);
+    }
     if !MEMBERS.contains(&f.rule.as_str()) {
         return None;
     }
@@ -36,6 +39,18 @@ pub fn library_of(f: &Finding) -> Option<&'static Library> {
     }
     let n = name(f)?;
     libraries::of_name(n).or_else(|| libraries::of_header(n))
+}
+
+/// The library whose own macros (`CUDNN_VERSION`, `CUDNN_MAJOR`) are all an HP304 condition
+/// tests: HIP compiles another arm there because the library is absent, and the code under the
+/// test is rewritten with the rest of the library's use (cuDNN's to MIOpen), so the gate is part
+/// of that decision. A gate on a toolkit macro or on macros of two libraries is its own.
+fn gated_library(f: &Finding) -> Option<&'static Library> {
+    let macros = super::version_gates::condition_macros(f);
+    let mut libs = macros.iter().map(|m| libraries::of_name(m));
+    let first = libs.next()??;
+    libs.all(|l| l.is_some_and(|l| std::ptr::eq(l, first)))
+        .then_some(first)
 }
 
 /// The decision's key: the library and its folder (or file).

@@ -21,6 +21,8 @@
 //! - a library's use in a folder (or, for device-code libraries such as WMMA, a file): port it
 //!   to its ROCm counterpart, or rewrite or leave out code on a library with none
 //!   ([`library_use`]);
+//! - one file's HP304 tests of the same CUDA macros: make them compile the CUDA side for HIP
+//!   together, or keep HIP's side ([`version_gates`]);
 //! - the project's FP8 encoding (HP709 on each FP8 use): choose OCP or FNUZ per AMD target and
 //!   adjust scales once ([`fp8`]);
 //! - the project's `__launch_bounds__` minimum (HP711 on each kernel): map CUDA's blocks per
@@ -47,6 +49,7 @@ pub mod nested;
 pub mod same_api;
 pub mod unbuilt;
 pub mod unmaintained;
+pub mod version_gates;
 
 use crate::finding::Finding;
 use crate::gate::Status;
@@ -84,13 +87,14 @@ pub fn fold_all_with(findings: &mut [Finding], nested_roots: &[String], unbuilt_
         container::kind,
         crate::inventory::siblings::kind,
     ];
-    let after: [fn(&[Finding]) -> Kind; 10] = [
+    let after: [fn(&[Finding]) -> Kind; 11] = [
         crate::rules::vendored::kind,
         crate::rules::libcu::kind,
         arch_only::kind,
         library_use::kind,
         same_api::kind,
         library_switch::kind,
+        version_gates::kind,
         fp8::kind,
         launch_bounds::kind,
         launch_bounds::extensions,

@@ -52,6 +52,44 @@ pub fn unmaintained_of(path: &str) -> Option<String> {
     (!vendored).then(|| segs[..=at].join("/"))
 }
 
+/// Folder names of a project's other compute backends (`src/backend/opencl/`,
+/// `backends/oneapi/`, `kernels/cpu/`): code there is written for another programming model.
+const OTHER_BACKENDS: [&str; 22] = [
+    "opencl",
+    "oneapi",
+    "sycl",
+    "dpcpp",
+    "cpu",
+    "metal",
+    "mps",
+    "vulkan",
+    "opengl",
+    "webgpu",
+    "wgpu",
+    "openmp",
+    "omp",
+    "tbb",
+    "hpx",
+    "serial",
+    "x86",
+    "arm",
+    "neon",
+    "xpu",
+    "level_zero",
+    "directml",
+];
+
+/// The outermost folder of a path that names another compute backend (`src/backend/opencl`),
+/// if any. Whether the file in it holds CUDA code anyway is the caller's question.
+pub fn other_backend_of(path: &str) -> Option<String> {
+    let segs: Vec<&str> = path.split('/').collect();
+    let dirs = &segs[..segs.len().saturating_sub(1)];
+    let at = dirs
+        .iter()
+        .position(|s| OTHER_BACKENDS.contains(&s.to_ascii_lowercase().as_str()))?;
+    Some(segs[..=at].join("/"))
+}
+
 /// The folder of `roots` a path is in, if any.
 pub fn root_of<'a>(roots: &'a [String], path: &str) -> Option<&'a String> {
     roots.iter().find(|r| {

@@ -271,3 +271,41 @@ fn an_arm_without_else_inside_a_function_names_the_code_after_it() {
         "{f:?}"
     );
 }
+
+/// Arms that only feed diagnostic output: the lines that print a device's memory clock, the
+/// fields only those lines read, the text of an error thrown either way (DualSPHysics,
+/// gpu-burn). PASS, saying so. Twins: a field something computes with, and an arm whose HIP
+/// side runs other code, stay REMEDIATION.
+#[test]
+fn arms_that_only_feed_diagnostics_change_nothing_computed() {
+    let fields = "struct G { int clock; int bus; int sm; };\nvoid fill(G &g, const cudaDeviceProp &p) {\n  g.sm = p.multiProcessorCount;\n#if CUDART_VERSION >= 5000\n  g.clock = p.memoryClockRate;\n  g.bus = p.memoryBusWidth;\n#endif\n}\nvoid show(const G &g, std::vector<std::string> *info) {\n  info->push_back(PrintStr(\"SMs: %d\", g.sm));\n#if CUDART_VERSION >= 5000\n  info->push_back(PrintStr(\"Memory clock: %d kHz\", g.clock));\n  info->push_back(PrintStr(\"Bus: %d-bit\", g.bus));\n#endif\n}\n";
+    let f = hp304(fields);
+    assert_eq!(f.len(), 2, "{f:?}");
+    for x in &f {
+        assert_eq!(x.status, Status::Pass, "{}", x.message);
+        assert!(
+            x.message.contains("only feed diagnostic output"),
+            "{}",
+            x.message
+        );
+    }
+    // Twin: the clock also sizes a buffer: the arm's loss is computed with.
+    let used = fields.replace(
+        "void show(",
+        "int buffer(const G &g) { return g.clock * 2; }\nvoid show(",
+    );
+    let f = hp304(&used);
+    assert_eq!(
+        f.iter().filter(|x| x.status == Status::Remediation).count(),
+        1,
+        "{f:?}"
+    );
+
+    let error = "void check(cublasStatus_t rc, int line) {\n  if (rc != CUBLAS_STATUS_SUCCESS) {\n#if CUBLAS_VER_MAJOR >= 12\n    const char *err = cublasGetStatusString(rc);\n#else\n    const char *err = \"\";\n#endif\n    throw std::runtime_error(std::string(\"cuBLAS error at line \") + std::to_string(line) + \": \" + err);\n  }\n}\n";
+    let f = hp304(error);
+    assert_eq!((f.len(), f[0].status), (1, Status::Pass), "{f:?}");
+    // Twin: HIP's arm runs other code than the CUDA arm's message.
+    let other = "void run(int n) {\n#if CUDART_VERSION >= 11000\n  printf(\"fast path for %d\\n\", n);\n#else\n  slow_path(n);\n#endif\n}\n";
+    let f = hp304(other);
+    assert_eq!((f.len(), f[0].status), (1, Status::Remediation), "{f:?}");
+}

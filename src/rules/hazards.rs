@@ -19,7 +19,7 @@ use crate::translate::rules as api;
 use tree_sitter::Tree;
 
 mod other_compilers;
-use other_compilers::{condition_at, pass_compiler_workarounds, pass_sycl_sources};
+use other_compilers::{condition_at, pass_compiler_workarounds, pass_other_backends};
 
 /// The node kinds this module reads (the names a file declares).
 const KINDS: &[K] = &[
@@ -167,7 +167,7 @@ pub fn check_lexed<'a>(
     compiled_out::fold_hip_arm_findings(&hip_arms, &mut out, translated);
     pass_pinned_conditions(&s, &pins, &mut out);
     pass_compiler_workarounds(&s, &mut out);
-    pass_sycl_sources(&s, &mut out);
+    pass_other_backends(&s, &mut out);
     widened_masks(translated, &mut out);
     driver_api::legacy_launches(&s, &mut out, translated);
     declared_names(&s, translated);

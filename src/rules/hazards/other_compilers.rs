@@ -4,11 +4,13 @@
 
 use super::*;
 
-/// A SYCL source (`#include <sycl/sycl.hpp>`, `sycl::` code, no CUDA kernel syntax) is another
-/// backend of the project, which reaches AMD GPUs through its own SYCL toolchain: its
-/// sub-groups are not the CUDA code's warps and nothing in it is ported to HIP (lc0's SYCL
-/// backend beside its CUDA one). Warp-size findings there are PASS saying so.
-pub(super) fn pass_sycl_sources(s: &Src, out: &mut [Finding]) {
+/// A source of another backend of the project, with no CUDA kernel syntax: SYCL code
+/// (`#include <sycl/sycl.hpp>`, `sycl::` code), which reaches AMD GPUs through its own SYCL
+/// toolchain (lc0's SYCL backend beside its CUDA one), or a file in a folder named for another
+/// backend (arrayfire's `src/backend/opencl/`, `src/backend/oneapi/`: their block shapes are
+/// OpenCL work-groups). Their sub-groups and work-groups are not the CUDA code's warps and
+/// nothing in them is ported to HIP: warp-size findings there are PASS saying so.
+pub(super) fn pass_other_backends(s: &Src, out: &mut [Finding]) {
     if !out
         .iter()
         .any(|f| f.category == crate::finding::Category::WarpSize)
@@ -38,14 +40,21 @@ pub(super) fn pass_sycl_sources(s: &Src, out: &mut [Finding]) {
         code.windows(2)
             .any(|w| w[0].starts_with(b"<<<") || (w[0] == b"<<" && w[1].starts_with(b"<")))
     };
-    if !sycl || cuda {
+    if cuda || s.ctx.path.ends_with(".cu") || s.ctx.path.ends_with(".cuh") {
         return;
     }
+    let why = if sycl {
+        " (SYCL code: another backend of the project, built for AMD by its SYCL toolchain; its sub-groups are not ported to HIP)".to_string()
+    } else if let Some(dir) = crate::model::folders::other_backend_of(s.ctx.path) {
+        format!(" (`{dir}/` is another backend of the project and this file has no CUDA code: its groups are not CUDA warps and nothing here is ported to HIP)")
+    } else {
+        return;
+    };
     for f in out
         .iter_mut()
         .filter(|f| f.category == crate::finding::Category::WarpSize && f.status != Status::Pass)
     {
-        f.settle(" (SYCL code: another backend of the project, built for AMD by its SYCL toolchain; its sub-groups are not ported to HIP)");
+        f.settle(&why);
     }
 }
 

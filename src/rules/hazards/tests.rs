@@ -125,6 +125,36 @@ fn warp_size_findings_in_sycl_sources_are_pass() {
     );
 }
 
+/// arrayfire: the OpenCL and oneAPI backends' headers beside the CUDA one hold work-group
+/// shapes, not CUDA warps. Twins: the same header with CUDA code in it, and the same header in
+/// the CUDA backend's folder, stay open.
+#[test]
+fn warp_size_findings_in_another_backends_folder_are_pass() {
+    let cfg = "#define LANES 32
+int lane_of(int tid) { return tid % LANES; }
+";
+    let at = |path: &str, src: &str| -> Vec<crate::finding::Finding> {
+        crate::model::syntax::test_support::hazard_findings_at(path, src)
+            .into_iter()
+            .filter(|f| f.category == crate::finding::Category::WarpSize)
+            .collect()
+    };
+    let other = at("src/backend/opencl/kernel/config.hpp", cfg);
+    assert!(!other.is_empty());
+    assert!(other.iter().all(|f| f.status == Status::Pass), "{other:?}");
+    assert!(
+        other[0]
+            .message
+            .contains("`src/backend/opencl/` is another backend"),
+        "{other:?}"
+    );
+    let cuda = at("src/backend/cuda/kernel/config.hpp", cfg);
+    assert!(cuda.iter().any(|f| f.status != Status::Pass), "{cuda:?}");
+    let with_kernel = format!("{cfg}__global__ void k(int *o) {{ o[threadIdx.x % LANES] = 1; }}\n");
+    let mixed = at("src/backend/opencl/kernel/config.hpp", &with_kernel);
+    assert!(mixed.iter().any(|f| f.status != Status::Pass), "{mixed:?}");
+}
+
 /// (status, phase, message) of `rule`'s findings on `line` of `src`.
 fn on(src: &str, rule: &str, line: u32) -> Vec<(Status, Phase, String)> {
     crate::model::syntax::test_support::hazard_findings(src)

@@ -41,7 +41,7 @@ const THREAD_NAMES: &[&str] = &[
     "threadIndex",
 ];
 
-fn lane_name(n: &str) -> bool {
+pub(super) fn lane_name(n: &str) -> bool {
     let l = n.to_ascii_lowercase();
     // A suffix names a lane where it starts a word: `src_lane`, `srcLane`, `lane_id`, not the
     // tail of another word (`plane`, `nPlanes`' `plane_id`).
@@ -383,6 +383,42 @@ fn thread_count_name(s: &Src, n: Node) -> bool {
     thread_count_str(name)
 }
 
+/// A block's extent along one axis by its name (`THREADS_X`, `BLOCK_DIM_X`, `DIMX`, `kTileX`):
+/// dividing a block's threads by it gives the other axis (`THREADS_Y = THREADS_PER_BLOCK /
+/// THREADS_X`), block geometry that a 64-lane wavefront does not change.
+fn axis_extent_name(s: &Src, n: Node) -> bool {
+    let n = strip_parens(n);
+    let name = match n.node_kind() {
+        K::Identifier => s.text(n),
+        K::FieldExpression => n.field(F::Field).map_or("", |f| s.text(f)),
+        _ => return false,
+    };
+    let l: String = name
+        .chars()
+        .filter(|c| *c != '_')
+        .collect::<String>()
+        .to_ascii_lowercase();
+    let Some(stem) = l.strip_suffix(['x', 'y', 'z']) else {
+        return false;
+    };
+    let stem = stem.strip_prefix('k').unwrap_or(stem);
+    !stem.contains("warp")
+        && !stem.contains("lane")
+        && (thread_count_str(stem)
+            || matches!(
+                stem,
+                "dim"
+                    | "block"
+                    | "tile"
+                    | "threads"
+                    | "tb"
+                    | "cta"
+                    | "blockdim"
+                    | "blocksize"
+                    | "bdim"
+            ))
+}
+
 /// [`thread_count_name`] on a name (`kNThreads_`, `NUM_THREADS`, `kBlockSize`).
 pub(super) fn thread_count_str(name: &str) -> bool {
     let l: String = name
@@ -558,6 +594,7 @@ pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) 
                 Some("`& 31` computes a lane id for 32-lane warps")
             }
             "/" if flow.val(s, r) == Some(32)
+                && !axis_extent_name(s, r)
                 && (flow.thread_expr(s, l)
                     || has_blockdim(s, l)
                     || thread_count_name(s, l)

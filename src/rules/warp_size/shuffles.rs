@@ -320,6 +320,92 @@ pub(super) fn shuffle_loop(s: &Src, fo: Node, out: &mut Vec<Finding>) {
         let end = body
             .prev_sibling()
             .map_or(body.start_byte(), |p| p.end_byte());
-        out.push(s.ctx.finding(&SHUFFLE_REDUCTION_FROM_16, fo.start_byte()..end, "shuffle loop sized for 32 lanes (offsets 16…1): on 64-lane wavefronts each half is reduced separately".into(), Some("start at `warpSize / 2` (or bound the loop by `warpSize`)".into())));
+        let mut f = s.ctx.finding(&SHUFFLE_REDUCTION_FROM_16, fo.start_byte()..end, "shuffle loop sized for 32 lanes (offsets 16…1): on 64-lane wavefronts each half is reduced separately".into(), Some("start at `warpSize / 2` (or bound the loop by `warpSize`)".into()));
+        if segment_guarded(s, fo, body) {
+            f.settle(" — but every lane that uses a shuffled value reads from its own 32-lane segment (the loop guards `lane >= d` for shifts up, `lane < 32 - d` for shifts down, with the lane taken modulo 32): each 32-lane half of a 64-lane wavefront scans or reduces on its own, which is what the code's 32-lane warps mean; nothing to change");
+        }
+        out.push(f);
     }
+}
+
+/// Whether a shuffle loop's shifts stay inside 32-lane segments where their values are used:
+/// every shuffle shifts up or down by the loop's variable `d`, and the body tests a lane taken
+/// modulo 32 against it on the side that keeps the source lane in the segment (`if (lane >= d)`
+/// for up, `lane < 32 - d` or `lane + d < 32` for down). arrayfire's segmented scan and
+/// reduce-by-key over `laneid = tid % 32` are such loops.
+fn segment_guarded(s: &Src, fo: Node, body: Node) -> bool {
+    let Some(var) = fo.field(F::Initializer).and_then(|i| {
+        let d = s
+            .descendants(i, K::InitDeclarator)
+            .first()
+            .and_then(|d| d.field(F::Declarator))
+            .or_else(|| {
+                s.descendants(i, K::AssignmentExpression)
+                    .first()
+                    .and_then(|a| a.field(F::Left))
+            })
+            .or_else(|| {
+                (i.node_kind() == K::AssignmentExpression)
+                    .then(|| i.field(F::Left))
+                    .flatten()
+            })?;
+        Some(s.text(d))
+    }) else {
+        return false;
+    };
+    let (mut up, mut down) = (false, false);
+    for c in s.descendants(body, K::CallExpression) {
+        let Some(name) = call_name(s, c).filter(|n| is_shuffle(n)) else {
+            continue;
+        };
+        let l = name.to_ascii_lowercase();
+        let dist = call_args(c).last().map(|a| s.text(strip_parens(*a)));
+        if dist != Some(var) {
+            return false;
+        }
+        match (l.contains("up"), l.contains("down")) {
+            (true, false) => up = true,
+            (false, true) => down = true,
+            _ => return false,
+        }
+    }
+    let lane = |n: Node| {
+        let n = strip_parens(n);
+        match n.node_kind() {
+            K::Identifier => super::flow::lane_name(s.text(n)),
+            K::BinaryExpression => {
+                let (op, _, r) = parts(s, n);
+                (op == "%" && lit(s, r) == Some(32)) || (op == "&" && lit(s, r) == Some(31))
+            }
+            _ => false,
+        }
+    };
+    let is_var = |n: Node| s.text(strip_parens(n)) == var;
+    let minus_var = |n: Node, from: u64| {
+        let n = strip_parens(n);
+        n.node_kind() == K::BinaryExpression && {
+            let (op, l, r) = parts(s, n);
+            op == "-" && lit(s, l) == Some(from) && is_var(r)
+        }
+    };
+    let plus_var = |n: Node| {
+        let n = strip_parens(n);
+        n.node_kind() == K::BinaryExpression && {
+            let (op, l, r) = parts(s, n);
+            op == "+" && ((lane(l) && is_var(r)) || (is_var(l) && lane(r)))
+        }
+    };
+    let (mut up_guard, mut down_guard) = (false, false);
+    for b in s.descendants(body, K::BinaryExpression) {
+        let (op, l, r) = parts(s, b);
+        match op {
+            ">=" if lane(l) && is_var(r) => up_guard = true,
+            "<=" if is_var(l) && lane(r) => up_guard = true,
+            "<" if lane(l) && minus_var(r, 32) => down_guard = true,
+            "<=" if lane(l) && minus_var(r, 31) => down_guard = true,
+            "<" if plus_var(l) && lit(s, r) == Some(32) => down_guard = true,
+            _ => {}
+        }
+    }
+    (up || down) && (!up || up_guard) && (!down || down_guard)
 }

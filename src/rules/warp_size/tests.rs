@@ -1,6 +1,6 @@
 //! Unit tests of the warp-size family's constants, lane arithmetic and file-level passes (the
 //! shuffle, block-shape, value-flow and scan-seed tests live beside their modules).
-use crate::model::syntax::test_support::fires;
+use crate::model::syntax::test_support::{fires, fires_open};
 
 #[test]
 fn constants_and_masks() {
@@ -168,7 +168,6 @@ __global__ void k(float* shared, int C) {
 
 #[test]
 fn warp_counts_of_named_constants_follow_their_uses() {
-    use crate::model::syntax::test_support::fires_open;
     // causal-conv1d: the warp count only multiplies a per-warp count (the 32 cancels).
     let traits = r#"template<int kNThreads_>
 struct Traits {
@@ -209,6 +208,35 @@ if (threadIdx.x < kNWarps) out[0] += partial[threadIdx.x];
 struct T2 { static constexpr int kNWarps = kNThreads / 32; static constexpr int kN = kNWarps * 2; };
 "#;
     assert_eq!(fires_open(reduce, "HP102"), [3, 10]);
+}
+
+/// Segmented scans over `lane = tid % 32` whose shifted values are used only where the source
+/// lane is in the same 32-lane segment (arrayfire's reduce-by-key, through the project's own
+/// shuffle wrappers, which `port` cannot give a width): each half of a 64-lane wavefront scans
+/// on its own, as the code means. Twins: the same loops unguarded stay open.
+#[test]
+fn shuffle_loops_guarded_to_their_32_lane_segment_keep_their_meaning() {
+    let src = "__global__ void scan(int *o, int n) {\n  int tidx = blockIdx.x * blockDim.x + threadIdx.x;\n  int laneid = tidx % 32;\n  int id = o[tidx];\n  for (int offset = 1; offset < 32; offset <<= 1) {\n    int y = shfl_up_sync(id, offset);\n    if (laneid >= offset) id += y;\n  }\n  float v = o[tidx];\n  for (int delta = 1; delta < 32; delta <<= 1) {\n    int ok = (laneid < (32 - delta)) && (tidx + delta < n);\n    float u = shfl_down_sync(v, delta);\n    if (ok) v += u;\n  }\n  o[tidx] = id + v;\n}\n";
+    assert_eq!(fires(src, "HP104"), [5, 10]);
+    assert!(fires_open(src, "HP104").is_empty());
+    let unguarded = src
+        .replace("if (laneid >= offset) id += y;", "id += y;")
+        .replace(
+            "int ok = (laneid < (32 - delta)) && (tidx + delta < n);",
+            "int ok = tidx + delta < n;",
+        );
+    assert_eq!(fires_open(&unguarded, "HP104"), [5, 10]);
+}
+
+/// A block's threads divided by its x extent is its y extent (arrayfire's
+/// `THREADS_Y = THREADS_PER_BLOCK / THREADS_X`); twin: divided by a warp-named 32 it counts
+/// warps.
+#[test]
+fn block_threads_over_an_axis_extent_is_geometry() {
+    let geometry = "static const unsigned THREADS_X = 32;\n__global__ void k(float* o) {\n  unsigned row = threadIdx.x / THREADS_X;\n  float v = o[row];\n  o[0] = __shfl_down_sync(0xffffffff, v, 1);\n}\n";
+    assert!(fires(geometry, "HP102").is_empty());
+    let warps = geometry.replace("threadIdx.x / THREADS_X", "threadIdx.x / 32");
+    assert_eq!(fires(&warps, "HP102"), [3]);
 }
 
 #[test]

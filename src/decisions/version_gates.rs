@@ -1,0 +1,156 @@
+//! One file's tests of one CUDA macro, one decision. A file that adapts to CUDA's or a
+//! library's version (`#if CUSPARSE_VERSION >= 11000`, `#if __CUDACC_VER_MAJOR__ >= 10`) tests
+//! it at every place the API changed: arrayfire's `sparse_blas.cu` has fifteen such gates, and a
+//! gate opened before a statement is often closed by a second test of the same macro after it
+//! (`#if … } #endif`). HIP defines none of these macros, so every gate takes the same side
+//! there (HP304 on each); what a porter decides is once per macro and file: make those gates
+//! compile the CUDA side for HIP too (`|| defined(__HIP_PLATFORM_AMD__)`), or keep HIP's side
+//! deliberately. So the file's open HP304 findings on one set of macros fold into the first,
+//! which lists the places; the rest stay in JSON as PASS naming it.
+//!
+//! A library's own version macros (`CUDNN_VERSION`) belong to the library's use
+//! ([`super::library_use`], applied before this), and a project's switch for a CUDA-only library
+//! to [`super::library_switch`].
+
+use super::kind::{Kind, Min};
+use crate::finding::Finding;
+
+/// Directive words and operators' names that are not macros of the condition.
+const NOT_MACROS: [&str; 10] = [
+    "if",
+    "ifdef",
+    "ifndef",
+    "elif",
+    "elifdef",
+    "elifndef",
+    "else",
+    "endif",
+    "defined",
+    "__has_include",
+];
+
+/// The macros an HP304 finding's condition tests (its first backquoted text, the directive),
+/// sorted, once each.
+pub fn condition_macros(f: &Finding) -> Vec<&str> {
+    if f.rule != "HP304" {
+        return Vec::new();
+    }
+    let Some(cond) = f.message.split('`').nth(1) else {
+        return Vec::new();
+    };
+    let mut out: Vec<&str> = cond
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| w.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
+        .filter(|w| !NOT_MACROS.contains(w))
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The decision's key: the file and the macros its condition tests.
+fn key(f: &Finding) -> Option<String> {
+    let macros = condition_macros(f);
+    (!macros.is_empty() && super::kind::own(&f.path))
+        .then(|| format!("{}\u{0}{}", f.path, macros.join(" ")))
+}
+
+/// The decision per file and macro set: every open HP304 on it, held by the first.
+pub fn kind(_: &[Finding]) -> Kind {
+    Kind {
+        key: Box::new(key),
+        head: super::kind::first,
+        folds: super::kind::all,
+        min: Min::Findings(2),
+        summary: Box::new(|g| {
+            let macros = condition_macros(g.head);
+            let names: Vec<String> = macros.iter().map(|m| format!("`{m}`")).collect();
+            let lines: Vec<String> = g.members.iter().map(|f| f.line.to_string()).collect();
+            format!(
+                " — one decision for this file's tests of {}: HIP takes the other side at {} places (lines {}), {} more folded here; make them compile the CUDA side for HIP together, or keep HIP's side deliberately",
+                names.join(", "),
+                g.members.len(),
+                lines.join(", "),
+                g.folded.len()
+            )
+        }),
+        note: Box::new(|g| {
+            super::kind::folded_into(g, "this file's tests of the same macros are one decision")
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decisions::test_support::open_rules as open;
+    use crate::gate::Status;
+
+    fn gate(cond: &str, path: &str, line: u32) -> Finding {
+        Finding {
+            status: Status::Remediation,
+            message: format!(
+                "`{cond}`: a current CUDA build compiles the `#if` arm, HIP-Clang the `#else` arm"
+            ),
+            ..Finding::bare("HP304", path, line)
+        }
+    }
+
+    /// Three gates on `__CUDACC_VER_MAJOR__` in one file are one decision; twins: the same
+    /// macro in another file, and another macro in the same file, are their own.
+    #[test]
+    fn one_files_tests_of_one_macro_are_one_decision() {
+        let mut fs = vec![
+            gate("#if __CUDACC_VER_MAJOR__ >= 10", "src/blas.cu", 182),
+            gate("#if __CUDACC_VER_MAJOR__ >= 10", "src/blas.cu", 206),
+            gate(
+                "#if defined(__CUDACC_VER_MAJOR__) && __CUDACC_VER_MAJOR__ >= 10",
+                "src/blas.cu",
+                219,
+            ),
+            gate("#if CUDART_VERSION >= 6050", "src/blas.cu", 300),
+            gate("#if __CUDACC_VER_MAJOR__ >= 10", "src/solve.cu", 20),
+        ];
+        crate::decisions::fold_all(&mut fs, &[]);
+        let o = open(&fs);
+        assert_eq!(o.len(), 3, "{o:?}");
+        let head = &fs[0];
+        assert!(
+            head.message.contains("one decision for this file's tests of `__CUDACC_VER_MAJOR__`: HIP takes the other side at 3 places (lines 182, 206, 219)"),
+            "{}",
+            head.message
+        );
+        assert!(
+            fs[2].message.contains("folded into `src/blas.cu:182`"),
+            "{}",
+            fs[2].message
+        );
+    }
+
+    /// A cuDNN version gate in a folder that uses cuDNN is part of the cuDNN decision; a
+    /// cuBLAS one (hipBLAS keeps the API) is not.
+    #[test]
+    fn a_library_version_gate_is_part_of_the_librarys_use() {
+        let mut fs = vec![
+            Finding {
+                status: Status::Remediation,
+                message:
+                    "`cudnnConvolutionForward`: MIOpen's equivalent needs a different call sequence"
+                        .into(),
+                ..Finding::bare("HP601", "fl/cudnn/Conv2D.cpp", 40)
+            },
+            gate("#if CUDNN_VERSION >= 7003", "fl/cudnn/BatchNorm.cpp", 59),
+            gate("#if CUBLAS_VERSION >= 11600", "fl/cudnn/BatchNorm.cpp", 90),
+        ];
+        crate::decisions::fold_all(&mut fs, &[]);
+        assert_eq!(fs[1].status, Status::Pass, "{}", fs[1].message);
+        assert!(
+            fs[1]
+                .message
+                .contains("folded into `fl/cudnn/Conv2D.cpp:40`"),
+            "{}",
+            fs[1].message
+        );
+        assert_eq!(fs[2].status, Status::Remediation);
+    }
+}
