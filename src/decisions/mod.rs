@@ -23,6 +23,8 @@
 //!   ([`library_use`]);
 //! - one file's HP304 tests of the same CUDA macros: make them compile the CUDA side for HIP
 //!   together, or keep HIP's side ([`version_gates`]);
+//! - one file's driver-API context management (HP501 at each call): move it to the primary
+//!   context once ([`contexts`]);
 //! - the project's FP8 encoding (HP709 on each FP8 use): choose OCP or FNUZ per AMD target and
 //!   adjust scales once ([`fp8`]);
 //! - the project's `__launch_bounds__` minimum (HP711 on each kernel): map CUDA's blocks per
@@ -39,6 +41,7 @@
 
 pub mod arch_only;
 pub mod container;
+pub mod contexts;
 pub mod cuda_build;
 pub mod fp8;
 pub mod kind;
@@ -87,7 +90,7 @@ pub fn fold_all_with(findings: &mut [Finding], nested_roots: &[String], unbuilt_
         container::kind,
         crate::inventory::siblings::kind,
     ];
-    let after: [fn(&[Finding]) -> Kind; 11] = [
+    let after: [fn(&[Finding]) -> Kind; 12] = [
         crate::rules::vendored::kind,
         crate::rules::libcu::kind,
         arch_only::kind,
@@ -95,6 +98,7 @@ pub fn fold_all_with(findings: &mut [Finding], nested_roots: &[String], unbuilt_
         same_api::kind,
         library_switch::kind,
         version_gates::kind,
+        contexts::kind,
         fp8::kind,
         launch_bounds::kind,
         launch_bounds::extensions,

@@ -6,7 +6,9 @@
 //!
 //! A folder is unbuilt when, in a project with a `CMakeLists.txt` at its root and no recursive
 //! glob (`file(GLOB_RECURSE …)`, which may pick up any folder):
-//! - it holds compilation units (`.cu`, `.cpp`, `.cc`, `.cxx`, `.c`) and no build file of its own;
+//! - it holds compilation units (`.cu`, `.cpp`, `.cc`, `.cxx`, `.c`) and no build file of its own,
+//!   or only a `CMakeLists.txt` without a `project()` that no build file outside the folder
+//!   reaches (a part of the CMake build nothing adds);
 //! - no build file names the folder as a path part (`add_subdirectory(perf)`, `gpu/perf/x.cu`)
 //!   nor any of its units by file name or stem;
 //! - it is not inside a vendored or nested copy (their own decisions hold those).
@@ -31,6 +33,7 @@ pub fn roots(
         return Vec::new();
     }
     let mut build_texts: Vec<String> = Vec::new();
+    let mut build_files: Vec<(&str, usize)> = Vec::new();
     let mut dirs_with_build: BTreeSet<&str> = BTreeSet::new();
     let mut units: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for rel in rels {
@@ -38,6 +41,7 @@ pub fn roots(
         if crate::inventory::kind::is_build(rel) {
             dirs_with_build.insert(dir);
             if let Some(t) = read(rel) {
+                build_files.push((rel, build_texts.len()));
                 build_texts.push(String::from_utf8_lossy(&t).into_owned());
             }
         } else if name
@@ -57,12 +61,23 @@ pub fn roots(
         .flat_map(|t| t.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-')))
         .filter(|w| !w.is_empty())
         .collect();
+    let orphans = orphan_cmake_dirs(&dirs_with_build, &build_files, &build_texts, skip);
     let mut out: Vec<String> = Vec::new();
     for (dir, files) in &units {
-        if dir.is_empty() || dirs_with_build.contains(dir) || skip(dir) {
+        if dir.is_empty() || skip(dir) {
             continue;
         }
         if out.iter().any(|o| dir.starts_with(&format!("{o}/"))) {
+            continue;
+        }
+        if let Some(o) = orphans
+            .iter()
+            .find(|o| *dir == o.as_str() || dir.starts_with(&format!("{o}/")))
+        {
+            out.push(o.clone());
+            continue;
+        }
+        if dirs_with_build.contains(dir) {
             continue;
         }
         let last = dir.rsplit('/').next().unwrap_or(dir);
@@ -76,6 +91,74 @@ pub fn roots(
         }
     }
     out
+}
+
+/// Folders whose own `CMakeLists.txt` no build file outside them reaches: no
+/// `add_subdirectory`, `include` or path names the folder, and the file declares no `project()`
+/// of its own (a standalone project is built on its own; a part of this one that nothing adds
+/// is not built at all: flashlight's `pkg/halide/`, which its package list never registers).
+/// Outermost first.
+fn orphan_cmake_dirs(
+    dirs_with_build: &BTreeSet<&str>,
+    build_files: &[(&str, usize)],
+    texts: &[String],
+    skip: &dyn Fn(&str) -> bool,
+) -> Vec<String> {
+    // Subfolders found by listing a folder (`file(GLOB children RELATIVE …)` then
+    // `add_subdirectory(${child})`) are added without their names being spelled.
+    let squash = |t: &str| -> String {
+        t.to_ascii_lowercase()
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect()
+    };
+    if texts.iter().any(|t| {
+        let t = squash(t);
+        t.contains("file(glob") && (t.contains("add_subdirectory(${") || t.contains("include(${"))
+    }) {
+        return Vec::new();
+    }
+    let mut out: Vec<String> = Vec::new();
+    for dir in dirs_with_build {
+        if dir.is_empty() || skip(dir) || out.iter().any(|o| dir.starts_with(&format!("{o}/"))) {
+            continue;
+        }
+        let inside = |rel: &str| rel.starts_with(&format!("{dir}/"));
+        let own: Vec<&(&str, usize)> = build_files.iter().filter(|(r, _)| inside(r)).collect();
+        let cmake_only = own
+            .iter()
+            .all(|(r, _)| r.ends_with("CMakeLists.txt") || r.ends_with(".cmake"))
+            && own
+                .iter()
+                .any(|(r, _)| *r == format!("{dir}/CMakeLists.txt"));
+        let standalone = own.iter().any(|(_, t)| declares_project(&texts[*t]));
+        if !cmake_only || standalone {
+            continue;
+        }
+        let last = dir.rsplit('/').next().unwrap_or(dir);
+        let named_outside = build_files
+            .iter()
+            .filter(|(r, _)| !inside(r))
+            .any(|(_, t)| {
+                texts[*t]
+                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+                    .any(|w| w == last)
+            });
+        if !named_outside {
+            out.push(dir.to_string());
+        }
+    }
+    out
+}
+
+/// Whether a CMake file calls `project(…)` (any case, spaces before the parenthesis allowed).
+fn declares_project(text: &str) -> bool {
+    let l = text.to_ascii_lowercase();
+    l.match_indices("project").any(|(i, _)| {
+        let before = l[..i].chars().next_back();
+        let name_before = before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+        !name_before && l[i + "project".len()..].trim_start().starts_with('(')
+    })
 }
 
 pub use crate::model::folders::root_of;
@@ -152,7 +235,7 @@ mod tests {
             ("bench/a.cu", ""),
             ("tools/run_all.cu", ""),
             ("extra/k.cu", ""),
-            ("own/CMakeLists.txt", ""),
+            ("own/CMakeLists.txt", "project(own CUDA)\n"),
             ("own/b.cu", ""),
         ];
         assert!(tree(&base).is_empty(), "{:?}", tree(&base));
@@ -169,5 +252,29 @@ mod tests {
             ("perf/a.cu", ""),
         ];
         assert_eq!(tree(&longer), ["perf"]);
+    }
+
+    /// flashlight's `pkg/halide/`: a part of the CMake build (no `project()`) with its own
+    /// `CMakeLists.txt` that the package list never adds. Twin: the package that is added.
+    #[test]
+    fn a_cmake_part_nothing_adds_is_unbuilt() {
+        let r = tree(&[
+            ("CMakeLists.txt", "add_subdirectory(pkg)\n"),
+            ("pkg/CMakeLists.txt", "register_package(NAME vision)\nfunction(fl_add_and_link_halide_lib)\nendfunction()\n"),
+            ("pkg/vision/CMakeLists.txt", "add_library(v a.cpp)\n"),
+            ("pkg/vision/a.cpp", ""),
+            ("pkg/halide/CMakeLists.txt", "add_library(h HalideInterface.cpp)\nadd_subdirectory(test)\n"),
+            ("pkg/halide/HalideInterface.cpp", ""),
+            ("pkg/halide/test/CMakeLists.txt", "add_executable(t t.cpp)\n"),
+            ("pkg/halide/test/t.cpp", ""),
+        ]);
+        assert_eq!(r, ["pkg/halide"]);
+        // Subfolders added by listing the folder: their names are never spelled.
+        let listed = tree(&[
+            ("CMakeLists.txt", "file(GLOB children RELATIVE ${CMAKE_CURRENT_SOURCE_DIR} *)\nforeach(c ${children})\n  add_subdirectory(${c})\nendforeach()\n"),
+            ("halide/CMakeLists.txt", "add_library(h a.cpp)\n"),
+            ("halide/a.cpp", ""),
+        ]);
+        assert!(listed.is_empty(), "{listed:?}");
     }
 }

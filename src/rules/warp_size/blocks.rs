@@ -353,6 +353,21 @@ pub(super) fn traits_argument<'a>(
     let Some(name) = owner.field(F::Name).map(|n| s.text(n)) else {
         return;
     };
+    // A kernel launched with its block shape spelled out (`k<32, 4><<<grid, dim3(8, 32, 1)>>>`):
+    // the launch says how many threads a block has, and a template parameter named for a block
+    // size is a tile's (one_warp_launch reads the launch).
+    let launched = s.parent(owner).is_some_and(|call| {
+        call.node_kind() == K::CallExpression && {
+            let mut w = call.walk();
+            let launch = call
+                .children(&mut w)
+                .any(|n| n.node_kind() == K::KernelCallSyntax);
+            launch
+        }
+    });
+    if launched {
+        return;
+    }
     let mut c = list.walk();
     let args: Vec<Node> = list
         .named_children(&mut c)
@@ -510,6 +525,11 @@ void dispatch(T* p, int n, int threads) {
         // Traits declared in another header are recognised by name.
         let elsewhere = "__global__ void k(float* p) { p[0] = __shfl_xor(p[0], 1); }\nvoid h(float* p) { run<Flash_kernel_traits<32, 4>>(p); run<Other<32, 4>>(p); }\n";
         assert_eq!(fires(elsewhere, "HP107"), [2]);
+        // A launch that spells out its block (torchsparse's `gemm<32, 4, …><<<g, dim3(8, 32,
+        // 1)>>>`, 256 threads): the template's `BLOCK_SIZE` is a tile. Twin: the same
+        // template called without a launch is read by its parameter's name.
+        let tile = "template <int BLOCK_SIZE, int N> __global__ void gemm(float* p) { p[0] = __shfl_xor(p[0], 1); }\nvoid h(float* p, int n) {\n  gemm<32, 4><<<n, dim3(8, 32, 1)>>>(p);\n  run(gemm<32, 4>);\n}\n";
+        assert_eq!(fires(tile, "HP107"), [4]);
     }
 
     #[test]
