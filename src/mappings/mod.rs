@@ -676,6 +676,11 @@ impl Mappings {
         Some(name.map(|s| s.as_str()).ok_or(row))
     }
 
+    /// Whether a header path is a CUDA header the tables know (`cuda_fp16.h`, `cublas_v2.h`).
+    pub fn is_cuda_header(&self, path: &str) -> bool {
+        self.includes_by_cuda.contains_key(path)
+    }
+
     /// Whether a header path is one the port may produce (a HIP header of some row).
     pub fn is_hip_header(&self, path: &str) -> bool {
         self.includes

@@ -475,12 +475,29 @@ fn finding(s: &Src, arms: &[Arm], h: Option<usize>, n: Option<usize>) -> Option<
     };
     let lost_decl = declared(s, &nb);
     let lost_uses = only_in(s, &nb, &hb, &lost_decl, 6);
+    // The headers only the CUDA arm includes (`<cuda_fp16.h>`: HIP's arm lacks its types).
+    let includes: Vec<String> = s
+        .lexed
+        .directives
+        .iter()
+        .filter(|d| nb.contains(&d.start) && d.name == "include")
+        .map(|d| hipside::directive_text(s, s.directive_range(d)))
+        .take(3)
+        .collect();
     let lost = match (lost_decl.is_empty(), lost_uses.is_empty()) {
         (true, true) if substance(&nb) => "its code (no declarations)".to_string(),
         (true, true) => "nothing".to_string(),
         (false, true) => quote(&lost_decl),
         (true, false) => format!("code using {}", quote(&lost_uses)),
         (false, false) => format!("{} (using {})", quote(&lost_decl), quote(&lost_uses)),
+    };
+    let lost = match (
+        includes.is_empty(),
+        lost_decl.is_empty() && lost_uses.is_empty(),
+    ) {
+        (true, _) => lost,
+        (false, true) => quote(&includes),
+        (false, false) => format!("{}, {lost}", quote(&includes)),
     };
     let instead_decl = declared(s, &hb);
     let instead = match h {
@@ -508,8 +525,23 @@ fn finding(s: &Src, arms: &[Arm], h: Option<usize>, n: Option<usize>) -> Option<
     };
     let cond_text = hipside::directive_text(s, deciding.dir.clone());
     // A project's switch for a CUDA-only library (`NVBENCH_HAS_CUPTI`) is why, where it is one.
+    let nvcc_only = deciding
+        .toks
+        .iter()
+        .filter(|t| {
+            t.starts_with('_')
+                || t.chars()
+                    .all(|c| c.is_ascii_uppercase() || c == '_' || c.is_ascii_digit())
+        })
+        .filter(|t| t.as_str() != "defined")
+        .all(|t| matches!(t.as_str(), "__NVCC__" | "__CUDACC_RTC__" | "__NVCOMPILER"));
+    let generic = if nvcc_only {
+        "HIP-Clang is not nvcc and does not define nvcc's own macros"
+    } else {
+        "HIP defines none of the CUDA toolkit and library macros tested"
+    };
     let why = crate::model::macro_env::library_switch_in(&cond_text).map_or(
-            "HIP defines none of the CUDA toolkit and library macros tested".to_string(),
+            generic.to_string(),
             |w| format!("`{w}` is the project's switch for a CUDA library ROCm has no build of, so the ROCm build does not define it"),
         );
     let mut msg = format!(

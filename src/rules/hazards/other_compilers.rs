@@ -185,13 +185,18 @@ pub(super) fn pass_compiler_workarounds(s: &Src, out: &mut [Finding]) {
         let first = toks.partition_point(|t| (t.start as usize) < span.start);
         let cuda = (first..toks.len())
             .take_while(|&i| (toks[i].end as usize) <= span.end)
-            .filter(|&i| {
-                matches!(
-                    toks[i].kind,
-                    crate::lex::Tok::Ident | crate::lex::Tok::Punct
-                )
-            })
-            .any(|i| cuda_code_token(s.tok(i)));
+            .any(|i| match toks[i].kind {
+                crate::lex::Tok::Ident | crate::lex::Tok::Punct => {
+                    let t = s.tok(i);
+                    cuda_code_token(t) || crate::mappings::get().knows(t)
+                }
+                // `#include <cuda_fp16.h>` only nvcc takes: HIP-Clang's arm lacks CUDA's types.
+                crate::lex::Tok::HeaderName | crate::lex::Tok::Str => {
+                    let t = s.tok(i).trim_matches(['<', '>', '"']);
+                    crate::mappings::get().is_cuda_header(t)
+                }
+                _ => false,
+            });
         if cuda {
             continue;
         }

@@ -92,6 +92,19 @@ fn nvcc_compiler_workarounds_are_nothing_to_port() {
         all.iter().all(|f| f.status == Status::Pass) && !all.is_empty(),
         "{all:?}"
     );
+    // arrayfire's half.hpp and types.hpp: the nvcc arm includes CUDA's half header or names
+    // its type; HIP-Clang takes the software-half arm.
+    for twin in [
+        "#if defined(__NVCC__) || defined(__CUDACC_RTC__)\n#include <cuda_fp16.h>\n#endif\nstruct half_t { unsigned short x; };\n",
+        "struct S {\n#if defined(__NVCC__) || defined(__CUDACC_RTC__)\n  using native = __half;\n#else\n  using native = common::half;\n#endif\n};\n",
+    ] {
+        let all = crate::model::syntax::test_support::hazard_findings_at("common/half.hpp", twin);
+        assert!(
+            all.iter()
+                .any(|f| matches!(f.rule.as_str(), "HP301" | "HP304") && f.status != Status::Pass),
+            "{twin}: {all:?}"
+        );
+    }
     let twin =
         "#ifdef __NVCC__\n#define HD __host__ __device__\n#else\n#define HD\n#endif\nHD int g();\n";
     let all = crate::model::syntax::test_support::hazard_findings(twin);
