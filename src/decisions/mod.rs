@@ -25,6 +25,8 @@
 //!   together, or keep HIP's side ([`version_gates`]);
 //! - one file's driver-API context management (HP501 at each call): move it to the primary
 //!   context once ([`contexts`]);
+//! - one file's run-time compilation pipeline (HP502/HP503/HP504): move it to hiprtc once
+//!   ([`jit`]);
 //! - the project's FP8 encoding (HP709 on each FP8 use): choose OCP or FNUZ per AMD target and
 //!   adjust scales once ([`fp8`]);
 //! - the project's `__launch_bounds__` minimum (HP711 on each kernel): map CUDA's blocks per
@@ -44,6 +46,7 @@ pub mod container;
 pub mod contexts;
 pub mod cuda_build;
 pub mod fp8;
+pub mod jit;
 pub mod kind;
 pub mod launch_bounds;
 pub mod library_switch;
@@ -90,7 +93,7 @@ pub fn fold_all_with(findings: &mut [Finding], nested_roots: &[String], unbuilt_
         container::kind,
         crate::inventory::siblings::kind,
     ];
-    let after: [fn(&[Finding]) -> Kind; 12] = [
+    let after: [fn(&[Finding]) -> Kind; 13] = [
         crate::rules::vendored::kind,
         crate::rules::libcu::kind,
         arch_only::kind,
@@ -99,6 +102,7 @@ pub fn fold_all_with(findings: &mut [Finding], nested_roots: &[String], unbuilt_
         library_switch::kind,
         version_gates::kind,
         contexts::kind,
+        jit::kind,
         fp8::kind,
         launch_bounds::kind,
         launch_bounds::extensions,

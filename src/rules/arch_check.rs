@@ -314,7 +314,15 @@ fn built_arch_prefix(inner: &str) -> Option<&'static str> {
     if !(option.ends_with("arch") || option.ends_with("architecture")) {
         return None;
     }
-    ["compute_", "sm_"].into_iter().find(|p| value == *p)
+    // A format completes it too: `"--gpu-architecture=compute_%d%d"`, `"-arch=sm_{}"`.
+    let stem = value
+        .strip_suffix("%d%d")
+        .or_else(|| value.strip_suffix("%d"))
+        .or_else(|| value.strip_suffix("%u"))
+        .or_else(|| value.strip_suffix("{}{}"))
+        .or_else(|| value.strip_suffix("{}"))
+        .unwrap_or(value);
+    ["compute_", "sm_"].into_iter().find(|p| stem == *p)
 }
 
 /// `sm_80`, `sm_90a`, `compute_70` as a word in `text`.
@@ -753,6 +761,12 @@ mod tests {
         let src = "void f(nvrtcProgram p, int major, int minor) {\n  const char *a[] = {\"--gpu-architecture=compute_80\"};\n  const char *b[] = {\"-arch=compute_75\", \"--fmad=false\"};\n  const char *c[] = {\"--gpu-architecture=sm_90\"};\n  std::string d = \"--gpu-architecture=compute_\" + std::to_string(major * 10 + minor);\n  const char *e[] = {\"--offload-arch=gfx90a\"};\n  std::string g = std::string(\"--offload-arch=\") + prop.gcnArchName;\n  const char *h = \"compute_capability=\";\n}\n";
         assert_eq!(fires(src, "HP403"), [2, 3, 4, 5]);
         assert_eq!(built_arch_prefix("-arch=sm_"), Some("sm_"));
+        // arrayfire's `snprintf(arch, n, "--gpu-architecture=compute_%d%d", major, minor)`.
+        assert_eq!(
+            built_arch_prefix("--gpu-architecture=compute_%d%d"),
+            Some("compute_")
+        );
+        assert_eq!(built_arch_prefix("--gpu-architecture=%s"), None);
         assert_eq!(built_arch_prefix("--offload-arch=gfx"), None);
     }
 

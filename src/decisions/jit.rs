@@ -1,0 +1,98 @@
+//! One file's run-time compilation pipeline, one decision. A file that compiles kernels at run
+//! time (NVRTC to PTX, the driver's JIT linker, `cuModuleLoadData` of the result) gets HP502 at
+//! each module load, HP503 at each linker call and HP504 at each JIT option: arrayfire's
+//! `compile_module.cpp` has ten. What a porter does is once per file: move the pipeline to
+//! hiprtc (compile to an AMDGPU code object, link with `hiprtcLink*` where needed, load it with
+//! `hipModuleLoadData`). So the file's open findings of these rules fold into the first
+//! REMEDIATION one, which lists the calls and their lines; the rest stay in JSON as PASS naming
+//! it.
+
+use super::kind::{Kind, Min};
+use crate::finding::Finding;
+use crate::gate::Status;
+
+/// Module loads of NVIDIA images, the driver JIT linker, JIT options.
+const MEMBERS: [&str; 3] = ["HP502", "HP503", "HP504"];
+
+/// The decision per file: every open member in it, held by the first REMEDIATION one.
+pub fn kind(_: &[Finding]) -> Kind {
+    Kind {
+        key: Box::new(|f| MEMBERS.contains(&f.rule.as_str()).then(|| f.path.clone())),
+        head: |m| {
+            Some(
+                m.iter()
+                    .position(|f| f.status == Status::Remediation)
+                    .unwrap_or(0),
+            )
+        },
+        folds: super::kind::all,
+        min: Min::Findings(2),
+        summary: Box::new(|g| {
+            let mut names: Vec<String> = Vec::new();
+            for f in &g.members {
+                if let Some(n) = f.message.split('`').nth(1) {
+                    let n = format!("`{n}`");
+                    if !names.contains(&n) {
+                        names.push(n);
+                    }
+                }
+            }
+            let more = names.len().saturating_sub(6);
+            names.truncate(6);
+            let lines: Vec<String> = g.members.iter().map(|f| f.line.to_string()).collect();
+            format!(
+                " — one decision for this file's run-time compilation pipeline: {}{} (lines {}; {} more folded here); move it to hiprtc as a whole: compile to an AMDGPU code object, link with `hiprtcLink*` where needed, load with `hipModuleLoadData`",
+                names.join(", "),
+                if more > 0 { format!(" and {more} more") } else { String::new() },
+                lines.join(", "),
+                g.folded.len()
+            )
+        }),
+        note: Box::new(|g| {
+            super::kind::folded_into(
+                g,
+                "this file's run-time compilation pipeline is one decision",
+            )
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decisions::test_support::open_rules as open;
+
+    fn at(rule: &str, status: Status, msg: &str, line: u32) -> Finding {
+        Finding {
+            status,
+            message: msg.into(),
+            ..Finding::bare(rule, "src/compile_module.cpp", line)
+        }
+    }
+
+    /// arrayfire's JIT options, linker calls and module loads in one file are one decision,
+    /// held by the first REMEDIATION; twin: a module load in another file is its own.
+    #[test]
+    fn one_files_jit_pipeline_is_one_decision() {
+        let mut fs = vec![
+            at("HP504", Status::Unknown, "`CU_JIT_ERROR_LOG_BUFFER`: most driver JIT options are accepted but ignored by HIP", 311),
+            at("HP503", Status::Remediation, "`cuLinkCreate`: the driver JIT linker takes PTX/cubin", 319),
+            at("HP502", Status::Remediation, "`cuModuleLoadData` loads a cubin/fatbin image", 328),
+            Finding {
+                status: Status::Remediation,
+                message: "`cuModuleLoadData` loads a cubin/fatbin image".into(),
+                ..Finding::bare("HP502", "src/other.cpp", 9)
+            },
+        ];
+        crate::decisions::fold_all(&mut fs, &[]);
+        assert_eq!(open(&fs).len(), 2, "{:?}", open(&fs));
+        assert_eq!(fs[1].status, Status::Remediation);
+        assert!(
+            fs[1].message.contains("`CU_JIT_ERROR_LOG_BUFFER`, `cuLinkCreate`, `cuModuleLoadData` (lines 311, 319, 328; 2 more folded here)"),
+            "{}",
+            fs[1].message
+        );
+        assert_eq!(fs[0].status, Status::Pass);
+        assert_eq!(fs[3].status, Status::Remediation);
+    }
+}
