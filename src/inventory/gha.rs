@@ -98,6 +98,111 @@ pub(crate) fn runner_os(label: &str) -> Option<&'static str> {
     }
 }
 
+/// Programs that check, format or document code without running it on a GPU.
+const TOOLING: [&str; 22] = [
+    "ruff",
+    "flake8",
+    "black",
+    "isort",
+    "mypy",
+    "pylint",
+    "pyright",
+    "pre-commit",
+    "codespell",
+    "yapf",
+    "clang-format",
+    "cpplint",
+    "pydocstyle",
+    "sphinx-build",
+    "sphinx-apidoc",
+    "mkdocs",
+    "doc8",
+    "twine",
+    "check-manifest",
+    "interrogate",
+    "autoflake",
+    "pyupgrade",
+];
+
+/// Programs that set a job up (install, move around, print) rather than do its work.
+const SETUP: [&str; 24] = [
+    "pip",
+    "pip3",
+    "conda",
+    "mamba",
+    "micromamba",
+    "uv",
+    "apt",
+    "apt-get",
+    "sudo",
+    "echo",
+    "cd",
+    "export",
+    "mkdir",
+    "cp",
+    "mv",
+    "ls",
+    "cat",
+    "git",
+    "curl",
+    "wget",
+    "source",
+    "set",
+    "rm",
+    "printf",
+];
+
+/// The checking and documentation tools a job runs, when that is all its `run:` steps do
+/// besides setting up (`pip install torch ruff` then `ruff check .`: torch is installed to be
+/// imported by a linter, not to use a GPU). `None` when any command is something else
+/// (`pytest`, `python train.py`, `make`), or when it runs no such tool.
+fn tooling_only(job: &Y) -> Option<Vec<String>> {
+    let mut tools: Vec<String> = Vec::new();
+    for step in job.get("steps").map_or(&[][..], |s| s.items()) {
+        let Some(run) = step.get("run").and_then(Y::str) else {
+            continue;
+        };
+        for line in run.lines() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            for cmd in line
+                .split(['&', ';', '|'])
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+            {
+                let mut words = cmd
+                    .split_whitespace()
+                    .skip_while(|w| w.contains('=') && !w.starts_with('-'));
+                let mut first = words.next().unwrap_or("");
+                if matches!(first, "python" | "python3") {
+                    if words.next() != Some("-m") {
+                        return None;
+                    }
+                    first = words.next().unwrap_or("");
+                }
+                if first == "make" {
+                    if words.all(|w| {
+                        matches!(w, "html" | "docs" | "doc" | "linkcheck" | "-C" | "docs/")
+                    }) {
+                        tools.push("make docs".into());
+                        continue;
+                    }
+                    return None;
+                }
+                if SETUP.contains(&first) || first.is_empty() || first == "\\" {
+                    continue;
+                }
+                if !TOOLING.contains(&first) {
+                    return None;
+                }
+                if !tools.iter().any(|t| t == first) {
+                    tools.push(first.to_string());
+                }
+            }
+        }
+    }
+    (!tools.is_empty()).then_some(tools)
+}
+
 /// Whether a lane runs on another OS than Linux.
 fn off_linux(l: &Lane) -> bool {
     l.os.is_some_and(|o| o != "Linux")
@@ -431,6 +536,22 @@ pub fn model(src: &[u8]) -> Model {
                 ),
             ));
         }
+        if !job_off_linux && !job_cuda_only {
+            if let Some(tools) = tooling_only(&job.y) {
+                m.dead.push((
+                    job.y.range(),
+                    format!(
+                        "in CI job `{}`, which runs only {}: it installs packages to import or document them, and runs no GPU code",
+                        job.id,
+                        tools
+                            .iter()
+                            .map(|t| format!("`{t}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                ));
+            }
+        }
         for s in job.y.get("steps").map_or(&[][..], |s| s.items()) {
             let mut env = job.env.clone();
             literal_env(s.get("env"), &mut env);
@@ -570,6 +691,25 @@ mod tests {
         assert_eq!(platform_of("cu124"), Platform::Cuda);
         assert_eq!(platform_of("ubuntu-latest"), Platform::Neutral);
         assert_eq!(platform_of("custom"), Platform::Neutral);
+    }
+
+    /// AutoGPTQ's quality job installs torch for `ruff`; a docs job for Sphinx. Twins: a job
+    /// that also runs the tests, and a `python` script, are GPU work.
+    #[test]
+    fn jobs_that_only_lint_or_document_run_no_gpu_code() {
+        let src = "jobs:\n  lint:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: |\n          pip install torch ruff  # the linter imports nothing\n          ruff check . && python -m black --check .\n  docs:\n    runs-on: ubuntu-latest\n    steps:\n      - run: pip install torch sphinx\n      - run: make -C docs html\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: pip install torch ruff\n      - run: ruff check .\n      - run: pytest tests\n  script:\n    runs-on: ubuntu-latest\n    steps:\n      - run: pip install torch\n      - run: python bench.py\n";
+        let m = model(src.as_bytes());
+        assert_eq!(dead_lines(&m, src), [3, 10], "{:?}", m.dead);
+        assert!(
+            m.dead[0].1.contains("runs only `ruff`, `black`"),
+            "{:?}",
+            m.dead
+        );
+        assert!(
+            m.dead[1].1.contains("runs only `make docs`"),
+            "{:?}",
+            m.dead
+        );
     }
 
     #[test]
