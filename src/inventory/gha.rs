@@ -537,7 +537,7 @@ pub fn model(src: &[u8]) -> Model {
             ));
         }
         if !job_off_linux && !job_cuda_only {
-            if let Some(tools) = tooling_only(&job.y) {
+            if let Some(tools) = tooling_only(job.y) {
                 m.dead.push((
                     job.y.range(),
                     format!(
@@ -747,8 +747,9 @@ mod tests {
         let src = "jobs:\n  test:\n    runs-on: ${{ matrix.runner }}\n    strategy:\n      matrix:\n        include:\n          - runner: linux.rocm.gpu.mi300\n          - runner: linux.g5.4xlarge.nvidia.gpu\n            cuda: '12.4'\n    steps:\n      - if: matrix.cuda\n        run: nvidia-smi\n  nv:\n    runs-on: [self-hosted, h100]\n    steps:\n      - run: nvidia-smi\n  lint:\n    runs-on: ubuntu-latest\n    steps:\n      - run: ruff .\n";
         let m = model(src.as_bytes());
         let dead = dead_lines(&m, src);
-        // The `if: matrix.cuda` step, and the whole NVIDIA job; the lint job stays.
-        assert_eq!(dead, [11, 14], "{:?}", m.dead);
+        // The `if: matrix.cuda` step, and the whole NVIDIA job; the lint job runs no GPU code.
+        assert_eq!(dead, [11, 14, 18], "{:?}", m.dead);
+        assert!(m.dead[2].1.contains("runs only `ruff`"), "{}", m.dead[2].1);
         assert!(m.dead[1].1.contains("job `test`"), "{}", m.dead[1].1);
     }
 }
