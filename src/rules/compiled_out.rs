@@ -91,6 +91,7 @@ pub fn check(s: &Src, target: &Target, out: &mut Vec<Finding>) -> Vec<(usize, Ra
     let mut found: Vec<Finding> = Vec::new();
     let mut chain_dirs: Vec<usize> = Vec::new();
     let mut hip_arms: Vec<(usize, Range<usize>)> = Vec::new();
+    let code = std::cell::OnceCell::new();
     let live = |stack: &[Chain]| {
         stack.last().map_or((true, true), |c| {
             let h = c.around_hip && open_arm(&c.arms, |a| a.hip) != Some(false);
@@ -147,7 +148,7 @@ pub fn check(s: &Src, target: &Target, out: &mut Vec<Finding>) -> Vec<(usize, Ra
                 if h == n || shared_platform_split(s, &c.arms) {
                     continue;
                 }
-                if let Some(f) = finding(s, &c.arms, h, n) {
+                if let Some(f) = finding(s, &code, &c.arms, h, n) {
                     chain_dirs.extend(c.arms.iter().map(|a| a.dir.start));
                     if let Some(h) = h {
                         hip_arms.push((f.byte_range.0, c.arms[h].body.clone()));
@@ -451,7 +452,13 @@ fn quote(names: &[String]) -> String {
 }
 
 /// The finding for a chain where HIP takes arm `h` and CUDA arm `n` (`None`: no arm).
-fn finding(s: &Src, arms: &[Arm], h: Option<usize>, n: Option<usize>) -> Option<Finding> {
+fn finding<'a>(
+    s: &Src<'a>,
+    code: &std::cell::OnceCell<diagnostics::Code<'a>>,
+    arms: &[Arm],
+    h: Option<usize>,
+    n: Option<usize>,
+) -> Option<Finding> {
     let empty = arms.last().map_or(0..0, |a| a.body.end..a.body.end);
     let body = |i: Option<usize>| i.map_or(empty.clone(), |i| arms[i].body.clone());
     let (hb, nb) = (body(h), body(n));
@@ -571,7 +578,11 @@ fn finding(s: &Src, arms: &[Arm], h: Option<usize>, n: Option<usize>) -> Option<
         f.suggestion = None;
         return Some(f);
     }
-    let quiet = |r: &Range<usize>| !substance(r) || diagnostics::only_diagnostics(s, r).is_some();
+    let quiet = |r: &Range<usize>| {
+        !substance(r)
+            || diagnostics::only_diagnostics(s, code.get_or_init(|| diagnostics::Code::of(s)), r)
+                .is_some()
+    };
     if fails.is_none() && substance(&nb) && quiet(&nb) && quiet(&hb) {
         msg.push_str(" — both arms only feed diagnostic output (text that is printed or thrown, and values only that text reads): the ROCm build reports less, computes the same; nothing to change");
         f.message = msg;

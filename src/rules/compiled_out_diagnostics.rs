@@ -6,6 +6,7 @@
 
 use crate::lex::Tok;
 use crate::model::syntax::Src;
+use std::collections::HashMap;
 use std::ops::Range;
 
 /// Name parts of calls that write text for people (`printf`, `PrintStr`, `LOG`, `cerr`).
@@ -13,15 +14,31 @@ const OUTPUT_WORDS: [&str; 10] = [
     "print", "log", "puts", "cout", "cerr", "clog", "trace", "warn", "message", "report",
 ];
 
-/// The file's code tokens outside directives, as indices into the lexer's tokens.
-fn code(s: &Src) -> Vec<usize> {
-    s.lexed
-        .tokens
-        .iter()
-        .enumerate()
-        .filter(|(_, t)| t.kind != Tok::Comment && !t.in_directive())
-        .map(|(i, _)| i)
-        .collect()
+/// A file's code tokens outside directives (indices into the lexer's tokens) and where each
+/// name occurs among them: built once per file, on its first HP304 chain.
+pub(super) struct Code<'a> {
+    toks: Vec<usize>,
+    by_name: HashMap<&'a str, Vec<usize>>,
+}
+
+impl<'a> Code<'a> {
+    pub(super) fn of(s: &Src<'a>) -> Self {
+        let toks: Vec<usize> = s
+            .lexed
+            .tokens
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.kind != Tok::Comment && !t.in_directive())
+            .map(|(i, _)| i)
+            .collect();
+        let mut by_name: HashMap<&'a str, Vec<usize>> = HashMap::new();
+        for (k, &i) in toks.iter().enumerate() {
+            if s.lexed.tokens[i].kind == Tok::Ident {
+                by_name.entry(s.tok(i)).or_default().push(k);
+            }
+        }
+        Code { toks, by_name }
+    }
 }
 
 /// The statement around position `k` of `toks`: from after the previous `;`, `{` or `}` to the
@@ -100,16 +117,20 @@ fn block_end(s: &Src, toks: &[usize], from: usize) -> usize {
 /// Whether every statement of `body` writes text for people, or assigns a name the rest of the
 /// file reads only in such statements (and reads somewhere). Returns the first output call's
 /// name for the message.
-pub(super) fn only_diagnostics(s: &Src, body: &Range<usize>) -> Option<String> {
-    let toks = code(s);
-    let inside: Vec<usize> = (0..toks.len())
-        .filter(|&k| body.contains(&(s.lexed.tokens[toks[k]].start as usize)))
-        .collect();
-    let (&first, &last) = (inside.first()?, inside.last()?);
+pub(super) fn only_diagnostics(s: &Src, code: &Code, body: &Range<usize>) -> Option<String> {
+    let toks = &code.toks;
+    let start_of = |k: usize| s.lexed.tokens[toks[k]].start as usize;
+    let first = toks.partition_point(|&i| (s.lexed.tokens[i].start as usize) < body.start);
+    let end = toks.partition_point(|&i| (s.lexed.tokens[i].start as usize) < body.end);
+    if first >= end || !body.contains(&start_of(first)) {
+        return None;
+    }
+    let last = end - 1;
+    let toks = toks.as_slice();
     let mut k = first;
     let mut any = false;
     while k <= last {
-        let st = statement(s, &toks, k);
+        let st = statement(s, toks, k);
         let next = st.end + 1;
         if st.is_empty() {
             k = next;
@@ -119,27 +140,27 @@ pub(super) fn only_diagnostics(s: &Src, body: &Range<usize>) -> Option<String> {
         if st.start < first || st.end > last + 1 {
             return None;
         }
-        if !writes_text(s, &toks, &st) {
-            let at = assigned(s, &toks, &st)?;
+        if !writes_text(s, toks, &st) {
+            let at = assigned(s, toks, &st)?;
             let name = s.tok(toks[at]);
             // A local the arm declares is read only up to the end of its block; a member or a
             // global anywhere in the file.
-            let scope = if declares_local(s, &toks, &st, at) {
-                first..block_end(s, &toks, last)
+            let scope = if declares_local(s, toks, &st, at) {
+                first..block_end(s, toks, last)
             } else {
                 0..toks.len()
             };
             let mut read = false;
-            for j in scope.filter(|&j| {
-                !(first..=last).contains(&j)
-                    && s.lexed.tokens[toks[j]].kind == Tok::Ident
-                    && s.tok(toks[j]) == name
-            }) {
-                let other = statement(s, &toks, j);
-                if assigned(s, &toks, &other) == Some(j) || declares(s, &toks, j) {
+            let uses = code.by_name.get(name).map_or(&[][..], Vec::as_slice);
+            for &j in uses
+                .iter()
+                .filter(|&&j| scope.contains(&j) && !(first..=last).contains(&j))
+            {
+                let other = statement(s, toks, j);
+                if assigned(s, toks, &other) == Some(j) || declares(s, toks, j) {
                     continue;
                 }
-                if !writes_text(s, &toks, &other) {
+                if !writes_text(s, toks, &other) {
                     return None;
                 }
                 read = true;
