@@ -52,6 +52,9 @@ pub struct FileResult {
     /// The file's `#define`s, with whether HIP compiles each (scan only: project macros only
     /// the CUDA side defines).
     pub defines: Vec<crate::model::cuda_side::Define>,
+    /// The file's launches and kernels for the cross-file launch-shape pass (scan only: a
+    /// C/C++/CUDA source's facts from this one lex).
+    pub rows: Option<crate::rules::warp_size::launch_rows::FileRows>,
     /// Namespaces the file declares inside another namespace (scan only: a project's own
     /// `ctranslate2::cuda` is not libcu++'s `cuda::`).
     pub namespaces: Vec<String>,
@@ -264,6 +267,9 @@ fn process_file(
     findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     findings.dedup_by(|a, b| a.rule == b.rule && a.byte_range == b.byte_range);
     let changed = output != file.bytes;
+    let rows = (work.hazards && crate::walk::is_source(rel))
+        .then(|| crate::rules::warp_size::launch_rows::file_rows(rel, &file.bytes, &file.lexed))
+        .flatten();
     let (includes, defines, namespaces) = if work.hazards {
         (
             // Resolved from the includer's folder by scan: the quoted ones.
@@ -290,6 +296,7 @@ fn process_file(
         compat,
         includes,
         defines,
+        rows,
         namespaces,
     }
 }

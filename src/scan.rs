@@ -102,9 +102,14 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     let mut defines: Vec<(String, Vec<crate::model::cuda_side::Define>)> = Vec::new();
     // Namespaces each source declares inside another (the project's own `x::cuda`).
     let mut namespaces: Vec<(String, Vec<String>)> = Vec::new();
+    // Each source's launches and kernels, for the cross-file launch-shape pass.
+    let mut rows: Vec<(String, crate::rules::warp_size::launch_rows::FileRows)> = Vec::new();
     for o in outcomes {
         match o.result {
-            Ok(r) => {
+            Ok(mut r) => {
+                if let Some(x) = r.rows.take() {
+                    rows.push((o.input.rel.clone(), x));
+                }
                 if !r.namespaces.is_empty() {
                     namespaces.push((o.input.rel.clone(), r.namespaces));
                 }
@@ -182,17 +187,10 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         }
     }
     // CUB warp primitives at their default width in kernels every launch gives 32-wide rows:
-    // the launches and the kernels are in different files; searched only when a source in
-    // memory names a CUB warp primitive.
-    if sources.values().any(|b| {
-        memchr::memmem::find(b, b"WarpReduce").is_some()
-            || memchr::memmem::find(b, b"WarpScan").is_some()
-    }) {
-        crate::rules::warp_size::launch_rows::cub_in_kernels_of_32_wide_rows(
-            &mut findings,
-            &every_source(),
-        );
-    }
+    // the launches and the kernels are in different files, each read from its own lex.
+    let rows: Vec<(&str, &crate::rules::warp_size::launch_rows::FileRows)> =
+        rows.iter().map(|(p, r)| (p.as_str(), r)).collect();
+    crate::rules::warp_size::launch_rows::cub_in_kernels_of_32_wide_rows(&mut findings, &rows);
     let inventory = crate::inventory::scan_inputs_for(&all, s.max_file_size, s.target.rocm);
     findings.extend(inventory.findings);
     errors.extend(inventory.errors);

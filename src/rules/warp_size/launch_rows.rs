@@ -187,63 +187,155 @@ fn matching(src: &[u8], lexed: &Lexed, open: usize, o: &[u8], c: &[u8]) -> Optio
     None
 }
 
-/// Whether `name` occurs in `b` as a whole word followed by a call or a launch (`name(`,
-/// `name<<<`, `name<T><<<`), read from the bytes.
-fn names_word(b: &[u8], name: &[u8]) -> bool {
-    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
-    memchr::memmem::find_iter(b, name).any(|at| {
-        let end = at + name.len();
-        (at == 0 || !word(b[at - 1]))
-            && b.get(end).is_some_and(|&c| !word(c))
-            && b[end..]
-                .iter()
-                .find(|c| !c.is_ascii_whitespace())
-                .is_some_and(|&c| c == b'(' || c == b'<')
-    })
+/// A CUB warp primitive at its default width (`cub::WarpReduce<float>`) in a function, as the
+/// file's own pass saw it: the finding to report (its message written by the project pass),
+/// what is written and the fix.
+pub struct Site {
+    finding: Finding,
+    written: String,
+    reduce: bool,
 }
 
-/// The project pass (see the module documentation). `sources` are the project's C/C++/CUDA
-/// files; only those that name a CUB warp primitive, or call or launch a function of such a
-/// file, are lexed.
-pub fn cub_in_kernels_of_32_wide_rows(findings: &mut Vec<Finding>, sources: &[(&str, &[u8])]) {
-    let has = |b: &[u8], w: &[u8]| memchr::memmem::find(b, w).is_some();
-    if !sources
+/// A kernel or device function of a file: its name, the names it calls, and the CUB warp
+/// primitives at their default width in its body.
+pub struct Def {
+    name: String,
+    kernel: bool,
+    callees: Vec<String>,
+    sites: Vec<Site>,
+}
+
+/// What one file contributes to this pass, computed with the file's single lex: its launches
+/// (kernel and shape) and its kernels and device functions.
+#[derive(Default)]
+pub struct FileRows {
+    launches: Vec<(String, Option<String>)>,
+    defs: Vec<Def>,
+}
+
+/// The file's facts for this pass, `None` when it launches nothing and defines no kernel or
+/// device function.
+pub fn file_rows(path: &str, src: &[u8], lexed: &Lexed) -> Option<FileRows> {
+    let has = |w: &[u8]| memchr::memmem::find(src, w).is_some();
+    let launches = if has(b"<<<") || has(b"< <<") {
+        launches(path, src, lexed)
+    } else {
+        Vec::new()
+    };
+    let mut defs = Vec::new();
+    if has(b"__global__") || has(b"__device__") {
+        let cub = has(b"WarpReduce") || has(b"WarpScan");
+        let lines = crate::lines::LineIndex::new(src);
+        let ctx = crate::registry::FileCtx {
+            path,
+            src,
+            lines: &lines,
+        };
+        for (qual, kernel) in [(&b"__global__"[..], true), (&b"__device__"[..], false)] {
+            for (name, open, close) in functions(src, lexed, qual) {
+                let mut callees: Vec<String> = if kernel {
+                    (open..close)
+                        .filter(|&i| {
+                            lexed.tokens[i].kind == Tok::Ident
+                                && lexed
+                                    .next_code(i)
+                                    .is_some_and(|j| text(src, lexed, j) == b"(")
+                        })
+                        .map(|i| String::from_utf8_lossy(text(src, lexed, i)).into_owned())
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                callees.sort_unstable();
+                callees.dedup();
+                let sites = if cub {
+                    default_width_sites(&ctx, lexed, open, close)
+                } else {
+                    Vec::new()
+                };
+                defs.push(Def {
+                    name,
+                    kernel,
+                    callees,
+                    sites,
+                });
+            }
+        }
+    }
+    (!launches.is_empty() || !defs.is_empty()).then_some(FileRows { launches, defs })
+}
+
+/// The CUB warp primitives of a body (tokens `open..close`) written with one template argument,
+/// their width left to hipCUB (`cub::WarpReduce<float>`).
+fn default_width_sites(
+    ctx: &crate::registry::FileCtx,
+    lx: &Lexed,
+    open: usize,
+    close: usize,
+) -> Vec<Site> {
+    let src = ctx.src;
+    let mut out = Vec::new();
+    for i in open..close {
+        let t = text(src, lx, i);
+        if !(t == b"WarpReduce" || t == b"WarpScan") {
+            continue;
+        }
+        let qualified = lx.prev_code(i).is_some_and(|c| text(src, lx, c) == b"::")
+            && lx
+                .prev_code(i)
+                .and_then(|c| lx.prev_code(c))
+                .is_some_and(|c| matches!(text(src, lx, c), b"cub" | b"hipcub"));
+        let Some(lt) = lx.next_code(i).filter(|&j| text(src, lx, j) == b"<") else {
+            continue;
+        };
+        // One template argument: no `,` at depth 1 before the closing `>`.
+        let Some(gt) = matching(src, lx, lt, b"<", b">") else {
+            continue;
+        };
+        let mut depth = 0i32;
+        let one = (lt + 1..gt).all(|j| {
+            match text(src, lx, j) {
+                b"<" | b"(" => depth += 1,
+                b">" | b")" => depth -= 1,
+                b"," if depth == 0 => return false,
+                _ => {}
+            }
+            true
+        });
+        if !qualified || !one {
+            continue;
+        }
+        let ns = lx.prev_code(lx.prev_code(i).unwrap_or(i)).unwrap_or(i);
+        let (a, b) = (lx.tokens[ns].start as usize, lx.tokens[gt].end as usize);
+        let fixed = format!(
+            "{}, 32>",
+            String::from_utf8_lossy(&src[a..lx.tokens[gt].start as usize])
+        );
+        let mut finding = ctx.finding(&CUB_WARP_DEFAULT_WIDTH, a..b, String::new(), None);
+        finding.fix = Some(fixed);
+        out.push(Site {
+            finding,
+            written: String::from_utf8_lossy(&src[a..b]).into_owned(),
+            reduce: t == b"WarpReduce",
+        });
+    }
+    out
+}
+
+/// The project pass (see the module documentation), over each source's [`FileRows`].
+pub fn cub_in_kernels_of_32_wide_rows(findings: &mut Vec<Finding>, files: &[(&str, &FileRows)]) {
+    if !files
         .iter()
-        .any(|(_, b)| has(b, b"WarpReduce") || has(b, b"WarpScan"))
+        .any(|(_, r)| r.defs.iter().any(|d| !d.sites.is_empty()))
     {
         return;
     }
-    // The files that name a CUB warp primitive hold what this pass reports on; the others are
-    // lexed only where they name one of those files' functions (a launch, a call).
-    let cub = |b: &[u8]| has(b, b"WarpReduce") || has(b, b"WarpScan");
-    let mut lexed: Vec<(&str, &[u8], Lexed)> = sources
-        .iter()
-        .filter(|(_, b)| cub(b))
-        .map(|(p, b)| (*p, *b, crate::lex::lex(b)))
-        .collect();
-    let names: Vec<String> = lexed
-        .iter()
-        .flat_map(|(_, src, lx)| {
-            functions(src, lx, b"__global__")
-                .into_iter()
-                .chain(functions(src, lx, b"__device__"))
-                .map(|(n, ..)| n)
-        })
-        .collect::<std::collections::BTreeSet<_>>()
-        .into_iter()
-        .collect();
-    lexed.extend(
-        sources
-            .iter()
-            .filter(|(_, b)| !cub(b) && names.iter().any(|n| names_word(b, n.as_bytes())))
-            .map(|(p, b)| (*p, *b, crate::lex::lex(b))),
-    );
-    let mut rows: BTreeMap<String, Rows> = BTreeMap::new();
-    for (path, src, lx) in &lexed {
-        for (kernel, shape) in launches(path, src, lx) {
-            let r = rows.entry(kernel).or_default();
+    let mut rows: BTreeMap<&str, Rows> = BTreeMap::new();
+    for (_, f) in files {
+        for (kernel, shape) in &f.launches {
+            let r = rows.entry(kernel.as_str()).or_default();
             match shape {
-                Some(s) => r.shapes.push(s),
+                Some(s) => r.shapes.push(s.clone()),
                 None => r.other = true,
             }
         }
@@ -253,113 +345,53 @@ pub fn cub_in_kernels_of_32_wide_rows(findings: &mut Vec<Finding>, sources: &[(&
             .filter(|r| !r.other && !r.shapes.is_empty())
             .and_then(|r| r.shapes.first().cloned())
     };
-    // Every kernel and device function: (file, name, body, kernel).
-    let mut defs: Vec<(usize, String, usize, usize, bool)> = Vec::new();
-    for (k, (_, src, lx)) in lexed.iter().enumerate() {
-        for (name, o, c) in functions(src, lx, b"__global__") {
-            defs.push((k, name, o, c, true));
-        }
-        for (name, o, c) in functions(src, lx, b"__device__") {
-            defs.push((k, name, o, c, false));
-        }
-    }
-    // A kernel's rows are its launches'; a device function's are its callers' when every
-    // kernel that calls it (directly) has 32-wide rows.
-    let calls = |k: usize, o: usize, c: usize, callee: &str| {
-        let (_, src, lx) = &lexed[k];
-        (o..c).any(|i| {
-            text(src, lx, i) == callee.as_bytes()
-                && lx.next_code(i).is_some_and(|j| text(src, lx, j) == b"(")
-        })
-    };
-    let mut qualifying: Vec<(usize, String, usize, usize, String)> = Vec::new();
-    for (k, name, o, c, kernel) in &defs {
-        let why = if *kernel {
-            rows32(name).map(|s| format!("`{name}`, which every launch in the project gives blocks whose rows are 32 threads ({s})"))
-        } else {
-            let callers: Vec<&String> = defs
-                .iter()
-                .filter(|(k2, n2, o2, c2, kern)| *kern && n2 != name && calls(*k2, *o2, *c2, name))
-                .map(|(_, n2, ..)| n2)
-                .collect();
-            let shapes: Vec<Option<String>> = callers.iter().map(|n| rows32(n)).collect();
-            (!callers.is_empty() && shapes.iter().all(Option::is_some)).then(|| {
-                format!(
-                    "`{name}`, called only from kernels every launch gives blocks whose rows are 32 threads (`{}`: {})",
-                    callers[0],
-                    shapes[0].as_deref().unwrap_or("")
-                )
-            })
-        };
-        if let Some(why) = why {
-            qualifying.push((*k, name.clone(), *o, *c, why));
-        }
-    }
-    for (k, _, open, close, why) in qualifying {
-        let (path, src, lx) = &lexed[k];
-        let lines = crate::lines::LineIndex::new(src);
-        let ctx = crate::registry::FileCtx {
-            path,
-            src,
-            lines: &lines,
-        };
-        {
-            for i in open..close {
-                let t = text(src, lx, i);
-                if !(t == b"WarpReduce" || t == b"WarpScan") {
-                    continue;
-                }
-                let qualified = lx.prev_code(i).is_some_and(|c| text(src, lx, c) == b"::")
-                    && lx
-                        .prev_code(i)
-                        .and_then(|c| lx.prev_code(c))
-                        .is_some_and(|c| matches!(text(src, lx, c), b"cub" | b"hipcub"));
-                let Some(lt) = lx.next_code(i).filter(|&j| text(src, lx, j) == b"<") else {
-                    continue;
-                };
-                // One template argument: no `,` at depth 1 before the closing `>`.
-                let Some(gt) = matching(src, lx, lt, b"<", b">") else {
-                    continue;
-                };
-                let mut depth = 0i32;
-                let one = (lt + 1..gt).all(|j| {
-                    match text(src, lx, j) {
-                        b"<" | b"(" => depth += 1,
-                        b">" | b")" => depth -= 1,
-                        b"," if depth == 0 => return false,
-                        _ => {}
-                    }
-                    true
-                });
-                if !qualified || !one {
-                    continue;
-                }
-                let ns = lx.prev_code(lx.prev_code(i).unwrap_or(i)).unwrap_or(i);
-                let (a, b) = (lx.tokens[ns].start as usize, lx.tokens[gt].end as usize);
-                let written = String::from_utf8_lossy(&src[a..b]).into_owned();
-                let fixed = format!(
-                    "{}, 32>",
-                    String::from_utf8_lossy(&src[a..lx.tokens[gt].start as usize])
-                );
-                let line = lines.position(src, a).line;
+    let kernels: Vec<&Def> = files
+        .iter()
+        .flat_map(|(_, f)| f.defs.iter().filter(|d| d.kernel))
+        .collect();
+    for (_, f) in files {
+        for d in f.defs.iter().filter(|d| !d.sites.is_empty()) {
+            let name = &d.name;
+            // A kernel's rows are its launches'; a device function's are its callers' when every
+            // kernel that calls it (directly) has 32-wide rows.
+            let why = if d.kernel {
+                rows32(name).map(|s| format!("`{name}`, which every launch in the project gives blocks whose rows are 32 threads ({s})"))
+            } else {
+                let callers: Vec<&String> = kernels
+                    .iter()
+                    .filter(|k| k.name != *name && k.callees.binary_search(name).is_ok())
+                    .map(|k| &k.name)
+                    .collect();
+                let shapes: Vec<Option<String>> = callers.iter().map(|n| rows32(n)).collect();
+                (!callers.is_empty() && shapes.iter().all(Option::is_some)).then(|| {
+                    format!(
+                        "`{name}`, called only from kernels every launch gives blocks whose rows are 32 threads (`{}`: {})",
+                        callers[0],
+                        shapes[0].as_deref().unwrap_or("")
+                    )
+                })
+            };
+            let Some(why) = why else { continue };
+            for site in &d.sites {
+                let at = &site.finding;
                 if findings.iter().any(|f| {
-                    f.path == *path
-                        && f.line == line
+                    f.path == at.path
+                        && f.line == at.line
                         && matches!(f.rule.as_str(), "HP110" | "HP109")
                 }) {
                     continue;
                 }
-                let mut f = ctx.finding(
-                    &CUB_WARP_DEFAULT_WIDTH,
-                    a..b,
-                    format!(
-                        "`{written}` at its default width in {why}: on NVIDIA each row is one warp; on AMD a 64-lane wavefront holds two rows (or one row and 32 lanes that do not run) and hipCUB's default logical warp is the wavefront, so the {} does not run over one row",
-                        if t == b"WarpReduce" { "reduction" } else { "scan" }
-                    ),
-                    Some(format!("give it the row's width: `{fixed}`")),
+                let mut f = at.clone();
+                f.message = format!(
+                    "`{}` at its default width in {why}: on NVIDIA each row is one warp; on AMD a 64-lane wavefront holds two rows (or one row and 32 lanes that do not run) and hipCUB's default logical warp is the wavefront, so the {} does not run over one row",
+                    site.written,
+                    if site.reduce { "reduction" } else { "scan" }
                 );
+                f.suggestion = Some(format!(
+                    "give it the row's width: `{}`",
+                    f.fix.as_deref().unwrap_or("")
+                ));
                 f.status = Status::Remediation;
-                f.fix = Some(fixed);
                 findings.push(f);
             }
         }
@@ -373,9 +405,15 @@ mod tests {
     const KERNEL: &str = "#include <cub/cub.cuh>\n__global__ void mat_vec(const float* w, float* out, int n) {\n  float sum = 0.f;\n  for (int i = threadIdx.x; i < n; i += 32) sum += w[blockIdx.x * 4 * n + threadIdx.y * n + i];\n  using WarpReduce = cub::WarpReduce<float>;\n  __shared__ typename WarpReduce::TempStorage temp[4];\n  sum = WarpReduce(temp[threadIdx.y]).Sum(sum);\n  if (threadIdx.x == 0) out[blockIdx.x * 4 + threadIdx.y] = sum;\n}\n";
 
     fn run(files: &[(&str, &str)]) -> Vec<Finding> {
-        let sources: Vec<(&str, &[u8])> = files.iter().map(|(p, t)| (*p, t.as_bytes())).collect();
+        let rows: Vec<(&str, FileRows)> = files
+            .iter()
+            .filter_map(|(p, t)| {
+                file_rows(p, t.as_bytes(), &crate::lex::lex(t.as_bytes())).map(|r| (*p, r))
+            })
+            .collect();
+        let refs: Vec<(&str, &FileRows)> = rows.iter().map(|(p, r)| (*p, r)).collect();
         let mut out = Vec::new();
-        cub_in_kernels_of_32_wide_rows(&mut out, &sources);
+        cub_in_kernels_of_32_wide_rows(&mut out, &refs);
         out
     }
 
