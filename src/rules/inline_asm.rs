@@ -609,9 +609,20 @@ fn used_anywhere(name: &str, sources: &[(&str, &[u8])]) -> bool {
             let prev_start = trimmed.iter().rposition(|&b| !word(b)).map_or(0, |i| i + 1);
             let prev = &trimmed[prev_start..prev_end];
             let last = trimmed.last().copied();
+            // `U32& f()` declares; `mask & f()` and `__popc(b & f())` use: after `*`/`&`, a
+            // declaration is a statement with no `=` and no open `(` before the name.
+            let expression = || {
+                let from = trimmed
+                    .iter()
+                    .rposition(|&b| matches!(b, b';' | b'{' | b'}'))
+                    .map_or(0, |i| i + 1);
+                trimmed[from..]
+                    .iter()
+                    .any(|&b| matches!(b, b'=' | b'(' | b'['))
+            };
             let declared = (!prev.is_empty()
                 && !matches!(prev, b"return" | b"case" | b"else" | b"do" | b"define"))
-                || matches!(last, Some(b'*') | Some(b'&'));
+                || (matches!(last, Some(b'*') | Some(b'&')) && !expression());
             if !declared {
                 return true;
             }
@@ -891,5 +902,20 @@ mod uncalled_tests {
         ];
         super::settle_uncalled(&mut fs, &sources);
         assert!(fs.iter().all(|f| f.status != Status::Pass));
+        // nvdiffrast's `getLaneMaskLt()`, used only after `&` (`__popc(m & getLaneMaskLt())`),
+        // is called; twin: a helper returning a reference is still only declared.
+        let lane = "__device__ __inline__ unsigned getLaneMaskLt(void) { unsigned r; asm(\"mov.u32 %0, %lanemask_lt;\" : \"=r\"(r)); return r; }\n";
+        for (user, called) in [
+            ("__global__ void k(unsigned* o, unsigned m) { o[0] = __popc(m & getLaneMaskLt()); }\n", true),
+            ("__global__ void k(unsigned* o, unsigned m) { unsigned i = m & getLaneMaskLt(); o[0] = i; }\n", true),
+            ("__device__ unsigned& getLaneMaskLt(void);\n", false),
+        ] {
+            let mut fs = hazard_findings_at("util.inl", lane);
+            fs.retain(|f| f.rule == "HP201");
+            assert_eq!(fs.len(), 1, "{fs:?}");
+            let sources = [("util.inl", lane.as_bytes()), ("k.cu", user.as_bytes())];
+            super::settle_uncalled(&mut fs, &sources);
+            assert_eq!(fs[0].status != Status::Pass, called, "{user}: {}", fs[0].message);
+        }
     }
 }
