@@ -305,6 +305,19 @@ mod tests {
         assert!(super::cuda_only_sources(cuda_only.as_bytes()).is_empty());
     }
 
+    /// fastllm's shape: the ROCm arm hipifies the CUDA folder at configure time and compiles
+    /// the generated `.hip` files, so the `.cu` files listed only in the CUDA arm are the HIP
+    /// build's too. Twin: a `.cu` file with no generated twin stays CUDA-only.
+    #[test]
+    fn cuda_sources_a_hip_arm_hipifies_are_compiled_by_it() {
+        let src = "if(USE_CUDA)\n  enable_language(CUDA)\n  set(S src/devices/cuda/fastllm-cuda.cu src/devices/multicuda/fastllm-multicuda.cu src/devices/cuda/only.cu)\nendif()\nif(USE_ROCM)\n  enable_language(HIP)\n  hipify(CUDA_SOURCE_DIR ${PROJECT_SOURCE_DIR}/src/devices/cuda HIP_SOURCE_DIR ${PROJECT_SOURCE_DIR}/src/devices/hip)\n  set(S src/devices/hip/fastllm-hip.hip src/devices/multihip/fastllm-multihip.hip)\nendif()\n";
+        let only: Vec<String> = super::cuda_only_sources(src.as_bytes())
+            .into_iter()
+            .map(|(p, _)| p)
+            .collect();
+        assert_eq!(only, ["src/devices/cuda/only.cu"]);
+    }
+
     /// stdgpu's shape (Apache-2.0): the backend compared with names whose words say the
     /// platform (`STDGPU_BACKEND STREQUAL STDGPU_BACKEND_CUDA`); the HIP arm enables HIP. Twin:
     /// a value that names no platform (`STDGPU_BACKEND_OPENMP`) decides nothing.

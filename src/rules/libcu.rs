@@ -7,7 +7,8 @@
 //! per-line edits follow mechanically (libhipcxx: <https://github.com/ROCm/libhipcxx>).
 //!
 //! So the open translator findings on libcu++ — "namespace `cuda…` has no HIP counterpart"
-//! (HP001) and the `<cuda/…>` headers with none (HP004) — are folded into the project's first
+//! (HP001), the `<cuda/…>` headers with none (HP004) and libcu++'s atomics outside system
+//! scope (HP707) — are folded into the project's first
 //! one, which says how many it holds and in how many files; every folded finding stays in
 //! JSON/SARIF as PASS naming it. A single use is left as it is. Uses in a vendored library or
 //! a folder the project marks as not maintained are those decisions', not the project's
@@ -20,6 +21,11 @@ use crate::finding::Finding;
 fn is_libcu(f: &Finding) -> bool {
     (f.rule == "HP001" && f.message.starts_with("namespace `cuda"))
         || (f.rule == "HP004" && f.message.starts_with("`cuda/"))
+        // `cuda::atomic`/`cuda::atomic_ref` at device or block scope (cuCollections' 64): the
+        // libcu++ move carries them; a system-scope one is also a coherence fact and stays.
+        || (f.rule == "HP707"
+            && f.message.starts_with("libcu++ `cuda::")
+            && !f.message.contains("thread_scope_system"))
 }
 
 /// The libcu++ decision: the project's open libcu++ findings, held by the first.
@@ -109,5 +115,18 @@ mod tests {
         let mut one = vec![f("HP001", "a.cuh", 3, ns)];
         fold(&mut one);
         assert!(!one[0].message.contains("one decision"));
+        // libcu++'s atomics at device or block scope go with the move (cuCollections); twin: a
+        // system-scope one is also a coherence fact.
+        let atomic = |name: &str| {
+            format!("libcu++ `cuda::{name}` is not part of HIP; scopes map to `__hip_atomic_*` memory scopes")
+        };
+        let mut at = vec![
+            f("HP001", "a.cu", 3, ns),
+            f("HP707", "a.cu", 5, &atomic("atomic_ref")),
+            f("HP707", "b.cu", 6, &atomic("thread_scope_system")),
+        ];
+        fold(&mut at);
+        assert_eq!(at[1].status, Status::Pass, "{}", at[1].message);
+        assert_ne!(at[2].status, Status::Pass);
     }
 }

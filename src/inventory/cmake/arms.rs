@@ -520,6 +520,17 @@ pub fn cuda_only_sources(src: &[u8]) -> Vec<(String, String)> {
                     .trim_start_matches("${CMAKE_CURRENT_LIST_DIR}/")
                     .trim_start_matches("./");
                 let ext = w.rsplit_once('.').map_or("", |(_, e)| e);
+                // A `.hip` source the HIP build lists outside the dead arms, generated from a
+                // CUDA source at configure time (fastllm's `hipify(CUDA_SOURCE_DIR src/devices/
+                // cuda HIP_SOURCE_DIR src/devices/hip)` then `src/devices/hip/fastllm-hip.hip`):
+                // the `.cu` it comes from is the HIP build's source too.
+                if ext == "hip"
+                    && !w.contains('$')
+                    && !dead.iter().any(|d| d.range.contains(&a.start_byte()))
+                {
+                    outside.extend(hipified_from(w));
+                    continue;
+                }
                 if w.contains('$')
                     || !matches!(ext, "cu" | "cuh" | "cpp" | "cc" | "cxx" | "c" | "h" | "hpp")
                 {
@@ -538,6 +549,19 @@ pub fn cuda_only_sources(src: &[u8]) -> Vec<(String, String)> {
     inside.sort();
     inside.dedup_by(|a, b| a.0 == b.0);
     inside
+}
+
+/// The CUDA sources a hipified `.hip` file may come from: the same path with `.cu`, and with
+/// `hip` read back as `cuda` in its folder and file names (`src/devices/multihip/
+/// fastllm-multihip.hip` from `src/devices/multicuda/fastllm-multicuda.cu`).
+fn hipified_from(hip: &str) -> Vec<String> {
+    let stem = hip.strip_suffix(".hip").unwrap_or(hip);
+    let mut out = vec![format!("{stem}.cu")];
+    let renamed = stem.replace("hip", "cuda").replace("HIP", "CUDA");
+    if renamed != stem {
+        out.push(format!("{renamed}.cu"));
+    }
+    out
 }
 
 /// The arms of a CMake file that the project's HIP build never runs once the project's twin

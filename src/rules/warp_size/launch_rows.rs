@@ -50,14 +50,9 @@ fn launches(path: &str, src: &[u8], lexed: &Lexed) -> Vec<(String, Option<String
     let line_of = |i: usize| lines.position(src, lexed.tokens[i].start as usize).line;
     let mut out = Vec::new();
     for i in 0..lexed.tokens.len() {
-        if !crate::model::launch::is_triple(src, lexed, i, b'<') {
-            continue;
-        }
-        let Some(launch) = crate::model::launch::at(src, lexed, i) else {
-            continue;
-        };
-        let kernel = String::from_utf8_lossy(text(src, lexed, launch.name)).into_owned();
-        let Some(&(a, b)) = launch.config.get(1) else {
+        let Some((kernel, (a, b))) =
+            triple_launch(src, lexed, i).or_else(|| api_launch(src, lexed, i))
+        else {
             continue;
         };
         let code: Vec<usize> = (a..b)
@@ -108,6 +103,77 @@ fn launches(path: &str, src: &[u8], lexed: &Lexed) -> Vec<(String, Option<String
         out.push((kernel, shape));
     }
     out
+}
+
+/// A `kernel<<<grid, block…>>>` launch at token `i`: the kernel's name and the block
+/// argument's tokens.
+fn triple_launch(src: &[u8], lexed: &Lexed, i: usize) -> Option<(String, (usize, usize))> {
+    if !crate::model::launch::is_triple(src, lexed, i, b'<') {
+        return None;
+    }
+    let launch = crate::model::launch::at(src, lexed, i)?;
+    let kernel = String::from_utf8_lossy(text(src, lexed, launch.name)).into_owned();
+    Some((kernel, *launch.config.get(1)?))
+}
+
+/// The runtime's launch calls, whose third argument is the block
+/// (`cudaLaunchKernel((void*)binRasterKernel, grid, brBlock, args, 0, stream)`, nvdiffrast).
+const LAUNCH_CALLS: [&[u8]; 4] = [
+    b"cudaLaunchKernel",
+    b"cudaLaunchCooperativeKernel",
+    b"hipLaunchKernel",
+    b"hipLaunchCooperativeKernel",
+];
+
+/// A launch through the runtime's API at token `i`: the kernel's name (the last name of the
+/// first argument, past casts) and the block argument's tokens.
+fn api_launch(src: &[u8], lexed: &Lexed, i: usize) -> Option<(String, (usize, usize))> {
+    if lexed.tokens[i].kind != Tok::Ident || !LAUNCH_CALLS.contains(&text(src, lexed, i)) {
+        return None;
+    }
+    let open = lexed
+        .next_code(i)
+        .filter(|&o| text(src, lexed, o) == b"(")?;
+    let close = matching(src, lexed, open, b"(", b")")?;
+    // The arguments' token ranges, split at the commas of depth 1.
+    let mut args: Vec<(usize, usize)> = Vec::new();
+    let (mut depth, mut from) = (0i32, open + 1);
+    for j in open + 1..close {
+        match text(src, lexed, j) {
+            b"(" | b"<" | b"[" | b"{" => depth += 1,
+            b")" | b">" | b"]" | b"}" => depth -= 1,
+            b"," if depth == 0 => {
+                args.push((from, j));
+                from = j + 1;
+            }
+            _ => {}
+        }
+        if args.len() == 3 {
+            break;
+        }
+    }
+    if args.len() < 3 {
+        return None;
+    }
+    // The last name outside template arguments: `(void*)&k<T>` and
+    // `reinterpret_cast<const void*>(k)` launch `k`.
+    let (a, b) = args[0];
+    let mut angle = 0i32;
+    let mut kernel = None;
+    for j in a..b {
+        match text(src, lexed, j) {
+            b"<" => angle += 1,
+            b">" => angle -= 1,
+            b"void" | b"const" | b"reinterpret_cast" | b"static_cast" => {}
+            _ if angle == 0 && lexed.tokens[j].kind == Tok::Ident => kernel = Some(j),
+            _ => {}
+        }
+    }
+    let kernel = kernel?;
+    Some((
+        String::from_utf8_lossy(text(src, lexed, kernel)).into_owned(),
+        args[2],
+    ))
 }
 
 /// The functions of a file with qualifier `qual` (`__global__`, `__device__`): name and body
@@ -201,6 +267,8 @@ pub struct Site {
 pub struct Def {
     name: String,
     kernel: bool,
+    /// The body's bytes (`{` to `}`).
+    body: (usize, usize),
     callees: Vec<String>,
     sites: Vec<Site>,
 }
@@ -217,7 +285,7 @@ pub struct FileRows {
 /// device function.
 pub fn file_rows(path: &str, src: &[u8], lexed: &Lexed) -> Option<FileRows> {
     let has = |w: &[u8]| memchr::memmem::find(src, w).is_some();
-    let launches = if has(b"<<<") || has(b"< <<") {
+    let launches = if has(b"<<<") || has(b"LaunchKernel") || has(b"LaunchCooperativeKernel") {
         launches(path, src, lexed)
     } else {
         Vec::new()
@@ -256,6 +324,10 @@ pub fn file_rows(path: &str, src: &[u8], lexed: &Lexed) -> Option<FileRows> {
                 defs.push(Def {
                     name,
                     kernel,
+                    body: (
+                        lexed.tokens[open].start as usize,
+                        lexed.tokens[close].end as usize,
+                    ),
                     callees,
                     sites,
                 });
@@ -326,7 +398,7 @@ fn default_width_sites(
 pub fn cub_in_kernels_of_32_wide_rows(findings: &mut Vec<Finding>, files: &[(&str, &FileRows)]) {
     if !files
         .iter()
-        .any(|(_, r)| r.defs.iter().any(|d| !d.sites.is_empty()))
+        .any(|(_, r)| r.launches.iter().any(|(_, shape)| shape.is_some()))
     {
         return;
     }
@@ -349,9 +421,24 @@ pub fn cub_in_kernels_of_32_wide_rows(findings: &mut Vec<Finding>, files: &[(&st
         .iter()
         .flat_map(|(_, f)| f.defs.iter().filter(|d| d.kernel))
         .collect();
-    for (_, f) in files {
-        for d in f.defs.iter().filter(|d| !d.sites.is_empty()) {
+    // Lane and warp arithmetic with 32 (HP102) in such a function is the row's: `WARPS * 32`
+    // counts the block's threads, `tid / 32` is the row.
+    let arithmetic = |f: &Finding| {
+        f.rule == "HP102" && f.status != Status::Pass && !f.message.contains("1 << lane")
+    };
+    for (path, f) in files {
+        for d in f.defs.iter() {
             let name = &d.name;
+            if d.sites.is_empty()
+                && !findings.iter().any(|x| {
+                    arithmetic(x)
+                        && x.path == *path
+                        && d.body.0 <= x.byte_range.0
+                        && x.byte_range.1 <= d.body.1
+                })
+            {
+                continue;
+            }
             // A kernel's rows are its launches'; a device function's are its callers' when every
             // kernel that calls it (directly) has 32-wide rows.
             let why = if d.kernel {
@@ -372,6 +459,14 @@ pub fn cub_in_kernels_of_32_wide_rows(findings: &mut Vec<Finding>, files: &[(&st
                 })
             };
             let Some(why) = why else { continue };
+            for x in findings.iter_mut().filter(|x| {
+                arithmetic(x)
+                    && x.path == *path
+                    && d.body.0 <= x.byte_range.0
+                    && x.byte_range.1 <= d.body.1
+            }) {
+                x.settle(&format!(" — consistent with {why}: each row is the code's warp of 32 lanes (its lane is `threadIdx.x`, its warp the row), so the arithmetic holds on a 64-lane wavefront that holds two rows; nothing to change"));
+            }
             for site in &d.sites {
                 let at = &site.finding;
                 if findings.iter().any(|f| {
@@ -415,6 +510,50 @@ mod tests {
         let mut out = Vec::new();
         cub_in_kernels_of_32_wide_rows(&mut out, &refs);
         out
+    }
+
+    /// nvdiffrast's rasterizer: a device helper, called only from a kernel launched with
+    /// `dim3 block(32, WARPS)`, sizes and strides by `WARPS * 32`, the block's threads. Twin:
+    /// the same kernel launched somewhere with 256-thread rows keeps its HP102.
+    #[test]
+    fn warp_arithmetic_of_32_wide_rows_is_the_rows() {
+        let kernel = "#define WARPS 16\n__device__ void impl(int* buf, int n) {\n  int t = threadIdx.x + 32 * threadIdx.y;\n  unsigned m = __ballot_sync(~0u, t < n);\n  for (int i = t; i < n; i += WARPS * 32) buf[i] = __popc(m);\n}\n__global__ void k(int* buf, int n) { impl(buf, n); }\n";
+        let launch =
+            "void go(int* b, int n) {\n  dim3 block(32, WARPS);\n  k<<<n, block>>>(b, n);\n}\n";
+        let run_on = |launch: &str| {
+            let mut fs = crate::model::syntax::test_support::hazard_findings_at("k.cuh", kernel);
+            assert!(
+                fs.iter()
+                    .any(|f| f.rule == "HP102" && f.status != Status::Pass),
+                "{fs:?}"
+            );
+            let files = [("k.cuh", kernel), ("main.cu", launch)];
+            let rows: Vec<(&str, FileRows)> = files
+                .iter()
+                .filter_map(|(p, t)| {
+                    file_rows(p, t.as_bytes(), &crate::lex::lex(t.as_bytes())).map(|r| (*p, r))
+                })
+                .collect();
+            let refs: Vec<(&str, &FileRows)> = rows.iter().map(|(p, r)| (*p, r)).collect();
+            cub_in_kernels_of_32_wide_rows(&mut fs, &refs);
+            fs.into_iter()
+                .filter(|f| f.rule == "HP102")
+                .collect::<Vec<_>>()
+        };
+        let rows = run_on(launch);
+        assert!(rows.iter().all(|f| f.status == Status::Pass), "{rows:?}");
+        assert!(
+            rows[0].message.contains("each row is the code's warp"),
+            "{}",
+            rows[0].message
+        );
+        let wide = format!("{launch}void go2(int* b, int n) {{ k<<<n, 256>>>(b, n); }}\n");
+        assert!(run_on(&wide).iter().any(|f| f.status != Status::Pass));
+        // The runtime's launch call, as nvdiffrast writes it; twin: a 256-wide block.
+        let api = "void go(int* b, int n, void** args) {\n  dim3 block(32, WARPS);\n  cudaLaunchKernel((void*)k, dim3(n, 1, 1), block, args, 0, 0);\n}\n";
+        assert!(run_on(api).iter().all(|f| f.status == Status::Pass));
+        let api_wide = api.replace("dim3 block(32, WARPS)", "dim3 block(256, 1)");
+        assert!(run_on(&api_wide).iter().any(|f| f.status != Status::Pass));
     }
 
     /// llama_cu_awq's shape: the kernel in a header, every launch (in another file) with
