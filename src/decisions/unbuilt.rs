@@ -118,12 +118,26 @@ fn orphan_cmake_dirs(
     }) {
         return Vec::new();
     }
+    // Which build files spell each name, read once.
+    let mut spelled_in: std::collections::HashMap<&str, Vec<&str>> =
+        std::collections::HashMap::new();
+    for (rel, t) in build_files {
+        for w in texts[*t].split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-')) {
+            if !w.is_empty() {
+                let v = spelled_in.entry(w).or_default();
+                if v.last() != Some(rel) {
+                    v.push(rel);
+                }
+            }
+        }
+    }
     let mut out: Vec<String> = Vec::new();
     for dir in dirs_with_build {
         if dir.is_empty() || skip(dir) || out.iter().any(|o| dir.starts_with(&format!("{o}/"))) {
             continue;
         }
-        let inside = |rel: &str| rel.starts_with(&format!("{dir}/"));
+        let prefix = format!("{dir}/");
+        let inside = |rel: &str| rel.starts_with(&prefix);
         let own: Vec<&(&str, usize)> = build_files.iter().filter(|(r, _)| inside(r)).collect();
         let cmake_only = own
             .iter()
@@ -136,14 +150,9 @@ fn orphan_cmake_dirs(
             continue;
         }
         let last = dir.rsplit('/').next().unwrap_or(dir);
-        let named_outside = build_files
-            .iter()
-            .filter(|(r, _)| !inside(r))
-            .any(|(_, t)| {
-                texts[*t]
-                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
-                    .any(|w| w == last)
-            });
+        let named_outside = spelled_in
+            .get(last)
+            .is_some_and(|files| files.iter().any(|r| !inside(r)));
         if !named_outside {
             out.push(dir.to_string());
         }

@@ -14,7 +14,7 @@ use super::CUB_WARP_DEFAULT_WIDTH;
 use crate::finding::Finding;
 use crate::gate::Status;
 use crate::lex::{Lexed, Tok};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// What a kernel's launches say of its rows: the shape of each launch with 32-wide rows, and
 /// whether some launch has another or an unknown shape.
@@ -417,26 +417,51 @@ pub fn cub_in_kernels_of_32_wide_rows(findings: &mut Vec<Finding>, files: &[(&st
             .filter(|r| !r.other && !r.shapes.is_empty())
             .and_then(|r| r.shapes.first().cloned())
     };
-    let kernels: Vec<&Def> = files
-        .iter()
-        .flat_map(|(_, f)| f.defs.iter().filter(|d| d.kernel))
-        .collect();
+    // Who calls each name: the kernels whose bodies call it (one pass over the kernels).
+    let mut callers_of: HashMap<&str, Vec<&str>> = HashMap::new();
+    for (_, f) in files {
+        for k in f.defs.iter().filter(|d| d.kernel) {
+            for c in &k.callees {
+                if *c != k.name {
+                    callers_of
+                        .entry(c.as_str())
+                        .or_default()
+                        .push(k.name.as_str());
+                }
+            }
+        }
+    }
     // Lane and warp arithmetic with 32 (HP102) in such a function is the row's: `WARPS * 32`
-    // counts the block's threads, `tid / 32` is the row.
+    // counts the block's threads, `tid / 32` is the row. Indexed by file once.
     let arithmetic = |f: &Finding| {
         f.rule == "HP102" && f.status != Status::Pass && !f.message.contains("1 << lane")
     };
+    let mut arithmetic_in: HashMap<String, Vec<usize>> = HashMap::new();
+    for (i, x) in findings.iter().enumerate() {
+        if arithmetic(x) {
+            arithmetic_in.entry(x.path.clone()).or_default().push(i);
+        }
+    }
+    // Existing HP109/HP110 places, so a primitive is reported once.
+    let mut reported: std::collections::HashSet<(String, u32)> = findings
+        .iter()
+        .filter(|f| matches!(f.rule.as_str(), "HP110" | "HP109"))
+        .map(|f| (f.path.clone(), f.line))
+        .collect();
+    let mut added: Vec<Finding> = Vec::new();
     for (path, f) in files {
+        let here = arithmetic_in.get(*path).map_or(&[][..], Vec::as_slice);
         for d in f.defs.iter() {
             let name = &d.name;
-            if d.sites.is_empty()
-                && !findings.iter().any(|x| {
-                    arithmetic(x)
-                        && x.path == *path
-                        && d.body.0 <= x.byte_range.0
-                        && x.byte_range.1 <= d.body.1
+            let inside: Vec<usize> = here
+                .iter()
+                .copied()
+                .filter(|&i| {
+                    let x = &findings[i];
+                    d.body.0 <= x.byte_range.0 && x.byte_range.1 <= d.body.1
                 })
-            {
+                .collect();
+            if d.sites.is_empty() && inside.is_empty() {
                 continue;
             }
             // A kernel's rows are its launches'; a device function's are its callers' when every
@@ -444,11 +469,7 @@ pub fn cub_in_kernels_of_32_wide_rows(findings: &mut Vec<Finding>, files: &[(&st
             let why = if d.kernel {
                 rows32(name).map(|s| format!("`{name}`, which every launch in the project gives blocks whose rows are 32 threads ({s})"))
             } else {
-                let callers: Vec<&String> = kernels
-                    .iter()
-                    .filter(|k| k.name != *name && k.callees.binary_search(name).is_ok())
-                    .map(|k| &k.name)
-                    .collect();
+                let callers = callers_of.get(name.as_str()).map_or(&[][..], Vec::as_slice);
                 let shapes: Vec<Option<String>> = callers.iter().map(|n| rows32(n)).collect();
                 (!callers.is_empty() && shapes.iter().all(Option::is_some)).then(|| {
                     format!(
@@ -459,21 +480,14 @@ pub fn cub_in_kernels_of_32_wide_rows(findings: &mut Vec<Finding>, files: &[(&st
                 })
             };
             let Some(why) = why else { continue };
-            for x in findings.iter_mut().filter(|x| {
-                arithmetic(x)
-                    && x.path == *path
-                    && d.body.0 <= x.byte_range.0
-                    && x.byte_range.1 <= d.body.1
-            }) {
-                x.settle(&format!(" — consistent with {why}: each row is the code's warp of 32 lanes (its lane is `threadIdx.x`, its warp the row), so the arithmetic holds on a 64-lane wavefront that holds two rows; nothing to change"));
+            for i in inside {
+                if findings[i].status != Status::Pass {
+                    findings[i].settle(&format!(" — consistent with {why}: each row is the code's warp of 32 lanes (its lane is `threadIdx.x`, its warp the row), so the arithmetic holds on a 64-lane wavefront that holds two rows; nothing to change"));
+                }
             }
             for site in &d.sites {
                 let at = &site.finding;
-                if findings.iter().any(|f| {
-                    f.path == at.path
-                        && f.line == at.line
-                        && matches!(f.rule.as_str(), "HP110" | "HP109")
-                }) {
+                if !reported.insert((at.path.clone(), at.line)) {
                     continue;
                 }
                 let mut f = at.clone();
@@ -487,10 +501,11 @@ pub fn cub_in_kernels_of_32_wide_rows(findings: &mut Vec<Finding>, files: &[(&st
                     f.fix.as_deref().unwrap_or("")
                 ));
                 f.status = Status::Remediation;
-                findings.push(f);
+                added.push(f);
             }
         }
     }
+    findings.extend(added);
 }
 
 #[cfg(test)]
