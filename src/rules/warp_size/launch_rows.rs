@@ -9,6 +9,13 @@
 //! wavefront, so one reduction sums two rows (HP110 REMEDIATION/CORRECTNESS, with the fix
 //! `cub::WarpReduce<float, 32>`). A kernel launched anywhere with another or an unknown shape is
 //! left alone: its rows are not known to be warps.
+//!
+//! The same facts settle two per-file findings that need the other file: lane and warp
+//! arithmetic with 32 (HP102) inside such a kernel, or a helper only such kernels call, is the
+//! row's (nvdiffrast's `CR_BIN_WARPS * 32` counts the threads of `dim3(32, CR_BIN_WARPS)` blocks
+//! launched through `cudaLaunchKernel`); and a 32-thread launch (HP107) of a kernel defined in
+//! another file that, with what it calls, does no warp-level work is PASS. Every source's facts
+//! come from its own single lex ([`file_rows`], kept in the pipeline's file result).
 
 use super::CUB_WARP_DEFAULT_WIDTH;
 use crate::finding::Finding;
@@ -269,6 +276,9 @@ pub struct Def {
     kernel: bool,
     /// The body's bytes (`{` to `}`).
     body: (usize, usize),
+    /// The body does warp-level work itself (shuffles, votes, `__syncwarp`, lane ids, warp
+    /// primitives, `warpSize`).
+    warp_level: bool,
     callees: Vec<String>,
     sites: Vec<Site>,
 }
@@ -301,19 +311,15 @@ pub fn file_rows(path: &str, src: &[u8], lexed: &Lexed) -> Option<FileRows> {
         };
         for (qual, kernel) in [(&b"__global__"[..], true), (&b"__device__"[..], false)] {
             for (name, open, close) in functions(src, lexed, qual) {
-                let mut callees: Vec<String> = if kernel {
-                    (open..close)
-                        .filter(|&i| {
-                            lexed.tokens[i].kind == Tok::Ident
-                                && lexed
-                                    .next_code(i)
-                                    .is_some_and(|j| text(src, lexed, j) == b"(")
-                        })
-                        .map(|i| String::from_utf8_lossy(text(src, lexed, i)).into_owned())
-                        .collect()
-                } else {
-                    Vec::new()
-                };
+                let mut callees: Vec<String> = (open..close)
+                    .filter(|&i| {
+                        lexed.tokens[i].kind == Tok::Ident
+                            && lexed
+                                .next_code(i)
+                                .is_some_and(|j| text(src, lexed, j) == b"(")
+                    })
+                    .map(|i| String::from_utf8_lossy(text(src, lexed, i)).into_owned())
+                    .collect();
                 callees.sort_unstable();
                 callees.dedup();
                 let sites = if cub {
@@ -321,9 +327,18 @@ pub fn file_rows(path: &str, src: &[u8], lexed: &Lexed) -> Option<FileRows> {
                 } else {
                     Vec::new()
                 };
+                let warp_level = (open..close).any(|i| {
+                    let t = text(src, lexed, i);
+                    match lexed.tokens[i].kind {
+                        Tok::Ident => warp_word(t),
+                        Tok::Str => memchr::memmem::find(t, b"laneid").is_some(),
+                        _ => false,
+                    }
+                });
                 defs.push(Def {
                     name,
                     kernel,
+                    warp_level,
                     body: (
                         lexed.tokens[open].start as usize,
                         lexed.tokens[close].end as usize,
@@ -335,6 +350,35 @@ pub fn file_rows(path: &str, src: &[u8], lexed: &Lexed) -> Option<FileRows> {
         }
     }
     (!launches.is_empty() || !defs.is_empty()).then_some(FileRows { launches, defs })
+}
+
+/// Names that do warp-level work: lane exchanges, votes, warp barriers, lane ids, warp-sized
+/// groups and primitives.
+fn warp_word(t: &[u8]) -> bool {
+    const PREFIXES: [&[u8]; 8] = [
+        b"__shfl",
+        b"__ballot",
+        b"__any",
+        b"__all",
+        b"__match",
+        b"__reduce_",
+        b"__activemask",
+        b"__syncwarp",
+    ];
+    PREFIXES.iter().any(|p| t.starts_with(p))
+        || matches!(
+            t,
+            b"warpSize"
+                | b"__lane_id"
+                | b"tiled_partition"
+                | b"thread_block_tile"
+                | b"coalesced_threads"
+                | b"WarpReduce"
+                | b"WarpScan"
+                | b"WarpLoad"
+                | b"WarpStore"
+                | b"WarpExchange"
+        )
 }
 
 /// The CUB warp primitives of a body (tokens `open..close`) written with one template argument,
@@ -506,6 +550,73 @@ pub fn cub_in_kernels_of_32_wide_rows(findings: &mut Vec<Finding>, files: &[(&st
         }
     }
     findings.extend(added);
+    settle_launches_of_kernels_without_warp_work(findings, files);
+}
+
+/// HP107 on a launch of 32-thread blocks whose kernel is defined in another file: where every
+/// definition of that name in the project, and every function it calls that the project
+/// defines, does no warp-level work, the block's threads never act as a warp and a 64-lane
+/// wavefront changes nothing (xmrig's blake2b kernels, launched `<<<n, 32>>>` from
+/// `hash.hpp`). PASS, saying so; an unknown kernel stays UNKNOWN.
+fn settle_launches_of_kernels_without_warp_work(
+    findings: &mut [Finding],
+    files: &[(&str, &FileRows)],
+) {
+    const ELSEWHERE: &str = "` is defined in another file";
+    if !findings
+        .iter()
+        .any(|f| f.rule == "HP107" && f.status != Status::Pass && f.message.contains(ELSEWHERE))
+    {
+        return;
+    }
+    let mut defs: HashMap<&str, Vec<&Def>> = HashMap::new();
+    for (_, f) in files {
+        for d in &f.defs {
+            defs.entry(d.name.as_str()).or_default().push(d);
+        }
+    }
+    // Every definition of the name, and of what they call that the project defines, to a
+    // bounded depth, without warp-level work; `None` when the project defines no such name.
+    let quiet = |name: &str| -> Option<bool> {
+        defs.get(name)?;
+        let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        let mut level: Vec<&str> = vec![name];
+        for _ in 0..6 {
+            let mut next = Vec::new();
+            for n in level {
+                if !seen.insert(n) {
+                    continue;
+                }
+                for d in defs.get(n).map_or(&[][..], Vec::as_slice) {
+                    if d.warp_level {
+                        return Some(false);
+                    }
+                    next.extend(d.callees.iter().map(String::as_str));
+                }
+            }
+            if next.is_empty() {
+                return Some(true);
+            }
+            level = next;
+        }
+        // Deeper than the bound: not known.
+        Some(false)
+    };
+    for f in findings
+        .iter_mut()
+        .filter(|f| f.rule == "HP107" && f.status != Status::Pass)
+    {
+        let Some(end) = f.message.find(ELSEWHERE) else {
+            continue;
+        };
+        let Some(start) = f.message[..end].rfind('`') else {
+            continue;
+        };
+        let name = f.message[start + 1..end].to_string();
+        if quiet(&name) == Some(true) {
+            f.settle(&format!(" — `{name}` (and what it calls in the project) does no warp-level work: no shuffles, votes, warp barriers or lane ids, so its 32 threads never act as a warp and a 64-lane wavefront changes nothing"));
+        }
+    }
 }
 
 #[cfg(test)]
@@ -569,6 +680,44 @@ mod tests {
         assert!(run_on(api).iter().all(|f| f.status == Status::Pass));
         let api_wide = api.replace("dim3 block(32, WARPS)", "dim3 block(256, 1)");
         assert!(run_on(&api_wide).iter().any(|f| f.status != Status::Pass));
+    }
+
+    /// xmrig's blake2b kernels, launched `<<<n, 32>>>` in one file and defined in another,
+    /// never act as a warp: the launch's HP107 is PASS. Twin: a kernel whose helper shuffles.
+    #[test]
+    fn one_warp_launches_of_kernels_elsewhere_without_warp_work() {
+        let launch = "#include \"k.cuh\"\n__global__ void local(float* x) { x[threadIdx.x] = __shfl_xor_sync(0xffffffff, x[0], 1); }\nvoid go(float* x, int n) {\n  blake<<<n, 32>>>(x);\n}\n";
+        let run_on = |kernel: &str| {
+            let mut fs = crate::model::syntax::test_support::hazard_findings_at("hash.cu", launch);
+            assert!(
+                fs.iter()
+                    .any(|f| f.rule == "HP107" && f.status != Status::Pass),
+                "{fs:?}"
+            );
+            let files = [("k.cuh", kernel), ("hash.cu", launch)];
+            let rows: Vec<(&str, FileRows)> = files
+                .iter()
+                .filter_map(|(p, t)| {
+                    file_rows(p, t.as_bytes(), &crate::lex::lex(t.as_bytes())).map(|r| (*p, r))
+                })
+                .collect();
+            let refs: Vec<(&str, &FileRows)> = rows.iter().map(|(p, r)| (*p, r)).collect();
+            cub_in_kernels_of_32_wide_rows(&mut fs, &refs);
+            fs.into_iter().find(|f| f.rule == "HP107").unwrap()
+        };
+        let plain = "__device__ void g(float* x, int i) { x[i] *= 2.f; }\n__global__ void blake(float* x) { g(x, blockIdx.x * 32 + threadIdx.x); }\n";
+        let f = run_on(plain);
+        assert_eq!(f.status, Status::Pass, "{}", f.message);
+        assert!(
+            f.message.contains("does no warp-level work"),
+            "{}",
+            f.message
+        );
+        let shuffles = plain.replace(
+            "x[i] *= 2.f;",
+            "x[i] = __shfl_down_sync(0xffffffff, x[i], 1);",
+        );
+        assert_ne!(run_on(&shuffles).status, Status::Pass);
     }
 
     /// llama_cu_awq's shape: the kernel in a header, every launch (in another file) with
