@@ -9,7 +9,6 @@
 
 use super::kind::{Kind, Min};
 use crate::finding::Finding;
-use crate::gate::Status;
 
 /// Module loads of NVIDIA images, the driver JIT linker, JIT options.
 const MEMBERS: [&str; 3] = ["HP502", "HP503", "HP504"];
@@ -18,13 +17,7 @@ const MEMBERS: [&str; 3] = ["HP502", "HP503", "HP504"];
 pub fn kind(_: &[Finding]) -> Kind {
     Kind {
         key: Box::new(|f| MEMBERS.contains(&f.rule.as_str()).then(|| f.path.clone())),
-        head: |m| {
-            Some(
-                m.iter()
-                    .position(|f| f.status == Status::Remediation)
-                    .unwrap_or(0),
-            )
-        },
+        head: super::kind::first_remediation,
         folds: super::kind::all,
         min: Min::Findings(2),
         summary: Box::new(|g| {
@@ -61,6 +54,7 @@ pub fn kind(_: &[Finding]) -> Kind {
 mod tests {
     use super::*;
     use crate::decisions::test_support::open_rules as open;
+    use crate::gate::Status;
 
     fn at(rule: &str, status: Status, msg: &str, line: u32) -> Finding {
         Finding {

@@ -94,6 +94,15 @@ pub fn first(_: &[&Finding]) -> Option<usize> {
     Some(0)
 }
 
+/// The first REMEDIATION member holds the decision (an UNKNOWN one only when none is).
+pub fn first_remediation(m: &[&Finding]) -> Option<usize> {
+    Some(
+        m.iter()
+            .position(|f| f.status == crate::gate::Status::Remediation)
+            .unwrap_or(0),
+    )
+}
+
 /// Every member folds into the head.
 pub fn all(_: &Finding, _: &Finding) -> bool {
     true

@@ -22,7 +22,6 @@
 
 use super::kind::{Kind, Min};
 use crate::finding::Finding;
-use crate::gate::Status;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Whether a file name is a licence file.
@@ -135,13 +134,7 @@ pub use crate::model::folders::root_of;
 pub fn kind(roots: Vec<String>) -> Kind {
     Kind {
         key: Box::new(move |f| root_of(&roots, &f.path).cloned()),
-        head: |m| {
-            Some(
-                m.iter()
-                    .position(|f| f.status == Status::Remediation)
-                    .unwrap_or(0),
-            )
-        },
+        head: super::kind::first_remediation,
         folds: super::kind::all,
         min: Min::Findings(2),
         summary: Box::new(|g| {

@@ -312,11 +312,8 @@ fn is_warpsize_minus_1(s: &Src, n: Node) -> bool {
 /// A count of warps by its name: `nwarps`, `num_warps`, `kNumWarps`, `WARPS_PER_BLOCK`
 /// (`32 * nwarps` is a thread count or a shared-memory size built for 32 lanes).
 fn warp_count(s: &Src, n: Node) -> bool {
-    let n = strip_parens(n);
-    let name = match n.node_kind() {
-        K::Identifier => s.text(n),
-        K::FieldExpression => n.field(F::Field).map_or("", |f| s.text(f)),
-        _ => return false,
+    let Some(name) = named(s, n) else {
+        return false;
     };
     let l = name.to_ascii_lowercase().replace('_', "");
     l.contains("warps") || l == "nwarp" || l == "numwarp"
@@ -374,24 +371,29 @@ pub(super) fn has_blockdim(s: &Src, n: Node) -> bool {
 /// A thread count or a thread number by its name: `block_size`, `kNumThreads`,
 /// `layout.block_dim`, `BLOCK_DIM_X`, `globalthread` (`/ 32` of it counts warps).
 fn thread_count_name(s: &Src, n: Node) -> bool {
-    let n = strip_parens(n);
-    let name = match n.node_kind() {
-        K::Identifier => s.text(n),
-        K::FieldExpression => n.field(F::Field).map_or("", |f| s.text(f)),
-        _ => return false,
+    let Some(name) = named(s, n) else {
+        return false;
     };
     thread_count_str(name)
+}
+
+/// The name an operand is written with: an identifier, or a member's field (`layout.block_dim`
+/// gives `block_dim`), parentheses stripped.
+fn named<'a>(s: &Src<'a>, n: Node<'a>) -> Option<&'a str> {
+    let n = strip_parens(n);
+    match n.node_kind() {
+        K::Identifier => Some(s.text(n)),
+        K::FieldExpression => Some(n.field(F::Field).map_or("", |f| s.text(f))),
+        _ => None,
+    }
 }
 
 /// A block's extent along one axis by its name (`THREADS_X`, `BLOCK_DIM_X`, `DIMX`, `kTileX`):
 /// dividing a block's threads by it gives the other axis (`THREADS_Y = THREADS_PER_BLOCK /
 /// THREADS_X`), block geometry that a 64-lane wavefront does not change.
 fn axis_extent_name(s: &Src, n: Node) -> bool {
-    let n = strip_parens(n);
-    let name = match n.node_kind() {
-        K::Identifier => s.text(n),
-        K::FieldExpression => n.field(F::Field).map_or("", |f| s.text(f)),
-        _ => return false,
+    let Some(name) = named(s, n) else {
+        return false;
     };
     let l: String = name
         .chars()

@@ -625,7 +625,8 @@ mod tests {
 
     const KERNEL: &str = "#include <cub/cub.cuh>\n__global__ void mat_vec(const float* w, float* out, int n) {\n  float sum = 0.f;\n  for (int i = threadIdx.x; i < n; i += 32) sum += w[blockIdx.x * 4 * n + threadIdx.y * n + i];\n  using WarpReduce = cub::WarpReduce<float>;\n  __shared__ typename WarpReduce::TempStorage temp[4];\n  sum = WarpReduce(temp[threadIdx.y]).Sum(sum);\n  if (threadIdx.x == 0) out[blockIdx.x * 4 + threadIdx.y] = sum;\n}\n";
 
-    fn run(files: &[(&str, &str)]) -> Vec<Finding> {
+    /// The project pass over `files`, each lexed once, on top of `findings`.
+    fn pass(mut findings: Vec<Finding>, files: &[(&str, &str)]) -> Vec<Finding> {
         let rows: Vec<(&str, FileRows)> = files
             .iter()
             .filter_map(|(p, t)| {
@@ -633,9 +634,12 @@ mod tests {
             })
             .collect();
         let refs: Vec<(&str, &FileRows)> = rows.iter().map(|(p, r)| (*p, r)).collect();
-        let mut out = Vec::new();
-        cub_in_kernels_of_32_wide_rows(&mut out, &refs);
-        out
+        cub_in_kernels_of_32_wide_rows(&mut findings, &refs);
+        findings
+    }
+
+    fn run(files: &[(&str, &str)]) -> Vec<Finding> {
+        pass(Vec::new(), files)
     }
 
     /// nvdiffrast's rasterizer: a device helper, called only from a kernel launched with
@@ -647,22 +651,15 @@ mod tests {
         let launch =
             "void go(int* b, int n) {\n  dim3 block(32, WARPS);\n  k<<<n, block>>>(b, n);\n}\n";
         let run_on = |launch: &str| {
-            let mut fs = crate::model::syntax::test_support::hazard_findings_at("k.cuh", kernel);
+            let fs = crate::model::syntax::test_support::hazard_findings_at("k.cuh", kernel);
             assert!(
                 fs.iter()
                     .any(|f| f.rule == "HP102" && f.status != Status::Pass),
                 "{fs:?}"
             );
             let files = [("k.cuh", kernel), ("main.cu", launch)];
-            let rows: Vec<(&str, FileRows)> = files
-                .iter()
-                .filter_map(|(p, t)| {
-                    file_rows(p, t.as_bytes(), &crate::lex::lex(t.as_bytes())).map(|r| (*p, r))
-                })
-                .collect();
-            let refs: Vec<(&str, &FileRows)> = rows.iter().map(|(p, r)| (*p, r)).collect();
-            cub_in_kernels_of_32_wide_rows(&mut fs, &refs);
-            fs.into_iter()
+            pass(fs, &files)
+                .into_iter()
                 .filter(|f| f.rule == "HP102")
                 .collect::<Vec<_>>()
         };
@@ -688,22 +685,17 @@ mod tests {
     fn one_warp_launches_of_kernels_elsewhere_without_warp_work() {
         let launch = "#include \"k.cuh\"\n__global__ void local(float* x) { x[threadIdx.x] = __shfl_xor_sync(0xffffffff, x[0], 1); }\nvoid go(float* x, int n) {\n  blake<<<n, 32>>>(x);\n}\n";
         let run_on = |kernel: &str| {
-            let mut fs = crate::model::syntax::test_support::hazard_findings_at("hash.cu", launch);
+            let fs = crate::model::syntax::test_support::hazard_findings_at("hash.cu", launch);
             assert!(
                 fs.iter()
                     .any(|f| f.rule == "HP107" && f.status != Status::Pass),
                 "{fs:?}"
             );
             let files = [("k.cuh", kernel), ("hash.cu", launch)];
-            let rows: Vec<(&str, FileRows)> = files
-                .iter()
-                .filter_map(|(p, t)| {
-                    file_rows(p, t.as_bytes(), &crate::lex::lex(t.as_bytes())).map(|r| (*p, r))
-                })
-                .collect();
-            let refs: Vec<(&str, &FileRows)> = rows.iter().map(|(p, r)| (*p, r)).collect();
-            cub_in_kernels_of_32_wide_rows(&mut fs, &refs);
-            fs.into_iter().find(|f| f.rule == "HP107").unwrap()
+            pass(fs, &files)
+                .into_iter()
+                .find(|f| f.rule == "HP107")
+                .unwrap()
         };
         let plain = "__device__ void g(float* x, int i) { x[i] *= 2.f; }\n__global__ void blake(float* x) { g(x, blockIdx.x * 32 + threadIdx.x); }\n";
         let f = run_on(plain);
