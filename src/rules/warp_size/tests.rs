@@ -228,6 +228,23 @@ fn shuffle_loops_guarded_to_their_32_lane_segment_keep_their_meaning() {
     assert_eq!(fires_open(&unguarded, "HP104"), [5, 10]);
 }
 
+/// llm-awq's `blockReduceSum<T>` calls `warpReduceSum<T>(val)`, a template call of a helper
+/// whose shuffles `port` gives width 32: the 32-lane ids and per-warp slots are the logical
+/// warp's, as for the same call without template arguments. Twin: a helper defined nowhere in
+/// the file (its warp unknown) keeps them open.
+#[test]
+fn template_calls_of_logical_warp_helpers_settle_their_callers() {
+    let src = "#define FINAL_MASK 0xffffffff\ntemplate <typename T>\n__inline__ __device__ T warpReduceSum(T val) {\n  for (int mask = 16; mask > 0; mask >>= 1) val += __shfl_xor_sync(FINAL_MASK, val, mask);\n  return val;\n}\ntemplate <typename T>\n__inline__ __device__ T blockReduceSum(T val) {\n  static __shared__ T shared[32];\n  int lane = threadIdx.x & 0x1f;\n  int wid = threadIdx.x >> 5;\n  val = warpReduceSum<T>(val);\n  if (lane == 0) shared[wid] = val;\n  __syncthreads();\n  val = (threadIdx.x < (blockDim.x / 32.f)) ? shared[lane] : (T)(0.0f);\n  return warpReduceSum<T>(val);\n}\n";
+    assert!(fires(src, "HP102").len() >= 2);
+    assert!(
+        fires_open(src, "HP102").is_empty(),
+        "{:?}",
+        fires_open(src, "HP102")
+    );
+    let elsewhere = src.replace("warpReduceSum<T>(val)", "otherReduceSum<T>(val)");
+    assert!(!fires_open(&elsewhere, "HP102").is_empty());
+}
+
 /// A block's threads divided by its x extent is its y extent (arrayfire's
 /// `THREADS_Y = THREADS_PER_BLOCK / THREADS_X`); twin: divided by a warp-named 32 it counts
 /// warps.

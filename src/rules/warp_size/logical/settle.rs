@@ -28,7 +28,7 @@ impl LogicalWarps {
         let ident = |j: usize| v.code(j) && lexed.tokens[j].kind == Tok::Ident;
         let mut ranges = vec![(f.open, f.close)];
         for j in f.open..f.close {
-            if !ident(j) || !v.is(v.next(j), "(") {
+            if !ident(j) || !(v.is(v.next(j), "(") || template_call(&v, v.next(j))) {
                 continue;
             }
             // CUB warp primitives given width 32 (`WR(ts).Sum(v)`).
@@ -108,6 +108,32 @@ impl LogicalWarps {
         };
         Some((applicability, what))
     }
+}
+
+/// Whether the `<` at `lt` opens the template arguments of a call (`warpReduceSum<T>(val)`):
+/// its matching `>`, within a few tokens, is followed by `(`.
+fn template_call(v: &View, lt: Option<usize>) -> bool {
+    let Some(lt) = lt.filter(|&k| v.t(k) == b"<") else {
+        return false;
+    };
+    let mut depth = 0i32;
+    let mut k = lt;
+    for _ in 0..32 {
+        match v.t(k) {
+            b"<" => depth += 1,
+            b">" => {
+                depth -= 1;
+                if depth == 0 {
+                    return v.is(v.next(k), "(");
+                }
+            }
+            b";" | b"{" | b"}" => return false,
+            _ => {}
+        }
+        let Some(n) = v.next(k) else { return false };
+        k = n;
+    }
+    false
 }
 
 /// What `handled` says when no call needs a rewrite.
