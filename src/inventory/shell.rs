@@ -289,6 +289,12 @@ mod tests {
     fn docker_gpus_and_cuda_index() {
         let r = rules("docker run --gpus all img\npip install torch --index-url https://download.pytorch.org/whl/cu121\n");
         assert!(r.contains(&("HP862".into(), 1)));
+        // A program's own `--gpus` option (RAFT's `train.py --gpus 0`) is not Docker's; an
+        // options string alone (a CI container's `options:`) and `podman run` are.
+        let own = rules("python -u train.py --name raft --gpus 0 --num_steps 10\n--shm-size 1g --gpus all\nsudo podman run --gpus=all img\n");
+        assert!(!own.contains(&("HP862".into(), 1)), "{own:?}");
+        assert!(own.contains(&("HP862".into(), 2)), "{own:?}");
+        assert!(own.contains(&("HP862".into(), 3)), "{own:?}");
         assert!(r.contains(&("HP822".into(), 2)));
         assert!(r.contains(&("HP820".into(), 2)), "{r:?}");
     }

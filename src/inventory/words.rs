@@ -104,6 +104,14 @@ pub fn is_nvcc_only_flag(w: &str) -> bool {
         || w.starts_with("--compiler-options")
         || w.starts_with("-lineinfo")
         || w.starts_with("--maxrregcount")
+        // Fat-binary and device-link options (Pointnet2_PyTorch's `-Xfatbin -compress-all`):
+        // clang, under hipcc, rejects them.
+        || w.starts_with("-Xfatbin")
+        || w.starts_with("--fatbin-options")
+        || w.starts_with("-Xnvlink")
+        || w.starts_with("--nvlink-options")
+        || w == "-compress-all"
+        || w == "--resource-usage"
 }
 
 /// What a word is to the command it sits in.
@@ -352,7 +360,7 @@ pub fn command(out: &mut Out, words: &[Word], site: Site, cx: Cx) {
                 _ => "rocprofv3 / rocprof-compute",
             };
             out.push(rule, w.range.clone(), msg, Some(sugg.into()));
-        } else if t == "--gpus" || t.starts_with("--gpus=") {
+        } else if (t == "--gpus" || t.starts_with("--gpus=")) && runs_a_container(&words[..i]) {
             out.push(
                 &container::DOCKER_GPUS_FLAG,
                 w.range.clone(),
@@ -527,6 +535,29 @@ pub fn setting(
     }
 }
 
+/// Whether the command a word belongs to (the words since the last `;`, `&&`, `||` or `|`)
+/// runs a container: `docker run`, `podman create`, `nvidia-docker`… where `--gpus` is the
+/// NVIDIA container toolkit's flag. A program's own `--gpus 0` (RAFT's `train.py`) is not.
+/// A string of options alone (a CI job's `container: options: --shm-size 1g --gpus all`) is a
+/// container's too: no program is named before the flag.
+fn runs_a_container(before: &[Word]) -> bool {
+    let command: Vec<&Word> = before
+        .iter()
+        .rev()
+        .take_while(|w| !matches!(w.text.as_str(), ";" | "&&" | "||" | "|"))
+        .collect();
+    command
+        .last()
+        .is_none_or(|first| first.text.starts_with('-'))
+        || command.iter().any(|w| {
+            let base = w.text.rsplit('/').next().unwrap_or(&w.text);
+            matches!(
+                base,
+                "docker" | "podman" | "nerdctl" | "nvidia-docker" | "apptainer" | "singularity"
+            )
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -548,6 +579,9 @@ mod tests {
         assert!(!is_arch_flag("-O3"));
         assert!(is_nvcc_only_flag("--use_fast_math"));
         assert!(!is_nvcc_only_flag("-O3"));
+        assert!(is_nvcc_only_flag("-Xfatbin"));
+        assert!(is_nvcc_only_flag("-compress-all"));
+        assert!(!is_nvcc_only_flag("-fgpu-rdc"));
     }
 
     /// Each word's role in `line`, split as a scalar command line.
