@@ -752,4 +752,6 @@ fn warpsize_constexpr<'a>(s: &Src<'a>, id: Node<'a>, what: &str, out: &mut Vec<F
 #[cfg(test)]
 mod names_tests;
 #[cfg(test)]
+mod shapes_tests;
+#[cfg(test)]
 mod tests;
