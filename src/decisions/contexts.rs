@@ -42,15 +42,12 @@ pub fn kind(_: &[Finding]) -> Kind {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::decisions::test_support::open_rules as open;
+    use crate::decisions::test_support::{open_rules as open, said};
     use crate::gate::Status;
 
     fn ctx(call: &str, path: &str, line: u32) -> Finding {
-        Finding {
-            status: Status::Remediation,
-            message: format!("`{call}`: HIP's context API is deprecated and contexts are per-device primary contexts"),
-            ..Finding::bare(CONTEXT_RULE, path, line)
-        }
+        let m = format!("`{call}`: HIP's context API is deprecated and contexts are per-device primary contexts");
+        said(CONTEXT_RULE, Status::Remediation, path, line, &m)
     }
 
     /// gpu-burn's create and set-current in one file are one decision; twin: another file's

@@ -53,15 +53,11 @@ pub fn kind(_: &[Finding]) -> Kind {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::decisions::test_support::open_rules as open;
+    use crate::decisions::test_support::{open_rules as open, said};
     use crate::gate::Status;
 
     fn at(rule: &str, status: Status, msg: &str, line: u32) -> Finding {
-        Finding {
-            status,
-            message: msg.into(),
-            ..Finding::bare(rule, "src/compile_module.cpp", line)
-        }
+        said(rule, status, "src/compile_module.cpp", line, msg)
     }
 
     /// arrayfire's JIT options, linker calls and module loads in one file are one decision,

@@ -217,6 +217,21 @@ pub(crate) mod test_support {
         }
     }
 
+    /// An open finding of `rule` with its status and message.
+    pub fn said(
+        rule: &str,
+        status: crate::gate::Status,
+        path: &str,
+        line: u32,
+        message: &str,
+    ) -> Finding {
+        Finding {
+            status,
+            message: message.into(),
+            ..Finding::bare(rule, path, line)
+        }
+    }
+
     /// `(rule, path, line)` of the findings left open.
     pub fn open_rules(fs: &[Finding]) -> Vec<(&str, &str, u32)> {
         fs.iter()

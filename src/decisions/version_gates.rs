@@ -83,17 +83,14 @@ pub fn kind(_: &[Finding]) -> Kind {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::decisions::test_support::open_rules as open;
+    use crate::decisions::test_support::{open_rules as open, said};
     use crate::gate::Status;
 
     fn gate(cond: &str, path: &str, line: u32) -> Finding {
-        Finding {
-            status: Status::Remediation,
-            message: format!(
-                "`{cond}`: a current CUDA build compiles the `#if` arm, HIP-Clang the `#else` arm"
-            ),
-            ..Finding::bare("HP304", path, line)
-        }
+        let m = format!(
+            "`{cond}`: a current CUDA build compiles the `#if` arm, HIP-Clang the `#else` arm"
+        );
+        said("HP304", Status::Remediation, path, line, &m)
     }
 
     /// Three gates on `__CUDACC_VER_MAJOR__` in one file are one decision; twins: the same

@@ -43,13 +43,20 @@ const MARKERS: [&str; 7] = [
 /// The outermost folder of a path the project marks as not maintained (`src/legacy`), if any
 /// and not inside a vendored library.
 pub fn unmaintained_of(path: &str) -> Option<String> {
+    let (segs, at) = outermost_named(path, &MARKERS)?;
+    let vendored = segs[..at].iter().any(|s| is_vendor_dir(s));
+    (!vendored).then(|| segs[..=at].join("/"))
+}
+
+/// The path's segments and the index of its outermost folder (not the file) whose name, in any
+/// case, is one of `names`.
+fn outermost_named<'a>(path: &'a str, names: &[&str]) -> Option<(Vec<&'a str>, usize)> {
     let segs: Vec<&str> = path.split('/').collect();
     let dirs = &segs[..segs.len().saturating_sub(1)];
     let at = dirs
         .iter()
-        .position(|s| MARKERS.contains(&s.to_ascii_lowercase().as_str()))?;
-    let vendored = dirs[..at].iter().any(|s| is_vendor_dir(s));
-    (!vendored).then(|| segs[..=at].join("/"))
+        .position(|s| names.contains(&s.to_ascii_lowercase().as_str()))?;
+    Some((segs, at))
 }
 
 /// Folder names of a project's other compute backends (`src/backend/opencl/`,
@@ -82,11 +89,7 @@ const OTHER_BACKENDS: [&str; 22] = [
 /// The outermost folder of a path that names another compute backend (`src/backend/opencl`),
 /// if any. Whether the file in it holds CUDA code anyway is the caller's question.
 pub fn other_backend_of(path: &str) -> Option<String> {
-    let segs: Vec<&str> = path.split('/').collect();
-    let dirs = &segs[..segs.len().saturating_sub(1)];
-    let at = dirs
-        .iter()
-        .position(|s| OTHER_BACKENDS.contains(&s.to_ascii_lowercase().as_str()))?;
+    let (segs, at) = outermost_named(path, &OTHER_BACKENDS)?;
     Some(segs[..=at].join("/"))
 }
 
