@@ -221,12 +221,18 @@ syntax_table! {
         AliasDeclaration = "alias_declaration",
         TypeDefinition = "type_definition",
         FunctionDeclarator = "function_declarator",
+        IfStatement = "if_statement",
+        ConditionClause = "condition_clause",
+        ElseClause = "else_clause",
+        UnaryExpression = "unary_expression",
     }
     fields {
+        Alternative = "alternative",
         Argument = "argument",
         Arguments = "arguments",
         Body = "body",
         Condition = "condition",
+        Consequence = "consequence",
         Declarator = "declarator",
         DefaultValue = "default_value",
         Field = "field",

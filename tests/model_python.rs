@@ -88,7 +88,7 @@ fn a_skip_whose_other_operand_skips_rocm_decides_nothing_there() {
 #[test]
 fn what_follows_an_early_return_on_rocm_is_cuda_only() {
     let src = |guard: &str| {
-        format!("import os, torch\ndef arch_list():\n    if {guard}:\n        return\n    os.environ[\"TORCH_CUDA_ARCH_LIST\"] = \"8.0;9.0\"\n")
+        format!("import os, torch\ndef arch_list():\n    if {guard}:\n        return\n    os.environ[\"CUDAARCHS\"] = \"80;90\"\n")
     };
     let rows = scan(&[("build_ext.py", &src("not torch.version.cuda"))]);
     assert_eq!(find(&rows, "HP843", "build_ext.py", 5).3, "PASS");

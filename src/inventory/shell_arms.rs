@@ -303,7 +303,7 @@ mod tests {
 
     #[test]
     fn other_operating_systems_arms_pass_in_any_script() {
-        let src = "if [ \"$RUNNER_OS\" = \"Windows\" ]; then\n  export TORCH_CUDA_ARCH_LIST=\"7.5;8.0\"\nelse\n  export CUDA_HOME=/usr/local/cuda\nfi\nif [[ \"$OSTYPE\" == darwin* ]]; then\n  nvcc k.cu\nfi\nif [ \"$(uname -s)\" = Linux ]; then\n  nvidia-smi\nelse\n  nvcc k.cu\nfi\n";
+        let src = "if [ \"$RUNNER_OS\" = \"Windows\" ]; then\n  export CUDAARCHS=\"75;80\"\nelse\n  export CUDA_HOME=/usr/local/cuda\nfi\nif [[ \"$OSTYPE\" == darwin* ]]; then\n  nvcc k.cu\nfi\nif [ \"$(uname -s)\" = Linux ]; then\n  nvidia-smi\nelse\n  nvcc k.cu\nfi\n";
         // Open: the Linux arms (lines 4 and 10); the Windows, macOS and non-Linux arms pass.
         assert_eq!(open(src), vec![("HP852".into(), 4), ("HP880".into(), 10)]);
         let all = scan_bytes("build.sh", FileKind::Shell, src.as_bytes());

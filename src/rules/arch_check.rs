@@ -452,8 +452,21 @@ fn compute_capability(s: &Src, out: &mut Vec<Finding>) {
     };
     let open_lines = line_worst(|h| matches!(h, Settled::Open));
     let amd_lines = line_worst(|h| matches!(h, Settled::OnAmd(_)));
+    let amd = |n: Node| amd_value(s, n, &props, &cc);
     for (b, how) in checks {
         let line = s.line(b.start_byte());
+        // The `if` arms AMD runs: a test in an arm an earlier test of the chain already decides
+        // on every AMD GPU is never evaluated there; a test false on every AMD GPU (as on
+        // Hopper and Blackwell, which report 9 … 12 too) whose `if` has no other arm, or whose
+        // other arm is the chain's next test, only gates code for older NVIDIA GPUs.
+        if let Some(msg) = arm_on_amd(s, b, &amd) {
+            let mut f = s
+                .ctx
+                .finding(&COMPUTE_CAPABILITY_CHECK, b.byte_range(), msg, None);
+            f.status = crate::gate::Status::Pass;
+            out.push(f);
+            continue;
+        }
         if how == Settled::Everywhere && !open_lines.contains(&line) && !amd_lines.contains(&line) {
             let mut f = s.ctx.finding(
                 &COMPUTE_CAPABILITY_CHECK,
@@ -473,9 +486,9 @@ fn compute_capability(s: &Src, out: &mut Vec<Finding>) {
                 &COMPUTE_CAPABILITY_CHECK,
                 b.byte_range(),
                 format!(
-                    "`{}` is {v} on every AMD GPU (HIP reports gfx9 → 9 … gfx12 → 12): the ROCm build always takes the arm written for {} NVIDIA GPUs; check that what that arm enables exists on the target",
+                    "`{}` is {v} on every AMD GPU (HIP reports gfx9 → 9 … gfx12 → 12): the ROCm build always takes the arm written for the NVIDIA GPUs {}; check that what that arm enables exists on the target",
                     s.text(b),
-                    if v { "the GPUs this test selects" } else { "the GPUs this test excludes" },
+                    if v { "this test selects" } else { "this test excludes" },
                 ),
                 Some("check the arm on the target GPU; decide by feature or `gcnArchName` if it does not hold".into()),
             );
@@ -492,6 +505,102 @@ fn compute_capability(s: &Src, out: &mut Vec<Finding>) {
             ),
             Some("decide by feature or by `gcnArchName` on AMD".into()),
         ));
+    }
+}
+
+/// The value of a condition on every AMD GPU, when the compute-capability comparisons in it
+/// settle it: a comparison answered alike for majors 9 … 12, joined by `&&`/`||`/`!`.
+fn amd_value(s: &Src, n: Node, props: &HashSet<&str>, cc: &HashSet<&str>) -> Option<bool> {
+    let n = strip_parens(n);
+    if n.node_kind() == K::ConditionClause {
+        return amd_value(s, n.field(F::Value)?, props, cc);
+    }
+    if n.node_kind() != K::BinaryExpression {
+        return None;
+    }
+    let op = n.field(F::Operator).map_or("", |o| s.text(o));
+    let side = |f: F| n.field(f).and_then(|x| amd_value(s, x, props, cc));
+    match op {
+        "&&" => match (side(F::Left), side(F::Right)) {
+            (Some(false), _) | (_, Some(false)) => Some(false),
+            (Some(true), Some(true)) => Some(true),
+            _ => None,
+        },
+        "||" => match (side(F::Left), side(F::Right)) {
+            (Some(true), _) | (_, Some(true)) => Some(true),
+            (Some(false), Some(false)) => Some(false),
+            _ => None,
+        },
+        _ => settled_major(s, n, props, cc, AMD_MAJORS),
+    }
+}
+
+/// The `if` statement whose condition holds `b` (through parentheses and `&&`/`||`/`!`).
+fn enclosing_if(b: Node) -> Option<Node> {
+    let mut x = b;
+    while let Some(p) = x.parent() {
+        match p.node_kind() {
+            K::ParenthesizedExpression
+            | K::BinaryExpression
+            | K::UnaryExpression
+            | K::ConditionClause => {}
+            K::IfStatement => {
+                return p
+                    .field(F::Condition)
+                    .is_some_and(|c| c.id() == x.id())
+                    .then_some(p);
+            }
+            _ => return None,
+        }
+        x = p;
+    }
+    None
+}
+
+/// PASS text for a capability test whose `if` arms AMD GPUs do not run: a test reached only
+/// after an earlier test of the chain that every AMD GPU answers true, or a test of an `if`
+/// false on every AMD GPU with no other arm (or the chain's next test as its other arm).
+fn arm_on_amd(s: &Src, b: Node, amd: &dyn Fn(Node) -> Option<bool>) -> Option<String> {
+    let own = enclosing_if(b)?;
+    // Up the `else if` chain: an earlier `if` whose condition is true on every AMD GPU.
+    let mut x = own;
+    while let (Some(e), Some(p)) = (x.parent(), x.parent().and_then(|e| e.parent())) {
+        if e.node_kind() != K::ElseClause || p.node_kind() != K::IfStatement {
+            break;
+        }
+        let cond = p.field(F::Condition)?;
+        if amd(cond) == Some(true) {
+            return Some(format!(
+                "`{}` is never evaluated on AMD: the test before it (line {}, `{}`) is true on every AMD GPU (HIP reports gfx9 → 9 … gfx12 → 12) and takes its arm first (nothing to change here)",
+                s.text(b),
+                s.line(cond.start_byte()) + 1,
+                s.text(strip_parens(cond.field(F::Value).unwrap_or(cond))),
+            ));
+        }
+        x = p;
+    }
+    let cond = own.field(F::Condition)?;
+    if amd(cond) != Some(false) {
+        return None;
+    }
+    let other_arm = own.field(F::Alternative).and_then(|e| {
+        let mut c = e.walk();
+        let stmt = e
+            .named_children(&mut c)
+            .find(|k| k.node_kind() != K::Comment);
+        stmt
+    });
+    match other_arm {
+        None => Some(format!(
+            "`{}` is false on every AMD GPU (HIP reports gfx9 → 9 … gfx12 → 12), as on Hopper and Blackwell: the arm it gates runs only on older NVIDIA GPUs and the ROCm build skips it (nothing to change)",
+            s.text(b)
+        )),
+        Some(n) if n.node_kind() == K::IfStatement => Some(format!(
+            "`{}` is false on every AMD GPU (HIP reports gfx9 → 9 … gfx12 → 12), as on Hopper and Blackwell: AMD goes on to the next test of the chain (line {}), which decides (nothing to change here)",
+            s.text(b),
+            s.line(n.start_byte()) + 1
+        )),
+        Some(_) => None,
     }
 }
 
@@ -719,10 +828,10 @@ mod tests {
         // SHOC's double-precision test and Parboil's sm_1x workaround: every current GPU (and
         // every AMD GPU, major 9..12) takes the same branch. `major >= 8` (tf32) and a minor
         // test beside a current major are real decisions.
-        let src = "void f(cudaDeviceProp deviceProp, cudaDeviceProp p) {\n  if ((deviceProp.major == 1 && deviceProp.minor >= 3) ||\n      (deviceProp.major >= 2)) dp();\n  if ((1 == p.major) && (p.minor < 2)) old();\n  if (p.major >= 8) tf32();\n  if (p.major == 9 && p.minor >= 0) hopper();\n  if (p.major < 13) x();\n  if (p.major < 5 || (p.major == 5 && p.minor < 3)) nofp16();\n}\n";
+        let src = "void f(cudaDeviceProp deviceProp, cudaDeviceProp p) {\n  if ((deviceProp.major == 1 && deviceProp.minor >= 3) ||\n      (deviceProp.major >= 2)) dp();\n  if ((1 == p.major) && (p.minor < 2)) old();\n  if (p.major >= 8) tf32();\n  if (p.major == 9 && p.minor >= 0) hopper();\n  if (p.major < 13) x();\n  if (p.major < 5 || (p.major == 5 && p.minor < 3)) nofp16();\n  else fp16();\n}\n";
         assert_eq!(fires(src, "HP402"), [2, 3, 4, 5, 6, 7, 8]);
         // cuda-samples' fp16 test: `major == 5 && minor < 3` tells Maxwell GPUs apart, so the
-        // line stays open although `major < 5` alone is settled.
+        // line stays open although `major < 5` alone is settled (and AMD runs its `else`).
         assert_eq!(fires_open(src, "HP402"), [5, 6, 8]);
         // `major >= 8` is true on every AMD GPU (9 … 12): the tf32 arm always runs there, a
         // thing to check (UNKNOWN), not a change; its twin `major == 9` (Hopper, and gfx9 but
@@ -739,6 +848,29 @@ mod tests {
         let msgs = crate::model::syntax::test_support::messages(src, "HP402");
         assert!(
             msgs.iter().any(|m| m.contains("true on every AMD GPU")),
+            "{msgs:?}"
+        );
+    }
+
+    /// The arms AMD runs. xmrig's Pascal memory caps (`major == 6`, `major < 6`, with no other
+    /// arm) and tsne-cuda's chain (`== 8`, then `>= 7`, then `>= 6`): AMD skips what only older
+    /// NVIDIA GPUs run, and never reaches a test after one every AMD GPU passes. Twins: a false
+    /// test with an `else` AMD runs, a true test (its arm runs on AMD), a test outside an `if`.
+    #[test]
+    fn capability_arms_amd_skips_or_never_reaches_are_pass() {
+        use crate::model::syntax::test_support::{fires, fires_open};
+        let src = "void f(cudaDeviceProp props, int alg) {\n  if (props.major == 6) { cap(); }\n  if (alg == 2 && props.major < 6) { occ(); }\n  if (props.major == 8) { a(); }\n  else if (props.major >= 7) { b(); }\n  else if (props.major >= 6) { c(); }\n  if (props.major < 6) { old(); } else { cur(); }\n  if (props.major >= 9) hopper();\n  else if (props.major == 8) ampere();\n  bool pre = props.major < 6;\n}\n";
+        assert_eq!(fires(src, "HP402"), [2, 3, 4, 5, 6, 7, 8, 9, 10]);
+        assert_eq!(fires_open(src, "HP402"), [5, 7, 8, 10]);
+        let msgs = crate::model::syntax::test_support::messages(src, "HP402");
+        assert!(
+            msgs.iter()
+                .any(|m| m.contains("never evaluated on AMD: the test before it (line 5")),
+            "{msgs:?}"
+        );
+        assert!(
+            msgs.iter()
+                .any(|m| m.contains("the next test of the chain (line 5)")),
             "{msgs:?}"
         );
     }

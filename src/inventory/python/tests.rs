@@ -151,6 +151,19 @@ fn clearing_the_arch_list_lists_nothing() {
     );
 }
 
+/// ROCm's PyTorch builds extensions for PYTORCH_ROCM_ARCH and never reads
+/// TORCH_CUDA_ARCH_LIST: setting it is PASS. The twin: CMake's `CUDAARCHS` stays open.
+#[test]
+fn torch_cuda_arch_list_is_ignored_by_rocm_pytorch() {
+    let src = "import os\nos.environ[\"TORCH_CUDA_ARCH_LIST\"] = \"8.0;9.0\"\nos.environ[\"CUDAARCHS\"] = \"80\"\n";
+    let got = judged(FileKind::Python, src);
+    assert!(got.contains(&row("HP843", 2, "PASS", "BUILD")), "{got:?}");
+    assert!(
+        got.contains(&row("HP843", 3, "REMEDIATION", "BUILD")),
+        "{got:?}"
+    );
+}
+
 /// pytorch_scatter's macOS build: `-arch arm64` goes to Apple's clang, not nvcc; nvcc's
 /// `-arch sm_80` is still flagged.
 #[test]
@@ -255,11 +268,11 @@ fn capability_operand_of_a_rocm_skip_is_moot() {
 /// Statements after `if not torch.version.cuda: return` run only on CUDA.
 #[test]
 fn early_return_guards_the_rest_of_the_block() {
-    let src = "import os, torch\ndef build():\n    if not torch.version.cuda:\n        return\n    os.environ[\"TORCH_CUDA_ARCH_LIST\"] = \"8.0;9.0\"\n";
+    let src = "import os, torch\ndef build():\n    if not torch.version.cuda:\n        return\n    os.environ[\"CUDAARCHS\"] = \"80;90\"\n";
     let got = judged(FileKind::Python, src);
     assert!(got.contains(&row("HP843", 5, "PASS", "BUILD")), "{got:?}");
     // The guard tests something else: the arch list is set on ROCm too.
-    let twin = "import os, torch\ndef build():\n    if not torch.cuda.is_available():\n        return\n    os.environ[\"TORCH_CUDA_ARCH_LIST\"] = \"8.0;9.0\"\n";
+    let twin = "import os, torch\ndef build():\n    if not torch.cuda.is_available():\n        return\n    os.environ[\"CUDAARCHS\"] = \"80;90\"\n";
     let got = judged(FileKind::Python, twin);
     assert!(
         got.contains(&row("HP843", 5, "REMEDIATION", "BUILD")),
