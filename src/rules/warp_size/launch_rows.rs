@@ -35,26 +35,137 @@ fn text<'a>(src: &'a [u8], lexed: &Lexed, i: usize) -> &'a [u8] {
     lexed.tokens[i].text(src)
 }
 
-/// The first argument of a `dim3` shape starting at token `open` (`(` or `{`), when it is the
-/// literal 32.
-fn first_is_32(src: &[u8], lexed: &Lexed, open: usize) -> bool {
-    lexed.next_code(open).is_some_and(|a| {
-        lexed.tokens[a].kind == Tok::Number
-            && crate::model::syntax::int_value(&String::from_utf8_lossy(text(src, lexed, a)))
-                == Some(32)
-            && lexed
-                .next_code(a)
-                .is_some_and(|c| matches!(text(src, lexed, c), b"," | b")" | b"}"))
-    })
+/// The value of one token: a number, or a name the file defines as one (`#define THREADS 32`,
+/// `const int kThreads = 32;`).
+fn value_of(src: &[u8], lexed: &Lexed, a: usize, names: &Names) -> Option<u64> {
+    match lexed.tokens[a].kind {
+        Tok::Number => {
+            crate::model::syntax::int_value(&String::from_utf8_lossy(text(src, lexed, a)))
+        }
+        // The nearest definition before the use: a name given different values in different
+        // functions (`const int threads_per_block = 128;` … `= 32;`) takes the one above it.
+        Tok::Ident => names
+            .get(text(src, lexed, a))?
+            .iter()
+            .rev()
+            .find(|(at, _)| *at < a)
+            .map(|(_, v)| *v),
+        _ => None,
+    }
+}
+
+/// The first argument of a `dim3` shape starting at token `open` (`(` or `{`), when it is one
+/// token with a known value: the block's x extent.
+fn first_value(src: &[u8], lexed: &Lexed, open: usize, names: &Names) -> Option<u64> {
+    let a = lexed.next_code(open)?;
+    lexed
+        .next_code(a)
+        .filter(|&c| matches!(text(src, lexed, c), b"," | b")" | b"}"))?;
+    value_of(src, lexed, a, names)
+}
+
+/// Names a file gives a number: `#define NAME 32` (or `(32)`) and `const`/`constexpr`
+/// declarations `NAME = 32;`, each with the token where it is defined, in file order.
+type Names = HashMap<Vec<u8>, Vec<(usize, u64)>>;
+
+fn numeric_names(src: &[u8], lexed: &Lexed) -> Names {
+    let mut names = Names::new();
+    for d in lexed.directives.iter().filter(|d| d.name == "define") {
+        let toks: Vec<usize> = d
+            .tokens
+            .clone()
+            .filter(|&j| lexed.tokens[j].kind != Tok::Comment)
+            .collect();
+        let value = match toks.as_slice() {
+            [_, _, _, v] => Some(*v),
+            [_, _, _, o, v, c] if text(src, lexed, *o) == b"(" && text(src, lexed, *c) == b")" => {
+                Some(*v)
+            }
+            _ => None,
+        };
+        let (Some(v), Some(&n)) = (value, toks.get(2)) else {
+            continue;
+        };
+        if src.get(lexed.tokens[n].end as usize) == Some(&b'(') {
+            continue;
+        }
+        if lexed.tokens[v].kind == Tok::Number {
+            if let Some(x) =
+                crate::model::syntax::int_value(&String::from_utf8_lossy(text(src, lexed, v)))
+            {
+                names
+                    .entry(text(src, lexed, n).to_vec())
+                    .or_default()
+                    .push((n, x));
+            }
+        }
+    }
+    // `const int NAME = 32;`: a name, `=`, a number, `;`, after `const` or `constexpr` within
+    // the few tokens before.
+    let code: Vec<usize> = lexed.code_tokens().map(|(i, _)| i).collect();
+    for w in code.windows(4) {
+        let [n, eq, v, semi] = [w[0], w[1], w[2], w[3]];
+        if lexed.tokens[n].kind != Tok::Ident
+            || text(src, lexed, eq) != b"="
+            || lexed.tokens[v].kind != Tok::Number
+            || text(src, lexed, semi) != b";"
+        {
+            continue;
+        }
+        let pos = code.partition_point(|&c| c < n);
+        let constant = code[pos.saturating_sub(4)..pos]
+            .iter()
+            .any(|&c| matches!(text(src, lexed, c), b"const" | b"constexpr"));
+        if constant {
+            if let Some(x) =
+                crate::model::syntax::int_value(&String::from_utf8_lossy(text(src, lexed, v)))
+            {
+                names
+                    .entry(text(src, lexed, n).to_vec())
+                    .or_default()
+                    .push((n, x));
+            }
+        }
+    }
+    for defs in names.values_mut() {
+        defs.sort_unstable();
+    }
+    names
 }
 
 /// How many tokens before a launch the declaration of its `dim3` block variable is looked for.
 const DECLARATION_LOOK_BACK: usize = 4096;
 
-/// The launches of a file: kernel name, and the shape text where the block's rows are 32 wide.
-fn launches(path: &str, src: &[u8], lexed: &Lexed) -> Vec<(String, Option<String>)> {
+/// A launch of a kernel: its name and, where known, the block's x extent with the shape's
+/// text and place (`dim3 block(32, …)` at main.cu:3).
+pub struct Launch {
+    pub(super) kernel: String,
+    pub(super) x: Option<(u64, String)>,
+}
+
+impl Launch {
+    /// The shape text when the block's rows are 32 threads wide.
+    fn rows32(&self) -> Option<&str> {
+        self.x
+            .as_ref()
+            .filter(|(x, _)| *x == 32)
+            .map(|(_, s)| s.as_str())
+    }
+}
+
+/// The launches of a file: kernel name, and the block's x extent where the file says it.
+fn launches(path: &str, src: &[u8], lexed: &Lexed) -> Vec<Launch> {
     let lines = crate::lines::LineIndex::new(src);
     let line_of = |i: usize| lines.position(src, lexed.tokens[i].start as usize).line;
+    let names = numeric_names(src, lexed);
+    let shown = |x: u64, t: &[u8]| {
+        let t = String::from_utf8_lossy(t);
+        if t.parse::<u64>().ok() == Some(x) {
+            t.into_owned()
+        } else {
+            format!("{t} = {x}")
+        }
+    };
     let mut out = Vec::new();
     for i in 0..lexed.tokens.len() {
         let Some((kernel, (a, b))) =
@@ -66,13 +177,17 @@ fn launches(path: &str, src: &[u8], lexed: &Lexed) -> Vec<(String, Option<String
             .filter(|&t| lexed.tokens[t].kind != Tok::Comment)
             .collect();
         let shape = match code.as_slice() {
-            [x] if lexed.tokens[*x].kind == Tok::Number => {
-                (crate::model::syntax::int_value(&String::from_utf8_lossy(text(src, lexed, *x)))
-                    == Some(32))
-                .then(|| format!("`<<<…, 32>>>` at {path}:{}", line_of(i)))
-            }
-            [d, o, ..] if text(src, lexed, *d) == b"dim3" => first_is_32(src, lexed, *o)
-                .then(|| format!("`dim3(32, …)` at {path}:{}", line_of(i))),
+            [x] if value_of(src, lexed, *x, &names).is_some() => value_of(src, lexed, *x, &names)
+                .map(|v| {
+                    let t = shown(v, text(src, lexed, *x));
+                    (v, format!("`<<<…, {t}>>>` at {path}:{}", line_of(i)))
+                }),
+            [d, o, ..] if text(src, lexed, *d) == b"dim3" => first_value(src, lexed, *o, &names)
+                .map(|v| {
+                    let a = lexed.next_code(*o).unwrap_or(*o);
+                    let t = shown(v, text(src, lexed, a));
+                    (v, format!("`dim3({t}, …)` at {path}:{}", line_of(i)))
+                }),
             [v] if lexed.tokens[*v].kind == Tok::Ident => {
                 // `dim3 v(32, n)`, `dim3 v{32, n}`, `dim3 v = dim3(32, n)`, `dim3 v = {32, n}`:
                 // the nearest declaration before the launch, within a bounded look back (a
@@ -95,19 +210,25 @@ fn launches(path: &str, src: &[u8], lexed: &Lexed) -> Vec<(String, Option<String
                                 o = lexed.next_code(o)?;
                             }
                         }
-                        (matches!(text(src, lexed, o), b"(" | b"{") && first_is_32(src, lexed, o))
-                            .then(|| {
-                                format!(
-                                    "`dim3 {}(32, …)` at {path}:{}",
-                                    String::from_utf8_lossy(name),
-                                    line_of(d)
-                                )
-                            })
+                        if !matches!(text(src, lexed, o), b"(" | b"{") {
+                            return None;
+                        }
+                        let v = first_value(src, lexed, o, &names)?;
+                        let a = lexed.next_code(o)?;
+                        Some((
+                            v,
+                            format!(
+                                "`dim3 {}({}, …)` at {path}:{}",
+                                String::from_utf8_lossy(name),
+                                shown(v, text(src, lexed, a)),
+                                line_of(d)
+                            ),
+                        ))
                     })
             }
             _ => None,
         };
-        out.push((kernel, shape));
+        out.push(Launch { kernel, x: shape });
     }
     out
 }
@@ -272,23 +393,26 @@ pub struct Site {
 /// A kernel or device function of a file: its name, the names it calls, and the CUB warp
 /// primitives at their default width in its body.
 pub struct Def {
-    name: String,
-    kernel: bool,
+    pub(super) name: String,
+    pub(super) kernel: bool,
     /// The body's bytes (`{` to `}`).
     body: (usize, usize),
     /// The body does warp-level work itself (shuffles, votes, `__syncwarp`, lane ids, warp
     /// primitives, `warpSize`).
     warp_level: bool,
-    callees: Vec<String>,
+    pub(super) callees: Vec<String>,
     sites: Vec<Site>,
+    /// The block's x extent measured in wavefronts (`blockDim.x / warpSize`,
+    /// `blockDim.x == warpSize`), see [`super::block_extent`].
+    pub(super) extents: Vec<super::block_extent::Extent>,
 }
 
 /// What one file contributes to this pass, computed with the file's single lex: its launches
 /// (kernel and shape) and its kernels and device functions.
 #[derive(Default)]
 pub struct FileRows {
-    launches: Vec<(String, Option<String>)>,
-    defs: Vec<Def>,
+    pub(super) launches: Vec<Launch>,
+    pub(super) defs: Vec<Def>,
 }
 
 /// The file's facts for this pass, `None` when it launches nothing and defines no kernel or
@@ -312,12 +436,7 @@ pub fn file_rows(path: &str, src: &[u8], lexed: &Lexed) -> Option<FileRows> {
         for (qual, kernel) in [(&b"__global__"[..], true), (&b"__device__"[..], false)] {
             for (name, open, close) in functions(src, lexed, qual) {
                 let mut callees: Vec<String> = (open..close)
-                    .filter(|&i| {
-                        lexed.tokens[i].kind == Tok::Ident
-                            && lexed
-                                .next_code(i)
-                                .is_some_and(|j| text(src, lexed, j) == b"(")
-                    })
+                    .filter(|&i| lexed.tokens[i].kind == Tok::Ident && calls(src, lexed, i))
                     .map(|i| String::from_utf8_lossy(text(src, lexed, i)).into_owned())
                     .collect();
                 callees.sort_unstable();
@@ -335,9 +454,15 @@ pub fn file_rows(path: &str, src: &[u8], lexed: &Lexed) -> Option<FileRows> {
                         _ => false,
                     }
                 });
+                let extents = if has(b"warpSize") {
+                    super::block_extent::extents(&ctx, lexed, open, close)
+                } else {
+                    Vec::new()
+                };
                 defs.push(Def {
                     name,
                     kernel,
+                    extents,
                     warp_level,
                     body: (
                         lexed.tokens[open].start as usize,
@@ -350,6 +475,41 @@ pub fn file_rows(path: &str, src: &[u8], lexed: &Lexed) -> Option<FileRows> {
         }
     }
     (!launches.is_empty() || !defs.is_empty()).then_some(FileRows { launches, defs })
+}
+
+/// Whether the name at token `i` is called: `f(`, or `f<…>(` with template arguments closed
+/// within a few tokens on the line's statement.
+fn calls(src: &[u8], lexed: &Lexed, i: usize) -> bool {
+    let Some(j) = lexed.next_code(i) else {
+        return false;
+    };
+    match text(src, lexed, j) {
+        b"(" => true,
+        b"<" => {
+            let mut depth = 0i32;
+            let mut k = j;
+            for _ in 0..48 {
+                match text(src, lexed, k) {
+                    b"<" => depth += 1,
+                    b">" => depth -= 1,
+                    b";" | b"{" | b"}" => return false,
+                    _ => {}
+                }
+                if depth <= 0 {
+                    return depth == 0
+                        && lexed
+                            .next_code(k)
+                            .is_some_and(|n| text(src, lexed, n) == b"(");
+                }
+                match lexed.next_code(k) {
+                    Some(n) => k = n,
+                    None => return false,
+                }
+            }
+            false
+        }
+        _ => false,
+    }
 }
 
 /// Names that do warp-level work: lane exchanges, votes, warp barriers, lane ids, warp-sized
@@ -442,16 +602,16 @@ fn default_width_sites(
 pub fn cub_in_kernels_of_32_wide_rows(findings: &mut Vec<Finding>, files: &[(&str, &FileRows)]) {
     if !files
         .iter()
-        .any(|(_, r)| r.launches.iter().any(|(_, shape)| shape.is_some()))
+        .any(|(_, r)| r.launches.iter().any(|l| l.rows32().is_some()))
     {
         return;
     }
     let mut rows: BTreeMap<&str, Rows> = BTreeMap::new();
     for (_, f) in files {
-        for (kernel, shape) in &f.launches {
-            let r = rows.entry(kernel.as_str()).or_default();
-            match shape {
-                Some(s) => r.shapes.push(s.clone()),
+        for l in &f.launches {
+            let r = rows.entry(l.kernel.as_str()).or_default();
+            match l.rows32() {
+                Some(s) => r.shapes.push(s.to_string()),
                 None => r.other = true,
             }
         }

@@ -7,6 +7,8 @@
 //! a lane or warp id, or `blockDim`. `tile[32][33]`, byte counts and block shapes stay quiet.
 
 mod ballots;
+mod block_extent;
+pub use block_extent::blocks_in_wavefronts;
 mod blocks;
 mod flow;
 pub mod launch_rows;
@@ -124,6 +126,15 @@ rule!(WARPSIZE_COMPILE_TIME, "HP108", WarpSize, Remediation, Build,
     refs: [REF_WAVE, REF_PORTING],
 );
 
+rule!(BLOCK_IN_WAVEFRONTS, "HP111", WarpSize, Remediation, Correctness,
+    summary: "A block's x extent measured in wavefronts (`blockDim.x / warpSize`, `blockDim.x == warpSize`) in a kernel some launch gives a block that is not a whole number of 64-lane wavefronts (`<<<n, 32>>>`, `dim3 b(THREADS)` with `#define THREADS 32`).",
+    why: "`warpSize` is 64 on CDNA: for 32-thread blocks `blockDim.x / warpSize` is 0 (and 1 for 96), so code that loops over or reads one slot per warp skips the partial wavefront (a block reduction returns 0); `blockDim.x == warpSize` is true for 32-thread blocks on NVIDIA and false on AMD (and the other way for 64), so the ROCm build takes the other arm. The launches are read across the project, with block sizes given by literals or by names the launching file defines.",
+    bad: "int nwarps = blockDim.x / warpSize;   // launched <<<n, 32>>>",
+    good: "int nwarps = (blockDim.x + warpSize - 1) / warpSize;",
+    fix: "Round the count up (`(blockDim.x + warpSize - 1) / warpSize`), and compare the block with the width the code's warp path assumes (32 where its shuffles start at offset 16), not `warpSize`.",
+    refs: [REF_WAVE, REF_PORTING],
+);
+
 rule!(CUB_WARP_DEFAULT_WIDTH, "HP110", WarpSize, Unknown, Correctness,
     summary: "A CUB warp primitive at its default width (`cub::WarpReduce<T>`, `cub::WarpScan<T>`) in a file whose warps are 32 lanes (warp-size constants, lane arithmetic on 32, 32-thread blocks of warp-level kernels).",
     why: "CUB's default logical warp is the hardware warp: 32 lanes on NVIDIA. hipCUB's is the wavefront: 64 lanes on CDNA (`HIPCUB_DEVICE_WARP_THREADS`). Where the code computes warp ids and per-warp storage for 32-lane warps, or launches 32-thread blocks, a 64-lane logical warp reduces across two of the code's warps or over lanes that do not exist.",
@@ -144,6 +155,7 @@ pub const RULES: &[&RuleInfo] = &[
     &WARPSIZE_COMPILE_TIME,
     &logical::LOGICAL_WARP_REWRITE,
     &CUB_WARP_DEFAULT_WIDTH,
+    &BLOCK_IN_WAVEFRONTS,
 ];
 
 fn warp_const_name(name: &str) -> bool {
