@@ -212,6 +212,11 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     crate::rules::facts::merge_same_line(&mut findings);
     crate::rules::facts::pin_under_index(&mut findings);
     crate::rules::facts::fold_guards(&mut findings, &sources);
+    // Deprecated APIs build unless a build file makes warnings errors.
+    crate::rules::facts::settle_deprecated(
+        &mut findings,
+        texts.iter().map(|(rel, b)| (rel.as_str(), b.as_slice())),
+    );
     // Sources that a ROCm-aware setup.py builds only in its CUDA arm are not porting work.
     let setups: Vec<(String, Vec<u8>)> = named("setup.py")
         .map(|(rel, b)| (rel.clone(), b.clone()))

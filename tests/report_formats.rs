@@ -21,6 +21,8 @@ fn report_with_fix() -> hipport::report::Report {
         &tree.join("src/context.cpp"),
         "#include <cuda.h>\nint version(CUcontext c) {\n  unsigned v = 0;\n  cuCtxGetApiVersion(c, &v);\n  return v;\n}\n",
     );
+    // Warnings are errors here, so the deprecated API stays a port item (with its fix).
+    write(&tree.join("Makefile"), "CXXFLAGS += -Wall -Werror\n");
     let settings = hipport::settings::Settings::resolve_quiet(&hipport::settings::Request {
         paths: vec![tree.clone()],
         rocm: Some("6.2.0".into()),

@@ -11,7 +11,9 @@ use crate::finding::Finding;
 use crate::gate::Status;
 use std::collections::{BTreeMap, HashSet};
 
+mod deprecated;
 mod guards;
+pub use deprecated::settle_deprecated;
 pub use guards::fold_guards;
 
 /// How specific a rule is: the hazard families (HP1xx–HP7xx) over the translator's generic

@@ -15,7 +15,7 @@ rule!(UNPORTED_API, "HP001", UnsupportedApi, Remediation, Build,
 
 rule!(DEPRECATED_API, "HP002", DeprecatedApi, Remediation, Build,
     summary: "A CUDA API whose HIP equivalent is deprecated in the target ROCm.",
-    why: "It compiles today with a warning and will stop compiling when ROCm removes it.",
+    why: "It compiles today with a warning and will stop compiling when ROCm removes it. Where no build file of the project turns warnings into errors (`-Werror`, `COMPILE_WARNING_AS_ERROR`) the port builds and runs, and the finding is PASS.",
     bad: "cudaThreadSynchronize();",
     good: "hipDeviceSynchronize();",
     fix: "Move to the replacement API named in the HIP documentation before the next ROCm upgrade.",

@@ -427,6 +427,7 @@ pub fn file_rows(path: &str, src: &[u8], lexed: &Lexed) -> Option<FileRows> {
     let mut defs = Vec::new();
     if has(b"__global__") || has(b"__device__") {
         let cub = has(b"WarpReduce") || has(b"WarpScan");
+        let warp_size = has(b"warpSize");
         let lines = crate::lines::LineIndex::new(src);
         let ctx = crate::registry::FileCtx {
             path,
@@ -454,7 +455,7 @@ pub fn file_rows(path: &str, src: &[u8], lexed: &Lexed) -> Option<FileRows> {
                         _ => false,
                     }
                 });
-                let extents = if has(b"warpSize") {
+                let extents = if warp_size {
                     super::block_extent::extents(&ctx, lexed, open, close)
                 } else {
                     Vec::new()
