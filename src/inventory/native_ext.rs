@@ -2,9 +2,9 @@
 
 use crate::registry::RuleInfo;
 
-rule!(TORCH_CUDA_EXTENSION, "HP830", NativeExtension, Unknown, Build,
+rule!(TORCH_CUDA_EXTENSION, "HP830", NativeExtension, Pass, Build,
     summary: "A PyTorch CUDA extension (`CUDAExtension`, `cpp_extension.load(..., sources=[*.cu])`).",
-    why: "PyTorch's ROCm build hipifies such extensions automatically at build time; whether the kernels then compile and behave depends on what they use (scan their sources with hipport).",
+    why: "PyTorch's ROCm build hipifies such extensions automatically at build time, so the extension call itself needs no change (PASS). What can still stop it is reported where it is: nvcc-only flags in the call (HP831) and what the kernels use (their own findings).",
     bad: "CUDAExtension(\"ops\", [\"ops.cpp\", \"kernel.cu\"])",
     good: "CUDAExtension(\"ops\", [\"ops.cpp\", \"kernel.cu\"])  # hipified by torch on ROCm; nvcc-only flags gated",
     fix: "Build it against ROCm PyTorch, gate nvcc-only flags on `torch.version.hip`, and review the kernel findings.",

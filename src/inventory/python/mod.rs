@@ -550,9 +550,9 @@ fn call(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
             let call = String::from_utf8_lossy(&src[n.byte_range()]);
             let flags = call.contains("nvcc") || call.contains("extra_compile_args");
             let (message, suggestion) = if flags {
-                ("CUDAExtension: PyTorch's ROCm build hipifies it automatically; nvcc-only flags must be gated on torch.version.hip", "build against ROCm PyTorch; gate -gencode/-arch/--use_fast_math/-Xptxas on torch.version.hip")
+                ("CUDAExtension: PyTorch's ROCm build hipifies it automatically; nvcc-only flags in it must be gated on torch.version.hip (each is reported as HP831)", "build against ROCm PyTorch; gate -gencode/-arch/--use_fast_math/-Xptxas on torch.version.hip")
             } else {
-                ("CUDAExtension: PyTorch's ROCm build hipifies it automatically and the call passes nvcc no flags to gate; what is left is building it against ROCm PyTorch", "build it against ROCm PyTorch and review its kernels' findings")
+                ("CUDAExtension: PyTorch's ROCm build hipifies it automatically and the call passes nvcc no flags to gate; its kernels' findings are their own", "build it against ROCm PyTorch and review its kernels' findings")
             };
             out.push(
                 &native_ext::TORCH_CUDA_EXTENSION,
@@ -570,7 +570,7 @@ fn call(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
             let inline_cuda = keyword(n, "cuda_sources", src).is_some();
             if cu || inline_cuda {
                 st.extension_file = true;
-                out.push(&native_ext::TORCH_CUDA_EXTENSION, n.byte_range().start..func.end_byte(), format!("{last}() builds CUDA sources at run time: PyTorch's ROCm build hipifies them; nvcc-only flags must be gated"), Some("gate extra_cuda_cflags on torch.version.hip".into()));
+                out.push(&native_ext::TORCH_CUDA_EXTENSION, n.byte_range().start..func.end_byte(), format!("{last}() builds CUDA sources at run time: PyTorch's ROCm build hipifies them; nvcc-only flags in it must be gated (each is reported as HP831)"), Some("gate extra_cuda_cflags on torch.version.hip".into()));
             }
         }
         "cuModuleLoadData"
