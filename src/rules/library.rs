@@ -83,7 +83,17 @@ rule!(CUFILE, "HP608", Library, Unknown, Build,
     refs: ["https://rocm.docs.amd.com/projects/hipFile/en/latest/"],
 );
 
+rule!(TORCH_REMOVED_API, "HP609", Library, Remediation, Build,
+    summary: "A PyTorch C++ API that PyTorch removed before its first ROCm wheel for a current ROCm: THC (`#include <THC/THC.h>`, `THCState`, `THCudaCheck`, `THCudaMalloc`) and `AT_CHECK`.",
+    why: "A ROCm port runs on a ROCm build of PyTorch, and those exist for current ROCm releases only as PyTorch 1.12 and later (ROCm 5.1.1 onward). THC was removed in PyTorch 1.11 and `AT_CHECK` in 1.5, so an extension written against them does not compile there, whatever its kernels do.",
+    bad: "#include <THC/THC.h>\nextern THCState* state;\nAT_CHECK(x.is_cuda(), \"x must be CUDA\");\nTHCudaCheck(cudaGetLastError());",
+    good: "#include <ATen/cuda/CUDAContext.h>\nTORCH_CHECK(x.is_cuda(), \"x must be CUDA\");\nC10_CUDA_CHECK(cudaGetLastError());",
+    fix: "Move to ATen: `at::cuda::getCurrentCUDAStream()` for THC's stream, `c10::cuda::CUDACachingAllocator` for `THCudaMalloc`, `C10_CUDA_CHECK` for `THCudaCheck`, `TORCH_CHECK` for `AT_CHECK`; drop `THCState`.",
+    refs: ["https://github.com/pytorch/pytorch/releases/tag/v1.11.0", "https://pytorch.org/get-started/previous-versions/"],
+);
+
 pub const RULES: &[&RuleInfo] = &[
+    &TORCH_REMOVED_API,
     &CUDNN_TO_MIOPEN,
     &CUBLASLT,
     &CUTLASS_CUTE,
@@ -181,7 +191,65 @@ fn plain_cublaslt_attribute(s: &Src, i: usize) -> bool {
     }
 }
 
+/// One finding per file on PyTorch's removed C++ APIs (THC, `AT_CHECK`): at the first use,
+/// naming the others.
+fn torch_removed(s: &Src, out: &mut Vec<Finding>) {
+    let src = s.ctx.src;
+    if memchr::memmem::find(src, b"THC").is_none()
+        && memchr::memmem::find(src, b"AT_CHECK").is_none()
+    {
+        return;
+    }
+    let mut uses: Vec<(std::ops::Range<usize>, String)> = Vec::new();
+    for d in s.lexed.directives.iter().filter(|d| d.name == "include") {
+        if let Some(j) = d
+            .tokens
+            .clone()
+            .find(|&j| matches!(s.lexed.tokens[j].kind, Tok::HeaderName | Tok::Str))
+        {
+            let path = s.tok(j).trim_matches(|c| c == '<' || c == '>' || c == '"');
+            if path.starts_with("THC/") || path == "THC.h" {
+                uses.push((s.directive_range(d), format!("`#include <{path}>`")));
+            }
+        }
+    }
+    for (i, name) in s.idents() {
+        // `THCState`, `THCCeilDiv`, `THCudaCheck`, `THCState_getCurrentStream`; not `THCOUNT`.
+        let rest = name.strip_prefix("THC").unwrap_or("").as_bytes();
+        let thc = rest.starts_with(b"uda")
+            || (rest.len() >= 2 && rest[0].is_ascii_uppercase() && rest[1].is_ascii_lowercase());
+        if thc || name == "AT_CHECK" {
+            uses.push((s.lexed.tokens[i].range(), format!("`{name}`")));
+        }
+    }
+    if uses.is_empty() {
+        return;
+    }
+    uses.sort_by_key(|(r, _)| r.start);
+    let mut names: Vec<&str> = Vec::new();
+    for (_, n) in &uses {
+        if !names.contains(&n.as_str()) {
+            names.push(n);
+        }
+    }
+    let shown = names.iter().take(4).copied().collect::<Vec<_>>().join(", ");
+    let more = names.len().saturating_sub(4);
+    let msg = format!(
+        "{shown}{}: PyTorch removed THC in 1.11 and `AT_CHECK` in 1.5, and ROCm builds of PyTorch for current ROCm releases are 1.12 or later, so this does not compile there ({} use{} in this file)",
+        if more > 0 { format!(" and {more} more") } else { String::new() },
+        uses.len(),
+        if uses.len() == 1 { "" } else { "s" }
+    );
+    out.push(s.ctx.finding(
+        &TORCH_REMOVED_API,
+        uses[0].0.clone(),
+        msg,
+        Some(TORCH_REMOVED_API.fix.to_string()),
+    ));
+}
+
 pub fn check(s: &Src, target: &Target, out: &mut Vec<Finding>) {
+    torch_removed(s, out);
     let m = crate::mappings::get();
     for d in &s.lexed.directives {
         if d.name != "include" {
@@ -381,6 +449,23 @@ fn thrust_cuda(s: &Src, i: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use crate::model::syntax::test_support::fires;
+
+    /// PyTorchEMD's extension: THC's header, state and checks, `AT_CHECK`. One finding per file.
+    /// Twins: ATen's replacements, and names that only start with THC (`THCOUNT`).
+    #[test]
+    fn removed_torch_apis_are_one_finding_per_file() {
+        use crate::model::syntax::test_support::messages;
+        let src = "#include <torch/extension.h>\n#include <THC/THC.h>\nextern THCState* state;\nvoid f(at::Tensor x) {\n  AT_CHECK(x.is_cuda(), \"x\");\n  THCudaCheck(cudaGetLastError());\n}\n";
+        assert_eq!(fires(src, "HP609"), [2]);
+        let m = messages(src, "HP609");
+        assert!(
+            m[0].contains("`#include <THC/THC.h>`, `THCState`, `AT_CHECK`, `THCudaCheck`")
+                && m[0].contains("4 uses"),
+            "{m:?}"
+        );
+        let aten = "#include <ATen/cuda/CUDAContext.h>\nconst int THCOUNT = 3;\nvoid f(at::Tensor x) {\n  TORCH_CHECK(x.is_cuda(), \"x\");\n  C10_CUDA_CHECK(cudaGetLastError());\n}\n";
+        assert!(fires(aten, "HP609").is_empty());
+    }
 
     #[test]
     fn library_includes_and_calls() {
