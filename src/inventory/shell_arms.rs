@@ -69,6 +69,11 @@ fn atom(t: &str) -> (Option<bool>, bool, bool) {
         Some(r) => (!neg, r),
         None => (neg, t),
     };
+    // `command -v nvidia-smi`, `which nvidia-smi`, `[ -x "$(command -v nvidia-smi)" ]`,
+    // `nvidia-smi > /dev/null`: whether NVIDIA's tool is installed, false on an AMD node.
+    if probes_nvidia_smi(t) {
+        return (Some(neg), false, true);
+    }
     let t = t.replace("$(uname -s)", "$(uname)");
     let w: Vec<&str> = t
         .split_whitespace()
@@ -96,6 +101,31 @@ fn atom(t: &str) -> (Option<bool>, bool, bool) {
         Platform::Rocm => (Some(eq != neg), true, false),
         Platform::Cuda => (Some(eq == neg), false, false),
         Platform::Neutral => (None, false, false),
+    }
+}
+
+/// Whether a test only asks if `nvidia-smi` is installed (or runs): `command -v nvidia-smi`,
+/// `which`/`type`/`hash nvidia-smi`, `-x "$(command -v nvidia-smi)"`, `nvidia-smi >/dev/null`.
+fn probes_nvidia_smi(t: &str) -> bool {
+    let t = t.trim().trim_start_matches("-x").trim();
+    let t = t
+        .trim_matches(['"', '\''])
+        .trim_start_matches("$(")
+        .trim_end_matches(')');
+    let w: Vec<&str> = t.split_whitespace().collect();
+    let tool = |x: &str| x == "nvidia-smi" || x.ends_with("/nvidia-smi");
+    match w.as_slice() {
+        [first, rest @ ..] if tool(first) => rest.iter().all(|r| {
+            r.starts_with('>')
+                || r.starts_with("2>")
+                || r.starts_with("&>")
+                || *r == "/dev/null"
+                || *r == "-L"
+        }),
+        ["command", "-v", x, ..] | ["which", x, ..] | ["type", x, ..] | ["hash", x, ..] => {
+            tool(x.trim_end_matches(')'))
+        }
+        _ => false,
     }
 }
 
@@ -153,6 +183,35 @@ fn cond_and_body(n: Node, src: &[u8]) -> Option<(String, usize)> {
     Some((text.to_string(), then.end_byte()))
 }
 
+/// The condition of a clause when it probes for `nvidia-smi` (see [`probes_nvidia_smi`]):
+/// its range and the PASS note for what runs there (the probe itself answers no on an AMD node
+/// and the script goes on).
+fn nvidia_smi_probe(n: Node, src: &[u8]) -> Option<(Range<usize>, String)> {
+    let kids = ts::children(n);
+    let (kw, then) = (kids.first()?, kids.iter().find(|c| c.kind() == "then")?);
+    let text = std::str::from_utf8(&src[kw.end_byte()..then.start_byte()]).ok()?;
+    let probe = text.split(['&', '|']).any(|part| {
+        probes_nvidia_smi(
+            part.trim()
+                .trim_start_matches('!')
+                .trim_end_matches(';')
+                .trim_start_matches("[[")
+                .trim_start_matches('[')
+                .trim_end_matches("]]")
+                .trim_end_matches(']'),
+        )
+    });
+    probe.then(|| {
+        (
+            kw.end_byte()..then.start_byte(),
+            format!(
+                "in `{}`, which only asks whether NVIDIA's `nvidia-smi` is installed: on an AMD node it answers no and the script goes on",
+                text.trim().trim_end_matches(';').trim()
+            ),
+        )
+    })
+}
+
 /// The arms of `src` the ROCm build never runs, with why; empty when the script never
 /// compares a variable with a ROCm value.
 /// `first_line` is the file line `src` starts on (a `run:` block's fragment starts mid-file).
@@ -172,6 +231,16 @@ pub fn dead_arms(root: Node, src: &[u8], first_line: usize) -> Vec<(Range<usize>
                 .find(|c| matches!(c.node_kind(), K::ElifClause | K::ElseClause))
                 .map(|c| c.start_byte());
             let fi = kids.last().map_or(n.end_byte(), |c| c.start_byte());
+            for c in std::iter::once(n).chain(
+                kids.iter()
+                    .copied()
+                    .filter(|c| c.node_kind() == K::ElifClause),
+            ) {
+                if let Some((range, why)) = nvidia_smi_probe(c, src) {
+                    os_arms.push(range.clone());
+                    out.push((range, why));
+                }
+            }
             if let Some((cond, body)) = cond_and_body(n, src) {
                 let (v, r, o) = condition(&cond);
                 tests_rocm |= r;
@@ -215,10 +284,18 @@ pub fn dead_arms(root: Node, src: &[u8], first_line: usize) -> Vec<(Range<usize>
                             } else {
                                 format!(" (`{test}`)")
                             };
-                            format!(
-                                "in the `{head}` arm (line {at}), which only another operating \
-                                 system takes{by}: the ROCm build's target OS is Linux"
-                            )
+                            if test.contains("nvidia-smi") {
+                                format!(
+                                    "in the `{head}` arm (line {at}), which runs only where \
+                                     NVIDIA's `nvidia-smi` is installed{by}: an AMD node skips it"
+                                )
+                            } else {
+                                format!(
+                                    "in the `{head}` arm (line {at}), which only another \
+                                     operating system takes{by}: the ROCm build's target OS is \
+                                     Linux"
+                                )
+                            }
                         }
                         None => format!(
                             "in the `{head}` arm (line {at}), which the project's ROCm build never runs"
@@ -317,6 +394,23 @@ mod tests {
         // Twin: a test the OS does not decide keeps its arm.
         let src = "if [ \"$RUNNER_OS\" = \"$TARGET\" ]; then\n  nvcc k.cu\nfi\n";
         assert_eq!(open(src), vec![("HP850".into(), 2)]);
+    }
+
+    /// A probe for NVIDIA's tool decides its arm on an AMD node in any script: the arm runs only
+    /// where `nvidia-smi` is installed. Twins: its `else` and a negated probe run there.
+    #[test]
+    fn arms_behind_an_nvidia_smi_probe_pass() {
+        let src = "if command -v nvidia-smi >/dev/null 2>&1; then\n  nvidia-smi -L\nfi\nif [ -x \"$(command -v nvidia-smi)\" ]; then\n  nvidia-smi\nelse\n  nvcc k.cu\nfi\nif ! which nvidia-smi; then\n  nvcc k.cu\nfi\nif nvidia-smi > /dev/null; then nvidia-smi -q; fi\n";
+        assert_eq!(open(src), vec![("HP850".into(), 7), ("HP850".into(), 10)]);
+        let all = scan_bytes("run.sh", FileKind::Shell, src.as_bytes());
+        let probe = all.iter().find(|f| f.line == 2).unwrap();
+        assert!(
+            probe
+                .message
+                .contains("runs only where NVIDIA's `nvidia-smi` is installed"),
+            "{}",
+            probe.message
+        );
     }
 
     #[test]
