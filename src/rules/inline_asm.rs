@@ -98,6 +98,54 @@ const HIP_EQUIVALENTS: &[(&str, &str)] = &[
     ("prefetch", "__builtin_prefetch or nothing"),
 ];
 
+/// The HIP replacement of a PTX instruction: by its type and qualifiers where they change the
+/// answer (packed halves, doubles, ordered loads and stores, fp8 conversions), else by opcode.
+fn equivalent(op: &str, base: &str) -> Option<&'static str> {
+    let has = |q: &str| op.split('.').skip(1).any(|p| p == q);
+    let packed = has("f16x2");
+    let bpacked = has("bf16x2");
+    let half = has("f16") || has("bf16");
+    let double = has("f64");
+    let specific = match base {
+        "fma" if packed || bpacked => Some("__hfma2 (on __half2 / __hip_bfloat162)"),
+        "fma" if half => Some("__hfma"),
+        "fma" if double => Some("fma / __fma_rn"),
+        "mul" if packed || bpacked => Some("__hmul2 (on __half2 / __hip_bfloat162)"),
+        "mul" if half => Some("__hmul"),
+        "mul" if has("hi") => Some("__umulhi / __mulhi (__umul64hi / __mul64hi for 64-bit)"),
+        "mul" if has("wide") => Some("a 64-bit multiply"),
+        "mul" if has("lo") => Some("a plain multiply (its low half)"),
+        "mul" if double || has("f32") => Some("a plain multiply (__fmul_rn / __dmul_rn)"),
+        "add" if packed || bpacked => Some("__hadd2 (on __half2 / __hip_bfloat162)"),
+        "sub" if packed || bpacked => Some("__hsub2 (on __half2 / __hip_bfloat162)"),
+        "max" if packed || bpacked => Some("__hmax2"),
+        "min" if packed || bpacked => Some("__hmin2"),
+        "ex2" if packed => Some("h2exp2"),
+        "rcp" if double => Some("__drcp_rn or 1.0 / x (double)"),
+        "sqrt" if double => Some("sqrt / __dsqrt_rn"),
+        "rsqrt" if double => Some("rsqrt (double)"),
+        "cvt" if has("e4m3x2") || has("e5m2x2") || has("e4m3") || has("e5m2") => {
+            Some("HIP's fp8 conversions (`__hip_cvt_float2_to_fp8x2`, `__hip_fp8x2_e4m3`); mind that gfx942 uses the FNUZ fp8 formats")
+        }
+        "cvt" if has("e2m1x2") => Some("a software fp4 (e2m1) conversion, or the target's packed fp4 builtins (gfx950)"),
+        "cvt" if bpacked => Some("__float22bfloat162_rn"),
+        "cvt" if packed => Some("__float22half2_rn"),
+        "ld" if has("acquire") || has("volatile") || has("cg") || has("relaxed") => Some(
+            "a plain load; where it polls a flag or lock another block writes, an acquire atomic load (`__hip_atomic_load(p, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT)`)",
+        ),
+        "st" if has("release") || has("volatile") || has("cg") || has("relaxed") => Some(
+            "a plain store; where it publishes data or a lock to another block, a release atomic store (`__hip_atomic_store(p, v, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_AGENT)`)",
+        ),
+        _ => None,
+    };
+    specific.or_else(|| {
+        HIP_EQUIVALENTS
+            .iter()
+            .find(|(k, _)| *k == base)
+            .map(|(_, v)| *v)
+    })
+}
+
 /// PTX instruction opcodes (the part before the first `.`), from the PTX ISA's instruction
 /// set: a dotted mnemonic whose base is not one of these is not PTX.
 const PTX_OPCODES: &[&str] = &[
@@ -756,11 +804,7 @@ pub fn ptx_items(code: &str) -> Vec<(String, Option<&'static str>)> {
             // `"ld." #space ".u32"`: a template pasted from literals ends the opcode at a `.`.
             && (op.ends_with('.') || op.split('.').skip(1).any(ptx_suffix));
         if dotted || BARE_PTX.contains(&op) {
-            let hip = HIP_EQUIVALENTS
-                .iter()
-                .find(|(k, _)| *k == base)
-                .map(|(_, v)| *v);
-            push(op.to_string(), hip);
+            push(op.to_string(), equivalent(op, base));
         }
     }
     for (reg, hip) in HIP_EQUIVALENTS.iter().filter(|(k, _)| k.starts_with('%')) {
@@ -782,6 +826,29 @@ pub fn ptx_items(code: &str) -> Vec<(String, Option<&'static str>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The replacement follows the instruction's types: llm-awq's `fma.rn.f16x2` and
+    /// `mul.f16x2` are packed-half operations, xmrig's `rcp.approx.ftz.f64` a double, and a
+    /// split-K lock's `ld.global.cg`/`st.global.cg` need ordering. Twins keep the opcode's
+    /// general advice.
+    #[test]
+    fn replacements_follow_types_and_ordering() {
+        let hip = |op: &str| equivalent(op, op.split('.').next().unwrap()).unwrap_or("");
+        assert!(hip("fma.rn.f16x2").starts_with("__hfma2"));
+        assert!(hip("mul.f16x2").starts_with("__hmul2"));
+        assert!(hip("rcp.approx.ftz.f64").starts_with("__drcp_rn"));
+        assert!(hip("ld.global.cg.b32").contains("__ATOMIC_ACQUIRE"));
+        assert!(hip("st.global.cg.b32").contains("__ATOMIC_RELEASE"));
+        assert!(hip("cvt.rn.satfinite.e4m3x2.f32").contains("fp8"));
+        assert_eq!(hip("fma.rn.f32"), "fmaf / __fmaf_rn");
+        assert_eq!(hip("rcp.approx.ftz.f32"), "__frcp_rn or 1.0f / x");
+        assert_eq!(hip("mul.lo.u32"), "a plain multiply (its low half)");
+        assert_eq!(hip("mul.u32"), "__umulhi / __mulhi / 64-bit multiply");
+        assert_eq!(
+            hip("ld.global.nc.f32"),
+            "a plain load, __ldg, or __builtin_nontemporal_load"
+        );
+    }
 
     #[test]
     fn names_instructions_and_registers() {
