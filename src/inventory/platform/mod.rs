@@ -333,6 +333,10 @@ impl Model {
                     let head = format!("if {}:", ts::text(c, src));
                     if v.rocm == Some(true) {
                         let why = match v.os {
+                            Some(predicate::NVIDIA_SMI) => format!(
+                                "runs only where NVIDIA's `nvidia-smi` is installed: `{head}` \
+                                 leaves first on an AMD node"
+                            ),
                             Some(_) => format!(
                                 "runs only on another operating system: `{head}` leaves first on \
                                  Linux, the ROCm build's target OS"
@@ -381,6 +385,10 @@ impl Model {
 /// system's branch (the ROCm build targets Linux), or the CUDA branch of a platform test.
 fn rocm_reason(test: &str, v: Val) -> String {
     match v.os {
+        Some(predicate::NVIDIA_SMI) => format!(
+            "branch that runs only where NVIDIA's `nvidia-smi` is installed (`{test}`): an AMD \
+             node skips it"
+        ),
         Some(os) => format!(
             "branch for another operating system (`{test}`, a {os} test): the ROCm build's \
              target OS is Linux"

@@ -134,6 +134,10 @@ impl Val {
     }
 }
 
+/// The [`Val::os`] of a probe for NVIDIA's `nvidia-smi` (`shutil.which("nvidia-smi")`): not an
+/// operating system, a machine without NVIDIA's driver tools, as every AMD node is.
+pub const NVIDIA_SMI: &str = "nvidia-smi";
+
 /// The operating system a platform string names, as `sys.platform` (`win32`, `cygwin`,
 /// `darwin`, `linux`), `os.name` (`nt`, `posix`) or `platform.system()` (`Windows`, `Darwin`,
 /// `Linux`) spell it. `posix` counts as Linux: it holds there.
@@ -376,6 +380,17 @@ fn call(n: Node, src: &[u8]) -> Val {
                 && ts::text(args[0], src).ends_with("CUDA_HOME") =>
         {
             return eval(args[0], src)
+        }
+        // `shutil.which("nvidia-smi")`: NVIDIA's tool is not installed on an AMD node.
+        "shutil.which" | "which" | "find_executable" | "distutils.spawn.find_executable"
+            if args.len() == 1 && string(args[0], src).is_some_and(|(v, _)| v == "nvidia-smi") =>
+        {
+            return Val {
+                rocm: Some(false),
+                cuda: None,
+                names_platform: false,
+                os: Some(NVIDIA_SMI),
+            };
         }
         // `sys.platform.startswith("win")`
         "sys.platform.startswith" if args.len() == 1 => {

@@ -542,3 +542,23 @@ fn cuda_home_arm_that_drops_the_gpu_build_on_rocm() {
         "{got:?}"
     );
 }
+
+/// A branch behind `shutil.which("nvidia-smi")` runs only where NVIDIA's tool is installed:
+/// an AMD node skips it. Twin: another test keeps the call open.
+#[test]
+fn nvidia_smi_behind_a_which_probe_is_pass() {
+    let src = "import shutil, subprocess\ndef gpu_info():\n    if shutil.which(\"nvidia-smi\"):\n        return subprocess.check_output([\"nvidia-smi\", \"-L\"])\n    return \"\"\n";
+    let got = judged(FileKind::Python, src);
+    assert!(
+        got.iter()
+            .any(|r| r.0 == "HP880" && r.1 == 4 && r.2 == "PASS"),
+        "{got:?}"
+    );
+    let twin = src.replace("shutil.which(\"nvidia-smi\")", "verbose");
+    let got = judged(FileKind::Python, &twin);
+    assert!(
+        got.iter()
+            .any(|r| r.0 == "HP880" && r.1 == 4 && r.2 != "PASS"),
+        "{got:?}"
+    );
+}
