@@ -12,8 +12,9 @@
 //! PTX behind `__CUDA_ARCH__ >= N` with an alternative branch that holds code: HIP compiles the
 //! alternative, so the PTX is a lost fast path (PERFORMANCE), not a build failure. What the arm
 //! HIP compiles instead holds is classified ([`Alt`]): code, nothing but comments and
-//! diagnostics (`#pragma message`, `#warning`, `printf`), or a failure (`#error`,
-//! `static_assert(false)`, only `__trap()`/`assert(0)`). An arm with no code means the branch's
+//! diagnostics (`#pragma message`, `#warning`, `printf`) or a stub returning a constant
+//! (`return 0;`), or a failure (`#error`, `static_assert(false)`, only `__trap()`/`assert(0)`/
+//! PTX's `trap`). An arm with no code means the branch's
 //! work silently does not happen under HIP: that is one fact, on the condition (HP401), not one
 //! per statement of the dead branch. A branch only HIP compiles was written for AMD already.
 
@@ -486,7 +487,43 @@ fn statement_kind(s: &Src, stmt: &[usize]) -> Option<Alt> {
         return Some(Alt::Empty);
     }
     let call = w(1) == "(" && w(stmt.len() - 1) == ")";
+    // `return;`, `return 0;`, `return false;`, `return nullptr;`, `return {};`: a stub that
+    // hands back a constant instead of what the branch computes.
+    let constant = |k: usize| {
+        let rest: Vec<&str> = (k..stmt.len()).map(w).collect();
+        match rest.as_slice() {
+            [] | ["{", "}"] => true,
+            [one] => {
+                matches!(*one, "false" | "true" | "nullptr" | "NULL")
+                    || stmt
+                        .get(k)
+                        .is_some_and(|&j| s.lexed.tokens[j].kind == Tok::Number)
+            }
+            ["-", _] => stmt
+                .get(k + 1)
+                .is_some_and(|&j| s.lexed.tokens[j].kind == Tok::Number),
+            _ => false,
+        }
+    };
+    // `asm volatile("trap;")`: PTX's trap, as the CUDA arm of such a chain writes it.
+    let ptx_trap = matches!(w(0), "asm" | "__asm__" | "__asm")
+        && stmt.iter().any(|&j| {
+            s.lexed.tokens[j].kind == Tok::Str
+                && s.tok(j)
+                    .trim_matches('"')
+                    .trim()
+                    .trim_end_matches(';')
+                    .trim()
+                    == "trap"
+        })
+        && stmt
+            .iter()
+            .filter(|&&j| s.lexed.tokens[j].kind == Tok::Str)
+            .count()
+            == 1;
     match w(0) {
+        "return" if constant(1) => Some(Alt::Empty),
+        _ if ptx_trap => Some(Alt::Trap),
         "printf" | "fprintf" | "puts" if call => Some(Alt::Empty),
         "static_assert" if call && falsy(2) => Some(Alt::BuildError),
         "__trap" | "__builtin_trap" | "abort" if call && stmt.len() == 3 => Some(Alt::Trap),
@@ -968,6 +1005,17 @@ x6
             arch(Alt::Trap)
         );
         assert_eq!(alternative("  assert(0);\n"), arch(Alt::Trap));
+        // A stub that returns a constant (flashinfer's fp8 conversions under `#else`), and
+        // PTX's own trap.
+        assert_eq!(alternative("  return 0;\n"), arch(Alt::Empty));
+        assert_eq!(alternative("  return;\n"), arch(Alt::Empty));
+        assert_eq!(
+            alternative("  asm volatile(\"trap;\");\n  return 0;\n"),
+            arch(Alt::Trap)
+        );
+        // Twins: a value computed another way is a fallback.
+        assert_eq!(alternative("  return slow(a);\n"), arch(Alt::Code));
+        assert_eq!(alternative("  return a * b;\n"), arch(Alt::Code));
         // Twins: a condition that is not a constant, a failure under a nested condition, a
         // `#define`: code (or possibly code).
         assert_eq!(alternative("  assert(n > 0);\n"), arch(Alt::Code));

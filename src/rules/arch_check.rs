@@ -157,10 +157,15 @@ pub fn arms_without_code(s: &Src, regions: &[hipside::Region], out: &mut [Findin
     if deciders.is_empty() {
         return;
     }
+    // A test HIP answers as nvcc does for a current GPU is PASS only where that arm holds code:
+    // a stub in its place (`#else return 0;`) is the chain's fact on AMD, whatever sm_90 does.
+    let open_or_current = |f: &Finding| {
+        f.status != Status::Pass || f.message.contains(super::version_check::AS_CURRENT_NVCC)
+    };
     let mut open: Vec<usize> = (0..out.len())
         .filter(|&i| {
             out[i].rule == CUDA_ARCH_MACRO.code()
-                && out[i].status != Status::Pass
+                && open_or_current(&out[i])
                 && deciders.contains_key(&out[i].byte_range.0)
         })
         .collect();
@@ -180,6 +185,7 @@ pub fn arms_without_code(s: &Src, regions: &[hipside::Region], out: &mut [Findin
             continue;
         }
         carriers.insert(head, (cond.clone(), f.line));
+        f.status = Status::Remediation;
         let name = hipside::function_around(s, decider.start);
         let work = match name {
             Some(name) => format!("what the branch computes in `{name}`"),
@@ -200,7 +206,7 @@ pub fn arms_without_code(s: &Src, regions: &[hipside::Region], out: &mut [Findin
             ),
             _ => (
                 Phase::Correctness,
-                format!("an arm with no code (nothing, or only comments and diagnostics such as `#pragma message`): {work} silently does not happen on any AMD GPU"),
+                format!("an arm with no code (nothing, only comments and diagnostics such as `#pragma message`, or a stub returning a constant): {work} silently does not happen on any AMD GPU"),
             ),
         };
         f.phase = phase;

@@ -191,7 +191,7 @@ pub fn macro_uses(
                 if (h != 0) == (n != 0) {
                     f.status = Status::Pass;
                     f.message = format!(
-                        "`#{}` tests `{name}`; HIP compiles the branch nvcc compiles for a current GPU (CUDA 12, sm_90): {}",
+                        "`#{}` tests `{name}`; {AS_CURRENT_NVCC} (CUDA 12, sm_90): {}",
                         d.name,
                         cond::branch_taken(&d.name, value)
                     );
@@ -204,6 +204,10 @@ pub fn macro_uses(
         }
     }
 }
+
+/// How a PASS says that HIP compiles the arm a current NVIDIA build compiles
+/// ([`crate::rules::arch_check::arms_without_code`] reopens it where that arm holds no code).
+pub const AS_CURRENT_NVCC: &str = "HIP compiles the branch nvcc compiles for a current GPU";
 
 /// A later `#elif` of the chain that directive `di` opens or continues, at the same depth, whose
 /// condition tests a HIP platform macro and is true under HIP-Clang: the author's HIP arm.

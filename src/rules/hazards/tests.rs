@@ -422,3 +422,33 @@ fn unported_names_the_file_declares_itself() {
     let got = translated_lines(proto, "6.3.0");
     assert!(got.iter().any(|(l, r)| *l == 2 && r == "HP001"), "{got:?}");
 }
+
+/// flashinfer's fp8 conversion: PTX for sm_100, PTX's `trap` for other NVIDIA GPUs and a
+/// `return 0;` stub for the host pass. HIP compiles a stub (as nvcc does for sm_90), so the
+/// conversion silently yields 0 on AMD: the chain's condition is open, the PTX folds into it.
+/// Twin: a real fallback (`return slow(a);`) keeps the condition PASS and the PTX a lost fast
+/// path.
+#[test]
+fn a_stub_in_place_of_an_arch_branch_is_the_conditions_fact() {
+    let chain = |instead: &str| {
+        format!("__device__ unsigned cvt(float a) {{\n#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 1000)\n  unsigned v;\n  asm volatile(\"cvt.rn.satfinite.e4m3x2.f32 %0, %1, %1;\" : \"=r\"(v) : \"f\"(a));\n  return v;\n#elif defined(__CUDA_ARCH__)\n  asm volatile(\"trap;\");\n  return 0;\n#else\n  {instead}\n#endif\n}}\n")
+    };
+    let src = chain("return 0;");
+    let cond = on(&src, "HP401", 2);
+    assert!(
+        cond.len() == 1
+            && cond[0].0 == Status::Remediation
+            && cond[0].2.contains("a stub returning a constant")
+            && cond[0].2.contains("`cvt`"),
+        "{cond:?}"
+    );
+    assert!(on(&src, "HP201", 4).iter().all(|f| f.0 == Status::Pass));
+    let src = chain("return slow(a);");
+    assert!(on(&src, "HP401", 2).iter().all(|f| f.0 == Status::Pass));
+    let asm = on(&src, "HP201", 4);
+    assert!(
+        asm.iter()
+            .any(|f| f.0 == Status::Remediation && f.1 == Phase::Performance),
+        "{asm:?}"
+    );
+}
