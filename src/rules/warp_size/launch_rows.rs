@@ -70,6 +70,20 @@ type Names = HashMap<Vec<u8>, Vec<(usize, u64)>>;
 
 fn numeric_names(src: &[u8], lexed: &Lexed) -> Names {
     let mut names = Names::new();
+    // Name token `n` given the number at token `v`.
+    let mut record = |n: usize, v: usize| {
+        if lexed.tokens[v].kind != Tok::Number {
+            return;
+        }
+        if let Some(x) =
+            crate::model::syntax::int_value(&String::from_utf8_lossy(text(src, lexed, v)))
+        {
+            names
+                .entry(text(src, lexed, n).to_vec())
+                .or_default()
+                .push((n, x));
+        }
+    };
     for d in lexed.directives.iter().filter(|d| d.name == "define") {
         let toks: Vec<usize> = d
             .tokens
@@ -86,45 +100,26 @@ fn numeric_names(src: &[u8], lexed: &Lexed) -> Names {
         let (Some(v), Some(&n)) = (value, toks.get(2)) else {
             continue;
         };
-        if src.get(lexed.tokens[n].end as usize) == Some(&b'(') {
-            continue;
-        }
-        if lexed.tokens[v].kind == Tok::Number {
-            if let Some(x) =
-                crate::model::syntax::int_value(&String::from_utf8_lossy(text(src, lexed, v)))
-            {
-                names
-                    .entry(text(src, lexed, n).to_vec())
-                    .or_default()
-                    .push((n, x));
-            }
+        if src.get(lexed.tokens[n].end as usize) != Some(&b'(') {
+            record(n, v);
         }
     }
     // `const int NAME = 32;`: a name, `=`, a number, `;`, after `const` or `constexpr` within
     // the few tokens before.
     let code: Vec<usize> = lexed.code_tokens().map(|(i, _)| i).collect();
-    for w in code.windows(4) {
+    for (k, w) in code.windows(4).enumerate() {
         let [n, eq, v, semi] = [w[0], w[1], w[2], w[3]];
-        if lexed.tokens[n].kind != Tok::Ident
-            || text(src, lexed, eq) != b"="
-            || lexed.tokens[v].kind != Tok::Number
-            || text(src, lexed, semi) != b";"
+        let constant = || {
+            code[k.saturating_sub(4)..k]
+                .iter()
+                .any(|&c| matches!(text(src, lexed, c), b"const" | b"constexpr"))
+        };
+        if lexed.tokens[n].kind == Tok::Ident
+            && text(src, lexed, eq) == b"="
+            && text(src, lexed, semi) == b";"
+            && constant()
         {
-            continue;
-        }
-        let pos = code.partition_point(|&c| c < n);
-        let constant = code[pos.saturating_sub(4)..pos]
-            .iter()
-            .any(|&c| matches!(text(src, lexed, c), b"const" | b"constexpr"));
-        if constant {
-            if let Some(x) =
-                crate::model::syntax::int_value(&String::from_utf8_lossy(text(src, lexed, v)))
-            {
-                names
-                    .entry(text(src, lexed, n).to_vec())
-                    .or_default()
-                    .push((n, x));
-            }
+            record(n, v);
         }
     }
     for defs in names.values_mut() {

@@ -1,0 +1,523 @@
+//! HP402: decisions on the compute capability (`prop.major`/`minor`, the capability as one
+//! number, `cudaDevAttrComputeCapabilityMajor`), read against the majors AMD GPUs report
+//! (gfx9 → 9 … gfx12 → 12) and the `if` arms AMD runs.
+
+use super::COMPUTE_CAPABILITY_CHECK;
+use crate::finding::Finding;
+use crate::kinds::cuda::{Field as F, Kind as K, NodeExt};
+use crate::model::syntax::{self, Src};
+use std::collections::HashSet;
+use tree_sitter::Node;
+
+fn is_cc_field(s: &Src, n: Node, props: &HashSet<&str>) -> bool {
+    if n.node_kind() != K::FieldExpression {
+        return false;
+    }
+    let field = n.field(F::Field).map_or("", |f| s.text(f));
+    let arg = n.field(F::Argument).map_or("", |a| s.text(a));
+    matches!(field, "major" | "minor")
+        && (props.contains(arg.trim_start_matches('*'))
+            || arg.to_ascii_lowercase().contains("prop"))
+}
+
+pub(super) fn compute_capability(s: &Src, out: &mut Vec<Finding>) {
+    let Some(root) = s.tree.map(|t| t.root_node()) else {
+        return;
+    };
+    let props: HashSet<&str> = syntax::typed_variables(s, root, |t| {
+        t.contains("cudaDeviceProp") || t.contains("hipDeviceProp")
+    })
+    .into_iter()
+    .collect();
+    // Variables holding a compute capability.
+    let mut cc: HashSet<&str> = HashSet::new();
+    for c in &s.of_kinds(&[K::CallExpression]) {
+        let args = syntax::call_args(*c);
+        if args.len() >= 2
+            && matches!(
+                s.text(args[1]),
+                "cudaDevAttrComputeCapabilityMajor"
+                    | "cudaDevAttrComputeCapabilityMinor"
+                    | "CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR"
+                    | "CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR"
+            )
+        {
+            if let Some(id) = syntax::identifiers(s, args[0]).last() {
+                cc.insert(id);
+            }
+        }
+        if syntax::call_name(s, *c) == Some("cuDeviceComputeCapability") {
+            for a in args.iter().take(2) {
+                if let Some(id) = syntax::identifiers(s, *a).last() {
+                    cc.insert(id);
+                }
+            }
+        }
+    }
+    let mentions_cc = |n: Node, cc: &HashSet<&str>| -> bool {
+        let mut hit = false;
+        crate::parse::visit(n, &mut |x| {
+            if is_cc_field(s, x, &props)
+                || (x.node_kind() == K::Identifier && cc.contains(s.text(x)))
+            {
+                hit = true;
+            }
+            !hit
+        });
+        hit
+    };
+    for d in &s.of_kinds(&[K::InitDeclarator]) {
+        if let (Some(name), Some(v)) = (
+            d.field(F::Declarator)
+                .and_then(|x| syntax::declarator_name(s, x)),
+            d.field(F::Value),
+        ) {
+            if mentions_cc(v, &cc) {
+                cc.insert(name);
+            }
+        }
+    }
+    // Every comparison of a compute capability with a number (one per line). A line whose
+    // every comparison only tells pre-Maxwell GPUs apart is PASS; one real decision on the line
+    // (`major < 5 || (major == 5 && minor < 3)`: fp16 from 5.3) keeps the whole line open. A
+    // comparison every AMD GPU answers alike (`major >= 8`: gfx9 … gfx12 all take the arm
+    // written for newer NVIDIA GPUs) is a check for a person (UNKNOWN), not a change.
+    let checks: Vec<(Node, Settled)> = s
+        .of_kinds(&[K::BinaryExpression])
+        .into_iter()
+        .filter(|b| {
+            let op = b.field(F::Operator).map_or("", |o| s.text(o));
+            matches!(op, "<" | ">" | "<=" | ">=" | "==" | "!=")
+                && !s.descendants(*b, K::NumberLiteral).is_empty()
+                && mentions_cc(*b, &cc)
+        })
+        .map(|b| {
+            let how = if pre_maxwell_only(s, b, &props, &cc) {
+                Settled::Everywhere
+            } else if let Some(v) = settled_major(s, b, &props, &cc, AMD_MAJORS) {
+                Settled::OnAmd(v)
+            } else {
+                Settled::Open
+            };
+            (b, how)
+        })
+        .collect();
+    let line_worst = |want: fn(&Settled) -> bool| -> HashSet<usize> {
+        checks
+            .iter()
+            .filter(|(_, how)| want(how))
+            .map(|(b, _)| s.line(b.start_byte()))
+            .collect()
+    };
+    let open_lines = line_worst(|h| matches!(h, Settled::Open));
+    let amd_lines = line_worst(|h| matches!(h, Settled::OnAmd(_)));
+    let amd = |n: Node| amd_value(s, n, &props, &cc);
+    for (b, how) in checks {
+        let line = s.line(b.start_byte());
+        // The `if` arms AMD runs: a test in an arm an earlier test of the chain already decides
+        // on every AMD GPU is never evaluated there; a test false on every AMD GPU (as on
+        // Hopper and Blackwell, which report 9 … 12 too) whose `if` has no other arm, or whose
+        // other arm is the chain's next test, only gates code for older NVIDIA GPUs.
+        if let Some(msg) = arm_on_amd(s, b, &amd) {
+            let mut f = s
+                .ctx
+                .finding(&COMPUTE_CAPABILITY_CHECK, b.byte_range(), msg, None);
+            f.status = crate::gate::Status::Pass;
+            out.push(f);
+            continue;
+        }
+        if how == Settled::Everywhere && !open_lines.contains(&line) && !amd_lines.contains(&line) {
+            let mut f = s.ctx.finding(
+                &COMPUTE_CAPABILITY_CHECK,
+                b.byte_range(),
+                format!(
+                    "`{}` only tells GPUs older than compute capability 5 apart: every GPU current CUDA supports and every AMD GPU (gfx9 → 9 … gfx12 → 12) takes the same branch (nothing to change)",
+                    s.text(b)
+                ),
+                None,
+            );
+            f.status = crate::gate::Status::Pass;
+            out.push(f);
+            continue;
+        }
+        if let (Settled::OnAmd(v), false) = (how, open_lines.contains(&line)) {
+            let mut f = s.ctx.finding(
+                &COMPUTE_CAPABILITY_CHECK,
+                b.byte_range(),
+                format!(
+                    "`{}` is {v} on every AMD GPU (HIP reports gfx9 → 9 … gfx12 → 12): the ROCm build always takes the arm written for the NVIDIA GPUs {}; check that what that arm enables exists on the target",
+                    s.text(b),
+                    if v { "this test selects" } else { "this test excludes" },
+                ),
+                Some("check the arm on the target GPU; decide by feature or `gcnArchName` if it does not hold".into()),
+            );
+            f.status = crate::gate::Status::Unknown;
+            out.push(f);
+            continue;
+        }
+        out.push(s.ctx.finding(
+            &COMPUTE_CAPABILITY_CHECK,
+            b.byte_range(),
+            format!(
+                "`{}` decides by NVIDIA compute capability; AMD GPUs report gfx versions here",
+                s.text(b)
+            ),
+            Some("decide by feature or by `gcnArchName` on AMD".into()),
+        ));
+    }
+}
+
+/// The value of a condition on every AMD GPU, when the compute-capability comparisons in it
+/// settle it: a comparison answered alike for majors 9 … 12, joined by `&&`/`||`/`!`.
+fn amd_value(s: &Src, n: Node, props: &HashSet<&str>, cc: &HashSet<&str>) -> Option<bool> {
+    let n = strip_parens(n);
+    if n.node_kind() == K::ConditionClause {
+        return amd_value(s, n.field(F::Value)?, props, cc);
+    }
+    if n.node_kind() != K::BinaryExpression {
+        return None;
+    }
+    let op = n.field(F::Operator).map_or("", |o| s.text(o));
+    let side = |f: F| n.field(f).and_then(|x| amd_value(s, x, props, cc));
+    match op {
+        "&&" => match (side(F::Left), side(F::Right)) {
+            (Some(false), _) | (_, Some(false)) => Some(false),
+            (Some(true), Some(true)) => Some(true),
+            _ => None,
+        },
+        "||" => match (side(F::Left), side(F::Right)) {
+            (Some(true), _) | (_, Some(true)) => Some(true),
+            (Some(false), Some(false)) => Some(false),
+            _ => None,
+        },
+        _ => settled_major(s, n, props, cc, AMD_MAJORS),
+    }
+}
+
+/// The `if` statement whose condition holds `b` (through parentheses and `&&`/`||`/`!`).
+fn enclosing_if(b: Node) -> Option<Node> {
+    let mut x = b;
+    while let Some(p) = x.parent() {
+        match p.node_kind() {
+            K::ParenthesizedExpression
+            | K::BinaryExpression
+            | K::UnaryExpression
+            | K::ConditionClause => {}
+            K::IfStatement => {
+                return p
+                    .field(F::Condition)
+                    .is_some_and(|c| c.id() == x.id())
+                    .then_some(p);
+            }
+            _ => return None,
+        }
+        x = p;
+    }
+    None
+}
+
+/// PASS text for a capability test whose `if` arms AMD GPUs do not run: a test reached only
+/// after an earlier test of the chain that every AMD GPU answers true, or a test of an `if`
+/// false on every AMD GPU with no other arm (or the chain's next test as its other arm).
+fn arm_on_amd(s: &Src, b: Node, amd: &dyn Fn(Node) -> Option<bool>) -> Option<String> {
+    let own = enclosing_if(b)?;
+    // Up the `else if` chain: an earlier `if` whose condition is true on every AMD GPU.
+    let mut x = own;
+    while let (Some(e), Some(p)) = (x.parent(), x.parent().and_then(|e| e.parent())) {
+        if e.node_kind() != K::ElseClause || p.node_kind() != K::IfStatement {
+            break;
+        }
+        let cond = p.field(F::Condition)?;
+        if amd(cond) == Some(true) {
+            return Some(format!(
+                "`{}` is never evaluated on AMD: the test before it (line {}, `{}`) is true on every AMD GPU (HIP reports gfx9 → 9 … gfx12 → 12) and takes its arm first (nothing to change here)",
+                s.text(b),
+                s.line(cond.start_byte()) + 1,
+                s.text(strip_parens(cond.field(F::Value).unwrap_or(cond))),
+            ));
+        }
+        x = p;
+    }
+    let cond = own.field(F::Condition)?;
+    if amd(cond) != Some(false) {
+        return None;
+    }
+    let other_arm = own.field(F::Alternative).and_then(|e| {
+        let mut c = e.walk();
+        let stmt = e
+            .named_children(&mut c)
+            .find(|k| k.node_kind() != K::Comment);
+        stmt
+    });
+    match other_arm {
+        None => Some(format!(
+            "`{}` is false on every AMD GPU (HIP reports gfx9 → 9 … gfx12 → 12), as on Hopper and Blackwell: the arm it gates runs only on older NVIDIA GPUs and the ROCm build skips it (nothing to change)",
+            s.text(b)
+        )),
+        Some(n) if n.node_kind() == K::IfStatement => Some(format!(
+            "`{}` is false on every AMD GPU (HIP reports gfx9 → 9 … gfx12 → 12), as on Hopper and Blackwell: AMD goes on to the next test of the chain (line {}), which decides (nothing to change here)",
+            s.text(b),
+            s.line(n.start_byte()) + 1
+        )),
+        Some(_) => None,
+    }
+}
+
+/// How a compute-capability comparison is answered.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Settled {
+    /// The same answer on every current NVIDIA GPU and every AMD GPU.
+    Everywhere,
+    /// The same answer (this one) on every AMD GPU, not on current NVIDIA GPUs.
+    OnAmd(bool),
+    /// A real decision.
+    Open,
+}
+
+/// The majors HIP reports on AMD GPUs (gfx9 → 9 … gfx12 → 12).
+const AMD_MAJORS: std::ops::RangeInclusive<u64> = 9..=12;
+
+/// The majors a check meets today: NVIDIA from Maxwell (5, the oldest current CUDA builds for)
+/// and AMD's gfx versions as HIP reports them (gfx9 → 9 … gfx12 → 12).
+const CURRENT_MAJORS: std::ops::RangeInclusive<u64> = 5..=12;
+
+/// The value of `b` when it compares the major compute capability with a number and gives the
+/// same answer for every current major (`major >= 2`, `1 == major`), else `None`.
+fn settled_major(
+    s: &Src,
+    b: Node,
+    props: &HashSet<&str>,
+    cc: &HashSet<&str>,
+    majors: std::ops::RangeInclusive<u64>,
+) -> Option<bool> {
+    let b = strip_parens(b);
+    if b.node_kind() != K::BinaryExpression {
+        return None;
+    }
+    let op = b.field(F::Operator).map_or("", |o| s.text(o));
+    let (l, r) = (
+        strip_parens(b.field(F::Left)?),
+        strip_parens(b.field(F::Right)?),
+    );
+    let is_major = |n: Node| {
+        (is_cc_field(s, n, props) && n.field(F::Field).is_some_and(|f| s.text(f) == "major"))
+            || (n.node_kind() == K::Identifier
+                && cc.contains(s.text(n))
+                && s.text(n).to_ascii_lowercase().contains("major"))
+    };
+    let num = |n: Node| {
+        (n.node_kind() == K::NumberLiteral)
+            .then(|| syntax::int_value(s.text(n)))
+            .flatten()
+    };
+    // `major * 10 + minor` (or a variable set to it): the capability as one number.
+    let scale = |n: Node| combined_scale(s, n, props, cc);
+    // `major OP k` as a function of the major; `k OP major` flips the comparison. A combined
+    // capability is tested at every minor (0–9) of each major.
+    let (k, flip, per_major) = match (is_major(l), is_major(r), scale(l), scale(r)) {
+        (true, false, _, _) => (num(r)?, false, None),
+        (false, true, _, _) => (num(l)?, true, None),
+        (false, false, Some(m), None) => (num(r)?, false, Some(m)),
+        (false, false, None, Some(m)) => (num(l)?, true, Some(m)),
+        _ => return None,
+    };
+    let test = |m: u64| {
+        let (a, c) = if flip { (k, m) } else { (m, k) };
+        match op {
+            "<" => a < c,
+            ">" => a > c,
+            "<=" => a <= c,
+            ">=" => a >= c,
+            "==" => a == c,
+            "!=" => a != c,
+            _ => false,
+        }
+    };
+    if !matches!(op, "<" | ">" | "<=" | ">=" | "==" | "!=") {
+        return None;
+    }
+    let values: Vec<u64> = match per_major {
+        None => majors.clone().collect(),
+        Some(scale) => majors
+            .clone()
+            .flat_map(|m| (0..=9).map(move |minor| m * scale + minor))
+            .collect(),
+    };
+    let first = test(values[0]);
+    values.iter().all(|&m| test(m) == first).then_some(first)
+}
+
+/// The scale `K` when `n` is the compute capability as one number, `major * K + minor` (K 10
+/// or 100), written out or held by a variable set to it (`int cc = p.major * 10 + p.minor;`).
+fn combined_scale(s: &Src, n: Node, props: &HashSet<&str>, cc: &HashSet<&str>) -> Option<u64> {
+    let n = strip_parens(n);
+    if n.node_kind() == K::Identifier {
+        let name = s.text(n);
+        if !cc.contains(name) {
+            return None;
+        }
+        let value = s.of_kinds(&[K::InitDeclarator]).into_iter().find_map(|d| {
+            (d.field(F::Declarator)
+                .and_then(|x| syntax::declarator_name(s, x))
+                == Some(name))
+            .then(|| d.field(F::Value))
+            .flatten()
+        })?;
+        return (value.id() != n.id())
+            .then(|| combined_scale_expr(s, value, props))
+            .flatten();
+    }
+    combined_scale_expr(s, n, props)
+}
+
+/// `major * K + minor` (either order of the sum and of the product).
+fn combined_scale_expr(s: &Src, n: Node, props: &HashSet<&str>) -> Option<u64> {
+    let n = strip_parens(n);
+    if n.node_kind() != K::BinaryExpression || n.field(F::Operator).map(|o| s.text(o)) != Some("+")
+    {
+        return None;
+    }
+    let field = |x: Node, want: &str| {
+        let x = strip_parens(x);
+        is_cc_field(s, x, props) && x.field(F::Field).is_some_and(|f| s.text(f) == want)
+    };
+    let (a, b) = (n.field(F::Left)?, n.field(F::Right)?);
+    let (product, minor) = if field(b, "minor") { (a, b) } else { (b, a) };
+    if !field(minor, "minor") {
+        return None;
+    }
+    let product = strip_parens(product);
+    if product.node_kind() != K::BinaryExpression
+        || product.field(F::Operator).map(|o| s.text(o)) != Some("*")
+    {
+        return None;
+    }
+    let (x, y) = (product.field(F::Left)?, product.field(F::Right)?);
+    let (major, k) = if field(x, "major") { (x, y) } else { (y, x) };
+    if !field(major, "major") {
+        return None;
+    }
+    let k = strip_parens(k);
+    let k = (k.node_kind() == K::NumberLiteral)
+        .then(|| syntax::int_value(s.text(k)))
+        .flatten()?;
+    matches!(k, 10 | 100).then_some(k)
+}
+
+/// The expression inside parentheses and casts: `((int)p.major)` is `p.major`.
+fn strip_parens(mut n: Node) -> Node {
+    loop {
+        let inner = match n.node_kind() {
+            K::ParenthesizedExpression => n.named_child(0),
+            K::CastExpression => n.field(F::Value),
+            _ => None,
+        };
+        match inner {
+            Some(c) => n = c,
+            None => break,
+        }
+    }
+    n
+}
+
+/// Whether the comparison `b` only separates pre-Maxwell GPUs: its major test gives one answer
+/// for every current GPU (`major >= 2`), or a condition around it does (`minor >= 3` in
+/// `major == 1 && minor >= 3`, where `major == 1` is false on every current GPU).
+fn pre_maxwell_only(s: &Src, b: Node, props: &HashSet<&str>, cc: &HashSet<&str>) -> bool {
+    if settled_major(s, b, props, cc, CURRENT_MAJORS).is_some() {
+        return true;
+    }
+    let mut x = b;
+    while let Some(p) = x.parent() {
+        match p.node_kind() {
+            K::ParenthesizedExpression => {}
+            K::BinaryExpression => {
+                let op = p.field(F::Operator).map_or("", |o| s.text(o));
+                let decides = match op {
+                    "&&" => false,
+                    "||" => true,
+                    _ => return false,
+                };
+                let other = [p.field(F::Left), p.field(F::Right)]
+                    .into_iter()
+                    .flatten()
+                    .find(|o| o.id() != x.id());
+                if other.and_then(|o| settled_major(s, o, props, cc, CURRENT_MAJORS))
+                    == Some(decides)
+                {
+                    return true;
+                }
+            }
+            _ => return false,
+        }
+        x = p;
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn capability_checks_that_only_separate_pre_maxwell_gpus_are_pass() {
+        use crate::model::syntax::test_support::{fires, fires_open};
+        // SHOC's double-precision test and Parboil's sm_1x workaround: every current GPU (and
+        // every AMD GPU, major 9..12) takes the same branch. `major >= 8` (tf32) and a minor
+        // test beside a current major are real decisions.
+        let src = "void f(cudaDeviceProp deviceProp, cudaDeviceProp p) {\n  if ((deviceProp.major == 1 && deviceProp.minor >= 3) ||\n      (deviceProp.major >= 2)) dp();\n  if ((1 == p.major) && (p.minor < 2)) old();\n  if (p.major >= 8) tf32();\n  if (p.major == 9 && p.minor >= 0) hopper();\n  if (p.major < 13) x();\n  if (p.major < 5 || (p.major == 5 && p.minor < 3)) nofp16();\n  else fp16();\n}\n";
+        assert_eq!(fires(src, "HP402"), [2, 3, 4, 5, 6, 7, 8]);
+        // cuda-samples' fp16 test: `major == 5 && minor < 3` tells Maxwell GPUs apart, so the
+        // line stays open although `major < 5` alone is settled (and AMD runs its `else`).
+        assert_eq!(fires_open(src, "HP402"), [5, 6, 8]);
+        // `major >= 8` is true on every AMD GPU (9 … 12): the tf32 arm always runs there, a
+        // thing to check (UNKNOWN), not a change; its twin `major == 9` (Hopper, and gfx9 but
+        // not gfx11) is a real decision on AMD too and stays REMEDIATION.
+        let st = |line: u32| {
+            crate::model::syntax::test_support::hazard_findings(src)
+                .into_iter()
+                .find(|f| f.rule == "HP402" && f.line == line)
+                .map(|f| f.status)
+        };
+        assert_eq!(st(5), Some(crate::gate::Status::Unknown));
+        assert_eq!(st(6), Some(crate::gate::Status::Remediation));
+        assert_eq!(st(8), Some(crate::gate::Status::Remediation));
+        let msgs = crate::model::syntax::test_support::messages(src, "HP402");
+        assert!(
+            msgs.iter().any(|m| m.contains("true on every AMD GPU")),
+            "{msgs:?}"
+        );
+    }
+
+    /// The arms AMD runs. xmrig's Pascal memory caps (`major == 6`, `major < 6`, with no other
+    /// arm) and tsne-cuda's chain (`== 8`, then `>= 7`, then `>= 6`): AMD skips what only older
+    /// NVIDIA GPUs run, and never reaches a test after one every AMD GPU passes. Twins: a false
+    /// test with an `else` AMD runs, a true test (its arm runs on AMD), a test outside an `if`.
+    #[test]
+    fn capability_arms_amd_skips_or_never_reaches_are_pass() {
+        use crate::model::syntax::test_support::{fires, fires_open};
+        let src = "void f(cudaDeviceProp props, int alg) {\n  if (props.major == 6) { cap(); }\n  if (alg == 2 && props.major < 6) { occ(); }\n  if (props.major == 8) { a(); }\n  else if (props.major >= 7) { b(); }\n  else if (props.major >= 6) { c(); }\n  if (props.major < 6) { old(); } else { cur(); }\n  if (props.major >= 9) hopper();\n  else if (props.major == 8) ampere();\n  bool pre = props.major < 6;\n}\n";
+        assert_eq!(fires(src, "HP402"), [2, 3, 4, 5, 6, 7, 8, 9, 10]);
+        assert_eq!(fires_open(src, "HP402"), [5, 7, 8, 10]);
+        let msgs = crate::model::syntax::test_support::messages(src, "HP402");
+        assert!(
+            msgs.iter()
+                .any(|m| m.contains("never evaluated on AMD: the test before it (line 5")),
+            "{msgs:?}"
+        );
+        assert!(
+            msgs.iter()
+                .any(|m| m.contains("the next test of the chain (line 5)")),
+            "{msgs:?}"
+        );
+    }
+
+    /// The capability as one number (`major * 10 + minor`, written out or in a variable) and
+    /// a cast major (`(int)p.major < 2`): every current GPU, and every AMD GPU (90 … 129),
+    /// passes `>= 13`/`>= 20` alike. The twin: `cc >= 80` (tf32) is a decision.
+    #[test]
+    fn combined_capabilities_and_cast_majors_are_settled_alike() {
+        use crate::model::syntax::test_support::{fires, fires_open};
+        let src = "void f(cudaDeviceProp p) {\n  int cv = p.major * 10 + p.minor;\n  bool dbl = (cv >= 13);\n  if ((p.major * 10 + p.minor) >= 12) a();\n  if ((int)p.major < 2) b();\n  if (cv >= 80) tf32();\n}\n";
+        assert_eq!(fires(src, "HP402"), [3, 4, 5, 6]);
+        assert_eq!(fires_open(src, "HP402"), [6]);
+    }
+}
