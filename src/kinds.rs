@@ -326,6 +326,7 @@ syntax_table! {
         BinaryOperator = "binary_operator",
         False_ = "false",
         Comment = "comment",
+        Interpolation = "interpolation",
     }
     fields {
         Argument = "argument",

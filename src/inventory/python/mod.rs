@@ -373,6 +373,45 @@ fn visit(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
     }
 }
 
+/// Whether the value at `n` is only shown: the whole of an f-string's `{…}` (with or without
+/// `=` or a format spec), or a direct argument of `print`, a logging call (`logger.info`,
+/// `logging.warning`, `warnings.warn`) or `str.format`, or the right side of a `%` format.
+fn only_shown(n: Node, src: &[u8]) -> bool {
+    let Some(p) = n.parent() else { return false };
+    match p.node_kind() {
+        K::Interpolation => true,
+        K::ArgumentList => {
+            let Some(f) = p
+                .parent()
+                .filter(|c| c.node_kind() == K::Call)
+                .and_then(|c| c.field(F::Function))
+            else {
+                return false;
+            };
+            let name = ts::text(f, src);
+            let last = name.rsplit('.').next().unwrap_or(name);
+            name == "print"
+                || name == "warnings.warn"
+                || (name.contains('.')
+                    && matches!(
+                        last,
+                        "debug" | "info" | "warning" | "warn" | "error" | "critical" | "format"
+                    ))
+        }
+        K::BinaryOperator => {
+            p.field(F::Right).is_some_and(|r| r.id() == n.id())
+                && p.field(F::Left).is_some_and(|l| l.node_kind() == K::String)
+                && p.field(F::Operator)
+                    .is_some_and(|o| ts::text(o, src) == "%")
+        }
+        K::Tuple => p.parent().is_some_and(|b| {
+            b.node_kind() == K::BinaryOperator
+                && b.field(F::Left).is_some_and(|l| l.node_kind() == K::String)
+        }),
+        _ => false,
+    }
+}
+
 fn attribute(out: &mut Out, n: Node, src: &[u8]) {
     // Only the outermost attribute of a chain.
     if let Some(p) = n.parent() {
@@ -381,7 +420,17 @@ fn attribute(out: &mut Out, n: Node, src: &[u8]) {
         }
     }
     let Some(d) = dotted(n, src) else { return };
-    if d == "torch.version.cuda" || d.starts_with("torch.version.cuda.") {
+    if d == "torch.version.cuda" && only_shown(n, src) {
+        // `print(f"CUDA {torch.version.cuda}")`: None on ROCm prints as "None".
+        let mut f = out.ctx.finding(
+            &version_check::TORCH_VERSION_CUDA,
+            n.byte_range(),
+            "torch.version.cuda is only shown here (an f-string, a print or log argument): on ROCm it shows \"None\" and nothing fails".into(),
+            None,
+        );
+        f.status = crate::gate::Status::Pass;
+        out.findings.push(f);
+    } else if d == "torch.version.cuda" || d.starts_with("torch.version.cuda.") {
         out.push(
             &version_check::TORCH_VERSION_CUDA,
             n.byte_range(),

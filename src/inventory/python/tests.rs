@@ -562,3 +562,24 @@ fn nvidia_smi_behind_a_which_probe_is_pass() {
         "{got:?}"
     );
 }
+
+/// `torch.version.cuda` only shown (an f-string, a print or log argument, a `%` format) is
+/// None on ROCm and prints as "None": PASS. Twins: a method called on it, in an f-string or not,
+/// fails there.
+#[test]
+fn torch_version_cuda_only_shown_is_pass() {
+    let src = "import torch, logging\nprint(f\"CUDA {torch.version.cuda}\")\nprint(\"cuda\", torch.version.cuda)\nlogging.info(\"cuda %s\", torch.version.cuda)\ns = \"cuda %s\" % torch.version.cuda\nt = f\"cu{torch.version.cuda.replace('.', '')}\"\nv = torch.version.cuda.split(\".\")\nprint(f\"{torch.version.cuda=}\")\n";
+    let got = judged(FileKind::Python, src);
+    let at = |line: u32| {
+        got.iter()
+            .filter(|r| r.0 == "HP810" && r.1 == line)
+            .map(|r| r.2.clone())
+            .collect::<Vec<_>>()
+    };
+    for line in [2, 3, 4, 5, 8] {
+        assert_eq!(at(line), ["PASS"], "line {line}: {got:?}");
+    }
+    for line in [6, 7] {
+        assert_eq!(at(line), ["REMEDIATION"], "line {line}: {got:?}");
+    }
+}
