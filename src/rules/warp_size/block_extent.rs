@@ -11,7 +11,8 @@
 //!
 //! A site is reported where some launch of a kernel that reaches it (the kernel itself, or a
 //! kernel calling the device function, through up to [`DEPTH`] calls) has a known x extent the
-//! wavefront changes: not a multiple of 64 for a count, 32 or 64 for an equality. Blocks of
+//! wavefront changes: threads a count of 64-lane wavefronts drops that a count of 32-lane warps
+//! keeps (32, 48, 96 threads; not 16, whose count is 0 on NVIDIA too), 32 or 64 for an equality. Blocks of
 //! unknown size say nothing, and a rounded-up count (`(blockDim.x + warpSize - 1) / warpSize`)
 //! is never a site.
 
@@ -185,7 +186,9 @@ pub fn blocks_in_wavefronts(findings: &mut Vec<Finding>, files: &[(&str, &FileRo
             let ks = reaching(&d.name, d.kernel);
             for e in &d.extents {
                 let changed = |x: u64| match e.what {
-                    Use::Count => x % 64 != 0,
+                    // Threads a wavefront count drops that a warp count keeps (16-thread
+                    // blocks count 0 warps on NVIDIA too).
+                    Use::Count => x % 64 > x % 32,
                     Use::Equal(_) => x == 32 || x == 64,
                 };
                 let hit = ks.iter().find_map(|k| {
@@ -324,6 +327,9 @@ mod tests {
         );
         // The name's nearest definition above the launch decides: AMGX gives
         // `threads_per_block` 128 in one function and 32 in another.
+        // A 16-thread block counts no warp on NVIDIA either: nothing the port changes.
+        let small = "void go(float* o) { k<<<1, 16>>>(o); }\n";
+        assert!(run(&[("k.cu", kernel), ("m.cu", small)]).is_empty());
         let scoped = "void a(float* o) {\n  const int t = 128;\n  k<<<1, t>>>(o);\n}\nvoid b(float* o) {\n  const int t = 32;\n  other<<<1, t>>>(o);\n}\n";
         assert!(run(&[("k.cu", kernel), ("m.cu", scoped)]).is_empty());
     }
