@@ -67,12 +67,29 @@ pub fn condition_tokens_of<'a>(src: &'a [u8], lexed: &Lexed, d: &Directive) -> V
             out.pop();
             out.push(std::str::from_utf8(&src[last_start..en]).unwrap_or(""));
         } else {
-            out.push(std::str::from_utf8(&src[st..en]).unwrap_or(""));
+            let text = std::str::from_utf8(&src[st..en]).unwrap_or("");
+            out.push(alternative_token(text).unwrap_or(text));
             last_start = st;
         }
         last_end = en;
     }
     out
+}
+
+/// C++'s alternative tokens as the operators they spell (`#if __CUDA_ARCH__ < 600 and
+/// defined(__CUDA_ARCH__)`, neural_renderer and SoftRas): [lex.digraph].
+fn alternative_token(t: &str) -> Option<&'static str> {
+    Some(match t {
+        "and" => "&&",
+        "or" => "||",
+        "not" => "!",
+        "not_eq" => "!=",
+        "bitand" => "&",
+        "bitor" => "|",
+        "xor" => "^",
+        "compl" => "~",
+        _ => return None,
+    })
 }
 
 /// The value of a condition under HIP-Clang, `None` when it depends on something unknown.
@@ -421,6 +438,13 @@ mod tests {
         assert_eq!(ev("defined(USE_FOO) && CUDA_VERSION >= 9000"), Some(0));
         assert_eq!(ev("defined(USE_FOO) || CUDA_VERSION >= 9000"), None);
         assert_eq!(ev("defined(__HIP_PLATFORM_AMD__)"), Some(1));
+        // C++'s alternative tokens (neural_renderer's old-GPU `atomicAdd(double*)` guard).
+        assert_eq!(
+            ev("__CUDA_ARCH__ < 600 and defined(__CUDA_ARCH__)"),
+            Some(0)
+        );
+        assert_eq!(ev("not defined(__CUDA_ARCH__) or CUDA_VERSION"), Some(1));
+        assert_eq!(ev("CUDA_VERSION not_eq 0"), Some(0));
     }
 
     #[test]
