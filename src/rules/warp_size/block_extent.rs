@@ -16,7 +16,7 @@
 //! unknown size say nothing, and a rounded-up count (`(blockDim.x + warpSize - 1) / warpSize`)
 //! is never a site.
 
-use super::launch_rows::FileRows;
+use super::launch_rows::{text, FileRows};
 use crate::finding::Finding;
 use crate::gate::Status;
 use crate::lex::{Lexed, Tok};
@@ -40,10 +40,6 @@ pub struct Extent {
     finding: Finding,
     written: String,
     what: Use,
-}
-
-fn text<'a>(src: &'a [u8], lexed: &Lexed, i: usize) -> &'a [u8] {
-    lexed.tokens[i].text(src)
 }
 
 /// Whether tokens from `i` read `blockDim . x`; the token after it.

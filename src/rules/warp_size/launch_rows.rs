@@ -31,7 +31,8 @@ struct Rows {
     other: bool,
 }
 
-fn text<'a>(src: &'a [u8], lexed: &Lexed, i: usize) -> &'a [u8] {
+/// The bytes of token `i`.
+pub(super) fn text<'a>(src: &'a [u8], lexed: &Lexed, i: usize) -> &'a [u8] {
     lexed.tokens[i].text(src)
 }
 
