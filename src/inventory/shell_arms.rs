@@ -54,21 +54,7 @@ pub(crate) fn os_value(lit: &str) -> Option<bool> {
 /// The value of one test (`[ "$X" = rocm ]`, `[[ $X != cuda ]]`, `test "$X" == hip`) in the
 /// ROCm build, whether it compares with a ROCm value, and whether the OS decides it.
 fn atom(t: &str) -> (Option<bool>, bool, bool) {
-    let t = t.trim().trim_end_matches(';').trim();
-    let (neg, t) = match t.strip_prefix('!') {
-        Some(r) => (true, r.trim()),
-        None => (false, t),
-    };
-    let t = t
-        .trim_start_matches("[[")
-        .trim_start_matches('[')
-        .trim_start_matches("test ")
-        .trim_end_matches("]]")
-        .trim_end_matches(']');
-    let (neg, t) = match t.trim().strip_prefix("! ") {
-        Some(r) => (!neg, r),
-        None => (neg, t),
-    };
+    let (neg, t) = unwrapped(t);
     // `command -v nvidia-smi`, `which nvidia-smi`, `[ -x "$(command -v nvidia-smi)" ]`,
     // `nvidia-smi > /dev/null`: whether NVIDIA's tool is installed, false on an AMD node.
     if probes_nvidia_smi(t) {
@@ -101,6 +87,25 @@ fn atom(t: &str) -> (Option<bool>, bool, bool) {
         Platform::Rocm => (Some(eq != neg), true, false),
         Platform::Cuda => (Some(eq == neg), false, false),
         Platform::Neutral => (None, false, false),
+    }
+}
+
+/// One test without its `!`, `[ … ]`, `[[ … ]]` or `test`, and whether it was negated.
+fn unwrapped(t: &str) -> (bool, &str) {
+    let t = t.trim().trim_end_matches(';').trim();
+    let (neg, t) = match t.strip_prefix('!') {
+        Some(r) => (true, r.trim()),
+        None => (false, t),
+    };
+    let t = t
+        .trim_start_matches("[[")
+        .trim_start_matches('[')
+        .trim_start_matches("test ")
+        .trim_end_matches("]]")
+        .trim_end_matches(']');
+    match t.trim().strip_prefix("! ") {
+        Some(r) => (!neg, r),
+        None => (neg, t),
     }
 }
 
@@ -173,43 +178,31 @@ fn condition(t: &str) -> (Option<bool>, bool, bool) {
     (value.flatten(), rocm, os)
 }
 
-/// The source between a clause's keyword and its `then` (its condition), and where its body
-/// starts.
-fn cond_and_body(n: Node, src: &[u8]) -> Option<(String, usize)> {
+/// The source between a clause's keyword and its `then` (its condition), its range, and where
+/// its body starts.
+fn cond_and_body(n: Node, src: &[u8]) -> Option<(String, Range<usize>, usize)> {
     let kids = ts::children(n);
     let kw = kids.first()?;
     let then = kids.iter().find(|c| c.kind() == "then")?;
     let text = std::str::from_utf8(&src[kw.end_byte()..then.start_byte()]).ok()?;
-    Some((text.to_string(), then.end_byte()))
+    Some((
+        text.to_string(),
+        kw.end_byte()..then.start_byte(),
+        then.end_byte(),
+    ))
 }
 
-/// The condition of a clause when it probes for `nvidia-smi` (see [`probes_nvidia_smi`]):
-/// its range and the PASS note for what runs there (the probe itself answers no on an AMD node
-/// and the script goes on).
-fn nvidia_smi_probe(n: Node, src: &[u8]) -> Option<(Range<usize>, String)> {
-    let kids = ts::children(n);
-    let (kw, then) = (kids.first()?, kids.iter().find(|c| c.kind() == "then")?);
-    let text = std::str::from_utf8(&src[kw.end_byte()..then.start_byte()]).ok()?;
-    let probe = text.split(['&', '|']).any(|part| {
-        probes_nvidia_smi(
-            part.trim()
-                .trim_start_matches('!')
-                .trim_end_matches(';')
-                .trim_start_matches("[[")
-                .trim_start_matches('[')
-                .trim_end_matches("]]")
-                .trim_end_matches(']'),
-        )
-    });
-    probe.then(|| {
-        (
-            kw.end_byte()..then.start_byte(),
+/// The PASS note for a condition that probes for `nvidia-smi` (see [`probes_nvidia_smi`]):
+/// the probe itself answers no on an AMD node and the script goes on.
+fn probe_note(cond: &str) -> Option<String> {
+    cond.split(['&', '|'])
+        .any(|part| probes_nvidia_smi(unwrapped(part).1))
+        .then(|| {
             format!(
                 "in `{}`, which only asks whether NVIDIA's `nvidia-smi` is installed: on an AMD node it answers no and the script goes on",
-                text.trim().trim_end_matches(';').trim()
-            ),
-        )
-    })
+                cond.trim().trim_end_matches(';').trim()
+            )
+        })
 }
 
 /// The arms of `src` the ROCm build never runs, with why; empty when the script never
@@ -231,17 +224,14 @@ pub fn dead_arms(root: Node, src: &[u8], first_line: usize) -> Vec<(Range<usize>
                 .find(|c| matches!(c.node_kind(), K::ElifClause | K::ElseClause))
                 .map(|c| c.start_byte());
             let fi = kids.last().map_or(n.end_byte(), |c| c.start_byte());
-            for c in std::iter::once(n).chain(
-                kids.iter()
-                    .copied()
-                    .filter(|c| c.node_kind() == K::ElifClause),
-            ) {
-                if let Some((range, why)) = nvidia_smi_probe(c, src) {
+            let mut probe = |cond: &str, range: Range<usize>| {
+                if let Some(why) = probe_note(cond) {
                     os_arms.push(range.clone());
                     out.push((range, why));
                 }
-            }
-            if let Some((cond, body)) = cond_and_body(n, src) {
+            };
+            if let Some((cond, range, body)) = cond_and_body(n, src) {
+                probe(&cond, range);
                 let (v, r, o) = condition(&cond);
                 tests_rocm |= r;
                 arms.push((
@@ -252,7 +242,8 @@ pub fn dead_arms(root: Node, src: &[u8], first_line: usize) -> Vec<(Range<usize>
                 ));
             }
             for c in kids.iter().filter(|c| c.node_kind() == K::ElifClause) {
-                if let Some((cond, body)) = cond_and_body(*c, src) {
+                if let Some((cond, range, body)) = cond_and_body(*c, src) {
+                    probe(&cond, range);
                     let (v, r, o) = condition(&cond);
                     tests_rocm |= r;
                     arms.push((

@@ -519,14 +519,11 @@ pub fn setting(
         // built for), so the NVIDIA list is ignored there and nothing fails.
         // (torch/utils/cpp_extension.py: `_get_cuda_arch_flags` vs `_get_rocm_arch_flags`.)
         "TORCH_CUDA_ARCH_LIST" => {
-            let mut f = out.ctx.finding(
+            out.push_pass(
                 &build::CUDA_ARCH_FLAG,
                 name_range,
                 format!("{name} lists NVIDIA architectures; PyTorch's ROCm build ignores it and builds for PYTORCH_ROCM_ARCH (default: the gfx targets torch was built for), so nothing fails (set PYTORCH_ROCM_ARCH to build for fewer targets)"),
-                None,
             );
-            f.status = crate::gate::Status::Pass;
-            out.findings.push(f);
         }
         "CUDA_ARCH_LIST" | "CUDAARCHS" => {
             out.push(
