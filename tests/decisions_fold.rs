@@ -26,7 +26,7 @@ fn mixed() -> String {
     );
     for i in 0..10 {
         s.push_str(&format!(
-            "__global__ void k{i}(int* o) {{\n  int lane = threadIdx.x % 32;\n  o[lane] = lane;\n}}\n"
+            "__global__ void k{i}(int* o) {{\n  int lane = threadIdx.x % 32;\n  o[threadIdx.x / warpSize * 32 + lane] = lane;\n}}\n"
         ));
     }
     s

@@ -625,7 +625,7 @@ fn check_format_html_marks_new_findings() {
     hipport(&dir, &["check", ".", "--update-baseline"]);
     let cu = dir.join("src/saxpy.cu");
     let mut text = std::fs::read_to_string(&cu).unwrap();
-    text.push_str("\n__global__ void added(float* d) {\n    int lane = threadIdx.x % 32;\n    d[lane] = 0.0f;\n}\n");
+    text.push_str("\n__global__ void added(float* d) {\n    int lane = threadIdx.x % 32;\n    d[threadIdx.x / warpSize * 32 + lane] = 0.0f;\n}\n");
     std::fs::write(&cu, text).unwrap();
     let (code, html) = hipport(&dir, &["check", ".", "--format", "html"]);
     assert_eq!(code, 1, "a new finding fails the check");

@@ -1,6 +1,6 @@
 //! Every view for people opens on the most harmful item, and a build-system decision is one
 //! entry: a project with a CMake build of many CUDA lines, a Dockerfile on an NVIDIA image and
-//! one kernel with a 64-lane hazard (`threadIdx.x % 32`). Text, Markdown, GitHub annotations and
+//! one kernel with a 64-lane hazard (a `threadIdx.x % 32` lane beside a `warpSize` warp id). Text, Markdown, GitHub annotations and
 //! the HTML page's to-do list all start with the kernel's HP102; the CMake lines are one entry
 //! with a count; JSON keeps every line (fingerprints for baselines do not change).
 
@@ -39,7 +39,7 @@ fn project(cmake_lines: usize, kernel: &str) -> (tempfile::TempDir, PathBuf) {
 }
 
 const LANE_HAZARD: &str =
-    "__global__ void k(int *o) {\n  int lane = threadIdx.x % 32;\n  o[lane] = lane;\n}\n";
+    "__global__ void k(int *o) {\n  int lane = threadIdx.x % 32;\n  o[threadIdx.x / warpSize * 32 + lane] = lane;\n}\n";
 /// The negative twin: the same kernel asking the device for its width.
 const PORTABLE: &str =
     "__global__ void k(int *o) {\n  int lane = threadIdx.x % warpSize;\n  o[lane] = lane;\n}\n";

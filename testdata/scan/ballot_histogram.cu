@@ -9,11 +9,11 @@ namespace cg = cooperative_groups;
 
 __device__ int warp_aggregated_inc(int* counter) {
   unsigned int active = __activemask();  // expect: warp-size
-  int leader = __ffs(active) - 1;  // expect: warp-size
+  int leader = __ffs(active) - 1;  // counted in the finding at `active` (one fact)
   int lane = threadIdx.x & 31;  // expect: warp-size
-  int change = __popc(active);  // expect: warp-size
+  int change = __popc(active);
   unsigned lanemask_lt = (1u << lane) - 1;  // expect: warp-size
-  int rank = __popc(active & lanemask_lt);  // expect: warp-size
+  int rank = __popc(active & lanemask_lt);
   int warp_res = 0;
   if (lane == leader) warp_res = atomicAdd(counter, change);
   warp_res = __shfl_sync(active, warp_res, leader);  // expect: warp-size

@@ -22,6 +22,9 @@ const NARROW: &[&str] = &[
     "unsigned long",
 ];
 
+/// What keeps CUDA's meaning depends on the warp the lanes assume, which the callers may show.
+const CHOICE: &str = "where the lanes work as 32-lane warps (lane ids `& 31`, width-32 shuffles, here or in the callers) keep the lane's own half, `(unsigned int)(__ballot(p) >> (__lane_id() & 32))`, as `hipport port` writes where it sees them; where they span the wavefront, declare it `unsigned long long` and count it with `__popcll`/`__ffsll`";
+
 pub(super) fn ballots(s: &Src, f: Node, out: &mut Vec<Finding>) {
     let is_ballot = |n: Node| {
         s.descendants(n, K::CallExpression)
@@ -29,6 +32,8 @@ pub(super) fn ballots(s: &Src, f: Node, out: &mut Vec<Finding>) {
             .any(|c| call_name(s, *c).is_some_and(|x| BALLOTS.contains(&x)))
     };
     let mut vars: HashSet<&str> = HashSet::new();
+    // Narrow names reported where they take the ballot: their bit counts are the same fact.
+    let mut reported: std::collections::HashMap<&str, usize> = Default::default();
     let narrow: HashSet<&str> = syntax::typed_variables(s, f, |t| {
         NARROW.contains(&t.split_whitespace().collect::<Vec<_>>().join(" ").as_str())
     })
@@ -45,11 +50,12 @@ pub(super) fn ballots(s: &Src, f: Node, out: &mut Vec<Finding>) {
         if v.node_kind() == K::CallExpression && is_ballot(v) {
             vars.insert(n);
             if narrow.contains(n) {
+                reported.insert(n, out.len());
                 out.push(s.ctx.finding(
                     &BALLOT_32BIT,
                     d.byte_range(),
                     format!("`{n}` keeps a wavefront mask in 32 bits; AMD masks are 64-bit"),
-                    Some("declare it `unsigned long long` (or `auto`)".into()),
+                    Some(CHOICE.into()),
                 ));
             }
         }
@@ -66,7 +72,7 @@ pub(super) fn ballots(s: &Src, f: Node, out: &mut Vec<Finding>) {
                 &BALLOT_32BIT,
                 a.byte_range(),
                 format!("`{name}` (declared 32-bit) is assigned a value holding a wavefront ballot: AMD masks are 64-bit, so lanes 32–63 are cut off"),
-                Some(format!("declare `{name}` `unsigned long long` and count it with `__popcll`/`__ffsll`")),
+                Some(CHOICE.into()),
             ));
         }
     }
@@ -80,16 +86,31 @@ pub(super) fn ballots(s: &Src, f: Node, out: &mut Vec<Finding>) {
         .filter(|c| call_name(s, **c).is_some_and(|x| BALLOTS.contains(&x)))
         .map(|c| (c.start_byte(), c.end_byte()))
         .collect();
+    // The same, without the names already reported (their counts are that finding's fact).
+    let mut fresh = hits.clone();
     if !vars.is_empty() {
         crate::parse::visit(f, &mut |x| {
             if crate::kinds::cuda_identifier_like(x.kind_id()) && vars.contains(s.text(x)) {
                 hits.push((x.start_byte(), x.end_byte()));
+                if !reported.contains_key(s.text(x)) {
+                    fresh.push((x.start_byte(), x.end_byte()));
+                }
             }
             true
         });
     }
     hits.retain(|(a, b)| a < b);
     hits.sort_unstable();
+    fresh.retain(|(a, b)| a < b);
+    fresh.sort_unstable();
+    let counts_fresh = |n: Node| {
+        let (start, end) = (n.start_byte(), n.end_byte());
+        let i = fresh.partition_point(|h| h.0 < start);
+        fresh[i..]
+            .iter()
+            .take_while(|h| h.0 < end)
+            .any(|h| h.1 <= end)
+    };
     let from_ballot = |n: Node| {
         let (start, end) = (n.start_byte(), n.end_byte());
         let i = hits.partition_point(|h| h.0 < start);
@@ -117,6 +138,7 @@ pub(super) fn ballots(s: &Src, f: Node, out: &mut Vec<Finding>) {
             ));
         }
     }
+    let mut counted: Vec<(usize, &str, usize)> = Vec::new();
     for c in s.descendants(f, K::CallExpression) {
         let Some(name) = call_name(s, c) else {
             continue;
@@ -125,13 +147,45 @@ pub(super) fn ballots(s: &Src, f: Node, out: &mut Vec<Finding>) {
             continue;
         }
         let args = call_args(c);
-        if args.first().is_some_and(|a| from_ballot(*a)) {
+        // A count of a narrow name reported above: a place the same fix reaches.
+        if let Some(a) = args
+            .first()
+            .filter(|a| from_ballot(**a) && !counts_fresh(**a))
+        {
+            let mut named = None;
+            crate::parse::visit(*a, &mut |x| {
+                if crate::kinds::cuda_identifier_like(x.kind_id()) {
+                    named = named.or_else(|| reported.get(s.text(x)).copied());
+                }
+                true
+            });
+            if let Some(k) = named {
+                counted.push((k, name, s.line(c.start_byte()) + 1));
+            }
+        }
+        if args.first().is_some_and(|a| counts_fresh(*a)) {
             out.push(s.ctx.finding(
                 &BALLOT_32BIT,
                 c.byte_range(),
                 format!("`{name}` counts 32 bits of a wavefront mask"),
                 Some(format!("use `{name}ll` on a 64-bit mask")),
             ));
+        }
+    }
+    // Each reported name's counts, named in its one finding.
+    for (k, _, _) in &counted {
+        let here: Vec<String> = counted
+            .iter()
+            .filter(|(j, _, _)| j == k)
+            .map(|(_, n, line)| format!("`{n}` at line {line}"))
+            .collect();
+        if let Some(f) = out.get_mut(*k) {
+            if !f.message.contains("; counted with ") {
+                f.message.push_str(&format!(
+                    "; counted with {} (the same fix)",
+                    here.join(", ")
+                ));
+            }
         }
     }
 }

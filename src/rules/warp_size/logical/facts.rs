@@ -276,6 +276,18 @@ pub(super) fn function(v: &View, open: usize, close: usize) -> Function {
         }
         // A shuffle by 16 (or 32), and `for (o = 16; …)` in a function that shuffles.
         let exchange = name_of(v, j);
+        // An explicit width: 32 says the code's warp is 32 lanes (`__shfl_sync(m, v, src, 32)`),
+        // 64 the wavefront's.
+        if SHUFFLES.contains(&exchange) {
+            let without = if exchange.ends_with("_sync") { 3 } else { 2 };
+            if let Some((n, close)) = v.call(j).filter(|&(n, _)| n > without) {
+                match nth_arg(v, j, close, without).and_then(|w| v.val(Some(w))) {
+                    Some(32) if n == without + 1 => note(&mut why32, "shuffle width 32".into()),
+                    Some(64) if n == without + 1 => note(&mut why64, "shuffle width 64".into()),
+                    _ => {}
+                }
+            }
+        }
         if SHUFFLES.contains(&exchange) && exchange != "__shfl" && exchange != "__shfl_sync" {
             if let Some((n, close)) = v.call(j) {
                 let delta_at = if name_of(v, j).ends_with("_sync") {

@@ -21,6 +21,7 @@ use crate::model::syntax::int_value;
 use std::collections::{HashMap, HashSet};
 
 mod cub;
+mod exchange;
 mod facts;
 mod masks;
 mod settle;
@@ -620,6 +621,13 @@ fn assigned_to_narrow(v: &View, i: usize) -> bool {
         let Some(n) = v.next(k) else { break };
         k = n;
     }
+    // An assignment right before the ballot inside a condition's parentheses
+    // (`while ((queue = __ballot_sync(m, p)))`), where the statement's top level has none.
+    let name = name.or_else(|| {
+        let eq = v.prev(i).filter(|&e| v.t(e) == b"=")?;
+        let before = v.prev(eq)?;
+        (v.lexed.tokens[before].kind == Tok::Ident && v.is(v.prev(before), "(")).then_some(before)
+    });
     let Some(name) = name.filter(|&n| v.lexed.tokens[n].kind == Tok::Ident) else {
         return false;
     };

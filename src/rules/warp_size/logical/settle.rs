@@ -9,7 +9,7 @@
 use super::*;
 use crate::finding::Finding;
 use crate::gate::Status;
-use std::collections::{BTreeSet, HashSet};
+use std::collections::BTreeSet;
 
 impl LogicalWarps {
     /// How `port` keeps the CUDA meaning of the function around token `i`: every warp-level
@@ -141,7 +141,7 @@ const ALREADY: &str = "its shuffles already pass their width";
 
 /// A call whose name says it works across lanes (`warp_reduce`, `InclusiveScan`, `cg::reduce`,
 /// `asm`), defined outside the file's functions.
-fn warp_level_elsewhere(name: &[u8]) -> bool {
+pub(super) fn warp_level_elsewhere(name: &[u8]) -> bool {
     let l = name.to_ascii_lowercase();
     let has = |w: &[u8]| l.windows(w.len()).any(|x| x == w);
     // `__lane_id()` is the lane's index (the own-half masks this model writes use it).
@@ -208,8 +208,9 @@ fn has_width(v: &View, j: usize, name: &str) -> bool {
 /// Scan's findings of one file, settled against the model the translator asks.
 pub(crate) fn settle(s: &crate::model::syntax::Src, m: &LogicalWarps, out: &mut [Finding]) {
     let (src, lexed) = (s.ctx.src, s.lexed);
+    // 32-lane ids of functions that exchange nothing across lanes.
+    super::exchange::settle(s, out);
     if m.is_empty() {
-        shared_memory_groups(s, out);
         return;
     }
     // A 32-bit full mask (HP103) of a vote whose safe rewrite replaces the call: the mask is
@@ -393,89 +394,6 @@ fn constants_of_logical_warps(
         }
         let how = how.into_iter().collect::<Vec<_>>().join("; ");
         pass(f, format!("{EVERY_USE}{name}` in this file is in a function of 32-lane logical warps ({}) whose warp-level calls keep CUDA's meaning on 64-lane wavefronts ({how}; HP109): the constant is the logical warp's size (nothing to change)", why32.unwrap_or_default()));
-    }
-}
-
-/// A file with no hardware-warp operation (no shuffle, ballot, vote, active mask, match or CUB
-/// warp primitive) that exchanges data through `__shared__` or `volatile` memory: its `lane =
-/// tid & 31`, `warp = tid >> 5` split the block into 32-lane groups that exchange data through
-/// that memory (cudpp's warp-synchronous scans). Each group
-/// is half of a 64-lane wavefront, which runs in lockstep as a CUDA warp does, so the ids keep
-/// their meaning; what a person checks is that nothing treats the group as the hardware warp
-/// (a call into another file's warp-level code, inline assembly, lanes from `warpSize`). HP102
-/// in a function that calls no warp-named function defined elsewhere and holds no `asm` or
-/// `warpSize` becomes UNKNOWN
-/// saying so, with a suggestion that keeps the 32-lane groups (not `warpSize`, which would
-/// break the hard-wired `& 31`).
-fn shared_memory_groups(s: &crate::model::syntax::Src, out: &mut [Finding]) {
-    use crate::kinds::cuda::{Kind as K, NodeExt};
-    let Some(root) = s.tree.map(|t| t.root_node()) else {
-        return;
-    };
-    let lexed = s.lexed;
-    // Groups that exchange data: through shared memory, or a `volatile` buffer handed in.
-    let exchanges = lexed
-        .tokens
-        .iter()
-        .any(|t| t.kind == Tok::Ident && matches!(t.text(s.ctx.src), b"__shared__" | b"volatile"));
-    if !exchanges {
-        return;
-    }
-    let defined: HashSet<&str> = s
-        .descendants(root, K::FunctionDefinition)
-        .into_iter()
-        .filter_map(|d| {
-            d.field(crate::kinds::cuda::Field::Declarator)
-                .and_then(|x| crate::model::syntax::function_name(s, x))
-        })
-        .collect();
-    let mut memo: HashMap<usize, bool> = HashMap::new();
-    for f in out
-        .iter_mut()
-        .filter(|f| f.rule == "HP102" && f.status != Status::Pass)
-    {
-        let Some(node) = root.descendant_for_byte_range(f.byte_range.0, f.byte_range.0) else {
-            continue;
-        };
-        let Some(func) = s.enclosing_function(node) else {
-            continue;
-        };
-        let groups = *memo.entry(func.start_byte()).or_insert_with(|| {
-            let (a, b) = (func.start_byte(), func.end_byte());
-            let first = lexed.tokens.partition_point(|t| (t.start as usize) < a);
-            let toks: Vec<usize> = (first..lexed.tokens.len())
-                .take_while(|&j| (lexed.tokens[j].start as usize) < b)
-                .filter(|&j| {
-                    lexed.tokens[j].kind != Tok::Comment
-                        && lexed.tokens[j].directive == crate::lex::NO_DIRECTIVE
-                })
-                .collect();
-            toks.iter().enumerate().all(|(k, &j)| {
-                let t = lexed.tokens[j].text(s.ctx.src);
-                // Inline assembly, or lanes of the wavefront (`warpSize`, `__lane_id()`) beside
-                // the 32-lane groups: a choice for a person, as the rule says.
-                if matches!(
-                    t,
-                    b"asm" | b"__asm__" | b"__asm" | b"warpSize" | b"__lane_id"
-                ) {
-                    return false;
-                }
-                // A call (`name(` or `name<…>(`) of warp-level work defined in another file.
-                let called = toks
-                    .get(k + 1)
-                    .is_some_and(|&n| matches!(lexed.tokens[n].text(s.ctx.src), b"(" | b"<"));
-                !(lexed.tokens[j].kind == Tok::Ident
-                    && called
-                    && warp_level_elsewhere(t)
-                    && !std::str::from_utf8(t).is_ok_and(|n| defined.contains(n)))
-            })
-        });
-        if !groups {
-            continue;
-        }
-        f.status = Status::Unknown;
-        f.message.push_str(", but the file does no hardware-warp work (no shuffle, ballot or vote): these 32-lane groups exchange data through shared memory, and each runs in lockstep inside a 64-lane wavefront as inside a CUDA warp");
-        f.suggestion = Some("keep the 32-lane groups (changing 32 to `warpSize` would break the hard-wired masks); check that nothing treats a group as the hardware warp".into());
     }
 }
 
