@@ -196,6 +196,17 @@ pub fn macro_uses(
                         cond::branch_taken(&d.name, value)
                     );
                 }
+            } else if std::ptr::eq(rule, &CUDA_VERSION_MACRO) && same_in_both_builds(s, d, macros) {
+                // Every CUDA macro the test names has one value in a HIP-Clang compile and in
+                // an ordinary nvcc compile (`__CUDACC_RTC__`: undefined in both): whatever the
+                // project's own names are, both builds take the same branch.
+                f.status = Status::Pass;
+                f.message = format!(
+                    "`#{}` tests `{name}`, which an ordinary nvcc compile leaves as HIP-Clang does{extra}: {AS_CURRENT_NVCC}, whatever the rest of the condition is (nothing to change for the build)",
+                    d.name,
+                    extra = explain_macro(name)
+                );
+                f.suggestion = None;
             }
             out.push(f);
         } else if done_lines.insert(s.line(t.start as usize)) {
@@ -203,6 +214,32 @@ pub fn macro_uses(
             out.push(s.ctx.finding(rule, t.range(), msg, Some(help)));
         }
     }
+}
+
+/// Whether every macro of `macros` that directive `d` tests has the same value (or is
+/// undefined) under HIP-Clang and under a current nvcc compile.
+fn same_in_both_builds(s: &Src, d: &Directive, macros: &[&str]) -> bool {
+    use crate::model::macro_env::MacroEnv;
+    let (hip, cuda) = (MacroEnv::hip(), MacroEnv::cuda());
+    let toks = cond::condition_tokens(s, d);
+    let names: Vec<&str> = if matches!(d.name.as_str(), "ifdef" | "ifndef" | "elifdef" | "elifndef")
+    {
+        d.tokens
+            .clone()
+            .map(|j| s.tok(j))
+            .filter(|t| macros.contains(t))
+            .collect()
+    } else {
+        toks.iter()
+            .copied()
+            .filter(|t| macros.contains(t))
+            .collect()
+    };
+    !names.is_empty()
+        && names.iter().all(|n| {
+            let (h, c) = (hip.lookup(n), cuda.lookup(n));
+            h.is_some() && h == c
+        })
 }
 
 /// How a PASS says that HIP compiles the arm a current NVIDIA build compiles
@@ -427,6 +464,37 @@ mod tests {
         let calls = format!("{host}void f() {{ cudaDeviceSynchronize(); }}\n");
         assert!(open("main.cc", &calls).is_empty());
         assert_eq!(open("v.cc", "#if CUDA_VERSION >= 11000\n#endif\n"), [1]);
+    }
+
+    /// MatX's `#ifndef __CUDACC_RTC__` and `defined(MATX_EN_JIT) && !defined(__CUDACC_RTC__)`:
+    /// NVRTC's macro is undefined in an ordinary nvcc compile as under HIP-Clang, so both builds
+    /// take the same branch whatever the project's own names are. Twins: `CUDA_VERSION`, which
+    /// nvcc defines, stays open in both forms.
+    #[test]
+    fn a_macro_both_builds_leave_undefined_takes_the_same_branch() {
+        use crate::gate::Status;
+        use crate::model::syntax::test_support::hazard_findings_at;
+        let on = |src: &str| -> Vec<(u32, Status)> {
+            hazard_findings_at("t.h", src)
+                .into_iter()
+                .filter(|f| f.rule == "HP301")
+                .map(|f| (f.line, f.status))
+                .collect()
+        };
+        let rtc = "#ifndef __CUDACC_RTC__\n#include <complex>\n#endif\n#if defined(MATX_EN_JIT) && !defined(__CUDACC_RTC__)\nint jit();\n#endif\n";
+        assert_eq!(on(rtc), [(1, Status::Pass), (4, Status::Pass)]);
+        let f = hazard_findings_at("t.h", rtc);
+        assert!(
+            f[0].message.contains("hiprtc defines `__HIPCC_RTC__`"),
+            "{}",
+            f[0].message
+        );
+        let version = rtc.replace("__CUDACC_RTC__", "CUDA_VERSION");
+        assert!(
+            on(&version).iter().all(|(_, s)| *s != Status::Pass),
+            "{:?}",
+            on(&version)
+        );
     }
 
     /// The project's own HIP arm later in the chain: the nvcc test is PASS naming it. Twins:
