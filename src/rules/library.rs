@@ -92,7 +92,89 @@ rule!(TORCH_REMOVED_API, "HP609", Library, Remediation, Build,
     refs: ["https://github.com/pytorch/pytorch/releases/tag/v1.11.0", "https://pytorch.org/get-started/previous-versions/"],
 );
 
+rule!(GEMM_ALGO_NUMBER, "HP610", Library, Remediation, Runtime,
+    summary: "A cuBLAS GEMM algorithm given as a number (`(cublasGemmAlgo_t) algo`, `static_cast<cublasGemmAlgo_t>(id)`): an integer read from a setting or a tuning table, cast to the algorithm enum.",
+    why: "cuBLAS numbers its algorithms (-1 the default, 0–23, 99–115 the tensor-op ones) and a ported call casts the same integer to `hipblasGemmAlgo_t`, whose only value is `HIPBLAS_GEMM_DEFAULT` (160). hipBLAS answers any other value with `HIPBLAS_STATUS_INVALID_ENUM`, so the GEMM does not run; the cast compiles, so nothing says so before run time.",
+    bad: "cublasGemmEx(h, ta, tb, m, n, k, &a, A, CUDA_R_16F, lda, B, CUDA_R_16F, ldb, &b, C, CUDA_R_16F, ldc, CUBLAS_COMPUTE_32F, (cublasGemmAlgo_t) algo);",
+    good: "hipblasGemmEx(h, ta, tb, m, n, k, &a, A, HIP_R_16F, lda, B, HIP_R_16F, ldb, &b, C, HIP_R_16F, ldc, HIPBLAS_COMPUTE_32F, HIPBLAS_GEMM_DEFAULT);",
+    fix: "Pass `HIPBLAS_GEMM_DEFAULT` on ROCm (hipBLAS picks the kernel; rocBLAS/hipBLASLt tuning replaces cuBLAS algorithm ids), or keep the number only on the CUDA side.",
+    refs: ["https://rocm.docs.amd.com/projects/hipBLAS/en/latest/reference/data-type-enumerations.html", "https://docs.nvidia.com/cuda/cublas/index.html#cublasgemmalgo-t"],
+);
+
+/// Casts of a run-time integer to `cublasGemmAlgo_t`: one HP610 each (a cast of an enumerator
+/// names the algorithm and is the mapping's business).
+fn gemm_algo_numbers(s: &Src, out: &mut Vec<Finding>) {
+    // One fact per file: the first cast, with the lines of the others.
+    let mut first: Option<(usize, usize)> = None;
+    let mut lines: Vec<usize> = Vec::new();
+    for (i, name) in s.idents() {
+        if name != "cublasGemmAlgo_t" {
+            continue;
+        }
+        // `(cublasGemmAlgo_t) x` or `static_cast<cublasGemmAlgo_t>(x)`: the operand after the
+        // closing `)` or `>`.
+        let Some(close) = s.lexed.next_code(i) else {
+            continue;
+        };
+        let operand = match s.tok(close) {
+            ")" if s.lexed.prev_code(i).is_some_and(|p| s.tok(p) == "(") => {
+                s.lexed.next_code(close)
+            }
+            ">" if s
+                .lexed
+                .prev_code(i)
+                .and_then(|p| s.lexed.prev_code(p))
+                .is_some_and(|c| s.tok(c) == "static_cast") =>
+            {
+                s.lexed
+                    .next_code(close)
+                    .filter(|&o| s.tok(o) == "(")
+                    .and_then(|o| s.lexed.next_code(o))
+            }
+            _ => None,
+        };
+        let Some(o) = operand else { continue };
+        // An enumerator (`CUBLAS_GEMM_DEFAULT`) is a name the mapping handles.
+        if s.tok(o).starts_with("CUBLAS_GEMM") || s.tok(o) == "(" {
+            continue;
+        }
+        if first.is_none() {
+            first = Some((i, o));
+        }
+        lines.push(s.line(s.lexed.tokens[i].start as usize) + 1);
+        continue;
+    }
+    let Some((i, o)) = first else { return };
+    let t = s.tok(o);
+    let others = if lines.len() > 1 {
+        format!(
+            " ({} casts in this file, lines {})",
+            lines.len(),
+            lines
+                .iter()
+                .map(|l| l.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    } else {
+        String::new()
+    };
+    let number = s.lexed.tokens[o].kind == Tok::Number || t == "-";
+    let what = if number {
+        format!("the cuBLAS algorithm number `{t}`")
+    } else {
+        format!("the integer `{t}`")
+    };
+    out.push(s.ctx.finding(
+        &GEMM_ALGO_NUMBER,
+        s.lexed.tokens[i].range().start..s.lexed.tokens[o].range().end,
+        format!("{what} cast to `cublasGemmAlgo_t`: hipBLAS's `hipblasGemmAlgo_t` has one value, `HIPBLAS_GEMM_DEFAULT` (160), and rejects cuBLAS's numbers (-1, 0–23, 99–115) at run time{others}"),
+        Some("pass `HIPBLAS_GEMM_DEFAULT` on ROCm; keep algorithm numbers for the CUDA build only".into()),
+    ));
+}
+
 pub const RULES: &[&RuleInfo] = &[
+    &GEMM_ALGO_NUMBER,
     &TORCH_REMOVED_API,
     &CUDNN_TO_MIOPEN,
     &CUBLASLT,
@@ -208,7 +290,9 @@ fn torch_removed(s: &Src, out: &mut Vec<Finding>) {
             .find(|&j| matches!(s.lexed.tokens[j].kind, Tok::HeaderName | Tok::Str))
         {
             let path = s.tok(j).trim_matches(|c| c == '<' || c == '>' || c == '"');
-            if path.starts_with("THC/") || path == "THC.h" {
+            // `THC/THCAtomics.cuh` is still shipped as a shim over `ATen/cuda/Atomic.cuh`
+            // (pytorch/pytorch aten/src/THC/THCAtomics.cuh).
+            if (path.starts_with("THC/") || path == "THC.h") && path != "THC/THCAtomics.cuh" {
                 uses.push((s.directive_range(d), format!("`#include <{path}>`")));
             }
         }
@@ -250,6 +334,7 @@ fn torch_removed(s: &Src, out: &mut Vec<Finding>) {
 
 pub fn check(s: &Src, target: &Target, out: &mut Vec<Finding>) {
     torch_removed(s, out);
+    gemm_algo_numbers(s, out);
     let m = crate::mappings::get();
     for d in &s.lexed.directives {
         if d.name != "include" {
@@ -465,6 +550,32 @@ mod tests {
         );
         let aten = "#include <ATen/cuda/CUDAContext.h>\nconst int THCOUNT = 3;\nvoid f(at::Tensor x) {\n  TORCH_CHECK(x.is_cuda(), \"x\");\n  C10_CUDA_CHECK(cudaGetLastError());\n}\n";
         assert!(fires(aten, "HP609").is_empty());
+        // torchsparse: `THC/THCAtomics.cuh` is still shipped (a shim over ATen's atomics).
+        let atomics = "#include <THC/THCAtomics.cuh>\n__global__ void k(float* p) { atomicAdd(p, 1.f); }\n";
+        assert!(fires(atomics, "HP609").is_empty());
+        let with_state = format!("{atomics}extern THCState* state;\n");
+        assert_eq!(fires(&with_state, "HP609"), [3]);
+    }
+
+    /// cuBERT: cuBLAS algorithm numbers read from settings and cast to `cublasGemmAlgo_t`: one
+    /// finding per file naming every cast. Twins: an enumerator cast (the mapping's business)
+    /// and the enumerator passed as is.
+    #[test]
+    fn gemm_algorithm_numbers_are_one_runtime_fact_per_file() {
+        use crate::gate::Status;
+        use crate::model::syntax::test_support::{hazard_findings, messages};
+        let src = "void g(cublasHandle_t h, int algo) {\n  cublasGemmEx(h, a, b, m, n, k, &x, A, CUDA_R_16F, m, B, CUDA_R_16F, k, &y, C, CUDA_R_16F, m, CUDA_R_32F, (cublasGemmAlgo_t) algo);\n  cublasGemmEx(h, a, b, m, n, k, &x, A, CUDA_R_16F, m, B, CUDA_R_16F, k, &y, C, CUDA_R_16F, m, CUDA_R_32F, static_cast<cublasGemmAlgo_t>(algo + 1));\n}\n";
+        assert_eq!(fires(src, "HP610"), [2]);
+        let m = messages(src, "HP610");
+        assert!(m[0].contains("2 casts in this file, lines 2, 3"), "{m:?}");
+        let f = hazard_findings(src);
+        let f = f.iter().find(|f| f.rule == "HP610").unwrap();
+        assert_eq!(f.status, Status::Remediation);
+        assert_eq!(f.phase, crate::gate::Phase::Runtime);
+        let named = src
+            .replace("(cublasGemmAlgo_t) algo", "(cublasGemmAlgo_t) CUBLAS_GEMM_DEFAULT")
+            .replace("static_cast<cublasGemmAlgo_t>(algo + 1)", "CUBLAS_GEMM_DEFAULT_TENSOR_OP");
+        assert!(fires(&named, "HP610").is_empty());
     }
 
     #[test]
