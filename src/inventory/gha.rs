@@ -358,6 +358,27 @@ pub fn model(src: &[u8]) -> Model {
         for s in steps.items() {
             let mut env = wf_env.clone();
             literal_env(s.get("env"), &mut env);
+            // A step its own condition keeps off the ROCm build: `if: inputs.gpu == 'ON' &&
+            // inputs.rocm != 'ON'` (the action's ROCm switch is on there).
+            if let Some(cond) = s.get("if").and_then(Y::str) {
+                let empty = BTreeMap::new();
+                let scope = Scope {
+                    matrix: &empty,
+                    env: &env,
+                    runner_os: None,
+                    rocm_build: true,
+                };
+                if eval(cond, &scope) == Some(false) {
+                    m.dead.push((
+                        s.range(),
+                        format!(
+                            "a step of this action under `if: {}` (line {}), false where the action's ROCm switch is on: the project's ROCm CI does not run it",
+                            cond.trim(),
+                            line(s.range().start)
+                        ),
+                    ));
+                }
+            }
             if let Some(r) = s.get("run") {
                 m.runs.push((r.range(), env));
             }
@@ -400,6 +421,7 @@ pub fn model(src: &[u8]) -> Model {
                         matrix: &vars,
                         env: &env,
                         runner_os: None,
+                        rocm_build: false,
                     };
                     let mut p = Platform::Neutral;
                     let os = labels
@@ -502,6 +524,7 @@ pub fn model(src: &[u8]) -> Model {
                             matrix: &l.vars,
                             env: &job.env,
                             runner_os: l.os,
+                            rocm_build: false,
                         },
                     ) != Some(false)
                 })
@@ -566,6 +589,7 @@ pub fn model(src: &[u8]) -> Model {
                                 matrix: &l.vars,
                                 env: &env,
                                 runner_os: l.os,
+                                rocm_build: false,
                             },
                         ) != Some(false)
                     })

@@ -11,13 +11,37 @@ use std::collections::BTreeMap;
 #[derive(Clone, Debug, PartialEq)]
 enum V {
     S(String),
+    /// A switch of the project's ROCm build (`inputs.rocm`, `env.USE_ROCM`) not set here: on,
+    /// since the question is what the ROCm build runs.
+    Rocm,
     Unknown,
+}
+
+/// Whether a name reads a ROCm build switch: the last word of its last segment is `rocm` or
+/// `hip` (`inputs.rocm`, `env.USE_ROCM`, `FAISS_ENABLE_ROCM`, `inputs.enable_hip`); not a
+/// value named for ROCm (`ROCM_INDEX`, `ROCM_VERSION`).
+pub(crate) fn rocm_switch(name: &str) -> bool {
+    let last = name.rsplit('.').next().unwrap_or(name).to_ascii_lowercase();
+    last.split(|c: char| !c.is_ascii_alphanumeric())
+        .rfind(|w| !w.is_empty())
+        .is_some_and(|w| w == "rocm" || w == "hip")
+}
+
+/// An on/off word a switch is compared with: `ON`, `true`, `1`, `yes`; `OFF`, `false`, `0`,
+/// `no` or empty.
+pub(crate) fn on_off(lit: &str) -> Option<bool> {
+    match lit.to_ascii_lowercase().as_str() {
+        "on" | "true" | "1" | "yes" => Some(true),
+        "off" | "false" | "0" | "no" | "" => Some(false),
+        _ => None,
+    }
 }
 
 impl V {
     fn truthy(&self) -> Option<bool> {
         match self {
             V::S(s) => Some(!(s.is_empty() || s == "false" || s == "0")),
+            V::Rocm => Some(true),
             V::Unknown => None,
         }
     }
@@ -100,6 +124,9 @@ pub(crate) struct Scope<'a> {
     pub matrix: &'a BTreeMap<String, String>,
     pub env: &'a BTreeMap<String, String>,
     pub runner_os: Option<&'static str>,
+    /// Whether unset ROCm switches (`inputs.rocm`, `env.USE_ROCM`) read as on: a composite
+    /// action judged for the ROCm build; workflow lanes read only what they set.
+    pub rocm_build: bool,
 }
 
 struct Parser<'a> {
@@ -151,6 +178,9 @@ impl Parser<'_> {
                 let r = self.unary()?;
                 return Some(match (&l, &r) {
                     (V::S(a), V::S(b)) => V::bool(Some(a.eq_ignore_ascii_case(b) == eq)),
+                    (V::Rocm, V::S(b)) | (V::S(b), V::Rocm) => {
+                        V::bool(on_off(b).map(|on| on == eq))
+                    }
                     _ => V::Unknown,
                 });
             }
@@ -214,7 +244,14 @@ impl Parser<'_> {
                         // The lanes are known: a key a lane lacks is null there.
                         V::S(self.scope.matrix.get(k).cloned().unwrap_or_default())
                     } else if let Some(k) = id.strip_prefix("env.") {
-                        self.scope.env.get(k).cloned().map_or(V::Unknown, V::S)
+                        match self.scope.env.get(k) {
+                            Some(v) => V::S(v.clone()),
+                            None if self.scope.rocm_build && rocm_switch(k) => V::Rocm,
+                            None => V::Unknown,
+                        }
+                    } else if self.scope.rocm_build && id.starts_with("inputs.") && rocm_switch(&id)
+                    {
+                        V::Rocm
                     } else if id == "runner.os" {
                         self.scope
                             .runner_os
@@ -279,6 +316,7 @@ mod tests {
             matrix: &vars,
             env: &env,
             runner_os: Some("Windows"),
+            rocm_build: false,
         };
         assert_eq!(eval("runner.os == 'Windows'", &s), Some(true));
         assert_eq!(eval("matrix.os == 'rocm'", &s), Some(true));

@@ -92,11 +92,42 @@ pub fn scan_fragment_env(
         out.src()[..offset].iter().filter(|&&c| c == b'\n').count() + 1,
     )
     .into_iter()
-    .map(|(r, why)| (r.start + offset..r.end + offset, why))
+    .map(|(r, why)| {
+        (
+            r.start + offset..r.end + offset,
+            as_written(&why, frag, &masked),
+        )
+    })
     .collect();
     if !dead.is_empty() {
         out.pass_within(&dead, &[], |why| format!(" ({why})"));
     }
+}
+
+/// `why` (text read from `masked`) with each GitHub expression shown as written in `frag`.
+fn as_written(why: &str, frag: &[u8], masked: &[u8]) -> String {
+    let mut out = why.to_string();
+    let mut i = 0;
+    while let Some(p) = frag[i..].windows(3).position(|w| w == b"${{") {
+        let at = i + p;
+        let Some(end) = frag[at..]
+            .windows(2)
+            .position(|w| w == b"}}")
+            .map(|e| at + e + 2)
+        else {
+            break;
+        };
+        if let (Ok(m), Ok(o)) = (
+            std::str::from_utf8(&masked[at..end]),
+            std::str::from_utf8(&frag[at..end]),
+        ) {
+            if m != o {
+                out = out.replacen(m, o, 1);
+            }
+        }
+        i = end;
+    }
+    out
 }
 
 /// `frag` with its `${{ … }}` expressions turned into plain words of the same length, and
@@ -117,6 +148,21 @@ fn mask(frag: &[u8]) -> Vec<u8> {
             for b in &mut m[i..end] {
                 if *b != b'\n' {
                     *b = b'_';
+                }
+            }
+            // A ROCm switch (`${{ inputs.rocm }}`) stays readable as the variable
+            // `$inputs_rocm___`, so a test of it decides its arms.
+            let inner = frag[i + 3..end.saturating_sub(2).max(i + 3)].trim_ascii();
+            if !inner.is_empty()
+                && std::str::from_utf8(inner).is_ok_and(super::gha_expr::rocm_switch)
+                && inner.len() < end - i
+                && inner
+                    .iter()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-'))
+            {
+                m[i] = b'$';
+                for (k, c) in inner.iter().enumerate() {
+                    m[i + 1 + k] = if c.is_ascii_alphanumeric() { *c } else { b'_' };
                 }
             }
             i = end;

@@ -60,7 +60,7 @@ fn atom(t: &str) -> (Option<bool>, bool, bool) {
     if probes_nvidia_smi(t) {
         return (Some(neg), false, true);
     }
-    let t = t.replace("$(uname -s)", "$(uname)");
+    let t = gha_expressions_as_variables(&t.replace("$(uname -s)", "$(uname)"));
     let w: Vec<&str> = t
         .split_whitespace()
         .map(|x| x.trim_matches(['"', '\'']))
@@ -83,11 +83,36 @@ fn atom(t: &str) -> (Option<bool>, bool, bool) {
             return (Some(on_linux == (eq != neg)), false, true);
         }
     }
+    // A ROCm build switch compared with an on/off word (`[ "$USE_ROCM" = 1 ]`, `[ "${{
+    // inputs.rocm }}" = "ON" ]`): on in the ROCm build.
+    if super::gha_expr::rocm_switch(var.trim_start_matches(['$', '{']).trim_end_matches('}')) {
+        if let Some(on) = super::gha_expr::on_off(lit) {
+            return (Some(on == (eq != neg)), true, false);
+        }
+    }
     match platform_of(lit) {
         Platform::Rocm => (Some(eq != neg), true, false),
         Platform::Cuda => (Some(eq == neg), false, false),
         Platform::Neutral => (None, false, false),
     }
+}
+
+/// `${{ inputs.rocm }}` (a GitHub expression in a `run:` block) written as the variable
+/// `$inputs.rocm`, so a test reads it as one word.
+fn gha_expressions_as_variables(t: &str) -> String {
+    let mut out = String::new();
+    let mut rest = t;
+    while let Some(at) = rest.find("${{") {
+        let Some(end) = rest[at..].find("}}").map(|e| e + at) else {
+            break;
+        };
+        out.push_str(&rest[..at]);
+        out.push('$');
+        out.push_str(rest[at + 3..end].trim());
+        rest = &rest[end + 2..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// One test without its `!`, `[ … ]`, `[[ … ]]` or `test`, and whether it was negated.

@@ -376,6 +376,48 @@ mod tests {
             .collect()
     }
 
+    /// faiss' `build_cmake` composite action: its own ROCm switch (`inputs.rocm`) decides a
+    /// step's `if:` and the arms of a `run:` block; with the switch on (the ROCm build) the
+    /// NVIDIA steps and the CUDA wheel index never run. Twins: the same action with a switch
+    /// that is not ROCm's (`inputs.cuda`) keeps them open.
+    #[test]
+    fn a_composite_actions_rocm_switch_decides_its_steps_and_arms() {
+        use crate::gate::Status;
+        let src = "name: b\ninputs:\n  rocm:\n    default: OFF\nruns:\n  using: composite\n  steps:\n    - shell: bash\n      run: |\n        if [ \"${{ inputs.rocm }}\" = \"ON\" ]; then\n          pip install torch --index-url https://download.pytorch.org/whl/rocm6.4\n        elif [ \"${{ inputs.gpu }}\" = \"ON\" ]; then\n          pip install torch --index-url https://download.pytorch.org/whl/cu128\n        fi\n    - name: NVIDIA info\n      if: inputs.gpu == 'ON' && inputs.rocm != 'ON'\n      shell: bash\n      run: nvidia-smi\n";
+        let open = |src: &str| -> Vec<(String, u32)> {
+            scan_bytes(
+                ".github/actions/b/action.yml",
+                FileKind::Yaml,
+                src.as_bytes(),
+            )
+            .into_iter()
+            .filter(|f| f.status != Status::Pass)
+            .map(|f| (f.rule, f.line))
+            .collect()
+        };
+        assert!(open(src).is_empty(), "{:?}", open(src));
+        let f = scan_bytes(
+            ".github/actions/b/action.yml",
+            FileKind::Yaml,
+            src.as_bytes(),
+        );
+        let m = &f
+            .iter()
+            .find(|f| f.line == 13)
+            .expect("the CUDA index")
+            .message;
+        assert!(
+            m.contains("`elif [ \"${{ inputs.gpu }}\" = \"ON\" ]` arm"),
+            "{m}"
+        );
+        let other = src.replace("inputs.rocm", "inputs.cuda");
+        let o = open(&other);
+        assert!(
+            o.iter().any(|(_, l)| *l == 13) && o.iter().any(|(_, l)| *l == 18),
+            "{o:?}"
+        );
+    }
+
     #[test]
     fn kubernetes_manifest() {
         let src = "apiVersion: apps/v1\nkind: Deployment\nspec:\n  template:\n    spec:\n      runtimeClassName: nvidia\n      nodeSelector:\n        nvidia.com/gpu.product: A100\n      containers:\n        - name: app\n          image: nvcr.io/nvidia/pytorch:24.01-py3\n          env:\n            - name: NCCL_NVLS_ENABLE\n              value: \"1\"\n          readinessProbe:\n            exec:\n              command: [\"nvidia-smi\"]\n          resources:\n            limits:\n              nvidia.com/gpu: 1 # nvidia.com/gpu in a comment\n          args: [\"--note\", \"nvidia.com/gpu is just text here\"]\n";

@@ -237,20 +237,40 @@ pub fn arms_with_code(s: &Src, regions: &[hipside::Region], out: &mut [Finding])
             .iter()
             .any(|d| d.name == "define" && r.contains(&d.start))
     };
+    let opened = |r: &hipside::Region| {
+        r.side
+            == Side::Never(Dead::Arch {
+                alternative: Alt::Code,
+            })
+            // The branch the test opens (not a later arm a taken test makes dead).
+            && r.range.start >= r.decider.end
+            && !s.bytes()[r.decider.end..r.range.start].contains(&b'\n')
+    };
     let deciders: std::collections::BTreeSet<usize> = regions
         .iter()
-        .filter(|r| {
-            r.side
-                == Side::Never(Dead::Arch {
-                    alternative: Alt::Code,
-                })
-                // The branch the test opens (not a later arm a taken test makes dead).
-                && r.range.start >= r.decider.end
-                && !s.bytes()[r.decider.end..r.range.start].contains(&b'\n')
-                && !defines(&r.range)
-        })
+        .filter(|r| opened(r) && !defines(&r.range))
         .map(|r| r.decider.start)
         .collect();
+    // A branch that only sets macros whose every use here is in code HIP never compiles: the
+    // tuning never reaches the HIP build (faiss' `LD_NC_V1` PTX opcodes, used only in its
+    // `#ifndef USE_AMD_ROCM` arm). Value: the line of the first use and what decides it.
+    let unused: std::collections::BTreeMap<usize, String> = regions
+        .iter()
+        .filter(|r| opened(r) && defines(&r.range))
+        .filter_map(|r| {
+            macros_used_only_where_hip_does_not_compile(s, regions, r).map(|w| (r.decider.start, w))
+        })
+        .collect();
+    for f in out.iter_mut().filter(|f| {
+        f.rule == CUDA_ARCH_MACRO.code()
+            && f.status != Status::Pass
+            && unused.contains_key(&f.byte_range.0)
+    }) {
+        f.settle(&format!(
+            ", but the branch only sets macros, and every use of them in this file is in code HIP never compiles ({}): the choice never reaches the HIP build (nothing to change)",
+            unused[&f.byte_range.0]
+        ));
+    }
     if deciders.is_empty() {
         return;
     }
@@ -280,6 +300,70 @@ pub fn arms_with_code(s: &Src, regions: &[hipside::Region], out: &mut [Finding])
         );
         f.suggestion = None;
     }
+}
+
+/// Where region `r` holds only `#define`s (and comments), and each macro it defines is used in
+/// this file only in code HIP never compiles: the first use's line and its deciding directive.
+/// `None` when a use is compiled by HIP (or unknown), sits in another directive, or there is
+/// no use here (a header's includers may use it).
+fn macros_used_only_where_hip_does_not_compile(
+    s: &Src,
+    regions: &[hipside::Region],
+    r: &hipside::Region,
+) -> Option<String> {
+    use crate::lex::Tok;
+    let toks = &s.lexed.tokens;
+    let inside = |t: &crate::lex::Token| r.range.contains(&(t.start as usize));
+    // Only directives and comments in the branch (no code).
+    if toks
+        .iter()
+        .filter(|t| inside(t))
+        .any(|t| t.kind != Tok::Comment && !t.in_directive())
+    {
+        return None;
+    }
+    let names: Vec<&str> = s
+        .lexed
+        .directives
+        .iter()
+        .filter(|d| r.range.contains(&d.start))
+        .map(|d| {
+            (d.name == "define")
+                .then(|| d.tokens.clone().nth(2).map(|n| s.tok(n)))
+                .flatten()
+        })
+        .collect::<Option<Vec<_>>>()?;
+    if names.is_empty() {
+        return None;
+    }
+    let mut first = None;
+    for (i, t) in toks.iter().enumerate() {
+        if t.kind != Tok::Ident || !names.contains(&s.tok(i)) || inside(t) {
+            continue;
+        }
+        if t.in_directive() {
+            // `#define X LD_NC_V1`, `#if defined(LD_NC_V1)`: read by code the model does not place.
+            let d = &s.lexed.directives[t.directive as usize];
+            if !(d.name == "define" && d.tokens.clone().nth(2) == Some(i)) {
+                return None;
+            }
+            // Another arm's definition of the same macro.
+            continue;
+        }
+        let at = t.start as usize;
+        let dead = regions
+            .iter()
+            .filter(|g| g.range.contains(&at) && matches!(g.side, hipside::Side::Never(_)))
+            .min_by_key(|g| g.range.len())?;
+        first.get_or_insert_with(|| {
+            format!(
+                "first at line {}, under `{}`",
+                s.line(at) + 1,
+                hipside::directive_text(s, dead.decider.clone())
+            )
+        });
+    }
+    first
 }
 
 fn sm_strings(s: &Src, out: &mut Vec<Finding>) {
@@ -368,6 +452,29 @@ mod tests {
         assert_eq!(fires(src, "HP401"), [1]);
         assert_eq!(fires(src, "HP402"), [5]);
         assert_eq!(fires(src, "HP403"), [7]);
+    }
+
+    /// faiss' PQCodeLoad.cuh: PTX opcodes picked by GPU generation, used only in the project's
+    /// non-ROCm arm. Twin: the same macros used in code HIP compiles stay open.
+    #[test]
+    fn macros_a_generation_test_sets_for_code_hip_never_compiles_are_pass() {
+        use crate::gate::Status;
+        use crate::model::syntax::test_support::hazard_findings;
+        let st = |src: &str| -> Vec<(u32, Status)> {
+            hazard_findings(src)
+                .into_iter()
+                .filter(|f| f.rule == "HP401")
+                .map(|f| (f.line, f.status))
+                .collect()
+        };
+        let src = "#if __CUDA_ARCH__ >= 350\n#define LD_NC \"ld.global.nc.u32\"\n#else\n#define LD_NC \"ld.global.u32\"\n#endif\n#ifdef USE_ROCM\n__device__ unsigned ld(const unsigned* p) { return __builtin_nontemporal_load(p); }\n#else\n__device__ unsigned ld(const unsigned* p) { unsigned v; asm(LD_NC \" %0, [%1];\" : \"=r\"(v) : \"l\"(p)); return v; }\n#endif\n";
+        assert_eq!(st(src), [(1, Status::Pass)]);
+        let used = src.replace("#ifdef USE_ROCM", "#ifdef USE_OTHER");
+        assert!(
+            st(&used).iter().all(|(_, s)| *s != Status::Pass),
+            "{:?}",
+            st(&used)
+        );
     }
 
     #[test]

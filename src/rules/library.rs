@@ -551,7 +551,8 @@ mod tests {
         let aten = "#include <ATen/cuda/CUDAContext.h>\nconst int THCOUNT = 3;\nvoid f(at::Tensor x) {\n  TORCH_CHECK(x.is_cuda(), \"x\");\n  C10_CUDA_CHECK(cudaGetLastError());\n}\n";
         assert!(fires(aten, "HP609").is_empty());
         // torchsparse: `THC/THCAtomics.cuh` is still shipped (a shim over ATen's atomics).
-        let atomics = "#include <THC/THCAtomics.cuh>\n__global__ void k(float* p) { atomicAdd(p, 1.f); }\n";
+        let atomics =
+            "#include <THC/THCAtomics.cuh>\n__global__ void k(float* p) { atomicAdd(p, 1.f); }\n";
         assert!(fires(atomics, "HP609").is_empty());
         let with_state = format!("{atomics}extern THCState* state;\n");
         assert_eq!(fires(&with_state, "HP609"), [3]);
@@ -573,8 +574,14 @@ mod tests {
         assert_eq!(f.status, Status::Remediation);
         assert_eq!(f.phase, crate::gate::Phase::Runtime);
         let named = src
-            .replace("(cublasGemmAlgo_t) algo", "(cublasGemmAlgo_t) CUBLAS_GEMM_DEFAULT")
-            .replace("static_cast<cublasGemmAlgo_t>(algo + 1)", "CUBLAS_GEMM_DEFAULT_TENSOR_OP");
+            .replace(
+                "(cublasGemmAlgo_t) algo",
+                "(cublasGemmAlgo_t) CUBLAS_GEMM_DEFAULT",
+            )
+            .replace(
+                "static_cast<cublasGemmAlgo_t>(algo + 1)",
+                "CUBLAS_GEMM_DEFAULT_TENSOR_OP",
+            );
         assert!(fires(&named, "HP610").is_empty());
     }
 
