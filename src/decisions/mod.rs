@@ -18,6 +18,8 @@
 //!   (`rules::libcu`);
 //! - a kernel file written for sm_90+/sm_100 only: write a ROCm kernel or drop it
 //!   ([`arch_only`]);
+//! - one file's kernels whose NVIDIA-generation arms HIP compiles to nothing: write AMD paths
+//!   for them together, or leave the file out ([`arch_gaps`]);
 //! - a library's use in a folder (or, for device-code libraries such as WMMA, a file): port it
 //!   to its ROCm counterpart, or rewrite or leave out code on a library with none
 //!   ([`library_use`]);
@@ -41,6 +43,7 @@
 //! order, each to the findings the earlier ones left open, so a finding is held by at most one
 //! decision and the output is deterministic.
 
+pub mod arch_gaps;
 pub mod arch_only;
 pub mod container;
 pub mod contexts;
@@ -93,10 +96,11 @@ pub fn fold_all_with(findings: &mut [Finding], nested_roots: &[String], unbuilt_
         container::kind,
         crate::inventory::siblings::kind,
     ];
-    let after: [fn(&[Finding]) -> Kind; 13] = [
+    let after: [fn(&[Finding]) -> Kind; 14] = [
         crate::rules::vendored::kind,
         crate::rules::libcu::kind,
         arch_only::kind,
+        arch_gaps::kind,
         library_use::kind,
         same_api::kind,
         library_switch::kind,

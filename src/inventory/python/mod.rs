@@ -354,11 +354,25 @@ fn visit(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
                     && !apple_arch(n, t, src)
                     && !compared
                 {
-                    let list = n
-                        .parent()
-                        .filter(|p| p.node_kind() == K::List)
-                        .map(|p| p.byte_range());
-                    st.flag_candidates.push((t.to_string(), r, list));
+                    let list = n.parent().filter(|p| p.node_kind() == K::List);
+                    // A list passed as the CUDA compiler's flags to any call (stylegan2's
+                    // `custom_ops.get_plugin(…, extra_cuda_cflags=['--use_fast_math'])`, a
+                    // wrapper of `load()`): the file builds an extension.
+                    if list
+                        .and_then(|l| l.parent())
+                        .filter(|k| k.node_kind() == K::KeywordArgument)
+                        .and_then(|k| k.field(F::Name))
+                        .is_some_and(|k| {
+                            matches!(
+                                ts::text(k, src),
+                                "extra_cuda_cflags" | "extra_cuda_flags" | "nvcc_flags"
+                            )
+                        })
+                    {
+                        st.extension_file = true;
+                    }
+                    st.flag_candidates
+                        .push((t.to_string(), r, list.map(|p| p.byte_range())));
                 } else if ptx::looks_like_ptx(&s) {
                     out.push(
                         &ptx::EMBEDDED_PTX,

@@ -143,6 +143,19 @@ fn one_list_of_nvcc_flags_is_one_finding() {
     assert_eq!(open2, 2);
 }
 
+/// stylegan2-ada's ops build through the project's own wrapper of `load()`
+/// (`custom_ops.get_plugin(…, extra_cuda_cflags=['--use_fast_math'])`): the keyword names the
+/// CUDA compiler's flags whatever the callee. Twin: the same list under another keyword.
+#[test]
+fn cuda_flags_passed_to_a_wrapper_of_load_are_nvcc_flags() {
+    let src = "from . import custom_ops
+plugin = custom_ops.get_plugin('p', sources=['a.cu'], extra_cuda_cflags=['--use_fast_math'])
+";
+    assert_eq!(rules(FileKind::Python, src), vec![("HP831".into(), 2)]);
+    let other = src.replace("extra_cuda_cflags", "notes");
+    assert!(rules(FileKind::Python, &other).is_empty());
+}
+
 /// torchao's setup.py asks whether a flag is in a list; it passes none.
 #[test]
 fn a_flag_compared_is_not_passed() {

@@ -14,6 +14,7 @@
 use crate::finding::Finding;
 use crate::gate::Status;
 use crate::lex::{Tok, NO_DIRECTIVE};
+use crate::model::hipside;
 use crate::model::syntax::Src;
 use std::collections::HashMap;
 
@@ -39,11 +40,14 @@ fn exchanges(t: &[u8]) -> bool {
         )
 }
 
-/// Settles the file's open HP102 findings in functions that exchange nothing across lanes.
-pub(super) fn settle(s: &Src, out: &mut [Finding]) {
+/// Settles the file's open HP102 findings in functions that exchange nothing across lanes, and
+/// the HP101/HP103 constants used only there or only in code HIP never compiles. `regions` is
+/// the model of which code HIP compiles ([`crate::model::hipside`]): tokens in a branch HIP
+/// never compiles are not read.
+pub(crate) fn settle(s: &Src, regions: &[hipside::Region], out: &mut [Finding]) {
     if !out
         .iter()
-        .any(|f| f.rule == "HP102" && f.status != Status::Pass)
+        .any(|f| matches!(f.rule.as_str(), "HP101" | "HP102" | "HP103") && f.status != Status::Pass)
     {
         return;
     }
@@ -71,21 +75,51 @@ pub(super) fn settle(s: &Src, out: &mut [Finding]) {
             by_name.entry(name).or_default().push(k);
         }
     }
+    // The branches HIP never compiles, merged and sorted: a token's lookup is a binary search.
+    let mut never: Vec<std::ops::Range<usize>> = regions
+        .iter()
+        .filter(|r| matches!(r.side, hipside::Side::Never(_)))
+        .map(|r| r.range.clone())
+        .collect();
+    never.sort_by_key(|r| r.start);
+    let mut merged: Vec<std::ops::Range<usize>> = Vec::new();
+    for r in never {
+        match merged.last_mut() {
+            Some(m) if r.start <= m.end => m.end = m.end.max(r.end),
+            _ => merged.push(r),
+        }
+    }
+    let dead = |at: usize| {
+        let k = merged.partition_point(|r| r.end <= at);
+        merged.get(k).is_some_and(|r| r.contains(&at))
+    };
+    let index_of: HashMap<usize, usize> = functions
+        .iter()
+        .enumerate()
+        .map(|(k, g)| (g.id(), k))
+        .collect();
+    let cx = Cx {
+        functions: &functions,
+        by_name: &by_name,
+        dead: &dead,
+        root,
+        index_of: &index_of,
+    };
     let mut memo: HashMap<usize, bool> = HashMap::new();
+    for f in out
+        .iter_mut()
+        .filter(|f| matches!(f.rule.as_str(), "HP101" | "HP103") && f.status != Status::Pass)
+    {
+        constant(s, &cx, &mut memo, f);
+    }
     for f in out
         .iter_mut()
         .filter(|f| f.rule == "HP102" && f.status != Status::Pass)
     {
-        let Some(node) = root.descendant_for_byte_range(f.byte_range.0, f.byte_range.0) else {
+        let Some(k) = cx.function_at(s, f.byte_range.0) else {
             continue;
         };
-        let Some(k) = s
-            .enclosing_function(node)
-            .and_then(|g| functions.iter().position(|h| h.id() == g.id()))
-        else {
-            continue;
-        };
-        let quiet = quiet(s, &functions, k, &by_name, &mut memo, 0);
+        let quiet = quiet(s, &cx, k, &mut memo, 0);
         if quiet && !names_warp_size(s, functions[k]) {
             f.settle(QUIET);
         }
@@ -107,16 +141,29 @@ fn tokens(s: &Src, n: tree_sitter::Node) -> std::ops::Range<usize> {
     a..b
 }
 
+/// What [`quiet`] reads: the file's functions, by name, and which offsets HIP never compiles.
+struct Cx<'a, 'b> {
+    functions: &'a [tree_sitter::Node<'b>],
+    by_name: &'a HashMap<&'b str, Vec<usize>>,
+    dead: &'a dyn Fn(usize) -> bool,
+    root: tree_sitter::Node<'b>,
+    /// A function's index in `functions`, by node id.
+    index_of: &'a HashMap<usize, usize>,
+}
+
+impl Cx<'_, '_> {
+    /// The innermost function around byte `at`, as an index into `functions`.
+    fn function_at(&self, s: &Src, at: usize) -> Option<usize> {
+        let node = self.root.descendant_for_byte_range(at, at)?;
+        let g = s.enclosing_function(node)?;
+        self.index_of.get(&g.id()).copied()
+    }
+}
+
 /// Whether function `k`, and the functions of this file it calls (a few levels deep), make no
-/// cross-lane exchange and read no wavefront lane.
-fn quiet(
-    s: &Src,
-    functions: &[tree_sitter::Node],
-    k: usize,
-    by_name: &HashMap<&str, Vec<usize>>,
-    memo: &mut HashMap<usize, bool>,
-    depth: usize,
-) -> bool {
+/// cross-lane exchange and read no wavefront lane in the code HIP compiles.
+fn quiet(s: &Src, cx: &Cx, k: usize, memo: &mut HashMap<usize, bool>, depth: usize) -> bool {
+    let (functions, by_name) = (cx.functions, cx.by_name);
     if let Some(&q) = memo.get(&k) {
         return q;
     }
@@ -126,9 +173,15 @@ fn quiet(
     // Provisionally quiet while its callees are read (recursion ends here).
     memo.insert(k, true);
     let lexed = s.lexed;
-    let code: Vec<usize> = tokens(s, functions[k])
+    // The body (its own name and parameters are no call), else the whole definition.
+    let body = functions[k]
+        .child_by_field_name("body")
+        .unwrap_or(functions[k]);
+    let code: Vec<usize> = tokens(s, body)
         .filter(|&j| {
-            lexed.tokens[j].kind != Tok::Comment && lexed.tokens[j].directive == NO_DIRECTIVE
+            lexed.tokens[j].kind != Tok::Comment
+                && lexed.tokens[j].directive == NO_DIRECTIVE
+                && !(cx.dead)(lexed.tokens[j].start as usize)
         })
         .collect();
     let mut q = true;
@@ -141,9 +194,30 @@ fn quiet(
             q = false;
             break;
         }
-        let called = code
-            .get(x + 1)
-            .is_some_and(|&n| matches!(s.tok(n), "(" | "<"));
+        // `name(` or `name<…>(` (a `<` that is a comparison, `x / WARP_SIZE < 32`, is none).
+        let called = match code.get(x + 1).map(|&n| s.tok(n)) {
+            Some("(") => true,
+            Some("<") => {
+                let mut depth = 0i32;
+                let mut close = None;
+                for (y, &n) in code.iter().enumerate().skip(x + 1).take(24) {
+                    match s.tok(n) {
+                        "<" => depth += 1,
+                        ">" => {
+                            depth -= 1;
+                            if depth == 0 {
+                                close = Some(y);
+                                break;
+                            }
+                        }
+                        ";" | "{" | "}" => break,
+                        _ => {}
+                    }
+                }
+                close.is_some_and(|y| code.get(y + 1).is_some_and(|&n| s.tok(n) == "("))
+            }
+            _ => false,
+        };
         if !called {
             continue;
         }
@@ -152,7 +226,7 @@ fn quiet(
                 let callees: Vec<usize> = defs.iter().copied().filter(|&d| d != k).collect();
                 if !callees
                     .into_iter()
-                    .all(|d| quiet(s, functions, d, by_name, memo, depth + 1))
+                    .all(|d| quiet(s, cx, d, memo, depth + 1))
                 {
                     q = false;
                     break;
@@ -169,6 +243,65 @@ fn quiet(
     }
     memo.insert(k, q);
     q
+}
+
+/// An HP101 warp-size constant or HP103 32-bit full mask (named first in the message) whose
+/// every use, in its function (a parameter or local) or else in the file, is in code HIP never
+/// compiles or in a function that exchanges nothing across lanes: PASS saying which. A
+/// constant with no use here (a header's includers may use it) stays.
+fn constant(s: &Src, cx: &Cx, memo: &mut HashMap<usize, bool>, f: &mut Finding) {
+    let Some(name) = f
+        .message
+        .strip_prefix('`')
+        .and_then(|r| r.split_once('`'))
+        .map(|(n, _)| n.to_string())
+    else {
+        return;
+    };
+    let lexed = s.lexed;
+    let home = cx
+        .function_at(s, f.byte_range.0)
+        .filter(|&k| f.byte_range.1 <= cx.functions[k].end_byte());
+    let scope = match home {
+        Some(k) => tokens(s, cx.functions[k]),
+        None => 0..lexed.tokens.len(),
+    };
+    let uses: Vec<usize> = scope
+        .filter(|&j| {
+            let t = &lexed.tokens[j];
+            t.kind == Tok::Ident
+                && s.tok(j) == name
+                && !(f.byte_range.0..f.byte_range.1).contains(&(t.start as usize))
+        })
+        .collect();
+    if uses.is_empty() {
+        return;
+    }
+    let (mut dead_uses, mut quiet_uses) = (0, 0);
+    for &j in &uses {
+        let t = &lexed.tokens[j];
+        if (cx.dead)(t.start as usize) {
+            dead_uses += 1;
+            continue;
+        }
+        // A use in a directive (`#define WARPS (256 / WARP_SIZE)`) is read by code not placed.
+        if t.directive != NO_DIRECTIVE {
+            return;
+        }
+        let Some(k) = cx.function_at(s, t.start as usize) else {
+            return;
+        };
+        if !quiet(s, cx, k, memo, 0) {
+            return;
+        }
+        quiet_uses += 1;
+    }
+    let why = match (dead_uses, quiet_uses) {
+        (_, 0) => format!(", but every use of `{name}` here is in code HIP never compiles (nothing to change)"),
+        (0, _) => format!(", but every use of `{name}` here is in a function that exchanges nothing across lanes: its 32-lane groups keep CUDA's meaning inside a 64-lane wavefront (nothing to change)"),
+        _ => format!(", but every use of `{name}` here is in code HIP never compiles or in a function that exchanges nothing across lanes (nothing to change)"),
+    };
+    f.settle(&why);
 }
 
 /// Whether function `n` names a warp-size constant (`WARP_SIZE`, `kWarpSize`) besides its
@@ -237,6 +370,40 @@ mod tests {
             )
         );
         assert!(hp102(&named).iter().any(|(_, s)| *s != Status::Pass));
+    }
+
+    /// PyTorch-Encoding's common.h: the warp-size constant and a shuffle wrapper's 32-bit
+    /// default mask are used by shuffles only in `#if __CUDA_ARCH__ >= 300` / `CUDA_VERSION`
+    /// arms HIP never compiles; HIP's arm sums through shared memory, 32 lanes at a time, and
+    /// compares `threadIdx.x / WARP_SIZE < 32` (no call). Twins: the same constant and mask in
+    /// a live shuffle stay open.
+    #[test]
+    fn constants_used_only_where_nothing_is_exchanged_settle() {
+        use crate::model::syntax::test_support::hazard_findings;
+        let src = "static const unsigned WARP_SIZE = 32;\ntemplate <typename T>\n__device__ T xor_shfl(T v, int m, unsigned int mask = 0xffffffff) {\n#if CUDA_VERSION >= 9000\n  return __shfl_xor_sync(mask, v, m);\n#else\n  return __shfl_xor(v, m);\n#endif\n}\ntemplate <typename T>\n__device__ T warp_sum(T v, volatile T* s) {\n#if __CUDA_ARCH__ >= 300\n  for (int i = 1; i < WARP_SIZE; i <<= 1) v += xor_shfl(v, i);\n#else\n  s[threadIdx.x] = v;\n  const int base = (threadIdx.x / WARP_SIZE) * WARP_SIZE;\n  for (int i = 1; i < WARP_SIZE; i++) v += s[base + (i + threadIdx.x) % WARP_SIZE];\n#endif\n  if (threadIdx.x / WARP_SIZE < 32) s[0] = v;\n  return v;\n}\n";
+        let st = |src: &str, rule: &str| -> Vec<Status> {
+            hazard_findings(src)
+                .into_iter()
+                .filter(|f| f.rule == rule)
+                .map(|f| f.status)
+                .collect()
+        };
+        assert_eq!(st(src, "HP101"), [Status::Pass]);
+        assert_eq!(st(src, "HP103"), [Status::Pass]);
+        let f = hazard_findings(src);
+        let m = &f.iter().find(|f| f.rule == "HP103").unwrap().message;
+        assert!(
+            m.contains("every use of `mask` here is in code HIP never compiles"),
+            "{m}"
+        );
+        let live = src
+            .replace("#if __CUDA_ARCH__ >= 300", "#if 1")
+            .replace("v += xor_shfl(v, i);", "v += __shfl_xor(v, i, 64);");
+        assert!(
+            st(&live, "HP101").iter().all(|s| *s != Status::Pass),
+            "{:?}",
+            st(&live, "HP101")
+        );
     }
 
     /// cuda-samples' host reference for a `%laneid` kernel computes `i % 32`: the file reads the

@@ -21,7 +21,7 @@ use crate::model::syntax::int_value;
 use std::collections::{HashMap, HashSet};
 
 mod cub;
-mod exchange;
+pub(crate) mod exchange;
 mod facts;
 mod masks;
 mod settle;

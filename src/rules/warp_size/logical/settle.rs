@@ -208,8 +208,6 @@ fn has_width(v: &View, j: usize, name: &str) -> bool {
 /// Scan's findings of one file, settled against the model the translator asks.
 pub(crate) fn settle(s: &crate::model::syntax::Src, m: &LogicalWarps, out: &mut [Finding]) {
     let (src, lexed) = (s.ctx.src, s.lexed);
-    // 32-lane ids of functions that exchange nothing across lanes.
-    super::exchange::settle(s, out);
     if m.is_empty() {
         return;
     }
