@@ -125,7 +125,15 @@ const TOOLING: [&str; 22] = [
 ];
 
 /// Programs that set a job up (install, move around, print) rather than do its work.
-const SETUP: [&str; 24] = [
+const SETUP: [&str; 31] = [
+    // Publishing what the tools built (docs uploaded to a bucket or a pages branch).
+    "touch",
+    "aws",
+    "gsutil",
+    "rsync",
+    "tar",
+    "zip",
+    "ghp-import",
     "pip",
     "pip3",
     "conda",
@@ -734,6 +742,17 @@ mod tests {
             "{:?}",
             m.dead
         );
+    }
+
+    /// PyTorch-Encoding's docs workflow: torch is installed for Sphinx to import the package,
+    /// the docs are built and published. Twin: the same job running the tests uses the GPU.
+    #[test]
+    fn a_docs_job_that_builds_and_publishes_runs_no_gpu_code() {
+        let src = "name: Build Docs\njobs:\n  docs:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v1\n      - run: |\n          python -m pip install --upgrade pip\n          pip install pytest torch\n      - run: |\n          cd docs/\n          make html\n          touch build/html/.nojekyll\n          aws s3 sync build/html/ s3://bucket/docs/ --acl public-read\n";
+        let m = model(src.as_bytes());
+        assert_eq!(dead_lines(&m, src), [4], "{:?}", m.dead);
+        let tests = src.replace("make html", "pytest tests/");
+        assert!(model(tests.as_bytes()).dead.is_empty());
     }
 
     #[test]
