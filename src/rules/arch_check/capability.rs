@@ -96,6 +96,8 @@ pub(super) fn compute_capability(s: &Src, out: &mut Vec<Finding>) {
                 Settled::Everywhere
             } else if let Some(v) = settled_major(s, b, &props, &cc, AMD_MAJORS) {
                 Settled::OnAmd(v)
+            } else if logical_top(s, b).is_some_and(|t| amd_value(s, t, &props, &cc).is_some()) {
+                Settled::Subsumed
             } else {
                 Settled::Open
             };
@@ -113,6 +115,9 @@ pub(super) fn compute_capability(s: &Src, out: &mut Vec<Finding>) {
     let amd_lines = line_worst(|h| matches!(h, Settled::OnAmd(_)));
     let amd = |n: Node| amd_value(s, n, &props, &cc);
     for (b, how) in checks {
+        if how == Settled::Subsumed {
+            continue;
+        }
         let line = s.line(b.start_byte());
         // The `if` arms AMD runs: a test in an arm an earlier test of the chain already decides
         // on every AMD GPU is never evaluated there; a test false on every AMD GPU (as on
@@ -272,6 +277,28 @@ enum Settled {
     OnAmd(bool),
     /// A real decision.
     Open,
+    /// Inside `&&`/`||` whose value every AMD GPU answers alike without it (`major >= 6 ||
+    /// (major == 5 && minor >= 3)`): the other comparison holds the fact.
+    Subsumed,
+}
+
+/// The outermost `&&`/`||` (through parentheses and `!`) that holds `b`.
+fn logical_top<'t>(s: &Src, b: Node<'t>) -> Option<Node<'t>> {
+    let mut top = None;
+    let mut x = b;
+    while let Some(p) = x.parent() {
+        match p.node_kind() {
+            K::ParenthesizedExpression | K::UnaryExpression => {}
+            K::BinaryExpression
+                if matches!(p.field(F::Operator).map(|o| s.text(o)), Some("&&" | "||")) =>
+            {
+                top = Some(p);
+            }
+            _ => break,
+        }
+        x = p;
+    }
+    top
 }
 
 /// The majors HIP reports on AMD GPUs (gfx9 → 9 … gfx12 → 12).
@@ -485,6 +512,27 @@ mod tests {
             msgs.iter().any(|m| m.contains("true on every AMD GPU")),
             "{msgs:?}"
         );
+    }
+
+    /// faiss' `getDeviceSupportsFloat16Math`: `major >= 6 || (major == 5 && minor >= 3)` is
+    /// true on every AMD GPU whatever the minor test says, so the line is one check (UNKNOWN)
+    /// on its decisive comparison. Twin: a minor test next to a major test AMD does not settle
+    /// (`major == 9 && minor >= 4`, true on gfx942 only) stays open.
+    #[test]
+    fn comparisons_a_settled_logical_expression_never_consults_hold_no_fact() {
+        use crate::gate::Status;
+        use crate::model::syntax::test_support::hazard_findings;
+        let st = |src: &str| -> Vec<(u32, Status)> {
+            hazard_findings(src)
+                .into_iter()
+                .filter(|f| f.rule == "HP402")
+                .map(|f| (f.line, f.status))
+                .collect()
+        };
+        let src = "bool f(cudaDeviceProp prop) {\n  return (prop.major >= 6 || (prop.major == 5 && prop.minor >= 3));\n}\n";
+        assert_eq!(st(src), [(2, Status::Unknown)]);
+        let open = src.replace("prop.major >= 6 || (prop.major == 5", "(prop.major == 9");
+        assert_eq!(st(&open), [(2, Status::Remediation)]);
     }
 
     /// The arms AMD runs. xmrig's Pascal memory caps (`major == 6`, `major < 6`, with no other
