@@ -503,8 +503,9 @@ mod one_fact {
         }
     }
 
-    /// `__syncwarp(0xffffffff)`: the port widens the mask (HP006 PASS), so the same token is not
-    /// also an open HP103. Twin: a spelling the port does not rewrite (`~0u`) stays HP103.
+    /// `__syncwarp(0xffffffff)`, and the same mask spelled `~0u`: the port widens it (HP006
+    /// PASS), so the same token is not also an open HP103. Twin: a full mask the port does not
+    /// rewrite (a name it cannot see the value of) stays HP103.
     #[test]
     fn a_mask_the_port_widens_is_one_finding() {
         let src =
@@ -513,10 +514,19 @@ mod one_fact {
             rules_at(src, "7.0.0"),
             [("HP006".to_string(), Status::Pass, 3)]
         );
-        let twin = "__global__ void k(int* s) {\n  s[threadIdx.x] = 1;\n  __syncwarp(~0u);\n}\n";
+        let tilde = src.replace("0xffffffff", "~0u");
         assert_eq!(
-            rules_at(twin, "7.0.0"),
-            [("HP103".to_string(), Status::Remediation, 3)]
+            rules_at(&tilde, "7.0.0"),
+            [("HP006".to_string(), Status::Pass, 3)]
+        );
+        let twin =
+            "__global__ void k(int* s) {\n  s[threadIdx.x] = 1;\n  __syncwarp(FULL_MASK);\n}\n";
+        assert!(
+            rules_at(twin, "7.0.0")
+                .iter()
+                .any(|(r, st, l)| r == "HP103" && *st == Status::Remediation && *l == 3),
+            "{:?}",
+            rules_at(twin, "7.0.0")
         );
     }
 

@@ -273,29 +273,68 @@ pub(super) fn warp_sync_fallback(p: &mut Pass, i: usize, name: &str) -> bool {
 
 /// Whether a dropped mask named every lane: a full literal (`0xffffffff`, `~0u`, `0xFFFFFFFFU`,
 /// `uint32_t(-1)`, `-1`), `__activemask()`, or a `#define` of the file with such a value.
+/// A literal that names every lane: `0xffffffff`, `~0u`, `0xFFFFFFFFU`, `uint32_t(-1)`, `-1`,
+/// `(unsigned)-1`, `__activemask()`.
+fn full_literal(t: &str) -> bool {
+    let raw: String = t
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    // A C cast keeps its parentheses: `(uint32_t)-1`, `(unsigned)-1`.
+    if [
+        "(uint32_t)-1",
+        "(unsigned)-1",
+        "(unsignedint)-1",
+        "(uint)-1",
+    ]
+    .iter()
+    .any(|c| raw == *c || raw == format!("({c})"))
+    {
+        return true;
+    }
+    let t = raw
+        .trim_start_matches('(')
+        .trim_end_matches(')')
+        .to_string();
+    let t = t.trim_end_matches(['u', 'l']);
+    matches!(
+        t,
+        "0xffffffff" | "0xffffffffffffffff" | "~0" | "-1" | "~0x0"
+    ) || [
+        "uint32_t(-1",
+        "(uint32_t)-1",
+        "(unsigned)-1",
+        "(unsignedint)-1",
+        "unsigned(-1",
+        "~uint32_t(0",
+        "~(unsigned)0",
+        "static_cast<uint32_t>(-1",
+        "static_cast<unsigned>(-1",
+        "static_cast<unsignedint>(-1",
+    ]
+    .iter()
+    .any(|p| t.starts_with(p))
+        || t == "__activemask("
+}
+
+/// A 32-bit spelling of the full mask written as an expression (`uint32_t(-1)`,
+/// `(unsigned)-1`, `static_cast<uint32_t>(-1)`, `~0u`): a `uint32_t` where HIP's `_sync`
+/// intrinsics want 64 bits.
+pub(super) fn full_32bit_expression(t: &str) -> bool {
+    let c: String = t
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    full_literal(t)
+        && !c.contains("activemask")
+        && !c.contains("0xffffffffffffffff")
+        && c != "-1"
+        && c != "(-1)"
+}
+
 fn is_full_mask_expr(p: &Pass, text: &str) -> bool {
-    let full_literal = |t: &str| {
-        let t: String = t.chars().filter(|c| !c.is_whitespace()).collect();
-        let t = t
-            .trim_start_matches('(')
-            .trim_end_matches(')')
-            .to_ascii_lowercase();
-        let t = t.trim_end_matches(['u', 'l']);
-        matches!(
-            t,
-            "0xffffffff" | "0xffffffffffffffff" | "~0" | "-1" | "~0x0"
-        ) || [
-            "uint32_t(-1",
-            "(unsigned)-1",
-            "(unsignedint)-1",
-            "unsigned(-1",
-            "~uint32_t(0",
-            "~(unsigned)0",
-        ]
-        .iter()
-        .any(|p| t.starts_with(p))
-            || t == "__activemask("
-    };
     if full_literal(text) {
         return true;
     }
@@ -344,10 +383,20 @@ pub(super) fn widen_full_mask(p: &mut Pass, i: usize, name: &str) {
         return;
     };
     let Some(&(a, b)) = args.first() else { return };
-    if b != a + 1 || p.lexed.tokens[a].kind != Tok::Number || !is_full_32bit_mask(p.text(a)) {
+    let single =
+        b == a + 1 && p.lexed.tokens[a].kind == Tok::Number && is_full_32bit_mask(p.text(a));
+    // `uint32_t(-1)`, `(unsigned)-1`: the same mask spelled as an expression (lmdeploy).
+    let spelled = b > a + 1
+        && (a..b)
+            .all(|k| p.lexed.tokens[k].kind != Tok::Comment && !p.lexed.tokens[k].in_directive())
+        && full_32bit_expression(&String::from_utf8_lossy(
+            &p.src()[p.lexed.tokens[a].start as usize..p.lexed.tokens[b - 1].end as usize],
+        ));
+    if !single && !spelled {
         return;
     }
-    let t = p.lexed.tokens[a];
+    let mut t = p.lexed.tokens[a];
+    t.end = p.lexed.tokens[b - 1].end;
     // Where only lanes 0–31 run the call (`if (threadIdx.x < 32)`), the mask that keeps CUDA's
     // meaning names those lanes: HIP from 6.2 checks the mask against the active lanes.
     let (mask, message, suggestion) = match p.warps.first32(i) {

@@ -191,6 +191,11 @@ fn narrow_masks(p: &mut Pass) {
             p.lexed.tokens[n.last].end as usize,
         );
         let mask = String::from_utf8_lossy(&p.src()[a..b]).into_owned();
+        // The full mask spelled as a 32-bit expression (`(uint32_t)-1`): widened whole by
+        // `fixups::widen_full_mask`.
+        if super::fixups::full_32bit_expression(&mask) && mask.contains('-') {
+            continue;
+        }
         let wide = match n.fix {
             MaskFix::ZeroExtend => format!("(unsigned long long)({mask})"),
             MaskFix::OwnHalf => format!("((unsigned long long)({mask}) << (__lane_id() & 32))"),
@@ -284,6 +289,30 @@ mod tests {
             .map(|f| (f.line, f.status.to_string()))
             .collect();
         (String::from_utf8(t.output).unwrap(), found)
+    }
+
+    /// lmdeploy's masks: the full mask spelled as a 32-bit expression (`uint32_t(-1)`,
+    /// `(uint32_t)-1`) is widened whole at ROCm 6.2+, as `0xffffffff` is, and no HP015 is left
+    /// on it; a second port changes nothing. Twin: a partial mask is not widened as full.
+    #[test]
+    fn full_masks_spelled_as_32_bit_expressions_are_widened_whole() {
+        let src = "__device__ float f(float v) {\n  v += __shfl_xor_sync(uint32_t(-1), v, 1);\n  v += __shfl_xor_sync((uint32_t)-1, v, 2);\n  return v;\n}\n";
+        let (out, found) = port(src, "7.0", false);
+        assert_eq!(
+            out.matches("__shfl_xor_sync(0xffffffffffffffffull, v,")
+                .count(),
+            2,
+            "{out}"
+        );
+        assert!(found.is_empty(), "{found:?}");
+        let (again, _) = port(&out, "7.0", false);
+        assert_eq!(again, out);
+        let partial = src.replace("uint32_t(-1)", "uint32_t(0xffff)");
+        let (out, _) = port(&partial, "7.0", false);
+        assert!(
+            out.contains("__shfl_xor_sync(uint32_t(0xffff), v, 1)"),
+            "{out}"
+        );
     }
 
     /// Masks of a 32-bit type, typed the way C++ does: a `uint32_t` parameter or local, an
