@@ -320,6 +320,20 @@ impl<'a> Out<'a> {
             }
         }
     }
+    /// Turns the open (REMEDIATION) findings of `rule` that start inside one of `ranges` into
+    /// UNKNOWN, with the range's text as the message: a check for a person, not a change.
+    pub fn check_within(&mut self, ranges: &[(Range<usize>, String)], rule: &str) {
+        for f in &mut self.findings {
+            if f.rule != rule || f.status != crate::gate::Status::Remediation {
+                continue;
+            }
+            if let Some((_, why)) = ranges.iter().find(|(r, _)| r.contains(&f.byte_range.0)) {
+                f.status = crate::gate::Status::Unknown;
+                f.message = why.clone();
+                f.suggestion = Some("check the arm on the target GPU; decide by `gcnArchName` or the feature itself if it does not hold".into());
+            }
+        }
+    }
     /// Sets the phase of the findings of `rule` that start inside `range`: where a finding sits
     /// can decide when it bites (module level: at import or install).
     pub fn set_phase(&mut self, rule: &str, range: Range<usize>, phase: crate::gate::Phase) {

@@ -150,6 +150,72 @@ fn settled(cmp: Node, src: &[u8], names: &HashMap<String, Shape>) -> Option<bool
         .then_some(first)
 }
 
+/// The value of a capability comparison on every AMD GPU, where they all answer alike.
+fn on_amd(cmp: Node, src: &[u8], names: &HashMap<String, Shape>) -> Option<bool> {
+    let kids = ts::children(cmp);
+    if kids.len() != 3 {
+        return None;
+    }
+    let op = ts::text(kids[1], src);
+    let (cap, lit, flip) = match (shape(kids[0], src, names), shape(kids[2], src, names)) {
+        (Some(s), None) => (s, literal(kids[2], src)?, false),
+        (None, Some(s)) => (s, literal(kids[0], src)?, true),
+        _ => return None,
+    };
+    let value = |c: (u64, u64)| -> Option<bool> {
+        let have: Vec<u64> = match (cap, lit.len()) {
+            (Shape::Tuple, _) => vec![c.0, c.1],
+            (Shape::Major, 1) => vec![c.0],
+            _ => return None,
+        };
+        let (a, b) = if flip { (&lit, &have) } else { (&have, &lit) };
+        Some(match op {
+            "<" => a < b,
+            "<=" => a <= b,
+            ">" => a > b,
+            ">=" => a >= b,
+            "==" => a == b,
+            "!=" => a != b,
+            _ => return None,
+        })
+    };
+    // A threshold at Hopper or later (`>= (9, 0)`) selects features AMD GPUs may lack (TMA,
+    // wgmma, OCP FP8), and `==`/`!=` name one NVIDIA generation (`is_sm80`): those stay a
+    // decision, not a check.
+    if lit.first().is_some_and(|&m| m >= 9) || matches!(op, "==" | "!=") {
+        return None;
+    }
+    let first = value(AMD[0])?;
+    AMD.iter()
+        .all(|c| value(*c) == Some(first))
+        .then_some(first)
+}
+
+/// Capability comparisons choosing a code path that every AMD GPU answers alike (`cc[0] >= 8`
+/// is true on gfx9 … gfx12): the ROCm build always takes one arm, written for some NVIDIA GPUs;
+/// a check that what it enables holds on the target (UNKNOWN, as HP402 says of the C++ twin),
+/// not a change. Skips are [`settled_ranges`]'.
+pub fn amd_settled_ranges(root: Node, src: &[u8]) -> Vec<(Range<usize>, String)> {
+    let names = names(root, src);
+    let mut out = Vec::new();
+    ts::each(root, &mut |n| {
+        if n.node_kind() != K::ComparisonOperator || decides_a_skip(n, src) {
+            return;
+        }
+        if let Some(v) = on_amd(n, src, &names) {
+            out.push((
+                n.byte_range(),
+                format!(
+                    "`{}` is {v} on every AMD GPU (ROCm reports gfx9 → 9.x … gfx12 → 12.x): the ROCm build always takes the arm written for the NVIDIA GPUs this test {}; check that what that arm enables exists on the target",
+                    ts::text(n, src),
+                    if v { "selects" } else { "excludes" }
+                ),
+            ));
+        }
+    });
+    out
+}
+
 /// Whether `n` is (part of) the condition of a skip: a `skipif`/`skipUnless` mark, or an `if`
 /// whose body skips the test.
 fn decides_a_skip(n: Node, src: &[u8]) -> bool {
@@ -243,6 +309,22 @@ mod tests {
             .into_iter()
             .map(|(r, _)| src[r].to_string())
             .collect()
+    }
+
+    /// lmdeploy's kernel choices: `device_cap[0] >= 8` picks an arm every AMD GPU takes (a
+    /// check). Twins: a Hopper gate `cc >= (9, 0)` (features AMD may lack: a decision),
+    /// `cc == (9, 0)` (gfx90a only) and a minor test decide nothing alike.
+    #[test]
+    fn code_paths_every_amd_gpu_takes_alike_are_checks() {
+        let texts = |src: &str| -> Vec<String> {
+            let tree = ts::parse(ts::Lang::Python, src.as_bytes()).unwrap();
+            amd_settled_ranges(tree.root_node(), src.as_bytes())
+                .into_iter()
+                .map(|(r, _)| src[r].to_string())
+                .collect()
+        };
+        let src = "cc = torch.cuda.get_device_capability()\nif cc[0] >= 8:\n    use_tf32()\nif cc >= (9, 0):\n    hopper()\nif cc == (9, 0):\n    x()\nif cc[1] >= 4:\n    y()\n";
+        assert_eq!(texts(src), ["cc[0] >= 8"]);
     }
 
     #[test]

@@ -33,6 +33,11 @@ pub(super) fn judge(
         &[version_check::DEVICE_CAPABILITY_THRESHOLD.id.code],
         |why| format!(" ({why})"),
     );
+    // Code paths every AMD GPU takes alike: a check, not a change.
+    out.check_within(
+        &py_capability::amd_settled_ranges(root, src),
+        version_check::DEVICE_CAPABILITY_THRESHOLD.id.code,
+    );
     cuda_home_reads(out, root, src, model);
     if flavor == Flavor::SetupPy {
         cuda_home_arms(out, root, src);
