@@ -115,7 +115,14 @@ fn literal(n: Node, src: &[u8]) -> Option<Vec<u64>> {
 
 /// The one answer a comparison gives every AMD GPU and every NVIDIA GPU from Ampere on, if it
 /// gives one.
-fn settled(cmp: Node, src: &[u8], names: &HashMap<String, Shape>) -> Option<bool> {
+/// The one answer a capability comparison gives on every capability of `caps`, if they all
+/// answer alike; also the comparison's operator and literal.
+fn answers<'s>(
+    cmp: Node,
+    src: &'s [u8],
+    names: &HashMap<String, Shape>,
+    caps: &[(u64, u64)],
+) -> Option<(bool, &'s str, Vec<u64>)> {
     let kids = ts::children(cmp);
     if kids.len() != 3 {
         return None;
@@ -143,52 +150,26 @@ fn settled(cmp: Node, src: &[u8], names: &HashMap<String, Shape>) -> Option<bool
             _ => return None,
         })
     };
-    let first = value(AMD[0])?;
-    AMD.iter()
-        .chain(NVIDIA_CURRENT)
+    let first = value(*caps.first()?)?;
+    caps.iter()
         .all(|c| value(*c) == Some(first))
-        .then_some(first)
+        .then_some((first, op, lit))
+}
+
+/// The answer of a capability comparison that every AMD GPU and every NVIDIA GPU from Ampere
+/// on give alike.
+fn settled(cmp: Node, src: &[u8], names: &HashMap<String, Shape>) -> Option<bool> {
+    let caps: Vec<(u64, u64)> = AMD.iter().chain(NVIDIA_CURRENT).copied().collect();
+    answers(cmp, src, names, &caps).map(|(v, _, _)| v)
 }
 
 /// The value of a capability comparison on every AMD GPU, where they all answer alike.
 fn on_amd(cmp: Node, src: &[u8], names: &HashMap<String, Shape>) -> Option<bool> {
-    let kids = ts::children(cmp);
-    if kids.len() != 3 {
-        return None;
-    }
-    let op = ts::text(kids[1], src);
-    let (cap, lit, flip) = match (shape(kids[0], src, names), shape(kids[2], src, names)) {
-        (Some(s), None) => (s, literal(kids[2], src)?, false),
-        (None, Some(s)) => (s, literal(kids[0], src)?, true),
-        _ => return None,
-    };
-    let value = |c: (u64, u64)| -> Option<bool> {
-        let have: Vec<u64> = match (cap, lit.len()) {
-            (Shape::Tuple, _) => vec![c.0, c.1],
-            (Shape::Major, 1) => vec![c.0],
-            _ => return None,
-        };
-        let (a, b) = if flip { (&lit, &have) } else { (&have, &lit) };
-        Some(match op {
-            "<" => a < b,
-            "<=" => a <= b,
-            ">" => a > b,
-            ">=" => a >= b,
-            "==" => a == b,
-            "!=" => a != b,
-            _ => return None,
-        })
-    };
+    let (v, op, lit) = answers(cmp, src, names, AMD)?;
     // A threshold at Hopper or later (`>= (9, 0)`) selects features AMD GPUs may lack (TMA,
     // wgmma, OCP FP8), and `==`/`!=` name one NVIDIA generation (`is_sm80`): those stay a
     // decision, not a check.
-    if lit.first().is_some_and(|&m| m >= 9) || matches!(op, "==" | "!=") {
-        return None;
-    }
-    let first = value(AMD[0])?;
-    AMD.iter()
-        .all(|c| value(*c) == Some(first))
-        .then_some(first)
+    (!(lit.first().is_some_and(|&m| m >= 9) || matches!(op, "==" | "!="))).then_some(v)
 }
 
 /// Capability comparisons choosing a code path that every AMD GPU answers alike (`cc[0] >= 8`

@@ -22,6 +22,16 @@ const NARROW: &[&str] = &[
     "unsigned long",
 ];
 
+/// Whether one of the sorted byte ranges `hits` lies inside `n` (binary search).
+fn covers(hits: &[(usize, usize)], n: Node) -> bool {
+    let (start, end) = (n.start_byte(), n.end_byte());
+    let i = hits.partition_point(|h| h.0 < start);
+    hits[i..]
+        .iter()
+        .take_while(|h| h.0 < end)
+        .any(|h| h.1 <= end)
+}
+
 /// What keeps CUDA's meaning depends on the warp the lanes assume, which the callers may show.
 const CHOICE: &str = "where the lanes work as 32-lane warps (lane ids `& 31`, width-32 shuffles, here or in the callers) keep the lane's own half, `(unsigned int)(__ballot(p) >> (__lane_id() & 32))`, as `hipport port` writes where it sees them; where they span the wavefront, declare it `unsigned long long` and count it with `__popcll`/`__ffsll`";
 
@@ -103,22 +113,8 @@ pub(super) fn ballots(s: &Src, f: Node, out: &mut Vec<Finding>) {
     hits.sort_unstable();
     fresh.retain(|(a, b)| a < b);
     fresh.sort_unstable();
-    let counts_fresh = |n: Node| {
-        let (start, end) = (n.start_byte(), n.end_byte());
-        let i = fresh.partition_point(|h| h.0 < start);
-        fresh[i..]
-            .iter()
-            .take_while(|h| h.0 < end)
-            .any(|h| h.1 <= end)
-    };
-    let from_ballot = |n: Node| {
-        let (start, end) = (n.start_byte(), n.end_byte());
-        let i = hits.partition_point(|h| h.0 < start);
-        hits[i..]
-            .iter()
-            .take_while(|h| h.0 < end)
-            .any(|h| h.1 <= end)
-    };
+    let counts_fresh = |n: Node| covers(&fresh, n);
+    let from_ballot = |n: Node| covers(&hits, n);
     // `((uint64_t)__ballot_sync(m, a) << 32) | __ballot_sync(m, b)`: a 64-lane mask assembled
     // from two 32-lane ballots; on AMD each ballot already holds 64 lanes.
     let by_32 = |n: Node| {

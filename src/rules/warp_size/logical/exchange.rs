@@ -250,12 +250,7 @@ fn quiet(s: &Src, cx: &Cx, k: usize, memo: &mut HashMap<usize, bool>, depth: usi
 /// compiles or in a function that exchanges nothing across lanes: PASS saying which. A
 /// constant with no use here (a header's includers may use it) stays.
 fn constant(s: &Src, cx: &Cx, memo: &mut HashMap<usize, bool>, f: &mut Finding) {
-    let Some(name) = f
-        .message
-        .strip_prefix('`')
-        .and_then(|r| r.split_once('`'))
-        .map(|(n, _)| n.to_string())
-    else {
+    let Some(name) = super::quoted_name(&f.message) else {
         return;
     };
     let lexed = s.lexed;

@@ -643,6 +643,14 @@ fn assigned_to_narrow(v: &View, i: usize) -> bool {
         })
 }
 
+/// The name a finding's message starts with, in backquotes (`` `WARP_SIZE` fixes … ``).
+fn quoted_name(message: &str) -> Option<String> {
+    message
+        .strip_prefix('`')
+        .and_then(|r| r.split_once('`'))
+        .map(|(n, _)| n.to_string())
+}
+
 /// `__match_any_sync`, `__match_all_sync`, `__reduce_add_sync` and the other reductions: they
 /// work on the lanes of a 64-bit mask, and no rewrite confines them to a 32-lane half.
 pub(crate) fn matched_or_reduced(x: &[u8]) -> bool {

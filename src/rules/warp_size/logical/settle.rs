@@ -237,12 +237,7 @@ pub(crate) fn settle(s: &crate::model::syntax::Src, m: &LogicalWarps, out: &mut 
         // A 32-bit mask variable set where it is declared (`unsigned mask = 0xffffffff;`) whose
         // every use as a mask gets the safe widening at the call (HP015): one fact, reported
         // there.
-        let Some(name) = f
-            .message
-            .strip_prefix('`')
-            .and_then(|r| r.split_once('`'))
-            .map(|(n, _)| n.to_string())
-        else {
+        let Some(name) = super::quoted_name(&f.message) else {
             continue;
         };
         let Some(g) = m.function(i) else { continue };
@@ -342,12 +337,7 @@ fn constants_of_logical_warps(
         .iter_mut()
         .filter(|f| f.rule == "HP101" && f.status != Status::Pass)
     {
-        let Some(name) = f
-            .message
-            .strip_prefix('`')
-            .and_then(|r| r.split_once('`'))
-            .map(|(n, _)| n.to_string())
-        else {
+        let Some(name) = super::quoted_name(&f.message) else {
             continue;
         };
         let uses: Vec<usize> = (0..lexed.tokens.len())
