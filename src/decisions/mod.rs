@@ -34,6 +34,8 @@
 //! - the project's `__launch_bounds__` minimum (HP711 on each kernel): map CUDA's blocks per
 //!   SM to AMD's waves per EU once ([`launch_bounds`]), and the project's PyTorch extensions
 //!   and their nvcc-only flags (HP830, HP831 at each `load()`/`CUDAExtension`);
+//! - the project's PyTorch wheels named in many manifests (HP820 with the ROCm index as the
+//!   path): install them from PyTorch's ROCm index once ([`torch_stack`]);
 //! - the project's CMake build of CUDA, and each CI workflow's CUDA lane: move or mirror each as
 //!   a whole ([`cuda_build`]).
 //!
@@ -56,6 +58,7 @@ pub mod library_switch;
 pub mod library_use;
 pub mod nested;
 pub mod same_api;
+pub mod torch_stack;
 pub mod unbuilt;
 pub mod unmaintained;
 pub mod version_gates;
@@ -96,7 +99,7 @@ pub fn fold_all_with(findings: &mut [Finding], nested_roots: &[String], unbuilt_
         container::kind,
         crate::inventory::siblings::kind,
     ];
-    let after: [fn(&[Finding]) -> Kind; 14] = [
+    let after: [fn(&[Finding]) -> Kind; 15] = [
         crate::rules::vendored::kind,
         crate::rules::libcu::kind,
         arch_only::kind,
@@ -110,6 +113,7 @@ pub fn fold_all_with(findings: &mut [Finding], nested_roots: &[String], unbuilt_
         fp8::kind,
         launch_bounds::kind,
         launch_bounds::extensions,
+        torch_stack::kind,
         cuda_build::kind,
     ];
     // A head of an earlier decision may head a later, wider one too (a vendored CUTLASS copy)

@@ -7,7 +7,7 @@ setup(
         "packaging",
         "ninja",
         "einops",
-        "triton>=3.5.0",  # expect: HP820 python-package REMEDIATION
+        "triton>=3.5.0",  # expect: HP820 python-package PASS
         "transformers",
         "tilelang==0.1.8",  # expect-ok: tilelang has a HIP backend
         "apache-tvm-ffi<=0.1.12",

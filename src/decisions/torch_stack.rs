@@ -1,0 +1,138 @@
+//! The project's PyTorch wheels, one decision. A project names `torch` (and `torchvision`,
+//! `torchaudio`, `triton`) in many manifests: its own requirements, each example's and each
+//! doc build's (ColossalAI: 44 open HP820, 38 of them `torch` in example requirements). On ROCm
+//! every one of them is satisfied by the same step: install the PyTorch stack from PyTorch's
+//! ROCm index (a ROCm torch already installed satisfies an unpinned `torch`). So the project's
+//! open HP820 findings whose ROCm path is that index fold into one, held by the manifest nearest
+//! the project's root, which counts the rest and names the first places; the rest stay in JSON
+//! as PASS naming it. Packages with another ROCm path (flash-attn, vllm, bitsandbytes) keep
+//! their own findings. A folder with its own `setup.py` or `pyproject.toml` is its own package
+//! and its own decision.
+
+use super::kind::{Kind, Min};
+use crate::finding::Finding;
+
+/// What an HP820 whose ROCm path is PyTorch's ROCm index says.
+const ROCM_INDEX: &str = "ROCm path: ROCm index URL (";
+
+/// The package a manifest belongs to: the nearest folder above it holding a `setup.py` or
+/// `pyproject.toml` with findings (its own package), else the project's root.
+fn package_root<'a>(path: &str, roots: &'a [String]) -> &'a str {
+    roots
+        .iter()
+        .filter(|r| r.is_empty() || path.starts_with(&format!("{r}/")))
+        .max_by_key(|r| r.len())
+        .map_or("", |r| r.as_str())
+}
+
+fn key(f: &Finding, roots: &[String]) -> Option<String> {
+    (f.rule == "HP820" && f.message.contains(ROCM_INDEX) && super::kind::own(&f.path))
+        .then(|| format!("pytorch-rocm-index\u{0}{}", package_root(&f.path, roots)))
+}
+
+/// The package an HP820 names (`torch is CUDA-specific; …`).
+fn package(f: &Finding) -> &str {
+    f.message.split(" is CUDA-specific").next().unwrap_or("")
+}
+
+/// The manifest nearest the root holds the decision (fewest folders, then report order).
+fn nearest_root(m: &[&Finding]) -> Option<usize> {
+    (0..m.len()).min_by_key(|&i| (m[i].path.matches('/').count(), i))
+}
+
+/// The project's PyTorch-index decision: every open HP820 on it, held by the shallowest.
+pub fn kind(findings: &[Finding]) -> Kind {
+    // The folders of the Python packages the findings show (a `setup.py` or `pyproject.toml`).
+    let mut roots: Vec<String> = findings
+        .iter()
+        .filter_map(|f| {
+            let (dir, file) = f.path.rsplit_once('/').unwrap_or(("", f.path.as_str()));
+            matches!(file, "setup.py" | "pyproject.toml").then(|| dir.to_string())
+        })
+        .collect();
+    roots.sort();
+    roots.dedup();
+    Kind {
+        key: Box::new(move |f| key(f, &roots)),
+        head: nearest_root,
+        folds: super::kind::all,
+        min: Min::Findings(2),
+        summary: Box::new(|g| {
+            let mut packages: Vec<&str> = g.members.iter().map(|f| package(f)).collect();
+            packages.sort_unstable();
+            packages.dedup();
+            let shown: Vec<String> = packages.iter().map(|p| format!("`{p}`")).collect();
+            format!(
+                " — one decision for the project's PyTorch wheels ({}): install them from PyTorch's ROCm index once, and every manifest that names them is satisfied; {} places in {} files ({}), {} more folded here",
+                shown.join(", "),
+                g.members.len(),
+                g.files(),
+                g.first_places(3),
+                g.folded.len()
+            )
+        }),
+        note: Box::new(|g| {
+            super::kind::folded_into(g, "the project's PyTorch wheels are one decision")
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::finding::Finding;
+    use crate::gate::Status;
+
+    fn hp820(path: &str, pkg: &str, how: &str) -> Finding {
+        Finding {
+            message: format!("{pkg} is CUDA-specific; ROCm path: {how}"),
+            status: Status::Remediation,
+            ..Finding::bare("HP820", path, 1)
+        }
+    }
+
+    /// ColossalAI's shape: `torch` in the root requirements and in examples, `torchvision`
+    /// elsewhere: one open finding at the root manifest. Twin: `flash-attn` (a source build)
+    /// keeps its own.
+    #[test]
+    fn the_projects_pytorch_wheels_are_one_decision() {
+        let idx = "ROCm index URL (torch from https://download.pytorch.org/whl/rocm7.2)";
+        let mut f = vec![
+            hp820("examples/a/requirements.txt", "torch", idx),
+            hp820("requirements/requirements.txt", "torch", idx),
+            hp820("examples/b/requirements.txt", "torchvision", idx),
+            hp820(
+                "examples/b/requirements.txt",
+                "flash-attn",
+                "source build (…)",
+            ),
+        ];
+        let k = super::kind(&f);
+        crate::decisions::fold(&mut f, &k);
+        let open: Vec<&Finding> = f.iter().filter(|f| f.status != Status::Pass).collect();
+        assert_eq!(open.len(), 2, "{f:#?}");
+        let head = open
+            .iter()
+            .find(|f| f.message.contains("one decision"))
+            .unwrap();
+        assert_eq!(head.path, "requirements/requirements.txt");
+        assert!(
+            head.message.contains("(`torch`, `torchvision`)"),
+            "{}",
+            head.message
+        );
+        assert!(open.iter().any(|f| f.message.starts_with("flash-attn")));
+        // A folder with its own package manifest is its own decision.
+        let mut two = vec![
+            hp820("setup.py", "torch", idx),
+            hp820("requirements.txt", "torch", idx),
+            hp820("tools/ext/pyproject.toml", "torch", idx),
+        ];
+        let k = super::kind(&two);
+        crate::decisions::fold(&mut two, &k);
+        assert_eq!(
+            two.iter().filter(|f| f.status != Status::Pass).count(),
+            2,
+            "{two:#?}"
+        );
+    }
+}
