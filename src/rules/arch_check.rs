@@ -254,11 +254,30 @@ pub fn arms_with_code(s: &Src, regions: &[hipside::Region], out: &mut [Finding])
     // A branch that only sets macros whose every use here is in code HIP never compiles: the
     // tuning never reaches the HIP build (faiss' `LD_NC_V1` PTX opcodes, used only in its
     // `#ifndef USE_AMD_ROCM` arm). Value: the line of the first use and what decides it.
-    let unused: std::collections::BTreeMap<usize, String> = regions
+    let setters: Vec<(&hipside::Region, Vec<&str>)> = regions
         .iter()
         .filter(|r| opened(r) && defines(&r.range))
-        .filter_map(|r| {
-            macros_used_only_where_hip_does_not_compile(s, regions, r).map(|w| (r.decider.start, w))
+        .filter_map(|r| Some((r, macros_only(s, r)?)))
+        .collect();
+    // Where each of those macros is named in the file, read in one pass.
+    let mut named: std::collections::HashMap<&str, Vec<usize>> = setters
+        .iter()
+        .flat_map(|(_, names)| names.iter().map(|n| (*n, Vec::new())))
+        .collect();
+    if !named.is_empty() {
+        for (i, t) in s.lexed.tokens.iter().enumerate() {
+            if t.kind == Tok::Ident {
+                if let Some(v) = named.get_mut(s.tok(i)) {
+                    v.push(i);
+                }
+            }
+        }
+    }
+    let unused: std::collections::BTreeMap<usize, String> = setters
+        .iter()
+        .filter_map(|(r, names)| {
+            used_only_where_hip_does_not_compile(s, regions, r, names, &named)
+                .map(|w| (r.decider.start, w))
         })
         .collect();
     for f in out.iter_mut().filter(|f| {
@@ -302,22 +321,14 @@ pub fn arms_with_code(s: &Src, regions: &[hipside::Region], out: &mut [Finding])
     }
 }
 
-/// Where region `r` holds only `#define`s (and comments), and each macro it defines is used in
-/// this file only in code HIP never compiles: the first use's line and its deciding directive.
-/// `None` when a use is compiled by HIP (or unknown), sits in another directive, or there is
-/// no use here (a header's includers may use it).
-fn macros_used_only_where_hip_does_not_compile(
-    s: &Src,
-    regions: &[hipside::Region],
-    r: &hipside::Region,
-) -> Option<String> {
-    use crate::lex::Tok;
+/// The macros region `r` defines, where it holds only `#define`s (and comments); `None` when it
+/// holds code or another directive, or defines nothing.
+fn macros_only<'a>(s: &Src<'a>, r: &hipside::Region) -> Option<Vec<&'a str>> {
     let toks = &s.lexed.tokens;
-    let inside = |t: &crate::lex::Token| r.range.contains(&(t.start as usize));
-    // Only directives and comments in the branch (no code).
-    if toks
+    let first = toks.partition_point(|t| (t.start as usize) < r.range.start);
+    let last = toks.partition_point(|t| (t.start as usize) < r.range.end);
+    if toks[first..last]
         .iter()
-        .filter(|t| inside(t))
         .any(|t| t.kind != Tok::Comment && !t.in_directive())
     {
         return None;
@@ -333,14 +344,30 @@ fn macros_used_only_where_hip_does_not_compile(
                 .flatten()
         })
         .collect::<Option<Vec<_>>>()?;
-    if names.is_empty() {
-        return None;
-    }
+    (!names.is_empty()).then_some(names)
+}
+
+/// Whether each of `names` (the macros region `r` defines) is used in this file only in code
+/// HIP never compiles (`named`: where each is named): the first use's line and its deciding
+/// directive. `None` when a use is compiled by HIP (or unknown), sits in another directive, or
+/// there is no use here (a header's includers may use it).
+fn used_only_where_hip_does_not_compile(
+    s: &Src,
+    regions: &[hipside::Region],
+    r: &hipside::Region,
+    names: &[&str],
+    named: &std::collections::HashMap<&str, Vec<usize>>,
+) -> Option<String> {
+    let toks = &s.lexed.tokens;
+    let mut uses: Vec<usize> = names
+        .iter()
+        .flat_map(|n| named.get(n).into_iter().flatten().copied())
+        .filter(|&i| !r.range.contains(&(toks[i].start as usize)))
+        .collect();
+    uses.sort_unstable();
     let mut first = None;
-    for (i, t) in toks.iter().enumerate() {
-        if t.kind != Tok::Ident || !names.contains(&s.tok(i)) || inside(t) {
-            continue;
-        }
+    for i in uses {
+        let t = &toks[i];
         if t.in_directive() {
             // `#define X LD_NC_V1`, `#if defined(LD_NC_V1)`: read by code the model does not place.
             let d = &s.lexed.directives[t.directive as usize];

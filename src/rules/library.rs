@@ -104,6 +104,9 @@ rule!(GEMM_ALGO_NUMBER, "HP610", Library, Remediation, Runtime,
 /// Casts of a run-time integer to `cublasGemmAlgo_t`: one HP610 each (a cast of an enumerator
 /// names the algorithm and is the mapping's business).
 fn gemm_algo_numbers(s: &Src, out: &mut Vec<Finding>) {
+    if memchr::memmem::find(s.ctx.src, b"cublasGemmAlgo_t").is_none() {
+        return;
+    }
     // One fact per file: the first cast, with the lines of the others.
     let mut first: Option<(usize, usize)> = None;
     let mut lines: Vec<usize> = Vec::new();

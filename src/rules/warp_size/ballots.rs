@@ -169,19 +169,19 @@ pub(super) fn ballots(s: &Src, f: Node, out: &mut Vec<Finding>) {
         }
     }
     // Each reported name's counts, named in its one finding.
-    for (k, _, _) in &counted {
-        let here: Vec<String> = counted
-            .iter()
-            .filter(|(j, _, _)| j == k)
-            .map(|(_, n, line)| format!("`{n}` at line {line}"))
-            .collect();
-        if let Some(f) = out.get_mut(*k) {
-            if !f.message.contains("; counted with ") {
-                f.message.push_str(&format!(
-                    "; counted with {} (the same fix)",
-                    here.join(", ")
-                ));
-            }
+    let mut by_finding: std::collections::BTreeMap<usize, Vec<String>> = Default::default();
+    for (k, n, line) in counted {
+        by_finding
+            .entry(k)
+            .or_default()
+            .push(format!("`{n}` at line {line}"));
+    }
+    for (k, here) in by_finding {
+        if let Some(f) = out.get_mut(k) {
+            f.message.push_str(&format!(
+                "; counted with {} (the same fix)",
+                here.join(", ")
+            ));
         }
     }
 }

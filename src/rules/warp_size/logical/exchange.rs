@@ -184,6 +184,7 @@ fn quiet(s: &Src, cx: &Cx, k: usize, memo: &mut HashMap<usize, bool>, depth: usi
                 && !(cx.dead)(lexed.tokens[j].start as usize)
         })
         .collect();
+    let view = super::View::bare(s.ctx.src, lexed);
     let mut q = true;
     for (x, &j) in code.iter().enumerate() {
         if lexed.tokens[j].kind != Tok::Ident {
@@ -195,29 +196,9 @@ fn quiet(s: &Src, cx: &Cx, k: usize, memo: &mut HashMap<usize, bool>, depth: usi
             break;
         }
         // `name(` or `name<…>(` (a `<` that is a comparison, `x / WARP_SIZE < 32`, is none).
-        let called = match code.get(x + 1).map(|&n| s.tok(n)) {
-            Some("(") => true,
-            Some("<") => {
-                let mut depth = 0i32;
-                let mut close = None;
-                for (y, &n) in code.iter().enumerate().skip(x + 1).take(24) {
-                    match s.tok(n) {
-                        "<" => depth += 1,
-                        ">" => {
-                            depth -= 1;
-                            if depth == 0 {
-                                close = Some(y);
-                                break;
-                            }
-                        }
-                        ";" | "{" | "}" => break,
-                        _ => {}
-                    }
-                }
-                close.is_some_and(|y| code.get(y + 1).is_some_and(|&n| s.tok(n) == "("))
-            }
-            _ => false,
-        };
+        let next = code.get(x + 1).copied();
+        let called =
+            next.is_some_and(|n| s.tok(n) == "(") || super::settle::template_call(&view, next);
         if !called {
             continue;
         }

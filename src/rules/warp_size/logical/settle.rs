@@ -112,7 +112,7 @@ impl LogicalWarps {
 
 /// Whether the `<` at `lt` opens the template arguments of a call (`warpReduceSum<T>(val)`):
 /// its matching `>`, within a few tokens, is followed by `(`.
-fn template_call(v: &View, lt: Option<usize>) -> bool {
+pub(super) fn template_call(v: &View, lt: Option<usize>) -> bool {
     let Some(lt) = lt.filter(|&k| v.t(k) == b"<") else {
         return false;
     };
