@@ -327,6 +327,7 @@ syntax_table! {
         False_ = "false",
         Comment = "comment",
         Interpolation = "interpolation",
+        ConcatenatedString = "concatenated_string",
     }
     fields {
         Argument = "argument",

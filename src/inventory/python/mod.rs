@@ -128,6 +128,7 @@ struct State {
 }
 
 mod decisions;
+mod triton_asm;
 
 pub fn scan(out: &mut Out, flavor: Flavor) {
     let src = out.src();
@@ -633,6 +634,7 @@ fn call(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
                 out.push(&native_ext::TORCH_CUDA_EXTENSION, n.byte_range().start..func.end_byte(), format!("{last}() builds CUDA sources at run time: PyTorch's ROCm build hipifies them; nvcc-only flags in it must be gated (each is reported as HP831)"), Some("gate extra_cuda_cflags on torch.version.hip".into()));
             }
         }
+        "inline_asm_elementwise" => triton_asm::inline_asm(out, n, func, src),
         "cuModuleLoadData"
         | "cuModuleLoadDataEx"
         | "cuModuleLoad"
