@@ -29,8 +29,18 @@ rule!(TORCH_BUILD_EXTENSION, "HP832", NativeExtension, Pass, Build,
     refs: ["https://pytorch.org/docs/stable/cpp_extension.html"],
 );
 
+rule!(CPP_EXTENSION_CUDA_SOURCES, "HP836", NativeExtension, Remediation, Build,
+    summary: "A PyTorch `CppExtension` that lists CUDA sources (`.cu`): PyTorch hipifies only `CUDAExtension`.",
+    why: "On a ROCm build of PyTorch, `CUDAExtension()` hipifies its sources and links the HIP runtime; `CppExtension()` does neither. BuildExtension still hands its `.cu` files to hipcc, unported: `cuda_runtime.h`, `cub/cub.cuh` and the CUDA runtime calls do not build there. A `CUDA_HOME` test around it (`if \"CUDA_HOME\" in os.environ:`) leaves the extension out silently on a ROCm machine.",
+    bad: "CppExtension(\"ops_cuda\", sources=[\"binding.cpp\", \"kernel.cu\"])",
+    good: "CUDAExtension(\"ops_cuda\", sources=[\"binding.cpp\", \"kernel.cu\"])  # hipified on ROCm",
+    fix: "Declare it as a `CUDAExtension` (or hipify its sources yourself), and build it when `torch.version.hip` or `ROCM_HOME` is set, not only when `CUDA_HOME` is.",
+    refs: ["https://pytorch.org/docs/stable/cpp_extension.html", "https://github.com/pytorch/pytorch/blob/main/torch/utils/cpp_extension.py"],
+);
+
 pub const RULES: &[&RuleInfo] = &[
     &TORCH_CUDA_EXTENSION,
     &NVCC_ONLY_EXTENSION_FLAG,
     &TORCH_BUILD_EXTENSION,
+    &CPP_EXTENSION_CUDA_SOURCES,
 ];

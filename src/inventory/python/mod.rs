@@ -125,6 +125,9 @@ struct State {
     /// The file defines its own `class BuildExtension` (k2's CMake-driving subclass of
     /// setuptools' `build_ext`): the name is not PyTorch's, which hipifies.
     own_build_extension: bool,
+    /// HP836: each `if` that builds CppExtensions with CUDA sources only when the environment
+    /// names a CUDA toolkit, with the first such extension under it (which holds the rest).
+    cpp_gates: Vec<(usize, usize)>,
 }
 
 mod decisions;
@@ -142,6 +145,7 @@ pub fn scan(out: &mut Out, flavor: Flavor) {
         own_build_extension: src
             .split(|&b| b == b'\n')
             .any(|l| l.trim_ascii_start().starts_with(b"class BuildExtension")),
+        cpp_gates: Vec::new(),
     };
     let mut nodes = Vec::new();
     ts::each(tree.root_node(), &mut |n| nodes.push(n));
@@ -195,6 +199,16 @@ pub fn scan(out: &mut Out, flavor: Flavor) {
         out.pass_within(&whole, &[native_ext::TORCH_CUDA_EXTENSION.id.code], |_| {
             " (this file already branches for the ROCm build)".into()
         });
+    }
+    // A file that runs PyTorch's hipify itself (`hipify_python.hipify(...)`) ports the sources
+    // its CppExtensions list.
+    if src.windows(7).any(|w| w == b"hipify(") {
+        let whole = vec![(0..src.len() + 1, String::new())];
+        out.pass_within(
+            &whole,
+            &[native_ext::CPP_EXTENSION_CUDA_SOURCES.id.code],
+            |_| " (this file runs hipify on its sources itself)".into(),
+        );
     }
     decisions::judge(out, root, src, flavor, &model);
     out.pass_within(model.rocm_dead(), &[], |why| format!(" ({why})"));
@@ -385,6 +399,86 @@ fn visit(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
             }
         }
         _ => {}
+    }
+}
+
+/// `CppExtension("x", sources=["a.cpp", "k.cu"])`: PyTorch hipifies only `CUDAExtension`, so
+/// on ROCm hipcc gets the `.cu` files unported (HP836). The `if` that builds it only when the
+/// environment names a CUDA toolkit (`"CUDA_HOME" in os.environ`) is named: a ROCm machine
+/// leaves the extension out without a word.
+///
+/// Extensions under one such `if` are one decision: the first holds it, the rest are PASS
+/// naming it.
+fn cpp_extension_cuda_sources(out: &mut Out, n: Node, func: Node, src: &[u8], st: &mut State) {
+    let positional: Vec<Node> = args(n)
+        .into_iter()
+        .filter(|a| a.node_kind() != K::KeywordArgument && a.node_kind() != K::Comment)
+        .collect();
+    let Some(sources) = keyword(n, "sources", src).or(positional.get(1).copied()) else {
+        return;
+    };
+    let cuda: Vec<String> = strings_in(sources, src)
+        .into_iter()
+        .map(|(s, _)| s)
+        .filter(|s| s.ends_with(".cu") || s.ends_with(".cuh"))
+        .collect();
+    let Some(first) = cuda.first() else { return };
+    let name = first.rsplit('/').next().unwrap_or(first);
+    let more = match cuda.len() {
+        1 => String::new(),
+        k => format!(" and {} more", k - 1),
+    };
+    // The nearest enclosing `if` whose condition asks the environment for CUDA_HOME/CUDA_PATH.
+    let mut gate = None;
+    let mut cur = n.parent();
+    while let Some(p) = cur {
+        if matches!(p.node_kind(), K::IfStatement | K::ElifClause) {
+            if let Some(c) = p.field(F::Condition) {
+                let t = ts::text(c, src);
+                if (t.contains("CUDA_HOME") || t.contains("CUDA_PATH"))
+                    && (t.contains("environ") || t.contains("getenv"))
+                {
+                    gate = Some((p.start_byte(), short_text(t)));
+                    break;
+                }
+            }
+        }
+        cur = p.parent();
+    }
+    let held_by = gate
+        .as_ref()
+        .and_then(|(at, _)| st.cpp_gates.iter().find(|(g, _)| g == at))
+        .map(|(_, head)| *head);
+    if let (Some((at, _)), None) = (&gate, held_by) {
+        st.cpp_gates.push((*at, n.start_byte()));
+    }
+    let gate = gate.map_or(String::new(), |(_, g)| {
+        format!("; it is built only when `{g}`, which a ROCm machine does not set, so there it is left out without a word")
+    });
+    let range = n.start_byte()..func.end_byte();
+    out.push(
+        &native_ext::CPP_EXTENSION_CUDA_SOURCES,
+        range.clone(),
+        format!("CppExtension with CUDA sources (`{name}`{more}): PyTorch hipifies only CUDAExtension, so on ROCm hipcc gets {} unported{gate}", if cuda.len() == 1 { "it" } else { "them" }),
+        Some("declare it as a CUDAExtension (hipified on ROCm) and build it when torch.version.hip or ROCM_HOME is set".into()),
+    );
+    if let Some(head) = held_by {
+        let line = src[..head].iter().filter(|c| **c == b'\n').count() + 1;
+        out.pass_within(
+            &[(range, String::new())],
+            &[native_ext::CPP_EXTENSION_CUDA_SOURCES.id.code],
+            |_| format!(" (one decision with the extension at line {line}, under the same test)"),
+        );
+    }
+}
+
+/// A condition's text on one line, cut at 60 characters.
+fn short_text(t: &str) -> String {
+    let one: String = t.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one.chars().count() > 60 {
+        format!("{}…", one.chars().take(60).collect::<String>())
+    } else {
+        one
     }
 }
 
@@ -635,6 +729,7 @@ fn call(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
             }
         }
         "inline_asm_elementwise" => triton_asm::inline_asm(out, n, func, src),
+        "CppExtension" => cpp_extension_cuda_sources(out, n, func, src, st),
         "cuModuleLoadData"
         | "cuModuleLoadDataEx"
         | "cuModuleLoad"

@@ -596,3 +596,29 @@ fn torch_version_cuda_only_shown_is_pass() {
         assert_eq!(at(line), ["REMEDIATION"], "line {line}: {got:?}");
     }
 }
+
+#[test]
+fn cpp_extensions_with_cuda_sources_are_not_hipified() {
+    // fairseq's shape: CUDA sources in a CppExtension, built only when the environment names
+    // a CUDA toolkit.
+    let src = "import os\nfrom torch.utils import cpp_extension\nexts = [cpp_extension.CppExtension(\"cpu\", sources=[\"a.cpp\"])]\nif \"CUDA_HOME\" in os.environ:\n    exts.append(cpp_extension.CppExtension(\"nat\", sources=[\"edit_dist.cu\", \"binding.cpp\"]))\n";
+    let f: Vec<_> = scan_bytes("setup.py", FileKind::SetupPy, src.as_bytes())
+        .into_iter()
+        .filter(|f| f.rule == "HP836")
+        .collect();
+    assert_eq!(f.len(), 1);
+    assert_eq!((f[0].line, f[0].status.as_str()), (5, "REMEDIATION"));
+    assert!(f[0].message.contains("`edit_dist.cu`") && f[0].message.contains("CUDA_HOME"));
+    // Negative twins: a CUDAExtension (hipified), a CppExtension on the CUDA-only arm of the
+    // project's own ROCm branch, a file that hipifies its sources itself.
+    let src = "import torch\nfrom torch.utils.cpp_extension import CUDAExtension, CppExtension\nCUDAExtension(\"a\", [\"k.cu\"])\nif torch.version.hip:\n    pass\nelse:\n    CppExtension(\"b\", [\"k.cu\"])\n";
+    let open = |src: &str| {
+        scan_bytes("setup.py", FileKind::SetupPy, src.as_bytes())
+            .into_iter()
+            .filter(|f| f.rule == "HP836" && f.status.as_str() != "PASS")
+            .count()
+    };
+    assert_eq!(open(src), 0);
+    let src = "from torch.utils.hipify import hipify_python\nfrom torch.utils.cpp_extension import CppExtension\nhipify_python.hipify(project_directory='.', output_directory='.')\nCppExtension(\"b\", sources=[\"k.cu\"])\n";
+    assert_eq!(open(src), 0);
+}
