@@ -415,7 +415,9 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
                 || nested.iter().any(|n| n == dir)
         },
     );
-    crate::decisions::fold_all_with(&mut findings, &nested, &unbuilt);
+    // Code built only with a library that has no ROCm counterpart (a TensorRT backend).
+    let bound = crate::decisions::bound::regions(&findings, &includes, &rels);
+    crate::decisions::fold_all_with(&mut findings, &nested, &unbuilt, bound);
     let mut report = Report::new(s.target_info(), findings, errors);
     report.summary.files_scanned = files + inventory.files;
     report.summary.translated_names = translated;

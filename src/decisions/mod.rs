@@ -36,6 +36,8 @@
 //!   and their nvcc-only flags (HP830, HP831 at each `load()`/`CUDAExtension`);
 //! - the project's PyTorch wheels named in many manifests (HP820 with the ROCm index as the
 //!   path): install them from PyTorch's ROCm index once ([`torch_stack`]);
+//! - one package with no drop-in ROCm wheel installed in many places (HP820/HP821): drop it or
+//!   install its ROCm build once ([`torch_stack::packages`]);
 //! - the project's CMake build of CUDA, and each CI workflow's CUDA lane: move or mirror each as
 //!   a whole ([`cuda_build`]).
 //!
@@ -47,6 +49,7 @@
 
 pub mod arch_gaps;
 pub mod arch_only;
+pub mod bound;
 pub mod container;
 pub mod contexts;
 pub mod cuda_build;
@@ -88,18 +91,25 @@ use std::collections::{BTreeMap, BTreeSet};
 ///   findings with its FP8 uses still open.
 #[cfg(test)]
 pub fn fold_all(findings: &mut [Finding], nested_roots: &[String]) {
-    fold_all_with(findings, nested_roots, &[]);
+    fold_all_with(findings, nested_roots, &[], Vec::new());
 }
 
 /// [`fold_all`] with the folders no build file compiles ([`unbuilt::roots`]), folded right after
 /// the folders the project marks as not maintained.
-pub fn fold_all_with(findings: &mut [Finding], nested_roots: &[String], unbuilt_roots: &[String]) {
+/// `bound` are the folders of code built only with a library that has no ROCm counterpart
+/// ([`bound::regions`]), folded right after vendored copies and libcu++.
+pub fn fold_all_with(
+    findings: &mut [Finding],
+    nested_roots: &[String],
+    unbuilt_roots: &[String],
+    bound: Vec<bound::Region>,
+) {
     let before: [fn(&[Finding]) -> Kind; 3] = [
         unmaintained::kind,
         container::kind,
         crate::inventory::siblings::kind,
     ];
-    let after: [fn(&[Finding]) -> Kind; 15] = [
+    let after: [fn(&[Finding]) -> Kind; 16] = [
         crate::rules::vendored::kind,
         crate::rules::libcu::kind,
         arch_only::kind,
@@ -114,6 +124,7 @@ pub fn fold_all_with(findings: &mut [Finding], nested_roots: &[String], unbuilt_
         launch_bounds::kind,
         launch_bounds::extensions,
         torch_stack::kind,
+        torch_stack::packages,
         cuda_build::kind,
     ];
     // A head of an earlier decision may head a later, wider one too (a vendored CUTLASS copy)
@@ -132,12 +143,20 @@ pub fn fold_all_with(findings: &mut [Finding], nested_roots: &[String], unbuilt_
     // A nested copy of another project holds everything in it that is still open, its own
     // vendored copies included; the finer kinds after it leave its findings alone.
     fold_keeping(findings, &nested::kind(nested_roots.to_vec()), &mut heads);
-    for make in after {
-        let mut k = make(findings);
-        let roots = nested_roots.to_vec();
-        let key = k.key;
-        k.key = Box::new(move |f| (!nested::inside(&roots, f)).then(|| key(f)).flatten());
-        fold_keeping(findings, &k, &mut heads);
+    let mut bound = Some(bound).filter(|b| !b.is_empty());
+    for (i, make) in after.into_iter().enumerate() {
+        let mut kinds = vec![make(findings)];
+        // Code built only on a library with no ROCm counterpart: after vendored copies and
+        // libcu++ (their own decisions), before the finer per-file and per-library kinds.
+        if i == 1 {
+            kinds.extend(bound.take().map(bound::kind));
+        }
+        for mut k in kinds {
+            let roots = nested_roots.to_vec();
+            let key = k.key;
+            k.key = Box::new(move |f| (!nested::inside(&roots, f)).then(|| key(f)).flatten());
+            fold_keeping(findings, &k, &mut heads);
+        }
     }
 }
 

@@ -40,9 +40,8 @@ fn nearest_root(m: &[&Finding]) -> Option<usize> {
     (0..m.len()).min_by_key(|&i| (m[i].path.matches('/').count(), i))
 }
 
-/// The project's PyTorch-index decision: every open HP820 on it, held by the shallowest.
-pub fn kind(findings: &[Finding]) -> Kind {
-    // The folders of the Python packages the findings show (a `setup.py` or `pyproject.toml`).
+/// The folders of the Python packages the findings show (a `setup.py` or `pyproject.toml`).
+fn package_roots(findings: &[Finding]) -> Vec<String> {
     let mut roots: Vec<String> = findings
         .iter()
         .filter_map(|f| {
@@ -52,6 +51,12 @@ pub fn kind(findings: &[Finding]) -> Kind {
         .collect();
     roots.sort();
     roots.dedup();
+    roots
+}
+
+/// The project's PyTorch-index decision: every open HP820 on it, held by the shallowest.
+pub fn kind(findings: &[Finding]) -> Kind {
+    let roots = package_roots(findings);
     Kind {
         key: Box::new(move |f| key(f, &roots)),
         head: nearest_root,
@@ -77,6 +82,49 @@ pub fn kind(findings: &[Finding]) -> Kind {
     }
 }
 
+/// One package with no drop-in ROCm wheel named in many places (PyCUDA in five CI steps, a
+/// Dockerfile and a setup script; `flash-attn` in three manifests): the project takes one
+/// decision per Python package (a folder with its own `setup.py` or `pyproject.toml` is its
+/// own): drop it from the ROCm stack, or install its ROCm build or port. Its open install
+/// findings (HP820/HP821 `<pkg> is CUDA-specific; ROCm path: …`) fold into the place nearest
+/// the root. Runs after [`kind`], which holds the PyTorch wheels.
+pub fn packages(findings: &[Finding]) -> Kind {
+    let roots = package_roots(findings);
+    Kind {
+        key: Box::new(move |f| {
+            (matches!(f.rule.as_str(), "HP820" | "HP821")
+                && f.message.contains(" is CUDA-specific; ROCm path: ")
+                && super::kind::own(&f.path))
+            .then(|| {
+                format!(
+                    "package\u{0}{}\u{0}{}",
+                    package_root(&f.path, &roots),
+                    package(f)
+                )
+            })
+        }),
+        head: nearest_root,
+        folds: super::kind::all,
+        min: Min::Findings(2),
+        summary: Box::new(|g| {
+            format!(
+                " — one decision for `{}` across the package: {} places in {} files ({}), {} more folded here",
+                package(g.head),
+                g.members.len(),
+                g.files(),
+                g.first_places(3),
+                g.folded.len()
+            )
+        }),
+        note: Box::new(|g| {
+            super::kind::folded_into(
+                g,
+                &format!("`{}` is one decision across the package", package(g.head)),
+            )
+        }),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::finding::Finding;
@@ -88,6 +136,37 @@ mod tests {
             status: Status::Remediation,
             ..Finding::bare("HP820", path, 1)
         }
+    }
+
+    /// mmdeploy's shape: PyCUDA installed by several CI steps and a Dockerfile is one decision;
+    /// twin: another package keeps its own, a single place stays as it is.
+    #[test]
+    fn one_package_installed_in_many_places_is_one_decision() {
+        let none = "none known (hip-python (HIP bindings; a port, not a drop-in))";
+        let mut f = vec![
+            hp820(".github/workflows/build.yml", "pycuda", none),
+            hp820(".github/workflows/regression-test.yml", "pycuda", none),
+            hp820("docker/Release/Dockerfile", "pycuda", none),
+            hp820("requirements.txt", "nvshmem4py", "none known"),
+        ];
+        for x in &mut f {
+            x.rule = "HP821".into();
+        }
+        let k = super::packages(&f);
+        crate::decisions::fold(&mut f, &k);
+        let open: Vec<&str> = f
+            .iter()
+            .filter(|x| x.status != Status::Pass)
+            .map(|x| x.path.as_str())
+            .collect();
+        assert_eq!(open, [".github/workflows/build.yml", "requirements.txt"]);
+        assert!(
+            f[0].message
+                .contains("one decision for `pycuda` across the package: 3 places in 3 files"),
+            "{}",
+            f[0].message
+        );
+        assert!(!f[3].message.contains("decision"));
     }
 
     /// ColossalAI's shape: `torch` in the root requirements and in examples, `torchvision`
