@@ -62,11 +62,14 @@ pub const RULES: &[&RuleInfo] = &[
 
 /// Whether `name` is a variable NCCL reads. Install locations that builds and scripts name
 /// after NCCL (`NCCL_HOME`, `NCCL_ROOT_DIR`, `NCCL_INCLUDE_DIR`, `NCCL_LIB_PATH`) are not: NCCL
-/// never reads them, and the library they lead to is flagged where it is linked.
+/// never reads them, and the library they lead to is flagged where it is linked. Nor are the
+/// versions install scripts and Dockerfiles pin (`NCCL_VERSION=2.30.7-1+cuda13.3`, `NCCL_VER`).
 pub fn is_nccl_var(name: &str) -> bool {
-    let location = ["_HOME", "_ROOT", "_DIR", "_PATH", "_PREFIX"]
-        .iter()
-        .any(|end| name.ends_with(end));
+    let location = [
+        "_HOME", "_ROOT", "_DIR", "_PATH", "_PREFIX", "_VERSION", "_VER",
+    ]
+    .iter()
+    .any(|end| name.ends_with(end));
     name.len() > 5
         && name.starts_with("NCCL_")
         && !location
@@ -75,9 +78,66 @@ pub fn is_nccl_var(name: &str) -> bool {
             .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
 }
 
-/// Raises the rule for setting `name` (an `NCCL_*` variable) at `range`.
-pub fn nccl_setting(out: &mut Out, name: &str, range: Range<usize>) {
+/// NCCL's algorithms that RCCL does not build on AMD hardware (NVLink SHARP, CollNet).
+const NVIDIA_ONLY_ALGOS: &[&str] = &[
+    "NVLS",
+    "NVLSTREE",
+    "COLLNET",
+    "COLLNETDIRECT",
+    "COLLNETCHAIN",
+];
+
+/// Why a value leaves RCCL as it runs anyway, if it does: an ignored mechanism switched off
+/// (`NCCL_NVLS_ENABLE=0`), or `NCCL_ALGO` excluding only algorithms RCCL does not have
+/// (`^NVLS`).
+fn inert_value(name: &str, status: Option<RcclStatus>, value: &str) -> Option<&'static str> {
+    let v = value.trim().trim_matches(|c| c == '"' || c == '\'');
+    if status == Some(RcclStatus::Ignored)
+        && matches!(
+            v.to_ascii_lowercase().as_str(),
+            "0" | "false" | "no" | "off" | "disable" | "disabled"
+        )
+    {
+        return Some("this value switches the NVIDIA-only mechanism off, which is how RCCL runs anyway: nothing to change");
+    }
+    if name == "NCCL_ALGO" {
+        if let Some(ex) = v.strip_prefix('^') {
+            let all = ex
+                .split(',')
+                .map(|a| a.trim().to_ascii_uppercase())
+                .all(|a| NVIDIA_ONLY_ALGOS.contains(&a.as_str()));
+            if all && !ex.trim().is_empty() {
+                return Some("it only excludes algorithms RCCL does not have (NVLS, CollNet), so RCCL keeps its own choice: nothing to change");
+            }
+        }
+    }
+    None
+}
+
+/// Raises the rule for setting `name` (an `NCCL_*` variable) at `range`, to `value` where the
+/// setting's text gives it (`None`: not known).
+pub fn nccl_setting(out: &mut Out, name: &str, range: Range<usize>, value: Option<&str>) {
     let row = tables::get().nccl(name);
+    if let Some(why) = value.and_then(|v| inert_value(name, row.map(|r| r.status), v)) {
+        let rule = match row.map(|r| r.status) {
+            Some(RcclStatus::Ignored) => &NCCL_ENV_IGNORED_BY_RCCL,
+            _ => &NCCL_TUNING_ENV,
+        };
+        out.push_pass(
+            rule,
+            range,
+            format!("{name}={}: {why}", value.unwrap_or("").trim()),
+        );
+        return;
+    }
+    if let Some(r) = row.filter(|r| r.status == RcclStatus::Fabric) {
+        out.push_pass(
+            &NCCL_TUNING_ENV,
+            range,
+            format!("{name} is a setting of the network fabric ({}): it stays while the AMD nodes use that fabric", r.note),
+        );
+        return;
+    }
     let (rule, msg) = match row.map(|r| r.status) {
         Some(RcclStatus::Ignored) => (
             &NCCL_ENV_IGNORED_BY_RCCL,
@@ -92,7 +152,7 @@ pub fn nccl_setting(out: &mut Out, name: &str, range: Range<usize>) {
             &NCCL_PYTORCH_ENV,
             format!("{name} is read by PyTorch's ProcessGroupNCCL, which ROCm PyTorch builds on RCCL: unchanged"),
         ),
-        Some(RcclStatus::Honoured) => (
+        Some(RcclStatus::Honoured) | Some(RcclStatus::Fabric) => (
             &NCCL_TUNING_ENV,
             format!("{name} is NCCL tuning ({}): re-tune for RCCL and your topology, don't carry NVIDIA tuning blindly", row.map(|r| r.note.as_str()).unwrap_or("")),
         ),

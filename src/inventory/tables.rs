@@ -100,6 +100,9 @@ pub enum RcclStatus {
     /// Read by PyTorch's `ProcessGroupNCCL` (an older name of a `TORCH_NCCL_*` variable), which
     /// ROCm PyTorch builds on RCCL: unchanged.
     Pytorch,
+    /// A property of the network fabric (InfiniBand timeouts and retries, service levels), which
+    /// RCCL reads with NCCL's meaning: it goes with the fabric, not with the GPU vendor.
+    Fabric,
 }
 
 #[derive(Clone, Debug)]
@@ -179,6 +182,7 @@ pub fn load() -> Result<Tables, HandError> {
             "different-meaning" => RcclStatus::DifferentMeaning,
             "diagnostic" => RcclStatus::Diagnostic,
             "pytorch" => RcclStatus::Pytorch,
+            "fabric" => RcclStatus::Fabric,
             s => return Err(bad(&t, r.line, format!("bad rccl_status `{s}`"))),
         };
         nccl.push(NcclVar {

@@ -480,7 +480,10 @@ pub fn setting(
     site: Site,
 ) {
     if distributed::is_nccl_var(name) {
-        return distributed::nccl_setting(out, name, name_range);
+        // A value is known when the text gives one (`NCCL_NVLS_ENABLE=0`); a Python setting
+        // from a name or a call has none.
+        let known = !value.is_empty() || value_range.end > value_range.start;
+        return distributed::nccl_setting(out, name, name_range, known.then_some(value));
     }
     match name {
         "NVIDIA_VISIBLE_DEVICES"

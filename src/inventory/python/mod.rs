@@ -274,7 +274,13 @@ fn visit(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
         K::Pair => {
             if let Some((name, r)) = n.field(F::Key).and_then(|k| string(k, src)) {
                 if super::distributed::is_nccl_var(&name) {
-                    super::distributed::nccl_setting(out, &name, r);
+                    let value = n.field(F::Value).and_then(|v| string(v, src));
+                    super::distributed::nccl_setting(
+                        out,
+                        &name,
+                        r,
+                        value.as_ref().map(|v| v.0.as_str()),
+                    );
                 }
             }
         }

@@ -622,3 +622,32 @@ fn cpp_extensions_with_cuda_sources_are_not_hipified() {
     let src = "from torch.utils.hipify import hipify_python\nfrom torch.utils.cpp_extension import CppExtension\nhipify_python.hipify(project_directory='.', output_directory='.')\nCppExtension(\"b\", sources=[\"k.cu\"])\n";
     assert_eq!(open(src), 0);
 }
+
+#[test]
+fn nccl_values_that_leave_rccl_as_it_runs_are_pass() {
+    // Megatron-LM's test scripts: NVLS switched off, NVLS excluded from the algorithms, an
+    // InfiniBand timeout of the fabric. Twins: NVLS switched on, an algorithm RCCL has
+    // excluded, channel counts tuned for NVIDIA.
+    let statuses = |kind: FileKind, path: &str, src: &str| -> Vec<(u32, String)> {
+        scan_bytes(path, kind, src.as_bytes())
+            .into_iter()
+            .filter(|f| f.rule == "HP890" || f.rule == "HP891")
+            .map(|f| (f.line, f.status.as_str().to_string()))
+            .collect()
+    };
+    let py = "import os\nos.environ[\"NCCL_NVLS_ENABLE\"] = \"0\"\nos.environ[\"NCCL_ALGO\"] = \"^NVLS,CollNetDirect\"\nos.environ[\"NCCL_NVLS_ENABLE\"] = \"1\"\nos.environ[\"NCCL_ALGO\"] = \"^Ring\"\nos.environ[\"NCCL_MIN_NCHANNELS\"] = \"32\"\nos.environ[\"NCCL_NVLS_ENABLE\"] = flag\n";
+    let s = statuses(FileKind::Python, "x.py", py);
+    let pass: Vec<u32> = s.iter().filter(|x| x.1 == "PASS").map(|x| x.0).collect();
+    assert_eq!(pass, [2, 3], "{s:?}");
+    assert_eq!(s.len(), 6, "{s:?}");
+    let sh = "#!/bin/bash\nexport NCCL_IB_TIMEOUT=23\nexport NCCL_COLLNET_ENABLE=0\nexport NCCL_IB_HCA=mlx5_0\nexport NCCL_VERSION=2.30.7-1+cuda13.3\n";
+    let s = statuses(FileKind::Shell, "ci/train.sh", sh);
+    assert_eq!(
+        s,
+        [
+            (2, "PASS".to_string()),
+            (3, "PASS".to_string()),
+            (4, "REMEDIATION".to_string())
+        ]
+    );
+}
