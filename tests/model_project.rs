@@ -271,3 +271,40 @@ fn a_switch_a_platform_makefile_defines_is_checked() {
     assert_eq!(hp303.len(), 1, "{fs:?}");
     assert_ne!(hp303[0].2, "PASS");
 }
+
+/// lmdeploy's shape: a header sets a feature switch per build from `__CUDA_ARCH__`, and a unit
+/// that includes it tests the switch around inline PTX whose `#else` only asserts the switch.
+/// HIP-Clang takes the `#else` (the switch is 0): the PTX is not built there, and what is lost
+/// is one fact on the condition (an arm without code). Twins: a switch set by a project option
+/// (unknown to the model) leaves the PTX open; a header the unit does not include changes
+/// nothing.
+#[test]
+fn a_switch_a_header_sets_from_cuda_arch_decides_the_includers_branches() {
+    const COMMON: &str = "#pragma once\n#if (defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 800))\n#define ARCH_SM80 1\n#else\n#define ARCH_SM80 0\n#endif\n";
+    const OPTION: &str = "#pragma once\n#ifdef MY_FAST_PATH\n#define ARCH_SM80 1\n#else\n#define ARCH_SM80 0\n#endif\n";
+    const MMA: &str = "#include \"common.h\"\n__device__ void mma(unsigned *d, unsigned a) {\n#if ARCH_SM80\n    asm volatile(\"mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32 {%0}, {%1};\" : \"=r\"(d[0]) : \"r\"(a));\n#else\n    assert(ARCH_SM80);\n#endif\n}\n";
+    let ptx = |fs: &[Row]| -> Vec<(u64, String)> {
+        of(fs, "HP201").iter().map(|f| (f.1, f.2.clone())).collect()
+    };
+    let fs = scan(&[("common.h", COMMON), ("mma.cu", MMA)], &[]);
+    assert_eq!(ptx(&fs), [(4, "PASS".to_string())], "{fs:?}");
+    let hp401: Vec<_> = of(&fs, "HP401")
+        .into_iter()
+        .filter(|f| f.0 == "mma.cu")
+        .collect();
+    assert_eq!(hp401.len(), 1, "{fs:?}");
+    assert_eq!((hp401[0].1, hp401[0].2.as_str()), (3, "REMEDIATION"));
+    assert!(hp401[0]
+        .3
+        .contains("a switch the project sets from `__CUDA_ARCH__`"));
+    let fs = scan(&[("common.h", OPTION), ("mma.cu", MMA)], &[]);
+    assert_eq!(ptx(&fs), [(4, "REMEDIATION".to_string())], "{fs:?}");
+    let fs = scan(
+        &[
+            ("other/common.h", COMMON),
+            ("mma.cu", &MMA.replace("common.h", "missing.h")),
+        ],
+        &[],
+    );
+    assert_eq!(ptx(&fs), [(4, "REMEDIATION".to_string())], "{fs:?}");
+}

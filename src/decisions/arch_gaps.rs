@@ -10,8 +10,13 @@
 use super::kind::{Kind, Min};
 use crate::finding::Finding;
 
-/// What an HP401 on an arm with no code says ([`crate::rules::hazards`] writes it).
-const NO_CODE: &str = "HIP compiles an arm with no code";
+/// What an HP401 on an arm without code says ([`crate::rules::arch_check::arms_without_code`]
+/// writes it): nothing, a trap, or a build stop in the branch's place.
+const NO_CODE: [&str; 3] = [
+    "HIP compiles an arm with no code",
+    "HIP compiles an arm that only traps",
+    "HIP compiles an arm that stops the build",
+];
 
 /// The function an HP401 names (`… computes in `f` silently …`), if any.
 fn function(f: &Finding) -> Option<&str> {
@@ -20,8 +25,10 @@ fn function(f: &Finding) -> Option<&str> {
 }
 
 fn key(f: &Finding) -> Option<String> {
-    (f.rule == "HP401" && f.message.contains(NO_CODE) && super::kind::own(&f.path))
-        .then(|| f.path.clone())
+    (f.rule == "HP401"
+        && NO_CODE.iter().any(|m| f.message.contains(m))
+        && super::kind::own(&f.path))
+    .then(|| f.path.clone())
 }
 
 /// The decision per file: every open HP401 on an arm without code, held by the first.

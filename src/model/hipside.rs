@@ -22,9 +22,12 @@ use super::cond;
 use super::macro_env::{Known, MacroEnv};
 use super::syntax::Src;
 use crate::kinds::cuda::{Kind as K, NodeExt};
-use crate::lex::{Directive, Tok};
+use crate::lex::Directive;
 use std::collections::BTreeMap;
 use std::ops::Range;
+
+mod arms;
+use arms::arm_holds;
 
 /// Why HIP never compiles a branch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,7 +99,7 @@ fn value(
     defined: &BTreeMap<String, Known>,
     project: &ProjectInts,
 ) -> (Vec<String>, Option<i64>) {
-    let toks: Vec<String> = cond::condition_tokens(s, d)
+    let mut toks: Vec<String> = cond::condition_tokens(s, d)
         .into_iter()
         .map(str::to_string)
         .collect();
@@ -113,6 +116,9 @@ fn value(
         if let Some(k) = defined.get(n) {
             return Some(*k);
         }
+        if let Some((k, _)) = project.switches.get(n) {
+            return Some(*k);
+        }
         if !versus_cuda || hip.lookup(n).is_some() || cond::is_hip_macro(n) {
             return None;
         }
@@ -126,6 +132,14 @@ fn value(
         }
     };
     let v = hip.with_extra(&extra).directive(s, d).map(i64::from);
+    // A switch set from `__CUDA_ARCH__` stands for that test: the branch it kills is dead for
+    // the same reason (a lost fast path, or an arm without code), so the family is named.
+    let arch = toks
+        .iter()
+        .any(|t| project.switches.get(t).is_some_and(|(_, arch)| *arch));
+    if arch && v.is_some() {
+        toks.push("__CUDA_ARCH__".to_string());
+    }
     (toks, v)
 }
 
@@ -194,12 +208,22 @@ pub fn regions_and_pins_for(
             build: Some(at.clone()),
         })
         .collect();
+    // Project switches a CUDA-side test sets, in the included files and in this one.
+    let mut switches: BTreeMap<String, (Known, bool)> = seen
+        .hip_pins
+        .iter()
+        .map(|(n, (p, _))| (n.clone(), (p.known, p.arch)))
+        .collect();
+    for p in super::hip_pins::pins(s) {
+        switches.entry(p.name).or_insert((p.known, p.arch));
+    }
     let r = regions_pinning(
         s,
         MacroEnv::hip_for(rocm),
         &|_| false,
         Some(&mut pins),
         Some(&seen.constants),
+        &switches,
     );
     (r, pins)
 }
@@ -212,10 +236,12 @@ pub fn regions_for(s: &Src, rocm: crate::version::Version) -> Vec<Region> {
 /// The project's integer macros a condition may compare with a CUDA-side macro: the file's own
 /// (`Some` where defined in code HIP certainly compiles, `None` once defined or undefined in a
 /// branch HIP may skip), and the constants of the project headers the file includes.
-#[derive(Default)]
 struct ProjectInts<'a> {
     own: BTreeMap<String, Option<Known>>,
     headers: Option<&'a BTreeMap<String, (u64, String)>>,
+    /// Project switches a CUDA-side test sets ([`super::hip_pins`]): HIP's value and whether the
+    /// test reads `__CUDA_ARCH__`.
+    switches: &'a BTreeMap<String, (Known, bool)>,
 }
 
 /// [`regions`] with project macros `undef` says the HIP build never defines.
@@ -224,7 +250,7 @@ pub fn regions_with(s: &Src, undef: Undefined) -> Vec<Region> {
 }
 
 fn regions_in(s: &Src, hip: MacroEnv, undef: Undefined) -> Vec<Region> {
-    regions_pinning(s, hip, undef, None, None)
+    regions_pinning(s, hip, undef, None, None, &BTreeMap::new())
 }
 
 fn regions_pinning(
@@ -233,10 +259,12 @@ fn regions_pinning(
     undef: Undefined,
     mut pins: Option<&mut Vec<Pin>>,
     headers: Option<&BTreeMap<String, (u64, String)>>,
+    switches: &BTreeMap<String, (Known, bool)>,
 ) -> Vec<Region> {
     let mut project = ProjectInts {
         own: BTreeMap::new(),
         headers,
+        switches,
     };
     struct Frame {
         /// An earlier branch of the chain is certainly compiled under HIP.
@@ -390,7 +418,7 @@ fn regions_pinning(
                         // The most benign of the arms HIP may compile: any code is a fallback.
                         f.live
                             .iter()
-                            .map(|r| arm_holds(s, r.clone()))
+                            .map(|r| arm_holds(s, r.clone(), project.switches))
                             .min_by_key(|a| match a {
                                 Alt::Code => 0,
                                 Alt::Empty | Alt::Absent => 1,
@@ -408,128 +436,6 @@ fn regions_pinning(
         }
     }
     out
-}
-
-/// What the branch body `r` holds, as the arm HIP compiles instead of a `__CUDA_ARCH__` branch:
-/// [`Alt::Code`] at the first statement that is neither a diagnostic (`printf`, `#pragma`,
-/// `#warning`) nor a failure (`#error`, `static_assert(false)`, `__trap()`, `assert(0)`); a
-/// failure or a `#define`/`#include` inside a nested conditional counts as code (it may not be
-/// compiled).
-fn arm_holds(s: &Src, r: Range<usize>) -> Alt {
-    let toks = &s.lexed.tokens;
-    let mut i = toks.partition_point(|t| (t.start as usize) < r.start);
-    let mut depth = 0usize;
-    let mut fails: Option<Alt> = None;
-    let mut stmt: Vec<usize> = Vec::new();
-    let mut parens = 0i32;
-    while i < toks.len() && (toks[i].start as usize) < r.end {
-        let t = toks[i];
-        if t.kind == Tok::Comment {
-            i += 1;
-            continue;
-        }
-        if t.in_directive() {
-            let d = &s.lexed.directives[t.directive as usize];
-            match d.name.as_str() {
-                "if" | "ifdef" | "ifndef" => depth += 1,
-                "endif" => depth = depth.saturating_sub(1),
-                "else" | "elif" | "elifdef" | "elifndef" | "pragma" | "warning" | "line" | "" => {}
-                "error" if depth == 0 => return Alt::BuildError,
-                _ => return Alt::Code,
-            }
-            i = d.tokens.end.max(i + 1);
-            continue;
-        }
-        let text = s.tok(i);
-        match text {
-            "{" | "}" if stmt.is_empty() => {}
-            ";" if parens == 0 => {
-                match statement_kind(s, &stmt) {
-                    Some(a) if depth == 0 => {
-                        if a != Alt::Empty {
-                            fails = Some(a);
-                        }
-                    }
-                    Some(Alt::Empty) => {}
-                    _ => return Alt::Code,
-                }
-                stmt.clear();
-            }
-            _ => {
-                parens += match text {
-                    "(" => 1,
-                    ")" => -1,
-                    _ => 0,
-                };
-                stmt.push(i);
-            }
-        }
-        i += 1;
-    }
-    if !stmt.is_empty() {
-        return Alt::Code;
-    }
-    fails.unwrap_or(Alt::Empty)
-}
-
-/// A statement (its code tokens, no `;`) of an arm that holds no code: a diagnostic
-/// ([`Alt::Empty`]), a build failure or a trap; `None` for anything else.
-fn statement_kind(s: &Src, stmt: &[usize]) -> Option<Alt> {
-    let w = |k: usize| stmt.get(k).map_or("", |&j| s.tok(j));
-    let falsy = |k: usize| {
-        matches!(w(k), "0" | "false")
-            || (w(k) == "!"
-                && stmt
-                    .get(k + 1)
-                    .is_some_and(|&j| s.lexed.tokens[j].kind == Tok::Str))
-    };
-    if stmt.is_empty() {
-        return Some(Alt::Empty);
-    }
-    let call = w(1) == "(" && w(stmt.len() - 1) == ")";
-    // `return;`, `return 0;`, `return false;`, `return nullptr;`, `return {};`: a stub that
-    // hands back a constant instead of what the branch computes.
-    let constant = |k: usize| {
-        let rest: Vec<&str> = (k..stmt.len()).map(w).collect();
-        match rest.as_slice() {
-            [] | ["{", "}"] => true,
-            [one] => {
-                matches!(*one, "false" | "true" | "nullptr" | "NULL")
-                    || stmt
-                        .get(k)
-                        .is_some_and(|&j| s.lexed.tokens[j].kind == Tok::Number)
-            }
-            ["-", _] => stmt
-                .get(k + 1)
-                .is_some_and(|&j| s.lexed.tokens[j].kind == Tok::Number),
-            _ => false,
-        }
-    };
-    // `asm volatile("trap;")`: PTX's trap, as the CUDA arm of such a chain writes it.
-    let ptx_trap = matches!(w(0), "asm" | "__asm__" | "__asm")
-        && stmt.iter().any(|&j| {
-            s.lexed.tokens[j].kind == Tok::Str
-                && s.tok(j)
-                    .trim_matches('"')
-                    .trim()
-                    .trim_end_matches(';')
-                    .trim()
-                    == "trap"
-        })
-        && stmt
-            .iter()
-            .filter(|&&j| s.lexed.tokens[j].kind == Tok::Str)
-            .count()
-            == 1;
-    match w(0) {
-        "return" if constant(1) => Some(Alt::Empty),
-        _ if ptx_trap => Some(Alt::Trap),
-        "printf" | "fprintf" | "puts" if call => Some(Alt::Empty),
-        "static_assert" if call && falsy(2) => Some(Alt::BuildError),
-        "__trap" | "__builtin_trap" | "abort" if call && stmt.len() == 3 => Some(Alt::Trap),
-        "assert" if call && falsy(2) => Some(Alt::Trap),
-        _ => None,
-    }
 }
 
 /// Whether the chain from `head` to `endif` is the whole body of a function: the
@@ -608,7 +514,7 @@ fn branch_side(
 /// What a `#define`/`#undef` directive makes of its macro: `#undef X` → undefined; `#define X
 /// 800` → that value; `#define X` or any other body → defined, value not pinned. `None` for a
 /// function-like macro (`#define X(a)`) or a directive with no name.
-fn definition(s: &Src, d: &Directive) -> Option<(String, Known)> {
+pub(crate) fn definition(s: &Src, d: &Directive) -> Option<(String, Known)> {
     let toks = cond::condition_tokens(s, d);
     let (name, rest) = toks.split_first()?;
     if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {

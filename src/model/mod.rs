@@ -19,6 +19,7 @@ pub mod backend_arms;
 pub mod cond;
 pub mod cuda_side;
 pub mod folders;
+pub mod hip_pins;
 pub mod hipside;
 pub mod includes;
 pub mod index;

@@ -74,6 +74,8 @@ pub struct FileFacts {
     pub own: Vec<super::own::OwnDef>,
     /// The file includes a CUDA header.
     pub cuda_headers: bool,
+    /// Project macros whose HIP value a CUDA-side test fixes ([`super::hip_pins`]).
+    pub hip_pins: Vec<super::hip_pins::HipPin>,
 }
 
 impl FileFacts {
@@ -81,6 +83,7 @@ impl FileFacts {
     fn is_inert(&self) -> bool {
         self.includes.is_empty()
             && self.own.is_empty()
+            && self.hip_pins.is_empty()
             && !self.cuda_headers
             && self.rocm_functions.is_empty()
             && self.constants.is_empty()
@@ -130,6 +133,9 @@ pub struct Visible {
     /// CUDA-side macros the project's HIP build files define for every unit (`-DCUDA_VERSION=11000`
     /// in `makefiles/hip_64bit.mk`): what each is and `path:line` (see [`hip_build_defines`]).
     pub hip_build: BTreeMap<String, (super::macro_env::Known, String)>,
+    /// Project macros whose HIP value a CUDA-side test in an included file fixes: the pin and
+    /// `path:line` (names pinned to two values are left out).
+    pub hip_pins: BTreeMap<String, (super::hip_pins::HipPin, String)>,
 }
 
 /// The empty view: a unit that includes no project file, or a run without a project model.
@@ -142,6 +148,7 @@ pub static NOTHING: Visible = Visible {
     cuda_headers: false,
     members: BTreeMap::new(),
     hip_build: BTreeMap::new(),
+    hip_pins: BTreeMap::new(),
 };
 
 impl Visible {
@@ -153,6 +160,7 @@ impl Visible {
             && self.own.is_empty()
             && self.members.is_empty()
             && !self.cuda_headers
+            && self.hip_pins.is_empty()
     }
 
     /// Where the project defines `name` for its ROCm build, if it does (the first definition).
@@ -249,6 +257,7 @@ fn facts_of_arms(path: &str, bytes: &[u8], lexed: &crate::lex::Lexed) -> FileFac
             .chain(functions.iter().map(|(a, _)| *a))
             .collect();
         let regions = hipside::regions(s);
+        let hip_pins = super::hip_pins::pins(s);
         let mut arms = hipside::sides_at(&regions, &offsets)
             .into_iter()
             .map(|side| match side {
@@ -258,6 +267,7 @@ fn facts_of_arms(path: &str, bytes: &[u8], lexed: &crate::lex::Lexed) -> FileFac
             });
         let mut out = FileFacts {
             includes,
+            hip_pins,
             ..FileFacts::default()
         };
         for (_, mut m) in macros {
@@ -563,6 +573,7 @@ impl Project {
             .filter_map(|i| includes::resolve(rel, i, &self.roots, &exists))
             .collect();
         let mut ambiguous: BTreeSet<String> = BTreeSet::new();
+        let mut ambiguous_pins: BTreeSet<String> = BTreeSet::new();
         for f in self.graph.closure(&direct) {
             if f == rel {
                 continue;
@@ -603,6 +614,18 @@ impl Project {
                     .or_default()
                     .push(own_ref(&f, d));
             }
+            for p in &facts.hip_pins {
+                match v.hip_pins.get(&p.name) {
+                    Some((q, _)) if q.known != p.known => {
+                        ambiguous_pins.insert(p.name.clone());
+                    }
+                    Some(_) => {}
+                    None => {
+                        v.hip_pins
+                            .insert(p.name.clone(), (p.clone(), format!("{f}:{}", p.line)));
+                    }
+                }
+            }
             for c in &facts.constants {
                 match v.constants.get(&c.name) {
                     Some((value, _)) if *value != c.value => {
@@ -618,6 +641,9 @@ impl Project {
         }
         for n in ambiguous {
             v.constants.remove(&n);
+        }
+        for n in ambiguous_pins {
+            v.hip_pins.remove(&n);
         }
         v
     }

@@ -140,7 +140,7 @@ fn device_pass_rewritten(s: &Src, out: &mut [Finding]) {
 /// that only traps: RUNTIME). One chain is one fact: the first open test of the chain carries
 /// it, later `#elif` tests of the same chain are PASS naming it. Codes and fields stay; the
 /// message, suggestion and phase follow the arm.
-pub fn arms_without_code(s: &Src, regions: &[hipside::Region], out: &mut [Finding]) {
+pub fn arms_without_code(s: &Src, regions: &[hipside::Region], out: &mut Vec<Finding>) {
     use hipside::{Alt, Dead, Side};
     use std::collections::BTreeMap;
     let mut deciders: BTreeMap<usize, (Alt, usize, std::ops::Range<usize>)> = BTreeMap::new();
@@ -160,6 +160,19 @@ pub fn arms_without_code(s: &Src, regions: &[hipside::Region], out: &mut [Findin
     }
     // A test HIP answers as nvcc does for a current GPU is PASS only where that arm holds code:
     // a stub in its place (`#else return 0;`) is the chain's fact on AMD, whatever sm_90 does.
+    // A chain decided by a project switch set from `__CUDA_ARCH__` ([`crate::model::hip_pins`])
+    // has no `__CUDA_ARCH__` test of its own to carry the fact: its condition gets one.
+    for (at, (_, _, decider)) in &deciders {
+        if !out
+            .iter()
+            .any(|f| f.rule == CUDA_ARCH_MACRO.code() && f.byte_range.0 == *at)
+        {
+            out.push(
+                s.ctx
+                    .finding(&CUDA_ARCH_MACRO, decider.clone(), String::new(), None),
+            );
+        }
+    }
     let open_or_current = |f: &Finding| {
         f.status != Status::Pass || f.message.contains(super::version_check::AS_CURRENT_NVCC)
     };
@@ -211,9 +224,13 @@ pub fn arms_without_code(s: &Src, regions: &[hipside::Region], out: &mut [Findin
             ),
         };
         f.phase = phase;
-        f.message = format!(
-            "`{cond}` tests `__CUDA_ARCH__`, which HIP-Clang does not define: HIP compiles {what}"
-        );
+        let tests = if cond.contains("__CUDA_ARCH__") {
+            "tests `__CUDA_ARCH__`"
+        } else {
+            "tests a switch the project sets from `__CUDA_ARCH__`"
+        };
+        f.message =
+            format!("`{cond}` {tests}, which HIP-Clang does not define: HIP compiles {what}");
         f.suggestion = Some("write the branch for AMD in the arm HIP compiles (`__gfxNNN__` macros under `__HIP_DEVICE_COMPILE__`, or portable code)".into());
     }
 }

@@ -1,0 +1,189 @@
+//! Project macros whose value the HIP build fixes through a CUDA-side test. A header defines a
+//! feature switch per build from `__CUDA_ARCH__` or a toolkit macro:
+//!
+//! ```c
+//! #if (defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 800))
+//! #define TURBOMIND_ARCH_SM80 1
+//! #else
+//! #define TURBOMIND_ARCH_SM80 0
+//! #endif
+//! ```
+//!
+//! and the kernels test the switch (`#if TURBOMIND_ARCH_SM80`), in that header or in any file
+//! that includes it. Both builds see the same name with different values: HIP-Clang leaves
+//! `__CUDA_ARCH__` undefined, so the ROCm build takes the `#else` and the switch is 0. A
+//! condition on such a switch is decided for HIP as the test it stands for would be, and a
+//! branch it kills is dead for the same reason (`__CUDA_ARCH__`: a lost fast path or an arm
+//! without code; a toolkit macro: code for another CUDA).
+//!
+//! A pin is a `#define`/`#undef` of a project macro in code HIP certainly compiles (every
+//! enclosing branch certainly taken under the HIP-Clang environment; an include guard counts as
+//! taken), with at least one enclosing chain decided by a CUDA-side macro. A name defined
+//! anywhere else HIP may compile is not pinned (its value depends on more than the test).
+
+use super::cond;
+use super::macro_env::{Known, MacroEnv};
+use super::syntax::Src;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A project macro's value in the HIP build, fixed by a CUDA-side test.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HipPin {
+    pub name: String,
+    pub known: Known,
+    /// 1-based line of the definition.
+    pub line: u32,
+    /// The deciding test reads `__CUDA_ARCH__` (else a toolkit or library macro).
+    pub arch: bool,
+}
+
+struct Frame {
+    /// HIP certainly compiles the open branch.
+    certain: bool,
+    /// An earlier branch of the chain is certainly taken.
+    taken: bool,
+    /// Every earlier branch's condition is known under HIP.
+    known: bool,
+    /// The chain's conditions read a CUDA-side macro.
+    cuda: bool,
+    /// They read `__CUDA_ARCH__`.
+    arch: bool,
+}
+
+/// The pins of one file (see the module documentation).
+pub fn pins(s: &Src) -> Vec<HipPin> {
+    let hip = MacroEnv::hip();
+    let dirs = &s.lexed.directives;
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut pins: Vec<HipPin> = Vec::new();
+    // Names defined where HIP may compile them without a CUDA-side test deciding it.
+    let mut loose: BTreeSet<String> = BTreeSet::new();
+    let cuda_side = |toks: &[&str]| {
+        let cuda = toks
+            .iter()
+            .any(|t| !cond::is_hip_macro(t) && hip.lookup(t).is_some());
+        let arch = toks.iter().any(|t| t.starts_with("__CUDA_ARCH"));
+        (cuda, arch)
+    };
+    for (i, d) in dirs.iter().enumerate() {
+        let outer = stack.iter().all(|f| f.certain);
+        match d.name.as_str() {
+            "if" | "ifdef" | "ifndef" => {
+                let toks = cond::condition_tokens(s, d);
+                // `#ifndef GUARD` / `#define GUARD`: an include guard, taken.
+                let guard = d.name == "ifndef"
+                    && dirs.get(i + 1).is_some_and(|n| {
+                        n.name == "define" && cond::condition_tokens(s, n).first() == toks.first()
+                    });
+                let v = if guard {
+                    Some(true)
+                } else {
+                    hip.directive(s, d)
+                };
+                let (cuda, arch) = cuda_side(&toks);
+                stack.push(Frame {
+                    certain: outer && v == Some(true),
+                    taken: v == Some(true),
+                    known: v.is_some(),
+                    cuda,
+                    arch,
+                });
+            }
+            "elif" | "elifdef" | "elifndef" => {
+                let toks = cond::condition_tokens(s, d);
+                let (cuda, arch) = cuda_side(&toks);
+                let v = hip.directive(s, d);
+                let n = stack.len();
+                if n > 0 {
+                    let enclosing = stack[..n - 1].iter().all(|f| f.certain);
+                    let f = &mut stack[n - 1];
+                    f.certain = enclosing && !f.taken && f.known && v == Some(true);
+                    f.taken |= v == Some(true);
+                    f.known &= v.is_some();
+                    f.cuda |= cuda;
+                    f.arch |= arch;
+                }
+            }
+            "else" => {
+                let n = stack.len();
+                if n > 0 {
+                    let enclosing = stack[..n - 1].iter().all(|f| f.certain);
+                    let f = &mut stack[n - 1];
+                    f.certain = enclosing && !f.taken && f.known;
+                    f.taken = true;
+                }
+            }
+            "endif" => {
+                stack.pop();
+            }
+            "define" | "undef" => {
+                let Some((name, known)) = super::hipside::definition(s, d) else {
+                    continue;
+                };
+                if hip.lookup(&name).is_some() || cond::is_hip_macro(&name) {
+                    continue;
+                }
+                let decided = stack.iter().any(|f| f.cuda);
+                if outer && decided && matches!(known, Known::Value(_) | Known::Undefined) {
+                    pins.push(HipPin {
+                        name,
+                        known,
+                        line: s.line(d.start) as u32 + 1,
+                        arch: stack.iter().any(|f| f.cuda && f.arch),
+                    });
+                } else if !stack.iter().any(|f| f.cuda) || outer {
+                    // Defined where no CUDA-side test decides it (or with a value not
+                    // pinned): HIP may see this definition whatever the test says.
+                    loose.insert(name);
+                }
+            }
+            _ => {}
+        }
+    }
+    // One value per name, and no definition HIP may see beside it.
+    let mut values: BTreeMap<&str, Vec<Known>> = BTreeMap::new();
+    for p in &pins {
+        values.entry(p.name.as_str()).or_default().push(p.known);
+    }
+    let single: BTreeSet<String> = values
+        .iter()
+        .filter(|(n, v)| v.windows(2).all(|w| w[0] == w[1]) && !loose.contains(**n))
+        .map(|(n, _)| n.to_string())
+        .collect();
+    let mut seen = BTreeSet::new();
+    pins.retain(|p| single.contains(&p.name) && seen.insert(p.name.clone()));
+    pins
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn of(src: &str) -> Vec<(String, Known, bool)> {
+        crate::model::cuda_side::with_src(
+            "h.h",
+            src.as_bytes(),
+            &crate::lex::lex(src.as_bytes()),
+            |s| {
+                pins(s)
+                    .into_iter()
+                    .map(|p| (p.name, p.known, p.arch))
+                    .collect()
+            },
+        )
+    }
+
+    #[test]
+    fn switches_set_from_cuda_arch_take_hips_arm() {
+        let src = "#ifndef COMMON_H\n#define COMMON_H\n#if (defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 800))\n#define ARCH_SM80 1\n#else\n#define ARCH_SM80 0\n#endif\n#if CUDA_VERSION >= 12000\n#define HAS_TMA 1\n#endif\n#endif\n";
+        assert_eq!(of(src), [("ARCH_SM80".to_string(), Known::Value(0), true),]);
+    }
+
+    #[test]
+    fn switches_with_other_definitions_or_unknown_tests_are_not_pinned() {
+        // Also defined outside the test; decided by a project option; a body that is not a
+        // value; a CUDA-side test nested in an unknown one.
+        let src = "#if defined(__CUDA_ARCH__)\n#define A 1\n#else\n#define A 0\n#endif\n#define A 2\n#ifdef MY_OPTION\n#define B 1\n#else\n#define B 0\n#endif\n#ifndef __CUDA_ARCH__\n#define C foo()\n#endif\n#ifdef MY_OPTION\n#if defined(__CUDA_ARCH__)\n#define D 1\n#else\n#define D 0\n#endif\n#endif\n";
+        assert!(of(src).is_empty(), "{:?}", of(src));
+    }
+}
