@@ -20,6 +20,8 @@
 //!   ([`arch_only`]);
 //! - one file's kernels whose NVIDIA-generation arms HIP compiles to nothing: write AMD paths
 //!   for them together, or leave the file out ([`arch_gaps`]);
+//! - one PTX instruction family in one file (a file of `cp.async` wrappers): rewrite it once
+//!   ([`ptx_family`]);
 //! - a library's use in a folder (or, for device-code libraries such as WMMA, a file): port it
 //!   to its ROCm counterpart, or rewrite or leave out code on a library with none
 //!   ([`library_use`]);
@@ -60,6 +62,7 @@ pub mod launch_bounds;
 pub mod library_switch;
 pub mod library_use;
 pub mod nested;
+pub mod ptx_family;
 pub mod same_api;
 pub mod torch_stack;
 pub mod unbuilt;
@@ -109,11 +112,12 @@ pub fn fold_all_with(
         container::kind,
         crate::inventory::siblings::kind,
     ];
-    let after: [fn(&[Finding]) -> Kind; 16] = [
+    let after: [fn(&[Finding]) -> Kind; 17] = [
         crate::rules::vendored::kind,
         crate::rules::libcu::kind,
         arch_only::kind,
         arch_gaps::kind,
+        ptx_family::kind,
         library_use::kind,
         same_api::kind,
         library_switch::kind,
