@@ -40,6 +40,8 @@
 //!   path): install them from PyTorch's ROCm index once ([`torch_stack`]);
 //! - one package with no drop-in ROCm wheel installed in many places (HP820/HP821): drop it or
 //!   install its ROCm build once ([`torch_stack::packages`]);
+//! - the project's tests gated on NVIDIA compute capability that every AMD GPU answers alike:
+//!   run them on the target once ([`test_gates`]);
 //! - the project's CMake build of CUDA, and each CI workflow's CUDA lane: move or mirror each as
 //!   a whole ([`cuda_build`]).
 //!
@@ -64,6 +66,7 @@ pub mod library_use;
 pub mod nested;
 pub mod ptx_family;
 pub mod same_api;
+pub mod test_gates;
 pub mod torch_stack;
 pub mod unbuilt;
 pub mod unmaintained;
@@ -112,7 +115,7 @@ pub fn fold_all_with(
         container::kind,
         crate::inventory::siblings::kind,
     ];
-    let after: [fn(&[Finding]) -> Kind; 17] = [
+    let after: [fn(&[Finding]) -> Kind; 18] = [
         crate::rules::vendored::kind,
         crate::rules::libcu::kind,
         arch_only::kind,
@@ -129,6 +132,7 @@ pub fn fold_all_with(
         launch_bounds::extensions,
         torch_stack::kind,
         torch_stack::packages,
+        test_gates::kind,
         cuda_build::kind,
     ];
     // A head of an earlier decision may head a later, wider one too (a vendored CUTLASS copy)

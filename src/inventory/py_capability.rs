@@ -247,6 +247,37 @@ pub fn settled_ranges(root: Node, src: &[u8]) -> Vec<(Range<usize>, String)> {
     out
 }
 
+/// What a skip every AMD GPU answers alike says (the project-wide fold reads it).
+pub const AMD_SKIP: &str =
+    "on every AMD GPU (ROCm reports gfx9 → 9.x … gfx12 → 12.x), so the test runs or is skipped alike on all of them";
+
+/// Skips by a capability threshold that every AMD GPU answers alike but current NVIDIA GPUs do
+/// not (`skipif(cc[0] < 9)`: Ampere skips, every AMD GPU runs the test): on the ROCm build the
+/// test runs (or is skipped) on every AMD GPU. Nothing in the mark needs changing; whether what
+/// the test exercises holds on the target is a run of the suite there (a check, UNKNOWN).
+pub fn amd_skip_ranges(root: Node, src: &[u8]) -> Vec<(Range<usize>, String)> {
+    let names = names(root, src);
+    let mut out = Vec::new();
+    ts::each(root, &mut |n| {
+        if n.node_kind() != K::ComparisonOperator
+            || !decides_a_skip(n, src)
+            || settled(n, src, &names).is_some()
+        {
+            return;
+        }
+        if let Some((v, _, _)) = answers(n, src, &names, AMD) {
+            out.push((
+                n.byte_range(),
+                format!(
+                    "`{}` in a skip is {v} {AMD_SKIP}: the mark needs no change; run the test on the target to see whether what it exercises holds there",
+                    ts::text(n, src),
+                ),
+            ));
+        }
+    });
+    out
+}
+
 /// `cc = torch.cuda.get_device_capability()` (or `major, minor = …`) then `if cc[0] >= 8:` /
 /// `if major >= 8:`: a capability threshold through a variable.
 pub fn through_variables(out: &mut Out, root: Node, src: &[u8]) {

@@ -33,6 +33,11 @@ pub(super) fn judge(
         &[version_check::DEVICE_CAPABILITY_THRESHOLD.id.code],
         |why| format!(" ({why})"),
     );
+    // Skips every AMD GPU answers alike: the test runs (or not) on all of them, a check.
+    out.check_within(
+        &py_capability::amd_skip_ranges(root, src),
+        version_check::DEVICE_CAPABILITY_THRESHOLD.id.code,
+    );
     // Code paths every AMD GPU takes alike: a check, not a change.
     out.check_within(
         &py_capability::amd_settled_ranges(root, src),

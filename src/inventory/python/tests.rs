@@ -651,3 +651,24 @@ fn nccl_values_that_leave_rccl_as_it_runs_are_pass() {
         ]
     );
 }
+
+#[test]
+fn capability_skips_every_amd_gpu_answers_alike_are_checks() {
+    // lmdeploy's kernel tests: `cc[0] < 9` skips Ampere, never an AMD GPU (a check). Twins: a
+    // skip every current GPU answers alike (`< 8`: PASS) and one naming one generation
+    // (`== (9, 0)`: gfx90a only, a decision).
+    let src = "import pytest, torch\n@pytest.mark.skipif(not torch.cuda.is_available() or torch.cuda.get_device_capability()[0] < 9, reason='cc>=9')\ndef test_a():\n    pass\n@pytest.mark.skipif(torch.cuda.get_device_capability()[0] < 8, reason='')\ndef test_b():\n    pass\n@pytest.mark.skipif(torch.cuda.get_device_capability() == (9, 0), reason='')\ndef test_c():\n    pass\n";
+    let f: Vec<(u32, String)> = scan_bytes("tests/t.py", FileKind::Python, src.as_bytes())
+        .into_iter()
+        .filter(|f| f.rule == "HP811")
+        .map(|f| (f.line, f.status.as_str().to_string()))
+        .collect();
+    assert_eq!(
+        f,
+        [
+            (2, "UNKNOWN".to_string()),
+            (5, "PASS".to_string()),
+            (8, "REMEDIATION".to_string())
+        ]
+    );
+}
