@@ -375,6 +375,8 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     crate::inventory::dockerfile::pass_windows_containers(&mut findings, &texts);
     // Composite actions are judged by their callers; scripts nothing runs are one decision.
     crate::inventory::ci_lanes::pass_cuda_only_actions(&mut findings, &workflows);
+    // Files made for NVIDIA-only platforms (Jetson/L4T setup scripts).
+    crate::inventory::scripts::pass_nvidia_platform_files(&mut findings);
     // Files the inventory or the workflow pass read already are not read again; the rest are
     // read once, bounded, and never through a link to a non-regular file.
     crate::inventory::scripts::fold_unrun(&mut findings, &all, &|i: &walk::Input| {

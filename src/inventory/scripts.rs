@@ -174,6 +174,42 @@ fn family_name(dir: &str, members: &[&str]) -> &'static str {
     }
 }
 
+/// NVIDIA-only platforms a file's path may name: Jetson boards and their Linux for Tegra
+/// (L4T) and JetPack stack. ROCm runs on none of them.
+const NVIDIA_PLATFORMS: [&str; 4] = ["jetson", "tegra", "l4t", "jetpack"];
+
+/// The NVIDIA-only platform a path names in a folder or file name (`build_jetson_orin.sh`,
+/// `docker/jetson/Dockerfile`, `Dockerfile.l4t`), if any.
+pub fn nvidia_platform_of(path: &str) -> Option<&'static str> {
+    path.split('/').find_map(|part| {
+        let words: Vec<String> = part
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .map(|w| w.to_ascii_lowercase())
+            .collect();
+        NVIDIA_PLATFORMS
+            .iter()
+            .find(|p| words.iter().any(|w| w == *p))
+            .copied()
+    })
+}
+
+/// The inventory findings (scripts, Dockerfiles, requirements) of files made for an
+/// NVIDIA-only platform (a Jetson setup script): a ROCm port runs none of them, so there is
+/// nothing to change in them (PASS, naming the platform). Source files are left alone: a
+/// kernel under `jetson/` is still code.
+pub fn pass_nvidia_platform_files(findings: &mut [crate::finding::Finding]) {
+    for f in findings.iter_mut() {
+        if f.status == crate::gate::Status::Pass || crate::walk::is_source(&f.path) {
+            continue;
+        }
+        if let Some(p) = nvidia_platform_of(&f.path) {
+            f.settle(&format!(
+                " (in a file made for NVIDIA's `{p}` platform, which ROCm does not run on: nothing to port)"
+            ));
+        }
+    }
+}
+
 /// Folds the open inventory findings of scripts nothing runs into one finding per folder (see
 /// the module doc). `read` gives a file's bytes; `inputs` are every walked file.
 pub fn fold_unrun(
@@ -390,5 +426,39 @@ mod tests {
             &mut fs,
         );
         assert_eq!(fs[0].status, Status::Remediation);
+    }
+}
+
+#[cfg(test)]
+mod platform_tests {
+    use super::*;
+    use crate::finding::Finding;
+    use crate::gate::Status;
+
+    /// mmdeploy's `tools/scripts/build_jetson_orin_python38.sh`: its CUDA paths and PyCUDA
+    /// install set up a Jetson board. Twins: a name that only contains the letters
+    /// (`integral4th.sh`, `strategra.sh`), and a kernel source under `jetson/`, stay open.
+    #[test]
+    fn files_made_for_nvidia_only_platforms_are_pass() {
+        assert_eq!(
+            nvidia_platform_of("tools/scripts/build_jetson_orin_python38.sh"),
+            Some("jetson")
+        );
+        assert_eq!(nvidia_platform_of("docker/l4t/Dockerfile"), Some("l4t"));
+        assert_eq!(nvidia_platform_of("Dockerfile.jetpack"), Some("jetpack"));
+        assert_eq!(nvidia_platform_of("tools/integral4th.sh"), None);
+        assert_eq!(nvidia_platform_of("scripts/strategra.sh"), None);
+        let mut fs = vec![
+            Finding::bare("HP852", "tools/scripts/build_jetson_orin_python38.sh", 65),
+            Finding::bare("HP201", "jetson/kernels/k.cu", 3),
+            Finding::bare("HP852", "tools/scripts/build_x86.sh", 7),
+        ];
+        for f in &mut fs {
+            f.status = Status::Remediation;
+        }
+        pass_nvidia_platform_files(&mut fs);
+        let st: Vec<Status> = fs.iter().map(|f| f.status).collect();
+        assert_eq!(st, [Status::Pass, Status::Remediation, Status::Remediation]);
+        assert!(fs[0].message.contains("NVIDIA's `jetson` platform"));
     }
 }
