@@ -19,7 +19,9 @@ use crate::finding::Finding;
 use crate::mappings::libraries::{self, Library, Scope};
 
 /// The rules that report a library's use call by call.
-const MEMBERS: &[&str] = &["HP001", "HP003", "HP004", "HP601", "HP604", "HP605"];
+const MEMBERS: &[&str] = &[
+    "HP001", "HP003", "HP004", "HP601", "HP602", "HP604", "HP605",
+];
 
 /// The name or header a finding reports (its first backquoted text, `namespace ` skipped).
 fn name(f: &Finding) -> Option<&str> {
