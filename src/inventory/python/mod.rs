@@ -322,6 +322,10 @@ fn visit(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
                     Some("PyCUDA (`pycuda`; hip-python is a port, not a drop-in: github.com/ROCm/hip-python)")
                 } else if top("tensorrt") {
                     Some("TensorRT (`tensorrt`)")
+                } else if top("pynvrtc") {
+                    Some("pynvrtc (`pynvrtc`; NVRTC compiles CUDA C to PTX, which AMD GPUs cannot load: hiprtc through hip-python compiles HIP C++)")
+                } else if top("nvshmem") {
+                    Some("nvshmem4py (`nvshmem`; ROCm's counterpart is rocSHMEM, with its own API)")
                 } else {
                     None
                 };
