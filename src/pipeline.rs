@@ -182,8 +182,12 @@ fn process_file(
     let own_includes = crate::model::includes::written(&file.bytes, &file.lexed);
     let seen = project.visible_from(rel, &own_includes);
     // The file's logical-warp model, once: the translator and the rules ask the same one.
-    let warps =
-        crate::rules::warp_size::logical::LogicalWarps::seeing(&file.bytes, &file.lexed, &seen);
+    let warps = crate::rules::warp_size::logical::LogicalWarps::seeing(
+        rel,
+        &file.bytes,
+        &file.lexed,
+        &seen,
+    );
     // One parse per file at most: before translation when a byte search says the file is worth
     // it, otherwise after, only if the translation found CUDA anyway.
     // The tree feeds only the hazard rules and the parse-health report.

@@ -131,7 +131,7 @@ pub fn check_lexed<'a>(
     let warps = match warps {
         Some(w) => w,
         None => {
-            built = warp_size::logical::LogicalWarps::seeing(ctx.src, lexed, seen);
+            built = warp_size::logical::LogicalWarps::seeing(ctx.path, ctx.src, lexed, seen);
             &built
         }
     };

@@ -246,7 +246,9 @@ pub(crate) fn translate_seeing(
     let warps = match warps {
         Some(w) => w,
         None => {
-            built = crate::rules::warp_size::logical::LogicalWarps::seeing(ctx.src, lexed, project);
+            built = crate::rules::warp_size::logical::LogicalWarps::seeing(
+                ctx.path, ctx.src, lexed, project,
+            );
             &built
         }
     };

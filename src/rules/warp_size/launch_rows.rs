@@ -149,6 +149,28 @@ impl Launch {
     }
 }
 
+/// The kernels every launch of which in this file gives blocks of 32-thread rows (an x extent
+/// the file says is 32: `dim3 threads(32, 4)`, `<<<g, 32>>>`), with the first launch's shape.
+/// A kernel launched once with another or an unknown extent is not one.
+pub(crate) fn rows32_kernels(
+    path: &str,
+    src: &[u8],
+    lexed: &Lexed,
+) -> std::collections::HashMap<String, String> {
+    let mut out: std::collections::HashMap<String, Option<String>> = Default::default();
+    for l in launches(path, src, lexed) {
+        let shape = l.rows32().map(str::to_string);
+        match out.get_mut(&l.kernel) {
+            Some(s) if shape.is_none() => *s = None,
+            Some(_) => {}
+            None => {
+                out.insert(l.kernel, shape);
+            }
+        }
+    }
+    out.into_iter().filter_map(|(k, s)| Some((k, s?))).collect()
+}
+
 /// The launches of a file: kernel name, and the block's x extent where the file says it.
 fn launches(path: &str, src: &[u8], lexed: &Lexed) -> Vec<Launch> {
     let lines = crate::lines::LineIndex::new(src);

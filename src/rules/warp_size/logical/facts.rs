@@ -4,6 +4,34 @@
 
 use super::*;
 
+/// Kernels with no lane evidence of their own that every launch in the file gives 32-thread
+/// rows (`dim3 threads(32, 4)`; mmdeploy's connected-components kernels): each row is the warp
+/// CUDA runs, so the kernel's lanes are 32-lane logical warps (`threadIdx.x` is the lane).
+pub(super) fn launched_in_rows32(v: &View, path: &str, fns: &mut [Function]) {
+    let src = v.src;
+    if memchr::memmem::find(src, b"<<<").is_none()
+        && memchr::memmem::find(src, b"LaunchKernel").is_none()
+    {
+        return;
+    }
+    let rows = crate::rules::warp_size::launch_rows::rows32_kernels(path, src, v.lexed);
+    if rows.is_empty() {
+        return;
+    }
+    for f in fns.iter_mut() {
+        if f.warp != Warp::Wavefront || f.name.is_empty() {
+            continue;
+        }
+        if let Some(shape) = rows.get(String::from_utf8_lossy(&f.name).as_ref()) {
+            f.warp = Warp::Logical32;
+            f.why32 = Some(format!(
+                "every launch in this file gives it 32-thread rows, {shape}"
+            ));
+            f.offsets_only = false;
+        }
+    }
+}
+
 /// `#define NAME 32` and `const`/`constexpr` declarations `NAME = 32;` of the file.
 pub(super) fn constants<'a>(v: &View<'a>) -> HashMap<&'a [u8], u64> {
     let mut out = HashMap::new();

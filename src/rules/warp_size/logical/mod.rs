@@ -260,12 +260,15 @@ impl LogicalWarps {
     /// Reads the file's function bodies. Cheap when the file has no warp-level call.
     #[cfg(test)]
     pub(crate) fn of(src: &[u8], lexed: &Lexed) -> LogicalWarps {
-        Self::seeing(src, lexed, &crate::model::project::NOTHING)
+        Self::seeing("k.cu", src, lexed, &crate::model::project::NOTHING)
     }
 
     /// [`LogicalWarps::of`] for a file of a project: the constants and lane macros of the
-    /// project headers it includes (`env`) count where the file does not define the name.
+    /// project headers it includes (`env`) count where the file does not define the name. A
+    /// kernel of a compilation unit (`path` not a header) that every launch in the file gives
+    /// 32-thread rows works in 32-lane logical warps: its rows are CUDA's warps.
     pub(crate) fn seeing<'a>(
+        path: &str,
         src: &'a [u8],
         lexed: &'a Lexed,
         env: &'a crate::model::project::Visible,
@@ -323,6 +326,9 @@ impl LogicalWarps {
                 }
                 _ => {}
             }
+        }
+        if !crate::model::project::is_header(path) {
+            facts::launched_in_rows32(&v, path, &mut fns);
         }
         callers(&v, &mut fns);
         let cubs = cub::cubs(&v, &fns);

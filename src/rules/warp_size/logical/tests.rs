@@ -173,7 +173,10 @@ fn votes_of_32_lane_logical_warps_test_the_lanes_own_half() {
 
 fn seeing(src: &str, env: &crate::model::project::Visible) -> (LogicalWarps, Lexed) {
     let lexed = crate::lex::lex(src.as_bytes());
-    (LogicalWarps::seeing(src.as_bytes(), &lexed, env), lexed)
+    (
+        LogicalWarps::seeing("k.cu", src.as_bytes(), &lexed, env),
+        lexed,
+    )
 }
 
 /// A kernel whose only lane arithmetic is a header's macro, whose constant is a header's too.
@@ -295,4 +298,42 @@ fn a_mask_variable_widened_at_every_call_is_settled() {
     );
     let wave = src.replace("& 31", "% warpSize");
     assert_eq!(fires_open(&wave, "HP103"), [2]);
+}
+
+/// mmdeploy's connected components: a kernel with no lane arithmetic of its own, every launch
+/// of which gives 32-thread rows (`dim3 threads(32, 4)`): each row is CUDA's warp, so its
+/// shuffle gets width 32 and its 32-bit ballot the lane's own half. Twins: 64-thread rows, a
+/// second launch whose block the file does not say, and the same kernel in a header (its
+/// includers may launch it otherwise) keep the wavefront form.
+#[test]
+fn kernels_launched_only_in_32_thread_rows_are_32_lane_logical_warps() {
+    let rows = |block: &str, second: &str| {
+        format!("__global__ void relabel(int* label, const unsigned char* mask) {{\n  int tx = threadIdx.x;\n  unsigned active = __ballot_sync(0xffffffff, mask[tx] != 0);\n  int idx = label[tx];\n  idx = __shfl_sync(active, idx, tx - 1);\n  label[tx] = idx;\n}}\nvoid run(int* l, const unsigned char* m, int h, dim3 other) {{\n  dim3 threads{block};\n  dim3 blocks(1, h);\n  relabel<<<blocks, threads>>>(l, m);\n{second}}}\n")
+    };
+    let warp = |path: &str, src: &str| {
+        let lexed = crate::lex::lex(src.as_bytes());
+        let m = LogicalWarps::seeing(
+            path,
+            src.as_bytes(),
+            &lexed,
+            &crate::model::project::NOTHING,
+        );
+        let i = tok(src, &lexed, "__shfl_sync", 0);
+        let plan = m.plan(src.as_bytes(), &lexed, i).map(|p| p.rewrite);
+        (m.warp_at(i), plan)
+    };
+    let src = rows("(32, 4)", "");
+    let (w, plan) = warp("cc.cu", &src);
+    assert_eq!(w, Warp::Logical32);
+    assert!(matches!(plan, Some(Rewrite::Width32 { .. })), "{plan:?}");
+    assert_eq!(warp("cc.cu", &rows("(64, 2)", "")).0, Warp::Wavefront);
+    assert_eq!(
+        warp(
+            "cc.cu",
+            &rows("(32, 4)", "  relabel<<<blocks, other>>>(l, m);\n")
+        )
+        .0,
+        Warp::Wavefront
+    );
+    assert_eq!(warp("cc.cuh", &src).0, Warp::Wavefront);
 }
