@@ -214,8 +214,17 @@ pub fn regions_and_pins_for(
         .iter()
         .map(|(n, (p, _))| (n.clone(), (p.known, p.arch)))
         .collect();
+    // The file's own pins, unless the file tests the name before defining it (the preprocessor
+    // sees it undefined there; the pin has no position, so such a name is left unknown).
     for p in super::hip_pins::pins(s) {
-        switches.entry(p.name).or_insert((p.known, p.arch));
+        let tested_before = s.lexed.directives.iter().any(|d| {
+            matches!(d.name.as_str(), "if" | "elif" | "ifdef" | "ifndef")
+                && (s.line(d.start) as u32) < p.line
+                && cond::condition_tokens(s, d).contains(&p.name.as_str())
+        });
+        if !tested_before {
+            switches.entry(p.name).or_insert((p.known, p.arch));
+        }
     }
     let r = regions_pinning(
         s,
@@ -688,6 +697,35 @@ mod tests {
             off += l.len();
         }
         out
+    }
+
+    /// A switch the file sets from `__CUDA_ARCH__` decides the tests of it; a name the file
+    /// tests before defining it (the preprocessor sees it undefined there) is not pinned at all.
+    #[test]
+    fn a_files_own_switch_is_pinned_unless_tested_before_its_definition() {
+        let src = "#ifdef ARCH_SM80\nx1\n#endif\n#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800\n#define ARCH_SM80 1\n#else\n#define ARCH_SM80 0\n#endif\n#if ARCH_SM80\nx2\n#endif\n#if HAS_FAST\nx3\n#endif\n";
+        let sides = |src: &str| {
+            let r = crate::model::syntax::test_support::with_tokens(src, |s| {
+                regions_and_pins_for(
+                    s,
+                    crate::version::Version::new(7, 0, 0),
+                    &super::super::project::NOTHING,
+                )
+                .0
+            });
+            let mut out = Vec::new();
+            let mut off = 0;
+            for (i, l) in src.split_inclusive('\n').enumerate() {
+                if l.starts_with('x') {
+                    out.push((i as u32 + 1, side_at(&r, off).is_some()));
+                }
+                off += l.len();
+            }
+            out
+        };
+        assert_eq!(sides(src), [(2, false), (10, false), (13, false)]);
+        let after = src.replacen("#ifdef ARCH_SM80\nx1\n#endif\n", "", 1);
+        assert_eq!(sides(&after), [(7, true), (10, false)]);
     }
 
     #[test]
