@@ -38,6 +38,8 @@
 //!   and their nvcc-only flags (HP830, HP831 at each `load()`/`CUDAExtension`);
 //! - the project's PyTorch wheels named in many manifests (HP820 with the ROCm index as the
 //!   path): install them from PyTorch's ROCm index once ([`torch_stack`]);
+//! - one manifest's pins of NVIDIA's CUDA runtime wheels (`nvidia-*-cu12`, a freeze record):
+//!   drop them or regenerate the file ([`torch_stack::runtime_wheels`]);
 //! - one package with no drop-in ROCm wheel installed in many places (HP820/HP821): drop it or
 //!   install its ROCm build once ([`torch_stack::packages`]);
 //! - the project's tests gated on NVIDIA compute capability that every AMD GPU answers alike:
@@ -115,7 +117,7 @@ pub fn fold_all_with(
         container::kind,
         crate::inventory::siblings::kind,
     ];
-    let after: [fn(&[Finding]) -> Kind; 18] = [
+    let after: [fn(&[Finding]) -> Kind; 19] = [
         crate::rules::vendored::kind,
         crate::rules::libcu::kind,
         arch_only::kind,
@@ -131,6 +133,7 @@ pub fn fold_all_with(
         launch_bounds::kind,
         launch_bounds::extensions,
         torch_stack::kind,
+        torch_stack::runtime_wheels,
         torch_stack::packages,
         test_gates::kind,
         cuda_build::kind,

@@ -82,6 +82,45 @@ pub fn kind(findings: &[Finding]) -> Kind {
     }
 }
 
+/// What an install finding on a CUDA runtime wheel says (`nvidia-cublas-cu12`, dependencies of
+/// a CUDA build of PyTorch; the `nvidia-*` row of `mappings/hand/python_packages.tsv`).
+const RUNTIME_WHEEL: &str = "is CUDA-specific; ROCm path: not needed (drop the pin";
+
+/// One manifest's pins of NVIDIA's CUDA runtime wheels, one decision. A `pip freeze` record or
+/// a lock export lists the dozen `nvidia-*-cu12` wheels a CUDA build of PyTorch pulls in
+/// (DROID-SLAM's `requirements_frozen.txt`: 14 pins, one finding each): they are one fact of
+/// that file, gone once it is regenerated against ROCm PyTorch. Runs after [`kind`].
+pub fn runtime_wheels(_: &[Finding]) -> Kind {
+    Kind {
+        key: Box::new(|f| {
+            (f.rule == "HP820" && f.message.contains(RUNTIME_WHEEL) && super::kind::own(&f.path))
+                .then(|| format!("runtime-wheels\u{0}{}", f.path))
+        }),
+        head: super::kind::first,
+        folds: super::kind::all,
+        min: Min::Findings(2),
+        summary: Box::new(|g| {
+            let mut names: Vec<&str> = g.members.iter().map(|f| package(f)).collect();
+            names.dedup();
+            let shown: Vec<String> = names.iter().take(3).map(|n| format!("`{n}`")).collect();
+            let more = if names.len() > shown.len() {
+                ", …"
+            } else {
+                ""
+            };
+            format!(
+                " — one decision for this file's {} NVIDIA CUDA runtime wheels ({}{more}): they come with a CUDA build of PyTorch; drop them, or regenerate the file against ROCm PyTorch ({} more folded here)",
+                g.members.len(),
+                shown.join(", "),
+                g.folded.len()
+            )
+        }),
+        note: Box::new(|g| {
+            super::kind::folded_into(g, "this file's CUDA runtime wheels are one decision")
+        }),
+    }
+}
+
 /// One package with no drop-in ROCm wheel named in many places (PyCUDA in five CI steps, a
 /// Dockerfile and a setup script; `flash-attn` in three manifests): the project takes one
 /// decision per Python package (a folder with its own `setup.py` or `pyproject.toml` is its
@@ -136,6 +175,49 @@ mod tests {
             status: Status::Remediation,
             ..Finding::bare("HP820", path, 1)
         }
+    }
+
+    /// DROID-SLAM's freeze record: the CUDA runtime wheels of one file are one decision; twin:
+    /// the same wheel in another file is that file's.
+    #[test]
+    fn one_files_cuda_runtime_wheels_are_one_decision() {
+        let drop = "not needed (drop the pin: the ROCm PyTorch wheels bring their ROCm libraries)";
+        let mut f = vec![
+            hp820(
+                "requirements_frozen.txt",
+                "nvidia-cublas-cu12 (cu12 build)",
+                drop,
+            ),
+            hp820(
+                "requirements_frozen.txt",
+                "nvidia-cudnn-cu12 (cu12 build)",
+                drop,
+            ),
+            hp820(
+                "requirements_frozen.txt",
+                "nvidia-nccl-cu12 (cu12 build)",
+                drop,
+            ),
+            hp820(
+                "docker/requirements.txt",
+                "nvidia-cublas-cu12 (cu12 build)",
+                drop,
+            ),
+        ];
+        let k = super::runtime_wheels(&f);
+        crate::decisions::fold(&mut f, &k);
+        let open: Vec<&str> = f
+            .iter()
+            .filter(|x| x.status != Status::Pass)
+            .map(|x| x.path.as_str())
+            .collect();
+        assert_eq!(open, ["requirements_frozen.txt", "docker/requirements.txt"]);
+        assert!(
+            f[0].message
+                .contains("this file's 3 NVIDIA CUDA runtime wheels"),
+            "{}",
+            f[0].message
+        );
     }
 
     /// mmdeploy's shape: PyCUDA installed by several CI steps and a Dockerfile is one decision;

@@ -388,6 +388,27 @@ fn named<'a>(s: &Src<'a>, n: Node<'a>) -> Option<&'a str> {
     }
 }
 
+/// A memory layout's extent by its name (`AB_SMEM_STRIDE`, `kSmemCols`, `LDA_PADDED`): a value
+/// of 32 there is a row width or stride of a buffer, not the warp's width, so `x % STRIDE`
+/// wraps a column (cuda_hgemm's shared-memory rows of 32 halves), not a lane.
+fn memory_extent_name(s: &Src, n: Node) -> bool {
+    let Some(name) = named(s, n) else {
+        return false;
+    };
+    let l: String = name
+        .chars()
+        .filter(|c| *c != '_')
+        .collect::<String>()
+        .to_ascii_lowercase();
+    !l.contains("warp")
+        && !l.contains("lane")
+        && [
+            "smem", "stride", "pitch", "pad", "bank", "cols", "rows", "ldm",
+        ]
+        .iter()
+        .any(|k| l.contains(k))
+}
+
 /// A block's extent along one axis by its name (`THREADS_X`, `BLOCK_DIM_X`, `DIMX`, `kTileX`):
 /// dividing a block's threads by it gives the other axis (`THREADS_Y = THREADS_PER_BLOCK /
 /// THREADS_X`), block geometry that a 64-lane wavefront does not change.
@@ -578,6 +599,7 @@ pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) 
             ">>" | "/" | "&" | "%" if packs(l) => None,
             "<<" if packed_shift(r) => None,
             "%" if flow.val(s, r) == Some(32)
+                && !memory_extent_name(s, r)
                 && (flow.thread_expr(s, l)
                     || assigned_to(s, b, false)
                     || flow.mentions_lane(s, l)) =>
@@ -597,6 +619,7 @@ pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) 
             }
             "/" if flow.val(s, r) == Some(32)
                 && !axis_extent_name(s, r)
+                && !memory_extent_name(s, r)
                 && (flow.thread_expr(s, l)
                     || has_blockdim(s, l)
                     || thread_count_name(s, l)

@@ -778,3 +778,11 @@ fn block_stride_loop_indices_are_elements_not_lanes() {
         fires(src, "HP102")
     );
 }
+
+/// cuda_hgemm: `(lane_id … ) % AB_SMEM_STRIDE` wraps a column of a shared-memory row 32 halves
+/// wide, not a lane. Twin: a literal 32 on a thread index stays a lane id.
+#[test]
+fn a_memory_stride_of_32_is_not_a_lane_count() {
+    let src = "#define AB_SMEM_STRIDE 32\n#define TILE 32\n__global__ void k(float* p) {\n  int lane_id = threadIdx.x % 32;\n  float a = p[(8 + lane_id / 8 * 8) % AB_SMEM_STRIDE];\n  float b = p[threadIdx.x % 32];\n  p[lane_id] = a + b;\n}\n";
+    assert_eq!(fires(src, "HP102"), [4, 6]);
+}
