@@ -97,11 +97,19 @@ impl Val {
         os: None,
     };
     pub fn and(self, o: Val) -> Val {
+        let rocm = and3(self.rocm, o.rocm);
+        // The OS test is the reason only where it decides: `!= "Darwin" and FORCE_CUDA` is
+        // false on ROCm because of the second operand, not the OS.
+        let os = match rocm {
+            Some(false) if self.rocm == Some(false) => self.os,
+            Some(false) => o.os,
+            _ => self.os.or(o.os),
+        };
         Val {
-            rocm: and3(self.rocm, o.rocm),
+            rocm,
             cuda: and3(self.cuda, o.cuda),
             names_platform: self.names_platform || o.names_platform,
-            os: self.os.or(o.os),
+            os,
         }
     }
     pub fn or(self, o: Val) -> Val {
@@ -489,6 +497,30 @@ pub fn env_read(n: Node, src: &[u8]) -> Option<String> {
     }
 }
 
+/// What an environment read gives where the variable is unset: `Some(Some(default))` for a
+/// literal default (`os.getenv("X", "1")`, `os.environ.get("X", default="1")`), `Some(None)`
+/// for none (`os.getenv("X")`: None), `None` when not known (a non-literal default, or
+/// `os.environ["X"]`, which raises).
+fn env_default(n: Node, src: &[u8]) -> Option<Option<String>> {
+    if n.node_kind() != K::Call {
+        return None;
+    }
+    let args = ts::named_children(n.field(F::Arguments)?);
+    let default = args.get(1).copied().map(|a| {
+        if a.node_kind() == K::KeywordArgument {
+            a.field(F::Value)
+        } else {
+            Some(a)
+        }
+    });
+    match default {
+        None => Some(None),
+        Some(Some(d)) if d.node_kind() == K::None => Some(None),
+        Some(Some(d)) => string(d, src).map(|(v, _)| Some(v)),
+        Some(None) => None,
+    }
+}
+
 /// `os.getenv("CUDA_VERSION")` (or with a `None`/`""` default) tested for being set: a CUDA
 /// toolkit's version variable, which a ROCm machine does not set, so it is false there and
 /// unknown on CUDA (`os.getenv("CUDA_VERSION") or torch.version.cuda` is then false on ROCm and
@@ -563,6 +595,15 @@ fn comparison(n: Node, src: &[u8]) -> Val {
                 return if positive { v } else { v.not() };
             }
             if env_read(subject, src).is_some_and(|k| forces_cuda(&k)) {
+                // Nobody sets a CUDA-forcing variable on a ROCm machine: the read gives the
+                // call's default (`os.getenv("WITH_CUDA", "1") != "0"` is true there), or None.
+                if let Some(default) = env_default(subject, src) {
+                    let equal = default.as_deref() == Some(val.as_str());
+                    return Val {
+                        rocm: Some(equal == positive),
+                        ..Val::UNKNOWN
+                    };
+                }
                 let truthy = matches!(
                     val.to_ascii_lowercase().as_str(),
                     "1" | "true" | "on" | "yes"

@@ -687,3 +687,25 @@ fn nvrtc_and_nvshmem_bindings_are_nvidia_only() {
         ]
     );
 }
+
+/// stable-fast's setup.py: `platform.system() != "Darwin" and os.getenv("WITH_CUDA", "1") !=
+/// "0"` is true on a Linux ROCm machine (nobody sets WITH_CUDA, its default is "1"), so the
+/// nvcc flags in that arm are the ROCm build's (a false PASS before). Twins: a Windows-only arm
+/// and an arm only a user forcing CUDA takes (`FORCE_CUDA` defaulting to "0") are not.
+#[test]
+fn environment_defaults_decide_cuda_forcing_tests() {
+    let status = |cond: &str| -> String {
+        let src = format!("import os, platform\nfrom torch.utils.cpp_extension import CUDAExtension\nif {cond}:\n    flags = [\"--use_fast_math\"]\nCUDAExtension(\"x\", [\"k.cu\"], extra_compile_args={{\"nvcc\": flags}})\n");
+        scan_bytes("setup.py", FileKind::SetupPy, src.as_bytes())
+            .into_iter()
+            .find(|f| f.rule == "HP831")
+            .map(|f| f.status.as_str().to_string())
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        status("platform.system() != \"Darwin\" and os.getenv(\"WITH_CUDA\", \"1\") != \"0\""),
+        "REMEDIATION"
+    );
+    assert_eq!(status("platform.system() == \"Windows\""), "PASS");
+    assert_eq!(status("os.getenv(\"FORCE_CUDA\", \"0\") == \"1\""), "PASS");
+}
