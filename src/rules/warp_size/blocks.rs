@@ -4,7 +4,8 @@
 //! wavefront, so a kernel that exchanges values between lanes or computes lane ids for "the
 //! block's warp" needs a look. A kernel that does no warp-level work is not flagged.
 
-use super::flow::{lit, thread_count_str};
+use super::extent_names::thread_count_str;
+use super::flow::lit;
 use super::TILED_PARTITION_32;
 use crate::finding::Finding;
 use crate::kinds::cuda::{Field as F, Kind as K, NodeExt};

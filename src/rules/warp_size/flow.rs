@@ -2,6 +2,7 @@
 //! indices, lane ids and warp ids, and the rules that need it (lane/warp arithmetic with 32,
 //! per-warp arrays; the 32-bit ballot masks are in `ballots.rs`).
 
+use super::extent_names::{axis_extent_name, memory_extent_name, thread_count_str};
 use super::{LANE_WARP_ARITHMETIC, PER_WARP_ARRAY_32};
 use crate::finding::Finding;
 use crate::kinds::cuda::{Field as F, Kind as K, NodeExt};
@@ -379,85 +380,13 @@ fn thread_count_name(s: &Src, n: Node) -> bool {
 
 /// The name an operand is written with: an identifier, or a member's field (`layout.block_dim`
 /// gives `block_dim`), parentheses stripped.
-fn named<'a>(s: &Src<'a>, n: Node<'a>) -> Option<&'a str> {
+pub(super) fn named<'a>(s: &Src<'a>, n: Node<'a>) -> Option<&'a str> {
     let n = strip_parens(n);
     match n.node_kind() {
         K::Identifier => Some(s.text(n)),
         K::FieldExpression => Some(n.field(F::Field).map_or("", |f| s.text(f))),
         _ => None,
     }
-}
-
-/// A memory layout's extent by its name (`AB_SMEM_STRIDE`, `kSmemCols`, `LDA_PADDED`): a value
-/// of 32 there is a row width or stride of a buffer, not the warp's width, so `x % STRIDE`
-/// wraps a column (cuda_hgemm's shared-memory rows of 32 halves), not a lane.
-fn memory_extent_name(s: &Src, n: Node) -> bool {
-    let Some(name) = named(s, n) else {
-        return false;
-    };
-    let l: String = name
-        .chars()
-        .filter(|c| *c != '_')
-        .collect::<String>()
-        .to_ascii_lowercase();
-    !l.contains("warp")
-        && !l.contains("lane")
-        && [
-            "smem", "stride", "pitch", "pad", "bank", "cols", "rows", "ldm",
-        ]
-        .iter()
-        .any(|k| l.contains(k))
-}
-
-/// A block's extent along one axis by its name (`THREADS_X`, `BLOCK_DIM_X`, `DIMX`, `kTileX`):
-/// dividing a block's threads by it gives the other axis (`THREADS_Y = THREADS_PER_BLOCK /
-/// THREADS_X`), block geometry that a 64-lane wavefront does not change.
-fn axis_extent_name(s: &Src, n: Node) -> bool {
-    let Some(name) = named(s, n) else {
-        return false;
-    };
-    let l: String = name
-        .chars()
-        .filter(|c| *c != '_')
-        .collect::<String>()
-        .to_ascii_lowercase();
-    let Some(stem) = l.strip_suffix(['x', 'y', 'z']) else {
-        return false;
-    };
-    let stem = stem.strip_prefix('k').unwrap_or(stem);
-    !stem.contains("warp")
-        && !stem.contains("lane")
-        && (thread_count_str(stem)
-            || matches!(
-                stem,
-                "dim"
-                    | "block"
-                    | "tile"
-                    | "threads"
-                    | "tb"
-                    | "cta"
-                    | "blockdim"
-                    | "blocksize"
-                    | "bdim"
-            ))
-}
-
-/// [`thread_count_name`] on a name (`kNThreads_`, `NUM_THREADS`, `kBlockSize`).
-pub(super) fn thread_count_str(name: &str) -> bool {
-    let l: String = name
-        .chars()
-        .filter(|c| *c != '_')
-        .collect::<String>()
-        .to_ascii_lowercase();
-    let l = l
-        .strip_prefix('k')
-        .filter(|r| r.starts_with("num") || r.starts_with("block") || r.starts_with("threads"))
-        .unwrap_or(&l);
-    l.contains("thread")
-        || matches!(
-            l,
-            "blocksize" | "blockdim" | "blockdimx" | "ctasize" | "bs" | "blocksz"
-        )
 }
 
 /// Whether `b` is the value given to a variable named as a lane (`lane = t % 32`) or, with

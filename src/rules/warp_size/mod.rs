@@ -10,6 +10,7 @@ mod ballots;
 mod block_extent;
 pub use block_extent::blocks_in_wavefronts;
 mod blocks;
+mod extent_names;
 mod flow;
 pub mod launch_rows;
 pub(crate) mod logical;
