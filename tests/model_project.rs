@@ -297,6 +297,16 @@ fn a_switch_a_header_sets_from_cuda_arch_decides_the_includers_branches() {
     assert!(hp401[0]
         .3
         .contains("a switch the project sets from `__CUDA_ARCH__`"));
+    // The same test inside the project's CUDA-only arm: HIP compiles none of it, so nothing is
+    // open there.
+    let cuda_only = MMA.replacen("__device__", "#ifndef USE_ROCM\n__device__", 1) + "#endif\n";
+    let fs = scan(&[("common.h", COMMON), ("mma.cu", &cuda_only)], &[]);
+    assert!(
+        of(&fs, "HP401")
+            .iter()
+            .all(|f| f.0 != "mma.cu" || f.2 == "PASS"),
+        "{fs:?}"
+    );
     let fs = scan(&[("common.h", OPTION), ("mma.cu", MMA)], &[]);
     assert_eq!(ptx(&fs), [(4, "REMEDIATION".to_string())], "{fs:?}");
     let fs = scan(

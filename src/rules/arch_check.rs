@@ -162,10 +162,17 @@ pub fn arms_without_code(s: &Src, regions: &[hipside::Region], out: &mut Vec<Fin
     // a stub in its place (`#else return 0;`) is the chain's fact on AMD, whatever sm_90 does.
     // A chain decided by a project switch set from `__CUDA_ARCH__` ([`crate::model::hip_pins`])
     // has no `__CUDA_ARCH__` test of its own to carry the fact: its condition gets one.
-    for (at, (_, _, decider)) in &deciders {
-        if !out
+    // Not where HIP compiles nothing anyway (the test inside a `#ifndef USE_ROCM` arm).
+    let compiled = |at: usize| {
+        !regions
             .iter()
-            .any(|f| f.rule == CUDA_ARCH_MACRO.code() && f.byte_range.0 == *at)
+            .any(|r| matches!(r.side, Side::Never(_)) && r.range.contains(&at))
+    };
+    for (at, (_, _, decider)) in &deciders {
+        if compiled(*at)
+            && !out
+                .iter()
+                .any(|f| f.rule == CUDA_ARCH_MACRO.code() && f.byte_range.0 == *at)
         {
             out.push(
                 s.ctx
