@@ -14,7 +14,7 @@
 //! optional solver does not bind every program); so is a project file that only bound files
 //! include.
 //! A *region* is the widest folder below the tree's
-//! root whose every file with an open finding is bound, or is a build file (CMake, Make) of a
+//! root whose every file with an open finding is bound, or is a build file (CMake, Make, setup.py…) of a
 //! folder with bound files beneath it and nothing else open, and which holds a user of the
 //! library itself. All open findings in a library's regions, and its Python imports
 //! where that library is the only one named, fold into one finding per library.
@@ -39,14 +39,6 @@ fn dir_of(p: &str) -> &str {
 /// Whether `p` is `dir` or below it.
 fn under(p: &str, dir: &str) -> bool {
     dir == "." || p == dir || p.strip_prefix(dir).is_some_and(|r| r.starts_with('/'))
-}
-
-fn is_build_file(p: &str) -> bool {
-    let name = p.rsplit('/').next().unwrap_or(p);
-    name == "CMakeLists.txt"
-        || name.ends_with(".cmake")
-        || name == "Makefile"
-        || name.ends_with(".mk")
 }
 
 /// The library without a ROCm counterpart a finding uses (any status).
@@ -166,12 +158,12 @@ pub fn regions(
                 return true;
             }
             let d = dir_of(p);
-            is_build_file(p)
+            crate::inventory::kind::is_build(p)
                 && d != "."
                 && folders.iter().any(|b| under(b, d))
                 && open
                     .iter()
-                    .filter(|q| under(q, d) && !is_build_file(q))
+                    .filter(|q| under(q, d) && !crate::inventory::kind::is_build(q))
                     .all(|q| bound.contains(*q))
         };
         let mut tops: BTreeSet<String> = BTreeSet::new();

@@ -206,10 +206,9 @@ mod tests {
         ];
         let k = super::runtime_wheels(&f);
         crate::decisions::fold(&mut f, &k);
-        let open: Vec<&str> = f
-            .iter()
-            .filter(|x| x.status != Status::Pass)
-            .map(|x| x.path.as_str())
+        let open: Vec<&str> = crate::decisions::test_support::open(&f)
+            .into_iter()
+            .map(|(path, _)| path)
             .collect();
         assert_eq!(open, ["requirements_frozen.txt", "docker/requirements.txt"]);
         assert!(
@@ -236,10 +235,9 @@ mod tests {
         }
         let k = super::packages(&f);
         crate::decisions::fold(&mut f, &k);
-        let open: Vec<&str> = f
-            .iter()
-            .filter(|x| x.status != Status::Pass)
-            .map(|x| x.path.as_str())
+        let open: Vec<&str> = crate::decisions::test_support::open(&f)
+            .into_iter()
+            .map(|(path, _)| path)
             .collect();
         assert_eq!(open, [".github/workflows/build.yml", "requirements.txt"]);
         assert!(
