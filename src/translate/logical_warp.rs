@@ -315,6 +315,39 @@ mod tests {
         );
     }
 
+    /// LeetCUDA's flash-attention stores: `__shfl_sync((0xffffffff), v, lane + 1, 4)`. The
+    /// parentheses are no part of the value: the full mask is widened once (HP006), with no
+    /// HP015 beside it and no second edit over the same text. Twin: a partial literal in
+    /// parentheses is still a 32-bit mask naming some lanes (HP015, unchanged without
+    /// `--unsafe-fixes`).
+    #[test]
+    fn a_parenthesized_full_mask_is_widened_once() {
+        let src = "__device__ float f(float v, int lane) {\n  return __shfl_sync((0xffffffff), v, lane + 1, 4);\n}\n";
+        let mut opts = crate::translate::Options::for_tests("7.0", false);
+        opts.unsafe_fixes = false;
+        let t = crate::translate::translate_bytes(
+            "k.cu",
+            src.as_bytes(),
+            crate::mappings::get(),
+            &opts,
+        );
+        let out = String::from_utf8(t.output).unwrap();
+        assert!(
+            out.contains("__shfl_sync(0xffffffffffffffffull, v, lane + 1, 4)"),
+            "{out}"
+        );
+        let rules: Vec<&str> = t.findings.iter().map(|f| f.rule.as_str()).collect();
+        assert!(
+            rules.contains(&"HP006") && !rules.contains(&"HP015"),
+            "{rules:?}"
+        );
+        assert_eq!(port(&out, "7.0", false).0, out);
+        let partial = src.replace("(0xffffffff)", "(0x0000ffff)");
+        let (out, found) = port(&partial, "7.0", false);
+        assert_eq!(found, [(2, "REMEDIATION".to_string())]);
+        assert!(out.contains("__shfl_sync((0x0000ffff), v,"), "{out}");
+    }
+
     /// Masks of a 32-bit type, typed the way C++ does: a `uint32_t` parameter or local, an
     /// `unsigned` declared and set later, `(1U << n) - 1` (a shift has its left operand's type).
     /// In a function whose lanes may span the wavefront: REMEDIATION, unchanged.

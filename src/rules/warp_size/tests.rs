@@ -364,9 +364,14 @@ fn warp_size_constants_of_a_file_without_warp_work_are_pass() {
     let split = "#define WARP_BITS 5\n#define WARP_SIZE 32\n__global__ void jds(float *d, const int *b, int n) {\n  int ix = blockIdx.x * blockDim.x + threadIdx.x;\n  int warp_id = ix >> WARP_BITS;\n  if (ix < n) d[ix] = b[warp_id];\n}\n";
     assert_eq!(fires(split, "HP101"), [1, 2]);
     assert!(fires_open(split, "HP101").is_empty());
-    // The same constant beside a shuffle, or before a header that may shuffle with it.
-    let shuffles = "#define WARP_SIZE 32\n__global__ void r(float *d, float v) {\n  for (int o = WARP_SIZE / 2; o > 0; o /= 2) v += __shfl_down(v, o);\n  d[0] = v;\n}\n";
+    // The same constant beside a shuffle whose lanes come from the wavefront, or before a
+    // header that may shuffle with it. Where the shuffle's offsets start from half the
+    // constant and nothing else names the wavefront, the function's warps are 32-lane logical
+    // ones: `port` gives the shuffle width 32 and the constant is their size.
+    let shuffles = "#define WARP_SIZE 32\n__global__ void r(float *d, float v) {\n  for (int o = WARP_SIZE / 2; o > 0; o /= 2) v += __shfl_down(v, o);\n  d[threadIdx.x % warpSize] = v;\n}\n";
     assert_eq!(fires_open(shuffles, "HP101"), [1]);
+    let logical = shuffles.replace("threadIdx.x % warpSize", "0");
+    assert!(fires_open(&logical, "HP101").is_empty());
     let before_header = "#define WARP_SIZE 32\n#include \"reduce.cuh\"\n__global__ void r(float *d) { d[0] = 0; }\n";
     assert_eq!(fires_open(before_header, "HP101"), [1]);
     // llm.c's dev kernels: a 32-thread block reduced by a header's `warpReduceSum`.

@@ -187,6 +187,7 @@ fn lane_arithmetic(
 /// The facts of the body between the braces `open` and `close`.
 pub(super) fn function(v: &View, open: usize, close: usize) -> Function {
     let body: Vec<usize> = (open + 1..close).filter(|&j| v.code(j)).collect();
+    let (head, defaults) = template_head(v, open);
     // Variables set from a thread index (`tid = threadIdx.x`, `lane = tid & 31`), and those set
     // to exactly `threadIdx.x`; warp ids (`warp = tid / 32`).
     let mut thread: HashSet<&[u8]> = HashSet::new();
@@ -339,13 +340,18 @@ pub(super) fn function(v: &View, open: usize, close: usize) -> Function {
                     .copied()
                     .take_while(|&x| x < end)
                     .collect();
-                for w in header.windows(3) {
-                    if v.t(w[0]) == b"=" && v.is(Some(w[2]), ";") {
-                        match v.val(Some(w[1])) {
-                            Some(16) => note(&mut why32, "offsets 16…1".into()),
-                            Some(32) => note(&mut why64, "offsets from 32".into()),
-                            _ => {}
-                        }
+                // `o = 16;`, `o = WARP_SIZE / 2;`, `o = kWarpSize >> 1;` (a template
+                // parameter whose default is a constant of 32).
+                if let Some(eq) = header.iter().position(|&x| v.t(x) == b"=") {
+                    let init: Vec<usize> = header[eq + 1..]
+                        .iter()
+                        .copied()
+                        .take_while(|&x| v.t(x) != b";")
+                        .collect();
+                    match start_value(v, &init, &defaults) {
+                        Some(16) => note(&mut why32, "offsets 16…1".into()),
+                        Some(32) => note(&mut why64, "offsets from 32".into()),
+                        _ => {}
                     }
                 }
             }
@@ -369,12 +375,96 @@ pub(super) fn function(v: &View, open: usize, close: usize) -> Function {
     Function {
         open,
         close,
+        head,
         offsets_only,
         name,
         warp: warp_kind,
         first32: guards(v, &body, close, &exact, &warp),
         why32,
         why64,
+    }
+}
+
+/// The template header of the function whose body opens at `open` (`template <int W =
+/// WARP_SIZE> __device__ float f(float v) {`): the token index of `template` (else `open`), and
+/// its parameters' defaults worth a known value (a literal or a file constant).
+fn template_head<'a>(v: &View<'a>, open: usize) -> (usize, HashMap<&'a [u8], u64>) {
+    let mut defaults = HashMap::new();
+    // Back from the body to the parameter list's `(`, then over the declaration's words.
+    let Some(close_paren) = (0..8)
+        .scan(open, |j, _| {
+            *j = v.prev(*j)?;
+            Some(*j)
+        })
+        .find(|&j| v.t(j) == b")")
+    else {
+        return (open, defaults);
+    };
+    let Some(paren) = v.matching_back(close_paren) else {
+        return (open, defaults);
+    };
+    let mut j = paren;
+    let mut gt = None;
+    for _ in 0..24 {
+        let Some(p) = v.prev(j) else { break };
+        if matches!(v.t(p), b";" | b"{" | b"}" | b")") {
+            break;
+        }
+        if v.t(p) == b">" {
+            gt = Some(p);
+            break;
+        }
+        j = p;
+    }
+    let Some(gt) = gt else {
+        return (paren, defaults);
+    };
+    // The matching `<`, with `template` before it.
+    let mut depth = 0i32;
+    let mut lt = None;
+    let mut k = gt;
+    for _ in 0..200 {
+        match v.t(k) {
+            b">" => depth += 1,
+            b"<" => {
+                depth -= 1;
+                if depth == 0 {
+                    lt = Some(k);
+                    break;
+                }
+            }
+            b";" | b"{" | b"}" => break,
+            _ => {}
+        }
+        let Some(p) = v.prev(k) else { break };
+        k = p;
+    }
+    let Some(lt) = lt.filter(|&lt| v.is(v.prev(lt), "template")) else {
+        return (paren, defaults);
+    };
+    let mut x = lt;
+    while let Some(n) = v.next(x).filter(|&n| n < gt) {
+        if v.t(n) == b"=" && v.matches_comma_or(v.next(v.next(n).unwrap_or(n)), gt) {
+            let name = v.prev(n).filter(|&p| v.lexed.tokens[p].kind == Tok::Ident);
+            if let (Some(name), Some(val)) = (name, v.val(v.next(n))) {
+                defaults.insert(v.t(name), val);
+            }
+        }
+        x = n;
+    }
+    (v.prev(lt).unwrap_or(lt), defaults)
+}
+
+/// The value a `for` loop's counter starts from: a literal or constant (`16`, `HALF`), or
+/// one halved (`WARP_SIZE / 2`, `kWarpSize >> 1`), with the function's template defaults.
+fn start_value(v: &View, init: &[usize], defaults: &HashMap<&[u8], u64>) -> Option<u64> {
+    let val = |j: usize| v.val(Some(j)).or_else(|| defaults.get(v.t(j)).copied());
+    let texts: Vec<&[u8]> = init.iter().map(|&j| v.t(j)).collect();
+    match texts.as_slice() {
+        [_] => val(init[0]),
+        [_, b"/", _] => Some(val(init[0])? / val(init[2]).filter(|&d| d > 0)?),
+        [_, b">", b">", _] => Some(val(init[0])? >> val(init[3]).filter(|&s| s < 64)?),
+        _ => None,
     }
 }
 

@@ -414,7 +414,14 @@ impl LogicalWarps {
         }
         let open = v.next(i).filter(|&o| v.t(o) == b"(")?;
         let close = v.matching(open)?;
-        let (first, last) = *votes::arguments(&v, open, close).first()?;
+        let (mut first, mut last) = *votes::arguments(&v, open, close).first()?;
+        // `(0xffffffff)`: the parentheses of a macro-style spelling are no part of the value.
+        while v.t(first) == b"(" && v.matching(first) == Some(last) {
+            match (v.next(first), v.prev(last)) {
+                (Some(a), Some(b)) if a <= b => (first, last) = (a, b),
+                _ => return None,
+            }
+        }
         if first == last && lexed.tokens[first].kind == Tok::Number {
             return self.partial_literal(&v, i, first);
         }

@@ -92,6 +92,9 @@ pub(crate) struct Plan {
 struct Function {
     open: usize,
     close: usize,
+    /// The first token of its declaration read here: `template` of its template header
+    /// (`template <int W = 32>`), else its parameter list's `(` (else `open`).
+    head: usize,
     warp: Warp,
     why32: Option<String>,
     why64: Option<String>,
@@ -180,6 +183,10 @@ impl<'a> View<'a> {
             Tok::Ident => self.consts.get(self.t(i)).copied(),
             _ => None,
         }
+    }
+    /// Whether token `i` is a `,` or the token `end`: the end of a template argument.
+    fn matches_comma_or(&self, i: Option<usize>, end: usize) -> bool {
+        i.is_some_and(|i| i == end || self.t(i) == b",")
     }
     /// The `)` (or `}`, `]`) matching the opener at `open`.
     fn matching(&self, open: usize) -> Option<usize> {
@@ -351,6 +358,13 @@ impl LogicalWarps {
     fn function(&self, i: usize) -> Option<&Function> {
         let k = self.fns.partition_point(|f| f.close <= i);
         self.fns.get(k).filter(|f| f.open < i && i < f.close)
+    }
+
+    /// The function whose declaration or body holds token `i`: a template parameter's
+    /// default (`template <int W = WARP_SIZE>`) or a default argument belongs to the function.
+    fn declaring(&self, i: usize) -> Option<&Function> {
+        let k = self.fns.partition_point(|f| f.close <= i);
+        self.fns.get(k).filter(|f| f.head <= i && i < f.close)
     }
 
     /// The function around token `i` and how a rewrite of its warp-level calls applies: safe

@@ -358,7 +358,7 @@ fn constants_of_logical_warps(
             if !v.code(j) {
                 return false;
             }
-            let Some(g) = m.function(j) else {
+            let Some(g) = m.declaring(j) else {
                 return false;
             };
             if g.warp != Warp::Logical32 {
@@ -366,7 +366,7 @@ fn constants_of_logical_warps(
             }
             let handled = memo
                 .entry(g.open)
-                .or_insert_with(|| m.handled(src, lexed, j))
+                .or_insert_with(|| m.handled(src, lexed, g.open + 1))
                 .clone();
             match handled {
                 Some((Applicability::Safe, what)) => {

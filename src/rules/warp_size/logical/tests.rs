@@ -337,3 +337,26 @@ fn kernels_launched_only_in_32_thread_rows_are_32_lane_logical_warps() {
     );
     assert_eq!(warp("cc.cuh", &src).0, Warp::Wavefront);
 }
+
+/// LeetCUDA's norms: `template <const int kWarpSize = WARP_SIZE>` and a shuffle loop from
+/// `kWarpSize >> 1` (the template parameter's default, a constant of 32, halved) in a helper
+/// the block reduction calls with `<WARP_SIZE>`: 32-lane logical warps, width 32 on the
+/// shuffle, and the constant (used in the template header and the caller) is their size.
+/// Twin: the caller computes lanes from `warpSize`, so the helper's width is a choice.
+#[test]
+fn offsets_from_half_a_template_default_are_32_lane_logical_warps() {
+    use crate::model::syntax::test_support::fires_open;
+    let src = "#define WARP_SIZE 32\ntemplate <const int kWarpSize = WARP_SIZE>\n__device__ float wsum(float val) {\n  for (int mask = kWarpSize >> 1; mask >= 1; mask >>= 1)\n    val += __shfl_xor_sync(0xffffffff, val, mask);\n  return val;\n}\n__device__ float bsum(float val, float* shared) {\n  int warp = threadIdx.x / WARP_SIZE;\n  int lane = threadIdx.x % WARP_SIZE;\n  val = wsum<WARP_SIZE>(val);\n  if (lane == 0) shared[warp] = val;\n  return val;\n}\n";
+    let (m, lexed) = model(src);
+    let shuffle = tok(src, &lexed, "__shfl_xor_sync", 0);
+    let plan = m.plan(src.as_bytes(), &lexed, shuffle).expect("a plan");
+    assert_eq!(plan.applicability, Applicability::Safe);
+    assert!(matches!(plan.rewrite, Rewrite::Width32 { .. }));
+    assert!(
+        fires_open(src, "HP101").is_empty(),
+        "{:?}",
+        fires_open(src, "HP101")
+    );
+    let wave = src.replace("threadIdx.x % WARP_SIZE", "threadIdx.x % warpSize");
+    assert_eq!(fires_open(&wave, "HP101"), [1]);
+}
