@@ -417,9 +417,44 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
                 || nested.iter().any(|n| n == dir)
         },
     );
+    // Headers among the compiled sources that no file includes or names.
+    let unincluded = crate::decisions::unincluded::headers(
+        &findings,
+        &rels,
+        &includes,
+        &|| {
+            let mut out: Vec<(String, Vec<u8>)> = texts
+                .iter()
+                .filter(|(rel, _)| !crate::walk::is_source(rel))
+                .map(|(rel, b)| (rel.clone(), b.clone()))
+                .collect();
+            out.extend(
+                all.iter()
+                    .filter(|i| {
+                        !texts.contains_key(&i.rel)
+                            && !crate::walk::is_source(&i.rel)
+                            && i.size <= s.max_file_size
+                            && matches!(
+                                i.rel.rsplit_once('.').map(|(_, e)| e),
+                                Some("rs" | "py" | "sh" | "cmake" | "mk" | "bzl" | "txt" | "in")
+                            )
+                    })
+                    .filter_map(|i| {
+                        crate::safety::read_regular_bounded(&i.path, s.max_file_size)
+                            .ok()
+                            .map(|b| (i.rel.clone(), b))
+                    }),
+            );
+            out
+        },
+        &|rel: &str| {
+            crate::model::folders::component_of(rel).is_some()
+                || crate::decisions::nested::root_of(&nested, rel).is_some()
+        },
+    );
     // Code built only with a library that has no ROCm counterpart (a TensorRT backend).
     let bound = crate::decisions::bound::regions(&findings, &includes, &rels);
-    crate::decisions::fold_all_with(&mut findings, &nested, &unbuilt, bound);
+    crate::decisions::fold_all_with(&mut findings, &nested, &unbuilt, &unincluded, bound);
     let mut report = Report::new(s.target_info(), findings, errors);
     report.summary.files_scanned = files + inventory.files;
     report.summary.translated_names = translated;

@@ -7,6 +7,8 @@
 //!   it or leave it out of the ROCm build ([`unmaintained`]);
 //! - a folder of sources no build file compiles (benchmarks nothing names): build and port it,
 //!   or leave it out ([`unbuilt`]);
+//! - headers among the compiled sources that no file includes: port them with their next
+//!   includer, or remove them ([`unincluded`]);
 //! - a Dockerfile's NVIDIA container settings: they go with its base image ([`container`]);
 //! - the same inventory line in sibling scripts: give them a ROCm environment
 //!   (`inventory::siblings`);
@@ -71,6 +73,7 @@ pub mod same_api;
 pub mod test_gates;
 pub mod torch_stack;
 pub mod unbuilt;
+pub mod unincluded;
 pub mod unmaintained;
 pub mod version_gates;
 
@@ -99,17 +102,19 @@ use std::collections::{BTreeMap, BTreeSet};
 ///   findings with its FP8 uses still open.
 #[cfg(test)]
 pub fn fold_all(findings: &mut [Finding], nested_roots: &[String]) {
-    fold_all_with(findings, nested_roots, &[], Vec::new());
+    fold_all_with(findings, nested_roots, &[], &[], Vec::new());
 }
 
-/// [`fold_all`] with the folders no build file compiles ([`unbuilt::roots`]), folded right after
-/// the folders the project marks as not maintained.
+/// [`fold_all`] with the folders no build file compiles ([`unbuilt::roots`]) and the headers no
+/// file includes ([`unincluded::headers`]), folded right after the folders the project marks
+/// as not maintained.
 /// `bound` are the folders of code built only with a library that has no ROCm counterpart
 /// ([`bound::regions`]), folded right after vendored copies and libcu++.
 pub fn fold_all_with(
     findings: &mut [Finding],
     nested_roots: &[String],
     unbuilt_roots: &[String],
+    unincluded: &[String],
     bound: Vec<bound::Region>,
 ) {
     let before: [fn(&[Finding]) -> Kind; 3] = [
@@ -147,6 +152,9 @@ pub fn fold_all_with(
         fold_keeping(findings, &k, &mut heads);
         if i == 0 && !unbuilt_roots.is_empty() {
             fold_keeping(findings, &unbuilt::kind(unbuilt_roots.to_vec()), &mut heads);
+        }
+        if i == 0 && !unincluded.is_empty() {
+            fold_keeping(findings, &unincluded::kind(unincluded.to_vec()), &mut heads);
         }
     }
     let k = crate::rules::cutlass_component::kind(findings);

@@ -1,0 +1,239 @@
+//! Headers no file includes are one decision. A project keeps headers beside its compiled
+//! sources that nothing includes any more (stable-fast's `operators/cutlass/lookup_activation.h`
+//! beside the `.cu` files its `setup.py` compiles): no build, and so no ROCm build, compiles
+//! them. Reported line by line they read like port work; a porter takes one decision: port
+//! them with the code that will include them again, or remove them.
+//!
+//! A header is unincluded when, in a project with a build file:
+//! - its folder holds compilation units (`.cu`, `.cpp`, `.cc`, `.cxx`, `.c`): it sits among
+//!   the sources of a build, not in a header-only library;
+//! - no folder on its path is named `include` (a public interface other projects include);
+//! - no `#include` of any source resolves to it or names its file name (`<pkg/x.h>` through a
+//!   `-I` folder), and no other file the project keeps (build files, Python, scripts, data)
+//!   spells its file name (a run-time compiler or an install rule may name it);
+//! - it is not inside a vendored or nested copy (their own decisions hold those).
+
+use super::kind::{Kind, Min};
+use crate::finding::Finding;
+use crate::gate::Status;
+use std::collections::BTreeSet;
+
+const UNITS: [&str; 5] = ["cu", "cpp", "cc", "cxx", "c"];
+const HEADERS: [&str; 7] = ["h", "hh", "hpp", "hxx", "cuh", "inl", "inc"];
+
+fn ext(rel: &str) -> String {
+    rel.rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase())
+        .unwrap_or_default()
+}
+
+/// The unincluded headers among the files with open findings (see the module documentation).
+/// `rels` are the tree's files; `includes` every source's `#include` paths as written;
+/// `others()` the texts of the tree's other files (build files, scripts, Python, Rust), read
+/// only when a header is a candidate; `skip` whether a file belongs to another decision
+/// (vendored, nested). A file among the others that writes `#include` lines (nccl's
+/// `src/device/generate.py`) generates sources: no header in its folder or below is judged.
+pub fn headers(
+    findings: &[Finding],
+    rels: &[&str],
+    includes: &[(String, Vec<String>)],
+    others: &dyn Fn() -> Vec<(String, Vec<u8>)>,
+    skip: &dyn Fn(&str) -> bool,
+) -> Vec<String> {
+    if !rels.iter().any(|r| crate::inventory::kind::is_build(r)) {
+        return Vec::new();
+    }
+    let candidates: BTreeSet<&str> = findings
+        .iter()
+        .filter(|f| f.status != Status::Pass && HEADERS.contains(&ext(&f.path).as_str()))
+        .map(|f| f.path.as_str())
+        .collect();
+    if candidates.is_empty() {
+        return Vec::new();
+    }
+    let unit_dirs: BTreeSet<&str> = rels
+        .iter()
+        .filter(|r| UNITS.contains(&ext(r).as_str()))
+        .map(|r| r.rsplit_once('/').map_or("", |(d, _)| d))
+        .collect();
+    // Every include, resolved from its file's folder, and every file name an include names.
+    let mut resolved: BTreeSet<String> = BTreeSet::new();
+    let mut named: BTreeSet<&str> = BTreeSet::new();
+    for (from, incs) in includes {
+        for i in incs {
+            let i = i.trim_start_matches('<');
+            resolved.insert(crate::model::includes::join(
+                crate::model::includes::dir_of(from),
+                i,
+            ));
+            named.insert(i.rsplit('/').next().unwrap_or(i));
+        }
+    }
+    let candidates: Vec<&str> = candidates
+        .into_iter()
+        .filter(|h| {
+            let (dir, name) = h.rsplit_once('/').unwrap_or(("", h));
+            unit_dirs.contains(dir)
+                && !dir.split('/').any(|p| p.eq_ignore_ascii_case("include"))
+                && !skip(h)
+                && !resolved.contains(*h)
+                && !named.contains(name)
+        })
+        .collect();
+    if candidates.is_empty() {
+        return Vec::new();
+    }
+    let others = others();
+    let generators: Vec<&str> = others
+        .iter()
+        .filter(|(_, b)| memchr::memmem::find(b, b"#include").is_some())
+        .map(|(r, _)| r.rsplit_once('/').map_or("", |(d, _)| d))
+        .collect();
+    candidates
+        .into_iter()
+        .filter(|h| {
+            let name = h.rsplit('/').next().unwrap_or(h);
+            !generators
+                .iter()
+                .any(|g| g.is_empty() || h.starts_with(&format!("{g}/")))
+                && !others
+                    .iter()
+                    .any(|(r, b)| r != h && memchr::memmem::find(b, name.as_bytes()).is_some())
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+/// The unincluded-header decision: the open findings of those headers, held by the first.
+pub fn kind(headers: Vec<String>) -> Kind {
+    Kind {
+        key: Box::new(move |f: &Finding| {
+            headers
+                .contains(&f.path)
+                .then(|| "unincluded headers".to_string())
+        }),
+        head: super::kind::first,
+        folds: super::kind::all,
+        min: Min::Findings(2),
+        summary: Box::new(|g| {
+            let names: BTreeSet<&str> = g.members.iter().map(|f| f.path.as_str()).collect();
+            let shown: Vec<String> = names.iter().take(3).map(|n| format!("`{n}`")).collect();
+            let more = names.len().saturating_sub(3);
+            format!(
+                " — one decision: no file of the project includes {}{} and no build file or \
+                 script names {}, so no build compiles {}: port with the code that will \
+                 include them again, or remove them ({} more findings in {} files are folded \
+                 here: {})",
+                shown.join(", "),
+                if more > 0 {
+                    format!(" and {more} other headers")
+                } else {
+                    String::new()
+                },
+                if names.len() == 1 { "it" } else { "them" },
+                if names.len() == 1 { "it" } else { "them" },
+                g.folded.len(),
+                g.files(),
+                g.by_rule()
+            )
+        }),
+        note: Box::new(|g| {
+            super::kind::folded_into(g, "no file includes this header, one decision")
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn open(path: &str) -> Finding {
+        let mut f = Finding::bare("HP001", path, 3);
+        f.status = Status::Remediation;
+        f
+    }
+
+    fn run(files: &[(&str, &str)], includes: &[(&str, &[&str])]) -> Vec<String> {
+        let rels: Vec<&str> = files.iter().map(|(p, _)| *p).collect();
+        let found: Vec<Finding> = rels
+            .iter()
+            .filter(|r| HEADERS.contains(&ext(r).as_str()))
+            .map(|r| open(r))
+            .collect();
+        let incs: Vec<(String, Vec<String>)> = includes
+            .iter()
+            .map(|(f, i)| (f.to_string(), i.iter().map(|s| s.to_string()).collect()))
+            .collect();
+        let others = || -> Vec<(String, Vec<u8>)> {
+            files
+                .iter()
+                .filter(|(p, _)| {
+                    !UNITS.contains(&ext(p).as_str()) && !HEADERS.contains(&ext(p).as_str())
+                })
+                .map(|(p, t)| (p.to_string(), t.as_bytes().to_vec()))
+                .collect()
+        };
+        headers(&found, &rels, &incs, &others, &|p: &str| {
+            p.starts_with("third_party/")
+        })
+    }
+
+    /// stable-fast's shape: a header beside the compiled sources that no source includes.
+    /// Twins: a header included by its quoted path, one through a `-I` root by file name, one
+    /// a Python file names (a run-time compile), one a `build.rs` lists, a public `include/`
+    /// header, a header-only folder, a vendored copy, headers beside a script that writes
+    /// `#include` lines (nccl's `generate.py`), a tree without a build file.
+    #[test]
+    fn headers_no_file_includes_are_one_decision() {
+        let files = [
+            (
+                "setup.py",
+                "ext = CUDAExtension('x', glob('csrc/**/*.cu'))\n",
+            ),
+            ("csrc/ops/a.cu", ""),
+            ("csrc/ops/used.h", ""),
+            ("csrc/ops/rooted.cuh", ""),
+            ("csrc/ops/dead.h", ""),
+            ("csrc/ops/jit.cuh", ""),
+            ("csrc/include/api.h", ""),
+            ("csrc/include/b.cu", ""),
+            ("csrc/headers_only/lib.cuh", ""),
+            ("third_party/lib/c.cu", ""),
+            ("third_party/lib/v.h", ""),
+            ("pkg/load.py", "src = open('csrc/ops/jit.cuh').read()\n"),
+            ("csrc/ops/watched.h", ""),
+            ("build.rs", "let watched = [\"csrc/ops/watched.h\"];\n"),
+            ("gen/generate.py", "out.write(f'#include \"{op}.h\"')\n"),
+            ("gen/k.cu", ""),
+            ("gen/all_gather.h", ""),
+        ];
+        let includes: [(&str, &[&str]); 2] = [
+            ("csrc/ops/a.cu", &["used.h"]),
+            ("csrc/include/b.cu", &["<pkg/ops/rooted.cuh"]),
+        ];
+        assert_eq!(run(&files, &includes), ["csrc/ops/dead.h"]);
+        let no_build: Vec<(&str, &str)> = files
+            .iter()
+            .copied()
+            .filter(|(p, _)| *p != "setup.py")
+            .collect();
+        assert!(run(&no_build, &includes).is_empty());
+    }
+
+    /// Three findings in one unincluded header fold into one open finding naming it.
+    #[test]
+    fn the_decision_names_the_headers() {
+        let mut fs = vec![open("x/dead.h"), open("x/dead.h"), open("x/a.cu")];
+        fs[1].line = 9;
+        super::super::fold(&mut fs, &kind(vec!["x/dead.h".into()]));
+        let open_ones: Vec<&Finding> = fs.iter().filter(|f| f.status != Status::Pass).collect();
+        assert_eq!(open_ones.len(), 2);
+        assert!(
+            open_ones[0]
+                .message
+                .contains("no file of the project includes `x/dead.h`"),
+            "{}",
+            open_ones[0].message
+        );
+    }
+}
