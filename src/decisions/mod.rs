@@ -28,7 +28,8 @@
 //!   to its ROCm counterpart, or rewrite or leave out code on a library with none
 //!   ([`library_use`]);
 //! - one file's HP304 tests of the same CUDA macros: make them compile the CUDA side for HIP
-//!   together, or keep HIP's side ([`version_gates`]);
+//!   together, or keep HIP's side ([`version_gates`]); one folder's HP301 tests of the CUDA
+//!   toolkit's version likewise;
 //! - one file's driver-API context management (HP501 at each call): move it to the primary
 //!   context once ([`contexts`]);
 //! - one file's run-time compilation pipeline (HP502/HP503/HP504): move it to hiprtc once
@@ -122,7 +123,7 @@ pub fn fold_all_with(
         container::kind,
         crate::inventory::siblings::kind,
     ];
-    let after: [fn(&[Finding]) -> Kind; 19] = [
+    let after: [fn(&[Finding]) -> Kind; 20] = [
         crate::rules::vendored::kind,
         crate::rules::libcu::kind,
         arch_only::kind,
@@ -132,6 +133,7 @@ pub fn fold_all_with(
         same_api::kind,
         library_switch::kind,
         version_gates::kind,
+        version_gates::toolkit,
         contexts::kind,
         jit::kind,
         fp8::kind,

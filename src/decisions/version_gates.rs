@@ -80,6 +80,60 @@ pub fn kind(_: &[Finding]) -> Kind {
     }
 }
 
+/// The CUDA toolkit's version macros: one family (a folder that tests `CUDA_VERSION` in one
+/// file and `CUDART_VERSION` in the next asks one question of the toolkit).
+const TOOLKIT: [&str; 4] = [
+    "CUDA_VERSION",
+    "CUDART_VERSION",
+    "__CUDACC_VER_MAJOR__",
+    "__CUDACC_VER_MINOR__",
+];
+
+/// The decision's key for an HP301 test of the toolkit's version (`` `#if` on `CUDA_VERSION` ``,
+/// the macro its second backquoted text): the folder.
+fn toolkit_key(f: &Finding) -> Option<String> {
+    if f.rule != "HP301" || !super::kind::own(&f.path) {
+        return None;
+    }
+    let m = f.message.split('`').nth(3)?;
+    TOOLKIT
+        .contains(&m)
+        .then(|| crate::model::includes::dir_of(&f.path).to_string())
+}
+
+/// One folder's tests of the CUDA toolkit's version, one decision. stable-fast's cuBLAS folder
+/// guards a declaration in its header, the definition and every caller with the same
+/// `CUDA_VERSION >= 11000` (HP301 at each): HIP drops them all alike and compiles the other
+/// arms; what a porter decides is once for the folder: give those arms a HIP side where ROCm
+/// has the feature, or keep HIP's side deliberately.
+pub fn toolkit(_: &[Finding]) -> Kind {
+    Kind {
+        key: Box::new(toolkit_key),
+        head: super::kind::first,
+        folds: super::kind::all,
+        min: Min::Findings(2),
+        summary: Box::new(|g| {
+            format!(
+                " — one decision for the tests of the CUDA toolkit's version in `{}/`: HIP \
+                 takes their other side at {} places in {} files (first at {}), {} more folded \
+                 here; give those arms a HIP side where ROCm has the feature, or keep HIP's \
+                 side deliberately",
+                g.key,
+                g.members.len(),
+                g.files(),
+                g.first_places(3),
+                g.folded.len()
+            )
+        }),
+        note: Box::new(|g| {
+            super::kind::folded_into(
+                g,
+                "this folder's tests of the CUDA toolkit's version are one decision",
+            )
+        }),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -149,5 +203,40 @@ mod tests {
             fs[1].message
         );
         assert_eq!(fs[2].status, Status::Remediation);
+    }
+
+    /// stable-fast's cuBLAS folder: `CUDA_VERSION` and `CUDART_VERSION` tests in a header, its
+    /// source and a caller are one decision; twins: the same test in another folder, and a
+    /// test of another macro in the folder, are their own.
+    #[test]
+    fn one_folders_tests_of_the_toolkit_version_are_one_decision() {
+        let t = |m: &str, path: &str, line: u32| {
+            said(
+                "HP301",
+                Status::Remediation,
+                path,
+                line,
+                &format!("`#if` on `{m}`: under HIP-Clang the condition is false"),
+            )
+        };
+        let mut fs = vec![
+            t("CUDA_VERSION", "ops/cublas/CUDABlas.h", 76),
+            t("CUDART_VERSION", "ops/cublas/CUDABlas.h", 237),
+            t("CUDA_VERSION", "ops/cublas/CUDABlas.cc", 648),
+            t("CUDA_VERSION", "ops/cublas/gemm.cpp", 160),
+            t("CUDA_VERSION", "ops/conv/conv.cpp", 10),
+            t("NCCL_VERSION_CODE", "ops/cublas/gemm.cpp", 400),
+        ];
+        crate::decisions::fold_all(&mut fs, &[]);
+        let o = open(&fs);
+        assert_eq!(o.len(), 3, "{o:?}");
+        assert!(
+            fs[0].message.contains("one decision for the tests of the CUDA toolkit's version in `ops/cublas/`: HIP takes their other side at 4 places in 3 files"),
+            "{}",
+            fs[0].message
+        );
+        assert_eq!(fs[3].status, Status::Pass);
+        assert_eq!(fs[4].status, Status::Remediation);
+        assert_eq!(fs[5].status, Status::Remediation);
     }
 }
