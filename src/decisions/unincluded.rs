@@ -7,6 +7,8 @@
 //! A header is unincluded when, in a project with a build file:
 //! - its folder holds compilation units (`.cu`, `.cpp`, `.cc`, `.cxx`, `.c`): it sits among
 //!   the sources of a build, not in a header-only library;
+//! - another header of its folder is included: the folder's include graph is seen (a tree of
+//!   excerpts whose includers were not kept shows none);
 //! - no folder on its path is named `include` (a public interface other projects include);
 //! - no `#include` of any source resolves to it or names its file name (`<pkg/x.h>` through a
 //!   `-I` folder), and no other file the project keeps (build files, Python, scripts, data)
@@ -69,11 +71,23 @@ pub fn headers(
             named.insert(i.rsplit('/').next().unwrap_or(i));
         }
     }
+    let included = |h: &str| {
+        let name = h.rsplit('/').next().unwrap_or(h);
+        resolved.contains(h) || named.contains(name)
+    };
+    // Folders where some header is included: their include graph is seen (a tree of
+    // excerpts, whose includers were not kept, shows none).
+    let seen_dirs: BTreeSet<&str> = rels
+        .iter()
+        .filter(|r| HEADERS.contains(&ext(r).as_str()) && included(r))
+        .map(|r| r.rsplit_once('/').map_or("", |(d, _)| d))
+        .collect();
     let candidates: Vec<&str> = candidates
         .into_iter()
         .filter(|h| {
             let (dir, name) = h.rsplit_once('/').unwrap_or(("", h));
             unit_dirs.contains(dir)
+                && seen_dirs.contains(dir)
                 && !dir.split('/').any(|p| p.eq_ignore_ascii_case("include"))
                 && !skip(h)
                 && !resolved.contains(*h)
@@ -182,7 +196,8 @@ mod tests {
     /// Twins: a header included by its quoted path, one through a `-I` root by file name, one
     /// a Python file names (a run-time compile), one a `build.rs` lists, a public `include/`
     /// header, a header-only folder, a vendored copy, headers beside a script that writes
-    /// `#include` lines (nccl's `generate.py`), a tree without a build file.
+    /// `#include` lines (nccl's `generate.py`), a folder none of whose headers is included (a
+    /// tree of excerpts), a tree without a build file.
     #[test]
     fn headers_no_file_includes_are_one_decision() {
         let files = [
@@ -206,6 +221,8 @@ mod tests {
             ("gen/generate.py", "out.write(f'#include \"{op}.h\"')\n"),
             ("gen/k.cu", ""),
             ("gen/all_gather.h", ""),
+            ("excerpts/k.cu", ""),
+            ("excerpts/reduce.cuh", ""),
         ];
         let includes: [(&str, &[&str]); 2] = [
             ("csrc/ops/a.cu", &["used.h"]),
