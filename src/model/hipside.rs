@@ -58,6 +58,9 @@ pub enum Alt {
     BuildError,
     /// An arm that only stops the kernel at run time (`__trap()`, `assert(0)`).
     Trap,
+    /// The branch and the arm HIP compiles both only return a constant (`#if __CUDA_ARCH__ >=
+    /// 700 return 16; #else return 8;`): a value chosen per GPU, and HIP gets the other one.
+    Value,
 }
 
 impl Alt {
@@ -429,12 +432,24 @@ fn regions_pinning(
                             .iter()
                             .map(|r| arm_holds(s, r.clone(), project.switches))
                             .min_by_key(|a| match a {
-                                Alt::Code => 0,
+                                Alt::Code | Alt::Value => 0,
                                 Alt::Empty | Alt::Absent => 1,
                                 Alt::Trap => 2,
                                 Alt::BuildError => 3,
                             })
                             .unwrap_or(Alt::Absent)
+                    };
+                    // Both sides hand back a constant: a per-GPU value, not missing code.
+                    let alternative = if alternative == Alt::Empty
+                        && !f.live.is_empty()
+                        && f.live.iter().all(|r| arms::returns_constant(s, r.clone()))
+                        && f.arch
+                            .iter()
+                            .all(|&i| arms::returns_constant(s, out[i].range.clone()))
+                    {
+                        Alt::Value
+                    } else {
+                        alternative
                     };
                     for &i in &f.arch {
                         out[i].side = Side::Never(Dead::Arch { alternative });
@@ -952,6 +967,15 @@ x6
         // A stub that returns a constant (flashinfer's fp8 conversions under `#else`), and
         // PTX's own trap.
         assert_eq!(alternative("  return 0;\n"), arch(Alt::Empty));
+        // Both sides return a constant: a per-GPU value (candle's max copy bytes).
+        let side = |src: &str| {
+            let r = crate::model::syntax::test_support::with_tokens(src, regions);
+            side_at(&r, src.find("  return").unwrap())
+        };
+        let value = "#if __CUDA_ARCH__ >= 700\n  return 16;\n#else\n  return 8;\n#endif\n";
+        assert_eq!(side(value), arch(Alt::Value));
+        let computed = value.replace("return 16;", "return fast(a);");
+        assert_eq!(side(&computed), arch(Alt::Empty));
         assert_eq!(alternative("  return;\n"), arch(Alt::Empty));
         assert_eq!(
             alternative("  asm volatile(\"trap;\");\n  return 0;\n"),

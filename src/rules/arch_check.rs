@@ -262,18 +262,27 @@ pub fn arms_with_code(s: &Src, regions: &[hipside::Region], out: &mut [Finding])
             .any(|d| d.name == "define" && r.contains(&d.start))
     };
     let opened = |r: &hipside::Region| {
-        r.side
-            == Side::Never(Dead::Arch {
-                alternative: Alt::Code,
+        matches!(
+            r.side,
+            Side::Never(Dead::Arch {
+                alternative: Alt::Code | Alt::Value,
             })
+        )
             // The branch the test opens (not a later arm a taken test makes dead).
             && r.range.start >= r.decider.end
             && !s.bytes()[r.decider.end..r.range.start].contains(&b'\n')
     };
-    let deciders: std::collections::BTreeSet<usize> = regions
+    // Each decider and whether its arms are per-GPU values (both sides return a constant).
+    let deciders: std::collections::BTreeMap<usize, bool> = regions
         .iter()
         .filter(|r| opened(r) && !defines(&r.range))
-        .map(|r| r.decider.start)
+        .map(|r| {
+            let value = r.side
+                == Side::Never(Dead::Arch {
+                    alternative: Alt::Value,
+                });
+            (r.decider.start, value)
+        })
         .collect();
     // A branch that only sets macros whose every use here is in code HIP never compiles: the
     // tuning never reaches the HIP build (faiss' `LD_NC_V1` PTX opcodes, used only in its
@@ -320,7 +329,7 @@ pub fn arms_with_code(s: &Src, regions: &[hipside::Region], out: &mut [Finding])
     for f in out.iter_mut().filter(|f| {
         f.rule == CUDA_ARCH_MACRO.code()
             && f.status != Status::Pass
-            && deciders.contains(&f.byte_range.0)
+            && deciders.contains_key(&f.byte_range.0)
     }) {
         let Some(d) = s
             .lexed
@@ -338,9 +347,15 @@ pub fn arms_with_code(s: &Src, regions: &[hipside::Region], out: &mut [Finding])
         }
         let cond = hipside::directive_text(s, s.directive_range(d));
         f.status = Status::Pass;
-        f.message = format!(
-            "`{cond}` picks code by NVIDIA GPU generation; HIP-Clang does not define `__CUDA_ARCH__`, so every AMD GPU compiles the chain's other arm, which holds code: nothing to port (an AMD-specific fast path is optional; inline assembly in the skipped arm is reported as a lost fast path)"
-        );
+        f.message = if deciders[&f.byte_range.0] {
+            format!(
+                "`{cond}` picks a value by NVIDIA GPU generation (every arm only returns a constant); HIP-Clang does not define `__CUDA_ARCH__`, so every AMD GPU gets the value of the chain's other arm, chosen for other GPUs: a tuning value, not missing code (nothing to port; a value tuned for AMD is optional)"
+            )
+        } else {
+            format!(
+                "`{cond}` picks code by NVIDIA GPU generation; HIP-Clang does not define `__CUDA_ARCH__`, so every AMD GPU compiles the chain's other arm, which holds code: nothing to port (an AMD-specific fast path is optional; inline assembly in the skipped arm is reported as a lost fast path)"
+            )
+        };
         f.suggestion = None;
     }
 }

@@ -74,6 +74,21 @@ pub(super) fn arm_holds(
     fails.unwrap_or(Alt::Empty)
 }
 
+/// Whether region `r` holds only `return <constant>;` statements (at least one), comments and
+/// diagnostics: a stub or a per-GPU value.
+pub(super) fn returns_constant(s: &Src, r: Range<usize>) -> bool {
+    let toks = &s.lexed.tokens;
+    let a = toks.partition_point(|t| (t.start as usize) < r.start);
+    let b = toks.partition_point(|t| (t.start as usize) < r.end);
+    let returns = toks[a..b].iter().enumerate().any(|(k, t)| {
+        t.kind == Tok::Ident
+            && !t.in_directive()
+            && s.tok(a + k) == "return"
+            && s.lexed.next_code(a + k).is_some_and(|n| s.tok(n) != ";")
+    });
+    returns && arm_holds(s, r, &BTreeMap::new()) == Alt::Empty
+}
+
 /// A statement (its code tokens, no `;`) of an arm that holds no code: a diagnostic
 /// ([`Alt::Empty`]), a build failure or a trap; `None` for anything else.
 /// `switches` are project macros a CUDA-side test sets for HIP: `assert(ARCH_SM80)` is
