@@ -272,8 +272,12 @@ fn cub_widths(p: &mut Pass) {
 
 #[cfg(test)]
 mod tests {
-    /// The output and the HP015 findings (line, status) of a port at `rocm`.
-    fn port(src: &str, rocm: &str, unsafe_fixes: bool) -> (String, Vec<(u32, String)>) {
+    /// The output and every finding of a port at `rocm`.
+    fn translated(
+        src: &str,
+        rocm: &str,
+        unsafe_fixes: bool,
+    ) -> (String, Vec<crate::finding::Finding>) {
         let mut opts = crate::translate::Options::for_tests(rocm, false);
         opts.unsafe_fixes = unsafe_fixes;
         let t = crate::translate::translate_bytes(
@@ -282,13 +286,18 @@ mod tests {
             crate::mappings::get(),
             &opts,
         );
-        let found = t
-            .findings
+        (String::from_utf8(t.output).unwrap(), t.findings)
+    }
+
+    /// The output and the HP015 findings (line, status) of a port at `rocm`.
+    fn port(src: &str, rocm: &str, unsafe_fixes: bool) -> (String, Vec<(u32, String)>) {
+        let (out, findings) = translated(src, rocm, unsafe_fixes);
+        let found = findings
             .into_iter()
             .filter(|f| f.rule == "HP015")
             .map(|f| (f.line, f.status.to_string()))
             .collect();
-        (String::from_utf8(t.output).unwrap(), found)
+        (out, found)
     }
 
     /// lmdeploy's masks: the full mask spelled as a 32-bit expression (`uint32_t(-1)`,
@@ -323,20 +332,12 @@ mod tests {
     #[test]
     fn a_parenthesized_full_mask_is_widened_once() {
         let src = "__device__ float f(float v, int lane) {\n  return __shfl_sync((0xffffffff), v, lane + 1, 4);\n}\n";
-        let mut opts = crate::translate::Options::for_tests("7.0", false);
-        opts.unsafe_fixes = false;
-        let t = crate::translate::translate_bytes(
-            "k.cu",
-            src.as_bytes(),
-            crate::mappings::get(),
-            &opts,
-        );
-        let out = String::from_utf8(t.output).unwrap();
+        let (out, findings) = translated(src, "7.0", false);
         assert!(
             out.contains("__shfl_sync(0xffffffffffffffffull, v, lane + 1, 4)"),
             "{out}"
         );
-        let rules: Vec<&str> = t.findings.iter().map(|f| f.rule.as_str()).collect();
+        let rules: Vec<&str> = findings.iter().map(|f| f.rule.as_str()).collect();
         assert!(
             rules.contains(&"HP006") && !rules.contains(&"HP015"),
             "{rules:?}"
@@ -457,38 +458,17 @@ mod tests {
     #[test]
     fn cub_warp_primitives_of_32_lane_logical_warps_get_width_32() {
         let src = "typedef cub::WarpReduce<float> WR;\n__global__ void k(const float* x, float* out) {\n  __shared__ typename WR::TempStorage t[4];\n  int ray = threadIdx.x >> 5;\n  float s = WR(t[ray]).Sum(x[threadIdx.x]);\n  if ((threadIdx.x & 31) == 0) out[ray] = s;\n}\n";
-        let mut opts = crate::translate::Options::for_tests("7.0", false);
-        opts.unsafe_fixes = false;
-        let t = crate::translate::translate_bytes(
-            "k.cu",
-            src.as_bytes(),
-            crate::mappings::get(),
-            &opts,
-        );
-        let out = String::from_utf8(t.output).unwrap();
+        let (out, findings) = translated(src, "7.0", false);
         assert!(
             out.contains("typedef hipcub::WarpReduce<float, 32> WR;"),
             "{out}"
         );
-        assert!(t
-            .findings
+        assert!(findings
             .iter()
             .any(|f| f.rule == "HP109" && f.line == 1 && f.status.to_string() == "PASS"));
-        let again = crate::translate::translate_bytes(
-            "k.cu",
-            out.as_bytes(),
-            crate::mappings::get(),
-            &opts,
-        );
-        assert_eq!(String::from_utf8(again.output).unwrap(), out);
+        assert_eq!(translated(&out, "7.0", false).0, out);
         let mixed = format!("{src}__global__ void w(const float* x, float* out) {{\n  __shared__ typename WR::TempStorage t[4];\n  out[0] = WR(t[threadIdx.x / warpSize]).Sum(x[threadIdx.x]);\n}}\n");
-        let t = crate::translate::translate_bytes(
-            "k.cu",
-            mixed.as_bytes(),
-            crate::mappings::get(),
-            &opts,
-        );
-        let out = String::from_utf8(t.output).unwrap();
+        let (out, _) = translated(&mixed, "7.0", false);
         assert!(
             out.contains("typedef hipcub::WarpReduce<float> WR;"),
             "{out}"
