@@ -501,9 +501,13 @@ fn pass_behind_cuda_side_macros(
     }
 }
 
-/// An HP101 header constant settled PASS because every use in the header is a 32-lane logical
-/// warp's ([`crate::rules::warp_size::logical::EVERY_USE`]) is reopened when a file that
-/// includes the header (transitively) names it too: the header cannot see that use.
+/// An HP101 header constant and the files that include its header (transitively) and name it.
+/// Settled PASS because every use in the header keeps CUDA's meaning
+/// ([`crate::rules::warp_size::logical::EVERY_USE`]), it is reopened when such a file uses it
+/// where CUDA's meaning is not shown to be kept (that file has no
+/// [`crate::rules::warp_size::logical::exchange::INCLUDER_KEEPS`] PASS for it): the header
+/// cannot see that use. Left open because the header itself never uses it (its only mention is
+/// the definition), it is settled when every file naming it keeps CUDA's meaning there.
 fn reopen_logical_constants_named_by_includers(
     findings: &mut [crate::finding::Finding],
     sources: &Sources,
@@ -511,13 +515,25 @@ fn reopen_logical_constants_named_by_includers(
     inputs: &[crate::walk::Input],
     max_bytes: u64,
 ) {
+    use crate::rules::warp_size::logical::exchange::INCLUDER_KEEPS;
     use crate::rules::warp_size::logical::EVERY_USE;
-    let settled = |f: &crate::finding::Finding| {
-        f.rule == "HP101" && f.status == crate::gate::Status::Pass && f.message.contains(EVERY_USE)
+    let candidate = |f: &crate::finding::Finding| {
+        f.rule == "HP101"
+            && !f.message.contains(INCLUDER_KEEPS)
+            && (f.status != crate::gate::Status::Pass || f.message.contains(EVERY_USE))
     };
-    if !findings.iter().any(settled) {
+    if !findings.iter().any(candidate) {
         return;
     }
+    // (file, name) of every includer's PASS for a header constant.
+    let keeps: std::collections::BTreeSet<(String, String)> = findings
+        .iter()
+        .filter(|f| f.rule == "HP101" && f.message.contains(INCLUDER_KEEPS))
+        .filter_map(|f| {
+            let name = f.message.split('`').nth(1)?;
+            Some((f.path.clone(), name.to_string()))
+        })
+        .collect();
     let mut users: std::collections::BTreeMap<String, Vec<&str>> = Default::default();
     for (rel, incs) in includes {
         for i in incs {
@@ -530,19 +546,23 @@ fn reopen_logical_constants_named_by_includers(
             crate::safety::read_regular_bounded(&i.path, max_bytes).ok()
         })
     };
-    let names = |t: &[u8], name: &str| {
+    let count = |t: &[u8], name: &str| {
         t.split(|c| !(c.is_ascii_alphanumeric() || *c == b'_'))
-            .any(|w| w == name.as_bytes())
+            .filter(|w| *w == name.as_bytes())
+            .count()
     };
-    for f in findings.iter_mut().filter(|f| settled(f)) {
-        let Some(cut) = f.message.find(EVERY_USE) else {
+    for f in findings.iter_mut().filter(|f| candidate(f)) {
+        let settled = f.status == crate::gate::Status::Pass;
+        let cut = f.message.find(EVERY_USE);
+        let name = match cut {
+            Some(c) => f.message[c + EVERY_USE.len()..].split('`').next(),
+            None => f.message.split('`').nth(1),
+        }
+        .unwrap_or("")
+        .to_string();
+        if name.is_empty() {
             continue;
-        };
-        let name = f.message[cut + EVERY_USE.len()..]
-            .split('`')
-            .next()
-            .unwrap_or("")
-            .to_string();
+        }
         // Every file that includes the header, transitively.
         let mut seen: std::collections::BTreeSet<String> = Default::default();
         let mut todo = vec![f.path.clone()];
@@ -553,17 +573,35 @@ fn reopen_logical_constants_named_by_includers(
                 }
             }
         }
-        let named = seen
+        let naming: Vec<&String> = seen
             .iter()
-            .find(|u| text_of(u).is_some_and(|t| names(&t, &name)));
-        if let Some(u) = named {
-            f.status = crate::gate::Status::Remediation;
-            f.message.truncate(cut);
-            f.message.push_str(&format!(
-                " (`{u}`, which includes this header, uses it too)"
-            ));
-            f.suggestion = Some(format!(
-                "review the uses of `{name}` in the files that include this header; define it from `warpSize` or per target where they need the wavefront"
+            .filter(|u| text_of(u).is_some_and(|t| count(&t, &name) > 0))
+            .collect();
+        let unkept = naming
+            .iter()
+            .find(|u| !keeps.contains(&(u.to_string(), name.clone())));
+        if settled {
+            if let (Some(u), Some(cut)) = (unkept, cut) {
+                f.status = crate::gate::Status::Remediation;
+                f.message.truncate(cut);
+                f.message.push_str(&format!(
+                    " (`{u}`, which includes this header, uses it too)"
+                ));
+                f.suggestion = Some(format!(
+                    "review the uses of `{name}` in the files that include this header; define it from `warpSize` or per target where they need the wavefront"
+                ));
+            }
+            continue;
+        }
+        // Open because the header never uses it: settled when every includer naming it keeps
+        // CUDA's meaning there.
+        let only_defined = text_of(&f.path).is_some_and(|t| count(&t, &name) == 1);
+        if only_defined && unkept.is_none() && !naming.is_empty() {
+            let shown: Vec<String> = naming.iter().take(3).map(|u| format!("`{u}`")).collect();
+            f.settle(&format!(
+                ", but this header only defines `{name}`, and every file that includes it and names it ({}{}) uses it only where 32-lane groups keep CUDA's meaning: the constant is the logical warp's size (nothing to change)",
+                shown.join(", "),
+                if naming.len() > 3 { ", …" } else { "" }
             ));
         }
     }

@@ -92,7 +92,9 @@ fn a_cuda_only_definition_or_a_header_not_included_leaves_hp001() {
     );
 }
 
-const MAIN_WS: &str = "#include \"utils.h\"\n__global__ void k(float *p) {\n  int lane = threadIdx.x % WS;\n  int warp = threadIdx.x / WS;\n  p[warp] = lane;\n}\n";
+/// A kernel whose 32-lane ids meet a ballot of the wavefront (a kernel that exchanged nothing
+/// would keep CUDA's meaning: the exchange model settles it).
+const MAIN_WS: &str = "#include \"utils.h\"\n__global__ void k(float *p) {\n  int lane = threadIdx.x % WS;\n  int warp = threadIdx.x / WS;\n  p[warp] = lane + __popcll(__ballot(p[lane] > 0));\n}\n";
 
 #[test]
 fn a_warp_constant_of_a_header_reaches_the_lane_arithmetic_of_its_includer() {
@@ -317,4 +319,52 @@ fn a_switch_a_header_sets_from_cuda_arch_decides_the_includers_branches() {
         &[],
     );
     assert_eq!(ptx(&fs), [(4, "REMEDIATION".to_string())], "{fs:?}");
+}
+
+/// SGEMM_CUDA's shape: a kernel header defines `WARPSIZE 32` and tiles threads by it without
+/// exchanging anything across lanes; the host runner that includes it checks tile counts with
+/// the constant and a literal 32 (`NUM_WARPS = THREADS / 32`). Every use keeps CUDA's meaning:
+/// the header's HP101 and the runner's HP102 are PASS, and the runner carries one PASS for its
+/// use of the header's constant. candle's shape too: a header that only defines `WARP_SIZE`,
+/// whose includer uses it in a function of 32-lane logical warps. Twins: an includer that
+/// shuffles at the wavefront's width with the constant reopens the header's finding; a header
+/// that only defines it, with such an includer, stays open.
+#[test]
+fn a_header_warp_constant_is_judged_by_every_use_in_its_includers() {
+    let header = "#pragma once\nconst int WARPSIZE = 32;\n__global__ void k(float *a) {\n  const unsigned w = threadIdx.x / WARPSIZE;\n  a[w] = 0.0f;\n}\n";
+    let runner = "#include \"kernel.cuh\"\nvoid run(float *a) {\n  const unsigned THREADS = 128;\n  constexpr unsigned NUM_WARPS = THREADS / 32;\n  static_assert(NUM_WARPS * WARPSIZE == THREADS);\n  k<<<1, THREADS>>>(a);\n}\n";
+    let fs = scan(&[("kernel.cuh", header), ("runner.cu", runner)], &[]);
+    let open: Vec<_> = fs
+        .iter()
+        .filter(|f| matches!(f.0.as_str(), "HP101" | "HP102") && f.3 != "PASS")
+        .collect();
+    assert!(open.is_empty(), "{open:?}");
+    assert!(fs.iter().any(|f| f.0 == "HP101"
+        && f.1 == "runner.cu"
+        && f.4.contains("is used in this file only")));
+    let wave = runner.replace(
+        "  k<<<1, THREADS>>>(a);\n",
+        "  k<<<1, THREADS>>>(a);\n}\n__device__ float r(float v) {\n  return __shfl_down(v, WARPSIZE / 2, 64);\n",
+    );
+    let fs = scan(&[("kernel.cuh", header), ("runner.cu", &wave)], &[]);
+    assert!(
+        fs.iter()
+            .any(|f| f.0 == "HP101" && f.1 == "kernel.cuh" && f.3 != "PASS"),
+        "{fs:?}"
+    );
+    let defines = "#pragma once\n#define WARP_SIZE 32\n";
+    let user = "#include \"gguf.cuh\"\n__device__ float sum(float v) {\n  for (int m = 16; m > 0; m >>= 1) v += __shfl_xor_sync(0xffffffff, v, m, WARP_SIZE);\n  return v;\n}\n";
+    let fs = scan(&[("gguf.cuh", defines), ("moe.cu", user)], &[]);
+    let h: Vec<_> = fs
+        .iter()
+        .filter(|f| f.0 == "HP101" && f.1 == "gguf.cuh")
+        .collect();
+    assert!(!h.is_empty() && h.iter().all(|f| f.3 == "PASS"), "{fs:?}");
+    let user64 = user.replace("v, m, WARP_SIZE)", "v, m * WARP_SIZE / 16, 64)");
+    let fs = scan(&[("gguf.cuh", defines), ("moe.cu", &user64)], &[]);
+    assert!(
+        fs.iter()
+            .any(|f| f.0 == "HP101" && f.1 == "gguf.cuh" && f.3 != "PASS"),
+        "{fs:?}"
+    );
 }

@@ -8,8 +8,11 @@
 //! keeps CUDA's meaning, so its HP102 is PASS saying why. The warp-level code of functions
 //! defined in other files is judged where it is defined (their file's own findings).
 //!
-//! Not settled: a function that also names a warp-size constant (`WARP_SIZE`): a literal 32
-//! beside it is a second spelling of the width that a port of the constant leaves behind.
+//! Not settled: a function that also names a warp-size constant (`WARP_SIZE`) some use of which
+//! in this file does not keep CUDA's meaning: a literal 32 beside it is a second spelling of the
+//! width that a port of the constant leaves behind. A constant of an included header that this
+//! file uses only where CUDA's meaning is kept gets a PASS at its first use
+//! ([`INCLUDER_KEEPS`]), which the project pass reads before reopening the header's HP101.
 
 use crate::finding::Finding;
 use crate::gate::Status;
@@ -44,10 +47,38 @@ fn exchanges(t: &[u8]) -> bool {
 /// the HP101/HP103 constants used only there or only in code HIP never compiles. `regions` is
 /// the model of which code HIP compiles ([`crate::model::hipside`]): tokens in a branch HIP
 /// never compiles are not read.
-pub(crate) fn settle(s: &Src, regions: &[hipside::Region], out: &mut [Finding]) {
-    if !out
+pub(crate) fn settle(
+    s: &Src,
+    regions: &[hipside::Region],
+    warps: &super::LogicalWarps,
+    seen: &crate::model::project::Visible,
+    out: &mut Vec<Finding>,
+) {
+    // The warp-size constants of the project headers this file includes (worth 32) that the
+    // file names without defining them.
+    let own: std::collections::HashSet<&str> = s
+        .lexed
+        .directives
         .iter()
-        .any(|f| matches!(f.rule.as_str(), "HP101" | "HP102" | "HP103") && f.status != Status::Pass)
+        .filter(|d| d.name == "define")
+        .filter_map(|d| d.tokens.clone().nth(2).map(|n| s.tok(n)))
+        .collect();
+    let header_names: Vec<&str> = seen
+        .constants
+        .iter()
+        .filter(|(n, (v, _))| {
+            *v == 32
+                && n.as_str() != "warpSize"
+                && super::super::warp_const_name(n)
+                && !own.contains(n.as_str())
+        })
+        .map(|(n, _)| n.as_str())
+        .filter(|n| s.idents().any(|(_, t)| t == *n))
+        .collect();
+    if header_names.is_empty()
+        && !out.iter().any(|f| {
+            matches!(f.rule.as_str(), "HP101" | "HP102" | "HP103") && f.status != Status::Pass
+        })
     {
         return;
     }
@@ -112,6 +143,17 @@ pub(crate) fn settle(s: &Src, regions: &[hipside::Region], out: &mut [Finding]) 
     {
         constant(s, &cx, &mut memo, f);
     }
+    // Whether every use of a warp-size constant in this file keeps CUDA's meaning (the first
+    // use's token when it does), once per name.
+    let mut kept: HashMap<String, Option<usize>> = HashMap::new();
+    let mut kept_here = |name: &str, memo: &mut HashMap<usize, bool>| -> Option<usize> {
+        if let Some(k) = kept.get(name) {
+            return *k;
+        }
+        let k = every_use_kept(s, &cx, warps, memo, name);
+        kept.insert(name.to_string(), k);
+        k
+    };
     for f in out
         .iter_mut()
         .filter(|f| f.rule == "HP102" && f.status != Status::Pass)
@@ -120,10 +162,82 @@ pub(crate) fn settle(s: &Src, regions: &[hipside::Region], out: &mut [Finding]) 
             continue;
         };
         let quiet = quiet(s, &cx, k, &mut memo, 0);
-        if quiet && !names_warp_size(s, functions[k]) {
+        // A warp-size constant named beside the literal is a second spelling of the width,
+        // unless every use of it here keeps CUDA's meaning (the constant stays 32).
+        let unsettled = warp_size_names(s, functions[k])
+            .into_iter()
+            .any(|n| kept_here(n, &mut memo).is_none());
+        if quiet && !unsettled {
             f.settle(QUIET);
         }
     }
+    // A header's constant used here only where its 32-lane groups keep CUDA's meaning: one PASS
+    // at the first use, which the project pass reads before reopening the header's finding.
+    for name in header_names {
+        let Some(j) = kept_here(name, &mut memo) else {
+            continue;
+        };
+        let (value, at) = &seen.constants[name];
+        let t = &s.lexed.tokens[j];
+        let mut f = s.ctx.finding(
+            &super::super::WARP_SIZE_CONSTANT,
+            t.start as usize..t.end as usize,
+            format!("`{name}` (worth {value}, from `{at}`){INCLUDER_KEEPS}"),
+            None,
+        );
+        f.status = Status::Pass;
+        out.push(f);
+    }
+}
+
+/// What the PASS at an includer's first use of a header's warp-size constant says after the
+/// name; [`crate::scan`] reads it before reopening the header's HP101.
+pub(crate) const INCLUDER_KEEPS: &str = " is used in this file only in functions whose 32-lane groups keep CUDA's meaning on 64-lane wavefronts (they exchange nothing across lanes, or `hipport port` gives their warp-level calls width 32): here the constant is the logical warp's size (nothing to change)";
+
+/// The first use of warp-size constant `name` in the code HIP compiles, where every such use is
+/// in a function that exchanges nothing across lanes ([`quiet`]) or whose 32-lane logical
+/// warps `port` rewrites safely ([`super::LogicalWarps::handled`]); `None` otherwise, or when
+/// the file does not use it.
+fn every_use_kept(
+    s: &Src,
+    cx: &Cx,
+    warps: &super::LogicalWarps,
+    memo: &mut HashMap<usize, bool>,
+    name: &str,
+) -> Option<usize> {
+    let lexed = s.lexed;
+    let mut first = None;
+    for (j, t) in lexed.tokens.iter().enumerate() {
+        if t.kind != Tok::Ident || s.tok(j) != name || (cx.dead)(t.start as usize) {
+            continue;
+        }
+        if t.directive != NO_DIRECTIVE {
+            // Its own definition is no use; another directive is read by code not placed.
+            let d = &lexed.directives[t.directive as usize];
+            if d.name == "define" && d.tokens.clone().nth(2) == Some(j) {
+                continue;
+            }
+            return None;
+        }
+        let logical = || {
+            warps.declaring(j).is_some_and(|g| {
+                g.warp == super::Warp::Logical32
+                    && matches!(
+                        warps.handled(s.ctx.src, lexed, g.open + 1),
+                        Some((super::Applicability::Safe, _))
+                    )
+            })
+        };
+        let ok = match cx.function_at(s, t.start as usize) {
+            Some(k) => quiet(s, cx, k, memo, 0) || logical(),
+            None => logical(),
+        };
+        if !ok {
+            return None;
+        }
+        first.get_or_insert(j);
+    }
+    first
 }
 
 /// What a settled HP102 says.
@@ -280,15 +394,17 @@ fn constant(s: &Src, cx: &Cx, memo: &mut HashMap<usize, bool>, f: &mut Finding) 
     f.settle(&why);
 }
 
-/// Whether function `n` names a warp-size constant (`WARP_SIZE`, `kWarpSize`) besides its
-/// literal 32s.
-fn names_warp_size(s: &Src, n: tree_sitter::Node) -> bool {
-    tokens(s, n).any(|j| {
-        s.lexed.tokens[j].kind == Tok::Ident && {
-            let t = s.tok(j);
-            t != "warpSize" && super::super::warp_const_name(t)
-        }
-    })
+/// The warp-size constants (`WARP_SIZE`, `kWarpSize`) function `n` names besides its literal
+/// 32s.
+fn warp_size_names<'a>(s: &Src<'a>, n: tree_sitter::Node) -> Vec<&'a str> {
+    let mut out: Vec<&str> = tokens(s, n)
+        .filter(|&j| s.lexed.tokens[j].kind == Tok::Ident)
+        .map(|j| s.tok(j))
+        .filter(|t| *t != "warpSize" && super::super::warp_const_name(t))
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 #[cfg(test)]
@@ -338,6 +454,10 @@ mod tests {
             "t.insert(keys[tid], lane + warpSize);",
         );
         assert!(hp102(&wave).iter().any(|(_, s)| *s != Status::Pass));
+        // A `WARP_SIZE` constant named beside the literal: where every use of it here keeps
+        // CUDA's meaning it is the logical warp's size and settles too; where another function
+        // shuffles with it at the wavefront's width, the literal is a second spelling of a
+        // width a port changes.
         let named = format!(
             "#define WARP_SIZE 32\n{}",
             quiet.replace(
@@ -345,7 +465,11 @@ mod tests {
                 "t.insert(keys[tid], lane * WARP_SIZE);"
             )
         );
-        assert!(hp102(&named).iter().any(|(_, s)| *s != Status::Pass));
+        assert!(hp102(&named).iter().all(|(_, s)| *s == Status::Pass));
+        let wide = format!(
+            "{named}__device__ float r(float v) {{ return __shfl_down(v, WARP_SIZE / 2, 64); }}\n"
+        );
+        assert!(hp102(&wide).iter().any(|(_, s)| *s != Status::Pass));
     }
 
     /// PyTorch-Encoding's common.h: the warp-size constant and a shuffle wrapper's 32-bit
