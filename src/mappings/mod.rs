@@ -6,6 +6,7 @@
 
 pub mod half_atomics;
 pub mod hand;
+pub mod hip_removed;
 pub mod lds;
 pub mod libraries;
 pub mod table;

@@ -18,6 +18,7 @@ mod launch;
 mod logical_warp;
 mod members;
 pub mod overloads;
+mod removed;
 mod roc_context;
 pub mod rules;
 
@@ -284,6 +285,7 @@ pub(crate) fn translate_seeing(
     overloads::run(&mut pass);
     collisions::run(&mut pass);
     members::run(&mut pass);
+    removed::run(&mut pass);
     if let Some(extra) = annotate {
         // `extra` is every finding of the file (this pass's translation findings included)
         // after suppression comments: notes go only where a finding is still reported.

@@ -148,6 +148,15 @@ rule!(WARP_SYNC_NARROW_MASK, "HP015", WarpSize, Remediation, Build,
     refs: ["https://github.com/ROCm/clr/blob/develop/hipamd/include/hip/amd_detail/amd_warp_sync_functions.h", "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html#warp-cross-lane-functions"],
 );
 
+rule!(HIP_NAME_REMOVED, "HP016", UnsupportedApi, Remediation, Build,
+    summary: "A HIP name the project writes itself (its own `#define cudaX hipX` shim, a HIP arm) that the target ROCm removed: `HIPBLAS_R_32F` and the other `hipblasDatatype_t` values at ROCm 7.0+. PASS before the removal, naming the release that removes it.",
+    why: "`hipport port` leaves the project's own ROCm layer as written, and the HIPIFY tables track CUDA names, not the HIP names a project spells by hand; a name the target's headers no longer declare stops the build.",
+    bad: "#define CUDA_C_32F HIPBLAS_C_32F",
+    good: "#define CUDA_C_32F HIP_C_32F",
+    fix: "Write the name the target declares (the message names it), or test the library's version where the project supports releases on both sides.",
+    refs: ["https://rocm.docs.amd.com/projects/hipBLAS/en/latest/reference/deprecation.html"],
+);
+
 pub const RULES: &[&RuleInfo] = &[
     &UNPORTED_API,
     &DEPRECATED_API,
@@ -165,4 +174,5 @@ pub const RULES: &[&RuleInfo] = &[
     &HOST_PRINTF_IN_DEVICE_CODE,
     &REGISTER_STORAGE_CLASS,
     &WARP_SYNC_NARROW_MASK,
+    &HIP_NAME_REMOVED,
 ];

@@ -1,0 +1,131 @@
+//! HIP names the project writes itself that the target ROCm removed (HP016): qsim's
+//! `cuda2hip.h` maps `CUDA_C_32F` to `HIPBLAS_C_32F`, a `hipblasDatatype_t` value hipBLAS 3.0
+//! (ROCm 7.0) removed. `port` leaves the project's own ROCm layer as written, so the name
+//! reaches hipcc. A use under a test of a HIP or ROCm version (`#if HIPBLAS_VERSION_MAJOR < 3`)
+//! is the project's own choice between releases and is not reported. Before the removal the
+//! finding is PASS, naming the release that removes the name.
+
+use super::rules;
+use super::Pass;
+use crate::gate::Status;
+use crate::lex::Tok;
+
+/// Whether a conditional's text tests a HIP or ROCm version (`HIP_VERSION`, `ROCM_VERSION`,
+/// `HIPBLAS_VERSION_MAJOR`, `TORCH_HIP_VERSION`).
+fn tests_hip_version(text: &str) -> bool {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .any(|w| {
+            let u = w.to_ascii_uppercase();
+            u.contains("VERSION") && (u.contains("HIP") || u.contains("ROCM"))
+        })
+}
+
+pub(super) fn run(p: &mut Pass) {
+    let table = crate::mappings::hip_removed::table();
+    let lexed = p.lexed;
+    let names: Vec<usize> = lexed
+        .tokens
+        .iter()
+        .enumerate()
+        .filter(|(i, t)| {
+            t.kind == Tok::Ident
+                && std::str::from_utf8(p.text(*i)).is_ok_and(|n| table.contains_key(n))
+        })
+        .map(|(i, _)| i)
+        .collect();
+    if names.is_empty() {
+        return;
+    }
+    // The conditional directives open at each offset: a stack of whether a HIP version is
+    // tested, walked once.
+    let mut versioned: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut stack: Vec<(usize, bool)> = Vec::new();
+    for d in &lexed.directives {
+        let text = String::from_utf8_lossy(&p.src()[d.start..d.end.min(p.src().len())]);
+        match d.name.as_str() {
+            "if" | "ifdef" | "ifndef" => stack.push((d.start, tests_hip_version(&text))),
+            "elif" | "elifdef" | "elifndef" => {
+                if let Some(top) = stack.last_mut() {
+                    top.1 |= tests_hip_version(&text);
+                }
+            }
+            "endif" => {
+                if let Some((start, v)) = stack.pop() {
+                    if v {
+                        versioned.push(start..d.end);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let target = p.opts.target.rocm;
+    for i in names {
+        let t = lexed.tokens[i];
+        let at = t.start as usize;
+        if versioned.iter().any(|r| r.contains(&at)) {
+            continue;
+        }
+        let name = String::from_utf8_lossy(p.text(i)).into_owned();
+        let row = &table[&name];
+        let removed = row.removed;
+        let (status, message) = if target >= removed {
+            (
+                Status::Remediation,
+                format!("`{name}` is not declared by ROCm {target}: it was removed in ROCm {removed} ({}); write `{}`", row.note, row.instead),
+            )
+        } else {
+            let deprecated = match row.deprecated {
+                Some(d) if d <= target => format!(", deprecated since {d}"),
+                _ => String::new(),
+            };
+            (
+                Status::Pass,
+                format!("`{name}` is declared by ROCm {target}{deprecated}; ROCm {removed} removes it ({}): `{}` is the name from then on", row.note, row.instead),
+            )
+        };
+        let mut f = p.ctx.finding(
+            &rules::HIP_NAME_REMOVED,
+            at..t.end as usize,
+            message,
+            (status != Status::Pass).then(|| format!("write `{}`", row.instead)),
+        );
+        f.status = status;
+        p.findings.push(f);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    fn found(src: &str, rocm: &str) -> Vec<(u32, String)> {
+        let opts = crate::translate::Options::for_tests(rocm, false);
+        let t = crate::translate::translate_bytes(
+            "cuda2hip.h",
+            src.as_bytes(),
+            crate::mappings::get(),
+            &opts,
+        );
+        assert_eq!(
+            String::from_utf8(t.output).unwrap(),
+            src,
+            "the project's layer stays"
+        );
+        t.findings
+            .into_iter()
+            .filter(|f| f.rule == "HP016")
+            .map(|f| (f.line, f.status.to_string()))
+            .collect()
+    }
+
+    /// qsim's shim maps `CUDA_C_32F` to `HIPBLAS_C_32F`: from ROCm 7.0 the name is gone
+    /// (REMEDIATION), before it PASS. Twins: the same name under a test of hipBLAS's version,
+    /// and the name hipBLAS keeps.
+    #[test]
+    fn a_removed_hip_name_in_the_projects_layer_is_reported_from_its_removal() {
+        let shim = "#pragma once\n#define CUDA_C_32F HIPBLAS_C_32F\n#define CUDA_C_64F HIP_C_64F\n";
+        assert_eq!(found(shim, "7.0"), [(2, "REMEDIATION".to_string())]);
+        assert_eq!(found(shim, "6.2"), [(2, "PASS".to_string())]);
+        let versioned = "#if HIPBLAS_VERSION_MAJOR < 3\n#define CUDA_C_32F HIPBLAS_C_32F\n#else\n#define CUDA_C_32F HIP_C_32F\n#endif\n";
+        assert!(found(versioned, "7.0").is_empty());
+    }
+}
