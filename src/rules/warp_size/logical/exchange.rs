@@ -230,6 +230,8 @@ fn every_use_kept(
         };
         let ok = match cx.function_at(s, t.start as usize) {
             Some(k) => quiet(s, cx, k, memo, 0) || logical(),
+            // Its own definition (`const int WARPSIZE = 32;`) is no use.
+            None if definition(s, j) => continue,
             None => logical(),
         };
         if !ok {
@@ -394,6 +396,19 @@ fn constant(s: &Src, cx: &Cx, memo: &mut HashMap<usize, bool>, f: &mut Finding) 
     f.settle(&why);
 }
 
+/// Whether the name at token `j` is declared there as a constant: `= value` follows and
+/// `const`/`constexpr` comes a few tokens before.
+fn definition(s: &Src, j: usize) -> bool {
+    let lexed = s.lexed;
+    lexed.next_code(j).is_some_and(|n| s.tok(n) == "=")
+        && (1..=4)
+            .scan(j, |k, _| {
+                *k = lexed.prev_code(*k)?;
+                Some(*k)
+            })
+            .any(|k| matches!(s.tok(k), "const" | "constexpr"))
+}
+
 /// The warp-size constants (`WARP_SIZE`, `kWarpSize`) function `n` names besides its literal
 /// 32s.
 fn warp_size_names<'a>(s: &Src<'a>, n: tree_sitter::Node) -> Vec<&'a str> {
@@ -466,6 +481,11 @@ mod tests {
             )
         );
         assert!(hp102(&named).iter().all(|(_, s)| *s == Status::Pass));
+        let declared = named.replace(
+            "#define WARP_SIZE 32\n",
+            "static const int WARP_SIZE = 32;\n",
+        );
+        assert!(hp102(&declared).iter().all(|(_, s)| *s == Status::Pass));
         let wide = format!(
             "{named}__device__ float r(float v) {{ return __shfl_down(v, WARP_SIZE / 2, 64); }}\n"
         );
