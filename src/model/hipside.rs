@@ -28,6 +28,8 @@ use std::ops::Range;
 
 mod arms;
 use arms::arm_holds;
+mod switches;
+pub use switches::{alternative_backends, project_switches};
 
 /// Why HIP never compiles a branch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -244,69 +246,6 @@ pub fn regions_and_pins_for(
         &switches,
     );
     (r, pins)
-}
-
-/// Words that name another GPU backend in a project switch (`AMREX_USE_CUDA`, `USE_SYCL`).
-const OTHER_BACKENDS: [&str; 7] = ["CUDA", "NVCC", "NVIDIA", "SYCL", "DPCPP", "ONEAPI", "CUPTI"];
-
-/// The project switches of other backends that a conditional chain of this file tests as
-/// alternatives to one of the project's ROCm switches: each arm's condition is one name,
-/// tested as defined (`#ifdef X`, `#elif defined(X)`, `#if X`), and one arm's name is a ROCm
-/// switch ([`cond::is_hip_macro`], not one of HIP's own `__HIP…` or version macros). A name the
-/// macro table knows (`__CUDACC__`, `CUDA_VERSION`) is not the project's.
-pub fn alternative_backends(s: &Src) -> Vec<String> {
-    let hip = MacroEnv::hip();
-    let single = |d: &Directive| -> Option<String> {
-        let toks = cond::condition_tokens(s, d);
-        let name = match (d.name.as_str(), toks.as_slice()) {
-            ("ifdef" | "elifdef", [n]) => n,
-            ("if" | "elif", [n]) => n,
-            ("if" | "elif", ["defined", n]) => n,
-            ("if" | "elif", ["defined", "(", n, ")"]) => n,
-            _ => return None,
-        };
-        Some(name.to_string())
-    };
-    let own_rocm = |n: &str| {
-        cond::is_hip_macro(n)
-            && hip.lookup(n).is_some()
-            && !n.starts_with("__")
-            && !n.starts_with("HIP_VERSION")
-            && !n.starts_with("ROCM_VERSION")
-    };
-    let other = |n: &str| {
-        let u = n.to_ascii_uppercase();
-        !cond::is_hip_macro(n)
-            && hip.lookup(n).is_none()
-            && u.split('_').any(|w| OTHER_BACKENDS.contains(&w))
-    };
-    let mut out: Vec<String> = Vec::new();
-    // Per open chain: the single names of its arms.
-    let mut stack: Vec<Vec<Option<String>>> = Vec::new();
-    for d in &s.lexed.directives {
-        match d.name.as_str() {
-            "if" | "ifdef" | "ifndef" => stack.push(vec![single(d)]),
-            "elif" | "elifdef" | "elifndef" => {
-                if let Some(arms) = stack.last_mut() {
-                    arms.push(single(d));
-                }
-            }
-            "endif" => {
-                let Some(arms) = stack.pop() else { continue };
-                let names: Vec<&str> = arms.iter().flatten().map(String::as_str).collect();
-                if !names.iter().any(|n| own_rocm(n)) {
-                    continue;
-                }
-                for n in names.into_iter().filter(|n| other(n)) {
-                    if !out.iter().any(|o| o == n) {
-                        out.push(n.to_string());
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    out
 }
 
 /// [`regions`] for a target ROCm release (table rows limited to a ROCm range apply).
@@ -724,51 +663,9 @@ pub fn directive_text(s: &Src, r: Range<usize>) -> String {
     t
 }
 
-/// The project ROCm switches (`USE_ROCM`, `GGML_USE_HIP`) a file tests, with the first
-/// directive that tests each; HIP's own platform macros are not a project's switch.
-pub fn project_switches(s: &Src) -> Vec<(String, Range<usize>)> {
-    let mut out: Vec<(String, Range<usize>)> = Vec::new();
-    for d in &s.lexed.directives {
-        if !matches!(
-            d.name.as_str(),
-            "if" | "elif" | "ifdef" | "ifndef" | "elifdef" | "elifndef"
-        ) {
-            continue;
-        }
-        for t in cond::condition_tokens(s, d) {
-            let own = t.starts_with("__HIP")
-                || t.starts_with("__gfx")
-                || t.starts_with("__AMDGCN")
-                || t.starts_with("__GFX")
-                || t == "__HIPCC__"
-                || t == "__HIP__"
-                // `hip/hip_version.h` defines these in every HIP build, and ROCm's
-                // `rocm-core/rocm_version.h` its release: ROCm's, not the project's.
-                || t.starts_with("HIP_VERSION")
-                || t.starts_with("ROCM_VERSION");
-            if !own && cond::is_hip_macro(t) && !out.iter().any(|(n, _)| n == t) {
-                out.push((t.to_string(), s.directive_range(d)));
-            }
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A project's own switches (bitsandbytes' `BNB_HIP`, `USE_ROCM`), not HIP's own macros:
-    /// `HIP_VERSION_MAJOR` comes from `hip/hip_version.h` in every HIP build.
-    #[test]
-    fn project_switches_are_the_projects_own() {
-        let src = "#if BNB_HIP\n#endif\n#if HIP_VERSION_MAJOR >= 6\n#endif\n#ifdef __HIP_PLATFORM_AMD__\n#endif\n#ifndef USE_ROCM\n#endif\n#if ROCM_VERSION_MAJOR >= 6\n#endif\n#ifdef KOKKOS_ARCH_AMD_ZEN3\n#endif\n#ifdef KOKKOS_ARCH_AMD_GFX90A\n#endif\n";
-        let names: Vec<String> = crate::model::syntax::test_support::with_tokens(src, |s| {
-            project_switches(s).into_iter().map(|(n, _)| n).collect()
-        });
-        // A CPU architecture of AMD's (`_AMD_ZEN3`) is no HIP switch; an AMD GPU's is.
-        assert_eq!(names, ["BNB_HIP", "USE_ROCM", "KOKKOS_ARCH_AMD_GFX90A"]);
-    }
 
     fn sides(src: &str) -> Vec<(u32, Option<Side>)> {
         let r = crate::model::syntax::test_support::with_tokens(src, regions);
@@ -994,33 +891,6 @@ x6
     fn alternative(instead: &str) -> Option<Side> {
         let src = format!("#if __CUDA_ARCH__ >= 750\nx\n#else\n{instead}#endif\n");
         sides(&src)[0].1
-    }
-
-    /// AMReX's chains: `#if defined(AMREX_USE_SYCL) … #elif defined(AMREX_USE_HIP) … #elif
-    /// defined(AMREX_USE_CUDA)` makes the other backends' switches alternatives to the ROCm
-    /// one, so HIP never compiles their arms, in that chain or in a later `#ifdef
-    /// AMREX_USE_CUDA` of the file. Twin: a file that never tests them as alternatives to a
-    /// ROCm switch leaves `#ifdef AMREX_USE_CUDA` unknown.
-    #[test]
-    fn other_backends_tested_as_alternatives_to_the_rocm_switch_are_off() {
-        let src = "#if defined(AMREX_USE_SYCL)\nsycl();\n#elif defined(AMREX_USE_HIP)\nhip();\n#elif defined(AMREX_USE_CUDA)\ncuda();\n#endif\n#ifdef AMREX_USE_CUDA\nprof();\n#endif\n";
-        let side = |src: &str, needle: &str| {
-            crate::model::syntax::test_support::with_tokens(src, |s| {
-                let (r, _) = regions_and_pins_for(
-                    s,
-                    "7.0.0".parse().unwrap(),
-                    &crate::model::project::NOTHING,
-                );
-                side_at(&r, src.find(needle).unwrap())
-            })
-        };
-        let never = |x: Option<Side>| matches!(x, Some(Side::Never(_)));
-        assert!(never(side(src, "sycl()")));
-        assert!(never(side(src, "cuda()")));
-        assert!(never(side(src, "prof()")));
-        assert!(!never(side(src, "hip()")));
-        let alone = "#ifdef AMREX_USE_CUDA\nprof();\n#endif\n";
-        assert!(!never(side(alone, "prof()")));
     }
 
     #[test]
