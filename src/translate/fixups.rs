@@ -125,6 +125,16 @@ fn opens_template_args(p: &Pass, lt: usize) -> bool {
             .contains(p.text(prev))
 }
 
+/// Attribute words with arguments that may stand between a template head and the declared
+/// name.
+const ATTRIBUTES: [&[u8]; 5] = [
+    b"__launch_bounds__",
+    b"__attribute__",
+    b"__declspec",
+    b"alignas",
+    b"__align__",
+];
+
 /// The names the file declares as templates: after a `template <…>` head, the last identifier
 /// before the next `;`, `{`, `(`, `<` or `:` (a function's name, or the name after
 /// `struct`/`class`). One sweep of the tokens.
@@ -164,6 +174,27 @@ fn template_names<'a>(p: &Pass<'a>) -> std::collections::HashSet<&'a [u8]> {
         let mut k = j + 1;
         while k < toks.len() {
             let t = p.text(k);
+            // `__global__ void __launch_bounds__(128, 4) name(…)`: an attribute's arguments
+            // are no parameter list.
+            if t == b"(" && last_ident.is_some_and(|l| ATTRIBUTES.contains(&p.text(l))) {
+                let mut depth = 0i32;
+                while k < toks.len() {
+                    match p.text(k) {
+                        b"(" => depth += 1,
+                        b")" => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    k += 1;
+                }
+                last_ident = None;
+                k += 1;
+                continue;
+            }
             if matches!(t, b";" | b"{" | b"(" | b"<" | b":") {
                 break;
             }
