@@ -2,12 +2,12 @@
 //! `cuda2hip.h` maps `CUDA_C_32F` to `HIPBLAS_C_32F`, a `hipblasDatatype_t` value hipBLAS 3.0
 //! (ROCm 7.0) removed. `port` leaves the project's own ROCm layer as written, so the name
 //! reaches hipcc. A use under a test of a HIP or ROCm version (`#if HIPBLAS_VERSION_MAJOR < 3`)
-//! is the project's own choice between releases and is not reported. Before the removal the
-//! finding is PASS, naming the release that removes the name.
+//! is the project's own choice between releases and is not reported. Before the removal nothing
+//! is reported: the name compiles, and `port` itself writes the hipBLAS 5.x spellings for 5.x
+//! targets (a second run over its output must add nothing).
 
 use super::rules;
 use super::Pass;
-use crate::gate::Status;
 use crate::lex::Tok;
 
 /// Whether a conditional's text tests a HIP or ROCm version (`HIP_VERSION`, `ROCM_VERSION`,
@@ -69,28 +69,21 @@ pub(super) fn run(p: &mut Pass) {
         let name = String::from_utf8_lossy(p.text(i)).into_owned();
         let row = &table[&name];
         let removed = row.removed;
-        let (status, message) = if target >= removed {
-            (
-                Status::Remediation,
-                format!("`{name}` is not declared by ROCm {target}: it was removed in ROCm {removed} ({}); write `{}`", row.note, row.instead),
-            )
-        } else {
-            let deprecated = match row.deprecated {
-                Some(d) if d <= target => format!(", deprecated since {d}"),
-                _ => String::new(),
-            };
-            (
-                Status::Pass,
-                format!("`{name}` is declared by ROCm {target}{deprecated}; ROCm {removed} removes it ({}): `{}` is the name from then on", row.note, row.instead),
-            )
-        };
-        let mut f = p.ctx.finding(
+        // Before the removal the name compiles (the port itself writes the hipBLAS 5.x
+        // spellings there): nothing to report, and a second run over the output adds nothing.
+        if target < removed {
+            continue;
+        }
+        let message = format!(
+            "`{name}` is not declared by ROCm {target}: it was removed in ROCm {removed} ({}); write `{}`",
+            row.note, row.instead
+        );
+        let f = p.ctx.finding(
             &rules::HIP_NAME_REMOVED,
             at..t.end as usize,
             message,
-            (status != Status::Pass).then(|| format!("write `{}`", row.instead)),
+            Some(format!("write `{}`", row.instead)),
         );
-        f.status = status;
         p.findings.push(f);
     }
 }
@@ -118,13 +111,13 @@ mod tests {
     }
 
     /// qsim's shim maps `CUDA_C_32F` to `HIPBLAS_C_32F`: from ROCm 7.0 the name is gone
-    /// (REMEDIATION), before it PASS. Twins: the same name under a test of hipBLAS's version,
+    /// (REMEDIATION); before, it compiles and nothing is reported. Twins: the same name under a test of hipBLAS's version,
     /// and the name hipBLAS keeps.
     #[test]
     fn a_removed_hip_name_in_the_projects_layer_is_reported_from_its_removal() {
         let shim = "#pragma once\n#define CUDA_C_32F HIPBLAS_C_32F\n#define CUDA_C_64F HIP_C_64F\n";
         assert_eq!(found(shim, "7.0"), [(2, "REMEDIATION".to_string())]);
-        assert_eq!(found(shim, "6.2"), [(2, "PASS".to_string())]);
+        assert!(found(shim, "6.2").is_empty());
         let versioned = "#if HIPBLAS_VERSION_MAJOR < 3\n#define CUDA_C_32F HIPBLAS_C_32F\n#else\n#define CUDA_C_32F HIP_C_32F\n#endif\n";
         assert!(found(versioned, "7.0").is_empty());
     }

@@ -149,7 +149,7 @@ rule!(WARP_SYNC_NARROW_MASK, "HP015", WarpSize, Remediation, Build,
 );
 
 rule!(HIP_NAME_REMOVED, "HP016", UnsupportedApi, Remediation, Build,
-    summary: "A HIP name the project writes itself (its own `#define cudaX hipX` shim, a HIP arm) that the target ROCm removed: `HIPBLAS_R_32F` and the other `hipblasDatatype_t` values at ROCm 7.0+. PASS before the removal, naming the release that removes it.",
+    summary: "A HIP name the project writes itself (its own `#define cudaX hipX` shim, a HIP arm) that the target ROCm removed: `HIPBLAS_R_32F` and the other `hipblasDatatype_t` values at ROCm 7.0+. Nothing is reported for targets before the removal (the name compiles there).",
     why: "`hipport port` leaves the project's own ROCm layer as written, and the HIPIFY tables track CUDA names, not the HIP names a project spells by hand; a name the target's headers no longer declare stops the build.",
     bad: "#define CUDA_C_32F HIPBLAS_C_32F",
     good: "#define CUDA_C_32F HIP_C_32F",
