@@ -125,6 +125,29 @@ fn opens_template_args(p: &Pass, lt: usize) -> bool {
             .contains(p.text(prev))
 }
 
+/// The token that closes the `open` at token `from` (nesting counted), or the first of `stops`
+/// before it, or the end of the file.
+fn balanced_end(p: &Pass, from: usize, open: &[u8], close: &[u8], stops: &[&[u8]]) -> usize {
+    let toks = &p.lexed.tokens;
+    let mut level = 0i32;
+    let mut j = from;
+    while j < toks.len() {
+        let t = p.text(j);
+        if t == open {
+            level += 1;
+        } else if t == close {
+            level -= 1;
+            if level == 0 {
+                break;
+            }
+        } else if stops.contains(&t) {
+            break;
+        }
+        j += 1;
+    }
+    j
+}
+
 /// Attribute words with arguments that may stand between a template head and the declared
 /// name.
 const ATTRIBUTES: [&[u8]; 5] = [
@@ -148,28 +171,14 @@ fn template_names<'a>(p: &Pass<'a>) -> std::collections::HashSet<&'a [u8]> {
             continue;
         }
         // Skip the balanced `<…>` head.
-        let mut j = match p.lexed.next_code(i) {
+        let j = match p.lexed.next_code(i) {
             Some(k) if p.text(k) == b"<" => k,
             _ => {
                 i += 1;
                 continue;
             }
         };
-        let mut level = 0i32;
-        while j < toks.len() {
-            match p.text(j) {
-                b"<" => level += 1,
-                b">" => {
-                    level -= 1;
-                    if level == 0 {
-                        break;
-                    }
-                }
-                b";" | b"{" => break,
-                _ => {}
-            }
-            j += 1;
-        }
+        let j = balanced_end(p, j, b"<", b">", &[b";", b"{"]);
         let mut last_ident: Option<usize> = None;
         let mut k = j + 1;
         while k < toks.len() {
@@ -177,22 +186,8 @@ fn template_names<'a>(p: &Pass<'a>) -> std::collections::HashSet<&'a [u8]> {
             // `__global__ void __launch_bounds__(128, 4) name(…)`: an attribute's arguments
             // are no parameter list.
             if t == b"(" && last_ident.is_some_and(|l| ATTRIBUTES.contains(&p.text(l))) {
-                let mut depth = 0i32;
-                while k < toks.len() {
-                    match p.text(k) {
-                        b"(" => depth += 1,
-                        b")" => {
-                            depth -= 1;
-                            if depth == 0 {
-                                break;
-                            }
-                        }
-                        _ => {}
-                    }
-                    k += 1;
-                }
+                k = balanced_end(p, k, b"(", b")", &[]) + 1;
                 last_ident = None;
-                k += 1;
                 continue;
             }
             if matches!(t, b";" | b"{" | b"(" | b"<" | b":") {
