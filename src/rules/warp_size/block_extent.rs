@@ -32,6 +32,9 @@ enum Use {
     Count,
     /// `blockDim.x == warpSize` (`true`) or `!=` (`false`).
     Equal(bool),
+    /// `i += warpSize`, `lane + warpSize * i`: a thread's index stepped by `warpSize`, which
+    /// visits every element only where the block's x extent is the warp.
+    Stride,
 }
 
 /// One site in a function body, its finding made by the file's own pass (message written by the
@@ -50,6 +53,50 @@ fn block_x(src: &[u8], lexed: &Lexed, i: usize) -> Option<usize> {
     let dot = lexed.next_code(i)?;
     let x = lexed.next_code(dot)?;
     (text(src, lexed, dot) == b"." && text(src, lexed, x) == b"x").then_some(x)
+}
+
+/// `warpSize` at token `w` as a step: `+= warpSize`, or a product with it added to an index
+/// (`lane + warpSize * i`, `lane + i * warpSize`). The site's first and last tokens.
+fn stride(src: &[u8], lexed: &Lexed, w: usize) -> Option<(usize, usize, Use)> {
+    let t = |i: usize| text(src, lexed, i);
+    let before = lexed.prev_code(w)?;
+    match t(before) {
+        b"=" => {
+            let plus = lexed.prev_code(before)?;
+            let var = lexed
+                .prev_code(plus)
+                .filter(|&v| lexed.tokens[v].kind == Tok::Ident)
+                .unwrap_or(plus);
+            (t(plus) == b"+" && lexed.tokens[plus].end == lexed.tokens[before].start).then_some((
+                var,
+                w,
+                Use::Stride,
+            ))
+        }
+        // `+ warpSize * i`
+        b"+" => {
+            let star = lexed.next_code(w)?;
+            let n = lexed.next_code(star)?;
+            (t(star) == b"*"
+                && matches!(lexed.tokens[n].kind, Tok::Ident | Tok::Number)
+                && lexed
+                    .next_code(n)
+                    .is_some_and(|e| !matches!(t(e), b"(" | b"[" | b"." | b"->")))
+            .then_some((before, n, Use::Stride))
+        }
+        // `+ i * warpSize`
+        b"*" => {
+            let n = lexed.prev_code(before)?;
+            let plus = lexed.prev_code(n)?;
+            (t(plus) == b"+"
+                && matches!(lexed.tokens[n].kind, Tok::Ident | Tok::Number)
+                && lexed
+                    .next_code(w)
+                    .is_some_and(|e| !matches!(t(e), b"(" | b"[" | b"." | b"->" | b"*" | b"/")))
+            .then_some((plus, w, Use::Stride))
+        }
+        _ => None,
+    }
 }
 
 /// The sites of a body (tokens `open..close`).
@@ -91,6 +138,7 @@ pub fn extents(
                 .and_then(op_at)
                 .filter(|(what, _)| *what != Use::Count)
                 .and_then(|(what, b)| Some((i, block_x(src, lexed, b)?, what)))
+                .or_else(|| stride(src, lexed, i))
         } else {
             None
         };
@@ -179,6 +227,14 @@ pub fn blocks_in_wavefronts(findings: &mut Vec<Finding>, files: &[(&str, &FileRo
     let mut added = Vec::new();
     for (_, f) in files {
         for d in f.defs.iter().filter(|d| !d.extents.is_empty()) {
+            let mut strided: HashSet<&str> = HashSet::new();
+            let mut steps: Vec<u32> = d
+                .extents
+                .iter()
+                .filter(|e| e.what == Use::Stride)
+                .map(|e| e.finding.line)
+                .collect();
+            steps.dedup();
             let ks = reaching(&d.name, d.kernel);
             for e in &d.extents {
                 let changed = |x: u64| match e.what {
@@ -186,6 +242,8 @@ pub fn blocks_in_wavefronts(findings: &mut Vec<Finding>, files: &[(&str, &FileRo
                     // blocks count 0 warps on NVIDIA too).
                     Use::Count => x % 64 > x % 32,
                     Use::Equal(_) => x == 32 || x == 64,
+                    // A 32-thread row stepped by 64 leaves half its elements unvisited.
+                    Use::Stride => x == 32,
                 };
                 let hit = ks.iter().find_map(|k| {
                     launches
@@ -198,6 +256,10 @@ pub fn blocks_in_wavefronts(findings: &mut Vec<Finding>, files: &[(&str, &FileRo
                     continue;
                 };
                 if !reported.insert((e.finding.path.clone(), e.finding.line)) {
+                    continue;
+                }
+                if e.what == Use::Stride && !strided.insert(d.name.as_str()) {
+                    // One finding per function: the first step names the others.
                     continue;
                 }
                 let via = if d.kernel {
@@ -217,6 +279,25 @@ pub fn blocks_in_wavefronts(findings: &mut Vec<Finding>, files: &[(&str, &FileRo
                         ),
                         "round the count up: `(blockDim.x + warpSize - 1) / warpSize`".to_string(),
                     ),
+                    Use::Stride => {
+                        let more = &steps[1.min(steps.len())..];
+                        let others = match more {
+                            [] => String::new(),
+                            [l] => format!(" (and the step at line {l})"),
+                            _ => format!(
+                                " (and {} more steps, lines {})",
+                                more.len(),
+                                more.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+                            ),
+                        };
+                        (
+                            format!(
+                                "`{}` steps a thread's index by `warpSize` in {via}, whose blocks have rows of {x} threads ({shape}){others}: on NVIDIA the step is 32 and the row's threads visit every element; on a 64-lane wavefront it is 64, so elements 32–63 of every 64 are never visited",
+                                e.written
+                            ),
+                            "step by the row's width (`blockDim.x`, or 32 where the code's warps are 32-lane rows), not `warpSize`".to_string(),
+                        )
+                    }
                     Use::Equal(eq) => {
                         let nvidia = (x == 32) == eq;
                         (
@@ -328,5 +409,43 @@ mod tests {
         assert!(run(&[("k.cu", kernel), ("m.cu", small)]).is_empty());
         let scoped = "void a(float* o) {\n  const int t = 128;\n  k<<<1, t>>>(o);\n}\nvoid b(float* o) {\n  const int t = 32;\n  other<<<1, t>>>(o);\n}\n";
         assert!(run(&[("k.cu", kernel), ("m.cu", scoped)]).is_empty());
+    }
+
+    /// A softmax whose rows are 32 threads (`dim3 grid(n), block(32, heads);`, the block a
+    /// later declarator of one `dim3` declaration) steps each row's columns by `warpSize`: one
+    /// HP111 per kernel naming its other steps. Twins: rows of 64 or 128 threads, a step by
+    /// `blockDim.x`, and a block of unknown width say nothing.
+    #[test]
+    fn a_row_of_32_threads_stepped_by_warp_size() {
+        let kernel = "template <typename T>\n__global__ void softmax(T* qk, int n) {\n  int tid = threadIdx.x;\n  float m = -1e20f;\n  for (int c = tid; c < n; c += warpSize) m = fmaxf(m, qk[c]);\n  for (int c = tid; c < n; c += warpSize) qk[c] = expf(qk[c] - m);\n  for (int i = 0; i < 4; i++) { int c = tid + warpSize * i; qk[c] = 0; }\n}\n";
+        let launch = "void go(float* q, int n, int heads, cudaStream_t s) {\n  dim3 grid(n), block(32, heads);\n  softmax<float><<<grid, block, 0, s>>>(q, n);\n}\n";
+        let fs = run(&[("softmax.h", kernel), ("softmax.cu", launch)]);
+        assert_eq!(fs.len(), 1, "{fs:?}");
+        assert_eq!((fs[0].line, fs[0].status), (5, Status::Remediation));
+        assert!(
+            fs[0]
+                .message
+                .contains("`c += warpSize` steps a thread's index by `warpSize` in `softmax`")
+                && fs[0]
+                    .message
+                    .contains("`dim3 block(32, …)` at softmax.cu:2")
+                && fs[0].message.contains("(and 2 more steps, lines 6, 7)"),
+            "{}",
+            fs[0].message
+        );
+        for other in ["block(64, heads)", "block(128, heads)", "block(w, heads)"] {
+            let l = launch.replace("block(32, heads)", other);
+            assert!(
+                run(&[("softmax.h", kernel), ("softmax.cu", &l)]).is_empty(),
+                "{other}"
+            );
+        }
+        let by_block = kernel
+            .replace("+= warpSize", "+= blockDim.x")
+            .replace("tid + warpSize * i", "tid + blockDim.x * i");
+        assert!(run(&[("softmax.h", &by_block), ("softmax.cu", launch)]).is_empty());
+        // A call's argument is no declaration: `dim3` must head the declarator list.
+        let call = "void go(float* q, int n, dim3 block) {\n  use(n, block(32));\n  softmax<float><<<n, block>>>(q, n);\n}\n";
+        assert!(run(&[("softmax.h", kernel), ("softmax.cu", call)]).is_empty());
     }
 }

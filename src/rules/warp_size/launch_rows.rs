@@ -213,14 +213,8 @@ fn launches(path: &str, src: &[u8], lexed: &Lexed) -> Vec<Launch> {
                 let name = text(src, lexed, *v);
                 (i.saturating_sub(DECLARATION_LOOK_BACK)..i)
                     .rev()
-                    .find(|&d| {
-                        text(src, lexed, d) == b"dim3"
-                            && lexed
-                                .next_code(d)
-                                .is_some_and(|x| text(src, lexed, x) == name)
-                    })
-                    .and_then(|d| {
-                        let x = lexed.next_code(d)?;
+                    .find(|&d| text(src, lexed, d) == name && declared_dim3(src, lexed, d))
+                    .and_then(|x| {
                         let mut o = lexed.next_code(x)?;
                         if text(src, lexed, o) == b"=" {
                             o = lexed.next_code(o)?;
@@ -239,7 +233,7 @@ fn launches(path: &str, src: &[u8], lexed: &Lexed) -> Vec<Launch> {
                                 "`dim3 {}({}, …)` at {path}:{}",
                                 String::from_utf8_lossy(name),
                                 shown(v, text(src, lexed, a)),
-                                line_of(d)
+                                line_of(x)
                             ),
                         ))
                     })
@@ -249,6 +243,30 @@ fn launches(path: &str, src: &[u8], lexed: &Lexed) -> Vec<Launch> {
         out.push(Launch { kernel, x: shape });
     }
     out
+}
+
+/// Whether the name at token `x` is declared by a `dim3` declaration: `dim3 block(…)`, or a
+/// later declarator of one (`dim3 grid(n), block(32, h);`).
+fn declared_dim3(src: &[u8], lexed: &Lexed, x: usize) -> bool {
+    let Some(mut p) = lexed.prev_code(x) else {
+        return false;
+    };
+    let mut depth = 0i32;
+    for _ in 0..64 {
+        match text(src, lexed, p) {
+            b"dim3" if depth == 0 => return true,
+            b")" | b"}" => depth += 1,
+            b"(" | b"{" if depth > 0 => depth -= 1,
+            b";" | b"{" | b"(" if depth == 0 => return false,
+            _ => {}
+        }
+        // Only a declarator list separated by top-level commas reaches `dim3`.
+        match lexed.prev_code(p) {
+            Some(q) => p = q,
+            None => return false,
+        }
+    }
+    false
 }
 
 /// A `kernel<<<grid, block…>>>` launch at token `i`: the kernel's name and the block

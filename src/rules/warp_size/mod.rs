@@ -128,11 +128,11 @@ rule!(WARPSIZE_COMPILE_TIME, "HP108", WarpSize, Remediation, Build,
 );
 
 rule!(BLOCK_IN_WAVEFRONTS, "HP111", WarpSize, Remediation, Correctness,
-    summary: "A block's x extent measured in wavefronts (`blockDim.x / warpSize`, `blockDim.x == warpSize`) in a kernel some launch gives a block that is not a whole number of 64-lane wavefronts (`<<<n, 32>>>`, `dim3 b(THREADS)` with `#define THREADS 32`).",
-    why: "`warpSize` is 64 on CDNA: for 32-thread blocks `blockDim.x / warpSize` is 0 (and 1 for 96), so code that loops over or reads one slot per warp skips the partial wavefront (a block reduction returns 0); `blockDim.x == warpSize` is true for 32-thread blocks on NVIDIA and false on AMD (and the other way for 64), so the ROCm build takes the other arm. The launches are read across the project, with block sizes given by literals or by names the launching file defines.",
+    summary: "A block's x extent measured in wavefronts (`blockDim.x / warpSize`, `blockDim.x == warpSize`, a row of threads stepping an index by `warpSize`) in a kernel some launch gives a block that is not a whole number of 64-lane wavefronts (`<<<n, 32>>>`, `dim3 b(THREADS)` with `#define THREADS 32`, `dim3 block(32, heads)`).",
+    why: "`warpSize` is 64 on CDNA: for 32-thread blocks `blockDim.x / warpSize` is 0 (and 1 for 96), so code that loops over or reads one slot per warp skips the partial wavefront (a block reduction returns 0); `blockDim.x == warpSize` is true for 32-thread blocks on NVIDIA and false on AMD (and the other way for 64), so the ROCm build takes the other arm; a row of 32 threads stepping its index by `warpSize` (`c += warpSize`, `lane + warpSize * i`) visits every element on NVIDIA and skips elements 32–63 of every 64 on AMD (one finding per function). The launches are read across the project, with block sizes given by literals or by names the launching file defines.",
     bad: "int nwarps = blockDim.x / warpSize;   // launched <<<n, 32>>>",
     good: "int nwarps = (blockDim.x + warpSize - 1) / warpSize;",
-    fix: "Round the count up (`(blockDim.x + warpSize - 1) / warpSize`), and compare the block with the width the code's warp path assumes (32 where its shuffles start at offset 16), not `warpSize`.",
+    fix: "Round the count up (`(blockDim.x + warpSize - 1) / warpSize`), compare the block with the width the code's warp path assumes (32 where its shuffles start at offset 16), not `warpSize`, and step a row's index by the row's width (`blockDim.x`).",
     refs: [REF_WAVE, REF_PORTING],
 );
 
