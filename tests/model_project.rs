@@ -45,6 +45,63 @@ fn a_rocm_shim_in_an_included_header_is_the_projects_own() {
     );
 }
 
+/// ggml's layout: `common.cuh` includes `vendors/hip.h` only under its ROCm switch, and that
+/// header, with no platform test of its own, emulates `__vsub4` and defines `__CUDA_ARCH__` for
+/// the HIP build. Both are the ROCm build's: the call is the project's own (HP001 PASS) and the
+/// `__CUDA_ARCH__` tests and macro bodies of the includers have the project's value (HP401
+/// PASS). Twin: the same header also included outside a ROCm arm is no ROCm layer.
+#[test]
+fn a_header_only_rocm_arms_include_is_the_projects_rocm_layer() {
+    let common = "#pragma once\n#if defined(GGML_USE_HIP)\n#include \"vendors/hip.h\"\n#else\n#include <cuda_runtime.h>\n#endif\n#ifdef __CUDA_ARCH__\n#define NO_DEVICE_CODE report(__CUDA_ARCH__)\n#endif\n";
+    let hip = "#pragma once\n#include <hip/hip_runtime.h>\n#define __CUDA_ARCH__ 1300\nstatic __device__ __forceinline__ int __vsub4(const int a, const int b) { return a - b; }\n";
+    let unit = "#include \"common.cuh\"\n__global__ void k(int *p) {\n#if __CUDA_ARCH__ >= 700\n  p[0] = __vsub4(p[1], p[2]);\n#endif\n}\n";
+    let fs = scan(
+        &[
+            ("vendors/hip.h", hip),
+            ("common.cuh", common),
+            ("k.cu", unit),
+        ],
+        &[],
+    );
+    let hp001 = of(&fs, "HP001");
+    assert_eq!(hp001.len(), 1, "{fs:?}");
+    assert_eq!(hp001[0].2, "PASS", "{hp001:?}");
+    assert!(hp001[0].3.contains("vendors/hip.h:4"), "{}", hp001[0].3);
+    let hp401: Vec<_> = of(&fs, "HP401")
+        .into_iter()
+        .filter(|f| f.0 == "k.cu" || f.1 == 8)
+        .collect();
+    assert_eq!(hp401.len(), 2, "{fs:?}");
+    assert!(
+        hp401
+            .iter()
+            .all(|f| f.2 == "PASS" && f.3.contains("vendors/hip.h:3")),
+        "{hp401:?}"
+    );
+    // Twin: another header includes it for every build; it is no ROCm layer any more.
+    let fs = scan(
+        &[
+            ("vendors/hip.h", hip),
+            ("common.cuh", common),
+            ("other.h", "#include \"vendors/hip.h\"\n"),
+            ("k.cu", unit),
+        ],
+        &[],
+    );
+    assert!(
+        of(&fs, "HP401")
+            .iter()
+            .any(|f| f.0 == "k.cu" && f.1 == 3 && f.2 != "PASS"),
+        "{fs:?}"
+    );
+    assert!(
+        !of(&fs, "HP001")
+            .iter()
+            .any(|f| f.3.contains("vendors/hip.h")),
+        "{fs:?}"
+    );
+}
+
 #[test]
 fn a_shim_reached_through_headers_and_an_include_root_is_seen() {
     let fs = scan(

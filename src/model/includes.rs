@@ -19,6 +19,14 @@ const ROOT_NAMES: &[&str] = &["include", "csrc", "src"];
 /// a folder or an extension comes with a leading `<` (searched under the include roots only,
 /// as a compiler searches `-I` folders for it).
 pub fn written(bytes: &[u8], lexed: &crate::lex::Lexed) -> Vec<String> {
+    written_at(bytes, lexed)
+        .into_iter()
+        .map(|(_, p)| p)
+        .collect()
+}
+
+/// [`written`] with the byte offset of each `#include` directive.
+pub fn written_at(bytes: &[u8], lexed: &crate::lex::Lexed) -> Vec<(usize, String)> {
     let mut out = Vec::new();
     for d in &lexed.directives {
         if d.name != "include" {
@@ -35,7 +43,7 @@ pub fn written(bytes: &[u8], lexed: &crate::lex::Lexed) -> Vec<String> {
         let raw = &bytes[t.start as usize..t.end as usize];
         if raw.len() > 2 && raw[0] == b'"' && raw[raw.len() - 1] == b'"' {
             if let Ok(p) = std::str::from_utf8(&raw[1..raw.len() - 1]) {
-                out.push(p.trim().to_string());
+                out.push((d.start, p.trim().to_string()));
             }
         } else if raw.len() > 2 && raw[0] == b'<' && raw[raw.len() - 1] == b'>' {
             // `<rmm/detail/x.hpp>`: a project's own header through its `-I` root. Only paths
@@ -43,7 +51,7 @@ pub fn written(bytes: &[u8], lexed: &crate::lex::Lexed) -> Vec<String> {
             if let Ok(p) = std::str::from_utf8(&raw[1..raw.len() - 1]) {
                 let p = p.trim();
                 if p.contains('/') || p.contains('.') {
-                    out.push(format!("<{p}"));
+                    out.push((d.start, format!("<{p}")));
                 }
             }
         }

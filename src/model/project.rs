@@ -67,6 +67,12 @@ pub struct Constant {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FileFacts {
     pub includes: Vec<String>,
+    /// The includes written in an arm only the ROCm build compiles (`#if defined(GGML_USE_HIP)`
+    /// / `#include "vendors/hip.h"`), as [`includes::written`] gives them.
+    pub rocm_includes: Vec<String>,
+    /// Functions defined or declared where both builds (or an unknown condition) compile them:
+    /// the ROCm build's own when the file is one only ROCm arms include ([`Project::rocm_only`]).
+    pub plain_functions: Vec<Function>,
     pub macros: Vec<Macro>,
     pub rocm_functions: Vec<Function>,
     pub constants: Vec<Constant>,
@@ -193,7 +199,8 @@ pub fn facts(path: &str, bytes: &[u8], lexed: &crate::lex::Lexed) -> FileFacts {
 
 /// [`facts`] without the project's own CUDA-named definitions.
 fn facts_of_arms(path: &str, bytes: &[u8], lexed: &crate::lex::Lexed) -> FileFacts {
-    let includes = includes::written(bytes, lexed);
+    let included = includes::written_at(bytes, lexed);
+    let includes: Vec<String> = included.iter().map(|(_, p)| p.clone()).collect();
     let wanted = lexed.directives.iter().any(|d| d.name == "define")
         || lexed.tokens.iter().any(|t| {
             t.kind == crate::lex::Tok::Ident && matches!(t.text(bytes), b"const" | b"constexpr")
@@ -255,6 +262,7 @@ fn facts_of_arms(path: &str, bytes: &[u8], lexed: &crate::lex::Lexed) -> FileFac
             .map(|(a, _)| *a)
             .chain(constants.iter().map(|(a, _)| *a))
             .chain(functions.iter().map(|(a, _)| *a))
+            .chain(included.iter().map(|(a, _)| *a))
             .collect();
         let regions = hipside::regions(s);
         let hip_pins = super::hip_pins::pins(s);
@@ -292,11 +300,19 @@ fn facts_of_arms(path: &str, bytes: &[u8], lexed: &crate::lex::Lexed) -> FileFac
             }
         }
         for (at, f) in functions {
+            let f = Function {
+                line: line(at),
+                ..f
+            };
+            match arms.next() {
+                Some(Arm::Rocm) => out.rocm_functions.push(f),
+                Some(Arm::Both) => out.plain_functions.push(f),
+                _ => {}
+            }
+        }
+        for (_, p) in &included {
             if arms.next() == Some(Arm::Rocm) {
-                out.rocm_functions.push(Function {
-                    line: line(at),
-                    ..f
-                });
+                out.rocm_includes.push(p.clone());
             }
         }
         out.constants.sort_by(|a, b| a.name.cmp(&b.name));
@@ -469,6 +485,12 @@ pub struct Project {
     members: BTreeMap<String, Vec<super::own::OwnRef>>,
     /// CUDA-side macros the project's HIP build files define ([`hip_build_defines`]).
     pub hip_build: BTreeMap<String, (super::macro_env::Known, String)>,
+    /// The project's ROCm layer: headers every project header that includes them includes in
+    /// an arm only the ROCm build compiles (ggml's `vendors/hip.h` under
+    /// `#if defined(GGML_USE_HIP)`), and at least one does. What they define is the ROCm
+    /// build's, whatever their own conditions say. Sources (`.cu`) are not read by the
+    /// pre-pass: a source including such a header directly is not seen.
+    rocm_only: BTreeSet<String>,
 }
 
 fn own_ref(file: &str, d: &super::own::OwnDef) -> super::own::OwnRef {
@@ -501,6 +523,7 @@ impl Project {
         let mut files = BTreeMap::new();
         let mut graph = Graph::default();
         let mut members: BTreeMap<String, Vec<super::own::OwnRef>> = BTreeMap::new();
+        let mut included_only_by_rocm: BTreeMap<String, bool> = BTreeMap::new();
         for (rel, f) in facts {
             if f.is_inert() {
                 continue;
@@ -511,6 +534,16 @@ impl Project {
                 .iter()
                 .filter_map(|i| includes::resolve(&rel, i, &roots, &exists))
                 .collect();
+            let rocm: BTreeSet<String> = f
+                .rocm_includes
+                .iter()
+                .filter_map(|i| includes::resolve(&rel, i, &roots, &exists))
+                .collect();
+            for e in &edges {
+                let only = rocm.contains(e);
+                let v = included_only_by_rocm.entry(e.clone()).or_insert(true);
+                *v &= only;
+            }
             if !edges.is_empty() {
                 graph.edges.insert(rel.clone(), edges);
             }
@@ -529,6 +562,10 @@ impl Project {
             known,
             members,
             hip_build: BTreeMap::new(),
+            rocm_only: included_only_by_rocm
+                .into_iter()
+                .filter_map(|(f, only)| only.then_some(f))
+                .collect(),
         }
     }
 
@@ -556,6 +593,41 @@ impl Project {
         self.files.is_empty()
     }
 
+    /// What a header of the project's ROCm layer ([`Project::rocm_only`]) defines outside its
+    /// own platform tests: its macros and functions are the ROCm build's (the ones in its ROCm
+    /// arms are added by the caller like any file's), and a CUDA-side macro it defines
+    /// (`#define __CUDA_ARCH__ 1300`) is defined for the units that include it, as a `-D` of a
+    /// HIP build file would be.
+    fn rocm_layer(&self, f: &str, facts: &FileFacts, v: &mut Visible) {
+        use super::macro_env::{Known, MacroEnv};
+        let hip = MacroEnv::hip();
+        for m in facts.macros.iter().filter(|m| m.arm == Arm::Both) {
+            v.rocm.entry(m.name.clone()).or_default().push(RocmDef {
+                at: format!("{f}:{}", m.line),
+                params: m.params.clone(),
+                function: false,
+            });
+            if m.params.is_none()
+                && !super::cond::is_hip_macro(&m.name)
+                && hip.lookup(&m.name).is_some()
+            {
+                let known = crate::model::syntax::int_value(&m.body)
+                    .and_then(|x| i64::try_from(x).ok())
+                    .map_or(Known::Defined, Known::Value);
+                v.hip_build
+                    .entry(m.name.clone())
+                    .or_insert((known, format!("{f}:{}", m.line)));
+            }
+        }
+        for func in &facts.plain_functions {
+            v.rocm.entry(func.name.clone()).or_default().push(RocmDef {
+                at: format!("{f}:{}", func.line),
+                params: Some(func.params.clone()),
+                function: true,
+            });
+        }
+    }
+
     /// What the project files that `rel` includes (its includes `own`, as [`includes::written`] gives them, then
     /// transitively) define. `rel`'s own definitions are not in it.
     pub fn visible_from(&self, rel: &str, own: &[String]) -> Visible {
@@ -581,6 +653,10 @@ impl Project {
             let Some(facts) = self.files.get(&f) else {
                 continue;
             };
+            let layer = self.rocm_only.contains(&f);
+            if layer {
+                self.rocm_layer(&f, facts, &mut v);
+            }
             for m in &facts.macros {
                 if m.arm == Arm::Rocm {
                     v.rocm.entry(m.name.clone()).or_default().push(RocmDef {

@@ -220,6 +220,23 @@ fn unported_calls_in_the_arm_hip_takes_fold_into_the_condition() {
         !hp001.is_empty() && hp001.iter().all(|f| f.status == Status::Pass),
         "{hp001:#?}"
     );
+    // Twin: a HIP arm whose call HIP still declares, deprecated (thundergbm's
+    // `cusparseScsr2csc` under `#else` of `CUDART_VERSION >= 11000`), builds: the condition is
+    // no build stop, and the deprecated call keeps its own HP002.
+    let legacy = "#include <cusparse.h>\n#if (CUDART_VERSION >= 11000)\nvoid f(cusparseHandle_t h, size_t* b) { cusparseCsr2cscEx2_bufferSize(h, 1, 1, 1, 0, 0, 0, 0, 0, 0, CUDA_R_32F, CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, b); }\n#else\nvoid f(cusparseHandle_t h, size_t* b) { cusparseScsr2csc(h, 1, 1, 1, 0, 0, 0, 0, 0, 0, CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO); }\n#endif\n";
+    let fs = run(legacy);
+    let hp304: Vec<&Finding> = fs.iter().filter(|f| f.rule == "HP304").collect();
+    assert_eq!(hp304.len(), 1, "{fs:#?}");
+    assert!(
+        hp304[0].phase != Phase::Build && !hp304[0].message.contains("lacks"),
+        "{}",
+        hp304[0].message
+    );
+    assert!(
+        fs.iter()
+            .any(|f| f.rule == "HP002" && f.line == 5 && f.folded_into.is_none()),
+        "{fs:#?}"
+    );
     let plain = "#include <cuda_runtime.h>\nvoid map(void** p, unsigned b) { cudaGLMapBufferObject(p, b); }\n";
     let fs = run(plain);
     assert!(

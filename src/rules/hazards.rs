@@ -300,7 +300,13 @@ fn pass_pinned_conditions(s: &Src, pins: &[hipside::Pin], out: &mut [Finding]) {
         if f.status == Status::Pass || !codes.contains(&f.rule.as_str()) {
             continue;
         }
-        let Some((k, cuda_side)) = condition_at(s, f.byte_range.0) else {
+        let Some((k, cuda_side)) = condition_at(s, f.byte_range.0).filter(|(k, _)| {
+            matches!(
+                s.lexed.directives[*k].name.as_str(),
+                "if" | "elif" | "ifdef" | "ifndef" | "elifdef" | "elifndef"
+            )
+        }) else {
+            pinned_use(s, pins, f);
             continue;
         };
         let d = &s.lexed.directives[k];
@@ -318,7 +324,7 @@ fn pass_pinned_conditions(s: &Src, pins: &[hipside::Pin], out: &mut [Finding]) {
             continue;
         };
         let place = match &pin.build {
-            Some(at) => format!("the project's HIP build file `{at}`"),
+            Some(at) => format!("the project's HIP build (`{at}`)"),
             None => format!(
                 "the file on line {} (in code HIP compiles)",
                 s.ctx.lines.position(s.bytes(), pin.directive.start).line
@@ -337,6 +343,42 @@ fn pass_pinned_conditions(s: &Src, pins: &[hipside::Pin], out: &mut [Finding]) {
         );
         f.suggestion = None;
     }
+}
+
+/// A use of a CUDA-side macro outside a condition (a macro body naming `__CUDA_ARCH__`, an
+/// expression) where the project defines that macro for every unit of its HIP build (a `-D` of a
+/// HIP build file, or its ROCm layer's `#define __CUDA_ARCH__ 1300`, see
+/// [`crate::model::project::Visible::hip_build`]): the name has the value the project chose.
+fn pinned_use(s: &Src, pins: &[hipside::Pin], f: &mut Finding) {
+    if f.rule != arch_check::CUDA_ARCH_MACRO.code() {
+        return;
+    }
+    let (a, b) = f.byte_range;
+    let Some(pin) = s
+        .lexed
+        .tokens
+        .iter()
+        .filter(|t| {
+            t.kind == crate::lex::Tok::Ident && a <= t.start as usize && (t.end as usize) <= b
+        })
+        .find_map(|t| {
+            let name = std::str::from_utf8(t.text(s.bytes())).ok()?;
+            pins.iter().find(|p| {
+                p.build.is_some()
+                    && p.name == name
+                    && p.known != crate::model::macro_env::Known::Undefined
+            })
+        })
+    else {
+        return;
+    };
+    f.status = Status::Pass;
+    f.message = format!(
+        "`{}` is defined for every unit of the HIP build by the project (`{}`): the use has the value the project chose",
+        pin.name,
+        pin.build.as_deref().unwrap_or("")
+    );
+    f.suggestion = None;
 }
 
 /// One fact, one finding: a 32-bit full mask the translator widened (HP006, PASS naming the
