@@ -269,7 +269,7 @@ fn first_places(folded: &[&Finding], n: usize) -> String {
         .join(", ")
 }
 
-fn plural(n: usize, one: &str) -> String {
+pub(super) fn plural(n: usize, one: &str) -> String {
     if n == 1 {
         format!("1 {one}")
     } else {
@@ -526,6 +526,7 @@ pub fn fold_nvidia_only_imports(findings: &mut [Finding], read: &dyn Fn(&str) ->
             blocked.insert(path);
         }
     }
+    let mut heads: Vec<(usize, String, Vec<String>)> = Vec::new();
     for (dir, idx) in dirs {
         let first = idx[0];
         // Package → files importing it.
@@ -587,7 +588,13 @@ pub fn fold_nvidia_only_imports(findings: &mut [Finding], read: &dyn Fn(&str) ->
             crate::finding::Folded::fold(&mut findings[i], format!("{path}:{line}"));
             findings[i].message.push_str(&note);
         }
+        let modules = list
+            .iter()
+            .filter_map(|(p, _)| super::declared_imports::top_module(p))
+            .collect();
+        heads.push((first, shown, modules));
     }
+    super::declared_imports::fold_into_declarations(findings, &heads);
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ pub mod ci_lanes;
 pub mod cmake;
 pub mod component;
 pub mod container;
+pub mod declared_imports;
 pub mod deployment;
 pub mod distributed;
 pub mod dockerfile;

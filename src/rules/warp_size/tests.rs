@@ -324,6 +324,28 @@ __global__ void shuffles(float *out, float v) {
     assert!(fires_open(leader, "HP102").is_empty());
     let exchanged = leader.replace("p[threadIdx.x] = r;", "p[threadIdx.x] = __shfl(r, 1, 64);");
     assert_eq!(fires_open(&exchanged, "HP102"), [2]);
+    // Inline PTX that is each lane's own (a cache-bypassing load: an L2-flush microbenchmark)
+    // exchanges nothing: PASS. PTX that shuffles (or any warp-collective instruction) stays.
+    let load = "__global__ void flush(const int *x, int *y) {
+  int lane = threadIdx.x % 32;
+  const int *p = x + (lane ^ 1);
+  int sum = 0;
+  asm volatile(\"ld.global.cg.b32 %0, [%1];\" : \"+r\"(sum) : \"l\"(p));
+  y[threadIdx.x] = sum;
+}
+";
+    assert_eq!(fires(load, "HP102"), [2]);
+    assert!(fires_open(load, "HP102").is_empty());
+    let shfl = load.replace(
+        "ld.global.cg.b32 %0, [%1];",
+        "shfl.sync.bfly.b32 %0, %0, 1, 31, -1;",
+    );
+    assert_eq!(fires_open(&shfl, "HP102"), [2]);
+    let mma = load.replace(
+        "ld.global.cg.b32 %0, [%1];",
+        "ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];",
+    );
+    assert_eq!(fires_open(&mma, "HP102"), [2]);
 }
 
 #[test]

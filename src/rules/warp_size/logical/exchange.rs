@@ -2,7 +2,8 @@
 //! `warp = tid >> 5`) is arithmetic, not a hazard: inside a 64-lane wavefront each half is one
 //! 32-lane group, and the groups keep their meaning until something exchanges data between
 //! lanes at the wavefront's width (a shuffle, a ballot or vote, a CUB or cooperative-groups warp
-//! primitive, inline assembly) or computes lanes from the wavefront (`warpSize`, `__lane_id()`,
+//! primitive, inline assembly with collective PTX: `shfl`, `vote`, `ldmatrix`, `mma`, lane ids;
+//! a load, store or clock read in PTX is each lane's own) or computes lanes from the wavefront (`warpSize`, `__lane_id()`,
 //! PTX `%laneid`). Those calls carry their own findings (HP104, HP106, HP107, HP110, HP201); a
 //! function that makes none of them, directly or through the functions of this file it calls,
 //! keeps CUDA's meaning, so its HP102 is PASS saying why. The warp-level code of functions
@@ -26,10 +27,7 @@ fn exchanges(t: &[u8]) -> bool {
     (super::warp_level_name(t) && t != b"__syncwarp")
         || matches!(
             t,
-            b"asm"
-                | b"__asm__"
-                | b"__asm"
-                | b"warpSize"
+            b"warpSize"
                 | b"__lane_id"
                 | b"WarpReduce"
                 | b"WarpScan"
@@ -41,6 +39,59 @@ fn exchanges(t: &[u8]) -> bool {
                 | b"coalesced_threads"
                 | b"coalesced_group"
         )
+}
+
+fn is_asm(t: &str) -> bool {
+    matches!(t, "asm" | "__asm__" | "__asm")
+}
+
+/// PTX that works across the lanes of a warp or reads the hardware lane: shuffles, votes and
+/// matches, warp barriers and reductions, lane ids and masks, and the warp-collective matrix
+/// instructions (`ldmatrix`, `mma.sync`, `wgmma`), whose fragments are spread over 32 lanes.
+const COLLECTIVE_PTX: [&[u8]; 14] = [
+    b"shfl",
+    b"vote",
+    b"match",
+    b"redux",
+    b"bar.warp",
+    b"activemask",
+    b"laneid",
+    b"lanemask",
+    b"ldmatrix",
+    b"stmatrix",
+    b"movmatrix",
+    b"mma",
+    b"elect",
+    b"%warpid",
+];
+
+/// Whether the inline assembly statement starting at `code[0]` (its tokens to the closing `)`)
+/// holds collective PTX ([`COLLECTIVE_PTX`]); a load, store, clock read or conversion
+/// (`ld.global.cg`, `mov.u32 %0, %clock`) is each lane's own.
+fn collective_asm(s: &Src, code: &[usize]) -> bool {
+    let mut depth = 0i32;
+    for &j in code.iter().skip(1) {
+        let t = s.lexed.tokens[j];
+        match t.text(s.ctx.src) {
+            b"(" => depth += 1,
+            b")" => {
+                depth -= 1;
+                if depth <= 0 {
+                    return false;
+                }
+            }
+            text if t.kind == Tok::Str
+                && COLLECTIVE_PTX
+                    .iter()
+                    .any(|p| memchr::memmem::find(text, p).is_some()) =>
+            {
+                return true;
+            }
+            _ => {}
+        }
+    }
+    // No closing parenthesis in the body: not read, so not known to be each lane's own.
+    true
 }
 
 /// Settles the file's open HP102 findings in functions that exchange nothing across lanes, and
@@ -307,7 +358,7 @@ fn quiet(s: &Src, cx: &Cx, k: usize, memo: &mut HashMap<usize, bool>, depth: usi
             continue;
         }
         let t = s.tok(j);
-        if exchanges(t.as_bytes()) {
+        if exchanges(t.as_bytes()) || (is_asm(t) && collective_asm(s, &code[x..])) {
             q = false;
             break;
         }

@@ -1,0 +1,152 @@
+//! One package, one decision: NVIDIA-only Python imports that [`super::component`] folds per
+//! folder, folded once more into the dependency list's declaration of the package.
+
+use crate::finding::Finding;
+use crate::gate::Status;
+use std::collections::BTreeMap;
+
+/// The top-level module a package description names in its first backticks (`numba's CUDA
+/// target (\`numba.cuda\`; …)` → `numba`).
+pub(super) fn top_module(described: &str) -> Option<String> {
+    let m = described.split('`').nth(1)?;
+    let top = m.split('.').next()?.trim();
+    (!top.is_empty()).then(|| top.to_ascii_lowercase())
+}
+
+/// Whether a path is a dependency list (`requirements*.txt`, `setup.py`, `pyproject.toml`, …).
+fn dependency_list(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    (name.starts_with("requirements") && name.ends_with(".txt"))
+        || matches!(
+            name,
+            "setup.py" | "setup.cfg" | "pyproject.toml" | "environment.yml" | "environment.yaml"
+        )
+}
+
+/// One package, one decision: where the project's dependency list declares every package a
+/// folder's modules import (`numba` in `requirements.txt`, open as HP821), the folder's import
+/// decision is that declaration's (warp-drive: 8 example folders each importing `numba.cuda`
+/// repeat `requirements.txt:8`). The folder's finding, and what it holds, fold into the
+/// declaration, which names the folders. A package no dependency list declares keeps its
+/// per-folder decisions.
+pub(super) fn fold_into_declarations(
+    findings: &mut [Finding],
+    heads: &[(usize, String, Vec<String>)],
+) {
+    let code = super::packages::CUDA_PACKAGE_NO_KNOWN_ROCM.id.code;
+    // Module → index of its open declaration.
+    let mut declared: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, f) in findings.iter().enumerate() {
+        if f.rule != code || f.status == Status::Pass || !dependency_list(&f.path) {
+            continue;
+        }
+        let Some((name, _)) = f.message.split_once(" is CUDA-specific") else {
+            continue;
+        };
+        let module = name.trim().to_ascii_lowercase().replace('-', "_");
+        declared.entry(module).or_insert(i);
+    }
+    if declared.is_empty() {
+        return;
+    }
+    let mut folders: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+    for (head, shown, modules) in heads {
+        if modules.is_empty() || !modules.iter().all(|m| declared.contains_key(m)) {
+            continue;
+        }
+        let d = declared[&modules[0]];
+        let at = format!("{}:{}", findings[d].path, findings[d].line);
+        let old = format!("{}:{}", findings[*head].path, findings[*head].line);
+        for f in findings.iter_mut() {
+            if let Some(folded) = f.folded_into.as_mut().filter(|x| x.at == old) {
+                folded.at.clone_from(&at);
+            }
+        }
+        crate::finding::Folded::fold(&mut findings[*head], at.clone());
+        findings[*head]
+            .message
+            .push_str(&format!(" (folded into HP821 at `{at}`: the dependency list declares the package; one decision)"));
+        folders.entry(d).or_default().push(shown.clone());
+    }
+    for (d, shown) in folders {
+        let list: Vec<String> = shown.iter().take(4).map(|s| format!("`{s}`")).collect();
+        let more = shown.len().saturating_sub(4);
+        findings[d].message.push_str(&format!(
+            " — imported by the modules of {} ({}{}; their findings are folded here)",
+            super::component::plural(shown.len(), "folder"),
+            list.join(", "),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            }
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finding(path: &str, line: u32, rule: &str, status: Status, message: &str) -> Finding {
+        Finding {
+            status,
+            message: message.into(),
+            ..Finding::bare(rule, path, line)
+        }
+    }
+
+    /// warp-drive: `requirements.txt` declares numba (open HP821) and two example folders each
+    /// import `numba.cuda`: one decision, held by the declaration, which names the folders. The
+    /// twin: a package no dependency list declares keeps one decision per folder.
+    #[test]
+    fn folders_importing_a_declared_package_fold_into_its_declaration() {
+        let nb = "imports numba's CUDA target (`numba.cuda`; numba-hip is a port): NVIDIA-only, no ROCm build";
+        let decl = finding(
+            "requirements.txt",
+            8,
+            "HP821",
+            Status::Unknown,
+            "numba is CUDA-specific; ROCm path: none known",
+        );
+        let imports = || {
+            vec![
+                finding("envs/a/a.py", 1, "HP821", Status::Unknown, nb),
+                finding("envs/a/b.py", 2, "HP821", Status::Unknown, nb),
+                finding("envs/c/c.py", 3, "HP821", Status::Unknown, nb),
+            ]
+        };
+        let read = |_: &str| None;
+        let mut f = imports();
+        f.push(decl.clone());
+        super::super::component::fold_nvidia_only_imports(&mut f, &read);
+        let open: Vec<(&str, u32)> = f
+            .iter()
+            .filter(|x| x.status != Status::Pass)
+            .map(|x| (x.path.as_str(), x.line))
+            .collect();
+        assert_eq!(open, [("requirements.txt", 8)]);
+        assert!(
+            f[3].message
+                .contains("imported by the modules of 2 folders (`envs/a/`, `envs/c/`"),
+            "{}",
+            f[3].message
+        );
+        // Every folded import points at the declaration, the per-folder members too.
+        assert!(f[..3].iter().all(|x| x
+            .folded_into
+            .as_ref()
+            .is_some_and(|d| d.at == "requirements.txt:8")));
+        // Twin: no declaration (or a PASS one): one decision per folder.
+        let mut f = imports();
+        super::super::component::fold_nvidia_only_imports(&mut f, &read);
+        assert_eq!(f.iter().filter(|x| x.status != Status::Pass).count(), 2);
+        let mut f = imports();
+        f.push(Finding {
+            status: Status::Pass,
+            ..decl
+        });
+        super::super::component::fold_nvidia_only_imports(&mut f, &read);
+        assert_eq!(f.iter().filter(|x| x.status != Status::Pass).count(), 2);
+    }
+}
