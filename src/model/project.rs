@@ -71,7 +71,7 @@ pub struct FileFacts {
     /// / `#include "vendors/hip.h"`), as [`includes::written`] gives them.
     pub rocm_includes: Vec<String>,
     /// Functions defined or declared where both builds (or an unknown condition) compile them:
-    /// the ROCm build's own when the file is one only ROCm arms include ([`Project::rocm_only`]).
+    /// the ROCm build's own when the file is one only ROCm arms include (the project's ROCm layer).
     pub plain_functions: Vec<Function>,
     pub macros: Vec<Macro>,
     pub rocm_functions: Vec<Function>,

@@ -74,18 +74,52 @@ pub(super) fn run(p: &mut Pass) {
         if target < removed {
             continue;
         }
+        // `#define CUBLAS_COMPUTE_16F HIPBLAS_R_16F`: the project aliases a CUDA name, and what
+        // replaces the removed name is what the CUDA name maps to at the target
+        // (`HIPBLAS_COMPUTE_16F`, a compute type), not the removed name's generic successor.
+        let instead = alias_of(p, i)
+            .and_then(|cuda| match p.m.resolve(&cuda, &p.opts.target)? {
+                crate::mappings::Resolution::Rename { to, .. } if to != name => Some(format!(
+                    "{to}` (what `{cuda}`, the name this defines, maps to in ROCm {target})"
+                )),
+                _ => None,
+            })
+            .unwrap_or_else(|| row.instead.to_string());
         let message = format!(
-            "`{name}` is not declared by ROCm {target}: it was removed in ROCm {removed} ({}); write `{}`",
-            row.note, row.instead
+            "`{name}` is not declared by ROCm {target}: it was removed in ROCm {removed} ({}); write `{instead}",
+            row.note
         );
+        let short = instead.split('`').next().unwrap_or(&instead).to_string();
         let f = p.ctx.finding(
             &rules::HIP_NAME_REMOVED,
             at..t.end as usize,
             message,
-            Some(format!("write `{}`", row.instead)),
+            Some(format!("write `{short}`")),
         );
         p.findings.push(f);
     }
+}
+
+/// The CUDA name a `#define NAME BODY` whose one-token body is token `i` defines: `NAME`
+/// when the tables know it as a CUDA API.
+fn alias_of(p: &Pass, i: usize) -> Option<String> {
+    let lexed = p.lexed;
+    let d = lexed.directives.iter().find(|d| d.tokens.contains(&i))?;
+    if d.name != "define" {
+        return None;
+    }
+    let code: Vec<usize> = d
+        .tokens
+        .clone()
+        .filter(|&j| lexed.tokens[j].kind != Tok::Comment)
+        .collect();
+    // `#`, `define`, NAME, BODY: an object-like alias of one token.
+    let (&name, &body) = (code.get(2)?, code.get(3)?);
+    if body != i || code.len() != 4 || p.src().get(lexed.tokens[name].end as usize) == Some(&b'(') {
+        return None;
+    }
+    let cuda = std::str::from_utf8(p.text(name)).ok()?;
+    p.m.knows(cuda).then(|| cuda.to_string())
 }
 
 #[cfg(test)]
@@ -118,6 +152,23 @@ mod tests {
         let shim = "#pragma once\n#define CUDA_C_32F HIPBLAS_C_32F\n#define CUDA_C_64F HIP_C_64F\n";
         assert_eq!(found(shim, "7.0"), [(2, "REMEDIATION".to_string())]);
         assert!(found(shim, "6.2").is_empty());
+        // ggml's `vendors/hip.h` aliases cuBLAS compute types to hipBLAS 2 datatypes: the fix
+        // is what the CUDA name maps to (a compute type), not `HIP_R_16F`.
+        let opts = crate::translate::Options::for_tests("7.0", false);
+        let alias = "#define CUBLAS_COMPUTE_16F HIPBLAS_R_16F\n#define CUDA_R_16F HIPBLAS_R_16F\n";
+        let t = crate::translate::translate_bytes(
+            "hip.h",
+            alias.as_bytes(),
+            crate::mappings::get(),
+            &opts,
+        );
+        let s: Vec<String> = t
+            .findings
+            .iter()
+            .filter(|f| f.rule == "HP016")
+            .map(|f| f.suggestion.clone().unwrap_or_default())
+            .collect();
+        assert_eq!(s, ["write `HIPBLAS_COMPUTE_16F`", "write `HIP_R_16F`"]);
         let versioned = "#if HIPBLAS_VERSION_MAJOR < 3\n#define CUDA_C_32F HIPBLAS_C_32F\n#else\n#define CUDA_C_32F HIP_C_32F\n#endif\n";
         assert!(found(versioned, "7.0").is_empty());
     }
