@@ -28,7 +28,7 @@ rule!(CUDA_ARCH_MACRO, "HP401", ArchCheck, Remediation, Correctness,
     why: "HIP-Clang does not define `__CUDA_ARCH__`: `#ifdef __CUDA_ARCH__` is false in the device pass too, so device code compiles the host branch, and `#if __CUDA_ARCH__ >= 700` takes the oldest fallback on every AMD GPU.",
     bad: "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700\n  fast_path();\n#else\n  slow_path();\n#endif",
     good: "#if defined(__HIP_DEVICE_COMPILE__) && (defined(__gfx90a__) || defined(__gfx942__))\n  fast_path();\n#else\n  slow_path();\n#endif",
-    fix: "Use `__HIP_DEVICE_COMPILE__` to tell the device pass from the host pass, and `__gfxNNN__` macros (or `__AMDGCN_WAVEFRONT_SIZE`, feature tests) for architecture-specific code.",
+    fix: "Use `__HIP_DEVICE_COMPILE__` to tell the device pass from the host pass, and `__gfxNNN__`/`__GFX9__` macros (or feature tests) for architecture-specific code; `__AMDGCN_WAVEFRONT_SIZE` is deprecated (llvm/llvm-project#112849).",
     refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_porting_guide.html#identifying-the-compilation-target-platform"],
 );
 

@@ -60,7 +60,7 @@ rule!(WARP_SIZE_CONSTANT, "HP101", WarpSize, Remediation, Correctness,
     why: "Every use of the constant assumes 32 lanes; on a 64-lane wavefront lane ids, warp ids and reductions built on it are wrong.",
     bad: "#define WARP_SIZE 32",
     good: "#define WARP_SIZE warpSize   // or a template parameter / constexpr per target",
-    fix: "Use `warpSize` at run time, or make the size a template parameter chosen per target (`__AMDGCN_WAVEFRONT_SIZE`/`__GFX9__` builds use 64).",
+    fix: "Use `warpSize` at run time, or make the size a template parameter chosen per target (`__GFX9__` builds use 64; not `__AMDGCN_WAVEFRONT_SIZE`, which LLVM deprecated: llvm/llvm-project#112849, ROCm 6.3.2 release notes).",
     refs: [REF_WAVE, REF_PORTING],
 );
 
@@ -123,7 +123,7 @@ rule!(WARPSIZE_COMPILE_TIME, "HP108", WarpSize, Remediation, Build,
     why: "From ROCm 7.0 HIP's `warpSize` is a run-time value, no longer `constexpr` (ROCm/apex#231, rocHPL 7.0.2 release notes), so these uses do not compile. Before 7.0 it is `constexpr` (the compile target's wavefront size: 64 on gfx9, 32 on RDNA) and hipcc accepts them (checked with HIP 5.2): at a target below 7.0 the finding is PASS, saying that moving to 7.0 breaks the build.",
     bad: "__shared__ float partial[warpSize];",
     good: "__shared__ float partial[64];   // the largest wavefront, or a template parameter",
-    fix: "Use a compile-time maximum (64) or `__AMDGCN_WAVEFRONT_SIZE` where the build targets one architecture, and `warpSize` at run time.",
+    fix: "Use a compile-time maximum (64), or a value chosen per target (`#if defined(__GFX9__)` 64, else 32; `__AMDGCN_WAVEFRONT_SIZE` is deprecated, llvm/llvm-project#112849), and `warpSize` at run time.",
     refs: [REF_WAVE, REF_PORTING],
 );
 
@@ -609,7 +609,7 @@ fn constant<'a>(
             &WARP_SIZE_CONSTANT,
             range,
             format!("`{name}` = 5 is log2 of a 32-lane warp; AMD wavefronts have 64 lanes (6)"),
-            Some("derive it from the wavefront size per target (`__AMDGCN_WAVEFRONT_SIZE`)".into()),
+            Some("derive it from the wavefront size per target (6 where `__GFX9__` is defined, else 5)".into()),
         ));
     } else if ((v == Some(0xffff_ffff) && !syntax::is_wide_literal(value))
         || narrow_all_ones(value))
