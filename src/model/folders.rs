@@ -24,9 +24,44 @@ pub fn is_vendor_dir(name: &str) -> bool {
 /// vendor folder on the path and the folder below it, when the file sits deeper still.
 pub fn component_of(path: &str) -> Option<String> {
     let segs: Vec<&str> = path.split('/').collect();
-    let at = segs.iter().position(|s| is_vendor_dir(s))?;
-    // `third_party/<component>/<file>`: the component is a folder, not the file itself.
-    (segs.len() > at + 2).then(|| segs[..at + 2].join("/"))
+    let dirs = &segs[..segs.len().saturating_sub(1)];
+    let vendor = dirs.iter().position(|s| is_vendor_dir(s));
+    let release = dirs.iter().position(|s| is_release_copy(s));
+    match (vendor, release) {
+        // A release copy above the vendor folder holds it: the copy is the component.
+        (Some(v), Some(r)) if r < v => Some(segs[..=r].join("/")),
+        // `third_party/<component>/<file>`: the component is a folder, not the file itself.
+        (Some(v), _) => (segs.len() > v + 2).then(|| segs[..v + 2].join("/")),
+        (None, Some(r)) => Some(segs[..=r].join("/")),
+        (None, None) => None,
+    }
+}
+
+/// Names of toolkits, platforms and frameworks a folder is named after with a version
+/// (`docker/cuda-12.1/`, `envs/python-3.10/`): the project's own variants, not a copy.
+const PLATFORM_NAMES: [&str; 16] = [
+    "cuda", "rocm", "hip", "python", "py", "ubuntu", "debian", "centos", "rhel", "gcc", "clang",
+    "llvm", "torch", "pytorch", "cudnn", "nccl",
+];
+
+/// Whether a folder name is an unpacked release of another project: a name, a dash and a dotted
+/// version (`cub-1.8.0`, `eigen-3.4.0`, `json-v3.11.2`), not named after a toolkit or platform
+/// the project targets (`cuda-12.1`). kilonerf ships `cuda/cub-1.8.0/` beside its own kernels.
+pub fn is_release_copy(name: &str) -> bool {
+    let Some((stem, version)) = name.rsplit_once('-') else {
+        return false;
+    };
+    let version = version.strip_prefix('v').unwrap_or(version);
+    let parts: Vec<&str> = version.split('.').collect();
+    parts.len() >= 2
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+        && stem.bytes().next().is_some_and(|b| b.is_ascii_alphabetic())
+        && stem
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'+'))
+        && !PLATFORM_NAMES.contains(&stem.to_ascii_lowercase().as_str())
 }
 
 /// Folder names by which a project sets code aside.

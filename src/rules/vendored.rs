@@ -78,6 +78,19 @@ mod tests {
         assert_eq!(component_of("third_party/libfastops.so"), None);
         assert_eq!(component_of("third_party_utils/x/a.cu"), None);
         assert_eq!(component_of("src/kernels/a.cu"), None);
+        // An unpacked release beside the project's own code (kilonerf's `cuda/cub-1.8.0/`) is
+        // a copy too; a folder named after a toolkit version, or a file, is not.
+        assert_eq!(
+            component_of("cuda/cub-1.8.0/cub/block/block_reduce.cuh").as_deref(),
+            Some("cuda/cub-1.8.0")
+        );
+        assert_eq!(
+            component_of("deps/json-v3.11.2/include/j.hpp").as_deref(),
+            Some("deps/json-v3.11.2")
+        );
+        assert_eq!(component_of("docker/cuda-12.1/Dockerfile"), None);
+        assert_eq!(component_of("cuda/kernels-1/a.cu"), None);
+        assert_eq!(component_of("pkg/cub-1.8.0.tar.gz"), None);
     }
 
     #[test]
