@@ -343,6 +343,7 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         .chain(templates.iter().map(|(r, b)| (r.as_str(), b.as_slice())))
         .collect();
     crate::rules::project_build::pass_switches_the_build_defines(&mut findings, &with_templates);
+    crate::rules::project_build::reopen_port_rewrites(&mut findings);
     let rels: Vec<&str> = all.iter().map(|i| i.rel.as_str()).collect();
     let resolved: std::collections::HashMap<String, Vec<String>> = includes
         .iter()
