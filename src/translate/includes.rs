@@ -601,4 +601,19 @@ mod library_header_tests {
         // Twins: a library with a counterpart, and a header of no listed library.
         assert!(hp004("#include <cublas_v2.h>\n#include <mynvcomp/lz4.h>\n").is_empty());
     }
+
+    /// The primitive headers behind `<cuda_pipeline.h>` and `<cuda_awbarrier.h>` (SpargeAttn
+    /// includes `<cuda_pipeline_primitives.h>` directly, set 44) have no HIP counterpart either.
+    #[test]
+    fn pipeline_and_barrier_primitive_headers_have_no_hip_counterpart() {
+        let m = hp004(
+            "#include <cuda_pipeline_primitives.h>\n#include <cuda_awbarrier_primitives.h>\n",
+        );
+        assert_eq!(m.len(), 2, "{m:?}");
+        assert!(
+            m[0].contains("`cuda_pipeline_primitives.h` has no HIP counterpart"),
+            "{m:?}"
+        );
+        assert!(hp004("#include <cuda_fp16.h>\n").is_empty());
+    }
 }
