@@ -68,6 +68,7 @@ pub mod kind;
 pub mod launch_bounds;
 pub mod library_switch;
 pub mod library_use;
+pub mod masks;
 pub mod nested;
 pub mod ptx_family;
 pub mod same_api;
@@ -123,8 +124,9 @@ pub fn fold_all_with(
         container::kind,
         crate::inventory::siblings::kind,
     ];
-    let after: [fn(&[Finding]) -> Kind; 20] = [
+    let after: [fn(&[Finding]) -> Kind; 21] = [
         crate::rules::vendored::kind,
+        masks::kind,
         crate::rules::libcu::kind,
         arch_only::kind,
         arch_gaps::kind,

