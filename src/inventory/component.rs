@@ -887,4 +887,58 @@ mod tests {
         assert!(g.message.contains("nvidia-cutlass-dsl / nvidia-cutlass (`cutlass`) in 2 files, quack-kernels (`quack`) in 1 file (3 imports; 1 other finding"), "{}", g.message);
         assert!(f[3].message.contains("folded into HP821 at `pkg/a.py:2`"));
     }
+
+    /// warp-drive: `requirements.txt` declares numba (open HP821) and two example folders each
+    /// import `numba.cuda`: one decision, held by the declaration, which names the folders. The
+    /// twin: a package no dependency list declares keeps one decision per folder.
+    #[test]
+    fn folders_importing_a_declared_package_fold_into_its_declaration() {
+        let nb = "imports numba's CUDA target (`numba.cuda`; numba-hip is a port): NVIDIA-only, no ROCm build";
+        let decl = finding(
+            "requirements.txt",
+            8,
+            "HP821",
+            Status::Unknown,
+            "numba is CUDA-specific; ROCm path: none known",
+        );
+        let imports = || {
+            vec![
+                finding("envs/a/a.py", 1, "HP821", Status::Unknown, nb),
+                finding("envs/a/b.py", 2, "HP821", Status::Unknown, nb),
+                finding("envs/c/c.py", 3, "HP821", Status::Unknown, nb),
+            ]
+        };
+        let read = |_: &str| None;
+        let mut f = imports();
+        f.push(decl.clone());
+        fold_nvidia_only_imports(&mut f, &read);
+        let open: Vec<(&str, u32)> = f
+            .iter()
+            .filter(|x| x.status != Status::Pass)
+            .map(|x| (x.path.as_str(), x.line))
+            .collect();
+        assert_eq!(open, [("requirements.txt", 8)]);
+        assert!(
+            f[3].message
+                .contains("imported by the modules of 2 folders (`envs/a/`, `envs/c/`"),
+            "{}",
+            f[3].message
+        );
+        // Every folded import points at the declaration, the per-folder members too.
+        assert!(f[..3].iter().all(|x| x
+            .folded_into
+            .as_ref()
+            .is_some_and(|d| d.at == "requirements.txt:8")));
+        // Twin: no declaration (or a PASS one): one decision per folder.
+        let mut f = imports();
+        fold_nvidia_only_imports(&mut f, &read);
+        assert_eq!(f.iter().filter(|x| x.status != Status::Pass).count(), 2);
+        let mut f = imports();
+        f.push(Finding {
+            status: Status::Pass,
+            ..decl
+        });
+        fold_nvidia_only_imports(&mut f, &read);
+        assert_eq!(f.iter().filter(|x| x.status != Status::Pass).count(), 2);
+    }
 }
