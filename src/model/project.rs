@@ -653,8 +653,7 @@ impl Project {
             let Some(facts) = self.files.get(&f) else {
                 continue;
             };
-            let layer = self.rocm_only.contains(&f);
-            if layer {
+            if self.rocm_only.contains(&f) {
                 self.rocm_layer(&f, facts, &mut v);
             }
             for m in &facts.macros {
