@@ -33,10 +33,33 @@ fn name(f: &Finding) -> Option<String> {
     ident.then(|| n.to_string())
 }
 
-/// The decision per named mask: held by its definition.
-pub fn kind(_: &[Finding]) -> Kind {
+/// The decision per named mask: held by its definition. A name defined (and flagged) in several
+/// files is one decision per definition: the calls in a defining file take that file's, the
+/// calls elsewhere the only definition when there is one (quip-sharp defines `FULL_MASK` in two
+/// sources, one of which never uses it).
+pub fn kind(findings: &[Finding]) -> Kind {
+    let mut defined: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for f in findings
+        .iter()
+        .filter(|f| f.status != crate::gate::Status::Pass && f.message.contains(DEFINITION))
+    {
+        if let Some(n) = name(f) {
+            defined.entry(n).or_default().push(f.path.clone());
+        }
+    }
     Kind {
-        key: Box::new(name),
+        key: Box::new(move |f| {
+            let n = name(f)?;
+            let paths = defined.get(&n)?;
+            let at = if paths.contains(&f.path) {
+                f.path.clone()
+            } else if paths.len() == 1 {
+                paths[0].clone()
+            } else {
+                return None;
+            };
+            Some(format!("{n}\u{0}{at}"))
+        }),
         head: |m| m.iter().position(|f| f.message.contains(DEFINITION)),
         folds: super::kind::all,
         min: Min::Findings(2),
@@ -112,7 +135,8 @@ mod tests {
                 "32-bit full mask `0xffffffffu` in `__shfl_sync`: HIP masks are 64-bit",
             ),
         ];
-        crate::decisions::fold(&mut fs, &kind(&[]));
+        let k = kind(&fs);
+        crate::decisions::fold(&mut fs, &k);
         let open: Vec<(&str, u32)> = fs
             .iter()
             .filter(|x| x.status != Status::Pass)
@@ -134,5 +158,33 @@ mod tests {
             "{}",
             fs[0].message
         );
+        // quip-sharp: the name defined in two files, one of which never uses it; the calls take
+        // their own file's definition, and the unused one stays alone.
+        let mut fs = vec![
+            f(
+                "quiptools.cu",
+                25,
+                "`FULL_MASK` is a 32-bit full warp mask; HIP masks are 64-bit",
+            ),
+            f(
+                "gemv.cu",
+                27,
+                "`FULL_MASK` is a 32-bit full warp mask; HIP masks are 64-bit",
+            ),
+            f(
+                "gemv.cu",
+                152,
+                "32-bit full mask `FULL_MASK` in `__shfl_sync`: HIP masks are 64-bit",
+            ),
+        ];
+        let k = kind(&fs);
+        crate::decisions::fold(&mut fs, &k);
+        let open: Vec<(&str, u32)> = fs
+            .iter()
+            .filter(|x| x.status != Status::Pass)
+            .map(|x| (x.path.as_str(), x.line))
+            .collect();
+        assert_eq!(open, [("quiptools.cu", 25), ("gemv.cu", 27)]);
+        assert_eq!(fs[2].folded_into.as_ref().unwrap().at, "gemv.cu:27");
     }
 }
