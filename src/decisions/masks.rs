@@ -98,6 +98,16 @@ mod tests {
         }
     }
 
+    /// Folds `fs` by this kind; the places left open.
+    fn fold_open(fs: &mut [Finding]) -> Vec<String> {
+        let k = kind(fs);
+        crate::decisions::fold(fs, &k);
+        fs.iter()
+            .filter(|x| x.status != Status::Pass)
+            .map(|x| format!("{}:{}", x.path, x.line))
+            .collect()
+    }
+
     /// ByteTransformer's `FINAL_MASK`: the definition holds its calls, in this file and another.
     /// Twins: a name with no flagged definition keeps its calls open, and a literal mask is
     /// nobody's decision.
@@ -135,21 +145,10 @@ mod tests {
                 "32-bit full mask `0xffffffffu` in `__shfl_sync`: HIP masks are 64-bit",
             ),
         ];
-        let k = kind(&fs);
-        crate::decisions::fold(&mut fs, &k);
-        let open: Vec<(&str, u32)> = fs
-            .iter()
-            .filter(|x| x.status != Status::Pass)
-            .map(|x| (x.path.as_str(), x.line))
-            .collect();
+        let open = fold_open(&mut fs);
         assert_eq!(
             open,
-            [
-                ("reduce.h", 24),
-                ("other.cu", 9),
-                ("other.cu", 12),
-                ("lit.cu", 3)
-            ]
+            ["reduce.h:24", "other.cu:9", "other.cu:12", "lit.cu:3"]
         );
         assert!(
             fs[0]
@@ -177,14 +176,8 @@ mod tests {
                 "32-bit full mask `FULL_MASK` in `__shfl_sync`: HIP masks are 64-bit",
             ),
         ];
-        let k = kind(&fs);
-        crate::decisions::fold(&mut fs, &k);
-        let open: Vec<(&str, u32)> = fs
-            .iter()
-            .filter(|x| x.status != Status::Pass)
-            .map(|x| (x.path.as_str(), x.line))
-            .collect();
-        assert_eq!(open, [("quiptools.cu", 25), ("gemv.cu", 27)]);
+        let open = fold_open(&mut fs);
+        assert_eq!(open, ["quiptools.cu:25", "gemv.cu:27"]);
         assert_eq!(fs[2].folded_into.as_ref().unwrap().at, "gemv.cu:27");
     }
 }

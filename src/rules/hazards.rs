@@ -354,13 +354,13 @@ fn pinned_use(s: &Src, pins: &[hipside::Pin], f: &mut Finding) {
         return;
     }
     let (a, b) = f.byte_range;
-    let Some(pin) = s
-        .lexed
-        .tokens
+    // The tokens of the range, found by binary search (tokens are in file order).
+    let tokens = &s.lexed.tokens;
+    let first = tokens.partition_point(|t| (t.start as usize) < a);
+    let Some(pin) = tokens[first..]
         .iter()
-        .filter(|t| {
-            t.kind == crate::lex::Tok::Ident && a <= t.start as usize && (t.end as usize) <= b
-        })
+        .take_while(|t| (t.end as usize) <= b)
+        .filter(|t| t.kind == crate::lex::Tok::Ident)
         .find_map(|t| {
             let name = std::str::from_utf8(t.text(s.bytes())).ok()?;
             pins.iter().find(|p| {
