@@ -121,3 +121,45 @@ fn fp8_uses_and_a_legacy_folder_are_one_decision_each() {
     // Twin: `legacy_utils/` is not such a folder; its findings stay open.
     assert_eq!(open("legacy_utils/", "").len(), 12);
 }
+
+/// A PyTorch extension's kernels are hipified by PyTorch's build, which does not make
+/// `hipport port`'s width-32 rewrites: those that keep CUDA's meaning are the person's to apply
+/// (one REMEDIATION per file). An xor by a lane mask below 32 (`for (m = 16; m >= 1; m /= 2)`)
+/// needs none: it never leaves its 32-lane half at HIP's default width, so nothing opens. The
+/// twin: the same reduction by `__shfl_down_sync` crosses halves and opens.
+#[test]
+fn a_pytorch_extension_is_asked_only_for_rewrites_that_change_meaning() {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path();
+    std::fs::create_dir_all(root.join(".git")).unwrap();
+    std::fs::create_dir_all(root.join("csrc")).unwrap();
+    write(
+        &root.join("setup.py"),
+        "from setuptools import setup\nfrom torch.utils.cpp_extension import CUDAExtension, BuildExtension\nsetup(name='x', ext_modules=[CUDAExtension('x', ['csrc/k.cu'])], cmdclass={'build_ext': BuildExtension})\n",
+    );
+    let kernel = "#include <cuda_runtime.h>\n__global__ void k(const float* x, float* out) {\n  int lane = threadIdx.x & 31;\n  float v = x[threadIdx.x];\n  for (int m = 16; m >= 1; m /= 2) v += __shfl_xor(v, m);\n  if (lane == 0) out[threadIdx.x / 32] = v;\n}\n";
+    write(&root.join("csrc/k.cu"), kernel);
+    let open_warp = |root: &std::path::Path| -> Vec<String> {
+        let r = hipport(root, &["scan", ".", "--format", "json", "--exit-zero"]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let json: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+        json["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["path"] == "csrc/k.cu" && f["status"] != "PASS")
+            .map(|f| format!("{} {}", f["rule"], f["message"]))
+            .collect()
+    };
+    assert!(open_warp(root).is_empty(), "{:?}", open_warp(root));
+    write(
+        &root.join("csrc/k.cu"),
+        &kernel.replace("__shfl_xor(v, m)", "__shfl_down(v, m)"),
+    );
+    let open = open_warp(root);
+    assert_eq!(open.len(), 1, "{open:?}");
+    assert!(
+        open[0].starts_with("\"HP109\"") && open[0].contains("built by PyTorch (`setup.py:"),
+        "{open:?}"
+    );
+}

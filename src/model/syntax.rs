@@ -378,6 +378,52 @@ impl<'a> ScopedTypes<'a> {
 }
 
 /// Helpers for the rule modules' unit tests.
+/// A mask written out that names every lane (the translator widens it, the logical-warp model
+/// counts it full): `0xffffffff`, `~0u`, `0xFFFFFFFFU`, `uint32_t(-1)`, `-1`,
+/// `(unsigned)-1`, `__activemask()`.
+pub(crate) fn full_mask_literal(t: &str) -> bool {
+    let raw: String = t
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    // A C cast keeps its parentheses: `(uint32_t)-1`, `(unsigned)-1`.
+    if [
+        "(uint32_t)-1",
+        "(unsigned)-1",
+        "(unsignedint)-1",
+        "(uint)-1",
+    ]
+    .iter()
+    .any(|c| raw == *c || raw == format!("({c})"))
+    {
+        return true;
+    }
+    let t = raw
+        .trim_start_matches('(')
+        .trim_end_matches(')')
+        .to_string();
+    let t = t.trim_end_matches(['u', 'l']);
+    matches!(
+        t,
+        "0xffffffff" | "0xffffffffffffffff" | "~0" | "-1" | "~0x0"
+    ) || [
+        "uint32_t(-1",
+        "(uint32_t)-1",
+        "(unsigned)-1",
+        "(unsignedint)-1",
+        "unsigned(-1",
+        "~uint32_t(0",
+        "~(unsigned)0",
+        "static_cast<uint32_t>(-1",
+        "static_cast<unsigned>(-1",
+        "static_cast<unsignedint>(-1",
+    ]
+    .iter()
+    .any(|p| t.starts_with(p))
+        || t == "__activemask("
+}
+
 #[cfg(test)]
 pub mod test_support {
     use super::*;

@@ -9,6 +9,7 @@ use super::Pass;
 use crate::edit::Edit;
 use crate::lex::Tok;
 use crate::mappings::Resolution;
+use crate::model::syntax::full_mask_literal;
 
 /// HIP functions (after renaming) that lack CUDA's typed template overloads: the argument at
 /// the index needs a cast (`void**` for pointer-to-pointer outputs, `const void*` for kernels).
@@ -297,53 +298,6 @@ pub(super) fn warp_sync_fallback(p: &mut Pass, i: usize, name: &str) -> bool {
     true
 }
 
-/// Whether a dropped mask named every lane: a full literal (`0xffffffff`, `~0u`, `0xFFFFFFFFU`,
-/// `uint32_t(-1)`, `-1`), `__activemask()`, or a `#define` of the file with such a value.
-/// A literal that names every lane: `0xffffffff`, `~0u`, `0xFFFFFFFFU`, `uint32_t(-1)`, `-1`,
-/// `(unsigned)-1`, `__activemask()`.
-fn full_literal(t: &str) -> bool {
-    let raw: String = t
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .collect::<String>()
-        .to_ascii_lowercase();
-    // A C cast keeps its parentheses: `(uint32_t)-1`, `(unsigned)-1`.
-    if [
-        "(uint32_t)-1",
-        "(unsigned)-1",
-        "(unsignedint)-1",
-        "(uint)-1",
-    ]
-    .iter()
-    .any(|c| raw == *c || raw == format!("({c})"))
-    {
-        return true;
-    }
-    let t = raw
-        .trim_start_matches('(')
-        .trim_end_matches(')')
-        .to_string();
-    let t = t.trim_end_matches(['u', 'l']);
-    matches!(
-        t,
-        "0xffffffff" | "0xffffffffffffffff" | "~0" | "-1" | "~0x0"
-    ) || [
-        "uint32_t(-1",
-        "(uint32_t)-1",
-        "(unsigned)-1",
-        "(unsignedint)-1",
-        "unsigned(-1",
-        "~uint32_t(0",
-        "~(unsigned)0",
-        "static_cast<uint32_t>(-1",
-        "static_cast<unsigned>(-1",
-        "static_cast<unsignedint>(-1",
-    ]
-    .iter()
-    .any(|p| t.starts_with(p))
-        || t == "__activemask("
-}
-
 /// A 32-bit spelling of the full mask written as an expression (`uint32_t(-1)`,
 /// `(unsigned)-1`, `static_cast<uint32_t>(-1)`, `~0u`): a `uint32_t` where HIP's `_sync`
 /// intrinsics want 64 bits.
@@ -353,7 +307,7 @@ pub(super) fn full_32bit_expression(t: &str) -> bool {
         .filter(|c| !c.is_whitespace())
         .collect::<String>()
         .to_ascii_lowercase();
-    full_literal(t)
+    full_mask_literal(t)
         && !c.contains("activemask")
         && !c.contains("0xffffffffffffffff")
         && c != "-1"
@@ -361,7 +315,7 @@ pub(super) fn full_32bit_expression(t: &str) -> bool {
 }
 
 fn is_full_mask_expr(p: &Pass, text: &str) -> bool {
-    if full_literal(text) {
+    if full_mask_literal(text) {
         return true;
     }
     let name = text.trim();
@@ -380,7 +334,7 @@ fn is_full_mask_expr(p: &Pass, text: &str) -> bool {
         toks.len() >= 4 && p.text(toks[2]) == name.as_bytes() && {
             let vs = p.lexed.tokens[toks[3]].start as usize;
             let ve = p.lexed.tokens[*toks.last().unwrap_or(&toks[3])].end as usize;
-            full_literal(&String::from_utf8_lossy(&p.src()[vs..ve]))
+            full_mask_literal(&String::from_utf8_lossy(&p.src()[vs..ve]))
         }
     })
 }

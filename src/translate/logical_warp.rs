@@ -92,6 +92,20 @@ pub(super) fn run(p: &mut Pass) {
         }
         let why64 = plan.why64.as_deref().unwrap_or("");
         let (status, message, suggestion) = match (plan.applicability, apply) {
+            // Not "done by `hipport port`": nothing depends on it, so a build that does not
+            // make it (PyTorch's hipify) is not asked to.
+            (_, true) if plan.kept => (
+                Status::Pass,
+                format!("`{name}` by a lane mask below 32 never leaves its 32-lane half, so HIP's default width gives every lane the partner CUDA gave it; `hipport port` writes width 32 as AMD's ports do (nothing to change)"),
+                None,
+            ),
+            // In a function that also computes lanes from the wavefront, width 32 would bind
+            // a later move to 64 lanes: left as written (the mix is HP104's to report).
+            (_, false) if plan.kept => (
+                Status::Pass,
+                format!("`{name}` by a lane mask below 32 never leaves its 32-lane half, so HIP's default width gives every lane the partner CUDA gave it (nothing to change; left without a width, as the function also computes lanes from {why64})"),
+                None,
+            ),
             (Applicability::Safe, _) => (
                 Status::Pass,
                 format!("`{name}` in a function of 32-lane logical warps ({}): {what} (safe rewrite, done by `hipport port`)", plan.why32),

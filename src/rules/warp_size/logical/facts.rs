@@ -262,7 +262,12 @@ pub(super) fn function(v: &View, open: usize, close: usize) -> Function {
         };
         if !op.is_empty() && threadish(&thread, before) {
             let rhs_text = rhs.map(|r| String::from_utf8_lossy(v.t(r)).into_owned());
-            match (op, v.val(rhs).and_then(|n| lane_kind(op, n))) {
+            // A template parameter counts with its default (`template <int W, int WARP_SIZE =
+            // 32>`): the callers that do not pass it get that warp.
+            let value = v
+                .val(rhs)
+                .or_else(|| rhs.and_then(|r| defaults.get(v.t(r)).copied()));
+            match (op, value.and_then(|n| lane_kind(op, n))) {
                 (_, Some(true)) => note(
                     &mut why32,
                     format!("`{op} {}`", rhs_text.unwrap_or_default()),
@@ -357,6 +362,12 @@ pub(super) fn function(v: &View, open: usize, close: usize) -> Function {
             }
         }
     }
+    let narrow_xors = body
+        .iter()
+        .copied()
+        .filter(|&j| matches!(name_of(v, j), "__shfl_xor" | "__shfl_xor_sync"))
+        .filter(|&j| xor_below_32(v, &body, j, &defaults))
+        .collect();
     let offsets_only = why32.as_deref().is_some_and(|w| w.contains("offset"));
     let warp_kind = match (&why32, &why64) {
         (Some(_), None) => Warp::Logical32,
@@ -380,6 +391,7 @@ pub(super) fn function(v: &View, open: usize, close: usize) -> Function {
         name,
         warp: warp_kind,
         first32: guards(v, &body, close, &exact, &warp),
+        narrow_xors,
         why32,
         why64,
     }
@@ -453,6 +465,78 @@ fn template_head<'a>(v: &View<'a>, open: usize) -> (usize, HashMap<&'a [u8], u64
         x = n;
     }
     (v.prev(lt).unwrap_or(lt), defaults)
+}
+
+/// Whether the xor shuffle named at token `call` exchanges by a lane mask below 32: a literal
+/// or constant (`16`, `HALF_WARP`), or the counter of an enclosing `for` that starts below 32
+/// and falls (`o = WARP_SIZE / 2; o > 0; o /= 2`) or rises to a bound of at most 32 (`o = 1; o
+/// < 32; o *= 2`). Such an xor never leaves the lane's 32-lane half, so HIP's default width
+/// (the 64-lane wavefront) gives every lane the partner CUDA gave it.
+fn xor_below_32(v: &View, body: &[usize], call: usize, defaults: &HashMap<&[u8], u64>) -> bool {
+    let val = |j: usize| v.val(Some(j)).or_else(|| defaults.get(v.t(j)).copied());
+    let Some((_, close)) = v.call(call) else {
+        return false;
+    };
+    let at = if v.t(call).ends_with(b"_sync") { 2 } else { 1 };
+    let Some(d) = nth_arg(v, call, close, at) else {
+        return false;
+    };
+    if let Some(n) = val(d) {
+        return n < 32;
+    }
+    if v.lexed.tokens[d].kind != Tok::Ident {
+        return false;
+    }
+    let counter = v.t(d);
+    // The innermost enclosing `for` whose header sets the counter.
+    let k = body.partition_point(|&j| j < call);
+    for &f in body[..k].iter().rev() {
+        if v.t(f) != b"for" || !v.is(v.next(f), "(") {
+            continue;
+        }
+        let Some(paren) = v.next(f) else { continue };
+        let Some(end) = v.matching(paren) else {
+            continue;
+        };
+        let Some(stop) = statement_end(v, end) else {
+            continue;
+        };
+        if stop < call {
+            continue;
+        }
+        let header: Vec<usize> = (paren + 1..end).filter(|&j| v.code(j)).collect();
+        let parts: Vec<&[usize]> = header.split(|&j| v.t(j) == b";").collect();
+        let [init, cond, step] = parts[..] else {
+            continue;
+        };
+        let Some(eq) = init.iter().position(|&j| v.t(j) == b"=") else {
+            continue;
+        };
+        if eq == 0 || v.t(init[eq - 1]) != counter {
+            continue;
+        }
+        let Some(start) = start_value(v, &init[eq + 1..], defaults) else {
+            return false;
+        };
+        let step: Vec<&[u8]> = step.iter().map(|&j| v.t(j)).collect();
+        // `o /= 2`, `o >>= 1`, `o--`, `o -= 1`, `o = o / 2`.
+        let falls = step.iter().any(|t| matches!(*t, b"/" | b">" | b"-"));
+        if falls {
+            return start < 32;
+        }
+        // Rising: bounded by `counter < N` (N ≤ 32) or `counter <= N` (N < 32).
+        let cond: Vec<usize> = cond.to_vec();
+        return match cond.as_slice() {
+            [c, lt, n] if v.t(*c) == counter && v.t(*lt) == b"<" => {
+                val(*n).is_some_and(|n| n <= 32)
+            }
+            [c, lt, eq, n] if v.t(*c) == counter && v.t(*lt) == b"<" && v.t(*eq) == b"=" => {
+                val(*n).is_some_and(|n| n < 32)
+            }
+            _ => false,
+        };
+    }
+    false
 }
 
 /// The value a `for` loop's counter starts from: a literal or constant (`16`, `HALF`), or

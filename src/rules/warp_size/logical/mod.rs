@@ -85,6 +85,9 @@ pub(crate) struct Plan {
     /// What shows 32-lane logical warps (`& 31`), and, when unsafe, what shows 64 lanes.
     pub why32: String,
     pub why64: Option<String>,
+    /// Whether the call keeps CUDA's meaning without the rewrite (an xor by less than 32
+    /// stays in its 32-lane half at any width): the rewrite only writes it as AMD's ports do.
+    pub kept: bool,
 }
 
 /// The facts of one function body (token indices of its braces).
@@ -105,6 +108,9 @@ struct Function {
     name: Vec<u8>,
     /// Token ranges run only by lanes 0–31 of the first wavefront, with the guard's text.
     first32: Vec<(usize, usize, String)>,
+    /// The xor shuffles (their name tokens, in order) whose lane mask stays below 32: they
+    /// never leave the lane's 32-lane half, so they keep CUDA's meaning at any width.
+    narrow_xors: Vec<usize>,
 }
 
 /// The model of one file.
@@ -408,6 +414,7 @@ impl LogicalWarps {
             return None;
         }
         let (f, applicability) = self.rewritable(i)?;
+        let kept = f.narrow_xors.binary_search(&i).is_ok();
         let v = View::bare(src, lexed);
         let name = name_of(&v, i);
         let rewrite = if SHUFFLES.contains(&name) {
@@ -428,6 +435,7 @@ impl LogicalWarps {
             applicability,
             why32: f.why32.clone().unwrap_or_default(),
             why64: f.why64.clone(),
+            kept,
         })
     }
 

@@ -360,3 +360,77 @@ fn offsets_from_half_a_template_default_are_32_lane_logical_warps() {
     let wave = src.replace("threadIdx.x % WARP_SIZE", "threadIdx.x % warpSize");
     assert_eq!(fires_open(&wave, "HP101"), [1]);
 }
+
+/// An xor by a lane mask below 32 never leaves the lane's 32-lane half: HIP's default width
+/// keeps CUDA's meaning, so its width-32 rewrite is marked as not needed (`kept`), also in a
+/// function that mixes 32- and 64-lane lanes (where it stays unsafe: width 32 would bind a
+/// later move to 64 lanes). Twins: a `__shfl_down` by the same
+/// offsets crosses halves (unsafe there), and an xor whose offsets start from `warpSize / 2`
+/// or an unknown size is not known to stay below 32.
+#[test]
+fn xors_below_32_keep_their_meaning_at_any_width() {
+    let src = "__device__ float f(float v, float* s) {\n  int lane = threadIdx.x % warpSize;\n  for (int m = 16; m >= 1; m /= 2) v += __shfl_xor_sync(0xffffffff, v, m);\n  for (int m = 1; m < 32; m *= 2) v += __shfl_xor_sync(0xffffffff, v, m);\n  v += __shfl_xor(v, 8);\n  for (int d = 16; d > 0; d >>= 1) v += __shfl_down(v, d);\n  s[lane] = v;\n  return v;\n}\n";
+    let (m, lx) = model(src);
+    for nth in 0..2 {
+        let i = tok(src, &lx, "__shfl_xor_sync", nth);
+        assert_eq!(m.warp_at(i), Warp::Mixed);
+        let p = m.plan(src.as_bytes(), &lx, i).expect("a plan");
+        assert!(p.kept, "xor {nth}");
+        assert_eq!(p.applicability, Applicability::Unsafe);
+    }
+    let p = m
+        .plan(src.as_bytes(), &lx, tok(src, &lx, "__shfl_xor(", 0))
+        .expect("a plan");
+    assert!(p.kept);
+    let down = m
+        .plan(src.as_bytes(), &lx, tok(src, &lx, "__shfl_down", 0))
+        .expect("a plan");
+    assert!(!down.kept);
+    assert_eq!(down.applicability, Applicability::Unsafe);
+    // Offsets from 32 (`m < 64`), or from a size the model cannot read.
+    for twin in [
+        src.replace("m < 32", "m < 64"),
+        src.replace("int m = 16", "int m = W / 2"),
+    ] {
+        let (m, lx) = model(&twin);
+        let i = tok(
+            &twin,
+            &lx,
+            "__shfl_xor_sync",
+            if twin.contains("64") { 1 } else { 0 },
+        );
+        let p = m.plan(twin.as_bytes(), &lx, i).expect("a plan");
+        assert!(!p.kept, "{twin}");
+    }
+}
+
+/// A template parameter counts with its default: `template <int N, int WARP_SIZE = 32>` and
+/// `threadIdx.x / WARP_SIZE` is 32-lane evidence (FasterTransformer's `block_sum`), and its full
+/// mask spelled `uint32_t(-1)` is the full mask. The twin: without a default the size is not
+/// known, and the function is not one of 32-lane logical warps.
+#[test]
+fn a_template_default_of_32_is_a_logical_warp() {
+    let src = "template <int N, int WARP_SIZE = 32>\n__device__ float block_sum(float* red, float sum) {\n  int warp = threadIdx.x / WARP_SIZE;\n  int lane = threadIdx.x % WARP_SIZE;\n  for (int m = WARP_SIZE / 2; m >= 1; m /= 2) sum += __shfl_xor_sync(uint32_t(-1), sum, m);\n  if (lane == 0) red[warp] = sum;\n  __syncthreads();\n  if (lane < N) sum = red[lane];\n  for (int m = N / 2; m >= 1; m /= 2) sum += __shfl_xor_sync(uint32_t(-1), sum, m);\n  return __shfl_sync(uint32_t(-1), sum, 0);\n}\n";
+    let (m, lx) = model(src);
+    let i = tok(src, &lx, "__shfl_sync", 0);
+    assert_eq!(m.warp_at(i), Warp::Logical32);
+    assert_eq!(
+        m.handled(src.as_bytes(), &lx, i).map(|h| h.0),
+        Some(Applicability::Safe)
+    );
+    let first = m
+        .plan(src.as_bytes(), &lx, tok(src, &lx, "__shfl_xor_sync", 0))
+        .expect("a plan");
+    assert!(first.kept);
+    // `N / 2` is not known to stay below 32.
+    let second = m
+        .plan(src.as_bytes(), &lx, tok(src, &lx, "__shfl_xor_sync", 1))
+        .expect("a plan");
+    assert!(!second.kept);
+    let twin = src.replace("int WARP_SIZE = 32", "int WARP_SIZE");
+    let (m, lx) = model(&twin);
+    assert_ne!(
+        m.warp_at(tok(&twin, &lx, "__shfl_sync", 0)),
+        Warp::Logical32
+    );
+}

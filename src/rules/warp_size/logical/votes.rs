@@ -96,12 +96,10 @@ fn full_value(v: &View, (a, b): (usize, usize), full_masks: &[Vec<u8>]) -> bool 
     }
     let text: Vec<u8> = (a..=b)
         .filter(|&j| v.code(j))
-        .flat_map(|j| v.t(j).to_ascii_lowercase())
+        .flat_map(|j| v.t(j).to_vec())
         .collect();
-    matches!(
-        text.as_slice(),
-        b"~0" | b"~0u" | b"~0ul" | b"~0ull" | b"-1" | b"__activemask()" | b"(unsigned)-1"
-    )
+    // The spellings the translator widens (`uint32_t(-1)`, `static_cast<unsigned>(-1)`).
+    crate::model::syntax::full_mask_literal(&String::from_utf8_lossy(&text))
 }
 
 /// A variable named at `use_at` that holds a full mask: the nearest earlier `T name = <full
