@@ -59,6 +59,41 @@ pub fn written_at(bytes: &[u8], lexed: &crate::lex::Lexed) -> Vec<(usize, String
     out
 }
 
+/// [`written`] read from a file's text without its lex (the project passes that search every
+/// source hold only the bytes): `#include "…"` and `#include <dir/…>` lines, in order. A
+/// commented-out or `#if 0` include counts, as it would in any text search.
+pub fn written_in_text(bytes: &[u8]) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in bytes.split(|&b| b == b'\n') {
+        let l = line.trim_ascii_start();
+        let Some(rest) = l.strip_prefix(b"#") else {
+            continue;
+        };
+        let Some(rest) = rest.trim_ascii_start().strip_prefix(b"include") else {
+            continue;
+        };
+        let rest = rest.trim_ascii();
+        let (open, close) = match rest.first() {
+            Some(b'"') => (b'"', b'"'),
+            Some(b'<') => (b'<', b'>'),
+            _ => continue,
+        };
+        let Some(end) = rest[1..].iter().position(|&b| b == close) else {
+            continue;
+        };
+        let Ok(p) = std::str::from_utf8(&rest[1..1 + end]) else {
+            continue;
+        };
+        let p = p.trim();
+        if open == b'"' {
+            out.push(p.to_string());
+        } else if p.contains('/') || p.contains('.') {
+            out.push(format!("<{p}"));
+        }
+    }
+    out
+}
+
 /// `inc` joined to the folder `dir` (`""` for the root), `.` and `..` folded, `/`-separated.
 pub fn join(dir: &str, inc: &str) -> String {
     let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
