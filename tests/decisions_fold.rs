@@ -162,4 +162,16 @@ fn a_pytorch_extension_is_asked_only_for_rewrites_that_change_meaning() {
         open[0].starts_with("\"HP109\"") && open[0].contains("built by PyTorch (`setup.py:"),
         "{open:?}"
     );
+    // omniserve's GEMM launchers: a kernel passed to `cudaFuncSetAttribute` needs the
+    // `const void*` cast PyTorch's hipify does not write.
+    write(
+        &root.join("csrc/k.cu"),
+        &format!("{kernel}void go(const float* x, float* o) {{\n  auto kernel_func = k;\n  cudaFuncSetAttribute(kernel_func, cudaFuncAttributeMaxDynamicSharedMemorySize, 1024);\n  k<<<1, 64, 1024>>>(x, o);\n}}\n"),
+    );
+    let open = open_warp(root);
+    assert_eq!(open.len(), 1, "{open:?}");
+    assert!(
+        open[0].starts_with("\"HP017\"") && open[0].contains("built by PyTorch"),
+        "{open:?}"
+    );
 }

@@ -1003,13 +1003,31 @@ fn add_cast(p: &mut Pass, i: usize, at: usize, cast: Cast) {
     match cast {
         Cast::VoidPtrPtr => p.edits.push(Edit::insert(start, "(void**)")),
         Cast::ConstVoidPtr => {
-            if p.lang == super::Lang::C {
+            let cast = if p.lang == super::Lang::C {
                 p.edits.push(Edit::insert(start, "(const void*)"));
+                "(const void*)"
             } else {
                 p.edits
                     .push(Edit::insert(start, "reinterpret_cast<const void*>("));
                 p.edits.push(Edit::insert(end, ")"));
-            }
+                "reinterpret_cast<const void*>(…)"
+            };
+            let kernel: String = String::from_utf8_lossy(&src[start..end])
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            let kernel = match kernel.char_indices().nth(60) {
+                Some((cut, _)) => format!("{}…", &kernel[..cut]),
+                None => kernel,
+            };
+            let call = String::from_utf8_lossy(p.text(i)).into_owned();
+            let f = p.ctx.finding(
+                &rules::KERNEL_VOID_CAST,
+                start..end,
+                format!("`{kernel}` passed to `{call}` gets `{cast}`: HIP declares the function with `const void*` only, without CUDA's template overloads for kernels (done by `hipport port`)"),
+                None,
+            );
+            p.findings.push(f);
         }
     }
     p.stats.fixups += 1;

@@ -157,6 +157,15 @@ rule!(HIP_NAME_REMOVED, "HP016", UnsupportedApi, Remediation, Build,
     refs: ["https://rocm.docs.amd.com/projects/hipBLAS/en/latest/reference/deprecation.html"],
 );
 
+rule!(KERNEL_VOID_CAST, "HP017", UnsupportedApi, Pass, Build,
+    summary: "A kernel passed to a HIP function declared with `const void*` only (`hipFuncSetAttribute`, `hipFuncGetAttributes`, `hipFuncSetCacheConfig`, `hipFuncSetSharedMemConfig`, `hipLaunchKernel`): `hipport port` wraps it in `reinterpret_cast<const void*>(…)` (PASS: done). A build that renames the call without the cast (PyTorch's build-time hipify of a `CUDAExtension`) stops there: REMEDIATION, one per file, with the file's other port-only rewrites.",
+    why: "CUDA's runtime header adds template overloads that take any kernel (`cudaFuncSetAttribute(T* entry, …)`); HIP declares these functions with `const void*` only, and C++ converts no function pointer to `const void*` implicitly: \"no matching function for call to 'hipFuncSetAttribute'\".",
+    bad: "cudaFuncSetAttribute(kernel_func, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);",
+    good: "hipFuncSetAttribute(reinterpret_cast<const void*>(kernel_func), hipFuncAttributeMaxDynamicSharedMemorySize, smem);",
+    fix: "Nothing where `hipport port` writes the sources; where another tool renames the call, wrap the kernel in `reinterpret_cast<const void*>(…)` by hand.",
+    refs: ["https://github.com/ROCm/HIP/blob/rocm-5.2.x/include/hip/hip_runtime_api.h"],
+);
+
 pub const RULES: &[&RuleInfo] = &[
     &UNPORTED_API,
     &DEPRECATED_API,
@@ -175,4 +184,5 @@ pub const RULES: &[&RuleInfo] = &[
     &REGISTER_STORAGE_CLASS,
     &WARP_SYNC_NARROW_MASK,
     &HIP_NAME_REMOVED,
+    &KERNEL_VOID_CAST,
 ];
