@@ -425,3 +425,28 @@ fn a_header_warp_constant_is_judged_by_every_use_in_its_includers() {
         "{fs:?}"
     );
 }
+
+/// omniserve's `mmha::shfl_mask(n)`: a helper an included header declares with a 32-bit
+/// return type makes the mask of every shuffle passing it 32 bits (HP015: HIP's `_sync`
+/// calls `static_assert` 64 bits), and its calls are one decision, held by the first. Twin:
+/// the helper returns `unsigned long long`: nothing.
+#[test]
+fn a_mask_from_a_helper_of_an_included_header_is_32_bits_once() {
+    let utils = "#pragma once\nnamespace mmha {\ninline __device__ constexpr uint32_t shfl_mask(int n) { return n == 32 ? 0xffffffffu : (1u << n) - 1u; }\n}\n";
+    let kernel = "#include \"utils.h\"\n__global__ void k(float* x, int n) {\n  float v = x[threadIdx.x];\n  for (int m = n / 2; m >= 1; m /= 2) {\n    v = fmaxf(v, __shfl_xor_sync(mmha::shfl_mask(n), v, m));\n    v = fminf(v, __shfl_xor_sync(mmha::shfl_mask(n), v, m));\n  }\n  x[threadIdx.x] = v;\n}\n";
+    let fs = scan(&[("utils.h", utils), ("k.cu", kernel)], &[]);
+    let hp015 = of(&fs, "HP015");
+    assert_eq!(hp015.len(), 2, "{fs:?}");
+    assert_eq!((hp015[0].1, hp015[0].2.as_str()), (5, "REMEDIATION"));
+    assert!(
+        hp015[0]
+            .3
+            .contains("one decision for the helper `shfl_mask`"),
+        "{}",
+        hp015[0].3
+    );
+    assert_eq!(hp015[1].2, "PASS");
+    let wide = utils.replace("uint32_t shfl_mask", "unsigned long long shfl_mask");
+    let fs = scan(&[("utils.h", wide.as_str()), ("k.cu", kernel)], &[]);
+    assert!(of(&fs, "HP015").is_empty(), "{fs:?}");
+}

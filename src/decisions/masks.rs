@@ -85,6 +85,57 @@ pub fn kind(findings: &[Finding]) -> Kind {
     }
 }
 
+/// The helper an open HP015 finding's 32-bit mask is returned by: "`mmha::shfl_mask(n)` is a
+/// 32-bit mask of `__shfl_xor_sync`: …" names `shfl_mask`.
+fn helper(f: &Finding) -> Option<String> {
+    if f.rule != "HP015" {
+        return None;
+    }
+    let text = f.message.strip_prefix('`')?.split('`').next()?;
+    let (callee, _) = text.split_once('(')?;
+    if !text.ends_with(')') {
+        return None;
+    }
+    let n = callee.rsplit("::").next()?.trim();
+    let ident = n
+        .bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    ident.then(|| n.to_string())
+}
+
+/// One helper returning a 32-bit mask, one decision (omniserve's `mmha::shfl_mask(n)`, passed
+/// to 41 shuffles over six copies of its attention templates): the change is the helper's
+/// return type and what it names on a 64-lane wavefront, so its calls fold into the first.
+pub fn helper_kind(_: &[Finding]) -> Kind {
+    Kind {
+        key: Box::new(|f| helper(f).map(|n| format!("{n}()"))),
+        head: super::kind::first,
+        folds: super::kind::all,
+        min: Min::Findings(2),
+        summary: Box::new(|g| {
+            let n = helper(g.head).unwrap_or_default();
+            format!(
+                " — one decision for the helper `{n}`, which returns the 32-bit mask: {} more call{} passing it ({}{}) {} folded here; return a 64-bit mask of the lanes that run each call from the helper",
+                g.folded.len(),
+                if g.folded.len() == 1 { "" } else { "s" },
+                g.folded
+                    .iter()
+                    .take(3)
+                    .map(|f| format!("`{}:{}`", f.path, f.line))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                if g.folded.len() > 3 { ", …" } else { "" },
+                if g.folded.len() == 1 { "is" } else { "are" },
+            )
+        }),
+        note: Box::new(|g| {
+            super::kind::folded_into(g, "the helper that returns the mask is changed once")
+        }),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -124,9 +124,10 @@ pub fn fold_all_with(
         container::kind,
         crate::inventory::siblings::kind,
     ];
-    let after: [fn(&[Finding]) -> Kind; 21] = [
+    let after: [fn(&[Finding]) -> Kind; 22] = [
         crate::rules::vendored::kind,
         masks::kind,
+        masks::helper_kind,
         crate::rules::libcu::kind,
         arch_only::kind,
         arch_gaps::kind,

@@ -82,6 +82,9 @@ pub struct FileFacts {
     pub cuda_headers: bool,
     /// Project macros whose HIP value a CUDA-side test fixes ([`super::hip_pins`]).
     pub hip_pins: Vec<super::hip_pins::HipPin>,
+    /// Functions declared at namespace scope with a 32-bit integer return type
+    /// (`__device__ constexpr uint32_t shfl_mask(int n)`): a mask they return is 32 bits.
+    pub narrow_returns: Vec<String>,
 }
 
 impl FileFacts {
@@ -89,6 +92,7 @@ impl FileFacts {
     fn is_inert(&self) -> bool {
         self.includes.is_empty()
             && self.own.is_empty()
+            && self.narrow_returns.is_empty()
             && self.hip_pins.is_empty()
             && !self.cuda_headers
             && self.rocm_functions.is_empty()
@@ -142,6 +146,8 @@ pub struct Visible {
     /// Project macros whose HIP value a CUDA-side test in an included file fixes: the pin and
     /// `path:line` (names pinned to two values are left out).
     pub hip_pins: BTreeMap<String, (super::hip_pins::HipPin, String)>,
+    /// Functions the included files declare with a 32-bit integer return type.
+    pub narrow_returns: BTreeSet<String>,
 }
 
 /// The empty view: a unit that includes no project file, or a run without a project model.
@@ -155,6 +161,7 @@ pub static NOTHING: Visible = Visible {
     members: BTreeMap::new(),
     hip_build: BTreeMap::new(),
     hip_pins: BTreeMap::new(),
+    narrow_returns: BTreeSet::new(),
 };
 
 impl Visible {
@@ -193,6 +200,7 @@ pub fn facts(path: &str, bytes: &[u8], lexed: &crate::lex::Lexed) -> FileFacts {
     FileFacts {
         own: own.defs,
         cuda_headers: own.cuda_headers,
+        narrow_returns: crate::rules::warp_size::logical::narrow_returns(bytes, lexed),
         ..facts_of_arms(path, bytes, lexed)
     }
 }
@@ -683,6 +691,8 @@ impl Project {
                 });
             }
             v.cuda_headers |= facts.cuda_headers;
+            v.narrow_returns
+                .extend(facts.narrow_returns.iter().cloned());
             for d in &facts.own {
                 v.own
                     .entry(d.name.clone())

@@ -51,6 +51,10 @@ const QUALIFIERS: &[&str] = &[
     "__shared__",
     "__host__",
     "inline",
+    "__inline__",
+    "__forceinline__",
+    "__noinline__",
+    "extern",
 ];
 /// Calls whose HIP result is a 64-bit mask.
 const WIDE_CALLS: &[&str] = &[
@@ -234,17 +238,26 @@ pub(super) fn expr_width(
                     k += 1;
                     continue;
                 }
-                match at(v, toks, k + 1) {
-                    Some(b"(") => {
-                        if !is_word(t, WIDE_CALLS) {
-                            return None;
-                        }
+                // `ns::f(…)`: the call of `f`, typed by its declaration.
+                let mut name = k;
+                while at(v, toks, name + 1) == Some(b"::")
+                    && toks
+                        .get(name + 2)
+                        .is_some_and(|&n| v.lexed.tokens[n].kind == Tok::Ident)
+                {
+                    name += 2;
+                }
+                match at(v, toks, name + 1) {
+                    Some(b"(") if is_word(v.t(toks[name]), WIDE_CALLS) => {
                         join(Width::Wide, &mut width);
                     }
+                    // A function the file declares with an integer return type
+                    // (`__device__ uint32_t shfl_mask(int n)`).
+                    Some(b"(") => join(decl(toks[name])?, &mut width),
                     Some(b".") | Some(b"->") | Some(b"::") => return None,
                     _ => join(decl(i)?, &mut width),
                 }
-                k = skip_operand(v, toks, k);
+                k = skip_operand(v, toks, name);
             }
             Tok::Punct => match t {
                 b"(" => {
@@ -298,22 +311,45 @@ fn declaration(v: &View, d: usize) -> Option<Option<Width>> {
 pub(super) struct Decls {
     file: HashMap<Vec<u8>, Vec<(usize, Option<Width>)>>,
     defines: HashMap<Vec<u8>, Option<Width>>,
+    /// Functions declared at namespace scope, by name: the width of their return type
+    /// (`None` where a declaration's type is no built-in integer, or two disagree).
+    calls: HashMap<Vec<u8>, Option<Width>>,
+    /// Functions the included project headers declare with a 32-bit return type.
+    pub(super) included_narrow: HashSet<Vec<u8>>,
 }
 
 impl Decls {
     pub(super) fn of(v: &View) -> Decls {
         let mut out = Decls::default();
-        let mut depth = 0i32;
+        // Per open brace, whether it opens a namespace (or `extern "C"`): names declared
+        // inside only those are at file scope.
+        let mut braces: Vec<bool> = Vec::new();
         for d in 0..v.lexed.tokens.len() {
             if !v.code(d) {
                 continue;
             }
             match v.t(d) {
-                b"{" => depth += 1,
-                b"}" => depth -= 1,
-                x if depth == 0 && v.lexed.tokens[d].kind == Tok::Ident => {
+                b"{" => {
+                    let p = v.prev(d);
+                    let namespace = v.is(p, "namespace")
+                        || v.is(p.and_then(|p| v.prev(p)), "namespace")
+                        || (p.is_some_and(|p| v.lexed.tokens[p].kind == Tok::Str)
+                            && v.is(p.and_then(|p| v.prev(p)), "extern"));
+                    braces.push(namespace);
+                }
+                b"}" => {
+                    braces.pop();
+                }
+                x if braces.iter().all(|&n| n) && v.lexed.tokens[d].kind == Tok::Ident => {
                     if let Some(w) = declaration(v, d) {
-                        out.file.entry(x.to_vec()).or_default().push((d, w));
+                        if v.is(v.next(d), "(") {
+                            let e = out.calls.entry(x.to_vec()).or_insert(w);
+                            if *e != w {
+                                *e = None;
+                            }
+                        } else {
+                            out.file.entry(x.to_vec()).or_default().push((d, w));
+                        }
                     }
                 }
                 _ => {}
@@ -343,11 +379,41 @@ impl Decls {
     }
 }
 
+/// The functions a file declares at namespace scope with a 32-bit integer return type, for
+/// the files that include it (the project model's pre-pass).
+pub(crate) fn narrow_returns(src: &[u8], lexed: &Lexed) -> Vec<String> {
+    if !lexed
+        .tokens
+        .iter()
+        .any(|t| t.kind == Tok::Ident && is_word(t.text(src), NARROW_WORDS))
+    {
+        return Vec::new();
+    }
+    let v = View::bare(src, lexed);
+    let mut out: Vec<String> = Decls::of(&v)
+        .calls
+        .into_iter()
+        .filter(|(_, w)| *w == Some(Width::Narrow))
+        .map(|(n, _)| String::from_utf8_lossy(&n).into_owned())
+        .collect();
+    out.sort();
+    out
+}
+
 /// The width a name was declared with, looking back from its use at token `use_at`: a local
 /// or parameter of the enclosing function (from its parameter list `params` on), else a
 /// declaration at file scope before the function, else a `#define` of the file.
 pub(super) fn declared(v: &View, decls: &Decls, use_at: usize, params: usize) -> Option<Width> {
     let name = v.t(use_at);
+    if v.is(v.next(use_at), "(") {
+        return match decls.calls.get(name) {
+            Some(w) => *w,
+            None => decls
+                .included_narrow
+                .contains(name)
+                .then_some(Width::Narrow),
+        };
+    }
     for d in (params..use_at).rev() {
         if v.code(d) && v.t(d) == name {
             if let Some(w) = declaration(v, d) {
@@ -435,7 +501,10 @@ impl LogicalWarps {
                 v.matching_back(p)
             })
             .unwrap_or(0);
-        let decls = self.decls.get_or_init(|| Decls::of(&v));
+        let decls = self.decls.get_or_init(|| Decls {
+            included_narrow: self.included_narrow.clone(),
+            ..Decls::of(&v)
+        });
         let decl = |j: usize| declared(&v, decls, j, params);
         if expr_width(&v, &toks, &decl)? != Width::Narrow {
             return None;

@@ -27,7 +27,7 @@ mod masks;
 mod settle;
 mod votes;
 use facts::{callers, constants, function, lane_macros, statement_end};
-pub(crate) use masks::{takes_mask, MaskFix, WHOLE_HALF};
+pub(crate) use masks::{narrow_returns, takes_mask, MaskFix, WHOLE_HALF};
 pub(crate) use settle::{settle, EVERY_USE};
 pub(crate) use votes::around as vote_text;
 use votes::VOTES;
@@ -125,6 +125,8 @@ pub(crate) struct LogicalWarps {
     decls: std::sync::OnceLock<masks::Decls>,
     /// The CUB primitives that keep CUDA's meaning, as lookups.
     cub_ok: std::sync::OnceLock<cub::CubOk>,
+    /// Functions the included project headers declare with a 32-bit return type.
+    included_narrow: HashSet<Vec<u8>>,
 }
 
 const SHUFFLES: &[&str] = &[
@@ -357,6 +359,11 @@ impl LogicalWarps {
             cubs,
             decls: Default::default(),
             cub_ok: Default::default(),
+            included_narrow: env
+                .narrow_returns
+                .iter()
+                .map(|n| n.as_bytes().to_vec())
+                .collect(),
         }
     }
 

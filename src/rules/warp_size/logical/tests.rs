@@ -434,3 +434,30 @@ fn a_template_default_of_32_is_a_logical_warp() {
         Warp::Logical32
     );
 }
+
+/// omniserve's `mmha::shfl_mask(n)`: a mask returned by a function the file declares with a
+/// 32-bit return type (inside a namespace, called qualified) is a 32-bit mask (HP015: HIP's
+/// `_sync` calls `static_assert` 64 bits). Twins: the helper returns `unsigned long long`, or
+/// a type the model cannot read (`MaskT`): nothing.
+#[test]
+fn a_mask_returned_by_a_32_bit_helper_is_32_bits() {
+    let narrow = |src: &str| {
+        let (m, lx) = model(src);
+        m.narrow_mask(src.as_bytes(), &lx, tok(src, &lx, "__shfl_xor_sync", 0))
+            .is_some()
+    };
+    let src = "namespace mmha {\ninline __device__ uint32_t shfl_mask(int n) { return n == 32 ? uint32_t(-1) : (1u << n) - 1u; }\n}\n__global__ void k(float* x, int n) {\n  float v = x[threadIdx.x];\n  for (int m = n / 2; m >= 1; m /= 2) v = fmaxf(v, __shfl_xor_sync(mmha::shfl_mask(n), v, m));\n  x[threadIdx.x] = v;\n}\n";
+    assert!(narrow(src));
+    for twin in [
+        src.replace(
+            "inline __device__ uint32_t",
+            "inline __device__ unsigned long long",
+        ),
+        src.replace(
+            "inline __device__ uint32_t",
+            "template <typename MaskT> inline __device__ MaskT",
+        ),
+    ] {
+        assert!(!narrow(&twin), "{twin}");
+    }
+}
