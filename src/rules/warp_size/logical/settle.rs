@@ -340,7 +340,14 @@ fn constants_of_logical_warps(
         let Some(name) = super::quoted_name(&f.message) else {
             continue;
         };
-        let uses: Vec<usize> = (0..lexed.tokens.len())
+        // A template parameter (`template <int N, int WARP_SIZE = 32>`) is used only in its
+        // function: the same name elsewhere in the file is another declaration's.
+        let at = m.token_at(lexed, f.byte_range.0);
+        let scope = match m.declaring(at) {
+            Some(g) if at < g.open => g.open..g.close,
+            _ => 0..lexed.tokens.len(),
+        };
+        let uses: Vec<usize> = scope
             .filter(|&j| {
                 lexed.tokens[j].kind == Tok::Ident
                     && v.t(j) == name.as_bytes()

@@ -461,3 +461,24 @@ fn a_mask_returned_by_a_32_bit_helper_is_32_bits() {
         assert!(!narrow(&twin), "{twin}");
     }
 }
+
+/// A template parameter's uses are its function's: FasterTransformer's `block_sum<N, WARP_SIZE
+/// = 32>` in a file whose kernel declares its own `constexpr unsigned WARP_SIZE{32}` is settled
+/// by `block_sum` alone (its warp-level calls keep CUDA's meaning). Twin: the same function
+/// mixing in `warpSize` keeps the parameter open.
+#[test]
+fn a_template_parameter_is_used_only_in_its_function() {
+    use crate::model::syntax::test_support::fires_open;
+    let src = "template <int N, int WARP_SIZE = 32>\n__device__ float block_sum(float* red, float sum) {\n  int warp = threadIdx.x / WARP_SIZE;\n  int lane = threadIdx.x % WARP_SIZE;\n  for (int m = WARP_SIZE / 2; m >= 1; m /= 2) sum += __shfl_xor_sync(uint32_t(-1), sum, m);\n  if (lane == 0) red[warp] = sum;\n  __syncthreads();\n  return red[0];\n}\n__global__ void k(float* x) {\n  constexpr unsigned WARP_SIZE{32};\n  __shared__ float red[8];\n  x[0] = block_sum<8>(red, x[threadIdx.x]) + WARP_SIZE;\n}\n";
+    assert!(
+        !fires_open(src, "HP101").contains(&1),
+        "{:?}",
+        fires_open(src, "HP101")
+    );
+    let mixed = src.replace("if (lane == 0)", "if (lane == 0 && warpSize > 0)");
+    assert!(
+        fires_open(&mixed, "HP101").contains(&1),
+        "{:?}",
+        fires_open(&mixed, "HP101")
+    );
+}
