@@ -198,6 +198,7 @@ syntax_table! {
         Enumerator = "enumerator",
         NumberLiteral = "number_literal",
         ForStatement = "for_statement",
+        ReturnStatement = "return_statement",
         CaseStatement = "case_statement",
         CompoundStatement = "compound_statement",
         ExpressionStatement = "expression_statement",

@@ -70,6 +70,7 @@ pub mod library_switch;
 pub mod library_use;
 pub mod masks;
 pub mod nested;
+pub mod per_file;
 pub mod ptx_family;
 pub mod same_api;
 pub mod test_gates;
@@ -124,10 +125,11 @@ pub fn fold_all_with(
         container::kind,
         crate::inventory::siblings::kind,
     ];
-    let after: [fn(&[Finding]) -> Kind; 22] = [
+    let after: [fn(&[Finding]) -> Kind; 23] = [
         crate::rules::vendored::kind,
         masks::kind,
         masks::helper_kind,
+        per_file::kind,
         crate::rules::libcu::kind,
         arch_only::kind,
         arch_gaps::kind,

@@ -70,6 +70,33 @@ pub(super) fn ballots(s: &Src, f: Node, out: &mut Vec<Finding>) {
             }
         }
     }
+    // `__device__ uint32_t ballot(T v) { return __ballot(v); }`: the function's 32-bit return
+    // type cuts the ballot (darknet's `__ballot_custom`, whose HIP arm is the legacy call).
+    let returns_narrow = f
+        .field(F::Type)
+        .map(|t| s.text(t).split_whitespace().collect::<Vec<_>>().join(" "))
+        .is_some_and(|t| NARROW.contains(&t.as_str()));
+    if returns_narrow {
+        let fname = f
+            .field(F::Declarator)
+            .and_then(|d| super::blocks::function_name(s, d))
+            .unwrap_or("the function");
+        for r in s.descendants(f, K::ReturnStatement) {
+            let Some(v) = r.named_child(0).map(strip_parens) else {
+                continue;
+            };
+            if v.node_kind() == K::CallExpression
+                && call_name(s, v).is_some_and(|x| BALLOTS.contains(&x))
+            {
+                out.push(s.ctx.finding(
+                    &BALLOT_32BIT,
+                    v.byte_range(),
+                    format!("`{fname}` returns a wavefront ballot as a 32-bit value: AMD masks are 64-bit, so lanes 32–63 are cut off"),
+                    Some(CHOICE.into()),
+                ));
+            }
+        }
+    }
     // `m &= t ^ __ballot_sync(…)` with `m` declared 32-bit: the ballot's value is cut to 32
     // bits by the assignment.
     for a in s.descendants(f, K::AssignmentExpression) {

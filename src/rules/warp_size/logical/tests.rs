@@ -482,3 +482,35 @@ fn a_template_parameter_is_used_only_in_its_function() {
         fires_open(&mixed, "HP101")
     );
 }
+
+/// darknet's `__ballot_custom`: a helper declared `uint32_t` returning `__ballot(v)`, called
+/// from a kernel of 32-lane logical warps, keeps the ballot in 32 bits (HP106) and gets the
+/// lane's own half; twin: declared `unsigned long long`, nothing is cut and nothing changes.
+#[test]
+fn a_ballot_returned_as_32_bits_gets_the_lanes_own_half() {
+    use crate::model::syntax::test_support::fires_open;
+    let src = "template <typename T>\n__device__ inline uint32_t ballot32(T v) {\n  return __ballot(v);\n}\n__global__ void pack(const float* x, uint32_t* out) {\n  int lane = threadIdx.x % 32;\n  uint32_t bits = ballot32(x[threadIdx.x] > 0);\n  if (lane == 0) out[threadIdx.x / 32] = bits;\n}\n";
+    let (m, lx) = model(src);
+    let p = m
+        .plan(src.as_bytes(), &lx, tok(src, &lx, "__ballot", 0))
+        .expect("a plan");
+    assert!(matches!(p.rewrite, Rewrite::OwnHalfBallot { .. }));
+    assert!(
+        fires_open(src, "HP106").is_empty(),
+        "{:?}",
+        fires_open(src, "HP106")
+    );
+    let wide = src.replace(
+        "inline uint32_t ballot32",
+        "inline unsigned long long ballot32",
+    );
+    let (m, lx) = model(&wide);
+    assert!(m
+        .plan(wide.as_bytes(), &lx, tok(&wide, &lx, "__ballot", 0))
+        .is_none());
+    // Outside a function of 32-lane logical warps the cut is open.
+    let wave = src
+        .replace("% 32", "% warpSize")
+        .replace("/ 32", "/ warpSize");
+    assert_eq!(fires_open(&wave, "HP106"), [3]);
+}

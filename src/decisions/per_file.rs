@@ -1,0 +1,105 @@
+//! Facts that are one change per file. A floating-point atomic on fine-grained memory (HP708)
+//! is decided by the file's allocations and the build's `-munsafe-fp-atomics`, not per call
+//! (darknet's `blas_kernels.cu`: eight calls, one decision); a shell script's CUDA toolkit paths
+//! (HP852 in `.sh`) are one edit of that script, which installs or locates the toolkit
+//! (darknet's `setup.sh`: eight lines). The file's open findings of the rule fold into the
+//! first, which names the lines; the rest stay in JSON as PASS naming it.
+
+use super::kind::{Kind, Min};
+use crate::finding::Finding;
+
+/// The rule and file an open finding's decision is kept by, when its rule is decided per file.
+fn key(f: &Finding) -> Option<String> {
+    let per_file = match f.rule.as_str() {
+        "HP708" => true,
+        "HP852" => {
+            let ext = f.path.rsplit_once('.').map_or("", |(_, e)| e);
+            matches!(ext, "sh" | "bash")
+        }
+        _ => false,
+    };
+    per_file.then(|| format!("{}\u{0}{}", f.rule, f.path))
+}
+
+fn what(rule: &str) -> &'static str {
+    match rule {
+        "HP708" => "the file's floating-point atomics on fine-grained memory are one decision: coarse-grained allocations, or a build without `-munsafe-fp-atomics`",
+        _ => "the script's CUDA toolkit paths are one edit: point it at ROCm (`/opt/rocm`) or skip the CUDA setup on ROCm machines",
+    }
+}
+
+pub fn kind(_: &[Finding]) -> Kind {
+    Kind {
+        key: Box::new(key),
+        head: super::kind::first,
+        folds: super::kind::all,
+        min: Min::Findings(2),
+        summary: Box::new(|g| {
+            let lines: Vec<String> = g.folded.iter().map(|f| f.line.to_string()).collect();
+            format!(
+                " — {} ({} more in this file, line{} {}, folded here)",
+                what(&g.head.rule),
+                g.folded.len(),
+                if g.folded.len() == 1 { "" } else { "s" },
+                lines.join(", ")
+            )
+        }),
+        note: Box::new(|g| super::kind::folded_into(g, what(&g.head.rule))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gate::Status;
+
+    fn f(rule: &str, path: &str, line: u32) -> Finding {
+        Finding {
+            status: Status::Remediation,
+            message: "m".into(),
+            ..Finding::bare(rule, path, line)
+        }
+    }
+
+    /// darknet: eight FP atomics in one file and eight toolkit paths in `setup.sh` are one
+    /// finding each. Twins: a toolkit path in a Makefile is the build's (folded elsewhere, not
+    /// here), and a lone atomic in another file stays its own.
+    #[test]
+    fn per_file_facts_fold_into_the_first() {
+        let mut fs = vec![
+            f("HP708", "src/blas_kernels.cu", 1070),
+            f("HP708", "src/blas_kernels.cu", 1075),
+            f("HP708", "src/other.cu", 3),
+            f("HP852", "scripts/setup.sh", 65),
+            f("HP852", "scripts/setup.sh", 69),
+            f("HP852", "Makefile", 133),
+            f("HP852", "Makefile", 136),
+        ];
+        let k = kind(&fs);
+        crate::decisions::fold(&mut fs, &k);
+        let open: Vec<String> = fs
+            .iter()
+            .filter(|x| x.status != Status::Pass)
+            .map(|x| format!("{}:{}", x.path, x.line))
+            .collect();
+        assert_eq!(
+            open,
+            [
+                "src/blas_kernels.cu:1070",
+                "src/other.cu:3",
+                "scripts/setup.sh:65",
+                "Makefile:133",
+                "Makefile:136"
+            ]
+        );
+        assert!(
+            fs[0].message.contains("1 more in this file, line 1075"),
+            "{}",
+            fs[0].message
+        );
+        assert_eq!(
+            fs[4].folded_into.as_ref().unwrap().at,
+            "scripts/setup.sh:65"
+        );
+    }
+}
