@@ -492,6 +492,12 @@ impl LogicalWarps {
             return self.partial_literal(&v, i, first);
         }
         let toks: Vec<usize> = (first..=last).filter(|&j| v.code(j)).collect();
+        // A full mask spelled as an expression (`~0`, `uint32_t(-1)`) is the translator's to
+        // widen by value, as a literal is: one edit of the range, not two.
+        let text: Vec<u8> = toks.iter().flat_map(|&j| v.t(j).to_vec()).collect();
+        if crate::model::syntax::full_mask_literal(&String::from_utf8_lossy(&text)) {
+            return None;
+        }
         let f = self.function(i);
         // Declarations are looked up from the function's parameter list on.
         let params = f
