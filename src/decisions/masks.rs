@@ -15,6 +15,16 @@ const DEFINITION: &str = "` is a 32-bit full warp mask";
 /// What it says at a call: "32-bit full mask `NAME` in `__shfl_xor_sync`: …".
 const USE: &str = "32-bit full mask `";
 
+/// `n` when it is a C identifier.
+fn identifier(n: &str) -> Option<String> {
+    let ident = n
+        .bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    ident.then(|| n.to_string())
+}
+
 /// The mask name an open HP103 finding is about, when it names one (not a literal).
 fn name(f: &Finding) -> Option<String> {
     if f.rule != "HP103" {
@@ -25,12 +35,7 @@ fn name(f: &Finding) -> Option<String> {
     } else {
         f.message.strip_prefix(USE)?.split('`').next()?
     };
-    let ident = n
-        .bytes()
-        .next()
-        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
-        && n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
-    ident.then(|| n.to_string())
+    identifier(n)
 }
 
 /// The decision per named mask: held by its definition. A name defined (and flagged) in several
@@ -97,12 +102,7 @@ fn helper(f: &Finding) -> Option<String> {
         return None;
     }
     let n = callee.rsplit("::").next()?.trim();
-    let ident = n
-        .bytes()
-        .next()
-        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
-        && n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
-    ident.then(|| n.to_string())
+    identifier(n)
 }
 
 /// One helper returning a 32-bit mask, one decision (omniserve's `mmha::shfl_mask(n)`, passed

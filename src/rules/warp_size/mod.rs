@@ -41,6 +41,7 @@ pub const KINDS: &[K] = &[
     K::TemplateArgumentList,
     K::TemplateDeclaration,
     K::ForStatement,
+    K::ReturnStatement,
     K::Identifier,
     K::TypeIdentifier,
     K::FunctionDefinition,
