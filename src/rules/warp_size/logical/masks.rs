@@ -470,6 +470,19 @@ pub(crate) fn takes_mask(x: &[u8]) -> bool {
 }
 
 impl LogicalWarps {
+    /// The file's declarations, read on first use.
+    fn decls(&self, v: &View) -> &Decls {
+        self.decls.get_or_init(|| Decls {
+            included_narrow: self.included_narrow.clone(),
+            ..Decls::of(v)
+        })
+    }
+
+    /// Whether the file declares the function `name` with a 32-bit integer return type.
+    pub(super) fn returns_narrow(&self, v: &View, name: &[u8]) -> bool {
+        self.decls(v).calls.get(name) == Some(&Some(Width::Narrow))
+    }
+
     /// The mask of the `*_sync` call named at token `i` where its type is 32 bits (HIP's form
     /// does not compile), with the widening that keeps CUDA's meaning. A single full literal
     /// (`0xffffffff`) is not this module's: the translator widens it by value.
@@ -507,10 +520,7 @@ impl LogicalWarps {
                 v.matching_back(p)
             })
             .unwrap_or(0);
-        let decls = self.decls.get_or_init(|| Decls {
-            included_narrow: self.included_narrow.clone(),
-            ..Decls::of(&v)
-        });
+        let decls = self.decls(&v);
         let decl = |j: usize| declared(&v, decls, j, params);
         if expr_width(&v, &toks, &decl)? != Width::Narrow {
             return None;

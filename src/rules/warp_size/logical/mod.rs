@@ -430,7 +430,8 @@ impl LogicalWarps {
             (n == without_width).then_some(Rewrite::Width32 { close })?
         } else if BALLOTS.contains(&name) {
             let (_, close) = v.call(i)?;
-            let returned = v.is(v.prev(i), "return") && returns_narrow(&v, f);
+            // `return __ballot(v);` in a function the file declares with a 32-bit return type.
+            let returned = v.is(v.prev(i), "return") && self.returns_narrow(&v, &f.name);
             ((kept_in_32_bits(&v, i) || returned) && !v.is(v.next(close), ">"))
                 .then_some(Rewrite::OwnHalfBallot { close })?
         } else if VOTES.contains(&name) {
@@ -546,39 +547,6 @@ impl LogicalWarps {
 
 /// A ballot whose result the code keeps as a 32-bit mask: the value of a declaration of a
 /// 32-bit type (`unsigned int votes = __ballot_sync(…)`), or the argument of `__popc`/`__ffs`.
-/// Whether the function's declared return type is a 32-bit integer (`__device__ inline uint32_t
-/// f(T v) {`): the words between the previous declaration (or its template header) and its name.
-fn returns_narrow(v: &View, f: &Function) -> bool {
-    let Some(close) = (0..4)
-        .scan(f.open, |j, _| {
-            *j = v.prev(*j)?;
-            Some(*j)
-        })
-        .find(|&j| v.t(j) == b")")
-    else {
-        return false;
-    };
-    let Some(name) = v.matching_back(close).and_then(|o| v.prev(o)) else {
-        return false;
-    };
-    let mut words = Vec::new();
-    let mut j = v.prev(name);
-    while let Some(k) = j {
-        if v.lexed.tokens[k].kind != Tok::Ident {
-            if v.t(k) == b"*" || v.t(k) == b"&" {
-                return false;
-            }
-            break;
-        }
-        words.push(v.t(k));
-        j = v.prev(k);
-    }
-    words
-        .iter()
-        .any(|w| NARROW.contains(&std::str::from_utf8(w).unwrap_or("")))
-        && !words.iter().any(|w| *w == b"long" || *w == b"uint64_t")
-}
-
 fn kept_in_32_bits(v: &View, i: usize) -> bool {
     if assigned_to_narrow(v, i) {
         return true;
