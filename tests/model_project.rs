@@ -378,6 +378,47 @@ fn a_switch_a_header_sets_from_cuda_arch_decides_the_includers_branches() {
     assert_eq!(ptx(&fs), [(4, "REMEDIATION".to_string())], "{fs:?}");
 }
 
+/// dgl's shape: `ndarray.h` defines `BF16_ENABLED (defined(CUDART_VERSION) && CUDART_VERSION
+/// >= 11000)` under the project's `#ifdef DGL_USE_CUDA`, and `atomic.cuh`, which does not include
+/// it, tests `#if BF16_ENABLED` around bf16 atomics that trap on old GPUs. Whether or not a unit
+/// defines the switch, HIP finds it 0: the bf16 code is compiled out (PASS naming the test).
+/// Twin: a second definition with another value anywhere in the project leaves the switch open.
+#[test]
+fn a_switch_every_definition_of_which_hip_finds_false_is_zero_in_every_file() {
+    const NDARRAY: &str = "#pragma once\n#ifdef DGL_USE_CUDA\n#define BF16_ENABLED (defined(CUDART_VERSION) && CUDART_VERSION >= 11000)\n#endif\n";
+    const ATOMIC: &str = "#pragma once\n#if BF16_ENABLED\n__device__ unsigned short enc(unsigned short v) {\n#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800\n  return v;\n#else\n  printf(\"no bf16\\n\");\n  __trap();\n  return 0;\n#endif\n}\n#endif\n";
+    let fs = scan(
+        &[("include/ndarray.h", NDARRAY), ("src/atomic.cuh", ATOMIC)],
+        &[],
+    );
+    let hp401: Vec<_> = of(&fs, "HP401");
+    assert!(
+        hp401.iter().all(|f| f.2 == "PASS") && !hp401.is_empty(),
+        "{fs:?}"
+    );
+    assert!(
+        hp401[0].3.contains("decided by `#if BF16_ENABLED`"),
+        "{}",
+        hp401[0].3
+    );
+    let other = "#pragma once\n#define BF16_ENABLED 1\n";
+    let fs = scan(
+        &[
+            ("include/ndarray.h", NDARRAY),
+            ("include/other.h", other),
+            ("src/atomic.cuh", ATOMIC),
+        ],
+        &[],
+    );
+    let hp401 = of(&fs, "HP401");
+    assert!(
+        hp401
+            .iter()
+            .any(|f| f.2 == "REMEDIATION" && f.3.contains("only traps")),
+        "{fs:?}"
+    );
+}
+
 /// SGEMM_CUDA's shape: a kernel header defines `WARPSIZE 32` and tiles threads by it without
 /// exchanging anything across lanes; the host runner that includes it checks tile counts with
 /// the constant and a literal 32 (`NUM_WARPS = THREADS / 32`). Every use keeps CUDA's meaning:

@@ -50,6 +50,18 @@ struct Frame {
     arch: bool,
 }
 
+/// The value under HIP-Clang of a macro body that tests CUDA-side macros (`(defined(CUDART_VERSION)
+/// && CUDART_VERSION >= 11000)`, `CUDA_VERSION`), and whether it reads `__CUDA_ARCH__`; `None`
+/// for a body that tests no CUDA-side macro or that HIP cannot decide.
+pub fn hip_test(body: &[&str]) -> Option<(i64, bool)> {
+    let hip = MacroEnv::hip();
+    let cuda = body
+        .iter()
+        .any(|t| !cond::is_hip_macro(t) && hip.lookup(t).is_some());
+    let arch = body.iter().any(|t| t.starts_with("__CUDA_ARCH"));
+    cuda.then(|| hip.eval(body).map(|v| (v, arch))).flatten()
+}
+
 /// The pins of one file (see the module documentation).
 pub fn pins(s: &Src) -> Vec<HipPin> {
     let hip = MacroEnv::hip();
@@ -124,7 +136,23 @@ pub fn pins(s: &Src) -> Vec<HipPin> {
                     continue;
                 }
                 let decided = stack.iter().any(|f| f.cuda);
-                if outer && decided && matches!(known, Known::Value(_) | Known::Undefined) {
+                // A switch whose body is itself a CUDA-side test (dgl's `#define BF16_ENABLED
+                // (defined(CUDART_VERSION) && CUDART_VERSION >= 11000)`): `#if BF16_ENABLED`
+                // expands to that test, so HIP sees the value the test has there.
+                let body = cond::condition_tokens(s, d);
+                let test = (d.name == "define" && known == Known::Defined)
+                    .then(|| hip_test(body.get(1..).unwrap_or(&[])))
+                    .flatten()
+                    .map(|(v, arch)| (Known::Value(v), arch));
+                if outer && test.is_some() {
+                    let (known, arch) = test.unwrap_or((known, false));
+                    pins.push(HipPin {
+                        name,
+                        known,
+                        line: s.line(d.start) as u32 + 1,
+                        arch,
+                    });
+                } else if outer && decided && matches!(known, Known::Value(_) | Known::Undefined) {
                     pins.push(HipPin {
                         name,
                         known,
@@ -177,6 +205,24 @@ mod tests {
     fn switches_set_from_cuda_arch_take_hips_arm() {
         let src = "#ifndef COMMON_H\n#define COMMON_H\n#if (defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 800))\n#define ARCH_SM80 1\n#else\n#define ARCH_SM80 0\n#endif\n#if CUDA_VERSION >= 12000\n#define HAS_TMA 1\n#endif\n#endif\n";
         assert_eq!(of(src), [("ARCH_SM80".to_string(), Known::Value(0), true),]);
+    }
+
+    #[test]
+    fn switches_whose_body_is_a_cuda_side_test_take_its_hip_value() {
+        // dgl's bf16 switch; an alias of the toolkit's version; an arch test in the body.
+        let src = "#define BF16_ENABLED (defined(CUDART_VERSION) && CUDART_VERSION >= 11000)\n#define MY_CUDA CUDA_VERSION\n#define SM80 (__CUDA_ARCH__ >= 800)\n";
+        assert_eq!(
+            of(src),
+            [
+                ("BF16_ENABLED".to_string(), Known::Value(0), false),
+                ("MY_CUDA".to_string(), Known::Value(0), false),
+                ("SM80".to_string(), Known::Value(0), true),
+            ]
+        );
+        // Twins: a body on project macros only, a body HIP cannot decide, a function-like
+        // macro, and a switch defined in a branch HIP may skip.
+        let src = "#define FAST (defined(MY_FAST) && MY_LEVEL > 2)\n#define MIX (CUDA_VERSION >= 11000 || MY_OPT)\n#define F(x) (CUDA_VERSION >= x)\n#ifdef MY_OPT\n#define G (CUDA_VERSION >= 11000)\n#endif\n";
+        assert!(of(src).is_empty(), "{:?}", of(src));
     }
 
     #[test]

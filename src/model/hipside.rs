@@ -930,6 +930,18 @@ x6
             arch(Alt::Trap)
         );
         assert_eq!(alternative("  assert(0);\n"), arch(Alt::Trap));
+        // dgl's 16-bit CAS: unused parameters silenced, a message, the trap, then a `return`
+        // never reached.
+        assert_eq!(
+            alternative("  (void)address;\n  printf(\"no FP16 atomics\\n\");\n  __trap();\n  return static_cast<T>(val);\n"),
+            arch(Alt::Trap)
+        );
+        // Twins: a value returned before the trap is code; `(void)f(x)` calls something.
+        assert_eq!(
+            alternative("  return static_cast<T>(val);\n  __trap();\n"),
+            arch(Alt::Code)
+        );
+        assert_eq!(alternative("  (void)f(x);\n  __trap();\n"), arch(Alt::Code));
         // A stub that returns a constant (flashinfer's fp8 conversions under `#else`), and
         // PTX's own trap.
         assert_eq!(alternative("  return 0;\n"), arch(Alt::Empty));

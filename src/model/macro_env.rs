@@ -40,6 +40,10 @@ pub enum Known {
     Value(i64),
     /// Defined, value not pinned: `defined(X)` is 1, `X` is unknown.
     Defined,
+    /// `X` is 0 whether or not it is defined (a project switch every definition of which is a
+    /// test HIP finds false, seen from a file that may or may not include one): `defined(X)`
+    /// is unknown.
+    Zero,
 }
 
 impl Known {
@@ -56,6 +60,8 @@ impl Known {
     fn value(self, use_: Use) -> Option<i64> {
         match (self, use_) {
             (Known::Undefined, _) => Some(0),
+            (Known::Zero, Use::Value) => Some(0),
+            (Known::Zero, Use::Defined) => None,
             (_, Use::Defined) => Some(1),
             (Known::Value(v), Use::Value) => Some(v),
             (Known::Defined, Use::Value) => None,
@@ -269,6 +275,9 @@ impl<'a> MacroEnv<'a> {
         let toks = cond::condition_tokens(s, d);
         let defined = |neg: bool| {
             let k = self.lookup(toks.first()?)?;
+            if k == Known::Zero {
+                return None;
+            }
             Some((k != Known::Undefined) != neg)
         };
         match d.name.as_str() {

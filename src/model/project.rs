@@ -44,6 +44,10 @@ pub struct Macro {
     pub body: String,
     /// The body names `warpSize` (object-like macros only).
     pub warp_size: bool,
+    /// The body is a test of CUDA-side macros HIP decides (`(defined(CUDART_VERSION) &&
+    /// CUDART_VERSION >= 11000)`): its value under HIP-Clang and whether it reads
+    /// `__CUDA_ARCH__` (object-like macros only).
+    pub hip_test: Option<(i64, bool)>,
 }
 
 /// A function defined or declared in a ROCm arm.
@@ -361,6 +365,12 @@ fn define(
         && body_toks
             .iter()
             .any(|&j| lexed.tokens[j].text(bytes) == b"warpSize");
+    let hip_test = if params.is_none() {
+        let t = super::cond::condition_tokens_of(bytes, lexed, d);
+        super::hip_pins::hip_test(t.get(1..).unwrap_or(&[]))
+    } else {
+        None
+    };
     let mut body = match (body_toks.first(), body_toks.last()) {
         (Some(&a), Some(&b)) => {
             let raw = &bytes[lexed.tokens[a].start as usize..lexed.tokens[b].end as usize];
@@ -386,6 +396,7 @@ fn define(
         params,
         body,
         warp_size,
+        hip_test,
     })
 }
 
@@ -499,6 +510,11 @@ pub struct Project {
     /// build's, whatever their own conditions say. Sources (`.cu`) are not read by the
     /// pre-pass: a source including such a header directly is not seen.
     rocm_only: BTreeSet<String>,
+    /// Project switches every definition of which (in any header) is a test HIP finds false
+    /// (dgl's `BF16_ENABLED`, defined only under `#ifdef DGL_USE_CUDA` in a header the kernels
+    /// do not include themselves): `#if NAME` is 0 under HIP whether or not a unit defines it.
+    /// Value: the first definition's `path:line` and whether the test reads `__CUDA_ARCH__`.
+    zero_tests: BTreeMap<String, (String, bool)>,
 }
 
 fn own_ref(file: &str, d: &super::own::OwnDef) -> super::own::OwnRef {
@@ -532,6 +548,7 @@ impl Project {
         let mut graph = Graph::default();
         let mut members: BTreeMap<String, Vec<super::own::OwnRef>> = BTreeMap::new();
         let mut included_only_by_rocm: BTreeMap<String, bool> = BTreeMap::new();
+        let zero_tests = zero_tests(&facts);
         for (rel, f) in facts {
             if f.is_inert() {
                 continue;
@@ -570,6 +587,7 @@ impl Project {
             known,
             members,
             hip_build: BTreeMap::new(),
+            zero_tests,
             rocm_only: included_only_by_rocm
                 .into_iter()
                 .filter_map(|(f, only)| only.then_some(f))
@@ -645,6 +663,7 @@ impl Project {
             ..Visible::default()
         };
         if self.files.is_empty() || own.is_empty() {
+            self.add_zero_tests(&mut v);
             return v;
         }
         let exists = |p: &str| self.known.contains(p);
@@ -730,8 +749,47 @@ impl Project {
         for n in ambiguous_pins {
             v.hip_pins.remove(&n);
         }
+        self.add_zero_tests(&mut v);
         v
     }
+
+    /// The project's [`Project::zero_tests`] `v` has no pin of its own for.
+    fn add_zero_tests(&self, v: &mut Visible) {
+        for (name, (at, arch)) in &self.zero_tests {
+            if !v.hip_pins.contains_key(name) {
+                let line = at.rsplit_once(':').and_then(|(_, l)| l.parse().ok());
+                let pin = super::hip_pins::HipPin {
+                    name: name.clone(),
+                    known: super::macro_env::Known::Zero,
+                    line: line.unwrap_or(0),
+                    arch: *arch,
+                };
+                v.hip_pins.insert(name.clone(), (pin, at.clone()));
+            }
+        }
+    }
+}
+
+/// The switches every definition of which, in every file, is a test HIP finds false
+/// ([`Project::zero_tests`]).
+fn zero_tests(facts: &[(String, FileFacts)]) -> BTreeMap<String, (String, bool)> {
+    let mut out: BTreeMap<String, (String, bool)> = BTreeMap::new();
+    let mut other: BTreeSet<&str> = BTreeSet::new();
+    for (rel, f) in facts {
+        for m in &f.macros {
+            match m.hip_test {
+                Some((0, arch)) => {
+                    out.entry(m.name.clone())
+                        .or_insert_with(|| (format!("{rel}:{}", m.line), arch));
+                }
+                _ => {
+                    other.insert(&m.name);
+                }
+            }
+        }
+    }
+    out.retain(|n, _| !other.contains(n.as_str()));
+    out
 }
 
 #[cfg(test)]

@@ -333,6 +333,7 @@ fn pass_pinned_conditions(s: &Src, pins: &[hipside::Pin], out: &mut [Finding]) {
         let how = match pin.known {
             crate::model::macro_env::Known::Value(v) => format!("as {v}"),
             crate::model::macro_env::Known::Defined => "as defined".to_string(),
+            crate::model::macro_env::Known::Zero => "as 0".to_string(),
             crate::model::macro_env::Known::Undefined => "as undefined".to_string(),
         };
         f.status = Status::Pass;

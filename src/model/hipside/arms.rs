@@ -46,7 +46,16 @@ pub(super) fn arm_holds(
         match text {
             "{" | "}" if stmt.is_empty() => {}
             ";" if parens == 0 => {
-                match statement_kind(s, &stmt, switches) {
+                // After a trap, a `return` is never reached (dgl's `__trap(); return
+                // static_cast<Type>(0);`): it hands nothing back.
+                let unreachable =
+                    fails == Some(Alt::Trap) && stmt.first().is_some_and(|&j| s.tok(j) == "return");
+                let kind = if unreachable {
+                    Some(Alt::Empty)
+                } else {
+                    statement_kind(s, &stmt, switches)
+                };
+                match kind {
                     Some(a) if depth == 0 => {
                         if a != Alt::Empty {
                             fails = Some(a);
@@ -148,7 +157,16 @@ fn statement_kind(
             .filter(|&&j| s.lexed.tokens[j].kind == Tok::Str)
             .count()
             == 1;
+    // `(void)address;`: silences an unused parameter, computes nothing.
+    let discard = stmt.len() == 4
+        && w(0) == "("
+        && w(1) == "void"
+        && w(2) == ")"
+        && stmt
+            .get(3)
+            .is_some_and(|&j| s.lexed.tokens[j].kind == Tok::Ident);
     match w(0) {
+        _ if discard => Some(Alt::Empty),
         "return" if constant(1) => Some(Alt::Empty),
         _ if ptx_trap => Some(Alt::Trap),
         "printf" | "fprintf" | "puts" if call => Some(Alt::Empty),
