@@ -378,8 +378,8 @@ fn a_switch_a_header_sets_from_cuda_arch_decides_the_includers_branches() {
     assert_eq!(ptx(&fs), [(4, "REMEDIATION".to_string())], "{fs:?}");
 }
 
-/// dgl's shape: `ndarray.h` defines `BF16_ENABLED (defined(CUDART_VERSION) && CUDART_VERSION
-/// >= 11000)` under the project's `#ifdef DGL_USE_CUDA`, and `atomic.cuh`, which does not include
+/// dgl's shape: `ndarray.h` defines
+/// `BF16_ENABLED (defined(CUDART_VERSION) && CUDART_VERSION >= 11000)` under the project's `#ifdef DGL_USE_CUDA`, and `atomic.cuh`, which does not include
 /// it, tests `#if BF16_ENABLED` around bf16 atomics that trap on old GPUs. Whether or not a unit
 /// defines the switch, HIP finds it 0: the bf16 code is compiled out (PASS naming the test).
 /// Twin: a second definition with another value anywhere in the project leaves the switch open.
