@@ -1,16 +1,17 @@
-//! A library's use is one decision per folder (or per file, for device-code libraries). A folder
-//! that wraps cuDNN, or a sample built on a library with no ROCm counterpart (cuSOLVERMg,
-//! cuTENSORMg, cuDSS, nvCOMP, cuFFTDx…), gets one finding per call today: HP601 on each cuDNN
+//! A library's use is one decision per project (or per file, for device-code libraries). A
+//! project that wraps cuDNN, or a sample built on a library with no ROCm counterpart (cuSOLVERMg,
+//! cuTENSORMg, cuDSS, nvCOMP, cuFFTDx…), gets one finding per call: HP601 on each cuDNN
 //! sequence call, HP001 "no HIP equivalent" on each descriptor call MIOpen does have, HP004 on
 //! each include, HP605 on each WMMA fragment line (thousands in one project). What a person
 //! decides is once: port that use of the library to its ROCm counterpart, or, where there is
 //! none, rewrite or leave that code out of the ROCm build.
 //!
 //! So the open findings on one library (`mappings/hand/libraries.tsv` says which names and
-//! headers are whose) in one folder — or one file, for the libraries whose code is device code
-//! rewritten file by file (WMMA, the MathDx headers) — are folded into the first, which says
+//! headers are whose) in the project — or in one file, for the libraries whose code is device
+//! code rewritten file by file (WMMA, the MathDx headers) — are folded into the first, which says
 //! which library, what ROCm counterpart exists or that none does, and how many uses in how many
-//! files it holds; the folded findings stay in JSON/SARIF as PASS naming it. A single use is left
+//! files and which folders it holds (nnabla-ext-cuda's cuDNN wrappers in five folders were five
+//! decisions, its NVTX wrapper fifteen); the folded findings stay in JSON/SARIF as PASS naming it. A single use is left
 //! as it is. A finding that carries another fact stays open: an HP001 whose HIP equivalent exists
 //! only in a later ROCm, or was removed, is a target decision, not this one.
 
@@ -55,32 +56,79 @@ fn gated_library(f: &Finding) -> Option<&'static Library> {
         .then_some(first)
 }
 
-/// The decision's key: the library and its folder (or file).
+/// The decision's key: the library (and its file, for device-code libraries).
 fn key(f: &Finding) -> Option<String> {
     let lib = library_of(f)?;
     let unit = match lib.scope {
         Scope::File => f.path.as_str(),
-        Scope::Folder => f.path.rsplit_once('/').map_or(".", |(d, _)| d),
+        Scope::Project => "",
     };
     Some(format!("{}\u{0}{unit}", lib.name))
 }
 
-/// The first member that is REMEDIATION (an HP003 is UNKNOWN), else the first.
+/// The folder of a path (`.` at the top).
+fn folder(path: &str) -> &str {
+    path.rsplit_once('/').map_or(".", |(d, _)| d)
+}
+
+/// The first member that is REMEDIATION (an HP003 is UNKNOWN), else the first, in the folder
+/// with the most uses: where the port of the library happens (nnabla-ext-cuda's cuDNN decision
+/// sits in its cuDNN function folder, not on the first header that includes `cudnn.h`).
 fn head(m: &[&Finding]) -> Option<usize> {
+    let mut uses: std::collections::BTreeMap<&str, usize> = Default::default();
+    for f in m {
+        *uses.entry(folder(&f.path)).or_default() += 1;
+    }
+    let most = uses.values().copied().max().unwrap_or(0);
+    // The first folder in report order with that many uses.
+    let top = m
+        .iter()
+        .map(|f| folder(&f.path))
+        .find(|d| uses[d] == most)
+        .unwrap_or(".");
+    let in_top = |f: &&&Finding| folder(&f.path) == top;
     Some(
         m.iter()
-            .position(|f| f.status == crate::gate::Status::Remediation)
+            .position(|f| in_top(&f) && f.status == crate::gate::Status::Remediation)
+            .or_else(|| {
+                m.iter()
+                    .position(|f| f.status == crate::gate::Status::Remediation)
+            })
             .unwrap_or(0),
     )
 }
 
-/// "`a/` (3 files)" or "`a/x.cuh`".
+/// "`a/x.cuh`", or the folders of a project-wide decision, most uses first: "`a/`" or
+/// "3 folders (`a/` 12, `b/` 3, `c/` 1)", at most four named.
 fn unit(g: &Group, lib: &Library) -> String {
     let (_, unit) = g.key.split_once('\u{0}').unwrap_or(("", g.key));
-    match lib.scope {
-        Scope::File => format!("`{unit}`"),
-        Scope::Folder if unit == "." => "the top folder".to_string(),
-        Scope::Folder => format!("`{unit}/`"),
+    if lib.scope == Scope::File {
+        return format!("`{unit}`");
+    }
+    let mut folders: std::collections::BTreeMap<&str, usize> = Default::default();
+    for f in &g.members {
+        *folders.entry(folder(&f.path)).or_default() += 1;
+    }
+    let mut by_uses: Vec<(&str, usize)> = folders.into_iter().collect();
+    by_uses.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let name = |d: &str| {
+        if d == "." {
+            "the top folder".to_string()
+        } else {
+            format!("`{d}/`")
+        }
+    };
+    match by_uses.as_slice() {
+        [(d, _)] => name(d),
+        all => {
+            let shown: Vec<String> = all
+                .iter()
+                .take(4)
+                .map(|(d, n)| format!("{} {n}", name(d)))
+                .collect();
+            let more = if all.len() > 4 { ", …" } else { "" };
+            format!("{} folders ({}{more})", all.len(), shown.join(", "))
+        }
     }
 }
 
@@ -134,7 +182,7 @@ fn summary(g: &Group) -> String {
     )
 }
 
-/// The library-use decision: open per-use findings on one library, per folder or file.
+/// The library-use decision: open per-use findings on one library, per project or file.
 pub fn kind(_: &[Finding]) -> Kind {
     Kind {
         key: Box::new(key),
@@ -218,6 +266,29 @@ mod tests {
         assert!(fs[2].message.contains("folded into `bench/wrappers.h:3`"));
     }
 
+    /// nnabla-ext-cuda's `nvtx.cpp`: the attribute API has no roctx counterpart, one finding
+    /// per name and line before; one decision now. Twin: renamed calls are no findings here.
+    #[test]
+    fn nvtx_attributes_are_one_decision() {
+        let mut fs = vec![
+            unported("nvtxRangePushEx", "src/nvtx.cpp", 29),
+            unported("nvtxEventAttributes_t", "src/nvtx.cpp", 29),
+            unported("NVTX_COLOR_ARGB", "src/nvtx.cpp", 95),
+            unported("nvtxDomainCreateA", "src/prof/d.cpp", 3),
+            f(
+                "HP002",
+                "src/nvtx.cpp",
+                40,
+                "`nvtxRangePushA` → `roctxRangePushA`",
+            ),
+        ];
+        fold(&mut fs);
+        assert_eq!(open(&fs), [("src/nvtx.cpp", 29), ("src/nvtx.cpp", 40)]);
+        let m = &fs[0].message;
+        assert!(m.contains("use of NVTX in 2 folders"), "{m}");
+        assert!(m.contains("port it to roctx"), "{m}");
+    }
+
     #[test]
     fn one_call_stays_as_it_is() {
         let mut fs = vec![unported("cusolverMgCreate", "s/a.cpp", 1)];
@@ -226,8 +297,9 @@ mod tests {
         assert!(!fs[0].message.contains("decision"));
     }
 
+    /// Two libraries are two decisions; one library in two folders is one, naming both.
     #[test]
-    fn two_libraries_and_two_folders_are_separate_decisions() {
+    fn two_libraries_are_separate_decisions_and_folders_one() {
         let mut fs = vec![
             unported("cusolverMgCreate", "mg/a.cpp", 1),
             unported("cusolverMgDestroy", "mg/a.cpp", 2),
@@ -237,11 +309,13 @@ mod tests {
             unported("cusolverMgDestroy", "mg2/a.cpp", 2),
         ];
         fold(&mut fs);
-        assert_eq!(
-            open(&fs),
-            [("mg/a.cpp", 1), ("mg/a.cpp", 3), ("mg2/a.cpp", 1)]
+        assert_eq!(open(&fs), [("mg/a.cpp", 1), ("mg/a.cpp", 3)]);
+        let m = &fs[0].message;
+        assert!(m.contains("cuSOLVERMg has no ROCm counterpart"), "{m}");
+        assert!(
+            m.contains("use of cuSOLVERMg in 2 folders (`mg/` 2, `mg2/` 2)"),
+            "{m}"
         );
-        assert!(fs[0].message.contains("cuSOLVERMg has no ROCm counterpart"));
         assert!(fs[2].message.contains("use of cuTENSORMg in `mg/`"));
     }
 

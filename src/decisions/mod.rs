@@ -125,7 +125,7 @@ pub fn fold_all_with(
         container::kind,
         crate::inventory::siblings::kind,
     ];
-    let after: [fn(&[Finding]) -> Kind; 23] = [
+    let after: [fn(&[Finding]) -> Kind; 24] = [
         crate::rules::vendored::kind,
         masks::kind,
         masks::helper_kind,
@@ -137,6 +137,7 @@ pub fn fold_all_with(
         library_use::kind,
         same_api::kind,
         library_switch::kind,
+        version_gates::same_condition,
         version_gates::kind,
         version_gates::toolkit,
         contexts::kind,

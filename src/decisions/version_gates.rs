@@ -55,6 +55,44 @@ fn key(f: &Finding) -> Option<String> {
         .then(|| format!("{}\u{0}{}", f.path, macros.join(" ")))
 }
 
+/// The key of a compound condition (two macros or more) written alike in several files: the
+/// condition, whitespace folded.
+fn condition_key(f: &Finding) -> Option<String> {
+    if condition_macros(f).len() < 2 || !super::kind::own(&f.path) {
+        return None;
+    }
+    let cond = f.message.split('`').nth(1)?;
+    Some(cond.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+/// One compound condition written alike in several files, one decision. nnabla-ext-cuda guards its
+/// optional virtual-memory allocator with `#if CUDA_VERSION >= 10020 && CUDNN_VERSION >= 8000`
+/// in six files (declaration, member, definition, users): the project's switch for one
+/// feature, which HIP turns off everywhere at once. What a porter decides is once: give the
+/// feature a HIP side (where ROCm has it) or keep it off. A test of one macro
+/// (`__CUDACC_VER_MAJOR__ >= 10`) is an API's version gate, decided per file as before. Applied
+/// before the per-file decision, so a file's other gates stay that file's.
+pub fn same_condition(_: &[Finding]) -> Kind {
+    Kind {
+        key: Box::new(condition_key),
+        head: super::kind::first,
+        folds: super::kind::all,
+        min: Min::Files(2),
+        summary: Box::new(|g| {
+            format!(
+                " — one decision for this condition, written alike in {} files ({}): HIP takes the same side at {} places, {} more folded here; give what it guards a HIP side together (where ROCm has the feature), or keep HIP's side deliberately",
+                g.files(),
+                g.first_places(4),
+                g.members.len(),
+                g.folded.len()
+            )
+        }),
+        note: Box::new(|g| {
+            super::kind::folded_into(g, "the same condition in other files is one decision")
+        }),
+    }
+}
+
 /// The decision per file and macro set: every open HP304 on it, held by the first.
 pub fn kind(_: &[Finding]) -> Kind {
     Kind {
@@ -176,6 +214,41 @@ mod tests {
             "{}",
             fs[2].message
         );
+    }
+
+    /// nnabla-ext-cuda's allocator switch in three files is one decision; twins: a one-macro
+    /// gate in two files, and the compound condition in one file only, stay per file.
+    #[test]
+    fn one_compound_condition_in_several_files_is_one_decision() {
+        let vmm = "#if CUDA_VERSION >= 10020 && CUDNN_VERSION >= 8000";
+        let mut fs = vec![
+            gate(vmm, "include/cuda.hpp", 171),
+            gate(
+                "#if  CUDA_VERSION >= 10020 &&  CUDNN_VERSION >= 8000",
+                "src/cuda.cpp",
+                38,
+            ),
+            gate(vmm, "src/memory/vm.cpp", 18),
+            gate("#if CUDA_VERSION >= 9000", "src/cublas.cpp", 24),
+            gate("#if CUDA_VERSION >= 9000", "src/math.cu", 30),
+            gate(
+                "#if CUDA_VERSION >= 11000 && CUBLAS_VERSION >= 11600",
+                "src/gemm.cu",
+                5,
+            ),
+        ];
+        crate::decisions::fold_all(&mut fs, &[]);
+        let o = open(&fs);
+        assert_eq!(o.len(), 4, "{o:?}");
+        let head = &fs[0];
+        assert!(
+            head.message.contains("one decision for this condition, written alike in 3 files (`include/cuda.hpp:171`, `src/cuda.cpp:38`, `src/memory/vm.cpp:18`)"),
+            "{}",
+            head.message
+        );
+        assert!(fs[1].message.contains("folded into `include/cuda.hpp:171`"));
+        assert_eq!(fs[3].status, Status::Remediation);
+        assert_eq!(fs[4].status, Status::Remediation);
     }
 
     /// A cuDNN version gate in a folder that uses cuDNN is part of the cuDNN decision; a

@@ -12,8 +12,9 @@ const LIBRARIES_TSV: &str = include_str!("../../mappings/hand/libraries.tsv");
 /// How far one decision about a library reaches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scope {
-    /// One decision per library and folder (host API code).
-    Folder,
+    /// One decision per library in the project (host API code: moving cuDNN to MIOpen, or
+    /// dropping cuTENSOR, is decided once, wherever the calls are).
+    Project,
     /// One decision per library and file (device code rewritten file by file).
     File,
 }
@@ -53,7 +54,7 @@ fn parse(text: &str) -> Result<Vec<Library>, String> {
                 return Err(format!("libraries.tsv:{}: source must be a URL", r.line));
             }
             let scope = match r.get("scope") {
-                "folder" => Scope::Folder,
+                "project" => Scope::Project,
                 "file" => Scope::File,
                 s => return Err(format!("libraries.tsv:{}: unknown scope `{s}`", r.line)),
             };
