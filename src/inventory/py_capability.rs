@@ -172,15 +172,95 @@ fn on_amd(cmp: Node, src: &[u8], names: &HashMap<String, Shape>) -> Option<bool>
     (!(lit.first().is_some_and(|&m| m >= 9) || matches!(op, "==" | "!="))).then_some(v)
 }
 
-/// Capability comparisons choosing a code path that every AMD GPU answers alike (`cc[0] >= 8`
-/// is true on gfx9 … gfx12): the ROCm build always takes one arm, written for some NVIDIA GPUs;
-/// a check that what it enables holds on the target (UNKNOWN, as HP402 says of the C++ twin),
-/// not a change. Skips are [`settled_ranges`]'.
-pub fn amd_settled_ranges(root: Node, src: &[u8]) -> Vec<(Range<usize>, String)> {
+/// Whether a path is test code: a `tests`/`test`/`testing` folder, `test_*.py`, `*_test.py`,
+/// `conftest.py`.
+pub fn is_test_path(path: &str) -> bool {
+    let mut parts = path.split('/');
+    let file = parts.next_back().unwrap_or("");
+    parts.any(|d| matches!(d, "tests" | "test" | "testing"))
+        || file.starts_with("test_")
+        || file.ends_with("_test.py")
+        || file == "conftest.py"
+}
+
+/// Whether comparison `n` is (part of) a guard that fails on the GPUs it rules out: an
+/// `assert`'s condition, or the condition of an `if` whose body fails.
+fn guards(n: Node, src: &[u8]) -> bool {
+    let mut cur = n;
+    while let Some(p) = cur.parent() {
+        match p.node_kind() {
+            K::AssertStatement => return ts::named_children(p).first() == Some(&cur),
+            K::IfStatement | K::ElifClause => {
+                return p.field(F::Condition) == Some(cur)
+                    && p.field(F::Consequence)
+                        .is_some_and(|b| super::platform::failure_word(b, src).is_some());
+            }
+            K::BooleanOperator | K::NotOperator | K::ParenthesizedExpression => cur = p,
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// Capability comparisons choosing a code path that every AMD GPU and every NVIDIA GPU from
+/// Ampere on answer alike, where that choice needs nothing: in test code (dgl's `if
+/// torch.cuda.get_device_capability()[0] < 7:` choosing the expected order of results, which
+/// mirrors the library's own `>= 70` gate: the test takes the arm the suite runs with on current
+/// GPUs), and in a guard that fails on old GPUs only (`assert major >= 7, "needs Volta"`: every
+/// current GPU passes it). PASS, with why. Twin: the same threshold choosing a library code path
+/// (`if cc[0] >= 8: use_tf32()`) is [`amd_settled_ranges`]' check.
+pub fn settled_path_ranges(root: Node, src: &[u8], test: bool) -> Vec<(Range<usize>, String)> {
     let names = names(root, src);
     let mut out = Vec::new();
     ts::each(root, &mut |n| {
         if n.node_kind() != K::ComparisonOperator || decides_a_skip(n, src) {
+            return;
+        }
+        let guard = guards(n, src);
+        if !(test || guard) {
+            return;
+        }
+        // `==`/`!=` name one NVIDIA generation (`is_sm75`): the project's set of such flags is
+        // a decision, as [`on_amd`] says.
+        let caps: Vec<(u64, u64)> = AMD.iter().chain(NVIDIA_CURRENT).copied().collect();
+        let settled = answers(n, src, &names, &caps)
+            .filter(|(_, op, _)| !matches!(*op, "==" | "!="))
+            .map(|(v, _, _)| v);
+        if let Some(v) = settled {
+            let what = if guard {
+                "the guard lets every current GPU through"
+            } else {
+                "the test takes the arm its suite runs with on current GPUs"
+            };
+            out.push((
+                n.byte_range(),
+                format!(
+                    "`{}` is {v} on every AMD GPU (gfx9 → 9.x … gfx12 → 12.x) as on every NVIDIA GPU from Ampere on: {what} (nothing to change)",
+                    ts::text(n, src)
+                ),
+            ));
+        }
+    });
+    out
+}
+
+/// Capability comparisons choosing a code path that every AMD GPU answers alike (`cc[0] >= 8`
+/// is true on gfx9 … gfx12): the ROCm build always takes one arm, written for some NVIDIA GPUs;
+/// a check that what it enables holds on the target (UNKNOWN, as HP402 says of the C++ twin),
+/// not a change. Skips are [`settled_ranges`]', and what [`settled_path_ranges`] settles
+/// (`settled`) is left out.
+pub fn amd_settled_ranges(
+    root: Node,
+    src: &[u8],
+    settled: &[(Range<usize>, String)],
+) -> Vec<(Range<usize>, String)> {
+    let names = names(root, src);
+    let mut out = Vec::new();
+    ts::each(root, &mut |n| {
+        if n.node_kind() != K::ComparisonOperator
+            || decides_a_skip(n, src)
+            || settled.iter().any(|(r, _)| *r == n.byte_range())
+        {
             return;
         }
         if let Some(v) = on_amd(n, src, &names) {
@@ -330,7 +410,7 @@ mod tests {
     fn code_paths_every_amd_gpu_takes_alike_are_checks() {
         let texts = |src: &str| -> Vec<String> {
             let tree = ts::parse(ts::Lang::Python, src.as_bytes()).unwrap();
-            amd_settled_ranges(tree.root_node(), src.as_bytes())
+            amd_settled_ranges(tree.root_node(), src.as_bytes(), &[])
                 .into_iter()
                 .map(|(r, _)| src[r].to_string())
                 .collect()

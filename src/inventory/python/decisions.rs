@@ -38,9 +38,18 @@ pub(super) fn judge(
         &py_capability::amd_skip_ranges(root, src),
         version_check::DEVICE_CAPABILITY_THRESHOLD.id.code,
     );
-    // Code paths every AMD GPU takes alike: a check, not a change.
+    // Code paths every current GPU takes alike, where the choice needs nothing: in tests, and
+    // guards that fail on old GPUs only.
+    let test = py_capability::is_test_path(out.ctx.path);
+    let paths = py_capability::settled_path_ranges(root, src, test);
+    out.pass_within(
+        &paths,
+        &[version_check::DEVICE_CAPABILITY_THRESHOLD.id.code],
+        |why| format!(" ({why})"),
+    );
+    // Other code paths every AMD GPU takes alike: a check, not a change.
     out.check_within(
-        &py_capability::amd_settled_ranges(root, src),
+        &py_capability::amd_settled_ranges(root, src, &paths),
         version_check::DEVICE_CAPABILITY_THRESHOLD.id.code,
     );
     cuda_home_reads(out, root, src, model);

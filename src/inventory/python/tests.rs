@@ -344,6 +344,45 @@ fn old_gpu_skips_pass_and_hopper_gates_stay() {
     );
 }
 
+/// dgl's shapes: a test choosing its expected results by `cc[0] < 7`, and a library guard
+/// `assert major >= 7`: every AMD GPU takes the arm every current NVIDIA GPU takes, and nothing
+/// needs changing (PASS). Twins: the same test outside test code chooses a library path (a
+/// check, UNKNOWN); a guard at Hopper (`>= 9`) tells current GPUs apart (REMEDIATION).
+#[test]
+fn settled_thresholds_in_tests_and_guards_pass() {
+    let test = "import torch
+def test_order():
+    if torch.cuda.get_device_capability()[0] < 7:
+        want = [0, 3]
+    else:
+        want = [3, 0]
+";
+    let at = |rel: &str, src: &str| -> Vec<(u32, String)> {
+        scan_bytes(rel, FileKind::Python, src.as_bytes())
+            .into_iter()
+            .filter(|f| f.rule == "HP811")
+            .map(|f| (f.line, f.status.as_str().to_string()))
+            .collect()
+    };
+    assert_eq!(at("tests/test_order.py", test), [(3, "PASS".into())]);
+    assert_eq!(at("pkg/order.py", test), [(3, "UNKNOWN".into())]);
+    let guard = "import torch
+class Cache:
+    def __init__(self):
+        major, _ = torch.cuda.get_device_capability()
+        assert major >= 7, \"needs Volta\"
+";
+    assert_eq!(at("pkg/cache.py", guard), [(5, "PASS".into())]);
+    let raise = "import torch
+def f():
+    if torch.cuda.get_device_capability() < (7, 0):
+        raise RuntimeError(\"needs Volta\")
+";
+    assert_eq!(at("pkg/f.py", raise), [(3, "PASS".into())]);
+    let hopper = guard.replace(">= 7", ">= 9");
+    assert_eq!(at("pkg/cache.py", &hopper), [(5, "REMEDIATION".into())]);
+}
+
 /// A raise on the ROCm arm is a failure at import, never a PASS.
 #[test]
 fn a_raise_on_the_rocm_arm_fails_at_import() {
