@@ -69,6 +69,7 @@ pub mod launch_bounds;
 pub mod library_switch;
 pub mod library_use;
 pub mod masks;
+pub mod nccl_tuning;
 pub mod nested;
 pub mod per_file;
 pub mod ptx_family;
@@ -125,11 +126,12 @@ pub fn fold_all_with(
         container::kind,
         crate::inventory::siblings::kind,
     ];
-    let after: [fn(&[Finding]) -> Kind; 24] = [
+    let after: [fn(&[Finding]) -> Kind; 25] = [
         crate::rules::vendored::kind,
         masks::kind,
         masks::helper_kind,
         per_file::kind,
+        nccl_tuning::kind,
         crate::rules::libcu::kind,
         arch_only::kind,
         arch_gaps::kind,

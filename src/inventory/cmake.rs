@@ -157,7 +157,9 @@ fn command(out: &mut Out, cmd: &str, name_range: std::ops::Range<usize>, args: &
         }
         _ => {}
     }
-    if cmd == "message" {
+    // Printed text and an option's help string are read by people, never run
+    // (`option(WITH_NVTX "Build with nvtx API for nvprof support" OFF)` runs no nvprof).
+    if matches!(cmd, "message" | "option") {
         return;
     }
     let setter = matches!(cmd, "set" | "list" | "string");
@@ -231,9 +233,13 @@ fn command(out: &mut Out, cmd: &str, name_range: std::ops::Range<usize>, args: &
             );
             return;
         }
+        // `set(X value CACHE TYPE "help")`: the help string is not run either.
+        let help = rest.iter().position(|w| w.text == "CACHE").map(|c| c + 2);
         let words: Vec<Word> = rest
             .iter()
-            .flat_map(|w| words::split(&w.text, w.range.start))
+            .enumerate()
+            .filter(|(k, _)| Some(*k) != help)
+            .flat_map(|(_, w)| words::split(&w.text, w.range.start))
             .collect();
         words::command(out, &words, Site::Build, Cx::default());
     } else {
@@ -458,6 +464,14 @@ mod tests {
                 ("HP851".into(), 8),
             ]
         );
+    }
+
+    /// nnabla-ext-cuda's `option(WITH_NVTX "… for nvprof support" OFF)`: a help string runs
+    /// nothing, nor does a cache variable's; twin: a custom command that runs nvprof does.
+    #[test]
+    fn help_strings_run_nothing() {
+        let src = "option(WITH_NVTX \"Build with nvtx API for nvprof support\" OFF)\nset(PROF_CMD \"\" CACHE STRING \"nsys or nvprof command line\")\nadd_custom_target(prof COMMAND nvprof ./demo)\n";
+        assert_eq!(rules(src), vec![("HP883".into(), 3)]);
     }
 
     /// FindCUDA's library variables are links to CUDA libraries (gpuRIR's

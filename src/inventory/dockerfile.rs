@@ -175,12 +175,38 @@ fn env(out: &mut Out, args: Range<usize>) {
     }
 }
 
+/// CPU architectures ROCm has no build for (it ships for x86-64, and for some products arm64).
+const NO_ROCM_ARCH: [&str; 3] = ["ppc64le", "s390x", "ppc64"];
+
+/// The architecture ROCm does not support that every base image of the Dockerfile is built for
+/// (`FROM nvidia/cuda-ppc64le:…`, `FROM --platform=linux/ppc64le …`), or that its file name
+/// names (`Dockerfile.build-mpi-ppc64le`).
+fn foreign_arch(path: &str, froms: &[&str]) -> Option<&'static str> {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let named = |t: &str| {
+        NO_ROCM_ARCH.iter().copied().find(|a| {
+            t.split(|c: char| !c.is_ascii_alphanumeric())
+                .any(|w| w == *a)
+        })
+    };
+    if let Some(a) = named(name) {
+        return Some(a);
+    }
+    let first = named(froms.first()?)?;
+    froms
+        .iter()
+        .all(|f| named(f) == Some(first))
+        .then_some(first)
+}
+
 pub fn scan(out: &mut Out) {
     let src = out.src();
+    let mut froms: Vec<&str> = Vec::new();
     for ins in instructions(src) {
         match ins.keyword.as_str() {
             "FROM" => {
                 let text = std::str::from_utf8(&src[ins.args.clone()]).unwrap_or("");
+                froms.push(text);
                 let image = text
                     .split_whitespace()
                     .find(|w| !w.starts_with("--"))
@@ -228,6 +254,14 @@ pub fn scan(out: &mut Out) {
             _ => {}
         }
     }
+    // An image for a CPU ROCm does not run on is never the ROCm build's: what it sets up needs
+    // nothing (nnabla-ext-cuda's ppc64le development image).
+    if let Some(arch) = foreign_arch(out.ctx.path, &froms) {
+        let why = format!(
+            " (this image is built for {arch}, a CPU architecture ROCm has no build for: the Dockerfile is never on the ROCm path)"
+        );
+        out.pass_within(&[(0..src.len(), String::new())], &[], |_| why.clone());
+    }
 }
 
 #[cfg(test)]
@@ -253,6 +287,31 @@ mod tests {
         assert!(r.contains(&("HP880".into(), 7)), "{r:?}");
         assert!(r.contains(&("HP893".into(), 8)), "{r:?}");
         assert!(!r.iter().any(|(_, l)| *l == 1));
+    }
+
+    /// nnabla-ext-cuda's ppc64le image: ROCm has no ppc64le build, so nothing in it is open.
+    /// Twins: the same Dockerfile for x86-64, and a multi-stage file with one ppc64le stage.
+    #[test]
+    fn images_for_cpus_rocm_does_not_support_need_nothing() {
+        let src = "FROM nvidia/cuda-ppc64le:12.1.0-devel-rockylinux8\nENV NCCL_P2P_LEVEL=SYS\nRUN nvcc -V\n";
+        let statuses = |path: &str, src: &str| -> Vec<String> {
+            scan_bytes(path, FileKind::Dockerfile, src.as_bytes())
+                .into_iter()
+                .map(|f| f.status.as_str().to_string())
+                .collect()
+        };
+        let s = statuses("docker/Dockerfile.build", src);
+        assert!(!s.is_empty() && s.iter().all(|s| s == "PASS"), "{s:?}");
+        let x86 = src.replace("cuda-ppc64le", "cuda");
+        assert!(statuses("docker/Dockerfile.build", &x86)
+            .iter()
+            .any(|s| s == "REMEDIATION"));
+        let s = statuses("docker/Dockerfile.build-mpi-ppc64le", &x86);
+        assert!(s.iter().all(|s| s == "PASS"), "{s:?}");
+        let mixed = format!("{src}FROM nvidia/cuda:12.1.0-runtime-ubuntu22.04\n");
+        assert!(statuses("Dockerfile", &mixed)
+            .iter()
+            .any(|s| s == "REMEDIATION"));
     }
 
     /// The image and wheel-index suggestions follow the target release: a 5.2.0 and a 7.2.4
