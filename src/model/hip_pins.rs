@@ -54,12 +54,19 @@ struct Frame {
 /// && CUDART_VERSION >= 11000)`, `CUDA_VERSION`), and whether it reads `__CUDA_ARCH__`; `None`
 /// for a body that tests no CUDA-side macro or that HIP cannot decide.
 pub fn hip_test(body: &[&str]) -> Option<(i64, bool)> {
+    let (cuda, arch) = cuda_side(body);
+    cuda.then(|| MacroEnv::hip().eval(body).map(|v| (v, arch)))
+        .flatten()
+}
+
+/// Whether tokens read a CUDA-side macro (one the HIP environment decides), and `__CUDA_ARCH__`.
+fn cuda_side(toks: &[&str]) -> (bool, bool) {
     let hip = MacroEnv::hip();
-    let cuda = body
+    let cuda = toks
         .iter()
         .any(|t| !cond::is_hip_macro(t) && hip.lookup(t).is_some());
-    let arch = body.iter().any(|t| t.starts_with("__CUDA_ARCH"));
-    cuda.then(|| hip.eval(body).map(|v| (v, arch))).flatten()
+    let arch = toks.iter().any(|t| t.starts_with("__CUDA_ARCH"));
+    (cuda, arch)
 }
 
 /// The pins of one file (see the module documentation).
@@ -70,13 +77,6 @@ pub fn pins(s: &Src) -> Vec<HipPin> {
     let mut pins: Vec<HipPin> = Vec::new();
     // Names defined where HIP may compile them without a CUDA-side test deciding it.
     let mut loose: BTreeSet<String> = BTreeSet::new();
-    let cuda_side = |toks: &[&str]| {
-        let cuda = toks
-            .iter()
-            .any(|t| !cond::is_hip_macro(t) && hip.lookup(t).is_some());
-        let arch = toks.iter().any(|t| t.starts_with("__CUDA_ARCH"));
-        (cuda, arch)
-    };
     for (i, d) in dirs.iter().enumerate() {
         let outer = stack.iter().all(|f| f.certain);
         match d.name.as_str() {
