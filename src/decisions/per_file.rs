@@ -2,7 +2,10 @@
 //! is decided by the file's allocations and the build's `-munsafe-fp-atomics`, not per call
 //! (darknet's `blas_kernels.cu`: eight calls, one decision); a shell script's CUDA toolkit paths
 //! (HP852 in `.sh`) are one edit of that script, which installs or locates the toolkit
-//! (darknet's `setup.sh`: eight lines). The file's open findings of the rule fold into the
+//! (darknet's `setup.sh`: eight lines). HIP names the target ROCm removed (HP016) in one file
+//! are one update of the project's ROCm layer (ctransformers' `#define CUDA_R_16F
+//! HIPBLAS_R_16F` block: four lines, each with its replacement, which the head lists).
+//! The file's open findings of the rule fold into the
 //! first, which names the lines; the rest stay in JSON as PASS naming it.
 
 use super::kind::{Kind, Min};
@@ -11,7 +14,7 @@ use crate::finding::Finding;
 /// The rule and file an open finding's decision is kept by, when its rule is decided per file.
 fn key(f: &Finding) -> Option<String> {
     let per_file = match f.rule.as_str() {
-        "HP708" => true,
+        "HP708" | "HP016" => true,
         "HP852" => {
             let ext = f.path.rsplit_once('.').map_or("", |(_, e)| e);
             matches!(ext, "sh" | "bash")
@@ -23,6 +26,7 @@ fn key(f: &Finding) -> Option<String> {
 
 fn what(rule: &str) -> &'static str {
     match rule {
+        "HP016" => "the file's HIP names the target ROCm removed are one update of the project's ROCm layer",
         "HP708" => "the file's floating-point atomics on fine-grained memory are one decision: coarse-grained allocations, or a build without `-munsafe-fp-atomics`",
         _ => "the script's CUDA toolkit paths are one edit: point it at ROCm (`/opt/rocm`) or skip the CUDA setup on ROCm machines",
     }
@@ -35,7 +39,15 @@ pub fn kind(_: &[Finding]) -> Kind {
         folds: super::kind::all,
         min: Min::Findings(2),
         summary: Box::new(|g| {
-            let lines: Vec<String> = g.folded.iter().map(|f| f.line.to_string()).collect();
+            // Each removed name has its own replacement: the head keeps them with the lines.
+            let lines: Vec<String> = g
+                .folded
+                .iter()
+                .map(|f| match (&f.suggestion, g.head.rule.as_str()) {
+                    (Some(s), "HP016") => format!("{} ({s})", f.line),
+                    _ => f.line.to_string(),
+                })
+                .collect();
             format!(
                 " — {} ({} more in this file, line{} {}, folded here)",
                 what(&g.head.rule),
@@ -101,5 +113,29 @@ mod tests {
             fs[4].folded_into.as_ref().unwrap().at,
             "scripts/setup.sh:65"
         );
+    }
+
+    /// A file's removed HIP names fold into the first, which keeps each line's replacement.
+    /// Twin: the same rule in another file stays its own.
+    #[test]
+    fn removed_hip_names_of_one_file_keep_their_replacements_in_the_head() {
+        let g = |path: &str, line: u32, w: &str| Finding {
+            suggestion: Some(format!("write `{w}`")),
+            ..f("HP016", path, line)
+        };
+        let mut fs = vec![
+            g("ggml-cuda.cu", 17, "HIPBLAS_COMPUTE_32F"),
+            g("ggml-cuda.cu", 24, "HIP_R_16F"),
+            g("other.h", 3, "HIP_R_32F"),
+        ];
+        let k = kind(&fs);
+        crate::decisions::fold(&mut fs, &k);
+        assert!(
+            fs[0].message.contains("line 24 (write `HIP_R_16F`)"),
+            "{}",
+            fs[0].message
+        );
+        assert_eq!(fs[1].status, Status::Pass);
+        assert_eq!(fs[2].status, Status::Remediation);
     }
 }

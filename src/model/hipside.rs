@@ -310,6 +310,11 @@ fn regions_pinning(
         body: usize,
         /// HIP certainly compiles the open branch.
         certain: bool,
+        /// The macro a `#ifndef X` (`#if !defined(X)`) chain tests: a `#define X v` in its
+        /// first branch is the file's default for `X` ([`default_guard`]).
+        guard: Option<String>,
+        /// The open branch is the chain's first.
+        first: bool,
     }
     // CUDA-side macros (the table decides them) the file defines or undefines in code HIP
     // certainly compiles, from that point on: a project's ROCm arm that pins `__CUDA_ARCH__` or
@@ -342,9 +347,21 @@ fn regions_pinning(
         let name = d.name.as_str();
         match name {
             "define" | "undef" if !stack.iter().all(|f| f.certain) => {
-                if let Some((name, _)) = definition(s, d) {
+                if let Some((name, known)) = definition(s, d) {
                     if hip.lookup(&name).is_none() {
-                        project.own.insert(name, None);
+                        // `#ifndef MIN_CC_TURING` / `#define MIN_CC_TURING 700`: a default a
+                        // `-D` may override. Compared with a CUDA-side macro HIP leaves
+                        // undefined (0 in `#if`), any positive threshold decides alike, so the
+                        // default stands for it; defined earlier in the file, it stays as was.
+                        let default = stack.split_last().is_some_and(|(last, outer)| {
+                            matches!(known, Known::Value(v) if v > 0)
+                                && d.name == "define"
+                                && last.guard.as_deref() == Some(name.as_str())
+                                && last.first
+                                && outer.iter().all(|f| f.certain)
+                                && !project.own.contains_key(&name)
+                        });
+                        project.own.insert(name, default.then_some(known));
                     }
                 }
             }
@@ -385,6 +402,8 @@ fn regions_pinning(
                     head: (di, here),
                     body: d.end,
                     certain: h.is_some_and(|v| v != 0),
+                    guard: default_guard(&toks, name),
+                    first: true,
                 });
             }
             "elif" | "elifdef" | "elifndef" | "else" => {
@@ -392,6 +411,7 @@ fn regions_pinning(
                 let body = f.body;
                 close(f, body, d.start, &mut out);
                 f.body = d.end;
+                f.first = false;
                 let (toks, h) = if name == "else" {
                     (Vec::new(), Some(1))
                 } else {
@@ -470,6 +490,18 @@ fn regions_pinning(
     out
 }
 
+/// The macro a chain's head tests for absence alone: `#ifndef X`, `#if !defined(X)`,
+/// `#if !defined X` (`toks` are the condition's tokens, `name` the directive's).
+fn default_guard(toks: &[String], name: &str) -> Option<String> {
+    let t: Vec<&str> = toks.iter().map(String::as_str).collect();
+    match (name, t.as_slice()) {
+        ("ifndef", [x]) | ("if", ["!", "defined", "(", x, ")"] | ["!", "defined", x]) => {
+            Some(x.to_string())
+        }
+        _ => None,
+    }
+}
+
 /// Whether the chain from `head` to `endif` is the whole body of a function: the
 /// code token before it opens the body and the one after it closes it (read on the tree).
 fn whole_body(s: &Src, head: &Directive, endif: &Directive) -> bool {
@@ -500,10 +532,36 @@ fn whole_body(s: &Src, head: &Directive, endif: &Directive) -> bool {
 }
 
 /// The name of the function around byte `at` (needs the tree).
+/// A declarator the preprocessor splits (`void` / `#if …` / `__launch_bounds__(…)` / `#endif`
+/// / `name(`) can parse with a directive's word as its name: then the name is the last one
+/// before the body that opens a parameter list (not an attribute or specifier).
 pub fn function_around<'a>(s: &Src<'a>, at: usize) -> Option<&'a str> {
+    use crate::lex::Tok;
     let n = s.tree?.root_node().descendant_for_byte_range(at, at)?;
     let f = s.enclosing_function(n)?;
-    super::syntax::function_name(s, f.field(crate::kinds::cuda::Field::Declarator)?)
+    let decl = f.field(crate::kinds::cuda::Field::Declarator)?;
+    let name = super::syntax::function_name(s, decl)?;
+    let toks = &s.lexed.tokens;
+    let lo = toks.partition_point(|t| (t.start as usize) < f.start_byte());
+    let hi = toks.partition_point(|t| (t.start as usize) < decl.end_byte());
+    let split = toks[lo..hi].iter().any(|t| t.in_directive());
+    if !split {
+        return Some(name);
+    }
+    let code: Vec<usize> = (lo..hi)
+        .filter(|&j| toks[j].kind != Tok::Comment && !toks[j].in_directive())
+        .collect();
+    code.windows(2)
+        .filter(|w| {
+            let t = s.tok(w[0]);
+            toks[w[0]].kind == Tok::Ident
+                && s.tok(w[1]) == "("
+                && !t.starts_with("__")
+                && !matches!(t, "noexcept" | "throw" | "decltype" | "alignas")
+        })
+        .last()
+        .map(|w| s.tok(w[0]))
+        .or(Some(name))
 }
 
 /// The condition's value when only the platform is known and HIP is `hip` (HIP macros only).
@@ -846,6 +904,25 @@ x5
 #if CUDA_VERSION >= UNKNOWN_MIN
 x6
 #endif
+#ifndef CC_TURING
+#define CC_TURING 700
+#endif
+#if __CUDA_ARCH__ >= CC_TURING
+x7
+#endif
+#ifndef CC_AMPERE
+#else
+#define CC_AMPERE 800
+#endif
+#if __CUDA_ARCH__ >= CC_AMPERE
+x8
+#endif
+#if !defined(CC_VOLTA)
+#define CC_VOLTA 0
+#endif
+#if __CUDA_ARCH__ >= CC_VOLTA
+x9
+#endif
 ";
         assert_eq!(
             sides(src),
@@ -856,6 +933,16 @@ x6
                 (14, None),
                 (17, None),
                 (20, None),
+                // A `#ifndef` default: any positive threshold decides alike.
+                (
+                    26,
+                    Some(Side::Never(Dead::Arch {
+                        alternative: Alt::Absent
+                    }))
+                ),
+                // Defined only where it was already defined; a default of 0 decides nothing.
+                (33, None),
+                (39, None),
             ]
         );
         // From an included header (`Visible::constants`).

@@ -12,7 +12,9 @@ use crate::lex::Tok;
 use crate::model::hipside;
 use crate::model::syntax::Src;
 
+mod bounds;
 mod capability;
+pub use bounds::launch_bounds_arms;
 use capability::compute_capability;
 
 /// The node kinds the arch-check rules read from the file's node index.

@@ -163,6 +163,7 @@ pub fn check_lexed<'a>(
     pass_cuda_backend_arms(&s, &mut out, translated);
     arch_check::arms_without_code(&s, &regions, &mut out);
     arch_check::arms_with_code(&s, &regions, &mut out);
+    arch_check::launch_bounds_arms(&s, &mut out);
     // 32-lane ids and constants that meet no exchange across lanes in the code HIP compiles.
     warp_size::logical::exchange::settle(&s, &regions, warps, seen, &mut out);
     let hip_arms = compiled_out::check(&s, target, &mut out);
@@ -212,6 +213,8 @@ fn fold_kernel_rewrites(s: &Src, out: &mut [Finding]) {
         if f.status == Status::Pass
             || !KERNEL_REWRITE.contains(&f.rule.as_str())
             || other_lines.contains(&f.line)
+            // Tuning a kernel's bounds is no part of rewriting its body.
+            || (f.rule == "HP401" && f.phase == crate::gate::Phase::Performance)
         {
             continue;
         }

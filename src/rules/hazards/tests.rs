@@ -454,3 +454,42 @@ fn a_stub_in_place_of_an_arch_branch_is_the_conditions_fact() {
         "{asm:?}"
     );
 }
+
+/// `__CUDA_ARCH__` chains that only pick a kernel's `__launch_bounds__` are one tuning choice
+/// per file (PERFORMANCE, naming the kernels; the rest fold into it), and the kernel named in
+/// the body's own arch finding is the kernel, not a word of the directive inside its
+/// declarator. Twin: a chain whose arm also holds code stays its own finding.
+#[test]
+fn arch_tests_that_only_pick_launch_bounds_are_one_tuning_choice() {
+    let kernel = |name: &str| {
+        format!("template <bool c> static __global__ void\n#if __CUDA_ARCH__ < 700\n    __launch_bounds__(256, 2)\n#endif // old\n    {name}(float * dst) {{\n#if __CUDA_ARCH__ >= 700\n    dst[0] = 1.0f;\n#else\n    assert(false);\n#endif\n}}\n")
+    };
+    let src = format!("{}{}", kernel("mm_a"), kernel("mm_b"));
+    let head = on(&src, "HP401", 2);
+    assert!(
+        head.len() == 1
+            && head[0].0 == Status::Remediation
+            && head[0].1 == Phase::Performance
+            && head[0].2.contains("`mm_a`, `mm_b`")
+            && head[0].2.contains("2 tests (lines 2, 13)"),
+        "{head:?}"
+    );
+    let folded = on(&src, "HP401", 13);
+    assert!(
+        folded.len() == 1 && folded[0].0 == Status::Pass,
+        "{folded:?}"
+    );
+    // The body's chain names its kernel.
+    let body = on(&src, "HP401", 6);
+    assert!(
+        body.len() == 1 && body[0].2.contains("`mm_a` stops at run time"),
+        "{body:?}"
+    );
+    // Twin: the arm picks bounds and declares something else too.
+    let twin = "static __global__ void\n#if __CUDA_ARCH__ < 700\n    __launch_bounds__(256, 2)\n    int x;\n#endif\n    mm_c(float * dst) { dst[0] = 1.0f; }\n";
+    let open = on(twin, "HP401", 2);
+    assert!(
+        open.len() == 1 && open[0].1 != Phase::Performance,
+        "{open:?}"
+    );
+}

@@ -176,6 +176,7 @@ pub(super) fn one_warp_launch<'a>(
     s: &Src<'a>,
     c: Node<'a>,
     kernels: &mut Kernels<'a>,
+    warps: &super::logical::LogicalWarps,
     out: &mut Vec<Finding>,
 ) {
     let mut w = c.walk();
@@ -217,6 +218,19 @@ pub(super) fn one_warp_launch<'a>(
         None if rows && !planes && !kernels.file_warp_level(s) => return,
         None => format!("`{name}` is defined in another file"),
     };
+    // The kernel's warps are 32-lane logical warps whose every warp-level call keeps CUDA's
+    // meaning on a wavefront (width-32 shuffles): a row of 32 threads is one of them on AMD too.
+    if let Some((why32, what)) = warps.kernel_keeps_32(s.ctx.src, s.lexed, name) {
+        let mut f = s.ctx.finding(
+            &TILED_PARTITION_32,
+            at,
+            format!("{} launch `{name}`, whose warp-level work is 32-lane logical warps ({why32}; {what}): each 32-thread row is one such warp on a 64-lane wavefront too (nothing to change)", if rows { "blocks whose rows are 32 threads" } else { "blocks of 32 threads" }),
+            None,
+        );
+        f.status = crate::gate::Status::Pass;
+        out.push(f);
+        return;
+    }
     out.push(s.ctx.finding(
         &TILED_PARTITION_32,
         at,

@@ -298,7 +298,7 @@ fn check<'a>(
         match n.node_kind() {
             K::CallExpression => {
                 calls(s, *n, &masks, out);
-                blocks::one_warp_launch(s, *n, &mut kernels, out);
+                blocks::one_warp_launch(s, *n, &mut kernels, warps, out);
             }
             K::TemplateArgumentList => {
                 blocks::traits_argument(s, *n, &templates, &mut kernels, out)

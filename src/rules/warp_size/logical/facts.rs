@@ -214,7 +214,26 @@ pub(super) fn function(v: &View, open: usize, close: usize) -> Function {
                 .copied()
                 .take_while(|&x| !matches!(v.t(x), b";" | b","))
                 .collect();
-            if rhs.iter().any(|&x| threadish(&thread, Some(x))) {
+            // A load (`ql = q[l]`, `v = smem[tid]`) is data, not a thread index: names inside
+            // a subscript, subscripted, or a shift's count do not make the result one (ggml's
+            // `(ql >> 6) & 3` reads a quant's bit field).
+            let mut depth = 0i32;
+            let derived = rhs.iter().enumerate().any(|(n, &x)| {
+                match v.t(x) {
+                    b"[" => depth += 1,
+                    b"]" => depth -= 1,
+                    _ => {}
+                }
+                // A thread-derived shift count (`hmask[k] >> in`) shifts data.
+                let count = n >= 2
+                    && matches!(v.t(rhs[n - 1]), b">" | b"<")
+                    && v.t(rhs[n - 2]) == v.t(rhs[n - 1]);
+                depth == 0
+                    && !count
+                    && threadish(&thread, Some(x))
+                    && rhs.get(n + 1).is_none_or(|&y| v.t(y) != b"[")
+            });
+            if derived {
                 thread.insert(name);
             }
             let texts: Vec<&[u8]> = rhs.iter().map(|&x| v.t(x)).collect();

@@ -533,6 +533,36 @@ impl LogicalWarps {
             })
     }
 
+    /// Whether every definition of kernel `name` in the file works in 32-lane logical warps
+    /// whose warp-level calls keep CUDA's meaning on a 64-lane wavefront (each already passes
+    /// width 32, or `port` rewrites it safely): the 32-lane logical warp and what keeps it.
+    /// `None` when the file defines no such function or one definition is otherwise.
+    pub(crate) fn kernel_keeps_32(
+        &self,
+        src: &[u8],
+        lexed: &Lexed,
+        name: &str,
+    ) -> Option<(String, String)> {
+        let defs: Vec<&Function> = self
+            .fns
+            .iter()
+            .filter(|f| !f.name.is_empty() && f.name == name.as_bytes())
+            .collect();
+        let mut out = None;
+        for f in &defs {
+            if f.warp != Warp::Logical32 {
+                return None;
+            }
+            match self.handled(src, lexed, f.open + 1)? {
+                (Applicability::Safe, what) => {
+                    out.get_or_insert((f.why32.clone().unwrap_or_default(), what));
+                }
+                _ => return None,
+            }
+        }
+        out
+    }
+
     /// Whether the file has no function with warp-level calls.
     pub(crate) fn is_empty(&self) -> bool {
         self.fns.is_empty()

@@ -1,0 +1,144 @@
+//! `__CUDA_ARCH__` chains that only pick a kernel's `__launch_bounds__`: one tuning choice
+//! per file.
+
+use super::CUDA_ARCH_MACRO;
+use crate::finding::Finding;
+use crate::gate::{Phase, Status};
+use crate::lex::Tok;
+use crate::model::syntax::Src;
+/// `__CUDA_ARCH__` chains whose every arm only picks a kernel's `__launch_bounds__` (ggml's
+/// `#if __CUDA_ARCH__ < CC_TURING` / `__launch_bounds__(WARP_SIZE*NWARPS, 2)` / `#endif` before
+/// each kernel's name): whichever arm HIP compiles, the kernel builds and computes the same;
+/// which bounds AMD gets is one tuning choice for the file (the first argument means what it
+/// means in CUDA; a second is [`crate::rules::device_feature::LAUNCH_BOUNDS_MIN_BLOCKS`]'s).
+/// The first open test carries it (REMEDIATION/PERFORMANCE, naming the kernels); the others
+/// fold into it.
+pub fn launch_bounds_arms(s: &Src, out: &mut [Finding]) {
+    let dirs = &s.lexed.directives;
+    let mut picks: Vec<(usize, String)> = Vec::new();
+    for (k, f) in out.iter().enumerate() {
+        if f.rule != CUDA_ARCH_MACRO.code() || f.status == Status::Pass {
+            continue;
+        }
+        let Some(di) = dirs.iter().position(|d| d.start == f.byte_range.0) else {
+            continue;
+        };
+        if let Some(kernel) = bounds_only_chain(s, di) {
+            picks.push((k, kernel));
+        }
+    }
+    let Some(&(head, _)) = picks.first() else {
+        return;
+    };
+    let at = format!("{}:{}", out[head].path, out[head].line);
+    let mut kernels: Vec<&str> = picks.iter().map(|(_, n)| n.as_str()).collect();
+    kernels.dedup();
+    let shown: Vec<String> = kernels.iter().take(4).map(|n| format!("`{n}`")).collect();
+    let more = match kernels.len().saturating_sub(4) {
+        0 => String::new(),
+        n => format!(" and {n} more"),
+    };
+    let lines: Vec<String> = picks
+        .iter()
+        .map(|(k, _)| out[*k].line.to_string())
+        .collect();
+    for (n, (k, _)) in picks.iter().enumerate() {
+        let f = &mut out[*k];
+        if n > 0 {
+            crate::finding::Folded::fold(f, at.clone());
+            f.message = format!(
+                "`{}` only picks a kernel's `__launch_bounds__` (folded into `{at}`: one tuning choice for the file)",
+                f.excerpt
+            );
+            continue;
+        }
+        f.phase = Phase::Performance;
+        f.message = format!(
+            "`__CUDA_ARCH__` tests that only pick `__launch_bounds__` for {}{more}: HIP-Clang does not define `__CUDA_ARCH__`, so every AMD GPU gets the bounds of the arm for the oldest GPUs (or none); the kernels build and compute the same, which bounds AMD gets is a tuning choice — one decision for the file: {} test{} (line{} {})",
+            shown.join(", "),
+            picks.len(),
+            if picks.len() == 1 { "" } else { "s" },
+            if picks.len() == 1 { "" } else { "s" },
+            lines.join(", ")
+        );
+        f.suggestion = Some("choose the bounds for AMD once (`__launch_bounds__(threads)` matching the launch, under `__HIP_PLATFORM_AMD__`), or leave HIP's default".into());
+    }
+}
+
+/// The kernel a chain headed by directive `di` picks `__launch_bounds__` for, when every arm
+/// of the chain holds only a `__launch_bounds__(…)` attribute or nothing, at least one holds
+/// one, and a function name with its `(` follows the `#endif`.
+fn bounds_only_chain(s: &Src, di: usize) -> Option<String> {
+    let dirs = &s.lexed.directives;
+    if !matches!(dirs[di].name.as_str(), "if" | "ifdef" | "ifndef") {
+        return None;
+    }
+    let toks = &s.lexed.tokens;
+    // The code tokens between two offsets.
+    let code = |a: usize, b: usize| -> Vec<usize> {
+        let lo = toks.partition_point(|t| (t.start as usize) < a);
+        let hi = toks.partition_point(|t| (t.start as usize) < b);
+        (lo..hi)
+            .filter(|&j| toks[j].kind != Tok::Comment && !toks[j].in_directive())
+            .collect()
+    };
+    let mut depth = 0usize;
+    let mut body = dirs[di].end;
+    let mut any = false;
+    for d in &dirs[di + 1..] {
+        let at_chain = depth == 0;
+        match d.name.as_str() {
+            "if" | "ifdef" | "ifndef" => {
+                depth += 1;
+                continue;
+            }
+            "endif" if depth > 0 => {
+                depth -= 1;
+                continue;
+            }
+            "elif" | "elifdef" | "elifndef" | "else" | "endif" if at_chain => {}
+            _ if at_chain => return None,
+            _ => continue,
+        }
+        let c = code(body, d.start);
+        if !c.is_empty() {
+            let attr = s.tok(c[0]) == "__launch_bounds__"
+                && c.len() >= 3
+                && s.tok(c[1]) == "("
+                && s.tok(c[c.len() - 1]) == ")"
+                && c[1..c.len() - 1]
+                    .iter()
+                    .map(|&j| match s.tok(j) {
+                        "(" => 1i32,
+                        ")" => -1,
+                        _ => 0,
+                    })
+                    .scan(0i32, |acc, x| {
+                        *acc += x;
+                        Some(*acc)
+                    })
+                    .all(|v| v >= 1);
+            if !attr {
+                return None;
+            }
+            any = true;
+        }
+        if d.name == "endif" {
+            if !any {
+                return None;
+            }
+            // The kernel's name: the first name with a `(` after it, a few tokens on.
+            let from = toks.partition_point(|t| (t.start as usize) < d.end);
+            let next: Vec<usize> = (from..toks.len())
+                .filter(|&j| toks[j].kind != Tok::Comment && !toks[j].in_directive())
+                .take(8)
+                .collect();
+            return next.windows(2).find_map(|w| {
+                (toks[w[0]].kind == Tok::Ident && s.tok(w[1]) == "(")
+                    .then(|| s.tok(w[0]).to_string())
+            });
+        }
+        body = d.end;
+    }
+    None
+}
