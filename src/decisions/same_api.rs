@@ -8,7 +8,9 @@
 //! the same fact) fold into the first in report order, which says how many uses in how many
 //! files and where the first ones are; the rest stay in JSON as PASS naming it (SARIF lists
 //! them as the head's related locations). Uses in one file only stay as they are: every report
-//! already gives them as one entry with their lines. It runs after the library and libcu++ decisions: a name a library's
+//! already gives them as one entry with their lines. A PyTorch C++ API the ROCm builds of
+//! PyTorch no longer have (HP609, one finding per file: facebookresearch/votenet's `AT_CHECK` in
+//! five files) is the same decision, keyed by the name it flags. It runs after the library and libcu++ decisions: a name a library's
 //! decision already holds is that decision's.
 
 use super::kind::{Kind, Min};
@@ -17,6 +19,9 @@ use crate::finding::Finding;
 /// The translator's un-ported API rules.
 const MEMBERS: &[&str] = &["HP001", "HP002", "HP003"];
 
+/// Removed PyTorch C++ APIs (`AT_CHECK`, THC), reported once per file.
+const REMOVED_TORCH: &str = "HP609";
+
 /// How many first places the head lists.
 const SHOWN: usize = 4;
 
@@ -24,7 +29,16 @@ const SHOWN: usize = 4;
 pub fn kind(_: &[Finding]) -> Kind {
     Kind {
         key: Box::new(|f| {
-            (MEMBERS.contains(&f.rule.as_str()) && super::kind::own(&f.path))
+            if !super::kind::own(&f.path) {
+                return None;
+            }
+            // A removed PyTorch API (HP609) is one finding per file whose message counts that
+            // file's uses: the name it flags is the API.
+            if f.rule == REMOVED_TORCH && !f.excerpt.is_empty() {
+                return Some(format!("{}\u{0}{}", f.rule, f.excerpt));
+            }
+            MEMBERS
+                .contains(&f.rule.as_str())
                 .then(|| format!("{}\u{0}{}", f.rule, f.message))
         }),
         head: super::kind::first,
@@ -34,6 +48,15 @@ pub fn kind(_: &[Finding]) -> Kind {
         min: Min::Files(2),
         summary: Box::new(|g| {
             let name = g.head.message.split('`').nth(1).unwrap_or("this API");
+            if g.head.rule == REMOVED_TORCH {
+                return format!(
+                    " — one decision for `{name}`: {} files (first at {}), {} more folded here; \
+                     replace it in every file (or define it once in a header they all include)",
+                    g.files(),
+                    g.first_places(SHOWN),
+                    g.folded.len()
+                );
+            }
             format!(
                 " — one decision for `{name}`: {} uses in {} files (first at {}), {} more folded \
                  here; define it once for HIP (a macro or function in one header) or replace it \
@@ -98,5 +121,35 @@ mod tests {
         super::super::fold(&mut one, &k);
         assert_eq!(open(&one).len(), 2);
         assert!(!one[0].message.contains("one decision"));
+    }
+
+    /// votenet: `AT_CHECK` once per file in five files is one decision, keyed by the flagged
+    /// name although each file's message counts its own uses. Twin: another removed name.
+    #[test]
+    fn a_removed_torch_api_in_many_files_is_one_decision() {
+        let removed = |name: &str, path: &str, n: usize| Finding {
+            message: format!("`{name}`: PyTorch removed it ({n} uses in this file)"),
+            excerpt: name.to_string(),
+            ..Finding::bare("HP609", path, 3)
+        };
+        let mut fs = vec![
+            removed("AT_CHECK", "src/a.cpp", 4),
+            removed("AT_CHECK", "src/b.cpp", 1),
+            removed("AT_CHECK", "src/c.cpp", 2),
+            removed("THCState", "src/c.cpp", 1),
+        ];
+        let k = kind(&fs);
+        super::super::fold(&mut fs, &k);
+        assert_eq!(
+            open(&fs),
+            [("HP609", "src/a.cpp", 3), ("HP609", "src/c.cpp", 3)]
+        );
+        assert!(
+            fs[0]
+                .message
+                .contains("one decision for `AT_CHECK`: 3 files"),
+            "{}",
+            fs[0].message
+        );
     }
 }

@@ -326,3 +326,20 @@ fn arms_that_only_feed_diagnostics_change_nothing_computed() {
     let f = hp304(other);
     assert_eq!((f.len(), f[0].status), (1, Status::Remediation), "{f:?}");
 }
+
+/// ggml's `CUBLAS_CHECK`: both arms define the same check, the CUDA 12 one prints the status
+/// string too. Same code but for what is printed: PASS. Twin: the HIP arm also skips `exit`.
+#[test]
+fn arms_that_differ_only_in_what_they_print_are_nothing_to_change() {
+    let src = "#if CUDART_VERSION >= 12000\n#define CHECK(err) do { int e = (err); if (e != 0) { fprintf(stderr, \"error %d: %s\\n\", e, name(e)); exit(1); } } while (0)\n#else\n#define CHECK(err) do { int e = (err); if (e != 0) { fprintf(stderr, \"error %d\\n\", e); exit(1); } } while (0)\n#endif\n";
+    let f = hp304(src);
+    assert!(
+        f.len() == 1
+            && f[0].status == Status::Pass
+            && f[0].message.contains("but for what they print"),
+        "{f:?}"
+    );
+    let twin = src.replacen("exit(1); } } while (0)\n#endif", "} } while (0)\n#endif", 1);
+    let f = hp304(&twin);
+    assert!(f.len() == 1 && f[0].status == Status::Remediation, "{f:?}");
+}

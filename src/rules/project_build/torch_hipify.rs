@@ -58,14 +58,27 @@ pub fn reopen_port_rewrites(findings: &mut [Finding]) {
         let head = idx[0];
         let at = format!("{}:{}", findings[head].path, findings[head].line);
         let more = idx.len() - 1;
+        // A 32-bit mask left as written stops the build: HIP's `_sync` intrinsics
+        // `static_assert` a 64-bit mask (and PyTorch's hipify keeps their CUDA names).
+        let masks = idx
+            .iter()
+            .any(|&i| matches!(findings[i].rule.as_str(), "HP006" | "HP015"));
         let f = &mut findings[head];
         f.status = Status::Remediation;
+        if masks {
+            f.phase = crate::gate::Phase::Build;
+        }
         f.message.push_str(&format!(
-            " — but this file is built by PyTorch (`{ext}`), whose build-time hipify renames APIs and does not make this change: apply it to the sources{}",
+            " — but this file is built by PyTorch (`{ext}`), whose build-time hipify renames APIs and does not make this change: apply it to the sources{}{}",
             if more > 0 {
                 format!(" ({more} more such rewrites in this file are folded here)")
             } else {
                 String::new()
+            },
+            if masks {
+                "; as written, its 32-bit masks stop the build (HIP's `_sync` warp intrinsics take only 64-bit masks)"
+            } else {
+                ""
             }
         ));
         f.suggestion = Some(
@@ -138,8 +151,26 @@ mod tests {
             "{}",
             with[0].message
         );
+        // A 32-bit mask as written stops the build.
+        assert_eq!(with[0].phase, crate::gate::Phase::Build);
         assert_eq!(with[1].status, Status::Pass);
         assert_eq!(with[1].folded_into.as_ref().unwrap().at, "ext/csrc/k.cu:3");
+        // Twin: a width-32 rewrite alone is the meaning's, not the build's.
+        let mut width = vec![
+            Finding {
+                phase: crate::gate::Phase::Correctness,
+                ..f(
+                    "HP109",
+                    "ext/csrc/w.cu",
+                    Status::Pass,
+                    "`__shfl_down_sync` in a function of 32-lane logical warps: width 32 (done by `hipport port`)",
+                )
+            },
+            f("HP830", "ext/setup.py", Status::Pass, "CUDAExtension"),
+        ];
+        reopen_port_rewrites(&mut width);
+        assert_eq!(width[0].status, Status::Remediation);
+        assert_eq!(width[0].phase, crate::gate::Phase::Correctness);
         assert_eq!(with[2].status, Status::Pass);
         assert_eq!(
             with[3].status,

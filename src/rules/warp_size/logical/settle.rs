@@ -333,6 +333,19 @@ fn constants_of_logical_warps(
 ) {
     let (src, lexed) = (s.ctx.src, s.lexed);
     let v = View::bare(src, lexed);
+    // Where the file's other open warp-size findings are: a function holding one assumes
+    // something of the warp that this model did not settle.
+    let open_warp: Vec<usize> = out
+        .iter()
+        .filter(|f| f.status != Status::Pass && f.rule.starts_with("HP10") && f.rule != "HP101")
+        .map(|f| f.byte_range.0)
+        .collect();
+    // The function (by the tree) around byte `at`, as a byte range.
+    let around = |at: usize| -> Option<std::ops::Range<usize>> {
+        let n = s.tree?.root_node().descendant_for_byte_range(at, at)?;
+        let g = s.enclosing_function(n)?;
+        Some(g.byte_range())
+    };
     for f in out
         .iter_mut()
         .filter(|f| f.rule == "HP101" && f.status != Status::Pass)
@@ -359,15 +372,33 @@ fn constants_of_logical_warps(
         }
         let mut why32 = None;
         let mut how = BTreeSet::new();
+        let mut plain = 0usize;
         let all = uses.iter().all(|&j| {
             // A use in a directive (`#define WARPS (256 / kWarpSize)`) is read by code the
             // model does not place.
+            let at = lexed.tokens[j].start as usize;
             if !v.code(j) {
                 return false;
             }
-            let Some(g) = m.declaring(j) else {
-                return false;
+            // A function with no warp-level evidence either way that holds no other open
+            // warp-size finding: the constant is a tile or stride there (ggml's `x_ql[i *
+            // (WARP_SIZE + 1) + k]`), the same number on both platforms.
+            let mut plain_use = || {
+                plain += 1;
+                around(at).is_some_and(|r| !open_warp.iter().any(|o| r.contains(o)))
             };
+            // An argument of `__launch_bounds__(WARPS * THREADS_PER_WARP)`: a block size, the
+            // same number of threads on both platforms.
+            if in_launch_bounds(&v, j) {
+                plain += 1;
+                return true;
+            }
+            let Some(g) = m.declaring(j) else {
+                return plain_use();
+            };
+            if g.warp == Warp::Wavefront && g.why32.is_none() && g.why64.is_none() {
+                return plain_use();
+            }
             if g.warp != Warp::Logical32 {
                 return false;
             }
@@ -381,15 +412,55 @@ fn constants_of_logical_warps(
                     how.insert(what);
                     true
                 }
+                // 32-lane ids with no warp-level call at all (none the model knows, none it
+                // does not): no exchange across lanes.
+                None if (g.open..g.close).all(|k| {
+                    !(v.code(k)
+                        && lexed.tokens[k].kind == Tok::Ident
+                        && v.is(v.next(k), "(")
+                        && (!name_of(&v, k).is_empty() || warp_level_elsewhere(v.t(k))))
+                }) =>
+                {
+                    plain_use()
+                }
                 _ => false,
             }
         });
-        if !all {
+        // At least one use must be a logical warp's (the evidence of what the constant is).
+        if !all || why32.is_none() {
             continue;
         }
         let how = how.into_iter().collect::<Vec<_>>().join("; ");
-        pass(f, format!("{EVERY_USE}{name}` in this file is in a function of 32-lane logical warps ({}) whose warp-level calls keep CUDA's meaning on 64-lane wavefronts ({how}; HP109): the constant is the logical warp's size (nothing to change)", why32.unwrap_or_default()));
+        let rest = if plain > 0 {
+            format!(" and its {plain} other uses are tile, stride or launch sizes in functions without warp-level work")
+        } else {
+            String::new()
+        };
+        let scope = if plain > 0 {
+            "in a function with warp-level work here is in one"
+        } else {
+            "in this file is in a function"
+        };
+        pass(f, format!("{EVERY_USE}{name}` {scope} of 32-lane logical warps ({}) whose warp-level calls keep CUDA's meaning on 64-lane wavefronts ({how}; HP109){rest}: the constant is the logical warp's size (nothing to change)", why32.unwrap_or_default()));
     }
+}
+
+/// Whether token `j` is inside the parentheses of a `__launch_bounds__(…)`.
+fn in_launch_bounds(v: &View, j: usize) -> bool {
+    let mut depth = 0i32;
+    let mut k = j;
+    for _ in 0..64 {
+        let Some(p) = v.prev(k) else { return false };
+        k = p;
+        match v.t(k) {
+            b")" => depth += 1,
+            b"(" if depth == 0 => return v.is(v.prev(k), "__launch_bounds__"),
+            b"(" => depth -= 1,
+            b";" | b"{" | b"}" => return false,
+            _ => {}
+        }
+    }
+    false
 }
 
 fn pass(f: &mut Finding, why: String) {

@@ -514,3 +514,23 @@ fn a_ballot_returned_as_32_bits_gets_the_lanes_own_half() {
         .replace("/ 32", "/ warpSize");
     assert_eq!(fires_open(&wave, "HP106"), [3]);
 }
+
+/// ggml: `WARP_SIZE` is the width its shuffles pass (32-lane logical warps) and, elsewhere, a
+/// tile size in kernels without warp-level work (`tile[i * (WARP_SIZE + 1) + k]`): the
+/// constant is the logical warp's size (HP101 PASS). Twins: the tile kernel also uses the
+/// constant as a lane id beside a shuffle of width `warpSize` (two warp sizes): open.
+#[test]
+fn a_logical_warp_size_also_used_as_a_tile_size_is_the_logical_warps() {
+    use crate::model::syntax::test_support::fires_open;
+    let src = "#define WARP_SIZE 32\n__global__ void norm(float* x, int n) {\n  float v = 0.0f;\n  for (int c = threadIdx.x; c < n; c += WARP_SIZE) v += x[c];\n  for (int mask = 16; mask > 0; mask >>= 1)\n    v += __shfl_xor_sync(0xffffffff, v, mask, 32);\n  x[threadIdx.x] = v;\n}\n__global__ void load(int* t, const int* q, int i, int k) {\n  __shared__ int tile[64 * (WARP_SIZE + 1)];\n  tile[i * (WARP_SIZE + 1) + k] = q[k];\n  t[k] = tile[k];\n}\nvoid host(float* x, int n) {\n  norm<<<n, dim3(WARP_SIZE, 1, 1)>>>(x, n);\n}\n";
+    assert!(
+        fires_open(src, "HP101").is_empty(),
+        "{:?}",
+        fires_open(src, "HP101")
+    );
+    let lanes = src.replace(
+        "  t[k] = tile[k];\n",
+        "  int lane = threadIdx.x % WARP_SIZE;\n  t[k] = __shfl_down_sync(0xffffffff, tile[k], lane, warpSize);\n",
+    );
+    assert_eq!(fires_open(&lanes, "HP101"), [1]);
+}
