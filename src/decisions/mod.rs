@@ -61,6 +61,7 @@ pub mod arch_only;
 pub mod bound;
 pub mod container;
 pub mod contexts;
+pub mod copies;
 pub mod cuda_build;
 pub mod fp8;
 pub mod jit;
@@ -104,6 +105,8 @@ use std::collections::{BTreeMap, BTreeSet};
 ///   finer decision holds (a vendored library's FP8 is that library's, an arch-only file is
 ///   rewritten whole); and [`arch_only`] measures a file's share of sm_90+ uses among its open
 ///   findings with its FP8 uses still open.
+/// - Copies of one file in several folders ([`copies`]) are the very last: what every wider
+///   decision left open in each copy is one change applied to all of them.
 #[cfg(test)]
 pub fn fold_all(findings: &mut [Finding], nested_roots: &[String]) {
     fold_all_with(findings, nested_roots, &[], &[], Vec::new());
@@ -126,7 +129,7 @@ pub fn fold_all_with(
         container::kind,
         crate::inventory::siblings::kind,
     ];
-    let after: [fn(&[Finding]) -> Kind; 25] = [
+    let after: [fn(&[Finding]) -> Kind; 26] = [
         crate::rules::vendored::kind,
         masks::kind,
         masks::helper_kind,
@@ -152,6 +155,7 @@ pub fn fold_all_with(
         torch_stack::packages,
         test_gates::kind,
         cuda_build::kind,
+        copies::kind,
     ];
     // A head of an earlier decision may head a later, wider one too (a vendored CUTLASS copy)
     // but is never folded away by one: a project-wide kind (libcu++, FP8) must not hide a

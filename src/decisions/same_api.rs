@@ -10,7 +10,9 @@
 //! them as the head's related locations). Uses in one file only stay as they are: every report
 //! already gives them as one entry with their lines. A PyTorch C++ API the ROCm builds of
 //! PyTorch no longer have (HP609, one finding per file: facebookresearch/votenet's `AT_CHECK` in
-//! five files) is the same decision, keyed by the name it flags. It runs after the library and libcu++ decisions: a name a library's
+//! five files) is the same decision, keyed by the name it flags; so is one inline PTX statement
+//! (HP201) copied into several files (mit-han-lab/omniserve's attention utilities, one copy per
+//! extension folder: 60 findings, 18 statements), keyed by the statement. It runs after the library and libcu++ decisions: a name a library's
 //! decision already holds is that decision's.
 
 use super::kind::{Kind, Min};
@@ -21,6 +23,9 @@ const MEMBERS: &[&str] = &["HP001", "HP002", "HP003"];
 
 /// Removed PyTorch C++ APIs (`AT_CHECK`, THC), reported once per file.
 const REMOVED_TORCH: &str = "HP609";
+
+/// Inline PTX (HP201).
+const PTX: &str = "HP201";
 
 /// How many first places the head lists.
 const SHOWN: usize = 4;
@@ -37,6 +42,12 @@ pub fn kind(_: &[Finding]) -> Kind {
             if f.rule == REMOVED_TORCH && !f.excerpt.is_empty() {
                 return Some(format!("{}\u{0}{}", f.rule, f.excerpt));
             }
+            // The same inline PTX statement in several files (copies of one header or kernel
+            // in each extension's folder: omniserve's attention utilities): one HIP form,
+            // written once and used by every copy. Keyed by the statement and its phase.
+            if f.rule == PTX && !f.excerpt.is_empty() {
+                return Some(format!("{}\u{0}{:?}\u{0}{}", f.rule, f.phase, f.excerpt));
+            }
             MEMBERS
                 .contains(&f.rule.as_str())
                 .then(|| format!("{}\u{0}{}", f.rule, f.message))
@@ -48,6 +59,14 @@ pub fn kind(_: &[Finding]) -> Kind {
         min: Min::Files(2),
         summary: Box::new(|g| {
             let name = g.head.message.split('`').nth(1).unwrap_or("this API");
+            if g.head.rule == PTX {
+                return format!(
+                    " — one decision for this inline PTX (`{name}`): the same statement in {} files (first at {}), {} more folded here; write its HIP form once (a helper, builtin or plain code) and use it in every copy",
+                    g.files(),
+                    g.first_places(SHOWN),
+                    g.folded.len()
+                );
+            }
             if g.head.rule == REMOVED_TORCH {
                 return format!(
                     " — one decision for `{name}`: {} files (first at {}), {} more folded here; \
@@ -69,6 +88,12 @@ pub fn kind(_: &[Finding]) -> Kind {
         }),
         note: Box::new(|g| {
             let name = g.head.message.split('`').nth(1).unwrap_or("this API");
+            if g.head.rule == PTX {
+                return super::kind::folded_into(
+                    g,
+                    "the same inline PTX in several files is one rewrite",
+                );
+            }
             super::kind::folded_into(g, &format!("porting `{name}` is one decision"))
         }),
     }
