@@ -13,6 +13,10 @@
 //! call: gate the one flag list on `torch.version.hip`): BlinkDL/RWKV-LM states both at ~30
 //! `load()` calls, one per model version's script, with the same copied flag list.
 //!
+//! So are device clock reads (HP703 on each `clock()`/`clock64()`: nunchaku times its attention
+//! and LoRA kernels at nine places in three files; what a porter decides is once, whether the
+//! counts feed anything but profiling).
+//!
 //! So are managed-memory hints and prefetches (HP706 on each `cudaMemAdvise` /
 //! `cudaMemPrefetchAsync`): whether they do anything on AMD depends on the target's XNACK mode,
 //! one question about the target, not one per call (rapidsai/rmm: six calls in five files).
@@ -49,6 +53,13 @@ const PROJECT_WIDE: &[(&str, &str, &str)] = &[
         "the project's nvcc-only extension flags: gate the flag list on `torch.version.hip` once \
          (hipcc takes `--offload-arch=gfx…` and clang options)",
         "gating the project's nvcc-only flags is one decision",
+    ),
+    (
+        crate::rules::device_feature::DEVICE_CLOCK_TIMING.id.code,
+        "the project's device clock reads (`clock()`, `clock64()`) count shader cycles at a \
+         rate that varies on AMD: where a timing feeds a decision (a timeout, a schedule), use \
+         `wall_clock64()` with the device's wall-clock rate; profiling counters need nothing",
+        "what the project's device clock reads feed is one decision",
     ),
     (
         crate::rules::device_feature::MANAGED_MEMORY_HINTS.id.code,

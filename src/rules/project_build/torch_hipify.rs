@@ -21,8 +21,8 @@ fn dir_of(path: &str) -> &str {
 
 /// Reopens the port-only rewrites (see the module documentation) in the files under a folder
 /// where an HP830 finding says PyTorch builds the kernels (`setup.py`'s folder, or that of the
-/// module calling `load()`): one finding per file holds them (the first, counting the others),
-/// the rest fold into it. Files outside every such folder (nccl's core, built by its Makefiles
+/// module calling `load()`): one finding per extension holds them (the first, counting the
+/// others: one `hipport port --write` over its sources applies them all), the rest fold into it. Files outside every such folder (nccl's core, built by its Makefiles
 /// beside `contrib/nccl_ubx/setup.py`) keep their PASS.
 pub fn reopen_port_rewrites(findings: &mut [Finding]) {
     let code = crate::inventory::native_ext::TORCH_CUDA_EXTENSION.id.code;
@@ -46,15 +46,22 @@ pub fn reopen_port_rewrites(findings: &mut [Finding]) {
             .find(|(d, _)| d.is_empty() || path.starts_with(&format!("{d}/")))
             .map(|(_, at)| at.clone())
     };
-    // Per file: the head's index and the others.
+    // Per extension: the head's index and the others (one `hipport port --write` over the
+    // extension's sources applies them all).
     let mut files: std::collections::BTreeMap<String, Vec<usize>> = Default::default();
     for (i, f) in findings.iter().enumerate() {
         if f.status == Status::Pass && f.folded_into.is_none() && f.message.contains(DONE_BY_PORT) {
-            files.entry(f.path.clone()).or_default().push(i);
+            if let Some(ext) = under(&f.path) {
+                files.entry(ext).or_default().push(i);
+            }
         }
     }
-    for (path, idx) in files {
-        let Some(ext) = under(&path) else { continue };
+    for (ext, idx) in files {
+        let n_files = idx
+            .iter()
+            .map(|&i| findings[i].path.as_str())
+            .collect::<std::collections::BTreeSet<_>>()
+            .len();
         let head = idx[0];
         let at = format!("{}:{}", findings[head].path, findings[head].line);
         let more = idx.len() - 1;
@@ -70,10 +77,10 @@ pub fn reopen_port_rewrites(findings: &mut [Finding]) {
         }
         f.message.push_str(&format!(
             " — but this file is built by PyTorch (`{ext}`), whose build-time hipify renames APIs and does not make this change: apply it to the sources{}{}",
-            if more > 0 {
-                format!(" ({more} more such rewrites in this file are folded here)")
-            } else {
-                String::new()
+            match (more, n_files) {
+                (0, _) => String::new(),
+                (m, 1) => format!(" ({m} more such rewrites in this file are folded here)"),
+                (m, n) => format!(" ({m} more such rewrites in {n} files of this extension are folded here)"),
             },
             if masks {
                 "; as written, its 32-bit masks stop the build (HIP's `_sync` warp intrinsics take only 64-bit masks)"
@@ -91,7 +98,7 @@ pub fn reopen_port_rewrites(findings: &mut [Finding]) {
                 x.status = Status::Remediation;
             }
             findings[i].message.push_str(&format!(
-                " (folded into `{at}`: the file's port-only rewrites are one change to apply)"
+                " (folded into `{at}`: the extension's port-only rewrites are one change to apply)"
             ));
         }
     }

@@ -36,5 +36,5 @@ __global__ static void timedReduction(const float *input, float *output, clock_t
     __syncthreads();
 
     if (tid == 0)
-        timer[bid + gridDim.x] = clock();  // expect: HP703 device-feature REMEDIATION
+        timer[bid + gridDim.x] = clock();  // expect-ok: the kernel's second clock read is the same timing fact, folded into line 12's decision
 }
