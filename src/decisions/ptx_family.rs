@@ -3,7 +3,8 @@
 //! with a different size or cache hint) has one HP201 per wrapper. A porter rewrites the family
 //! once with one technique (plain loads into LDS, a builtin, an AMD instruction) and applies it
 //! to every wrapper: so a file's open HP201 findings whose main instruction is of the same
-//! family (`cp.async`, `ld.global`, `bar.sync`: the first two parts of the name; predicate
+//! family (`cp.async`, `bar.sync`: the first two parts of the name; loads and stores of one
+//! state space, `ld/st.shared`; approximate math, `tanh.approx` to `ex2.approx`; predicate
 //! plumbing such as `setp`, `mov`, `bra` does not count) fold into the first, which names the
 //! family, the functions and the lines; the rest stay in JSON as PASS naming it.
 
@@ -25,8 +26,20 @@ fn family(f: &Finding) -> Option<String> {
             !matches!(op, "" | "setp" | "mov" | "bra" | "selp" | "cvta")
         })
         .map(|n| {
+            // Approximate math (`tanh.approx.f32`, `rcp.approx.ftz.f32`, `ex2.approx…`) is
+            // one technique on AMD: HIP's fast-math intrinsics or `__builtin_amdgcn_*`.
+            if n.split('.').any(|q| q == "approx") {
+                return "approximate math (`.approx`)".to_string();
+            }
             let mut parts = n.split('.');
             let op = parts.next().unwrap_or("");
+            // Loads and stores of one state space (`ld.shared.v2.b32`, `st.shared.v2.b32`) are
+            // one rewrite: plain C++ accesses of that memory.
+            if let ("ld" | "st", Some(space @ ("shared" | "global" | "local" | "const"))) =
+                (op, n.split('.').nth(1))
+            {
+                return format!("ld/st.{space}");
+            }
             // `cp.async`, `ld.global`, `bar.sync`; but `cvt.f32.f16` and `add.rn.f32` are
             // `cvt` and `add` (a type, rounding or width qualifier is not a family).
             match parts.next() {
@@ -189,5 +202,38 @@ mod tests {
         ];
         super::super::fold(&mut fs, &kind(&[]));
         assert_eq!(open(&fs).len(), 2);
+    }
+
+    /// nunchaku's `gemm_utils.cuh`: six fast-math wrappers (`tanh.approx` … `ex2.approx`) are
+    /// one technique, and `ld.shared`/`st.shared` wrappers one rewrite. Twin: `ld.global`
+    /// beside `st.shared` are two memories, two decisions (each under three uses stays).
+    #[test]
+    fn approximate_math_and_one_spaces_accesses_are_one_family_each() {
+        let mut fs = vec![
+            ptx("u.cuh", 256, "`tanh.approx.f32`", "cuda_tanhf"),
+            ptx("u.cuh", 262, "`rcp.approx.ftz.f32`", "cuda_frcp"),
+            ptx("u.cuh", 268, "`rsqrt.approx.ftz.f32`", "cuda_frsqrt"),
+            ptx("u.cuh", 22, "`ld.shared.v2.b32`", "load"),
+            ptx("u.cuh", 91, "`st.shared.v2.b32`", "store"),
+            ptx("u.cuh", 95, "`st.shared.v4.b32`", "store4"),
+            ptx(
+                "u.cuh",
+                53,
+                "`setp.ne.b32`, `ld.global.nc.b32`",
+                "load_pred",
+            ),
+        ];
+        super::super::fold(&mut fs, &kind(&[]));
+        assert_eq!(open(&fs), [("u.cuh", 256), ("u.cuh", 22), ("u.cuh", 53)]);
+        assert!(
+            fs[0].message.contains("approximate math"),
+            "{}",
+            fs[0].message
+        );
+        assert!(
+            fs[3].message.contains("`ld/st.shared`"),
+            "{}",
+            fs[3].message
+        );
     }
 }
