@@ -141,6 +141,7 @@ pub fn check_req(out: &mut Out, req: &Req) {
         .clone()
         .or_else(|| cuda_suffix(&norm).map(str::to_string));
     match tables::get().package(&norm) {
+        Some(row) if row.path == RocmPath::Portable => {}
         Some(row) => {
             let rule = if row.path == RocmPath::NoneKnown {
                 &CUDA_PACKAGE_NO_KNOWN_ROCM
@@ -392,6 +393,27 @@ mod tests {
             "{s71}"
         );
         assert!(!s71.contains("rocm6.2"), "{s71}");
+    }
+
+    /// torch-harmonics' docs extra: `nvidia-sphinx-theme` is a documentation theme, not one of
+    /// the `nvidia-*` CUDA runtime wheels. Twin: `nvidia-cublas-cu12` is one.
+    #[test]
+    fn a_portable_name_under_a_wider_pattern_is_no_finding() {
+        use super::super::{kind::FileKind, scan_bytes_for};
+        let rules = |text: &[u8]| -> Vec<String> {
+            scan_bytes_for(
+                "requirements.txt",
+                FileKind::Requirements,
+                text,
+                "7.0.0".parse().unwrap(),
+            )
+            .into_iter()
+            .filter(|f| f.status != crate::gate::Status::Pass)
+            .map(|f| f.rule)
+            .collect()
+        };
+        assert!(rules(b"nvidia-sphinx-theme>=0.0.8\n").is_empty());
+        assert_eq!(rules(b"nvidia-cublas-cu12\n"), ["HP820"]);
     }
 }
 

@@ -50,6 +50,9 @@ pub enum RocmPath {
     SourceBuild,
     NotNeeded,
     NoneKnown,
+    /// Not CUDA-specific although a wider pattern matches its name (`nvidia-sphinx-theme`, a
+    /// documentation theme, beside `nvidia-*` runtime wheels): no finding.
+    Portable,
 }
 
 impl RocmPath {
@@ -60,6 +63,7 @@ impl RocmPath {
             "source-build" => RocmPath::SourceBuild,
             "not-needed" => RocmPath::NotNeeded,
             "none-known" => RocmPath::NoneKnown,
+            "portable" => RocmPath::Portable,
             _ => return None,
         })
     }
@@ -70,6 +74,7 @@ impl RocmPath {
             RocmPath::SourceBuild => "source build",
             RocmPath::NotNeeded => "not needed",
             RocmPath::NoneKnown => "none known",
+            RocmPath::Portable => "portable",
         }
     }
 }

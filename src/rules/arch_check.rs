@@ -325,6 +325,54 @@ pub fn arms_with_code(s: &Src, regions: &[hipside::Region], out: &mut [Finding])
             unused[&f.byte_range.0]
         ));
     }
+    // A branch that only defines the project's switches this test sets for HIP (`#if
+    // defined(__CUDA_ARCH_FEAT_SM100_ALL)` / `#define TCGEN05_SUPPORTED 1` / `#else` / `… 0`):
+    // HIP's value is pinned ([`crate::model::hip_pins`]) and every `#if` on the switch carries
+    // what it decides, so the definition is no fact of its own.
+    if !setters.is_empty() {
+        let pinned: std::collections::BTreeMap<String, crate::model::macro_env::Known> =
+            crate::model::hip_pins::pins(s)
+                .into_iter()
+                .map(|p| (p.name, p.known))
+                .collect();
+        let switches: std::collections::BTreeMap<usize, String> = setters
+            .iter()
+            // A switch, not a tuning value: named in this file only by directives (`#if
+            // TC_SUPPORTED`), never in code (`__launch_bounds__(256, BLOCKS)`).
+            .filter(|(_, names)| {
+                names.iter().all(|n| {
+                    // Named by an `#if`/`#elif`, not only by its own definitions.
+                    let tested = |i: usize| {
+                        let t = s.lexed.tokens[i];
+                        t.in_directive()
+                            && matches!(
+                                s.lexed.directives[t.directive as usize].name.as_str(),
+                                "if" | "elif"
+                            )
+                    };
+                    pinned.contains_key(*n)
+                        && named.get(n).is_some_and(|at| {
+                            at.iter().all(|&i| s.lexed.tokens[i].in_directive())
+                                && at.iter().any(|&i| tested(i))
+                        })
+                })
+            })
+            .map(|(r, names)| {
+                let named: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+                (r.decider.start, named.join(", "))
+            })
+            .collect();
+        for f in out.iter_mut().filter(|f| {
+            f.rule == CUDA_ARCH_MACRO.code()
+                && f.status != Status::Pass
+                && switches.contains_key(&f.byte_range.0)
+        }) {
+            f.settle(&format!(
+                ", but the branch only sets {}, a switch whose value under HIP-Clang this test decides: each `#if` on it carries what it decides (nothing to change here)",
+                switches[&f.byte_range.0]
+            ));
+        }
+    }
     if deciders.is_empty() {
         return;
     }

@@ -727,11 +727,19 @@ fn call(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
             );
         }
         "load" | "load_inline" if d.contains("cpp_extension") || st.extension_file => {
-            let cu = keyword(n, "sources", src)
-                .map(|s| strings_in(s, src))
-                .unwrap_or_default()
+            let sources = keyword(n, "sources", src);
+            let listed = sources.map(|s| strings_in(s, src)).unwrap_or_default();
+            let cu = listed
                 .iter()
-                .any(|(s, _)| s.ends_with(".cu") || s.ends_with(".cuh"));
+                .any(|(s, _)| s.ends_with(".cu") || s.ends_with(".cuh"))
+                // `sources=source_paths`, built from a list elsewhere in the module (nvdiffrec's
+                // renderutils): CUDA when the call says `with_cuda=True` or the module names
+                // `.cu` files.
+                || (listed.is_empty()
+                    && sources.is_some()
+                    && (keyword(n, "with_cuda", src)
+                        .is_some_and(|w| &src[w.byte_range()] == b"True")
+                        || names_cuda_sources(src)));
             let inline_cuda = keyword(n, "cuda_sources", src).is_some();
             if cu || inline_cuda {
                 st.extension_file = true;
@@ -815,3 +823,11 @@ fn call(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
 
 #[cfg(test)]
 mod tests;
+
+/// Whether a Python module's text names a CUDA source file in a string literal (`'c_src/loss.cu'`).
+fn names_cuda_sources(src: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(src);
+    [".cu'", ".cu\"", ".cuh'", ".cuh\""]
+        .iter()
+        .any(|end| text.contains(end))
+}

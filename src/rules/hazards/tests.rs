@@ -493,3 +493,22 @@ fn arch_tests_that_only_pick_launch_bounds_are_one_tuning_choice() {
         "{open:?}"
     );
 }
+
+/// torch-harmonics' `disco_cuda_ptx.cuh`: a chain that only sets a switch from an
+/// architecture-specific feature macro is no fact of its own (the switch's tests carry it).
+/// Twin: a chain that sets a tuning value (not tested in `#if`, so no switch) stays open.
+#[test]
+fn a_chain_that_only_sets_a_pinned_switch_is_its_tests_fact() {
+    let src = "#if defined(__CUDA_ARCH_FEAT_SM100_ALL) || defined(__CUDA_ARCH_FEAT_SM103_ALL)\n#define TC_SUPPORTED 1\n#else\n#define TC_SUPPORTED 0\n#endif\n__global__ void k(float* o) {\n#if TC_SUPPORTED\n  o[0] = 1.0f;\n#else\n  o[0] = 2.0f;\n#endif\n}\n";
+    let head = on(src, "HP401", 1);
+    assert!(
+        head.iter().all(|f| f.0 == Status::Pass) && head.iter().any(|f| f.2.contains("a switch")),
+        "{head:?}"
+    );
+    let tuning = "#if __CUDA_ARCH__ >= 800\n#define BLOCKS 4\n#else\n#define BLOCKS 2\n#endif\n__global__ void __launch_bounds__(256, BLOCKS) k(float* o) { o[0] = 1.0f; }\n";
+    assert!(
+        on(tuning, "HP401", 1).iter().any(|f| f.0 != Status::Pass),
+        "{:?}",
+        on(tuning, "HP401", 1)
+    );
+}

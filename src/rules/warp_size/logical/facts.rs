@@ -313,7 +313,9 @@ pub(super) fn function(v: &View, open: usize, close: usize) -> Function {
                 _ => {}
             }
         }
-        if t == b"warpSize" {
+        // `warpSize.x`: a local `dim3 warpSize` (nvdiffrec's `getWarpSize(blockDim)`) shadows
+        // the builtin; a member access is that variable, not the wavefront size.
+        if t == b"warpSize" && !v.is(at(1), ".") && !v.is(before, "dim3") {
             note(&mut why64, "`warpSize`".into());
         }
         // A macro whose body is lane or warp arithmetic (`WARP_ID`, `(threadIdx.x >> LOG)`).
