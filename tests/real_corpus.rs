@@ -145,6 +145,11 @@ fn labels(root: &Path) -> Corpus {
     c
 }
 
+/// The findings of every project of the corpus.
+struct Scanned {
+    findings: Vec<hipport::finding::Finding>,
+}
+
 #[test]
 fn real_corpus_precision_and_recall() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/real");
@@ -157,17 +162,34 @@ fn real_corpus_precision_and_recall() {
         "the corpus lost snippets ({})",
         corpus.files
     );
-    let settings = Settings::resolve_quiet(&Request {
-        paths: vec![root.clone()],
-        // The labels are for this exact target (HP007: 6.2–6.x need the warp-sync define).
-        rocm: Some("6.3.0".into()),
-        max_file_size: u64::MAX,
-        no_config: true,
-        ..Default::default()
-    })
-    .unwrap();
-    let report = scan(&settings).unwrap();
-    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    // Each project's snippets are scanned as that project (a decision never spans two of
+    // them), their paths given relative to the corpus root as the labels are.
+    let mut findings = Vec::new();
+    let mut projects: Vec<std::path::PathBuf> = std::fs::read_dir(&root)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .collect();
+    projects.sort();
+    for dir in projects {
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let settings = Settings::resolve_quiet(&Request {
+            paths: vec![dir.clone()],
+            // The labels are for this exact target (HP007: 6.2–6.x need the warp-sync define).
+            rocm: Some("6.3.0".into()),
+            max_file_size: u64::MAX,
+            no_config: true,
+            ..Default::default()
+        })
+        .unwrap();
+        let report = scan(&settings).unwrap();
+        assert!(report.errors.is_empty(), "{:?}", report.errors);
+        for mut f in report.findings {
+            f.path = format!("{name}/{}", f.path);
+            findings.push(f);
+        }
+    }
+    let report = Scanned { findings };
     let mut problems = Vec::new();
     // rule → [true positives, false positives]
     let mut score: BTreeMap<String, [usize; 2]> = BTreeMap::new();

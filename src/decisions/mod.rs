@@ -129,7 +129,7 @@ pub fn fold_all_with(
         container::kind,
         crate::inventory::siblings::kind,
     ];
-    let after: [fn(&[Finding]) -> Kind; 26] = [
+    let after: [fn(&[Finding]) -> Kind; 27] = [
         crate::rules::vendored::kind,
         masks::kind,
         masks::helper_kind,
@@ -155,6 +155,7 @@ pub fn fold_all_with(
         torch_stack::packages,
         test_gates::kind,
         cuda_build::kind,
+        per_file::same_line,
         copies::kind,
     ];
     // A head of an earlier decision may head a later, wider one too (a vendored CUTLASS copy)

@@ -60,6 +60,38 @@ pub fn kind(_: &[Finding]) -> Kind {
     }
 }
 
+/// One line of a build file or script is one edit: `nvcc … -lcuda -gencode=…` on line 1 of
+/// BitNet's `compile.sh` gives HP850 (nvcc), HP851 (a CUDA library) and HP843 (an architecture
+/// flag). The line's open build and script findings (HP84x/HP85x) fold into its first, which
+/// names the rules; a C/C++ or Python line keeps its findings apart (different facts can share
+/// one there).
+pub fn same_line(_: &[Finding]) -> Kind {
+    Kind {
+        key: Box::new(|f| {
+            let build = f.rule.starts_with("HP84") || f.rule.starts_with("HP85");
+            let ext = f.path.rsplit_once('.').map_or("", |(_, e)| e);
+            let source = matches!(
+                ext,
+                "cu" | "cuh" | "c" | "cc" | "cpp" | "cxx" | "h" | "hpp" | "py"
+            );
+            (build && !source && super::kind::own(&f.path))
+                .then(|| format!("{}\u{0}{}", f.path, f.line))
+        }),
+        head: super::kind::first,
+        folds: super::kind::all,
+        min: Min::Findings(2),
+        summary: Box::new(|g| {
+            format!(
+                " — one edit of this line: {} more finding{} on it folded here ({})",
+                g.folded.len(),
+                if g.folded.len() == 1 { "" } else { "s" },
+                g.by_rule()
+            )
+        }),
+        note: Box::new(|g| super::kind::folded_into(g, "one edit of the same line")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -137,5 +169,40 @@ mod tests {
         );
         assert_eq!(fs[1].status, Status::Pass);
         assert_eq!(fs[2].status, Status::Remediation);
+    }
+
+    /// BitNet's `compile.sh`: three build findings on one nvcc line are one edit. Twins: the
+    /// same rules on another line, and two findings on one line of a `.cu` file, stay apart.
+    #[test]
+    fn one_line_of_a_build_script_is_one_edit() {
+        let mut fs = vec![
+            f("HP850", "gpu/compile.sh", 1),
+            f("HP851", "gpu/compile.sh", 1),
+            f("HP843", "gpu/compile.sh", 1),
+            f("HP843", "gpu/compile.sh", 2),
+            f("HP852", "k.cu", 3),
+            f("HP850", "k.cu", 3),
+        ];
+        let k = same_line(&fs);
+        crate::decisions::fold(&mut fs, &k);
+        let open: Vec<(&str, u32)> = fs
+            .iter()
+            .filter(|x| x.status != Status::Pass)
+            .map(|x| (x.path.as_str(), x.line))
+            .collect();
+        assert_eq!(
+            open,
+            [
+                ("gpu/compile.sh", 1),
+                ("gpu/compile.sh", 2),
+                ("k.cu", 3),
+                ("k.cu", 3)
+            ]
+        );
+        assert!(
+            fs[0].message.contains("2 more findings on it"),
+            "{}",
+            fs[0].message
+        );
     }
 }

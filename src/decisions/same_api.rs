@@ -24,6 +24,10 @@ const MEMBERS: &[&str] = &["HP001", "HP002", "HP003"];
 /// Removed PyTorch C++ APIs (`AT_CHECK`, THC), reported once per file.
 const REMOVED_TORCH: &str = "HP609";
 
+/// A CUDA header with no HIP counterpart (HP004), once per file that includes it:
+/// diff-surfel-rasterization includes `cooperative_groups/reduce.h` in three files.
+const MISSING_HEADER: &str = "HP004";
+
 /// Inline PTX (HP201).
 const PTX: &str = "HP201";
 
@@ -39,7 +43,7 @@ pub fn kind(_: &[Finding]) -> Kind {
             }
             // A removed PyTorch API (HP609) is one finding per file whose message counts that
             // file's uses: the name it flags is the API.
-            if f.rule == REMOVED_TORCH && !f.excerpt.is_empty() {
+            if (f.rule == REMOVED_TORCH || f.rule == MISSING_HEADER) && !f.excerpt.is_empty() {
                 return Some(format!("{}\u{0}{}", f.rule, f.excerpt));
             }
             // The same inline PTX statement in several files (copies of one header or kernel
@@ -62,6 +66,14 @@ pub fn kind(_: &[Finding]) -> Kind {
             if g.head.rule == PTX {
                 return format!(
                     " — one decision for this inline PTX (`{name}`): the same statement in {} files (first at {}), {} more folded here; write its HIP form once (a helper, builtin or plain code) and use it in every copy",
+                    g.files(),
+                    g.first_places(SHOWN),
+                    g.folded.len()
+                );
+            }
+            if g.head.rule == MISSING_HEADER {
+                return format!(
+                    " — one decision for `{name}`: included by {} files (first at {}), {} more folded here; give it one HIP replacement (a shim header the files include) or drop the include where nothing in the file uses it",
                     g.files(),
                     g.first_places(SHOWN),
                     g.folded.len()
@@ -173,6 +185,34 @@ mod tests {
             fs[0]
                 .message
                 .contains("one decision for `AT_CHECK`: 3 files"),
+            "{}",
+            fs[0].message
+        );
+    }
+
+    /// diff-surfel-rasterization: one missing header included by three files is one decision.
+    /// Twin: another header stays its own.
+    #[test]
+    fn a_missing_header_included_by_many_files_is_one_decision() {
+        let inc = |header: &str, path: &str| Finding {
+            message: format!("`{header}` has no HIP counterpart in ROCm 7.0.0"),
+            excerpt: format!("#include <{header}>"),
+            ..Finding::bare("HP004", path, 15)
+        };
+        let mut fs = vec![
+            inc("cooperative_groups/reduce.h", "r/backward.cu"),
+            inc("cooperative_groups/reduce.h", "r/forward.cu"),
+            inc("cooperative_groups/reduce.h", "r/impl.cu"),
+            inc("mma.h", "r/impl.cu"),
+        ];
+        let k = kind(&fs);
+        super::super::fold(&mut fs, &k);
+        assert_eq!(
+            open(&fs),
+            [("HP004", "r/backward.cu", 15), ("HP004", "r/impl.cu", 15)]
+        );
+        assert!(
+            fs[0].message.contains("included by 3 files"),
             "{}",
             fs[0].message
         );

@@ -14,7 +14,7 @@ use crate::model::syntax::Src;
 
 mod bounds;
 mod capability;
-pub use bounds::launch_bounds_arms;
+pub use bounds::{launch_bounds_arms, old_gpu_arms};
 use capability::compute_capability;
 
 /// The node kinds the arch-check rules read from the file's node index.

@@ -629,6 +629,11 @@ fn comparison(n: Node, src: &[u8]) -> Val {
                 return Val::UNKNOWN;
             };
             let lower = subj.to_ascii_lowercase();
+            // A torch device's type (`target_device.type != "cuda"`) is "cuda" on ROCm builds
+            // of PyTorch too: it names no platform.
+            if lower.ends_with(".type") || lower.contains("device") {
+                return Val::UNKNOWN;
+            }
             if !["target", "backend", "platform"]
                 .iter()
                 .any(|w| lower.contains(w))

@@ -249,3 +249,12 @@ fn other_operating_systems_arms_are_not_the_rocm_build() {
     let src = "import sys\nIS_WINDOWS = sys.platform == \"win32\"\nif sys.platform == \"linux\":\n    a = 1\nelse:\n    b = 2\nif not IS_WINDOWS:\n    c = 3\n";
     assert_eq!(ranges(src), vec!["else: b = 2"]);
 }
+
+/// GPTQModel: `target_device.type != "cuda"` is a torch device's type, "cuda" on ROCm builds
+/// too: no platform arm (the raise under it is not ROCm's). Twin: a build target compared with
+/// "cuda" is one.
+#[test]
+fn a_torch_device_type_names_no_platform() {
+    let src = "if target_device.type != \"cuda\":\n    raise ValueError(\"x\")\nif BUILD_TARGET == \"cuda\":\n    a = 1\n";
+    assert_eq!(ranges(src), vec!["a = 1"]);
+}

@@ -4,6 +4,7 @@
 use super::CUDA_ARCH_MACRO;
 use crate::finding::Finding;
 use crate::gate::{Phase, Status};
+use crate::kinds::cuda::NodeExt;
 use crate::lex::Tok;
 use crate::model::syntax::Src;
 /// `__CUDA_ARCH__` chains whose every arm only picks a kernel's `__launch_bounds__` (ggml's
@@ -141,4 +142,62 @@ fn bounds_only_chain(s: &Src, di: usize) -> Option<String> {
         body = d.end;
     }
     None
+}
+
+/// `#if __CUDA_ARCH__ < 900` inside a function body, with no `#define` in its branch: HIP-Clang
+/// leaves `__CUDA_ARCH__` undefined (0), so it compiles the arm written for NVIDIA GPUs before
+/// that generation, which a current NVIDIA GPU skips (torch-harmonics' pre-Hopper path: scalar
+/// float atomics instead of `float4` ones, a `__syncwarp`). Such an arm is a fallback for GPUs
+/// without the newer feature, which is what AMD GPUs are to this code: portable statements whose
+/// own calls are reported where they are. PASS naming it. Not such a test: one at file scope
+/// (an old-GPU arm there may define what HIP already has, such as `atomicAdd(double*, double)`),
+/// a branch that sets macros (per-GPU tuning), one whose value HIP or a current nvcc leaves
+/// open.
+pub fn old_gpu_arms(s: &Src, out: &mut [Finding]) {
+    use crate::model::cond;
+    let Some(tree) = s.tree else { return };
+    let dirs = &s.lexed.directives;
+    for f in out
+        .iter_mut()
+        .filter(|f| f.rule == CUDA_ARCH_MACRO.code() && f.status != Status::Pass)
+    {
+        let Some(di) = dirs.iter().position(|d| d.start == f.byte_range.0) else {
+            continue;
+        };
+        let d = &dirs[di];
+        if !matches!(d.name.as_str(), "if" | "elif") {
+            continue;
+        }
+        let toks = cond::condition_tokens(s, d);
+        if cond::eval_under_hip(&toks) != Some(1) || cond::eval_current_nvcc(&toks) != Some(0) {
+            continue;
+        }
+        // Inside a function body.
+        let inside = tree
+            .root_node()
+            .descendant_for_byte_range(d.start, d.start)
+            .and_then(|n| s.enclosing_function(n))
+            .and_then(|g| g.field(crate::kinds::cuda::Field::Body))
+            .is_some_and(|b| b.start_byte() < d.start && d.start < b.end_byte());
+        if !inside {
+            continue;
+        }
+        // The branch up to the chain's next directive at its depth sets no macro.
+        let mut depth = 0usize;
+        let mut defines = false;
+        for e in &dirs[di + 1..] {
+            match e.name.as_str() {
+                "if" | "ifdef" | "ifndef" => depth += 1,
+                "endif" if depth == 0 => break,
+                "endif" => depth -= 1,
+                "elif" | "else" | "elifdef" | "elifndef" if depth == 0 => break,
+                "define" | "undef" => defines = true,
+                _ => {}
+            }
+        }
+        if defines {
+            continue;
+        }
+        f.settle(", but the test sits in a function body: HIP compiles the arm written for NVIDIA GPUs without the newer feature, a fallback whose own calls are reported where they are (nothing to port here; check performance where the skipped arm was a fast path)");
+    }
 }

@@ -29,8 +29,9 @@ pub(super) fn compute_capability(s: &Src, out: &mut Vec<Finding>) {
     })
     .into_iter()
     .collect();
-    // Variables holding a compute capability.
+    // Variables holding a compute capability, and struct members set to one.
     let mut cc: HashSet<&str> = HashSet::new();
+    let mut cc_members: HashSet<&str> = HashSet::new();
     for c in &s.of_kinds(&[K::CallExpression]) {
         let args = syntax::call_args(*c);
         if args.len() >= 2
@@ -42,8 +43,22 @@ pub(super) fn compute_capability(s: &Src, out: &mut Vec<Finding>) {
                     | "CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR"
             )
         {
-            if let Some(id) = syntax::identifiers(s, args[0]).last() {
-                cc.insert(id);
+            // `&info.major_capability`: the member holds the capability, not the struct (a
+            // struct would carry the taint to every value computed from its other members).
+            let member = s
+                .descendants(args[0], K::FieldExpression)
+                .first()
+                .and_then(|fe| fe.field(F::Field))
+                .map(|f| s.text(f));
+            match member {
+                Some(m) => {
+                    cc_members.insert(m);
+                }
+                None => {
+                    if let Some(id) = syntax::identifiers(s, args[0]).last() {
+                        cc.insert(id);
+                    }
+                }
             }
         }
         if syntax::call_name(s, *c) == Some("cuDeviceComputeCapability") {
@@ -59,6 +74,9 @@ pub(super) fn compute_capability(s: &Src, out: &mut Vec<Finding>) {
         crate::parse::visit(n, &mut |x| {
             if is_cc_field(s, x, &props)
                 || (x.node_kind() == K::Identifier && cc.contains(s.text(x)))
+                || (x.node_kind() == K::FieldExpression
+                    && x.field(F::Field)
+                        .is_some_and(|f| cc_members.contains(s.text(f))))
             {
                 hit = true;
             }
@@ -567,5 +585,22 @@ mod tests {
         let src = "void f(cudaDeviceProp p) {\n  int cv = p.major * 10 + p.minor;\n  bool dbl = (cv >= 13);\n  if ((p.major * 10 + p.minor) >= 12) a();\n  if ((int)p.major < 2) b();\n  if (cv >= 80) tf32();\n}\n";
         assert_eq!(fires(src, "HP402"), [3, 4, 5, 6]);
         assert_eq!(fires_open(src, "HP402"), [6]);
+    }
+
+    /// GPTQModel's Marlin: `cudaDeviceGetAttribute(&info.major_capability, …)` makes the member
+    /// a capability, not the struct: a thread config computed from `info`'s other members
+    /// (`th_config.thread_k == -1`) is no capability decision. Twin: the member itself is one.
+    #[test]
+    fn a_struct_member_set_to_the_capability_does_not_taint_the_struct() {
+        use crate::model::syntax::test_support::fires;
+        let src = "struct info_t { int sms; int major_capability; };
+void f(int device, info_t info, cfg_t th_config) {
+  cudaDeviceGetAttribute(&info.major_capability, cudaDevAttrComputeCapabilityMajor, device);
+  cfg_t c = pick(info);
+  if (c.thread_k == -1) return;
+  if (info.major_capability == 8) ampere();
+}
+";
+        assert_eq!(fires(src, "HP402"), [6]);
     }
 }

@@ -512,3 +512,17 @@ fn a_chain_that_only_sets_a_pinned_switch_is_its_tests_fact() {
         on(tuning, "HP401", 1)
     );
 }
+
+/// torch-harmonics: `#if __CUDA_ARCH__ < 900` in a kernel body is the pre-Hopper fallback HIP
+/// compiles (PASS). Twins: the same test at file scope defining a function HIP has, and one
+/// whose branch sets a macro, stay open.
+#[test]
+fn an_old_gpu_arm_inside_a_function_is_a_fallback() {
+    let body = "__global__ void k(float* o, float4 v) {\n#if __CUDA_ARCH__ < 900\n  atomicAdd(&o[0], v.x);\n  __syncwarp();\n#endif\n}\n";
+    let f = on(body, "HP401", 2);
+    assert!(f.len() == 1 && f[0].0 == Status::Pass, "{f:?}");
+    let scope = "#if __CUDA_ARCH__ < 600\n__device__ double atomicAdd(double* a, double v) { return *a; }\n#endif\n";
+    assert!(on(scope, "HP401", 1).iter().any(|f| f.0 != Status::Pass));
+    let tuning = "__global__ void k(float* o) {\n#if __CUDA_ARCH__ < 900\n#define STEP 2\n#endif\n  o[0] = 1.0f;\n}\n";
+    assert!(on(tuning, "HP401", 2).iter().any(|f| f.0 != Status::Pass));
+}

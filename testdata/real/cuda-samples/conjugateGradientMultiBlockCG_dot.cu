@@ -30,7 +30,7 @@ __device__ void gpuDotProduct(float                  *vecA,
 
     if (tile32.meta_group_rank() == 0) {
         temp_sum = tile32.thread_rank() < tile32.meta_group_size() ? tmp[tile32.thread_rank()] : 0.0;
-        temp_sum = cg::reduce(tile32, temp_sum, cg::plus<double>());  // expect: HP001 unsupported-api PASS
+        temp_sum = cg::reduce(tile32, temp_sum, cg::plus<double>());  // expect: HP001 unsupported-api REMEDIATION
 
         if (tile32.thread_rank() == 0) {
             atomicAdd(result, temp_sum);

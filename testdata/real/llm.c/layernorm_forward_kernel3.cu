@@ -25,7 +25,7 @@ __global__ void layernorm_forward_kernel3(float* __restrict__ out, float* __rest
     for (int i = warp.thread_rank(); i < C; i += warp.size()) {
         sum += x[i];
     }
-    sum = cg::reduce(warp, sum, cg::plus<float>{});  // expect: HP001 unsupported-api PASS
+    sum = cg::reduce(warp, sum, cg::plus<float>{});  // expect: HP001 unsupported-api REMEDIATION
     float m = sum / C;
     if(warp.thread_rank() == 0 && mean != nullptr) {
         __stcs(mean + idx, m);  // expect: HP001 unsupported-api REMEDIATION
@@ -37,7 +37,7 @@ __global__ void layernorm_forward_kernel3(float* __restrict__ out, float* __rest
         float diff = x[i] - m;
         sum += diff * diff;
     }
-    sum = cg::reduce(warp, sum, cg::plus<float>{});  // expect: HP001 unsupported-api PASS
+    sum = cg::reduce(warp, sum, cg::plus<float>{});  // expect: HP001 unsupported-api REMEDIATION
     float s = rsqrtf(sum / C + 1e-5f);
     if(warp.thread_rank() == 0 && rstd != nullptr) {
         __stcs(rstd + idx, s);  // expect: HP001 unsupported-api REMEDIATION

@@ -3,7 +3,7 @@
 // Labels (`expect` comments) added by hipport.
 #pragma once
 
-#ifndef USE_ROCM  // expect-ok: a PyTorch extension: torch.utils.cpp_extension defines USE_ROCM=1 for ROCm builds (HP303 PASS)
+#ifndef USE_ROCM  // expect: HP303 version-check UNKNOWN
     #include <cuda_bf16.h>
 #else
     #include <hip/hip_bf16.h>
