@@ -202,6 +202,42 @@ fn guards(n: Node, src: &[u8]) -> bool {
     false
 }
 
+/// Whether `n` is the condition of an `if` whose body only sets PyTorch's precision switches
+/// (`torch.backends.cuda.matmul.allow_tf32 = True`, `torch.backends.cudnn.allow_tf32`,
+/// `allow_bf16_reduced_precision_reduction`, `torch.set_float32_matmul_precision(…)`): sam2's
+/// "turn on tfloat32 for Ampere GPUs". ROCm builds of PyTorch accept the same switches, so the
+/// arm every AMD GPU takes needs nothing.
+fn precision_switches(n: Node, src: &[u8]) -> bool {
+    let Some(p) = n.parent() else { return false };
+    if !matches!(p.node_kind(), K::IfStatement | K::ElifClause) || p.field(F::Condition) != Some(n)
+    {
+        return false;
+    }
+    let Some(body) = p.field(F::Consequence) else {
+        return false;
+    };
+    let stmts: Vec<Node> = ts::named_children(body)
+        .into_iter()
+        .filter(|c| c.node_kind() != K::Comment)
+        .collect();
+    !stmts.is_empty()
+        && stmts.iter().all(|st| {
+            let Some(e) = ts::named_children(*st).into_iter().next() else {
+                return false;
+            };
+            let name = match e.node_kind() {
+                K::Assignment => e.field(F::Left).and_then(|l| dotted(l, src)),
+                K::Call => e.field(F::Function).and_then(|f| dotted(f, src)),
+                _ => None,
+            };
+            name.is_some_and(|d| {
+                d.starts_with("torch.backends.")
+                    && (d.ends_with(".allow_tf32") || d.ends_with("_reduced_precision_reduction"))
+                    || d == "torch.set_float32_matmul_precision"
+            })
+        })
+}
+
 /// Capability comparisons choosing a code path that every AMD GPU and every NVIDIA GPU from
 /// Ampere on answer alike, where that choice needs nothing: in test code (dgl's `if
 /// torch.cuda.get_device_capability()[0] < 7:` choosing the expected order of results, which
@@ -217,7 +253,8 @@ pub fn settled_path_ranges(root: Node, src: &[u8], test: bool) -> Vec<(Range<usi
             return;
         }
         let guard = guards(n, src);
-        if !(test || guard) {
+        let precision = precision_switches(n, src);
+        if !(test || guard || precision) {
             return;
         }
         // `==`/`!=` name one NVIDIA generation (`is_sm75`): the project's set of such flags is
@@ -227,7 +264,9 @@ pub fn settled_path_ranges(root: Node, src: &[u8], test: bool) -> Vec<(Range<usi
             .filter(|(_, op, _)| !matches!(*op, "==" | "!="))
             .map(|(v, _, _)| v);
         if let Some(v) = settled {
-            let what = if guard {
+            let what = if precision {
+                "the arm only sets PyTorch's TF32/reduced-precision switches, which ROCm builds of PyTorch accept"
+            } else if guard {
                 "the guard lets every current GPU through"
             } else {
                 "the test takes the arm its suite runs with on current GPUs"
@@ -438,5 +477,21 @@ mod tests {
         // The same old-GPU threshold choosing a code path, not a skip.
         let src = "cc = torch.cuda.get_device_capability()\nif cc[0] >= 8:\n    use_tf32()\nx = cc < (8, 0)\nif cc < (8, 0):\n    return\n";
         assert!(settled_texts(src).is_empty(), "{:?}", settled_texts(src));
+    }
+
+    /// sam2: `major >= 8` whose arm only turns on PyTorch's TF32 switches needs nothing on
+    /// ROCm (settled). Twin: the same threshold choosing a library path (`use_flash_attn =`)
+    /// stays a check.
+    #[test]
+    fn thresholds_that_only_set_precision_switches_are_settled() {
+        let src = "import torch\nif torch.cuda.get_device_properties(0).major >= 8:\n    torch.backends.cuda.matmul.allow_tf32 = True\n    torch.backends.cudnn.allow_tf32 = True\nuse_flash = torch.cuda.get_device_properties(0).major >= 8\n";
+        let tree = ts::parse(ts::Lang::Python, src.as_bytes()).unwrap();
+        let got: Vec<String> = settled_path_ranges(tree.root_node(), src.as_bytes(), false)
+            .into_iter()
+            .map(|(r, why)| format!("{} | {why}", &src[r]))
+            .collect();
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(got[0].starts_with("torch.cuda.get_device_properties(0).major >= 8 |"));
+        assert!(got[0].contains("TF32"), "{got:?}");
     }
 }

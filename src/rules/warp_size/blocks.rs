@@ -401,7 +401,7 @@ pub(super) fn traits_argument<'a>(
             None if i == 0 && name.to_ascii_lowercase().ends_with("traits") => "the thread count",
             None => continue,
         };
-        if !kernels.file_warp_level(s) || case_dispatch(s, list) {
+        if !kernels.file_warp_level(s) || case_dispatch(s, list) || shuffle_group(s, name) {
             return;
         }
         out.push(s.ctx.finding(
@@ -412,6 +412,45 @@ pub(super) fn traits_argument<'a>(
         ));
         return;
     }
+}
+
+/// Whether `name` is a struct or class of this file whose body shuffles (`Allreduce<THREADS>`,
+/// flash-attention's reduction helper: `__shfl_xor_sync(…, THREADS / 2)`): its thread count is
+/// the width of a shuffle group, which the logical-warp model judges at the shuffles, not a
+/// block size.
+fn shuffle_group(s: &Src, name: &str) -> bool {
+    let lx = s.lexed;
+    let code: Vec<usize> = lx.code_tokens().map(|(i, _)| i).collect();
+    code.windows(2).enumerate().any(|(k, w)| {
+        if !matches!(s.tok(w[0]), "struct" | "class") || s.tok(w[1]) != name {
+            return false;
+        }
+        // The body: the first `{` after the name (past a specialization's `<…>`).
+        let Some(open) = code[k + 2..]
+            .iter()
+            .take(16)
+            .position(|&j| matches!(s.tok(j), "{" | ";"))
+            .map(|p| k + 2 + p)
+            .filter(|&p| s.tok(code[p]) == "{")
+        else {
+            return false;
+        };
+        let mut depth = 0i32;
+        for &j in &code[open..] {
+            match s.tok(j) {
+                "{" => depth += 1,
+                "}" => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return false;
+                    }
+                }
+                t if t.starts_with("__shfl") => return true,
+                _ => {}
+            }
+        }
+        false
+    })
 }
 
 /// Function bodies whose warp-level work goes only through a cooperative-groups tile of 32

@@ -834,3 +834,12 @@ fn rows_of_32_threads_launching_width_32_logical_warps_keep_their_meaning() {
     let wide = src.replace("mask, 32)", "mask, warpSize)");
     assert_eq!(fires_open(&wide, "HP107"), [8]);
 }
+
+/// q8_kernels' `Allreduce<32>`: the template argument of a struct that shuffles is the width
+/// of its shuffle group, not a block size (no HP107). Twin: a traits struct without shuffles
+/// given 32 threads still says so.
+#[test]
+fn a_shuffle_groups_width_is_no_block_size() {
+    let src = "template<int THREADS> struct Allreduce {\n  template<typename T> static __device__ T run(T x) { constexpr int O = THREADS / 2; x += __shfl_xor_sync(0xffffffff, x, O); return Allreduce<O>::run(x); }\n};\ntemplate<> struct Allreduce<2> {\n  template<typename T> static __device__ T run(T x) { return x + __shfl_xor_sync(0xffffffff, x, 1); }\n};\ntemplate<int THREADS> struct Traits { static constexpr int n = THREADS; };\n__global__ void k(float* o) {\n  float s = Allreduce<32>::run(o[threadIdx.x]);\n  int n = Traits<32>::n;\n  if (threadIdx.x % 32 == 0) o[threadIdx.x / 32] = s + n;\n}\n";
+    assert_eq!(fires(src, "HP107"), [10]);
+}
