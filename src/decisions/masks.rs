@@ -136,6 +136,41 @@ pub fn helper_kind(_: &[Finding]) -> Kind {
     }
 }
 
+/// One narrow mask variable, one decision. A kernel that computes a 32-bit group mask once
+/// (`int groupMask = 15 << ((threadIdx.x & 31) & ~3);`, stylegan3's `filtered_lrelu.cu` copied
+/// into eg3d) and passes it to every shuffle of a sign-packing loop gets HP015 at each call
+/// (twelve there). The change is the variable's type and value, once; the calls follow. So a
+/// file's open HP015 findings on the same mask name fold into the first, which counts and lists
+/// them; literals and expressions stay per call.
+pub fn narrow_kind(_: &[Finding]) -> Kind {
+    Kind {
+        key: Box::new(|f| {
+            (f.rule == "HP015" && super::kind::own(&f.path))
+                .then(|| identifier(f.excerpt.trim()))
+                .flatten()
+                .map(|n| format!("{}\u{0}{n}", f.path))
+        }),
+        head: super::kind::first,
+        folds: super::kind::all,
+        min: Min::Findings(2),
+        summary: Box::new(|g| {
+            let name = g.key.split('\u{0}').nth(1).unwrap_or("");
+            let lines: Vec<String> = g.folded.iter().map(|f| f.line.to_string()).collect();
+            format!(
+                " — one decision for the mask `{name}`: widen it where it is computed (64-bit, the lanes of the caller's own group); {} more call{} passing it (line{} {}) folded here",
+                g.folded.len(),
+                if g.folded.len() == 1 { "" } else { "s" },
+                if g.folded.len() == 1 { "" } else { "s" },
+                lines.join(", ")
+            )
+        }),
+        note: Box::new(|g| {
+            let name = g.key.split('\u{0}').nth(1).unwrap_or("");
+            super::kind::folded_into(g, &format!("the mask `{name}` is one change"))
+        }),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -230,5 +265,50 @@ mod tests {
         let open = fold_open(&mut fs);
         assert_eq!(open, ["quiptools.cu:25", "gemv.cu:27"]);
         assert_eq!(fs[2].folded_into.as_ref().unwrap().at, "gemv.cu:27");
+    }
+
+    /// eg3d's `filtered_lrelu.cu`: the calls passing one narrow mask variable are one decision.
+    /// Twins: another variable, the same name in another file, and a literal stay apart.
+    #[test]
+    fn calls_passing_one_narrow_mask_variable_are_one_decision() {
+        let narrow = |path: &str, line: u32, code: &str| Finding {
+            status: Status::Remediation,
+            message: format!("`{code}` is a 32-bit mask of `__shfl_xor_sync`"),
+            excerpt: code.into(),
+            ..Finding::bare("HP015", path, line)
+        };
+        let mut fs = vec![
+            narrow("k.cu", 516, "groupMask"),
+            narrow("k.cu", 517, "groupMask"),
+            narrow("k.cu", 547, "groupMask"),
+            narrow("k.cu", 1157, "m"),
+            narrow("other.cu", 9, "groupMask"),
+            narrow("k.cu", 1200, "0xffffu"),
+            narrow("k.cu", 1201, "0xffffu"),
+        ];
+        let k = narrow_kind(&fs);
+        crate::decisions::fold(&mut fs, &k);
+        let open: Vec<String> = fs
+            .iter()
+            .filter(|x| x.status != Status::Pass)
+            .map(|x| format!("{}:{}", x.path, x.line))
+            .collect();
+        assert_eq!(
+            open,
+            [
+                "k.cu:516",
+                "k.cu:1157",
+                "other.cu:9",
+                "k.cu:1200",
+                "k.cu:1201"
+            ]
+        );
+        assert!(
+            fs[0]
+                .message
+                .contains("2 more calls passing it (lines 517, 547)"),
+            "{}",
+            fs[0].message
+        );
     }
 }

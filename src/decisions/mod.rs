@@ -129,10 +129,11 @@ pub fn fold_all_with(
         container::kind,
         crate::inventory::siblings::kind,
     ];
-    let after: [fn(&[Finding]) -> Kind; 27] = [
+    let after: [fn(&[Finding]) -> Kind; 28] = [
         crate::rules::vendored::kind,
         masks::kind,
         masks::helper_kind,
+        masks::narrow_kind,
         per_file::kind,
         nccl_tuning::kind,
         crate::rules::libcu::kind,
