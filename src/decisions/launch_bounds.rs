@@ -123,6 +123,40 @@ pub fn kind(_: &[Finding]) -> Kind {
     }
 }
 
+/// The project's own refusals of ROCm are one decision. A library that picks kernels per
+/// device writes `if IS_ROCM: raise NotImplementedError("Marlin kernel is not supported on
+/// ROCm.")` in each kernel's validation (GPTQModel: seven kernels). Each is HP813 (the arm the
+/// ROCm build takes raises), and each is the project's deliberate statement, not an accident of
+/// a CUDA-only test: what a porter decides is once, whether any of those code paths is needed on
+/// ROCm. So the open HP813 findings whose test names the ROCm side itself (`IS_ROCM`,
+/// `torch.version.hip`) fold into the first, which names the places; a CUDA-only test that
+/// raises on ROCm by accident (`if not torch.version.cuda: raise`) stays its own.
+pub fn rocm_refusals(_: &[Finding]) -> Kind {
+    Kind {
+        key: Box::new(|f| {
+            (f.rule == crate::inventory::version_check::ROCM_ARM_FAILS.id.code
+                && super::kind::own(&f.path)
+                && crate::inventory::platform::predicate::rocm_name(f.excerpt.trim()))
+            .then(String::new)
+        }),
+        head: super::kind::first,
+        folds: super::kind::all,
+        min: Min::Findings(2),
+        summary: Box::new(|g| {
+            format!(
+                " — one decision: the project itself refuses these code paths on ROCm, {} places in {} files (first at {}), {} more folded here; decide whether any of them is needed on ROCm (then port it), or accept the project's choice",
+                g.members.len(),
+                g.files(),
+                g.first_places(SHOWN),
+                g.folded.len()
+            )
+        }),
+        note: Box::new(|g| {
+            super::kind::folded_into(g, "the project's own refusals of ROCm are one decision")
+        }),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -196,5 +230,33 @@ mod tests {
         super::super::fold(&mut one, &k);
         assert_eq!(open(&one), [("HP711", "csrc/a.cu", 10)]);
         assert!(!one[0].message.contains("one decision"));
+    }
+
+    /// GPTQModel: `if IS_ROCM: raise` in several kernels' validation is one decision. Twin: a
+    /// CUDA-only test that raises on ROCm stays its own.
+    #[test]
+    fn the_projects_own_rocm_refusals_are_one_decision() {
+        let refuse = |path: &str, line: u32, test: &str| Finding {
+            message: format!("`{test}` holds on ROCm builds of PyTorch: on ROCm this arm raises"),
+            excerpt: test.into(),
+            ..Finding::bare("HP813", path, line)
+        };
+        let mut fs = vec![
+            refuse("q/marlin.py", 233, "IS_ROCM"),
+            refuse("q/machete.py", 201, "IS_ROCM"),
+            refuse("q/qqq.py", 260, "torch.version.hip"),
+            refuse("q/loader.py", 12, "not torch.version.cuda"),
+        ];
+        let k = rocm_refusals(&fs);
+        crate::decisions::fold(&mut fs, &k);
+        assert_eq!(
+            open(&fs),
+            [("HP813", "q/marlin.py", 233), ("HP813", "q/loader.py", 12)]
+        );
+        assert!(
+            fs[0].message.contains("3 places in 3 files"),
+            "{}",
+            fs[0].message
+        );
     }
 }

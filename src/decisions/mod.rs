@@ -129,7 +129,7 @@ pub fn fold_all_with(
         container::kind,
         crate::inventory::siblings::kind,
     ];
-    let after: [fn(&[Finding]) -> Kind; 28] = [
+    let after: [fn(&[Finding]) -> Kind; 29] = [
         crate::rules::vendored::kind,
         masks::kind,
         masks::helper_kind,
@@ -151,6 +151,7 @@ pub fn fold_all_with(
         fp8::kind,
         launch_bounds::kind,
         launch_bounds::extensions,
+        launch_bounds::rocm_refusals,
         torch_stack::kind,
         torch_stack::runtime_wheels,
         torch_stack::packages,
