@@ -769,3 +769,5 @@ mod names_tests;
 mod shapes_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_groups;

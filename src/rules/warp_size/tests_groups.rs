@@ -1,0 +1,31 @@
+//! Unit tests of 32-thread groups: rows launching logical warps, shuffle groups.
+use crate::model::syntax::test_support::{fires, fires_open};
+
+/// ggml's mat-vec kernels: `dim3(32, ny)` rows launch a kernel whose only warp-level work is
+/// width-32 shuffles (offsets 16…1): each row is one 32-lane logical warp on a wavefront too
+/// (HP107 PASS naming it). Twin: the same rows with shuffles of width `warpSize` stay open.
+#[test]
+fn rows_of_32_threads_launching_width_32_logical_warps_keep_their_meaning() {
+    let src = "__global__ void mv(float* dst) {\n  float tmp = dst[threadIdx.x];\n  for (int mask = 16; mask > 0; mask >>= 1)\n    tmp += __shfl_xor_sync(0xffffffff, tmp, mask, 32);\n  if (threadIdx.x == 0) dst[blockIdx.x] = tmp;\n}\nvoid host(float* d, int n) {\n  const dim3 block_dims(32, 2, 1);\n  mv<<<n, block_dims>>>(d);\n}\n";
+    assert_eq!(fires(src, "HP107"), [8]);
+    assert!(fires_open(src, "HP107").is_empty());
+    let f = crate::model::syntax::test_support::hazard_findings(src);
+    let hp107 = f.iter().find(|f| f.rule == "HP107").expect("HP107");
+    assert!(
+        hp107.message.contains("32-lane logical warps"),
+        "{}",
+        hp107.message
+    );
+    // Width `warpSize`: 64 on AMD, so one shuffle spans two rows.
+    let wide = src.replace("mask, 32)", "mask, warpSize)");
+    assert_eq!(fires_open(&wide, "HP107"), [8]);
+}
+
+/// q8_kernels' `Allreduce<32>`: the template argument of a struct that shuffles is the width
+/// of its shuffle group, not a block size (no HP107). Twin: a traits struct without shuffles
+/// given 32 threads still says so.
+#[test]
+fn a_shuffle_groups_width_is_no_block_size() {
+    let src = "template<int THREADS> struct Allreduce {\n  template<typename T> static __device__ T run(T x) { constexpr int O = THREADS / 2; x += __shfl_xor_sync(0xffffffff, x, O); return Allreduce<O>::run(x); }\n};\ntemplate<> struct Allreduce<2> {\n  template<typename T> static __device__ T run(T x) { return x + __shfl_xor_sync(0xffffffff, x, 1); }\n};\ntemplate<int THREADS> struct Traits { static constexpr int n = THREADS; };\n__global__ void k(float* o) {\n  float s = Allreduce<32>::run(o[threadIdx.x]);\n  int n = Traits<32>::n;\n  if (threadIdx.x % 32 == 0) o[threadIdx.x / 32] = s + n;\n}\n";
+    assert_eq!(fires(src, "HP107"), [10]);
+}
