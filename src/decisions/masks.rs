@@ -288,19 +288,14 @@ mod tests {
         ];
         let k = narrow_kind(&fs);
         crate::decisions::fold(&mut fs, &k);
-        let open: Vec<String> = fs
-            .iter()
-            .filter(|x| x.status != Status::Pass)
-            .map(|x| format!("{}:{}", x.path, x.line))
-            .collect();
         assert_eq!(
-            open,
+            crate::decisions::test_support::open(&fs),
             [
-                "k.cu:516",
-                "k.cu:1157",
-                "other.cu:9",
-                "k.cu:1200",
-                "k.cu:1201"
+                ("k.cu", 516),
+                ("k.cu", 1157),
+                ("other.cu", 9),
+                ("k.cu", 1200),
+                ("k.cu", 1201)
             ]
         );
         assert!(
