@@ -62,13 +62,17 @@ pub fn kind(_: &[Finding]) -> Kind {
 
 /// One line of a build file or script is one edit: `nvcc … -lcuda -gencode=…` on line 1 of
 /// BitNet's `compile.sh` gives HP850 (nvcc), HP851 (a CUDA library) and HP843 (an architecture
-/// flag). The line's open build and script findings (HP84x/HP85x) fold into its first, which
+/// flag); FoundationPose's `docker run --gpus all --env NVIDIA_DISABLE_REQUIRE=1` gives HP862 and
+/// HP861. The line's open build, script and container findings (HP84x–HP86x) fold into its first, which
 /// names the rules; a C/C++ or Python line keeps its findings apart (different facts can share
 /// one there).
 pub fn same_line(_: &[Finding]) -> Kind {
     Kind {
         key: Box::new(|f| {
-            let build = f.rule.starts_with("HP84") || f.rule.starts_with("HP85");
+            // Build (HP84x), toolkit (HP85x) and container (HP86x) settings.
+            let build = f.rule.starts_with("HP84")
+                || f.rule.starts_with("HP85")
+                || f.rule.starts_with("HP86");
             let ext = f.path.rsplit_once('.').map_or("", |(_, e)| e);
             let source = matches!(
                 ext,
@@ -203,6 +207,22 @@ mod tests {
             fs[0].message.contains("2 more findings on it"),
             "{}",
             fs[0].message
+        );
+    }
+
+    /// FoundationPose's `docker run --gpus all --env NVIDIA_DISABLE_REQUIRE=1`: two container
+    /// findings on one script line are one edit.
+    #[test]
+    fn one_docker_run_line_is_one_edit() {
+        let mut fs = vec![
+            f("HP862", "docker/run_container.sh", 3),
+            f("HP861", "docker/run_container.sh", 3),
+        ];
+        let k = same_line(&fs);
+        crate::decisions::fold(&mut fs, &k);
+        assert_eq!(
+            crate::decisions::test_support::open(&fs),
+            [("docker/run_container.sh", 3)]
         );
     }
 }
