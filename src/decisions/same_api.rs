@@ -21,15 +21,38 @@ use crate::finding::Finding;
 /// The translator's un-ported API rules.
 const MEMBERS: &[&str] = &["HP001", "HP002", "HP003"];
 
-/// Removed PyTorch C++ APIs (`AT_CHECK`, THC), reported once per file.
-const REMOVED_TORCH: &str = "HP609";
+/// Rules whose findings are keyed by the code they flag (their messages differ per file):
+/// the rule, whether the phase is part of the key, how the head names the decision (`{name}`
+/// is the first quoted name of its message) and what it tells the porter.
+/// - HP609, a removed PyTorch C++ API (`AT_CHECK`, THC), once per file with that file's count;
+/// - HP004, a CUDA header with no HIP counterpart, once per including file
+///   (diff-surfel-rasterization: `cooperative_groups/reduce.h` in three files);
+/// - HP201, one inline PTX statement copied into several files (omniserve's attention
+///   utilities, one copy per extension folder): one HIP form, written once.
+const BY_CODE: &[(&str, bool, &str, &str)] = &[
+    (
+        "HP609",
+        false,
+        "`{name}`:",
+        "replace it in every file (or define it once in a header they all include)",
+    ),
+    (
+        "HP004",
+        false,
+        "`{name}`: included by",
+        "give it one HIP replacement (a shim header the files include) or drop the include where nothing in the file uses it",
+    ),
+    (
+        "HP201",
+        true,
+        "this inline PTX (`{name}`): the same statement in",
+        "write its HIP form once (a helper, builtin or plain code) and use it in every copy",
+    ),
+];
 
-/// A CUDA header with no HIP counterpart (HP004), once per file that includes it:
-/// diff-surfel-rasterization includes `cooperative_groups/reduce.h` in three files.
-const MISSING_HEADER: &str = "HP004";
-
-/// Inline PTX (HP201).
-const PTX: &str = "HP201";
+fn by_code(rule: &str) -> Option<&'static (&'static str, bool, &'static str, &'static str)> {
+    BY_CODE.iter().find(|r| r.0 == rule)
+}
 
 /// How many first places the head lists.
 const SHOWN: usize = 4;
@@ -41,16 +64,13 @@ pub fn kind(_: &[Finding]) -> Kind {
             if !super::kind::own(&f.path) {
                 return None;
             }
-            // A removed PyTorch API (HP609) is one finding per file whose message counts that
-            // file's uses: the name it flags is the API.
-            if (f.rule == REMOVED_TORCH || f.rule == MISSING_HEADER) && !f.excerpt.is_empty() {
-                return Some(format!("{}\u{0}{}", f.rule, f.excerpt));
-            }
-            // The same inline PTX statement in several files (copies of one header or kernel
-            // in each extension's folder: omniserve's attention utilities): one HIP form,
-            // written once and used by every copy. Keyed by the statement and its phase.
-            if f.rule == PTX && !f.excerpt.is_empty() {
-                return Some(format!("{}\u{0}{:?}\u{0}{}", f.rule, f.phase, f.excerpt));
+            if let Some((_, phase, _, _)) = by_code(&f.rule).filter(|_| !f.excerpt.is_empty()) {
+                let phase = if *phase {
+                    format!("{:?}", f.phase)
+                } else {
+                    String::new()
+                };
+                return Some(format!("{}\u{0}{phase}\u{0}{}", f.rule, f.excerpt));
             }
             MEMBERS
                 .contains(&f.rule.as_str())
@@ -63,26 +83,10 @@ pub fn kind(_: &[Finding]) -> Kind {
         min: Min::Files(2),
         summary: Box::new(|g| {
             let name = g.head.message.split('`').nth(1).unwrap_or("this API");
-            if g.head.rule == PTX {
+            if let Some((_, _, lead, advice)) = by_code(&g.head.rule) {
                 return format!(
-                    " — one decision for this inline PTX (`{name}`): the same statement in {} files (first at {}), {} more folded here; write its HIP form once (a helper, builtin or plain code) and use it in every copy",
-                    g.files(),
-                    g.first_places(SHOWN),
-                    g.folded.len()
-                );
-            }
-            if g.head.rule == MISSING_HEADER {
-                return format!(
-                    " — one decision for `{name}`: included by {} files (first at {}), {} more folded here; give it one HIP replacement (a shim header the files include) or drop the include where nothing in the file uses it",
-                    g.files(),
-                    g.first_places(SHOWN),
-                    g.folded.len()
-                );
-            }
-            if g.head.rule == REMOVED_TORCH {
-                return format!(
-                    " — one decision for `{name}`: {} files (first at {}), {} more folded here; \
-                     replace it in every file (or define it once in a header they all include)",
+                    " — one decision for {} {} files (first at {}), {} more folded here; {advice}",
+                    lead.replace("{name}", name),
                     g.files(),
                     g.first_places(SHOWN),
                     g.folded.len()
@@ -100,7 +104,7 @@ pub fn kind(_: &[Finding]) -> Kind {
         }),
         note: Box::new(|g| {
             let name = g.head.message.split('`').nth(1).unwrap_or("this API");
-            if g.head.rule == PTX {
+            if g.head.rule == "HP201" {
                 return super::kind::folded_into(
                     g,
                     "the same inline PTX in several files is one rewrite",

@@ -21,7 +21,7 @@ pub fn launch_bounds_arms(s: &Src, out: &mut [Finding]) {
         if f.rule != CUDA_ARCH_MACRO.code() || f.status == Status::Pass {
             continue;
         }
-        let Some(di) = dirs.iter().position(|d| d.start == f.byte_range.0) else {
+        let Some(di) = dirs.binary_search_by_key(&f.byte_range.0, |d| d.start).ok() else {
             continue;
         };
         if let Some(kernel) = bounds_only_chain(s, di) {
@@ -161,7 +161,7 @@ pub fn old_gpu_arms(s: &Src, out: &mut [Finding]) {
         .iter_mut()
         .filter(|f| f.rule == CUDA_ARCH_MACRO.code() && f.status != Status::Pass)
     {
-        let Some(di) = dirs.iter().position(|d| d.start == f.byte_range.0) else {
+        let Some(di) = dirs.binary_search_by_key(&f.byte_range.0, |d| d.start).ok() else {
             continue;
         };
         let d = &dirs[di];

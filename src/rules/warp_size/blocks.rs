@@ -104,6 +104,8 @@ pub(super) struct Kernels<'a> {
     memo: HashMap<usize, bool>,
     /// Whether anything in the file is warp-level.
     file: Option<bool>,
+    /// Template names already asked [`shuffle_group`] about (one file walk per name).
+    shuffle_groups: HashMap<&'a str, bool>,
 }
 
 impl<'a> Kernels<'a> {
@@ -121,6 +123,7 @@ impl<'a> Kernels<'a> {
             by_name,
             memo: HashMap::new(),
             file: None,
+            shuffle_groups: HashMap::new(),
         }
     }
 
@@ -401,7 +404,13 @@ pub(super) fn traits_argument<'a>(
             None if i == 0 && name.to_ascii_lowercase().ends_with("traits") => "the thread count",
             None => continue,
         };
-        if !kernels.file_warp_level(s) || case_dispatch(s, list) || shuffle_group(s, name) {
+        if !kernels.file_warp_level(s)
+            || case_dispatch(s, list)
+            || *kernels
+                .shuffle_groups
+                .entry(name)
+                .or_insert_with(|| shuffle_group(s, name))
+        {
             return;
         }
         out.push(s.ctx.finding(
