@@ -179,4 +179,32 @@ mod tests {
         super::super::fold(&mut one, &k);
         assert_eq!(open(&one), [("HP841", "CMakeLists.txt", 9)]);
     }
+
+    /// mxnet: `nvcc` run by the top `CMakeLists.txt` to guess the architectures, the CUDA
+    /// toolkit paths of `cmake/Modules/FindCUDNN.cmake` and a vendored `FindCUDAToolkit.cmake`
+    /// are the CMake build's move, not facts of their own. Twins: the same rules in a shell
+    /// script and in a Python file stay apart.
+    #[test]
+    fn nvcc_runs_and_toolkit_paths_of_cmake_files_are_the_cmake_move() {
+        let mut fs = vec![
+            at("HP850", "CMakeLists.txt", 163),
+            at("HP840", "CMakeLists.txt", 167),
+            at("HP852", "cmake/Modules/FindCUDNN.cmake", 20),
+            at("HP850", "cmake/upstream/FindCUDAToolkit.cmake", 514),
+            at("HP851", "src/CMakeLists.txt", 3),
+            at("HP852", "tools/env.sh", 2),
+            at("HP852", "setup.py", 40),
+        ];
+        let k = kind(&fs);
+        super::super::fold(&mut fs, &k);
+        assert_eq!(
+            open(&fs),
+            [
+                ("HP850", "CMakeLists.txt", 163),
+                ("HP852", "tools/env.sh", 2),
+                ("HP852", "setup.py", 40),
+            ]
+        );
+        assert!(fs[0].message.contains("5 findings"), "{}", fs[0].message);
+    }
 }

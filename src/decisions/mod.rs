@@ -129,12 +129,13 @@ pub fn fold_all_with(
         container::kind,
         crate::inventory::siblings::kind,
     ];
-    let after: [fn(&[Finding]) -> Kind; 29] = [
+    let after: [fn(&[Finding]) -> Kind; 30] = [
         crate::rules::vendored::kind,
         masks::kind,
         masks::helper_kind,
         masks::narrow_kind,
         per_file::kind,
+        per_file::toolkit_probe,
         nccl_tuning::kind,
         crate::rules::libcu::kind,
         arch_only::kind,

@@ -96,6 +96,36 @@ pub fn same_line(_: &[Finding]) -> Kind {
     }
 }
 
+/// A Python build file's CUDA toolkit read (HP852: `CUDA_HOME` where nothing guards it) and its
+/// `nvcc -V` probe (HP812) are one fact: the probe runs the toolkit `CUDA_HOME` names
+/// (SpargeAttn, EETQ, flute: `subprocess.check_output([CUDA_HOME + "/bin/nvcc", "-V"])`), and the
+/// file's ROCm arm skips both or neither. The read folds into the probe.
+pub fn toolkit_probe(_: &[Finding]) -> Kind {
+    Kind {
+        key: Box::new(|f| {
+            (matches!(f.rule.as_str(), "HP812" | "HP852")
+                && f.path.ends_with(".py")
+                && super::kind::own(&f.path))
+            .then(|| f.path.clone())
+        }),
+        head: |m| Some(m.iter().position(|f| f.rule == "HP812").unwrap_or(0)),
+        folds: |h, f| h.rule == "HP812" && f.rule == "HP852",
+        min: Min::Findings(2),
+        summary: Box::new(|g| {
+            let lines: Vec<String> = g.folded.iter().map(|f| f.line.to_string()).collect();
+            format!(
+                " — one fact with the file's CUDA toolkit read{} (line{} {}, folded here): on ROCm, skip the probe or ask hipcc/`torch.version.hip`",
+                if g.folded.len() == 1 { "" } else { "s" },
+                if g.folded.len() == 1 { "" } else { "s" },
+                lines.join(", ")
+            )
+        }),
+        note: Box::new(|g| {
+            super::kind::folded_into(g, "the CUDA toolkit read feeds the file's nvcc probe")
+        }),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -224,5 +254,41 @@ mod tests {
             crate::decisions::test_support::open(&fs),
             [("docker/run_container.sh", 3)]
         );
+    }
+
+    /// SpargeAttn's `setup.py`: the `CUDA_HOME` read folds into the `nvcc -V` probe of the same
+    /// file, wherever it is. Twins: a read in a file with no probe, and a probe in a shell script
+    /// (not Python), stay their own.
+    #[test]
+    fn a_python_toolkit_read_folds_into_the_files_nvcc_probe() {
+        let mut fs = vec![
+            f("HP852", "setup.py", 135),
+            f("HP812", "setup.py", 81),
+            f("HP852", "tools/build.py", 4),
+            f("HP812", "build.sh", 3),
+            f("HP852", "build.sh", 5),
+        ];
+        let k = toolkit_probe(&fs);
+        crate::decisions::fold(&mut fs, &k);
+        let open: Vec<String> = fs
+            .iter()
+            .filter(|x| x.status != Status::Pass)
+            .map(|x| format!("{}:{}", x.path, x.line))
+            .collect();
+        assert_eq!(
+            open,
+            [
+                "setup.py:81",
+                "tools/build.py:4",
+                "build.sh:3",
+                "build.sh:5"
+            ]
+        );
+        assert!(
+            fs[1].message.contains("line 135, folded here"),
+            "{}",
+            fs[1].message
+        );
+        assert_eq!(fs[0].folded_into.as_ref().unwrap().at, "setup.py:81");
     }
 }

@@ -23,16 +23,24 @@ enum Shape {
     Tuple,
     Major,
     Minor,
+    /// `a * major + b * minor` (`10 * cc[0] + cc[1]`: 89 for Ada).
+    Linear(u64, u64),
 }
 
 /// The capabilities AMD GPUs report (gfx9 … gfx12).
 const AMD: &[(u64, u64)] = &[(9, 0), (9, 4), (9, 5), (10, 1), (10, 3), (11, 0), (12, 0)];
 /// NVIDIA GPUs from Ampere on.
 const NVIDIA_CURRENT: &[(u64, u64)] = &[(8, 0), (8, 6), (8, 9), (9, 0), (10, 0), (12, 0)];
+/// NVIDIA GPUs from Volta on, before Ampere.
+const NVIDIA_VOLTA_TURING: &[(u64, u64)] = &[(7, 0), (7, 2), (7, 5)];
 
 /// Names assigned from `get_device_capability()`: `cc` (the tuple), `major, minor = …`.
+/// A name also assigned a value computed from itself is a [`Shape::Linear`] (`sm = 10 * sm[0] +
+/// sm[1]` after `sm = get_device_capability()`), or left out where the value is not read here:
+/// its uses cannot be told apart.
 fn names(root: Node, src: &[u8]) -> HashMap<String, Shape> {
     let mut out = HashMap::new();
+    let mut other: Vec<String> = Vec::new();
     ts::each(root, &mut |n| {
         if n.node_kind() != K::Assignment {
             return;
@@ -46,6 +54,18 @@ fn names(root: Node, src: &[u8]) -> HashMap<String, Shape> {
                 .and_then(|f| dotted(f, src))
                 .is_some_and(|d| d.ends_with("get_device_capability"));
         if !capability {
+            if left.node_kind() == K::Identifier {
+                let name = ts::text(left, src).to_string();
+                match linear(right, src, &out) {
+                    Some(shape) => {
+                        out.insert(name, shape);
+                    }
+                    // A value computed from the name itself (`sm = sm[0] * 100 + …` in a form
+                    // not read here); a cache lookup (`cc = cache.get(i)`) is still the tuple.
+                    None if mentions(right, &name, src) => other.push(name),
+                    None => {}
+                }
+            }
             return;
         }
         if left.node_kind() == K::Identifier {
@@ -61,7 +81,71 @@ fn names(root: Node, src: &[u8]) -> HashMap<String, Shape> {
             out.insert(ts::text(*x, src).to_string(), shape);
         }
     });
+    for name in other {
+        out.remove(&name);
+    }
     out
+}
+
+/// Whether expression `n` names identifier `name`.
+fn mentions(n: Node, name: &str, src: &[u8]) -> bool {
+    let mut found = false;
+    ts::each(n, &mut |x| {
+        found |= x.node_kind() == K::Identifier && ts::text(x, src) == name;
+    });
+    found
+}
+
+/// `a * major + b * minor` (either order, `a`/`b` integer literals, 1 when absent).
+fn linear(n: Node, src: &[u8], names: &HashMap<String, Shape>) -> Option<Shape> {
+    let n = if n.node_kind() == K::ParenthesizedExpression {
+        ts::named_children(n).into_iter().next()?
+    } else {
+        n
+    };
+    if n.node_kind() != K::BinaryOperator || ts::text(n.field(F::Operator)?, src) != "+" {
+        return None;
+    }
+    // One term: a capability part, times a literal or not.
+    let term = |t: Node| -> Option<(Shape, u64)> {
+        if let Some(s) = shape(t, src, names) {
+            return Some((s, 1));
+        }
+        if t.node_kind() != K::BinaryOperator || ts::text(t.field(F::Operator)?, src) != "*" {
+            return None;
+        }
+        let (l, r) = (t.field(F::Left)?, t.field(F::Right)?);
+        let k = |x: Node| -> Option<u64> {
+            (x.node_kind() == K::Integer)
+                .then(|| ts::text(x, src).parse().ok())
+                .flatten()
+        };
+        match (shape(l, src, names), shape(r, src, names)) {
+            (Some(s), None) => Some((s, k(r)?)),
+            (None, Some(s)) => Some((s, k(l)?)),
+            _ => None,
+        }
+    };
+    match (term(n.field(F::Left)?)?, term(n.field(F::Right)?)?) {
+        ((Shape::Major, a), (Shape::Minor, b)) | ((Shape::Minor, b), (Shape::Major, a))
+            if a > b =>
+        {
+            Some(Shape::Linear(a, b))
+        }
+        _ => None,
+    }
+}
+
+/// A literal's (major, minor): `(8, 9)` of `(8, 9)`, of `89` and of `890` compared with a
+/// [`Shape::Linear`] capability, `(8, 0)` of `8`.
+fn version_of(lit: &[u64]) -> Option<(u64, u64)> {
+    Some(match *lit {
+        [a, b] => (a, b),
+        [m @ 0..=19] => (m, 0),
+        [m @ 20..=199] => (m / 10, m % 10),
+        [m] => (m / 100, (m / 10) % 10),
+        _ => return None,
+    })
 }
 
 /// The shape of a capability operand, `None` when it is not one.
@@ -135,8 +219,9 @@ fn answers<'s>(
     };
     let value = |c: (u64, u64)| -> Option<bool> {
         let have: Vec<u64> = match (cap, lit.len()) {
-            (Shape::Tuple, _) => vec![c.0, c.1],
+            (Shape::Tuple, 2) => vec![c.0, c.1],
             (Shape::Major, 1) => vec![c.0],
+            (Shape::Linear(a, b), 1) => vec![a * c.0 + b * c.1],
             _ => return None,
         };
         let (a, b) = if flip { (&lit, &have) } else { (&have, &lit) };
@@ -166,10 +251,10 @@ fn settled(cmp: Node, src: &[u8], names: &HashMap<String, Shape>) -> Option<bool
 /// The value of a capability comparison on every AMD GPU, where they all answer alike.
 fn on_amd(cmp: Node, src: &[u8], names: &HashMap<String, Shape>) -> Option<bool> {
     let (v, op, lit) = answers(cmp, src, names, AMD)?;
-    // A threshold at Hopper or later (`>= (9, 0)`) selects features AMD GPUs may lack (TMA,
-    // wgmma, OCP FP8), and `==`/`!=` name one NVIDIA generation (`is_sm80`): those stay a
-    // decision, not a check.
-    (!(lit.first().is_some_and(|&m| m >= 9) || matches!(op, "==" | "!="))).then_some(v)
+    // A threshold at Ada or later (`>= (8, 9)`, `sm >= 89`, `>= (9, 0)`) selects features AMD
+    // GPUs may lack (FP8, TMA, wgmma), and `==`/`!=` name one NVIDIA generation (`is_sm80`):
+    // those stay a decision, not a check.
+    (!(version_of(&lit).is_some_and(|v| v >= (8, 9)) || matches!(op, "==" | "!="))).then_some(v)
 }
 
 /// Whether a path is test code: a `tests`/`test`/`testing` folder, `test_*.py`, `*_test.py`,
@@ -196,6 +281,26 @@ fn guards(n: Node, src: &[u8]) -> bool {
                         .is_some_and(|b| super::platform::failure_word(b, src).is_some());
             }
             K::BooleanOperator | K::NotOperator | K::ParenthesizedExpression => cur = p,
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// Whether `n` decides an `if` (or `elif`) with no other arm, as its condition or an operand
+/// of the condition's `and` chain: where `n` is false, the body is skipped and nothing else
+/// runs in its place.
+fn skipped_body(n: Node) -> bool {
+    let mut cur = n;
+    while let Some(p) = cur.parent() {
+        match p.node_kind() {
+            K::BooleanOperator if p.field(F::Operator).is_some_and(|o| o.kind() == "and") => {
+                cur = p
+            }
+            K::ParenthesizedExpression => cur = p,
+            K::IfStatement => {
+                return p.field(F::Condition) == Some(cur) && p.field(F::Alternative).is_none();
+            }
             _ => return false,
         }
     }
@@ -254,20 +359,42 @@ pub fn settled_path_ranges(root: Node, src: &[u8], test: bool) -> Vec<(Range<usi
         }
         let guard = guards(n, src);
         let precision = precision_switches(n, src);
-        if !(test || guard || precision) {
+        // `==`/`!=` name one NVIDIA generation (`is_sm80`): the project's set of such flags is
+        // a decision, as [`on_amd`] says, unless the generation is older than Ampere (`== (7,
+        // 5)`: no current GPU, NVIDIA's or AMD's, is it) and the test only guards or skips code
+        // written for it (a flag is read elsewhere, beside its siblings).
+        let caps: Vec<(u64, u64)> = AMD.iter().chain(NVIDIA_CURRENT).copied().collect();
+        let answer = answers(n, src, &names, &caps);
+        let old_generation = answer.as_ref().is_some_and(|(_, op, lit)| {
+            matches!(*op, "==" | "!=") && version_of(lit).is_some_and(|v| v < (8, 0))
+        });
+        let settled = answer
+            .filter(|(_, op, _)| {
+                !matches!(*op, "==" | "!=") || old_generation && (guard || skipped_body(n))
+            })
+            .map(|(v, _, _)| v);
+        // A test that tells apart only GPUs older than Volta (`major < 7`, `cc >= (5, 0)`):
+        // every GPU of the last eight years answers it alike, AMD's included.
+        let legacy = {
+            let caps: Vec<(u64, u64)> = caps.iter().chain(NVIDIA_VOLTA_TURING).copied().collect();
+            answers(n, src, &names, &caps).is_some()
+        };
+        // False on every current GPU, as the condition of an `if` with no other arm: its body
+        // is code for GPUs older than Ampere only (eg3d's Volta-only cuBLAS shortcut under `cc <
+        // (8, 0)`); every current GPU, AMD's included, runs what follows.
+        let old_only = settled == Some(false) && skipped_body(n);
+        if !(test || guard || precision || legacy || old_only) {
             return;
         }
-        // `==`/`!=` name one NVIDIA generation (`is_sm75`): the project's set of such flags is
-        // a decision, as [`on_amd`] says.
-        let caps: Vec<(u64, u64)> = AMD.iter().chain(NVIDIA_CURRENT).copied().collect();
-        let settled = answers(n, src, &names, &caps)
-            .filter(|(_, op, _)| !matches!(*op, "==" | "!="))
-            .map(|(v, _, _)| v);
         if let Some(v) = settled {
             let what = if precision {
                 "the arm only sets PyTorch's TF32/reduced-precision switches, which ROCm builds of PyTorch accept"
             } else if guard {
                 "the guard lets every current GPU through"
+            } else if legacy && !test {
+                "it tells apart only GPUs older than Volta"
+            } else if old_only && !test {
+                "the `if` body is for GPUs older than Ampere only"
             } else {
                 "the test takes the arm its suite runs with on current GPUs"
             };
@@ -493,5 +620,61 @@ mod tests {
         assert_eq!(got.len(), 1, "{got:?}");
         assert!(got[0].starts_with("torch.cuda.get_device_properties(0).major >= 8 |"));
         assert!(got[0].contains("TF32"), "{got:?}");
+    }
+
+    /// Code paths only GPUs older than Ampere take: sam2's `old_gpu = major < 7` (pre-Volta
+    /// only), eg3d's `if … and cc < (8, 0):` with no other arm (a Volta-only shortcut), a `==
+    /// (7, 5)` Turing guard. Twins stay open: `cc < (8, 0)` with an `else` (AMD runs the else
+    /// arm's Ampere feature), `major >= 8` chosen in an assignment, an A100 tuning table (`==
+    /// (8, 0)`), a Hopper gate.
+    #[test]
+    fn code_paths_of_old_gpus_only_are_settled() {
+        let got = |src: &str| -> Vec<String> {
+            let tree = ts::parse(ts::Lang::Python, src.as_bytes()).unwrap();
+            settled_path_ranges(tree.root_node(), src.as_bytes(), false)
+                .into_iter()
+                .map(|(r, _)| src[r].to_string())
+                .collect()
+        };
+        let src = "import torch\nold_gpu = torch.cuda.get_device_properties(0).major < 7\ndef f(w, x):\n    if w == 1 and torch.cuda.get_device_capability(x.device) < (8, 0):\n        return shortcut(w, x)\n    return regular(w, x)\ncc = torch.cuda.get_device_capability()\nif cc == (7, 5) and bf16:\n    raise ValueError('Turing')\n";
+        assert_eq!(
+            got(src),
+            [
+                "torch.cuda.get_device_properties(0).major < 7",
+                "torch.cuda.get_device_capability(x.device) < (8, 0)",
+                "cc == (7, 5)"
+            ]
+        );
+        let src = "import torch\ncc = torch.cuda.get_device_capability()\nif cc < (8, 0):\n    a()\nelse:\n    flash()\nuse_flash = cc[0] >= 8\nif cc == (8, 0):\n    tune_a100()\nif cc >= (9, 0):\n    hopper()\nif not cc < (8, 0):\n    b()\n";
+        assert!(got(src).is_empty(), "{:?}", got(src));
+    }
+
+    /// SpargeAttn's `sm = 10 * sm[0] + sm[1]` then `if sm >= 89:` (the FP8 kernel): the name
+    /// holds `10 * major + minor`, not the tuple, so the threshold is Ada's and stays a decision.
+    /// Twin: `sm >= 70` on the same name is an old-GPU test (settled); a name also set to a
+    /// value computed from itself that is not read here is no capability; a cache lookup is.
+    #[test]
+    fn a_linear_capability_is_read_as_its_number() {
+        let src = "import torch\nsm = torch.cuda.get_device_capability()\nsm = 10 * sm[0] + sm[1]\nif sm >= 89:\n    fp8()\nif sm >= 70:\n    volta()\ncc = torch.cuda.get_device_capability()\ncc = sum(cc)\nif cc >= (9, 0):\n    x()\nc2 = cache.get(0)\nc2 = torch.cuda.get_device_capability()\n";
+        let tree = ts::parse(ts::Lang::Python, src.as_bytes()).unwrap();
+        let (root, b) = (tree.root_node(), src.as_bytes());
+        let settled: Vec<String> = settled_path_ranges(root, b, false)
+            .into_iter()
+            .map(|(r, _)| src[r].to_string())
+            .collect();
+        assert_eq!(settled, ["sm >= 70"]);
+        let checks: Vec<String> = amd_settled_ranges(root, b, &[])
+            .into_iter()
+            .map(|(r, _)| src[r].to_string())
+            .collect();
+        assert_eq!(
+            checks,
+            ["sm >= 70"],
+            "Ada's threshold is a decision, not a check"
+        );
+        let names = names(root, b);
+        assert_eq!(names.get("sm"), Some(&Shape::Linear(10, 1)));
+        assert!(!names.contains_key("cc"));
+        assert_eq!(names.get("c2"), Some(&Shape::Tuple));
     }
 }

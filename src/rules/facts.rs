@@ -204,7 +204,7 @@ pub fn decision(f: &Finding) -> Option<&'static str> {
     if cmake
         && matches!(
             f.rule.as_str(),
-            "HP840" | "HP841" | "HP842" | "HP843" | "HP844" | "HP845"
+            "HP840" | "HP841" | "HP842" | "HP843" | "HP844" | "HP845" | "HP850" | "HP851" | "HP852"
         )
     {
         return Some("the CMake build compiles CUDA");
