@@ -371,7 +371,16 @@ fn regions_pinning(
                         let pinned = matches!(known, Known::Value(_) | Known::Undefined);
                         project.own.insert(name, pinned.then_some(known));
                     } else {
-                        if let Some(p) = pins.as_deref_mut() {
+                        // `#ifndef MXNET_USE_NVML` / `#define MXNET_USE_NVML 0`: the default of
+                        // a CUDA-only library's switch, which a CUDA build with the library
+                        // overrides. The ROCm build has it for want of the library, not as the
+                        // project's choice for HIP: no pin (the tests of it are compiled out).
+                        let library_default =
+                            crate::model::macro_env::cuda_only_library_switch(&name)
+                                && stack.last().is_some_and(|f| {
+                                    f.guard.as_deref() == Some(name.as_str()) && f.first
+                                });
+                        if let Some(p) = pins.as_deref_mut().filter(|_| !library_default) {
                             p.push(Pin {
                                 at: d.end,
                                 name: name.clone(),

@@ -255,11 +255,12 @@ impl<'a> MacroEnv<'a> {
             });
         }
         // A project's switch for a CUDA library ROCm has no build of (`NVBENCH_HAS_CUPTI`,
-        // `WITH_TENSORRT`): the ROCm build has no such library to find, so it does not define
-        // the switch; a CUDA build with the library does (its value is the project's).
+        // `WITH_TENSORRT`, `MXNET_USE_NVML`): the ROCm build has no such library to find, so it
+        // does not define the switch; a CUDA build with the library turns it on (`-D…=1`), so
+        // `#if MXNET_USE_NVML` compiles there.
         cuda_only_library_switch(name).then_some(match self.build {
             Build::Hip => Known::Undefined,
-            Build::Cuda => Known::Defined,
+            Build::Cuda => Known::Value(1),
         })
     }
 
@@ -319,8 +320,9 @@ mod tests {
         );
         assert_eq!(
             MacroEnv::cuda().lookup("NVBENCH_HAS_CUPTI"),
-            Some(Known::Defined)
+            Some(Known::Value(1))
         );
+        assert_eq!(MacroEnv::cuda().eval(&["NVBENCH_HAS_CUPTI"]), Some(1));
     }
 
     #[test]

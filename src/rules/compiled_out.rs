@@ -509,6 +509,18 @@ fn finding<'a>(
         (false, false) => format!("{}, {lost}", quote(&includes)),
     };
     let instead_decl = declared(s, &hb);
+    // `#ifndef MXNET_USE_NVML` / `#define MXNET_USE_NVML 0`: HIP's arm only gives the tested
+    // switches their defaults and CUDA's arm is empty, so nothing is compiled out here; what
+    // the switch decides is where it is tested, and reported there.
+    let only_defaults = !substance(&nb)
+        && code_tokens(s, &hb).is_empty()
+        && !instead_decl.is_empty()
+        && instead_decl.iter().all(|m| deciding.toks.contains(m))
+        && s.lexed
+            .directives
+            .iter()
+            .filter(|d| hb.contains(&d.start))
+            .all(|d| d.name == "define");
     let instead = match h {
         // Inside a function, the statements after `#endif` run in the arm's place (marian's
         // `#if CUDA_VERSION > 9000 … cublasGemmEx … else #endif cublasSgemm(…)`).
@@ -570,6 +582,16 @@ fn finding<'a>(
             Phase::Build => " — HIP's arm stops the build (`#error`/`static_assert`)",
             _ => " — HIP's arm fails at run time (throw/abort/assert)",
         });
+    }
+    if only_defaults {
+        msg.push_str(&format!(
+            " — HIP's arm only gives {} its default: nothing is compiled out here; what it decides is reported where it is tested",
+            quote(&instead_decl)
+        ));
+        f.message = msg;
+        f.status = Status::Pass;
+        f.suggestion = None;
+        return Some(f);
     }
     if let Some(legacy) = legacy_warp_arm(s, &hb, &nb) {
         msg.push_str(&format!(

@@ -343,3 +343,27 @@ fn arms_that_differ_only_in_what_they_print_are_nothing_to_change() {
     let f = hp304(&twin);
     assert!(f.len() == 1 && f[0].status == Status::Remediation, "{f:?}");
 }
+
+/// mxnet's `libinfo.h`: `#ifndef MXNET_USE_NVML` / `#define MXNET_USE_NVML 0` only gives the
+/// switch its default (PASS), and the code `#if MXNET_USE_NVML` guards is what the ROCm build
+/// compiles out (the CUDA build with NVML turns the switch on). Twins: a default block that also
+/// declares code, and one defining another macro, stay findings.
+#[test]
+fn a_switch_default_is_nothing_and_its_tests_are_the_fact() {
+    let src = "#ifndef MXNET_USE_NVML\n#define MXNET_USE_NVML 0\n#endif\n#if MXNET_USE_NVML\n#include <nvml.h>\nint gpu_mem() { return nvml_read(); }\n#endif\n";
+    let f = hp304(src);
+    let got: Vec<(u32, Status)> = f.iter().map(|f| (f.line, f.status)).collect();
+    assert_eq!(got, [(1, Status::Pass), (4, Status::Remediation)], "{f:?}");
+    assert!(f[0]
+        .message
+        .contains("only gives `MXNET_USE_NVML` its default"));
+    assert!(f[1].message.contains("`gpu_mem`"), "{}", f[1].message);
+    for twin in [
+        "#ifndef MXNET_USE_NVML\n#define MXNET_USE_NVML 0\nint fallback() { return 0; }\n#endif\n",
+        "#ifndef MXNET_USE_NVML\n#define OTHER_SWITCH 0\n#endif\n",
+    ] {
+        let f = hp304(twin);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].status, Status::Remediation, "{twin}");
+    }
+}
