@@ -21,7 +21,7 @@ use crate::mappings::libraries::{self, Library, Scope};
 
 /// The rules that report a library's use call by call.
 const MEMBERS: &[&str] = &[
-    "HP001", "HP003", "HP004", "HP601", "HP602", "HP604", "HP605",
+    "HP001", "HP003", "HP004", "HP601", "HP602", "HP604", "HP605", "HP607", "HP608",
 ];
 
 /// The name or header a finding reports (its first backquoted text, `namespace ` skipped).
@@ -264,6 +264,36 @@ mod tests {
         assert!(m.contains("port it to MIOpen"), "{m}");
         assert!(m.contains("have a MIOpen counterpart"), "{m}");
         assert!(fs[2].message.contains("folded into `bench/wrappers.h:3`"));
+    }
+
+    /// ccminer's NVML wrapper: the header's and each entry point's HP607 across `nvml.h` and
+    /// `nvml.cpp` are one decision (AMD SMI). Twin: a cuFile call elsewhere is its own library.
+    #[test]
+    fn nvml_uses_are_one_decision() {
+        let mut fs = vec![
+            f("HP607", "nvml.h", 22, "`nvml.h`: NVML management calls"),
+            f(
+                "HP607",
+                "nvml.cpp",
+                90,
+                "`nvmlInit_v2`: NVML has no HIP translation",
+            ),
+            f(
+                "HP607",
+                "nvml.cpp",
+                120,
+                "`nvmlDeviceGetCount`: NVML has no HIP translation",
+            ),
+            f(
+                "HP608",
+                "io.cpp",
+                3,
+                "`cuFileRead`: GPUDirect Storage has no ROCm counterpart",
+            ),
+        ];
+        fold(&mut fs);
+        assert_eq!(open(&fs), [("nvml.h", 22), ("io.cpp", 3)]);
+        assert!(fs[0].message.contains("NVML"), "{}", fs[0].message);
     }
 
     /// nnabla-ext-cuda's `nvtx.cpp`: the attribute API has no roctx counterpart, one finding

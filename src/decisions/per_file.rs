@@ -2,7 +2,8 @@
 //! is decided by the file's allocations and the build's `-munsafe-fp-atomics`, not per call
 //! (darknet's `blas_kernels.cu`: eight calls, one decision); a shell script's CUDA toolkit paths
 //! (HP852 in `.sh`) are one edit of that script, which installs or locates the toolkit
-//! (darknet's `setup.sh`: eight lines). HIP names the target ROCm removed (HP016) in one file
+//! (darknet's `setup.sh`: eight lines); a file's texture references (HP704) move to texture
+//! objects together, with the code that binds and fetches them (ccminer's groestl: nine). HIP names the target ROCm removed (HP016) in one file
 //! are one update of the project's ROCm layer (ctransformers' `#define CUDA_R_16F
 //! HIPBLAS_R_16F` block: four lines, each with its replacement, which the head lists).
 //! The file's open findings of the rule fold into the
@@ -14,7 +15,7 @@ use crate::finding::Finding;
 /// The rule and file an open finding's decision is kept by, when its rule is decided per file.
 fn key(f: &Finding) -> Option<String> {
     let per_file = match f.rule.as_str() {
-        "HP708" | "HP016" => true,
+        "HP708" | "HP016" | "HP704" => true,
         "HP852" => {
             let ext = f.path.rsplit_once('.').map_or("", |(_, e)| e);
             matches!(ext, "sh" | "bash")
@@ -27,6 +28,7 @@ fn key(f: &Finding) -> Option<String> {
 fn what(rule: &str) -> &'static str {
     match rule {
         "HP016" => "the file's HIP names the target ROCm removed are one update of the project's ROCm layer",
+        "HP704" => "the file's texture references are one move to texture objects (`cudaTextureObject_t` created where the references are bound, passed to the kernels that fetch them)",
         "HP708" => "the file's floating-point atomics on fine-grained memory are one decision: coarse-grained allocations, or a build without `-munsafe-fp-atomics`",
         _ => "the script's CUDA toolkit paths are one edit: point it at ROCm (`/opt/rocm`) or skip the CUDA setup on ROCm machines",
     }
@@ -178,6 +180,31 @@ mod tests {
         assert_eq!(
             fs[4].folded_into.as_ref().unwrap().at,
             "scripts/setup.sh:65"
+        );
+    }
+
+    /// ccminer's groestl: a file's texture references are one move to texture objects. Twin:
+    /// the one in another file stays its own.
+    #[test]
+    fn texture_references_of_one_file_are_one_move() {
+        let mut fs = vec![
+            f("HP704", "heavy/cuda_groestl512.cu", 20),
+            f("HP704", "heavy/cuda_groestl512.cu", 21),
+            f("HP704", "heavy/cuda_groestl512.cu", 22),
+            f("HP704", "Algo256/cuda_fugue256.cu", 18),
+        ];
+        let k = kind(&fs);
+        crate::decisions::fold(&mut fs, &k);
+        let open: Vec<u32> = fs
+            .iter()
+            .filter(|x| x.status != Status::Pass)
+            .map(|x| x.line)
+            .collect();
+        assert_eq!(open, [20, 18]);
+        assert!(
+            fs[0].message.contains("texture objects"),
+            "{}",
+            fs[0].message
         );
     }
 

@@ -335,6 +335,14 @@ fn torch_removed(s: &Src, out: &mut Vec<Finding>) {
     ));
 }
 
+/// An NVML API name: `nvml` then a capital (`nvmlInit_v2`, `nvmlDeviceGetTemperature`). A
+/// project's own `nvml_create`/`nvml_get_gpucount` wrapper is not NVML's (ccminer).
+fn nvml_api(name: &str) -> bool {
+    name.strip_prefix("nvml")
+        .and_then(|r| r.chars().next())
+        .is_some_and(|c| c.is_ascii_uppercase())
+}
+
 pub fn check(s: &Src, target: &Target, out: &mut Vec<Finding>) {
     torch_removed(s, out);
     gemm_algo_numbers(s, out);
@@ -416,7 +424,7 @@ pub fn check(s: &Src, target: &Target, out: &mut Vec<Finding>) {
             ))
         } else if name == "thrust" && scope_next && thrust_cuda(s, i) {
             Some((&THRUST_CUDA_POLICY, "Thrust CUDA system/execution policy: rocThrust uses `thrust::hip` and lacks some CUDA-system extras".to_string()))
-        } else if name.starts_with("nvml") && call {
+        } else if nvml_api(name) && call {
             Some((
                 &NVML,
                 format!("`{name}`: NVML has no HIP translation; rewrite with AMD SMI"),
@@ -602,6 +610,10 @@ mod tests {
         assert_eq!(fires(src, "HP605"), [9]);
         assert_eq!(fires(src, "HP607"), [10]);
         assert!(fires(src, "HP603").is_empty());
+        // ccminer's own dlopen wrapper (`nvml_create`, `nvml_get_gpucount`) is not NVML's API;
+        // the NVML entry points it loads are.
+        let wrapper = "void f() {\n  nvml_create();\n  nvml_get_gpucount(h, &n);\n  h->nvmlDeviceGetCount(&n);\n}\n";
+        assert_eq!(fires(wrapper, "HP607"), [4]);
     }
 
     #[test]

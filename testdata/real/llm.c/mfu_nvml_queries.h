@@ -3,17 +3,17 @@
 // gather data for a GPUUtilInfo object
 GPUUtilInfo get_gpu_utilization_info() {
     GPUUtilInfo info;
-    nvmlDevice_t device = nvml_get_device();  // expect: HP607 library REMEDIATION
+    nvmlDevice_t device = nvml_get_device();  // expect: HP001 unsupported-api REMEDIATION
     // query different infos directly
-    nvmlCheck(nvmlDeviceGetClockInfo(device, NVML_CLOCK_SM, &info.clock));  // expect: HP607 library REMEDIATION
-    nvmlCheck(nvmlDeviceGetMaxClockInfo(device, NVML_CLOCK_SM, &info.max_clock));  // expect: HP607 library REMEDIATION
-    nvmlCheck(nvmlDeviceGetPowerManagementLimit(device, &info.power_limit));  // expect: HP607 library REMEDIATION
-    nvmlCheck(nvmlDeviceGetPowerUsage(device, &info.power));  // expect: HP607 library REMEDIATION
-    nvmlCheck(nvmlDeviceGetTemperature(device, NVML_TEMPERATURE_GPU, &info.temperature));  // expect: HP607 library REMEDIATION
-    nvmlCheck(nvmlDeviceGetTemperatureThreshold(device, NVML_TEMPERATURE_THRESHOLD_SLOWDOWN, &info.temp_slowdown));  // expect: HP607 library REMEDIATION
+    nvmlCheck(nvmlDeviceGetClockInfo(device, NVML_CLOCK_SM, &info.clock));  // expect-ok: NVML's use is one decision, folded into line 6
+    nvmlCheck(nvmlDeviceGetMaxClockInfo(device, NVML_CLOCK_SM, &info.max_clock));  // expect-ok: NVML's use is one decision, folded into line 6
+    nvmlCheck(nvmlDeviceGetPowerManagementLimit(device, &info.power_limit));  // expect-ok: NVML's use is one decision, folded into line 6
+    nvmlCheck(nvmlDeviceGetPowerUsage(device, &info.power));  // expect-ok: NVML's use is one decision, folded into line 6
+    nvmlCheck(nvmlDeviceGetTemperature(device, NVML_TEMPERATURE_GPU, &info.temperature));  // expect-ok: NVML's use is one decision, folded into line 6
+    nvmlCheck(nvmlDeviceGetTemperatureThreshold(device, NVML_TEMPERATURE_THRESHOLD_SLOWDOWN, &info.temp_slowdown));  // expect-ok: NVML's use is one decision, folded into line 6
     unsigned long long throttle;
-    nvmlCheck(nvmlDeviceGetCurrentClocksThrottleReasons(device, &throttle));  // expect: HP607 library REMEDIATION
+    nvmlCheck(nvmlDeviceGetCurrentClocksThrottleReasons(device, &throttle));  // expect-ok: NVML's use is one decision, folded into line 6
     info.throttle_reason = get_throttle_reason(throttle);
-    nvmlCheck(nvmlDeviceGetFanSpeed(device, &info.fan));  // expect: HP607 library REMEDIATION
+    nvmlCheck(nvmlDeviceGetFanSpeed(device, &info.fan));  // expect-ok: NVML's use is one decision, folded into line 6
     return info;
 }

@@ -16,8 +16,8 @@
 // t_features has the layout dim0[points 0-m-1]dim1[ points 0-m-1]...
 texture<float, 1, cudaReadModeElementType> t_features;  // expect: HP704 device-feature REMEDIATION
 // t_features_flipped has the layout point0[dim 0-n-1]point1[dim 0-n-1]
-texture<float, 1, cudaReadModeElementType> t_features_flipped;  // expect: HP704 device-feature REMEDIATION
-texture<float, 1, cudaReadModeElementType> t_clusters;  // expect: HP704 device-feature REMEDIATION
+texture<float, 1, cudaReadModeElementType> t_features_flipped;  // expect-ok: the file's texture references are one move, folded into line 17
+texture<float, 1, cudaReadModeElementType> t_clusters;  // expect-ok: the file's texture references are one move, folded into line 17
 
 
 __constant__ float c_clusters[ASSUMED_NR_CLUSTERS*34];		/* constant memory for cluster centers */  // expect-ok: constant memory sized by the cluster count
