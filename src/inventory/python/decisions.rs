@@ -5,7 +5,7 @@
 //! `CUDA_HOME` alone decides (HP835).
 
 use super::super::{build, platform, py_capability, rocm_branch, version_check, Out};
-use super::{has_ancestor, Flavor};
+use super::{dotted, has_ancestor, Flavor};
 use crate::gate::Phase;
 use crate::inventory::ts;
 use crate::kinds::python::{Field as F, Kind as K, NodeExt};
@@ -138,13 +138,42 @@ fn cuda_home_reads(out: &mut Out, root: Node, src: &[u8], model: &platform::Mode
         &build::CUDA_INSTALL_PATH,
         first,
         format!(
-            "reads the CUDA toolkit location (`{}`; {} read{} in this file, one fact): ROCm is found through ROCM_HOME/ROCM_PATH, and CUDA_HOME is None on a ROCm system without a CUDA toolkit",
+            "reads the CUDA toolkit location (`{}`; {} read{} in this file, one fact): ROCm is found through ROCM_HOME/ROCM_PATH, and {}",
             short(&what),
             reads.len(),
-            if reads.len() == 1 { "" } else { "s" }
+            if reads.len() == 1 { "" } else { "s" },
+            match env_default(root, src) {
+                Some((name, dflt)) => format!(
+                    "`{name}` defaults to `{dflt}` here: on a ROCm system without a CUDA toolkit the paths built from it name a folder that is not there"
+                ),
+                None => "CUDA_HOME is None on a ROCm system without a CUDA toolkit".to_string(),
+            }
         ),
         Some("use torch.utils.cpp_extension.ROCM_HOME (or ROCM_PATH, default /opt/rocm) when torch.version.hip is set".into()),
     );
+}
+
+/// `CUDA_HOME = os.environ.get("CUDA_HOME", "/usr/local/cuda")` (or `os.getenv`) at module
+/// level: the name and its default, which the reads then see instead of None (warp-rnnt).
+fn env_default(root: Node, src: &[u8]) -> Option<(String, String)> {
+    ts::named_children(root).into_iter().find_map(|st| {
+        let a = ts::named_children(st).into_iter().next()?;
+        if a.node_kind() != K::Assignment {
+            return None;
+        }
+        let name = ts::text(a.field(F::Left)?, src);
+        let call = a.field(F::Right)?;
+        if !matches!(name, "CUDA_HOME" | "CUDA_PATH") || call.node_kind() != K::Call {
+            return None;
+        }
+        let f = dotted(call.field(F::Function)?, src)?;
+        if !matches!(f.as_str(), "os.environ.get" | "os.getenv") {
+            return None;
+        }
+        let args = ts::named_children(call.field(F::Arguments)?);
+        let dflt = args.get(1).filter(|d| d.node_kind() == K::String)?;
+        Some((name.to_string(), ts::text(*dflt, src).to_string()))
+    })
 }
 
 /// Whether a use of `name` is guarded: an enclosing test that mentions it, a `try:`, a

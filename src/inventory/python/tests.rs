@@ -471,6 +471,18 @@ fn cuda_home_reads_are_one_fact() {
     let raises = "import os\nfrom torch.utils.cpp_extension import CUDA_HOME\nif CUDA_HOME is None:\n    raise RuntimeError(\"no CUDA\")\nd = os.path.join(CUDA_HOME, \"lib64\")\n";
     let got = judged(FileKind::Python, raises);
     assert_eq!(got, [row("HP852", 5, "REMEDIATION", "BUILD")]);
+    // warp-rnnt's TensorFlow binding: a default instead of None, and the message says so.
+    let dflt = "import os\nCUDA_HOME = os.environ.get(\"CUDA_HOME\", \"/usr/local/cuda\")\ninc = [os.path.join(CUDA_HOME, \"include\")]\n";
+    let fs = scan_bytes("setup.py", FileKind::Python, dflt.as_bytes());
+    let f = fs.iter().find(|f| f.rule == "HP852").expect("HP852");
+    assert!(
+        f.message.contains("defaults to `\"/usr/local/cuda\"`"),
+        "{}",
+        f.message
+    );
+    let none = scan_bytes("setup.py", FileKind::Python, src.as_bytes());
+    let f = none.iter().find(|f| f.rule == "HP852").expect("HP852");
+    assert!(f.message.contains("is None"), "{}", f.message);
 }
 
 /// `torch.backends.cudnn.version()` compared with a number is MIOpen's version on ROCm.
