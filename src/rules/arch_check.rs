@@ -16,6 +16,19 @@ mod alternatives;
 mod bounds;
 mod capability;
 pub use alternatives::alternative_arms;
+
+/// The directive (index into the file's directives) an open `__CUDA_ARCH__` finding sits on,
+/// for the passes that settle or fold such tests by their chain.
+fn open_arch_test(s: &crate::model::syntax::Src, f: &crate::finding::Finding) -> Option<usize> {
+    (f.rule == CUDA_ARCH_MACRO.code() && f.status != crate::gate::Status::Pass)
+        .then(|| {
+            s.lexed
+                .directives
+                .binary_search_by_key(&f.byte_range.0, |d| d.start)
+                .ok()
+        })
+        .flatten()
+}
 pub use bounds::{launch_bounds_arms, old_gpu_arms};
 use capability::compute_capability;
 

@@ -350,6 +350,9 @@ fn is_full_32bit_mask(s: &[u8]) -> bool {
 }
 
 /// With `_sync` intrinsics available: a literal 32-bit full mask is widened to 64 bits.
+/// CUDA's full warp mask in a function of 32-lane logical warps: the lane's own half.
+pub(crate) const OWN_HALF_FULL: &str = "(0xffffffffull << (__lane_id() & 32))";
+
 pub(super) fn widen_full_mask(p: &mut Pass, i: usize, name: &str) {
     // `__syncwarp(mask)`, the matches and the reductions take 64-bit masks as the other
     // `_sync` forms do.
@@ -379,10 +382,20 @@ pub(super) fn widen_full_mask(p: &mut Pass, i: usize, name: &str) {
     t.end = p.lexed.tokens[b - 1].end;
     // Where only lanes 0–31 run the call (`if (threadIdx.x < 32)`), the mask that keeps CUDA's
     // meaning names those lanes: HIP from 6.2 checks the mask against the active lanes.
+    // In a function of 32-lane logical warps each half of the wavefront is one CUDA warp, and
+    // the halves may run the call apart (two 32-thread rows in different branches, a 32-thread
+    // block): CUDA's full mask is the lane's own half. A full 64-bit mask there fails HIP's
+    // check against the active lanes whenever the other half is not at the call (warp-rnnt).
+    let logical32 = p.warps.warp_at(i) == crate::rules::warp_size::logical::Warp::Logical32;
     let (mask, message, suggestion) = match p.warps.first32(i) {
         Some(guard) => (
             "0xffffffffull",
             format!("32-bit full mask in `{name}`: only lanes 0–31 of the wavefront run this call (`{guard}`), so it became the mask of the active lanes, `0xffffffffull` (done by `hipport port`)"),
+            None,
+        ),
+        None if logical32 => (
+            OWN_HALF_FULL,
+            format!("32-bit full mask in `{name}` of a function of 32-lane logical warps: CUDA's warp is the lane's own half of the 64-lane wavefront, so it became `{OWN_HALF_FULL}`, which HIP's check against the active lanes accepts whether or not the other half runs the call (done by `hipport port`)"),
             None,
         ),
         None => (

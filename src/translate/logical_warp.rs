@@ -331,13 +331,16 @@ mod tests {
         let (again, _) = port(&out, "7.0", false);
         assert_eq!(again, out);
         // EETQ's `__shfl_xor_sync(~0, res[i], 16)` in a function of 32-lane logical warps: one
-        // widening by value, not a second (own-half) edit over the same mask.
+        // widening by value, not a second edit over the same mask; CUDA's full mask is the
+        // lane's own half there (each half of the wavefront is one CUDA warp).
         let tilde = "__device__ float f(float* res) {\n  int lane = threadIdx.x & 31;\n  res[0] += __shfl_xor_sync(~0, res[0], 16);\n  return res[0] + lane;\n}\n";
         let (out, found) = translated(tilde, "7.0", false);
         assert!(
-            out.contains("__shfl_xor_sync(0xffffffffffffffffull, res[0], 16, 32)"),
+            out.contains("__shfl_xor_sync((0xffffffffull << (__lane_id() & 32)), res[0], 16, 32)"),
             "{out}"
         );
+        let (again, _) = port(&out, "7.0", false);
+        assert_eq!(again, out);
         assert!(!found.iter().any(|f| f.rule == "HP015"), "{found:?}");
         let partial = src.replace("uint32_t(-1)", "uint32_t(0xffff)");
         let (out, _) = port(&partial, "7.0", false);

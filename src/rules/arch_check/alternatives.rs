@@ -13,9 +13,7 @@
 //! A chain whose every arm is empty or comments only (`#if __CUDA_ARCH__ >= 500` /
 //! `//__launch_bounds__(128, 12)` / `#endif`) compiles the same code whichever arm is taken.
 
-use super::CUDA_ARCH_MACRO;
 use crate::finding::Finding;
-use crate::gate::Status;
 use crate::lex::Tok;
 use crate::model::cond;
 use crate::model::syntax::Src;
@@ -101,11 +99,8 @@ fn function_like(s: &Src, d: &crate::lex::Directive) -> Option<usize> {
 /// Settles the open `__CUDA_ARCH__` tests whose chain is alternative definitions or empty.
 pub fn alternative_arms(s: &Src, out: &mut [Finding]) {
     let dirs = &s.lexed.directives;
-    for f in out
-        .iter_mut()
-        .filter(|f| f.rule == CUDA_ARCH_MACRO.code() && f.status != Status::Pass)
-    {
-        let Some(di) = dirs.binary_search_by_key(&f.byte_range.0, |d| d.start).ok() else {
+    for f in out.iter_mut() {
+        let Some(di) = super::open_arch_test(s, f) else {
             continue;
         };
         if !matches!(dirs[di].name.as_str(), "if" | "ifdef" | "ifndef") {

@@ -1,9 +1,8 @@
 //! `__CUDA_ARCH__` chains that only pick a kernel's `__launch_bounds__`: one tuning choice
 //! per file.
 
-use super::CUDA_ARCH_MACRO;
 use crate::finding::Finding;
-use crate::gate::{Phase, Status};
+use crate::gate::Phase;
 use crate::kinds::cuda::NodeExt;
 use crate::lex::Tok;
 use crate::model::syntax::Src;
@@ -15,13 +14,9 @@ use crate::model::syntax::Src;
 /// The first open test carries it (REMEDIATION/PERFORMANCE, naming the kernels); the others
 /// fold into it.
 pub fn launch_bounds_arms(s: &Src, out: &mut [Finding]) {
-    let dirs = &s.lexed.directives;
     let mut picks: Vec<(usize, String)> = Vec::new();
     for (k, f) in out.iter().enumerate() {
-        if f.rule != CUDA_ARCH_MACRO.code() || f.status == Status::Pass {
-            continue;
-        }
-        let Some(di) = dirs.binary_search_by_key(&f.byte_range.0, |d| d.start).ok() else {
+        let Some(di) = super::open_arch_test(s, f) else {
             continue;
         };
         if let Some(kernel) = bounds_only_chain(s, di) {
@@ -157,11 +152,8 @@ pub fn old_gpu_arms(s: &Src, out: &mut [Finding]) {
     use crate::model::cond;
     let Some(tree) = s.tree else { return };
     let dirs = &s.lexed.directives;
-    for f in out
-        .iter_mut()
-        .filter(|f| f.rule == CUDA_ARCH_MACRO.code() && f.status != Status::Pass)
-    {
-        let Some(di) = dirs.binary_search_by_key(&f.byte_range.0, |d| d.start).ok() else {
+    for f in out.iter_mut() {
+        let Some(di) = super::open_arch_test(s, f) else {
             continue;
         };
         let d = &dirs[di];

@@ -8,7 +8,7 @@ __global__ void block_sum(const float* in, float* out, int n) {
     __shared__ float partial[THREADS / 32];
     float v = 0.f;
     for (int i = threadIdx.x; i < n; i += blockDim.x) v += in[blockIdx.x * n + i];
-    v += __shfl_down_sync(0xffffffffffffffffull, v, 16, 32);
+    v += __shfl_down_sync((0xffffffffull << (__lane_id() & 32)), v, 16, 32);
     v += __shfl_down_sync((0xffffffffull << (__lane_id() & 32)), v, 8, 16);
     v += __shfl_down_sync((0xffffffffull << (__lane_id() & 32)), v, 4, 8);
     v += __shfl_down_sync((0xffffffffull << (__lane_id() & 32)), v, 2, 4);

@@ -10,7 +10,7 @@ __global__ void block_max(const float *x, float *out) {
   int warp = tid >> 5;
   float v = x[blockIdx.x * blockDim.x + tid];
   for (int i = 16; i > 0; i >>= 1)
-    v = fmaxf(v, __shfl_xor_sync(0xffffffffffffffffull, v, i, 32));
+    v = fmaxf(v, __shfl_xor_sync((0xffffffffull << (__lane_id() & 32)), v, i, 32));
   if (lane == 0) partial[warp] = v;
   __syncthreads();
   if (threadIdx.x < 32) {

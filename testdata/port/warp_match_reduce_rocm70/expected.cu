@@ -9,8 +9,8 @@ __global__ void half_sums(const int *x, int *out) {
   int tid = threadIdx.x;
   int lane = tid & 31;
   int v = x[blockIdx.x * blockDim.x + tid];
-  int sum = __reduce_add_sync(0xffffffffffffffffull, v);
-  unsigned long long peers = __match_any_sync(0xffffffffffffffffull, v);
+  int sum = __reduce_add_sync((0xffffffffull << (__lane_id() & 32)), v);
+  unsigned long long peers = __match_any_sync((0xffffffffull << (__lane_id() & 32)), v);
   if (lane == 0) out[tid / 32] = sum + (int)peers;
 }
 

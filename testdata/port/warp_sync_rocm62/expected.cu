@@ -2,7 +2,7 @@
 
 __inline__ __device__ float warp_reduce_max(float val) {
   for (int offset = 16; offset > 0; offset /= 2)
-    val = fmaxf(val, __shfl_down_sync(0xffffffffffffffffull, val, offset, 32));
+    val = fmaxf(val, __shfl_down_sync((0xffffffffull << (__lane_id() & 32)), val, offset, 32));
   return val;
 }
 

@@ -11,7 +11,7 @@ __global__ void warp_prefix(const int *x, int *out) {
   __syncwarp();
   for (int d = 1; d < 32; d <<= 1) {
     int v = lane >= d ? s[tid - d] : 0;
-    __syncwarp(0xffffffffffffffffull);
+    __syncwarp((0xffffffffull << (__lane_id() & 32)));
     s[tid] += v;
     __syncwarp();
   }

@@ -13,8 +13,8 @@ __global__ void warp_votes(const float *x, int *out) {
   float v = x[blockIdx.x * blockDim.x + tid];
   int all_pos = (((__ballot(!(v > 0.0f)) >> (__lane_id() & 32)) & 0xffffffffull) == 0);
   int any_big = (((__ballot(v > 100.0f) >> (__lane_id() & 32)) & 0xffffffffull) != 0);
-  bool uniform = ((unsigned int)(__ballot_sync(0xffffffffffffffffull, v == x[0]) >> (__lane_id() & 32))) == 0xffffffff;
-  int count = __popc(((unsigned int)(__ballot_sync(0xffffffffffffffffull, v < 0.0f) >> (__lane_id() & 32))));
+  bool uniform = ((unsigned int)(__ballot_sync((0xffffffffull << (__lane_id() & 32)), v == x[0]) >> (__lane_id() & 32))) == 0xffffffff;
+  int count = __popc(((unsigned int)(__ballot_sync((0xffffffffull << (__lane_id() & 32)), v < 0.0f) >> (__lane_id() & 32))));
   if (lane == 0)
     out[blockIdx.x * (blockDim.x / 32) + warp] = all_pos + 2 * any_big + 4 * uniform + 8 * count;
 }
