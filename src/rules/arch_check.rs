@@ -112,6 +112,17 @@ fn device_pass_rewritten(s: &Src, out: &mut [Finding]) {
     for (k, d) in s.lexed.directives.iter().enumerate() {
         let edits = device_pass::rewrite(s.bytes(), s.lexed, k);
         if edits.is_empty() {
+            if device_pass::asm_beside_fallback(s.bytes(), s.lexed, k) {
+                let at = s.directive_range(d);
+                for f in out.iter_mut().filter(|f| {
+                    f.rule == CUDA_ARCH_MACRO.code()
+                        && f.status != crate::gate::Status::Pass
+                        && at.contains(&f.byte_range.0)
+                }) {
+                    f.message.push_str("; `port` does not add `__HIP_DEVICE_COMPILE__` here: one arm of the chain is inline PTX, which does not compile for AMD GPUs, and HIP's device pass compiles the other, code-holding arm instead (check that it is a portable fallback, not host-only code)");
+                }
+                continue;
+            }
             if let Some(e) = device_pass::blocked_by_error(s.bytes(), s.lexed, k) {
                 let at = s.directive_range(d);
                 let line = s

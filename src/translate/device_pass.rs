@@ -36,7 +36,7 @@ const UNDEFINED: &str = "!defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPIL
 /// something else (an architecture value, nothing of `__CUDA_ARCH__`) or already names HIP's
 /// device-pass macro.
 pub fn rewrite(src: &[u8], lexed: &Lexed, k: usize) -> Vec<(Range<usize>, String)> {
-    if blocked_by_error(src, lexed, k).is_some() {
+    if blocked_by_error(src, lexed, k).is_some() || asm_beside_fallback(src, lexed, k) {
         return Vec::new();
     }
     widen(
@@ -45,6 +45,57 @@ pub fn rewrite(src: &[u8], lexed: &Lexed, k: usize) -> Vec<(Range<usize>, String
         &lexed.directives[k],
         thresholds_ok(src, lexed, k),
     )
+}
+
+/// Whether the chain opened by directive `k` (an `#if`/`#ifdef`/`#ifndef`) has an arm holding
+/// inline assembly beside another arm holding code: ccminer's `cuda_helper.h` writes
+/// `cuda_swab32` and the 64-bit rotates as PTX under `#ifdef __CUDA_ARCH__` and as portable C
+/// under `#else`. HIP's device pass compiles the portable arm today; widening the test would
+/// hand it the PTX, which does not compile for AMD GPUs. Such a test is left alone (HP201 on
+/// the assembly stays where HIP would compile it).
+pub fn asm_beside_fallback(src: &[u8], lexed: &Lexed, k: usize) -> bool {
+    let dirs = &lexed.directives;
+    if !matches!(dirs[k].name.as_str(), "if" | "ifdef" | "ifndef") {
+        return false;
+    }
+    let mut arms: Vec<usize> = vec![k];
+    let mut depth = 0i32;
+    for (j, d) in dirs.iter().enumerate().skip(k + 1).take(4096) {
+        match d.name.as_str() {
+            "if" | "ifdef" | "ifndef" => depth += 1,
+            "endif" if depth > 0 => depth -= 1,
+            "elif" | "else" if depth == 0 => arms.push(j),
+            "endif" => {
+                arms.push(j);
+                break;
+            }
+            _ => {}
+        }
+    }
+    if arms.len() < 3 || arms.last().is_none_or(|&e| dirs[e].name != "endif") {
+        return false;
+    }
+    // Each arm: (holds code, holds inline assembly).
+    let held: Vec<(bool, bool)> = arms
+        .windows(2)
+        .map(|w| {
+            // Directives count: a fallback may be a `#define` (`#define swab(x) …`).
+            let mut toks = (dirs[w[0]].tokens.end..dirs[w[1]].tokens.start)
+                .filter(|&t| lexed.tokens[t].kind != Tok::Comment);
+            let first = toks.next();
+            let asm = first
+                .into_iter()
+                .chain(toks)
+                .any(|t| matches!(lexed.tokens[t].text(src), b"asm" | b"__asm__" | b"__asm"));
+            (first.is_some(), asm)
+        })
+        .collect();
+    held.iter().enumerate().any(|(i, &(_, asm))| {
+        asm && held
+            .iter()
+            .enumerate()
+            .any(|(j, &(code, other_asm))| j != i && code && !other_asm)
+    })
 }
 
 /// Whether an old-architecture test at directive `k` ([`old_threshold`]) may be widened: the
@@ -404,6 +455,23 @@ mod tests {
 
     /// The shape of moderngpu's `launch_params.hxx`: the device arm holds a chain on
     /// architecture values that ends in `#error`; HIP's device pass, let in, would stop there.
+    /// ccminer's `cuda_helper.h`: PTX under `#ifdef __CUDA_ARCH__`, portable C under `#else`:
+    /// HIP's device pass keeps the portable arm (no rewrite). Twins: a device arm with no
+    /// assembly, and assembly with no other arm holding code, are widened.
+    #[test]
+    fn a_ptx_arm_beside_a_portable_one_stays() {
+        let src = "#ifdef __CUDA_ARCH__\n__device__ unsigned swab(unsigned x) { unsigned r; asm(\"prmt.b32 %0, %1, 0, 0x0123;\" : \"=r\"(r) : \"r\"(x)); return r; }\n#else\n#define swab(x) __builtin_bswap32(x)\n#endif\n";
+        assert_eq!(
+            apply(src),
+            src,
+            "the PTX arm stays out of HIP's device pass"
+        );
+        let plain = src.replace("#define swab(x) __builtin_bswap32(x)", "");
+        assert!(apply(&plain).contains("defined(__HIP_DEVICE_COMPILE__)"));
+        let no_asm = "#ifdef __CUDA_ARCH__\n__device__ int f() { return 1; }\n#else\nint f() { return 2; }\n#endif\n";
+        assert!(apply(no_asm).contains("defined(__HIP_DEVICE_COMPILE__)"));
+    }
+
     #[test]
     fn a_device_arm_whose_arch_chain_ends_in_error_stays() {
         for src in [

@@ -481,13 +481,112 @@ pub(super) fn guard_span(src: &[u8], l: &Lexed, s: usize, e: usize) -> Option<(u
     Some((start, end))
 }
 
+/// What a user definition's body does, for the guard.
+enum Body {
+    /// Only the parameters, their components (`.x` … `.w`), `make_*` constructors and operators:
+    /// the component-wise operation HIP defines (`true`), or anything else (`false`).
+    Simple(bool),
+    /// `a = a OP b;`: whatever the file's `OP` is.
+    Delegates(String),
+}
+
+/// `+` of "`uint2 operator+(uint2, uint2)`", the operator a definition's description names.
+fn operator_of(what: &str) -> String {
+    what.split_once("operator")
+        .map(|(_, r)| {
+            r.trim_start()
+                .chars()
+                .take_while(|c| "+-*/%^&|~!<>=".contains(*c))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The body of the definition in `s..e` read as a [`Body`].
+fn body_kind(src: &[u8], l: &Lexed, s: usize, e: usize) -> Body {
+    let toks: Vec<&crate::lex::Token> = l
+        .tokens
+        .iter()
+        .filter(|t| (s..e).contains(&(t.start as usize)) && t.kind != Tok::Comment)
+        .collect();
+    let Some(open) = toks.iter().position(|t| t.text(src) == b"{") else {
+        return Body::Simple(false);
+    };
+    let head: Vec<&[u8]> = toks[..open]
+        .iter()
+        .filter(|t| t.kind == Tok::Ident)
+        .map(|t| t.text(src))
+        .collect();
+    let body: Vec<&[u8]> = toks[open + 1..toks.len().saturating_sub(1)]
+        .iter()
+        .map(|t| t.text(src))
+        .collect();
+    // `a = a OP b ;`
+    if let [a, b"=", a2, op @ .., b, b";"] = body.as_slice() {
+        if a == a2 && head.contains(a) && head.contains(b) && !op.is_empty() {
+            let op: Vec<u8> = op.concat();
+            if op.iter().all(|c| c.is_ascii_punctuation()) {
+                return Body::Delegates(String::from_utf8_lossy(&op).into_owned());
+            }
+        }
+    }
+    let ok = toks[open + 1..].iter().all(|t| {
+        t.kind != Tok::Ident || {
+            let w = t.text(src);
+            head.contains(&w)
+                || matches!(w, b"return" | b"x" | b"y" | b"z" | b"w" | b"const")
+                || w.starts_with(b"make_")
+        }
+    });
+    Body::Simple(ok)
+}
+
 pub(super) fn run(p: &mut Pass) {
     let src = p.src();
     if !may_apply(src) {
         return;
     }
     let l = p.lexed;
-    let defs = definitions(src, l);
+    let mut defs = definitions(src, l);
+    // A definition that is not HIP's component-wise operation (ccminer's `uint2 operator+` is a
+    // 64-bit add with carry) would change results if HIP's replaced it: it is not guarded, and
+    // stays a finding to rename.
+    let kinds: Vec<(String, Body)> = defs
+        .iter()
+        .map(|(s, e, what)| {
+            let op = operator_of(what);
+            // Only operators on vector types have HIP's component-wise meaning to compare with
+            // (an atomic's is the atomic operation).
+            let body = if op.is_empty() {
+                Body::Simple(true)
+            } else {
+                body_kind(src, l, *s, *e)
+            };
+            (op, body)
+        })
+        .collect();
+    let elementwise = |i: usize| match &kinds[i].1 {
+        Body::Simple(b) => *b,
+        // `a = a + b;` is what the file's own `+` is (HIP's, if the file has none).
+        Body::Delegates(op) => kinds
+            .iter()
+            .filter(|(o, _)| o == op)
+            .all(|(_, b)| matches!(b, Body::Simple(true))),
+    };
+    let differ: Vec<usize> = (0..defs.len()).filter(|&i| !elementwise(i)).collect();
+    for &i in differ.iter().rev() {
+        let (s, e, what) = defs.remove(i);
+        let head_end = memchr::memchr(b'{', &src[s..e]).map_or(e, |k| s + k);
+        let mut f = p.ctx.finding(
+            &rules::HIP_DEFINES_OVERLOAD,
+            s..head_end,
+            format!("{what} is already defined by HIP, component by component, but this definition computes something else (its body is not the component-wise operation): guarding it out would change the results, keeping it is ambiguous under hipcc, so `hipport port` leaves it"),
+            Some("rename it to a function (`add64(a, b)`) and call that where the code means this operation".into()),
+        );
+        f.status = crate::gate::Status::Remediation;
+        f.phase = crate::gate::Phase::Build;
+        p.findings.push(f);
+    }
     let braces = brace_depths(src, l);
     let dirs = &l.directives;
     let nl = crate::source::newline_of(src);
@@ -589,6 +688,29 @@ mod tests {
     }
 
     const OP: &str = "inline __device__ float2 operator+(float2 a, float2 b) { return a; }\n";
+
+    /// ccminer's `uint2` operators: `^` is HIP's component-wise one (guarded); `+` is a 64-bit
+    /// add and `+=` delegates to it: guarding them would hand the code HIP's component-wise
+    /// ones, so they stay, with HP008 REMEDIATION to rename them.
+    #[test]
+    fn operators_with_another_meaning_are_not_guarded() {
+        let src = "static __device__ uint2 operator^ (uint2 a, uint2 b) { return make_uint2(a.x ^ b.x, a.y ^ b.y); }\n\nstatic __device__ uint2 operator+ (uint2 a, uint2 b) {\n\treturn vectorize(devectorize(a) + devectorize(b));\n}\nstatic __device__ void operator+= (uint2 &a, uint2 b) { a = a + b; }\n";
+        let opts = crate::translate::Options::for_tests("5.2", true);
+        let t =
+            crate::translate::translate_bytes("h.h", src.as_bytes(), crate::mappings::get(), &opts);
+        let out = String::from_utf8(t.output).unwrap();
+        assert_eq!(out.matches(GUARD_OPEN).count(), 1, "{out}");
+        assert!(out.starts_with(GUARD_OPEN), "{out}");
+        let open: Vec<(u32, String)> = t
+            .findings
+            .iter()
+            .filter(|f| f.rule == "HP008")
+            .map(|f| (f.line, f.status.as_str().to_string()))
+            .collect();
+        assert!(open.contains(&(3, "REMEDIATION".into())), "{open:?}");
+        assert!(open.contains(&(6, "REMEDIATION".into())), "{open:?}");
+        assert_eq!(port("h.h", &out), out);
+    }
 
     #[test]
     fn guards_free_operators_once() {
