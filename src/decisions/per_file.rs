@@ -15,7 +15,7 @@ use crate::finding::Finding;
 /// The rule and file an open finding's decision is kept by, when its rule is decided per file.
 fn key(f: &Finding) -> Option<String> {
     let per_file = match f.rule.as_str() {
-        "HP708" | "HP016" | "HP704" => true,
+        "HP708" | "HP016" | "HP704" | "HP008" => true,
         "HP852" => {
             let ext = f.path.rsplit_once('.').map_or("", |(_, e)| e);
             matches!(ext, "sh" | "bash")
@@ -28,6 +28,7 @@ fn key(f: &Finding) -> Option<String> {
 fn what(rule: &str) -> &'static str {
     match rule {
         "HP016" => "the file's HIP names the target ROCm removed are one update of the project's ROCm layer",
+        "HP008" => "the file's operators that HIP's vector types define with another meaning are one rename (functions the code calls where it means them)",
         "HP704" => "the file's texture references are one move to texture objects (`cudaTextureObject_t` created where the references are bound, passed to the kernels that fetch them)",
         "HP708" => "the file's floating-point atomics on fine-grained memory are one decision: coarse-grained allocations, or a build without `-munsafe-fp-atomics`",
         _ => "the script's CUDA toolkit paths are one edit: point it at ROCm (`/opt/rocm`) or skip the CUDA setup on ROCm machines",
@@ -192,6 +193,8 @@ mod tests {
             f("HP704", "heavy/cuda_groestl512.cu", 21),
             f("HP704", "heavy/cuda_groestl512.cu", 22),
             f("HP704", "Algo256/cuda_fugue256.cu", 18),
+            f("HP008", "cuda_helper.h", 489),
+            f("HP008", "cuda_helper.h", 494),
         ];
         let k = kind(&fs);
         crate::decisions::fold(&mut fs, &k);
@@ -200,7 +203,7 @@ mod tests {
             .filter(|x| x.status != Status::Pass)
             .map(|x| x.line)
             .collect();
-        assert_eq!(open, [20, 18]);
+        assert_eq!(open, [20, 18, 489]);
         assert!(
             fs[0].message.contains("texture objects"),
             "{}",
