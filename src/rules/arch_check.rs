@@ -135,8 +135,14 @@ fn device_pass_rewritten(s: &Src, out: &mut [Finding]) {
                         && f.status != crate::gate::Status::Pass
                         && at.contains(&f.byte_range.0)
                 }) {
+                    let what = if s.lexed.directives[e].name == "define" {
+                        "the `#define` on line {line}, a stand-in for a builtin that a nested `__CUDA_ARCH__` value chain gives GPUs without it (HIP's value, 0, is below every threshold)"
+                    } else {
+                        "the `#error` on line {line}, which a nested `__CUDA_ARCH__` value chain leaves to architectures it does not list"
+                    }
+                    .replace("{line}", &line.to_string());
                     f.message.push_str(&format!(
-                        "; `port` does not add `__HIP_DEVICE_COMPILE__` here: HIP's device pass would then reach the `#error` on line {line}, which a nested `__CUDA_ARCH__` value chain leaves to architectures it does not list"
+                        "; `port` does not add `__HIP_DEVICE_COMPILE__` here: HIP's device pass would then reach {what}"
                     ));
                     f.suggestion = Some(format!(
                         "give the nested chain an arm for AMD GPUs (`#elif defined(__HIP_DEVICE_COMPILE__)`) before the `#error` on line {line}, then test the device pass with `defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)`"

@@ -158,8 +158,9 @@ fn thresholds_ok(src: &[u8], lexed: &Lexed, k: usize) -> bool {
     })
 }
 
-/// The `#error` directive (its index) that HIP's device pass would reach if the test opened by
-/// directive `k` were widened: one inside the group `k` belongs to, on a path through a nested
+/// The `#error` directive (its index), or the `#define` of a reserved `__name` (a stand-in for a
+/// builtin, `#define __shfl(v, l, w) (v)`), that HIP's device pass would reach if the test opened
+/// by directive `k` were widened: one inside the group `k` belongs to, on a path through a nested
 /// condition that compares `__CUDA_ARCH__`'s value and that HIP (where the value is 0) takes or
 /// may take. `None` when there is none (the rewrite is safe to apply).
 pub fn blocked_by_error(src: &[u8], lexed: &Lexed, k: usize) -> Option<usize> {
@@ -218,6 +219,18 @@ pub fn blocked_by_error(src: &[u8], lexed: &Lexed, k: usize) -> Option<usize> {
                 nested.pop()?;
             }
             "error" if nested.iter().all(|c| c.live) && nested.iter().any(|c| c.by_value) => {
+                return Some(j);
+            }
+            // ccminer's `#if __CUDA_ARCH__ < 300` / `#define __shfl(var, srcLane, width)
+            // (uint32_t)(var)`: a stand-in for a builtin on GPUs without it, which HIP's device
+            // pass (value 0) would take, silently turning every shuffle into a copy.
+            "define"
+                if nested.iter().all(|c| c.live)
+                    && nested.iter().any(|c| c.by_value)
+                    && cond::condition_tokens_of(src, lexed, d)
+                        .first()
+                        .is_some_and(|n| n.starts_with("__")) =>
+            {
                 return Some(j);
             }
             _ => {}
@@ -455,6 +468,17 @@ mod tests {
 
     /// The shape of moderngpu's `launch_params.hxx`: the device arm holds a chain on
     /// architecture values that ends in `#error`; HIP's device pass, let in, would stop there.
+    /// ccminer's x11 SIMD: `#if defined(__CUDA_ARCH__)` / `#if __CUDA_ARCH__ < 300` / `#define
+    /// __shfl(v, l, w) (v)`: widened, HIP's device pass would make every shuffle a copy. Twin: a
+    /// project macro defined there (no reserved name) does not block the rewrite.
+    #[test]
+    fn an_old_gpu_stand_in_for_a_builtin_blocks_the_rewrite() {
+        let src = "#if defined(__CUDA_ARCH__)\n#if __CUDA_ARCH__ < 300\n#define __shfl(var, srcLane, width) (uint32_t)(var)\n#endif\n#endif\n";
+        assert_eq!(apply(src), src);
+        let own = src.replace("__shfl(", "MY_SHFL(");
+        assert!(apply(&own).contains("defined(__HIP_DEVICE_COMPILE__)"));
+    }
+
     /// ccminer's `cuda_helper.h`: PTX under `#ifdef __CUDA_ARCH__`, portable C under `#else`:
     /// HIP's device pass keeps the portable arm (no rewrite). Twins: a device arm with no
     /// assembly, and assembly with no other arm holding code, are widened.

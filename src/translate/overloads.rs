@@ -504,10 +504,12 @@ fn operator_of(what: &str) -> String {
 
 /// The body of the definition in `s..e` read as a [`Body`].
 fn body_kind(src: &[u8], l: &Lexed, s: usize, e: usize) -> Body {
-    let toks: Vec<&crate::lex::Token> = l
-        .tokens
+    // The definition's tokens, found by binary search (a file of many operators stays linear).
+    let from = l.tokens.partition_point(|t| (t.start as usize) < s);
+    let to = l.tokens.partition_point(|t| (t.start as usize) < e);
+    let toks: Vec<&crate::lex::Token> = l.tokens[from..to]
         .iter()
-        .filter(|t| (s..e).contains(&(t.start as usize)) && t.kind != Tok::Comment)
+        .filter(|t| t.kind != Tok::Comment)
         .collect();
     let Some(open) = toks.iter().position(|t| t.text(src) == b"{") else {
         return Body::Simple(false);
@@ -565,13 +567,16 @@ pub(super) fn run(p: &mut Pass) {
             (op, body)
         })
         .collect();
+    // The operators some definition of which is not component-wise.
+    let other_meaning: std::collections::HashSet<&str> = kinds
+        .iter()
+        .filter(|(_, b)| matches!(b, Body::Simple(false)))
+        .map(|(o, _)| o.as_str())
+        .collect();
     let elementwise = |i: usize| match &kinds[i].1 {
         Body::Simple(b) => *b,
         // `a = a + b;` is what the file's own `+` is (HIP's, if the file has none).
-        Body::Delegates(op) => kinds
-            .iter()
-            .filter(|(o, _)| o == op)
-            .all(|(_, b)| matches!(b, Body::Simple(true))),
+        Body::Delegates(op) => !other_meaning.contains(op.as_str()),
     };
     let differ: Vec<usize> = (0..defs.len()).filter(|&i| !elementwise(i)).collect();
     for &i in differ.iter().rev() {
