@@ -47,6 +47,27 @@ pub fn rewrite(src: &[u8], lexed: &Lexed, k: usize) -> Vec<(Range<usize>, String
     )
 }
 
+/// The directives (indices) that open each arm of the chain opened by directive `first`, and
+/// its `#endif` last; `None` when the chain does not close within a bounded walk.
+fn chain_arms(lexed: &Lexed, first: usize) -> Option<Vec<usize>> {
+    let dirs = &lexed.directives;
+    let mut arms: Vec<usize> = vec![first];
+    let mut depth = 0i32;
+    for (j, d) in dirs.iter().enumerate().skip(first + 1).take(4096) {
+        match d.name.as_str() {
+            "if" | "ifdef" | "ifndef" => depth += 1,
+            "endif" if depth > 0 => depth -= 1,
+            "elif" | "else" if depth == 0 => arms.push(j),
+            "endif" => {
+                arms.push(j);
+                return Some(arms);
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 /// Whether the chain opened by directive `k` (an `#if`/`#ifdef`/`#ifndef`) has an arm holding
 /// inline assembly beside another arm holding code: ccminer's `cuda_helper.h` writes
 /// `cuda_swab32` and the 64-bit rotates as PTX under `#ifdef __CUDA_ARCH__` and as portable C
@@ -58,23 +79,9 @@ pub fn asm_beside_fallback(src: &[u8], lexed: &Lexed, k: usize) -> bool {
     if !matches!(dirs[k].name.as_str(), "if" | "ifdef" | "ifndef") {
         return false;
     }
-    let mut arms: Vec<usize> = vec![k];
-    let mut depth = 0i32;
-    for (j, d) in dirs.iter().enumerate().skip(k + 1).take(4096) {
-        match d.name.as_str() {
-            "if" | "ifdef" | "ifndef" => depth += 1,
-            "endif" if depth > 0 => depth -= 1,
-            "elif" | "else" if depth == 0 => arms.push(j),
-            "endif" => {
-                arms.push(j);
-                break;
-            }
-            _ => {}
-        }
-    }
-    if arms.len() < 3 || arms.last().is_none_or(|&e| dirs[e].name != "endif") {
+    let Some(arms) = chain_arms(lexed, k).filter(|a| a.len() >= 3) else {
         return false;
-    }
+    };
     // Each arm: (holds code, holds inline assembly).
     let held: Vec<(bool, bool)> = arms
         .windows(2)
@@ -125,23 +132,9 @@ fn thresholds_ok(src: &[u8], lexed: &Lexed, k: usize) -> bool {
             _ => {}
         }
     }
-    let mut arms: Vec<usize> = vec![first];
-    let mut depth = 0i32;
-    for (j, d) in dirs.iter().enumerate().skip(first + 1).take(4096) {
-        match d.name.as_str() {
-            "if" | "ifdef" | "ifndef" => depth += 1,
-            "endif" if depth > 0 => depth -= 1,
-            "elif" | "else" if depth == 0 => arms.push(j),
-            "endif" => {
-                arms.push(j);
-                break;
-            }
-            _ => {}
-        }
-    }
-    if arms.last().is_none_or(|&e| dirs[e].name != "endif") {
+    let Some(arms) = chain_arms(lexed, first) else {
         return false;
-    }
+    };
     let code = |a: usize, b: usize| {
         (dirs[a].tokens.end..dirs[b].tokens.start).filter(|&t| {
             let t = &lexed.tokens[t];
