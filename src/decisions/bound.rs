@@ -206,6 +206,17 @@ fn region_of<'r>(regions: &'r [Region], path: &str) -> Option<&'r Region> {
         .find(|r| r.folders.iter().any(|d| under(path, d)))
 }
 
+/// What the head of a region's decision says: a later decision on the same library (its use
+/// outside the regions) joins this head instead of opening a second one.
+const MARK: &str = "builds only with it";
+
+/// Whether `f` holds the decision of code built only with `library`.
+pub fn is_head_for(f: &Finding, library: &str) -> bool {
+    f.message.contains(&format!(
+        " — one decision: {library} has no ROCm counterpart"
+    )) && f.message.contains(MARK)
+}
+
 /// The decision: open findings in a library's regions, and its own Python imports.
 pub fn kind(regions: Vec<Region>) -> Kind {
     let rs = regions.clone();
@@ -236,16 +247,20 @@ pub fn kind(regions: Vec<Region>) -> Kind {
                 .iter()
                 .find(|r| r.library == g.key)
                 .map(|r| {
-                    r.folders
+                    let shown: Vec<String> = r
+                        .folders
                         .iter()
                         .take(4)
                         .map(|d| format!("`{d}/`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                        .collect();
+                    match r.folders.len().saturating_sub(4) {
+                        0 => shown.join(", "),
+                        more => format!("{} and {more} more folders", shown.join(", ")),
+                    }
                 })
                 .unwrap_or_default();
             format!(
-                " — one decision: {} has no ROCm counterpart{note}, and the code in {folders} builds only with it (its files include it directly or through the project's own headers): leave that code out of the ROCm build, or rewrite it for a ROCm runtime ({} more findings in {} files folded here: {})",
+                " — one decision: {} has no ROCm counterpart{note}, and the code in {folders} {MARK} (its files include it directly or through the project's own headers): leave that code out of the ROCm build, or rewrite it for a ROCm runtime ({} more findings in {} files folded here: {})",
                 g.key,
                 g.folded.len(),
                 g.files(),

@@ -75,6 +75,13 @@ fn folder(path: &str) -> &str {
 /// with the most uses: where the port of the library happens (nnabla-ext-cuda's cuDNN decision
 /// sits in its cuDNN function folder, not on the first header that includes `cudnn.h`).
 fn head(m: &[&Finding]) -> Option<usize> {
+    // Code built only on a library with no ROCm counterpart already holds that library's
+    // decision ([`super::bound`]): its use elsewhere joins it, one library, one decision.
+    if let Some(i) = m.iter().position(|f| {
+        library_of(f).is_some_and(|l| l.rocm.is_none() && super::bound::is_head_for(f, &l.name))
+    }) {
+        return Some(i);
+    }
     let mut uses: std::collections::BTreeMap<&str, usize> = Default::default();
     for f in m {
         *uses.entry(folder(&f.path)).or_default() += 1;
@@ -161,6 +168,26 @@ fn summary(g: &Group) -> String {
         if g.files() == 1 { "" } else { "s" },
         crate::inventory::component::by_rule(&g.members)
     );
+    if lib.rocm.is_none() && super::bound::is_head_for(g.head, &lib.name) {
+        let beyond: Vec<&Finding> = g
+            .members
+            .iter()
+            .copied()
+            .filter(|f| !std::ptr::eq(*f, g.head))
+            .collect();
+        let rest = Group {
+            key: g.key,
+            head: g.head,
+            members: beyond,
+            folded: g.folded.clone(),
+        };
+        return format!(
+            "; its use outside that code is the same decision: {} in {} ({}), folded here",
+            crate::inventory::component::plural(rest.members.len(), "use"),
+            unit(&rest, lib),
+            crate::inventory::component::by_rule(&rest.members)
+        );
+    }
     let what = match &lib.rocm {
         Some(r) => {
             let names = counterparts(g)
@@ -264,6 +291,51 @@ mod tests {
         assert!(m.contains("port it to MIOpen"), "{m}");
         assert!(m.contains("have a MIOpen counterpart"), "{m}");
         assert!(fs[2].message.contains("folded into `bench/wrappers.h:3`"));
+    }
+
+    /// tensorrtx: the code built only with TensorRT already holds TensorRT's decision; the
+    /// TensorRT includes of other folders (with other open work) join it: one library, one
+    /// decision. Twin: without that head they are a decision of their own.
+    #[test]
+    fn a_library_with_no_counterpart_has_one_decision() {
+        let trt = |path: &str, line: u32| {
+            f(
+                "HP004",
+                path,
+                line,
+                "`NvInfer.h` has no HIP counterpart in ROCm 7.2.0: TensorRT has no ROCm counterpart",
+            )
+        };
+        let mut head = trt("arcface/a.cpp", 9);
+        head.message.push_str(" — one decision: TensorRT has no ROCm counterpart (x), and the code in `arcface/` builds only with it (…)");
+        let mut fs = vec![
+            head,
+            trt("resnet/logging.h", 20),
+            trt("yolov3/logging.h", 20),
+        ];
+        fold(&mut fs);
+        assert_eq!(open(&fs), [("arcface/a.cpp", 9)]);
+        assert!(
+            fs[0]
+                .message
+                .contains("its use outside that code is the same decision: 2 uses in 2 folders"),
+            "{}",
+            fs[0].message
+        );
+        let mut fs = vec![
+            trt("arcface/a.cpp", 9),
+            trt("resnet/logging.h", 20),
+            trt("yolov3/logging.h", 20),
+        ];
+        fold(&mut fs);
+        assert_eq!(open(&fs).len(), 1);
+        assert!(
+            fs[0]
+                .message
+                .contains("one decision for the use of TensorRT"),
+            "{}",
+            fs[0].message
+        );
     }
 
     /// ccminer's NVML wrapper: the header's and each entry point's HP607 across `nvml.h` and

@@ -5,7 +5,8 @@
 //! of the ROCm build as the project's own maintainers already set it aside.
 //!
 //! So the open findings under such a folder (a directory component named exactly one of those,
-//! case-insensitive; the outermost one when they nest) are folded into the folder's first open
+//! or with `deprecated`, `obsolete` or `unmaintained` as a `_`/`-`-joined word, case-insensitive;
+//! the outermost one when they nest) are folded into the folder's first open
 //! finding, which keeps its status and phase and says how many it holds, by rule and file; every
 //! folded finding stays in JSON/SARIF as PASS naming it. A folder with a single open finding is
 //! left as it is. Only a folder counts: `legacy_utils/` or a file `legacy.cu` is not the
@@ -74,6 +75,18 @@ mod tests {
         // Twins: a folder merely named like one, a file so named, a marker in a vendored
         // library, no marker.
         assert_eq!(folder_of("src/legacy_utils/a.cu"), None);
+        // An unambiguous word joined to another marks the folder too (openpose's
+        // `scripts/ubuntu_deprecated/`); `legacy_` and `archive_` name what code handles.
+        assert_eq!(
+            folder_of("scripts/ubuntu_deprecated/Makefile.config").as_deref(),
+            Some("scripts/ubuntu_deprecated")
+        );
+        assert_eq!(
+            folder_of("obsolete-tools/a.sh").as_deref(),
+            Some("obsolete-tools")
+        );
+        assert_eq!(folder_of("src/archive_reader/a.cu"), None);
+        assert_eq!(folder_of("src/deprecation_check.cu"), None);
         assert_eq!(folder_of("src/legacy.cu"), None);
         assert_eq!(folder_of("src/archive"), None);
         assert_eq!(folder_of("third_party/cub/legacy/a.cuh"), None);

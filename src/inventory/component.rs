@@ -269,7 +269,7 @@ fn first_places(folded: &[&Finding], n: usize) -> String {
         .join(", ")
 }
 
-pub(super) fn plural(n: usize, one: &str) -> String {
+pub(crate) fn plural(n: usize, one: &str) -> String {
     if n == 1 {
         format!("1 {one}")
     } else {
@@ -595,6 +595,69 @@ pub fn fold_nvidia_only_imports(findings: &mut [Finding], read: &dyn Fn(&str) ->
         heads.push((first, shown, modules));
     }
     super::declared_imports::fold_into_declarations(findings, &heads);
+    fold_same_packages(findings, &heads);
+}
+
+/// Folders whose modules import the same NVIDIA-only packages (any one shared) and that no
+/// dependency list declares: one decision, held by the first folder's finding (tensorrtx: the
+/// PyCUDA scripts of 19 model folders, one choice of hip-python or another runtime).
+fn fold_same_packages(findings: &mut [Finding], heads: &[(usize, String, Vec<String>)]) {
+    let open: Vec<&(usize, String, Vec<String>)> = heads
+        .iter()
+        .filter(|(h, _, m)| findings[*h].folded_into.is_none() && !m.is_empty())
+        .collect();
+    // Union of folders sharing a package, in report order: component → member positions.
+    let mut comp: Vec<usize> = (0..open.len()).collect();
+    fn root(c: &mut [usize], mut i: usize) -> usize {
+        while c[i] != i {
+            c[i] = c[c[i]];
+            i = c[i];
+        }
+        i
+    }
+    for i in 0..open.len() {
+        for j in 0..i {
+            if open[i].2.iter().any(|m| open[j].2.contains(m)) {
+                let (a, b) = (root(&mut comp, i), root(&mut comp, j));
+                comp[a.max(b)] = a.min(b);
+            }
+        }
+    }
+    let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for i in 0..open.len() {
+        let r = root(&mut comp, i);
+        groups.entry(r).or_default().push(i);
+    }
+    for members in groups.values().filter(|m| m.len() > 1) {
+        let head = open[members[0]].0;
+        let at = format!("{}:{}", findings[head].path, findings[head].line);
+        let others: Vec<&(usize, String, Vec<String>)> =
+            members[1..].iter().map(|&i| open[i]).collect();
+        for (h, _, _) in &others {
+            let old = format!("{}:{}", findings[*h].path, findings[*h].line);
+            for f in findings.iter_mut() {
+                if let Some(folded) = f.folded_into.as_mut().filter(|x| x.at == old) {
+                    folded.at.clone_from(&at);
+                }
+            }
+            crate::finding::Folded::fold(&mut findings[*h], at.clone());
+            findings[*h].message.push_str(&format!(
+                " (folded into HP821 at `{at}`: NVIDIA-only packages shared with that folder, one decision)"
+            ));
+        }
+        let shown: Vec<String> = others
+            .iter()
+            .take(4)
+            .map(|(_, d, _)| format!("`{d}`"))
+            .collect();
+        let more = others.len().saturating_sub(4);
+        findings[head].message.push_str(&format!(
+            " — the modules of {} import them too, or packages imported beside them ({}{}; their findings are folded here)",
+            plural(others.len(), "more folder"),
+            shown.join(", "),
+            if more > 0 { format!(" and {more} more") } else { String::new() }
+        ));
+    }
 }
 
 #[cfg(test)]
@@ -873,16 +936,19 @@ mod tests {
             .filter(|x| x.status != Status::Pass)
             .map(|x| (x.path.as_str(), x.line, x.rule.as_str()))
             .collect();
-        // One per directory; b.py imports cutlass inside `try`, so it still imports on ROCm and
-        // its capability check stays.
+        // One per directory, and the directories that share a package are one decision (held
+        // by the first); b.py imports cutlass inside `try`, so it still imports on ROCm and its
+        // capability check stays.
         assert_eq!(
             open,
-            vec![
-                ("other/c.py", 2, "HP821"),
-                ("pkg/a.py", 2, "HP821"),
-                ("pkg/b.py", 5, "HP811")
-            ]
+            vec![("other/c.py", 2, "HP821"), ("pkg/b.py", 5, "HP811")]
         );
+        assert!(
+            f[0].message.contains("the modules of 1 more folder import them too, or packages imported beside them (`pkg/`"),
+            "{}",
+            f[0].message
+        );
+        assert!(f[1].message.contains("folded into HP821 at `other/c.py:2`"));
         let g = &f[1];
         assert!(g.message.contains("nvidia-cutlass-dsl / nvidia-cutlass (`cutlass`) in 2 files, quack-kernels (`quack`) in 1 file (3 imports; 1 other finding"), "{}", g.message);
         assert!(f[3].message.contains("folded into HP821 at `pkg/a.py:2`"));
@@ -929,15 +995,21 @@ mod tests {
             .folded_into
             .as_ref()
             .is_some_and(|d| d.at == "requirements.txt:8")));
-        // Twin: no declaration (or a PASS one): one decision per folder.
+        // No declaration (or a PASS one): the folders' import findings are still one decision,
+        // held by the first folder's.
         let mut f = imports();
         fold_nvidia_only_imports(&mut f, &read);
-        assert_eq!(f.iter().filter(|x| x.status != Status::Pass).count(), 2);
+        assert_eq!(f.iter().filter(|x| x.status != Status::Pass).count(), 1);
         let mut f = imports();
         f.push(Finding {
             status: Status::Pass,
             ..decl
         });
+        fold_nvidia_only_imports(&mut f, &read);
+        assert_eq!(f.iter().filter(|x| x.status != Status::Pass).count(), 1);
+        // Twin: folders importing different packages stay separate decisions.
+        let mut f = imports();
+        f[2].message = "imports PyCUDA (`pycuda`): NVIDIA-only, no ROCm build".into();
         fold_nvidia_only_imports(&mut f, &read);
         assert_eq!(f.iter().filter(|x| x.status != Status::Pass).count(), 2);
     }

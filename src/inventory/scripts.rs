@@ -9,6 +9,10 @@
 //! the report as PASS naming that finding. Nothing is added or removed, rules and flagged code
 //! stay, so `hipport check` fingerprints do not change; JSON keeps every occurrence.
 //!
+//! Make files other than `Makefile` and automake's inputs (`Makefile.bkp`,
+//! `Makefile.config.example`, `Makefile.cuda`) are such scripts too: `make` never reads them
+//! unless something names them.
+//!
 //! A script is run when its file name (or, for a composite action, its folder) appears in a file
 //! that runs or documents things, written out or as a template (`cuda/${{ matrix.cu }}-env.sh`,
 //! `scripts/*.sh`), or in a script that is itself run.
@@ -31,7 +35,16 @@ fn candidate(rel: &str) -> bool {
     }
     match kind::by_name(rel) {
         Some(FileKind::Shell) => true,
-        Some(FileKind::Make) => name.ends_with(".mk") || name.ends_with(".make"),
+        // `make` reads `Makefile` and automake its `.am`/`.in`; another `Makefile.*` (a backup,
+        // an example configuration, a platform's variant) runs only where something names it
+        // (`make -f Makefile.cuda`, `include Makefile.config`, `cp Makefile.example …`).
+        Some(FileKind::Make) => {
+            let lower = name.to_ascii_lowercase();
+            name.ends_with(".mk")
+                || name.ends_with(".make")
+                || (lower.starts_with("makefile.")
+                    && !matches!(lower.as_str(), "makefile.am" | "makefile.in"))
+        }
         Some(FileKind::Yaml) => {
             (name == "meta.yaml" && (lower.contains("conda") || lower.contains("recipe")))
                 || super::gha::is_action(rel)

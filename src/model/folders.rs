@@ -78,9 +78,29 @@ const MARKERS: [&str; 7] = [
 /// The outermost folder of a path the project marks as not maintained (`src/legacy`), if any
 /// and not inside a vendored library.
 pub fn unmaintained_of(path: &str) -> Option<String> {
-    let (segs, at) = outermost_named(path, &MARKERS)?;
+    let (segs, at) = outermost_named(path, &MARKERS)
+        .into_iter()
+        .chain(outermost_marked(path))
+        .min_by_key(|(_, at)| *at)?;
     let vendored = segs[..at].iter().any(|s| is_vendor_dir(s));
     (!vendored).then(|| segs[..=at].join("/"))
+}
+
+/// Words that say "not maintained" whatever they are joined to (`ubuntu_deprecated/`,
+/// `obsolete-tools/`); `legacy` and `archive` are not among them, as `legacy_utils/` or
+/// `archive_reader/` name what the code handles.
+const MARKER_WORDS: [&str; 3] = ["deprecated", "obsolete", "unmaintained"];
+
+/// The outermost folder of `path` with a `_`/`-`-separated word of [`MARKER_WORDS`].
+fn outermost_marked(path: &str) -> Option<(Vec<&str>, usize)> {
+    let segs: Vec<&str> = path.split('/').collect();
+    let dirs = &segs[..segs.len().saturating_sub(1)];
+    let at = dirs.iter().position(|s| {
+        s.to_ascii_lowercase()
+            .split(['_', '-'])
+            .any(|w| MARKER_WORDS.contains(&w))
+    })?;
+    Some((segs, at))
 }
 
 /// The path's segments and the index of its outermost folder (not the file) whose name, in any

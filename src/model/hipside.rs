@@ -98,6 +98,7 @@ pub type Undefined<'a> = &'a dyn Fn(&str) -> bool;
 /// the HIP-Clang environment of [`macro_env`] with the project macros `undef` names undefined.
 fn value(
     s: &Src,
+    di: usize,
     d: &Directive,
     hip: MacroEnv,
     undef: Undefined,
@@ -144,6 +145,15 @@ fn value(
         .any(|t| project.switches.get(t).is_some_and(|(_, arch)| *arch));
     if arch && v.is_some() {
         toks.push("__CUDA_ARCH__".to_string());
+    }
+    // A device-pass test `hipport port` widens with `__HIP_DEVICE_COMPILE__` (`#ifdef
+    // __CUDA_ARCH__`, `#if __CUDA_ARCH__ >= 200`): the ported file compiles its arm in HIP's
+    // device pass and the other arm in the host pass, so both are live, not compiled out.
+    if v.is_some()
+        && toks.iter().any(|t| t == "__CUDA_ARCH__")
+        && !crate::translate::device_pass::rewrite(s.bytes(), s.lexed, di).is_empty()
+    {
+        return (toks, None);
     }
     (toks, v)
 }
@@ -394,7 +404,7 @@ fn regions_pinning(
                 }
             }
             "if" | "ifdef" | "ifndef" => {
-                let (toks, h) = value(s, d, hip, undef, &defined, &project);
+                let (toks, h) = value(s, di, d, hip, undef, &defined, &project);
                 let c = platform_only(s, d, false);
                 let side = branch_side(h, c, &toks, false, false);
                 let taken_kind = taken_kind(&toks);
@@ -424,7 +434,7 @@ fn regions_pinning(
                 let (toks, h) = if name == "else" {
                     (Vec::new(), Some(1))
                 } else {
-                    value(s, d, hip, undef, &defined, &project)
+                    value(s, di, d, hip, undef, &defined, &project)
                 };
                 f.certain = !f.taken && f.all_false && h.is_some_and(|v| v != 0);
                 let c = if name == "else" {

@@ -12,7 +12,7 @@ use crate::lex::Tok;
 use crate::model::hipside;
 use crate::model::syntax::Src;
 
-mod alternatives;
+pub(crate) mod alternatives;
 mod bounds;
 mod capability;
 pub use alternatives::alternative_arms;

@@ -602,6 +602,24 @@ fn finding<'a>(
         f.suggestion = None;
         return Some(f);
     }
+    // `#if CUDA_VERSION < 11010` / `#define SWE(s, e) cudaStreamWaitEvent(s, e, 0)` / `#else`
+    // / `#define SWE(s, e) cudaStreamWaitEvent(s, e)`: both arms define the same macros over
+    // the same calls, two spellings of one operation for two toolkits; HIP's is reported where
+    // the macro is used, if its calls do not port.
+    let alike = super::arch_check::alternatives::calling_macros(s, &hb)
+        .zip(super::arch_check::alternatives::calling_macros(s, &nb))
+        .filter(|(a, b)| a == b);
+    if let Some((macros, _)) = alike {
+        let names: Vec<String> = macros.iter().map(|(n, ..)| n.clone()).collect();
+        msg.push_str(&format!(
+            " — both arms define {} over the same calls, one operation spelled for two toolkits: HIP's spelling is checked where the macro is used; nothing is compiled out",
+            quote(&names)
+        ));
+        f.message = msg;
+        f.status = Status::Pass;
+        f.suggestion = None;
+        return Some(f);
+    }
     if fails.is_none() && substance(&nb) && same_but_printed(s, &hb, &nb) {
         msg.push_str(" — the arms are the same code but for what they print (a message with fewer details, such as a status string the older API lacks): the ROCm build reports less, computes the same; nothing to change");
         f.message = msg;

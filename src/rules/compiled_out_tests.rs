@@ -367,3 +367,32 @@ fn a_switch_default_is_nothing_and_its_tests_are_the_fact() {
         assert_eq!(f[0].status, Status::Remediation, "{twin}");
     }
 }
+
+/// fastmoe's `smart_schedule.h`: one macro spelled for two toolkits over the same call. HIP's
+/// spelling is the code's, checked where it is used: nothing is compiled out (PASS). The twin
+/// whose arms call different things decides behaviour and stays open.
+#[test]
+fn one_macro_spelled_for_two_toolkits_is_settled() {
+    let src = "#if defined(CUDA_VERSION) && (CUDA_VERSION >= 11010)\n#define SWE(s, e) cudaStreamWaitEvent(s, e)\n#else\n#define SWE(s, e) cudaStreamWaitEvent(s, e, 0)\n#endif\n";
+    let f = hp304(src);
+    assert_eq!((f.len(), f[0].status), (1, Status::Pass), "{f:?}");
+    assert!(f[0].message.contains("`SWE`"), "{}", f[0].message);
+    let other = src.replace(
+        "cudaStreamWaitEvent(s, e, 0)\n",
+        "cudaEventSynchronize(e)\n",
+    );
+    assert_eq!(hp304(&other)[0].status, Status::Remediation);
+    // An arm that also holds code, or defines another macro, is more than a spelling.
+    let code = src.replace("#else\n", "void extra(int);\n#else\n");
+    assert_eq!(
+        hp304(&code)[0].status,
+        Status::Remediation,
+        "{:?}",
+        hp304(&code)
+    );
+    let object = src.replace(
+        "#define SWE(s, e) cudaStreamWaitEvent(s, e, 0)\n",
+        "#define SWE 0\n",
+    );
+    assert_eq!(hp304(&object)[0].status, Status::Remediation);
+}

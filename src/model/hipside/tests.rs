@@ -334,3 +334,20 @@ fn the_arm_hip_compiles_instead_is_classified() {
     );
     assert_eq!(alternative("#define SLOW 1\n"), arch(Alt::Code));
 }
+
+/// GPUJPEG's encoder: whole kernels under `#if __CUDA_ARCH__ >= 200` (and `#ifdef
+/// __CUDA_ARCH__` device arms). `hipport port` widens such device-pass tests with
+/// `__HIP_DEVICE_COMPILE__`, so the ported file compiles them: their 64-lane hazards are live,
+/// not "compiled out". Twin: a test of a newer architecture is about which GPU and stays dead.
+#[test]
+fn device_pass_tests_the_port_widens_are_compiled() {
+    let src = "#if __CUDA_ARCH__ >= 200\nx1\n#endif\n#ifdef __CUDA_ARCH__\nx2\n#else\nx3\n#endif\n#if __CUDA_ARCH__ >= 700\nx4\n#endif\n";
+    let got = sides(src);
+    assert_eq!(got[0], (2, None));
+    assert_eq!(got[1], (5, None));
+    assert_eq!(got[2], (7, None));
+    assert!(
+        matches!(got[3], (10, Some(Side::Never(Dead::Arch { .. })))),
+        "{got:?}"
+    );
+}

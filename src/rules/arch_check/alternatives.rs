@@ -96,6 +96,52 @@ fn function_like(s: &Src, d: &crate::lex::Directive) -> Option<usize> {
     None
 }
 
+/// The function-like macros a byte range defines, each with its parameter count and the names
+/// its body calls (`cudaStreamWaitEvent` in `#define SWE(s, e) cudaStreamWaitEvent(s, e)`),
+/// when the range holds nothing else (no code, no other directive) and every body calls one.
+pub fn calling_macros(s: &Src, r: &std::ops::Range<usize>) -> Option<Vec<(String, usize, String)>> {
+    let toks = &s.lexed.tokens;
+    let in_directive = toks
+        .iter()
+        .any(|t| r.contains(&(t.start as usize)) && t.kind != Tok::Comment && !t.in_directive());
+    if in_directive {
+        return None;
+    }
+    let mut out = Vec::new();
+    for d in s.lexed.directives.iter().filter(|d| r.contains(&d.start)) {
+        if d.name != "define" {
+            return None;
+        }
+        let params = function_like(s, d)?;
+        let mut it = d.tokens.clone().filter(|&j| toks[j].kind != Tok::Comment);
+        let (_, _, name) = (it.next()?, it.next()?, it.next()?);
+        // Past the parameter list.
+        it.by_ref().find(|&j| s.tok(j) == ")")?;
+        let body: Vec<usize> = it.collect();
+        let mut calls: Vec<&str> = body
+            .windows(2)
+            .filter_map(|w| {
+                let t = s.tok(w[0]);
+                (s.tok(w[1]) == "("
+                    && t.chars()
+                        .next()
+                        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_'))
+                .then_some(t)
+            })
+            .collect();
+        if calls.is_empty() {
+            return None;
+        }
+        calls.sort_unstable();
+        calls.dedup();
+        out.push((s.tok(name).to_string(), params, calls.join(" ")));
+    }
+    (!out.is_empty()).then(|| {
+        out.sort();
+        out
+    })
+}
+
 /// Settles the open `__CUDA_ARCH__` tests whose chain is alternative definitions or empty.
 pub fn alternative_arms(s: &Src, out: &mut [Finding]) {
     let dirs = &s.lexed.directives;
