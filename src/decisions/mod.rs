@@ -5,6 +5,8 @@
 //!
 //! - a folder the project marks as not maintained (`legacy/`, `deprecated/`, `attic/`…): port
 //!   it or leave it out of the ROCm build ([`unmaintained`]);
+//! - files written for NVIDIA's embedded boards (Jetson, JetPack, Tegra): keep them for those
+//!   boards, they are not ported ([`nvidia_boards`]);
 //! - a folder of sources no build file compiles (benchmarks nothing names): build and port it,
 //!   or leave it out ([`unbuilt`]);
 //! - headers among the compiled sources that no file includes: port them with their next
@@ -72,6 +74,7 @@ pub mod library_use;
 pub mod masks;
 pub mod nccl_tuning;
 pub mod nested;
+pub mod nvidia_boards;
 pub mod per_file;
 pub mod ptx_family;
 pub mod same_api;
@@ -124,8 +127,9 @@ pub fn fold_all_with(
     unincluded: &[String],
     bound: Vec<bound::Region>,
 ) {
-    let before: [fn(&[Finding]) -> Kind; 3] = [
+    let before: [fn(&[Finding]) -> Kind; 4] = [
         unmaintained::kind,
+        nvidia_boards::kind,
         container::kind,
         crate::inventory::siblings::kind,
     ];

@@ -125,6 +125,12 @@ fn value(
         if let Some((k, _)) = project.switches.get(n) {
             return Some(*k);
         }
+        // `#define GPUJPEG_IDCT_USE_ASM 0` in code every build compiles, before the test: no
+        // `-D` overrides it (the file's definition comes after the command line's), so it
+        // decides the test for every build, HIP's included.
+        if project.fixed.contains(n) {
+            return project.own.get(n).copied().flatten();
+        }
         if !versus_cuda || hip.lookup(n).is_some() || cond::is_hip_macro(n) {
             return None;
         }
@@ -272,6 +278,9 @@ struct ProjectInts<'a> {
     /// Project switches a CUDA-side test sets ([`super::hip_pins`]): HIP's value and whether the
     /// test reads `__CUDA_ARCH__`.
     switches: &'a BTreeMap<String, (Known, bool)>,
+    /// The names of `own` whose value comes from a definition in code every build compiles
+    /// (no enclosing condition left open), not from a default a `-D` may override.
+    fixed: std::collections::BTreeSet<String>,
 }
 
 /// [`regions`] with project macros `undef` says the HIP build never defines.
@@ -295,6 +304,7 @@ fn regions_pinning(
         own: BTreeMap::new(),
         headers,
         switches,
+        fixed: Default::default(),
     };
     struct Frame {
         /// An earlier branch of the chain is certainly compiled under HIP.
@@ -371,6 +381,7 @@ fn regions_pinning(
                                 && outer.iter().all(|f| f.certain)
                                 && !project.own.contains_key(&name)
                         });
+                        project.fixed.remove(&name);
                         project.own.insert(name, default.then_some(known));
                     }
                 }
@@ -379,6 +390,11 @@ fn regions_pinning(
                 if let Some((name, known)) = definition(s, d) {
                     if hip.lookup(&name).is_none() {
                         let pinned = matches!(known, Known::Value(_) | Known::Undefined);
+                        if pinned && stack.is_empty() {
+                            project.fixed.insert(name.clone());
+                        } else {
+                            project.fixed.remove(&name);
+                        }
                         project.own.insert(name, pinned.then_some(known));
                     } else {
                         // `#ifndef MXNET_USE_NVML` / `#define MXNET_USE_NVML 0`: the default of

@@ -117,7 +117,8 @@ x4
 }
 
 /// Twins: a definition HIP may not compile (an unknown switch, the CUDA arm) or a
-/// function-like one pins nothing; a project macro the table does not decide stays unknown.
+/// function-like one pins nothing; a project macro the table does not decide is decided only by
+/// the file's own definition in code every build compiles.
 #[test]
 fn definitions_hip_may_not_compile_pin_nothing() {
     let src = "#ifdef SOME_OPTION
@@ -148,7 +149,9 @@ x4
             (10, arch(Alt::Absent)),
             (13, Some(Side::Never(Dead::Toolkit))),
             (16, None),
-            (18, None),
+            // `#define MY_FLAG 1` in code every build compiles decides its test for every
+            // build: the `#else` is compiled by none.
+            (18, Some(Side::Never(Dead::Toolkit))),
         ]
     );
 }
@@ -350,4 +353,21 @@ fn device_pass_tests_the_port_widens_are_compiled() {
         matches!(got[3], (10, Some(Side::Never(Dead::Arch { .. })))),
         "{got:?}"
     );
+}
+
+/// GPUJPEG's `#define GPUJPEG_IDCT_USE_ASM 0` then `#if !GPUJPEG_IDCT_USE_ASM … #else` (PTX)
+/// `#endif`: the file's own definition in code every build compiles decides the test for HIP
+/// too. Twins: a default a `-D` may override (`#ifndef X` / `#define X 0`) and a test before
+/// the definition stay live.
+#[test]
+fn a_files_fixed_definition_decides_its_tests() {
+    let src = "#define USE_ASM 0\n#if !USE_ASM\nx1\n#else\nx2\n#endif\n";
+    let got = sides(src);
+    assert_eq!(got[0], (3, None));
+    assert!(matches!(got[1], (5, Some(Side::Never(_)))), "{got:?}");
+    let default =
+        "#ifndef USE_ASM\n#define USE_ASM 0\n#endif\n#if !USE_ASM\nx1\n#else\nx2\n#endif\n";
+    assert_eq!(sides(default), vec![(5, None), (7, None)]);
+    let before = "#if !USE_ASM\nx1\n#else\nx2\n#endif\n#define USE_ASM 0\n";
+    assert_eq!(sides(before), vec![(2, None), (4, None)]);
 }
