@@ -13,8 +13,11 @@ use std::sync::Mutex;
 
 /// C, C++ and CUDA sources, by extension. `.inc` fragments hold kernels too (lc0's
 /// `winograd_helper.inc`, included by its `.cu` files); one without CUDA in it yields nothing.
+/// `.hu` and `.hcu` are CUDA headers by another name (openpose's `gpu/cuda.hu` includes
+/// `<cuda.h>` and holds device code).
 pub const DEFAULT_EXTENSIONS: &[&str] = &[
-    "cu", "cuh", "c", "cc", "cpp", "cxx", "h", "hh", "hpp", "hxx", "inl", "cuinl", "inc",
+    "cu", "cuh", "c", "cc", "cpp", "cxx", "h", "hh", "hpp", "hxx", "inl", "cuinl", "inc", "hu",
+    "hcu",
 ];
 
 /// Whether a path names a C, C++ or CUDA source or header ([`DEFAULT_EXTENSIONS`], any case).
@@ -330,6 +333,22 @@ fn walk_error_message(err: &ignore::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// CUDA headers under other names are sources (openpose's `cuda.hu`), compiled as CUDA;
+    /// other names are not.
+    #[test]
+    fn cuda_headers_by_other_names_are_sources() {
+        for p in ["gpu/cuda.hu", "k.HCU", "a.cuh", "b.inc"] {
+            assert!(is_source(p), "{p}");
+        }
+        for p in ["notes.hub", "a.hu.txt", "README"] {
+            assert!(!is_source(p), "{p}");
+        }
+        assert_eq!(
+            crate::translate::Lang::of("include/gpu/cuda.hu"),
+            crate::translate::Lang::Cuda
+        );
+    }
 
     #[test]
     fn walks_sorted_with_ignore_and_globs() {

@@ -65,7 +65,7 @@ pub struct WalkArgs {
     /// Skip files matching this glob (repeatable).
     #[arg(long, value_name = "GLOB")]
     pub exclude: Vec<String>,
-    /// Source extensions to select, comma-separated (default: cu,cuh,c,cc,cpp,cxx,h,hh,hpp,hxx,inl,cuinl).
+    /// Source extensions to select, comma-separated (default: cu,cuh,c,cc,cpp,cxx,h,hh,hpp,hxx,inl,cuinl,inc,hu,hcu).
     #[arg(long, value_name = "EXT,...", value_delimiter = ',')]
     pub ext: Vec<String>,
     /// Do not respect .gitignore and other ignore files.

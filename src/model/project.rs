@@ -531,7 +531,18 @@ pub fn is_header(rel: &str) -> bool {
     let ext = rel.rsplit_once('.').map_or("", |(_, e)| e);
     matches!(
         ext.to_ascii_lowercase().as_str(),
-        "h" | "hh" | "hpp" | "hxx" | "h++" | "cuh" | "inl" | "inc" | "ipp" | "tpp" | "tcc"
+        "h" | "hh"
+            | "hpp"
+            | "hxx"
+            | "h++"
+            | "cuh"
+            | "hu"
+            | "hcu"
+            | "inl"
+            | "inc"
+            | "ipp"
+            | "tpp"
+            | "tcc"
     )
 }
 

@@ -89,7 +89,7 @@ impl Lang {
     pub fn of(path: &str) -> Lang {
         let ext = path.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
         match ext.to_ascii_lowercase().as_str() {
-            "cu" | "cuh" | "cuinl" => Lang::Cuda,
+            "cu" | "cuh" | "cuinl" | "hu" | "hcu" => Lang::Cuda,
             "c" => Lang::C,
             _ => Lang::Cpp,
         }

@@ -371,3 +371,16 @@ fn a_files_fixed_definition_decides_its_tests() {
     let before = "#if !USE_ASM\nx1\n#else\nx2\n#endif\n#define USE_ASM 0\n";
     assert_eq!(sides(before), vec![(2, None), (4, None)]);
 }
+
+/// cuda-samples' `helper_cuda.h` (vendored by fastmoe, cuda_voxelizer): the cuFFT and
+/// cuSOLVER status strings sit under those headers' include guards, which no HIP header
+/// defines and the port keeps as written: not compiled under HIP. Twin: cuRAND's guard is
+/// renamed to hipRAND's by the port, so its block stays live.
+#[test]
+fn cuda_library_include_guards_are_undefined_under_hip() {
+    let src = "#ifdef _CUFFT_H_\nx1\n#endif\n#ifdef CUSOLVER_COMMON_H_\nx2\n#endif\n#ifdef SOME_PROJECT_H_\nx3\n#endif\n";
+    let got = sides(src);
+    assert!(matches!(got[0], (2, Some(Side::Never(_)))), "{got:?}");
+    assert!(matches!(got[1], (5, Some(Side::Never(_)))), "{got:?}");
+    assert_eq!(got[2], (8, None));
+}
