@@ -1,5 +1,6 @@
 //! One package, one decision: NVIDIA-only Python imports that [`super::component`] folds per
-//! folder, folded once more into the dependency list's declaration of the package.
+//! folder, folded once more into the dependency list's declaration of the package, or, where no
+//! list declares it, into the first folder that imports it ([`fold_same_packages`]).
 
 use crate::finding::Finding;
 use crate::gate::Status;
@@ -80,6 +81,68 @@ pub(super) fn fold_into_declarations(
             } else {
                 String::new()
             }
+        ));
+    }
+}
+
+/// Folders whose modules import the same NVIDIA-only packages (any one shared) and that no
+/// dependency list declares: one decision, held by the first folder's finding (tensorrtx: the
+/// PyCUDA scripts of 19 model folders, one choice of hip-python or another runtime).
+pub(super) fn fold_same_packages(findings: &mut [Finding], heads: &[(usize, String, Vec<String>)]) {
+    let open: Vec<&(usize, String, Vec<String>)> = heads
+        .iter()
+        .filter(|(h, _, m)| findings[*h].folded_into.is_none() && !m.is_empty())
+        .collect();
+    // Union of folders sharing a package, in report order: component → member positions.
+    let mut comp: Vec<usize> = (0..open.len()).collect();
+    fn root(c: &mut [usize], mut i: usize) -> usize {
+        while c[i] != i {
+            c[i] = c[c[i]];
+            i = c[i];
+        }
+        i
+    }
+    for i in 0..open.len() {
+        for j in 0..i {
+            if open[i].2.iter().any(|m| open[j].2.contains(m)) {
+                let (a, b) = (root(&mut comp, i), root(&mut comp, j));
+                comp[a.max(b)] = a.min(b);
+            }
+        }
+    }
+    let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for i in 0..open.len() {
+        let r = root(&mut comp, i);
+        groups.entry(r).or_default().push(i);
+    }
+    for members in groups.values().filter(|m| m.len() > 1) {
+        let head = open[members[0]].0;
+        let at = format!("{}:{}", findings[head].path, findings[head].line);
+        let others: Vec<&(usize, String, Vec<String>)> =
+            members[1..].iter().map(|&i| open[i]).collect();
+        for (h, _, _) in &others {
+            let old = format!("{}:{}", findings[*h].path, findings[*h].line);
+            for f in findings.iter_mut() {
+                if let Some(folded) = f.folded_into.as_mut().filter(|x| x.at == old) {
+                    folded.at.clone_from(&at);
+                }
+            }
+            crate::finding::Folded::fold(&mut findings[*h], at.clone());
+            findings[*h].message.push_str(&format!(
+                " (folded into HP821 at `{at}`: NVIDIA-only packages shared with that folder, one decision)"
+            ));
+        }
+        let shown: Vec<String> = others
+            .iter()
+            .take(4)
+            .map(|(_, d, _)| format!("`{d}`"))
+            .collect();
+        let more = others.len().saturating_sub(4);
+        findings[head].message.push_str(&format!(
+            " — the modules of {} import them too, or packages imported beside them ({}{}; their findings are folded here)",
+            super::component::plural(others.len(), "more folder"),
+            shown.join(", "),
+            if more > 0 { format!(" and {more} more") } else { String::new() }
         ));
     }
 }
