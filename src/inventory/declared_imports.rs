@@ -1,6 +1,6 @@
 //! One package, one decision: NVIDIA-only Python imports that [`super::component`] folds per
 //! folder, folded once more into the dependency list's declaration of the package, or, where no
-//! list declares it, into the first folder that imports it ([`fold_same_packages`]).
+//! list declares it, into the first folder that imports it (`fold_same_packages`).
 
 use crate::finding::Finding;
 use crate::gate::Status;
