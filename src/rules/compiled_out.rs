@@ -584,23 +584,15 @@ fn finding<'a>(
         });
     }
     if only_defaults {
-        msg.push_str(&format!(
+        return Some(settled(f, msg, format!(
             " — HIP's arm only gives {} its default: nothing is compiled out here; what it decides is reported where it is tested",
             quote(&instead_decl)
-        ));
-        f.message = msg;
-        f.status = Status::Pass;
-        f.suggestion = None;
-        return Some(f);
+        )));
     }
     if let Some(legacy) = legacy_warp_arm(s, &hb, &nb) {
-        msg.push_str(&format!(
+        return Some(settled(f, msg, format!(
             " — HIP's arm is the same warp exchange through the legacy intrinsics ({legacy}), which HIP provides (without a mask they act on the lanes that reach them): nothing is lost, nothing to change"
-        ));
-        f.message = msg;
-        f.status = Status::Pass;
-        f.suggestion = None;
-        return Some(f);
+        )));
     }
     // `#if CUDA_VERSION < 11010` / `#define SWE(s, e) cudaStreamWaitEvent(s, e, 0)` / `#else`
     // / `#define SWE(s, e) cudaStreamWaitEvent(s, e)`: both arms define the same macros over
@@ -611,21 +603,13 @@ fn finding<'a>(
         .filter(|(a, b)| a == b);
     if let Some((macros, _)) = alike {
         let names: Vec<String> = macros.iter().map(|(n, ..)| n.clone()).collect();
-        msg.push_str(&format!(
+        return Some(settled(f, msg, format!(
             " — both arms define {} over the same calls, one operation spelled for two toolkits: HIP's spelling is checked where the macro is used; nothing is compiled out",
             quote(&names)
-        ));
-        f.message = msg;
-        f.status = Status::Pass;
-        f.suggestion = None;
-        return Some(f);
+        )));
     }
     if fails.is_none() && substance(&nb) && same_but_printed(s, &hb, &nb) {
-        msg.push_str(" — the arms are the same code but for what they print (a message with fewer details, such as a status string the older API lacks): the ROCm build reports less, computes the same; nothing to change");
-        f.message = msg;
-        f.status = Status::Pass;
-        f.suggestion = None;
-        return Some(f);
+        return Some(settled(f, msg, " — the arms are the same code but for what they print (a message with fewer details, such as a status string the older API lacks): the ROCm build reports less, computes the same; nothing to change"));
     }
     let quiet = |r: &Range<usize>| {
         !substance(r)
@@ -633,15 +617,20 @@ fn finding<'a>(
                 .is_some()
     };
     if fails.is_none() && substance(&nb) && quiet(&nb) && quiet(&hb) {
-        msg.push_str(" — both arms only feed diagnostic output (text that is printed or thrown, and values only that text reads): the ROCm build reports less, computes the same; nothing to change");
-        f.message = msg;
-        f.status = Status::Pass;
-        f.suggestion = None;
-        return Some(f);
+        return Some(settled(f, msg, " — both arms only feed diagnostic output (text that is printed or thrown, and values only that text reads): the ROCm build reports less, computes the same; nothing to change"));
     }
     f.message = msg;
     f.status = Status::Remediation;
     Some(f)
+}
+
+/// `f` as PASS: the condition's message `msg` with why nothing is to be changed.
+fn settled(mut f: Finding, mut msg: String, why: impl AsRef<str>) -> Finding {
+    msg.push_str(why.as_ref());
+    f.message = msg;
+    f.status = Status::Pass;
+    f.suggestion = None;
+    f
 }
 
 /// Whether two arms are the same tokens (directives included: `#define CUBLAS_CHECK(err)` in
