@@ -351,8 +351,10 @@ fn lines_changed(a: &[u8], b: &[u8]) -> u32 {
             .filter(|(x, y)| x != y)
             .count() as u32;
     }
+    // Patience anchors on lines unique to both sides, so the Myers runs between anchors stay
+    // small: plain Myers costs O(N·D), quadratic when a big file changes on many lines.
     let diff = similar::TextDiff::configure()
-        .algorithm(similar::Algorithm::Myers)
+        .algorithm(similar::Algorithm::Patience)
         .diff_lines(a, b);
     diff.ops()
         .iter()

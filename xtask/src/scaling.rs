@@ -319,10 +319,28 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
             std::fs::write(p, build(size, &shape))?;
         }
         for mode in ["scan", "port"] {
-            let (t1, r1) = measure(&bin, &dir, &one, mode, a.runs)?;
-            let (t2, r2) = measure(&bin, &dir, &two, mode, a.runs)?;
+            let ((mut t1, mut r1), (mut t2, mut r2)) = ((f64::MAX, 0.0), (f64::MAX, 0.0));
+            // The two sizes are measured in turns, so a burst of load on a shared machine
+            // slows both, not only the one measured during it; a ratio over the limit is
+            // measured once more before it counts (a real O(n²) stays over it).
             // Below 50 ms the process start dominates: no ratio is read from that.
-            let ratio = t2.max(0.05) / t1.max(0.05);
+            let mut ratio = f64::MAX;
+            for _round in 0..2 {
+                for _ in 0..a.runs.max(1) {
+                    let m1 = measure(&bin, &dir, &one, mode, 1)?;
+                    let m2 = measure(&bin, &dir, &two, mode, 1)?;
+                    if m1.0 < t1 {
+                        (t1, r1) = m1;
+                    }
+                    if m2.0 < t2 {
+                        (t2, r2) = m2;
+                    }
+                }
+                ratio = t2.max(0.05) / t1.max(0.05);
+                if ratio <= a.max_ratio {
+                    break;
+                }
+            }
             let ok = ratio <= a.max_ratio;
             if !ok {
                 failed += 1;
