@@ -491,3 +491,38 @@ fn a_mask_from_a_helper_of_an_included_header_is_32_bits_once() {
     let fs = scan(&[("utils.h", wide.as_str()), ("k.cu", kernel)], &[]);
     assert!(of(&fs, "HP015").is_empty(), "{fs:?}");
 }
+
+/// mfem's shape: a header's chain tests `P_USE_CUDA` as the alternative to the project's ROCm
+/// switch `P_USE_HIP`, so the ROCm build never defines `P_USE_CUDA`, in any unit. A source that
+/// does not include that header and tests `#if defined(P_USE_CUDA)` alone around a CUDA-version
+/// gate (after a block HIP skips with a nested `#ifdef`: the chains are not miscounted) has that
+/// gate compiled out: HP301 PASS naming the switch's test, no HP304. Twin: without the header's
+/// chain nothing says the ROCm build leaves `P_USE_CUDA` undefined, and the gate stays open.
+#[test]
+fn another_backends_switch_a_header_tests_beside_the_rocm_one_is_off_in_every_unit() {
+    const GPU: &str = "#pragma once\n#if defined(P_USE_CUDA)\n#include <cublas_v2.h>\n#elif defined(P_USE_HIP)\n#include <hipblas/hipblas.h>\n#endif\n";
+    const DEVICE: &str = "#if defined(CUBLAS_VERSION)\n#ifdef P_USE_OCCA\nint occa;\n#endif\n#endif\nint q(const void *ptr) {\n#if defined(P_USE_CUDA)\n  struct cudaPointerAttributes attr;\n#if (CUDART_VERSION >= 11000)\n  return (int)cudaPointerGetAttributes(&attr, ptr);\n#else\n  return 0;\n#endif\n#endif\n  return 1;\n}\n";
+    let fs = scan(
+        &[("linalg/gpu.hpp", GPU), ("general/device.cpp", DEVICE)],
+        &[],
+    );
+    let gate: Vec<_> = fs
+        .iter()
+        .filter(|f| f.1 == "general/device.cpp" && f.2 == 9)
+        .collect();
+    assert!(!gate.is_empty(), "{fs:?}");
+    assert!(
+        gate.iter().all(|f| f.3 == "PASS"
+            && f.0 != "HP304"
+            && f.4.contains("decided by `#if defined(P_USE_CUDA)`")),
+        "{gate:?}"
+    );
+    let fs = scan(&[("general/device.cpp", DEVICE)], &[]);
+    assert!(
+        fs.iter().any(|f| f.1 == "general/device.cpp"
+            && f.2 == 9
+            && f.0 == "HP304"
+            && f.3 == "REMEDIATION"),
+        "{fs:?}"
+    );
+}

@@ -29,6 +29,8 @@
 //! - a library's use in a folder (or, for device-code libraries such as WMMA, a file): port it
 //!   to its ROCm counterpart, or rewrite or leave out code on a library with none
 //!   ([`library_use`]);
+//! - the project's ROCm switches (HP303 per switch no build file defines): define them in the
+//!   HIP build and its libraries' HIP builds ([`own_switches`]);
 //! - one file's HP304 tests of the same CUDA macros: make them compile the CUDA side for HIP
 //!   together, or keep HIP's side ([`version_gates`]); one folder's HP301 tests of the CUDA
 //!   toolkit's version likewise;
@@ -75,6 +77,7 @@ pub mod masks;
 pub mod nccl_tuning;
 pub mod nested;
 pub mod nvidia_boards;
+pub mod own_switches;
 pub mod per_file;
 pub mod ptx_family;
 pub mod same_api;
@@ -133,7 +136,7 @@ pub fn fold_all_with(
         container::kind,
         crate::inventory::siblings::kind,
     ];
-    let after: [fn(&[Finding]) -> Kind; 30] = [
+    let after: [fn(&[Finding]) -> Kind; 31] = [
         crate::rules::vendored::kind,
         masks::kind,
         masks::helper_kind,
@@ -148,6 +151,7 @@ pub fn fold_all_with(
         library_use::kind,
         same_api::kind,
         library_switch::kind,
+        own_switches::kind,
         version_gates::same_condition,
         version_gates::kind,
         version_gates::toolkit,

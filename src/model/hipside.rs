@@ -250,7 +250,7 @@ pub fn regions_and_pins_for(
     // Another backend's switch the project tests as an alternative to its ROCm switch in one
     // chain (`#if defined(AMREX_USE_SYCL) … #elif defined(AMREX_USE_HIP) … #elif
     // defined(AMREX_USE_CUDA)`): the ROCm build does not define it.
-    for name in alternative_backends(s) {
+    for (name, _) in alternative_backends(s) {
         switches.entry(name).or_insert((Known::Undefined, false));
     }
     let r = regions_pinning(

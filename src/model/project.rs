@@ -89,6 +89,10 @@ pub struct FileFacts {
     /// Functions declared at namespace scope with a 32-bit integer return type
     /// (`__device__ constexpr uint32_t shfl_mask(int n)`): a mask they return is 32 bits.
     pub narrow_returns: Vec<String>,
+    /// Another backend's switches a chain of this file tests as alternatives to the project's
+    /// ROCm switch (`MFEM_USE_CUDA` beside `MFEM_USE_HIP`), with their lines
+    /// ([`hipside::alternative_backends`]).
+    pub other_backends: Vec<(String, u32)>,
 }
 
 impl FileFacts {
@@ -98,6 +102,7 @@ impl FileFacts {
             && self.own.is_empty()
             && self.narrow_returns.is_empty()
             && self.hip_pins.is_empty()
+            && self.other_backends.is_empty()
             && !self.cuda_headers
             && self.rocm_functions.is_empty()
             && self.constants.is_empty()
@@ -278,6 +283,10 @@ fn facts_of_arms(path: &str, bytes: &[u8], lexed: &crate::lex::Lexed) -> FileFac
             .collect();
         let regions = hipside::regions(s);
         let hip_pins = super::hip_pins::pins(s);
+        let other_backends = hipside::alternative_backends(s)
+            .into_iter()
+            .map(|(n, at)| (n, line(at)))
+            .collect();
         let mut arms = hipside::sides_at(&regions, &offsets)
             .into_iter()
             .map(|side| match side {
@@ -288,6 +297,7 @@ fn facts_of_arms(path: &str, bytes: &[u8], lexed: &crate::lex::Lexed) -> FileFac
         let mut out = FileFacts {
             includes,
             hip_pins,
+            other_backends,
             ..FileFacts::default()
         };
         for (_, mut m) in macros {
@@ -515,6 +525,12 @@ pub struct Project {
     /// do not include themselves): `#if NAME` is 0 under HIP whether or not a unit defines it.
     /// Value: the first definition's `path:line` and whether the test reads `__CUDA_ARCH__`.
     zero_tests: BTreeMap<String, (String, bool)>,
+    /// Other backends' switches that a header's chain tests as alternatives to the project's
+    /// ROCm switch (mfem's `MFEM_USE_CUDA` beside `MFEM_USE_HIP`): the ROCm build leaves them
+    /// undefined in every unit, including units that test them alone (`#if
+    /// defined(MFEM_USE_CUDA)` around CUDA-only code). Value: the first such chain's
+    /// `path:line`.
+    other_backends: BTreeMap<String, String>,
 }
 
 fn own_ref(file: &str, d: &super::own::OwnDef) -> super::own::OwnRef {
@@ -560,6 +576,14 @@ impl Project {
         let mut members: BTreeMap<String, Vec<super::own::OwnRef>> = BTreeMap::new();
         let mut included_only_by_rocm: BTreeMap<String, bool> = BTreeMap::new();
         let zero_tests = zero_tests(&facts);
+        let mut other_backends: BTreeMap<String, String> = BTreeMap::new();
+        for (rel, f) in &facts {
+            for (n, line) in &f.other_backends {
+                other_backends
+                    .entry(n.clone())
+                    .or_insert_with(|| format!("{rel}:{line}"));
+            }
+        }
         for (rel, f) in facts {
             if f.is_inert() {
                 continue;
@@ -599,6 +623,7 @@ impl Project {
             members,
             hip_build: BTreeMap::new(),
             zero_tests,
+            other_backends,
             rocm_only: included_only_by_rocm
                 .into_iter()
                 .filter_map(|(f, only)| only.then_some(f))
@@ -764,7 +789,8 @@ impl Project {
         v
     }
 
-    /// The project's [`Project::zero_tests`] `v` has no pin of its own for.
+    /// The project's [`Project::zero_tests`] and [`Project::other_backends`] `v` has no pin of
+    /// its own for.
     fn add_zero_tests(&self, v: &mut Visible) {
         for (name, (at, arch)) in &self.zero_tests {
             if !v.hip_pins.contains_key(name) {
@@ -774,6 +800,18 @@ impl Project {
                     known: super::macro_env::Known::Zero,
                     line: line.unwrap_or(0),
                     arch: *arch,
+                };
+                v.hip_pins.insert(name.clone(), (pin, at.clone()));
+            }
+        }
+        for (name, at) in &self.other_backends {
+            if !v.hip_pins.contains_key(name) {
+                let line = at.rsplit_once(':').and_then(|(_, l)| l.parse().ok());
+                let pin = super::hip_pins::HipPin {
+                    name: name.clone(),
+                    known: super::macro_env::Known::Undefined,
+                    line: line.unwrap_or(0),
+                    arch: false,
                 };
                 v.hip_pins.insert(name.clone(), (pin, at.clone()));
             }

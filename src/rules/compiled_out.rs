@@ -84,7 +84,26 @@ fn open_arm(arms: &[Arm], side: impl Fn(&Arm) -> Option<bool>) -> Option<bool> {
 /// The chains found, as (the finding's directive start, the body of the arm HIP compiles), so
 /// that the translator's findings inside that arm fold into the condition
 /// ([`fold_hip_arm_findings`]).
-pub fn check(s: &Src, target: &Target, out: &mut Vec<Finding>) -> Vec<(usize, Range<usize>)> {
+///
+/// `regions` is the model's answer for the file ([`crate::model::hipside`]): a chain inside code
+/// the ROCm build never compiles (an arm on another backend's switch, `#if
+/// defined(MFEM_USE_CUDA)`) is no HP304, whatever its own condition.
+pub fn check(
+    s: &Src,
+    target: &Target,
+    regions: &[crate::model::hipside::Region],
+    out: &mut Vec<Finding>,
+) -> Vec<(usize, Range<usize>)> {
+    let opens: Vec<usize> = s
+        .lexed
+        .directives
+        .iter()
+        .filter(|d| matches!(d.name.as_str(), "if" | "ifdef" | "ifndef"))
+        .map(|d| d.start)
+        .collect();
+    let mut dead = crate::model::hipside::sides_at(regions, &opens)
+        .into_iter()
+        .map(|side| matches!(side, Some(crate::model::hipside::Side::Never(_))));
     let hip = MacroEnv::hip_for(target.rocm);
     let cuda = MacroEnv::cuda();
     let mut stack: Vec<Chain> = Vec::new();
@@ -119,6 +138,9 @@ pub fn check(s: &Src, target: &Target, out: &mut Vec<Finding>) -> Vec<(usize, Ra
         match name {
             "if" | "ifdef" | "ifndef" => {
                 let (around_hip, around_cuda) = live(&stack);
+                // Advance for every chain opened, live or not, so the answers stay in step.
+                let in_dead = dead.next().unwrap_or(false);
+                let around_hip = around_hip && !in_dead;
                 let (a, excluded) = arm();
                 stack.push(Chain {
                     arms: vec![a],

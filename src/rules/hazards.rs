@@ -168,7 +168,7 @@ pub fn check_lexed<'a>(
     arch_check::alternative_arms(&s, &mut out);
     // 32-lane ids and constants that meet no exchange across lanes in the code HIP compiles.
     warp_size::logical::exchange::settle(&s, &regions, warps, seen, &mut out);
-    let hip_arms = compiled_out::check(&s, target, &mut out);
+    let hip_arms = compiled_out::check(&s, target, &regions, &mut out);
     compiled_out::fold_hip_arm_findings(&hip_arms, &mut out, translated);
     pass_pinned_conditions(&s, &pins, &mut out);
     pass_compiler_workarounds(&s, &mut out);

@@ -22,7 +22,7 @@
 //!   build selects `src/hip/`; the other siblings' findings become PASS naming the selection.
 
 pub mod selection;
-mod switches;
+pub(crate) mod switches;
 mod torch_hipify;
 mod windows_only;
 

@@ -45,8 +45,9 @@ const OTHER_BACKENDS: [&str; 7] = ["CUDA", "NVCC", "NVIDIA", "SYCL", "DPCPP", "O
 /// alternatives to one of the project's ROCm switches: each arm's condition is one name,
 /// tested as defined (`#ifdef X`, `#elif defined(X)`, `#if X`), and one arm's name is a ROCm
 /// switch ([`cond::is_hip_macro`], not one of HIP's own `__HIP…` or version macros). A name the
-/// macro table knows (`__CUDACC__`, `CUDA_VERSION`) is not the project's.
-pub fn alternative_backends(s: &Src) -> Vec<String> {
+/// macro table knows (`__CUDACC__`, `CUDA_VERSION`) is not the project's. Each name comes with
+/// the start of the first directive of such a chain that tests it.
+pub fn alternative_backends(s: &Src) -> Vec<(String, usize)> {
     let hip = MacroEnv::hip();
     let single = |d: &Directive| -> Option<String> {
         let toks = cond::condition_tokens(s, d);
@@ -72,26 +73,30 @@ pub fn alternative_backends(s: &Src) -> Vec<String> {
             && hip.lookup(n).is_none()
             && u.split('_').any(|w| OTHER_BACKENDS.contains(&w))
     };
-    let mut out: Vec<String> = Vec::new();
-    // Per open chain: the single names of its arms.
-    let mut stack: Vec<Vec<Option<String>>> = Vec::new();
+    let mut out: Vec<(String, usize)> = Vec::new();
+    // Per open chain: the single names of its arms, with their directives' starts.
+    type Arms = Vec<(Option<String>, usize)>;
+    let mut stack: Vec<Arms> = Vec::new();
     for d in &s.lexed.directives {
         match d.name.as_str() {
-            "if" | "ifdef" | "ifndef" => stack.push(vec![single(d)]),
+            "if" | "ifdef" | "ifndef" => stack.push(vec![(single(d), d.start)]),
             "elif" | "elifdef" | "elifndef" => {
                 if let Some(arms) = stack.last_mut() {
-                    arms.push(single(d));
+                    arms.push((single(d), d.start));
                 }
             }
             "endif" => {
                 let Some(arms) = stack.pop() else { continue };
-                let names: Vec<&str> = arms.iter().flatten().map(String::as_str).collect();
-                if !names.iter().any(|n| own_rocm(n)) {
+                let names: Vec<(&str, usize)> = arms
+                    .iter()
+                    .filter_map(|(n, at)| n.as_deref().map(|n| (n, *at)))
+                    .collect();
+                if !names.iter().any(|(n, _)| own_rocm(n)) {
                     continue;
                 }
-                for n in names.into_iter().filter(|n| other(n)) {
-                    if !out.iter().any(|o| o == n) {
-                        out.push(n.to_string());
+                for (n, at) in names.into_iter().filter(|(n, _)| other(n)) {
+                    if !out.iter().any(|(o, _)| o == n) {
+                        out.push((n.to_string(), at));
                     }
                 }
             }

@@ -167,7 +167,7 @@ fn forwarded_in(
 }
 
 /// The switch an HP303 finding names (its first code span).
-fn switch_of(f: &Finding) -> Option<&str> {
+pub(crate) fn switch_of(f: &Finding) -> Option<&str> {
     if f.rule != "HP303" {
         return None;
     }
