@@ -20,13 +20,36 @@ pub const DEFAULT_EXTENSIONS: &[&str] = &[
     "hcu",
 ];
 
-/// Whether a path names a C, C++ or CUDA source or header ([`DEFAULT_EXTENSIONS`], any case).
+/// A file's source extension, lowercased: its last one or, for a build variant named by its
+/// backend, the one before (AutoDock-GPU keeps `performdocking.cpp.Cuda` beside
+/// `performdocking.cpp.OpenCL`, and its CUDA Makefile links the first into place as
+/// `performdocking.cpp`). Only the CUDA variant is a source here: another backend's is not
+/// this tool's.
+pub fn source_ext(rel: &str) -> String {
+    let name = rel.rsplit(['/', '\\']).next().unwrap_or(rel);
+    let mut parts = name.rsplitn(3, '.');
+    let last = parts.next().unwrap_or("");
+    let (Some(inner), Some(stem)) = (parts.next(), parts.next()) else {
+        return if name.contains('.') {
+            last.to_ascii_lowercase()
+        } else {
+            String::new()
+        };
+    };
+    let inner = inner.to_ascii_lowercase();
+    if last.eq_ignore_ascii_case("cuda")
+        && !stem.is_empty()
+        && DEFAULT_EXTENSIONS.contains(&inner.as_str())
+    {
+        return inner;
+    }
+    last.to_ascii_lowercase()
+}
+
+/// Whether a path names a C, C++ or CUDA source or header ([`DEFAULT_EXTENSIONS`], any case;
+/// a CUDA build variant by [`source_ext`]).
 pub fn is_source(rel: &str) -> bool {
-    let ext = rel
-        .rsplit_once('.')
-        .map_or("", |(_, e)| e)
-        .to_ascii_lowercase();
-    DEFAULT_EXTENSIONS.contains(&ext.as_str())
+    DEFAULT_EXTENSIONS.contains(&source_ext(rel).as_str())
 }
 
 /// Hidden names that are walked like any other (CI workflows, container definitions).
@@ -129,9 +152,12 @@ pub fn rel_string(p: &Path) -> String {
 }
 
 fn has_ext(path: &Path, exts: &[String]) -> bool {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| exts.iter().any(|x| x.eq_ignore_ascii_case(e)))
+    // Lossy: a name that is not UTF-8 (`caf\xe9.cu`) still has its extension.
+    let Some(name) = path.file_name().map(|n| n.to_string_lossy()) else {
+        return false;
+    };
+    let ext = source_ext(&name);
+    exts.iter().any(|x| x.eq_ignore_ascii_case(&ext))
 }
 
 /// A file named on the command line: its name relative to its directory.
@@ -348,6 +374,45 @@ mod tests {
             crate::translate::Lang::of("include/gpu/cuda.hu"),
             crate::translate::Lang::Cuda
         );
+    }
+
+    /// AutoDock-GPU's backend variants: the `.Cuda` one is the source its CUDA build links into
+    /// place, by the extension before; twins: the OpenCL variant, a `.Cuda` suffix on what is
+    /// no source, a file named only `.Cuda` after a dot-name.
+    #[test]
+    fn cuda_build_variants_are_sources_by_their_inner_extension() {
+        for p in [
+            "host/src/performdocking.cpp.Cuda",
+            "inc/performdocking.h.CUDA",
+        ] {
+            assert!(is_source(p), "{p}");
+        }
+        for p in [
+            "host/src/performdocking.cpp.OpenCL",
+            "notes.txt.Cuda",
+            "host/.cpp.Cuda",
+            "Makefile.Cuda",
+        ] {
+            assert!(!is_source(p), "{p}");
+        }
+        assert_eq!(source_ext("dir.v2/Makefile"), "");
+        assert_eq!(source_ext("a/k.CU"), "cu");
+        assert_eq!(
+            crate::translate::Lang::of("host/src/performdocking.cpp.Cuda"),
+            crate::translate::Lang::Cpp
+        );
+        assert!(crate::model::project::is_header(
+            "inc/performdocking.h.Cuda"
+        ));
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(d.path().join("host")).unwrap();
+        for f in ["host/p.cpp.Cuda", "host/p.cpp.OpenCL", "Makefile.Cuda"] {
+            std::fs::write(d.path().join(f), "int x;\n").unwrap();
+        }
+        let (inputs, _) = walk(&[d.path().to_path_buf()], &WalkOptions::default()).unwrap();
+        let rels: Vec<&str> = inputs.iter().map(|i| i.rel.as_str()).collect();
+        assert!(rels.contains(&"host/p.cpp.Cuda"), "{rels:?}");
+        assert!(!rels.contains(&"host/p.cpp.OpenCL"), "{rels:?}");
     }
 
     #[test]

@@ -544,9 +544,8 @@ fn own_ref(file: &str, d: &super::own::OwnDef) -> super::own::OwnRef {
 
 /// The extensions of files a unit includes: the pre-pass reads these.
 pub fn is_header(rel: &str) -> bool {
-    let ext = rel.rsplit_once('.').map_or("", |(_, e)| e);
     matches!(
-        ext.to_ascii_lowercase().as_str(),
+        crate::walk::source_ext(rel).as_str(),
         "h" | "hh"
             | "hpp"
             | "hxx"

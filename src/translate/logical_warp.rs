@@ -28,6 +28,7 @@ const BALLOT_OPEN: &str = "((unsigned int)(";
 const BALLOT_CLOSE: &str = " >> (__lane_id() & 32)))";
 
 pub(super) fn run(p: &mut Pass) {
+    xor_partners(p);
     if p.warps.is_empty() {
         return;
     }
@@ -252,6 +253,124 @@ fn narrow_masks(p: &mut Pass) {
         if apply {
             f.fix = Some(wide);
         }
+        p.findings.push(f);
+    }
+}
+
+/// The top-level arguments of the call whose `(` is token `open`, as token index ranges, and
+/// its `)`; `None` past 300 tokens or where the call leaves the directive it starts in.
+fn call_args(p: &Pass, open: usize) -> Option<(Vec<(usize, usize)>, usize)> {
+    let dir = p.lexed.tokens[open].directive;
+    let mut depth = 0usize;
+    let mut args = Vec::new();
+    let mut start = None;
+    let mut j = open;
+    for _ in 0..300 {
+        j = p.lexed.next_code(j)?;
+        let t = p.lexed.tokens[j];
+        if t.directive != dir {
+            return None;
+        }
+        match p.text(j) {
+            b"(" | b"[" | b"{" => depth += 1,
+            b")" | b"]" | b"}" if depth > 0 => depth -= 1,
+            b")" => {
+                args.push((start?, j));
+                return Some((args, j));
+            }
+            b"," if depth == 0 => {
+                args.push((start?, j));
+                start = None;
+                continue;
+            }
+            _ => {}
+        }
+        start.get_or_insert(j);
+    }
+    None
+}
+
+/// Absolute shuffles whose source lane is a lane id xor a constant below 32 (`__shfl_sync(m, v,
+/// tgx ^ 16)`), outside the functions the logical-warp model plans, macro bodies included:
+/// width 32. The partner `E ^ c` with `c < 32` is in the same 32-lane half as `E`, and CUDA
+/// takes the source lane modulo its 32-lane warp, so width 32 gives every lane the partner CUDA
+/// gave it whatever `E` is. HIP's default width (the 64-lane wavefront) agrees only where `E`
+/// is in the lane's own half: with `E = threadIdx.x & 31` (AutoDock-GPU's `tgx`, through a
+/// mask the host sets to 31) lanes 32–63 would read lanes 0–31.
+fn xor_partners(p: &mut Pass) {
+    for i in 0..p.lexed.tokens.len() {
+        let t = p.lexed.tokens[i];
+        if t.kind != Tok::Ident {
+            continue;
+        }
+        let sync = match p.text(i) {
+            b"__shfl_sync" => true,
+            b"__shfl" => false,
+            _ => continue,
+        };
+        let Some(open) = p.lexed.next_code(i).filter(|&o| p.text(o) == b"(") else {
+            continue;
+        };
+        if t.directive == NO_DIRECTIVE && p.warps.plan(p.src(), p.lexed, i).is_some() {
+            continue;
+        }
+        let Some((args, close)) = call_args(p, open) else {
+            continue;
+        };
+        // Width already given: nothing to add (a second run changes nothing).
+        if args.len() != if sync { 3 } else { 2 } {
+            continue;
+        }
+        let (a, b) = args[args.len() - 1];
+        let toks: Vec<usize> = (a..b)
+            .filter(|&j| p.lexed.tokens[j].kind != Tok::Comment)
+            .collect();
+        let mut depth = 0usize;
+        let mut xors = Vec::new();
+        let mut lower = false;
+        for (k, &j) in toks.iter().enumerate() {
+            match p.text(j) {
+                b"(" | b"[" => depth += 1,
+                b")" | b"]" => depth = depth.saturating_sub(1),
+                b"^" if depth == 0 => xors.push(k),
+                // `|`, `||`, `&&`, `?`, `=` bind looser than `^`: not one xor at the top.
+                b"|" | b"?" | b"=" if depth == 0 => lower = true,
+                b"&" if depth == 0 && toks.get(k + 1).is_some_and(|&n| p.text(n) == b"&") => {
+                    lower = true
+                }
+                _ => {}
+            }
+        }
+        let [x] = xors[..] else { continue };
+        if lower || x == 0 || x + 1 >= toks.len() {
+            continue;
+        }
+        let small = |j: usize| {
+            p.lexed.tokens[j].kind == Tok::Number
+                && crate::model::syntax::int_value(&String::from_utf8_lossy(p.text(j)))
+                    .is_some_and(|v| v < 32)
+        };
+        let constant = if x + 2 == toks.len() && small(toks[x + 1]) {
+            toks[x + 1]
+        } else if x == 1 && small(toks[0]) {
+            toks[0]
+        } else {
+            continue;
+        };
+        let end = p.lexed.tokens[close].end as usize;
+        let range = t.start as usize..end;
+        let name = String::from_utf8_lossy(p.text(i)).into_owned();
+        let c = String::from_utf8_lossy(p.text(constant)).into_owned();
+        p.edits
+            .push(Edit::insert(p.lexed.tokens[close].start as usize, ", 32"));
+        p.stats.fixups += 1;
+        let mut f = p.ctx.finding(
+            &LOGICAL_WARP_REWRITE,
+            range,
+            format!("`{name}` reads the lane `… ^ {c}`, a partner in the same 32-lane half, and CUDA takes source lanes modulo its 32-lane warp: width 32 gives every lane of a 64-lane wavefront the partner CUDA gave it whatever the lane id is (HIP's default width reads the other half where the id counts lanes of a 32-lane warp, as `threadIdx.x & 31` does; safe rewrite, done by `hipport port`)"),
+            None,
+        );
+        f.status = Status::Pass;
         p.findings.push(f);
     }
 }

@@ -87,8 +87,7 @@ pub enum Lang {
 
 impl Lang {
     pub fn of(path: &str) -> Lang {
-        let ext = path.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
-        match ext.to_ascii_lowercase().as_str() {
+        match crate::walk::source_ext(path).as_str() {
             "cu" | "cuh" | "cuinl" | "hu" | "hcu" => Lang::Cuda,
             "c" => Lang::C,
             _ => Lang::Cpp,
