@@ -36,6 +36,9 @@ const UNDEFINED: &str = "!defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPIL
 /// something else (an architecture value, nothing of `__CUDA_ARCH__`) or already names HIP's
 /// device-pass macro.
 pub fn rewrite(src: &[u8], lexed: &Lexed, k: usize) -> Vec<(Range<usize>, String)> {
+    if !names_arch(src, lexed, k) {
+        return Vec::new();
+    }
     if blocked_by_error(src, lexed, k).is_some() || asm_beside_fallback(src, lexed, k) {
         return Vec::new();
     }
@@ -45,6 +48,15 @@ pub fn rewrite(src: &[u8], lexed: &Lexed, k: usize) -> Vec<(Range<usize>, String
         &lexed.directives[k],
         thresholds_ok(src, lexed, k),
     )
+}
+
+/// Whether directive `k`'s text names `__CUDA_ARCH__`: the only directives the rewrite and its
+/// guards read. Every directive of a file is asked, and the guards walk the directive's chain,
+/// so the others answer at once (4 942 nested `#if 1` took seconds).
+fn names_arch(src: &[u8], lexed: &Lexed, k: usize) -> bool {
+    let d = &lexed.directives[k];
+    src.get(d.start..d.end)
+        .is_some_and(|t| memchr::memmem::find(t, ARCH).is_some())
 }
 
 /// The directives (indices) that open each arm of the chain opened by directive `first`, and
@@ -76,7 +88,7 @@ fn chain_arms(lexed: &Lexed, first: usize) -> Option<Vec<usize>> {
 /// the assembly stays where HIP would compile it).
 pub fn asm_beside_fallback(src: &[u8], lexed: &Lexed, k: usize) -> bool {
     let dirs = &lexed.directives;
-    if !matches!(dirs[k].name.as_str(), "if" | "ifdef" | "ifndef") {
+    if !matches!(dirs[k].name.as_str(), "if" | "ifdef" | "ifndef") || !names_arch(src, lexed, k) {
         return false;
     }
     let Some(arms) = chain_arms(lexed, k).filter(|a| a.len() >= 3) else {
@@ -168,7 +180,9 @@ pub fn blocked_by_error(src: &[u8], lexed: &Lexed, k: usize) -> Option<usize> {
     }
     let dirs = &lexed.directives;
     // Only a test the rewrite would widen is asked about (every directive of a file is).
-    if widen(src, lexed, &dirs[k], thresholds_ok(src, lexed, k)).is_empty() {
+    if !names_arch(src, lexed, k)
+        || widen(src, lexed, &dirs[k], thresholds_ok(src, lexed, k)).is_empty()
+    {
         return None;
     }
     let mut nested: Vec<Chain> = Vec::new();
