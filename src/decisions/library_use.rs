@@ -21,7 +21,7 @@ use crate::mappings::libraries::{self, Library, Scope};
 
 /// The rules that report a library's use call by call.
 const MEMBERS: &[&str] = &[
-    "HP001", "HP003", "HP004", "HP601", "HP602", "HP604", "HP605", "HP607", "HP608",
+    "HP001", "HP003", "HP004", "HP601", "HP602", "HP604", "HP605", "HP606", "HP607", "HP608",
 ];
 
 /// The name or header a finding reports (its first backquoted text, `namespace ` skipped).
@@ -39,6 +39,10 @@ pub fn library_of(f: &Finding) -> Option<&'static Library> {
     }
     if f.rule == "HP001" && !f.message.contains(" has no ") {
         return None;
+    }
+    // HP606 names rocThrust's `thrust::hip`, not the CUDA system it reports.
+    if f.rule == "HP606" {
+        return libraries::of_name("thrust::system::cuda::");
     }
     let n = name(f)?;
     libraries::of_name(n).or_else(|| libraries::of_header(n))

@@ -44,6 +44,11 @@ const THREAD_NAMES: &[&str] = &[
 
 pub(super) fn lane_name(n: &str) -> bool {
     let l = n.to_ascii_lowercase();
+    // A quantity per lane or its log2 (b40c's `LOG_PARTIALS_PER_LANE`, an enum constant behind
+    // `PARTIALS_PER_LANE = 1 << LOG_PARTIALS_PER_LANE`) counts something; it is no lane id.
+    if l.contains("per_lane") || l.contains("perlane") || l.starts_with("log") {
+        return false;
+    }
     // A suffix names a lane where it starts a word: `src_lane`, `srcLane`, `lane_id`, not the
     // tail of another word (`plane`, `nPlanes`' `plane_id`).
     let word_end = |suffix: &str| {

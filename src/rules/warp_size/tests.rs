@@ -18,6 +18,14 @@ fn lane_and_warp_arithmetic_follows_thread_indices() {
     assert_eq!(fires(src, "HP102"), [3, 4, 5, 9, 11]);
 }
 
+/// b40c's raking grids: counts per lane and their log2 (`PARTIALS_PER_LANE = 1 <<
+/// LOG_PARTIALS_PER_LANE`) are sizes, not lane ids; twin: a lane id in the same shift is one.
+#[test]
+fn counts_per_lane_and_their_logs_are_no_lane_ids() {
+    let src = "template <int LOG_PARTIALS_PER_LANE>\n__device__ unsigned f(int lane_per_lane) {\n  enum { PARTIALS_PER_LANE = 1 << LOG_PARTIALS_PER_LANE };\n  unsigned a = 1u << lane_per_lane;\n  int lane = threadIdx.x % 32;\n  return a + PARTIALS_PER_LANE + (1u << lane);\n}\n";
+    assert_eq!(fires(src, "HP102"), [5, 6]);
+}
+
 #[test]
 fn shuffle_loops_arrays_ballots_tiles_warpsize() {
     let src = "__global__ void k(float* p) {\n  __shared__ float s[32];\n  __shared__ float tile[32][33];\n  int warp = threadIdx.x / warpSize;\n  float v = p[threadIdx.x];\n  for (int o = 16; o > 0; o >>= 1) v += __shfl_down(v, o);\n  for (int o = warpSize / 2; o > 0; o >>= 1) v += __shfl_down(v, o);\n  for (int j = 16; j > 0; j--) v += tile[j][0];\n  s[warp] = v;\n  unsigned b = __ballot(v > 0);\n  unsigned long long b64 = __ballot(v > 0);\n  p[0] = __popc(b) + __popcll(b64);\n  auto t = cg::tiled_partition<32>(blk);\n  auto h = cg::tiled_partition<16>(blk);\n  __shared__ float q[warpSize];\n}\n";
