@@ -142,19 +142,48 @@ pub fn helper_kind(_: &[Finding]) -> Kind {
 /// (twelve there). The change is the variable's type and value, once; the calls follow. So a
 /// file's open HP015 findings on the same mask name fold into the first, which counts and lists
 /// them; literals and expressions stay per call.
-pub fn narrow_kind(_: &[Finding]) -> Kind {
+///
+/// A name that carries the narrow mask in [`PROJECT_FILES`] or more files of the project's own
+/// code is the project's convention, one decision across them: CGBN declares `uint32_t
+/// sync=sync_mask()` in each of 25 files of its core (one HP015 head per file before). Fewer
+/// files keep one decision each (a `mask` of two unrelated kernels).
+pub fn narrow_kind(findings: &[Finding]) -> Kind {
+    let mut files: std::collections::BTreeMap<String, std::collections::BTreeSet<&str>> =
+        Default::default();
+    for f in findings {
+        if let Some(n) = narrow_name(f) {
+            files.entry(n).or_default().insert(f.path.as_str());
+        }
+    }
+    let wide: std::collections::BTreeSet<String> = files
+        .into_iter()
+        .filter(|(_, p)| p.len() >= PROJECT_FILES)
+        .map(|(n, _)| n)
+        .collect();
     Kind {
-        key: Box::new(|f| {
-            (f.rule == "HP015" && super::kind::own(&f.path))
-                .then(|| identifier(f.excerpt.trim()))
-                .flatten()
-                .map(|n| format!("{}\u{0}{n}", f.path))
+        key: Box::new(move |f| {
+            let n = narrow_name(f)?;
+            let unit = if wide.contains(&n) {
+                ""
+            } else {
+                f.path.as_str()
+            };
+            Some(format!("{unit}\u{0}{n}"))
         }),
         head: super::kind::first,
         folds: super::kind::all,
         min: Min::Findings(2),
         summary: Box::new(|g| {
             let name = g.key.split('\u{0}').nth(1).unwrap_or("");
+            if g.key.starts_with('\u{0}') {
+                return format!(
+                    " — one decision for the mask `{name}`, the project's 32-bit group mask in {} files (first at {}): widen it where it is computed (64-bit, the lanes of the caller's own group) and in each declaration; {} more call{} folded here",
+                    g.files(),
+                    g.first_places(4),
+                    g.folded.len(),
+                    if g.folded.len() == 1 { "" } else { "s" },
+                );
+            }
             let lines: Vec<String> = g.folded.iter().map(|f| f.line.to_string()).collect();
             format!(
                 " — one decision for the mask `{name}`: widen it where it is computed (64-bit, the lanes of the caller's own group); {} more call{} passing it (line{} {}) folded here",
@@ -169,6 +198,17 @@ pub fn narrow_kind(_: &[Finding]) -> Kind {
             super::kind::folded_into(g, &format!("the mask `{name}` is one change"))
         }),
     }
+}
+
+/// How many files of the project's own code make a narrow mask name its convention.
+const PROJECT_FILES: usize = 3;
+
+/// The variable an open HP015 finding of the project's own code passes, when it is one name.
+fn narrow_name(f: &Finding) -> Option<String> {
+    if f.rule != "HP015" || f.status == crate::gate::Status::Pass || !super::kind::own(&f.path) {
+        return None;
+    }
+    identifier(f.excerpt.trim())
 }
 
 #[cfg(test)]
@@ -305,5 +345,35 @@ mod tests {
             "{}",
             fs[0].message
         );
+    }
+
+    /// CGBN's `sync`: one narrow group mask declared the same way in many files is one decision
+    /// across them. Twin: a name in two files stays one decision per file.
+    #[test]
+    fn a_narrow_mask_name_in_many_files_is_one_decision() {
+        let narrow = |path: &str, line: u32, code: &str| Finding {
+            status: Status::Remediation,
+            message: format!("`{code}` is a 32-bit mask of `__shfl_sync`"),
+            excerpt: code.into(),
+            ..Finding::bare("HP015", path, line)
+        };
+        let mut fs = vec![
+            narrow("core/a.cu", 30, "sync"),
+            narrow("core/a.cu", 31, "sync"),
+            narrow("core/b.cu", 40, "sync"),
+            narrow("core/c.cu", 50, "sync"),
+            narrow("x.cu", 1, "mask"),
+            narrow("x.cu", 2, "mask"),
+            narrow("y.cu", 1, "mask"),
+            narrow("y.cu", 2, "mask"),
+        ];
+        let k = narrow_kind(&fs);
+        crate::decisions::fold(&mut fs, &k);
+        assert_eq!(
+            crate::decisions::test_support::open(&fs),
+            [("core/a.cu", 30), ("x.cu", 1), ("y.cu", 1)]
+        );
+        assert!(fs[0].message.contains("in 3 files"), "{}", fs[0].message);
+        assert!(fs[3].message.contains("folded into `core/a.cu:30`"));
     }
 }
