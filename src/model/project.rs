@@ -791,26 +791,23 @@ impl Project {
     /// The project's [`Project::zero_tests`] and [`Project::other_backends`] `v` has no pin of
     /// its own for.
     fn add_zero_tests(&self, v: &mut Visible) {
-        for (name, (at, arch)) in &self.zero_tests {
+        use super::macro_env::Known;
+        let zero = self
+            .zero_tests
+            .iter()
+            .map(|(n, (at, arch))| (n, at, Known::Zero, *arch));
+        let off = self
+            .other_backends
+            .iter()
+            .map(|(n, at)| (n, at, Known::Undefined, false));
+        for (name, at, known, arch) in zero.chain(off) {
             if !v.hip_pins.contains_key(name) {
                 let line = at.rsplit_once(':').and_then(|(_, l)| l.parse().ok());
                 let pin = super::hip_pins::HipPin {
                     name: name.clone(),
-                    known: super::macro_env::Known::Zero,
+                    known,
                     line: line.unwrap_or(0),
-                    arch: *arch,
-                };
-                v.hip_pins.insert(name.clone(), (pin, at.clone()));
-            }
-        }
-        for (name, at) in &self.other_backends {
-            if !v.hip_pins.contains_key(name) {
-                let line = at.rsplit_once(':').and_then(|(_, l)| l.parse().ok());
-                let pin = super::hip_pins::HipPin {
-                    name: name.clone(),
-                    known: super::macro_env::Known::Undefined,
-                    line: line.unwrap_or(0),
-                    arch: false,
+                    arch,
                 };
                 v.hip_pins.insert(name.clone(), (pin, at.clone()));
             }
