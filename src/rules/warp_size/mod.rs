@@ -771,3 +771,5 @@ mod shapes_tests;
 mod tests;
 #[cfg(test)]
 mod tests_groups;
+#[cfg(test)]
+mod tests_logical;
