@@ -257,39 +257,6 @@ fn narrow_masks(p: &mut Pass) {
     }
 }
 
-/// The top-level arguments of the call whose `(` is token `open`, as token index ranges, and
-/// its `)`; `None` past 300 tokens or where the call leaves the directive it starts in.
-fn call_args(p: &Pass, open: usize) -> Option<(Vec<(usize, usize)>, usize)> {
-    let dir = p.lexed.tokens[open].directive;
-    let mut depth = 0usize;
-    let mut args = Vec::new();
-    let mut start = None;
-    let mut j = open;
-    for _ in 0..300 {
-        j = p.lexed.next_code(j)?;
-        let t = p.lexed.tokens[j];
-        if t.directive != dir {
-            return None;
-        }
-        match p.text(j) {
-            b"(" | b"[" | b"{" => depth += 1,
-            b")" | b"]" | b"}" if depth > 0 => depth -= 1,
-            b")" => {
-                args.push((start?, j));
-                return Some((args, j));
-            }
-            b"," if depth == 0 => {
-                args.push((start?, j));
-                start = None;
-                continue;
-            }
-            _ => {}
-        }
-        start.get_or_insert(j);
-    }
-    None
-}
-
 /// Absolute shuffles whose source lane is a lane id xor a constant below 32 (`__shfl_sync(m, v,
 /// tgx ^ 16)`), outside the functions the logical-warp model plans, macro bodies included:
 /// width 32. The partner `E ^ c` with `c < 32` is in the same 32-lane half as `E`, and CUDA
@@ -308,13 +275,13 @@ fn xor_partners(p: &mut Pass) {
             b"__shfl" => false,
             _ => continue,
         };
-        let Some(open) = p.lexed.next_code(i).filter(|&o| p.text(o) == b"(") else {
-            continue;
-        };
         if t.directive == NO_DIRECTIVE && p.warps.plan(p.src(), p.lexed, i).is_some() {
             continue;
         }
-        let Some((args, close)) = call_args(p, open) else {
+        // A call in a macro body closes in it, or is left alone.
+        let Some((_, args, close)) = super::fixups::call_args(p, i)
+            .filter(|(_, _, c)| p.lexed.tokens[*c].directive == t.directive)
+        else {
             continue;
         };
         // Width already given: nothing to add (a second run changes nothing).
