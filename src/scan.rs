@@ -378,6 +378,7 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     crate::inventory::ci_lanes::pass_cuda_only_actions(&mut findings, &workflows);
     // Files made for NVIDIA-only platforms (Jetson/L4T setup scripts).
     crate::inventory::scripts::pass_nvidia_platform_files(&mut findings);
+    crate::rules::driver_api::loaded::pass_beside_amd_loaders(&mut findings);
     // Files the inventory or the workflow pass read already are not read again; the rest are
     // read once, bounded, and never through a link to a non-regular file.
     crate::inventory::scripts::fold_unrun(&mut findings, &all, &|i: &walk::Input| {

@@ -38,6 +38,8 @@
 //!   context once ([`contexts`]);
 //! - one file's run-time compilation pipeline (HP502/HP503/HP504): move it to hiprtc once
 //!   ([`jit`]);
+//! - the project's run-time loaders of CUDA libraries (HP507 per library and file): port the
+//!   loading layer once ([`loaders`]);
 //! - the project's FP8 encoding (HP709 on each FP8 use): choose OCP or FNUZ per AMD target and
 //!   adjust scales once ([`fp8`]);
 //! - the project's `__launch_bounds__` minimum (HP711 on each kernel): map CUDA's blocks per
@@ -73,6 +75,7 @@ pub mod kind;
 pub mod launch_bounds;
 pub mod library_switch;
 pub mod library_use;
+pub mod loaders;
 pub mod masks;
 pub mod nccl_tuning;
 pub mod nested;
@@ -136,7 +139,7 @@ pub fn fold_all_with(
         container::kind,
         crate::inventory::siblings::kind,
     ];
-    let after: [fn(&[Finding]) -> Kind; 31] = [
+    let after: [fn(&[Finding]) -> Kind; 32] = [
         crate::rules::vendored::kind,
         masks::kind,
         masks::helper_kind,
@@ -157,6 +160,7 @@ pub fn fold_all_with(
         version_gates::toolkit,
         contexts::kind,
         jit::kind,
+        loaders::kind,
         fp8::kind,
         launch_bounds::kind,
         launch_bounds::extensions,

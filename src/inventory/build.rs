@@ -116,25 +116,7 @@ pub const RULES: &[&RuleInfo] = &[
     &BAZEL_CUDA_RULE,
 ];
 
-/// The ROCm library for a CUDA library name (as in `-l<name>`).
-pub fn rocm_library(cuda: &str) -> Option<&'static str> {
-    Some(match cuda {
-        "cudart" | "cudart_static" | "cuda" => "amdhip64",
-        "cublas" | "cublas_static" => "hipblas",
-        "cublasLt" | "cublasLt_static" => "hipblaslt",
-        "cudnn" => "MIOpen",
-        "nccl" | "nccl_static" => "rccl",
-        "cufft" | "cufft_static" => "hipfft",
-        "curand" | "curand_static" => "hiprand",
-        "cusparse" | "cusparse_static" => "hipsparse",
-        "cusolver" | "cusolver_static" => "hipsolver",
-        "nvrtc" => "hiprtc",
-        "nvToolsExt" => "roctx64",
-        "nvidia-ml" => "amd_smi",
-        "cupti" => "rocprofiler-sdk",
-        _ => return None,
-    })
-}
+pub use crate::mappings::link_names::rocm_library;
 
 /// The ROCm library for one of FindCUDA's library variables (`${CUDA_curand_LIBRARY}`,
 /// `${CUDA_CUFFT_LIBRARIES}`, `${CUDA_CUBLAS_LIBRARIES}`; `${CUDA_LIBRARIES}` is the runtime),

@@ -290,6 +290,12 @@ impl<'a> Out<'a> {
         }
     }
     /// Raises `rule` over `range` as PASS: what the tool read there needs nothing on ROCm.
+    /// Adds a finding a rule module built, unless one of the same rule already matches `same`.
+    pub fn push_unless(&mut self, f: Finding, same: impl Fn(&Finding) -> bool) {
+        if !self.findings.iter().any(|o| o.rule == f.rule && same(o)) {
+            self.findings.push(f);
+        }
+    }
     pub fn push_pass(&mut self, rule: &RuleInfo, range: Range<usize>, message: String) {
         self.push(rule, range.clone(), message, None);
         if let Some(f) = self

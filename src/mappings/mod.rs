@@ -9,6 +9,7 @@ pub mod hand;
 pub mod hip_removed;
 pub mod lds;
 pub mod libraries;
+pub mod link_names;
 pub mod table;
 
 use crate::version::Version;

@@ -515,7 +515,14 @@ fn used_only_where_hip_does_not_compile(
 }
 
 fn sm_strings(s: &Src, out: &mut Vec<Finding>) {
-    for t in s.lexed.tokens.iter().filter(|t| t.kind == Tok::Str) {
+    let from = out.len();
+    // Architecture names completed at run time from a bare stem (`"compute_" + …`); dropped
+    // where the file builds the option itself (`"-arch=" + ComputeArch()`): one fact.
+    let mut stems = Vec::new();
+    for (i, t) in s.lexed.tokens.iter().enumerate() {
+        if t.kind != Tok::Str {
+            continue;
+        }
         let text = String::from_utf8_lossy(t.text(s.bytes()));
         if s.lexed
             .directives
@@ -534,6 +541,19 @@ fn sm_strings(s: &Src, out: &mut Vec<Finding>) {
             // `"--gpu-architecture=compute_" + std::to_string(major * 10 + minor)`.
             if let Some(prefix) = built_arch_prefix(inner) {
                 out.push(s.ctx.finding(&SM_ARCH_STRING, t.range(), format!("NVIDIA architecture name `{prefix}NN` built from the compute capability in a string: AMD targets are named gfxNNN"), Some("pass `--offload-arch=` + `hipDeviceProp_t::gcnArchName` to hiprtc".into())));
+                continue;
+            }
+            // The option or the name built by concatenation (`"-arch=" + device.ComputeArch()`,
+            // `arch_flag << "-arch=" << tag << "_" << major << minor`, `"sm_" + cc`).
+            let joined = s.lexed.next_code(i).is_some_and(|n| match s.tok(n) {
+                "+" | "<<" => true,
+                "<" => s.lexed.next_code(n).is_some_and(|m| s.tok(m) == "<"),
+                _ => false,
+            });
+            if joined && ARCH_OPTIONS.contains(&inner) {
+                out.push(s.ctx.finding(&SM_ARCH_STRING, t.range(), format!("architecture option `{inner}` completed at run time: an NVIDIA name (`sm_NN`/`compute_NN`) from the compute capability; hiprtc and hipcc take an AMD target (gfxNNN)"), Some("pass `--offload-arch=` + `hipDeviceProp_t::gcnArchName` to hiprtc".into())));
+            } else if joined && matches!(inner, "sm_" | "compute_") {
+                stems.push(s.ctx.finding(&SM_ARCH_STRING, t.range(), format!("NVIDIA architecture name `{inner}NN` built at run time: AMD targets are named gfxNNN"), Some("use `hipDeviceProp_t::gcnArchName` (e.g. `gfx90a`)".into())));
             }
             continue;
         };
@@ -544,7 +564,19 @@ fn sm_strings(s: &Src, out: &mut Vec<Finding>) {
             out.push(s.ctx.finding(&SM_ARCH_STRING, t.range(), format!("NVIDIA architecture `{arch}` in a string: AMD targets are named gfxNNN"), Some("derive the target from `hipDeviceProp_t::gcnArchName` (e.g. `--offload-arch=gfx90a`)".into())));
         }
     }
+    if out.len() == from {
+        out.extend(stems);
+    }
 }
+
+/// Options that take an NVIDIA architecture, as nvcc and NVRTC spell them.
+const ARCH_OPTIONS: &[&str] = &[
+    "-arch=",
+    "--gpu-architecture=",
+    "-gpu-architecture=",
+    "--gpu-architecture",
+    "-arch",
+];
 
 /// `compute_` or `sm_` closing an architecture option (`--gpu-architecture=compute_`,
 /// `-arch=sm_`), the number to be appended at run time.
@@ -652,6 +684,22 @@ mod tests {
         );
         assert_eq!(built_arch_prefix("--gpu-architecture=%s"), None);
         assert_eq!(built_arch_prefix("--offload-arch=gfx"), None);
+    }
+
+    /// keops's `arch_flag << "-arch=" << ARCHTAG << "_" << major << minor` and CLBlast's
+    /// `"-arch=" + device.ComputeArch()` (which returns `"compute_" + …`): one finding each, on
+    /// the option. Twins: the option given an AMD target, the stem alone in a name, `-march=`.
+    #[test]
+    fn architecture_options_completed_at_run_time() {
+        use crate::model::syntax::test_support::fires;
+        let keops = "void f(int major, int minor) {\n  std::ostringstream arch_flag;\n  arch_flag << \"-arch=\" << ARCHTAG << \"_\" << major << minor;\n}\n";
+        assert_eq!(fires(keops, "HP403"), [3]);
+        let clblast = "std::string ComputeArch() const {\n  return \"compute_\" + std::to_string(major) + std::to_string(minor);\n}\nvoid Build() {\n  options.push_back(\"-arch=\" + device.ComputeArch());\n}\n";
+        assert_eq!(fires(clblast, "HP403"), [5]);
+        let stem_only = "std::string Arch() { return \"sm_\" + std::to_string(cc); }\n";
+        assert_eq!(fires(stem_only, "HP403"), [1]);
+        let twins = "void g() {\n  o.push_back(\"--offload-arch=\" + std::string(prop.gcnArchName));\n  std::string n = \"sm_\";\n  c << \"-march=\" << cpu;\n}\n";
+        assert!(fires(twins, "HP403").is_empty());
     }
 
     #[test]

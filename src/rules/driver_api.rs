@@ -10,6 +10,8 @@ use crate::lex::Tok;
 use crate::model::syntax::{self, Src};
 use std::collections::HashSet;
 
+pub mod loaded;
+
 /// The node kinds the driver-API rules read from the file's node index.
 pub const KINDS: &[K] = &[
     K::BinaryExpression,
@@ -81,6 +83,7 @@ pub const RULES: &[&RuleInfo] = &[
     &JIT_OPTIONS,
     &CUDEVICEPTR_ARITHMETIC,
     &LEGACY_LAUNCH,
+    &loaded::LOADED_BY_NAME,
 ];
 
 /// The calls of the pre-4.0 launch sequence ([`LEGACY_LAUNCH`]); the last three launch.

@@ -140,6 +140,7 @@ pub fn check_lexed<'a>(
     version_check::check(&s, seen, &mut out);
     arch_check::check(&s, &mut out);
     driver_api::check(&s, &mut out);
+    driver_api::loaded::check(&s, &mut out);
     library::check(&s, target, &mut out);
     device_feature::check(&s, target.rocm, &mut out);
     device_feature::lds::check(&s, target, seen, &mut out);

@@ -645,6 +645,33 @@ pub(crate) fn at_module_level(n: Node) -> bool {
     true
 }
 
+/// A library a loader call names (`ctypes.CDLL("libcuda.so")`, `find_library("cudart")`,
+/// a project's `_try_load_library("nvrtc")`): one finding per library per file
+/// ([`crate::rules::driver_api::loaded`]). A bare name counts only for a library search.
+fn loaded_library(out: &mut Out, call: &str, text: &str, range: Range<usize>) {
+    use crate::rules::driver_api::loaded::{finding_for, loaded};
+    let lower = call.to_ascii_lowercase();
+    let search = lower.contains("find_library") || lower.contains("load_library");
+    let loader = search || matches!(call, "CDLL" | "WinDLL" | "PyDLL" | "LoadLibrary" | "dlopen");
+    if !loader {
+        return;
+    }
+    let Some(what) = loaded(text, search) else {
+        return;
+    };
+    let f = finding_for(&out.ctx, range, text, what, &[]);
+    // The string's contents, between its first and last quote (after a prefix: `r"…"`).
+    let name = what_name(text, search);
+    out.push_unless(f, |o| {
+        what_name(crate::rules::driver_api::loaded::contents(&o.excerpt), true) == name
+    });
+}
+
+/// The link name of the library `text` names for a loader, if any.
+fn what_name(text: &str, bare: bool) -> Option<String> {
+    crate::rules::driver_api::loaded::loaded(text, bare).map(|w| w.name().to_string())
+}
+
 fn call(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
     let Some(func) = n.field(F::Function) else {
         return;
@@ -658,6 +685,9 @@ fn call(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
         ts::text(func, src)
     };
     let first_str = args(n).into_iter().next().and_then(|a| string(a, src));
+    if let Some((text, range)) = &first_str {
+        loaded_library(out, last, text, range.clone());
+    }
     match last {
         "cuda" if func.node_kind() == K::Attribute && d != "torch.cuda" => {
             let start = func
