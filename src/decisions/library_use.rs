@@ -22,6 +22,7 @@ use crate::mappings::libraries::{self, Library, Scope};
 /// The rules that report a library's use call by call.
 const MEMBERS: &[&str] = &[
     "HP001", "HP003", "HP004", "HP601", "HP602", "HP604", "HP605", "HP606", "HP607", "HP608",
+    "HP881",
 ];
 
 /// The name or header a finding reports (its first backquoted text, `namespace ` skipped).
@@ -43,6 +44,10 @@ pub fn library_of(f: &Finding) -> Option<&'static Library> {
     // HP606 names rocThrust's `thrust::hip`, not the CUDA system it reports.
     if f.rule == "HP606" {
         return libraries::of_name("thrust::system::cuda::");
+    }
+    // HP881 is NVML used from Python (`import pynvml`): the same library as `nvml.h`.
+    if f.rule == "HP881" {
+        return libraries::of_header("nvml.h");
     }
     let n = name(f)?;
     libraries::of_name(n).or_else(|| libraries::of_header(n))

@@ -12,9 +12,9 @@ rule!(NVIDIA_SMI, "HP880", Monitoring, Remediation, Runtime,
     refs: ["https://rocm.docs.amd.com/projects/amdsmi/en/latest/"],
 );
 
-rule!(NVML_PYTHON, "HP881", Monitoring, Remediation, Import,
+rule!(NVML_PYTHON, "HP881", Monitoring, Remediation, Init,
     summary: "Python uses NVML (`pynvml`, `nvidia-ml-py`).",
-    why: "NVML talks to the NVIDIA driver only; on AMD `nvmlInit()` fails.",
+    why: "NVML talks to the NVIDIA driver only: `import pynvml` succeeds anywhere (the package is pure Python), and on AMD `nvmlInit()` fails (`NVMLError_LibraryNotFound`) when the program starts using it.",
     bad: "import pynvml\npynvml.nvmlInit()",
     good: "import amdsmi\namdsmi.amdsmi_init()",
     fix: "Port the calls to the `amdsmi` Python package (shipped with ROCm).",

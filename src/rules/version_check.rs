@@ -171,6 +171,19 @@ pub fn macro_uses(
                 out.push(f);
                 continue;
             }
+            // `#ifdef __NVCC_DIAG_PRAGMA_SUPPORT__` / `#pragma nv_diag_suppress …` / `#else` /
+            // `#pragma diag_suppress …`: whichever arm HIP takes holds only pragmas, which
+            // HIP-Clang ignores when it does not know them.
+            if std::ptr::eq(rule, &CUDA_VERSION_MACRO) && chain_holds_only_pragmas(s, di) {
+                f.status = Status::Pass;
+                f.message = format!(
+                    "`#{}` on `{name}` chooses between compiler pragmas only: HIP-Clang ignores the ones it does not know (`-Wunknown-pragmas` warns), so no code changes whichever arm it takes",
+                    d.name
+                );
+                f.suggestion = None;
+                out.push(f);
+                continue;
+            }
             // `hipport port` rewrites `__CUDACC__` to `__HIPCC__`: a test of it alone is done.
             let only_cudacc = d.tokens.clone().all(|j| {
                 let t = s.tok(j);
@@ -214,6 +227,39 @@ pub fn macro_uses(
             out.push(s.ctx.finding(rule, t.range(), msg, Some(help)));
         }
     }
+}
+
+/// Whether the chain directive `di` opens (`#if`/`#ifdef`/`#ifndef`) holds nothing but
+/// comments and `#pragma` lines, in every arm and in the conditionals nested in them.
+fn chain_holds_only_pragmas(s: &Src, di: usize) -> bool {
+    let dirs = &s.lexed.directives;
+    if !matches!(dirs[di].name.as_str(), "if" | "ifdef" | "ifndef") {
+        return false;
+    }
+    let mut depth = 0usize;
+    let mut end = None;
+    let mut pragmas = 0;
+    for d in dirs.iter().skip(di + 1) {
+        match d.name.as_str() {
+            "if" | "ifdef" | "ifndef" => depth += 1,
+            "endif" if depth == 0 => {
+                end = Some(d.start);
+                break;
+            }
+            "endif" => depth -= 1,
+            "else" | "elif" | "elifdef" | "elifndef" | "line" | "" => {}
+            "pragma" => pragmas += 1,
+            _ => return false,
+        }
+    }
+    let Some(end) = end else { return false };
+    let start = dirs[di].start;
+    pragmas > 0
+        && !s.lexed.tokens.iter().any(|t| {
+            (start..end).contains(&(t.start as usize))
+                && t.kind != crate::lex::Tok::Comment
+                && !t.in_directive()
+        })
 }
 
 /// Whether every macro of `macros` that directive `d` tests has the same value (or is
@@ -533,6 +579,36 @@ mod tests {
             open("#ifdef __NVCC__\n#if defined(__HIP__)\nint h;\n#endif\n#else\nint g;\n#endif\n"),
             [1]
         );
+    }
+
+    /// FLAMEGPU2's `#ifdef __NVCC_DIAG_PRAGMA_SUPPORT__` / `#pragma nv_diag_suppress 1719` /
+    /// `#else` / `#pragma diag_suppress 1719` / `#endif` around a CUB include: PASS. Twins: a
+    /// chain with code in an arm, or an `#include` among the pragmas, stays open.
+    #[test]
+    fn a_chain_of_pragmas_only_is_pass() {
+        use crate::gate::Status;
+        use crate::model::syntax::test_support::hazard_findings_at;
+        let on = |src: &str| -> Vec<(u32, Status)> {
+            hazard_findings_at("a.cu", src)
+                .into_iter()
+                .filter(|f| f.rule == "HP301")
+                .map(|f| (f.line, f.status))
+                .collect()
+        };
+        let diag = "#ifdef __NVCC_DIAG_PRAGMA_SUPPORT__\n#pragma nv_diag_suppress 1719\n#else\n// old nvcc\n#pragma diag_suppress 1719\n#endif\n#include <cub/cub.cuh>\n";
+        assert_eq!(on(diag), [(1, Status::Pass)]);
+        let f = hazard_findings_at("a.cu", diag);
+        assert!(f[0].message.contains("compiler pragmas only"), "{}", f[0].message);
+        let code = "#ifdef __NVCC_DIAG_PRAGMA_SUPPORT__\n#pragma nv_diag_suppress 1719\n#else\nint legacy = 1;\n#endif\n";
+        let include = "#ifdef __NVCC_DIAG_PRAGMA_SUPPORT__\n#pragma nv_diag_suppress 1719\n#include <a.h>\n#endif\n";
+        for twin in [code, include] {
+            let open: Vec<_> = hazard_findings_at("a.cu", twin)
+                .into_iter()
+                .filter(|f| matches!(f.rule.as_str(), "HP301" | "HP304") && f.status != Status::Pass)
+                .map(|f| f.line)
+                .collect();
+            assert_eq!(open, [1], "{twin}");
+        }
     }
 
     #[test]

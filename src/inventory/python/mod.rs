@@ -667,6 +667,36 @@ fn loaded_library(out: &mut Out, call: &str, text: &str, range: Range<usize>) {
     });
 }
 
+/// The value a module-level name was last assigned before `at` (`install_requires = [...]`
+/// at the top of `setup.py`), for a name `at` is; `None` otherwise.
+fn module_value<'t>(at: Node<'t>, src: &[u8]) -> Option<Node<'t>> {
+    if at.node_kind() != K::Identifier {
+        return None;
+    }
+    let name = ts::text(at, src);
+    let mut root = at;
+    while let Some(p) = root.parent() {
+        root = p;
+    }
+    let mut found = None;
+    for stmt in ts::named_children(root) {
+        if stmt.start_byte() >= at.start_byte() {
+            break;
+        }
+        if stmt.node_kind() != K::ExpressionStatement {
+            continue;
+        }
+        for a in ts::named_children(stmt) {
+            if a.node_kind() == K::Assignment
+                && a.field(F::Left).is_some_and(|l| ts::text(l, src) == name)
+            {
+                found = a.field(F::Right).or(found);
+            }
+        }
+    }
+    found
+}
+
 /// The link name of the library `text` names for a loader, if any.
 fn what_name(text: &str, bare: bool) -> Option<String> {
     crate::rules::driver_api::loaded::loaded(text, bare).map(|w| w.name().to_string())
@@ -804,6 +834,8 @@ fn call(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
         "setup" if st.flavor == Flavor::SetupPy => {
             for kw in ["install_requires", "setup_requires"] {
                 if let Some(v) = keyword(n, kw, src) {
+                    // `install_requires=install_requires`: the list the module assigned.
+                    let v = module_value(v, src).unwrap_or(v);
                     for (s, r) in strings_in(v, src) {
                         if let Some(req) = packages::parse_req(&s, r.start) {
                             packages::check_req(out, &req);
