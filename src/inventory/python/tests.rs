@@ -99,6 +99,16 @@ fn an_extension_without_nvcc_flags_has_none_to_gate() {
     }
 }
 
+/// gpustat: `install_requires = [...]` at module level, passed by name to `setup()`. Twin: a
+/// list assigned after the call, or to another name, is not the one `setup()` gets.
+#[test]
+fn setup_py_requirements_through_a_module_level_list() {
+    let by_name = "from setuptools import setup\ninstall_requires = [\n    'nvidia-ml-py>=12.535.108',\n    'psutil>=5.6.0',\n]\nsetup(name='g', install_requires=install_requires)\n";
+    assert_eq!(rules(FileKind::SetupPy, by_name), vec![("HP820".into(), 3)]);
+    let other = "from setuptools import setup\nextras = ['nvidia-ml-py']\ninstall_requires = ['psutil']\nsetup(name='g', install_requires=install_requires)\nlate = ['pynvml']\n";
+    assert!(rules(FileKind::SetupPy, other).is_empty());
+}
+
 #[test]
 fn setup_py_extension() {
     let src = "from setuptools import setup\nfrom torch.utils.cpp_extension import BuildExtension, CUDAExtension\nsetup(\n    name=\"ops\",\n    install_requires=[\"torch>=2.1\", \"requests\"],\n    ext_modules=[CUDAExtension(\"ops\", [\"ops.cpp\", \"k.cu\"],\n        extra_compile_args={\"nvcc\": [\"-O3\", \"-gencode\", \"arch=compute_80,code=sm_80\", \"--use_fast_math\"]})],\n    cmdclass={\"build_ext\": BuildExtension},\n)\n";
