@@ -26,18 +26,26 @@ pub fn kind(_: &[Finding]) -> Kind {
                 .then(|| f.path.clone())
         }),
         head: |m| Some(m.iter().position(|f| f.rule == IMAGE).unwrap_or(0)),
-        folds: |_, m| WITH_IMAGE.contains(&m.rule.as_str()),
+        // A multi-stage Dockerfile's later `FROM nvidia/cuda:…-runtime` goes with its first:
+        // one move of the file's stages to ROCm images.
+        folds: |_, m| m.rule == IMAGE || WITH_IMAGE.contains(&m.rule.as_str()),
         min: Min::Findings(2),
         summary: Box::new(|g| {
             let lines: Vec<u32> = g.folded.iter().map(|f| f.line).collect();
             let what = if g.head.rule == IMAGE {
-                "they go with the move to a ROCm base image"
+                "on ROCm they are inert, they go with the move to a ROCm base image"
             } else {
-                "the decision is the container's base image and runtime"
+                "on ROCm they are inert, the decision is the container's base image and runtime"
+            };
+            let stages = g.folded.iter().filter(|f| f.rule == IMAGE).count();
+            let what = if stages > 0 {
+                "its other build stages' images move with the first, and the settings are inert on ROCm"
+            } else {
+                what
             };
             format!(
-                " — one decision for this Dockerfile's NVIDIA container setup: {} more settings \
-                 ({}; {}) are folded here; on ROCm they are inert, {what}",
+                " — one decision for this Dockerfile's NVIDIA container setup: {} more lines \
+                 ({}; {}) are folded here; {what}",
                 g.folded.len(),
                 crate::rules::facts::lines_note(&lines, 6),
                 g.by_rule()
@@ -67,9 +75,10 @@ mod tests {
             // No base-image finding: the first setting holds the others.
             f("HP861", "Dockerfile", 5),
             f("HP863", "Dockerfile", 6),
-            // Twins: a second FROM stays its own finding; a setting outside a Dockerfile (a
-            // compose file), another rule in the Dockerfile, a lone setting.
+            // A second FROM (a runtime stage) moves with the first.
             f("HP860", "docker/Dockerfile.cu", 9),
+            // Twins: a setting outside a Dockerfile (a compose file), another rule in the
+            // Dockerfile, a lone setting.
             f("HP861", "docker-compose.yml", 2),
             f("HP861", "docker-compose.yml", 3),
             f("HP864", "docker/Dockerfile.cu", 7),
@@ -81,7 +90,6 @@ mod tests {
             [
                 ("HP860", "docker/Dockerfile.cu", 1),
                 ("HP861", "Dockerfile", 5),
-                ("HP860", "docker/Dockerfile.cu", 9),
                 ("HP861", "docker-compose.yml", 2),
                 ("HP861", "docker-compose.yml", 3),
                 ("HP864", "docker/Dockerfile.cu", 7),
@@ -89,11 +97,14 @@ mod tests {
             ]
         );
         assert!(
-            fs[0].message.contains("3 more settings (lines 2, 3, 4;"),
+            fs[0].message.contains("4 more lines (lines 2, 3, 4, 9;"),
             "{}",
             fs[0].message
         );
-        assert!(fs[0].message.contains("move to a ROCm base image"));
+        assert!(fs[0]
+            .message
+            .contains("other build stages' images move with the first"));
+        assert_eq!(fs[6].status, crate::gate::Status::Pass);
         assert!(fs[4]
             .message
             .contains("the container's base image and runtime"));

@@ -31,6 +31,9 @@ fn family(f: &Finding) -> Option<String> {
             if n.split('.').any(|q| q == "approx") {
                 return "approximate math (`.approx`)".to_string();
             }
+            if multiword(n) {
+                return MULTIWORD.to_string();
+            }
             let mut parts = n.split('.');
             let op = parts.next().unwrap_or("");
             // Loads and stores of one state space (`ld.shared.v2.b32`, `st.shared.v2.b32`) are
@@ -47,6 +50,28 @@ fn family(f: &Finding) -> Option<String> {
                 _ => op.to_string(),
             }
         })
+}
+
+/// The family of multi-word integer arithmetic.
+const MULTIWORD: &str = "multi-word integer arithmetic (`add.cc`/`addc`, `mul.hi`)";
+
+/// An instruction of multi-word integer arithmetic: one that sets or reads the carry flag
+/// (`add.cc.u64`, `addc.u32`, `subc.cc`, `mad.hi.cc.u64`, `madc.lo.u32`), whose asm statements
+/// pass the flag between them and are rewritten together (AMD has no PTX carry flag: wide
+/// integers or `__builtin_*_overflow` carry it), or an integer multiply's high or low half
+/// (`mul.hi.u64`, `mad.lo.u32`) that such arithmetic is built from.
+fn multiword(n: &str) -> bool {
+    let mut parts = n.split('.');
+    let op = parts.next().unwrap_or("");
+    let rest: Vec<&str> = parts.collect();
+    let integer = rest.iter().any(|q| {
+        matches!(q.as_bytes().first(), Some(b'u' | b's'))
+            && q.len() > 1
+            && q[1..].bytes().all(|b| b.is_ascii_digit())
+    });
+    matches!(op, "addc" | "subc" | "madc")
+        || rest.contains(&"cc")
+        || matches!(op, "mul" | "mad") && integer && rest.iter().any(|q| matches!(*q, "hi" | "lo"))
 }
 
 /// A PTX type, rounding, saturation or approximation qualifier (`f32`, `bf16x2`, `u64`, `rn`).
@@ -77,6 +102,16 @@ fn qualifier(q: &str) -> bool {
 fn function(f: &Finding) -> Option<&str> {
     let (_, rest) = f.message.split_once("(in `")?;
     rest.split('`').next()
+}
+
+/// A family as a message names it: an instruction in backquotes (`` `cp.async` ``), a described
+/// family (which quotes its own instructions) as it is.
+fn quoted(fam: &str) -> String {
+    if fam.contains('`') {
+        fam.to_string()
+    } else {
+        format!("`{fam}`")
+    }
 }
 
 fn key(f: &Finding) -> Option<String> {
@@ -115,7 +150,8 @@ pub fn kind(_: &[Finding]) -> Kind {
                 )
             };
             format!(
-                " — one decision for `{fam}` in this file: {} uses{funcs}, lines {}; rewrite the family once for AMD and apply it to each ({} more folded here)",
+                " — one decision for {} in this file: {} uses{funcs}, lines {}; rewrite the family once for AMD and apply it to each ({} more folded here)",
+                quoted(fam),
                 g.members.len(),
                 lines.join(", "),
                 g.folded.len()
@@ -123,7 +159,7 @@ pub fn kind(_: &[Finding]) -> Kind {
         }),
         note: Box::new(|g| {
             let fam = g.key.split('\u{0}').nth(1).unwrap_or("");
-            super::kind::folded_into(g, &format!("`{fam}` in this file is one rewrite"))
+            super::kind::folded_into(g, &format!("{} in this file is one rewrite", quoted(fam)))
         }),
     }
 }
@@ -192,6 +228,37 @@ mod tests {
         assert!(fs[1]
             .message
             .contains("`cp.async` in this file is one rewrite"));
+    }
+
+    /// VanitySearch's `GPUMath.h`: one macro per carry-chain instruction (`UADDO` `add.cc.u64`,
+    /// `UADDC` `addc.cc.u64`, `USUB` `subc.u64`, `UMULHI` `mul.hi.u64`, `MADDC`
+    /// `madc.hi.cc.u64`): the carry flag runs between them, one rewrite. Twins: a float
+    /// multiply (`mul.rn.f32`) and a bit reversal are not of it.
+    #[test]
+    fn carry_chain_arithmetic_is_one_family() {
+        let mut fs = vec![
+            ptx("GPU/GPUMath.h", 27, "`add.cc.u64`", "UADDO"),
+            ptx("GPU/GPUMath.h", 28, "`addc.cc.u64`", "UADDC"),
+            ptx("GPU/GPUMath.h", 37, "`subc.u64`", "USUB"),
+            ptx("GPU/GPUMath.h", 44, "`mul.hi.u64`", "UMULHI"),
+            ptx("GPU/GPUMath.h", 46, "`madc.hi.cc.u64`", "MADDC"),
+            ptx("GPU/GPUMath.h", 50, "`mul.rn.f32`", "fmul"),
+            ptx("GPU/GPUMath.h", 354, "`brev.b64`, `clz.b64`", "ctz"),
+        ];
+        super::super::fold(&mut fs, &kind(&[]));
+        assert_eq!(
+            open(&fs),
+            [
+                ("GPU/GPUMath.h", 27),
+                ("GPU/GPUMath.h", 50),
+                ("GPU/GPUMath.h", 354)
+            ]
+        );
+        assert!(
+            fs[0].message.contains("multi-word integer arithmetic"),
+            "{}",
+            fs[0].message
+        );
     }
 
     #[test]

@@ -598,13 +598,19 @@ mod tests {
         let diag = "#ifdef __NVCC_DIAG_PRAGMA_SUPPORT__\n#pragma nv_diag_suppress 1719\n#else\n// old nvcc\n#pragma diag_suppress 1719\n#endif\n#include <cub/cub.cuh>\n";
         assert_eq!(on(diag), [(1, Status::Pass)]);
         let f = hazard_findings_at("a.cu", diag);
-        assert!(f[0].message.contains("compiler pragmas only"), "{}", f[0].message);
+        assert!(
+            f[0].message.contains("compiler pragmas only"),
+            "{}",
+            f[0].message
+        );
         let code = "#ifdef __NVCC_DIAG_PRAGMA_SUPPORT__\n#pragma nv_diag_suppress 1719\n#else\nint legacy = 1;\n#endif\n";
         let include = "#ifdef __NVCC_DIAG_PRAGMA_SUPPORT__\n#pragma nv_diag_suppress 1719\n#include <a.h>\n#endif\n";
         for twin in [code, include] {
             let open: Vec<_> = hazard_findings_at("a.cu", twin)
                 .into_iter()
-                .filter(|f| matches!(f.rule.as_str(), "HP301" | "HP304") && f.status != Status::Pass)
+                .filter(|f| {
+                    matches!(f.rule.as_str(), "HP301" | "HP304") && f.status != Status::Pass
+                })
                 .map(|f| f.line)
                 .collect();
             assert_eq!(open, [1], "{twin}");
