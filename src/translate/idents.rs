@@ -468,6 +468,35 @@ mod tests {
             .collect()
     }
 
+    /// `cudaMemoryTypeUnregistered`: HIPIFY lists it as unsupported, HIP has it from 6.0 (the
+    /// hand table): renamed at 6.2, HP001 naming 6.0 below it.
+    #[test]
+    fn a_name_hip_added_after_hipify_listed_it_unsupported() {
+        let src = "bool f(cudaPointerAttributes a) { return a.type == cudaMemoryTypeUnregistered; }
+";
+        let opts = crate::translate::Options::for_tests("6.2", false);
+        let t = crate::translate::translate_bytes(
+            "p.cu",
+            src.as_bytes(),
+            crate::mappings::get(),
+            &opts,
+        );
+        let out = String::from_utf8(t.output).unwrap();
+        assert!(out.contains("a.type == hipMemoryTypeUnregistered"), "{out}");
+        assert!(unported("p.cu", src).is_empty());
+        let opts = crate::translate::Options::for_tests("5.7", false);
+        let t = crate::translate::translate_bytes(
+            "p.cu",
+            src.as_bytes(),
+            crate::mappings::get(),
+            &opts,
+        );
+        assert!(t
+            .findings
+            .iter()
+            .any(|f| f.rule == "HP001" && f.message.contains("exists only from ROCm 6.0.0")));
+    }
+
     /// A device function with no HIP counterpart is reported where it is called or taken by
     /// address.
     #[test]
