@@ -79,7 +79,7 @@ const MACROS: &[&str] = &[
 fn explain_macro(m: &str) -> &'static str {
     match m {
         "__CUDACC__" => " (`hipport port` rewrites `__CUDACC__` to `__HIPCC__`; check that branch is right for HIP)",
-        "__CUDACC_RTC__" => " (hiprtc defines `__HIPCC_RTC__` instead)",
+        "__CUDACC_RTC__" => " (and `hipport port` rewrites it to `__HIPCC_RTC__`, which hiprtc defines where NVRTC defines `__CUDACC_RTC__`)",
         _ => "",
     }
 }
@@ -531,9 +531,19 @@ mod tests {
         assert_eq!(on(rtc), [(1, Status::Pass), (4, Status::Pass)]);
         let f = hazard_findings_at("t.h", rtc);
         assert!(
-            f[0].message.contains("hiprtc defines `__HIPCC_RTC__`"),
+            f[0].message
+                .contains("rewrites it to `__HIPCC_RTC__`, which hiprtc defines"),
             "{}",
             f[0].message
+        );
+        // The rewrite that holds it: a run-time compile under hiprtc takes NVRTC's arm.
+        let opts = crate::translate::Options::for_tests("6.2", false);
+        let t =
+            crate::translate::translate_bytes("t.h", rtc.as_bytes(), crate::mappings::get(), &opts);
+        let out = String::from_utf8(t.output).unwrap();
+        assert!(
+            out.contains("#ifndef __HIPCC_RTC__") && out.contains("!defined(__HIPCC_RTC__)"),
+            "{out}"
         );
         let version = rtc.replace("__CUDACC_RTC__", "CUDA_VERSION");
         assert!(
