@@ -2,9 +2,10 @@
 //! `ENV NVIDIA_DRIVER_CAPABILITIES` (HP861) and CUDA paths set in the image (`ENV
 //! NVENCODE_CFLAGS "-I/usr/local/cuda/include"`, HP863) are one finding per line, yet on ROCm
 //! they are inert or gone with the image: what a porter decides is the container's base image
-//! and runtime (HP860, one per `FROM`). So they are folded into the Dockerfile's first base-image
-//! finding; a Dockerfile with no such finding (its image comes from a build argument the table
-//! does not know) has its first such line hold the others.
+//! and runtime (HP860, one per `FROM`), and the NVIDIA packages the image installs (HP904) go
+//! with it. So they are folded into the Dockerfile's first base-image finding, later stages'
+//! NVIDIA images too; a Dockerfile with no such finding (its image comes from a build argument
+//! the table does not know) has its first such line hold the others.
 
 use super::kind::{Kind, Min};
 use crate::finding::Finding;
@@ -12,7 +13,7 @@ use crate::inventory::kind::{by_name, FileKind};
 
 /// The base-image rule and the rules for settings that go with the image.
 const IMAGE: &str = "HP860";
-const WITH_IMAGE: [&str; 2] = ["HP861", "HP863"];
+const WITH_IMAGE: [&str; 3] = ["HP861", "HP863", "HP904"];
 
 fn in_dockerfile(f: &Finding) -> bool {
     by_name(&f.path) == Some(FileKind::Dockerfile)
@@ -38,10 +39,11 @@ pub fn kind(_: &[Finding]) -> Kind {
                 "on ROCm they are inert, the decision is the container's base image and runtime"
             };
             let stages = g.folded.iter().filter(|f| f.rule == IMAGE).count();
-            let what = if stages > 0 {
-                "its other build stages' images move with the first, and the settings are inert on ROCm"
-            } else {
-                what
+            let packages = g.folded.iter().filter(|f| f.rule == "HP904").count();
+            let what = match (stages > 0, packages > 0) {
+                (true, _) => "its other build stages' images move with the first, NVIDIA packages it installs give way to the ROCm ones each names, and the settings are inert on ROCm",
+                (false, true) => "NVIDIA packages it installs give way to the ROCm ones each names, with the move to a ROCm base image; the settings are inert on ROCm",
+                (false, false) => what,
             };
             format!(
                 " — one decision for this Dockerfile's NVIDIA container setup: {} more lines \

@@ -40,6 +40,7 @@ pub mod scripts;
 pub mod shell;
 pub mod shell_arms;
 pub mod siblings;
+pub mod system_packages;
 pub mod tables;
 pub mod ts;
 pub mod version_check;
@@ -74,6 +75,7 @@ pub fn rules() -> Vec<&'static RuleInfo> {
         monitoring::RULES,
         distributed::RULES,
         binary::RULES,
+        system_packages::RULES,
         ptx::RULES,
     ] {
         v.extend_from_slice(family);

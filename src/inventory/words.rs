@@ -264,6 +264,8 @@ pub fn command(out: &mut Out, words: &[Word], site: Site, cx: Cx) {
         .collect();
     let words = &flat[..];
     let roles = roles(out.src(), words);
+    let run: Vec<bool> = roles.iter().map(|r| *r == Role::Command).collect();
+    super::system_packages::check(out, words, &run);
     let has_version = words
         .iter()
         .any(|w| w.text == "--version" || w.text == "-V");
