@@ -95,7 +95,7 @@ pub fn write(r: &Report, w: &mut dyn Write) -> io::Result<()> {
         *n += 1;
         order.push((
             !Report::is_new(f),
-            super::order::harm(f.status, f.phase, f.category),
+            super::order::finding_harm(f),
             *n,
             g,
         ));

@@ -55,7 +55,7 @@ pub fn write(r: &Report, w: &mut dyn Write) -> io::Result<()> {
         } else {
             format!("{}-{}", f.fingerprint, n)
         };
-        let harm = super::order::harm(f.status, f.phase, f.category);
+        let harm = super::order::finding_harm(f);
         issues.push((
             harm,
             Issue {

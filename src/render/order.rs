@@ -1,6 +1,8 @@
 //! Order by harm: the one sort key every view for people uses (text, concise, Markdown, GitHub
 //! and GitLab annotations, the HTML page), so the first item of each is the one that hurts most
-//! if nobody acts. Status first (BLOCKER, REMEDIATION, UNKNOWN, PASS), then the phase where the
+//! if nobody acts. Status first (BLOCKER, REMEDIATION, UNKNOWN, PASS), then the product's own
+//! code before its tests, benchmarks and examples (a wrong answer in a unit test's host constant
+//! hurts less than one in a kernel the product runs), then the phase where the
 //! problem surfaces (wrong results and runtime failures, which no build catches, before build,
 //! init, import and install failures, which announce themselves), then the category (64-lane
 //! and other silent-correctness families first, build plumbing last), then the place. Size
@@ -72,10 +74,47 @@ pub fn harm(status: Status, phase: Phase, category: Category) -> (u8, u8, u8) {
     )
 }
 
-/// The sort key of a finding in every view for people: harm, then the place.
-pub fn key(f: &Finding) -> ((u8, u8, u8), &str, u32, u32, &str, &str) {
+/// Folders of code the product does not ship: tests, benchmarks, examples, samples, demos.
+const AUXILIARY_DIRS: &[&str] = &[
+    "test",
+    "tests",
+    "testing",
+    "unittest",
+    "unittests",
+    "benchmark",
+    "benchmarks",
+    "bench",
+    "example",
+    "examples",
+    "sample",
+    "samples",
+    "demo",
+    "demos",
+];
+
+/// Whether a path is code the product does not ship (1) or its own (0): in a folder of
+/// [`AUXILIARY_DIRS`], or a file named as a test (`test_x.cu`, `x_test.cpp`, `x_tests.py`).
+pub fn auxiliary(path: &str) -> u8 {
+    let mut parts = path.split('/');
+    let file = parts.next_back().unwrap_or("");
+    let stem = file.split('.').next().unwrap_or(file).to_ascii_lowercase();
+    let dir = parts.any(|d| AUXILIARY_DIRS.contains(&d.to_ascii_lowercase().as_str()));
+    let named = stem.starts_with("test_") || stem.ends_with("_test") || stem.ends_with("_tests");
+    u8::from(dir || named)
+}
+
+/// The harm of one finding: status, the product's code before its tests and examples, phase,
+/// category.
+pub fn finding_harm(f: &Finding) -> (u8, u8, u8, u8) {
+    let (s, p, c) = harm(f.status, f.phase, f.category);
+    (s, auxiliary(&f.path), p, c)
+}
+
+/// The sort key of a finding in every view for people: its harm, then the place.
+#[allow(clippy::type_complexity)]
+pub fn key(f: &Finding) -> ((u8, u8, u8, u8), &str, u32, u32, &str, &str) {
     (
-        harm(f.status, f.phase, f.category),
+        finding_harm(f),
         &f.path,
         f.line,
         f.column,
@@ -114,5 +153,27 @@ mod tests {
         p.sort();
         p.dedup();
         assert_eq!(p.len(), Phase::ALL.len());
+    }
+
+    /// libgpuarray: a host unit test's `warpSize = 32` (CORRECTNESS, warp-size) comes after the
+    /// product's BUILD findings of the same status; a PASS stays last wherever it is.
+    #[test]
+    fn the_products_code_before_its_tests_and_examples() {
+        let f = |path: &str, phase, category, status| Finding {
+            phase,
+            category,
+            status,
+            ..Finding::bare("HP000", path, 1)
+        };
+        let test = f("tests/check_elemwise.c", Phase::Correctness, Category::WarpSize, Status::Remediation);
+        let product = f("src/gpuarray_blas_cuda.c", Phase::Build, Category::Library, Status::Remediation);
+        let unknown = f("src/k.cu", Phase::Correctness, Category::WarpSize, Status::Unknown);
+        assert!(key(&product) < key(&test) && key(&test) < key(&unknown));
+        for aux in ["examples/a/k.cu", "benchmarks/b.cu", "src/test_k.cu", "lib/k_test.cpp", "Samples/x.cu"] {
+            assert_eq!(auxiliary(aux), 1, "{aux}");
+        }
+        for own in ["src/k.cu", "src/testing_utils/x.h", "contest/k.cu", "src/latest.cu"] {
+            assert_eq!(auxiliary(own), 0, "{own}");
+        }
     }
 }
