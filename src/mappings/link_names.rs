@@ -114,8 +114,8 @@ fn link_name(text: &str, bare: bool) -> Option<&str> {
     .then_some(base)
 }
 
-/// A CUDA library a string names for a loader (see [`link_name`]): its link name and its ROCm
-/// counterpart's.
+/// A CUDA library a string names for a loader (a loader's file name, or a bare name where
+/// `bare`): its link name and its ROCm counterpart's.
 pub fn loaded_cuda_library(text: &str, bare: bool) -> Option<(&str, &'static str)> {
     let name = link_name(text, bare)?;
     let rocm = rocm_library(name)?;
@@ -123,7 +123,8 @@ pub fn loaded_cuda_library(text: &str, bare: bool) -> Option<(&str, &'static str
     (!name.ends_with("_static")).then_some((name, rocm))
 }
 
-/// A library of the AMD GPU stack a string names for a loader ([`AMD_LIBRARIES`]).
+/// A library of the AMD GPU stack a string names for a loader (the ROCm libraries above, HSA,
+/// ROCm SMI, `libdrm_amdgpu`).
 pub fn loaded_amd_library(text: &str, bare: bool) -> Option<&'static str> {
     let name = link_name(text, bare)?;
     AMD_LIBRARIES.iter().copied().find(|a| *a == name)

@@ -93,12 +93,7 @@ pub fn write(r: &Report, w: &mut dyn Write) -> io::Result<()> {
         let f = g.first;
         let n = seen.entry((f.rule.as_str(), f.path.as_str())).or_default();
         *n += 1;
-        order.push((
-            !Report::is_new(f),
-            super::order::finding_harm(f),
-            *n,
-            g,
-        ));
+        order.push((!Report::is_new(f), super::order::finding_harm(f), *n, g));
     }
     // Stable: the report's order (by path and line) within each group.
     order.sort_by_key(|(old, harm, nth, _)| (*old, *harm, *nth));

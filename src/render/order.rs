@@ -93,7 +93,7 @@ const AUXILIARY_DIRS: &[&str] = &[
 ];
 
 /// Whether a path is code the product does not ship (1) or its own (0): in a folder of
-/// [`AUXILIARY_DIRS`], or a file named as a test (`test_x.cu`, `x_test.cpp`, `x_tests.py`).
+/// `AUXILIARY_DIRS`, or a file named as a test (`test_x.cu`, `x_test.cpp`, `x_tests.py`).
 pub fn auxiliary(path: &str) -> u8 {
     let mut parts = path.split('/');
     let file = parts.next_back().unwrap_or("");
@@ -165,14 +165,40 @@ mod tests {
             status,
             ..Finding::bare("HP000", path, 1)
         };
-        let test = f("tests/check_elemwise.c", Phase::Correctness, Category::WarpSize, Status::Remediation);
-        let product = f("src/gpuarray_blas_cuda.c", Phase::Build, Category::Library, Status::Remediation);
-        let unknown = f("src/k.cu", Phase::Correctness, Category::WarpSize, Status::Unknown);
+        let test = f(
+            "tests/check_elemwise.c",
+            Phase::Correctness,
+            Category::WarpSize,
+            Status::Remediation,
+        );
+        let product = f(
+            "src/gpuarray_blas_cuda.c",
+            Phase::Build,
+            Category::Library,
+            Status::Remediation,
+        );
+        let unknown = f(
+            "src/k.cu",
+            Phase::Correctness,
+            Category::WarpSize,
+            Status::Unknown,
+        );
         assert!(key(&product) < key(&test) && key(&test) < key(&unknown));
-        for aux in ["examples/a/k.cu", "benchmarks/b.cu", "src/test_k.cu", "lib/k_test.cpp", "Samples/x.cu"] {
+        for aux in [
+            "examples/a/k.cu",
+            "benchmarks/b.cu",
+            "src/test_k.cu",
+            "lib/k_test.cpp",
+            "Samples/x.cu",
+        ] {
             assert_eq!(auxiliary(aux), 1, "{aux}");
         }
-        for own in ["src/k.cu", "src/testing_utils/x.h", "contest/k.cu", "src/latest.cu"] {
+        for own in [
+            "src/k.cu",
+            "src/testing_utils/x.h",
+            "contest/k.cu",
+            "src/latest.cu",
+        ] {
             assert_eq!(auxiliary(own), 0, "{own}");
         }
     }
