@@ -22,14 +22,8 @@ rule!(CUBIN_FATBIN_FILE, "HP911", PtxArtifact, Unknown, Runtime,
     refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_rtc.html"],
 );
 
-rule!(EMBEDDED_PTX, "HP912", PtxArtifact, Remediation, Runtime,
-    summary: "PTX embedded in a string, or loaded with `cuModuleLoadData`/NVRTC.",
-    why: "PTX text and NVRTC programs target NVIDIA GPUs; on ROCm code objects come from HIP source through hiprtc or hipcc.",
-    bad: "mod = cuModuleLoadData(PTX_SOURCE)",
-    good: "prog = hiprtcCreateProgram(HIP_SOURCE, ...)  # compile HIP C++ at run time",
-    fix: "Replace the PTX with HIP C++ source compiled by hiprtc (or prebuilt code objects per gfx target).",
-    refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_rtc.html"],
-);
+/// Defined beside the C/C++ check that raises it too (PTX text in a C string).
+pub use crate::rules::inline_asm::ptx_text::EMBEDDED_PTX;
 
 pub const RULES: &[&RuleInfo] = &[&PTX_FILE, &CUBIN_FATBIN_FILE, &EMBEDDED_PTX];
 

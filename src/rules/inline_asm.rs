@@ -601,6 +601,7 @@ fn host_only(s: &Src, at: usize) -> bool {
 /// The marker [`check`] puts on PTX whose operands compile for AMDGPU: the function around it.
 const IN_FUNCTION: &str = " (in `";
 
+pub mod ptx_text;
 mod uncalled;
 pub use uncalled::settle_uncalled;
 

@@ -296,11 +296,6 @@ fn namespace(p: &mut Pass, i: usize, name: &str) -> bool {
                 }
             }
         }
-        // A bare `cuda::` in a file that opens a library's namespace holding its own `cuda`
-        // (`using namespace cv;` then `cuda::resize`: OpenCV's `cv::cuda`).
-        if segs.len() == 1 && name == "cuda" && opens_owner_of_cuda(p) {
-            continue;
-        }
         let t = p.lexed.tokens[i];
         match &ns.hip {
             Some(hip) => {
@@ -325,23 +320,6 @@ fn namespace(p: &mut Pass, i: usize, name: &str) -> bool {
         return true;
     }
     false
-}
-
-/// Namespaces of other libraries with a `cuda` namespace inside: OpenCV's `cv::cuda` (its CUDA
-/// modules), ATen's and c10's `at::cuda`/`c10::cuda` (PyTorch keeps them on ROCm), `torch::cuda`.
-const OWNERS_OF_CUDA: &[&[u8]] = &[b"cv", b"at", b"c10", b"torch"];
-
-/// Whether the file has `using namespace N;` for a namespace of [`OWNERS_OF_CUDA`].
-fn opens_owner_of_cuda(p: &Pass) -> bool {
-    let code: Vec<usize> = (0..p.lexed.tokens.len())
-        .filter(|&k| p.lexed.tokens[k].kind != crate::lex::Tok::Comment)
-        .collect();
-    code.windows(4).any(|w| {
-        p.text(w[0]) == b"using"
-            && p.text(w[1]) == b"namespace"
-            && OWNERS_OF_CUDA.contains(&p.text(w[2]))
-            && p.text(w[3]) == b";"
-    })
 }
 
 /// `register` is accepted by nvcc but is an error in C++17, which hipcc defaults to: the keyword
@@ -517,17 +495,6 @@ mod tests {
             .findings
             .iter()
             .any(|f| f.rule == "HP001" && f.message.contains("exists only from ROCm 6.0.0")));
-    }
-
-    /// gpu-rest-engine: `using namespace cv;` then `cuda::resize(...)` is OpenCV's `cv::cuda`,
-    /// not libcu++. Twin: without the using-directive, `cuda::atomic` is libcu++'s.
-    #[test]
-    fn a_bare_cuda_namespace_after_using_namespace_cv_is_opencvs() {
-        let cv =
-            "using namespace cv;\nvoid f(GpuMat a, GpuMat b) { cuda::resize(a, b, Size(1, 1)); }\n";
-        assert!(unported("p.cpp", cv).is_empty());
-        let libcu = "void f() { cuda::atomic<int> a; }\n";
-        assert_eq!(unported("p.cu", libcu).len(), 1);
     }
 
     /// A device function with no HIP counterpart is reported where it is called or taken by
