@@ -679,7 +679,18 @@ fn pass_twin_switch_arms(
                 .map(move |(n, line)| (folder_of(rel), n, format!("{rel}:{line}")))
         })
         .collect();
-    if declared.is_empty() {
+    // Backend selectors the project tests against a HIP value in any CMake file.
+    let selectors: Vec<(String, String)> = texts
+        .iter()
+        .filter(|(rel, _)| is_cmake(rel))
+        .flat_map(|(rel, bytes)| crate::inventory::cmake::hip_selectors(bytes, rel))
+        .fold(Vec::new(), |mut acc: Vec<(String, String)>, (v, at)| {
+            if !acc.iter().any(|(w, _)| *w == v) {
+                acc.push((v, at));
+            }
+            acc
+        });
+    if declared.is_empty() && selectors.is_empty() {
         return;
     }
     for (rel, bytes) in texts.iter().filter(|(rel, _)| is_cmake(rel)) {
@@ -696,7 +707,7 @@ fn pass_twin_switch_arms(
             .map(|(_, n, at)| (n.clone(), at.clone()))
             .collect();
         let twins = crate::inventory::cmake::twin_switches(&scope);
-        let dead = crate::inventory::cmake::dead_arms_with_twins(bytes, &twins);
+        let dead = crate::inventory::cmake::dead_arms_with_twins(bytes, &twins, &selectors);
         for f in findings.iter_mut() {
             if f.path != *rel || f.status == crate::gate::Status::Pass {
                 continue;
@@ -742,6 +753,47 @@ mod tests {
             f[0].message
         );
         let f = run("other/CMakeLists.txt");
+        assert!(f.iter().any(|f| f.status != crate::gate::Status::Pass));
+    }
+
+    /// WarpX: `cmake/dependencies/AMReX.cmake` calls `enable_language(CUDA)` under
+    /// `if(WarpX_COMPUTE STREQUAL CUDA)`, and the top file selects the HIP build with
+    /// `elseif(WarpX_COMPUTE STREQUAL HIP)`: PASS naming that test. Twin: without the top
+    /// file's HIP test the arm stays open.
+    #[test]
+    fn a_backend_selector_tested_against_hip_elsewhere_decides_a_cmake_module() {
+        use crate::inventory::{kind::FileKind, scan_bytes};
+        let top: &[u8] = b"set(WarpX_COMPUTE OMP CACHE STRING \"backend\")\nif(WarpX_COMPUTE STREQUAL CUDA)\n  set(X 1)\nelseif(WarpX_COMPUTE STREQUAL HIP)\n  set(X 2)\nendif()\n";
+        let module: &[u8] = b"if(WarpX_COMPUTE STREQUAL CUDA)\n  enable_language(CUDA)\nendif()\n";
+        let run = |top: &[u8]| {
+            let mut findings =
+                scan_bytes("cmake/dependencies/AMReX.cmake", FileKind::CMake, module);
+            assert!(!findings.is_empty());
+            let texts: std::collections::BTreeMap<String, Vec<u8>> = [
+                ("CMakeLists.txt".to_string(), top.to_vec()),
+                (
+                    "cmake/dependencies/AMReX.cmake".to_string(),
+                    module.to_vec(),
+                ),
+            ]
+            .into_iter()
+            .collect();
+            pass_twin_switch_arms(&mut findings, &texts);
+            findings
+        };
+        let f = run(top);
+        assert!(
+            f.iter().all(|f| f.status == crate::gate::Status::Pass),
+            "{f:?}"
+        );
+        assert!(
+            f[0].message
+                .contains("`elseif(WarpX_COMPUTE STREQUAL HIP)` (CMakeLists.txt:4)"),
+            "{}",
+            f[0].message
+        );
+        let cuda_only = b"if(WarpX_COMPUTE STREQUAL CUDA)\n  set(X 1)\nendif()\n";
+        let f = run(cuda_only);
         assert!(f.iter().any(|f| f.status != crate::gate::Status::Pass));
     }
 

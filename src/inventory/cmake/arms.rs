@@ -346,6 +346,18 @@ fn cond_words(cmd: tree_sitter::Node, src: &[u8]) -> Vec<String> {
 /// `twins` are the project's twin switches in scope of this file ([`twin_switches`]): a file that
 /// tests one (`if(${FOO_NVIDIA_BACKEND})`) tests for the HIP build, which sets the ROCm twin.
 pub(crate) fn hip_dead_arms(root: tree_sitter::Node, src: &[u8], twins: &[Twin]) -> Vec<DeadArm> {
+    hip_dead_arms_with(root, src, twins, &[])
+}
+
+/// [`hip_dead_arms`] knowing the project's backend selectors ([`hip_selectors`]): a file that
+/// compares one (`if(WarpX_COMPUTE STREQUAL CUDA)` in a `.cmake` file of a project whose top
+/// file tests `elseif(WarpX_COMPUTE STREQUAL HIP)`) tests for the HIP build too.
+pub(crate) fn hip_dead_arms_with(
+    root: tree_sitter::Node,
+    src: &[u8],
+    twins: &[Twin],
+    selectors: &[(String, String)],
+) -> Vec<DeadArm> {
     let mut chains = Vec::new();
     ts::each(root, &mut |n| {
         if n.node_kind() == K::IfCondition {
@@ -388,6 +400,28 @@ pub(crate) fn hip_dead_arms(root: tree_sitter::Node, src: &[u8], twins: &[Twin])
                 && hip_test.is_none()
             {
                 hip_test = Some((line(cmd.start_byte()), head(cmd)));
+            }
+        }
+    }
+    // The project's selector compared here: its HIP test in another file is the anchor.
+    let mut anchor: Option<String> = None;
+    if hip_test.is_none() {
+        'find: for c in &chains {
+            for cmd in ts::named_children(*c) {
+                if !matches!(cmd.node_kind(), K::IfCommand | K::ElseifCommand) {
+                    continue;
+                }
+                let words = cond_words(cmd, src);
+                for w in words.windows(2) {
+                    let var = w[0].trim_start_matches("${").trim_end_matches('}');
+                    if matches!(w[1].as_str(), "STREQUAL" | "MATCHES") {
+                        if let Some((_, at)) = selectors.iter().find(|(v, _)| v == var) {
+                            anchor = Some(at.clone());
+                            hip_test = Some((line(cmd.start_byte()), head(cmd)));
+                            break 'find;
+                        }
+                    }
+                }
             }
         }
     }
@@ -471,9 +505,14 @@ pub(crate) fn hip_dead_arms(root: tree_sitter::Node, src: &[u8], twins: &[Twin])
                             "in the `{arm}` arm (line {at}), which the project's HIP build never runs: `{}` selects the CUDA build and the ROCm build sets its twin `{}` ({})",
                             t.cuda, t.rocm, t.at
                         ),
-                        None => format!(
-                            "in the `{arm}` arm (line {at}), which the project's HIP build never runs: this file builds for HIP under `{hip_head}` (line {hip_line})"
-                        ),
+                        None => match &anchor {
+                            Some(where_) => format!(
+                                "in the `{arm}` arm (line {at}), which the project's HIP build never runs: the project selects its HIP build with {where_}"
+                            ),
+                            None => format!(
+                                "in the `{arm}` arm (line {at}), which the project's HIP build never runs: this file builds for HIP under `{hip_head}` (line {hip_line})"
+                            ),
+                        },
                     },
                 };
                 out.push(DeadArm {
@@ -564,17 +603,61 @@ fn hipified_from(hip: &str) -> Vec<String> {
     out
 }
 
+/// The project's backend selectors a CMake file tests against a HIP value (`elseif(WarpX_COMPUTE
+/// STREQUAL HIP)`, `if(GPU_BACKEND MATCHES "ROCm")`): the variable, and the test as a reason's
+/// anchor (`` `elseif(WarpX_COMPUTE STREQUAL HIP)` (CMakeLists.txt:242) ``, `rel` naming the file).
+pub fn hip_selectors(src: &[u8], rel: &str) -> Vec<(String, String)> {
+    let Some(tree) = ts::parse(Lang::CMake, src) else {
+        return Vec::new();
+    };
+    let line = |b: usize| src[..b].iter().filter(|&&c| c == b'\n').count() + 1;
+    let mut out: Vec<(String, String)> = Vec::new();
+    ts::each(tree.root_node(), &mut |cmd| {
+        if !matches!(cmd.node_kind(), K::IfCommand | K::ElseifCommand) {
+            return;
+        }
+        let words = cond_words(cmd, src);
+        for w in words.windows(3) {
+            let value: Vec<String> = unquote(&w[2])
+                .split(['_', '-'])
+                .map(|p| p.to_ascii_lowercase())
+                .collect();
+            let var = w[0].trim_start_matches("${").trim_end_matches('}');
+            if matches!(w[1].as_str(), "STREQUAL" | "MATCHES")
+                && platform_word(&value) == Some(true)
+                && !var.is_empty()
+                && var.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                && !out.iter().any(|(v, _)| v == var)
+            {
+                let head = ts::text(cmd, src)
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                out.push((
+                    var.to_string(),
+                    format!("`{head}` ({rel}:{})", line(cmd.start_byte())),
+                ));
+            }
+        }
+    });
+    out
+}
+
 /// The arms of a CMake file that the project's HIP build never runs once the project's twin
 /// switches in scope are known (`if(${FOO_NVIDIA_BACKEND})` in a subdirectory whose parent
 /// declares `FOO_AMD_BACKEND`), with the reason.
-pub fn dead_arms_with_twins(src: &[u8], twins: &[Twin]) -> Vec<(std::ops::Range<usize>, String)> {
-    if twins.is_empty() {
+pub fn dead_arms_with_twins(
+    src: &[u8],
+    twins: &[Twin],
+    selectors: &[(String, String)],
+) -> Vec<(std::ops::Range<usize>, String)> {
+    if twins.is_empty() && selectors.is_empty() {
         return Vec::new();
     }
     let Some(tree) = ts::parse(Lang::CMake, src) else {
         return Vec::new();
     };
-    hip_dead_arms(tree.root_node(), src, twins)
+    hip_dead_arms_with(tree.root_node(), src, twins, selectors)
         .into_iter()
         .filter(|a| a.taken == Some(false))
         .map(|a| (a.range, a.why))
