@@ -23,7 +23,7 @@ rule!(LOADED_BY_NAME, "HP507", DriverApi, Remediation, Init,
 );
 
 /// The text a string token holds, without its quotes and prefix (`L"…"`, `u8"…"`).
-fn inner(text: &str) -> Option<&str> {
+pub(crate) fn inner(text: &str) -> Option<&str> {
     let open = text.find('"')?;
     let close = text.rfind('"')?;
     (close > open).then(|| &text[open + 1..close])

@@ -18,10 +18,7 @@ rule!(EMBEDDED_PTX, "HP912", PtxArtifact, Remediation, Runtime,
 
 /// The contents of a string token without its quotes and prefix.
 fn contents(text: &str) -> &str {
-    match (text.find('"'), text.rfind('"')) {
-        (Some(a), Some(b)) if b > a => &text[a + 1..b],
-        _ => "",
-    }
+    crate::rules::driver_api::loaded::inner(text).unwrap_or("")
 }
 
 /// One HP912 per run of adjacent string literals that opens with a PTX `.version` directive
