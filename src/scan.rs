@@ -679,10 +679,22 @@ fn pass_twin_switch_arms(
                 .map(move |(n, line)| (folder_of(rel), n, format!("{rel}:{line}")))
         })
         .collect();
-    // Backend selectors the project tests against a HIP value in any CMake file.
+    // Backend selectors the project tests against a HIP value in any CMake file; read only
+    // where a CMake file has an open finding for them to decide, and only from files that
+    // compare a value at all (each read is a parse).
+    let open_cmake = texts.keys().any(|rel| {
+        is_cmake(rel)
+            && findings
+                .iter()
+                .any(|f| f.path == *rel && f.status != crate::gate::Status::Pass)
+    });
+    let compares = |b: &[u8]| {
+        memchr::memmem::find(b, b"STREQUAL").is_some()
+            || memchr::memmem::find(b, b"MATCHES").is_some()
+    };
     let selectors: Vec<(String, String)> = texts
         .iter()
-        .filter(|(rel, _)| is_cmake(rel))
+        .filter(|(rel, bytes)| open_cmake && is_cmake(rel) && compares(bytes))
         .flat_map(|(rel, bytes)| crate::inventory::cmake::hip_selectors(bytes, rel))
         .fold(Vec::new(), |mut acc: Vec<(String, String)>, (v, at)| {
             if !acc.iter().any(|(w, _)| *w == v) {

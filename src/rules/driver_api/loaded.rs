@@ -120,6 +120,13 @@ fn linux(name: &str) -> bool {
 /// One finding per library a file names for a loader: the first string, with the lines of the
 /// others.
 pub fn check(s: &Src, out: &mut Vec<Finding>) {
+    // Every string token of every file would be read: most files name no library file at all.
+    let names_a_file = [&b".so"[..], b".dll", b".DLL", b".dylib"]
+        .iter()
+        .any(|n| memchr::memmem::find(s.ctx.src, n).is_some());
+    if !names_a_file {
+        return;
+    }
     // (link name, first string's range and text, the other strings' lines).
     let mut seen: Vec<(String, std::ops::Range<usize>, String, Vec<usize>)> = Vec::new();
     for t in s.lexed.tokens.iter().filter(|t| t.kind == Tok::Str) {
