@@ -193,6 +193,8 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     crate::rules::warp_size::launch_rows::cub_in_kernels_of_32_wide_rows(&mut findings, &rows);
     // A block's x extent measured in wavefronts where some launch gives a partial wavefront.
     crate::rules::warp_size::blocks_in_wavefronts(&mut findings, &rows);
+    // Lane reads and votes at the wavefront's width in kernels of several 32-thread rows.
+    crate::rules::warp_size::rows_sharing_a_wavefront(&mut findings, &rows);
     let inventory = crate::inventory::scan_inputs_for(&all, s.max_file_size, s.target.rocm);
     findings.extend(inventory.findings);
     errors.extend(inventory.errors);

@@ -65,6 +65,81 @@ fn first_value(src: &[u8], lexed: &Lexed, open: usize, names: &Names) -> Option<
     value_of(src, lexed, a, names)
 }
 
+/// Whether the `dim3` shape opened at token `open` (`(` or `{`) is one row: every argument
+/// after the first is one token worth 1 (`dim3(32)`, `dim3(32, 1)`).
+fn one_row(src: &[u8], lexed: &Lexed, open: usize, names: &Names) -> bool {
+    let mut depth = 0i32;
+    let mut args: Vec<Vec<usize>> = vec![Vec::new()];
+    let mut j = open;
+    for _ in 0..256 {
+        let Some(n) = lexed.next_code(j) else {
+            return false;
+        };
+        j = n;
+        match text(src, lexed, j) {
+            b"(" | b"{" | b"[" => depth += 1,
+            b")" | b"}" | b"]" if depth == 0 => {
+                return args[1..].iter().all(
+                    |a| matches!(a.as_slice(), [t] if value_of(src, lexed, *t, names) == Some(1)),
+                );
+            }
+            b")" | b"}" | b"]" => depth -= 1,
+            b"," if depth == 0 => {
+                args.push(Vec::new());
+                continue;
+            }
+            _ => {}
+        }
+        if let Some(a) = args.last_mut() {
+            a.push(j);
+        }
+    }
+    false
+}
+
+/// The extents a `dim3 name;` declared at token `decl` is given by member assignments before
+/// the launch at token `launch` (`block.x = 32; block.y = 32;`): the last `x` assigned (its
+/// value and value token) and whether `y` and `z` stay 1.
+fn assigned_shape(
+    src: &[u8],
+    lexed: &Lexed,
+    decl: usize,
+    launch: usize,
+    names: &Names,
+) -> Option<(u64, usize, bool)> {
+    let name = text(src, lexed, decl);
+    let (mut x, mut y_one, mut z_one) = (None, true, true);
+    for k in decl + 1..launch {
+        if text(src, lexed, k) != name || lexed.tokens[k].kind != Tok::Ident {
+            continue;
+        }
+        let dot = lexed.next_code(k).filter(|&d| text(src, lexed, d) == b".");
+        let member = dot.and_then(|d| lexed.next_code(d));
+        let eq = member
+            .and_then(|m| lexed.next_code(m))
+            .filter(|&e| text(src, lexed, e) == b"=");
+        let value = eq.and_then(|e| lexed.next_code(e));
+        let semi = value
+            .and_then(|v| lexed.next_code(v))
+            .is_some_and(|c| text(src, lexed, c) == b";");
+        let (Some(m), Some(v)) = (member, value) else {
+            continue;
+        };
+        let known = if semi {
+            value_of(src, lexed, v, names)
+        } else {
+            None
+        };
+        match text(src, lexed, m) {
+            b"x" => x = known.map(|n| (n, v)),
+            b"y" => y_one = known == Some(1),
+            b"z" => z_one = known == Some(1),
+            _ => {}
+        }
+    }
+    x.map(|(n, v)| (n, v, y_one && z_one))
+}
+
 /// Names a file gives a number: `#define NAME 32` (or `(32)`) and `const`/`constexpr`
 /// declarations `NAME = 32;`, each with the token where it is defined, in file order.
 type Names = HashMap<Vec<u8>, Vec<(usize, u64)>>;
@@ -137,6 +212,9 @@ const DECLARATION_LOOK_BACK: usize = 4096;
 pub struct Launch {
     pub(super) kernel: String,
     pub(super) x: Option<(u64, String)>,
+    /// The block is known to be one row (`<<<g, 32>>>`, `dim3(32)`, `dim3(32, 1, 1)`): a
+    /// 64-lane wavefront then holds the row and 32 lanes that do not run, never two rows.
+    pub(super) one_row: bool,
 }
 
 impl Launch {
@@ -194,28 +272,45 @@ fn launches(path: &str, src: &[u8], lexed: &Lexed) -> Vec<Launch> {
         let code: Vec<usize> = (a..b)
             .filter(|&t| lexed.tokens[t].kind != Tok::Comment)
             .collect();
-        let shape = match code.as_slice() {
+        let shape: Option<(u64, String, bool)> = match code.as_slice() {
             [x] if value_of(src, lexed, *x, &names).is_some() => value_of(src, lexed, *x, &names)
                 .map(|v| {
                     let t = shown(v, text(src, lexed, *x));
-                    (v, format!("`<<<…, {t}>>>` at {path}:{}", line_of(i)))
+                    (v, format!("`<<<…, {t}>>>` at {path}:{}", line_of(i)), true)
                 }),
             [d, o, ..] if text(src, lexed, *d) == b"dim3" => first_value(src, lexed, *o, &names)
                 .map(|v| {
                     let a = lexed.next_code(*o).unwrap_or(*o);
                     let t = shown(v, text(src, lexed, a));
-                    (v, format!("`dim3({t}, …)` at {path}:{}", line_of(i)))
+                    (
+                        v,
+                        format!("`dim3({t}, …)` at {path}:{}", line_of(i)),
+                        one_row(src, lexed, *o, &names),
+                    )
                 }),
             [v] if lexed.tokens[*v].kind == Tok::Ident => {
-                // `dim3 v(32, n)`, `dim3 v{32, n}`, `dim3 v = dim3(32, n)`, `dim3 v = {32, n}`:
-                // the nearest declaration before the launch, within a bounded look back (a
-                // file of many launches stays linear).
+                // `dim3 v(32, n)`, `dim3 v{32, n}`, `dim3 v = dim3(32, n)`, `dim3 v = {32, n}`,
+                // `dim3 v; v.x = 32;`: the nearest declaration before the launch, within a
+                // bounded look back (a file of many launches stays linear).
                 let name = text(src, lexed, *v);
                 (i.saturating_sub(DECLARATION_LOOK_BACK)..i)
                     .rev()
                     .find(|&d| text(src, lexed, d) == name && declared_dim3(src, lexed, d))
                     .and_then(|x| {
                         let mut o = lexed.next_code(x)?;
+                        if matches!(text(src, lexed, o), b";" | b",") {
+                            let (v, at, one) = assigned_shape(src, lexed, x, i, &names)?;
+                            return Some((
+                                v,
+                                format!(
+                                    "`{}.x = {}` at {path}:{}",
+                                    String::from_utf8_lossy(name),
+                                    shown(v, text(src, lexed, at)),
+                                    line_of(at)
+                                ),
+                                one,
+                            ));
+                        }
                         if text(src, lexed, o) == b"=" {
                             o = lexed.next_code(o)?;
                             if text(src, lexed, o) == b"dim3" {
@@ -235,12 +330,18 @@ fn launches(path: &str, src: &[u8], lexed: &Lexed) -> Vec<Launch> {
                                 shown(v, text(src, lexed, a)),
                                 line_of(x)
                             ),
+                            one_row(src, lexed, o, &names),
                         ))
                     })
             }
             _ => None,
         };
-        out.push(Launch { kernel, x: shape });
+        let one_row = shape.as_ref().is_some_and(|s| s.2);
+        out.push(Launch {
+            kernel,
+            x: shape.map(|(v, t, _)| (v, t)),
+            one_row,
+        });
     }
     out
 }
@@ -441,6 +542,9 @@ pub struct Def {
     /// The block's x extent measured in wavefronts (`blockDim.x / warpSize`,
     /// `blockDim.x == warpSize`), see [`super::block_extent`].
     pub(super) extents: Vec<super::block_extent::Extent>,
+    /// Its lane reads and votes, its calls, and whether it wraps an exchange, see
+    /// [`super::row_exchange`].
+    pub(super) exchanges: super::row_exchange::Exchanges,
 }
 
 /// What one file contributes to this pass, computed with the file's single lex: its launches
@@ -496,10 +600,12 @@ pub fn file_rows(path: &str, src: &[u8], lexed: &Lexed) -> Option<FileRows> {
                 } else {
                     Vec::new()
                 };
+                let exchanges = super::row_exchange::exchanges(&ctx, lexed, open, close);
                 defs.push(Def {
                     name,
                     kernel,
                     extents,
+                    exchanges,
                     warp_level,
                     body: (
                         lexed.tokens[open].start as usize,

@@ -14,6 +14,8 @@ mod extent_names;
 mod flow;
 pub mod launch_rows;
 pub(crate) mod logical;
+mod row_exchange;
+pub use row_exchange::rows_sharing_a_wavefront;
 mod seeds;
 mod shuffles;
 
@@ -158,6 +160,7 @@ pub const RULES: &[&RuleInfo] = &[
     &logical::LOGICAL_WARP_REWRITE,
     &CUB_WARP_DEFAULT_WIDTH,
     &BLOCK_IN_WAVEFRONTS,
+    &row_exchange::ROW_EXCHANGE_AT_WAVEFRONT_WIDTH,
 ];
 
 fn warp_const_name(name: &str) -> bool {
