@@ -377,3 +377,83 @@ mod tests {
         assert!(fs[3].message.contains("folded into `core/a.cu:30`"));
     }
 }
+
+/// What HP106 says of a ballot taken through a project macro: "…, taken through the project's
+/// ballot macro `BALLOT`, defined at …".
+pub const THROUGH_MACRO: &str = "taken through the project's ballot macro `";
+
+/// The ballot macro an open HP106 finding takes its mask through.
+fn ballot_macro(f: &Finding) -> Option<String> {
+    if f.rule != "HP106" {
+        return None;
+    }
+    let (_, rest) = f.message.split_once(THROUGH_MACRO)?;
+    identifier(rest.split('`').next()?)
+}
+
+/// One ballot macro, one decision. A project that takes its ballots through one macro
+/// (gpu-voxels' `#define BALLOT(PREDICATE) __ballot_sync(FULL_MASK, PREDICATE)`, used in 27
+/// places, each kept in a `uint32_t`) has one choice to make: where its lanes are 32-lane
+/// logical warps the macro itself returns the lane's own half of the wavefront's ballot, one
+/// edit; where they span the wavefront each use is widened. So the project's open HP106 through
+/// one macro fold into the first, which counts and places them.
+pub fn ballot_macro_kind(_: &[Finding]) -> Kind {
+    Kind {
+        key: Box::new(|f| super::kind::own(&f.path).then(|| ballot_macro(f)).flatten()),
+        head: super::kind::first,
+        folds: super::kind::all,
+        min: Min::Findings(2),
+        summary: Box::new(|g| {
+            format!(
+                " — one decision for the ballot macro `{}`, whose wavefront ballot {} places keep in 32 bits ({} files, first at {}): where the lanes work as 32-lane warps make the macro return the lane's own half, `((unsigned int)(__ballot(P) >> (__lane_id() & 32)))`, one edit; where they span the wavefront widen each use to 64 bits; {} more folded here",
+                g.key,
+                g.members.len(),
+                g.files(),
+                g.first_places(3),
+                g.folded.len()
+            )
+        }),
+        note: Box::new(|g| {
+            super::kind::folded_into(g, "the project's ballot macro is one decision")
+        }),
+    }
+}
+
+#[cfg(test)]
+mod ballot_macro_tests {
+    use crate::decisions::test_support::{open, said};
+    use crate::finding::Finding;
+    use crate::gate::Status;
+
+    fn hp106(path: &str, line: u32, macro_name: &str) -> Finding {
+        let m = format!(
+            "`v` keeps a wavefront mask in 32 bits, {}{macro_name}`, defined at h.h:1: AMD masks are 64-bit",
+            super::THROUGH_MACRO
+        );
+        said("HP106", Status::Remediation, path, line, &m)
+    }
+
+    /// Uses of one ballot macro in two files are one decision; another macro's use and a
+    /// direct ballot stay open.
+    #[test]
+    fn uses_of_one_ballot_macro_are_one_decision() {
+        let mut fs = vec![
+            hp106("a.cu", 3, "BALLOT"),
+            hp106("b.cu", 9, "BALLOT"),
+            hp106("b.cu", 12, "VOTE"),
+            said(
+                "HP106",
+                Status::Remediation,
+                "c.cu",
+                4,
+                "`v` keeps a wavefront mask in 32 bits",
+            ),
+        ];
+        crate::decisions::fold_all(&mut fs, &[]);
+        assert_eq!(open(&fs), [("a.cu", 3), ("b.cu", 12), ("c.cu", 4)]);
+        assert!(fs[0]
+            .message
+            .contains("one decision for the ballot macro `BALLOT`"));
+        assert!(fs[1].message.contains("folded into `a.cu:3`"));
+    }
+}

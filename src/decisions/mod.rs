@@ -18,6 +18,8 @@
 //! - a copy of another project nested in this one (its own licence and build): port it
 //!   upstream or use its ROCm build ([`nested`]);
 //! - a vendored library: use its ROCm build or port, or drop it (`rules::vendored`);
+//! - one named full mask, one helper returning a mask, one narrow mask variable, one ballot
+//!   macro whose uses keep the wavefront's ballot in 32 bits: change it once ([`masks`]);
 //! - the project's use of libcu++: move it to libhipcxx or the standard library
 //!   (`rules::libcu`);
 //! - a kernel file written for sm_90+/sm_100 only: write a ROCm kernel or drop it
@@ -139,11 +141,12 @@ pub fn fold_all_with(
         container::kind,
         crate::inventory::siblings::kind,
     ];
-    let after: [fn(&[Finding]) -> Kind; 32] = [
+    let after: [fn(&[Finding]) -> Kind; 33] = [
         crate::rules::vendored::kind,
         masks::kind,
         masks::helper_kind,
         masks::narrow_kind,
+        masks::ballot_macro_kind,
         per_file::kind,
         per_file::toolkit_probe,
         nccl_tuning::kind,

@@ -157,6 +157,9 @@ pub struct Visible {
     pub hip_pins: BTreeMap<String, (super::hip_pins::HipPin, String)>,
     /// Functions the included files declare with a 32-bit integer return type.
     pub narrow_returns: BTreeSet<String>,
+    /// Function-like macros of the included files whose body is a ballot
+    /// (`#define BALLOT(P) __ballot_sync(FULL_MASK, P)`): body and `path:line`.
+    pub ballot_macros: BTreeMap<String, (String, String)>,
 }
 
 /// The empty view: a unit that includes no project file, or a run without a project model.
@@ -171,6 +174,7 @@ pub static NOTHING: Visible = Visible {
     hip_build: BTreeMap::new(),
     hip_pins: BTreeMap::new(),
     narrow_returns: BTreeSet::new(),
+    ballot_macros: BTreeMap::new(),
 };
 
 impl Visible {
@@ -183,6 +187,7 @@ impl Visible {
             && self.members.is_empty()
             && !self.cuda_headers
             && self.hip_pins.is_empty()
+            && self.ballot_macros.is_empty()
     }
 
     /// Where the project defines `name` for its ROCm build, if it does (the first definition).
@@ -502,6 +507,17 @@ fn function(bytes: &[u8], lexed: &crate::lex::Lexed, code: &[usize], k: usize) -
     })
 }
 
+/// Whether a macro body is a ballot of the wavefront (`__ballot_sync(FULL_MASK, P)`,
+/// `__ballot(P)`): its first name.
+pub fn is_ballot_body(body: &str) -> bool {
+    let first = body
+        .trim_start_matches(|c: char| c == '(' || c.is_whitespace())
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .next()
+        .unwrap_or("");
+    matches!(first, "__ballot_sync" | "__ballot" | "__activemask")
+}
+
 /// The project model: the facts of the files other files can include, and the include graph.
 #[derive(Debug, Default)]
 pub struct Project {
@@ -728,6 +744,11 @@ impl Project {
                 }
                 if m.warp_size && m.arm != Arm::Cuda {
                     v.warp_macros
+                        .entry(m.name.clone())
+                        .or_insert_with(|| (m.body.clone(), format!("{f}:{}", m.line)));
+                }
+                if m.params.is_some() && is_ballot_body(&m.body) {
+                    v.ballot_macros
                         .entry(m.name.clone())
                         .or_insert_with(|| (m.body.clone(), format!("{f}:{}", m.line)));
                 }

@@ -35,11 +35,68 @@ fn covers(hits: &[(usize, usize)], n: Node) -> bool {
 /// What keeps CUDA's meaning depends on the warp the lanes assume, which the callers may show.
 const CHOICE: &str = "where the lanes work as 32-lane warps (lane ids `& 31`, width-32 shuffles, here or in the callers) keep the lane's own half, `(unsigned int)(__ballot(p) >> (__lane_id() & 32))`, as `hipport port` writes where it sees them; where they span the wavefront, declare it `unsigned long long` and count it with `__popcll`/`__ffsll`";
 
-pub(super) fn ballots(s: &Src, f: Node, out: &mut Vec<Finding>) {
+/// The project's function-like macros whose body is a ballot (`#define BALLOT(P)
+/// __ballot_sync(FULL_MASK, P)`), the file's own and those of the headers it includes, each with
+/// the text that names it in a message.
+pub(super) fn ballot_macros<'a>(
+    s: &Src<'a>,
+    seen: &'a crate::model::project::Visible,
+) -> std::collections::HashMap<&'a str, String> {
+    let mut out = std::collections::HashMap::new();
+    for d in s.lexed.directives.iter().filter(|d| d.name == "define") {
+        let toks: Vec<usize> = d
+            .tokens
+            .clone()
+            .filter(|&j| s.lexed.tokens[j].kind != crate::lex::Tok::Comment)
+            .collect();
+        let Some(&n) = toks.get(2) else { continue };
+        if s.ctx.src.get(s.lexed.tokens[n].end as usize) != Some(&b'(') {
+            continue;
+        }
+        // The body: past the parameter list's `)`.
+        let Some(k) = toks.iter().position(|&j| s.tok(j) == ")") else {
+            continue;
+        };
+        let Some(&b) = toks.get(k + 1) else { continue };
+        let (a, e) = (
+            s.lexed.tokens[b].start as usize,
+            s.lexed.tokens[*toks.last().unwrap_or(&b)].end as usize,
+        );
+        let body = String::from_utf8_lossy(&s.ctx.src[a..e]).into_owned();
+        if crate::model::project::is_ballot_body(&body) {
+            out.insert(
+                s.tok(n),
+                format!("`{}`, defined at line {}", s.tok(n), s.line(d.start) + 1),
+            );
+        }
+    }
+    for (name, (body, at)) in &seen.ballot_macros {
+        out.entry(name.as_str())
+            .or_insert_with(|| format!("`{name}`, defined at {at} as `{body}`"));
+    }
+    out
+}
+
+pub(super) fn ballots(
+    s: &Src,
+    f: Node,
+    macros: &std::collections::HashMap<&str, String>,
+    out: &mut Vec<Finding>,
+) {
+    let named = |x: &str| BALLOTS.contains(&x) || macros.contains_key(x);
+    // The project macro a ballot is taken through, for the message.
+    let through = |n: Node| {
+        s.descendants(n, K::CallExpression)
+            .iter()
+            .find_map(|c| call_name(s, *c).and_then(|x| macros.get(x)))
+            .map_or(String::new(), |m| {
+                format!(", taken through the project's ballot macro {m}")
+            })
+    };
     let is_ballot = |n: Node| {
         s.descendants(n, K::CallExpression)
             .iter()
-            .any(|c| call_name(s, *c).is_some_and(|x| BALLOTS.contains(&x)))
+            .any(|c| call_name(s, *c).is_some_and(named))
     };
     let mut vars: HashSet<&str> = HashSet::new();
     // Narrow names reported where they take the ballot: their bit counts are the same fact.
@@ -64,7 +121,10 @@ pub(super) fn ballots(s: &Src, f: Node, out: &mut Vec<Finding>) {
                 out.push(s.ctx.finding(
                     &BALLOT_32BIT,
                     d.byte_range(),
-                    format!("`{n}` keeps a wavefront mask in 32 bits; AMD masks are 64-bit"),
+                    format!(
+                        "`{n}` keeps a wavefront mask in 32 bits{}: AMD masks are 64-bit",
+                        through(v)
+                    ),
                     Some(CHOICE.into()),
                 ));
             }
@@ -108,7 +168,7 @@ pub(super) fn ballots(s: &Src, f: Node, out: &mut Vec<Finding>) {
             out.push(s.ctx.finding(
                 &BALLOT_32BIT,
                 a.byte_range(),
-                format!("`{name}` (declared 32-bit) is assigned a value holding a wavefront ballot: AMD masks are 64-bit, so lanes 32–63 are cut off"),
+                format!("`{name}` (declared 32-bit) is assigned a value holding a wavefront ballot{}: AMD masks are 64-bit, so lanes 32–63 are cut off", through(r)),
                 Some(CHOICE.into()),
             ));
         }
@@ -120,7 +180,7 @@ pub(super) fn ballots(s: &Src, f: Node, out: &mut Vec<Finding>) {
     let mut hits: Vec<(usize, usize)> = s
         .descendants(f, K::CallExpression)
         .iter()
-        .filter(|c| call_name(s, **c).is_some_and(|x| BALLOTS.contains(&x)))
+        .filter(|c| call_name(s, **c).is_some_and(named))
         .map(|c| (c.start_byte(), c.end_byte()))
         .collect();
     // The same, without the names already reported (their counts are that finding's fact).

@@ -281,6 +281,7 @@ fn check<'a>(
                 .or_insert_with(|| format!("`{name}` (`{body}`, defined at {at})"));
         }
     }
+    let ballot_macros = ballots::ballot_macros(s, seen);
     let mut funcs = s.descendants(root, K::FunctionDefinition);
     // Members initialised from thread indices (`int lane = threadIdx.x % 32;` in a struct).
     funcs.extend(s.descendants(root, K::FieldDeclarationList));
@@ -291,7 +292,7 @@ fn check<'a>(
         let flow = Flow::of(s, f, &named);
         arithmetic(s, f, &flow, out);
         per_warp_arrays(s, f, &flow, out);
-        ballots(s, f, out);
+        ballots(s, f, &ballot_macros, out);
         shuffles::shared_reduction_from_16(s, f, &flow, out);
     }
     let masks = Masks::of(s, &nodes, &macros);

@@ -117,3 +117,36 @@ fn a_header_warp_constant_makes_cub_default_width_a_finding() {
     let fs = run(src, "6.2", &Visible::default());
     assert!(lines(&fs, "HP110", Status::Unknown).is_empty());
 }
+
+/// gpu-voxels: `#define BALLOT(P) __ballot_sync(FULL_MASK, P)` in a header, each use kept in a
+/// `uint32_t` (HP106 naming the macro); twins: a 64-bit use, and a function-like macro that is
+/// no ballot (`POPC`).
+#[test]
+fn a_ballot_macro_from_a_header_kept_in_32_bits_is_hp106() {
+    let src = "__global__ void k(int *p) {\n  uint32_t votes = BALLOT(p[threadIdx.x] > 0);\n  unsigned long long wide = BALLOT(p[threadIdx.x] > 1);\n  uint32_t n = POPC(p[0]);\n  p[0] = votes + wide + n;\n}\n";
+    let mut seen = Visible::default();
+    seen.ballot_macros.insert(
+        "BALLOT".into(),
+        ("__ballot_sync(FULL_MASK, P)".into(), "helpers.h:35".into()),
+    );
+    let fs = run(src, "6.2", &seen);
+    assert_eq!(lines(&fs, "HP106", Status::Remediation), [2]);
+    let m = &fs.iter().find(|f| f.rule == "HP106").unwrap().message;
+    assert!(
+        m.contains("ballot macro `BALLOT`, defined at helpers.h:35"),
+        "{m}"
+    );
+    assert!(run(src, "6.2", &Visible::default())
+        .iter()
+        .all(|f| f.rule != "HP106"));
+    // The file's own definition counts the same.
+    let own = format!("#define BALLOT(P) __ballot_sync(0xffffffff, P)\n{src}");
+    assert_eq!(
+        lines(
+            &run(&own, "6.2", &Visible::default()),
+            "HP106",
+            Status::Remediation
+        ),
+        [3]
+    );
+}
