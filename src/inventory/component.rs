@@ -88,11 +88,7 @@ fn copied_sources(text: &str) -> Option<Vec<String>> {
 
 /// A Dockerfile, by its name.
 pub(crate) fn is_dockerfile(path: &str) -> bool {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    name == "Dockerfile"
-        || name == "Containerfile"
-        || name.starts_with("Dockerfile.")
-        || name.ends_with(".Dockerfile")
+    crate::inventory::kind::by_name(path) == Some(crate::inventory::kind::FileKind::Dockerfile)
 }
 
 /// `flash_attn/cute/` under the main build `setup.py` is the Python package `flash_attn.cute`.

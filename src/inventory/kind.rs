@@ -72,7 +72,14 @@ pub fn by_name(rel: &str) -> Option<FileKind> {
         // A platform's own Makefile beside the main one (`makefile.hip`, `Makefile.cuda`).
         _ if lower.starts_with("makefile.") && !lower.ends_with(".md") => FileKind::Make,
         _ => {
-            if lower.starts_with("dockerfile.") || lower.ends_with(".dockerfile") {
+            // `Dockerfile.cuda`, `cuda.Dockerfile`, and `Dockerfile_deps`, `Dockerfile-gpu`
+            // (a text extension makes it a document about one: `Dockerfile_notes.md`).
+            let joined = (lower.starts_with("dockerfile_") || lower.starts_with("dockerfile-"))
+                && !matches!(
+                    ext,
+                    "md" | "txt" | "rst" | "json" | "yml" | "yaml" | "sh" | "py"
+                );
+            if lower.starts_with("dockerfile.") || lower.ends_with(".dockerfile") || joined {
                 FileKind::Dockerfile
             } else if (lower.starts_with("docker-compose") || lower.starts_with("compose"))
                 && matches!(ext, "yml" | "yaml")
@@ -172,6 +179,12 @@ mod tests {
             by_name("docker/Dockerfile.cuda"),
             Some(FileKind::Dockerfile)
         );
+        assert_eq!(
+            by_name("docker/Dockerfile_deps"),
+            Some(FileKind::Dockerfile)
+        );
+        assert_eq!(by_name("Dockerfile-gpu"), Some(FileKind::Dockerfile));
+        assert_eq!(by_name("docs/Dockerfile_notes.md"), None);
         assert_eq!(by_name("docker-compose.yml"), Some(FileKind::Compose));
         assert_eq!(by_name("k8s/deploy.yaml"), Some(FileKind::Yaml));
         assert_eq!(by_name("CMakeLists.txt"), Some(FileKind::CMake));
