@@ -63,7 +63,9 @@ pub(super) fn ballot_macros<'a>(
             s.lexed.tokens[*toks.last().unwrap_or(&b)].end as usize,
         );
         let body = String::from_utf8_lossy(&s.ctx.src[a..e]).into_owned();
-        if crate::model::project::is_ballot_body(&body) {
+        // A compat spelling of the intrinsic itself (`#define __ballot_sync(m, p) __ballot(p)`,
+        // GPUJPEG) is the intrinsic, not a project macro.
+        if crate::model::project::is_ballot_body(&body) && !BALLOTS.contains(&s.tok(n)) {
             out.insert(
                 s.tok(n),
                 format!("`{}`, defined at line {}", s.tok(n), s.line(d.start) + 1),
@@ -71,6 +73,9 @@ pub(super) fn ballot_macros<'a>(
         }
     }
     for (name, (body, at)) in &seen.ballot_macros {
+        if BALLOTS.contains(&name.as_str()) {
+            continue;
+        }
         out.entry(name.as_str())
             .or_insert_with(|| format!("`{name}`, defined at {at} as `{body}`"));
     }

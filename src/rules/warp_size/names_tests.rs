@@ -139,6 +139,14 @@ fn a_ballot_macro_from_a_header_kept_in_32_bits_is_hp106() {
     assert!(run(src, "6.2", &Visible::default())
         .iter()
         .all(|f| f.rule != "HP106"));
+    // A compat spelling of the intrinsic is the intrinsic (the message names no macro).
+    let compat = format!(
+        "#define __ballot_sync(m, p) __ballot(p)\n{}",
+        src.replace("BALLOT(", "__ballot_sync(0xffffffff, ")
+    );
+    let fs = run(&compat, "6.2", &Visible::default());
+    assert_eq!(lines(&fs, "HP106", Status::Remediation), [3]);
+    assert!(fs.iter().all(|f| !f.message.contains("ballot macro")));
     // The file's own definition counts the same.
     let own = format!("#define BALLOT(P) __ballot_sync(0xffffffff, P)\n{src}");
     assert_eq!(
