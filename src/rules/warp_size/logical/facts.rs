@@ -580,7 +580,11 @@ fn call_index<'a>(v: &View<'a>, fns: &[Function]) -> HashMap<&'a [u8], Vec<usize
     let mut index: HashMap<&'a [u8], Vec<usize>> = HashMap::new();
     for (gi, g) in fns.iter().enumerate() {
         for j in g.open..g.close {
-            if v.code(j) && v.lexed.tokens[j].kind == Tok::Ident && v.is(v.next(j), "(") {
+            // `f(…)` and `f<T>(…)`: a template helper's callers give it their warp too.
+            if v.code(j)
+                && v.lexed.tokens[j].kind == Tok::Ident
+                && (v.is(v.next(j), "(") || super::settle::template_call(v, v.next(j)))
+            {
                 let callers = index.entry(v.t(j)).or_default();
                 if callers.last() != Some(&gi) {
                     callers.push(gi);

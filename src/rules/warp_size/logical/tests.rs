@@ -127,6 +127,22 @@ fn a_helper_without_lane_evidence_takes_its_callers_warp() {
     );
 }
 
+/// deepmd-kit: a template helper called with template arguments (`broadcast<4>(v, 0, m)`)
+/// takes its callers' warp as a plain call does; the twin: called so from a kernel whose lanes
+/// span the wavefront, it keeps the wavefront's.
+#[test]
+fn a_template_helper_takes_its_callers_warp() {
+    let src = "template <int N>\n__device__ float broadcast(float v, int src, unsigned mask) {\n  return __shfl_sync(mask, v, src);\n}\n__global__ void k(float* p) {\n  int lane = threadIdx.x & 31;\n  p[lane] = broadcast<4>(p[lane], 0, 0xffffffffu);\n}\n";
+    let (m, lx) = model(src);
+    assert_eq!(m.warp_at(tok(src, &lx, "__shfl_sync", 0)), Warp::Logical32);
+    let wide = src.replace("threadIdx.x & 31", "threadIdx.x % warpSize");
+    let (m, lx) = model(&wide);
+    assert_ne!(
+        m.warp_at(tok(&wide, &lx, "__shfl_sync", 0)),
+        Warp::Logical32
+    );
+}
+
 #[test]
 fn a_file_constant_counts_as_its_value() {
     let src = "#define LANES 32\n__global__ void k(float* s) {\n  int lane = threadIdx.x % LANES;\n  s[0] = __shfl_sync(0xffffffff, s[1], 0) + lane;\n}\n";
