@@ -14,6 +14,7 @@ mod extent_names;
 mod flow;
 pub mod launch_rows;
 pub(crate) mod logical;
+mod queried;
 mod row_exchange;
 pub use row_exchange::rows_sharing_a_wavefront;
 mod seeds;
@@ -161,6 +162,7 @@ pub const RULES: &[&RuleInfo] = &[
     &CUB_WARP_DEFAULT_WIDTH,
     &BLOCK_IN_WAVEFRONTS,
     &row_exchange::ROW_EXCHANGE_AT_WAVEFRONT_WIDTH,
+    &queried::QUERIED_WARP_SIZE_TEST,
 ];
 
 fn warp_const_name(name: &str) -> bool {
@@ -281,6 +283,7 @@ fn check<'a>(
                 .or_insert_with(|| format!("`{name}` (`{body}`, defined at {at})"));
         }
     }
+    queried::tests(s, root, out);
     let ballot_macros = ballots::ballot_macros(s, seen);
     let mut funcs = s.descendants(root, K::FunctionDefinition);
     // Members initialised from thread indices (`int lane = threadIdx.x % 32;` in a struct).
