@@ -5,7 +5,9 @@
 //! (darknet's `setup.sh`: eight lines); a file's texture references (HP704) move to texture
 //! objects together, with the code that binds and fetches them (ccminer's groestl: nine). HIP names the target ROCm removed (HP016) in one file
 //! are one update of the project's ROCm layer (ctransformers' `#define CUDA_R_16F
-//! HIPBLAS_R_16F` block: four lines, each with its replacement, which the head lists).
+//! HIPBLAS_R_16F` block: four lines, each with its replacement, which the head lists). A file's
+//! macros that paste a CUDA prefix (HP018, cusplibrary's `cublas##name##axpy` stubs: 21) are one
+//! edit of that file.
 //! The file's open findings of the rule fold into the
 //! first, which names the lines; the rest stay in JSON as PASS naming it.
 
@@ -15,7 +17,7 @@ use crate::finding::Finding;
 /// The rule and file an open finding's decision is kept by, when its rule is decided per file.
 fn key(f: &Finding) -> Option<String> {
     let per_file = match f.rule.as_str() {
-        "HP708" | "HP016" | "HP704" | "HP008" => true,
+        "HP708" | "HP016" | "HP704" | "HP008" | "HP018" => true,
         "HP852" => {
             let ext = f.path.rsplit_once('.').map_or("", |(_, e)| e);
             matches!(ext, "sh" | "bash")
@@ -30,6 +32,7 @@ fn what(rule: &str) -> &'static str {
         "HP016" => "the file's HIP names the target ROCm removed are one update of the project's ROCm layer",
         "HP008" => "the file's operators that HIP's vector types define with another meaning are one rename (functions the code calls where it means them)",
         "HP704" => "the file's texture references are one move to texture objects (`cudaTextureObject_t` created where the references are bound, passed to the kernels that fetch them)",
+        "HP018" => "the file's macros that paste a CUDA prefix are one edit: paste the HIP prefix (`hip ## …`, `hipblas ## …`) in each",
         "HP708" => "the file's floating-point atomics on fine-grained memory are one decision: coarse-grained allocations, or a build without `-munsafe-fp-atomics`",
         _ => "the script's CUDA toolkit paths are one edit: point it at ROCm (`/opt/rocm`) or skip the CUDA setup on ROCm machines",
     }

@@ -166,6 +166,15 @@ rule!(KERNEL_VOID_CAST, "HP017", UnsupportedApi, Pass, Build,
     refs: ["https://github.com/ROCm/HIP/blob/rocm-5.2.x/include/hip/hip_runtime_api.h"],
 );
 
+rule!(PASTED_CUDA_PREFIX, "HP018", UnsupportedApi, Remediation, Build,
+    summary: "A macro pastes a CUDA library prefix onto its argument (`#define CUDA_CALL(call) check(cuda##call)`, used as `CUDA_CALL(Malloc(&p, n))`): the CUDA names it forms exist only after preprocessing, so `hipport port` (like hipify) cannot rename them.",
+    why: "The port renames the tokens it reads; `cuda ## call` is written as `cuda` and a parameter, and the name `cudaMalloc` is formed only where the preprocessor expands each use. After the port every use still calls the CUDA function, which HIP does not declare: the build stops at each use.",
+    bad: "#define CUDA_CALL(call) check(cuda##call, #call)\nCUDA_CALL(Malloc(&p, n));",
+    good: "#define CUDA_CALL(call) check(hip##call, #call)   // hipMalloc, hipMemcpy… keep CUDA's runtime names after the prefix",
+    fix: "Paste the HIP prefix (`hip ## call`, `hipblas ## call`…) and check that every use names a function HIP has under that name; or write the full names at the uses.",
+    refs: ["https://gcc.gnu.org/onlinedocs/cpp/Concatenation.html"],
+);
+
 pub const RULES: &[&RuleInfo] = &[
     &UNPORTED_API,
     &DEPRECATED_API,
@@ -185,4 +194,5 @@ pub const RULES: &[&RuleInfo] = &[
     &WARP_SYNC_NARROW_MASK,
     &HIP_NAME_REMOVED,
     &KERNEL_VOID_CAST,
+    &PASTED_CUDA_PREFIX,
 ];
