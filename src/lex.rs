@@ -80,6 +80,14 @@ impl Lexed {
     pub fn prev_code(&self, i: usize) -> Option<usize> {
         (0..i).rev().find(|&j| self.tokens[j].kind != Tok::Comment)
     }
+    /// The non-comment tokens of a directive line: `#`, its name, then the rest
+    /// (`#` `define` `NAME` `(` …).
+    pub fn directive_words(&self, d: &Directive) -> Vec<usize> {
+        d.tokens
+            .clone()
+            .filter(|&j| self.tokens[j].kind != Tok::Comment)
+            .collect()
+    }
 }
 
 fn is_ident_start(b: u8) -> bool {

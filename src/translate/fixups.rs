@@ -779,11 +779,7 @@ fn weak_aliases(p: &mut Pass) {
         if d.name != "pragma" {
             continue;
         }
-        let words: Vec<usize> = d
-            .tokens
-            .clone()
-            .filter(|&k| p.lexed.tokens[k].kind != Tok::Comment)
-            .collect();
+        let words = p.lexed.directive_words(d);
         // `#` `pragma` `weak` `b` `=` `a`
         if words.len() < 6 || p.text(words[2]) != b"weak" || p.text(words[4]) != b"=" {
             continue;
@@ -818,11 +814,7 @@ fn pasted_prefixes(p: &mut Pass) {
         if d.name != "define" {
             continue;
         }
-        let words: Vec<usize> = d
-            .tokens
-            .clone()
-            .filter(|&k| p.lexed.tokens[k].kind != Tok::Comment)
-            .collect();
+        let words = p.lexed.directive_words(d);
         let Some(&name) = words.get(2) else { continue };
         let pasted = words.windows(3).skip(3).find_map(|w| {
             let (a, h1, h2) = (w[0], w[1], w[2]);

@@ -44,11 +44,7 @@ pub(super) fn ballot_macros<'a>(
 ) -> std::collections::HashMap<&'a str, String> {
     let mut out = std::collections::HashMap::new();
     for d in s.lexed.directives.iter().filter(|d| d.name == "define") {
-        let toks: Vec<usize> = d
-            .tokens
-            .clone()
-            .filter(|&j| s.lexed.tokens[j].kind != crate::lex::Tok::Comment)
-            .collect();
+        let toks = s.lexed.directive_words(d);
         let Some(&n) = toks.get(2) else { continue };
         if s.ctx.src.get(s.lexed.tokens[n].end as usize) != Some(&b'(') {
             continue;
