@@ -11,6 +11,7 @@ mod annotate;
 mod collisions;
 pub(crate) mod compat;
 pub mod device_pass;
+mod directive_fixups;
 mod fixups;
 mod idents;
 mod includes;

@@ -8,6 +8,7 @@
 
 mod ballots;
 mod block_extent;
+mod block_shapes;
 pub use block_extent::blocks_in_wavefronts;
 mod blocks;
 mod extent_names;
