@@ -883,6 +883,14 @@ fn spaced_launches(p: &mut Pass) {
         }
         // A blank before `<<<` and after `>>>` is fine for clang; keep it.
         p.stats.fixups += 1;
+        let (a, b) = (toks[open[0]].start as usize, toks[close[2]].end as usize);
+        let f = p.ctx.finding(
+            &rules::SPACED_LAUNCH_BRACKETS,
+            a..b,
+            "kernel launch written `<< <…>> >`: clang reads it as shifts and comparisons, so its brackets were closed up to `<<<…>>>` (done by `hipport port`)".into(),
+            None,
+        );
+        p.findings.push(f);
         i = close[2] + 1;
     }
 }

@@ -88,6 +88,22 @@ pub(super) fn run(p: &mut Pass) {
                         Some(lib.note.clone()),
                     );
                     p.findings.push(f);
+                } else if path.starts_with("cub/") && path.ends_with(".cuh") {
+                    // A CUB header hipCUB has no counterpart of (`cub/agent/…`, internals): the
+                    // include would find nothing on ROCm, while the `cub::` names around it
+                    // become `hipcub::`.
+                    p.stats.unported += 1;
+                    let t = p.lexed.tokens[tok];
+                    let f = p.ctx.finding(
+                        &rules::UNMAPPED_INCLUDE,
+                        t.range(),
+                        format!(
+                            "`{path}` has no hipCUB counterpart known in ROCm {}",
+                            p.opts.target.rocm
+                        ),
+                        Some("include `hipcub/hipcub.hpp` and check that hipCUB has what the file uses".into()),
+                    );
+                    p.findings.push(f);
                 }
             }
         }

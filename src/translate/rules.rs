@@ -175,6 +175,15 @@ rule!(PASTED_CUDA_PREFIX, "HP018", UnsupportedApi, Remediation, Build,
     refs: ["https://gcc.gnu.org/onlinedocs/cpp/Concatenation.html"],
 );
 
+rule!(SPACED_LAUNCH_BRACKETS, "HP019", UnsupportedApi, Pass, Build,
+    summary: "A kernel launch written with blanks inside its brackets (`k << <grid, block >> >(args)`, as Visual Studio formats it): nvcc accepts it, clang does not. `hipport port` closes the brackets up (PASS: done). A build that renames APIs without touching launches (PyTorch's build-time hipify of a `CUDAExtension`) stops there: REMEDIATION, one per extension, with its other port-only rewrites.",
+    why: "nvcc's front end reads `<< <` as a launch; clang's CUDA/HIP front end lexes `<<<` as one token and reads `<< <` as a shift followed by a comparison: \"expected expression\". PyTorch's hipify matches only `<<<` and leaves the spaced form as written.",
+    bad: "knn_kernel << <blocks, threads >> > (n, pts, out);",
+    good: "knn_kernel<<<blocks, threads>>> (n, pts, out);",
+    fix: "Nothing where `hipport port` writes the sources; elsewhere write the launch brackets as `<<<` and `>>>`.",
+    refs: ["https://clang.llvm.org/docs/HIPSupport.html", "https://github.com/pytorch/pytorch/blob/main/torch/utils/hipify/hipify_python.py"],
+);
+
 pub const RULES: &[&RuleInfo] = &[
     &UNPORTED_API,
     &DEPRECATED_API,
@@ -195,4 +204,5 @@ pub const RULES: &[&RuleInfo] = &[
     &HIP_NAME_REMOVED,
     &KERNEL_VOID_CAST,
     &PASTED_CUDA_PREFIX,
+    &SPACED_LAUNCH_BRACKETS,
 ];

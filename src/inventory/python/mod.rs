@@ -7,7 +7,7 @@
 use super::ts::{self, Lang};
 use super::words::{self, Cx, Site, Word};
 use super::{
-    framework, monitoring, native_ext, packages, platform, ptx, py_capability, rocm_branch,
+    build, framework, monitoring, native_ext, packages, platform, ptx, py_capability, rocm_branch,
     version_check, Out,
 };
 use crate::gate::Phase;
@@ -76,6 +76,31 @@ fn args(call: Node) -> Vec<Node> {
     call.field(F::Arguments)
         .map(ts::named_children)
         .unwrap_or_default()
+}
+
+/// The call whose keyword argument `name` holds `n` (at any depth of its value).
+fn keyword_of_call<'t>(n: Node<'t>, name: &str, src: &[u8]) -> Option<Node<'t>> {
+    let mut cur = n.parent();
+    while let Some(p) = cur {
+        if p.node_kind() == K::KeywordArgument {
+            return p
+                .field(F::Name)
+                .is_some_and(|k| ts::text(k, src) == name)
+                .then(|| p.parent().and_then(|a| a.parent()))
+                .flatten()
+                .filter(|c| c.node_kind() == K::Call);
+        }
+        if p.node_kind() == K::Call {
+            return None;
+        }
+        cur = p.parent();
+    }
+    None
+}
+
+/// A call's function as written (`setup`, `setuptools.setup`).
+fn callee<'s>(call: Node, src: &'s [u8]) -> &'s str {
+    call.field(F::Function).map_or("", |f| ts::text(f, src))
 }
 
 fn keyword<'t>(call: Node<'t>, name: &str, src: &[u8]) -> Option<Node<'t>> {
@@ -374,10 +399,15 @@ fn visit(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
                 let compared = n
                     .parent()
                     .is_some_and(|p| p.node_kind() == K::ComparisonOperator);
+                // `setup(…, extra_compile_args={"nvcc": [...]})`: setuptools' `setup()` takes no
+                // such option ("Unknown distribution option") and no compiler sees the flags.
+                let ignored = keyword_of_call(n, "extra_compile_args", src)
+                    .is_some_and(|c| matches!(callee(c, src), "setup" | "setuptools.setup"));
                 if words::is_nvcc_only_flag(t)
                     && !t.contains('\n')
                     && !apple_arch(n, t, src)
                     && !compared
+                    && !ignored
                 {
                     let list = n.parent().filter(|p| p.node_kind() == K::List);
                     // A list passed as the CUDA compiler's flags to any call (stylegan2's
@@ -410,6 +440,35 @@ fn visit(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
         }
         _ => {}
     }
+}
+
+/// `CUDAExtension(…, libraries=["cusolver", "cublas"])`: PyTorch's ROCm build hipifies the
+/// sources and adds the HIP runtime, but links the listed libraries as written, and a ROCm system
+/// has no `libcusolver`: the link stops (HP851, one finding for the list: one edit gates it on
+/// `torch.version.hip` with the ROCm names).
+fn cuda_link_libraries(out: &mut Out, call: Node, src: &[u8]) {
+    let Some(list) = keyword(call, "libraries", src) else {
+        return;
+    };
+    let cuda: Vec<(String, &str)> = strings_in(list, src)
+        .into_iter()
+        .filter_map(|(s, _)| build::rocm_library(&s).map(|r| (s, r)))
+        .collect();
+    let Some(_) = cuda.first() else { return };
+    let names =
+        |f: fn(&(String, &str)) -> String| cuda.iter().map(f).collect::<Vec<_>>().join("`, `");
+    out.push(
+        &build::CUDA_LIBRARY_LINK,
+        list.byte_range(),
+        format!(
+            "links CUDA libraries by name (`{}`): PyTorch's ROCm build hipifies the sources but links `libraries=` as written, and ROCm has no such libraries",
+            names(|(c, _)| c.clone())
+        ),
+        Some(format!(
+            "`{}` when torch.version.hip is set",
+            names(|(_, r)| r.to_string())
+        )),
+    );
 }
 
 /// `CppExtension("x", sources=["a.cpp", "k.cu"])`: PyTorch hipifies only `CUDAExtension`, so
@@ -769,6 +828,7 @@ fn call(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
         }
         "CUDAExtension" => {
             st.extension_file = true;
+            cuda_link_libraries(out, n, src);
             // An extension that passes nvcc nothing (no `nvcc` arguments, no flag list named
             // in the call) has no flag to gate: what is left is building it against ROCm
             // PyTorch (its kernels' findings are their own).

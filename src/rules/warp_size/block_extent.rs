@@ -178,38 +178,27 @@ pub fn blocks_in_wavefronts(findings: &mut Vec<Finding>, files: &[(&str, &FileRo
     if launches.is_empty() {
         return;
     }
-    // Who calls each name, and which names are kernels.
-    let mut callers: HashMap<&str, Vec<&str>> = HashMap::new();
-    let mut kernels: HashSet<&str> = HashSet::new();
-    for (_, f) in files {
-        for d in &f.defs {
-            if d.kernel {
-                kernels.insert(d.name.as_str());
-            }
-            for c in &d.callees {
-                if *c != d.name {
-                    callers.entry(c.as_str()).or_default().push(d.name.as_str());
-                }
-            }
-        }
-    }
+    let graph = super::call_graph::Graph::new(files);
     // The kernels reaching a function: itself if a kernel, else its callers' up to DEPTH.
-    let reaching = |name: &str, kernel: bool| -> Vec<String> {
+    let reaching = |name: &str, path: &str, kernel: bool| -> Vec<String> {
         if kernel {
             return vec![name.to_string()];
         }
-        let mut seen: HashSet<&str> = HashSet::new();
-        let mut level: Vec<&str> = vec![name];
+        let mut seen: HashSet<(&str, &str)> = HashSet::new();
+        let mut level: Vec<(&str, &str)> = vec![(name, path)];
         let mut out = Vec::new();
         for _ in 0..DEPTH {
             let mut next = Vec::new();
-            for n in level {
-                for c in callers.get(n).map_or(&[][..], Vec::as_slice) {
-                    if seen.insert(c) {
-                        if kernels.contains(c) {
-                            out.push(c.to_string());
+            for (n, p) in level {
+                let Some(&(p, _)) = files.iter().find(|(f, _)| *f == p) else {
+                    continue;
+                };
+                for c in graph.callers(n, p) {
+                    if seen.insert((c.name, c.path)) {
+                        if c.kernel {
+                            out.push(c.name.to_string());
                         } else {
-                            next.push(*c);
+                            next.push((c.name, c.path));
                         }
                     }
                 }
@@ -217,6 +206,7 @@ pub fn blocks_in_wavefronts(findings: &mut Vec<Finding>, files: &[(&str, &FileRo
             level = next;
         }
         out.sort();
+        out.dedup();
         out
     };
     let mut reported: HashSet<(String, u32)> = findings
@@ -225,7 +215,7 @@ pub fn blocks_in_wavefronts(findings: &mut Vec<Finding>, files: &[(&str, &FileRo
         .map(|f| (f.path.clone(), f.line))
         .collect();
     let mut added = Vec::new();
-    for (_, f) in files {
+    for (path, f) in files {
         for d in f.defs.iter().filter(|d| !d.extents.is_empty()) {
             let mut strided: HashSet<&str> = HashSet::new();
             let mut steps: Vec<u32> = d
@@ -235,7 +225,7 @@ pub fn blocks_in_wavefronts(findings: &mut Vec<Finding>, files: &[(&str, &FileRo
                 .map(|e| e.finding.line)
                 .collect();
             steps.dedup();
-            let ks = reaching(&d.name, d.kernel);
+            let ks = reaching(&d.name, path, d.kernel);
             for e in &d.extents {
                 let changed = |x: u64| match e.what {
                     // Threads a wavefront count drops that a warp count keeps (16-thread

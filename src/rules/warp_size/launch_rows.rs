@@ -386,6 +386,8 @@ pub struct Def {
 pub struct FileRows {
     pub(super) launches: Vec<Launch>,
     pub(super) defs: Vec<Def>,
+    /// The paths of its quoted includes (`#include "kernels.cu"`), see [`super::call_graph`].
+    pub(super) includes: Vec<String>,
 }
 
 /// The file's facts for this pass, `None` when it launches nothing and defines no kernel or
@@ -450,7 +452,28 @@ pub fn file_rows(path: &str, src: &[u8], lexed: &Lexed) -> Option<FileRows> {
             }
         }
     }
-    (!launches.is_empty() || !defs.is_empty()).then_some(FileRows { launches, defs })
+    let includes = if defs.is_empty() {
+        Vec::new()
+    } else {
+        lexed
+            .directives
+            .iter()
+            .filter(|d| d.name == "include")
+            .filter_map(|d| {
+                let i = d
+                    .tokens
+                    .clone()
+                    .find(|&i| lexed.tokens[i].kind == Tok::Str)?;
+                let t = text(src, lexed, i);
+                Some(String::from_utf8_lossy(t.get(1..t.len().saturating_sub(1))?).into_owned())
+            })
+            .collect()
+    };
+    (!launches.is_empty() || !defs.is_empty()).then_some(FileRows {
+        launches,
+        defs,
+        includes,
+    })
 }
 
 /// Whether the name at token `i` is called: `f(`, or `f<…>(` with template arguments closed
@@ -597,20 +620,8 @@ pub fn cub_in_kernels_of_32_wide_rows(findings: &mut Vec<Finding>, files: &[(&st
             .filter(|r| !r.other && !r.shapes.is_empty())
             .and_then(|r| r.shapes.first().cloned())
     };
-    // Who calls each name: the kernels whose bodies call it (one pass over the kernels).
-    let mut callers_of: HashMap<&str, Vec<&str>> = HashMap::new();
-    for (_, f) in files {
-        for k in f.defs.iter().filter(|d| d.kernel) {
-            for c in &k.callees {
-                if *c != k.name {
-                    callers_of
-                        .entry(c.as_str())
-                        .or_default()
-                        .push(k.name.as_str());
-                }
-            }
-        }
-    }
+    // Who calls each function: the kernels whose bodies call it.
+    let graph = super::call_graph::Graph::new(files);
     // Lane and warp arithmetic with 32 (HP102) in such a function is the row's: `WARPS * 32`
     // counts the block's threads, `tid / 32` is the row. Indexed by file once.
     let arithmetic = |f: &Finding| {
@@ -649,7 +660,12 @@ pub fn cub_in_kernels_of_32_wide_rows(findings: &mut Vec<Finding>, files: &[(&st
             let why = if d.kernel {
                 rows32(name).map(|s| format!("`{name}`, which every launch in the project gives blocks whose rows are 32 threads ({s})"))
             } else {
-                let callers = callers_of.get(name.as_str()).map_or(&[][..], Vec::as_slice);
+                let mut callers: Vec<&str> = graph
+                    .callers(name, path)
+                    .filter(|c| c.kernel)
+                    .map(|c| c.name)
+                    .collect();
+                callers.dedup();
                 let shapes: Vec<Option<String>> = callers.iter().map(|n| rows32(n)).collect();
                 (!callers.is_empty() && shapes.iter().all(Option::is_some)).then(|| {
                     format!(

@@ -9,6 +9,7 @@
 mod ballots;
 mod block_extent;
 mod block_shapes;
+mod call_graph;
 pub use block_extent::blocks_in_wavefronts;
 mod blocks;
 mod extent_names;

@@ -257,61 +257,55 @@ pub fn rows_sharing_a_wavefront(findings: &mut Vec<Finding>, files: &[(&str, &Fi
     if rows.is_empty() {
         return;
     }
-    // Who calls each name; which names are kernels; the project's wrappers by name.
-    let mut callers: HashMap<&str, HashSet<&str>> = HashMap::new();
-    let mut kernels: HashSet<&str> = HashSet::new();
+    // Who calls each function; the project's wrappers by name.
+    let graph = super::call_graph::Graph::new(files);
     let mut wrappers: HashMap<(&str, usize), (Kind, String)> = HashMap::new();
     let mut widths: HashSet<&str> = HashSet::new();
-    for (path, f) in files {
-        for d in &f.defs {
-            if d.kernel {
-                kernels.insert(d.name.as_str());
-            }
-            for c in &d.callees {
-                if *c != d.name {
-                    callers
-                        .entry(c.as_str())
-                        .or_default()
-                        .insert(d.name.as_str());
-                }
-            }
-            if let Some((k, line, n)) = d.exchanges.wraps {
-                wrappers
-                    .entry((d.name.as_str(), n))
-                    .or_insert((k, format!("{path}:{line}")));
-            }
-            if d.exchanges.takes_width {
-                widths.insert(d.name.as_str());
+    for (path, d) in super::call_graph::defs(files) {
+        if let Some((k, line, n)) = d.exchanges.wraps {
+            wrappers
+                .entry((d.name.as_str(), n))
+                .or_insert((k, format!("{path}:{line}")));
+        }
+        if d.exchanges.takes_width {
+            widths.insert(d.name.as_str());
+        }
+    }
+    // The functions (by name and file) only row kernels reach, with the kernel that shows it.
+    let mut reach: HashMap<(&str, &str), (&str, &str)> = HashMap::new();
+    for (path, d) in super::call_graph::defs(files) {
+        if d.kernel {
+            if let Some(s) = rows.get(d.name.as_str()) {
+                reach.insert((d.name.as_str(), path), (d.name.as_str(), *s));
             }
         }
     }
-    // The functions only row kernels reach, with the kernel that shows it.
-    let mut reach: HashMap<&str, (&str, &str)> = rows
-        .iter()
-        .filter(|(k, _)| kernels.contains(*k))
-        .map(|(k, s)| (*k, (*k, *s)))
-        .collect();
-    let live = |n: &str| kernels.contains(n) || callers.contains_key(n);
+    let live = |c: &super::call_graph::Caller| c.kernel || graph.is_called(c.name, c.path);
     for _ in 0..DEPTH {
         let mut grew = false;
-        for (n, cs) in &callers {
-            if reach.contains_key(n) || kernels.contains(n) {
+        for (path, d) in super::call_graph::defs(files) {
+            let key = (d.name.as_str(), path);
+            if d.kernel || reach.contains_key(&key) {
                 continue;
             }
-            let live_callers: Vec<&str> = cs.iter().copied().filter(|c| live(c)).collect();
+            let mut live_callers: Vec<(&str, &str)> = graph
+                .callers(&d.name, path)
+                .filter(|c| live(c))
+                .map(|c| (c.name, c.path))
+                .collect();
             if live_callers.is_empty() || !live_callers.iter().all(|c| reach.contains_key(c)) {
                 continue;
             }
-            let mut sorted = live_callers.clone();
-            sorted.sort_unstable();
-            let via = reach[sorted[0]];
-            reach.insert(n, via);
+            live_callers.sort_unstable();
+            let via = reach[&live_callers[0]];
+            reach.insert(key, via);
             grew = true;
         }
         if !grew {
             break;
         }
     }
+    let reached: HashSet<&str> = reach.keys().map(|(n, _)| *n).collect();
     // Sites the file's own logical-warp model rewrites (HP109) are not reported again.
     let mut reported: HashSet<(String, u32)> = findings
         .iter()
@@ -319,9 +313,9 @@ pub fn rows_sharing_a_wavefront(findings: &mut Vec<Finding>, files: &[(&str, &Fi
         .map(|f| (f.path.clone(), f.line))
         .collect();
     let mut added = Vec::new();
-    for (_, f) in files {
+    for (path, f) in files {
         for d in &f.defs {
-            let Some(&(kernel, shape)) = reach.get(d.name.as_str()) else {
+            let Some(&(kernel, shape)) = reach.get(&(d.name.as_str(), *path)) else {
                 continue;
             };
             for c in &d.exchanges.calls {
@@ -329,7 +323,7 @@ pub fn rows_sharing_a_wavefront(findings: &mut Vec<Finding>, files: &[(&str, &Fi
                     Some(k) => (k, None),
                     None => match wrappers.get(&(c.name.as_str(), c.argc)) {
                         // A wrapper the row kernels alone reach is reported inside.
-                        Some((k, at)) if !reach.contains_key(c.name.as_str()) => {
+                        Some((k, at)) if !reached.contains(c.name.as_str()) => {
                             (*k, Some(at.as_str()))
                         }
                         _ => continue,

@@ -1,0 +1,124 @@
+//! Who calls whom across a project's files, for the project passes that follow a kernel's
+//! launches into the device functions it calls (HP110, HP111, HP112).
+//!
+//! A device function defined in a source file (`.cu`, `.cpp`) belongs to its translation unit:
+//! CUDA compiles each source apart, and a call leaves the unit only under `-rdc` with a
+//! declaration in the caller's unit. A helper of the same name in another source (`max`,
+//! `warpReduce`, `blockReduceSum`: every file of an operator library has its own) is another
+//! function. So a source file's function is called from its own file and from the files that
+//! include that source (`#include "kernels.cu"`); a header's function is called from every
+//! file. Kernels are launched by name from any file (a launch links to the kernel's host stub).
+
+use super::launch_rows::{Def, FileRows};
+use std::collections::HashMap;
+
+/// A function that calls another: its name, its file, whether it is a kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Caller<'a> {
+    pub name: &'a str,
+    pub path: &'a str,
+    pub kernel: bool,
+}
+
+pub struct Graph<'a> {
+    /// Callee name → the functions whose bodies call it (recursion left out).
+    by_callee: HashMap<&'a str, Vec<Caller<'a>>>,
+    /// Each file's quoted includes, by the last part of the path.
+    includes: HashMap<&'a str, &'a [String]>,
+}
+
+impl<'a> Graph<'a> {
+    pub fn new(files: &[(&'a str, &'a FileRows)]) -> Self {
+        let mut by_callee: HashMap<&str, Vec<Caller>> = HashMap::new();
+        let mut includes = HashMap::new();
+        for (path, f) in files {
+            includes.insert(*path, f.includes.as_slice());
+            for d in &f.defs {
+                for c in &d.callees {
+                    if *c != d.name {
+                        by_callee.entry(c.as_str()).or_default().push(Caller {
+                            name: d.name.as_str(),
+                            path,
+                            kernel: d.kernel,
+                        });
+                    }
+                }
+            }
+        }
+        Graph {
+            by_callee,
+            includes,
+        }
+    }
+
+    /// The functions that call `name` as defined in `path` (see the module documentation).
+    pub fn callers(&self, name: &str, path: &'a str) -> impl Iterator<Item = Caller<'a>> + '_ {
+        let header = crate::model::project::is_header(path);
+        let file = path.rsplit('/').next().unwrap_or(path);
+        self.by_callee
+            .get(name)
+            .map_or(&[][..], Vec::as_slice)
+            .iter()
+            .copied()
+            .filter(move |c| {
+                header
+                    || c.path == path
+                    || self
+                        .includes
+                        .get(c.path)
+                        .is_some_and(|inc| inc.iter().any(|i| i.rsplit('/').next() == Some(file)))
+            })
+    }
+
+    /// Whether anything calls `name` as defined in `path`.
+    pub fn is_called(&self, name: &str, path: &'a str) -> bool {
+        self.callers(name, path).next().is_some()
+    }
+}
+
+/// The definitions of every file, with their paths.
+pub fn defs<'a>(files: &'a [(&'a str, &'a FileRows)]) -> impl Iterator<Item = (&'a str, &'a Def)> {
+    files
+        .iter()
+        .flat_map(|(p, f)| f.defs.iter().map(move |d| (*p, d)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows(files: &[(&str, &str)]) -> Vec<(String, FileRows)> {
+        files
+            .iter()
+            .filter_map(|(p, s)| {
+                let lexed = crate::lex::lex(s.as_bytes());
+                super::super::launch_rows::file_rows(p, s.as_bytes(), &lexed)
+                    .map(|r| (p.to_string(), r))
+            })
+            .collect()
+    }
+
+    /// CV-CUDA: `max` defined in one operator's source is not the `max` another operator's
+    /// kernel calls; a header's helper is everyone's; a source another source includes is part
+    /// of the includer's unit.
+    #[test]
+    fn a_source_files_functions_are_its_units() {
+        let files = rows(&[
+            ("ops/find.cu", "__device__ float max(float a, float b) { return a > b ? a : b; }\n__global__ void fit(float* p) { p[0] = max(p[1], p[2]); }\n"),
+            ("ops/minmax.cu", "__global__ void find_min_max(float* p) { p[0] = cuda::max(p[1], p[2]); }\n"),
+            ("ops/reduce.cuh", "__device__ float reduce(float v) { return v; }\n"),
+            ("ops/sum.cu", "#include \"reduce.cuh\"\n__global__ void sum(float* p) { p[0] = reduce(p[1]); }\n"),
+            ("ops/all.cu", "#include \"find.cu\"\n__global__ void both(float* p) { p[0] = max(p[1], p[2]); }\n"),
+        ]);
+        let files: Vec<(&str, &FileRows)> = files.iter().map(|(p, r)| (p.as_str(), r)).collect();
+        let g = Graph::new(&files);
+        let names = |n: &str, p: &'static str| {
+            let mut v: Vec<&str> = g.callers(n, p).map(|c| c.name).collect();
+            v.sort();
+            v
+        };
+        assert_eq!(names("max", "ops/find.cu"), vec!["both", "fit"]);
+        assert_eq!(names("reduce", "ops/reduce.cuh"), vec!["sum"]);
+        assert!(!g.is_called("sum", "ops/sum.cu"));
+    }
+}
