@@ -54,7 +54,11 @@ pub fn kind(findings: &[Finding]) -> Kind {
     }
     Kind {
         key: Box::new(move |f| {
-            let n = name(f)?;
+            // A narrow-mask call (HP015) passing a name whose definition this file flags is
+            // the same edit: CV-CUDA's `unsigned mask = 0xFFFFFFFFU;` then `__shfl_down_sync(mask, …)`.
+            let n = name(f).or_else(|| {
+                narrow_name(f).filter(|n| defined.get(n).is_some_and(|p| p.contains(&f.path)))
+            })?;
             let paths = defined.get(&n)?;
             let at = if paths.contains(&f.path) {
                 f.path.clone()
@@ -232,6 +236,43 @@ mod tests {
             .filter(|x| x.status != Status::Pass)
             .map(|x| format!("{}:{}", x.path, x.line))
             .collect()
+    }
+
+    /// CV-CUDA: `unsigned mask = 0xFFFFFFFFU;` (HP103 at the definition) passed to
+    /// `__shfl_down_sync(mask, …)` (HP015 at the call) is one edit; the decision takes the
+    /// call's phase (the build stops there). Twin: the same name in a file that does not define
+    /// it keeps its own finding.
+    #[test]
+    fn narrow_calls_passing_a_flagged_definition_fold_into_it() {
+        let call = |path: &str, line: u32| Finding {
+            status: Status::Remediation,
+            phase: crate::gate::Phase::Build,
+            excerpt: "mask".into(),
+            message: "`mask` is a 32-bit mask of `__shfl_down_sync`".into(),
+            ..Finding::bare("HP015", path, line)
+        };
+        let mut fs = vec![
+            Finding {
+                phase: crate::gate::Phase::Correctness,
+                ..f(
+                    "OpFindHomography.cu",
+                    387,
+                    "`mask` is a 32-bit full warp mask; HIP masks are 64-bit",
+                )
+            },
+            call("OpFindHomography.cu", 396),
+            call("OpFindHomography.cu", 406),
+            call("OpOther.cu", 12),
+        ];
+        crate::decisions::fold_all(&mut fs, &[]);
+        let open: Vec<(&str, u32)> = fs
+            .iter()
+            .filter(|x| x.status != Status::Pass)
+            .map(|x| (x.path.as_str(), x.line))
+            .collect();
+        assert_eq!(open, [("OpFindHomography.cu", 387), ("OpOther.cu", 12)]);
+        assert_eq!(fs[0].phase, crate::gate::Phase::Build);
+        assert!(fs[0].message.contains("2 calls passing it"), "{}", fs[0].message);
     }
 
     /// ByteTransformer's `FINAL_MASK`: the definition holds its calls, in this file and another.

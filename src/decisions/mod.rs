@@ -207,7 +207,7 @@ pub fn fold_all_with(
             let roots = nested_roots.to_vec();
             let key = k.key;
             k.key = Box::new(move |f| (!nested::inside(&roots, f)).then(|| key(f)).flatten());
-            fold_keeping(findings, &k, &mut heads);
+            fold_phased(findings, &k, &mut heads, true);
         }
     }
 }
@@ -223,6 +223,19 @@ pub fn fold(findings: &mut [Finding], kind: &Kind) {
 /// `heads` (which hold earlier decisions) and adding the heads of this kind's groups to it.
 /// Statuses and messages change; no finding is added, removed or moved.
 fn fold_keeping(findings: &mut [Finding], kind: &Kind, heads: &mut BTreeSet<usize>) {
+    fold_phased(findings, kind, heads, false)
+}
+
+/// [`fold_keeping`]; with `earliest`, a head whose members fail earlier than it takes their
+/// phase (the fine-grained decisions: a mask flagged for what it computes, CORRECTNESS, whose
+/// calls stop the build, BUILD, is a BUILD decision). A folder's decision (not maintained, not
+/// built, a nested copy) keeps its head's.
+fn fold_phased(
+    findings: &mut [Finding],
+    kind: &Kind,
+    heads: &mut BTreeSet<usize>,
+    earliest: bool,
+) {
     let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (i, f) in findings.iter().enumerate() {
         if f.status == Status::Pass {
@@ -234,6 +247,7 @@ fn fold_keeping(findings: &mut [Finding], kind: &Kind, heads: &mut BTreeSet<usiz
     }
     // (finding, text, the head it is folded into).
     let mut edits: Vec<(usize, String, Option<usize>)> = Vec::new();
+    let mut phases: Vec<(usize, crate::gate::Phase)> = Vec::new();
     for (key, idx) in &groups {
         let members: Vec<&Finding> = idx.iter().map(|&i| &findings[i]).collect();
         let enough = match kind.min {
@@ -271,6 +285,10 @@ fn fold_keeping(findings: &mut [Finding], kind: &Kind, heads: &mut BTreeSet<usiz
             folded: folded.iter().map(|&i| &findings[i]).collect(),
         };
         heads.insert(head);
+        let first = g.folded.iter().map(|f| f.phase).min().unwrap_or(g.head.phase);
+        if earliest && first < g.head.phase {
+            phases.push((head, first));
+        }
         edits.push((head, (kind.summary)(&g), None));
         let note = (kind.note)(&g);
         edits.extend(folded.into_iter().map(|i| (i, note.clone(), Some(head))));
@@ -281,6 +299,9 @@ fn fold_keeping(findings: &mut [Finding], kind: &Kind, heads: &mut BTreeSet<usiz
             crate::finding::Folded::fold(&mut findings[i], at);
         }
         findings[i].message.push_str(&text);
+    }
+    for (i, p) in phases {
+        findings[i].phase = p;
     }
 }
 

@@ -69,16 +69,19 @@ pub fn kind(_: &[Finding]) -> Kind {
 /// One line of a build file or script is one edit: `nvcc … -lcuda -gencode=…` on line 1 of
 /// BitNet's `compile.sh` gives HP850 (nvcc), HP851 (a CUDA library) and HP843 (an architecture
 /// flag); FoundationPose's `docker run --gpus all --env NVIDIA_DISABLE_REQUIRE=1` gives HP862 and
-/// HP861. The line's open build, script and container findings (HP84x–HP86x) fold into its first, which
+/// HP861; CV-CUDA's `print_env.sh` line `which nvcc && nvcc --version` HP850 and HP812. The line's
+/// open build, script, container and toolkit-version findings (HP84x–HP86x, HP812) fold into its first, which
 /// names the rules; a C/C++ or Python line keeps its findings apart (different facts can share
 /// one there).
 pub fn same_line(_: &[Finding]) -> Kind {
     Kind {
         key: Box::new(|f| {
             // Build (HP84x), toolkit (HP85x) and container (HP86x) settings.
+            // A version probe of the toolkit (HP812, `which nvcc && nvcc --version`) too.
             let build = f.rule.starts_with("HP84")
                 || f.rule.starts_with("HP85")
-                || f.rule.starts_with("HP86");
+                || f.rule.starts_with("HP86")
+                || f.rule == "HP812";
             let ext = f.path.rsplit_once('.').map_or("", |(_, e)| e);
             let source = matches!(
                 ext,
@@ -249,6 +252,9 @@ mod tests {
             f("HP843", "gpu/compile.sh", 2),
             f("HP852", "k.cu", 3),
             f("HP850", "k.cu", 3),
+            // CV-CUDA's `which nvcc && nvcc --version`: the probe and the version read.
+            f("HP850", "print_env.sh", 55),
+            f("HP812", "print_env.sh", 55),
         ];
         let k = same_line(&fs);
         crate::decisions::fold(&mut fs, &k);
@@ -263,7 +269,8 @@ mod tests {
                 ("gpu/compile.sh", 1),
                 ("gpu/compile.sh", 2),
                 ("k.cu", 3),
-                ("k.cu", 3)
+                ("k.cu", 3),
+                ("print_env.sh", 55)
             ]
         );
         assert!(

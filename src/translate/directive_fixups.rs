@@ -43,6 +43,7 @@ const PASTED_PREFIXES: [(&[u8], &str); 6] = [
 /// `#define CUDA_CALL(call) check(cuda##call)`: HP018 at each pasted CUDA prefix (cudaKDTree's
 /// `CUKD_CUDA_CALL`), once per macro.
 pub(super) fn pasted_prefixes(p: &mut Pass) {
+    let mut own = None;
     for d in &p.lexed.directives {
         if d.name != "define" {
             continue;
@@ -61,12 +62,98 @@ pub(super) fn pasted_prefixes(p: &mut Pass) {
         let macro_name = String::from_utf8_lossy(p.text(name)).into_owned();
         let cuda = String::from_utf8_lossy(p.text(at)).into_owned();
         let t = p.lexed.tokens[at];
-        let f = p.ctx.finding(
+        let mapped = own_rocm_names(p, &cuda, &mut own);
+        let mut f = p.ctx.finding(
             &rules::PASTED_CUDA_PREFIX,
             t.start as usize..t.end as usize,
             format!("macro `{macro_name}` pastes `{cuda}` onto its argument: the CUDA names it forms at each use exist only after preprocessing, so the port leaves every use calling the CUDA function"),
             Some(format!("paste `{hip}` instead (`{hip} ## …`) and check that each use names a function HIP has under that name")),
         );
+        if mapped.len() >= OWN_LAYER {
+            // The project's ROCm arm defines the CUDA names onto HIP's itself (cuBQL's
+            // `#if defined(__HIPCC__)` / `#define cudaMalloc hipMalloc`, 31 names): the names
+            // the macro forms are the project's to map. A use here that forms a name it does not
+            // map is what is left.
+            let formed = formed_names(p, &macro_name, &cuda);
+            let missing: Vec<&String> = formed.iter().filter(|n| !mapped.contains(*n)).collect();
+            if missing.is_empty() {
+                f.status = crate::gate::Status::Pass;
+                let uses = match formed.len() {
+                    0 => "its uses are in other files, where a name the arm does not map stops the build".to_string(),
+                    1 => "the use in this file forms a mapped name".to_string(),
+                    n => format!("the {n} names its uses in this file form are mapped"),
+                };
+                f.message.push_str(&format!(
+                    " — but the project's ROCm arm maps {} `{cuda}…` names onto HIP's itself ({uses}): nothing to change",
+                    mapped.len(),
+                ));
+            } else {
+                f.message.push_str(&format!(
+                    " — the project's ROCm arm maps {} `{cuda}…` names onto HIP's, but not {}, which a use in this file forms",
+                    mapped.len(),
+                    missing.iter().take(4).map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+                ));
+                f.suggestion = Some(format!(
+                    "add the missing names to the project's ROCm arm (`#define {} hip…`)",
+                    missing[0]
+                ));
+            }
+        }
         p.findings.push(f);
     }
+}
+
+/// How many names with a pasted prefix the project's ROCm arm must map for it to be the
+/// project's own layer for that prefix (one `#define cudaSuccess hipSuccess` is not).
+const OWN_LAYER: usize = 3;
+
+/// The names starting with `prefix` that ROCm arms define, in this file (`own`, read once) and
+/// in the project files it includes.
+fn own_rocm_names(
+    p: &Pass,
+    prefix: &str,
+    own: &mut Option<std::collections::BTreeSet<String>>,
+) -> std::collections::BTreeSet<String> {
+    let here = own.get_or_insert_with(|| {
+        crate::model::project::facts(p.ctx.path, p.src(), p.lexed)
+            .macros
+            .into_iter()
+            .filter(|m| m.arm == crate::model::project::Arm::Rocm && m.params.is_none())
+            .map(|m| m.name)
+            .collect()
+    });
+    here.iter()
+        .chain(p.project.rocm.keys())
+        .filter(|n| n.starts_with(prefix) && n.len() > prefix.len())
+        .cloned()
+        .collect()
+}
+
+/// The names the uses of `macro_name` in this file form: `prefix` and the first word of the
+/// argument (`CALL(Malloc(&p, n))` forms `cudaMalloc`).
+fn formed_names(p: &Pass, macro_name: &str, prefix: &str) -> Vec<String> {
+    let toks = &p.lexed.tokens;
+    let mut out = Vec::new();
+    for i in 0..toks.len() {
+        if toks[i].kind != crate::lex::Tok::Ident || p.text(i) != macro_name.as_bytes() {
+            continue;
+        }
+        // The definition itself (`#define CALL(call) …`).
+        if i > 0 && p.text(i - 1) == b"define" {
+            continue;
+        }
+        let Some(open) = p.lexed.next_code(i).filter(|&j| p.text(j) == b"(") else {
+            continue;
+        };
+        let Some(arg) = p.lexed.next_code(open) else {
+            continue;
+        };
+        if toks[arg].kind == crate::lex::Tok::Ident {
+            let n = format!("{prefix}{}", String::from_utf8_lossy(p.text(arg)));
+            if !out.contains(&n) {
+                out.push(n);
+            }
+        }
+    }
+    out
 }
