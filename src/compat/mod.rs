@@ -228,6 +228,12 @@ pub fn by_id(id: &str) -> Option<&'static Shim> {
     shims().iter().find(|s| s.id == id)
 }
 
+/// How a finding's suggestion names the shim that covers an un-ported name when `port` ran
+/// without `--compat-header` (the text up to the shim's id): `decisions::per_file` folds a
+/// file's names one shim covers into one decision by it.
+pub const SHIM_HINT: &str =
+    "rerun `hipport port` with `--compat-header`: its hipport_compat.h defines it (shim `";
+
 /// The shim covering a CUDA name for the target, with the name to write.
 pub fn for_name(cuda: &str, hip: Option<&str>, target: &Target) -> Option<(&'static Shim, String)> {
     shims()

@@ -272,7 +272,11 @@ mod tests {
             .collect();
         assert_eq!(open, [("OpFindHomography.cu", 387), ("OpOther.cu", 12)]);
         assert_eq!(fs[0].phase, crate::gate::Phase::Build);
-        assert!(fs[0].message.contains("2 calls passing it"), "{}", fs[0].message);
+        assert!(
+            fs[0].message.contains("2 calls passing it"),
+            "{}",
+            fs[0].message
+        );
     }
 
     /// ByteTransformer's `FINAL_MASK`: the definition holds its calls, in this file and another.

@@ -230,12 +230,7 @@ fn fold_keeping(findings: &mut [Finding], kind: &Kind, heads: &mut BTreeSet<usiz
 /// phase (the fine-grained decisions: a mask flagged for what it computes, CORRECTNESS, whose
 /// calls stop the build, BUILD, is a BUILD decision). A folder's decision (not maintained, not
 /// built, a nested copy) keeps its head's.
-fn fold_phased(
-    findings: &mut [Finding],
-    kind: &Kind,
-    heads: &mut BTreeSet<usize>,
-    earliest: bool,
-) {
+fn fold_phased(findings: &mut [Finding], kind: &Kind, heads: &mut BTreeSet<usize>, earliest: bool) {
     let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (i, f) in findings.iter().enumerate() {
         if f.status == Status::Pass {
@@ -285,7 +280,12 @@ fn fold_phased(
             folded: folded.iter().map(|&i| &findings[i]).collect(),
         };
         heads.insert(head);
-        let first = g.folded.iter().map(|f| f.phase).min().unwrap_or(g.head.phase);
+        let first = g
+            .folded
+            .iter()
+            .map(|f| f.phase)
+            .min()
+            .unwrap_or(g.head.phase);
         if earliest && first < g.head.phase {
             phases.push((head, first));
         }

@@ -16,6 +16,11 @@ use crate::finding::Finding;
 
 /// The rule and file an open finding's decision is kept by, when its rule is decided per file.
 fn key(f: &Finding) -> Option<String> {
+    // Names one `--compat-header` shim covers (CV-CUDA's `umin`, `ullmin`, `llmin`… in one
+    // header; `__vmins2`, `__vmaxu4`… in another): one rerun with the shim.
+    if let Some(shim) = shim_of(f) {
+        return Some(format!("{}\u{0}{}\u{0}{shim}", f.rule, f.path));
+    }
     let per_file = match f.rule.as_str() {
         "HP708" | "HP016" | "HP704" | "HP008" | "HP018" => true,
         "HP852" => {
@@ -25,6 +30,18 @@ fn key(f: &Finding) -> Option<String> {
         _ => false,
     };
     per_file.then(|| format!("{}\u{0}{}", f.rule, f.path))
+}
+
+/// The `--compat-header` shim an HP001 finding's suggestion names.
+fn shim_of(f: &Finding) -> Option<&str> {
+    if f.rule != "HP001" {
+        return None;
+    }
+    let rest = f
+        .suggestion
+        .as_deref()?
+        .strip_prefix(crate::compat::SHIM_HINT)?;
+    rest.split('`').next()
 }
 
 fn what(rule: &str) -> &'static str {
@@ -54,15 +71,27 @@ pub fn kind(_: &[Finding]) -> Kind {
                     _ => f.line.to_string(),
                 })
                 .collect();
+            let what = match shim_of(g.head) {
+                Some(shim) => format!("the file's names the `{shim}` shim of `--compat-header` covers are one decision: rerun `hipport port --compat-header`, or replace the calls"),
+                None => what(&g.head.rule).to_string(),
+            };
             format!(
                 " — {} ({} more in this file, line{} {}, folded here)",
-                what(&g.head.rule),
+                what,
                 g.folded.len(),
                 if g.folded.len() == 1 { "" } else { "s" },
                 lines.join(", ")
             )
         }),
-        note: Box::new(|g| super::kind::folded_into(g, what(&g.head.rule))),
+        note: Box::new(|g| {
+            match shim_of(g.head) {
+            Some(shim) => super::kind::folded_into(
+                g,
+                &format!("the file's names the `{shim}` shim covers are one rerun with `--compat-header`"),
+            ),
+            None => super::kind::folded_into(g, what(&g.head.rule)),
+        }
+        }),
     }
 }
 
@@ -275,6 +304,39 @@ mod tests {
         );
         assert!(
             fs[0].message.contains("2 more findings on it"),
+            "{}",
+            fs[0].message
+        );
+    }
+
+    /// CV-CUDA's `MathWrappersImpl.hpp`: `umin`, `ullmin`, `llmin`… that the `int_minmax` shim of
+    /// `--compat-header` covers are one decision per file. Twins: a name no shim covers, and the
+    /// same shim's names in another file, stay their own.
+    #[test]
+    fn names_one_shim_covers_are_one_decision_per_file() {
+        let shim = |path: &str, line: u32, id: &str| Finding {
+            suggestion: Some(format!("{}{id}`)", crate::compat::SHIM_HINT)),
+            ..f("HP001", path, line)
+        };
+        let mut fs = vec![
+            shim("MathWrappersImpl.hpp", 282, "int_minmax"),
+            shim("MathWrappersImpl.hpp", 286, "int_minmax"),
+            shim("MathWrappersImpl.hpp", 290, "int_minmax"),
+            f("HP001", "MathWrappersImpl.hpp", 300),
+            shim("Other.hpp", 7, "int_minmax"),
+        ];
+        let k = kind(&fs);
+        crate::decisions::fold(&mut fs, &k);
+        assert_eq!(
+            crate::decisions::test_support::open(&fs),
+            [
+                ("MathWrappersImpl.hpp", 282),
+                ("MathWrappersImpl.hpp", 300),
+                ("Other.hpp", 7)
+            ]
+        );
+        assert!(
+            fs[0].message.contains("`int_minmax` shim"),
             "{}",
             fs[0].message
         );

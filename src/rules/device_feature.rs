@@ -6,6 +6,7 @@
 //! target's LDS ([`lds`]).
 
 pub(crate) mod consts;
+mod dlpack;
 pub mod half_atomics;
 pub mod lds;
 mod shapes;
@@ -140,6 +141,7 @@ pub const RULES: &[&RuleInfo] = &[
     &LAUNCH_BOUNDS_MIN_BLOCKS,
     &lds::SHARED_MEMORY_OVER_LDS,
     &half_atomics::HALF_ATOMIC_ADD_MISSING,
+    &dlpack::DLPACK_CUDA_DEVICE_TYPE,
 ];
 
 const HOPPER_IDENTS: &[&str] = &[
@@ -228,6 +230,7 @@ const FINE_GRAINED: &[&str] = &[
 pub fn check(s: &Src, rocm: crate::version::Version, out: &mut Vec<Finding>) {
     tokens(s, out);
     hopper_asm(s, out);
+    dlpack::check(s, out);
     if s.tree.is_some() {
         tree_rules(s, rocm, out);
     }

@@ -175,7 +175,15 @@ pub(super) fn run(p: &mut Pass) {
                         Some("drop --roc to use the hip* wrappers".to_string()),
                     ),
                 };
-                let help = help.or_else(|| (!entry.note.is_empty()).then(|| entry.note.clone()));
+                // A shim of `--compat-header` covers it: the port's own way out.
+                let shim = (!p.opts.compat_header
+                    && matches!(why, Unported::NoEquivalent | Unported::AddedAfter(_)))
+                .then(|| crate::compat::for_name(name, entry.hip.as_deref(), &p.opts.target))
+                .flatten()
+                .map(|(s, _)| format!("{}{}`)", crate::compat::SHIM_HINT, s.id));
+                let help = shim
+                    .or(help)
+                    .or_else(|| (!entry.note.is_empty()).then(|| entry.note.clone()));
                 let f = p.ctx.finding(rule, t.range(), msg, help);
                 p.findings.push(f);
             }
@@ -204,7 +212,7 @@ fn project_own(p: &Pass, i: usize, renamed: bool) -> bool {
 /// Whether a device function with no HIP counterpart is used as one: called (`umax(a, b)`),
 /// not a parameter, member or macro argument that shares its name (`double umax`,
 /// `INST(umax, Umax)`, `s.umin`). Device functions have short common names; any other entry,
-/// and a device function taken by address (`&umax`), is a use.
+/// a device function taken by address (`&umax`), and a reserved name (`__vmins2`) are uses.
 fn device_function_called(p: &Pass, i: usize, entry: &crate::mappings::Entry) -> bool {
     use crate::mappings::table::{Family, Kind};
     use crate::mappings::Origin;
@@ -215,7 +223,11 @@ fn device_function_called(p: &Pass, i: usize, entry: &crate::mappings::Entry) ->
     if matches!(prev, Some(b"." | b"->")) {
         return false;
     }
-    prev == Some(b"&") || p.lexed.next_code(i).is_some_and(|k| p.text(k) == b"(")
+    // A reserved name (`__vmins2`) is the implementation's, never a project's parameter or
+    // tag: passed to a macro that calls it (CV-CUDA's `NVCV_CUDA_BINARY_SIMD(short2,
+    // __vmins2)`), it is a use.
+    let reserved = p.text(i).starts_with(b"__");
+    reserved || prev == Some(b"&") || p.lexed.next_code(i).is_some_and(|k| p.text(k) == b"(")
 }
 
 /// Whether token `i` is the name an alias declares: `using cudaError_t = hipError_t;` or
@@ -536,6 +548,13 @@ mod tests {
         );
         let lines: Vec<u32> = found.iter().map(|(l, _)| *l).collect();
         assert_eq!(lines, [2, 3], "{found:?}");
+        // CV-CUDA: a reserved name passed to a macro that calls it is the intrinsic.
+        let found = unported(
+            "m.hpp",
+            "#define BIN(T, F) unsigned r = F(a, b);\n__device__ unsigned f(unsigned a, unsigned b) {\n  BIN(short2, __vmins2)\n  return r;\n}\n",
+        );
+        let lines: Vec<u32> = found.iter().map(|(l, _)| *l).collect();
+        assert_eq!(lines, [3], "{found:?}");
     }
 
     /// Negative twin: a parameter, a member and a macro argument that share a device function's
