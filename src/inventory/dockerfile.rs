@@ -223,6 +223,9 @@ pub fn scan(out: &mut Out) {
                     let vstart = ins.args.start + text.find(v).unwrap_or(0);
                     if tables::get().image(v).is_some() {
                         image_ref(out, v, vstart..vstart + v.len());
+                    } else if name.trim().starts_with("NCCL_") {
+                        // A build argument (`ARG NCCL_COMMIT=…`, the commit of an NCCL source
+                        // build) lives only while the image builds: NCCL never reads it.
                     } else {
                         let nstart = ins.args.start + text.find(name).unwrap_or(0);
                         words::setting(
@@ -287,6 +290,18 @@ mod tests {
         assert!(r.contains(&("HP880".into(), 7)), "{r:?}");
         assert!(r.contains(&("HP893".into(), 8)), "{r:?}");
         assert!(!r.iter().any(|(_, l)| *l == 1));
+    }
+
+    /// O-CNN's `ARG NCCL_COMMIT=…` pins an NCCL source build: a build argument NCCL never
+    /// reads, so no NCCL setting. Twin: `ENV NCCL_P2P_LEVEL=SYS` reaches the container's NCCL.
+    #[test]
+    fn nccl_named_build_arguments_are_not_nccl_settings() {
+        let r = rules("FROM ubuntu:22.04\nARG NCCL_COMMIT=286916a1\nENV NCCL_P2P_LEVEL=SYS\n");
+        assert!(!r.iter().any(|(_, l)| *l == 2), "{r:?}");
+        assert!(
+            r.iter().any(|(c, l)| *l == 3 && c.starts_with("HP89")),
+            "{r:?}"
+        );
     }
 
     /// nnabla-ext-cuda's ppc64le image: ROCm has no ppc64le build, so nothing in it is open.

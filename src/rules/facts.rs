@@ -17,12 +17,16 @@ pub use deprecated::settle_deprecated;
 pub use guards::fold_guards;
 
 /// How specific a rule is: the hazard families (HP1xx–HP7xx) over the translator's generic
-/// findings (HP0xx) and the repository inventory (HP8xx–HP9xx).
+/// findings (HP0xx) and the repository inventory (HP8xx–HP9xx). Within the inventory, a CUDA
+/// toolkit path (HP852) is the least specific: where the path names an NVIDIA tool
+/// (`/usr/local/cuda-11.8/bin/nsys`, nvblox's stream test), the tool's rule (HP883) says what
+/// must change, and `/opt/rocm` has no such tool to point at.
 fn specificity(rule: &str) -> u8 {
     match rule.get(2..3) {
         Some("0") => 0,
-        Some("8") | Some("9") => 1,
-        _ => 2,
+        _ if rule == "HP852" => 1,
+        Some("8") | Some("9") => 2,
+        _ => 3,
     }
 }
 
@@ -101,7 +105,7 @@ pub fn merge_same_line(findings: &mut Vec<Finding>) {
 fn fold_generic_same_code(findings: &mut Vec<Finding>) {
     let mut specific: BTreeMap<(&str, &str, Status), usize> = BTreeMap::new();
     for (i, f) in findings.iter().enumerate() {
-        if specificity(&f.rule) == 2 && !f.excerpt.is_empty() {
+        if specificity(&f.rule) == 3 && !f.excerpt.is_empty() {
             specific
                 .entry((f.path.as_str(), f.excerpt.as_str(), f.status))
                 .or_insert(i);
@@ -462,6 +466,27 @@ mod tests {
         assert!(v[2]
             .message
             .ends_with("(also flagged as HP001 unported-api)"));
+    }
+
+    /// nvblox's `NSYS=/usr/local/cuda-11.8/bin/nsys`: the NVIDIA profiler (HP883) is the fact,
+    /// not the toolkit path (HP852) it is found under. Twin: a toolkit path alone stays.
+    #[test]
+    fn a_toolkit_path_to_an_nvidia_tool_is_the_tools_fact() {
+        let r = Status::Remediation;
+        let mut v = vec![
+            f("HP852", 27, (5, 35), r, "CUDA toolkit path"),
+            f("HP883", 27, (5, 35), r, "runs nsys, an NVIDIA-only tool"),
+            f("HP852", 30, (40, 60), r, "CUDA toolkit path"),
+        ];
+        merge_same_line(&mut v);
+        let got: Vec<(&str, u32)> = v.iter().map(|x| (x.rule.as_str(), x.line)).collect();
+        assert_eq!(got, [("HP883", 27), ("HP852", 30)]);
+        assert!(
+            v[0].message
+                .ends_with("(also flagged as HP852 cuda-install-path)"),
+            "{}",
+            v[0].message
+        );
     }
 
     #[test]
