@@ -44,7 +44,34 @@ rule!(STATIC_ARCHIVE_CUDA_OBJECTS, "HP903", BinaryDependency, Unknown, Build,
     refs: ["https://docs.nvidia.com/cuda/cuda-binary-utilities/index.html"],
 );
 
+rule!(BINARY_IN_LFS, "HP905", BinaryDependency, Unknown, Build,
+    summary: "A prebuilt library (`.a`, `.so`, `.whl`) of which the checkout holds only a Git LFS pointer: its content is not there to read.",
+    why: "A prebuilt binary in a CUDA project is usually built with nvcc (CV-CUDA's `3rdparty/cuOSD/x86_64/lib/libcuosd.a`, linked into its tests); if it carries CUDA code, a ROCm build cannot link or load it, and without its source only its vendor can rebuild it. hipport reads binaries for CUDA dependencies and device code (HP900–HP903), but an LFS pointer has neither.",
+    bad: "3rdparty/cuOSD/x86_64/lib/libcuosd.a  (version https://git-lfs.github.com/spec/v1 …)",
+    good: "git lfs pull, then rerun hipport on the tree: the library is read like any other",
+    fix: "Fetch the LFS objects (`git lfs pull`) and rerun the scan, or find out from its vendor whether the library needs CUDA.",
+    refs: ["https://github.com/git-lfs/git-lfs/blob/main/docs/spec.md"],
+);
+
+/// How a Git LFS pointer file starts.
+const LFS_POINTER: &[u8] = b"version https://git-lfs.github.com/spec/v1";
+
+/// A binary the checkout holds only as a Git LFS pointer: HP905. True when it is one.
+fn lfs_pointer(out: &mut Out) -> bool {
+    if !out.src().starts_with(LFS_POINTER) {
+        return false;
+    }
+    out.push(
+        &BINARY_IN_LFS,
+        0..0,
+        "prebuilt library kept in Git LFS: this checkout holds only its pointer, so whether it needs CUDA is not known".into(),
+        Some("`git lfs pull` and rerun the scan, or ask its vendor for a ROCm build".into()),
+    );
+    true
+}
+
 pub const RULES: &[&RuleInfo] = &[
+    &BINARY_IN_LFS,
     &PREBUILT_CUDA_DEPENDENCY,
     &EMBEDDED_CUDA_FATBIN,
     &WHEEL_WITH_CUDA_BINARY,
@@ -136,6 +163,9 @@ const NO_SOURCE: &str = "no source: needs a ROCm build from its vendor, or a rep
 
 /// An ELF file or `ar` archive.
 pub fn scan(out: &mut Out) {
+    if lfs_pointer(out) {
+        return;
+    }
     let bytes = out.src();
     if bytes.starts_with(b"!<arch>\n") {
         return scan_archive(out);
@@ -192,6 +222,9 @@ const MAX_MEMBER: u64 = 256 * 1024 * 1024;
 
 /// A wheel: every shared object inside is checked.
 pub fn scan_wheel(out: &mut Out) {
+    if lfs_pointer(out) {
+        return;
+    }
     let reader = std::io::Cursor::new(out.src());
     let Ok(mut zip) = zip::ZipArchive::new(reader) else {
         return;
@@ -250,5 +283,31 @@ mod tests {
     #[test]
     fn not_elf_is_none() {
         assert!(elf_cuda(b"hello").is_none());
+    }
+
+    /// CV-CUDA's `libcuosd.a` and a `.so` as Git LFS pointers: HP905 UNKNOWN. Twins: a text file
+    /// named `.so` that is no pointer (a linker script), and an empty archive, give nothing.
+    #[test]
+    fn libraries_kept_in_lfs_are_unknown() {
+        use crate::inventory::{kind::FileKind, scan_bytes};
+        let pointer =
+            "version https://git-lfs.github.com/spec/v1\noid sha256:4d7a2146\nsize 1843200\n";
+        for (path, kind) in [
+            ("3rdparty/cuOSD/x86_64/lib/libcuosd.a", FileKind::Archive),
+            ("lib/libops.so", FileKind::Elf),
+        ] {
+            let f = scan_bytes(path, kind, pointer.as_bytes());
+            assert_eq!(f.len(), 1, "{path}: {f:?}");
+            assert_eq!(
+                (f[0].rule.as_str(), f[0].status.as_str()),
+                ("HP905", "UNKNOWN")
+            );
+        }
+        assert!(scan_bytes("lib/libc.so", FileKind::Elf, b"GROUP ( /lib/libc.so.6 )\n").is_empty());
+        assert!(scan_bytes("lib/empty.a", FileKind::Archive, b"!<arch>\n").is_empty());
+        assert_eq!(
+            crate::inventory::kind::by_name("3rdparty/x/lib/libops.so"),
+            Some(FileKind::Elf)
+        );
     }
 }

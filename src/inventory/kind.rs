@@ -102,6 +102,9 @@ pub fn by_name(rel: &str) -> Option<FileKind> {
                     "whl" => FileKind::Wheel,
                     "ptx" | "cubin" | "fatbin" => FileKind::Ptx,
                     "a" => FileKind::Archive,
+                    // A shared object is read by its ELF header; named `.so`, a Git LFS pointer
+                    // of one is read too (HP905).
+                    "so" => FileKind::Elf,
                     _ => return None,
                 }
             }
