@@ -61,6 +61,10 @@ fn lfs_pointer(out: &mut Out) -> bool {
     if !out.src().starts_with(LFS_POINTER) {
         return false;
     }
+    if system_library(out.ctx.path) {
+        // CV-CUDA's `libdl-2.17_stub.so`: the C library's, no GPU code in it.
+        return true;
+    }
     out.push(
         &BINARY_IN_LFS,
         0..0,
@@ -68,6 +72,21 @@ fn lfs_pointer(out: &mut Out) -> bool {
         Some("`git lfs pull` and rerun the scan, or ask its vendor for a ROCm build".into()),
     );
     true
+}
+
+/// The C runtime's libraries (and stubs of them, `libdl-2.17_stub.so`): no GPU code.
+fn system_library(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let stem = name
+        .strip_prefix("lib")
+        .unwrap_or(name)
+        .split(['.', '-', '_'])
+        .next()
+        .unwrap_or("");
+    matches!(
+        stem,
+        "c" | "m" | "dl" | "rt" | "pthread" | "stdc++" | "gcc" | "util" | "resolv" | "z"
+    )
 }
 
 pub const RULES: &[&RuleInfo] = &[
@@ -304,6 +323,12 @@ mod tests {
             );
         }
         assert!(scan_bytes("lib/libc.so", FileKind::Elf, b"GROUP ( /lib/libc.so.6 )\n").is_empty());
+        assert!(scan_bytes(
+            "stubs/libdl-2.17_stub.so",
+            FileKind::Elf,
+            pointer.as_bytes()
+        )
+        .is_empty());
         assert!(scan_bytes("lib/empty.a", FileKind::Archive, b"!<arch>\n").is_empty());
         assert_eq!(
             crate::inventory::kind::by_name("3rdparty/x/lib/libops.so"),
