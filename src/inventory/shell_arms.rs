@@ -65,6 +65,16 @@ fn atom(t: &str) -> (Option<bool>, bool, bool) {
         .split_whitespace()
         .map(|x| x.trim_matches(['"', '\'']))
         .collect();
+    // `[ -n "$JETSON_HOST" ]`, `[ ! -z $JETSON_HOST ]`: a variable for one of NVIDIA's embedded
+    // boards, set only where the script targets one; an AMD machine's run leaves it unset. Like
+    // the OS, decided in any script.
+    if let [test @ ("-n" | "-z"), var] = w.as_slice() {
+        let name = var.trim_start_matches(['$', '{']).trim_end_matches('}');
+        if var.starts_with('$') && crate::decisions::nvidia_boards::names_board(name) {
+            return (Some((*test == "-z") != neg), false, true);
+        }
+        return (None, false, false);
+    }
     let [a, op, b] = w.as_slice() else {
         return (None, false, false);
     };
@@ -82,6 +92,10 @@ fn atom(t: &str) -> (Option<bool>, bool, bool) {
         if let Some(on_linux) = os_value(lit) {
             return (Some(on_linux == (eq != neg)), false, true);
         }
+    }
+    // `[ "$PLATFORM" = jetson ]`: an NVIDIA board, never the ROCm build's machine.
+    if crate::decisions::nvidia_boards::names_board(lit) {
+        return (Some(eq == neg), false, true);
     }
     // A ROCm build switch compared with an on/off word (`[ "$USE_ROCM" = 1 ]`, `[ "${{
     // inputs.rocm }}" = "ON" ]`): on in the ROCm build.
@@ -392,6 +406,18 @@ mod tests {
             "{}",
             nvcc.message
         );
+    }
+
+    /// nvblox's `if [ ! -z $JETSON_HOST ]` builds on a Jetson over ssh: its CUDA path is the
+    /// board's. Twins: `-z` of the same variable (the non-Jetson arm) and `-n` of a variable that
+    /// names no board stay open.
+    #[test]
+    fn arms_for_nvidia_boards_pass_in_any_script() {
+        let src = "if [ ! -z $JETSON_HOST ]\nthen\n  export PATH=/usr/local/cuda-11.4/bin:$PATH\nfi\nif [ -z \"$JETSON_HOST\" ]; then\n  export CUDA_HOME=/usr/local/cuda\nfi\nif [ -n \"$REMOTE\" ]; then\n  export CUDA_HOME=/usr/local/cuda\nfi\nif [ \"$PLATFORM\" = jetson ]; then\n  export CUDA_HOME=/usr/local/cuda\nfi\n";
+        let o = open(src);
+        assert!(!o.iter().any(|(_, l)| *l == 3 || *l == 12), "{o:?}");
+        assert!(o.iter().any(|(_, l)| *l == 6), "{o:?}");
+        assert!(o.iter().any(|(_, l)| *l == 9), "{o:?}");
     }
 
     #[test]
