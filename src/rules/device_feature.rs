@@ -313,6 +313,29 @@ fn tokens(s: &Src, out: &mut Vec<Finding>) {
     }
 }
 
+/// Whether byte `at` lies in the body of a `__global__` or `__device__` function as the tokens
+/// delimit them (the bodies found once per file, in `bodies`). A parse error can stretch a
+/// device function of the tree over the host code after it (cuOpt's `is_nth_bit_set`, whose
+/// `BitsPWrd<unsigned>]` the grammar misreads, swallowed the host launcher `bin_vertices`): a
+/// launch is device code only where both readings agree.
+fn lexically_in_device_code(s: &Src, bodies: &mut Option<Vec<(usize, usize)>>, at: usize) -> bool {
+    let bodies = bodies.get_or_insert_with(|| {
+        let f = crate::rules::warp_size::launch_rows::functions;
+        let src = s.ctx.src;
+        f(src, s.lexed, b"__global__")
+            .into_iter()
+            .chain(f(src, s.lexed, b"__device__"))
+            .map(|(_, o, c)| {
+                (
+                    s.lexed.tokens[o].start as usize,
+                    s.lexed.tokens[c].end as usize,
+                )
+            })
+            .collect()
+    });
+    bodies.iter().any(|&(a, b)| a <= at && at < b)
+}
+
 fn hopper_asm(s: &Src, out: &mut Vec<Finding>) {
     for (i, name) in s.idents() {
         if !matches!(name, "asm" | "__asm__" | "__asm") {
@@ -352,11 +375,15 @@ fn tree_rules(s: &Src, rocm: crate::version::Version, out: &mut Vec<Finding>) {
     // `.x` made the rule quadratic in the file size).
     let mut fp_vars: Option<HashSet<&str>> = None;
     let mut file_half2: HashMap<&str, bool> = HashMap::new();
+    let mut device_bodies: Option<Vec<(usize, usize)>> = None;
     for n in &s.of_kinds(&[K::CallExpression, K::FieldExpression]) {
         match n.node_kind() {
             K::CallExpression => {
                 let name = syntax::call_name(s, *n).unwrap_or("");
-                if syntax::is_launch(*n) && syntax::in_device_code(s, *n) {
+                if syntax::is_launch(*n)
+                    && syntax::in_device_code(s, *n)
+                    && lexically_in_device_code(s, &mut device_bodies, n.start_byte())
+                {
                     out.push(s.ctx.finding(&DYNAMIC_PARALLELISM, n.byte_range(), format!("kernel `{name}` launched from device code: HIP has no dynamic parallelism"), Some("launch it from the host, or fold the work into the calling kernel".into())));
                 } else if matches!(
                     name,
@@ -492,6 +519,17 @@ mod tests {
         assert_eq!(fires(src, "HP711"), [2]);
         assert_eq!(fires(src, "HP706"), [12]);
         assert_eq!(fires(src, "HP705"), [13]);
+    }
+
+    /// cuOpt's `load_balanced_partition_helpers.cuh` (github.com/NVIDIA/cuopt `e6a401d`, lines
+    /// 110–114 and 190–215, Apache-2.0, © NVIDIA): the grammar misreads `BitsPWrd<unsigned>]`
+    /// and the tree stretches `is_nth_bit_set` over the host launcher `bin_vertices`, whose three
+    /// launches were HP701. A launch is device code only where the tokens agree. Twin (added
+    /// line 32): a launch inside a kernel still is.
+    #[test]
+    fn a_parse_error_does_not_make_a_host_launcher_device_code() {
+        let src = "template <typename T>\n__device__ bool is_nth_bit_set(unsigned* bitmap, T index)\n{\n  return bitmap[index / BitsPWrd<unsigned>] & (unsigned{1} << (index % BitsPWrd<unsigned>));\n}\n}\n\ntemplate <typename i_t>\nvoid bin_vertices(rmm::device_uvector<i_t>& reorg_vertices,\n                  rmm::device_uvector<i_t>& bin_count_offsets,\n                  rmm::device_uvector<i_t>& bin_count,\n                  unsigned* active_bitmap,\n                  const i_t* offsets,\n                  i_t vertex_begin,\n                  i_t vertex_end,\n                  cudaStream_t stream)\n{\n  const unsigned BLOCK_SIZE = 512;\n  unsigned blocks           = ((vertex_end - vertex_begin) + BLOCK_SIZE - 1) / BLOCK_SIZE;\n  count_bin_sizes<i_t><<<blocks, BLOCK_SIZE, 0, stream>>>(\n    bin_count.data(), offsets, vertex_begin, vertex_end, active_bitmap);\n\n  exclusive_scan<<<1, 1, 0, stream>>>(bin_count.data(), bin_count_offsets.data());\n\n  i_t vertex_count = bin_count.back_element(stream);\n  reorg_vertices.resize(vertex_count, stream);\n\n  create_vertex_bins<i_t><<<blocks, BLOCK_SIZE, 0, stream>>>(\n    reorg_vertices.data(), bin_count.data(), offsets, vertex_begin, vertex_end, active_bitmap);\n}\n\n__global__ void parent(int* p) { exclusive_scan<<<1, 1>>>(p, p); }\n";
+        assert_eq!(fires(src, "HP701"), [32]);
     }
 
     #[test]

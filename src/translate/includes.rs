@@ -50,25 +50,17 @@ pub(super) fn run(p: &mut Pass) {
             }
             Some(Err(_)) if super::compat::header(p, tok, &path) => {}
             Some(Err(row)) => {
-                p.stats.unported += 1;
-                let t = p.lexed.tokens[tok];
-                let note = if row.note.is_empty() {
-                    None
-                } else {
-                    Some(row.note.clone())
-                };
-                let f = p.ctx.finding(
-                    &rules::UNMAPPED_INCLUDE,
-                    t.range(),
-                    format!(
-                        "`{path}` has no HIP counterpart in ROCm {}",
-                        p.opts.target.rocm
-                    ),
+                let rocm = p.opts.target.rocm;
+                let note = (!row.note.is_empty()).then(|| row.note.clone());
+                unmapped(
+                    p,
+                    tok,
+                    format!("`{path}` has no HIP counterpart in ROCm {rocm}"),
                     note,
                 );
-                p.findings.push(f);
             }
             None => {
+                let rocm = p.opts.target.rocm;
                 if let Some(full) = flat_hip_header(p, &path) {
                     p.edits.push(Edit::replace(inner.start, inner.end, full));
                     p.stats.includes_rewritten += 1;
@@ -76,38 +68,39 @@ pub(super) fn run(p: &mut Pass) {
                     crate::mappings::libraries::of_header(&path).filter(|l| l.rocm.is_none())
                 {
                     // A library NVIDIA ships with no ROCm counterpart (`libraries.tsv`).
-                    p.stats.unported += 1;
-                    let t = p.lexed.tokens[tok];
-                    let f = p.ctx.finding(
-                        &rules::UNMAPPED_INCLUDE,
-                        t.range(),
+                    unmapped(
+                        p,
+                        tok,
                         format!(
-                            "`{path}` has no HIP counterpart in ROCm {}: {} has no ROCm counterpart",
-                            p.opts.target.rocm, lib.name
+                            "`{path}` has no HIP counterpart in ROCm {rocm}: {} has no ROCm counterpart",
+                            lib.name
                         ),
                         Some(lib.note.clone()),
                     );
-                    p.findings.push(f);
                 } else if path.starts_with("cub/") && path.ends_with(".cuh") {
                     // A CUB header hipCUB has no counterpart of (`cub/agent/…`, internals): the
                     // include would find nothing on ROCm, while the `cub::` names around it
                     // become `hipcub::`.
-                    p.stats.unported += 1;
-                    let t = p.lexed.tokens[tok];
-                    let f = p.ctx.finding(
-                        &rules::UNMAPPED_INCLUDE,
-                        t.range(),
-                        format!(
-                            "`{path}` has no hipCUB counterpart known in ROCm {}",
-                            p.opts.target.rocm
-                        ),
+                    unmapped(
+                        p,
+                        tok,
+                        format!("`{path}` has no hipCUB counterpart known in ROCm {rocm}"),
                         Some("include `hipcub/hipcub.hpp` and check that hipCUB has what the file uses".into()),
                     );
-                    p.findings.push(f);
                 }
             }
         }
     }
+}
+
+/// HP004 at the include's path token `tok`: the header is left as written.
+fn unmapped(p: &mut Pass, tok: usize, message: String, note: Option<String>) {
+    p.stats.unported += 1;
+    let t = p.lexed.tokens[tok];
+    let f = p
+        .ctx
+        .finding(&rules::UNMAPPED_INCLUDE, t.range(), message, note);
+    p.findings.push(f);
 }
 
 /// `hiprand.h` → `hiprand/hiprand.h` where the target installs the library in a subdirectory.

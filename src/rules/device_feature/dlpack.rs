@@ -4,13 +4,15 @@
 //! for or exports only the CUDA types (CV-CUDA's `IsCudaAccessible`, its `kDLCUDA` exports)
 //! rejects every ROCm tensor or labels HIP memory as CUDA's, which a ROCm consumer refuses. The
 //! names are the DLPack header's and stay as written under hipify. A file that names a ROCm type
-//! too handles both (PASS, nothing reported).
+//! too handles both (PASS, nothing reported). The pre-0.5 name `kDLGPU` is left alone: projects
+//! that still spell it use it as their own dispatch key (DGL's `CallBinaryReduce<kDLGPU, …>`
+//! must match DGL's specialisations), not as a DLPack exchange.
 
 use crate::finding::Finding;
 use crate::model::syntax::Src;
 
 rule!(DLPACK_CUDA_DEVICE_TYPE, "HP714", DeviceFeature, Remediation, Runtime,
-    summary: "DLPack code that names CUDA's device types (`kDLCUDA`, `kDLCUDAHost`, `kDLCUDAManaged`, the older `kDLGPU`) and no ROCm one (`kDLROCM`, `kDLROCMHost`): one finding per file.",
+    summary: "DLPack code that names CUDA's device types (`kDLCUDA`, `kDLCUDAHost`, `kDLCUDAManaged`) and no ROCm one (`kDLROCM`, `kDLROCMHost`): one finding per file.",
     why: "On ROCm, frameworks export DLPack tensors with `kDLROCM` (10) or `kDLROCMHost` (11). A test for the CUDA types rejects them (\"unsupported device\"), and a tensor exported as `kDLCUDA` from HIP memory is refused by ROCm consumers or read as another device's memory. hipify leaves the DLPack names as written.",
     bad: "if (t.device.device_type != kDLCUDA) throw std::runtime_error(\"GPU tensor expected\");",
     good: "#ifdef __HIP_PLATFORM_AMD__\nconstexpr DLDeviceType kDLGpu = kDLROCM;\n#else\nconstexpr DLDeviceType kDLGpu = kDLCUDA;\n#endif\nif (t.device.device_type != kDLGpu) throw std::runtime_error(\"GPU tensor expected\");",
@@ -19,13 +21,7 @@ rule!(DLPACK_CUDA_DEVICE_TYPE, "HP714", DeviceFeature, Remediation, Runtime,
 );
 
 /// CUDA's DLPack device types.
-const CUDA_TYPES: &[&str] = &[
-    "kDLCUDA",
-    "kDLCUDAHost",
-    "kDLCUDAManaged",
-    "kDLGPU",
-    "kDLCPUPinned",
-];
+const CUDA_TYPES: &[&str] = &["kDLCUDA", "kDLCUDAHost", "kDLCUDAManaged"];
 /// ROCm's.
 const ROCM_TYPES: &[&str] = &["kDLROCM", "kDLROCMHost"];
 
@@ -83,5 +79,7 @@ mod tests {
             run("bool gpu(DLDeviceType t) { return t == kDLCUDA || t == kDLROCM; }\n").is_empty()
         );
         assert!(run("int kDL = 3;\n").is_empty());
+        // ge-spmm's DGL kernels: `kDLGPU` keys DGL's own templates.
+        assert!(run("template void CallBinaryReduce<kDLGPU, int, float>(int);\n").is_empty());
     }
 }

@@ -190,9 +190,6 @@ pub fn blocks_in_wavefronts(findings: &mut Vec<Finding>, files: &[(&str, &FileRo
         for _ in 0..DEPTH {
             let mut next = Vec::new();
             for (n, p) in level {
-                let Some(&(p, _)) = files.iter().find(|(f, _)| *f == p) else {
-                    continue;
-                };
                 for c in graph.callers(n, p) {
                     if seen.insert((c.name, c.path)) {
                         if c.kernel {

@@ -14,6 +14,8 @@ use std::collections::HashMap;
 use tree_sitter::Node;
 
 /// Calls that exchange values between the lanes of a warp, vote across it, or name a lane.
+/// `__syncwarp` is not one: a barrier over a 32-thread row stays one on a wavefront holding two
+/// rows (ge-spmm's row-private shared memory), and it exchanges nothing.
 fn warp_call(name: &str) -> bool {
     super::is_shuffle(name)
         || name.starts_with("__ballot")
@@ -27,7 +29,6 @@ fn warp_call(name: &str) -> bool {
                 | "__any"
                 | "__all"
                 | "__activemask"
-                | "__syncwarp"
                 | "__lane_id"
                 | "tiled_partition"
                 | "coalesced_threads"

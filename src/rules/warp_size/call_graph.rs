@@ -52,7 +52,11 @@ impl<'a> Graph<'a> {
     }
 
     /// The functions that call `name` as defined in `path` (see the module documentation).
-    pub fn callers(&self, name: &str, path: &'a str) -> impl Iterator<Item = Caller<'a>> + '_ {
+    pub fn callers<'s>(
+        &'s self,
+        name: &str,
+        path: &'s str,
+    ) -> impl Iterator<Item = Caller<'a>> + 's {
         let header = crate::model::project::is_header(path);
         let file = path.rsplit('/').next().unwrap_or(path);
         self.by_callee
@@ -71,7 +75,7 @@ impl<'a> Graph<'a> {
     }
 
     /// Whether anything calls `name` as defined in `path`.
-    pub fn is_called(&self, name: &str, path: &'a str) -> bool {
+    pub fn is_called(&self, name: &str, path: &str) -> bool {
         self.callers(name, path).next().is_some()
     }
 }

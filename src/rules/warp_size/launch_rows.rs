@@ -276,7 +276,7 @@ fn api_launch(src: &[u8], lexed: &Lexed, i: usize) -> Option<(String, (usize, us
 
 /// The functions of a file with qualifier `qual` (`__global__`, `__device__`): name and body
 /// token range (`{`..`}`).
-fn functions(src: &[u8], lexed: &Lexed, qual: &[u8]) -> Vec<(String, usize, usize)> {
+pub(crate) fn functions(src: &[u8], lexed: &Lexed, qual: &[u8]) -> Vec<(String, usize, usize)> {
     let n = lexed.tokens.len();
     let mut out = Vec::new();
     for g in 0..n {
@@ -511,10 +511,12 @@ fn calls(src: &[u8], lexed: &Lexed, i: usize) -> bool {
     }
 }
 
-/// Names that do warp-level work: lane exchanges, votes, warp barriers, lane ids, warp-sized
-/// groups and primitives.
+/// Names that do warp-level work: lane exchanges, votes, lane ids, warp-sized groups and
+/// primitives. `__syncwarp` is not one: a barrier over a 32-thread row's lanes stays one on a wavefront that
+/// holds two rows (ge-spmm's row-private shared memory; HIP's `__syncwarp` neither exchanges
+/// values nor waits for the other half).
 fn warp_word(t: &[u8]) -> bool {
-    const PREFIXES: [&[u8]; 8] = [
+    const PREFIXES: [&[u8]; 7] = [
         b"__shfl",
         b"__ballot",
         b"__any",
@@ -522,7 +524,6 @@ fn warp_word(t: &[u8]) -> bool {
         b"__match",
         b"__reduce_",
         b"__activemask",
-        b"__syncwarp",
     ];
     PREFIXES.iter().any(|p| t.starts_with(p))
         || matches!(

@@ -575,3 +575,17 @@ fn a_memory_stride_of_32_is_not_a_lane_count() {
     let src = "#define AB_SMEM_STRIDE 32\n#define TILE 32\n__global__ void k(float* p) {\n  int lane_id = threadIdx.x % 32;\n  float a = p[(8 + lane_id / 8 * 8) % AB_SMEM_STRIDE];\n  float b = p[threadIdx.x % 32];\n  p[lane_id] = a + b;\n}\n";
     assert_eq!(fires(src, "HP102"), [4, 6]);
 }
+
+/// ge-spmm: a kernel of 32-thread rows whose only warp-level call is `__syncwarp` around
+/// row-private shared memory keeps its meaning on a 64-lane wavefront (the barrier exchanges
+/// nothing). Twin: the same kernel with a shuffle is HP107.
+#[test]
+fn a_warp_barrier_alone_is_not_warp_level_work() {
+    let src = "__global__ void spmm(const int* idx, float* out) {\n  __shared__ int sh[32 * 4];\n  int t = threadIdx.y * 32 + threadIdx.x;\n  sh[t] = idx[t];\n  __syncwarp();\n  out[t] = sh[threadIdx.y * 32];\n}\nvoid run(const int* i, float* o) {\n  dim3 block(32, 4);\n  spmm<<<1, block>>>(i, o);\n}\n";
+    assert!(fires(src, "HP107").is_empty(), "{:?}", fires(src, "HP107"));
+    let shuffled = src.replace(
+        "__syncwarp();",
+        "sh[t] = __shfl_sync(0xffffffff, sh[t], 0);",
+    );
+    assert_eq!(fires(&shuffled, "HP107"), [9]);
+}
