@@ -2,7 +2,7 @@
 
 use super::super::{kind::FileKind, scan_bytes};
 
-fn rules(kind: FileKind, src: &str) -> Vec<(String, u32)> {
+pub(super) fn rules(kind: FileKind, src: &str) -> Vec<(String, u32)> {
     scan_bytes("x.py", kind, src.as_bytes())
         .into_iter()
         .map(|f| (f.rule, f.line))
@@ -97,63 +97,6 @@ fn an_extension_without_nvcc_flags_has_none_to_gate() {
             .unwrap();
         assert_eq!(f.status, crate::gate::Status::Pass);
     }
-}
-
-/// torch-batch-svd: `CUDAExtension(…, libraries=["cusolver", "cublas"])` links the CUDA
-/// libraries as written under PyTorch's ROCm build: one HP851 for the list, naming the ROCm
-/// libraries. Twins: a list of no CUDA library, and a list chosen by the platform.
-#[test]
-fn extension_links_cuda_libraries_by_name() {
-    let ext = |libs: &str| {
-        format!("from setuptools import setup\nfrom torch.utils.cpp_extension import CUDAExtension\nsetup(ext_modules=[CUDAExtension(\"svd\", [\"svd.cpp\"],\n    libraries={libs})])\n")
-    };
-    let f: Vec<_> = crate::inventory::scan_bytes(
-        "setup.py",
-        FileKind::SetupPy,
-        ext("[\"cusolver\", \"cublas\", \"m\"]").as_bytes(),
-    )
-    .into_iter()
-    .filter(|f| f.rule == "HP851")
-    .collect();
-    assert_eq!(f.len(), 1, "{f:?}");
-    assert_eq!((f[0].line, f[0].status.as_str()), (4, "REMEDIATION"));
-    assert!(
-        f[0].message.contains("`cusolver`, `cublas`"),
-        "{}",
-        f[0].message
-    );
-    assert!(
-        f[0].suggestion
-            .as_deref()
-            .unwrap_or("")
-            .contains("`hipsolver`, `hipblas`"),
-        "{:?}",
-        f[0].suggestion
-    );
-    for libs in [
-        "[\"m\", \"z\"]",
-        "[\"hipblas\"] if torch.version.hip else [\"cublas\"]",
-    ] {
-        assert!(
-            rules(FileKind::SetupPy, &ext(libs))
-                .iter()
-                .all(|r| r.0 != "HP851"),
-            "{libs}"
-        );
-    }
-}
-
-/// hqq: `extra_compile_args` given to `setup()` rather than to the extension is an option
-/// setuptools does not know: no compiler sees its flags, so none is HP831. Twin: the same
-/// dictionary given to the `CUDAExtension` is.
-#[test]
-fn flags_given_to_setup_reach_no_compiler() {
-    let to_setup = "from setuptools import setup\nfrom torch.utils.cpp_extension import CUDAExtension\nsetup(\n    ext_modules=[CUDAExtension(\"q\", [\"q.cu\"])],\n    extra_compile_args={\"nvcc\": [\"-O3\", \"--use_fast_math\"]},\n)\n";
-    assert!(rules(FileKind::SetupPy, to_setup)
-        .iter()
-        .all(|r| r.0 != "HP831"));
-    let to_ext = "from setuptools import setup\nfrom torch.utils.cpp_extension import CUDAExtension\nsetup(\n    ext_modules=[CUDAExtension(\"q\", [\"q.cu\"],\n    extra_compile_args={\"nvcc\": [\"-O3\", \"--use_fast_math\"]})],\n)\n";
-    assert!(rules(FileKind::SetupPy, to_ext).contains(&("HP831".into(), 5)));
 }
 
 /// gpustat: `install_requires = [...]` at module level, passed by name to `setup()`. Twin: a
