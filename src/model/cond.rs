@@ -37,12 +37,7 @@ pub fn condition_tokens<'a>(s: &Src<'a>, d: &Directive) -> Vec<&'a str> {
 /// [`condition_tokens`] from the bytes and tokens of a file (for the translator, which has no
 /// [`Src`]).
 pub fn condition_tokens_of<'a>(src: &'a [u8], lexed: &Lexed, d: &Directive) -> Vec<&'a str> {
-    let toks: Vec<usize> = d
-        .tokens
-        .clone()
-        .filter(|&j| lexed.tokens[j].kind != Tok::Comment)
-        .skip(2)
-        .collect();
+    let toks: Vec<usize> = lexed.directive_words(d).into_iter().skip(2).collect();
     let mut out: Vec<&'a str> = Vec::new();
     let mut last_end = usize::MAX;
     let mut last_start = 0usize;

@@ -154,11 +154,7 @@ impl<'a> Src<'a> {
             if d.name != "define" {
                 continue;
             }
-            let toks: Vec<usize> = d
-                .tokens
-                .clone()
-                .filter(|&j| self.lexed.tokens[j].kind != Tok::Comment)
-                .collect();
+            let toks: Vec<usize> = self.lexed.directive_words(d);
             // `#`, `define`, NAME, value…
             if toks.len() < 4 {
                 continue;

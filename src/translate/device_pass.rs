@@ -267,11 +267,7 @@ fn widen(
     d: &Directive,
     thresholds: bool,
 ) -> Vec<(Range<usize>, String)> {
-    let toks: Vec<usize> = d
-        .tokens
-        .clone()
-        .filter(|&j| lexed.tokens[j].kind != Tok::Comment)
-        .collect();
+    let toks: Vec<usize> = lexed.directive_words(d);
     let text = |j: usize| lexed.tokens[j].text(src);
     let range = |j: usize| lexed.tokens[j].range();
     if toks.len() < 3

@@ -326,11 +326,7 @@ fn is_full_mask_expr(p: &Pass, text: &str) -> bool {
         if d.name != "define" {
             return false;
         }
-        let toks: Vec<usize> = d
-            .tokens
-            .clone()
-            .filter(|&j| p.lexed.tokens[j].kind != Tok::Comment)
-            .collect();
+        let toks: Vec<usize> = p.lexed.directive_words(d);
         toks.len() >= 4 && p.text(toks[2]) == name.as_bytes() && {
             let vs = p.lexed.tokens[toks[3]].start as usize;
             let ve = p.lexed.tokens[*toks.last().unwrap_or(&toks[3])].end as usize;

@@ -454,7 +454,9 @@ fn cuda_link_libraries(out: &mut Out, call: Node, src: &[u8]) {
         .into_iter()
         .filter_map(|(s, _)| build::rocm_library(&s).map(|r| (s, r)))
         .collect();
-    let Some(_) = cuda.first() else { return };
+    if cuda.is_empty() {
+        return;
+    }
     let names =
         |f: fn(&(String, &str)) -> String| cuda.iter().map(f).collect::<Vec<_>>().join("`, `");
     out.push(

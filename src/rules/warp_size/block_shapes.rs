@@ -132,11 +132,7 @@ pub(super) fn numeric_names(src: &[u8], lexed: &Lexed) -> Names {
         }
     };
     for d in lexed.directives.iter().filter(|d| d.name == "define") {
-        let toks: Vec<usize> = d
-            .tokens
-            .clone()
-            .filter(|&j| lexed.tokens[j].kind != Tok::Comment)
-            .collect();
+        let toks: Vec<usize> = lexed.directive_words(d);
         let value = match toks.as_slice() {
             [_, _, _, v] => Some(*v),
             [_, _, _, o, v, c] if text(src, lexed, *o) == b"(" && text(src, lexed, *c) == b")" => {

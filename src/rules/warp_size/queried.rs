@@ -101,12 +101,8 @@ fn aborts(s: &Src, test: Node) -> bool {
 }
 
 pub(super) fn tests(s: &Src, root: Node, out: &mut Vec<Finding>) {
-    if !s
-        .ctx
-        .src
-        .windows(8)
-        .any(|w| w == b"warpSize" || w == b"WarpSize")
-    {
+    // `warpSize`, `WarpSize`.
+    if memchr::memmem::find(s.ctx.src, b"arpSize").is_none() {
         return;
     }
     let names = queried(s, root);

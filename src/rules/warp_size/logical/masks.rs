@@ -357,11 +357,7 @@ impl Decls {
         }
         let lexed = v.lexed;
         for d in lexed.directives.iter().filter(|d| d.name == "define") {
-            let toks: Vec<usize> = d
-                .tokens
-                .clone()
-                .filter(|&j| lexed.tokens[j].kind != Tok::Comment)
-                .collect();
+            let toks: Vec<usize> = lexed.directive_words(d);
             if toks.len() < 4 {
                 continue;
             }
