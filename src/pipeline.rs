@@ -58,6 +58,10 @@ pub struct FileResult {
     /// Namespaces the file declares inside another namespace (scan only: a project's own
     /// `ctranslate2::cuda` is not libcu++'s `cuda::`).
     pub namespaces: Vec<String>,
+    /// Renames PyTorch's build-time hipify does not make, in the code the ROCm build compiles
+    /// (scan only: an HP022 finding each at the name's first use; the scan keeps them for the
+    /// files a PyTorch extension builds, [`crate::rules::project_build::names_hipify_leaves`]).
+    pub torch_left: Vec<(crate::translate::TorchLeft, Finding)>,
 }
 
 pub struct FileOutcome {
@@ -222,6 +226,13 @@ fn process_file(
     };
     let mut findings = plain.findings;
     let mut project_notes = Vec::new();
+    // Each name PyTorch's hipify leaves, as a finding at its first use: the hazard model drops
+    // or settles those in code the ROCm build does not compile, like every other finding.
+    let left = if work.hazards {
+        torch_left_findings(&file, &plain.stats.torch_left, &mut findings)
+    } else {
+        Vec::new()
+    };
     if work.hazards {
         // A name in a branch HIP never compiles (or one written for HIP) is not a porting
         // problem: scan leaves it out, as it does the hazards there.
@@ -244,6 +255,9 @@ fn process_file(
     file.drop_tree();
     let suppressed =
         crate::rules::suppress::apply_lexed(&file.bytes, &file.lexed, &file.lines, &mut findings);
+    // Out of the file's findings before it is annotated: they are the scan's, for PyTorch
+    // extensions only.
+    let torch_left = take_torch_left(left, &mut findings);
     let compat = plain.compat;
     let (output, conflicts, stats) = if work.annotate {
         let t = translate::translate_seeing(
@@ -302,7 +316,62 @@ fn process_file(
         defines,
         rows,
         namespaces,
+        torch_left,
     }
+}
+
+/// One HP022 finding per name in `left` (REMEDIATION at its first use), appended to `findings`;
+/// returns `left` in the same order.
+fn torch_left_findings(
+    file: &crate::source::SourceFile,
+    left: &[crate::translate::TorchLeft],
+    findings: &mut Vec<Finding>,
+) -> Vec<crate::translate::TorchLeft> {
+    let ctx = file.ctx();
+    for l in left {
+        let uses = match l.uses {
+            1 => "1 use".to_string(),
+            n => format!("{n} uses"),
+        };
+        findings.push(ctx.finding(
+            &crate::translate::rules::NAMES_PYTORCH_HIPIFY_LEAVES,
+            l.at.clone(),
+            format!(
+                "`{}` → `{}`: PyTorch's build-time hipify does not make this rename, and HIP does not define `{}` ({uses} in this file)",
+                l.cuda, l.hip, l.cuda
+            ),
+            Some(format!("rename it in the sources, or define it for the ROCm build (`{}` for `{}`)", l.hip, l.cuda)),
+        ));
+    }
+    left.to_vec()
+}
+
+/// Takes the HP022 findings [`torch_left_findings`] added out of `findings`: those still open
+/// (not dropped or settled by the hazard model or a suppression) are paired with their name.
+fn take_torch_left(
+    left: Vec<crate::translate::TorchLeft>,
+    findings: &mut Vec<Finding>,
+) -> Vec<(crate::translate::TorchLeft, Finding)> {
+    if left.is_empty() {
+        return Vec::new();
+    }
+    let code = crate::translate::rules::NAMES_PYTORCH_HIPIFY_LEAVES.id.code;
+    let mut out = Vec::new();
+    let mut k = 0;
+    while k < findings.len() {
+        if findings[k].rule != code {
+            k += 1;
+            continue;
+        }
+        let f = findings.remove(k);
+        if f.status == Status::Pass {
+            continue;
+        }
+        if let Some(l) = left.iter().find(|l| l.at.start == f.byte_range.0) {
+            out.push((l.clone(), f));
+        }
+    }
+    out
 }
 
 /// A name the translator found no HIP counterpart for (HP001) that a project file the unit
@@ -314,7 +383,11 @@ fn pass_project_definitions(bytes: &[u8], seen: &Visible, findings: &mut [Findin
         return;
     }
     for f in findings.iter_mut() {
-        if f.rule != crate::translate::rules::UNPORTED_API.id.code || f.status == Status::Pass {
+        let rule = f.rule.as_str();
+        if (rule != crate::translate::rules::UNPORTED_API.id.code
+            && rule != crate::translate::rules::NAMES_PYTORCH_HIPIFY_LEAVES.id.code)
+            || f.status == Status::Pass
+        {
             continue;
         }
         let text = bytes.get(f.byte_range.0..f.byte_range.1).unwrap_or(&[]);

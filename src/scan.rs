@@ -104,11 +104,24 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     let mut namespaces: Vec<(String, Vec<String>)> = Vec::new();
     // Each source's launches and kernels, for the cross-file launch-shape pass.
     let mut rows: Vec<(String, crate::rules::warp_size::launch_rows::FileRows)> = Vec::new();
+    // Per file, the renames PyTorch's build-time hipify does not make.
+    let mut torch_left: Vec<(
+        String,
+        Vec<(crate::translate::TorchLeft, crate::finding::Finding)>,
+    )> = Vec::new();
+    // CUDA names some project file declares itself.
+    let mut declared: Vec<(String, String)> = Vec::new();
     for o in outcomes {
         match o.result {
             Ok(mut r) => {
                 if let Some(x) = r.rows.take() {
                     rows.push((o.input.rel.clone(), x));
+                }
+                if !r.torch_left.is_empty() {
+                    torch_left.push((o.input.rel.clone(), std::mem::take(&mut r.torch_left)));
+                }
+                for d in std::mem::take(&mut r.stats.declared) {
+                    declared.push((o.input.rel.clone(), d));
                 }
                 if !r.namespaces.is_empty() {
                     namespaces.push((o.input.rel.clone(), r.namespaces));
@@ -288,6 +301,14 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
             ));
         }
     }
+    // CUDA names a PyTorch extension's sources keep through PyTorch's hipify, outside the
+    // sources its ROCm build leaves out.
+    crate::rules::project_build::names_hipify_leaves(
+        &mut findings,
+        torch_left,
+        &declared,
+        &|p: &str| only.contains_key(p),
+    );
     if !left_out.is_empty() {
         findings.extend(left_out);
         findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));

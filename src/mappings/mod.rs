@@ -234,6 +234,26 @@ pub enum LoadError {
 
 static MAPPINGS: OnceLock<Mappings> = OnceLock::new();
 
+/// The names PyTorch's build-time hipify renames (`mappings/torch/torch_hipify.tsv`, made
+/// by `cargo xtask torch-hipify` from ROCm/hipify_torch's v1 and v2 maps).
+pub const TORCH_HIPIFY: &str = include_str!("../../mappings/torch/torch_hipify.tsv");
+
+/// Whether PyTorch's build-time hipify (either map) renames `name`: a `CUDAExtension`'s sources
+/// reach hipcc with every other CUDA name as written.
+pub fn torch_hipify_renames(name: &str) -> bool {
+    static NAMES: OnceLock<std::collections::HashSet<&'static str>> = OnceLock::new();
+    NAMES
+        .get_or_init(|| {
+            TORCH_HIPIFY
+                .lines()
+                .filter(|l| !l.starts_with('#'))
+                .skip(1)
+                .filter_map(|l| l.split('\t').next())
+                .collect()
+        })
+        .contains(name)
+}
+
 /// The embedded tables, parsed on first use. Embedded data is checked by the test suite, so a
 /// failure here is a build defect.
 pub fn get() -> &'static Mappings {

@@ -27,7 +27,7 @@ mod torch_hipify;
 mod windows_only;
 
 pub use switches::pass_switches_the_build_defines;
-pub use torch_hipify::reopen_port_rewrites;
+pub use torch_hipify::{names_hipify_leaves, reopen_port_rewrites};
 pub use windows_only::pass_windows_only;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};

@@ -62,6 +62,9 @@ pub(super) fn run(p: &mut Pass) {
             continue;
         };
         if defined_name(p, i) || alias_name(p, i) {
+            if p.m.knows(name) && !p.stats.declared.iter().any(|d| d == name) {
+                p.stats.declared.push(name.to_string());
+            }
             continue;
         }
         if namespace(p, i, name) {
@@ -109,6 +112,12 @@ pub(super) fn run(p: &mut Pass) {
                     .renamed
                     .entry(entry.origin.as_str().to_string())
                     .or_default() += 1;
+                if !to.is_empty()
+                    && !crate::mappings::torch_hipify_renames(name)
+                    && !in_condition(p, i)
+                {
+                    left_by_torch(p, t.range(), name, to);
+                }
                 requires_define(p, i, name, entry.requires_define.as_deref());
                 if let Some(d) = deprecated {
                     let mut f = p.ctx.finding(
@@ -189,6 +198,36 @@ pub(super) fn run(p: &mut Pass) {
             }
         }
     }
+}
+
+/// Whether token `i` is in an `#if`/`#ifdef`/`#elif` condition: a name tested there is not
+/// compiled, so leaving it as written breaks no build (`#ifdef CURAND_H_`).
+fn in_condition(p: &Pass, i: usize) -> bool {
+    let t = p.lexed.tokens[i];
+    t.in_directive()
+        && p.lexed
+            .directives
+            .get(t.directive as usize)
+            .is_some_and(|d| {
+                matches!(
+                    d.name.as_str(),
+                    "if" | "ifdef" | "ifndef" | "elif" | "elifdef" | "elifndef"
+                )
+            })
+}
+
+/// Counts a rename PyTorch's build-time hipify does not make (first line and uses per name).
+fn left_by_torch(p: &mut Pass, at: std::ops::Range<usize>, name: &str, to: &str) {
+    if let Some(x) = p.stats.torch_left.iter_mut().find(|x| x.cuda == name) {
+        x.uses += 1;
+        return;
+    }
+    p.stats.torch_left.push(super::TorchLeft {
+        cuda: name.to_string(),
+        hip: to.to_string(),
+        at,
+        uses: 1,
+    });
 }
 
 /// Whether the CUDA-named token `i` is the project's own function (its declaration, a member

@@ -110,6 +110,24 @@ pub struct Stats {
     /// CUDA names left as they are because the target has no equivalent.
     pub unported: u32,
     pub lines_changed: u32,
+    /// Renamed names PyTorch's build-time hipify leaves as written (not in
+    /// `mappings/torch/torch_hipify.tsv`): a scan reports them where PyTorch builds the file.
+    #[serde(skip)]
+    pub torch_left: Vec<TorchLeft>,
+    /// CUDA names the file itself declares (`typedef __hip_bfloat16 nv_bfloat16;`, `#define`,
+    /// `using … =`): a project that defines a name for its ROCm build needs no rename of it.
+    #[serde(skip)]
+    pub declared: Vec<String>,
+}
+
+/// A rename `hipport port` makes that PyTorch's hipify does not: the CUDA name, its HIP name,
+/// the byte range of its first use in the file, and the file's count of uses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TorchLeft {
+    pub cuda: String,
+    pub hip: String,
+    pub at: std::ops::Range<usize>,
+    pub uses: u32,
 }
 
 impl Stats {
@@ -127,6 +145,8 @@ impl Stats {
         self.fixups += o.fixups;
         self.unported += o.unported;
         self.lines_changed += o.lines_changed;
+        self.torch_left.extend(o.torch_left.iter().cloned());
+        self.declared.extend(o.declared.iter().cloned());
     }
 }
 

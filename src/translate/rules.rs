@@ -184,6 +184,15 @@ rule!(SPACED_LAUNCH_BRACKETS, "HP019", UnsupportedApi, Pass, Build,
     refs: ["https://clang.llvm.org/docs/HIPSupport.html", "https://github.com/pytorch/pytorch/blob/main/torch/utils/hipify/hipify_python.py"],
 );
 
+rule!(NAMES_PYTORCH_HIPIFY_LEAVES, "HP022", UnsupportedApi, Remediation, Build,
+    summary: "CUDA names in the sources of a PyTorch extension (`CUDAExtension`, `load()`) that PyTorch's build-time hipify does not rename and HIP does not define (`nv_bfloat16`): one finding per extension, naming them. `hipport port` renames them; PyTorch's ROCm build does not.",
+    why: "A PyTorch extension is ported for ROCm by PyTorch's own hipify when it is built, and that hipify renames only the names in its map (`torch/utils/hipify/cuda_to_hip_mappings.py`). Any other CUDA name reaches hipcc as written: `nv_bfloat16` is `__nv_bfloat16`'s public alias in `cuda_bf16.h`, and HIP's `hip_bf16.h` defines neither, so the build stops at 'unknown type name'. Projects that build on ROCm add the alias themselves under `USE_ROCM`.",
+    bad: "nv_bfloat16* out = (nv_bfloat16*)output.data_ptr();  // built by CUDAExtension",
+    good: "#ifdef USE_ROCM\ntypedef __hip_bfloat16 nv_bfloat16;\n#endif",
+    fix: "Define the names for the ROCm build in a header every source includes (`typedef __hip_bfloat16 nv_bfloat16;` under `#ifdef USE_ROCM`), or rename them in the sources (`hipport port --write`) and keep the renames.",
+    refs: ["https://github.com/ROCm/hipify_torch", "https://github.com/pytorch/pytorch/blob/main/torch/utils/hipify/cuda_to_hip_mappings.py"],
+);
+
 pub const RULES: &[&RuleInfo] = &[
     &UNPORTED_API,
     &DEPRECATED_API,
@@ -205,4 +214,5 @@ pub const RULES: &[&RuleInfo] = &[
     &KERNEL_VOID_CAST,
     &PASTED_CUDA_PREFIX,
     &SPACED_LAUNCH_BRACKETS,
+    &NAMES_PYTORCH_HIPIFY_LEAVES,
 ];

@@ -11,6 +11,7 @@ mod hipcc_check;
 mod mappings;
 mod readme_figures;
 mod scaling;
+mod torch_hipify;
 
 use std::process::ExitCode;
 
@@ -33,6 +34,10 @@ commands:
                                       mutate the goldens and samples (or real trees): no panic, no
                                       hang, idempotent, literals kept, `port -o -` = `port --out` =
                                       the library; mutated hipport.toml/record/baseline: clear errors
+  torch-hipify --from DIR [--commit SHA] [--check]
+                                      regenerate mappings/torch/torch_hipify.tsv (the names
+                                      PyTorch's build-time hipify renames) from a ROCm/hipify_torch
+                                      checkout
   readme-figures [--check] [--tree DIR[=LABEL]]... [--rocm X.Y.Z] [--runs N] [--bin PATH]
                                       measure samples/ (and trees) and rewrite the figures block of
                                       docs/measurements.md; --check fails when it is stale";
@@ -52,6 +57,7 @@ fn main() -> ExitCode {
         "hipcc-check" => hipcc_check::run(rest),
         "build-audit" => audit::run(rest),
         "readme-figures" => readme_figures::run(rest),
+        "torch-hipify" => torch_hipify::run(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;

@@ -19,12 +19,9 @@ fn dir_of(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(d, _)| d)
 }
 
-/// Reopens the port-only rewrites (see the module documentation) in the files under a folder
-/// where an HP830 finding says PyTorch builds the kernels (`setup.py`'s folder, or that of the
-/// module calling `load()`): one finding per extension holds them (the first, counting the
-/// others: one `hipport port --write` over its sources applies them all), the rest fold into it. Files outside every such folder (nccl's core, built by its Makefiles
-/// beside `contrib/nccl_ubx/setup.py`) keep their PASS.
-pub fn reopen_port_rewrites(findings: &mut [Finding]) {
+/// The folders where an HP830 finding says PyTorch builds the kernels, deepest first, each with
+/// the finding's `path:line`.
+fn extensions(findings: &[Finding]) -> Vec<(String, String)> {
     let code = crate::inventory::native_ext::TORCH_CUDA_EXTENSION.id.code;
     let mut exts: Vec<(String, String)> = findings
         .iter()
@@ -36,16 +33,121 @@ pub fn reopen_port_rewrites(findings: &mut [Finding]) {
             )
         })
         .collect();
+    // The deepest folder first: a file takes the nearest extension above it.
+    exts.sort_by_key(|(d, _)| std::cmp::Reverse(d.len()));
+    exts
+}
+
+/// The extension (its HP830 `path:line`) whose folder holds `path`.
+fn under(exts: &[(String, String)], path: &str) -> Option<String> {
+    exts.iter()
+        .find(|(d, _)| d.is_empty() || path.starts_with(&format!("{d}/")))
+        .map(|(_, at)| at.clone())
+}
+
+/// One open HP022 per PyTorch extension whose sources use CUDA names PyTorch's hipify leaves as
+/// written. `left`: per file, the names `port` renames there that PyTorch's map lacks, each with
+/// its per-file finding (code the ROCm build does not compile already left out). Files `skip`
+/// says the ROCm build does not compile are left out, and so are names a file of the same
+/// extension, or one outside every extension, declares itself (`declared`, path and name: the
+/// project's ROCm layer's `typedef __hip_bfloat16 nv_bfloat16;`). The head is the most used
+/// name's first use, naming every name with its uses; the other names' findings fold into it.
+/// Outside every extension the findings are dropped: no other build leaves them as written.
+pub fn names_hipify_leaves(
+    findings: &mut Vec<Finding>,
+    left: Vec<(String, Vec<(crate::translate::TorchLeft, Finding)>)>,
+    declared: &[(String, String)],
+    skip: &dyn Fn(&str) -> bool,
+) {
+    let exts = extensions(findings);
+    if exts.is_empty() || left.is_empty() {
+        return;
+    }
+    // Per extension, per name: (hip name, uses, files, the findings in file order).
+    type Name = (String, u32, u32, Vec<Finding>);
+    let mut per: std::collections::BTreeMap<String, std::collections::BTreeMap<String, Name>> =
+        Default::default();
+    for (path, names) in left {
+        if skip(&path) {
+            continue;
+        }
+        let Some(ext) = under(&exts, &path) else {
+            continue;
+        };
+        let own = |name: &str| {
+            declared
+                .iter()
+                .any(|(p, d)| d == name && under(&exts, p).is_none_or(|e| e == ext))
+        };
+        let m = per.entry(ext.clone()).or_default();
+        for (n, f) in names {
+            if own(&n.cuda) {
+                continue;
+            }
+            let e = m
+                .entry(n.cuda.clone())
+                .or_insert_with(|| (n.hip.clone(), 0, 0, Vec::new()));
+            e.1 += n.uses;
+            e.2 += 1;
+            e.3.push(f);
+        }
+    }
+    for (ext, names) in per {
+        let mut list: Vec<(String, Name)> = names.into_iter().collect();
+        if list.is_empty() {
+            continue;
+        }
+        // The most used name first; its first use is where the finding points.
+        list.sort_by(|a, b| b.1 .1.cmp(&a.1 .1).then(a.0.cmp(&b.0)));
+        let shown: Vec<String> = list
+            .iter()
+            .take(6)
+            .map(|(n, (_, uses, files, _))| match (uses, files) {
+                (1, _) => format!("`{n}` (1 use)"),
+                (u, 1) => format!("`{n}` ({u} uses)"),
+                (u, f) => format!("`{n}` ({u} uses in {f} files)"),
+            })
+            .collect();
+        let more = list.len().saturating_sub(6);
+        let renames: Vec<String> = list
+            .iter()
+            .take(6)
+            .map(|(n, (hip, ..))| format!("`typedef {hip} {n};`"))
+            .collect();
+        let mut all: Vec<Finding> = list.into_iter().flat_map(|(_, (.., fs))| fs).collect();
+        let mut head = all.remove(0);
+        let at = format!("{}:{}", head.path, head.line);
+        head.message = format!(
+            "PyTorch builds this file (`{ext}`), and its build-time hipify does not rename {}{}: they reach hipcc as written, and HIP does not define them",
+            shown.join(", "),
+            if more > 0 { format!(" and {more} more") } else { String::new() }
+        );
+        head.suggestion = Some(format!(
+            "define them for the ROCm build in a header every source includes (under `#ifdef USE_ROCM`: {}, or the matching `#define` for a function), or rename them in the sources with `hipport port --write` and keep the renames",
+            renames.join(" ")
+        ));
+        findings.push(head);
+        for mut f in all {
+            crate::finding::Folded::fold(&mut f, at.clone());
+            f.message.push_str(&format!(
+                " (folded into `{at}`: one change for the extension)"
+            ));
+            findings.push(f);
+        }
+    }
+}
+
+/// Reopens the port-only rewrites (see the module documentation) in the files under a folder
+/// where an HP830 finding says PyTorch builds the kernels (`setup.py`'s folder, or that of the
+/// module calling `load()`): one finding per extension holds them (the first, counting the
+/// others: one `hipport port --write` over its sources applies them all), the rest fold into it. Files outside every such folder (nccl's core, built by its Makefiles
+/// beside `contrib/nccl_ubx/setup.py`) keep their PASS.
+pub fn reopen_port_rewrites(findings: &mut [Finding]) {
+    let exts = extensions(findings);
     if exts.is_empty() {
         return;
     }
-    // The deepest folder first: a file takes the nearest extension above it.
-    exts.sort_by_key(|(d, _)| std::cmp::Reverse(d.len()));
-    let under = |path: &str| {
-        exts.iter()
-            .find(|(d, _)| d.is_empty() || path.starts_with(&format!("{d}/")))
-            .map(|(_, at)| at.clone())
-    };
+    let under = |path: &str| under(&exts, path);
     // Per extension: the head's index and the others (one `hipport port --write` over the
     // extension's sources applies them all).
     let mut files: std::collections::BTreeMap<String, Vec<usize>> = Default::default();

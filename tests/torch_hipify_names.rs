@@ -1,0 +1,137 @@
+//! End to end: HP022, CUDA names a PyTorch extension's sources keep through PyTorch's build-time
+//! hipify (`mappings/torch/torch_hipify.tsv`). The kernel is an excerpt of Uni-Core's
+//! `csrc/rounding/fp32_to_bf16.cu` (https://github.com/dptech-corp/Uni-Core, MIT licence,
+//! Copyright (c) 2022 DP Technology), shortened; each twin changes one thing that decides it.
+
+mod common;
+
+use std::path::Path;
+
+/// `(rule, path, line, status, message, folded)` of every finding.
+type Row = (String, String, u64, String, String, bool);
+
+fn scan(files: &[(&str, &str)]) -> Vec<Row> {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join(".git")).unwrap();
+    for (rel, text) in files {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        common::write(&p, text);
+    }
+    let run = common::hipport(Path::new(root), &["scan", "--format", "json", "."]);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}\n{}", run.stdout, run.stderr));
+    doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let s = |k: &str| f[k].as_str().unwrap_or_default().to_string();
+            (
+                s("rule"),
+                s("path"),
+                f["line"].as_u64().unwrap(),
+                s("status"),
+                s("message"),
+                !f["folded_into"].is_null(),
+            )
+        })
+        .collect()
+}
+
+const SETUP: &str = "from setuptools import setup\nfrom torch.utils.cpp_extension import BuildExtension, CUDAExtension\n\nsetup(\n    name=\"unicore_fused\",\n    ext_modules=[CUDAExtension(\"unicore_fused_rounding\", [\"csrc/rounding/interface.cpp\", \"csrc/rounding/fp32_to_bf16.cu\"])],\n    cmdclass={\"build_ext\": BuildExtension},\n)\n";
+
+fn kernel(head: &str, ty: &str) -> String {
+    format!(
+        "#include <cuda_runtime.h>\n#include <cuda_bf16.h>\n#include <torch/extension.h>\n{head}\n__global__ void fp32_to_bf16(\n    const float* input,\n    {ty}* output,\n    const int tsize) {{\n    int i = threadIdx.x + blockIdx.x * blockDim.x;\n    if (i < tsize) {{\n        output[i] = __float2bfloat16(input[i]);\n    }}\n}}\n\nvoid fp32_to_bf16_cuda(at::Tensor input, at::Tensor output) {{\n    int tsize = input.numel();\n    fp32_to_bf16<<<(tsize + 255) / 256, 256>>>(\n        (const float*)input.data_ptr(),\n        ({ty}*)output.data_ptr(),\n        tsize);\n}}\n"
+    )
+}
+
+fn open(rows: &[Row]) -> Vec<&Row> {
+    rows.iter()
+        .filter(|r| r.0 == "HP022" && r.3 != "PASS")
+        .collect()
+}
+
+/// `nv_bfloat16` in a `CUDAExtension`'s kernel: PyTorch's hipify leaves it and HIP lacks it.
+/// One open finding for the extension, naming the uses.
+#[test]
+fn pytorch_extension_name_hipify_leaves() {
+    let rows = scan(&[
+        ("setup.py", SETUP),
+        ("csrc/rounding/fp32_to_bf16.cu", &kernel("", "nv_bfloat16")),
+    ]);
+    let open = open(&rows);
+    assert_eq!(open.len(), 1, "{rows:#?}");
+    let (_, path, line, status, message, _) = open[0];
+    assert_eq!(
+        (path.as_str(), *line, status.as_str()),
+        ("csrc/rounding/fp32_to_bf16.cu", 7, "REMEDIATION")
+    );
+    assert!(message.contains("`nv_bfloat16` (2 uses)"), "{message}");
+    assert!(message.contains("`setup.py:6`"), "{message}");
+}
+
+/// Twins: no PyTorch build (a plain CUDA project: `port` renames it); the name PyTorch's map
+/// has (`__nv_bfloat16`); the project's own ROCm alias in a header; the code only the CUDA build
+/// compiles; a name only tested in a condition.
+#[test]
+fn no_finding_where_nothing_leaves_the_name() {
+    let k = kernel("", "nv_bfloat16");
+    let cases: Vec<(&str, Vec<(&str, String)>)> = vec![
+        ("no PyTorch build", vec![("csrc/rounding/fp32_to_bf16.cu", k.clone())]),
+        (
+            "PyTorch maps __nv_bfloat16",
+            vec![
+                ("setup.py", SETUP.into()),
+                ("csrc/rounding/fp32_to_bf16.cu", kernel("", "__nv_bfloat16")),
+            ],
+        ),
+        (
+            "the project's ROCm alias",
+            vec![
+                ("setup.py", SETUP.into()),
+                (
+                    "csrc/rounding/compat.h",
+                    "#pragma once\n#ifdef USE_ROCM\n#include <hip/hip_bf16.h>\ntypedef __hip_bfloat16 nv_bfloat16;\n#endif\n".into(),
+                ),
+                (
+                    "csrc/rounding/fp32_to_bf16.cu",
+                    kernel("#include \"compat.h\"", "nv_bfloat16"),
+                ),
+            ],
+        ),
+        (
+            "CUDA-only arm",
+            vec![
+                ("setup.py", SETUP.into()),
+                (
+                    "csrc/rounding/fp32_to_bf16.cu",
+                    format!("#ifndef USE_ROCM\n{}#endif\n", kernel("", "nv_bfloat16")),
+                ),
+            ],
+        ),
+        (
+            "condition only",
+            vec![
+                ("setup.py", SETUP.into()),
+                (
+                    "csrc/rounding/fp32_to_bf16.cu",
+                    kernel("#ifdef CURAND_H_\n#define HAVE_RAND 1\n#endif", "__nv_bfloat16"),
+                ),
+            ],
+        ),
+    ];
+    for (what, files) in cases {
+        let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (*p, t.as_str())).collect();
+        let rows = scan(&files);
+        assert!(open(&rows).is_empty(), "{what}: {rows:#?}");
+        assert!(
+            !rows
+                .iter()
+                .any(|r| r.0 == "HP022" && !r.5 && what == "no PyTorch build"),
+            "{what}: {rows:#?}"
+        );
+    }
+}

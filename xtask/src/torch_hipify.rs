@@ -1,0 +1,239 @@
+//! `cargo xtask torch-hipify --from DIR [--commit SHA] [--check]`: generate
+//! `mappings/torch/torch_hipify.tsv`, the names PyTorch's build-time hipify renames, from a
+//! checkout of ROCm/hipify_torch (MIT): `hipify_torch/cuda_to_hip_mappings.py` (the map PyTorch's
+//! `torch/utils/hipify` carried up to 2.8, "v1") and `hipify_torch/v2/cuda_to_hip_mappings.py`
+//! (the refreshed upstream map, "v2").
+//!
+//! A `CUDAExtension` built by PyTorch for ROCm goes through that map and nothing else: a CUDA
+//! name absent from both maps reaches hipcc as written (`nv_bfloat16`; projects that build on
+//! ROCm add `typedef __hip_bfloat16 nv_bfloat16;` under `USE_ROCM` for this reason). The union
+//! of both maps is kept, so a name either release renames counts as renamed: the finding that
+//! reads this table errs towards silence.
+//!
+//! # Input
+//!
+//! The Python sources are read as tokens (string literals, words, punctuation), never run. An
+//! entry is `("SRC", ("DST", META…))` (v1; META are `CONV_*`/`API_*` words; an entry whose META
+//! names `API_CAFFE2` and not `API_PYTORCH` is Caffe2's only and skipped, as hipify_python does
+//! for PyTorch) or `("SRC", "DST")` (v2). `MATH_TRANSPILATIONS` (`("std::max", ("::max"))`,
+//! device-only math rewrites) are not names and are skipped.
+
+use anyhow::{bail, Context, Result};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Debug, PartialEq)]
+enum T {
+    Str(String),
+    Word(String),
+    P(u8),
+}
+
+fn tokens(src: &str) -> Vec<T> {
+    let b = src.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'#' {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+        } else if c == b'"' || c == b'\'' {
+            // Triple-quoted strings are docstrings: skipped whole.
+            if b[i..].starts_with(b"\"\"\"") {
+                let end = src[i + 3..]
+                    .find("\"\"\"")
+                    .map_or(b.len(), |e| i + 3 + e + 3);
+                i = end;
+                continue;
+            }
+            let mut j = i + 1;
+            let mut s = String::new();
+            while j < b.len() && b[j] != c {
+                if b[j] == b'\\' && j + 1 < b.len() {
+                    j += 1;
+                }
+                s.push(b[j] as char);
+                j += 1;
+            }
+            out.push(T::Str(s));
+            i = j + 1;
+        } else if c.is_ascii_alphanumeric() || c == b'_' {
+            let mut j = i;
+            while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'_') {
+                j += 1;
+            }
+            out.push(T::Word(src[i..j].to_string()));
+            i = j;
+        } else {
+            if !c.is_ascii_whitespace() {
+                out.push(T::P(c));
+            }
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The map's entries, SRC → DST, in file order.
+fn entries(src: &str) -> Vec<(String, String)> {
+    let t = tokens(src);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i + 4 < t.len() {
+        let (T::P(b'('), T::Str(from), T::P(b',')) = (&t[i], &t[i + 1], &t[i + 2]) else {
+            i += 1;
+            continue;
+        };
+        match (&t[i + 3], &t[i + 4]) {
+            // v2: ("SRC", "DST")
+            (T::Str(to), T::P(b')')) => {
+                out.push((from.clone(), to.clone()));
+                i += 5;
+            }
+            // v1: ("SRC", ("DST", META…))
+            (T::P(b'('), T::Str(to)) => {
+                let mut j = i + 5;
+                let mut meta = Vec::new();
+                while j < t.len() && t[j] != T::P(b')') {
+                    if let T::Word(w) = &t[j] {
+                        meta.push(w.as_str());
+                    }
+                    j += 1;
+                }
+                let caffe2_only = meta.contains(&"API_CAFFE2") && !meta.contains(&"API_PYTORCH");
+                // `("std::max", ("::max"))`: a math rewrite, not a name map.
+                if !meta.is_empty() && !caffe2_only {
+                    out.push((from.clone(), to.clone()));
+                }
+                i = j;
+            }
+            _ => i += 1,
+        }
+    }
+    out
+}
+
+fn render(v1: &[(String, String)], v2: &[(String, String)], commit: &str) -> String {
+    let mut rows: BTreeMap<&str, (&str, Vec<&str>)> = BTreeMap::new();
+    for (set, list) in [("v1", v1), ("v2", v2)] {
+        for (from, to) in list {
+            let e = rows
+                .entry(from.as_str())
+                .or_insert((to.as_str(), Vec::new()));
+            if set == "v2" {
+                // The newer map's spelling.
+                e.0 = to.as_str();
+            }
+            if !e.1.contains(&set) {
+                e.1.push(set);
+            }
+        }
+    }
+    let mut s = String::new();
+    s.push_str("# Generated by `cargo xtask torch-hipify --from DIR`: do not edit.\n");
+    s.push_str(&format!(
+        "# The names PyTorch's build-time hipify renames (torch/utils/hipify): the union of\n\
+         # hipify_torch/cuda_to_hip_mappings.py (v1) and hipify_torch/v2/cuda_to_hip_mappings.py (v2)\n\
+         # of https://github.com/ROCm/hipify_torch at {commit} (MIT licence, Copyright (c) Advanced\n\
+         # Micro Devices, Inc.). Caffe2-only entries are left out. `maps`: which map has the name.\n"
+    ));
+    s.push_str("cuda\thip\tmaps\n");
+    for (from, (to, sets)) in rows {
+        if from.contains(['\t', '\n']) || to.contains(['\t', '\n']) {
+            continue;
+        }
+        s.push_str(&format!("{from}\t{to}\t{}\n", sets.join(",")));
+    }
+    s
+}
+
+pub fn run(args: &[String]) -> Result<ExitCode> {
+    let mut from: Option<PathBuf> = None;
+    let mut commit = String::from("(commit not given)");
+    let mut check = false;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--from" => from = Some(PathBuf::from(it.next().context("--from needs a directory")?)),
+            "--commit" => commit = it.next().context("--commit needs a value")?.clone(),
+            "--check" => check = true,
+            other => bail!(
+                "unknown argument `{other}` (usage: torch-hipify --from DIR [--commit SHA] [--check])"
+            ),
+        }
+    }
+    let out = crate::mappings::repo_root()
+        .join("mappings")
+        .join("torch")
+        .join("torch_hipify.tsv");
+    let Some(dir) = from else {
+        if check {
+            println!("torch-hipify --check: skipped, no --from DIR");
+            return Ok(ExitCode::SUCCESS);
+        }
+        bail!("torch-hipify needs --from DIR (a checkout of https://github.com/ROCm/hipify_torch)");
+    };
+    let read = |p: &Path| std::fs::read_to_string(p).with_context(|| p.display().to_string());
+    let v1 = entries(&read(&dir.join("hipify_torch/cuda_to_hip_mappings.py"))?);
+    let v2 = entries(&read(&dir.join("hipify_torch/v2/cuda_to_hip_mappings.py"))?);
+    if v1.len() < 1000 || v2.len() < 1000 {
+        bail!(
+            "only {} (v1) and {} (v2) entries read: not the maps this generator knows",
+            v1.len(),
+            v2.len()
+        );
+    }
+    let text = render(&v1, &v2, &commit);
+    if check {
+        let now = std::fs::read_to_string(&out).unwrap_or_default();
+        if now == text {
+            println!("torch-hipify --check: {} is up to date", out.display());
+            return Ok(ExitCode::SUCCESS);
+        }
+        eprintln!("torch-hipify --check: {} is stale", out.display());
+        return Ok(ExitCode::FAILURE);
+    }
+    std::fs::write(&out, &text).with_context(|| out.display().to_string())?;
+    println!(
+        "torch-hipify: {} v1 and {} v2 entries → {}",
+        v1.len(),
+        v2.len(),
+        out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_both_map_forms_and_skips_caffe2_and_math() {
+        let v1 = r#"
+MATH_TRANSPILATIONS = collections.OrderedDict([("std::max", ("::max")),])
+""" Mapping ("fake", ("doc", CONV_TYPE)) """
+M = collections.OrderedDict([
+    ("cudaMalloc", ("hipMalloc", CONV_MEM, API_RUNTIME)),
+    (
+        "CUresult",
+        ("hipError_t", CONV_TYPE, API_DRIVER, HIP_UNSUPPORTED),
+    ),
+    ("cuda_stream", ("hip_stream", API_CAFFE2)),  # Caffe2 only
+    ("CUDA_KERNEL_ASSERT", ("HIP_KERNEL_ASSERT", API_PYTORCH, API_CAFFE2)),
+])
+"#;
+        let got = entries(v1);
+        let names: Vec<&str> = got.iter().map(|(a, _)| a.as_str()).collect();
+        assert_eq!(names, ["cudaMalloc", "CUresult", "CUDA_KERNEL_ASSERT"]);
+        let v2 = r#"M = collections.OrderedDict([("__nv_bfloat16", "__hip_bfloat16"), ("cuda_bf16.h", "hip/hip_bf16.h")])"#;
+        let got2 = entries(v2);
+        assert_eq!(got2.len(), 2);
+        let tsv = render(&got, &got2, "abc");
+        assert!(tsv.contains("\ncudaMalloc\thipMalloc\tv1\n"));
+        assert!(tsv.contains("\n__nv_bfloat16\t__hip_bfloat16\tv2\n"));
+        assert!(!tsv.contains("cuda_stream"));
+    }
+}
