@@ -347,7 +347,8 @@ fn torch_left_findings(
 }
 
 /// Takes the HP022 findings [`torch_left_findings`] added out of `findings`: those still open
-/// (not dropped or settled by the hazard model or a suppression) are paired with their name.
+/// (not dropped or settled by the hazard model or a suppression) and at a place no other rule
+/// reports are paired with their name.
 fn take_torch_left(
     left: Vec<crate::translate::TorchLeft>,
     findings: &mut Vec<Finding>,
@@ -356,6 +357,12 @@ fn take_torch_left(
         return Vec::new();
     }
     let code = crate::translate::rules::NAMES_PYTORCH_HIPIFY_LEAVES.id.code;
+    // A name another rule reports at the same place is that rule's fact (FP8 types: HP709).
+    let other: std::collections::HashSet<usize> = findings
+        .iter()
+        .filter(|f| f.rule != code)
+        .map(|f| f.byte_range.0)
+        .collect();
     let mut out = Vec::new();
     let mut k = 0;
     while k < findings.len() {
@@ -364,7 +371,7 @@ fn take_torch_left(
             continue;
         }
         let f = findings.remove(k);
-        if f.status == Status::Pass {
+        if f.status == Status::Pass || other.contains(&f.byte_range.0) {
             continue;
         }
         if let Some(l) = left.iter().find(|l| l.at.start == f.byte_range.0) {

@@ -190,7 +190,7 @@ pub fn fold_all_with(
             fold_keeping(findings, &unincluded::kind(unincluded.to_vec()), &mut heads);
         }
     }
-    let k = crate::rules::cutlass_component::kind(findings);
+    let k = crate::rules::cutlass_component::kind(findings, nested_roots);
     fold_keeping(findings, &k, &mut heads);
     // A nested copy of another project holds everything in it that is still open, its own
     // vendored copies included; the finer kinds after it leave its findings alone.

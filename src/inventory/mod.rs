@@ -67,6 +67,7 @@ pub fn rules() -> Vec<&'static RuleInfo> {
         version_check::RULES,
         packages::RULES,
         native_ext::RULES,
+        python::half_flags::RULES,
         component::RULES,
         rocm_branch::RULES,
         build::RULES,

@@ -37,20 +37,34 @@ fn component_of(dir: &str, dirs: &BTreeSet<String>) -> String {
     best.to_string()
 }
 
+/// The innermost of `nested` (copies of other projects in this one) that holds `dir`.
+fn nested_root<'a>(dir: &str, nested: &'a [String]) -> Option<&'a String> {
+    nested
+        .iter()
+        .filter(|r| dir == r.as_str() || dir.starts_with(&format!("{r}/")))
+        .max_by_key(|r| r.len())
+}
+
 /// The CUTLASS/CuTe decision: the open findings of the files with an open HP603 finding, one
-/// group per component folder, held by the component's first HP603 finding.
-pub fn kind(findings: &[Finding]) -> Kind {
+/// group per component folder, held by the component's first HP603 finding. Inside a copy of
+/// another project (`nested`: a vendored CUTLASS with its examples, tests and tools) the copy is
+/// the component: whatever of it the ROCm build needs is one decision, not one per folder.
+pub fn kind(findings: &[Finding], nested: &[String]) -> Kind {
     let files: BTreeSet<String> = findings
         .iter()
         .filter(|f| f.rule == CUTLASS && f.status != Status::Pass)
         .map(|f| f.path.clone())
         .collect();
     let dirs: BTreeSet<String> = files.iter().map(|p| dir_of(p).to_string()).collect();
+    let nested = nested.to_vec();
     Kind {
         key: Box::new(move |f| {
-            files
-                .contains(&f.path)
-                .then(|| component_of(dir_of(&f.path), &dirs))
+            files.contains(&f.path).then(|| {
+                let dir = dir_of(&f.path);
+                nested_root(dir, &nested)
+                    .cloned()
+                    .unwrap_or_else(|| component_of(dir, &dirs))
+            })
         }),
         head: |m| m.iter().position(|f| f.rule == CUTLASS),
         folds: kind::all,
@@ -90,7 +104,7 @@ mod tests {
 
     /// This decision alone, as the scan applies it.
     fn fold(findings: &mut [Finding]) {
-        let k = kind(findings);
+        let k = kind(findings, &[]);
         crate::decisions::fold(findings, &k);
     }
 
@@ -161,5 +175,44 @@ mod tests {
         let mut plain = vec![f("x/k.cu", 1, "HP102"), f("x/k.cu", 2, "HP102")];
         fold(&mut plain);
         assert!(plain.iter().all(|x| x.status == Status::Remediation));
+    }
+
+    /// A vendored copy of CUTLASS (a nested project: its examples, tests and tools each a
+    /// folder of CUTLASS users) is one component; the twin: the same folders outside a nested
+    /// copy stay apart, and the project's own CuTe code beside the copy keeps its decision.
+    #[test]
+    fn a_nested_copy_is_one_component() {
+        let files = || {
+            vec![
+                f(
+                    "attn/csrc/cutlass/examples/00_basic_gemm/gemm.cu",
+                    5,
+                    "HP603",
+                ),
+                f("attn/csrc/cutlass/examples/08_turing/turing.cu", 7, "HP603"),
+                f("attn/csrc/cutlass/test/unit/conv/cache.h", 9, "HP603"),
+                f(
+                    "attn/csrc/cutlass/tools/util/include/cutlass/util/blas.hpp",
+                    3,
+                    "HP603",
+                ),
+                f("attn/kernels/fwd.h", 2, "HP603"),
+            ]
+        };
+        let nested = vec!["attn/csrc/cutlass".to_string()];
+        let mut fs = files();
+        let k = kind(&fs, &nested);
+        crate::decisions::fold(&mut fs, &k);
+        assert_eq!(
+            open_places(&fs),
+            [
+                ("attn/csrc/cutlass/examples/00_basic_gemm/gemm.cu", 5),
+                ("attn/kernels/fwd.h", 2)
+            ]
+        );
+        assert!(fs[0].message.contains("component `attn/csrc/cutlass/`"));
+        let mut twin = files();
+        fold(&mut twin);
+        assert_eq!(open_places(&twin).len(), 5);
     }
 }

@@ -6,6 +6,7 @@
 //! target's LDS ([`lds`]).
 
 pub(crate) mod consts;
+pub mod cooperative;
 mod dlpack;
 pub mod half_atomics;
 pub mod lds;

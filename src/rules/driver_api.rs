@@ -76,6 +76,8 @@ rule!(LEGACY_LAUNCH, "HP506", DriverApi, Remediation, Build,
     refs: [REF_MODULE, "https://rocm.docs.amd.com/projects/HIP/en/latest/doxygen/html/group___module.html"],
 );
 
+pub mod device_nodes;
+
 pub const RULES: &[&RuleInfo] = &[
     &CONTEXT_LIFECYCLE,
     &MODULE_LOAD_PTX,
@@ -84,6 +86,7 @@ pub const RULES: &[&RuleInfo] = &[
     &CUDEVICEPTR_ARITHMETIC,
     &LEGACY_LAUNCH,
     &loaded::LOADED_BY_NAME,
+    &device_nodes::NVIDIA_DEVICE_NODE,
 ];
 
 /// The calls of the pre-4.0 launch sequence ([`LEGACY_LAUNCH`]); the last three launch.

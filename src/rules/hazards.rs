@@ -142,6 +142,7 @@ pub fn check_lexed<'a>(
     arch_check::check(&s, &mut out);
     driver_api::check(&s, &mut out);
     driver_api::loaded::check(&s, &mut out);
+    driver_api::device_nodes::check(&s, &mut out);
     library::check(&s, target, &mut out);
     device_feature::check(&s, target.rocm, &mut out);
     device_feature::lds::check(&s, target, seen, &mut out);

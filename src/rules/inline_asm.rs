@@ -601,8 +601,10 @@ fn host_only(s: &Src, at: usize) -> bool {
 /// The marker [`check`] puts on PTX whose operands compile for AMDGPU: the function around it.
 const IN_FUNCTION: &str = " (in `";
 
+mod host_files;
 pub mod ptx_text;
 mod uncalled;
+pub use host_files::settle_host_files;
 pub use uncalled::settle_uncalled;
 
 /// The `(` and matching `)` token indices of the asm statement whose keyword is token `i`.

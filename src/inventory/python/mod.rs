@@ -7,7 +7,7 @@
 use super::ts::{self, Lang};
 use super::words::{self, Cx, Site, Word};
 use super::{
-    build, framework, monitoring, native_ext, packages, platform, ptx, py_capability, rocm_branch,
+    framework, monitoring, native_ext, packages, platform, ptx, py_capability, rocm_branch,
     version_check, Out,
 };
 use crate::gate::Phase;
@@ -156,6 +156,11 @@ struct State {
 }
 
 mod decisions;
+pub(crate) mod half_flags;
+mod links;
+mod programs;
+use links::cuda_link_libraries;
+use programs::program_part;
 mod triton_asm;
 
 pub fn scan(out: &mut Out, flavor: Flavor) {
@@ -211,6 +216,9 @@ pub fn scan(out: &mut Out, flavor: Flavor) {
     // work, its extensions are built for ROCm by its own ROCm arm.
     let root = tree.root_node();
     let model = platform::Model::of(root, src);
+    if !model.branches() {
+        half_flags::check(out, root, src);
+    }
     out.pass_within(model.rocm_dead(), &[], |why| format!(" ({why})"));
     // `if torch.version.cuda:` tests only whether it is set: None on ROCm picks the other arm.
     let truthiness = rocm_branch::truthiness_tests(root, src, "torch.version.cuda");
@@ -442,37 +450,6 @@ fn visit(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
     }
 }
 
-/// `CUDAExtension(…, libraries=["cusolver", "cublas"])`: PyTorch's ROCm build hipifies the
-/// sources and adds the HIP runtime, but links the listed libraries as written, and a ROCm system
-/// has no `libcusolver`: the link stops (HP851, one finding for the list: one edit gates it on
-/// `torch.version.hip` with the ROCm names).
-fn cuda_link_libraries(out: &mut Out, call: Node, src: &[u8]) {
-    let Some(list) = keyword(call, "libraries", src) else {
-        return;
-    };
-    let cuda: Vec<(String, &str)> = strings_in(list, src)
-        .into_iter()
-        .filter_map(|(s, _)| build::rocm_library(&s).map(|r| (s, r)))
-        .collect();
-    if cuda.is_empty() {
-        return;
-    }
-    let names =
-        |f: fn(&(String, &str)) -> String| cuda.iter().map(f).collect::<Vec<_>>().join("`, `");
-    out.push(
-        &build::CUDA_LIBRARY_LINK,
-        list.byte_range(),
-        format!(
-            "links CUDA libraries by name (`{}`): PyTorch's ROCm build hipifies the sources but links `libraries=` as written, and ROCm has no such libraries",
-            names(|(c, _)| c.clone())
-        ),
-        Some(format!(
-            "`{}` when torch.version.hip is set",
-            names(|(_, r)| r.to_string())
-        )),
-    );
-}
-
 /// `CppExtension("x", sources=["a.cpp", "k.cu"])`: PyTorch hipifies only `CUDAExtension`, so
 /// on ROCm hipcc gets the `.cu` files unported (HP836). The `if` that builds it only when the
 /// environment names a CUDA toolkit (`"CUDA_HOME" in os.environ`) is named: a ROCm machine
@@ -672,26 +649,6 @@ fn compared_with_number(e: Node) -> bool {
                 .iter()
                 .any(|c| c.id() != e.id() && c.node_kind() == K::Integer)
     })
-}
-
-/// The text of a command-list element that names a program by path: a string, `cuda_dir +
-/// "/bin/nvcc"`, `f"{home}/bin/nvcc"`, `os.path.join(CUDA_HOME, "bin", "nvcc")` (its last
-/// string part), with its range.
-fn program_part(e: Node, src: &[u8]) -> Option<(String, Range<usize>)> {
-    match e.node_kind() {
-        K::String => string(e, src),
-        K::BinaryOperator => program_part(e.field(F::Right)?, src),
-        K::ParenthesizedExpression => program_part(ts::named_children(e).into_iter().next()?, src),
-        K::Call => {
-            let f = dotted(e.field(F::Function)?, src)?;
-            if f != "os.path.join" {
-                return None;
-            }
-            let last = ts::named_children(e.field(F::Arguments)?).pop()?;
-            program_part(last, src)
-        }
-        _ => None,
-    }
 }
 
 /// Whether `n` is outside every function: it runs when the module is imported.

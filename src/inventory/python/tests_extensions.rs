@@ -60,3 +60,53 @@ fn flags_given_to_setup_reach_no_compiler() {
     let to_ext = "from setuptools import setup\nfrom torch.utils.cpp_extension import CUDAExtension\nsetup(\n    ext_modules=[CUDAExtension(\"q\", [\"q.cu\"],\n    extra_compile_args={\"nvcc\": [\"-O3\", \"--use_fast_math\"]})],\n)\n";
     assert!(rules(FileKind::SetupPy, to_ext).contains(&("HP831".into(), 5)));
 }
+
+/// punica's `get_cuda_version()`: the program is a name both arms of an `if` assign (`"nvcc"`,
+/// or a path joined from `CUDA_HOME`), then `check_output([nvcc, "--version"])`. Twin: a name
+/// assigned another program stays out.
+#[test]
+fn nvcc_probe_through_a_local_name() {
+    let src = "import os, subprocess\nimport torch.utils.cpp_extension as torch_cpp_ext\n\ndef get_cuda_version():\n    if torch_cpp_ext.CUDA_HOME is None:\n        nvcc = \"nvcc\"\n    else:\n        nvcc = os.path.join(torch_cpp_ext.CUDA_HOME, \"bin/nvcc\")\n    txt = subprocess.check_output([nvcc, \"--version\"], text=True)\n    return txt\n";
+    let f: Vec<_> = scan_bytes("setup.py", FileKind::SetupPy, src.as_bytes())
+        .into_iter()
+        .filter(|f| f.rule == "HP812")
+        .collect();
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!((f[0].line, f[0].status.as_str()), (9, "REMEDIATION"));
+    let twin = src
+        .replace("\"nvcc\"\n", "\"gcc\"\n")
+        .replace("bin/nvcc", "bin/gcc");
+    assert!(scan_bytes("setup.py", FileKind::SetupPy, twin.as_bytes())
+        .iter()
+        .all(|f| f.rule != "HP812"));
+}
+
+/// dgSPARSE-Lib and vAttention: `extra_link_args=["-lcusparse"]`, `["-lcuda"]` link CUDA
+/// libraries as surely as `libraries=`. Twin: `-l` flags of no CUDA library, and other flags.
+#[test]
+fn extension_links_cuda_libraries_by_flag() {
+    let ext = |args: &str| {
+        format!("from setuptools import setup\nfrom torch.utils.cpp_extension import CUDAExtension\nsetup(ext_modules=[CUDAExtension(\"v\", [\"v.cpp\"],\n    extra_link_args={args})])\n")
+    };
+    let f: Vec<_> = scan_bytes(
+        "setup.py",
+        FileKind::SetupPy,
+        ext("[\"-lcuda\", \"-lcusparse\", \"-Wl,-rpath,/opt/x\"]").as_bytes(),
+    )
+    .into_iter()
+    .filter(|f| f.rule == "HP851")
+    .collect();
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert!(
+        f[0].message
+            .contains("`cuda`, `cusparse`, in `extra_link_args=`"),
+        "{}",
+        f[0].message
+    );
+    assert!(rules(
+        FileKind::SetupPy,
+        &ext("[\"-lm\", \"-fopenmp\", \"cusparse\"]")
+    )
+    .iter()
+    .all(|r| r.0 != "HP851"));
+}

@@ -291,23 +291,31 @@ fn dim3_32<'a>(
     }
     let name = s.text(b);
     let f = s.enclosing_function(launch)?;
+    // The declaration the launch sees: the last one of that name before it whose block holds
+    // the launch (two arms of an `if` each declare their own `nthrs`).
+    let mut seen = None;
     for d in s.descendants(f, K::Declaration) {
-        if d.field(F::Type).is_none_or(|t| s.text(t) != "dim3") {
+        if d.start_byte() >= launch.start_byte()
+            || d.field(F::Type).is_none_or(|t| s.text(t) != "dim3")
+            || d.parent().is_some_and(|p| {
+                p.start_byte() > launch.start_byte() || p.end_byte() < launch.end_byte()
+            })
+        {
             continue;
         }
         for i in s.descendants(d, K::InitDeclarator) {
-            if i.field(F::Declarator).is_none_or(|x| s.text(x) != name) {
-                continue;
-            }
-            if let Some(v) = i.field(F::Value) {
-                if matches!(v.node_kind(), K::ArgumentList | K::InitializerList) && warp_rows(v) {
-                    return Some((i.byte_range(), planes(v)));
-                }
-                if dim3_call(v) {
-                    return Some((i.byte_range(), shape(v).is_some_and(planes)));
-                }
+            if i.field(F::Declarator).is_some_and(|x| s.text(x) == name) {
+                seen = Some(i);
             }
         }
+    }
+    let i = seen?;
+    let v = i.field(F::Value)?;
+    if matches!(v.node_kind(), K::ArgumentList | K::InitializerList) && warp_rows(v) {
+        return Some((i.byte_range(), planes(v)));
+    }
+    if dim3_call(v) {
+        return Some((i.byte_range(), shape(v).is_some_and(planes)));
     }
     None
 }

@@ -589,3 +589,19 @@ fn a_warp_barrier_alone_is_not_warp_level_work() {
     );
     assert_eq!(fires(&shuffled, "HP107"), [9]);
 }
+
+/// punica's `bgmv_kernel`: each arm of an `if` declares its own `dim3 nthrs`; the launch in the
+/// first arm sees its own shape (`tx, ty, tz`), not the `dim3 nthrs(32, 4)` of the other arm
+/// that a search of the whole function found first. Twin: the second arm's launch keeps its
+/// finding.
+#[test]
+fn a_launch_sees_the_block_shape_declared_in_its_own_arm() {
+    let src = "__global__ void expand(float* y) { y[threadIdx.x] = __shfl_down_sync(0xffffffff, y[0], 1); }\n__global__ void shrink(float* y) { y[threadIdx.x] = __ballot_sync(0xffffffff, y[0] > 0); }\nvoid run(float* y, int tx, int ty, int tz, bool wide) {\n  if (wide) {\n    dim3 nthrs(tx, ty, tz);\n    expand<<<1, nthrs>>>(y);\n  } else {\n    dim3 nthrs(32, 4);\n    shrink<<<1, nthrs>>>(y);\n  }\n}\n";
+    assert_eq!(fires(src, "HP107"), [8]);
+    let msgs = crate::model::syntax::test_support::messages(src, "HP107");
+    assert!(
+        msgs.iter()
+            .all(|m| m.contains("`shrink`") && !m.contains("`expand`")),
+        "{msgs:?}"
+    );
+}
