@@ -60,7 +60,7 @@ pub struct FileResult {
     pub namespaces: Vec<String>,
     /// Renames PyTorch's build-time hipify does not make, in the code the ROCm build compiles
     /// (scan only: an HP022 finding each at the name's first use; the scan keeps them for the
-    /// files a PyTorch extension builds, [`crate::rules::project_build::names_hipify_leaves`]).
+    /// files a PyTorch extension builds, `rules::project_build::names_hipify_leaves`).
     pub torch_left: Vec<(crate::translate::TorchLeft, Finding)>,
 }
 

@@ -200,10 +200,20 @@ pub struct Group<'a> {
 /// moves to HIP), and a CI workflow (a lane that builds or tests the CUDA way is kept,
 /// mirrored or retired as a whole). Dependencies are already project-wide facts.
 pub fn decision(f: &Finding) -> Option<&'static str> {
-    if f.status == Status::Pass || project_wide(f) {
+    if f.status == Status::Pass {
         return None;
     }
     let name = f.path.rsplit('/').next().unwrap_or(&f.path);
+    let workflow = (f.path.starts_with(".github/workflows/")
+        || f.path.contains("/.github/workflows/"))
+        && (name.ends_with(".yml") || name.ends_with(".yaml"))
+        || name == ".gitlab-ci.yml";
+    // What a CI script installs (PyTorch from a CUDA wheel index) is its lane's, not one of the
+    // project's dependencies: mirroring the lane for ROCm changes it.
+    let ci_script = !workflow && ci_tooling(&f.path);
+    if project_wide(f) && !ci_script {
+        return None;
+    }
     let cmake = name == "CMakeLists.txt" || name.ends_with(".cmake");
     if cmake
         && matches!(
@@ -213,11 +223,7 @@ pub fn decision(f: &Finding) -> Option<&'static str> {
     {
         return Some("the CMake build compiles CUDA");
     }
-    let workflow = (f.path.starts_with(".github/workflows/")
-        || f.path.contains("/.github/workflows/"))
-        && (name.ends_with(".yml") || name.ends_with(".yaml"))
-        || name == ".gitlab-ci.yml";
-    if (workflow || ci_tooling(&f.path)) && matches!(f.rule.get(2..3), Some("8") | Some("9")) {
+    if (workflow || ci_script) && matches!(f.rule.get(2..3), Some("8") | Some("9")) {
         return Some("a CI workflow builds or tests the CUDA way");
     }
     None
@@ -704,5 +710,29 @@ mod tests {
         assert!(fs[0]
             .message
             .contains("the CUDA wheel index on this line, HP864 at `Dockerfile:6`"));
+    }
+
+    /// punica's `ci/run-ci-build-wheel.bash` installs PyTorch from a CUDA wheel index (HP822, a
+    /// Python-package finding): in a CI system's own script that is the lane's, one decision with
+    /// the workflow. Twin: the same finding in a requirements file stays a dependency of the
+    /// project (no CI decision).
+    #[test]
+    fn a_ci_scripts_wheel_index_is_the_lanes() {
+        let mut ci = f(
+            "HP822",
+            31,
+            (1, 2),
+            Status::Remediation,
+            "CUDA PyTorch wheel index",
+        );
+        ci.path = "ci/run-ci-build-wheel.bash".into();
+        ci.category = crate::finding::Category::PythonPackage;
+        assert_eq!(
+            decision(&ci),
+            Some("a CI workflow builds or tests the CUDA way")
+        );
+        let mut req = ci.clone();
+        req.path = "requirements.txt".into();
+        assert_eq!(decision(&req), None);
     }
 }
