@@ -17,8 +17,8 @@ use crate::inventory::Out;
 use crate::registry::RuleInfo;
 use tree_sitter::Node;
 
-rule!(HALF_RESTRICTIONS_LIFTED_FOR_NVCC_ONLY, "HP837", NativeExtension, Remediation, Build,
-    summary: "A PyTorch extension build undoes PyTorch's `__CUDA_NO_HALF_*` restrictions for nvcc (the kernels need `half` operators or conversions) but not the `__HIP_NO_HALF_*` pair PyTorch's ROCm build gives hipcc.",
+rule!(HALF_RESTRICTIONS_LIFTED_FOR_NVCC_ONLY, "HP837", NativeExtension, Unknown, Build,
+    summary: "A PyTorch extension build undoes PyTorch's `__CUDA_NO_HALF_*` restrictions for nvcc but not the `__HIP_NO_HALF_*` pair PyTorch's ROCm build gives hipcc: UNKNOWN until a person checks whether the kernels use `half` operators or implicit conversions (then they fail to compile on ROCm) or only explicit conversion functions (then nothing breaks).",
     why: "PyTorch adds `-D__HIP_NO_HALF_OPERATORS__=1 -D__HIP_NO_HALF_CONVERSIONS__=1` to every hipcc command of an extension (`COMMON_HIPCC_FLAGS` in `torch/utils/cpp_extension.py`). `-U__CUDA_NO_HALF_OPERATORS__`, or removing the `-D__CUDA_NO_HALF_*` flags from `COMMON_NVCC_FLAGS`, does nothing to them, so on ROCm the kernels that needed the CUDA flags lifted fail to compile.",
     bad: "extra_compile_args={\"nvcc\": [\"-O3\", \"-U__CUDA_NO_HALF_OPERATORS__\", \"-U__CUDA_NO_HALF_CONVERSIONS__\"]}",
     good: "extra_compile_args={\"nvcc\": [\"-O3\", \"-U__CUDA_NO_HALF_OPERATORS__\", \"-U__CUDA_NO_HALF_CONVERSIONS__\", \"-U__HIP_NO_HALF_OPERATORS__\", \"-U__HIP_NO_HALF_CONVERSIONS__\"]}",
@@ -86,10 +86,10 @@ pub fn check(out: &mut Out, root: Node, src: &[u8]) {
         &HALF_RESTRICTIONS_LIFTED_FOR_NVCC_ONLY,
         range,
         format!(
-            "the build {undo} PyTorch's `{}` for nvcc, so its kernels use `half` operators or conversions; on ROCm PyTorch gives hipcc `-D__HIP_NO_HALF_OPERATORS__=1 -D__HIP_NO_HALF_CONVERSIONS__=1`, which nothing here undoes: those kernels fail to compile",
+            "the build {undo} PyTorch's `{}` for nvcc; on ROCm PyTorch gives hipcc `-D__HIP_NO_HALF_OPERATORS__=1 -D__HIP_NO_HALF_CONVERSIONS__=1`, which nothing here undoes: kernels that use `half` operators or implicit `half`/`float` conversions fail to compile there (explicit `__half2float`-style calls are unaffected)",
             named.join("`, `")
         ),
-        Some("add \"-U__HIP_NO_HALF_OPERATORS__\", \"-U__HIP_NO_HALF_CONVERSIONS__\" to the extension's nvcc flags (PyTorch passes them to hipcc after its own)".into()),
+        Some("check the kernels for `half` arithmetic or implicit conversions; if they have any, add \"-U__HIP_NO_HALF_OPERATORS__\", \"-U__HIP_NO_HALF_CONVERSIONS__\" to the extension's nvcc flags (PyTorch passes them to hipcc after its own)".into()),
     );
 }
 
@@ -111,9 +111,9 @@ mod tests {
     #[test]
     fn lifting_cuda_half_restrictions_needs_the_hip_pair_too() {
         let u = "from torch.utils.cpp_extension import CUDAExtension\nargs = {\"nvcc\": [\"-O3\", \"-U__CUDA_NO_HALF_OPERATORS__\", \"-U__CUDA_NO_HALF_CONVERSIONS__\"]}\next = CUDAExtension(\"k\", [\"k.cu\"], extra_compile_args=args)\n";
-        assert_eq!(hp837("setup.py", u), [(2, "REMEDIATION".to_string())]);
+        assert_eq!(hp837("setup.py", u), [(2, "UNKNOWN".to_string())]);
         let removed = "import torch.utils.cpp_extension as torch_cpp_ext\nfor flag in [\"-D__CUDA_NO_HALF_OPERATORS__\", \"-D__CUDA_NO_HALF_CONVERSIONS__\"]:\n    torch_cpp_ext.COMMON_NVCC_FLAGS.remove(flag)\n";
-        assert_eq!(hp837("setup.py", removed), [(2, "REMEDIATION".to_string())]);
+        assert_eq!(hp837("setup.py", removed), [(2, "UNKNOWN".to_string())]);
         let both = u.replace(
             "\"-O3\",",
             "\"-O3\", \"-U__HIP_NO_HALF_OPERATORS__\", \"-U__HIP_NO_HALF_CONVERSIONS__\",",

@@ -147,7 +147,7 @@ fn bounds_only_chain(s: &Src, di: usize) -> Option<String> {
 /// own calls are reported where they are. PASS naming it. Not such a test: one at file scope
 /// (an old-GPU arm there may define what HIP already has, such as `atomicAdd(double*, double)`),
 /// a branch that sets macros (per-GPU tuning), one whose value HIP or a current nvcc leaves
-/// open.
+/// open, and one that tests only whether `__CUDA_ARCH__` is defined (the host pass's arm).
 pub fn old_gpu_arms(s: &Src, out: &mut [Finding]) {
     use crate::model::cond;
     let Some(tree) = s.tree else { return };
@@ -162,6 +162,15 @@ pub fn old_gpu_arms(s: &Src, out: &mut [Finding]) {
         }
         let toks = cond::condition_tokens(s, d);
         if cond::eval_under_hip(&toks) != Some(1) || cond::eval_current_nvcc(&toks) != Some(0) {
+            continue;
+        }
+        // A generation test (`__CUDA_ARCH__ < 900`); `!defined(__CUDA_ARCH__)` alone picks the
+        // host pass, and its arm is host code HIP's device pass would compile (warp's non-atomic
+        // `buf[0] += value` beside the GPU's `atomicAdd`): no fallback for older GPUs.
+        if !toks
+            .iter()
+            .any(|t| matches!(*t, "<" | "<=" | ">" | ">=" | "==" | "!="))
+        {
             continue;
         }
         // Inside a function body.

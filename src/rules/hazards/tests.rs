@@ -515,4 +515,12 @@ fn an_old_gpu_arm_inside_a_function_is_a_fallback() {
     assert!(on(scope, "HP401", 1).iter().any(|f| f.0 != Status::Pass));
     let tuning = "__global__ void k(float* o) {\n#if __CUDA_ARCH__ < 900\n#define STEP 2\n#endif\n  o[0] = 1.0f;\n}\n";
     assert!(on(tuning, "HP401", 2).iter().any(|f| f.0 != Status::Pass));
+    // NVIDIA Warp's `atomic_add(float64*)`: `!defined(__CUDA_ARCH__)` is the host arm (a plain
+    // `+=`), which HIP's device pass compiles in place of the atomic: no fallback, stays open.
+    let host_arm = "__device__ __host__ inline double atomic_add(double* buf, double value) {\n#if !defined(__CUDA_ARCH__)\n  double old = buf[0];\n  buf[0] += value;\n  return old;\n#else\n  double r;\n  asm volatile(\"atom.add.f64 %0, [%1], %2;\" : \"=d\"(r) : \"l\"(buf), \"d\"(value));\n  return r;\n#endif\n}\n";
+    let f = on(host_arm, "HP401", 2);
+    assert!(
+        !f.is_empty() && f.iter().all(|f| f.0 != Status::Pass),
+        "{f:?}"
+    );
 }
