@@ -250,6 +250,9 @@ fn process_file(
         findings.push(crate::rules::coverage::abandoned(&file.ctx()));
     }
     pass_project_definitions(&file.bytes, &seen, &mut findings);
+    if work.hazards {
+        pass_amd_native(&file.bytes, &mut findings);
+    }
     // The tree and the rules' index are the largest things a file holds: gone before the
     // annotated translation allocates its output.
     file.drop_tree();
@@ -379,6 +382,41 @@ fn take_torch_left(
         }
     }
     out
+}
+
+/// A file that calls AMDGCN builtins (`__builtin_amdgcn_ds_swizzle`, `__builtin_amdgcn_mfma_…`)
+/// and includes no CUDA header is written for AMD GPUs already (a project's own CDNA kernels, a
+/// vendored copy of ROCm's hipRTC header): its lane arithmetic, wavefront and launch-bound
+/// assumptions are AMD's, so the hazard rules' findings there (HP1xx–HP7xx) are PASS saying so.
+/// The translator's findings stay: a CUDA name in such a file is still one.
+fn pass_amd_native(bytes: &[u8], findings: &mut [Finding]) {
+    if memchr::memmem::find(bytes, b"__builtin_amdgcn_").is_none() {
+        return;
+    }
+    let cuda_header = [
+        &b"cuda_runtime"[..],
+        b"<cuda.h>",
+        b"\"cuda.h\"",
+        b"cuda_fp16.h",
+        b"cuda_bf16.h",
+        b"<cuda/",
+        b"<cub/",
+        b"device_launch_parameters.h",
+    ]
+    .iter()
+    .any(|h| memchr::memmem::find(bytes, h).is_some());
+    if cuda_header {
+        return;
+    }
+    for f in findings.iter_mut() {
+        let hazard = matches!(
+            f.rule.get(2..3),
+            Some("1" | "2" | "3" | "4" | "5" | "6" | "7")
+        );
+        if hazard && f.status != Status::Pass {
+            f.settle(" (this file calls AMDGCN builtins and includes no CUDA header: it is written for AMD GPUs, and its wavefront assumptions are AMD's)");
+        }
+    }
 }
 
 /// A name the translator found no HIP counterpart for (HP001) that a project file the unit
@@ -629,5 +667,39 @@ mod one_fact {
             String::from_utf8_lossy(&twice),
             String::from_utf8_lossy(&once)
         );
+    }
+}
+
+#[cfg(test)]
+mod amd_native_tests {
+    use super::*;
+
+    /// tinygrad's CDNA kernels (`laneid / 32` picks a half-wave on purpose) and its copy of
+    /// ROCm's hipRTC header: hazard findings are PASS. Twins: the same code with a CUDA header,
+    /// and without AMDGCN builtins, keep them; a translator finding stays.
+    #[test]
+    fn files_written_for_amd_keep_their_wavefront_assumptions() {
+        let amd = b"__device__ int half_wave() { int lane = __builtin_amdgcn_mbcnt_hi(~0u, __builtin_amdgcn_mbcnt_lo(~0u, 0u)); return lane / 32; }\n";
+        let fs = || {
+            vec![
+                Finding::bare("HP102", "k.cpp", 1),
+                Finding::bare("HP001", "k.cpp", 1),
+            ]
+        };
+        let mut a = fs();
+        pass_amd_native(amd, &mut a);
+        assert_eq!(a[0].status, Status::Pass);
+        assert!(a[0].message.contains("written for AMD GPUs"));
+        assert_eq!(a[1].status, Status::Remediation);
+        let mut cuda = fs();
+        let with_cuda = [&b"#include <cuda_runtime.h>\n"[..], amd].concat();
+        pass_amd_native(&with_cuda, &mut cuda);
+        assert_eq!(cuda[0].status, Status::Remediation);
+        let mut plain = fs();
+        pass_amd_native(
+            b"__device__ int w() { return threadIdx.x / 32; }\n",
+            &mut plain,
+        );
+        assert_eq!(plain[0].status, Status::Remediation);
     }
 }
