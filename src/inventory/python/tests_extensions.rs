@@ -3,6 +3,15 @@
 
 use super::super::{kind::FileKind, scan_bytes};
 use super::tests::rules;
+use crate::finding::Finding;
+
+/// The findings of `rule` in a `setup.py` holding `src`.
+fn of(rule: &str, src: &str) -> Vec<Finding> {
+    scan_bytes("setup.py", FileKind::SetupPy, src.as_bytes())
+        .into_iter()
+        .filter(|f| f.rule == rule)
+        .collect()
+}
 
 /// torch-batch-svd: `CUDAExtension(…, libraries=["cusolver", "cublas"])` links the CUDA
 /// libraries as written under PyTorch's ROCm build: one HP851 for the list, naming the ROCm
@@ -12,14 +21,7 @@ fn extension_links_cuda_libraries_by_name() {
     let ext = |libs: &str| {
         format!("from setuptools import setup\nfrom torch.utils.cpp_extension import CUDAExtension\nsetup(ext_modules=[CUDAExtension(\"svd\", [\"svd.cpp\"],\n    libraries={libs})])\n")
     };
-    let f: Vec<_> = scan_bytes(
-        "setup.py",
-        FileKind::SetupPy,
-        ext("[\"cusolver\", \"cublas\", \"m\"]").as_bytes(),
-    )
-    .into_iter()
-    .filter(|f| f.rule == "HP851")
-    .collect();
+    let f = of("HP851", &ext("[\"cusolver\", \"cublas\", \"m\"]"));
     assert_eq!(f.len(), 1, "{f:?}");
     assert_eq!((f[0].line, f[0].status.as_str()), (4, "REMEDIATION"));
     assert!(
@@ -67,18 +69,13 @@ fn flags_given_to_setup_reach_no_compiler() {
 #[test]
 fn nvcc_probe_through_a_local_name() {
     let src = "import os, subprocess\nimport torch.utils.cpp_extension as torch_cpp_ext\n\ndef get_cuda_version():\n    if torch_cpp_ext.CUDA_HOME is None:\n        nvcc = \"nvcc\"\n    else:\n        nvcc = os.path.join(torch_cpp_ext.CUDA_HOME, \"bin/nvcc\")\n    txt = subprocess.check_output([nvcc, \"--version\"], text=True)\n    return txt\n";
-    let f: Vec<_> = scan_bytes("setup.py", FileKind::SetupPy, src.as_bytes())
-        .into_iter()
-        .filter(|f| f.rule == "HP812")
-        .collect();
+    let f = of("HP812", src);
     assert_eq!(f.len(), 1, "{f:?}");
     assert_eq!((f[0].line, f[0].status.as_str()), (9, "REMEDIATION"));
     let twin = src
         .replace("\"nvcc\"\n", "\"gcc\"\n")
         .replace("bin/nvcc", "bin/gcc");
-    assert!(scan_bytes("setup.py", FileKind::SetupPy, twin.as_bytes())
-        .iter()
-        .all(|f| f.rule != "HP812"));
+    assert!(of("HP812", &twin).is_empty());
 }
 
 /// dgSPARSE-Lib and vAttention: `extra_link_args=["-lcusparse"]`, `["-lcuda"]` link CUDA
@@ -88,14 +85,10 @@ fn extension_links_cuda_libraries_by_flag() {
     let ext = |args: &str| {
         format!("from setuptools import setup\nfrom torch.utils.cpp_extension import CUDAExtension\nsetup(ext_modules=[CUDAExtension(\"v\", [\"v.cpp\"],\n    extra_link_args={args})])\n")
     };
-    let f: Vec<_> = scan_bytes(
-        "setup.py",
-        FileKind::SetupPy,
-        ext("[\"-lcuda\", \"-lcusparse\", \"-Wl,-rpath,/opt/x\"]").as_bytes(),
-    )
-    .into_iter()
-    .filter(|f| f.rule == "HP851")
-    .collect();
+    let f = of(
+        "HP851",
+        &ext("[\"-lcuda\", \"-lcusparse\", \"-Wl,-rpath,/opt/x\"]"),
+    );
     assert_eq!(f.len(), 1, "{f:?}");
     assert!(
         f[0].message
