@@ -129,3 +129,47 @@ fn port_keeps_the_projects_names_translates_cudas_and_builds() {
         .unwrap();
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
 }
+
+/// A header defines `geo::__shfl_down_sync` for the project's `Pair`; another header's
+/// template reduces any `T` with 32-lane offsets and does not include the first; the unit
+/// includes both and instantiates it for `Pair`. The model sees the overload project-wide, so
+/// the template's call (which reaches it by argument-dependent lookup) keeps its shape: no width
+/// 32, HP023 naming the overload and where it is. Twin: the unit's own `float` reduction, which
+/// only HIP's function can take, gets width 32.
+#[test]
+fn a_template_call_that_may_reach_a_header_overload_keeps_its_shape() {
+    let pair = "#pragma once\nnamespace geo {\nstruct Pair { float d; int i; };\n__device__ Pair __shfl_down_sync(const unsigned m, const Pair& a, const int& o) {\n  return a;\n}\n}\n";
+    let reduce = "#pragma once\ntemplate <typename T>\n__device__ T warp_first(T v) {\n  int lane = threadIdx.x % 32;\n  for (int o = 16; o > 0; o /= 2) {\n    T w = __shfl_down_sync(0xffffffff, v, o);\n    if (lane + o < 32) v = w;\n  }\n  return v;\n}\n";
+    let unit = "#include \"geom/pair.cuh\"\n#include \"common/reduce.cuh\"\n__global__ void k(geo::Pair* p, float* f) {\n  p[0] = warp_first(p[threadIdx.x]);\n  float x = f[threadIdx.x];\n  int lane = threadIdx.x & 31;\n  for (int o = 16; o > 0; o /= 2) x += __shfl_down_sync(0xffffffff, x, o);\n  if (lane == 0) f[0] = x;\n}\n";
+    let d = tempfile::tempdir().unwrap();
+    write(
+        d.path(),
+        &[
+            ("include/geom/pair.cuh", pair),
+            ("include/common/reduce.cuh", reduce),
+            ("src/k.cu", unit),
+        ],
+    );
+    let rows = rows::scan_root(d.path(), &["--rocm", "7.0"]);
+    let hp023: Vec<_> = rows.iter().filter(|r| r.0 == "HP023").collect();
+    assert_eq!(hp023.len(), 1, "{rows:?}");
+    assert_eq!(
+        (hp023[0].1.as_str(), hp023[0].2, hp023[0].3.as_str()),
+        ("include/common/reduce.cuh", 6, "REMEDIATION")
+    );
+    assert!(
+        hp023[0]
+            .4
+            .contains("`geo::__shfl_down_sync` (include/geom/pair.cuh:4, 3 arguments)"),
+        "{}",
+        hp023[0].4
+    );
+    let out = hipport()
+        .args(["port", "--rocm", "7.0"])
+        .arg(d.path())
+        .output()
+        .unwrap();
+    let diff = String::from_utf8_lossy(&out.stdout);
+    assert!(!diff.contains("v, o, 32)"), "{diff}");
+    assert!(diff.contains("x, o, 32)"), "{diff}");
+}

@@ -37,6 +37,9 @@ pub struct OwnDef {
     pub member: bool,
     /// Defined here (`{ … }`), not only declared.
     pub body: bool,
+    /// How many arguments a call may pass: parameters without a default, and all of them
+    /// (`f(unsigned m, T v, int w = 32)` → `(2, 3)`).
+    pub arity: (usize, usize),
 }
 
 /// One file's definitions and, for every use of a CUDA-table name in its code, the scope the
@@ -250,7 +253,40 @@ fn declarator(
         scope,
         member: matches!(stack.last(), Some(Frame::Class(_))) || !chain.0.is_empty(),
         body,
+        arity: arity(text, k + 1, close),
     })
+}
+
+/// The arity range of the parameter list `(` at `open` … `)` at `close`: top-level commas
+/// (template argument lists and nested brackets skipped) and `=` defaults; `()` and `(void)`
+/// take none.
+fn arity<'b>(
+    text: impl Fn(usize) -> Option<&'b [u8]>,
+    open: usize,
+    close: usize,
+) -> (usize, usize) {
+    if close == open + 1 || (close == open + 2 && text(open + 1) == Some(b"void")) {
+        return (0, 0);
+    }
+    let (mut all, mut defaults, mut depth, mut angle) = (1usize, 0usize, 0usize, 0usize);
+    let mut defaulted = false;
+    for j in open + 1..close {
+        match text(j).unwrap_or(b"") {
+            b"(" | b"[" | b"{" => depth += 1,
+            b")" | b"]" | b"}" => depth = depth.saturating_sub(1),
+            b"<" if depth == 0 && !defaulted => angle += 1,
+            b">" if depth == 0 && !defaulted => angle = angle.saturating_sub(1),
+            b"=" if depth == 0 && angle == 0 => defaulted = true,
+            b"," if depth == 0 && angle == 0 => {
+                all += 1;
+                defaults += usize::from(defaulted);
+                defaulted = false;
+            }
+            _ => {}
+        }
+    }
+    defaults += usize::from(defaulted);
+    (all - defaults, all)
 }
 
 /// The qualifier written before the name at `code[k]` (`a::b::` → `"a::b"`, template arguments
@@ -303,6 +339,8 @@ pub struct OwnRef {
     pub scope: String,
     pub member: bool,
     pub body: bool,
+    /// As [`OwnDef::arity`].
+    pub arity: (usize, usize),
 }
 
 /// The project's definitions a unit sees: its own file's and those of the files it includes.

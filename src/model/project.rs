@@ -160,6 +160,10 @@ pub struct Visible {
     /// Function-like macros of the included files whose body is a ballot
     /// (`#define BALLOT(P) __ballot_sync(FULL_MASK, P)`): body and `path:line`.
     pub ballot_macros: BTreeMap<String, (String, String)>,
+    /// Free functions under CUDA-API names that any header of the project defines in its own
+    /// namespace (curobo's `__shfl_down_sync(unsigned, const CollisionPair&, const int&)`):
+    /// argument-dependent lookup reaches them from unqualified calls anywhere.
+    pub overloads: BTreeMap<String, Vec<super::own::OwnRef>>,
 }
 
 /// The empty view: a unit that includes no project file, or a run without a project model.
@@ -175,6 +179,7 @@ pub static NOTHING: Visible = Visible {
     hip_pins: BTreeMap::new(),
     narrow_returns: BTreeSet::new(),
     ballot_macros: BTreeMap::new(),
+    overloads: BTreeMap::new(),
 };
 
 impl Visible {
@@ -528,6 +533,8 @@ pub struct Project {
     known: BTreeSet<String>,
     /// Member functions under CUDA-API names declared in any header, by name.
     members: BTreeMap<String, Vec<super::own::OwnRef>>,
+    /// Namespace-scope functions under CUDA-API names defined in any header ([`Visible::overloads`]).
+    overloads: BTreeMap<String, Vec<super::own::OwnRef>>,
     /// CUDA-side macros the project's HIP build files define ([`hip_build_defines`]).
     pub hip_build: BTreeMap<String, (super::macro_env::Known, String)>,
     /// The project's ROCm layer: headers every project header that includes them includes in
@@ -555,6 +562,7 @@ fn own_ref(file: &str, d: &super::own::OwnDef) -> super::own::OwnRef {
         scope: d.scope.clone(),
         member: d.member,
         body: d.body,
+        arity: d.arity,
     }
 }
 
@@ -589,6 +597,7 @@ impl Project {
         let mut files = BTreeMap::new();
         let mut graph = Graph::default();
         let mut members: BTreeMap<String, Vec<super::own::OwnRef>> = BTreeMap::new();
+        let mut overloads: BTreeMap<String, Vec<super::own::OwnRef>> = BTreeMap::new();
         let mut included_only_by_rocm: BTreeMap<String, bool> = BTreeMap::new();
         let zero_tests = zero_tests(&facts);
         let mut other_backends: BTreeMap<String, String> = BTreeMap::new();
@@ -622,11 +631,15 @@ impl Project {
             if !edges.is_empty() {
                 graph.edges.insert(rel.clone(), edges);
             }
-            for d in f.own.iter().filter(|d| d.member) {
-                members
-                    .entry(d.name.clone())
-                    .or_default()
-                    .push(own_ref(&rel, d));
+            for d in &f.own {
+                let to = if d.member {
+                    &mut members
+                } else if d.body && !d.scope.is_empty() {
+                    &mut overloads
+                } else {
+                    continue;
+                };
+                to.entry(d.name.clone()).or_default().push(own_ref(&rel, d));
             }
             files.insert(rel, f);
         }
@@ -636,6 +649,7 @@ impl Project {
             roots,
             known,
             members,
+            overloads,
             hip_build: BTreeMap::new(),
             zero_tests,
             other_backends,
@@ -710,6 +724,7 @@ impl Project {
     pub fn visible_from(&self, rel: &str, own: &[String]) -> Visible {
         let mut v = Visible {
             members: self.members.clone(),
+            overloads: self.overloads.clone(),
             hip_build: self.hip_build.clone(),
             ..Visible::default()
         };

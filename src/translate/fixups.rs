@@ -245,6 +245,18 @@ pub(super) fn warp_sync_fallback(p: &mut Pass, i: usize, name: &str) -> bool {
     if args.len() < 2 {
         return false;
     }
+    let warps = p.warps;
+    if let Some(o) = warps.overload(i) {
+        let target = p.opts.target.rocm;
+        super::logical_warp::overload_left(
+            p,
+            i,
+            o,
+            &format!("`{plain}` without the mask (ROCm {target} has no `{name}`)"),
+            &format!("; ROCm {target} does not declare `{name}` for the other types, so the build stops here until the overload or the target changes"),
+        );
+        return true;
+    }
     let t = p.lexed.tokens[i];
     let mask = args[0];
     let mask_start = p.lexed.tokens[mask.0].start as usize;

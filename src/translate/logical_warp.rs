@@ -43,6 +43,16 @@ pub(super) fn run(p: &mut Pass) {
             no_rewrite(p, i);
             continue;
         }
+        let warps = p.warps;
+        if let Some((plan, o)) = warps.withheld(p.src(), p.lexed, i) {
+            let what = match plan.rewrite {
+                Rewrite::Width32 { .. } => "width 32 (the function's lanes are 32-lane logical warps)",
+                Rewrite::OwnHalfBallot { .. } => "the lane's own 32-bit half of the ballot (the function's lanes are 32-lane logical warps)",
+                Rewrite::OwnHalfVote { .. } => "the vote of the lane's own 32-lane half (the function's lanes are 32-lane logical warps)",
+            };
+            overload_left(p, i, o, what, "; left as written, HIP's default width spans the 64-lane wavefront, not CUDA's 32-lane warp");
+            continue;
+        }
         let Some(plan) = p.warps.plan(p.src(), p.lexed, i) else {
             continue;
         };
@@ -174,6 +184,47 @@ fn no_rewrite(p: &mut Pass, i: usize) {
     p.findings.push(f);
 }
 
+/// HP023: the call at token `i` may reach the project's overload `o`, which does not take the
+/// rewrite `what`: left as written, with `then` saying what that leaves.
+pub(super) fn overload_left(
+    p: &mut Pass,
+    i: usize,
+    o: &crate::rules::warp_size::logical::Overload,
+    what: &str,
+    then: &str,
+) {
+    let name = String::from_utf8_lossy(p.text(i)).into_owned();
+    let range = p.lexed.tokens[i].range();
+    // One call, one finding: a second withheld rewrite (width 32 beside the mask-less rename
+    // of a target without `_sync` forms) joins the first.
+    if let Some(f) = p.findings.iter_mut().find(|f| {
+        f.rule == super::rules::PROJECT_OVERLOAD_REACHED.code()
+            && f.byte_range == (range.start, range.end)
+    }) {
+        f.message.push_str(&format!(" (nor would {what})"));
+        return;
+    }
+    let (lo, hi) = o.arity;
+    let takes = if lo == hi {
+        format!("{hi} argument{}", if hi == 1 { "" } else { "s" })
+    } else {
+        format!("{lo} to {hi} arguments")
+    };
+    let f = p.ctx.finding(
+        &super::rules::PROJECT_OVERLOAD_REACHED,
+        range,
+        format!(
+            "`{name}` may call the project's own `{}` ({}, {takes}): {}, and argument-dependent lookup finds the overload for the project's types; {what} would not match it, so `hipport port` leaves the call as written{then}",
+            o.qualified, o.at, o.why
+        ),
+        Some(format!(
+            "give `{}` HIP's parameters (a 64-bit mask, `int width = warpSize` last) and forward them to `::{name}`; then `hipport port` rewrites this call",
+            o.qualified
+        )),
+    );
+    p.findings.push(f);
+}
+
 /// `*_sync` calls whose mask has a 32-bit type, at a target whose HIP has the `_sync` forms
 /// (they `static_assert` a 64-bit mask): widened where the model knows which lanes run the
 /// call (safe), else reported with the widening `--unsafe-fixes` applies.
@@ -288,6 +339,8 @@ fn xor_partners(p: &mut Pass) {
         if args.len() != if sync { 3 } else { 2 } {
             continue;
         }
+        let warps = p.warps;
+        let overload = warps.overload(i).filter(|o| o.arity.1 <= args.len());
         let (a, b) = args[args.len() - 1];
         let toks: Vec<usize> = (a..b)
             .filter(|&j| p.lexed.tokens[j].kind != Tok::Comment)
@@ -328,6 +381,10 @@ fn xor_partners(p: &mut Pass) {
         let range = t.start as usize..end;
         let name = String::from_utf8_lossy(p.text(i)).into_owned();
         let c = String::from_utf8_lossy(p.text(constant)).into_owned();
+        if let Some(o) = overload {
+            overload_left(p, i, o, &format!("width 32 (the source lane `… ^ {c}` is a partner in the same 32-lane half)"), "; left as written, HIP's default width reads the other half where the lane id counts lanes of a 32-lane warp");
+            continue;
+        }
         p.edits
             .push(Edit::insert(p.lexed.tokens[close].start as usize, ", 32"));
         p.stats.fixups += 1;
@@ -459,6 +516,63 @@ mod tests {
         let (out, found) = port(&partial, "7.0", false);
         assert_eq!(found, [(2, "REMEDIATION".to_string())]);
         assert!(out.contains("__shfl_sync((0x0000ffff), v,"), "{out}");
+    }
+
+    /// A shuffle of 32-lane logical warps in a template that may reach the project's own
+    /// overload (curobo's `__shfl_down_sync(unsigned, const CollisionPair&, const int&)`, found
+    /// by argument-dependent lookup for `CollisionPair`): width 32 would not match it, so the
+    /// call is left as written and HP023 says what to change; at a target without `_sync` forms
+    /// the mask-less rename would not either. Twins: the same loop on a `float` is rewritten;
+    /// an overload with a width parameter takes the rewrite; a second run changes nothing.
+    #[test]
+    fn a_call_that_may_reach_the_projects_overload_keeps_its_shape() {
+        let overload = "namespace geo {\nstruct Pair { float d; int i; };\n__device__ Pair __shfl_down_sync(const unsigned mask, const Pair& a, const int& offset) {\n  return a;\n}\n}\n";
+        let body = "__device__ T warp_max(T v) {\n  unsigned mask = 0xffffffffu;\n  int lane = threadIdx.x % 32;\n  T val = v;\n  for (int o = 16; o > 0; o /= 2) {\n    const T other = __shfl_down_sync(mask, val, o);\n    if (lane + o < 32) val = other;\n  }\n  return val;\n}\n";
+        let src = format!("{overload}template <typename T>\n{body}");
+        let (out, found) = translated(&src, "7.0", false);
+        assert!(
+            out.contains(
+                "__shfl_down_sync(((unsigned long long)(mask) << (__lane_id() & 32)), val, o);"
+            ),
+            "{out}"
+        );
+        let hp023: Vec<_> = found.iter().filter(|f| f.rule == "HP023").collect();
+        assert_eq!(hp023.len(), 1, "{found:?}");
+        assert_eq!(hp023[0].status, crate::gate::Status::Remediation);
+        assert_eq!(hp023[0].line, 13);
+        assert!(
+            hp023[0]
+                .message
+                .contains("`geo::__shfl_down_sync` (k.cu:3, 3 arguments): `val` is a `T`"),
+            "{}",
+            hp023[0].message
+        );
+        assert!(!found.iter().any(|f| f.rule == "HP109"), "{found:?}");
+        assert_eq!(translated(&out, "7.0", false).0, out);
+        let (out52, found52) = translated(&src, "5.2", false);
+        assert!(out52.contains("__shfl_down_sync(mask, val, o)"), "{out52}");
+        assert_eq!(
+            found52.iter().filter(|f| f.rule == "HP023").count(),
+            1,
+            "{found52:?}"
+        );
+        // A `float` reaches HIP's function: rewritten as everywhere else.
+        let plain = format!(
+            "{overload}{}",
+            body.replace("T warp_max(T v)", "float warp_max(float v)")
+                .replace("T val", "float val")
+                .replace("const T other", "const float other")
+        );
+        let (out, found) = translated(&plain, "7.0", false);
+        assert!(out.contains("val, o, 32)"), "{out}");
+        assert!(!found.iter().any(|f| f.rule == "HP023"), "{found:?}");
+        let (out, _) = translated(&plain, "5.2", false);
+        assert!(out.contains("__shfl_down(val, o, 32)"), "{out}");
+        // An overload that takes a width: the rewrite reaches it too.
+        let wide = src.replace("const int& offset)", "const int& offset, int width = 64)");
+        let (out, found) = translated(&wide, "7.0", false);
+        assert!(out.contains("val, o, 32)"), "{out}");
+        assert!(!found.iter().any(|f| f.rule == "HP023"), "{found:?}");
     }
 
     /// Masks of a 32-bit type, typed the way C++ does: a `uint32_t` parameter or local, an

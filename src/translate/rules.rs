@@ -193,6 +193,15 @@ rule!(NAMES_PYTORCH_HIPIFY_LEAVES, "HP022", UnsupportedApi, Remediation, Build,
     refs: ["https://github.com/ROCm/hipify_torch", "https://github.com/pytorch/pytorch/blob/main/torch/utils/hipify/cuda_to_hip_mappings.py"],
 );
 
+rule!(PROJECT_OVERLOAD_REACHED, "HP023", UnsupportedApi, Remediation, Build,
+    summary: "A warp intrinsic call that may reach the project's own overload of the name (a function it defines in its namespace for its types, found by argument-dependent lookup) where `hipport port` would change the call's shape: width 32 on a shuffle of 32-lane logical warps, or the mask-less `__shfl_down(v, d)` of a target without `_sync` forms. The overload does not take the rewritten call, so `port` leaves the call as written and says what a person must change.",
+    why: "C++ looks an unqualified call's name up in the namespaces of its arguments' types, so `__shfl_down_sync(mask, val, offset)` in a template calls the project's `ns::__shfl_down_sync(unsigned, const Pair&, const int&)` when `val` is a `Pair` and HIP's otherwise. A fourth argument (the width) or a renamed, mask-less call matches HIP's function only: the instantiation for the project's type stops at 'no matching function'. Left as written, the call keeps HIP's default width (the 64-lane wavefront), which is not CUDA's meaning where the function's lanes are 32-lane logical warps.",
+    bad: "namespace geo { __device__ Pair __shfl_down_sync(unsigned m, const Pair& a, const int& d); }\ntemplate <class T> __device__ T warp_max(T v) { for (int o = 16; o > 0; o /= 2) v = max(v, __shfl_down_sync(~0u, v, o)); return v; }",
+    good: "namespace geo { __device__ Pair __shfl_down_sync(unsigned long long m, const Pair& a, unsigned d, int width = warpSize); }  // forwards `width` to ::__shfl_down_sync\n// `hipport port` then writes width 32 at the call",
+    fix: "Give the overload HIP's parameters (a 64-bit mask from ROCm 6.2, `int width = warpSize` last) and forward the width to HIP's call; `hipport port` then writes width 32 at the call. For a target without `_sync` forms, overload the mask-less name (`__shfl_down`) too, or target ROCm 6.2+.",
+    refs: ["https://en.cppreference.com/w/cpp/language/adl", "https://rocm.docs.amd.com/projects/HIP/en/latest/reference/cpp_language_extensions.html"],
+);
+
 pub const RULES: &[&RuleInfo] = &[
     &UNPORTED_API,
     &DEPRECATED_API,
@@ -215,4 +224,5 @@ pub const RULES: &[&RuleInfo] = &[
     &PASTED_CUDA_PREFIX,
     &SPACED_LAUNCH_BRACKETS,
     &NAMES_PYTORCH_HIPIFY_LEAVES,
+    &PROJECT_OVERLOAD_REACHED,
 ];

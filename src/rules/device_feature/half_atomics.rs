@@ -333,6 +333,7 @@ mod tests {
                 scope: String::new(),
                 member: false,
                 body: true,
+                arity: (2, 2),
             }],
         );
         let seen = Visible {

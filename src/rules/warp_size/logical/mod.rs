@@ -24,10 +24,12 @@ mod cub;
 pub(crate) mod exchange;
 mod facts;
 mod masks;
+mod overloads;
 mod settle;
 mod votes;
 use facts::{callers, constants, function, lane_macros, statement_end};
 pub(crate) use masks::{narrow_returns, takes_mask, MaskFix, WHOLE_HALF};
+pub(crate) use overloads::Overload;
 pub(crate) use settle::{settle, EVERY_USE};
 pub(crate) use votes::around as vote_text;
 use votes::VOTES;
@@ -127,6 +129,8 @@ pub(crate) struct LogicalWarps {
     cub_ok: std::sync::OnceLock<cub::CubOk>,
     /// Functions the included project headers declare with a 32-bit return type.
     included_narrow: HashSet<Vec<u8>>,
+    /// Calls (token of the name) that may reach the project's own overload of the intrinsic.
+    overloads: std::collections::BTreeMap<usize, Overload>,
 }
 
 const SHUFFLES: &[&str] = &[
@@ -364,6 +368,38 @@ impl LogicalWarps {
                 .iter()
                 .map(|n| n.as_bytes().to_vec())
                 .collect(),
+            overloads: overloads::reached(&v, path, env),
+        }
+    }
+
+    /// The project's overload the warp-level call named by token `i` may reach, if any.
+    pub(crate) fn overload(&self, i: usize) -> Option<&Overload> {
+        self.overloads.get(&i)
+    }
+
+    /// The rewrite the model would make at token `i` and the project overload that withholds
+    /// it: the overload does not take the rewritten call (`hipport port` leaves it, HP023).
+    pub(crate) fn withheld(
+        &self,
+        src: &[u8],
+        lexed: &Lexed,
+        i: usize,
+    ) -> Option<(Plan, &Overload)> {
+        let o = self.overloads.get(&i)?;
+        let plan = self.plan_any(src, lexed, i)?;
+        (!self.takes(src, lexed, i, &plan)).then_some((plan, o))
+    }
+
+    /// Whether the overload the call at `i` may reach (if any) takes `plan`'s rewrite: only a
+    /// width, and only where it has a parameter for it.
+    fn takes(&self, src: &[u8], lexed: &Lexed, i: usize, plan: &Plan) -> bool {
+        let Some(o) = self.overloads.get(&i) else {
+            return true;
+        };
+        let v = View::bare(src, lexed);
+        match plan.rewrite {
+            Rewrite::Width32 { .. } => v.call(i).is_some_and(|(n, _)| o.arity.1 > n),
+            _ => false,
         }
     }
 
@@ -416,6 +452,12 @@ impl LogicalWarps {
     /// The rewrite that keeps the CUDA meaning of the warp-level call named by token `i`, if
     /// the call needs one (written with its CUDA name: `__shfl_down_sync`, `__ballot_sync`).
     pub(crate) fn plan(&self, src: &[u8], lexed: &Lexed, i: usize) -> Option<Plan> {
+        self.plan_any(src, lexed, i)
+            .filter(|plan| self.takes(src, lexed, i, plan))
+    }
+
+    /// [`Self::plan`] whatever overload the call may reach.
+    fn plan_any(&self, src: &[u8], lexed: &Lexed, i: usize) -> Option<Plan> {
         let t = lexed.tokens.get(i)?.text(src);
         if !warp_level_name(t) {
             return None;
