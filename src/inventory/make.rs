@@ -155,12 +155,7 @@ fn nvcc_options(out: &mut Out, name: &str, value: &str, range: std::ops::Range<u
     }
     let flags: Vec<&str> = kept
         .split_whitespace()
-        .filter(|w| {
-            (words::is_nvcc_only_flag(w) && !words::is_arch_flag(w) && *w != "-arch")
-                || w.starts_with("--threads=")
-                || *w == "-t=0"
-                || w.starts_with("--extended-lambda")
-        })
+        .filter(|w| words::is_nvcc_only_flag(w) && !words::is_arch_flag(w) && *w != "-arch")
         .collect();
     if flags.is_empty() {
         return;

@@ -112,6 +112,17 @@ pub fn is_nvcc_only_flag(w: &str) -> bool {
         || w.starts_with("--nvlink-options")
         || w == "-compress-all"
         || w == "--resource-usage"
+        // nvcc's own spellings that clang (under hipcc) rejects as unknown arguments: parallel
+        // compilation, the precision switches (HIP-Clang has `-fgpu-flush-denormals-to-zero`,
+        // `-ffp-contract`), line info, lambdas.
+        || w.starts_with("--threads=")
+        || w == "-t=0"
+        || ["--ftz=", "-ftz=", "--fmad=", "-fmad=", "--prec-div=", "-prec-div=", "--prec-sqrt=", "-prec-sqrt="]
+            .iter()
+            .any(|p| w.starts_with(p))
+        || w == "--generate-line-info"
+        || w.starts_with("--extended-lambda")
+        || w.starts_with("-Xcudafe")
 }
 
 /// What a word is to the command it sits in.
@@ -598,6 +609,17 @@ mod tests {
         assert!(is_nvcc_only_flag("-Xfatbin"));
         assert!(is_nvcc_only_flag("-compress-all"));
         assert!(!is_nvcc_only_flag("-fgpu-rdc"));
+        for w in [
+            "--threads=8",
+            "--ftz=true",
+            "-prec-div=false",
+            "--fmad=true",
+            "--generate-line-info",
+        ] {
+            assert!(is_nvcc_only_flag(w), "{w}");
+        }
+        assert!(!is_nvcc_only_flag("-ffast-math"));
+        assert!(!is_nvcc_only_flag("-fgpu-flush-denormals-to-zero"));
     }
 
     /// Each word's role in `line`, split as a scalar command line.

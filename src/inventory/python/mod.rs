@@ -685,34 +685,41 @@ fn loaded_library(out: &mut Out, call: &str, text: &str, range: Range<usize>) {
     });
 }
 
-/// The value a module-level name was last assigned before `at` (`install_requires = [...]`
-/// at the top of `setup.py`), for a name `at` is; `None` otherwise.
+/// The value a name was last assigned before `at` (`install_requires = [...]` at the top of
+/// `setup.py`, `extra_cuda_args = {...}` inside the `if USE_PYBIND:` / `try:` that builds the
+/// extensions), for a name `at` is: the statements before it in each block around it, the
+/// innermost first; `None` otherwise.
 fn module_value<'t>(at: Node<'t>, src: &[u8]) -> Option<Node<'t>> {
     if at.node_kind() != K::Identifier {
         return None;
     }
     let name = ts::text(at, src);
-    let mut root = at;
-    while let Some(p) = root.parent() {
-        root = p;
-    }
-    let mut found = None;
-    for stmt in ts::named_children(root) {
-        if stmt.start_byte() >= at.start_byte() {
-            break;
-        }
-        if stmt.node_kind() != K::ExpressionStatement {
-            continue;
-        }
-        for a in ts::named_children(stmt) {
-            if a.node_kind() == K::Assignment
-                && a.field(F::Left).is_some_and(|l| ts::text(l, src) == name)
-            {
-                found = a.field(F::Right).or(found);
+    let mut block = at.parent();
+    while let Some(b) = block {
+        if matches!(b.node_kind(), K::Module | K::Block) {
+            let mut found = None;
+            for stmt in ts::named_children(b) {
+                if stmt.start_byte() >= at.start_byte() {
+                    break;
+                }
+                if stmt.node_kind() != K::ExpressionStatement {
+                    continue;
+                }
+                for a in ts::named_children(stmt) {
+                    if a.node_kind() == K::Assignment
+                        && a.field(F::Left).is_some_and(|l| ts::text(l, src) == name)
+                    {
+                        found = a.field(F::Right).or(found);
+                    }
+                }
+            }
+            if found.is_some() {
+                return found;
             }
         }
+        block = b.parent();
     }
-    found
+    None
 }
 
 /// The link name of the library `text` names for a loader, if any.

@@ -107,6 +107,12 @@ fn setup_py_requirements_through_a_module_level_list() {
     assert_eq!(rules(FileKind::SetupPy, by_name), vec![("HP820".into(), 3)]);
     let other = "from setuptools import setup\nextras = ['nvidia-ml-py']\ninstall_requires = ['psutil']\nsetup(name='g', install_requires=install_requires)\nlate = ['pynvml']\n";
     assert!(rules(FileKind::SetupPy, other).is_empty());
+    // The list and the call inside one `if`/`try` block (the innermost block's assignment
+    // wins over a module-level one); a list assigned in another block is not the call's.
+    let nested = "from setuptools import setup\ninstall_requires = ['psutil']\nif True:\n    try:\n        install_requires = ['nvidia-ml-py']\n        setup(name='g', install_requires=install_requires)\n    except ImportError:\n        pass\n";
+    assert_eq!(rules(FileKind::SetupPy, nested), vec![("HP820".into(), 5)]);
+    let sibling = "from setuptools import setup\ninstall_requires = ['psutil']\nif True:\n    install_requires = ['nvidia-ml-py']\nelse:\n    setup(name='g', install_requires=install_requires)\n";
+    assert!(rules(FileKind::SetupPy, sibling).is_empty());
 }
 
 #[test]

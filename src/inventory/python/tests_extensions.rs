@@ -103,3 +103,29 @@ fn extension_links_cuda_libraries_by_flag() {
     .iter()
     .all(|r| r.0 != "HP851"));
 }
+
+/// curobo: the extension's flags are nvcc's own spellings (`--threads=8`, `--ftz=true`,
+/// `--prec-div=false`, `--generate-line-info`) in a dict built inside `if USE_PYBIND:` /
+/// `try:`; clang, under PyTorch's ROCm build, rejects them as unknown arguments. One HP831
+/// for the list (the others PASS, folded into it). Twin: the portable `-O3` alone is nothing.
+#[test]
+fn nvcc_spellings_of_precision_and_threads_are_nvcc_only() {
+    let src = |flags: &str| {
+        format!("import os\nfrom setuptools import setup\nUSE = os.environ.get(\"X\", \"0\") == \"1\"\next_modules = []\nif USE:\n    try:\n        from torch.utils.cpp_extension import BuildExtension, CUDAExtension\n        args = {{\n            \"nvcc\": [{flags}]\n        }}\n        ext_modules = [CUDAExtension(\"k\", [\"k.cu\"], extra_compile_args=args)]\n    except ImportError:\n        pass\nsetup(ext_modules=ext_modules)\n")
+    };
+    let f = of(
+        "HP831",
+        &src("\"--threads=8\", \"-O3\", \"--ftz=true\", \"--prec-div=false\", \"--generate-line-info\""),
+    );
+    let open: Vec<_> = f.iter().filter(|f| f.status.as_str() != "PASS").collect();
+    assert_eq!(open.len(), 1, "{f:?}");
+    assert_eq!(open[0].line, 9);
+    assert!(
+        open[0]
+            .message
+            .contains("`--threads=8`, `--ftz=true`, `--prec-div=false`, `--generate-line-info`"),
+        "{}",
+        open[0].message
+    );
+    assert!(of("HP831", &src("\"-O3\"")).is_empty());
+}

@@ -313,7 +313,7 @@ fn check<'a>(
                 blocks::traits_argument(s, *n, &templates, &mut kernels, out)
             }
             K::ForStatement => shuffle_loop(s, *n, out),
-            K::Identifier if s.text(*n) == "warpSize" => {
+            K::Identifier if s.text(*n) == "warpSize" && !projects_warp_size(s, *n) => {
                 warpsize_constexpr(s, *n, "`warpSize`", out)
             }
             K::Identifier if warp_macros.contains_key(s.text(*n)) => {
@@ -730,6 +730,56 @@ fn tokens(s: &Src, out: &mut Vec<Finding>) {
             out.push(s.ctx.finding(&TILED_PARTITION_32, t.range(), format!("`{name}` of 32 threads: a full warp on NVIDIA, half a 64-lane wavefront on AMD"), Some("size the tile by the wavefront if the code relies on it being the hardware warp".into())));
         }
     }
+}
+
+/// Whether the `warpSize` at `id` is a name the project declares, not HIP's builtin: the
+/// declaration itself (`constexpr int warpSize = 32;`, HP101's), a use qualified by a scope
+/// (`curobo::common::warpSize`; `::warpSize` is the builtin), or an unqualified use inside a
+/// namespace of this file that declares it.
+fn projects_warp_size(s: &Src, id: Node) -> bool {
+    let Some(parent) = s.parent(id) else {
+        return false;
+    };
+    match parent.node_kind() {
+        K::InitDeclarator if parent.field(F::Declarator) == Some(id) => return true,
+        K::QualifiedIdentifier => return !s.text(parent).trim_start().starts_with("::"),
+        _ => {}
+    }
+    let namespaces = |n: Node| -> Vec<String> {
+        let mut out = Vec::new();
+        let mut p = s.parent(n);
+        while let Some(x) = p {
+            if x.node_kind() == K::NamespaceDefinition {
+                if let Some(name) = x.field(F::Name) {
+                    out.push(s.text(name).to_string());
+                }
+            }
+            p = s.parent(x);
+        }
+        out
+    };
+    // Cheap first: a declared `warpSize` is followed by `=` or `{` somewhere in the file.
+    let declares = s.idents().any(|(i, name)| {
+        name == "warpSize"
+            && s.lexed
+                .next_code(i)
+                .is_some_and(|n| matches!(s.tok(n), "=" | "{"))
+    });
+    let here = if declares { namespaces(id) } else { Vec::new() };
+    if here.is_empty() {
+        return false;
+    }
+    let Some(root) = s.tree.map(|t| t.root_node()) else {
+        return false;
+    };
+    s.descendants(root, K::InitDeclarator).into_iter().any(|d| {
+        d.field(F::Declarator)
+            .is_some_and(|x| s.text(x) == "warpSize")
+            && {
+                let theirs = namespaces(d);
+                !theirs.is_empty() && here.ends_with(&theirs)
+            }
+    })
 }
 
 /// HP108 when identifier `id` (`warpSize`, or a macro whose body names it, described by

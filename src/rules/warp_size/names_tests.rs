@@ -158,3 +158,17 @@ fn a_ballot_macro_from_a_header_kept_in_32_bits_is_hp106() {
         [3]
     );
 }
+
+/// A project constant named `warpSize` (curobo's `constexpr int warpSize = 32;` in
+/// `namespace curobo::common`) is the project's name, not HIP's builtin: no HP108 at its
+/// declaration (HP101 reports the 32), at a use qualified by its namespace, or at an
+/// unqualified use inside that namespace. Twins: HIP's `warpSize` as an array bound (and
+/// `::warpSize`, the global builtin) stays HP108, also beside the project's constant.
+#[test]
+fn a_project_constant_named_warpsize_is_not_hips() {
+    let none = Visible::default();
+    let src = "namespace lib { namespace common {\nconstexpr int warpSize = 32;\n__global__ void a(float* p) {\n  __shared__ float d[warpSize];\n  p[0] = d[0];\n}\n} }\n__global__ void k(float* p) {\n  __shared__ float s[lib::common::warpSize];\n  __shared__ float t[warpSize];\n  __shared__ float u[::warpSize];\n  p[0] = s[0] + t[0] + u[0];\n}\n";
+    let at7 = run(src, "7.0", &none);
+    assert_eq!(lines(&at7, "HP108", Status::Remediation), [10, 11]);
+    assert_eq!(lines(&at7, "HP101", Status::Remediation).first(), Some(&2));
+}

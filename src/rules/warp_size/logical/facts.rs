@@ -314,8 +314,13 @@ pub(super) fn function(v: &View, open: usize, close: usize) -> Function {
             }
         }
         // `warpSize.x`: a local `dim3 warpSize` (nvdiffrec's `getWarpSize(blockDim)`) shadows
-        // the builtin; a member access is that variable, not the wavefront size.
-        if t == b"warpSize" && !v.is(at(1), ".") && !v.is(before, "dim3") {
+        // the builtin; a member access is that variable, not the wavefront size. A name
+        // qualified by a scope (`curobo::common::warpSize`) is the project's constant.
+        let scoped = v.is(before, "::")
+            && before
+                .and_then(|b| v.prev(b))
+                .is_some_and(|q| v.lexed.tokens[q].kind == Tok::Ident);
+        if t == b"warpSize" && !v.is(at(1), ".") && !v.is(before, "dim3") && !scoped {
             note(&mut why64, "`warpSize`".into());
         }
         // A macro whose body is lane or warp arithmetic (`WARP_ID`, `(threadIdx.x >> LOG)`).
