@@ -294,6 +294,7 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     // CMake arms under the project's twin switches (`if(${FOO_NVIDIA_BACKEND})` where the project
     // also declares `FOO_AMD_BACKEND`), in the file that declares them and every one below it.
     pass_twin_switch_arms(&mut findings, &texts);
+    pass_built_gpu_binaries(&mut findings, all.iter().map(|i| i.rel.as_str()));
     // FindCUDA's flag variables never reach a HIP build that compiles through FindHIP or CMake's
     // HIP language.
     let cmake_texts: Vec<(&str, &[u8])> = texts

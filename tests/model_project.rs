@@ -526,3 +526,39 @@ fn another_backends_switch_a_header_tests_beside_the_rocm_one_is_off_in_every_un
         "{fs:?}"
     );
 }
+
+/// gvdb-voxels ships its Windows build in `bin/`: `cuda_gvdb_module.ptx` beside the `.exe`s,
+/// the output of `source/kernels/cuda_gvdb_module.cu`. The ROCm build makes a code object from
+/// that source, which the port translates: HP910 is PASS naming it, with no suggestion. Twin: a
+/// PTX file whose source is not in the tree stays UNKNOWN (rewrite or obtain the kernel).
+#[test]
+fn a_ptx_file_built_from_a_source_in_the_tree_is_pass() {
+    let ptx = ".version 6.0\n.target sm_35\n.address_size 64\n";
+    let rows = rows::scan_files(
+        &[
+            ("bin/cuda_gvdb_module.ptx", ptx),
+            ("bin/vendor_blob.ptx", ptx),
+            (
+                "source/kernels/cuda_gvdb_module.cu",
+                "extern \"C\" __global__ void k(float* p) { p[threadIdx.x] = 0; }\n",
+            ),
+        ],
+        &[],
+    );
+    let hp910: Vec<&Row> = rows.iter().filter(|r| r.0 == "HP910").collect();
+    assert_eq!(hp910.len(), 2, "{rows:?}");
+    let built = hp910
+        .iter()
+        .find(|r| r.1 == "bin/cuda_gvdb_module.ptx")
+        .unwrap();
+    assert_eq!(built.3, "PASS");
+    assert!(
+        built
+            .4
+            .contains("a build output of `source/kernels/cuda_gvdb_module.cu`"),
+        "{}",
+        built.4
+    );
+    let blob = hp910.iter().find(|r| r.1 == "bin/vendor_blob.ptx").unwrap();
+    assert_eq!(blob.3, "UNKNOWN");
+}

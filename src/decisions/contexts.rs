@@ -10,11 +10,28 @@ use crate::finding::Finding;
 
 const CONTEXT_RULE: &str = "HP501";
 
-/// The decision per file: every open HP501 in it, held by the first.
-pub fn kind(_: &[Finding]) -> Kind {
+/// Whether a finding is HP501 at a call that creates a context.
+fn creates(f: &Finding) -> bool {
+    f.rule == CONTEXT_RULE
+        && (f.message.starts_with("`cuCtxCreate") || f.message.starts_with("`cudaCtxCreate"))
+}
+
+/// The decision per file: every open HP501 in it, held by the first. Where one file of the
+/// project creates contexts, the files that only push, pop or set them (gvdb's `PUSH_CTX` /
+/// `POP_CTX` around the context its allocator creates) use that context: their calls join the
+/// creating file's decision, held by its create.
+pub fn kind(all: &[Finding]) -> Kind {
+    let creators: std::collections::BTreeSet<String> = all
+        .iter()
+        .filter(|f| creates(f))
+        .map(|f| f.path.clone())
+        .collect();
+    let only = (creators.len() == 1).then(|| creators.into_iter().next().unwrap());
     Kind {
-        key: Box::new(|f| (f.rule == CONTEXT_RULE).then(|| f.path.clone())),
-        head: super::kind::first,
+        key: Box::new(move |f| {
+            (f.rule == CONTEXT_RULE).then(|| only.clone().unwrap_or_else(|| f.path.clone()))
+        }),
+        head: |m| Some(m.iter().position(|f| creates(f)).unwrap_or(0)),
         folds: super::kind::all,
         min: Min::Findings(2),
         summary: Box::new(|g| {
@@ -50,14 +67,14 @@ mod tests {
         said(CONTEXT_RULE, Status::Remediation, path, line, &m)
     }
 
-    /// gpu-burn's create and set-current in one file are one decision; twin: another file's
-    /// context call is its own.
+    /// gpu-burn's create and set-current in one file are one decision; twin: another file
+    /// that creates its own context is its own.
     #[test]
     fn one_files_context_calls_are_one_decision() {
         let mut fs = vec![
             ctx("cuCtxCreate", "gpu_burn-drv.cpp", 116),
             ctx("cuCtxSetCurrent", "gpu_burn-drv.cpp", 163),
-            ctx("cuCtxPushCurrent", "other.cpp", 10),
+            ctx("cuCtxCreate", "other.cpp", 10),
         ];
         crate::decisions::fold_all(&mut fs, &[]);
         assert_eq!(open(&fs).len(), 2, "{:?}", open(&fs));
@@ -70,5 +87,36 @@ mod tests {
         );
         assert_eq!(fs[1].status, Status::Pass);
         assert_eq!(fs[2].status, Status::Remediation);
+    }
+
+    /// gvdb-voxels: the allocator creates the one context; two other files push and pop it.
+    /// One decision, held by the create. Twin: with two files creating contexts, each file
+    /// is its own decision.
+    #[test]
+    fn files_that_only_push_the_one_created_context_join_its_decision() {
+        let mut fs = vec![
+            ctx("cuCtxPushCurrent", "a/export.cpp", 506),
+            ctx("cuCtxPopCurrent", "a/export.cpp", 718),
+            ctx("cuCtxGetCurrent", "lib/allocator.cpp", 1078),
+            ctx("cuCtxCreate", "lib/allocator.cpp", 1108),
+            ctx("cuCtxPushCurrent", "lib/volume.cpp", 41),
+        ];
+        crate::decisions::fold_all(&mut fs, &[]);
+        let open_now = open(&fs);
+        assert_eq!(open_now.len(), 1, "{open_now:?}");
+        assert_eq!(fs[3].status, Status::Remediation);
+        assert!(
+            fs[3].message.contains("(4 more folded here)"),
+            "{}",
+            fs[3].message
+        );
+        let mut two = vec![
+            ctx("cuCtxCreate", "a.cpp", 1),
+            ctx("cuCtxCreate", "b.cpp", 1),
+            ctx("cuCtxPushCurrent", "c.cpp", 1),
+            ctx("cuCtxPopCurrent", "c.cpp", 2),
+        ];
+        crate::decisions::fold_all(&mut two, &[]);
+        assert_eq!(open(&two).len(), 3, "{:?}", open(&two));
     }
 }

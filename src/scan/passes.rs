@@ -269,6 +269,44 @@ pub(super) fn pass_twin_switch_arms(
     }
 }
 
+/// PTX, cubin and fatbin files (HP910/HP911) whose source is in the tree (`bin/X.ptx` beside
+/// `source/kernels/X.cu`, as a prebuilt distribution ships them): build outputs the ROCm build
+/// regenerates from the source the port translates. PASS naming the source; the program that
+/// loads such a file by name has its own finding (HP502).
+pub(super) fn pass_built_gpu_binaries<'a>(
+    findings: &mut [crate::finding::Finding],
+    rels: impl Iterator<Item = &'a str>,
+) {
+    let mut sources: std::collections::BTreeMap<&str, &str> = Default::default();
+    for rel in rels {
+        if let Some(stem) = rel.strip_suffix(".cu") {
+            let name = stem.rsplit('/').next().unwrap_or(stem);
+            sources.entry(name).or_insert(rel);
+        }
+    }
+    if sources.is_empty() {
+        return;
+    }
+    for f in findings.iter_mut() {
+        if !matches!(f.rule.as_str(), "HP910" | "HP911") || f.status == crate::gate::Status::Pass {
+            continue;
+        }
+        let name = f.path.rsplit('/').next().unwrap_or(&f.path);
+        let Some((stem, _)) = name.rsplit_once('.') else {
+            continue;
+        };
+        let Some(src) = sources.get(stem) else {
+            continue;
+        };
+        let head = f.message.split(':').next().unwrap_or("").to_string();
+        f.status = crate::gate::Status::Pass;
+        f.message = format!(
+            "{head}, a build output of `{src}`: the ROCm build makes an AMD code object from that source, which the port translates, so nothing is to do with this file (a program that loads it by name is reported where it loads it)"
+        );
+        f.suggestion = None;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -112,6 +112,12 @@ pub(super) fn compute_capability(s: &Src, out: &mut Vec<Finding>) {
         .map(|b| {
             let how = if pre_maxwell_only(s, b, &props, &cc) {
                 Settled::Everywhere
+            } else if let Some(left) = model_pair(s, b, &|n| mentions_cc(n, &cc)) {
+                if left {
+                    Settled::Model
+                } else {
+                    Settled::Subsumed
+                }
             } else if let Some(v) = settled_major(s, b, &props, &cc, AMD_MAJORS) {
                 Settled::OnAmd(v)
             } else if logical_top(s, b).is_some_and(|t| amd_value(s, t, &props, &cc).is_some()) {
@@ -134,6 +140,21 @@ pub(super) fn compute_capability(s: &Src, out: &mut Vec<Finding>) {
     let amd = |n: Node| amd_value(s, n, &props, &cc);
     for (b, how) in checks {
         if how == Settled::Subsumed {
+            continue;
+        }
+        if how == Settled::Model {
+            let pair = b.parent().map_or(b, strip_parens_up);
+            let mut f = s.ctx.finding(
+                &COMPUTE_CAPABILITY_CHECK,
+                pair.byte_range(),
+                format!(
+                    "`{}` names one NVIDIA GPU model by its exact compute capability: no AMD GPU reports it (HIP reports gfx9 → 9 … gfx12 → 12), so the ROCm build takes the arm written for every other GPU (nothing to change)",
+                    s.text(pair)
+                ),
+                None,
+            );
+            f.status = crate::gate::Status::Pass;
+            out.push(f);
             continue;
         }
         let line = s.line(b.start_byte());
@@ -295,6 +316,9 @@ enum Settled {
     OnAmd(bool),
     /// A real decision.
     Open,
+    /// The major half of an exact (major, minor) match (`major == 5 && minor == 3`): one NVIDIA
+    /// model, never an AMD GPU; the other arm is every other GPU's.
+    Model,
     /// Inside `&&`/`||` whose value every AMD GPU answers alike without it (`major >= 6 ||
     /// (major == 5 && minor >= 3)`): the other comparison holds the fact.
     Subsumed,
@@ -465,6 +489,53 @@ fn strip_parens(mut n: Node) -> Node {
     n
 }
 
+/// Whether `b` is one half of an exact compute-capability match, `X == n && Y == m` with both
+/// sides comparing a capability with a number (Jitify's Tegra list: `(cc_major == 5 &&
+/// cc_minor == 3) || …`): `Some(true)` for the left half, `Some(false)` for the right.
+fn model_pair(s: &Src, b: Node, mentions_cc: &dyn Fn(Node) -> bool) -> Option<bool> {
+    // Numbers below 9 only: AMD GPUs report majors 9 … 12 (gfx90a is 9.0), so `major == 9 &&
+    // minor == 0` may be one.
+    let eq = |n: Node| {
+        let n = strip_parens(n);
+        let numbers = s.descendants(n, K::NumberLiteral);
+        n.node_kind() == K::BinaryExpression
+            && n.field(F::Operator).is_some_and(|o| s.text(o) == "==")
+            && !numbers.is_empty()
+            && numbers
+                .iter()
+                .all(|x| crate::model::syntax::int_value(s.text(*x)).is_some_and(|v| v < 9))
+            && mentions_cc(n)
+    };
+    if !eq(b) {
+        return None;
+    }
+    let mut p = b.parent()?;
+    let mut child = b;
+    while p.node_kind() == K::ParenthesizedExpression {
+        child = p;
+        p = p.parent()?;
+    }
+    if p.node_kind() != K::BinaryExpression
+        || p.field(F::Operator).is_none_or(|o| s.text(o) != "&&")
+    {
+        return None;
+    }
+    let (l, r) = (p.field(F::Left)?, p.field(F::Right)?);
+    let other = if l == child { r } else { l };
+    eq(other).then_some(l == child)
+}
+
+/// The `&&` holding a model pair, through the parentheses between it and the comparison.
+fn strip_parens_up(mut n: Node) -> Node {
+    while n.node_kind() == K::ParenthesizedExpression {
+        match n.parent() {
+            Some(p) => n = p,
+            None => break,
+        }
+    }
+    n
+}
+
 /// Whether the comparison `b` only separates pre-Maxwell GPUs: its major test gives one answer
 /// for every current GPU (`major >= 2`), or a condition around it does (`minor >= 3` in
 /// `major == 1 && minor >= 3`, where `major == 1` is false on every current GPU).
@@ -502,6 +573,25 @@ fn pre_maxwell_only(s: &Src, b: Node, props: &HashSet<&str>, cc: &HashSet<&str>)
 
 #[cfg(test)]
 mod tests {
+    /// Jitify's Tegra list: exact (major, minor) pairs of NVIDIA models, false on every AMD
+    /// GPU, whose other arm is every other GPU's: PASS, one finding per pair. Twins: a major
+    /// test alone (`major == 7`: a family) stays UNKNOWN; a pair AMD may report (`major == 9
+    /// && minor == 0`, gfx90a) stays open.
+    #[test]
+    fn exact_model_pairs_are_pass() {
+        use crate::model::syntax::test_support::hazard_findings;
+        let src = "void f(cudaDeviceProp p) {\n  bool tegra = ((p.major == 5 && p.minor == 3) ||\n               (p.major == 7 && p.minor == 2));\n  if (p.major == 7) volta(); else other();\n  if (p.major == 9 && p.minor == 0) hopper();\n}\n";
+        let fs: Vec<_> = hazard_findings(src)
+            .into_iter()
+            .filter(|f| f.rule == "HP402")
+            .map(|f| (f.line, f.status))
+            .collect();
+        use crate::gate::Status::*;
+        assert_eq!(fs[..2], [(2, Pass), (3, Pass)], "{fs:?}");
+        assert!(fs.iter().any(|&(l, st)| l == 4 && st == Unknown), "{fs:?}");
+        assert!(fs.iter().any(|&(l, st)| l == 5 && st != Pass), "{fs:?}");
+    }
+
     #[test]
     fn capability_checks_that_only_separate_pre_maxwell_gpus_are_pass() {
         use crate::model::syntax::test_support::{fires, fires_open};
