@@ -8,6 +8,7 @@
 //! translating the output again changes nothing.
 
 mod annotate;
+mod builtin_vectors;
 mod collisions;
 pub(crate) mod compat;
 pub mod device_pass;
@@ -306,6 +307,9 @@ pub(crate) fn translate_seeing(
     collisions::run(&mut pass);
     members::run(&mut pass);
     removed::run(&mut pass);
+    if pass.lang != Lang::C {
+        builtin_vectors::run(&mut pass);
+    }
     if let Some(extra) = annotate {
         // `extra` is every finding of the file (this pass's translation findings included)
         // after suppression comments: notes go only where a finding is still reported.

@@ -202,6 +202,15 @@ rule!(PROJECT_OVERLOAD_REACHED, "HP023", UnsupportedApi, Remediation, Build,
     refs: ["https://en.cppreference.com/w/cpp/language/adl", "https://rocm.docs.amd.com/projects/HIP/en/latest/reference/cpp_language_extensions.html"],
 );
 
+rule!(BUILTIN_INDEX_VECTOR, "HP024", UnsupportedApi, Pass, Build,
+    summary: "`threadIdx`, `blockIdx`, `blockDim` or `gridDim` used as a whole vector (`uint3 t = blockIdx * blockDim + threadIdx;` with `helper_math.h`'s operators): `hipport port` writes `make_uint3(v.x, v.y, v.z)`, the value CUDA had (PASS: done).",
+    why: "CUDA declares `threadIdx` and `blockIdx` as `uint3` and `blockDim`, `gridDim` as `dim3` (which converts to `uint3`). HIP declares each as a struct of properties whose only conversion is to `dim3`, and `dim3` does not convert to HIP's `uint3`: 'no viable conversion', 'invalid operands to binary expression'.",
+    bad: "uint3 t = blockIdx * make_uint3(blockDim.x, blockDim.y, blockDim.z) + threadIdx;",
+    good: "uint3 t = make_uint3(blockIdx.x, blockIdx.y, blockIdx.z) * make_uint3(blockDim.x, blockDim.y, blockDim.z) + make_uint3(threadIdx.x, threadIdx.y, threadIdx.z);",
+    fix: "Nothing where `hipport port` writes the sources; elsewhere build the vector from its components (`make_uint3(threadIdx.x, threadIdx.y, threadIdx.z)`).",
+    refs: ["https://github.com/ROCm/clr/blob/develop/hipamd/include/hip/amd_detail/amd_hip_runtime.h"],
+);
+
 pub const RULES: &[&RuleInfo] = &[
     &UNPORTED_API,
     &DEPRECATED_API,
@@ -225,4 +234,5 @@ pub const RULES: &[&RuleInfo] = &[
     &SPACED_LAUNCH_BRACKETS,
     &NAMES_PYTORCH_HIPIFY_LEAVES,
     &PROJECT_OVERLOAD_REACHED,
+    &BUILTIN_INDEX_VECTOR,
 ];

@@ -1,0 +1,150 @@
+//! The built-in index variables used whole (HP024). In CUDA `threadIdx` and `blockIdx` are
+//! `uint3` values and `blockDim`, `gridDim` are `dim3`s (which convert to `uint3`), so graphics
+//! code with `helper_math.h`'s vector operators writes `uint3 t = blockIdx * blockDim +
+//! threadIdx;` (gvdb-voxels). HIP declares them as structs of properties whose only conversion
+//! is to `dim3`: no `uint3` operator takes them, and `uint3 t = threadIdx;` does not compile.
+//!
+//! Where the variable is an operand of arithmetic or initialises a `uint3`/`int3`, `port`
+//! writes the vector CUDA had, `make_uint3(threadIdx.x, threadIdx.y, threadIdx.z)`: the same
+//! value and type, so the same operators apply (PASS). Other whole uses (a `dim3` built from it,
+//! an argument) are left: HIP converts them to `dim3` as CUDA's `dim3` parameters expect. A file
+//! that declares a variable of the same name (`dim3 blockDim(16, 16);` on the host) is left
+//! alone. A second run changes nothing: every rewritten use is followed by `.`.
+
+use super::Pass;
+use crate::edit::Edit;
+use crate::gate::Status;
+use crate::lex::Tok;
+
+const NAMES: &[&str] = &["threadIdx", "blockIdx", "blockDim", "gridDim"];
+
+const ARITH: &[&[u8]] = &[b"*", b"+", b"-", b"/", b"%"];
+
+pub(super) fn run(p: &mut Pass) {
+    let lexed = p.lexed;
+    let code = |i: usize| lexed.tokens[i].kind != Tok::Comment;
+    let next = |i: usize| (i + 1..lexed.tokens.len()).find(|&j| code(j));
+    let prev = |i: usize| (0..i).rev().find(|&j| code(j));
+    let uses: Vec<usize> = (0..lexed.tokens.len())
+        .filter(|&i| {
+            lexed.tokens[i].kind == Tok::Ident && NAMES.iter().any(|n| n.as_bytes() == p.text(i))
+        })
+        .collect();
+    if uses.is_empty() {
+        return;
+    }
+    // Names the file declares itself (`dim3 blockDim(16, 16);`): a type word before them.
+    let declared: Vec<&[u8]> = uses
+        .iter()
+        .filter(|&&i| {
+            prev(i).is_some_and(|k| {
+                lexed.tokens[k].kind == Tok::Ident
+                    && !matches!(p.text(k), b"return" | b"case" | b"sizeof" | b"else")
+            })
+        })
+        .map(|&i| p.text(i))
+        .collect();
+    let mut lines: Vec<(usize, usize, usize, Vec<String>)> = Vec::new();
+    for &i in &uses {
+        let name = p.text(i);
+        if declared.contains(&name) {
+            continue;
+        }
+        let after = next(i).map(|j| p.text(j));
+        if matches!(after, Some(b"." | b"->" | b"(" | b"[")) {
+            continue;
+        }
+        let before = prev(i).map(|j| p.text(j));
+        let arithmetic =
+            before.is_some_and(|b| ARITH.contains(&b)) || after.is_some_and(|a| ARITH.contains(&a));
+        // `uint3 t = threadIdx;`, `const int3 b = blockIdx;`
+        let vector_init = before == Some(b"=")
+            && prev(i)
+                .and_then(prev)
+                .and_then(prev)
+                .is_some_and(|t| matches!(p.text(t), b"uint3" | b"int3"));
+        if !(arithmetic || vector_init) {
+            continue;
+        }
+        // A unary minus or a pointer (`*threadIdx`) is not CUDA code anyone writes; an
+        // operator right after `(`, `,` or `=` is unary: leave it.
+        if before.is_some_and(|b| ARITH.contains(&b))
+            && prev(i)
+                .and_then(prev)
+                .is_none_or(|k| matches!(p.text(k), b"(" | b"," | b"=" | b"return"))
+            && !after.is_some_and(|a| ARITH.contains(&a))
+        {
+            continue;
+        }
+        let n = String::from_utf8_lossy(name).into_owned();
+        let t = lexed.tokens[i];
+        p.edits.push(Edit::replace(
+            t.start as usize,
+            t.end as usize,
+            format!("make_uint3({n}.x, {n}.y, {n}.z)"),
+        ));
+        p.stats.fixups += 1;
+        let line = p.ctx.lines.line_of(t.start as usize);
+        match lines.last_mut() {
+            Some(l) if l.0 == line => {
+                l.2 = t.end as usize;
+                if !l.3.contains(&n) {
+                    l.3.push(n);
+                }
+            }
+            _ => lines.push((line, t.start as usize, t.end as usize, vec![n])),
+        }
+    }
+    for (_, start, end, names) in lines {
+        let list = names
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let mut f = p.ctx.finding(
+            &super::rules::BUILTIN_INDEX_VECTOR,
+            start..end,
+            format!("{list} used as a whole vector: CUDA's are `uint3`/`dim3` values, HIP's are structs that convert only to `dim3`, so no `uint3` operator or initialiser takes them; `hipport port` wrote `make_uint3(v.x, v.y, v.z)`, the value CUDA had (done)"),
+            None,
+        );
+        f.status = Status::Pass;
+        p.findings.push(f);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    fn port(src: &str) -> (String, usize) {
+        let opts = crate::translate::Options::for_tests("6.2", false);
+        let t = crate::translate::translate_bytes(
+            "k.cu",
+            src.as_bytes(),
+            crate::mappings::get(),
+            &opts,
+        );
+        let n = t.findings.iter().filter(|f| f.rule == "HP024").count();
+        (String::from_utf8(t.output).unwrap(), n)
+    }
+
+    /// Arithmetic and a `uint3` initialiser are rewritten; an argument, a `dim3`, a member
+    /// access and a file's own variable of the name are not; a second run changes nothing.
+    #[test]
+    fn whole_index_vectors_become_make_uint3_where_a_uint3_is_needed() {
+        let src = "__global__ void k(uint3* o) {\n  o[0] = blockIdx * blockDim + threadIdx;\n  uint3 t = threadIdx;\n  f(threadIdx);\n  dim3 d = blockIdx;\n  o[1].x = threadIdx.x * 2;\n}\n";
+        let (out, n) = port(src);
+        assert!(out.contains("o[0] = make_uint3(blockIdx.x, blockIdx.y, blockIdx.z) * make_uint3(blockDim.x, blockDim.y, blockDim.z) + make_uint3(threadIdx.x, threadIdx.y, threadIdx.z);"), "{out}");
+        assert!(
+            out.contains("uint3 t = make_uint3(threadIdx.x, threadIdx.y, threadIdx.z);"),
+            "{out}"
+        );
+        assert!(
+            out.contains("f(threadIdx);") && out.contains("dim3 d = blockIdx;"),
+            "{out}"
+        );
+        assert_eq!(n, 2);
+        assert_eq!(port(&out).0, out);
+        let own =
+            "void h() {\n  dim3 blockDim(16, 16);\n  int n = 64 / blockDim.x + blockDim * 0;\n}\n";
+        assert_eq!(port(own), (own.to_string(), 0));
+    }
+}

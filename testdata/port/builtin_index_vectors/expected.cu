@@ -1,0 +1,26 @@
+// The built-in index variables used as whole vectors, as graphics code with
+// helper_math.h-style operators writes them (after NVIDIA/gvdb-voxels,
+// cuda_gvdb_copydata.cu and cuda_gvdb_operators.cuh, BSD-3-Clause; reduced).
+#include <hip/hip_runtime.h>
+
+#if !defined(__HIP__)
+inline __host__ __device__ uint3 operator*(uint3 a, uint3 b) { return make_uint3(a.x * b.x, a.y * b.y, a.z * b.z); }
+inline __host__ __device__ uint3 operator+(uint3 a, uint3 b) { return make_uint3(a.x + b.x, a.y + b.y, a.z + b.z); }
+inline __host__ __device__ uint3 operator+(uint3 a, int b) { return make_uint3(a.x + b, a.y + b, a.z + b); }
+#endif  // !defined(__HIP__)
+
+__global__ void copy3(const float* in, float* out, uint3 res) {
+  uint3 t = make_uint3(blockIdx.x, blockIdx.y, blockIdx.z) * make_uint3(blockDim.x, blockDim.y, blockDim.z) + make_uint3(threadIdx.x, threadIdx.y, threadIdx.z);
+  if (t.x >= res.x || t.y >= res.y || t.z >= res.z) return;
+  uint3 local = make_uint3(threadIdx.x, threadIdx.y, threadIdx.z) + 1;
+  const uint3 b = make_uint3(blockIdx.x, blockIdx.y, blockIdx.z);
+  dim3 d = threadIdx;
+  out[(t.z * res.y + t.y) * res.x + t.x] = in[local.x + b.y + d.z];
+}
+
+int main() {
+  // A host variable of the same name is the file's own: left alone.
+  dim3 gridDim(4, 4, 4);
+  copy3<<<gridDim, dim3(8, 8, 8)>>>(nullptr, nullptr, make_uint3(32, 32, 32));
+  return 0;
+}
