@@ -19,7 +19,7 @@ use super::kind::{Kind, Min};
 use crate::finding::Finding;
 
 /// The translator's un-ported API rules.
-const MEMBERS: &[&str] = &["HP001", "HP002", "HP003"];
+const MEMBERS: &[&str] = &["HP001", "HP002", "HP003", "HP025"];
 
 /// Rules whose findings are keyed by the code they flag (their messages differ per file):
 /// the rule, whether the phase is part of the key, how the head names the decision (`{name}`

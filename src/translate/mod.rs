@@ -23,6 +23,7 @@ pub mod overloads;
 mod removed;
 mod roc_context;
 pub mod rules;
+mod surfaces;
 
 pub use annotate::{annotate, set_filter};
 
@@ -309,6 +310,7 @@ pub(crate) fn translate_seeing(
     removed::run(&mut pass);
     if pass.lang != Lang::C {
         builtin_vectors::run(&mut pass);
+        surfaces::run(&mut pass);
     }
     if let Some(extra) = annotate {
         // `extra` is every finding of the file (this pass's translation findings included)

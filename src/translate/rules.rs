@@ -211,6 +211,15 @@ rule!(BUILTIN_INDEX_VECTOR, "HP024", UnsupportedApi, Pass, Build,
     refs: ["https://github.com/ROCm/clr/blob/develop/hipamd/include/hip/amd_detail/amd_hip_runtime.h"],
 );
 
+rule!(SURFACE_FORM, "HP025", UnsupportedApi, Remediation, Build,
+    summary: "A surface read or write in a form HIP does not declare: the value-returning `surf3Dread<T>(surf, x, y, z)`, or a 2D/3D read or write with a boundary mode (`cudaBoundaryModeClamp`). HIP keeps the names, so the port renames nothing and the call stops the build.",
+    why: "CUDA declares each surface read twice (through a pointer, and returning the value) and gives every read and write a boundary mode. HIP's `amd_surface_functions.h` declares `surfNDread(T* data, hipSurfaceObject_t, …)` only, with a mode on the 1D read alone: 'no matching function for call to surf3Dread'.",
+    bad: "float v = surf3Dread<float>(atlas, x * sizeof(float), y, z);",
+    good: "float v; surf3Dread(&v, atlas, x * sizeof(float), y, z);",
+    fix: "Read into a variable through HIP's pointer form (or one `__device__` helper that does and returns it); drop boundary modes on 2D/3D calls, bounding the coordinates where the code relied on trap or clamp.",
+    refs: ["https://github.com/ROCm/clr/blob/develop/hipamd/include/hip/amd_detail/amd_surface_functions.h"],
+);
+
 pub const RULES: &[&RuleInfo] = &[
     &UNPORTED_API,
     &DEPRECATED_API,
@@ -235,4 +244,5 @@ pub const RULES: &[&RuleInfo] = &[
     &NAMES_PYTORCH_HIPIFY_LEAVES,
     &PROJECT_OVERLOAD_REACHED,
     &BUILTIN_INDEX_VECTOR,
+    &SURFACE_FORM,
 ];
