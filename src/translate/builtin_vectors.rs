@@ -115,13 +115,7 @@ pub(super) fn run(p: &mut Pass) {
 #[cfg(test)]
 mod tests {
     fn port(src: &str) -> (String, usize) {
-        let opts = crate::translate::Options::for_tests("6.2", false);
-        let t = crate::translate::translate_bytes(
-            "k.cu",
-            src.as_bytes(),
-            crate::mappings::get(),
-            &opts,
-        );
+        let t = crate::translate::translate_for_tests(src, "6.2");
         let n = t.findings.iter().filter(|f| f.rule == "HP024").count();
         (String::from_utf8(t.output).unwrap(), n)
     }

@@ -350,6 +350,17 @@ pub(crate) fn translate_seeing(
 }
 
 /// Convenience for tests and tools: translate bytes under a path name.
+/// A port of `src` as `k.cu` at `rocm` with the default options (the unit tests' one call).
+#[cfg(test)]
+pub(crate) fn translate_for_tests(src: &str, rocm: &str) -> Translation {
+    translate_bytes(
+        "k.cu",
+        src.as_bytes(),
+        crate::mappings::get(),
+        &Options::for_tests(rocm, false),
+    )
+}
+
 pub fn translate_bytes(path: &str, src: &[u8], m: &Mappings, opts: &Options) -> Translation {
     let lines = LineIndex::new(src);
     let ctx = FileCtx {

@@ -88,13 +88,7 @@ pub(super) fn run(p: &mut Pass) {
 #[cfg(test)]
 mod tests {
     fn found(src: &str) -> Vec<(u32, String)> {
-        let opts = crate::translate::Options::for_tests("6.2", false);
-        let t = crate::translate::translate_bytes(
-            "k.cu",
-            src.as_bytes(),
-            crate::mappings::get(),
-            &opts,
-        );
+        let t = crate::translate::translate_for_tests(src, "6.2");
         t.findings
             .into_iter()
             .filter(|f| f.rule == "HP025")

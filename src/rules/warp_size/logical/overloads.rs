@@ -144,28 +144,16 @@ fn unqualified_call(v: &View, i: usize) -> bool {
         || matches!(t, b"return" | b"else" | b"do" | b"case")
 }
 
-/// The argument token ranges (code tokens, half-open) of the call at `i`.
+/// The argument token ranges (half-open) of the call at `i`.
 fn args(v: &View, i: usize) -> Option<Vec<(usize, usize)>> {
     let open = v.next(i)?;
     let close = v.matching(open)?;
-    let mut out = Vec::new();
-    let (mut depth, mut start) = (0i32, open + 1);
-    for j in open + 1..close {
-        if !v.code(j) {
-            continue;
-        }
-        match v.t(j) {
-            b"(" | b"[" | b"{" => depth += 1,
-            b")" | b"]" | b"}" => depth -= 1,
-            b"," if depth == 0 => {
-                out.push((start, j));
-                start = j + 1;
-            }
-            _ => {}
-        }
-    }
-    out.push((start, close));
-    Some(out)
+    Some(
+        super::votes::arguments(v, open, close)
+            .into_iter()
+            .map(|(a, b)| (a, b + 1))
+            .collect(),
+    )
 }
 
 /// Why the value argument `a..b` may have a type of the project's (`None`: a scalar HIP's
