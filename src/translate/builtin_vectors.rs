@@ -37,10 +37,11 @@ pub(super) fn run(p: &mut Pass) {
     let declared: Vec<&[u8]> = uses
         .iter()
         .filter(|&&i| {
-            prev(i).is_some_and(|k| {
-                lexed.tokens[k].kind == Tok::Ident
-                    && !matches!(p.text(k), b"return" | b"case" | b"sizeof" | b"else")
-            })
+            !lexed.tokens[i].in_directive()
+                && prev(i).is_some_and(|k| {
+                    lexed.tokens[k].kind == Tok::Ident
+                        && !matches!(p.text(k), b"return" | b"case" | b"sizeof" | b"else")
+                })
         })
         .map(|&i| p.text(i))
         .collect();
@@ -50,6 +51,10 @@ pub(super) fn run(p: &mut Pass) {
         if declared.contains(&name) {
             continue;
         }
+        // Neighbours on the same line of a macro body (or in code, for code).
+        let here = lexed.tokens[i].directive;
+        let next = |k: usize| next(k).filter(|&j| lexed.tokens[j].directive == here);
+        let prev = |k: usize| prev(k).filter(|&j| lexed.tokens[j].directive == here);
         let after = next(i).map(|j| p.text(j));
         if matches!(after, Some(b"." | b"->" | b"(" | b"[")) {
             continue;
