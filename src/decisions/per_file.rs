@@ -22,7 +22,10 @@ fn key(f: &Finding) -> Option<String> {
         return Some(format!("{}\u{0}{}\u{0}{shim}", f.rule, f.path));
     }
     let per_file = match f.rule.as_str() {
-        "HP708" | "HP016" | "HP704" | "HP008" | "HP018" => true,
+        // The ROCm layer's removed names are one update wherever they are (hoomd-blue's
+        // `__HIP_PLATFORM_HCC__` arms in 27 files).
+        "HP016" => return super::kind::own(&f.path).then(|| f.rule.clone()),
+        "HP708" | "HP704" | "HP008" | "HP018" => true,
         "HP852" => {
             let ext = f.path.rsplit_once('.').map_or("", |(_, e)| e);
             matches!(ext, "sh" | "bash")
@@ -46,7 +49,7 @@ fn shim_of(f: &Finding) -> Option<&str> {
 
 fn what(rule: &str) -> &'static str {
     match rule {
-        "HP016" => "the file's HIP names the target ROCm removed are one update of the project's ROCm layer",
+        "HP016" => "the HIP names the target ROCm removed are one update of the project's ROCm layer",
         "HP008" => "the file's operators that HIP's vector types define with another meaning are one rename (functions the code calls where it means them)",
         "HP704" => "the file's texture references are one move to texture objects (`cudaTextureObject_t` created where the references are bound, passed to the kernels that fetch them)",
         "HP018" => "the file's macros that paste a CUDA prefix are one edit: paste the HIP prefix (`hip ## …`, `hipblas ## …`) in each",
@@ -75,6 +78,14 @@ pub fn kind(_: &[Finding]) -> Kind {
                 Some(shim) => format!("the file's names the `{shim}` shim of `--compat-header` covers are one decision: rerun `hipport port --compat-header`, or replace the calls"),
                 None => what(&g.head.rule).to_string(),
             };
+            if g.files() > 1 {
+                return format!(
+                    " — {what} ({} more in {} files, first at {}; folded here)",
+                    g.folded.len(),
+                    g.files(),
+                    g.first_places(4)
+                );
+            }
             format!(
                 " — {} ({} more in this file, line{} {}, folded here)",
                 what,
@@ -247,7 +258,8 @@ mod tests {
     }
 
     /// A file's removed HIP names fold into the first, which keeps each line's replacement.
-    /// Twin: the same rule in another file stays its own.
+    /// Across files they are still one update of the project's ROCm layer (hoomd-blue's
+    /// `__HIP_PLATFORM_HCC__` in 21 files), the head naming where.
     #[test]
     fn removed_hip_names_of_one_file_keep_their_replacements_in_the_head() {
         let g = |path: &str, line: u32, w: &str| Finding {
@@ -257,7 +269,6 @@ mod tests {
         let mut fs = vec![
             g("ggml-cuda.cu", 17, "HIPBLAS_COMPUTE_32F"),
             g("ggml-cuda.cu", 24, "HIP_R_16F"),
-            g("other.h", 3, "HIP_R_32F"),
         ];
         let k = kind(&fs);
         crate::decisions::fold(&mut fs, &k);
@@ -267,7 +278,21 @@ mod tests {
             fs[0].message
         );
         assert_eq!(fs[1].status, Status::Pass);
-        assert_eq!(fs[2].status, Status::Remediation);
+        let mut fs = vec![
+            g("ggml-cuda.cu", 17, "HIPBLAS_COMPUTE_32F"),
+            g("ggml-cuda.cu", 24, "HIP_R_16F"),
+            g("other.h", 3, "HIP_R_32F"),
+        ];
+        let k = kind(&fs);
+        crate::decisions::fold(&mut fs, &k);
+        assert!(
+            fs[0]
+                .message
+                .contains("(2 more in 2 files, first at `ggml-cuda.cu:17`, `other.h:3`"),
+            "{}",
+            fs[0].message
+        );
+        assert!(fs[1..].iter().all(|x| x.status == Status::Pass));
     }
 
     /// BitNet's `compile.sh`: three build findings on one nvcc line are one edit. Twins: the

@@ -173,3 +173,28 @@ mod tests {
         assert!(found(versioned, "7.0").is_empty());
     }
 }
+
+#[cfg(test)]
+mod platform_tests {
+    /// hoomd-blue's AMD arms test `__HIP_PLATFORM_HCC__`, which hip_common.h stopped defining
+    /// in ROCm 6.0: from 6.0 those arms stop compiling (HP016, with `port` renaming the macro to
+    /// `__HIP_PLATFORM_AMD__`, so a second run finds nothing). Twin: ROCm 5.7 still defines it.
+    #[test]
+    fn the_old_amd_platform_macro_is_removed_from_rocm_6() {
+        let src = "#ifdef __HIP_PLATFORM_HCC__\n#define WARP_SIZE 64\n#else\n#define WARP_SIZE 32\n#endif\n";
+        let t = crate::translate::translate_for_tests(src, "6.2");
+        let out = String::from_utf8(t.output).unwrap();
+        let f: Vec<_> = t.findings.iter().filter(|f| f.rule == "HP016").collect();
+        assert_eq!(f.len(), 1, "{:?}", t.findings);
+        assert!(
+            f[0].message.contains("removed in ROCm 6.0.0"),
+            "{}",
+            f[0].message
+        );
+        assert!(out.starts_with("#ifdef __HIP_PLATFORM_AMD__\n"), "{out}");
+        let again = crate::translate::translate_for_tests(&out, "6.2");
+        assert!(again.findings.iter().all(|f| f.rule != "HP016"));
+        let old = crate::translate::translate_for_tests(src, "5.7");
+        assert!(old.findings.iter().all(|f| f.rule != "HP016"));
+    }
+}
