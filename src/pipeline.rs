@@ -251,7 +251,7 @@ fn process_file(
     }
     pass_project_definitions(&file.bytes, &seen, &mut findings);
     if work.hazards {
-        pass_amd_native(&file.bytes, &mut findings);
+        pass_amd_native(&file.bytes, &file.lexed, &mut findings);
     }
     // The tree and the rules' index are the largest things a file holds: gone before the
     // annotated translation allocates its output.
@@ -389,23 +389,10 @@ fn take_torch_left(
 /// vendored copy of ROCm's hipRTC header): its lane arithmetic, wavefront and launch-bound
 /// assumptions are AMD's, so the hazard rules' findings there (HP1xx–HP7xx) are PASS saying so.
 /// The translator's findings stay: a CUDA name in such a file is still one.
-fn pass_amd_native(bytes: &[u8], findings: &mut [Finding]) {
-    if memchr::memmem::find(bytes, b"__builtin_amdgcn_").is_none() {
-        return;
-    }
-    let cuda_header = [
-        &b"cuda_runtime"[..],
-        b"<cuda.h>",
-        b"\"cuda.h\"",
-        b"cuda_fp16.h",
-        b"cuda_bf16.h",
-        b"<cuda/",
-        b"<cub/",
-        b"device_launch_parameters.h",
-    ]
-    .iter()
-    .any(|h| memchr::memmem::find(bytes, h).is_some());
-    if cuda_header {
+fn pass_amd_native(bytes: &[u8], lexed: &crate::lex::Lexed, findings: &mut [Finding]) {
+    if memchr::memmem::find(bytes, b"__builtin_amdgcn_").is_none()
+        || crate::model::own::includes_a_cuda_header(bytes, lexed, crate::mappings::get())
+    {
         return;
     }
     for f in findings.iter_mut() {
@@ -687,19 +674,17 @@ mod amd_native_tests {
             ]
         };
         let mut a = fs();
-        pass_amd_native(amd, &mut a);
+        pass_amd_native(amd, &crate::lex::lex(amd), &mut a);
         assert_eq!(a[0].status, Status::Pass);
         assert!(a[0].message.contains("written for AMD GPUs"));
         assert_eq!(a[1].status, Status::Remediation);
         let mut cuda = fs();
         let with_cuda = [&b"#include <cuda_runtime.h>\n"[..], amd].concat();
-        pass_amd_native(&with_cuda, &mut cuda);
+        pass_amd_native(&with_cuda, &crate::lex::lex(&with_cuda), &mut cuda);
         assert_eq!(cuda[0].status, Status::Remediation);
         let mut plain = fs();
-        pass_amd_native(
-            b"__device__ int w() { return threadIdx.x / 32; }\n",
-            &mut plain,
-        );
+        let plain_src = b"__device__ int w() { return threadIdx.x / 32; }\n";
+        pass_amd_native(plain_src, &crate::lex::lex(plain_src), &mut plain);
         assert_eq!(plain[0].status, Status::Remediation);
     }
 }

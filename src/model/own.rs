@@ -67,6 +67,38 @@ enum Frame {
     Other,
 }
 
+/// Whether a lexed file `#include`s a header `cuda_header` accepts (the include table's CUDA
+/// headers, as [`includes_a_cuda_header`] passes them).
+pub fn includes_cuda_header(
+    bytes: &[u8],
+    lexed: &Lexed,
+    cuda_header: &dyn Fn(&str) -> bool,
+) -> bool {
+    lexed.directives.iter().any(|d| {
+        d.name == "include"
+            && d.tokens.clone().any(|j| {
+                let t = lexed.tokens[j];
+                let raw = t.text(bytes);
+                t.kind == Tok::HeaderName
+                    && raw.len() > 2
+                    && std::str::from_utf8(&raw[1..raw.len() - 1])
+                        .is_ok_and(|p| cuda_header(p.trim()))
+            })
+    })
+}
+
+/// Whether a lexed file includes a header the tables of `m` know as CUDA's (`<cuda_runtime.h>`,
+/// `<cub/cub.cuh>`, `<cuda/std/atomic>`, `<cublas_v2.h>`), at any target.
+pub fn includes_a_cuda_header(bytes: &[u8], lexed: &Lexed, m: &crate::mappings::Mappings) -> bool {
+    let any = crate::mappings::Target {
+        rocm: m.newest,
+        roc: false,
+        experimental: false,
+        lds: None,
+    };
+    includes_cuda_header(bytes, lexed, &|p| m.include(p, &any).is_some())
+}
+
 /// The definitions of a lexed file under names `knows` accepts (the CUDA tables' names);
 /// `cuda_ns` tells a CUDA namespace segment (`cub`, `cuda`, `thrust`) apart from the project's;
 /// `cuda_header` tells a CUDA header include path. One linear sweep over the code tokens.
@@ -78,17 +110,7 @@ pub fn sweep(
     cuda_header: &dyn Fn(&str) -> bool,
 ) -> FileOwn {
     let mut out = FileOwn {
-        cuda_headers: lexed.directives.iter().any(|d| {
-            d.name == "include"
-                && d.tokens.clone().any(|j| {
-                    let t = lexed.tokens[j];
-                    let raw = t.text(bytes);
-                    t.kind == Tok::HeaderName
-                        && raw.len() > 2
-                        && std::str::from_utf8(&raw[1..raw.len() - 1])
-                            .is_ok_and(|p| cuda_header(p.trim()))
-                })
-        }),
+        cuda_headers: includes_cuda_header(bytes, lexed, cuda_header),
         ..FileOwn::default()
     };
     let code: Vec<usize> = lexed
