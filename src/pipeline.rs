@@ -79,16 +79,18 @@ const WORKER_STACK: usize = 1 << 30;
 /// A token-only pre-pass over the headers among `inputs` first builds the project model
 /// ([`Project::of_inputs`]): what each file sees defined in the project files it includes.
 pub fn run(inputs: &[Input], work: &Work, m: &Mappings) -> Vec<FileOutcome> {
-    run_with(inputs, work, m, &Default::default())
+    run_with(inputs, work, m, &Default::default(), &Default::default())
 }
 
 /// [`run`] with what the project's HIP build files define for every unit
-/// ([`crate::model::project::hip_build_defines`]).
+/// ([`crate::model::project::hip_build_defines`]) and the macros only its CUDA build's CMake
+/// arms define ([`crate::inventory::cmake::cuda_build_only_macros`]).
 pub fn run_with(
     inputs: &[Input],
     work: &Work,
     m: &Mappings,
     hip_build: &std::collections::BTreeMap<String, (crate::model::macro_env::Known, String)>,
+    cuda_build_only: &std::collections::BTreeMap<String, String>,
 ) -> Vec<FileOutcome> {
     let mut order: Vec<usize> = (0..inputs.len()).collect();
     // Largest first balances the workers.
@@ -96,6 +98,7 @@ pub fn run_with(
     let all = || -> Vec<(usize, FileOutcome)> {
         let mut project = Project::of_inputs(inputs, work.max_file_size);
         project.hip_build = hip_build.clone();
+        project.set_cuda_build_only(cuda_build_only.clone());
         order
             .par_iter()
             .map(|&i| (i, process_in(&inputs[i], work, m, &project)))

@@ -64,13 +64,18 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         parse_health: true,
     };
     let mut ported = crate::report::Ported::new();
-    // What the project's HIP build files define for every unit (only those are read here,
-    // bounded; the inventory reads every build file later for its own findings).
+    // What the project's HIP build files define for every unit, and what only its CUDA build's
+    // CMake arms define (only those files are read here, bounded; the inventory takes these
+    // bytes rather than reading them again).
+    let is_cmake = |rel: &str| {
+        let name = rel.rsplit('/').next().unwrap_or(rel);
+        name == "CMakeLists.txt" || name.ends_with(".cmake")
+    };
     let hip_build_texts: Vec<(String, Vec<u8>)> = all
         .iter()
         .filter(|i| {
             crate::inventory::kind::is_build(&i.rel)
-                && crate::model::project::is_hip_build_file(&i.rel)
+                && (crate::model::project::is_hip_build_file(&i.rel) || is_cmake(&i.rel))
                 && i.size <= s.max_file_size
         })
         .filter_map(|i| {
@@ -85,7 +90,25 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
             .map(|(r, b)| (r.as_str(), b.as_slice()))
             .collect::<Vec<_>>(),
     );
-    let outcomes = pipeline::run_with(&inputs, &work, m, &hip_build);
+    let mut cuda_build_only = crate::inventory::cmake::cuda_build_only_macros(
+        &hip_build_texts
+            .iter()
+            .filter(|(r, _)| is_cmake(r))
+            .map(|(r, b)| (r.as_str(), b.as_slice()))
+            .collect::<Vec<_>>(),
+    );
+    // A name another HIP build file defines is not the CUDA build's only.
+    cuda_build_only.retain(|name, _| {
+        let dash = format!("-D{name}");
+        !hip_build_texts.iter().any(|(r, b)| {
+            !is_cmake(r)
+                && memchr::memmem::find_iter(b, dash.as_bytes()).any(|p| {
+                    b.get(p + dash.len())
+                        .is_none_or(|c| !(c.is_ascii_alphanumeric() || *c == b'_'))
+                })
+        })
+    });
+    let outcomes = pipeline::run_with(&inputs, &work, m, &hip_build, &cuda_build_only);
     let mut findings = Vec::new();
     let mut errors: Vec<FileError> = walk_errors
         .into_iter()
@@ -233,7 +256,12 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     crate::rules::warp_size::blocks_in_wavefronts(&mut findings, &rows);
     // Lane reads and votes at the wavefront's width in kernels of several 32-thread rows.
     crate::rules::warp_size::rows_sharing_a_wavefront(&mut findings, &rows);
-    let inventory = crate::inventory::scan_inputs_for(&all, s.max_file_size, s.target.rocm);
+    let inventory = crate::inventory::scan_inputs_with(
+        &all,
+        s.max_file_size,
+        s.target.rocm,
+        &hip_build_texts.into_iter().collect(),
+    );
     findings.extend(inventory.findings);
     errors.extend(inventory.errors);
     // The build files (and Python/Docker files with findings) as the inventory read them: the

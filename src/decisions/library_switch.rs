@@ -14,6 +14,9 @@ fn switch_of(f: &Finding) -> Option<String> {
     if f.rule != "HP304" {
         return None;
     }
+    if let Some(name) = crate::rules::compiled_out::build_only_macro(f) {
+        return Some(name.to_string());
+    }
     crate::model::macro_env::library_switch_in(f.message.split('`').nth(1)?).map(str::to_string)
 }
 

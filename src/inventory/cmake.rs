@@ -22,12 +22,14 @@ use super::Out;
 use crate::kinds::cmake::{Kind as K, NodeExt};
 
 mod arms;
+mod defs;
 mod nvcc_flags;
 
 pub use arms::{
     cuda_only_sources, dead_arms_with_twins, declared_switches, hip_selectors, twin_switches, Twin,
 };
 pub(crate) use arms::{hip_dead_arms, name_platform, platform_word, DeadArm};
+pub use defs::cuda_build_only_macros;
 pub use nvcc_flags::pass_flags_hip_never_reads;
 
 pub fn scan(out: &mut Out) {

@@ -143,6 +143,22 @@ pub fn scan_inputs(inputs: &[Input], max_file_size: u64) -> Inventory {
 
 /// [`scan_inputs`] for a target ROCm release.
 pub fn scan_inputs_for(inputs: &[Input], max_file_size: u64, rocm: Version) -> Inventory {
+    scan_inputs_with(
+        inputs,
+        max_file_size,
+        rocm,
+        &std::collections::BTreeMap::new(),
+    )
+}
+
+/// [`scan_inputs_for`] with some files' bytes already read (by relative path): those are not
+/// read again.
+pub fn scan_inputs_with(
+    inputs: &[Input],
+    max_file_size: u64,
+    rocm: Version,
+    read: &std::collections::BTreeMap<String, Vec<u8>>,
+) -> Inventory {
     type One = (
         Vec<Finding>,
         Option<FileError>,
@@ -165,7 +181,11 @@ pub fn scan_inputs_for(inputs: &[Input], max_file_size: u64, rocm: Version) -> I
                 };
                 return (Vec::new(), Some(err), true, None);
             }
-            match std::fs::read(&input.path) {
+            let bytes: std::io::Result<Vec<u8>> = match read.get(&input.rel) {
+                Some(b) => Ok(b.clone()),
+                None => std::fs::read(&input.path),
+            };
+            match bytes {
                 Ok(bytes) => match crate::safety::guarded(|| {
                     scan_bytes_for(&input.rel, kind, &bytes, rocm)
                 }) {

@@ -247,6 +247,15 @@ pub fn regions_and_pins_for(
             switches.entry(p.name).or_insert((p.known, p.arch));
         }
     }
+    // A macro only the CUDA build's CMake arms define (hoomd-blue's `CUSOLVER_AVAILABLE`), unless
+    // this file defines it itself.
+    for name in seen.cuda_build_only.keys() {
+        if !defines_itself(s, name) {
+            switches
+                .entry(name.clone())
+                .or_insert((Known::Undefined, false));
+        }
+    }
     // Another backend's switch the project tests as an alternative to its ROCm switch in one
     // chain (`#if defined(AMREX_USE_SYCL) … #elif defined(AMREX_USE_HIP) … #elif
     // defined(AMREX_USE_CUDA)`): the ROCm build does not define it.
@@ -639,6 +648,14 @@ fn branch_side(
 /// What a `#define`/`#undef` directive makes of its macro: `#undef X` → undefined; `#define X
 /// 800` → that value; `#define X` or any other body → defined, value not pinned. `None` for a
 /// function-like macro (`#define X(a)`) or a directive with no name.
+/// The file has a `#define` of `name` (anywhere).
+pub fn defines_itself(s: &Src, name: &str) -> bool {
+    s.lexed
+        .directives
+        .iter()
+        .any(|d| d.name == "define" && definition(s, d).is_some_and(|(n, _)| n == name))
+}
+
 pub(crate) fn definition(s: &Src, d: &Directive) -> Option<(String, Known)> {
     let toks = cond::condition_tokens(s, d);
     let (name, rest) = toks.split_first()?;
@@ -733,13 +750,23 @@ pub fn regions_at(regions: &[Region], offsets: &[usize]) -> Vec<Option<usize>> {
 }
 
 /// Words for a finding in a branch HIP never compiles: the directive that decides it, as
-/// written (whitespace collapsed, at most 100 characters), and its 1-based line.
-pub fn dead_note(s: &Src, r: &Region) -> String {
-    format!(
+/// written (whitespace collapsed, at most 100 characters), and its 1-based line; and why a
+/// macro it tests is undefined there when only the CUDA build defines it (`cuda_build_only`,
+/// [`super::project::Visible::cuda_build_only`]).
+pub fn dead_note(s: &Src, r: &Region, cuda_build_only: &BTreeMap<String, String>) -> String {
+    let mut note = format!(
         "compiled out under HIP: decided by `{}` (line {})",
         directive_text(s, r.decider.clone()),
         s.line(r.decider.start) + 1
-    )
+    );
+    let text = String::from_utf8_lossy(&s.bytes()[r.decider.clone()]);
+    let tested = text
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .find_map(|w| cuda_build_only.get_key_value(w));
+    if let Some((name, why)) = tested {
+        note.push_str(&format!("; only the CUDA build defines `{name}`: {why}"));
+    }
+    note
 }
 
 /// A directive's text with whitespace and line continuations collapsed, cut at 100 characters.

@@ -152,6 +152,11 @@ pub struct Visible {
     /// CUDA-side macros the project's HIP build files define for every unit (`-DCUDA_VERSION=11000`
     /// in `makefiles/hip_64bit.mk`): what each is and `path:line` (see [`hip_build_defines`]).
     pub hip_build: BTreeMap<String, (super::macro_env::Known, String)>,
+    /// Project macros only the CUDA build defines, by its CMake files (hoomd-blue's
+    /// `CUSOLVER_AVAILABLE`, see [`crate::inventory::cmake::cuda_build_only_macros`]), with why;
+    /// no project header defines them. The ROCm build leaves them undefined in a unit that does
+    /// not define them itself.
+    pub cuda_build_only: BTreeMap<String, String>,
     /// Project macros whose HIP value a CUDA-side test in an included file fixes: the pin and
     /// `path:line` (names pinned to two values are left out).
     pub hip_pins: BTreeMap<String, (super::hip_pins::HipPin, String)>,
@@ -176,6 +181,7 @@ pub static NOTHING: Visible = Visible {
     cuda_headers: false,
     members: BTreeMap::new(),
     hip_build: BTreeMap::new(),
+    cuda_build_only: BTreeMap::new(),
     hip_pins: BTreeMap::new(),
     narrow_returns: BTreeSet::new(),
     ballot_macros: BTreeMap::new(),
@@ -537,6 +543,10 @@ pub struct Project {
     overloads: BTreeMap<String, Vec<super::own::OwnRef>>,
     /// CUDA-side macros the project's HIP build files define ([`hip_build_defines`]).
     pub hip_build: BTreeMap<String, (super::macro_env::Known, String)>,
+    /// Project macros only the CUDA build's CMake arms define ([`Visible::cuda_build_only`]).
+    cuda_build_only: BTreeMap<String, String>,
+    /// Every macro name a header of the project defines.
+    header_macros: BTreeSet<String>,
     /// The project's ROCm layer: headers every project header that includes them includes in
     /// an arm only the ROCm build compiles (ggml's `vendors/hip.h` under
     /// `#if defined(GGML_USE_HIP)`), and at least one does. What they define is the ROCm
@@ -608,6 +618,10 @@ impl Project {
                     .or_insert_with(|| format!("{rel}:{line}"));
             }
         }
+        let header_macros: BTreeSet<String> = facts
+            .iter()
+            .flat_map(|(_, f)| f.macros.iter().map(|m| m.name.clone()))
+            .collect();
         for (rel, f) in facts {
             if f.is_inert() {
                 continue;
@@ -651,6 +665,8 @@ impl Project {
             members,
             overloads,
             hip_build: BTreeMap::new(),
+            cuda_build_only: BTreeMap::new(),
+            header_macros,
             zero_tests,
             other_backends,
             rocm_only: included_only_by_rocm
@@ -658,6 +674,17 @@ impl Project {
                 .filter_map(|(f, only)| only.then_some(f))
                 .collect(),
         }
+    }
+
+    /// Takes the macros only the CUDA build's CMake arms define
+    /// ([`crate::inventory::cmake::cuda_build_only_macros`]), less those a project header
+    /// defines itself.
+    pub fn set_cuda_build_only(&mut self, macros: BTreeMap<String, String>) {
+        let defined = &self.header_macros;
+        self.cuda_build_only = macros
+            .into_iter()
+            .filter(|(name, _)| !defined.contains(name))
+            .collect();
     }
 
     /// The pre-pass of a run: the facts of every header among `inputs` (read and lexed, in
@@ -726,6 +753,7 @@ impl Project {
             members: self.members.clone(),
             overloads: self.overloads.clone(),
             hip_build: self.hip_build.clone(),
+            cuda_build_only: self.cuda_build_only.clone(),
             ..Visible::default()
         };
         if self.files.is_empty() || own.is_empty() {

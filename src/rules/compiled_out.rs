@@ -37,6 +37,19 @@ rule!(COMPILED_OUT_UNDER_HIP, "HP304", VersionCheck, Remediation, Correctness,
 
 pub const RULES: &[&RuleInfo] = &[&COMPILED_OUT_UNDER_HIP];
 
+/// The words an HP304 message uses for a macro only the project's CUDA build defines, before
+/// its name ([`build_only_macro`] reads it back).
+const BUILD_ONLY: &str = "only the project's CUDA build defines ";
+
+/// The macro only the project's CUDA build defines that an HP304 finding's condition tests.
+pub fn build_only_macro(f: &Finding) -> Option<&str> {
+    if f.rule != COMPILED_OUT_UNDER_HIP.code() {
+        return None;
+    }
+    let (_, rest) = f.message.split_once(BUILD_ONLY)?;
+    rest.strip_prefix('`')?.split('`').next()
+}
+
 /// One arm of a chain: its directive, its body and whether each build compiles it when reached.
 struct Arm {
     dir: Range<usize>,
@@ -88,10 +101,15 @@ fn open_arm(arms: &[Arm], side: impl Fn(&Arm) -> Option<bool>) -> Option<bool> {
 /// `regions` is the model's answer for the file ([`crate::model::hipside`]): a chain inside code
 /// the ROCm build never compiles (an arm on another backend's switch, `#if
 /// defined(MFEM_USE_CUDA)`) is no HP304, whatever its own condition.
+///
+/// `cuda_build_only` are the project macros only its CUDA build defines
+/// ([`crate::model::project::Visible::cuda_build_only`]): defined in the CUDA build, undefined
+/// in the ROCm build.
 pub fn check(
     s: &Src,
     target: &Target,
     regions: &[crate::model::hipside::Region],
+    cuda_build_only: &std::collections::BTreeMap<String, String>,
     out: &mut Vec<Finding>,
 ) -> Vec<(usize, Range<usize>)> {
     let opens: Vec<usize> = s
@@ -104,8 +122,18 @@ pub fn check(
     let mut dead = crate::model::hipside::sides_at(regions, &opens)
         .into_iter()
         .map(|side| matches!(side, Some(crate::model::hipside::Side::Never(_))));
-    let hip = MacroEnv::hip_for(target.rocm);
-    let cuda = MacroEnv::cuda();
+    use crate::model::macro_env::Known;
+    // A file that defines such a macro itself decides it for both builds.
+    let cuda_build_only: std::collections::BTreeMap<String, String> = cuda_build_only
+        .iter()
+        .filter(|(n, _)| !hipside::defines_itself(s, n))
+        .map(|(n, w)| (n.clone(), w.clone()))
+        .collect();
+    let cuda_build_only = &cuda_build_only;
+    let off = |n: &str| cuda_build_only.contains_key(n).then_some(Known::Undefined);
+    let on = |n: &str| cuda_build_only.contains_key(n).then_some(Known::Defined);
+    let hip = MacroEnv::hip_for(target.rocm).with_extra(&off);
+    let cuda = MacroEnv::cuda().with_extra(&on);
     let mut stack: Vec<Chain> = Vec::new();
     let mut found: Vec<Finding> = Vec::new();
     let mut chain_dirs: Vec<usize> = Vec::new();
@@ -170,7 +198,7 @@ pub fn check(
                 if h == n || shared_platform_split(s, &c.arms) {
                     continue;
                 }
-                if let Some(f) = finding(s, &code, &c.arms, h, n) {
+                if let Some(f) = finding(s, &code, &c.arms, h, n, cuda_build_only) {
                     chain_dirs.extend(c.arms.iter().map(|a| a.dir.start));
                     if let Some(h) = h {
                         hip_arms.push((f.byte_range.0, c.arms[h].body.clone()));
@@ -482,6 +510,7 @@ fn finding<'a>(
     arms: &[Arm],
     h: Option<usize>,
     n: Option<usize>,
+    cuda_build_only: &std::collections::BTreeMap<String, String>,
 ) -> Option<Finding> {
     let empty = arms.last().map_or(0..0, |a| a.body.end..a.body.end);
     let body = |i: Option<usize>| i.map_or(empty.clone(), |i| arms[i].body.clone());
@@ -583,10 +612,17 @@ fn finding<'a>(
     } else {
         "HIP defines none of the CUDA toolkit and library macros tested"
     };
-    let why = crate::model::macro_env::library_switch_in(&cond_text).map_or(
+    let build_only = deciding
+        .toks
+        .iter()
+        .find_map(|t| cuda_build_only.get_key_value(t.as_str()));
+    let why = match build_only {
+        Some((name, why)) => format!("{BUILD_ONLY}`{name}`: {why}"),
+        None => crate::model::macro_env::library_switch_in(&cond_text).map_or(
             generic.to_string(),
             |w| format!("`{w}` is the project's switch for a CUDA library ROCm has no build of, so the ROCm build does not define it"),
-        );
+        ),
+    };
     let mut msg = format!(
         "`{cond_text}`: a current CUDA build compiles {}, HIP-Clang {} ({why}). Compiled out under HIP: {lost}; runs instead: {instead}",
         arm_words(n),

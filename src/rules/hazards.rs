@@ -159,7 +159,7 @@ pub fn check_lexed<'a>(
         let Some(region) = next_region.next().flatten() else {
             return true;
         };
-        keep_in(&s, region, f)
+        keep_in(&s, region, &seen.cuda_build_only, f)
     };
     out.retain_mut(|f| keep(f));
     translated.retain_mut(|f| keep(f));
@@ -171,7 +171,7 @@ pub fn check_lexed<'a>(
     arch_check::alternative_arms(&s, &mut out);
     // 32-lane ids and constants that meet no exchange across lanes in the code HIP compiles.
     warp_size::logical::exchange::settle(&s, &regions, warps, seen, &mut out);
-    let hip_arms = compiled_out::check(&s, target, &regions, &mut out);
+    let hip_arms = compiled_out::check(&s, target, &regions, &seen.cuda_build_only, &mut out);
     compiled_out::fold_hip_arm_findings(&hip_arms, &mut out, translated);
     pass_pinned_conditions(&s, &pins, &mut out);
     pass_compiler_workarounds(&s, &mut out);
@@ -414,7 +414,12 @@ fn widened_masks(translated: &[Finding], out: &mut Vec<Finding>) {
 /// that holds code is a lost fast path; where the alternative holds no code the fact is the
 /// condition's (HP401: the branch's work does not happen under HIP), and the findings inside
 /// are PASS naming it; a branch an explicit platform test decides is dropped.
-fn keep_in(s: &Src, region: &hipside::Region, f: &mut Finding) -> bool {
+fn keep_in(
+    s: &Src,
+    region: &hipside::Region,
+    cuda_build_only: &std::collections::BTreeMap<String, String>,
+    f: &mut Finding,
+) -> bool {
     match region.side {
         Side::Never(Dead::Arch {
             alternative: Alt::Code,
@@ -432,8 +437,10 @@ fn keep_in(s: &Src, region: &hipside::Region, f: &mut Finding) -> bool {
         Side::Never(Dead::Toolkit | Dead::Arch { .. }) => {
             if f.status != Status::Pass {
                 f.status = Status::Pass;
-                f.message
-                    .push_str(&format!(" ({})", hipside::dead_note(s, region)));
+                f.message.push_str(&format!(
+                    " ({})",
+                    hipside::dead_note(s, region, cuda_build_only)
+                ));
                 if let Side::Never(Dead::Arch { alternative }) = region.side {
                     if alternative.holds_no_code() {
                         f.message.push_str(" (the arm HIP compiles in its place holds no code: one fact, reported on that condition)");

@@ -306,7 +306,7 @@ pub(crate) struct DeadArm {
 }
 
 /// The condition words of an `if`/`elseif` command (unquoted).
-fn cond_words(cmd: tree_sitter::Node, src: &[u8]) -> Vec<String> {
+pub(crate) fn cond_words(cmd: tree_sitter::Node, src: &[u8]) -> Vec<String> {
     let Some(list) = ts::named_children(cmd)
         .into_iter()
         .find(|x| x.node_kind() == K::ArgumentList)

@@ -1,0 +1,317 @@
+//! Project macros only the CUDA build of a CMake project defines. hoomd-blue sets the CMake
+//! variable `CUSOLVER_AVAILABLE` only in `if (ENABLE_HIP AND HIP_PLATFORM STREQUAL "nvcc")` and
+//! passes `target_compile_definitions(_hoomd PUBLIC CUSOLVER_AVAILABLE)` only under
+//! `if (CUSOLVER_AVAILABLE)`: the ROCm build never defines the macro, so `#ifdef
+//! CUSOLVER_AVAILABLE` arms are compiled out there and the `#ifndef` arms are what it compiles.
+//!
+//! A macro is the CUDA build's only when every place a CMake file of the project defines it
+//! (`add_definitions(-DNAME)`, `add_compile_definitions(NAME)`, `target_compile_definitions(t
+//! PUBLIC NAME)`, `-DNAME` in any argument) lies in an arm the HIP build never runs: an arm
+//! [`super::hip_dead_arms`] decides false, or an `if()`/`elseif()` arm one of whose `AND`
+//! operands is a variable the HIP build never sets true. Such a variable is set true (`ON`,
+//! `TRUE`, `YES`, `1`) somewhere, only in arms the HIP build never runs, and never declared as
+//! something a user sets (`option()`, `set(… CACHE …)`, `cmake_dependent_option()`).
+//!
+//! Other build systems are the caller's to check: a name another build file defines is not the
+//! CUDA build's only.
+
+use super::super::shell::unquote;
+use super::super::ts::{self, Lang};
+use super::arms::{cond_words, hip_dead_arms};
+use crate::kinds::cmake::{Kind as K, NodeExt};
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
+
+/// One CMake file's facts: where it sets variables true, which it lets users set, and where it
+/// defines macros.
+#[derive(Default)]
+struct FileDefs {
+    /// `(variable, path:line, in an arm the HIP build never runs (its reason))`.
+    sets_true: Vec<(String, String, Option<String>)>,
+    /// Variables a user may set (`option`, `CACHE`).
+    free: BTreeSet<String>,
+    /// Where it defines macros.
+    defines: Vec<Definition>,
+}
+
+/// One place a CMake file defines a macro for the compiler.
+struct Definition {
+    name: String,
+    /// `path:line`.
+    at: String,
+    /// The conditions (words) of the `if`/`elseif` arms around it.
+    conds: Vec<Vec<String>>,
+    /// Why the HIP build never runs it, when [`super::hip_dead_arms`] says so.
+    dead: Option<String>,
+}
+
+fn truthy(v: &str) -> bool {
+    matches!(
+        v.to_ascii_uppercase().as_str(),
+        "ON" | "TRUE" | "YES" | "Y" | "1"
+    )
+}
+
+fn is_name(w: &str) -> bool {
+    !w.is_empty()
+        && w.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        && !w.as_bytes()[0].is_ascii_digit()
+}
+
+/// The macro a compile-definition word defines: `NAME`, `NAME=value`, `-DNAME` (with `dash`
+/// only the last).
+fn defined_name(word: &str, dash: bool) -> Option<&str> {
+    let w = match word.strip_prefix("-D") {
+        Some(rest) => rest,
+        None if dash => return None,
+        None => word,
+    };
+    let name = w.split('=').next().unwrap_or("");
+    is_name(name).then_some(name)
+}
+
+fn file_defs(rel: &str, src: &[u8]) -> FileDefs {
+    let mut out = FileDefs::default();
+    let Some(tree) = ts::parse(Lang::CMake, src) else {
+        return out;
+    };
+    let root = tree.root_node();
+    let dead: Vec<(Range<usize>, String)> = hip_dead_arms(root, src, &[])
+        .into_iter()
+        .filter(|a| a.taken == Some(false))
+        .map(|a| {
+            // `in the `if (…)` arm (line 60), which the project's HIP build never runs: …`: the
+            // arm is enough here.
+            let why = a.why.split(", which").next().unwrap_or(&a.why).to_string();
+            (a.range, why)
+        })
+        .collect();
+    let line = |b: usize| src[..b].iter().filter(|&&c| c == b'\n').count() + 1;
+    let dead_at = |b: usize| {
+        dead.iter()
+            .find(|(r, _)| r.contains(&b))
+            .map(|(_, w)| w.clone())
+    };
+    // The conditions of the `if`/`elseif` arms around a node (an `else` arm adds none).
+    let arms_around = |n: tree_sitter::Node| {
+        let mut conds = Vec::new();
+        let mut cur = n;
+        while let Some(p) = cur.parent() {
+            if p.node_kind() == K::IfCondition {
+                let arm = ts::named_children(p)
+                    .into_iter()
+                    .filter(|k| k.start_byte() <= n.start_byte())
+                    .rfind(|k| {
+                        matches!(
+                            k.node_kind(),
+                            K::IfCommand | K::ElseifCommand | K::ElseCommand
+                        )
+                    });
+                if let Some(arm) = arm.filter(|a| a.node_kind() != K::ElseCommand) {
+                    conds.push(cond_words(arm, src));
+                }
+            }
+            cur = p;
+        }
+        conds
+    };
+    ts::each(root, &mut |n| {
+        if n.node_kind() != K::NormalCommand {
+            return;
+        }
+        let kids = ts::named_children(n);
+        let Some(name) = kids.iter().find(|x| x.node_kind() == K::Identifier) else {
+            return;
+        };
+        let cmd = ts::text(*name, src).to_ascii_lowercase();
+        let args: Vec<String> = kids
+            .iter()
+            .find(|x| x.node_kind() == K::ArgumentList)
+            .map(|l| {
+                ts::named_children(*l)
+                    .into_iter()
+                    .map(|a| unquote(ts::text(a, src)).to_string())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let at = format!("{rel}:{}", line(n.start_byte()));
+        match cmd.as_str() {
+            "option" | "cmake_dependent_option" => {
+                if let Some(v) = args.first() {
+                    out.free.insert(v.clone());
+                }
+            }
+            "set" => {
+                let Some(var) = args.first() else { return };
+                if args.iter().any(|a| a == "CACHE") {
+                    out.free.insert(var.clone());
+                } else if args.len() == 2 && truthy(&args[1]) {
+                    out.sets_true
+                        .push((var.clone(), at.clone(), dead_at(n.start_byte())));
+                }
+            }
+            _ => {}
+        }
+        // Definitions: the arguments of the compile-definition commands, and `-DNAME` words
+        // anywhere (a flags string holds several).
+        let plain = matches!(
+            cmd.as_str(),
+            "add_compile_definitions" | "target_compile_definitions"
+        );
+        let skip = usize::from(cmd == "target_compile_definitions");
+        let mut names: Vec<String> = Vec::new();
+        for (i, a) in args.iter().enumerate() {
+            for w in a.split_whitespace() {
+                let plain_here =
+                    plain && i >= skip && !matches!(w, "PUBLIC" | "PRIVATE" | "INTERFACE");
+                if let Some(m) = defined_name(w, !plain_here) {
+                    names.push(m.to_string());
+                }
+            }
+        }
+        if !names.is_empty() {
+            let conds = arms_around(n);
+            let why = dead_at(n.start_byte());
+            for name in names {
+                out.defines.push(Definition {
+                    name,
+                    at: at.clone(),
+                    conds: conds.clone(),
+                    dead: why.clone(),
+                });
+            }
+        }
+    });
+    out
+}
+
+/// The macros only the CUDA build of the project defines (see the module), each with why:
+/// where it is defined and what keeps the HIP build from running that arm.
+pub fn cuda_build_only_macros(cmake_files: &[(&str, &[u8])]) -> BTreeMap<String, String> {
+    let files: Vec<FileDefs> = cmake_files
+        .iter()
+        .map(|(rel, src)| file_defs(rel, src))
+        .collect();
+    // Variables the HIP build never sets true: every true `set` dead, none a user's.
+    let mut off: BTreeMap<String, String> = BTreeMap::new();
+    let mut live: BTreeSet<String> = BTreeSet::new();
+    for f in &files {
+        live.extend(f.free.iter().cloned());
+        for (var, at, dead) in &f.sets_true {
+            match dead {
+                Some(why) => {
+                    off.entry(var.clone())
+                        .or_insert_with(|| format!("set true only at `{at}`, {why}"));
+                }
+                None => {
+                    live.insert(var.clone());
+                }
+            }
+        }
+    }
+    off.retain(|v, _| !live.contains(v));
+    let off_in = |conds: &[Vec<String>]| -> Option<(String, String)> {
+        conds.iter().find_map(|words| {
+            if words.iter().any(|w| w == "OR" || w == "NOT") {
+                return None;
+            }
+            words
+                .split(|w| w == "AND")
+                .find_map(|operand| match operand {
+                    [w] => {
+                        let v = w.trim_start_matches("${").trim_end_matches('}');
+                        off.get(v).map(|why| (v.to_string(), why.clone()))
+                    }
+                    _ => None,
+                })
+        })
+    };
+    let mut out: BTreeMap<String, String> = BTreeMap::new();
+    let mut defined_live: BTreeSet<String> = BTreeSet::new();
+    for f in &files {
+        for Definition {
+            name: m,
+            at,
+            conds,
+            dead,
+        } in &f.defines
+        {
+            let why = match (dead, off_in(conds)) {
+                (Some(why), _) => {
+                    format!("`{at}` defines it only {why}, which the HIP build never runs")
+                }
+                (None, Some((var, var_why))) => format!(
+                    "`{at}` defines it only under `if ({var})`, a CMake variable {var_why}, which the HIP build never runs"
+                ),
+                (None, None) => {
+                    defined_live.insert(m.clone());
+                    continue;
+                }
+            };
+            out.entry(m.clone()).or_insert(why);
+        }
+    }
+    out.retain(|m, _| !defined_live.contains(m));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cuda_build_only_macros;
+
+    const SETUP: &[u8] = b"if (ENABLE_HIP AND HIP_PLATFORM STREQUAL \"nvcc\")\n    if (NOT ${CUDA_cusolver_LIBRARY} STREQUAL \"\")\n        set(CUSOLVER_AVAILABLE TRUE)\n    else()\n        set(CUSOLVER_AVAILABLE FALSE)\n    endif()\nendif()\n";
+
+    #[test]
+    fn a_macro_defined_under_a_variable_only_the_cuda_arm_sets() {
+        let lists: &[u8] = b"if (ENABLE_HIP)\n    if (CUSOLVER_AVAILABLE)\n        target_compile_definitions(_hoomd PUBLIC CUSOLVER_AVAILABLE)\n    endif()\n    target_compile_definitions(_hoomd PUBLIC ENABLE_HIP)\nendif()\n";
+        let got =
+            cuda_build_only_macros(&[("CMake/Setup.cmake", SETUP), ("CMakeLists.txt", lists)]);
+        let why = got.get("CUSOLVER_AVAILABLE").expect("found");
+        assert!(why.contains("CMakeLists.txt:3"), "{why}");
+        assert!(why.contains("CMake/Setup.cmake:3"), "{why}");
+        assert!(!got.contains_key("ENABLE_HIP"));
+        assert_eq!(got.len(), 1);
+    }
+
+    #[test]
+    fn a_variable_a_user_may_set_or_the_hip_build_sets_keeps_the_macro() {
+        let lists: &[u8] = b"if (ENABLE_HIP)\nif (CUSOLVER_AVAILABLE)\n  add_definitions(-DCUSOLVER_AVAILABLE)\nendif()\nendif()\n";
+        // A user may set it.
+        let opt: &[u8] = b"option(CUSOLVER_AVAILABLE \"use cusolver\" OFF)\n";
+        let got = cuda_build_only_macros(&[
+            ("a.cmake", SETUP),
+            ("b.cmake", opt),
+            ("CMakeLists.txt", lists),
+        ]);
+        assert!(got.is_empty(), "{got:?}");
+        // The HIP arm sets it too.
+        let hip: &[u8] = b"if (ENABLE_HIP AND HIP_PLATFORM STREQUAL \"hip-clang\")\n  set(CUSOLVER_AVAILABLE ON)\nendif()\n";
+        let got = cuda_build_only_macros(&[
+            ("a.cmake", SETUP),
+            ("c.cmake", hip),
+            ("CMakeLists.txt", lists),
+        ]);
+        assert!(got.is_empty(), "{got:?}");
+        // A second definition outside the arm.
+        let both: &[u8] = b"if (ENABLE_HIP)\nif (CUSOLVER_AVAILABLE)\n  add_definitions(-DCUSOLVER_AVAILABLE)\nendif()\nendif()\nadd_compile_definitions(CUSOLVER_AVAILABLE=1)\n";
+        let got = cuda_build_only_macros(&[("a.cmake", SETUP), ("CMakeLists.txt", both)]);
+        assert!(got.is_empty(), "{got:?}");
+        // `OR` in the condition: the other operand may hold.
+        let or: &[u8] = b"if (ENABLE_HIP)\nif (CUSOLVER_AVAILABLE OR FORCE)\n  add_definitions(-DCUSOLVER_AVAILABLE)\nendif()\nendif()\n";
+        let got = cuda_build_only_macros(&[("a.cmake", SETUP), ("CMakeLists.txt", or)]);
+        assert!(got.is_empty(), "{got:?}");
+    }
+
+    #[test]
+    fn a_definition_in_an_arm_the_hip_build_never_runs() {
+        let lists: &[u8] = b"if (BUILD_CUDA)\n  add_definitions(-DHAVE_CUBLASLT -DFAST=1)\nelseif (BUILD_HIP)\n  add_definitions(-DHAVE_HIPBLASLT)\nendif()\n";
+        let got = cuda_build_only_macros(&[("CMakeLists.txt", lists)]);
+        assert_eq!(
+            got.keys().map(String::as_str).collect::<Vec<_>>(),
+            ["FAST", "HAVE_CUBLASLT"]
+        );
+        // A file that never tests for the HIP build decides nothing.
+        let cuda_only: &[u8] = b"if (WITH_CUBLASLT)\n  add_definitions(-DHAVE_CUBLASLT)\nendif()\n";
+        assert!(cuda_build_only_macros(&[("CMakeLists.txt", cuda_only)]).is_empty());
+    }
+}
