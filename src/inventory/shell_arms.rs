@@ -79,8 +79,8 @@ fn atom(t: &str) -> (Option<bool>, bool, bool) {
         return (None, false, false);
     };
     let eq = match *op {
-        "=" | "==" => true,
-        "!=" => false,
+        "=" | "==" | "-eq" => true,
+        "!=" | "-ne" => false,
         _ => return (None, false, false),
     };
     let (var, lit) = match (a.starts_with('$'), b.starts_with('$')) {
@@ -88,6 +88,16 @@ fn atom(t: &str) -> (Option<bool>, bool, bool) {
         (false, true) => (b, a),
         _ => return (None, false, false),
     };
+    // `[ $L4T_VERSION = "35.4.1" ]`: a variable for one of NVIDIA's embedded boards holds a
+    // value only on that board (jetson-inference's `docker/tag.sh` reads it from the board's
+    // release file); on an AMD machine it is empty, so it equals no release.
+    let name = var.trim_start_matches(['$', '{']).trim_end_matches('}');
+    if !lit.is_empty() && crate::decisions::nvidia_boards::names_board(name) {
+        return (Some(eq == neg), false, true);
+    }
+    if *op == "-eq" || *op == "-ne" {
+        return (None, false, false);
+    }
     if os_variable(var) {
         if let Some(on_linux) = os_value(lit) {
             return (Some(on_linux == (eq != neg)), false, true);
@@ -418,6 +428,14 @@ mod tests {
         assert!(!o.iter().any(|(_, l)| *l == 3 || *l == 12), "{o:?}");
         assert!(o.iter().any(|(_, l)| *l == 6), "{o:?}");
         assert!(o.iter().any(|(_, l)| *l == 9), "{o:?}");
+        // jetson-inference's `docker/build.sh`: a board's release variable compared with a
+        // release holds only on that board; `!=` holds elsewhere, and a variable that names no
+        // board decides nothing.
+        let src = "if [ $L4T_VERSION = \"35.4.1\" ]; then\n  export CUDA_HOME=/usr/local/cuda\nelif [ $L4T_RELEASE -eq 32 ]; then\n  export CUDA_HOME=/usr/local/cuda\nfi\nif [ \"$L4T_VERSION\" != \"35.4.1\" ]; then\n  export CUDA_HOME=/usr/local/cuda\nfi\nif [ $DISTRO_VERSION = \"22.04\" ]; then\n  export CUDA_HOME=/usr/local/cuda\nfi\n";
+        let o = open(src);
+        assert!(!o.iter().any(|(_, l)| *l == 2 || *l == 4), "{o:?}");
+        assert!(o.iter().any(|(_, l)| *l == 7), "{o:?}");
+        assert!(o.iter().any(|(_, l)| *l == 10), "{o:?}");
     }
 
     #[test]
