@@ -101,6 +101,24 @@ pub fn eval_current_nvcc(toks: &[&str]) -> Option<i64> {
     MacroEnv::cuda().with_extra(&sm90).eval(toks)
 }
 
+/// Whether directive `di` of the file opens an include guard: `#ifndef X` (or `#if
+/// !defined(X)`) whose next directive is `#define X`. Its name is the header's, whatever words
+/// it holds (occa's `OCCA_INTERNAL_MODES_HIP_BUFFER_HEADER` is no ROCm switch), and every build
+/// compiles the body on first inclusion.
+pub fn is_include_guard(s: &Src, di: usize) -> bool {
+    let dirs = &s.lexed.directives;
+    let Some(d) = dirs.get(di) else { return false };
+    let toks = condition_tokens(s, d);
+    let name = match (d.name.as_str(), toks.as_slice()) {
+        ("ifndef", [n]) => *n,
+        ("if", ["!", "defined", n]) | ("if", ["!", "defined", "(", n, ")"]) => *n,
+        _ => return false,
+    };
+    dirs.get(di + 1).is_some_and(|next| {
+        next.name == "define" && condition_tokens(s, next).first() == Some(&name)
+    })
+}
+
 /// Whether a macro names the HIP/ROCm/AMD platform: HIP's own (`__HIP_PLATFORM_AMD__`,
 /// `__HIPCC__`, `__HIP_DEVICE_COMPILE__`, `__gfx90a__`, `__AMDGCN_WAVEFRONT_SIZE`) or a
 /// project's switch for its HIP build (`USE_ROCM`, `GGML_USE_HIP`, `USE_AMD_ROCM`).
@@ -108,6 +126,13 @@ pub fn is_hip_macro(name: &str) -> bool {
     let guard = [
         "_H",
         "_H_",
+        "_H__",
+        "_HH",
+        "_HXX",
+        "_HEADER",
+        "_HEADER_",
+        "_GUARD",
+        "_GUARD_",
         "_HPP",
         "_HPP_",
         "_CUH",

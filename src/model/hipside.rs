@@ -109,6 +109,9 @@ fn value(
         .into_iter()
         .map(str::to_string)
         .collect();
+    if cond::is_include_guard(s, di) {
+        return (toks, Some(1));
+    }
     // The project's own integer macros decide a condition that compares them with a CUDA-side
     // macro (`CUDART_VERSION >= RMM_MIN_HWDECOMPRESS_CUDA_VERSION`); other conditions on them
     // stay as they were (both builds see the same project macros).

@@ -12,11 +12,12 @@ use std::ops::Range;
 /// directive that tests each; HIP's own platform macros are not a project's switch.
 pub fn project_switches(s: &Src) -> Vec<(String, Range<usize>)> {
     let mut out: Vec<(String, Range<usize>)> = Vec::new();
-    for d in &s.lexed.directives {
+    for (di, d) in s.lexed.directives.iter().enumerate() {
         if !matches!(
             d.name.as_str(),
             "if" | "elif" | "ifdef" | "ifndef" | "elifdef" | "elifndef"
-        ) {
+        ) || cond::is_include_guard(s, di)
+        {
             continue;
         }
         for t in cond::condition_tokens(s, d) {
@@ -121,6 +122,41 @@ mod tests {
         });
         // A CPU architecture of AMD's (`_AMD_ZEN3`) is no HIP switch; an AMD GPU's is.
         assert_eq!(names, ["BNB_HIP", "USE_ROCM", "KOKKOS_ARCH_AMD_GFX90A"]);
+    }
+
+    /// occa's `#ifndef OCCA_INTERNAL_MODES_HIP_BUFFER_HEADER` / `#define …`: an include guard
+    /// is the header's name, not a ROCm switch, by its suffix or by its shape (`#ifndef X`
+    /// then `#define X`), and HIP compiles its body. Twin: `#ifndef USE_HIP` followed by other
+    /// code stays a switch whose body HIP never compiles.
+    #[test]
+    fn include_guards_are_no_rocm_switch() {
+        let side = |src: &str, needle: &str| {
+            crate::model::syntax::test_support::with_tokens(src, |s| {
+                let (r, _) = regions_and_pins_for(
+                    s,
+                    "7.0.0".parse().unwrap(),
+                    &crate::model::project::NOTHING,
+                );
+                (
+                    side_at(&r, src.find(needle).unwrap()),
+                    project_switches(s)
+                        .into_iter()
+                        .map(|(n, _)| n)
+                        .collect::<Vec<_>>(),
+                )
+            })
+        };
+        let never = |x: Option<Side>| matches!(x, Some(Side::Never(_)));
+        for guard in ["OCCA_MODES_HIP_BUFFER_HEADER", "OCCA_MODES_HIP_DEVICE_ONCE"] {
+            let src = format!("#ifndef {guard}\n#define {guard}\nbody();\n#endif\n");
+            let (at, names) = side(&src, "body()");
+            assert!(!never(at), "{guard}");
+            assert!(names.is_empty(), "{guard}: {names:?}");
+        }
+        let src = "#ifndef USE_HIP\n#include <cuda_runtime.h>\nbody();\n#endif\n";
+        let (at, names) = side(src, "body()");
+        assert!(never(at));
+        assert_eq!(names, ["USE_HIP"]);
     }
 
     /// AMReX's chains: `#if defined(AMREX_USE_SYCL) … #elif defined(AMREX_USE_HIP) … #elif
