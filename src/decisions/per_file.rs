@@ -2,8 +2,9 @@
 //! is decided by the file's allocations and the build's `-munsafe-fp-atomics`, not per call
 //! (darknet's `blas_kernels.cu`: eight calls, one decision); a shell script's CUDA toolkit paths
 //! (HP852 in `.sh`) are one edit of that script, which installs or locates the toolkit
-//! (darknet's `setup.sh`: eight lines); a file's texture references (HP704) move to texture
-//! objects together, with the code that binds and fetches them (ccminer's groestl: nine). HIP names the target ROCm removed (HP016) in one file
+//! (darknet's `setup.sh`: eight lines); a project's texture references (HP704) move to texture
+//! objects together, with the code that binds and fetches them (ccminer's groestl: nine; gpusph:
+//! eleven files). HIP names the target ROCm removed (HP016) in one file
 //! are one update of the project's ROCm layer (ctransformers' `#define CUDA_R_16F
 //! HIPBLAS_R_16F` block: four lines, each with its replacement, which the head lists). A file's
 //! macros that paste a CUDA prefix (HP018, cusplibrary's `cublas##name##axpy` stubs: 21) are one
@@ -25,7 +26,11 @@ fn key(f: &Finding) -> Option<String> {
         // The ROCm layer's removed names are one update wherever they are (hoomd-blue's
         // `__HIP_PLATFORM_HCC__` arms in 27 files).
         "HP016" => return super::kind::own(&f.path).then(|| f.rule.clone()),
-        "HP708" | "HP704" | "HP008" | "HP018" => true,
+        // Texture references are one move to texture objects for the project: the kernels that
+        // fetch them and the host code that binds them are often in different files (gpusph:
+        // eleven files, one choice of texture objects or plain loads).
+        "HP704" => return super::kind::own(&f.path).then(|| f.rule.clone()),
+        "HP708" | "HP008" | "HP018" => true,
         "HP852" => {
             let ext = f.path.rsplit_once('.').map_or("", |(_, e)| e);
             matches!(ext, "sh" | "bash")
@@ -51,7 +56,7 @@ fn what(rule: &str) -> &'static str {
     match rule {
         "HP016" => "the HIP names the target ROCm removed are one update of the project's ROCm layer",
         "HP008" => "the file's operators that HIP's vector types define with another meaning are one rename (functions the code calls where it means them)",
-        "HP704" => "the file's texture references are one move to texture objects (`cudaTextureObject_t` created where the references are bound, passed to the kernels that fetch them)",
+        "HP704" => "the project's texture references are one move to texture objects (`cudaTextureObject_t` created where the references are bound, passed to the kernels that fetch them)",
         "HP018" => "the file's macros that paste a CUDA prefix are one edit: paste the HIP prefix (`hip ## …`, `hipblas ## …`) in each",
         "HP708" => "the file's floating-point atomics on fine-grained memory are one decision: coarse-grained allocations, or a build without `-munsafe-fp-atomics`",
         _ => "the script's CUDA toolkit paths are one edit: point it at ROCm (`/opt/rocm`) or skip the CUDA setup on ROCm machines",
@@ -230,10 +235,10 @@ mod tests {
         );
     }
 
-    /// ccminer's groestl: a file's texture references are one move to texture objects. Twin:
-    /// the one in another file stays its own.
+    /// ccminer's groestl: the project's texture references are one move to texture objects,
+    /// across files (the head names where). Twin: a vendored file's stays its own.
     #[test]
-    fn texture_references_of_one_file_are_one_move() {
+    fn texture_references_of_one_project_are_one_move() {
         let mut fs = vec![
             f("HP704", "heavy/cuda_groestl512.cu", 20),
             f("HP704", "heavy/cuda_groestl512.cu", 21),
@@ -249,12 +254,20 @@ mod tests {
             .filter(|x| x.status != Status::Pass)
             .map(|x| x.line)
             .collect();
-        assert_eq!(open, [20, 18, 489]);
+        assert_eq!(open, [20, 489]);
         assert!(
-            fs[0].message.contains("texture objects"),
+            fs[0].message.contains("texture objects")
+                && fs[0].message.contains("Algo256/cuda_fugue256.cu:18"),
             "{}",
             fs[0].message
         );
+        let mut fs = vec![
+            f("HP704", "src/tex.cu", 20),
+            f("HP704", "third_party/cub/tex.cu", 21),
+        ];
+        let k = kind(&fs);
+        crate::decisions::fold(&mut fs, &k);
+        assert!(fs.iter().all(|x| x.status != Status::Pass), "{fs:?}");
     }
 
     /// A file's removed HIP names fold into the first, which keeps each line's replacement.
