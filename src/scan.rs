@@ -454,7 +454,12 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     // Composite actions are judged by their callers; scripts nothing runs are one decision.
     crate::inventory::ci_lanes::pass_cuda_only_actions(&mut findings, &workflows);
     // Files made for NVIDIA-only platforms (Jetson/L4T setup scripts).
-    crate::inventory::scripts::pass_nvidia_platform_files(&mut findings);
+    let packages: std::collections::BTreeSet<String> = rels
+        .iter()
+        .filter_map(|r| r.strip_suffix("/__init__.py"))
+        .map(str::to_string)
+        .collect();
+    crate::inventory::scripts::pass_nvidia_platform_files(&mut findings, &packages);
     crate::rules::driver_api::loaded::pass_beside_amd_loaders(&mut findings);
     // Files the inventory or the workflow pass read already are not read again; the rest are
     // read once, bounded, and never through a link to a non-regular file.

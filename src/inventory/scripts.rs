@@ -206,16 +206,47 @@ pub fn nvidia_platform_of(path: &str) -> Option<&'static str> {
     })
 }
 
+/// [`nvidia_platform_of`] less the project's own Python packages: a folder holding
+/// `__init__.py` whose name joins a platform word with others (`jetson_utils/`) is the name the
+/// project imports, not a variant for the board (`packages` holds such folders' paths).
+pub fn nvidia_platform_in(
+    path: &str,
+    packages: &std::collections::BTreeSet<String>,
+) -> Option<&'static str> {
+    let parts: Vec<&str> = path.split('/').collect();
+    let mut dir = String::new();
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
+            dir.push('/');
+        }
+        dir.push_str(part);
+        let Some(p) = nvidia_platform_of(part) else {
+            continue;
+        };
+        let package =
+            i + 1 < parts.len() && packages.contains(&dir) && !part.eq_ignore_ascii_case(p);
+        if !package {
+            return Some(p);
+        }
+    }
+    None
+}
+
 /// The inventory findings (scripts, Dockerfiles, requirements) of files made for an
 /// NVIDIA-only platform (a Jetson setup script): a ROCm port runs none of them, so there is
 /// nothing to change in them (PASS, naming the platform). Source files are left alone: a
-/// kernel under `jetson/` is still code.
-pub fn pass_nvidia_platform_files(findings: &mut [crate::finding::Finding]) {
+/// kernel under `jetson/` is still code. `packages` are the project's Python package folders
+/// ([`nvidia_platform_in`]): jetson-utils' `python/jetson_utils/cuda/driver.py` loads
+/// `libcuda.so` in the pip package every user installs.
+pub fn pass_nvidia_platform_files(
+    findings: &mut [crate::finding::Finding],
+    packages: &std::collections::BTreeSet<String>,
+) {
     for f in findings.iter_mut() {
         if f.status == crate::gate::Status::Pass || crate::walk::is_source(&f.path) {
             continue;
         }
-        if let Some(p) = nvidia_platform_of(&f.path) {
+        if let Some(p) = nvidia_platform_in(&f.path, packages) {
             f.settle(&format!(
                 " (in a file made for NVIDIA's `{p}` platform, which ROCm does not run on: nothing to port)"
             ));
@@ -469,9 +500,30 @@ mod platform_tests {
         for f in &mut fs {
             f.status = Status::Remediation;
         }
-        pass_nvidia_platform_files(&mut fs);
+        pass_nvidia_platform_files(&mut fs, &Default::default());
         let st: Vec<Status> = fs.iter().map(|f| f.status).collect();
         assert_eq!(st, [Status::Pass, Status::Remediation, Status::Remediation]);
         assert!(fs[0].message.contains("NVIDIA's `jetson` platform"));
+        // jetson-utils' pip package `python/jetson_utils/` is the project's import name; a
+        // package folder named for the board alone (`jetson/`) is still the board's.
+        let packages: std::collections::BTreeSet<String> = ["python/jetson_utils", "pkg/jetson"]
+            .map(String::from)
+            .into();
+        assert_eq!(
+            nvidia_platform_in("python/jetson_utils/cuda/driver.py", &packages),
+            None
+        );
+        assert_eq!(
+            nvidia_platform_in("python/jetson_utils/jetson_setup.sh", &packages),
+            Some("jetson")
+        );
+        assert_eq!(
+            nvidia_platform_in("pkg/jetson/driver.py", &packages),
+            Some("jetson")
+        );
+        assert_eq!(
+            nvidia_platform_in("python/jetson_utils/cuda/driver.py", &Default::default()),
+            Some("jetson")
+        );
     }
 }
