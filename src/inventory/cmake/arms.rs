@@ -303,6 +303,9 @@ pub(crate) struct DeadArm {
     /// arm); `Some(false)`: it never runs it.
     pub taken: Option<bool>,
     pub why: String,
+    /// Decided by the operating system (the arm only another OS takes), not by the HIP build's
+    /// switches.
+    pub by_os: bool,
 }
 
 /// The condition words of an `if`/`elseif` command (unquoted).
@@ -478,6 +481,7 @@ pub(crate) fn hip_dead_arms_with(
                     range: cmd.start_byte()..end,
                     why: format!("`{arm}` (line {})", line(cmd.start_byte())),
                     taken: taken.then_some(true),
+                    by_os: false,
                 });
             }
             all_false &= value == Some(false);
@@ -490,6 +494,7 @@ pub(crate) fn hip_dead_arms_with(
             };
             if dead {
                 let at = line(cmd.start_byte());
+                let os_decided = by_os.is_some();
                 let why = match by_os {
                     Some(test) => format!(
                         "in the `{arm}` arm (line {at}), which only another operating system \
@@ -519,6 +524,7 @@ pub(crate) fn hip_dead_arms_with(
                     taken: Some(false),
                     range: cmd.start_byte()..end,
                     why,
+                    by_os: os_decided,
                 });
             }
             if !taken_before && os_value == Some(true) {

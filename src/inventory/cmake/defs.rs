@@ -78,7 +78,9 @@ fn file_defs(rel: &str, src: &[u8]) -> FileDefs {
     let root = tree.root_node();
     let dead: Vec<(Range<usize>, String)> = hip_dead_arms(root, src, &[])
         .into_iter()
-        .filter(|a| a.taken == Some(false))
+        // Arms only another operating system takes define what that OS's builds need
+        // (`_WIN32`), the CUDA build's as much as the ROCm build's.
+        .filter(|a| a.taken == Some(false) && !a.by_os)
         .map(|a| {
             // `in the `if (…)` arm (line 60), which the project's HIP build never runs: …`: the
             // arm is enough here.
@@ -310,6 +312,9 @@ mod tests {
             got.keys().map(String::as_str).collect::<Vec<_>>(),
             ["FAST", "HAVE_CUBLASLT"]
         );
+        // An arm only Windows takes is no CUDA-build arm.
+        let os: &[u8] = b"if (BUILD_HIP)\n  add_definitions(-DHIP)\nendif()\nif (WIN32)\n  add_definitions(-D_WIN32 -DNOMINMAX)\nendif()\n";
+        assert!(cuda_build_only_macros(&[("CMakeLists.txt", os)]).is_empty());
         // A file that never tests for the HIP build decides nothing.
         let cuda_only: &[u8] = b"if (WITH_CUBLASLT)\n  add_definitions(-DHAVE_CUBLASLT)\nendif()\n";
         assert!(cuda_build_only_macros(&[("CMakeLists.txt", cuda_only)]).is_empty());
