@@ -79,7 +79,14 @@ const WORKER_STACK: usize = 1 << 30;
 /// A token-only pre-pass over the headers among `inputs` first builds the project model
 /// ([`Project::of_inputs`]): what each file sees defined in the project files it includes.
 pub fn run(inputs: &[Input], work: &Work, m: &Mappings) -> Vec<FileOutcome> {
-    run_with(inputs, work, m, &Default::default(), &Default::default())
+    run_with(
+        inputs,
+        work,
+        m,
+        &Default::default(),
+        &Default::default(),
+        &Default::default(),
+    )
 }
 
 /// [`run`] with what the project's HIP build files define for every unit
@@ -91,6 +98,7 @@ pub fn run_with(
     m: &Mappings,
     hip_build: &std::collections::BTreeMap<String, (crate::model::macro_env::Known, String)>,
     cuda_build_only: &std::collections::BTreeMap<String, String>,
+    cuda_selectors: &std::collections::BTreeMap<String, String>,
 ) -> Vec<FileOutcome> {
     let mut order: Vec<usize> = (0..inputs.len()).collect();
     // Largest first balances the workers.
@@ -99,6 +107,7 @@ pub fn run_with(
         let mut project = Project::of_inputs(inputs, work.max_file_size);
         project.hip_build = hip_build.clone();
         project.set_cuda_build_only(cuda_build_only.clone());
+        project.set_cuda_selectors(cuda_selectors.clone());
         order
             .par_iter()
             .map(|&i| (i, process_in(&inputs[i], work, m, &project)))
@@ -236,6 +245,7 @@ fn process_file(
     } else {
         Vec::new()
     };
+    let hip_never = std::cell::RefCell::new(Vec::new());
     if work.hazards {
         // A name in a branch HIP never compiles (or one written for HIP) is not a porting
         // problem: scan leaves it out, as it does the hazards there.
@@ -246,6 +256,7 @@ fn process_file(
             &warps,
             &mut findings,
             &mut project_notes,
+            &hip_never,
         );
         findings.extend(hazards);
     }
@@ -295,12 +306,23 @@ fn process_file(
         .then(|| crate::rules::warp_size::launch_rows::file_rows(rel, &file.bytes, &file.lexed))
         .flatten();
     let (includes, defines, namespaces) = if work.hazards {
-        (
-            // Resolved from the includer's folder by scan: the quoted ones.
+        // Resolved from the includer's folder by scan: the quoted ones the ROCm build compiles
+        // (`#if GMX_GPU_CUDA` / `#include "cuda_arch_utils.cuh"` is the CUDA build's edge).
+        let never = hip_never.borrow();
+        let includes = if never.is_empty() {
             own_includes
                 .into_iter()
                 .filter(|i| !i.starts_with('<'))
-                .collect(),
+                .collect()
+        } else {
+            crate::model::includes::written_at(&file.bytes, &file.lexed)
+                .into_iter()
+                .filter(|(at, i)| !i.starts_with('<') && !never.iter().any(|r| r.contains(at)))
+                .map(|(_, i)| i)
+                .collect()
+        };
+        (
+            includes,
             crate::model::cuda_side::file_defines(file.path, &file.bytes, &file.lexed),
             crate::rules::project_build::nested_namespaces(&file.bytes, &file.lexed),
         )

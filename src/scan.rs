@@ -108,7 +108,32 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
                 })
         })
     });
-    let outcomes = pipeline::run_with(&inputs, &work, m, &hip_build, &cuda_build_only);
+    // The CUDA backend's selectors: variables a CMake chain of the project's own files tests as
+    // alternatives to their HIP twins.
+    let own_cmake: Vec<(&str, &[u8])> = hip_build_texts
+        .iter()
+        .filter(|(r, _)| is_cmake(r) && crate::decisions::kind::own(r))
+        .map(|(r, b)| (r.as_str(), b.as_slice()))
+        .collect();
+    let cuda_selectors: std::collections::BTreeMap<String, String> =
+        crate::inventory::cmake::chain_alternatives(&own_cmake)
+            .into_iter()
+            .map(|t| {
+                let why = format!(
+                    "`{}` selects the project's CUDA backend, and its ROCm build selects `{}` instead (`{}`)",
+                    t.cuda, t.rocm, t.at
+                );
+                (t.cuda, why)
+            })
+            .collect();
+    let outcomes = pipeline::run_with(
+        &inputs,
+        &work,
+        m,
+        &hip_build,
+        &cuda_build_only,
+        &cuda_selectors,
+    );
     let mut findings = Vec::new();
     let mut errors: Vec<FileError> = walk_errors
         .into_iter()
@@ -292,20 +317,41 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     crate::inventory::rocm_branch::pass_cuda_only_sources(&mut findings, &setups);
     // The same for CMake: sources a HIP-aware CMakeLists.txt lists only in arms its HIP build
     // never runs (`if(BUILD_CUDA)`).
+    // The project's backend twins (`ENABLE_CUDA`/`ENABLE_HIP`) decide files that test one alone.
+    let twins = crate::inventory::cmake::project_twins(
+        &texts
+            .iter()
+            .filter(|(rel, _)| is_cmake(rel) && crate::decisions::kind::own(rel))
+            .map(|(r, b)| (r.as_str(), b.as_slice()))
+            .collect::<Vec<_>>(),
+    );
     let cmake_only: Vec<(String, String)> = named("CMakeLists.txt")
         .flat_map(|(rel, bytes)| {
             let dir = rel
                 .rsplit_once('/')
                 .map_or(String::new(), |(d, _)| format!("{d}/"));
-            crate::inventory::cmake::cuda_only_sources(bytes)
+            crate::inventory::cmake::cuda_only_sources(bytes, &twins)
                 .into_iter()
                 .map(move |(p, why)| (format!("{dir}{p}"), format!("{rel}: {why}")))
         })
         .collect();
-    let mut only: std::collections::HashMap<String, String> = cmake_only
-        .into_iter()
-        .map(|(p, why)| (p, format!("listed only {why}")))
-        .collect();
+    let mut only: std::collections::HashMap<String, String> = std::collections::HashMap::new();
+    for (p, why) in cmake_only {
+        match p.strip_suffix('/') {
+            // A folder only a dead arm adds: every file under it.
+            Some(dir) => {
+                let prefix = format!("{dir}/");
+                for r in all.iter().filter(|i| i.rel.starts_with(&prefix)) {
+                    only.entry(r.rel.clone())
+                        .or_insert_with(|| format!("in `{prefix}`, added only {why}"));
+                }
+            }
+            None => {
+                only.entry(p)
+                    .or_insert_with(|| format!("listed only {why}"));
+            }
+        }
+    }
     // Sources a HIP arm removes from the build (`list(REMOVE_ITEM …)` under `elseif(WITH_HIP)`).
     for (rel, bytes) in named("CMakeLists.txt") {
         let dir = rel
@@ -334,7 +380,15 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         .map(|(rel, b)| (rel.as_str(), b.as_slice()))
         .collect();
     crate::inventory::cmake::pass_flags_hip_never_reads(&mut findings, &cmake_texts);
-    headers_only_included_by(&mut only, &includes);
+    // Includes resolve next to the includer, then under the project's include roots
+    // (`"gromacs/gpu_utils/cuda_arch_utils.cuh"` from `src/`).
+    let known: std::collections::BTreeSet<&str> = all.iter().map(|i| i.rel.as_str()).collect();
+    let roots = crate::model::includes::roots(known.iter().copied());
+    let resolve = |from: &str, inc: &str| {
+        crate::model::includes::resolve(from, inc, &roots, &|p: &str| known.contains(p))
+            .unwrap_or_else(|| resolve_include(from, inc))
+    };
+    headers_only_included_by(&mut only, &includes, &resolve);
     // What those arms leave out: extension modules nothing the ROCm build reaches builds.
     let py_files = || -> Vec<(String, Vec<u8>)> {
         all.iter()

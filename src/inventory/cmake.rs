@@ -26,7 +26,8 @@ mod defs;
 mod nvcc_flags;
 
 pub use arms::{
-    cuda_only_sources, dead_arms_with_twins, declared_switches, hip_selectors, twin_switches, Twin,
+    chain_alternatives, cuda_only_sources, dead_arms_with_twins, declared_switches, hip_selectors,
+    project_twins, twin_switches, Twin,
 };
 pub(crate) use arms::{hip_dead_arms, name_platform, platform_word, DeadArm};
 pub use defs::cuda_build_only_macros;
@@ -300,7 +301,7 @@ mod tests {
             pass.message
         );
         assert_eq!(
-            super::cuda_only_sources(src.as_bytes())
+            super::cuda_only_sources(src.as_bytes(), &[])
                 .into_iter()
                 .map(|(p, _)| p)
                 .collect::<Vec<_>>(),
@@ -312,7 +313,7 @@ mod tests {
         let f = scan_bytes("CMakeLists.txt", FileKind::CMake, cuda_only.as_bytes());
         assert_eq!(f.len(), 1);
         assert_ne!(f[0].status, crate::gate::Status::Pass);
-        assert!(super::cuda_only_sources(cuda_only.as_bytes()).is_empty());
+        assert!(super::cuda_only_sources(cuda_only.as_bytes(), &[]).is_empty());
     }
 
     /// fastllm's shape: the ROCm arm hipifies the CUDA folder at configure time and compiles
@@ -321,7 +322,7 @@ mod tests {
     #[test]
     fn cuda_sources_a_hip_arm_hipifies_are_compiled_by_it() {
         let src = "if(USE_CUDA)\n  enable_language(CUDA)\n  set(S src/devices/cuda/fastllm-cuda.cu src/devices/multicuda/fastllm-multicuda.cu src/devices/cuda/only.cu)\nendif()\nif(USE_ROCM)\n  enable_language(HIP)\n  hipify(CUDA_SOURCE_DIR ${PROJECT_SOURCE_DIR}/src/devices/cuda HIP_SOURCE_DIR ${PROJECT_SOURCE_DIR}/src/devices/hip)\n  set(S src/devices/hip/fastllm-hip.hip src/devices/multihip/fastllm-multihip.hip)\nendif()\n";
-        let only: Vec<String> = super::cuda_only_sources(src.as_bytes())
+        let only: Vec<String> = super::cuda_only_sources(src.as_bytes(), &[])
             .into_iter()
             .map(|(p, _)| p)
             .collect();

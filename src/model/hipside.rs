@@ -259,6 +259,12 @@ pub fn regions_and_pins_for(
                 .or_insert((Known::Undefined, false));
         }
     }
+    // The CUDA backend's selector (`#if GMX_GPU_CUDA`): 0 in the ROCm build.
+    for name in seen.cuda_selectors.keys() {
+        if !defines_itself(s, name) {
+            switches.entry(name.clone()).or_insert((Known::Zero, false));
+        }
+    }
     // Another backend's switch the project tests as an alternative to its ROCm switch in one
     // chain (`#if defined(AMREX_USE_SYCL) … #elif defined(AMREX_USE_HIP) … #elif
     // defined(AMREX_USE_CUDA)`): the ROCm build does not define it.
@@ -754,9 +760,10 @@ pub fn regions_at(regions: &[Region], offsets: &[usize]) -> Vec<Option<usize>> {
 
 /// Words for a finding in a branch HIP never compiles: the directive that decides it, as
 /// written (whitespace collapsed, at most 100 characters), and its 1-based line; and why a
-/// macro it tests is undefined there when only the CUDA build defines it (`cuda_build_only`,
-/// [`super::project::Visible::cuda_build_only`]).
-pub fn dead_note(s: &Src, r: &Region, cuda_build_only: &BTreeMap<String, String>) -> String {
+/// macro it tests is undefined there when only the CUDA build defines it
+/// ([`super::project::Visible::cuda_build_only`]) or selects the CUDA backend
+/// ([`super::project::Visible::cuda_selectors`]).
+pub fn dead_note(s: &Src, r: &Region, seen: &super::project::Visible) -> String {
     let mut note = format!(
         "compiled out under HIP: decided by `{}` (line {})",
         directive_text(s, r.decider.clone()),
@@ -765,9 +772,18 @@ pub fn dead_note(s: &Src, r: &Region, cuda_build_only: &BTreeMap<String, String>
     let text = String::from_utf8_lossy(&s.bytes()[r.decider.clone()]);
     let tested = text
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .find_map(|w| cuda_build_only.get_key_value(w));
-    if let Some((name, why)) = tested {
-        note.push_str(&format!("; only the CUDA build defines `{name}`: {why}"));
+        .find_map(|w| {
+            seen.cuda_build_only
+                .get_key_value(w)
+                .map(|(n, why)| format!("; only the CUDA build defines `{n}`: {why}"))
+                .or_else(|| {
+                    seen.cuda_selectors
+                        .get_key_value(w)
+                        .map(|(n, why)| format!("; `{n}` is 0 in the ROCm build: {why}"))
+                })
+        });
+    if let Some(why) = tested {
+        note.push_str(&why);
     }
     note
 }

@@ -157,6 +157,12 @@ pub struct Visible {
     /// no project header defines them. The ROCm build leaves them undefined in a unit that does
     /// not define them itself.
     pub cuda_build_only: BTreeMap<String, String>,
+    /// The CUDA backend's selectors: variables a CMake `if()` chain of the project tests as
+    /// alternatives to their HIP twins (gromacs' `if(GMX_GPU_CUDA) … elseif(GMX_GPU_HIP)`),
+    /// with why. As macros (`#if GMX_GPU_CUDA`, through a configured header or the compile
+    /// definitions) they are 0 or undefined in the ROCm build: `#if` reads 0, `defined()` stays
+    /// unknown.
+    pub cuda_selectors: BTreeMap<String, String>,
     /// Project macros whose HIP value a CUDA-side test in an included file fixes: the pin and
     /// `path:line` (names pinned to two values are left out).
     pub hip_pins: BTreeMap<String, (super::hip_pins::HipPin, String)>,
@@ -182,6 +188,7 @@ pub static NOTHING: Visible = Visible {
     members: BTreeMap::new(),
     hip_build: BTreeMap::new(),
     cuda_build_only: BTreeMap::new(),
+    cuda_selectors: BTreeMap::new(),
     hip_pins: BTreeMap::new(),
     narrow_returns: BTreeSet::new(),
     ballot_macros: BTreeMap::new(),
@@ -545,6 +552,8 @@ pub struct Project {
     pub hip_build: BTreeMap<String, (super::macro_env::Known, String)>,
     /// Project macros only the CUDA build's CMake arms define ([`Visible::cuda_build_only`]).
     cuda_build_only: BTreeMap<String, String>,
+    /// The CUDA backend's selectors ([`Visible::cuda_selectors`]).
+    cuda_selectors: BTreeMap<String, String>,
     /// Every macro name a header of the project defines.
     header_macros: BTreeSet<String>,
     /// The project's ROCm layer: headers every project header that includes them includes in
@@ -666,6 +675,7 @@ impl Project {
             overloads,
             hip_build: BTreeMap::new(),
             cuda_build_only: BTreeMap::new(),
+            cuda_selectors: BTreeMap::new(),
             header_macros,
             zero_tests,
             other_backends,
@@ -682,6 +692,16 @@ impl Project {
     pub fn set_cuda_build_only(&mut self, macros: BTreeMap<String, String>) {
         let defined = &self.header_macros;
         self.cuda_build_only = macros
+            .into_iter()
+            .filter(|(name, _)| !defined.contains(name))
+            .collect();
+    }
+
+    /// Takes the CUDA backend's selectors ([`Visible::cuda_selectors`]), less those a project
+    /// header defines itself.
+    pub fn set_cuda_selectors(&mut self, selectors: BTreeMap<String, String>) {
+        let defined = &self.header_macros;
+        self.cuda_selectors = selectors
             .into_iter()
             .filter(|(name, _)| !defined.contains(name))
             .collect();
@@ -754,6 +774,7 @@ impl Project {
             overloads: self.overloads.clone(),
             hip_build: self.hip_build.clone(),
             cuda_build_only: self.cuda_build_only.clone(),
+            cuda_selectors: self.cuda_selectors.clone(),
             ..Visible::default()
         };
         if self.files.is_empty() || own.is_empty() {

@@ -77,6 +77,9 @@ pub fn check_with(
 
 /// [`check_with`] on a [`crate::source::SourceFile`]: its tokens and tree, computed once by the pipeline.
 /// `seen` is what the project files it includes define (`model::project`).
+///
+/// `hip_never` receives the byte ranges of the file's branches the ROCm build never compiles
+/// (the pipeline keeps the includes outside them).
 pub fn check_file(
     file: &crate::source::SourceFile,
     target: &Target,
@@ -84,6 +87,7 @@ pub fn check_file(
     warps: &crate::rules::warp_size::logical::LogicalWarps,
     translated: &mut Vec<Finding>,
     project: &mut Vec<Finding>,
+    hip_never: &std::cell::RefCell<Vec<std::ops::Range<usize>>>,
 ) -> Vec<Finding> {
     check_lexed(
         &file.ctx(),
@@ -93,6 +97,7 @@ pub fn check_file(
         Seeing {
             seen,
             warps: Some(warps),
+            hip_never: Some(hip_never),
         },
         translated,
         project,
@@ -105,11 +110,18 @@ pub fn check_file(
 pub struct Seeing<'a> {
     pub seen: &'a crate::model::project::Visible,
     pub warps: Option<&'a crate::rules::warp_size::logical::LogicalWarps>,
+    /// Where to put the byte ranges of the branches the ROCm build never compiles, when the
+    /// caller wants them.
+    pub hip_never: Option<&'a std::cell::RefCell<Vec<std::ops::Range<usize>>>>,
 }
 
 impl<'a> From<&'a crate::model::project::Visible> for Seeing<'a> {
     fn from(seen: &'a crate::model::project::Visible) -> Seeing<'a> {
-        Seeing { seen, warps: None }
+        Seeing {
+            seen,
+            warps: None,
+            hip_never: None,
+        }
     }
 }
 
@@ -123,7 +135,11 @@ pub fn check_lexed<'a>(
     translated: &mut Vec<Finding>,
     project: &mut Vec<Finding>,
 ) -> Vec<Finding> {
-    let Seeing { seen, warps } = seeing.into();
+    let Seeing {
+        seen,
+        warps,
+        hip_never,
+    } = seeing.into();
     let index = NodeIndex::new(ctx.src, tree, &kinds());
     let s = Src::new(ctx, lexed, tree, &index);
     let mut out = Vec::new();
@@ -148,6 +164,14 @@ pub fn check_lexed<'a>(
     device_feature::lds::check(&s, target, seen, &mut out);
     device_feature::half_atomics::check(&s, target, seen, &mut out);
     let (regions, pins) = hipside::regions_and_pins_for(&s, target.rocm, seen);
+    if let Some(out) = hip_never {
+        out.borrow_mut().extend(
+            regions
+                .iter()
+                .filter(|r| matches!(r.side, Side::Never(_)))
+                .map(|r| r.range.clone()),
+        );
+    }
     let offsets: Vec<usize> = out
         .iter()
         .chain(translated.iter())
@@ -159,7 +183,7 @@ pub fn check_lexed<'a>(
         let Some(region) = next_region.next().flatten() else {
             return true;
         };
-        keep_in(&s, region, &seen.cuda_build_only, f)
+        keep_in(&s, region, seen, f)
     };
     out.retain_mut(|f| keep(f));
     translated.retain_mut(|f| keep(f));
@@ -417,7 +441,7 @@ fn widened_masks(translated: &[Finding], out: &mut Vec<Finding>) {
 fn keep_in(
     s: &Src,
     region: &hipside::Region,
-    cuda_build_only: &std::collections::BTreeMap<String, String>,
+    seen: &crate::model::project::Visible,
     f: &mut Finding,
 ) -> bool {
     match region.side {
@@ -437,10 +461,8 @@ fn keep_in(
         Side::Never(Dead::Toolkit | Dead::Arch { .. }) => {
             if f.status != Status::Pass {
                 f.status = Status::Pass;
-                f.message.push_str(&format!(
-                    " ({})",
-                    hipside::dead_note(s, region, cuda_build_only)
-                ));
+                f.message
+                    .push_str(&format!(" ({})", hipside::dead_note(s, region, seen)));
                 if let Side::Never(Dead::Arch { alternative }) = region.side {
                     if alternative.holds_no_code() {
                         f.message.push_str(" (the arm HIP compiles in its place holds no code: one fact, reported on that condition)");

@@ -152,12 +152,14 @@ pub(super) fn resolve_include(from: &str, inc: &str) -> String {
 }
 
 /// Adds to `only` (sources the HIP build does not compile, with the reason) every scanned file
-/// that is included (`#include "…"`, resolved from the includer's folder) only by such files,
+/// that is included (`#include "…"`, resolved by `resolve` from the includer: its folder, then
+/// the project's include roots) only by such files,
 /// transitively: bitsandbytes' `gemm_4bit_mma.cuh`, included only by the sm75/sm80 sources its
 /// CMake builds under `if(BUILD_CUDA)`. A file included by anything else, or by nothing, stays.
 pub(super) fn headers_only_included_by(
     only: &mut std::collections::HashMap<String, String>,
     includes: &[(String, Vec<String>)],
+    resolve: &dyn Fn(&str, &str) -> String,
 ) {
     if only.is_empty() {
         return;
@@ -165,7 +167,7 @@ pub(super) fn headers_only_included_by(
     let mut users: std::collections::BTreeMap<String, Vec<&str>> = Default::default();
     for (rel, incs) in includes {
         for i in incs {
-            let h = resolve_include(rel, i);
+            let h = resolve(rel, i);
             users.entry(h).or_default().push(rel);
         }
     }
@@ -436,7 +438,7 @@ mod tests {
         ]
         .into_iter()
         .collect();
-        headers_only_included_by(&mut only, &includes);
+        headers_only_included_by(&mut only, &includes, &resolve_include);
         let mut got: Vec<&str> = only.keys().map(|k| k.as_str()).collect();
         got.sort();
         // common.cuh is also included by simt.cu, which the HIP build compiles.

@@ -113,23 +113,105 @@ fn twin_of<'t>(word: &str, twins: &'t [Twin]) -> Option<(&'t Twin, bool)> {
 fn chain_twins(chain: tree_sitter::Node, src: &[u8]) -> Vec<Twin> {
     let line = |b: usize| src[..b].iter().filter(|&&c| c == b'\n').count() + 1;
     let mut tested: Vec<(String, String)> = Vec::new();
+    // Arms that test one variable's value each (`if(GMX_GPU_CUDA) … elseif(GMX_GPU_HIP)`):
+    // the chain picks the backend the build selected, and the ROCm build selects the HIP one.
+    let mut valued: Vec<(String, String)> = Vec::new();
     for cmd in ts::named_children(chain) {
         if !matches!(cmd.node_kind(), K::IfCommand | K::ElseifCommand) {
             continue;
         }
         let words = cond_words(cmd, src);
-        if let [defined, w] = words.as_slice() {
-            if defined == "DEFINED" {
+        let at = format!("line {}", line(cmd.start_byte()));
+        match words.as_slice() {
+            [defined, w] if defined == "DEFINED" => {
                 let w = w.trim_start_matches("${").trim_end_matches('}');
-                tested.push((w.to_string(), format!("line {}", line(cmd.start_byte()))));
+                tested.push((w.to_string(), at));
             }
+            [w] => {
+                let w = w.trim_start_matches("${").trim_end_matches('}');
+                if !detects_a_toolkit(w) {
+                    valued.push((w.to_string(), at));
+                }
+            }
+            _ => {}
         }
     }
     let mut twins = twin_switches(&tested);
     for t in &mut twins {
         t.by_definition = true;
     }
+    twins.extend(twin_switches(&valued));
     twins
+}
+
+/// The project's backend twins: switches it declares under names that differ only in the
+/// platform word (`ENABLE_CUDA` / `ENABLE_HIP`, `GMX_GPU_CUDA` / `GMX_GPU_HIP`, any file), and
+/// variables an `if()` chain of any of its CMake files tests as alternatives (`if(GMX_GPU_CUDA)
+/// … elseif(GMX_GPU_HIP)`). The ROCm build sets the HIP one of each pair, never the CUDA one.
+pub fn project_twins(files: &[(&str, &[u8])]) -> Vec<Twin> {
+    let mut out = chain_alternatives(files);
+    let mut declared: Vec<(String, String)> = Vec::new();
+    for (rel, src) in files {
+        declared.extend(
+            declared_switches(src)
+                .into_iter()
+                .filter(|(n, _)| !detects_a_toolkit(n))
+                .map(|(n, l)| (n, format!("{rel}:{l}"))),
+        );
+    }
+    for t in twin_switches(&declared) {
+        if !out.iter().any(|o| o.cuda == t.cuda) {
+            out.push(t);
+        }
+    }
+    out
+}
+
+/// The backend variables an `if()` chain of the project's CMake files tests as alternatives,
+/// one arm each (`if(GMX_GPU_CUDA) … elseif(GMX_GPU_HIP)`): the build selects one backend, and
+/// the ROCm build selects the HIP one. `at` is the chain's `path:line`.
+pub fn chain_alternatives(files: &[(&str, &[u8])]) -> Vec<Twin> {
+    let mut out: Vec<Twin> = Vec::new();
+    for (rel, src) in files {
+        let Some(tree) = ts::parse(Lang::CMake, src) else {
+            continue;
+        };
+        let line = |b: usize| src[..b].iter().filter(|&&c| c == b'\n').count() + 1;
+        ts::each(tree.root_node(), &mut |n| {
+            if n.node_kind() == K::IfCondition {
+                for t in chain_twins(n, src) {
+                    if !t.by_definition && !out.iter().any(|o| o.cuda == t.cuda) {
+                        out.push(Twin {
+                            at: format!("{rel}:{}", line(n.start_byte())),
+                            ..t
+                        });
+                    }
+                }
+            }
+        });
+    }
+    out
+}
+
+/// A variable that says what the machine has rather than what the build selected
+/// (`CUDA_FOUND`, `CMAKE_CUDA_COMPILER`, `CUDA_TOOLKIT_ROOT_DIR`): a machine may have both
+/// toolkits, so its CUDA twin may hold in the ROCm build too.
+fn detects_a_toolkit(word: &str) -> bool {
+    word.split('_').any(|p| {
+        matches!(
+            p.to_ascii_uppercase().as_str(),
+            "FOUND"
+                | "COMPILER"
+                | "LOADED"
+                | "PATH"
+                | "ROOT"
+                | "DIR"
+                | "HOME"
+                | "EXECUTABLE"
+                | "VERSION"
+                | "AVAILABLE"
+        )
+    })
 }
 
 /// The switches a CMake file declares: the first argument of `option()`, `set()` and
@@ -374,12 +456,22 @@ pub(crate) fn hip_dead_arms_with(
     };
     // The first condition that tests for the HIP build, as the reason's anchor.
     let mut hip_test: Option<(usize, String)> = None;
-    // Each chain's twins: the project's, and the variables its arms test one each.
-    let chain_twins: Vec<Vec<Twin>> = chains
+    // Each chain's twins: the project's, the variables its arms test one each, and the
+    // backend variables another chain of the file tests as alternatives (`if(GMX_GPU_CUDA) …
+    // elseif(GMX_GPU_HIP)` makes a later `if(GMX_NVSHMEM AND GMX_GPU_CUDA)` the CUDA build's).
+    let own: Vec<Vec<Twin>> = chains.iter().map(|c| chain_twins(*c, src)).collect();
+    let by_value: Vec<Twin> = own
         .iter()
+        .flatten()
+        .filter(|t| !t.by_definition)
+        .cloned()
+        .collect();
+    let chain_twins: Vec<Vec<Twin>> = own
+        .into_iter()
         .map(|c| {
             let mut t = twins.to_vec();
-            t.extend(chain_twins(*c, src));
+            t.extend(c);
+            t.extend(by_value.iter().cloned());
             t
         })
         .collect();
@@ -540,11 +632,15 @@ pub(crate) fn hip_dead_arms_with(
 /// Source files (`.cu`, `.cpp`, … as written, relative to the CMake file's folder) that a CMake
 /// file lists only in arms its HIP build never runs, with the reason: the HIP build does not
 /// compile them (bitsandbytes: `gemm_4bit_sm80.cu` only under `if(BUILD_CUDA)`).
-pub fn cuda_only_sources(src: &[u8]) -> Vec<(String, String)> {
+///
+/// `twins` are the project's backend twins ([`project_twins`]): a file that tests one
+/// (`if(ENABLE_CUDA) add_subdirectory(cusparse)`) selects by it. A folder an arm the HIP build
+/// never runs adds (`add_subdirectory(cusparse)`) comes back as `cusparse/`.
+pub fn cuda_only_sources(src: &[u8], twins: &[Twin]) -> Vec<(String, String)> {
     let Some(tree) = ts::parse(Lang::CMake, src) else {
         return Vec::new();
     };
-    let dead: Vec<DeadArm> = hip_dead_arms(tree.root_node(), src, &[])
+    let dead: Vec<DeadArm> = hip_dead_arms(tree.root_node(), src, twins)
         .into_iter()
         .filter(|a| a.taken == Some(false))
         .collect();
@@ -555,6 +651,35 @@ pub fn cuda_only_sources(src: &[u8]) -> Vec<(String, String)> {
     let mut outside: std::collections::HashSet<String> = std::collections::HashSet::new();
     ts::each(tree.root_node(), &mut |n| {
         if n.node_kind() != K::ArgumentList {
+            return;
+        }
+        let command = n
+            .parent()
+            .and_then(|c| {
+                ts::named_children(c)
+                    .into_iter()
+                    .find(|x| x.node_kind() == K::Identifier)
+            })
+            .map(|id| ts::text(id, src).to_ascii_lowercase());
+        if command.as_deref() == Some("add_subdirectory") {
+            let Some(first) = ts::named_children(n).into_iter().next() else {
+                return;
+            };
+            let dir = unquote(ts::text(first, src))
+                .trim_start_matches("${CMAKE_CURRENT_SOURCE_DIR}/")
+                .trim_start_matches("./")
+                .trim_end_matches('/')
+                .to_string();
+            if dir.is_empty() || dir.contains('$') || dir.starts_with("..") {
+                return;
+            }
+            let dir = format!("{dir}/");
+            match dead.iter().find(|d| d.range.contains(&first.start_byte())) {
+                Some(d) => inside.push((dir, d.why.clone())),
+                None => {
+                    outside.insert(dir);
+                }
+            }
             return;
         }
         for a in ts::named_children(n) {

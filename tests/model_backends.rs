@@ -1,0 +1,96 @@
+//! A project that already has its own HIP backend beside its CUDA one, end to end (`scan
+//! --format json`). GROMACS' shape: CMake chains pick the backend (`if(GPU_CUDA) … elseif(GPU_HIP)`),
+//! so the CUDA backend's sources, the folders only its arm adds, and the headers only they
+//! include (found through the project's include root, and not through an include the ROCm
+//! build compiles out under `#if GPU_CUDA`) are the CUDA build's: PASS naming why. Twins: the
+//! same header included by a HIP source outside any condition stays open, and a project that
+//! tests `GPU_CUDA` alone (no HIP arm anywhere) keeps its findings open.
+
+#[path = "common/rows.rs"]
+mod rows;
+use rows::Row;
+
+const MANAGE_CUDA: &str = "set(GPU_CUDA ON)\n";
+const MANAGE_HIP: &str = "set(GPU_HIP ON)\n";
+const SRC_LISTS: &str = "if(GPU_CUDA)\n  add_library(k kern.cu)\nelseif(GPU_HIP)\n  add_library(k kern_hip.cpp)\nendif()\nif(GPU_CUDA)\n  add_subdirectory(cudaonly)\nendif()\n";
+const KERN: &str =
+    "#include \"proj/utils/warp.cuh\"\n__global__ void k(float* x) { x[threadIdx.x] = 0.f; }\n";
+const WARP: &str = "#pragma once\n#include <cuda_runtime.h>\ninline void wait(cudaEvent_t e, cudaStream_t s) { cudaStreamWaitEvent(s, e, cudaEventWaitExternal); }\n";
+const BUFFER: &str = "#pragma once\n#if GPU_CUDA\n#    include \"proj/utils/warp.cuh\"\n#elif GPU_HIP\n#    include \"proj/hip_utils.h\"\n#endif\n";
+const HIP_UTILS: &str = "#pragma once\nstatic const int hip_lanes = 64;\n";
+const KERN_HIP: &str = "#include \"proj/buffer.h\"\nint f() { return hip_lanes; }\n";
+const ONLY: &str = "#include <cuda_runtime.h>\nvoid g(cudaGraphExec_t e, cudaGraph_t gr) { cudaGraphExecUpdateResultInfo info; cudaGraphExecUpdate(e, gr, &info); }\n";
+
+fn tree<'a>(buffer: &'a str, lists: &'a str) -> Vec<(&'a str, &'a str)> {
+    vec![
+        ("CMakeLists.txt", "project(p)\nadd_subdirectory(src)\n"),
+        ("cmake/ManageCuda.cmake", MANAGE_CUDA),
+        ("cmake/ManageHip.cmake", MANAGE_HIP),
+        ("src/CMakeLists.txt", lists),
+        ("src/kern.cu", KERN),
+        ("src/kern_hip.cpp", KERN_HIP),
+        ("src/proj/utils/warp.cuh", WARP),
+        ("src/proj/buffer.h", buffer),
+        ("src/proj/hip_utils.h", HIP_UTILS),
+        ("src/cudaonly/graphs.cu", ONLY),
+    ]
+}
+
+fn open_in<'a>(fs: &'a [Row], path: &str) -> Vec<&'a Row> {
+    fs.iter().filter(|f| f.1 == path && f.3 != "PASS").collect()
+}
+
+#[test]
+fn the_cuda_backend_of_a_project_with_its_own_hip_backend_is_pass() {
+    let fs = rows::scan_files(&tree(BUFFER, SRC_LISTS), &[]);
+    // The header only the CUDA backend includes.
+    let warp: Vec<&Row> = fs
+        .iter()
+        .filter(|f| f.1 == "src/proj/utils/warp.cuh")
+        .collect();
+    assert!(!warp.is_empty(), "{fs:#?}");
+    for f in &warp {
+        assert_eq!(f.3, "PASS", "{f:?}");
+        assert!(
+            f.4.contains("the HIP build does not compile this file"),
+            "{}",
+            f.4
+        );
+    }
+    // The folder only the CUDA arm adds.
+    let only: Vec<&Row> = fs
+        .iter()
+        .filter(|f| f.1 == "src/cudaonly/graphs.cu")
+        .collect();
+    assert!(!only.is_empty(), "{fs:#?}");
+    for f in &only {
+        assert_eq!(f.3, "PASS", "{f:?}");
+        assert!(f.4.contains("added only"), "{}", f.4);
+    }
+    assert!(open_in(&fs, "src/kern.cu").is_empty(), "{fs:#?}");
+}
+
+#[test]
+fn a_header_the_hip_backend_includes_or_a_cuda_only_project_stays_open() {
+    // The HIP source reaches the header outside any condition.
+    let plain = "#pragma once\n#include \"proj/utils/warp.cuh\"\n#include \"proj/hip_utils.h\"\n";
+    let fs = rows::scan_files(&tree(plain, SRC_LISTS), &[]);
+    assert!(
+        !open_in(&fs, "src/proj/utils/warp.cuh").is_empty(),
+        "{fs:#?}"
+    );
+    // No HIP arm anywhere: `if(GPU_CUDA)` is the port's work.
+    let cuda_only =
+        "if(GPU_CUDA)\n  add_library(k kern.cu)\n  add_subdirectory(cudaonly)\nendif()\n";
+    let mut files = tree(BUFFER, cuda_only);
+    files.retain(|(p, _)| *p != "cmake/ManageHip.cmake");
+    let fs = rows::scan_files(&files, &[]);
+    assert!(
+        !open_in(&fs, "src/proj/utils/warp.cuh").is_empty(),
+        "{fs:#?}"
+    );
+    assert!(
+        !open_in(&fs, "src/cudaonly/graphs.cu").is_empty(),
+        "{fs:#?}"
+    );
+}
