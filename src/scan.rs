@@ -346,6 +346,21 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
                         .or_insert_with(|| format!("in `{prefix}`, added only {why}"));
                 }
             }
+            // A CMake module only a dead arm includes, by its name (`include(gmxManageCuda)`
+            // finds `cmake/gmxManageCuda.cmake` through the module path): the one file of that
+            // name, when there is one.
+            None if p.ends_with(".cmake") => {
+                let name = p.rsplit('/').next().unwrap_or(&p);
+                let found: Vec<&str> = all
+                    .iter()
+                    .map(|i| i.rel.as_str())
+                    .filter(|r| r.rsplit('/').next() == Some(name))
+                    .collect();
+                if let [one] = found.as_slice() {
+                    only.entry(one.to_string())
+                        .or_insert_with(|| format!("included only {why}"));
+                }
+            }
             None => {
                 only.entry(p)
                     .or_insert_with(|| format!("listed only {why}"));
@@ -367,7 +382,7 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     }
     // CMake arms under the project's twin switches (`if(${FOO_NVIDIA_BACKEND})` where the project
     // also declares `FOO_AMD_BACKEND`), in the file that declares them and every one below it.
-    pass_twin_switch_arms(&mut findings, &texts);
+    pass_twin_switch_arms(&mut findings, &texts, &twins);
     pass_built_gpu_binaries(&mut findings, all.iter().map(|i| i.rel.as_str()));
     // FindCUDA's flag variables never reach a HIP build that compiles through FindHIP or CMake's
     // HIP language.

@@ -10,7 +10,9 @@
 mod rows;
 use rows::Row;
 
-const MANAGE_CUDA: &str = "set(GPU_CUDA ON)\n";
+const TOP: &str = "project(p)\nif(GPU STREQUAL \"CUDA\")\n  include(ManageCuda)\nelseif(GPU STREQUAL \"HIP\")\n  include(ManageHip)\nendif()\nadd_subdirectory(src)\nadd_subdirectory(api)\n";
+const MANAGE_CUDA: &str = "find_package(CUDAToolkit REQUIRED)\nset(GPU_CUDA ON)\n";
+const API: &str = "add_library(api api.cpp)\nif(GPU_CUDA)\n  target_link_libraries(api PRIVATE CUDA::cudart_static)\nendif()\n";
 const MANAGE_HIP: &str = "set(GPU_HIP ON)\n";
 const SRC_LISTS: &str = "if(GPU_CUDA)\n  add_library(k kern.cu)\nelseif(GPU_HIP)\n  add_library(k kern_hip.cpp)\nendif()\nif(GPU_CUDA)\n  add_subdirectory(cudaonly)\nendif()\n";
 const KERN: &str =
@@ -23,7 +25,8 @@ const ONLY: &str = "#include <cuda_runtime.h>\nvoid g(cudaGraphExec_t e, cudaGra
 
 fn tree<'a>(buffer: &'a str, lists: &'a str) -> Vec<(&'a str, &'a str)> {
     vec![
-        ("CMakeLists.txt", "project(p)\nadd_subdirectory(src)\n"),
+        ("CMakeLists.txt", TOP),
+        ("api/CMakeLists.txt", API),
         ("cmake/ManageCuda.cmake", MANAGE_CUDA),
         ("cmake/ManageHip.cmake", MANAGE_HIP),
         ("src/CMakeLists.txt", lists),
@@ -68,6 +71,12 @@ fn the_cuda_backend_of_a_project_with_its_own_hip_backend_is_pass() {
         assert!(f.4.contains("added only"), "{}", f.4);
     }
     assert!(open_in(&fs, "src/kern.cu").is_empty(), "{fs:#?}");
+    // The CMake module only the CUDA arm includes, and a file that tests `GPU_CUDA` alone.
+    for path in ["cmake/ManageCuda.cmake", "api/CMakeLists.txt"] {
+        let here: Vec<&Row> = fs.iter().filter(|f| f.1 == path).collect();
+        assert!(!here.is_empty(), "{path}: {fs:#?}");
+        assert!(here.iter().all(|f| f.3 == "PASS"), "{here:#?}");
+    }
 }
 
 #[test]
@@ -84,6 +93,9 @@ fn a_header_the_hip_backend_includes_or_a_cuda_only_project_stays_open() {
         "if(GPU_CUDA)\n  add_library(k kern.cu)\n  add_subdirectory(cudaonly)\nendif()\n";
     let mut files = tree(BUFFER, cuda_only);
     files.retain(|(p, _)| *p != "cmake/ManageHip.cmake");
+    for f in files.iter_mut().filter(|(p, _)| *p == "CMakeLists.txt") {
+        f.1 = "project(p)\ninclude(ManageCuda)\nadd_subdirectory(src)\nadd_subdirectory(api)\n";
+    }
     let fs = rows::scan_files(&files, &[]);
     assert!(
         !open_in(&fs, "src/proj/utils/warp.cuh").is_empty(),
@@ -91,6 +103,17 @@ fn a_header_the_hip_backend_includes_or_a_cuda_only_project_stays_open() {
     );
     assert!(
         !open_in(&fs, "src/cudaonly/graphs.cu").is_empty(),
+        "{fs:#?}"
+    );
+    assert!(
+        fs.iter()
+            .any(|f| f.1.starts_with("cmake/") || f.1.starts_with("api/")),
+        "{fs:#?}"
+    );
+    assert!(
+        fs.iter()
+            .filter(|f| f.1 == "cmake/ManageCuda.cmake" || f.1 == "api/CMakeLists.txt")
+            .all(|f| !f.4.contains("included only") && !f.4.contains("never runs")),
         "{fs:#?}"
     );
 }

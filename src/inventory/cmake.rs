@@ -80,13 +80,18 @@ pub fn scan(out: &mut Out) {
                 .is_some_and(|a| a.text == "FATAL_ERROR" || a.text == "SEND_ERROR")
             && !dead.iter().any(|d| d.range.contains(&c.start_byte()))
         {
-            // The innermost arm around this stop, when the HIP build certainly takes it (an
-            // undecided `if(APPLE)` inside the HIP arm decides nothing).
-            if let Some(arm) = live
+            // The innermost arm around this stop, when the HIP build certainly takes it and
+            // every arm around it (an undecided `if(APPLE)` inside the HIP arm decides nothing;
+            // gromacs' `if(NOT GMX_GPU_CUDA)` stop inside `if(GMX_USE_CUFFTMP)` guards a feature
+            // the ROCm build need not turn on).
+            let around: Vec<_> = live
                 .iter()
                 .filter(|t| t.range.contains(&c.start_byte()))
+                .collect();
+            if let Some(arm) = around
+                .iter()
                 .min_by_key(|t| t.range.len())
-                .filter(|t| t.taken == Some(true))
+                .filter(|_| around.iter().all(|t| t.taken == Some(true)))
             {
                 out.push(
                     &build::CMAKE_ROCM_ARM_FAILS,
@@ -445,6 +450,11 @@ mod tests {
             "{}",
             all[2].message
         );
+        // A stop that guards an optional CUDA-only feature (`if(USE_CUFFTMP)` / `if(NOT
+        // BUILD_CUDA)`, gromacs): the ROCm build need not turn the feature on.
+        let feature = "if(BUILD_HIP)\n  enable_language(HIP)\nendif()\nif(USE_CUFFTMP)\n  if(NOT BUILD_CUDA)\n    message(FATAL_ERROR \"cuFFTMp needs CUDA\")\n  endif()\nendif()\n";
+        let f = scan_bytes("CMakeLists.txt", FileKind::CMake, feature.as_bytes());
+        assert!(f.iter().all(|f| f.rule != "HP846"), "{f:#?}");
         // The twin: a CUDA-only project's `else()` stop is not judged (no HIP build to take it).
         let cuda_only = "if(USE_CUDA)\n  enable_language(CUDA)\nelse()\n  message(FATAL_ERROR \"x\")\nendif()\n";
         let f = scan_bytes("CMakeLists.txt", FileKind::CMake, cuda_only.as_bytes());

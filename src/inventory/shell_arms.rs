@@ -60,6 +60,9 @@ fn atom(t: &str) -> (Option<bool>, bool, bool) {
     if probes_nvidia_smi(t) {
         return (Some(neg), false, true);
     }
+    if let Some(v) = greps_for_a_vendor(t) {
+        return (Some(v != neg), false, true);
+    }
     let t = gha_expressions_as_variables(&t.replace("$(uname -s)", "$(uname)"));
     let w: Vec<&str> = t
         .split_whitespace()
@@ -180,6 +183,39 @@ fn probes_nvidia_smi(t: &str) -> bool {
             tool(x.trim_end_matches(')'))
         }
         _ => false,
+    }
+}
+
+/// A `grep -q` for a GPU vendor's name in what a command or variable says about the machine
+/// (`grep -qF 'NVIDIA' <<< "$GPU_VENDOR"`, `lspci | grep -q NVIDIA`): on the ROCm build's AMD
+/// machine a pattern that names only NVIDIA/CUDA does not match, one that names only AMD/ROCm
+/// does. `None` for any other test.
+fn greps_for_a_vendor(t: &str) -> Option<bool> {
+    let cmd = t.rsplit('|').next()?.trim();
+    let cmd = cmd.split("<<<").next()?.trim();
+    let mut w = cmd.split_whitespace();
+    if !matches!(w.next()?, "grep" | "egrep" | "fgrep") {
+        return None;
+    }
+    let mut quiet = false;
+    let mut pattern = None;
+    for x in w {
+        if let Some(flags) = x.strip_prefix('-') {
+            quiet |= flags.contains('q') || flags == "-quiet" || flags == "-silent";
+            continue;
+        }
+        if pattern.is_some() {
+            return None;
+        }
+        pattern = Some(x.trim_matches(['"', '\'']));
+    }
+    if !quiet {
+        return None;
+    }
+    match platform_of(pattern?) {
+        Platform::Cuda => Some(false),
+        Platform::Rocm => Some(true),
+        Platform::Neutral => None,
     }
 }
 
@@ -436,6 +472,17 @@ mod tests {
         assert!(!o.iter().any(|(_, l)| *l == 2 || *l == 4), "{o:?}");
         assert!(o.iter().any(|(_, l)| *l == 7), "{o:?}");
         assert!(o.iter().any(|(_, l)| *l == 10), "{o:?}");
+    }
+
+    /// gromacs' CI scripts: `if grep -qF 'NVIDIA' <<< "$GPU_VENDOR"; then nvidia-smi …`. Twins:
+    /// the `else` arm, a grep for AMD (taken there), and a grep with no vendor stay as they are.
+    #[test]
+    fn a_grep_for_the_gpu_vendor_decides_its_arms() {
+        let src = "if grep -qF 'NVIDIA' <<< \"$GPU_VENDOR\"; then\n  nvidia-smi -L\nelse\n  export CUDA_HOME=/usr/local/cuda\nfi\nif lspci | grep -q AMD; then\n  echo amd\nelse\n  nvidia-smi\nfi\nif grep -q foo <<< \"$X\"; then\n  nvidia-smi\nfi\n";
+        let o = open(src);
+        assert!(!o.iter().any(|(_, l)| *l == 2 || *l == 9), "{o:?}");
+        assert!(o.iter().any(|(_, l)| *l == 4), "{o:?}");
+        assert!(o.iter().any(|(_, l)| *l == 12), "{o:?}");
     }
 
     #[test]

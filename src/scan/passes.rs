@@ -203,10 +203,12 @@ pub(super) fn folder_of(rel: &str) -> &str {
 /// Open findings of CMake files in arms the project's HIP build never runs by its twin switches:
 /// a switch with NVIDIA/CUDA/NV in its name whose twin with AMD/HIP/ROCM is also declared
 /// selects the CUDA build. Switches declared in a CMake file count in every CMake file of its
-/// folder and below (a subdirectory's `if(${FOO_NVIDIA_BACKEND})` under the parent's options).
+/// folder and below (a subdirectory's `if(${FOO_NVIDIA_BACKEND})` under the parent's options);
+/// `project`'s twins ([`crate::inventory::cmake::project_twins`]) in every file.
 pub(super) fn pass_twin_switch_arms(
     findings: &mut [crate::finding::Finding],
     texts: &std::collections::BTreeMap<String, Vec<u8>>,
+    project: &[crate::inventory::cmake::Twin],
 ) {
     let is_cmake = |rel: &str| rel.ends_with("CMakeLists.txt") || rel.ends_with(".cmake");
     let declared: Vec<(&str, String, String)> = texts
@@ -241,7 +243,7 @@ pub(super) fn pass_twin_switch_arms(
             }
             acc
         });
-    if declared.is_empty() && selectors.is_empty() {
+    if declared.is_empty() && selectors.is_empty() && project.is_empty() {
         return;
     }
     for (rel, bytes) in texts.iter().filter(|(rel, _)| is_cmake(rel)) {
@@ -257,7 +259,14 @@ pub(super) fn pass_twin_switch_arms(
             .filter(|(d, _, _)| dir.starts_with(d))
             .map(|(_, n, at)| (n.clone(), at.clone()))
             .collect();
-        let twins = crate::inventory::cmake::twin_switches(&scope);
+        // The declared twins in scope, then the project's (`if(GMX_GPU_CUDA)` alone in a file
+        // of a project whose other files test it against `GMX_GPU_HIP`).
+        let mut twins = crate::inventory::cmake::twin_switches(&scope);
+        for t in project {
+            if !twins.iter().any(|x| x.cuda == t.cuda) {
+                twins.push(t.clone());
+            }
+        }
         let dead = crate::inventory::cmake::dead_arms_with_twins(bytes, &twins, &selectors);
         for f in findings.iter_mut() {
             if f.path != *rel || f.status == crate::gate::Status::Pass {
@@ -330,7 +339,7 @@ mod tests {
             ]
             .into_iter()
             .collect();
-            pass_twin_switch_arms(&mut findings, &texts);
+            pass_twin_switch_arms(&mut findings, &texts, &[]);
             findings
         };
         let f = run("CMakeLists.txt");
@@ -367,7 +376,7 @@ mod tests {
             ]
             .into_iter()
             .collect();
-            pass_twin_switch_arms(&mut findings, &texts);
+            pass_twin_switch_arms(&mut findings, &texts, &[]);
             findings
         };
         let f = run(top);

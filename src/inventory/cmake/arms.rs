@@ -635,7 +635,8 @@ pub(crate) fn hip_dead_arms_with(
 ///
 /// `twins` are the project's backend twins ([`project_twins`]): a file that tests one
 /// (`if(ENABLE_CUDA) add_subdirectory(cusparse)`) selects by it. A folder an arm the HIP build
-/// never runs adds (`add_subdirectory(cusparse)`) comes back as `cusparse/`.
+/// never runs adds (`add_subdirectory(cusparse)`) comes back as `cusparse/`, and a CMake file it
+/// includes (`include(gmxManageCuda)`) as `gmxManageCuda.cmake`.
 pub fn cuda_only_sources(src: &[u8], twins: &[Twin]) -> Vec<(String, String)> {
     let Some(tree) = ts::parse(Lang::CMake, src) else {
         return Vec::new();
@@ -661,6 +662,29 @@ pub fn cuda_only_sources(src: &[u8], twins: &[Twin]) -> Vec<(String, String)> {
                     .find(|x| x.node_kind() == K::Identifier)
             })
             .map(|id| ts::text(id, src).to_ascii_lowercase());
+        // `include(gmxManageCuda)` in an arm the HIP build never runs: that CMake file is the
+        // CUDA build's (as `gmxManageCuda.cmake`, found by name by the caller).
+        if command.as_deref() == Some("include") {
+            let Some(first) = ts::named_children(n).into_iter().next() else {
+                return;
+            };
+            let name = unquote(ts::text(first, src)).to_string();
+            if name.contains('$') || name.is_empty() {
+                return;
+            }
+            let file = if name.ends_with(".cmake") {
+                name
+            } else {
+                format!("{name}.cmake")
+            };
+            match dead.iter().find(|d| d.range.contains(&first.start_byte())) {
+                Some(d) => inside.push((file, d.why.clone())),
+                None => {
+                    outside.insert(file);
+                }
+            }
+            return;
+        }
         if command.as_deref() == Some("add_subdirectory") {
             let Some(first) = ts::named_children(n).into_iter().next() else {
                 return;
