@@ -452,6 +452,10 @@ mod tests {
         );
         // A stop that guards an optional CUDA-only feature (`if(USE_CUFFTMP)` / `if(NOT
         // BUILD_CUDA)`, gromacs): the ROCm build need not turn the feature on.
+        // A stop for the HCC compiler ROCm dropped (sundials): no current ROCm build takes it.
+        let hcc = "if(BUILD_HIP)\n  enable_language(HIP)\nendif()\nif(\"${HIP_COMPILER}\" STREQUAL \"hcc\")\n  message(FATAL_ERROR \"hcc is not supported\")\nendif()\n";
+        let f = scan_bytes("CMakeLists.txt", FileKind::CMake, hcc.as_bytes());
+        assert!(f.iter().all(|f| f.rule != "HP846"), "{f:#?}");
         let feature = "if(BUILD_HIP)\n  enable_language(HIP)\nendif()\nif(USE_CUFFTMP)\n  if(NOT BUILD_CUDA)\n    message(FATAL_ERROR \"cuFFTMp needs CUDA\")\n  endif()\nendif()\n";
         let f = scan_bytes("CMakeLists.txt", FileKind::CMake, feature.as_bytes());
         assert!(f.iter().all(|f| f.rule != "HP846"), "{f:#?}");

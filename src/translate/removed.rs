@@ -74,6 +74,11 @@ pub(super) fn run(p: &mut Pass) {
         if target < removed {
             continue;
         }
+        // `#if defined(__HIP_PLATFORM_HCC__) || defined(__HIP_PLATFORM_AMD__)` (sundials): the
+        // condition also tests the replacement, so it holds as before.
+        if or_with_replacement(p, i, &row.instead) {
+            continue;
+        }
         // `#define CUBLAS_COMPUTE_16F HIPBLAS_R_16F`: the project aliases a CUDA name, and what
         // replaces the removed name is what the CUDA name maps to at the target
         // (`HIPBLAS_COMPUTE_16F`, a compute type), not the removed name's generic successor.
@@ -98,6 +103,23 @@ pub(super) fn run(p: &mut Pass) {
         );
         p.findings.push(f);
     }
+}
+
+/// Whether token `i` sits in an `#if`/`#elif` that joins tests with `||` and also names
+/// `instead`, the removed name's replacement.
+fn or_with_replacement(p: &Pass, i: usize, instead: &str) -> bool {
+    let lexed = p.lexed;
+    let Some(d) = lexed.directives.iter().find(|d| d.tokens.contains(&i)) else {
+        return false;
+    };
+    if !matches!(d.name.as_str(), "if" | "elif") {
+        return false;
+    }
+    let text = String::from_utf8_lossy(&p.src()[d.start..d.end.min(p.src().len())]);
+    text.contains("||")
+        && text
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .any(|w| !w.is_empty() && w == instead)
 }
 
 /// The CUDA name a `#define NAME BODY` whose one-token body is token `i` defines: `NAME`
@@ -196,5 +218,26 @@ mod platform_tests {
         assert!(again.findings.iter().all(|f| f.rule != "HP016"));
         let old = crate::translate::translate_for_tests(src, "5.7");
         assert!(old.findings.iter().all(|f| f.rule != "HP016"));
+    }
+
+    /// sundials: `#if defined(__HIP_PLATFORM_HCC__) || defined(__HIP_PLATFORM_AMD__)` also
+    /// tests the replacement, so it holds on ROCm 6 as before. Twin: `&&` with another macro.
+    #[test]
+    fn the_old_macro_beside_its_replacement_in_an_or_is_no_finding() {
+        let or =
+            "#if defined(__HIP_PLATFORM_HCC__) || defined(__HIP_PLATFORM_AMD__)\nint x;\n#endif\n";
+        let t = crate::translate::translate_for_tests(or, "6.2");
+        assert!(
+            t.findings.iter().all(|f| f.rule != "HP016"),
+            "{:?}",
+            t.findings
+        );
+        let and = "#if defined(__HIP_PLATFORM_HCC__) && defined(USE_FAST)\nint x;\n#endif\n";
+        let t = crate::translate::translate_for_tests(and, "6.2");
+        assert!(
+            t.findings.iter().any(|f| f.rule == "HP016"),
+            "{:?}",
+            t.findings
+        );
     }
 }

@@ -368,6 +368,12 @@ fn cond_value(args: &[String], switches: Option<&[Twin]>) -> Option<bool> {
             // name whose `_`/`-` words name one platform (`STDGPU_BACKEND STREQUAL
             // STDGPU_BACKEND_CUDA`, `"ROCm-HIP"`).
             let parts: Vec<String> = lit.split(['_', '-']).map(str::to_ascii_lowercase).collect();
+            // `HIP_COMPILER STREQUAL "hcc"`, `HIP_PLATFORM STREQUAL "hcc"`: HCC, the compiler
+            // ROCm dropped in 4.0, and its platform name (`amd` since ROCm 4.1); no ROCm build
+            // this tool targets reports it.
+            if parts == ["hcc"] && v.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+                return Some(false);
+            }
             if v.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
                 platform_word(&parts)
             } else {

@@ -31,7 +31,13 @@ pub fn project_switches(s: &Src) -> Vec<(String, Range<usize>)> {
                 // `rocm-core/rocm_version.h` its release: ROCm's, not the project's.
                 || t.starts_with("HIP_VERSION")
                 || t.starts_with("ROCM_VERSION");
-            if !own && cond::is_hip_macro(t) && !out.iter().any(|(n, _)| n == t) {
+            // A name the file defines itself (`#define USE_CUDA_OR_HIP` under `#if
+            // defined(USE_CUDA) || defined(USE_HIP)`) follows from the switches it is made of.
+            if !own
+                && cond::is_hip_macro(t)
+                && !out.iter().any(|(n, _)| n == t)
+                && !super::defines_itself(s, t)
+            {
                 out.push((t.to_string(), s.directive_range(d)));
             }
         }
@@ -122,6 +128,12 @@ mod tests {
         });
         // A CPU architecture of AMD's (`_AMD_ZEN3`) is no HIP switch; an AMD GPU's is.
         assert_eq!(names, ["BNB_HIP", "USE_ROCM", "KOKKOS_ARCH_AMD_GFX90A"]);
+        // sundials: a name the file derives from the switches is not one to pass.
+        let derived = "#if defined(USE_CUDA) || defined(USE_HIP)\n#define USE_CUDA_OR_HIP\n#endif\n#ifdef USE_CUDA_OR_HIP\n#endif\n";
+        let names: Vec<String> = crate::model::syntax::test_support::with_tokens(derived, |s| {
+            project_switches(s).into_iter().map(|(n, _)| n).collect()
+        });
+        assert_eq!(names, ["USE_HIP"]);
     }
 
     /// occa's `#ifndef OCCA_INTERNAL_MODES_HIP_BUFFER_HEADER` / `#define …`: an include guard
