@@ -106,8 +106,7 @@ pub fn run_with(
     let all = || -> Vec<(usize, FileOutcome)> {
         let mut project = Project::of_inputs(inputs, work.max_file_size);
         project.hip_build = hip_build.clone();
-        project.set_cuda_build_only(cuda_build_only.clone());
-        project.set_cuda_selectors(cuda_selectors.clone());
+        project.set_cuda_build_macros(cuda_build_only, cuda_selectors);
         order
             .par_iter()
             .map(|&i| (i, process_in(&inputs[i], work, m, &project)))

@@ -687,24 +687,22 @@ impl Project {
     }
 
     /// Takes the macros only the CUDA build's CMake arms define
-    /// ([`crate::inventory::cmake::cuda_build_only_macros`]), less those a project header
-    /// defines itself.
-    pub fn set_cuda_build_only(&mut self, macros: BTreeMap<String, String>) {
+    /// ([`crate::inventory::cmake::cuda_build_only_macros`]) and the CUDA backend's selectors
+    /// ([`Visible::cuda_selectors`]), each less the names a project header defines itself.
+    pub fn set_cuda_build_macros(
+        &mut self,
+        macros: &BTreeMap<String, String>,
+        selectors: &BTreeMap<String, String>,
+    ) {
         let defined = &self.header_macros;
-        self.cuda_build_only = macros
-            .into_iter()
-            .filter(|(name, _)| !defined.contains(name))
-            .collect();
-    }
-
-    /// Takes the CUDA backend's selectors ([`Visible::cuda_selectors`]), less those a project
-    /// header defines itself.
-    pub fn set_cuda_selectors(&mut self, selectors: BTreeMap<String, String>) {
-        let defined = &self.header_macros;
-        self.cuda_selectors = selectors
-            .into_iter()
-            .filter(|(name, _)| !defined.contains(name))
-            .collect();
+        let keep = |m: &BTreeMap<String, String>| -> BTreeMap<String, String> {
+            m.iter()
+                .filter(|(name, _)| !defined.contains(*name))
+                .map(|(n, w)| (n.clone(), w.clone()))
+                .collect()
+        };
+        self.cuda_build_only = keep(macros);
+        self.cuda_selectors = keep(selectors);
     }
 
     /// The pre-pass of a run: the facts of every header among `inputs` (read and lexed, in

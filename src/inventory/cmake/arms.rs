@@ -214,6 +214,24 @@ fn detects_a_toolkit(word: &str) -> bool {
     })
 }
 
+/// A command node's name in lower case and its argument nodes (`None` for other nodes).
+pub(crate) fn command_of<'t>(
+    n: tree_sitter::Node<'t>,
+    src: &[u8],
+) -> Option<(String, Vec<tree_sitter::Node<'t>>)> {
+    if n.node_kind() != K::NormalCommand {
+        return None;
+    }
+    let kids = ts::named_children(n);
+    let name = kids.iter().find(|x| x.node_kind() == K::Identifier)?;
+    let args = kids
+        .iter()
+        .find(|x| x.node_kind() == K::ArgumentList)
+        .map(|l| ts::named_children(*l))
+        .unwrap_or_default();
+    Some((ts::text(*name, src).to_ascii_lowercase(), args))
+}
+
 /// The switches a CMake file declares: the first argument of `option()`, `set()` and
 /// `cmake_dependent_option()`, with its 1-based line.
 pub fn declared_switches(src: &[u8]) -> Vec<(String, usize)> {
@@ -222,22 +240,13 @@ pub fn declared_switches(src: &[u8]) -> Vec<(String, usize)> {
     };
     let mut out = Vec::new();
     ts::each(tree.root_node(), &mut |n| {
-        if n.node_kind() != K::NormalCommand {
-            return;
-        }
-        let kids = ts::named_children(n);
-        let Some(name) = kids.iter().find(|x| x.node_kind() == K::Identifier) else {
+        let Some((cmd, args)) = command_of(n, src) else {
             return;
         };
-        let cmd = ts::text(*name, src).to_ascii_lowercase();
         if !matches!(cmd.as_str(), "option" | "set" | "cmake_dependent_option") {
             return;
         }
-        let Some(first) = kids
-            .iter()
-            .find(|x| x.node_kind() == K::ArgumentList)
-            .and_then(|l| ts::named_children(*l).into_iter().next())
-        else {
+        let Some(&first) = args.first() else {
             return;
         };
         let w = unquote(ts::text(first, src));
@@ -660,14 +669,7 @@ pub fn cuda_only_sources(src: &[u8], twins: &[Twin]) -> Vec<(String, String)> {
         if n.node_kind() != K::ArgumentList {
             return;
         }
-        let command = n
-            .parent()
-            .and_then(|c| {
-                ts::named_children(c)
-                    .into_iter()
-                    .find(|x| x.node_kind() == K::Identifier)
-            })
-            .map(|id| ts::text(id, src).to_ascii_lowercase());
+        let command = n.parent().and_then(|c| command_of(c, src)).map(|(c, _)| c);
         // `include(gmxManageCuda)` in an arm the HIP build never runs: that CMake file is the
         // CUDA build's (as `gmxManageCuda.cmake`, found by name by the caller).
         if command.as_deref() == Some("include") {

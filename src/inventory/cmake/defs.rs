@@ -17,7 +17,7 @@
 
 use super::super::shell::unquote;
 use super::super::ts::{self, Lang};
-use super::arms::{cond_words, hip_dead_arms};
+use super::arms::{command_of, cond_words, hip_dead_arms};
 use crate::kinds::cmake::{Kind as K, NodeExt};
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
@@ -118,24 +118,13 @@ fn file_defs(rel: &str, src: &[u8]) -> FileDefs {
         conds
     };
     ts::each(root, &mut |n| {
-        if n.node_kind() != K::NormalCommand {
-            return;
-        }
-        let kids = ts::named_children(n);
-        let Some(name) = kids.iter().find(|x| x.node_kind() == K::Identifier) else {
+        let Some((cmd, nodes)) = command_of(n, src) else {
             return;
         };
-        let cmd = ts::text(*name, src).to_ascii_lowercase();
-        let args: Vec<String> = kids
+        let args: Vec<String> = nodes
             .iter()
-            .find(|x| x.node_kind() == K::ArgumentList)
-            .map(|l| {
-                ts::named_children(*l)
-                    .into_iter()
-                    .map(|a| unquote(ts::text(a, src)).to_string())
-                    .collect()
-            })
-            .unwrap_or_default();
+            .map(|a| unquote(ts::text(*a, src)).to_string())
+            .collect();
         let at = format!("{rel}:{}", line(n.start_byte()));
         match cmd.as_str() {
             "option" | "cmake_dependent_option" => {
