@@ -48,11 +48,20 @@ pub fn condition_macros(f: &Finding) -> Vec<&str> {
     out
 }
 
-/// The decision's key: the file and the macros its condition tests.
+/// The decision's key: the file and the macros its condition tests; for tests of the CUDA
+/// toolkit's own version only (`#if CUDA_VERSION >= 12000`), the project. HIP defines no toolkit
+/// version, so what a porter decides about those gates is once for the project (define the
+/// version the HIP build stands for, as Kaldi's `-DCUDA_VERSION=11000` does, or give the gated
+/// APIs a HIP side): cuda-api-wrappers gates 58 files on `CUDA_VERSION`.
 fn key(f: &Finding) -> Option<String> {
     let macros = condition_macros(f);
-    (!macros.is_empty() && super::kind::own(&f.path))
-        .then(|| format!("{}\u{0}{}", f.path, macros.join(" ")))
+    if macros.is_empty() || !super::kind::own(&f.path) {
+        return None;
+    }
+    if macros.iter().all(|m| TOOLKIT.contains(m)) {
+        return Some("\u{0}toolkit".to_string());
+    }
+    Some(format!("{}\u{0}{}", f.path, macros.join(" ")))
 }
 
 /// The key of a compound condition (two macros or more) written alike in several files: the
@@ -104,6 +113,15 @@ pub fn kind(_: &[Finding]) -> Kind {
             let macros = condition_macros(g.head);
             let names: Vec<String> = macros.iter().map(|m| format!("`{m}`")).collect();
             let lines: Vec<String> = g.members.iter().map(|f| f.line.to_string()).collect();
+            if g.files() > 1 {
+                return format!(
+                    " — one decision for the project's tests of the CUDA toolkit's version: HIP defines none, so it takes their other side at {} places in {} files (first at {}), {} more folded here; define the version the HIP build stands for (`-DCUDA_VERSION=…` in the HIP build), or give the gated APIs a HIP side where ROCm has them",
+                    g.members.len(),
+                    g.files(),
+                    g.first_places(4),
+                    g.folded.len()
+                );
+            }
             format!(
                 " — one decision for this file's tests of {}: HIP takes the other side at {} places (lines {}), {} more folded here; make them compile the CUDA side for HIP together, or keep HIP's side deliberately",
                 names.join(", "),
@@ -113,6 +131,12 @@ pub fn kind(_: &[Finding]) -> Kind {
             )
         }),
         note: Box::new(|g| {
+            if g.files() > 1 {
+                return super::kind::folded_into(
+                    g,
+                    "the project's tests of the CUDA toolkit's version are one decision",
+                );
+            }
             super::kind::folded_into(g, "this file's tests of the same macros are one decision")
         }),
     }
@@ -185,10 +209,12 @@ mod tests {
         said("HP304", Status::Remediation, path, line, &m)
     }
 
-    /// Three gates on `__CUDACC_VER_MAJOR__` in one file are one decision; twins: the same
-    /// macro in another file, and another macro in the same file, are their own.
+    /// The project's tests of the CUDA toolkit's version, in any file and spelling, are one
+    /// decision (cuda-api-wrappers: 58 files on `CUDA_VERSION`); twins: a file's tests of
+    /// another macro (`THRUST_VERSION`) are that file's own decision, and a vendored file's
+    /// toolkit gate stays apart.
     #[test]
-    fn one_files_tests_of_one_macro_are_one_decision() {
+    fn the_projects_tests_of_the_toolkit_version_are_one_decision() {
         let mut fs = vec![
             gate("#if __CUDACC_VER_MAJOR__ >= 10", "src/blas.cu", 182),
             gate("#if __CUDACC_VER_MAJOR__ >= 10", "src/blas.cu", 206),
@@ -199,25 +225,34 @@ mod tests {
             ),
             gate("#if CUDART_VERSION >= 6050", "src/blas.cu", 300),
             gate("#if __CUDACC_VER_MAJOR__ >= 10", "src/solve.cu", 20),
+            gate("#if THRUST_VERSION >= 100900", "src/sort.cu", 10),
+            gate("#if THRUST_VERSION >= 100900", "src/sort.cu", 40),
+            gate("#if CUDA_VERSION >= 12000", "third_party/cub/x.cuh", 5),
         ];
         crate::decisions::fold_all(&mut fs, &[]);
         let o = open(&fs);
         assert_eq!(o.len(), 3, "{o:?}");
         let head = &fs[0];
         assert!(
-            head.message.contains("one decision for this file's tests of `__CUDACC_VER_MAJOR__`: HIP takes the other side at 3 places (lines 182, 206, 219)"),
+            head.message.contains("one decision for the project's tests of the CUDA toolkit's version: HIP defines none, so it takes their other side at 5 places in 2 files"),
             "{}",
             head.message
         );
         assert!(
-            fs[2].message.contains("folded into `src/blas.cu:182`"),
+            fs[4].message.contains("folded into `src/blas.cu:182`"),
             "{}",
-            fs[2].message
+            fs[4].message
+        );
+        assert!(
+            fs[6].message.contains("folded into `src/sort.cu:10`"),
+            "{}",
+            fs[6].message
         );
     }
 
-    /// nnabla-ext-cuda's allocator switch in three files is one decision; twins: a one-macro
-    /// gate in two files, and the compound condition in one file only, stay per file.
+    /// nnabla-ext-cuda's allocator switch in three files is one decision; twins: the compound
+    /// condition in one file only stays that file's, and a one-macro toolkit gate in two files
+    /// is the project's toolkit decision, not this one.
     #[test]
     fn one_compound_condition_in_several_files_is_one_decision() {
         let vmm = "#if CUDA_VERSION >= 10020 && CUDNN_VERSION >= 8000";
@@ -239,7 +274,7 @@ mod tests {
         ];
         crate::decisions::fold_all(&mut fs, &[]);
         let o = open(&fs);
-        assert_eq!(o.len(), 4, "{o:?}");
+        assert_eq!(o.len(), 3, "{o:?}");
         let head = &fs[0];
         assert!(
             head.message.contains("one decision for this condition, written alike in 3 files (`include/cuda.hpp:171`, `src/cuda.cpp:38`, `src/memory/vm.cpp:18`)"),
@@ -248,7 +283,12 @@ mod tests {
         );
         assert!(fs[1].message.contains("folded into `include/cuda.hpp:171`"));
         assert_eq!(fs[3].status, Status::Remediation);
-        assert_eq!(fs[4].status, Status::Remediation);
+        assert!(
+            fs[4].message.contains("folded into `src/cublas.cpp:24`"),
+            "{}",
+            fs[4].message
+        );
+        assert_eq!(fs[5].status, Status::Remediation);
     }
 
     /// A cuDNN version gate in a folder that uses cuDNN is part of the cuDNN decision; a
