@@ -55,6 +55,12 @@ pub struct Model {
     moot: Vec<(Range<usize>, String)>,
     failures: Vec<Failure>,
     branches: bool,
+    /// Indices into `rocm_dead` of arms skipped only because a user switch forces CUDA
+    /// (`os.getenv("FORCE_CUDA") == "1"`): dead on ROCm only where the file also branches for
+    /// the platform. Without a ROCm branch the switch is how a GPU-less build (a Docker build)
+    /// asks for the GPU extension on either platform: kaolin-wisp's `FORCE_CUDA=1` arm runs
+    /// `nvcc -V` in its image build, and a ROCm image build would run it too.
+    forced: Vec<usize>,
 }
 
 impl Model {
@@ -72,6 +78,14 @@ impl Model {
             }
             _ => {}
         });
+        if !m.branches {
+            let forced = std::mem::take(&mut m.forced);
+            let mut i = 0;
+            m.rocm_dead.retain(|_| {
+                i += 1;
+                !forced.contains(&(i - 1))
+            });
+        }
         helpers_called_only_from(root, src, &mut m.rocm_dead);
         let dead = m.rocm_dead.clone();
         m.failures
@@ -182,6 +196,12 @@ impl Model {
                     (0..i).find(|j| vals[*j].on(side) == Some(true))
                 };
                 let test = decider.and_then(|j| arms[j].0);
+                let forced = side == Side::Rocm
+                    && why[i].is_none()
+                    && decider.is_some_and(|j| !vals[j].names_platform && vals[j].os.is_none());
+                if forced {
+                    self.forced.push(self.rocm_dead.len());
+                }
                 let reason = match (side, &why[i]) {
                     (Side::Rocm, Some(w)) => w.clone(),
                     (Side::Rocm, None) => {

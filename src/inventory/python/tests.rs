@@ -763,7 +763,9 @@ fn nvrtc_and_nvshmem_bindings_are_nvidia_only() {
 /// stable-fast's setup.py: `platform.system() != "Darwin" and os.getenv("WITH_CUDA", "1") !=
 /// "0"` is true on a Linux ROCm machine (nobody sets WITH_CUDA, its default is "1"), so the
 /// nvcc flags in that arm are the ROCm build's (a false PASS before). Twins: a Windows-only arm
-/// and an arm only a user forcing CUDA takes (`FORCE_CUDA` defaulting to "0") are not.
+/// is not; an arm only a user forcing CUDA takes (`FORCE_CUDA` defaulting to "0") is not in a
+/// file that branches for ROCm, and is in one that does not (kaolin-wisp: a GPU-less image
+/// build sets `FORCE_CUDA=1` on either platform).
 #[test]
 fn environment_defaults_decide_cuda_forcing_tests() {
     let status = |cond: &str| -> String {
@@ -779,5 +781,15 @@ fn environment_defaults_decide_cuda_forcing_tests() {
         "REMEDIATION"
     );
     assert_eq!(status("platform.system() == \"Windows\""), "PASS");
-    assert_eq!(status("os.getenv(\"FORCE_CUDA\", \"0\") == \"1\""), "PASS");
+    assert_eq!(
+        status("os.getenv(\"FORCE_CUDA\", \"0\") == \"1\""),
+        "REMEDIATION"
+    );
+    let forced = "import os, torch\nfrom torch.utils.cpp_extension import CUDAExtension\nif torch.version.hip:\n    print(\"rocm\")\nif os.getenv(\"FORCE_CUDA\", \"0\") == \"1\":\n    flags = [\"--use_fast_math\"]\nCUDAExtension(\"x\", [\"k.cu\"], extra_compile_args={\"nvcc\": flags})\n";
+    let f = scan_bytes("setup.py", FileKind::SetupPy, forced.as_bytes());
+    assert!(
+        f.iter()
+            .any(|f| f.rule == "HP831" && f.status == crate::gate::Status::Pass),
+        "{f:#?}"
+    );
 }
