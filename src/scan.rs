@@ -115,10 +115,11 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         .filter(|(r, _)| is_cmake(r) && crate::decisions::kind::own(r))
         .map(|(r, b)| (r.as_str(), b.as_slice()))
         .collect();
-    let cuda_selectors: std::collections::BTreeMap<String, String> =
-        crate::inventory::cmake::chain_alternatives(&own_cmake)
-            .into_iter()
-            .map(|t| {
+    let chains = crate::inventory::cmake::chain_alternatives(&own_cmake);
+    let cuda_selectors: std::collections::BTreeMap<String, String> = chains
+        .iter()
+        .cloned()
+        .map(|t| {
                 let why = format!(
                     "`{}` selects the project's CUDA backend, and its ROCm build selects `{}` instead (`{}`)",
                     t.cuda, t.rocm, t.at
@@ -324,6 +325,7 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
             .filter(|(rel, _)| is_cmake(rel) && crate::decisions::kind::own(rel))
             .map(|(r, b)| (r.as_str(), b.as_slice()))
             .collect::<Vec<_>>(),
+        &chains,
     );
     let cmake_only: Vec<(String, String)> = named("CMakeLists.txt")
         .flat_map(|(rel, bytes)| {

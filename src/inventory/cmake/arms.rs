@@ -148,8 +148,9 @@ fn chain_twins(chain: tree_sitter::Node, src: &[u8]) -> Vec<Twin> {
 /// platform word (`ENABLE_CUDA` / `ENABLE_HIP`, `GMX_GPU_CUDA` / `GMX_GPU_HIP`, any file), and
 /// variables an `if()` chain of any of its CMake files tests as alternatives (`if(GMX_GPU_CUDA)
 /// … elseif(GMX_GPU_HIP)`). The ROCm build sets the HIP one of each pair, never the CUDA one.
-pub fn project_twins(files: &[(&str, &[u8])]) -> Vec<Twin> {
-    let mut out = chain_alternatives(files);
+/// `chains` is [`chain_alternatives`] of the same files, computed once by the caller.
+pub fn project_twins(files: &[(&str, &[u8])], chains: &[Twin]) -> Vec<Twin> {
+    let mut out = chains.to_vec();
     let mut declared: Vec<(String, String)> = Vec::new();
     for (rel, src) in files {
         declared.extend(
