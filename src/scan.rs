@@ -400,9 +400,10 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     // Includes resolve next to the includer, then under the project's include roots
     // (`"gromacs/gpu_utils/cuda_arch_utils.cuh"` from `src/`).
     let known: std::collections::BTreeSet<&str> = all.iter().map(|i| i.rel.as_str()).collect();
-    let roots = crate::model::includes::roots(known.iter().copied());
+    let lookup = crate::model::includes::Lookup::new(known.iter().copied());
     let resolve = |from: &str, inc: &str| {
-        crate::model::includes::resolve(from, inc, &roots, &|p: &str| known.contains(p))
+        lookup
+            .resolve(from, inc, &|p: &str| known.contains(p))
             .unwrap_or_else(|| resolve_include(from, inc))
     };
     headers_only_included_by(&mut only, &includes, &resolve);

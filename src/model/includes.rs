@@ -154,6 +154,59 @@ pub fn resolve(
         .find(|p| p != from && exists(p))
 }
 
+/// How a project's includes resolve: next to the includer, under the include roots
+/// ([`resolve`]), and then, for a quoted include neither finds, the one project file with that
+/// name whose path ends with the include as written: the build's own `-I` folders, which are
+/// not read (`#include "cuda_compat.h"` from `kernels/rocm/` is `kernels/cuda_compat.h` when the
+/// tree has one file of that name). Two files of that name leave the include unresolved.
+#[derive(Clone, Debug, Default)]
+pub struct Lookup {
+    pub roots: Vec<String>,
+    by_name: BTreeMap<String, Vec<String>>,
+}
+
+impl Lookup {
+    /// The lookup of a tree from its files' relative paths.
+    pub fn new<'a>(files: impl Iterator<Item = &'a str> + Clone) -> Lookup {
+        let mut by_name: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for f in files.clone() {
+            by_name
+                .entry(f.rsplit('/').next().unwrap_or(f).to_string())
+                .or_default()
+                .push(f.to_string());
+        }
+        Lookup {
+            roots: roots(files),
+            by_name,
+        }
+    }
+
+    /// `inc`, included from `from`, as a project file (see [`Lookup`]).
+    pub fn resolve(&self, from: &str, inc: &str, exists: &impl Fn(&str) -> bool) -> Option<String> {
+        resolve(from, inc, &self.roots, exists).or_else(|| {
+            if inc.starts_with('<') {
+                return None;
+            }
+            let inc = inc.trim_start_matches("./");
+            match self
+                .by_name
+                .get(inc.rsplit('/').next().unwrap_or(inc))
+                .map(Vec::as_slice)
+            {
+                Some([one])
+                    if one != from
+                        && one.ends_with(inc)
+                        && (one.len() == inc.len()
+                            || one.as_bytes()[one.len() - inc.len() - 1] == b'/') =>
+                {
+                    Some(one.clone())
+                }
+                _ => None,
+            }
+        })
+    }
+}
+
 /// Resolved include edges between project files: file → the project files it includes.
 #[derive(Clone, Debug, Default)]
 pub struct Graph {
@@ -235,6 +288,35 @@ mod tests {
                 &lexed
             ),
             ["<rmm/detail/x.hpp", "y.h"]
+        );
+    }
+
+    /// aphrodite's `kernels/rocm/attention.cu` includes `"cuda_compat.h"` through the build's
+    /// `-I kernels`: the one file of that name. Twins: two files of that name, an angled
+    /// include, and a path whose folders do not match stay unresolved.
+    #[test]
+    fn a_quoted_include_nothing_else_finds_is_the_one_file_of_its_name() {
+        let files = [
+            "kernels/cuda_compat.h",
+            "kernels/rocm/attention.cu",
+            "a/x.h",
+            "b/x.h",
+        ];
+        let l = Lookup::new(files.iter().copied());
+        let exists = |p: &str| files.contains(&p);
+        assert_eq!(
+            l.resolve("kernels/rocm/attention.cu", "cuda_compat.h", &exists)
+                .as_deref(),
+            Some("kernels/cuda_compat.h")
+        );
+        assert_eq!(l.resolve("kernels/rocm/attention.cu", "x.h", &exists), None);
+        assert_eq!(
+            l.resolve("kernels/rocm/attention.cu", "<cuda_compat.h", &exists),
+            None
+        );
+        assert_eq!(
+            l.resolve("kernels/rocm/attention.cu", "other/cuda_compat.h", &exists),
+            None
         );
     }
 

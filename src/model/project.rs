@@ -541,7 +541,7 @@ pub fn is_ballot_body(body: &str) -> bool {
 pub struct Project {
     files: BTreeMap<String, FileFacts>,
     graph: Graph,
-    roots: Vec<String>,
+    lookup: includes::Lookup,
     /// Every file of the run (relative paths), for include resolution.
     known: BTreeSet<String>,
     /// Member functions under CUDA-API names declared in any header, by name.
@@ -612,7 +612,7 @@ impl Project {
         all: impl Iterator<Item = &'a str>,
     ) -> Project {
         let known: BTreeSet<String> = all.map(|s| s.to_string()).collect();
-        let roots = includes::roots(known.iter().map(|s| s.as_str()));
+        let lookup = includes::Lookup::new(known.iter().map(|s| s.as_str()));
         let mut files = BTreeMap::new();
         let mut graph = Graph::default();
         let mut members: BTreeMap<String, Vec<super::own::OwnRef>> = BTreeMap::new();
@@ -639,12 +639,12 @@ impl Project {
             let edges: Vec<String> = f
                 .includes
                 .iter()
-                .filter_map(|i| includes::resolve(&rel, i, &roots, &exists))
+                .filter_map(|i| lookup.resolve(&rel, i, &exists))
                 .collect();
             let rocm: BTreeSet<String> = f
                 .rocm_includes
                 .iter()
-                .filter_map(|i| includes::resolve(&rel, i, &roots, &exists))
+                .filter_map(|i| lookup.resolve(&rel, i, &exists))
                 .collect();
             for e in &edges {
                 let only = rocm.contains(e);
@@ -669,7 +669,7 @@ impl Project {
         Project {
             files,
             graph,
-            roots,
+            lookup,
             known,
             members,
             overloads,
@@ -782,7 +782,7 @@ impl Project {
         let exists = |p: &str| self.known.contains(p);
         let direct: Vec<String> = own
             .iter()
-            .filter_map(|i| includes::resolve(rel, i, &self.roots, &exists))
+            .filter_map(|i| self.lookup.resolve(rel, i, &exists))
             .collect();
         let mut ambiguous: BTreeSet<String> = BTreeSet::new();
         let mut ambiguous_pins: BTreeSet<String> = BTreeSet::new();

@@ -163,6 +163,8 @@ pub fn check_lexed<'a>(
     device_feature::check(&s, target.rocm, &mut out);
     device_feature::lds::check(&s, target, seen, &mut out);
     device_feature::half_atomics::check(&s, target, seen, &mut out);
+    // Before the arms are settled: a tile reduction in an arm HIP never compiles is no work.
+    cg_reduce_calls(&s, target, translated);
     let (regions, pins) = hipside::regions_and_pins_for(&s, target.rocm, seen);
     if let Some(out) = hip_never {
         out.borrow_mut().extend(
@@ -203,7 +205,6 @@ pub fn check_lexed<'a>(
     widened_masks(translated, &mut out);
     driver_api::legacy_launches(&s, &mut out, translated);
     declared_names(&s, translated);
-    cg_reduce_calls(&s, target, translated);
     for (name, range) in hipside::project_switches(&s) {
         project.push(version_check::project_switch(&s, &name, range));
     }
@@ -471,9 +472,16 @@ fn keep_in(
             }
             true
         }
+        // HIP's own rules hold in code written for HIP too: its `warpSize` is not a compile-time
+        // constant from ROCm 7.0 whichever side wrote the `constexpr` (aphrodite's ROCm
+        // attention kernel, QUDA's HIP target).
+        Side::HipOnly => HIP_CODE_RULES.contains(&f.rule.as_str()),
         _ => false,
     }
 }
+
+/// Rules about HIP's own semantics, which hold in the project's HIP branches as anywhere.
+pub const HIP_CODE_RULES: [&str; 1] = ["HP108"];
 
 /// Drops the translator's "no HIP counterpart" findings on names the file itself declares
 /// (`namespace cuda { namespace std = ::std; }` in a HIP branch, a `#define` or a function of the

@@ -44,7 +44,14 @@ fn hip_build(cmake: &[(&str, &[u8])]) -> Option<String> {
                 .iter()
                 .any(|c| lower.trim_start().starts_with(c))
                 || (lower.contains("enable_language") && code.contains("HIP"))
-                || (lower.trim_start().starts_with("project") && code.contains(" HIP"));
+                || (lower.trim_start().starts_with("project") && code.contains(" HIP"))
+                // Sources compiled as CMake's HIP language (`enable_language(${GPU_RUNTIME})`
+                // then `set_source_files_properties(… LANGUAGE HIP)`), or FindHIP's and the HIP
+                // language's own flag variables set for the build.
+                || word_then(code, "LANGUAGE", "HIP")
+                || ["HIP_HIPCC_FLAGS", "CMAKE_HIP_FLAGS", "CMAKE_HIP_ARCHITECTURES"]
+                    .iter()
+                    .any(|v| sets_var(code, v));
             if hip_target && first.is_none() {
                 first = Some(format!("{rel}:{}", n + 1));
             }
@@ -53,25 +60,42 @@ fn hip_build(cmake: &[(&str, &[u8])]) -> Option<String> {
     first
 }
 
+/// Whether `code` has the word `a` followed (after spaces) by the word `b`.
+fn word_then(code: &str, a: &str, b: &str) -> bool {
+    code.match_indices(a).any(|(i, _)| {
+        let before = code[..i].chars().next_back();
+        let rest = code[i + a.len()..].trim_start();
+        !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+            && code[i + a.len()..].starts_with(char::is_whitespace)
+            && rest.starts_with(b)
+            && !rest[b.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+    })
+}
+
+/// Whether a CMake line sets `var` (`set(var …)`, `list(APPEND var …)`, `string(APPEND var …)`).
+fn sets_var(code: &str, var: &str) -> bool {
+    set_target(code).is_some_and(|v| v == var)
+}
+
+/// The variable a `set`/`list`/`string` command sets.
+fn set_target(line: &str) -> Option<&str> {
+    let code = line.split('#').next().unwrap_or("").trim_start();
+    let open = code.find('(')?;
+    let cmd = code[..open].trim().to_ascii_lowercase();
+    let mut args = code[open + 1..]
+        .split(|c: char| c.is_whitespace() || c == ')')
+        .filter(|w| !w.is_empty());
+    match cmd.as_str() {
+        "set" => args.next(),
+        "list" | "string" => args.nth(1),
+        _ => None,
+    }
+}
+
 /// Whether a CMake line sets one of FindCUDA's flag variables (`set(CUDA_NVCC_FLAGS …)`,
 /// `list(APPEND CUDA_NVCC_FLAGS …)`, `string(APPEND CUDA_NVCC_FLAGS …)`).
 fn sets_findcuda_flags(line: &str) -> bool {
-    let code = line.split('#').next().unwrap_or("").trim_start();
-    let lower = code.to_ascii_lowercase();
-    let Some(open) = code.find('(') else {
-        return false;
-    };
-    let cmd = lower[..open].trim();
-    let args: Vec<&str> = code[open + 1..]
-        .split(|c: char| c.is_whitespace() || c == ')')
-        .filter(|w| !w.is_empty())
-        .collect();
-    let var = match cmd {
-        "set" => args.first(),
-        "list" | "string" => args.get(1),
-        _ => None,
-    };
-    var.is_some_and(|v| FINDCUDA_VARS.contains(v))
+    set_target(line).is_some_and(|v| FINDCUDA_VARS.contains(&v))
 }
 
 /// Findings on lines that set FindCUDA's flags become PASS where the project's HIP build
@@ -143,6 +167,34 @@ mod tests {
             "{}",
             fs[0].message
         );
+    }
+
+    /// OpenSplat's shape: the language is a variable (`enable_language(${GPU_RUNTIME})`) and
+    /// the sources are marked HIP; RAJAPerf's: FindHIP's flag variable is set. Twin: a
+    /// `LANGUAGE CUDA` marking is no HIP build.
+    #[test]
+    fn sources_marked_hip_or_hip_flags_are_a_hip_build() {
+        for hip in [
+            "enable_language(${GPU_RUNTIME})\nset_source_files_properties(${SRC} PROPERTIES LANGUAGE HIP)\n",
+            "set(HIP_HIPCC_FLAGS \"${HIP_HIPCC_FLAGS} -O3\")\n",
+            "list(APPEND CMAKE_HIP_FLAGS -ffast-math)\n",
+        ] {
+            let cmake: Vec<(&str, &[u8])> = vec![
+                ("CMakeLists.txt", FLAGS.as_bytes()),
+                ("src/CMakeLists.txt", hip.as_bytes()),
+            ];
+            let mut fs = vec![finding("CMakeLists.txt", 1, "HP844")];
+            pass_flags_hip_never_reads(&mut fs, &cmake);
+            assert_eq!(fs[0].status, Status::Pass, "{hip}");
+        }
+        let cuda = "set_source_files_properties(${SRC} PROPERTIES LANGUAGE CUDA)\nmessage(\"LANGUAGE HIPPO\")\n";
+        let cmake: Vec<(&str, &[u8])> = vec![
+            ("CMakeLists.txt", FLAGS.as_bytes()),
+            ("src/CMakeLists.txt", cuda.as_bytes()),
+        ];
+        let mut fs = vec![finding("CMakeLists.txt", 1, "HP844")];
+        pass_flags_hip_never_reads(&mut fs, &cmake);
+        assert_eq!(fs[0].status, Status::Remediation);
     }
 
     /// Twins: no HIP build of its own (the flags are the port's work), and a HIP variable set

@@ -396,6 +396,17 @@ fn cg_reduce_calls_without_the_include() {
     assert_eq!(translated_lines(src, "6.3.0"), [(5, "HP001".to_string())]);
     let bare = "using namespace cooperative_groups;\n__device__ float f(thread_block_tile<32> t, float v) {\n  return reduce(t, v, plus<float>());\n}\n";
     assert_eq!(translated_lines(bare, "6.3.0"), [(3, "HP001".to_string())]);
+    // OpenSplat's shape: the tile reduction in the arm of the HIP test that HIP never
+    // compiles is no work; twin: the same call outside the test is.
+    let arms = "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__device__ float f(cg::thread_block_tile<32> t, float v) {\n#ifdef __HIP_PLATFORM_AMD__\n  return v;\n#else\n  return cg::reduce(t, v, cg::plus<float>());\n#endif\n}\n";
+    assert!(translated_lines(arms, "6.3.0").is_empty());
+    let plain = arms
+        .replace("#ifdef __HIP_PLATFORM_AMD__\n  return v;\n#else\n", "")
+        .replace("#endif\n", "");
+    assert_eq!(
+        translated_lines(&plain, "6.3.0"),
+        [(4, "HP001".to_string())]
+    );
     // Without `using namespace`, a bare `reduce(` is the user's.
     assert!(translated_lines(
         "float reduce(float);\nfloat g() { return reduce(1.f); }\n",
@@ -522,5 +533,22 @@ fn an_old_gpu_arm_inside_a_function_is_a_fallback() {
     assert!(
         !f.is_empty() && f.iter().all(|f| f.0 != Status::Pass),
         "{f:?}"
+    );
+}
+
+/// aphrodite's ROCm attention kernel: a `constexpr` over `warpSize` in an arm only HIP
+/// compiles still fails from ROCm 7.0; twin: a 32-lane constant there is the project's HIP
+/// choice, not reported.
+#[test]
+fn hip_rules_hold_in_the_projects_hip_arms() {
+    let src = "#if defined(__HIP_PLATFORM_AMD__)\n__global__ void k(int* o) {\n  constexpr int n = 256 / warpSize;\n  o[0] = n;\n}\n#endif\n";
+    assert!(hazard_lines(src)
+        .iter()
+        .any(|(l, r)| *l == 3 && r == "HP108"));
+    let narrow = "#if defined(__HIP_PLATFORM_AMD__)\n#define WARP_SIZE 32\n__global__ void k(int* o) { o[threadIdx.x % WARP_SIZE] = 0; }\n#endif\n";
+    assert!(
+        hazard_lines(narrow).is_empty(),
+        "{:?}",
+        hazard_lines(narrow)
     );
 }

@@ -782,12 +782,40 @@ fn projects_warp_size(s: &Src, id: Node) -> bool {
     })
 }
 
+/// Whether `n` is a function definition declared `constexpr` (or `consteval`), or the body or
+/// a block of one.
+fn constexpr_function(s: &Src, n: Node) -> bool {
+    let Some(f) = s.enclosing_function(n) else {
+        return false;
+    };
+    let Some(body) = f.child_by_field_name("body") else {
+        return false;
+    };
+    let head = &s.ctx.src[f.start_byte()..body.start_byte()];
+    String::from_utf8_lossy(head)
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .any(|w| w == "constexpr" || w == "consteval")
+}
+
 /// HP108 when identifier `id` (`warpSize`, or a macro whose body names it, described by
 /// `what`) sits in a compile-time context.
 fn warpsize_constexpr<'a>(s: &Src<'a>, id: Node<'a>, what: &str, out: &mut Vec<Finding>) {
     let mut p = s.parent(id);
+    let mut returned = false;
     while let Some(x) = p {
         let why = match x.node_kind() {
+            K::ReturnStatement => {
+                returned = true;
+                p = s.parent(x);
+                continue;
+            }
+            // `constexpr int warp_size() { return warpSize; }`: every caller's array bound or
+            // template argument is this value.
+            K::CompoundStatement | K::FunctionDefinition
+                if returned && constexpr_function(s, x) =>
+            {
+                Some("as the value of a `constexpr` function")
+            }
             K::TemplateArgumentList => Some("as a template argument"),
             K::StaticAssertDeclaration => Some("in a `static_assert`"),
             K::ArrayDeclarator => Some("as an array bound"),

@@ -39,6 +39,15 @@ fn shuffle_loops_arrays_ballots_tiles_warpsize() {
     assert_eq!(fires(src, "HP108"), [15]);
 }
 
+/// QUDA's HIP target: `constexpr int warp_size() { return warpSize; }` is a compile-time
+/// `warpSize` for every caller; twin: the same function without `constexpr` (a run-time value)
+/// and a `constexpr` function returning a literal.
+#[test]
+fn warpsize_returned_from_a_constexpr_function() {
+    let src = "#include <hip/hip_runtime.h>\nnamespace device {\n  constexpr int warp_size() { return warpSize; }\n  __host__ __device__ inline int lanes() { return warpSize; }\n  constexpr int width() { return 64; }\n  constexpr int half() {\n    if (true) { return warpSize / 2; }\n    return 0;\n  }\n}\n";
+    assert_eq!(fires(src, "HP108"), [3, 7]);
+}
+
 #[test]
 fn recall_for_real_64_lane_idioms() {
     let src = r#"static const int WS = 32;
