@@ -190,12 +190,21 @@ fn a_warp_size_constant_used_only_by_logical_warps_settles() {
     // Twin 1: a use in a function whose lanes come from the wavefront: the constant stays.
     let wide = format!("{src}__global__ void g(float* p) {{\n  int lane = threadIdx.x % warpSize;\n  p[lane] = __shfl_down(p[lane], kWarpSize / 2);\n}}\n");
     assert_eq!(fires_open(&wide, "HP101"), [1]);
-    // Twin 2: a use in a macro the model does not place: the constant stays.
-    let macro_use = format!("{src}#define WARPS (256 / kWarpSize)\n");
+    // Twin 2: a use through a macro whose own use exchanges lanes of the wavefront: the
+    // constant stays; where the macro only sizes a quiet function's work, it settles.
+    let macro_use = format!("{src}#define WARPS (256 / kWarpSize)\n__global__ void g(float* p) {{\n  p[threadIdx.x % warpSize] = __shfl_down(p[0], WARPS);\n}}\n");
     assert_eq!(fires_open(&macro_use, "HP101"), [1]);
-    // Twin 3: no use at all: nothing shows the constant is a logical warp's.
+    // gpu4pyscf's `ft_ao.cu`: `THREADS (WARP_SIZE * WARPS)` only sizes work.
+    let sizes = "#define WARP_SIZE 32\n#define THREADS (WARP_SIZE * 8)\n__global__ void g(float* p) {\n  p[threadIdx.x % THREADS] = 0;\n}\n";
+    assert!(fires_open(sizes, "HP101").is_empty());
+    let exchanged = sizes.replace("= 0;", "= __shfl_down(p[0], THREADS / 16);");
+    assert_eq!(fires_open(&exchanged, "HP101"), [1]);
+    // Twin 3: no use at all in the unit: nothing to change (gpu4pyscf's `contract_ft_ao.cu`);
+    // with an `#include` after it, the header may use it: it stays.
     let unused = "constexpr int kWarpSize = 32;\n__device__ float f(float v) {\n  return __shfl_xor_sync(0xffffffff, v, 16);\n}\n";
-    assert_eq!(fires_open(unused, "HP101"), [1]);
+    assert!(fires_open(unused, "HP101").is_empty());
+    let then_header = format!("{unused}#include \"reduce.cuh\"\n");
+    assert_eq!(fires_open(&then_header, "HP101"), [1]);
 }
 
 /// Functions that only return a warp constant are that constant (xgboost's

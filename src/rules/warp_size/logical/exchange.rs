@@ -409,42 +409,99 @@ fn constant(s: &Src, cx: &Cx, memo: &mut HashMap<usize, bool>, f: &mut Finding) 
         Some(k) => tokens(s, cx.functions[k]),
         None => 0..lexed.tokens.len(),
     };
-    let uses: Vec<usize> = scope
-        .filter(|&j| {
-            let t = &lexed.tokens[j];
-            t.kind == Tok::Ident
-                && s.tok(j) == name
-                && !(f.byte_range.0..f.byte_range.1).contains(&(t.start as usize))
-        })
-        .collect();
-    if uses.is_empty() {
+    let mut count = Uses::default();
+    let mut seen = vec![name.clone()];
+    if !uses_keep(s, cx, memo, &name, scope, f.byte_range.0..f.byte_range.1, &mut seen, &mut count) {
         return;
     }
-    let (mut dead_uses, mut quiet_uses) = (0, 0);
-    for &j in &uses {
-        let t = &lexed.tokens[j];
-        if (cx.dead)(t.start as usize) {
-            dead_uses += 1;
-            continue;
-        }
-        // A use in a directive (`#define WARPS (256 / WARP_SIZE)`) is read by code not placed.
-        if t.directive != NO_DIRECTIVE {
-            return;
-        }
-        let Some(k) = cx.function_at(s, t.start as usize) else {
-            return;
-        };
-        if !quiet(s, cx, k, memo, 0) {
-            return;
-        }
-        quiet_uses += 1;
-    }
-    let why = match (dead_uses, quiet_uses) {
+    // A compilation unit's own constant that nothing in it uses is nothing (a header's is
+    // judged at its includers).
+    // An `#include` after the definition may use it.
+    let unit = [".cu", ".cpp", ".cc", ".cxx"]
+        .iter()
+        .any(|e| f.path.ends_with(e))
+        && !lexed
+            .directives
+            .iter()
+            .any(|d| d.name == "include" && d.start > f.byte_range.0);
+    let why = match (count.dead, count.quiet) {
+        (0, 0) if unit => format!(", but nothing in this file uses `{name}` (nothing to change)"),
+        (0, 0) => return,
         (_, 0) => format!(", but every use of `{name}` here is in code HIP never compiles (nothing to change)"),
         (0, _) => format!(", but every use of `{name}` here is in a function that exchanges nothing across lanes: its 32-lane groups keep CUDA's meaning inside a 64-lane wavefront (nothing to change)"),
         _ => format!(", but every use of `{name}` here is in code HIP never compiles or in a function that exchanges nothing across lanes (nothing to change)"),
     };
     f.settle(&why);
+}
+
+/// How many uses of a warp-size constant [`uses_keep`] found in dead code and in quiet
+/// functions.
+#[derive(Default)]
+struct Uses {
+    dead: usize,
+    quiet: usize,
+}
+
+/// Whether every use of `name` among the tokens `scope` (outside `skip`, its own definition)
+/// keeps CUDA's meaning: in code HIP never compiles, in a function that exchanges nothing
+/// across lanes, or in the body of a macro (`#define THREADS (WARP_SIZE * WARPS)`) whose own
+/// uses all do, a few macros deep.
+#[allow(clippy::too_many_arguments)]
+fn uses_keep(
+    s: &Src,
+    cx: &Cx,
+    memo: &mut HashMap<usize, bool>,
+    name: &str,
+    scope: std::ops::Range<usize>,
+    skip: std::ops::Range<usize>,
+    seen: &mut Vec<String>,
+    count: &mut Uses,
+) -> bool {
+    let lexed = s.lexed;
+    for j in scope {
+        let t = &lexed.tokens[j];
+        if t.kind != Tok::Ident || s.tok(j) != name || skip.contains(&(t.start as usize)) {
+            continue;
+        }
+        if (cx.dead)(t.start as usize) {
+            count.dead += 1;
+            continue;
+        }
+        if t.directive != NO_DIRECTIVE {
+            // The body of another macro: that macro's uses decide. Any other directive reads
+            // the value where it is not placed.
+            let d = &lexed.directives[t.directive as usize];
+            let Some(defined) = d
+                .tokens
+                .clone()
+                .nth(2)
+                .filter(|&n| d.name == "define" && n != j)
+            else {
+                return false;
+            };
+            let derived = s.tok(defined).to_string();
+            if seen.contains(&derived) {
+                continue;
+            }
+            if seen.len() > 4 {
+                return false;
+            }
+            seen.push(derived.clone());
+            let own = lexed.tokens[defined].start as usize..lexed.tokens[defined].end as usize;
+            if !uses_keep(s, cx, memo, &derived, 0..lexed.tokens.len(), own, seen, count) {
+                return false;
+            }
+            continue;
+        }
+        let Some(k) = cx.function_at(s, t.start as usize) else {
+            return false;
+        };
+        if !quiet(s, cx, k, memo, 0) {
+            return false;
+        }
+        count.quiet += 1;
+    }
+    true
 }
 
 /// Whether the name at token `j` is declared there as a constant: `= value` follows and
