@@ -49,6 +49,9 @@ pub struct FileResult {
     /// The file's quoted `#include "…"` paths as written (scan only: which headers a source
     /// pulls in, for sources a build compiles only for CUDA).
     pub includes: Vec<String>,
+    /// The includes written only in branches the ROCm build never compiles (scan only: a
+    /// header pulled in only there is not the ROCm build's).
+    pub dead_includes: Vec<String>,
     /// The file's `#define`s, with whether HIP compiles each (scan only: project macros only
     /// the CUDA side defines).
     pub defines: Vec<crate::model::cuda_side::Define>,
@@ -304,29 +307,32 @@ fn process_file(
     let rows = (work.hazards && crate::walk::is_source(rel))
         .then(|| crate::rules::warp_size::launch_rows::file_rows(rel, &file.bytes, &file.lexed))
         .flatten();
-    let (includes, defines, namespaces) = if work.hazards {
+    let (includes, dead_includes, defines, namespaces) = if work.hazards {
         // Resolved from the includer's folder by scan: the quoted ones the ROCm build compiles
         // (`#if GMX_GPU_CUDA` / `#include "cuda_arch_utils.cuh"` is the CUDA build's edge).
         let never = hip_never.borrow();
-        let includes = if never.is_empty() {
-            own_includes
-                .into_iter()
-                .filter(|i| !i.starts_with('<'))
-                .collect()
+        // Angled ones too (`#include <inline_ptx.h>` through the `include/` root): scan
+        // resolves them under the include roots only.
+        let (includes, dead_includes) = if never.is_empty() {
+            (own_includes, Vec::new())
         } else {
-            crate::model::includes::written_at(&file.bytes, &file.lexed)
-                .into_iter()
-                .filter(|(at, i)| !i.starts_with('<') && !never.iter().any(|r| r.contains(at)))
-                .map(|(_, i)| i)
-                .collect()
+            let (dead, live): (Vec<_>, Vec<_>) =
+                crate::model::includes::written_at(&file.bytes, &file.lexed)
+                    .into_iter()
+                    .partition(|(at, _)| never.iter().any(|r| r.contains(at)));
+            (
+                live.into_iter().map(|(_, i)| i).collect(),
+                dead.into_iter().map(|(_, i)| i).collect(),
+            )
         };
         (
             includes,
+            dead_includes,
             crate::model::cuda_side::file_defines(file.path, &file.bytes, &file.lexed),
             crate::rules::project_build::nested_namespaces(&file.bytes, &file.lexed),
         )
     } else {
-        (Vec::new(), Vec::new(), Vec::new())
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new())
     };
     FileResult {
         output: if work.keep_output { output } else { Vec::new() },
@@ -340,6 +346,7 @@ fn process_file(
         project_notes,
         compat,
         includes,
+        dead_includes,
         defines,
         rows,
         namespaces,

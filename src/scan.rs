@@ -90,13 +90,27 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
             .map(|(r, b)| (r.as_str(), b.as_slice()))
             .collect::<Vec<_>>(),
     );
-    let mut cuda_build_only = crate::inventory::cmake::cuda_build_only_macros(
-        &hip_build_texts
-            .iter()
-            .filter(|(r, _)| is_cmake(r))
-            .map(|(r, b)| (r.as_str(), b.as_slice()))
-            .collect::<Vec<_>>(),
-    );
+    // The CUDA backend's selectors: variables a CMake chain of the project's own files tests as
+    // alternatives to their HIP twins; with the declared twins, what decides the files' arms.
+    let own_cmake: Vec<(&str, &[u8])> = hip_build_texts
+        .iter()
+        .filter(|(r, _)| is_cmake(r) && crate::decisions::kind::own(r))
+        .map(|(r, b)| (r.as_str(), b.as_slice()))
+        .collect();
+    let chains = crate::inventory::cmake::chain_alternatives(&own_cmake);
+    let twins = crate::inventory::cmake::project_twins(&own_cmake, &chains);
+    let all_cmake: Vec<(&str, &[u8])> = hip_build_texts
+        .iter()
+        .filter(|(r, _)| is_cmake(r))
+        .map(|(r, b)| (r.as_str(), b.as_slice()))
+        .collect();
+    let rels: Vec<&str> = all.iter().map(|i| i.rel.as_str()).collect();
+    // CMake modules only the CUDA build includes: their macros and include folders are its own.
+    let cuda_modules = crate::inventory::cmake::cuda_only_modules(&all_cmake, &rels, &twins);
+    let cuda_include_dirs =
+        crate::inventory::cmake::cuda_only_include_dirs(&all_cmake, &cuda_modules);
+    let mut cuda_build_only =
+        crate::inventory::cmake::cuda_build_only_macros_with(&all_cmake, &cuda_modules);
     // A name another HIP build file defines is not the CUDA build's only.
     cuda_build_only.retain(|name, _| {
         let dash = format!("-D{name}");
@@ -108,14 +122,6 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
                 })
         })
     });
-    // The CUDA backend's selectors: variables a CMake chain of the project's own files tests as
-    // alternatives to their HIP twins.
-    let own_cmake: Vec<(&str, &[u8])> = hip_build_texts
-        .iter()
-        .filter(|(r, _)| is_cmake(r) && crate::decisions::kind::own(r))
-        .map(|(r, b)| (r.as_str(), b.as_slice()))
-        .collect();
-    let chains = crate::inventory::cmake::chain_alternatives(&own_cmake);
     let cuda_selectors: std::collections::BTreeMap<String, String> = chains
         .iter()
         .cloned()
@@ -150,6 +156,7 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     let files = outcomes.len();
     // Each source's quoted includes, for headers only CUDA-only sources pull in.
     let mut includes: Vec<(String, Vec<String>)> = Vec::new();
+    let mut dead_includes: Vec<(String, Vec<String>)> = Vec::new();
     // Each source's `#define`s, for macros only the CUDA side of the project defines.
     let mut defines: Vec<(String, Vec<crate::model::cuda_side::Define>)> = Vec::new();
     // Namespaces each source declares inside another (the project's own `x::cuda`).
@@ -183,6 +190,9 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
                 }
                 if !r.includes.is_empty() {
                     includes.push((o.input.rel.clone(), r.includes));
+                }
+                if !r.dead_includes.is_empty() {
+                    dead_includes.push((o.input.rel.clone(), r.dead_includes));
                 }
                 suppressed += r.suppressed;
                 translated += (r.stats.renamed_total() + r.stats.unchanged_api) as usize;
@@ -318,15 +328,8 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     crate::inventory::rocm_branch::pass_cuda_only_sources(&mut findings, &setups);
     // The same for CMake: sources a HIP-aware CMakeLists.txt lists only in arms its HIP build
     // never runs (`if(BUILD_CUDA)`).
-    // The project's backend twins (`ENABLE_CUDA`/`ENABLE_HIP`) decide files that test one alone.
-    let twins = crate::inventory::cmake::project_twins(
-        &texts
-            .iter()
-            .filter(|(rel, _)| is_cmake(rel) && crate::decisions::kind::own(rel))
-            .map(|(r, b)| (r.as_str(), b.as_slice()))
-            .collect::<Vec<_>>(),
-        &chains,
-    );
+    // The project's backend twins (`ENABLE_CUDA`/`ENABLE_HIP`, computed before the files' pass)
+    // decide files that test one alone.
     let cmake_only: Vec<(String, String)> = named("CMakeLists.txt")
         .flat_map(|(rel, bytes)| {
             let dir = rel
@@ -338,6 +341,13 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         })
         .collect();
     let mut only: std::collections::HashMap<String, String> = std::collections::HashMap::new();
+    // Headers in folders only the CUDA build's modules put on the include path.
+    for (dir, why) in &cuda_include_dirs {
+        for r in all.iter().filter(|i| i.rel.starts_with(dir.as_str())) {
+            only.entry(r.rel.clone())
+                .or_insert_with(|| format!("in `{dir}`, {why}"));
+        }
+    }
     for (p, why) in cmake_only {
         match p.strip_suffix('/') {
             // A folder only a dead arm adds: every file under it.
@@ -406,7 +416,7 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
             .resolve(from, inc, &|p: &str| known.contains(p))
             .unwrap_or_else(|| resolve_include(from, inc))
     };
-    headers_only_included_by(&mut only, &includes, &resolve);
+    headers_only_included_by(&mut only, &includes, &dead_includes, &resolve);
     // What those arms leave out: extension modules nothing the ROCm build reaches builds.
     let py_files = || -> Vec<(String, Vec<u8>)> {
         all.iter()

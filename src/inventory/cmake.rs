@@ -23,6 +23,7 @@ use crate::kinds::cmake::{Kind as K, NodeExt};
 
 mod arms;
 mod defs;
+mod modules;
 mod nvcc_flags;
 
 pub use arms::{
@@ -30,7 +31,8 @@ pub use arms::{
     project_twins, twin_switches, Twin,
 };
 pub(crate) use arms::{hip_dead_arms, name_platform, platform_word, DeadArm};
-pub use defs::cuda_build_only_macros;
+pub use defs::{cuda_build_only_macros, cuda_build_only_macros_with, defined_by_default};
+pub use modules::{cuda_only_include_dirs, cuda_only_modules};
 pub use nvcc_flags::pass_flags_hip_never_reads;
 
 pub fn scan(out: &mut Out) {

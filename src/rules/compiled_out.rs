@@ -131,7 +131,17 @@ pub fn check(
         .collect();
     let cuda_build_only = &cuda_build_only;
     let off = |n: &str| cuda_build_only.contains_key(n).then_some(Known::Undefined);
-    let on = |n: &str| cuda_build_only.contains_key(n).then_some(Known::Defined);
+    // Defined in a default CUDA build, unless only a user switch that is off by default
+    // defines it there too.
+    let on = |n: &str| {
+        cuda_build_only.get(n).map(|why| {
+            if crate::inventory::cmake::defined_by_default(why) {
+                Known::Defined
+            } else {
+                Known::Undefined
+            }
+        })
+    };
     let hip = MacroEnv::hip_for(target.rocm).with_extra(&off);
     let cuda = MacroEnv::cuda().with_extra(&on);
     let mut stack: Vec<Chain> = Vec::new();

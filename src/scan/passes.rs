@@ -159,16 +159,20 @@ pub(super) fn resolve_include(from: &str, inc: &str) -> String {
 pub(super) fn headers_only_included_by(
     only: &mut std::collections::HashMap<String, String>,
     includes: &[(String, Vec<String>)],
+    dead: &[(String, Vec<String>)],
     resolve: &dyn Fn(&str, &str) -> String,
 ) {
-    if only.is_empty() {
+    if only.is_empty() && dead.is_empty() {
         return;
     }
-    let mut users: std::collections::BTreeMap<String, Vec<&str>> = Default::default();
-    for (rel, incs) in includes {
-        for i in incs {
-            let h = resolve(rel, i);
-            users.entry(h).or_default().push(rel);
+    // Who includes each header, and whether in a branch the ROCm build compiles.
+    let mut users: std::collections::BTreeMap<String, Vec<(&str, bool)>> = Default::default();
+    for (edges, live) in [(includes, true), (dead, false)] {
+        for (rel, incs) in edges {
+            for i in incs {
+                let h = resolve(rel, i);
+                users.entry(h).or_default().push((rel, live));
+            }
         }
     }
     loop {
@@ -177,14 +181,17 @@ pub(super) fn headers_only_included_by(
             if only.contains_key(h) {
                 continue;
             }
-            if by.iter().all(|u| only.contains_key(*u)) {
-                added.push((
-                    h.clone(),
-                    format!(
-                        "included only by sources the HIP build does not compile (`{}`)",
-                        by[0]
+            if by.iter().all(|(u, live)| !live || only.contains_key(*u)) {
+                let why = match by.iter().find(|(_, live)| !live) {
+                    Some((u, _)) => format!(
+                        "included only in branches the ROCm build never compiles or by sources it does not compile (`{u}`)"
                     ),
-                ));
+                    None => format!(
+                        "included only by sources the HIP build does not compile (`{}`)",
+                        by[0].0
+                    ),
+                };
+                added.push((h.clone(), why));
             }
         }
         if added.is_empty() {
@@ -447,7 +454,7 @@ mod tests {
         ]
         .into_iter()
         .collect();
-        headers_only_included_by(&mut only, &includes, &resolve_include);
+        headers_only_included_by(&mut only, &includes, &[], &resolve_include);
         let mut got: Vec<&str> = only.keys().map(|k| k.as_str()).collect();
         got.sort();
         // common.cuh is also included by simt.cu, which the HIP build compiles.
@@ -461,6 +468,20 @@ mod tests {
             ]
         );
         assert_eq!(resolve_include("a/b/c.cu", "../d/e.h"), "a/d/e.h");
+        // aphrodite's marlin `mem.cuh`: included only inside a `__CUDA_ARCH__` arm (a branch
+        // the ROCm build never compiles) of a source it compiles. Twin: one live include keeps
+        // the header.
+        let mut none: std::collections::HashMap<String, String> = Default::default();
+        let dead = vec![inc("k/marlin.cu", &["common/mem.cuh"])];
+        headers_only_included_by(&mut none, &[], &dead, &resolve_include);
+        assert!(
+            none["k/common/mem.cuh"].contains("never compiles"),
+            "{none:?}"
+        );
+        let mut kept: std::collections::HashMap<String, String> = Default::default();
+        let live = vec![inc("k/other.cu", &["common/mem.cuh"])];
+        headers_only_included_by(&mut kept, &live, &dead, &resolve_include);
+        assert!(kept.is_empty(), "{kept:?}");
         assert_eq!(resolve_include("c.cu", "e.h"), "e.h");
     }
 }

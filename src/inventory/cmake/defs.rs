@@ -30,6 +30,9 @@ struct FileDefs {
     sets_true: Vec<(String, String, Option<String>)>,
     /// Variables a user may set (`option`, `CACHE`).
     free: BTreeSet<String>,
+    /// Of those, the ones off unless the user turns them on (`option(X "…")`,
+    /// `option(X "…" OFF)`, `set(X OFF CACHE BOOL …)`).
+    off_by_default: BTreeSet<String>,
     /// Where it defines macros.
     defines: Vec<Definition>,
 }
@@ -70,7 +73,8 @@ fn defined_name(word: &str, dash: bool) -> Option<&str> {
     is_name(name).then_some(name)
 }
 
-fn file_defs(rel: &str, src: &[u8]) -> FileDefs {
+/// `module`: why the whole file is the CUDA build's only (a module only its arms include).
+fn file_defs(rel: &str, src: &[u8], module: Option<&String>) -> FileDefs {
     let mut out = FileDefs::default();
     let Some(tree) = ts::parse(Lang::CMake, src) else {
         return out;
@@ -93,6 +97,7 @@ fn file_defs(rel: &str, src: &[u8]) -> FileDefs {
         dead.iter()
             .find(|(r, _)| r.contains(&b))
             .map(|(_, w)| w.clone())
+            .or_else(|| module.map(|why| format!("in `{rel}`, which {why}")))
     };
     // The conditions of the `if`/`elseif` arms around a node (an `else` arm adds none).
     let arms_around = |n: tree_sitter::Node| {
@@ -130,12 +135,23 @@ fn file_defs(rel: &str, src: &[u8]) -> FileDefs {
             "option" | "cmake_dependent_option" => {
                 if let Some(v) = args.first() {
                     out.free.insert(v.clone());
+                    if cmd == "option" && args.get(2).is_none_or(|d| !truthy(d)) {
+                        out.off_by_default.insert(v.clone());
+                    }
                 }
             }
             "set" => {
                 let Some(var) = args.first() else { return };
                 if args.iter().any(|a| a == "CACHE") {
                     out.free.insert(var.clone());
+                    if args.get(1).is_some_and(|v| {
+                        matches!(
+                            v.to_ascii_uppercase().as_str(),
+                            "OFF" | "FALSE" | "NO" | "N" | "0"
+                        )
+                    }) {
+                        out.off_by_default.insert(var.clone());
+                    }
                 } else if args.len() == 2 && truthy(&args[1]) {
                     out.sets_true
                         .push((var.clone(), at.clone(), dead_at(n.start_byte())));
@@ -176,12 +192,32 @@ fn file_defs(rel: &str, src: &[u8]) -> FileDefs {
     out
 }
 
+/// How the reason of a macro only the CUDA build defines starts when even that build defines it
+/// only where a user turns on a switch that is off by default (QUDA's `NVSHMEM_COMMS` under
+/// `if(QUDA_NVSHMEM)`): a default CUDA build leaves it undefined, as the ROCm build does.
+pub const OFF_BY_DEFAULT: &str = "off by default: ";
+
+/// Whether a macro only the CUDA build defines is defined in a default CUDA build (its reason
+/// does not start with [`OFF_BY_DEFAULT`]).
+pub fn defined_by_default(why: &str) -> bool {
+    !why.starts_with(OFF_BY_DEFAULT)
+}
+
 /// The macros only the CUDA build of the project defines (see the module), each with why:
 /// where it is defined and what keeps the HIP build from running that arm.
 pub fn cuda_build_only_macros(cmake_files: &[(&str, &[u8])]) -> BTreeMap<String, String> {
+    cuda_build_only_macros_with(cmake_files, &BTreeMap::new())
+}
+
+/// [`cuda_build_only_macros`] knowing the CMake modules only the CUDA build includes
+/// ([`super::modules::cuda_only_modules`]): what they define is the CUDA build's only.
+pub fn cuda_build_only_macros_with(
+    cmake_files: &[(&str, &[u8])],
+    modules: &BTreeMap<String, String>,
+) -> BTreeMap<String, String> {
     let files: Vec<FileDefs> = cmake_files
         .iter()
-        .map(|(rel, src)| file_defs(rel, src))
+        .map(|(rel, src)| file_defs(rel, src, modules.get(*rel)))
         .collect();
     // Variables the HIP build never sets true: every true `set` dead, none a user's.
     let mut off: BTreeMap<String, String> = BTreeMap::new();
@@ -217,6 +253,32 @@ pub fn cuda_build_only_macros(cmake_files: &[(&str, &[u8])]) -> BTreeMap<String,
                 })
         })
     };
+    // User switches off unless turned on, and never set true by the build itself.
+    let mut default_off: BTreeSet<&String> = files.iter().flat_map(|f| &f.off_by_default).collect();
+    for f in &files {
+        for (var, _, _) in &f.sets_true {
+            default_off.remove(var);
+        }
+    }
+    let under_default_off = |conds: &[Vec<String>]| -> Option<String> {
+        conds.iter().find_map(|words| {
+            if words.iter().any(|w| w == "OR" || w == "NOT") {
+                return None;
+            }
+            words
+                .split(|w| w == "AND")
+                .find_map(|operand| match operand {
+                    [w] => {
+                        let v = w.trim_start_matches("${").trim_end_matches('}');
+                        default_off
+                            .iter()
+                            .find(|d| d.as_str() == v)
+                            .map(|d| d.to_string())
+                    }
+                    _ => None,
+                })
+        })
+    };
     let mut out: BTreeMap<String, String> = BTreeMap::new();
     let mut defined_live: BTreeSet<String> = BTreeSet::new();
     for f in &files {
@@ -228,9 +290,13 @@ pub fn cuda_build_only_macros(cmake_files: &[(&str, &[u8])]) -> BTreeMap<String,
         } in &f.defines
         {
             let why = match (dead, off_in(conds)) {
-                (Some(why), _) => {
-                    format!("`{at}` defines it only {why}, which the HIP build never runs")
-                }
+                (Some(why), _) => match under_default_off(conds) {
+                    // Off in a default CUDA build too: both builds compile the same arm.
+                    Some(opt) => format!(
+                        "{OFF_BY_DEFAULT}`{at}` defines it only {why}, which the HIP build never runs, and only when the user turns on `{opt}`, off by default"
+                    ),
+                    None => format!("`{at}` defines it only {why}, which the HIP build never runs"),
+                },
                 (None, Some((var, var_why))) => format!(
                     "`{at}` defines it only under `if ({var})`, a CMake variable {var_why}, which the HIP build never runs"
                 ),

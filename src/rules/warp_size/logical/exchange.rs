@@ -411,7 +411,16 @@ fn constant(s: &Src, cx: &Cx, memo: &mut HashMap<usize, bool>, f: &mut Finding) 
     };
     let mut count = Uses::default();
     let mut seen = vec![name.clone()];
-    if !uses_keep(s, cx, memo, &name, scope, f.byte_range.0..f.byte_range.1, &mut seen, &mut count) {
+    if !uses_keep(
+        s,
+        cx,
+        memo,
+        &name,
+        scope,
+        f.byte_range.0..f.byte_range.1,
+        &mut seen,
+        &mut count,
+    ) {
         return;
     }
     // A compilation unit's own constant that nothing in it uses is nothing (a header's is
@@ -488,7 +497,16 @@ fn uses_keep(
             }
             seen.push(derived.clone());
             let own = lexed.tokens[defined].start as usize..lexed.tokens[defined].end as usize;
-            if !uses_keep(s, cx, memo, &derived, 0..lexed.tokens.len(), own, seen, count) {
+            if !uses_keep(
+                s,
+                cx,
+                memo,
+                &derived,
+                0..lexed.tokens.len(),
+                own,
+                seen,
+                count,
+            ) {
                 return false;
             }
             continue;
