@@ -583,6 +583,18 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
                 || nested.iter().any(|n| n == dir)
         },
     );
+    // A unit another file includes (`#include "kernel_zero.cu"`) is compiled with it.
+    let unbuilt: Vec<String> = unbuilt
+        .into_iter()
+        .filter(|r| {
+            let name = r.rsplit('/').next().unwrap_or(r);
+            !name.contains('.')
+                || !includes
+                    .iter()
+                    .chain(dead_includes.iter())
+                    .any(|(_, incs)| incs.iter().any(|i| i.rsplit('/').next() == Some(name)))
+        })
+        .collect();
     // Headers among the compiled sources that no file includes or names.
     let unincluded = crate::decisions::unincluded::headers(
         &findings,

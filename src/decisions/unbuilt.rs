@@ -54,13 +54,40 @@ pub fn roots(
     if build_texts.iter().any(|t| t.contains("GLOB_RECURSE")) {
         return Vec::new();
     }
-    // Every name the build files spell (split at anything that is not a name character, `.`
-    // included: `gpu/perf/PerfFlat.cu` gives `gpu`, `perf`, `PerfFlat`, `cu`), one pass.
-    let words: BTreeSet<&str> = build_texts
-        .iter()
-        .flat_map(|t| t.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-')))
-        .filter(|w| !w.is_empty())
-        .collect();
+    // Every path segment the build files spell (tokens split at anything that is not a name
+    // character, `.` or `/`, then at `/`: `gpu/perf/PerfFlat.cu` gives `gpu`, `perf`,
+    // `PerfFlat.cu`), and the segments that follow a `/` (`extra/k`: `k`), one pass.
+    let mut segments: BTreeSet<&str> = BTreeSet::new();
+    let mut after_slash: BTreeSet<&str> = BTreeSet::new();
+    for t in &build_texts {
+        for token in
+            t.split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '/')))
+        {
+            for (k, seg) in token.split('/').enumerate() {
+                let seg = seg.trim_end_matches('.');
+                if seg.is_empty() {
+                    continue;
+                }
+                segments.insert(seg);
+                if k > 0 {
+                    after_slash.insert(seg);
+                }
+            }
+        }
+    }
+    // A unit is named by its file name, its object, or its stem as a path segment; a bare stem
+    // counts only when it is not a plain word (`format.cu` is not named by `string(FORMAT …)`
+    // or a `format` target of another folder, `gemm_s4_f16.cu` is by `gemm_s4_f16`).
+    let unit_named = |f: &str| {
+        let stem = f.rsplit_once('.').map_or(f, |(s, _)| s);
+        segments.contains(f)
+            || segments.contains(format!("{stem}.o").as_str())
+            || segments.contains(format!("{stem}.obj").as_str())
+            || after_slash.contains(stem)
+            || (segments.contains(stem) && !stem.bytes().all(|b| b.is_ascii_lowercase()))
+    };
+    // Any glob may pick up a folder's files without naming them.
+    let globs = build_texts.iter().any(|t| t.contains("GLOB"));
     let orphans = orphan_cmake_dirs(&dirs_with_build, &build_files, &build_texts, skip);
     let mut out: Vec<String> = Vec::new();
     for (dir, files) in &units {
@@ -81,13 +108,19 @@ pub fn roots(
             continue;
         }
         let last = dir.rsplit('/').next().unwrap_or(dir);
-        let named = words.contains(last)
-            || files.iter().any(|f| {
-                let stem = f.rsplit_once('.').map_or(*f, |(s, _)| s);
-                words.contains(stem)
-            });
+        let named = segments.contains(last) || files.iter().any(|f| unit_named(f));
         if !named {
             out.push(dir.to_string());
+        } else if !globs {
+            // A built folder's unit no build file names (aphrodite's
+            // `marlin_cuda_kernel_zero.cu` beside the listed `marlin_cuda_kernel.cu`), where the
+            // folder's units are listed one by one: the file alone.
+            let listed = files.iter().filter(|f| segments.contains(**f)).count();
+            if listed > 0 {
+                for f in files.iter().filter(|f| !unit_named(f)) {
+                    out.push(format!("{dir}/{f}"));
+                }
+            }
         }
     }
     out
@@ -172,20 +205,38 @@ fn declares_project(text: &str) -> bool {
 
 pub use crate::model::folders::root_of;
 
+/// An unbuilt root as the report names it: a folder with its `/`, a file as it is.
+fn shown(root: &str) -> String {
+    let file = root
+        .rsplit('/')
+        .next()
+        .and_then(|n| n.rsplit_once('.'))
+        .is_some_and(|(_, e)| UNITS.contains(&e.to_ascii_lowercase().as_str()));
+    if file {
+        root.to_string()
+    } else {
+        format!("{root}/")
+    }
+}
+
 /// The unbuilt-folder decision: the open findings of such a folder, held by its first.
 pub fn kind(roots: Vec<String>) -> Kind {
     Kind {
-        key: Box::new(move |f: &Finding| root_of(&roots, &f.path).cloned()),
+        key: Box::new(move |f: &Finding| {
+            root_of(&roots, &f.path)
+                .or_else(|| roots.iter().find(|r| **r == f.path))
+                .cloned()
+        }),
         head: super::kind::first,
         folds: super::kind::all,
         min: Min::Findings(2),
         summary: Box::new(|g| {
             format!(
-                " — one decision: no build file of the project compiles `{}/` (no \
+                " — one decision: no build file of the project compiles `{}` (no \
                  CMakeLists.txt, CMake module, Makefile or setup.py names it or its sources): \
                  build and port it, or leave it out ({} more findings in {} files are folded \
                  here: {})",
-                g.key,
+                shown(g.key),
                 g.folded.len(),
                 g.files(),
                 g.by_rule()
@@ -194,7 +245,7 @@ pub fn kind(roots: Vec<String>) -> Kind {
         note: Box::new(|g| {
             super::kind::folded_into(
                 g,
-                &format!("no build file compiles `{}/`, one decision", g.key),
+                &format!("no build file compiles `{}`, one decision", shown(g.key)),
             )
         }),
     }
@@ -261,6 +312,54 @@ mod tests {
             ("perf/a.cu", ""),
         ];
         assert_eq!(tree(&longer), ["perf"]);
+        // aphrodite's `autoquant/format.cu`: a plain-word stem spelled elsewhere (`FORMAT`, a
+        // `format` file of another kind) does not name it; a file name or an identifier-like
+        // stem does.
+        let plain = [
+            (
+                "CMakeLists.txt",
+                "string(TOLOWER format x)
+set(S kernels/a.cu quantization/hadamard.safetensors)
+",
+            ),
+            ("kernels/a.cu", ""),
+            ("kernels/autoquant/format.cu", ""),
+            ("kernels/hadamard/h.cu", ""),
+        ];
+        assert_eq!(tree(&plain), ["kernels/autoquant", "kernels/hadamard"]);
+        let by_name = [
+            (
+                "CMakeLists.txt",
+                "set(S format.cu gemm_s4_f16)
+",
+            ),
+            ("q/format.cu", ""),
+            ("r/gemm_s4_f16.cu", ""),
+        ];
+        assert!(tree(&by_name).is_empty(), "{:?}", tree(&by_name));
+        // A built folder's unit no build file names is unbuilt alone; twin: a glob may pick
+        // it up.
+        let beside = [
+            (
+                "CMakeLists.txt",
+                "set(S m/marlin.cu)
+",
+            ),
+            ("m/marlin.cu", ""),
+            ("m/marlin_zero.cu", ""),
+        ];
+        assert_eq!(tree(&beside), ["m/marlin_zero.cu"]);
+        let globbed = [
+            (
+                "CMakeLists.txt",
+                "set(S m/marlin.cu)
+file(GLOB X m/*.cu)
+",
+            ),
+            ("m/marlin.cu", ""),
+            ("m/marlin_zero.cu", ""),
+        ];
+        assert!(tree(&globbed).is_empty());
     }
 
     /// flashlight's `pkg/halide/`: a part of the CMake build (no `project()`) with its own
