@@ -198,7 +198,7 @@ fn file_defs(rel: &str, src: &[u8], module: Option<&String>) -> FileDefs {
 pub const OFF_BY_DEFAULT: &str = "off by default: ";
 
 /// Whether a macro only the CUDA build defines is defined in a default CUDA build (its reason
-/// does not start with [`OFF_BY_DEFAULT`]).
+/// does not start with `OFF_BY_DEFAULT`).
 pub fn defined_by_default(why: &str) -> bool {
     !why.starts_with(OFF_BY_DEFAULT)
 }
