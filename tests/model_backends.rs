@@ -117,3 +117,24 @@ fn a_header_the_hip_backend_includes_or_a_cuda_only_project_stays_open() {
         "{fs:#?}"
     );
 }
+
+/// RAJAPerf's shape: each backend's helpers sit in their own header, wrapped whole in the
+/// backend's switch (`#if defined(RAJA_ENABLE_CUDA)`, `#if defined(RAJA_ENABLE_HIP)`), in files
+/// that never test the two together. The ROCm build defines the HIP twin, never the CUDA one:
+/// the CUDA helpers are PASS. Twin: without any file testing the HIP twin, the CUDA header's
+/// inline PTX stays open.
+#[test]
+fn a_cuda_switch_whose_hip_twin_another_file_tests_is_off() {
+    let cuda = "#if defined(RAJA_ENABLE_CUDA)\n#include <cuda_runtime.h>\n__global__ void lane(unsigned* o) { unsigned l; asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(l)); o[threadIdx.x] = l; }\n#endif\n";
+    let hip = "#if defined(RAJA_ENABLE_HIP)\n#include <hip/hip_runtime.h>\nconstexpr int hip_lanes = 64;\n#endif\n";
+    let both = vec![("src/CudaScan.hpp", cuda), ("src/HipScan.hpp", hip)];
+    let fs = rows::scan_files(&both, &[]);
+    assert!(
+        open_in(&fs, "src/CudaScan.hpp").is_empty(),
+        "{:#?}",
+        open_in(&fs, "src/CudaScan.hpp")
+    );
+    let alone = vec![("src/CudaScan.hpp", cuda)];
+    let fs = rows::scan_files(&alone, &[]);
+    assert!(!open_in(&fs, "src/CudaScan.hpp").is_empty(), "{fs:#?}");
+}

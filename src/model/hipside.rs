@@ -29,7 +29,7 @@ use std::ops::Range;
 mod arms;
 use arms::arm_holds;
 mod switches;
-pub use switches::{alternative_backends, project_switches};
+pub use switches::{alternative_backends, backend_tests, cuda_twins, project_switches};
 
 /// Why HIP never compiles a branch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -93,6 +93,9 @@ pub struct FileFacts {
     /// ROCm switch (`MFEM_USE_CUDA` beside `MFEM_USE_HIP`), with their lines
     /// ([`hipside::alternative_backends`]).
     pub other_backends: Vec<(String, u32)>,
+    /// The single-name tests of project ROCm switches and other backends' switches
+    /// ([`hipside::backend_tests`]), with their lines: paired across files into CUDA twins.
+    pub backend_tests: Vec<(String, u32)>,
 }
 
 impl FileFacts {
@@ -103,6 +106,7 @@ impl FileFacts {
             && self.narrow_returns.is_empty()
             && self.hip_pins.is_empty()
             && self.other_backends.is_empty()
+            && self.backend_tests.is_empty()
             && !self.cuda_headers
             && self.rocm_functions.is_empty()
             && self.constants.is_empty()
@@ -317,10 +321,15 @@ fn facts_of_arms(path: &str, bytes: &[u8], lexed: &crate::lex::Lexed) -> FileFac
                 Some(Side::Never(_)) => Arm::Cuda,
                 None => Arm::Both,
             });
+        let backend_tests = hipside::backend_tests(s)
+            .into_iter()
+            .map(|(n, at)| (n, line(at)))
+            .collect();
         let mut out = FileFacts {
             includes,
             hip_pins,
             other_backends,
+            backend_tests,
             ..FileFacts::default()
         };
         for (_, mut m) in macros {
@@ -626,6 +635,22 @@ impl Project {
                     .entry(n.clone())
                     .or_insert_with(|| format!("{rel}:{line}"));
             }
+        }
+        // CUDA switches whose HIP twin some file of the project tests (`RAJA_ENABLE_CUDA`
+        // beside `RAJA_ENABLE_HIP`): off in the ROCm build, at their first test.
+        let tested: BTreeMap<&str, String> = facts
+            .iter()
+            .flat_map(|(rel, f)| {
+                f.backend_tests
+                    .iter()
+                    .map(move |(n, line)| (n.as_str(), format!("{rel}:{line}")))
+            })
+            .rev()
+            .collect();
+        for n in hipside::cuda_twins(tested.keys().copied()) {
+            other_backends
+                .entry(n.to_string())
+                .or_insert_with(|| tested[n].clone());
         }
         let header_macros: BTreeSet<String> = facts
             .iter()

@@ -51,7 +51,9 @@ fn hip_build(cmake: &[(&str, &[u8])]) -> Option<String> {
                 || word_then(code, "LANGUAGE", "HIP")
                 || ["HIP_HIPCC_FLAGS", "CMAKE_HIP_FLAGS", "CMAKE_HIP_ARCHITECTURES"]
                     .iter()
-                    .any(|v| sets_var(code, v));
+                    .any(|v| sets_var(code, v))
+                // FindHIP's compiler read for the HIP arm (RAJAPerf: `${HIP_HIPCC_EXECUTABLE}`).
+                || code.contains("${HIP_HIPCC_");
             if hip_target && first.is_none() {
                 first = Some(format!("{rel}:{}", n + 1));
             }
@@ -178,6 +180,7 @@ mod tests {
             "enable_language(${GPU_RUNTIME})\nset_source_files_properties(${SRC} PROPERTIES LANGUAGE HIP)\n",
             "set(HIP_HIPCC_FLAGS \"${HIP_HIPCC_FLAGS} -O3\")\n",
             "list(APPEND CMAKE_HIP_FLAGS -ffast-math)\n",
+            "elseif(ENABLE_HIP)\n  set(COMPILER \"${HIP_HIPCC_EXECUTABLE}\")\n",
         ] {
             let cmake: Vec<(&str, &[u8])> = vec![
                 ("CMakeLists.txt", FLAGS.as_bytes()),

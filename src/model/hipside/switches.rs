@@ -54,32 +54,81 @@ const OTHER_BACKENDS: [&str; 7] = ["CUDA", "NVCC", "NVIDIA", "SYCL", "DPCPP", "O
 /// switch ([`cond::is_hip_macro`], not one of HIP's own `__HIP…` or version macros). A name the
 /// macro table knows (`__CUDACC__`, `CUDA_VERSION`) is not the project's. Each name comes with
 /// the start of the first directive of such a chain that tests it.
+/// The one name a conditional directive tests as defined (`#ifdef X`, `#if X`, `#if
+/// defined(X)`), if that is all it tests.
+fn single(s: &Src, d: &Directive) -> Option<String> {
+    let toks = cond::condition_tokens(s, d);
+    let name = match (d.name.as_str(), toks.as_slice()) {
+        ("ifdef" | "elifdef", [n]) => n,
+        ("if" | "elif", [n]) => n,
+        ("if" | "elif", ["defined", n]) => n,
+        ("if" | "elif", ["defined", "(", n, ")"]) => n,
+        _ => return None,
+    };
+    Some(name.to_string())
+}
+
+/// A project's own ROCm switch (not one of HIP's own `__HIP…` or version macros).
+fn own_rocm(n: &str) -> bool {
+    cond::is_hip_macro(n)
+        && MacroEnv::hip().lookup(n).is_some()
+        && !n.starts_with("__")
+        && !n.starts_with("HIP_VERSION")
+        && !n.starts_with("ROCM_VERSION")
+}
+
+/// A project switch naming another GPU backend (`AMREX_USE_CUDA`, `USE_SYCL`).
+fn other_backend(n: &str) -> bool {
+    let u = n.to_ascii_uppercase();
+    !cond::is_hip_macro(n)
+        && MacroEnv::hip().lookup(n).is_none()
+        && u.split('_').any(|w| OTHER_BACKENDS.contains(&w))
+}
+
+/// The single-name tests of this file (see [`single`]) of project ROCm switches and other
+/// backends' switches, once each, with the start of the first directive testing it: what
+/// [`crate::model::project`] pairs across files ([`cuda_twins`]).
+pub fn backend_tests(s: &Src) -> Vec<(String, usize)> {
+    let mut out: Vec<(String, usize)> = Vec::new();
+    for d in &s.lexed.directives {
+        if !matches!(d.name.as_str(), "if" | "ifdef" | "elif" | "elifdef") {
+            continue;
+        }
+        let Some(n) = single(s, d) else { continue };
+        if (own_rocm(&n) || other_backend(&n)) && !out.iter().any(|(o, _)| *o == n) {
+            out.push((n, d.start));
+        }
+    }
+    out
+}
+
+/// The CUDA backend's switches among `tested` whose HIP twin (the name with its `CUDA`,
+/// `NVCC` or `NVIDIA` word read as `HIP`, `ROCM` or `AMD`) is a ROCm switch also tested:
+/// RAJAPerf wraps `CudaGridScan.hpp` in `#if defined(RAJA_ENABLE_CUDA)` and `HipGridScan.hpp` in
+/// `#if defined(RAJA_ENABLE_HIP)`; the ROCm build defines the second, never the first. A name
+/// whose twin nothing tests (`USE_CUDA` alone) is left to the rest of the model.
+pub fn cuda_twins<'a>(tested: impl Iterator<Item = &'a str> + Clone) -> Vec<&'a str> {
+    let rocm: std::collections::BTreeSet<&str> =
+        tested.clone().filter(|n| own_rocm(n)).collect();
+    tested
+        .filter(|n| other_backend(n))
+        .filter(|n| {
+            let words: Vec<&str> = n.split('_').collect();
+            words.iter().enumerate().any(|(k, w)| {
+                matches!(*w, "CUDA" | "NVCC" | "NVIDIA")
+                    && ["HIP", "ROCM", "AMD"].iter().any(|h| {
+                        let mut t = words.clone();
+                        t[k] = h;
+                        rocm.contains(t.join("_").as_str())
+                    })
+            })
+        })
+        .collect()
+}
+
 pub fn alternative_backends(s: &Src) -> Vec<(String, usize)> {
-    let hip = MacroEnv::hip();
-    let single = |d: &Directive| -> Option<String> {
-        let toks = cond::condition_tokens(s, d);
-        let name = match (d.name.as_str(), toks.as_slice()) {
-            ("ifdef" | "elifdef", [n]) => n,
-            ("if" | "elif", [n]) => n,
-            ("if" | "elif", ["defined", n]) => n,
-            ("if" | "elif", ["defined", "(", n, ")"]) => n,
-            _ => return None,
-        };
-        Some(name.to_string())
-    };
-    let own_rocm = |n: &str| {
-        cond::is_hip_macro(n)
-            && hip.lookup(n).is_some()
-            && !n.starts_with("__")
-            && !n.starts_with("HIP_VERSION")
-            && !n.starts_with("ROCM_VERSION")
-    };
-    let other = |n: &str| {
-        let u = n.to_ascii_uppercase();
-        !cond::is_hip_macro(n)
-            && hip.lookup(n).is_none()
-            && u.split('_').any(|w| OTHER_BACKENDS.contains(&w))
-    };
+    let single = |d: &Directive| single(s, d);
+    let other = other_backend;
     let mut out: Vec<(String, usize)> = Vec::new();
     // Per open chain: the single names of its arms, with their directives' starts.
     type Arms = Vec<(Option<String>, usize)>;
@@ -116,6 +165,26 @@ pub fn alternative_backends(s: &Src) -> Vec<(String, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// CUDA switches pair with the HIP twins the project tests; SYCL's, lone ones and names
+    /// without a backend word do not.
+    #[test]
+    fn cuda_switches_with_a_tested_hip_twin() {
+        let tested = [
+            "RAJA_ENABLE_CUDA",
+            "RAJA_ENABLE_HIP",
+            "KOKKOS_ENABLE_CUDA",
+            "KOKKOS_ENABLE_SYCL",
+            "USE_CUDA",
+            "GPU_NVIDIA",
+            "GPU_AMD",
+            "ENABLE_CUDA_GRAPHS",
+        ];
+        assert_eq!(
+            cuda_twins(tested.iter().copied()),
+            ["RAJA_ENABLE_CUDA", "GPU_NVIDIA"]
+        );
+    }
     use crate::model::hipside::{regions_and_pins_for, side_at, Side};
 
     /// A project's own switches (bitsandbytes' `BNB_HIP`, `USE_ROCM`), not HIP's own macros:
