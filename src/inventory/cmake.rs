@@ -461,6 +461,24 @@ mod tests {
         let feature = "if(BUILD_HIP)\n  enable_language(HIP)\nendif()\nif(USE_CUFFTMP)\n  if(NOT BUILD_CUDA)\n    message(FATAL_ERROR \"cuFFTMp needs CUDA\")\n  endif()\nendif()\n";
         let f = scan_bytes("CMakeLists.txt", FileKind::CMake, feature.as_bytes());
         assert!(f.iter().all(|f| f.rule != "HP846"), "{f:#?}");
+        // amr-wind's stop for a GPU backend with OpenMP: `(… ROCM …) AND OPENMP` is a group
+        // ANDed with a switch the ROCm build need not turn on (the parentheses are unspaced);
+        // twin: without the `AND` the group is taken.
+        let grouped = |c: &str| {
+            format!("if(P_ENABLE_CUDA)\n  enable_language(CUDA)\nendif()\nif(P_ENABLE_ROCM)\n  enable_language(HIP)\nendif()\nif({c})\n  message(FATAL_ERROR \"x\")\nendif()\n")
+        };
+        let f = scan_bytes(
+            "CMakeLists.txt",
+            FileKind::CMake,
+            grouped("(P_ENABLE_ROCM OR P_ENABLE_CUDA) AND P_ENABLE_OPENMP").as_bytes(),
+        );
+        assert!(f.iter().all(|f| f.rule != "HP846"), "{f:#?}");
+        let f = scan_bytes(
+            "CMakeLists.txt",
+            FileKind::CMake,
+            grouped("(P_ENABLE_ROCM OR P_ENABLE_CUDA)").as_bytes(),
+        );
+        assert!(f.iter().any(|f| f.rule == "HP846"), "{f:#?}");
         // The twin: a CUDA-only project's `else()` stop is not judged (no HIP build to take it).
         let cuda_only = "if(USE_CUDA)\n  enable_language(CUDA)\nelse()\n  message(FATAL_ERROR \"x\")\nendif()\n";
         let f = scan_bytes("CMakeLists.txt", FileKind::CMake, cuda_only.as_bytes());

@@ -332,7 +332,7 @@ fn cond_under_hip(args: &[String], twins: &[Twin]) -> Option<bool> {
 /// [`cond_under_hip`] with the project's switches read (`switches`, with the project's twin
 /// switches) or only the operating system (`None`: a file that never tests for the HIP build).
 fn cond_value(args: &[String], switches: Option<&[Twin]>) -> Option<bool> {
-    let or: Vec<&[String]> = args.split(|a| a == "OR").collect();
+    let or = split_top(args, "OR");
     if or.len() > 1 {
         let v: Vec<Option<bool>> = or.iter().map(|a| cond_value(a, switches)).collect();
         return if v.contains(&Some(true)) {
@@ -343,7 +343,7 @@ fn cond_value(args: &[String], switches: Option<&[Twin]>) -> Option<bool> {
             None
         };
     }
-    let and: Vec<&[String]> = args.split(|a| a == "AND").collect();
+    let and = split_top(args, "AND");
     if and.len() > 1 {
         let v: Vec<Option<bool>> = and.iter().map(|a| cond_value(a, switches)).collect();
         return if v.contains(&Some(false)) {
@@ -394,6 +394,26 @@ fn cond_value(args: &[String], switches: Option<&[Twin]>) -> Option<bool> {
     }
 }
 
+/// `args` split at the operator `op` outside parentheses: `(A OR B) AND C` is one `OR`
+/// operand, two `AND` operands.
+fn split_top<'a>(args: &'a [String], op: &str) -> Vec<&'a [String]> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0usize, 0usize);
+    for (k, a) in args.iter().enumerate() {
+        match a.as_str() {
+            "(" => depth += 1,
+            ")" => depth = depth.saturating_sub(1),
+            w if w == op && depth == 0 => {
+                out.push(&args[start..k]);
+                start = k + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&args[start..]);
+    out
+}
+
 /// An arm of an `if()` chain that the project's HIP build never runs, and why.
 pub(crate) struct DeadArm {
     pub range: std::ops::Range<usize>,
@@ -415,7 +435,17 @@ pub(crate) fn cond_words(cmd: tree_sitter::Node, src: &[u8]) -> Vec<String> {
         return Vec::new();
     };
     let mut out = Vec::new();
-    for a in ts::named_children(list) {
+    for k in 0..list.child_count() {
+        let Some(a) = list.child(k) else { continue };
+        // An unspaced group's parentheses are anonymous tokens of the list
+        // (`if((A OR B) AND C)`): they keep `AND` from splitting the group.
+        if !a.is_named() {
+            let t = ts::text(a, src);
+            if t == "(" || t == ")" {
+                out.push(t.to_string());
+            }
+            continue;
+        }
         let raw = ts::text(a, src);
         // Parentheses inside a condition are arguments of their own in tree-sitter-cmake only
         // when spaced; split them off so `(A OR B)` reads as a group.

@@ -108,8 +108,7 @@ pub fn backend_tests(s: &Src) -> Vec<(String, usize)> {
 /// `#if defined(RAJA_ENABLE_HIP)`; the ROCm build defines the second, never the first. A name
 /// whose twin nothing tests (`USE_CUDA` alone) is left to the rest of the model.
 pub fn cuda_twins<'a>(tested: impl Iterator<Item = &'a str> + Clone) -> Vec<&'a str> {
-    let rocm: std::collections::BTreeSet<&str> =
-        tested.clone().filter(|n| own_rocm(n)).collect();
+    let rocm: std::collections::BTreeSet<&str> = tested.clone().filter(|n| own_rocm(n)).collect();
     tested
         .filter(|n| other_backend(n))
         .filter(|n| {

@@ -217,13 +217,117 @@ pub fn pass_switches_the_build_defines(findings: &mut [Finding], build_files: &[
                  {at}; hipport reads its `{name}` branches as the HIP build"
             );
             f.suggestion = None;
+        } else if let Some((dep, at)) = dependency_of(&name, build_files) {
+            f.status = Status::Pass;
+            f.message = format!(
+                "`{name}` is {dep}'s configuration macro: {dep}'s build defines it when {dep} is \
+                 built for HIP, and this project's build brings {dep} in ({at}); hipport reads \
+                 its `{name}` branches as the HIP build (build {dep} with its HIP backend)"
+            );
+            f.suggestion = None;
         }
     }
+}
+
+/// The dependency a switch belongs to, by its first word (`RAJA_ENABLE_HIP`, `AMREX_USE_HIP`):
+/// a package the project's CMake build brings in under that name, any case
+/// (`find_package(AMReX …)`, `add_subdirectory(tpl/RAJA)`, `FetchContent_Declare(raja …)`,
+/// `ExternalProject_Add(…)`), with where.
+fn dependency_of(name: &str, build_files: &[(&str, &[u8])]) -> Option<(String, String)> {
+    let prefix = name.split('_').next().filter(|p| p.len() >= 3)?;
+    if matches!(
+        prefix,
+        "USE" | "ENABLE" | "WITH" | "HAVE" | "GPU" | "HIP" | "ROCM" | "AMD"
+    ) {
+        return None;
+    }
+    for (rel, text) in build_files {
+        let is_cmake = rel.ends_with("CMakeLists.txt") || rel.ends_with(".cmake");
+        if !is_cmake {
+            continue;
+        }
+        for (i, line) in String::from_utf8_lossy(text).lines().enumerate() {
+            let code = line.split('#').next().unwrap_or("").trim_start();
+            let Some((cmd, args)) = code.split_once('(') else {
+                continue;
+            };
+            let cmd = cmd.trim().to_ascii_lowercase();
+            let first = args
+                .split(|c: char| c.is_whitespace() || c == ')')
+                .find(|w| !w.is_empty())
+                .unwrap_or("")
+                .trim_matches('"');
+            let dep = match cmd.as_str() {
+                "find_package"
+                | "fetchcontent_declare"
+                | "externalproject_add"
+                | "cpmaddpackage" => first,
+                // A copy of the dependency, in a folder the project keeps them in (a folder of
+                // its own that is named alike is no dependency: gromacs' `colvars/`).
+                "add_subdirectory" => {
+                    let dir = first.trim_end_matches('/');
+                    let vendored = dir.split('/').any(|p| {
+                        matches!(
+                            p.to_ascii_lowercase().as_str(),
+                            "tpl"
+                                | "tpls"
+                                | "third_party"
+                                | "thirdparty"
+                                | "3rdparty"
+                                | "external"
+                                | "externals"
+                                | "extern"
+                                | "deps"
+                                | "submodules"
+                                | "vendor"
+                        )
+                    });
+                    if !vendored {
+                        continue;
+                    }
+                    dir.rsplit('/').next().unwrap_or("")
+                }
+                _ => continue,
+            };
+            if dep.eq_ignore_ascii_case(prefix) {
+                return Some((dep.to_string(), format!("`{rel}:{}`", i + 1)));
+            }
+        }
+    }
+    None
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// RAJAPerf's `RAJA_ENABLE_HIP` and amr-wind's `AMREX_USE_HIP` come from the dependency
+    /// the build brings in; twins: no such package, and a generic first word.
+    #[test]
+    fn a_dependencys_configuration_macro_is_its_build() {
+        let msg = |n: &str| format!("this project ports itself when `{n}` is defined: check");
+        let lists: &[u8] = b"add_subdirectory(tpl/RAJA)\nfind_package(AMReX CONFIG REQUIRED)\n";
+        for name in ["RAJA_ENABLE_HIP", "AMREX_USE_HIP"] {
+            let mut fs = vec![finding("HP303", "a.cpp", &msg(name), (0, 1))];
+            pass_switches_the_build_defines(&mut fs, &[("CMakeLists.txt", lists)]);
+            assert_eq!(fs[0].status, Status::Pass, "{name}");
+            assert!(
+                fs[0].message.contains("configuration macro"),
+                "{}",
+                fs[0].message
+            );
+        }
+        // A folder of the project's own named like the switch is no dependency.
+        let own: &[u8] = b"add_subdirectory(colvars)\n";
+        let mut fs = vec![finding("HP303", "a.cpp", &msg("COLVARS_HIP"), (0, 1))];
+        pass_switches_the_build_defines(&mut fs, &[("CMakeLists.txt", own)]);
+        assert_eq!(fs[0].status, Status::Remediation);
+        for name in ["KOKKOS_ENABLE_HIP", "USE_HIP"] {
+            let mut fs = vec![finding("HP303", "a.cpp", &msg(name), (0, 1))];
+            pass_switches_the_build_defines(&mut fs, &[("CMakeLists.txt", lists)]);
+            assert_eq!(fs[0].status, Status::Remediation, "{name}");
+        }
+    }
 
     fn finding(rule: &str, path: &str, msg: &str, range: (usize, usize)) -> Finding {
         Finding {
