@@ -192,6 +192,29 @@ fn file_defs(rel: &str, src: &[u8], module: Option<&String>) -> FileDefs {
     out
 }
 
+/// Whether an `if()` condition selects a backend that is neither CUDA nor HIP (Apple's Metal,
+/// SYCL, OpenCL, Vulkan, a CPU build) and names no CUDA word.
+fn third_backend(words: &[String]) -> bool {
+    let parts: Vec<String> = words
+        .iter()
+        .flat_map(|w| {
+            w.split(|c: char| !c.is_ascii_alphanumeric())
+                .map(str::to_ascii_lowercase)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let other = parts.iter().any(|p| {
+        matches!(
+            p.as_str(),
+            "mps" | "metal" | "sycl" | "dpcpp" | "oneapi" | "opencl" | "vulkan" | "cpu"
+        )
+    });
+    let cuda = parts
+        .iter()
+        .any(|p| matches!(p.as_str(), "cuda" | "nvcc" | "nvidia"));
+    other && !cuda
+}
+
 /// How the reason of a macro only the CUDA build defines starts when even that build defines it
 /// only where a user turns on a switch that is off by default (QUDA's `NVSHMEM_COMMS` under
 /// `if(QUDA_NVSHMEM)`): a default CUDA build leaves it undefined, as the ROCm build does.
@@ -289,6 +312,11 @@ pub fn cuda_build_only_macros_with(
             dead,
         } in &f.defines
         {
+            // An arm another backend selects (OpenSplat's `elseif(GPU_RUNTIME STREQUAL "MPS")`
+            // defines `USE_MPS`): the CUDA build does not run it either.
+            if conds.iter().any(|c| third_backend(c)) {
+                continue;
+            }
             let why = match (dead, off_in(conds)) {
                 (Some(why), _) => match under_default_off(conds) {
                     // Off in a default CUDA build too: both builds compile the same arm.
@@ -373,5 +401,15 @@ mod tests {
         // A file that never tests for the HIP build decides nothing.
         let cuda_only: &[u8] = b"if (WITH_CUBLASLT)\n  add_definitions(-DHAVE_CUBLASLT)\nendif()\n";
         assert!(cuda_build_only_macros(&[("CMakeLists.txt", cuda_only)]).is_empty());
+        // OpenSplat: the arm of a third backend (Metal) is no CUDA-build arm either; the CUDA
+        // arm's macro is.
+        let three: &[u8] = b"if(GPU_RUNTIME STREQUAL \"CUDA\")\n  add_definitions(-DUSE_CUDA)\nelseif(GPU_RUNTIME STREQUAL \"HIP\")\n  add_definitions(-DUSE_HIP)\nelseif(GPU_RUNTIME STREQUAL \"MPS\")\n  add_definitions(-DUSE_MPS)\nendif()\n";
+        assert_eq!(
+            cuda_build_only_macros(&[("CMakeLists.txt", three)])
+                .keys()
+                .map(String::as_str)
+                .collect::<Vec<_>>(),
+            ["USE_CUDA"]
+        );
     }
 }

@@ -679,6 +679,11 @@ pub(super) fn is_warp(s: &Src, flow: &Flow, n: Node) -> bool {
 }
 
 pub(super) fn per_warp_arrays(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) {
+    // A function that declares its own `warpSize` (OpenSplat's `const int warpSize = tile /
+    // 2;`) indexes by that value, not by the wavefront's.
+    if shadows_warp_size(s, f) {
+        return;
+    }
     let subs = s.descendants(f, K::SubscriptExpression);
     // Variables that start from `warpSize` (`for (int i = warpSize / 2; …)`): as an index
     // into a 32-slot array they reach past it on 64-lane wavefronts.
@@ -745,6 +750,18 @@ pub(super) fn per_warp_arrays(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Findi
             out.push(s.ctx.finding(&PER_WARP_ARRAY_32, a.byte_range(), format!("`{name}[32]` holds one slot per 32-lane warp and is indexed by a warp or lane id"), Some("size it by the number of wavefronts and index it with ids computed from `warpSize`".into())));
         }
     }
+}
+
+/// Whether function `f` declares a variable or parameter named `warpSize`, hiding HIP's.
+pub(super) fn shadows_warp_size(s: &Src, f: Node) -> bool {
+    s.descendants(f, K::InitDeclarator)
+        .iter()
+        .chain(s.descendants(f, K::ParameterDeclaration).iter())
+        .any(|d| {
+            d.field(F::Declarator)
+                .and_then(|x| syntax::declarator_name(s, x))
+                == Some("warpSize")
+        })
 }
 
 /// The name of a constant set to the warp count `b` (`static constexpr int kNWarps =

@@ -48,6 +48,17 @@ fn warpsize_returned_from_a_constexpr_function() {
     assert_eq!(fires(src, "HP108"), [3, 7]);
 }
 
+/// OpenSplat's HIP reduction declares its own `warpSize` (half the tile it is given): the
+/// lane id `threadIdx.x % warpSize` is bounded by that, not by HIP's wavefront. Twin: the same
+/// function on HIP's `warpSize` overruns `shared[32]` on 64-lane wavefronts.
+#[test]
+fn a_local_warp_size_hides_hips() {
+    let own = "__device__ float block_sum(float val, const int tile) {\n  static __shared__ float shared[32];\n  const int warpSize = tile / 2;\n  const int lane = threadIdx.x % warpSize;\n  shared[lane] = val;\n  return shared[0];\n}\n";
+    assert!(fires(own, "HP105").is_empty());
+    let hips = own.replace("  const int warpSize = tile / 2;\n", "");
+    assert_eq!(fires(&hips, "HP105"), [2]);
+}
+
 #[test]
 fn recall_for_real_64_lane_idioms() {
     let src = r#"static const int WS = 32;
