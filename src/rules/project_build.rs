@@ -20,7 +20,10 @@
 //!   A counterpart is also the sibling the build selects ([`selection`]): of `src/cuda/`,
 //!   `src/hip/`, `src/raja/`, each with a `model.cmake` the build loads by `${MODEL}`, the ROCm
 //!   build selects `src/hip/`; the other siblings' findings become PASS naming the selection.
+//!   A per-machine build recipe for CUDA beside the folder's ROCm recipes is one too
+//!   ([`recipes`]).
 
+mod recipes;
 pub mod selection;
 pub(crate) mod switches;
 mod torch_hipify;
@@ -417,6 +420,13 @@ pub fn rocm_counterparts(
                 break 'comp;
             }
         }
+    }
+    // Per-machine build recipes (`blueos_nvcc_gcc.sh` beside `toss4_hipcc.sh`).
+    for (p, (first, why)) in recipes::cuda_recipes_with_rocm_siblings(paths) {
+        out.entry(p).or_insert(Counterpart {
+            path: first,
+            selected: Some(why),
+        });
     }
     let sels = selection::selections(paths, build_files);
     for (p, (chosen, why)) in selection::unselected(paths, &sels) {
