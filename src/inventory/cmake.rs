@@ -31,7 +31,9 @@ pub use arms::{
     project_twins, twin_switches, Twin,
 };
 pub(crate) use arms::{hip_dead_arms, name_platform, platform_word, DeadArm};
-pub use defs::{cuda_build_only_macros, cuda_build_only_macros_with, defined_by_default};
+pub use defs::{
+    cuda_build_only_macros, cuda_build_only_macros_with, defined_by_default, list_definitions,
+};
 pub use modules::{cuda_only_include_dirs, cuda_only_modules};
 pub use nvcc_flags::pass_flags_hip_never_reads;
 

@@ -35,6 +35,33 @@ pub struct HipPin {
     pub line: u32,
     /// The deciding test reads `__CUDA_ARCH__` (else a toolkit or library macro).
     pub arch: bool,
+    /// The deciding tests read only HIP's platform macros or the project's own ROCm switches
+    /// (mscclpp's `#if !defined(MSCCLPP_DEVICE_HIP)` … `#else` / `#define
+    /// CUDA_NVLS_API_AVAILABLE 0`): the project's own port chose the value.
+    pub platform: bool,
+}
+
+/// What decided a pinned switch, for the branches it decides in turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum By {
+    /// A toolkit or library macro (`CUDART_VERSION`).
+    Toolkit,
+    /// `__CUDA_ARCH__`.
+    Arch,
+    /// HIP's platform macros or the project's own ROCm switch.
+    Platform,
+}
+
+impl HipPin {
+    pub fn by(&self) -> By {
+        if self.platform {
+            By::Platform
+        } else if self.arch {
+            By::Arch
+        } else {
+            By::Toolkit
+        }
+    }
 }
 
 struct Frame {
@@ -48,6 +75,8 @@ struct Frame {
     cuda: bool,
     /// They read `__CUDA_ARCH__`.
     arch: bool,
+    /// They read HIP's platform macros or a project ROCm switch (and no CUDA-side macro).
+    hip: bool,
 }
 
 /// The value under HIP-Clang of a macro body that tests CUDA-side macros (`(defined(CUDART_VERSION)
@@ -67,6 +96,12 @@ fn cuda_side(toks: &[&str]) -> (bool, bool) {
         .any(|t| !cond::is_hip_macro(t) && hip.lookup(t).is_some());
     let arch = toks.iter().any(|t| t.starts_with("__CUDA_ARCH"));
     (cuda, arch)
+}
+
+/// Whether tokens read HIP's platform macros or a project ROCm switch (`__HIP_PLATFORM_AMD__`,
+/// `MSCCLPP_DEVICE_HIP`, `USE_ROCM`).
+fn hip_side(toks: &[&str]) -> bool {
+    toks.iter().any(|t| cond::is_hip_macro(t))
 }
 
 /// The pins of one file (see the module documentation).
@@ -99,6 +134,7 @@ pub fn pins(s: &Src) -> Vec<HipPin> {
                     known: v.is_some(),
                     cuda,
                     arch,
+                    hip: !guard && hip_side(&toks),
                 });
             }
             "elif" | "elifdef" | "elifndef" => {
@@ -114,6 +150,7 @@ pub fn pins(s: &Src) -> Vec<HipPin> {
                     f.known &= v.is_some();
                     f.cuda |= cuda;
                     f.arch |= arch;
+                    f.hip |= hip_side(&toks);
                 }
             }
             "else" => {
@@ -135,7 +172,9 @@ pub fn pins(s: &Src) -> Vec<HipPin> {
                 if hip.lookup(&name).is_some() || cond::is_hip_macro(&name) {
                     continue;
                 }
-                let decided = stack.iter().any(|f| f.cuda);
+                // Decided by a CUDA-side test, or (only) by the project's own ROCm switch.
+                let by_cuda = stack.iter().any(|f| f.cuda);
+                let decided = by_cuda || stack.iter().any(|f| f.hip && f.known);
                 // A switch whose body is itself a CUDA-side test (dgl's `#define BF16_ENABLED
                 // (defined(CUDART_VERSION) && CUDART_VERSION >= 11000)`): `#if BF16_ENABLED`
                 // expands to that test, so HIP sees the value the test has there.
@@ -151,6 +190,7 @@ pub fn pins(s: &Src) -> Vec<HipPin> {
                         known,
                         line: s.line(d.start) as u32 + 1,
                         arch,
+                        platform: false,
                     });
                 } else if outer && decided && matches!(known, Known::Value(_) | Known::Undefined) {
                     pins.push(HipPin {
@@ -158,8 +198,9 @@ pub fn pins(s: &Src) -> Vec<HipPin> {
                         known,
                         line: s.line(d.start) as u32 + 1,
                         arch: stack.iter().any(|f| f.cuda && f.arch),
+                        platform: !by_cuda,
                     });
-                } else if !stack.iter().any(|f| f.cuda) || outer {
+                } else if !decided || outer {
                     // Defined where no CUDA-side test decides it (or with a value not
                     // pinned): HIP may see this definition whatever the test says.
                     loose.insert(name);
@@ -223,6 +264,27 @@ mod tests {
         // macro, and a switch defined in a branch HIP may skip.
         let src = "#define FAST (defined(MY_FAST) && MY_LEVEL > 2)\n#define MIX (CUDA_VERSION >= 11000 || MY_OPT)\n#define F(x) (CUDA_VERSION >= x)\n#ifdef MY_OPT\n#define G (CUDA_VERSION >= 11000)\n#endif\n";
         assert!(of(src).is_empty(), "{:?}", of(src));
+    }
+
+    /// mscclpp: the project's own ROCm switch decides a feature switch; the pin says so.
+    #[test]
+    fn switches_set_in_the_projects_rocm_arm_are_pinned_as_its_own() {
+        let src = "#if !defined(PROJ_DEVICE_HIP)\n#define NVLS (CUDART_VERSION >= 12030)\n#else\n#define NVLS 0\n#endif\n";
+        let pins = crate::model::cuda_side::with_src(
+            "h.h",
+            src.as_bytes(),
+            &crate::lex::lex(src.as_bytes()),
+            pins,
+        );
+        assert_eq!(pins.len(), 1);
+        assert_eq!(
+            (pins[0].name.as_str(), pins[0].known),
+            ("NVLS", Known::Value(0))
+        );
+        assert_eq!(pins[0].by(), By::Platform);
+        // Twin: the same chain on a project option nobody knows decides nothing.
+        let src = src.replace("PROJ_DEVICE_HIP", "PROJ_FAST");
+        assert!(of(&src).is_empty(), "{:?}", of(&src));
     }
 
     #[test]

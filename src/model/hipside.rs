@@ -19,6 +19,7 @@
 //! per statement of the dead branch. A branch only HIP compiles was written for AMD already.
 
 use super::cond;
+use super::hip_pins::By;
 use super::macro_env::{Known, MacroEnv};
 use super::syntax::Src;
 use crate::kinds::cuda::{Kind as K, NodeExt};
@@ -149,11 +150,18 @@ fn value(
     let v = hip.with_extra(&extra).directive(s, d).map(i64::from);
     // A switch set from `__CUDA_ARCH__` stands for that test: the branch it kills is dead for
     // the same reason (a lost fast path, or an arm without code), so the family is named.
-    let arch = toks
-        .iter()
-        .any(|t| project.switches.get(t).is_some_and(|(_, arch)| *arch));
-    if arch && v.is_some() {
+    let by = |b: By| {
+        toks.iter()
+            .any(|t| project.switches.get(t).is_some_and(|(_, by)| *by == b))
+    };
+    let (arch, platform) = (by(By::Arch), by(By::Platform));
+    if v.is_some() && arch {
         toks.push("__CUDA_ARCH__".to_string());
+    }
+    // A switch the project's own ROCm arm sets (`#define CUDA_NVLS_API_AVAILABLE 0` under
+    // `MSCCLPP_DEVICE_HIP`) stands for that arm's test: the project ported the branch itself.
+    if v.is_some() && platform {
+        toks.push("__HIP_PLATFORM_AMD__".to_string());
     }
     // A device-pass test `hipport port` widens with `__HIP_DEVICE_COMPILE__` (`#ifdef
     // __CUDA_ARCH__`, `#if __CUDA_ARCH__ >= 200`): the ported file compiles its arm in HIP's
@@ -233,10 +241,10 @@ pub fn regions_and_pins_for(
         })
         .collect();
     // Project switches a CUDA-side test sets, in the included files and in this one.
-    let mut switches: BTreeMap<String, (Known, bool)> = seen
+    let mut switches: BTreeMap<String, (Known, By)> = seen
         .hip_pins
         .iter()
-        .map(|(n, (p, _))| (n.clone(), (p.known, p.arch)))
+        .map(|(n, (p, _))| (n.clone(), (p.known, p.by())))
         .collect();
     // The file's own pins, unless the file tests the name before defining it (the preprocessor
     // sees it undefined there; the pin has no position, so such a name is left unknown).
@@ -247,7 +255,8 @@ pub fn regions_and_pins_for(
                 && cond::condition_tokens(s, d).contains(&p.name.as_str())
         });
         if !tested_before {
-            switches.entry(p.name).or_insert((p.known, p.arch));
+            let by = p.by();
+            switches.entry(p.name).or_insert((p.known, by));
         }
     }
     // A macro only the CUDA build's CMake arms define (hoomd-blue's `CUSOLVER_AVAILABLE`), unless
@@ -256,20 +265,24 @@ pub fn regions_and_pins_for(
         if !defines_itself(s, name) {
             switches
                 .entry(name.clone())
-                .or_insert((Known::Undefined, false));
+                .or_insert((Known::Undefined, By::Toolkit));
         }
     }
     // The CUDA backend's selector (`#if GMX_GPU_CUDA`): 0 in the ROCm build.
     for name in seen.cuda_selectors.keys() {
         if !defines_itself(s, name) {
-            switches.entry(name.clone()).or_insert((Known::Zero, false));
+            switches
+                .entry(name.clone())
+                .or_insert((Known::Zero, By::Toolkit));
         }
     }
     // Another backend's switch the project tests as an alternative to its ROCm switch in one
     // chain (`#if defined(AMREX_USE_SYCL) … #elif defined(AMREX_USE_HIP) … #elif
     // defined(AMREX_USE_CUDA)`): the ROCm build does not define it.
     for (name, _) in alternative_backends(s) {
-        switches.entry(name).or_insert((Known::Undefined, false));
+        switches
+            .entry(name)
+            .or_insert((Known::Undefined, By::Toolkit));
     }
     let r = regions_pinning(
         s,
@@ -295,7 +308,7 @@ struct ProjectInts<'a> {
     headers: Option<&'a BTreeMap<String, (u64, String)>>,
     /// Project switches a CUDA-side test sets ([`super::hip_pins`]): HIP's value and whether the
     /// test reads `__CUDA_ARCH__`.
-    switches: &'a BTreeMap<String, (Known, bool)>,
+    switches: &'a BTreeMap<String, (Known, By)>,
     /// The names of `own` whose value comes from a definition in code every build compiles
     /// (no enclosing condition left open), not from a default a `-D` may override.
     fixed: std::collections::BTreeSet<String>,
@@ -316,7 +329,7 @@ fn regions_pinning(
     undef: Undefined,
     mut pins: Option<&mut Vec<Pin>>,
     headers: Option<&BTreeMap<String, (u64, String)>>,
-    switches: &BTreeMap<String, (Known, bool)>,
+    switches: &BTreeMap<String, (Known, By)>,
 ) -> Vec<Region> {
     let mut project = ProjectInts {
         own: BTreeMap::new(),

@@ -916,6 +916,7 @@ impl Project {
                     known,
                     line: line.unwrap_or(0),
                     arch,
+                    platform: false,
                 };
                 v.hip_pins.insert(name.clone(), (pin, at.clone()));
             }

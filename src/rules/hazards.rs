@@ -206,6 +206,12 @@ pub fn check_lexed<'a>(
     driver_api::legacy_launches(&s, &mut out, translated);
     declared_names(&s, translated);
     for (name, range) in hipside::project_switches(&s) {
+        // A switch a project header this file includes defines for the ROCm build (mscclpp's
+        // `MSCCLPP_DEVICE_HIP` under `__HIP_PLATFORM_AMD__` in `device.hpp`) follows from the
+        // test it is defined under, as one the file defines itself does.
+        if seen.rocm_definition(&name).is_some_and(|d| !d.function) {
+            continue;
+        }
         project.push(version_check::project_switch(&s, &name, range));
     }
     out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));

@@ -74,7 +74,7 @@ fn defined_name(word: &str, dash: bool) -> Option<&str> {
 }
 
 /// `module`: why the whole file is the CUDA build's only (a module only its arms include).
-fn file_defs(rel: &str, src: &[u8], module: Option<&String>) -> FileDefs {
+fn file_defs(rel: &str, src: &[u8], module: Option<&String>, lists: &BTreeSet<String>) -> FileDefs {
     let mut out = FileDefs::default();
     let Some(tree) = ts::parse(Lang::CMake, src) else {
         return out;
@@ -160,12 +160,23 @@ fn file_defs(rel: &str, src: &[u8], module: Option<&String>) -> FileDefs {
             _ => {}
         }
         // Definitions: the arguments of the compile-definition commands, and `-DNAME` words
-        // anywhere (a flags string holds several).
-        let plain = matches!(
-            cmd.as_str(),
-            "add_compile_definitions" | "target_compile_definitions"
-        );
-        let skip = usize::from(cmd == "target_compile_definitions");
+        // anywhere (a flags string holds several); the words added to a list of definitions
+        // (`list(APPEND ROCM_EXTRA_DEFS AER_THRUST_GPU)`, `set(DEFS ${DEFS} NAME)`) define
+        // their names where they are added.
+        let list_add = match (cmd.as_str(), args.first(), args.get(1)) {
+            ("list", Some(op), Some(v)) if op == "APPEND" && lists.contains(v) => 2,
+            ("set", Some(v), _) if lists.contains(v) && !args.iter().any(|a| a == "CACHE") => 1,
+            _ => 0,
+        };
+        let plain = list_add > 0
+            || matches!(
+                cmd.as_str(),
+                "add_compile_definitions" | "target_compile_definitions"
+            );
+        let skip = match cmd.as_str() {
+            "target_compile_definitions" => 1,
+            _ => list_add,
+        };
         let mut names: Vec<String> = Vec::new();
         for (i, a) in args.iter().enumerate() {
             for w in a.split_whitespace() {
@@ -189,6 +200,88 @@ fn file_defs(rel: &str, src: &[u8], module: Option<&String>) -> FileDefs {
             }
         }
     });
+    out
+}
+
+/// The variables the project's CMake files use as lists of compile definitions: passed as
+/// `${V}` to `add_compile_definitions()`/`target_compile_definitions()`, or given a `-D` to
+/// each item (`list(TRANSFORM V PREPEND -D)`, then `add_definitions(${V})`).
+fn definition_lists(cmake_files: &[(&str, &[u8])]) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for (_, src) in cmake_files {
+        let Some(tree) = ts::parse(Lang::CMake, src) else {
+            continue;
+        };
+        ts::each(tree.root_node(), &mut |n| {
+            let Some((cmd, nodes)) = command_of(n, src) else {
+                return;
+            };
+            let args: Vec<&str> = nodes.iter().map(|a| unquote(ts::text(*a, src))).collect();
+            match cmd.as_str() {
+                "list"
+                    if args.len() >= 4
+                        && args[0] == "TRANSFORM"
+                        && args[2..]
+                            .windows(2)
+                            .any(|w| w[0] == "PREPEND" && w[1] == "-D") =>
+                {
+                    out.insert(args[1].to_string());
+                }
+                "add_compile_definitions" | "target_compile_definitions" => {
+                    for a in &args {
+                        for w in a.split_whitespace() {
+                            if let Some(v) = w.strip_prefix("${").and_then(|r| r.strip_suffix('}'))
+                            {
+                                if is_name(v) {
+                                    out.insert(v.to_string());
+                                }
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        });
+    }
+    out
+}
+
+/// The macros the project's CMake files add to a list of compile definitions
+/// ([`definition_lists`]: `list(APPEND ROCM_EXTRA_DEFS AER_THRUST_ROCM)` before
+/// `list(TRANSFORM ROCM_EXTRA_DEFS PREPEND -D)`), each with its first `path:line`.
+pub fn list_definitions(cmake_files: &[(&str, &[u8])]) -> BTreeMap<String, String> {
+    let lists = definition_lists(cmake_files);
+    let mut out = BTreeMap::new();
+    if lists.is_empty() {
+        return out;
+    }
+    for (rel, src) in cmake_files {
+        let Some(tree) = ts::parse(Lang::CMake, src) else {
+            continue;
+        };
+        ts::each(tree.root_node(), &mut |n| {
+            let Some((cmd, nodes)) = command_of(n, src) else {
+                return;
+            };
+            let args: Vec<&str> = nodes.iter().map(|a| unquote(ts::text(*a, src))).collect();
+            let skip = match (cmd.as_str(), args.first(), args.get(1)) {
+                ("list", Some(&"APPEND"), Some(v)) if lists.contains(*v) => 2,
+                ("set", Some(v), _) if lists.contains(*v) && !args.contains(&"CACHE") => 1,
+                _ => return,
+            };
+            let line = src[..n.start_byte()]
+                .iter()
+                .filter(|&&c| c == b'\n')
+                .count()
+                + 1;
+            for w in args[skip..].iter().flat_map(|a| a.split_whitespace()) {
+                if let Some(m) = defined_name(w, false) {
+                    out.entry(m.to_string())
+                        .or_insert_with(|| format!("{rel}:{line}"));
+                }
+            }
+        });
+    }
     out
 }
 
@@ -238,9 +331,10 @@ pub fn cuda_build_only_macros_with(
     cmake_files: &[(&str, &[u8])],
     modules: &BTreeMap<String, String>,
 ) -> BTreeMap<String, String> {
+    let lists = definition_lists(cmake_files);
     let files: Vec<FileDefs> = cmake_files
         .iter()
-        .map(|(rel, src)| file_defs(rel, src, modules.get(*rel)))
+        .map(|(rel, src)| file_defs(rel, src, modules.get(*rel), &lists))
         .collect();
     // Variables the HIP build never sets true: every true `set` dead, none a user's.
     let mut off: BTreeMap<String, String> = BTreeMap::new();
@@ -401,6 +495,25 @@ mod tests {
         // A file that never tests for the HIP build decides nothing.
         let cuda_only: &[u8] = b"if (WITH_CUBLASLT)\n  add_definitions(-DHAVE_CUBLASLT)\nendif()\n";
         assert!(cuda_build_only_macros(&[("CMakeLists.txt", cuda_only)]).is_empty());
+        // qiskit-aer: the HIP arm adds its macros to a list that gets a `-D` each
+        // (`list(TRANSFORM … PREPEND -D)`, `add_definitions(${…})`), or to a list another
+        // file passes to `target_compile_definitions()`; the CUDA arm spells them in its
+        // flags. Both builds define them. Twin: a list nothing passes as definitions.
+        let lists: &[u8] = b"if (BUILD_CUDA)\n  set(CUDA_NVCC_FLAGS \"-DAER_GPU -DAER_CUDA\")\nelseif (BUILD_HIP)\n  list(APPEND ROCM_DEFS AER_GPU AER_ROCM)\n  list(TRANSFORM ROCM_DEFS PREPEND -D)\n  add_definitions(${ROCM_DEFS})\n  set(DEFS ${DEFS} AER_HIP_ONLY)\nendif()\n";
+        let other: &[u8] = b"target_compile_definitions(w PRIVATE ${DEFS})\n";
+        let got = cuda_build_only_macros(&[("CMakeLists.txt", lists), ("w/CMakeLists.txt", other)]);
+        assert_eq!(
+            got.keys().map(String::as_str).collect::<Vec<_>>(),
+            ["AER_CUDA"]
+        );
+        let unused: &[u8] = b"if (BUILD_CUDA)\n  set(CUDA_NVCC_FLAGS \"-DAER_GPU\")\nelseif (BUILD_HIP)\n  list(APPEND NOTES AER_GPU)\nendif()\n";
+        assert_eq!(
+            cuda_build_only_macros(&[("CMakeLists.txt", unused)])
+                .keys()
+                .map(String::as_str)
+                .collect::<Vec<_>>(),
+            ["AER_GPU"]
+        );
         // OpenSplat: the arm of a third backend (Metal) is no CUDA-build arm either; the CUDA
         // arm's macro is.
         let three: &[u8] = b"if(GPU_RUNTIME STREQUAL \"CUDA\")\n  add_definitions(-DUSE_CUDA)\nelseif(GPU_RUNTIME STREQUAL \"HIP\")\n  add_definitions(-DUSE_HIP)\nelseif(GPU_RUNTIME STREQUAL \"MPS\")\n  add_definitions(-DUSE_MPS)\nendif()\n";

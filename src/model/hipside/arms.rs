@@ -16,7 +16,7 @@ use std::ops::Range;
 pub(super) fn arm_holds(
     s: &Src,
     r: Range<usize>,
-    switches: &BTreeMap<String, (Known, bool)>,
+    switches: &BTreeMap<String, (Known, super::super::hip_pins::By)>,
 ) -> Alt {
     let toks = &s.lexed.tokens;
     let mut i = toks.partition_point(|t| (t.start as usize) < r.start);
@@ -105,7 +105,7 @@ pub(super) fn returns_constant(s: &Src, r: Range<usize>) -> bool {
 fn statement_kind(
     s: &Src,
     stmt: &[usize],
-    switches: &BTreeMap<String, (Known, bool)>,
+    switches: &BTreeMap<String, (Known, super::super::hip_pins::By)>,
 ) -> Option<Alt> {
     let w = |k: usize| stmt.get(k).map_or("", |&j| s.tok(j));
     let falsy = |k: usize| {

@@ -179,6 +179,14 @@ pub(crate) fn switch_of(f: &Finding) -> Option<&str> {
 /// define the switch, naming the place.
 pub fn pass_switches_the_build_defines(findings: &mut [Finding], build_files: &[(&str, &[u8])]) {
     let fwd = forwarders(build_files);
+    let cmake: Vec<(&str, &[u8])> = build_files
+        .iter()
+        .filter(|(rel, _)| {
+            crate::inventory::kind::by_name(rel) == Some(crate::inventory::kind::FileKind::CMake)
+        })
+        .copied()
+        .collect();
+    let listed = crate::inventory::cmake::list_definitions(&cmake);
     for f in findings.iter_mut() {
         if f.status == Status::Pass {
             continue;
@@ -193,6 +201,11 @@ pub fn pass_switches_the_build_defines(findings: &mut [Finding], build_files: &[
             at = build_files
                 .iter()
                 .find_map(|(rel, text)| forwarded_in(rel, text, &name, &fwd));
+        }
+        if at.is_none() {
+            at = listed
+                .get(&name)
+                .map(|at| format!("{at} (a list the build passes as compile definitions)"));
         }
         if at.is_none() && name == "USE_ROCM" {
             at = build_files
@@ -387,6 +400,22 @@ mod tests {
             "{}",
             fs[0].message
         );
+        // qiskit-aer: the switch goes into a list that gets a `-D` each; twin: the same list
+        // nothing passes as definitions.
+        let msg4 = "this project ports itself when `AER_THRUST_ROCM` is defined: check";
+        let listed: &[u8] = b"if(HIP)\n  list(APPEND ROCM_DEFS AER_THRUST_ROCM)\n  list(TRANSFORM ROCM_DEFS PREPEND -D)\n  add_definitions(${ROCM_DEFS})\nendif()\n";
+        let mut fs = vec![finding("HP303", "a.h", msg4, (0, 1))];
+        pass_switches_the_build_defines(&mut fs, &[("CMakeLists.txt", listed)]);
+        assert_eq!(fs[0].status, Status::Pass);
+        assert!(
+            fs[0].message.contains("CMakeLists.txt:2"),
+            "{}",
+            fs[0].message
+        );
+        let unlisted: &[u8] = b"if(HIP)\n  list(APPEND NOTES AER_THRUST_ROCM)\nendif()\n";
+        let mut fs = vec![finding("HP303", "a.h", msg4, (0, 1))];
+        pass_switches_the_build_defines(&mut fs, &[("CMakeLists.txt", unlisted)]);
+        assert_eq!(fs[0].status, Status::Remediation);
         // Twins: a name that only appears in a comment-free string elsewhere, or a prefix of
         // another macro, is not a definition.
         let other: &[u8] = b"print('MMCV_WITH_HIP is great')\nx = '-DMMCV_WITH_HIPX'\n";
