@@ -74,6 +74,7 @@ pub fn scan(out: &mut Out) {
     }
     super::make_targets::pass_cuda_only_targets(out, tree.root_node());
     super::make_arms::pass_cuda_arms(out, tree.root_node());
+    super::make_arms::pass_automake_cuda_lines(out);
 }
 
 /// Variables whose words are linked as libraries: `$(LIBRARIES:%=-l%)`,

@@ -241,9 +241,147 @@ pub fn pass_cuda_arms(out: &mut Out, root: Node) {
     out.pass_within(&dead, &[], |why| format!(" (in {why})"));
 }
 
+/// The automake conditionals a line of a `Makefile.in` starts with (`@COND_CUDA_TRUE@`,
+/// `@COND_HIP_TRUE@@COND_HIP_MI250_TRUE@`): `(name, polarity)` of each, and where the line's
+/// text starts after them.
+fn automake_prefixes(line: &str) -> (Vec<(&str, bool)>, usize) {
+    let mut out = Vec::new();
+    let mut rest = line;
+    let mut at = 0;
+    while let Some(r) = rest.strip_prefix('@') {
+        let Some(end) = r.find('@') else { break };
+        let word = &r[..end];
+        let (name, pol) = match (word.strip_suffix("_TRUE"), word.strip_suffix("_FALSE")) {
+            (Some(n), _) => (n, true),
+            (_, Some(n)) => (n, false),
+            _ => break,
+        };
+        if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            break;
+        }
+        out.push((name, pol));
+        at += end + 2;
+        rest = &r[end + 1..];
+    }
+    (out, at)
+}
+
+/// The lines of a `Makefile.in` that automake's conditionals keep out of the ROCm build:
+/// `@COND_CUDA_TRUE@NVCC = nvcc` under a conditional named for CUDA (or `@…_FALSE@` under one
+/// named for HIP), when the file's HIP-named conditional holds the ROCm toolchain
+/// (`@COND_HIP_TRUE@HIPCC = hipcc`). Variables the file defines outside any conditional but
+/// reads only on such lines (`GENCODE_80 = -gencode=…` read by `@COND_CUDA_TRUE@GENCODE =
+/// $(GENCODE_80)`) are the CUDA build's too. Their findings become PASS naming the conditional.
+pub fn pass_automake_cuda_lines(out: &mut Out) {
+    let src = out.src();
+    let Ok(text) = std::str::from_utf8(src) else {
+        return;
+    };
+    if !text.contains("_TRUE@") {
+        return;
+    }
+    // (the line's bytes, its conditionals, its text after them)
+    type Line<'a> = (Range<usize>, Vec<(&'a str, bool)>, &'a str);
+    let mut lines: Vec<Line> = Vec::new();
+    let mut at = 0;
+    for raw in text.split_inclusive('\n') {
+        let (pre, body_at) = automake_prefixes(raw);
+        lines.push((at..at + raw.len(), pre, &raw[body_at..]));
+        at += raw.len();
+    }
+    // A HIP-named conditional whose lines use the ROCm toolchain confirms the reading.
+    let confirmed = lines.iter().any(|(_, pre, body)| {
+        pre.iter()
+            .any(|(n, pol)| *pol && name_platform(n) == Some(true))
+            && uses_rocm_toolchain(body)
+    });
+    if !confirmed {
+        return;
+    }
+    // HIP's own platform names for NVIDIA (`HIP_PLATFORM_NVIDIA`, `HIP_PLATFORM_NVCC`) name the
+    // CUDA side: HIP on an NVIDIA GPU is not the ROCm build.
+    let platform = |n: &str| {
+        let u = n.to_ascii_uppercase();
+        if u.contains("PLATFORM_NVIDIA") || u.contains("PLATFORM_NVCC") {
+            return Some(false);
+        }
+        name_platform(n)
+    };
+    // Under a HIP conditional, one that also names CUDA (`@COND_HIP_TRUE@@COND_HIP_CUDA5_TRUE@`,
+    // `--with-hip=cuda5`) picks HIP's NVIDIA variant.
+    let mixed = |n: &str| {
+        let words: Vec<String> = n.split('_').map(str::to_ascii_lowercase).collect();
+        let has = |ws: &[&str]| words.iter().any(|w| ws.iter().any(|x| w.starts_with(x)));
+        has(&["hip", "rocm"]) && has(&["cuda", "nvcc", "nvidia"])
+    };
+    let dead_by = |pre: &[(&str, bool)]| {
+        let under_hip = pre.iter().any(|(n, pol)| *pol && platform(n) == Some(true));
+        pre.iter()
+            .find(|(n, pol)| {
+                platform(n).is_some_and(|hip| hip != *pol) || (under_hip && *pol && mixed(n))
+            })
+            .map(|(n, pol)| format!("`@{n}_{}@`", if *pol { "TRUE" } else { "FALSE" }))
+    };
+    let mut dead: Vec<(Range<usize>, String)> = Vec::new();
+    let mut dead_lines: Vec<usize> = Vec::new();
+    for (i, (r, pre, _)) in lines.iter().enumerate() {
+        if let Some(c) = dead_by(pre) {
+            dead.push((
+                r.clone(),
+                format!(
+                    "a line under the automake conditional {c}, which the ROCm build leaves out"
+                ),
+            ));
+            dead_lines.push(i);
+        }
+    }
+    // Plain `NAME = …` lines whose every reader is a dead line.
+    for (r, pre, body) in &lines {
+        if !pre.is_empty() {
+            continue;
+        }
+        let Some((name, _)) = body.split_once('=') else {
+            continue;
+        };
+        let name = name.trim().trim_end_matches([':', '+', '?']).trim();
+        if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            continue;
+        }
+        let refs = [format!("$({name})"), format!("${{{name}}}")];
+        let readers: Vec<usize> = lines
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, _, b))| refs.iter().any(|x| b.contains(x.as_str())))
+            .map(|(i, _)| i)
+            .collect();
+        if !readers.is_empty() && readers.iter().all(|i| dead_lines.contains(i)) {
+            let c = dead_by(&lines[readers[0]].1).unwrap_or_default();
+            dead.push((
+                r.clone(),
+                format!("`{name}`, read only on lines under the automake conditional {c}, which the ROCm build leaves out"),
+            ));
+        }
+    }
+    out.pass_within(&dead, &[], |why| format!(" (in {why})"));
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{kind::FileKind, scan_bytes};
+
+    fn scan_in(name: &str, src: &str) -> Vec<(String, u32, bool, String)> {
+        scan_bytes(name, FileKind::Make, src.as_bytes())
+            .into_iter()
+            .map(|f| {
+                (
+                    f.rule,
+                    f.line,
+                    f.status == crate::gate::Status::Pass,
+                    f.message,
+                )
+            })
+            .collect()
+    }
 
     /// (rule, line, PASS, message) of a Makefile's findings.
     fn scan(src: &str) -> Vec<(String, u32, bool, String)> {
@@ -266,6 +404,27 @@ mod tests {
             .filter(|f| !f.2)
             .map(|f| (f.0, f.1))
             .collect()
+    }
+
+    /// specfem3d's `Makefile.in`: automake conditionals pick the CUDA or the HIP compiler and
+    /// flags. Twin: without a HIP conditional that uses the ROCm toolchain, nothing is decided.
+    #[test]
+    fn automake_conditionals_named_for_cuda_are_not_the_rocm_build() {
+        let src = "GENCODE_80 = -gencode=arch=compute_80,code=sm_80\n@COND_CUDA_TRUE@NVCC = nvcc\n@COND_CUDA_TRUE@GENCODE = $(GENCODE_80)\n@COND_HIP_TRUE@@COND_HIP_PLATFORM_NVIDIA_TRUE@GENCODE_HIP = $(GENCODE_80)\n@COND_HIP_TRUE@@COND_HIP_CUDA5_TRUE@GENCODE_HIP = $(GENCODE_80)\n@COND_HIP_TRUE@HIPCC = hipcc\n@COND_HIP_TRUE@GENCODE_HIP = --offload-arch=gfx90a\n";
+        let got = scan_in("Makefile.in", src);
+        assert!(!got.is_empty());
+        assert!(got.iter().all(|(_, _, pass, _)| *pass), "{got:?}");
+        assert!(
+            got.iter()
+                .any(|(_, l, _, m)| *l == 1 && m.contains("read only on lines")),
+            "{got:?}"
+        );
+        let twin = src.replace(
+            "@COND_HIP_TRUE@HIPCC = hipcc\n@COND_HIP_TRUE@GENCODE_HIP = --offload-arch=gfx90a\n",
+            "",
+        );
+        let got = scan_in("Makefile.in", &twin);
+        assert!(got.iter().any(|(_, _, pass, _)| !*pass), "{got:?}");
     }
 
     #[test]
