@@ -51,9 +51,18 @@ pub fn roots(
             units.entry(dir).or_default().push(name);
         }
     }
-    if build_texts.iter().any(|t| t.contains("GLOB_RECURSE")) {
+    // A recursive glob may pick up any folder below its base: those folders are left alone.
+    let Some(glob_bases) = recursive_glob_bases(&build_files, &build_texts) else {
         return Vec::new();
-    }
+    };
+    let globbed = |dir: &str| {
+        glob_bases.iter().any(|b| {
+            dir == b
+                || dir.starts_with(&format!("{b}/"))
+                || dir.ends_with(&format!("/{b}"))
+                || dir.contains(&format!("/{b}/"))
+        })
+    };
     // Every path segment the build files spell (tokens split at anything that is not a name
     // character, `.` or `/`, then at `/`: `gpu/perf/PerfFlat.cu` gives `gpu`, `perf`,
     // `PerfFlat.cu`), and the segments that follow a `/` (`extra/k`: `k`), one pass.
@@ -88,10 +97,18 @@ pub fn roots(
     };
     // Any glob may pick up a folder's files without naming them.
     let globs = build_texts.iter().any(|t| t.contains("GLOB"));
-    let orphans = orphan_cmake_dirs(&dirs_with_build, &build_files, &build_texts, skip);
+    let mut orphans = orphan_cmake_dirs(&dirs_with_build, &build_files, &build_texts, skip);
+    orphans.extend(orphan_make_dirs(
+        rels,
+        &dirs_with_build,
+        &build_files,
+        &build_texts,
+        read,
+        skip,
+    ));
     let mut out: Vec<String> = Vec::new();
     for (dir, files) in &units {
-        if dir.is_empty() || skip(dir) {
+        if dir.is_empty() || skip(dir) || globbed(dir) {
             continue;
         }
         if out.iter().any(|o| dir.starts_with(&format!("{o}/"))) {
@@ -188,6 +205,128 @@ fn orphan_cmake_dirs(
             .is_some_and(|files| files.iter().any(|r| !inside(r)));
         if !named_outside {
             out.push(dir.to_string());
+        }
+    }
+    out
+}
+
+/// The folders recursive globs (`file(GLOB_RECURSE V "tests/cpp/*.cpp")`) may reach: each
+/// pattern's path before its first wildcard, without leading variables (`${PROJECT_SOURCE_DIR}/`),
+/// relative to the root and to the globbing file's folder. `None` when a pattern has no such
+/// path (`*.cu`, `${SRC}/*.cu` in the root): it may reach any folder.
+fn recursive_glob_bases(build_files: &[(&str, usize)], texts: &[String]) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    for (rel, t) in build_files {
+        let text = &texts[*t];
+        let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
+        for (at, _) in text.match_indices("GLOB_RECURSE") {
+            let args = text[at..].split(')').next().unwrap_or("");
+            let mut any = false;
+            for w in args.split_whitespace().skip(2) {
+                let w = w.trim_matches('"');
+                if !w.contains('*') {
+                    continue;
+                }
+                any = true;
+                let head = w.split('*').next().unwrap_or("");
+                let head = head.rsplit_once('/').map_or("", |(d, _)| d);
+                // Leading variables (`${CMAKE_CURRENT_SOURCE_DIR}/`) name a root; what follows
+                // is the base.
+                let base = head
+                    .split('/')
+                    .skip_while(|c| c.starts_with("${") || c.is_empty() || *c == ".")
+                    .collect::<Vec<_>>()
+                    .join("/");
+                // `*.cu` in the root, or a variable's folder itself (`${SRC}/*.cu`): anywhere.
+                if base.is_empty() && (dir.is_empty() || head.contains("${")) {
+                    return None;
+                }
+                if !base.is_empty() {
+                    out.push(base.clone());
+                }
+                if !dir.is_empty() {
+                    out.push(if base.is_empty() {
+                        dir.to_string()
+                    } else {
+                        format!("{dir}/{base}")
+                    });
+                }
+            }
+            if !any {
+                return None;
+            }
+        }
+    }
+    Some(out)
+}
+
+/// Folders of a CMake project built only by a Makefile of their own that nothing runs: no build
+/// file outside the folder names it, and no CI file, script, Python file or document spells its
+/// path (taichi's `misc/baselines/`, experiments with their own `Makefile`). `make` in that
+/// folder is something a person does by hand; the project's build, so its ROCm build, never
+/// compiles them.
+fn orphan_make_dirs(
+    rels: &[&str],
+    dirs_with_build: &BTreeSet<&str>,
+    build_files: &[(&str, usize)],
+    texts: &[String],
+    read: &dyn Fn(&str) -> Option<Vec<u8>>,
+    skip: &dyn Fn(&str) -> bool,
+) -> Vec<String> {
+    let is_make = |r: &str| {
+        let n = r.rsplit('/').next().unwrap_or(r).to_ascii_lowercase();
+        n.starts_with("makefile") || n.ends_with(".mk")
+    };
+    let mut cands: Vec<&str> = Vec::new();
+    for dir in dirs_with_build {
+        if dir.is_empty() || skip(dir) {
+            continue;
+        }
+        let prefix = format!("{dir}/");
+        let own: Vec<&str> = rels
+            .iter()
+            .filter(|r| {
+                r.strip_prefix(&prefix)
+                    .is_some_and(|rest| !rest.contains('/'))
+                    && crate::inventory::kind::is_build(r)
+            })
+            .copied()
+            .collect();
+        if own.is_empty() || !own.iter().all(|r| is_make(r)) {
+            continue;
+        }
+        let last = dir.rsplit('/').next().unwrap_or(dir);
+        let named_by_build = build_files.iter().any(|(r, t)| {
+            !r.starts_with(&prefix)
+                && texts[*t]
+                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+                    .any(|w| w == last)
+        });
+        if !named_by_build {
+            cands.push(dir);
+        }
+    }
+    if cands.is_empty() {
+        return Vec::new();
+    }
+    // The files that run or document things, read once, for the folders' paths.
+    let mut named: BTreeSet<&str> = BTreeSet::new();
+    for r in rels {
+        if !crate::inventory::scripts::reader(r) || crate::inventory::kind::is_build(r) {
+            continue;
+        }
+        let Some(t) = read(r) else { continue };
+        for d in &cands {
+            if !r.starts_with(&format!("{d}/")) && memchr::memmem::find(&t, d.as_bytes()).is_some()
+            {
+                named.insert(d);
+            }
+        }
+    }
+    let mut out: Vec<String> = Vec::new();
+    for d in cands {
+        if !named.contains(d) && !out.iter().any(|o| d.starts_with(&format!("{o}/"))) {
+            out.push(d.to_string());
         }
     }
     out
@@ -364,6 +503,39 @@ file(GLOB X m/*.cu)
 
     /// flashlight's `pkg/halide/`: a part of the CMake build (no `project()`) with its own
     /// `CMakeLists.txt` that the package list never adds. Twin: the package that is added.
+    /// taichi's `misc/baselines/`: experiments with their own Makefile in a CMake project. Twins:
+    /// the same folder named by the CMake build, or run from CI, is built.
+    #[test]
+    fn a_makefile_folder_nothing_runs_is_unbuilt() {
+        let base = [
+            ("CMakeLists.txt", "project(t)\nadd_subdirectory(src)\n"),
+            ("src/CMakeLists.txt", "add_library(t a.cpp)\n"),
+            ("src/a.cpp", ""),
+            ("misc/baselines/Makefile", "all:\n\tnvcc -o ldg ldg.cu\n"),
+            ("misc/baselines/ldg.cu", ""),
+        ];
+        assert_eq!(tree(&base), ["misc/baselines"]);
+        // A recursive glob under another folder reaches nothing here; one at the root may
+        // reach anything.
+        let mut glob = base.to_vec();
+        glob.push((
+            "cmake/Tests.cmake",
+            "file(GLOB_RECURSE T \"tests/cpp/*.cpp\")\n",
+        ));
+        assert_eq!(tree(&glob), ["misc/baselines"]);
+        glob.push((
+            "cmake/All.cmake",
+            "file(GLOB_RECURSE A ${PROJECT_SOURCE_DIR}/*.cu)\n",
+        ));
+        assert!(tree(&glob).is_empty(), "{:?}", tree(&glob));
+        let mut ci = base.to_vec();
+        ci.push((".github/workflows/b.yml", "run: make -C misc/baselines\n"));
+        assert!(tree(&ci).is_empty(), "{:?}", tree(&ci));
+        let mut cmake = base.to_vec();
+        cmake[0] = ("CMakeLists.txt", "project(t)\nadd_subdirectory(src)\nadd_custom_target(b COMMAND make -C misc/baselines)\n");
+        assert!(tree(&cmake).is_empty(), "{:?}", tree(&cmake));
+    }
+
     #[test]
     fn a_cmake_part_nothing_adds_is_unbuilt() {
         let r = tree(&[

@@ -65,7 +65,7 @@ fn key(rel: &str) -> &str {
 }
 
 /// Files that run or document scripts: CI, build files, Python, docs (not the candidates).
-fn reader(rel: &str) -> bool {
+pub(crate) fn reader(rel: &str) -> bool {
     let name = rel.rsplit('/').next().unwrap_or(rel).to_ascii_lowercase();
     let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
     kind::by_name(rel).is_some_and(|k| k.is_text())

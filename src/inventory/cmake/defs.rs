@@ -247,7 +247,7 @@ fn definition_lists(cmake_files: &[(&str, &[u8])]) -> BTreeSet<String> {
 }
 
 /// The macros the project's CMake files add to a list of compile definitions
-/// ([`definition_lists`]: `list(APPEND ROCM_EXTRA_DEFS AER_THRUST_ROCM)` before
+/// (see `definition_lists`: `list(APPEND ROCM_EXTRA_DEFS AER_THRUST_ROCM)` before
 /// `list(TRANSFORM ROCM_EXTRA_DEFS PREPEND -D)`), each with its first `path:line`.
 pub fn list_definitions(cmake_files: &[(&str, &[u8])]) -> BTreeMap<String, String> {
     let lists = definition_lists(cmake_files);

@@ -85,7 +85,7 @@ fn other_backend(n: &str) -> bool {
         && u.split('_').any(|w| OTHER_BACKENDS.contains(&w))
 }
 
-/// The single-name tests of this file (see [`single`]) of project ROCm switches and other
+/// The single-name tests of this file (see `single`) of project ROCm switches and other
 /// backends' switches, once each, with the start of the first directive testing it: what
 /// [`crate::model::project`] pairs across files ([`cuda_twins`]).
 pub fn backend_tests(s: &Src) -> Vec<(String, usize)> {
