@@ -542,6 +542,7 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         .map(str::to_string)
         .collect();
     crate::inventory::scripts::pass_nvidia_platform_files(&mut findings, &packages);
+    crate::inventory::scripts::pass_other_platform_files(&mut findings, &rels);
     crate::rules::driver_api::loaded::pass_beside_amd_loaders(&mut findings);
     // Files the inventory or the workflow pass read already are not read again; the rest are
     // read once, bounded, and never through a link to a non-regular file.

@@ -254,6 +254,91 @@ pub fn pass_nvidia_platform_files(
     }
 }
 
+/// Other vendors' accelerator platforms a file's path may name (Intel's XPU, Gaudi and IPEX
+/// builds, AWS Neuron, Google TPU, Apple's Metal): a ROCm port uses none of those files.
+const OTHER_PLATFORMS: [(&str, &str); 12] = [
+    ("intel", "Intel's GPU"),
+    ("xpu", "Intel's XPU"),
+    ("ipex", "Intel's IPEX"),
+    ("gaudi", "Intel's Gaudi"),
+    ("habana", "Intel's Gaudi"),
+    ("hpu", "Intel's Gaudi"),
+    ("neuron", "AWS Neuron"),
+    ("inferentia", "AWS Neuron"),
+    ("trainium", "AWS Neuron"),
+    ("tpu", "Google's TPU"),
+    ("mps", "Apple's Metal"),
+    ("metal", "Apple's Metal"),
+];
+
+/// NVIDIA-only runtimes a backend of a multi-backend project may be built on: with the project's
+/// own ROCm path elsewhere, the ROCm build uses another backend.
+const NVIDIA_RUNTIMES: [(&str, &str); 4] = [
+    ("trtllm", "TensorRT-LLM"),
+    ("tensorrtllm", "TensorRT-LLM"),
+    ("tensorrt", "TensorRT"),
+    ("trt", "TensorRT"),
+];
+
+fn words_of(part: &str) -> Vec<String> {
+    part.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| w.to_ascii_lowercase())
+        .collect()
+}
+
+/// The first of `table`'s names a path part spells as a word, unless that part also names CUDA
+/// or ROCm (`Dockerfile_cuda_xpu` is not another vendor's file alone).
+fn named_in(path: &str, table: &[(&str, &'static str)]) -> Option<&'static str> {
+    path.split('/').find_map(|part| {
+        let words = words_of(part);
+        if words
+            .iter()
+            .any(|w| matches!(w.as_str(), "cuda" | "nvidia" | "rocm" | "hip" | "amd"))
+        {
+            return None;
+        }
+        table
+            .iter()
+            .find(|(p, _)| words.iter().any(|w| w == p))
+            .map(|(_, name)| *name)
+    })
+}
+
+/// Findings in files made for another vendor's platform (`Dockerfile_intel`,
+/// `requirements_intel.txt`: scripts and manifests, not code) and, when the project keeps its
+/// own ROCm path (`rocm_path`: a ROCm Dockerfile, requirements or folder), in a backend built on
+/// an NVIDIA-only runtime (`backends/trtllm/`): a ROCm port uses neither. PASS naming why.
+pub fn pass_other_platform_files(findings: &mut [crate::finding::Finding], rels: &[&str]) {
+    let rocm_path = rels.iter().find(|r| {
+        !crate::walk::is_source(r)
+            && r.split('/').any(|part| {
+                words_of(part)
+                    .iter()
+                    .any(|w| matches!(w.as_str(), "rocm" | "amd" | "hip"))
+            })
+    });
+    for f in findings.iter_mut() {
+        if f.status == crate::gate::Status::Pass {
+            continue;
+        }
+        if !crate::walk::is_source(&f.path) {
+            if let Some(p) = named_in(&f.path, &OTHER_PLATFORMS) {
+                f.settle(&format!(
+                    " (in a file made for {p}, which a ROCm port does not use: nothing to port)"
+                ));
+                continue;
+            }
+        }
+        if let (Some(rocm), Some(rt)) = (rocm_path, named_in(&f.path, &NVIDIA_RUNTIMES)) {
+            f.settle(&format!(
+                " (in the project's backend on NVIDIA's {rt}, which has no ROCm build; the \
+                 project's ROCm build goes another way (`{rocm}`): nothing to port here)"
+            ));
+        }
+    }
+}
+
 /// Folds the open inventory findings of scripts nothing runs into one finding per folder (see
 /// the module doc). `read` gives a file's bytes; `inputs` are every walked file.
 pub fn fold_unrun(
@@ -525,5 +610,40 @@ mod platform_tests {
             nvidia_platform_in("python/jetson_utils/cuda/driver.py", &Default::default()),
             Some("jetson")
         );
+    }
+
+    /// text-generation-inference: the Intel image and manifest, and the TensorRT-LLM backend
+    /// beside the project's ROCm image. Twins: the TensorRT-LLM backend of a project with no
+    /// ROCm path stays open; a CUDA image stays open; a kernel under `intel/` is still code.
+    #[test]
+    fn files_made_for_other_platforms_are_pass() {
+        let op = |p: &str, l: u32, r: &str| {
+            let mut f = Finding::bare(r, p, l);
+            f.status = Status::Remediation;
+            f
+        };
+        let mut fs = vec![
+            op("Dockerfile_intel", 184, "HP820"),
+            op("server/requirements_intel.txt", 158, "HP820"),
+            op("backends/trtllm/scripts/install_tensorrt.sh", 54, "HP904"),
+            op("backends/trtllm/csrc/ffi.hpp", 7, "HP607"),
+            op("Dockerfile", 10, "HP860"),
+            op("kernels/intel/k.cu", 3, "HP001"),
+        ];
+        let rels = ["Dockerfile_amd", "Dockerfile", "Dockerfile_intel"];
+        pass_other_platform_files(&mut fs, &rels);
+        let open: Vec<&str> = fs
+            .iter()
+            .filter(|f| f.status != Status::Pass)
+            .map(|f| f.path.as_str())
+            .collect();
+        assert_eq!(open, ["Dockerfile", "kernels/intel/k.cu"]);
+        let mut fs = vec![op(
+            "backends/trtllm/scripts/install_tensorrt.sh",
+            54,
+            "HP904",
+        )];
+        pass_other_platform_files(&mut fs, &["Dockerfile"]);
+        assert_ne!(fs[0].status, Status::Pass);
     }
 }
