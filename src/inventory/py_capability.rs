@@ -443,6 +443,71 @@ pub fn amd_settled_ranges(
     out
 }
 
+/// Capability comparisons stored in a name (`has_sm_8_0 = major >= 8`, `use_fp8 = cc >= (8,
+/// 9)`) whose every read `ignored` says the ROCm build skips or does not need (an operand of
+/// `SYSTEM == "cuda" and has_sm_8_0`): what they say never decides anything there. Each
+/// comparison's range, with why.
+pub fn stored_tests_rocm_ignores(
+    root: Node,
+    src: &[u8],
+    ignored: &dyn Fn(usize) -> bool,
+) -> Vec<(Range<usize>, String)> {
+    let names = names(root, src);
+    if names.is_empty() {
+        return Vec::new();
+    }
+    let mut stored: Vec<(Range<usize>, String, Range<usize>)> = Vec::new();
+    ts::each(root, &mut |n| {
+        if n.node_kind() != K::Assignment {
+            return;
+        }
+        let (Some(l), Some(r)) = (n.field(F::Left), n.field(F::Right)) else {
+            return;
+        };
+        let reads_capability = ts::named_children(r).into_iter().any(|c| {
+            let c = if c.node_kind() == K::Subscript {
+                c.field(F::Value).unwrap_or(c)
+            } else {
+                c
+            };
+            c.node_kind() == K::Identifier && names.contains_key(ts::text(c, src))
+        });
+        if l.node_kind() == K::Identifier
+            && r.node_kind() == K::ComparisonOperator
+            && (reads_capability || shape(r, src, &names).is_some())
+        {
+            stored.push((r.byte_range(), ts::text(l, src).to_string(), l.byte_range()));
+        }
+    });
+    let mut out = Vec::new();
+    for (cmp, name, lhs) in stored {
+        let mut reads = Vec::new();
+        ts::each(root, &mut |n| {
+            if n.node_kind() == K::Identifier
+                && ts::text(n, src) == name
+                && !is_assigned(n)
+                && n.byte_range() != lhs
+            {
+                reads.push(n.start_byte());
+            }
+        });
+        if !reads.is_empty() && reads.iter().all(|b| ignored(*b)) {
+            out.push((
+                cmp,
+                format!("kept in `{name}`, which the ROCm build reads only where it is skipped or decides nothing"),
+            ));
+        }
+    }
+    out
+}
+
+/// Whether an identifier is the target of an assignment (`x = …`, `x: int = …`).
+fn is_assigned(n: Node) -> bool {
+    n.parent().is_some_and(|p| {
+        p.node_kind() == K::Assignment && p.field(F::Left).is_some_and(|l| l.id() == n.id())
+    })
+}
+
 /// Whether `n` is (part of) the condition of a skip: a `skipif`/`skipUnless` mark, or an `if`
 /// whose body skips the test.
 fn decides_a_skip(n: Node, src: &[u8]) -> bool {

@@ -634,10 +634,11 @@ fn comparison(n: Node, src: &[u8]) -> Val {
             if lower.ends_with(".type") || lower.contains("device") {
                 return Val::UNKNOWN;
             }
-            if !["target", "backend", "platform"]
+            if !["target", "backend", "platform", "system"]
                 .iter()
                 .any(|w| lower.contains(w))
                 && !rocm_name(&subj)
+                && !platform_selector(subject, src)
             {
                 return Val::UNKNOWN;
             }
@@ -649,6 +650,50 @@ fn comparison(n: Node, src: &[u8]) -> Val {
         }
         _ => Val::UNKNOWN,
     }
+}
+
+/// Whether a plain name is the module's platform selector: every module-level value it is
+/// assigned (directly or in an `if` arm) is a string or `None`, one of them a ROCm word
+/// (`SYSTEM = "rocm"` under `if torch.version.hip`, `"cuda"` in the `elif`).
+fn platform_selector(n: Node, src: &[u8]) -> bool {
+    if n.node_kind() != K::Identifier {
+        return false;
+    }
+    let name = ts::text(n, src);
+    let mut root = n;
+    while let Some(p) = root.parent() {
+        root = p;
+    }
+    let (mut rocm, mut other) = (false, false);
+    crate::parse::visit(root, &mut |x| {
+        if matches!(x.node_kind(), K::FunctionDefinition | K::ClassDefinition) {
+            return false;
+        }
+        if x.node_kind() == K::Assignment
+            && x.field(F::Left).map(|l| ts::text(l, src)) == Some(name)
+        {
+            match x.field(F::Right) {
+                Some(r) if r.node_kind() == K::String => {
+                    if string(r, src).is_some_and(|(v, _)| rocm_name(&v)) {
+                        rocm = true;
+                    }
+                }
+                Some(r) if r.node_kind() == K::None => {}
+                Some(r) if r.node_kind() == K::ConditionalExpression => {
+                    let strings = ts::named_children(r)
+                        .into_iter()
+                        .filter(|c| c.node_kind() == K::String)
+                        .filter_map(|c| string(c, src));
+                    for (v, _) in strings {
+                        rocm |= rocm_name(&v);
+                    }
+                }
+                _ => other = true,
+            }
+        }
+        true
+    });
+    rocm && !other
 }
 
 /// The value a name is assigned exactly once, anywhere in the enclosing function's body (nested

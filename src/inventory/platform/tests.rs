@@ -263,3 +263,22 @@ fn a_torch_device_type_names_no_platform() {
     let src = "if target_device.type != \"cuda\":\n    raise ValueError(\"x\")\nif BUILD_TARGET == \"cuda\":\n    a = 1\n";
     assert_eq!(ranges(src), vec!["a = 1"]);
 }
+
+/// text-generation-inference: `SYSTEM` (here `MODE`, a name that says nothing) holds the platform's name (`"rocm"` under
+/// `torch.version.hip`, `"cuda"` otherwise), so `SYSTEM == "cuda" and has_sm_8_0` is false on
+/// ROCm whatever the capability says. Twin: a name also assigned something else decides nothing.
+#[test]
+fn a_name_holding_the_platforms_name_is_a_platform_test() {
+    let src = "MODE = None\nif torch.version.hip is not None:\n    MODE = \"rocm\"\nelse:\n    MODE = \"cuda\"\nok = MODE == \"cuda\" and has_sm_8_0\n";
+    assert!(
+        ranges(src).iter().any(|r| r == "has_sm_8_0"),
+        "{:?}",
+        ranges(src)
+    );
+    let twin = src.replace("MODE = None\n", "MODE = pick()\n");
+    assert!(
+        !ranges(&twin).iter().any(|r| r == "has_sm_8_0"),
+        "{:?}",
+        ranges(&twin)
+    );
+}
