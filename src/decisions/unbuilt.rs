@@ -29,9 +29,38 @@ pub fn roots(
     read: &dyn Fn(&str) -> Option<Vec<u8>>,
     skip: &dyn Fn(&str) -> bool,
 ) -> Vec<String> {
-    if !rels.contains(&"CMakeLists.txt") {
+    // The project's CMake builds: the root's `CMakeLists.txt`, or (a project that keeps its
+    // build in a folder, cuml's `cpp/`) each top-level `CMakeLists.txt` that declares a
+    // `project()`. Only units under them are judged.
+    let build_roots: Vec<String> = if rels.contains(&"CMakeLists.txt") {
+        vec![String::new()]
+    } else {
+        let lists: Vec<&str> = rels
+            .iter()
+            .filter_map(|r| r.strip_suffix("/CMakeLists.txt"))
+            .collect();
+        lists
+            .iter()
+            .filter(|d| {
+                !lists
+                    .iter()
+                    .any(|o| o != *d && d.starts_with(&format!("{o}/")))
+            })
+            .filter(|d| {
+                read(&format!("{d}/CMakeLists.txt"))
+                    .is_some_and(|t| declares_project(&String::from_utf8_lossy(&t)))
+            })
+            .map(|d| d.to_string())
+            .collect()
+    };
+    if build_roots.is_empty() {
         return Vec::new();
     }
+    let under_root = |dir: &str| {
+        build_roots
+            .iter()
+            .any(|r| r.is_empty() || dir.starts_with(&format!("{r}/")))
+    };
     let mut build_texts: Vec<String> = Vec::new();
     let mut build_files: Vec<(&str, usize)> = Vec::new();
     let mut dirs_with_build: BTreeSet<&str> = BTreeSet::new();
@@ -108,7 +137,7 @@ pub fn roots(
     ));
     let mut out: Vec<String> = Vec::new();
     for (dir, files) in &units {
-        if dir.is_empty() || skip(dir) || globbed(dir) {
+        if dir.is_empty() || skip(dir) || globbed(dir) || !under_root(dir) {
             continue;
         }
         if out.iter().any(|o| dir.starts_with(&format!("{o}/"))) {
@@ -515,6 +544,18 @@ file(GLOB X m/*.cu)
             ("misc/baselines/ldg.cu", ""),
         ];
         assert_eq!(tree(&base), ["misc/baselines"]);
+        // cuml: the CMake project lives in `cpp/`; a folder of it nothing names is unbuilt,
+        // a folder outside every CMake project is not judged.
+        let nested = [
+            (
+                "cpp/CMakeLists.txt",
+                "project(c)\nadd_library(c src/a.cu)\n",
+            ),
+            ("cpp/src/a.cu", ""),
+            ("cpp/src/tsne/cannylab/bh.cu", ""),
+            ("notebooks/x/k.cu", ""),
+        ];
+        assert_eq!(tree(&nested), ["cpp/src/tsne/cannylab"]);
         // A recursive glob under another folder reaches nothing here; one at the root may
         // reach anything.
         let mut glob = base.to_vec();
