@@ -385,17 +385,7 @@ mod tests {
 
     /// (rule, line, PASS, message) of a Makefile's findings.
     fn scan(src: &str) -> Vec<(String, u32, bool, String)> {
-        scan_bytes("Makefile", FileKind::Make, src.as_bytes())
-            .into_iter()
-            .map(|f| {
-                (
-                    f.rule,
-                    f.line,
-                    f.status == crate::gate::Status::Pass,
-                    f.message,
-                )
-            })
-            .collect()
+        scan_in("Makefile", src)
     }
 
     fn open(src: &str) -> Vec<(String, u32)> {

@@ -46,6 +46,8 @@ struct Definition {
     conds: Vec<Vec<String>>,
     /// Why the HIP build never runs it, when [`super::hip_dead_arms`] says so.
     dead: Option<String>,
+    /// Added to a list of definitions (`list(APPEND DEFS NAME)`), not a command's own argument.
+    from_list: bool,
 }
 
 fn truthy(v: &str) -> bool {
@@ -196,6 +198,7 @@ fn file_defs(rel: &str, src: &[u8], module: Option<&String>, lists: &BTreeSet<St
                     at: at.clone(),
                     conds: conds.clone(),
                     dead: why.clone(),
+                    from_list: list_add > 0,
                 });
             }
         }
@@ -256,31 +259,11 @@ pub fn list_definitions(cmake_files: &[(&str, &[u8])]) -> BTreeMap<String, Strin
         return out;
     }
     for (rel, src) in cmake_files {
-        let Some(tree) = ts::parse(Lang::CMake, src) else {
-            continue;
-        };
-        ts::each(tree.root_node(), &mut |n| {
-            let Some((cmd, nodes)) = command_of(n, src) else {
-                return;
-            };
-            let args: Vec<&str> = nodes.iter().map(|a| unquote(ts::text(*a, src))).collect();
-            let skip = match (cmd.as_str(), args.first(), args.get(1)) {
-                ("list", Some(&"APPEND"), Some(v)) if lists.contains(*v) => 2,
-                ("set", Some(v), _) if lists.contains(*v) && !args.contains(&"CACHE") => 1,
-                _ => return,
-            };
-            let line = src[..n.start_byte()]
-                .iter()
-                .filter(|&&c| c == b'\n')
-                .count()
-                + 1;
-            for w in args[skip..].iter().flat_map(|a| a.split_whitespace()) {
-                if let Some(m) = defined_name(w, false) {
-                    out.entry(m.to_string())
-                        .or_insert_with(|| format!("{rel}:{line}"));
-                }
+        for d in file_defs(rel, src, None, &lists).defines {
+            if d.from_list {
+                out.entry(d.name).or_insert(d.at);
             }
-        });
+        }
     }
     out
 }
@@ -404,6 +387,7 @@ pub fn cuda_build_only_macros_with(
             at,
             conds,
             dead,
+            ..
         } in &f.defines
         {
             // An arm another backend selects (OpenSplat's `elseif(GPU_RUNTIME STREQUAL "MPS")`
