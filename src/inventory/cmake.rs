@@ -410,6 +410,27 @@ mod tests {
         assert_eq!(open(cuda_only), vec![2, 4]);
     }
 
+    /// SPH-EXA: `if(CMAKE_HIP_COMPILER AND NOT CMAKE_CUDA_COMPILER)` enables HIP only where
+    /// the CUDA compiler is missing, so the ROCm build has `CMAKE_CUDA_COMPILER` false: the two
+    /// are the build's alternatives. Twins: an `OR`, or a `NOT` of a name that is not CUDA's.
+    #[test]
+    fn a_hip_arm_that_requires_cuda_absent_makes_them_alternatives() {
+        let src = "if(CMAKE_CUDA_COMPILER)\n  enable_language(CUDA)\nendif()\nif(CMAKE_HIP_COMPILER AND NOT CMAKE_CUDA_COMPILER)\n  enable_language(HIP)\nendif()\n";
+        let t = super::chain_alternatives(&[("CMakeLists.txt", src.as_bytes())]);
+        assert_eq!(t.len(), 1, "{t:?}");
+        assert_eq!(
+            (t[0].cuda.as_str(), t[0].rocm.as_str()),
+            ("CMAKE_CUDA_COMPILER", "CMAKE_HIP_COMPILER")
+        );
+        assert_eq!(t[0].at, "CMakeLists.txt:4");
+        for twin in [
+            "if(CMAKE_HIP_COMPILER OR NOT CMAKE_CUDA_COMPILER)\nendif()\n",
+            "if(CMAKE_HIP_COMPILER AND NOT MSVC)\nendif()\n",
+        ] {
+            assert!(super::chain_alternatives(&[("CMakeLists.txt", twin.as_bytes())]).is_empty());
+        }
+    }
+
     /// Arms only another operating system takes are not the ROCm build's (Linux), in any CMake
     /// file; the Linux arm and the `else()` of `if(WIN32)` stay open.
     #[test]

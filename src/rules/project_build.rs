@@ -294,6 +294,13 @@ fn counterpart_names(comp: &str, file: bool) -> Vec<String> {
                 out.push(format!("{comp}{sep}{r}"));
                 out.push(format!("{r}{sep}{comp}"));
             }
+            // Inside the name, at each separator: `Dockerfile_2` → `Dockerfile_hip_2`.
+            for (i, c) in stem
+                .char_indices()
+                .filter(|(_, c)| matches!(c, '_' | '-' | '.'))
+            {
+                out.push(format!("{}{c}{r}{}{ext}", &stem[..i], &stem[i..]));
+            }
         }
     }
     out
@@ -656,6 +663,9 @@ mod tests {
             "src/Dockerfile",
             "ggml-cuda/k.cu",
             "ggml-hip/CMakeLists.txt",
+            ".gitlab/Dockerfile_2",
+            ".gitlab/Dockerfile_hip_2",
+            ".gitlab/Dockerfile_3",
         ];
         let mut inc = HashMap::new();
         inc.insert(
@@ -665,6 +675,9 @@ mod tests {
         let got = rocm_counterparts(&paths, &inc, &[]);
         assert_eq!(got["mixbench-cuda/main.cu"].path, "mixbench-hip/");
         assert_eq!(got["docker/Dockerfile"].path, "docker/Dockerfile_rocm");
+        // SPH-EXA's CI images: the ROCm token inside the name.
+        assert_eq!(got[".gitlab/Dockerfile_2"].path, ".gitlab/Dockerfile_hip_2");
+        assert!(!got.contains_key(".gitlab/Dockerfile_3"));
         assert_eq!(got["src/k_cuda.cu"].path, "src/k_hip.cpp", "{got:?}");
         assert_eq!(
             got["bench/cuda_linops.cpp"].path,

@@ -179,6 +179,18 @@ pub fn chain_alternatives(files: &[(&str, &[u8])]) -> Vec<Twin> {
         };
         let line = |b: usize| src[..b].iter().filter(|&&c| c == b'\n').count() + 1;
         ts::each(tree.root_node(), &mut |n| {
+            // `if(CMAKE_HIP_COMPILER AND NOT CMAKE_CUDA_COMPILER)`: the HIP build runs only where
+            // the CUDA variable is false, so the ROCm build (which runs the HIP arm) has it false.
+            if matches!(n.node_kind(), K::IfCommand | K::ElseifCommand) {
+                if let Some(t) = excluded_by_hip_arm(&cond_words(n, src)) {
+                    if !out.iter().any(|o| o.cuda == t.cuda) {
+                        out.push(Twin {
+                            at: format!("{rel}:{}", line(n.start_byte())),
+                            ..t
+                        });
+                    }
+                }
+            }
             if n.node_kind() == K::IfCondition {
                 for t in chain_twins(n, src) {
                     if !t.by_definition && !out.iter().any(|o| o.cuda == t.cuda) {
@@ -192,6 +204,39 @@ pub fn chain_alternatives(files: &[(&str, &[u8])]) -> Vec<Twin> {
         });
     }
     out
+}
+
+/// The CUDA variable a HIP arm's condition requires false (`CMAKE_HIP_COMPILER AND NOT
+/// CMAKE_CUDA_COMPILER`, `USE_HIP AND NOT USE_CUDA`): one `AND` operand names the HIP build, another
+/// is `NOT` of a CUDA-named variable. The pair is the HIP and CUDA twin of that choice.
+fn excluded_by_hip_arm(words: &[String]) -> Option<Twin> {
+    let ands = split_top(words, "AND");
+    if ands.len() < 2 || words.iter().any(|w| w == "OR") {
+        return None;
+    }
+    let hip = ands.iter().find_map(|op| match op {
+        [w] if switch_under_hip(w) == Some(true) => Some(w.clone()),
+        _ => None,
+    })?;
+    let cuda = ands.iter().find_map(|op| match op {
+        [not, w]
+            if not == "NOT"
+                && name_platform(w.trim_start_matches("${").trim_end_matches('}'))
+                    == Some(false) =>
+        {
+            Some(w.trim_start_matches("${").trim_end_matches('}').to_string())
+        }
+        _ => None,
+    })?;
+    Some(Twin {
+        cuda,
+        rocm: hip
+            .trim_start_matches("${")
+            .trim_end_matches('}')
+            .to_string(),
+        at: String::new(),
+        by_definition: false,
+    })
 }
 
 /// A variable that says what the machine has rather than what the build selected

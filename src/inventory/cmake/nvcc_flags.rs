@@ -100,12 +100,65 @@ fn sets_findcuda_flags(line: &str) -> bool {
     set_target(line).is_some_and(|v| FINDCUDA_VARS.contains(&v))
 }
 
+/// `path:line` of the first `enable_language(HIP)` / `project(… HIP …)`: CMake's HIP language.
+fn hip_language(cmake: &[(&str, &[u8])]) -> Option<String> {
+    for (rel, text) in cmake {
+        let text = String::from_utf8_lossy(text);
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split('#').next().unwrap_or("");
+            let lower = code.to_ascii_lowercase();
+            if (lower.contains("enable_language") || lower.trim_start().starts_with("project"))
+                && code
+                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .any(|w| w == "HIP")
+            {
+                return Some(format!("{rel}:{}", n + 1));
+            }
+        }
+    }
+    None
+}
+
+/// Whether some CMake file enables the CUDA language outside any `if()`: `project(… CUDA …)` or
+/// an `enable_language(CUDA)` at the top level of its file.
+fn cuda_language_always(cmake: &[(&str, &[u8])]) -> bool {
+    cmake.iter().any(|(_, text)| {
+        let text = String::from_utf8_lossy(text);
+        let mut depth = 0i32;
+        text.lines().any(|line| {
+            let code = line.split('#').next().unwrap_or("").trim_start();
+            let lower = code.to_ascii_lowercase();
+            let cmd = lower.split('(').next().unwrap_or("").trim();
+            let names_cuda = code
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .any(|w| w == "CUDA");
+            let always = depth == 0 && names_cuda && (cmd == "project" || cmd == "enable_language");
+            match cmd {
+                "if" => depth += 1,
+                "endif" => depth -= 1,
+                _ => {}
+            }
+            always
+        })
+    })
+}
+
+/// CMake's CUDA-language flag variables (`CMAKE_CUDA_FLAGS`, `CMAKE_CUDA_FLAGS_RELEASE`, …).
+fn sets_cuda_language_flags(line: &str) -> bool {
+    set_target(line).is_some_and(|v| v.starts_with("CMAKE_CUDA_FLAGS"))
+}
+
 /// Findings on lines that set FindCUDA's flags become PASS where the project's HIP build
 /// compiles through FindHIP or CMake's HIP language. `cmake` holds the project's CMake files.
 pub fn pass_flags_hip_never_reads(findings: &mut [Finding], cmake: &[(&str, &[u8])]) {
     let Some(at) = hip_build(cmake) else {
         return;
     };
+    // CMake's CUDA-language flags, where the HIP build compiles with CMake's HIP language and
+    // the CUDA language is enabled only in an `if()` arm (SPH-EXA: `if(CMAKE_CUDA_COMPILER)
+    // enable_language(CUDA)`, `if(CMAKE_HIP_COMPILER AND NOT CMAKE_CUDA_COMPILER)
+    // enable_language(HIP)`): the HIP language never reads them.
+    let hip_lang = hip_language(cmake).filter(|_| !cuda_language_always(cmake));
     for f in findings.iter_mut() {
         if f.status == Status::Pass {
             continue;
@@ -117,6 +170,12 @@ pub fn pass_flags_hip_never_reads(findings: &mut [Finding], cmake: &[(&str, &[u8
         let Some(line) = text.lines().nth((f.line as usize).saturating_sub(1)) else {
             continue;
         };
+        if let Some(lang) = hip_lang.as_ref().filter(|_| sets_cuda_language_flags(line)) {
+            f.settle(&format!(
+                " (only CMake's CUDA language reads CMAKE_CUDA_FLAGS; this project enables it only in an `if()` arm, and its HIP build compiles with CMake's HIP language (`{lang}`), which does not: the ROCm build never sees these flags)"
+            ));
+            continue;
+        }
         if !sets_findcuda_flags(line) {
             continue;
         }
@@ -169,6 +228,21 @@ mod tests {
             "{}",
             fs[0].message
         );
+    }
+
+    /// SPH-EXA: CMake's CUDA language only where a CUDA compiler is found, its HIP language
+    /// otherwise: `CMAKE_CUDA_FLAGS_RELEASE` never reaches the ROCm build. Twin: a project that
+    /// enables CUDA in `project()` keeps the line open.
+    #[test]
+    fn cuda_language_flags_beside_a_hip_language_build() {
+        let top = "project(s CXX C)\nset(CMAKE_CUDA_FLAGS_RELEASE \"-O3\")\ncheck_language(CUDA)\nif(CMAKE_CUDA_COMPILER)\n  enable_language(CUDA)\nendif()\nif(CMAKE_HIP_COMPILER AND NOT CMAKE_CUDA_COMPILER)\n  enable_language(HIP)\nendif()\n";
+        let mut fs = vec![finding("CMakeLists.txt", 2, "HP844")];
+        pass_flags_hip_never_reads(&mut fs, &[("CMakeLists.txt", top.as_bytes())]);
+        assert_eq!(fs[0].status, Status::Pass, "{}", fs[0].message);
+        let always = top.replace("project(s CXX C)", "project(s CXX C CUDA)");
+        let mut fs = vec![finding("CMakeLists.txt", 2, "HP844")];
+        pass_flags_hip_never_reads(&mut fs, &[("CMakeLists.txt", always.as_bytes())]);
+        assert_eq!(fs[0].status, Status::Remediation);
     }
 
     /// OpenSplat's shape: the language is a variable (`enable_language(${GPU_RUNTIME})`) and
