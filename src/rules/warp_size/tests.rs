@@ -59,6 +59,18 @@ fn a_local_warp_size_hides_hips() {
     assert_eq!(fires(&hips, "HP105"), [2]);
 }
 
+/// SPH-EXA's `struct GpuConfig { static constexpr int warpSize = 64; static_assert(warpSize
+/// == 32 || warpSize == 64, …); }`: inside the class the name is the member, per platform arm.
+/// Twin: the same `static_assert` in a class without the member is HIP's `warpSize`.
+#[test]
+fn a_class_member_named_warp_size_is_the_projects() {
+    let own = "struct GpuConfig {\n#if defined(__CUDACC__) && !defined(__HIPCC__)\n  static constexpr int warpSize = 32;\n#else\n  static constexpr int warpSize = 64;\n#endif\n  static_assert(warpSize == 32 || warpSize == 64, \"w\");\n};\n";
+    assert!(fires(own, "HP108").is_empty(), "{:?}", fires(own, "HP108"));
+    let hips =
+        "struct GpuConfig {\n  static_assert(warpSize == 32 || warpSize == 64, \"w\");\n};\n";
+    assert_eq!(fires(hips, "HP108"), [2]);
+}
+
 #[test]
 fn recall_for_real_64_lane_idioms() {
     let src = r#"static const int WS = 32;
