@@ -11,6 +11,7 @@ mod dlpack;
 pub mod half_atomics;
 pub mod lds;
 mod shapes;
+pub mod torch_ldg;
 
 use shapes::{index_only_grid, launch_bounds_args, libcu_scope};
 
@@ -142,6 +143,7 @@ pub const RULES: &[&RuleInfo] = &[
     &LAUNCH_BOUNDS_MIN_BLOCKS,
     &lds::SHARED_MEMORY_OVER_LDS,
     &half_atomics::HALF_ATOMIC_ADD_MISSING,
+    &torch_ldg::TORCH_HALF_LDG,
     &dlpack::DLPACK_CUDA_DEVICE_TYPE,
 ];
 

@@ -163,6 +163,7 @@ pub fn check_lexed<'a>(
     device_feature::check(&s, target.rocm, &mut out);
     device_feature::lds::check(&s, target, seen, &mut out);
     device_feature::half_atomics::check(&s, target, seen, &mut out);
+    device_feature::torch_ldg::check(&s, &mut out);
     // Before the arms are settled: a tile reduction in an arm HIP never compiles is no work.
     cg_reduce_calls(&s, target, translated);
     let (regions, pins) = hipside::regions_and_pins_for(&s, target.rocm, seen);
