@@ -249,6 +249,22 @@ fn definition_lists(cmake_files: &[(&str, &[u8])]) -> BTreeSet<String> {
     out
 }
 
+/// The first single-word `AND` operand (`${X}` read as `X`) of an arm condition among `conds`
+/// that `pick` answers; conditions with `OR` or `NOT` give none.
+fn and_operand<T>(conds: &[Vec<String>], pick: impl Fn(&str) -> Option<T>) -> Option<T> {
+    conds.iter().find_map(|words| {
+        if words.iter().any(|w| w == "OR" || w == "NOT") {
+            return None;
+        }
+        words
+            .split(|w| w == "AND")
+            .find_map(|operand| match operand {
+                [w] => pick(w.trim_start_matches("${").trim_end_matches('}')),
+                _ => None,
+            })
+    })
+}
+
 /// The macros the project's CMake files add to a list of compile definitions
 /// (see `definition_lists`: `list(APPEND ROCM_EXTRA_DEFS AER_THRUST_ROCM)` before
 /// `list(TRANSFORM ROCM_EXTRA_DEFS PREPEND -D)`), each with its first `path:line`.
@@ -338,19 +354,8 @@ pub fn cuda_build_only_macros_with(
     }
     off.retain(|v, _| !live.contains(v));
     let off_in = |conds: &[Vec<String>]| -> Option<(String, String)> {
-        conds.iter().find_map(|words| {
-            if words.iter().any(|w| w == "OR" || w == "NOT") {
-                return None;
-            }
-            words
-                .split(|w| w == "AND")
-                .find_map(|operand| match operand {
-                    [w] => {
-                        let v = w.trim_start_matches("${").trim_end_matches('}');
-                        off.get(v).map(|why| (v.to_string(), why.clone()))
-                    }
-                    _ => None,
-                })
+        and_operand(conds, |v| {
+            off.get(v).map(|why| (v.to_string(), why.clone()))
         })
     };
     // User switches off unless turned on, and never set true by the build itself.
@@ -361,22 +366,11 @@ pub fn cuda_build_only_macros_with(
         }
     }
     let under_default_off = |conds: &[Vec<String>]| -> Option<String> {
-        conds.iter().find_map(|words| {
-            if words.iter().any(|w| w == "OR" || w == "NOT") {
-                return None;
-            }
-            words
-                .split(|w| w == "AND")
-                .find_map(|operand| match operand {
-                    [w] => {
-                        let v = w.trim_start_matches("${").trim_end_matches('}');
-                        default_off
-                            .iter()
-                            .find(|d| d.as_str() == v)
-                            .map(|d| d.to_string())
-                    }
-                    _ => None,
-                })
+        and_operand(conds, |v| {
+            default_off
+                .iter()
+                .find(|d| d.as_str() == v)
+                .map(|d| d.to_string())
         })
     };
     let mut out: BTreeMap<String, String> = BTreeMap::new();

@@ -793,17 +793,3 @@ fn environment_defaults_decide_cuda_forcing_tests() {
         "{f:#?}"
     );
 }
-
-/// text-generation-inference's `has_sm_8_0 = major >= 8`, read only as `SYSTEM == "cuda" and
-/// has_sm_8_0`: the ROCm build never needs its value. Twin: a stored test the ROCm build reads
-/// on its own (`if use:`) stays open.
-#[test]
-fn a_stored_capability_test_rocm_never_reads_is_pass() {
-    let src = "import torch\nSYSTEM = \"rocm\" if torch.version.hip else \"cuda\"\nmajor, minor = torch.cuda.get_device_capability()\nhas_sm_8_0 = major >= 8\nif SYSTEM == \"cuda\" and has_sm_8_0:\n    pass\nuse = major >= 9\nif use:\n    pass\n";
-    let open: Vec<u32> = scan_bytes("x.py", FileKind::Python, src.as_bytes())
-        .into_iter()
-        .filter(|f| f.rule == "HP811" && f.status != crate::gate::Status::Pass)
-        .map(|f| f.line)
-        .collect();
-    assert_eq!(open, [7]);
-}

@@ -965,3 +965,22 @@ fn reads_lane_id(s: &Src) -> bool {
             || (t.kind == crate::lex::Tok::Ident && text == b"__lane_id")
     })
 }
+
+/// Whether `n` sits inside a class body that declares its own `warpSize` member (SPH-EXA's
+/// `struct GpuConfig { static constexpr int warpSize = 64; static_assert(warpSize == 32 || …);
+/// }`, members possibly in `#if` arms, one per platform): there the name is the member.
+pub(super) fn in_class_declaring_warp_size(s: &Src, n: Node) -> bool {
+    let mut up = Some(n);
+    while let Some(x) = up {
+        if x.node_kind() == K::FieldDeclarationList
+            && s.descendants(x, K::FieldDeclaration).into_iter().any(|c| {
+                c.field(F::Declarator)
+                    .is_some_and(|d| s.text(d) == "warpSize")
+            })
+        {
+            return true;
+        }
+        up = s.parent(x);
+    }
+    false
+}

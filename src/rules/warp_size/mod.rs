@@ -745,21 +745,9 @@ fn projects_warp_size(s: &Src, id: Node) -> bool {
         K::QualifiedIdentifier => return !s.text(parent).trim_start().starts_with("::"),
         _ => {}
     }
-    // Inside a class that declares its own `warpSize` member (SPH-EXA's `struct GpuConfig {
-    // static constexpr int warpSize = 64; static_assert(warpSize == 32 || …); }`), the name is
-    // the member.
-    let mut up = Some(parent);
-    while let Some(x) = up {
-        if x.node_kind() == K::FieldDeclarationList
-            // Members may sit in `#if` arms of the class body (one per platform).
-            && s.descendants(x, K::FieldDeclaration).into_iter().any(|c| {
-                c.field(F::Declarator)
-                    .is_some_and(|d| s.text(d) == "warpSize")
-            })
-        {
-            return true;
-        }
-        up = s.parent(x);
+    // Inside a class that declares its own `warpSize` member (SPH-EXA's `GpuConfig`).
+    if flow::in_class_declaring_warp_size(s, parent) {
+        return true;
     }
     let namespaces = |n: Node| -> Vec<String> {
         let mut out = Vec::new();
