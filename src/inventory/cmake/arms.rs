@@ -278,18 +278,28 @@ pub(crate) fn command_of<'t>(
     Some((ts::text(*name, src).to_ascii_lowercase(), args))
 }
 
+/// Calls `f` with every command of a CMake file (its node, lower-case name and argument
+/// nodes); nothing when the file does not parse.
+pub(crate) fn each_command<'t>(
+    src: &'t [u8],
+    f: &mut dyn FnMut(tree_sitter::Node<'_>, &str, &[tree_sitter::Node<'_>]),
+) {
+    let Some(tree) = ts::parse(Lang::CMake, src) else {
+        return;
+    };
+    ts::each(tree.root_node(), &mut |n| {
+        if let Some((cmd, args)) = command_of(n, src) {
+            f(n, &cmd, &args);
+        }
+    });
+}
+
 /// The switches a CMake file declares: the first argument of `option()`, `set()` and
 /// `cmake_dependent_option()`, with its 1-based line.
 pub fn declared_switches(src: &[u8]) -> Vec<(String, usize)> {
-    let Some(tree) = ts::parse(Lang::CMake, src) else {
-        return Vec::new();
-    };
     let mut out = Vec::new();
-    ts::each(tree.root_node(), &mut |n| {
-        let Some((cmd, args)) = command_of(n, src) else {
-            return;
-        };
-        if !matches!(cmd.as_str(), "option" | "set" | "cmake_dependent_option") {
+    each_command(src, &mut |_, cmd, args| {
+        if !matches!(cmd, "option" | "set" | "cmake_dependent_option") {
             return;
         }
         let Some(&first) = args.first() else {

@@ -17,7 +17,7 @@
 
 use super::super::shell::unquote;
 use super::super::ts::{self, Lang};
-use super::arms::{command_of, cond_words, hip_dead_arms};
+use super::arms::{command_of, cond_words, each_command, hip_dead_arms};
 use crate::kinds::cmake::{Kind as K, NodeExt};
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
@@ -212,15 +212,9 @@ fn file_defs(rel: &str, src: &[u8], module: Option<&String>, lists: &BTreeSet<St
 fn definition_lists(cmake_files: &[(&str, &[u8])]) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for (_, src) in cmake_files {
-        let Some(tree) = ts::parse(Lang::CMake, src) else {
-            continue;
-        };
-        ts::each(tree.root_node(), &mut |n| {
-            let Some((cmd, nodes)) = command_of(n, src) else {
-                return;
-            };
+        each_command(src, &mut |_, cmd, nodes| {
             let args: Vec<&str> = nodes.iter().map(|a| unquote(ts::text(*a, src))).collect();
-            match cmd.as_str() {
+            match cmd {
                 "list"
                     if args.len() >= 4
                         && args[0] == "TRANSFORM"

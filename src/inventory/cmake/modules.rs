@@ -12,8 +12,8 @@
 //! ([`super::cuda_only_sources`]) and it is the one file of its name in the tree.
 
 use super::super::shell::unquote;
-use super::super::ts::{self, Lang};
-use super::arms::command_of;
+use super::super::ts;
+use super::arms::each_command;
 use super::Twin;
 use std::collections::BTreeMap;
 
@@ -51,21 +51,12 @@ pub fn cuda_only_modules(
 /// `include_directories` or `target_include_directories`, spelled from the project's root
 /// (`${CMAKE_SOURCE_DIR}/…`, `${PROJECT_SOURCE_DIR}/…`).
 fn include_dirs(src: &[u8]) -> Vec<String> {
-    let Some(tree) = ts::parse(Lang::CMake, src) else {
-        return Vec::new();
-    };
     let mut out = Vec::new();
-    ts::each(tree.root_node(), &mut |n| {
-        let Some((cmd, args)) = command_of(n, src) else {
-            return;
-        };
-        if !matches!(
-            cmd.as_str(),
-            "include_directories" | "target_include_directories"
-        ) {
+    each_command(src, &mut |_, cmd, args| {
+        if !matches!(cmd, "include_directories" | "target_include_directories") {
             return;
         }
-        for a in args {
+        for &a in args {
             let w = unquote(ts::text(a, src));
             let Some(rest) = ["${CMAKE_SOURCE_DIR}/", "${PROJECT_SOURCE_DIR}/"]
                 .iter()
