@@ -89,6 +89,8 @@ pub struct FileFacts {
     /// Functions declared at namespace scope with a 32-bit integer return type
     /// (`__device__ constexpr uint32_t shfl_mask(int n)`): a mask they return is 32 bits.
     pub narrow_returns: Vec<String>,
+    /// Names declared as integer types of 32 bits or fewer (`typedef uint32_t PxU32;`).
+    pub narrow_types: Vec<String>,
     /// Another backend's switches a chain of this file tests as alternatives to the project's
     /// ROCm switch (`MFEM_USE_CUDA` beside `MFEM_USE_HIP`), with their lines
     /// ([`hipside::alternative_backends`]).
@@ -104,6 +106,7 @@ impl FileFacts {
         self.includes.is_empty()
             && self.own.is_empty()
             && self.narrow_returns.is_empty()
+            && self.narrow_types.is_empty()
             && self.hip_pins.is_empty()
             && self.other_backends.is_empty()
             && self.backend_tests.is_empty()
@@ -172,6 +175,8 @@ pub struct Visible {
     pub hip_pins: BTreeMap<String, (super::hip_pins::HipPin, String)>,
     /// Functions the included files declare with a 32-bit integer return type.
     pub narrow_returns: BTreeSet<String>,
+    /// Names the included files declare as integer types of 32 bits or fewer.
+    pub narrow_types: BTreeSet<String>,
     /// Function-like macros of the included files whose body is a ballot
     /// (`#define BALLOT(P) __ballot_sync(FULL_MASK, P)`): body and `path:line`.
     pub ballot_macros: BTreeMap<String, (String, String)>,
@@ -195,6 +200,7 @@ pub static NOTHING: Visible = Visible {
     cuda_selectors: BTreeMap::new(),
     hip_pins: BTreeMap::new(),
     narrow_returns: BTreeSet::new(),
+    narrow_types: BTreeSet::new(),
     ballot_macros: BTreeMap::new(),
     overloads: BTreeMap::new(),
 };
@@ -237,6 +243,7 @@ pub fn facts(path: &str, bytes: &[u8], lexed: &crate::lex::Lexed) -> FileFacts {
         own: own.defs,
         cuda_headers: own.cuda_headers,
         narrow_returns: crate::rules::warp_size::logical::narrow_returns(bytes, lexed),
+        narrow_types: crate::rules::warp_size::logical::narrow_types(bytes, lexed),
         ..facts_of_arms(path, bytes, lexed)
     }
 }
@@ -293,7 +300,7 @@ fn facts_of_arms(path: &str, bytes: &[u8], lexed: &crate::lex::Lexed) -> FileFac
             }
             let at = lexed.tokens[i].start as usize;
             if scopes.iter().all(|&ns| ns) {
-                if let Some(c) = constant(bytes, lexed, &code, k) {
+                if let Some(c) = super::const_expr::declared(bytes, lexed, &code, k) {
                     constants.push((at, c));
                 }
             }
@@ -335,7 +342,11 @@ fn facts_of_arms(path: &str, bytes: &[u8], lexed: &crate::lex::Lexed) -> FileFac
         for (_, mut m) in macros {
             m.arm = arms.next().unwrap_or(Arm::Both);
             if m.params.is_none() && m.arm != Arm::Cuda {
-                if let Some(v) = crate::model::syntax::int_value(&m.body) {
+                let known = |n: &str| {
+                    let c = out.constants.iter().rev().find(|c| c.name == n);
+                    c.map(|c| c.value)
+                };
+                if let Some(v) = super::const_expr::eval(&m.body, &known) {
                     out.constants.push(Constant {
                         name: m.name.clone(),
                         line: m.line,
@@ -447,57 +458,6 @@ fn join_tokens(bytes: &[u8], lexed: &crate::lex::Lexed, toks: &[usize]) -> Strin
         .map(|&j| String::from_utf8_lossy(lexed.tokens[j].text(bytes)).into_owned())
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// `const`/`constexpr` … NAME `=` integer `;` (or `,`) with NAME at `code[k]`.
-/// Also a function that only returns an integer: NAME `( ) [const|noexcept] { return` integer
-/// `; }` after a type word (`constexpr int WarpThreads() { return 32; }`).
-fn constant(bytes: &[u8], lexed: &crate::lex::Lexed, code: &[usize], k: usize) -> Option<Constant> {
-    let text = |n: usize| code.get(n).map(|&i| lexed.tokens[i].text(bytes));
-    if text(k + 1)? == b"(" && text(k + 2)? == b")" {
-        let typed = k
-            .checked_sub(1)
-            .is_some_and(|p| lexed.tokens[code[p]].kind == crate::lex::Tok::Ident);
-        let mut n = k + 3;
-        while matches!(text(n)?, b"const" | b"noexcept") {
-            n += 1;
-        }
-        if !typed
-            || text(n)? != b"{"
-            || text(n + 1)? != b"return"
-            || text(n + 3)? != b";"
-            || text(n + 4)? != b"}"
-        {
-            return None;
-        }
-        let value = crate::model::syntax::int_value(std::str::from_utf8(text(n + 2)?).ok()?)?;
-        return Some(Constant {
-            name: String::from_utf8_lossy(text(k)?).into_owned(),
-            line: 0,
-            value,
-        });
-    }
-    if text(k + 1)? != b"=" || !matches!(text(k + 3)?, b";" | b",") {
-        return None;
-    }
-    let value = crate::model::syntax::int_value(std::str::from_utf8(text(k + 2)?).ok()?)?;
-    let mut back = k;
-    let mut qualified = false;
-    for _ in 0..8 {
-        let Some(b) = back.checked_sub(1) else { break };
-        back = b;
-        match text(back)? {
-            b"const" | b"constexpr" => qualified = true,
-            b";" | b"{" | b"}" | b"(" | b")" | b"=" => break,
-            _ => {}
-        }
-    }
-    let name = String::from_utf8_lossy(text(k)?).into_owned();
-    qualified.then_some(Constant {
-        name,
-        line: 0,
-        value,
-    })
 }
 
 use crate::translate::compat::NOT_A_TYPE;
@@ -855,6 +815,7 @@ impl Project {
             v.cuda_headers |= facts.cuda_headers;
             v.narrow_returns
                 .extend(facts.narrow_returns.iter().cloned());
+            v.narrow_types.extend(facts.narrow_types.iter().cloned());
             for d in &facts.own {
                 v.own
                     .entry(d.name.clone())

@@ -78,6 +78,30 @@ fn a_unit_sees_what_its_includes_define_transitively() {
     assert!(none.is_empty());
 }
 
+/// PhysX's `PxgCommonDefines.h` and `PxSimpleTypes.h` (BSD-3-Clause): a macro whose body is a
+/// constant expression of the file's constants is a constant for the units that include it,
+/// and a 32-bit integer alias is known to them. Twins: a body naming an unknown name, a 64-bit
+/// alias.
+#[test]
+fn header_constant_expressions_and_integer_aliases_reach_the_unit() {
+    let p = project(&[
+        (
+            "include/defs.h",
+            "#define LOG2_WARP_SIZE 5\n#define WARP_SIZE (1U << LOG2_WARP_SIZE)\n#define OTHER (WARP_SIZE * UNKNOWN)\n",
+        ),
+        (
+            "include/types.h",
+            "typedef uint32_t PxU32;\ntypedef uint64_t PxU64;\n",
+        ),
+        ("src/k.cu", ""),
+    ]);
+    let v = p.visible_from("src/k.cu", &["defs.h".to_string(), "types.h".to_string()]);
+    assert_eq!(v.constants["WARP_SIZE"].0, 32);
+    assert!(!v.constants.contains_key("OTHER"));
+    assert!(v.narrow_types.contains("PxU32"));
+    assert!(!v.narrow_types.contains("PxU64"));
+}
+
 #[test]
 fn a_constant_with_two_values_is_no_constant() {
     let p = project(&[

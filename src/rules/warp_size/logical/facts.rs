@@ -32,9 +32,14 @@ pub(super) fn launched_in_rows32(v: &View, path: &str, fns: &mut [Function]) {
     }
 }
 
-/// `#define NAME 32` and `const`/`constexpr` declarations `NAME = 32;` of the file.
-pub(super) fn constants<'a>(v: &View<'a>) -> HashMap<&'a [u8], u64> {
-    let mut out = HashMap::new();
+/// `#define NAME 32` and `const`/`constexpr` declarations `NAME = 32;` of the file, added to
+/// `out` (which holds the included headers' constants the file does not redefine). A value may
+/// be a constant expression of names already known (`#define WARP_SIZE (1U << LOG2_WARP_SIZE)`,
+/// `constexpr uint32_t kWarpSize = kIndexGroupSize;`); two rounds resolve a name used before
+/// the line that defines it.
+pub(super) fn constants<'a>(v: &View<'a>, out: &mut HashMap<&'a [u8], u64>) {
+    // (name token, first and last token of the value)
+    let mut defs: Vec<(usize, usize, usize)> = Vec::new();
     for d in &v.lexed.directives {
         if d.name != "define" {
             continue;
@@ -44,19 +49,22 @@ pub(super) fn constants<'a>(v: &View<'a>) -> HashMap<&'a [u8], u64> {
             .clone()
             .filter(|&j| v.lexed.tokens[j].kind != Tok::Comment)
             .collect();
-        if toks.len() == 4 && v.lexed.tokens[toks[3]].kind == Tok::Number {
-            if let Some(n) = std::str::from_utf8(v.t(toks[3])).ok().and_then(int_value) {
-                out.insert(v.t(toks[2]), n);
-            }
+        let (Some(&name), Some(&first), Some(&last)) = (toks.get(2), toks.get(3), toks.last())
+        else {
+            continue;
+        };
+        // Function-like: `(` right after the name.
+        if v.t(first) == b"(" && v.lexed.tokens[first].start == v.lexed.tokens[name].end {
+            continue;
         }
+        defs.push((name, first, last));
     }
     for i in 0..v.lexed.tokens.len() {
         if !v.code(i) || v.lexed.tokens[i].kind != Tok::Ident {
             continue;
         }
         let eq = v.next(i);
-        let num = eq.and_then(|e| v.next(e));
-        if !v.is(eq, "=") || !v.is(num.and_then(|n| v.next(n)), ";") {
+        if !v.is(eq, "=") || v.is(eq.and_then(|e| v.next(e)), "=") {
             continue;
         }
         let constant = (1..=4)
@@ -65,13 +73,36 @@ pub(super) fn constants<'a>(v: &View<'a>) -> HashMap<&'a [u8], u64> {
                 Some(*j)
             })
             .any(|j| matches!(v.t(j), b"const" | b"constexpr"));
-        if constant && num.is_some_and(|n| v.lexed.tokens[n].kind == Tok::Number) {
-            if let Some(n) = v.val(num) {
-                out.insert(v.t(i), n);
+        if !constant {
+            continue;
+        }
+        let Some(first) = eq.and_then(|e| v.next(e)) else {
+            continue;
+        };
+        let mut last = first;
+        let mut end = None;
+        for _ in 0..16 {
+            match v.next(last) {
+                Some(n) if v.t(n) == b";" => {
+                    end = Some(n);
+                    break;
+                }
+                Some(n) if matches!(v.t(n), b"{" | b"}") => break,
+                Some(n) => last = n,
+                None => break,
+            }
+        }
+        if end.is_some() {
+            defs.push((i, first, last));
+        }
+    }
+    for _ in 0..2 {
+        for &(name, first, last) in &defs {
+            if let Some(n) = v.expr_in(first, last, out) {
+                out.insert(v.t(name), n);
             }
         }
     }
-    out
 }
 
 /// Whether `op n` of a thread index shows 32-lane warps (`& 31`, `% 32`, `/ 32`, `>> 5`,
@@ -280,7 +311,7 @@ pub(super) fn function(v: &View, open: usize, close: usize) -> Function {
             }
         };
         if !op.is_empty() && threadish(&thread, before) {
-            let rhs_text = rhs.map(|r| String::from_utf8_lossy(v.t(r)).into_owned());
+            let rhs_text = rhs.map(|r| v.operand_text(r));
             // A template parameter counts with its default (`template <int W, int WARP_SIZE =
             // 32>`): the callers that do not pass it get that warp.
             let value = v

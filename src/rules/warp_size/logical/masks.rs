@@ -102,7 +102,7 @@ fn type_width(v: &View, words: &[usize]) -> Option<Width> {
         }
         if is_word(t, WIDE_WORDS) {
             width = Some(Width::Wide);
-        } else if is_word(t, NARROW_WORDS) {
+        } else if is_word(t, NARROW_WORDS) || v.aliases.is_some_and(|a| a.contains(t)) {
             width.get_or_insert(Width::Narrow);
         } else {
             return None;
@@ -396,6 +396,50 @@ pub(crate) fn narrow_returns(src: &[u8], lexed: &Lexed) -> Vec<String> {
     out
 }
 
+/// The names a file declares at any scope as integer types of 32 bits or fewer
+/// (`typedef uint32_t PxU32;`, `using u32 = unsigned int;`), for its own reading and for the
+/// files that include it (the project model's pre-pass).
+pub(crate) fn narrow_types(src: &[u8], lexed: &Lexed) -> Vec<String> {
+    let v = View::bare(src, lexed);
+    let mut out = Vec::new();
+    for i in 0..lexed.tokens.len() {
+        if !v.code(i) || !matches!(v.t(i), b"typedef" | b"using") {
+            continue;
+        }
+        // The words up to the `;`: `typedef W… NAME ;` or `using NAME = W… ;`.
+        let mut words = Vec::new();
+        let mut j = v.next(i);
+        while let Some(k) = j.filter(|_| words.len() < 8) {
+            if v.t(k) == b";" {
+                break;
+            }
+            words.push(k);
+            j = v.next(k);
+        }
+        if !v.is(j, ";") {
+            continue;
+        }
+        let (name, ty) = match v.t(i) {
+            b"typedef" => match words.split_last() {
+                Some((&n, ty)) => (n, ty.to_vec()),
+                None => continue,
+            },
+            _ if words.len() >= 3 && v.t(words[1]) == b"=" => (words[0], words[2..].to_vec()),
+            _ => continue,
+        };
+        let idents = ty.iter().all(|&w| v.lexed.tokens[w].kind == Tok::Ident);
+        if v.lexed.tokens[name].kind == Tok::Ident
+            && idents
+            && type_width(&v, &ty) == Some(Width::Narrow)
+        {
+            out.push(String::from_utf8_lossy(v.t(name)).into_owned());
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
 /// The width a name was declared with, looking back from its use at token `use_at`: a local
 /// or parameter of the enclosing function (from its parameter list `params` on), else a
 /// declaration at file scope before the function, else a `#define` of the file.
@@ -483,7 +527,7 @@ impl LogicalWarps {
     /// does not compile), with the widening that keeps CUDA's meaning. A single full literal
     /// (`0xffffffff`) is not this module's: the translator widens it by value.
     pub(crate) fn narrow_mask(&self, src: &[u8], lexed: &Lexed, i: usize) -> Option<NarrowMask> {
-        let v = View::bare(src, lexed);
+        let v = self.view(src, lexed);
         if !takes_mask(v.t(i)) {
             return None;
         }

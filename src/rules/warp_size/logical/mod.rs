@@ -28,7 +28,7 @@ mod overloads;
 mod settle;
 mod votes;
 use facts::{callers, constants, function, lane_macros, statement_end};
-pub(crate) use masks::{narrow_returns, takes_mask, MaskFix, WHOLE_HALF};
+pub(crate) use masks::{narrow_returns, narrow_types, takes_mask, MaskFix, WHOLE_HALF};
 pub(crate) use overloads::Overload;
 pub(crate) use settle::{settle, EVERY_USE};
 pub(crate) use votes::around as vote_text;
@@ -129,6 +129,9 @@ pub(crate) struct LogicalWarps {
     cub_ok: std::sync::OnceLock<cub::CubOk>,
     /// Functions the included project headers declare with a 32-bit return type.
     included_narrow: HashSet<Vec<u8>>,
+    /// Names the file and its project headers declare as 32-bit integer types
+    /// (`typedef uint32_t PxU32;`).
+    narrow_types: HashSet<Vec<u8>>,
     /// Calls (token of the name) that may reach the project's own overload of the intrinsic.
     overloads: std::collections::BTreeMap<usize, Overload>,
 }
@@ -157,6 +160,9 @@ struct View<'a> {
     /// of a thread index (`#define WARP_ID (threadIdx.x >> LOG)`): whether it shows 32-lane
     /// warps (else 64), and the evidence's text.
     lanes: HashMap<Vec<u8>, (bool, String)>,
+    /// Names the file and its project headers declare as integer types of 32 bits or fewer
+    /// (`typedef uint32_t PxU32;`), where the caller knows them.
+    aliases: Option<&'a HashSet<Vec<u8>>>,
 }
 
 impl<'a> View<'a> {
@@ -168,7 +174,17 @@ impl<'a> View<'a> {
             lexed,
             consts: HashMap::new(),
             lanes: HashMap::new(),
+            aliases: None,
         }
+    }
+
+    /// A type word of 32 bits or fewer: a built-in one, or a name the file or its project
+    /// headers declare as one (`typedef uint32_t PxU32;`, `using u32 = unsigned;`).
+    fn narrow_word(&self, w: &[u8]) -> bool {
+        NARROW.iter().any(|n| n.as_bytes() == w)
+            || w == b"unsigned"
+            || w == b"signed"
+            || self.aliases.is_some_and(|a| a.contains(w))
     }
 
     fn t(&self, i: usize) -> &'a [u8] {
@@ -187,14 +203,43 @@ impl<'a> View<'a> {
     fn is(&self, i: Option<usize>, text: &str) -> bool {
         i.is_some_and(|i| self.t(i) == text.as_bytes())
     }
-    /// The value of a literal or of a file constant.
+    /// The value of a literal, of a file constant, or of a parenthesised constant expression
+    /// starting at `i` (`(WARP_SIZE - 1)`).
     fn val(&self, i: Option<usize>) -> Option<u64> {
         let i = i?;
         match self.lexed.tokens[i].kind {
             Tok::Number => int_value(std::str::from_utf8(self.t(i)).ok()?),
             Tok::Ident => self.consts.get(self.t(i)).copied(),
+            _ if self.t(i) == b"(" => self.expr(i, self.matching(i)?),
             _ => None,
         }
+    }
+    /// The value of the constant expression from token `first` to `last`.
+    fn expr(&self, first: usize, last: usize) -> Option<u64> {
+        self.expr_in(first, last, &self.consts)
+    }
+    /// [`View::expr`] with the names' values in `consts`.
+    fn expr_in(&self, first: usize, last: usize, consts: &HashMap<&[u8], u64>) -> Option<u64> {
+        let text = &self.src
+            [self.lexed.tokens[first].start as usize..self.lexed.tokens[last].end as usize];
+        crate::model::const_expr::eval(std::str::from_utf8(text).ok()?, &|n| {
+            consts.get(n.as_bytes()).copied()
+        })
+    }
+    /// The text of the operand starting at token `i`: the token, or the parenthesised
+    /// expression it opens.
+    fn operand_text(&self, i: usize) -> String {
+        let last = if self.t(i) == b"(" {
+            self.matching(i).unwrap_or(i)
+        } else {
+            i
+        };
+        let text =
+            &self.src[self.lexed.tokens[i].start as usize..self.lexed.tokens[last].end as usize];
+        String::from_utf8_lossy(text)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
     }
     /// Whether token `i` is a `,` or the token `end`: the end of a template argument.
     fn matches_comma_or(&self, i: Option<usize>, end: usize) -> bool {
@@ -302,18 +347,20 @@ impl LogicalWarps {
             return LogicalWarps::default();
         }
         let mut v = View::bare(src, lexed);
-        v.consts = constants(&v);
         let own: HashSet<&[u8]> = lexed
             .directives
             .iter()
             .filter(|d| d.name == "define")
             .filter_map(|d| d.tokens.clone().nth(2).map(|n| lexed.tokens[n].text(src)))
             .collect();
+        let mut consts = HashMap::new();
         for (name, (value, _)) in &env.constants {
             if !own.contains(name.as_bytes()) {
-                v.consts.entry(name.as_bytes()).or_insert(*value);
+                consts.insert(name.as_bytes(), *value);
             }
         }
+        constants(&v, &mut consts);
+        v.consts = consts;
         v.lanes = lane_macros(&v, &own, env);
         let mut fns = Vec::new();
         let mut depth = 0usize;
@@ -369,6 +416,12 @@ impl LogicalWarps {
                 .map(|n| n.as_bytes().to_vec())
                 .collect(),
             overloads: overloads::reached(&v, path, env),
+            narrow_types: env
+                .narrow_types
+                .iter()
+                .map(|n| n.as_bytes().to_vec())
+                .chain(narrow_types(src, lexed).into_iter().map(String::into_bytes))
+                .collect(),
         }
     }
 
@@ -390,13 +443,21 @@ impl LogicalWarps {
         (!self.takes(src, lexed, i, &plan)).then_some((plan, o))
     }
 
+    /// The file's tokens with the 32-bit type names the file and its headers declare.
+    fn view<'s>(&'s self, src: &'s [u8], lexed: &'s Lexed) -> View<'s> {
+        View {
+            aliases: Some(&self.narrow_types),
+            ..View::bare(src, lexed)
+        }
+    }
+
     /// Whether the overload the call at `i` may reach (if any) takes `plan`'s rewrite: only a
     /// width, and only where it has a parameter for it.
     fn takes(&self, src: &[u8], lexed: &Lexed, i: usize, plan: &Plan) -> bool {
         let Some(o) = self.overloads.get(&i) else {
             return true;
         };
-        let v = View::bare(src, lexed);
+        let v = self.view(src, lexed);
         match plan.rewrite {
             Rewrite::Width32 { .. } => v.call(i).is_some_and(|(n, _)| o.arity.1 > n),
             _ => false,
@@ -464,7 +525,7 @@ impl LogicalWarps {
         }
         let (f, applicability) = self.rewritable(i)?;
         let kept = f.narrow_xors.binary_search(&i).is_ok();
-        let v = View::bare(src, lexed);
+        let v = self.view(src, lexed);
         let name = name_of(&v, i);
         let rewrite = if SHUFFLES.contains(&name) {
             let (n, close) = v.call(i)?;
@@ -496,7 +557,7 @@ impl LogicalWarps {
         let Some(f) = self.function(i) else {
             return false;
         };
-        let v = View::bare(src, lexed);
+        let v = self.view(src, lexed);
         let ballots: Vec<usize> = (f.open..f.close)
             .filter(|&j| v.code(j) && BALLOTS.contains(&name_of(&v, j)))
             .collect();
@@ -517,7 +578,7 @@ impl LogicalWarps {
         if self.warp_at(i) != Warp::Logical32 || i >= lexed.tokens.len() {
             return false;
         }
-        let v = View::bare(src, lexed);
+        let v = self.view(src, lexed);
         let range = if v.t(i) == b"for" {
             let Some(end) = v
                 .next(i)
@@ -663,10 +724,7 @@ fn kept_in_32_bits(v: &View, i: usize) -> bool {
         words.push(t);
         j = v.prev(k);
     }
-    !words.is_empty()
-        && words.iter().all(|w| {
-            NARROW.iter().any(|n| n.as_bytes() == *w) || *w == b"unsigned" || *w == b"signed"
-        })
+    !words.is_empty() && words.iter().all(|w| v.narrow_word(w))
 }
 
 /// A 32-bit all-ones value starting at token `c`: `0xffffffff` (or a file constant of it), or
@@ -747,8 +805,7 @@ fn assigned_to_narrow(v: &View, i: usize) -> bool {
         .filter(|&d| v.code(d) && v.t(d) == v.t(name))
         .any(|d| {
             let p = v.prev(d);
-            p.is_some_and(|p| NARROW.iter().any(|n| n.as_bytes() == v.t(p)))
-                && !v.is(p.and_then(|p| v.prev(p)), "long")
+            p.is_some_and(|p| v.narrow_word(v.t(p))) && !v.is(p.and_then(|p| v.prev(p)), "long")
         })
 }
 

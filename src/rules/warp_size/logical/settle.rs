@@ -24,7 +24,7 @@ impl LogicalWarps {
         i: usize,
     ) -> Option<(Applicability, String)> {
         let (f, applicability) = self.rewritable(i)?;
-        let v = View::bare(src, lexed);
+        let v = self.view(src, lexed);
         let ident = |j: usize| v.code(j) && lexed.tokens[j].kind == Tok::Ident;
         let mut ranges = vec![(f.open, f.close)];
         for j in f.open..f.close {

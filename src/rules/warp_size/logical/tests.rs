@@ -550,3 +550,97 @@ fn a_logical_warp_size_also_used_as_a_tile_size_is_the_logical_warps() {
     );
     assert_eq!(fires_open(&lanes, "HP101"), [1]);
 }
+
+/// PhysX (BSD-3-Clause, `PxgCommonDefines.h`): `#define WARP_SIZE (1U << LOG2_WARP_SIZE)` and
+/// lane ids `threadIdx.x & (WARP_SIZE - 1)`: a constant expression of known constants is worth
+/// its value, so the kernel's lanes are 32-lane logical warps and its broadcast gets width 32.
+/// Twin: the same spelling of a 64-lane size keeps HIP's 64-lane form.
+#[test]
+fn constant_expressions_give_the_logical_warp() {
+    let src = "#define LOG2_WARP_SIZE 5\n#define WARP_SIZE (1U << LOG2_WARP_SIZE)\n__global__ void k(int* out, int n) {\n  const unsigned lane = threadIdx.x & (WARP_SIZE - 1);\n  const unsigned item = (threadIdx.x + blockIdx.x * blockDim.x) / WARP_SIZE;\n  int v = 0;\n  if (lane == 0) v = atomicAdd(out, 1);\n  v = __shfl_sync(0xffffffff, v, 0);\n  out[item * 64 + lane] = v;\n}\n";
+    let (m, lx) = model(src);
+    let s = tok(src, &lx, "__shfl_sync", 0);
+    assert_eq!(m.warp_at(s), Warp::Logical32);
+    let p = m.plan(src.as_bytes(), &lx, s).expect("a plan");
+    assert!(matches!(p.rewrite, Rewrite::Width32 { .. }));
+    assert_eq!(p.why32, "`& (WARP_SIZE - 1)`");
+    let wide = src.replace("LOG2_WARP_SIZE 5", "LOG2_WARP_SIZE 6");
+    let (m, lx) = model(&wide);
+    let s = tok(&wide, &lx, "__shfl_sync", 0);
+    assert_eq!(m.warp_at(s), Warp::Wavefront);
+    assert!(m.plan(wide.as_bytes(), &lx, s).is_none());
+}
+
+/// cuvs (Apache-2.0, `ivf_sq_build.cuh`): `constexpr uint32_t kWarpSize = kIndexGroupSize;`
+/// names a constant of the file (or of a header): the lane id `% kWarpSize` is 32-lane and the
+/// lane-0 broadcast `__shfl_sync(0xFFFFFFFF, list_id, 0)` gets width 32 (on a 64-lane
+/// wavefront the second row would read the first row's list). Twin: an alias of 64.
+#[test]
+fn a_constant_named_after_another_takes_its_value() {
+    let src = "constexpr static uint32_t kIndexGroupSize = 32;\n__global__ void fill(const uint32_t* labels, uint32_t* sizes, int64_t n) {\n  constexpr uint32_t kWarpSize = kIndexGroupSize;\n  const uint32_t lane_id = threadIdx.x % kWarpSize;\n  const int64_t row = int64_t(threadIdx.x / kWarpSize) + int64_t(blockIdx.x) * 4;\n  if (row >= n) return;\n  uint32_t list_id = 0;\n  if (lane_id == 0) list_id = atomicAdd(sizes + labels[row], 1);\n  list_id = __shfl_sync(0xFFFFFFFF, list_id, 0);\n  sizes[list_id] = lane_id;\n}\n";
+    let (m, lx) = model(src);
+    let s = tok(src, &lx, "__shfl_sync", 0);
+    assert_eq!(m.warp_at(s), Warp::Logical32);
+    assert!(matches!(
+        m.plan(src.as_bytes(), &lx, s).expect("a plan").rewrite,
+        Rewrite::Width32 { .. }
+    ));
+    // The constant from an included header counts as the file's own would.
+    let unit = src.replace("constexpr static uint32_t kIndexGroupSize = 32;\n", "");
+    let mut env = crate::model::project::Visible::default();
+    env.constants
+        .insert("kIndexGroupSize".into(), (32, "ivf.hpp:28".into()));
+    let (m, lx) = seeing(&unit, &env);
+    assert_eq!(
+        m.warp_at(tok(&unit, &lx, "__shfl_sync", 0)),
+        Warp::Logical32
+    );
+    let wide = src.replace("kIndexGroupSize = 32", "kIndexGroupSize = 64");
+    let (m, lx) = model(&wide);
+    assert_eq!(
+        m.warp_at(tok(&wide, &lx, "__shfl_sync", 0)),
+        Warp::Wavefront
+    );
+}
+
+/// PhysX's `typedef uint32_t PxU32;`: a ballot kept in a `PxU32` is kept in 32 bits (the lane's
+/// own half), and a `PxU32` mask parameter of a `_sync` call is a 32-bit mask HIP rejects (the
+/// translator widens it to the lane's own half). Twin: a 64-bit alias keeps the whole ballot.
+#[test]
+fn integer_type_aliases_have_their_width() {
+    let src = "typedef uint32_t PxU32;\n__device__ PxU32 reduce(const PxU32 syncMask, PxU32 v) {\n  for (PxU32 r = 16; r > 0; r >>= 1) v += __shfl_xor_sync(syncMask, v, r, 32);\n  return v;\n}\n__global__ void k(PxU32* out) {\n  const PxU32 lane = threadIdx.x & 31;\n  PxU32 mask = __ballot_sync(0xffffffff, lane < 7);\n  out[lane] = __popc(mask) + reduce(0xffffffff, lane);\n}\n";
+    let (m, lx) = model(src);
+    let b = tok(src, &lx, "__ballot_sync", 0);
+    assert!(matches!(
+        m.plan(src.as_bytes(), &lx, b)
+            .expect("a ballot plan")
+            .rewrite,
+        Rewrite::OwnHalfBallot { .. }
+    ));
+    let s = tok(src, &lx, "__shfl_xor_sync", 0);
+    let n = m
+        .narrow_mask(src.as_bytes(), &lx, s)
+        .expect("a 32-bit mask");
+    assert_eq!(n.fix, MaskFix::OwnHalf);
+    assert_eq!(n.applicability, Applicability::Safe);
+    let wide = src.replace("typedef uint32_t PxU32;", "typedef uint64_t PxU32;");
+    let (m, lx) = model(&wide);
+    assert!(m
+        .plan(wide.as_bytes(), &lx, tok(&wide, &lx, "__ballot_sync", 0))
+        .is_none());
+    assert!(m
+        .narrow_mask(wide.as_bytes(), &lx, tok(&wide, &lx, "__shfl_xor_sync", 0))
+        .is_none());
+    // A header's alias counts in the files that include it.
+    let unit = src.replace("typedef uint32_t PxU32;\n", "");
+    let mut env = crate::model::project::Visible::default();
+    env.narrow_types.insert("PxU32".into());
+    let (m, lx) = seeing(&unit, &env);
+    assert!(m
+        .plan(unit.as_bytes(), &lx, tok(&unit, &lx, "__ballot_sync", 0))
+        .is_some());
+    assert_eq!(
+        narrow_types(b"typedef unsigned int u32;\nusing i16 = short;\ntypedef uint64_t u64;\nusing F = float;\n", &crate::lex::lex(b"typedef unsigned int u32;\nusing i16 = short;\ntypedef uint64_t u64;\nusing F = float;\n")),
+        ["i16", "u32"]
+    );
+}
