@@ -633,7 +633,16 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     );
     // Code built only with a library that has no ROCm counterpart (a TensorRT backend).
     let bound = crate::decisions::bound::regions(&findings, &includes, &rels);
-    crate::decisions::fold_all_with(&mut findings, &nested, &unbuilt, &unincluded, bound);
+    // Headers only units on CUTLASS compile go with the CUTLASS component's rewrite.
+    let cutlass_helpers = crate::rules::cutlass_component::helpers(&findings, &includes, &resolve);
+    crate::decisions::fold_all_with(
+        &mut findings,
+        &nested,
+        &unbuilt,
+        &unincluded,
+        bound,
+        &cutlass_helpers,
+    );
     let mut report = Report::new(s.target_info(), findings, errors);
     report.summary.files_scanned = files + inventory.files;
     report.summary.translated_names = translated;

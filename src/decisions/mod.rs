@@ -120,20 +120,29 @@ use std::collections::{BTreeMap, BTreeSet};
 ///   decision left open in each copy is one change applied to all of them.
 #[cfg(test)]
 pub fn fold_all(findings: &mut [Finding], nested_roots: &[String]) {
-    fold_all_with(findings, nested_roots, &[], &[], Vec::new());
+    fold_all_with(
+        findings,
+        nested_roots,
+        &[],
+        &[],
+        Vec::new(),
+        &BTreeSet::new(),
+    );
 }
 
 /// [`fold_all`] with the folders no build file compiles ([`unbuilt::roots`]) and the headers no
 /// file includes ([`unincluded::headers`]), folded right after the folders the project marks
 /// as not maintained.
 /// `bound` are the folders of code built only with a library that has no ROCm counterpart
-/// ([`bound::regions`]), folded right after vendored copies and libcu++.
+/// ([`bound::regions`]), folded right after vendored copies and libcu++. `cutlass_helpers`
+/// are the headers only CUTLASS units compile (`rules::cutlass_component::helpers`).
 pub fn fold_all_with(
     findings: &mut [Finding],
     nested_roots: &[String],
     unbuilt_roots: &[String],
     unincluded: &[String],
     bound: Vec<bound::Region>,
+    cutlass_helpers: &BTreeSet<String>,
 ) {
     let before: [fn(&[Finding]) -> Kind; 4] = [
         unmaintained::kind,
@@ -190,7 +199,7 @@ pub fn fold_all_with(
             fold_keeping(findings, &unincluded::kind(unincluded.to_vec()), &mut heads);
         }
     }
-    let k = crate::rules::cutlass_component::kind(findings, nested_roots);
+    let k = crate::rules::cutlass_component::kind(findings, nested_roots, cutlass_helpers);
     fold_keeping(findings, &k, &mut heads);
     // A nested copy of another project holds everything in it that is still open, its own
     // vendored copies included; the finer kinds after it leave its findings alone.

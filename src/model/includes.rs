@@ -158,7 +158,8 @@ pub fn resolve(
 /// ([`resolve`]), and then, for a quoted include neither finds, the one project file with that
 /// name whose path ends with the include as written: the build's own `-I` folders, which are
 /// not read (`#include "cuda_compat.h"` from `kernels/rocm/` is `kernels/cuda_compat.h` when the
-/// tree has one file of that name). Two files of that name leave the include unresolved.
+/// tree has one file of that name; an angled include only when it names a folder,
+/// `<fmha/utils.h>`). Two files whose paths end with the include leave it unresolved.
 #[derive(Clone, Debug, Default)]
 pub struct Lookup {
     pub roots: Vec<String>,
@@ -184,23 +185,27 @@ impl Lookup {
     /// `inc`, included from `from`, as a project file (see [`Lookup`]).
     pub fn resolve(&self, from: &str, inc: &str, exists: &impl Fn(&str) -> bool) -> Option<String> {
         resolve(from, inc, &self.roots, exists).or_else(|| {
-            if inc.starts_with('<') {
-                return None;
-            }
+            // An angled include with a folder (`<flash_attn/fmha/utils.h>` under `-I src/kernel`)
+            // is the project's file that ends with that path, as a quoted one is; a bare name
+            // (`<cuda.h>`) is a system header's.
+            let inc = match inc.strip_prefix('<') {
+                Some(angled) if angled.contains('/') => angled,
+                Some(_) => return None,
+                None => inc,
+            };
             let inc = inc.trim_start_matches("./");
-            match self
+            let ends = |one: &String| {
+                one != from
+                    && one.ends_with(inc)
+                    && (one.len() == inc.len() || one.as_bytes()[one.len() - inc.len() - 1] == b'/')
+            };
+            let mut found = self
                 .by_name
-                .get(inc.rsplit('/').next().unwrap_or(inc))
-                .map(Vec::as_slice)
-            {
-                Some([one])
-                    if one != from
-                        && one.ends_with(inc)
-                        && (one.len() == inc.len()
-                            || one.as_bytes()[one.len() - inc.len() - 1] == b'/') =>
-                {
-                    Some(one.clone())
-                }
+                .get(inc.rsplit('/').next().unwrap_or(inc))?
+                .iter()
+                .filter(|one| ends(one));
+            match (found.next(), found.next()) {
+                (Some(one), None) => Some(one.clone()),
                 _ => None,
             }
         })
@@ -318,6 +323,26 @@ mod tests {
             l.resolve("kernels/rocm/attention.cu", "other/cuda_compat.h", &exists),
             None
         );
+        // An angled include that names a folder is found as a quoted one (flash-attention's
+        // `<flash_attn/fmha/utils.h>` under `-I src/kernel`); a bare angled name is not.
+        let files = [
+            "src/kernel/fa/fmha/utils.h",
+            "src/kernel/fa/k.cu",
+            "third/cuda.h",
+            "third/cutlass/utils.h",
+        ];
+        let l = Lookup::new(files.iter().copied());
+        let exists = |p: &str| files.contains(&p);
+        assert_eq!(
+            l.resolve("src/kernel/fa/k.cu", "<fa/fmha/utils.h", &exists)
+                .as_deref(),
+            Some("src/kernel/fa/fmha/utils.h")
+        );
+        assert_eq!(
+            l.resolve("src/kernel/fa/k.cu", "<fmha/other.h", &exists),
+            None
+        );
+        assert_eq!(l.resolve("src/kernel/fa/k.cu", "<cuda.h", &exists), None);
     }
 
     #[test]

@@ -283,8 +283,16 @@ fn facts_of_arms(path: &str, bytes: &[u8], lexed: &crate::lex::Lexed) -> FileFac
             match text(i) {
                 b"{" => {
                     let prev = |n: usize| k.checked_sub(n).map(|p| text(code[p]));
-                    let ns = prev(1) == Some(b"namespace")
-                        || prev(2) == Some(b"namespace")
+                    // `namespace a {`, `namespace a::b {`, `namespace EXPORT_MACRO a {`.
+                    let ns = (1..=8)
+                        .map_while(|n| {
+                            prev(n).filter(|p| {
+                                p.first().is_some_and(|c| {
+                                    c.is_ascii_alphabetic() || *c == b'_' || *c == b':'
+                                })
+                            })
+                        })
+                        .any(|p| p == b"namespace")
                         || prev(1).is_some_and(|p| p == b"\"C\"" || p == b"\"C++\"");
                     scopes.push(ns);
                     continue;

@@ -48,23 +48,35 @@ fn nested_root<'a>(dir: &str, nested: &'a [String]) -> Option<&'a String> {
 /// The CUTLASS/CuTe decision: the open findings of the files with an open HP603 finding, one
 /// group per component folder, held by the component's first HP603 finding. Inside a copy of
 /// another project (`nested`: a vendored CUTLASS with its examples, tests and tools) the copy is
-/// the component: whatever of it the ROCm build needs is one decision, not one per folder.
-pub fn kind(findings: &[Finding], nested: &[String]) -> Kind {
-    let files: BTreeSet<String> = findings
-        .iter()
-        .filter(|f| f.rule == CUTLASS && f.status != Status::Pass)
-        .map(|f| f.path.clone())
-        .collect();
+/// the component: whatever of it the ROCm build needs is one decision, not one per folder; so
+/// is a vendored copy (`third_party/cutlass/`, whose `include/cute/` and `include/cutlass/`
+/// share no folder that uses CUTLASS).
+///
+/// `helpers` are headers that only units using CUTLASS compile ([`helpers`]): inside a
+/// component's folder they are the component's too (the kernel's PTX wrappers in its
+/// `utils.h`), and go with its rewrite.
+pub fn kind(findings: &[Finding], nested: &[String], helpers: &BTreeSet<String>) -> Kind {
+    let files: BTreeSet<String> = cutlass_files(findings);
     let dirs: BTreeSet<String> = files.iter().map(|p| dir_of(p).to_string()).collect();
     let nested = nested.to_vec();
+    let helpers = helpers.clone();
     Kind {
         key: Box::new(move |f| {
-            files.contains(&f.path).then(|| {
-                let dir = dir_of(&f.path);
+            let dir = dir_of(&f.path);
+            // A nested or vendored copy (`third_party/cutlass/`) is one component.
+            let copy = || {
                 nested_root(dir, &nested)
                     .cloned()
-                    .unwrap_or_else(|| component_of(dir, &dirs))
-            })
+                    .or_else(|| crate::model::folders::component_of(&f.path))
+            };
+            if files.contains(&f.path) {
+                return Some(copy().unwrap_or_else(|| component_of(dir, &dirs)));
+            }
+            if !helpers.contains(&f.path) || copy().is_some() {
+                return None;
+            }
+            let c = component_of(dir, &dirs);
+            dirs.contains(&c).then_some(c)
         }),
         head: |m| m.iter().position(|f| f.rule == CUTLASS),
         folds: kind::all,
@@ -89,6 +101,68 @@ pub fn kind(findings: &[Finding], nested: &[String]) -> Kind {
     }
 }
 
+/// The files with an open CUTLASS/CuTe finding.
+fn cutlass_files(findings: &[Finding]) -> BTreeSet<String> {
+    findings
+        .iter()
+        .filter(|f| f.rule == CUTLASS && f.status != Status::Pass)
+        .map(|f| f.path.clone())
+        .collect()
+}
+
+/// The headers with open findings that only units using CUTLASS compile: at least one unit
+/// (`.cu`, `.cpp`…) reaches the header through its includes (`includes`: each file's includes
+/// as written, `resolve` turning one into a project path), and every unit that reaches it also
+/// reaches a file with an open HP603 finding (or is one). A header some unit without CUTLASS
+/// compiles stays its own matter, as does one nothing reaches.
+pub fn helpers(
+    findings: &[Finding],
+    includes: &[(String, Vec<String>)],
+    resolve: &dyn Fn(&str, &str) -> String,
+) -> BTreeSet<String> {
+    let cutlass = cutlass_files(findings);
+    if cutlass.is_empty() {
+        return BTreeSet::new();
+    }
+    let open: BTreeSet<&str> = findings
+        .iter()
+        .filter(|f| f.status != Status::Pass && !cutlass.contains(&f.path))
+        .map(|f| f.path.as_str())
+        .collect();
+    let mut graph = crate::model::includes::Graph::default();
+    for (from, incs) in includes {
+        graph.edges.insert(
+            from.clone(),
+            incs.iter().map(|i| resolve(from, i)).collect(),
+        );
+    }
+    let unit = |p: &str| {
+        matches!(
+            p.rsplit_once('.')
+                .map(|(_, e)| e.to_ascii_lowercase())
+                .as_deref(),
+            Some("cu" | "cpp" | "cc" | "cxx" | "c" | "hip")
+        )
+    };
+    // Per header: whether some unit reaches it, and whether every one that does uses CUTLASS.
+    let mut reached: std::collections::BTreeMap<String, bool> = Default::default();
+    for (u, _) in includes.iter().filter(|(u, _)| unit(u)) {
+        let closure = graph.closure(std::slice::from_ref(u));
+        let uses = closure.iter().any(|f| cutlass.contains(f));
+        for h in closure
+            .into_iter()
+            .filter(|h| open.contains(h.as_str()) && !unit(h))
+        {
+            *reached.entry(h).or_insert(true) &= uses;
+        }
+    }
+    reached
+        .into_iter()
+        .filter(|(_, all)| *all)
+        .map(|(h, _)| h)
+        .collect()
+}
+
 /// A component folder as messages name it (`.` for the project root).
 fn shown(dir: &str) -> &str {
     if dir.is_empty() {
@@ -104,7 +178,7 @@ mod tests {
 
     /// This decision alone, as the scan applies it.
     fn fold(findings: &mut [Finding]) {
-        let k = kind(findings, &[]);
+        let k = kind(findings, &[], &BTreeSet::new());
         crate::decisions::fold(findings, &k);
     }
 
@@ -201,7 +275,7 @@ mod tests {
         };
         let nested = vec!["attn/csrc/cutlass".to_string()];
         let mut fs = files();
-        let k = kind(&fs, &nested);
+        let k = kind(&fs, &nested, &BTreeSet::new());
         crate::decisions::fold(&mut fs, &k);
         assert_eq!(
             open_places(&fs),
@@ -214,5 +288,70 @@ mod tests {
         let mut twin = files();
         fold(&mut twin);
         assert_eq!(open_places(&twin).len(), 5);
+    }
+
+    /// flash-attention's v1 kernel: `fmha/gemm.h` includes CUTLASS and `fmha/utils.h`, whose
+    /// PTX wrappers only the kernel's units compile; the wrappers go with the component's
+    /// rewrite. Twins: a helper some unit without CUTLASS also compiles, and one in a folder of
+    /// no component, stay open; a vendored copy's `include/cute/` and `include/cutlass/` are one
+    /// component.
+    #[test]
+    fn helpers_only_cutlass_units_compile_go_with_the_component() {
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        let includes = vec![
+            ("k/fwd.cu".to_string(), s(&["fmha/gemm.h"])),
+            (
+                "k/fmha/gemm.h".to_string(),
+                s(&["<cutlass/arch/mma.h", "utils.h"]),
+            ),
+            ("k/plain.cu".to_string(), s(&["fmha/shared.h"])),
+            (
+                "k/fwd2.cu".to_string(),
+                s(&["fmha/gemm.h", "fmha/shared.h", "../util/log.h"]),
+            ),
+        ];
+        let resolve = |from: &str, inc: &str| {
+            crate::model::includes::join(crate::model::includes::dir_of(from), inc)
+        };
+        let findings = || {
+            vec![
+                f("k/fmha/gemm.h", 30, "HP603"),
+                f("k/fmha/gemm.h", 31, "HP603"),
+                f("k/fmha/utils.h", 342, "HP201"),
+                f("k/fmha/utils.h", 407, "HP201"),
+                f("k/fmha/shared.h", 5, "HP201"),
+                f("util/log.h", 3, "HP201"),
+            ]
+        };
+        let mut fs = findings();
+        let helpers = helpers(&fs, &includes, &resolve);
+        assert_eq!(
+            helpers.iter().map(String::as_str).collect::<Vec<_>>(),
+            ["k/fmha/utils.h", "util/log.h"]
+        );
+        let k = kind(&fs, &[], &helpers);
+        crate::decisions::fold(&mut fs, &k);
+        assert_eq!(
+            open_places(&fs),
+            [
+                ("k/fmha/gemm.h", 30),
+                ("k/fmha/shared.h", 5),
+                ("util/log.h", 3)
+            ]
+        );
+        // Without the include graph the helper is its own matter.
+        let mut alone = findings();
+        fold(&mut alone);
+        assert_eq!(open_places(&alone).len(), 5);
+        // A vendored CUTLASS is one component.
+        let mut vendored = vec![
+            f("third_party/cutlass/include/cute/a.hpp", 1, "HP603"),
+            f("third_party/cutlass/include/cutlass/b.h", 1, "HP603"),
+        ];
+        fold(&mut vendored);
+        assert_eq!(
+            open_places(&vendored),
+            [("third_party/cutlass/include/cute/a.hpp", 1)]
+        );
     }
 }

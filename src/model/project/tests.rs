@@ -93,9 +93,23 @@ fn header_constant_expressions_and_integer_aliases_reach_the_unit() {
             "include/types.h",
             "typedef uint32_t PxU32;\ntypedef uint64_t PxU64;\n",
         ),
+        (
+            "include/ivf.hpp",
+            "namespace CUVS_EXPORT cuvs {\nnamespace neighbors::ivf {\nconstexpr static uint32_t kIndexGroupSize = 32;\nstruct S { static constexpr int kMember = 64; };\n}\n}\n",
+        ),
         ("src/k.cu", ""),
     ]);
-    let v = p.visible_from("src/k.cu", &["defs.h".to_string(), "types.h".to_string()]);
+    let v = p.visible_from(
+        "src/k.cu",
+        &[
+            "defs.h".to_string(),
+            "types.h".to_string(),
+            "ivf.hpp".to_string(),
+        ],
+    );
+    // Namespaces written with an export macro or nested names are file scope; a class is not.
+    assert_eq!(v.constants["kIndexGroupSize"].0, 32);
+    assert!(!v.constants.contains_key("kMember"));
     assert_eq!(v.constants["WARP_SIZE"].0, 32);
     assert!(!v.constants.contains_key("OTHER"));
     assert!(v.narrow_types.contains("PxU32"));
