@@ -108,6 +108,14 @@ pub struct Finding {
     /// new use of an accepted decision is new for `check`, which reopens it with its own status.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub folded_into: Option<Folded>,
+    /// How many findings a decision folded into this one (0 for a finding that holds none):
+    /// views for people list decisions before single lines of the same weight.
+    #[serde(skip_serializing_if = "is_zero", default)]
+    pub holds: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// Where a folded finding's decision is held, and the status it had before folding.
@@ -177,6 +185,7 @@ impl Finding {
             excerpt: String::new(),
             baseline: None,
             folded_into: None,
+            holds: 0,
         }
     }
 }

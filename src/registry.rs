@@ -124,6 +124,7 @@ impl FileCtx<'_> {
             byte_range: (range.start, range.end),
             baseline: None,
             folded_into: None,
+            holds: 0,
         }
     }
 }

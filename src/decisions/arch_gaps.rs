@@ -24,29 +24,46 @@ fn function(f: &Finding) -> Option<&str> {
     rest.split('`').next()
 }
 
+/// An HP401 on an arm without code.
+fn no_code(f: &Finding) -> bool {
+    NO_CODE.iter().any(|m| f.message.contains(m))
+}
+
+/// Arms without code, and tests whose branch only includes headers
+/// ([`crate::rules::arch_check::includes_only`]): the code using those headers is what the
+/// decision is about.
 fn key(f: &Finding) -> Option<String> {
-    (f.rule == "HP401"
-        && NO_CODE.iter().any(|m| f.message.contains(m))
-        && super::kind::own(&f.path))
-    .then(|| f.path.clone())
+    let includes = f
+        .message
+        .contains(crate::rules::arch_check::includes_only::INCLUDES_ONLY);
+    (f.rule == "HP401" && (no_code(f) || includes) && super::kind::own(&f.path))
+        .then(|| f.path.clone())
 }
 
 /// The decision per file: every open HP401 on an arm without code, held by the first.
 pub fn kind(_: &[Finding]) -> Kind {
     Kind {
         key: Box::new(key),
-        head: super::kind::first,
+        // Held by an arm without code: include guards alone are no such decision.
+        head: |m| m.iter().position(|f| no_code(f)),
         folds: super::kind::all,
         min: Min::Findings(2),
         summary: Box::new(|g| {
-            let mut names: Vec<&str> = g.members.iter().filter_map(|f| function(f)).collect();
+            let arms: Vec<&&Finding> = g.members.iter().filter(|f| no_code(f)).collect();
+            let guards = g.members.len() - arms.len();
+            let mut names: Vec<&str> = arms.iter().filter_map(|f| function(f)).collect();
             names.dedup();
             let shown: Vec<String> = names.iter().take(4).map(|n| format!("`{n}`")).collect();
             let more = names.len().saturating_sub(4);
-            let lines: Vec<String> = g.members.iter().map(|f| f.line.to_string()).collect();
+            let lines: Vec<String> = arms.iter().map(|f| f.line.to_string()).collect();
+            let guards = match guards {
+                0 => String::new(),
+                1 => " and 1 test that only includes headers for them".to_string(),
+                n => format!(" and {n} tests that only include headers for them"),
+            };
             format!(
-                " — one decision for this file's work that HIP compiles to nothing: {} places (lines {}) in {} function{} ({}{}), {} more folded here; write AMD paths for them together, or leave the file out of the ROCm build",
-                g.members.len(),
+                " — one decision for this file's work that HIP compiles to nothing: {} places (lines {}) in {} function{} ({}{}){guards}, {} more folded here; write AMD paths for them together, or leave the file out of the ROCm build",
+                arms.len(),
                 lines.join(", "),
                 names.len().max(1),
                 if names.len() == 1 { "" } else { "s" },
@@ -99,5 +116,64 @@ mod tests {
             .collect();
         assert_eq!(o.len(), 1);
         assert!(!o[0].message.contains("one decision"), "{}", o[0].message);
+    }
+
+    /// less_slow: `#if (__CUDA_ARCH__ >= 700)` around `#include <cuda_fp16.h>` alone is held by
+    /// the file's decision on its kernels without an AMD arm. Twins: such a guard in a file
+    /// with no arm without code stays its own finding (it holds no decision), and a guarded
+    /// branch with a declaration beside the include is no include-only guard.
+    #[test]
+    fn include_only_guards_go_with_the_files_arms_without_code() {
+        let guard = "#if (__CUDA_ARCH__ >= 700)\n#include <cuda_fp16.h> // `half`\n#endif\n";
+        let kernel = |name: &str| {
+            format!("__global__ void {name}(float* o) {{\n#if __CUDA_ARCH__ >= 800\n  o[threadIdx.x] = 1.f;\n#endif\n}}\n")
+        };
+        let src = format!("{guard}{}{}", kernel("a"), kernel("b"));
+        let mut f = hazard_findings(&src);
+        let g = f
+            .iter()
+            .find(|x| x.rule == "HP401" && x.line == 1)
+            .expect("the guard");
+        assert!(
+            g.message.contains("the branch only includes `cuda_fp16.h`"),
+            "{}",
+            g.message
+        );
+        let k = super::kind(&f);
+        crate::decisions::fold(&mut f, &k);
+        let open: Vec<_> = f
+            .iter()
+            .filter(|f| f.rule == "HP401" && f.status != Status::Pass)
+            .collect();
+        assert_eq!(open.len(), 1, "{f:#?}");
+        assert_eq!(open[0].line, 5);
+        assert!(
+            open[0].message.contains(
+                "(lines 5, 10) in 2 functions (`a`, `b`) and 1 test that only includes headers"
+            ),
+            "{}",
+            open[0].message
+        );
+        let mut alone = hazard_findings(&format!(
+            "{guard}__global__ void k(float* o) {{ o[0] = 1.f; }}\n"
+        ));
+        let k = super::kind(&alone);
+        crate::decisions::fold(&mut alone, &k);
+        assert_eq!(
+            alone
+                .iter()
+                .filter(|f| f.rule == "HP401" && f.status != Status::Pass)
+                .count(),
+            1
+        );
+        let declared = src.replace(
+            "#include <cuda_fp16.h> // `half`\n",
+            "#include <cuda_fp16.h>\ntypedef half h;\n",
+        );
+        let f = hazard_findings(&declared);
+        assert!(f
+            .iter()
+            .filter(|x| x.rule == "HP401" && x.line == 1)
+            .all(|x| !x.message.contains("only includes")));
     }
 }

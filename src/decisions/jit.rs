@@ -50,6 +50,51 @@ pub fn kind(_: &[Finding]) -> Kind {
     }
 }
 
+/// The project's NVIDIA images (`.ptx`, `.cubin`, `.fatbin` files: HP910/HP911) where the
+/// project loads modules at run time (HP502): the files are what the loader reads (less_slow's
+/// `less_slow_sm80.ptx`, loaded by `cuModuleLoad`), so rebuilding them as AMDGPU code objects,
+/// or rewriting their kernels, is the loader's decision. One group for the project, held by its
+/// first module load; without a module load the images stay their own findings.
+pub fn images(_: &[Finding]) -> Kind {
+    Kind {
+        key: Box::new(|f| {
+            matches!(f.rule.as_str(), "HP502" | "HP910" | "HP911").then(|| "images".to_string())
+        }),
+        head: |m| m.iter().position(|f| f.rule == "HP502"),
+        folds: super::kind::all,
+        min: Min::Findings(2),
+        summary: Box::new(|g| {
+            let images: Vec<String> = g
+                .members
+                .iter()
+                .filter(|f| f.rule != "HP502")
+                .map(|f| format!("`{}`", f.path))
+                .collect();
+            let shown = images
+                .iter()
+                .take(4)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ");
+            let more = images.len().saturating_sub(4);
+            format!(
+                " — one decision for the NVIDIA images the project loads at run time: {} file{} ({}{}), {} more findings folded here; build each kernel as an AMDGPU code object (`hipcc --genco --offload-arch=gfx…`) or load HIP source with hiprtc, and load it with `hipModuleLoad`",
+                images.len(),
+                if images.len() == 1 { "" } else { "s" },
+                shown,
+                if more > 0 { format!(" and {more} more") } else { String::new() },
+                g.folded.len()
+            )
+        }),
+        note: Box::new(|g| {
+            super::kind::folded_into(
+                g,
+                "the NVIDIA images the project loads at run time are one decision",
+            )
+        }),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -84,5 +129,34 @@ mod tests {
         );
         assert_eq!(fs[0].status, Status::Pass);
         assert_eq!(fs[3].status, Status::Remediation);
+    }
+
+    /// less_slow: three hand-written `.ptx` files and the `cuModuleLoad` that reads them are
+    /// one decision, held by the load. Twin: PTX files in a project that loads no module stay
+    /// their own findings.
+    #[test]
+    fn images_a_project_loads_go_with_its_module_load() {
+        let ptx = |p: &str| said("HP910", Status::Unknown, p, 1, "PTX file for sm_80");
+        let mut fs = vec![
+            said(
+                "HP502",
+                Status::Remediation,
+                "less_slow.cpp",
+                2625,
+                "`cuModuleLoad` loads PTX",
+            ),
+            ptx("less_slow_sm70.ptx"),
+            ptx("less_slow_sm80.ptx"),
+        ];
+        let k = images(&fs);
+        crate::decisions::fold(&mut fs, &k);
+        assert_eq!(open(&fs), [("HP502", "less_slow.cpp", 2625)]);
+        assert!(fs[0]
+            .message
+            .contains("2 files (`less_slow_sm70.ptx`, `less_slow_sm80.ptx`)"));
+        let mut alone = vec![ptx("a.ptx"), ptx("b.ptx")];
+        let k = images(&alone);
+        crate::decisions::fold(&mut alone, &k);
+        assert_eq!(open(&alone).len(), 2);
     }
 }

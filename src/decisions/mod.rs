@@ -39,7 +39,8 @@
 //! - one file's driver-API context management (HP501 at each call): move it to the primary
 //!   context once ([`contexts`]);
 //! - one file's run-time compilation pipeline (HP502/HP503/HP504): move it to hiprtc once
-//!   ([`jit`]);
+//!   ([`jit`]); the project's NVIDIA image files where it loads modules: rebuild them with the
+//!   loader ([`jit::images`]);
 //! - the project's run-time loaders of CUDA libraries (HP507 per library and file): port the
 //!   loading layer once ([`loaders`]);
 //! - the project's FP8 encoding (HP709 on each FP8 use): choose OCP or FNUZ per AMD target and
@@ -150,7 +151,7 @@ pub fn fold_all_with(
         container::kind,
         crate::inventory::siblings::kind,
     ];
-    let after: [fn(&[Finding]) -> Kind; 33] = [
+    let after: [fn(&[Finding]) -> Kind; 34] = [
         crate::rules::vendored::kind,
         masks::kind,
         masks::helper_kind,
@@ -172,6 +173,7 @@ pub fn fold_all_with(
         version_gates::toolkit,
         contexts::kind,
         jit::kind,
+        jit::images,
         loaders::kind,
         fp8::kind,
         launch_bounds::kind,
@@ -306,6 +308,7 @@ fn fold_phased(findings: &mut [Finding], kind: &Kind, heads: &mut BTreeSet<usize
         if let Some(h) = into {
             let at = format!("{}:{}", findings[h].path, findings[h].line);
             crate::finding::Folded::fold(&mut findings[i], at);
+            findings[h].holds += 1 + findings[i].holds;
         }
         findings[i].message.push_str(&text);
     }

@@ -422,6 +422,7 @@ pub fn fold_cuda_only_components(
             byte_range: anchor.4,
             baseline: None,
             folded_into: None,
+            holds: 0,
         };
         let note = format!(
             " (folded into HP833 at `{}:{}`: `{}` is built for CUDA only, one decision)",

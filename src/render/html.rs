@@ -679,6 +679,7 @@ mod tests {
             excerpt: String::new(),
             baseline: None,
             folded_into: None,
+            holds: 0,
         };
         let target = TargetInfo {
             rocm: "6.2.0".into(),

@@ -94,6 +94,7 @@ mod tests {
                 excerpt: String::new(),
                 baseline: None,
                 folded_into: None,
+                holds: 0,
             })
             .collect();
         let t = TargetInfo {

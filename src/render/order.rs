@@ -4,7 +4,8 @@
 //! code before its tests, benchmarks and examples (a wrong answer in a unit test's host constant
 //! hurts less than one in a kernel the product runs), then the phase where the
 //! problem surfaces (wrong results and runtime failures, which no build catches, before build,
-//! init, import and install failures, which announce themselves), then the category (64-lane
+//! init, import and install failures, which announce themselves; within each of those two
+//! groups, decisions that hold other findings before single lines), then the category (64-lane
 //! and other silent-correctness families first, build plumbing last), then the place. Size
 //! budgets list items in this order, so they drop the least harmful first. JSON, SARIF and
 //! baselines keep the report's path order: they are data, not a reading order.
@@ -103,16 +104,30 @@ pub fn auxiliary(path: &str) -> u8 {
     u8::from(dir || named)
 }
 
-/// The harm of one finding: status, the product's code before its tests and examples, phase,
-/// category.
-pub fn finding_harm(f: &Finding) -> (u8, u8, u8, u8) {
+/// The harm of one finding, smaller first.
+pub type Harm = (u8, u8, u8, u8, u8, u8);
+
+/// The harm of one finding: status, the product's code before its tests and examples, failures
+/// nothing announces (wrong results, run-time failures) before the rest, then a decision
+/// (a finding that holds others: a component to rewrite, a build to move) before a single
+/// line of the same weight, then phase and category. A porter reads the decisions of a group
+/// first: one of them settles many lines, and a single line is often a detail of one.
+pub fn finding_harm(f: &Finding) -> Harm {
     let (s, p, c) = harm(f.status, f.phase, f.category);
-    (s, auxiliary(&f.path), p, c)
+    let announced = u8::from(p > phase_rank(Phase::Runtime));
+    (
+        s,
+        auxiliary(&f.path),
+        announced,
+        u8::from(f.holds == 0),
+        p,
+        c,
+    )
 }
 
 /// The sort key of a finding in every view for people: its harm, then the place.
 #[allow(clippy::type_complexity)]
-pub fn key(f: &Finding) -> ((u8, u8, u8, u8), &str, u32, u32, &str, &str) {
+pub fn key(f: &Finding) -> (Harm, &str, u32, u32, &str, &str) {
     (
         finding_harm(f),
         &f.path,
@@ -153,6 +168,31 @@ mod tests {
         p.sort();
         p.dedup();
         assert_eq!(p.len(), Phase::ALL.len());
+    }
+
+    /// flash_attention_inference: a run script's `ncu` (PERFORMANCE, one line) came before the
+    /// CUTLASS rewrite and the CMake move (BUILD decisions holding 46 and 7 findings); less_slow:
+    /// an include guard on `__CUDA_ARCH__` before the decision on the file's empty kernels
+    /// (both CORRECTNESS). Decisions come first within failures nothing announces and within
+    /// those that announce themselves; a silent single line still precedes a build decision.
+    #[test]
+    fn decisions_before_single_lines_of_the_same_group() {
+        let f = |rule: &str, phase, category, holds| Finding {
+            phase,
+            category,
+            holds,
+            ..Finding::bare(rule, "src/k.cu", 1)
+        };
+        let ncu = f("HP883", Phase::Performance, Category::Monitoring, 0);
+        let cutlass = f("HP603", Phase::Build, Category::Library, 46);
+        let guard = f("HP401", Phase::Correctness, Category::ArchCheck, 0);
+        let empty = f("HP401", Phase::Correctness, Category::ArchCheck, 5);
+        let warp = f("HP102", Phase::Correctness, Category::WarpSize, 0);
+        assert!(key(&cutlass) < key(&ncu));
+        assert!(key(&empty) < key(&guard));
+        assert!(key(&empty) < key(&warp) && key(&warp) < key(&cutlass));
+        let single_build = f("HP001", Phase::Build, Category::UnsupportedApi, 0);
+        assert!(key(&cutlass) < key(&single_build));
     }
 
     /// libgpuarray: a host unit test's `warpSize = 32` (CORRECTNESS, warp-size) comes after the

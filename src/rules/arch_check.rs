@@ -15,6 +15,7 @@ use crate::model::syntax::Src;
 pub(crate) mod alternatives;
 mod bounds;
 mod capability;
+pub mod includes_only;
 pub use alternatives::alternative_arms;
 
 /// The directive (index into the file's directives) an open `__CUDA_ARCH__` finding sits on,

@@ -425,6 +425,7 @@ mod tests {
             excerpt: String::new(),
             baseline: None,
             folded_into: None,
+            holds: 0,
         }
     }
 

@@ -193,6 +193,7 @@ pub fn check_lexed<'a>(
     pass_cuda_backend_arms(&s, &mut out, translated);
     arch_check::arms_without_code(&s, &regions, &mut out);
     arch_check::arms_with_code(&s, &regions, &mut out);
+    arch_check::includes_only::includes_only_arms(&s, &regions, &mut out);
     arch_check::launch_bounds_arms(&s, &mut out);
     arch_check::old_gpu_arms(&s, &mut out);
     arch_check::alternative_arms(&s, &mut out);

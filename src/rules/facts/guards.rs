@@ -141,6 +141,7 @@ mod tests {
             excerpt: excerpt.into(),
             baseline: None,
             folded_into: None,
+            holds: 0,
         }
     }
 

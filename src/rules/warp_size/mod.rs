@@ -167,8 +167,15 @@ pub const RULES: &[&RuleInfo] = &[
     &queried::QUERIED_WARP_SIZE_TEST,
 ];
 
+/// Whether a name reads as the warp's size (`WARP_SIZE`, `kWarpSize`, `THREADS_PER_WARP`); a
+/// count of warps (`WARP_PERBLOCK_SIZE`, `WARPS_PER_BLOCK`) is not.
 fn warp_const_name(name: &str) -> bool {
     let l = name.to_ascii_lowercase();
+    if l.split_once("warp")
+        .is_some_and(|(_, after)| after.contains("per"))
+    {
+        return false;
+    }
     if [
         "warpsize",
         "warp_size",

@@ -637,3 +637,15 @@ fn a_launch_sees_the_block_shape_declared_in_its_own_arm() {
         "{msgs:?}"
     );
 }
+
+/// PhysX's `WARP_PERBLOCK_SIZE` (warps per block) and `WARPS_PER_BLOCK` count warps; they are
+/// not the warp's size. Twin: `THREADS_PER_WARP` and `kWarpSize` are.
+#[test]
+fn counts_of_warps_are_not_warp_sizes() {
+    assert!(!super::warp_const_name("WARP_PERBLOCK_SIZE"));
+    assert!(!super::warp_const_name("kWarpsPerBlock"));
+    assert!(!super::warp_const_name("WARP_PER_BLOCK_SIZE"));
+    assert!(super::warp_const_name("THREADS_PER_WARP"));
+    assert!(super::warp_const_name("kWarpSize"));
+    assert!(super::warp_const_name("LOG2_WARP_SIZE"));
+}
