@@ -4,9 +4,11 @@
 //! folders and by the project-wide kinds that must leave them alone.
 
 /// Folder names that hold copies of other projects.
-const VENDOR_DIRS: [&str; 8] = [
+const VENDOR_DIRS: [&str; 10] = [
     "third_party",
     "3rdparty",
+    "3rd_party",
+    "3rd-party",
     "thirdparty",
     "third-party",
     "vendor",

@@ -8,7 +8,7 @@
 //! whoever then ports the library, where they come back when its own tree is scanned.
 //!
 //! So the open findings under `<vendor folder>/<component>/` (a folder below one named
-//! `third_party`, `3rdparty`, `thirdparty`, `third-party`, `vendor`, `vendored`, `external` or
+//! `third_party`, `3rdparty`, `3rd_party`, `3rd-party`, `thirdparty`, `third-party`, `vendor`, `vendored`, `external` or
 //! `extern`) are folded into the component's first open finding, which says how many it holds,
 //! by rule and file; every folded finding stays in JSON/SARIF as PASS naming it. Files directly
 //! in the vendor folder (a prebuilt `libfoo.so`, a build script) and components with a single
@@ -72,6 +72,11 @@ mod tests {
         assert_eq!(
             component_of("x/3rdparty/cutlass/include/c.h").as_deref(),
             Some("x/3rdparty/cutlass")
+        );
+        // nekRS keeps hypre in `3rd_party/`.
+        assert_eq!(
+            component_of("3rd_party/hypre/src/utilities/nvtx.c").as_deref(),
+            Some("3rd_party/hypre")
         );
         // Twins: a file directly in the vendor folder, a folder merely named like one, the
         // project's own code.
