@@ -80,8 +80,19 @@ pub fn kind(_: &[Finding]) -> Kind {
 
 #[cfg(test)]
 mod tests {
+    use crate::finding::Finding;
     use crate::gate::Status;
     use crate::model::syntax::test_support::hazard_findings;
+
+    /// This decision applied alone; the HP401 findings left open.
+    fn folded_open(f: &mut [Finding]) -> Vec<Finding> {
+        let k = super::kind(f);
+        crate::decisions::fold(f, &k);
+        f.iter()
+            .filter(|f| f.rule == "HP401" && f.status != Status::Pass)
+            .cloned()
+            .collect()
+    }
 
     /// torchsparse's shape: two kernels whose tensor-core arms HIP compiles to nothing fold
     /// into one finding per file. Twin: a file with one such kernel keeps its own finding, and
@@ -93,12 +104,7 @@ mod tests {
         };
         let src = format!("{}{}", kernel("a"), kernel("b"));
         let mut f = hazard_findings(&src);
-        let k = super::kind(&f);
-        crate::decisions::fold(&mut f, &k);
-        let open: Vec<_> = f
-            .iter()
-            .filter(|f| f.rule == "HP401" && f.status != Status::Pass)
-            .collect();
+        let open = folded_open(&mut f);
         assert_eq!(open.len(), 1, "{f:#?}");
         assert!(
             open[0]
@@ -108,12 +114,7 @@ mod tests {
             open[0].message
         );
         let mut one = hazard_findings(&kernel("a"));
-        let k = super::kind(&one);
-        crate::decisions::fold(&mut one, &k);
-        let o: Vec<_> = one
-            .iter()
-            .filter(|f| f.rule == "HP401" && f.status != Status::Pass)
-            .collect();
+        let o = folded_open(&mut one);
         assert_eq!(o.len(), 1);
         assert!(!o[0].message.contains("one decision"), "{}", o[0].message);
     }
@@ -139,12 +140,7 @@ mod tests {
             "{}",
             g.message
         );
-        let k = super::kind(&f);
-        crate::decisions::fold(&mut f, &k);
-        let open: Vec<_> = f
-            .iter()
-            .filter(|f| f.rule == "HP401" && f.status != Status::Pass)
-            .collect();
+        let open = folded_open(&mut f);
         assert_eq!(open.len(), 1, "{f:#?}");
         assert_eq!(open[0].line, 5);
         assert!(
@@ -157,15 +153,7 @@ mod tests {
         let mut alone = hazard_findings(&format!(
             "{guard}__global__ void k(float* o) {{ o[0] = 1.f; }}\n"
         ));
-        let k = super::kind(&alone);
-        crate::decisions::fold(&mut alone, &k);
-        assert_eq!(
-            alone
-                .iter()
-                .filter(|f| f.rule == "HP401" && f.status != Status::Pass)
-                .count(),
-            1
-        );
+        assert_eq!(folded_open(&mut alone).len(), 1);
         let declared = src.replace(
             "#include <cuda_fp16.h> // `half`\n",
             "#include <cuda_fp16.h>\ntypedef half h;\n",
