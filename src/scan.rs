@@ -292,6 +292,8 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     crate::rules::warp_size::blocks_in_wavefronts(&mut findings, &rows);
     // Lane reads and votes at the wavefront's width in kernels of several 32-thread rows.
     crate::rules::warp_size::rows_sharing_a_wavefront(&mut findings, &rows);
+    // Ballots, votes and matches kept in 32 bits in kernels of one 32-thread row per block.
+    crate::rules::warp_size::settle_one_row_blocks(&mut findings, &rows);
     let inventory = crate::inventory::scan_inputs_with(
         &all,
         s.max_file_size,

@@ -473,17 +473,27 @@ pub fn model(src: &[u8]) -> Model {
                 .collect::<Vec<_>>()
         });
         // A matrix written as one expression (`${{ fromJson(…) }}`) has lanes nobody can list,
-        // but a literal macOS or Windows runner says where every one of them runs.
+        // but a literal macOS or Windows runner says where every one of them runs, and a literal
+        // NVIDIA (or AMD) GPU runner which GPU they all run on (hidet's `run-test-l4`).
         let lanes = lanes.or_else(|| {
-            let os = labels
-                .iter()
-                .filter(|l| !l.contains("${{"))
+            let literal = || labels.iter().filter(|l| !l.contains("${{"));
+            let os = literal()
                 .find_map(|l| runner_os(l))
-                .filter(|os| *os != "Linux")?;
+                .filter(|os| *os != "Linux");
+            let gpu = if literal().any(|l| amd_runner_label(l)) {
+                Some(Platform::Rocm)
+            } else if literal().any(|l| nvidia_runner_label(l)) {
+                Some(Platform::Cuda)
+            } else {
+                None
+            };
+            if os.is_none() && gpu.is_none() {
+                return None;
+            }
             Some(vec![Lane {
                 vars: BTreeMap::new(),
-                platform: base,
-                os: Some(os),
+                platform: gpu.unwrap_or(base),
+                os,
             }])
         });
         read.push(Job {
@@ -762,6 +772,23 @@ mod tests {
         let m = model(src.as_bytes());
         // The macOS job is dead as a whole; the Linux job's lanes are not known, so not judged.
         assert_eq!(dead_lines(&m, src), [3], "{:?}", m.dead);
+    }
+
+    /// hidet's tests.yaml: `run-test-l4` takes its matrix from another job's output but runs on
+    /// a literal NVIDIA GPU runner; beside the workflow's ROCm job (`[self-hosted, rocm]`) it
+    /// is a CUDA-only job. Twin: the same job on a generic runner stays unjudged.
+    #[test]
+    fn an_nvidia_runner_with_an_expression_matrix_is_a_cuda_lane() {
+        let src = "jobs:\n  run-test-l4:\n    runs-on: linux-amd64-gpu-l4-latest-1\n    strategy:\n      matrix: ${{ fromJSON(needs.dirs.outputs.matrix) }}\n    container:\n      image: nvidia/cuda:12.8.1-devel-ubuntu22.04\n    steps:\n      - run: pytest ${{ matrix.path }}\n  run-test-amdgpu:\n    runs-on: [self-hosted, rocm]\n    steps:\n      - run: pytest tests\n";
+        let m = model(src.as_bytes());
+        assert_eq!(dead_lines(&m, src), [3], "{:?}", m.dead);
+        assert!(
+            m.dead[0].1.contains("job `run-test-amdgpu`"),
+            "{}",
+            m.dead[0].1
+        );
+        let generic = src.replace("linux-amd64-gpu-l4-latest-1", "ubuntu-latest");
+        assert!(model(generic.as_bytes()).dead.is_empty());
     }
 
     #[test]

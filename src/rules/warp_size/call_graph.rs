@@ -80,6 +80,52 @@ impl<'a> Graph<'a> {
     }
 }
 
+/// The functions (by name and file) that only kernels of `seeds` reach (the kernels
+/// themselves, and device functions every live caller of which is such a function, through up
+/// to `depth` calls), each with the seed kernel and its text that show it. A function nothing
+/// calls is not reached.
+pub fn reached_only_from<'a>(
+    files: &'a [(&'a str, &'a FileRows)],
+    graph: &Graph<'a>,
+    seeds: &HashMap<&'a str, &'a str>,
+    depth: usize,
+) -> HashMap<(&'a str, &'a str), (&'a str, &'a str)> {
+    let mut reach: HashMap<(&str, &str), (&str, &str)> = HashMap::new();
+    for (path, d) in defs(files) {
+        if d.kernel {
+            if let Some(s) = seeds.get(d.name.as_str()) {
+                reach.insert((d.name.as_str(), path), (d.name.as_str(), *s));
+            }
+        }
+    }
+    let live = |c: &Caller| c.kernel || graph.is_called(c.name, c.path);
+    for _ in 0..depth {
+        let mut grew = false;
+        for (path, d) in defs(files) {
+            let key = (d.name.as_str(), path);
+            if d.kernel || reach.contains_key(&key) {
+                continue;
+            }
+            let mut live_callers: Vec<(&str, &str)> = graph
+                .callers(&d.name, path)
+                .filter(|c| live(c))
+                .map(|c| (c.name, c.path))
+                .collect();
+            if live_callers.is_empty() || !live_callers.iter().all(|c| reach.contains_key(c)) {
+                continue;
+            }
+            live_callers.sort_unstable();
+            let via = reach[&live_callers[0]];
+            reach.insert(key, via);
+            grew = true;
+        }
+        if !grew {
+            break;
+        }
+    }
+    reach
+}
+
 /// The definitions of every file, with their paths.
 pub fn defs<'a>(files: &'a [(&'a str, &'a FileRows)]) -> impl Iterator<Item = (&'a str, &'a Def)> {
     files

@@ -366,7 +366,7 @@ pub struct Def {
     pub(super) name: String,
     pub(super) kernel: bool,
     /// The body's bytes (`{` to `}`).
-    body: (usize, usize),
+    pub(super) body: (usize, usize),
     /// The body does warp-level work itself (shuffles, votes, `__syncwarp`, lane ids, warp
     /// primitives, `warpSize`).
     warp_level: bool,

@@ -14,6 +14,8 @@ pub use block_extent::blocks_in_wavefronts;
 mod blocks;
 mod extent_names;
 mod flow;
+mod one_row;
+pub use one_row::settle_one_row_blocks;
 pub mod launch_rows;
 pub(crate) mod logical;
 mod queried;

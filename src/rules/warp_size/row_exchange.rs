@@ -272,39 +272,7 @@ pub fn rows_sharing_a_wavefront(findings: &mut Vec<Finding>, files: &[(&str, &Fi
         }
     }
     // The functions (by name and file) only row kernels reach, with the kernel that shows it.
-    let mut reach: HashMap<(&str, &str), (&str, &str)> = HashMap::new();
-    for (path, d) in super::call_graph::defs(files) {
-        if d.kernel {
-            if let Some(s) = rows.get(d.name.as_str()) {
-                reach.insert((d.name.as_str(), path), (d.name.as_str(), *s));
-            }
-        }
-    }
-    let live = |c: &super::call_graph::Caller| c.kernel || graph.is_called(c.name, c.path);
-    for _ in 0..DEPTH {
-        let mut grew = false;
-        for (path, d) in super::call_graph::defs(files) {
-            let key = (d.name.as_str(), path);
-            if d.kernel || reach.contains_key(&key) {
-                continue;
-            }
-            let mut live_callers: Vec<(&str, &str)> = graph
-                .callers(&d.name, path)
-                .filter(|c| live(c))
-                .map(|c| (c.name, c.path))
-                .collect();
-            if live_callers.is_empty() || !live_callers.iter().all(|c| reach.contains_key(c)) {
-                continue;
-            }
-            live_callers.sort_unstable();
-            let via = reach[&live_callers[0]];
-            reach.insert(key, via);
-            grew = true;
-        }
-        if !grew {
-            break;
-        }
-    }
+    let reach = super::call_graph::reached_only_from(files, &graph, &rows, DEPTH);
     let reached: HashSet<&str> = reach.keys().map(|(n, _)| *n).collect();
     // Sites the file's own logical-warp model rewrites (HP109) are not reported again.
     let mut reported: HashSet<(String, u32)> = findings
