@@ -468,6 +468,15 @@ fn keep_in(
             true
         }
         Side::Never(Dead::Toolkit | Dead::Arch { .. }) => {
+            // A rewrite `port` makes in such a branch changes nothing HIP compiles: say so, so
+            // no later pass takes it for work left to a build-time hipify.
+            if f.status == Status::Pass
+                && f.message
+                    .contains(crate::rules::project_build::torch_hipify::DONE_BY_PORT)
+            {
+                f.message
+                    .push_str(&format!(" ({})", hipside::dead_note(s, region, seen)));
+            }
             if f.status != Status::Pass {
                 f.status = Status::Pass;
                 f.message

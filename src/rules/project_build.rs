@@ -26,7 +26,7 @@
 mod recipes;
 pub mod selection;
 pub(crate) mod switches;
-mod torch_hipify;
+pub(crate) mod torch_hipify;
 mod windows_only;
 
 pub use switches::pass_switches_the_build_defines;

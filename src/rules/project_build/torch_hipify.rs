@@ -12,7 +12,10 @@ use crate::finding::Finding;
 use crate::gate::Status;
 
 /// The text of a translator finding that `port` makes the change it names.
-const DONE_BY_PORT: &str = "done by `hipport port`";
+/// What a finding of a rewrite `hipport port` makes says.
+pub const DONE_BY_PORT: &str = "done by `hipport port`";
+/// What [`crate::rules::hazards`] adds to a finding in a branch HIP never compiles.
+const COMPILED_OUT: &str = "compiled out under HIP";
 
 /// The folder of a relative path (`""` at the root).
 fn dir_of(path: &str) -> &str {
@@ -152,7 +155,12 @@ pub fn reopen_port_rewrites(findings: &mut [Finding]) {
     // extension's sources applies them all).
     let mut files: std::collections::BTreeMap<String, Vec<usize>> = Default::default();
     for (i, f) in findings.iter().enumerate() {
-        if f.status == Status::Pass && f.folded_into.is_none() && f.message.contains(DONE_BY_PORT) {
+        // A rewrite in a branch HIP never compiles is no work for the build's hipify either.
+        if f.status == Status::Pass
+            && f.folded_into.is_none()
+            && f.message.contains(DONE_BY_PORT)
+            && !f.message.contains(COMPILED_OUT)
+        {
             if let Some(ext) = under(&f.path) {
                 files.entry(ext).or_default().push(i);
             }
@@ -262,6 +270,22 @@ mod tests {
         );
         // A 32-bit mask as written stops the build.
         assert_eq!(with[0].phase, crate::gate::Phase::Build);
+        // inplace_abn: the same rewrite in a `#if CUDA_VERSION >= 9000` arm HIP never compiles
+        // is no work for the build's hipify.
+        let mut dead = mask("ext/csrc/k.cu");
+        dead.message
+            .push_str(" (compiled out under HIP: decided by `#if CUDA_VERSION >= 9000` (line 24))");
+        let mut only_dead = vec![
+            dead,
+            f(
+                "HP830",
+                "ext/setup.py",
+                Status::Pass,
+                "CUDAExtension: PyTorch's ROCm build hipifies it automatically",
+            ),
+        ];
+        reopen_port_rewrites(&mut only_dead);
+        assert_eq!(only_dead[0].status, Status::Pass);
         assert_eq!(with[1].status, Status::Pass);
         assert_eq!(with[1].folded_into.as_ref().unwrap().at, "ext/csrc/k.cu:3");
         // Twin: a width-32 rewrite alone is the meaning's, not the build's.
