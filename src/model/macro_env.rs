@@ -304,6 +304,8 @@ mod tests {
         assert!(cuda_only_library_switch("NVBENCH_HAS_CUPTI"));
         assert!(cuda_only_library_switch("WITH_TENSORRT"));
         assert!(cuda_only_library_switch("USE_NVML"));
+        // kvikio's switch for GPUDirect Storage names its library (cuFile).
+        assert!(cuda_only_library_switch("KVIKIO_CUFILE_FOUND"));
         for other in [
             "USE_CUDNN",
             "CUPTI_API_VERSION",
