@@ -126,6 +126,39 @@ pub fn reached_only_from<'a>(
     reach
 }
 
+/// The kernels every launch of which (at least one) `shape` accepts, with the first launch's
+/// shape text (`<<<…, 32>>>` at `k.cu:12`).
+pub fn kernels_launched_only<'a>(
+    files: &[(&'a str, &'a FileRows)],
+    shape: impl Fn(&super::launch_rows::Launch) -> bool,
+) -> HashMap<&'a str, &'a str> {
+    let mut rows: std::collections::BTreeMap<&str, Option<&str>> = Default::default();
+    for (_, f) in files {
+        for l in &f.launches {
+            let text = l.x.as_ref().filter(|_| shape(l)).map(|(_, s)| s.as_str());
+            let e = rows.entry(l.kernel.as_str()).or_insert(text);
+            if text.is_none() {
+                *e = None;
+            }
+        }
+    }
+    rows.into_iter()
+        .filter_map(|(k, s)| Some((k, s?)))
+        .collect()
+}
+
+/// The [`FileRows`] of test files (path, text).
+#[cfg(test)]
+pub fn rows_of(files: &[(&str, &str)]) -> Vec<(String, FileRows)> {
+    files
+        .iter()
+        .filter_map(|(p, s)| {
+            let lexed = crate::lex::lex(s.as_bytes());
+            super::launch_rows::file_rows(p, s.as_bytes(), &lexed).map(|r| (p.to_string(), r))
+        })
+        .collect()
+}
+
 /// The definitions of every file, with their paths.
 pub fn defs<'a>(files: &'a [(&'a str, &'a FileRows)]) -> impl Iterator<Item = (&'a str, &'a Def)> {
     files

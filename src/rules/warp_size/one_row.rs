@@ -14,7 +14,7 @@
 use super::launch_rows::FileRows;
 use crate::finding::Finding;
 use crate::gate::Status;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 /// The calls whose result a one-row block fills only in its low 32 bits.
 const MASKS: [&str; 5] = ["`__ballot", "`__any", "`__all", "`__match", "`__activemask"];
@@ -41,23 +41,9 @@ pub fn settle_one_row_blocks(findings: &mut [Finding], files: &[(&str, &FileRows
         return;
     }
     // Kernels every launch of which (at least one) is one 32-thread row, with its shape.
-    let mut rows: BTreeMap<&str, Option<&str>> = BTreeMap::new();
-    for (_, f) in files {
-        for l in &f.launches {
-            let shape =
-                l.x.as_ref()
-                    .filter(|(x, _)| *x == 32 && l.one_row)
-                    .map(|(_, s)| s.as_str());
-            let e = rows.entry(l.kernel.as_str()).or_insert(shape);
-            if shape.is_none() {
-                *e = None;
-            }
-        }
-    }
-    let seeds: HashMap<&str, &str> = rows
-        .into_iter()
-        .filter_map(|(k, s)| Some((k, s?)))
-        .collect();
+    let seeds = super::call_graph::kernels_launched_only(files, |l| {
+        l.x.as_ref().is_some_and(|(x, _)| *x == 32) && l.one_row
+    });
     if seeds.is_empty() {
         return;
     }
@@ -100,14 +86,7 @@ mod tests {
 
     /// The files' own findings, then this pass over their launches.
     fn run(files: &[(&str, &str)]) -> Vec<Finding> {
-        let rows: Vec<(String, FileRows)> = files
-            .iter()
-            .filter_map(|(p, s)| {
-                let lexed = crate::lex::lex(s.as_bytes());
-                super::super::launch_rows::file_rows(p, s.as_bytes(), &lexed)
-                    .map(|r| (p.to_string(), r))
-            })
-            .collect();
+        let rows = super::super::call_graph::rows_of(files);
         let view: Vec<(&str, &FileRows)> = rows.iter().map(|(p, r)| (p.as_str(), r)).collect();
         let mut out: Vec<Finding> = files
             .iter()

@@ -20,7 +20,7 @@ use super::launch_rows::{text, FileRows};
 use crate::finding::Finding;
 use crate::gate::Status;
 use crate::lex::{Lexed, Tok};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 rule!(ROW_EXCHANGE_AT_WAVEFRONT_WIDTH, "HP112", WarpSize, Remediation, Correctness,
     summary: "A lane read by index (`__shfl(v, 0)`, `__shfl_sync(m, v, src)` with no width) or a vote (`__any`, `__all`) in a kernel every launch of which gives blocks of several 32-thread rows (`dim3 block(32, 32)`), in a device function only such kernels reach, or in a call of a project wrapper that makes the exchange at HIP's default width.",
@@ -237,23 +237,9 @@ fn lexed_line(ctx: &crate::registry::FileCtx, lexed: &Lexed, i: usize) -> u32 {
 /// The project pass: HP112 on the exchanges of functions only row kernels reach.
 pub fn rows_sharing_a_wavefront(findings: &mut Vec<Finding>, files: &[(&str, &FileRows)]) {
     // Each kernel's launches: every one 32 wide and of several (or unknown) rows.
-    let mut rows: BTreeMap<&str, Option<&str>> = BTreeMap::new();
-    for (_, f) in files {
-        for l in &f.launches {
-            let shape =
-                l.x.as_ref()
-                    .filter(|(x, _)| *x == 32 && !l.one_row)
-                    .map(|(_, s)| s.as_str());
-            let e = rows.entry(l.kernel.as_str()).or_insert(shape);
-            if shape.is_none() {
-                *e = None;
-            }
-        }
-    }
-    let rows: HashMap<&str, &str> = rows
-        .into_iter()
-        .filter_map(|(k, s)| Some((k, s?)))
-        .collect();
+    let rows = super::call_graph::kernels_launched_only(files, |l| {
+        l.x.as_ref().is_some_and(|(x, _)| *x == 32) && !l.one_row
+    });
     if rows.is_empty() {
         return;
     }
@@ -353,14 +339,7 @@ mod tests {
     use super::*;
 
     fn run(files: &[(&str, &str)]) -> Vec<Finding> {
-        let rows: Vec<(String, FileRows)> = files
-            .iter()
-            .filter_map(|(p, s)| {
-                let lexed = crate::lex::lex(s.as_bytes());
-                super::super::launch_rows::file_rows(p, s.as_bytes(), &lexed)
-                    .map(|r| (p.to_string(), r))
-            })
-            .collect();
+        let rows = super::super::call_graph::rows_of(files);
         let view: Vec<(&str, &FileRows)> = rows.iter().map(|(p, r)| (p.as_str(), r)).collect();
         let mut out = Vec::new();
         rows_sharing_a_wavefront(&mut out, &view);
