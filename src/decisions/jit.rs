@@ -60,7 +60,13 @@ pub fn images(_: &[Finding]) -> Kind {
         key: Box::new(|f| {
             matches!(f.rule.as_str(), "HP502" | "HP910" | "HP911").then(|| "images".to_string())
         }),
-        head: |m| m.iter().position(|f| f.rule == "HP502"),
+        // Only where the project has image files: module loads alone are `kind`'s, per file.
+        head: |m| {
+            m.iter()
+                .any(|f| f.rule != "HP502")
+                .then(|| m.iter().position(|f| f.rule == "HP502"))
+                .flatten()
+        },
         folds: super::kind::all,
         min: Min::Findings(2),
         summary: Box::new(|g| {
@@ -154,6 +160,20 @@ mod tests {
         assert!(fs[0]
             .message
             .contains("2 files (`less_slow_sm70.ptx`, `less_slow_sm80.ptx`)"));
+        // Module loads in two files and no image: not this decision.
+        let load = |p: &str| {
+            said(
+                "HP502",
+                Status::Remediation,
+                p,
+                7,
+                "`cuModuleLoad` loads PTX",
+            )
+        };
+        let mut loads = vec![load("a.cpp"), load("b.cpp")];
+        let k = images(&loads);
+        crate::decisions::fold(&mut loads, &k);
+        assert_eq!(open(&loads).len(), 2);
         let mut alone = vec![ptx("a.ptx"), ptx("b.ptx")];
         let k = images(&alone);
         crate::decisions::fold(&mut alone, &k);

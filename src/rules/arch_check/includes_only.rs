@@ -31,39 +31,26 @@ pub fn includes_only_arms(s: &Src, regions: &[hipside::Region], out: &mut [Findi
         if regions.iter().filter(|o| o.head == r.head).count() != 1 {
             continue;
         }
-        let mut headers = Vec::new();
-        let mut only = true;
-        for t in s.lexed.tokens.iter() {
-            let start = t.start as usize;
-            if start < r.range.start || start >= r.range.end || r.decider.contains(&start) {
-                continue;
-            }
-            if t.kind == Tok::Comment {
-                continue;
-            }
-            let directive =
-                (t.directive != NO_DIRECTIVE).then(|| &s.lexed.directives[t.directive as usize]);
-            match directive {
-                Some(d) if d.name == "include" => {}
-                Some(d) if matches!(d.name.as_str(), "endif" | "else" | "elif") => {}
-                _ => {
-                    only = false;
-                    break;
-                }
-            }
-        }
-        for d in &s.lexed.directives {
-            if d.name == "include" && r.range.contains(&d.start) && !r.decider.contains(&d.start) {
-                let line = String::from_utf8_lossy(&s.bytes()[d.start..d.end]).into_owned();
-                let name = line
-                    .split_once("include")
-                    .map(|(_, r)| r.split("//").next().unwrap_or(r).trim())
-                    .unwrap_or("")
-                    .trim_matches(|c| matches!(c, '<' | '>' | '"'))
-                    .to_string();
-                headers.push(name);
-            }
-        }
+        // The branch's tokens (they are in offset order): comments, `#include` lines and the
+        // chain's own directives only.
+        let toks = &s.lexed.tokens;
+        let first = toks.partition_point(|t| (t.start as usize) < r.range.start);
+        let only = toks[first..]
+            .iter()
+            .take_while(|t| (t.start as usize) < r.range.end)
+            .filter(|t| !r.decider.contains(&(t.start as usize)) && t.kind != Tok::Comment)
+            .all(|t| {
+                t.directive != NO_DIRECTIVE
+                    && matches!(
+                        s.lexed.directives[t.directive as usize].name.as_str(),
+                        "include" | "endif" | "else" | "elif"
+                    )
+            });
+        let headers: Vec<String> = crate::model::includes::written_at(s.bytes(), s.lexed)
+            .into_iter()
+            .filter(|(at, _)| r.range.contains(at) && !r.decider.contains(at))
+            .map(|(_, h)| h.trim_start_matches('<').to_string())
+            .collect();
         if !only || headers.is_empty() {
             continue;
         }
