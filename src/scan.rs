@@ -598,12 +598,11 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
                     .any(|(_, incs)| incs.iter().any(|i| i.rsplit('/').next() == Some(name)))
         })
         .collect();
-    // Headers among the compiled sources that no file includes or names.
-    let unincluded = crate::decisions::unincluded::headers(
-        &findings,
-        &rels,
-        &includes,
-        &|| {
+    // The tree's other files (build files, scripts, Python, Rust), read once when a decision
+    // asks.
+    let others_once: std::cell::OnceCell<Vec<(String, Vec<u8>)>> = std::cell::OnceCell::new();
+    let others = || {
+        others_once.get_or_init(|| {
             let mut out: Vec<(String, Vec<u8>)> = texts
                 .iter()
                 .filter(|(rel, _)| !crate::walk::is_source(rel))
@@ -627,12 +626,22 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
                     }),
             );
             out
-        },
-        &|rel: &str| {
-            crate::model::folders::component_of(rel).is_some()
-                || crate::decisions::nested::root_of(&nested, rel).is_some()
-        },
+        })
+    };
+    let other_decision = |rel: &str| {
+        crate::model::folders::component_of(rel).is_some()
+            || crate::decisions::nested::root_of(&nested, rel).is_some()
+    };
+    // Headers among the compiled sources that no file includes or names.
+    let unincluded = crate::decisions::unincluded::headers(
+        &findings,
+        &rels,
+        &includes,
+        &|| others().as_slice(),
+        &other_decision,
     );
+    // Sources a script of the project writes.
+    let generated = crate::decisions::generated::files(&findings, others(), &other_decision);
     // Code built only with a library that has no ROCm counterpart (a TensorRT backend).
     let bound = crate::decisions::bound::regions(&findings, &includes, &rels);
     // Headers only units on CUTLASS compile go with the CUTLASS component's rewrite.
@@ -642,6 +651,7 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         &nested,
         &unbuilt,
         &unincluded,
+        generated,
         bound,
         &cutlass_helpers,
     );

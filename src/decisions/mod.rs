@@ -73,6 +73,7 @@ pub mod contexts;
 pub mod copies;
 pub mod cuda_build;
 pub mod fp8;
+pub mod generated;
 pub mod jit;
 pub mod kind;
 pub mod launch_bounds;
@@ -126,6 +127,7 @@ pub fn fold_all(findings: &mut [Finding], nested_roots: &[String]) {
         nested_roots,
         &[],
         &[],
+        BTreeMap::new(),
         Vec::new(),
         &BTreeSet::new(),
     );
@@ -133,7 +135,7 @@ pub fn fold_all(findings: &mut [Finding], nested_roots: &[String]) {
 
 /// [`fold_all`] with the folders no build file compiles ([`unbuilt::roots`]) and the headers no
 /// file includes ([`unincluded::headers`]), folded right after the folders the project marks
-/// as not maintained.
+/// as not maintained, then the sources a script of the project writes ([`generated::files`]).
 /// `bound` are the folders of code built only with a library that has no ROCm counterpart
 /// ([`bound::regions`]), folded right after vendored copies and libcu++. `cutlass_helpers`
 /// are the headers only CUTLASS units compile (`rules::cutlass_component::helpers`).
@@ -142,6 +144,7 @@ pub fn fold_all_with(
     nested_roots: &[String],
     unbuilt_roots: &[String],
     unincluded: &[String],
+    generated: BTreeMap<String, (String, usize)>,
     bound: Vec<bound::Region>,
     cutlass_helpers: &BTreeSet<String>,
 ) {
@@ -199,6 +202,9 @@ pub fn fold_all_with(
         }
         if i == 0 && !unincluded.is_empty() {
             fold_keeping(findings, &unincluded::kind(unincluded.to_vec()), &mut heads);
+        }
+        if i == 0 && !generated.is_empty() {
+            fold_keeping(findings, &generated::kind(generated.clone()), &mut heads);
         }
     }
     let k = crate::rules::cutlass_component::kind(findings, nested_roots, cutlass_helpers);

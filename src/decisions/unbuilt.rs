@@ -53,9 +53,6 @@ pub fn roots(
             .map(|d| d.to_string())
             .collect()
     };
-    if build_roots.is_empty() {
-        return Vec::new();
-    }
     let under_root = |dir: &str| {
         build_roots
             .iter()
@@ -126,10 +123,22 @@ pub fn roots(
     };
     // Any glob may pick up a folder's files without naming them.
     let globs = build_texts.iter().any(|t| t.contains("GLOB"));
-    let mut orphans = orphan_cmake_dirs(&dirs_with_build, &build_files, &build_texts, skip);
-    orphans.extend(orphan_make_dirs(
+    // Parts of a CMake build nothing adds and Makefile folders nothing runs are judged in a
+    // CMake project; standalone CMake projects nothing runs, beside any root build.
+    let mut orphans = Vec::new();
+    if !build_roots.is_empty() {
+        orphans = orphan_cmake_dirs(&dirs_with_build, &build_files, &build_texts, skip);
+        orphans.extend(orphan_make_dirs(
+            rels,
+            &dirs_with_build,
+            &build_files,
+            &build_texts,
+            read,
+            skip,
+        ));
+    }
+    orphans.extend(orphan_standalone_dirs(
         rels,
-        &dirs_with_build,
         &build_files,
         &build_texts,
         read,
@@ -137,7 +146,7 @@ pub fn roots(
     ));
     let mut out: Vec<String> = Vec::new();
     for (dir, files) in &units {
-        if dir.is_empty() || skip(dir) || globbed(dir) || !under_root(dir) {
+        if dir.is_empty() || skip(dir) || globbed(dir) {
             continue;
         }
         if out.iter().any(|o| dir.starts_with(&format!("{o}/"))) {
@@ -148,6 +157,9 @@ pub fn roots(
             .find(|o| *dir == o.as_str() || dir.starts_with(&format!("{o}/")))
         {
             out.push(o.clone());
+            continue;
+        }
+        if !under_root(dir) {
             continue;
         }
         if dirs_with_build.contains(dir) {
@@ -361,6 +373,100 @@ fn orphan_make_dirs(
     out
 }
 
+/// Standalone CMake projects nothing runs: a folder below the root whose `CMakeLists.txt`
+/// declares a `project()` of its own, in a tree whose root has a build of its own (`setup.py`,
+/// `pyproject.toml`, a root `CMakeLists.txt` or Makefile), where no file outside the folder (build
+/// files, CI, scripts, Python, documents) spells the folder's path, nor a build file its name
+/// (BitBLAS' `testing/cpp/`: CUDA gtests with `CUDA_ARCHITECTURES 80` that `setup.py`, the
+/// install scripts and CI never build). Someone builds it by hand; the project's build, so its
+/// ROCm build, never does. Outermost first.
+fn orphan_standalone_dirs(
+    rels: &[&str],
+    build_files: &[(&str, usize)],
+    texts: &[String],
+    read: &dyn Fn(&str) -> Option<Vec<u8>>,
+    skip: &dyn Fn(&str) -> bool,
+) -> Vec<String> {
+    let root_build = rels.iter().any(|r| {
+        !r.contains('/') && (crate::inventory::kind::is_build(r) || *r == "pyproject.toml")
+    });
+    if !root_build {
+        return Vec::new();
+    }
+    let mut cands: Vec<&str> = Vec::new();
+    for (rel, t) in build_files {
+        let Some(dir) = rel.strip_suffix("/CMakeLists.txt") else {
+            continue;
+        };
+        if skip(dir)
+            || !declares_project(&texts[*t])
+            || cands.iter().any(|c| dir.starts_with(&format!("{c}/")))
+        {
+            continue;
+        }
+        let prefix = format!("{dir}/");
+        let last = dir.rsplit('/').next().unwrap_or(dir);
+        let named_by_build = build_files.iter().any(|(r, t)| {
+            !r.starts_with(&prefix)
+                && texts[*t]
+                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+                    .any(|w| w == last)
+        });
+        if !named_by_build {
+            cands.retain(|c| !c.starts_with(&prefix));
+            cands.push(dir);
+        }
+    }
+    if cands.is_empty() {
+        return Vec::new();
+    }
+    // Build files of other tools (Maven's `pom.xml` runs `${basedir}/src/main/native`) count
+    // as files that run things; a path is spelled from the root or from the file's folder.
+    let runs = |r: &str| {
+        crate::inventory::scripts::reader(r)
+            || [".xml", ".gradle", ".kts"].iter().any(|e| r.ends_with(e))
+    };
+    let mut named: BTreeSet<&str> = BTreeSet::new();
+    for r in rels {
+        if !runs(r) || cands.iter().all(|d| r.starts_with(&format!("{d}/"))) {
+            continue;
+        }
+        let Some(t) = read(r) else { continue };
+        let folder = r.rsplit_once('/').map_or("", |(f, _)| f);
+        for d in &cands {
+            if r.starts_with(&format!("{d}/")) {
+                continue;
+            }
+            let relative = d
+                .strip_prefix(folder)
+                .and_then(|x| x.strip_prefix('/'))
+                .filter(|_| !folder.is_empty());
+            if spells_path(&t, d) || relative.is_some_and(|x| spells_path(&t, x)) {
+                named.insert(d);
+            }
+        }
+    }
+    cands
+        .into_iter()
+        .filter(|d| !named.contains(d))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Whether `text` spells the folder path `dir` as a path (`cd testing/cpp`, `testing/cpp/x`,
+/// `"cpp"`), not inside a longer name (`cppx`, `test.cpp`).
+fn spells_path(text: &[u8], dir: &str) -> bool {
+    let name = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.');
+    memchr::memmem::find_iter(text, dir.as_bytes()).any(|at| {
+        let end = at + dir.len();
+        // A sentence's full stop after the path is no longer name.
+        let after_ok = end >= text.len()
+            || !name(text[end])
+            || (text[end] == b'.' && !text.get(end + 1).is_some_and(|b| name(*b)));
+        (at == 0 || !name(text[at - 1])) && after_ok
+    })
+}
+
 /// Whether a CMake file calls `project(…)` (any case, spaces before the parenthesis allowed).
 fn declares_project(text: &str) -> bool {
     let l = text.to_ascii_lowercase();
@@ -465,6 +571,7 @@ mod tests {
             ("extra/k.cu", ""),
             ("own/CMakeLists.txt", "project(own CUDA)\n"),
             ("own/b.cu", ""),
+            ("README.md", "Build the demo: `cd own && cmake -B build`.\n"),
         ];
         assert!(tree(&base).is_empty(), "{:?}", tree(&base));
         let globbed = [
@@ -575,6 +682,65 @@ file(GLOB X m/*.cu)
         let mut cmake = base.to_vec();
         cmake[0] = ("CMakeLists.txt", "project(t)\nadd_subdirectory(src)\nadd_custom_target(b COMMAND make -C misc/baselines)\n");
         assert!(tree(&cmake).is_empty(), "{:?}", tree(&cmake));
+    }
+
+    /// BitBLAS' `testing/cpp/`: a standalone CMake project (CUDA gtests) beside a `setup.py`
+    /// build, that no build file, CI file, script or document names. Twins: the same folder run
+    /// by CI, or spelled by a document; a tree with no root build (the folder may be the
+    /// project's build); a standalone project named by the root CMake build.
+    #[test]
+    fn a_standalone_project_nothing_runs_is_unbuilt() {
+        let base = [
+            ("setup.py", "setup(name='b')\n"),
+            (
+                ".github/workflows/ci.yml",
+                "run: cd testing/python && pytest\n",
+            ),
+            (
+                "testing/cpp/CMakeLists.txt",
+                "project(T LANGUAGES CXX CUDA)\nadd_subdirectory(i4)\n",
+            ),
+            ("testing/cpp/i4/CMakeLists.txt", "add_executable(t i4.cu)\n"),
+            ("testing/cpp/i4/i4.cu", ""),
+            ("testing/python/test_a.py", ""),
+            ("docs/QuickStart.md", "See `testing/python/test_a.py`.\n"),
+        ];
+        assert_eq!(tree(&base), ["testing/cpp"]);
+        let mut ci = base.to_vec();
+        ci[1] = (
+            ".github/workflows/ci.yml",
+            "run: cmake -S testing/cpp -B b\n",
+        );
+        assert!(tree(&ci).is_empty(), "{:?}", tree(&ci));
+        let mut doc = base.to_vec();
+        doc[6] = (
+            "docs/QuickStart.md",
+            "The CUDA tests live in testing/cpp.\n",
+        );
+        assert!(tree(&doc).is_empty(), "{:?}", tree(&doc));
+        // A longer path or name is not the folder.
+        let mut longer = base.to_vec();
+        longer[6] = (
+            "docs/QuickStart.md",
+            "See testing/cppx and mytesting/cpp.\n",
+        );
+        assert_eq!(tree(&longer), ["testing/cpp"]);
+        let no_root: Vec<_> = base
+            .iter()
+            .filter(|(p, _)| *p != "setup.py")
+            .copied()
+            .collect();
+        assert!(tree(&no_root).is_empty(), "{:?}", tree(&no_root));
+        // Maven's `java/pom.xml` builds `${basedir}/src/main/native`: a path from its folder.
+        let mut maven = base.to_vec();
+        maven.push(("testing/pom.xml", "<arg value=\"${basedir}/cpp\"/>\n"));
+        assert!(tree(&maven).is_empty(), "{:?}", tree(&maven));
+        let mut added = base.to_vec();
+        added[0] = (
+            "CMakeLists.txt",
+            "project(b)\nadd_subdirectory(testing/cpp)\n",
+        );
+        assert!(tree(&added).is_empty(), "{:?}", tree(&added));
     }
 
     #[test]

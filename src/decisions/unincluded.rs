@@ -35,11 +35,11 @@ fn ext(rel: &str) -> String {
 /// only when a header is a candidate; `skip` whether a file belongs to another decision
 /// (vendored, nested). A file among the others that writes `#include` lines (nccl's
 /// `src/device/generate.py`) generates sources: no header in its folder or below is judged.
-pub fn headers(
+pub fn headers<'o>(
     findings: &[Finding],
     rels: &[&str],
     includes: &[(String, Vec<String>)],
-    others: &dyn Fn() -> Vec<(String, Vec<u8>)>,
+    others: &dyn Fn() -> &'o [(String, Vec<u8>)],
     skip: &dyn Fn(&str) -> bool,
 ) -> Vec<String> {
     if !rels.iter().any(|r| crate::inventory::kind::is_build(r)) {
@@ -178,16 +178,14 @@ mod tests {
             .iter()
             .map(|(f, i)| (f.to_string(), i.iter().map(|s| s.to_string()).collect()))
             .collect();
-        let others = || -> Vec<(String, Vec<u8>)> {
-            files
-                .iter()
-                .filter(|(p, _)| {
-                    !UNITS.contains(&ext(p).as_str()) && !HEADERS.contains(&ext(p).as_str())
-                })
-                .map(|(p, t)| (p.to_string(), t.as_bytes().to_vec()))
-                .collect()
-        };
-        headers(&found, &rels, &incs, &others, &|p: &str| {
+        let texts: Vec<(String, Vec<u8>)> = files
+            .iter()
+            .filter(|(p, _)| {
+                !UNITS.contains(&ext(p).as_str()) && !HEADERS.contains(&ext(p).as_str())
+            })
+            .map(|(p, t)| (p.to_string(), t.as_bytes().to_vec()))
+            .collect();
+        headers(&found, &rels, &incs, &|| texts.as_slice(), &|p: &str| {
             p.starts_with("third_party/")
         })
     }
