@@ -30,7 +30,7 @@ fn key(f: &Finding) -> Option<String> {
         // fetch them and the host code that binds them are often in different files (gpusph:
         // eleven files, one choice of texture objects or plain loads).
         "HP704" => return super::kind::own(&f.path).then(|| f.rule.clone()),
-        "HP708" | "HP008" | "HP018" => true,
+        "HP708" | "HP008" | "HP018" | "HP913" => true,
         "HP852" => {
             let ext = f.path.rsplit_once('.').map_or("", |(_, e)| e);
             matches!(ext, "sh" | "bash")
@@ -58,6 +58,7 @@ fn what(rule: &str) -> &'static str {
         "HP008" => "the file's operators that HIP's vector types define with another meaning are one rename (functions the code calls where it means them)",
         "HP704" => "the project's texture references are one move to texture objects (`cudaTextureObject_t` created where the references are bound, passed to the kernels that fetch them)",
         "HP018" => "the file's macros that paste a CUDA prefix are one edit: paste the HIP prefix (`hip ## …`, `hipblas ## …`) in each",
+        "HP913" => "the file's device code strings with inline PTX are one rewrite: give them a ROCm version in plain C++ or AMDGCN builtins, chosen when the target is ROCm",
         "HP708" => "the file's floating-point atomics on fine-grained memory are one decision: coarse-grained allocations, or a build without `-munsafe-fp-atomics`",
         _ => "the script's CUDA toolkit paths are one edit: point it at ROCm (`/opt/rocm`) or skip the CUDA setup on ROCm machines",
     }

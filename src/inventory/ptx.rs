@@ -25,7 +25,12 @@ rule!(CUBIN_FATBIN_FILE, "HP911", PtxArtifact, Unknown, Runtime,
 /// Defined beside the C/C++ check that raises it too (PTX text in a C string).
 pub use crate::rules::inline_asm::ptx_text::EMBEDDED_PTX;
 
-pub const RULES: &[&RuleInfo] = &[&PTX_FILE, &CUBIN_FATBIN_FILE, &EMBEDDED_PTX];
+pub const RULES: &[&RuleInfo] = &[
+    &PTX_FILE,
+    &CUBIN_FATBIN_FILE,
+    &EMBEDDED_PTX,
+    &crate::inventory::python::device_strings::PTX_IN_PYTHON_DEVICE_CODE,
+];
 
 /// A `.ptx`, `.cubin` or `.fatbin` file: one finding at its start.
 pub fn scan_file(out: &mut Out) {

@@ -161,6 +161,7 @@ mod links;
 mod programs;
 use links::cuda_link_libraries;
 use programs::program_part;
+pub(crate) mod device_strings;
 mod triton_asm;
 
 pub fn scan(out: &mut Out, flavor: Flavor) {
@@ -402,6 +403,7 @@ fn visit(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
         }
         K::String => {
             if let Some((s, r)) = string(n, src) {
+                device_strings::check(out, &s, r.clone());
                 let t = s.trim();
                 // `"-gencode=arch=compute_90a,code=sm_90a" in flags` asks about a flag, passes none.
                 let compared = n

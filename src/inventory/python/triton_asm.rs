@@ -51,6 +51,16 @@ pub fn ptx_instructions(asm: &str) -> Vec<String> {
     found
 }
 
+/// Orders instruction names by what the code does first; declarations and predicate plumbing
+/// last (stable otherwise).
+pub fn doing_first(ins: &mut [String]) {
+    ins.sort_by_key(|i| match i.split('.').next().unwrap_or("") {
+        "" => 2,
+        "setp" | "bra" | "mov" | "selp" => 1,
+        _ => 0,
+    });
+}
+
 /// `mov.u32`, `bar.sync`, `.reg`: a PTX instruction or directive name.
 fn is_ptx_name(w: &str) -> bool {
     if let Some(d) = w.strip_prefix('.') {
@@ -159,13 +169,8 @@ pub fn inline_asm(out: &mut Out, call: Node, func: Node, src: &[u8]) {
     if ins.is_empty() {
         return;
     }
-    // What the code does first; declarations and predicate plumbing last.
     let mut ins = ins;
-    ins.sort_by_key(|i| match i.split('.').next().unwrap_or("") {
-        "" => 2,
-        "setp" | "bra" | "mov" | "selp" => 1,
-        _ => 0,
-    });
+    doing_first(&mut ins);
     let shown: Vec<String> = ins.iter().take(4).map(|i| format!("`{i}`")).collect();
     let more = if ins.len() > shown.len() { ", …" } else { "" };
     out.push(
