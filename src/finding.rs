@@ -112,6 +112,11 @@ pub struct Finding {
     /// views for people list decisions before single lines of the same weight.
     #[serde(skip_serializing_if = "is_zero", default)]
     pub holds: u32,
+    /// Whether this finding heads a decision about code the project's build sets aside (a folder
+    /// no build file compiles, one the project marks as not maintained, headers nothing
+    /// includes, a generator's output): views for people list it after the product's own code.
+    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
+    pub set_aside: bool,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -186,6 +191,7 @@ impl Finding {
             baseline: None,
             folded_into: None,
             holds: 0,
+            set_aside: false,
         }
     }
 }

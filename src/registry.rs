@@ -125,6 +125,7 @@ impl FileCtx<'_> {
             baseline: None,
             folded_into: None,
             holds: 0,
+            set_aside: false,
         }
     }
 }

@@ -640,6 +640,23 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         &|| others().as_slice(),
         &other_decision,
     );
+    // Headers no compiled unit reaches through the include graph join them.
+    let mut unincluded = unincluded;
+    for h in crate::decisions::unincluded::unreached(
+        &findings,
+        &rels,
+        &includes
+            .iter()
+            .chain(dead_includes.iter())
+            .cloned()
+            .collect::<Vec<_>>(),
+        &|| others().as_slice(),
+        &other_decision,
+    ) {
+        if !unincluded.contains(&h) {
+            unincluded.push(h);
+        }
+    }
     // Sources a script of the project writes.
     let generated = crate::decisions::generated::files(&findings, others(), &other_decision);
     // Code built only with a library that has no ROCm counterpart (a TensorRT backend).

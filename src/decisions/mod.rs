@@ -197,14 +197,21 @@ pub fn fold_all_with(
     for (i, make) in before.into_iter().enumerate() {
         let k = make(findings);
         fold_keeping(findings, &k, &mut heads);
-        if i == 0 && !unbuilt_roots.is_empty() {
-            fold_keeping(findings, &unbuilt::kind(unbuilt_roots.to_vec()), &mut heads);
-        }
-        if i == 0 && !unincluded.is_empty() {
-            fold_keeping(findings, &unincluded::kind(unincluded.to_vec()), &mut heads);
-        }
-        if i == 0 && !generated.is_empty() {
-            fold_keeping(findings, &generated::kind(generated.clone()), &mut heads);
+        if i == 0 {
+            // The decisions about code the build sets aside: not maintained, not built, not
+            // included, a generator's output. Their heads are listed after the product's code.
+            if !unbuilt_roots.is_empty() {
+                fold_keeping(findings, &unbuilt::kind(unbuilt_roots.to_vec()), &mut heads);
+            }
+            if !unincluded.is_empty() {
+                fold_keeping(findings, &unincluded::kind(unincluded.to_vec()), &mut heads);
+            }
+            if !generated.is_empty() {
+                fold_keeping(findings, &generated::kind(generated.clone()), &mut heads);
+            }
+            for &h in &heads {
+                findings[h].set_aside = true;
+            }
         }
     }
     let k = crate::rules::cutlass_component::kind(findings, nested_roots, cutlass_helpers);

@@ -30,8 +30,9 @@ pub fn roots(
     skip: &dyn Fn(&str) -> bool,
 ) -> Vec<String> {
     // The project's CMake builds: the root's `CMakeLists.txt`, or (a project that keeps its
-    // build in a folder, cuml's `cpp/`) each top-level `CMakeLists.txt` that declares a
-    // `project()`. Only units under them are judged.
+    // build in a folder, cuml's `cpp/`) each top-level `CMakeLists.txt` that is a project's top:
+    // it declares a `project()` or a `cmake_minimum_required()` (Bonsai's `runtime/`, whose
+    // CMake 2.8 file has no `project()`). Only units under them are judged.
     let build_roots: Vec<String> = if rels.contains(&"CMakeLists.txt") {
         vec![String::new()]
     } else {
@@ -48,7 +49,7 @@ pub fn roots(
             })
             .filter(|d| {
                 read(&format!("{d}/CMakeLists.txt"))
-                    .is_some_and(|t| declares_project(&String::from_utf8_lossy(&t)))
+                    .is_some_and(|t| is_top(&String::from_utf8_lossy(&t)))
             })
             .map(|d| d.to_string())
             .collect()
@@ -236,7 +237,7 @@ fn orphan_cmake_dirs(
             && own
                 .iter()
                 .any(|(r, _)| *r == format!("{dir}/CMakeLists.txt"));
-        let standalone = own.iter().any(|(_, t)| declares_project(&texts[*t]));
+        let standalone = own.iter().any(|(_, t)| is_top(&texts[*t]));
         if !cmake_only || standalone {
             continue;
         }
@@ -399,7 +400,7 @@ fn orphan_standalone_dirs(
             continue;
         };
         if skip(dir)
-            || !declares_project(&texts[*t])
+            || !is_top(&texts[*t])
             || cands.iter().any(|c| dir.starts_with(&format!("{c}/")))
         {
             continue;
@@ -465,6 +466,13 @@ fn spells_path(text: &[u8], dir: &str) -> bool {
             || (text[end] == b'.' && !text.get(end + 1).is_some_and(|b| name(*b)));
         (at == 0 || !name(text[at - 1])) && after_ok
     })
+}
+
+/// Whether a CMake file is a project's top: it declares a `project()` or a
+/// `cmake_minimum_required()` (a CMake 2.8 top without `project()`); a part another file adds
+/// has neither.
+fn is_top(text: &str) -> bool {
+    declares_project(text) || text.to_ascii_lowercase().contains("cmake_minimum_required")
 }
 
 /// Whether a CMake file calls `project(…)` (any case, spaces before the parenthesis allowed).
@@ -663,6 +671,17 @@ file(GLOB X m/*.cu)
             ("notebooks/x/k.cu", ""),
         ];
         assert_eq!(tree(&nested), ["cpp/src/tsne/cannylab"]);
+        // Bonsai's `runtime/`: a CMake 2.8 top without `project()` lists its kernels one by
+        // one; a kernel it does not list is unbuilt.
+        let bonsai = [
+            (
+                "runtime/CMakeLists.txt",
+                "CMAKE_MINIMUM_REQUIRED(VERSION 2.8)\ncuda_add_executable(b CUDAkernels/warp_new.cu)\n",
+            ),
+            ("runtime/CUDAkernels/warp_new.cu", ""),
+            ("runtime/CUDAkernels/gravity_old.cu", ""),
+        ];
+        assert_eq!(tree(&bonsai), ["runtime/CUDAkernels/gravity_old.cu"]);
         // A recursive glob under another folder reaches nothing here; one at the root may
         // reach anything.
         let mut glob = base.to_vec();

@@ -118,6 +118,126 @@ pub fn headers<'o>(
         .collect()
 }
 
+/// Headers with open findings that no compilation unit of the tree reaches through the include
+/// graph (Bonsai keeps a copy of the b40c library under `runtime/include/b40c/` whose headers
+/// include one another while no source includes any of them, and a driver-API header
+/// `include/my_cuda.h` its sources replaced with `my_cuda_rt.h`). An include is followed to the
+/// file it resolves to from the includer's folder, or else to every file whose path ends with
+/// it (`b40c/util/spine.cuh` through a `-I` root), so a header some unit may reach is never
+/// judged. Judged only where the graph is seen (some unit includes a project header); a header a
+/// file of another kind spells by name (a run-time compile, an install rule), one the project
+/// installs (`install(DIRECTORY …)`, `PUBLIC_HEADER`), or one in a vendored or nested copy is
+/// left alone, and so is a CUTLASS/CuTe header, which its component's rewrite holds.
+pub fn unreached<'o>(
+    findings: &[Finding],
+    rels: &[&str],
+    includes: &[(String, Vec<String>)],
+    others: &dyn Fn() -> &'o [(String, Vec<u8>)],
+    skip: &dyn Fn(&str) -> bool,
+) -> Vec<String> {
+    // A CUTLASS/CuTe header (HP603) goes with its component's rewrite.
+    let cutlass: BTreeSet<&str> = findings
+        .iter()
+        .filter(|f| f.rule == "HP603")
+        .map(|f| f.path.as_str())
+        .collect();
+    let candidates: BTreeSet<&str> = findings
+        .iter()
+        .filter(|f| {
+            f.status != Status::Pass
+                && HEADERS.contains(&ext(&f.path).as_str())
+                && !skip(&f.path)
+                && !cutlass.contains(f.path.as_str())
+        })
+        .map(|f| f.path.as_str())
+        .collect();
+    if candidates.is_empty() || !rels.iter().any(|r| crate::inventory::kind::is_build(r)) {
+        return Vec::new();
+    }
+    let known: BTreeSet<&str> = rels.iter().copied().collect();
+    let by_name: std::collections::HashMap<&str, Vec<&str>> =
+        rels.iter().fold(Default::default(), |mut m, r| {
+            m.entry(r.rsplit('/').next().unwrap_or(r))
+                .or_insert_with(Vec::new)
+                .push(*r);
+            m
+        });
+    let edges: std::collections::HashMap<&str, &Vec<String>> =
+        includes.iter().map(|(f, i)| (f.as_str(), i)).collect();
+    // The files an include may name: the path from the includer's folder, else every file
+    // whose path ends with it.
+    let targets = |from: &str, inc: &str| -> Vec<&str> {
+        let inc = inc.trim_start_matches('<');
+        let joined = crate::model::includes::join(crate::model::includes::dir_of(from), inc);
+        if let Some(k) = known.get(joined.as_str()) {
+            return vec![*k];
+        }
+        let name = inc.rsplit('/').next().unwrap_or(inc);
+        by_name
+            .get(name)
+            .map(|v| {
+                v.iter()
+                    .copied()
+                    .filter(|r| *r == inc || r.ends_with(&format!("/{inc}")))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let mut reached: BTreeSet<&str> = BTreeSet::new();
+    let mut todo: Vec<&str> = rels
+        .iter()
+        .copied()
+        .filter(|r| UNITS.contains(&ext(r).as_str()))
+        .collect();
+    let mut project_edge = false;
+    while let Some(f) = todo.pop() {
+        if !reached.insert(f) {
+            continue;
+        }
+        for inc in edges.get(f).map(|v| v.as_slice()).unwrap_or_default() {
+            for t in targets(f, inc) {
+                project_edge |= UNITS.contains(&ext(f).as_str());
+                if !reached.contains(t) {
+                    todo.push(t);
+                }
+            }
+        }
+    }
+    if !project_edge {
+        return Vec::new();
+    }
+    let left: Vec<&str> = candidates
+        .into_iter()
+        .filter(|h| !reached.contains(h))
+        .collect();
+    if left.is_empty() {
+        return Vec::new();
+    }
+    let others = others();
+    let installs = others.iter().any(|(r, b)| {
+        crate::inventory::kind::is_build(r) && {
+            let t = String::from_utf8_lossy(b).to_ascii_lowercase();
+            t.contains("public_header")
+                || t.match_indices("install(").any(|(i, _)| {
+                    let args = t[i..].split(')').next().unwrap_or("");
+                    args.contains("directory") || args.contains("files")
+                })
+        }
+    });
+    if installs {
+        return Vec::new();
+    }
+    left.into_iter()
+        .filter(|h| {
+            let name = h.rsplit('/').next().unwrap_or(h);
+            !others
+                .iter()
+                .any(|(r, b)| r != h && memchr::memmem::find(b, name.as_bytes()).is_some())
+        })
+        .map(str::to_string)
+        .collect()
+}
+
 /// The unincluded-header decision: the open findings of those headers, held by the first.
 pub fn kind(headers: Vec<String>) -> Kind {
     Kind {
@@ -134,10 +254,10 @@ pub fn kind(headers: Vec<String>) -> Kind {
             let shown: Vec<String> = names.iter().take(3).map(|n| format!("`{n}`")).collect();
             let more = names.len().saturating_sub(3);
             format!(
-                " — one decision: no file of the project includes {}{} and no build file or \
-                 script names {}, so no build compiles {}: port with the code that will \
-                 include them again, or remove them ({} more findings in {} files are folded \
-                 here: {})",
+                " — one decision: no source file of the project includes {}{} (directly or \
+                 through other headers) and no build file or script names {}, so no build \
+                 compiles {}: port with the code that will include them again, or remove them \
+                 ({} more findings in {} files are folded here: {})",
                 shown.join(", "),
                 if more > 0 {
                     format!(" and {more} other headers")
@@ -235,6 +355,80 @@ mod tests {
         assert!(run(&no_build, &includes).is_empty());
     }
 
+    /// Bonsai's shape: a copy of b40c whose headers include one another, and a driver-API header,
+    /// that no source reaches. Twins: a header reached through another header, one through a
+    /// `-I` root by its path's tail, a CUTLASS header (its component's), a header a script
+    /// names, a project that installs its headers, a tree where no unit includes anything.
+    #[test]
+    fn headers_no_unit_reaches_are_one_decision() {
+        let files = [
+            (
+                "runtime/CMakeLists.txt",
+                "cmake_minimum_required(VERSION 2.8)\n",
+            ),
+            ("runtime/src/main.cu", ""),
+            ("runtime/include/my_cuda_rt.h", ""),
+            ("runtime/include/common.h", ""),
+            ("runtime/include/my_cuda.h", ""),
+            ("runtime/include/b40c/radix_sort/enactor.cuh", ""),
+            ("runtime/include/b40c/util/spine.cuh", ""),
+            ("runtime/include/b40c/util/used.cuh", ""),
+            ("runtime/include/cutlass_ext/tma.hpp", ""),
+            ("runtime/include/jit.cuh", ""),
+            ("tools/load.py", "open('jit.cuh')\n"),
+        ];
+        let includes: [(&str, &[&str]); 3] = [
+            (
+                "runtime/src/main.cu",
+                &["../include/my_cuda_rt.h", "<b40c/util/used.cuh"],
+            ),
+            ("runtime/include/my_cuda_rt.h", &["common.h"]),
+            (
+                "runtime/include/b40c/radix_sort/enactor.cuh",
+                &["../util/spine.cuh"],
+            ),
+        ];
+        let go = |files: &[(&str, &str)], includes: &[(&str, &[&str])]| -> Vec<String> {
+            let rels: Vec<&str> = files.iter().map(|(p, _)| *p).collect();
+            let mut found: Vec<Finding> = rels
+                .iter()
+                .filter(|r| HEADERS.contains(&ext(r).as_str()))
+                .map(|r| open(r))
+                .collect();
+            found.push(Finding {
+                rule: "HP603".into(),
+                ..open("runtime/include/cutlass_ext/tma.hpp")
+            });
+            let incs: Vec<(String, Vec<String>)> = includes
+                .iter()
+                .map(|(f, i)| (f.to_string(), i.iter().map(|s| s.to_string()).collect()))
+                .collect();
+            let texts: Vec<(String, Vec<u8>)> = files
+                .iter()
+                .filter(|(p, _)| {
+                    !UNITS.contains(&ext(p).as_str()) && !HEADERS.contains(&ext(p).as_str())
+                })
+                .map(|(p, t)| (p.to_string(), t.as_bytes().to_vec()))
+                .collect();
+            unreached(&found, &rels, &incs, &|| texts.as_slice(), &|_: &str| false)
+        };
+        assert_eq!(
+            go(&files, &includes),
+            [
+                "runtime/include/b40c/radix_sort/enactor.cuh",
+                "runtime/include/b40c/util/spine.cuh",
+                "runtime/include/my_cuda.h"
+            ]
+        );
+        let mut installed = files.to_vec();
+        installed[0] = (
+            "runtime/CMakeLists.txt",
+            "cmake_minimum_required(VERSION 2.8)\ninstall(DIRECTORY include/ DESTINATION include)\n",
+        );
+        assert!(go(&installed, &includes).is_empty());
+        assert!(go(&files, &[]).is_empty());
+    }
+
     /// Three findings in one unincluded header fold into one open finding naming it.
     #[test]
     fn the_decision_names_the_headers() {
@@ -246,7 +440,7 @@ mod tests {
         assert!(
             open_ones[0]
                 .message
-                .contains("no file of the project includes `x/dead.h`"),
+                .contains("no source file of the project includes `x/dead.h`"),
             "{}",
             open_ones[0].message
         );

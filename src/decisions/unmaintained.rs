@@ -1,6 +1,6 @@
 //! A folder the project itself marks as not maintained is one decision. Projects keep old code
 //! in folders named for it (`unmaintained/`, `deprecated/`, `obsolete/`, `legacy/`,
-//! `archive/`, `archived/`, `attic/`): the scan reads it like any other code and reports it
+//! `archive/`, `archived/`, `attic/`, `deadcode/`): the scan reads it like any other code and reports it
 //! line by line, while a porter takes one decision for the folder — port it, or leave it out
 //! of the ROCm build as the project's own maintainers already set it aside.
 //!
@@ -67,6 +67,12 @@ mod tests {
             Some("src/legacy")
         );
         assert_eq!(folder_of("Attic/x.cu").as_deref(), Some("Attic"));
+        // pg-strom's `deadcode/`; twin: a word that only begins with `dead`.
+        assert_eq!(
+            folder_of("deadcode/cuda_control.c").as_deref(),
+            Some("deadcode")
+        );
+        assert_eq!(folder_of("src/deadline/a.cu"), None);
         // The outermost marker holds nested ones.
         assert_eq!(
             folder_of("deprecated/v1/archive/k.cu").as_deref(),

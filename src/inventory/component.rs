@@ -423,6 +423,7 @@ pub fn fold_cuda_only_components(
             baseline: None,
             folded_into: None,
             holds: 0,
+            set_aside: false,
         };
         let note = format!(
             " (folded into HP833 at `{}:{}`: `{}` is built for CUDA only, one decision)",

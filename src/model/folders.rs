@@ -67,7 +67,7 @@ pub fn is_release_copy(name: &str) -> bool {
 }
 
 /// Folder names by which a project sets code aside.
-const MARKERS: [&str; 7] = [
+const MARKERS: [&str; 10] = [
     "unmaintained",
     "deprecated",
     "obsolete",
@@ -75,6 +75,10 @@ const MARKERS: [&str; 7] = [
     "archive",
     "archived",
     "attic",
+    // pg-strom's `deadcode/`: code taken out of the build and kept.
+    "deadcode",
+    "dead_code",
+    "dead-code",
 ];
 
 /// The outermost folder of a path the project marks as not maintained (`src/legacy`), if any

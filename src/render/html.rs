@@ -680,6 +680,7 @@ mod tests {
             baseline: None,
             folded_into: None,
             holds: 0,
+            set_aside: false,
         };
         let target = TargetInfo {
             rocm: "6.2.0".into(),

@@ -107,7 +107,8 @@ pub fn auxiliary(path: &str) -> u8 {
 /// The harm of one finding, smaller first.
 pub type Harm = (u8, u8, u8, u8, u8, u8);
 
-/// The harm of one finding: status, the product's code before its tests and examples, failures
+/// The harm of one finding: status, the product's code before its tests, examples and the code
+/// its build sets aside (a decision on a folder no build compiles), failures
 /// nothing announces (wrong results, run-time failures) before the rest, then a decision
 /// (a finding that holds others: a component to rewrite, a build to move) before a single
 /// line of the same weight, then phase and category. A porter reads the decisions of a group
@@ -117,7 +118,7 @@ pub fn finding_harm(f: &Finding) -> Harm {
     let announced = u8::from(p > phase_rank(Phase::Runtime));
     (
         s,
-        auxiliary(&f.path),
+        auxiliary(&f.path).max(u8::from(f.set_aside)),
         announced,
         u8::from(f.holds == 0),
         p,
@@ -175,6 +176,28 @@ mod tests {
     /// an include guard on `__CUDA_ARCH__` before the decision on the file's empty kernels
     /// (both CORRECTNESS). Decisions come first within failures nothing announces and within
     /// those that announce themselves; a silent single line still precedes a build decision.
+    /// Bonsai's kernel file no build compiles: its decision (a CORRECTNESS head holding eight)
+    /// comes after a single BUILD line of the product's code. Twin: the same decision on code
+    /// the build compiles comes first.
+    #[test]
+    fn decisions_on_code_set_aside_come_after_the_products_code() {
+        let mut unbuilt = Finding {
+            phase: Phase::Correctness,
+            category: Category::WarpSize,
+            holds: 8,
+            set_aside: true,
+            ..Finding::bare("HP101", "runtime/CUDAkernels/dev_approximate_gravity.cu", 9)
+        };
+        let live = Finding {
+            phase: Phase::Build,
+            category: Category::WarpSize,
+            ..Finding::bare("HP103", "runtime/CUDAkernels/warp_new.cu", 27)
+        };
+        assert!(finding_harm(&live) < finding_harm(&unbuilt));
+        unbuilt.set_aside = false;
+        assert!(finding_harm(&unbuilt) < finding_harm(&live));
+    }
+
     #[test]
     fn decisions_before_single_lines_of_the_same_group() {
         let f = |rule: &str, phase, category, holds| Finding {

@@ -142,6 +142,7 @@ mod tests {
             baseline: None,
             folded_into: None,
             holds: 0,
+            set_aside: false,
         }
     }
 

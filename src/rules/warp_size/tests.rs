@@ -12,6 +12,35 @@ fn constants_and_masks() {
     assert_eq!(fires(other, "HP103"), [2, 4]);
 }
 
+/// Bonsai's `#define FULL_MASK 0xffffffff` passed to `__ballot_sync`/`__shfl_sync`: where HIP has
+/// the `*_sync` forms (ROCm 6.2+) their `static_assert` stops the build, so the finding is BUILD
+/// there. Twins: the same file at 6.1 (no `*_sync` forms: CORRECTNESS), a full mask by name that
+/// no `*_sync` call takes (compared with a ballot: CORRECTNESS).
+#[test]
+fn a_32_bit_mask_passed_to_sync_forms_stops_the_build() {
+    use crate::gate::Phase;
+    use crate::model::syntax::test_support::hazard_findings_for;
+    let src = "#define FULL_MASK 0xffffffff\n#define ALL_MASK 0xffffffff\n__device__ int f(int v) {\n  unsigned b = __ballot_sync(FULL_MASK, v > 0);\n  return b == ALL_MASK;\n}\n";
+    let phases = |rocm: &str| -> Vec<(u32, Phase)> {
+        hazard_findings_for("t.cu", src, rocm.parse().unwrap())
+            .into_iter()
+            .filter(|f| f.rule == "HP103")
+            .map(|f| (f.line, f.phase))
+            .collect()
+    };
+    assert_eq!(
+        phases("7.0.0"),
+        [
+            (1, Phase::Build),
+            (2, Phase::Correctness),
+            (4, Phase::Build)
+        ]
+    );
+    assert!(phases("6.1.0")
+        .iter()
+        .all(|(_, p)| *p == Phase::Correctness));
+}
+
 #[test]
 fn lane_and_warp_arithmetic_follows_thread_indices() {
     let src = "__global__ void k(float* p, int n) {\n  int tid = threadIdx.x;\n  int lane = tid % 32;\n  int w = threadIdx.x >> 5;\n  int nw = blockDim.x / 32;\n  int off = 4 * threadIdx.x;\n  float a = p[off % 32];\n  size_t bytes = n / 32;\n  unsigned m = (1u << lane) - 1;\n  unsigned m2 = (1ull << lane) - 1;\n  p[w * 32 + lane] = a + m + m2 + nw + bytes;\n}\n";
