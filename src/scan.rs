@@ -586,16 +586,37 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
                 || nested.iter().any(|n| n == dir)
         },
     );
-    // A unit another file includes (`#include "kernel_zero.cu"`) is compiled with it.
+    // A unit another file includes (`#include "kernel_zero.cu"`) is compiled with it, and so is
+    // a folder whose units a header includes (GpuBTree's `GpuBTree.h` includes
+    // `map/kernels/map_warps.cu` and `map/host.cu`).
+    let last = |p: &str| -> String { p.rsplit('/').next().unwrap_or(p).to_string() };
     let unbuilt: Vec<String> = unbuilt
         .into_iter()
         .filter(|r| {
-            let name = r.rsplit('/').next().unwrap_or(r);
-            !name.contains('.')
-                || !includes
-                    .iter()
-                    .chain(dead_includes.iter())
-                    .any(|(_, incs)| incs.iter().any(|i| i.rsplit('/').next() == Some(name)))
+            let name = last(r);
+            let prefix = format!("{r}/");
+            // The names of the units the root holds, and whether a file outside it includes one.
+            let units: std::collections::BTreeSet<String> = if name.contains('.') {
+                [name].into_iter().collect()
+            } else {
+                rels.iter()
+                    .filter(|f| {
+                        f.starts_with(&prefix)
+                            && f.rsplit_once('.').is_some_and(|(_, e)| {
+                                matches!(
+                                    e.to_ascii_lowercase().as_str(),
+                                    "cu" | "cpp" | "cc" | "cxx" | "c"
+                                )
+                            })
+                    })
+                    .map(|f| last(f))
+                    .collect()
+            };
+            !includes
+                .iter()
+                .chain(dead_includes.iter())
+                .filter(|(from, _)| from != r && !from.starts_with(&prefix))
+                .any(|(_, incs)| incs.iter().any(|i| units.contains(&last(i))))
         })
         .collect();
     // The tree's other files (build files, scripts, Python, Rust), read once when a decision

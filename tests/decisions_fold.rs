@@ -175,3 +175,51 @@ fn a_pytorch_extension_is_asked_only_for_rewrites_that_change_meaning() {
         "{open:?}"
     );
 }
+
+/// GpuBTree's shape: a header-only library whose header includes the `.cu` files of a folder no
+/// build file names (`#include "map/kernels/map_warps.cu"`): the folder is compiled with every
+/// unit that includes the header, so its findings stay open. Twin: a folder of units nothing
+/// outside it includes or names is one unbuilt decision.
+#[test]
+fn a_folder_of_units_a_header_includes_is_built() {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path();
+    std::fs::create_dir_all(root.join(".git")).unwrap();
+    for dir in ["src/map/kernels", "test", "perf"] {
+        std::fs::create_dir_all(root.join(dir)).unwrap();
+    }
+    write(
+        &root.join("CMakeLists.txt"),
+        "project(t LANGUAGES CXX CUDA)\nadd_executable(t test/test_map.cu)\n",
+    );
+    write(
+        &root.join("src/Lib.h"),
+        "#include \"map/kernels/map_warps.cu\"\n",
+    );
+    write(&root.join("src/map/kernels/map_warps.cu"), &mixed());
+    write(&root.join("test/test_map.cu"), "#include \"Lib.h\"\n");
+    write(&root.join("perf/old.cu"), &mixed());
+    // An include from inside the unbuilt folder itself builds nothing.
+    write(&root.join("perf/all.h"), "#include \"old.cu\"\n");
+    let r = hipport(root, &["scan", ".", "--format", "json", "--exit-zero"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let json: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let findings = json["findings"].as_array().unwrap();
+    let open = |pre: &str| {
+        findings
+            .iter()
+            .filter(|f| f["status"] != "PASS" && f["path"].as_str().unwrap().starts_with(pre))
+            .collect::<Vec<_>>()
+    };
+    assert!(open("src/map/").len() > 1, "{findings:#?}");
+    assert!(open("src/map/").iter().all(|f| !f["message"]
+        .as_str()
+        .unwrap()
+        .contains("no build file of the project compiles")));
+    let perf = open("perf/");
+    assert_eq!(perf.len(), 1, "{findings:#?}");
+    assert!(perf[0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("no build file of the project compiles `perf/`"));
+}
