@@ -669,7 +669,6 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         &includes
             .iter()
             .chain(dead_includes.iter())
-            .cloned()
             .collect::<Vec<_>>(),
         &|| others().as_slice(),
         &other_decision,

@@ -337,13 +337,7 @@ fn orphan_make_dirs(
         if own.is_empty() || !own.iter().all(|r| is_make(r)) {
             continue;
         }
-        let last = dir.rsplit('/').next().unwrap_or(dir);
-        let named_by_build = build_files.iter().any(|(r, t)| {
-            !r.starts_with(&prefix)
-                && texts[*t]
-                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
-                    .any(|w| w == last)
-        });
+        let named_by_build = named_outside(dir, build_files, texts);
         if !named_by_build {
             cands.push(dir);
         }
@@ -406,13 +400,7 @@ fn orphan_standalone_dirs(
             continue;
         }
         let prefix = format!("{dir}/");
-        let last = dir.rsplit('/').next().unwrap_or(dir);
-        let named_by_build = build_files.iter().any(|(r, t)| {
-            !r.starts_with(&prefix)
-                && texts[*t]
-                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
-                    .any(|w| w == last)
-        });
+        let named_by_build = named_outside(dir, build_files, texts);
         if !named_by_build {
             cands.retain(|c| !c.starts_with(&prefix));
             cands.push(dir);
@@ -465,6 +453,19 @@ fn spells_path(text: &[u8], dir: &str) -> bool {
             || !name(text[end])
             || (text[end] == b'.' && !text.get(end + 1).is_some_and(|b| name(*b)));
         (at == 0 || !name(text[at - 1])) && after_ok
+    })
+}
+
+/// Whether a build file outside the folder `dir` spells its last name as a word
+/// (`add_subdirectory(baselines)`, `make -C misc/baselines`).
+fn named_outside(dir: &str, build_files: &[(&str, usize)], texts: &[String]) -> bool {
+    let prefix = format!("{dir}/");
+    let last = dir.rsplit('/').next().unwrap_or(dir);
+    build_files.iter().any(|(r, t)| {
+        !r.starts_with(&prefix)
+            && texts[*t]
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+                .any(|w| w == last)
     })
 }
 

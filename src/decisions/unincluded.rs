@@ -131,7 +131,7 @@ pub fn headers<'o>(
 pub fn unreached<'o>(
     findings: &[Finding],
     rels: &[&str],
-    includes: &[(String, Vec<String>)],
+    includes: &[&(String, Vec<String>)],
     others: &dyn Fn() -> &'o [(String, Vec<u8>)],
     skip: &dyn Fn(&str) -> bool,
 ) -> Vec<String> {
@@ -287,6 +287,26 @@ mod tests {
         f
     }
 
+    /// A fixture's include lists and the texts of its files that are neither units nor headers.
+    #[allow(clippy::type_complexity)]
+    fn graph(
+        files: &[(&str, &str)],
+        includes: &[(&str, &[&str])],
+    ) -> (Vec<(String, Vec<String>)>, Vec<(String, Vec<u8>)>) {
+        let incs = includes
+            .iter()
+            .map(|(f, i)| (f.to_string(), i.iter().map(|s| s.to_string()).collect()))
+            .collect();
+        let texts = files
+            .iter()
+            .filter(|(p, _)| {
+                !UNITS.contains(&ext(p).as_str()) && !HEADERS.contains(&ext(p).as_str())
+            })
+            .map(|(p, t)| (p.to_string(), t.as_bytes().to_vec()))
+            .collect();
+        (incs, texts)
+    }
+
     fn run(files: &[(&str, &str)], includes: &[(&str, &[&str])]) -> Vec<String> {
         let rels: Vec<&str> = files.iter().map(|(p, _)| *p).collect();
         let found: Vec<Finding> = rels
@@ -294,17 +314,7 @@ mod tests {
             .filter(|r| HEADERS.contains(&ext(r).as_str()))
             .map(|r| open(r))
             .collect();
-        let incs: Vec<(String, Vec<String>)> = includes
-            .iter()
-            .map(|(f, i)| (f.to_string(), i.iter().map(|s| s.to_string()).collect()))
-            .collect();
-        let texts: Vec<(String, Vec<u8>)> = files
-            .iter()
-            .filter(|(p, _)| {
-                !UNITS.contains(&ext(p).as_str()) && !HEADERS.contains(&ext(p).as_str())
-            })
-            .map(|(p, t)| (p.to_string(), t.as_bytes().to_vec()))
-            .collect();
+        let (incs, texts) = graph(files, includes);
         headers(&found, &rels, &incs, &|| texts.as_slice(), &|p: &str| {
             p.starts_with("third_party/")
         })
@@ -399,17 +409,8 @@ mod tests {
                 rule: "HP603".into(),
                 ..open("runtime/include/cutlass_ext/tma.hpp")
             });
-            let incs: Vec<(String, Vec<String>)> = includes
-                .iter()
-                .map(|(f, i)| (f.to_string(), i.iter().map(|s| s.to_string()).collect()))
-                .collect();
-            let texts: Vec<(String, Vec<u8>)> = files
-                .iter()
-                .filter(|(p, _)| {
-                    !UNITS.contains(&ext(p).as_str()) && !HEADERS.contains(&ext(p).as_str())
-                })
-                .map(|(p, t)| (p.to_string(), t.as_bytes().to_vec()))
-                .collect();
+            let (incs, texts) = graph(files, includes);
+            let incs: Vec<&(String, Vec<String>)> = incs.iter().collect();
             unreached(&found, &rels, &incs, &|| texts.as_slice(), &|_: &str| false)
         };
         assert_eq!(
