@@ -388,6 +388,11 @@ mod tests {
         assert_eq!(ev(MacroEnv::hip(), "defined(NCCL_VERSION_CODE)"), Some(1));
         assert_eq!(ev(MacroEnv::hip(), "NCCL_VERSION_CODE >= 21000"), None);
         assert_eq!(ev(MacroEnv::hip(), "THRUST_VERSION >= 100900"), None);
+        // GooFit's `#if THRUST_DEVICE_SYSTEM != THRUST_DEVICE_SYSTEM_CUDA` CPU stubs: rocThrust
+        // picks its HIP backend, so HIP compiles the arm a CUDA build does not.
+        let cpu_stubs = "THRUST_DEVICE_SYSTEM != THRUST_DEVICE_SYSTEM_CUDA";
+        assert_eq!(ev(MacroEnv::hip(), cpu_stubs), Some(1));
+        assert_eq!(ev(MacroEnv::cuda(), cpu_stubs), Some(0));
         // `__CUDA_ARCH__`: undefined under HIP, unknown for CUDA (host and device passes).
         assert_eq!(ev(MacroEnv::hip(), "defined(__CUDA_ARCH__)"), Some(0));
         assert_eq!(ev(MacroEnv::cuda(), "defined(__CUDA_ARCH__)"), None);

@@ -617,8 +617,14 @@ fn finding<'a>(
         })
         .filter(|t| t.as_str() != "defined")
         .all(|t| matches!(t.as_str(), "__NVCC__" | "__CUDACC_RTC__" | "__NVCOMPILER"));
+    let thrust_backend = deciding
+        .toks
+        .iter()
+        .any(|t| t.starts_with("THRUST_DEVICE_SYSTEM"));
     let generic = if nvcc_only {
         "HIP-Clang is not nvcc and does not define nvcc's own macros"
+    } else if thrust_backend {
+        "rocThrust's device backend is `THRUST_DEVICE_SYSTEM_HIP`, not `THRUST_DEVICE_SYSTEM_CUDA`"
     } else {
         "HIP defines none of the CUDA toolkit and library macros tested"
     };

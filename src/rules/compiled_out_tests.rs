@@ -396,3 +396,21 @@ fn one_macro_spelled_for_two_toolkits_is_settled() {
     );
     assert_eq!(hp304(&object)[0].status, Status::Remediation);
 }
+
+/// GooFit's backend switch: `#if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA` is the CUDA
+/// backend's arm; rocThrust picks its HIP backend, so HIP compiles the `#else` (the CPU stubs).
+/// Twin: a test of the OMP backend, which neither build takes by default, is no difference.
+#[test]
+fn thrusts_cuda_backend_arm_is_compiled_out() {
+    let src = "#include <thrust/device_vector.h>\n#if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA\n__global__ void k(float* p) { p[threadIdx.x] = 0; }\n#else\nvoid k(float* p) { p[0] = 0; }\n#endif\n";
+    let f = hp304(src);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0].line, 2);
+    assert!(
+        f[0].message.contains("`THRUST_DEVICE_SYSTEM_HIP`"),
+        "{}",
+        f[0].message
+    );
+    let omp = src.replace("_CUDA\n", "_OMP\n");
+    assert!(hp304(&omp).is_empty(), "{:?}", hp304(&omp));
+}
