@@ -57,12 +57,15 @@ pub struct Req {
 pub fn parse_req(spec: &str, offset: usize) -> Option<Req> {
     let lead = spec.len() - spec.trim_start().len();
     let s = spec.trim_start();
-    if s.is_empty()
-        || s.starts_with('-')
-        || s.starts_with('.')
-        || s.starts_with('/')
-        || s.contains("://")
-    {
+    if let Some(req) = vcs_req(s, offset + lead) {
+        return Some(req);
+    }
+    if s.is_empty() || s.starts_with('-') || s.starts_with('.') || s.starts_with('/') {
+        return None;
+    }
+    // `name @ git+https://…` (PEP 508 direct reference): the name, nothing pinned.
+    let direct = s.contains("://");
+    if direct && !s.split("://").next().unwrap_or("").contains('@') {
         return None;
     }
     let end = s
@@ -72,7 +75,11 @@ pub fn parse_req(spec: &str, offset: usize) -> Option<Req> {
         return None;
     }
     let name = &s[..end];
-    let rest = s[end..].split(';').next().unwrap_or("");
+    let rest = if direct {
+        ""
+    } else {
+        s[end..].split(';').next().unwrap_or("")
+    };
     // The versions of the spec (`==2.3.1+cu121`, conda's `=2.3.1+cu121`), each read as PEP 440.
     let versions = || {
         rest.split(|c: char| {
@@ -100,6 +107,45 @@ pub fn parse_req(spec: &str, offset: usize) -> Option<Req> {
         name_range: offset + lead..offset + lead + end,
         cuda_marker,
         other_build,
+    })
+}
+
+/// A bare VCS requirement (`git+https://github.com/NVlabs/tiny-cuda-nn/#subdirectory=bindings/torch`,
+/// `git+https://host/o/r.git@v1#egg=name`): pip builds it from source. Its name is the
+/// `#egg=` name, else the repository's (the last path segment, without `.git` and `@ref`); the
+/// span is the whole requirement.
+fn vcs_req(s: &str, at: usize) -> Option<Req> {
+    let url = ["git+", "hg+", "svn+", "bzr+"]
+        .iter()
+        .find_map(|p| s.strip_prefix(p))?;
+    let token = s.split_whitespace().next().unwrap_or(s);
+    let (path, fragment) = url.split_once('#').unwrap_or((url, ""));
+    let egg = fragment
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("egg="))
+        .filter(|n| !n.is_empty());
+    let path = path.split('?').next().unwrap_or(path);
+    let after_host = path.split_once("://").map_or(path, |(_, r)| r);
+    let repo = after_host
+        .split('/')
+        .skip(1)
+        .filter(|p| !p.is_empty())
+        .last()?;
+    let repo = repo.split('@').next().unwrap_or(repo);
+    let repo = repo.strip_suffix(".git").unwrap_or(repo);
+    let name = egg.unwrap_or(repo);
+    if name.is_empty()
+        || !name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+    {
+        return None;
+    }
+    Some(Req {
+        name: name.to_string(),
+        name_range: at..at + token.len(),
+        cuda_marker: None,
+        other_build: false,
     })
 }
 
@@ -308,7 +354,27 @@ mod tests {
         let r = parse_req("jax[cuda12]>=0.4", 0).unwrap();
         assert_eq!(r.cuda_marker.as_deref(), Some("cuda12"));
         assert!(parse_req("-r other.txt", 0).is_none());
-        assert!(parse_req("git+https://x/y", 0).is_none());
+        // VCS requirements: the `#egg=` name, else the repository's; the span is the whole
+        // requirement. Twins: a plain URL to an archive and a local path stay unread.
+        let tcnn = "git+https://github.com/NVlabs/tiny-cuda-nn/#subdirectory=bindings/torch";
+        let r = parse_req(tcnn, 10).unwrap();
+        assert_eq!(
+            (r.name.as_str(), r.name_range),
+            ("tiny-cuda-nn", 10..10 + tcnn.len())
+        );
+        let egg = parse_req("git+https://h/o/r.git@v1.0#egg=flash_attn", 0).unwrap();
+        assert_eq!(egg.name, "flash_attn");
+        assert_eq!(
+            parse_req("git+https://h/o/repo.git@main", 0).unwrap().name,
+            "repo"
+        );
+        let direct = parse_req("flash-attn @ git+https://github.com/x/y.git", 0).unwrap();
+        assert_eq!(
+            (direct.name.as_str(), direct.cuda_marker),
+            ("flash-attn", None)
+        );
+        assert!(parse_req("https://x/y.tar.gz", 0).is_none());
+        assert!(parse_req("./local/pkg", 0).is_none());
         assert_eq!(parse_req("requests>=2", 0).unwrap().cuda_marker, None);
         // A pin of the CPU or ROCm build is no CUDA wheel (torch-points-kernels' CI).
         assert!(parse_req("torch==1.8.0+cpu", 0).unwrap().other_build);
