@@ -222,6 +222,39 @@ pub(super) fn ballots(
             ));
         }
     }
+    // `__activemask() == ~0U`, `__ballot_sync(m, p) != 0xffffffff`: a full 64-lane wavefront's
+    // mask has 64 one bits, never equal to a 32-bit all-ones (pg-strom's `assert(__activemask()
+    // == ~0U)` aborts on every full wavefront). `~0` and `-1` are `int` and widen to 64 one bits.
+    let narrow_full = |n: Node| {
+        let t = s.text(strip_parens(n));
+        (syntax::int_value(t) == Some(0xffff_ffff) && !syntax::is_wide_literal(t))
+            || super::shuffles::narrow_all_ones(t)
+            || t == "UINT32_MAX"
+            || t == "UINT_MAX"
+    };
+    for b in s.descendants(f, K::BinaryExpression) {
+        let (op, l, r) = parts(s, b);
+        if !matches!(op, "==" | "!=") {
+            continue;
+        }
+        let (mask, full) = if counts_fresh(strip_parens(l)) && narrow_full(r) {
+            (l, r)
+        } else if counts_fresh(strip_parens(r)) && narrow_full(l) {
+            (r, l)
+        } else {
+            continue;
+        };
+        out.push(s.ctx.finding(
+            &BALLOT_32BIT,
+            b.byte_range(),
+            format!(
+                "`{}` is compared with a 32-bit full mask `{}`: on a full 64-lane wavefront the mask has 64 one bits, so `{op}` never sees all lanes active",
+                s.text(mask),
+                s.text(full)
+            ),
+            Some(format!("{CHOICE}; to ask whether every lane is active, compare with the mask of the lanes the block runs (`~0ull` for a full wavefront)")),
+        ));
+    }
     let mut counted: Vec<(usize, &str, usize)> = Vec::new();
     for c in s.descendants(f, K::CallExpression) {
         let Some(name) = call_name(s, c) else {

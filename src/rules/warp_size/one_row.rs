@@ -29,7 +29,11 @@ fn settles(f: &Finding) -> bool {
             // A ballot kept in a 32-bit variable or returned as one. Not a count of a mask
             // (`__ffs(m)`, `__popc(m)`): where `m` is `auto`, HIP's 64-bit ballot makes it
             // `unsigned long long` and those calls ambiguous, whatever the block.
-            "HP106" => f.message.contains("in 32 bits") || f.message.contains("as a 32-bit value"),
+            "HP106" => {
+                f.message.contains("in 32 bits")
+                    || f.message.contains("as a 32-bit value")
+                    || f.message.contains("is compared with a 32-bit full mask")
+            }
             "HP109" => MASKS.iter().any(|m| f.message.starts_with(m)),
             _ => false,
         }
@@ -131,6 +135,15 @@ mod tests {
         // wholegraph's write-back loop: `auto` holds HIP's 64-bit ballot, `__ffs` of it is
         // ambiguous and `1 << 31` sign-extends into it; one-row blocks change neither.
         let loop_ = "__global__ void back(const int* k, int* o) {\n  auto m = __ballot_sync(0xFFFFFFFF, k[threadIdx.x] > 0);\n  while (m != 0) {\n    int lane = __ffs(m) - 1;\n    o[lane] = 1;\n    m ^= (1 << lane);\n  }\n}\nvoid go(const int* k, int* o, int n) { back<<<n, 32>>>(k, o); }\n";
+        // `__activemask() == 0xffffffff` in a kernel of one 32-thread row: lanes 32–63 never
+        // run, so the mask is 32 one bits and the test means what it meant; twin: 64 threads.
+        let all = "__global__ void all(int* o) {\n  if (__activemask() == 0xffffffff) o[threadIdx.x] = 1;\n}\nvoid go(int* o, int n) { all<<<n, 32>>>(o); }\n";
+        assert!(open(&run(&[("all.cu", all)]), "HP106").is_empty());
+        let wide = all.replace("<<<n, 32>>>", "<<<n, 64>>>");
+        assert_eq!(
+            open(&run(&[("all.cu", &wide)]), "HP106"),
+            [("all.cu".to_string(), 2)]
+        );
         let f = run(&[("back.cu", loop_)]);
         assert_eq!(open(&f, "HP102"), [("back.cu".to_string(), 6)], "{f:#?}");
         assert_eq!(open(&f, "HP106"), [("back.cu".to_string(), 4)], "{f:#?}");

@@ -678,3 +678,12 @@ fn counts_of_warps_are_not_warp_sizes() {
     assert!(super::warp_const_name("kWarpSize"));
     assert!(super::warp_const_name("LOG2_WARP_SIZE"));
 }
+
+/// pg-strom's `assert(__activemask() == ~0U)`: a 64-lane mask compared with a 32-bit all-ones is
+/// never equal on a full wavefront. Twins: `~0` and a 64-bit literal (64 one bits), a narrow
+/// variable whose HP106 is the same fact (one-row launches: `one_row`'s tests).
+#[test]
+fn a_wavefront_mask_compared_with_a_32_bit_full_mask() {
+    let src = "__device__ int f(int v) {\n  assert(__activemask() == ~0U);\n  bool all = __ballot_sync(~0ull, v > 0) != 0xffffffffu;\n  bool wide = __activemask() == ~0;\n  bool wide2 = __activemask() == 0xffffffffffffffffull;\n  unsigned m = __ballot_sync(~0ull, v > 1);\n  return all + wide + wide2 + (m == 0xffffffff);\n}\n";
+    assert_eq!(fires_open(src, "HP106"), [2, 3, 6]);
+}
