@@ -23,6 +23,7 @@ mod row_exchange;
 pub use row_exchange::rows_sharing_a_wavefront;
 mod seeds;
 mod shuffles;
+mod sync_masks;
 
 use crate::finding::Finding;
 use crate::gate::Status;
@@ -32,8 +33,7 @@ use crate::rules::RuleInfo;
 use ballots::ballots;
 use flow::{arithmetic, lit, parts, per_warp_arrays, strip_parens, Flow};
 use shuffles::{
-    calls, full_mask_name, is_shuffle, is_sync_intrinsic, lane_mask_name, narrow_all_ones,
-    shuffle_loop, Masks,
+    calls, full_mask_name, is_shuffle, lane_mask_name, narrow_all_ones, shuffle_loop, Masks,
 };
 use std::collections::HashSet;
 use tree_sitter::Node;
@@ -217,33 +217,7 @@ pub fn check_seeing<'a>(
 ) {
     let from = out.len();
     check(s, seen, warps, out);
-    // Where HIP has the `*_sync` forms, a 32-bit mask passed to one stops the build.
-    let sync_forms = matches!(
-        crate::mappings::get().resolve("__shfl_sync", target),
-        Some(crate::mappings::Resolution::Same { .. } | crate::mappings::Resolution::Rename { .. })
-    );
-    if sync_forms {
-        let passed = mask_args(s);
-        for f in out[from..]
-            .iter_mut()
-            .filter(|f| f.rule == WARP_MASK_32BIT.id.code && f.status != Status::Pass)
-        {
-            let at_call = f.message.starts_with("32-bit full mask `");
-            let defined_for_one = f
-                .message
-                .split_once("` is a 32-bit full warp mask")
-                .and_then(|(n, _)| n.strip_prefix('`'))
-                .is_some_and(|n| passed.contains(n));
-            if at_call || defined_for_one {
-                f.phase = crate::gate::Phase::Build;
-                f.message.push_str(&format!(
-                    "; at ROCm {} {} does not compile: HIP's `*_sync` intrinsics `static_assert` a 64-bit mask",
-                    target.rocm,
-                    if at_call { "the call" } else { "each `*_sync` call passing it" }
-                ));
-            }
-        }
-    }
+    sync_masks::phase(s, target, &mut out[from..]);
     if target.rocm < WARPSIZE_RUNTIME_FROM {
         for f in out[from..]
             .iter_mut()
@@ -259,21 +233,6 @@ pub fn check_seeing<'a>(
     }
 }
 
-/// Names passed as the mask of a `*_sync` intrinsic anywhere in the file.
-fn mask_args<'a>(s: &Src<'a>) -> HashSet<&'a str> {
-    let mut out: HashSet<&str> = HashSet::new();
-    for (i, name) in s.idents() {
-        if is_sync_intrinsic(name) && s.next_text(i) == "(" {
-            if let Some(j) = s.lexed.next_code(i).and_then(|o| s.lexed.next_code(o)) {
-                if s.lexed.tokens[j].kind == crate::lex::Tok::Ident && s.next_text(j) == "," {
-                    out.insert(s.tok(j));
-                }
-            }
-        }
-    }
-    out
-}
-
 fn check<'a>(
     s: &Src<'a>,
     seen: &'a crate::model::project::Visible,
@@ -281,7 +240,7 @@ fn check<'a>(
     out: &mut Vec<Finding>,
 ) {
     let macros = s.object_macros();
-    let mask_args = mask_args(s);
+    let mask_args = sync_masks::mask_args(s);
     for (name, value, range) in &macros {
         constant(s, name, value, range.clone(), &mask_args, out);
     }
