@@ -949,4 +949,28 @@ mod tests {
         fold_nvidia_only_imports(&mut f, &read);
         assert_eq!(f.iter().filter(|x| x.status != Status::Pass).count(), 2);
     }
+
+    /// neuralangelo: `requirements.txt` declares `git+…/tiny-cuda-nn/…` and a model imports
+    /// `tinycudann`, the package's name without its separators: one decision, the declaration's.
+    #[test]
+    fn a_module_named_without_the_packages_separators_is_declared() {
+        let tcnn = "imports tiny-cuda-nn's PyTorch bindings (`tinycudann`; no ROCm build published): NVIDIA-only, no ROCm build";
+        let mut f = vec![
+            finding("models/ingp.py", 15, "HP821", Status::Unknown, tcnn),
+            finding(
+                "requirements.txt",
+                3,
+                "HP821",
+                Status::Unknown,
+                "tiny-cuda-nn is CUDA-specific; ROCm path: none known",
+            ),
+        ];
+        fold_nvidia_only_imports(&mut f, &|_: &str| None);
+        let open: Vec<(&str, u32)> = f
+            .iter()
+            .filter(|x| x.status != Status::Pass)
+            .map(|x| (x.path.as_str(), x.line))
+            .collect();
+        assert_eq!(open, [("requirements.txt", 3)]);
+    }
 }

@@ -45,6 +45,9 @@ pub(super) fn fold_into_declarations(
             continue;
         };
         let module = name.trim().to_ascii_lowercase().replace('-', "_");
+        // The module may drop the separators of the package's name (`tiny-cuda-nn` imports as
+        // `tinycudann`).
+        declared.entry(module.replace('_', "")).or_insert(i);
         declared.entry(module).or_insert(i);
     }
     if declared.is_empty() {

@@ -358,6 +358,8 @@ fn visit(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
                     Some("TensorRT (`tensorrt`)")
                 } else if top("pynvrtc") {
                     Some("pynvrtc (`pynvrtc`; NVRTC compiles CUDA C to PTX, which AMD GPUs cannot load: hiprtc through hip-python compiles HIP C++)")
+                } else if top("tinycudann") {
+                    Some("tiny-cuda-nn's PyTorch bindings (`tinycudann`; built from its CUDA sources with nvcc, no ROCm build published)")
                 } else if top("nvshmem") {
                     Some("nvshmem4py (`nvshmem`; ROCm's counterpart is rocSHMEM, with its own API)")
                 } else {

@@ -746,16 +746,18 @@ fn capability_skips_every_amd_gpu_answers_alike_are_checks() {
 }
 
 /// s4's unicornn baseline compiles CUDA C with pynvrtc; Megatron-LM's copy service imports
-/// nvshmem4py: neither has a ROCm build. Twins: names that only start alike.
+/// nvshmem4py; ngp_pl imports tiny-cuda-nn's bindings: none has a ROCm build. Twins: names that
+/// only start alike.
 #[test]
 fn nvrtc_and_nvshmem_bindings_are_nvidia_only() {
-    let src = "from pynvrtc.compiler import Program\nimport nvshmem.core as nvshmem\nimport pynvrtcx\nimport nvshmemx\n";
+    let src = "from pynvrtc.compiler import Program\nimport nvshmem.core as nvshmem\nimport pynvrtcx\nimport nvshmemx\nimport tinycudann as tcnn\nimport tinycudann_x\n";
     let got = judged(FileKind::Python, src);
     assert_eq!(
         got,
         [
             row("HP821", 1, "UNKNOWN", "INSTALL"),
-            row("HP821", 2, "UNKNOWN", "INSTALL")
+            row("HP821", 2, "UNKNOWN", "INSTALL"),
+            row("HP821", 5, "UNKNOWN", "INSTALL")
         ]
     );
 }
