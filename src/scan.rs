@@ -678,7 +678,12 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         }
     }
     // Sources a script of the project writes.
-    let generated = crate::decisions::generated::files(&findings, others(), &other_decision);
+    let generated = crate::decisions::generated::files(
+        &findings,
+        &rels,
+        &|| others().as_slice(),
+        &other_decision,
+    );
     // Code built only with a library that has no ROCm counterpart (a TensorRT backend).
     let bound = crate::decisions::bound::regions(&findings, &includes, &rels);
     // Headers only units on CUTLASS compile go with the CUTLASS component's rewrite.

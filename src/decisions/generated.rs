@@ -22,12 +22,13 @@ use std::collections::{BTreeMap, BTreeSet};
 const NEAR: usize = 12;
 
 /// The generated sources among the files with open findings, each with the script that writes
-/// it and the line that names it (see the module documentation). `others` are the texts of the
-/// tree's other files (the Python files are read); `skip` whether a file belongs to another
-/// decision (vendored, nested).
-pub fn files(
+/// it and the line that names it (see the module documentation). `rels` are the tree's files;
+/// `others()` the texts of its other files (the Python files are read), asked only where the
+/// tree has Python files; `skip` whether a file belongs to another decision (vendored, nested).
+pub fn files<'o>(
     findings: &[Finding],
-    others: &[(String, Vec<u8>)],
+    rels: &[&str],
+    others: &dyn Fn() -> &'o [(String, Vec<u8>)],
     skip: &dyn Fn(&str) -> bool,
 ) -> BTreeMap<String, (String, usize)> {
     let candidates: BTreeSet<&str> = findings
@@ -36,10 +37,11 @@ pub fn files(
         .map(|f| f.path.as_str())
         .collect();
     let mut out = BTreeMap::new();
-    if candidates.is_empty() {
+    // The other files are read only for a tree with Python scripts and open sources.
+    if candidates.is_empty() || !rels.iter().any(|r| r.ends_with(".py")) {
         return out;
     }
-    for (script, bytes) in others {
+    for (script, bytes) in others() {
         if !script.ends_with(".py") || skip(script) {
             continue;
         }
@@ -182,7 +184,10 @@ mod tests {
         found: &[Finding],
         others: &[(String, Vec<u8>)],
     ) -> BTreeMap<String, (String, usize)> {
-        files(found, others, &|p: &str| p.starts_with("third_party/"))
+        let rels: Vec<&str> = others.iter().map(|(p, _)| p.as_str()).collect();
+        files(found, &rels, &|| others, &|p: &str| {
+            p.starts_with("third_party/")
+        })
     }
 
     const GEN: &str = "import os\n\

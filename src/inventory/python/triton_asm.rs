@@ -51,6 +51,13 @@ pub fn ptx_instructions(asm: &str) -> Vec<String> {
     found
 }
 
+/// The first four instruction names in backticks, `, …` when there are more.
+pub fn listed(ins: &[String]) -> String {
+    let shown: Vec<String> = ins.iter().take(4).map(|i| format!("`{i}`")).collect();
+    let more = if ins.len() > shown.len() { ", …" } else { "" };
+    format!("{}{more}", shown.join(", "))
+}
+
 /// Orders instruction names by what the code does first; declarations and predicate plumbing
 /// last (stable otherwise).
 pub fn doing_first(ins: &mut [String]) {
@@ -171,14 +178,12 @@ pub fn inline_asm(out: &mut Out, call: Node, func: Node, src: &[u8]) {
     }
     let mut ins = ins;
     doing_first(&mut ins);
-    let shown: Vec<String> = ins.iter().take(4).map(|i| format!("`{i}`")).collect();
-    let more = if ins.len() > shown.len() { ", …" } else { "" };
     out.push(
         &ptx::EMBEDDED_PTX,
         call.start_byte()..func.end_byte(),
         format!(
-            "Triton inline assembly in PTX ({}{more}): ROCm's Triton assembles AMDGCN, so this kernel fails to compile on ROCm at its first launch",
-            shown.join(", ")
+            "Triton inline assembly in PTX ({}): ROCm's Triton assembles AMDGCN, so this kernel fails to compile on ROCm at its first launch",
+            listed(&ins)
         ),
         Some(advice(&ins)),
     );
