@@ -14,11 +14,27 @@ use std::sync::Mutex;
 /// C, C++ and CUDA sources, by extension. `.inc` fragments hold kernels too (lc0's
 /// `winograd_helper.inc`, included by its `.cu` files); one without CUDA in it yields nothing.
 /// `.hu` and `.hcu` are CUDA headers by another name (openpose's `gpu/cuda.hu` includes
-/// `<cuda.h>` and holds device code).
+/// `<cuda.h>` and holds device code). The conventional extensions of included implementation
+/// files are sources too ([`HEADER_EXTENSIONS`]): C++ template bodies (`.tcc`, `.tpp`, `.ipp`,
+/// `.txx`) and their CUDA twins (`.tcu`, `.cuinc`): InfiniTAM's `CUDAInstantiations.cu`
+/// includes its kernels from `.tcu` files.
 pub const DEFAULT_EXTENSIONS: &[&str] = &[
-    "cu", "cuh", "c", "cc", "cpp", "cxx", "h", "hh", "hpp", "hxx", "inl", "cuinl", "inc", "hu",
-    "hcu",
+    "cu", "cuh", "c", "cc", "cpp", "cxx", "h", "hh", "hpp", "hxx", "h++", "inl", "cuinl", "inc",
+    "hu", "hcu", "ipp", "tpp", "tcc", "txx", "tcu", "cuinc",
 ];
+
+/// The source extensions of files a unit includes rather than compiles on its own: headers and
+/// included implementation fragments.
+pub const HEADER_EXTENSIONS: &[&str] = &[
+    "h", "hh", "hpp", "hxx", "h++", "cuh", "hu", "hcu", "inl", "cuinl", "inc", "ipp", "tpp", "tcc",
+    "txx", "tcu", "cuinc",
+];
+
+/// Whether a path names a header or an included fragment ([`HEADER_EXTENSIONS`], by
+/// [`source_ext`]).
+pub fn is_header(rel: &str) -> bool {
+    HEADER_EXTENSIONS.contains(&source_ext(rel).as_str())
+}
 
 /// A file's source extension, lowercased: its last one or, for a build variant named by its
 /// backend, the one before (AutoDock-GPU keeps `performdocking.cpp.Cuda` beside

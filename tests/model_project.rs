@@ -562,3 +562,38 @@ fn a_ptx_file_built_from_a_source_in_the_tree_is_pass() {
     let blob = hp910.iter().find(|r| r.1 == "bin/vendor_blob.ptx").unwrap();
     assert_eq!(blob.3, "UNKNOWN");
 }
+
+/// Kernels kept in an included implementation fragment (`.tcu`, InfiniTAM's convention for the
+/// CUDA engines `CUDAInstantiations.cu` includes) are scanned and ported like a header: the
+/// lane arithmetic of a 32-lane logical warp in one is judged, and `port` rewrites its runtime
+/// call and gives its shuffle width 32; twin: the same text in a `.txt` beside it is no source.
+#[test]
+fn kernels_in_an_included_fragment_are_scanned_and_ported() {
+    let kernel = "__global__ void k(float* o) {\n  float v = o[threadIdx.x];\n  v += __shfl_xor_sync(0xffffffff, v, 16);\n  if ((threadIdx.x & 31) == 0) o[threadIdx.x / 32] = v;\n}\nvoid run(float* o) { k<<<1, 64>>>(o); cudaDeviceSynchronize(); }\n";
+    let files = [
+        ("CMakeLists.txt", "cmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CXX CUDA)\nadd_library(p Instantiations.cu)\n"),
+        ("Instantiations.cu", "#include \"engine/Engine_CUDA.tcu\"\n"),
+        ("engine/Engine_CUDA.tcu", kernel),
+        ("engine/notes.txt", kernel),
+    ];
+    let rows = scan(&files, &[]);
+    let in_fragment: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.1 == "engine/Engine_CUDA.tcu")
+        .collect();
+    assert!(
+        in_fragment
+            .iter()
+            .any(|r| r.0 == "HP102" && r.4.contains("32-lane logical warps")),
+        "{in_fragment:#?}"
+    );
+    assert!(!rows.iter().any(|r| r.1 == "engine/notes.txt"), "{rows:#?}");
+    let d = tempfile::tempdir().unwrap();
+    write(d.path(), &files);
+    let o = hipport().arg("port").arg(d.path()).output().unwrap();
+    let diff = String::from_utf8_lossy(&o.stdout);
+    assert!(diff.contains("+++ b/engine/Engine_CUDA.tcu"), "{diff}");
+    assert!(diff.contains("hipDeviceSynchronize"), "{diff}");
+    assert!(diff.contains("v, 16, 32)"), "{diff}");
+    assert!(!diff.contains("notes.txt"), "{diff}");
+}

@@ -21,7 +21,6 @@ use crate::gate::Status;
 use std::collections::BTreeSet;
 
 const UNITS: [&str; 5] = ["cu", "cpp", "cc", "cxx", "c"];
-const HEADERS: [&str; 7] = ["h", "hh", "hpp", "hxx", "cuh", "inl", "inc"];
 
 fn ext(rel: &str) -> String {
     rel.rsplit_once('.')
@@ -47,7 +46,7 @@ pub fn headers<'o>(
     }
     let candidates: BTreeSet<&str> = findings
         .iter()
-        .filter(|f| f.status != Status::Pass && HEADERS.contains(&ext(&f.path).as_str()))
+        .filter(|f| f.status != Status::Pass && crate::walk::is_header(&f.path))
         .map(|f| f.path.as_str())
         .collect();
     if candidates.is_empty() {
@@ -79,7 +78,7 @@ pub fn headers<'o>(
     // excerpts, whose includers were not kept, shows none).
     let seen_dirs: BTreeSet<&str> = rels
         .iter()
-        .filter(|r| HEADERS.contains(&ext(r).as_str()) && included(r))
+        .filter(|r| crate::walk::is_header(r) && included(r))
         .map(|r| r.rsplit_once('/').map_or("", |(d, _)| d))
         .collect();
     let candidates: Vec<&str> = candidates
@@ -145,7 +144,7 @@ pub fn unreached<'o>(
         .iter()
         .filter(|f| {
             f.status != Status::Pass
-                && HEADERS.contains(&ext(&f.path).as_str())
+                && crate::walk::is_header(&f.path)
                 && !skip(&f.path)
                 && !cutlass.contains(f.path.as_str())
         })
@@ -299,9 +298,7 @@ mod tests {
             .collect();
         let texts = files
             .iter()
-            .filter(|(p, _)| {
-                !UNITS.contains(&ext(p).as_str()) && !HEADERS.contains(&ext(p).as_str())
-            })
+            .filter(|(p, _)| !UNITS.contains(&ext(p).as_str()) && !crate::walk::is_header(p))
             .map(|(p, t)| (p.to_string(), t.as_bytes().to_vec()))
             .collect();
         (incs, texts)
@@ -311,7 +308,7 @@ mod tests {
         let rels: Vec<&str> = files.iter().map(|(p, _)| *p).collect();
         let found: Vec<Finding> = rels
             .iter()
-            .filter(|r| HEADERS.contains(&ext(r).as_str()))
+            .filter(|r| crate::walk::is_header(r))
             .map(|r| open(r))
             .collect();
         let (incs, texts) = graph(files, includes);
@@ -402,7 +399,7 @@ mod tests {
             let rels: Vec<&str> = files.iter().map(|(p, _)| *p).collect();
             let mut found: Vec<Finding> = rels
                 .iter()
-                .filter(|r| HEADERS.contains(&ext(r).as_str()))
+                .filter(|r| crate::walk::is_header(r))
                 .map(|r| open(r))
                 .collect();
             found.push(Finding {

@@ -576,9 +576,19 @@ pub fn fold_nvidia_only_imports(findings: &mut [Finding], read: &dyn Fn(&str) ->
                 by_rule(&of)
             ));
         }
-        message.push_str(
-            ", folded here). Port these modules (Triton, Composable Kernel, hip-python) or keep them out of the ROCm stack",
-        );
+        let mut paths: Vec<&str> = list
+            .iter()
+            .filter_map(|(p, _)| super::python::nvidia_imports::rocm_path(p))
+            .collect();
+        paths.dedup();
+        message.push_str(&format!(
+            ", folded here). Port these modules ({}) or keep them out of the ROCm stack",
+            if paths.is_empty() {
+                "Triton, Composable Kernel, hip-python".to_string()
+            } else {
+                paths.join("; ")
+            }
+        ));
         let (path, line) = (findings[first].path.clone(), findings[first].line);
         findings[first].message = message;
         let note = format!(" (folded into HP821 at `{path}:{line}`: one decision for `{shown}`)");

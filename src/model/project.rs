@@ -564,21 +564,7 @@ fn own_ref(file: &str, d: &super::own::OwnDef) -> super::own::OwnRef {
 
 /// The extensions of files a unit includes: the pre-pass reads these.
 pub fn is_header(rel: &str) -> bool {
-    matches!(
-        crate::walk::source_ext(rel).as_str(),
-        "h" | "hh"
-            | "hpp"
-            | "hxx"
-            | "h++"
-            | "cuh"
-            | "hu"
-            | "hcu"
-            | "inl"
-            | "inc"
-            | "ipp"
-            | "tpp"
-            | "tcc"
-    )
+    crate::walk::is_header(rel)
 }
 
 impl Project {

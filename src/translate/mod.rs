@@ -91,7 +91,7 @@ pub enum Lang {
 impl Lang {
     pub fn of(path: &str) -> Lang {
         match crate::walk::source_ext(path).as_str() {
-            "cu" | "cuh" | "cuinl" | "hu" | "hcu" => Lang::Cuda,
+            "cu" | "cuh" | "cuinl" | "hu" | "hcu" | "tcu" | "cuinc" => Lang::Cuda,
             "c" => Lang::C,
             _ => Lang::Cpp,
         }

@@ -158,6 +158,7 @@ struct State {
 mod decisions;
 pub(crate) mod half_flags;
 mod links;
+pub(crate) mod nvidia_imports;
 mod programs;
 use links::cuda_link_libraries;
 use programs::program_part;
@@ -332,45 +333,19 @@ fn visit(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
             if text.contains("cpp_extension") {
                 st.extension_file = true;
             }
-            // NVIDIA-only Python packages imported by module name.
+            // NVIDIA-only Python packages imported by module name, with their ROCm paths.
             if let Some(m) = modules.first() {
-                let name = ts::text(*m, src);
-                let top = |p: &str| name == p || name.starts_with(&format!("{p}."));
-                let from_cuda = name == "cuda"
-                    && n.node_kind() == K::ImportFromStatement
-                    && ["cuda", "cudart", "nvrtc", "bindings"]
-                        .iter()
-                        .any(|x| modules[1..].iter().any(|o| ts::text(*o, src) == *x));
-                let from_numba_cuda = name == "numba"
-                    && n.node_kind() == K::ImportFromStatement
-                    && modules[1..].iter().any(|o| ts::text(*o, src) == "cuda");
-                let package = if top("numba.cuda") || from_numba_cuda {
-                    Some(NUMBA_CUDA)
-                } else if top("cuda.bindings") || from_cuda {
-                    Some("cuda-python (`cuda.bindings`)")
-                } else if top("cutlass") {
-                    Some("nvidia-cutlass-dsl / nvidia-cutlass (`cutlass`)")
-                } else if top("quack") {
-                    Some("quack-kernels (`quack`)")
-                } else if top("pycuda") {
-                    Some("PyCUDA (`pycuda`; hip-python is a port, not a drop-in: github.com/ROCm/hip-python)")
-                } else if top("tensorrt") {
-                    Some("TensorRT (`tensorrt`)")
-                } else if top("pynvrtc") {
-                    Some("pynvrtc (`pynvrtc`; NVRTC compiles CUDA C to PTX, which AMD GPUs cannot load: hiprtc through hip-python compiles HIP C++)")
-                } else if top("tinycudann") {
-                    Some("tiny-cuda-nn's PyTorch bindings (`tinycudann`; built from its CUDA sources with nvcc, no ROCm build published)")
-                } else if top("nvshmem") {
-                    Some("nvshmem4py (`nvshmem`; ROCm's counterpart is rocSHMEM, with its own API)")
-                } else {
-                    None
-                };
-                if let Some(p) = package {
+                let names: Vec<&str> = modules.iter().map(|m| ts::text(*m, src)).collect();
+                let from = n.node_kind() == K::ImportFromStatement;
+                if let Some(p) = nvidia_imports::imported(&names, from) {
                     out.push(
                         &packages::CUDA_PACKAGE_NO_KNOWN_ROCM,
                         m.byte_range(),
-                        format!("imports {p}: NVIDIA-only, no ROCm build"),
-                        Some("guard the import on torch.version.hip and provide a ROCm path (Triton, Composable Kernel, hip-python)".into()),
+                        format!("imports {}: NVIDIA-only, no ROCm build", p.label),
+                        Some(format!(
+                            "port to {}, or guard the import on torch.version.hip and keep the module out of the ROCm stack",
+                            p.rocm
+                        )),
                     );
                 }
             }

@@ -463,11 +463,7 @@ fn cub_default_width(
 /// 64-lane wavefronts: PASS, saying so. A header's constant is left alone: its includers may
 /// shuffle with it.
 fn constants_of_a_file_without_warp_work(s: &Src, root: Node, out: &mut [Finding]) {
-    let ext = s.ctx.path.rsplit_once('.').map_or("", |(_, e)| e);
-    let header = matches!(
-        ext,
-        "h" | "hh" | "hpp" | "hxx" | "cuh" | "inc" | "inl" | "tcc" | "ipp"
-    );
+    let header = crate::walk::is_header(s.ctx.path);
     let text = s.ctx.src;
     let has = |w: &[u8]| text.windows(w.len()).any(|x| x == w);
     // Kernels launched here but defined elsewhere (an included header's vote kernels, which
