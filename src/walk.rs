@@ -40,7 +40,8 @@ pub fn is_header(rel: &str) -> bool {
 /// backend, the one before (AutoDock-GPU keeps `performdocking.cpp.Cuda` beside
 /// `performdocking.cpp.OpenCL`, and its CUDA Makefile links the first into place as
 /// `performdocking.cpp`). Only the CUDA variant is a source here: another backend's is not
-/// this tool's.
+/// this tool's. A configure template (`x.hpp.cmake`, `x.h.in`) is a source by the extension
+/// before too.
 pub fn source_ext(rel: &str) -> String {
     let name = rel.rsplit(['/', '\\']).next().unwrap_or(rel);
     let mut parts = name.rsplitn(3, '.');
@@ -53,10 +54,13 @@ pub fn source_ext(rel: &str) -> String {
         };
     };
     let inner = inner.to_ascii_lowercase();
-    if last.eq_ignore_ascii_case("cuda")
-        && !stem.is_empty()
-        && DEFAULT_EXTENSIONS.contains(&inner.as_str())
-    {
+    // A configure template (`cufft_config.hpp.cmake`, `config.h.in`) is the source CMake's
+    // `configure_file` or autoconf writes: gpuNUFFT's includes `cufft.h` and declares cuFFT
+    // types, and its port is the template's.
+    let variant = ["cuda", "in", "cmake"]
+        .iter()
+        .any(|v| last.eq_ignore_ascii_case(v));
+    if variant && !stem.is_empty() && DEFAULT_EXTENSIONS.contains(&inner.as_str()) {
         return inner;
     }
     last.to_ascii_lowercase()
@@ -412,6 +416,12 @@ mod tests {
             assert!(!is_source(p), "{p}");
         }
         assert_eq!(source_ext("dir.v2/Makefile"), "");
+        // Configure templates of sources; twins: CMake modules and other templates.
+        assert_eq!(source_ext("CUDA/inc/cufft_config.hpp.cmake"), "hpp");
+        assert_eq!(source_ext("src/config.h.in"), "h");
+        assert!(!is_source("cmake/FindCUDA.cmake"));
+        assert!(!is_source("setup.py.in"));
+        assert!(!is_source("Doxyfile.in"));
         assert_eq!(source_ext("a/k.CU"), "cu");
         assert_eq!(
             crate::translate::Lang::of("host/src/performdocking.cpp.Cuda"),

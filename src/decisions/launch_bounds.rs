@@ -50,8 +50,9 @@ const PROJECT_WIDE: &[(&str, &str, &str)] = &[
         crate::inventory::native_ext::NVCC_ONLY_EXTENSION_FLAG
             .id
             .code,
-        "the project's nvcc-only extension flags: gate the flag list on `torch.version.hip` once \
-         (hipcc takes `--offload-arch=gfx…` and clang options)",
+        "the project's nvcc-only extension flags: gate the flag list on the ROCm build once \
+         (`torch.version.hip` in a PyTorch build; hipcc takes `--offload-arch=gfx…` and clang \
+         options)",
         "gating the project's nvcc-only flags is one decision",
     ),
     (

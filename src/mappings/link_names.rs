@@ -28,6 +28,17 @@ pub fn rocm_library(cuda: &str) -> Option<&'static str> {
     })
 }
 
+/// NVIDIA-only libraries with no ROCm library of the same API, by link name: the rewrite each
+/// needs. TensorRT's (`nvinfer`, its plugins and parsers): MIGraphX compiles and runs ONNX
+/// models with its own API (<https://rocm.docs.amd.com/projects/AMDMIGraphX/en/latest/>).
+pub fn nvidia_only(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "nvinfer" | "nvinfer_plugin" | "nvonnxparser" | "nvparsers" | "nvinfer_lean"
+        | "nvinfer_dispatch" => "migraphx",
+        _ => return None,
+    })
+}
+
 /// The names a ROCm counterpart of [`rocm_library`] exports, as a loader resolves them
 /// (`dlsym(h, "hipInit")`): RCCL keeps NCCL's.
 pub fn rocm_symbols(rocm: &str) -> &'static str {

@@ -125,5 +125,10 @@ mod tests {
         assert!(hp837("setup.py", &branched).is_empty());
         let adds = "from torch.utils.cpp_extension import CUDAExtension\nargs = {\"nvcc\": [\"-D__CUDA_NO_HALF_OPERATORS__\", \"-D__CUDA_NO_HALF_CONVERSIONS__\"]}\n";
         assert!(hp837("setup.py", adds).is_empty());
+        // Twin: a build without PyTorch that copies its flag list and drives nvcc itself
+        // (TIGRE's `setup.py`, which names `cpp_extension` only in a comment): no PyTorch
+        // gives hipcc the HIP pair there.
+        let own = "# Code from torch/utils/cpp_extension.py\nCOMMON_NVCC_FLAGS = [\"-D__CUDA_NO_HALF_OPERATORS__\"]\nCOMMON_NVCC_FLAGS.remove(\"-D__CUDA_NO_HALF_OPERATORS__\")\n";
+        assert_eq!(hp837("setup.py", own), []);
     }
 }

@@ -153,6 +153,12 @@ struct State {
     /// HP836: each `if` that builds CppExtensions with CUDA sources only when the environment
     /// names a CUDA toolkit, with the first such extension under it (which holds the rest).
     cpp_gates: Vec<(usize, usize)>,
+    /// The file imports PyTorch: its extensions are PyTorch's, which its ROCm build hipifies
+    /// and gives hipcc its own flags. A build without it drives nvcc itself (TIGRE's
+    /// `setup.py`, a copy of PyTorch's `BuildExtension` with no `torch` import).
+    torch: bool,
+    /// Plain `Extension(…)` calls that link CUDA libraries: one decision per file.
+    plain_links: Vec<Range<usize>>,
 }
 
 mod decisions;
@@ -178,12 +184,22 @@ pub fn scan(out: &mut Out, flavor: Flavor) {
             .split(|&b| b == b'\n')
             .any(|l| l.trim_ascii_start().starts_with(b"class BuildExtension")),
         cpp_gates: Vec::new(),
+        torch: false,
+        plain_links: Vec::new(),
     };
     let mut nodes = Vec::new();
     ts::each(tree.root_node(), &mut |n| nodes.push(n));
+    st.torch = nodes.iter().any(|n| {
+        matches!(n.node_kind(), K::ImportStatement | K::ImportFromStatement)
+            && n.named_child(0).is_some_and(|m| {
+                let t = ts::text(m, src);
+                t == "torch" || t.starts_with("torch.")
+            })
+    });
     for n in nodes {
         visit(out, n, src, &mut st);
     }
+    links::fold_plain(out, &st.plain_links);
     if st.extension_file {
         let flags = std::mem::take(&mut st.flag_candidates);
         let mut folded: Vec<(Range<usize>, String)> = Vec::new();
@@ -197,15 +213,31 @@ pub fn scan(out: &mut Out, flavor: Flavor) {
                 .iter()
                 .position(|(_, _, l)| list.is_some() && l == list)
                 == Some(i);
-            let msg = if mates.len() > 1 && first {
-                format!("nvcc-only flags in one list (`{}`): hipcc rejects or ignores them; gate the list on torch.version.hip", mates.join("`, `"))
+            // Without PyTorch the build runs nvcc itself: its ROCm build runs hipcc instead.
+            let gate = if st.torch {
+                "torch.version.hip"
             } else {
-                format!("nvcc-only flag `{flag}`: hipcc rejects or ignores it; gate it on torch.version.hip")
+                "the ROCm build (which compiles with hipcc)"
+            };
+            let msg = if mates.len() > 1 && first {
+                format!("nvcc-only flags in one list (`{}`): hipcc rejects or ignores them; gate the list on {gate}", mates.join("`, `"))
+            } else {
+                format!("nvcc-only flag `{flag}`: hipcc rejects or ignores it; gate it on {gate}")
+            };
+            let suggestion = if st.torch {
+                "if torch.version.hip: use --offload-arch=gfx... (or PYTORCH_ROCM_ARCH) instead"
+            } else {
+                "for the ROCm build, compile with hipcc and pass --offload-arch=gfx... instead"
             };
             if mates.len() > 1 && !first {
                 folded.push((r.clone(), mates[0].to_string()));
             }
-            out.push(&native_ext::NVCC_ONLY_EXTENSION_FLAG, r.clone(), msg, Some("if torch.version.hip: use --offload-arch=gfx... (or PYTORCH_ROCM_ARCH) instead".into()));
+            out.push(
+                &native_ext::NVCC_ONLY_EXTENSION_FLAG,
+                r.clone(),
+                msg,
+                Some(suggestion.into()),
+            );
         }
         out.pass_within(
             &folded,
@@ -218,7 +250,7 @@ pub fn scan(out: &mut Out, flavor: Flavor) {
     // work, its extensions are built for ROCm by its own ROCm arm.
     let root = tree.root_node();
     let model = platform::Model::of(root, src);
-    if !model.branches() {
+    if !model.branches() && st.torch {
         half_flags::check(out, root, src);
     }
     out.pass_within(model.rocm_dead(), &[], |why| format!(" ({why})"));
@@ -770,6 +802,11 @@ fn call(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
                 "the nccl backend is served by RCCL on ROCm: portable".into(),
                 None,
             );
+        }
+        "Extension" | "Pybind11Extension" => {
+            if let Some(r) = links::plain_links(out, n, src) {
+                st.plain_links.push(r);
+            }
         }
         "CUDAExtension" => {
             st.extension_file = true;
