@@ -43,6 +43,8 @@
 //!   loader ([`jit::images`]);
 //! - the project's run-time loaders of CUDA libraries (HP507 per library and file): port the
 //!   loading layer once ([`loaders`]);
+//! - the project's prebuilt CUDA binaries, with the build files of folders whose only GPU
+//!   code they are: get ROCm builds from their vendor or replace them ([`binaries`]);
 //! - the project's FP8 encoding (HP709 on each FP8 use): choose OCP or FNUZ per AMD target and
 //!   adjust scales once ([`fp8`]);
 //! - the project's `__launch_bounds__` minimum (HP711 on each kernel): map CUDA's blocks per
@@ -67,6 +69,7 @@
 
 pub mod arch_gaps;
 pub mod arch_only;
+pub mod binaries;
 pub mod bound;
 pub mod container;
 pub mod contexts;
@@ -154,7 +157,7 @@ pub fn fold_all_with(
         container::kind,
         crate::inventory::siblings::kind,
     ];
-    let after: [fn(&[Finding]) -> Kind; 34] = [
+    let after: [fn(&[Finding]) -> Kind; 35] = [
         crate::rules::vendored::kind,
         masks::kind,
         masks::helper_kind,
@@ -178,6 +181,7 @@ pub fn fold_all_with(
         jit::kind,
         jit::images,
         loaders::kind,
+        binaries::kind,
         fp8::kind,
         launch_bounds::kind,
         launch_bounds::extensions,
