@@ -10,7 +10,9 @@
 //! the HIP build takes under it uses the ROCm toolchain (hipcc, `-lamdhip64`, hipfft/rocBLAS,
 //! `-D…HIP…`, `--offload-arch`) somewhere in the file: a name alone decides nothing (`ifdef
 //! USE_HIP` around `-O2` in a CUDA-only Makefile is porting work). Under a confirmed switch the
-//! arms the HIP build never takes are PASS, naming the conditional.
+//! arms the HIP build never takes are PASS, naming the conditional; so are the arms of a
+//! separate switch named for CUDA (`ifeq ($(cuda),yes)` beside `ifeq ($(amdhip),yes)`), which
+//! a ROCm system, without nvcc, leaves off.
 
 use super::cmake::{name_platform, platform_word};
 use super::ts;
@@ -210,6 +212,17 @@ pub fn pass_cuda_arms(out: &mut Out, root: Node) {
     }
     if confirmed.is_empty() {
         return;
+    }
+    // Beside a confirmed HIP switch, a switch named for CUDA (`ifeq ($(cuda),yes)` beside
+    // `ifeq ($(amdhip),yes)`) is off in the ROCm build: a ROCm system has no nvcc to take it.
+    for arms in &chains {
+        for a in arms {
+            if let Some((_, k)) = &a.test {
+                if name_platform(k) == Some(false) {
+                    confirmed.insert(k.clone());
+                }
+            }
+        }
     }
     let counts = |k: &str| confirmed.contains(k);
     let mut dead: Vec<(Range<usize>, String)> = Vec::new();
@@ -464,10 +477,20 @@ mod tests {
             "ifndef USE_HIP\n  CXX = nvcc\nelse\n  CXX = hipcc\nendif\n",
             "ifeq ($(BACKEND),cuda)\n  CXX = nvcc\n  LIBS = -lcudart\nelse\n  CXX = hipcc --offload-arch=gfx90a\nendif\n",
             "ifeq ($(BACKEND),cuda)\n  CXX = nvcc\nelse ifeq ($(BACKEND),hip)\n  CXX = hipcc\nendif\n",
+            // Two separate conditionals, the HIP one named for AMD's runtime (astra-toolbox's
+            // `Makefile.in`).
+            "ifeq ($(cuda),yes)\nLIBS += -lcudart -lcufft\nNVCC = @NVCC@\nendif\n\nifeq ($(amdhip),yes)\nLIBS += -lhipfft\nHIPCC = @HIPCC@\nendif\n",
         ] {
             let f = scan(src);
             assert!(!f.is_empty() && f.iter().all(|f| f.2), "{src}\n{f:?}");
         }
+        // Twin: `amd64` is an architecture, not AMD's GPU platform.
+        let arch = "ifeq ($(amd64),yes)\nLIBS += -lhipfft\nendif\nifeq ($(cuda),yes)\nLIBS += -lcudart\nendif\n";
+        assert!(
+            open(arch).iter().any(|(r, l)| r == "HP851" && *l == 5),
+            "{:?}",
+            open(arch)
+        );
         let f = scan("ifeq ($(BACKEND),cuda)\n  CXX = nvcc\nelse\n  CXX = hipcc\nendif\n");
         assert!(
             f[0].3.contains("(in the `ifeq ($(BACKEND),cuda)` arm (line 1): the ROCm build takes the HIP arm (`else`, line 3))"),

@@ -60,13 +60,18 @@ pub(crate) fn platform_word(parts: &[String]) -> Option<bool> {
 
 /// The platform a variable name names by its `_`-separated words (`USE_HIP`, `ROCM_PATH`,
 /// `WITH_CUDA`), a word that begins with a platform's name counting as that name
-/// (`HIPCONFIG`, `ROCMPATH`, `CUDAFLAGS`): for build files whose switches are any variable
+/// (`HIPCONFIG`, `ROCMPATH`, `CUDAFLAGS`, `AMDHIP`): for build files whose switches are any variable
 /// (a Makefile's `ifdef HIPCONFIG`), where what the arm does confirms the reading.
 pub(crate) fn name_platform(name: &str) -> Option<bool> {
     let parts: Vec<String> = name
         .split('_')
         .map(|p| {
             let p = p.to_ascii_lowercase();
+            // `AMDHIP`, `AMDGPUTARGETS` (astra-toolbox's `ifeq ($(amdhip),yes)`): AMD's
+            // platform by its runtime's or target's name; `AMD64` is an architecture.
+            if p.starts_with("amdhip") || p.starts_with("amdgpu") {
+                return "amd".to_string();
+            }
             ["hip", "rocm", "hcc", "cuda", "nvcc"]
                 .into_iter()
                 .find(|w| p.starts_with(w))
