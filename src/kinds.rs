@@ -223,6 +223,7 @@ syntax_table! {
         TypeDefinition = "type_definition",
         FunctionDeclarator = "function_declarator",
         IfStatement = "if_statement",
+        ConditionalExpression = "conditional_expression",
         ConditionClause = "condition_clause",
         ElseClause = "else_clause",
         UnaryExpression = "unary_expression",

@@ -706,6 +706,22 @@ pub(super) fn per_warp_arrays(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Findi
                 .and_then(|x| syntax::declarator_name(s, x))
         })
         .collect();
+    // Wavefront ids (`wid = threadIdx.x / warpSize`): at most 15 on AMD, and counted in the
+    // wavefronts the block really has, so a 32-slot array indexed by them stays in bounds and
+    // holds one slot per wavefront.
+    let wave_ids: HashSet<&str> = s
+        .descendants(f, K::InitDeclarator)
+        .iter()
+        .filter(|d| d.field(F::Value).is_some_and(|v| per_wavefront(s, v)))
+        .filter_map(|d| {
+            d.field(F::Declarator)
+                .and_then(|x| syntax::declarator_name(s, x))
+        })
+        .collect();
+    let wave_id = |e: Node| {
+        let e = strip_parens(e);
+        per_wavefront(s, e) || (e.node_kind() == K::Identifier && wave_ids.contains(s.text(e)))
+    };
     let reaches_ws = |e: Node| {
         syntax::identifiers(s, e)
             .iter()
@@ -724,7 +740,8 @@ pub(super) fn per_warp_arrays(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Findi
         }
         let name = s.text(inner);
         // Indices into the array: 2 when one reaches past slot 31 on a 64-lane wavefront,
-        // 1 when it is a warp id or a lane id bounded to 32 lanes, 0 otherwise.
+        // 1 when it is a warp id or a lane id bounded to 32 lanes, 0 otherwise (also an index
+        // read only where the thread is below the block's count of wavefronts, at most 16).
         let reach = subs
             .iter()
             .filter(|x| x.field(F::Argument).is_some_and(|arg| s.text(arg) == name))
@@ -734,7 +751,9 @@ pub(super) fn per_warp_arrays(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Findi
                 i.named_children(&mut c).collect::<Vec<_>>()
             })
             .map(|e| {
-                if flow.lane_beyond_32(s, e) || reaches_ws(e) {
+                if below_wave_count(s, e, f) || wave_id(e) {
+                    0
+                } else if flow.lane_beyond_32(s, e) || reaches_ws(e) {
                     2
                 } else if is_warp(s, flow, e) || flow.lane_expr(s, e) {
                     1
@@ -750,6 +769,51 @@ pub(super) fn per_warp_arrays(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Findi
             out.push(s.ctx.finding(&PER_WARP_ARRAY_32, a.byte_range(), format!("`{name}[32]` holds one slot per 32-lane warp and is indexed by a warp or lane id"), Some("size it by the number of wavefronts and index it with ids computed from `warpSize`".into())));
         }
     }
+}
+
+/// Whether `v` divides by `warpSize` (`threadIdx.x / warpSize`): a wavefront id or count.
+fn per_wavefront(s: &Src, v: Node) -> bool {
+    let v = strip_parens(v);
+    v.node_kind() == K::BinaryExpression && {
+        let (op, _, d) = parts(s, v);
+        op == "/" && s.text(strip_parens(d)) == "warpSize"
+    }
+}
+
+/// Whether `e` is evaluated only where a guard holds the thread below the block's count of
+/// wavefronts: inside the taken arm of `c ? … : …` or `if (c)` within `f`, where `c` compares
+/// `threadIdx.x` (or a lane id) with `… / warpSize` (ElasticFusion's `(threadIdx.x <
+/// blockDim.x / warpSize) ? shared[lane] : zero`). The count is at most 1024 / 64 = 16 on AMD,
+/// so the lane id (the thread itself there) stays in a 32-slot array.
+fn below_wave_count(s: &Src, e: Node, f: Node) -> bool {
+    let bounds = |c: Node| {
+        s.descendants(c, K::BinaryExpression).into_iter().any(|b| {
+            let (op, l, r) = parts(s, b);
+            let (small, big) = match op {
+                "<" | "<=" => (l, r),
+                ">" | ">=" => (r, l),
+                _ => return false,
+            };
+            let t = s.text(strip_parens(small));
+            per_wavefront(s, big) && (t == "threadIdx.x" || lane_name(t))
+        })
+    };
+    let mut child = e;
+    while let Some(p) = s.parent(child) {
+        if p.id() == f.id() {
+            break;
+        }
+        let taken = match p.node_kind() {
+            K::ConditionalExpression => p.field(F::Consequence).map(|c| c.id()) == Some(child.id()),
+            K::IfStatement => p.field(F::Consequence).map(|c| c.id()) == Some(child.id()),
+            _ => false,
+        };
+        if taken && p.field(F::Condition).is_some_and(bounds) {
+            return true;
+        }
+        child = p;
+    }
+    false
 }
 
 /// Whether function `f` declares a variable or parameter named `warpSize`, hiding HIP's.

@@ -61,7 +61,10 @@ fn counts_per_lane_and_their_logs_are_no_lane_ids() {
 fn shuffle_loops_arrays_ballots_tiles_warpsize() {
     let src = "__global__ void k(float* p) {\n  __shared__ float s[32];\n  __shared__ float tile[32][33];\n  int warp = threadIdx.x / warpSize;\n  float v = p[threadIdx.x];\n  for (int o = 16; o > 0; o >>= 1) v += __shfl_down(v, o);\n  for (int o = warpSize / 2; o > 0; o >>= 1) v += __shfl_down(v, o);\n  for (int j = 16; j > 0; j--) v += tile[j][0];\n  s[warp] = v;\n  unsigned b = __ballot(v > 0);\n  unsigned long long b64 = __ballot(v > 0);\n  p[0] = __popc(b) + __popcll(b64);\n  auto t = cg::tiled_partition<32>(blk);\n  auto h = cg::tiled_partition<16>(blk);\n  __shared__ float q[warpSize];\n}\n";
     assert_eq!(fires(src, "HP104"), [6]);
-    assert_eq!(fires(src, "HP105"), [2]);
+    // `s[warp]` with `warp = threadIdx.x / warpSize`: one slot per wavefront, at most 16.
+    assert!(fires(src, "HP105").is_empty());
+    let by_32 = src.replace("threadIdx.x / warpSize", "threadIdx.x / 32");
+    assert_eq!(fires(&by_32, "HP105"), [2]);
     // `__popc(b)` counts the narrow `b` reported at line 10: one fact, one finding.
     assert_eq!(fires(src, "HP106"), [10]);
     let direct = src.replace("__popc(b) +", "__popc(__ballot(v > 1)) +");
@@ -688,4 +691,26 @@ fn counts_of_warps_are_not_warp_sizes() {
 fn a_wavefront_mask_compared_with_a_32_bit_full_mask() {
     let src = "__device__ int f(int v) {\n  assert(__activemask() == ~0U);\n  bool all = __ballot_sync(~0ull, v > 0) != 0xffffffffu;\n  bool wide = __activemask() == ~0;\n  bool wide2 = __activemask() == 0xffffffffffffffffull;\n  unsigned m = __ballot_sync(~0ull, v > 1);\n  return all + wide + wide2 + (m == 0xffffffff);\n}\n";
     assert_eq!(fires_open(src, "HP106"), [2, 3, 6]);
+}
+
+/// The canonical block reduction written with `warpSize` (ElasticFusion's `blockReduceSum`):
+/// `shared[wid]` with `wid = threadIdx.x / warpSize`, then `shared[lane]` read only where
+/// `threadIdx.x < blockDim.x / warpSize`: every index stays below the block's wavefront count
+/// (16 on AMD), no HP105. Twins: the read unguarded, and guarded by a count of 32-lane warps.
+#[test]
+fn a_block_reduction_counted_in_wavefronts_stays_in_its_32_slots() {
+    let src = "__inline__ __device__ float blockReduceSum(float val) {\n  static __shared__ float shared[32];\n  int lane = threadIdx.x % warpSize;\n  int wid = threadIdx.x / warpSize;\n  val = warpReduceSum(val);\n  if (lane == 0) shared[wid] = val;\n  __syncthreads();\n  val = (threadIdx.x < blockDim.x / warpSize) ? shared[lane] : 0;\n  if (wid == 0) val = warpReduceSum(val);\n  return val;\n}\n";
+    assert!(fires(src, "HP105").is_empty(), "{:?}", fires(src, "HP105"));
+    let unguarded = src.replace(
+        "(threadIdx.x < blockDim.x / warpSize) ? shared[lane] : 0",
+        "shared[lane]",
+    );
+    assert_eq!(fires(&unguarded, "HP105"), [2]);
+    let by_32 = src.replace("blockDim.x / warpSize)", "blockDim.x / 32)");
+    assert_eq!(fires(&by_32, "HP105"), [2]);
+    let in_if = src.replace(
+        "val = (threadIdx.x < blockDim.x / warpSize) ? shared[lane] : 0;",
+        "if (threadIdx.x < blockDim.x / warpSize) { val = shared[lane]; } else { val = 0; }",
+    );
+    assert!(fires(&in_if, "HP105").is_empty());
 }
