@@ -223,3 +223,49 @@ fn a_folder_of_units_a_header_includes_is_built() {
         .unwrap()
         .contains("no build file of the project compiles `perf/`"));
 }
+
+/// A Visual Studio project is a build (BundleFusion's `FriedLiver.vcxproj` is its only one):
+/// headers beside its compiled units that no file includes are one set-aside decision, as in a
+/// CMake project. Twin: the same tree without the `.vcxproj` has no build to judge by, and its
+/// headers' findings stay open one by one.
+#[test]
+fn headers_a_visual_studio_build_never_includes_are_one_decision() {
+    let tree = |vcxproj: bool| {
+        let d = tempfile::tempdir().unwrap();
+        let root = d.path();
+        std::fs::create_dir_all(root.join("Source")).unwrap();
+        if vcxproj {
+            write(
+                &root.join("App.vcxproj"),
+                "<Project>\n  <ItemGroup>\n    <CudaCompile Include=\"Source\\k.cu\" />\n  </ItemGroup>\n</Project>\n",
+            );
+        }
+        write(
+            &root.join("Source/k.cu"),
+            "#include \"used.h\"\n__global__ void k() {}\n",
+        );
+        write(&root.join("Source/used.h"), "#pragma once\nint used();\n");
+        write(
+            &root.join("Source/helper_old.h"),
+            "#pragma once\ninline void a() { cudaGLSetGLDevice(0); }\ninline void b() { cuGLInit(0); }\n",
+        );
+        let r = hipport(root, &["scan", ".", "--format", "json", "--exit-zero"]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let json: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+        json["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["status"] != "PASS" && f["path"] == "Source/helper_old.h")
+            .map(|f| f["message"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    let with = tree(true);
+    assert_eq!(with.len(), 1, "{with:#?}");
+    assert!(
+        with[0].contains("no source file of the project includes `Source/helper_old.h`"),
+        "{with:#?}"
+    );
+    let without = tree(false);
+    assert_eq!(without.len(), 2, "{without:#?}");
+}

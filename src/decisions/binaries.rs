@@ -1,5 +1,6 @@
 //! The project's prebuilt CUDA binaries, one decision. Binaries kept in the tree that embed
-//! CUDA device code or link the CUDA runtime (HP900–HP903: `.so`, `.a`, wheels) have no source
+//! CUDA device code or link the CUDA runtime (HP900–HP903: `.so`, `.a`, wheels; HP905: kept in
+//! Git LFS, unread) have no source
 //! here: each needs a ROCm build from its vendor or a replacement, and a porter takes that
 //! decision once for the set (cuPCL ships six closed `libcuda*.so` beside six demo Makefiles;
 //! tensorrt_demos one TensorRT plugin per TensorRT version). So the project's open binary
@@ -14,7 +15,7 @@
 use super::kind::{Kind, Min};
 use crate::finding::Finding;
 
-const BINARY_RULES: [&str; 4] = ["HP900", "HP901", "HP902", "HP903"];
+const BINARY_RULES: [&str; 5] = ["HP900", "HP901", "HP902", "HP903", "HP905"];
 
 fn is_binary(f: &Finding) -> bool {
     BINARY_RULES.contains(&f.rule.as_str())

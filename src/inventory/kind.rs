@@ -39,7 +39,8 @@ impl FileKind {
 
 /// Whether a file is a build file whose flags and source lists a build reads: CMake lists and
 /// modules, Makefiles and their fragments (`Makefile.in`, `*.mk`), `setup.py`, Bazel files,
-/// `meson.build`.
+/// `meson.build`, and Visual Studio projects (`.vcxproj`: their `ClCompile`/`CudaCompile`
+/// items list the units a Windows build compiles, BundleFusion's `FriedLiver.vcxproj`).
 pub fn is_build(rel: &str) -> bool {
     let name = rel.rsplit('/').next().unwrap_or(rel).to_ascii_lowercase();
     matches!(
@@ -47,6 +48,7 @@ pub fn is_build(rel: &str) -> bool {
         Some(FileKind::CMake | FileKind::Make | FileKind::SetupPy | FileKind::Bazel)
     ) || name.starts_with("makefile")
         || name == "meson.build"
+        || name.ends_with(".vcxproj")
 }
 
 /// The kind of a file by name alone; `None` when the name says nothing (binaries are sniffed

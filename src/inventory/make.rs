@@ -51,7 +51,11 @@ pub fn scan(out: &mut Out) {
         }
         let value = a.field(F::Value);
         let (vt, vr) = value.map_or((String::new(), a.end_byte()..a.end_byte()), |v| {
-            (ts::text(v, src).to_string(), v.byte_range())
+            // A `#` that starts a word comments out the rest of the line (YUVToRGB's
+            // `cuda_arch := #-gencode=arch=compute_80,code=sm_80`): the variable holds none of it.
+            let t = ts::text(v, src);
+            let cut = comment_start(t).unwrap_or(t.len());
+            (t[..cut].to_string(), v.start_byte()..v.start_byte() + cut)
         });
         words::setting(
             out,
@@ -75,6 +79,13 @@ pub fn scan(out: &mut Out) {
     super::make_targets::pass_cuda_only_targets(out, tree.root_node());
     super::make_arms::pass_cuda_arms(out, tree.root_node());
     super::make_arms::pass_automake_cuda_lines(out);
+}
+
+/// Where a Make comment starts in a variable's value: a `#` at the start of a word (an
+/// escaped `\#` is none).
+fn comment_start(value: &str) -> Option<usize> {
+    let b = value.as_bytes();
+    (0..b.len()).find(|&i| b[i] == b'#' && (i == 0 || b[i - 1].is_ascii_whitespace()))
 }
 
 /// Variables whose words are linked as libraries: `$(LIBRARIES:%=-l%)`,
@@ -255,6 +266,29 @@ mod tests {
         // The twin: a list of system libraries, and a CUDA name never linked as `-l`.
         assert!(rules("LIBRARIES += m pthread\nX = $(LIBRARIES:%=-l%)\n").is_empty());
         assert!(rules("COMPONENTS += nccl\n").is_empty());
+    }
+
+    /// A flag after a `#` in a variable's value is commented out; twin: the same flag before it.
+    #[test]
+    fn flags_after_a_comment_in_a_value_are_not_held() {
+        let rules = |t: &str| -> Vec<(String, u32)> {
+            scan_bytes("Makefile", FileKind::Make, t.as_bytes())
+                .into_iter()
+                .map(|f| (f.rule, f.line))
+                .collect()
+        };
+        let commented = "cuda_arch := #-gencode=arch=compute_80,code=sm_80\n";
+        assert!(
+            rules(commented).iter().all(|(r, _)| r != "HP843"),
+            "{:?}",
+            rules(commented)
+        );
+        let held = "cuda_arch := -gencode=arch=compute_80,code=sm_80 # for A100\n";
+        assert!(
+            rules(held).iter().any(|(r, _)| r == "HP843"),
+            "{:?}",
+            rules(held)
+        );
     }
 
     #[test]

@@ -366,6 +366,47 @@ fn code_tokens(s: &Src, r: &Range<usize>) -> Vec<usize> {
         .collect()
 }
 
+/// CUDA calls and attributes that only tune speed: pinning host memory, placement hints for
+/// managed memory, cache and shared-memory preferences, and the attribute that says whether
+/// pinning is supported.
+const SPEED_ONLY: &[&str] = &[
+    "cudaHostRegister",
+    "cudaHostUnregister",
+    "cudaHostRegisterPortable",
+    "cudaHostRegisterDefault",
+    "cudaDevAttrHostRegisterSupported",
+    "cudaMemAdvise",
+    "cudaMemPrefetchAsync",
+    "cudaFuncSetCacheConfig",
+    "cudaDeviceSetCacheConfig",
+    "cudaFuncSetSharedMemConfig",
+    "cudaDeviceSetSharedMemConfig",
+    "cudaFuncCachePreferShared",
+    "cudaFuncCachePreferL1",
+    "cudaFuncCachePreferEqual",
+];
+
+/// Whether the CUDA names an arm's code uses are all [`SPEED_ONLY`] (an attribute query
+/// counts by its attribute): TIGRE's `#if CUDART_VERSION >= 9020` around the query of
+/// `cudaDevAttrHostRegisterSupported` that gates its `cudaHostRegister` calls.
+fn tunes_speed_only(s: &Src, body: &Range<usize>) -> bool {
+    let mut any = false;
+    for i in code_tokens(s, body) {
+        let t = s.tok(i);
+        if s.lexed.tokens[i].kind != Tok::Ident
+            || !t.starts_with("cuda")
+            || t == "cudaDeviceGetAttribute"
+        {
+            continue;
+        }
+        if !SPEED_ONLY.contains(&t) {
+            return false;
+        }
+        any = true;
+    }
+    any
+}
+
 /// The names an arm declares: functions, classes, structs, enums, typedefs and aliases, and
 /// the macros it `#define`s, in source order.
 fn declared(s: &Src, body: &Range<usize>) -> Vec<String> {
@@ -656,6 +697,10 @@ fn finding<'a>(
             Phase::Build => " — HIP's arm stops the build (`#error`/`static_assert`)",
             _ => " — HIP's arm fails at run time (throw/abort/assert)",
         });
+    }
+    if fails.is_none() && lost_decl.is_empty() && tunes_speed_only(s, &nb) {
+        f.phase = Phase::Performance;
+        msg.push_str(" — what is lost only tunes speed (pinned host memory, placement and cache hints): the ROCm build computes the same, more slowly");
     }
     if only_defaults {
         return Some(settled(f, msg, format!(
