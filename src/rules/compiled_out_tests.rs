@@ -414,3 +414,26 @@ fn thrusts_cuda_backend_arm_is_compiled_out() {
     let omp = src.replace("_CUDA\n", "_OMP\n");
     assert!(hp304(&omp).is_empty(), "{:?}", hp304(&omp));
 }
+
+/// TIGRE's query of host-register support behind `CUDART_VERSION`: what HIP compiles out only
+/// decides whether host memory is pinned, so the finding is PERFORMANCE; twin: an arm that
+/// also calls a kernel-side API stays CORRECTNESS.
+#[test]
+fn an_arm_that_only_tunes_speed_is_a_performance_matter() {
+    let src = "void f(float* img, int* gpuids, size_t n) {\n  int ok = 0;\n#if CUDART_VERSION >= 9020\n  cudaDeviceGetAttribute(&ok, cudaDevAttrHostRegisterSupported, gpuids[0]);\n#endif\n  if (ok) cudaHostRegister(img, n, cudaHostRegisterPortable);\n}\n";
+    let f = hp304(src);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!((f[0].line, f[0].phase), (3, Phase::Performance));
+    assert!(
+        f[0].message.contains("only tunes speed"),
+        "{}",
+        f[0].message
+    );
+    let other = src.replace(
+        "cudaDevAttrHostRegisterSupported, gpuids[0]);",
+        "cudaDevAttrHostRegisterSupported, gpuids[0]);\n  cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, 1 << 16);",
+    );
+    let f = hp304(&other);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0].phase, Phase::Correctness);
+}
