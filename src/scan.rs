@@ -688,14 +688,23 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     let bound = crate::decisions::bound::regions(&findings, &includes, &rels);
     // Headers only units on CUTLASS compile go with the CUTLASS component's rewrite.
     let cutlass_helpers = crate::rules::cutlass_component::helpers(&findings, &includes, &resolve);
+    // CUDA sources, with or without findings: a folder with them has GPU code of its own.
+    let cuda_sources: Vec<String> = rels
+        .iter()
+        .filter(|r| crate::translate::Lang::of(r) == crate::translate::Lang::Cuda)
+        .map(|r| r.to_string())
+        .collect();
     crate::decisions::fold_all_with(
         &mut findings,
-        &nested,
-        &unbuilt,
-        &unincluded,
-        generated,
-        bound,
-        &cutlass_helpers,
+        crate::decisions::Tree {
+            nested_roots: &nested,
+            unbuilt_roots: &unbuilt,
+            unincluded: &unincluded,
+            generated,
+            bound,
+            cutlass_helpers,
+            cuda_sources: &cuda_sources,
+        },
     );
     let mut report = Report::new(s.target_info(), findings, errors);
     report.summary.files_scanned = files + inventory.files;

@@ -9,8 +9,9 @@
 //! A folder whose only GPU code is such a binary goes with it: its build files (a demo
 //! Makefile that requires `/usr/local/cuda`, links `cudart` and the binary) have nothing to
 //! port before the binary has a ROCm build. A build file's finding joins the decision when a
-//! binary lies in its folder or below and no source under that folder has an open finding (a
-//! folder with CUDA sources of its own keeps its build's decision).
+//! binary lies in its folder or below and no CUDA source, nor any source with a finding, lies
+//! under that folder (a folder with GPU code of its own keeps its build's decision: Lidar AI's
+//! `3DSparseConvolution/` builds `src/voxelization.cu` beside its `libspconv`).
 
 use super::kind::{Kind, Min};
 use crate::finding::Finding;
@@ -31,7 +32,7 @@ fn under(dir: &str, p: &str) -> bool {
 
 /// The decision: every open binary finding, and the build files' findings of folders whose
 /// only open GPU work is a binary (see the module documentation).
-pub fn kind(all: &[Finding]) -> Kind {
+pub fn kind(all: &[Finding], cuda_sources: &[String]) -> Kind {
     let open: Vec<&Finding> = all
         .iter()
         .filter(|f| f.status != crate::gate::Status::Pass)
@@ -41,10 +42,13 @@ pub fn kind(all: &[Finding]) -> Kind {
         .filter(|f| is_binary(f))
         .map(|f| f.path.clone())
         .collect();
-    let sources: Vec<String> = open
+    // CUDA sources, with or without findings, and sources with any finding (PASS included):
+    // a folder with them has GPU code of its own to build.
+    let sources: Vec<String> = all
         .iter()
         .filter(|f| crate::walk::is_source(&f.path))
         .map(|f| f.path.clone())
+        .chain(cuda_sources.iter().cloned())
         .collect();
     Kind {
         key: Box::new(move |f| {
@@ -131,19 +135,38 @@ mod tests {
             said("HP850", Status::Remediation, "own/Makefile", 9, "runs nvcc"),
             bin("own/lib/libown.so"),
             said("HP102", Status::Remediation, "own/k.cu", 3, "lane"),
+            said(
+                "HP850",
+                Status::Remediation,
+                "ported/Makefile",
+                9,
+                "runs nvcc",
+            ),
+            bin("ported/lib/libp.so"),
+            said("HP001", Status::Pass, "ported/src/p.cu", 3, "translated"),
+            said(
+                "HP850",
+                Status::Remediation,
+                "kernels/Makefile",
+                9,
+                "runs nvcc",
+            ),
+            bin("kernels/lib/libk.so"),
         ];
-        let k = kind(&fs);
+        let k = kind(&fs, &["kernels/src/v.cu".to_string()]);
         crate::decisions::fold(&mut fs, &k);
         assert_eq!(
             open(&fs),
             [
                 ("HP901", "cuICP/lib/libcudaicp.so", 1),
                 ("HP850", "own/Makefile", 9),
-                ("HP102", "own/k.cu", 3)
+                ("HP102", "own/k.cu", 3),
+                ("HP850", "ported/Makefile", 9),
+                ("HP850", "kernels/Makefile", 9)
             ]
         );
         assert!(
-            fs[1].message.contains("3 binaries with no source"),
+            fs[1].message.contains("5 binaries with no source"),
             "{}",
             fs[1].message
         );
@@ -152,7 +175,7 @@ mod tests {
             bin("lib/libx.so"),
             said("HP850", Status::Remediation, "Makefile", 1, "runs nvcc"),
         ];
-        let k = kind(&one);
+        let k = kind(&one, &[]);
         crate::decisions::fold(&mut one, &k);
         assert_eq!(open(&one).len(), 2);
     }

@@ -127,37 +127,52 @@ use std::collections::{BTreeMap, BTreeSet};
 pub fn fold_all(findings: &mut [Finding], nested_roots: &[String]) {
     fold_all_with(
         findings,
-        nested_roots,
-        &[],
-        &[],
-        BTreeMap::new(),
-        Vec::new(),
-        &BTreeSet::new(),
+        Tree {
+            nested_roots,
+            ..Tree::default()
+        },
     );
 }
 
-/// [`fold_all`] with the folders no build file compiles ([`unbuilt::roots`]) and the headers no
-/// file includes ([`unincluded::headers`]), folded right after the folders the project marks
-/// as not maintained, then the sources a script of the project writes ([`generated::files`]).
-/// `bound` are the folders of code built only with a library that has no ROCm counterpart
-/// ([`bound::regions`]), folded right after vendored copies and libcu++. `cutlass_helpers`
-/// are the headers only CUTLASS units compile (`rules::cutlass_component::helpers`).
-pub fn fold_all_with(
-    findings: &mut [Finding],
-    nested_roots: &[String],
-    unbuilt_roots: &[String],
-    unincluded: &[String],
-    generated: BTreeMap<String, (String, usize)>,
-    bound: Vec<bound::Region>,
-    cutlass_helpers: &BTreeSet<String>,
-) {
+/// What the tree says about the decisions, computed once by `scan` before they fold: the
+/// copies of other projects nested in it ([`nested::roots`]), the folders no build file
+/// compiles ([`unbuilt::roots`]) and the headers no file includes ([`unincluded::headers`]),
+/// the sources a script of the project writes ([`generated::files`]), the folders of code
+/// built only with a library that has no ROCm counterpart ([`bound::regions`]), the headers
+/// only CUTLASS units compile (`rules::cutlass_component::helpers`) and the tree's CUDA sources
+/// ([`binaries::kind`]).
+#[derive(Default)]
+pub struct Tree<'a> {
+    pub nested_roots: &'a [String],
+    pub unbuilt_roots: &'a [String],
+    pub unincluded: &'a [String],
+    pub generated: BTreeMap<String, (String, usize)>,
+    pub bound: Vec<bound::Region>,
+    pub cutlass_helpers: BTreeSet<String>,
+    pub cuda_sources: &'a [String],
+}
+
+/// [`fold_all`] with the tree's facts: the unbuilt folders, unincluded headers and generated
+/// sources fold right after the folders the project marks as not maintained; the bound
+/// regions right after vendored copies and libcu++; the prebuilt binaries before FP8.
+pub fn fold_all_with(findings: &mut [Finding], tree: Tree) {
+    let Tree {
+        nested_roots,
+        unbuilt_roots,
+        unincluded,
+        generated,
+        bound,
+        cutlass_helpers,
+        cuda_sources,
+    } = tree;
+    let cutlass_helpers = &cutlass_helpers;
     let before: [fn(&[Finding]) -> Kind; 4] = [
         unmaintained::kind,
         nvidia_boards::kind,
         container::kind,
         crate::inventory::siblings::kind,
     ];
-    let after: [fn(&[Finding]) -> Kind; 35] = [
+    let after: [fn(&[Finding]) -> Kind; 34] = [
         crate::rules::vendored::kind,
         masks::kind,
         masks::helper_kind,
@@ -181,7 +196,6 @@ pub fn fold_all_with(
         jit::kind,
         jit::images,
         loaders::kind,
-        binaries::kind,
         fp8::kind,
         launch_bounds::kind,
         launch_bounds::extensions,
@@ -218,6 +232,9 @@ pub fn fold_all_with(
             }
         }
     }
+    let fp8_at = after
+        .iter()
+        .position(|k| std::ptr::fn_addr_eq(*k, fp8::kind as fn(&[Finding]) -> Kind));
     let k = crate::rules::cutlass_component::kind(findings, nested_roots, cutlass_helpers);
     fold_keeping(findings, &k, &mut heads);
     // A nested copy of another project holds everything in it that is still open, its own
@@ -230,6 +247,11 @@ pub fn fold_all_with(
         // libcu++ (their own decisions), before the finer per-file and per-library kinds.
         if i == 1 {
             kinds.extend(bound.take().map(bound::kind));
+        }
+        // The project's prebuilt binaries: after the run-time loaders (a loader of a CUDA
+        // library is its own decision), before FP8.
+        if Some(i) == fp8_at {
+            kinds.insert(0, binaries::kind(findings, cuda_sources));
         }
         for mut k in kinds {
             let roots = nested_roots.to_vec();
