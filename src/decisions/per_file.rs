@@ -8,7 +8,7 @@
 //! are one update of the project's ROCm layer (ctransformers' `#define CUDA_R_16F
 //! HIPBLAS_R_16F` block: four lines, each with its replacement, which the head lists). A file's
 //! macros that paste a CUDA prefix (HP018, cusplibrary's `cublas##name##axpy` stubs: 21) are one
-//! edit of that file.
+//! edit of that file, and so are a Dockerfile's or a script's NVIDIA architecture flags (HP843).
 //! The file's open findings of the rule fold into the
 //! first, which names the lines; the rest stay in JSON as PASS naming it.
 
@@ -35,6 +35,16 @@ fn key(f: &Finding) -> Option<String> {
             let ext = f.path.rsplit_once('.').map_or("", |(_, e)| e);
             matches!(ext, "sh" | "bash")
         }
+        // A Dockerfile's or script's architecture flags are one list (MS-AMP's Dockerfiles:
+        // three `-gencode` lines of one `NVCC_GENCODE` for the MSCCL build); a Makefile's and a
+        // CMake build's are their build's decision.
+        "HP843" => matches!(
+            crate::inventory::kind::by_name(&f.path),
+            Some(
+                crate::inventory::kind::FileKind::Dockerfile
+                    | crate::inventory::kind::FileKind::Shell
+            )
+        ),
         _ => false,
     };
     per_file.then(|| format!("{}\u{0}{}", f.rule, f.path))
@@ -59,6 +69,7 @@ fn what(rule: &str) -> &'static str {
         "HP704" => "the project's texture references are one move to texture objects (`cudaTextureObject_t` created where the references are bound, passed to the kernels that fetch them)",
         "HP018" => "the file's macros that paste a CUDA prefix are one edit: paste the HIP prefix (`hip ## …`, `hipblas ## …`) in each",
         "HP913" => "the file's device code strings with inline PTX are one rewrite: give them a ROCm version in plain C++ or AMDGCN builtins, chosen when the target is ROCm",
+        "HP843" => "the file's NVIDIA architecture flags are one list: give the ROCm build its `--offload-arch=gfx…` targets instead",
         "HP708" => "the file's floating-point atomics on fine-grained memory are one decision: coarse-grained allocations, or a build without `-munsafe-fp-atomics`",
         _ => "the script's CUDA toolkit paths are one edit: point it at ROCm (`/opt/rocm`) or skip the CUDA setup on ROCm machines",
     }
@@ -195,8 +206,9 @@ mod tests {
     }
 
     /// darknet: eight FP atomics in one file and eight toolkit paths in `setup.sh` are one
-    /// finding each. Twins: a toolkit path in a Makefile is the build's (folded elsewhere, not
-    /// here), and a lone atomic in another file stays its own.
+    /// finding each, and so are MS-AMP's architecture flags in one Dockerfile. Twins: a toolkit
+    /// path or an architecture flag in a Makefile is the build's (folded elsewhere, not here),
+    /// and a lone atomic in another file stays its own.
     #[test]
     fn per_file_facts_fold_into_the_first() {
         let mut fs = vec![
@@ -207,6 +219,10 @@ mod tests {
             f("HP852", "scripts/setup.sh", 69),
             f("HP852", "Makefile", 133),
             f("HP852", "Makefile", 136),
+            f("HP843", "dockerfile/torch2.1-cuda12.2.dockerfile", 47),
+            f("HP843", "dockerfile/torch2.1-cuda12.2.dockerfile", 48),
+            f("HP843", "Makefile", 20),
+            f("HP843", "Makefile", 21),
         ];
         let k = kind(&fs);
         crate::decisions::fold(&mut fs, &k);
@@ -222,7 +238,10 @@ mod tests {
                 "src/other.cu:3",
                 "scripts/setup.sh:65",
                 "Makefile:133",
-                "Makefile:136"
+                "Makefile:136",
+                "dockerfile/torch2.1-cuda12.2.dockerfile:47",
+                "Makefile:20",
+                "Makefile:21"
             ]
         );
         assert!(
