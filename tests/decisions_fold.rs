@@ -18,6 +18,14 @@ __global__ void attn(const __grid_constant__ CUtensorMap map, float* o) {
 }
 "#;
 
+/// Every finding of `scan --format json` on `root`.
+fn findings(root: &std::path::Path) -> Vec<serde_json::Value> {
+    let r = hipport(root, &["scan", ".", "--format", "json", "--exit-zero"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let json: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    json["findings"].as_array().unwrap().clone()
+}
+
 fn mixed() -> String {
     let mut s = String::from(
         "__device__ void fence() { asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\"); }\n\
@@ -40,10 +48,8 @@ fn an_sm90_only_kernel_file_is_one_open_finding() {
     std::fs::create_dir_all(root.join("k")).unwrap();
     write(&root.join("k/attn_tma.cu"), TMA_KERNEL);
     write(&root.join("k/mixed.cu"), &mixed());
-    let r = hipport(root, &["scan", ".", "--format", "json", "--exit-zero"]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let json: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
-    let findings = json["findings"].as_array().unwrap();
+    let all = findings(root);
+    let findings = &all;
     let of = |path: &str| -> Vec<&serde_json::Value> {
         findings.iter().filter(|f| f["path"] == path).collect()
     };
@@ -92,10 +98,8 @@ fn fp8_uses_and_a_legacy_folder_are_one_decision_each() {
     write(&root.join("src/b.cu"), FP8);
     write(&root.join("legacy/old.cu"), &mixed());
     write(&root.join("legacy_utils/u.cu"), &mixed());
-    let r = hipport(root, &["scan", ".", "--format", "json", "--exit-zero"]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let json: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
-    let findings = json["findings"].as_array().unwrap();
+    let all = findings(root);
+    let findings = &all;
     let open = |pre: &str, rule: &str| {
         findings
             .iter()
@@ -140,12 +144,7 @@ fn a_pytorch_extension_is_asked_only_for_rewrites_that_change_meaning() {
     let kernel = "#include <cuda_runtime.h>\n__global__ void k(const float* x, float* out) {\n  int lane = threadIdx.x & 31;\n  float v = x[threadIdx.x];\n  for (int m = 16; m >= 1; m /= 2) v += __shfl_xor(v, m);\n  if (lane == 0) out[threadIdx.x / 32] = v;\n}\n";
     write(&root.join("csrc/k.cu"), kernel);
     let open_warp = |root: &std::path::Path| -> Vec<String> {
-        let r = hipport(root, &["scan", ".", "--format", "json", "--exit-zero"]);
-        assert_eq!(r.code, 0, "{}", r.stderr);
-        let json: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
-        json["findings"]
-            .as_array()
-            .unwrap()
+        findings(root)
             .iter()
             .filter(|f| f["path"] == "csrc/k.cu" && f["status"] != "PASS")
             .map(|f| format!("{} {}", f["rule"], f["message"]))
@@ -201,10 +200,8 @@ fn a_folder_of_units_a_header_includes_is_built() {
     write(&root.join("perf/old.cu"), &mixed());
     // An include from inside the unbuilt folder itself builds nothing.
     write(&root.join("perf/all.h"), "#include \"old.cu\"\n");
-    let r = hipport(root, &["scan", ".", "--format", "json", "--exit-zero"]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let json: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
-    let findings = json["findings"].as_array().unwrap();
+    let all = findings(root);
+    let findings = &all;
     let open = |pre: &str| {
         findings
             .iter()
@@ -249,12 +246,7 @@ fn headers_a_visual_studio_build_never_includes_are_one_decision() {
             &root.join("Source/helper_old.h"),
             "#pragma once\ninline void a() { cudaGLSetGLDevice(0); }\ninline void b() { cuGLInit(0); }\n",
         );
-        let r = hipport(root, &["scan", ".", "--format", "json", "--exit-zero"]);
-        assert_eq!(r.code, 0, "{}", r.stderr);
-        let json: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
-        json["findings"]
-            .as_array()
-            .unwrap()
+        findings(root)
             .iter()
             .filter(|f| f["status"] != "PASS" && f["path"] == "Source/helper_old.h")
             .map(|f| f["message"].as_str().unwrap().to_string())

@@ -194,6 +194,14 @@ fn nvcc_options(out: &mut Out, name: &str, value: &str, range: std::ops::Range<u
 mod tests {
     use super::super::{kind::FileKind, scan_bytes};
 
+    /// `(rule, line)` of every finding of a Makefile's text.
+    fn rules(src: &str) -> Vec<(String, u32)> {
+        scan_bytes("Makefile", FileKind::Make, src.as_bytes())
+            .into_iter()
+            .map(|f| (f.rule, f.line))
+            .collect()
+    }
+
     #[test]
     fn makefile_items() {
         let src = "NVCC ?= /usr/local/cuda/bin/nvcc\nLDFLAGS += -lcudart -lcublas\n# nvcc -lcudnn in a comment\napp: main.cu\n\tnvcc -arch=sm_80 -o $@ $< $(LDFLAGS)\n";
@@ -247,12 +255,6 @@ mod tests {
     /// cuda-samples' Makefiles name libraries bare and add `-l` when linking.
     #[test]
     fn library_lists_linked_through_an_expansion() {
-        let rules = |src: &str| -> Vec<(String, u32)> {
-            scan_bytes("Makefile", FileKind::Make, src.as_bytes())
-                .into_iter()
-                .map(|f| (f.rule, f.line))
-                .collect()
-        };
         let src = "LIBRARIES :=\nLIBRARIES += nccl\nLIBRARIES += m pthread\nOTHER += cublas\nall:\n\t$(CXX) -o a a.o $(LIBRARIES:%=-l%)\n";
         assert_eq!(rules(src), vec![("HP851".to_string(), 2)]);
         let src = "LIBS = cudart m\nLDLIBS = $(addprefix -l,$(LIBS))\n";
@@ -271,12 +273,6 @@ mod tests {
     /// A flag after a `#` in a variable's value is commented out; twin: the same flag before it.
     #[test]
     fn flags_after_a_comment_in_a_value_are_not_held() {
-        let rules = |t: &str| -> Vec<(String, u32)> {
-            scan_bytes("Makefile", FileKind::Make, t.as_bytes())
-                .into_iter()
-                .map(|f| (f.rule, f.line))
-                .collect()
-        };
         let commented = "cuda_arch := #-gencode=arch=compute_80,code=sm_80\n";
         assert!(
             rules(commented).iter().all(|(r, _)| r != "HP843"),
