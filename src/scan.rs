@@ -677,6 +677,19 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
             unincluded.push(h);
         }
     }
+    // PTX in Triton functions nothing in the project's Python calls.
+    if findings.iter().any(|f| {
+        f.rule == crate::inventory::ptx::EMBEDDED_PTX.id.code
+            && f.status != crate::gate::Status::Pass
+            && f.path.ends_with(".py")
+    }) {
+        let pythons: Vec<(&str, &[u8])> = others()
+            .iter()
+            .filter(|(r, _)| r.ends_with(".py"))
+            .map(|(r, b)| (r.as_str(), b.as_slice()))
+            .collect();
+        crate::inventory::python::triton_asm::settle_uncalled(&mut findings, &pythons);
+    }
     // Sources a script of the project writes.
     let generated = crate::decisions::generated::files(
         &findings,

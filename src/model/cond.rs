@@ -29,6 +29,40 @@ pub const UNDEFINED_UNDER_HIP: &[&str] = &[
 /// HIP-Clang's own platform macros, defined (as 1) in every compile for AMD.
 pub(crate) const DEFINED_UNDER_HIP: &[&str] = &["__HIP_PLATFORM_AMD__", "__HIPCC__", "__HIP__"];
 
+/// The index of the project's own HIP arm later in the chain of conditional directive `di`
+/// (`#ifdef __NVCC__` … `#elif defined(__HIP__)`, glm's `#elif defined(__CUDACC__)` …
+/// `#elif defined(__HIP__)`): an `#elif` on a HIP platform macro that is true for HIP, or an
+/// `#elifdef` of one, at the chain's own depth before its `#else`/`#endif`. The test at `di`
+/// then only keeps nvcc on its arm: the port leaves its names as written and HIP-Clang takes
+/// the project's arm.
+pub fn own_hip_arm_later(src: &[u8], lexed: &Lexed, di: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (j, d) in lexed.directives.iter().enumerate().skip(di + 1) {
+        match d.name.as_str() {
+            "if" | "ifdef" | "ifndef" => depth += 1,
+            "endif" if depth == 0 => return None,
+            "endif" => depth -= 1,
+            "else" if depth == 0 => return None,
+            "elif" if depth == 0 => {
+                let t = condition_tokens_of(src, lexed, d);
+                if t.iter().any(|n| is_hip_macro(n))
+                    && eval_platform(&t, true).is_some_and(|v| v != 0)
+                {
+                    return Some(j);
+                }
+            }
+            "elifdef" if depth == 0 => {
+                let t = condition_tokens_of(src, lexed, d);
+                if t.first().is_some_and(|n| is_hip_macro(n)) {
+                    return Some(j);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 /// The condition tokens of a directive (after `#if`/`#elif`), with multi-byte operators merged.
 pub fn condition_tokens<'a>(s: &Src<'a>, d: &Directive) -> Vec<&'a str> {
     condition_tokens_of(s.bytes(), s.lexed, d)

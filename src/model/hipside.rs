@@ -119,8 +119,12 @@ fn value(
     let versus_cuda = toks
         .iter()
         .any(|t| !cond::is_hip_macro(t) && hip.lookup(t).is_some());
+    // `#elif defined(__CUDACC__)` beside the project's own HIP arm later in the chain: the port
+    // keeps the test as written, so HIP-Clang (which does not define `__CUDACC__`) skips it.
+    let beside_own_hip = toks.iter().any(|t| t == "__CUDACC__")
+        && cond::own_hip_arm_later(s.bytes(), s.lexed, di).is_some();
     let extra = |n: &str| {
-        if undef(n) {
+        if undef(n) || (beside_own_hip && n == "__CUDACC__") {
             return Some(Known::Undefined);
         }
         if let Some(k) = defined.get(n) {

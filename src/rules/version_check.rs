@@ -295,27 +295,7 @@ pub const AS_CURRENT_NVCC: &str = "HIP compiles the branch nvcc compiles for a c
 /// A later `#elif` of the chain that directive `di` opens or continues, at the same depth, whose
 /// condition tests a HIP platform macro and is true under HIP-Clang: the author's HIP arm.
 fn hip_arm_later_in_chain(s: &Src, di: usize) -> Option<usize> {
-    let dirs = &s.lexed.directives;
-    let mut depth = 0usize;
-    for (j, d) in dirs.iter().enumerate().skip(di + 1) {
-        match d.name.as_str() {
-            "if" | "ifdef" | "ifndef" => depth += 1,
-            "endif" if depth == 0 => return None,
-            "endif" => depth -= 1,
-            "elif" if depth == 0 => {
-                let t = cond::condition_tokens(s, d);
-                if cond::decided_for_hip(s, d)
-                    && cond::eval_platform(&t, true).is_some_and(|v| v != 0)
-                {
-                    return Some(j);
-                }
-            }
-            "elifdef" if depth == 0 && cond::decided_for_hip(s, d) => return Some(j),
-            "else" if depth == 0 => return None,
-            _ => {}
-        }
-    }
-    None
+    cond::own_hip_arm_later(s.bytes(), s.lexed, di)
 }
 
 pub fn check(s: &Src, seen: &crate::model::project::Visible, out: &mut Vec<Finding>) {
@@ -510,6 +490,27 @@ mod tests {
         let calls = format!("{host}void f() {{ cudaDeviceSynchronize(); }}\n");
         assert!(open("main.cc", &calls).is_empty());
         assert_eq!(open("v.cc", "#if CUDA_VERSION >= 11000\n#endif\n"), [1]);
+    }
+
+    /// glm's compiler detection: the version tests inside `#elif defined(__CUDACC__)`, beside
+    /// the project's own `#elif defined(__HIP__)`, are in an arm HIP-Clang never compiles (the
+    /// port keeps the test): PASS. Twin: without the HIP arm the port renames the test to
+    /// `__HIPCC__`, HIP-Clang enters the arm, and the inner test stays open.
+    #[test]
+    fn tests_inside_a_cuda_arm_beside_the_projects_hip_arm_are_dead() {
+        use crate::gate::Status;
+        use crate::model::syntax::test_support::hazard_findings_at;
+        let src = "#if defined(__clang__) && !defined(__CUDACC__) && !defined(__HIP__)\n#define C 1\n#elif defined(__CUDACC__)\n#if CUDA_VERSION >= 8000\n#define C 2\n#elif CUDA_VERSION < 7000\n#error \"needs CUDA 7\"\n#endif\n#elif defined(__HIP__)\n#define C 3\n#endif\n";
+        let open = |src: &str| -> Vec<u32> {
+            hazard_findings_at("platform.h", src)
+                .into_iter()
+                .filter(|f| f.rule.starts_with("HP30") && f.status != Status::Pass)
+                .map(|f| f.line)
+                .collect()
+        };
+        assert!(open(src).is_empty(), "{:?}", open(src));
+        let alone = src.replace("#elif defined(__HIP__)\n#define C 3\n", "");
+        assert!(open(&alone).contains(&4), "{:?}", open(&alone));
     }
 
     /// MatX's `#ifndef __CUDACC_RTC__` and `defined(MATX_EN_JIT) && !defined(__CUDACC_RTC__)`:

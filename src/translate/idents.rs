@@ -67,6 +67,9 @@ pub(super) fn run(p: &mut Pass) {
             }
             continue;
         }
+        if tests_beside_own_hip_arm(p, i) {
+            continue;
+        }
         if namespace(p, i, name) {
             continue;
         }
@@ -214,6 +217,20 @@ fn in_condition(p: &Pass, i: usize) -> bool {
                     "if" | "ifdef" | "ifndef" | "elif" | "elifdef" | "elifndef"
                 )
             })
+}
+
+/// Whether token `i` is in the condition of an arm whose chain has the project's own HIP arm
+/// later (`#elif defined(__CUDACC__)` … `#elif defined(__HIP__)`, glm's compiler detection): the
+/// test keeps nvcc on its arm, and renamed (`__CUDACC__` → `__HIPCC__`) it would send HIP-Clang
+/// into the CUDA arm, where glm stops at `#error "GLM requires CUDA 7.0 or higher"`.
+fn tests_beside_own_hip_arm(p: &Pass, i: usize) -> bool {
+    in_condition(p, i)
+        && crate::model::cond::own_hip_arm_later(
+            p.src(),
+            p.lexed,
+            p.lexed.tokens[i].directive as usize,
+        )
+        .is_some()
 }
 
 /// Counts a rename PyTorch's build-time hipify does not make (first line and uses per name).
@@ -508,6 +525,31 @@ mod tests {
             .map(|f| (f.line, f.status.to_string()))
             .collect();
         (String::from_utf8(t.output).unwrap(), found)
+    }
+
+    /// glm's compiler detection: `#elif defined(__CUDACC__)` with the project's own
+    /// `#elif defined(__HIP__)` later in the chain keeps its test (renamed to `__HIPCC__` it
+    /// would send HIP-Clang into the CUDA arm and its `#error`); the arm's body is still
+    /// translated. Twin: without the HIP arm the test is renamed.
+    #[test]
+    fn a_cuda_test_beside_the_projects_own_hip_arm_is_kept() {
+        let src = "#if defined(__clang__) && !defined(__CUDACC__) && !defined(__HIP__)
+#define C 1
+#elif defined(__CUDACC__)
+#include <cuda.h>
+#if CUDA_VERSION < 7000
+#error \"needs CUDA 7\"
+#endif
+#elif defined(__HIP__)
+#define C 3
+#endif
+";
+        let (out, _) = port("platform.h", src);
+        assert!(out.contains("#elif defined(__CUDACC__)\n"), "{out}");
+        assert!(out.contains("#include <hip/hip_runtime.h>"), "{out}");
+        let alone = src.replace("#elif defined(__HIP__)\n#define C 3\n", "");
+        let (out, _) = port("platform.h", &alone);
+        assert!(out.contains("#elif defined(__HIPCC__)\n"), "{out}");
     }
 
     /// The storage-class keyword in declarations and parameters is dropped, one PASS per edit.

@@ -119,8 +119,12 @@ pub(super) fn cuda_link_libraries(out: &mut Out, call: Node, src: &[u8]) {
         let Some(list) = keyword_list(call, kw, src) else {
             continue;
         };
-        // `extra_link_args=["-lcusparse"]`: only `-l` flags name libraries.
-        let cuda = cuda_names(list, flag, src);
+        // `extra_link_args=["-lcusparse"]`: only `-l` flags name libraries. A library with no
+        // ROCm build (TensorRT's) is no relink: its code's findings are its own.
+        let cuda: Vec<(String, &str)> = cuda_names(list, flag, src)
+            .into_iter()
+            .filter(|(c, _)| build::rocm_library(c).is_some())
+            .collect();
         if cuda.is_empty() {
             continue;
         }

@@ -169,7 +169,7 @@ mod programs;
 use links::cuda_link_libraries;
 use programs::program_part;
 pub(crate) mod device_strings;
-mod triton_asm;
+pub(crate) mod triton_asm;
 
 pub fn scan(out: &mut Out, flavor: Flavor) {
     let src = out.src();

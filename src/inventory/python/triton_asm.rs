@@ -178,15 +178,71 @@ pub fn inline_asm(out: &mut Out, call: Node, func: Node, src: &[u8]) {
     }
     let mut ins = ins;
     doing_first(&mut ins);
+    // The function around the call, named so the project pass can tell whether anything calls
+    // it ([`settle_uncalled`]).
+    let around = enclosing_def(call, src).map_or(String::new(), |n| format!("{IN_FUNCTION}{n}`)"));
     out.push(
         &ptx::EMBEDDED_PTX,
         call.start_byte()..func.end_byte(),
         format!(
-            "Triton inline assembly in PTX ({}): ROCm's Triton assembles AMDGCN, so this kernel fails to compile on ROCm at its first launch",
+            "Triton inline assembly in PTX ({}): ROCm's Triton assembles AMDGCN, so this kernel fails to compile on ROCm at its first launch{around}",
             listed(&ins)
         ),
         Some(advice(&ins)),
     );
+}
+
+/// The marker before the name of the function a finding's call is in.
+const IN_FUNCTION: &str = " (in `";
+
+/// The name of the innermost `def` around `n`.
+fn enclosing_def<'s>(n: Node, src: &'s [u8]) -> Option<&'s str> {
+    let mut cur = n.parent();
+    while let Some(p) = cur {
+        if p.node_kind() == K::FunctionDefinition {
+            return p.field(F::Name).map(|x| ts::text(x, src));
+        }
+        cur = p.parent();
+    }
+    None
+}
+
+/// HP912 in a function nothing in the project names but its own `def` (gemlite's
+/// `next_power_of_2_logapprox_triton`, replaced by a bitwise variant the kernels call): Triton
+/// compiles a `@triton.jit` function only when a launched kernel calls it, so ROCm never
+/// assembles that PTX. `pythons` are the project's Python files. A name written anywhere else
+/// (a call, an import, an assignment, a string) keeps the finding open.
+pub fn settle_uncalled(findings: &mut [crate::finding::Finding], pythons: &[(&str, &[u8])]) {
+    for f in findings.iter_mut() {
+        if f.rule != ptx::EMBEDDED_PTX.id.code || f.status == crate::gate::Status::Pass {
+            continue;
+        }
+        let Some(at) = f.message.rfind(IN_FUNCTION) else {
+            continue;
+        };
+        let rest = &f.message[at + IN_FUNCTION.len()..];
+        let Some(name) = rest.split('`').next().filter(|n| !n.is_empty()) else {
+            continue;
+        };
+        let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+        let uses: usize = pythons
+            .iter()
+            .map(|(_, text)| {
+                memchr::memmem::find_iter(text, name.as_bytes())
+                    .filter(|&i| {
+                        (i == 0 || !word(text[i - 1]))
+                            && text.get(i + name.len()).is_none_or(|&b| !word(b))
+                    })
+                    .count()
+            })
+            .sum();
+        if uses <= 1 {
+            let name = name.to_string();
+            f.settle(&format!(
+                " — `{name}` is named nowhere else in the project's Python: Triton compiles a `@triton.jit` function only when a launched kernel calls it, so ROCm never assembles this PTX (port or delete it when something calls it)"
+            ));
+        }
+    }
 }
 
 #[cfg(test)]
@@ -220,6 +276,29 @@ mod tests {
         let f = triton(src);
         assert_eq!(f.len(), 1, "{f:?}");
         assert_eq!((f[0].0, f[0].1), (8, Status::Pass));
+    }
+
+    /// gemlite's `next_power_of_2_logapprox_triton`: a `@triton.jit` function with PTX that
+    /// nothing in the project names is never compiled: PASS. Twins: a kernel in this file calls
+    /// it; another file imports it.
+    #[test]
+    fn ptx_in_a_jit_function_nothing_calls_is_settled() {
+        let src = "import triton\nimport triton.language as tl\n\n@triton.jit\ndef log2_approx(x):\n    return tl.inline_asm_elementwise(\"lg2.approx.f32 $0, $1;\", \"=r,r\", [x], dtype=tl.float32, is_pure=True, pack=1)\n\n@triton.jit\ndef log2_exact(x):\n    return tl.log2(x)\n\nnext_pow2 = log2_exact\n";
+        let settle = |files: &[(&str, &str)]| -> Vec<crate::gate::Status> {
+            let mut f: Vec<crate::finding::Finding> =
+                scan_bytes("q.py", FileKind::Python, files[0].1.as_bytes())
+                    .into_iter()
+                    .filter(|f| f.rule == "HP912")
+                    .collect();
+            let texts: Vec<(&str, &[u8])> = files.iter().map(|(p, t)| (*p, t.as_bytes())).collect();
+            super::settle_uncalled(&mut f, &texts);
+            f.iter().map(|f| f.status).collect()
+        };
+        assert_eq!(settle(&[("q.py", src)]), [Status::Pass]);
+        let called = src.replace("next_pow2 = log2_exact", "next_pow2 = log2_approx");
+        assert_eq!(settle(&[("q.py", &called)]), [Status::Remediation]);
+        let imported = [("q.py", src), ("k.py", "from q import log2_approx\n")];
+        assert_eq!(settle(&imported), [Status::Remediation]);
     }
 
     #[test]
