@@ -223,7 +223,7 @@ fn roles(src: &[u8], words: &[Word]) -> Vec<Role> {
 }
 
 /// The message of an nvcc probe: [`fold_nvcc_probes`] knows a probe by it.
-const NVCC_PROBE: &str = "probes for nvcc";
+pub(crate) const NVCC_PROBE: &str = "probes for nvcc";
 
 /// A file's nvcc probes (`which nvcc`, `$(shell which nvcc)`) and its nvcc uses are one
 /// decision (the build's compiler): each open probe becomes PASS naming the file's first open

@@ -873,6 +873,11 @@ fn call(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
                 words::setting(out, &name, r, &value.0, value.1, Site::Python);
             }
         }
+        "which" => {
+            if let Some((program, at)) = first_str.clone() {
+                programs::nvcc_probe(out, n, &program, at, src);
+            }
+        }
         "setup" if st.flavor == Flavor::SetupPy => {
             for kw in ["install_requires", "setup_requires"] {
                 if let Some(v) = keyword(n, kw, src) {
@@ -904,6 +909,11 @@ fn call(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
             } else {
                 program_part(a, src).into_iter().collect()
             };
+            if let Some((program, at)) = parts.first() {
+                if parts.len() == 1 {
+                    programs::nvcc_probe(out, n, program, at.clone(), src);
+                }
+            }
             let ws: Vec<Word> = parts
                 .into_iter()
                 .flat_map(|(s, r)| words::split(&s, r.start))

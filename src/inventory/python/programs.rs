@@ -1,5 +1,6 @@
 //! The program a Python process call runs (`subprocess.check_output([nvcc, "--version"])`):
-//! a string, a path joined or concatenated onto it, or a name assigned one of those.
+//! a string, a path joined or concatenated onto it, or a name assigned one of those; and the
+//! probes for nvcc that decide what a build compiles.
 
 use super::{dotted, string};
 use crate::inventory::ts;
@@ -60,5 +61,93 @@ fn program_part_within(e: Node, src: &[u8], depth: u8) -> Option<(String, Range<
             found.map(|(t, _)| (t, e.byte_range()))
         }
         _ => None,
+    }
+}
+
+/// Whether `n` sits in the body of a `try` one of whose `except` clauses catches a missing
+/// program (`FileNotFoundError`, `OSError`, `Exception`, or everything).
+fn caught_when_missing(n: Node, src: &[u8]) -> bool {
+    let mut child = n;
+    while let Some(p) = child.parent() {
+        if p.node_kind() == K::FunctionDefinition {
+            return false;
+        }
+        if p.node_kind() == K::TryStatement
+            && p.field(F::Body).is_some_and(|b| b.id() == child.id())
+        {
+            return ts::named_children(p).into_iter().any(|c| {
+                c.kind() == "except_clause" && {
+                    let head = ts::text(c, src).split(':').next().unwrap_or("").to_string();
+                    head.trim() == "except"
+                        || [
+                            "FileNotFoundError",
+                            "OSError",
+                            "Exception",
+                            "CalledProcessError",
+                        ]
+                        .iter()
+                        .any(|e| head.contains(e))
+                }
+            });
+        }
+        child = p;
+    }
+    false
+}
+
+/// A probe for the CUDA compiler that decides what is built: `call(["nvcc"])` inside `try: …
+/// except FileNotFoundError` (torchsort's `cuda_toolkit_available()`, after fast-transformers),
+/// or `shutil.which("nvcc")`. A ROCm system has no nvcc, so the probe says no and what it gates
+/// (the CUDA extension) is silently left out of the ROCm build. `program` is the call's
+/// program as written, `at` its range; `call` the process call.
+pub(super) fn nvcc_probe(
+    out: &mut crate::inventory::Out,
+    call: Node,
+    program: &str,
+    at: Range<usize>,
+    src: &[u8],
+) {
+    let base = program.rsplit(['/', '\\']).next().unwrap_or(program);
+    let which = dotted(call.field(F::Function).unwrap_or(call), src)
+        .is_some_and(|f| f == "shutil.which" || f == "which");
+    if base != "nvcc" || !(which || caught_when_missing(call, src)) {
+        return;
+    }
+    out.push(
+        &crate::inventory::build::NVCC_INVOCATION,
+        at,
+        format!(
+            "{} (`{}`), which a ROCm system does not have: what the probe decides (a CUDA extension) is silently left out of the ROCm build",
+            crate::inventory::words::NVCC_PROBE,
+            if which { "shutil.which(\"nvcc\")" } else { "runs nvcc and catches its absence" }
+        ),
+        Some("accept the ROCm toolchain in the probe: `torch.version.hip`, or `shutil.which(\"hipcc\")`".into()),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::inventory::{kind::FileKind, scan_bytes};
+
+    /// torchsort's `cuda_toolkit_available()` (`call(["nvcc"])` inside `try: … except
+    /// FileNotFoundError`) and `shutil.which("nvcc")` are probes that leave the CUDA extension
+    /// out on ROCm: HP850 (one decision per file). Twins: the same call outside a `try`, a probe
+    /// for hipcc, a `try` that catches something else.
+    #[test]
+    fn nvcc_probes_that_gate_a_build_are_found() {
+        let hp850 = |src: &str| -> Vec<(u32, String)> {
+            scan_bytes("setup.py", FileKind::SetupPy, src.as_bytes())
+                .into_iter()
+                .filter(|f| f.rule == "HP850")
+                .map(|f| (f.line, f.status.as_str().to_string()))
+                .collect()
+        };
+        let probe = "from subprocess import DEVNULL, call\ndef available():\n    try:\n        call([\"nvcc\"], stdout=DEVNULL)\n        return True\n    except FileNotFoundError:\n        return False\n";
+        assert_eq!(hp850(probe), [(4, "REMEDIATION".to_string())]);
+        let which = "import shutil\nhave = shutil.which(\"nvcc\") is not None\n";
+        assert_eq!(hp850(which), [(2, "REMEDIATION".to_string())]);
+        assert!(hp850("from subprocess import call\ncall([\"nvcc\"])\n").is_empty());
+        assert!(hp850(&which.replace("nvcc", "hipcc")).is_empty());
+        assert!(hp850(&probe.replace("FileNotFoundError", "KeyboardInterrupt")).is_empty());
     }
 }
