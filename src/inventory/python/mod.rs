@@ -909,10 +909,11 @@ fn call(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
             } else {
                 program_part(a, src).into_iter().collect()
             };
-            if let Some((program, at)) = parts.first() {
-                if parts.len() == 1 {
-                    programs::nvcc_probe(out, n, program, at.clone(), src);
-                }
+            // `call(["nvcc"])`: the program alone, nothing else in the list.
+            let alone =
+                matches!(a.node_kind(), K::List | K::Tuple) && ts::named_children(a).len() == 1;
+            if let (true, Some((program, at))) = (alone, parts.first()) {
+                programs::nvcc_probe(out, n, program, at.clone(), src);
             }
             let ws: Vec<Word> = parts
                 .into_iter()

@@ -117,7 +117,7 @@ pub(super) fn nvcc_probe(
         &crate::inventory::build::NVCC_INVOCATION,
         at,
         format!(
-            "{} (`{}`), which a ROCm system does not have: what the probe decides (a CUDA extension) is silently left out of the ROCm build",
+            "{} (`{}`), which a ROCm system does not have: the build's CUDA detection says no there, and what it decides (a CUDA extension, the toolkit's path) is left out or fails on ROCm",
             crate::inventory::words::NVCC_PROBE,
             if which { "shutil.which(\"nvcc\")" } else { "runs nvcc and catches its absence" }
         ),
