@@ -124,7 +124,7 @@ fn value(
     let beside_own_hip = toks.iter().any(|t| t == "__CUDACC__")
         && cond::own_hip_arm_later(s.bytes(), s.lexed, di).is_some();
     let extra = |n: &str| {
-        if undef(n) || (beside_own_hip && n == "__CUDACC__") {
+        if undef(n) || (beside_own_hip && n == "__CUDACC__") || project.cuda_twins.contains(n) {
             return Some(Known::Undefined);
         }
         if let Some(k) = defined.get(n) {
@@ -316,6 +316,61 @@ struct ProjectInts<'a> {
     /// The names of `own` whose value comes from a definition in code every build compiles
     /// (no enclosing condition left open), not from a default a `-D` may override.
     fixed: std::collections::BTreeSet<String>,
+    /// The file's switches for a CUDA library whose ROCm twin it also tests
+    /// ([`cuda_library_twins`]): the ROCm build turns on the twin, not these.
+    cuda_twins: std::collections::BTreeSet<String>,
+}
+
+/// The switches the file's conditions test for a CUDA library (a `_`-separated word that
+/// names one: `KOKKOSKERNELS_ENABLE_TPL_CUSPARSE`) whose twin with the ROCm library's name
+/// (`…_ROCSPARSE` or `…_HIPSPARSE`) the file tests too: the project builds the ROCm library's
+/// arm for ROCm, so the CUDA library's switch is off there (kokkos-kernels' cuSPARSE and
+/// rocSPARSE paths of one kernel, side by side).
+fn cuda_library_twins(s: &Src) -> std::collections::BTreeSet<String> {
+    let mut names: std::collections::BTreeSet<&str> = Default::default();
+    for d in &s.lexed.directives {
+        if matches!(
+            d.name.as_str(),
+            "if" | "ifdef" | "ifndef" | "elif" | "elifdef" | "elifndef"
+        ) {
+            for t in cond::condition_tokens(s, d) {
+                if t.contains('_') {
+                    names.insert(t);
+                }
+            }
+        }
+    }
+    let mut out = std::collections::BTreeSet::new();
+    for n in &names {
+        let words: Vec<&str> = n.split('_').collect();
+        for (i, w) in words.iter().enumerate() {
+            let lower = w.to_ascii_lowercase();
+            let Some(hip) = crate::mappings::link_names::rocm_library(&lower) else {
+                continue;
+            };
+            let hip = hip.to_ascii_lowercase();
+            if !lower.starts_with("cu") && lower != "nccl" {
+                continue;
+            }
+            let twin = |to: &str| {
+                let mut ws: Vec<String> = words.iter().map(|x| x.to_string()).collect();
+                ws[i] = if w.chars().all(|c| !c.is_ascii_lowercase()) {
+                    to.to_ascii_uppercase()
+                } else {
+                    to.to_string()
+                };
+                ws.join("_")
+            };
+            let roc = hip.replacen("hip", "roc", 1);
+            if [hip.as_str(), roc.as_str()]
+                .iter()
+                .any(|to| names.contains(twin(to).as_str()))
+            {
+                out.insert(n.to_string());
+            }
+        }
+    }
+    out
 }
 
 /// [`regions`] with project macros `undef` says the HIP build never defines.
@@ -340,6 +395,7 @@ fn regions_pinning(
         headers,
         switches,
         fixed: Default::default(),
+        cuda_twins: cuda_library_twins(s),
     };
     struct Frame {
         /// An earlier branch of the chain is certainly compiled under HIP.

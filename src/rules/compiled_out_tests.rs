@@ -437,3 +437,24 @@ fn an_arm_that_only_tunes_speed_is_a_performance_matter() {
     assert_eq!(f.len(), 1, "{f:?}");
     assert_eq!(f[0].phase, Phase::Correctness);
 }
+
+/// kokkos-kernels' library switches: a `…_TPL_CUSPARSE` arm beside the file's own
+/// `…_TPL_ROCSPARSE` arm is off in the ROCm build (the project turns on the twin), so a
+/// version test inside it is no finding. Twin: the same file without the rocSPARSE arm keeps it.
+#[test]
+fn a_cuda_library_switch_with_a_rocm_twin_is_off_for_rocm() {
+    let src = "#ifdef KK_ENABLE_TPL_CUSPARSE\nvoid solve() {\n#if CUDA_VERSION >= 11030\n  spsv();\n#else\n  csrsv2();\n#endif\n}\n#endif\n#ifdef KK_ENABLE_TPL_ROCSPARSE\nvoid solve() { rocsparse_solve(); }\n#endif\n";
+    let open = |src: &str| -> Vec<u32> {
+        hp304(src)
+            .into_iter()
+            .filter(|f| f.status != Status::Pass)
+            .map(|f| f.line)
+            .collect()
+    };
+    assert!(open(src).is_empty(), "{:?}", hp304(src));
+    let alone = src.replace(
+        "#ifdef KK_ENABLE_TPL_ROCSPARSE\nvoid solve() { rocsparse_solve(); }\n#endif\n",
+        "",
+    );
+    assert_eq!(open(&alone), [3]);
+}

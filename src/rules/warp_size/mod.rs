@@ -15,6 +15,7 @@ mod blocks;
 mod extent_names;
 mod flow;
 mod one_row;
+mod per_warp_arrays;
 pub use one_row::settle_one_row_blocks;
 pub mod launch_rows;
 pub(crate) mod logical;
@@ -31,7 +32,8 @@ use crate::kinds::cuda::{Field as F, Kind as K, NodeExt};
 use crate::model::syntax::{self, call_args, call_name, int_value, Src};
 use crate::rules::RuleInfo;
 use ballots::ballots;
-use flow::{arithmetic, lit, parts, per_warp_arrays, strip_parens, Flow};
+use flow::{arithmetic, lit, parts, strip_parens, Flow};
+use per_warp_arrays::per_warp_arrays;
 use shuffles::{
     calls, full_mask_name, is_shuffle, lane_mask_name, narrow_all_ones, shuffle_loop, Masks,
 };
