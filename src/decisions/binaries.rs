@@ -43,13 +43,17 @@ pub fn kind(all: &[Finding], cuda_sources: &[String]) -> Kind {
         .map(|f| f.path.clone())
         .collect();
     // CUDA sources, with or without findings, and sources with any finding (PASS included):
-    // a folder with them has GPU code of its own to build.
-    let sources: Vec<String> = all
-        .iter()
-        .filter(|f| crate::walk::is_source(&f.path))
-        .map(|f| f.path.clone())
-        .chain(cuda_sources.iter().cloned())
-        .collect();
+    // a folder with them has GPU code of its own to build (gathered only where there are
+    // binaries).
+    let sources: Vec<String> = if binaries.is_empty() {
+        Vec::new()
+    } else {
+        all.iter()
+            .filter(|f| crate::walk::is_source(&f.path))
+            .map(|f| f.path.clone())
+            .chain(cuda_sources.iter().cloned())
+            .collect()
+    };
     Kind {
         key: Box::new(move |f| {
             if is_binary(f) {
