@@ -375,6 +375,17 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
                         .or_insert_with(|| format!("included only {why}"));
                 }
             }
+            // A glob only a dead arm writes (`file(GLOB_RECURSE S standalone/*.cu)`): every
+            // file it matches.
+            None if p.contains(['*', '?']) => {
+                let Some(g) = crate::inventory::cmake::cmake_glob(&p) else {
+                    continue;
+                };
+                for r in all.iter().filter(|i| g.is_match(&i.rel)) {
+                    only.entry(r.rel.clone())
+                        .or_insert_with(|| format!("matched only by `{p}` {why}"));
+                }
+            }
             None => {
                 only.entry(p)
                     .or_insert_with(|| format!("listed only {why}"));

@@ -138,3 +138,27 @@ fn a_cuda_switch_whose_hip_twin_another_file_tests_is_off() {
     let fs = rows::scan_files(&alone, &[]);
     assert!(!open_in(&fs, "src/CudaScan.hpp").is_empty(), "{fs:#?}");
 }
+
+/// MegEngine's shape (Apache-2.0): the CUDA arm globs its sources (`file(GLOB_RECURSE S
+/// cudaonly/*.cu)`) instead of naming them; the HIP build does not compile what the glob
+/// matches. Twin: the HIP arm globbing the same files keeps them open.
+#[test]
+fn sources_only_a_cuda_arm_globs_are_pass() {
+    let globbed = "if(GPU_CUDA)\n  add_library(k kern.cu)\nelseif(GPU_HIP)\n  add_library(k kern_hip.cpp)\nendif()\nif(GPU_CUDA)\n  file(GLOB_RECURSE S cudaonly/*.cu)\nendif()\n";
+    let fs = rows::scan_files(&tree(BUFFER, globbed), &[]);
+    let only: Vec<&Row> = fs
+        .iter()
+        .filter(|f| f.1 == "src/cudaonly/graphs.cu")
+        .collect();
+    assert!(!only.is_empty(), "{fs:#?}");
+    for f in &only {
+        assert_eq!(f.3, "PASS", "{f:?}");
+        assert!(f.4.contains("matched only by"), "{}", f.4);
+    }
+    let both = "if(GPU_CUDA)\n  add_library(k kern.cu)\nelseif(GPU_HIP)\n  add_library(k kern_hip.cpp)\nendif()\nif(GPU_CUDA)\n  file(GLOB_RECURSE S cudaonly/*.cu)\nelseif(GPU_HIP)\n  file(GLOB_RECURSE S cudaonly/*.cu)\nendif()\n";
+    let fs = rows::scan_files(&tree(BUFFER, both), &[]);
+    assert!(
+        !open_in(&fs, "src/cudaonly/graphs.cu").is_empty(),
+        "{fs:#?}"
+    );
+}

@@ -27,7 +27,7 @@ mod modules;
 mod nvcc_flags;
 
 pub use arms::{
-    chain_alternatives, cuda_only_sources, dead_arms_with_twins, declared_switches, hip_selectors,
+    chain_alternatives, cmake_glob, cuda_only_sources, dead_arms_with_twins, declared_switches, hip_selectors,
     project_twins, twin_switches, Twin,
 };
 pub(crate) use arms::{hip_dead_arms, name_platform, platform_word, DeadArm};
@@ -336,6 +336,28 @@ mod tests {
             .map(|(p, _)| p)
             .collect();
         assert_eq!(only, ["src/devices/cuda/only.cu"]);
+    }
+
+    /// MegEngine's shape (Apache-2.0): `if(MGE_WITH_CUDA) file(GLOB_RECURSE S_ standalone/*.cu)`
+    /// beside an `if(MGE_WITH_ROCM)` arm: the glob's files are the CUDA build's only, also in
+    /// folders below the pattern's. Twin: a file an outside glob also matches (`*.cu` of the
+    /// HIP arm) stays the HIP build's, and a plain `GLOB` does not reach below its folder.
+    #[test]
+    fn globs_only_a_dead_arm_writes_are_cuda_only() {
+        let src = "if(MGE_WITH_CUDA)\n  file(GLOB_RECURSE S_ opr/standalone/*.cu opr/shared/*.cu)\n  file(GLOB T_ flat/*.cu)\nendif()\nif(MGE_WITH_ROCM)\n  file(GLOB_RECURSE H_ opr/shared/*.cu)\nendif()\n";
+        let only = super::cuda_only_sources(src.as_bytes(), &[]);
+        let globs: Vec<&str> = only.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(globs, ["flat/*.cu", "opr/standalone/**/*.cu"]);
+        let g = super::cmake_glob(globs[1]).expect("a glob");
+        assert!(g.is_match("opr/standalone/nms_kern.cu"));
+        assert!(g.is_match("opr/standalone/deep/k.cu"));
+        assert!(!g.is_match("opr/standalone/k.cpp"));
+        let flat = super::cmake_glob(globs[0]).expect("a glob");
+        assert!(flat.is_match("flat/k.cu"));
+        assert!(!flat.is_match("flat/sub/k.cu"));
+        // A glob outside `file(GLOB …)` is not a source list.
+        let msg = "if(MGE_WITH_CUDA)\n  message(STATUS \"*.cu\")\nendif()\nif(MGE_WITH_ROCM)\nendif()\n";
+        assert!(super::cuda_only_sources(msg.as_bytes(), &[]).is_empty());
     }
 
     /// stdgpu's shape (Apache-2.0): the backend compared with names whose words say the

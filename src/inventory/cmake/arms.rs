@@ -742,7 +742,9 @@ pub(crate) fn hip_dead_arms_with(
 /// `twins` are the project's backend twins ([`project_twins`]): a file that tests one
 /// (`if(ENABLE_CUDA) add_subdirectory(cusparse)`) selects by it. A folder an arm the HIP build
 /// never runs adds (`add_subdirectory(cusparse)`) comes back as `cusparse/`, and a CMake file it
-/// includes (`include(gmxManageCuda)`) as `gmxManageCuda.cmake`.
+/// includes (`include(gmxManageCuda)`) as `gmxManageCuda.cmake`. A pattern of `file(GLOB …)`
+/// comes back as a glob ([`cmake_glob`]): `file(GLOB_RECURSE S standalone/*.cu)` as
+/// `standalone/**/*.cu`.
 pub fn cuda_only_sources(src: &[u8], twins: &[Twin]) -> Vec<(String, String)> {
     let Some(tree) = ts::parse(Lang::CMake, src) else {
         return Vec::new();
@@ -805,6 +807,16 @@ pub fn cuda_only_sources(src: &[u8], twins: &[Twin]) -> Vec<(String, String)> {
             }
             return;
         }
+        // `file(GLOB_RECURSE S opr/impl/standalone/*.cu)`: a pattern, not a path. Recursive
+        // globs also match below the pattern's folder (`opr/impl/standalone/**/*.cu`).
+        let glob_mode = if command.as_deref() == Some("file") {
+            ts::named_children(n)
+                .first()
+                .map(|f| unquote(ts::text(*f, src)).to_ascii_uppercase())
+                .filter(|m| m == "GLOB" || m == "GLOB_RECURSE")
+        } else {
+            None
+        };
         for a in ts::named_children(n) {
             let raw = ts::text(a, src);
             for w in unquote(raw).split([' ', ';']) {
@@ -812,6 +824,20 @@ pub fn cuda_only_sources(src: &[u8], twins: &[Twin]) -> Vec<(String, String)> {
                     .trim_start_matches("${CMAKE_CURRENT_SOURCE_DIR}/")
                     .trim_start_matches("${CMAKE_CURRENT_LIST_DIR}/")
                     .trim_start_matches("./");
+                let is_glob = w.contains(['*', '?']);
+                if is_glob && glob_mode.is_none() {
+                    continue;
+                }
+                let recursive;
+                let w: &str = if is_glob && glob_mode.as_deref() == Some("GLOB_RECURSE") {
+                    recursive = match w.rsplit_once('/') {
+                        Some((dir, name)) => format!("{dir}/**/{name}"),
+                        None => format!("**/{w}"),
+                    };
+                    &recursive
+                } else {
+                    w
+                };
                 let ext = w.rsplit_once('.').map_or("", |(_, e)| e);
                 // A `.hip` source the HIP build lists outside the dead arms, generated from a
                 // CUDA source at configure time (fastllm's `hipify(CUDA_SOURCE_DIR src/devices/
@@ -838,10 +864,29 @@ pub fn cuda_only_sources(src: &[u8], twins: &[Twin]) -> Vec<(String, String)> {
             }
         }
     });
-    inside.retain(|(w, _)| !outside.contains(w));
+    // A file an outside glob also matches is the HIP build's too.
+    let outside_globs: Vec<globset::GlobMatcher> = outside
+        .iter()
+        .filter(|w| w.contains(['*', '?']))
+        .filter_map(|w| cmake_glob(w))
+        .collect();
+    inside.retain(|(w, _)| {
+        !outside.contains(w)
+            && (w.contains(['*', '?']) || !outside_globs.iter().any(|g| g.is_match(w)))
+    });
     inside.sort();
     inside.dedup_by(|a, b| a.0 == b.0);
     inside
+}
+
+/// A CMake glob as [`cuda_only_sources`] returns it (`*` within one folder, `**/` any folders
+/// below), compiled; `None` when it is not a glob globset reads.
+pub fn cmake_glob(pattern: &str) -> Option<globset::GlobMatcher> {
+    globset::GlobBuilder::new(pattern)
+        .literal_separator(true)
+        .build()
+        .ok()
+        .map(|g| g.compile_matcher())
 }
 
 /// The CUDA sources a hipified `.hip` file may come from: the same path with `.cu`, and with
