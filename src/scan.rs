@@ -109,6 +109,25 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     let cuda_modules = crate::inventory::cmake::cuda_only_modules(&all_cmake, &rels, &twins);
     let cuda_include_dirs =
         crate::inventory::cmake::cuda_only_include_dirs(&all_cmake, &cuda_modules);
+    // Configured headers' templates (`KokkosCore_config.h.in`: `#cmakedefine KOKKOS_ENABLE_HIP`)
+    // define switches too, where the build sets the variable.
+    let templates: Vec<(String, Vec<u8>)> = all
+        .iter()
+        .filter(|i| {
+            let name = i.rel.rsplit('/').next().unwrap_or(&i.rel);
+            // `config.h.in`, `Config.hpp.cmake.in`.
+            name.ends_with(".in")
+                && [".h.", ".hpp.", ".hh.", ".cuh.", ".hxx."]
+                    .iter()
+                    .any(|e| name.contains(e))
+                && i.size <= s.max_file_size
+        })
+        .filter_map(|i| {
+            crate::safety::read_regular_bounded(&i.path, s.max_file_size)
+                .ok()
+                .map(|b| (i.rel.clone(), b))
+        })
+        .collect();
     let mut cuda_build_only =
         crate::inventory::cmake::cuda_build_only_macros_with(&all_cmake, &cuda_modules);
     // A name another HIP build file defines is not the CUDA build's only.
@@ -133,6 +152,20 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
                 (t.cuda, why)
             })
             .collect();
+    let mut cuda_selectors = cuda_selectors;
+    // What the configured headers write from CMake variables that follow the CUDA switch
+    // (`#cmakedefine01 MGB_CUPTI` from a dependent option of `MGE_WITH_CUDA`).
+    let template_texts: Vec<(&str, &[u8])> = templates
+        .iter()
+        .map(|(r, b)| (r.as_str(), b.as_slice()))
+        .collect();
+    let configured = crate::inventory::cmake::configured_off(&all_cmake, &template_texts, &twins);
+    for (name, why) in configured.undefined {
+        cuda_build_only.entry(name).or_insert(why);
+    }
+    for (name, why) in configured.zero {
+        cuda_selectors.entry(name).or_insert(why);
+    }
     let outcomes = pipeline::run_with(
         &inputs,
         &work,
@@ -489,25 +522,6 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         .iter()
         .filter(|(rel, _)| crate::inventory::kind::is_build(rel))
         .map(|(rel, b)| (rel.as_str(), b.as_slice()))
-        .collect();
-    // Configured headers' templates (`KokkosCore_config.h.in`: `#cmakedefine KOKKOS_ENABLE_HIP`)
-    // define switches too, where the build sets the variable.
-    let templates: Vec<(String, Vec<u8>)> = all
-        .iter()
-        .filter(|i| {
-            let name = i.rel.rsplit('/').next().unwrap_or(&i.rel);
-            // `config.h.in`, `Config.hpp.cmake.in`.
-            name.ends_with(".in")
-                && [".h.", ".hpp.", ".hh.", ".cuh.", ".hxx."]
-                    .iter()
-                    .any(|e| name.contains(e))
-                && i.size <= s.max_file_size
-        })
-        .filter_map(|i| {
-            crate::safety::read_regular_bounded(&i.path, s.max_file_size)
-                .ok()
-                .map(|b| (i.rel.clone(), b))
-        })
         .collect();
     let with_templates: Vec<(&str, &[u8])> = build_files
         .iter()

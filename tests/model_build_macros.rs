@@ -89,3 +89,39 @@ fn a_user_option_or_a_source_definition_keeps_the_branches_live() {
         "{fs:#?}"
     );
 }
+
+/// MegEngine's shape (Apache-2.0): a configured header writes `MGB_CUPTI` and
+/// `MGB_ENABLE_TENSOR_RT` from CMake variables that follow the CUDA switch (a dependent option
+/// of `MGE_WITH_CUDA`; an option turned off under `if(NOT MGE_WITH_CUDA)`), and the project
+/// also has `MGE_WITH_ROCM`. The ROCm build writes both as 0 (the template's `#ifndef`
+/// fallback never applies), so the CUPTI and TensorRT includes under `#if` are PASS. Twin:
+/// without the ROCm switch the includes stay open.
+#[test]
+fn configured_macros_that_follow_the_cuda_switch_are_zero_under_rocm() {
+    let lists = "cmake_minimum_required(VERSION 3.16)\nproject(p CXX)\noption(MGE_WITH_CUDA \"cuda\" ON)\noption(MGE_WITH_ROCM \"rocm\" OFF)\noption(MGE_WITH_TRT \"trt\" ON)\ncmake_dependent_option(MGE_WITH_CUPTI \"cupti\" OFF \"MGE_WITH_CUDA;NOT WIN32\" OFF)\nset(MGB_CUPTI ${MGE_WITH_CUPTI})\nif(NOT MGE_WITH_CUDA)\n  set(MGE_WITH_TRT OFF)\nendif()\nset(MGB_ENABLE_TENSOR_RT ${MGE_WITH_TRT})\nif(MGE_WITH_CUDA)\n  add_library(k k.cpp)\nelseif(MGE_WITH_ROCM)\n  add_library(k k_hip.cpp)\nendif()\nconfigure_file(cfg.h.in cfg.h)\n";
+    let tpl = "#pragma once\n#cmakedefine01 MGB_CUPTI\n#cmakedefine01 MGB_ENABLE_TENSOR_RT\n#ifndef MGB_ENABLE_TENSOR_RT\n#define MGB_ENABLE_TENSOR_RT 1\n#endif\n";
+    let src = "#include \"cfg.h\"\n#if MGB_CUPTI\n#include <cupti.h>\n#endif\n#if MGB_ENABLE_TENSOR_RT\n#include <NvInfer.h>\n#endif\nint v() { return 0; }\n";
+    let files = [
+        ("CMakeLists.txt", lists),
+        ("cfg.h.in", tpl),
+        ("version.cpp", src),
+    ];
+    let fs = rows::scan_files(&files, &[]);
+    let here: Vec<&Row> = fs.iter().filter(|f| f.1 == "version.cpp").collect();
+    assert!(here.len() >= 2, "{fs:#?}");
+    for f in &here {
+        assert_eq!(f.3, "PASS", "{f:?}");
+        assert!(f.4.contains("is 0 in the ROCm build"), "{}", f.4);
+    }
+    // No ROCm switch: nothing says the CUDA switch is off.
+    let cuda_only = lists
+        .replace("option(MGE_WITH_ROCM \"rocm\" OFF)\n", "")
+        .replace("elseif(MGE_WITH_ROCM)\n  add_library(k k_hip.cpp)\n", "");
+    let files = [
+        ("CMakeLists.txt", cuda_only.as_str()),
+        ("cfg.h.in", tpl),
+        ("version.cpp", src),
+    ];
+    let fs = rows::scan_files(&files, &[]);
+    assert!(!open_in(&fs, "version.cpp").is_empty(), "{fs:#?}");
+}

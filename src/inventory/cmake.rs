@@ -22,15 +22,17 @@ use super::Out;
 use crate::kinds::cmake::{Kind as K, NodeExt};
 
 mod arms;
+mod configured;
 mod defs;
 mod modules;
 mod nvcc_flags;
 
 pub use arms::{
-    chain_alternatives, cmake_glob, cuda_only_sources, dead_arms_with_twins, declared_switches, hip_selectors,
-    project_twins, twin_switches, Twin,
+    chain_alternatives, cmake_glob, cuda_only_sources, dead_arms_with_twins, declared_switches,
+    hip_selectors, project_twins, twin_switches, Twin,
 };
 pub(crate) use arms::{hip_dead_arms, name_platform, platform_word, DeadArm};
+pub use configured::{configured_off, Configured};
 pub use defs::{
     cuda_build_only_macros, cuda_build_only_macros_with, defined_by_default, list_definitions,
 };
@@ -356,7 +358,8 @@ mod tests {
         assert!(flat.is_match("flat/k.cu"));
         assert!(!flat.is_match("flat/sub/k.cu"));
         // A glob outside `file(GLOB …)` is not a source list.
-        let msg = "if(MGE_WITH_CUDA)\n  message(STATUS \"*.cu\")\nendif()\nif(MGE_WITH_ROCM)\nendif()\n";
+        let msg =
+            "if(MGE_WITH_CUDA)\n  message(STATUS \"*.cu\")\nendif()\nif(MGE_WITH_ROCM)\nendif()\n";
         assert!(super::cuda_only_sources(msg.as_bytes(), &[]).is_empty());
     }
 

@@ -78,6 +78,9 @@ pub struct FileFacts {
     /// the ROCm build's own when the file is one only ROCm arms include (the project's ROCm layer).
     pub plain_functions: Vec<Function>,
     pub macros: Vec<Macro>,
+    /// The names a configured header's template writes in every configuration
+    /// (`#cmakedefine01 NAME` in `config.h.in`).
+    pub configured01: Vec<String>,
     pub rocm_functions: Vec<Function>,
     pub constants: Vec<Constant>,
     /// Functions declared under CUDA-API names in the project's own scopes ([`super::own`]).
@@ -244,8 +247,29 @@ pub fn facts(path: &str, bytes: &[u8], lexed: &crate::lex::Lexed) -> FileFacts {
         cuda_headers: own.cuda_headers,
         narrow_returns: crate::rules::warp_size::logical::narrow_returns(bytes, lexed),
         narrow_types: crate::rules::warp_size::logical::narrow_types(bytes, lexed),
+        configured01: configured01(path, bytes),
         ..facts_of_arms(path, bytes, lexed)
     }
+}
+
+/// The names a configured header's template (`config.h.in`) writes in every configuration
+/// (`#cmakedefine01 NAME`): a `#ifndef NAME` fallback after it never applies.
+fn configured01(path: &str, bytes: &[u8]) -> Vec<String> {
+    if !path.ends_with(".in") {
+        return Vec::new();
+    }
+    String::from_utf8_lossy(bytes)
+        .lines()
+        .filter_map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            match w.as_slice() {
+                ["#cmakedefine01", name, ..] | ["#", "cmakedefine01", name, ..] => {
+                    Some(name.to_string())
+                }
+                _ => None,
+            }
+        })
+        .collect()
 }
 
 /// [`facts`] without the project's own CUDA-named definitions.
@@ -606,9 +630,16 @@ impl Project {
                 .entry(n.to_string())
                 .or_insert_with(|| tested[n].clone());
         }
+        // A template's fallback for a name it writes in every configuration (`#ifndef X` /
+        // `#define X …` after `#cmakedefine01 X`) never applies.
         let header_macros: BTreeSet<String> = facts
             .iter()
-            .flat_map(|(_, f)| f.macros.iter().map(|m| m.name.clone()))
+            .flat_map(|(_, f)| {
+                f.macros
+                    .iter()
+                    .filter(|m| !f.configured01.contains(&m.name))
+                    .map(|m| m.name.clone())
+            })
             .collect();
         for (rel, f) in facts {
             if f.is_inert() {
