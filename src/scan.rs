@@ -338,6 +338,7 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     // The build files (and Python/Docker files with findings) as the inventory read them: the
     // project-level passes below never read a file again.
     let texts = inventory.texts;
+    findings.extend(hip_build_targets(&all, &texts, s));
     let named = |name: &'static str| {
         texts
             .iter()
@@ -752,4 +753,57 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     report.sources = sources;
     report.ported = keep_port.then_some(ported);
     Ok(report)
+}
+
+/// HP847: the GPU targets of the project's own HIP build ([`crate::inventory::hip_targets`]).
+/// The build files come from the inventory; the Makefile fragments (`*.am`), scripts, CI files,
+/// presets and documentation that may name the targets are read only when there is a HIP build.
+fn hip_build_targets(
+    all: &[crate::walk::Input],
+    texts: &std::collections::BTreeMap<String, Vec<u8>>,
+    s: &Settings,
+) -> Option<crate::finding::Finding> {
+    let own = |rel: &str| crate::decisions::kind::own(rel);
+    let read = |i: &crate::walk::Input| {
+        crate::safety::read_regular_bounded(&i.path, s.max_file_size)
+            .ok()
+            .map(|b| (i.rel.clone(), b))
+    };
+    let fragments: Vec<(String, Vec<u8>)> = all
+        .iter()
+        .filter(|i| own(&i.rel) && i.rel.ends_with(".am") && !texts.contains_key(&i.rel))
+        .filter_map(read)
+        .collect();
+    let mut files: Vec<(&str, &[u8])> = texts
+        .iter()
+        .filter(|(rel, _)| own(rel))
+        .map(|(r, b)| (r.as_str(), b.as_slice()))
+        .chain(fragments.iter().map(|(r, b)| (r.as_str(), b.as_slice())))
+        .collect();
+    crate::inventory::hip_targets::hip_build_start(&files)?;
+    let extra: Vec<(String, Vec<u8>)> = all
+        .iter()
+        .filter(|i| {
+            let name = i
+                .rel
+                .rsplit('/')
+                .next()
+                .unwrap_or(&i.rel)
+                .to_ascii_lowercase();
+            own(&i.rel)
+                && !texts.contains_key(&i.rel)
+                && (name.starts_with("readme")
+                    || name.starts_with("dockerfile")
+                    || name == "package.py"
+                    || [
+                        ".md", ".rst", ".sh", ".yml", ".yaml", ".json", ".txt", ".bash", ".ini",
+                        ".toml",
+                    ]
+                    .iter()
+                    .any(|e| name.ends_with(e)))
+        })
+        .filter_map(read)
+        .collect();
+    files.extend(extra.iter().map(|(r, b)| (r.as_str(), b.as_slice())));
+    crate::inventory::hip_targets::hip_targets(&files, &s.offload_arch)
 }

@@ -27,6 +27,7 @@ mod defs;
 mod modules;
 mod nvcc_flags;
 
+pub(crate) use arms::command_of;
 pub use arms::{
     chain_alternatives, cmake_glob, cuda_only_sources, dead_arms_with_twins, declared_switches,
     hip_selectors, project_twins, twin_switches, Twin,

@@ -22,6 +22,7 @@ pub mod framework;
 pub mod gha;
 pub mod gha_expr;
 pub mod gitlab;
+pub mod hip_targets;
 pub mod kind;
 pub mod make;
 pub mod make_arms;
@@ -71,6 +72,7 @@ pub fn rules() -> Vec<&'static RuleInfo> {
         component::RULES,
         rocm_branch::RULES,
         build::RULES,
+        hip_targets::RULES,
         container::RULES,
         deployment::RULES,
         monitoring::RULES,
