@@ -95,14 +95,79 @@ pub(super) fn run(p: &mut Pass) {
             row.note
         );
         let short = instead.split('`').next().unwrap_or(&instead).to_string();
-        let f = p.ctx.finding(
+        let mut f = p.ctx.finding(
             &rules::HIP_NAME_REMOVED,
             at..t.end as usize,
             message,
             Some(format!("write `{short}`")),
         );
+        // heffte's `#ifndef __HIP_PLATFORM_HCC__` / `#define __HIP_PLATFORM_HCC__` / `#endif`:
+        // the test only guards the project's own definition of the name, which holds after it
+        // whatever ROCm defines; the arms do not change.
+        if defines_it(p, i) {
+            f.settle(&format!(
+                "; the project defines `{name}` itself here: nothing reads a removed declaration"
+            ));
+        } else if guards_own_definition(p, i, &name) {
+            f.settle(&format!(
+                "; the test only guards the project's own `#define {name}` below it, so the name is defined after it either way"
+            ));
+        }
         p.findings.push(f);
     }
+}
+
+/// Whether token `i` is the name a `#define` defines (`#define __HIP_PLATFORM_HCC__`).
+fn defines_it(p: &Pass, i: usize) -> bool {
+    let lexed = p.lexed;
+    lexed.directives.iter().any(|d| {
+        d.name == "define"
+            && d.tokens.contains(&i)
+            && lexed.tokens[d.tokens.start..i]
+                .iter()
+                .filter(|t| t.kind == Tok::Ident)
+                .count()
+                == 1
+    })
+}
+
+/// Whether token `i` is the name of an `#ifndef NAME` (or `#if !defined(NAME)`) whose block
+/// holds nothing but `#define NAME` (with or without a value) before its `#endif`.
+fn guards_own_definition(p: &Pass, i: usize, name: &str) -> bool {
+    let lexed = p.lexed;
+    let Some(at) = lexed.directives.iter().position(|d| d.tokens.contains(&i)) else {
+        return false;
+    };
+    let d = &lexed.directives[at];
+    let text = |d: &crate::lex::Directive| {
+        String::from_utf8_lossy(&p.src()[d.start..d.end.min(p.src().len())])
+            .split(|c: char| c.is_whitespace() || c == '(' || c == ')' || c == '#')
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect::<Vec<String>>()
+    };
+    let head = text(d);
+    let negated = match d.name.as_str() {
+        "ifndef" => head.len() == 2 && head[1] == name,
+        "if" => head.len() == 3 && head[1] == "!defined" && head[2] == name,
+        _ => false,
+    };
+    if !negated {
+        return false;
+    }
+    let (Some(def), Some(end)) = (lexed.directives.get(at + 1), lexed.directives.get(at + 2))
+    else {
+        return false;
+    };
+    let def_words = text(def);
+    let only_directives = lexed.tokens[d.tokens.end..end.tokens.start]
+        .iter()
+        .enumerate()
+        .all(|(k, _)| def.tokens.contains(&(d.tokens.end + k)));
+    def.name == "define"
+        && def_words.get(1).map(String::as_str) == Some(name)
+        && end.name == "endif"
+        && only_directives
 }
 
 /// Whether token `i` sits in an `#if`/`#elif` that joins tests with `||` and also names
@@ -218,6 +283,40 @@ mod platform_tests {
         assert!(again.findings.iter().all(|f| f.rule != "HP016"));
         let old = crate::translate::translate_for_tests(src, "5.7");
         assert!(old.findings.iter().all(|f| f.rule != "HP016"));
+    }
+
+    /// heffte: `#ifndef __HIP_PLATFORM_HCC__` / `#define __HIP_PLATFORM_HCC__` / `#endif`
+    /// only guards the project's own definition: the test is PASS. Twin: a guard with code
+    /// besides the definition stays open.
+    #[test]
+    fn a_test_that_only_guards_the_projects_own_definition_is_pass() {
+        let own = "#ifndef __HIP_PLATFORM_HCC__\n#define __HIP_PLATFORM_HCC__\n#endif\n#include <hip/hip_runtime.h>\n";
+        let t = crate::translate::translate_for_tests(own, "6.2");
+        let test: Vec<_> = t
+            .findings
+            .iter()
+            .filter(|f| f.rule == "HP016" && f.line == 1)
+            .collect();
+        assert_eq!(test.len(), 1, "{:?}", t.findings);
+        assert_eq!(test[0].status, crate::gate::Status::Pass);
+        // The definition itself reads nothing ROCm removed.
+        assert!(
+            t.findings
+                .iter()
+                .filter(|f| f.rule == "HP016")
+                .all(|f| f.status == crate::gate::Status::Pass),
+            "{:?}",
+            t.findings
+        );
+        let more = "#ifndef __HIP_PLATFORM_HCC__\n#define __HIP_PLATFORM_HCC__\nint nvidia_path;\n#endif\n";
+        let t = crate::translate::translate_for_tests(more, "6.2");
+        assert!(
+            t.findings
+                .iter()
+                .any(|f| f.rule == "HP016" && f.line == 1 && f.status != crate::gate::Status::Pass),
+            "{:?}",
+            t.findings
+        );
     }
 
     /// sundials: `#if defined(__HIP_PLATFORM_HCC__) || defined(__HIP_PLATFORM_AMD__)` also

@@ -16,10 +16,11 @@ use super::super::shell::unquote;
 use super::super::ts::{self, Lang};
 use super::arms::{command_of, cond_words, Twin};
 use crate::kinds::cmake::{Kind as K, NodeExt};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
-/// What the configured headers say in the ROCm build: macros left undefined (`#cmakedefine`)
-/// and macros written as 0 (`#cmakedefine01`), each with why.
+/// What the configured headers say in the ROCm build: macros left undefined (`#cmakedefine`
+/// of a variable that follows the CUDA switch, not the switch itself) and macros written as 0
+/// (`#cmakedefine01`), each with why.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Configured {
     pub undefined: BTreeMap<String, String>,
@@ -119,8 +120,13 @@ fn assignments(rel: &str, src: &[u8]) -> Vec<Assign> {
     out
 }
 
-/// The variables off in the ROCm build (see the module), each with why.
-fn off_variables(cmake_files: &[(&str, &[u8])], twins: &[Twin]) -> BTreeMap<String, String> {
+/// The variables off in the ROCm build (see the module), each with why, and which of them
+/// select the backend: a CUDA twin itself, or a plain copy of one (`set(MGB_CUDA
+/// ${MGE_WITH_CUDA})`).
+fn off_variables(
+    cmake_files: &[(&str, &[u8])],
+    twins: &[Twin],
+) -> (BTreeMap<String, String>, BTreeSet<String>) {
     let mut off: BTreeMap<String, String> = twins
         .iter()
         .filter(|t| !t.by_definition)
@@ -134,8 +140,9 @@ fn off_variables(cmake_files: &[(&str, &[u8])], twins: &[Twin]) -> BTreeMap<Stri
             )
         })
         .collect();
+    let mut selectors: BTreeSet<String> = off.keys().cloned().collect();
     if off.is_empty() {
-        return off;
+        return (off, selectors);
     }
     let all: Vec<Assign> = cmake_files
         .iter()
@@ -234,6 +241,16 @@ fn off_variables(cmake_files: &[(&str, &[u8])], twins: &[Twin]) -> BTreeMap<Stri
             if let Some(f) = from {
                 why.push_str(&format!("; {f}"));
             }
+            // A plain copy of a selector selects too.
+            let copies_selector = live.iter().all(|a| match &a.how {
+                How::Set(values) => {
+                    matches!(values.as_slice(), [v] if var_ref(v).is_some_and(|r| selectors.contains(r)))
+                }
+                _ => false,
+            });
+            if copies_selector {
+                selectors.insert(var.to_string());
+            }
             added.push((var.to_string(), why));
         }
         if added.is_empty() {
@@ -241,7 +258,7 @@ fn off_variables(cmake_files: &[(&str, &[u8])], twins: &[Twin]) -> BTreeMap<Stri
         }
         off.extend(added);
     }
-    off
+    (off, selectors)
 }
 
 /// The macros the project's configured headers (`templates`: `config.h.in`) leave undefined or
@@ -255,7 +272,7 @@ pub fn configured_off(
     if templates.is_empty() {
         return out;
     }
-    let off = off_variables(cmake_files, twins);
+    let (off, selectors) = off_variables(cmake_files, twins);
     if off.is_empty() {
         return out;
     }
@@ -273,6 +290,11 @@ pub fn configured_off(
             let Some(var_why) = off.get(name) else {
                 continue;
             };
+            // `#cmakedefine SPFFT_CUDA` of the backend switch itself: the project's twin
+            // switches already decide its arms (the `#else` is the ROCm backend, not a loss).
+            if !zero && selectors.contains(name) {
+                continue;
+            }
             let why = format!(
                 "`{rel}:{}` writes it from the CMake variable `{name}`, off in the ROCm build: {var_why}",
                 i + 1
@@ -323,11 +345,12 @@ mod tests {
     }
 
     /// A variable also set true outside the CUDA arms (or from a variable not known off) may
-    /// be on in the ROCm build; `#cmakedefine` of an off variable leaves the macro undefined.
+    /// be on in the ROCm build; `#cmakedefine` of an off variable leaves the macro undefined,
+    /// but not of the switch itself (its arms are the twin switches' to decide).
     #[test]
     fn a_variable_the_rocm_build_may_set_keeps_its_macro() {
-        let cm: &[u8] = b"option(MGE_WITH_CUDA \"cuda\" ON)\nset(HAVE_X ${MGE_WITH_CUDA})\nif(USE_X)\n  set(HAVE_X ON)\nendif()\nset(HAVE_Y ${MGE_WITH_CUDA})\nif(MGE_WITH_CUDA)\n  set(HAVE_Y ON)\nendif()\nset(HAVE_Z ${OTHER})\n";
-        let tpl: &[u8] = b"#cmakedefine HAVE_X\n#cmakedefine HAVE_Y\n#cmakedefine01 HAVE_Z\n";
+        let cm: &[u8] = b"option(MGE_WITH_CUDA \"cuda\" ON)\nset(HAVE_X ${MGE_WITH_CUDA})\nif(USE_X)\n  set(HAVE_X ON)\nendif()\ncmake_dependent_option(HAVE_Y \"y\" ON \"MGE_WITH_CUDA\" OFF)\nif(MGE_WITH_CUDA)\n  set(HAVE_Y ON)\nendif()\nset(HAVE_Z ${OTHER})\n";
+        let tpl: &[u8] = b"#cmakedefine HAVE_X\n#cmakedefine HAVE_Y\n#cmakedefine01 HAVE_Z\n#cmakedefine MGE_WITH_CUDA\n";
         let got = configured_off(&[("CMakeLists.txt", cm)], &[("c.h.in", tpl)], &twin());
         assert!(got.zero.is_empty(), "{got:?}");
         let keys: Vec<&str> = got.undefined.keys().map(String::as_str).collect();
