@@ -239,7 +239,34 @@ pub fn is_hip_macro(name: &str) -> bool {
 /// defined (`hip`) or not, every other macro unknown. `Some` means the condition is decided by
 /// an explicit platform test alone.
 pub fn eval_platform(toks: &[&str], hip: bool) -> Option<i64> {
-    eval(toks, &|name, _| is_hip_macro(name).then_some(hip as i64))
+    eval(toks, &|name, use_| {
+        // A version is a number, not a platform flag: defined under HIP, value unknown.
+        if is_hip_version_macro(name) {
+            return match (hip, use_) {
+                (true, Use::Defined) => Some(1),
+                (true, Use::Value) => None,
+                (false, _) => Some(0),
+            };
+        }
+        is_hip_macro(name).then_some(hip as i64)
+    })
+}
+
+/// HIP's and ROCm's version macros (`HIP_VERSION`, `HIP_VERSION_MAJOR`, `ROCM_VERSION_MAJOR`,
+/// …): numbers a HIP build defines, not platform flags.
+pub fn is_hip_version_macro(name: &str) -> bool {
+    matches!(
+        name,
+        "HIP_VERSION"
+            | "HIP_VERSION_MAJOR"
+            | "HIP_VERSION_MINOR"
+            | "HIP_VERSION_PATCH"
+            | "HIP_VERSION_GITHASH"
+            | "HIP_VERSION_BUILD_ID"
+            | "ROCM_VERSION_MAJOR"
+            | "ROCM_VERSION_MINOR"
+            | "ROCM_VERSION_PATCH"
+    )
 }
 
 /// How a condition uses a macro name: inside `defined(…)`, or for its value.
@@ -272,10 +299,27 @@ pub fn eval(toks: &[&str], look: Look) -> Option<i64> {
 /// Whether the condition of `#if`/`#elif` directive `d` tests a HIP platform macro that alone
 /// decides it under HIP: the author already chose HIP's branch explicitly.
 pub fn decided_for_hip(s: &Src, d: &Directive) -> bool {
+    decided_for_hip_at(s, d, None)
+}
+
+/// [`decided_for_hip`] knowing the target ROCm release: HIP's version macros take its numbers
+/// (`(defined(SPFFT_ROCM) && HIP_VERSION_MAJOR >= 6)` decides a condition from ROCm 6 on).
+pub fn decided_for_hip_at(s: &Src, d: &Directive, rocm: Option<crate::version::Version>) -> bool {
     match d.name.as_str() {
         "if" | "elif" => {
             let t = condition_tokens(s, d);
-            t.iter().any(|n| is_hip_macro(n)) && eval_platform(&t, true).is_some()
+            let platform = |name: &str, use_: Use| {
+                if let (Some(v), true) = (rocm, is_hip_version_macro(name)) {
+                    return super::macro_env::MacroEnv::hip_for(v)
+                        .lookup(name)?
+                        .value(use_);
+                }
+                if is_hip_version_macro(name) {
+                    return (use_ == Use::Defined).then_some(1);
+                }
+                is_hip_macro(name).then_some(1)
+            };
+            t.iter().any(|n| is_hip_macro(n)) && eval(&t, &platform).is_some()
         }
         "ifdef" | "ifndef" | "elifdef" | "elifndef" => condition_tokens(s, d)
             .first()

@@ -57,7 +57,7 @@ impl Known {
     }
 
     /// The value `#if` sees for `use_` (`None`: unknown).
-    fn value(self, use_: Use) -> Option<i64> {
+    pub(crate) fn value(self, use_: Use) -> Option<i64> {
         match (self, use_) {
             (Known::Undefined, _) => Some(0),
             (Known::Zero, Use::Value) => Some(0),
@@ -246,6 +246,10 @@ impl<'a> MacroEnv<'a> {
                 Build::Cuda => r.cuda,
             });
         }
+        // HIP's version (hip/hip_version.h): the target's, or defined with a value not pinned.
+        if let Some(k) = self.hip_version(name) {
+            return Some(k);
+        }
         // HIP's own platform macros and a project's ROCm switches: defined for the HIP build
         // (the switch is the project's deliberate ROCm path), undefined for CUDA.
         if cond::is_hip_macro(name) {
@@ -261,6 +265,34 @@ impl<'a> MacroEnv<'a> {
         cuda_only_library_switch(name).then_some(match self.build {
             Build::Hip => Known::Undefined,
             Build::Cuda => Known::Value(1),
+        })
+    }
+
+    /// HIP's version macros (`hip/hip_version.h`, and `rocm-core/rocm_version.h`'s ROCm
+    /// release): in a HIP build with a target, the target's numbers (HIP's major and minor
+    /// follow the ROCm release; `HIP_VERSION` is `MAJOR * 10000000 + MINOR * 100000 + PATCH`
+    /// with HIP's patch, a build number, read as 0, so a test against a release threshold holds
+    /// and an exact match does not); without one, defined with a value not pinned. Undefined
+    /// in a CUDA build. `None` for any other name.
+    fn hip_version(&self, name: &str) -> Option<Known> {
+        if !cond::is_hip_version_macro(name) {
+            return None;
+        }
+        if self.build == Build::Cuda {
+            return Some(Known::Undefined);
+        }
+        let Some(v) = self.rocm else {
+            return Some(Known::Defined);
+        };
+        let (major, minor) = (i64::from(v.major), i64::from(v.minor));
+        Some(match name {
+            "HIP_VERSION_MAJOR" | "ROCM_VERSION_MAJOR" => Known::Value(major),
+            "HIP_VERSION_MINOR" | "ROCM_VERSION_MINOR" => Known::Value(minor),
+            "ROCM_VERSION_PATCH" => v
+                .patch
+                .map_or(Known::Defined, |p| Known::Value(i64::from(p))),
+            "HIP_VERSION" => Known::Value(major * 10_000_000 + minor * 100_000),
+            _ => Known::Defined,
         })
     }
 
@@ -294,6 +326,30 @@ impl<'a> MacroEnv<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// HIP's version macros take the target's numbers; without a target they are defined with
+    /// a value not pinned (never the platform flag's 1); a CUDA build leaves them undefined.
+    #[test]
+    fn hip_version_macros_follow_the_target() {
+        let v: Version = "6.2.0".parse().expect("a release");
+        let hip = MacroEnv::hip_for(v);
+        assert_eq!(hip.lookup("HIP_VERSION_MAJOR"), Some(Known::Value(6)));
+        assert_eq!(hip.lookup("HIP_VERSION_MINOR"), Some(Known::Value(2)));
+        assert_eq!(hip.lookup("HIP_VERSION"), Some(Known::Value(60_200_000)));
+        assert_eq!(hip.eval(&["HIP_VERSION", ">=", "60200000"]), Some(1));
+        assert_eq!(
+            MacroEnv::hip().lookup("HIP_VERSION_MAJOR"),
+            Some(Known::Defined)
+        );
+        assert_eq!(
+            MacroEnv::hip().eval(&["HIP_VERSION_MAJOR", ">=", "6"]),
+            None
+        );
+        assert_eq!(
+            MacroEnv::cuda().lookup("HIP_VERSION"),
+            Some(Known::Undefined)
+        );
+    }
 
     /// nvbench's `NVBENCH_HAS_CUPTI`: the ROCm build has no CUPTI, so it does not define the
     /// switch; a CUDA build with CUPTI does. Twins: a switch for a library ROCm ports (`USE_CUDNN`: a

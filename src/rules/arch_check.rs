@@ -98,6 +98,7 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
             (msg, "use `__HIP_DEVICE_COMPILE__` for the device pass and `__gfxNNN__` macros or feature tests for architectures".into())
         },
         None,
+        None,
     );
     device_pass_rewritten(s, out);
     sm_strings(s, out);

@@ -95,6 +95,7 @@ pub fn macro_uses(
     out: &mut Vec<Finding>,
     describe: &Describe,
     consts: Option<&super::device_feature::consts::Consts>,
+    rocm: Option<crate::version::Version>,
 ) {
     let mut done_dirs: HashSet<usize> = HashSet::new();
     let mut done_lines: HashSet<usize> = HashSet::new();
@@ -115,7 +116,7 @@ pub fn macro_uses(
             }
             // `#if !defined(USE_ROCM) && CUDA_VERSION >= 11000`: the author chose HIP's
             // branch explicitly. `#define __CUDA_ARCH__ 900` (an IDE shim) tests nothing.
-            if cond::decided_for_hip(s, d)
+            if cond::decided_for_hip_at(s, d, rocm)
                 || (d.name == "define"
                     && s.lexed.prev_code(i).is_some_and(|p| s.tok(p) == "define"))
             {
@@ -298,7 +299,12 @@ fn hip_arm_later_in_chain(s: &Src, di: usize) -> Option<usize> {
     cond::own_hip_arm_later(s.bytes(), s.lexed, di)
 }
 
-pub fn check(s: &Src, seen: &crate::model::project::Visible, out: &mut Vec<Finding>) {
+pub fn check(
+    s: &Src,
+    seen: &crate::model::project::Visible,
+    rocm: crate::version::Version,
+    out: &mut Vec<Finding>,
+) {
     let consts = super::device_feature::consts::Consts::of(s, seen);
     macro_uses(
         s,
@@ -315,6 +321,7 @@ pub fn check(s: &Src, seen: &crate::model::project::Visible, out: &mut Vec<Findi
             (msg, "make the HIP branch explicit with `defined(__HIP_PLATFORM_AMD__)`, or test `HIP_VERSION` for HIP versions".into())
         },
         Some(&consts),
+        Some(rocm),
     );
     host_only_source(s, out);
     runtime_versions(s, &consts, out);
@@ -490,6 +497,25 @@ mod tests {
         let calls = format!("{host}void f() {{ cudaDeviceSynchronize(); }}\n");
         assert!(open("main.cc", &calls).is_empty());
         assert_eq!(open("v.cc", "#if CUDA_VERSION >= 11000\n#endif\n"), [1]);
+    }
+
+    /// SpFFT's shape (BSD-3-Clause): `(defined(SPFFT_CUDA) && (CUDART_VERSION >= 10000)) ||
+    /// (defined(SPFFT_ROCM) && (HIP_VERSION_MAJOR >= 6))` is decided by its ROCm operand from
+    /// ROCm 6 on: the project chose HIP's branch itself. Twin: before ROCm 6 the ROCm operand is
+    /// false and the CUDA test stays open.
+    #[test]
+    fn a_hip_version_operand_decides_the_condition_at_the_target() {
+        let src = "#if (defined(SPFFT_CUDA) && (CUDART_VERSION >= 10000)) || (defined(SPFFT_ROCM) && (HIP_VERSION_MAJOR >= 6))
+auto t = attr.type;
+#else
+auto t = attr.memoryType;
+#endif
+";
+        assert!(crate::model::syntax::test_support::fires_for("6.2", src, "HP301").is_empty());
+        assert_eq!(
+            crate::model::syntax::test_support::fires_for("5.7", src, "HP301"),
+            [1]
+        );
     }
 
     /// glm's compiler detection: the version tests inside `#elif defined(__CUDACC__)`, beside
