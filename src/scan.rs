@@ -290,6 +290,17 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     }) {
         crate::rules::inline_asm::settle_host_files(&mut findings, &every_source());
     }
+    // Compiled-out arms that only declare constants: every source is searched for a use.
+    if findings.iter().any(|f| {
+        f.rule == crate::rules::compiled_out::COMPILED_OUT_UNDER_HIP.id.code
+            && f.status != crate::gate::Status::Pass
+    }) {
+        crate::rules::compiled_out_unused::settle_unused_declarations(
+            &mut findings,
+            &sources,
+            &every_source,
+        );
+    }
     // PTX in device helpers nothing calls: every source is searched for a use.
     if findings.iter().any(|f| {
         f.rule == crate::rules::inline_asm::INLINE_PTX.id.code

@@ -9,6 +9,7 @@
 
 pub mod arch_check;
 pub mod compiled_out;
+pub mod compiled_out_unused;
 pub mod coverage;
 pub mod cutlass_component;
 pub mod device_feature;
