@@ -298,7 +298,7 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         crate::rules::compiled_out_unused::settle_unused_declarations(
             &mut findings,
             &sources,
-            &every_source,
+            every_source,
         );
     }
     // PTX in device helpers nothing calls: every source is searched for a use.
