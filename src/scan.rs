@@ -535,10 +535,28 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         .filter(|(rel, _)| crate::inventory::kind::is_build(rel))
         .map(|(rel, b)| (rel.as_str(), b.as_slice()))
         .collect();
+    // Autoconf's inputs define switches too (`AC_DEFINE`, `AC_CHECK_FUNCS`), read only when a
+    // switch finding is open.
+    let autoconf: Vec<(String, Vec<u8>)> = if findings.iter().any(|f| {
+        f.rule == crate::rules::version_check::PROJECT_ROCM_SWITCH.id.code
+            && f.status != crate::gate::Status::Pass
+    }) {
+        all.iter()
+            .filter(|i| crate::rules::project_build::switches::is_autoconf(&i.rel))
+            .filter_map(|i| {
+                crate::safety::read_regular_bounded(&i.path, s.max_file_size)
+                    .ok()
+                    .map(|b| (i.rel.clone(), b))
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     let with_templates: Vec<(&str, &[u8])> = build_files
         .iter()
         .copied()
         .chain(templates.iter().map(|(r, b)| (r.as_str(), b.as_slice())))
+        .chain(autoconf.iter().map(|(r, b)| (r.as_str(), b.as_slice())))
         .collect();
     crate::rules::project_build::pass_switches_the_build_defines(&mut findings, &with_templates);
     crate::rules::project_build::reopen_port_rewrites(&mut findings);

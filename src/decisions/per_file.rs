@@ -8,7 +8,9 @@
 //! are one update of the project's ROCm layer (ctransformers' `#define CUDA_R_16F
 //! HIPBLAS_R_16F` block: four lines, each with its replacement, which the head lists). A file's
 //! macros that paste a CUDA prefix (HP018, cusplibrary's `cublas##name##axpy` stubs: 21) are one
-//! edit of that file, and so are a Dockerfile's or a script's NVIDIA architecture flags (HP843).
+//! edit of that file, and so are a Dockerfile's or a script's NVIDIA architecture flags (HP843)
+//! and a file's NVIDIA container images (HP860: one matrix of CI containers, one multi-stage
+//! Dockerfile).
 //! The file's open findings of the rule fold into the
 //! first, which names the lines; the rest stay in JSON as PASS naming it.
 
@@ -31,6 +33,9 @@ fn key(f: &Finding) -> Option<String> {
         // eleven files, one choice of texture objects or plain loads).
         "HP704" => return super::kind::own(&f.path).then(|| f.rule.clone()),
         "HP708" | "HP008" | "HP018" | "HP913" => true,
+        // A file's NVIDIA images are one choice of base images (ucx's Azure Pipelines
+        // `main.yml`: 33 `nvidia/cuda` and CUDA-named containers of one matrix).
+        "HP860" => true,
         "HP852" => {
             let ext = f.path.rsplit_once('.').map_or("", |(_, e)| e);
             matches!(ext, "sh" | "bash")
@@ -70,6 +75,7 @@ fn what(rule: &str) -> &'static str {
         "HP018" => "the file's macros that paste a CUDA prefix are one edit: paste the HIP prefix (`hip ## …`, `hipblas ## …`) in each",
         "HP913" => "the file's device code strings with inline PTX are one rewrite: give them a ROCm version in plain C++ or AMDGCN builtins, chosen when the target is ROCm",
         "HP843" => "the file's NVIDIA architecture flags are one list: give the ROCm build its `--offload-arch=gfx…` targets instead",
+        "HP860" => "the file's NVIDIA container images are one choice: give its ROCm lanes or stages ROCm images (`rocm/dev-ubuntu-…`, `rocm/pytorch`)",
         "HP708" => "the file's floating-point atomics on fine-grained memory are one decision: coarse-grained allocations, or a build without `-munsafe-fp-atomics`",
         _ => "the script's CUDA toolkit paths are one edit: point it at ROCm (`/opt/rocm`) or skip the CUDA setup on ROCm machines",
     }
@@ -208,7 +214,8 @@ mod tests {
     /// darknet: eight FP atomics in one file and eight toolkit paths in `setup.sh` are one
     /// finding each, and so are MS-AMP's architecture flags in one Dockerfile. Twins: a toolkit
     /// path or an architecture flag in a Makefile is the build's (folded elsewhere, not here),
-    /// and a lone atomic in another file stays its own.
+    /// and a lone atomic in another file stays its own. ucx's CI matrix of NVIDIA containers
+    /// is one choice of images per file (twin: another file's image stays its own).
     #[test]
     fn per_file_facts_fold_into_the_first() {
         let mut fs = vec![
@@ -223,6 +230,9 @@ mod tests {
             f("HP843", "dockerfile/torch2.1-cuda12.2.dockerfile", 48),
             f("HP843", "Makefile", 20),
             f("HP843", "Makefile", 21),
+            f("HP860", "buildlib/pr/main.yml", 129),
+            f("HP860", "buildlib/pr/main.yml", 132),
+            f("HP860", "docker/release.Dockerfile", 3),
         ];
         let k = kind(&fs);
         crate::decisions::fold(&mut fs, &k);
@@ -241,7 +251,9 @@ mod tests {
                 "Makefile:136",
                 "dockerfile/torch2.1-cuda12.2.dockerfile:47",
                 "Makefile:20",
-                "Makefile:21"
+                "Makefile:21",
+                "buildlib/pr/main.yml:129",
+                "docker/release.Dockerfile:3"
             ]
         );
         assert!(

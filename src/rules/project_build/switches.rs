@@ -25,6 +25,9 @@ fn is_ident(c: u8) -> bool {
 /// with `define_macros`, `add_compile_definitions(NAME` / `target_compile_definitions(… NAME`,
 /// or a configured header's template (`#cmakedefine NAME` in a `*.in` file).
 fn defined_in(rel: &str, text: &[u8], name: &str) -> Option<String> {
+    if is_autoconf(rel) {
+        return autoconf_defines(rel, text, name);
+    }
     let n = name.as_bytes();
     let has = |needle: &[u8]| memchr::memmem::find(text, needle).is_some();
     let py_macros = has(b"define_macros");
@@ -70,6 +73,66 @@ fn defined_in(rel: &str, text: &[u8], name: &str) -> Option<String> {
                 || (head == "#define" && (rest.contains(&b'@') || rest.starts_with(b" ${"))));
         if dash_d || quoted || cmake || template {
             return Some(format!("{rel}:{}", line_of(text, p)));
+        }
+    }
+    None
+}
+
+/// Autoconf's inputs: `configure.ac`, `configure.in` and the `*.m4` files they include.
+pub fn is_autoconf(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    name == "configure.ac" || name == "configure.in" || name.ends_with(".m4")
+}
+
+/// Where autoconf defines `name` in the `config.h` it writes: `AC_DEFINE([NAME], …)`,
+/// `AC_DEFINE_UNQUOTED(NAME, …)`, or a check whose success defines it by Autoconf's naming
+/// (`AC_CHECK_FUNCS([hsa_amd_portable_export_dmabuf])` → `HAVE_HSA_AMD_PORTABLE_EXPORT_DMABUF`,
+/// `AC_CHECK_HEADERS([rocm_smi/rocm_smi.h])` → `HAVE_ROCM_SMI_ROCM_SMI_H`,
+/// `AC_CHECK_DECLS([x])` → `HAVE_DECL_X`). The configure run decides whether it holds.
+fn autoconf_defines(rel: &str, text: &[u8], name: &str) -> Option<String> {
+    let text = String::from_utf8_lossy(text);
+    let have = |w: &str, prefix: &str| {
+        let up: String = w
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() {
+                    c.to_ascii_uppercase()
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        format!("{prefix}{up}") == name
+    };
+    for (i, l) in text.lines().enumerate() {
+        let l = l.trim_start();
+        if l.starts_with("dnl") || l.starts_with('#') {
+            continue;
+        }
+        for (call, prefix) in [
+            ("AC_DEFINE(", None),
+            ("AC_DEFINE_UNQUOTED(", None),
+            ("AC_CHECK_FUNCS(", Some("HAVE_")),
+            ("AC_CHECK_FUNCS_ONCE(", Some("HAVE_")),
+            ("AC_CHECK_HEADERS(", Some("HAVE_")),
+            ("AC_CHECK_DECLS(", Some("HAVE_DECL_")),
+            ("AC_CHECK_TYPES(", Some("HAVE_")),
+            ("AC_CHECK_MEMBERS(", Some("HAVE_")),
+        ] {
+            let Some(at) = l.find(call) else { continue };
+            let args = &l[at + call.len()..];
+            let first = args
+                .trim_start_matches('[')
+                .split([']', ',', ')'])
+                .next()
+                .unwrap_or("");
+            let hit = match prefix {
+                None => first.trim() == name,
+                Some(p) => first.split_whitespace().any(|w| have(w, p)),
+            };
+            if hit {
+                return Some(format!("{rel}:{}", i + 1));
+            }
         }
     }
     None
@@ -371,6 +434,35 @@ mod tests {
         }
         let mut fs = vec![finding("HP303", "a.h", &msg("OTHER_HIP"), (0, 1))];
         pass_switches_the_build_defines(&mut fs, &[("core/config.h.in", tpl)]);
+        assert_eq!(fs[0].status, Status::Remediation);
+    }
+
+    /// ucx's `config/m4/rocm.m4` (BSD-3-Clause): configure defines the switches in `config.h`
+    /// (`AC_DEFINE([HAVE_ROCM_RESERVED_ADDR_TYPE], …)`, and `AC_CHECK_FUNCS` by Autoconf's
+    /// `HAVE_` naming). Twins: a name only a comment mentions, and the same text outside an
+    /// autoconf file.
+    #[test]
+    fn autoconf_defines_switches() {
+        let msg = |n: &str| format!("this project ports itself when `{n}` is defined: check");
+        let m4: &[u8] = b"dnl AC_DEFINE([HAVE_ROCM_COMMENTED], 1)
+AS_IF([test $hip_version -ge 70000000],
+    [AC_DEFINE([HAVE_ROCM_RESERVED_ADDR_TYPE], 1, [reserved])])
+AC_CHECK_FUNCS([hsa_amd_portable_export_dmabuf hsa_amd_other])
+";
+        for (name, line, want) in [
+            ("HAVE_ROCM_RESERVED_ADDR_TYPE", 3, Status::Pass),
+            ("HAVE_HSA_AMD_PORTABLE_EXPORT_DMABUF", 4, Status::Pass),
+            ("HAVE_ROCM_COMMENTED", 0, Status::Remediation),
+        ] {
+            let mut fs = vec![finding("HP303", "a.c", &msg(name), (0, 1))];
+            pass_switches_the_build_defines(&mut fs, &[("config/m4/rocm.m4", m4)]);
+            assert_eq!(fs[0].status, want, "{name}");
+            if want == Status::Pass {
+                assert!(fs[0].message.contains(&format!("config/m4/rocm.m4:{line}")));
+            }
+        }
+        let mut fs = vec![finding("HP303", "a.c", &msg("HAVE_HSA_AMD_OTHER"), (0, 1))];
+        pass_switches_the_build_defines(&mut fs, &[("notes/rocm.txt", m4)]);
         assert_eq!(fs[0].status, Status::Remediation);
     }
 
