@@ -78,11 +78,7 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
                 && (crate::model::project::is_hip_build_file(&i.rel) || is_cmake(&i.rel))
                 && i.size <= s.max_file_size
         })
-        .filter_map(|i| {
-            crate::safety::read_regular_bounded(&i.path, s.max_file_size)
-                .ok()
-                .map(|b| (i.rel.clone(), b))
-        })
+        .filter_map(|i| read_named(i, s.max_file_size))
         .collect();
     let hip_build = crate::model::project::hip_build_defines(
         &hip_build_texts
@@ -122,11 +118,7 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
                     .any(|e| name.contains(e))
                 && i.size <= s.max_file_size
         })
-        .filter_map(|i| {
-            crate::safety::read_regular_bounded(&i.path, s.max_file_size)
-                .ok()
-                .map(|b| (i.rel.clone(), b))
-        })
+        .filter_map(|i| read_named(i, s.max_file_size))
         .collect();
     let mut cuda_build_only =
         crate::inventory::cmake::cuda_build_only_macros_with(&all_cmake, &cuda_modules);
@@ -543,11 +535,7 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     }) {
         all.iter()
             .filter(|i| crate::rules::project_build::switches::is_autoconf(&i.rel))
-            .filter_map(|i| {
-                crate::safety::read_regular_bounded(&i.path, s.max_file_size)
-                    .ok()
-                    .map(|b| (i.rel.clone(), b))
-            })
+            .filter_map(|i| read_named(i, s.max_file_size))
             .collect()
     } else {
         Vec::new()
@@ -793,11 +781,7 @@ fn hip_build_targets(
     s: &Settings,
 ) -> Option<crate::finding::Finding> {
     let own = |rel: &str| crate::decisions::kind::own(rel);
-    let read = |i: &crate::walk::Input| {
-        crate::safety::read_regular_bounded(&i.path, s.max_file_size)
-            .ok()
-            .map(|b| (i.rel.clone(), b))
-    };
+    let read = |i: &crate::walk::Input| read_named(i, s.max_file_size);
     let fragments: Vec<(String, Vec<u8>)> = all
         .iter()
         .filter(|i| own(&i.rel) && i.rel.ends_with(".am") && !texts.contains_key(&i.rel))
@@ -835,4 +819,12 @@ fn hip_build_targets(
         .collect();
     files.extend(extra.iter().map(|(r, b)| (r.as_str(), b.as_slice())));
     crate::inventory::hip_targets::hip_targets(&files, &s.offload_arch)
+}
+
+/// A file's path relative to the root and its bytes, read bounded (`None` when it cannot be
+/// read: the walk reports unreadable files once).
+fn read_named(i: &crate::walk::Input, max: u64) -> Option<(String, Vec<u8>)> {
+    crate::safety::read_regular_bounded(&i.path, max)
+        .ok()
+        .map(|b| (i.rel.clone(), b))
 }

@@ -14,8 +14,7 @@
 
 use super::super::shell::unquote;
 use super::super::ts::{self, Lang};
-use super::arms::{command_of, cond_words, Twin};
-use crate::kinds::cmake::{Kind as K, NodeExt};
+use super::arms::{command_of, Twin};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What the configured headers say in the ROCm build: macros left undefined (`#cmakedefine`
@@ -90,26 +89,7 @@ fn assignments(rel: &str, src: &[u8]) -> Vec<Assign> {
             "cmake_dependent_option" => How::User,
             _ => return,
         };
-        let mut conds = Vec::new();
-        let mut cur = n;
-        while let Some(p) = cur.parent() {
-            if p.node_kind() == K::IfCondition {
-                let arm = ts::named_children(p)
-                    .into_iter()
-                    .filter(|k| k.start_byte() <= n.start_byte())
-                    .rfind(|k| {
-                        matches!(
-                            k.node_kind(),
-                            K::IfCommand | K::ElseifCommand | K::ElseCommand
-                        )
-                    });
-                conds.push(
-                    arm.filter(|a| a.node_kind() != K::ElseCommand)
-                        .map(|a| cond_words(a, src)),
-                );
-            }
-            cur = p;
-        }
+        let conds = super::defs::arm_conditions(n, src);
         out.push(Assign {
             var,
             at: format!("{rel}:{}", line(n.start_byte())),

@@ -103,26 +103,10 @@ fn file_defs(rel: &str, src: &[u8], module: Option<&String>, lists: &BTreeSet<St
     };
     // The conditions of the `if`/`elseif` arms around a node (an `else` arm adds none).
     let arms_around = |n: tree_sitter::Node| {
-        let mut conds = Vec::new();
-        let mut cur = n;
-        while let Some(p) = cur.parent() {
-            if p.node_kind() == K::IfCondition {
-                let arm = ts::named_children(p)
-                    .into_iter()
-                    .filter(|k| k.start_byte() <= n.start_byte())
-                    .rfind(|k| {
-                        matches!(
-                            k.node_kind(),
-                            K::IfCommand | K::ElseifCommand | K::ElseCommand
-                        )
-                    });
-                if let Some(arm) = arm.filter(|a| a.node_kind() != K::ElseCommand) {
-                    conds.push(cond_words(arm, src));
-                }
-            }
-            cur = p;
-        }
-        conds
+        arm_conditions(n, src)
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
     };
     ts::each(root, &mut |n| {
         let Some((cmd, nodes)) = command_of(n, src) else {
@@ -204,6 +188,32 @@ fn file_defs(rel: &str, src: &[u8], module: Option<&String>, lists: &BTreeSet<St
         }
     });
     out
+}
+
+/// The conditions (words) of the `if`/`elseif` arms around a node, innermost first; `None`
+/// for an `else()` arm.
+pub(super) fn arm_conditions(n: tree_sitter::Node, src: &[u8]) -> Vec<Option<Vec<String>>> {
+    let mut conds = Vec::new();
+    let mut cur = n;
+    while let Some(p) = cur.parent() {
+        if p.node_kind() == K::IfCondition {
+            let arm = ts::named_children(p)
+                .into_iter()
+                .filter(|k| k.start_byte() <= n.start_byte())
+                .rfind(|k| {
+                    matches!(
+                        k.node_kind(),
+                        K::IfCommand | K::ElseifCommand | K::ElseCommand
+                    )
+                });
+            conds.push(
+                arm.filter(|a| a.node_kind() != K::ElseCommand)
+                    .map(|a| cond_words(a, src)),
+            );
+        }
+        cur = p;
+    }
+    conds
 }
 
 /// The variables the project's CMake files use as lists of compile definitions: passed as
