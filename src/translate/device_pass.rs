@@ -42,6 +42,13 @@ pub fn rewrite(src: &[u8], lexed: &Lexed, k: usize) -> Vec<(Range<usize>, String
     if blocked_by_error(src, lexed, k).is_some() || asm_beside_fallback(src, lexed, k) {
         return Vec::new();
     }
+    // alpaka's `#if defined(ALPAKA_ACC_GPU_CUDA_ENABLED) && defined(__CUDA_ARCH__)` … `#elif
+    // defined(ALPAKA_ACC_GPU_HIP_ENABLED) && defined(__HIP_DEVICE_COMPILE__)`: the chain has the
+    // project's own HIP arm later; widened, the test would send HIP's device pass into the
+    // CUDA arm (`__trap()`) ahead of it.
+    if crate::model::cond::own_hip_arm_later(src, lexed, k).is_some() {
+        return Vec::new();
+    }
     widen(
         src,
         lexed,
@@ -424,6 +431,18 @@ mod tests {
             apply("#if defined __CUDA_ARCH__\n#endif\n"),
             format!("#if ({DEFINED})\n#endif\n")
         );
+    }
+
+    /// alpaka's `RuntimeMacros.hpp` (MPL-2.0): the chain's later arm is the project's own HIP
+    /// device arm, so the CUDA test stays as written (HIP skips it and takes its own arm).
+    /// Twin: without the HIP arm the test is widened.
+    #[test]
+    fn a_chain_with_the_projects_own_hip_arm_keeps_its_cuda_test() {
+        let own = "#if defined(ACC_CUDA) && defined(__CUDA_ARCH__)\n#define T() __trap()\n#elif defined(ACC_HIP) && defined(__HIP_DEVICE_COMPILE__)\n#define T() abort()\n#endif\n";
+        assert_eq!(apply(own), own);
+        let alone =
+            "#if defined(ACC_CUDA) && defined(__CUDA_ARCH__)\n#define T() __trap()\n#endif\n";
+        assert_ne!(apply(alone), alone);
     }
 
     /// A comparison with an architecture every GPU HIP targets is past (cudpp wraps kernel
