@@ -379,6 +379,27 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
                 .map(move |(p, why)| (format!("{dir}{p}"), format!("{rel}: {why}")))
         })
         .collect();
+    // The same for Automake: what a project with a ROCm-named conditional builds only under a
+    // CUDA-named one (`if HAVE_CUDA` in `Makefile.am`).
+    let automake: Vec<(&str, &[u8])> = named("Makefile.am")
+        .map(|(r, b)| (r.as_str(), b.as_slice()))
+        .collect();
+    let cmake_only: Vec<(String, String)> =
+        if crate::inventory::automake::has_rocm_conditional(&automake) {
+            let am = automake.iter().flat_map(|(rel, b)| {
+                crate::inventory::automake::cuda_only(rel, b)
+                    .into_iter()
+                    .map(move |(p, why)| {
+                        (
+                            p,
+                            format!("in {why}, which the project's ROCm build never takes"),
+                        )
+                    })
+            });
+            cmake_only.into_iter().chain(am).collect()
+        } else {
+            cmake_only
+        };
     let mut only: std::collections::HashMap<String, String> = std::collections::HashMap::new();
     // Headers in folders only the CUDA build's modules put on the include path.
     for (dir, why) in &cuda_include_dirs {

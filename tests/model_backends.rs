@@ -162,3 +162,42 @@ fn sources_only_a_cuda_arm_globs_are_pass() {
         "{fs:#?}"
     );
 }
+
+/// ucx's shape (BSD-3-Clause): an autotools project with a ROCm conditional (`if HAVE_ROCM` in
+/// one `Makefile.am`) builds its CUDA MPI tests only under `if HAVE_CUDA`: their findings are
+/// PASS naming the conditional. Twin: without any ROCm conditional they stay open.
+#[test]
+fn sources_only_an_automake_cuda_conditional_builds_are_pass() {
+    let tests_am = "noinst_PROGRAMS = test_basic\nif HAVE_CUDA\nnoinst_PROGRAMS += test_mpi_cuda\nendif\ntest_mpi_cuda_SOURCES = test_mpi_cuda.c\n";
+    let rocm_am = "if HAVE_ROCM\nlib_LTLIBRARIES = libuct_rocm.la\nendif\n";
+    let cuda = "#include <cuda.h>\nvoid f(CUcontext c) { cuCtxPushCurrent(c); }\n";
+    let fs = rows::scan_files(
+        &[
+            ("test/mpi/Makefile.am", tests_am),
+            ("src/uct/rocm/Makefile.am", rocm_am),
+            ("test/mpi/test_mpi_cuda.c", cuda),
+        ],
+        &[],
+    );
+    let here: Vec<&Row> = fs
+        .iter()
+        .filter(|f| f.1 == "test/mpi/test_mpi_cuda.c")
+        .collect();
+    assert!(!here.is_empty(), "{fs:#?}");
+    assert!(here.iter().all(|f| f.3 == "PASS"), "{here:#?}");
+    assert!(
+        here.iter().any(|f| f.4.contains("`if HAVE_CUDA`")),
+        "{here:#?}"
+    );
+    let fs = rows::scan_files(
+        &[
+            ("test/mpi/Makefile.am", tests_am),
+            ("test/mpi/test_mpi_cuda.c", cuda),
+        ],
+        &[],
+    );
+    assert!(
+        !open_in(&fs, "test/mpi/test_mpi_cuda.c").is_empty(),
+        "{fs:#?}"
+    );
+}

@@ -7,6 +7,7 @@
 //! sorted findings. A file it cannot read becomes an error with its reason, never an abort.
 //! Portable framework names (`torch.cuda`, `backend="nccl"`) are listed as PASS, never as work.
 
+pub mod automake;
 pub mod bazel;
 pub mod binary;
 pub mod build;
