@@ -467,6 +467,12 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     // also declares `FOO_AMD_BACKEND`), in the file that declares them and every one below it.
     pass_twin_switch_arms(&mut findings, &texts, &twins);
     pass_built_gpu_binaries(&mut findings, all.iter().map(|i| i.rel.as_str()));
+    // Configuration named for an NVIDIA machine or lane beside ROCm-named siblings.
+    let paths: Vec<&str> = all.iter().map(|i| i.rel.as_str()).collect();
+    crate::inventory::platform_siblings::pass_nvidia_configs_beside_rocm_ones(
+        &mut findings,
+        &paths,
+    );
     // FindCUDA's flag variables never reach a HIP build that compiles through FindHIP or CMake's
     // HIP language.
     let cmake_texts: Vec<(&str, &[u8])> = texts

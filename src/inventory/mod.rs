@@ -32,6 +32,7 @@ pub mod monitoring;
 pub mod native_ext;
 pub mod packages;
 pub mod platform;
+pub mod platform_siblings;
 pub mod ptx;
 pub mod py_capability;
 pub mod pyproject;
