@@ -99,13 +99,9 @@ pub fn hip_build_start(
     None
 }
 
+/// A Makefile as the inventory knows it, or an Automake fragment (`config/hip.am`).
 fn is_make(name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
-    lower == "makefile"
-        || lower == "gnumakefile"
-        || lower.starts_with("makefile.")
-        || lower.ends_with(".mk")
-        || lower.ends_with(".am")
+    super::kind::by_name(name) == Some(super::kind::FileKind::Make) || name.ends_with(".am")
 }
 
 /// The gfx names of a text (`gfx90a`, `gfx942:xnack+` read as `gfx942`).

@@ -297,14 +297,10 @@ pub fn eval(toks: &[&str], look: Look) -> Option<i64> {
 }
 
 /// Whether the condition of `#if`/`#elif` directive `d` tests a HIP platform macro that alone
-/// decides it under HIP: the author already chose HIP's branch explicitly.
-pub fn decided_for_hip(s: &Src, d: &Directive) -> bool {
-    decided_for_hip_at(s, d, None)
-}
-
-/// [`decided_for_hip`] knowing the target ROCm release: HIP's version macros take its numbers
+/// decides it under HIP: the author already chose HIP's branch explicitly. Knowing the target
+/// ROCm release (`rocm`), HIP's version macros take its numbers
 /// (`(defined(SPFFT_ROCM) && HIP_VERSION_MAJOR >= 6)` decides a condition from ROCm 6 on).
-pub fn decided_for_hip_at(s: &Src, d: &Directive, rocm: Option<crate::version::Version>) -> bool {
+pub fn decided_for_hip(s: &Src, d: &Directive, rocm: Option<crate::version::Version>) -> bool {
     match d.name.as_str() {
         "if" | "elif" => {
             let t = condition_tokens(s, d);

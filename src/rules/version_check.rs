@@ -116,7 +116,7 @@ pub fn macro_uses(
             }
             // `#if !defined(USE_ROCM) && CUDA_VERSION >= 11000`: the author chose HIP's
             // branch explicitly. `#define __CUDA_ARCH__ 900` (an IDE shim) tests nothing.
-            if cond::decided_for_hip_at(s, d, rocm)
+            if cond::decided_for_hip(s, d, rocm)
                 || (d.name == "define"
                     && s.lexed.prev_code(i).is_some_and(|p| s.tok(p) == "define"))
             {
