@@ -116,7 +116,8 @@ use std::collections::{BTreeMap, BTreeSet};
 ///   in this one (`nested_roots`, see [`nested::roots`]; the kinds after it leave their findings
 ///   alone), vendored components, libcu++ use, kernel files only sm_90+/sm_100 run (a file
 ///   rewritten whole moots its library calls), a library's use in a folder or file, the uses of
-///   one un-ported API across the project ([`same_api`]).
+///   a numbered family of un-ported enumerators in one file
+///   ([`same_api::numbered`]), one un-ported API across the project ([`same_api`]).
 /// - The project's FP8 encoding comes last: it is project-wide and takes only the FP8 uses no
 ///   finer decision holds (a vendored library's FP8 is that library's, an arch-only file is
 ///   rewritten whole); and [`arch_only`] measures a file's share of sm_90+ uses among its open
@@ -172,7 +173,7 @@ pub fn fold_all_with(findings: &mut [Finding], tree: Tree) {
         container::kind,
         crate::inventory::siblings::kind,
     ];
-    let after: [fn(&[Finding]) -> Kind; 34] = [
+    let after: [fn(&[Finding]) -> Kind; 35] = [
         crate::rules::vendored::kind,
         masks::kind,
         masks::helper_kind,
@@ -186,6 +187,7 @@ pub fn fold_all_with(findings: &mut [Finding], tree: Tree) {
         arch_gaps::kind,
         ptx_family::kind,
         library_use::kind,
+        same_api::numbered,
         same_api::kind,
         library_switch::kind,
         own_switches::kind,

@@ -115,6 +115,92 @@ pub fn kind(_: &[Finding]) -> Kind {
     }
 }
 
+/// The name a message is about: its first quoted word.
+fn quoted(message: &str) -> Option<&str> {
+    message.split('`').nth(1)
+}
+
+/// An enumerator-style name (capitals, digits, `_`) with its digit runs written `#`:
+/// `CUBLAS_GEMM_ALGO17` → `CUBLAS_GEMM_ALGO#`; `None` for a name without digits or in another
+/// style (`cudaMemcpy2D` and `cudaMemcpy3D` are different functions, not members of a table).
+fn numbered_family(name: &str) -> Option<String> {
+    if !name.bytes().any(|b| b.is_ascii_digit())
+        || !name
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+    {
+        return None;
+    }
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_ascii_digit() {
+            if !out.ends_with('#') {
+                out.push('#');
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    Some(out)
+}
+
+/// One numbered family of enumerators in one file, one decision. InfiniTensor's `matmul.cc`
+/// lists `CUBLAS_GEMM_ALGO0` … `CUBLAS_GEMM_ALGO23` in one table: 24 un-ported names, one fact
+/// (cuBLAS's numbered algorithms have no hipBLAS counterpart) and one edit of the table. The
+/// file's open findings of the same rule and fact whose names differ only in their numbers fold
+/// into the first, which names the range and the lines; at least three names make a family.
+pub fn numbered(_: &[Finding]) -> Kind {
+    Kind {
+        key: Box::new(|f| {
+            if !MEMBERS.contains(&f.rule.as_str()) || !super::kind::own(&f.path) {
+                return None;
+            }
+            let name = quoted(&f.message)?;
+            let family = numbered_family(name)?;
+            let fact = f.message.replacen(name, "", 1);
+            Some(format!("{}\u{0}{}\u{0}{family}\u{0}{fact}", f.rule, f.path))
+        }),
+        head: super::kind::first,
+        folds: super::kind::all,
+        min: Min::Findings(3),
+        summary: Box::new(|g| {
+            let names: Vec<&str> = g
+                .members
+                .iter()
+                .filter_map(|f| quoted(&f.message))
+                .collect();
+            let family = names
+                .first()
+                .and_then(|n| numbered_family(n))
+                .unwrap_or_default();
+            let distinct: std::collections::BTreeSet<&str> = names.iter().copied().collect();
+            let lo = g.members.iter().map(|f| f.line).min().unwrap_or(0);
+            let hi = g.members.iter().map(|f| f.line).max().unwrap_or(0);
+            let lines = if lo == hi {
+                format!("line {lo}")
+            } else {
+                format!("lines {lo}–{hi}")
+            };
+            format!(
+                " — one decision for the numbered family `{family}`: {} names (`{}` … `{}`) on {lines}, {} more folded here; replace the list with what HIP offers (or drop it) in one edit",
+                distinct.len(),
+                names.first().copied().unwrap_or_default(),
+                names.last().copied().unwrap_or_default(),
+                g.folded.len()
+            )
+        }),
+        note: Box::new(|g| {
+            let family = quoted(&g.head.message)
+                .and_then(numbered_family)
+                .unwrap_or_default();
+            super::kind::folded_into(
+                g,
+                &format!("the numbered family `{family}` is one decision"),
+            )
+        }),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -162,6 +248,41 @@ mod tests {
         super::super::fold(&mut one, &k);
         assert_eq!(open(&one).len(), 2);
         assert!(!one[0].message.contains("one decision"));
+    }
+
+    /// InfiniTensor: `CUBLAS_GEMM_ALGO0` … `ALGO23` in one table is one decision. Twins: two
+    /// names of a family stay apart, another file's family is its own, and camel-case names
+    /// with numbers (`cudaMemcpy2D`, `cudaMemcpy3D`, `cudaMemcpy4D`) are different functions.
+    #[test]
+    fn a_numbered_family_of_enumerators_in_one_file_is_one_decision() {
+        let blas = |name: &str, path: &str, line: u32| Finding {
+            message: format!("`{name}` has no HIP equivalent (blas API)"),
+            ..Finding::bare("HP001", path, line)
+        };
+        let mut fs: Vec<Finding> = (0..24)
+            .map(|i| blas(&format!("CUBLAS_GEMM_ALGO{i}"), "k/matmul.cc", 27 + i / 3))
+            .collect();
+        fs.push(blas("CUBLAS_GEMM_ALGO0", "k/other.cc", 5));
+        fs.push(blas("CUBLAS_GEMM_ALGO1", "k/other.cc", 5));
+        for n in ["cudaMemcpy2D", "cudaMemcpy3D", "cudaMemcpy4D"] {
+            fs.push(unported(n, "k/copy.cu", 9));
+        }
+        assert_eq!(
+            numbered_family("CUBLAS_GEMM_ALGO12_TENSOR_OP").as_deref(),
+            Some("CUBLAS_GEMM_ALGO#_TENSOR_OP")
+        );
+        let k = numbered(&fs);
+        super::super::fold(&mut fs, &k);
+        let open_now = open(&fs);
+        assert_eq!(open_now.iter().filter(|o| o.1 == "k/matmul.cc").count(), 1);
+        assert_eq!(open_now.iter().filter(|o| o.1 == "k/other.cc").count(), 2);
+        assert_eq!(open_now.iter().filter(|o| o.1 == "k/copy.cu").count(), 3);
+        assert!(
+            fs[0].message.contains("`CUBLAS_GEMM_ALGO#`: 24 names (`CUBLAS_GEMM_ALGO0` … `CUBLAS_GEMM_ALGO23`) on lines 27–34, 23 more folded here"),
+            "{}",
+            fs[0].message
+        );
+        assert!(fs[5].message.contains("folded into `k/matmul.cc:27`"));
     }
 
     /// votenet: `AT_CHECK` once per file in five files is one decision, keyed by the flagged

@@ -125,30 +125,36 @@ fn device_pass_rewritten(s: &Src, out: &mut [Finding]) {
                 }
                 continue;
             }
-            if let Some(e) = device_pass::blocked_by_error(s.bytes(), s.lexed, k) {
+            if let Some(b) = device_pass::blocked_by_error(s.bytes(), s.lexed, k) {
                 let at = s.directive_range(d);
-                let line = s
-                    .ctx
-                    .lines
-                    .position(s.bytes(), s.lexed.directives[e].start)
-                    .line;
+                let start = match b {
+                    device_pass::Blocker::Directive(e) => s.lexed.directives[e].start,
+                    device_pass::Blocker::ValueInCode(t) => s.lexed.tokens[t].start as usize,
+                };
+                let line = s.ctx.lines.position(s.bytes(), start).line;
+                let (what, suggestion) = match b {
+                    device_pass::Blocker::Directive(e) if s.lexed.directives[e].name == "define" => (
+                        format!("the `#define` on line {line}, a stand-in for a builtin that a nested `__CUDA_ARCH__` value chain gives GPUs without it (HIP's value, 0, is below every threshold)"),
+                        format!("give the nested chain an arm for AMD GPUs (`#elif defined(__HIP_DEVICE_COMPILE__)`) before the `#define` on line {line}, then test the device pass with `defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)`"),
+                    ),
+                    device_pass::Blocker::Directive(_) => (
+                        format!("the `#error` on line {line}, which a nested `__CUDA_ARCH__` value chain leaves to architectures it does not list"),
+                        format!("give the nested chain an arm for AMD GPUs (`#elif defined(__HIP_DEVICE_COMPILE__)`) before the `#error` on line {line}, then test the device pass with `defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)`"),
+                    ),
+                    device_pass::Blocker::ValueInCode(_) => (
+                        format!("the code on line {line}, which reads `__CUDA_ARCH__` as a value: HIP defines no such name, so its device pass would stop there (undeclared identifier), where today it compiles the host arm"),
+                        format!("replace the value read on line {line} with what it should be on AMD GPUs (an `#if defined(__HIP_DEVICE_COMPILE__)` arm), then test the device pass with `defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)`"),
+                    ),
+                };
                 for f in out.iter_mut().filter(|f| {
                     f.rule == CUDA_ARCH_MACRO.code()
                         && f.status != crate::gate::Status::Pass
                         && at.contains(&f.byte_range.0)
                 }) {
-                    let what = if s.lexed.directives[e].name == "define" {
-                        "the `#define` on line {line}, a stand-in for a builtin that a nested `__CUDA_ARCH__` value chain gives GPUs without it (HIP's value, 0, is below every threshold)"
-                    } else {
-                        "the `#error` on line {line}, which a nested `__CUDA_ARCH__` value chain leaves to architectures it does not list"
-                    }
-                    .replace("{line}", &line.to_string());
                     f.message.push_str(&format!(
                         "; `port` does not add `__HIP_DEVICE_COMPILE__` here: HIP's device pass would then reach {what}"
                     ));
-                    f.suggestion = Some(format!(
-                        "give the nested chain an arm for AMD GPUs (`#elif defined(__HIP_DEVICE_COMPILE__)`) before the `#error` on line {line}, then test the device pass with `defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)`"
-                    ));
+                    f.suggestion = Some(suggestion.clone());
                 }
             }
             continue;

@@ -15,6 +15,15 @@ use super::Pass;
 use crate::edit::Edit;
 use crate::gate::Status;
 use crate::lex::Tok;
+use crate::version::Version;
+
+/// The first release whose HIP headers declare the index variables' components as
+/// `unsigned int` properties (ROCm/clr `0f9f8b52`, "Make threadIdx, blockIdx compatible with
+/// CUDA": absent from the `rocm-6.0.2` tag's `amd_hip_runtime.h`, present in `rocm-6.1.0`'s).
+/// Before it `threadIdx.x` is an object that converts to `unsigned int`, which a variadic
+/// argument never does: device `printf` stops the build ("cannot compile this non-scalar arg to
+/// printf yet", ROCm/hip#2963, closed as won't fix).
+const SCALAR_COMPONENTS: Version = Version::new(6, 1, 0);
 
 const NAMES: &[&str] = &["threadIdx", "blockIdx", "blockDim", "gridDim"];
 
@@ -117,6 +126,66 @@ pub(super) fn run(p: &mut Pass) {
     }
 }
 
+/// `printf("%u", threadIdx.x)` below ROCm 6.1: every argument after the format that is exactly
+/// one component of an index variable gets `(unsigned int)`, the type CUDA gives it (HP026,
+/// PASS: done). An argument that is an expression (`threadIdx.x + 1`) already has that type
+/// through HIP's operators; a second run changes nothing, since the cast is no longer bare.
+pub(super) fn printf_args(p: &mut Pass, i: usize) {
+    if p.opts.target.rocm >= SCALAR_COMPONENTS {
+        return;
+    }
+    let Some((_, args, _)) = super::fixups::call_args(p, i) else {
+        return;
+    };
+    let toks = &p.lexed.tokens;
+    let code: Vec<Vec<usize>> = args
+        .iter()
+        .map(|&(a, b)| (a..b).filter(|&k| toks[k].kind != Tok::Comment).collect())
+        .collect();
+    let mut cast = Vec::new();
+    for arg in code.iter().skip(1) {
+        let [v, dot, c] = arg[..] else { continue };
+        if NAMES.iter().any(|n| n.as_bytes() == p.text(v))
+            && p.text(dot) == b"."
+            && matches!(p.text(c), b"x" | b"y" | b"z")
+        {
+            cast.push((v, c));
+        }
+    }
+    if cast.is_empty() {
+        return;
+    }
+    let shown: Vec<String> = cast
+        .iter()
+        .map(|&(v, c)| {
+            format!(
+                "`{}.{}`",
+                String::from_utf8_lossy(p.text(v)),
+                String::from_utf8_lossy(p.text(c))
+            )
+        })
+        .collect();
+    for &(v, _) in &cast {
+        let at = p.lexed.tokens[v].start as usize;
+        p.edits.push(Edit::insert(at, "(unsigned int)"));
+        p.stats.fixups += 1;
+    }
+    let t = p.lexed.tokens[i];
+    let end = p.lexed.tokens[cast.last().expect("non-empty").1].end as usize;
+    let mut f = p.ctx.finding(
+        &super::rules::INDEX_COMPONENT_VARARG,
+        t.start as usize..end,
+        format!(
+            "{} passed to `printf` as is: before ROCm 6.1 HIP's index components are objects that convert to `unsigned int`, which a variadic argument never does, so hipcc stops (\"cannot compile this non-scalar arg to printf yet\") at target ROCm {}; `hipport port` wrote `(unsigned int)`, the type CUDA gives them (done)",
+            shown.join(", "),
+            p.opts.target.rocm
+        ),
+        None,
+    );
+    f.status = Status::Pass;
+    p.findings.push(f);
+}
+
 #[cfg(test)]
 mod tests {
     fn port(src: &str) -> (String, usize) {
@@ -145,5 +214,31 @@ mod tests {
         let own =
             "void h() {\n  dim3 blockDim(16, 16);\n  int n = 64 / blockDim.x + blockDim * 0;\n}\n";
         assert_eq!(port(own), (own.to_string(), 0));
+    }
+
+    /// Bare components passed to `printf` get the cast below 6.1 (one finding per call); an
+    /// expression, the format itself and a 6.1 target are left; a second run changes nothing.
+    #[test]
+    fn bare_index_components_passed_to_printf_are_cast_before_rocm_6_1() {
+        let src = "__global__ void k(int n) {\n  printf(\"%u %u %d\\n\", blockIdx.x, threadIdx.y, n);\n  printf(\"%u\\n\", threadIdx.x + 1);\n}\n";
+        let t = crate::translate::translate_for_tests(src, "5.2");
+        let out = String::from_utf8(t.output).unwrap();
+        assert!(
+            out.contains(
+                "printf(\"%u %u %d\\n\", (unsigned int)blockIdx.x, (unsigned int)threadIdx.y, n);"
+            ),
+            "{out}"
+        );
+        assert!(out.contains("printf(\"%u\\n\", threadIdx.x + 1);"), "{out}");
+        let hp026: Vec<_> = t.findings.iter().filter(|f| f.rule == "HP026").collect();
+        assert_eq!(hp026.len(), 1);
+        assert!(hp026[0].message.contains("`blockIdx.x`, `threadIdx.y`"));
+        let again = crate::translate::translate_for_tests(&out, "5.2");
+        assert_eq!(String::from_utf8(again.output).unwrap(), out);
+        let at61 = crate::translate::translate_for_tests(src, "6.1");
+        assert!(!String::from_utf8(at61.output)
+            .unwrap()
+            .contains("(unsigned int)"));
+        assert!(at61.findings.iter().all(|f| f.rule != "HP026"));
     }
 }

@@ -170,12 +170,24 @@ fn thresholds_ok(src: &[u8], lexed: &Lexed, k: usize) -> bool {
     })
 }
 
-/// The `#error` directive (its index), or the `#define` of a reserved `__name` (a stand-in for a
-/// builtin, `#define __shfl(v, l, w) (v)`), that HIP's device pass would reach if the test opened
-/// by directive `k` were widened: one inside the group `k` belongs to, on a path through a nested
-/// condition that compares `__CUDA_ARCH__`'s value and that HIP (where the value is 0) takes or
-/// may take. `None` when there is none (the rewrite is safe to apply).
-pub fn blocked_by_error(src: &[u8], lexed: &Lexed, k: usize) -> Option<usize> {
+/// What HIP's device pass would reach if the test opened by directive `k` were widened, and
+/// that stops the rewrite.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Blocker {
+    /// An `#error` (directive index), or the `#define` of a reserved `__name` (a stand-in for a
+    /// builtin, `#define __shfl(v, l, w) (v)`), on a path through a nested condition that compares
+    /// `__CUDA_ARCH__`'s value and that HIP (where the value is 0) takes or may take.
+    Directive(usize),
+    /// Code that reads `__CUDA_ARCH__` as a value (token index): Rodinia's `SHM_BANKS =
+    /// ((__CUDA_ARCH__ >= 200) ? 32 : 16)` under `#ifdef __CUDA_ARCH__`. HIP defines no such
+    /// name, so in its device pass that code is an undeclared identifier: widened, the test
+    /// would turn a build that compiles the host arm into one that stops.
+    ValueInCode(usize),
+}
+
+/// The first [`Blocker`] inside the group `k` belongs to; `None` when there is none (the
+/// rewrite is safe to apply).
+pub fn blocked_by_error(src: &[u8], lexed: &Lexed, k: usize) -> Option<Blocker> {
     use crate::model::cond;
     struct Chain {
         /// An earlier arm of the chain is certainly taken.
@@ -193,8 +205,19 @@ pub fn blocked_by_error(src: &[u8], lexed: &Lexed, k: usize) -> Option<usize> {
         return None;
     }
     let mut nested: Vec<Chain> = Vec::new();
+    let mut code_from = dirs[k].tokens.end;
     // Bounded: a group deeper than this is not written by hand (the fuzzer's nests).
     for (j, d) in dirs.iter().enumerate().skip(k + 1).take(4096) {
+        if nested.iter().all(|c| c.live) {
+            let value = (code_from..d.tokens.start).find(|&t| {
+                let t = &lexed.tokens[t];
+                t.kind == Tok::Ident && !t.in_directive() && t.text(src) == ARCH
+            });
+            if let Some(t) = value {
+                return Some(Blocker::ValueInCode(t));
+            }
+        }
+        code_from = d.tokens.end;
         let toks = cond::condition_tokens_of(src, lexed, d);
         let value = |toks: &[&str]| match d.name.as_str() {
             "if" | "elif" => cond::eval_under_hip(toks),
@@ -233,7 +256,7 @@ pub fn blocked_by_error(src: &[u8], lexed: &Lexed, k: usize) -> Option<usize> {
                 nested.pop()?;
             }
             "error" if nested.iter().all(|c| c.live) && nested.iter().any(|c| c.by_value) => {
-                return Some(j);
+                return Some(Blocker::Directive(j));
             }
             // ccminer's `#if __CUDA_ARCH__ < 300` / `#define __shfl(var, srcLane, width)
             // (uint32_t)(var)`: a stand-in for a builtin on GPUs without it, which HIP's device
@@ -245,7 +268,7 @@ pub fn blocked_by_error(src: &[u8], lexed: &Lexed, k: usize) -> Option<usize> {
                         .first()
                         .is_some_and(|n| n.starts_with("__")) =>
             {
-                return Some(j);
+                return Some(Blocker::Directive(j));
             }
             _ => {}
         }
@@ -530,7 +553,25 @@ mod tests {
         let lexed = crate::lex::lex(
             b"#ifdef __CUDA_ARCH__\n#if __CUDA_ARCH__ >= 200\n#else\n#error x\n#endif\n#endif\n",
         );
-        assert_eq!(blocked_by_error(b"#ifdef __CUDA_ARCH__\n#if __CUDA_ARCH__ >= 200\n#else\n#error x\n#endif\n#endif\n", &lexed, 0), Some(3));
+        assert_eq!(blocked_by_error(b"#ifdef __CUDA_ARCH__\n#if __CUDA_ARCH__ >= 200\n#else\n#error x\n#endif\n#endif\n", &lexed, 0), Some(Blocker::Directive(3)));
+    }
+
+    /// Rodinia's `transform_buffer.h`: the device arm reads `__CUDA_ARCH__`'s value in code, an
+    /// undeclared identifier in HIP's device pass: the test stays. Twins: the same read under a
+    /// nested value test HIP does not take, and a read only in a directive, are widened.
+    #[test]
+    fn a_device_arm_that_reads_the_arch_value_in_code_stays() {
+        let src = "enum {\n#ifdef __CUDA_ARCH__\n  BANKS = ((__CUDA_ARCH__ >= 200) ? 32 : 16),\n#else\n  BANKS = 16,\n#endif\n};\n";
+        assert_eq!(apply(src), src);
+        let lexed = crate::lex::lex(src.as_bytes());
+        assert!(matches!(
+            blocked_by_error(src.as_bytes(), &lexed, 0),
+            Some(Blocker::ValueInCode(_))
+        ));
+        let nested = "#ifdef __CUDA_ARCH__\n#if __CUDA_ARCH__ >= 700\nint v = __CUDA_ARCH__;\n#endif\nint w;\n#endif\n";
+        assert!(apply(nested).contains("defined(__HIP_DEVICE_COMPILE__)"));
+        let directive = "#ifdef __CUDA_ARCH__\n#define ARCH_NUM __CUDA_ARCH__\nint w;\n#endif\n";
+        assert!(apply(directive).contains("defined(__HIP_DEVICE_COMPILE__)"));
     }
 
     /// Twins: the nested chain's fallback holds code (HIP's device pass compiles it: the

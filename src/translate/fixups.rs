@@ -468,6 +468,7 @@ pub(super) fn run(p: &mut Pass) {
         }
         if name == "printf" {
             std_printf(p, i);
+            super::builtin_vectors::printf_args(p, i);
         }
         if hip == "hip_bfloat16" && hip != name {
             bf16_literal_init(p, i);

@@ -220,6 +220,15 @@ rule!(SURFACE_FORM, "HP025", UnsupportedApi, Remediation, Build,
     refs: ["https://github.com/ROCm/clr/blob/develop/hipamd/include/hip/amd_detail/amd_surface_functions.h"],
 );
 
+rule!(INDEX_COMPONENT_VARARG, "HP026", UnsupportedApi, Pass, Build,
+    summary: "`threadIdx.x` (or another component of an index variable) passed to `printf` as is, at a target before ROCm 6.1: `hipport port` writes `(unsigned int)threadIdx.x`, the type CUDA gives it (PASS: done).",
+    why: "Before ROCm 6.1 HIP declares each component as an object that converts to `unsigned int`; a variadic argument takes no conversion, so hipcc stops with 'cannot compile this non-scalar arg to printf yet' (ROCm/hip#2963, closed as won't fix). ROCm 6.1's headers declare the components as `unsigned int` properties (ROCm/clr 0f9f8b52).",
+    bad: "printf(\"block %u thread %u\\n\", blockIdx.x, threadIdx.x);",
+    good: "printf(\"block %u thread %u\\n\", (unsigned int)blockIdx.x, (unsigned int)threadIdx.x);",
+    fix: "Nothing where `hipport port` writes the sources; elsewhere cast each component passed to `printf` to `unsigned int`, or target ROCm 6.1 or later.",
+    refs: ["https://github.com/ROCm/hip/issues/2963", "https://github.com/ROCm/clr/commit/0f9f8b52da0e970282f7b3d0194b1bddc71836bd"],
+);
+
 pub const RULES: &[&RuleInfo] = &[
     &UNPORTED_API,
     &DEPRECATED_API,
@@ -245,4 +254,5 @@ pub const RULES: &[&RuleInfo] = &[
     &PROJECT_OVERLOAD_REACHED,
     &BUILTIN_INDEX_VECTOR,
     &SURFACE_FORM,
+    &INDEX_COMPONENT_VARARG,
 ];

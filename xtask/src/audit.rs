@@ -36,6 +36,10 @@ struct Project {
     include: Vec<String>,
     #[serde(default)]
     port_args: Vec<String>,
+    /// A matched file that another file of the tree `#include`s is compiled as part of that
+    /// file, not as a unit of its own (Rodinia includes its kernel `.cu` files).
+    #[serde(default)]
+    skip_included: bool,
 }
 
 struct Args {
@@ -183,6 +187,18 @@ fn audit_project(a: &Args, bin: &Path, work: &Path, p: &Project) -> Result<Proje
         .collect();
     units.sort();
     units.dedup();
+    if p.skip_included {
+        let texts: Vec<(String, String)> = files
+            .iter()
+            .filter(|f| is_source(f))
+            .filter_map(|f| {
+                let bytes = std::fs::read(before.join(f)).ok()?;
+                Some((f.clone(), String::from_utf8_lossy(&bytes).into_owned()))
+            })
+            .collect();
+        let included = included_files(&texts, &p.include);
+        units.retain(|u| !included.contains(u));
+    }
     let o = Command::new(bin)
         .args(["port", "--write", "--allow-no-vcs", "--compat-header"])
         .args(["--rocm", "5.2", "--no-config", "-q"])
@@ -353,6 +369,70 @@ fn present_files(git_dir: &Path, commit: &str) -> Result<(Vec<String>, usize)> {
         }
     }
     Ok((present, missing))
+}
+
+fn is_source(path: &str) -> bool {
+    let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
+    matches!(
+        ext,
+        "c" | "cc" | "cpp" | "cxx" | "cu" | "cuh" | "h" | "hh" | "hpp" | "hxx" | "inl"
+    )
+}
+
+/// The files of the tree that some file `#include`s, resolved as a compiler would: against the
+/// including file's directory first, then the project's include directories.
+fn included_files(
+    texts: &[(String, String)],
+    include: &[String],
+) -> std::collections::BTreeSet<String> {
+    let present: std::collections::BTreeSet<&str> = texts.iter().map(|(p, _)| p.as_str()).collect();
+    let mut out = std::collections::BTreeSet::new();
+    for (path, text) in texts {
+        let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+        for line in text.lines() {
+            let l = line.trim_start();
+            let Some(rest) = l.strip_prefix('#') else {
+                continue;
+            };
+            let Some(rest) = rest.trim_start().strip_prefix("include") else {
+                continue;
+            };
+            let rest = rest.trim_start();
+            let close = match rest.chars().next() {
+                Some('"') => '"',
+                Some('<') => '>',
+                _ => continue,
+            };
+            let Some(name) = rest[1..].split(close).next() else {
+                continue;
+            };
+            let bases = std::iter::once(dir).chain(include.iter().map(String::as_str));
+            for base in bases {
+                if let Some(p) = normalise(base, name) {
+                    if present.contains(p.as_str()) {
+                        out.insert(p);
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `base/name` with `.` and `..` folded; `None` when it climbs out of the tree.
+fn normalise(base: &str, name: &str) -> Option<String> {
+    let mut parts: Vec<&str> = Vec::new();
+    for seg in base.split('/').chain(name.split('/')) {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            s => parts.push(s),
+        }
+    }
+    Some(parts.join("/"))
 }
 
 /// `*` matches within one path segment, `**` any number of segments (including none).
@@ -625,6 +705,29 @@ mod tests {
         assert!(glob_match("src/**/*.cu", "src/mma/a.cu"));
         assert!(glob_match("src/**/*.cu", "src/a.cu"));
         assert!(!glob_match("*.cu", "dev/a.cu"));
+    }
+
+    #[test]
+    fn included_files_are_not_units() {
+        let texts = vec![
+            (
+                "b/main.cu".to_string(),
+                "#include \"kernel.cu\"\n # include <util/u.cu>\n".to_string(),
+            ),
+            (
+                "b/kernel.cu".to_string(),
+                "// #include \"other.cu\"\n".to_string(),
+            ),
+            ("b/other.cu".to_string(), String::new()),
+            (
+                "inc/util/u.cu".to_string(),
+                "#include \"../../b/gone.cu\"\n".to_string(),
+            ),
+        ];
+        let got = included_files(&texts, &["inc".to_string()]);
+        let want: Vec<&str> = vec!["b/kernel.cu", "inc/util/u.cu"];
+        assert_eq!(got.iter().map(String::as_str).collect::<Vec<_>>(), want);
+        assert_eq!(normalise("a", "../../x"), None);
     }
 
     #[test]

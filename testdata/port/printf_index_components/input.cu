@@ -1,0 +1,17 @@
+// Device printf of the index variables, as CUDA teaching code writes it (after OLCF's CUDA
+// training series, exercises/hw1/hello_solution.cu; reduced). Before ROCm 6.1 HIP's index
+// components are objects that convert to `unsigned int`, and a variadic argument takes no
+// conversion: hipcc 5.2 stops with "cannot compile this non-scalar arg to printf yet". `port`
+// casts each bare component to `unsigned int` (HP026); an expression already has that type.
+#include <cstdio>
+
+__global__ void hello(int n) {
+  printf("Hello from block: %u, thread: %u of %d\n", blockIdx.x, threadIdx.x, n);
+  printf("global index %u\n", blockIdx.x * blockDim.x + threadIdx.x);
+}
+
+int main() {
+  hello<<<2, 2>>>(4);
+  cudaDeviceSynchronize();
+  return 0;
+}
