@@ -332,6 +332,7 @@ syntax_table! {
         ConcatenatedString = "concatenated_string",
     }
     fields {
+        Alias = "alias",
         Argument = "argument",
         Arguments = "arguments",
         Attribute = "attribute",

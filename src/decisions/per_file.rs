@@ -32,6 +32,9 @@ fn key(f: &Finding) -> Option<String> {
         // fetch them and the host code that binds them are often in different files (gpusph:
         // eleven files, one choice of texture objects or plain loads).
         "HP704" => return super::kind::own(&f.path).then(|| f.rule.clone()),
+        // TVM's `cuda` devices and targets are one choice of the project's device and target
+        // (mlc-llm: one `Target("cuda")` in its ops, `tvm.cuda(0)` in five test files).
+        "HP804" => return super::kind::own(&f.path).then(|| f.rule.clone()),
         "HP708" | "HP008" | "HP018" | "HP913" => true,
         // A file's NVIDIA images are one choice of base images (ucx's Azure Pipelines
         // `main.yml`: 33 `nvidia/cuda` and CUDA-named containers of one matrix).
@@ -77,7 +80,9 @@ fn what(rule: &str) -> &'static str {
         "HP843" => "the file's NVIDIA architecture flags are one list: give the ROCm build its `--offload-arch=gfx…` targets instead",
         "HP860" => "the file's NVIDIA container images are one choice: give its ROCm lanes or stages ROCm images (`rocm/dev-ubuntu-…`, `rocm/pytorch`)",
         "HP708" => "the file's floating-point atomics on fine-grained memory are one decision: coarse-grained allocations, or a build without `-munsafe-fp-atomics`",
-        _ => "the script's CUDA toolkit paths are one edit: point it at ROCm (`/opt/rocm`) or skip the CUDA setup on ROCm machines",
+        "HP804" => "the project's TVM devices and targets are one choice: take `tvm.rocm(0)` / `Target(\"rocm\")` from the platform once and use it everywhere",
+        "HP852" => "the script's CUDA toolkit paths are one edit: point it at ROCm (`/opt/rocm`) or skip the CUDA setup on ROCm machines",
+        _ => "these findings are one edit",
     }
 }
 

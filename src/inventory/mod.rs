@@ -71,6 +71,7 @@ pub fn rules() -> Vec<&'static RuleInfo> {
         packages::RULES,
         native_ext::RULES,
         python::half_flags::RULES,
+        python::tvm_targets::RULES,
         component::RULES,
         rocm_branch::RULES,
         build::RULES,

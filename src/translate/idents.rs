@@ -51,6 +51,8 @@ pub(super) fn run(p: &mut Pass) {
     let lexed = p.lexed;
     let m = p.m;
     let hipblas_datatype = hipblas_datatype_file(p);
+    // Un-ported names written as `case` labels: (finding index, token index).
+    let mut case_labels: Vec<(usize, usize)> = Vec::new();
     for (i, t) in lexed.tokens.iter().enumerate() {
         if t.kind != Tok::Ident {
             continue;
@@ -198,9 +200,87 @@ pub(super) fn run(p: &mut Pass) {
                     .or(help)
                     .or_else(|| (!entry.note.is_empty()).then(|| entry.note.clone()));
                 let f = p.ctx.finding(rule, t.range(), msg, help);
+                if matches!(why, Unported::NoEquivalent) && is_case_label(p, i) {
+                    case_labels.push((p.findings.len(), i));
+                }
                 p.findings.push(f);
             }
         }
+    }
+    fold_switch_cases(p, &case_labels);
+}
+
+/// Whether token `i` is a `case` label's constant (`case cudaErrorStartupFailure:`).
+fn is_case_label(p: &Pass, i: usize) -> bool {
+    p.lexed.prev_code(i).is_some_and(|k| p.text(k) == b"case")
+        && p.lexed.next_code(i).is_some_and(|k| p.text(k) == b":")
+}
+
+/// A switch whose `case` labels name three or more enumerators HIP does not have is one edit of
+/// the switch (CloverLeaf's `errorCodes`: a `case` per legacy `cudaError` value, 20 of them with
+/// no `hipError` counterpart): the first holds the finding and lists the others, which are PASS
+/// folded into it. The switch is the innermost `{` around the labels, found in one pass.
+fn fold_switch_cases(p: &mut Pass, labels: &[(usize, usize)]) {
+    if labels.len() < 3 {
+        return;
+    }
+    // The innermost open `{` before each token, for the labels' tokens only.
+    let wanted: std::collections::BTreeSet<usize> = labels.iter().map(|&(_, t)| t).collect();
+    let last = *wanted.last().expect("non-empty");
+    let mut open: Vec<usize> = Vec::new();
+    let mut block_of: std::collections::BTreeMap<usize, usize> = Default::default();
+    for k in 0..=last {
+        let tok = p.lexed.tokens[k];
+        if tok.kind == Tok::Punct && !tok.in_directive() {
+            match p.text(k) {
+                b"{" => open.push(k),
+                b"}" => {
+                    open.pop();
+                }
+                _ => {}
+            }
+        }
+        if wanted.contains(&k) {
+            block_of.insert(k, open.last().copied().unwrap_or(usize::MAX));
+        }
+    }
+    let mut groups: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
+    for &(f, t) in labels {
+        groups.entry(block_of[&t]).or_default().push(f);
+    }
+    for members in groups.values().filter(|m| m.len() >= 3) {
+        let head = members[0];
+        let at = format!("{}:{}", p.findings[head].path, p.findings[head].line);
+        let names: Vec<String> = members
+            .iter()
+            .map(|&f| {
+                p.findings[f]
+                    .message
+                    .split('`')
+                    .nth(1)
+                    .unwrap_or("")
+                    .to_string()
+            })
+            .collect();
+        let lines: Vec<String> = members[1..]
+            .iter()
+            .map(|&f| p.findings[f].line.to_string())
+            .collect();
+        for &f in &members[1..] {
+            let finding = &mut p.findings[f];
+            finding.message.push_str(&format!(
+                " (folded into `{at}`: the switch's labels without a HIP counterpart are one edit)"
+            ));
+            crate::finding::Folded::fold(finding, at.clone());
+        }
+        let head = &mut p.findings[head];
+        head.message.push_str(&format!(
+            " — one edit of this switch: {} of its `case` labels name values HIP does not have (`{}` …; also lines {}), folded here; drop those cases or map them to the nearest `hipError_t`/HIP value",
+            members.len(),
+            names.iter().take(3).cloned().collect::<Vec<_>>().join("`, `"),
+            lines.join(", ")
+        ));
+        head.holds += members.len() as u32 - 1;
     }
 }
 
@@ -648,5 +728,38 @@ mod tests {
             "struct F {\n  F(double lambda, double umax, double umin);\n  double umax;\n};\n#define INST(a, b) void a(int);\nINST(umax, Umax)\ndouble g(F& f) { return f.umax + f.umin; }\n",
         );
         assert!(found.is_empty(), "{found:?}");
+    }
+
+    /// CloverLeaf's `errorCodes`: a switch whose `case` labels name enumerators HIP does not
+    /// have is one finding on the first label. Twins: two such labels stay two findings, and
+    /// the same names outside `case` labels are not folded.
+    #[test]
+    fn a_switch_of_unported_case_labels_is_one_finding() {
+        let hp001 = |src: &str| -> Vec<(u32, crate::gate::Status)> {
+            crate::translate::translate_for_tests(src, "6.2")
+                .findings
+                .into_iter()
+                .filter(|f| f.rule == "HP001")
+                .map(|f| (f.line, f.status))
+                .collect()
+        };
+        use crate::gate::Status::{Pass, Remediation};
+        let three = "const char* n(int e) {\n  switch (e) {\n    case cudaSuccess: return \"ok\";\n    case cudaErrorInvalidHostPointer: return \"a\";\n    case cudaErrorTextureNotBound: return \"b\";\n    case cudaErrorAddressOfConstant: return \"c\";\n  }\n  return \"\";\n}\n";
+        assert_eq!(hp001(three), [(4, Remediation), (5, Pass), (6, Pass)]);
+        let t = crate::translate::translate_for_tests(three, "6.2");
+        assert!(
+            t.findings[0]
+                .message
+                .contains("one edit of this switch: 3 of its `case` labels"),
+            "{}",
+            t.findings[0].message
+        );
+        let two = three.replace("    case cudaErrorAddressOfConstant: return \"c\";\n", "");
+        assert_eq!(hp001(&two), [(4, Remediation), (5, Remediation)]);
+        let uses = "int a = cudaErrorInvalidHostPointer;\nint b = cudaErrorTextureNotBound;\nint c = cudaErrorAddressOfConstant;\n";
+        assert_eq!(
+            hp001(uses),
+            [(1, Remediation), (2, Remediation), (3, Remediation)]
+        );
     }
 }

@@ -159,6 +159,9 @@ struct State {
     torch: bool,
     /// Plain `Extension(…)` calls that link CUDA libraries: one decision per file.
     plain_links: Vec<Range<usize>>,
+    /// The names through which the file reaches TVM ([`tvm_targets`]): TVM's `cuda` devices
+    /// are not PyTorch's portable ones.
+    tvm: Vec<(String, String)>,
 }
 
 mod decisions;
@@ -170,6 +173,7 @@ use links::cuda_link_libraries;
 use programs::program_part;
 pub(crate) mod device_strings;
 pub(crate) mod triton_asm;
+pub(crate) mod tvm_targets;
 
 pub fn scan(out: &mut Out, flavor: Flavor) {
     let src = out.src();
@@ -186,6 +190,7 @@ pub fn scan(out: &mut Out, flavor: Flavor) {
         cpp_gates: Vec::new(),
         torch: false,
         plain_links: Vec::new(),
+        tvm: Vec::new(),
     };
     let mut nodes = Vec::new();
     ts::each(tree.root_node(), &mut |n| nodes.push(n));
@@ -196,6 +201,8 @@ pub fn scan(out: &mut Out, flavor: Flavor) {
                 t == "torch" || t.starts_with("torch.")
             })
     });
+    st.tvm = tvm_targets::names(&nodes, src);
+    tvm_targets::check(out, &nodes, src, &st.tvm);
     for n in nodes {
         visit(out, n, src, &mut st);
     }
@@ -755,7 +762,11 @@ fn call(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
         loaded_library(out, last, text, range.clone());
     }
     match last {
-        "cuda" if func.node_kind() == K::Attribute && d != "torch.cuda" => {
+        "cuda"
+            if func.node_kind() == K::Attribute
+                && d != "torch.cuda"
+                && !tvm_targets::is_tvm_call(&d, &st.tvm) =>
+        {
             let start = func
                 .field(F::Attribute)
                 .map_or(n.start_byte(), |a| a.start_byte());
