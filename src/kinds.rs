@@ -330,6 +330,11 @@ syntax_table! {
         Comment = "comment",
         Interpolation = "interpolation",
         ConcatenatedString = "concatenated_string",
+        Parameters = "parameters",
+        DefaultParameter = "default_parameter",
+        TypedParameter = "typed_parameter",
+        TypedDefaultParameter = "typed_default_parameter",
+        Lambda = "lambda",
     }
     fields {
         Alias = "alias",
@@ -348,6 +353,7 @@ syntax_table! {
         Name = "name",
         Object = "object",
         Operator = "operator",
+        Parameters = "parameters",
         Right = "right",
         Subscript = "subscript",
         Value = "value",

@@ -338,6 +338,12 @@ pub fn eval(n: Node, src: &[u8]) -> Val {
             }
         }
         K::Identifier => {
+            // A parameter of the enclosing function holds what its caller passes, whatever its
+            // words say: FBGEMM's `supports_float8_fnuz(throw_on_hip_incompatibility=True)`
+            // is a choice of the caller, not a test of the platform.
+            if is_parameter(n, src) {
+                return Val::UNKNOWN;
+            }
             // A name assigned once from a platform test means that test, whatever its words
             // say (`is_not_hip = torch.version.hip is None` is the CUDA side).
             if let Some(rhs) = assigned_value(n, src) {
@@ -354,6 +360,30 @@ pub fn eval(n: Node, src: &[u8]) -> Val {
         K::ComparisonOperator => comparison(n, src),
         _ => Val::UNKNOWN,
     }
+}
+
+/// Whether identifier `n` names a parameter of the function (or lambda) it is used in.
+fn is_parameter(n: Node, src: &[u8]) -> bool {
+    let want = ts::text(n, src);
+    let mut cur = n.parent();
+    while let Some(p) = cur {
+        if matches!(p.node_kind(), K::FunctionDefinition | K::Lambda) {
+            let Some(params) = p.field(F::Parameters) else {
+                return false;
+            };
+            return ts::named_children(params).into_iter().any(|q| {
+                let name = match q.node_kind() {
+                    K::Identifier => Some(q),
+                    K::DefaultParameter | K::TypedDefaultParameter => q.field(F::Name),
+                    K::TypedParameter => q.named_child(0),
+                    _ => None,
+                };
+                name.is_some_and(|x| ts::text(x, src) == want)
+            });
+        }
+        cur = p.parent();
+    }
+    false
 }
 
 fn name(d: &str) -> Val {

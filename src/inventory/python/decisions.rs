@@ -47,6 +47,16 @@ pub(super) fn judge(
         &[version_check::DEVICE_CAPABILITY_THRESHOLD.id.code],
         |why| format!(" ({why})"),
     );
+    // A threshold in an arm only the ROCm build runs is the project's own ROCm code comparing
+    // the gfx version on purpose (FBGEMM's `elif torch.version.hip:` / `if
+    // get_device_capability() < (9, 5):` choosing FNUZ FP8 before gfx950).
+    out.pass_within(
+        model.rocm_only(),
+        &[version_check::DEVICE_CAPABILITY_THRESHOLD.id.code],
+        |why| {
+            format!(" (in an arm only the ROCm build runs, {why}: the project's own ROCm code, which compares the gfx version on purpose)")
+        },
+    );
     // A capability test kept in a name (`has_sm_8_0 = major >= 8`) that the ROCm build reads
     // nowhere it matters: every read is skipped there or moot (`SYSTEM == "cuda" and
     // has_sm_8_0`).

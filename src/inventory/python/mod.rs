@@ -950,6 +950,8 @@ fn call(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_arms;
+#[cfg(test)]
 mod tests_extensions;
 
 /// Whether a Python module's text names a CUDA source file in a string literal (`'c_src/loss.cu'`).

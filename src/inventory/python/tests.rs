@@ -262,7 +262,7 @@ fn cuda_only_arms_of_rocm_tests_are_pass() {
 }
 
 /// `(rule, line, status, phase)` of every finding that is not HP800.
-fn judged(kind: FileKind, src: &str) -> Vec<(String, u32, String, String)> {
+pub(super) fn judged(kind: FileKind, src: &str) -> Vec<(String, u32, String, String)> {
     let rel = if kind == FileKind::SetupPy {
         "setup.py"
     } else {
@@ -282,7 +282,12 @@ fn judged(kind: FileKind, src: &str) -> Vec<(String, u32, String, String)> {
         .collect()
 }
 
-fn row(rule: &str, line: u32, status: &str, phase: &str) -> (String, u32, String, String) {
+pub(super) fn row(
+    rule: &str,
+    line: u32,
+    status: &str,
+    phase: &str,
+) -> (String, u32, String, String) {
     (rule.into(), line, status.into(), phase.into())
 }
 
