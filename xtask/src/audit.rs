@@ -379,60 +379,33 @@ fn is_source(path: &str) -> bool {
     )
 }
 
-/// The files of the tree that some file `#include`s, resolved as a compiler would: against the
-/// including file's directory first, then the project's include directories.
+/// The files of the tree that some file `#include`s, resolved as a compiler would: a quoted
+/// name against the including file's directory first, then the project's include directories;
+/// an angled one against the include directories only. The lines are read as hipport's
+/// inventory reads them (`model::includes::written_in_text`).
 fn included_files(
     texts: &[(String, String)],
     include: &[String],
 ) -> std::collections::BTreeSet<String> {
+    use hipport::model::includes::{dir_of, join, written_in_text};
     let present: std::collections::BTreeSet<&str> = texts.iter().map(|(p, _)| p.as_str()).collect();
     let mut out = std::collections::BTreeSet::new();
     for (path, text) in texts {
-        let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
-        for line in text.lines() {
-            let l = line.trim_start();
-            let Some(rest) = l.strip_prefix('#') else {
-                continue;
+        for inc in written_in_text(text.as_bytes()) {
+            let (name, quoted) = match inc.strip_prefix('<') {
+                Some(n) => (n.to_string(), false),
+                None => (inc, true),
             };
-            let Some(rest) = rest.trim_start().strip_prefix("include") else {
-                continue;
-            };
-            let rest = rest.trim_start();
-            let close = match rest.chars().next() {
-                Some('"') => '"',
-                Some('<') => '>',
-                _ => continue,
-            };
-            let Some(name) = rest[1..].split(close).next() else {
-                continue;
-            };
-            let bases = std::iter::once(dir).chain(include.iter().map(String::as_str));
-            for base in bases {
-                if let Some(p) = normalise(base, name) {
-                    if present.contains(p.as_str()) {
-                        out.insert(p);
-                        break;
-                    }
-                }
-            }
+            let own = quoted.then(|| dir_of(path));
+            let hit = own
+                .into_iter()
+                .chain(include.iter().map(String::as_str))
+                .map(|base| join(base, &name))
+                .find(|p| present.contains(p.as_str()));
+            out.extend(hit);
         }
     }
     out
-}
-
-/// `base/name` with `.` and `..` folded; `None` when it climbs out of the tree.
-fn normalise(base: &str, name: &str) -> Option<String> {
-    let mut parts: Vec<&str> = Vec::new();
-    for seg in base.split('/').chain(name.split('/')) {
-        match seg {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            s => parts.push(s),
-        }
-    }
-    Some(parts.join("/"))
 }
 
 /// `*` matches within one path segment, `**` any number of segments (including none).
@@ -727,7 +700,6 @@ mod tests {
         let got = included_files(&texts, &["inc".to_string()]);
         let want: Vec<&str> = vec!["b/kernel.cu", "inc/util/u.cu"];
         assert_eq!(got.iter().map(String::as_str).collect::<Vec<_>>(), want);
-        assert_eq!(normalise("a", "../../x"), None);
     }
 
     #[test]

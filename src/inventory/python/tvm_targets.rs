@@ -32,8 +32,9 @@ rule!(TVM_CUDA_TARGET, "HP804", FrameworkNamespace, Remediation, Runtime,
 pub const RULES: &[&crate::registry::RuleInfo] = &[&TVM_CUDA_TARGET];
 
 /// The names through which the file reaches TVM: `tvm` (and `import tvm as t`'s `t`), and the
-/// names `from tvm… import` brings in, each with the dotted path it stands for.
-fn imported(nodes: &[Node], src: &[u8]) -> Vec<(String, String)> {
+/// names `from tvm… import` brings in, each with the dotted path it stands for (empty when the
+/// file imports no TVM).
+pub(super) fn names(nodes: &[Node], src: &[u8]) -> Vec<(String, String)> {
     let mut names = Vec::new();
     for n in nodes {
         match n.node_kind() {
@@ -125,11 +126,6 @@ fn cuda_place(call: Node, src: &[u8], names: &[(String, String)]) -> Option<Stri
 /// Whether `callee` (a call's dotted callee) reaches TVM through the file's imports.
 pub(super) fn is_tvm_call(callee: &str, names: &[(String, String)]) -> bool {
     tvm_callee(callee, names).is_some()
-}
-
-/// The file's TVM imports (empty when it imports no TVM).
-pub(super) fn names(nodes: &[Node], src: &[u8]) -> Vec<(String, String)> {
-    imported(nodes, src)
 }
 
 /// One HP804 per file: the first place names the others.
