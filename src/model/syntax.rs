@@ -184,9 +184,17 @@ pub fn function_name<'a>(s: &Src<'a>, mut d: Node<'a>) -> Option<&'a str> {
     }
 }
 
-/// The integer value of a C literal (`32`, `0x1F`, `32u`, `0xffffffffUL`), ignoring suffixes.
+/// The integer value of a C literal (`32`, `0x1F`, `32u`, `0xffffffffUL`, C++14's
+/// `0xff'ff'ff'ffu`), ignoring suffixes and digit separators.
 pub fn int_value(s: &str) -> Option<u64> {
     let s = s.trim().trim_start_matches('(').trim_end_matches(')');
+    let joined;
+    let s = if s.contains('\'') && !s.starts_with('\'') {
+        joined = s.replace('\'', "");
+        joined.as_str()
+    } else {
+        s
+    };
     let t = s.trim_end_matches(['u', 'U', 'l', 'L']);
     if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
         u64::from_str_radix(h, 16).ok()
@@ -525,6 +533,10 @@ mod tests {
         assert_eq!(int_value("0x1F"), Some(31));
         assert_eq!(int_value("0xffffffffu"), Some(0xffff_ffff));
         assert_eq!(int_value("32.0f"), None);
+        // C++14 digit separators (FBGEMM's `0xff'ff'ff'ffu`); a character literal is no integer.
+        assert_eq!(int_value("0xff'ff'ff'ffu"), Some(0xffff_ffff));
+        assert_eq!(int_value("1'000"), Some(1000));
+        assert_eq!(int_value("'a'"), None);
         assert!(is_wide_literal("1ull") && !is_wide_literal("1u"));
     }
 }

@@ -302,7 +302,14 @@ fn check<'a>(
         ballots(s, f, &ballot_macros, out);
         shuffles::shared_reduction_from_16(s, f, &flow, out);
     }
-    let masks = Masks::of(s, &nodes, &macros);
+    let mut masks = Masks::of(s, &nodes, &macros);
+    // A mask name of the included headers whose ROCm-build value is not 32 one bits.
+    masks.wide = seen
+        .constants
+        .iter()
+        .filter(|(_, (v, _))| *v != 0xffff_ffff)
+        .map(|(n, _)| n.as_str())
+        .collect();
     let mut kernels = blocks::Kernels::of(s, &nodes);
     let templates = blocks::template_params(s, &nodes);
     for n in &nodes {

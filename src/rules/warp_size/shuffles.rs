@@ -49,6 +49,10 @@ pub(super) fn full_mask_name(name: &str) -> bool {
 pub(super) struct Masks<'a> {
     full: HashSet<&'a str>,
     local: HashSet<&'a str>,
+    /// Names the headers the file includes define, for the ROCm build, as something other than
+    /// a 32-bit full mask (FBGEMM's `kFullWarpMask`: 64 one bits under `USE_ROCM`, 32 in the
+    /// `#else` the ROCm build does not compile): not flagged at a use by their name.
+    pub(super) wide: HashSet<&'a str>,
     /// Whether each function (by node id) is a sorting network, as the shuffles ask.
     sorting: std::cell::RefCell<std::collections::HashMap<usize, bool>>,
 }
@@ -91,6 +95,7 @@ impl<'a> Masks<'a> {
         Masks {
             full,
             local,
+            wide: HashSet::new(),
             sorting: Default::default(),
         }
     }
@@ -109,7 +114,8 @@ pub(super) fn calls<'a>(s: &Src<'a>, c: Node<'a>, masks: &Masks<'a>, out: &mut V
             // variable where it is set.
             let named = m.node_kind() == K::Identifier
                 && !masks.local.contains(text)
-                && (masks.full.contains(text) || full_mask_name(text));
+                && (masks.full.contains(text)
+                    || (full_mask_name(text) && !masks.wide.contains(text)));
             // Spellings of a 32-bit all-ones mask the translator does not widen.
             let spelled = narrow_all_ones(text);
             if (literal && !TRANSLATOR_MASKS.contains(&name)) || named || spelled {
