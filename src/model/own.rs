@@ -14,7 +14,10 @@
 //!   global CUDA one);
 //! - the declaration itself;
 //! - a free function the project defines at file scope, in a unit that includes no CUDA header
-//!   and is not a `.cu` file (nothing else could provide the name).
+//!   and is not a `.cu` file (nothing else could provide the name); so is an enumerator, an
+//!   enum tag, a `typedef` name or an object macro the project declares (gdrcopy's
+//!   `cuda_wrapper.h` declares the driver API it loads with `dlopen` instead of including
+//!   `cuda.h`).
 //!
 //! Promises: definitions in a CUDA namespace (`namespace cub`, `namespace cuda`) and file-scope
 //! declarations without a body (the project re-declaring CUDA's own function) are never the
@@ -63,7 +66,10 @@ enum Frame {
     /// A named namespace; anonymous namespaces and `extern "C"` add no name (`None`).
     Namespace(Option<String>),
     Class(String),
-    /// A function body, an initializer, an enum, a lambda.
+    /// An enumeration's body (`enum E {`, `typedef enum E_enum {`): its enumerators are names
+    /// the project defines.
+    Enum,
+    /// A function body, an initializer, a lambda.
     Other,
 }
 
@@ -121,15 +127,21 @@ pub fn sweep(
     let text = |k: usize| lexed.tokens[code[k]].text(bytes);
     let kind = |k: usize| lexed.tokens[code[k]].kind;
     let mut stack: Vec<Frame> = Vec::new();
+    // Per open brace: whether its declaration starts with `typedef`; and for the brace last
+    // closed, the same (`typedef enum E_enum { … } CUresult;` names `CUresult` after it).
+    let mut typedef_heads: Vec<bool> = Vec::new();
+    let mut closed_typedef = false;
     let mut decl_start = 0usize;
     for k in 0..code.len() {
         match (kind(k), text(k)) {
             (Tok::Punct, b"{") => {
                 stack.push(frame(bytes, lexed, &code, decl_start, k));
+                typedef_heads.push(decl_start < k && text(decl_start) == b"typedef");
                 decl_start = k + 1;
             }
             (Tok::Punct, b"}") => {
                 stack.pop();
+                closed_typedef = typedef_heads.pop().unwrap_or(false);
                 decl_start = k + 1;
             }
             (Tok::Punct, b";") => decl_start = k + 1,
@@ -147,7 +159,14 @@ pub fn sweep(
                 }
                 let path = scope_path(&stack);
                 if !stack.contains(&Frame::Other) {
-                    if let Some(d) = declarator(bytes, lexed, &code, k, &path, &stack, cuda_ns) {
+                    let at = lexed.tokens[code[k]].start;
+                    let d =
+                        declarator(bytes, lexed, &code, k, &path, &stack, cuda_ns).or_else(|| {
+                            let typedef = text(decl_start) == b"typedef"
+                                || (closed_typedef && k == decl_start);
+                            named_value(&code, k, &path, &stack, &text, typedef, at)
+                        });
+                    if let Some(d) = d {
                         out.defs.push(d);
                         out.def_tokens.push(code[k]);
                         out.def_offsets.push(lexed.tokens[code[k]].start as usize);
@@ -158,12 +177,93 @@ pub fn sweep(
             _ => {}
         }
     }
+    // `#define CU_GET_PROC_ADDRESS_DEFAULT 0` in gdrcopy's `cuda_wrapper.h`, which declares the
+    // driver API it loads with `dlopen` instead of including `cuda.h`. A porting alias whose
+    // body is a HIP name (`#define cudaMalloc hipMalloc`) is the project's ROCm layer, not a
+    // definition here.
+    for d in lexed.directives.iter().filter(|d| d.name == "define") {
+        let mut toks = d
+            .tokens
+            .clone()
+            .filter(|&t| lexed.tokens[t].kind != Tok::Comment)
+            .skip_while(|&t| lexed.tokens[t].text(bytes) != b"define")
+            .skip(1);
+        let Some(n) = toks.next() else { continue };
+        let Ok(name) = std::str::from_utf8(lexed.tokens[n].text(bytes)) else {
+            continue;
+        };
+        if lexed.tokens[n].kind != Tok::Ident || !knows(name) {
+            continue;
+        }
+        let alias = toks
+            .find(|&t| lexed.tokens[t].kind == Tok::Ident)
+            .is_some_and(|t| {
+                let b = lexed.tokens[t].text(bytes);
+                b.starts_with(b"hip") || b.starts_with(b"HIP") || b.starts_with(b"roc")
+            });
+        if alias {
+            continue;
+        }
+        out.defs.push(OwnDef {
+            name: name.to_string(),
+            line: lexed.tokens[n].start,
+            scope: String::new(),
+            member: false,
+            body: true,
+            arity: (0, usize::MAX),
+        });
+        out.def_tokens.push(n);
+        out.def_offsets.push(lexed.tokens[n].start as usize);
+    }
     for d in &mut out.defs {
         // `line` was the byte offset until here: one newline count per definition.
         let at = d.line as usize;
         d.line = memchr::memchr_iter(b'\n', &bytes[..at.min(bytes.len())]).count() as u32 + 1;
     }
     out
+}
+
+/// A name the code at `code[k]` defines as a value or a type, not a function: an enumerator
+/// (`CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED = 124,` in an enum body), an enumeration's tag
+/// (`typedef enum CUmemRangeHandleType_enum {`) or a `typedef` name (`typedef unsigned long long
+/// CUdeviceptr;`, `} CUmemRangeHandleType;` after a `typedef enum … {`: `typedef` says so).
+/// Enumerators count in an enum at namespace or file scope only.
+fn named_value<'t>(
+    code: &[usize],
+    k: usize,
+    path: &str,
+    stack: &[Frame],
+    text: &dyn Fn(usize) -> &'t [u8],
+    typedef: bool,
+    at: u32,
+) -> Option<OwnDef> {
+    let prev = k.checked_sub(1).map(text);
+    let next = (k + 1 < code.len()).then(|| text(k + 1));
+    let def = |body: bool| OwnDef {
+        name: String::from_utf8_lossy(text(k)).into_owned(),
+        line: at,
+        scope: path.to_string(),
+        member: false,
+        body,
+        arity: (0, usize::MAX),
+    };
+    let (last, outer) = stack
+        .split_last()
+        .map_or((None, stack), |(l, o)| (Some(l), o));
+    let at_namespace = outer.iter().all(|f| matches!(f, Frame::Namespace(_)));
+    if last == Some(&Frame::Enum) {
+        return (at_namespace
+            && matches!(prev, Some(b"{" | b","))
+            && matches!(next, Some(b"=" | b"," | b"}")))
+        .then(|| def(true));
+    }
+    if !stack.iter().all(|f| matches!(f, Frame::Namespace(_))) {
+        return None;
+    }
+    if prev == Some(b"enum") && next == Some(b"{") {
+        return Some(def(true));
+    }
+    (typedef && next == Some(b";")).then(|| def(true))
 }
 
 fn scope_path(stack: &[Frame]) -> String {
@@ -195,9 +295,12 @@ fn frame(bytes: &[u8], lexed: &Lexed, code: &[usize], decl_start: usize, k: usiz
     }
     if head
         .clone()
-        .any(|j| matches!(text(j), b"=" | b"(" | b"return" | b"enum"))
+        .any(|j| matches!(text(j), b"=" | b"(" | b"return"))
     {
         return Frame::Other;
+    }
+    if head.clone().any(|j| text(j) == b"enum") {
+        return Frame::Enum;
     }
     let mut angle = 0i32;
     let mut name = None;

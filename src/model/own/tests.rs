@@ -267,3 +267,58 @@ fn a_definition_hip_never_compiles_is_not_the_projects() {
     let (_, fs) = port(&guarded);
     assert!(unported(&fs).iter().any(|(line, _)| *line == 7), "{fs:?}");
 }
+
+/// gdrcopy's `cuda_wrapper.h`: a C library that declares the driver API it loads with `dlopen`
+/// instead of including `cuda.h`. Its enumerators, enum tags, `typedef` names and object
+/// macros are the project's definitions; a porting alias (`#define cuX hipX`) is not one.
+#[test]
+fn enumerators_typedefs_and_macros_the_project_declares_are_its_own() {
+    let src = "typedef enum CUdevice_attribute_enum {\n  CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED = 124,\n  CU_DEVICE_ATTRIBUTE_MAX = 0x7FFFFFFF\n} CUdevice_attribute;\ntypedef unsigned long long CUdeviceptr;\n#define CU_GET_PROC_ADDRESS_DEFAULT 0\n#define cuMemAlloc hipMalloc\nint f(void) { int x = CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED; return x; }\n";
+    let l = crate::lex::lex(src.as_bytes());
+    let known = [
+        "CUdevice_attribute_enum",
+        "CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED",
+        "CU_DEVICE_ATTRIBUTE_MAX",
+        "CUdevice_attribute",
+        "CUdeviceptr",
+        "CU_GET_PROC_ADDRESS_DEFAULT",
+        "cuMemAlloc",
+    ];
+    let f = sweep(
+        src.as_bytes(),
+        &l,
+        &|n| known.contains(&n),
+        &|_| false,
+        &|p| p.starts_with("cuda"),
+    );
+    let names: Vec<(&str, u32)> = f.defs.iter().map(|d| (d.name.as_str(), d.line)).collect();
+    assert_eq!(
+        names,
+        [
+            ("CUdevice_attribute_enum", 1),
+            ("CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED", 2),
+            ("CU_DEVICE_ATTRIBUTE_MAX", 3),
+            ("CUdevice_attribute", 4),
+            ("CUdeviceptr", 5),
+            ("CU_GET_PROC_ADDRESS_DEFAULT", 6),
+        ]
+    );
+}
+
+/// In a C unit with no CUDA header, a use of such a name is the project's: no HP001. Twin: the
+/// same unit including `cuda.h` reaches CUDA's names, which HIP lacks (HP001 stays).
+#[test]
+fn a_unit_without_cuda_headers_uses_the_projects_own_driver_names() {
+    let shim = "#define CU_GET_PROC_ADDRESS_DEFAULT 0\ntypedef enum CUdevice_attribute_enum {\n  CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED = 124\n} CUdevice_attribute;\nint f(void) { return CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED + CU_GET_PROC_ADDRESS_DEFAULT; }\n";
+    let opts = crate::translate::Options::for_tests("6.2", false);
+    let hp001 = |src: &str| -> usize {
+        crate::translate::translate_bytes("shim.c", src.as_bytes(), crate::mappings::get(), &opts)
+            .findings
+            .iter()
+            .filter(|f| f.rule == "HP001" && f.status != Status::Pass)
+            .count()
+    };
+    assert_eq!(hp001(shim), 0);
+    let with_cuda = format!("#include <cuda.h>\n{shim}");
+    assert!(hp001(&with_cuda) > 0);
+}
