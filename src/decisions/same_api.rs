@@ -82,7 +82,7 @@ pub fn kind(_: &[Finding]) -> Kind {
         // listed); the decision is the uses across files.
         min: Min::Files(2),
         summary: Box::new(|g| {
-            let name = g.head.message.split('`').nth(1).unwrap_or("this API");
+            let name = quoted(&g.head.message).unwrap_or("this API");
             if let Some((_, _, lead, advice)) = by_code(&g.head.rule) {
                 return format!(
                     " — one decision for {} {} files (first at {}), {} more folded here; {advice}",
@@ -103,7 +103,7 @@ pub fn kind(_: &[Finding]) -> Kind {
             )
         }),
         note: Box::new(|g| {
-            let name = g.head.message.split('`').nth(1).unwrap_or("this API");
+            let name = quoted(&g.head.message).unwrap_or("this API");
             if g.head.rule == "HP201" {
                 return super::kind::folded_into(
                     g,

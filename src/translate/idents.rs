@@ -262,10 +262,14 @@ fn fold_switch_cases(p: &mut Pass, labels: &[(usize, usize)]) {
                     .to_string()
             })
             .collect();
-        let lines: Vec<String> = members[1..]
+        let mut lines: Vec<String> = members[1..]
             .iter()
+            .take(12)
             .map(|&f| p.findings[f].line.to_string())
             .collect();
+        if members.len() > 13 {
+            lines.push("…".to_string());
+        }
         for &f in &members[1..] {
             let finding = &mut p.findings[f];
             finding.message.push_str(&format!(
