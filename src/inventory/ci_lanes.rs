@@ -24,15 +24,20 @@ pub fn is_workflow(path: &str) -> bool {
 /// A runner label that names AMD GPU machines (`amd`, `rocm`, `mi300x`, `gfx942`).
 pub(crate) fn amd_runner_label(label: &str) -> bool {
     let lower = label.to_ascii_lowercase();
-    lower.split(['-', '_', '.', ' ']).any(|w| {
-        let digits_after = |p: &str| {
-            w.strip_prefix(p)
-                .is_some_and(|d| d.chars().next().is_some_and(|c| c.is_ascii_digit()))
-        };
-        matches!(w, "amd" | "rocm" | "radeon" | "instinct")
-            || digits_after("mi")
-            || digits_after("gfx")
-    })
+    lower
+        .split(['-', '_', '.', ' '])
+        .any(|w| matches!(w, "rocm" | "radeon" | "instinct") || amd_gpu_word(w))
+}
+
+/// Whether one lower-case word of a name names AMD or one of its GPUs: `amd`, `mi300x`,
+/// `gfx942` (a digit right after the prefix: `midsize` is no GPU). Shared by CI runner labels
+/// and by file names that say which platform they configure ([`super::platform_siblings`]).
+pub(crate) fn amd_gpu_word(w: &str) -> bool {
+    let digits_after = |p: &str| {
+        w.strip_prefix(p)
+            .is_some_and(|d| d.chars().next().is_some_and(|c| c.is_ascii_digit()))
+    };
+    w == "amd" || digits_after("mi") || digits_after("gfx")
 }
 
 /// The label sets of every `runs-on:` of a workflow, expressions left out.

@@ -22,21 +22,13 @@ fn named_platform(name: &str) -> Option<bool> {
     let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
     let mut side = None;
     for w in stem.split(['-', '_', '.']).map(str::to_ascii_lowercase) {
-        let digits_after = |p: &str| {
-            w.strip_prefix(p).is_some_and(|d| {
-                !d.is_empty() && d.chars().next().is_some_and(|c| c.is_ascii_digit())
-            })
-        };
-        let rocm = w.starts_with("rocm")
-            || w == "hip"
-            || w == "amd"
-            || digits_after("mi")
-            || digits_after("gfx");
+        let rocm = w.starts_with("rocm") || w == "hip" || super::ci_lanes::amd_gpu_word(&w);
         let nvidia = w == "nvcc"
             || w == "nvidia"
             || w.starts_with("cuda")
             || ["p100", "v100", "a100", "h100", "b200", "gh200"].contains(&w.as_str())
-            || digits_after("sm");
+            || w.strip_prefix("sm")
+                .is_some_and(|d| d.starts_with(|c: char| c.is_ascii_digit()));
         let s = match (rocm, nvidia) {
             (true, false) => true,
             (false, true) => false,

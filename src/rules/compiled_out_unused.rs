@@ -13,8 +13,11 @@ use std::ops::Range;
 
 /// The names a chain opened at byte `at` declares, when it holds nothing else, and the byte
 /// range of the whole chain.
-fn declared_only(text: &[u8], at: usize) -> Option<(Vec<String>, Range<usize>)> {
-    let lexed = crate::lex::lex(text);
+fn declared_only(
+    text: &[u8],
+    lexed: &crate::lex::Lexed,
+    at: usize,
+) -> Option<(Vec<String>, Range<usize>)> {
     let dirs = &lexed.directives;
     let open = dirs.iter().position(|d| d.start == at)?;
     if !matches!(dirs[open].name.as_str(), "if" | "ifdef" | "ifndef") {
@@ -98,18 +101,24 @@ pub fn settle_unused_declarations<'s>(
     own: &std::collections::BTreeMap<String, Vec<u8>>,
     all: impl FnOnce() -> Vec<(&'s str, &'s [u8])>,
 ) {
-    let candidates: Vec<(usize, Vec<String>, Range<usize>)> = findings
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| {
-            f.rule == super::compiled_out::COMPILED_OUT_UNDER_HIP.id.code
-                && f.status != Status::Pass
-        })
-        .filter_map(|(i, f)| {
-            let (names, chain) = declared_only(own.get(&f.path)?, f.byte_range.0)?;
-            Some((i, names, chain))
-        })
-        .collect();
+    // Each file with findings is lexed once, however many chains it holds.
+    let mut lexed: std::collections::HashMap<&str, crate::lex::Lexed> = Default::default();
+    let mut candidates: Vec<(usize, Vec<String>, Range<usize>)> = Vec::new();
+    for (i, f) in findings.iter().enumerate() {
+        if f.rule != super::compiled_out::COMPILED_OUT_UNDER_HIP.id.code || f.status == Status::Pass
+        {
+            continue;
+        }
+        let Some(text) = own.get(&f.path) else {
+            continue;
+        };
+        let lx = lexed
+            .entry(f.path.as_str())
+            .or_insert_with(|| crate::lex::lex(text));
+        if let Some((names, chain)) = declared_only(text, lx, f.byte_range.0) {
+            candidates.push((i, names, chain));
+        }
+    }
     if candidates.is_empty() {
         return;
     }
@@ -173,6 +182,7 @@ mod tests {
         ]);
         assert_ne!(f.status, Status::Pass);
         let code = API.replace("#endif", "inline int f() { return 1; }\n#endif");
-        assert!(declared_only(code.as_bytes(), code.find("#if").expect("#if")).is_none());
+        let lexed = crate::lex::lex(code.as_bytes());
+        assert!(declared_only(code.as_bytes(), &lexed, code.find("#if").expect("#if")).is_none());
     }
 }
