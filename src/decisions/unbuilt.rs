@@ -122,8 +122,20 @@ pub fn roots(
             || after_slash.contains(stem)
             || (segments.contains(stem) && !stem.bytes().all(|b| b.is_ascii_lowercase()))
     };
-    // Any glob may pick up a folder's files without naming them.
-    let globs = build_texts.iter().any(|t| t.contains("GLOB"));
+    // A glob that may match compilation units picks up a folder's files without naming them;
+    // one for headers only (magma's `file(GLOB headers include/*.h)`) does not.
+    let reach: Option<Vec<(String, bool)>> = build_files
+        .iter()
+        .map(|(r, t)| unit_glob_reach(r, &build_texts[*t]))
+        .collect::<Option<Vec<_>>>()
+        .map(|v| v.into_iter().flatten().collect());
+    let globs_here = |dir: &str| {
+        reach.as_ref().is_none_or(|v| {
+            v.iter().any(|(b, below)| {
+                dir == b || (*below && (b.is_empty() || dir.starts_with(&format!("{b}/"))))
+            })
+        })
+    };
     // Parts of a CMake build nothing adds and Makefile folders nothing runs are judged in a
     // CMake project; standalone CMake projects nothing runs, beside any root build.
     let mut orphans = Vec::new();
@@ -164,13 +176,35 @@ pub fn roots(
             continue;
         }
         if dirs_with_build.contains(dir) {
+            // A folder with its own build file that lists its units one by one (magma's
+            // `testing/Makefile.src`): a unit no build file names, by file name, object or
+            // (in the folder's own build files, where `all: saxpy` builds `saxpy.cu`) stem, is
+            // unbuilt alone.
+            if !globs_here(dir) && files.iter().any(|f| segments.contains(*f)) {
+                let prefix = format!("{dir}/");
+                let own: Vec<&str> = build_files
+                    .iter()
+                    .filter(|(r, _)| r.strip_prefix(&prefix).is_some_and(|n| !n.contains('/')))
+                    .map(|(_, t)| build_texts[*t].as_str())
+                    .collect();
+                for f in files.iter().filter(|f| !unit_named(f)) {
+                    let stem = f.rsplit_once('.').map_or(*f, |(s, _)| s);
+                    let by_stem = own.iter().any(|t| {
+                        t.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+                            .any(|w| w == stem)
+                    });
+                    if !by_stem {
+                        out.push(format!("{dir}/{f}"));
+                    }
+                }
+            }
             continue;
         }
         let last = dir.rsplit('/').next().unwrap_or(dir);
         let named = segments.contains(last) || files.iter().any(|f| unit_named(f));
         if !named {
             out.push(dir.to_string());
-        } else if !globs {
+        } else if !globs_here(dir) {
             // A built folder's unit no build file names (aphrodite's
             // `marlin_cuda_kernel_zero.cu` beside the listed `marlin_cuda_kernel.cu`), where the
             // folder's units are listed one by one: the file alone.
@@ -183,6 +217,92 @@ pub fn roots(
         }
     }
     out
+}
+
+/// Where a build file's patterns may pick up compilation units without naming them: a CMake
+/// `file(GLOB…)`, a Make `$(wildcard …)` or `$(shell ls …)` whose pattern's tail after its last
+/// `*` is empty, has another wildcard, or ends in a unit's extension (`*.cu`, `*`, `*.c*`).
+/// Each such pattern reaches its folder (from the root and from the build file's folder; a
+/// recursive glob also the folders below), and anywhere when a variable other than the build
+/// file's own folder spells it (`$(cdir)/*.cpp`) or for CMake's `aux_source_directory`. A
+/// pattern for headers or data (magma's `file(GLOB headers include/*.h)`) reaches none.
+/// `None`: anywhere.
+fn unit_glob_reach(rel: &str, text: &str) -> Option<Vec<(String, bool)>> {
+    let lower = text.to_ascii_lowercase();
+    if lower.contains("aux_source_directory") {
+        return None;
+    }
+    let here = rel.rsplit_once('/').map_or("", |(d, _)| d);
+    let unit_tail = |w: &str| {
+        let Some((_, tail)) = w.rsplit_once('*') else {
+            return false;
+        };
+        tail.is_empty()
+            || tail.contains(['?', '[', '$'])
+            || UNITS
+                .iter()
+                .any(|e| tail.to_ascii_lowercase().ends_with(&format!(".{e}")))
+    };
+    let mut out = Vec::new();
+    for key in ["glob", "wildcard", "shell"] {
+        for (at, _) in lower.match_indices(key) {
+            let recursive = lower[at..].starts_with("glob_recurse");
+            // The call's arguments, to the parenthesis that closes it (`$(wildcard $(S)/*.cu)`).
+            let mut depth = 1usize;
+            let end = text[at..]
+                .char_indices()
+                .find(|(_, c)| {
+                    match c {
+                        '(' => depth += 1,
+                        ')' => depth -= 1,
+                        _ => {}
+                    }
+                    depth == 0
+                })
+                .map_or(text.len(), |(i, _)| at + i);
+            for w in text[at..end].split(|c: char| c.is_whitespace() || c == ',') {
+                let w = w.trim_matches(|c| c == '"' || c == '\'' || c == ')');
+                if !unit_tail(w) {
+                    continue;
+                }
+                let head = w.split('*').next().unwrap_or("");
+                let folder = head.rsplit_once('/').map_or("", |(d, _)| d);
+                let mut own = false;
+                let folder = folder
+                    .split('/')
+                    .skip_while(|c| {
+                        let this = matches!(
+                            *c,
+                            "${CMAKE_CURRENT_SOURCE_DIR}"
+                                | "${CMAKE_CURRENT_LIST_DIR}"
+                                | "$(CURDIR)"
+                                | "$(PWD)"
+                                | "."
+                        );
+                        own |= this;
+                        this
+                    })
+                    .collect::<Vec<_>>()
+                    .join("/");
+                if folder.contains('$') {
+                    return None;
+                }
+                let from_here = match (here.is_empty(), folder.is_empty()) {
+                    (true, _) => folder.clone(),
+                    (false, true) => here.to_string(),
+                    (false, false) => format!("{here}/{folder}"),
+                };
+                if recursive && from_here.is_empty() {
+                    return None;
+                }
+                out.push((from_here, recursive));
+                if !own && !here.is_empty() {
+                    out.push((folder, recursive));
+                }
+            }
+        }
+    }
+    Some(out)
 }
 
 /// Folders whose own `CMakeLists.txt` no build file outside them reaches: no
@@ -644,6 +764,43 @@ file(GLOB X m/*.cu)
             ("m/marlin_zero.cu", ""),
         ];
         assert!(tree(&globbed).is_empty());
+        // magma's `testing/fortran2.cpp`: a glob of headers only, and the folder's testers
+        // listed one by one in a Makefile fragment, leave the unlisted file unbuilt. Twins: a
+        // Make wildcard or a glob whose pattern may match units picks it up.
+        let headers = [
+            ("Makefile", "include testing/Makefile.src\n"),
+            (
+                "CMakeLists.txt",
+                "file(GLOB headers include/*.h \"${B}/include/*.h\")\ninclude(CMake.src)\n",
+            ),
+            (
+                "testing/Makefile.src",
+                "libtest_src := $(cdir)/testing_zgemm.cpp $(cdir)/testing_zaxpy.cpp\n",
+            ),
+            ("testing/testing_zgemm.cpp", ""),
+            ("testing/testing_zaxpy.cpp", ""),
+            ("testing/fortran2.cpp", ""),
+        ];
+        assert_eq!(tree(&headers), ["testing/fortran2.cpp"]);
+        // A pattern that matches units of another folder reaches none here.
+        let mut other = headers.to_vec();
+        other.push(("make.gen", "x: $(wildcard interface_cuda/*.cpp)\n"));
+        assert_eq!(tree(&other), ["testing/fortran2.cpp"]);
+        // A folder's own Makefile that builds a unit by its stem names it.
+        let mut stem = headers.to_vec();
+        stem.push(("testing/Makefile", "all: fortran2\n"));
+        assert!(tree(&stem).is_empty(), "{:?}", tree(&stem));
+        for glob in [
+            "S := $(wildcard $(cdir)/*.cpp)\n",
+            "S := $(shell ls testing/*.cpp)\n",
+            "file(GLOB S testing/*)\n",
+            "file(GLOB S testing/*.c*)\n",
+            "aux_source_directory(testing S)\n",
+        ] {
+            let mut t = headers.to_vec();
+            t.push(("cmake/more.cmake", glob));
+            assert!(tree(&t).is_empty(), "{glob}: {:?}", tree(&t));
+        }
     }
 
     /// flashlight's `pkg/halide/`: a part of the CMake build (no `project()`) with its own

@@ -13,7 +13,8 @@ use crate::kinds::make::{Field as F, Kind as K, NodeExt};
 
 pub fn scan(out: &mut Out) {
     let src = out.src();
-    let Some(tree) = ts::parse(Lang::Make, src) else {
+    let masked = mask_hashes_in_references(src);
+    let Some(tree) = ts::parse(Lang::Make, masked.as_deref().unwrap_or(src)) else {
         return;
     };
     let mut assigns = Vec::new();
@@ -83,6 +84,61 @@ pub fn scan(out: &mut Out) {
 
 /// Where a Make comment starts in a variable's value: a `#` at the start of a word (an
 /// escaped `\#` is none).
+/// GNU make reads a `#` inside a variable reference or function call as itself, not as a
+/// comment, and matches the call's parentheses counting plain ones (magma's `$(error …
+/// (https://llvm.org/docs/AMDGPUUsage.html#target-triples) …)`); tree-sitter-make starts a
+/// comment at that `#` and stops at the plain parentheses, and loses the conditional around
+/// them. The text to parse, with each such `#` and plain parenthesis inside a reference
+/// replaced by `_` (same length, so every node's range reads the original), or `None` when
+/// there is none.
+fn mask_hashes_in_references(src: &[u8]) -> Option<Vec<u8>> {
+    let mut out: Option<Vec<u8>> = None;
+    let mask = |i: usize, out: &mut Option<Vec<u8>>| {
+        out.get_or_insert_with(|| src.to_vec())[i] = b'_';
+    };
+    // Open parentheses and braces inside references: `true` for a reference's own.
+    let mut open: Vec<bool> = Vec::new();
+    let mut i = 0;
+    while i < src.len() {
+        let b = src[i];
+        let escaped = i > 0 && src[i - 1] == b'\\';
+        match b {
+            b'#' if open.is_empty() && !escaped => {
+                // A comment: to the end of its line.
+                i = memchr::memchr(b'\n', &src[i..]).map_or(src.len(), |n| i + n);
+                continue;
+            }
+            b'#' if !open.is_empty() => mask(i, &mut out),
+            // `$$` is a literal `$` (a shell's `$$(cmd)` in a recipe).
+            b'$' if src.get(i + 1) == Some(&b'$') => {
+                i += 2;
+                continue;
+            }
+            b'$' if matches!(src.get(i + 1), Some(b'(' | b'{')) => {
+                open.push(true);
+                i += 2;
+                continue;
+            }
+            b'(' | b'{' if !open.is_empty() => {
+                open.push(false);
+                mask(i, &mut out);
+            }
+            b')' | b'}' if open.last() == Some(&false) => {
+                open.pop();
+                mask(i, &mut out);
+            }
+            b')' | b'}' if !open.is_empty() => {
+                open.pop();
+            }
+            // A reference never spans an unescaped line end.
+            b'\n' if !escaped => open.clear(),
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
 fn comment_start(value: &str) -> Option<usize> {
     let b = value.as_bytes();
     (0..b.len()).find(|&i| b[i] == b'#' && (i == 0 || b[i - 1].is_ascii_whitespace()))

@@ -251,7 +251,72 @@ pub fn pass_cuda_arms(out: &mut Out, root: Node) {
             ));
         }
     }
+    // Variables the file sets outside those arms but reads only inside them (magma's
+    // `NVCC ?= nvcc`, read by `DEVCC = $(NVCC)` in the `ifeq ($(BACKEND),cuda)` arm).
+    let text = std::str::from_utf8(src).unwrap_or("");
+    let is_dead = |at: usize| dead.iter().position(|(r, _)| r.contains(&at));
+    let lines: Vec<(Range<usize>, &str)> = line_spans(text).collect();
+    let dead_lines: Vec<Option<usize>> = lines.iter().map(|(r, _)| is_dead(r.start)).collect();
+    let mut more = Vec::new();
+    for (at, name, reader) in read_only_on(&lines, &|i| dead_lines[i].is_some(), &|_| true) {
+        let why = &dead[dead_lines[reader].unwrap_or(0)].1;
+        more.push((lines[at].0.clone(), format!("`{name}`, read only in {why}")));
+    }
+    dead.extend(more);
     out.pass_within(&dead, &[], |why| format!(" (in {why})"));
+}
+
+/// The lines of a text with their byte ranges (each with its newline).
+fn line_spans(text: &str) -> impl Iterator<Item = (Range<usize>, &str)> {
+    let mut at = 0;
+    text.split_inclusive('\n').map(move |raw| {
+        let r = at..at + raw.len();
+        at += raw.len();
+        (r, raw)
+    })
+}
+
+/// Assignments `NAME = …` (`?=`, `:=`, `+=`; not exported, not a recipe line) on lines that
+/// are not `dead`, whose variable the file reads (`$(NAME)`, `${NAME}`) and only on `dead`
+/// lines: `(assignment line, name, first reader line)`. What such a variable holds reaches only
+/// code the ROCm build leaves out. `lines` are bodies (prefixes such as automake's
+/// `@COND_TRUE@` stripped); only lines `candidate` keeps are read as assignments.
+fn read_only_on<'a>(
+    lines: &[(Range<usize>, &'a str)],
+    dead: &dyn Fn(usize) -> bool,
+    candidate: &dyn Fn(usize) -> bool,
+) -> Vec<(usize, &'a str, usize)> {
+    let mut out = Vec::new();
+    for (i, (_, body)) in lines.iter().enumerate() {
+        if dead(i) || !candidate(i) || body.starts_with('\t') {
+            continue;
+        }
+        let Some((name, _)) = body.split_once('=') else {
+            continue;
+        };
+        let name = name.trim_end_matches([':', '+', '?', '!']).trim();
+        let name = name.strip_prefix("override ").unwrap_or(name).trim();
+        if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            continue;
+        }
+        let refs = [format!("$({name})"), format!("${{{name}}}")];
+        let readers: Vec<usize> = lines
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, b))| refs.iter().any(|x| b.contains(x.as_str())))
+            .map(|(j, _)| j)
+            .collect();
+        // An exported variable is read by the commands make runs, too.
+        let exported = lines.iter().any(|(_, b)| {
+            b.trim_start()
+                .strip_prefix("export ")
+                .is_some_and(|rest| rest.split_whitespace().any(|w| w == name))
+        });
+        if !exported && !readers.is_empty() && readers.iter().all(|j| dead(*j)) {
+            out.push((i, name, readers[0]));
+        }
+    }
+    out
 }
 
 /// The automake conditionals a line of a `Makefile.in` starts with (`@COND_CUDA_TRUE@`,
@@ -349,31 +414,14 @@ pub fn pass_automake_cuda_lines(out: &mut Out) {
         }
     }
     // Plain `NAME = …` lines whose every reader is a dead line.
-    for (r, pre, body) in &lines {
-        if !pre.is_empty() {
-            continue;
-        }
-        let Some((name, _)) = body.split_once('=') else {
-            continue;
-        };
-        let name = name.trim().trim_end_matches([':', '+', '?']).trim();
-        if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
-            continue;
-        }
-        let refs = [format!("$({name})"), format!("${{{name}}}")];
-        let readers: Vec<usize> = lines
-            .iter()
-            .enumerate()
-            .filter(|(_, (_, _, b))| refs.iter().any(|x| b.contains(x.as_str())))
-            .map(|(i, _)| i)
-            .collect();
-        if !readers.is_empty() && readers.iter().all(|i| dead_lines.contains(i)) {
-            let c = dead_by(&lines[readers[0]].1).unwrap_or_default();
-            dead.push((
-                r.clone(),
-                format!("`{name}`, read only on lines under the automake conditional {c}, which the ROCm build leaves out"),
-            ));
-        }
+    let bodies: Vec<(Range<usize>, &str)> = lines.iter().map(|(r, _, b)| (r.clone(), *b)).collect();
+    let plain = |j: usize| lines[j].1.is_empty();
+    for (i, name, reader) in read_only_on(&bodies, &|j| dead_lines.contains(&j), &plain) {
+        let c = dead_by(&lines[reader].1).unwrap_or_default();
+        dead.push((
+            lines[i].0.clone(),
+            format!("`{name}`, read only on lines under the automake conditional {c}, which the ROCm build leaves out"),
+        ));
     }
     out.pass_within(&dead, &[], |why| format!(" (in {why})"));
 }
@@ -465,6 +513,51 @@ mod tests {
         assert!(o.iter().any(|(r, l)| r == "HP851" && *l == 11), "{o:?}");
         assert!(o.iter().any(|(r, l)| r == "HP850" && *l == 19), "{o:?}");
         assert!(o.iter().any(|(_, l)| *l == 4), "{o:?}");
+    }
+
+    /// magma: `NVCC ?= nvcc` outside every arm, read only by `DEVCC = $(NVCC)` in the
+    /// `ifeq ($(BACKEND),cuda)` arm, is the CUDA build's. Twins: the same variable also read by
+    /// a rule every build runs, or exported to the commands make runs, stays open.
+    #[test]
+    fn variables_read_only_in_cuda_arms_are_the_cuda_builds() {
+        let src = "BACKEND ?= cuda\nNVCC ?= nvcc\nHIPCC ?= hipcc\nifeq ($(BACKEND),cuda)\n    DEVCC = $(NVCC)\nelse ifeq ($(BACKEND),hip)\n    DEVCC = $(HIPCC)\n    FLAGS += --offload-arch=gfx90a\nendif\n";
+        let f = scan(src);
+        assert!(
+            f.iter().any(|f| f.0 == "HP850"
+                && f.1 == 2
+                && f.2
+                && f.3
+                    .contains("`NVCC`, read only in the `ifeq ($(BACKEND),cuda)` arm (line 4)")),
+            "{f:?}"
+        );
+        let live = format!("{src}version:\n\t$(NVCC) --version\n");
+        assert!(
+            open(&live).iter().any(|(r, l)| r == "HP850" && *l == 2),
+            "{:?}",
+            open(&live)
+        );
+        let exported = format!("{src}export NVCC\n");
+        assert!(
+            open(&exported).iter().any(|(r, l)| r == "HP850" && *l == 2),
+            "{:?}",
+            open(&exported)
+        );
+    }
+
+    /// magma's HIP arm holds `$(error … (https://…#target-triples) …)`: the `#` and the
+    /// parentheses inside a function call are text, and the conditional around them still
+    /// holds.
+    #[test]
+    fn hashes_and_parentheses_inside_a_function_call_are_text() {
+        let src = "ifeq ($(BACKEND),cuda)\n    LIBS += -lcublas -lcudart\nelse ifeq ($(BACKEND),hip)\n    FLAGS += --offload-arch=gfx90a\n    ifeq ($(GFX),)\n        $(error see (https://llvm.org/docs/AMDGPUUsage.html#target-triples) first)\n    endif\nendif\n";
+        let f = scan(src);
+        assert!(f.iter().any(|f| f.0 == "HP851" && f.1 == 2), "{f:?}");
+        assert!(f.iter().filter(|f| f.0 == "HP851").all(|f| f.2), "{f:?}");
+        // Twin: a `#` outside any reference starts a comment, whose `$(` opens nothing.
+        let commented = format!("# was: $(error see (old\n{src}");
+        let f = scan(&commented);
+        assert!(f.iter().any(|f| f.0 == "HP851" && f.1 == 3), "{f:?}");
+        assert!(f.iter().filter(|f| f.0 == "HP851").all(|f| f.2), "{f:?}");
     }
 
     /// `ifeq ($(USE_HIP),1)`, `ifneq ($(ROCM_PATH),)`, and the reverse polarity: `ifndef
