@@ -2,7 +2,11 @@
 //! import finding and the folder's folded decision name the counterpart a porter moves to
 //! (TensorRT → MIGraphX), not a generic list.
 //!
-//! Sources of the ROCm paths: MIGraphX <https://rocm.docs.amd.com/projects/AMDMIGraphX/en/latest/>
+//! Sources of the ROCm paths and of the packages with none: nvdiffrast
+//! <https://github.com/NVlabs/nvdiffrast> (a PyTorch `CUDAExtension`; third-party wheels list ROCm
+//! as not supported, NVlabs/nvdiffrast#236), Kaolin
+//! <https://github.com/NVIDIAGameWorks/kaolin/blob/v0.13.0/docs/notes/installation.rst> (full
+//! functionality needs an NVIDIA GPU). Sources of the ROCm paths: MIGraphX <https://rocm.docs.amd.com/projects/AMDMIGraphX/en/latest/>
 //! (ONNX models parsed and compiled through its Python API); hip-python
 //! <https://github.com/ROCm/hip-python> (HIP runtime, driver and hiprtc bindings); numba-hip
 //! <https://github.com/ROCm/numba-hip>; rocSHMEM <https://github.com/ROCm/rocSHMEM>; Triton's
@@ -75,6 +79,20 @@ const TABLE: &[(&str, Import)] = &[
         },
     ),
     (
+        "nvdiffrast",
+        Import {
+            label: "nvdiffrast (`nvdiffrast`; its ops build as a PyTorch CUDA extension, no ROCm build published)",
+            rocm: "a HIP port of nvdiffrast's CUDA rasterizer, or another differentiable rasterizer",
+        },
+    ),
+    (
+        "kaolin",
+        Import {
+            label: "NVIDIA Kaolin (`kaolin`; its operators are CUDA extensions, no ROCm build published)",
+            rocm: "a HIP port of the Kaolin operators the project calls, or PyTorch code for them",
+        },
+    ),
+    (
         "nvshmem",
         Import {
             label: "nvshmem4py (`nvshmem`; ROCm's counterpart is rocSHMEM, with its own API)",
@@ -124,6 +142,9 @@ mod tests {
         assert!(imported(&["pycuda.driver"], false).is_some());
         assert!(imported(&["numba", "cuda"], true).is_some());
         assert!(imported(&["cuda", "cudart"], true).is_some());
+        assert!(imported(&["nvdiffrast.torch"], false).is_some());
+        assert!(imported(&["kaolin", "ops"], true).is_some());
+        assert!(imported(&["kaolinite"], false).is_none());
         // Twins: a module only named like one, `import numba`, `from cuda import x`.
         assert!(imported(&["tensorrt_llm_like"], false).is_none());
         assert!(imported(&["numba"], false).is_none());

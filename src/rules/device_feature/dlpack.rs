@@ -6,13 +6,16 @@
 //! names are the DLPack header's and stay as written under hipify. A file that names a ROCm type
 //! too handles both (PASS, nothing reported). The pre-0.5 name `kDLGPU` is left alone: projects
 //! that still spell it use it as their own dispatch key (DGL's `CallBinaryReduce<kDLGPU, …>`
-//! must match DGL's specialisations), not as a DLPack exchange.
+//! must match DGL's specialisations), not as a DLPack exchange. nanobind spells the same device
+//! types as tags with DLPack's values (`nb::device::cuda::value` is 2, `nb::device::rocm` is 10):
+//! ggnn's bindings accept `nb::ndarray<…, nb::device::cuda>` and test `device_type() ==
+//! nb::device::cuda::value`, which every ROCm tensor fails.
 
 use crate::finding::Finding;
 use crate::model::syntax::Src;
 
 rule!(DLPACK_CUDA_DEVICE_TYPE, "HP714", DeviceFeature, Remediation, Runtime,
-    summary: "DLPack code that names CUDA's device types (`kDLCUDA`, `kDLCUDAHost`, `kDLCUDAManaged`) and no ROCm one (`kDLROCM`, `kDLROCMHost`): one finding per file.",
+    summary: "DLPack code that names CUDA's device types (`kDLCUDA`, `kDLCUDAHost`, `kDLCUDAManaged`, nanobind's `nb::device::cuda`) and no ROCm one (`kDLROCM`, `kDLROCMHost`, `nb::device::rocm`): one finding per file.",
     why: "On ROCm, frameworks export DLPack tensors with `kDLROCM` (10) or `kDLROCMHost` (11). A test for the CUDA types rejects them (\"unsupported device\"), and a tensor exported as `kDLCUDA` from HIP memory is refused by ROCm consumers or read as another device's memory. hipify leaves the DLPack names as written.",
     bad: "if (t.device.device_type != kDLCUDA) throw std::runtime_error(\"GPU tensor expected\");",
     good: "#ifdef __HIP_PLATFORM_AMD__\nconstexpr DLDeviceType kDLGpu = kDLROCM;\n#else\nconstexpr DLDeviceType kDLGpu = kDLCUDA;\n#endif\nif (t.device.device_type != kDLGpu) throw std::runtime_error(\"GPU tensor expected\");",
@@ -24,18 +27,32 @@ rule!(DLPACK_CUDA_DEVICE_TYPE, "HP714", DeviceFeature, Remediation, Runtime,
 const CUDA_TYPES: &[&str] = &["kDLCUDA", "kDLCUDAHost", "kDLCUDAManaged"];
 /// ROCm's.
 const ROCM_TYPES: &[&str] = &["kDLROCM", "kDLROCMHost"];
+/// nanobind's device tags (`nb::device::cuda`), DLPack's values under other names.
+const NB_CUDA: &[&str] = &["cuda", "cuda_host", "cuda_managed"];
+const NB_ROCM: &[&str] = &["rocm", "rocm_host"];
 
 pub fn check(s: &Src, out: &mut Vec<Finding>) {
-    if memchr::memmem::find(s.ctx.src, b"kDL").is_none() {
+    let nanobind = memchr::memmem::find(s.ctx.src, b"device::").is_some()
+        && memchr::memmem::find(s.ctx.src, b"nanobind").is_some();
+    if !nanobind && memchr::memmem::find(s.ctx.src, b"kDL").is_none() {
         return;
     }
+    // `device :: name`, a nanobind device tag.
+    let tag = |i: usize| {
+        nanobind && s.prev_text(i) == "::" && {
+            let colons = s.lexed.prev_code(i).unwrap_or(0);
+            s.lexed
+                .prev_code(colons)
+                .is_some_and(|j| s.tok(j) == "device")
+        }
+    };
     let mut first = None;
     let mut uses = 0;
     for (i, name) in s.idents() {
-        if ROCM_TYPES.contains(&name) {
+        if ROCM_TYPES.contains(&name) || (NB_ROCM.contains(&name) && tag(i)) {
             return;
         }
-        if CUDA_TYPES.contains(&name) {
+        if CUDA_TYPES.contains(&name) || (NB_CUDA.contains(&name) && tag(i)) {
             uses += 1;
             first.get_or_insert((i, name));
         }
@@ -44,6 +61,7 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
     let t = s.lexed.tokens[i];
     let more = match uses {
         1 => String::new(),
+        2 => " (1 more use of CUDA's device types in this file, same change)".to_string(),
         n => format!(
             " ({} more uses of CUDA's device types in this file, same change)",
             n - 1
@@ -52,7 +70,7 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
     out.push(s.ctx.finding(
         &DLPACK_CUDA_DEVICE_TYPE,
         t.range(),
-        format!("DLPack device type `{name}`, and no ROCm type in this file: ROCm frameworks hand over tensors as `kDLROCM`/`kDLROCMHost`, which this code rejects or never exports{more}"),
+        format!("DLPack device type `{}`, and no ROCm type in this file: ROCm frameworks hand over tensors as `kDLROCM`/`kDLROCMHost`, which this code rejects or never exports{more}", if CUDA_TYPES.contains(&name) { name.to_string() } else { format!("device::{name}") }),
         Some("accept and export `kDLROCM` (device) and `kDLROCMHost` (pinned host) in the ROCm build".into()),
     ));
 }
@@ -81,5 +99,33 @@ mod tests {
         assert!(run("int kDL = 3;\n").is_empty());
         // ge-spmm's DGL kernels: `kDLGPU` keys DGL's own templates.
         assert!(run("template void CallBinaryReduce<kDLGPU, int, float>(int);\n").is_empty());
+    }
+
+    /// ggnn's nanobind bindings: `nb::device::cuda` tags and values, one finding. Twins: a
+    /// file that accepts `nb::device::rocm` too, a `cuda` that is no nanobind device tag, and
+    /// a file without nanobind.
+    #[test]
+    fn nanobind_device_tags() {
+        let run = |src: &str| -> Vec<crate::finding::Finding> {
+            hazard_findings(src)
+                .into_iter()
+                .filter(|f| f.rule == "HP714")
+                .collect()
+        };
+        let src = "#include <nanobind/ndarray.h>\nnamespace nb = nanobind;\nusing A = nb::ndarray<float, nb::device::cuda>;\nbool gpu(A a) { return a.device_type() == nb::device::cuda::value; }\n";
+        let f = run(src);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].line, 3);
+        assert!(f[0].message.contains("`device::cuda`"), "{}", f[0].message);
+        assert!(f[0].message.contains("1 more use"), "{}", f[0].message);
+        let both = src.replace(
+            "== nb::device::cuda::value;",
+            "== nb::device::cuda::value || a.device_type() == nb::device::rocm::value;",
+        );
+        assert!(run(&both).is_empty());
+        assert!(
+            run("#include <nanobind/nanobind.h>\nint f(int cuda) { return cuda; }\n").is_empty()
+        );
+        assert!(run("namespace device { int cuda; }\nint x = device::cuda;\n").is_empty());
     }
 }
