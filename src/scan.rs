@@ -342,6 +342,23 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     // project-level passes below never read a file again.
     let texts = inventory.texts;
     findings.extend(hip_build_targets(&all, &texts, s));
+    // Packages the project installs from git submodules this checkout lacks (HP823).
+    if let Some(gm) = all.iter().find(|i| i.rel == ".gitmodules") {
+        if let Some((_, bytes)) = read_named(gm, s.max_file_size) {
+            let rels: Vec<&str> = all.iter().map(|i| i.rel.as_str()).collect();
+            findings.extend(crate::inventory::submodules::findings(
+                &bytes,
+                &rels,
+                &|rel: &str| {
+                    if let Some(b) = texts.get(rel) {
+                        return Some(b.clone());
+                    }
+                    let i = all.iter().find(|i| i.rel == rel)?;
+                    read_named(i, s.max_file_size).map(|(_, b)| b)
+                },
+            ));
+        }
+    }
     let named = |name: &'static str| {
         texts
             .iter()

@@ -72,7 +72,8 @@ pub fn is_source(rel: &str) -> bool {
     DEFAULT_EXTENSIONS.contains(&source_ext(rel).as_str())
 }
 
-/// Hidden names that are walked like any other (CI workflows, container definitions).
+/// Hidden names that are walked like any other (CI workflows, container definitions, the
+/// submodule list).
 pub const VISIBLE_HIDDEN: &[&str] = &[
     ".github",
     ".gitlab-ci.yml",
@@ -80,6 +81,7 @@ pub const VISIBLE_HIDDEN: &[&str] = &[
     ".circleci",
     ".buildkite",
     ".devcontainer",
+    ".gitmodules",
 ];
 
 fn walked(e: &ignore::DirEntry) -> bool {

@@ -43,6 +43,7 @@ pub mod scripts;
 pub mod shell;
 pub mod shell_arms;
 pub mod siblings;
+pub mod submodules;
 pub mod system_packages;
 pub mod tables;
 pub mod ts;
@@ -69,6 +70,7 @@ pub fn rules() -> Vec<&'static RuleInfo> {
         framework::RULES,
         version_check::RULES,
         packages::RULES,
+        submodules::RULES,
         native_ext::RULES,
         python::half_flags::RULES,
         python::tvm_targets::RULES,
