@@ -555,6 +555,10 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         &pyprojects,
         &read,
     );
+    crate::inventory::packages::settle_own_package_imports(
+        &mut findings,
+        &all.iter().map(|i| i.rel.as_str()).collect::<Vec<_>>(),
+    );
     crate::inventory::component::fold_nvidia_only_imports(&mut findings, &read);
     // NVIDIA-only CI workflows of a project that already has an AMD CI lane test the CUDA build.
     let workflows: Vec<(String, Vec<u8>)> = all

@@ -519,6 +519,68 @@ pub fn settle_submodule_packages(findings: &mut [crate::finding::Finding]) {
     }
 }
 
+/// An import of a package the tree itself is (nvdiffrast's samples import `nvdiffrast`, whose
+/// `nvdiffrast/__init__.py` is in the tree) is no dependency on an NVIDIA-only build: the
+/// project's own sources are scanned and ported here. Its HP821 is PASS. A package folder is
+/// one with an `__init__.py` at the root or one folder down (`src/X/`, `python/X/`).
+pub fn settle_own_package_imports(findings: &mut [crate::finding::Finding], rels: &[&str]) {
+    use crate::gate::Status;
+    let own = |top: &str| {
+        rels.iter().any(|r| {
+            r.strip_suffix("/__init__.py").is_some_and(|d| {
+                let parts: Vec<&str> = d.split('/').collect();
+                parts.len() <= 2 && parts.last() == Some(&top)
+            })
+        })
+    };
+    for f in findings.iter_mut().filter(|f| {
+        f.rule == CUDA_PACKAGE_NO_KNOWN_ROCM.id.code
+            && f.status != Status::Pass
+            && f.message.starts_with("imports ")
+    }) {
+        let Some(top) = super::declared_imports::top_module(&f.message) else {
+            continue;
+        };
+        if own(&top) {
+            f.settle(&format!(
+                " — `{top}` is this project's own package: its sources are in this tree, scanned and ported with it"
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod own_package_tests {
+    use super::*;
+    use crate::finding::Finding;
+    use crate::gate::Status;
+
+    /// nvdiffrast's samples import `nvdiffrast`, the package the tree holds: PASS. Twin: the
+    /// same import in a project without the package folder stays open.
+    #[test]
+    fn imports_of_the_projects_own_package_are_pass() {
+        let import = || {
+            let mut f = Finding::bare("HP821", "samples/torch/cube.py", 18);
+            f.status = Status::Unknown;
+            f.message = "imports nvdiffrast (`nvdiffrast`; its ops build as a PyTorch CUDA extension, no ROCm build published): NVIDIA-only, no ROCm build".into();
+            f
+        };
+        let mut fs = vec![import()];
+        settle_own_package_imports(
+            &mut fs,
+            &["nvdiffrast/__init__.py", "samples/torch/cube.py"],
+        );
+        assert_eq!(fs[0].status, Status::Pass);
+        assert!(fs[0].message.contains("own package"), "{}", fs[0].message);
+        let mut fs = vec![import()];
+        settle_own_package_imports(
+            &mut fs,
+            &["samples/torch/cube.py", "lib/a/b/nvdiffrast/__init__.py"],
+        );
+        assert_eq!(fs[0].status, Status::Unknown);
+    }
+}
+
 #[cfg(test)]
 mod submodule_tests {
     use super::*;

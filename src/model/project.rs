@@ -94,6 +94,10 @@ pub struct FileFacts {
     pub narrow_returns: Vec<String>,
     /// Names declared as integer types of 32 bits or fewer (`typedef uint32_t PxU32;`).
     pub narrow_types: Vec<String>,
+    /// Functions whose lanes are 32-lane logical warps and whose warp-level calls `port`
+    /// rewrites safely (llm.c's `warpReduceSum` in `dev/cuda/common.h`): a caller in another
+    /// file that counts warps of 32 keeps CUDA's meaning with them.
+    pub logical32: Vec<String>,
     /// Another backend's switches a chain of this file tests as alternatives to the project's
     /// ROCm switch (`MFEM_USE_CUDA` beside `MFEM_USE_HIP`), with their lines
     /// ([`hipside::alternative_backends`]).
@@ -110,6 +114,7 @@ impl FileFacts {
             && self.own.is_empty()
             && self.narrow_returns.is_empty()
             && self.narrow_types.is_empty()
+            && self.logical32.is_empty()
             && self.hip_pins.is_empty()
             && self.other_backends.is_empty()
             && self.backend_tests.is_empty()
@@ -180,6 +185,8 @@ pub struct Visible {
     pub narrow_returns: BTreeSet<String>,
     /// Names the included files declare as integer types of 32 bits or fewer.
     pub narrow_types: BTreeSet<String>,
+    /// Functions of the included files whose lanes are 32-lane logical warps, rewritten safely.
+    pub logical32: BTreeSet<String>,
     /// Function-like macros of the included files whose body is a ballot
     /// (`#define BALLOT(P) __ballot_sync(FULL_MASK, P)`): body and `path:line`.
     pub ballot_macros: BTreeMap<String, (String, String)>,
@@ -204,6 +211,7 @@ pub static NOTHING: Visible = Visible {
     hip_pins: BTreeMap::new(),
     narrow_returns: BTreeSet::new(),
     narrow_types: BTreeSet::new(),
+    logical32: BTreeSet::new(),
     ballot_macros: BTreeMap::new(),
     overloads: BTreeMap::new(),
 };
@@ -247,6 +255,7 @@ pub fn facts(path: &str, bytes: &[u8], lexed: &crate::lex::Lexed) -> FileFacts {
         cuda_headers: own.cuda_headers,
         narrow_returns: crate::rules::warp_size::logical::narrow_returns(bytes, lexed),
         narrow_types: crate::rules::warp_size::logical::narrow_types(bytes, lexed),
+        logical32: crate::rules::warp_size::logical::logical32_helpers(path, bytes, lexed),
         configured01: configured01(path, bytes),
         ..facts_of_arms(path, bytes, lexed)
     }
@@ -841,6 +850,7 @@ impl Project {
             v.narrow_returns
                 .extend(facts.narrow_returns.iter().cloned());
             v.narrow_types.extend(facts.narrow_types.iter().cloned());
+            v.logical32.extend(facts.logical32.iter().cloned());
             for d in &facts.own {
                 v.own
                     .entry(d.name.clone())

@@ -134,6 +134,9 @@ pub(crate) struct LogicalWarps {
     narrow_types: HashSet<Vec<u8>>,
     /// Calls (token of the name) that may reach the project's own overload of the intrinsic.
     overloads: std::collections::BTreeMap<usize, Overload>,
+    /// Functions of the included project headers whose lanes are 32-lane logical warps and
+    /// whose warp-level calls `port` rewrites safely ([`logical32_helpers`]).
+    included_logical32: HashSet<Vec<u8>>,
 }
 
 const SHUFFLES: &[&str] = &[
@@ -320,6 +323,27 @@ fn name_of(v: &View, i: usize) -> &'static str {
         .unwrap_or("")
 }
 
+/// The named functions of a file (a header the project model reads once) whose lanes are
+/// 32-lane logical warps and whose every warp-level call `port` rewrites safely, read on their
+/// own: a caller in another file may count on them (llm.c's `warpReduceSum` in
+/// `dev/cuda/common.h`, offsets 16…1, called by kernels that count warps with `/ 32`).
+pub(crate) fn logical32_helpers(path: &str, src: &[u8], lexed: &Lexed) -> Vec<String> {
+    let m = LogicalWarps::seeing(path, src, lexed, &crate::model::project::NOTHING);
+    let mut out: Vec<String> = m
+        .fns
+        .iter()
+        .filter(|f| !f.name.is_empty() && f.warp != Warp::Mixed)
+        .filter(|f| {
+            m.handled(src, lexed, f.open + 1)
+                .is_some_and(|(a, _)| a == Applicability::Safe)
+        })
+        .map(|f| String::from_utf8_lossy(&f.name).into_owned())
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
 impl LogicalWarps {
     /// Reads the file's function bodies. Cheap when the file has no warp-level call.
     #[cfg(test)]
@@ -416,6 +440,11 @@ impl LogicalWarps {
                 .map(|n| n.as_bytes().to_vec())
                 .collect(),
             overloads: overloads::reached(&v, path, env),
+            included_logical32: env
+                .logical32
+                .iter()
+                .map(|n| n.as_bytes().to_vec())
+                .collect(),
             narrow_types: env
                 .narrow_types
                 .iter()

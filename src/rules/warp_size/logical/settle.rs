@@ -46,6 +46,8 @@ impl LogicalWarps {
                 if !ranges.contains(&(g.open, g.close)) {
                     ranges.push((g.open, g.close));
                 }
+            } else if self.included_logical32.contains(v.t(j)) {
+                // An included header's 32-lane helper, rewritten safely where it is defined.
             } else if name_of(&v, j).is_empty() && warp_level_elsewhere(v.t(j)) {
                 // Warp-level work the model does not see (a header's `warp_reduce`, CUB's
                 // `BlockScan(…).InclusiveScan`, inline PTX): its warp is not known to be 32.
@@ -65,6 +67,14 @@ impl LogicalWarps {
                 }
                 let name = name_of(&v, j);
                 if name.is_empty() {
+                    if self.included_logical32.contains(t)
+                        && (v.is(v.next(j), "(") || template_call(&v, v.next(j)))
+                        && !self.fns.iter().any(|g| !g.name.is_empty() && g.name == t)
+                    {
+                        calls += 1;
+                        what.insert("width 32 on the shuffles of the included helpers it calls");
+                        continue;
+                    }
                     if self.cub_counts(&v, j) {
                         calls += 1;
                         what.insert("width 32 on its CUB warp primitives");

@@ -644,3 +644,22 @@ fn integer_type_aliases_have_their_width() {
         ["i16", "u32"]
     );
 }
+
+/// llm.c's `dev/cuda/common.h`: `warpReduceSum` (offsets 16…1, full mask) is a 32-lane
+/// helper `port` rewrites safely, so a caller in another file may count on it. Twins: a helper
+/// whose shuffles span 64 lanes (offset 32), and one whose warp-level call has no rewrite.
+#[test]
+fn included_logical32_helpers() {
+    let src = "__device__ float warpReduceSum(float val) {\n    for (int offset = 16; offset > 0; offset /= 2) {\n        val += __shfl_xor_sync(0xFFFFFFFF, val, offset);\n    }\n    return val;\n}\n";
+    let lexed = crate::lex::lex(src.as_bytes());
+    assert_eq!(
+        logical32_helpers("common.h", src.as_bytes(), &lexed),
+        ["warpReduceSum"]
+    );
+    let wide = src.replace("offset = 16", "offset = 32");
+    let lexed = crate::lex::lex(wide.as_bytes());
+    assert!(logical32_helpers("common.h", wide.as_bytes(), &lexed).is_empty());
+    let matched = "__device__ int g(int v) { return __match_any_sync(0xFFFFFFFF, v) & (threadIdx.x % 32); }\n";
+    let lexed = crate::lex::lex(matched.as_bytes());
+    assert!(logical32_helpers("common.h", matched.as_bytes(), &lexed).is_empty());
+}
