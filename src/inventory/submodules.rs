@@ -25,8 +25,9 @@ rule!(SUBMODULE_PACKAGE_NOT_READ, "HP823", PythonPackage, Unknown, Install,
 
 pub const RULES: &[&RuleInfo] = &[&SUBMODULE_PACKAGE_NOT_READ];
 
-/// The submodule paths `.gitmodules` names (plain relative paths only).
-fn paths(gitmodules: &str) -> Vec<String> {
+/// The submodule paths `.gitmodules` names (plain relative paths inside the project only;
+/// `verify` reads the same list).
+pub(crate) fn paths(gitmodules: &str) -> Vec<String> {
     let mut out = Vec::new();
     for line in gitmodules.lines() {
         let Some((k, v)) = line.split_once('=') else {

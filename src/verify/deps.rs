@@ -32,28 +32,15 @@ pub fn submodules(root: &Path) -> Vec<Submodule> {
     let Ok(text) = read_regular(&root.join(".gitmodules")) else {
         return Vec::new();
     };
-    let mut out = Vec::new();
-    for line in text.lines() {
-        let Some((k, v)) = line.split_once('=') else {
-            continue;
-        };
-        if k.trim() != "path" {
-            continue;
-        }
-        let path = v.trim().trim_matches('"').trim_end_matches('/').to_string();
-        // Only plain relative paths inside the project are looked at.
-        if path.is_empty()
-            || Path::new(&path).is_absolute()
-            || path.split('/').any(|c| c == ".." || c.is_empty())
-        {
-            continue;
-        }
-        let dir = root.join(&path);
-        let checked_out = std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir())
-            && std::fs::read_dir(&dir).is_ok_and(|mut d| d.next().is_some());
-        out.push(Submodule { path, checked_out });
-    }
-    out
+    crate::inventory::submodules::paths(&text)
+        .into_iter()
+        .map(|path| {
+            let dir = root.join(&path);
+            let checked_out = std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir())
+                && std::fs::read_dir(&dir).is_ok_and(|mut d| d.next().is_some());
+            Submodule { path, checked_out }
+        })
+        .collect()
 }
 
 fn read_regular(p: &Path) -> std::io::Result<String> {
