@@ -50,13 +50,23 @@ fn inner(src: &[u8], span: std::ops::Range<usize>) -> std::ops::Range<usize> {
     }
 }
 
-/// An array of PEP 508 strings.
-fn req_array(out: &mut Out, v: &Spanned<DeValue>) {
+/// A package name as PyPI compares them: lowercase, `_` and `.` as `-`.
+fn normalised(name: &str) -> String {
+    name.trim().to_ascii_lowercase().replace(['_', '.'], "-")
+}
+
+/// An array of PEP 508 strings. A requirement on the project itself (`bitsandbytes[test]` in
+/// bitsandbytes' own extras, pulling in another extra) is no dependency: its package is this
+/// tree, scanned here.
+fn req_array(out: &mut Out, v: &Spanned<DeValue>, own: Option<&str>) {
     if let DeValue::Array(a) = v.get_ref() {
         for item in a.iter() {
             if let DeValue::String(s) = item.get_ref() {
                 let r = inner(out.src(), item.span());
                 if let Some(req) = packages::parse_req(s, r.start) {
+                    if own.is_some_and(|o| normalised(&req.name) == o) {
+                        continue;
+                    }
                     packages::check_req(out, &req);
                 }
             }
@@ -106,12 +116,17 @@ pub fn scan(out: &mut Out, flavor: Flavor) {
     let doc = doc.get_ref();
     match flavor {
         Flavor::PyProject => {
+            let own = path(doc, &["project", "name"]).and_then(|n| match n.get_ref() {
+                DeValue::String(s) => Some(normalised(s)),
+                _ => None,
+            });
+            let own = own.as_deref();
             for keys in [
                 &["project", "dependencies"][..],
                 &["build-system", "requires"],
             ] {
                 if let Some(v) = path(doc, keys) {
-                    req_array(out, v);
+                    req_array(out, v, own);
                 }
             }
             for keys in [
@@ -121,7 +136,7 @@ pub fn scan(out: &mut Out, flavor: Flavor) {
             ] {
                 if let Some(t) = path(doc, keys).and_then(table) {
                     for (_, v) in t.iter() {
-                        req_array(out, v);
+                        req_array(out, v, own);
                     }
                 }
             }
@@ -194,6 +209,16 @@ mod tests {
             .into_iter()
             .map(|f| (f.rule, f.line))
             .collect()
+    }
+
+    /// bitsandbytes' extras name the project itself (`bitsandbytes[test]`): no dependency.
+    /// Twin: another project listing `bitsandbytes` is flagged.
+    #[test]
+    fn the_project_itself_is_no_dependency() {
+        let src = "[project]\nname = \"Bitsandbytes\"\ndependencies = [\"torch>=2.2\"]\n[project.optional-dependencies]\ndev = [\"bitsandbytes[test]\"]\n";
+        assert!(!rules(FileKind::PyProject, src).contains(&("HP820".into(), 5)));
+        let other = src.replace("name = \"Bitsandbytes\"", "name = \"svc\"");
+        assert!(rules(FileKind::PyProject, &other).contains(&("HP820".into(), 5)));
     }
 
     #[test]

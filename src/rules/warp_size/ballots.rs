@@ -256,6 +256,7 @@ pub(super) fn ballots(
         ));
     }
     let mut counted: Vec<(usize, &str, usize)> = Vec::new();
+    let mut fresh: Vec<(tree_sitter::Node, &str)> = Vec::new();
     for c in s.descendants(f, K::CallExpression) {
         let Some(name) = call_name(s, c) else {
             continue;
@@ -281,13 +282,17 @@ pub(super) fn ballots(
             }
         }
         if args.first().is_some_and(|a| counts_fresh(*a)) {
-            out.push(s.ctx.finding(
-                &BALLOT_32BIT,
-                c.byte_range(),
-                format!("`{name}` counts 32 bits of a wavefront mask"),
-                Some(format!("use `{name}ll` on a 64-bit mask")),
-            ));
+            fresh.push((c, name));
         }
+    }
+    // Each count is its own edit; the fix is one choice for the function's lanes, spelled out.
+    for (c, name) in fresh {
+        out.push(s.ctx.finding(
+            &BALLOT_32BIT,
+            c.byte_range(),
+            format!("`{name}` counts 32 bits of a wavefront mask"),
+            Some(format!("where the lanes work as 32-lane warps (lane ids `& 31`, 32-thread rows, width-32 shuffles, here or in the callers) count the lane's own half, `{name}((unsigned int)(__ballot(p) >> (__lane_id() & 32)))`; where they span the wavefront, use `{name}ll` on the 64-bit mask")),
+        ));
     }
     // Each reported name's counts, named in its one finding.
     let mut by_finding: std::collections::BTreeMap<usize, Vec<String>> = Default::default();

@@ -714,3 +714,26 @@ fn a_block_reduction_counted_in_wavefronts_stays_in_its_32_slots() {
     );
     assert!(fires(&in_if, "HP105").is_empty());
 }
+
+/// nvdiffrast's bin rasterizer counts fresh ballots in 32-thread rows: the fix spells both
+/// choices (the lane's own half where rows are CUDA's warps, 64 bits where lanes span the
+/// wavefront). Twin: a count of a 64-bit ballot is not flagged.
+#[test]
+fn counts_of_fresh_ballots_spell_both_choices() {
+    let src = "__device__ void f(bool a, int* o) {\n  o[0] = __popc(__ballot_sync(~0u, a));\n}\n";
+    assert_eq!(fires(src, "HP106"), [2]);
+    let f = crate::model::syntax::test_support::hazard_findings(src);
+    let s = f
+        .iter()
+        .find(|f| f.rule == "HP106")
+        .and_then(|f| f.suggestion.clone())
+        .unwrap_or_default();
+    assert!(
+        s.contains("__popc((unsigned int)(__ballot(p) >> (__lane_id() & 32)))")
+            && s.contains("`__popcll`"),
+        "{s}"
+    );
+    let wide =
+        "__device__ void f(bool a, int* o) {\n  o[0] = __popcll(__ballot_sync(~0ull, a));\n}\n";
+    assert!(fires(wide, "HP106").is_empty());
+}
