@@ -342,22 +342,20 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     // project-level passes below never read a file again.
     let texts = inventory.texts;
     findings.extend(hip_build_targets(&all, &texts, s));
-    // Packages the project installs from git submodules this checkout lacks (HP823).
-    if let Some(gm) = all.iter().find(|i| i.rel == ".gitmodules") {
-        if let Some((_, bytes)) = read_named(gm, s.max_file_size) {
-            let rels: Vec<&str> = all.iter().map(|i| i.rel.as_str()).collect();
-            findings.extend(crate::inventory::submodules::findings(
-                &bytes,
-                &rels,
-                &|rel: &str| {
-                    if let Some(b) = texts.get(rel) {
-                        return Some(b.clone());
-                    }
-                    let i = all.iter().find(|i| i.rel == rel)?;
-                    read_named(i, s.max_file_size).map(|(_, b)| b)
-                },
-            ));
+    // A file by its path: as the inventory kept it, else read once, bounded.
+    let read_rel = |rel: &str| -> Option<Vec<u8>> {
+        if let Some(b) = texts.get(rel) {
+            return Some(b.clone());
         }
+        let i = all.iter().find(|i| i.rel == rel)?;
+        crate::safety::read_regular_bounded(&i.path, s.max_file_size).ok()
+    };
+    // Packages the project installs from git submodules this checkout lacks (HP823).
+    if let Some(gm) = read_rel(".gitmodules") {
+        let rels: Vec<&str> = all.iter().map(|i| i.rel.as_str()).collect();
+        findings.extend(crate::inventory::submodules::findings(
+            &gm, &rels, &read_rel,
+        ));
     }
     let named = |name: &'static str| {
         texts
@@ -654,29 +652,13 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     // sm_90+/sm_100 GPUs run, the project's FP8 encoding; and a Dockerfile's NVIDIA container
     // settings, a copy of another project nested in this one.
     // Copies of other projects nested in this one: their licence files and build roots.
-    let nested = crate::decisions::nested::roots(&rels, &|rel: &str| {
-        if let Some(b) = texts.get(rel) {
-            return Some(b.clone());
-        }
-        let i = all.iter().find(|i| i.rel == rel)?;
-        crate::safety::read_regular_bounded(&i.path, s.max_file_size).ok()
-    });
+    let nested = crate::decisions::nested::roots(&rels, &read_rel);
     // Folders of sources no build file compiles (outside vendored and nested copies).
-    let unbuilt = crate::decisions::unbuilt::roots(
-        &rels,
-        &|rel: &str| {
-            if let Some(b) = texts.get(rel) {
-                return Some(b.clone());
-            }
-            let i = all.iter().find(|i| i.rel == rel)?;
-            crate::safety::read_regular_bounded(&i.path, s.max_file_size).ok()
-        },
-        &|dir: &str| {
-            crate::model::folders::component_of(&format!("{dir}/x/y")).is_some()
-                || crate::decisions::nested::root_of(&nested, &format!("{dir}/x")).is_some()
-                || nested.iter().any(|n| n == dir)
-        },
-    );
+    let unbuilt = crate::decisions::unbuilt::roots(&rels, &read_rel, &|dir: &str| {
+        crate::model::folders::component_of(&format!("{dir}/x/y")).is_some()
+            || crate::decisions::nested::root_of(&nested, &format!("{dir}/x")).is_some()
+            || nested.iter().any(|n| n == dir)
+    });
     // A unit another file includes (`#include "kernel_zero.cu"`) is compiled with it, and so is
     // a folder whose units a header includes (GpuBTree's `GpuBTree.h` includes
     // `map/kernels/map_warps.cu` and `map/host.cu`).

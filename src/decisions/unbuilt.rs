@@ -565,8 +565,13 @@ fn orphan_standalone_dirs(
 /// Whether `text` spells the folder path `dir` as a path (`cd testing/cpp`, `testing/cpp/x`,
 /// `"cpp"`), not inside a longer name (`cppx`, `test.cpp`).
 fn spells_path(text: &[u8], dir: &str) -> bool {
+    path_at(text, dir).is_some()
+}
+
+/// Where `text` first spells the path `dir` as a path (see [`spells_path`]).
+pub(crate) fn path_at(text: &[u8], dir: &str) -> Option<usize> {
     let name = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.');
-    memchr::memmem::find_iter(text, dir.as_bytes()).any(|at| {
+    memchr::memmem::find_iter(text, dir.as_bytes()).find(|&at| {
         let end = at + dir.len();
         // A sentence's full stop after the path is no longer name.
         let after_ok = end >= text.len()

@@ -63,17 +63,6 @@ fn installer(rel: &str) -> Option<bool> {
     runs.then_some(false)
 }
 
-/// Where the line spells `path` as a path (not inside a longer name): `submodules/simple-knn`,
-/// `./submodules/simple-knn/`, not `submodules/simple-knn-v2`.
-fn spells(line: &str, path: &str) -> Option<usize> {
-    let name = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.');
-    let bytes = line.as_bytes();
-    line.match_indices(path).map(|(at, _)| at).find(|&at| {
-        let end = at + path.len();
-        (at == 0 || !name(bytes[at - 1])) && (end >= bytes.len() || !name(bytes[end]))
-    })
-}
-
 /// One HP823 per submodule that `.gitmodules` names, that has no file in the tree (`rels`), and
 /// that an installer line names; at its first such line (dependency lists first).
 pub fn findings(
@@ -92,24 +81,28 @@ pub fn findings(
     if missing.is_empty() {
         return Vec::new();
     }
-    let mut files: Vec<&str> = rels
+    // (file, whether every line installs): dependency lists first (they are the build), then
+    // scripts and documents, each in path order.
+    let mut files: Vec<(&str, bool)> = rels
         .iter()
-        .copied()
-        .filter(|r| installer(r).is_some())
+        .filter_map(|r| installer(r).map(|every| (*r, every)))
         .collect();
-    // Dependency lists first (they are the build), then scripts and documents, each in path
-    // order.
-    files.sort_unstable_by_key(|r| (installer(r) != Some(true), *r));
+    files.sort_unstable_by_key(|(r, every)| (!every, *r));
     let mut out = Vec::new();
     let mut found: Vec<&str> = Vec::new();
-    for rel in files {
+    for (rel, every_line) in files {
         if found.len() == missing.len() {
             break;
         }
         let Some(bytes) = read(rel) else { continue };
-        let every_line = installer(rel) == Some(true);
         let Ok(src) = std::str::from_utf8(&bytes) else {
             continue;
+        };
+        let lines = crate::lines::LineIndex::new(&bytes);
+        let ctx = FileCtx {
+            path: rel,
+            src: &bytes,
+            lines: &lines,
         };
         let mut at = 0;
         for line in src.split_inclusive('\n') {
@@ -127,14 +120,11 @@ pub fn findings(
                 if found.contains(&p.as_str()) {
                     continue;
                 }
-                let Some(col) = spells(code, p) else { continue };
-                found.push(p);
-                let lines = crate::lines::LineIndex::new(&bytes);
-                let ctx = FileCtx {
-                    path: rel,
-                    src: &bytes,
-                    lines: &lines,
+                // Spelled as a path (`./submodules/simple-knn/`), not inside a longer name.
+                let Some(col) = crate::decisions::unbuilt::path_at(code.as_bytes(), p) else {
+                    continue;
                 };
+                found.push(p);
                 let r = start + col..start + col + p.len();
                 out.push(ctx.finding(
                     &SUBMODULE_PACKAGE_NOT_READ,
