@@ -295,6 +295,7 @@ syntax_table! {
         AugmentedAssignment = "augmented_assignment",
         Subscript = "subscript",
         Pair = "pair",
+        Dictionary = "dictionary",
         ImportStatement = "import_statement",
         ImportFromStatement = "import_from_statement",
         DottedName = "dotted_name",

@@ -28,7 +28,9 @@ const MEMBERS: &[&str] = &["HP001", "HP002", "HP003", "HP025"];
 /// - HP004, a CUDA header with no HIP counterpart, once per including file
 ///   (diff-surfel-rasterization: `cooperative_groups/reduce.h` in three files);
 /// - HP201, one inline PTX statement copied into several files (omniserve's attention
-///   utilities, one copy per extension folder): one HIP form, written once.
+///   utilities, one copy per extension folder): one HIP form, written once;
+/// - HP805, Taichi's CUDA backend chosen in many scripts (Taichi's own examples: 47 files):
+///   one choice of backend.
 const BY_CODE: &[(&str, bool, &str, &str)] = &[
     (
         "HP609",
@@ -47,6 +49,12 @@ const BY_CODE: &[(&str, bool, &str, &str)] = &[
         true,
         "this inline PTX (`{name}`): the same statement in",
         "write its HIP form once (a helper, builtin or plain code) and use it in every copy",
+    ),
+    (
+        "HP805",
+        false,
+        "Taichi's CUDA backend (`{name}`) chosen in",
+        "choose `ti.gpu` (or `ti.amdgpu`) in each, or once in a helper they share",
     ),
 ];
 

@@ -74,6 +74,7 @@ pub fn rules() -> Vec<&'static RuleInfo> {
         native_ext::RULES,
         python::half_flags::RULES,
         python::tvm_targets::RULES,
+        python::taichi_arch::RULES,
         component::RULES,
         rocm_branch::RULES,
         build::RULES,

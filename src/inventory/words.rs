@@ -94,8 +94,11 @@ pub fn is_arch_flag(w: &str) -> bool {
 pub fn is_nvcc_only_flag(w: &str) -> bool {
     is_arch_flag(w)
         || w == "-arch"
+        // `--use_fast_math` only: hipcc reads the one-dash `-use_fast_math` itself (it defines
+        // `HIP_FAST_MATH`, Debian hipcc.pl 5.2) and clang takes the rest as `-u se_fast_math`,
+        // a linker option that changes nothing (Debian hipcc 5.2: a warning, the unit builds),
+        // while clang rejects `--use_fast_math` (unsupported option).
         || w.starts_with("--use_fast_math")
-        || w.starts_with("-use_fast_math")
         || w.starts_with("-Xptxas")
         || w.starts_with("--ptxas-options")
         || w.starts_with("--expt-relaxed-constexpr")
@@ -605,6 +608,7 @@ mod tests {
         assert!(!is_arch_flag("-arch=x86-64"));
         assert!(!is_arch_flag("-O3"));
         assert!(is_nvcc_only_flag("--use_fast_math"));
+        assert!(!is_nvcc_only_flag("-use_fast_math"));
         assert!(!is_nvcc_only_flag("-O3"));
         assert!(is_nvcc_only_flag("-Xfatbin"));
         assert!(is_nvcc_only_flag("-compress-all"));

@@ -157,6 +157,8 @@ struct State {
     /// and gives hipcc its own flags. A build without it drives nvcc itself (TIGRE's
     /// `setup.py`, a copy of PyTorch's `BuildExtension` with no `torch` import).
     torch: bool,
+    /// The module imports `torch` unconditionally at its top: it runs where torch is installed.
+    torch_first: bool,
     /// Plain `Extension(…)` calls that link CUDA libraries: one decision per file.
     plain_links: Vec<Range<usize>>,
     /// The names through which the file reaches TVM ([`tvm_targets`]): TVM's `cuda` devices
@@ -164,6 +166,7 @@ struct State {
     tvm: Vec<(String, String)>,
 }
 
+mod build_first;
 mod decisions;
 pub(crate) mod half_flags;
 mod links;
@@ -172,6 +175,7 @@ mod programs;
 use links::cuda_link_libraries;
 use programs::program_part;
 pub(crate) mod device_strings;
+pub(crate) mod taichi_arch;
 pub(crate) mod triton_asm;
 pub(crate) mod tvm_targets;
 
@@ -189,6 +193,7 @@ pub fn scan(out: &mut Out, flavor: Flavor) {
             .any(|l| l.trim_ascii_start().starts_with(b"class BuildExtension")),
         cpp_gates: Vec::new(),
         torch: false,
+        torch_first: build_first::imports_torch_to_build(tree.root_node(), src),
         plain_links: Vec::new(),
         tvm: Vec::new(),
     };
@@ -203,6 +208,7 @@ pub fn scan(out: &mut Out, flavor: Flavor) {
     });
     st.tvm = tvm_targets::names(&nodes, src);
     tvm_targets::check(out, &nodes, src, &st.tvm);
+    taichi_arch::check(out, &nodes, src);
     for n in nodes {
         visit(out, n, src, &mut st);
     }
@@ -895,8 +901,16 @@ fn call(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
                     // `install_requires=install_requires`: the list the module assigned.
                     let v = module_value(v, src).unwrap_or(v);
                     for (s, r) in strings_in(v, src) {
-                        if let Some(req) = packages::parse_req(&s, r.start) {
-                            packages::check_req(out, &req);
+                        match packages::parse_req(&s, r.start) {
+                            Some(req) if st.torch_first && build_first::open_torch(&s, &req) => {
+                                let (rule, why) = (
+                                    &packages::CUDA_PACKAGE_WITH_ROCM_PATH,
+                                    build_first::SATISFIED,
+                                );
+                                out.push_pass(rule, req.name_range.clone(), why.into());
+                            }
+                            Some(req) => packages::check_req(out, &req),
+                            None => {}
                         }
                     }
                 }

@@ -35,6 +35,14 @@ pub const RULES: &[&crate::registry::RuleInfo] = &[&TVM_CUDA_TARGET];
 /// names `from tvm… import` brings in, each with the dotted path it stands for (empty when the
 /// file imports no TVM).
 pub(super) fn names(nodes: &[Node], src: &[u8]) -> Vec<(String, String)> {
+    module_names(nodes, src, "tvm")
+}
+
+/// The names through which the file reaches `module` (a top-level package): the package (and
+/// `import module as m`'s `m`), and the names `from module… import` brings in, each with the
+/// dotted path it stands for.
+pub(super) fn module_names(nodes: &[Node], src: &[u8], module: &str) -> Vec<(String, String)> {
+    let ours = |p: &str| p == module || p.strip_prefix(module).is_some_and(|r| r.starts_with('.'));
     let mut names = Vec::new();
     for n in nodes {
         match n.node_kind() {
@@ -49,22 +57,22 @@ pub(super) fn names(nodes: &[Node], src: &[u8]) -> Vec<(String, String)> {
                         let p = ts::text(m, src);
                         (p, p.split('.').next().unwrap_or("").to_string())
                     };
-                    if path == "tvm" || path.starts_with("tvm.") {
+                    if ours(path) {
                         let stands = if m.node_kind() == K::AliasedImport {
                             path.to_string()
                         } else {
-                            "tvm".to_string()
+                            module.to_string()
                         };
                         names.push((alias, stands));
                     }
                 }
             }
             K::ImportFromStatement => {
-                let Some(module) = n.field(F::ModuleName) else {
+                let Some(from) = n.field(F::ModuleName) else {
                     continue;
                 };
-                let module = ts::text(module, src);
-                if module != "tvm" && !module.starts_with("tvm.") {
+                let from = ts::text(from, src);
+                if !ours(from) {
                     continue;
                 }
                 let mut c = n.walk();
@@ -78,7 +86,7 @@ pub(super) fn names(nodes: &[Node], src: &[u8]) -> Vec<(String, String)> {
                         let t = ts::text(m, src);
                         (t, t)
                     };
-                    names.push((alias.to_string(), format!("{module}.{name}")));
+                    names.push((alias.to_string(), format!("{from}.{name}")));
                 }
             }
             _ => {}
@@ -87,8 +95,9 @@ pub(super) fn names(nodes: &[Node], src: &[u8]) -> Vec<(String, String)> {
     names
 }
 
-/// The call's callee as the TVM path it stands for (`t.cuda` → `tvm.cuda`), if it is TVM's.
-fn tvm_callee(callee: &str, names: &[(String, String)]) -> Option<String> {
+/// A dotted name as the path it stands for through the file's imports (`t.cuda` → `tvm.cuda`),
+/// if its head is one of `names`.
+pub(super) fn tvm_callee(callee: &str, names: &[(String, String)]) -> Option<String> {
     let (head, rest) = callee.split_once('.').unwrap_or((callee, ""));
     let (_, stands) = names.iter().find(|(n, _)| n == head)?;
     Some(if rest.is_empty() {
