@@ -362,6 +362,19 @@ fn check<'a>(
     // 32-lane reductions and 32-bit ballots that `port` rewrites safely for 32-lane logical
     // warps: PASS naming the rewrite (the model the translator asks too).
     logical::settle(s, warps, out);
+    let tile32: Vec<&str> = tiles
+        .iter()
+        .filter_map(|r| {
+            let n = s
+                .tree?
+                .root_node()
+                .descendant_for_byte_range(r.start, r.end)?;
+            let f = std::iter::successors(Some(n), |x| x.parent())
+                .find(|x| x.node_kind() == K::FunctionDefinition)?;
+            crate::model::syntax::function_name(s, f.field(F::Declarator)?)
+        })
+        .collect();
+    logical::settle_launchers(s, warps, &tile32, out);
     cub_default_width(s, seen, warps, out);
 }
 

@@ -258,3 +258,46 @@ fn cub_warp_primitives_at_default_width_in_32_lane_files() {
     let own = "#define WARP_SIZE 32\nusing WR = mylib::WarpReduce<float>;\nWarpReduce<float> r;\n";
     assert!(fires(own, "HP110").is_empty(), "{:?}", fires(own, "HP110"));
 }
+
+/// llm.c: a launcher with no warp-level call of its own counts the logical warps of the kernel
+/// it launches (`block_size / 32` rows of `dim3(32, rows)`, or the 32-thread tiles of a 1-D
+/// block): PASS naming the kernel. Twins: a kernel that exchanges over the whole wavefront, and
+/// a launcher that also launches such a kernel, stay open.
+#[test]
+fn a_launchers_warp_count_of_a_logical_warp_kernel_settles() {
+    use crate::model::syntax::test_support::{fires_open, hazard_findings};
+    let rows = "__global__ void k(const float* x, float* out) {\n  float v = x[threadIdx.y * 32 + threadIdx.x];\n  for (int i = 16; i > 0; i >>= 1) v += __shfl_down_sync(0xffffffff, v, i);\n  if (threadIdx.x == 0) out[threadIdx.y] = v;\n}\nvoid launch(const float* x, float* out, int n, int block_size) {\n  int block_y = block_size / 32;\n  k<<<n / block_y, dim3(32, block_y)>>>(x, out);\n}\n";
+    assert!(
+        fires_open(rows, "HP102").is_empty(),
+        "{:?}",
+        fires_open(rows, "HP102")
+    );
+    let f = hazard_findings(rows);
+    let hp102 = f
+        .iter()
+        .find(|f| f.rule == "HP102" && f.line == 7)
+        .expect("HP102");
+    assert!(
+        hp102.message.contains("sizes the launch of `k`"),
+        "{}",
+        hp102.message
+    );
+    let tiles = "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ void t(const float* x, float* out) {\n  cg::thread_block_tile<32> w = cg::tiled_partition<32>(cg::this_thread_block());\n  float v = cg::reduce(w, x[threadIdx.x], cg::plus<float>());\n  if (w.thread_rank() == 0) out[blockIdx.x * w.meta_group_size() + w.meta_group_rank()] = v;\n}\nvoid launch(const float* x, float* out, int n, int block_size) {\n  const int rows_per_block = block_size / 32;\n  t<<<n / rows_per_block, block_size>>>(x, out);\n}\n";
+    assert!(
+        fires_open(tiles, "HP102").is_empty(),
+        "{:?}",
+        fires_open(tiles, "HP102")
+    );
+    // Twin: the kernel keeps a 64-bit ballot, which has no rewrite: its warps are not kept.
+    let wide = rows.replace(
+        "  if (threadIdx.x == 0)",
+        "  unsigned long long b = __ballot_sync(0xffffffff, v > 0);\n  if (threadIdx.x == 0 && b)",
+    );
+    assert_eq!(fires_open(&wide, "HP102"), [8]);
+    // Twin: the launcher also launches a kernel of unknown lanes (defined elsewhere).
+    let other = rows.replace(
+        "  k<<<n / block_y, dim3(32, block_y)>>>(x, out);\n",
+        "  k<<<n / block_y, dim3(32, block_y)>>>(x, out);\n  elsewhere<<<n, block_size>>>(x, out);\n",
+    );
+    assert_eq!(fires_open(&other, "HP102"), [7]);
+}

@@ -30,7 +30,7 @@ mod votes;
 use facts::{callers, constants, function, lane_macros, statement_end};
 pub(crate) use masks::{narrow_returns, narrow_types, takes_mask, MaskFix, WHOLE_HALF};
 pub(crate) use overloads::Overload;
-pub(crate) use settle::{settle, EVERY_USE};
+pub(crate) use settle::{settle, settle_launchers, EVERY_USE};
 pub(crate) use votes::around as vote_text;
 use votes::VOTES;
 
@@ -364,7 +364,13 @@ impl LogicalWarps {
         let warp_level = lexed.tokens.iter().any(|t| {
             t.kind == Tok::Ident && {
                 let x = t.text(src);
-                warp_level_name(x) || x == b"WarpReduce" || x == b"WarpScan"
+                warp_level_name(x)
+                    || x == b"WarpReduce"
+                    || x == b"WarpScan"
+                    // A call of an included helper of 32-lane logical warps is warp-level work
+                    // of the caller (llm.c's kernels that reduce with `common.h`'s
+                    // `warpReduceSum` and nothing else).
+                    || std::str::from_utf8(x).is_ok_and(|n| env.logical32.contains(n))
             }
         });
         if !warp_level {

@@ -216,6 +216,66 @@ fn has_width(v: &View, j: usize, name: &str) -> bool {
 }
 
 /// Scan's findings of one file, settled against the model the translator asks.
+/// The kernels the function around byte `at` launches (`k<<<…>>>`), when it has no
+/// warp-level call of its own, launches one or more kernels, and every one works in 32-lane
+/// logical warps that keep CUDA's meaning on a wavefront: a 32-thread cooperative-groups tile
+/// (`tile32`, the kernels of [`crate::rules::warp_size`]'s tile pass) or
+/// [`LogicalWarps::kernel_keeps_32`]. A launcher's `block_size / 32` then counts those logical
+/// warps (llm.c's `rows_per_block = block_size / 32` for a kernel of `tiled_partition<32>`
+/// tiles). Returns the first kernel's name and what keeps its warps.
+fn launches_only_32(
+    s: &crate::model::syntax::Src,
+    m: &LogicalWarps,
+    at: usize,
+    tile32: &[&str],
+) -> Option<(String, String)> {
+    use crate::kinds::cuda::{Kind as CK, NodeExt};
+    let n = s.tree?.root_node().descendant_for_byte_range(at, at)?;
+    let g = s.enclosing_function(n)?;
+    let mut first = None;
+    for c in s.descendants(g, CK::CallExpression) {
+        let name = crate::model::syntax::call_name(s, c).unwrap_or("");
+        let launch = {
+            let mut w = c.walk();
+            let launch = c
+                .children(&mut w)
+                .any(|x| x.node_kind() == CK::KernelCallSyntax);
+            launch
+        };
+        if !launch {
+            if warp_level_name(name.as_bytes()) || m.included_logical32.contains(name.as_bytes()) {
+                return None;
+            }
+            continue;
+        }
+        let why32 = if tile32.contains(&name) {
+            "a 32-thread cooperative-groups tile, which HIP provides on 64-lane wavefronts".into()
+        } else {
+            m.kernel_keeps_32(s.ctx.src, s.lexed, name)?.0
+        };
+        first.get_or_insert((name.to_string(), why32));
+    }
+    first
+}
+
+/// HP102 in a launcher with no warp-level call of its own whose every launched kernel works in
+/// 32-lane logical warps kept on a wavefront ([`launches_only_32`]): PASS.
+pub(crate) fn settle_launchers(
+    s: &crate::model::syntax::Src,
+    m: &LogicalWarps,
+    tile32: &[&str],
+    out: &mut [Finding],
+) {
+    for f in out
+        .iter_mut()
+        .filter(|f| f.rule == "HP102" && f.status != Status::Pass)
+    {
+        if let Some((kernel, why32)) = launches_only_32(s, m, f.byte_range.0, tile32) {
+            pass(f, format!(", but it sizes the launch of `{kernel}` (and of every other kernel this function launches), whose lanes are 32-lane logical warps ({why32}) that keep CUDA's meaning on 64-lane wavefronts: the count is of those logical warps (nothing to change)"));
+        }
+    }
+}
+
 pub(crate) fn settle(s: &crate::model::syntax::Src, m: &LogicalWarps, out: &mut [Finding]) {
     let (src, lexed) = (s.ctx.src, s.lexed);
     if m.is_empty() {
