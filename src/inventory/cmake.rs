@@ -35,7 +35,8 @@ pub use arms::{
 pub(crate) use arms::{hip_dead_arms, name_platform, platform_word, DeadArm};
 pub use configured::{configured_off, Configured};
 pub use defs::{
-    cuda_build_only_macros, cuda_build_only_macros_with, defined_by_default, list_definitions,
+    cuda_build_only_macros, cuda_build_only_macros_with, defined_by_default,
+    left_out_by_own_hip_arm, list_definitions,
 };
 pub use modules::{cuda_only_include_dirs, cuda_only_modules};
 pub use nvcc_flags::pass_flags_hip_never_reads;

@@ -484,6 +484,10 @@ pub(crate) struct DeadArm {
     /// Decided by the operating system (the arm only another OS takes), not by the HIP build's
     /// switches.
     pub by_os: bool,
+    /// For an arm the HIP build never runs: the arm of the same chain that tests for the HIP
+    /// build and that it takes (bitsandbytes' `elseif(BUILD_HIP)` beside `if(BUILD_CUDA)`), as
+    /// `` `elseif(BUILD_HIP)` (line 130) ``: the project's own HIP configuration of that choice.
+    pub own_hip_arm: Option<String>,
 }
 
 /// The condition words of an `if`/`elseif` command (unquoted).
@@ -581,23 +585,27 @@ pub(crate) fn hip_dead_arms_with(
             t
         })
         .collect();
+    // Whether a condition names the HIP build: a twin switch or a ROCm word.
+    let names_hip = |words: &[String], twins: &[Twin]| {
+        words.iter().any(|w| {
+            if twin_of(w, twins).is_some() {
+                return true;
+            }
+            let parts: Vec<String> = w
+                .trim_start_matches("${")
+                .trim_end_matches('}')
+                .split('_')
+                .map(|p| p.to_ascii_lowercase())
+                .collect();
+            platform_word(&parts) == Some(true)
+        })
+    };
     for (c, twins) in chains.iter().zip(&chain_twins) {
         let twins = twins.as_slice();
         for cmd in ts::named_children(*c) {
             if matches!(cmd.node_kind(), K::IfCommand | K::ElseifCommand)
                 && cond_under_hip(&cond_words(cmd, src), twins).is_some()
-                && cond_words(cmd, src).iter().any(|w| {
-                    if twin_of(w, twins).is_some() {
-                        return true;
-                    }
-                    let parts: Vec<String> = w
-                        .trim_start_matches("${")
-                        .trim_end_matches('}')
-                        .split('_')
-                        .map(|p| p.to_ascii_lowercase())
-                        .collect();
-                    platform_word(&parts) == Some(true)
-                })
+                && names_hip(&cond_words(cmd, src), twins)
                 && hip_test.is_none()
             {
                 hip_test = Some((line(cmd.start_byte()), head(cmd)));
@@ -639,6 +647,15 @@ pub(crate) fn hip_dead_arms_with(
         let mut all_false = true;
         // The first twin switch the chain tests, which names why its CUDA arms are dead.
         let mut chain_twin: Option<&Twin> = None;
+        // The chain's own HIP arm: one that names the HIP build and that it takes.
+        let own_hip_arm = kids
+            .iter()
+            .filter(|k| hip_aware && matches!(k.node_kind(), K::IfCommand | K::ElseifCommand))
+            .find(|k| {
+                let words = cond_words(**k, src);
+                names_hip(&words, twins) && cond_value(&words, Some(twins)) == Some(true)
+            })
+            .map(|k| format!("`{}` (line {})", head(*k), line(k.start_byte())));
         let mut i = 0;
         while i < kids.len() {
             let cmd = kids[i];
@@ -680,6 +697,7 @@ pub(crate) fn hip_dead_arms_with(
                     why: format!("`{arm}` (line {})", line(cmd.start_byte())),
                     taken: taken.then_some(true),
                     by_os: false,
+                    own_hip_arm: None,
                 });
             }
             all_false &= value == Some(false);
@@ -723,6 +741,11 @@ pub(crate) fn hip_dead_arms_with(
                     range: cmd.start_byte()..end,
                     why,
                     by_os: os_decided,
+                    own_hip_arm: if os_decided {
+                        None
+                    } else {
+                        own_hip_arm.clone()
+                    },
                 });
             }
             if !taken_before && os_value == Some(true) {

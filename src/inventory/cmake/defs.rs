@@ -46,6 +46,8 @@ struct Definition {
     conds: Vec<Vec<String>>,
     /// Why the HIP build never runs it, when [`super::hip_dead_arms`] says so.
     dead: Option<String>,
+    /// The project's own HIP arm of the same chain, which leaves the macro undefined.
+    own_hip: Option<String>,
     /// Added to a list of definitions (`list(APPEND DEFS NAME)`), not a command's own argument.
     from_list: bool,
 }
@@ -82,7 +84,7 @@ fn file_defs(rel: &str, src: &[u8], module: Option<&String>, lists: &BTreeSet<St
         return out;
     };
     let root = tree.root_node();
-    let dead: Vec<(Range<usize>, String)> = hip_dead_arms(root, src, &[])
+    let dead: Vec<(Range<usize>, String, Option<String>)> = hip_dead_arms(root, src, &[])
         .into_iter()
         // Arms only another operating system takes define what that OS's builds need
         // (`_WIN32`), the CUDA build's as much as the ROCm build's.
@@ -91,15 +93,20 @@ fn file_defs(rel: &str, src: &[u8], module: Option<&String>, lists: &BTreeSet<St
             // `in the `if (…)` arm (line 60), which the project's HIP build never runs: …`: the
             // arm is enough here.
             let why = a.why.split(", which").next().unwrap_or(&a.why).to_string();
-            (a.range, why)
+            (a.range, why, a.own_hip_arm)
         })
         .collect();
     let line = |b: usize| src[..b].iter().filter(|&&c| c == b'\n').count() + 1;
     let dead_at = |b: usize| {
         dead.iter()
-            .find(|(r, _)| r.contains(&b))
-            .map(|(_, w)| w.clone())
+            .find(|(r, ..)| r.contains(&b))
+            .map(|(_, w, _)| w.clone())
             .or_else(|| module.map(|why| format!("in `{rel}`, which {why}")))
+    };
+    let own_hip_at = |b: usize| {
+        dead.iter()
+            .find(|(r, ..)| r.contains(&b))
+            .and_then(|(.., h)| h.clone())
     };
     // The conditions of the `if`/`elseif` arms around a node (an `else` arm adds none).
     let arms_around = |n: tree_sitter::Node| {
@@ -176,12 +183,14 @@ fn file_defs(rel: &str, src: &[u8], module: Option<&String>, lists: &BTreeSet<St
         if !names.is_empty() {
             let conds = arms_around(n);
             let why = dead_at(n.start_byte());
+            let own_hip = own_hip_at(n.start_byte());
             for name in names {
                 out.defines.push(Definition {
                     name,
                     at: at.clone(),
                     conds: conds.clone(),
                     dead: why.clone(),
+                    own_hip: own_hip.clone(),
                     from_list: list_add > 0,
                 });
             }
@@ -316,6 +325,16 @@ fn third_backend(words: &[String]) -> bool {
 /// `if(QUDA_NVSHMEM)`): a default CUDA build leaves it undefined, as the ROCm build does.
 pub const OFF_BY_DEFAULT: &str = "off by default: ";
 
+/// What the reason of a macro only the CUDA build defines says when the chain that defines it
+/// has the project's own HIP arm, which leaves it undefined (bitsandbytes' `if(BUILD_CUDA)` /
+/// `elseif(BUILD_HIP)`): the ROCm build's side of that choice is the project's own.
+pub const OWN_HIP_ARM: &str = "; the project's own HIP arm of that chain, ";
+
+/// Whether the project's own HIP arm of the defining chain leaves the macro undefined.
+pub fn left_out_by_own_hip_arm(why: &str) -> bool {
+    why.contains(OWN_HIP_ARM)
+}
+
 /// Whether a macro only the CUDA build defines is defined in a default CUDA build (its reason
 /// does not start with `OFF_BY_DEFAULT`).
 pub fn defined_by_default(why: &str) -> bool {
@@ -385,6 +404,7 @@ pub fn cuda_build_only_macros_with(
             at,
             conds,
             dead,
+            own_hip,
             ..
         } in &f.defines
         {
@@ -399,7 +419,10 @@ pub fn cuda_build_only_macros_with(
                     Some(opt) => format!(
                         "{OFF_BY_DEFAULT}`{at}` defines it only {why}, which the HIP build never runs, and only when the user turns on `{opt}`, off by default"
                     ),
-                    None => format!("`{at}` defines it only {why}, which the HIP build never runs"),
+                    None => match own_hip {
+                        Some(arm) => format!("`{at}` defines it only {why}, which the HIP build never runs{OWN_HIP_ARM}{arm}, leaves it undefined"),
+                        None => format!("`{at}` defines it only {why}, which the HIP build never runs"),
+                    },
                 },
                 (None, Some((var, var_why))) => format!(
                     "`{at}` defines it only under `if ({var})`, a CMake variable {var_why}, which the HIP build never runs"
@@ -461,6 +484,22 @@ mod tests {
         let or: &[u8] = b"if (ENABLE_HIP)\nif (CUSOLVER_AVAILABLE OR FORCE)\n  add_definitions(-DCUSOLVER_AVAILABLE)\nendif()\nendif()\n";
         let got = cuda_build_only_macros(&[("a.cmake", SETUP), ("CMakeLists.txt", or)]);
         assert!(got.is_empty(), "{got:?}");
+    }
+
+    /// bitsandbytes: `if(BUILD_CUDA)` defines the macro and the same chain's own
+    /// `elseif(BUILD_HIP)` does not: the reason names that HIP arm. Twin: a HIP test in another
+    /// chain is no arm of this choice.
+    #[test]
+    fn the_chains_own_hip_arm_is_named() {
+        let lists: &[u8] = b"if (BUILD_CUDA)\n  add_definitions(-DFAST)\nelseif (BUILD_HIP)\n  enable_language(HIP)\nendif()\n";
+        let got = cuda_build_only_macros(&[("CMakeLists.txt", lists)]);
+        let why = got.get("FAST").expect("found");
+        assert!(super::left_out_by_own_hip_arm(why), "{why}");
+        assert!(why.contains("`elseif (BUILD_HIP)` (line 3)"), "{why}");
+        let apart: &[u8] = b"if (BUILD_CUDA)\n  add_definitions(-DFAST)\nendif()\nif (BUILD_HIP)\n  enable_language(HIP)\nendif()\n";
+        let got = cuda_build_only_macros(&[("CMakeLists.txt", apart)]);
+        let why = got.get("FAST").expect("found");
+        assert!(!super::left_out_by_own_hip_arm(why), "{why}");
     }
 
     #[test]
