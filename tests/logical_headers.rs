@@ -5,7 +5,7 @@
 //! twin: the same kernel with a helper whose shuffles span 64 lanes stays open.
 
 mod common;
-use common::{hipport, write};
+use common::scan_files;
 
 const KERNEL: &str = "#include \"common.h\"\n__global__ void rows(const float* x, float* out, int C) {\n    constexpr const int WarpSize = 32;\n    float m = 0.0f;\n    for (int c = threadIdx.x; c < C; c += WarpSize) { m += x[threadIdx.y * C + c]; }\n    m = warpReduceSum(m);\n    if (threadIdx.x == 0) { out[threadIdx.y] = m; }\n}\nvoid launch(const float* x, float* out, int N, int C, int block_size) {\n    int block_y = block_size / 32;\n    rows<<<N / block_y, dim3(32, block_y)>>>(x, out, C);\n}\n";
 
@@ -13,17 +13,7 @@ const HELPER: &str = "__device__ float warpReduceSum(float val) {\n    for (int 
 
 /// The open warp-size findings of `k.cu` (rule, line).
 fn open_in_kernel(helper: &str) -> Vec<(String, u64)> {
-    let d = tempfile::tempdir().unwrap();
-    let root = d.path();
-    std::fs::create_dir_all(root.join(".git")).unwrap();
-    write(&root.join("common.h"), helper);
-    write(&root.join("k.cu"), KERNEL);
-    let r = hipport(root, &["scan", ".", "--format", "json", "--exit-zero"]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let json: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
-    json["findings"]
-        .as_array()
-        .unwrap()
+    scan_files(&[("common.h", helper), ("k.cu", KERNEL)])
         .iter()
         .filter(|f| f["path"] == "k.cu" && f["status"] != "PASS")
         .filter(|f| f["rule"].as_str().is_some_and(|r| r.starts_with("HP10")))

@@ -5,24 +5,13 @@
 //! elsewhere) stays REMEDIATION.
 
 mod common;
-use common::{hipport, write};
+use common::scan_files;
 
 const KERNEL: &str = "#include <cuda_runtime.h>\nvoid fast(float*);\nvoid slow(float*);\nvoid gemm(float* a, int m) {\n#if defined(HAS_MMA_GEMM)\n    if (m > 16) { fast(a); return; }\n#endif\n    slow(a);\n}\n";
 
 /// The HP304 findings of `csrc/k.cu` (status, message).
 fn hp304(lists: &str) -> Vec<(String, String)> {
-    let d = tempfile::tempdir().unwrap();
-    let root = d.path();
-    std::fs::create_dir_all(root.join(".git")).unwrap();
-    std::fs::create_dir_all(root.join("csrc")).unwrap();
-    write(&root.join("CMakeLists.txt"), lists);
-    write(&root.join("csrc/k.cu"), KERNEL);
-    let r = hipport(root, &["scan", ".", "--format", "json", "--exit-zero"]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let json: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
-    json["findings"]
-        .as_array()
-        .unwrap()
+    scan_files(&[("CMakeLists.txt", lists), ("csrc/k.cu", KERNEL)])
         .iter()
         .filter(|f| f["path"] == "csrc/k.cu" && f["rule"] == "HP304")
         .map(|f| {

@@ -65,6 +65,23 @@ pub fn write(p: &Path, text: &str) {
     std::fs::write(p, text).unwrap()
 }
 
+/// Every finding of `scan --format json` on a fresh project holding `files` (relative path,
+/// text; folders made as needed, a `.git` marker at the root).
+pub fn scan_files(files: &[(&str, &str)]) -> Vec<serde_json::Value> {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path();
+    std::fs::create_dir_all(root.join(".git")).unwrap();
+    for (rel, text) in files {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        write(&p, text);
+    }
+    let r = hipport(root, &["scan", ".", "--format", "json", "--exit-zero"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let json: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    json["findings"].as_array().unwrap().clone()
+}
+
 /// Violations of the official SARIF 2.1.0 schema (`testdata/sarif`), empty when valid.
 pub fn schema_errors(doc: &serde_json::Value) -> Vec<String> {
     let text = std::fs::read_to_string(fixture("sarif/sarif-schema-2.1.0.json")).unwrap();

@@ -14,7 +14,7 @@
 //! one runs, and a decorator (`@ti.test(arch=ti.cuda)`) limits a test to it, which on ROCm
 //! skips it: neither is reported. One finding per file, on the first place, listing the others.
 
-use super::tvm_targets::{module_names, tvm_callee};
+use super::tvm_targets::{module_names, other_places, tvm_callee};
 use crate::inventory::ts;
 use crate::inventory::Out;
 use crate::kinds::python::{Kind as K, NodeExt};
@@ -124,23 +124,8 @@ pub(super) fn check(out: &mut Out, nodes: &[Node], src: &[u8]) {
     let Some(first) = places.first() else {
         return;
     };
-    let line = |at: usize| src[..at].iter().filter(|&&b| b == b'\n').count() + 1;
-    let others = if places.len() > 1 {
-        let lines: Vec<String> = places[1..]
-            .iter()
-            .take(8)
-            .map(|n| line(n.start_byte()).to_string())
-            .collect();
-        format!(
-            " ({} places in this file; also line{} {}{})",
-            places.len(),
-            if places.len() > 2 { "s" } else { "" },
-            lines.join(", "),
-            if places.len() > 9 { ", …" } else { "" }
-        )
-    } else {
-        String::new()
-    };
+    let starts: Vec<usize> = places.iter().map(|n| n.start_byte()).collect();
+    let others = other_places(src, &starts);
     out.push(
         &TAICHI_CUDA_ARCH,
         first.byte_range(),

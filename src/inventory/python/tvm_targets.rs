@@ -137,6 +137,27 @@ pub(super) fn is_tvm_call(callee: &str, names: &[(String, String)]) -> bool {
     tvm_callee(callee, names).is_some()
 }
 
+/// What a per-file finding on the first of several places (their byte offsets) adds: ` (N
+/// places in this file; also lines a, b, …)`, nothing for one place.
+pub(super) fn other_places(src: &[u8], starts: &[usize]) -> String {
+    if starts.len() < 2 {
+        return String::new();
+    }
+    let line = |at: usize| src[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+    let lines: Vec<String> = starts[1..]
+        .iter()
+        .take(8)
+        .map(|&at| line(at).to_string())
+        .collect();
+    format!(
+        " ({} places in this file; also line{} {}{})",
+        starts.len(),
+        if starts.len() > 2 { "s" } else { "" },
+        lines.join(", "),
+        if starts.len() > 9 { ", …" } else { "" }
+    )
+}
+
 /// One HP804 per file: the first place names the others.
 pub(super) fn check(out: &mut Out, nodes: &[Node], src: &[u8], names: &[(String, String)]) {
     if names.is_empty() {
@@ -150,23 +171,8 @@ pub(super) fn check(out: &mut Out, nodes: &[Node], src: &[u8], names: &[(String,
     let Some((first, what)) = places.first() else {
         return;
     };
-    let line = |at: usize| src[..at].iter().filter(|&&b| b == b'\n').count() + 1;
-    let others = if places.len() > 1 {
-        let lines: Vec<String> = places[1..]
-            .iter()
-            .take(8)
-            .map(|(r, _)| line(r.start).to_string())
-            .collect();
-        format!(
-            " ({} places in this file; also line{} {}{})",
-            places.len(),
-            if places.len() > 2 { "s" } else { "" },
-            lines.join(", "),
-            if places.len() > 9 { ", …" } else { "" }
-        )
-    } else {
-        String::new()
-    };
+    let starts: Vec<usize> = places.iter().map(|(r, _)| r.start).collect();
+    let others = other_places(src, &starts);
     out.push(
         &TVM_CUDA_TARGET,
         first.clone(),
