@@ -480,6 +480,12 @@ mod tests {
         };
         assert!(rules(b"nvidia-sphinx-theme>=0.0.8\n").is_empty());
         assert_eq!(rules(b"nvidia-cublas-cu12\n"), ["HP820"]);
+        // The plain `cupy` source package builds against CUDA unless told HIP (pytorch-pwc,
+        // softmax-splatting); RAPIDS packages have no ROCm build (h2o4gpu's `dask-cuda`). Twin:
+        // a ROCm CuPy wheel and plain `dask` are no finding.
+        assert_eq!(rules(b"cupy>=5.0.0\n"), ["HP820"]);
+        assert_eq!(rules(b"dask-cuda\ncudf-cu12==24.8\n"), ["HP821", "HP821"]);
+        assert!(rules(b"cupy-rocm-5-0\ndask[distributed]\n").is_empty());
     }
 }
 

@@ -251,7 +251,13 @@ fn tokens(s: &Src, out: &mut Vec<Finding>) {
         let pre = s.prev_text(i);
         let next = s.next_text(i);
         let call = next == "(";
-        let hit: Option<(&RuleInfo, String)> = if HOPPER_IDENTS.contains(&name) {
+        // Cooperative groups' lower-case names (`this_cluster`, `cluster_sync`) are also common
+        // variable names (h2o4gpu's CPU k-means: `int this_cluster = labels[pt];`): the
+        // feature is a call or a name qualified by its namespace.
+        let plain_word = name.starts_with(|c: char| c.is_ascii_lowercase());
+        let hit: Option<(&RuleInfo, String)> = if HOPPER_IDENTS.contains(&name)
+            && (!plain_word || call || pre == "::")
+        {
             Some((
                 &HOPPER_ONLY_FEATURE,
                 format!(
@@ -561,6 +567,13 @@ mod tests {
         assert!(fires_for("5.7.1", bf, "HP710").is_empty());
         assert_eq!(fires(src, "HP709"), [1]);
         assert_eq!(fires(src, "HP702"), [5]);
+        // h2o4gpu's CPU k-means: a variable named `this_cluster` is no cluster; the same name
+        // called unqualified, or a qualified type, is.
+        let var = "void f(int* labels, int* members, int pt) {\n  int this_cluster = labels[pt];\n  members[this_cluster]++;\n}\n";
+        assert!(fires(var, "HP702").is_empty());
+        let used =
+            "__global__ void k() {\n  auto c = this_cluster();\n  cg::cluster_group g = c;\n}\n";
+        assert_eq!(fires(used, "HP702"), [2, 3]);
     }
 
     #[test]
