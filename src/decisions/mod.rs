@@ -173,7 +173,7 @@ pub fn fold_all_with(findings: &mut [Finding], tree: Tree) {
         container::kind,
         crate::inventory::siblings::kind,
     ];
-    let after: [fn(&[Finding]) -> Kind; 35] = [
+    let after: [fn(&[Finding]) -> Kind; 36] = [
         crate::rules::vendored::kind,
         masks::kind,
         masks::helper_kind,
@@ -204,6 +204,7 @@ pub fn fold_all_with(findings: &mut [Finding], tree: Tree) {
         launch_bounds::rocm_refusals,
         torch_stack::kind,
         torch_stack::runtime_wheels,
+        torch_stack::rapids,
         torch_stack::packages,
         test_gates::kind,
         cuda_build::kind,

@@ -164,6 +164,43 @@ pub fn packages(findings: &[Finding]) -> Kind {
     }
 }
 
+/// What an install finding on a RAPIDS package says (`mappings/hand/python_packages.tsv`).
+const RAPIDS: &str = "RAPIDS publishes builds for NVIDIA GPUs only";
+
+/// The RAPIDS packages a Python package depends on, one decision (cuML's `pyproject.toml`
+/// names cudf, rmm, pylibraft, raft-dask, dask-cudf and dask-cuda): the stack has no ROCm
+/// build, so the porter decides once whether the package runs without it or waits for a port.
+/// Runs before [`packages`], which holds each other package.
+pub fn rapids(findings: &[Finding]) -> Kind {
+    let roots = package_roots(findings);
+    Kind {
+        key: Box::new(move |f| {
+            (matches!(f.rule.as_str(), "HP820" | "HP821")
+                && f.message.contains(RAPIDS)
+                && super::kind::own(&f.path))
+            .then(|| format!("rapids\u{0}{}", package_root(&f.path, &roots)))
+        }),
+        head: nearest_root,
+        folds: super::kind::all,
+        min: Min::Findings(2),
+        summary: Box::new(|g| {
+            let mut names: Vec<&str> = g.members.iter().map(|f| package(f)).collect();
+            names.sort_unstable();
+            names.dedup();
+            let shown: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+            format!(
+                " — one decision for the RAPIDS stack this package needs ({}): none of it has a ROCm build; {} places in {} files ({}), {} more folded here",
+                shown.join(", "),
+                g.members.len(),
+                g.files(),
+                g.first_places(3),
+                g.folded.len()
+            )
+        }),
+        note: Box::new(|g| super::kind::folded_into(g, "the RAPIDS stack is one decision")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::finding::Finding;
@@ -175,6 +212,47 @@ mod tests {
             status: Status::Remediation,
             ..Finding::bare("HP820", path, 1)
         }
+    }
+
+    /// cuML: its RAPIDS dependencies in one manifest are one decision; twin: numba, another
+    /// package with no ROCm build, keeps its own.
+    #[test]
+    fn the_rapids_stack_is_one_decision() {
+        let none = |what: &str| {
+            format!(
+                "none known (no ROCm build: {what}); RAPIDS publishes builds for NVIDIA GPUs only"
+            )
+        };
+        let mut f = vec![
+            hp820(
+                "python/cuml/pyproject.toml",
+                "cudf",
+                &none("the pandas API"),
+            ),
+            hp820("python/cuml/pyproject.toml", "rmm", &none("a port")),
+            hp820("python/cuml/pyproject.toml", "dask-cuda", &none("dask")),
+            hp820(
+                "python/cuml/pyproject.toml",
+                "numba",
+                "none known (numba-hip)",
+            ),
+        ];
+        for x in &mut f {
+            x.rule = "HP821".into();
+        }
+        let k = super::rapids(&f);
+        crate::decisions::fold(&mut f, &k);
+        let open: Vec<&str> = f
+            .iter()
+            .filter(|x| x.status != Status::Pass)
+            .map(|x| x.message.split(' ').next().unwrap_or(""))
+            .collect();
+        assert_eq!(open, ["cudf", "numba"], "{f:#?}");
+        assert!(
+            f[0].message.contains("`cudf`, `dask-cuda`, `rmm`"),
+            "{}",
+            f[0].message
+        );
     }
 
     /// DROID-SLAM's freeze record: the CUDA runtime wheels of one file are one decision; twin:

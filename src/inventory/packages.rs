@@ -528,23 +528,46 @@ pub fn settle_submodule_packages(findings: &mut [crate::finding::Finding]) {
 /// An import of a package the tree itself is (nvdiffrast's samples import `nvdiffrast`, whose
 /// `nvdiffrast/__init__.py` is in the tree) is no dependency on an NVIDIA-only build: the
 /// project's own sources are scanned and ported here. Its HP821 is PASS. A package folder is
-/// one with an `__init__.py` at the root or one folder down (`src/X/`, `python/X/`).
+/// one with an `__init__.py` at the root or one folder down (`src/X/`, `python/X/`), or one
+/// beside a `setup.py`/`pyproject.toml` that installs it (a monorepo's
+/// `python/cuspatial/cuspatial/`). A manifest's requirement on such a package (cuspatial's
+/// `python/cuproj/pyproject.toml` requiring `cuspatial`) is the same: the tree's own package.
 pub fn settle_own_package_imports(findings: &mut [crate::finding::Finding], rels: &[&str]) {
     use crate::gate::Status;
+    let manifest = |dir: &str| {
+        ["setup.py", "pyproject.toml"].iter().any(|m| {
+            let want = if dir.is_empty() {
+                m.to_string()
+            } else {
+                format!("{dir}/{m}")
+            };
+            rels.contains(&want.as_str())
+        })
+    };
     let own = |top: &str| {
         rels.iter().any(|r| {
             r.strip_suffix("/__init__.py").is_some_and(|d| {
                 let parts: Vec<&str> = d.split('/').collect();
-                parts.len() <= 2 && parts.last() == Some(&top)
+                parts.last() == Some(&top)
+                    && (parts.len() <= 2 || manifest(&parts[..parts.len() - 1].join("/")))
             })
         })
     };
     for f in findings.iter_mut().filter(|f| {
-        f.rule == CUDA_PACKAGE_NO_KNOWN_ROCM.id.code
+        matches!(f.rule.as_str(), "HP820" | "HP821")
             && f.status != Status::Pass
-            && f.message.starts_with("imports ")
+            && (f.message.starts_with("imports ") || f.message.contains(" is CUDA-specific; "))
     }) {
-        let Some(top) = super::declared_imports::top_module(&f.message) else {
+        let top = if f.message.starts_with("imports ") {
+            super::declared_imports::top_module(&f.message)
+        } else {
+            f.message
+                .split(" is CUDA-specific; ")
+                .next()
+                .filter(|n| !n.contains(' '))
+                .map(|n| n.to_ascii_lowercase().replace(['-', '.'], "_"))
+        };
+        let Some(top) = top else {
             continue;
         };
         if own(&top) {
@@ -583,6 +606,27 @@ mod own_package_tests {
             &mut fs,
             &["samples/torch/cube.py", "lib/a/b/nvdiffrast/__init__.py"],
         );
+        assert_eq!(fs[0].status, Status::Unknown);
+        // cuspatial's monorepo: `python/cuproj` requires `cuspatial`, installed from
+        // `python/cuspatial/` (its `pyproject.toml` beside the package folder). Twin: a deep
+        // package folder with no manifest beside it is not known to be installed from here.
+        let req = || {
+            let mut f = Finding::bare("HP821", "python/cuproj/pyproject.toml", 46);
+            f.status = Status::Unknown;
+            f.message = "cuspatial is CUDA-specific; ROCm path: none known".into();
+            f
+        };
+        let mut fs = vec![req()];
+        settle_own_package_imports(
+            &mut fs,
+            &[
+                "python/cuspatial/pyproject.toml",
+                "python/cuspatial/cuspatial/__init__.py",
+            ],
+        );
+        assert_eq!(fs[0].status, Status::Pass);
+        let mut fs = vec![req()];
+        settle_own_package_imports(&mut fs, &["python/cuspatial/cuspatial/__init__.py"]);
         assert_eq!(fs[0].status, Status::Unknown);
     }
 }

@@ -135,7 +135,13 @@ pub fn scan(out: &mut Out, flavor: Flavor) {
                 &["tool", "pdm", "dev-dependencies"],
             ] {
                 if let Some(t) = path(doc, keys).and_then(table) {
-                    for (_, v) in t.iter() {
+                    for (k, v) in t.iter() {
+                        // An extra for ROCm (mscclpp's `rocm6 = ["cupy", "hip-python"]`) is the
+                        // project's own choice of packages for it.
+                        let name = k.get_ref().to_ascii_lowercase();
+                        if name.contains("rocm") || name.contains("hip") {
+                            continue;
+                        }
                         req_array(out, v, own);
                     }
                 }
@@ -209,6 +215,23 @@ mod tests {
             .into_iter()
             .map(|f| (f.rule, f.line))
             .collect()
+    }
+
+    /// mscclpp: an extra named for ROCm lists the project's packages for it; twin: the CUDA
+    /// extra beside it is read.
+    #[test]
+    fn an_extra_for_rocm_is_the_projects_choice() {
+        let src = "[project]\nname = \"m\"\n[project.optional-dependencies]\ncuda12 = [\"cupy-cuda12x\"]\nrocm6 = [\"cupy\", \"hip-python>=6\"]\n";
+        let got: Vec<u32> = super::super::scan_bytes(
+            "pyproject.toml",
+            super::super::kind::FileKind::PyProject,
+            src.as_bytes(),
+        )
+        .into_iter()
+        .filter(|f| f.rule == "HP820")
+        .map(|f| f.line)
+        .collect();
+        assert_eq!(got, [4]);
     }
 
     /// bitsandbytes' extras name the project itself (`bitsandbytes[test]`): no dependency.

@@ -73,6 +73,19 @@ pub fn scan_fragment_env(
         let mut ws = Vec::new();
         for ch in ts::named_children(c) {
             match ch.node_kind() {
+                // The command's own environment for a ROCm build (`CUPY_INSTALL_USE_HIP=1 pip
+                // install cupy`) is part of what it runs; other assignments are not words.
+                K::VariableAssignment
+                    if ch.field(F::Name).is_some_and(|n| {
+                        let n = ts::text(n, frag);
+                        n.contains("HIP") || n.contains("ROCM")
+                    }) =>
+                {
+                    ws.push(Word::new(
+                        exp(unquote(ts::text(ch, frag))),
+                        ch.start_byte() + offset..ch.end_byte() + offset,
+                    ))
+                }
                 K::VariableAssignment
                 | K::FileRedirect
                 | K::HerestringRedirect

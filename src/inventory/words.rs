@@ -287,18 +287,25 @@ pub fn command(out: &mut Out, words: &[Word], site: Site, cx: Cx) {
     // `/xpu`): the packages come from a wheel index that is not CUDA's.
     // Also a vendor's wheel folder of another platform given as the index or find-links
     // (Intel's `-f https://pytorch-extension.intel.com/release-whl/stable/xpu/...`).
-    let non_cuda_index = words.iter().enumerate().any(|(i, w)| {
-        let t = w.text.rsplit('=').next().unwrap_or(&w.text);
-        let url_option = i > 0
-            && matches!(
-                words[i - 1].text.as_str(),
-                "-f" | "--find-links" | "-i" | "--index-url" | "--extra-index-url"
-            );
-        w.text
-            .find("download.pytorch.org/whl/")
-            .is_some_and(|at| packages::is_non_cuda_index(&w.text[at..]))
-            || ((url_option || w.text.starts_with("--")) && packages::is_other_platform_url(t))
+    // Also an install the command configures for ROCm through its environment (WarpX's
+    // `CUPY_INSTALL_USE_HIP=1 ROCM_HOME=${ROCM_PATH} pip install cupy`): a source build for HIP.
+    let rocm_build_env = words.iter().any(|w| {
+        assignment_word(&w.text)
+            .is_some_and(|(name, _)| name.contains("HIP") || name.contains("ROCM"))
     });
+    let non_cuda_index = rocm_build_env
+        || words.iter().enumerate().any(|(i, w)| {
+            let t = w.text.rsplit('=').next().unwrap_or(&w.text);
+            let url_option = i > 0
+                && matches!(
+                    words[i - 1].text.as_str(),
+                    "-f" | "--find-links" | "-i" | "--index-url" | "--extra-index-url"
+                );
+            w.text
+                .find("download.pytorch.org/whl/")
+                .is_some_and(|at| packages::is_non_cuda_index(&w.text[at..]))
+                || ((url_option || w.text.starts_with("--")) && packages::is_other_platform_url(t))
+        });
     let mut i = 0;
     let mut pip_install = false;
     while i < words.len() {
@@ -672,5 +679,28 @@ mod tests {
         );
         assert_eq!(assignment_word("arch=compute_80"), None);
         assert_eq!(assignment_word("--gpus=all"), None);
+    }
+}
+
+#[cfg(test)]
+mod rocm_env_tests {
+    use super::super::{kind::FileKind, scan_bytes};
+
+    /// WarpX's Frontier script: `pip install cupy` under `CUPY_INSTALL_USE_HIP=1` (and
+    /// `ROCM_HOME`) is CuPy's ROCm source build: nothing to change. Twin: the same install
+    /// without that environment builds against CUDA.
+    #[test]
+    fn an_install_configured_for_rocm_by_its_environment_is_no_finding() {
+        let open = |sh: &str| -> Vec<String> {
+            scan_bytes("install.sh", FileKind::Shell, sh.as_bytes())
+                .into_iter()
+                .filter(|f| f.rule == "HP820" && f.status != crate::gate::Status::Pass)
+                .map(|f| f.message)
+                .collect()
+        };
+        let rocm = "#!/bin/bash\nCC=cc CXX=CC \\\nCUPY_INSTALL_USE_HIP=1 \\\nROCM_HOME=${ROCM_PATH} \\\n  python3 -m pip install -v cupy\n";
+        assert!(open(rocm).is_empty(), "{:?}", open(rocm));
+        let plain = "#!/bin/bash\npython3 -m pip install -v cupy\n";
+        assert_eq!(open(plain).len(), 1);
     }
 }
