@@ -544,12 +544,20 @@ pub fn settle_own_package_imports(findings: &mut [crate::finding::Finding], rels
             rels.contains(&want.as_str())
         })
     };
-    let own = |top: &str| {
+    // `loose`: an import's package may sit one folder down without a manifest (nvdiffrast's
+    // samples run from the tree); a requirement names what a manifest installs, so its folder
+    // sits beside one (or in its `src/`): `cuslines/cuda_python/` is a subpackage, not the
+    // `cuda-python` a manifest requires.
+    let own = |top: &str, loose: bool| {
         rels.iter().any(|r| {
             r.strip_suffix("/__init__.py").is_some_and(|d| {
                 let parts: Vec<&str> = d.split('/').collect();
-                parts.last() == Some(&top)
-                    && (parts.len() <= 2 || manifest(&parts[..parts.len() - 1].join("/")))
+                let parent = parts[..parts.len() - 1].join("/");
+                let installed = manifest(&parent)
+                    || parent
+                        .strip_suffix("src")
+                        .is_some_and(|p| manifest(p.trim_end_matches('/')));
+                parts.last() == Some(&top) && ((loose && parts.len() <= 2) || installed)
             })
         })
     };
@@ -558,7 +566,8 @@ pub fn settle_own_package_imports(findings: &mut [crate::finding::Finding], rels
             && f.status != Status::Pass
             && (f.message.starts_with("imports ") || f.message.contains(" is CUDA-specific; "))
     }) {
-        let top = if f.message.starts_with("imports ") {
+        let import = f.message.starts_with("imports ");
+        let top = if import {
             super::declared_imports::top_module(&f.message)
         } else {
             f.message
@@ -570,7 +579,7 @@ pub fn settle_own_package_imports(findings: &mut [crate::finding::Finding], rels
         let Some(top) = top else {
             continue;
         };
-        if own(&top) {
+        if own(&top, import) {
             f.settle(&format!(
                 " — `{top}` is this project's own package: its sources are in this tree, scanned and ported with it"
             ));
@@ -627,6 +636,19 @@ mod own_package_tests {
         assert_eq!(fs[0].status, Status::Pass);
         let mut fs = vec![req()];
         settle_own_package_imports(&mut fs, &["python/cuspatial/cuspatial/__init__.py"]);
+        assert_eq!(fs[0].status, Status::Unknown);
+        // GPUStreamlines: a subpackage named like the requirement (`cuslines/cuda_python/`)
+        // is not the package a manifest installs.
+        let mut fs = vec![req()];
+        fs[0].message = "cuda-python is CUDA-specific; ROCm path: none known".into();
+        settle_own_package_imports(
+            &mut fs,
+            &[
+                "pyproject.toml",
+                "cuslines/__init__.py",
+                "cuslines/cuda_python/__init__.py",
+            ],
+        );
         assert_eq!(fs[0].status, Status::Unknown);
     }
 }
