@@ -208,8 +208,12 @@ pub fn fold_all_with(findings: &mut [Finding], tree: Tree) {
         torch_stack::packages,
         test_gates::kind,
         cuda_build::kind,
-        per_file::same_line,
+        // Copies first: the same finding in every copy of a file is one change, held by the
+        // first copy, even where a copy's line also holds other findings (faster-rcnn's three
+        // `make.sh` copies, each with `nvcc -arch=sm_52` on one line); the line's other findings
+        // fold across the copies too, and what stays open on one line is one edit.
         copies::kind,
+        per_file::same_line,
     ];
     // A head of an earlier decision may head a later, wider one too (a vendored CUTLASS copy)
     // but is never folded away by one: a project-wide kind (libcu++, FP8) must not hide a
