@@ -5,9 +5,9 @@
 //! So an inventory finding (HP8xx) of a script or configuration file whose rule and message,
 //! digits aside, recur in at least `MIN_FILES` files of one folder with the same extension is
 //! kept once, in the first file,
-//! naming the count; the others stay as PASS naming it. Code findings (C++, CUDA, Python) are never folded
-//! (each file's edit is its own), and neither are repeats within one file (the report groups
-//! those already).
+//! naming the count; the others, the head file's own repeats of the line included (CUDASW4's
+//! benchmark scripts each run `nsys profile` in four branches), stay as PASS naming it. Code
+//! findings (C++, CUDA, Python) are never folded (each file's edit is its own).
 
 use crate::decisions::kind::{self, Kind, Min};
 use crate::finding::Finding;
@@ -34,7 +34,7 @@ fn shape(message: &str) -> String {
 
 /// The sibling-files decision: an inventory finding of a script or configuration file whose
 /// rule and message, digits aside, recur in `MIN_FILES` files of one folder with the same
-/// extension, held by the first; repeats in the head's own file stay as they are.
+/// extension, held by the first.
 pub fn kind(_: &[Finding]) -> Kind {
     Kind {
         key: Box::new(|f| {
@@ -52,13 +52,19 @@ pub fn kind(_: &[Finding]) -> Kind {
             })
         }),
         head: kind::first,
-        folds: |head, f| f.path != head.path,
+        folds: kind::all,
         min: Min::Files(MIN_FILES),
         summary: Box::new(|g| {
+            let here = g.members.iter().filter(|f| f.path == g.head.path).count() - 1;
             format!(
-                " (the same in {} more files of `{}/`, folded here: one decision for them all)",
+                " (the same in {} more files of `{}/`{}, folded here: one decision for them all)",
                 g.files() - 1,
-                dir_and_ext(&g.head.path).0
+                dir_and_ext(&g.head.path).0,
+                match here {
+                    0 => String::new(),
+                    1 => " and on 1 more line here".to_string(),
+                    n => format!(" and on {n} more lines here"),
+                }
             )
         }),
         note: Box::new(|g| {
@@ -116,7 +122,14 @@ mod tests {
                 "HP852",
                 "CUDA_HOME points at cuda-12.4",
             ),
-            // Another rule in only two files: below the threshold.
+            // The head file's own repeat of the line is the same decision.
+            f(
+                &format!("{d}/cu118-Linux-env.sh"),
+                5,
+                "HP852",
+                "CUDA_HOME points at cuda-11.8",
+            ),
+            // Another rule in only two files: below the threshold, repeats stay.
             f(&format!("{d}/cu118-Linux-env.sh"), 8, "HP843", "arch list"),
             f(&format!("{d}/cu121-Linux-env.sh"), 8, "HP843", "arch list"),
             // Code is never folded: each file is its own edit.
@@ -147,7 +160,10 @@ mod tests {
                 ("c.py", 1)
             ]
         );
-        assert!(fs[0].message.contains("the same in 2 more files"));
+        assert!(fs[0]
+            .message
+            .contains("the same in 2 more files of `packaging/cuda/` and on 1 more line here"));
+        assert_eq!(fs[3].status, Status::Pass);
         assert!(fs[1]
             .message
             .contains("folded into `packaging/cuda/cu118-Linux-env.sh:3`"));

@@ -24,6 +24,11 @@ pub fn rocm_library(cuda: &str) -> Option<&'static str> {
         "nvToolsExt" => "roctx64",
         "nvidia-ml" => "amd_smi",
         "cupti" => "rocprofiler-sdk",
+        // NVIDIA's video decoder (NVDEC, `libnvcuvid.so`) and JPEG decoder: rocDecode
+        // (`librocdecode.so`, <https://rocm.docs.amd.com/projects/rocDecode/en/latest/>) and
+        // rocJPEG (`librocjpeg.so`, <https://rocm.docs.amd.com/projects/rocJPEG/en/latest/>).
+        "nvcuvid" => "rocdecode",
+        "nvjpeg" | "nvjpeg_static" => "rocjpeg",
         _ => return None,
     })
 }
@@ -35,6 +40,10 @@ pub fn nvidia_only(name: &str) -> Option<&'static str> {
     Some(match name {
         "nvinfer" | "nvinfer_plugin" | "nvonnxparser" | "nvparsers" | "nvinfer_lean"
         | "nvinfer_dispatch" => "migraphx",
+        // NVIDIA's video encoder (NVENC, loaded as `libnvidia-encode.so.1` / `nvEncodeAPI64.dll`):
+        // no ROCm library encodes video; AMD's encoder is the Advanced Media Framework
+        // (`libamfrt64.so.1`, <https://github.com/GPUOpen-LibrariesAndSDKs/AMF>), another API.
+        "nvidia-encode" | "nvEncodeAPI" | "nvEncodeAPI64" => "amfrt64",
         _ => return None,
     })
 }
@@ -55,6 +64,10 @@ pub fn rocm_symbols(rocm: &str) -> &'static str {
         "hiprtc" => "`hiprtc*`",
         "roctx64" => "`roctx*`",
         "amd_smi" => "`amdsmi_*`",
+        "rocdecode" => "`rocDec*`",
+        "rocjpeg" => "`rocJpeg*`",
+        "amfrt64" => "`AMFInit`/`AMF*`",
+        "migraphx" => "`migraphx_*`",
         _ => "its own",
     }
 }
@@ -83,6 +96,10 @@ const AMD_LIBRARIES: &[&str] = &[
     "rocm_smi64",
     "hsa-runtime64",
     "drm_amdgpu",
+    "rocdecode",
+    "rocjpeg",
+    "amfrt64",
+    "migraphx",
 ];
 
 /// How a string names a library: its link name, read from a file name a loader takes
@@ -129,7 +146,7 @@ fn link_name(text: &str, bare: bool) -> Option<&str> {
 /// `bare`): its link name and its ROCm counterpart's.
 pub fn loaded_cuda_library(text: &str, bare: bool) -> Option<(&str, &'static str)> {
     let name = link_name(text, bare)?;
-    let rocm = rocm_library(name)?;
+    let rocm = rocm_library(name).or_else(|| nvidia_only(name))?;
     // The static archives are linked, never loaded.
     (!name.ends_with("_static")).then_some((name, rocm))
 }
@@ -166,6 +183,12 @@ mod tests {
             Some("hiprtc")
         );
         // Not a loader's file name, not a CUDA library, a bare name where none is taken.
+        // Video and JPEG codecs, TensorRT: loaded by name as often as linked.
+        let to = |t| loaded_cuda_library(t, false).map(|(_, r)| r);
+        assert_eq!(to("libnvcuvid.so.1"), Some("rocdecode"));
+        assert_eq!(to("libnvidia-encode.so.1"), Some("amfrt64"));
+        assert_eq!(to("nvEncodeAPI64.dll"), Some("amfrt64"));
+        assert_eq!(to("libnvinfer.so.10"), Some("migraphx"));
         assert_eq!(cuda("libcuda.a"), None);
         assert_eq!(cuda("libclblast.so"), None);
         assert_eq!(cuda("libcudart_static.so"), None);

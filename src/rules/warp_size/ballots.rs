@@ -78,6 +78,59 @@ pub(super) fn ballot_macros<'a>(
     out
 }
 
+/// Whether a call exchanges values across lanes or waits on them under a mask it takes as an
+/// argument (`__shfl_sync`, `cub::ShuffleIndex<32>`, `__syncwarp`, `__any_sync`): a ballot
+/// passed whole is that mask, not the result.
+fn takes_a_mask(name: &str) -> bool {
+    let last = name.rsplit("::").next().unwrap_or(name);
+    last.starts_with("__shfl")
+        || last.starts_with("Shuffle")
+        || last.starts_with("__match")
+        || last.starts_with("__reduce_")
+        || matches!(
+            last,
+            "__syncwarp" | "__any_sync" | "__all_sync" | "__uni_sync"
+        )
+}
+
+/// Whether expression `n` holds a ballot (a call `named` one): the ballot itself, or one
+/// inside it through operators, casts and calls, except a ballot passed whole as the mask of
+/// a lane exchange (groute's `cub::ShuffleIndex<32>(offset, leader, __activemask())`
+/// broadcasts a queue offset, under the mask of the active lanes).
+fn holds_ballot(s: &Src, n: Node, named: &dyn Fn(&str) -> bool) -> bool {
+    // An explicit stack: generated code nests expressions thousands deep.
+    let mut stack = vec![n];
+    while let Some(n) = stack.pop() {
+        let n = strip_parens(n);
+        let mut skip_masks = false;
+        if n.node_kind() == K::CallExpression {
+            match call_name(s, n) {
+                Some(c) if named(c) => return true,
+                Some(c) if takes_a_mask(c) => skip_masks = true,
+                _ => {}
+            }
+        }
+        let mut c = n.walk();
+        for k in n.named_children(&mut c) {
+            let whole = strip_parens(k);
+            if skip_masks && whole.node_kind() == K::ArgumentList {
+                let mut d = whole.walk();
+                for a in whole.named_children(&mut d) {
+                    let w = strip_parens(a);
+                    let mask =
+                        w.node_kind() == K::CallExpression && call_name(s, w).is_some_and(named);
+                    if !mask {
+                        stack.push(a);
+                    }
+                }
+                continue;
+            }
+            stack.push(k);
+        }
+    }
+    false
+}
+
 pub(super) fn ballots(
     s: &Src,
     f: Node,
@@ -94,11 +147,8 @@ pub(super) fn ballots(
                 format!(", taken through the project's ballot macro {m}")
             })
     };
-    let is_ballot = |n: Node| {
-        s.descendants(n, K::CallExpression)
-            .iter()
-            .any(|c| call_name(s, *c).is_some_and(named))
-    };
+    // A value holds a ballot when one is inside it, but not the mask a lane exchange takes.
+    let is_ballot = |n: Node| holds_ballot(s, n, &named);
     let mut vars: HashSet<&str> = HashSet::new();
     // Narrow names reported where they take the ballot: their bit counts are the same fact.
     let mut reported: std::collections::HashMap<&str, usize> = Default::default();

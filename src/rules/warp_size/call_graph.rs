@@ -18,6 +18,11 @@ pub struct Caller<'a> {
     pub name: &'a str,
     pub path: &'a str,
     pub kernel: bool,
+    /// Its key in a project pass (`Owner::name` for a method).
+    pub key: &'a str,
+    /// The class whose method it is, and the names its body mentions.
+    owner: Option<&'a str>,
+    mentions: &'a [String],
 }
 
 pub struct Graph<'a> {
@@ -25,21 +30,33 @@ pub struct Graph<'a> {
     by_callee: HashMap<&'a str, Vec<Caller<'a>>>,
     /// Each file's quoted includes, by the last part of the path.
     includes: HashMap<&'a str, &'a [String]>,
+    /// Method name → the classes that define a method of that name.
+    owners: HashMap<&'a str, Vec<&'a str>>,
 }
 
 impl<'a> Graph<'a> {
     pub fn new(files: &[(&'a str, &'a FileRows)]) -> Self {
         let mut by_callee: HashMap<&str, Vec<Caller>> = HashMap::new();
         let mut includes = HashMap::new();
+        let mut owners: HashMap<&str, Vec<&str>> = HashMap::new();
         for (path, f) in files {
             includes.insert(*path, f.includes.as_slice());
             for d in &f.defs {
+                if let Some(o) = &d.owner {
+                    let v = owners.entry(d.name.as_str()).or_default();
+                    if !v.contains(&o.as_str()) {
+                        v.push(o.as_str());
+                    }
+                }
                 for c in &d.callees {
                     if *c != d.name {
                         by_callee.entry(c.as_str()).or_default().push(Caller {
                             name: d.name.as_str(),
                             path,
                             kernel: d.kernel,
+                            key: d.qualified.as_str(),
+                            owner: d.owner.as_deref(),
+                            mentions: &d.mentions,
                         });
                     }
                 }
@@ -48,7 +65,32 @@ impl<'a> Graph<'a> {
         Graph {
             by_callee,
             includes,
+            owners,
         }
+    }
+
+    /// The functions that call the method `name` of class `owner` (defined in `path`): where
+    /// several classes define a method of that name (the aligners of a sequence library, each
+    /// with its `computeMultiPass`), a caller that names some of those classes calls theirs
+    /// only (`using Processor = FloatAligner<…>; processor.computeMultiPass(…)`); a method of
+    /// the same class calls its own; a caller that names none of them may call any.
+    pub fn callers_of<'s>(
+        &'s self,
+        name: &'s str,
+        path: &'s str,
+        owner: Option<&'s str>,
+    ) -> impl Iterator<Item = Caller<'a>> + 's {
+        let rivals = self.owners.get(name).map_or(&[][..], Vec::as_slice);
+        self.callers(name, path).filter(move |c| {
+            let Some(o) = owner.filter(|_| rivals.len() > 1) else {
+                return true;
+            };
+            if let Some(co) = c.owner.filter(|co| rivals.contains(co)) {
+                return co == o || c.mentions.binary_search_by(|m| m.as_str().cmp(o)).is_ok();
+            }
+            let names = |r: &str| c.mentions.binary_search_by(|m| m.as_str().cmp(r)).is_ok();
+            names(o) || !rivals.iter().any(|r| names(r))
+        })
     }
 
     /// The functions that call `name` as defined in `path` (see the module documentation).
@@ -94,7 +136,7 @@ pub fn reached_only_from<'a>(
     for (path, d) in defs(files) {
         if d.kernel {
             if let Some(s) = seeds.get(d.name.as_str()) {
-                reach.insert((d.name.as_str(), path), (d.name.as_str(), *s));
+                reach.insert((d.qualified.as_str(), path), (d.name.as_str(), *s));
             }
         }
     }
@@ -102,14 +144,14 @@ pub fn reached_only_from<'a>(
     for _ in 0..depth {
         let mut grew = false;
         for (path, d) in defs(files) {
-            let key = (d.name.as_str(), path);
+            let key = (d.qualified.as_str(), path);
             if d.kernel || reach.contains_key(&key) {
                 continue;
             }
             let mut live_callers: Vec<(&str, &str)> = graph
-                .callers(&d.name, path)
+                .callers_of(&d.name, path, d.owner.as_deref())
                 .filter(|c| live(c))
-                .map(|c| (c.name, c.path))
+                .map(|c| (c.key, c.path))
                 .collect();
             if live_callers.is_empty() || !live_callers.iter().all(|c| reach.contains_key(c)) {
                 continue;

@@ -331,6 +331,86 @@ pub(crate) fn functions(src: &[u8], lexed: &Lexed, qual: &[u8]) -> Vec<(String, 
     out
 }
 
+/// The bodies of the file's structs and classes: byte range and name (`struct FloatAligner
+/// { … }`, `template <…> class Tile : public Base<…> { … }`); not an `enum class`.
+fn class_bodies(src: &[u8], lexed: &Lexed) -> Vec<(usize, usize, String)> {
+    let mut out = Vec::new();
+    let n = lexed.tokens.len();
+    for k in 0..n {
+        let t = text(src, lexed, k);
+        if !matches!(t, b"struct" | b"class")
+            || lexed.tokens[k].in_directive()
+            || lexed
+                .prev_code(k)
+                .is_some_and(|p| text(src, lexed, p) == b"enum")
+        {
+            continue;
+        }
+        let Some(name) = lexed
+            .next_code(k)
+            .filter(|&i| lexed.tokens[i].kind == Tok::Ident)
+        else {
+            continue;
+        };
+        // The body's `{` before any `;`, `(` or `)` (a declaration, a parameter's type).
+        let mut j = name;
+        let mut open = None;
+        for _ in 0..64 {
+            let Some(x) = lexed.next_code(j) else { break };
+            match text(src, lexed, x) {
+                b"{" => {
+                    open = Some(x);
+                    break;
+                }
+                b";" | b"(" | b")" | b"=" => break,
+                _ => j = x,
+            }
+        }
+        let Some(open) = open else { continue };
+        if let Some(close) = matching(src, lexed, open, b"{", b"}") {
+            out.push((
+                lexed.tokens[open].start as usize,
+                lexed.tokens[close].end as usize,
+                String::from_utf8_lossy(text(src, lexed, name)).into_owned(),
+            ));
+        }
+    }
+    out
+}
+
+/// The maximum block size a function's `__launch_bounds__(N, …)` gives, and the token of
+/// `__launch_bounds__`: read back from the body's `{` (token `body`) through the declaration,
+/// which may put it before or after `__global__` and after a `template<…>`, to the end of the
+/// previous declaration. `N` is a literal or a name the file defines as a number.
+fn launch_bound(
+    src: &[u8],
+    lexed: &Lexed,
+    body: usize,
+    names: &super::block_shapes::Names,
+) -> Option<(u64, usize)> {
+    let mut j = body;
+    for _ in 0..256 {
+        j = lexed.prev_code(j)?;
+        match text(src, lexed, j) {
+            b";" | b"}" | b"{" => return None,
+            b"__launch_bounds__" if lexed.tokens[j].kind == Tok::Ident => {
+                let open = lexed
+                    .next_code(j)
+                    .filter(|&o| text(src, lexed, o) == b"(")?;
+                // Only a lone first argument: `__launch_bounds__(32, 16)`, not `(32 * W)`.
+                let a = lexed.next_code(open)?;
+                let after = lexed.next_code(a)?;
+                if !matches!(text(src, lexed, after), b"," | b")") {
+                    return None;
+                }
+                return value_of(src, lexed, a, names).map(|v| (v, j));
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 /// The token closing the bracket opened at `open`.
 fn matching(src: &[u8], lexed: &Lexed, open: usize, o: &[u8], c: &[u8]) -> Option<usize> {
     let mut depth = 0i32;
@@ -378,6 +458,18 @@ pub struct Def {
     /// Its lane reads and votes, its calls, and whether it wraps an exchange, see
     /// [`super::row_exchange`].
     pub(super) exchanges: super::row_exchange::Exchanges,
+    /// A kernel's `__launch_bounds__(N, …)` of at most 32 threads: the cap and its text. Every
+    /// block then is one row of at most 32 threads, however it is launched (a launch of more
+    /// threads fails).
+    pub(super) bound32: Option<(u64, String)>,
+    /// The struct or class whose body holds it (a method), see [`super::call_graph`].
+    pub(super) owner: Option<String>,
+    /// The names its body mentions (sorted, once each): which of several classes defining a
+    /// method of one name a call `processor.run()` means.
+    pub(super) mentions: Vec<String>,
+    /// `Owner::name` for a method, the name otherwise: the function's key in a project pass
+    /// (two classes' `pass` methods in one header are two functions).
+    pub(super) qualified: String,
 }
 
 /// What one file contributes to this pass, computed with the file's single lex: its launches
@@ -409,6 +501,8 @@ pub fn file_rows(path: &str, src: &[u8], lexed: &Lexed) -> Option<FileRows> {
             src,
             lines: &lines,
         };
+        let names = numeric_names(src, lexed);
+        let classes = class_bodies(src, lexed);
         for (qual, kernel) in [(&b"__global__"[..], true), (&b"__device__"[..], false)] {
             for (name, open, close) in functions(src, lexed, qual) {
                 let mut callees: Vec<String> = (open..close)
@@ -436,6 +530,34 @@ pub fn file_rows(path: &str, src: &[u8], lexed: &Lexed) -> Option<FileRows> {
                     Vec::new()
                 };
                 let exchanges = super::row_exchange::exchanges(&ctx, lexed, open, close);
+                let bound32 = if kernel {
+                    launch_bound(src, lexed, open, &names)
+                        .filter(|(n, _)| *n <= 32)
+                        .map(|(n, at)| {
+                            let line = ctx
+                                .lines
+                                .position(src, lexed.tokens[at].start as usize)
+                                .line;
+                            (n, format!("`__launch_bounds__({n}, …)` at {path}:{line}"))
+                        })
+                } else {
+                    None
+                };
+                let at = lexed.tokens[open].start as usize;
+                let owner = classes
+                    .iter()
+                    .filter(|(a, b, _)| *a < at && at < *b)
+                    .max_by_key(|(a, _, _)| *a)
+                    .map(|(_, _, n)| n.clone());
+                let mut mentions: Vec<String> = (open..close)
+                    .filter(|&i| lexed.tokens[i].kind == Tok::Ident)
+                    .map(|i| String::from_utf8_lossy(text(src, lexed, i)).into_owned())
+                    .collect();
+                mentions.sort_unstable();
+                mentions.dedup();
+                let qualified = owner
+                    .as_ref()
+                    .map_or_else(|| name.clone(), |o| format!("{o}::{name}"));
                 defs.push(Def {
                     name,
                     kernel,
@@ -448,6 +570,10 @@ pub fn file_rows(path: &str, src: &[u8], lexed: &Lexed) -> Option<FileRows> {
                     ),
                     callees,
                     sites,
+                    bound32,
+                    owner,
+                    mentions,
+                    qualified,
                 });
             }
         }
@@ -600,10 +726,10 @@ fn default_width_sites(
 
 /// The project pass (see the module documentation), over each source's [`FileRows`].
 pub fn cub_in_kernels_of_32_wide_rows(findings: &mut Vec<Finding>, files: &[(&str, &FileRows)]) {
-    if !files
-        .iter()
-        .any(|(_, r)| r.launches.iter().any(|l| l.rows32().is_some()))
-    {
+    if !files.iter().any(|(_, r)| {
+        r.launches.iter().any(|l| l.rows32().is_some())
+            || r.defs.iter().any(|d| d.bound32.is_some())
+    }) {
         return;
     }
     let mut rows: BTreeMap<&str, Rows> = BTreeMap::new();
@@ -621,8 +747,21 @@ pub fn cub_in_kernels_of_32_wide_rows(findings: &mut Vec<Finding>, files: &[(&st
             .filter(|r| !r.other && !r.shapes.is_empty())
             .and_then(|r| r.shapes.first().cloned())
     };
-    // Who calls each function: the kernels whose bodies call it.
+    // Kernels whose `__launch_bounds__` caps their blocks at 32 threads: one row each.
+    let bounded = bounded_kernels(files);
+    // Who calls each function, and the functions only such kernels reach (through calls of
+    // calls: a method of the aligner object the kernel builds).
     let graph = super::call_graph::Graph::new(files);
+    let mut seeds: HashMap<&str, &str> = bounded.clone();
+    for (k, r) in &rows {
+        if !r.other {
+            if let Some(s) = r.shapes.first() {
+                seeds.entry(k).or_insert(s.as_str());
+            }
+        }
+    }
+    let reach =
+        super::call_graph::reached_only_from(files, &graph, &seeds, super::block_extent::DEPTH);
     // Lane and warp arithmetic with 32 (HP102) in such a function is the row's: `WARPS * 32`
     // counts the block's threads, `tid / 32` is the row. Indexed by file once.
     let arithmetic = |f: &Finding| {
@@ -659,7 +798,13 @@ pub fn cub_in_kernels_of_32_wide_rows(findings: &mut Vec<Finding>, files: &[(&st
             // A kernel's rows are its launches'; a device function's are its callers' when every
             // kernel that calls it (directly) has 32-wide rows.
             let why = if d.kernel {
-                rows32(name).map(|s| format!("`{name}`, which every launch in the project gives blocks whose rows are 32 threads ({s})"))
+                rows32(name)
+                    .map(|s| format!("`{name}`, which every launch in the project gives blocks whose rows are 32 threads ({s})"))
+                    .or_else(|| d.bound32.as_ref().map(|(_, s)| format!("kernel `{name}`, whose blocks {s} caps at 32 threads, one row")))
+            } else if let Some((kernel, shape)) = reach.get(&(d.qualified.as_str(), *path)) {
+                Some(format!(
+                    "`{name}`, which only kernel `{kernel}` (and kernels launched alike) reaches ({shape})"
+                ))
             } else {
                 let mut callers: Vec<&str> = graph
                     .callers(name, path)
@@ -679,7 +824,7 @@ pub fn cub_in_kernels_of_32_wide_rows(findings: &mut Vec<Finding>, files: &[(&st
             let Some(why) = why else { continue };
             for i in inside {
                 if findings[i].status != Status::Pass {
-                    findings[i].settle(&format!(" — consistent with {why}: each row is the code's warp of 32 lanes (its lane is `threadIdx.x`, its warp the row), so the arithmetic holds on a 64-lane wavefront that holds two rows; nothing to change"));
+                    findings[i].settle(&format!(" — consistent with {why}: each row is the code's warp of 32 lanes (its lane is `threadIdx.x`, its warp the row), so the arithmetic holds on a 64-lane wavefront that holds two rows (or one row and lanes that do not run); nothing to change"));
                 }
             }
             for site in &d.sites {
@@ -704,6 +849,24 @@ pub fn cub_in_kernels_of_32_wide_rows(findings: &mut Vec<Finding>, files: &[(&st
     }
     findings.extend(added);
     settle_launches_of_kernels_without_warp_work(findings, files);
+}
+
+/// The kernels whose every definition caps its blocks at 32 threads with `__launch_bounds__`,
+/// with the text that shows it.
+pub(super) fn bounded_kernels<'a>(files: &[(&'a str, &'a FileRows)]) -> HashMap<&'a str, &'a str> {
+    let mut out: HashMap<&str, Option<&str>> = HashMap::new();
+    for d in files
+        .iter()
+        .flat_map(|(_, f)| f.defs.iter())
+        .filter(|d| d.kernel)
+    {
+        let here = d.bound32.as_ref().map(|(_, s)| s.as_str());
+        let e = out.entry(d.name.as_str()).or_insert(here);
+        if here.is_none() {
+            *e = None;
+        }
+    }
+    out.into_iter().filter_map(|(k, s)| Some((k, s?))).collect()
 }
 
 /// HP107 on a launch of 32-thread blocks whose kernel is defined in another file: where every
@@ -769,147 +932,5 @@ fn settle_launches_of_kernels_without_warp_work(
         if quiet(&name) == Some(true) {
             f.settle(&format!(" — `{name}` (and what it calls in the project) does no warp-level work: no shuffles, votes, warp barriers or lane ids, so its 32 threads never act as a warp and a 64-lane wavefront changes nothing"));
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    const KERNEL: &str = "#include <cub/cub.cuh>\n__global__ void mat_vec(const float* w, float* out, int n) {\n  float sum = 0.f;\n  for (int i = threadIdx.x; i < n; i += 32) sum += w[blockIdx.x * 4 * n + threadIdx.y * n + i];\n  using WarpReduce = cub::WarpReduce<float>;\n  __shared__ typename WarpReduce::TempStorage temp[4];\n  sum = WarpReduce(temp[threadIdx.y]).Sum(sum);\n  if (threadIdx.x == 0) out[blockIdx.x * 4 + threadIdx.y] = sum;\n}\n";
-
-    /// The project pass over `files`, each lexed once, on top of `findings`.
-    fn pass(mut findings: Vec<Finding>, files: &[(&str, &str)]) -> Vec<Finding> {
-        let rows: Vec<(&str, FileRows)> = files
-            .iter()
-            .filter_map(|(p, t)| {
-                file_rows(p, t.as_bytes(), &crate::lex::lex(t.as_bytes())).map(|r| (*p, r))
-            })
-            .collect();
-        let refs: Vec<(&str, &FileRows)> = rows.iter().map(|(p, r)| (*p, r)).collect();
-        cub_in_kernels_of_32_wide_rows(&mut findings, &refs);
-        findings
-    }
-
-    fn run(files: &[(&str, &str)]) -> Vec<Finding> {
-        pass(Vec::new(), files)
-    }
-
-    /// nvdiffrast's rasterizer: a device helper, called only from a kernel launched with
-    /// `dim3 block(32, WARPS)`, sizes and strides by `WARPS * 32`, the block's threads. Twin:
-    /// the same kernel launched somewhere with 256-thread rows keeps its HP102.
-    #[test]
-    fn warp_arithmetic_of_32_wide_rows_is_the_rows() {
-        let kernel = "#define WARPS 16\n__device__ void impl(int* buf, int n) {\n  int t = threadIdx.x + 32 * threadIdx.y;\n  unsigned m = __ballot_sync(~0u, t < n);\n  for (int i = t; i < n; i += WARPS * 32) buf[i] = __popc(m);\n}\n__global__ void k(int* buf, int n) { impl(buf, n); }\n";
-        let launch =
-            "void go(int* b, int n) {\n  dim3 block(32, WARPS);\n  k<<<n, block>>>(b, n);\n}\n";
-        let run_on = |launch: &str| {
-            let fs = crate::model::syntax::test_support::hazard_findings_at("k.cuh", kernel);
-            assert!(
-                fs.iter()
-                    .any(|f| f.rule == "HP102" && f.status != Status::Pass),
-                "{fs:?}"
-            );
-            let files = [("k.cuh", kernel), ("main.cu", launch)];
-            pass(fs, &files)
-                .into_iter()
-                .filter(|f| f.rule == "HP102")
-                .collect::<Vec<_>>()
-        };
-        let rows = run_on(launch);
-        assert!(rows.iter().all(|f| f.status == Status::Pass), "{rows:?}");
-        assert!(
-            rows[0].message.contains("each row is the code's warp"),
-            "{}",
-            rows[0].message
-        );
-        let wide = format!("{launch}void go2(int* b, int n) {{ k<<<n, 256>>>(b, n); }}\n");
-        assert!(run_on(&wide).iter().any(|f| f.status != Status::Pass));
-        // The runtime's launch call, as nvdiffrast writes it; twin: a 256-wide block.
-        let api = "void go(int* b, int n, void** args) {\n  dim3 block(32, WARPS);\n  cudaLaunchKernel((void*)k, dim3(n, 1, 1), block, args, 0, 0);\n}\n";
-        assert!(run_on(api).iter().all(|f| f.status == Status::Pass));
-        let api_wide = api.replace("dim3 block(32, WARPS)", "dim3 block(256, 1)");
-        assert!(run_on(&api_wide).iter().any(|f| f.status != Status::Pass));
-    }
-
-    /// xmrig's blake2b kernels, launched `<<<n, 32>>>` in one file and defined in another,
-    /// never act as a warp: the launch's HP107 is PASS. Twin: a kernel whose helper shuffles.
-    #[test]
-    fn one_warp_launches_of_kernels_elsewhere_without_warp_work() {
-        let launch = "#include \"k.cuh\"\n__global__ void local(float* x) { x[threadIdx.x] = __shfl_xor_sync(0xffffffff, x[0], 1); }\nvoid go(float* x, int n) {\n  blake<<<n, 32>>>(x);\n}\n";
-        let run_on = |kernel: &str| {
-            let fs = crate::model::syntax::test_support::hazard_findings_at("hash.cu", launch);
-            assert!(
-                fs.iter()
-                    .any(|f| f.rule == "HP107" && f.status != Status::Pass),
-                "{fs:?}"
-            );
-            let files = [("k.cuh", kernel), ("hash.cu", launch)];
-            pass(fs, &files)
-                .into_iter()
-                .find(|f| f.rule == "HP107")
-                .unwrap()
-        };
-        let plain = "__device__ void g(float* x, int i) { x[i] *= 2.f; }\n__global__ void blake(float* x) { g(x, blockIdx.x * 32 + threadIdx.x); }\n";
-        let f = run_on(plain);
-        assert_eq!(f.status, Status::Pass, "{}", f.message);
-        assert!(
-            f.message.contains("does no warp-level work"),
-            "{}",
-            f.message
-        );
-        let shuffles = plain.replace(
-            "x[i] *= 2.f;",
-            "x[i] = __shfl_down_sync(0xffffffff, x[i], 1);",
-        );
-        assert_ne!(run_on(&shuffles).status, Status::Pass);
-    }
-
-    /// llama_cu_awq's shape: the kernel in a header, every launch (in another file) with
-    /// `dim3 block_dim(32, 4)`. Twins: a launch with 256-thread rows elsewhere, a launch whose
-    /// shape is not known, and a primitive given its width keep quiet.
-    #[test]
-    fn cub_default_width_in_a_kernel_of_32_wide_rows_is_reported() {
-        let launch = "#include \"k.cuh\"\nvoid go(const float* w, float* o, int n, int d) {\n  dim3 block_dim(32, 4);\n  dim3 grid_dim((d + 3) / 4, 1);\n  mat_vec<<<grid_dim, block_dim, 0, 0>>>(w, o, n);\n}\n";
-        let fs = run(&[("k.cuh", KERNEL), ("main.cu", launch)]);
-        assert_eq!(fs.len(), 1, "{fs:?}");
-        let f = &fs[0];
-        assert_eq!(
-            (f.rule.as_str(), f.line, f.status),
-            ("HP110", 5, Status::Remediation)
-        );
-        assert!(
-            f.message.contains("`dim3 block_dim(32, …)` at main.cu:3"),
-            "{}",
-            f.message
-        );
-        assert_eq!(f.fix.as_deref(), Some("cub::WarpReduce<float, 32>"));
-        let wide =
-            "void go2(const float* w, float* o, int n) {\n  mat_vec<<<64, 256>>>(w, o, n);\n}\n";
-        assert!(run(&[("k.cuh", KERNEL), ("main.cu", launch), ("b.cu", wide)]).is_empty());
-        let unknown = "void go3(const float* w, float* o, int n, dim3 b) {\n  mat_vec<<<64, b>>>(w, o, n);\n}\n";
-        assert!(run(&[("k.cuh", KERNEL), ("c.cu", unknown)]).is_empty());
-        let given = KERNEL.replace("cub::WarpReduce<float>", "cub::WarpReduce<float, 32>");
-        assert!(run(&[("k.cuh", &given), ("main.cu", launch)]).is_empty());
-        // One-dimensional blocks of 32 threads, launched with template arguments.
-        let one = KERNEL.replace("mat_vec(", "mat_vec2(");
-        let launch1 =
-            "void go(const float* w, float* o, int n) {\n  mat_vec2<<<n, 32>>>(w, o, n);\n}\n";
-        assert_eq!(run(&[("k.cuh", &one), ("main.cu", launch1)]).len(), 1);
-        // A device helper called only from such kernels; its twin is also called from a kernel
-        // of 256-thread rows.
-        let helper = "__device__ __forceinline__ float row_sum(float v) {\n  using WR = cub::WarpReduce<float>;\n  __shared__ typename WR::TempStorage t[4];\n  return WR(t[threadIdx.y]).Sum(v);\n}\n__global__ void ka(float* o) { o[0] = row_sum(o[threadIdx.x]); }\n__global__ void kb(float* o) { o[1] = row_sum(o[threadIdx.x]); }\n";
-        let only32 =
-            "void go(float* o) {\n  dim3 b(32, 4);\n  ka<<<1, b>>>(o);\n  kb<<<2, b>>>(o);\n}\n";
-        let fs = run(&[("h.cuh", helper), ("m.cu", only32)]);
-        assert_eq!(fs.len(), 1, "{fs:?}");
-        assert!(
-            fs[0].message.contains("called only from kernels"),
-            "{}",
-            fs[0].message
-        );
-        let both =
-            "void go(float* o) {\n  dim3 b(32, 4);\n  ka<<<1, b>>>(o);\n  kb<<<1, 256>>>(o);\n}\n";
-        assert!(run(&[("h.cuh", helper), ("m.cu", both)]).is_empty());
     }
 }

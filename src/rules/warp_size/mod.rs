@@ -873,6 +873,8 @@ fn warpsize_constexpr<'a>(s: &Src<'a>, id: Node<'a>, what: &str, out: &mut Vec<F
 }
 
 #[cfg(test)]
+mod launch_rows_tests;
+#[cfg(test)]
 mod names_tests;
 #[cfg(test)]
 mod shapes_tests;

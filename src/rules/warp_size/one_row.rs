@@ -45,9 +45,14 @@ pub fn settle_one_row_blocks(findings: &mut [Finding], files: &[(&str, &FileRows
         return;
     }
     // Kernels every launch of which (at least one) is one 32-thread row, with its shape.
-    let seeds = super::call_graph::kernels_launched_only(files, |l| {
+    let mut seeds = super::call_graph::kernels_launched_only(files, |l| {
         l.x.as_ref().is_some_and(|(x, _)| *x == 32) && l.one_row
     });
+    // A kernel whose `__launch_bounds__` caps its blocks at 32 threads is one row however it
+    // is launched.
+    for (k, s) in super::launch_rows::bounded_kernels(files) {
+        seeds.entry(k).or_insert(s);
+    }
     if seeds.is_empty() {
         return;
     }
@@ -57,7 +62,7 @@ pub fn settle_one_row_blocks(findings: &mut [Finding], files: &[(&str, &FileRows
     // Each reached function's body, by file.
     let mut bodies: HashMap<&str, Vec<Body>> = HashMap::new();
     for (path, d) in super::call_graph::defs(files) {
-        if let Some(via) = reach.get(&(d.name.as_str(), path)) {
+        if let Some(via) = reach.get(&(d.qualified.as_str(), path)) {
             bodies
                 .entry(path)
                 .or_default()

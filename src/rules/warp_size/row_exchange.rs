@@ -269,7 +269,7 @@ pub fn rows_sharing_a_wavefront(findings: &mut Vec<Finding>, files: &[(&str, &Fi
     let mut added = Vec::new();
     for (path, f) in files {
         for d in &f.defs {
-            let Some(&(kernel, shape)) = reach.get(&(d.name.as_str(), *path)) else {
+            let Some(&(kernel, shape)) = reach.get(&(d.qualified.as_str(), *path)) else {
                 continue;
             };
             for c in &d.exchanges.calls {

@@ -737,3 +737,24 @@ fn counts_of_fresh_ballots_spell_both_choices() {
         "__device__ void f(bool a, int* o) {\n  o[0] = __popcll(__ballot_sync(~0ull, a));\n}\n";
     assert!(fires(wide, "HP106").is_empty());
 }
+
+/// groute's worklist: a queue offset from `atomicAdd`, broadcast by a shuffle whose mask
+/// argument is `__activemask()`, holds no ballot (the ballot is the shuffle's mask).
+#[test]
+fn a_ballot_passed_to_a_call_is_not_its_result() {
+    let src = r#"__device__ void append_warp(unsigned* end, int leader, int count) {
+  uint32_t allocation = 0;
+  uint32_t mask = 0;
+  if ((threadIdx.x & 31) == leader) allocation = atomicAdd(end, count);
+  allocation = cub::ShuffleIndex<32>(allocation, leader, __activemask());
+  mask = (uint32_t)(__activemask() & 0xffu) | 1u;
+  end[allocation] = mask;
+  uint32_t lead = 0;
+  lead = msb(__ballot_sync(~0ull, end[0] > 0));
+  end[lead] = 0;
+}
+"#;
+    // The twins: a ballot's bits through operators and a cast, and a ballot a project function
+    // takes (hornet's `__msb(__ballot(p))`: its 32-bit parameter cuts the mask).
+    assert_eq!(fires(src, "HP106"), [6, 9]);
+}
