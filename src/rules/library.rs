@@ -400,7 +400,10 @@ pub fn check(s: &Src, target: &Target, out: &mut Vec<Finding>) {
             Some((&CUDNN_TO_MIOPEN, format!("`{name}`: MIOpen's equivalent needs a different call sequence (find/workspace steps, argument order)")))
         } else if call && cublaslt_call(name) && !plain_cublaslt_attribute(s, i) {
             Some((&CUBLASLT, format!("`{name}`: check the hipBLASLt support for the types, layouts and attributes used")))
-        } else if (name == "cutlass" || name == "cute") && scope_next && pre != "::" {
+        } else if (name == "cutlass" || name == "cute")
+            && scope_next
+            && (pre != "::" || global_scope(s, i))
+        {
             Some((
                 &CUTLASS_CUTE,
                 format!("`{name}::` templates have no HIP port"),
@@ -542,9 +545,30 @@ fn thrust_cuda(s: &Src, i: usize) -> bool {
     false
 }
 
+/// Whether the name at token `i` follows a `::` that names the global scope (`::cutlass::half_t`),
+/// not an enclosing namespace (`mine::cutlass::`).
+fn global_scope(s: &Src, i: usize) -> bool {
+    let Some(c) = s.lexed.prev_code(i) else {
+        return false;
+    };
+    s.lexed.prev_code(c).is_none_or(|b| {
+        let t = s.tok(b);
+        !(s.lexed.tokens[b].kind == Tok::Ident || t == ">")
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use crate::model::syntax::test_support::fires;
+
+    /// ppl's xformer entry point names CUTLASS from the global scope
+    /// (`dispatch_cutlassF<::cutlass::half_t>`): a CUTLASS use like any other. Twin: a project
+    /// namespace of that name nested in its own (`mine::cutlass::`) is not CUTLASS's.
+    #[test]
+    fn cutlass_named_from_the_global_scope_is_cutlass() {
+        let src = "void f(P p) {\n  dispatch<::cutlass::half_t>(p);\n  mine::cutlass::g(p);\n}\n";
+        assert_eq!(fires(src, "HP603"), [2]);
+    }
 
     /// PyTorchEMD's extension: THC's header, state and checks, `AT_CHECK`. One finding per file.
     /// Twins: ATen's replacements, and names that only start with THC (`THCOUNT`).
