@@ -780,12 +780,19 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         .filter(|r| crate::translate::Lang::of(r) == crate::translate::Lang::Cuda)
         .map(|r| r.to_string())
         .collect();
+    // Copies of NVIDIA's own toolkit headers (a generator's input, a loader's declarations).
+    let toolkit_copies = crate::decisions::toolkit_copies::files(
+        &findings,
+        &|name: &str| m.is_cuda_header(name),
+        &read_rel,
+    );
     crate::decisions::fold_all_with(
         &mut findings,
         crate::decisions::Tree {
             nested_roots: &nested,
             unbuilt_roots: &unbuilt,
             unincluded: &unincluded,
+            toolkit_copies,
             generated,
             bound,
             cutlass_helpers,

@@ -92,6 +92,7 @@ pub mod per_file;
 pub mod ptx_family;
 pub mod same_api;
 pub mod test_gates;
+pub mod toolkit_copies;
 pub mod torch_stack;
 pub mod unbuilt;
 pub mod unincluded;
@@ -147,6 +148,8 @@ pub struct Tree<'a> {
     pub nested_roots: &'a [String],
     pub unbuilt_roots: &'a [String],
     pub unincluded: &'a [String],
+    /// Copies of NVIDIA's toolkit headers ([`toolkit_copies::files`]).
+    pub toolkit_copies: Vec<String>,
     pub generated: BTreeMap<String, (String, usize)>,
     pub bound: Vec<bound::Region>,
     pub cutlass_helpers: BTreeSet<String>,
@@ -161,6 +164,7 @@ pub fn fold_all_with(findings: &mut [Finding], tree: Tree) {
         nested_roots,
         unbuilt_roots,
         unincluded,
+        toolkit_copies,
         generated,
         bound,
         cutlass_helpers,
@@ -227,6 +231,13 @@ pub fn fold_all_with(findings: &mut [Finding], tree: Tree) {
             // included, a generator's output. Their heads are listed after the product's code.
             if !unbuilt_roots.is_empty() {
                 fold_keeping(findings, &unbuilt::kind(unbuilt_roots.to_vec()), &mut heads);
+            }
+            if !toolkit_copies.is_empty() {
+                fold_keeping(
+                    findings,
+                    &toolkit_copies::kind(toolkit_copies.clone()),
+                    &mut heads,
+                );
             }
             if !unincluded.is_empty() {
                 fold_keeping(findings, &unincluded::kind(unincluded.to_vec()), &mut heads);
