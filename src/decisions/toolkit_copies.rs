@@ -137,13 +137,8 @@ mod tests {
         let copies = files(&fs, &toolkit, &read);
         assert_eq!(copies, ["tools/include/cublas.h", "tools/include/cuda.h"]);
         crate::decisions::fold(&mut fs, &kind(copies));
-        let open: Vec<(&str, u32)> = fs
-            .iter()
-            .filter(|f| f.status != Status::Pass)
-            .map(|f| (f.path.as_str(), f.line))
-            .collect();
         assert_eq!(
-            open,
+            crate::decisions::test_support::open(&fs),
             [
                 ("tools/include/cuda.h", 300),
                 ("src/cuda.h", 5),

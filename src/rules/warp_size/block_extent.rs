@@ -309,16 +309,10 @@ pub fn blocks_in_wavefronts(findings: &mut Vec<Finding>, files: &[(&str, &FileRo
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::warp_size::launch_rows::file_rows;
 
     fn run(files: &[(&str, &str)]) -> Vec<Finding> {
-        let rows: Vec<(&str, FileRows)> = files
-            .iter()
-            .filter_map(|(p, t)| {
-                file_rows(p, t.as_bytes(), &crate::lex::lex(t.as_bytes())).map(|r| (*p, r))
-            })
-            .collect();
-        let refs: Vec<(&str, &FileRows)> = rows.iter().map(|(p, r)| (*p, r)).collect();
+        let rows = super::super::call_graph::rows_of(files);
+        let refs: Vec<(&str, &FileRows)> = rows.iter().map(|(p, r)| (p.as_str(), r)).collect();
         let mut out = Vec::new();
         blocks_in_wavefronts(&mut out, &refs);
         out

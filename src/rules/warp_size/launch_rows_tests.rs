@@ -7,13 +7,8 @@ const KERNEL: &str = "#include <cub/cub.cuh>\n__global__ void mat_vec(const floa
 
 /// The project pass over `files`, each lexed once, on top of `findings`.
 fn pass(mut findings: Vec<Finding>, files: &[(&str, &str)]) -> Vec<Finding> {
-    let rows: Vec<(&str, FileRows)> = files
-        .iter()
-        .filter_map(|(p, t)| {
-            file_rows(p, t.as_bytes(), &crate::lex::lex(t.as_bytes())).map(|r| (*p, r))
-        })
-        .collect();
-    let refs: Vec<(&str, &FileRows)> = rows.iter().map(|(p, r)| (*p, r)).collect();
+    let rows = super::call_graph::rows_of(files);
+    let refs: Vec<(&str, &FileRows)> = rows.iter().map(|(p, r)| (p.as_str(), r)).collect();
     cub_in_kernels_of_32_wide_rows(&mut findings, &refs);
     findings
 }
