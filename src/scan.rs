@@ -786,6 +786,8 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         &|name: &str| m.is_cuda_header(name),
         &read_rel,
     );
+    // Files that define many functions under CUDA API names (interposers, shims).
+    let interposers = crate::decisions::interposers::files(&findings, &read_rel);
     crate::decisions::fold_all_with(
         &mut findings,
         crate::decisions::Tree {
@@ -793,6 +795,7 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
             unbuilt_roots: &unbuilt,
             unincluded: &unincluded,
             toolkit_copies,
+            interposers,
             generated,
             bound,
             cutlass_helpers,

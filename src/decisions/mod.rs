@@ -77,6 +77,7 @@ pub mod copies;
 pub mod cuda_build;
 pub mod fp8;
 pub mod generated;
+pub mod interposers;
 pub mod jit;
 pub mod kind;
 pub mod launch_bounds;
@@ -150,6 +151,8 @@ pub struct Tree<'a> {
     pub unincluded: &'a [String],
     /// Copies of NVIDIA's toolkit headers ([`toolkit_copies::files`]).
     pub toolkit_copies: Vec<String>,
+    /// Interposer files and their definitions' findings ([`interposers::files`]).
+    pub interposers: BTreeMap<String, BTreeSet<usize>>,
     pub generated: BTreeMap<String, (String, usize)>,
     pub bound: Vec<bound::Region>,
     pub cutlass_helpers: BTreeSet<String>,
@@ -165,6 +168,7 @@ pub fn fold_all_with(findings: &mut [Finding], tree: Tree) {
         unbuilt_roots,
         unincluded,
         toolkit_copies,
+        interposers,
         generated,
         bound,
         cutlass_helpers,
@@ -236,6 +240,13 @@ pub fn fold_all_with(findings: &mut [Finding], tree: Tree) {
                 fold_keeping(
                     findings,
                     &toolkit_copies::kind(toolkit_copies.clone()),
+                    &mut heads,
+                );
+            }
+            if !interposers.is_empty() {
+                fold_keeping(
+                    findings,
+                    &interposers::kind(interposers.clone()),
                     &mut heads,
                 );
             }
