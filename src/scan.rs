@@ -780,6 +780,20 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         .filter(|r| crate::translate::Lang::of(r) == crate::translate::Lang::Cuda)
         .map(|r| r.to_string())
         .collect();
+    // nvcc flags of Python builds in a tree with nothing for nvcc to compile (a tree with
+    // submodules may lack the sources they hold: not judged).
+    if !rels.contains(&".gitmodules") {
+        let pythons: Vec<(&str, &[u8])> = others()
+            .iter()
+            .filter(|(r, _)| r.ends_with(".py"))
+            .map(|(r, b)| (r.as_str(), b.as_slice()))
+            .collect();
+        crate::inventory::native_ext::settle_without_cuda_sources(
+            &mut findings,
+            &cuda_sources,
+            &pythons,
+        );
+    }
     // Copies of NVIDIA's own toolkit headers (a generator's input, a loader's declarations).
     let toolkit_copies = crate::decisions::toolkit_copies::files(
         &findings,

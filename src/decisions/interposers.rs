@@ -4,7 +4,8 @@
 //! hooks `cuMemAlloc`). Findings on those definitions' names (HIP deprecated the counterpart, HIP
 //! has none) are about what the file forwards, not code a porter edits name by name: its port
 //! is one piece of work (regenerate or rewrite it against the HIP library's names and file, or
-//! leave it out of the ROCm build). Findings on calls, types and strings in the file stay.
+//! leave it out of the ROCm build). Findings on calls, types and strings in the file stay; so
+//! does any finding whose range is more than a definition's name.
 //!
 //! A finding sits on a definition when the text after its range is a parameter list followed
 //! by a body (`cusparseCreate(cusparseHandle_t *handle) {`); a file is an interposer when at
@@ -17,9 +18,6 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Definitions under CUDA API names that make a file an interposer.
 pub const MIN_DEFINITIONS: usize = 3;
-
-/// Rules whose finding names a CUDA API (unported or deprecated names).
-const NAMING: [&str; 2] = ["HP001", "HP002"];
 
 /// Whether the bytes from `at` are a parameter list and a function body: `(`, balanced to its
 /// `)`, then at most a few qualifier words (`const`, `noexcept`, `throw()`), then `{`.
@@ -76,6 +74,16 @@ pub fn definition_follows(src: &[u8], at: usize) -> bool {
     false
 }
 
+/// Whether a finding's range is a name of NVIDIA's APIs, the names an interposer defines
+/// (`cuMemAlloc`, `cudaMalloc`, `cusparseCreate`, `nvmlInit`, `nppiCopy`): not a qualifier
+/// such as `__launch_bounds__` before a kernel's name.
+fn api_name(text: &[u8]) -> bool {
+    text.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        && [&b"cu"[..], b"nv", b"npp"]
+            .iter()
+            .any(|p| text.starts_with(p))
+}
+
 /// The interposer files among the files with open findings, each with the byte offsets of the
 /// findings on its definitions; `read(rel)` gives a file's text.
 pub fn files(
@@ -84,10 +92,7 @@ pub fn files(
 ) -> BTreeMap<String, BTreeSet<usize>> {
     let mut by_file: BTreeMap<&str, Vec<&Finding>> = BTreeMap::new();
     for f in findings {
-        if f.status != Status::Pass
-            && NAMING.contains(&f.rule.as_str())
-            && crate::walk::is_source(&f.path)
-        {
+        if f.status != Status::Pass && crate::walk::is_source(&f.path) {
             by_file.entry(f.path.as_str()).or_default().push(f);
         }
     }
@@ -99,7 +104,11 @@ pub fn files(
         let Some(src) = read(path) else { continue };
         let defs: BTreeSet<usize> = fs
             .iter()
-            .filter(|f| definition_follows(&src, f.byte_range.1))
+            .filter(|f| {
+                src.get(f.byte_range.0..f.byte_range.1)
+                    .is_some_and(api_name)
+                    && definition_follows(&src, f.byte_range.1)
+            })
             .map(|f| f.byte_range.0)
             .collect();
         if defs.len() >= MIN_DEFINITIONS {
@@ -189,5 +198,13 @@ mod tests {
         ];
         let read2 = |_: &str| Some(two.as_bytes().to_vec());
         assert!(files(&fs2, &read2).is_empty());
+        // ppl's generated CUTLASS kernels: `__launch_bounds__(…) name(p) {` in each file is a
+        // kernel's qualifier, not a definition under an API name.
+        let kernels = "__global__ void __launch_bounds__(128, 2) k1(P p) {}\n__global__ void __launch_bounds__(128, 2) k2(P p) {}\n__global__ void __launch_bounds__(128, 2) k3(P p) {}\n";
+        let fs3: Vec<Finding> = (0..3)
+            .map(|i| at(kernels, "__launch_bounds__", i, "HP711"))
+            .collect();
+        let read3 = |_: &str| Some(kernels.as_bytes().to_vec());
+        assert!(files(&fs3, &read3).is_empty());
     }
 }

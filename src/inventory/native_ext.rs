@@ -44,3 +44,86 @@ pub const RULES: &[&RuleInfo] = &[
     &TORCH_BUILD_EXTENSION,
     &CPP_EXTENSION_CUDA_SOURCES,
 ];
+
+/// Flags for nvcc in a tree nvcc never compiles anything of: no CUDA source file (`.cu`,
+/// `.cuh`), no Python build that hands CUDA code inline (`load_inline(…, cuda_sources=…)`) and
+/// none that names a CUDA source (`sources=["k.cu"]`: a file the checkout lacks is still built).
+/// PyTorch's extensions pass `extra_cuda_cflags` and the `nvcc` flags of `extra_compile_args`
+/// only to `.cu` sources; YOLOX's op builder (a copy of DeepSpeed's) keeps `--use_fast_math` and
+/// the half-operator switches for ops it never has, its one op being C++. HP831 and HP837 there
+/// are PASS, saying so.
+pub fn settle_without_cuda_sources(
+    findings: &mut [crate::finding::Finding],
+    cuda_sources: &[String],
+    pythons: &[(&str, &[u8])],
+) {
+    if !cuda_sources.is_empty() {
+        return;
+    }
+    // Inline CUDA code, or a build that names CUDA sources the checkout lacks.
+    let inline = pythons.iter().any(|(_, b)| {
+        [
+            &b"load_inline"[..],
+            b"cuda_sources",
+            b".cu\"",
+            b".cu'",
+            b".cuh\"",
+            b".cuh'",
+        ]
+        .iter()
+        .any(|w| memchr::memmem::find(b, w).is_some())
+    });
+    if inline {
+        return;
+    }
+    for f in findings.iter_mut().filter(|f| {
+        matches!(f.rule.as_str(), "HP831" | "HP837")
+            && f.status != crate::gate::Status::Pass
+            && f.path.ends_with(".py")
+    }) {
+        f.settle(" — inert here: the tree has no CUDA source (no `.cu`/`.cuh` file, no inline CUDA code), and PyTorch hands these flags only to CUDA sources, so no compiler ever reads them");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::finding::Finding;
+    use crate::gate::Status;
+
+    fn open(rule: &str, path: &str) -> Finding {
+        Finding {
+            status: Status::Remediation,
+            ..Finding::bare(rule, path, 60)
+        }
+    }
+
+    /// YOLOX: nvcc flags of an op builder whose only op is C++. Twins: a tree with a `.cu`
+    /// source, and one whose Python builds CUDA code inline, keep them open.
+    #[test]
+    fn nvcc_flags_without_cuda_sources_are_inert() {
+        let fresh = || {
+            vec![
+                open("HP831", "yolox/layers/jit_ops.py"),
+                open("HP837", "yolox/layers/jit_ops.py"),
+            ]
+        };
+        let py: &[u8] =
+            b"op = load(name, sources=glob('*.cpp'), extra_cuda_cflags=['--use_fast_math'])\n";
+        let mut fs = fresh();
+        settle_without_cuda_sources(&mut fs, &[], &[("jit_ops.py", py)]);
+        assert!(fs.iter().all(|f| f.status == Status::Pass));
+        let mut fs = fresh();
+        settle_without_cuda_sources(&mut fs, &["csrc/k.cu".to_string()], &[("jit_ops.py", py)]);
+        assert!(fs.iter().all(|f| f.status == Status::Remediation));
+        let named: &[u8] =
+            b"load(name='k', sources=['k.cu'], extra_cuda_cflags=['--use_fast_math'])\n";
+        let mut fs = fresh();
+        settle_without_cuda_sources(&mut fs, &[], &[("build.py", named)]);
+        assert!(fs.iter().all(|f| f.status == Status::Remediation));
+        let inline: &[u8] = b"m = load_inline(name='k', cpp_sources=c, cuda_sources=k, extra_cuda_cflags=['--use_fast_math'])\n";
+        let mut fs = fresh();
+        settle_without_cuda_sources(&mut fs, &[], &[("jit_ops.py", inline)]);
+        assert!(fs.iter().all(|f| f.status == Status::Remediation));
+    }
+}
