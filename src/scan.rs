@@ -750,18 +750,21 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
             unincluded.push(h);
         }
     }
+    // The tree's Python files among the other files, for the decisions that read them.
+    let python_texts = || -> Vec<(&str, &[u8])> {
+        others()
+            .iter()
+            .filter(|(r, _)| r.ends_with(".py"))
+            .map(|(r, b)| (r.as_str(), b.as_slice()))
+            .collect()
+    };
     // PTX in Triton functions nothing in the project's Python calls.
     if findings.iter().any(|f| {
         f.rule == crate::inventory::ptx::EMBEDDED_PTX.id.code
             && f.status != crate::gate::Status::Pass
             && f.path.ends_with(".py")
     }) {
-        let pythons: Vec<(&str, &[u8])> = others()
-            .iter()
-            .filter(|(r, _)| r.ends_with(".py"))
-            .map(|(r, b)| (r.as_str(), b.as_slice()))
-            .collect();
-        crate::inventory::python::triton_asm::settle_uncalled(&mut findings, &pythons);
+        crate::inventory::python::triton_asm::settle_uncalled(&mut findings, &python_texts());
     }
     // Sources a script of the project writes.
     let generated = crate::decisions::generated::files(
@@ -782,16 +785,17 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         .collect();
     // nvcc flags of Python builds in a tree with nothing for nvcc to compile (a tree with
     // submodules may lack the sources they hold: not judged).
-    if !rels.contains(&".gitmodules") {
-        let pythons: Vec<(&str, &[u8])> = others()
-            .iter()
-            .filter(|(r, _)| r.ends_with(".py"))
-            .map(|(r, b)| (r.as_str(), b.as_slice()))
-            .collect();
+    // Asked only where it can settle something: no CUDA source and an open flag finding.
+    if cuda_sources.is_empty()
+        && !rels.contains(&".gitmodules")
+        && findings.iter().any(|f| {
+            matches!(f.rule.as_str(), "HP831" | "HP837") && f.status != crate::gate::Status::Pass
+        })
+    {
         crate::inventory::native_ext::settle_without_cuda_sources(
             &mut findings,
             &cuda_sources,
-            &pythons,
+            &python_texts(),
         );
     }
     // Copies of NVIDIA's own toolkit headers (a generator's input, a loader's declarations).

@@ -26,11 +26,12 @@ mod configured;
 mod defs;
 mod modules;
 mod nvcc_flags;
+mod sources;
 
 pub(crate) use arms::command_of;
 pub use arms::{
-    chain_alternatives, cmake_glob, cuda_only_sources, dead_arms_with_twins, declared_switches,
-    hip_selectors, project_twins, twin_switches, Twin,
+    chain_alternatives, dead_arms_with_twins, declared_switches, hip_selectors, project_twins,
+    twin_switches, Twin,
 };
 pub(crate) use arms::{hip_dead_arms, name_platform, platform_word, DeadArm};
 pub use configured::{configured_off, Configured};
@@ -40,6 +41,7 @@ pub use defs::{
 };
 pub use modules::{cuda_only_include_dirs, cuda_only_modules};
 pub use nvcc_flags::pass_flags_hip_never_reads;
+pub use sources::{cmake_glob, cuda_only_sources};
 
 pub fn scan(out: &mut Out) {
     let src = out.src();
