@@ -10,7 +10,7 @@ use crate::kinds::cmake::{Kind as K, NodeExt};
 /// file lists only in arms its HIP build never runs, with the reason: the HIP build does not
 /// compile them (bitsandbytes: `gemm_4bit_sm80.cu` only under `if(BUILD_CUDA)`).
 ///
-/// `twins` are the project's backend twins ([`project_twins`]): a file that tests one
+/// `twins` are the project's backend twins ([`super::arms::project_twins`]): a file that tests one
 /// (`if(ENABLE_CUDA) add_subdirectory(cusparse)`) selects by it. A folder an arm the HIP build
 /// never runs adds (`add_subdirectory(cusparse)`) comes back as `cusparse/`, and a CMake file it
 /// includes (`include(gmxManageCuda)`) as `gmxManageCuda.cmake`. A pattern of `file(GLOB …)`
