@@ -306,6 +306,7 @@ pub(super) fn ballots(
         ));
     }
     let mut counted: Vec<(usize, &str, usize)> = Vec::new();
+    let mut shifts: Vec<(usize, usize, usize)> = Vec::new();
     let mut fresh: Vec<(tree_sitter::Node, &str)> = Vec::new();
     for c in s.descendants(f, K::CallExpression) {
         let Some(name) = call_name(s, c) else {
@@ -329,6 +330,17 @@ pub(super) fn ballots(
             });
             if let Some(k) = named {
                 counted.push((k, name, s.line(c.start_byte()) + 1));
+                // `__popc(mask & ((1 << lane) - 1))`: the lane's own bit of the counted mask is
+                // the same width as the mask, so it widens with it (the same fix).
+                crate::parse::visit(*a, &mut |x| {
+                    if x.node_kind() == K::BinaryExpression {
+                        let (op, l, _) = parts(s, x);
+                        if op == "<<" && lit(s, l) == Some(1) {
+                            shifts.push((k, x.start_byte(), x.end_byte()));
+                        }
+                    }
+                    true
+                });
             }
         }
         if args.first().is_some_and(|a| counts_fresh(*a)) {
@@ -358,6 +370,31 @@ pub(super) fn ballots(
                 "; counted with {} (the same fix)",
                 here.join(", ")
             ));
+        }
+    }
+    // The `1 << lane` of such a count (HP102 at the shift) is that finding's fact: the lane's
+    // bit widens with the mask (`1ull << lane`, or `__lanemask_lt()`). It is folded into it.
+    for (k, a, b) in shifts {
+        let Some(head) = out.get(k) else { continue };
+        let (path, line, at) = (head.path.clone(), head.line, head.byte_range);
+        let mut folded = false;
+        for f in out.iter_mut().filter(|f| {
+            f.rule == super::LANE_WARP_ARITHMETIC.id.code
+                && f.byte_range == (a, b)
+                && f.status != crate::gate::Status::Pass
+        }) {
+            crate::finding::Folded::fold(f, format!("{path}:{line}"));
+            f.message.push_str(&format!(
+                " (folded into `{path}:{line}`: the lane's bit of a counted 32-bit ballot mask widens with the mask, one fix)"
+            ));
+            folded = true;
+        }
+        if folded && at.0 < at.1 {
+            if let Some(h) = out.get_mut(k) {
+                if !h.message.contains("its lane bit `1 << …`") {
+                    h.message.push_str("; its lane bit `1 << …` in those counts widens with it (`__lanemask_lt()`, or `1ull << lane` with a lane id that runs to 63)");
+                }
+            }
         }
     }
 }

@@ -758,3 +758,15 @@ fn a_ballot_passed_to_a_call_is_not_its_result() {
     // takes (hornet's `__msb(__ballot(p))`: its 32-bit parameter cuts the mask).
     assert_eq!(fires(src, "HP106"), [6, 9]);
 }
+
+/// groute's `__popc(take_mask & ((1 << lane_id()) - 1))`: the lane's own bit of a counted 32-bit
+/// ballot mask is the ballot finding's fact (the mask and its lane bit widen together), so the
+/// HP102 on the shift folds into the HP106. Twin: a `1 << lane` that no count of a ballot mask
+/// holds stays open.
+#[test]
+fn a_lane_bit_in_a_count_of_a_ballot_mask_is_the_ballot_fix() {
+    let src = "__device__ int lane_id() { return threadIdx.x & 31; }\n__device__ int f(bool p, unsigned *out) {\n  unsigned take = __ballot_sync(0xffffffff, p);\n  int off = __popc(take & ((1 << lane_id()) - 1));\n  out[0] = 1 << lane_id();\n  return off;\n}\n";
+    assert_eq!(fires_open(src, "HP106"), [3]);
+    assert_eq!(fires(src, "HP102"), [4, 5]);
+    assert_eq!(fires_open(src, "HP102"), [5]);
+}
