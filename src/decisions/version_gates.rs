@@ -61,6 +61,14 @@ fn key(f: &Finding) -> Option<String> {
     if macros.iter().all(|m| TOOLKIT.contains(m)) {
         return Some("\u{0}toolkit".to_string());
     }
+    // A framework's CUDA build switch (`GOOGLE_CUDA`) guards the project's GPU code wherever it
+    // has some: one choice for the project (test the framework's ROCm switch too).
+    if macros
+        .iter()
+        .all(|m| crate::model::macro_env::framework_switch(m).is_some())
+    {
+        return Some(format!("\u{0}framework {}", macros.join(" ")));
+    }
     Some(format!("{}\u{0}{}", f.path, macros.join(" ")))
 }
 
@@ -113,6 +121,16 @@ pub fn kind(_: &[Finding]) -> Kind {
             let macros = condition_macros(g.head);
             let names: Vec<String> = macros.iter().map(|m| format!("`{m}`")).collect();
             let lines: Vec<String> = g.members.iter().map(|f| f.line.to_string()).collect();
+            if g.key.starts_with("\u{0}framework") {
+                return format!(
+                    " — one decision for the project's tests of the framework's CUDA build switch ({}): its ROCm build never defines it, so the GPU code they guard is compiled out at {} places in {} files (first at {}), {} more folded here",
+                    names.join(", "),
+                    g.members.len(),
+                    g.files(),
+                    g.first_places(4),
+                    g.folded.len()
+                );
+            }
             if g.files() > 1 {
                 return format!(
                     " — one decision for the project's tests of the CUDA toolkit's version: HIP defines none, so it takes their other side at {} places in {} files (first at {}), {} more folded here; define the version the HIP build stands for (`-DCUDA_VERSION=…` in the HIP build), or give the gated APIs a HIP side where ROCm has them",
@@ -131,6 +149,12 @@ pub fn kind(_: &[Finding]) -> Kind {
             )
         }),
         note: Box::new(|g| {
+            if g.key.starts_with("\u{0}framework") {
+                return super::kind::folded_into(
+                    g,
+                    "the project's tests of the framework's CUDA build switch are one decision",
+                );
+            }
             if g.files() > 1 {
                 return super::kind::folded_into(
                     g,
@@ -247,6 +271,38 @@ mod tests {
             fs[6].message.contains("folded into `src/sort.cu:10`"),
             "{}",
             fs[6].message
+        );
+    }
+
+    /// A TensorFlow op library guards its GPU code with `#if GOOGLE_CUDA` in every file (TF's
+    /// CUDA build switch, never defined by its ROCm build): one decision for the project. Twin:
+    /// a project macro of the same shape (`MY_CUDA`) is not a framework switch and stays each
+    /// file's own.
+    #[test]
+    fn a_frameworks_cuda_switch_is_one_decision() {
+        let mut fs = vec![
+            gate("#if GOOGLE_CUDA", "ops/a_op.cc", 18),
+            gate("#if GOOGLE_CUDA", "ops/a_op_gpu.cu.cc", 16),
+            gate("#if GOOGLE_CUDA", "layers/b_op.cc", 280),
+            gate("#if MY_CUDA", "ops/a_op.cc", 30),
+            gate("#if MY_CUDA", "layers/b_op.cc", 30),
+        ];
+        crate::decisions::fold_all(&mut fs, &[]);
+        assert_eq!(
+            open(&fs),
+            [
+                ("HP304", "ops/a_op.cc", 18),
+                ("HP304", "ops/a_op.cc", 30),
+                ("HP304", "layers/b_op.cc", 30)
+            ]
+        );
+        assert!(
+            fs[0]
+                .message
+                .contains("framework's CUDA build switch (`GOOGLE_CUDA`)")
+                && fs[0].message.contains("3 places in 3 files"),
+            "{}",
+            fs[0].message
         );
     }
 

@@ -172,6 +172,27 @@ pub fn is_toolkit_identification(name: &str) -> bool {
         .any(|n| n == name)
 }
 
+/// The table's note on a framework's CUDA build switch (family `framework`: TensorFlow's
+/// `GOOGLE_CUDA`), the switch a framework's build defines for CUDA and never for ROCm, where its
+/// ROCm build defines another (`TENSORFLOW_USE_ROCM`).
+pub fn framework_switch(name: &str) -> Option<&'static str> {
+    static NOTES: OnceLock<Vec<(String, String)>> = OnceLock::new();
+    NOTES
+        .get_or_init(|| {
+            let Ok(t) = HandTable::parse("hip_macros.tsv", TABLE, &["macro", "family", "note"])
+            else {
+                return Vec::new();
+            };
+            t.iter()
+                .filter(|r| r.get("family") == "framework")
+                .map(|r| (r.get("macro").to_string(), r.get("note").to_string()))
+                .collect()
+        })
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, note)| note.as_str())
+}
+
 /// Which build a [`MacroEnv`] describes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Build {

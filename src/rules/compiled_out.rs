@@ -662,7 +662,17 @@ fn finding<'a>(
         .toks
         .iter()
         .any(|t| t.starts_with("THRUST_DEVICE_SYSTEM"));
-    let generic = if nvcc_only {
+    let framework = deciding
+        .toks
+        .iter()
+        .find(|t| crate::model::macro_env::framework_switch(t).is_some());
+    let generic = if let Some(m) = framework {
+        if m == "GOOGLE_CUDA" {
+            "a ROCm build of TensorFlow (and of ops built with its rules) defines `TENSORFLOW_USE_ROCM`, never `GOOGLE_CUDA`"
+        } else {
+            "the framework's ROCm build never defines its CUDA build switches"
+        }
+    } else if nvcc_only {
         "HIP-Clang is not nvcc and does not define nvcc's own macros"
     } else if thrust_backend {
         "rocThrust's device backend is `THRUST_DEVICE_SYSTEM_HIP`, not `THRUST_DEVICE_SYSTEM_CUDA`"
@@ -689,7 +699,10 @@ fn finding<'a>(
         &COMPILED_OUT_UNDER_HIP,
         deciding.dir.clone(),
         String::new(),
-        Some("make the CUDA arm compile for HIP (`|| defined(__HIP_PLATFORM_AMD__)` once its calls port) or keep the other arm deliberately under an explicit `defined(__HIP_PLATFORM_AMD__)` test".into()),
+        Some(match framework.map(String::as_str) {
+            Some("GOOGLE_CUDA") => "test `GOOGLE_CUDA || TENSORFLOW_USE_ROCM` so the ROCm build compiles the GPU arm (its calls port with `port`), and build the GPU sources with `-DTENSORFLOW_USE_ROCM=1` under TensorFlow's `if_rocm`".into(),
+            _ => "make the CUDA arm compile for HIP (`|| defined(__HIP_PLATFORM_AMD__)` once its calls port) or keep the other arm deliberately under an explicit `defined(__HIP_PLATFORM_AMD__)` test".into(),
+        }),
     );
     if let Some(p) = fails {
         f.phase = p;

@@ -458,3 +458,27 @@ fn a_cuda_library_switch_with_a_rocm_twin_is_off_for_rocm() {
     );
     assert_eq!(open(&alone), [3]);
 }
+
+/// TensorFlow's `#if GOOGLE_CUDA` (its CUDA build switch; its ROCm build defines
+/// `TENSORFLOW_USE_ROCM` instead): the GPU kernel registration is compiled out under ROCm, and
+/// the message says which switch the ROCm build defines. Twin: `GOOGLE_CUDA ||
+/// TENSORFLOW_USE_ROCM`, the form TensorFlow's own kernels use, is the ROCm path already.
+#[test]
+fn a_tensorflow_gpu_arm_is_compiled_out() {
+    let src = "#if GOOGLE_CUDA\n#define REGISTER_GPU(T) REGISTER_KERNEL_BUILDER(Name(\"Op\").Device(DEVICE_GPU), OpGpu<T>)\nREGISTER_GPU(float);\n#endif\n";
+    let f = hp304(src);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert!(
+        f[0].message
+            .contains("defines `TENSORFLOW_USE_ROCM`, never `GOOGLE_CUDA`"),
+        "{}",
+        f[0].message
+    );
+    assert!(f[0]
+        .suggestion
+        .as_deref()
+        .is_some_and(|s| s.contains("GOOGLE_CUDA || TENSORFLOW_USE_ROCM")));
+    assert!(
+        hp304(&src.replace("#if GOOGLE_CUDA", "#if GOOGLE_CUDA || TENSORFLOW_USE_ROCM")).is_empty()
+    );
+}
