@@ -54,6 +54,8 @@
 //!   path): install them from PyTorch's ROCm index once ([`torch_stack`]);
 //! - one manifest's pins of NVIDIA's CUDA runtime wheels (`nvidia-*-cu12`, a freeze record):
 //!   drop them or regenerate the file ([`torch_stack::runtime_wheels`]);
+//! - the wheels named for a CUDA release that hipport knows no ROCm build of, in one package
+//!   (HP821): run without them or wait for ROCm builds ([`torch_stack::cuda_builds`]);
 //! - one package with no drop-in ROCm wheel installed in many places (HP820/HP821): drop it or
 //!   install its ROCm build once ([`torch_stack::packages`]);
 //! - the project's tests gated on NVIDIA compute capability that every AMD GPU answers alike:
@@ -181,7 +183,7 @@ pub fn fold_all_with(findings: &mut [Finding], tree: Tree) {
         container::kind,
         crate::inventory::siblings::kind,
     ];
-    let after: [fn(&[Finding]) -> Kind; 36] = [
+    let after: [fn(&[Finding]) -> Kind; 37] = [
         crate::rules::vendored::kind,
         masks::kind,
         masks::helper_kind,
@@ -213,6 +215,7 @@ pub fn fold_all_with(findings: &mut [Finding], tree: Tree) {
         torch_stack::kind,
         torch_stack::runtime_wheels,
         torch_stack::rapids,
+        torch_stack::cuda_builds,
         torch_stack::packages,
         test_gates::kind,
         cuda_build::kind,

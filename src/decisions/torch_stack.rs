@@ -201,6 +201,50 @@ pub fn rapids(findings: &[Finding]) -> Kind {
     }
 }
 
+/// What an install finding on a wheel named for a CUDA release says when the table has no row
+/// for it (`packages::check_req`).
+const CUDA_BUILD: &str = "and hipport knows no ROCm build of it";
+
+/// The wheels named for a CUDA release (`custatevec-cu12`, `f'cutensornet-cu{major}'`) that a
+/// Python package needs and hipport knows no ROCm build of, one decision: they are one vendor
+/// stack built for CUDA (cuQuantum's five libraries in one `install_requires`), so the porter
+/// decides once whether the package runs without them or waits for ROCm builds. Runs after
+/// [`rapids`] and before [`packages`].
+pub fn cuda_builds(findings: &[Finding]) -> Kind {
+    let roots = package_roots(findings);
+    Kind {
+        key: Box::new(move |f| {
+            (f.rule == "HP821" && f.message.contains(CUDA_BUILD) && super::kind::own(&f.path))
+                .then(|| format!("cuda-build\u{0}{}", package_root(&f.path, &roots)))
+        }),
+        head: nearest_root,
+        folds: super::kind::all,
+        min: Min::Findings(2),
+        summary: Box::new(|g| {
+            let mut names: Vec<&str> = g
+                .members
+                .iter()
+                .map(|f| f.message.split(" is a CUDA build").next().unwrap_or(""))
+                .collect();
+            names.sort_unstable();
+            names.dedup();
+            let shown: Vec<String> = names.iter().take(6).map(|n| format!("`{n}`")).collect();
+            format!(
+                " — one decision for the CUDA builds this package needs ({}{}): hipport knows a ROCm build of none of them; run the package without them on ROCm or wait for the vendor's ROCm builds; {} places in {} files ({}), {} more folded here",
+                shown.join(", "),
+                if names.len() > 6 { ", …" } else { "" },
+                g.members.len(),
+                g.files(),
+                g.first_places(3),
+                g.folded.len()
+            )
+        }),
+        note: Box::new(|g| {
+            super::kind::folded_into(g, "the CUDA builds the package needs are one decision")
+        }),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::finding::Finding;
@@ -212,6 +256,41 @@ mod tests {
             status: Status::Remediation,
             ..Finding::bare("HP820", path, 1)
         }
+    }
+
+    /// cuQuantum's Python package: the wheels named for a CUDA release that hipport knows no ROCm
+    /// build of are one decision; twin: a table row with no ROCm build (`cuda-python`) keeps its
+    /// own.
+    #[test]
+    fn the_cuda_builds_a_package_needs_are_one_decision() {
+        let unknown = |pkg: &str, line: u32| Finding {
+            message: format!("{pkg} is a CUDA build (cu12) and hipport knows no ROCm build of it"),
+            status: Status::Unknown,
+            ..Finding::bare("HP821", "python/setup.py", line)
+        };
+        let mut fs = vec![
+            unknown("custatevec-cu12", 39),
+            unknown("cutensornet-cu12", 40),
+            Finding {
+                message: "cuda-python is CUDA-specific; ROCm path: none known".into(),
+                status: Status::Unknown,
+                ..Finding::bare("HP821", "python/setup.py", 47)
+            },
+        ];
+        crate::decisions::fold_all(&mut fs, &[]);
+        let open: Vec<u32> = fs
+            .iter()
+            .filter(|f| f.status != Status::Pass)
+            .map(|f| f.line)
+            .collect();
+        assert_eq!(open, [39, 47]);
+        assert!(
+            fs[0]
+                .message
+                .contains("`custatevec-cu12`, `cutensornet-cu12`"),
+            "{}",
+            fs[0].message
+        );
     }
 
     /// cuML: its RAPIDS dependencies in one manifest are one decision; twin: numba, another
