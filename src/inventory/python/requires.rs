@@ -74,11 +74,9 @@ fn added_to<'t>(n: Node<'t>, name: &str, src: &[u8], nodes: &mut Vec<Node<'t>>) 
                 _ => {}
             }
         }
-        K::AugmentedAssignment => {
-            if n.field(F::Left).is_some_and(|l| ts::text(l, src) == name) {
-                if let Some(r) = n.field(F::Right) {
-                    nodes.extend(items(r));
-                }
+        K::AugmentedAssignment if n.field(F::Left).is_some_and(|l| ts::text(l, src) == name) => {
+            if let Some(r) = n.field(F::Right) {
+                nodes.extend(items(r));
             }
         }
         _ => {}
