@@ -98,6 +98,9 @@ pub struct FileFacts {
     /// rewrites safely (llm.c's `warpReduceSum` in `dev/cuda/common.h`): a caller in another
     /// file that counts warps of 32 keeps CUDA's meaning with them.
     pub logical32: Vec<String>,
+    /// Functions returning the compute capability as one number (`major * 10 + minor`), with
+    /// the scale (10 or 100).
+    pub capability_fns: Vec<(String, u64)>,
     /// Another backend's switches a chain of this file tests as alternatives to the project's
     /// ROCm switch (`MFEM_USE_CUDA` beside `MFEM_USE_HIP`), with their lines
     /// ([`hipside::alternative_backends`]).
@@ -115,6 +118,7 @@ impl FileFacts {
             && self.narrow_returns.is_empty()
             && self.narrow_types.is_empty()
             && self.logical32.is_empty()
+            && self.capability_fns.is_empty()
             && self.hip_pins.is_empty()
             && self.other_backends.is_empty()
             && self.backend_tests.is_empty()
@@ -187,6 +191,9 @@ pub struct Visible {
     pub narrow_types: BTreeSet<String>,
     /// Functions of the included files whose lanes are 32-lane logical warps, rewritten safely.
     pub logical32: BTreeSet<String>,
+    /// Functions of the included files returning the compute capability as one number, with
+    /// the scale.
+    pub capability_fns: BTreeMap<String, u64>,
     /// Function-like macros of the included files whose body is a ballot
     /// (`#define BALLOT(P) __ballot_sync(FULL_MASK, P)`): body and `path:line`.
     pub ballot_macros: BTreeMap<String, (String, String)>,
@@ -212,6 +219,7 @@ pub static NOTHING: Visible = Visible {
     narrow_returns: BTreeSet::new(),
     narrow_types: BTreeSet::new(),
     logical32: BTreeSet::new(),
+    capability_fns: BTreeMap::new(),
     ballot_macros: BTreeMap::new(),
     overloads: BTreeMap::new(),
 };
@@ -256,6 +264,7 @@ pub fn facts(path: &str, bytes: &[u8], lexed: &crate::lex::Lexed) -> FileFacts {
         narrow_returns: crate::rules::warp_size::logical::narrow_returns(bytes, lexed),
         narrow_types: crate::rules::warp_size::logical::narrow_types(bytes, lexed),
         logical32: crate::rules::warp_size::logical::logical32_helpers(path, bytes, lexed),
+        capability_fns: crate::rules::arch_check::capability_functions(bytes, lexed),
         configured01: configured01(path, bytes),
         ..facts_of_arms(path, bytes, lexed)
     }
@@ -851,6 +860,8 @@ impl Project {
                 .extend(facts.narrow_returns.iter().cloned());
             v.narrow_types.extend(facts.narrow_types.iter().cloned());
             v.logical32.extend(facts.logical32.iter().cloned());
+            v.capability_fns
+                .extend(facts.capability_fns.iter().cloned());
             for d in &facts.own {
                 v.own
                     .entry(d.name.clone())

@@ -31,6 +31,7 @@ fn open_arch_test(s: &crate::model::syntax::Src, f: &crate::finding::Finding) ->
         .flatten()
 }
 pub use bounds::{launch_bounds_arms, old_gpu_arms};
+pub(crate) use capability::capability_functions;
 use capability::compute_capability;
 
 /// The node kinds the arch-check rules read from the file's node index.
@@ -79,7 +80,7 @@ const MACROS: &[&str] = &[
     "__CUDA_ARCH_FAMILY_SPECIFIC__",
 ];
 
-pub fn check(s: &Src, out: &mut Vec<Finding>) {
+pub fn check(s: &Src, seen: &crate::model::project::Visible, out: &mut Vec<Finding>) {
     macro_uses(
         s,
         MACROS,
@@ -103,7 +104,7 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
     device_pass_rewritten(s, out);
     sm_strings(s, out);
     if s.tree.is_some() {
-        compute_capability(s, out);
+        compute_capability(s, seen, out);
     }
 }
 

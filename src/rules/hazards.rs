@@ -155,7 +155,7 @@ pub fn check_lexed<'a>(
     inline_asm::check(&s, &mut out);
     inline_asm::ptx_text::check(&s, &mut out);
     version_check::check(&s, seen, target.rocm, &mut out);
-    arch_check::check(&s, &mut out);
+    arch_check::check(&s, seen, &mut out);
     driver_api::check(&s, &mut out);
     driver_api::loaded::check(&s, &mut out);
     driver_api::device_nodes::check(&s, &mut out);

@@ -9,6 +9,116 @@ use crate::model::syntax::{self, Src};
 use std::collections::HashSet;
 use tree_sitter::Node;
 
+/// The functions a file defines that return the compute capability as one number
+/// (`int compute_capability() { return mProp.major * 10 + mProp.minor; }`), from its tokens
+/// alone (the project model's pre-pass): a caller in this file or one that includes it holds a
+/// capability where it keeps the call's value.
+pub(crate) fn capability_functions(src: &[u8], lexed: &crate::lex::Lexed) -> Vec<(String, u64)> {
+    use crate::lex::{Tok, NO_DIRECTIVE};
+    let toks = &lexed.tokens;
+    let code: Vec<usize> = (0..toks.len())
+        .filter(|&i| toks[i].kind != Tok::Comment && toks[i].directive == NO_DIRECTIVE)
+        .collect();
+    let t = |k: usize| toks[code[k]].text(src);
+    let mut out = Vec::new();
+    for k in 0..code.len() {
+        if t(k) != b"return" {
+            continue;
+        }
+        // The returned expression, up to its `;`: `… major * 10 + … minor` (or `* 100`).
+        let end = (k + 1..code.len().min(k + 40)).find(|&j| t(j) == b";");
+        let Some(end) = end else { continue };
+        let words: Vec<&[u8]> = (k + 1..end).map(t).collect();
+        let scale = words.windows(3).find_map(|w| {
+            (w[0] == b"major" && w[1] == b"*")
+                .then(|| match w[2] {
+                    b"10" => Some(10),
+                    b"100" => Some(100),
+                    _ => None,
+                })
+                .flatten()
+        });
+        let Some(scale) = scale.filter(|_| words.contains(&b"minor".as_slice())) else {
+            continue;
+        };
+        // The enclosing function: the unmatched `{` before `return` that follows `)` (or
+        // `) const`), the name before the matching `(`; a statement's block (`if (…) {`)
+        // is passed through to the block around it.
+        let mut depth = 0usize;
+        let mut j = k;
+        let name = loop {
+            if j == 0 {
+                break None;
+            }
+            j -= 1;
+            match t(j) {
+                b"}" => depth += 1,
+                b"{" if depth > 0 => depth -= 1,
+                b"{" => {
+                    let mut p = j;
+                    while p > 0 && matches!(t(p - 1), b"const" | b"noexcept" | b"override") {
+                        p -= 1;
+                    }
+                    if p == 0 || t(p - 1) != b")" {
+                        break None;
+                    }
+                    let mut d = 0usize;
+                    let mut q = p - 1;
+                    let open = loop {
+                        match t(q) {
+                            b")" => d += 1,
+                            b"(" => {
+                                d -= 1;
+                                if d == 0 {
+                                    break Some(q);
+                                }
+                            }
+                            _ => {}
+                        }
+                        if q == 0 {
+                            break None;
+                        }
+                        q -= 1;
+                    };
+                    let Some(open) = open.filter(|&o| o > 0) else {
+                        break None;
+                    };
+                    let n = t(open - 1);
+                    if matches!(n, b"if" | b"for" | b"while" | b"switch" | b"catch") {
+                        continue;
+                    }
+                    break (toks[code[open - 1]].kind == Tok::Ident)
+                        .then(|| String::from_utf8_lossy(n).into_owned());
+                }
+                _ => {}
+            }
+        };
+        if let Some(n) = name {
+            if !out.iter().any(|(o, _)| *o == n) {
+                out.push((n, scale));
+            }
+        }
+    }
+    out
+}
+
+/// The names holding a compute capability, and the scale of those holding it as one number
+/// (`major * 10 + minor` returned by a function, or assigned from a call of one).
+#[derive(Default)]
+struct Cc<'s> {
+    names: HashSet<&'s str>,
+    scaled: std::collections::HashMap<String, u64>,
+}
+
+impl<'s> Cc<'s> {
+    fn contains(&self, n: &str) -> bool {
+        self.names.contains(n)
+    }
+    fn insert(&mut self, n: &'s str) {
+        self.names.insert(n);
+    }
+}
+
 fn is_cc_field(s: &Src, n: Node, props: &HashSet<&str>) -> bool {
     if n.node_kind() != K::FieldExpression {
         return false;
@@ -20,17 +130,30 @@ fn is_cc_field(s: &Src, n: Node, props: &HashSet<&str>) -> bool {
             || arg.to_ascii_lowercase().contains("prop"))
 }
 
-pub(super) fn compute_capability(s: &Src, out: &mut Vec<Finding>) {
+pub(super) fn compute_capability(
+    s: &Src,
+    seen: &crate::model::project::Visible,
+    out: &mut Vec<Finding>,
+) {
     let Some(root) = s.tree.map(|t| t.root_node()) else {
         return;
     };
+    // Functions returning the capability as one number: the file's own and its headers'.
+    let mut fns: std::collections::HashMap<String, u64> = seen
+        .capability_fns
+        .iter()
+        .map(|(n, k)| (n.clone(), *k))
+        .collect();
+    fns.extend(capability_functions(s.ctx.src, s.lexed));
+    let cc_fn = |name: &str| fns.contains_key(name);
     let props: HashSet<&str> = syntax::typed_variables(s, root, |t| {
         t.contains("cudaDeviceProp") || t.contains("hipDeviceProp")
     })
     .into_iter()
     .collect();
     // Variables holding a compute capability, and struct members set to one.
-    let mut cc: HashSet<&str> = HashSet::new();
+    let mut cc = Cc::default();
+    cc.scaled.extend(fns.iter().map(|(n, k)| (n.clone(), *k)));
     let mut cc_members: HashSet<&str> = HashSet::new();
     for c in &s.of_kinds(&[K::CallExpression]) {
         let args = syntax::call_args(*c);
@@ -69,10 +192,38 @@ pub(super) fn compute_capability(s: &Src, out: &mut Vec<Finding>) {
             }
         }
     }
-    let mentions_cc = |n: Node, cc: &HashSet<&str>| -> bool {
+    // `mGpuComputeCap = runtime->compute_capability();`: a variable or member assigned a call
+    // of a capability function holds the capability (a member by its name, as above).
+    for a in &s.of_kinds(&[K::AssignmentExpression]) {
+        let (Some(l), Some(r)) = (a.field(F::Left), a.field(F::Right)) else {
+            continue;
+        };
+        let r = strip_parens(r);
+        if !(r.node_kind() == K::CallExpression && syntax::call_name(s, r).is_some_and(&cc_fn)) {
+            continue;
+        }
+        let scale = syntax::call_name(s, r).and_then(|n| fns.get(n).copied());
+        let held = match l.node_kind() {
+            K::Identifier => {
+                cc.insert(s.text(l));
+                Some(s.text(l))
+            }
+            K::FieldExpression => l.field(F::Field).map(|f| {
+                cc_members.insert(s.text(f));
+                s.text(f)
+            }),
+            _ => None,
+        };
+        if let (Some(h), Some(k)) = (held, scale) {
+            cc.scaled.insert(h.to_string(), k);
+        }
+    }
+    let mentions_cc = |n: Node, cc: &Cc| -> bool {
         let mut hit = false;
         crate::parse::visit(n, &mut |x| {
             if is_cc_field(s, x, &props)
+                || (x.node_kind() == K::CallExpression
+                    && syntax::call_name(s, x).is_some_and(&cc_fn))
                 || (x.node_kind() == K::Identifier && cc.contains(s.text(x)))
                 || (x.node_kind() == K::FieldExpression
                     && x.field(F::Field)
@@ -92,6 +243,13 @@ pub(super) fn compute_capability(s: &Src, out: &mut Vec<Finding>) {
         ) {
             if mentions_cc(v, &cc) {
                 cc.insert(name);
+            }
+            let v = strip_parens(v);
+            if let Some(k) = (v.node_kind() == K::CallExpression)
+                .then(|| syntax::call_name(s, v).and_then(|c| fns.get(c)))
+                .flatten()
+            {
+                cc.scaled.insert(name.to_string(), *k);
             }
         }
     }
@@ -213,7 +371,7 @@ pub(super) fn compute_capability(s: &Src, out: &mut Vec<Finding>) {
 
 /// The value of a condition on every AMD GPU, when the compute-capability comparisons in it
 /// settle it: a comparison answered alike for majors 9 … 12, joined by `&&`/`||`/`!`.
-fn amd_value(s: &Src, n: Node, props: &HashSet<&str>, cc: &HashSet<&str>) -> Option<bool> {
+fn amd_value(s: &Src, n: Node, props: &HashSet<&str>, cc: &Cc) -> Option<bool> {
     let n = strip_parens(n);
     if n.node_kind() == K::ConditionClause {
         return amd_value(s, n.field(F::Value)?, props, cc);
@@ -356,7 +514,7 @@ fn settled_major(
     s: &Src,
     b: Node,
     props: &HashSet<&str>,
-    cc: &HashSet<&str>,
+    cc: &Cc,
     majors: std::ops::RangeInclusive<u64>,
 ) -> Option<bool> {
     let b = strip_parens(b);
@@ -418,8 +576,18 @@ fn settled_major(
 
 /// The scale `K` when `n` is the compute capability as one number, `major * K + minor` (K 10
 /// or 100), written out or held by a variable set to it (`int cc = p.major * 10 + p.minor;`).
-fn combined_scale(s: &Src, n: Node, props: &HashSet<&str>, cc: &HashSet<&str>) -> Option<u64> {
+fn combined_scale(s: &Src, n: Node, props: &HashSet<&str>, cc: &Cc) -> Option<u64> {
     let n = strip_parens(n);
+    // A name assigned a call of a capability function, a member so assigned, or the call.
+    let held = match n.node_kind() {
+        K::Identifier => Some(s.text(n)),
+        K::FieldExpression => n.field(F::Field).map(|f| s.text(f)),
+        K::CallExpression => syntax::call_name(s, n).map(|c| c.rsplit("::").next().unwrap_or(c)),
+        _ => None,
+    };
+    if let Some(k) = held.and_then(|h| cc.scaled.get(h)) {
+        return Some(*k);
+    }
     if n.node_kind() == K::Identifier {
         let name = s.text(n);
         if !cc.contains(name) {
@@ -539,7 +707,7 @@ fn strip_parens_up(mut n: Node) -> Node {
 /// Whether the comparison `b` only separates pre-Maxwell GPUs: its major test gives one answer
 /// for every current GPU (`major >= 2`), or a condition around it does (`minor >= 3` in
 /// `major == 1 && minor >= 3`, where `major == 1` is false on every current GPU).
-fn pre_maxwell_only(s: &Src, b: Node, props: &HashSet<&str>, cc: &HashSet<&str>) -> bool {
+fn pre_maxwell_only(s: &Src, b: Node, props: &HashSet<&str>, cc: &Cc) -> bool {
     if settled_major(s, b, props, cc, CURRENT_MAJORS).is_some() {
         return true;
     }
@@ -669,6 +837,32 @@ mod tests {
     /// The capability as one number (`major * 10 + minor`, written out or in a variable) and
     /// a cast major (`(int)p.major < 2`): every current GPU, and every AMD GPU (90 … 129),
     /// passes `>= 13`/`>= 20` alike. The twin: `cc >= 80` (tf32) is a decision.
+    #[test]
+    fn a_function_returning_the_capability_as_one_number_gives_it_to_its_callers() {
+        use crate::model::syntax::test_support::{fires, fires_open};
+        // MNN: `compute_capability()` returns `major * 10 + minor`; a member assigned its call
+        // and the call itself are the capability. `>= 80` holds on every AMD GPU (UNKNOWN:
+        // check what the arm enables), `< 75` never does (PASS).
+        let src = "struct R { cudaDeviceProp mProp;
+  int compute_capability() { return mProp.major * 10 + mProp.minor; }
+};
+void E::init(R *runtime) {
+  mCap = runtime->compute_capability();
+  if (mCap >= 80) bf16();
+  int cc = runtime->compute_capability();
+  if (cc < 75) old();
+  if (runtime->compute_capability() >= 90) hopper();
+}
+";
+        assert_eq!(fires(src, "HP402"), [6, 8, 9]);
+        assert_eq!(fires_open(src, "HP402"), [6, 9]);
+        // Twin: a function returning another `a * 10 + b` is no capability.
+        let other = src.replace("mProp.major * 10 + mProp.minor", "rows * 10 + cols");
+        assert!(fires(&other, "HP402").is_empty());
+        let fns = super::capability_functions(src.as_bytes(), &crate::lex::lex(src.as_bytes()));
+        assert_eq!(fns, [("compute_capability".to_string(), 10)]);
+    }
+
     #[test]
     fn combined_capabilities_and_cast_majors_are_settled_alike() {
         use crate::model::syntax::test_support::{fires, fires_open};
