@@ -149,15 +149,15 @@ fn vcs_req(s: &str, at: usize) -> Option<Req> {
     })
 }
 
-/// The CUDA build label of a PEP 440 version's local part (`2.3.1+cu121` → `cu121`), read with
-/// `pep440_rs`; `None` for another label (`+cpu`, `+rocm6.2`) or for text that is no version.
+/// The CUDA build label of a PEP 440 version's local part (`2.3.1+cu121` → `cu121`, k2's and
+/// kaldifeat's `1.24.4+cuda12.1.torch2.2.1` → `cuda12`), read with `pep440_rs`; `None` for
+/// another label (`+cpu`, `+rocm6.2`) or for text that is no version.
 pub fn cuda_local_label(version: &str) -> Option<String> {
     let v: pep440_rs::Version = version.trim().parse().ok()?;
     v.local().iter().find_map(|seg| match seg {
-        pep440_rs::LocalSegment::String(s)
-            if s.len() > 2 && s.starts_with("cu") && s[2..].bytes().all(|b| b.is_ascii_digit()) =>
-        {
-            Some(s.clone())
+        pep440_rs::LocalSegment::String(s) => {
+            let digits = s.strip_prefix("cuda").or_else(|| s.strip_prefix("cu"))?;
+            (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then(|| s.clone())
         }
         _ => None,
     })
@@ -397,6 +397,12 @@ mod tests {
     fn cuda_local_labels_are_read_as_pep440() {
         assert_eq!(cuda_local_label("2.3.1+cu121").as_deref(), Some("cu121"));
         assert_eq!(cuda_local_label(" 2.3.1+CU121 ").as_deref(), Some("cu121"));
+        assert_eq!(
+            cuda_local_label("1.24.4.dev20240223+cuda12.1.torch2.2.1").as_deref(),
+            Some("cuda12")
+        );
+        assert_eq!(cuda_local_label("1.24.4.dev20231022+cpu.torch1.13.1"), None);
+        assert_eq!(cuda_local_label("1.0+cudnn8"), None);
         assert_eq!(cuda_local_label("2.3.1+cpu"), None);
         assert_eq!(cuda_local_label("2.3.1"), None);
         assert_eq!(cuda_local_label("not a version+cu121"), None);

@@ -101,6 +101,8 @@ pub struct FileFacts {
     /// Functions returning the compute capability as one number (`major * 10 + minor`), with
     /// the scale (10 or 100).
     pub capability_fns: Vec<(String, u64)>,
+    /// Function-like macros whose body does warp-level work (`#define SUM(x) WarpReduce(x)`).
+    pub warp_work_macros: Vec<String>,
     /// Another backend's switches a chain of this file tests as alternatives to the project's
     /// ROCm switch (`MFEM_USE_CUDA` beside `MFEM_USE_HIP`), with their lines
     /// ([`hipside::alternative_backends`]).
@@ -119,6 +121,7 @@ impl FileFacts {
             && self.narrow_types.is_empty()
             && self.logical32.is_empty()
             && self.capability_fns.is_empty()
+            && self.warp_work_macros.is_empty()
             && self.hip_pins.is_empty()
             && self.other_backends.is_empty()
             && self.backend_tests.is_empty()
@@ -194,6 +197,8 @@ pub struct Visible {
     /// Functions of the included files returning the compute capability as one number, with
     /// the scale.
     pub capability_fns: BTreeMap<String, u64>,
+    /// Function-like macros of the included files whose body does warp-level work.
+    pub warp_work_macros: BTreeSet<String>,
     /// Function-like macros of the included files whose body is a ballot
     /// (`#define BALLOT(P) __ballot_sync(FULL_MASK, P)`): body and `path:line`.
     pub ballot_macros: BTreeMap<String, (String, String)>,
@@ -220,6 +225,7 @@ pub static NOTHING: Visible = Visible {
     narrow_types: BTreeSet::new(),
     logical32: BTreeSet::new(),
     capability_fns: BTreeMap::new(),
+    warp_work_macros: BTreeSet::new(),
     ballot_macros: BTreeMap::new(),
     overloads: BTreeMap::new(),
 };
@@ -265,6 +271,7 @@ pub fn facts(path: &str, bytes: &[u8], lexed: &crate::lex::Lexed) -> FileFacts {
         narrow_types: crate::rules::warp_size::logical::narrow_types(bytes, lexed),
         logical32: crate::rules::warp_size::logical::logical32_helpers(path, bytes, lexed),
         capability_fns: crate::rules::arch_check::capability_functions(bytes, lexed),
+        warp_work_macros: crate::rules::warp_size::logical::warp_work_macros(bytes, lexed),
         configured01: configured01(path, bytes),
         ..facts_of_arms(path, bytes, lexed)
     }
@@ -862,6 +869,8 @@ impl Project {
             v.logical32.extend(facts.logical32.iter().cloned());
             v.capability_fns
                 .extend(facts.capability_fns.iter().cloned());
+            v.warp_work_macros
+                .extend(facts.warp_work_macros.iter().cloned());
             for d in &facts.own {
                 v.own
                     .entry(d.name.clone())

@@ -62,6 +62,10 @@ pub fn project_switch(s: &Src, name: &str, range: std::ops::Range<usize>) -> Fin
     )
 }
 
+/// The CUDA toolkit's and nvcc's own macros. `CUDA_VERSION_MAJOR` is not one: no CUDA header
+/// defines it; projects do (nvImageCodec's `add_definitions(-DCUDA_VERSION_MAJOR=…)`, hoomd's
+/// `#define CUDA_VERSION_MAJOR (CUDART_VERSION / 1000)`, configured headers), so its value under
+/// HIP is the project's build's, not 0.
 const MACROS: &[&str] = &[
     "CUDA_VERSION",
     "CUDART_VERSION",
@@ -72,7 +76,6 @@ const MACROS: &[&str] = &[
     "__CUDACC__",
     "__CUDACC_RTC__",
     "__CUDA_API_VERSION",
-    "CUDA_VERSION_MAJOR",
     "__NVCC_DIAG_PRAGMA_SUPPORT__",
 ];
 
@@ -473,6 +476,16 @@ fn runtime_versions(
 #[cfg(test)]
 mod tests {
     use crate::model::syntax::test_support::fires;
+
+    /// nvImageCodec defines `CUDA_VERSION_MAJOR` itself (`add_definitions`): no CUDA header
+    /// does, so a test of it is the project's, not a toolkit test HIP reads as 0. Twin: the
+    /// toolkit's `CUDA_VERSION` is.
+    #[test]
+    fn a_projects_cuda_version_major_is_not_the_toolkits() {
+        use crate::model::syntax::test_support::fires;
+        let src = "#if CUDA_VERSION_MAJOR >= 13\nint a;\n#endif\n#if CUDA_VERSION >= 13000\nint b;\n#endif\n";
+        assert_eq!(fires(src, "HP301"), [4]);
+    }
 
     #[test]
     fn nvcc_macros_in_a_host_only_source_are_pass() {

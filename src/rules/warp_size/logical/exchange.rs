@@ -41,6 +41,65 @@ fn exchanges(t: &[u8]) -> bool {
         )
 }
 
+/// The function-like macros a file defines whose body does warp-level work, directly or through
+/// another such macro of the file (graphvite's `#define SUM(x) gpu::WarpBroadcast(gpu::WarpReduce(x), 0)`):
+/// a function that calls one exchanges across lanes as the body does. Read from tokens (the
+/// project model's pre-pass, and each file for its own macros).
+pub(crate) fn warp_work_macros(src: &[u8], lexed: &crate::lex::Lexed) -> Vec<String> {
+    let mut defs: Vec<(String, Vec<(&[u8], bool)>)> = Vec::new();
+    for d in lexed.directives.iter().filter(|d| d.name == "define") {
+        let toks: Vec<usize> = d
+            .tokens
+            .clone()
+            .filter(|&j| lexed.tokens[j].kind != Tok::Comment)
+            .collect();
+        // `# define NAME (` with the parenthesis touching the name: function-like.
+        let (Some(&n), Some(&p)) = (toks.get(2), toks.get(3)) else {
+            continue;
+        };
+        let (tn, tp) = (lexed.tokens[n], lexed.tokens[p]);
+        if tn.kind != Tok::Ident || tp.text(src) != b"(" || tp.start != tn.end {
+            continue;
+        }
+        // The body's names, each with whether it is called (`name(`): a name like a warp
+        // primitive counts only as a call (`kWarpSize` in lane arithmetic is no exchange).
+        let body: Vec<(&[u8], bool)> = toks[4..]
+            .iter()
+            .enumerate()
+            .filter(|(_, &j)| lexed.tokens[j].kind == Tok::Ident)
+            .map(|(x, &j)| {
+                let called = toks
+                    .get(4 + x + 1)
+                    .is_some_and(|&n| lexed.tokens[n].text(src) == b"(");
+                (lexed.tokens[j].text(src), called)
+            })
+            .collect();
+        defs.push((String::from_utf8_lossy(tn.text(src)).into_owned(), body));
+    }
+    let mut out: Vec<String> = Vec::new();
+    loop {
+        let before = out.len();
+        for (name, body) in &defs {
+            if out.contains(name) {
+                continue;
+            }
+            if body.iter().any(|&(t, called)| {
+                (exchanges(t) && t != b"warpSize")
+                    || (called
+                        && (super::settle::warp_level_elsewhere(t)
+                            || out.iter().any(|o| o.as_bytes() == t)))
+            }) {
+                out.push(name.clone());
+            }
+        }
+        if out.len() == before {
+            break;
+        }
+    }
+    out.sort();
+    out
+}
+
 fn is_asm(t: &str) -> bool {
     matches!(t, "asm" | "__asm__" | "__asm")
 }
@@ -180,12 +239,16 @@ pub(crate) fn settle(
         .enumerate()
         .map(|(k, g)| (g.id(), k))
         .collect();
+    let mut warp_macros: std::collections::HashSet<String> =
+        seen.warp_work_macros.iter().cloned().collect();
+    warp_macros.extend(warp_work_macros(src, lexed));
     let cx = Cx {
         functions: &functions,
         by_name: &by_name,
         dead: &dead,
         root,
         index_of: &index_of,
+        warp_macros: &warp_macros,
     };
     let mut memo: HashMap<usize, bool> = HashMap::new();
     for f in out
@@ -316,6 +379,8 @@ struct Cx<'a, 'b> {
     root: tree_sitter::Node<'b>,
     /// A function's index in `functions`, by node id.
     index_of: &'a HashMap<usize, usize>,
+    /// Function-like macros of this file and its project headers that do warp-level work.
+    warp_macros: &'a std::collections::HashSet<String>,
 }
 
 impl Cx<'_, '_> {
@@ -382,7 +447,9 @@ fn quiet(s: &Src, cx: &Cx, k: usize, memo: &mut HashMap<usize, bool>, depth: usi
             }
             // Warp-level work by name in another file (`warp_reduce`, `shfl`, `ballot`): its
             // width is the one this function's groups meet.
-            None if super::settle::warp_level_elsewhere(t.as_bytes()) => {
+            None if super::settle::warp_level_elsewhere(t.as_bytes())
+                || cx.warp_macros.contains(t) =>
+            {
                 q = false;
                 break;
             }

@@ -27,6 +27,7 @@ mod masks;
 mod overloads;
 mod settle;
 mod votes;
+pub(crate) use exchange::warp_work_macros;
 use facts::{callers, constants, function, lane_macros, statement_end};
 pub(crate) use masks::{narrow_returns, narrow_types, takes_mask, MaskFix, WHOLE_HALF};
 pub(crate) use overloads::Overload;
