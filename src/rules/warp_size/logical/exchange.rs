@@ -41,12 +41,15 @@ fn exchanges(t: &[u8]) -> bool {
         )
 }
 
+/// A name in a macro body, and whether it is called.
+type Named<'s> = (&'s [u8], bool);
+
 /// The function-like macros a file defines whose body does warp-level work, directly or through
 /// another such macro of the file (graphvite's `#define SUM(x) gpu::WarpBroadcast(gpu::WarpReduce(x), 0)`):
 /// a function that calls one exchanges across lanes as the body does. Read from tokens (the
 /// project model's pre-pass, and each file for its own macros).
 pub(crate) fn warp_work_macros(src: &[u8], lexed: &crate::lex::Lexed) -> Vec<String> {
-    let mut defs: Vec<(String, Vec<(&[u8], bool)>)> = Vec::new();
+    let mut defs: Vec<(String, Vec<Named>)> = Vec::new();
     for d in lexed.directives.iter().filter(|d| d.name == "define") {
         let toks: Vec<usize> = d
             .tokens
