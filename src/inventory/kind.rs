@@ -26,6 +26,8 @@ pub enum FileKind {
     Archive,
     Wheel,
     Ptx,
+    /// A Jupyter notebook: its code cells are read as Python.
+    Notebook,
 }
 
 impl FileKind {
@@ -96,6 +98,7 @@ pub fn by_name(rel: &str) -> Option<FileKind> {
             } else {
                 match ext {
                     "py" | "pyi" => FileKind::Python,
+                    "ipynb" => FileKind::Notebook,
                     "bzl" => FileKind::Bazel,
                     "yml" | "yaml" => FileKind::Yaml,
                     "sh" | "bash" | "slurm" | "sbatch" | "pbs" => FileKind::Shell,

@@ -30,6 +30,7 @@ pub mod make_arms;
 pub mod make_targets;
 pub mod monitoring;
 pub mod native_ext;
+pub mod notebook;
 pub mod packages;
 pub mod platform;
 pub mod platform_siblings;
@@ -277,6 +278,11 @@ pub fn scan_bytes_for(rel: &str, kind: FileKind, bytes: &[u8], rocm: Version) ->
         FileKind::Elf | FileKind::Archive => binary::scan(&mut out),
         FileKind::Wheel => binary::scan_wheel(&mut out),
         FileKind::Ptx => ptx::scan_file(&mut out),
+        FileKind::Notebook => {
+            return notebook::code(bytes)
+                .map(|py| scan_bytes_for(rel, FileKind::Python, &py, rocm))
+                .unwrap_or_default();
+        }
     }
     out.into_findings()
 }

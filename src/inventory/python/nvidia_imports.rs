@@ -65,6 +65,13 @@ const TABLE: &[(&str, Import)] = &[
         },
     ),
     (
+        "torch2trt",
+        Import {
+            label: "torch2trt (`torch2trt`; converts PyTorch modules to TensorRT engines, NVIDIA-only: github.com/NVIDIA-AI-IOT/torch2trt)",
+            rocm: "MIGraphX for the TensorRT engines (export to ONNX, compile with `migraphx`), or the PyTorch model as is",
+        },
+    ),
+    (
         "pynvrtc",
         Import {
             label: "pynvrtc (`pynvrtc`; NVRTC compiles CUDA C to PTX, which AMD GPUs cannot load: hiprtc through hip-python compiles HIP C++)",
