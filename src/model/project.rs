@@ -277,26 +277,6 @@ pub fn facts(path: &str, bytes: &[u8], lexed: &crate::lex::Lexed) -> FileFacts {
     }
 }
 
-/// The names a configured header's template (`config.h.in`) writes in every configuration
-/// (`#cmakedefine01 NAME`): a `#ifndef NAME` fallback after it never applies.
-fn configured01(path: &str, bytes: &[u8]) -> Vec<String> {
-    if !path.ends_with(".in") {
-        return Vec::new();
-    }
-    String::from_utf8_lossy(bytes)
-        .lines()
-        .filter_map(|l| {
-            let w: Vec<&str> = l.split_whitespace().collect();
-            match w.as_slice() {
-                ["#cmakedefine01", name, ..] | ["#", "cmakedefine01", name, ..] => {
-                    Some(name.to_string())
-                }
-                _ => None,
-            }
-        })
-        .collect()
-}
-
 /// [`facts`] without the project's own CUDA-named definitions.
 fn facts_of_arms(path: &str, bytes: &[u8], lexed: &crate::lex::Lexed) -> FileFacts {
     let included = includes::written_at(bytes, lexed);
@@ -940,28 +920,8 @@ impl Project {
     }
 }
 
-/// The switches every definition of which, in every file, is a test HIP finds false
-/// ([`Project::zero_tests`]).
-fn zero_tests(facts: &[(String, FileFacts)]) -> BTreeMap<String, (String, bool)> {
-    let mut out: BTreeMap<String, (String, bool)> = BTreeMap::new();
-    let mut other: BTreeSet<&str> = BTreeSet::new();
-    for (rel, f) in facts {
-        for m in &f.macros {
-            match m.hip_test {
-                Some((0, arch)) => {
-                    out.entry(m.name.clone())
-                        .or_insert_with(|| (format!("{rel}:{}", m.line), arch));
-                }
-                _ => {
-                    other.insert(&m.name);
-                }
-            }
-        }
-    }
-    out.retain(|n, _| !other.contains(n.as_str()));
-    out
-}
-
+mod derived;
+use derived::{configured01, zero_tests};
 mod hip_build;
 pub use hip_build::{hip_build_defines, is_hip_build_file};
 #[cfg(test)]

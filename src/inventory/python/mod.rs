@@ -896,45 +896,7 @@ fn call(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
                 programs::nvcc_probe(out, n, &program, at, src);
             }
         }
-        "setup" if st.flavor == Flavor::SetupPy => {
-            for kw in ["install_requires", "setup_requires"] {
-                if let Some(v) = keyword(n, kw, src) {
-                    // `install_requires=install_requires`: the list the module assigned.
-                    let module = {
-                        let mut m = n;
-                        while let Some(p) = m.parent() {
-                            m = p;
-                        }
-                        m
-                    };
-                    let named = (v.node_kind() == K::Identifier).then_some(v);
-                    let v = module_value(v, src).unwrap_or(v);
-                    let mut reqs = requires::requirements(v, module, src);
-                    if let Some(name) = named.filter(|_| v.node_kind() != K::Identifier) {
-                        let added: Vec<_> = requires::requirements(name, module, src)
-                            .into_iter()
-                            .filter(|(_, r)| {
-                                !reqs.iter().any(|(_, q)| q.name_range == r.name_range)
-                            })
-                            .collect();
-                        reqs.extend(added);
-                    }
-                    for (s, req) in reqs {
-                        match Some(req) {
-                            Some(req) if st.torch_first && build_first::open_torch(&s, &req) => {
-                                let (rule, why) = (
-                                    &packages::CUDA_PACKAGE_WITH_ROCM_PATH,
-                                    build_first::SATISFIED,
-                                );
-                                out.push_pass(rule, req.name_range.clone(), why.into());
-                            }
-                            Some(req) => packages::check_req(out, &req),
-                            None => {}
-                        }
-                    }
-                }
-            }
-        }
+        "setup" if st.flavor == Flavor::SetupPy => requires::setup_call(out, n, src, st),
         _ => {}
     }
     let is_proc = d.starts_with("subprocess.")

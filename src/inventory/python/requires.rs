@@ -36,6 +36,43 @@ pub(super) fn requirements(v: Node, module: Node, src: &[u8]) -> Vec<(String, Re
     out
 }
 
+/// The requirements of a `setup()` call (`install_requires`, `setup_requires`): each checked,
+/// `torch` satisfied where the build needs the ROCm wheel installed first
+/// ([`super::build_first`]).
+pub(super) fn setup_call(out: &mut super::Out, n: Node, src: &[u8], st: &super::State) {
+    for kw in ["install_requires", "setup_requires"] {
+        let Some(v) = super::keyword(n, kw, src) else {
+            continue;
+        };
+        let mut module = n;
+        while let Some(p) = module.parent() {
+            module = p;
+        }
+        // `install_requires=install_requires`: the list the module assigned, and what it adds.
+        let named = (v.node_kind() == K::Identifier).then_some(v);
+        let v = super::module_value(v, src).unwrap_or(v);
+        let mut reqs = requirements(v, module, src);
+        if let Some(name) = named.filter(|_| v.node_kind() != K::Identifier) {
+            let added: Vec<_> = requirements(name, module, src)
+                .into_iter()
+                .filter(|(_, r)| !reqs.iter().any(|(_, q)| q.name_range == r.name_range))
+                .collect();
+            reqs.extend(added);
+        }
+        for (s, req) in reqs {
+            if st.torch_first && super::build_first::open_torch(&s, &req) {
+                out.push_pass(
+                    &packages::CUDA_PACKAGE_WITH_ROCM_PATH,
+                    req.name_range.clone(),
+                    super::build_first::SATISFIED.into(),
+                );
+            } else {
+                packages::check_req(out, &req);
+            }
+        }
+    }
+}
+
 /// The string nodes of a requirement value: a string, or the strings of a list, tuple or set.
 fn items(v: Node) -> Vec<Node> {
     match v.node_kind() {
@@ -122,4 +159,43 @@ fn fstring_cuda_build(n: Node, src: &[u8]) -> Option<Req> {
         cuda_marker: Some(marker),
         other_build: false,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::inventory::{kind::FileKind, scan_bytes};
+
+    /// cuQuantum's `setup.py`: wheels named for the CUDA major chosen at install time
+    /// (`f'custatevec-cu{major}>=1.13'`) and requirements appended to the list on one platform's
+    /// arm (`install_requires.append('cupy-cuda12x>=13.0')`). Twins: an f-string whose interpolation
+    /// is not a CUDA major (`f'{name}>=1'`), and an append to another list.
+    #[test]
+    fn setup_py_requirements_appended_and_picked_per_cuda_major() {
+        let src = "from setuptools import setup\nimport utils\nreqs = [\n    'numpy',\n    f'custatevec-cu{utils.cuda_major_ver}>=1.13.1, <2',\n    f'{utils.name}>=1',\n]\nif utils.cuda_major_ver == '12':\n    reqs.append('cupy-cuda12x>=13.0')\nelse:\n    reqs += ['cuda-python']\nother = []\nother.append('cupy-cuda11x')\nsetup(name='q', install_requires=reqs)\n";
+        let f = scan_bytes("setup.py", FileKind::SetupPy, src.as_bytes());
+        let got: Vec<(&str, u32, &str)> = f
+            .iter()
+            .map(|f| {
+                (
+                    f.rule.as_str(),
+                    f.line,
+                    f.message.split(' ').next().unwrap_or(""),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("HP821", 5, "custatevec-cu{utils.cuda_major_ver}"),
+                ("HP820", 9, "cupy-cuda12x"),
+                ("HP821", 11, "cuda-python"),
+            ]
+        );
+        assert!(
+            f[0].message
+                .contains("is a CUDA build (cu{utils.cuda_major_ver})"),
+            "{}",
+            f[0].message
+        );
+    }
 }
