@@ -905,7 +905,12 @@ fn call(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
             "os.system" | "os.popen" | "os.execvp" | "check_output" | "run" | "Popen" | "call"
         );
     if is_proc {
-        if let Some(a) = args(n).into_iter().next() {
+        // `cmd = 'nvidia-smi …'; subprocess.run(cmd, shell=True)`: the command the name holds.
+        if let Some(a) = args(n)
+            .into_iter()
+            .next()
+            .map(|a| module_value(a, src).unwrap_or(a))
+        {
             let parts: Vec<(String, Range<usize>)> = if matches!(a.node_kind(), K::List | K::Tuple)
             {
                 ts::named_children(a)

@@ -150,4 +150,21 @@ mod tests {
         assert!(hp850(&which.replace("nvcc", "hipcc")).is_empty());
         assert!(hp850(&probe.replace("FileNotFoundError", "KeyboardInterrupt")).is_empty());
     }
+
+    /// Scaffold-GS's `train.py`: the command is a string the module names first
+    /// (`cmd = 'nvidia-smi -q …'`, then `subprocess.run(cmd, shell=True)`); the run is read with
+    /// the name's value. Twin: a name holding another program says nothing.
+    #[test]
+    fn a_command_held_by_a_name_is_the_one_run() {
+        use crate::inventory::{kind::FileKind, scan_bytes};
+        let src = "import subprocess\ncmd = 'nvidia-smi -q -d Memory |grep Used'\nresult = subprocess.run(cmd, shell=True, stdout=subprocess.PIPE)\n";
+        let rules = |src: &str| -> Vec<(String, u32)> {
+            scan_bytes("train.py", FileKind::Python, src.as_bytes())
+                .into_iter()
+                .map(|f| (f.rule, f.line))
+                .collect()
+        };
+        assert_eq!(rules(src), [("HP880".to_string(), 2)]);
+        assert!(rules(&src.replace("nvidia-smi -q -d Memory", "ls -l")).is_empty());
+    }
 }
