@@ -30,9 +30,9 @@ fn key(f: &Finding, roots: &[String]) -> Option<String> {
         .then(|| format!("pytorch-rocm-index\u{0}{}", package_root(&f.path, roots)))
 }
 
-/// The package an HP820 names (`torch is CUDA-specific; …`).
+/// The package an HP820/HP821 names (`torch is CUDA-specific; …`, `k2 is a CUDA build …`).
 fn package(f: &Finding) -> &str {
-    f.message.split(" is CUDA-specific").next().unwrap_or("")
+    f.message.split(" is ").next().unwrap_or("")
 }
 
 /// The manifest nearest the root holds the decision (fewest folders, then report order).
@@ -167,43 +167,68 @@ pub fn packages(findings: &[Finding]) -> Kind {
 /// What an install finding on a RAPIDS package says (`mappings/hand/python_packages.tsv`).
 const RAPIDS: &str = "RAPIDS publishes builds for NVIDIA GPUs only";
 
-/// The RAPIDS packages a Python package depends on, one decision (cuML's `pyproject.toml`
-/// names cudf, rmm, pylibraft, raft-dask, dask-cudf and dask-cuda): the stack has no ROCm
-/// build, so the porter decides once whether the package runs without it or waits for a port.
-/// Runs before [`packages`], which holds each other package.
-pub fn rapids(findings: &[Finding]) -> Kind {
+/// What an install finding on a wheel named for a CUDA release says when the table has no row
+/// for it (`packages::check_req`).
+const CUDA_BUILD: &str = "and hipport knows no ROCm build of it";
+
+/// A stack of packages with no ROCm build that a Python package needs, one decision per
+/// package root: the install findings (HP820/HP821 of `rules`) whose message says `marker`,
+/// held by the manifest nearest the root. `what` names the stack in the head's message, `why`
+/// says what the porter decides; `shown` caps the names listed.
+fn stack(
+    findings: &[Finding],
+    rules: &'static [&'static str],
+    marker: &'static str,
+    what: &'static str,
+    why: &'static str,
+    shown: usize,
+) -> Kind {
     let roots = package_roots(findings);
     Kind {
         key: Box::new(move |f| {
-            (matches!(f.rule.as_str(), "HP820" | "HP821")
-                && f.message.contains(RAPIDS)
+            (rules.contains(&f.rule.as_str())
+                && f.message.contains(marker)
                 && super::kind::own(&f.path))
-            .then(|| format!("rapids\u{0}{}", package_root(&f.path, &roots)))
+            .then(|| format!("{what}\u{0}{}", package_root(&f.path, &roots)))
         }),
         head: nearest_root,
         folds: super::kind::all,
         min: Min::Findings(2),
-        summary: Box::new(|g| {
+        summary: Box::new(move |g| {
             let mut names: Vec<&str> = g.members.iter().map(|f| package(f)).collect();
             names.sort_unstable();
             names.dedup();
-            let shown: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+            let listed: Vec<String> = names.iter().take(shown).map(|n| format!("`{n}`")).collect();
             format!(
-                " — one decision for the RAPIDS stack this package needs ({}): none of it has a ROCm build; {} places in {} files ({}), {} more folded here",
-                shown.join(", "),
+                " — one decision for the {what} this package needs ({}{}): {why}; {} places in {} files ({}), {} more folded here",
+                listed.join(", "),
+                if names.len() > shown { ", …" } else { "" },
                 g.members.len(),
                 g.files(),
                 g.first_places(3),
                 g.folded.len()
             )
         }),
-        note: Box::new(|g| super::kind::folded_into(g, "the RAPIDS stack is one decision")),
+        note: Box::new(move |g| {
+            super::kind::folded_into(g, &format!("the {what} the package needs is one decision"))
+        }),
     }
 }
 
-/// What an install finding on a wheel named for a CUDA release says when the table has no row
-/// for it (`packages::check_req`).
-const CUDA_BUILD: &str = "and hipport knows no ROCm build of it";
+/// The RAPIDS packages a Python package depends on, one decision (cuML's `pyproject.toml`
+/// names cudf, rmm, pylibraft, raft-dask, dask-cudf and dask-cuda): the stack has no ROCm
+/// build, so the porter decides once whether the package runs without it or waits for a port.
+/// Runs before [`packages`], which holds each other package.
+pub fn rapids(findings: &[Finding]) -> Kind {
+    stack(
+        findings,
+        &["HP820", "HP821"],
+        RAPIDS,
+        "RAPIDS stack",
+        "none of it has a ROCm build",
+        usize::MAX,
+    )
+}
 
 /// The wheels named for a CUDA release (`custatevec-cu12`, `f'cutensornet-cu{major}'`) that a
 /// Python package needs and hipport knows no ROCm build of, one decision: they are one vendor
@@ -211,38 +236,14 @@ const CUDA_BUILD: &str = "and hipport knows no ROCm build of it";
 /// decides once whether the package runs without them or waits for ROCm builds. Runs after
 /// [`rapids`] and before [`packages`].
 pub fn cuda_builds(findings: &[Finding]) -> Kind {
-    let roots = package_roots(findings);
-    Kind {
-        key: Box::new(move |f| {
-            (f.rule == "HP821" && f.message.contains(CUDA_BUILD) && super::kind::own(&f.path))
-                .then(|| format!("cuda-build\u{0}{}", package_root(&f.path, &roots)))
-        }),
-        head: nearest_root,
-        folds: super::kind::all,
-        min: Min::Findings(2),
-        summary: Box::new(|g| {
-            let mut names: Vec<&str> = g
-                .members
-                .iter()
-                .map(|f| f.message.split(" is a CUDA build").next().unwrap_or(""))
-                .collect();
-            names.sort_unstable();
-            names.dedup();
-            let shown: Vec<String> = names.iter().take(6).map(|n| format!("`{n}`")).collect();
-            format!(
-                " — one decision for the CUDA builds this package needs ({}{}): hipport knows a ROCm build of none of them; run the package without them on ROCm or wait for the vendor's ROCm builds; {} places in {} files ({}), {} more folded here",
-                shown.join(", "),
-                if names.len() > 6 { ", …" } else { "" },
-                g.members.len(),
-                g.files(),
-                g.first_places(3),
-                g.folded.len()
-            )
-        }),
-        note: Box::new(|g| {
-            super::kind::folded_into(g, "the CUDA builds the package needs are one decision")
-        }),
-    }
+    stack(
+        findings,
+        &["HP821"],
+        CUDA_BUILD,
+        "CUDA builds",
+        "hipport knows a ROCm build of none of them; run the package without them on ROCm or wait for the vendor's ROCm builds",
+        6,
+    )
 }
 
 #[cfg(test)]

@@ -12,11 +12,11 @@ use crate::kinds::python::{Field as F, Kind as K, NodeExt};
 use std::ops::Range;
 use tree_sitter::Node;
 
-/// Each requirement string with its parse, where it has one.
-pub(super) fn requirements(v: Node, module: Node, src: &[u8]) -> Vec<(String, Req)> {
+/// Each requirement string of the value `v` (a list, or the value a name was assigned), and of
+/// what the module adds to the list `name` holds, with its parse where it has one.
+fn requirements(v: Node, name: Option<&str>, module: Node, src: &[u8]) -> Vec<(String, Req)> {
     let mut nodes = items(v);
-    if v.node_kind() == K::Identifier {
-        let name = ts::text(v, src);
+    if let Some(name) = name {
         ts::each(module, &mut |n| added_to(n, name, src, &mut nodes));
     }
     let mut out = Vec::new();
@@ -49,16 +49,9 @@ pub(super) fn setup_call(out: &mut super::Out, n: Node, src: &[u8], st: &super::
             module = p;
         }
         // `install_requires=install_requires`: the list the module assigned, and what it adds.
-        let named = (v.node_kind() == K::Identifier).then_some(v);
+        let name = (v.node_kind() == K::Identifier).then(|| ts::text(v, src));
         let v = super::module_value(v, src).unwrap_or(v);
-        let mut reqs = requirements(v, module, src);
-        if let Some(name) = named.filter(|_| v.node_kind() != K::Identifier) {
-            let added: Vec<_> = requirements(name, module, src)
-                .into_iter()
-                .filter(|(_, r)| !reqs.iter().any(|(_, q)| q.name_range == r.name_range))
-                .collect();
-            reqs.extend(added);
-        }
+        let reqs = requirements(v, name, module, src);
         for (s, req) in reqs {
             if st.torch_first && super::build_first::open_torch(&s, &req) {
                 out.push_pass(
