@@ -567,13 +567,28 @@ fn finding<'a>(
     let body = |i: Option<usize>| i.map_or(empty.clone(), |i| arms[i].body.clone());
     let (hb, nb) = (body(h), body(n));
     let fails = failure(s, &hb);
-    // Nothing on either side but comments and pragmas: no behaviour changes.
+    // Nothing on either side but comments and pragmas, however nested (VTK-m's `#ifdef
+    // __NVCC__` / `#pragma push` / `#if CUDART_VERSION >= 11050` / `#pragma nv_diag_suppress`
+    // … `#endif`): no behaviour changes.
     let substance = |r: &Range<usize>| {
         !code_tokens(s, r).is_empty()
-            || s.lexed
-                .directives
-                .iter()
-                .any(|d| r.contains(&d.start) && !matches!(d.name.as_str(), "pragma" | "line" | ""))
+            || s.lexed.directives.iter().any(|d| {
+                r.contains(&d.start)
+                    && !matches!(
+                        d.name.as_str(),
+                        "pragma"
+                            | "line"
+                            | ""
+                            | "if"
+                            | "ifdef"
+                            | "ifndef"
+                            | "elif"
+                            | "elifdef"
+                            | "elifndef"
+                            | "else"
+                            | "endif"
+                    )
+            })
     };
     if fails.is_none() && !substance(&nb) && !substance(&hb) {
         return None;

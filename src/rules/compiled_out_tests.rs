@@ -104,6 +104,14 @@ fn arch_splits_unknown_and_nested_dead_chains_are_left_alone() {
     assert!(hp304("#ifdef NCCL_VERSION_CODE\nvoid f(){ a(); }\n#endif\n").is_empty());
     // Only pragmas differ: no behaviour changes.
     assert!(hp304("#ifdef __NVCC__\n#pragma nv_diag_suppress 177\n#endif\n").is_empty());
+    // Pragmas chosen by a nested test of the toolkit (VTK-m's `CellMeasure.h`): still only
+    // pragmas. The nested twin that defines a name does fire.
+    let nested = "#ifdef __NVCC__\n#pragma push\n#if (CUDART_VERSION >= 11050)\n#pragma nv_diag_suppress = code_is_unreachable\n#else\n#pragma diag_suppress = code_is_unreachable\n#endif\n#endif\n";
+    assert!(hp304(nested).is_empty());
+    assert_eq!(
+        hp304(&nested.replace("#pragma push", "#define QUIET 1")).len(),
+        1
+    );
     // The twin with code does fire.
     assert_eq!(
         hp304("#ifdef __NVCC__\nvoid f(){ a(); }\n#endif\n").len(),

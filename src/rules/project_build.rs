@@ -23,6 +23,7 @@
 //!   A per-machine build recipe for CUDA beside the folder's ROCm recipes is one too
 //!   ([`recipes`]).
 
+mod backends;
 mod recipes;
 pub mod selection;
 pub(crate) mod switches;
@@ -432,6 +433,14 @@ pub fn rocm_counterparts(
     for (p, (first, why)) in recipes::cuda_recipes_with_rocm_siblings(paths) {
         out.entry(p).or_insert(Counterpart {
             path: first,
+            selected: Some(why),
+        });
+    }
+    // A CUDA backend folder beside the backend the ROCm build compiles (VTK-m's `cont/cuda/`
+    // beside `cont/kokkos/`).
+    for (p, (dir, why)) in backends::cuda_backends(paths, includes, build_files) {
+        out.entry(p).or_insert(Counterpart {
+            path: dir,
             selected: Some(why),
         });
     }
