@@ -488,6 +488,19 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         &mut findings,
         &paths,
     );
+    // NVIDIA images in a catalogue of per-lane images that holds a ROCm one.
+    let dockerfiles: Vec<(&str, &[u8])> = texts
+        .iter()
+        .filter(|(rel, _)| {
+            crate::inventory::kind::by_name(rel)
+                == Some(crate::inventory::kind::FileKind::Dockerfile)
+        })
+        .map(|(rel, b)| (rel.as_str(), b.as_slice()))
+        .collect();
+    crate::inventory::rocm_images::pass_nvidia_images_beside_a_rocm_image(
+        &mut findings,
+        &dockerfiles,
+    );
     // FindCUDA's flag variables never reach a HIP build that compiles through FindHIP or CMake's
     // HIP language.
     let cmake_texts: Vec<(&str, &[u8])> = texts

@@ -40,6 +40,7 @@ pub mod pyproject;
 pub mod python;
 pub mod requirements;
 pub mod rocm_branch;
+pub mod rocm_images;
 pub mod scripts;
 pub mod shell;
 pub mod shell_arms;
@@ -100,8 +101,8 @@ pub struct Inventory {
     pub errors: Vec<FileError>,
     pub files: usize,
     /// Bytes the inventory read that project-level passes read again: every `setup.py`,
-    /// `pyproject.toml`, CMake file (`CMakeLists.txt`, `*.cmake`) and Makefile (`*.mk`), and
-    /// the Python and Docker files with findings.
+    /// `pyproject.toml`, CMake file (`CMakeLists.txt`, `*.cmake`), Makefile (`*.mk`) and
+    /// Dockerfile, and the Python files with findings.
     /// Keyed by path relative to the root, so `scan` never reads a file twice.
     pub texts: std::collections::BTreeMap<String, Vec<u8>>,
 }
@@ -112,7 +113,8 @@ fn keep_text(rel: &str, kind: FileKind, has_findings: bool) -> bool {
     let name = rel.rsplit('/').next().unwrap_or(rel);
     matches!(name, "setup.py" | "pyproject.toml" | "CMakeLists.txt")
         || matches!(kind, FileKind::CMake | FileKind::Make)
-        || (has_findings && matches!(kind, FileKind::Python | FileKind::Dockerfile))
+        || kind == FileKind::Dockerfile
+        || (has_findings && kind == FileKind::Python)
 }
 
 /// Walks `paths` (same filters as the C++ scan, every extension) and inventories every file of

@@ -125,10 +125,12 @@ pub fn cuda_backends(
         };
         let (cuda_dir, rocm_dir) = (join(cuda), join(backend));
         let under = |p: &str, d: &str| p.starts_with(&format!("{d}/"));
-        let cuda_dir_builds_hip = hip_dirs.iter().any(|d| *d == cuda_dir || under(d, &cuda_dir));
-        let included_by_rocm = includes.iter().any(|(from, incs)| {
-            under(from, &rocm_dir) && incs.iter().any(|i| under(i, &cuda_dir))
-        });
+        let cuda_dir_builds_hip = hip_dirs
+            .iter()
+            .any(|d| *d == cuda_dir || under(d, &cuda_dir));
+        let included_by_rocm = includes
+            .iter()
+            .any(|(from, incs)| under(from, &rocm_dir) && incs.iter().any(|i| under(i, &cuda_dir)));
         if cuda_dir_builds_hip || included_by_rocm {
             continue;
         }
@@ -185,7 +187,10 @@ mod tests {
         );
         let (dir, why) = &out["vtkm/exec/cuda/internal/WrappedOperators.h"];
         assert_eq!(dir, "vtkm/exec/kokkos/");
-        assert!(why.contains("vtkm/cont/kokkos/internal/CMakeLists.txt:4"), "{why}");
+        assert!(
+            why.contains("vtkm/cont/kokkos/internal/CMakeLists.txt:4"),
+            "{why}"
+        );
     }
 
     /// Negative twins: the other backends never build HIP (Thrust's `system/` layout); the CUDA
@@ -198,7 +203,11 @@ mod tests {
             "thrust/system/omp/detail/sort.h",
             "thrust/system/tbb/detail/sort.h",
         ];
-        assert!(run(&thrust, &[("thrust/system/omp/CMakeLists.txt", b"add_library(x)\n")]).is_empty());
+        assert!(run(
+            &thrust,
+            &[("thrust/system/omp/CMakeLists.txt", b"add_library(x)\n")]
+        )
+        .is_empty());
         let paths = [
             "src/cuda/k.cu",
             "src/cuda/CMakeLists.txt",
@@ -209,19 +218,30 @@ mod tests {
             &paths,
             &[
                 ("src/kokkos/CMakeLists.txt", KOKKOS_HIP),
-                ("src/cuda/CMakeLists.txt", b"set_source_files_properties(k.cu PROPERTIES LANGUAGE HIP)\n"),
+                (
+                    "src/cuda/CMakeLists.txt",
+                    b"set_source_files_properties(k.cu PROPERTIES LANGUAGE HIP)\n"
+                ),
             ]
         )
         .is_empty());
-        let includes: HashMap<String, Vec<String>> =
-            [("src/kokkos/a.cpp".to_string(), vec!["src/cuda/k.cu".to_string()])].into();
-        assert!(
-            cuda_backends(&paths, &includes, &[("src/kokkos/CMakeLists.txt", KOKKOS_HIP)])
-                .is_empty()
-        );
+        let includes: HashMap<String, Vec<String>> = [(
+            "src/kokkos/a.cpp".to_string(),
+            vec!["src/cuda/k.cu".to_string()],
+        )]
+        .into();
+        assert!(cuda_backends(
+            &paths,
+            &includes,
+            &[("src/kokkos/CMakeLists.txt", KOKKOS_HIP)]
+        )
+        .is_empty());
         assert!(run(
             &paths,
-            &[("src/kokkos/CMakeLists.txt", b"# LANGUAGE HIP one day\nadd_library(a a.cpp)\n")]
+            &[(
+                "src/kokkos/CMakeLists.txt",
+                b"# LANGUAGE HIP one day\nadd_library(a a.cpp)\n"
+            )]
         )
         .is_empty());
         assert_eq!(
@@ -234,7 +254,10 @@ mod tests {
     fn hip_builds_are_read_from_languages_and_targets() {
         assert_eq!(compiles_hip("project(p LANGUAGES CXX HIP)\n"), Some(1));
         assert_eq!(compiles_hip("x\nenable_language(HIP)\n"), Some(2));
-        assert_eq!(compiles_hip("target_link_libraries(a roc::rocprim)\n"), Some(1));
+        assert_eq!(
+            compiles_hip("target_link_libraries(a roc::rocprim)\n"),
+            Some(1)
+        );
         assert_eq!(compiles_hip("enable_language(CUDA)\n# hip::device\n"), None);
         assert_eq!(compiles_hip("set(HIP_PATH /opt/rocm)\n"), None);
     }
