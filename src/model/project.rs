@@ -103,6 +103,8 @@ pub struct FileFacts {
     pub capability_fns: Vec<(String, u64)>,
     /// Function-like macros whose body does warp-level work (`#define SUM(x) WarpReduce(x)`).
     pub warp_work_macros: Vec<String>,
+    /// The functions the file defines and what each calls (dropped once the model is built).
+    pub fn_calls: Vec<FnCalls>,
     /// Another backend's switches a chain of this file tests as alternatives to the project's
     /// ROCm switch (`MFEM_USE_CUDA` beside `MFEM_USE_HIP`), with their lines
     /// ([`hipside::alternative_backends`]).
@@ -199,6 +201,8 @@ pub struct Visible {
     pub capability_fns: BTreeMap<String, u64>,
     /// Function-like macros of the included files whose body does warp-level work.
     pub warp_work_macros: BTreeSet<String>,
+    /// The project's functions that do warp-level work, in any header ([`Project::warp_fns`]).
+    pub warp_fns: Option<std::sync::Arc<BTreeSet<String>>>,
     /// Function-like macros of the included files whose body is a ballot
     /// (`#define BALLOT(P) __ballot_sync(FULL_MASK, P)`): body and `path:line`.
     pub ballot_macros: BTreeMap<String, (String, String)>,
@@ -226,6 +230,7 @@ pub static NOTHING: Visible = Visible {
     logical32: BTreeSet::new(),
     capability_fns: BTreeMap::new(),
     warp_work_macros: BTreeSet::new(),
+    warp_fns: None,
     ballot_macros: BTreeMap::new(),
     overloads: BTreeMap::new(),
 };
@@ -272,6 +277,7 @@ pub fn facts(path: &str, bytes: &[u8], lexed: &crate::lex::Lexed) -> FileFacts {
         logical32: crate::rules::warp_size::logical::logical32_helpers(path, bytes, lexed),
         capability_fns: crate::rules::arch_check::capability_functions(bytes, lexed),
         warp_work_macros: crate::rules::warp_size::logical::warp_work_macros(bytes, lexed),
+        fn_calls: crate::rules::warp_size::logical::function_calls(bytes, lexed),
         configured01: configured01(path, bytes),
         ..facts_of_arms(path, bytes, lexed)
     }
@@ -531,17 +537,6 @@ fn function(bytes: &[u8], lexed: &crate::lex::Lexed, code: &[usize], k: usize) -
     })
 }
 
-/// Whether a macro body is a ballot of the wavefront (`__ballot_sync(FULL_MASK, P)`,
-/// `__ballot(P)`): its first name.
-pub fn is_ballot_body(body: &str) -> bool {
-    let first = body
-        .trim_start_matches(|c: char| c == '(' || c.is_whitespace())
-        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .next()
-        .unwrap_or("");
-    matches!(first, "__ballot_sync" | "__ballot" | "__activemask")
-}
-
 /// The project model: the facts of the files other files can include, and the include graph.
 #[derive(Debug, Default)]
 pub struct Project {
@@ -579,6 +574,8 @@ pub struct Project {
     /// defined(MFEM_USE_CUDA)` around CUDA-only code). Value: the first such chain's
     /// `path:line`.
     other_backends: BTreeMap<String, String>,
+    /// The functions of the project's headers that do warp-level work ([`derived::warp_fns`]).
+    warp_fns: std::sync::Arc<BTreeSet<String>>,
 }
 
 fn own_ref(file: &str, d: &super::own::OwnDef) -> super::own::OwnRef {
@@ -611,6 +608,7 @@ impl Project {
         let mut overloads: BTreeMap<String, Vec<super::own::OwnRef>> = BTreeMap::new();
         let mut included_only_by_rocm: BTreeMap<String, bool> = BTreeMap::new();
         let zero_tests = zero_tests(&facts);
+        let warp_fns = std::sync::Arc::new(warp_fns(&facts));
         let mut other_backends: BTreeMap<String, String> = BTreeMap::new();
         for (rel, f) in &facts {
             for (n, line) in &f.other_backends {
@@ -646,7 +644,8 @@ impl Project {
                     .map(|m| m.name.clone())
             })
             .collect();
-        for (rel, f) in facts {
+        for (rel, mut f) in facts {
+            f.fn_calls = Vec::new();
             if f.is_inert() {
                 continue;
             }
@@ -694,6 +693,7 @@ impl Project {
             header_macros,
             zero_tests,
             other_backends,
+            warp_fns,
             rocm_only: included_only_by_rocm
                 .into_iter()
                 .filter_map(|(f, only)| only.then_some(f))
@@ -788,6 +788,7 @@ impl Project {
             hip_build: self.hip_build.clone(),
             cuda_build_only: self.cuda_build_only.clone(),
             cuda_selectors: self.cuda_selectors.clone(),
+            warp_fns: Some(self.warp_fns.clone()),
             ..Visible::default()
         };
         if self.files.is_empty() || own.is_empty() {
@@ -921,34 +922,10 @@ impl Project {
 }
 
 mod derived;
-use derived::{configured01, zero_tests};
+pub(crate) use derived::closing_paren;
+use derived::{configured01, warp_fns, zero_tests};
+pub use derived::{is_ballot_body, FnCalls};
 mod hip_build;
 pub use hip_build::{hip_build_defines, is_hip_build_file};
 #[cfg(test)]
 mod tests;
-
-/// The index (into the code tokens `text` reads) of the `)` that closes the first `(` after
-/// `k`, looking at most 400 tokens ahead; `None` past that, at the end, or, when `strict`, at a
-/// `;`, `{` or `}` (a declaration's parameter list holds none).
-pub(crate) fn closing_paren<'b>(
-    text: impl Fn(usize) -> Option<&'b [u8]>,
-    k: usize,
-    len: usize,
-    strict: bool,
-) -> Option<usize> {
-    let mut depth = 0usize;
-    for n in k + 1..len.min(k + 400) {
-        match text(n)? {
-            b"(" => depth += 1,
-            b")" => {
-                depth = depth.checked_sub(1)?;
-                if depth == 0 {
-                    return Some(n);
-                }
-            }
-            b";" | b"{" | b"}" if strict => return None,
-            _ => {}
-        }
-    }
-    None
-}

@@ -23,7 +23,7 @@ use crate::model::syntax::Src;
 use std::collections::HashMap;
 
 /// Tokens that exchange data across lanes or read the wavefront's lanes.
-fn exchanges(t: &[u8]) -> bool {
+pub(super) fn exchanges(t: &[u8]) -> bool {
     (super::warp_level_name(t) && t != b"__syncwarp")
         || matches!(
             t,
@@ -245,6 +245,7 @@ pub(crate) fn settle(
     let mut warp_macros: std::collections::HashSet<String> =
         seen.warp_work_macros.iter().cloned().collect();
     warp_macros.extend(warp_work_macros(src, lexed));
+    let no_fns = std::collections::BTreeSet::new();
     let cx = Cx {
         functions: &functions,
         by_name: &by_name,
@@ -252,6 +253,7 @@ pub(crate) fn settle(
         root,
         index_of: &index_of,
         warp_macros: &warp_macros,
+        warp_fns: seen.warp_fns.as_deref().unwrap_or(&no_fns),
     };
     let mut memo: HashMap<usize, bool> = HashMap::new();
     for f in out
@@ -360,7 +362,7 @@ fn every_use_kept(
 }
 
 /// What a settled HP102 says.
-const QUIET: &str = ", but nothing in this function exchanges data across lanes (no shuffle, ballot, vote, warp primitive or inline assembly, here or in the functions of this file it calls) and nothing computes lanes from the wavefront: each half of a 64-lane wavefront is one such 32-lane group, so the ids keep CUDA's meaning (nothing to change; the warp-level code of functions defined elsewhere is judged where it is defined)";
+const QUIET: &str = ", but nothing in this function exchanges data across lanes (no shuffle, ballot, vote, warp primitive or inline assembly, here, in the functions of this file it calls, or in the project headers' device functions it calls) and nothing computes lanes from the wavefront: each half of a 64-lane wavefront is one such 32-lane group, so the ids keep CUDA's meaning (nothing to change)";
 
 /// The code tokens of function `k` (its whole definition).
 fn tokens(s: &Src, n: tree_sitter::Node) -> std::ops::Range<usize> {
@@ -384,6 +386,8 @@ struct Cx<'a, 'b> {
     index_of: &'a HashMap<usize, usize>,
     /// Function-like macros of this file and its project headers that do warp-level work.
     warp_macros: &'a std::collections::HashSet<String>,
+    /// Functions of the project's headers that do warp-level work.
+    warp_fns: &'a std::collections::BTreeSet<String>,
 }
 
 impl Cx<'_, '_> {
@@ -430,12 +434,25 @@ fn quiet(s: &Src, cx: &Cx, k: usize, memo: &mut HashMap<usize, bool>, depth: usi
             q = false;
             break;
         }
-        // `name(` or `name<…>(` (a `<` that is a comparison, `x / WARP_SIZE < 32`, is none).
+        // `name(` or `name<…>(` (a `<` that is a comparison, `x / WARP_SIZE < 32`, is none),
+        // or a kernel launched `name<<<…>>>`.
         let next = code.get(x + 1).copied();
-        let called =
-            next.is_some_and(|n| s.tok(n) == "(") || super::settle::template_call(&view, next);
+        let at = |n: usize| code.get(x + n).map(|&i| s.tok(i));
+        let launched = at(1) == Some("<<<")
+            || (at(1) == Some("<<") && at(2) == Some("<"))
+            || (at(1) == Some("<") && at(2) == Some("<") && at(3) == Some("<"));
+        let called = launched
+            || next.is_some_and(|n| s.tok(n) == "(")
+            || super::settle::template_call(&view, next);
         if !called {
             continue;
+        }
+        // A kernel the function is handed (dlib's `launch_kernel(Kernel K, …)` /
+        // `K<<<blocks, threads>>>`): whatever its callers pass runs in the block this function
+        // shapes, so nothing here says it exchanges nothing.
+        if launched && !by_name.contains_key(t) && parameter_of(s, functions[k], body, t) {
+            q = false;
+            break;
         }
         match by_name.get(t) {
             Some(defs) => {
@@ -451,7 +468,8 @@ fn quiet(s: &Src, cx: &Cx, k: usize, memo: &mut HashMap<usize, bool>, depth: usi
             // Warp-level work by name in another file (`warp_reduce`, `shfl`, `ballot`): its
             // width is the one this function's groups meet.
             None if super::settle::warp_level_elsewhere(t.as_bytes())
-                || cx.warp_macros.contains(t) =>
+                || cx.warp_macros.contains(t)
+                || cx.warp_fns.contains(t) =>
             {
                 q = false;
                 break;
@@ -461,6 +479,23 @@ fn quiet(s: &Src, cx: &Cx, k: usize, memo: &mut HashMap<usize, bool>, depth: usi
     }
     memo.insert(k, q);
     q
+}
+
+/// Whether `name` is spelled in function `f`'s head (its parameters and template parameters),
+/// before the body.
+fn parameter_of(s: &Src, f: tree_sitter::Node, body: tree_sitter::Node, name: &str) -> bool {
+    let head = f.start_byte()..body.start_byte();
+    let mut from = f;
+    // A template's parameters sit in the `template_declaration` around the function.
+    if let Some(p) = f.parent().filter(|p| p.kind() == "template_declaration") {
+        from = p;
+    }
+    let start = from.start_byte().min(head.start);
+    s.lexed
+        .tokens
+        .iter()
+        .filter(|t| (t.start as usize) >= start && (t.start as usize) < head.end)
+        .any(|t| t.kind == Tok::Ident && t.text(s.ctx.src) == name.as_bytes())
 }
 
 /// An HP101 warp-size constant or HP103 32-bit full mask (named first in the message) whose

@@ -20,6 +20,7 @@ use crate::lex::{Lexed, Tok, NO_DIRECTIVE};
 use crate::model::syntax::int_value;
 use std::collections::{HashMap, HashSet};
 
+mod calls;
 mod cub;
 pub(crate) mod exchange;
 mod facts;
@@ -27,6 +28,7 @@ mod masks;
 mod overloads;
 mod settle;
 mod votes;
+pub(crate) use calls::function_calls;
 pub(crate) use exchange::warp_work_macros;
 use facts::{callers, constants, function, lane_macros, statement_end};
 pub(crate) use masks::{narrow_returns, narrow_types, takes_mask, MaskFix, WHOLE_HALF};
