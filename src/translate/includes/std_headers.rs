@@ -49,32 +49,50 @@ pub(crate) fn table() -> &'static [StdHeader] {
     })
 }
 
-/// Whether the file names `std::NAME` (or `::std::NAME`) for one of `names`, in code.
+/// Whether a table name is a macro (`FLT_MAX`: capitals, digits and `_`), used bare.
+fn is_macro(name: &str) -> bool {
+    name.bytes()
+        .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+}
+
+/// Whether the file names `std::NAME` (or `::std::NAME`) for one of `names`, in code, or one of
+/// its macros bare (in code or in a `#define` body: it expands where the macro is used).
 fn uses_any(p: &Pass, names: &[String]) -> bool {
     let toks = &p.lexed.tokens;
     let src = p.src();
-    toks.iter().enumerate().any(|(k, t)| {
+    let macro_used = toks.iter().any(|t| {
         t.kind == Tok::Ident
-            && t.text(src) == b"std"
-            && !t.in_directive()
-            && p.lexed
-                .next_code(k)
-                .filter(|&c| toks[c].text(src) == b"::")
-                .and_then(|c| p.lexed.next_code(c))
-                .is_some_and(|n| {
-                    toks[n].kind == Tok::Ident
-                        && names
-                            .iter()
-                            .any(|name| name.as_bytes() == toks[n].text(src))
-                })
-    })
+            && names
+                .iter()
+                .any(|n| is_macro(n) && n.as_bytes() == t.text(src))
+    });
+    macro_used
+        || toks.iter().enumerate().any(|(k, t)| {
+            t.kind == Tok::Ident
+                && t.text(src) == b"std"
+                && !t.in_directive()
+                && p.lexed
+                    .next_code(k)
+                    .filter(|&c| toks[c].text(src) == b"::")
+                    .and_then(|c| p.lexed.next_code(c))
+                    .is_some_and(|n| {
+                        toks[n].kind == Tok::Ident
+                            && names
+                                .iter()
+                                .any(|name| name.as_bytes() == toks[n].text(src))
+                    })
+        })
 }
 
-/// Whether the file includes `<header>` (any spelling of the brackets) anywhere.
+/// Whether the file includes `<header>` (any spelling of the brackets) anywhere, or its C form
+/// (`<float.h>` for `<cfloat>`).
 fn includes(p: &Pass, header: &str) -> bool {
+    let c_form = header.strip_prefix('c').map(|h| format!("{h}.h"));
     (0..p.lexed.directives.len()).any(|d| {
-        super::include_path(p, d)
-            .is_some_and(|(_, inner)| p.src()[inner].trim_ascii() == header.as_bytes())
+        super::include_path(p, d).is_some_and(|(_, inner)| {
+            let inc = p.src()[inner].trim_ascii();
+            inc == header.as_bytes() || c_form.as_ref().is_some_and(|c| inc == c.as_bytes())
+        })
     })
 }
 
@@ -175,6 +193,26 @@ mod tests {
         // HIP 5.2's runtime header declares std::hash: no name of <functional> that it gives.
         assert!(!f.names.iter().any(|n| n == "hash"));
         assert!(!t.iter().any(|h| h.header == "utility"));
+    }
+
+    /// `FLT_MAX` without `<float.h>` built with nvcc up to CUDA 12.4 (SuGaR's `simple_knn.cu`,
+    /// MIT); hipcc rejects it. Twins: a file that includes `<float.h>` gets nothing, nor does a
+    /// name that only contains the macro's (`MY_FLT_MAX_X`) or a comment.
+    #[test]
+    fn float_limits_get_cfloat() {
+        let out = port(
+            "simple_knn.cu",
+            "#include <cuda_runtime.h>\n__global__ void k(float* d) { float best = FLT_MAX; d[0] = best; }\n",
+        );
+        assert!(
+            out.starts_with("#include <hip/hip_runtime.h>\n#include <cfloat>\n"),
+            "{out}"
+        );
+        assert_eq!(port("simple_knn.cu", &out), out, "a rerun changes nothing");
+        let has = "#include <float.h>\n__global__ void k(float* d) { d[0] = FLT_MAX; }\n";
+        assert!(!port("a.cu", has).contains("<cfloat>"));
+        let other = "__global__ void k(float* d) { d[0] = MY_FLT_MAX_X; } // FLT_MAX\n";
+        assert!(!port("a.cu", other).contains("<cfloat>"));
     }
 
     #[test]
