@@ -24,6 +24,7 @@
 //!   ([`recipes`]).
 
 mod backends;
+mod probes;
 mod recipes;
 pub mod selection;
 pub(crate) mod switches;
@@ -441,6 +442,13 @@ pub fn rocm_counterparts(
     for (p, (dir, why)) in backends::cuda_backends(paths, includes, build_files) {
         out.entry(p).or_insert(Counterpart {
             path: dir,
+            selected: Some(why),
+        });
+    }
+    // The CUDA build's configure-time GPU probes, in a project that also compiles HIP.
+    for (p, (hip, why)) in probes::gpu_probes(paths, build_files) {
+        out.entry(p).or_insert(Counterpart {
+            path: hip,
             selected: Some(why),
         });
     }

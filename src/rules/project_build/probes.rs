@@ -1,0 +1,125 @@
+//! Configure-time probes of the NVIDIA GPU. A CMake build that asks for the machine's own
+//! architecture compiles and runs a small CUDA program while it configures (VTK-m's
+//! `CMake/VTKmDetectCUDAVersion.cu`, run by `nvcc --run` in `VTKmDeviceAdapters.cmake`;
+//! `try_run(… detect_cuda_archs.cu)` elsewhere). In a project whose build also compiles HIP, the
+//! ROCm build configures its architectures its own way and never runs the probe: the probe's
+//! findings become PASS naming where the build runs it and where it compiles HIP. In a project
+//! without a HIP build the probe is part of the CMake port and keeps its findings.
+
+use std::collections::BTreeMap;
+
+/// Whether a path is a CMake file.
+fn is_cmake(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    name == "CMakeLists.txt" || name.ends_with(".cmake")
+}
+
+/// The `.cu` file names a CMake text runs as probes: named on a line with nvcc's `--run`, or
+/// inside a `try_run(`/`try_compile(` call. Each with its 1-based line.
+fn probe_names(text: &str) -> Vec<(String, usize)> {
+    let mut out = Vec::new();
+    let mut in_try = 0i32;
+    for (n, line) in text.lines().enumerate() {
+        let code = line.split('#').next().unwrap_or("");
+        let lower = code.to_ascii_lowercase();
+        let opens = lower.contains("try_run(") || lower.contains("try_compile(");
+        if opens {
+            in_try = 0;
+        }
+        let running = code.contains("--run") || opens || in_try > 0;
+        if opens || in_try > 0 {
+            in_try += code.matches('(').count() as i32 - code.matches(')').count() as i32;
+        }
+        if !running {
+            continue;
+        }
+        for word in code.split(|c: char| c.is_whitespace() || matches!(c, '"' | '(' | ')' | '}')) {
+            let name = word.rsplit('/').next().unwrap_or(word);
+            if name.ends_with(".cu") && name.len() > 3 {
+                out.push((name.to_string(), n + 1));
+            }
+        }
+    }
+    out
+}
+
+/// Each probe file of the tree (`paths`) in a project whose build files compile HIP, with the
+/// HIP build file as its counterpart and why.
+pub fn gpu_probes(
+    paths: &[&str],
+    build_files: &[(&str, &[u8])],
+) -> BTreeMap<String, (String, String)> {
+    let hip = build_files.iter().find_map(|(rel, text)| {
+        super::backends::compiles_hip(&String::from_utf8_lossy(text)).map(|l| (*rel, l))
+    });
+    let Some((hip_file, hip_line)) = hip else {
+        return BTreeMap::new();
+    };
+    let mut out = BTreeMap::new();
+    for (rel, text) in build_files.iter().filter(|(r, _)| is_cmake(r)) {
+        for (name, line) in probe_names(&String::from_utf8_lossy(text)) {
+            let mut found = paths
+                .iter()
+                .filter(|p| p.rsplit('/').next() == Some(name.as_str()));
+            let (Some(p), None) = (found.next(), found.next()) else {
+                continue;
+            };
+            out.entry(p.to_string()).or_insert_with(|| {
+                (
+                    hip_file.to_string(),
+                    format!(
+                        "a configure-time probe of the NVIDIA GPU, compiled and run by the CUDA \
+                         build's CMake (`{rel}:{line}`); the project's HIP build \
+                         (`{hip_file}:{hip_line}`) configures its architectures without it"
+                    ),
+                )
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const VTKM: &[u8] = b"if(VTKm_CUDA_Architecture STREQUAL \"native\")\n  set(args \"--run\" \"${VTKm_CMAKE_MODULE_PATH}/VTKmDetectCUDAVersion.cu\")\n  execute_process(COMMAND ${CMAKE_CUDA_COMPILER} ${args})\nendif()\n";
+    const TRY: &[u8] = b"try_run(RUN_RESULT COMPILE_RESULT\n  ${PROJECT_BINARY_DIR}\n  ${PROJECT_SOURCE_DIR}/cmake/detect_archs.cu\n  RUN_OUTPUT_VARIABLE archs)\n";
+    const HIP: &[u8] = b"elseif(HIP IN_LIST Kokkos_DEVICES)\n  enable_language(HIP)\nendif()\n";
+
+    /// VTK-m's probe (BSD-3-Clause) and a `try_run` one, in a project that compiles HIP.
+    #[test]
+    fn probes_of_a_project_with_a_hip_build_are_its_cuda_builds() {
+        let paths = [
+            "CMake/VTKmDetectCUDAVersion.cu",
+            "cmake/detect_archs.cu",
+            "src/kernel.cu",
+        ];
+        let out = gpu_probes(
+            &paths,
+            &[
+                ("CMake/VTKmDeviceAdapters.cmake", VTKM),
+                ("cmake/Archs.cmake", TRY),
+                ("CMake/Devices.cmake", HIP),
+            ],
+        );
+        let got: Vec<&str> = out.keys().map(String::as_str).collect();
+        assert_eq!(
+            got,
+            ["CMake/VTKmDetectCUDAVersion.cu", "cmake/detect_archs.cu"]
+        );
+        assert!(out["CMake/VTKmDetectCUDAVersion.cu"]
+            .1
+            .contains("CMake/VTKmDeviceAdapters.cmake:2"));
+    }
+
+    /// Twins: no HIP build (the probe is the CMake port's work); a `.cu` compiled as a source,
+    /// not run; a `--run` only in a comment.
+    #[test]
+    fn without_a_hip_build_or_a_run_nothing_is_decided() {
+        let paths = ["CMake/VTKmDetectCUDAVersion.cu", "src/kernel.cu"];
+        assert!(gpu_probes(&paths, &[("CMake/D.cmake", VTKM)]).is_empty());
+        let compiled = b"add_library(k src/kernel.cu)\n# nvcc --run src/kernel.cu\n";
+        assert!(gpu_probes(&paths, &[("CMakeLists.txt", compiled), ("h.cmake", HIP)]).is_empty());
+    }
+}
