@@ -29,6 +29,7 @@ mod recipes;
 pub mod selection;
 pub(crate) mod switches;
 pub(crate) mod torch_hipify;
+mod twin_builds;
 mod windows_only;
 
 pub use switches::pass_switches_the_build_defines;
@@ -449,6 +450,14 @@ pub fn rocm_counterparts(
     for (p, (hip, why)) in probes::gpu_probes(paths, build_files) {
         out.entry(p).or_insert(Counterpart {
             path: hip,
+            selected: Some(why),
+        });
+    }
+    // A standalone CMake project beside the setup.py that builds the same sources as a
+    // PyTorch extension.
+    for (p, (setup, why)) in twin_builds::cmake_beside_extension(build_files) {
+        out.entry(p).or_insert(Counterpart {
+            path: setup,
             selected: Some(why),
         });
     }
