@@ -201,7 +201,7 @@ pub struct Visible {
     pub capability_fns: BTreeMap<String, u64>,
     /// Function-like macros of the included files whose body does warp-level work.
     pub warp_work_macros: BTreeSet<String>,
-    /// The project's functions that do warp-level work, in any header ([`Project::warp_fns`]).
+    /// The project's functions that do warp-level work, in any header.
     pub warp_fns: Option<std::sync::Arc<BTreeSet<String>>>,
     /// Function-like macros of the included files whose body is a ballot
     /// (`#define BALLOT(P) __ballot_sync(FULL_MASK, P)`): body and `path:line`.

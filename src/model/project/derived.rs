@@ -85,7 +85,7 @@ pub(crate) fn closing_paren<'b>(
 }
 
 /// A function a header defines: whether its body does warp-level work itself, and the names it
-/// calls ([`crate::rules::warp_size::logical::function_calls`]).
+/// calls (read by the warp-size rules' `function_calls` token pass).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FnCalls {
     pub name: String,
