@@ -438,26 +438,17 @@ pub fn rocm_counterparts(
             selected: Some(why),
         });
     }
-    // A CUDA backend folder beside the backend the ROCm build compiles (VTK-m's `cont/cuda/`
-    // beside `cont/kokkos/`).
-    for (p, (dir, why)) in backends::cuda_backends(paths, includes, build_files) {
+    // Files the ROCm build replaces by another part of the project: a CUDA backend folder
+    // beside the backend it compiles (VTK-m's `cont/cuda/` beside `cont/kokkos/`), the CUDA
+    // build's configure-time GPU probes, and a standalone CMake project beside the setup.py that
+    // builds the same sources as a PyTorch extension.
+    let replaced = backends::cuda_backends(paths, includes, build_files)
+        .into_iter()
+        .chain(probes::gpu_probes(paths, build_files))
+        .chain(twin_builds::cmake_beside_extension(build_files));
+    for (p, (path, why)) in replaced {
         out.entry(p).or_insert(Counterpart {
-            path: dir,
-            selected: Some(why),
-        });
-    }
-    // The CUDA build's configure-time GPU probes, in a project that also compiles HIP.
-    for (p, (hip, why)) in probes::gpu_probes(paths, build_files) {
-        out.entry(p).or_insert(Counterpart {
-            path: hip,
-            selected: Some(why),
-        });
-    }
-    // A standalone CMake project beside the setup.py that builds the same sources as a
-    // PyTorch extension.
-    for (p, (setup, why)) in twin_builds::cmake_beside_extension(build_files) {
-        out.entry(p).or_insert(Counterpart {
-            path: setup,
+            path,
             selected: Some(why),
         });
     }
