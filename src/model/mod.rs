@@ -29,3 +29,4 @@ pub mod macro_env;
 pub mod own;
 pub mod project;
 pub mod syntax;
+pub mod token_fns;

@@ -442,9 +442,10 @@ pub fn rocm_counterparts(
     // beside the backend it compiles (VTK-m's `cont/cuda/` beside `cont/kokkos/`), the CUDA
     // build's configure-time GPU probes, and a standalone CMake project beside the setup.py that
     // builds the same sources as a PyTorch extension.
-    let replaced = backends::cuda_backends(paths, includes, build_files)
+    let hip = backends::hip_builds(build_files);
+    let replaced = backends::cuda_backends(paths, includes, &hip)
         .into_iter()
-        .chain(probes::gpu_probes(paths, build_files))
+        .chain(probes::gpu_probes(paths, build_files, &hip))
         .chain(twin_builds::cmake_beside_extension(build_files));
     for (p, (path, why)) in replaced {
         out.entry(p).or_insert(Counterpart {

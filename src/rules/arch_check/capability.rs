@@ -14,19 +14,15 @@ use tree_sitter::Node;
 /// alone (the project model's pre-pass): a caller in this file or one that includes it holds a
 /// capability where it keeps the call's value.
 pub(crate) fn capability_functions(src: &[u8], lexed: &crate::lex::Lexed) -> Vec<(String, u64)> {
-    use crate::lex::{Tok, NO_DIRECTIVE};
-    let toks = &lexed.tokens;
-    let code: Vec<usize> = (0..toks.len())
-        .filter(|&i| toks[i].kind != Tok::Comment && toks[i].directive == NO_DIRECTIVE)
-        .collect();
-    let t = |k: usize| toks[code[k]].text(src);
+    let c = crate::model::token_fns::Code::of(src, lexed);
+    let t = |k: usize| c.t(k);
     let mut out = Vec::new();
-    for k in 0..code.len() {
+    for k in 0..c.toks.len() {
         if t(k) != b"return" {
             continue;
         }
         // The returned expression, up to its `;`: `… major * 10 + … minor` (or `* 100`).
-        let end = (k + 1..code.len().min(k + 40)).find(|&j| t(j) == b";");
+        let end = (k + 1..c.toks.len().min(k + 40)).find(|&j| t(j) == b";");
         let Some(end) = end else { continue };
         let words: Vec<&[u8]> = (k + 1..end).map(t).collect();
         let scale = words.windows(3).find_map(|w| {
@@ -41,59 +37,9 @@ pub(crate) fn capability_functions(src: &[u8], lexed: &crate::lex::Lexed) -> Vec
         let Some(scale) = scale.filter(|_| words.contains(&b"minor".as_slice())) else {
             continue;
         };
-        // The enclosing function: the unmatched `{` before `return` that follows `)` (or
-        // `) const`), the name before the matching `(`; a statement's block (`if (…) {`)
-        // is passed through to the block around it.
-        let mut depth = 0usize;
-        let mut j = k;
-        let name = loop {
-            if j == 0 {
-                break None;
-            }
-            j -= 1;
-            match t(j) {
-                b"}" => depth += 1,
-                b"{" if depth > 0 => depth -= 1,
-                b"{" => {
-                    let mut p = j;
-                    while p > 0 && matches!(t(p - 1), b"const" | b"noexcept" | b"override") {
-                        p -= 1;
-                    }
-                    if p == 0 || t(p - 1) != b")" {
-                        break None;
-                    }
-                    let mut d = 0usize;
-                    let mut q = p - 1;
-                    let open = loop {
-                        match t(q) {
-                            b")" => d += 1,
-                            b"(" => {
-                                d -= 1;
-                                if d == 0 {
-                                    break Some(q);
-                                }
-                            }
-                            _ => {}
-                        }
-                        if q == 0 {
-                            break None;
-                        }
-                        q -= 1;
-                    };
-                    let Some(open) = open.filter(|&o| o > 0) else {
-                        break None;
-                    };
-                    let n = t(open - 1);
-                    if matches!(n, b"if" | b"for" | b"while" | b"switch" | b"catch") {
-                        continue;
-                    }
-                    break (toks[code[open - 1]].kind == Tok::Ident)
-                        .then(|| String::from_utf8_lossy(n).into_owned());
-                }
-                _ => {}
-            }
-        };
-        if let Some(n) = name {
+        // The enclosing function, through a statement's block (`if (…) {`) to the one around.
+        if let Some(n) = c.enclosing_function(k) {
+            let n = String::from_utf8_lossy(t(n)).into_owned();
             if !out.iter().any(|(o, _)| *o == n) {
                 out.push((n, scale));
             }

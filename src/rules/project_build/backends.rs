@@ -61,24 +61,30 @@ fn is_build_file(rel: &str) -> bool {
         || name.ends_with(".mk")
 }
 
+/// The build files that compile HIP ([`compiles_hip`]), each with the line that says so: read
+/// once for every reading of the project's HIP build.
+pub fn hip_builds<'a>(build_files: &[(&'a str, &[u8])]) -> Vec<(&'a str, usize)> {
+    build_files
+        .iter()
+        .filter_map(|(rel, text)| compiles_hip(&String::from_utf8_lossy(text)).map(|l| (*rel, l)))
+        .collect()
+}
+
 /// Each file under a CUDA backend folder beside the project's ROCm backend, with that backend's
-/// folder (ending in `/`) and why (see the module documentation). `build_files` are the tree's
-/// build files with their text; `includes` each source's resolved project includes.
+/// folder (ending in `/`) and why (see the module documentation). `hip` are the build files
+/// that compile HIP ([`hip_builds`]); `includes` each source's resolved project includes.
 pub fn cuda_backends(
     paths: &[&str],
     includes: &HashMap<String, Vec<String>>,
-    build_files: &[(&str, &[u8])],
+    hip: &[(&str, usize)],
 ) -> BTreeMap<String, (String, String)> {
     // The backends whose folders build HIP somewhere: name → `path:line`.
     let mut rocm_backends: BTreeMap<String, String> = BTreeMap::new();
     let mut hip_dirs: Vec<&str> = Vec::new();
-    for (rel, text) in build_files {
+    for &(rel, line) in hip {
         if !is_build_file(rel) {
             continue;
         }
-        let Some(line) = compiles_hip(&String::from_utf8_lossy(text)) else {
-            continue;
-        };
         hip_dirs.push(rel.rsplit_once('/').map_or("", |(d, _)| d));
         let dirs = rel.split('/').collect::<Vec<_>>();
         for d in &dirs[..dirs.len() - 1] {
@@ -154,7 +160,7 @@ mod tests {
     const KOKKOS_HIP: &[u8] = b"if(TARGET k_cuda)\n  set_source_files_properties(${s} PROPERTIES LANGUAGE CUDA)\nelseif(TARGET k_hip)\n  set_source_files_properties(${s} PROPERTIES LANGUAGE HIP)\nendif()\n";
 
     fn run(paths: &[&str], builds: &[(&str, &[u8])]) -> BTreeMap<String, (String, String)> {
-        cuda_backends(paths, &HashMap::new(), builds)
+        cuda_backends(paths, &HashMap::new(), &hip_builds(builds))
     }
 
     /// VTK-m's layout: `cont/cuda/` beside `cont/kokkos/`, whose build compiles HIP; the same
@@ -233,7 +239,7 @@ mod tests {
         assert!(cuda_backends(
             &paths,
             &includes,
-            &[("src/kokkos/CMakeLists.txt", KOKKOS_HIP)]
+            &hip_builds(&[("src/kokkos/CMakeLists.txt", KOKKOS_HIP)])
         )
         .is_empty());
         assert!(run(

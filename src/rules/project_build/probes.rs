@@ -43,16 +43,14 @@ fn probe_names(text: &str) -> Vec<(String, usize)> {
     out
 }
 
-/// Each probe file of the tree (`paths`) in a project whose build files compile HIP, with the
-/// HIP build file as its counterpart and why.
+/// Each probe file of the tree (`paths`) in a project whose build files compile HIP (`hip`,
+/// [`super::backends::hip_builds`]), with the first HIP build file as its counterpart and why.
 pub fn gpu_probes(
     paths: &[&str],
     build_files: &[(&str, &[u8])],
+    hip: &[(&str, usize)],
 ) -> BTreeMap<String, (String, String)> {
-    let hip = build_files.iter().find_map(|(rel, text)| {
-        super::backends::compiles_hip(&String::from_utf8_lossy(text)).map(|l| (*rel, l))
-    });
-    let Some((hip_file, hip_line)) = hip else {
+    let Some(&(hip_file, hip_line)) = hip.first() else {
         return BTreeMap::new();
     };
     let mut out = BTreeMap::new();
@@ -83,6 +81,14 @@ pub fn gpu_probes(
 mod tests {
     use super::*;
 
+    fn probe(paths: &[&str], builds: &[(&str, &[u8])]) -> BTreeMap<String, (String, String)> {
+        gpu_probes(
+            paths,
+            builds,
+            &crate::rules::project_build::backends::hip_builds(builds),
+        )
+    }
+
     const VTKM: &[u8] = b"if(VTKm_CUDA_Architecture STREQUAL \"native\")\n  set(args \"--run\" \"${VTKm_CMAKE_MODULE_PATH}/VTKmDetectCUDAVersion.cu\")\n  execute_process(COMMAND ${CMAKE_CUDA_COMPILER} ${args})\nendif()\n";
     const TRY: &[u8] = b"try_run(RUN_RESULT COMPILE_RESULT\n  ${PROJECT_BINARY_DIR}\n  ${PROJECT_SOURCE_DIR}/cmake/detect_archs.cu\n  RUN_OUTPUT_VARIABLE archs)\n";
     const HIP: &[u8] = b"elseif(HIP IN_LIST Kokkos_DEVICES)\n  enable_language(HIP)\nendif()\n";
@@ -95,7 +101,7 @@ mod tests {
             "cmake/detect_archs.cu",
             "src/kernel.cu",
         ];
-        let out = gpu_probes(
+        let out = probe(
             &paths,
             &[
                 ("CMake/VTKmDeviceAdapters.cmake", VTKM),
@@ -118,8 +124,8 @@ mod tests {
     #[test]
     fn without_a_hip_build_or_a_run_nothing_is_decided() {
         let paths = ["CMake/VTKmDetectCUDAVersion.cu", "src/kernel.cu"];
-        assert!(gpu_probes(&paths, &[("CMake/D.cmake", VTKM)]).is_empty());
+        assert!(probe(&paths, &[("CMake/D.cmake", VTKM)]).is_empty());
         let compiled = b"add_library(k src/kernel.cu)\n# nvcc --run src/kernel.cu\n";
-        assert!(gpu_probes(&paths, &[("CMakeLists.txt", compiled), ("h.cmake", HIP)]).is_empty());
+        assert!(probe(&paths, &[("CMakeLists.txt", compiled), ("h.cmake", HIP)]).is_empty());
     }
 }

@@ -5,87 +5,33 @@
 //! `include/instance/model/knowledge_graph.h` reduces through the project's `SUM` macro: the
 //! kernel's 32-lane groups meet that reduction.
 
-use crate::lex::{Tok, NO_DIRECTIVE};
 use crate::model::project::FnCalls;
-
-/// Names that open a parenthesised statement head, never a function definition's name.
-const NOT_FUNCTIONS: [&[u8]; 12] = [
-    b"if",
-    b"for",
-    b"while",
-    b"switch",
-    b"catch",
-    b"return",
-    b"sizeof",
-    b"decltype",
-    b"alignas",
-    b"__attribute__",
-    b"__launch_bounds__",
-    b"defined",
-];
+use crate::model::token_fns::{Block, Code};
 
 /// At most this many called names are kept per function.
 const MAX_CALLS: usize = 64;
 
-/// The device functions a file defines (a name, its parameter list and a `{` body, with
-/// `const`, `noexcept`, `override` or `final` between; `__device__`, `__global__` or a macro
-/// naming the device before the name), each with whether its body does warp-level work
-/// itself (a warp primitive, or a call of one of the file's warp-work macros; a name that
-/// only sounds warp-level, `Scanner::scan`, is not) and the names it calls (`name(`, or a kernel launched
-/// `name<<<…>>>`), deduplicated, in order.
+/// The device functions a file defines (a body [`Code::block`] reads as a function's, with
+/// `__device__`, `__global__` or a macro naming the device before the name), each with whether
+/// its body does warp-level work itself (a warp primitive, or a call of one of the file's
+/// warp-work macros; a name that only sounds warp-level, `Scanner::scan`, is not) and the names
+/// it calls (`name(`, or a kernel launched `name<<<…>>>`), deduplicated, in order.
 pub(crate) fn function_calls(src: &[u8], lexed: &crate::lex::Lexed) -> Vec<FnCalls> {
-    let toks = &lexed.tokens;
-    let code: Vec<usize> = (0..toks.len())
-        .filter(|&i| toks[i].kind != Tok::Comment && toks[i].directive == NO_DIRECTIVE)
-        .collect();
-    let t = |k: usize| toks[code[k]].text(src);
-    // Matching brackets, by position in `code`.
-    let mut partner: Vec<Option<usize>> = vec![None; code.len()];
-    let (mut parens, mut braces) = (Vec::new(), Vec::new());
-    for k in 0..code.len() {
-        match t(k) {
-            b"(" => parens.push(k),
-            b")" => {
-                if let Some(o) = parens.pop() {
-                    partner[k] = Some(o);
-                    partner[o] = Some(k);
-                }
-            }
-            b"{" => braces.push(k),
-            b"}" => {
-                if let Some(o) = braces.pop() {
-                    partner[k] = Some(o);
-                    partner[o] = Some(k);
-                }
-            }
-            _ => {}
-        }
-    }
+    let c = Code::of(src, lexed);
+    let t = |k: usize| c.t(k);
     let macros = super::exchange::warp_work_macros(src, lexed);
     let mut out = Vec::new();
-    for k in 0..code.len() {
+    for k in 0..c.toks.len() {
         if t(k) != b"{" {
             continue;
         }
-        let Some(end) = partner[k] else { continue };
-        let mut p = k;
-        while p > 0 && matches!(t(p - 1), b"const" | b"noexcept" | b"override" | b"final") {
-            p -= 1;
-        }
-        if p == 0 || t(p - 1) != b")" {
-            continue;
-        }
-        let Some(open) = partner[p - 1].filter(|&o| o > 0) else {
+        let (Block::Function(at), Some(end)) = (c.block(k), c.close(k)) else {
             continue;
         };
-        let name = t(open - 1);
-        if toks[code[open - 1]].kind != Tok::Ident || NOT_FUNCTIONS.contains(&name) {
-            continue;
-        }
         // Device code only: the head before the name (back to the previous statement or
         // block) says `__device__`/`__global__` or a project macro for it (`CUTLASS_DEVICE`,
         // `HOST_DEVICE_INLINE`). Host functions are no lanes' code.
-        let device = (0..open - 1)
+        let device = (0..at)
             .rev()
             .take_while(|&h| !matches!(t(h), b";" | b"{" | b"}"))
             .any(|h| {
@@ -98,7 +44,7 @@ pub(crate) fn function_calls(src: &[u8], lexed: &crate::lex::Lexed) -> Vec<FnCal
         let mut direct = false;
         let mut calls: Vec<String> = Vec::new();
         for j in k + 1..end {
-            if toks[code[j]].kind != Tok::Ident {
+            if !c.ident(j) {
                 continue;
             }
             let w = t(j);
@@ -112,7 +58,7 @@ pub(crate) fn function_calls(src: &[u8], lexed: &crate::lex::Lexed) -> Vec<FnCal
             {
                 direct = true;
             }
-            if called && calls.len() < MAX_CALLS && !NOT_FUNCTIONS.contains(&w) {
+            if called && calls.len() < MAX_CALLS && !crate::model::token_fns::keyword_head(w) {
                 let w = String::from_utf8_lossy(w);
                 if !calls.iter().any(|c| *c == w) {
                     calls.push(w.into_owned());
@@ -120,7 +66,7 @@ pub(crate) fn function_calls(src: &[u8], lexed: &crate::lex::Lexed) -> Vec<FnCal
             }
         }
         out.push(FnCalls {
-            name: String::from_utf8_lossy(name).into_owned(),
+            name: String::from_utf8_lossy(t(at)).into_owned(),
             direct,
             calls,
         });
