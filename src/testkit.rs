@@ -23,6 +23,9 @@ pub struct Case {
     pub args: Vec<String>,
     /// Why the expected output is not compiled by hipcc in CI; `None` = it is.
     pub no_compile: Option<String>,
+    /// Flags of the build the case models, given to hipcc after its own (`hipcc_flags`: PyTorch's
+    /// ROCm extension build passes `-D__HIP_NO_HALF_OPERATORS__=1`); empty when there is none.
+    pub hipcc_flags: Vec<String>,
 }
 
 impl Case {
@@ -65,12 +68,16 @@ pub fn load_cases(root: &Path) -> Result<Vec<Case>, String> {
         let no_compile = std::fs::read_to_string(dir.join("NO_COMPILE"))
             .ok()
             .map(|s| s.trim().to_string());
+        let hipcc_flags = std::fs::read_to_string(dir.join("hipcc_flags"))
+            .map(|s| s.split_whitespace().map(str::to_string).collect())
+            .unwrap_or_default();
         cases.push(Case {
             name,
             dir,
             input,
             args,
             no_compile,
+            hipcc_flags,
         });
     }
     cases.sort_by(|a, b| a.name.cmp(&b.name));

@@ -109,3 +109,30 @@ fn no_finding_where_nothing_leaves_the_name() {
         );
     }
 }
+
+/// HP027: a kernel that lifts PyTorch's nvcc `half` restrictions with `#undef` gets the HIP
+/// twin lifted by `port` (PASS), but in a `CUDAExtension` PyTorch's ROCm build passes hipcc
+/// `-D__HIP_NO_HALF_OPERATORS__=1` and does not make the change: REMEDIATION there. Twin: the
+/// same kernel in a plain CUDA project stays PASS; one that lifts the HIP twin itself has none.
+#[test]
+fn half_restriction_lifted_for_nvcc_only_in_an_extension() {
+    let k = kernel("#undef __CUDA_NO_HALF2_OPERATORS__", "__nv_bfloat16");
+    let status = |files: &[(&str, &str)]| {
+        scan(files)
+            .into_iter()
+            .filter(|r| r.0 == "HP027")
+            .map(|r| (r.2, r.3))
+            .collect::<Vec<_>>()
+    };
+    let path = "csrc/rounding/fp32_to_bf16.cu";
+    assert_eq!(
+        status(&[("setup.py", SETUP), (path, &k)]),
+        [(4, "REMEDIATION".to_string())]
+    );
+    assert_eq!(status(&[(path, &k)]), [(4, "PASS".to_string())]);
+    let own = k.replace(
+        "#undef __CUDA_NO_HALF2_OPERATORS__",
+        "#undef __CUDA_NO_HALF2_OPERATORS__\n#undef __HIP_NO_HALF_OPERATORS__",
+    );
+    assert!(status(&[("setup.py", SETUP), (path, &own)]).is_empty());
+}

@@ -10,7 +10,8 @@
 //! macros that paste a CUDA prefix (HP018, cusplibrary's `cublas##name##axpy` stubs: 21) are one
 //! edit of that file, and so are a Dockerfile's or a script's NVIDIA architecture flags (HP843)
 //! and a file's NVIDIA container images (HP860: one matrix of CI containers, one multi-stage
-//! Dockerfile).
+//! Dockerfile). A file's CUDA wheel indexes and wheel pages (HP822, HP864) are one edit of its
+//! install steps.
 //! The file's open findings of the rule fold into the
 //! first, which names the lines; the rest stay in JSON as PASS naming it.
 
@@ -36,6 +37,10 @@ fn key(f: &Finding) -> Option<String> {
         // (mlc-llm: one `Target("cuda")` in its ops, `tvm.cuda(0)` in five test files).
         "HP804" => return super::kind::own(&f.path).then(|| f.rule.clone()),
         "HP708" | "HP008" | "HP018" | "HP913" => true,
+        // A file's CUDA wheel indexes and other projects' wheel pages of CUDA builds are one
+        // edit of its install steps (torch-quiver's Dockerfile: torch-scatter and torch-sparse
+        // from one `+cu102` page of PyG, two commands).
+        "HP822" | "HP864" => true,
         // A file's NVIDIA images are one choice of base images (ucx's Azure Pipelines
         // `main.yml`: 33 `nvidia/cuda` and CUDA-named containers of one matrix).
         "HP860" => true,
@@ -82,6 +87,7 @@ fn what(rule: &str) -> &'static str {
         "HP708" => "the file's floating-point atomics on fine-grained memory are one decision: coarse-grained allocations, or a build without `-munsafe-fp-atomics`",
         "HP804" => "the project's TVM devices and targets are one choice: take `tvm.rocm(0)` / `Target(\"rocm\")` from the platform once and use it everywhere",
         "HP852" => "the script's CUDA toolkit paths are one edit: point it at ROCm (`/opt/rocm`) or skip the CUDA setup on ROCm machines",
+        "HP822" | "HP864" => "the file's CUDA wheel indexes and wheel pages are one edit of its install steps: take torch from the ROCm index and build the extension packages from source against it",
         _ => "these findings are one edit",
     }
 }

@@ -40,7 +40,7 @@ rule!(CUDA_ENV_IN_CONTAINER, "HP863", Container, Remediation, Runtime,
 );
 
 rule!(CUDA_WHEEL_INDEX_IN_CONTAINER, "HP864", Container, Remediation, Install,
-    summary: "A container build installs wheels from a CUDA PyTorch index (`download.pytorch.org/whl/cu12x`).",
+    summary: "A container build installs wheels from a CUDA PyTorch index (`download.pytorch.org/whl/cu12x`), or another project's wheel page of CUDA builds (`data.pyg.org/whl/torch-2.1.0+cu121.html`).",
     why: "That index serves CUDA builds of torch and friends; they do not use AMD GPUs.",
     bad: "RUN pip install torch --index-url https://download.pytorch.org/whl/cu121",
     good: "RUN pip install torch --index-url https://download.pytorch.org/whl/rocm6.2",

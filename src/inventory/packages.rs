@@ -27,7 +27,7 @@ rule!(CUDA_PACKAGE_NO_KNOWN_ROCM, "HP821", PythonPackage, Unknown, Install,
 );
 
 rule!(CUDA_WHEEL_INDEX_URL, "HP822", PythonPackage, Remediation, Install,
-    summary: "A CUDA PyTorch wheel index (`download.pytorch.org/whl/cu12x`).",
+    summary: "A CUDA PyTorch wheel index (`download.pytorch.org/whl/cu12x`), or another project's wheel page of CUDA builds (`data.pyg.org/whl/torch-2.1.0+cu121.html`, `data.dgl.ai/wheels/cu121/repo.html`).",
     why: "The index serves CUDA builds of torch, torchvision, torchaudio and triton.",
     bad: "--extra-index-url https://download.pytorch.org/whl/cu121",
     good: "--index-url https://download.pytorch.org/whl/rocm6.2",
@@ -316,8 +316,47 @@ pub fn is_other_platform_url(url: &str) -> bool {
         })
 }
 
-/// Raises the index rule for a CUDA index URL at `range` (container files use their own rule).
+/// Whether a URL is another project's wheel page of CUDA builds: a path segment that is the
+/// CUDA tag (`data.dgl.ai/wheels/cu121/repo.html`, `download.openmmlab.com/mmcv/dist/cu113/…`)
+/// or a page named for a CUDA build of torch (`data.pyg.org/whl/torch-2.1.0+cu121.html`).
+/// PyTorch's own index is [`is_cuda_index`]; a CUDA version in a variable is not read.
+pub fn is_cuda_wheel_page(url: &str) -> bool {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return false;
+    };
+    if !matches!(scheme, "http" | "https") || rest.contains("download.pytorch.org/whl/") {
+        return false;
+    }
+    let tag = |t: &str| {
+        t.strip_prefix("cu")
+            .is_some_and(|d| (2..=3).contains(&d.len()) && d.chars().all(|c| c.is_ascii_digit()))
+    };
+    rest.split('/').skip(1).any(|seg| {
+        tag(seg)
+            || seg.split_once("+cu").is_some_and(|(_, v)| {
+                let v = v.strip_suffix(".html").unwrap_or(v);
+                tag(&format!("cu{v}"))
+            })
+    })
+}
+
+/// Raises the index rule for a CUDA index URL at `range` (container files use their own rule),
+/// or for another project's wheel page of CUDA builds ([`is_cuda_wheel_page`]).
 pub fn check_index(out: &mut Out, url: &str, range: Range<usize>, site: Site) {
+    let rule = if site == Site::Container {
+        &super::container::CUDA_WHEEL_INDEX_IN_CONTAINER
+    } else {
+        &CUDA_WHEEL_INDEX_URL
+    };
+    if is_cuda_wheel_page(url) {
+        out.push(
+            rule,
+            range,
+            format!("wheel page of CUDA builds {url}: the extension packages it serves (compiled against a CUDA torch) do not load with a ROCm torch, and the page has no ROCm builds"),
+            Some("drop the page on ROCm and build those packages from source against the ROCm torch (PyTorch hipifies their CUDA extensions), or point at ROCm wheels where the project publishes them".into()),
+        );
+        return;
+    }
     if !is_cuda_index(url) {
         return;
     }
@@ -333,11 +372,6 @@ pub fn check_index(out: &mut Out, url: &str, range: Range<usize>, site: Site) {
          your ROCm release (target ROCm {}: {rocm}, wheels built for ROCm {built_for})",
         out.rocm
     );
-    let rule = if site == Site::Container {
-        &super::container::CUDA_WHEEL_INDEX_IN_CONTAINER
-    } else {
-        &CUDA_WHEEL_INDEX_URL
-    };
     out.push(rule, range, msg, Some(format!("--index-url {rocm}")));
 }
 
@@ -406,6 +440,31 @@ mod tests {
         assert_eq!(cuda_local_label("2.3.1+cpu"), None);
         assert_eq!(cuda_local_label("2.3.1"), None);
         assert_eq!(cuda_local_label("not a version+cu121"), None);
+    }
+
+    /// Other projects' wheel pages of CUDA builds (PyG, DGL, OpenMMLab). Twins: their CPU
+    /// pages, a variable CUDA tag, a repository path that names CUDA, PyTorch's own index
+    /// (read by [`is_cuda_index`]).
+    #[test]
+    fn cuda_wheel_pages_of_other_projects() {
+        for url in [
+            "https://data.pyg.org/whl/torch-1.9.0+cu102.html",
+            "https://pytorch-geometric.com/whl/torch-1.8.0+cu111.html",
+            "https://data.dgl.ai/wheels/cu121/repo.html",
+            "https://download.openmmlab.com/mmcv/dist/cu113/torch1.11/index.html",
+        ] {
+            assert!(is_cuda_wheel_page(url), "{url}");
+        }
+        for url in [
+            "https://data.pyg.org/whl/torch-2.1.0+cpu.html",
+            "https://data.pyg.org/whl/torch-${TORCH}+${CUDA}.html",
+            "https://github.com/org/cu-kernels/releases",
+            "https://download.pytorch.org/whl/cu121",
+            "data.pyg.org/whl/torch-1.9.0+cu102.html",
+            "https://example.com/docs/cuda/index.html",
+        ] {
+            assert!(!is_cuda_wheel_page(url), "{url}");
+        }
     }
 
     #[test]

@@ -420,7 +420,9 @@ pub fn command(out: &mut Out, words: &[Word], site: Site, cx: Cx) {
             );
         } else if t.starts_with("nvcr.io/nvidia/") || t.starts_with("nvidia/cuda:") {
             super::dockerfile::image_ref(out, t, w.range.clone());
-        } else if t.contains("download.pytorch.org/whl/") {
+        } else if t.contains("download.pytorch.org/whl/")
+            || (pip_install && packages::is_cuda_wheel_page(t.rsplit('=').next().unwrap_or(t)))
+        {
             let url = t.rsplit('=').next().unwrap_or(t);
             packages::check_index(out, url, w.range.clone(), site);
         } else if pip_install

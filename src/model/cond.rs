@@ -225,13 +225,21 @@ pub fn is_hip_macro(name: &str) -> bool {
     ];
     let words: Vec<&str> = name.split('_').collect();
     let amd_cpu = words.contains(&"AMD") && words.iter().any(|w| cpu.contains(w));
+    // Another programming model's AMD device (`FW_OPENCL_AMDGPU`, beagle-lib's OpenCL
+    // backend switch that its OpenCL host adds to `clBuildProgram`'s options; `VULKAN_AMD`):
+    // `AMD` there names the GPU that model runs on, not the HIP build.
+    let other_model = words.iter().any(|w| {
+        matches!(
+            *w,
+            "OPENCL" | "OCL" | "SYCL" | "VULKAN" | "METAL" | "DPCPP" | "ONEAPI" | "OPENGL"
+        )
+    });
     DEFINED_UNDER_HIP.contains(&name)
         || name.starts_with("__gfx")
         || words.iter().any(|w| {
-            matches!(
-                *w,
-                "HIP" | "HIPCC" | "ROCM" | "AMDGPU" | "AMDGCN" | "HCC" | "HIPIFY"
-            ) || (*w == "AMD" && !amd_cpu)
+            matches!(*w, "HIP" | "HIPCC" | "ROCM" | "HCC" | "HIPIFY")
+                || (matches!(*w, "AMDGPU" | "AMDGCN") && !other_model)
+                || (*w == "AMD" && !amd_cpu && !other_model)
         })
 }
 
@@ -586,5 +594,11 @@ mod platform_tests {
         assert!(!is_hip_macro("HIPSYCL_PLATFORM_HCC"));
         assert!(!is_hip_macro("__ACPP_ENABLE_HIP_TARGET__"));
         assert!(is_hip_macro("HIP_THRUST"));
+        // Another model's AMD device (beagle-lib's OpenCL backend), not a HIP build; twins:
+        // a HIP switch beside an OpenCL word, and a plain AMD GPU switch.
+        assert!(!is_hip_macro("FW_OPENCL_AMDGPU"));
+        assert!(!is_hip_macro("USE_VULKAN_AMD"));
+        assert!(is_hip_macro("OPENCL_OR_HIP"));
+        assert!(is_hip_macro("FW_AMDGPU"));
     }
 }

@@ -157,3 +157,119 @@ fn formed_names(p: &Pass, macro_name: &str, prefix: &str) -> Vec<String> {
     }
     out
 }
+
+/// HIP's twin of each CUDA macro that turns `half` operators or conversions off. HIP has no
+/// `half2` one: `__HIP_NO_HALF_OPERATORS__` turns off the operators of both types
+/// (`amd_hip_fp16.h`).
+const HALF_TWINS: [(&[u8], &str); 3] = [
+    (b"__CUDA_NO_HALF_OPERATORS__", "__HIP_NO_HALF_OPERATORS__"),
+    (b"__CUDA_NO_HALF2_OPERATORS__", "__HIP_NO_HALF_OPERATORS__"),
+    (
+        b"__CUDA_NO_HALF_CONVERSIONS__",
+        "__HIP_NO_HALF_CONVERSIONS__",
+    ),
+];
+
+/// `#undef __CUDA_NO_HALF2_OPERATORS__`: the file lifts a restriction the build put on `half`
+/// for nvcc (PyTorch compiles extensions with `-D__CUDA_NO_HALF_OPERATORS__` and its
+/// siblings), so its code uses what the restriction takes away. The HIP twin stays defined where
+/// a build defines it (PyTorch's ROCm build gives hipcc `-D__HIP_NO_HALF_OPERATORS__=1
+/// -D__HIP_NO_HALF_CONVERSIONS__=1`): the port adds `#undef` of the twin on the next line, once
+/// per twin, unless the file names the twin already (a rerun adds nothing). HP027, PASS: done.
+pub(super) fn half_restriction_undefs(p: &mut Pass) {
+    let toks = &p.lexed.tokens;
+    let named = |twin: &str| {
+        (0..toks.len())
+            .any(|i| toks[i].kind == crate::lex::Tok::Ident && p.text(i) == twin.as_bytes())
+    };
+    let mut done: Vec<&str> = Vec::new();
+    let mut adds: Vec<(std::ops::Range<usize>, String, &str)> = Vec::new();
+    for d in &p.lexed.directives {
+        if d.name != "undef" {
+            continue;
+        }
+        let words = p.lexed.directive_words(d);
+        let Some(&name) = words.get(2) else { continue };
+        let Some((cuda, twin)) = HALF_TWINS.iter().find(|(c, _)| p.text(name) == *c) else {
+            continue;
+        };
+        if done.contains(twin) || named(twin) {
+            continue;
+        }
+        done.push(twin);
+        adds.push((
+            d.start..d.end,
+            String::from_utf8_lossy(cuda).into_owned(),
+            twin,
+        ));
+    }
+    let nl = crate::source::newline_of(p.src());
+    for (range, cuda, twin) in adds {
+        let at = super::includes::line_after(p.src(), range.end);
+        // A directive on the file's last line, with no line break after it.
+        let lead = if at == p.src().len() && !p.src().ends_with(b"\n") {
+            nl
+        } else {
+            ""
+        };
+        p.edits.push(crate::edit::Edit::insert(
+            at,
+            format!("{lead}#undef {twin}{nl}"),
+        ));
+        p.stats.fixups += 1;
+        let f = p.ctx.finding(
+            &rules::HALF_RESTRICTION_LIFTED,
+            range,
+            format!("`#undef {cuda}` lifts a restriction the build puts on `half` for nvcc, so the code here uses what it takes away; HIP's twin `{twin}` (PyTorch's ROCm build passes it to hipcc) stays defined, so `#undef {twin}` was added after it (done by `hipport port`)"),
+            None,
+        );
+        p.findings.push(f);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::translate::{translate_bytes, Options};
+
+    fn port(src: &str) -> (String, Vec<(String, u32)>) {
+        let m = crate::mappings::get();
+        let t = translate_bytes("k.cu", src.as_bytes(), m, &Options::for_tests("6.2", true));
+        let f = t
+            .findings
+            .iter()
+            .map(|f| (f.rule.clone(), f.line))
+            .collect();
+        (String::from_utf8(t.output).unwrap(), f)
+    }
+
+    /// Positive: each CUDA restriction lifted gets its HIP twin lifted on the next line, once per
+    /// twin (the `half2` macro shares the operators' twin), CRLF kept. Twins: a file that names
+    /// the HIP twin already (`#undef __HIP_NO_HALF_OPERATORS__`, or a `-U` it tests) gets
+    /// nothing; a `#define` of the CUDA macro restricts and gets nothing; the output ported again
+    /// is unchanged.
+    #[test]
+    fn lifting_a_cuda_half_restriction_lifts_the_hip_twin() {
+        let src = "#undef __CUDA_NO_HALF_OPERATORS__\r\n#undef __CUDA_NO_HALF2_OPERATORS__\r\n#include <cuda_fp16.h>\r\n";
+        let (out, f) = port(src);
+        assert!(out.starts_with("#undef __CUDA_NO_HALF_OPERATORS__\r\n#undef __HIP_NO_HALF_OPERATORS__\r\n#undef __CUDA_NO_HALF2_OPERATORS__\r\n"), "{out}");
+        assert_eq!(out.matches("__HIP_NO_HALF").count(), 1);
+        assert_eq!(
+            f.iter().filter(|(r, _)| r == "HP027").collect::<Vec<_>>(),
+            [&("HP027".to_string(), 1)]
+        );
+        let (again, f2) = port(&out);
+        assert_eq!(again, out);
+        assert!(!f2.iter().any(|(r, _)| r == "HP027"));
+        let handled = "#undef __CUDA_NO_HALF2_OPERATORS__\n#ifdef __HIP_NO_HALF_OPERATORS__\n#undef __HIP_NO_HALF_OPERATORS__\n#endif\n";
+        assert!(!port(handled).1.iter().any(|(r, _)| r == "HP027"));
+        let restricts = "#define __CUDA_NO_HALF_OPERATORS__\n#include <cuda_fp16.h>\n";
+        let (out, f) = port(restricts);
+        assert!(!out.contains("__HIP_NO_HALF") && !f.iter().any(|(r, _)| r == "HP027"));
+        // A directive on the last line with no line break after it.
+        let (out, _) = port("#undef __CUDA_NO_HALF_CONVERSIONS__");
+        assert_eq!(
+            out,
+            "#undef __CUDA_NO_HALF_CONVERSIONS__\n#undef __HIP_NO_HALF_CONVERSIONS__\n"
+        );
+    }
+}

@@ -428,6 +428,7 @@ pub(super) fn run(p: &mut Pass) {
     spaced_launches(p);
     super::directive_fixups::weak_aliases(p);
     super::directive_fixups::pasted_prefixes(p);
+    super::directive_fixups::half_restriction_undefs(p);
     for i in 0..p.lexed.tokens.len() {
         let t = p.lexed.tokens[i];
         if t.kind == Tok::Ident && i > 0 && glued_suffix(p.text(i)) {

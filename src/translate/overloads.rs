@@ -532,10 +532,25 @@ fn body_kind(src: &[u8], l: &Lexed, s: usize, e: usize) -> Body {
             }
         }
     }
+    // Locals declared with a type the head names (`int3 res;` before `res.x = lh.x - rh.x;`
+    // … `return res;`, Swin3D's `attn_utils.cuh`).
+    let locals: Vec<&[u8]> = body
+        .windows(3)
+        .filter(|w| {
+            head.contains(&w[0])
+                && !head.contains(&w[1])
+                && w[1]
+                    .first()
+                    .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
+                && matches!(w[2], b";" | b"=")
+        })
+        .map(|w| w[1])
+        .collect();
     let ok = toks[open + 1..].iter().all(|t| {
         t.kind != Tok::Ident || {
             let w = t.text(src);
             head.contains(&w)
+                || locals.contains(&w)
                 || matches!(w, b"return" | b"x" | b"y" | b"z" | b"w" | b"const")
                 || w.starts_with(b"make_")
         }
@@ -715,6 +730,30 @@ mod tests {
         assert!(open.contains(&(3, "REMEDIATION".into())), "{open:?}");
         assert!(open.contains(&(6, "REMEDIATION".into())), "{open:?}");
         assert_eq!(port("h.h", &out), out);
+    }
+
+    /// Swin3D's `attn_utils.cuh` (MIT): the result built in a local of the head's type,
+    /// component by component, is HIP's component-wise operation: guarded, no REMEDIATION.
+    /// Twin: a local filled by a call of something else keeps the finding.
+    #[test]
+    fn component_wise_bodies_through_a_local_are_guarded() {
+        let src = "__device__ __forceinline__ int3 operator-(int3 &lh, const int3 &rh)\n{\n    int3 res;\n    res.x = lh.x - rh.x;\n    res.y = lh.y - rh.y;\n    res.z = lh.z - rh.z;\n    return res;\n}\n";
+        let opts = crate::translate::Options::for_tests("5.2", true);
+        let open = |src: &str| {
+            crate::translate::translate_bytes(
+                "u.cuh",
+                src.as_bytes(),
+                crate::mappings::get(),
+                &opts,
+            )
+            .findings
+            .iter()
+            .filter(|f| f.rule == "HP008" && f.status.as_str() == "REMEDIATION")
+            .count()
+        };
+        assert_eq!(open(src), 0);
+        assert!(port("u.cuh", src).contains(GUARD_OPEN));
+        assert_eq!(open(&src.replace("lh.y - rh.y", "clamp(lh.y - rh.y)")), 1);
     }
 
     #[test]

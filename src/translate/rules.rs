@@ -229,6 +229,15 @@ rule!(INDEX_COMPONENT_VARARG, "HP026", UnsupportedApi, Pass, Build,
     refs: ["https://github.com/ROCm/hip/issues/2963", "https://github.com/ROCm/clr/commit/0f9f8b52da0e970282f7b3d0194b1bddc71836bd"],
 );
 
+rule!(HALF_RESTRICTION_LIFTED, "HP027", DeviceFeature, Pass, Build,
+    summary: "`#undef __CUDA_NO_HALF_OPERATORS__` (or `__CUDA_NO_HALF2_OPERATORS__`, `__CUDA_NO_HALF_CONVERSIONS__`) in a source: the file lifts the restriction a build puts on `half` for nvcc, and `hipport port` adds `#undef` of HIP's twin after it (PASS: done). In a PyTorch extension, whose ROCm build passes hipcc the HIP twins and hipifies nothing of this, it is REMEDIATION with the extension's other port-only rewrites.",
+    why: "PyTorch compiles extensions with `-D__CUDA_NO_HALF_OPERATORS__ -D__CUDA_NO_HALF_CONVERSIONS__ -D__CUDA_NO_HALF2_OPERATORS__`; code that uses `half` arithmetic lifts them with `#undef` before including `cuda_fp16.h`. On ROCm PyTorch passes `-D__HIP_NO_HALF_OPERATORS__=1 -D__HIP_NO_HALF_CONVERSIONS__=1` instead, and its hipify does not rename the CUDA macros: `__half2 += __half2` stops at \"no viable overloaded '+='\" (hipcc, measured). HIP has no `half2` twin: `__HIP_NO_HALF_OPERATORS__` turns off the operators of both types.",
+    bad: "#undef __CUDA_NO_HALF2_OPERATORS__\n#include <cuda_fp16.h>",
+    good: "#undef __CUDA_NO_HALF2_OPERATORS__\n#undef __HIP_NO_HALF_OPERATORS__\n#include <hip/hip_fp16.h>",
+    fix: "Nothing where `hipport port` writes the sources; elsewhere add `#undef __HIP_NO_HALF_OPERATORS__` (and `#undef __HIP_NO_HALF_CONVERSIONS__` for the conversions) next to the CUDA `#undef`, or `-U` them in the extension's `nvcc` flags.",
+    refs: ["https://github.com/ROCm/clr/blob/rocm-6.2.0/hipamd/include/hip/amd_detail/amd_hip_fp16.h", "https://github.com/pytorch/pytorch/blob/main/torch/utils/cpp_extension.py"],
+);
+
 pub const RULES: &[&RuleInfo] = &[
     &UNPORTED_API,
     &DEPRECATED_API,
@@ -255,4 +264,5 @@ pub const RULES: &[&RuleInfo] = &[
     &BUILTIN_INDEX_VECTOR,
     &SURFACE_FORM,
     &INDEX_COMPONENT_VARARG,
+    &HALF_RESTRICTION_LIFTED,
 ];

@@ -1,5 +1,6 @@
 //! `cargo xtask hipcc-check`: proves the goldens are real HIP by compiling every expected output
-//! (except cases with a NO_COMPILE reason) with `hipcc --offload-arch=gfx90a -fsyntax-only`.
+//! (except cases with a NO_COMPILE reason) with `hipcc --offload-arch=gfx90a -fsyntax-only`, and
+//! the flags of the build a case models where it has a `hipcc_flags` file.
 
 use anyhow::{bail, Result};
 use hipport::testkit;
@@ -35,6 +36,7 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
         if case.ext() == "c" {
             cmd.arg("-D__HIP_PLATFORM_AMD__");
         }
+        cmd.args(&case.hipcc_flags);
         cmd.arg(&out);
         let o = cmd.output()?;
         if o.status.success() {

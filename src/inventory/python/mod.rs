@@ -167,6 +167,7 @@ struct State {
 }
 
 mod build_first;
+mod cpp_ext;
 mod decisions;
 pub(crate) mod half_flags;
 mod links;
@@ -472,76 +473,6 @@ fn visit(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
             }
         }
         _ => {}
-    }
-}
-
-/// `CppExtension("x", sources=["a.cpp", "k.cu"])`: PyTorch hipifies only `CUDAExtension`, so
-/// on ROCm hipcc gets the `.cu` files unported (HP836). The `if` that builds it only when the
-/// environment names a CUDA toolkit (`"CUDA_HOME" in os.environ`) is named: a ROCm machine
-/// leaves the extension out without a word.
-///
-/// Extensions under one such `if` are one decision: the first holds it, the rest are PASS
-/// naming it.
-fn cpp_extension_cuda_sources(out: &mut Out, n: Node, func: Node, src: &[u8], st: &mut State) {
-    let positional: Vec<Node> = args(n)
-        .into_iter()
-        .filter(|a| a.node_kind() != K::KeywordArgument && a.node_kind() != K::Comment)
-        .collect();
-    let Some(sources) = keyword(n, "sources", src).or(positional.get(1).copied()) else {
-        return;
-    };
-    let cuda: Vec<String> = strings_in(sources, src)
-        .into_iter()
-        .map(|(s, _)| s)
-        .filter(|s| s.ends_with(".cu") || s.ends_with(".cuh"))
-        .collect();
-    let Some(first) = cuda.first() else { return };
-    let name = first.rsplit('/').next().unwrap_or(first);
-    let more = match cuda.len() {
-        1 => String::new(),
-        k => format!(" and {} more", k - 1),
-    };
-    // The nearest enclosing `if` whose condition asks the environment for CUDA_HOME/CUDA_PATH.
-    let mut gate = None;
-    let mut cur = n.parent();
-    while let Some(p) = cur {
-        if matches!(p.node_kind(), K::IfStatement | K::ElifClause) {
-            if let Some(c) = p.field(F::Condition) {
-                let t = ts::text(c, src);
-                if (t.contains("CUDA_HOME") || t.contains("CUDA_PATH"))
-                    && (t.contains("environ") || t.contains("getenv"))
-                {
-                    gate = Some((p.start_byte(), short_text(t)));
-                    break;
-                }
-            }
-        }
-        cur = p.parent();
-    }
-    let held_by = gate
-        .as_ref()
-        .and_then(|(at, _)| st.cpp_gates.iter().find(|(g, _)| g == at))
-        .map(|(_, head)| *head);
-    if let (Some((at, _)), None) = (&gate, held_by) {
-        st.cpp_gates.push((*at, n.start_byte()));
-    }
-    let gate = gate.map_or(String::new(), |(_, g)| {
-        format!("; it is built only when `{g}`, which a ROCm machine does not set, so there it is left out without a word")
-    });
-    let range = n.start_byte()..func.end_byte();
-    out.push(
-        &native_ext::CPP_EXTENSION_CUDA_SOURCES,
-        range.clone(),
-        format!("CppExtension with CUDA sources (`{name}`{more}): PyTorch hipifies only CUDAExtension, so on ROCm hipcc gets {} unported{gate}", if cuda.len() == 1 { "it" } else { "them" }),
-        Some("declare it as a CUDAExtension (hipified on ROCm) and build it when torch.version.hip or ROCM_HOME is set".into()),
-    );
-    if let Some(head) = held_by {
-        let line = src[..head].iter().filter(|c| **c == b'\n').count() + 1;
-        out.pass_within(
-            &[(range, String::new())],
-            &[native_ext::CPP_EXTENSION_CUDA_SOURCES.id.code],
-            |_| format!(" (one decision with the extension at line {line}, under the same test)"),
-        );
     }
 }
 
@@ -867,7 +798,7 @@ fn call(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
             }
         }
         "inline_asm_elementwise" => triton_asm::inline_asm(out, n, func, src),
-        "CppExtension" => cpp_extension_cuda_sources(out, n, func, src, st),
+        "CppExtension" => cpp_ext::cuda_sources(out, n, func, src, st),
         "cuModuleLoadData"
         | "cuModuleLoadDataEx"
         | "cuModuleLoad"

@@ -129,3 +129,25 @@ fn nvcc_spellings_of_precision_and_threads_are_nvcc_only() {
     );
     assert!(of("HP831", &src("\"-O3\"")).is_empty());
 }
+
+/// torch-quiver's `create_extension`: the CppExtension's sources are a variable that gains
+/// `glob.glob("…/cuda/*.cu")` under `if with_cuda:`. One HP836 naming the pattern. Twins: the
+/// variable gains only C++ files; a `.cu` list of the same name in another function is another
+/// variable.
+#[test]
+fn cpp_extension_sources_read_through_a_variable() {
+    let quiver = |cu: &str| {
+        format!("import glob\nfrom torch.utils import cpp_extension\n\ndef other():\n    srcs = ['x.cu']\n    return srcs\n\ndef create_extension(with_cuda=False):\n    srcs = []\n    srcs += glob.glob('srcs/cpp/src/quiver/*.cpp')\n    if with_cuda:\n        srcs += glob.glob('srcs/cpp/src/quiver/cuda/*.cpp')\n        srcs += glob.glob('srcs/cpp/src/quiver/cuda/*.{cu}')\n    return cpp_extension.CppExtension('torch_quiver', srcs)\n")
+    };
+    let f = of("HP836", &quiver("cu"));
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!((f[0].line, f[0].status.as_str()), (14, "REMEDIATION"));
+    assert!(
+        f[0].message.contains("`srcs/cpp/src/quiver/cuda/*.cu`") && f[0].message.contains("them"),
+        "{}",
+        f[0].message
+    );
+    assert!(of("HP836", &quiver("cc")).is_empty());
+    let appended = "from torch.utils.cpp_extension import CppExtension\nsrcs = ['a.cpp']\nsrcs.append('k.cu')\next = CppExtension('k', sources=srcs)\n";
+    assert_eq!(of("HP836", appended).len(), 1);
+}

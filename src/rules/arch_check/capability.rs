@@ -278,10 +278,17 @@ pub(super) fn compute_capability(
             let mut f = s.ctx.finding(
                 &COMPUTE_CAPABILITY_CHECK,
                 b.byte_range(),
-                format!(
-                    "`{}` only tells GPUs older than compute capability 5 apart: every GPU current CUDA supports and every AMD GPU (gfx9 → 9 … gfx12 → 12) takes the same branch (nothing to change)",
-                    s.text(b)
-                ),
+                if emulation_sentinel(s, b) {
+                    format!(
+                        "`{}` tests for 9999, the capability CUDA before 3.0 reported for its device emulation mode: no GPU reports it, so every current NVIDIA GPU and every AMD GPU takes the same branch (nothing to change)",
+                        s.text(b)
+                    )
+                } else {
+                    format!(
+                        "`{}` only tells GPUs older than compute capability 5 apart: every GPU current CUDA supports and every AMD GPU (gfx9 → 9 … gfx12 → 12) takes the same branch (nothing to change)",
+                        s.text(b)
+                    )
+                },
                 None,
             );
             f.status = crate::gate::Status::Pass;
@@ -650,11 +657,22 @@ fn strip_parens_up(mut n: Node) -> Node {
     n
 }
 
+/// `minor != 9999`, `major == 9999`: the capability CUDA before 3.0 reported for its device
+/// emulation mode (beagle-lib's device filter). No GPU reports it, NVIDIA's or AMD's.
+fn emulation_sentinel(s: &Src, b: Node) -> bool {
+    let op = b.field(F::Operator).map_or("", |o| s.text(o));
+    matches!(op, "==" | "!=")
+        && [b.field(F::Left), b.field(F::Right)]
+            .into_iter()
+            .flatten()
+            .any(|n| n.node_kind() == K::NumberLiteral && s.text(n) == "9999")
+}
+
 /// Whether the comparison `b` only separates pre-Maxwell GPUs: its major test gives one answer
 /// for every current GPU (`major >= 2`), or a condition around it does (`minor >= 3` in
 /// `major == 1 && minor >= 3`, where `major == 1` is false on every current GPU).
 fn pre_maxwell_only(s: &Src, b: Node, props: &HashSet<&str>, cc: &Cc) -> bool {
-    if settled_major(s, b, props, cc, CURRENT_MAJORS).is_some() {
+    if settled_major(s, b, props, cc, CURRENT_MAJORS).is_some() || emulation_sentinel(s, b) {
         return true;
     }
     let mut x = b;
@@ -691,6 +709,25 @@ mod tests {
     /// GPU, whose other arm is every other GPU's: PASS, one finding per pair. Twins: a major
     /// test alone (`major == 7`: a family) stays UNKNOWN; a pair AMD may report (`major == 9
     /// && minor == 0`, gfx90a) stays open.
+    /// beagle-lib's device filter: `major >= 3` and the emulation sentinel `minor != 9999` both
+    /// give every current GPU one answer: PASS. Twin: a real minor test stays open.
+    #[test]
+    fn the_emulation_sentinel_is_settled_everywhere() {
+        use crate::model::syntax::test_support::hazard_findings;
+        let src = "void f(int n) {\n  int capabilityMajor, capabilityMinor;\n  cuDeviceGetAttribute(&capabilityMajor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 0);\n  cuDeviceGetAttribute(&capabilityMinor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 0);\n  if (capabilityMajor >= 3 && capabilityMinor != 9999) use(n);\n  if (capabilityMajor >= 3 && capabilityMinor != 5) use(n);\n}\n";
+        let fs: Vec<(u32, String)> = hazard_findings(src)
+            .into_iter()
+            .filter(|f| f.rule == "HP402")
+            .map(|f| (f.line, f.status.as_str().to_string()))
+            .collect();
+        assert!(
+            fs.iter().filter(|f| f.0 == 5).all(|f| f.1 == "PASS"),
+            "{fs:?}"
+        );
+        assert!(fs.iter().any(|f| f.0 == 5), "{fs:?}");
+        assert!(fs.iter().any(|f| f.0 == 6 && f.1 != "PASS"), "{fs:?}");
+    }
+
     #[test]
     fn exact_model_pairs_are_pass() {
         use crate::model::syntax::test_support::hazard_findings;
