@@ -195,3 +195,18 @@ fn a_jit_option_in_a_translated_link_call_gets_no_new_note() {
     assert!(text.contains("hiprtcLinkAddData"), "{text}");
     assert!(!text.contains("HP504"), "{text}");
 }
+
+/// An `#include` line inside a warp `_sync` call's mask, for a target without the `_sync` form:
+/// deleting the mask took the directive with it and overlapped the include's rewrite, so the
+/// first run lost the runtime include and the second added it (fuzz seed 1, from the
+/// `warp_logical32_macros_rocm52` golden with `#include <cuda_runtime.h>` inserted inside the
+/// mask). A mask whose tokens hold a directive is now left as written.
+#[test]
+fn a_directive_inside_a_dropped_mask_stays() {
+    let src = b"__global__ void scan(unsigned* s)\n{\n    s[threadIdx.x] += __shfl_sync(0xfffff\n#include <cuda_runtime.h>\nffe, s[threadIdx.x - 1], 1);\n}\n";
+    for (hip, compat) in [(false, false), (true, true)] {
+        let out = port_settles("k.cu", src, &work("5.2.0", hip, compat));
+        let text = String::from_utf8_lossy(&out);
+        assert!(text.contains("#include <hip/hip_runtime.h>"), "{text}");
+    }
+}

@@ -261,6 +261,15 @@ pub(super) fn warp_sync_fallback(p: &mut Pass, i: usize, name: &str) -> bool {
     let mask = args[0];
     let mask_start = p.lexed.tokens[mask.0].start as usize;
     let next_arg_start = p.lexed.tokens[args[1].0].start as usize;
+    // A directive between the mask and the next argument (an `#include` line inside the call)
+    // would go with the deleted mask, and the edit that rewrites it would overlap this one.
+    if p.lexed
+        .directives
+        .iter()
+        .any(|d| (mask_start..next_arg_start).contains(&d.start))
+    {
+        return false;
+    }
     let mask_text =
         String::from_utf8_lossy(&p.src()[mask_start..p.lexed.tokens[mask.1].start as usize])
             .trim()

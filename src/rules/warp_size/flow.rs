@@ -413,6 +413,27 @@ fn assigned_to<'a>(s: &Src<'a>, b: Node<'a>, warp: bool) -> bool {
     })
 }
 
+/// The variable `T name = b;` declares with `b` as its whole value, when no other token of the
+/// function `f` names it (a macro argument counts as a read).
+fn unread_variable<'a>(s: &Src<'a>, f: Node<'a>, b: Node<'a>) -> Option<&'a str> {
+    let p = s.parent(b).filter(|p| p.node_kind() == K::InitDeclarator)?;
+    if p.field(F::Value).map(|v| v.id()) != Some(b.id()) {
+        return None;
+    }
+    let name = syntax::declarator_name(s, p.field(F::Declarator)?)?;
+    let range = f.byte_range();
+    let from = s
+        .lexed
+        .tokens
+        .partition_point(|t| (t.start as usize) < range.start);
+    let named = s.lexed.tokens[from..]
+        .iter()
+        .take_while(|t| (t.start as usize) < range.end)
+        .filter(|t| t.kind == crate::lex::Tok::Ident && t.text(s.ctx.src) == name.as_bytes())
+        .count();
+    (named == 1).then_some(name)
+}
+
 /// The text (without blanks) of what the function multiplies by a warp size written as a name
 /// (`WARP_SIZE * x128::size` gives `x128::size`): `32 * x128::size` beside it is the same
 /// quantity with the warp size written as 32.
@@ -606,6 +627,21 @@ pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) 
                     &LANE_WARP_ARITHMETIC,
                     b.byte_range(),
                     format!("`{}` counts 32-lane warps to size shared memory (`{target}`): 64-lane wavefronts are fewer, so the buffer is larger than they need (nothing to change)", s.text(b)),
+                    None,
+                );
+                fd.status = crate::gate::Status::Pass;
+                out.push(fd);
+                continue;
+            }
+        }
+        if hit.is_some() {
+            // `const uint warp_idx = thread_rank() / 32u;` that nothing in the function reads
+            // (LichtFeld-Studio's `kernel_utils.cuh`): nothing depends on the warp size there.
+            if let Some(name) = unread_variable(s, f, b) {
+                let mut fd = s.ctx.finding(
+                    &LANE_WARP_ARITHMETIC,
+                    b.byte_range(),
+                    format!("`{}` assumes 32-lane warps, but `{name}`, which holds it, is never read in the function: nothing depends on it (nothing to change; remove it or compute it from `warpSize` if code comes to read it)", s.text(b)),
                     None,
                 );
                 fd.status = crate::gate::Status::Pass;

@@ -29,3 +29,21 @@ fn a_shuffle_groups_width_is_no_block_size() {
     let src = "template<int THREADS> struct Allreduce {\n  template<typename T> static __device__ T run(T x) { constexpr int O = THREADS / 2; x += __shfl_xor_sync(0xffffffff, x, O); return Allreduce<O>::run(x); }\n};\ntemplate<> struct Allreduce<2> {\n  template<typename T> static __device__ T run(T x) { return x + __shfl_xor_sync(0xffffffff, x, 1); }\n};\ntemplate<int THREADS> struct Traits { static constexpr int n = THREADS; };\n__global__ void k(float* o) {\n  float s = Allreduce<32>::run(o[threadIdx.x]);\n  int n = Traits<32>::n;\n  if (threadIdx.x % 32 == 0) o[threadIdx.x / 32] = s + n;\n}\n";
     assert_eq!(fires(src, "HP107"), [10]);
 }
+
+/// LichtFeld-Studio's `kernel_utils.cuh`: `warp_idx = thread_rank() / 32u` beside shuffles,
+/// never read: PASS naming the variable (the logical-warp model's twin is in
+/// `logical/tests.rs`). Twins: the same variable read (a slot of shared memory), and
+/// a name that only shares its prefix (`warp_idx2`) is no read.
+#[test]
+fn a_warp_index_nothing_reads_is_no_hazard() {
+    let src = "__global__ void k(float* o, int n) {\n  __shared__ float part[32];\n  const unsigned warp_idx = threadIdx.x / 32u;\n  float v = o[threadIdx.x];\n  for (int d = 1; d < warpSize; d *= 2) v += __shfl_down_sync(0xffffffffffffffffull, v, d);\n  part[0] = v;\n}\n";
+    assert_eq!(fires(src, "HP102"), [3]);
+    assert!(fires_open(src, "HP102").is_empty());
+    let read = src.replace("part[0]", "part[warp_idx]");
+    assert_eq!(fires_open(&read, "HP102"), [3]);
+    let prefix = src.replace(
+        "part[0] = v;",
+        "part[0] = v;\n  int warp_idx2 = 0; o[warp_idx2] = 0;",
+    );
+    assert!(fires_open(&prefix, "HP102").is_empty());
+}

@@ -215,6 +215,32 @@ fn lane_arithmetic(
     None
 }
 
+/// Whether the token `body[k]` is in the value of a variable the statement declares and no
+/// other token of the body names (`const uint warp_idx = thread_rank() / 32u;` that nothing
+/// reads, LichtFeld-Studio's `kernel_utils.cuh`): no evidence of the warp the code assumes.
+fn unread_init(v: &View, body: &[usize], k: usize) -> bool {
+    let start = body[..k]
+        .iter()
+        .rposition(|&j| matches!(v.t(j), b";" | b"{" | b"}"))
+        .map_or(0, |s| s + 1);
+    let Some(eq) = (start + 1..k).find(|&e| {
+        v.t(body[e]) == b"="
+            && !matches!(v.t(body[e + 1]), b"=")
+            && v.lexed.tokens[body[e - 1]].kind == Tok::Ident
+    }) else {
+        return false;
+    };
+    // A declaration: a type before the name (`uint warp_idx =`), not an assignment.
+    if eq < start + 2 {
+        return false;
+    }
+    let name = v.t(body[eq - 1]);
+    body.iter()
+        .filter(|&&j| v.lexed.tokens[j].kind == Tok::Ident && v.t(j) == name)
+        .count()
+        == 1
+}
+
 /// The facts of the body between the braces `open` and `close`.
 pub(super) fn function(v: &View, open: usize, close: usize) -> Function {
     let body: Vec<usize> = (open + 1..close).filter(|&j| v.code(j)).collect();
@@ -310,7 +336,7 @@ pub(super) fn function(v: &View, open: usize, close: usize) -> Function {
                 _ => ("", None),
             }
         };
-        if !op.is_empty() && threadish(&thread, before) {
+        if !op.is_empty() && threadish(&thread, before) && !unread_init(v, &body, k) {
             let rhs_text = rhs.map(|r| v.operand_text(r));
             // A template parameter counts with its default (`template <int W, int WARP_SIZE =
             // 32>`): the callers that do not pass it get that warp.

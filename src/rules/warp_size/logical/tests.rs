@@ -663,3 +663,22 @@ fn included_logical32_helpers() {
     let lexed = crate::lex::lex(matched.as_bytes());
     assert!(logical32_helpers("common.h", matched.as_bytes(), &lexed).is_empty());
 }
+
+/// A warp index nothing reads (`const unsigned warp_idx = threadIdx.x / 32u;`, LichtFeld-Studio)
+/// is no evidence of 32-lane logical warps: the function's `warpSize` loop keeps the wavefront.
+/// Twin: the same index read (a slot of shared memory) makes the function mixed.
+#[test]
+fn an_unread_warp_index_is_no_evidence() {
+    let src = "__global__ void k(float* o) {\n  __shared__ float part[32];\n  const unsigned warp_idx = threadIdx.x / 32u;\n  float v = o[threadIdx.x];\n  for (int d = 1; d < warpSize; d *= 2) v += __shfl_down_sync(0xffffffffffffffffull, v, d);\n  part[0] = v;\n}\n";
+    let (m, lx) = model(src);
+    assert_eq!(
+        m.warp_at(tok(src, &lx, "__shfl_down_sync", 0)),
+        Warp::Wavefront
+    );
+    let read = src.replace("part[0]", "part[warp_idx]");
+    let (m, lx) = model(&read);
+    assert_eq!(
+        m.warp_at(tok(&read, &lx, "__shfl_down_sync", 0)),
+        Warp::Mixed
+    );
+}
