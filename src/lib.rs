@@ -18,6 +18,7 @@ pub(crate) mod decisions;
 pub mod edit;
 pub mod finding;
 pub mod gate;
+pub mod git_index;
 pub mod inventory;
 pub(crate) mod kinds;
 pub mod lex;

@@ -299,7 +299,7 @@ pub fn walk(paths: &[PathBuf], opts: &WalkOptions) -> Result<(Vec<Input>, Vec<Wa
             .filter_entry(walked)
             .require_git(false)
             .follow_links(opts.follow_links)
-            .overrides(overrides)
+            .overrides(overrides.clone())
             .build_parallel()
             .run(|| {
                 let found = &found;
@@ -337,7 +337,11 @@ pub fn walk(paths: &[PathBuf], opts: &WalkOptions) -> Result<(Vec<Input>, Vec<Wa
                     WalkState::Continue
                 })
             });
-        inputs.extend(found.into_inner().unwrap());
+        let mut found = found.into_inner().unwrap();
+        if opts.use_ignore_files {
+            found.extend(tracked_but_ignored(root, opts, &overrides, &found));
+        }
+        inputs.extend(found);
         errors.extend(errs.into_inner().unwrap());
     }
     if paths.len() > 1 {
@@ -364,6 +368,57 @@ fn given_name(p: &Path) -> String {
         t = rest;
     }
     t.to_string()
+}
+
+/// The files under `root` that the repository tracks although an ignore file names them
+/// (graphblast's committed `Makefile`, listed in its `.gitignore` for CMake's generated ones):
+/// part of the project, so walked like the rest, with the same hidden-name, glob and extension
+/// filters. Symbolic links and anything not a regular file are left out.
+fn tracked_but_ignored(
+    root: &Path,
+    opts: &WalkOptions,
+    overrides: &ignore::overrides::Override,
+    found: &[Input],
+) -> Vec<Input> {
+    let Some((top, paths)) = crate::git_index::tracked(root) else {
+        return Vec::new();
+    };
+    let Ok(canon) = root.canonicalize() else {
+        return Vec::new();
+    };
+    let seen: std::collections::HashSet<&Path> = found.iter().map(|i| i.path.as_path()).collect();
+    let mut out = Vec::new();
+    for p in paths {
+        let Ok(rel) = top.join(&p).strip_prefix(&canon).map(Path::to_path_buf) else {
+            continue;
+        };
+        let hidden = rel.components().any(|c| {
+            let n = c.as_os_str().to_string_lossy();
+            n.starts_with('.') && !VISIBLE_HIDDEN.contains(&n.as_ref())
+        });
+        let path = root.join(&rel);
+        if hidden
+            || seen.contains(path.as_path())
+            || overrides.matched(&path, false).is_ignore()
+            || !(opts.all_files || has_ext(&path, &opts.extensions))
+        {
+            continue;
+        }
+        let Ok(meta) = std::fs::symlink_metadata(&path) else {
+            continue;
+        };
+        if !meta.is_file() {
+            continue;
+        }
+        out.push(Input {
+            rel: rel_string(&rel),
+            path,
+            root: root.to_path_buf(),
+            size: meta.len(),
+            link: false,
+        });
+    }
+    out
 }
 
 /// A walk error as a person can act on it: errors from the ignore files' globs (`error
@@ -576,5 +631,44 @@ mod tests {
             ]
         );
         assert!(all.iter().any(|i| i.rel == given("CMakeLists.txt")));
+    }
+
+    /// graphblast commits a `Makefile` its `.gitignore` lists (for CMake's generated ones): a
+    /// tracked file is the project's, so it is walked. Twins: an ignored file the index does
+    /// not list stays out, and so does a tracked one under a hidden folder.
+    #[test]
+    fn tracked_files_an_ignore_file_names_are_walked() {
+        let d = tempfile::tempdir().unwrap();
+        let r = d.path();
+        std::fs::create_dir_all(r.join(".git")).unwrap();
+        std::fs::create_dir_all(r.join(".cache")).unwrap();
+        std::fs::write(r.join(".gitignore"), "Makefile\ngen.cu\n.cache/\n").unwrap();
+        for f in ["Makefile", "gen.cu", "k.cu", ".cache/x.cu"] {
+            std::fs::write(r.join(f), "all:\n").unwrap();
+        }
+        let mut idx = b"DIRC".to_vec();
+        idx.extend_from_slice(&2u32.to_be_bytes());
+        idx.extend_from_slice(&3u32.to_be_bytes());
+        for p in ["Makefile", "k.cu", ".cache/x.cu"] {
+            let mut e = vec![0u8; 62];
+            e[24..28].copy_from_slice(&0o100644u32.to_be_bytes());
+            e[60..62].copy_from_slice(&(p.len() as u16).to_be_bytes());
+            e.extend_from_slice(p.as_bytes());
+            let len = e.len();
+            e.resize((len + 8) / 8 * 8, 0);
+            idx.extend(e);
+        }
+        std::fs::write(r.join(".git/index"), idx).unwrap();
+        let opts = WalkOptions {
+            all_files: true,
+            ..WalkOptions::default()
+        };
+        let (inputs, _) = walk(&[r.to_path_buf()], &opts).unwrap();
+        let rels: Vec<&str> = inputs.iter().map(|i| i.rel.as_str()).collect();
+        assert!(rels.contains(&"Makefile"), "{rels:?}");
+        assert!(rels.contains(&"k.cu"), "{rels:?}");
+        assert!(!rels.contains(&"gen.cu"), "{rels:?}");
+        assert!(!rels.iter().any(|p| p.contains(".cache")), "{rels:?}");
+        assert_eq!(rels.iter().filter(|p| **p == "k.cu").count(), 1);
     }
 }

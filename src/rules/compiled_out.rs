@@ -726,6 +726,20 @@ fn finding<'a>(
             _ => " — HIP's arm fails at run time (throw/abort/assert)",
         });
     }
+    if let Some((names, call)) = fails
+        .is_none()
+        .then(|| legacy::narrow_sizes(s, &hb, &nb))
+        .flatten()
+    {
+        f.phase = Phase::Build;
+        f.message = format!(
+            "{msg} — the arms differ only in the type of {}: `size_t` in CUDA's (CUDA 3.2's `_v2` API), 32-bit in HIP's, which passes its address to `{call}`; HIP's API follows current CUDA and takes `size_t*`, so HIP's arm stops the build",
+            quote(&names)
+        );
+        f.status = Status::Remediation;
+        f.suggestion = Some(format!("take the current arm under HIP: `{cond_text} || defined(__HIP_PLATFORM_AMD__)` (or drop the pre-3.2 arm)"));
+        return Some(f);
+    }
     if fails.is_none() && lost_decl.is_empty() && tunes_speed_only(s, &nb) {
         f.phase = Phase::Performance;
         msg.push_str(" — what is lost only tunes speed (pinned host memory, placement and cache hints): the ROCm build computes the same, more slowly");
@@ -830,6 +844,8 @@ fn same_but_printed(s: &Src, a: &Range<usize>, b: &Range<usize>) -> bool {
 
 #[path = "compiled_out_diagnostics.rs"]
 mod diagnostics;
+#[path = "compiled_out_legacy.rs"]
+mod legacy;
 
 /// The mask-less warp intrinsics that HIP provides under their CUDA names.
 const LEGACY_WARP: &[&str] = &[

@@ -490,3 +490,34 @@ fn a_tensorflow_gpu_arm_is_compiled_out() {
         hp304(&src.replace("#if GOOGLE_CUDA", "#if GOOGLE_CUDA || TENSORFLOW_USE_ROCM")).is_empty()
     );
 }
+
+/// beagle-lib's `GetAvailableMemory`: arms for CUDA before and after 3.2 that differ only in the
+/// width of the sizes passed to `cuMemGetInfo`. HIP takes the `unsigned int` arm, which its
+/// `size_t*` API rejects: REMEDIATION/BUILD, fix the condition. Twins: the address never reaches
+/// a CUDA call (the value is only printed), and arms that differ in more than the type.
+#[test]
+fn a_pre_cuda_3_2_arm_of_32_bit_sizes_stops_the_build() {
+    let src = "size_t avail() {\n#if CUDA_VERSION >= 3020\n    size_t a = 0;\n    size_t t = 0;\n    cuMemGetInfo(&a, &t);\n#else\n    unsigned int a = 0;\n    unsigned int t = 0;\n    cuMemGetInfo(&a, &t);\n#endif\n    return (size_t) a;\n}\n";
+    let f = hp304(src);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(
+        (f[0].status, f[0].phase),
+        (Status::Remediation, Phase::Build)
+    );
+    assert!(f[0].message.contains("`cuMemGetInfo`"), "{}", f[0].message);
+    assert!(
+        f[0].suggestion
+            .as_deref()
+            .unwrap_or("")
+            .contains("|| defined(__HIP_PLATFORM_AMD__)"),
+        "{:?}",
+        f[0].suggestion
+    );
+    let printed = src.replace("cuMemGetInfo(&a, &t);", "printf(\"%p\", (void*)&a);");
+    assert!(hp304(&printed).iter().all(|f| f.phase != Phase::Build));
+    let more = src.replace(
+        "    unsigned int t = 0;\n    cuMemGetInfo",
+        "    unsigned int t = 1;\n    cuMemGetInfo",
+    );
+    assert!(hp304(&more).iter().all(|f| f.phase != Phase::Build));
+}

@@ -322,17 +322,15 @@ pub(super) fn warp_sync_fallback(p: &mut Pass, i: usize, name: &str) -> bool {
 /// A 32-bit spelling of the full mask written as an expression (`uint32_t(-1)`,
 /// `(unsigned)-1`, `static_cast<uint32_t>(-1)`, `~0u`): a `uint32_t` where HIP's `_sync`
 /// intrinsics want 64 bits.
+/// A bare `-1` is the same `int` mask: CUDA reads it as all 32 lanes, HIP's `static_assert`
+/// rejects its 4 bytes (graphblast's `__shfl_xor_sync(-1, …)`).
 pub(super) fn full_32bit_expression(t: &str) -> bool {
     let c: String = t
         .chars()
         .filter(|c| !c.is_whitespace())
         .collect::<String>()
         .to_ascii_lowercase();
-    full_mask_literal(t)
-        && !c.contains("activemask")
-        && !c.contains("0xffffffffffffffff")
-        && c != "-1"
-        && c != "(-1)"
+    full_mask_literal(t) && !c.contains("activemask") && !c.contains("0xffffffffffffffff")
 }
 
 fn is_full_mask_expr(p: &Pass, text: &str) -> bool {

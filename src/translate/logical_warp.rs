@@ -485,6 +485,15 @@ mod tests {
         let (again, _) = port(&out, "7.0", false);
         assert_eq!(again, out);
         assert!(!found.iter().any(|f| f.rule == "HP015"), "{found:?}");
+        // graphblast's `__shfl_xor_sync(-1, …)`: a bare `int` -1 is the same mask, and HIP's
+        // `static_assert` rejects its 4 bytes.
+        let bare = src.replace("uint32_t(-1)", "-1");
+        let (out, _) = port(&bare, "7.0", false);
+        assert!(
+            out.contains("__shfl_xor_sync(0xffffffffffffffffull, v, 1)"),
+            "{out}"
+        );
+        assert_eq!(port(&out, "7.0", false).0, out);
         let partial = src.replace("uint32_t(-1)", "uint32_t(0xffff)");
         let (out, _) = port(&partial, "7.0", false);
         assert!(
