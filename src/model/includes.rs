@@ -26,6 +26,11 @@ pub fn written(bytes: &[u8], lexed: &crate::lex::Lexed) -> Vec<String> {
 }
 
 /// [`written`] with the byte offset of each `#include` directive.
+/// What [`written_at`] lists for an include whose header a macro names (graphblast's
+/// `#include __GRB_BACKEND_HEADER`): no file name, and no path matches it. The include graph of
+/// a project with one is not fully known.
+pub const COMPUTED: &str = "\u{1}computed include";
+
 pub fn written_at(bytes: &[u8], lexed: &crate::lex::Lexed) -> Vec<(usize, String)> {
     let mut out = Vec::new();
     for d in &lexed.directives {
@@ -38,6 +43,14 @@ pub fn written_at(bytes: &[u8], lexed: &crate::lex::Lexed) -> Vec<(usize, String
             .map(|i| lexed.tokens[i])
             .find(|t| matches!(t.kind, crate::lex::Tok::Str | crate::lex::Tok::HeaderName))
         else {
+            // `#include __GRB_BACKEND_HEADER`: a header named by a macro, which may be any.
+            if d.tokens.clone().any(|i| {
+                lexed.tokens[i].kind == crate::lex::Tok::Ident
+                    && &bytes[lexed.tokens[i].start as usize..lexed.tokens[i].end as usize]
+                        != b"include"
+            }) {
+                out.push((d.start, COMPUTED.to_string()));
+            }
             continue;
         };
         let raw = &bytes[t.start as usize..t.end as usize];
@@ -343,6 +356,18 @@ mod tests {
             None
         );
         assert_eq!(l.resolve("src/kernel/fa/k.cu", "<cuda.h", &exists), None);
+    }
+
+    /// A header a macro names is listed as [`COMPUTED`]; twins: a quoted and an angled one.
+    #[test]
+    fn a_computed_include_is_marked() {
+        let src = b"#define H <g/backend/cuda/cuda.hpp>\n#include H\n#include \"a.h\"\n#include <b/c.h>\n";
+        let lexed = crate::lex::lex(src);
+        let got: Vec<String> = written_at(src, &lexed)
+            .into_iter()
+            .map(|(_, p)| p)
+            .collect();
+        assert_eq!(got, [COMPUTED, "a.h", "<b/c.h"]);
     }
 
     #[test]
