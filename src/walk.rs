@@ -407,7 +407,9 @@ fn tracked_but_ignored(
         let Ok(meta) = std::fs::symlink_metadata(&path) else {
             continue;
         };
-        if !meta.is_file() {
+        // No symbolic link on the way either (an index may list `a/k.cu` where `a` is a link
+        // out of the tree): the file's real path is the root's followed by `rel`.
+        if !meta.is_file() || path.canonicalize().ok() != Some(canon.join(&rel)) {
             continue;
         }
         out.push(Input {
@@ -670,5 +672,29 @@ mod tests {
         assert!(!rels.contains(&"gen.cu"), "{rels:?}");
         assert!(!rels.iter().any(|p| p.contains(".cache")), "{rels:?}");
         assert_eq!(rels.iter().filter(|p| **p == "k.cu").count(), 1);
+        // A tracked path through a link to a folder outside the tree is not walked.
+        #[cfg(unix)]
+        {
+            let out = tempfile::tempdir().unwrap();
+            std::fs::write(out.path().join("x.cu"), "int x;\n").unwrap();
+            std::os::unix::fs::symlink(out.path(), r.join("ln")).unwrap();
+            let mut idx = b"DIRC".to_vec();
+            idx.extend_from_slice(&2u32.to_be_bytes());
+            idx.extend_from_slice(&1u32.to_be_bytes());
+            let mut e = vec![0u8; 62];
+            e[24..28].copy_from_slice(&0o100644u32.to_be_bytes());
+            e[60..62].copy_from_slice(&8u16.to_be_bytes());
+            e.extend_from_slice(b"ln/x.cu\0");
+            let len = e.len();
+            e.resize((len + 8) / 8 * 8, 0);
+            idx.extend(e);
+            std::fs::write(r.join(".git/index"), idx).unwrap();
+            std::fs::write(r.join(".gitignore"), "ln\n").unwrap();
+            let (inputs, _) = walk(&[r.to_path_buf()], &opts).unwrap();
+            assert!(
+                !inputs.iter().any(|i| i.rel.starts_with("ln")),
+                "{inputs:?}"
+            );
+        }
     }
 }
