@@ -80,6 +80,18 @@ impl Lexed {
     pub fn prev_code(&self, i: usize) -> Option<usize> {
         (0..i).rev().find(|&j| self.tokens[j].kind != Tok::Comment)
     }
+    /// How many identifier tokens spelled `name` start in the byte range `range` (macro bodies
+    /// and arguments included): a variable named once in its function is never read there.
+    pub fn idents_named(&self, src: &[u8], range: std::ops::Range<usize>, name: &[u8]) -> usize {
+        let from = self
+            .tokens
+            .partition_point(|t| (t.start as usize) < range.start);
+        self.tokens[from..]
+            .iter()
+            .take_while(|t| (t.start as usize) < range.end)
+            .filter(|t| t.kind == Tok::Ident && t.text(src) == name)
+            .count()
+    }
     /// The non-comment tokens of a directive line: `#`, its name, then the rest
     /// (`#` `define` `NAME` `(` …).
     pub fn directive_words(&self, d: &Directive) -> Vec<usize> {

@@ -20,8 +20,7 @@ pub(super) fn narrow_sizes(
     hip: &Range<usize>,
     cuda: &Range<usize>,
 ) -> Option<(Vec<String>, String)> {
-    let words = |r: &Range<usize>| -> Vec<usize> { code_tokens(s, r) };
-    let (h, c) = (words(hip), words(cuda));
+    let (h, c) = (code_tokens(s, hip), code_tokens(s, cuda));
     let strip = |v: &[usize]| -> Vec<&str> {
         v.iter()
             .map(|&i| s.tok(i))

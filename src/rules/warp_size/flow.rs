@@ -421,17 +421,10 @@ fn unread_variable<'a>(s: &Src<'a>, f: Node<'a>, b: Node<'a>) -> Option<&'a str>
         return None;
     }
     let name = syntax::declarator_name(s, p.field(F::Declarator)?)?;
-    let range = f.byte_range();
-    let from = s
-        .lexed
-        .tokens
-        .partition_point(|t| (t.start as usize) < range.start);
-    let named = s.lexed.tokens[from..]
-        .iter()
-        .take_while(|t| (t.start as usize) < range.end)
-        .filter(|t| t.kind == crate::lex::Tok::Ident && t.text(s.ctx.src) == name.as_bytes())
-        .count();
-    (named == 1).then_some(name)
+    (s.lexed
+        .idents_named(s.ctx.src, f.byte_range(), name.as_bytes())
+        == 1)
+        .then_some(name)
 }
 
 /// The text (without blanks) of what the function multiplies by a warp size written as a name

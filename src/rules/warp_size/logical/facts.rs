@@ -235,10 +235,9 @@ fn unread_init(v: &View, body: &[usize], k: usize) -> bool {
         return false;
     }
     let name = v.t(body[eq - 1]);
-    body.iter()
-        .filter(|&&j| v.lexed.tokens[j].kind == Tok::Ident && v.t(j) == name)
-        .count()
-        == 1
+    let (first, last) = (body[0], body[body.len() - 1]);
+    let range = v.lexed.tokens[first].start as usize..v.lexed.tokens[last].end as usize;
+    v.lexed.idents_named(v.src, range, name) == 1
 }
 
 /// The facts of the body between the braces `open` and `close`.
