@@ -198,6 +198,8 @@ syntax_table! {
         Enumerator = "enumerator",
         NumberLiteral = "number_literal",
         ForStatement = "for_statement",
+        WhileStatement = "while_statement",
+        DoStatement = "do_statement",
         ReturnStatement = "return_statement",
         CaseStatement = "case_statement",
         CompoundStatement = "compound_statement",

@@ -11,6 +11,7 @@ mod dlpack;
 pub mod half_atomics;
 pub mod lds;
 mod shapes;
+pub mod spin_lock;
 pub mod torch_ldg;
 
 use shapes::{index_only_grid, launch_bounds_args, libcu_scope};
@@ -145,6 +146,7 @@ pub const RULES: &[&RuleInfo] = &[
     &half_atomics::HALF_ATOMIC_ADD_MISSING,
     &torch_ldg::TORCH_HALF_LDG,
     &dlpack::DLPACK_CUDA_DEVICE_TYPE,
+    &spin_lock::SPIN_LOCK_IN_WAVEFRONT,
 ];
 
 const HOPPER_IDENTS: &[&str] = &[
@@ -236,6 +238,7 @@ pub fn check(s: &Src, rocm: crate::version::Version, out: &mut Vec<Finding>) {
     dlpack::check(s, out);
     if s.tree.is_some() {
         tree_rules(s, rocm, out);
+        spin_lock::check(s, out);
     }
 }
 
