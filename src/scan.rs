@@ -819,6 +819,22 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     );
     // Files that define many functions under CUDA API names (interposers, shims).
     let interposers = crate::decisions::interposers::files(&findings, &read_rel);
+    // Makefiles other Makefiles include: read only where Makefile findings lie in two files.
+    let make_paths: std::collections::BTreeSet<&str> = findings
+        .iter()
+        .filter(|f| crate::decisions::cuda_build::makefile(f))
+        .map(|f| f.path.as_str())
+        .collect();
+    let make_includes = if make_paths.len() > 1 {
+        let makefiles: Vec<(&str, Vec<u8>)> = rels
+            .iter()
+            .filter(|r| crate::decisions::cuda_build::is_makefile_name(r))
+            .filter_map(|r| Some((*r, read_rel(r)?)))
+            .collect();
+        crate::decisions::cuda_build::make_includes(&makefiles, &|p| rels.contains(&p))
+    } else {
+        Default::default()
+    };
     crate::decisions::fold_all_with(
         &mut findings,
         crate::decisions::Tree {
@@ -831,6 +847,7 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
             bound,
             cutlass_helpers,
             cuda_sources: &cuda_sources,
+            make_includes,
         },
     );
     let mut report = Report::new(s.target_info(), findings, errors);

@@ -13,6 +13,7 @@
 
 use super::kind::{Group, Kind, Min};
 use crate::finding::Finding;
+use std::collections::BTreeMap;
 
 /// "`CMakeLists.txt`, `src/a/CMakeLists.txt` and 4 more": the files of the group.
 fn files(g: &Group) -> String {
@@ -53,6 +54,46 @@ fn workflow_first(members: &[&Finding]) -> Option<usize> {
 
 /// The CUDA-build decisions: the project's CMake build, and each CI workflow file.
 pub fn kind(findings: &[Finding]) -> Kind {
+    kind_with(findings, &BTreeMap::new())
+}
+
+/// Makefiles another Makefile of the tree includes (`include common.mk`, `-include`,
+/// `sinclude`), each mapped to the Makefile that includes it. Make reads an included file as
+/// part of the including one, so a fragment's nvcc flags and libraries are that build's, and
+/// its findings join that Makefile's decision (graphblast: `Makefile` opens with
+/// `include common.mk`, which holds its `-gencode` flags and `-lcublas`). A name with a
+/// variable in it (`include $(ROOT)/x.mk`) is not resolved; a path is read relative to the
+/// including Makefile's folder, where make runs it.
+pub fn make_includes(
+    makefiles: &[(&str, Vec<u8>)],
+    exists: &dyn Fn(&str) -> bool,
+) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for (rel, text) in makefiles {
+        let dir = crate::model::includes::dir_of(rel);
+        for line in String::from_utf8_lossy(text).lines() {
+            let mut words = line.split_whitespace();
+            if !matches!(words.next(), Some("include" | "-include" | "sinclude")) {
+                continue;
+            }
+            for w in words.take_while(|w| !w.starts_with('#')) {
+                if w.contains('$') || w.contains('*') {
+                    continue;
+                }
+                let path = crate::model::includes::join(dir, w);
+                if path != *rel && exists(&path) {
+                    out.entry(path).or_insert_with(|| rel.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// [`kind`] with the tree's Makefile includes ([`make_includes`]): an included fragment's
+/// findings are the decision of the Makefile at the top of its include chain.
+pub fn kind_with(findings: &[Finding], includes: &BTreeMap<String, String>) -> Kind {
+    let includes = includes.clone();
     // The roots of the tree's CI configurations (`""`, or `mamba/` in a tree of several
     // projects): a CI script belongs to the CI of the deepest root above it.
     let roots: Vec<String> = findings
@@ -67,7 +108,14 @@ pub fn kind(findings: &[Finding]) -> Kind {
                 return None;
             }
             if makefile(f) {
-                return Some(format!("make:{}", f.path));
+                let mut top = f.path.as_str();
+                for _ in 0..8 {
+                    match includes.get(top) {
+                        Some(up) => top = up,
+                        None => break,
+                    }
+                }
+                return Some(format!("make:{top}"));
             }
             let d = crate::rules::facts::decision(f)?;
             Some(if d.starts_with("a CI") {
@@ -119,13 +167,19 @@ pub fn kind(findings: &[Finding]) -> Kind {
     }
 }
 
+/// Whether a path names a Makefile (`Makefile`, `GNUmakefile`, `*.mk`).
+pub(crate) fn is_makefile_name(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    matches!(name, "Makefile" | "makefile" | "GNUmakefile") || name.ends_with(".mk")
+}
+
 /// A build-inventory finding (HP81x–HP85x: nvcc runs, nvcc flags, architecture lists, CUDA
 /// libraries) of a Makefile (`Makefile`, `GNUmakefile`, `*.mk`): the file's move to hipcc is
 /// one decision, as a CMake build's is.
-fn makefile(f: &Finding) -> bool {
-    let name = f.path.rsplit('/').next().unwrap_or(&f.path);
-    let make = matches!(name, "Makefile" | "makefile" | "GNUmakefile") || name.ends_with(".mk");
-    make && f.rule.starts_with("HP8") && matches!(f.rule.get(3..4), Some("1" | "4" | "5"))
+pub(crate) fn makefile(f: &Finding) -> bool {
+    is_makefile_name(&f.path)
+        && f.rule.starts_with("HP8")
+        && matches!(f.rule.get(3..4), Some("1" | "4" | "5"))
 }
 
 #[cfg(test)]
@@ -178,6 +232,53 @@ mod tests {
         let k = kind(&one);
         super::super::fold(&mut one, &k);
         assert_eq!(open(&one), [("HP841", "CMakeLists.txt", 9)]);
+    }
+
+    /// graphblast: `Makefile` opens with `include common.mk`, which holds the `-gencode` flags
+    /// and `-lcublas`: one Makefile build, one decision. Twins: a fragment nothing includes,
+    /// and an include through a variable, stay their own decisions.
+    #[test]
+    fn an_included_makefile_fragment_is_the_including_makefiles_decision() {
+        let files = |mk: &str| vec![("Makefile", mk.as_bytes().to_vec())];
+        let exists = |p: &str| matches!(p, "common.mk" | "Makefile" | "other.mk");
+        let inc = make_includes(&files("include common.mk\n-include missing.mk\n"), &exists);
+        assert_eq!(inc.get("common.mk").map(String::as_str), Some("Makefile"));
+        assert!(!inc.contains_key("missing.mk"), "not in the tree");
+        let findings = || {
+            vec![
+                at("HP850", "Makefile", 18),
+                at("HP850", "Makefile", 22),
+                at("HP843", "common.mk", 2),
+                at("HP851", "common.mk", 16),
+                at("HP843", "other.mk", 3),
+                at("HP851", "other.mk", 4),
+            ]
+        };
+        let mut fs = findings();
+        let k = kind_with(&fs, &inc);
+        super::super::fold(&mut fs, &k);
+        assert_eq!(
+            open(&fs),
+            [("HP850", "Makefile", 18), ("HP843", "other.mk", 3)]
+        );
+        assert!(
+            fs[2].message.contains("folded into `Makefile:18`"),
+            "{}",
+            fs[2].message
+        );
+        let var = make_includes(&files("include $(ROOT)/common.mk\n"), &exists);
+        assert!(var.is_empty());
+        let mut fs = findings();
+        let k = kind_with(&fs, &var);
+        super::super::fold(&mut fs, &k);
+        assert_eq!(open(&fs).len(), 3);
+        // A fragment in a folder is read relative to the including Makefile.
+        let sub = vec![("build/Makefile", b"sinclude ../mk/flags.mk".to_vec())];
+        let inc = make_includes(&sub, &|p| p == "mk/flags.mk");
+        assert_eq!(
+            inc.get("mk/flags.mk").map(String::as_str),
+            Some("build/Makefile")
+        );
     }
 
     /// mxnet: `nvcc` run by the top `CMakeLists.txt` to guess the architectures, the CUDA

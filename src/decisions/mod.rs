@@ -159,6 +159,9 @@ pub struct Tree<'a> {
     pub bound: Vec<bound::Region>,
     pub cutlass_helpers: BTreeSet<String>,
     pub cuda_sources: &'a [String],
+    /// Makefiles another Makefile includes, to the one including them
+    /// ([`cuda_build::make_includes`]).
+    pub make_includes: BTreeMap<String, String>,
 }
 
 /// [`fold_all`] with the tree's facts: the unbuilt folders, unincluded headers and generated
@@ -175,6 +178,7 @@ pub fn fold_all_with(findings: &mut [Finding], tree: Tree) {
         bound,
         cutlass_helpers,
         cuda_sources,
+        make_includes,
     } = tree;
     let cutlass_helpers = &cutlass_helpers;
     let before: [fn(&[Finding]) -> Kind; 4] = [
@@ -272,9 +276,16 @@ pub fn fold_all_with(findings: &mut [Finding], tree: Tree) {
     // A nested copy of another project holds everything in it that is still open, its own
     // vendored copies included; the finer kinds after it leave its findings alone.
     fold_keeping(findings, &nested::kind(nested_roots.to_vec()), &mut heads);
+    let cuda_build_at = after
+        .iter()
+        .position(|k| std::ptr::fn_addr_eq(*k, cuda_build::kind as fn(&[Finding]) -> Kind));
     let mut bound = Some(bound).filter(|b| !b.is_empty());
     for (i, make) in after.into_iter().enumerate() {
-        let mut kinds = vec![make(findings)];
+        let mut kinds = vec![if Some(i) == cuda_build_at {
+            cuda_build::kind_with(findings, &make_includes)
+        } else {
+            make(findings)
+        }];
         // Code built only on a library with no ROCm counterpart: after vendored copies and
         // libcu++ (their own decisions), before the finer per-file and per-library kinds.
         if i == 1 {
