@@ -835,6 +835,16 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     } else {
         Default::default()
     };
+    // CUDA programs the CMake build runs while it configures (a project with a HIP build has
+    // already settled them as its CUDA build's).
+    let cmake_probes = if findings
+        .iter()
+        .any(|f| f.path.ends_with(".cu") && f.status != crate::gate::Status::Pass)
+    {
+        crate::rules::project_build::probes::probe_files(&rels, &build_files)
+    } else {
+        Default::default()
+    };
     crate::decisions::fold_all_with(
         &mut findings,
         crate::decisions::Tree {
@@ -848,6 +858,7 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
             cutlass_helpers,
             cuda_sources: &cuda_sources,
             make_includes,
+            cmake_probes,
         },
     );
     let mut report = Report::new(s.target_info(), findings, errors);

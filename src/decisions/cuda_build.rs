@@ -52,9 +52,23 @@ fn workflow_first(members: &[&Finding]) -> Option<usize> {
     )
 }
 
+/// The head of a group: [`workflow_first`], and in the CMake build's group its first finding in
+/// a CMake file (not in a probe the build runs).
+fn build_first(members: &[&Finding]) -> Option<usize> {
+    let cmake = |p: &str| {
+        let name = p.rsplit('/').next().unwrap_or(p);
+        name == "CMakeLists.txt" || name.ends_with(".cmake")
+    };
+    if members.iter().any(|f| cmake(&f.path)) && !members.iter().any(|f| ci_root(&f.path).is_some())
+    {
+        return members.iter().position(|f| cmake(&f.path));
+    }
+    workflow_first(members)
+}
+
 /// The CUDA-build decisions: the project's CMake build, and each CI workflow file.
 pub fn kind(findings: &[Finding]) -> Kind {
-    kind_with(findings, &BTreeMap::new())
+    kind_with(findings, &BTreeMap::new(), &BTreeMap::new())
 }
 
 /// Makefiles another Makefile of the tree includes (`include common.mk`, `-include`,
@@ -90,10 +104,20 @@ pub fn make_includes(
     out
 }
 
-/// [`kind`] with the tree's Makefile includes ([`make_includes`]): an included fragment's
-/// findings are the decision of the Makefile at the top of its include chain.
-pub fn kind_with(findings: &[Finding], includes: &BTreeMap<String, String>) -> Kind {
+/// [`kind`] with the tree's Makefile includes ([`make_includes`]) and the CUDA programs its
+/// CMake build compiles and runs while it configures (`probes`,
+/// [`crate::rules::project_build::probes::probe_files`], each with where CMake runs it): an
+/// included fragment's findings are the decision of the Makefile at the top of its include
+/// chain, and a probe's (halmd's `cmake/cuda_arch.cu`, whose nvcc error text names the
+/// architecture) are the CMake build's: the move to HIP replaces the probe with HIP's own
+/// architecture setting.
+pub fn kind_with(
+    findings: &[Finding],
+    includes: &BTreeMap<String, String>,
+    probes: &BTreeMap<String, (String, usize)>,
+) -> Kind {
     let includes = includes.clone();
+    let probes = probes.clone();
     // The roots of the tree's CI configurations (`""`, or `mamba/` in a tree of several
     // projects): a CI script belongs to the CI of the deepest root above it.
     let roots: Vec<String> = findings
@@ -117,6 +141,9 @@ pub fn kind_with(findings: &[Finding], includes: &BTreeMap<String, String>) -> K
                 }
                 return Some(format!("make:{top}"));
             }
+            if probes.contains_key(&f.path) {
+                return Some("cmake".to_string());
+            }
             let d = crate::rules::facts::decision(f)?;
             Some(if d.starts_with("a CI") {
                 // The project's CI as a whole: what a porter decides is to mirror a lane for
@@ -131,7 +158,7 @@ pub fn kind_with(findings: &[Finding], includes: &BTreeMap<String, String>) -> K
                 "cmake".to_string()
             })
         }),
-        head: workflow_first,
+        head: build_first,
         folds: super::kind::all,
         min: Min::Findings(2),
         summary: Box::new(|g| {
@@ -255,7 +282,7 @@ mod tests {
             ]
         };
         let mut fs = findings();
-        let k = kind_with(&fs, &inc);
+        let k = kind_with(&fs, &inc, &BTreeMap::new());
         super::super::fold(&mut fs, &k);
         assert_eq!(
             open(&fs),
@@ -269,7 +296,7 @@ mod tests {
         let var = make_includes(&files("include $(ROOT)/common.mk\n"), &exists);
         assert!(var.is_empty());
         let mut fs = findings();
-        let k = kind_with(&fs, &var);
+        let k = kind_with(&fs, &var, &BTreeMap::new());
         super::super::fold(&mut fs, &k);
         assert_eq!(open(&fs).len(), 3);
         // A fragment in a folder is read relative to the including Makefile.
@@ -278,6 +305,35 @@ mod tests {
         assert_eq!(
             inc.get("mk/flags.mk").map(String::as_str),
             Some("build/Makefile")
+        );
+    }
+
+    /// halmd: `try_compile(… cmake/cuda_arch.cu …)` reads the architecture from nvcc's error
+    /// text; the probe's `__CUDA_ARCH__` tests are the CMake build's move, headed by the CMake
+    /// file although the probe's path sorts first. Twin: a `.cu` the build does not run stays
+    /// its own finding.
+    #[test]
+    fn a_configure_probe_is_the_cmake_builds_decision() {
+        let mut fs = vec![
+            at("HP401", "CMake/arch.cu", 22),
+            at("HP840", "CMakeLists.txt", 69),
+            at("HP843", "cmake/platform.cmake", 3),
+            at("HP401", "src/k.cu", 5),
+        ];
+        let probes = BTreeMap::from([(
+            "CMake/arch.cu".to_string(),
+            ("CMakeLists.txt".to_string(), 106),
+        )]);
+        let k = kind_with(&fs, &BTreeMap::new(), &probes);
+        super::super::fold(&mut fs, &k);
+        assert_eq!(
+            open(&fs),
+            [("HP840", "CMakeLists.txt", 69), ("HP401", "src/k.cu", 5)]
+        );
+        assert!(
+            fs[0].message.contains("folded into `CMakeLists.txt:69`"),
+            "{}",
+            fs[0].message
         );
     }
 

@@ -162,6 +162,9 @@ pub struct Tree<'a> {
     /// Makefiles another Makefile includes, to the one including them
     /// ([`cuda_build::make_includes`]).
     pub make_includes: BTreeMap<String, String>,
+    /// CUDA programs the CMake build compiles and runs while it configures, where no HIP build
+    /// replaces them ([`crate::rules::project_build::probes::probe_files`]).
+    pub cmake_probes: BTreeMap<String, (String, usize)>,
 }
 
 /// [`fold_all`] with the tree's facts: the unbuilt folders, unincluded headers and generated
@@ -179,6 +182,7 @@ pub fn fold_all_with(findings: &mut [Finding], tree: Tree) {
         cutlass_helpers,
         cuda_sources,
         make_includes,
+        cmake_probes,
     } = tree;
     let cutlass_helpers = &cutlass_helpers;
     let before: [fn(&[Finding]) -> Kind; 4] = [
@@ -282,7 +286,7 @@ pub fn fold_all_with(findings: &mut [Finding], tree: Tree) {
     let mut bound = Some(bound).filter(|b| !b.is_empty());
     for (i, make) in after.into_iter().enumerate() {
         let mut kinds = vec![if Some(i) == cuda_build_at {
-            cuda_build::kind_with(findings, &make_includes)
+            cuda_build::kind_with(findings, &make_includes, &cmake_probes)
         } else {
             make(findings)
         }];

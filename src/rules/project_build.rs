@@ -24,7 +24,7 @@
 //!   ([`recipes`]).
 
 mod backends;
-mod probes;
+pub mod probes;
 mod recipes;
 pub mod selection;
 pub(crate) mod switches;

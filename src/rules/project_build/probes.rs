@@ -43,6 +43,29 @@ fn probe_names(text: &str) -> Vec<(String, usize)> {
     out
 }
 
+/// Each probe file of the tree (`paths`): the `.cu` a CMake file of `build_files` compiles
+/// and runs while it configures, with that CMake file and the line. A name that matches
+/// several files of the tree is not resolved.
+pub fn probe_files(
+    paths: &[&str],
+    build_files: &[(&str, &[u8])],
+) -> BTreeMap<String, (String, usize)> {
+    let mut out = BTreeMap::new();
+    for (rel, text) in build_files.iter().filter(|(r, _)| is_cmake(r)) {
+        for (name, line) in probe_names(&String::from_utf8_lossy(text)) {
+            let mut found = paths
+                .iter()
+                .filter(|p| p.rsplit('/').next() == Some(name.as_str()));
+            let (Some(p), None) = (found.next(), found.next()) else {
+                continue;
+            };
+            out.entry(p.to_string())
+                .or_insert_with(|| (rel.to_string(), line));
+        }
+    }
+    out
+}
+
 /// Each probe file of the tree (`paths`) in a project whose build files compile HIP (`hip`,
 /// [`super::backends::hip_builds`]), with the first HIP build file as its counterpart and why.
 pub fn gpu_probes(
@@ -53,28 +76,17 @@ pub fn gpu_probes(
     let Some(&(hip_file, hip_line)) = hip.first() else {
         return BTreeMap::new();
     };
-    let mut out = BTreeMap::new();
-    for (rel, text) in build_files.iter().filter(|(r, _)| is_cmake(r)) {
-        for (name, line) in probe_names(&String::from_utf8_lossy(text)) {
-            let mut found = paths
-                .iter()
-                .filter(|p| p.rsplit('/').next() == Some(name.as_str()));
-            let (Some(p), None) = (found.next(), found.next()) else {
-                continue;
-            };
-            out.entry(p.to_string()).or_insert_with(|| {
-                (
-                    hip_file.to_string(),
-                    format!(
-                        "a configure-time probe of the NVIDIA GPU, compiled and run by the CUDA \
-                         build's CMake (`{rel}:{line}`); the project's HIP build \
-                         (`{hip_file}:{hip_line}`) configures its architectures without it"
-                    ),
-                )
-            });
-        }
-    }
-    out
+    probe_files(paths, build_files)
+        .into_iter()
+        .map(|(p, (rel, line))| {
+            let why = format!(
+                "a configure-time probe of the NVIDIA GPU, compiled and run by the CUDA \
+                 build's CMake (`{rel}:{line}`); the project's HIP build \
+                 (`{hip_file}:{hip_line}`) configures its architectures without it"
+            );
+            (p, (hip_file.to_string(), why))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -125,6 +137,12 @@ mod tests {
     fn without_a_hip_build_or_a_run_nothing_is_decided() {
         let paths = ["CMake/VTKmDetectCUDAVersion.cu", "src/kernel.cu"];
         assert!(probe(&paths, &[("CMake/D.cmake", VTKM)]).is_empty());
+        // Without a HIP build the probe is still known, for the CMake build's decision.
+        let found = probe_files(&paths, &[("CMake/D.cmake", VTKM)]);
+        assert_eq!(
+            found["CMake/VTKmDetectCUDAVersion.cu"],
+            ("CMake/D.cmake".into(), 2)
+        );
         let compiled = b"add_library(k src/kernel.cu)\n# nvcc --run src/kernel.cu\n";
         assert!(probe(&paths, &[("CMakeLists.txt", compiled), ("h.cmake", HIP)]).is_empty());
     }
