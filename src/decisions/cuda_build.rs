@@ -197,7 +197,8 @@ pub fn kind_with(
 /// Whether a path names a Makefile (`Makefile`, `GNUmakefile`, `*.mk`).
 pub(crate) fn is_makefile_name(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
-    matches!(name, "Makefile" | "makefile" | "GNUmakefile") || name.ends_with(".mk")
+    crate::inventory::kind::by_name(name) == Some(crate::inventory::kind::FileKind::Make)
+        || name.ends_with(".mk")
 }
 
 /// A build-inventory finding (HP81x–HP85x: nvcc runs, nvcc flags, architecture lists, CUDA

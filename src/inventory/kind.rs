@@ -73,8 +73,19 @@ pub fn by_name(rel: &str) -> Option<FileKind> {
         "dockerfile" | "containerfile" => FileKind::Dockerfile,
         "cmakelists.txt" => FileKind::CMake,
         "makefile" | "gnumakefile" => FileKind::Make,
-        // A platform's own Makefile beside the main one (`makefile.hip`, `Makefile.cuda`).
-        _ if lower.starts_with("makefile.") && !lower.ends_with(".md") => FileKind::Make,
+        // A platform's own Makefile beside the main one (`makefile.hip`, `Makefile.cuda`), and a
+        // Makefile's template or variant (`Makefile_base`, which gamer's `configure.py` fills in,
+        // `Makefile-linux`); a text extension makes it a document about one.
+        _ if (lower.starts_with("makefile.")
+            || lower.starts_with("makefile_")
+            || lower.starts_with("makefile-"))
+            && !matches!(
+                ext,
+                "md" | "txt" | "rst" | "json" | "yml" | "yaml" | "sh" | "py" | "html"
+            ) =>
+        {
+            FileKind::Make
+        }
         _ => {
             // `Dockerfile.cuda`, `cuda.Dockerfile`, and `Dockerfile_deps`, `Dockerfile-gpu`
             // (a text extension makes it a document about one: `Dockerfile_notes.md`).

@@ -117,11 +117,39 @@ fn atom(t: &str) -> (Option<bool>, bool, bool) {
             return (Some(on == (eq != neg)), true, false);
         }
     }
+    // `hip_cuda`, `hip-nvidia`: HIP on NVIDIA's platform (HIP_PLATFORM=nvidia), which builds
+    // with nvcc; the ROCm build's value is another (FlexFlow's `FF_GPU_BACKEND`: `cuda`,
+    // `hip_cuda`, `hip_rocm`).
+    if hip_on_nvidia(lit) {
+        return (Some(eq == neg), false, false);
+    }
     match platform_of(lit) {
         Platform::Rocm => (Some(eq != neg), true, false),
         Platform::Cuda => (Some(eq == neg), false, false),
         Platform::Neutral => (None, false, false),
     }
+}
+
+/// Whether a value names HIP on NVIDIA's platform: the word `hip` with `cuda`, `nvidia` or
+/// `nvcc`, and nothing of AMD's (`hip_cuda`; not `hip`, `hip_rocm`, `rocm_hip_cuda`).
+fn hip_on_nvidia(lit: &str) -> bool {
+    let lower = lit.to_ascii_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.contains(&"hip")
+        && words
+            .iter()
+            .any(|w| matches!(*w, "cuda" | "nvidia" | "nvcc"))
+        && platform_of(
+            &words
+                .iter()
+                .filter(|w| **w != "hip")
+                .copied()
+                .collect::<Vec<_>>()
+                .join(" "),
+        ) == Platform::Cuda
 }
 
 /// `${{ inputs.rocm }}` (a GitHub expression in a `run:` block) written as the variable
@@ -452,6 +480,20 @@ mod tests {
             "{}",
             nvcc.message
         );
+    }
+
+    /// FlexFlow's `docker/build.sh`: `FF_GPU_BACKEND` is `cuda`, `hip_cuda` (HIP on NVIDIA, built
+    /// with nvcc) or `hip_rocm`. Twins: the arm of `hip_rocm || hip_cuda` is the ROCm build's,
+    /// and `hip` alone is AMD's.
+    #[test]
+    fn hip_on_nvidia_is_a_cuda_value() {
+        let src = "if [[ \"${FF_GPU_BACKEND}\" == \"cuda\" || \"${FF_GPU_BACKEND}\" == \"hip_cuda\" ]]; then\n  v=$(nvcc --version)\nfi\nif [[ \"${FF_GPU_BACKEND}\" == \"hip_rocm\" || \"${FF_GPU_BACKEND}\" == \"hip_cuda\" ]]; then\n  export CUDA_HOME=/usr/local/cuda\nfi\n";
+        let o = open(src);
+        assert!(!o.iter().any(|(_, l)| *l == 2), "{o:?}");
+        assert!(o.iter().any(|(_, l)| *l == 5), "{o:?}");
+        assert!(super::hip_on_nvidia("hip_cuda") && super::hip_on_nvidia("HIP-NVIDIA"));
+        assert!(!super::hip_on_nvidia("hip") && !super::hip_on_nvidia("hip_rocm"));
+        assert!(!super::hip_on_nvidia("rocm_hip_cuda"));
     }
 
     /// nvblox's `if [ ! -z $JETSON_HOST ]` builds on a Jetson over ssh: its CUDA path is the

@@ -197,6 +197,7 @@ pub fn check_lexed<'a>(
     arch_check::launch_bounds_arms(&s, &mut out);
     arch_check::old_gpu_arms(&s, &mut out);
     arch_check::alternative_arms(&s, &mut out);
+    arch_check::host_only_arms(&s, &mut out);
     // 32-lane ids and constants that meet no exchange across lanes in the code HIP compiles.
     warp_size::logical::exchange::settle(&s, &regions, warps, seen, &mut out);
     let hip_arms = compiled_out::check(&s, target, &regions, &seen.cuda_build_only, &mut out);

@@ -27,6 +27,7 @@ mod backends;
 pub mod probes;
 mod recipes;
 pub mod selection;
+mod stem_twins;
 pub(crate) mod switches;
 pub(crate) mod torch_hipify;
 mod twin_builds;
@@ -446,6 +447,9 @@ pub fn rocm_counterparts(
     let replaced = backends::cuda_backends(paths, includes, &hip)
         .into_iter()
         .chain(probes::gpu_probes(paths, build_files, &hip))
+        .chain(stem_twins::cuda_sources_with_hip_twins(
+            paths, includes, &hip,
+        ))
         .chain(twin_builds::cmake_beside_extension(build_files));
     for (p, (path, why)) in replaced {
         out.entry(p).or_insert(Counterpart {

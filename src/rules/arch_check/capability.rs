@@ -6,7 +6,7 @@ use super::COMPUTE_CAPABILITY_CHECK;
 use crate::finding::Finding;
 use crate::kinds::cuda::{Field as F, Kind as K, NodeExt};
 use crate::model::syntax::{self, Src};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use tree_sitter::Node;
 
 /// The functions a file defines that return the compute capability as one number
@@ -242,6 +242,7 @@ pub(super) fn compute_capability(
     let open_lines = line_worst(|h| matches!(h, Settled::Open));
     let amd_lines = line_worst(|h| matches!(h, Settled::OnAmd(_)));
     let amd = |n: Node| amd_value(s, n, &props, &cc);
+    let mut chains: HashMap<usize, (usize, String)> = HashMap::new();
     for (b, how) in checks {
         if how == Settled::Subsumed {
             continue;
@@ -310,6 +311,26 @@ pub(super) fn compute_capability(
             out.push(f);
             continue;
         }
+        // One `if … else if …` chain over the capability is one decision (gamer's cores-per-SM
+        // table: `== 9`, `== 10`, `== 12` are one rewrite for AMD): its first open test
+        // carries it, the later ones name it.
+        if let Some(head) = enclosing_if(b).map(|i| chain_head(i)) {
+            if let Some(&(line, ref text)) = chains.get(&head.id()) {
+                let mut f = s.ctx.finding(
+                    &COMPUTE_CAPABILITY_CHECK,
+                    b.byte_range(),
+                    format!(
+                        "`{}` is part of the `if … else if` chain whose test on line {line} (`{text}`) carries it: one decision by NVIDIA compute capability",
+                        s.text(b)
+                    ),
+                    None,
+                );
+                f.status = crate::gate::Status::Pass;
+                out.push(f);
+                continue;
+            }
+            chains.insert(head.id(), (line + 1, s.text(b).to_string()));
+        }
         out.push(s.ctx.finding(
             &COMPUTE_CAPABILITY_CHECK,
             b.byte_range(),
@@ -320,6 +341,18 @@ pub(super) fn compute_capability(
             Some("decide by feature or by `gcnArchName` on AMD".into()),
         ));
     }
+}
+
+/// The first `if` of the `else if` chain `i` belongs to.
+fn chain_head(i: Node) -> Node {
+    let mut x = i;
+    while let (Some(e), Some(p)) = (x.parent(), x.parent().and_then(|e| e.parent())) {
+        if e.node_kind() != K::ElseClause || p.node_kind() != K::IfStatement {
+            break;
+        }
+        x = p;
+    }
+    x
 }
 
 /// The value of a condition on every AMD GPU, when the compute-capability comparisons in it
@@ -726,6 +759,24 @@ mod tests {
         );
         assert!(fs.iter().any(|f| f.0 == 5), "{fs:?}");
         assert!(fs.iter().any(|f| f.0 == 6 && f.1 != "PASS"), "{fs:?}");
+    }
+
+    /// gamer's cores-per-SM table: `== 9`, `== 10`, `== 12` of one `else if` chain are one
+    /// decision, carried by the first. Twin: the same tests in separate `if`s stay apart.
+    #[test]
+    fn one_capability_chain_is_one_finding() {
+        use crate::model::syntax::test_support::hazard_findings;
+        let open = |src: &str| -> Vec<u32> {
+            hazard_findings(src)
+                .into_iter()
+                .filter(|f| f.rule == "HP402" && f.status != crate::gate::Status::Pass)
+                .map(|f| f.line)
+                .collect()
+        };
+        let chain = "void f(cudaDeviceProp p) {\n  int n;\n  if (p.major == 9) n = 128;\n  else if (p.major == 10) n = 128;\n  else if (p.major == 12) n = 128;\n  else n = 0;\n}\n";
+        assert_eq!(open(chain), [3]);
+        let apart = "void f(cudaDeviceProp p) {\n  int n;\n  if (p.major == 9) n = 128;\n  if (p.major == 10) n = 128;\n}\n";
+        assert_eq!(open(apart), [3, 4]);
     }
 
     #[test]
