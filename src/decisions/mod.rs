@@ -93,6 +93,7 @@ pub mod nvidia_boards;
 pub mod own_switches;
 pub mod per_file;
 pub mod ptx_family;
+pub mod rocm_builds;
 pub mod same_api;
 pub mod test_gates;
 pub mod toolkit_copies;
@@ -191,7 +192,7 @@ pub fn fold_all_with(findings: &mut [Finding], tree: Tree) {
         container::kind,
         crate::inventory::siblings::kind,
     ];
-    let after: [fn(&[Finding]) -> Kind; 37] = [
+    let after: [fn(&[Finding]) -> Kind; 38] = [
         crate::rules::vendored::kind,
         masks::kind,
         masks::helper_kind,
@@ -225,6 +226,7 @@ pub fn fold_all_with(findings: &mut [Finding], tree: Tree) {
         torch_stack::rapids,
         torch_stack::cuda_builds,
         torch_stack::packages,
+        rocm_builds::kind,
         test_gates::kind,
         cuda_build::kind,
         // Copies first: the same finding in every copy of a file is one change, held by the

@@ -723,13 +723,7 @@ mod tests {
     #[test]
     fn arch_tests_in_host_functions_are_settled() {
         use crate::model::syntax::test_support::hazard_findings;
-        let open = |src: &str| -> Vec<u32> {
-            hazard_findings(src)
-                .into_iter()
-                .filter(|f| f.rule == "HP401" && f.status != crate::gate::Status::Pass)
-                .map(|f| f.line)
-                .collect()
-        };
+        let open = |src: &str| crate::model::syntax::test_support::fires_open(src, "HP401");
         let host = "void process(int v) {\n  int m = 8;\n#if __CUDA_ARCH__ >= 300\n  m = 16;\n#endif\n  use(m, v);\n}\n";
         assert!(open(host).is_empty(), "{:?}", open(host));
         let settled = hazard_findings(host);

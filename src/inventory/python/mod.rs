@@ -394,6 +394,15 @@ fn visit(out: &mut Out, n: Node, src: &[u8], st: &mut State) {
                             p.rocm
                         )),
                     );
+                } else if let Some(p) = nvidia_imports::imported_with_rocm(&names)
+                    .filter(|_| !has_ancestor(n, K::TryStatement, 3))
+                {
+                    out.push(
+                        &packages::CUDA_PACKAGE_WITH_ROCM_PATH,
+                        m.byte_range(),
+                        format!("imports {}: the CUDA build does not run on ROCm", p.label),
+                        Some(format!("install {}", p.rocm)),
+                    );
                 }
             }
             for m in modules {

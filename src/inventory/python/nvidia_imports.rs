@@ -136,6 +136,46 @@ pub(crate) fn imported(modules: &[&str], from: bool) -> Option<&'static Import> 
     TABLE.iter().find(|(k, _)| *k == key).map(|(_, i)| i)
 }
 
+/// CUDA packages with a ROCm build of their own, imported by module name (HP820): the module
+/// needs that build installed, not the PyPI or NVIDIA one. Sources: ROCm/apex
+/// <https://github.com/ROCm/apex>; ROCm/TransformerEngine
+/// <https://github.com/ROCm/TransformerEngine>; flash-attention's ROCm backend
+/// <https://github.com/Dao-AILab/flash-attention> (README, "AMD ROCm Support"); the same rows as
+/// `mappings/hand/python_packages.tsv`.
+const WITH_ROCM: &[(&str, Import)] = &[
+    (
+        "apex",
+        Import {
+            label: "NVIDIA apex (`apex`; its fused layers and `amp` build as CUDA extensions from source)",
+            rocm: "the ROCm fork ROCm/apex, built from source against the ROCm PyTorch",
+        },
+    ),
+    (
+        "transformer_engine",
+        Import {
+            label: "NVIDIA Transformer Engine (`transformer_engine`)",
+            rocm: "AMD's ROCm Transformer Engine (ROCm/TransformerEngine), built from source",
+        },
+    ),
+    (
+        "flash_attn",
+        Import {
+            label: "FlashAttention (`flash_attn`; the PyPI sdist builds its CUDA kernels)",
+            rocm: "flash-attention built from source with its ROCm backend (Composable Kernel, or Triton)",
+        },
+    ),
+];
+
+/// The package with a ROCm build of its own that an import names (the first dotted name is the
+/// module imported, or imported from).
+pub(crate) fn imported_with_rocm(modules: &[&str]) -> Option<&'static Import> {
+    let name = *modules.first()?;
+    WITH_ROCM
+        .iter()
+        .find(|(k, _)| name == *k || name.starts_with(&format!("{k}.")))
+        .map(|(_, i)| i)
+}
+
 /// The ROCm path of the package a message labels (see [`Import::label`]).
 pub(crate) fn rocm_path(label: &str) -> Option<&'static str> {
     TABLE
@@ -147,6 +187,17 @@ pub(crate) fn rocm_path(label: &str) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// maskrcnn-benchmark's `from apex import amp`, Megatron's `from apex.normalization import
+    /// …`: apex has a ROCm fork. Twin: a module that only starts with the name.
+    #[test]
+    fn packages_with_their_own_rocm_build() {
+        assert!(imported_with_rocm(&["apex", "amp"]).is_some());
+        assert!(imported_with_rocm(&["apex.normalization", "MixedFusedRMSNorm"]).is_some());
+        assert!(imported_with_rocm(&["flash_attn"]).is_some());
+        assert!(imported_with_rocm(&["apexlib"]).is_none());
+        assert!(imported(&["apex"], false).is_none(), "not NVIDIA-only");
+    }
 
     #[test]
     fn each_import_names_its_package_and_rocm_path() {

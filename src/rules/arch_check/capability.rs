@@ -765,14 +765,7 @@ mod tests {
     /// decision, carried by the first. Twin: the same tests in separate `if`s stay apart.
     #[test]
     fn one_capability_chain_is_one_finding() {
-        use crate::model::syntax::test_support::hazard_findings;
-        let open = |src: &str| -> Vec<u32> {
-            hazard_findings(src)
-                .into_iter()
-                .filter(|f| f.rule == "HP402" && f.status != crate::gate::Status::Pass)
-                .map(|f| f.line)
-                .collect()
-        };
+        let open = |src: &str| crate::model::syntax::test_support::fires_open(src, "HP402");
         let chain = "void f(cudaDeviceProp p) {\n  int n;\n  if (p.major == 9) n = 128;\n  else if (p.major == 10) n = 128;\n  else if (p.major == 12) n = 128;\n  else n = 0;\n}\n";
         assert_eq!(open(chain), [3]);
         let apart = "void f(cudaDeviceProp p) {\n  int n;\n  if (p.major == 9) n = 128;\n  if (p.major == 10) n = 128;\n}\n";
