@@ -796,15 +796,8 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         .filter(|r| crate::translate::Lang::of(r) == crate::translate::Lang::Cuda)
         .map(|r| r.to_string())
         .collect();
-    // nvcc flags of Python builds in a tree with nothing for nvcc to compile (a tree with
-    // submodules may lack the sources they hold: not judged).
-    // Asked only where it can settle something: no CUDA source and an open flag finding.
-    if cuda_sources.is_empty()
-        && !rels.contains(&".gitmodules")
-        && findings.iter().any(|f| {
-            matches!(f.rule.as_str(), "HP831" | "HP837") && f.status != crate::gate::Status::Pass
-        })
-    {
+    // nvcc flags of Python builds in a tree with nothing for nvcc to compile.
+    if crate::inventory::native_ext::may_settle(&findings, &cuda_sources, &rels) {
         crate::inventory::native_ext::settle_without_cuda_sources(
             &mut findings,
             &cuda_sources,
@@ -819,32 +812,8 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     );
     // Files that define many functions under CUDA API names (interposers, shims).
     let interposers = crate::decisions::interposers::files(&findings, &read_rel);
-    // Makefiles other Makefiles include: read only where Makefile findings lie in two files.
-    let make_paths: std::collections::BTreeSet<&str> = findings
-        .iter()
-        .filter(|f| crate::decisions::cuda_build::makefile(f))
-        .map(|f| f.path.as_str())
-        .collect();
-    let make_includes = if make_paths.len() > 1 {
-        let makefiles: Vec<(&str, Vec<u8>)> = rels
-            .iter()
-            .filter(|r| crate::decisions::cuda_build::is_makefile_name(r))
-            .filter_map(|r| Some((*r, read_rel(r)?)))
-            .collect();
-        crate::decisions::cuda_build::make_includes(&makefiles, &|p| rels.contains(&p))
-    } else {
-        Default::default()
-    };
-    // CUDA programs the CMake build runs while it configures (a project with a HIP build has
-    // already settled them as its CUDA build's).
-    let cmake_probes = if findings
-        .iter()
-        .any(|f| f.path.ends_with(".cu") && f.status != crate::gate::Status::Pass)
-    {
-        crate::rules::project_build::probes::probe_files(&rels, &build_files)
-    } else {
-        Default::default()
-    };
+    let (make_includes, cmake_probes) =
+        crate::decisions::cuda_build::tree_facts(&findings, &rels, &read_rel, &build_files);
     crate::decisions::fold_all_with(
         &mut findings,
         crate::decisions::Tree {

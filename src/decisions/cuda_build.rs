@@ -104,6 +104,43 @@ pub fn make_includes(
     out
 }
 
+/// The tree's facts [`kind_with`] reads: the Makefiles other Makefiles include (read only
+/// where Makefile findings lie in two files), and the CUDA programs the CMake build runs while
+/// it configures (asked only where a `.cu` file has an open finding; a project with a HIP build
+/// has already settled them as its CUDA build's).
+#[allow(clippy::type_complexity)]
+pub fn tree_facts(
+    findings: &[Finding],
+    rels: &[&str],
+    read_rel: &dyn Fn(&str) -> Option<Vec<u8>>,
+    build_files: &[(&str, &[u8])],
+) -> (BTreeMap<String, String>, BTreeMap<String, (String, usize)>) {
+    let make_paths: std::collections::BTreeSet<&str> = findings
+        .iter()
+        .filter(|f| makefile(f))
+        .map(|f| f.path.as_str())
+        .collect();
+    let includes = if make_paths.len() > 1 {
+        let makefiles: Vec<(&str, Vec<u8>)> = rels
+            .iter()
+            .filter(|r| is_makefile_name(r))
+            .filter_map(|r| Some((*r, read_rel(r)?)))
+            .collect();
+        make_includes(&makefiles, &|p| rels.contains(&p))
+    } else {
+        BTreeMap::new()
+    };
+    let probes = if findings
+        .iter()
+        .any(|f| f.path.ends_with(".cu") && f.status != crate::gate::Status::Pass)
+    {
+        crate::rules::project_build::probes::probe_files(rels, build_files)
+    } else {
+        BTreeMap::new()
+    };
+    (includes, probes)
+}
+
 /// [`kind`] with the tree's Makefile includes ([`make_includes`]) and the CUDA programs its
 /// CMake build compiles and runs while it configures (`probes`,
 /// [`crate::rules::project_build::probes::probe_files`], each with where CMake runs it): an

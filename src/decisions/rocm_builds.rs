@@ -94,7 +94,11 @@ mod tests {
         ];
         // The declaration of a package the modules import heads the decision.
         let mut declared = fs.clone();
-        declared.push(f("requirements.txt", 7, "apex is CUDA-specific; ROCm path: …"));
+        declared.push(f(
+            "requirements.txt",
+            7,
+            "apex is CUDA-specific; ROCm path: …",
+        ));
         let k = kind(&declared);
         crate::decisions::fold(&mut declared, &k);
         let open: Vec<u32> = declared

@@ -52,6 +52,20 @@ pub const RULES: &[&RuleInfo] = &[
 /// only to `.cu` sources; YOLOX's op builder (a copy of DeepSpeed's) keeps `--use_fast_math` and
 /// the half-operator switches for ops it never has, its one op being C++. HP831 and HP837 there
 /// are PASS, saying so.
+/// Whether [`settle_without_cuda_sources`] can settle something: no CUDA source, no submodules
+/// (a tree with submodules may lack the sources they hold: not judged), and an open flag finding.
+pub fn may_settle(
+    findings: &[crate::finding::Finding],
+    cuda_sources: &[String],
+    rels: &[&str],
+) -> bool {
+    cuda_sources.is_empty()
+        && !rels.contains(&".gitmodules")
+        && findings.iter().any(|f| {
+            matches!(f.rule.as_str(), "HP831" | "HP837") && f.status != crate::gate::Status::Pass
+        })
+}
+
 pub fn settle_without_cuda_sources(
     findings: &mut [crate::finding::Finding],
     cuda_sources: &[String],
