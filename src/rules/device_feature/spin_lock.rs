@@ -117,7 +117,7 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
         let mut f = s.ctx.finding(
             &SPIN_LOCK_IN_WAVEFRONT,
             lp.byte_range().start..call.end_byte(),
-            format!("spin lock on `{base}` (`{name}` until it returns `{free}`): {who}; an AMD wavefront has no independent thread scheduling, so the lane holding the lock waits for the lanes spinning on it and the kernel hangs"),
+            format!("spin lock on `{base}` (`{name}` {}): {who}; an AMD wavefront has no independent thread scheduling, so the lane holding the lock waits for the lanes spinning on it and the kernel hangs", free.shown()),
             Some("run the critical section inside the loop, in the iteration that took the lock, or take the lock from one lane per wavefront".into()),
         );
         f.status = status;
@@ -152,7 +152,7 @@ fn lock_of<'a>(
     call: Node<'a>,
     name: &str,
     lp: Node<'a>,
-) -> Option<(&'a str, &'a str)> {
+) -> Option<(&'a str, Free<'a>)> {
     let args = syntax::call_args(call);
     let changed = assigned(s, lp);
     let addr = args.first()?;
@@ -189,10 +189,36 @@ fn lock_of<'a>(
         let op = cmp.field(F::Operator).map_or("", |o| s.text(o));
         match op {
             "!=" if s.text(other) != held => s.text(other),
+            // `while (atomicExch(l, 1) == 1)`: free is any other value the file stores back.
+            "==" if s.text(other) == held => return Some((base, Free::Not(held))),
             _ => return None,
         }
     };
-    (!free.is_empty()).then_some((base, free))
+    (!free.is_empty()).then_some((base, Free::Is(free)))
+}
+
+/// The value that frees a lock: the one the acquire expects (`atomicCAS(l, 0, 1)`), or any
+/// value but the one it writes (`while (atomicExch(l, 1) == 1)`).
+#[derive(Clone, Copy)]
+enum Free<'a> {
+    Is(&'a str),
+    Not(&'a str),
+}
+
+impl Free<'_> {
+    fn frees(&self, value: &str) -> bool {
+        let norm = |t: &str| t.split_whitespace().collect::<String>();
+        match self {
+            Free::Is(v) => norm(v) == norm(value),
+            Free::Not(v) => norm(v) != norm(value),
+        }
+    }
+    fn shown(&self) -> String {
+        match self {
+            Free::Is(v) => format!("until it returns `{v}`"),
+            Free::Not(v) => format!("while it returns `{v}`"),
+        }
+    }
 }
 
 /// Names the loop assigns or increments.
@@ -211,16 +237,12 @@ fn assigned<'a>(s: &Src<'a>, lp: Node<'a>) -> Vec<&'a str> {
 
 /// Whether the file stores the free value back at the lock: `atomicExch(l, FREE)` or
 /// `*l = FREE` / `l[i] = FREE`, outside the loop.
-fn released(s: &Src, calls: &[Node], lp: Node, base: &str, free: &str) -> bool {
+fn released(s: &Src, calls: &[Node], lp: Node, base: &str, free: Free) -> bool {
     let outside = |n: Node| n.end_byte() <= lp.start_byte() || n.start_byte() >= lp.end_byte();
-    let norm = |t: &str| t.split_whitespace().collect::<String>();
-    let free = norm(free);
     calls.iter().any(|c| {
         outside(*c) && syntax::call_name(s, *c).is_some_and(|n| n.starts_with("atomicExch")) && {
             let a = syntax::call_args(*c);
-            a.len() == 2
-                && syntax::identifiers(s, a[0]).contains(&base)
-                && norm(s.text(a[1])) == free
+            a.len() == 2 && syntax::identifiers(s, a[0]).contains(&base) && free.frees(s.text(a[1]))
         }
     }) || s.tree.is_some_and(|t| {
         syntax::descendants(t.root_node(), K::AssignmentExpression)
@@ -232,7 +254,7 @@ fn released(s: &Src, calls: &[Node], lp: Node, base: &str, free: &str) -> bool {
                         matches!(l.node_kind(), K::PointerExpression | K::SubscriptExpression)
                             && syntax::identifiers(s, l).first() == Some(&base)
                     })
-                    && a.field(F::Right).is_some_and(|r| norm(s.text(r)) == free)
+                    && a.field(F::Right).is_some_and(|r| free.frees(s.text(r)))
             })
     })
 }
@@ -456,5 +478,13 @@ mod tests {
         assert_eq!(open(&every), [4]);
         let exch = "__device__ void lock(int* l) { while (atomicExch(l, 1) != 0) {} }\n__device__ void unlock(int* l) { atomicExch(l, 0); }\n__global__ void k(int* l) { lock(l); unlock(l); }\n";
         assert_eq!(open(exch), [1]);
+        // Test-and-set written `== 1`: any other value stored back frees it.
+        let tas = exch.replace("!= 0", "== 1");
+        assert_eq!(open(&tas), [1]);
+        let never = tas.replace("atomicExch(l, 0)", "atomicExch(l, 1)");
+        assert!(
+            fires(&never).is_empty(),
+            "nothing frees it: not a lock this model knows"
+        );
     }
 }
