@@ -55,10 +55,7 @@ fn workflow_first(members: &[&Finding]) -> Option<usize> {
 /// The head of a group: [`workflow_first`], and in the CMake build's group its first finding in
 /// a CMake file (not in a probe the build runs).
 fn build_first(members: &[&Finding]) -> Option<usize> {
-    let cmake = |p: &str| {
-        let name = p.rsplit('/').next().unwrap_or(p);
-        name == "CMakeLists.txt" || name.ends_with(".cmake")
-    };
+    let cmake = crate::rules::project_build::probes::is_cmake;
     if members.iter().any(|f| cmake(&f.path)) && !members.iter().any(|f| ci_root(&f.path).is_some())
     {
         return members.iter().position(|f| cmake(&f.path));

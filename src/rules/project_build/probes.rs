@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 
 /// Whether a path is a CMake file.
-fn is_cmake(rel: &str) -> bool {
+pub(crate) fn is_cmake(rel: &str) -> bool {
     let name = rel.rsplit('/').next().unwrap_or(rel);
     name == "CMakeLists.txt" || name.ends_with(".cmake")
 }
