@@ -84,6 +84,7 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
                 .iter()
                 .filter(|c| {
                     syntax::call_name(s, **c) == Some(fname)
+                        && s.in_device_code(**c)
                         && !(func.start_byte() <= c.start_byte() && c.end_byte() <= func.end_byte())
                 })
                 .copied()
@@ -476,6 +477,9 @@ mod tests {
         assert!(fires(&guarded).is_empty());
         let every = format!("{global}__global__ void k(M mu) {{ mu.lock(); mu.unlock(); }}\n");
         assert_eq!(open(&every), [4]);
+        // A host `lock()` of the same name (a `std::mutex`) is no caller of the device helper.
+        let host = format!("{global}void h(std::mutex& m) {{ m.lock(); m.unlock(); }}\n");
+        assert!(open(&host).is_empty(), "{:?}", open(&host));
         let exch = "__device__ void lock(int* l) { while (atomicExch(l, 1) != 0) {} }\n__device__ void unlock(int* l) { atomicExch(l, 0); }\n__global__ void k(int* l) { lock(l); unlock(l); }\n";
         assert_eq!(open(exch), [1]);
         // Test-and-set written `== 1`: any other value stored back frees it.
