@@ -22,7 +22,12 @@ use crate::finding::Finding;
 fn key(f: &Finding) -> Option<String> {
     // Names one `--compat-header` shim covers (CV-CUDA's `umin`, `ullmin`, `llmin`… in one
     // header; `__vmins2`, `__vmaxu4`… in another): one rerun with the shim.
+    // The rerun is one for the project: HierarchicalKV's `__vcmpeq4` in twelve kernel headers
+    // is one shim (`simd_video`), not twelve decisions. A vendored copy's uses stay its file's.
     if let Some(shim) = shim_of(f) {
+        if super::kind::own(&f.path) {
+            return Some(format!("{}\u{0}\u{0}{shim}", f.rule));
+        }
         return Some(format!("{}\u{0}{}\u{0}{shim}", f.rule, f.path));
     }
     let per_file = match f.rule.as_str() {
@@ -108,8 +113,9 @@ pub fn kind(_: &[Finding]) -> Kind {
                     _ => f.line.to_string(),
                 })
                 .collect();
+            let whose = if g.files() > 1 { "project" } else { "file" };
             let what = match shim_of(g.head) {
-                Some(shim) => format!("the file's names the `{shim}` shim of `--compat-header` covers are one decision: rerun `hipport port --compat-header`, or replace the calls"),
+                Some(shim) => format!("the {whose}'s names the `{shim}` shim of `--compat-header` covers are one decision: rerun `hipport port --compat-header`, or replace the calls"),
                 None => what(&g.head.rule).to_string(),
             };
             if g.files() > 1 {
@@ -128,14 +134,15 @@ pub fn kind(_: &[Finding]) -> Kind {
                 lines.join(", ")
             )
         }),
-        note: Box::new(|g| {
-            match shim_of(g.head) {
+        note: Box::new(|g| match shim_of(g.head) {
             Some(shim) => super::kind::folded_into(
                 g,
-                &format!("the file's names the `{shim}` shim covers are one rerun with `--compat-header`"),
+                &format!(
+                    "the {}'s names the `{shim}` shim covers are one rerun with `--compat-header`",
+                    if g.files() > 1 { "project" } else { "file" }
+                ),
             ),
             None => super::kind::folded_into(g, what(&g.head.rule)),
-        }
         }),
     }
 }
@@ -391,10 +398,12 @@ mod tests {
     }
 
     /// CV-CUDA's `MathWrappersImpl.hpp`: `umin`, `ullmin`, `llmin`… that the `int_minmax` shim of
-    /// `--compat-header` covers are one decision per file. Twins: a name no shim covers, and the
-    /// same shim's names in another file, stay their own.
+    /// `--compat-header` covers are one decision, and so are the same shim's names in the
+    /// project's other files (HierarchicalKV's `__vcmpeq4` in twelve kernel headers: one rerun
+    /// with the shim). Twins: a name no shim covers, another shim's names, and a vendored
+    /// copy's uses stay their own.
     #[test]
-    fn names_one_shim_covers_are_one_decision_per_file() {
+    fn names_one_shim_covers_are_one_decision_per_project() {
         let shim = |path: &str, line: u32, id: &str| Finding {
             suggestion: Some(format!("{}{id}`)", crate::compat::SHIM_HINT)),
             ..f("HP001", path, line)
@@ -405,6 +414,8 @@ mod tests {
             shim("MathWrappersImpl.hpp", 290, "int_minmax"),
             f("HP001", "MathWrappersImpl.hpp", 300),
             shim("Other.hpp", 7, "int_minmax"),
+            shim("Other.hpp", 9, "simd_video"),
+            shim("third_party/lib/x.hpp", 3, "int_minmax"),
         ];
         let k = kind(&fs);
         crate::decisions::fold(&mut fs, &k);
@@ -413,11 +424,19 @@ mod tests {
             [
                 ("MathWrappersImpl.hpp", 282),
                 ("MathWrappersImpl.hpp", 300),
-                ("Other.hpp", 7)
+                ("Other.hpp", 9),
+                ("third_party/lib/x.hpp", 3)
             ]
         );
         assert!(
-            fs[0].message.contains("`int_minmax` shim"),
+            fs[0]
+                .message
+                .contains("the project's names the `int_minmax` shim"),
+            "{}",
+            fs[0].message
+        );
+        assert!(
+            fs[0].message.contains("3 more in 2 files"),
             "{}",
             fs[0].message
         );

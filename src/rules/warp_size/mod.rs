@@ -665,7 +665,7 @@ fn data_shape_name(name: &str) -> bool {
 }
 
 /// A name [`named_constants`] keeps: not a warp-size, lane-mask or data-shape name.
-fn named_constant_name(name: &str) -> bool {
+pub(super) fn named_constant_name(name: &str) -> bool {
     !warp_const_name(name) && !lane_mask_name(name) && !data_shape_name(name)
 }
 

@@ -47,3 +47,39 @@ fn a_warp_index_nothing_reads_is_no_hazard() {
     );
     assert!(fires_open(&prefix, "HP102").is_empty());
 }
+
+/// HierarchicalKV's lookup kernels: `groupID = threadIdx.x / GROUP_SIZE` and
+/// `groupID * GROUP_SIZE` where the kernel partitions its block by
+/// `tiled_partition<GROUP_SIZE>`: the arithmetic indexes the code's own tiles, which HIP
+/// provides at that size on a 64-lane wavefront (PASS naming the tile). Twins: the same
+/// kernel without the tile stays open; a kernel whose own `GROUP_SIZE` is 16 is not read as
+/// another kernel's 32.
+#[test]
+fn arithmetic_on_the_codes_own_tile_size_is_no_warp_size() {
+    let raw = "namespace cg = cooperative_groups;\n__global__ void lookup(int* out, int n) {\n  constexpr int GROUP_SIZE = 32;\n  int groupID = threadIdx.x / GROUP_SIZE;\n  int base = blockIdx.x * blockDim.x + groupID * GROUP_SIZE;\n  if (threadIdx.x % warpSize == 0) out[base] = n;\n}\n";
+    assert_eq!(fires_open(raw, "HP102"), [4, 5]);
+    let tile = raw.replace(
+        "  int groupID",
+        "  auto g = cg::tiled_partition<GROUP_SIZE>(cg::this_thread_block());\n  int groupID",
+    );
+    assert_eq!(fires(&tile, "HP102"), [5, 6]);
+    assert!(fires_open(&tile, "HP102").is_empty());
+    let f = crate::model::syntax::test_support::hazard_findings(&tile);
+    let one = f.iter().find(|f| f.rule == "HP102").expect("HP102");
+    assert!(
+        one.message.contains("tiles of `GROUP_SIZE`"),
+        "{}",
+        one.message
+    );
+    // A parameter `thread_block_tile<TILE>` names the tile size too.
+    let param = raw.replace(
+        "int* out, int n",
+        "cg::thread_block_tile<GROUP_SIZE> g, int* out, int n",
+    );
+    assert!(fires_open(&param, "HP102").is_empty());
+    // Two kernels: the second's own 16 hides the first's 32.
+    let sixteen = format!(
+        "{raw}__global__ void lookup16(int* out) {{\n  constexpr int GROUP_SIZE = 16;\n  int groupID = threadIdx.x / GROUP_SIZE;\n  if (threadIdx.x % warpSize == 0) out[groupID] = 1;\n}}\n"
+    );
+    assert_eq!(fires_open(&sixteen, "HP102"), [4, 5]);
+}
