@@ -101,6 +101,16 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         .map(|(r, b)| (r.as_str(), b.as_slice()))
         .collect();
     let rels: Vec<&str> = all.iter().map(|i| i.rel.as_str()).collect();
+    // One include resolver for every pass: next to the includer, then under the project's
+    // include roots (`include/`, `inc/`, `src/`, nearest first), then the one project file that
+    // ends with the path; else the path next to the includer.
+    let known: std::collections::BTreeSet<&str> = rels.iter().copied().collect();
+    let lookup = crate::model::includes::Lookup::new(known.iter().copied());
+    let resolve = |from: &str, inc: &str| {
+        lookup
+            .resolve(from, inc, &|p: &str| known.contains(p))
+            .unwrap_or_else(|| resolve_include(from, inc))
+    };
     // CMake modules only the CUDA build includes: their macros and include folders are its own.
     let cuda_modules = crate::inventory::cmake::cuda_only_modules(&all_cmake, &rels, &twins);
     let cuda_include_dirs =
@@ -247,6 +257,7 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         &includes,
         &inputs,
         s.max_file_size,
+        &resolve,
     );
     crate::rules::project_build::pass_own_namespaces(&mut findings, &sources, &namespaces);
     // The project passes that search every source read the files without findings once,
@@ -310,7 +321,7 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
             &mut findings,
             &every_source(),
             &includes,
-            &resolve_include,
+            &resolve,
         );
     }
     // Monitoring tools C/C++ sources run (`system("nvidia-smi -L")`), in the sources held.
@@ -512,15 +523,6 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         .map(|(rel, b)| (rel.as_str(), b.as_slice()))
         .collect();
     crate::inventory::cmake::pass_flags_hip_never_reads(&mut findings, &cmake_texts);
-    // Includes resolve next to the includer, then under the project's include roots
-    // (`"gromacs/gpu_utils/cuda_arch_utils.cuh"` from `src/`).
-    let known: std::collections::BTreeSet<&str> = all.iter().map(|i| i.rel.as_str()).collect();
-    let lookup = crate::model::includes::Lookup::new(known.iter().copied());
-    let resolve = |from: &str, inc: &str| {
-        lookup
-            .resolve(from, inc, &|p: &str| known.contains(p))
-            .unwrap_or_else(|| resolve_include(from, inc))
-    };
     headers_only_included_by(&mut only, &includes, &dead_includes, &resolve);
     // What those arms leave out: extension modules nothing the ROCm build reaches builds.
     let py_files = || -> Vec<(String, Vec<u8>)> {
@@ -613,7 +615,7 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         .map(|(from, incs)| {
             (
                 from.clone(),
-                incs.iter().map(|i| resolve_include(from, i)).collect(),
+                incs.iter().map(|i| resolve(from, i)).collect(),
             )
         })
         .collect();

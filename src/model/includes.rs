@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 pub const MAX_CLOSURE: usize = 512;
 
 /// Folder names a project keeps its headers under and adds with `-I` by convention.
-const ROOT_NAMES: &[&str] = &["include", "csrc", "src"];
+const ROOT_NAMES: &[&str] = &["include", "includes", "inc", "csrc", "src"];
 
 /// The `#include "…"` paths of a lexed file, as written, in order; a `#include <…>` path with
 /// a folder or an extension comes with a leading `<` (searched under the include roots only,
@@ -160,11 +160,24 @@ pub fn resolve(
         Some(angled) => (None, angled),
         None => (Some(dir_of(from)), inc),
     };
+    // The roots of the includer's own part of the tree first: nsparse's `cuda-c/src/kernel/x.cu`
+    // includes `<nsparse.h>` through its Makefile's `-I./inc`, which is `cuda-c/inc`, not the
+    // sibling `cuda-cpp/inc` (stable: equally near roots keep their order).
+    let mut near: Vec<&str> = roots.iter().map(|r| r.as_str()).collect();
+    near.sort_by_key(|r| std::cmp::Reverse(shared_folders(dir_of(from), r)));
     next_to
         .into_iter()
-        .chain(roots.iter().map(|r| r.as_str()))
+        .chain(near)
         .map(|d| join(d, inc))
         .find(|p| p != from && exists(p))
+}
+
+/// How many leading folders two folder paths share.
+fn shared_folders(a: &str, b: &str) -> usize {
+    a.split('/')
+        .zip(b.split('/'))
+        .take_while(|(x, y)| x == y && !x.is_empty())
+        .count()
 }
 
 /// How a project's includes resolve: next to the includer, under the include roots
@@ -307,6 +320,31 @@ mod tests {
             ),
             ["<rmm/detail/x.hpp", "y.h"]
         );
+    }
+
+    /// nsparse: two builds side by side, each with its own `inc/` (`-I./inc` in each Makefile).
+    /// `<nsparse.h>` from `cuda-c/src/kernel/` is `cuda-c/inc/nsparse.h`; from `cuda-cpp/` the
+    /// same name is `cuda-cpp/inc/nsparse.h`. Twin: a name in neither stays a system header's.
+    #[test]
+    fn an_angled_include_takes_the_nearest_inc_folder() {
+        let files = [
+            "cuda-c/inc/nsparse.h",
+            "cuda-c/src/kernel/k.cu",
+            "cuda-cpp/inc/nsparse.h",
+            "cuda-cpp/sample/s.cu",
+        ];
+        let exists = |p: &str| files.contains(&p);
+        let roots = roots(files.iter().copied());
+        assert_eq!(roots, ["", "cuda-c/inc", "cuda-c/src", "cuda-cpp/inc"]);
+        assert_eq!(
+            resolve("cuda-c/src/kernel/k.cu", "<nsparse.h", &roots, &exists).as_deref(),
+            Some("cuda-c/inc/nsparse.h")
+        );
+        assert_eq!(
+            resolve("cuda-cpp/sample/s.cu", "<nsparse.h", &roots, &exists).as_deref(),
+            Some("cuda-cpp/inc/nsparse.h")
+        );
+        assert_eq!(resolve("cuda-cpp/sample/s.cu", "<cuda.h", &roots, &exists), None);
     }
 
     /// aphrodite's `kernels/rocm/attention.cu` includes `"cuda_compat.h"` through the build's

@@ -53,6 +53,7 @@ pub(super) fn reopen_logical_constants_named_by_includers(
     includes: &[(String, Vec<String>)],
     inputs: &[crate::walk::Input],
     max_bytes: u64,
+    resolve: &dyn Fn(&str, &str) -> String,
 ) {
     use crate::rules::warp_size::logical::exchange::INCLUDER_KEEPS;
     use crate::rules::warp_size::logical::EVERY_USE;
@@ -76,7 +77,7 @@ pub(super) fn reopen_logical_constants_named_by_includers(
     let mut users: std::collections::BTreeMap<String, Vec<&str>> = Default::default();
     for (rel, incs) in includes {
         for i in incs {
-            users.entry(resolve_include(rel, i)).or_default().push(rel);
+            users.entry(resolve(rel, i)).or_default().push(rel);
         }
     }
     let text_of = |rel: &str| -> Option<Vec<u8>> {
@@ -425,7 +426,14 @@ mod tests {
             ]
             .into_iter()
             .collect();
-            reopen_logical_constants_named_by_includers(&mut f, &sources, &includes, &[], 1 << 20);
+            reopen_logical_constants_named_by_includers(
+                &mut f,
+                &sources,
+                &includes,
+                &[],
+                1 << 20,
+                &resolve_include,
+            );
             f.remove(0)
         };
         // No includer names it: the PASS stands.
