@@ -251,6 +251,7 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         }
     }
     pass_behind_cuda_side_macros(&mut findings, &sources, &defines);
+    pass_headers_the_project_carries(&mut findings, &rels);
     reopen_logical_constants_named_by_includers(
         &mut findings,
         &sources,

@@ -152,8 +152,9 @@ pub fn kind(_: &[Finding]) -> Kind {
 /// flag); FoundationPose's `docker run --gpus all --env NVIDIA_DISABLE_REQUIRE=1` gives HP862 and
 /// HP861; CV-CUDA's `print_env.sh` line `which nvcc && nvcc --version` HP850 and HP812. The line's
 /// open build, script, container and toolkit-version findings (HP84x–HP86x, HP812) fold into its first, which
-/// names the rules; a C/C++ or Python line keeps its findings apart (different facts can share
-/// one there).
+/// names the rules; a C/C++ line keeps its findings apart (different facts can share one
+/// there), and so does a Python line's container findings; its build and toolkit findings come
+/// from one command it runs.
 pub fn same_line(_: &[Finding]) -> Kind {
     Kind {
         key: Box::new(|f| {
@@ -164,10 +165,10 @@ pub fn same_line(_: &[Finding]) -> Kind {
                 || f.rule.starts_with("HP86")
                 || f.rule == "HP812";
             let ext = f.path.rsplit_once('.').map_or("", |(_, e)| e);
-            let source = matches!(
-                ext,
-                "cu" | "cuh" | "c" | "cc" | "cpp" | "cxx" | "h" | "hpp" | "py"
-            );
+            // A Python line's build findings come from one command it runs (clean-pvnet's
+            // `os.system('nvcc … -arch=sm_52 …')`): one edit too.
+            let source = matches!(ext, "cu" | "cuh" | "c" | "cc" | "cpp" | "cxx" | "h" | "hpp")
+                || (ext == "py" && f.rule.starts_with("HP86"));
             (build && !source && super::kind::own(&f.path))
                 .then(|| format!("{}\u{0}{}", f.path, f.line))
         }),
@@ -439,6 +440,28 @@ mod tests {
             fs[0].message.contains("3 more in 2 files"),
             "{}",
             fs[0].message
+        );
+    }
+
+    /// clean-pvnet's `os.system('nvcc … -arch=sm_52 …')` in a `setup.py`: the nvcc run and its
+    /// architecture flag are one edit of the command. Twin: a C++ line keeps its findings apart.
+    #[test]
+    fn one_python_command_line_is_one_edit() {
+        let mut fs = vec![
+            f("HP850", "lib/nn/setup.py", 4),
+            f("HP843", "lib/nn/setup.py", 4),
+            f("HP850", "lib/nn/build.cpp", 4),
+            f("HP843", "lib/nn/build.cpp", 4),
+        ];
+        let k = same_line(&fs);
+        crate::decisions::fold(&mut fs, &k);
+        assert_eq!(
+            crate::decisions::test_support::open(&fs),
+            [
+                ("lib/nn/setup.py", 4),
+                ("lib/nn/build.cpp", 4),
+                ("lib/nn/build.cpp", 4)
+            ]
         );
     }
 

@@ -228,6 +228,25 @@ fn command(out: &mut Out, cmd: &str, name_range: std::ops::Range<usize>, args: &
                 format!("{t} passes flags to nvcc"),
                 Some("CMAKE_HIP_FLAGS with clang/hipcc flags".into()),
             );
+        } else if matches!(
+            t,
+            "CUDA_SEPARABLE_COMPILATION"
+                | "CMAKE_CUDA_SEPARABLE_COMPILATION"
+                | "CUDA_RESOLVE_DEVICE_SYMBOLS"
+        ) && args.get(i + 1).is_some_and(|v| {
+            matches!(
+                v.text.to_ascii_uppercase().as_str(),
+                "ON" | "TRUE" | "YES" | "1"
+            )
+        }) {
+            // KuiperLLama's `set_target_properties(llama PROPERTIES CUDA_SEPARABLE_COMPILATION
+            // ON)`: relocatable device code, which CMake's HIP language has no property for.
+            out.push(
+                &build::CMAKE_NVCC_FLAGS,
+                w.range.clone(),
+                format!("{t} asks nvcc for relocatable device code (`-rdc=true`, a device link)"),
+                Some("add `-fgpu-rdc` to the HIP target's compile and link options where device code calls across files; drop it otherwise".into()),
+            );
         } else if cmd == "target_link_libraries" && i > 0 {
             if let Some(r) = build::rocm_library(t).or_else(|| build::findcuda_library_var(t)) {
                 out.push(
@@ -535,6 +554,24 @@ mod tests {
         let cuda_only = "if(USE_CUDA)\n  enable_language(CUDA)\nelse()\n  message(FATAL_ERROR \"x\")\nendif()\n";
         let f = scan_bytes("CMakeLists.txt", FileKind::CMake, cuda_only.as_bytes());
         assert!(f.iter().all(|f| f.rule != "HP846"), "{f:#?}");
+    }
+
+    /// KuiperLLama: `set_target_properties(llama PROPERTIES CUDA_SEPARABLE_COMPILATION ON)` asks
+    /// for relocatable device code, which the HIP build spells `-fgpu-rdc`. Twins: `OFF`, and the
+    /// name in a message.
+    #[test]
+    fn separable_compilation_is_relocatable_device_code() {
+        let src = "set_target_properties(llama PROPERTIES CUDA_SEPARABLE_COMPILATION ON)
+set(CMAKE_CUDA_SEPARABLE_COMPILATION OFF)
+message(STATUS \"CUDA_SEPARABLE_COMPILATION ON\")
+";
+        let f = scan_bytes("CMakeLists.txt", FileKind::CMake, src.as_bytes());
+        let lines: Vec<u32> = f
+            .iter()
+            .filter(|f| f.message.contains("relocatable device code"))
+            .map(|f| f.line)
+            .collect();
+        assert_eq!(lines, [1]);
     }
 
     #[test]

@@ -368,6 +368,28 @@ echo https://data.pyg.org/whl/torch-1.9.0+cu102.html
         assert!(r.contains(&("HP820".into(), 2)), "{r:?}");
     }
 
+    /// clean-pvnet's `docker run -it --rm -d \` / `--runtime=nvidia \`: the NVIDIA container
+    /// runtime, across a continued line (HP862). Twins: another runtime, and a program's own
+    /// `--runtime` option.
+    #[test]
+    fn docker_runtime_nvidia_is_the_nvidia_container_runtime() {
+        let r = rules(
+            "docker run -it --rm -d \\
+    --runtime=nvidia \\
+    img
+docker run --runtime nvidia img
+docker run --runtime=runc img
+python bench.py --runtime=nvidia
+",
+        );
+        let lines: Vec<u32> = r
+            .iter()
+            .filter(|(c, _)| c == "HP862")
+            .map(|(_, l)| *l)
+            .collect();
+        assert_eq!(lines, [2, 4], "{r:?}");
+    }
+
     /// DeepSpeed's AMD CI lane installs torch from the ROCm index (and its CPU lanes from the CPU
     /// one): no CUDA wheel to replace. The same command with PyPI or a CUDA index is flagged.
     #[test]

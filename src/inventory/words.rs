@@ -126,6 +126,12 @@ pub fn is_nvcc_only_flag(w: &str) -> bool {
         || w == "--generate-line-info"
         || w.starts_with("--extended-lambda")
         || w.starts_with("-Xcudafe")
+        // Relocatable device code and the device link: clang's spelling is `-fgpu-rdc`, at
+        // compile and link time.
+        || w.starts_with("-rdc=")
+        || w.starts_with("--relocatable-device-code")
+        || w == "-dlink"
+        || w == "--device-link"
 }
 
 /// What a word is to the command it sits in.
@@ -260,6 +266,15 @@ pub fn fold_nvcc_probes(findings: &mut [Finding]) {
 /// wrappers (`sudo`, `env`, `$(NVCC)` after expansion is unknown) do not hide anything; only
 /// text another program prints or matches (`echo "needs nvcc"`, `grep -q nvcc`) is not a
 /// command, and a name a probe looks up (`which nvcc`) is a probe, not a run.
+/// Whether the command's program is nvcc (`nvcc x.cu -arch=sm_52`): its architecture flags are
+/// the build's, wherever the command is written.
+fn runs_nvcc(words: &[Word], roles: &[Role]) -> bool {
+    words
+        .iter()
+        .zip(roles)
+        .any(|(w, r)| *r == Role::Command && basename(&w.text) == "nvcc")
+}
+
 pub fn command(out: &mut Out, words: &[Word], site: Site, cx: Cx) {
     // A script after `-c` (`sh -c "nvidia-smi -L"`) is one word: split it into its own words.
     // Other quoted words (`echo "nvcc is not run"`) stay whole.
@@ -363,7 +378,10 @@ pub fn command(out: &mut Out, words: &[Word], site: Site, cx: Cx) {
                     "runs `nvcc --version`: there is no nvcc on ROCm".into(),
                     Some("hipcc --version, or torch.version.hip".into()),
                 );
-            } else if site != Site::Python {
+            } else if site != Site::Python || (role == Role::Command && i + 1 < words.len()) {
+                // In Python, only where a process call compiles with it (`os.system('nvcc x.cu
+                // …')`, clean-pvnet's cffi builds): a string that merely names nvcc is no build,
+                // and `call(["nvcc"])` alone is a probe (`programs::nvcc_probe`).
                 out.push(
                     &build::NVCC_INVOCATION,
                     w.range.clone(),
@@ -393,7 +411,21 @@ pub fn command(out: &mut Out, words: &[Word], site: Site, cx: Cx) {
             if t == "--gpus" {
                 i += 1;
             }
-        } else if (site != Site::Python && is_arch_flag(t))
+        } else if (t == "--runtime=nvidia"
+            || (t == "--runtime" && words.get(i + 1).is_some_and(|n| n.text == "nvidia")))
+            && runs_a_container(&words[..i])
+        {
+            // clean-pvnet's `docker run --runtime=nvidia`: the NVIDIA container runtime.
+            out.push(
+                &container::DOCKER_GPUS_FLAG,
+                w.range.clone(),
+                "`--runtime=nvidia` needs the NVIDIA container runtime".into(),
+                Some("--device=/dev/kfd --device=/dev/dri --group-add video".into()),
+            );
+            if t == "--runtime" {
+                i += 1;
+            }
+        } else if ((site != Site::Python || runs_nvcc(words, &roles)) && is_arch_flag(t))
             || (t == "-arch" && words.get(i + 1).is_some_and(|n| is_sm_arch(&n.text)))
         {
             out.push(
@@ -628,6 +660,9 @@ mod tests {
             "-prec-div=false",
             "--fmad=true",
             "--generate-line-info",
+            "-rdc=true",
+            "--relocatable-device-code=true",
+            "-dlink",
         ] {
             assert!(is_nvcc_only_flag(w), "{w}");
         }

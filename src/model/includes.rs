@@ -344,7 +344,10 @@ mod tests {
             resolve("cuda-cpp/sample/s.cu", "<nsparse.h", &roots, &exists).as_deref(),
             Some("cuda-cpp/inc/nsparse.h")
         );
-        assert_eq!(resolve("cuda-cpp/sample/s.cu", "<cuda.h", &roots, &exists), None);
+        assert_eq!(
+            resolve("cuda-cpp/sample/s.cu", "<cuda.h", &roots, &exists),
+            None
+        );
     }
 
     /// aphrodite's `kernels/rocm/attention.cu` includes `"cuda_compat.h"` through the build's

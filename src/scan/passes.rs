@@ -147,6 +147,46 @@ pub(super) fn reopen_logical_constants_named_by_includers(
     }
 }
 
+/// An include of a CUDA header with no HIP counterpart (HP004) that the project carries itself:
+/// cuda-samples' `helper_cuda.h`, which fastmoe and cuda_voxelizer keep in a `common/` folder
+/// their build puts on the include path. The include finds the project's copy, which is
+/// scanned and ported with the rest of the project: PASS naming it. A copy is a project file
+/// whose path ends with the include as written; two or more copies are named by the first.
+pub(super) fn pass_headers_the_project_carries(
+    findings: &mut [crate::finding::Finding],
+    rels: &[&str],
+) {
+    for f in findings
+        .iter_mut()
+        .filter(|f| f.rule == "HP004" && f.status != crate::gate::Status::Pass)
+    {
+        let Some(path) = f.message.split('`').nth(1).map(str::to_string) else {
+            continue;
+        };
+        // A copy the includer can reach: in a folder whose parent holds the includer (its own
+        // folder, `common/` beside `src/`, an ancestor's), not a same-named file of another
+        // part of the project (cuQuantum's Python extension's own `cudensitymat.h`).
+        let dir = crate::model::includes::dir_of;
+        let here = dir(&f.path);
+        let reaches = |copy: &str| {
+            let parent = dir(dir(copy));
+            parent.is_empty() || here == parent || here.starts_with(&format!("{parent}/"))
+        };
+        let copy = rels.iter().find(|r| {
+            **r != f.path
+                && (**r == path
+                    || r.strip_suffix(path.as_str())
+                        .is_some_and(|head| head.ends_with('/')))
+                && reaches(r)
+        });
+        if let Some(copy) = copy {
+            f.settle(&format!(
+                " (the project carries its own `{copy}`, which the include finds through the build's include path: it is scanned and ported with the project's code; nothing to change here)"
+            ));
+        }
+    }
+}
+
 /// `inc` (a quoted `#include` path) resolved against the folder of `from`, `/`-separated.
 pub(super) fn resolve_include(from: &str, inc: &str) -> String {
     crate::model::includes::join(crate::model::includes::dir_of(from), inc)
@@ -444,6 +484,40 @@ mod tests {
         assert_eq!(f.status, crate::gate::Status::Remediation);
         assert!(f.message.contains("`k/a.cu`, which includes this header"));
         assert!(f.suggestion.is_some());
+    }
+
+    /// cuda-samples' `helper_cuda.h` kept in the project's `common/`: the include finds that
+    /// copy (PASS naming it). Twins: a header the project does not carry, and a file whose name
+    /// only ends like it (`my_helper_cuda.h`), stay open.
+    #[test]
+    fn a_samples_header_the_project_carries_is_its_own() {
+        let hp004 = |path: &str, header: &str| {
+            let mut f = crate::finding::Finding::bare("HP004", path, 1);
+            f.message = format!("`{header}` has no HIP counterpart in ROCm 6.2.0");
+            f
+        };
+        let mut fs = vec![
+            hp004("src/a.cu", "helper_cuda.h"),
+            hp004("src/a.cu", "helper_math.h"),
+            hp004("src/b.cu", "helper_timer.h"),
+        ];
+        let rels = [
+            "src/a.cu",
+            "src/b.cu",
+            "common/helper_cuda.h",
+            "common/my_helper_timer.h",
+            "python/ext/cppsrc/helper_math.h",
+        ];
+        pass_headers_the_project_carries(&mut fs, &rels);
+        let status: Vec<_> = fs.iter().map(|f| f.status).collect();
+        use crate::gate::Status::{Pass, Remediation};
+        // `helper_math.h` of another part of the project is not what `src/a.cu` finds.
+        assert_eq!(status, [Pass, Remediation, Remediation]);
+        assert!(
+            fs[0].message.contains("`common/helper_cuda.h`"),
+            "{}",
+            fs[0].message
+        );
     }
 
     #[test]

@@ -21,12 +21,30 @@ pub(super) fn program_part(e: Node, src: &[u8]) -> Option<(String, Range<usize>)
 fn program_part_within(e: Node, src: &[u8], depth: u8) -> Option<(String, Range<usize>)> {
     match e.node_kind() {
         K::String => string(e, src),
-        K::BinaryOperator => program_part_within(e.field(F::Right)?, src, depth),
+        // `"nvcc %s -arch=sm_52" % src`: the format string; `cuda_dir + "/bin/nvcc"`: the
+        // path's last part.
+        K::BinaryOperator => {
+            let op = e.field(F::Operator).map(|o| ts::text(o, src));
+            let side = if op == Some("%") { F::Left } else { F::Right };
+            program_part_within(e.field(side)?, src, depth)
+        }
         K::ParenthesizedExpression => {
             program_part_within(ts::named_children(e).into_iter().next()?, src, depth)
         }
         K::Call => {
-            let f = dotted(e.field(F::Function)?, src)?;
+            // `'nvcc {} -c -arch=sm_52'.format(src)` (clean-pvnet's cffi builds): the template.
+            let callee = e.field(F::Function)?;
+            if callee.node_kind() == K::Attribute
+                && callee
+                    .field(F::Attribute)
+                    .is_some_and(|a| ts::text(a, src) == "format")
+            {
+                let object = callee.field(F::Object)?;
+                if object.node_kind() == K::String {
+                    return string(object, src);
+                }
+            }
+            let f = dotted(callee, src)?;
             if f != "os.path.join" {
                 return None;
             }

@@ -800,3 +800,24 @@ fn environment_defaults_decide_cuda_forcing_tests() {
         "{f:#?}"
     );
 }
+
+/// clean-pvnet's cffi builds: `os.system('nvcc src/x.cu -c … -arch=sm_52 -I {}'.format(inc))`
+/// compiles a kernel with nvcc (HP850) for an NVIDIA architecture (HP843), as a string, a
+/// `.format` template or a `%` template. Twins: a message that names nvcc, a command that
+/// only prints it, and an architecture flag in a list no command runs stay silent.
+#[test]
+fn a_process_call_that_compiles_with_nvcc_is_the_build() {
+    let src = "import os\nos.system('nvcc a.cu -c -o a.o -arch=sm_52')\nos.system('nvcc a.cu -c -arch=sm_60 -I {}'.format(inc))\nos.system('nvcc %s -arch=sm_70' % inc)\nprint('build with nvcc -arch=sm_52')\nos.system('echo nvcc -arch=sm_52')\nflags = ['-arch=sm_52']\n";
+    let r = rules(FileKind::Python, src);
+    assert_eq!(
+        r,
+        vec![
+            ("HP850".into(), 2),
+            ("HP843".into(), 2),
+            ("HP850".into(), 3),
+            ("HP843".into(), 3),
+            ("HP850".into(), 4),
+            ("HP843".into(), 4)
+        ]
+    );
+}

@@ -25,6 +25,7 @@ pub use row_exchange::rows_sharing_a_wavefront;
 mod seeds;
 mod shuffles;
 mod sync_masks;
+mod tiles;
 
 use crate::finding::Finding;
 use crate::gate::Status;
