@@ -124,6 +124,12 @@ fn device_pass_rewritten(s: &Src, out: &mut [Finding]) {
                         && f.status != crate::gate::Status::Pass
                         && at.contains(&f.byte_range.0)
                 }) {
+                    if device_pass::fallback_is_arithmetic(s.bytes(), s.lexed, k) {
+                        f.status = crate::gate::Status::Pass;
+                        f.suggestion = None;
+                        f.message.push_str("; one arm of the chain is inline PTX and HIP's device pass compiles the other, plain arithmetic with no calls that computes the same value on any target: the portable form of the PTX (nothing to change; a builtin may be faster)");
+                        continue;
+                    }
                     f.message.push_str("; `port` does not add `__HIP_DEVICE_COMPILE__` here: one arm of the chain is inline PTX, which does not compile for AMD GPUs, and HIP's device pass compiles the other, code-holding arm instead (check that it is a portable fallback, not host-only code)");
                 }
                 continue;
@@ -643,6 +649,29 @@ mod tests {
         assert_eq!(fires(src, "HP401"), [1]);
         assert_eq!(fires(src, "HP402"), [5]);
         assert_eq!(fires(src, "HP403"), [7]);
+    }
+
+    /// bifrost's `int_fastdiv`: `asm("mul.hi.s32 …")` under `#ifdef __CUDA_ARCH__` and plain
+    /// arithmetic in the `#else` arm, which HIP's device pass compiles: PASS. Twin: a fallback
+    /// that calls a function (perhaps host-only) stays open.
+    #[test]
+    fn an_arithmetic_fallback_beside_ptx_is_the_portable_form() {
+        use crate::gate::Status;
+        use crate::model::syntax::test_support::hazard_findings;
+        let src = "__host__ __device__ int mulhi(int M, int n) {\n  int q;\n#ifdef __CUDA_ARCH__\n  asm(\"mul.hi.s32 %0, %1, %2;\" : \"=r\"(q) : \"r\"(M), \"r\"(n));\n#else\n  q = (((unsigned long long)((long long)M * (long long)n)) >> 32);\n#endif\n  return q;\n}\n";
+        let st = |src: &str| -> Vec<Status> {
+            hazard_findings(src)
+                .into_iter()
+                .filter(|f| f.rule == "HP401")
+                .map(|f| f.status)
+                .collect()
+        };
+        assert_eq!(st(src), [Status::Pass]);
+        let calls = src.replace(
+            "q = (((unsigned long long)((long long)M * (long long)n)) >> 32);",
+            "q = host_mulhi(M, n);",
+        );
+        assert_eq!(st(&calls), [Status::Remediation]);
     }
 
     /// faiss' PQCodeLoad.cuh: PTX opcodes picked by GPU generation, used only in the project's

@@ -54,12 +54,33 @@ pub fn nested_namespaces(bytes: &[u8], lexed: &Lexed) -> Vec<String> {
         .tokens
         .iter()
         .enumerate()
-        .filter(|(_, t)| t.kind != Tok::Comment)
+        // Code only: a directive's `namespace` (a macro's body) opens no body here.
+        .filter(|(_, t)| t.kind != Tok::Comment && t.directive == crate::lex::NO_DIRECTIVE)
         .map(|(i, _)| i)
         .collect();
     // Open braces: `true` for a namespace body.
     let mut stack: Vec<bool> = Vec::new();
     let mut out: BTreeSet<String> = BTreeSet::new();
+    // A file that includes libcu++ (`<cuda/atomic>`, `<cuda/std/…>`) and opens a top-level
+    // `namespace cuda {` may extend libcu++'s.
+    let extends_libcu = memchr::memmem::find(bytes, b"<cuda/").is_some()
+        || memchr::memmem::find(bytes, b"\"cuda/").is_some();
+    // `#define MONAI_NAMESPACE_DEVICE namespace cuda`: the project names its own namespace
+    // through a macro it opens inside another (`namespace monai { MONAI_NAMESPACE_DEVICE {`).
+    for d in &lexed.directives {
+        if d.name != "define" {
+            continue;
+        }
+        let words: Vec<&[u8]> = d
+            .tokens
+            .clone()
+            .filter(|&i| lexed.tokens[i].kind != Tok::Comment)
+            .map(&text)
+            .collect();
+        if let [b"#", b"define", _, b"namespace", name] = words.as_slice() {
+            out.insert(String::from_utf8_lossy(name).into_owned());
+        }
+    }
     let mut k = 0;
     while k < code.len() {
         let i = code[k];
@@ -91,6 +112,10 @@ pub fn nested_namespaces(bytes: &[u8], lexed: &Lexed) -> Vec<String> {
                     for (n, name) in names.iter().enumerate() {
                         if inside || n > 0 {
                             out.insert(name.clone());
+                        } else if !extends_libcu {
+                            // A top-level one, in a file that includes no libcu++ header:
+                            // written `::name` (bifrost's `namespace cuda { … child_stream }`).
+                            out.insert(format!("::{name}"));
                         }
                     }
                     stack.push(true);
@@ -105,6 +130,42 @@ pub fn nested_namespaces(bytes: &[u8], lexed: &Lexed) -> Vec<String> {
         k += 1;
     }
     out.into_iter().collect()
+}
+
+/// Prefixes of libcu++'s members in namespace `cuda` (what a `cuda::` use names when it is
+/// libcu++'s): atomics, barriers, pipelines, memory resources, `cuda::ptx`, `cuda::std`.
+const LIBCU_MEMBERS: &[&str] = &[
+    "std",
+    "atomic",
+    "barrier",
+    "pipeline",
+    "memcpy_async",
+    "thread_scope",
+    "aligned_size",
+    "annotated_ptr",
+    "access_property",
+    "apply_access_property",
+    "associate_access_property",
+    "discard_memory",
+    "stream_ref",
+    "ptx",
+    "mr",
+    "device",
+    "experimental",
+    "binary_semaphore",
+    "counting_semaphore",
+    "latch",
+    "make_pipeline",
+    "proclaim_return_type",
+    "ceil_div",
+    "round_up",
+    "round_down",
+    "get_stream",
+];
+
+/// Whether some file declares `name` inside another namespace.
+fn decl_nested(declared: &[(String, Vec<String>)], name: &str) -> bool {
+    declared.iter().any(|(_, ns)| ns.iter().any(|x| x == name))
 }
 
 /// The namespace a translator finding says has no HIP counterpart.
@@ -123,11 +184,29 @@ pub fn pass_own_namespaces(
     sources: &BTreeMap<String, Vec<u8>>,
     declared: &[(String, Vec<String>)],
 ) {
+    // Nested declarations first; a top-level one (`::cuda`) only in the project's own files,
+    // never in a copy of libcu++/CCCL.
     let mut first: BTreeMap<&str, &str> = BTreeMap::new();
+    let mut top: BTreeMap<&str, &str> = BTreeMap::new();
     for (path, names) in declared {
         for n in names {
-            first.entry(n.as_str()).or_insert(path.as_str());
+            match n.strip_prefix("::") {
+                Some(n) => {
+                    let libcu = ["libcudacxx", "cccl", "cuda/std/"]
+                        .iter()
+                        .any(|p| path.contains(p));
+                    if crate::decisions::kind::own(path) && !libcu {
+                        top.entry(n).or_insert(path.as_str());
+                    }
+                }
+                None => {
+                    first.entry(n.as_str()).or_insert(path.as_str());
+                }
+            }
         }
+    }
+    for (n, p) in &top {
+        first.entry(n).or_insert(p);
     }
     if first.is_empty() {
         return;
@@ -156,10 +235,34 @@ pub fn pass_own_namespaces(
         if after.starts_with(b"::std") {
             continue;
         }
+        // Beside a top-level declaration only, libcu++'s own members stay libcu++'s.
+        let raw = sources
+            .get(&f.path)
+            .and_then(|b| b.get(f.byte_range.1..))
+            .unwrap_or_default();
+        let raw = String::from_utf8_lossy(&raw[..raw.len().min(80)]);
+        let member: String = raw
+            .trim_start()
+            .strip_prefix("::")
+            .unwrap_or("")
+            .trim_start()
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        let libcu = LIBCU_MEMBERS.contains(&member.as_str())
+            || member.starts_with("thread_scope_")
+            || member.starts_with("aligned_size");
+        if !decl_nested(declared, &name) && libcu {
+            continue;
+        }
         f.status = Status::Pass;
+        let how = if decl_nested(declared, &name) {
+            "declared inside another namespace in"
+        } else {
+            "declared in"
+        };
         f.message = format!(
-            "namespace `{name}` is the project's own (declared inside another namespace in \
-             {decl}), not CUDA's: nothing to port"
+            "namespace `{name}` is the project's own ({how} {decl}), not CUDA's: nothing to port"
         );
         f.suggestion = None;
     }
@@ -616,14 +719,60 @@ mod tests {
     fn nested_namespaces_are_the_projects() {
         assert_eq!(
             nested("namespace ct { namespace cuda { int f(); } }"),
-            vec!["cuda"]
+            vec!["::ct", "cuda"]
         );
-        assert_eq!(nested("namespace ct::cuda { int f(); }"), vec!["cuda"]);
-        // Twins: a top-level `namespace cuda {` extends libcu++'s; `using namespace` declares
-        // nothing; a class body is not a namespace.
-        assert!(nested("namespace cuda { int f(); }").is_empty());
-        assert!(nested("namespace a { using namespace cuda; }").is_empty());
-        assert!(nested("struct s { int cuda; }; namespace cuda { }").is_empty());
+        assert_eq!(
+            nested("namespace ct::cuda { int f(); }"),
+            vec!["::ct", "cuda"]
+        );
+        // A top-level one is written `::cuda` (bifrost's `namespace cuda {`), unless the file
+        // includes libcu++, whose namespace it may extend; `using namespace` declares nothing;
+        // a class body is not a namespace.
+        assert_eq!(nested("namespace cuda { int f(); }"), vec!["::cuda"]);
+        assert!(nested("#include <cuda/atomic>\nnamespace cuda { int f(); }").is_empty());
+        assert!(nested("namespace a { using namespace cuda; }")
+            .iter()
+            .all(|n| n == "::a"));
+        assert_eq!(
+            nested("struct s { int cuda; }; namespace cuda { }"),
+            vec!["::cuda"]
+        );
+        // MONAI's `#define MONAI_NAMESPACE_DEVICE namespace cuda`, opened inside `monai`; the
+        // macro's body opens nothing where it is defined.
+        assert_eq!(
+            nested("#define NS namespace cuda\nnamespace monai {\nNS { int f(); }\n}"),
+            vec!["::monai", "cuda"]
+        );
+    }
+
+    /// bifrost's own top-level `namespace cuda { … child_stream … }` in `src/cuda/stream.hpp`:
+    /// `cuda::child_stream` is the project's. Twins: `cuda::atomic` beside it stays libcu++'s,
+    /// and a top-level declaration in a vendored copy counts for nothing.
+    #[test]
+    fn a_top_level_own_namespace_holds_its_members_but_not_libcus() {
+        let src = b"cuda::child_stream s; cuda::atomic<int> a;".to_vec();
+        let mut sources = BTreeMap::new();
+        sources.insert("src/linalg.cu".to_string(), src);
+        let msg = "namespace `cuda` has no HIP counterpart";
+        let run = |decl_path: &str| {
+            let mut fs = vec![
+                finding("HP001", "src/linalg.cu", msg, (0, 4)),
+                finding("HP001", "src/linalg.cu", msg, (22, 26)),
+            ];
+            let decl = vec![(decl_path.to_string(), vec!["::cuda".to_string()])];
+            pass_own_namespaces(&mut fs, &sources, &decl);
+            fs
+        };
+        let fs = run("src/cuda/stream.hpp");
+        assert_eq!(fs[0].status, Status::Pass);
+        assert!(
+            fs[0].message.contains("declared in src/cuda/stream.hpp"),
+            "{}",
+            fs[0].message
+        );
+        assert_eq!(fs[1].status, Status::Remediation);
+        let fs = run("third_party/lib/stream.hpp");
+        assert_eq!(fs[0].status, Status::Remediation);
     }
 
     fn finding(rule: &str, path: &str, msg: &str, range: (usize, usize)) -> Finding {

@@ -124,6 +124,84 @@ pub fn asm_beside_fallback(src: &[u8], lexed: &Lexed, k: usize) -> bool {
     })
 }
 
+/// Whether every code-holding arm of the chain at directive `k` without inline assembly is
+/// plain arithmetic: no call (`name(`), no directive, no `std::`. bifrost's `int_fastdiv`:
+/// `asm("mul.hi.s32 …")` under `#ifdef __CUDA_ARCH__`, `q = (((unsigned long long)((long
+/// long)M * (long long)n)) >> 32);` in the `#else` arm, which HIP's device pass compiles and
+/// which computes the same value on any target. Casts and `sizeof` are no calls.
+pub fn fallback_is_arithmetic(src: &[u8], lexed: &Lexed, k: usize) -> bool {
+    let dirs = &lexed.directives;
+    // A definedness test only (`#ifdef __CUDA_ARCH__`, `#if !defined(__CUDA_ARCH__)`): value
+    // tests have their own reading (an old GPU's fallback).
+    let line = &src[dirs[k].start..dirs[k].end];
+    let value_test = line.iter().any(|c| matches!(c, b'<' | b'>' | b'='));
+    if value_test || !matches!(dirs[k].name.as_str(), "if" | "ifdef" | "ifndef") {
+        return false;
+    }
+    let Some(arms) = chain_arms(lexed, k) else {
+        return false;
+    };
+    // The PTX computes on registers only: no memory operand (`[%1]`, `"=m"`), no special
+    // register (`%%laneid`, `%clock`): NVIDIA Warp's `atom.add.f64 %0, [%1]` beside a plain
+    // `+=` is an atomic whose host arm is not one.
+    let asm_strings_pure = arms.windows(2).all(|w| {
+        let toks: Vec<usize> = (dirs[w[0]].tokens.end..dirs[w[1]].tokens.start).collect();
+        let has_asm = toks
+            .iter()
+            .any(|&t| matches!(lexed.tokens[t].text(src), b"asm" | b"__asm__" | b"__asm"));
+        !has_asm
+            || toks.iter().all(|&t| {
+                let x = lexed.tokens[t].text(src);
+                lexed.tokens[t].kind != Tok::Str
+                    || !(x.contains(&b'[')
+                        || x.windows(2).any(|p| p == b"%%")
+                        || x.windows(2).any(|p| p == b"=m")
+                        || x.windows(2).any(|p| p == b"+m"))
+            })
+    });
+    if !asm_strings_pure {
+        return false;
+    }
+    let mut plain = 0;
+    for w in arms.windows(2) {
+        let toks: Vec<usize> = (dirs[w[0]].tokens.end..dirs[w[1]].tokens.start)
+            .filter(|&t| lexed.tokens[t].kind != Tok::Comment)
+            .collect();
+        let text = |t: usize| lexed.tokens[t].text(src);
+        if toks.is_empty()
+            || toks
+                .iter()
+                .any(|&t| matches!(text(t), b"asm" | b"__asm__" | b"__asm"))
+        {
+            continue;
+        }
+        let call = toks.windows(2).any(|p| {
+            lexed.tokens[p[0]].kind == Tok::Ident
+                && text(p[1]) == b"("
+                && !matches!(
+                    text(p[0]),
+                    b"sizeof"
+                        | b"static_cast"
+                        | b"reinterpret_cast"
+                        | b"const_cast"
+                        | b"if"
+                        | b"while"
+                        | b"for"
+                        | b"switch"
+                        | b"return"
+                )
+        });
+        let directive = toks
+            .iter()
+            .any(|&t| lexed.tokens[t].directive != crate::lex::NO_DIRECTIVE);
+        if call || directive || toks.iter().any(|&t| text(t) == b"std") {
+            return false;
+        }
+        plain += 1;
+    }
+    plain > 0
+}
+
 /// Whether an old-architecture test at directive `k` ([`old_threshold`]) may be widened: the
 /// other arms of its chain hold no code (so HIP's device pass would otherwise compile nothing
 /// there: cudpp's kernel bodies under `#if (__CUDA_ARCH__ >= 200)`), and its own arm holds no

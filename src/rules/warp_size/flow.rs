@@ -638,14 +638,7 @@ pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) 
                 .map(|x| s.text(x))
                 .find(|x| tiles.contains(x))
             {
-                let mut fd = s.ctx.finding(
-                    &LANE_WARP_ARITHMETIC,
-                    b.byte_range(),
-                    format!("`{}` indexes tiles of `{name}` threads, the size the function partitions its block by (`tiled_partition<{name}>`): a logical group that HIP provides on 64-lane wavefronts too, not the hardware warp (nothing to change)", s.text(b)),
-                    None,
-                );
-                fd.status = crate::gate::Status::Pass;
-                out.push(fd);
+                out.push(passed(s, b, format!("`{}` indexes tiles of `{name}` threads, the size the function partitions its block by (`tiled_partition<{name}>`): a logical group that HIP provides on 64-lane wavefronts too, not the hardware warp (nothing to change)", s.text(b))));
                 continue;
             }
         }
@@ -653,14 +646,7 @@ pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) 
         // 64-lane ones, so the buffer is larger than a 64-lane wavefront needs.
         if hit.is_some() && host && op == "/" {
             if let Some(target) = only_sizes_shared_memory(s, f, b) {
-                let mut fd = s.ctx.finding(
-                    &LANE_WARP_ARITHMETIC,
-                    b.byte_range(),
-                    format!("`{}` counts 32-lane warps to size shared memory (`{target}`): 64-lane wavefronts are fewer, so the buffer is larger than they need (nothing to change)", s.text(b)),
-                    None,
-                );
-                fd.status = crate::gate::Status::Pass;
-                out.push(fd);
+                out.push(passed(s, b, format!("`{}` counts 32-lane warps to size shared memory (`{target}`): 64-lane wavefronts are fewer, so the buffer is larger than they need (nothing to change)", s.text(b))));
                 continue;
             }
         }
@@ -668,14 +654,7 @@ pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) 
             // `const uint warp_idx = thread_rank() / 32u;` that nothing in the function reads
             // (LichtFeld-Studio's `kernel_utils.cuh`): nothing depends on the warp size there.
             if let Some(name) = unread_variable(s, f, b) {
-                let mut fd = s.ctx.finding(
-                    &LANE_WARP_ARITHMETIC,
-                    b.byte_range(),
-                    format!("`{}` assumes 32-lane warps, but `{name}`, which holds it, is never read in the function: nothing depends on it (nothing to change; remove it or compute it from `warpSize` if code comes to read it)", s.text(b)),
-                    None,
-                );
-                fd.status = crate::gate::Status::Pass;
-                out.push(fd);
+                out.push(passed(s, b, format!("`{}` assumes 32-lane warps, but `{name}`, which holds it, is never read in the function: nothing depends on it (nothing to change; remove it or compute it from `warpSize` if code comes to read it)", s.text(b))));
                 continue;
             }
         }
@@ -684,14 +663,7 @@ pub(super) fn arithmetic(s: &Src, f: Node, flow: &Flow, out: &mut Vec<Finding>) 
             // cancels (columns per warp times warps is columns per block).
             if op == "/" {
                 if let Some(name) = cancelled_warp_count(s, b) {
-                    let mut f = s.ctx.finding(
-                        &LANE_WARP_ARITHMETIC,
-                        b.byte_range(),
-                        format!("`{name}` counts 32-lane warps, but it is only multiplied by a per-warp count: the product does not depend on the warp size (nothing to change)"),
-                        None,
-                    );
-                    f.status = crate::gate::Status::Pass;
-                    out.push(f);
+                    out.push(passed(s, b, format!("`{name}` counts 32-lane warps, but it is only multiplied by a per-warp count: the product does not depend on the warp size (nothing to change)")));
                     continue;
                 }
             }
@@ -975,4 +947,13 @@ pub(super) fn in_class_declaring_warp_size(s: &Src, n: Node) -> bool {
         up = s.parent(x);
     }
     false
+}
+
+/// A lane or warp arithmetic finding at `b` that keeps CUDA's meaning: PASS with its reason.
+fn passed(s: &Src, b: Node, message: String) -> Finding {
+    let mut f = s
+        .ctx
+        .finding(&LANE_WARP_ARITHMETIC, b.byte_range(), message, None);
+    f.status = crate::gate::Status::Pass;
+    f
 }
