@@ -339,7 +339,11 @@ pub fn walk(paths: &[PathBuf], opts: &WalkOptions) -> Result<(Vec<Input>, Vec<Wa
             });
         let mut found = found.into_inner().unwrap();
         if opts.use_ignore_files {
-            found.extend(tracked_but_ignored(root, opts, &overrides, &found));
+            let extra = match crate::git_index::tracked(root) {
+                Some(index) => tracked_but_ignored(root, opts, &overrides, &found, index),
+                None => ungenerated_manifests(root, opts, &overrides, &found),
+            };
+            found.extend(extra);
         }
         inputs.extend(found);
         errors.extend(errs.into_inner().unwrap());
@@ -379,10 +383,8 @@ fn tracked_but_ignored(
     opts: &WalkOptions,
     overrides: &ignore::overrides::Override,
     found: &[Input],
+    (top, paths): (PathBuf, Vec<String>),
 ) -> Vec<Input> {
-    let Some((top, paths)) = crate::git_index::tracked(root) else {
-        return Vec::new();
-    };
     let Ok(canon) = root.canonicalize() else {
         return Vec::new();
     };
@@ -419,6 +421,67 @@ fn tracked_but_ignored(
             size: meta.len(),
             link: false,
         });
+    }
+    out
+}
+
+/// Build files no tool generates: a `CMakeLists.txt` or `meson.build` is always written by the
+/// project (CMake and Meson write their outputs elsewhere under other names).
+const NEVER_GENERATED: [&str; 2] = ["CMakeLists.txt", "meson.build"];
+
+/// Without a git index (a release tarball, an sdist, a copy without `.git`) nothing says which
+/// ignored files are the project's. A pattern written for generated files may still name a
+/// build file no tool generates (astro-accelerate's `.gitignore` lists `*.txt`, which hides
+/// its `CMakeLists.txt`): those are walked, in the folders the walk reached (the root and the
+/// folders of the files it found), so a folder the ignore files leave out stays out (a
+/// `build/_deps/…-src/CMakeLists.txt` fetched by CMake). Same filters as the walk; symbolic
+/// links and anything not a regular file are left out.
+fn ungenerated_manifests(
+    root: &Path,
+    opts: &WalkOptions,
+    overrides: &ignore::overrides::Override,
+    found: &[Input],
+) -> Vec<Input> {
+    if root.is_file() {
+        return Vec::new();
+    }
+    let seen: std::collections::HashSet<&Path> = found.iter().map(|i| i.path.as_path()).collect();
+    let mut dirs: std::collections::BTreeSet<PathBuf> = std::collections::BTreeSet::new();
+    dirs.insert(PathBuf::new());
+    for i in found.iter().filter(|i| !i.link) {
+        let mut d = Path::new(&i.rel).parent();
+        while let Some(p) = d.filter(|p| !p.as_os_str().is_empty()) {
+            if !dirs.insert(p.to_path_buf()) {
+                break;
+            }
+            d = p.parent();
+        }
+    }
+    let mut out = Vec::new();
+    for dir in dirs {
+        for name in NEVER_GENERATED {
+            let rel = dir.join(name);
+            let path = root.join(&rel);
+            if seen.contains(path.as_path())
+                || overrides.matched(&path, false).is_ignore()
+                || !(opts.all_files || has_ext(&path, &opts.extensions))
+            {
+                continue;
+            }
+            let Ok(meta) = std::fs::symlink_metadata(&path) else {
+                continue;
+            };
+            if !meta.is_file() {
+                continue;
+            }
+            out.push(Input {
+                rel: rel_string(&rel),
+                path,
+                root: root.to_path_buf(),
+                size: meta.len(),
+                link: false,
+            });
+        }
     }
     out
 }
@@ -633,6 +696,49 @@ mod tests {
             ]
         );
         assert!(all.iter().any(|i| i.rel == given("CMakeLists.txt")));
+    }
+
+    /// astro-accelerate's `.gitignore` lists `*.txt` (and `Makefile`): in a copy without `.git`
+    /// its `CMakeLists.txt` files are still the project's build, and are walked. Twins: the
+    /// ignored `Makefile` (CMake generates those) and a `CMakeLists.txt` inside an ignored
+    /// folder (`build/_deps/…`) stay out; with a git index, the index decides.
+    #[test]
+    fn build_files_no_tool_generates_are_walked_without_an_index() {
+        let d = tempfile::tempdir().unwrap();
+        let r = d.path();
+        std::fs::create_dir_all(r.join("src/sub")).unwrap();
+        std::fs::create_dir_all(r.join("build/_deps/x-src")).unwrap();
+        std::fs::write(r.join(".gitignore"), "*.txt\nMakefile\nbuild/\n").unwrap();
+        for f in [
+            "CMakeLists.txt",
+            "Makefile",
+            "src/sub/k.cu",
+            "src/sub/CMakeLists.txt",
+            "build/_deps/x-src/CMakeLists.txt",
+            "notes.txt",
+        ] {
+            std::fs::write(r.join(f), "project(x)\n").unwrap();
+        }
+        let opts = WalkOptions {
+            all_files: true,
+            ..WalkOptions::default()
+        };
+        let (inputs, _) = walk(&[r.to_path_buf()], &opts).unwrap();
+        let rels: Vec<&str> = inputs.iter().map(|i| i.rel.as_str()).collect();
+        assert_eq!(
+            rels,
+            ["CMakeLists.txt", "src/sub/CMakeLists.txt", "src/sub/k.cu"],
+            "{rels:?}"
+        );
+        // With an index that does not track it, an ignored CMakeLists.txt stays out.
+        std::fs::create_dir_all(r.join(".git")).unwrap();
+        let mut idx = b"DIRC".to_vec();
+        idx.extend_from_slice(&2u32.to_be_bytes());
+        idx.extend_from_slice(&0u32.to_be_bytes());
+        std::fs::write(r.join(".git/index"), idx).unwrap();
+        let (inputs, _) = walk(&[r.to_path_buf()], &opts).unwrap();
+        let rels: Vec<&str> = inputs.iter().map(|i| i.rel.as_str()).collect();
+        assert_eq!(rels, ["src/sub/k.cu"], "{rels:?}");
     }
 
     /// graphblast commits a `Makefile` its `.gitignore` lists (for CMake's generated ones): a

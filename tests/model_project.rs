@@ -341,7 +341,7 @@ fn a_switch_a_platform_makefile_defines_is_checked() {
 fn a_switch_a_header_sets_from_cuda_arch_decides_the_includers_branches() {
     const COMMON: &str = "#pragma once\n#if (defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 800))\n#define ARCH_SM80 1\n#else\n#define ARCH_SM80 0\n#endif\n";
     const OPTION: &str = "#pragma once\n#ifdef MY_FAST_PATH\n#define ARCH_SM80 1\n#else\n#define ARCH_SM80 0\n#endif\n";
-    const MMA: &str = "#include \"common.h\"\n__device__ void mma(unsigned *d, unsigned a) {\n#if ARCH_SM80\n    asm volatile(\"mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32 {%0}, {%1};\" : \"=r\"(d[0]) : \"r\"(a));\n#else\n    assert(ARCH_SM80);\n#endif\n}\n";
+    const MMA: &str = "#include \"common.h\"\n__device__ void mma(unsigned *d, unsigned a) {\n#if ARCH_SM80\n    asm volatile(\"mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32 {%0}, {%1};\" : \"=r\"(d[0]) : \"r\"(a));\n#else\n    assert(ARCH_SM80);\n#endif\n}\n__global__ void k(unsigned *d) { mma(d, 1u); }\n";
     let ptx = |fs: &[Row]| -> Vec<(u64, String)> {
         of(fs, "HP201").iter().map(|f| (f.1, f.2.clone())).collect()
     };

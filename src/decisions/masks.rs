@@ -424,8 +424,8 @@ mod tests {
 }
 
 /// What HP106 says of a ballot taken through a project macro: "…, taken through the project's
-/// ballot macro `BALLOT`, defined at …".
-pub const THROUGH_MACRO: &str = "taken through the project's ballot macro `";
+/// ballot wrapper `BALLOT`, defined at …".
+pub const THROUGH_MACRO: &str = "taken through the project's ballot wrapper `";
 
 /// The ballot macro an open HP106 finding takes its mask through.
 fn ballot_macro(f: &Finding) -> Option<String> {
@@ -450,16 +450,19 @@ pub fn ballot_macro_kind(_: &[Finding]) -> Kind {
         min: Min::Findings(2),
         summary: Box::new(|g| {
             format!(
-                " — one decision for the ballot macro `{}`, whose wavefront ballot {} places keep in 32 bits ({} files, first at {}): where the lanes work as 32-lane warps make the macro return the lane's own half, `((unsigned int)(__ballot(P) >> (__lane_id() & 32)))`, one edit; where they span the wavefront widen each use to 64 bits; {} more folded here",
+                " — one decision for the ballot wrapper `{}`, whose wavefront ballot {} places keep in 32 bits ({}, first at {}): where the lanes work as 32-lane warps make the wrapper return the lane's own half, `((unsigned int)(__ballot(P) >> (__lane_id() & 32)))`, one edit; where they span the wavefront widen each use to 64 bits; {} more folded here",
                 g.key,
                 g.members.len(),
-                g.files(),
+                match g.files() {
+                    1 => "one file".to_string(),
+                    n => format!("{n} files"),
+                },
                 g.first_places(3),
                 g.folded.len()
             )
         }),
         note: Box::new(|g| {
-            super::kind::folded_into(g, "the project's ballot macro is one decision")
+            super::kind::folded_into(g, "the project's ballot wrapper is one decision")
         }),
     }
 }
@@ -498,7 +501,7 @@ mod ballot_macro_tests {
         assert_eq!(open(&fs), [("a.cu", 3), ("b.cu", 12), ("c.cu", 4)]);
         assert!(fs[0]
             .message
-            .contains("one decision for the ballot macro `BALLOT`"));
+            .contains("one decision for the ballot wrapper `BALLOT`"));
         assert!(fs[1].message.contains("folded into `a.cu:3`"));
     }
 }

@@ -103,6 +103,12 @@ pub struct FileFacts {
     pub capability_fns: Vec<(String, u64)>,
     /// Function-like macros whose body does warp-level work (`#define SUM(x) WarpReduce(x)`).
     pub warp_work_macros: Vec<String>,
+    /// Functions whose body only returns a ballot ([`ballot_functions`]): name, the ballot,
+    /// line.
+    pub ballot_fns: Vec<(String, String, u32)>,
+    /// Functions whose body only returns a shuffle of one direction ([`shuffle_functions`]):
+    /// name, the direction's mask-less intrinsic, line.
+    pub shuffle_fns: Vec<(String, String, u32)>,
     /// The functions the file defines and what each calls (dropped once the model is built).
     pub fn_calls: Vec<FnCalls>,
     /// Another backend's switches a chain of this file tests as alternatives to the project's
@@ -124,6 +130,8 @@ impl FileFacts {
             && self.logical32.is_empty()
             && self.capability_fns.is_empty()
             && self.warp_work_macros.is_empty()
+            && self.ballot_fns.is_empty()
+            && self.shuffle_fns.is_empty()
             && self.hip_pins.is_empty()
             && self.other_backends.is_empty()
             && self.backend_tests.is_empty()
@@ -206,6 +214,9 @@ pub struct Visible {
     /// Function-like macros of the included files whose body is a ballot
     /// (`#define BALLOT(P) __ballot_sync(FULL_MASK, P)`): body and `path:line`.
     pub ballot_macros: BTreeMap<String, (String, String)>,
+    /// Functions of the included files whose body only returns a shuffle of one direction
+    /// (`aa_shfl_down`): the direction's mask-less intrinsic and `path:line`.
+    pub shuffle_wrappers: BTreeMap<String, (String, String)>,
     /// Free functions under CUDA-API names that any header of the project defines in its own
     /// namespace (curobo's `__shfl_down_sync(unsigned, const CollisionPair&, const int&)`):
     /// argument-dependent lookup reaches them from unqualified calls anywhere.
@@ -232,6 +243,7 @@ pub static NOTHING: Visible = Visible {
     warp_work_macros: BTreeSet::new(),
     warp_fns: None,
     ballot_macros: BTreeMap::new(),
+    shuffle_wrappers: BTreeMap::new(),
     overloads: BTreeMap::new(),
 };
 
@@ -277,6 +289,8 @@ pub fn facts(path: &str, bytes: &[u8], lexed: &crate::lex::Lexed) -> FileFacts {
         logical32: crate::rules::warp_size::logical::logical32_helpers(path, bytes, lexed),
         capability_fns: crate::rules::arch_check::capability_functions(bytes, lexed),
         warp_work_macros: crate::rules::warp_size::logical::warp_work_macros(bytes, lexed),
+        ballot_fns: ballot_functions(bytes, lexed),
+        shuffle_fns: shuffle_functions(bytes, lexed),
         fn_calls: crate::rules::warp_size::logical::function_calls(bytes, lexed),
         configured01: configured01(path, bytes),
         ..facts_of_arms(path, bytes, lexed)
@@ -852,6 +866,16 @@ impl Project {
                 .extend(facts.capability_fns.iter().cloned());
             v.warp_work_macros
                 .extend(facts.warp_work_macros.iter().cloned());
+            for (name, family, line) in &facts.shuffle_fns {
+                v.shuffle_wrappers
+                    .entry(name.clone())
+                    .or_insert_with(|| (family.clone(), format!("{f}:{line}")));
+            }
+            for (name, body, line) in &facts.ballot_fns {
+                v.ballot_macros
+                    .entry(name.clone())
+                    .or_insert_with(|| (body.clone(), format!("{f}:{line}")));
+            }
             for d in &facts.own {
                 v.own
                     .entry(d.name.clone())
@@ -923,8 +947,8 @@ impl Project {
 
 mod derived;
 pub(crate) use derived::closing_paren;
+pub use derived::{ballot_functions, is_ballot_body, shuffle_functions, FnCalls};
 use derived::{configured01, warp_fns, zero_tests};
-pub use derived::{is_ballot_body, FnCalls};
 mod hip_build;
 pub use hip_build::{hip_build_defines, is_hip_build_file};
 #[cfg(test)]

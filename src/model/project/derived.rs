@@ -47,6 +47,138 @@ pub(super) fn zero_tests(facts: &[(String, FileFacts)]) -> BTreeMap<String, (Str
     out
 }
 
+/// A function whose body only returns a call of a warp intrinsic, in every preprocessor arm
+/// (astro-accelerate's `aa_ballot`: `return(__ballot_sync(mask, XX));` for CUDA 9 and later,
+/// `return(__ballot(XX));` before): the intrinsic under another name.
+struct Forwarder {
+    name: String,
+    /// The intrinsic each arm calls, in order.
+    callees: Vec<String>,
+    /// The first arm's call, as written.
+    body: String,
+    line: u32,
+    /// Declared with a 32-bit integer return type.
+    narrow: bool,
+}
+
+/// The functions of a file that only return a call of one of `targets` ([`Forwarder`]).
+fn forwarders(src: &[u8], lexed: &crate::lex::Lexed, targets: &[&str]) -> Vec<Forwarder> {
+    use crate::model::token_fns::{Block, Code};
+    let target = |t: &[u8]| targets.iter().any(|x| x.as_bytes() == t);
+    if !lexed
+        .tokens
+        .iter()
+        .any(|t| t.kind == crate::lex::Tok::Ident && target(t.text(src)))
+    {
+        return Vec::new();
+    }
+    let code = Code::of(src, lexed);
+    let mut out = Vec::new();
+    for k in 0..code.toks.len() {
+        let (Block::Function(name), Some(close)) = (
+            if code.t(k) == b"{" {
+                code.block(k)
+            } else {
+                Block::Other
+            },
+            code.close(k),
+        ) else {
+            continue;
+        };
+        // `return (* CALL ( … ) )* ;`, once or more, and nothing else.
+        let mut j = k + 1;
+        let mut callees = Vec::new();
+        let mut first = None;
+        while j < close {
+            if code.t(j) != b"return" {
+                break;
+            }
+            let mut e = j + 1;
+            let mut opens = 0;
+            while e < close && code.t(e) == b"(" {
+                opens += 1;
+                e += 1;
+            }
+            if !target(code.t(e)) || e + 1 >= close || code.t(e + 1) != b"(" {
+                break;
+            }
+            let Some(end) = code.close(e + 1) else { break };
+            let mut r = end + 1;
+            while opens > 0 && r < close && code.t(r) == b")" {
+                opens -= 1;
+                r += 1;
+            }
+            if opens > 0 || r >= close || code.t(r) != b";" {
+                break;
+            }
+            let at = |p: usize| lexed.tokens[code.toks[p]].start as usize;
+            let end_byte = lexed.tokens[code.toks[end]].end as usize;
+            callees.push(String::from_utf8_lossy(code.t(e)).into_owned());
+            first.get_or_insert_with(|| {
+                (
+                    String::from_utf8_lossy(&src[at(e)..end_byte]).into_owned(),
+                    at(name),
+                )
+            });
+            j = r + 1;
+        }
+        let before = |n: usize| name.checked_sub(n).map(|p| code.t(p));
+        let narrow = matches!(
+            before(1),
+            Some(b"int" | b"unsigned" | b"uint32_t" | b"int32_t" | b"uint" | b"u32")
+        ) || (before(1) == Some(b"long") && before(2) != Some(b"long"));
+        if let (true, Some((body, at))) = (j == close, first) {
+            out.push(Forwarder {
+                name: String::from_utf8_lossy(code.t(name)).into_owned(),
+                callees,
+                body,
+                line: src[..at].iter().filter(|&&b| b == b'\n').count() as u32 + 1,
+                narrow,
+            });
+        }
+    }
+    out
+}
+
+/// The functions whose body only returns a ballot, in every preprocessor arm
+/// ([`Forwarder`]): a ballot under another name, like a ballot macro. Each with the first
+/// return's expression and its line. A wrapper declared with a 32-bit return type cuts the
+/// ballot itself (darknet's `uint32_t ballot32`, reported and rewritten there): its callers
+/// get 32 bits, so it is left out.
+pub fn ballot_functions(src: &[u8], lexed: &crate::lex::Lexed) -> Vec<(String, String, u32)> {
+    forwarders(src, lexed, &["__ballot_sync", "__ballot", "__activemask"])
+        .into_iter()
+        .filter(|f| !f.narrow)
+        .map(|f| (f.name, f.body, f.line))
+        .collect()
+}
+
+/// The functions whose body only returns a lane exchange of one direction in every arm
+/// (astro-accelerate's `aa_shfl_down`: `__shfl_down_sync` for CUDA 9, `__shfl_down` before),
+/// each with that direction's mask-less intrinsic (`__shfl_down`) and its line.
+pub fn shuffle_functions(src: &[u8], lexed: &crate::lex::Lexed) -> Vec<(String, String, u32)> {
+    const SHUFFLES: [&str; 8] = [
+        "__shfl",
+        "__shfl_sync",
+        "__shfl_up",
+        "__shfl_up_sync",
+        "__shfl_down",
+        "__shfl_down_sync",
+        "__shfl_xor",
+        "__shfl_xor_sync",
+    ];
+    forwarders(src, lexed, &SHUFFLES)
+        .into_iter()
+        .filter_map(|f| {
+            let family = f.callees.first()?.trim_end_matches("_sync").to_string();
+            f.callees
+                .iter()
+                .all(|c| c.trim_end_matches("_sync") == family)
+                .then_some((f.name, family, f.line))
+        })
+        .collect()
+}
+
 /// Whether a macro body is a ballot of the wavefront (`__ballot_sync(FULL_MASK, P)`,
 /// `__ballot(P)`): its first name.
 pub fn is_ballot_body(body: &str) -> bool {

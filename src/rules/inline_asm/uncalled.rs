@@ -42,11 +42,11 @@ pub fn settle_uncalled(findings: &mut [Finding], sources: &[(&str, &[u8])]) {
                 .filter(|(p, _)| visible.as_ref().is_none_or(|v| v.contains(p)))
                 .copied()
                 .collect();
-            used_anywhere(&n, &scope)
+            Liveness::new(&scope).live(&n)
         });
         if !called {
             f.settle(&format!(
-                " — `{n}` is called nowhere in the project's sources that include `{}`, so the device compiler never generates it: nothing stops the build here (port or delete the helper when something calls it)",
+                " — `{n}` is called nowhere in the project's sources that include `{}` (nor by a device function something calls), so the device compiler never generates it: nothing stops the build here (port or delete the helper when something calls it)",
                 f.path
             ));
         }
@@ -113,11 +113,110 @@ impl<'a> Seeing<'a> {
     }
 }
 
-/// Whether `name` occurs in `sources` other than where a function of that name is defined or
-/// declared (a return type or a qualifier right before it).
-fn used_anywhere(name: &str, sources: &[(&str, &[u8])]) -> bool {
+/// Whether a device function is generated: some use of its name in `sources` is live. A use
+/// inside the body of another `__device__` function (not a kernel) counts only when that
+/// function is itself live: simd_functions-style headers (astro-accelerate's) define
+/// `vmaxs4` with `vcmpges4`, and nothing calls either, so neither is generated. A use outside
+/// any function body (a macro, an initializer), in a kernel, or in a function whose head does
+/// not say `__device__` (host code, a macro-decorated head) is live. Recursion is no use.
+struct Liveness<'s> {
+    sources: &'s [(&'s str, &'s [u8])],
+    /// Each source's function bodies, read when a use lands in it.
+    bodies: std::cell::RefCell<std::collections::BTreeMap<usize, Vec<Body>>>,
+    /// Functions decided, and those being decided (`false` while in progress: a cycle of
+    /// helpers calling each other and nothing else is not live).
+    known: std::cell::RefCell<std::collections::BTreeMap<String, bool>>,
+}
+
+/// A function body's bytes, its function's name, and whether it is a device helper
+/// (`__device__` in its head, not `__global__`).
+struct Body {
+    span: std::ops::Range<usize>,
+    name: String,
+    device_helper: bool,
+}
+
+impl<'s> Liveness<'s> {
+    fn new(sources: &'s [(&'s str, &'s [u8])]) -> Self {
+        Liveness {
+            sources,
+            bodies: Default::default(),
+            known: Default::default(),
+        }
+    }
+
+    fn live(&self, name: &str) -> bool {
+        if let Some(&k) = self.known.borrow().get(name) {
+            return k;
+        }
+        self.known.borrow_mut().insert(name.to_string(), false);
+        let mut live = false;
+        'files: for (i, (_, text)) in self.sources.iter().enumerate() {
+            for at in uses(name, text) {
+                match self.device_function_around(i, at) {
+                    None => live = true,
+                    Some(m) if m == name => continue,
+                    Some(m) => live = self.live(&m),
+                }
+                if live {
+                    break 'files;
+                }
+            }
+        }
+        self.known.borrow_mut().insert(name.to_string(), live);
+        live
+    }
+
+    /// The name of the device helper whose body (the innermost function body around the use)
+    /// holds byte `at` of source `i`, or `None` when the use is anywhere else.
+    fn device_function_around(&self, i: usize, at: usize) -> Option<String> {
+        let mut bodies = self.bodies.borrow_mut();
+        let bodies = bodies
+            .entry(i)
+            .or_insert_with(|| function_bodies(self.sources[i].1));
+        let inner = bodies
+            .iter()
+            .filter(|b| b.span.contains(&at))
+            .min_by_key(|b| b.span.len())?;
+        inner.device_helper.then(|| inner.name.clone())
+    }
+}
+
+/// The function bodies of a source, read from its code tokens.
+fn function_bodies(text: &[u8]) -> Vec<Body> {
+    use crate::model::token_fns::{Block, Code};
+    let lexed = crate::lex::lex(text);
+    let code = Code::of(text, &lexed);
+    let byte = |k: usize| lexed.tokens[code.toks[k]].start as usize;
+    let mut out = Vec::new();
+    for k in 0..code.toks.len() {
+        if code.t(k) != b"{" {
+            continue;
+        }
+        let (Block::Function(name), Some(close)) = (code.block(k), code.close(k)) else {
+            continue;
+        };
+        let head: Vec<&[u8]> = (0..name)
+            .rev()
+            .take_while(|&j| !matches!(code.t(j), b";" | b"{" | b"}"))
+            .map(|j| code.t(j))
+            .collect();
+        out.push(Body {
+            span: byte(k)..byte(close),
+            name: String::from_utf8_lossy(code.t(name)).into_owned(),
+            device_helper: head.contains(&&b"__device__"[..])
+                && !head.contains(&&b"__global__"[..]),
+        });
+    }
+    out
+}
+
+/// Where `name` occurs in `text` other than where a function of that name is defined or
+/// declared (a return type or a qualifier right before it), or in a comment.
+fn uses(name: &str, text: &[u8]) -> Vec<usize> {
     let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-    for (_, text) in sources {
+    let mut out = Vec::new();
+    {
         let n = name.as_bytes();
         let mut from = 0;
         while let Some(p) = memchr::memmem::find(&text[from..], n) {
@@ -153,11 +252,11 @@ fn used_anywhere(name: &str, sources: &[(&str, &[u8])]) -> bool {
                 && !matches!(prev, b"return" | b"case" | b"else" | b"do" | b"define"))
                 || (matches!(last, Some(b'*') | Some(b'&')) && !expression());
             if !declared {
-                return true;
+                out.push(at);
             }
         }
     }
-    false
+    out
 }
 
 /// Whether byte `at` of `text` is inside a comment: after `//` on its line, or after a `/*`
@@ -243,7 +342,7 @@ mod tests {
         let a_unit = "#include \"sel/helper.cuh\"\n__global__ void k(unsigned* o) { o[0] = 1; }\n";
         let other = "__device__ unsigned shl_t32(unsigned x, unsigned n) { return x << n; }\n__global__ void g(unsigned* o) { o[0] = shl_t32(o[1], 3); }\n";
         let co_unit = "#include \"sel/helper.cuh\"\n#include \"sel/user.cuh\"\n__global__ void k(unsigned* o) { o[0] = 1; }\n";
-        let user = "__device__ unsigned twice(unsigned x) { return shl_t32(x, 1); }\n";
+        let user = "__device__ unsigned twice(unsigned x) { return shl_t32(x, 1); }\n__global__ void g(unsigned* o) { o[0] = twice(o[1]); }\n";
         let orphan = [("sel/helper.cuh", helper), ("dense/k.cu", other)];
         for (files, called) in [
             (
@@ -273,6 +372,46 @@ mod tests {
                 fs[0].status != Status::Pass,
                 called,
                 "{files:?}: {}",
+                fs[0].message
+            );
+        }
+    }
+
+    /// astro-accelerate's `simd_functions.hpp`: `vmaxs4` calls `vcmpges4` (PTX) and nothing
+    /// calls `vmaxs4`, so neither is generated. Twins: a kernel calls `vmaxs4`; a host
+    /// function (no `__device__` in its head) calls it; two helpers calling only each other are
+    /// not live.
+    #[test]
+    fn a_helper_called_only_by_uncalled_helpers_is_not_generated() {
+        let helper = "static __device__ __forceinline__ unsigned vcmpges4(unsigned a, unsigned b) {\n  unsigned r;\n  asm(\"not.b32 %0,%1;\" : \"=r\"(r) : \"r\"(a));\n  return r;\n}\nstatic __device__ __forceinline__ unsigned vmaxs4(unsigned a, unsigned b) {\n  unsigned s = vcmpges4(a, b);\n  return (a & s) | (b & ~s);\n}\ntemplate <typename T> __device__ T ping(T x) { return x ? pong(x - 1) : vcmpges4(x, x); }\ntemplate <typename T> __device__ T pong(T x) { return ping(x); }\n";
+        for (user, called) in [
+            ("__global__ void k(unsigned* o) { o[0] = 1; }\n", false),
+            (
+                "__global__ void k(unsigned* o) { if (o[1]) { o[0] = vmaxs4(o[1], o[2]); } }\n",
+                true,
+            ),
+            (
+                "__global__ void k(unsigned* o) { o[0] = pong(o[1]); }\n",
+                true,
+            ),
+            (
+                "unsigned host_max(unsigned a) { return vmaxs4(a, a); }\n",
+                true,
+            ),
+            ("#define MAX4(a, b) vmaxs4(a, b)\n", true),
+        ] {
+            let mut fs = hazard_findings_at("simd_functions.hpp", helper);
+            fs.retain(|f| f.rule == "HP201");
+            assert_eq!(fs.len(), 1, "{fs:?}");
+            let sources = [
+                ("simd_functions.hpp", helper.as_bytes()),
+                ("k.cu", user.as_bytes()),
+            ];
+            super::settle_uncalled(&mut fs, &sources);
+            assert_eq!(
+                fs[0].status != Status::Pass,
+                called,
+                "{user}: {}",
                 fs[0].message
             );
         }

@@ -35,9 +35,10 @@ fn covers(hits: &[(usize, usize)], n: Node) -> bool {
 /// What keeps CUDA's meaning depends on the warp the lanes assume, which the callers may show.
 const CHOICE: &str = "where the lanes work as 32-lane warps (lane ids `& 31`, width-32 shuffles, here or in the callers) keep the lane's own half, `(unsigned int)(__ballot(p) >> (__lane_id() & 32))`, as `hipport port` writes where it sees them; where they span the wavefront, declare it `unsigned long long` and count it with `__popcll`/`__ffsll`";
 
-/// The project's function-like macros whose body is a ballot (`#define BALLOT(P)
-/// __ballot_sync(FULL_MASK, P)`), the file's own and those of the headers it includes, each with
-/// the text that names it in a message.
+/// The project's ballot wrappers: function-like macros whose body is a ballot (`#define
+/// BALLOT(P) __ballot_sync(FULL_MASK, P)`) and functions that only return one (`aa_ballot`),
+/// the file's own and those of the headers it includes, each with the text that names it in a
+/// message.
 pub(super) fn ballot_macros<'a>(
     s: &Src<'a>,
     seen: &'a crate::model::project::Visible,
@@ -66,6 +67,13 @@ pub(super) fn ballot_macros<'a>(
                 s.tok(n),
                 format!("`{}`, defined at line {}", s.tok(n), s.line(d.start) + 1),
             );
+        }
+    }
+    // Functions that only return a ballot (`aa_ballot`), this file's own.
+    for (name, body, line) in crate::model::project::ballot_functions(s.ctx.src, s.lexed) {
+        if let Some(n) = s.idents().map(|(_, n)| n).find(|n| *n == name) {
+            out.entry(n)
+                .or_insert_with(|| format!("`{n}`, defined at line {line} as `{body}`"));
         }
     }
     for (name, (body, at)) in &seen.ballot_macros {
@@ -144,7 +152,7 @@ pub(super) fn ballots(
             .iter()
             .find_map(|c| call_name(s, *c).and_then(|x| macros.get(x)))
             .map_or(String::new(), |m| {
-                format!(", taken through the project's ballot macro {m}")
+                format!(", taken through the project's ballot wrapper {m}")
             })
     };
     // A value holds a ballot when one is inside it, but not the mask a lane exchange takes.

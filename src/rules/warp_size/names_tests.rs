@@ -118,6 +118,48 @@ fn a_header_warp_constant_makes_cub_default_width_a_finding() {
     assert!(lines(&fs, "HP110", Status::Unknown).is_empty());
 }
 
+/// astro-accelerate's `aa_ballot`: a template function whose body only returns a ballot
+/// (`__ballot_sync` for CUDA 9, `__ballot` before), its result kept in an `int` that `__ffs`
+/// and `__popc` read: HP106 naming the wrapper, in the file that defines it and, through the
+/// project model, in one that includes it. Twin: a function that returns a count of a ballot
+/// (`__popc(__ballot(p))`) is no ballot.
+#[test]
+fn a_function_that_only_returns_a_ballot_is_a_ballot() {
+    let wrapper = "template<typename T, typename U>\n__device__ __inline__ T aa_ballot(const U &mask, const T &XX) {\n#if(CUDART_VERSION >= 9000)\n  return(__ballot_sync(mask, XX));\n#else\n  return(__ballot(XX));\n#endif\n}\n__device__ int count(int p) { return __popc(__ballot(p)); }\n";
+    let lexed = crate::lex::lex(wrapper.as_bytes());
+    let fns = crate::model::project::ballot_functions(wrapper.as_bytes(), &lexed);
+    assert_eq!(
+        fns,
+        [(
+            "aa_ballot".to_string(),
+            "__ballot_sync(mask, XX)".to_string(),
+            2
+        )]
+    );
+    let kernel = "__global__ void k(int *p) {\n  int mask, leader;\n  if (p[threadIdx.x] > 0) {\n    mask = aa_ballot(0xFFFFFFFF, 1);\n    leader = __ffs(mask) - 1;\n    p[leader] = __popc(mask);\n  }\n  int n = count(p[1]);\n  p[1] = n;\n}\n";
+    let fs = run(&format!("{wrapper}{kernel}"), "6.2", &Visible::default());
+    assert_eq!(lines(&fs, "HP106", Status::Remediation), [9, 13], "{fs:?}");
+    let m = &fs
+        .iter()
+        .find(|f| f.rule == "HP106" && f.line == 13)
+        .unwrap()
+        .message;
+    assert!(
+        m.contains("ballot wrapper `aa_ballot`, defined at line 2"),
+        "{m}"
+    );
+    let mut seen = Visible::default();
+    seen.ballot_macros.insert(
+        "aa_ballot".into(),
+        (fns[0].1.clone(), "include/wrappers.cuh:2".into()),
+    );
+    let fs = run(kernel, "6.2", &seen);
+    assert_eq!(lines(&fs, "HP106", Status::Remediation), [4], "{fs:?}");
+    assert!(run(kernel, "6.2", &Visible::default())
+        .iter()
+        .all(|f| f.rule != "HP106"));
+}
+
 /// gpu-voxels: `#define BALLOT(P) __ballot_sync(FULL_MASK, P)` in a header, each use kept in a
 /// `uint32_t` (HP106 naming the macro); twins: a 64-bit use, and a function-like macro that is
 /// no ballot (`POPC`).
@@ -133,7 +175,7 @@ fn a_ballot_macro_from_a_header_kept_in_32_bits_is_hp106() {
     assert_eq!(lines(&fs, "HP106", Status::Remediation), [2]);
     let m = &fs.iter().find(|f| f.rule == "HP106").unwrap().message;
     assert!(
-        m.contains("ballot macro `BALLOT`, defined at helpers.h:35"),
+        m.contains("ballot wrapper `BALLOT`, defined at helpers.h:35"),
         "{m}"
     );
     assert!(run(src, "6.2", &Visible::default())
@@ -146,7 +188,7 @@ fn a_ballot_macro_from_a_header_kept_in_32_bits_is_hp106() {
     );
     let fs = run(&compat, "6.2", &Visible::default());
     assert_eq!(lines(&fs, "HP106", Status::Remediation), [3]);
-    assert!(fs.iter().all(|f| !f.message.contains("ballot macro")));
+    assert!(fs.iter().all(|f| !f.message.contains("ballot wrapper")));
     // The file's own definition counts the same.
     let own = format!("#define BALLOT(P) __ballot_sync(0xffffffff, P)\n{src}");
     assert_eq!(

@@ -27,6 +27,44 @@ fn logical_warp_reductions_and_ballots_settle_as_the_port_rewrites_them() {
         .is_some_and(|s| s.contains("--unsafe-fixes")));
 }
 
+/// astro-accelerate's `Reduce_WARP`: offsets 16…1 through the project's `aa_shfl_down`,
+/// whose HIP arm is the width-64 `__shfl_down`; only lane 0 of each 32-lane half holds the
+/// result, and nothing crosses the halves into it: HP104 PASS naming the wrapper. Twins: an
+/// up-shuffle wrapper (a scan: lane 32 reads lane 31), a kernel of the same file that counts
+/// lanes by `warpSize` (two warp sizes), and a wrapper whose arms exchange in different
+/// directions (no wrapper).
+#[test]
+fn a_reduction_through_a_shuffle_wrapper_keeps_lane_0_of_each_half() {
+    use crate::model::syntax::test_support::fires_open;
+    let wrapper = "template<typename T, typename U, typename V>\n__device__ __inline__ T aa_shfl_down(const U &mask, const T &XX, const V &YY) {\n#if(CUDART_VERSION >= 9000)\n  return(__shfl_down_sync(mask, XX, YY));\n#else\n  return(__shfl_down(XX, YY));\n#endif\n}\n";
+    let reduce = "__device__ __inline__ void Reduce_WARP(float *sum) {\n  for (int q = 16; q > 0; q = q >> 1) {\n    *sum += aa_shfl_down(0xFFFFFFFF, (*sum), q);\n  }\n}\n__global__ void k(float *p) {\n  float s = p[threadIdx.x];\n  Reduce_WARP(&s);\n  if (threadIdx.x == 0) p[0] = s;\n}\n";
+    let src = format!("{wrapper}{reduce}");
+    assert_eq!(fires(&src, "HP104"), [10], "{:?}", fires(&src, "HP104"));
+    assert!(fires_open(&src, "HP104").is_empty());
+    let f = crate::model::syntax::test_support::hazard_findings(&src);
+    let hp104 = f.iter().find(|f| f.rule == "HP104").expect("HP104");
+    assert!(
+        hp104.message.contains("shuffle wrapper `aa_shfl_down`"),
+        "{}",
+        hp104.message
+    );
+    let up = src.replace("__shfl_down", "__shfl_up");
+    assert_eq!(fires_open(&up, "HP104"), [10]);
+    let wide = src.replace("if (threadIdx.x == 0)", "if (threadIdx.x % warpSize == 0)");
+    assert_eq!(fires_open(&wide, "HP104"), [10]);
+    let mixed = src.replacen(
+        "return(__shfl_down(XX, YY));",
+        "return(__shfl_xor(XX, YY));",
+        1,
+    );
+    assert_eq!(fires_open(&mixed, "HP104"), [10]);
+    let lexed = crate::lex::lex(wrapper.as_bytes());
+    assert_eq!(
+        crate::model::project::shuffle_functions(wrapper.as_bytes(), &lexed),
+        [("aa_shfl_down".to_string(), "__shfl_down".to_string(), 2)]
+    );
+}
+
 #[test]
 fn wmma_kernels_launched_with_32_thread_rows() {
     let src = "__global__ void gemm(half* a, float* c) {\n  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;\n  wmma::fill_fragment(acc, 0.0f);\n  wmma::store_matrix_sync(c, acc, 16, wmma::mem_row_major);\n}\nvoid host(half* a, float* c, int n) {\n  gemm<<<n, dim3{32u, 4}>>>(a, c);\n  gemm<<<n, dim3(32, 2)>>>(a, c);\n}\n";

@@ -305,7 +305,10 @@ pub(super) fn function(v: &View, open: usize, close: usize) -> Function {
             }
         }
     }
-    let shuffles = body.iter().any(|&j| SHUFFLES.contains(&name_of(v, j)));
+    // A call of a project shuffle wrapper (`aa_shfl_down(mask, v, q)`) shuffles too.
+    let shuffles = body
+        .iter()
+        .any(|&j| SHUFFLES.contains(&name_of(v, j)) || v.wrapper(j).is_some());
     let mut why32: Option<String> = None;
     let mut why64: Option<String> = None;
     let note = |slot: &mut Option<String>, s: String| {

@@ -140,6 +140,8 @@ pub(crate) struct LogicalWarps {
     /// Functions of the included project headers whose lanes are 32-lane logical warps and
     /// whose warp-level calls `port` rewrites safely ([`logical32_helpers`]).
     included_logical32: HashSet<Vec<u8>>,
+    /// The project's shuffle wrappers the file sees ([`View::wrappers`]).
+    wrappers: HashMap<Vec<u8>, Vec<u8>>,
 }
 
 const SHUFFLES: &[&str] = &[
@@ -169,6 +171,10 @@ struct View<'a> {
     /// Names the file and its project headers declare as integer types of 32 bits or fewer
     /// (`typedef uint32_t PxU32;`), where the caller knows them.
     aliases: Option<&'a HashSet<Vec<u8>>>,
+    /// The project's shuffle wrappers the file sees (its own and its headers'): functions that
+    /// only return a shuffle of one direction (`aa_shfl_down`), with that direction's
+    /// mask-less intrinsic (`__shfl_down`).
+    wrappers: Option<&'a HashMap<Vec<u8>, Vec<u8>>>,
 }
 
 impl<'a> View<'a> {
@@ -181,6 +187,7 @@ impl<'a> View<'a> {
             consts: HashMap::new(),
             lanes: HashMap::new(),
             aliases: None,
+            wrappers: None,
         }
     }
 
@@ -195,6 +202,11 @@ impl<'a> View<'a> {
 
     fn t(&self, i: usize) -> &'a [u8] {
         self.lexed.tokens[i].text(self.src)
+    }
+    /// The mask-less intrinsic of the project shuffle wrapper called at `i` (`aa_shfl_down(`).
+    fn wrapper(&self, i: usize) -> Option<&'a [u8]> {
+        let w = self.wrappers?.get(self.t(i))?;
+        (self.is(self.next(i), "(") && !self.is(self.prev(i), ".")).then_some(w.as_slice())
     }
     fn code(&self, i: usize) -> bool {
         let t = &self.lexed.tokens[i];
@@ -364,6 +376,7 @@ impl LogicalWarps {
         lexed: &'a Lexed,
         env: &'a crate::model::project::Visible,
     ) -> LogicalWarps {
+        let own_wrappers = crate::model::project::shuffle_functions(src, lexed);
         let warp_level = lexed.tokens.iter().any(|t| {
             t.kind == Tok::Ident && {
                 let x = t.text(src);
@@ -373,13 +386,26 @@ impl LogicalWarps {
                     // A call of an included helper of 32-lane logical warps is warp-level work
                     // of the caller (llm.c's kernels that reduce with `common.h`'s
                     // `warpReduceSum` and nothing else).
-                    || std::str::from_utf8(x).is_ok_and(|n| env.logical32.contains(n))
+                    || std::str::from_utf8(x).is_ok_and(|n| {
+                        env.logical32.contains(n) || env.shuffle_wrappers.contains_key(n)
+                    })
             }
-        });
+        }) || !own_wrappers.is_empty();
         if !warp_level {
             return LogicalWarps::default();
         }
+        let wrappers: HashMap<Vec<u8>, Vec<u8>> = env
+            .shuffle_wrappers
+            .iter()
+            .map(|(n, (f, _))| (n.as_bytes().to_vec(), f.as_bytes().to_vec()))
+            .chain(
+                own_wrappers
+                    .into_iter()
+                    .map(|(n, f, _)| (n.into_bytes(), f.into_bytes())),
+            )
+            .collect();
         let mut v = View::bare(src, lexed);
+        v.wrappers = Some(&wrappers);
         let own: HashSet<&[u8]> = lexed
             .directives
             .iter()
@@ -454,6 +480,7 @@ impl LogicalWarps {
                 .iter()
                 .map(|n| n.as_bytes().to_vec())
                 .collect(),
+            wrappers: wrappers.clone(),
             narrow_types: env
                 .narrow_types
                 .iter()
@@ -485,6 +512,7 @@ impl LogicalWarps {
     fn view<'s>(&'s self, src: &'s [u8], lexed: &'s Lexed) -> View<'s> {
         View {
             aliases: Some(&self.narrow_types),
+            wrappers: Some(&self.wrappers),
             ..View::bare(src, lexed)
         }
     }
@@ -672,6 +700,53 @@ impl LogicalWarps {
                         .plan(src, lexed, j)
                         .is_some_and(|p| p.applicability == Applicability::Safe)
             })
+    }
+
+    /// The project shuffle wrapper of a 32-lane reduction loop at byte `at` (HP104's `for`) in
+    /// a function of 32-lane logical warps, when every exchange of the loop goes through
+    /// wrappers of `__shfl_down` or `__shfl_xor` (astro-accelerate's `aa_shfl_down`, whose HIP
+    /// arm is `__shfl_down(XX, YY)`, width 64). Offsets from 16 down never carry a value across
+    /// the 32-lane halves into the lanes that hold a result: lane 0 of each half (down) or
+    /// every lane (xor) gets what it gets in CUDA, with or without width 32. `port` cannot
+    /// give the wrapper's callers a width, and need not.
+    pub(crate) fn wrapped_reduction(&self, src: &[u8], lexed: &Lexed, at: usize) -> Option<String> {
+        let i = self.token_at(lexed, at);
+        if self.warp_at(i) != Warp::Logical32 || i >= lexed.tokens.len() {
+            return None;
+        }
+        let v = self.view(src, lexed);
+        if v.t(i) != b"for" {
+            return None;
+        }
+        let end = v
+            .next(i)
+            .and_then(|o| v.matching(o))
+            .and_then(|e| statement_end(&v, e))?;
+        let mut names = Vec::new();
+        for j in i..end {
+            if !v.code(j) {
+                continue;
+            }
+            if SHUFFLES.contains(&name_of(&v, j)) {
+                return None;
+            }
+            if let Some(w) = v.wrapper(j) {
+                if !matches!(w, b"__shfl_down" | b"__shfl_xor") {
+                    return None;
+                }
+                let n = String::from_utf8_lossy(v.t(j)).into_owned();
+                if !names.contains(&n) {
+                    names.push(n);
+                }
+            }
+        }
+        (!names.is_empty()).then(|| {
+            names
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
     }
 
     /// Whether every definition of kernel `name` in the file works in 32-lane logical warps

@@ -355,6 +355,14 @@ pub(crate) fn settle(s: &crate::model::syntax::Src, m: &LogicalWarps, out: &mut 
             ("HP104", Warp::Logical32, _) if m.reduction_handled(src, lexed, f.byte_range.0) => {
                 pass(f, format!(", but the function's lanes are 32-lane logical warps ({why32}) and `hipport port` passes width 32 to its shuffles, so each half of the wavefront reduces as one CUDA warp (safe rewrite, HP109: nothing to change)"));
             }
+            ("HP104", Warp::Logical32, _)
+                if m.wrapped_reduction(src, lexed, f.byte_range.0).is_some() =>
+            {
+                let w = m
+                    .wrapped_reduction(src, lexed, f.byte_range.0)
+                    .unwrap_or_default();
+                pass(f, format!(", but the function's lanes are 32-lane logical warps ({why32}) and its exchanges go through the project's shuffle wrapper {w} (down or xor, offsets from 16): no value crosses between the 32-lane halves into a lane that holds the result, so lane 0 of each half gets what a CUDA warp's lane 0 gets, width 64 or 32 (nothing to change)"));
+            }
             ("HP106", Warp::Logical32, _) if m.ballots_rewritten(src, lexed, i) => {
                 pass(f, format!(", but the function's lanes are 32-lane logical warps ({why32}) and `hipport port` keeps each lane's own 32-bit half of the ballot (`(unsigned int)(… >> (__lane_id() & 32))`, safe rewrite, HP109: nothing to change)"));
             }
