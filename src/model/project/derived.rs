@@ -52,8 +52,8 @@ pub(super) fn zero_tests(facts: &[(String, FileFacts)]) -> BTreeMap<String, (Str
 /// `return(__ballot(XX));` before): the intrinsic under another name.
 struct Forwarder {
     name: String,
-    /// The intrinsic each arm calls, in order.
-    callees: Vec<String>,
+    /// The intrinsic each arm calls, in order, with its number of arguments.
+    callees: Vec<(String, usize)>,
     /// The first arm's call, as written.
     body: String,
     line: u32,
@@ -113,7 +113,17 @@ fn forwarders(src: &[u8], lexed: &crate::lex::Lexed, targets: &[&str]) -> Vec<Fo
             }
             let at = |p: usize| lexed.tokens[code.toks[p]].start as usize;
             let end_byte = lexed.tokens[code.toks[end]].end as usize;
-            callees.push(String::from_utf8_lossy(code.t(e)).into_owned());
+            let mut depth = 0usize;
+            let mut args = usize::from(end > e + 2);
+            for p in e + 2..end {
+                match code.t(p) {
+                    b"(" | b"[" | b"{" => depth += 1,
+                    b")" | b"]" | b"}" => depth = depth.saturating_sub(1),
+                    b"," if depth == 0 => args += 1,
+                    _ => {}
+                }
+            }
+            callees.push((String::from_utf8_lossy(code.t(e)).into_owned(), args));
             first.get_or_insert_with(|| {
                 (
                     String::from_utf8_lossy(&src[at(e)..end_byte]).into_owned(),
@@ -141,7 +151,7 @@ fn forwarders(src: &[u8], lexed: &crate::lex::Lexed, targets: &[&str]) -> Vec<Fo
 }
 
 /// The functions whose body only returns a ballot, in every preprocessor arm
-/// ([`Forwarder`]): a ballot under another name, like a ballot macro. Each with the first
+/// (a `Forwarder`): a ballot under another name, like a ballot macro. Each with the first
 /// return's expression and its line. A wrapper declared with a 32-bit return type cuts the
 /// ballot itself (darknet's `uint32_t ballot32`, reported and rewritten there): its callers
 /// get 32 bits, so it is left out.
@@ -153,9 +163,11 @@ pub fn ballot_functions(src: &[u8], lexed: &crate::lex::Lexed) -> Vec<(String, S
         .collect()
 }
 
-/// The functions whose body only returns a lane exchange of one direction in every arm
-/// (astro-accelerate's `aa_shfl_down`: `__shfl_down_sync` for CUDA 9, `__shfl_down` before),
-/// each with that direction's mask-less intrinsic (`__shfl_down`) and its line.
+/// The functions whose body only returns a lane exchange of one direction in every arm, with
+/// no width (astro-accelerate's `aa_shfl_down`: `__shfl_down_sync(mask, XX, YY)` for CUDA 9,
+/// `__shfl_down(XX, YY)` before), each with that direction's mask-less intrinsic
+/// (`__shfl_down`) and its line. A wrapper that passes a width (FlexFlow's `WARP_SHFL_XOR(mask,
+/// var, laneMask, width)`) leaves the width to its callers: no wrapper here.
 pub fn shuffle_functions(src: &[u8], lexed: &crate::lex::Lexed) -> Vec<(String, String, u32)> {
     const SHUFFLES: [&str; 8] = [
         "__shfl",
@@ -170,10 +182,13 @@ pub fn shuffle_functions(src: &[u8], lexed: &crate::lex::Lexed) -> Vec<(String, 
     forwarders(src, lexed, &SHUFFLES)
         .into_iter()
         .filter_map(|f| {
-            let family = f.callees.first()?.trim_end_matches("_sync").to_string();
+            let family = f.callees.first()?.0.trim_end_matches("_sync").to_string();
             f.callees
                 .iter()
-                .all(|c| c.trim_end_matches("_sync") == family)
+                .all(|(c, n)| {
+                    let widthless = if c.ends_with("_sync") { 3 } else { 2 };
+                    c.trim_end_matches("_sync") == family && *n <= widthless
+                })
                 .then_some((f.name, family, f.line))
         })
         .collect()

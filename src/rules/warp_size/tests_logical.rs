@@ -58,11 +58,38 @@ fn a_reduction_through_a_shuffle_wrapper_keeps_lane_0_of_each_half() {
         1,
     );
     assert_eq!(fires_open(&mixed, "HP104"), [10]);
+    // MSD_BLN_grid_calculate_partials: 32-lane lane and warp ids beside the wrapped reduction
+    // (offset `HALF_WARP`): HP102 PASS. Twin: a broadcast from the leader through an
+    // index-shuffle wrapper (lanes 32–63 would read the first half's leader) stays open.
+    let ids = format!("{wrapper}#define HALF_WARP 16\n__global__ void part(const float* x, float* out) {{\n  int local_id = threadIdx.x & 31;\n  int warp_id = threadIdx.x >> 5;\n  float M = x[warp_id * 32 + local_id];\n  for (int q = HALF_WARP; q > 0; q = q >> 1) {{\n    M = M + aa_shfl_down(0xFFFFFFFF, M, q);\n  }}\n  if (local_id == 0) out[warp_id] = M;\n}}\n");
+    assert_eq!(
+        fires(&ids, "HP102"),
+        [11, 12, 13],
+        "{:?}",
+        fires(&ids, "HP102")
+    );
+    assert!(
+        fires_open(&ids, "HP102").is_empty(),
+        "{:?}",
+        fires_open(&ids, "HP102")
+    );
+    let broadcast = ids
+        .replace(
+            "M = M + aa_shfl_down(0xFFFFFFFF, M, q);",
+            "M = M + aa_shfl(0xFFFFFFFF, M, 0);",
+        )
+        .replace("aa_shfl_down", "aa_shfl")
+        .replace("__shfl_down", "__shfl");
+    assert!(!fires_open(&broadcast, "HP102").is_empty());
     let lexed = crate::lex::lex(wrapper.as_bytes());
     assert_eq!(
         crate::model::project::shuffle_functions(wrapper.as_bytes(), &lexed),
         [("aa_shfl_down".to_string(), "__shfl_down".to_string(), 2)]
     );
+    // FlexFlow's `WARP_SHFL_XOR(mask, var, laneMask, width)` passes a width: no wrapper.
+    let widths = "template <typename T>\n__device__ T WARP_SHFL_XOR(unsigned mask, T var, int laneMask, int width = warpSize) {\n#ifndef __HIP_PLATFORM_AMD__\n  return __shfl_xor_sync(mask, var, laneMask, width);\n#else\n  return __shfl_xor(var, laneMask, width);\n#endif\n}\n";
+    let lexed = crate::lex::lex(widths.as_bytes());
+    assert!(crate::model::project::shuffle_functions(widths.as_bytes(), &lexed).is_empty());
 }
 
 #[test]

@@ -453,6 +453,14 @@ pub(super) fn function(v: &View, open: usize, close: usize) -> Function {
         .filter(|&j| matches!(name_of(v, j), "__shfl_xor" | "__shfl_xor_sync"))
         .filter(|&j| xor_below_32(v, &body, j, &defaults))
         .collect();
+    // Calls of project shuffle wrappers that reduce down (or by xor) from offset 16: lane 0 of
+    // each 32-lane half gets CUDA's value at any width.
+    let reducing_wrappers = body
+        .iter()
+        .copied()
+        .filter(|&j| matches!(v.wrapper(j), Some(b"__shfl_down" | b"__shfl_xor")))
+        .filter(|&j| in_loop_from_16(v, open, j, &defaults))
+        .collect();
     let offsets_only = why32.as_deref().is_some_and(|w| w.contains("offset"));
     let warp_kind = match (&why32, &why64) {
         (Some(_), None) => Warp::Logical32,
@@ -477,6 +485,7 @@ pub(super) fn function(v: &View, open: usize, close: usize) -> Function {
         warp: warp_kind,
         first32: guards(v, &body, close, &exact, &warp),
         narrow_xors,
+        reducing_wrappers,
         why32,
         why64,
     }
@@ -635,6 +644,35 @@ fn start_value(v: &View, init: &[usize], defaults: &HashMap<&[u8], u64>) -> Opti
         [_, b">", b">", _] => Some(val(init[0])? >> val(init[3]).filter(|&s| s < 64)?),
         _ => None,
     }
+}
+
+/// Whether token `j`, inside the body opening at `open`, is in a `for` loop whose counter
+/// starts at 16 (`for (int q = 16; …)`, `q = HALF_WARP`): a reduction from offset 16 down.
+fn in_loop_from_16(v: &View, open: usize, j: usize, defaults: &HashMap<&[u8], u64>) -> bool {
+    (open..j).any(|k| {
+        if !v.code(k) || v.t(k) != b"for" {
+            return false;
+        }
+        let Some(paren) = v.next(k).filter(|&o| v.t(o) == b"(") else {
+            return false;
+        };
+        let Some(close) = v.matching(paren) else {
+            return false;
+        };
+        if statement_end(v, close).is_none_or(|end| end < j) {
+            return false;
+        }
+        let header: Vec<usize> = (paren + 1..close).filter(|&x| v.code(x)).collect();
+        let Some(eq) = header.iter().position(|&x| v.t(x) == b"=") else {
+            return false;
+        };
+        let init: Vec<usize> = header[eq + 1..]
+            .iter()
+            .copied()
+            .take_while(|&x| v.t(x) != b";")
+            .collect();
+        start_value(v, &init, defaults) == Some(16)
+    })
 }
 
 /// Which functions of the file call each name (`name(`), by index into `fns`, each caller

@@ -116,6 +116,9 @@ struct Function {
     /// The xor shuffles (their name tokens, in order) whose lane mask stays below 32: they
     /// never leave the lane's 32-lane half, so they keep CUDA's meaning at any width.
     narrow_xors: Vec<usize>,
+    /// The calls of project shuffle wrappers (name tokens) that reduce down or by xor in a
+    /// loop from offset 16: lane 0 of each 32-lane half gets CUDA's value at any width.
+    reducing_wrappers: Vec<usize>,
 }
 
 /// The model of one file.
@@ -730,8 +733,8 @@ impl LogicalWarps {
             if SHUFFLES.contains(&name_of(&v, j)) {
                 return None;
             }
-            if let Some(w) = v.wrapper(j) {
-                if !matches!(w, b"__shfl_down" | b"__shfl_xor") {
+            if v.wrapper(j).is_some() {
+                if !self.function(j)?.reducing_wrappers.contains(&j) {
                     return None;
                 }
                 let n = String::from_utf8_lossy(v.t(j)).into_owned();

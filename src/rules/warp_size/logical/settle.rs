@@ -35,6 +35,15 @@ impl LogicalWarps {
             if self.cub_handled(&v, j, f) {
                 continue;
             }
+            // A project shuffle wrapper (the file's own or a header's): a down or xor reduction
+            // from offset 16 keeps lane 0 of each half at any width; anything else needs a
+            // width `port` cannot give its callers.
+            if v.wrapper(j).is_some() {
+                if !f.reducing_wrappers.contains(&j) {
+                    return None;
+                }
+                continue;
+            }
             let callee = self
                 .fns
                 .iter()
@@ -66,6 +75,15 @@ impl LogicalWarps {
                     return None;
                 }
                 let name = name_of(&v, j);
+                if name.is_empty()
+                    && self
+                        .function(j)
+                        .is_some_and(|g| g.reducing_wrappers.contains(&j))
+                {
+                    calls += 1;
+                    what.insert(WRAPPED);
+                    continue;
+                }
                 if name.is_empty() {
                     if self.included_logical32.contains(t)
                         && (v.is(v.next(j), "(") || template_call(&v, v.next(j)))
@@ -148,6 +166,10 @@ pub(super) fn template_call(v: &View, lt: Option<usize>) -> bool {
 
 /// What `handled` says when no call needs a rewrite.
 const ALREADY: &str = "its shuffles already pass their width";
+
+/// What keeps CUDA's meaning where a function's only exchanges are reductions through project
+/// shuffle wrappers ([`Function::reducing_wrappers`]): nothing `port` writes.
+const WRAPPED: &str = "its exchanges through the project's shuffle wrappers reduce down from offset 16, which keeps lane 0 of each half at any width";
 
 /// A call whose name says it works across lanes (`warp_reduce`, `InclusiveScan`, `cg::reduce`,
 /// `asm`), defined outside the file's functions.
@@ -372,7 +394,7 @@ pub(crate) fn settle(s: &crate::model::syntax::Src, m: &LogicalWarps, out: &mut 
                 } else {
                     "one slot per 32-lane logical warp keeps"
                 };
-                let how = if what == ALREADY {
+                let how = if what == ALREADY || what == WRAPPED {
                     format!("{what}, so each half of the wavefront works as one CUDA warp")
                 } else {
                     format!("`hipport port` rewrites its warp-level calls for them ({what}; safe rewrite, HP109)")
