@@ -132,16 +132,15 @@ pub fn nested_namespaces(bytes: &[u8], lexed: &Lexed) -> Vec<String> {
     out.into_iter().collect()
 }
 
-/// Prefixes of libcu++'s members in namespace `cuda` (what a `cuda::` use names when it is
-/// libcu++'s): atomics, barriers, pipelines, memory resources, `cuda::ptx`, `cuda::std`.
+/// libcu++'s members in namespace `cuda` (what a `cuda::` use names when it is libcu++'s):
+/// atomics, barriers, pipelines, memory resources, `cuda::ptx`, `cuda::std`; the
+/// `thread_scope…` and `aligned_size…` families are matched by prefix where this is used.
 const LIBCU_MEMBERS: &[&str] = &[
     "std",
     "atomic",
     "barrier",
     "pipeline",
     "memcpy_async",
-    "thread_scope",
-    "aligned_size",
     "annotated_ptr",
     "access_property",
     "apply_access_property",
@@ -163,11 +162,6 @@ const LIBCU_MEMBERS: &[&str] = &[
     "get_stream",
 ];
 
-/// Whether some file declares `name` inside another namespace.
-fn decl_nested(declared: &[(String, Vec<String>)], name: &str) -> bool {
-    declared.iter().any(|(_, ns)| ns.iter().any(|x| x == name))
-}
-
 /// The namespace a translator finding says has no HIP counterpart.
 fn unported_namespace(f: &Finding) -> Option<&str> {
     if f.rule != "HP001" {
@@ -188,6 +182,7 @@ pub fn pass_own_namespaces(
     // never in a copy of libcu++/CCCL.
     let mut first: BTreeMap<&str, &str> = BTreeMap::new();
     let mut top: BTreeMap<&str, &str> = BTreeMap::new();
+    let mut nested_names: std::collections::BTreeSet<&str> = Default::default();
     for (path, names) in declared {
         for n in names {
             match n.strip_prefix("::") {
@@ -201,6 +196,7 @@ pub fn pass_own_namespaces(
                 }
                 None => {
                     first.entry(n.as_str()).or_insert(path.as_str());
+                    nested_names.insert(n.as_str());
                 }
             }
         }
@@ -249,14 +245,16 @@ pub fn pass_own_namespaces(
             .chars()
             .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
             .collect();
+        // `thread_scope`, `thread_scope_device`…; `aligned_size_t`.
         let libcu = LIBCU_MEMBERS.contains(&member.as_str())
-            || member.starts_with("thread_scope_")
+            || member.starts_with("thread_scope")
             || member.starts_with("aligned_size");
-        if !decl_nested(declared, &name) && libcu {
+        let nested = nested_names.contains(name.as_str());
+        if !nested && libcu {
             continue;
         }
         f.status = Status::Pass;
-        let how = if decl_nested(declared, &name) {
+        let how = if nested {
             "declared inside another namespace in"
         } else {
             "declared in"

@@ -141,38 +141,32 @@ pub fn fallback_is_arithmetic(src: &[u8], lexed: &Lexed, k: usize) -> bool {
     let Some(arms) = chain_arms(lexed, k) else {
         return false;
     };
-    // The PTX computes on registers only: no memory operand (`[%1]`, `"=m"`), no special
-    // register (`%%laneid`, `%clock`): NVIDIA Warp's `atom.add.f64 %0, [%1]` beside a plain
-    // `+=` is an atomic whose host arm is not one.
-    let asm_strings_pure = arms.windows(2).all(|w| {
-        let toks: Vec<usize> = (dirs[w[0]].tokens.end..dirs[w[1]].tokens.start).collect();
-        let has_asm = toks
-            .iter()
-            .any(|&t| matches!(lexed.tokens[t].text(src), b"asm" | b"__asm__" | b"__asm"));
-        !has_asm
-            || toks.iter().all(|&t| {
-                let x = lexed.tokens[t].text(src);
-                lexed.tokens[t].kind != Tok::Str
-                    || !(x.contains(&b'[')
-                        || x.windows(2).any(|p| p == b"%%")
-                        || x.windows(2).any(|p| p == b"=m")
-                        || x.windows(2).any(|p| p == b"+m"))
-            })
-    });
-    if !asm_strings_pure {
-        return false;
-    }
+    // One pass over the arms. An arm with assembly: its PTX computes on registers only (no
+    // memory operand `[%1]`, `"=m"`, no special register `%%laneid`, `%clock`): NVIDIA Warp's
+    // `atom.add.f64 %0, [%1]` beside a plain `+=` is an atomic whose host arm is not one. An arm
+    // without: plain arithmetic, no call, no nested directive, nothing of `std`.
+    let text = |t: usize| lexed.tokens[t].text(src);
+    let is_asm = |t: usize| matches!(text(t), b"asm" | b"__asm__" | b"__asm");
     let mut plain = 0;
     for w in arms.windows(2) {
         let toks: Vec<usize> = (dirs[w[0]].tokens.end..dirs[w[1]].tokens.start)
             .filter(|&t| lexed.tokens[t].kind != Tok::Comment)
             .collect();
-        let text = |t: usize| lexed.tokens[t].text(src);
-        if toks.is_empty()
-            || toks
-                .iter()
-                .any(|&t| matches!(text(t), b"asm" | b"__asm__" | b"__asm"))
-        {
+        if toks.iter().any(|&t| is_asm(t)) {
+            let pure = toks.iter().all(|&t| {
+                let x = text(t);
+                lexed.tokens[t].kind != Tok::Str
+                    || !(x.contains(&b'[')
+                        || x.windows(2).any(|p| p == b"%%")
+                        || x.windows(2).any(|p| p == b"=m")
+                        || x.windows(2).any(|p| p == b"+m"))
+            });
+            if !pure {
+                return false;
+            }
+            continue;
+        }
+        if toks.is_empty() {
             continue;
         }
         let call = toks.windows(2).any(|p| {

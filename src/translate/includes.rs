@@ -77,6 +77,24 @@ pub(super) fn run(p: &mut Pass) {
                         ),
                         Some(lib.note.clone()),
                     );
+                } else if let Some((lib, counterpart)) =
+                    crate::mappings::libraries::of_header(&path)
+                        .filter(|l| l.headers.contains(&path))
+                        .and_then(|l| Some((l, l.rocm.clone()?)))
+                {
+                    // A header the table names one by one (not by a glob: rocThrust keeps
+                    // many of Thrust's `thrust/system/cuda/…` headers) of a library whose ROCm
+                    // counterpart has no such header (`cusolverSp_LOWLEVEL_PREVIEW.h`: hipSOLVER
+                    // has no low-level sparse Cholesky): left as written, hipcc finds nothing.
+                    unmapped(
+                        p,
+                        tok,
+                        format!(
+                            "`{path}` has no HIP counterpart in ROCm {rocm}: {counterpart} has no such header ({} is ported by hand)",
+                            lib.name
+                        ),
+                        Some(lib.note.clone()),
+                    );
                 } else if path.starts_with("cub/") && path.ends_with(".cuh") {
                     // A CUB header hipCUB has no counterpart of (`cub/agent/…`, internals): the
                     // include would find nothing on ROCm, while the `cub::` names around it
@@ -609,6 +627,27 @@ mod library_header_tests {
         assert!(m[1].contains("cuFFTDx"), "{m:?}");
         // Twins: a library with a counterpart, and a header of no listed library.
         assert!(hp004("#include <cublas_v2.h>\n#include <mynvcomp/lz4.h>\n").is_empty());
+    }
+
+    /// fixstars/cuda-bundle-adjustment includes `<cusolverSp_LOWLEVEL_PREVIEW.h>`: cuSOLVER's
+    /// low-level sparse Cholesky, which hipSOLVER (its counterpart) has no header or API for.
+    /// Twin: `<cusolverSp.h>`, which hipSOLVER's header replaces, is translated.
+    #[test]
+    fn a_library_header_its_counterpart_lacks_is_flagged_at_its_include() {
+        let m = hp004("#include <cusolverSp.h>\n#include <cusolverSp_LOWLEVEL_PREVIEW.h>\n");
+        assert_eq!(m.len(), 1, "{m:?}");
+        assert!(
+            m[0].contains("`cusolverSp_LOWLEVEL_PREVIEW.h` has no HIP counterpart")
+                && m[0].contains("hipSOLVER has no such header"),
+            "{m:?}"
+        );
+        let lib = crate::mappings::libraries::of_name("cusolverSpDcsrcholFactor")
+            .map(|l| l.name.as_str());
+        assert_eq!(lib, Some("cuSOLVER low-level sparse Cholesky"));
+        assert_eq!(
+            crate::mappings::libraries::of_name("cusolverSpDcsrlsvchol").map(|l| l.name.as_str()),
+            None
+        );
     }
 
     /// The primitive headers behind `<cuda_pipeline.h>` and `<cuda_awbarrier.h>` (SpargeAttn
