@@ -398,29 +398,10 @@ fn tracked_but_ignored(
             let n = c.as_os_str().to_string_lossy();
             n.starts_with('.') && !VISIBLE_HIDDEN.contains(&n.as_ref())
         });
-        let path = root.join(&rel);
-        if hidden
-            || seen.contains(path.as_path())
-            || overrides.matched(&path, false).is_ignore()
-            || !(opts.all_files || has_ext(&path, &opts.extensions))
-        {
+        if hidden {
             continue;
         }
-        let Ok(meta) = std::fs::symlink_metadata(&path) else {
-            continue;
-        };
-        // No symbolic link on the way either (an index may list `a/k.cu` where `a` is a link
-        // out of the tree): the file's real path is the root's followed by `rel`.
-        if !meta.is_file() || path.canonicalize().ok() != Some(canon.join(&rel)) {
-            continue;
-        }
-        out.push(Input {
-            rel: rel_string(&rel),
-            path,
-            root: root.to_path_buf(),
-            size: meta.len(),
-            link: false,
-        });
+        out.extend(admit(root, &canon, rel, opts, overrides, &seen));
     }
     out
 }
@@ -457,33 +438,48 @@ fn ungenerated_manifests(
             d = p.parent();
         }
     }
+    let Ok(canon) = root.canonicalize() else {
+        return Vec::new();
+    };
     let mut out = Vec::new();
     for dir in dirs {
         for name in NEVER_GENERATED {
-            let rel = dir.join(name);
-            let path = root.join(&rel);
-            if seen.contains(path.as_path())
-                || overrides.matched(&path, false).is_ignore()
-                || !(opts.all_files || has_ext(&path, &opts.extensions))
-            {
-                continue;
-            }
-            let Ok(meta) = std::fs::symlink_metadata(&path) else {
-                continue;
-            };
-            if !meta.is_file() {
-                continue;
-            }
-            out.push(Input {
-                rel: rel_string(&rel),
-                path,
-                root: root.to_path_buf(),
-                size: meta.len(),
-                link: false,
-            });
+            out.extend(admit(root, &canon, dir.join(name), opts, overrides, &seen));
         }
     }
     out
+}
+
+/// The file `rel` under `root` (whose real path is `canon`) as an input the walk left out,
+/// with the walk's filters: not already found, not excluded by a glob, of a walked extension,
+/// a regular file, and no symbolic link on the way (an index may list `a/k.cu` where `a` is a
+/// link out of the tree): its real path is the root's followed by `rel`.
+fn admit(
+    root: &Path,
+    canon: &Path,
+    rel: PathBuf,
+    opts: &WalkOptions,
+    overrides: &ignore::overrides::Override,
+    seen: &std::collections::HashSet<&Path>,
+) -> Option<Input> {
+    let path = root.join(&rel);
+    if seen.contains(path.as_path())
+        || overrides.matched(&path, false).is_ignore()
+        || !(opts.all_files || has_ext(&path, &opts.extensions))
+    {
+        return None;
+    }
+    let meta = std::fs::symlink_metadata(&path).ok()?;
+    if !meta.is_file() || path.canonicalize().ok()? != canon.join(&rel) {
+        return None;
+    }
+    Some(Input {
+        rel: rel_string(&rel),
+        path,
+        root: root.to_path_buf(),
+        size: meta.len(),
+        link: false,
+    })
 }
 
 /// A walk error as a person can act on it: errors from the ignore files' globs (`error

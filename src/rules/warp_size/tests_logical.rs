@@ -73,6 +73,9 @@ fn a_reduction_through_a_shuffle_wrapper_keeps_lane_0_of_each_half() {
         "{:?}",
         fires_open(&ids, "HP102")
     );
+    // A loop that grows from 16 reaches offset 32, across the halves.
+    let grows = ids.replace("q > 0; q = q >> 1", "q < 64; q = q * 2");
+    assert!(!fires_open(&grows, "HP102").is_empty());
     let broadcast = ids
         .replace(
             "M = M + aa_shfl_down(0xFFFFFFFF, M, q);",

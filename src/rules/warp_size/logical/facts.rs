@@ -671,7 +671,19 @@ fn in_loop_from_16(v: &View, open: usize, j: usize, defaults: &HashMap<&[u8], u6
             .copied()
             .take_while(|&x| v.t(x) != b";")
             .collect();
-        start_value(v, &init, defaults) == Some(16)
+        // It halves: the step (after the second `;`) shifts right or divides (`q >>= 1`,
+        // `q = q / 2`); a loop that grows from 16 reaches 32 and crosses the halves.
+        let halves = header
+            .iter()
+            .filter(|&&x| v.t(x) == b";")
+            .nth(1)
+            .is_some_and(|&semi| {
+                header
+                    .iter()
+                    .filter(|&&x| x > semi)
+                    .any(|&x| matches!(v.t(x), b">" | b">>" | b">=" | b">>=" | b"/" | b"/="))
+            });
+        halves && start_value(v, &init, defaults) == Some(16)
     })
 }
 
