@@ -281,6 +281,8 @@ impl Visible {
 /// The facts of one lexed file (tokens only: no tree, no second read).
 pub fn facts(path: &str, bytes: &[u8], lexed: &crate::lex::Lexed) -> FileFacts {
     let own = super::own::sweep_with(path, bytes, lexed, crate::mappings::get());
+    // The file's ballot and shuffle wrappers, in one pass.
+    let wrappers = warp_wrappers(bytes, lexed);
     FileFacts {
         own: own.defs,
         cuda_headers: own.cuda_headers,
@@ -289,8 +291,8 @@ pub fn facts(path: &str, bytes: &[u8], lexed: &crate::lex::Lexed) -> FileFacts {
         logical32: crate::rules::warp_size::logical::logical32_helpers(path, bytes, lexed),
         capability_fns: crate::rules::arch_check::capability_functions(bytes, lexed),
         warp_work_macros: crate::rules::warp_size::logical::warp_work_macros(bytes, lexed),
-        ballot_fns: ballot_functions(bytes, lexed),
-        shuffle_fns: shuffle_functions(bytes, lexed),
+        ballot_fns: wrappers.0,
+        shuffle_fns: wrappers.1,
         fn_calls: crate::rules::warp_size::logical::function_calls(bytes, lexed),
         configured01: configured01(path, bytes),
         ..facts_of_arms(path, bytes, lexed)
@@ -947,7 +949,7 @@ impl Project {
 
 mod derived;
 pub(crate) use derived::closing_paren;
-pub use derived::{ballot_functions, is_ballot_body, shuffle_functions, FnCalls};
+pub use derived::{ballot_functions, is_ballot_body, shuffle_functions, warp_wrappers, FnCalls};
 use derived::{configured01, warp_fns, zero_tests};
 mod hip_build;
 pub use hip_build::{hip_build_defines, is_hip_build_file};

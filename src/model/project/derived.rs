@@ -150,17 +150,57 @@ fn forwarders(src: &[u8], lexed: &crate::lex::Lexed, targets: &[&str]) -> Vec<Fo
     out
 }
 
+const BALLOTS: [&str; 3] = ["__ballot_sync", "__ballot", "__activemask"];
+const SHUFFLES: [&str; 8] = [
+    "__shfl",
+    "__shfl_sync",
+    "__shfl_up",
+    "__shfl_up_sync",
+    "__shfl_down",
+    "__shfl_down_sync",
+    "__shfl_xor",
+    "__shfl_xor_sync",
+];
+
+/// A wrapper: its name, what it forwards to (the ballot as written, or a shuffle's mask-less
+/// intrinsic) and its line.
+pub type Wrapper = (String, String, u32);
+
+/// The ballot wrappers and the shuffle wrappers of a file ([`ballot_functions`],
+/// [`shuffle_functions`]), read in one pass over its function bodies.
+pub fn warp_wrappers(src: &[u8], lexed: &crate::lex::Lexed) -> (Vec<Wrapper>, Vec<Wrapper>) {
+    let targets: Vec<&str> = BALLOTS.iter().chain(SHUFFLES.iter()).copied().collect();
+    let fs = forwarders(src, lexed, &targets);
+    let ballots = fs
+        .iter()
+        .filter(|f| !f.narrow && f.callees.iter().all(|(c, _)| BALLOTS.contains(&c.as_str())))
+        .map(|f| (f.name.clone(), f.body.clone(), f.line))
+        .collect();
+    let shuffles = fs
+        .iter()
+        .filter_map(|f| {
+            let family = f.callees.first()?.0.trim_end_matches("_sync").to_string();
+            f.callees
+                .iter()
+                .all(|(c, n)| {
+                    let widthless = if c.ends_with("_sync") { 3 } else { 2 };
+                    SHUFFLES.contains(&c.as_str())
+                        && c.trim_end_matches("_sync") == family
+                        && *n <= widthless
+                })
+                .then(|| (f.name.clone(), family, f.line))
+        })
+        .collect();
+    (ballots, shuffles)
+}
+
 /// The functions whose body only returns a ballot, in every preprocessor arm
 /// (a `Forwarder`): a ballot under another name, like a ballot macro. Each with the first
 /// return's expression and its line. A wrapper declared with a 32-bit return type cuts the
 /// ballot itself (darknet's `uint32_t ballot32`, reported and rewritten there): its callers
 /// get 32 bits, so it is left out.
 pub fn ballot_functions(src: &[u8], lexed: &crate::lex::Lexed) -> Vec<(String, String, u32)> {
-    forwarders(src, lexed, &["__ballot_sync", "__ballot", "__activemask"])
-        .into_iter()
-        .filter(|f| !f.narrow)
-        .map(|f| (f.name, f.body, f.line))
-        .collect()
+    warp_wrappers(src, lexed).0
 }
 
 /// The functions whose body only returns a lane exchange of one direction in every arm, with
@@ -169,29 +209,7 @@ pub fn ballot_functions(src: &[u8], lexed: &crate::lex::Lexed) -> Vec<(String, S
 /// (`__shfl_down`) and its line. A wrapper that passes a width (FlexFlow's `WARP_SHFL_XOR(mask,
 /// var, laneMask, width)`) leaves the width to its callers: no wrapper here.
 pub fn shuffle_functions(src: &[u8], lexed: &crate::lex::Lexed) -> Vec<(String, String, u32)> {
-    const SHUFFLES: [&str; 8] = [
-        "__shfl",
-        "__shfl_sync",
-        "__shfl_up",
-        "__shfl_up_sync",
-        "__shfl_down",
-        "__shfl_down_sync",
-        "__shfl_xor",
-        "__shfl_xor_sync",
-    ];
-    forwarders(src, lexed, &SHUFFLES)
-        .into_iter()
-        .filter_map(|f| {
-            let family = f.callees.first()?.0.trim_end_matches("_sync").to_string();
-            f.callees
-                .iter()
-                .all(|(c, n)| {
-                    let widthless = if c.ends_with("_sync") { 3 } else { 2 };
-                    c.trim_end_matches("_sync") == family && *n <= widthless
-                })
-                .then_some((f.name, family, f.line))
-        })
-        .collect()
+    warp_wrappers(src, lexed).1
 }
 
 /// Whether a macro body is a ballot of the wavefront (`__ballot_sync(FULL_MASK, P)`,
