@@ -26,6 +26,8 @@
 //!   ([`arch_only`]);
 //! - one file's kernels whose NVIDIA-generation arms HIP compiles to nothing: write AMD paths
 //!   for them together, or leave the file out ([`arch_gaps`]);
+//! - the project's generation tests that give HIP a fallback only pre-sm_75 NVIDIA GPUs run:
+//!   make HIP compile the current arms, or check each fallback ([`legacy_fallbacks`]);
 //! - one PTX instruction family in one file (a file of `cp.async` wrappers): rewrite it once
 //!   ([`ptx_family`]);
 //! - a library's use in a folder (or, for device-code libraries such as WMMA, a file): port it
@@ -83,6 +85,7 @@ pub mod interposers;
 pub mod jit;
 pub mod kind;
 pub mod launch_bounds;
+pub mod legacy_fallbacks;
 pub mod library_switch;
 pub mod library_use;
 pub mod loaders;
@@ -192,7 +195,7 @@ pub fn fold_all_with(findings: &mut [Finding], tree: Tree) {
         container::kind,
         crate::inventory::siblings::kind,
     ];
-    let after: [fn(&[Finding]) -> Kind; 38] = [
+    let after: [fn(&[Finding]) -> Kind; 39] = [
         crate::rules::vendored::kind,
         masks::kind,
         masks::helper_kind,
@@ -204,6 +207,7 @@ pub fn fold_all_with(findings: &mut [Finding], tree: Tree) {
         crate::rules::libcu::kind,
         arch_only::kind,
         arch_gaps::kind,
+        legacy_fallbacks::kind,
         ptx_family::kind,
         library_use::kind,
         same_api::numbered,

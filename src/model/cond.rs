@@ -130,9 +130,31 @@ pub fn eval_under_hip(toks: &[&str]) -> Option<i64> {
 /// sm_90): the branch that GPU compiles. The current CUDA build of
 /// [`super::macro_env::MacroEnv::cuda`] with `__CUDA_ARCH__` fixed to 900.
 pub fn eval_current_nvcc(toks: &[&str]) -> Option<i64> {
+    eval_nvcc_at(toks, 900)
+}
+
+/// The GPU architectures a current CUDA toolkit compiles for, oldest first, as `__CUDA_ARCH__`
+/// values: Turing (sm_75) to Blackwell. CUDA 13.0 dropped sm_50–sm_72 (Maxwell, Pascal, Volta)
+/// and kept sm_75: <https://docs.nvidia.com/cuda/archive/13.0.0/cuda-toolkit-release-notes/index.html>
+/// ("Deprecated Architectures"), <https://github.com/NVIDIA/cuDecomp/pull/97> ("CUDA 13.0
+/// dropped support for Volta (SM70), but not Turing (SM75)").
+pub const CURRENT_NVIDIA_ARCHS: [i64; 9] = [750, 800, 860, 870, 890, 900, 1000, 1100, 1200];
+
+/// The value of a condition in nvcc's device pass for the GPU architecture `arch` (a
+/// `__CUDA_ARCH__` value) with a current CUDA toolkit.
+pub fn eval_nvcc_at(toks: &[&str], arch: i64) -> Option<i64> {
     use super::macro_env::{Known, MacroEnv};
-    let sm90 = |n: &str| (n == "__CUDA_ARCH__").then_some(Known::Value(900));
-    MacroEnv::cuda().with_extra(&sm90).eval(toks)
+    let at = move |n: &str| (n == "__CUDA_ARCH__").then_some(Known::Value(arch));
+    MacroEnv::cuda().with_extra(&at).eval(toks)
+}
+
+/// Whether the condition holds in the device pass for every GPU a current CUDA toolkit
+/// compiles for ([`CURRENT_NVIDIA_ARCHS`]): an arm after it in its chain runs on NVIDIA GPUs no
+/// current toolkit targets, if at all.
+pub fn every_current_nvidia_gpu(toks: &[&str]) -> bool {
+    CURRENT_NVIDIA_ARCHS
+        .iter()
+        .all(|&a| eval_nvcc_at(toks, a).is_some_and(|v| v != 0))
 }
 
 /// Whether directive `di` of the file opens an include guard: `#ifndef X` (or `#if

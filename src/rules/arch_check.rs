@@ -9,13 +9,15 @@ use crate::finding::Finding;
 use crate::gate::{Phase, Status};
 use crate::kinds::cuda::Kind as K;
 use crate::lex::Tok;
-use crate::model::hipside;
 use crate::model::syntax::Src;
+use crate::model::{cond, hipside};
 
 pub(crate) mod alternatives;
 mod bounds;
 mod capability;
 mod host_only;
+mod legacy;
+pub use legacy::LEGACY_FALLBACK;
 pub mod includes_only;
 pub use alternatives::alternative_arms;
 
@@ -302,7 +304,21 @@ pub fn arms_without_code(s: &Src, regions: &[hipside::Region], out: &mut Vec<Fin
 /// HIP compiles the arm written for old GPUs, which may clash with HIP's own definitions), and
 /// a branch that sets a macro (per-GPU tuning such as a blocks-per-SM count: AMD gets a value
 /// chosen for other GPUs).
-pub fn arms_with_code(s: &Src, regions: &[hipside::Region], out: &mut [Finding]) {
+///
+/// The PASS rests on the fallback computing what the skipped arm computes. Where every GPU a
+/// current CUDA toolkit builds for compiles the skipped arm ([`cond::every_current_nvidia_gpu`]:
+/// `#if __CUDA_ARCH__ > 610`), the arm HIP compiles runs on no NVIDIA GPU a current build
+/// targets, and where the skipped arm holds no open finding (`open_before`: where open findings
+/// sat before the arms settled them), it would build for AMD as ported: nothing verified the
+/// two agree, and one line makes HIP run what current NVIDIA GPUs run. That test is UNKNOWN
+/// (CORRECTNESS), one per chain; SPTAG's int8 cosine returns `1 - dot` in the fallback and
+/// `16384 - dot` in the `__dp4a` arm.
+pub fn arms_with_code(
+    s: &Src,
+    regions: &[hipside::Region],
+    open_before: &[usize],
+    out: &mut [Finding],
+) {
     use hipside::{Alt, Dead, Side};
     // A branch that sets a macro (`#define MAX_BLOCKS 2`) is per-GPU tuning: the value AMD
     // gets was chosen for other GPUs, so it stays open.
@@ -323,8 +339,9 @@ pub fn arms_with_code(s: &Src, regions: &[hipside::Region], out: &mut [Finding])
             && r.range.start >= r.decider.end
             && !s.bytes()[r.decider.end..r.range.start].contains(&b'\n')
     };
-    // Each decider and whether its arms are per-GPU values (both sides return a constant).
-    let deciders: std::collections::BTreeMap<usize, bool> = regions
+    // Each decider, whether its arms are per-GPU values (both sides return a constant), and
+    // the arm it opens.
+    let deciders: std::collections::BTreeMap<usize, (bool, &hipside::Region)> = regions
         .iter()
         .filter(|r| opened(r) && !defines(&r.range))
         .map(|r| {
@@ -332,7 +349,7 @@ pub fn arms_with_code(s: &Src, regions: &[hipside::Region], out: &mut [Finding])
                 == Side::Never(Dead::Arch {
                     alternative: Alt::Value,
                 });
-            (r.decider.start, value)
+            (r.decider.start, (value, r))
         })
         .collect();
     // A branch that only sets macros whose every use here is in code HIP never compiles: the
@@ -425,6 +442,8 @@ pub fn arms_with_code(s: &Src, regions: &[hipside::Region], out: &mut [Finding])
     if deciders.is_empty() {
         return;
     }
+    // Chains (by their `#if`) that already carry an unverified fallback: one fact each.
+    let mut unverified_heads = std::collections::BTreeSet::new();
     for f in out.iter_mut().filter(|f| {
         f.rule == CUDA_ARCH_MACRO.code()
             && f.status != Status::Pass
@@ -445,8 +464,19 @@ pub fn arms_with_code(s: &Src, regions: &[hipside::Region], out: &mut [Finding])
             continue;
         }
         let cond = hipside::directive_text(s, s.directive_range(d));
+        let (value, arm) = deciders[&f.byte_range.0];
+        if !value
+            && cond::every_current_nvidia_gpu(&toks)
+            && !open_before.iter().any(|o| arm.range.contains(o))
+            && !legacy::holds_asm(s, &arm.range)
+            && legacy::computes(s, &arm.range)
+            && unverified_heads.insert(arm.head.start)
+        {
+            legacy::legacy_fallback(s, f, &cond, arm);
+            continue;
+        }
         f.status = Status::Pass;
-        f.message = if deciders[&f.byte_range.0] {
+        f.message = if value {
             format!(
                 "`{cond}` picks a value by NVIDIA GPU generation (every arm only returns a constant); HIP-Clang does not define `__CUDA_ARCH__`, so every AMD GPU gets the value of the chain's other arm, chosen for other GPUs: a tuning value, not missing code (nothing to port; a value tuned for AMD is optional)"
             )

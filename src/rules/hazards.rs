@@ -181,6 +181,14 @@ pub fn check_lexed<'a>(
         .map(|f| f.byte_range.0)
         .collect();
     let at = hipside::regions_at(&regions, &offsets);
+    // Where open findings sit before the arms settle them: an arm HIP never compiles that holds
+    // none would build for AMD as ported.
+    let open_before: Vec<usize> = out
+        .iter()
+        .chain(translated.iter())
+        .filter(|f| f.status != Status::Pass)
+        .map(|f| f.byte_range.0)
+        .collect();
     let mut next_region = at.into_iter().map(|r| r.map(|i| &regions[i]));
     let mut keep = |f: &mut Finding| {
         let Some(region) = next_region.next().flatten() else {
@@ -192,7 +200,7 @@ pub fn check_lexed<'a>(
     translated.retain_mut(|f| keep(f));
     pass_cuda_backend_arms(&s, &mut out, translated);
     arch_check::arms_without_code(&s, &regions, &mut out);
-    arch_check::arms_with_code(&s, &regions, &mut out);
+    arch_check::arms_with_code(&s, &regions, &open_before, &mut out);
     arch_check::includes_only::includes_only_arms(&s, &regions, &mut out);
     arch_check::launch_bounds_arms(&s, &mut out);
     arch_check::old_gpu_arms(&s, &mut out);

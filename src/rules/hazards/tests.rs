@@ -53,6 +53,50 @@ fn a_generation_test_with_a_code_fallback_is_nothing_to_port() {
     assert!(f[0].2.contains("holds code"), "{f:?}");
 }
 
+/// A generation test every GPU a current CUDA toolkit builds for passes (sm_75 and newer),
+/// whose arm holds code HIP would build as ported: HIP compiles a fallback only GPUs no current
+/// toolkit targets run, and nothing verified that it agrees (SPTAG's int8 cosine: `16384 - dot`
+/// with `__dp4a`, `1 - dot` in the fallback). UNKNOWN/CORRECTNESS, naming the intrinsic and the
+/// one-line way to run the current arm. Twins stay PASS: a threshold sm_75 fails (`>= 800`: the
+/// fallback runs on Turing today), a skipped arm HIP could not build (PTX), a chain's second
+/// such test (one fact per chain).
+#[test]
+fn a_fallback_only_legacy_gpus_run_is_unverified() {
+    let arm = |cond: &str, fast: &str| {
+        format!(
+            "__device__ int cosine(const int* a, const int* b) {{\n#if {cond}\n  int p = 0;\n  for (int i = 0; i < 4; ++i) {fast}\n  return 16384 - p;\n#else\n  int p = 0;\n  for (int i = 0; i < 4; ++i) p += a[i] * b[i];\n  return 1 - p;\n#endif\n}}\n"
+        )
+    };
+    let src = arm("__CUDA_ARCH__ > 610", "p = __dp4a(a[i], b[i], p);");
+    let f = on(&src, "HP401", 2);
+    assert!(
+        f.len() == 1
+            && f[0].0 == Status::Unknown
+            && f[0].1 == Phase::Correctness
+            && f[0].2.contains("`__dp4a`")
+            && f[0].2.contains("no current toolkit targets"),
+        "{f:?}"
+    );
+    // Turing (sm_75), which CUDA 13 still builds for, runs the fallback of a `>= 800` test.
+    let turing = arm("__CUDA_ARCH__ >= 800", "p = __dp4a(a[i], b[i], p);");
+    let f = on(&turing, "HP401", 2);
+    assert!(f.len() == 1 && f[0].0 == Status::Pass, "{f:?}");
+    // A skipped arm of inline PTX: HIP could not build it, the fallback is the only way.
+    let ptx = arm(
+        "__CUDA_ARCH__ > 610",
+        "asm(\"dp4a.s32.s32 %0, %1, %2, %0;\" : \"+r\"(p) : \"r\"(a[i]), \"r\"(b[i]));",
+    );
+    let f = on(&ptx, "HP401", 2);
+    assert!(f.len() == 1 && f[0].0 == Status::Pass, "{f:?}");
+    // Two such tests in one chain: the first carries the fact.
+    let chain = "__device__ int g(int x) {\n#if __CUDA_ARCH__ >= 700\n  return __popc(x);\n#elif __CUDA_ARCH__ >= 600\n  return __clz(x);\n#else\n  return x;\n#endif\n}\n";
+    let open: Vec<_> = crate::model::syntax::test_support::hazard_findings(chain)
+        .into_iter()
+        .filter(|f| f.rule == "HP401" && f.status != Status::Pass)
+        .collect();
+    assert!(open.len() == 1 && open[0].line == 2, "{open:?}");
+}
+
 /// Twins: a test HIP finds true (HIP compiles the old-GPU arm), per-GPU tuning (a
 /// `#define` in the branch), and a device-pass test stay open.
 #[test]

@@ -1,0 +1,101 @@
+//! Generation tests whose fallback only NVIDIA GPUs no current CUDA toolkit targets run
+//! ([`super::arms_with_code`]): what makes the skipped arm one HIP could build, and the
+//! finding's words.
+
+use crate::finding::Finding;
+use crate::gate::{Phase, Status};
+use crate::lex::Tok;
+use crate::model::hipside;
+use crate::model::syntax::Src;
+
+/// Whether `range` holds inline assembly (`asm`, `__asm__`, `__asm`), whatever its finding
+/// says (PTX in a helper nothing calls is PASS, and still does not build for AMD).
+pub(super) fn holds_asm(s: &Src, range: &std::ops::Range<usize>) -> bool {
+    let toks = &s.lexed.tokens;
+    let first = toks.partition_point(|t| (t.start as usize) < range.start);
+    let last = toks.partition_point(|t| (t.start as usize) < range.end);
+    (first..last)
+        .any(|i| toks[i].kind == Tok::Ident && matches!(s.tok(i), "asm" | "__asm__" | "__asm"))
+}
+
+/// Whether `range` holds a statement that computes something: a complete statement (`;`) with
+/// a call, an assignment or a `return`. Not a fragment of a declaration (ccminer's `__global__
+/// __launch_bounds__(TPB50, 1)` arm: per-GPU tuning), a declaration alone (cudpp's `extern
+/// __shared__ char shared[];`), or string literals alone (an arm inside an `asm` statement's
+/// PTX text, astro-accelerate's `simd_functions.hpp`).
+pub(super) fn computes(s: &Src, range: &std::ops::Range<usize>) -> bool {
+    let toks = &s.lexed.tokens;
+    let first = toks.partition_point(|t| (t.start as usize) < range.start);
+    let last = toks.partition_point(|t| (t.start as usize) < range.end);
+    let code = |i: &usize| {
+        let t = toks[*i];
+        !t.in_directive() && t.kind != Tok::Comment && t.kind != Tok::Str
+    };
+    let mut statement = false;
+    let mut work = false;
+    for i in (first..last).filter(code) {
+        match s.tok(i) {
+            ";" => statement = true,
+            "return" | "=" | "+=" | "-=" | "*=" | "/=" | "|=" | "&=" | "^=" | "<<=" | ">>="
+            | "++" | "--" => work = true,
+            "(" if i > first && toks[i - 1].kind == Tok::Ident => work = true,
+            _ => {}
+        }
+    }
+    statement && work
+}
+
+/// What an HP401 on a test whose fallback only legacy NVIDIA GPUs run says of that fallback
+/// (the project's such tests are one decision: [`crate::decisions::legacy_fallbacks`]).
+pub const LEGACY_FALLBACK: &str = "written for older NVIDIA GPUs that no current toolkit targets";
+
+/// HP401 on a test every current NVIDIA GPU passes, whose arm holds code HIP would build as
+/// ported, while HIP compiles a fallback for GPUs no current CUDA toolkit targets
+/// ([`arms_with_code`]): UNKNOWN, naming the intrinsics the skipped arm calls.
+pub(super) fn legacy_fallback(s: &Src, f: &mut Finding, cond: &str, arm: &hipside::Region) {
+    let toks = &s.lexed.tokens;
+    let first = toks.partition_point(|t| (t.start as usize) < arm.range.start);
+    let last = toks.partition_point(|t| (t.start as usize) < arm.range.end);
+    let mut calls: Vec<&str> = Vec::new();
+    for (i, t) in toks
+        .iter()
+        .enumerate()
+        .take(last.saturating_sub(1))
+        .skip(first)
+    {
+        let name = s.tok(i);
+        if t.kind == Tok::Ident
+            && !t.in_directive()
+            && name.starts_with("__")
+            && s.tok(i + 1) == "("
+            && !calls.contains(&name)
+        {
+            calls.push(name);
+        }
+    }
+    let uses = match calls.len() {
+        0 => String::new(),
+        n => format!(
+            " (it calls {}{})",
+            calls
+                .iter()
+                .take(3)
+                .map(|c| format!("`{c}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            if n > 3 { ", …" } else { "" }
+        ),
+    };
+    let place = match hipside::function_around(s, arm.range.start) {
+        Some(name) => format!(" in `{name}`"),
+        None => String::new(),
+    };
+    f.status = Status::Unknown;
+    f.phase = Phase::Correctness;
+    f.message = format!(
+        "`{cond}` picks code by NVIDIA GPU generation{place}, and every GPU a current CUDA toolkit builds for (sm_75 and newer) compiles this arm; HIP-Clang does not define `__CUDA_ARCH__`, so every AMD GPU compiles the chain's other arm, {LEGACY_FALLBACK}. Nothing verified that it computes what this arm computes, and this arm holds nothing HIP lacks{uses}"
+    );
+    f.suggestion = Some(format!(
+        "make HIP compile the arm current NVIDIA GPUs run (`{cond} || defined(__HIP_DEVICE_COMPILE__)`), or check that the older arm gives the same results"
+    ));
+}
