@@ -949,7 +949,9 @@ impl Project {
 
 mod derived;
 pub(crate) use derived::closing_paren;
-pub use derived::{ballot_functions, is_ballot_body, shuffle_functions, warp_wrappers, FnCalls};
+pub use derived::{
+    ballot_functions, is_ballot_body, shuffle_functions, warp_wrappers, FnCalls, Wrapper,
+};
 use derived::{configured01, warp_fns, zero_tests};
 mod hip_build;
 pub use hip_build::{hip_build_defines, is_hip_build_file};

@@ -42,6 +42,7 @@ const CHOICE: &str = "where the lanes work as 32-lane warps (lane ids `& 31`, wi
 pub(super) fn ballot_macros<'a>(
     s: &Src<'a>,
     seen: &'a crate::model::project::Visible,
+    own: &[crate::model::project::Wrapper],
 ) -> std::collections::HashMap<&'a str, String> {
     let mut out = std::collections::HashMap::new();
     for d in s.lexed.directives.iter().filter(|d| d.name == "define") {
@@ -69,9 +70,10 @@ pub(super) fn ballot_macros<'a>(
             );
         }
     }
-    // Functions that only return a ballot (`aa_ballot`), this file's own.
-    for (name, body, line) in crate::model::project::ballot_functions(s.ctx.src, s.lexed) {
-        if let Some(n) = s.idents().map(|(_, n)| n).find(|n| *n == name) {
+    // Functions that only return a ballot (`aa_ballot`), this file's own (read once with its
+    // shuffle wrappers, [`super::logical::LogicalWarps`]).
+    for (name, body, line) in own {
+        if let Some(n) = s.idents().map(|(_, n)| n).find(|n| n == name) {
             out.entry(n)
                 .or_insert_with(|| format!("`{n}`, defined at line {line} as `{body}`"));
         }

@@ -289,7 +289,7 @@ fn check<'a>(
         }
     }
     queried::tests(s, root, out);
-    let ballot_macros = ballots::ballot_macros(s, seen);
+    let ballot_macros = ballots::ballot_macros(s, seen, &warps.own_ballots);
     let mut funcs = s.descendants(root, K::FunctionDefinition);
     // Members initialised from thread indices (`int lane = threadIdx.x % 32;` in a struct).
     funcs.extend(s.descendants(root, K::FieldDeclarationList));

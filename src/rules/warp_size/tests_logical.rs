@@ -369,3 +369,18 @@ fn a_launchers_warp_count_of_a_logical_warp_kernel_settles() {
     );
     assert_eq!(fires_open(&other, "HP102"), [7]);
 }
+
+/// RAFT's `constexpr int warp_size() { return 32; }`: the constant is the function's return
+/// value, so its uses are the calls (`threadIdx.x % warp_size()`), not its own body: HP101
+/// stays open where the file calls it beside a lane exchange. Twin: a unit that never calls
+/// the function has nothing to change (PASS).
+#[test]
+fn a_function_returning_the_warp_size_is_used_where_it_is_called() {
+    use crate::model::syntax::test_support::fires_open;
+    let def = "__host__ __device__ constexpr inline int warp_size() { return 32; }\n";
+    let called = format!("{def}__global__ void k(float* x) {{\n  int lane = threadIdx.x % warp_size();\n  float v = x[threadIdx.x];\n  v += __shfl_xor_sync(0xffffffffu, v, 1);\n  if (lane == 0) x[threadIdx.x / warp_size()] = v;\n}}\n");
+    assert_eq!(fires_open(&called, "HP101"), [1]);
+    let unused = format!("{def}__global__ void k(float* x) {{\n  x[threadIdx.x] = 0.f;\n}}\n");
+    assert_eq!(fires(&unused, "HP101"), [1]);
+    assert!(fires_open(&unused, "HP101").is_empty());
+}

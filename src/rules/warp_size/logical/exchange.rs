@@ -507,9 +507,16 @@ fn constant(s: &Src, cx: &Cx, memo: &mut HashMap<usize, bool>, f: &mut Finding) 
         return;
     };
     let lexed = s.lexed;
+    // A function returning the constant (RAFT's `constexpr int warp_size() { return 32; }`)
+    // is used where it is called: its home is the file, not its own body.
     let home = cx
         .function_at(s, f.byte_range.0)
-        .filter(|&k| f.byte_range.1 <= cx.functions[k].end_byte());
+        .filter(|&k| f.byte_range.1 <= cx.functions[k].end_byte())
+        .filter(|k| {
+            !cx.by_name
+                .get(name.as_str())
+                .is_some_and(|defs| defs.contains(k))
+        });
     let scope = match home {
         Some(k) => tokens(s, cx.functions[k]),
         None => 0..lexed.tokens.len(),

@@ -145,6 +145,9 @@ pub(crate) struct LogicalWarps {
     included_logical32: HashSet<Vec<u8>>,
     /// The project's shuffle wrappers the file sees ([`View::wrappers`]).
     wrappers: HashMap<Vec<u8>, Vec<u8>>,
+    /// The file's own ballot wrappers ([`crate::model::project::ballot_functions`]), read in
+    /// the same pass as its shuffle wrappers: the ballot rule asks for them here.
+    pub(crate) own_ballots: Vec<crate::model::project::Wrapper>,
 }
 
 const SHUFFLES: &[&str] = &[
@@ -379,7 +382,7 @@ impl LogicalWarps {
         lexed: &'a Lexed,
         env: &'a crate::model::project::Visible,
     ) -> LogicalWarps {
-        let own_wrappers = crate::model::project::shuffle_functions(src, lexed);
+        let (own_ballots, own_wrappers) = crate::model::project::warp_wrappers(src, lexed);
         let warp_level = lexed.tokens.iter().any(|t| {
             t.kind == Tok::Ident && {
                 let x = t.text(src);
@@ -395,7 +398,10 @@ impl LogicalWarps {
             }
         }) || !own_wrappers.is_empty();
         if !warp_level {
-            return LogicalWarps::default();
+            return LogicalWarps {
+                own_ballots,
+                ..LogicalWarps::default()
+            };
         }
         let wrappers: HashMap<Vec<u8>, Vec<u8>> = env
             .shuffle_wrappers
@@ -490,6 +496,7 @@ impl LogicalWarps {
                 .map(|n| n.as_bytes().to_vec())
                 .chain(narrow_types(src, lexed).into_iter().map(String::into_bytes))
                 .collect(),
+            own_ballots,
         }
     }
 
