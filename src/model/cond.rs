@@ -210,6 +210,11 @@ pub fn is_hip_macro(name: &str) -> bool {
     }
     // SYCL compilers' backend macros (`HIPSYCL_PLATFORM_HCC`, `__ACPP_ENABLE_HIP_TARGET__`)
     // say which backend a SYCL compiler targets; hipcc never defines them.
+    // MSVC's target-architecture macros (`_M_AMD64`, `_M_X64`; blake2's `_M_AMD_64` test
+    // beside them in nheqminer): the host CPU, never a HIP build.
+    if name.starts_with("_M_") {
+        return false;
+    }
     let sycl = [
         "HIPSYCL_",
         "__HIPSYCL",
@@ -239,6 +244,7 @@ pub fn is_hip_macro(name: &str) -> bool {
         "BULLDOZER",
         "X86",
         "X64",
+        "64",
         "AVX",
         "AVX2",
         "AVX512",
@@ -622,5 +628,10 @@ mod platform_tests {
         assert!(!is_hip_macro("USE_VULKAN_AMD"));
         assert!(is_hip_macro("OPENCL_OR_HIP"));
         assert!(is_hip_macro("FW_AMDGPU"));
+        // x86-64 under MSVC's and blake2's spellings (nheqminer), not a HIP build.
+        assert!(!is_hip_macro("_M_AMD64"));
+        assert!(!is_hip_macro("_M_AMD_64"));
+        assert!(!is_hip_macro("ARCH_AMD_64"));
+        assert!(is_hip_macro("USE_AMD"));
     }
 }

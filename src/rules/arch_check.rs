@@ -199,7 +199,7 @@ pub fn arms_without_code(s: &Src, regions: &[hipside::Region], out: &mut Vec<Fin
     let mut deciders: BTreeMap<usize, (Alt, usize, std::ops::Range<usize>)> = BTreeMap::new();
     for r in regions {
         if let Side::Never(Dead::Arch { alternative }) = r.side {
-            if alternative.holds_no_code() {
+            if alternative.holds_no_code() && !legacy::current_skips_too(s, r) {
                 deciders.entry(r.decider.start).or_insert((
                     alternative,
                     r.head.start,

@@ -42,14 +42,36 @@ pub(super) fn run(p: &mut Pass) {
     if uses.is_empty() {
         return;
     }
-    // Names the file declares itself (`dim3 blockDim(16, 16);`): a type word before them.
+    // Names the file declares itself (`dim3 blockDim(16, 16);`): a type word before them,
+    // or a pointer or reference declarator after a vector type (gadgetron's `setup_grid(unsigned int n,
+    // dim3 *blockDim, dim3* gridDim)`, whose `*blockDim = dim3(256)` is no built-in), where
+    // what comes before the type starts a declaration (`(`, `,`, `;`, a brace, a qualifier):
+    // `x = a * blockDim` is arithmetic.
+    let type_word = |k: usize| {
+        lexed.tokens[k].kind == Tok::Ident
+            && !matches!(p.text(k), b"return" | b"case" | b"sizeof" | b"else")
+    };
     let declared: Vec<&[u8]> = uses
         .iter()
         .filter(|&&i| {
             !lexed.tokens[i].in_directive()
                 && prev(i).is_some_and(|k| {
-                    lexed.tokens[k].kind == Tok::Ident
-                        && !matches!(p.text(k), b"return" | b"case" | b"sizeof" | b"else")
+                    type_word(k)
+                        || (matches!(p.text(k), b"*" | b"&" | b"&&")
+                            && prev(k).is_some_and(|t| {
+                                matches!(p.text(t), b"dim3" | b"uint3" | b"int3" | b"auto")
+                                    && prev(t).is_none_or(|b| {
+                                        matches!(
+                                            p.text(b),
+                                            b"(" | b","
+                                                | b";"
+                                                | b"{"
+                                                | b"}"
+                                                | b"const"
+                                                | b"volatile"
+                                        )
+                                    })
+                            }))
                 })
         })
         .map(|&i| p.text(i))
@@ -214,6 +236,17 @@ mod tests {
         let own =
             "void h() {\n  dim3 blockDim(16, 16);\n  int n = 64 / blockDim.x + blockDim * 0;\n}\n";
         assert_eq!(port(own), (own.to_string(), 0));
+        // gadgetron's `setup_grid`: host parameters `dim3 *blockDim, dim3* gridDim`, written
+        // through (`*blockDim = dim3(256);`), are the function's own; twin: a product of a
+        // local and the built-in in an argument is still the built-in.
+        let params = "inline void setup_grid(unsigned int n, dim3 *blockDim, dim3* gridDim) {\n  *blockDim = dim3(256);\n  *gridDim = dim3((n + blockDim->x - 1) / blockDim->x);\n}\n";
+        assert_eq!(port(params), (params.to_string(), 0));
+        let product = "__global__ void k(uint3* o, uint3 s) {\n  f(s * blockIdx);\n}\n";
+        let (out, n) = port(product);
+        assert!(
+            out.contains("f(s * make_uint3(blockIdx.x, blockIdx.y, blockIdx.z));") && n == 1,
+            "{out}"
+        );
     }
 
     /// Bare components passed to `printf` get the cast below 6.1 (one finding per call); an

@@ -511,6 +511,21 @@ fn register_keyword(p: &mut Pass, i: usize) {
     if p.lang == super::Lang::C || asm_label_follows(p, i) {
         return;
     }
+    // The storage class starts a declaration: a type or a name follows on the same line of
+    // code. Not the word in a diagnostic's text (`#error … to register tag …`), nor a token
+    // handed to a macro (Boost.LocalFunction's `…_ADD_FRONT(tokens, IS_REGISTER_FRONT,
+    // register)`).
+    let t = p.lexed.tokens[i];
+    if t.in_directive() && p.lexed.directives[t.directive as usize].name != "define" {
+        return;
+    }
+    let next = p
+        .lexed
+        .next_code(i)
+        .filter(|&k| p.lexed.tokens[k].directive == t.directive);
+    if !next.is_some_and(|k| p.lexed.tokens[k].kind == Tok::Ident) {
+        return;
+    }
     let t = p.lexed.tokens[i];
     let src = p.src();
     let mut end = t.end as usize;
@@ -662,6 +677,16 @@ mod tests {
         let (out, found) = port("k.c", "void f(void) { register int i = 0; }\n");
         assert_eq!(out, "void f(void) { register int i = 0; }\n");
         assert!(found.is_empty(), "{found:?}");
+        // The word in a diagnostic's text and a token handed to a macro (Boost's
+        // `keyword/register.hpp`, BSL-1.0) are no storage class; a macro body declaring with
+        // it is.
+        let words = "#error Include only one header to register tag\n#define ADD(t) FACILITY(t, IS_REGISTER, register)\n#define DECL register int x = 0;\n";
+        let (out, found) = port("k.cu", words);
+        assert_eq!(
+            out,
+            words.replace("#define DECL register int", "#define DECL int")
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
     }
 
     fn unported(path: &str, src: &str) -> Vec<(u32, String)> {

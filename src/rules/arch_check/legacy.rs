@@ -5,8 +5,8 @@
 use crate::finding::Finding;
 use crate::gate::{Phase, Status};
 use crate::lex::Tok;
-use crate::model::hipside;
 use crate::model::syntax::Src;
+use crate::model::{cond, hipside};
 
 /// Whether `range` holds inline assembly (`asm`, `__asm__`, `__asm`), whatever its finding
 /// says (PTX in a helper nothing calls is PASS, and still does not build for AMD).
@@ -98,4 +98,34 @@ pub(super) fn legacy_fallback(s: &Src, f: &mut Finding, cond: &str, arm: &hipsid
     f.suggestion = Some(format!(
         "make HIP compile the arm current NVIDIA GPUs run (`{cond} || defined(__HIP_DEVICE_COMPILE__)`), or check that the older arm gives the same results"
     ));
+}
+
+/// Whether no GPU a current CUDA toolkit builds for ([`cond::CURRENT_NVIDIA_ARCHS`]) compiles
+/// region `r` either, so what it holds is lost against no current CUDA build: its own test
+/// (`#elif __CUDA_ARCH__ < 600`) is false for all of them, or the chain's `#if`, whose arm HIP
+/// compiles, is true for all of them (gadgetron's `#if !defined(__CUDA_ARCH__) ||
+/// __CUDA_ARCH__ >= 600` with nothing in it, and a double `atomicAdd` for older GPUs in the
+/// `#else`). Only `#if`/`#elif` conditions are read.
+pub(super) fn current_skips_too(s: &Src, r: &hipside::Region) -> bool {
+    let Some(d) = s
+        .lexed
+        .directives
+        .iter()
+        .find(|d| s.directive_range(d).start == r.decider.start)
+    else {
+        return false;
+    };
+    if !matches!(d.name.as_str(), "if" | "elif") {
+        return false;
+    }
+    let toks = cond::condition_tokens(s, d);
+    let own =
+        r.range.start >= r.decider.end && !s.bytes()[r.decider.end..r.range.start].contains(&b'\n');
+    if own {
+        cond::CURRENT_NVIDIA_ARCHS
+            .iter()
+            .all(|&a| cond::eval_nvcc_at(&toks, a) == Some(0))
+    } else {
+        r.decider.start == r.head.start && cond::every_current_nvidia_gpu(&toks)
+    }
 }

@@ -291,6 +291,26 @@ fn ptx_behind_an_arch_test_with_an_empty_alternative_is_the_conditions_fact() {
     assert!(open.is_empty(), "{open:?}");
 }
 
+/// gadgetron's `ConvolverNC2C_atomic.cuh`: `#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 600`
+/// with nothing in it, a double `atomicAdd` for older GPUs in the `#else`. HIP compiles the
+/// empty arm, as every GPU a current CUDA toolkit builds for does: nothing is lost against a
+/// current CUDA build (no open HP401). Twin: at `>= 800` Turing (sm_75) compiles the `#else`,
+/// which HIP skips: open.
+#[test]
+fn an_empty_arm_every_current_gpu_takes_loses_nothing() {
+    let src = |n: u32| {
+        format!("#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= {n}\n#else\n__device__ double atomicAdd(double* a, double v) {{\n  unsigned long long* p = (unsigned long long*)a;\n  unsigned long long old = *p, assumed;\n  do {{ assumed = old; old = atomicCAS(p, assumed, __double_as_longlong(v + __longlong_as_double(assumed))); }} while (assumed != old);\n  return __longlong_as_double(old);\n}}\n#endif\n")
+    };
+    let open = |src: &str| -> Vec<_> {
+        crate::model::syntax::test_support::hazard_findings(src)
+            .into_iter()
+            .filter(|f| f.rule == "HP401" && f.status != Status::Pass)
+            .collect()
+    };
+    assert!(open(&src(600)).is_empty(), "{:?}", open(&src(600)));
+    assert_eq!(open(&src(800)).len(), 1);
+}
+
 #[test]
 fn an_arch_branch_whose_alternative_fails_is_a_build_or_run_time_fact() {
     let src = mma_step("#error \"needs sm_75\"\n");
