@@ -404,6 +404,15 @@ mod tests {
         assert_eq!(MacroEnv::cuda().eval(&["NVBENCH_HAS_CUPTI"]), Some(1));
     }
 
+    /// Visual Studio's editor-only macro (nheqminer's `#ifdef __INTELLISENSE__` stubs of
+    /// `__launch_bounds__` and `__CUDA_ARCH__`): no build defines it, HIP's or nvcc's.
+    #[test]
+    fn the_intellisense_macro_is_defined_by_no_build() {
+        let t = ["defined", "(", "__INTELLISENSE__", ")"];
+        assert_eq!(MacroEnv::hip().eval(&t), Some(0));
+        assert_eq!(MacroEnv::cuda().eval(&t), Some(0));
+    }
+
     #[test]
     fn the_table_parses_and_every_row_has_a_source() {
         let t = parse(TABLE).expect("hip_macros.tsv parses");

@@ -18,6 +18,7 @@ mod idents;
 mod includes;
 mod launch;
 mod logical_warp;
+mod macro_warps;
 mod members;
 pub mod overloads;
 mod removed;
@@ -298,6 +299,7 @@ pub(crate) fn translate_seeing(
     includes::run(&mut pass);
     fixups::run(&mut pass);
     logical_warp::run(&mut pass);
+    macro_warps::run(&mut pass);
     compat::uses(&mut pass);
     compat::rerun(&mut pass);
     // The implicit include is placed before the overload guards so that, at a shared offset,

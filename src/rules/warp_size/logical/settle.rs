@@ -358,6 +358,13 @@ pub(crate) fn settle(s: &crate::model::syntax::Src, m: &LogicalWarps, out: &mut 
     }
     // One answer per function (by its opening brace).
     let mut memo: HashMap<usize, Option<(Applicability, String)>> = HashMap::new();
+    // The file's function-like macros whose body calls a vote, a ballot or a width-less
+    // shuffle (nheqminer's `CHECK_DUP`: an `__any`), which the port leaves as written.
+    let mut macros: Vec<String> = super::macro_calls(src, lexed)
+        .into_iter()
+        .map(|c| c.macro_name)
+        .collect();
+    macros.dedup();
     constants_of_logical_warps(s, m, out, &mut memo);
     for f in out.iter_mut().filter(|f| {
         matches!(f.rule.as_str(), "HP102" | "HP104" | "HP105" | "HP106") && f.status != Status::Pass
@@ -400,6 +407,12 @@ pub(crate) fn settle(s: &crate::model::syntax::Src, m: &LogicalWarps, out: &mut 
                     format!("`hipport port` rewrites its warp-level calls for them ({what}; safe rewrite, HP109)")
                 };
                 pass(f, format!(", but the function's lanes are 32-lane logical warps ({why32}) and {how}: {kind} CUDA's meaning on 64-lane wavefronts (nothing to change)"));
+            }
+            ("HP102" | "HP105", Warp::Logical32, _)
+                if through_macro(&v, m, &macros, i).is_some() =>
+            {
+                let name = through_macro(&v, m, &macros, i).unwrap_or_default();
+                pass(f, format!(", but the function's lanes are 32-lane logical warps ({why32}): its lane and warp ids keep CUDA's meaning on 64-lane wavefronts; what does not is the warp-level call inside macro `{name}`, which `hipport port` does not rewrite (HP109 on the macro)"));
             }
             ("HP102" | "HP104" | "HP105", Warp::Mixed, handled) => {
                 f.message.push_str(&format!("; the function mixes 32-lane logical warps ({why32}) with wavefront lanes ({why64})"));
@@ -565,4 +578,15 @@ fn in_launch_bounds(v: &View, j: usize) -> bool {
 
 fn pass(f: &mut Finding, why: String) {
     f.settle(&why);
+}
+
+/// The first of the file's warp-work `macros` the function around token `i` uses, if any.
+fn through_macro(v: &View, m: &LogicalWarps, macros: &[String], i: usize) -> Option<String> {
+    if macros.is_empty() {
+        return None;
+    }
+    let g = m.function(i)?;
+    (g.open..g.close)
+        .filter(|&j| v.code(j))
+        .find_map(|j| macros.iter().find(|n| v.t(j) == n.as_bytes()).cloned())
 }
