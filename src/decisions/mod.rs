@@ -247,9 +247,11 @@ pub fn fold_all_with(findings: &mut [Finding], tree: Tree) {
     for (i, make) in before.into_iter().enumerate() {
         let k = make(findings);
         fold_keeping(findings, &k, &mut heads);
-        if i == 0 {
+        if i == 1 {
             // The decisions about code the build sets aside: not maintained, not built, not
             // included, a generator's output. Their heads are listed after the product's code.
+            // After the boards' decision: a folder for NVIDIA's embedded boards holds its own
+            // files, built or not (cuda-samples' `Tegra/cudaNvSciNvMedia`).
             if !unbuilt_roots.is_empty() {
                 fold_keeping(findings, &unbuilt::kind(unbuilt_roots.to_vec()), &mut heads);
             }

@@ -69,7 +69,7 @@ pub fn roots(
             dirs_with_build.insert(dir);
             if let Some(t) = read(rel) {
                 build_files.push((rel, build_texts.len()));
-                build_texts.push(String::from_utf8_lossy(&t).into_owned());
+                build_texts.push(without_comments(&String::from_utf8_lossy(&t)));
             }
         } else if name
             .rsplit_once('.')
@@ -384,9 +384,23 @@ fn recursive_glob_bases(build_files: &[(&str, usize)], texts: &[String]) -> Opti
         for (at, _) in text.match_indices("GLOB_RECURSE") {
             let args = text[at..].split(')').next().unwrap_or("");
             let mut any = false;
+            let mut headers_only = false;
             for w in args.split_whitespace().skip(2) {
                 let w = w.trim_matches('"');
                 if !w.contains('*') {
+                    continue;
+                }
+                // A pattern of one extension no compilation unit has (gadgetron's doxygen
+                // `GLOB_RECURSE … ${DIR}/*.h`) picks up no unit.
+                let ext = w
+                    .rsplit('/')
+                    .next()
+                    .and_then(|n| n.rsplit_once('.'))
+                    .map(|(_, e)| e);
+                if ext.is_some_and(|e| {
+                    !e.contains('*') && !UNITS.contains(&e.to_ascii_lowercase().as_str())
+                }) {
+                    headers_only = true;
                     continue;
                 }
                 any = true;
@@ -414,7 +428,7 @@ fn recursive_glob_bases(build_files: &[(&str, usize)], texts: &[String]) -> Opti
                     });
                 }
             }
-            if !any {
+            if !any && !headers_only {
                 return None;
             }
         }
@@ -659,6 +673,41 @@ pub fn kind(roots: Vec<String>) -> Kind {
     }
 }
 
+/// A build file's text without its `#` line comments (CMake, Make, Python, shell): a folder
+/// named only in a commented-out `#  add_subdirectory(2d_golden_ratio_gui)` (gadgetron) is
+/// reached by nothing. A `#` inside a quoted string, or escaped (`\\#` in a Makefile), starts
+/// no comment.
+fn without_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let mut quote: Option<char> = None;
+        let mut prev = ' ';
+        let mut cut = None;
+        for (k, c) in line.char_indices() {
+            match (quote, c) {
+                (Some(q), _) if c == q && prev != '\\' => quote = None,
+                (None, '"' | '\'') => quote = Some(c),
+                (None, '#') if prev != '\\' => {
+                    cut = Some(k);
+                    break;
+                }
+                _ => {}
+            }
+            prev = c;
+        }
+        match cut {
+            Some(k) => {
+                out.push_str(&line[..k]);
+                if line.ends_with('\n') {
+                    out.push('\n');
+                }
+            }
+            None => out.push_str(line),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -692,6 +741,43 @@ mod tests {
             ("third_party/lib/a.cu", ""),
         ]);
         assert_eq!(r, ["faiss/gpu/perf"]);
+    }
+
+    /// gadgetron's `radial/CMakeLists.txt`: the GUI folder's `add_subdirectory` is commented
+    /// out, so its CMake part (no `project()`) is reached by nothing; twin: the same line live
+    /// reaches it, and a `#` in a quoted string starts no comment.
+    #[test]
+    fn a_folder_named_only_in_a_comment_is_unbuilt() {
+        let files = |parent: &'static str| {
+            vec![
+                ("CMakeLists.txt", "project(g)\nadd_subdirectory(radial)\n"),
+                ("radial/CMakeLists.txt", parent),
+                ("radial/a/CMakeLists.txt", "add_executable(a main.cpp)\n"),
+                ("radial/a/main.cpp", ""),
+                (
+                    "radial/gui/CMakeLists.txt",
+                    "add_executable(gui main.cpp)\n",
+                ),
+                ("radial/gui/main.cpp", ""),
+            ]
+        };
+        let commented =
+            "add_subdirectory(a)\n#if (QT4_FOUND)\n#  add_subdirectory(gui)\n#endif ()\n";
+        assert_eq!(tree(&files(commented)), ["radial/gui"]);
+        let live = "add_subdirectory(a)\nset(X \"#\")\nadd_subdirectory(gui) # the GUI\n";
+        assert!(tree(&files(live)).is_empty(), "{:?}", tree(&files(live)));
+        assert_eq!(
+            without_comments("a \"#b\" # c\nd\\#e\n"),
+            "a \"#b\" \nd\\#e\n"
+        );
+        // A recursive glob of headers only (gadgetron's doxygen) picks up no unit; twin: one
+        // of `.cpp` files anywhere leaves every folder alone.
+        let mut with_doc = files(commented);
+        with_doc.push(("doc/CMakeLists.txt", "file(GLOB_RECURSE H ${DIR}/*.h)\n"));
+        assert_eq!(tree(&with_doc), ["radial/gui"]);
+        let mut with_units = files(commented);
+        with_units.push(("doc/CMakeLists.txt", "file(GLOB_RECURSE H ${DIR}/*.cpp)\n"));
+        assert!(tree(&with_units).is_empty());
     }
 
     /// Twins: a folder named by a build file, a unit named by file name or stem, a folder with

@@ -58,6 +58,17 @@ pub(crate) fn macro_calls(src: &[u8], lexed: &Lexed) -> Vec<MacroCall> {
         {
             continue;
         }
+        // A compat spelling of an intrinsic itself (`#define __shfl_xor_sync(m, v, l)
+        // __shfl_xor(v, l)` under the project's ROCm switch) is the intrinsic: its calls are
+        // rewritten where they are written.
+        if VOTES
+            .iter()
+            .chain(BALLOTS)
+            .chain(SHUFFLES)
+            .any(|x| x.as_bytes() == text(n))
+        {
+            continue;
+        }
         let Some(body) = toks.iter().position(|&j| text(j) == b")").map(|k| k + 1) else {
             continue;
         };
