@@ -163,6 +163,16 @@ pub(super) fn pass_headers_the_project_carries(
         let Some(path) = f.message.split('`').nth(1).map(str::to_string) else {
             continue;
         };
+        // A copy of an NVIDIA library's header (decord's `nvcuvid/cuviddec.h`, the Video
+        // Codec SDK's) declares what NVIDIA's binary implements: the library's use stays the
+        // decision, whoever carries the header.
+        let base = path.rsplit('/').next().unwrap_or(&path);
+        if crate::mappings::libraries::of_header(&path)
+            .or_else(|| crate::mappings::libraries::of_header(base))
+            .is_some()
+        {
+            continue;
+        }
         // A copy the includer can reach: in a folder whose parent holds the includer (its own
         // folder, `common/` beside `src/`, an ancestor's), not a same-named file of another
         // part of the project (cuQuantum's Python extension's own `cudensitymat.h`).
@@ -500,6 +510,7 @@ mod tests {
             hp004("src/a.cu", "helper_cuda.h"),
             hp004("src/a.cu", "helper_math.h"),
             hp004("src/b.cu", "helper_timer.h"),
+            hp004("src/nvcuvid/nvcuvid.h", "cuviddec.h"),
         ];
         let rels = [
             "src/a.cu",
@@ -507,12 +518,16 @@ mod tests {
             "common/helper_cuda.h",
             "common/my_helper_timer.h",
             "python/ext/cppsrc/helper_math.h",
+            "src/nvcuvid/nvcuvid.h",
+            "src/nvcuvid/cuviddec.h",
         ];
         pass_headers_the_project_carries(&mut fs, &rels);
         let status: Vec<_> = fs.iter().map(|f| f.status).collect();
         use crate::gate::Status::{Pass, Remediation};
-        // `helper_math.h` of another part of the project is not what `src/a.cu` finds.
-        assert_eq!(status, [Pass, Remediation, Remediation]);
+        // `helper_math.h` of another part of the project is not what `src/a.cu` finds; a
+        // carried copy of an NVIDIA library's header (decord's NVDEC `cuviddec.h`) brings no
+        // library: its use stays open.
+        assert_eq!(status, [Pass, Remediation, Remediation, Remediation]);
         assert!(
             fs[0].message.contains("`common/helper_cuda.h`"),
             "{}",
