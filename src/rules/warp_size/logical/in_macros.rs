@@ -5,18 +5,10 @@
 
 use crate::lex::{Lexed, Tok};
 
-const VOTES: &[&str] = &["__all_sync", "__any_sync", "__all", "__any"];
+use super::{SHUFFLES, VOTES};
+
+/// The ballots a macro body may keep in 32 bits (`__activemask` takes no predicate).
 const BALLOTS: &[&str] = &["__ballot_sync", "__ballot"];
-const SHUFFLES: &[&str] = &[
-    "__shfl",
-    "__shfl_sync",
-    "__shfl_up",
-    "__shfl_up_sync",
-    "__shfl_down",
-    "__shfl_down_sync",
-    "__shfl_xor",
-    "__shfl_xor_sync",
-];
 
 /// One intrinsic call in a macro body.
 pub(crate) struct MacroCall {
