@@ -49,12 +49,31 @@ pub fn rewrite(src: &[u8], lexed: &Lexed, k: usize) -> Vec<(Range<usize>, String
     if crate::model::cond::own_hip_arm_later(src, lexed, k).is_some() {
         return Vec::new();
     }
+    // A file with its own test of HIP's device pass (vendored Eigen 3.4's `Macros.h`: `#if
+    // defined(__HIP_DEVICE_COMPILE__)` sets its HIP macros, `defined(__CUDA_ARCH__)` its CUDA
+    // ones, and its later branches assume one or the other): its CUDA tests are CUDA's alone.
+    if own_hip_device_test(src, lexed) {
+        return Vec::new();
+    }
     widen(
         src,
         lexed,
         &lexed.directives[k],
         thresholds_ok(src, lexed, k),
     )
+}
+
+/// Whether a directive of the file tests HIP's device-pass macro without `__CUDA_ARCH__` (the
+/// project's own HIP arm, not a test `port` widened).
+fn own_hip_device_test(src: &[u8], lexed: &Lexed) -> bool {
+    const HIP: &[u8] = b"__HIP_DEVICE_COMPILE__";
+    if memchr::memmem::find(src, HIP).is_none() {
+        return false;
+    }
+    lexed.directives.iter().any(|d| {
+        let words = || d.tokens.clone().map(|j| lexed.tokens[j].text(src));
+        words().any(|w| w == HIP) && !words().any(|w| w == ARCH)
+    })
 }
 
 /// Whether directive `k`'s text names `__CUDA_ARCH__`: the only directives the rewrite and its
@@ -538,6 +557,10 @@ mod tests {
         let alone =
             "#if defined(ACC_CUDA) && defined(__CUDA_ARCH__)\n#define T() __trap()\n#endif\n";
         assert_ne!(apply(alone), alone);
+        // Eigen 3.4's `Macros.h` (MPL-2.0): its own HIP device-pass test elsewhere in the
+        // file; the CUDA one stays as written.
+        let eigen = "#if defined(EIGEN_CUDACC) && defined(__CUDA_ARCH__)\n#define EIGEN_CUDA_ARCH __CUDA_ARCH__\n#endif\n#if defined(__HIP_DEVICE_COMPILE__)\n#define EIGEN_HIP_DEVICE_COMPILE __HIP_DEVICE_COMPILE__\n#endif\n";
+        assert_eq!(apply(eigen), eigen);
     }
 
     /// A comparison with an architecture every GPU HIP targets is past (cudpp wraps kernel
