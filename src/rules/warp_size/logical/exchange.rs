@@ -48,22 +48,31 @@ type Named<'s> = (&'s [u8], bool);
 /// another such macro of the file (graphvite's `#define SUM(x) gpu::WarpBroadcast(gpu::WarpReduce(x), 0)`):
 /// a function that calls one exchanges across lanes as the body does. Read from tokens (the
 /// project model's pre-pass, and each file for its own macros).
+/// A `#define` of a function-like macro (`# define NAME (`, the parenthesis touching the
+/// name): its name token and the directive's tokens without comments (`#`, `define`, the name,
+/// `(`, the parameters, the body).
+pub(super) fn function_like(
+    src: &[u8],
+    lexed: &crate::lex::Lexed,
+    d: &crate::lex::Directive,
+) -> Option<(usize, Vec<usize>)> {
+    let toks: Vec<usize> = d
+        .tokens
+        .clone()
+        .filter(|&j| lexed.tokens[j].kind != Tok::Comment)
+        .collect();
+    let (&n, &p) = (toks.get(2)?, toks.get(3)?);
+    let (tn, tp) = (lexed.tokens[n], lexed.tokens[p]);
+    (tn.kind == Tok::Ident && tp.text(src) == b"(" && tp.start == tn.end).then_some((n, toks))
+}
+
 pub(crate) fn warp_work_macros(src: &[u8], lexed: &crate::lex::Lexed) -> Vec<String> {
     let mut defs: Vec<(String, Vec<Named>)> = Vec::new();
     for d in lexed.directives.iter().filter(|d| d.name == "define") {
-        let toks: Vec<usize> = d
-            .tokens
-            .clone()
-            .filter(|&j| lexed.tokens[j].kind != Tok::Comment)
-            .collect();
-        // `# define NAME (` with the parenthesis touching the name: function-like.
-        let (Some(&n), Some(&p)) = (toks.get(2), toks.get(3)) else {
+        let Some((n, toks)) = function_like(src, lexed, d) else {
             continue;
         };
-        let (tn, tp) = (lexed.tokens[n], lexed.tokens[p]);
-        if tn.kind != Tok::Ident || tp.text(src) != b"(" || tp.start != tn.end {
-            continue;
-        }
+        let tn = lexed.tokens[n];
         // The body's names, each with whether it is called (`name(`): a name like a warp
         // primitive counts only as a call (`kWarpSize` in lane arithmetic is no exchange).
         let body: Vec<(&[u8], bool)> = toks[4..]

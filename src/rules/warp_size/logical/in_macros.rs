@@ -3,7 +3,7 @@
 //! macro shares its body. The translator reports them where the macro is used in functions of
 //! 32-lane logical warps; the lane ids of such functions are settled naming them.
 
-use crate::lex::{Lexed, Tok};
+use crate::lex::Lexed;
 
 use super::{SHUFFLES, VOTES};
 
@@ -35,21 +35,9 @@ pub(crate) fn macro_calls(src: &[u8], lexed: &Lexed) -> Vec<MacroCall> {
     let text = |j: usize| lexed.tokens[j].text(src);
     let mut out = Vec::new();
     for d in lexed.directives.iter().filter(|d| d.name == "define") {
-        let toks: Vec<usize> = d
-            .tokens
-            .clone()
-            .filter(|&j| lexed.tokens[j].kind != Tok::Comment)
-            .collect();
-        // `# define NAME (`: function-like, the parenthesis touching the name.
-        let (Some(&n), Some(&o)) = (toks.get(2), toks.get(3)) else {
+        let Some((n, toks)) = super::exchange::function_like(src, lexed, d) else {
             continue;
         };
-        if lexed.tokens[n].kind != Tok::Ident
-            || text(o) != b"("
-            || lexed.tokens[o].start != lexed.tokens[n].end
-        {
-            continue;
-        }
         // A compat spelling of an intrinsic itself (`#define __shfl_xor_sync(m, v, l)
         // __shfl_xor(v, l)` under the project's ROCm switch) is the intrinsic: its calls are
         // rewritten where they are written.
