@@ -63,6 +63,63 @@ pub fn own_hip_arm_later(src: &[u8], lexed: &Lexed, di: usize) -> Option<usize> 
     None
 }
 
+/// The first conditional directive (index) of a file that opens its own arm for the HIP
+/// compiler: a test of `__HIPCC__`, `__HIP__` or `__HIP_PLATFORM_AMD__` that no CUDA build takes
+/// and HIP may (vendored Eigen 3.4's `#if defined(__HIPCC__) && !defined(EIGEN_NO_HIP)`), not
+/// naming `__CUDACC__` itself, whose arm holds definitions or code, not only `#include`s (a
+/// file that merely includes HIP's header under `__HIPCC__` has not ported itself). Such a
+/// file splits CUDA and HIP itself: its `__CUDACC__` tests keep nvcc on the CUDA side, and
+/// renamed to `__HIPCC__` they would send HIP-Clang into both sides (Eigen then defines
+/// `EIGEN_CUDACC` and `EIGEN_HIPCC`, which it keeps mutually exclusive).
+pub fn own_hip_compiler_arm(src: &[u8], lexed: &Lexed) -> Option<usize> {
+    memchr::memmem::find(src, b"__HIP")?;
+    let dirs = &lexed.directives;
+    for (k, d) in dirs.iter().enumerate() {
+        if !matches!(d.name.as_str(), "if" | "ifdef" | "elif" | "elifdef") {
+            continue;
+        }
+        let mut t = condition_tokens_of(src, lexed, d);
+        if d.name.ends_with("def") {
+            t = [&["defined", "("][..], &t[..t.len().min(1)], &[")"]].concat();
+        }
+        if !t.iter().any(|n| DEFINED_UNDER_HIP.contains(n))
+            || t.contains(&"__CUDACC__")
+            || eval_platform(&t, false) != Some(0)
+            || eval_platform(&t, true) == Some(0)
+        {
+            continue;
+        }
+        // The arm: up to the next directive of the same chain.
+        let mut depth = 0usize;
+        let mut end = src.len();
+        let mut holds = false;
+        for e in &dirs[k + 1..] {
+            match e.name.as_str() {
+                "if" | "ifdef" | "ifndef" => depth += 1,
+                "endif" | "elif" | "else" | "elifdef" | "elifndef" if depth == 0 => {
+                    end = e.start;
+                    break;
+                }
+                "endif" => depth -= 1,
+                "define" | "undef" | "error" => holds = true,
+                _ => {}
+            }
+        }
+        let first = lexed
+            .tokens
+            .partition_point(|tok| (tok.start as usize) < d.end);
+        holds = holds
+            || lexed.tokens[first..]
+                .iter()
+                .take_while(|tok| (tok.start as usize) < end)
+                .any(|tok| !tok.in_directive() && tok.kind != Tok::Comment);
+        if holds {
+            return Some(k);
+        }
+    }
+    None
+}
+
 /// The condition tokens of a directive (after `#if`/`#elif`), with multi-byte operators merged.
 pub fn condition_tokens<'a>(s: &Src<'a>, d: &Directive) -> Vec<&'a str> {
     condition_tokens_of(s.bytes(), s.lexed, d)
@@ -262,6 +319,17 @@ pub fn is_hip_macro(name: &str) -> bool {
             "OPENCL" | "OCL" | "SYCL" | "VULKAN" | "METAL" | "DPCPP" | "ONEAPI" | "OPENGL"
         )
     });
+    // An opt-out (`EIGEN_NO_HIP`, `DISABLE_HIP`, `__HIP_NO_HALF_CONVERSIONS__`): a switch a
+    // user or project passes to turn HIP support off, which no HIP build defines by itself.
+    let opt_out = words.iter().any(|w| {
+        matches!(
+            w.to_ascii_uppercase().as_str(),
+            "NO" | "DISABLE" | "DISABLED" | "WITHOUT" | "SKIP" | "NOT"
+        )
+    });
+    if opt_out && !DEFINED_UNDER_HIP.contains(&name) {
+        return false;
+    }
     DEFINED_UNDER_HIP.contains(&name)
         || name.starts_with("__gfx")
         || words.iter().any(|w| {
@@ -633,5 +701,34 @@ mod platform_tests {
         assert!(!is_hip_macro("_M_AMD_64"));
         assert!(!is_hip_macro("ARCH_AMD_64"));
         assert!(is_hip_macro("USE_AMD"));
+    }
+
+    /// A switch that turns HIP support off names HIP but is no platform macro: no HIP build
+    /// defines it by itself. Twin: the switch that turns it on.
+    #[test]
+    fn opt_outs_of_hip_are_not_hip_platform_macros() {
+        for n in [
+            "EIGEN_NO_HIP",
+            "DISABLE_HIP",
+            "WITHOUT_ROCM",
+            "__HIP_NO_HALF_CONVERSIONS__",
+        ] {
+            assert!(!is_hip_macro(n), "{n}");
+        }
+        assert!(is_hip_macro("EIGEN_USE_HIP") && is_hip_macro("__HIPCC__"));
+        let t = [
+            "defined",
+            "(",
+            "__HIPCC__",
+            ")",
+            "&&",
+            "!",
+            "defined",
+            "(",
+            "EIGEN_NO_HIP",
+            ")",
+        ];
+        assert_eq!(eval_platform(&t, true), None);
+        assert_eq!(eval_platform(&t, false), Some(0));
     }
 }

@@ -121,8 +121,9 @@ fn value(
         .any(|t| !cond::is_hip_macro(t) && hip.lookup(t).is_some());
     // `#elif defined(__CUDACC__)` beside the project's own HIP arm later in the chain: the port
     // keeps the test as written, so HIP-Clang (which does not define `__CUDACC__`) skips it.
+    // So is every `__CUDACC__` test of a file that opens its own arm for the HIP compiler.
     let beside_own_hip = toks.iter().any(|t| t == "__CUDACC__")
-        && cond::own_hip_arm_later(s.bytes(), s.lexed, di).is_some();
+        && (project.own_hip_compiler || cond::own_hip_arm_later(s.bytes(), s.lexed, di).is_some());
     let extra = |n: &str| {
         if undef(n) || (beside_own_hip && n == "__CUDACC__") || project.cuda_twins.contains(n) {
             return Some(Known::Undefined);
@@ -319,6 +320,8 @@ struct ProjectInts<'a> {
     /// The file's switches for a CUDA library whose ROCm twin it also tests
     /// ([`cuda_library_twins`]): the ROCm build turns on the twin, not these.
     cuda_twins: std::collections::BTreeSet<String>,
+    /// The file opens its own arm for the HIP compiler ([`cond::own_hip_compiler_arm`]).
+    own_hip_compiler: bool,
 }
 
 /// The switches the file's conditions test for a CUDA library (a `_`-separated word that
@@ -396,6 +399,7 @@ fn regions_pinning(
         switches,
         fixed: Default::default(),
         cuda_twins: cuda_library_twins(s),
+        own_hip_compiler: cond::own_hip_compiler_arm(s.bytes(), s.lexed).is_some(),
     };
     struct Frame {
         /// An earlier branch of the chain is certainly compiled under HIP.

@@ -414,6 +414,23 @@ mod tests {
     }
 
     #[test]
+    fn the_rocm_build_runs_on_linux() {
+        let hip = MacroEnv::hip();
+        assert_eq!(hip.eval(&["defined", "(", "__linux__", ")"]), Some(1));
+        assert_eq!(hip.eval(&["defined", "(", "_WIN32", ")"]), Some(0));
+        assert_eq!(hip.eval(&["_MSC_VER", ">=", "1900"]), Some(0));
+        // A CUDA build may run on Windows or Linux: its branch stays open.
+        assert_eq!(
+            MacroEnv::cuda().eval(&["defined", "(", "_WIN32", ")"]),
+            None
+        );
+        assert_eq!(
+            MacroEnv::cuda().eval(&["defined", "(", "__linux__", ")"]),
+            None
+        );
+    }
+
+    #[test]
     fn the_table_parses_and_every_row_has_a_source() {
         let t = parse(TABLE).expect("hip_macros.tsv parses");
         assert!(t.len() >= 40, "{} macros", t.len());

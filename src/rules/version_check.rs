@@ -102,6 +102,8 @@ pub fn macro_uses(
 ) {
     let mut done_dirs: HashSet<usize> = HashSet::new();
     let mut done_lines: HashSet<usize> = HashSet::new();
+    // The file's own arm for the HIP compiler, found on first use.
+    let own_hip: std::cell::OnceCell<Option<usize>> = std::cell::OnceCell::new();
     for (i, name) in s.idents() {
         if !macros.contains(&name) {
             continue;
@@ -195,7 +197,15 @@ pub fn macro_uses(
             });
             if std::ptr::eq(rule, &CUDA_VERSION_MACRO) && only_cudacc {
                 f.status = Status::Pass;
-                f.message = format!("`{}` tests `__CUDACC__`, which `hipport port` rewrites to `__HIPCC__`: HIP compiles the same branch nvcc does", d.name);
+                let own = *own_hip.get_or_init(|| cond::own_hip_compiler_arm(s.bytes(), s.lexed));
+                f.message = match own {
+                    Some(k) => format!(
+                        "`{}` tests `__CUDACC__` in a file that opens its own arm for the HIP compiler (line {}): `hipport port` leaves `__CUDACC__` as written there, so nvcc compiles this arm and HIP-Clang the file's own",
+                        d.name,
+                        s.line(s.lexed.directives[k].start) + 1
+                    ),
+                    None => format!("`{}` tests `__CUDACC__`, which `hipport port` rewrites to `__HIPCC__`: HIP compiles the same branch nvcc does", d.name),
+                };
             } else if let (Some(h), Some(n)) = (
                 value,
                 matches!(d.name.as_str(), "if" | "elif")
@@ -590,6 +600,35 @@ auto t = attr.memoryType;
             on(&version).iter().all(|(_, s)| *s != Status::Pass),
             "{:?}",
             on(&version)
+        );
+    }
+
+    /// A `__CUDACC__` test in a file that opens its own arm for the HIP compiler is PASS naming
+    /// that arm, which `port` keeps HIP-Clang on. Twin: the usual rename message elsewhere.
+    #[test]
+    fn a_cudacc_test_beside_the_files_own_hip_compiler_arm_names_it() {
+        use crate::model::syntax::test_support::hazard_findings_at;
+        let src = "#if defined(__CUDACC__)\n#define G_CUDACC 1\n#endif\n#if defined(__HIPCC__)\n#define G_HIPCC 1\n#endif\n";
+        let f = hazard_findings_at("m.h", src);
+        let at = f
+            .iter()
+            .find(|f| f.rule == "HP301" && f.line == 1)
+            .expect("finding");
+        assert!(
+            at.status == crate::gate::Status::Pass && at.message.contains("(line 4)"),
+            "{}",
+            at.message
+        );
+        let alone = "#if defined(__CUDACC__)\n#define G_CUDACC 1\n#endif\n";
+        let f = hazard_findings_at("m.h", alone);
+        let at = f
+            .iter()
+            .find(|f| f.rule == "HP301" && f.line == 1)
+            .expect("finding");
+        assert!(
+            at.message.contains("rewrites to `__HIPCC__`"),
+            "{}",
+            at.message
         );
     }
 

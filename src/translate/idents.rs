@@ -308,7 +308,16 @@ fn in_condition(p: &Pass, i: usize) -> bool {
 /// later (`#elif defined(__CUDACC__)` … `#elif defined(__HIP__)`, glm's compiler detection): the
 /// test keeps nvcc on its arm, and renamed (`__CUDACC__` → `__HIPCC__`) it would send HIP-Clang
 /// into the CUDA arm, where glm stops at `#error "GLM requires CUDA 7.0 or higher"`.
+/// So is `__CUDACC__` anywhere in a file that opens its own arm for the HIP compiler
+/// ([`crate::model::cond::own_hip_compiler_arm`]: vendored Eigen 3.4's `Macros.h`).
 fn tests_beside_own_hip_arm(p: &Pass, i: usize) -> bool {
+    if p.text(i) == b"__CUDACC__"
+        && *p
+            .own_hip_compiler
+            .get_or_init(|| crate::model::cond::own_hip_compiler_arm(p.src(), p.lexed).is_some())
+    {
+        return true;
+    }
     in_condition(p, i)
         && crate::model::cond::own_hip_arm_later(
             p.src(),
@@ -650,6 +659,28 @@ mod tests {
         let alone = src.replace("#elif defined(__HIP__)\n#define C 3\n", "");
         let (out, _) = port("platform.h", &alone);
         assert!(out.contains("#elif defined(__HIPCC__)\n"), "{out}");
+    }
+
+    /// Vendored Eigen 3.4's `Macros.h`: `#if defined(__CUDACC__)` defines `EIGEN_CUDACC`, and a
+    /// separate `#if defined(__HIPCC__)` defines `EIGEN_HIPCC`, which Eigen keeps mutually
+    /// exclusive. The file splits CUDA and HIP itself: `__CUDACC__` stays as written, so
+    /// HIP-Clang takes only the HIP arm. Twin: a file whose `__HIPCC__` arm only includes HIP's
+    /// header has not ported itself, and its `__CUDACC__` is renamed.
+    #[test]
+    fn cudacc_stays_in_a_file_with_its_own_hip_compiler_arm() {
+        let src = "#if defined(__CUDACC__) && !defined(EIGEN_NO_CUDA)
+  #define EIGEN_CUDACC __CUDACC__
+#endif
+#if defined(__HIPCC__) && !defined(EIGEN_NO_HIP)
+  #define EIGEN_HIPCC __HIPCC__
+  #include <hip/hip_runtime.h>
+#endif
+";
+        let (out, _) = port("Macros.h", src);
+        assert_eq!(out, src);
+        let shim = "#ifdef __CUDACC__\n#define HD __host__ __device__\n#else\n#define HD\n#endif\n#ifdef __HIPCC__\n#include <hip/hip_runtime.h>\n#endif\n";
+        let (out, _) = port("k.h", shim);
+        assert!(out.starts_with("#ifdef __HIPCC__\n"), "{out}");
     }
 
     /// The storage-class keyword in declarations and parameters is dropped, one PASS per edit.

@@ -196,6 +196,9 @@ pub(crate) struct Pass<'a> {
     pub warps: &'a crate::rules::warp_size::logical::LogicalWarps,
     /// The functions this file declares under CUDA-API names, found on first use.
     pub own: std::cell::OnceCell<crate::model::own::FileOwn>,
+    /// Whether the file opens its own arm for the HIP compiler
+    /// ([`crate::model::cond::own_hip_compiler_arm`]), found on first use.
+    pub own_hip_compiler: std::cell::OnceCell<bool>,
 }
 
 impl<'a> Pass<'a> {
@@ -293,6 +296,7 @@ pub(crate) fn translate_seeing(
         template_names: std::cell::OnceCell::new(),
         warps,
         own: std::cell::OnceCell::new(),
+        own_hip_compiler: std::cell::OnceCell::new(),
     };
     pass.rocblas_context = roc_context::is_rocblas_context(&pass);
     idents::run(&mut pass);

@@ -9,6 +9,8 @@ use crate::model::syntax::{self, Src};
 use std::collections::{HashMap, HashSet};
 use tree_sitter::Node;
 
+mod flags;
+
 /// The functions a file defines that return the compute capability as one number
 /// (`int compute_capability() { return mProp.major * 10 + mProp.minor; }`), from its tokens
 /// alone (the project model's pre-pass): a caller in this file or one that includes it holds a
@@ -243,6 +245,8 @@ pub(super) fn compute_capability(
     let amd_lines = line_worst(|h| matches!(h, Settled::OnAmd(_)));
     let amd = |n: Node| amd_value(s, n, &props, &cc);
     let mut chains: HashMap<usize, (usize, String)> = HashMap::new();
+    // The open comparisons (index into `out`), for folding flags one test combines.
+    let mut open: Vec<(usize, Node)> = Vec::new();
     for (b, how) in checks {
         if how == Settled::Subsumed {
             continue;
@@ -308,6 +312,7 @@ pub(super) fn compute_capability(
                 Some("check the arm on the target GPU; decide by feature or `gcnArchName` if it does not hold".into()),
             );
             f.status = crate::gate::Status::Unknown;
+            open.push((out.len(), b));
             out.push(f);
             continue;
         }
@@ -331,6 +336,7 @@ pub(super) fn compute_capability(
             }
             chains.insert(head.id(), (line + 1, s.text(b).to_string()));
         }
+        open.push((out.len(), b));
         out.push(s.ctx.finding(
             &COMPUTE_CAPABILITY_CHECK,
             b.byte_range(),
@@ -341,6 +347,7 @@ pub(super) fn compute_capability(
             Some("decide by feature or by `gcnArchName` on AMD".into()),
         ));
     }
+    flags::fold(s, &open, out);
 }
 
 /// The first `if` of the `else if` chain `i` belongs to.

@@ -356,6 +356,35 @@ fn an_arch_branch_that_is_a_whole_body_without_else_holds_no_code_under_hip() {
 }
 
 #[test]
+fn the_operating_system_in_an_arch_test_is_the_targets() {
+    // Marlin's `#if __CUDA_ARCH__ >= 800 || !defined(__linux__)` around a kernel's whole body:
+    // the ROCm build runs on Linux, so HIP-Clang finds the whole condition false and builds
+    // the kernel empty (the fact, not "the branch taken may differ").
+    for cond in [
+        "__CUDA_ARCH__ >= 800 || !defined(__linux__)",
+        "(__CUDA_ARCH__ >= 800) || defined(_WIN32)",
+    ] {
+        let src =
+            format!("__global__ void k(float* o) {{\n#if {cond}\n  o[0] = 1.f;\n#endif\n}}\n");
+        let found = on(&src, "HP401", 2);
+        assert!(
+            found.len() == 1
+                && found[0].1 == Phase::Correctness
+                && found[0].2.contains("`k` silently does not happen"),
+            "{cond}: {found:?}"
+        );
+    }
+    // Twin: an operating system HIP-Clang's target does define makes the condition true:
+    // the kernel keeps its body, and nothing says it is empty.
+    let src = "__global__ void k(float* o) {\n#if __CUDA_ARCH__ >= 800 || defined(__linux__)\n  o[0] = 1.f;\n#endif\n}\n";
+    assert!(
+        on(src, "HP401", 2).iter().all(|f| !f.2.contains("no code")),
+        "{:?}",
+        on(src, "HP401", 2)
+    );
+}
+
+#[test]
 fn an_arch_chain_with_no_code_for_hip_is_one_fact() {
     // `#if >= 800 … #elif >= 750 … #else #pragma message`: the `#if` carries the chain,
     // the `#elif` is PASS naming it.
