@@ -815,8 +815,7 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     );
     // Files that define many functions under CUDA API names (interposers, shims).
     let interposers = crate::decisions::interposers::files(&findings, &read_rel);
-    let (make_includes, cmake_probes) =
-        crate::decisions::cuda_build::tree_facts(&findings, &rels, &read_rel, &build_files);
+    let cmake_probes = crate::decisions::cuda_build::tree_facts(&findings, &rels, &build_files);
     crate::decisions::fold_all_with(
         &mut findings,
         crate::decisions::Tree {
@@ -829,7 +828,6 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
             bound,
             cutlass_helpers,
             cuda_sources: &cuda_sources,
-            make_includes,
             cmake_probes,
         },
     );

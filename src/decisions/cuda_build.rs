@@ -65,92 +65,37 @@ fn build_first(members: &[&Finding]) -> Option<usize> {
 
 /// The CUDA-build decisions: the project's CMake build, and each CI workflow file.
 pub fn kind(findings: &[Finding]) -> Kind {
-    kind_with(findings, &BTreeMap::new(), &BTreeMap::new())
+    kind_with(findings, &BTreeMap::new())
 }
 
-/// Makefiles another Makefile of the tree includes (`include common.mk`, `-include`,
-/// `sinclude`), each mapped to the Makefile that includes it. Make reads an included file as
-/// part of the including one, so a fragment's nvcc flags and libraries are that build's, and
-/// its findings join that Makefile's decision (graphblast: `Makefile` opens with
-/// `include common.mk`, which holds its `-gencode` flags and `-lcublas`). A name with a
-/// variable in it (`include $(ROOT)/x.mk`) is not resolved; a path is read relative to the
-/// including Makefile's folder, where make runs it.
-pub fn make_includes(
-    makefiles: &[(&str, Vec<u8>)],
-    exists: &dyn Fn(&str) -> bool,
-) -> BTreeMap<String, String> {
-    let mut out = BTreeMap::new();
-    for (rel, text) in makefiles {
-        let dir = crate::model::includes::dir_of(rel);
-        for line in String::from_utf8_lossy(text).lines() {
-            let mut words = line.split_whitespace();
-            if !matches!(words.next(), Some("include" | "-include" | "sinclude")) {
-                continue;
-            }
-            for w in words.take_while(|w| !w.starts_with('#')) {
-                if w.contains('$') || w.contains('*') {
-                    continue;
-                }
-                let path = crate::model::includes::join(dir, w);
-                if path != *rel && exists(&path) {
-                    out.entry(path).or_insert_with(|| rel.to_string());
-                }
-            }
-        }
-    }
-    out
-}
-
-/// The tree's facts [`kind_with`] reads: the Makefiles other Makefiles include (read only
-/// where Makefile findings lie in two files), and the CUDA programs the CMake build runs while
-/// it configures (asked only where a `.cu` file has an open finding; a project with a HIP build
+/// The tree's facts [`kind_with`] reads: the CUDA programs the CMake build runs while it
+/// configures (asked only where a `.cu` file has an open finding; a project with a HIP build
 /// has already settled them as its CUDA build's).
-#[allow(clippy::type_complexity)]
 pub fn tree_facts(
     findings: &[Finding],
     rels: &[&str],
-    read_rel: &dyn Fn(&str) -> Option<Vec<u8>>,
     build_files: &[(&str, &[u8])],
-) -> (BTreeMap<String, String>, BTreeMap<String, (String, usize)>) {
-    let make_paths: std::collections::BTreeSet<&str> = findings
-        .iter()
-        .filter(|f| makefile(f))
-        .map(|f| f.path.as_str())
-        .collect();
-    let includes = if make_paths.len() > 1 {
-        let makefiles: Vec<(&str, Vec<u8>)> = rels
-            .iter()
-            .filter(|r| is_makefile_name(r))
-            .filter_map(|r| Some((*r, read_rel(r)?)))
-            .collect();
-        make_includes(&makefiles, &|p| rels.contains(&p))
-    } else {
-        BTreeMap::new()
-    };
-    let probes = if findings
+) -> BTreeMap<String, (String, usize)> {
+    if findings
         .iter()
         .any(|f| f.path.ends_with(".cu") && f.status != crate::gate::Status::Pass)
     {
         crate::rules::project_build::probes::probe_files(rels, build_files)
     } else {
         BTreeMap::new()
-    };
-    (includes, probes)
+    }
 }
 
-/// [`kind`] with the tree's Makefile includes ([`make_includes`]) and the CUDA programs its
-/// CMake build compiles and runs while it configures (`probes`,
-/// [`crate::rules::project_build::probes::probe_files`], each with where CMake runs it): an
-/// included fragment's findings are the decision of the Makefile at the top of its include
-/// chain, and a probe's (halmd's `cmake/cuda_arch.cu`, whose nvcc error text names the
-/// architecture) are the CMake build's: the move to HIP replaces the probe with HIP's own
-/// architecture setting.
-pub fn kind_with(
-    findings: &[Finding],
-    includes: &BTreeMap<String, String>,
-    probes: &BTreeMap<String, (String, usize)>,
-) -> Kind {
-    let includes = includes.clone();
+/// [`kind`] with the CUDA programs the project's CMake build compiles and runs while it
+/// configures (`probes`, [`crate::rules::project_build::probes::probe_files`], each with where
+/// CMake runs it): a probe's findings (halmd's `cmake/cuda_arch.cu`, whose nvcc error text
+/// names the architecture) are the CMake build's: the move to HIP replaces the probe with HIP's
+/// own architecture setting. The project's Makefiles are one decision, as its CMake build is:
+/// a fragment another Makefile includes (graphblast's `common.mk`, with the `-gencode` flags
+/// and `-lcublas`) is part of that build, and Makefiles of separate programs (a book's 53
+/// chapter samples, each with `CUDA_PATH=/usr/local/cuda` and an nvcc rule) all take the one
+/// same change: nvcc to hipcc, the CUDA libraries to ROCm's.
+pub fn kind_with(findings: &[Finding], probes: &BTreeMap<String, (String, usize)>) -> Kind {
     let probes = probes.clone();
     // The roots of the tree's CI configurations (`""`, or `mamba/` in a tree of several
     // projects): a CI script belongs to the CI of the deepest root above it.
@@ -166,14 +111,7 @@ pub fn kind_with(
                 return None;
             }
             if makefile(f) {
-                let mut top = f.path.as_str();
-                for _ in 0..8 {
-                    match includes.get(top) {
-                        Some(up) => top = up,
-                        None => break,
-                    }
-                }
-                return Some(format!("make:{top}"));
+                return Some("make".to_string());
             }
             if probes.contains_key(&f.path) {
                 return Some("cmake".to_string());
@@ -200,7 +138,10 @@ pub fn kind_with(
                 "the CMake build compiles CUDA: move it to HIP as a whole (`find_package(hip)` or \
                  `enable_language(HIP)`, `--offload-arch=gfx…` for the architecture list, HIP \
                  targets for `cuda_add_*`, HIP flags for nvcc's)"
-            } else if g.key.starts_with("make:") {
+            } else if g.key == "make" && g.files() > 1 {
+                "the project's Makefiles build with nvcc: move their rules, flags and libraries \
+                 to hipcc and the ROCm libraries, the same change in each"
+            } else if g.key == "make" {
                 "this Makefile builds with nvcc: move its rules, flags and libraries to hipcc and \
                  the ROCm libraries as a whole"
             } else {
@@ -218,8 +159,8 @@ pub fn kind_with(
         note: Box::new(|g| {
             let what = if g.key == "cmake" {
                 "the CMake build's move to HIP is one decision"
-            } else if g.key.starts_with("make:") {
-                "the Makefile's move to hipcc is one decision"
+            } else if g.key == "make" {
+                "the Makefiles' move to hipcc is one decision"
             } else {
                 "a ROCm lane for the project's CI is one decision"
             };
@@ -297,49 +238,48 @@ mod tests {
     }
 
     /// graphblast: `Makefile` opens with `include common.mk`, which holds the `-gencode` flags
-    /// and `-lcublas`: one Makefile build, one decision. Twins: a fragment nothing includes,
-    /// and an include through a variable, stay their own decisions.
+    /// and `-lcublas`: one Makefile build, one decision. A book's chapter samples, each with
+    /// its own Makefile, take the same change: one decision naming the files. Twin: the
+    /// project's CMake build stays its own decision beside them.
     #[test]
-    fn an_included_makefile_fragment_is_the_including_makefiles_decision() {
-        let files = |mk: &str| vec![("Makefile", mk.as_bytes().to_vec())];
-        let exists = |p: &str| matches!(p, "common.mk" | "Makefile" | "other.mk");
-        let inc = make_includes(&files("include common.mk\n-include missing.mk\n"), &exists);
-        assert_eq!(inc.get("common.mk").map(String::as_str), Some("Makefile"));
-        assert!(!inc.contains_key("missing.mk"), "not in the tree");
-        let findings = || {
-            vec![
-                at("HP850", "Makefile", 18),
-                at("HP850", "Makefile", 22),
-                at("HP843", "common.mk", 2),
-                at("HP851", "common.mk", 16),
-                at("HP843", "other.mk", 3),
-                at("HP851", "other.mk", 4),
-            ]
-        };
-        let mut fs = findings();
-        let k = kind_with(&fs, &inc, &BTreeMap::new());
+    fn the_projects_makefiles_are_one_decision() {
+        let mut fs = vec![
+            at("HP850", "Makefile", 18),
+            at("HP850", "Makefile", 22),
+            at("HP843", "common.mk", 2),
+            at("HP851", "common.mk", 16),
+            at("HP852", "ch01/hello/Makefile", 1),
+            at("HP852", "ch02/sgemm/Makefile", 1),
+            at("HP841", "CMakeLists.txt", 9),
+            at("HP843", "CMakeLists.txt", 12),
+        ];
+        let k = kind_with(&fs, &BTreeMap::new());
         super::super::fold(&mut fs, &k);
         assert_eq!(
             open(&fs),
-            [("HP850", "Makefile", 18), ("HP843", "other.mk", 3)]
+            [("HP850", "Makefile", 18), ("HP841", "CMakeLists.txt", 9)]
         );
         assert!(
-            fs[2].message.contains("folded into `Makefile:18`"),
+            fs[0]
+                .message
+                .contains("the project's Makefiles build with nvcc")
+                && fs[0].message.contains("6 findings"),
             "{}",
-            fs[2].message
+            fs[0].message
         );
-        let var = make_includes(&files("include $(ROOT)/common.mk\n"), &exists);
-        assert!(var.is_empty());
-        let mut fs = findings();
-        let k = kind_with(&fs, &var, &BTreeMap::new());
-        super::super::fold(&mut fs, &k);
-        assert_eq!(open(&fs).len(), 3);
-        // A fragment in a folder is read relative to the including Makefile.
-        let sub = vec![("build/Makefile", b"sinclude ../mk/flags.mk".to_vec())];
-        let inc = make_includes(&sub, &|p| p == "mk/flags.mk");
-        assert_eq!(
-            inc.get("mk/flags.mk").map(String::as_str),
-            Some("build/Makefile")
+        assert!(
+            fs[5].message.contains("folded into `Makefile:18`"),
+            "{}",
+            fs[5].message
+        );
+        // A lone Makefile keeps the singular.
+        let mut one = vec![at("HP850", "Makefile", 3), at("HP851", "Makefile", 4)];
+        let k = kind_with(&one, &BTreeMap::new());
+        super::super::fold(&mut one, &k);
+        assert!(
+            one[0].message.contains("this Makefile builds with nvcc"),
+            "{}",
+            one[0].message
         );
     }
 
@@ -359,7 +299,7 @@ mod tests {
             "CMake/arch.cu".to_string(),
             ("CMakeLists.txt".to_string(), 106),
         )]);
-        let k = kind_with(&fs, &BTreeMap::new(), &probes);
+        let k = kind_with(&fs, &probes);
         super::super::fold(&mut fs, &k);
         assert_eq!(
             open(&fs),

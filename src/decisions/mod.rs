@@ -163,9 +163,6 @@ pub struct Tree<'a> {
     pub bound: Vec<bound::Region>,
     pub cutlass_helpers: BTreeSet<String>,
     pub cuda_sources: &'a [String],
-    /// Makefiles another Makefile includes, to the one including them
-    /// ([`cuda_build::make_includes`]).
-    pub make_includes: BTreeMap<String, String>,
     /// CUDA programs the CMake build compiles and runs while it configures, where no HIP build
     /// replaces them ([`crate::rules::project_build::probes::probe_files`]).
     pub cmake_probes: BTreeMap<String, (String, usize)>,
@@ -185,7 +182,6 @@ pub fn fold_all_with(findings: &mut [Finding], tree: Tree) {
         bound,
         cutlass_helpers,
         cuda_sources,
-        make_includes,
         cmake_probes,
     } = tree;
     let cutlass_helpers = &cutlass_helpers;
@@ -294,7 +290,7 @@ pub fn fold_all_with(findings: &mut [Finding], tree: Tree) {
     let mut bound = Some(bound).filter(|b| !b.is_empty());
     for (i, make) in after.into_iter().enumerate() {
         let mut kinds = vec![if Some(i) == cuda_build_at {
-            cuda_build::kind_with(findings, &make_includes, &cmake_probes)
+            cuda_build::kind_with(findings, &cmake_probes)
         } else {
             make(findings)
         }];
