@@ -318,11 +318,22 @@ pub fn pass_other_platform_files(findings: &mut [crate::finding::Finding], rels:
                     .any(|w| matches!(w.as_str(), "rocm" | "amd" | "hip"))
             })
     });
+    // A file that runs nvcc or NVIDIA's tools, or points at a CUDA toolkit, is CUDA's whatever
+    // its path says: `09_mps/Makefile` of a CUDA book is NVIDIA's Multi-Process Service
+    // (`nvidia-cuda-mps-control`), not Apple's Metal.
+    let cuda_files: std::collections::BTreeSet<String> = findings
+        .iter()
+        .filter(|f| {
+            f.status != crate::gate::Status::Pass
+                && matches!(f.rule.as_str(), "HP850" | "HP852" | "HP883")
+        })
+        .map(|f| f.path.clone())
+        .collect();
     for f in findings.iter_mut() {
         if f.status == crate::gate::Status::Pass {
             continue;
         }
-        if !crate::walk::is_source(&f.path) {
+        if !crate::walk::is_source(&f.path) && !cuda_files.contains(&f.path) {
             if let Some(p) = named_in(&f.path, &OTHER_PLATFORMS) {
                 f.settle(&format!(
                     " (in a file made for {p}, which a ROCm port does not use: nothing to port)"
@@ -645,5 +656,19 @@ mod platform_tests {
         )];
         pass_other_platform_files(&mut fs, &["Dockerfile"]);
         assert_ne!(fs[0].status, Status::Pass);
+        // A CUDA book's `09_mps/Makefile` runs nvcc and NVIDIA's Multi-Process Service: CUDA's
+        // file, not Apple's Metal. Twin: a manifest under `mps/` with no NVIDIA tool is Metal's.
+        let mut fs = vec![
+            op("ch04/09_mps/Makefile", 1, "HP852"),
+            op("ch04/09_mps/Makefile", 24, "HP850"),
+            op("backends/mps/requirements.txt", 3, "HP820"),
+        ];
+        pass_other_platform_files(&mut fs, &["Makefile"]);
+        let open: Vec<u32> = fs
+            .iter()
+            .filter(|f| f.status != Status::Pass)
+            .map(|f| f.line)
+            .collect();
+        assert_eq!(open, [1, 24]);
     }
 }

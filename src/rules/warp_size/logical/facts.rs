@@ -243,7 +243,8 @@ fn unread_init(v: &View, body: &[usize], k: usize) -> bool {
 /// The facts of the body between the braces `open` and `close`.
 pub(super) fn function(v: &View, open: usize, close: usize) -> Function {
     let body: Vec<usize> = (open + 1..close).filter(|&j| v.code(j)).collect();
-    let (head, defaults) = template_head(v, open);
+    let (head, mut defaults) = template_head(v, open);
+    defaults.extend(locals_set_once(v, &body));
     // Variables set from a thread index (`tid = threadIdx.x`, `lane = tid & 31`), and those set
     // to exactly `threadIdx.x`; warp ids (`warp = tid / 32`).
     let mut thread: HashSet<&[u8]> = HashSet::new();
@@ -379,7 +380,14 @@ pub(super) fn function(v: &View, open: usize, close: usize) -> Function {
             && before
                 .and_then(|b| v.prev(b))
                 .is_some_and(|q| v.lexed.tokens[q].kind == Tok::Ident);
-        if t == b"warpSize" && !v.is(at(1), ".") && !v.is(before, "dim3") && !scoped {
+        // A local `int warpSize = 32;` (ADEPT's warp reduction) shadows it too: its value is
+        // the local's.
+        if t == b"warpSize"
+            && !v.is(at(1), ".")
+            && !v.is(before, "dim3")
+            && !scoped
+            && !defaults.contains_key(&b"warpSize"[..])
+        {
             note(&mut why64, "`warpSize`".into());
         }
         // A macro whose body is lane or warp arithmetic (`WARP_ID`, `(threadIdx.x >> LOG)`).
@@ -489,6 +497,67 @@ pub(super) fn function(v: &View, open: usize, close: usize) -> Function {
         why32,
         why64,
     }
+}
+
+/// The function's locals declared with an integer literal and never assigned again (`int
+/// warpSize = 32;` in ADEPT's warp reduction, whose loop then starts at `warpSize / 2`): worth
+/// that value wherever the body reads them, as a template default is. A local that is assigned,
+/// incremented or has its address taken later is not a constant.
+fn locals_set_once<'a>(v: &View<'a>, body: &[usize]) -> HashMap<&'a [u8], u64> {
+    const TYPES: &[&[u8]] = &[
+        b"int",
+        b"unsigned",
+        b"short",
+        b"long",
+        b"size_t",
+        b"uint32_t",
+        b"int32_t",
+        b"uint",
+        b"auto",
+        b"const",
+        b"constexpr",
+    ];
+    let mut out = HashMap::new();
+    for (k, &j) in body.iter().enumerate() {
+        if v.t(j) != b"=" || k < 2 {
+            continue;
+        }
+        let (ty, name) = (body[k - 2], body[k - 1]);
+        if v.lexed.tokens[name].kind != Tok::Ident
+            || !TYPES.contains(&v.t(ty))
+            || v.lexed.tokens[body.get(k + 1).copied().unwrap_or(j)].kind != Tok::Number
+            || !body
+                .get(k + 2)
+                .is_some_and(|&x| matches!(v.t(x), b";" | b","))
+        {
+            continue;
+        }
+        let Some(val) = v.val(body.get(k + 1).copied()) else {
+            continue;
+        };
+        let n = v.t(name);
+        let t = |m: usize| body.get(m).map_or(&b""[..], |&x| v.t(x));
+        let changed = (0..body.len()).any(|m| {
+            if m == k - 1 || t(m) != n {
+                return false;
+            }
+            let (y, z) = (t(m + 1), t(m + 2));
+            let assigned = y == b"=" && z != b"=";
+            let compound =
+                matches!(y, b"+" | b"-" | b"*" | b"/" | b"%" | b"&" | b"|" | b"^") && z == b"=";
+            let shifted = matches!(y, b">" | b"<") && z == y && t(m + 3) == b"=";
+            let stepped = matches!(y, b"+" | b"-") && z == y;
+            let before = m.checked_sub(1).map_or(&b""[..], t);
+            let before2 = m.checked_sub(2).map_or(&b""[..], t);
+            let pre = matches!(before, b"+" | b"-") && before2 == before;
+            let address = before == b"&" && matches!(before2, b"(" | b"," | b"=" | b"");
+            assigned || compound || shifted || stepped || pre || address
+        });
+        if !changed {
+            out.insert(n, val);
+        }
+    }
+    out
 }
 
 /// The template header of the function whose body opens at `open` (`template <int W =

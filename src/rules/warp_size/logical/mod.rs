@@ -637,7 +637,7 @@ impl LogicalWarps {
         };
         let v = self.view(src, lexed);
         let ballots: Vec<usize> = (f.open..f.close)
-            .filter(|&j| v.code(j) && BALLOTS.contains(&name_of(&v, j)))
+            .filter(|&j| v.code(j) && BALLOTS.contains(&name_of(&v, j)) && !mask_argument(&v, j))
             .collect();
         !ballots.is_empty()
             && ballots.iter().all(|&j| {
@@ -805,7 +805,20 @@ impl LogicalWarps {
 
 /// A ballot whose result the code keeps as a 32-bit mask: the value of a declaration of a
 /// 32-bit type (`unsigned int votes = __ballot_sync(…)`), or the argument of `__popc`/`__ffs`.
+/// Whether the call at `i` is the mask argument of a `_sync` intrinsic (`__ballot_sync(
+/// __activemask(), p)`), which HIP takes as 64 bits, whatever the statement keeps of the outer
+/// call's result.
+fn mask_argument(v: &View, i: usize) -> bool {
+    let p = v.prev(i);
+    v.is(p, "(")
+        && p.and_then(|p| v.prev(p))
+            .is_some_and(|q| v.t(q).ends_with(b"_sync"))
+}
+
 fn kept_in_32_bits(v: &View, i: usize) -> bool {
+    if mask_argument(v, i) {
+        return false;
+    }
     if assigned_to_narrow(v, i) {
         return true;
     }

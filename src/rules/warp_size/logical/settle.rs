@@ -122,6 +122,9 @@ impl LogicalWarps {
                         what.insert("votes over the lane's own 32-lane half")
                     }
                     None if SHUFFLES.contains(&name) && has_width(&v, j, name) => true,
+                    // `__ballot_sync(__activemask(), p)`: HIP's 64-bit mask of the active
+                    // lanes, which is what the outer call takes.
+                    None if name == "__activemask" && super::mask_argument(&v, j) => true,
                     None => return None,
                 };
             }

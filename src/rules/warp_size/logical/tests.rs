@@ -682,3 +682,50 @@ fn an_unread_warp_index_is_no_evidence() {
         Warp::Mixed
     );
 }
+
+/// ADEPT's warp reduction declares `int warpSize = 32;`, shadowing the builtin, and reduces
+/// from `warpSize / 2`: offsets 16…1, a 32-lane logical warp (width 32). Twins: the same
+/// local assigned again later is no constant, and the builtin `warpSize` is the wavefront.
+#[test]
+fn a_local_set_once_is_worth_its_value() {
+    let src = "__device__ short f(short val) {\n  int warpSize = 32;\n  for (int offset = warpSize / 2; offset > 0; offset /= 2) val = max(val, __shfl_down_sync(0xffffffff, val, offset));\n  return val;\n}\n";
+    let (m, lx) = model(src);
+    let i = tok(src, &lx, "__shfl_down_sync", 0);
+    assert_eq!(m.warp_at(i), Warp::Logical32);
+    assert!(matches!(
+        m.plan(src.as_bytes(), &lx, i).map(|p| p.rewrite),
+        Some(Rewrite::Width32 { .. })
+    ));
+    let again = src.replace("  for", "  warpSize = blockDim.x;\n  for");
+    let (m, lx) = model(&again);
+    assert_ne!(
+        m.warp_at(tok(&again, &lx, "__shfl_down_sync", 0)),
+        Warp::Logical32
+    );
+    let builtin = src.replace("  int warpSize = 32;\n", "");
+    let (m, lx) = model(&builtin);
+    assert_ne!(
+        m.warp_at(tok(&builtin, &lx, "__shfl_down_sync", 0)),
+        Warp::Logical32
+    );
+}
+
+/// `unsigned m = __ballot_sync(__activemask(), p);` in a function of 32-lane logical warps:
+/// the ballot is kept in 32 bits (own half), but `__activemask()` is its mask argument, which
+/// HIP takes as 64 bits: it stays as written, and the function is still handled. Twin: an
+/// `__activemask()` kept in 32 bits itself gets the own half.
+#[test]
+fn an_activemask_handed_to_a_sync_call_stays_64_bits() {
+    let src = "__global__ void k(int* out, const int* x) {\n  int lane = threadIdx.x % 32;\n  unsigned m = __ballot_sync(__activemask(), x[threadIdx.x] > 0);\n  unsigned a = __activemask();\n  if (lane == 0) out[threadIdx.x / 32] = __popc(m) + __popc(a);\n}\n";
+    let (m, lx) = model(src);
+    let inner = tok(src, &lx, "__activemask", 0);
+    assert!(m.plan(src.as_bytes(), &lx, inner).is_none());
+    let kept = tok(src, &lx, "__activemask", 1);
+    assert!(matches!(
+        m.plan(src.as_bytes(), &lx, kept).map(|p| p.rewrite),
+        Some(Rewrite::OwnHalfBallot { .. })
+    ));
+    assert!(m
+        .handled(src.as_bytes(), &lx, tok(src, &lx, "__ballot_sync", 0))
+        .is_some());
+}
