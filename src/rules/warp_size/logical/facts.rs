@@ -355,12 +355,14 @@ pub(super) fn function(v: &View, open: usize, close: usize) -> Function {
                     &mut why64,
                     format!("`{op} {}`", rhs_text.unwrap_or_default()),
                 ),
+                // Only a size the model does not know (`% 16` is known, and neutral).
                 (_, None)
-                    if rhs.is_some_and(|r| {
-                        v.lexed.tokens[r].kind == Tok::Ident
-                            && super::super::warp_const_name(&String::from_utf8_lossy(v.t(r)))
-                            && v.t(r) != b"warpSize"
-                    }) =>
+                    if value.is_none()
+                        && rhs.is_some_and(|r| {
+                            v.lexed.tokens[r].kind == Tok::Ident
+                                && super::super::warp_const_name(&String::from_utf8_lossy(v.t(r)))
+                                && v.t(r) != b"warpSize"
+                        }) =>
                 {
                     note(
                         &mut why64,
@@ -523,20 +525,35 @@ fn locals_set_once<'a>(v: &View<'a>, body: &[usize]) -> HashMap<&'a [u8], u64> {
             continue;
         }
         let (ty, name) = (body[k - 2], body[k - 1]);
-        if v.lexed.tokens[name].kind != Tok::Ident
-            || !TYPES.contains(&v.t(ty))
-            || v.lexed.tokens[body.get(k + 1).copied().unwrap_or(j)].kind != Tok::Number
-            || !body
-                .get(k + 2)
-                .is_some_and(|&x| matches!(v.t(x), b";" | b","))
-        {
+        if v.lexed.tokens[name].kind != Tok::Ident || !TYPES.contains(&v.t(ty)) {
             continue;
         }
-        let Some(val) = v.val(body.get(k + 1).copied()) else {
+        let t = |m: usize| body.get(m).map_or(&b""[..], |&x| v.t(x));
+        let end = |m: usize| matches!(t(m), b";" | b",");
+        let number = |m: usize| {
+            body.get(m)
+                .filter(|&&x| v.lexed.tokens[x].kind == Tok::Number)
+                .and_then(|&x| v.val(Some(x)))
+        };
+        let val = if end(k + 2) {
+            // `int warpSize = 32;`
+            number(k + 1)
+        } else if t(k + 2) == b"/" && end(k + 4) {
+            // `const int kWarp_size = warp_size / ROW_PER_WARP;`: a part of a 32-lane warp,
+            // whatever the divisor: its lanes stay inside the warp (worth 32 here, the bound).
+            let warp = number(k + 1).or_else(|| out.get(t(k + 1)).copied());
+            (warp == Some(32)
+                && body
+                    .get(k + 3)
+                    .is_some_and(|&x| matches!(v.lexed.tokens[x].kind, Tok::Ident | Tok::Number)))
+            .then_some(32)
+        } else {
+            None
+        };
+        let Some(val) = val else {
             continue;
         };
         let n = v.t(name);
-        let t = |m: usize| body.get(m).map_or(&b""[..], |&x| v.t(x));
         let changed = (0..body.len()).any(|m| {
             if m == k - 1 || t(m) != n {
                 return false;

@@ -729,3 +729,37 @@ fn an_activemask_handed_to_a_sync_call_stays_64_bits() {
         .handled(src.as_bytes(), &lx, tok(src, &lx, "__ballot_sync", 0))
         .is_some());
 }
+
+/// A sub-warp group size divided from a 32-lane warp (`kWarp_size = warp_size / ROWS`, How to
+/// optimize in GPU's SGEMV for short rows) keeps its lanes inside the 32-lane warp: the kernel
+/// and its offsets-only helper are 32-lane logical warps, whether the divisor is a template
+/// parameter or a file constant (a known 16 is neutral, not "a size not set here"). Twin: a
+/// group size divided from the block's extent is not known to stay inside 32 lanes.
+#[test]
+fn a_group_divided_from_a_32_lane_warp_stays_inside_it() {
+    let helper = "template <unsigned int W>\n__device__ float reduce(float s) {\n  if (W >= 32) s += __shfl_down_sync(0xffffffff, s, 16);\n  if (W >= 2) s += __shfl_down_sync(0xffffffff, s, 1);\n  return s;\n}\n";
+    let kernel = |group: &str, tail: &str| {
+        format!("{helper}template <int ROWS>\n__global__ void k(const float* a, float* y) {{\n  int tx = threadIdx.x;\n  const int warp_size = 32;\n  int lane = tx % warp_size;\n  const int kWarp_size = {group};\n  int g = lane % kWarp_size;\n  float r = reduce<kWarp_size>(a[tx]);\n  if (g == 0) y[tx] = r;\n}}\n{tail}")
+    };
+    for src in [
+        kernel("warp_size / ROWS", ""),
+        kernel(
+            "warp_size / ROWS",
+            "void host() { const int ROWS = 2; k<ROWS><<<1, 32>>>(0, 0); }\n",
+        ),
+    ] {
+        let (m, lx) = model(&src);
+        let i = tok(&src, &lx, "__shfl_down_sync", 0);
+        assert_eq!(m.warp_at(i), Warp::Logical32, "{src}");
+        assert!(
+            m.evidence(tok(&src, &lx, "kWarp_size", 1)).1.is_none(),
+            "{src}"
+        );
+    }
+    let src = kernel("blockDim.x / ROWS", "");
+    let (m, lx) = model(&src);
+    assert_ne!(
+        m.warp_at(tok(&src, &lx, "__shfl_down_sync", 0)),
+        Warp::Logical32
+    );
+}
