@@ -8,6 +8,7 @@
 pub(crate) mod consts;
 pub mod cooperative;
 mod dlpack;
+mod dynamic;
 pub mod half_atomics;
 pub mod lds;
 mod shapes;
@@ -373,6 +374,12 @@ fn hopper_asm(s: &Src, out: &mut Vec<Finding>) {
 }
 
 fn tree_rules(s: &Src, rocm: crate::version::Version, out: &mut Vec<Finding>) {
+    let first = out.len();
+    tree_findings(s, rocm, out);
+    dynamic::fold(s, first, out);
+}
+
+fn tree_findings(s: &Src, rocm: crate::version::Version, out: &mut Vec<Finding>) {
     let root = s.tree.unwrap().root_node();
     let fine_grained = s.idents().any(|(_, n)| FINE_GRAINED.contains(&n));
     // Only `__half2` before ROCm 6.0 differs from CUDA (`bfloat162` never did).

@@ -499,12 +499,30 @@ fn namespace(p: &mut Pass, i: usize, name: &str) -> bool {
             }
             None => {
                 p.stats.unported += 1;
-                let f = p.ctx.finding(
-                    &rules::UNPORTED_API,
-                    t.range(),
-                    format!("namespace `{}` has no HIP counterpart", ns.cuda),
-                    (!ns.note.is_empty()).then(|| ns.note.clone()),
-                );
+                // `using namespace cv;` then `cuda::GpuMat`: OpenCV's CUDA modules, not libcu++.
+                let opencv = ns.cuda == "cuda"
+                    && *p.using_cv.get_or_init(|| {
+                        (2..p.lexed.tokens.len()).any(|k| {
+                            p.text(k) == b"cv"
+                                && p.text(k - 1) == b"namespace"
+                                && p.text(k - 2) == b"using"
+                        })
+                    });
+                let f = if opencv {
+                    p.ctx.finding(
+                        &rules::UNPORTED_API,
+                        t.range(),
+                        "namespace `cv::cuda` (OpenCV's CUDA modules, named through `using namespace cv`) has no HIP counterpart: OpenCV builds its `cuda*` modules only against CUDA".to_string(),
+                        Some("in the ROCm build use OpenCV's CPU or OpenCL (`cv::UMat`) paths, or write these steps as HIP kernels".into()),
+                    )
+                } else {
+                    p.ctx.finding(
+                        &rules::UNPORTED_API,
+                        t.range(),
+                        format!("namespace `{}` has no HIP counterpart", ns.cuda),
+                        (!ns.note.is_empty()).then(|| ns.note.clone()),
+                    )
+                };
                 p.findings.push(f);
             }
         }
@@ -681,6 +699,27 @@ mod tests {
         let shim = "#ifdef __CUDACC__\n#define HD __host__ __device__\n#else\n#define HD\n#endif\n#ifdef __HIPCC__\n#include <hip/hip_runtime.h>\n#endif\n";
         let (out, _) = port("k.h", shim);
         assert!(out.starts_with("#ifdef __HIPCC__\n"), "{out}");
+    }
+
+    /// `using namespace cv;` then `cuda::GpuMat`: OpenCV's CUDA modules, reported as such
+    /// (not libcu++). Twin: `cuda::std` in a file without it is libcu++.
+    #[test]
+    fn opencvs_cuda_namespace_is_not_libcu() {
+        let src = "#include <opencv2/cudaimgproc.hpp>\nusing namespace cv;\nvoid f() { cuda::GpuMat m; }\n";
+        let opts = crate::translate::Options::for_tests("6.2", false);
+        let hp001 = |path: &str, src: &str| {
+            crate::translate::translate_bytes(path, src.as_bytes(), crate::mappings::get(), &opts)
+                .findings
+                .into_iter()
+                .find(|f| f.rule == "HP001")
+                .expect("HP001")
+                .message
+        };
+        let m = hp001("blur.cpp", src);
+        assert!(m.contains("OpenCV's CUDA modules"), "{m}");
+        let libcu = "void f() { cuda::std::atomic<int> a; }\n";
+        let f = hp001("k.cu", libcu);
+        assert!(f.starts_with("namespace `cuda"), "{f}");
     }
 
     /// The storage-class keyword in declarations and parameters is dropped, one PASS per edit.

@@ -199,6 +199,9 @@ pub(crate) struct Pass<'a> {
     /// Whether the file opens its own arm for the HIP compiler
     /// ([`crate::model::cond::own_hip_compiler_arm`]), found on first use.
     pub own_hip_compiler: std::cell::OnceCell<bool>,
+    /// Whether the file says `using namespace cv;` (its `cuda::` is OpenCV's), found on first
+    /// use.
+    pub using_cv: std::cell::OnceCell<bool>,
 }
 
 impl<'a> Pass<'a> {
@@ -297,6 +300,7 @@ pub(crate) fn translate_seeing(
         warps,
         own: std::cell::OnceCell::new(),
         own_hip_compiler: std::cell::OnceCell::new(),
+        using_cv: std::cell::OnceCell::new(),
     };
     pass.rocblas_context = roc_context::is_rocblas_context(&pass);
     idents::run(&mut pass);

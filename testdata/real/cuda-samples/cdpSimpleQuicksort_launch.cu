@@ -56,7 +56,7 @@ __global__ void cdp_simple_quicksort(unsigned int *data, int left, int right, in
     if ((lptr - data) < right) {
         cudaStream_t s1;
         cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking);
-        cdp_simple_quicksort<<<1, 1, 0, s1>>>(data, nleft, right, depth + 1);  // expect: HP701 device-feature REMEDIATION
+        cdp_simple_quicksort<<<1, 1, 0, s1>>>(data, nleft, right, depth + 1);  // the kernel's dynamic parallelism is one decision, carried by line 51  // expect: HP701 device-feature PASS
         cudaStreamDestroy(s1);
     }
 }
