@@ -653,6 +653,24 @@ pub fn kind(roots: Vec<String>) -> Kind {
         folds: super::kind::all,
         min: Min::Findings(2),
         summary: Box::new(|g| {
+            // A folder built only by a Makefile of its own that nothing runs (a sample beside
+            // a CMake build): that Makefile is its build, not the project's.
+            let own_make = g.members.iter().any(|f| {
+                super::cuda_build::is_makefile_name(&f.path)
+                    && f.path.rsplit_once('/').map(|(d, _)| d) == Some(g.key)
+            });
+            if own_make {
+                return format!(
+                    " — one decision: the project's build never compiles `{}`: only a Makefile \
+                     of its own does, which no other build file, CI job, script or document runs \
+                     (`make` there is done by hand): build and port it, or leave it out ({} more \
+                     findings in {} files are folded here: {})",
+                    shown(g.key),
+                    g.folded.len(),
+                    g.files(),
+                    g.by_rule()
+                );
+            }
             format!(
                 " — one decision: no build file of the project compiles `{}` (no \
                  CMakeLists.txt, CMake module, Makefile or setup.py names it or its sources): \

@@ -332,3 +332,26 @@ fn a_cmake_part_nothing_adds_is_unbuilt() {
     ]);
     assert!(listed.is_empty(), "{listed:?}");
 }
+
+/// A sample folder beside a CMake build, built only by a Makefile of its own: the decision
+/// says so (that Makefile is its build), and not that no build file compiles it. Twin: a
+/// folder with no build file at all keeps the general message.
+#[test]
+fn a_folder_built_only_by_its_own_makefile_says_so() {
+    use crate::decisions::test_support::f as at;
+    let summary = |paths: &[(&str, &str, u32)]| {
+        let mut fs: Vec<_> = paths.iter().map(|(r, p, l)| at(r, p, *l)).collect();
+        crate::decisions::fold(&mut fs, &kind(vec!["nested".into()]));
+        fs[0].message.clone()
+    };
+    let own = summary(&[
+        ("HP850", "nested/Makefile", 2),
+        ("HP701", "nested/nested.cu", 12),
+    ]);
+    assert!(own.contains("only a Makefile of its own does"), "{own}");
+    let none = summary(&[("HP701", "nested/a.cu", 3), ("HP701", "nested/b.cu", 4)]);
+    assert!(
+        none.contains("no build file of the project compiles"),
+        "{none}"
+    );
+}

@@ -61,6 +61,23 @@ pub(super) fn run(p: &mut Pass) {
             }
             None => {
                 let rocm = p.opts.target.rocm;
+                if let Some(rest) = in_cuda_install(&path) {
+                    // GASAL2's `#include "/usr/local/cuda-10.1/targets/x86_64-linux/include/
+                    // cuda_runtime.h"`: the header by its place in one machine's CUDA install.
+                    match p.m.include(rest, &p.opts.target) {
+                        Some(Ok(hip)) => {
+                            p.edits.push(Edit::replace(inner.start, inner.end, hip));
+                            p.stats.includes_rewritten += 1;
+                        }
+                        _ => unmapped(
+                            p,
+                            tok,
+                            format!("`{path}` names a header by its place in a CUDA toolkit install, which no ROCm machine has"),
+                            Some(format!("include it by name (`<{rest}>`) with the HIP counterpart's include path")),
+                        ),
+                    }
+                    continue;
+                }
                 if let Some(full) = flat_hip_header(p, &path) {
                     p.edits.push(Edit::replace(inner.start, inner.end, full));
                     p.stats.includes_rewritten += 1;
@@ -109,6 +126,24 @@ pub(super) fn run(p: &mut Pass) {
             }
         }
     }
+}
+
+/// The header an absolute path into a CUDA toolkit install names: the part after its last
+/// `include/` folder (`/usr/local/cuda-10.1/targets/x86_64-linux/include/cuda_runtime.h` →
+/// `cuda_runtime.h`), for a path whose folders name CUDA.
+fn in_cuda_install(path: &str) -> Option<&str> {
+    let absolute = path.starts_with('/')
+        || path
+            .as_bytes()
+            .get(1..3)
+            .is_some_and(|s| s == b":/" || s == b":\\");
+    if !absolute {
+        return None;
+    }
+    let normal = path.replace('\\', "/");
+    let at = normal.rfind("/include/")?;
+    let dirs = normal[..at].to_ascii_lowercase();
+    (dirs.contains("cuda") || dirs.contains("nvidia")).then(|| &path[at + "/include/".len()..])
 }
 
 /// HP004 at the include's path token `tok`: the header is left as written.
@@ -617,6 +652,38 @@ mod library_header_tests {
             .filter(|f| f.rule == "HP004")
             .map(|f| f.message)
             .collect()
+    }
+
+    /// GASAL2's include of `cuda_runtime.h` by its place in a CUDA 10.1 install: ported to
+    /// HIP's header. A header of that install HIP has no counterpart of is HP004 naming the
+    /// install. Twins: an absolute path into the project's own folders stays as written.
+    #[test]
+    fn a_header_named_by_its_place_in_a_cuda_install_is_ported() {
+        let port = |src: &str| {
+            let opts = crate::translate::Options::for_tests("6.2", false);
+            let t = crate::translate::translate_bytes(
+                "gasal.h",
+                src.as_bytes(),
+                crate::mappings::get(),
+                &opts,
+            );
+            (String::from_utf8(t.output).unwrap(), t.findings)
+        };
+        let (out, _) =
+            port("#include \"/usr/local/cuda-10.1/targets/x86_64-linux/include/cuda_runtime.h\"\n");
+        assert!(out.contains("#include \"hip/hip_runtime.h\""), "{out}");
+        let (_, found) = port("#include \"/usr/local/cuda/include/no_such_header.h\"\n");
+        assert!(
+            found
+                .iter()
+                .any(|f| f.rule == "HP004" && f.message.contains("CUDA toolkit install")),
+            "{found:?}"
+        );
+        let own = "#include \"/opt/proj/include/cudaish/x.h\"\n";
+        let (out, _) = port(own);
+        assert_eq!(out, own);
+        assert_eq!(super::in_cuda_install("/opt/proj/include/x.h"), None);
+        assert_eq!(super::in_cuda_install("cuda/include/x.h"), None);
     }
 
     #[test]
