@@ -30,6 +30,9 @@ fn key(f: &Finding) -> Option<String> {
         }
         return Some(format!("{}\u{0}{}\u{0}{shim}", f.rule, f.path));
     }
+    if let Some(key) = project_key(f) {
+        return super::kind::own(&f.path).then_some(key);
+    }
     let per_file = match f.rule.as_str() {
         // The ROCm layer's removed names are one update wherever they are (hoomd-blue's
         // `__HIP_PLATFORM_HCC__` arms in 27 files).
@@ -68,6 +71,31 @@ fn key(f: &Finding) -> Option<String> {
     per_file.then(|| format!("{}\u{0}{}", f.rule, f.path))
 }
 
+/// Facts that are one decision for the whole project whatever the file: a macro the target's HIP
+/// headers need before they declare a name (HP007: `-DOCML_BASIC_ROUNDED_OPERATIONS` for
+/// pbrt-v4's `__fadd_ru`… in `float.h` and `interval.h`) is one compile flag of the build, and
+/// directed-rounding arithmetic no ROCm device library implements (HP001 on `__fdiv_ru`,
+/// `__fsqrt_rd`…) is one rewrite of the project's interval arithmetic, not one per call.
+fn project_key(f: &Finding) -> Option<String> {
+    match f.rule.as_str() {
+        "HP007" => {
+            let define = f.message.split("only when `").nth(1)?.split('`').next()?;
+            Some(format!("HP007\u{0}\u{0}{define}"))
+        }
+        "HP001" if f.message.contains("(directed-rounding device API)") => {
+            Some("HP001\u{0}\u{0}rounding".to_string())
+        }
+        _ => None,
+    }
+}
+
+/// The flag an HP007 finding asks for.
+fn define_of(f: &Finding) -> Option<&str> {
+    (f.rule == "HP007")
+        .then(|| f.message.split("only when `").nth(1)?.split('`').next())
+        .flatten()
+}
+
 /// The `--compat-header` shim an HP001 finding's suggestion names.
 fn shim_of(f: &Finding) -> Option<&str> {
     if f.rule != "HP001" {
@@ -79,6 +107,9 @@ fn shim_of(f: &Finding) -> Option<&str> {
         .strip_prefix(crate::compat::SHIM_HINT)?;
     rest.split('`').next()
 }
+
+/// What one project's directed-rounding calls with no ROCm implementation are.
+const ROUNDING: &str = "the project's directed-rounding arithmetic that the target's ROCm device libraries do not implement is one rewrite (divisions, square roots and reciprocals in every release; sums, products and fmas before 5.5); where they bound an interval, compute the round-to-nearest result and step it one ulp outward (`nextafter`)";
 
 fn what(rule: &str) -> &'static str {
     match rule {
@@ -114,9 +145,11 @@ pub fn kind(_: &[Finding]) -> Kind {
                 })
                 .collect();
             let whose = if g.files() > 1 { "project" } else { "file" };
-            let what = match shim_of(g.head) {
-                Some(shim) => format!("the {whose}'s names the `{shim}` shim of `--compat-header` covers are one decision: rerun `hipport port --compat-header`, or replace the calls"),
-                None => what(&g.head.rule).to_string(),
+            let what = match (shim_of(g.head), define_of(g.head)) {
+                (Some(shim), _) => format!("the {whose}'s names the `{shim}` shim of `--compat-header` covers are one decision: rerun `hipport port --compat-header`, or replace the calls"),
+                (None, Some(define)) => format!("the {whose}'s HIP names declared only under `{define}` are one flag of the build: add `-D{define}` to its HIP compile flags once"),
+                (None, None) if g.head.rule == "HP001" && project_key(g.head).is_some() => ROUNDING.to_string(),
+                (None, None) => what(&g.head.rule).to_string(),
             };
             if g.files() > 1 {
                 return format!(
@@ -135,6 +168,12 @@ pub fn kind(_: &[Finding]) -> Kind {
             )
         }),
         note: Box::new(|g| match shim_of(g.head) {
+            None if define_of(g.head).is_some() => {
+                super::kind::folded_into(g, "one compile flag of the build")
+            }
+            None if g.head.rule == "HP001" && project_key(g.head).is_some() => {
+                super::kind::folded_into(g, ROUNDING)
+            }
             Some(shim) => super::kind::folded_into(
                 g,
                 &format!(
@@ -288,6 +327,97 @@ mod tests {
 
     /// ccminer's groestl: the project's texture references are one move to texture objects,
     /// across files (the head names where). Twin: a vendored file's stays its own.
+    /// The findings `port` gives two files of interval arithmetic at a target.
+    fn rounding(rocm: &str) -> Vec<Finding> {
+        let opts = crate::translate::Options::for_tests(rocm, false);
+        let files = [
+            (
+                "src/util/float.h",
+                "__device__ inline float AddUp(float a, float b) { return __fadd_ru(a, b); }\n\
+                 __device__ inline float MulDown(float a, float b) { return __fmul_rd(a, b); }\n\
+                 __device__ inline float DivUp(float a, float b) { return __fdiv_ru(a, b); }\n\
+                 __device__ inline double SqrtDown(double a) { return __dsqrt_rd(a); }\n",
+            ),
+            (
+                "src/util/interval.h",
+                "__device__ inline float SubUp(float a, float b) { return __fsub_ru(a, b); }\n\
+                 __device__ inline float DivDown(float a, float b) { return __fdiv_rd(a, b); }\n",
+            ),
+        ];
+        files
+            .iter()
+            .flat_map(|(path, src)| {
+                crate::translate::translate_bytes(
+                    path,
+                    src.as_bytes(),
+                    crate::mappings::get(),
+                    &opts,
+                )
+                .findings
+            })
+            .filter(|f| matches!(f.rule.as_str(), "HP001" | "HP007"))
+            .collect()
+    }
+
+    /// pbrt-v4's interval arithmetic: directed-rounding sums and products need one compile
+    /// flag for the whole project from ROCm 5.5 (HIP declares them only under
+    /// `OCML_BASIC_ROUNDED_OPERATIONS`), and the divisions and square roots no ROCm device
+    /// library implements are one rewrite, in every file. Twin: before 5.5 the sums and
+    /// products are that rewrite too, and another unported name stays its own finding.
+    #[test]
+    fn directed_rounding_is_one_flag_and_one_rewrite_for_the_project() {
+        let mut fs = rounding("6.2");
+        let k = kind(&fs);
+        crate::decisions::fold(&mut fs, &k);
+        let open: Vec<String> = fs
+            .iter()
+            .filter(|x| x.status != Status::Pass)
+            .map(|x| format!("{} {}:{}", x.rule, x.path, x.line))
+            .collect();
+        assert_eq!(
+            open,
+            ["HP007 src/util/float.h:1", "HP001 src/util/float.h:3"],
+            "{fs:#?}"
+        );
+        let flag = fs
+            .iter()
+            .find(|x| x.rule == "HP007" && x.status != Status::Pass)
+            .unwrap();
+        assert!(
+            flag.message.contains("`-DOCML_BASIC_ROUNDED_OPERATIONS`")
+                && flag.message.contains("1 more in 2 files"),
+            "{}",
+            flag.message
+        );
+        let rewrite = fs
+            .iter()
+            .find(|x| x.rule == "HP001" && x.status != Status::Pass)
+            .unwrap();
+        assert!(
+            rewrite.message.contains("directed-rounding device API")
+                && rewrite.message.contains("2 more in 2 files"),
+            "{}",
+            rewrite.message
+        );
+
+        let mut fs = rounding("5.2");
+        assert!(fs.iter().all(|x| x.rule == "HP001"), "{fs:#?}");
+        assert_eq!(fs.len(), 6);
+        fs.push(Finding {
+            message: "`cudaGraphicsMapFlagsWriteDiscard` has no HIP equivalent (runtime API)"
+                .into(),
+            ..f("HP001", "src/gpu/cudagl.h", 374)
+        });
+        let k = kind(&fs);
+        crate::decisions::fold(&mut fs, &k);
+        let open: Vec<String> = fs
+            .iter()
+            .filter(|x| x.status != Status::Pass)
+            .map(|x| format!("{}:{}", x.path, x.line))
+            .collect();
+        assert_eq!(open, ["src/util/float.h:1", "src/gpu/cudagl.h:374"]);
+    }
+
     #[test]
     fn texture_references_of_one_project_are_one_move() {
         let mut fs = vec![

@@ -266,6 +266,7 @@ fn leak_family(s: &str) -> &'static str {
         "runtime",
         "driver",
         "device",
+        "rounding",
         "fp16",
         "bf16",
         "fp8",
@@ -539,12 +540,7 @@ impl Mappings {
                 roc_experimental: false,
                 range,
                 note: row.get("note").to_string(),
-                requires_define: row.opt("requires_define").map(str::to_string).or_else(|| {
-                    row.get("note")
-                        .contains("HIP_ENABLE_WARP_SYNC_BUILTINS")
-                        .then(|| "HIP_ENABLE_WARP_SYNC_BUILTINS".to_string())
-                        .filter(|_| row.get("note").contains("needs"))
-                }),
+                requires_define: row.opt("requires_define").map(str::to_string),
             };
             hand_by_cuda
                 .entry(e.cuda.clone())

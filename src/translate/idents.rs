@@ -159,15 +159,22 @@ pub(super) fn run(p: &mut Pass) {
                 let (rule, msg, help) = match &why {
                     Unported::NoEquivalent => (
                         &rules::UNPORTED_API,
-                        format!("`{name}` has no HIP equivalent ({} API)", entry.origin.as_str()),
+                        format!("`{name}` has no HIP equivalent ({} API)", api_of(entry.origin)),
                         None,
                     ),
                     Unported::AddedAfter(v) => (
                         &rules::UNPORTED_API,
-                        format!(
-                            "`{name}` → `{}` exists only from ROCm {v}; the target is ROCm {target}",
-                            entry.hip.as_deref().or(entry.roc.as_deref()).unwrap_or("?")
-                        ),
+                        match entry.hip.as_deref().or(entry.roc.as_deref()) {
+                            Some(h) => format!(
+                                "`{name}` → `{h}` exists only from ROCm {v}; the target is ROCm {target}"
+                            ),
+                            // A hand row's gap (`__activemask` before 6.2): the name HIP
+                            // gains later is on a later row.
+                            None => format!(
+                                "`{name}` exists in HIP only from ROCm {v} ({} API); the target is ROCm {target}",
+                                api_of(entry.origin)
+                            ),
+                        },
                         Some(format!("target ROCm {v} or later, or replace the call")),
                     ),
                     Unported::Removed(v) => (
@@ -209,6 +216,19 @@ pub(super) fn run(p: &mut Pass) {
     }
     fold_switch_cases(p, &case_labels);
 }
+
+/// The API a name belongs to, as the messages say it: the hand family `rounding` is CUDA's
+/// directed-rounding device arithmetic (`__fdiv_ru`, `__fsqrt_rd`), which the fold of one
+/// project's uses into one decision recognises (`decisions::per_file`).
+fn api_of(origin: crate::mappings::Origin) -> &'static str {
+    match origin.as_str() {
+        "rounding" => ROUNDING_API,
+        s => s,
+    }
+}
+
+/// How HP001 names CUDA's directed-rounding device arithmetic.
+const ROUNDING_API: &str = "directed-rounding device";
 
 /// Whether token `i` is a `case` label's constant (`case cudaErrorStartupFailure:`).
 fn is_case_label(p: &Pass, i: usize) -> bool {

@@ -59,11 +59,11 @@ rule!(WARP_SYNC_32BIT_MASK, "HP006", WarpSize, Pass, Correctness,
 );
 
 rule!(WARP_SYNC_NEEDS_DEFINE, "HP007", BuildSystem, Remediation, Build,
-    summary: "`*_sync` warp intrinsics need `HIP_ENABLE_WARP_SYNC_BUILTINS` in the target ROCm.",
-    why: "In this ROCm release the `_sync` intrinsics are only declared when the macro is defined before the HIP headers.",
+    summary: "A HIP name is declared in the target ROCm only when a macro is defined: the `*_sync` warp intrinsics need `HIP_ENABLE_WARP_SYNC_BUILTINS` (6.2–6.4), directed-rounding arithmetic (`__fadd_ru`, `__fma_rd`) `OCML_BASIC_ROUNDED_OPERATIONS`.",
+    why: "In this ROCm release the HIP headers declare the name only when the macro is defined before them; HIP-Clang includes its math header before the first line of the source, so the macro belongs on the compile line. One flag per project: every file's uses of it are one decision.",
     bad: "__shfl_xor_sync(mask, v, 1)   // built without -DHIP_ENABLE_WARP_SYNC_BUILTINS",
     good: "hipcc -DHIP_ENABLE_WARP_SYNC_BUILTINS ...",
-    fix: "Add `-DHIP_ENABLE_WARP_SYNC_BUILTINS` to the HIP compile flags.",
+    fix: "Add the macro to the HIP compile flags (`-DHIP_ENABLE_WARP_SYNC_BUILTINS`, `-DOCML_BASIC_ROUNDED_OPERATIONS`).",
     refs: ["https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html#warp-cross-lane-functions"],
 );
 
