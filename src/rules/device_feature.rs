@@ -11,6 +11,7 @@ mod dlpack;
 mod dynamic;
 pub mod half_atomics;
 pub mod lds;
+pub mod limits;
 mod shapes;
 pub mod spin_lock;
 pub mod torch_ldg;
@@ -148,6 +149,7 @@ pub const RULES: &[&RuleInfo] = &[
     &torch_ldg::TORCH_HALF_LDG,
     &dlpack::DLPACK_CUDA_DEVICE_TYPE,
     &spin_lock::SPIN_LOCK_IN_WAVEFRONT,
+    &limits::UNSUPPORTED_DEVICE_LIMIT,
 ];
 
 const HOPPER_IDENTS: &[&str] = &[
@@ -237,6 +239,7 @@ pub fn check(s: &Src, rocm: crate::version::Version, out: &mut Vec<Finding>) {
     tokens(s, out);
     hopper_asm(s, out);
     dlpack::check(s, out);
+    limits::check(s, out);
     if s.tree.is_some() {
         tree_rules(s, rocm, out);
         spin_lock::check(s, out);
