@@ -304,6 +304,7 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
             &sources,
             every_source,
         );
+        crate::rules::compiled_out_unused::mark_build_breaks(&mut findings, every_source);
     }
     // PTX in device helpers nothing calls: every source is searched for a use.
     if findings.iter().any(|f| {

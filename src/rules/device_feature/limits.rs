@@ -51,20 +51,22 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
             continue;
         }
         let t = s.lexed.tokens[i];
-        out.push(s.ctx.finding(
-            &UNSUPPORTED_DEVICE_LIMIT,
-            t.range(),
-            format!(
-                "`{name}` ports to `hipLimitPrintfFifoSize`, which HIP's runtime rejects: \
+        out.push(
+            s.ctx.finding(
+                &UNSUPPORTED_DEVICE_LIMIT,
+                t.range(),
+                format!(
+                    "`{name}` ports to `hipLimitPrintfFifoSize`, which HIP's runtime rejects: \
                  `hipDeviceSetLimit`/`hipDeviceGetLimit` return `hipErrorUnsupportedLimit` for \
                  it in every ROCm release, so a checked call stops the program at start-up"
-            ),
-            Some(
-                "leave the call out of the ROCm build (HIP's device printf buffer is not set \
+                ),
+                Some(
+                    "leave the call out of the ROCm build (HIP's device printf buffer is not set \
                  through it), or ignore `hipErrorUnsupportedLimit` from it"
-                    .to_string(),
+                        .to_string(),
+                ),
             ),
-        ));
+        );
     }
 }
 
