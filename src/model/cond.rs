@@ -72,6 +72,104 @@ pub fn own_hip_arm_later(src: &[u8], lexed: &Lexed, di: usize) -> Option<usize> 
 /// renamed to `__HIPCC__` they would send HIP-Clang into both sides (Eigen then defines
 /// `EIGEN_CUDACC` and `EIGEN_HIPCC`, which it keeps mutually exclusive).
 pub fn own_hip_compiler_arm(src: &[u8], lexed: &Lexed) -> Option<usize> {
+    explicit_hip_compiler_arm(src, lexed).or_else(|| hip_arm_of_cudacc_test(src, lexed))
+}
+
+/// HIP's own spellings that current CUDA does not compile: the mask-less warp intrinsics (CUDA
+/// removed them with Volta's `_sync` forms; HIP keeps them) and `hip…` API names.
+fn hip_only_call(name: &[u8], next: Option<&[u8]>) -> bool {
+    next == Some(b"(")
+        && (matches!(
+            name,
+            b"__shfl"
+                | b"__shfl_up"
+                | b"__shfl_down"
+                | b"__shfl_xor"
+                | b"__ballot"
+                | b"__any"
+                | b"__all"
+        ) || (name.starts_with(b"hip") && name.get(3).is_some_and(u8::is_ascii_uppercase)))
+}
+
+/// A `__CUDACC__` test whose other arm (the `#else` of `#if defined(__CUDACC__)`, or the arm of
+/// `#if !defined(__CUDACC__)`) calls what only HIP compiles: the file's own HIP arm, written
+/// for a file nvcc or hipcc compiles (cp2k's `grid_gpu_integrate.cu`: `#if defined(__CUDACC__)`
+/// `__shfl_down_sync(0xffffffff, …)` `#else` `__shfl_down(val, offset)`). Renamed to
+/// `__HIPCC__`, the test would send HIP-Clang into the CUDA side and skip the project's HIP
+/// side (its `#if !defined(__CUDACC__)` / `__syncthreads()`).
+fn hip_arm_of_cudacc_test(src: &[u8], lexed: &Lexed) -> Option<usize> {
+    memchr::memmem::find(src, b"__CUDACC__")?;
+    let dirs = &lexed.directives;
+    for (k, d) in dirs.iter().enumerate() {
+        if !matches!(d.name.as_str(), "if" | "ifdef" | "ifndef") {
+            continue;
+        }
+        let t = condition_tokens_of(src, lexed, d);
+        let negated = match (d.name.as_str(), &t[..]) {
+            ("ifdef", ["__CUDACC__"]) => false,
+            ("ifndef", ["__CUDACC__"]) => true,
+            (
+                "if",
+                ["defined", "(", "__CUDACC__", ")"] | ["defined", "__CUDACC__"] | ["__CUDACC__"],
+            ) => false,
+            (
+                "if",
+                ["!", "defined", "(", "__CUDACC__", ")"]
+                | ["!", "defined", "__CUDACC__"]
+                | ["!", "__CUDACC__"],
+            ) => true,
+            _ => continue,
+        };
+        // The arm HIP-Clang takes: this one when negated, else the chain's `#else`.
+        let mut depth = 0usize;
+        let mut start = if negated { Some(d.end) } else { None };
+        let mut end = None;
+        for e in &dirs[k + 1..] {
+            match e.name.as_str() {
+                "if" | "ifdef" | "ifndef" => depth += 1,
+                "else" if depth == 0 => {
+                    if start.is_some() {
+                        end = Some(e.start);
+                        break;
+                    }
+                    start = Some(e.end);
+                }
+                "elif" | "elifdef" | "elifndef" if depth == 0 => {
+                    if start.is_some() {
+                        end = Some(e.start);
+                    }
+                    break;
+                }
+                "endif" if depth == 0 => {
+                    end = Some(e.start);
+                    break;
+                }
+                "endif" => depth -= 1,
+                _ => {}
+            }
+        }
+        let (Some(start), Some(end)) = (start, end) else {
+            continue;
+        };
+        let first = lexed
+            .tokens
+            .partition_point(|tok| (tok.start as usize) < start);
+        let code: Vec<&crate::lex::Token> = lexed.tokens[first..]
+            .iter()
+            .take_while(|tok| (tok.start as usize) < end)
+            .filter(|tok| !tok.in_directive() && tok.kind != Tok::Comment)
+            .collect();
+        if code.iter().enumerate().any(|(j, tok)| {
+            tok.kind == Tok::Ident
+                && hip_only_call(&src[tok.range()], code.get(j + 1).map(|n| &src[n.range()]))
+        }) {
+            return Some(k);
+        }
+    }
+    None
+}
+
+fn explicit_hip_compiler_arm(src: &[u8], lexed: &Lexed) -> Option<usize> {
     memchr::memmem::find(src, b"__HIP")?;
     let dirs = &lexed.directives;
     for (k, d) in dirs.iter().enumerate() {

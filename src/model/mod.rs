@@ -19,6 +19,7 @@ pub mod backend_arms;
 pub mod cond;
 pub mod const_expr;
 pub mod cuda_side;
+pub mod device_arms;
 pub mod folders;
 pub mod hip_pins;
 pub mod hipside;

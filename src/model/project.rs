@@ -118,6 +118,9 @@ pub struct FileFacts {
     /// The single-name tests of project ROCm switches and other backends' switches
     /// ([`hipside::backend_tests`]), with their lines: paired across files into CUDA twins.
     pub backend_tests: Vec<(String, u32)>,
+    /// Macros the file defines only where the device pass alone compiles
+    /// ([`super::device_arms::macros`]: pbrt-v4's `PBRT_IS_GPU_CODE`).
+    pub device_macros: Vec<String>,
 }
 
 impl FileFacts {
@@ -135,6 +138,7 @@ impl FileFacts {
             && self.hip_pins.is_empty()
             && self.other_backends.is_empty()
             && self.backend_tests.is_empty()
+            && self.device_macros.is_empty()
             && !self.cuda_headers
             && self.rocm_functions.is_empty()
             && self.constants.is_empty()
@@ -221,6 +225,9 @@ pub struct Visible {
     /// namespace (curobo's `__shfl_down_sync(unsigned, const CollisionPair&, const int&)`):
     /// argument-dependent lookup reaches them from unqualified calls anywhere.
     pub overloads: BTreeMap<String, Vec<super::own::OwnRef>>,
+    /// Macros the included files define only where the device pass alone compiles
+    /// ([`super::device_arms`]): their arms are device code.
+    pub device_macros: BTreeSet<String>,
 }
 
 /// The empty view: a unit that includes no project file, or a run without a project model.
@@ -245,6 +252,7 @@ pub static NOTHING: Visible = Visible {
     ballot_macros: BTreeMap::new(),
     shuffle_wrappers: BTreeMap::new(),
     overloads: BTreeMap::new(),
+    device_macros: BTreeSet::new(),
 };
 
 impl Visible {
@@ -393,6 +401,7 @@ fn facts_of_arms(path: &str, bytes: &[u8], lexed: &crate::lex::Lexed) -> FileFac
             .collect();
         let mut out = FileFacts {
             includes,
+            device_macros: super::device_arms::macros(s.bytes(), s.lexed),
             hip_pins,
             other_backends,
             backend_tests,
@@ -860,6 +869,7 @@ impl Project {
                 });
             }
             v.cuda_headers |= facts.cuda_headers;
+            v.device_macros.extend(facts.device_macros.iter().cloned());
             v.narrow_returns
                 .extend(facts.narrow_returns.iter().cloned());
             v.narrow_types.extend(facts.narrow_types.iter().cloned());
@@ -917,33 +927,6 @@ impl Project {
         }
         self.add_zero_tests(&mut v);
         v
-    }
-
-    /// The project's [`Project::zero_tests`] and [`Project::other_backends`] `v` has no pin of
-    /// its own for.
-    fn add_zero_tests(&self, v: &mut Visible) {
-        use super::macro_env::Known;
-        let zero = self
-            .zero_tests
-            .iter()
-            .map(|(n, (at, arch))| (n, at, Known::Zero, *arch));
-        let off = self
-            .other_backends
-            .iter()
-            .map(|(n, at)| (n, at, Known::Undefined, false));
-        for (name, at, known, arch) in zero.chain(off) {
-            if !v.hip_pins.contains_key(name) {
-                let line = at.rsplit_once(':').and_then(|(_, l)| l.parse().ok());
-                let pin = super::hip_pins::HipPin {
-                    name: name.clone(),
-                    known,
-                    line: line.unwrap_or(0),
-                    arch,
-                    platform: false,
-                };
-                v.hip_pins.insert(name.clone(), (pin, at.clone()));
-            }
-        }
     }
 }
 

@@ -152,7 +152,7 @@ pub fn check_lexed<'a>(
         }
     };
     warp_size::check_seeing(&s, target, seen, warps, &mut out);
-    inline_asm::check(&s, &mut out);
+    inline_asm::check(&s, seen, &mut out);
     inline_asm::ptx_text::check(&s, &mut out);
     version_check::check(&s, seen, target.rocm, &mut out);
     arch_check::check(&s, seen, &mut out);

@@ -464,7 +464,27 @@ const BARE_PTX: &[&str] = &[
     "elect",
 ];
 
-pub fn check(s: &Src, out: &mut Vec<Finding>) {
+pub fn check(s: &Src, seen: &crate::model::project::Visible, out: &mut Vec<Finding>) {
+    // The arms only the device pass compiles, computed for the first asm statement.
+    let device_arms = std::cell::OnceCell::new();
+    let device_arm = |at: usize| {
+        let arms = device_arms.get_or_init(|| {
+            let own = crate::model::device_arms::macros(s.bytes(), s.lexed);
+            let is_dev = |t: &str| {
+                crate::model::device_arms::BUILTIN.contains(&t)
+                    || own.iter().any(|m| m == t)
+                    || seen.device_macros.contains(t)
+            };
+            crate::model::device_arms::arms(s.bytes(), s.lexed, &is_dev)
+        });
+        crate::model::device_arms::within(arms, at).map(|d| {
+            format!(
+                "{DEVICE_PASS}`{}`, line {})",
+                crate::model::hipside::directive_text(s, d.clone()),
+                s.line(d.start) + 1
+            )
+        })
+    };
     for (i, name) in s.idents() {
         if !matches!(name, "asm" | "__asm__" | "__asm") {
             continue;
@@ -473,8 +493,13 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
             continue;
         };
         // PTX compiles only in device code: asm in a host function is the host's assembly
-        // (ARM NEON in a CPU backend, x86), whatever its mnemonics look like.
-        if host_only(s, s.lexed.tokens[i].start as usize) {
+        // (ARM NEON in a CPU backend, x86), whatever its mnemonics look like — unless an arm
+        // only the device pass compiles holds it (pbrt-v4's `LogFatal`: `#ifdef
+        // PBRT_IS_GPU_CODE` / `asm("trap;")` in a `__host__ __device__` function its header
+        // declares).
+        let at = s.lexed.tokens[i].start as usize;
+        let in_device_arm = device_arm(at);
+        if in_device_arm.is_none() && host_only(s, at) {
             continue;
         }
         let code = template(s, open, close);
@@ -531,8 +556,9 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
             &INLINE_PTX,
             start..end,
             format!(
-                "inline PTX does not compile for AMDGPU: {}{host}",
-                names.join(", ")
+                "inline PTX does not compile for AMDGPU: {}{host}{}",
+                names.join(", "),
+                in_device_arm.unwrap_or_default()
             ),
             Some(suggestion),
         ));
@@ -600,6 +626,10 @@ fn host_only(s: &Src, at: usize) -> bool {
 
 /// The marker [`check`] puts on PTX whose operands compile for AMDGPU: the function around it.
 const IN_FUNCTION: &str = " (in `";
+
+/// The marker [`check`] puts on PTX in an arm only the device pass compiles: device code
+/// whatever file holds it ([`settle_host_files`] keeps it).
+pub(crate) const DEVICE_PASS: &str = " (in the device pass: ";
 
 mod host_files;
 pub mod ptx_text;
@@ -821,7 +851,7 @@ mod tests {
 
 #[cfg(test)]
 mod rule_tests {
-    use crate::model::syntax::test_support::fires;
+    use crate::model::syntax::test_support::{fires, fires_open};
 
     #[test]
     fn ptx_behind_a_macro() {
@@ -847,6 +877,23 @@ mod rule_tests {
         assert!(fires(plain, "HP201").is_empty());
         let lambda = "void host_launch(float* a) {\n  auto f = [=] __device__ (int i) { asm volatile(\"sub.f16 %0, %0, %1;\" : \"+h\"(a[0]) : \"h\"(a[1])); };\n}\n";
         assert_eq!(fires(lambda, "HP201"), [2]);
+    }
+
+    /// pbrt-v4's `LogFatal`: a definition without qualifiers (its header declares it
+    /// `__host__ __device__`) whose `#ifdef PBRT_IS_GPU_CODE` arm traps; the macro is set only
+    /// where `__CUDA_ARCH__` is defined, so the arm is device code. Twins: the `#else` arm's
+    /// host assembly, and a switch set on both sides, stay silent.
+    #[test]
+    fn asm_in_an_arm_only_the_device_pass_compiles_is_ptx() {
+        let src = "#if defined(__CUDA_ARCH__)\n#define PBRT_IS_GPU_CODE\n#endif\n\
+                   void LogFatal(const char *s) {\n#ifdef PBRT_IS_GPU_CODE\n    asm(\"trap;\");\n\
+                   #else\n    asm(\"int $3\");\n#endif\n}\n";
+        assert_eq!(fires_open(src, "HP201"), [6]);
+        let both = src.replace(
+            "#endif\nvoid",
+            "#else\n#define PBRT_IS_GPU_CODE\n#endif\nvoid",
+        );
+        assert!(fires(&both, "HP201").is_empty());
     }
 
     #[test]

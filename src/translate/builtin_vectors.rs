@@ -59,18 +59,29 @@ pub(super) fn run(p: &mut Pass) {
                     type_word(k)
                         || (matches!(p.text(k), b"*" | b"&" | b"&&")
                             && prev(k).is_some_and(|t| {
-                                matches!(p.text(t), b"dim3" | b"uint3" | b"int3" | b"auto")
-                                    && prev(t).is_none_or(|b| {
-                                        matches!(
-                                            p.text(b),
-                                            b"(" | b","
-                                                | b";"
-                                                | b"{"
-                                                | b"}"
-                                                | b"const"
-                                                | b"volatile"
-                                        )
-                                    })
+                                // cp2k's `compute_block_boundaries(const int *blockDim, …)`:
+                                // a pointer to a built-in type is a parameter too.
+                                matches!(
+                                    p.text(t),
+                                    b"dim3"
+                                        | b"uint3"
+                                        | b"int3"
+                                        | b"auto"
+                                        | b"int"
+                                        | b"unsigned"
+                                        | b"long"
+                                        | b"short"
+                                        | b"char"
+                                        | b"float"
+                                        | b"double"
+                                        | b"size_t"
+                                        | b"void"
+                                ) && prev(t).is_none_or(|b| {
+                                    matches!(
+                                        p.text(b),
+                                        b"(" | b"," | b";" | b"{" | b"}" | b"const" | b"volatile"
+                                    )
+                                })
                             }))
                 })
         })
@@ -241,6 +252,10 @@ mod tests {
         // local and the built-in in an argument is still the built-in.
         let params = "inline void setup_grid(unsigned int n, dim3 *blockDim, dim3* gridDim) {\n  *blockDim = dim3(256);\n  *gridDim = dim3((n + blockDim->x - 1) / blockDim->x);\n}\n";
         assert_eq!(port(params), (params.to_string(), 0));
+        // cp2k's C prototype `compute_block_boundaries(const int *blockDim, …)` in a header
+        // the CPU sources include: a parameter, not the built-in.
+        let proto = "extern void compute_block_boundaries(\n    const int *blockDim, const int *lb_grid,\n    int *pol_offsets);\nvoid g(unsigned *gridDim);\n";
+        assert_eq!(port(proto), (proto.to_string(), 0));
         let product = "__global__ void k(uint3* o, uint3 s) {\n  f(s * blockIdx);\n}\n";
         let (out, n) = port(product);
         assert!(

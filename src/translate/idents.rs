@@ -721,6 +721,23 @@ mod tests {
         assert!(out.starts_with("#ifdef __HIPCC__\n"), "{out}");
     }
 
+    /// cp2k's `grid_gpu_integrate.cu`, which nvcc or hipcc compiles: `#if
+    /// defined(__CUDACC__)` takes the `_sync` shuffle and `#else` HIP's mask-less one, and `#if
+    /// !defined(__CUDACC__)` / `__syncthreads()` is HIP's side. The tests stay as written.
+    /// Twin: a `#else` that is host code (no HIP call) is no HIP arm, and the test is renamed.
+    #[test]
+    fn cudacc_stays_where_its_other_arm_calls_what_only_hip_has() {
+        let src = "__device__ float sum(float val) {\n  for (int offset = 16; offset > 0; offset >>= 1) {\n#if defined(__CUDACC__)\n    val += __shfl_down_sync(0xffffffff, val, offset);\n#else\n    val += __shfl_down(val, offset);\n#endif\n  }\n#if !defined(__CUDACC__)\n  __syncthreads();\n#endif\n  return val;\n}\n";
+        let (out, _) = port("grid_gpu_integrate.cu", src);
+        assert!(
+            out.contains("#if defined(__CUDACC__)\n") && out.contains("#if !defined(__CUDACC__)\n"),
+            "{out}"
+        );
+        let host = "#if defined(__CUDACC__)\n#define HD __host__ __device__\n#else\n#define HD\ninline float fma_host(float a) { return a; }\n#endif\n";
+        let (out, _) = port("k.h", host);
+        assert!(out.starts_with("#if defined(__HIPCC__)\n"), "{out}");
+    }
+
     /// `using namespace cv;` then `cuda::GpuMat`: OpenCV's CUDA modules, reported as such
     /// (not libcu++). Twin: `cuda::std` in a file without it is libcu++.
     #[test]

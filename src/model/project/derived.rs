@@ -294,3 +294,32 @@ pub(super) fn warp_fns(facts: &[(String, FileFacts)]) -> BTreeSet<String> {
     }
     out
 }
+
+impl super::Project {
+    /// The project's [`Project::zero_tests`] and [`Project::other_backends`] `v` has no pin of
+    /// its own for.
+    pub(super) fn add_zero_tests(&self, v: &mut super::Visible) {
+        use crate::model::macro_env::Known;
+        let zero = self
+            .zero_tests
+            .iter()
+            .map(|(n, (at, arch))| (n, at, Known::Zero, *arch));
+        let off = self
+            .other_backends
+            .iter()
+            .map(|(n, at)| (n, at, Known::Undefined, false));
+        for (name, at, known, arch) in zero.chain(off) {
+            if !v.hip_pins.contains_key(name) {
+                let line = at.rsplit_once(':').and_then(|(_, l)| l.parse().ok());
+                let pin = crate::model::hip_pins::HipPin {
+                    name: name.clone(),
+                    known,
+                    line: line.unwrap_or(0),
+                    arch,
+                    platform: false,
+                };
+                v.hip_pins.insert(name.clone(), (pin, at.clone()));
+            }
+        }
+    }
+}

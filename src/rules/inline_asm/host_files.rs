@@ -65,7 +65,12 @@ fn included_names(bytes: &[u8]) -> Vec<String> {
 pub fn settle_host_files(findings: &mut [Finding], files: &[(&str, &[u8])]) {
     let flagged: BTreeSet<&str> = findings
         .iter()
-        .filter(|f| f.rule == INLINE_PTX.id.code && f.status != Status::Pass && !is_cuda(&f.path))
+        .filter(|f| {
+            f.rule == INLINE_PTX.id.code
+                && f.status != Status::Pass
+                && !is_cuda(&f.path)
+                && !f.message.contains(super::DEVICE_PASS)
+        })
         .map(|f| f.path.as_str())
         .collect();
     let candidates: BTreeSet<String> = flagged
