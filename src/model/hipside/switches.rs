@@ -72,7 +72,10 @@ fn single(s: &Src, d: &Directive) -> Option<String> {
 fn own_rocm(n: &str) -> bool {
     cond::is_hip_macro(n)
         && MacroEnv::hip().lookup(n).is_some()
-        && !n.starts_with("__")
+        // HIP's own (`__HIP_PLATFORM_AMD__`, `__HIPCC__`); a project's may start with
+        // underscores too (cp2k's `__OFFLOAD_HIP`).
+        && !n.starts_with("__HIP")
+        && !(n.starts_with("__") && n.ends_with("__"))
         && !n.starts_with("HIP_VERSION")
         && !n.starts_with("ROCM_VERSION")
 }
@@ -125,8 +128,27 @@ pub fn cuda_twins<'a>(tested: impl Iterator<Item = &'a str> + Clone) -> Vec<&'a 
         .collect()
 }
 
+/// The project's ROCm switch an arm tests, alone or joined by `&&` with HIP's own platform
+/// macros (cp2k's `#elif defined(__OFFLOAD_HIP) && defined(__HIP_PLATFORM_AMD__)`).
+fn rocm_conjunction(s: &Src, d: &Directive) -> Option<String> {
+    if !matches!(d.name.as_str(), "if" | "elif") {
+        return None;
+    }
+    let toks = cond::condition_tokens(s, d);
+    let names: Vec<&str> = toks
+        .iter()
+        .copied()
+        .filter(|t| !matches!(*t, "defined" | "(" | ")" | "&&"))
+        .collect();
+    let own = names.iter().find(|n| own_rocm(n))?;
+    names
+        .iter()
+        .all(|n| own_rocm(n) || (cond::is_hip_macro(n) && n.starts_with("__HIP")))
+        .then(|| own.to_string())
+}
+
 pub fn alternative_backends(s: &Src) -> Vec<(String, usize)> {
-    let single = |d: &Directive| single(s, d);
+    let single = |d: &Directive| single(s, d).or_else(|| rocm_conjunction(s, d));
     let other = other_backend;
     let mut out: Vec<(String, usize)> = Vec::new();
     // Per open chain: the single names of its arms, with their directives' starts.
@@ -264,5 +286,13 @@ mod tests {
         assert!(!never(side(src, "hip()")));
         let alone = "#ifdef AMREX_USE_CUDA\nprof();\n#endif\n";
         assert!(!never(side(alone, "prof()")));
+        // cp2k's `offload_library.c`: a switch with leading underscores, its ROCm arm joined
+        // with HIP's platform macro. Twin: a conjunction with another project switch is not
+        // the ROCm arm alone.
+        let cp2k = "#if defined(__OFFLOAD_CUDA)\nnvtx();\n#elif defined(__OFFLOAD_HIP) && defined(__HIP_PLATFORM_AMD__)\nroctx();\n#endif\n";
+        assert!(never(side(cp2k, "nvtx()")));
+        assert!(!never(side(cp2k, "roctx()")));
+        let mixed = cp2k.replace("defined(__HIP_PLATFORM_AMD__)", "defined(WITH_PROFILER)");
+        assert!(!never(side(&mixed, "nvtx()")));
     }
 }
