@@ -450,6 +450,39 @@ fn cond_value(args: &[String], switches: Option<&[Twin]>) -> Option<bool> {
                 None
             }
         }
+        // cp2k's `if(CP2K_USE_ACCEL MATCHES CUDA)` … `else(CP2K_USE_ACCEL MATCHES HIP)`, and
+        // `MATCHES "CUDA|HIP"`: a regular expression of plain words, each a platform (or not).
+        // It matches the HIP build's value when one alternative names HIP; none when every
+        // alternative names another platform.
+        [var, op, lit] if op == "MATCHES" => {
+            let v = var.trim_start_matches("${").trim_end_matches('}');
+            let re = lit.trim_matches('"');
+            if !v.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                || !re.bytes().all(|b| {
+                    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'|' | b'^' | b'$')
+                })
+            {
+                return None;
+            }
+            let alts: Vec<Option<bool>> = re
+                .split('|')
+                .map(|a| {
+                    let parts: Vec<String> = a
+                        .trim_matches(['^', '$'])
+                        .split(['_', '-'])
+                        .map(str::to_ascii_lowercase)
+                        .collect();
+                    platform_word(&parts)
+                })
+                .collect();
+            if alts.contains(&Some(true)) {
+                Some(true)
+            } else if alts.iter().all(|a| *a == Some(false)) {
+                Some(false)
+            } else {
+                None
+            }
+        }
         _ => None,
     }
 }

@@ -90,6 +90,20 @@ pub(super) fn legacy_fallback(s: &Src, f: &mut Finding, cond: &str, arm: &hipsid
         Some(name) => format!(" in `{name}`"),
         None => String::new(),
     };
+    if let Some(atomic) = cas_emulation(s, arm) {
+        // cp2k's `atomicAddDouble`, pbrt-v4's `AtomicDouble`, legion's 64-bit `atomicMax`: the
+        // older arm is the compare-and-swap loop NVIDIA's guide gives for the atomic the current
+        // arm calls. It computes the same; what HIP loses is the native atomic's speed.
+        f.status = Status::Remediation;
+        f.phase = Phase::Performance;
+        f.message = format!(
+            "`{cond}` picks code by NVIDIA GPU generation{place}, and every GPU a current CUDA toolkit builds for (sm_75 and newer) compiles this arm; HIP-Clang does not define `__CUDA_ARCH__`, so every AMD GPU compiles the chain's other arm, {LEGACY_FALLBACK}: a compare-and-swap (`atomicCAS`) loop emulating the `{atomic}` this arm calls. The result is the same; the loop is slower than the native atomic HIP has"
+        );
+        f.suggestion = Some(format!(
+            "make HIP compile the arm current NVIDIA GPUs run (`{cond} || defined(__HIP_DEVICE_COMPILE__)`), so AMD GPUs use the native `{atomic}` (with `-munsafe-fp-atomics` for floating-point adds to memory that is not fine-grained)"
+        ));
+        return;
+    }
     f.status = Status::Unknown;
     f.phase = Phase::Correctness;
     f.message = format!(
@@ -98,6 +112,53 @@ pub(super) fn legacy_fallback(s: &Src, f: &mut Finding, cond: &str, arm: &hipsid
     f.suggestion = Some(format!(
         "make HIP compile the arm current NVIDIA GPUs run (`{cond} || defined(__HIP_DEVICE_COMPILE__)`), or check that the older arm gives the same results"
     ));
+}
+
+/// The atomic the skipped `arm` calls when the chain's arms after it are a compare-and-swap
+/// loop (`atomicCAS` in a `do … while`/`while` loop) and call no other atomic: the classic
+/// emulation of that atomic for GPUs without it.
+fn cas_emulation<'a>(s: &Src<'a>, arm: &hipside::Region) -> Option<&'a str> {
+    let toks = &s.lexed.tokens;
+    let calls = |r: std::ops::Range<usize>| -> Vec<&'a str> {
+        let first = toks.partition_point(|t| (t.start as usize) < r.start);
+        let last = toks.partition_point(|t| (t.start as usize) < r.end);
+        (first..last.saturating_sub(1))
+            .filter(|&i| {
+                toks[i].kind == Tok::Ident
+                    && !toks[i].in_directive()
+                    && s.tok(i).starts_with("atomic")
+                    && s.tok(i + 1) == "("
+            })
+            .map(|i| s.tok(i))
+            .collect()
+    };
+    let current = calls(arm.range.clone());
+    let atomic = *current.first()?;
+    if atomic == "atomicCAS" || current.iter().any(|c| *c != atomic) {
+        return None;
+    }
+    // The rest of the chain: from the end of this arm to its `#endif`.
+    let dirs = &s.lexed.directives;
+    let from = dirs.iter().position(|d| d.start >= arm.range.end)?;
+    let mut depth = 0usize;
+    let mut end = None;
+    for d in &dirs[from..] {
+        match d.name.as_str() {
+            "if" | "ifdef" | "ifndef" => depth += 1,
+            "endif" if depth == 0 => {
+                end = Some(d.start);
+                break;
+            }
+            "endif" => depth -= 1,
+            _ => {}
+        }
+    }
+    let rest = arm.range.end..end?;
+    let fallback = calls(rest.clone());
+    let first = toks.partition_point(|t| (t.start as usize) < rest.start);
+    let last = toks.partition_point(|t| (t.start as usize) < rest.end);
+    let looped = (first..last).any(|i| matches!(s.tok(i), "while" | "for"));
+    (!fallback.is_empty() && fallback.iter().all(|c| *c == "atomicCAS") && looped).then_some(atomic)
 }
 
 /// Whether no GPU a current CUDA toolkit builds for ([`cond::CURRENT_NVIDIA_ARCHS`]) compiles

@@ -97,6 +97,25 @@ fn a_fallback_only_legacy_gpus_run_is_unverified() {
     assert!(open.len() == 1 && open[0].line == 2, "{open:?}");
 }
 
+/// cp2k's `atomicAddDouble`: the fallback is the compare-and-swap loop NVIDIA's guide gives
+/// for `atomicAdd(double*)`. The same result, slower: REMEDIATION/PERFORMANCE naming the
+/// atomic. Twin: a fallback that computes otherwise (a plain add) stays UNKNOWN/CORRECTNESS.
+#[test]
+fn a_cas_loop_fallback_is_a_performance_loss() {
+    let src = "__device__ static void atomicAddDouble(double *address, double val) {\n#if __CUDA_ARCH__ >= 600\n  atomicAdd(address, val);\n#else\n  unsigned long long int *a = (unsigned long long int *)address;\n  unsigned long long int old = *a, assumed;\n  do {\n    assumed = old;\n    old = atomicCAS(a, assumed, __double_as_longlong(val + __longlong_as_double(assumed)));\n  } while (assumed != old);\n#endif\n}\n";
+    let f = on(src, "HP401", 2);
+    assert!(
+        f.len() == 1
+            && f[0].0 == Status::Remediation
+            && f[0].1 == Phase::Performance
+            && f[0].2.contains("emulating the `atomicAdd`"),
+        "{f:?}"
+    );
+    let plain = "__device__ static void addDouble(double *address, double val) {\n#if __CUDA_ARCH__ >= 600\n  atomicAdd(address, val);\n#else\n  *address += val;\n#endif\n}\n";
+    let f = on(plain, "HP401", 2);
+    assert!(f.len() == 1 && f[0].0 == Status::Unknown, "{f:?}");
+}
+
 /// Twins: a test HIP finds true (HIP compiles the old-GPU arm), per-GPU tuning (a
 /// `#define` in the branch), and a device-pass test stay open.
 #[test]
