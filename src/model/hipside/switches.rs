@@ -68,6 +68,11 @@ fn single(s: &Src, d: &Directive) -> Option<String> {
     Some(name.to_string())
 }
 
+/// A name spelled as compilers spell their own macros (`__NAME__`).
+fn compiler_style(n: &str) -> bool {
+    n.starts_with("__") && n.ends_with("__")
+}
+
 /// A project's own ROCm switch (not one of HIP's own `__HIP…` or version macros).
 fn own_rocm(n: &str) -> bool {
     cond::is_hip_macro(n)
@@ -75,7 +80,7 @@ fn own_rocm(n: &str) -> bool {
         // HIP's own (`__HIP_PLATFORM_AMD__`, `__HIPCC__`); a project's may start with
         // underscores too (cp2k's `__OFFLOAD_HIP`).
         && !n.starts_with("__HIP")
-        && !(n.starts_with("__") && n.ends_with("__"))
+        && !compiler_style(n)
         && !n.starts_with("HIP_VERSION")
         && !n.starts_with("ROCM_VERSION")
 }
