@@ -92,6 +92,20 @@ impl Lexed {
             .filter(|t| t.kind == Tok::Ident && t.text(src) == name)
             .count()
     }
+    /// The index of the `#endif` that closes the conditional open at directive `from` (the
+    /// directives from `from` on, nested conditionals skipped).
+    pub fn closing_endif(&self, from: usize) -> Option<usize> {
+        let mut depth = 0usize;
+        for (k, d) in self.directives.iter().enumerate().skip(from) {
+            match d.name.as_str() {
+                "if" | "ifdef" | "ifndef" => depth += 1,
+                "endif" if depth == 0 => return Some(k),
+                "endif" => depth -= 1,
+                _ => {}
+            }
+        }
+        None
+    }
     /// The non-comment tokens of a directive line: `#`, its name, then the rest
     /// (`#` `define` `NAME` `(` …).
     pub fn directive_words(&self, d: &Directive) -> Vec<usize> {

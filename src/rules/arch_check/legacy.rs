@@ -140,20 +140,7 @@ fn cas_emulation<'a>(s: &Src<'a>, arm: &hipside::Region) -> Option<&'a str> {
     // The rest of the chain: from the end of this arm to its `#endif`.
     let dirs = &s.lexed.directives;
     let from = dirs.iter().position(|d| d.start >= arm.range.end)?;
-    let mut depth = 0usize;
-    let mut end = None;
-    for d in &dirs[from..] {
-        match d.name.as_str() {
-            "if" | "ifdef" | "ifndef" => depth += 1,
-            "endif" if depth == 0 => {
-                end = Some(d.start);
-                break;
-            }
-            "endif" => depth -= 1,
-            _ => {}
-        }
-    }
-    let rest = arm.range.end..end?;
+    let rest = arm.range.end..dirs[s.lexed.closing_endif(from)?].start;
     let fallback = calls(rest.clone());
     let first = toks.partition_point(|t| (t.start as usize) < rest.start);
     let last = toks.partition_point(|t| (t.start as usize) < rest.end);
