@@ -78,10 +78,7 @@ fn key(f: &Finding) -> Option<String> {
 /// `__fsqrt_rd`…) is one rewrite of the project's interval arithmetic, not one per call.
 fn project_key(f: &Finding) -> Option<String> {
     match f.rule.as_str() {
-        "HP007" => {
-            let define = f.message.split("only when `").nth(1)?.split('`').next()?;
-            Some(format!("HP007\u{0}\u{0}{define}"))
-        }
+        "HP007" => Some(format!("HP007\u{0}\u{0}{}", define_of(f)?)),
         "HP001" if f.message.contains("(directed-rounding device API)") => {
             Some("HP001\u{0}\u{0}rounding".to_string())
         }

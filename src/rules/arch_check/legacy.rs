@@ -90,6 +90,9 @@ pub(super) fn legacy_fallback(s: &Src, f: &mut Finding, cond: &str, arm: &hipsid
         Some(name) => format!(" in `{name}`"),
         None => String::new(),
     };
+    let head = format!(
+        "`{cond}` picks code by NVIDIA GPU generation{place}, and every GPU a current CUDA toolkit builds for (sm_75 and newer) compiles this arm; HIP-Clang does not define `__CUDA_ARCH__`, so every AMD GPU compiles the chain's other arm, {LEGACY_FALLBACK}"
+    );
     if let Some(atomic) = cas_emulation(s, arm) {
         // cp2k's `atomicAddDouble`, pbrt-v4's `AtomicDouble`, legion's 64-bit `atomicMax`: the
         // older arm is the compare-and-swap loop NVIDIA's guide gives for the atomic the current
@@ -97,7 +100,7 @@ pub(super) fn legacy_fallback(s: &Src, f: &mut Finding, cond: &str, arm: &hipsid
         f.status = Status::Remediation;
         f.phase = Phase::Performance;
         f.message = format!(
-            "`{cond}` picks code by NVIDIA GPU generation{place}, and every GPU a current CUDA toolkit builds for (sm_75 and newer) compiles this arm; HIP-Clang does not define `__CUDA_ARCH__`, so every AMD GPU compiles the chain's other arm, {LEGACY_FALLBACK}: a compare-and-swap (`atomicCAS`) loop emulating the `{atomic}` this arm calls. The result is the same; the loop is slower than the native atomic HIP has"
+            "{head}: a compare-and-swap (`atomicCAS`) loop emulating the `{atomic}` this arm calls. The result is the same; the loop is slower than the native atomic HIP has"
         );
         f.suggestion = Some(format!(
             "make HIP compile the arm current NVIDIA GPUs run (`{cond} || defined(__HIP_DEVICE_COMPILE__)`), so AMD GPUs use the native `{atomic}` (with `-munsafe-fp-atomics` for floating-point adds to memory that is not fine-grained)"
@@ -107,7 +110,7 @@ pub(super) fn legacy_fallback(s: &Src, f: &mut Finding, cond: &str, arm: &hipsid
     f.status = Status::Unknown;
     f.phase = Phase::Correctness;
     f.message = format!(
-        "`{cond}` picks code by NVIDIA GPU generation{place}, and every GPU a current CUDA toolkit builds for (sm_75 and newer) compiles this arm; HIP-Clang does not define `__CUDA_ARCH__`, so every AMD GPU compiles the chain's other arm, {LEGACY_FALLBACK}. Nothing verified that it computes what this arm computes, and this arm holds nothing HIP lacks{uses}"
+        "{head}. Nothing verified that it computes what this arm computes, and this arm holds nothing HIP lacks{uses}"
     );
     f.suggestion = Some(format!(
         "make HIP compile the arm current NVIDIA GPUs run (`{cond} || defined(__HIP_DEVICE_COMPILE__)`), or check that the older arm gives the same results"
