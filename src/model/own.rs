@@ -568,11 +568,21 @@ impl Lookup<'_> {
                 return Some(format!("`{name}` resolves to `{}::{name}`{}", d.0, at(d.3)));
             }
         }
-        // A free function the project defines, where no CUDA header could provide the name.
+        // A function the project defines, where no CUDA header could provide the name: at file
+        // scope, or in a namespace an unqualified call reaches through `using namespace` or
+        // argument-dependent lookup (nvidia-texture-tools' `nv::saturate` in `nvmath.h`, called
+        // as `saturate(x)` in host `.cpp` files). A member is reached only through an object.
         if no_cuda_header {
             if let Some(d) = defs.iter().find(|d| d.0.is_empty() && d.2) {
                 return Some(format!(
                     "`{name}` is the project's own function{} (no CUDA header in this unit)",
+                    at(d.3)
+                ));
+            }
+            if let Some(d) = defs.iter().find(|d| !d.0.is_empty() && !d.1 && d.2) {
+                return Some(format!(
+                    "`{name}` is the project's own `{}::{name}`{} (no CUDA header in this unit)",
+                    d.0,
                     at(d.3)
                 ));
             }

@@ -217,6 +217,48 @@ fn definitions_reach_the_units_that_include_them() {
     assert!(unported(&fs).is_empty(), "{fs:?}");
 }
 
+/// nvidia-texture-tools' `nvmath.h` defines `nv::saturate`; host `.cpp` files that include it
+/// (and no CUDA header) call it unqualified after `using namespace nv`: the project's, no
+/// HP001. Twin: the same unit beside `<cuda_runtime.h>` may reach CUDA's device `saturate`.
+#[test]
+fn a_namespaced_helper_reaches_host_units_without_cuda_headers() {
+    use crate::model::project::{facts, Project};
+    let header = "#pragma once\nnamespace nv {\n    inline float saturate(float f) { return f < 0 ? 0 : (f > 1 ? 1 : f); }\n}\n";
+    let lexed = crate::lex::lex(header.as_bytes());
+    let p = Project::from_facts(
+        vec![(
+            "src/nvmath/nvmath.h".into(),
+            facts("src/nvmath/nvmath.h", header.as_bytes(), &lexed),
+        )],
+        ["src/nvmath/nvmath.h", "src/nvtt/Block.cpp"].into_iter(),
+    );
+    let run = |unit: &str| {
+        let seen = p.visible_from("src/nvtt/Block.cpp", &["nvmath/nvmath.h".to_string()]);
+        let lines = crate::source::LineIndex::new(unit.as_bytes());
+        let ctx = crate::registry::FileCtx {
+            path: "src/nvtt/Block.cpp",
+            src: unit.as_bytes(),
+            lines: &lines,
+        };
+        let lexed = crate::lex::lex(unit.as_bytes());
+        let opts = crate::translate::Options::for_tests("6.2", false);
+        let t = crate::translate::translate_seeing(
+            &ctx,
+            &lexed,
+            crate::mappings::get(),
+            &opts,
+            None,
+            &seen,
+            None,
+        );
+        unported(&t.findings)
+    };
+    let unit = "#include \"nvmath/nvmath.h\"\nusing namespace nv;\nfloat w(float a) { return saturate(a); }\n";
+    assert!(run(unit).is_empty(), "{:?}", run(unit));
+    let beside = format!("#include <cuda_runtime.h>\n{unit}");
+    assert_eq!(run(&beside).len(), 1, "{:?}", run(&beside));
+}
+
 /// A free function the project defines at file scope under a name the port leaves as it is
 /// (cuda-samples' `static uint umin(uint, uint)` in a host `.cpp`) is its own where no CUDA
 /// header is included: no HP001. Beside `<cuda_runtime.h>` the name is CUDA's. A name the port

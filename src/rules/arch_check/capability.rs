@@ -283,9 +283,14 @@ pub(super) fn compute_capability(
             let mut f = s.ctx.finding(
                 &COMPUTE_CAPABILITY_CHECK,
                 b.byte_range(),
-                if emulation_sentinel(s, b) {
+                if emulation_sentinel(s, b) && s.text(b).contains("9999") {
                     format!(
                         "`{}` tests for 9999, the capability CUDA before 3.0 reported for its device emulation mode: no GPU reports it, so every current NVIDIA GPU and every AMD GPU takes the same branch (nothing to change)",
+                        s.text(b)
+                    )
+                } else if emulation_sentinel(s, b) {
+                    format!(
+                        "`{}` tests for a negative capability, a value the program stores for \"no device\" or \"not queried\": no GPU reports it, so every NVIDIA GPU and every AMD GPU takes the same branch (nothing to change)",
                         s.text(b)
                     )
                 } else {
@@ -698,14 +703,28 @@ fn strip_parens_up(mut n: Node) -> Node {
 }
 
 /// `minor != 9999`, `major == 9999`: the capability CUDA before 3.0 reported for its device
-/// emulation mode (beagle-lib's device filter). No GPU reports it, NVIDIA's or AMD's.
+/// emulation mode (beagle-lib's device filter); `major == -1`, a negative sentinel a program
+/// stores for "no device" or "not queried" (nvidia-texture-tools' `CudaUtils.cpp`). No GPU
+/// reports either, NVIDIA's or AMD's: an equality test with one gives every GPU one answer.
 fn emulation_sentinel(s: &Src, b: Node) -> bool {
     let op = b.field(F::Operator).map_or("", |o| s.text(o));
+    let sentinel = |n: Node| {
+        let t: String = s.text(n).chars().filter(|c| !c.is_whitespace()).collect();
+        // The grammar reads `-1` as one number literal and `- 1` as a unary expression.
+        let negative = t.strip_prefix('-').is_some_and(|d| {
+            !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit()) && d.bytes().any(|c| c != b'0')
+        });
+        match n.node_kind() {
+            K::NumberLiteral => t == "9999" || negative,
+            K::UnaryExpression => negative,
+            _ => false,
+        }
+    };
     matches!(op, "==" | "!=")
         && [b.field(F::Left), b.field(F::Right)]
             .into_iter()
             .flatten()
-            .any(|n| n.node_kind() == K::NumberLiteral && s.text(n) == "9999")
+            .any(sentinel)
 }
 
 /// Whether the comparison `b` only separates pre-Maxwell GPUs: its major test gives one answer
@@ -765,6 +784,29 @@ mod tests {
             "{fs:?}"
         );
         assert!(fs.iter().any(|f| f.0 == 5), "{fs:?}");
+        assert!(fs.iter().any(|f| f.0 == 6 && f.1 != "PASS"), "{fs:?}");
+    }
+
+    /// nvidia-texture-tools' device filter: `major == -1 || minor == -1` (a "no device"
+    /// sentinel the program stores) gives every GPU one answer: PASS. Twin: a real threshold
+    /// beside it stays open.
+    #[test]
+    fn a_negative_sentinel_is_settled_everywhere() {
+        use crate::model::syntax::test_support::hazard_findings;
+        let src = "void f(int n) {\n  cudaDeviceProp p;\n  cudaGetDeviceProperties(&p, 0);\n  if (p.major == -1 || p.minor == -1) return;\n  if (p.major != - 1) use(n);\n  if (p.major == 9) use(n); else skip(n);\n}\n";
+        let fs: Vec<(u32, String, String)> = hazard_findings(src)
+            .into_iter()
+            .filter(|f| f.rule == "HP402")
+            .map(|f| (f.line, f.status.as_str().to_string(), f.message.clone()))
+            .collect();
+        assert!(
+            fs.iter()
+                .filter(|f| f.0 == 4)
+                .all(|f| f.1 == "PASS" && f.2.contains("negative capability")),
+            "{fs:?}"
+        );
+        assert!(fs.iter().any(|f| f.0 == 4), "{fs:?}");
+        assert!(fs.iter().any(|f| f.0 == 5 && f.1 == "PASS"), "{fs:?}");
         assert!(fs.iter().any(|f| f.0 == 6 && f.1 != "PASS"), "{fs:?}");
     }
 
