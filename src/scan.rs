@@ -639,7 +639,7 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
             .then(|| crate::safety::read_regular_bounded(&i.path, s.max_file_size).ok())
             .flatten()
     };
-    crate::rules::project_build::pass_windows_only(&mut findings, &rels, &read);
+    crate::rules::project_build::settle_windows_builds(&mut findings, &rels, &read);
     crate::inventory::dockerfile::pass_windows_containers(&mut findings, &texts);
     // Composite actions are judged by their callers; scripts nothing runs are one decision.
     crate::inventory::ci_lanes::pass_cuda_only_actions(&mut findings, &workflows);
@@ -651,7 +651,7 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         .collect();
     crate::inventory::scripts::pass_nvidia_platform_files(&mut findings, &packages);
     crate::inventory::scripts::pass_other_platform_files(&mut findings, &rels);
-    crate::rules::driver_api::loaded::pass_beside_amd_loaders(&mut findings);
+    crate::rules::driver_api::loaded::settle_loaders(&mut findings, &read);
     // Files the inventory or the workflow pass read already are not read again; the rest are
     // read once, bounded, and never through a link to a non-regular file.
     crate::inventory::scripts::fold_unrun(&mut findings, &all, &|i: &walk::Input| {

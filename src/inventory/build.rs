@@ -1,4 +1,4 @@
-//! build-system rules: CMake, Makefiles, shell build scripts and Bazel that build with nvcc or
+//! build-system rules: CMake, Makefiles, shell build scripts, Bazel and Visual Studio projects that build with nvcc or
 //! link CUDA libraries, with the HIP form of each.
 
 use crate::registry::RuleInfo;
@@ -102,6 +102,15 @@ rule!(BAZEL_CUDA_RULE, "HP853", BuildSystem, Remediation, Build,
     refs: ["https://github.com/bazel-contrib/rules_cuda"],
 );
 
+rule!(MSBUILD_CUDA, "HP854", BuildSystem, Remediation, Build,
+    summary: "A Visual Studio project (`.vcxproj`) builds CUDA: NVIDIA's CUDA build customization (`CudaCompile` items) or custom steps that run `nvcc`.",
+    why: "The CUDA build customization and nvcc come with NVIDIA's toolkit; a ROCm machine has neither. When these projects are the only build of the CUDA sources, the port needs a build of its own: on Linux (the ROCm target) a CMake or Makefile build with hipcc, on Windows the HIP SDK's Visual Studio toolset.",
+    bad: "<Import Project=\"$(VCTargetsPath)\\BuildCustomizations\\CUDA 11.1.props\" />\n<CudaCompile Include=\"kernels.cu\" />",
+    good: "project(app LANGUAGES CXX HIP)\nadd_executable(app main.cpp kernels.hip)",
+    fix: "Write a hipcc build for the units the project compiles (CMake with `LANGUAGES HIP`, or a Makefile); on Windows use the HIP SDK's Visual Studio integration instead of the CUDA build customization.",
+    refs: ["https://rocm.docs.amd.com/en/latest/conceptual/cmake-packages.html", "https://rocm.docs.amd.com/projects/install-on-windows/en/latest/", "https://github.com/ROCm/rocm-examples"],
+);
+
 pub const RULES: &[&RuleInfo] = &[
     &CMAKE_CUDA_LANGUAGE,
     &CMAKE_FIND_CUDA_PACKAGE,
@@ -114,6 +123,7 @@ pub const RULES: &[&RuleInfo] = &[
     &CUDA_LIBRARY_LINK,
     &CUDA_INSTALL_PATH,
     &BAZEL_CUDA_RULE,
+    &MSBUILD_CUDA,
 ];
 
 pub use crate::mappings::link_names::rocm_library;

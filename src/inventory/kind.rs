@@ -28,6 +28,8 @@ pub enum FileKind {
     Ptx,
     /// A Jupyter notebook: its code cells are read as Python.
     Notebook,
+    /// A Visual Studio project (`.vcxproj`).
+    MsBuild,
 }
 
 impl FileKind {
@@ -115,6 +117,7 @@ pub fn by_name(rel: &str) -> Option<FileKind> {
                     "sh" | "bash" | "slurm" | "sbatch" | "pbs" => FileKind::Shell,
                     "cmake" => FileKind::CMake,
                     "mk" | "make" => FileKind::Make,
+                    "vcxproj" => FileKind::MsBuild,
                     "whl" => FileKind::Wheel,
                     "ptx" | "cubin" | "fatbin" => FileKind::Ptx,
                     "a" => FileKind::Archive,

@@ -29,6 +29,7 @@ pub mod make;
 pub mod make_arms;
 pub mod make_targets;
 pub mod monitoring;
+pub mod msbuild;
 pub mod native_ext;
 pub mod notebook;
 pub mod packages;
@@ -277,6 +278,7 @@ pub fn scan_bytes_for(rel: &str, kind: FileKind, bytes: &[u8], rocm: Version) ->
         FileKind::Shell => shell::scan(&mut out, words::Site::Build),
         FileKind::CMake => cmake::scan(&mut out),
         FileKind::Make => make::scan(&mut out),
+        FileKind::MsBuild => msbuild::scan(&mut out),
         FileKind::Elf | FileKind::Archive => binary::scan(&mut out),
         FileKind::Wheel => binary::scan_wheel(&mut out),
         FileKind::Ptx => ptx::scan_file(&mut out),

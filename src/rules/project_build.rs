@@ -35,7 +35,7 @@ mod windows_only;
 
 pub use switches::pass_switches_the_build_defines;
 pub use torch_hipify::{names_hipify_leaves, reopen_port_rewrites};
-pub use windows_only::pass_windows_only;
+pub use windows_only::settle_windows_builds;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 

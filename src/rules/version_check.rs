@@ -337,7 +337,54 @@ pub fn check(
         Some(rocm),
     );
     host_only_source(s, out);
+    fold_same_macro_uses(out);
     runtime_versions(s, &consts, out);
+}
+
+/// One file's open uses of one macro in code (`CUDART_VERSION` passed to a check on line 140
+/// and printed on line 142: nvidia-texture-tools' `CudaUtils.cpp`) are one fact with one fix:
+/// the first carries the others' lines, which become PASS naming it. `#if` tests stay apart:
+/// each decides its own branch.
+fn fold_same_macro_uses(out: &mut [Finding]) {
+    let rule = CUDA_VERSION_MACRO.code();
+    let mut heads: Vec<(usize, String, Vec<u32>)> = Vec::new();
+    for i in 0..out.len() {
+        let f = &out[i];
+        if f.rule != rule
+            || f.status == Status::Pass
+            || !f.message.contains("` is not defined under HIP-Clang")
+        {
+            continue;
+        }
+        let name = f.message.split('`').nth(1).unwrap_or("").to_string();
+        if let Some((h, _, lines)) = heads.iter_mut().find(|(_, n, _)| *n == name) {
+            lines.push(f.line);
+            let at = out[*h].line;
+            out[i].settle(&format!(
+                " (the same macro as line {at}, which carries it: one fix)"
+            ));
+        } else {
+            heads.push((i, name, Vec::new()));
+        }
+    }
+    for (h, _, lines) in heads {
+        if lines.is_empty() {
+            continue;
+        }
+        let list: Vec<String> = lines.iter().map(u32::to_string).collect();
+        let m = &mut out[h].message;
+        let at = m
+            .find(" is not defined under HIP-Clang")
+            .map_or(m.len(), |p| p + " is not defined under HIP-Clang".len());
+        m.insert_str(
+            at,
+            &format!(
+                " (also used on line{} {})",
+                if list.len() > 1 { "s" } else { "" },
+                list.join(", ")
+            ),
+        );
+    }
 }
 
 /// A C or C++ source (not a header) that mentions nothing of CUDA is compiled by the host
@@ -495,6 +542,31 @@ mod tests {
         use crate::model::syntax::test_support::fires;
         let src = "#if CUDA_VERSION_MAJOR >= 13\nint a;\n#endif\n#if CUDA_VERSION >= 13000\nint b;\n#endif\n";
         assert_eq!(fires(src, "HP301"), [4]);
+    }
+
+    /// nvidia-texture-tools' `isHardwarePresent`: `CUDART_VERSION` passed to a check and printed
+    /// two lines later is one fix, carried by the first use. Twins: another macro and the
+    /// `#if` tests stay apart.
+    #[test]
+    fn uses_of_one_macro_in_code_are_one_finding() {
+        use crate::model::syntax::test_support::hazard_findings;
+        let src = "#include <cuda_runtime.h>\nbool f() {\n  if (!ok(CUDART_VERSION)) {\n    log(CUDART_VERSION);\n    return log(CUDA_VERSION);\n  }\n#if CUDART_VERSION >= 11000\n  return true;\n#endif\n}\n";
+        let all = hazard_findings(src);
+        let open: Vec<(u32, String)> = all
+            .iter()
+            .filter(|f| f.rule == "HP301" && f.status != crate::gate::Status::Pass)
+            .map(|f| (f.line, f.message.clone()))
+            .collect();
+        let lines: Vec<u32> = open.iter().map(|f| f.0).collect();
+        assert_eq!(lines, [3, 5], "{open:?}");
+        assert!(all.iter().any(|f| f.rule == "HP301"
+            && f.line == 4
+            && f.message.contains("the same macro as line 3")));
+        assert!(all
+            .iter()
+            .filter(|f| f.line == 7)
+            .all(|f| !f.message.contains("the same macro")));
+        assert!(open[0].1.contains("(also used on line 4)"), "{}", open[0].1);
     }
 
     #[test]

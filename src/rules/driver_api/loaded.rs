@@ -87,15 +87,28 @@ pub fn finding_for(
                         .join(", ")
                 ),
             };
-            ctx.finding(
+            // NVTX only annotates: without it a program loses its profiler ranges, not its GPU
+            // path (fluids3's `PERF_INIT` falls back to CPU markers).
+            let markers = name.to_ascii_lowercase().starts_with("nvtoolsext")
+                || name.to_ascii_lowercase().starts_with("nvtx");
+            let consequence = if markers {
+                "so the load fails and the profiler ranges it would mark are lost (NVTX only annotates; the program runs on unless it requires the library)"
+            } else {
+                "so the load fails at start-up (the GPU path is lost, or the program stops)"
+            };
+            let mut f = ctx.finding(
                 &LOADED_BY_NAME,
                 range,
-                format!("`{text}` is loaded by name at run time{also}: a ROCm machine has no NVIDIA `lib{name}`, so the load fails at start-up (the GPU path is lost, or the program stops); its counterpart `lib{rocm}.so` exports {} names", rocm_symbols(rocm)),
+                format!("`{text}` is loaded by name at run time{also}: a ROCm machine has no NVIDIA `lib{name}`, {consequence}; its counterpart `lib{rocm}.so` exports {} names", rocm_symbols(rocm)),
                 Some(match rocm_symbols(rocm) {
                     same if same.starts_with("the same") => format!("load `lib{rocm}.so` instead"),
                     names => format!("load `lib{rocm}.so` and resolve its {names} names, or link it and drop the loader"),
                 }),
-            )
+            );
+            if markers {
+                f.phase = crate::gate::Phase::Performance;
+            }
+            f
         }
         Loaded::Amd(name) => {
             let mut f = ctx.finding(
@@ -163,6 +176,13 @@ pub fn check(s: &Src, out: &mut Vec<Finding>) {
     }
 }
 
+/// Once the whole project is read: the loaders beside AMD ones ([`pass_beside_amd_loaders`])
+/// and the names the loaders resolve ([`fold_into_loaders`]).
+pub fn settle_loaders(findings: &mut [Finding], read: &dyn Fn(&str) -> Option<Vec<u8>>) {
+    pass_beside_amd_loaders(findings);
+    fold_into_loaders(findings, read);
+}
+
 /// Once the whole project is read: where it loads a library of the AMD stack by name too, its
 /// open loaders of CUDA libraries are its NVIDIA backend's (PASS, naming the AMD loader).
 pub fn pass_beside_amd_loaders(findings: &mut [Finding]) {
@@ -182,6 +202,57 @@ pub fn pass_beside_amd_loaders(findings: &mut [Finding]) {
                 f.message
             );
             f.suggestion = None;
+        }
+    }
+}
+
+/// The rules of API names the loader's table holds (un-ported, deprecated, not yet in the
+/// target, the context API).
+const TABLE_RULES: &[&str] = &["HP001", "HP002", "HP003", "HP501"];
+
+/// Once the whole project is read: a CUDA name a file resolves by string from the CUDA
+/// library it loads by name (nvidia-texture-tools' `driverapi.cpp`: `cuCtxAttach =
+/// (cuCtxAttachPtr) nvcuda.bindSymbol("cuCtxAttach")`, with a member of the same name) is an
+/// entry of that loader's symbol table, which the loader's finding (HP507) ports as a whole:
+/// its own findings become PASS naming the loader. A name the file also calls without the
+/// string, in a file that loads nothing, stays open. `read` gives a file's text.
+pub fn fold_into_loaders(findings: &mut [Finding], read: &dyn Fn(&str) -> Option<Vec<u8>>) {
+    let loaders: std::collections::BTreeMap<String, u32> = findings
+        .iter()
+        .filter(|f| {
+            f.rule == LOADED_BY_NAME.id.code
+                && matches!(loaded(contents(&f.excerpt), true), Some(Loaded::Cuda(..)))
+        })
+        .fold(std::collections::BTreeMap::new(), |mut m, f| {
+            m.entry(f.path.clone()).or_insert(f.line);
+            m
+        });
+    if loaders.is_empty() {
+        return;
+    }
+    let mut texts: std::collections::BTreeMap<String, Option<String>> = Default::default();
+    for f in findings.iter_mut() {
+        if f.status == Status::Pass || !TABLE_RULES.contains(&f.rule.as_str()) {
+            continue;
+        }
+        let Some(&line) = loaders.get(&f.path) else {
+            continue;
+        };
+        let name = f.excerpt.trim();
+        if name.is_empty() || !name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
+            continue;
+        }
+        let text = texts
+            .entry(f.path.clone())
+            .or_insert_with(|| read(&f.path).map(|t| String::from_utf8_lossy(&t).into_owned()));
+        if text
+            .as_deref()
+            .is_some_and(|t| t.contains(&format!("\"{name}\"")))
+        {
+            let note = format!(
+                " (an entry of the symbol table the loader at line {line} resolves by name (`\"{name}\"`): it is ported with the loader, HP507)"
+            );
+            f.settle(&note);
         }
     }
 }
@@ -208,6 +279,65 @@ mod tests {
             f.message
         );
         assert_eq!(f.suggestion.as_deref(), Some("load `librccl.so` instead"));
+    }
+
+    /// fluids3's `PERF_INIT`: NVTX loaded by name loses profiler ranges, not the GPU path
+    /// (PERFORMANCE). Twin: the driver's load keeps the start-up failure (INIT).
+    #[test]
+    fn a_loaded_nvtx_loses_markers_not_the_program() {
+        let fs = hazard_findings("void f() { LoadLibrary(TEXT(\"nvToolsExt32_1.dll\")); }\n");
+        let f = fs.iter().find(|f| f.rule == "HP507").unwrap();
+        assert_eq!(f.phase, crate::gate::Phase::Performance);
+        assert!(f.message.contains("profiler ranges"), "{}", f.message);
+        let fs = hazard_findings("void f() { LoadLibrary(TEXT(\"nvcuda.dll\")); }\n");
+        let f = fs.iter().find(|f| f.rule == "HP507").unwrap();
+        assert_eq!(f.phase, crate::gate::Phase::Init);
+        assert!(f.message.contains("fails at start-up"), "{}", f.message);
+    }
+
+    /// nvidia-texture-tools' `driverapi.cpp`: the names its loader resolves by string are the
+    /// loader's table (PASS naming it). Twins: a name it does not resolve, and the same name in
+    /// a file that loads nothing, stay open.
+    #[test]
+    fn names_a_loader_resolves_go_with_the_loader() {
+        let loader = "#include <cuda.h>\nstruct D {\n  D() {\n    Library nvcuda(\"nvcuda.dll\");\n    cuCtxAttach = (cuCtxAttachPtr) nvcuda.bindSymbol(\"cuCtxAttach\");\n  }\n  cuCtxAttachPtr cuCtxAttach;\n};\nCUdevprop p;\n";
+        let plain = "#include <cuda.h>\nvoid f(CUcontext* c) { cuCtxAttach(c, 0); }\n";
+        let opts = crate::translate::Options::for_tests("6.2", false);
+        let mut fs: Vec<Finding> = Vec::new();
+        for (path, src) in [("t/driverapi.cpp", loader), ("plain.cpp", plain)] {
+            fs.extend(crate::model::syntax::test_support::hazard_findings_at(
+                path, src,
+            ));
+            let t = crate::translate::translate_bytes(
+                path,
+                src.as_bytes(),
+                crate::mappings::get(),
+                &opts,
+            );
+            fs.extend(t.findings);
+        }
+        let read = |r: &str| match r {
+            "t/driverapi.cpp" => Some(loader.as_bytes().to_vec()),
+            "plain.cpp" => Some(plain.as_bytes().to_vec()),
+            _ => None,
+        };
+        fold_into_loaders(&mut fs, &read);
+        let open: Vec<(&str, u32, &str)> = fs
+            .iter()
+            .filter(|f| f.status != Status::Pass && f.rule == "HP001")
+            .map(|f| (f.path.as_str(), f.line, f.excerpt.as_str()))
+            .collect();
+        assert_eq!(
+            open,
+            [
+                ("t/driverapi.cpp", 9, "CUdevprop"),
+                ("plain.cpp", 2, "cuCtxAttach")
+            ],
+            "{fs:#?}"
+        );
+        assert!(fs.iter().any(|f| f.line == 5
+            && f.rule == "HP001"
+            && f.message.contains("the loader at line 4")));
     }
 
     /// Twins: names that are not a loader's (an include, a message, OpenCL's library, an

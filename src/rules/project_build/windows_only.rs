@@ -88,6 +88,18 @@ fn target_sources(cmake_rel: &str, text: &[u8]) -> Vec<String> {
     out
 }
 
+/// The Windows builds of the project: Windows-only sources and the CMake files that build
+/// only them ([`pass_windows_only`]), and Visual Studio projects beside another CUDA build,
+/// which are its Windows twin ([`crate::inventory::msbuild::settle`]).
+pub fn settle_windows_builds(
+    findings: &mut [Finding],
+    paths: &[&str],
+    read: &dyn Fn(&str) -> Option<Vec<u8>>,
+) {
+    pass_windows_only(findings, paths, read);
+    crate::inventory::msbuild::settle(findings, read);
+}
+
 /// Settles the findings of Windows-only sources and of CMake files that build only them.
 /// `read` gives a file's text (the project's sources and CMake files).
 pub fn pass_windows_only(
