@@ -132,17 +132,7 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         .collect();
     let mut cuda_build_only =
         crate::inventory::cmake::cuda_build_only_macros_with(&all_cmake, &cuda_modules);
-    // A name another HIP build file defines is not the CUDA build's only.
-    cuda_build_only.retain(|name, _| {
-        let dash = format!("-D{name}");
-        !hip_build_texts.iter().any(|(r, b)| {
-            !is_cmake(r)
-                && memchr::memmem::find_iter(b, dash.as_bytes()).any(|p| {
-                    b.get(p + dash.len())
-                        .is_none_or(|c| !(c.is_ascii_alphanumeric() || *c == b'_'))
-                })
-        })
-    });
+    crate::model::project::other_languages::drop_passed(&mut cuda_build_only, &hip_build_texts);
     let cuda_selectors: std::collections::BTreeMap<String, String> = chains
         .iter()
         .cloned()
@@ -165,6 +155,13 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     for (name, why) in configured.undefined {
         cuda_build_only.entry(name).or_insert(why);
     }
+    // Other kernel languages' switches (HLSL's `ASPM_HLSL`).
+    use crate::model::project::other_languages as langs;
+    let shaders = all.iter().filter(|i| langs::language(&i.rel).is_some());
+    let shaders: Vec<_> = shaders
+        .filter_map(|i| read_named(i, s.max_file_size))
+        .collect();
+    langs::add_switches(&mut cuda_build_only, &hip_build, &shaders);
     for (name, why) in configured.zero {
         cuda_selectors.entry(name).or_insert(why);
     }
@@ -811,7 +808,7 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     // Copies of NVIDIA's own toolkit headers (a generator's input, a loader's declarations).
     let toolkit_copies = crate::decisions::toolkit_copies::files(
         &findings,
-        &|name: &str| m.is_cuda_header(name),
+        &|name: &str| m.is_toolkit_header(name),
         &read_rel,
     );
     // Files that define many functions under CUDA API names (interposers, shims).

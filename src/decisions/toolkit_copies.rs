@@ -154,4 +154,17 @@ mod tests {
         );
         assert!(fs[0].message.contains("2 more findings in 2 files"));
     }
+
+    /// cuda-samples' `Common/` helpers are CUDA headers the tables know, but not the toolkit's:
+    /// a vendored `helper_cuda.h` (cuda_voxelizer's `src/libs/cuda/`) holds code the program
+    /// calls, ported like its own. Twin: `cuda.h` is the toolkit's.
+    #[test]
+    fn sample_helpers_are_not_toolkit_headers() {
+        let m = crate::mappings::get();
+        assert!(m.is_cuda_header("helper_cuda.h"));
+        assert!(!m.is_toolkit_header("helper_cuda.h"));
+        assert!(!m.is_toolkit_header("helper_math.h"));
+        assert!(m.is_toolkit_header("cuda.h"));
+        assert!(m.is_toolkit_header("cublas_v2.h"));
+    }
 }

@@ -37,7 +37,7 @@ pub(crate) use arms::{hip_dead_arms, name_platform, platform_word, DeadArm};
 pub use configured::{configured_off, Configured};
 pub use defs::{
     cuda_build_only_macros, cuda_build_only_macros_with, defined_by_default,
-    left_out_by_own_hip_arm, list_definitions,
+    left_out_by_own_hip_arm, list_definitions, OFF_BY_DEFAULT,
 };
 pub use modules::{cuda_only_include_dirs, cuda_only_modules};
 pub use nvcc_flags::pass_flags_hip_never_reads;

@@ -699,6 +699,15 @@ impl Mappings {
         self.includes_by_cuda.contains_key(path)
     }
 
+    /// Whether a header path is one of the CUDA toolkit's own (a CUDA header that is not one of
+    /// cuda-samples' `Common/` helpers: `helper_cuda.h` holds code a program calls, which a
+    /// vendored copy ports like the program's own).
+    pub fn is_toolkit_header(&self, path: &str) -> bool {
+        self.includes_by_cuda
+            .get(path)
+            .is_some_and(|rows| rows.iter().any(|&i| self.includes[i].family != "samples"))
+    }
+
     /// Whether a header path is one the port may produce (a HIP header of some row).
     pub fn is_hip_header(&self, path: &str) -> bool {
         self.includes

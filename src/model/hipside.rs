@@ -852,7 +852,13 @@ pub fn dead_note(s: &Src, r: &Region, seen: &super::project::Visible) -> String 
         .find_map(|w| {
             seen.cuda_build_only
                 .get_key_value(w)
-                .map(|(n, why)| format!("; only the CUDA build defines `{n}`: {why}"))
+                .map(|(n, why)| {
+                    let other = super::project::other_languages::OTHER_LANGUAGE;
+                    match why.split_once(other) {
+                        Some((_, w)) => format!("; `{n}` is {other}{w}"),
+                        None => format!("; only the CUDA build defines `{n}`: {why}"),
+                    }
+                })
                 .or_else(|| {
                     seen.cuda_selectors
                         .get_key_value(w)

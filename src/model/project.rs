@@ -937,6 +937,7 @@ pub use derived::{
 };
 use derived::{configured01, warp_fns, zero_tests};
 mod hip_build;
+pub mod other_languages;
 pub use hip_build::{hip_build_defines, is_hip_build_file};
 #[cfg(test)]
 mod tests;

@@ -384,3 +384,15 @@ fn cuda_library_include_guards_are_undefined_under_hip() {
     assert!(matches!(got[1], (5, Some(Side::Never(_)))), "{got:?}");
     assert_eq!(got[2], (8, None));
 }
+
+/// Shared headers of several kernel languages (CMP_Core's `#ifdef ASPM_HLSL`, an OpenCL arm
+/// `#ifdef __OPENCL_VERSION__`): the predefined macros of OpenCL C, Metal, HLSL and SYCL's
+/// device pass are no build's here, HIP's or CUDA's. Twin: the `#else` arm both compile.
+#[test]
+fn other_kernel_languages_arms_are_no_builds() {
+    let src = "#ifdef __OPENCL_VERSION__\nx1\n#else\nx2\n#endif\n#if defined(__HLSL_VERSION) || defined(__METAL_VERSION__)\nx3\n#endif\n";
+    let got = sides(src);
+    assert_eq!(got[0], (2, Some(Side::Never(Dead::Toolkit))), "{got:?}");
+    assert_eq!(got[1], (4, None), "{got:?}");
+    assert_eq!(got[2], (7, Some(Side::Never(Dead::Toolkit))), "{got:?}");
+}
