@@ -731,4 +731,17 @@ mod library_header_tests {
         );
         assert!(hp004("#include <cuda_fp16.h>\n").is_empty());
     }
+
+    /// nv-wavenet's `nv_wavenet_util.cuh` includes CUDA's header-only occupancy calculator
+    /// (`"cuda_occupancy.h"`, `cudaOccMaxActiveBlocksPerMultiprocessor`): no HIP counterpart.
+    /// Twin: `<cuda_runtime.h>`, whose occupancy functions HIP has.
+    #[test]
+    fn the_occupancy_calculator_header_has_no_hip_counterpart() {
+        let m = hp004("#include \"cuda_occupancy.h\"\n#include <cuda_runtime.h>\n");
+        assert_eq!(m.len(), 1, "{m:?}");
+        assert!(
+            m[0].contains("`cuda_occupancy.h` has no HIP counterpart"),
+            "{m:?}"
+        );
+    }
 }

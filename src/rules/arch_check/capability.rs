@@ -245,6 +245,8 @@ pub(super) fn compute_capability(
     let amd_lines = line_worst(|h| matches!(h, Settled::OnAmd(_)));
     let amd = |n: Node| amd_value(s, n, &props, &cc);
     let mut chains: HashMap<usize, (usize, String)> = HashMap::new();
+    // The file's first lookup of a per-architecture table (index into `out`) and its table.
+    let mut lookup_head: Option<(usize, String)> = None;
     // The open comparisons (index into `out`), for folding flags one test combines.
     let mut open: Vec<(usize, Node)> = Vec::new();
     for (b, how) in checks {
@@ -321,6 +323,41 @@ pub(super) fn compute_capability(
             out.push(f);
             continue;
         }
+        // A lookup of an NVIDIA per-architecture table by capability (cuda-samples'
+        // `_ConvertSMVer2Cores`: `nGpuArchCoresPerSM[index].SM == ((major << 4) + minor)`): on
+        // AMD it misses and takes the table's fallback, or hits the NVIDIA entry with the same
+        // number. What the value feeds decides whether that matters: a check, one per file.
+        if let Some(table) = table_lookup(s, b) {
+            if let Some(&(h, ref first)) = lookup_head.as_ref() {
+                let m = format!(
+                    "`{}` looks up `{table}` the same way as line {} (`{first}`): one decision",
+                    s.text(b),
+                    out[h].line
+                );
+                let mut f = s
+                    .ctx
+                    .finding(&COMPUTE_CAPABILITY_CHECK, b.byte_range(), m, None);
+                f.status = crate::gate::Status::Pass;
+                let also = format!(" (also `{table}` on line {})", f.line);
+                out[h].message.push_str(&also);
+                out.push(f);
+                continue;
+            }
+            let mut f = s.ctx.finding(
+                &COMPUTE_CAPABILITY_CHECK,
+                b.byte_range(),
+                format!(
+                    "`{}` looks up NVIDIA's per-architecture table `{table}` by compute capability: AMD GPUs report 9.x … 12.x, so the lookup misses and takes the table's fallback, or hits the NVIDIA entry with the same number (9.0 is Hopper's); check what the value feeds (core counts that rank devices, names in logs, sizes)",
+                    s.text(b)
+                ),
+                Some("add entries for the AMD targets, or look the value up by `gcnArchName` on AMD".into()),
+            );
+            f.status = crate::gate::Status::Unknown;
+            f.phase = crate::gate::Phase::Performance;
+            lookup_head = Some((out.len(), table));
+            out.push(f);
+            continue;
+        }
         // One `if … else if …` chain over the capability is one decision (gamer's cores-per-SM
         // table: `== 9`, `== 10`, `== 12` are one rewrite for AMD): its first open test
         // carries it, the later ones name it.
@@ -353,6 +390,28 @@ pub(super) fn compute_capability(
         ));
     }
     flags::fold(s, &open, out);
+}
+
+/// The table of per-architecture records an equality test reads an entry's field of
+/// (`nGpuArchCoresPerSM[index].SM == …`): the subscripted array's text. A plain list
+/// (`supported[i] == cc`) is a membership test, not a lookup of data.
+fn table_lookup(s: &Src, b: Node) -> Option<String> {
+    if b.field(F::Operator).map_or("", |o| s.text(o)) != "==" {
+        return None;
+    }
+    [b.field(F::Left), b.field(F::Right)]
+        .into_iter()
+        .flatten()
+        .map(strip_parens)
+        .find_map(|n| {
+            let sub = match n.node_kind() {
+                K::FieldExpression => n.field(F::Argument).map(strip_parens)?,
+                _ => return None,
+            };
+            (sub.node_kind() == K::SubscriptExpression)
+                .then(|| sub.field(F::Argument).map(|a| s.text(a).to_string()))
+                .flatten()
+        })
 }
 
 /// The first `if` of the `else if` chain `i` belongs to.

@@ -182,6 +182,19 @@ impl<'a> Flow<'a> {
                     flow.thread.remove(name);
                 }
             }
+            // The same over a warp's items: `for (b = lane; b < n; b += WARP_SIZE)` (MGARD's
+            // bitplane loops) counts items past the warp's width on any GPU; `1 << b` there is
+            // a data mask, not a lane mask.
+            let by_warp = text.split_once("+=").is_some_and(|(_, step)| {
+                step == "32" || step == "warpSize" || step.to_ascii_uppercase().contains("WARP")
+            });
+            if let (true, Some(v)) = (by_warp, var) {
+                if let Some(name) = flow.lane.iter().copied().find(|t| *t == v) {
+                    flow.lane.remove(name);
+                    flow.bounded_lane.remove(name);
+                    flow.unbounded_lane.remove(name);
+                }
+            }
         }
         flow
     }

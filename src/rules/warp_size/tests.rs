@@ -770,3 +770,28 @@ fn a_lane_bit_in_a_count_of_a_ballot_mask_is_the_ballot_fix() {
     assert_eq!(fires(src, "HP102"), [4, 5]);
     assert_eq!(fires_open(src, "HP102"), [5]);
 }
+
+/// MGARD's bitplane loops: an index that starts at the lane and steps by the warp size counts
+/// items (`1 << bitplane_idx` is a data mask, as wide on any GPU). Twin: the loop stepping by
+/// one keeps the lane's taint.
+#[test]
+fn a_loop_over_a_warps_items_is_not_a_lane() {
+    let src = r#"#define MGARDX_WARP_SIZE 32
+__device__ void f(unsigned* out, unsigned n, unsigned LaneId) {
+  for (unsigned b = LaneId; b < n; b += MGARDX_WARP_SIZE) {
+    unsigned long long mask = (1 << b) - 1;
+    out[b] = mask;
+  }
+  out[0] = __ballot_sync(0xffffffff, n > 0);
+}
+"#;
+    assert!(fires(src, "HP102").is_empty(), "{:?}", fires(src, "HP102"));
+    // Twin: the same loop stepping by one keeps the lane's taint.
+    let by_one = src.replace("b += MGARDX_WARP_SIZE", "b++");
+    assert_eq!(
+        fires(&by_one, "HP102"),
+        [4],
+        "{:?}",
+        fires(&by_one, "HP102")
+    );
+}

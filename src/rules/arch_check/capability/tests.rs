@@ -197,3 +197,35 @@ void f(int device, info_t info, cfg_t th_config) {
 ";
     assert_eq!(fires(src, "HP402"), [6]);
 }
+
+/// cuda-samples' `helper_cuda.h`: `_ConvertSMVer2Cores` and `_ConvertSMVer2ArchName` look up
+/// NVIDIA tables by `(major << 4) + minor`: one check (UNKNOWN/PERFORMANCE) for the file, the
+/// second lookup naming the first. Twin: a plain threshold stays REMEDIATION.
+#[test]
+fn lookups_of_per_architecture_tables_are_one_check() {
+    use crate::model::syntax::test_support::hazard_findings;
+    let src = "typedef struct { int SM; int Cores; } sSMtoCores;\ninline int cores(int major, int minor) {\n  sSMtoCores t[] = {{0x90, 128}, {-1, -1}};\n  int index = 0;\n  while (t[index].SM != -1) {\n    if (t[index].SM == ((major << 4) + minor)) return t[index].Cores;\n    index++;\n  }\n  return t[index - 1].Cores;\n}\ninline const char* name(int major, int minor) {\n  sSMtoCores n[] = {{0x90, 1}, {-1, -1}};\n  int index = 0;\n  while (n[index].SM != -1) {\n    if (n[index].SM == ((major << 4) + minor)) return \"Hopper\";\n    index++;\n  }\n  return \"?\";\n}\nvoid f(cudaDeviceProp p) { if (p.major == 9) g(); else h(); }\nint k() {\n  int major, minor;\n  cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0);\n  cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0);\n  return cores(major, minor) + (name(major, minor)[0] == 'H');\n}\n";
+    let fs: Vec<_> = hazard_findings(src)
+        .into_iter()
+        .filter(|f| f.rule == "HP402")
+        .collect();
+    let at = |l: u32| {
+        fs.iter()
+            .find(|f| f.line == l)
+            .unwrap_or_else(|| panic!("{fs:#?}"))
+    };
+    assert_eq!(at(6).status, crate::gate::Status::Unknown);
+    assert_eq!(at(6).phase, crate::gate::Phase::Performance);
+    assert!(
+        at(6).message.contains("(also `n` on line 15)"),
+        "{}",
+        at(6).message
+    );
+    assert_eq!(at(15).status, crate::gate::Status::Pass);
+    assert!(
+        at(15).message.contains("the same way as line 6"),
+        "{}",
+        at(15).message
+    );
+    assert_eq!(at(20).status, crate::gate::Status::Remediation);
+}
