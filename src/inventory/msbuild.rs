@@ -43,6 +43,17 @@ fn push_once(v: &mut Vec<String>, s: &str) {
     }
 }
 
+/// Each element that starts with `open` (a tag's start) up to its `close` tag (or the end of
+/// the text): where it starts and its text.
+fn elements<'t>(text: &'t str, open: &str, close: &str) -> Vec<(usize, &'t str)> {
+    text.match_indices(open)
+        .map(|(at, _)| {
+            let end = text[at..].find(close).map_or(text.len(), |e| at + e);
+            (at, &text[at..end])
+        })
+        .collect()
+}
+
 /// Reads a `.vcxproj`'s CUDA build; `None` when it builds no CUDA.
 pub fn cuda_build(text: &str) -> Option<CudaBuild> {
     let mut b = CudaBuild::default();
@@ -65,23 +76,14 @@ pub fn cuda_build(text: &str) -> Option<CudaBuild> {
         }
         mark(p);
     }
-    let mut from = 0;
-    while let Some(p) = text[from..].find("<CudaCompile Include=") {
-        let at = from + p;
+    for (at, _) in text.match_indices("<CudaCompile Include=") {
         if let Some(u) = attribute(&text[at..], "Include") {
             push_once(&mut b.units, u);
         }
         mark(at);
-        from = at + 1;
     }
     // `<CustomBuild Include="x.cu">` … `<Command …>"…\nvcc.exe" …</Command>` … `</CustomBuild>`.
-    let mut from = 0;
-    while let Some(p) = text[from..].find("<CustomBuild Include=") {
-        let at = from + p;
-        let end = text[at..]
-            .find("</CustomBuild>")
-            .map_or(text.len(), |e| at + e);
-        let body = &text[at..end];
+    for (at, body) in elements(text, "<CustomBuild Include=", "</CustomBuild>") {
         let runs_nvcc = body
             .match_indices("<Command")
             .any(|(c, _)| body[c..].split("</Command>").next().is_some_and(nvcc));
@@ -92,7 +94,6 @@ pub fn cuda_build(text: &str) -> Option<CudaBuild> {
             b.custom_steps += 1;
             mark(at);
         }
-        from = end.max(at + 1);
     }
     let found = first?;
     let line_start = text[..found].rfind('\n').map_or(0, |n| n + 1);
@@ -113,13 +114,8 @@ pub fn cuda_build(text: &str) -> Option<CudaBuild> {
             }
         }
     }
-    let mut from = 0;
-    while let Some(p) = text[from..].find("<AdditionalDependencies") {
-        let at = from + p;
-        let end = text[at..]
-            .find("</AdditionalDependencies>")
-            .map_or(text.len(), |e| at + e);
-        let body = text[at..end].split_once('>').map_or("", |(_, b)| b);
+    for (_, element) in elements(text, "<AdditionalDependencies", "</AdditionalDependencies>") {
+        let body = element.split_once('>').map_or("", |(_, b)| b);
         for lib in body.split(';').map(str::trim) {
             let lower = lib.to_ascii_lowercase();
             let stem = lower.strip_suffix(".lib").unwrap_or(&lower);
@@ -143,7 +139,6 @@ pub fn cuda_build(text: &str) -> Option<CudaBuild> {
                 push_once(&mut b.libraries, lib);
             }
         }
-        from = end.max(at + 1);
     }
     Some(b)
 }

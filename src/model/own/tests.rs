@@ -162,6 +162,31 @@ fn a_helper_in_the_projects_namespace_is_not_an_unported_api() {
     assert_eq!(unported(&fs).len(), 2, "{fs:?}");
 }
 
+/// `unit` at `path` translated at ROCm 6.2, seeing what `seen` holds of the project.
+fn translate_seen(
+    path: &str,
+    unit: &str,
+    seen: &crate::model::project::Visible,
+) -> crate::translate::Translation {
+    let lines = crate::source::LineIndex::new(unit.as_bytes());
+    let ctx = crate::registry::FileCtx {
+        path,
+        src: unit.as_bytes(),
+        lines: &lines,
+    };
+    let lexed = crate::lex::lex(unit.as_bytes());
+    let opts = crate::translate::Options::for_tests("6.2", false);
+    crate::translate::translate_seeing(
+        &ctx,
+        &lexed,
+        crate::mappings::get(),
+        &opts,
+        None,
+        seen,
+        None,
+    )
+}
+
 /// Across files: a header declares the project's functions; the unit that includes it keeps
 /// the member and namespaced calls, and still translates the CUDA call of the same name.
 #[test]
@@ -181,23 +206,7 @@ fn definitions_reach_the_units_that_include_them() {
     assert_eq!(seen.own["cudaMalloc"][0].at, "include/mylib/alloc.h:4");
     assert!(seen.cuda_headers);
     let run = |v: &crate::model::project::Visible| {
-        let lines = crate::source::LineIndex::new(unit.as_bytes());
-        let ctx = crate::registry::FileCtx {
-            path: "src/k.cu",
-            src: unit.as_bytes(),
-            lines: &lines,
-        };
-        let lexed = crate::lex::lex(unit.as_bytes());
-        let opts = crate::translate::Options::for_tests("6.2", false);
-        let t = crate::translate::translate_seeing(
-            &ctx,
-            &lexed,
-            crate::mappings::get(),
-            &opts,
-            None,
-            v,
-            None,
-        );
+        let t = translate_seen("src/k.cu", unit, v);
         (String::from_utf8(t.output).unwrap(), t.findings)
     };
     let (out, fs) = run(&seen);
@@ -234,23 +243,7 @@ fn a_namespaced_helper_reaches_host_units_without_cuda_headers() {
     );
     let run = |unit: &str| {
         let seen = p.visible_from("src/nvtt/Block.cpp", &["nvmath/nvmath.h".to_string()]);
-        let lines = crate::source::LineIndex::new(unit.as_bytes());
-        let ctx = crate::registry::FileCtx {
-            path: "src/nvtt/Block.cpp",
-            src: unit.as_bytes(),
-            lines: &lines,
-        };
-        let lexed = crate::lex::lex(unit.as_bytes());
-        let opts = crate::translate::Options::for_tests("6.2", false);
-        let t = crate::translate::translate_seeing(
-            &ctx,
-            &lexed,
-            crate::mappings::get(),
-            &opts,
-            None,
-            &seen,
-            None,
-        );
+        let t = translate_seen("src/nvtt/Block.cpp", unit, &seen);
         unported(&t.findings)
     };
     let unit = "#include \"nvmath/nvmath.h\"\nusing namespace nv;\nfloat w(float a) { return saturate(a); }\n";
