@@ -231,6 +231,8 @@ pub fn fold_into_loaders(findings: &mut [Finding], read: &dyn Fn(&str) -> Option
         return;
     }
     let mut texts: std::collections::BTreeMap<String, Option<String>> = Default::default();
+    // Per loader file, the names it resolves that HIP has no equivalent of (HP001).
+    let mut without: std::collections::BTreeMap<String, Vec<String>> = Default::default();
     for f in findings.iter_mut() {
         if f.status == Status::Pass || !TABLE_RULES.contains(&f.rule.as_str()) {
             continue;
@@ -238,7 +240,7 @@ pub fn fold_into_loaders(findings: &mut [Finding], read: &dyn Fn(&str) -> Option
         let Some(&line) = loaders.get(&f.path) else {
             continue;
         };
-        let name = f.excerpt.trim();
+        let name = f.excerpt.trim().to_string();
         if name.is_empty() || !name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
             continue;
         }
@@ -253,6 +255,30 @@ pub fn fold_into_loaders(findings: &mut [Finding], read: &dyn Fn(&str) -> Option
                 " (an entry of the symbol table the loader at line {line} resolves by name (`\"{name}\"`): it is ported with the loader, HP507)"
             );
             f.settle(&note);
+            if f.rule == "HP001" {
+                let names = without.entry(f.path.clone()).or_default();
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+        }
+    }
+    // The loader's finding says which of its entries have no HIP equivalent: those calls need
+    // another way, not a new symbol name.
+    for f in findings.iter_mut() {
+        if f.rule != LOADED_BY_NAME.id.code || loaders.get(&f.path) != Some(&f.line) {
+            continue;
+        }
+        if let Some(names) = without.get(&f.path) {
+            let shown: Vec<String> = names.iter().take(4).map(|n| format!("`{n}`")).collect();
+            let more = names.len().saturating_sub(4);
+            f.message.push_str(&format!(
+                "; {} of the names it resolves ha{} no HIP equivalent ({}{}): those calls need another way",
+                names.len(),
+                if names.len() == 1 { "s" } else { "ve" },
+                shown.join(", "),
+                if more > 0 { format!(" and {more} more") } else { String::new() }
+            ));
         }
     }
 }
@@ -338,6 +364,14 @@ mod tests {
         assert!(fs.iter().any(|f| f.line == 5
             && f.rule == "HP001"
             && f.message.contains("the loader at line 4")));
+        let loader = fs.iter().find(|f| f.rule == "HP507").unwrap();
+        assert!(
+            loader
+                .message
+                .contains("1 of the names it resolves has no HIP equivalent (`cuCtxAttach`)"),
+            "{}",
+            loader.message
+        );
     }
 
     /// Twins: names that are not a loader's (an include, a message, OpenCL's library, an
