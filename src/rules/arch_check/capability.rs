@@ -282,15 +282,16 @@ pub(super) fn compute_capability(
             continue;
         }
         if how == Settled::Everywhere && !open_lines.contains(&line) && !amd_lines.contains(&line) {
+            let sentinel = emulation_sentinel(s, b);
             let mut f = s.ctx.finding(
                 &COMPUTE_CAPABILITY_CHECK,
                 b.byte_range(),
-                if emulation_sentinel(s, b) && s.text(b).contains("9999") {
+                if sentinel == Some(Sentinel::Emulation) {
                     format!(
                         "`{}` tests for 9999, the capability CUDA before 3.0 reported for its device emulation mode: no GPU reports it, so every current NVIDIA GPU and every AMD GPU takes the same branch (nothing to change)",
                         s.text(b)
                     )
-                } else if emulation_sentinel(s, b) {
+                } else if sentinel == Some(Sentinel::Negative) {
                     format!(
                         "`{}` tests for a negative capability, a value the program stores for \"no device\" or \"not queried\": no GPU reports it, so every NVIDIA GPU and every AMD GPU takes the same branch (nothing to change)",
                         s.text(b)
@@ -765,7 +766,7 @@ fn strip_parens_up(mut n: Node) -> Node {
 /// emulation mode (beagle-lib's device filter); `major == -1`, a negative sentinel a program
 /// stores for "no device" or "not queried" (nvidia-texture-tools' `CudaUtils.cpp`). No GPU
 /// reports either, NVIDIA's or AMD's: an equality test with one gives every GPU one answer.
-fn emulation_sentinel(s: &Src, b: Node) -> bool {
+fn emulation_sentinel(s: &Src, b: Node) -> Option<Sentinel> {
     let op = b.field(F::Operator).map_or("", |o| s.text(o));
     let sentinel = |n: Node| {
         let t: String = s.text(n).chars().filter(|c| !c.is_whitespace()).collect();
@@ -774,23 +775,36 @@ fn emulation_sentinel(s: &Src, b: Node) -> bool {
             !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit()) && d.bytes().any(|c| c != b'0')
         });
         match n.node_kind() {
-            K::NumberLiteral => t == "9999" || negative,
-            K::UnaryExpression => negative,
-            _ => false,
+            K::NumberLiteral if t == "9999" => Some(Sentinel::Emulation),
+            K::NumberLiteral | K::UnaryExpression if negative => Some(Sentinel::Negative),
+            _ => None,
         }
     };
-    matches!(op, "==" | "!=")
-        && [b.field(F::Left), b.field(F::Right)]
-            .into_iter()
-            .flatten()
-            .any(sentinel)
+    if !matches!(op, "==" | "!=") {
+        return None;
+    }
+    [b.field(F::Left), b.field(F::Right)]
+        .into_iter()
+        .flatten()
+        .find_map(sentinel)
+}
+
+/// Which value no GPU reports a capability test compares with.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Sentinel {
+    /// 9999, CUDA's device emulation mode before 3.0.
+    Emulation,
+    /// A negative value the program stores for "no device" or "not queried".
+    Negative,
 }
 
 /// Whether the comparison `b` only separates pre-Maxwell GPUs: its major test gives one answer
 /// for every current GPU (`major >= 2`), or a condition around it does (`minor >= 3` in
 /// `major == 1 && minor >= 3`, where `major == 1` is false on every current GPU).
 fn pre_maxwell_only(s: &Src, b: Node, props: &HashSet<&str>, cc: &Cc) -> bool {
-    if settled_major(s, b, props, cc, CURRENT_MAJORS).is_some() || emulation_sentinel(s, b) {
+    if settled_major(s, b, props, cc, CURRENT_MAJORS).is_some()
+        || emulation_sentinel(s, b).is_some()
+    {
         return true;
     }
     let mut x = b;

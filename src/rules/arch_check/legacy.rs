@@ -93,6 +93,9 @@ pub(super) fn legacy_fallback(s: &Src, f: &mut Finding, cond: &str, arm: &hipsid
     let head = format!(
         "`{cond}` picks code by NVIDIA GPU generation{place}, and every GPU a current CUDA toolkit builds for (sm_75 and newer) compiles this arm; HIP-Clang does not define `__CUDA_ARCH__`, so every AMD GPU compiles the chain's other arm, {LEGACY_FALLBACK}"
     );
+    let current_arm = format!(
+        "make HIP compile the arm current NVIDIA GPUs run (`{cond} || defined(__HIP_DEVICE_COMPILE__)`)"
+    );
     if let Some(atomic) = cas_emulation(s, arm) {
         // cp2k's `atomicAddDouble`, pbrt-v4's `AtomicDouble`, legion's 64-bit `atomicMax`: the
         // older arm is the compare-and-swap loop NVIDIA's guide gives for the atomic the current
@@ -103,7 +106,7 @@ pub(super) fn legacy_fallback(s: &Src, f: &mut Finding, cond: &str, arm: &hipsid
             "{head}: a compare-and-swap (`atomicCAS`) loop emulating the `{atomic}` this arm calls. The result is the same; the loop is slower than the native atomic HIP has"
         );
         f.suggestion = Some(format!(
-            "make HIP compile the arm current NVIDIA GPUs run (`{cond} || defined(__HIP_DEVICE_COMPILE__)`), so AMD GPUs use the native `{atomic}` (with `-munsafe-fp-atomics` for floating-point adds to memory that is not fine-grained)"
+            "{current_arm}, so AMD GPUs use the native `{atomic}` (with `-munsafe-fp-atomics` for floating-point adds to memory that is not fine-grained)"
         ));
         return;
     }
@@ -113,7 +116,7 @@ pub(super) fn legacy_fallback(s: &Src, f: &mut Finding, cond: &str, arm: &hipsid
         "{head}. Nothing verified that it computes what this arm computes, and this arm holds nothing HIP lacks{uses}"
     );
     f.suggestion = Some(format!(
-        "make HIP compile the arm current NVIDIA GPUs run (`{cond} || defined(__HIP_DEVICE_COMPILE__)`), or check that the older arm gives the same results"
+        "{current_arm}, or check that the older arm gives the same results"
     ));
 }
 
