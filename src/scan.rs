@@ -132,7 +132,7 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
         .collect();
     let mut cuda_build_only =
         crate::inventory::cmake::cuda_build_only_macros_with(&all_cmake, &cuda_modules);
-    crate::model::project::other_languages::drop_passed(&mut cuda_build_only, &hip_build_texts);
+    crate::model::project::drop_passed(&mut cuda_build_only, &hip_build_texts);
     let cuda_selectors: std::collections::BTreeMap<String, String> = chains
         .iter()
         .cloned()

@@ -29,7 +29,8 @@
 //! - the project's generation tests that give HIP a fallback only pre-sm_75 NVIDIA GPUs run:
 //!   make HIP compile the current arms, or check each fallback ([`legacy_fallbacks`]);
 //! - one PTX instruction family in one file (a file of `cp.async` wrappers): rewrite it once
-//!   ([`ptx_family`]);
+//!   ([`ptx_family`]); the kernels whose 32-lane logical warps meet only one PTX shuffle helper:
+//!   write that shuffle with width 32 ([`ptx_lanes`]);
 //! - a library's use in a folder (or, for device-code libraries such as WMMA, a file): port it
 //!   to its ROCm counterpart, or rewrite or leave out code on a library with none
 //!   ([`library_use`]);
@@ -96,6 +97,7 @@ pub mod nvidia_boards;
 pub mod own_switches;
 pub mod per_file;
 pub mod ptx_family;
+pub mod ptx_lanes;
 pub mod rocm_builds;
 pub mod same_api;
 pub mod test_gates;
@@ -191,7 +193,7 @@ pub fn fold_all_with(findings: &mut [Finding], tree: Tree) {
         container::kind,
         crate::inventory::siblings::kind,
     ];
-    let after: [fn(&[Finding]) -> Kind; 39] = [
+    let after: [fn(&[Finding]) -> Kind; 40] = [
         crate::rules::vendored::kind,
         masks::kind,
         masks::helper_kind,
@@ -205,6 +207,7 @@ pub fn fold_all_with(findings: &mut [Finding], tree: Tree) {
         arch_gaps::kind,
         legacy_fallbacks::kind,
         ptx_family::kind,
+        ptx_lanes::kind,
         library_use::kind,
         same_api::numbered,
         same_api::kind,

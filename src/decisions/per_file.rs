@@ -11,7 +11,8 @@
 //! edit of that file, and so are a Dockerfile's or a script's NVIDIA architecture flags (HP843)
 //! and a file's NVIDIA container images (HP860: one matrix of CI containers, one multi-stage
 //! Dockerfile). A file's CUDA wheel indexes and wheel pages (HP822, HP864) are one edit of its
-//! install steps.
+//! install steps. A file's `CUdeviceptr` arithmetic (HP505) and its legacy driver-API launch
+//! sequences (HP506) are one rewrite of that file.
 //! The file's open findings of the rule fold into the
 //! first, which names the lines; the rest stay in JSON as PASS naming it.
 
@@ -45,6 +46,10 @@ fn key(f: &Finding) -> Option<String> {
         // (mlc-llm: one `Target("cuda")` in its ops, `tvm.cuda(0)` in five test files).
         "HP804" => return super::kind::own(&f.path).then(|| f.rule.clone()),
         "HP708" | "HP008" | "HP018" | "HP913" => true,
+        // A file's `CUdeviceptr` arithmetic (HP505) is one choice of how it offsets device
+        // pointers once they are `void*` (ShearCuda's `cudalib.cpp`: 18 sums of one kind), and
+        // its legacy launch sequences (HP506) are one rewrite to `hipModuleLaunchKernel`.
+        "HP505" | "HP506" => true,
         // A file's CUDA wheel indexes and other projects' wheel pages of CUDA builds are one
         // edit of its install steps (torch-quiver's Dockerfile: torch-scatter and torch-sparse
         // from one `+cu102` page of PyG, two commands).
@@ -288,6 +293,9 @@ mod tests {
             f("HP860", "buildlib/pr/main.yml", 129),
             f("HP860", "buildlib/pr/main.yml", 132),
             f("HP860", "docker/release.Dockerfile", 3),
+            f("HP505", "src/cudalib.cpp", 111),
+            f("HP505", "src/cudalib.cpp", 1499),
+            f("HP505", "src/GPUop.cpp", 12),
         ];
         let k = kind(&fs);
         crate::decisions::fold(&mut fs, &k);
@@ -308,7 +316,9 @@ mod tests {
                 "Makefile:20",
                 "Makefile:21",
                 "buildlib/pr/main.yml:129",
-                "docker/release.Dockerfile:3"
+                "docker/release.Dockerfile:3",
+                "src/cudalib.cpp:111",
+                "src/GPUop.cpp:12"
             ]
         );
         assert!(

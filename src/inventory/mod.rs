@@ -310,6 +310,10 @@ impl<'a> Out<'a> {
     pub fn src(&self) -> &'a [u8] {
         self.ctx.src
     }
+    /// The finding raised last, if any.
+    pub fn last_mut(&mut self) -> Option<&mut Finding> {
+        self.findings.last_mut()
+    }
     pub fn text(&self, r: Range<usize>) -> &'a str {
         std::str::from_utf8(&self.ctx.src[r]).unwrap_or("")
     }

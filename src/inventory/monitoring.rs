@@ -136,4 +136,22 @@ mod source_tests {
         assert_eq!(lines, [2, 5]);
         assert!(fs.iter().all(|f| f.rule == "HP880"));
     }
+
+    /// gaussian-splatting-cuda's CMakeLists.txt runs `nvidia-smi --query-gpu=compute_cap`
+    /// while it configures: a BUILD step of the CMake build; twin: a shell script running it
+    /// at run time stays RUNTIME.
+    #[test]
+    fn nvidia_smi_while_cmake_configures_is_a_build_step() {
+        use crate::inventory::{scan_bytes, FileKind};
+        let cmake = "find_program(NVIDIA_SMI nvidia-smi)\nexecute_process(COMMAND nvidia-smi --query-gpu=compute_cap --format=csv,noheader OUTPUT_VARIABLE CAP)\n";
+        let fs = scan_bytes("CMakeLists.txt", FileKind::CMake, cmake.as_bytes());
+        let smi: Vec<_> = fs.iter().filter(|f| f.rule == "HP880").collect();
+        assert!(!smi.is_empty());
+        assert!(smi.iter().all(|f| f.phase == crate::gate::Phase::Build));
+        let sh = "#!/bin/sh\nnvidia-smi --query-gpu=memory.used --format=csv\n";
+        let fs = scan_bytes("run.sh", FileKind::Shell, sh.as_bytes());
+        assert!(fs
+            .iter()
+            .any(|f| f.rule == "HP880" && f.phase == crate::gate::Phase::Runtime));
+    }
 }

@@ -400,7 +400,28 @@ pub fn command(out: &mut Out, words: &[Word], site: Site, cx: Cx) {
                 "HP882" => "AMD Device Metrics Exporter (rocm/device-metrics-exporter)",
                 _ => "rocprofv3 / rocprof-compute",
             };
+            // A CMake file runs it while the build configures (gaussian-splatting-cuda's
+            // `nvidia-smi --query-gpu=compute_cap` to pick the architectures): a step of the
+            // CMake build, which the ROCm build configures another way.
+            let configure = rule.id.code == "HP880"
+                && crate::rules::project_build::probes::is_cmake(out.ctx.path);
+            let (msg, sugg) = if configure {
+                (
+                    "runs nvidia-smi while CMake configures (to pick the GPU architectures), which is absent on AMD nodes".to_string(),
+                    "in the ROCm build take the architectures from `CMAKE_HIP_ARCHITECTURES`/`GPU_TARGETS` (or `amd-smi`/`rocm_agent_enumerator`)",
+                )
+            } else {
+                (msg, sugg)
+            };
             out.push(rule, w.range.clone(), msg, Some(sugg.into()));
+            if configure {
+                if let Some(f) = out
+                    .last_mut()
+                    .filter(|f| f.rule == "HP880" && f.byte_range == (w.range.start, w.range.end))
+                {
+                    f.phase = crate::gate::Phase::Build;
+                }
+            }
         } else if (t == "--gpus" || t.starts_with("--gpus=")) && runs_a_container(&words[..i]) {
             out.push(
                 &container::DOCKER_GPUS_FLAG,

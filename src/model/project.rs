@@ -98,6 +98,8 @@ pub struct FileFacts {
     /// rewrites safely (llm.c's `warpReduceSum` in `dev/cuda/common.h`): a caller in another
     /// file that counts warps of 32 keeps CUDA's meaning with them.
     pub logical32: Vec<String>,
+    /// Functions whose warp-level work is an inline-PTX shuffle, and the line of the first.
+    pub ptx_shuffles: Vec<(String, u32)>,
     /// Functions returning the compute capability as one number (`major * 10 + minor`), with
     /// the scale (10 or 100).
     pub capability_fns: Vec<(String, u64)>,
@@ -131,6 +133,7 @@ impl FileFacts {
             && self.narrow_returns.is_empty()
             && self.narrow_types.is_empty()
             && self.logical32.is_empty()
+            && self.ptx_shuffles.is_empty()
             && self.capability_fns.is_empty()
             && self.warp_work_macros.is_empty()
             && self.ballot_fns.is_empty()
@@ -208,6 +211,8 @@ pub struct Visible {
     pub narrow_types: BTreeSet<String>,
     /// Functions of the included files whose lanes are 32-lane logical warps, rewritten safely.
     pub logical32: BTreeSet<String>,
+    /// Included functions whose warp-level work is an inline-PTX shuffle: `path:line` of it.
+    pub ptx_shuffles: BTreeMap<String, String>,
     /// Functions of the included files returning the compute capability as one number, with
     /// the scale.
     pub capability_fns: BTreeMap<String, u64>,
@@ -246,6 +251,7 @@ pub static NOTHING: Visible = Visible {
     narrow_returns: BTreeSet::new(),
     narrow_types: BTreeSet::new(),
     logical32: BTreeSet::new(),
+    ptx_shuffles: BTreeMap::new(),
     capability_fns: BTreeMap::new(),
     warp_work_macros: BTreeSet::new(),
     warp_fns: None,
@@ -297,6 +303,7 @@ pub fn facts(path: &str, bytes: &[u8], lexed: &crate::lex::Lexed) -> FileFacts {
         narrow_returns: crate::rules::warp_size::logical::narrow_returns(bytes, lexed),
         narrow_types: crate::rules::warp_size::logical::narrow_types(bytes, lexed),
         logical32: crate::rules::warp_size::logical::logical32_helpers(path, bytes, lexed),
+        ptx_shuffles: crate::rules::warp_size::ptx_lanes::ptx_shuffle_fns(bytes, lexed),
         capability_fns: crate::rules::arch_check::capability_functions(bytes, lexed),
         warp_work_macros: crate::rules::warp_size::logical::warp_work_macros(bytes, lexed),
         ballot_fns: wrappers.0,
@@ -518,47 +525,6 @@ fn define(
         body,
         warp_size,
         hip_test,
-    })
-}
-
-fn join_tokens(bytes: &[u8], lexed: &crate::lex::Lexed, toks: &[usize]) -> String {
-    toks.iter()
-        .map(|&j| String::from_utf8_lossy(lexed.tokens[j].text(bytes)).into_owned())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-use crate::translate::compat::NOT_A_TYPE;
-
-/// A function defined or declared with its name at `code[k]`: a type word before it, and
-/// `{` or `;` after its parameter list.
-fn function(bytes: &[u8], lexed: &crate::lex::Lexed, code: &[usize], k: usize) -> Option<Function> {
-    let text = |n: usize| code.get(n).map(|&i| lexed.tokens[i].text(bytes));
-    let name = text(k)?;
-    if text(k + 1)? != b"(" || NOT_A_TYPE.contains(&name) || lexed.tokens[code[k]].in_directive() {
-        return None;
-    }
-    let prev = text(k.checked_sub(1)?)?;
-    let prev_kind = lexed.tokens[code[k - 1]].kind;
-    let typed = (prev_kind == crate::lex::Tok::Ident && !NOT_A_TYPE.contains(&prev))
-        || prev == b"*"
-        || prev == b"&";
-    if !typed {
-        return None;
-    }
-    let close = closing_paren(text, k, code.len(), false)?;
-    // `) {`, `) ;`, `) const {`, `) noexcept {`.
-    let mut n = close + 1;
-    while matches!(text(n)?, b"const" | b"noexcept" | b"override") {
-        n += 1;
-    }
-    if !matches!(text(n)?, b"{" | b";") {
-        return None;
-    }
-    Some(Function {
-        name: String::from_utf8_lossy(name).into_owned(),
-        line: 0,
-        params: join_tokens(bytes, lexed, &code[k + 2..close]),
     })
 }
 
@@ -874,6 +840,11 @@ impl Project {
                 .extend(facts.narrow_returns.iter().cloned());
             v.narrow_types.extend(facts.narrow_types.iter().cloned());
             v.logical32.extend(facts.logical32.iter().cloned());
+            for (name, line) in &facts.ptx_shuffles {
+                v.ptx_shuffles
+                    .entry(name.clone())
+                    .or_insert_with(|| format!("{f}:{line}"));
+            }
             v.capability_fns
                 .extend(facts.capability_fns.iter().cloned());
             v.warp_work_macros
@@ -935,9 +906,9 @@ pub(crate) use derived::closing_paren;
 pub use derived::{
     ballot_functions, is_ballot_body, shuffle_functions, warp_wrappers, FnCalls, Wrapper,
 };
-use derived::{configured01, warp_fns, zero_tests};
+use derived::{configured01, function, join_tokens, warp_fns, zero_tests};
 mod hip_build;
 pub mod other_languages;
-pub use hip_build::{hip_build_defines, is_hip_build_file};
+pub use hip_build::{drop_passed, hip_build_defines, is_hip_build_file};
 #[cfg(test)]
 mod tests;

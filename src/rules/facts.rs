@@ -218,7 +218,16 @@ pub fn decision(f: &Finding) -> Option<&'static str> {
     if cmake
         && matches!(
             f.rule.as_str(),
-            "HP840" | "HP841" | "HP842" | "HP843" | "HP844" | "HP845" | "HP850" | "HP851" | "HP852"
+            "HP840"
+                | "HP841"
+                | "HP842"
+                | "HP843"
+                | "HP844"
+                | "HP845"
+                | "HP850"
+                | "HP851"
+                | "HP852"
+                | "HP880"
         )
     {
         return Some("the CMake build compiles CUDA");

@@ -15,7 +15,7 @@ rule!(INLINE_PTX, "HP201", InlineAsm, Remediation, Build,
     why: "PTX is NVIDIA's virtual ISA; HIP-Clang targets AMDGPU and rejects it, so the file does not compile until every PTX statement is replaced.",
     bad: "asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(lane));",
     good: "lane = __lane_id();",
-    fix: "Replace each statement with the HIP intrinsic the message names (e.g. %laneid → __lane_id(), %smid → __smid(), ex2.approx → exp2f/__exp2f, shfl.sync → __shfl_*, bar.sync → __syncthreads()), or with plain C++; keep the PTX under `#ifdef __CUDA_ARCH__`/`#ifndef __HIP_PLATFORM_AMD__` only if the CUDA build must stay.",
+    fix: "Replace each statement with the HIP intrinsic the message names (e.g. %laneid → __lane_id(), %smid → __smid(), ex2.approx → exp2f/__exp2f, shfl.sync → __shfl_* with width 32, `bar.sync 0` → __syncthreads(); a named barrier over part of the block, `bar.sync id, count`, has none), or with plain C++; keep the PTX under `#ifdef __CUDA_ARCH__`/`#ifndef __HIP_PLATFORM_AMD__` only if the CUDA build must stay.",
     refs: ["https://docs.nvidia.com/cuda/inline-ptx-assembly/index.html", "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html", "https://rocm.docs.amd.com/projects/HIP/en/latest/reference/kernel_language.html"],
 );
 
@@ -107,6 +107,7 @@ fn equivalent(op: &str, base: &str) -> Option<&'static str> {
     let half = has("f16") || has("bf16");
     let double = has("f64");
     let specific = match base {
+        "shfl" => Some(shuffle(op)),
         "fma" if packed || bpacked => Some("__hfma2 (on __half2 / __hip_bfloat162)"),
         "fma" if half => Some("__hfma"),
         "fma" if double => Some("fma / __fma_rn"),
@@ -726,6 +727,37 @@ pub(crate) fn template(s: &Src, open: usize, close: usize) -> String {
     code.replace("\\n", "\n").replace("\\t", " ")
 }
 
+/// What a named barrier over part of a block becomes: no HIP intrinsic waits for a subset.
+const NAMED_BARRIER: &str = "no HIP counterpart: a named barrier over a subset of the block's threads (`bar.sync id, count`, `bar.arrive`); `__syncthreads()` would wait for every thread of the block and hang where the others never arrive. Restructure the thread roles it separates (one role per block or kernel, or a shared-memory flag with atomics and `__builtin_amdgcn_s_sleep`)";
+
+/// A barrier instruction that names part of the block: `bar.sync 1, 64` / `barrier.sync id,
+/// count` (a thread count), or `bar.arrive` / `bar.red` (arrive without waiting, or a reduction
+/// over a named barrier). `bar.sync 0` and `barrier.sync.aligned id` of the whole block are
+/// `__syncthreads()`; `bar.warp.sync` is `__syncwarp()`.
+fn named_barrier(op: &str, base: &str, operands: &str) -> bool {
+    if !matches!(base, "bar" | "barrier") || op.split('.').nth(1) == Some("warp") {
+        return false;
+    }
+    let mode = op.split('.').nth(1).unwrap_or("");
+    matches!(mode, "arrive" | "red") || operands.contains(',')
+}
+
+/// The HIP form of a PTX shuffle: a PTX shuffle exchanges within a 32-lane warp (or the
+/// narrower segment its `c` operand sets), HIP's default width is the wavefront (64 lanes on
+/// CDNA), so the width is spelled out.
+fn shuffle(op: &str) -> &'static str {
+    let mode = op
+        .split('.')
+        .find(|p| matches!(*p, "up" | "down" | "bfly" | "idx"));
+    match mode {
+        Some("up") => "__shfl_up(v, delta, 32): a PTX shuffle spans a 32-lane warp (or the narrower segment its c operand sets) and HIP's default width is the 64-lane wavefront",
+        Some("down") => "__shfl_down(v, delta, 32): a PTX shuffle spans a 32-lane warp (or the narrower segment its c operand sets) and HIP's default width is the 64-lane wavefront",
+        Some("bfly") => "__shfl_xor(v, laneMask, 32): a PTX shuffle spans a 32-lane warp (or the narrower segment its c operand sets) and HIP's default width is the 64-lane wavefront",
+        Some("idx") => "__shfl(v, srcLane, 32): a PTX shuffle spans a 32-lane warp (or the narrower segment its c operand sets) and HIP's default width is the 64-lane wavefront",
+        _ => "__shfl / __shfl_xor / __shfl_up / __shfl_down with width 32 (a PTX shuffle spans a 32-lane warp)",
+    }
+}
+
 /// PTX instructions and special registers in a template, each with its HIP replacement.
 pub fn ptx_items(code: &str) -> Vec<(String, Option<&'static str>)> {
     let mut out: Vec<(String, Option<&'static str>)> = Vec::new();
@@ -762,7 +794,13 @@ pub fn ptx_items(code: &str) -> Vec<(String, Option<&'static str>)> {
             // `"ld." #space ".u32"`: a template pasted from literals ends the opcode at a `.`.
             && (op.ends_with('.') || op.split('.').skip(1).any(ptx_suffix));
         if dotted || BARE_PTX.contains(&op) {
-            push(op.to_string(), equivalent(op, base));
+            let operands: String = words.collect::<Vec<_>>().join(" ");
+            let hip = if named_barrier(op, base, &operands) {
+                Some(NAMED_BARRIER)
+            } else {
+                equivalent(op, base)
+            };
+            push(op.to_string(), hip);
         }
     }
     for (reg, hip) in HIP_EQUIVALENTS.iter().filter(|(k, _)| k.starts_with('%')) {
@@ -845,6 +883,33 @@ mod tests {
         }
         assert!(
             !ptx_items("cp.async.bulk.tensor.2d.shared::cluster.global [%0], [%1];").is_empty()
+        );
+    }
+
+    /// A named barrier over part of the block (nv-wavenet's `bar.sync %0, %1` between its
+    /// warp-specialised roles) has no HIP counterpart; its twins, the whole block's `bar.sync
+    /// 0` and a warp's `bar.warp.sync`, keep their intrinsics.
+    #[test]
+    fn named_barriers_are_not_syncthreads() {
+        let hint = |ptx: &str| ptx_items(ptx)[0].1.unwrap_or("");
+        assert!(hint("bar.sync %0, %1;").starts_with("no HIP counterpart: a named barrier"));
+        assert!(hint("bar.sync 1, 64;").starts_with("no HIP counterpart"));
+        assert!(hint("bar.arrive 2, 128;").starts_with("no HIP counterpart"));
+        assert!(hint("barrier.sync.aligned 1, 96;").starts_with("no HIP counterpart"));
+        assert!(hint("bar.sync 0;").starts_with("__syncthreads()"));
+        assert!(hint("bar.warp.sync %0;").contains("__syncwarp()"));
+    }
+
+    /// A PTX shuffle spans 32 lanes: its HIP form names width 32 (surfelwarp's `shfl.up.b32`
+    /// scan, which 32-lane logical warps call).
+    #[test]
+    fn ptx_shuffles_keep_width_32() {
+        let hint = |ptx: &str| ptx_items(ptx)[0].1.unwrap_or("");
+        assert!(hint("shfl.up.b32 r0|p, %1, %2, 0;").starts_with("__shfl_up(v, delta, 32)"));
+        assert!(hint("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, %3;")
+            .starts_with("__shfl_xor(v, laneMask, 32)"));
+        assert!(
+            hint("shfl.sync.idx.b32 %0, %1, %2, 0x1f, -1;").starts_with("__shfl(v, srcLane, 32)")
         );
     }
 }

@@ -24,6 +24,7 @@
 //!   ([`recipes`]).
 
 mod backends;
+mod own_namespaces;
 pub mod probes;
 mod recipes;
 pub mod selection;
@@ -33,6 +34,7 @@ pub(crate) mod torch_hipify;
 mod twin_builds;
 mod windows_only;
 
+pub use own_namespaces::pass_own_namespaces;
 pub use switches::pass_switches_the_build_defines;
 pub use torch_hipify::{names_hipify_leaves, reopen_port_rewrites};
 pub use windows_only::settle_windows_builds;
@@ -130,140 +132,6 @@ pub fn nested_namespaces(bytes: &[u8], lexed: &Lexed) -> Vec<String> {
         k += 1;
     }
     out.into_iter().collect()
-}
-
-/// libcu++'s members in namespace `cuda` (what a `cuda::` use names when it is libcu++'s):
-/// atomics, barriers, pipelines, memory resources, `cuda::ptx`, `cuda::std`; the
-/// `thread_scope…` and `aligned_size…` families are matched by prefix where this is used.
-const LIBCU_MEMBERS: &[&str] = &[
-    "std",
-    "atomic",
-    "barrier",
-    "pipeline",
-    "memcpy_async",
-    "annotated_ptr",
-    "access_property",
-    "apply_access_property",
-    "associate_access_property",
-    "discard_memory",
-    "stream_ref",
-    "ptx",
-    "mr",
-    "device",
-    "experimental",
-    "binary_semaphore",
-    "counting_semaphore",
-    "latch",
-    "make_pipeline",
-    "proclaim_return_type",
-    "ceil_div",
-    "round_up",
-    "round_down",
-    "get_stream",
-];
-
-/// The namespace a translator finding says has no HIP counterpart.
-fn unported_namespace(f: &Finding) -> Option<&str> {
-    if f.rule != "HP001" {
-        return None;
-    }
-    let rest = f.message.strip_prefix("namespace `")?;
-    let (name, tail) = rest.split_once('`')?;
-    tail.starts_with(" has no HIP counterpart").then_some(name)
-}
-
-/// Findings on a CUDA namespace the project declares nested in its own become PASS.
-pub fn pass_own_namespaces(
-    findings: &mut [Finding],
-    sources: &BTreeMap<String, Vec<u8>>,
-    declared: &[(String, Vec<String>)],
-) {
-    // Nested declarations first; a top-level one (`::cuda`) only in the project's own files,
-    // never in a copy of libcu++/CCCL.
-    let mut first: BTreeMap<&str, &str> = BTreeMap::new();
-    let mut top: BTreeMap<&str, &str> = BTreeMap::new();
-    let mut nested_names: std::collections::BTreeSet<&str> = Default::default();
-    for (path, names) in declared {
-        for n in names {
-            match n.strip_prefix("::") {
-                Some(n) => {
-                    let libcu = ["libcudacxx", "cccl", "cuda/std/"]
-                        .iter()
-                        .any(|p| path.contains(p));
-                    if crate::decisions::kind::own(path) && !libcu {
-                        top.entry(n).or_insert(path.as_str());
-                    }
-                }
-                None => {
-                    first.entry(n.as_str()).or_insert(path.as_str());
-                    nested_names.insert(n.as_str());
-                }
-            }
-        }
-    }
-    for (n, p) in &top {
-        first.entry(n).or_insert(p);
-    }
-    if first.is_empty() {
-        return;
-    }
-    for f in findings.iter_mut() {
-        if f.status == Status::Pass {
-            continue;
-        }
-        let Some(name) = unported_namespace(f).map(str::to_string) else {
-            continue;
-        };
-        let Some(&decl) = first.get(name.as_str()) else {
-            continue;
-        };
-        // `cuda::std::…` is libcu++ even in a project with its own `cuda` namespace.
-        let after = sources
-            .get(&f.path)
-            .and_then(|b| b.get(f.byte_range.1..))
-            .unwrap_or_default();
-        let after: Vec<u8> = after
-            .iter()
-            .copied()
-            .filter(|c| !c.is_ascii_whitespace())
-            .take(5)
-            .collect();
-        if after.starts_with(b"::std") {
-            continue;
-        }
-        // Beside a top-level declaration only, libcu++'s own members stay libcu++'s.
-        let raw = sources
-            .get(&f.path)
-            .and_then(|b| b.get(f.byte_range.1..))
-            .unwrap_or_default();
-        let raw = String::from_utf8_lossy(&raw[..raw.len().min(80)]);
-        let member: String = raw
-            .trim_start()
-            .strip_prefix("::")
-            .unwrap_or("")
-            .trim_start()
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect();
-        // `thread_scope`, `thread_scope_device`…; `aligned_size_t`.
-        let libcu = LIBCU_MEMBERS.contains(&member.as_str())
-            || member.starts_with("thread_scope")
-            || member.starts_with("aligned_size");
-        let nested = nested_names.contains(name.as_str());
-        if !nested && libcu {
-            continue;
-        }
-        f.status = Status::Pass;
-        let how = if nested {
-            "declared inside another namespace in"
-        } else {
-            "declared in"
-        };
-        f.message = format!(
-            "namespace `{name}` is the project's own ({how} {decl}), not CUDA's: nothing to port"
-        );
-        f.suggestion = None;
-    }
 }
 
 /// The tokens of a path component that name a platform, split at `-`, `_` and `.`: a whole
@@ -704,6 +572,16 @@ pub fn removed_from_hip_build(rel: &str, text: &[u8]) -> Vec<(String, String)> {
     out
 }
 
+/// A finding of `rule` at `path` over `range` with `msg`, for the tests of this module's passes.
+#[cfg(test)]
+fn test_finding(rule: &str, path: &str, msg: &str, range: (usize, usize)) -> Finding {
+    Finding {
+        message: msg.into(),
+        byte_range: range,
+        ..Finding::bare(rule, path, 1)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -741,65 +619,6 @@ mod tests {
             nested("#define NS namespace cuda\nnamespace monai {\nNS { int f(); }\n}"),
             vec!["::monai", "cuda"]
         );
-    }
-
-    /// bifrost's own top-level `namespace cuda { … child_stream … }` in `src/cuda/stream.hpp`:
-    /// `cuda::child_stream` is the project's. Twins: `cuda::atomic` beside it stays libcu++'s,
-    /// and a top-level declaration in a vendored copy counts for nothing.
-    #[test]
-    fn a_top_level_own_namespace_holds_its_members_but_not_libcus() {
-        let src = b"cuda::child_stream s; cuda::atomic<int> a;".to_vec();
-        let mut sources = BTreeMap::new();
-        sources.insert("src/linalg.cu".to_string(), src);
-        let msg = "namespace `cuda` has no HIP counterpart";
-        let run = |decl_path: &str| {
-            let mut fs = vec![
-                finding("HP001", "src/linalg.cu", msg, (0, 4)),
-                finding("HP001", "src/linalg.cu", msg, (22, 26)),
-            ];
-            let decl = vec![(decl_path.to_string(), vec!["::cuda".to_string()])];
-            pass_own_namespaces(&mut fs, &sources, &decl);
-            fs
-        };
-        let fs = run("src/cuda/stream.hpp");
-        assert_eq!(fs[0].status, Status::Pass);
-        assert!(
-            fs[0].message.contains("declared in src/cuda/stream.hpp"),
-            "{}",
-            fs[0].message
-        );
-        assert_eq!(fs[1].status, Status::Remediation);
-        let fs = run("third_party/lib/stream.hpp");
-        assert_eq!(fs[0].status, Status::Remediation);
-    }
-
-    fn finding(rule: &str, path: &str, msg: &str, range: (usize, usize)) -> Finding {
-        Finding {
-            message: msg.into(),
-            byte_range: range,
-            ..Finding::bare(rule, path, 1)
-        }
-    }
-
-    #[test]
-    fn own_namespace_uses_pass_but_libcu_std_stays() {
-        let src = b"x = cuda::get(); y = cuda::std::atomic<int>{};".to_vec();
-        let mut sources = BTreeMap::new();
-        sources.insert("k.cu".to_string(), src);
-        let msg = "namespace `cuda` has no HIP counterpart";
-        let mut fs = vec![
-            finding("HP001", "k.cu", msg, (4, 8)),
-            finding("HP001", "k.cu", msg, (21, 25)),
-        ];
-        let decl = vec![("utils.h".to_string(), vec!["cuda".to_string()])];
-        pass_own_namespaces(&mut fs, &sources, &decl);
-        assert_eq!(fs[0].status, Status::Pass);
-        assert!(fs[0].message.contains("utils.h"));
-        assert_eq!(fs[1].status, Status::Remediation);
-        // Twin: without the declaration nothing changes.
-        let mut fs = vec![finding("HP001", "k.cu", msg, (4, 8))];
-        pass_own_namespaces(&mut fs, &sources, &[]);
-        assert_eq!(fs[0].status, Status::Remediation);
     }
 
     #[test]

@@ -141,7 +141,8 @@ pub(crate) fn imported(modules: &[&str], from: bool) -> Option<&'static Import> 
 /// <https://github.com/ROCm/apex>; ROCm/TransformerEngine
 /// <https://github.com/ROCm/TransformerEngine>; flash-attention's ROCm backend
 /// <https://github.com/Dao-AILab/flash-attention> (README, "AMD ROCm Support"); the same rows as
-/// `mappings/hand/python_packages.tsv`.
+/// `mappings/hand/python_packages.tsv`; PyG's torch-scatter and torch-sparse build their HIP
+/// extensions from source (rusty1s/pytorch_scatter#325 and #512, rusty1s/pytorch_sparse#282).
 const WITH_ROCM: &[(&str, Import)] = &[
     (
         "apex",
@@ -162,6 +163,20 @@ const WITH_ROCM: &[(&str, Import)] = &[
         Import {
             label: "FlashAttention (`flash_attn`; the PyPI sdist builds its CUDA kernels)",
             rocm: "flash-attention built from source with its ROCm backend (Composable Kernel, or Triton)",
+        },
+    ),
+    (
+        "torch_scatter",
+        Import {
+            label: "PyG's torch-scatter (`torch_scatter`; its wheel index, data.pyg.org, has CPU and CUDA builds only)",
+            rocm: "torch-scatter built from source against the ROCm PyTorch (its setup.py builds the HIP extension from 2.1: rusty1s/pytorch_scatter#325, #512)",
+        },
+    ),
+    (
+        "torch_sparse",
+        Import {
+            label: "PyG's torch-sparse (`torch_sparse`; its wheel index, data.pyg.org, has CPU and CUDA builds only)",
+            rocm: "torch-sparse built from source against the ROCm PyTorch (its setup.py builds the HIP extension: rusty1s/pytorch_sparse#282)",
         },
     ),
 ];
@@ -196,6 +211,11 @@ mod tests {
         assert!(imported_with_rocm(&["apex.normalization", "MixedFusedRMSNorm"]).is_some());
         assert!(imported_with_rocm(&["flash_attn"]).is_some());
         assert!(imported_with_rocm(&["apexlib"]).is_none());
+        // DirectVoxGO's `from torch_scatter import segment_coo`: a source build on ROCm; twin:
+        // PyG itself (`torch_geometric`) is pure Python.
+        assert!(imported_with_rocm(&["torch_scatter", "segment_coo"]).is_some());
+        assert!(imported_with_rocm(&["torch_sparse"]).is_some());
+        assert!(imported_with_rocm(&["torch_geometric"]).is_none());
         assert!(imported(&["apex"], false).is_none(), "not NVIDIA-only");
     }
 

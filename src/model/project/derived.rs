@@ -323,3 +323,49 @@ impl super::Project {
         }
     }
 }
+
+pub(super) fn join_tokens(bytes: &[u8], lexed: &crate::lex::Lexed, toks: &[usize]) -> String {
+    toks.iter()
+        .map(|&j| String::from_utf8_lossy(lexed.tokens[j].text(bytes)).into_owned())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+use crate::translate::compat::NOT_A_TYPE;
+
+/// A function defined or declared with its name at `code[k]`: a type word before it, and
+/// `{` or `;` after its parameter list.
+pub(super) fn function(
+    bytes: &[u8],
+    lexed: &crate::lex::Lexed,
+    code: &[usize],
+    k: usize,
+) -> Option<super::Function> {
+    let text = |n: usize| code.get(n).map(|&i| lexed.tokens[i].text(bytes));
+    let name = text(k)?;
+    if text(k + 1)? != b"(" || NOT_A_TYPE.contains(&name) || lexed.tokens[code[k]].in_directive() {
+        return None;
+    }
+    let prev = text(k.checked_sub(1)?)?;
+    let prev_kind = lexed.tokens[code[k - 1]].kind;
+    let typed = (prev_kind == crate::lex::Tok::Ident && !NOT_A_TYPE.contains(&prev))
+        || prev == b"*"
+        || prev == b"&";
+    if !typed {
+        return None;
+    }
+    let close = closing_paren(text, k, code.len(), false)?;
+    // `) {`, `) ;`, `) const {`, `) noexcept {`.
+    let mut n = close + 1;
+    while matches!(text(n)?, b"const" | b"noexcept" | b"override") {
+        n += 1;
+    }
+    if !matches!(text(n)?, b"{" | b";") {
+        return None;
+    }
+    Some(super::Function {
+        name: String::from_utf8_lossy(name).into_owned(),
+        line: 0,
+        params: join_tokens(bytes, lexed, &code[k + 2..close]),
+    })
+}

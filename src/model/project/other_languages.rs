@@ -79,25 +79,6 @@ pub fn add_switches<K>(
     }
 }
 
-/// Drops from the macros only another build defines those a HIP build file that is not CMake
-/// passes (`-DNAME`, `files`: path and text): that build defines them too.
-pub fn drop_passed(off: &mut BTreeMap<String, String>, files: &[(String, Vec<u8>)]) {
-    let cmake = |r: &str| {
-        let name = r.rsplit('/').next().unwrap_or(r);
-        name == "CMakeLists.txt" || name.ends_with(".cmake")
-    };
-    off.retain(|name, _| {
-        let dash = format!("-D{name}");
-        !files.iter().any(|(r, b)| {
-            !cmake(r)
-                && memchr::memmem::find_iter(b, dash.as_bytes()).any(|p| {
-                    b.get(p + dash.len())
-                        .is_none_or(|c| !(c.is_ascii_alphanumeric() || *c == b'_'))
-                })
-        })
-    });
-}
-
 /// What marks a [`shader_macros`] reason.
 pub const OTHER_LANGUAGE: &str = "another kernel language's switch: ";
 

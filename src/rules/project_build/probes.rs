@@ -15,14 +15,40 @@ pub(crate) fn is_cmake(rel: &str) -> bool {
 }
 
 /// The `.cu` file names a CMake text runs as probes: named on a line with nvcc's `--run`, or
-/// inside a `try_run(`/`try_compile(` call. Each with its 1-based line.
+/// inside a `try_run(`/`try_compile(` call, or inside an `execute_process(` whose command is
+/// the CUDA compiler (`${CMAKE_CUDA_COMPILER} … ${CUDAFILE} -o …`, the file given directly or
+/// through a variable the text `set()`s to a `.cu` path: cuda_hlt's `cmake/utils/cuda_arch.cu`).
+/// Each with its 1-based line.
 fn probe_names(text: &str) -> Vec<(String, usize)> {
+    // `set(CUDAFILE ${CMAKE_CURRENT_SOURCE_DIR}/cmake/utils/cuda_arch.cu)`: NAME → file name.
+    let mut vars: BTreeMap<String, String> = BTreeMap::new();
+    for line in text.lines() {
+        let code = line.split('#').next().unwrap_or("").trim();
+        let Some(rest) = code
+            .strip_prefix("set(")
+            .or_else(|| code.strip_prefix("SET("))
+        else {
+            continue;
+        };
+        let mut words = rest.split(|c: char| c.is_whitespace() || matches!(c, '"' | ')'));
+        let (Some(name), Some(value)) = (words.next(), words.find(|w| !w.is_empty())) else {
+            continue;
+        };
+        let file = value.rsplit('/').next().unwrap_or(value);
+        if file.ends_with(".cu") && file.len() > 3 {
+            vars.insert(format!("${{{name}}}"), file.to_string());
+        }
+    }
     let mut out = Vec::new();
     let mut in_try = 0i32;
     for (n, line) in text.lines().enumerate() {
         let code = line.split('#').next().unwrap_or("");
         let lower = code.to_ascii_lowercase();
-        let opens = lower.contains("try_run(") || lower.contains("try_compile(");
+        let compiles = lower.contains("execute_process(")
+            && (code.contains("CMAKE_CUDA_COMPILER")
+                || code.contains("CUDA_NVCC_EXECUTABLE")
+                || lower.contains("nvcc"));
+        let opens = lower.contains("try_run(") || lower.contains("try_compile(") || compiles;
         if opens {
             in_try = 0;
         }
@@ -33,7 +59,12 @@ fn probe_names(text: &str) -> Vec<(String, usize)> {
         if !running {
             continue;
         }
-        for word in code.split(|c: char| c.is_whitespace() || matches!(c, '"' | '(' | ')' | '}')) {
+        for word in code.split(|c: char| c.is_whitespace() || matches!(c, '"' | '(' | ')')) {
+            if let Some(file) = vars.get(word) {
+                out.push((file.clone(), n + 1));
+                continue;
+            }
+            let word = word.trim_end_matches('}');
             let name = word.rsplit('/').next().unwrap_or(word);
             if name.ends_with(".cu") && name.len() > 3 {
                 out.push((name.to_string(), n + 1));
@@ -133,6 +164,17 @@ mod tests {
 
     /// Twins: no HIP build (the probe is the CMake port's work); a `.cu` compiled as a source,
     /// not run; a `--run` only in a comment.
+    /// cuda_hlt: `set(CUDAFILE …/cuda_arch.cu)`, then `execute_process(COMMAND
+    /// ${CMAKE_CUDA_COMPILER} -lcuda ${CUDAFILE} -o ${OUTPUTFILE})`. Twin: a variable set to
+    /// the same file but only installed, not compiled.
+    #[test]
+    fn a_compiler_run_by_execute_process_through_a_variable() {
+        let cmake = "set(CUDAFILE ${CMAKE_CURRENT_SOURCE_DIR}/cmake/utils/cuda_arch.cu)\nexecute_process(COMMAND ${CMAKE_CUDA_COMPILER} -lcuda ${CUDAFILE} -o ${OUTPUTFILE})\n";
+        assert_eq!(probe_names(cmake), [("cuda_arch.cu".to_string(), 2)]);
+        let twin = "set(CUDAFILE ${CMAKE_CURRENT_SOURCE_DIR}/cmake/utils/cuda_arch.cu)\ninstall(FILES ${CUDAFILE} DESTINATION share)\n";
+        assert!(probe_names(twin).is_empty());
+    }
+
     #[test]
     fn without_a_hip_build_or_a_run_nothing_is_decided() {
         let paths = ["CMake/VTKmDetectCUDAVersion.cu", "src/kernel.cu"];

@@ -405,13 +405,7 @@ mod tests {
         }
     }
 
-    fn finding(rule: &str, path: &str, msg: &str, range: (usize, usize)) -> Finding {
-        Finding {
-            message: msg.into(),
-            byte_range: range,
-            ..Finding::bare(rule, path, 1)
-        }
-    }
+    use super::super::test_finding as finding;
 
     /// A configured header's template defines the switch where the build sets its variable
     /// (`#cmakedefine KOKKOS_ENABLE_HIP`, `#define COLMAP_HIP_ENABLED @HIP_ENABLED@`); twins: the

@@ -255,7 +255,7 @@ impl<'a> Flow<'a> {
     }
     /// `x % 32` or `x & 31` with a literal (or a constant of another name), or a lane variable
     /// assigned only such values: at most 31 whatever the wavefront size.
-    fn bounded_by_32(&self, s: &Src, n: Node) -> bool {
+    pub(super) fn bounded_by_32(&self, s: &Src, n: Node) -> bool {
         let n = strip_parens(n);
         match n.node_kind() {
             K::Identifier => {
@@ -269,6 +269,12 @@ impl<'a> Flow<'a> {
             }
             _ => false,
         }
+    }
+    /// Whether the function sets a lane id bounded to 0–31 (`lane = threadIdx.x & 31`).
+    pub(super) fn has_bounded_lane(&self) -> bool {
+        self.bounded_lane
+            .iter()
+            .any(|l| !self.unbounded_lane.contains(l))
     }
     /// An index that reaches past slot 31 on a 64-lane wavefront: a lane id not bounded by a
     /// literal 32 (`% warpSize`, `% WARP_SIZE`, `__lane_id()`, a lane parameter).
@@ -334,7 +340,7 @@ fn is_warpsize(s: &Src, n: Node) -> bool {
 }
 
 /// `warpSize - 1`.
-fn is_warpsize_minus_1(s: &Src, n: Node) -> bool {
+pub(super) fn is_warpsize_minus_1(s: &Src, n: Node) -> bool {
     let n = strip_parens(n);
     n.node_kind() == K::BinaryExpression && {
         let (op, l, r) = parts(s, n);

@@ -13,9 +13,12 @@ mod call_graph;
 pub use block_extent::blocks_in_wavefronts;
 mod blocks;
 mod extent_names;
+mod file_constants;
 mod flow;
+mod last_lane;
 mod one_row;
 mod per_warp_arrays;
+pub(crate) mod ptx_lanes;
 pub use one_row::settle_one_row_blocks;
 pub mod launch_rows;
 pub(crate) mod logical;
@@ -33,6 +36,7 @@ use crate::kinds::cuda::{Field as F, Kind as K, NodeExt};
 use crate::model::syntax::{self, call_args, call_name, int_value, Src};
 use crate::rules::RuleInfo;
 use ballots::ballots;
+use file_constants::{constants_where, named_constants};
 use flow::{arithmetic, lit, parts, strip_parens, Flow};
 use per_warp_arrays::per_warp_arrays;
 use shuffles::{
@@ -170,6 +174,7 @@ pub const RULES: &[&RuleInfo] = &[
     &BLOCK_IN_WAVEFRONTS,
     &row_exchange::ROW_EXCHANGE_AT_WAVEFRONT_WIDTH,
     &queried::QUERIED_WARP_SIZE_TEST,
+    &last_lane::LAST_LANE_OF_WAVEFRONT,
 ];
 
 /// Whether a name reads as the warp's size (`WARP_SIZE`, `kWarpSize`, `THREADS_PER_WARP`); a
@@ -296,12 +301,41 @@ fn check<'a>(
     if funcs.is_empty() {
         funcs.push(root);
     }
+    let mut flows = Vec::with_capacity(funcs.len());
     for f in funcs {
         let flow = Flow::of(s, f, &named);
         arithmetic(s, f, &flow, out);
         per_warp_arrays(s, f, &flow, out);
         ballots(s, f, &ballot_macros, out);
         shuffles::shared_reduction_from_16(s, f, &flow, out);
+        flows.push((f, flow));
+    }
+    // Once every function's (and member initialiser's) findings are in: the decisions a
+    // function's own lane tests and PTX shuffle helpers take over them.
+    let ptx_helpers = ptx_lanes::helpers(s, seen);
+    // The file's warp-size constants worth 32 (`enum { warp_size = 32 }`): a function counting
+    // with one works in 32-lane warps.
+    let warp32 = constants_where(s, &nodes, &macros, |name, v| {
+        v == 32 && warp_const_name(name)
+    });
+    // The helper of the first finding marked for a PTX shuffle (`out` order).
+    let mut met: Option<(usize, ptx_lanes::Met)> = None;
+    for (f, flow) in &flows {
+        last_lane::last_lane_tests(s, *f, flow, &warp32, out);
+        if let Some(m) = ptx_lanes::mark(s, *f, &ptx_helpers, out) {
+            if met.as_ref().is_none_or(|(i, _)| m.0 < *i) {
+                met = Some(m);
+            }
+        }
+    }
+    let bodies: Vec<std::ops::Range<usize>> = flows
+        .iter()
+        .filter(|(f, _)| f.node_kind() == K::FunctionDefinition)
+        .map(|(f, _)| f.byte_range())
+        .collect();
+    let file_scope = |g: &Finding| last_lane::file_scope(&bodies, g);
+    if !last_lane::file_constants(s, file_scope, out) {
+        ptx_lanes::mark_file_scope(s, met.as_ref().map(|(_, m)| m), file_scope, out);
     }
     let mut masks = Masks::of(s, &nodes, &macros);
     // A mask name of the included headers whose ROCm-build value is not 32 one bits.
@@ -668,47 +702,6 @@ fn data_shape_name(name: &str) -> bool {
 /// A name [`named_constants`] keeps: not a warp-size, lane-mask or data-shape name.
 pub(super) fn named_constant_name(name: &str) -> bool {
     !warp_const_name(name) && !lane_mask_name(name) && !data_shape_name(name)
-}
-
-/// File constants worth 32, 31 or 5 whose names do not say "warp size" (those are HP101's):
-/// `static const int WS = 32;`, `#define LANES 32`. Their uses in lane arithmetic are flagged.
-fn named_constants<'a>(
-    s: &Src<'a>,
-    nodes: &[Node<'a>],
-    macros: &[(&'a str, &'a str, std::ops::Range<usize>)],
-) -> std::collections::HashMap<&'a str, u64> {
-    let mut out = std::collections::HashMap::new();
-    let mut add = |name: &'a str, v: Option<u64>| {
-        if let Some(v @ (32 | 31 | 5)) = v {
-            if named_constant_name(name) {
-                out.insert(name, v);
-            }
-        }
-    };
-    for (name, value, _) in macros {
-        add(name, int_value(value));
-    }
-    let is_const = |t: &str| {
-        t.starts_with("const")
-            || t.starts_with("static const")
-            || t.starts_with("constexpr")
-            || t.starts_with("static constexpr")
-    };
-    for n in nodes {
-        let constant = match n.node_kind() {
-            K::InitDeclarator => s.parent(*n).is_some_and(|d| is_const(s.text(d))),
-            K::FieldDeclaration => is_const(s.text(*n)),
-            K::Enumerator => true,
-            _ => false,
-        };
-        if !constant {
-            continue;
-        }
-        if let Some((name, v)) = declared_constant(s, *n) {
-            add(name, int_value(s.text(v)));
-        }
-    }
-    out
 }
 
 /// Lexer-level patterns: `tiled_partition<32>`, `thread_block_tile<32>`, `tiled_partition(g, 32)`.

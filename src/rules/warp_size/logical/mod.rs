@@ -963,7 +963,7 @@ pub(crate) fn matched_or_reduced(x: &[u8]) -> bool {
 
 /// Whether a token names a warp-level call the model reads: shuffles, ballots, votes, and
 /// `__syncwarp` (whose mask the translator sets to the lanes a branch runs).
-fn warp_level_name(x: &[u8]) -> bool {
+pub(crate) fn warp_level_name(x: &[u8]) -> bool {
     x.starts_with(b"__shfl")
         || x.starts_with(b"__ballot")
         || x == b"__activemask"
