@@ -160,6 +160,7 @@ pub fn check_lexed<'a>(
     driver_api::loaded::check(&s, &mut out);
     driver_api::device_nodes::check(&s, &mut out);
     library::check(&s, target, &mut out);
+    library::legacy_cublas::check(&s, &mut out, translated);
     device_feature::check(&s, target.rocm, &mut out);
     device_feature::lds::check(&s, target, seen, &mut out);
     device_feature::half_atomics::check(&s, target, seen, &mut out);

@@ -176,7 +176,10 @@ fn gemm_algo_numbers(s: &Src, out: &mut Vec<Finding>) {
     ));
 }
 
+pub mod legacy_cublas;
+
 pub const RULES: &[&RuleInfo] = &[
+    &legacy_cublas::LEGACY_CUBLAS,
     &GEMM_ALGO_NUMBER,
     &TORCH_REMOVED_API,
     &CUDNN_TO_MIOPEN,
