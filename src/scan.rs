@@ -329,17 +329,10 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
             findings.extend(crate::inventory::monitoring::commands_in_source(rel, bytes));
         }
     }
-    // CUB warp primitives at their default width in kernels every launch gives 32-wide rows:
-    // the launches and the kernels are in different files, each read from its own lex.
+    // Launches and the kernels they run, in different files, each read from its own lex.
     let rows: Vec<(&str, &crate::rules::warp_size::launch_rows::FileRows)> =
         rows.iter().map(|(p, r)| (p.as_str(), r)).collect();
-    crate::rules::warp_size::launch_rows::cub_in_kernels_of_32_wide_rows(&mut findings, &rows);
-    // A block's x extent measured in wavefronts where some launch gives a partial wavefront.
-    crate::rules::warp_size::blocks_in_wavefronts(&mut findings, &rows);
-    // Lane reads and votes at the wavefront's width in kernels of several 32-thread rows.
-    crate::rules::warp_size::rows_sharing_a_wavefront(&mut findings, &rows);
-    // Ballots, votes and matches kept in 32 bits in kernels of one 32-thread row per block.
-    crate::rules::warp_size::settle_one_row_blocks(&mut findings, &rows);
+    crate::rules::warp_size::row_passes::run(&mut findings, &rows);
     let inventory = crate::inventory::scan_inputs_with(
         &all,
         s.max_file_size,

@@ -50,7 +50,6 @@ fn legacy_name(name: &str) -> bool {
 /// Which cuBLAS header the file includes: `Some(Some(range))` for a `cublas.h` include without
 /// `cublas_v2.h`, `None` when it includes `cublas_v2.h` (the handle-based API), `Some(None)`
 /// when it includes neither (a header the unit's `.cu` includes first).
-#[allow(clippy::option_option)]
 fn legacy_include(s: &Src) -> Option<Option<std::ops::Range<usize>>> {
     let mut legacy = None;
     for d in &s.lexed.directives {
