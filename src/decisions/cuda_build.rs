@@ -177,12 +177,12 @@ pub(crate) fn is_makefile_name(path: &str) -> bool {
 }
 
 /// A build-inventory finding (HP81x–HP85x: nvcc runs, nvcc flags, architecture lists, CUDA
-/// libraries) of a Makefile (`Makefile`, `GNUmakefile`, `*.mk`): the file's move to hipcc is
-/// one decision, as a CMake build's is.
+/// libraries; HP880: nvidia-smi run to pick the architectures) of a Makefile (`Makefile`,
+/// `GNUmakefile`, `*.mk`): the file's move to hipcc is one decision, as a CMake build's is.
 pub(crate) fn makefile(f: &Finding) -> bool {
     is_makefile_name(&f.path)
         && f.rule.starts_with("HP8")
-        && matches!(f.rule.get(3..4), Some("1" | "4" | "5"))
+        && (matches!(f.rule.get(3..4), Some("1" | "4" | "5")) || f.rule == "HP880")
 }
 
 #[cfg(test)]
@@ -272,6 +272,12 @@ mod tests {
             "{}",
             fs[5].message
         );
+        // QuickRunCUDA's `$(shell nvidia-smi …)` feeding the `-gencode` flags moves with the
+        // Makefile: one more finding of the decision, not an item of its own.
+        let mut smi = vec![at("HP850", "Makefile", 8), at("HP880", "Makefile", 2)];
+        let k = kind_with(&smi, &BTreeMap::new());
+        super::super::fold(&mut smi, &k);
+        assert_eq!(open(&smi), [("HP850", "Makefile", 8)]);
         // A lone Makefile keeps the singular.
         let mut one = vec![at("HP850", "Makefile", 3), at("HP851", "Makefile", 4)];
         let k = kind_with(&one, &BTreeMap::new());

@@ -30,7 +30,11 @@ const MEMBERS: &[&str] = &["HP001", "HP002", "HP003", "HP025"];
 /// - HP201, one inline PTX statement copied into several files (omniserve's attention
 ///   utilities, one copy per extension folder): one HIP form, written once;
 /// - HP805, Taichi's CUDA backend chosen in many scripts (Taichi's own examples: 47 files):
-///   one choice of backend.
+///   one choice of backend;
+/// - HP812, one toolkit-version probe copied into several scripts of one folder (brian2cuda's
+///   paper benchmarks: the same `nvcc --version` snippet in nine `run_benchmarks_*.py`): one
+///   way to read the version on ROCm, written once. Keyed by the folder too: probes of a build
+///   backend, a container recipe and a release script are different code.
 const BY_CODE: &[(&str, bool, &str, &str)] = &[
     (
         "HP609",
@@ -49,6 +53,12 @@ const BY_CODE: &[(&str, bool, &str, &str)] = &[
         true,
         "this inline PTX (`{name}`): the same statement in",
         "write its HIP form once (a helper, builtin or plain code) and use it in every copy",
+    ),
+    (
+        "HP812",
+        false,
+        "the toolkit-version probe that runs `{name}` in the scripts of one folder,",
+        "read the version the ROCm way once (`hipconfig --version`, `torch.version.hip`) in a helper the scripts share, or drop it where only the CUDA build needs it",
     ),
     (
         "HP805",
@@ -78,7 +88,15 @@ pub fn kind(_: &[Finding]) -> Kind {
                 } else {
                     String::new()
                 };
-                return Some(format!("{}\u{0}{phase}\u{0}{}", f.rule, f.excerpt));
+                let folder = if f.rule == "HP812" {
+                    f.path.rsplit_once('/').map_or("", |(d, _)| d)
+                } else {
+                    ""
+                };
+                return Some(format!(
+                    "{}\u{0}{phase}\u{0}{}\u{0}{folder}",
+                    f.rule, f.excerpt
+                ));
             }
             MEMBERS
                 .contains(&f.rule.as_str())
@@ -318,6 +336,43 @@ mod tests {
             fs[0]
                 .message
                 .contains("one decision for `AT_CHECK`: 3 files"),
+            "{}",
+            fs[0].message
+        );
+    }
+
+    /// brian2cuda's paper benchmarks: the same `nvcc --version` probe in several scripts is one
+    /// decision. Twins: a probe written another way, and the same probe in another folder's
+    /// build script, stay their own.
+    #[test]
+    fn one_version_probe_copied_into_many_scripts_is_one_decision() {
+        let probe = |code: &str, path: &str| Finding {
+            message: "runs `nvcc --version`: there is no nvcc on ROCm".to_string(),
+            excerpt: code.to_string(),
+            ..Finding::bare("HP812", path, 9)
+        };
+        let same = r#"subprocess.check_output(["nvcc", "--version"])"#;
+        let mut fs = vec![
+            probe(same, "bench/run_fig5.py"),
+            probe(same, "bench/run_fig6.py"),
+            probe(same, "bench/run_fig7.py"),
+            probe("os.popen('nvcc --version')", "tools/env.py"),
+            probe(same, "setup.py"),
+        ];
+        let k = kind(&fs);
+        super::super::fold(&mut fs, &k);
+        assert_eq!(
+            open(&fs),
+            [
+                ("HP812", "bench/run_fig5.py", 9),
+                ("HP812", "tools/env.py", 9),
+                ("HP812", "setup.py", 9)
+            ]
+        );
+        assert!(
+            fs[0]
+                .message
+                .contains("in the scripts of one folder, 3 files"),
             "{}",
             fs[0].message
         );

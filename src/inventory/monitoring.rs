@@ -148,6 +148,12 @@ mod source_tests {
         let smi: Vec<_> = fs.iter().filter(|f| f.rule == "HP880").collect();
         assert!(!smi.is_empty());
         assert!(smi.iter().all(|f| f.phase == crate::gate::Phase::Build));
+        // QuickRunCUDA: `$(shell nvidia-smi …)` feeding a Makefile's `-gencode` flags.
+        let mk = "GPU_CC := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader | tr -d .)\nGENCODE_FLAGS := -gencode arch=compute_$(GPU_CC),code=sm_$(GPU_CC)\n";
+        let fs = scan_bytes("Makefile", FileKind::Make, mk.as_bytes());
+        assert!(fs
+            .iter()
+            .any(|f| f.rule == "HP880" && f.phase == crate::gate::Phase::Build));
         let sh = "#!/bin/sh\nnvidia-smi --query-gpu=memory.used --format=csv\n";
         let fs = scan_bytes("run.sh", FileKind::Shell, sh.as_bytes());
         assert!(fs

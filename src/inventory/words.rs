@@ -400,15 +400,17 @@ pub fn command(out: &mut Out, words: &[Word], site: Site, cx: Cx) {
                 "HP882" => "AMD Device Metrics Exporter (rocm/device-metrics-exporter)",
                 _ => "rocprofv3 / rocprof-compute",
             };
-            // A CMake file runs it while the build configures (gaussian-splatting-cuda's
-            // `nvidia-smi --query-gpu=compute_cap` to pick the architectures): a step of the
-            // CMake build, which the ROCm build configures another way.
+            // A build file runs it while the build configures (gaussian-splatting-cuda's
+            // `nvidia-smi --query-gpu=compute_cap` in CMake, QuickRunCUDA's `$(shell nvidia-smi
+            // …)` feeding a Makefile's `-gencode` flags) to pick the architectures: a step of
+            // that build, which the ROCm build takes another way.
+            let cmake = crate::rules::project_build::probes::is_cmake(out.ctx.path);
             let configure = rule.id.code == "HP880"
-                && crate::rules::project_build::probes::is_cmake(out.ctx.path);
+                && (cmake || crate::decisions::cuda_build::is_makefile_name(out.ctx.path));
             let (msg, sugg) = if configure {
                 (
-                    "runs nvidia-smi while CMake configures (to pick the GPU architectures), which is absent on AMD nodes".to_string(),
-                    "in the ROCm build take the architectures from `CMAKE_HIP_ARCHITECTURES`/`GPU_TARGETS` (or `amd-smi`/`rocm_agent_enumerator`)",
+                    if cmake { "runs nvidia-smi while CMake configures (to pick the GPU architectures), which is absent on AMD nodes" } else { "runs nvidia-smi from the Makefile, which is absent on AMD nodes: its GPU query moves with the build" }.to_string(),
+                    "in the ROCm build take the architectures from `CMAKE_HIP_ARCHITECTURES`/`GPU_TARGETS` or `--offload-arch` (or `amd-smi`/`rocm_agent_enumerator`)",
                 )
             } else {
                 (msg, sugg)
