@@ -13,6 +13,7 @@ use crate::model::syntax::Src;
 use crate::model::{cond, hipside};
 
 pub(crate) mod alternatives;
+mod arch_names;
 mod bounds;
 mod capability;
 mod host_only;
@@ -110,6 +111,7 @@ pub fn check(s: &Src, seen: &crate::model::project::Visible, out: &mut Vec<Findi
     if s.tree.is_some() {
         compute_capability(s, seen, out);
     }
+    arch_names::fold(s, out);
 }
 
 /// A test of the device pass that `port` widens to HIP's device-pass macro
@@ -633,6 +635,8 @@ fn built_arch_prefix(inner: &str) -> Option<&'static str> {
         return None;
     }
     // A format completes it too: `"--gpu-architecture=compute_%d%d"`, `"-arch=sm_{}"`.
+    // A feature suffix after the number (`"sm_%d%d%s"`, `sm_90a`) is part of the name.
+    let value = value.strip_suffix("%s").unwrap_or(value);
     let stem = value
         .strip_suffix("%d%d")
         .or_else(|| value.strip_suffix("%d"))

@@ -25,6 +25,7 @@ mod removed;
 mod roc_context;
 pub mod rules;
 mod surfaces;
+mod template_names;
 
 pub use annotate::{annotate, set_filter};
 
