@@ -137,6 +137,28 @@ impl<'a> Src<'a> {
     pub fn prev_text(&self, i: usize) -> &'a str {
         self.lexed.prev_code(i).map_or("", |j| self.tok(j))
     }
+    /// The `#include` directives that name a header, each with the token naming it and the
+    /// path without its quotes or brackets (`cublas.h` for `#include <cublas.h>`).
+    pub fn includes(
+        &self,
+    ) -> impl Iterator<Item = (&'a crate::lex::Directive, usize, &'a str)> + '_ {
+        self.lexed
+            .directives
+            .iter()
+            .filter(|d| d.name == "include")
+            .filter_map(move |d| {
+                let j = d
+                    .tokens
+                    .clone()
+                    .find(|&j| matches!(self.lexed.tokens[j].kind, Tok::HeaderName | Tok::Str))?;
+                Some((
+                    d,
+                    j,
+                    self.tok(j)
+                        .trim_matches(|c| c == '<' || c == '>' || c == '"'),
+                ))
+            })
+    }
     /// The range of a directive without trailing comments.
     pub fn directive_range(&self, d: &crate::lex::Directive) -> std::ops::Range<usize> {
         let end = d

@@ -289,18 +289,11 @@ fn torch_removed(s: &Src, out: &mut Vec<Finding>) {
         return;
     }
     let mut uses: Vec<(std::ops::Range<usize>, String)> = Vec::new();
-    for d in s.lexed.directives.iter().filter(|d| d.name == "include") {
-        if let Some(j) = d
-            .tokens
-            .clone()
-            .find(|&j| matches!(s.lexed.tokens[j].kind, Tok::HeaderName | Tok::Str))
-        {
-            let path = s.tok(j).trim_matches(|c| c == '<' || c == '>' || c == '"');
-            // `THC/THCAtomics.cuh` is still shipped as a shim over `ATen/cuda/Atomic.cuh`
-            // (pytorch/pytorch aten/src/THC/THCAtomics.cuh).
-            if (path.starts_with("THC/") || path == "THC.h") && path != "THC/THCAtomics.cuh" {
-                uses.push((s.directive_range(d), format!("`#include <{path}>`")));
-            }
+    for (d, _, path) in s.includes() {
+        // `THC/THCAtomics.cuh` is still shipped as a shim over `ATen/cuda/Atomic.cuh`
+        // (pytorch/pytorch aten/src/THC/THCAtomics.cuh).
+        if (path.starts_with("THC/") || path == "THC.h") && path != "THC/THCAtomics.cuh" {
+            uses.push((s.directive_range(d), format!("`#include <{path}>`")));
         }
     }
     for (i, name) in s.idents() {
@@ -350,18 +343,7 @@ pub fn check(s: &Src, target: &Target, out: &mut Vec<Finding>) {
     torch_removed(s, out);
     gemm_algo_numbers(s, out);
     let m = crate::mappings::get();
-    for d in &s.lexed.directives {
-        if d.name != "include" {
-            continue;
-        }
-        let Some(j) = d
-            .tokens
-            .clone()
-            .find(|&j| matches!(s.lexed.tokens[j].kind, Tok::HeaderName | Tok::Str))
-        else {
-            continue;
-        };
-        let path = s.tok(j).trim_matches(|c| c == '<' || c == '>' || c == '"');
+    for (d, j, path) in s.includes() {
         let Some(rule) = include_rule(path) else {
             continue;
         };

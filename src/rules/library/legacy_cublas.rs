@@ -52,18 +52,8 @@ fn legacy_name(name: &str) -> bool {
 /// when it includes neither (a header the unit's `.cu` includes first).
 fn legacy_include(s: &Src) -> Option<Option<std::ops::Range<usize>>> {
     let mut legacy = None;
-    for d in &s.lexed.directives {
-        if d.name != "include" {
-            continue;
-        }
-        let Some(j) = d
-            .tokens
-            .clone()
-            .find(|&j| matches!(s.lexed.tokens[j].kind, Tok::HeaderName | Tok::Str))
-        else {
-            continue;
-        };
-        match s.tok(j).trim_matches(|c| c == '<' || c == '>' || c == '"') {
+    for (d, _, path) in s.includes() {
+        match path {
             "cublas.h" => legacy = legacy.or(Some(s.directive_range(d))),
             // The handle-based API; or a file already on hipBLAS (a port's output), whose
             // leftover legacy names the port's own annotations carry.

@@ -851,6 +851,37 @@ pub fn cub_in_kernels_of_32_wide_rows(findings: &mut Vec<Finding>, files: &[(&st
     settle_launches_of_kernels_without_warp_work(findings, files);
 }
 
+/// The definitions `name` reaches in `defs`: its own and those of what they call that the
+/// project defines, to a bounded depth (6 calls); `None` when the project defines no such name
+/// or the calls go deeper (not known).
+pub(super) fn reached<'a, T: Copy>(
+    defs: &HashMap<&'a str, Vec<T>>,
+    name: &str,
+    callees: impl Fn(T) -> &'a [String],
+) -> Option<Vec<T>> {
+    defs.get(name)?;
+    let mut out = Vec::new();
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut level: Vec<&str> = vec![name];
+    for _ in 0..6 {
+        let mut next: Vec<&str> = Vec::new();
+        for n in level {
+            if !seen.insert(n) {
+                continue;
+            }
+            for &d in defs.get(n).map_or(&[][..], Vec::as_slice) {
+                out.push(d);
+                next.extend(callees(d).iter().map(String::as_str));
+            }
+        }
+        if next.is_empty() {
+            return Some(out);
+        }
+        level = next;
+    }
+    None
+}
+
 /// The kernels whose every definition caps its blocks at 32 threads with `__launch_bounds__`,
 /// with the text that shows it.
 pub(super) fn bounded_kernels<'a>(files: &[(&'a str, &'a FileRows)]) -> HashMap<&'a str, &'a str> {
@@ -891,32 +922,14 @@ fn settle_launches_of_kernels_without_warp_work(
             defs.entry(d.name.as_str()).or_default().push(d);
         }
     }
-    // Every definition of the name, and of what they call that the project defines, to a
-    // bounded depth, without warp-level work; `None` when the project defines no such name.
+    // Every definition of the name, and of what they call that the project defines, without
+    // warp-level work; `None` when the project defines no such name or the calls go deeper.
     let quiet = |name: &str| -> Option<bool> {
-        defs.get(name)?;
-        let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
-        let mut level: Vec<&str> = vec![name];
-        for _ in 0..6 {
-            let mut next = Vec::new();
-            for n in level {
-                if !seen.insert(n) {
-                    continue;
-                }
-                for d in defs.get(n).map_or(&[][..], Vec::as_slice) {
-                    if d.warp_level {
-                        return Some(false);
-                    }
-                    next.extend(d.callees.iter().map(String::as_str));
-                }
-            }
-            if next.is_empty() {
-                return Some(true);
-            }
-            level = next;
-        }
-        // Deeper than the bound: not known.
-        Some(false)
+        Some(
+            reached(&defs, name, |d| &d.callees)?
+                .iter()
+                .all(|d| !d.warp_level),
+        )
     };
     for f in findings
         .iter_mut()

@@ -17,7 +17,7 @@
 use super::launch_rows::{Def, FileRows};
 use crate::finding::{Category, Finding};
 use crate::gate::Status;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// The kernel an open HP107 is about, from the launch message the rules write
 /// (``launch `k` ``, `` `k` does warp-level work ``, `` `k` is defined in another file ``).
@@ -74,27 +74,12 @@ fn settle(findings: &mut [Finding], files: &[(&str, &FileRows)]) {
     // The bodies of the kernel and of what it calls in the project, to a bounded depth;
     // `None` where the project does not define the kernel or the walk is cut off.
     let bodies = |name: &str| -> Option<Vec<Body>> {
-        defs.get(name)?;
-        let mut out = Vec::new();
-        let mut seen: HashSet<&str> = HashSet::new();
-        let mut level: Vec<&str> = vec![name];
-        for _ in 0..6 {
-            let mut next = Vec::new();
-            for n in level {
-                if !seen.insert(n) {
-                    continue;
-                }
-                for (path, d) in defs.get(n).map_or(&[][..], Vec::as_slice) {
-                    out.push((*path, d.body, d.mentions.as_slice()));
-                    next.extend(d.callees.iter().map(String::as_str));
-                }
-            }
-            if next.is_empty() {
-                return Some(out);
-            }
-            level = next;
-        }
-        None
+        Some(
+            super::launch_rows::reached(&defs, name, |(_, d): (&str, &Def)| &d.callees)?
+                .into_iter()
+                .map(|(path, d)| (path, d.body, d.mentions.as_slice()))
+                .collect(),
+        )
     };
     let mut settled: Vec<(usize, String)> = Vec::new();
     for (i, f) in findings.iter().enumerate() {
