@@ -514,11 +514,23 @@ pub fn command(out: &mut Out, words: &[Word], site: Site, cx: Cx) {
                 }
             }
         }
-        if t.contains("/usr/local/cuda") && assignment_word(t).is_none() {
+        if names_cuda_toolkit(t) && assignment_word(t).is_none() {
             path(out, w.range.clone(), t, site);
         }
         i += 1;
     }
+}
+
+/// Whether a word names NVIDIA's toolkit folder: `/usr/local/cuda`, `/usr/local/cuda-12.1`,
+/// `/usr/local/cuda/bin`; not another program's folder that starts with the same letters
+/// (CUDA-Q's install prefix `/usr/local/cudaq`).
+fn names_cuda_toolkit(t: &str) -> bool {
+    const DIR: &str = "/usr/local/cuda";
+    t.match_indices(DIR).any(|(at, _)| {
+        t.as_bytes()
+            .get(at + DIR.len())
+            .is_none_or(|&b| !(b.is_ascii_alphabetic() || b == b'_'))
+    })
 }
 
 /// `NAME=value` as one word.
@@ -654,6 +666,27 @@ fn runs_a_container(before: &[Word]) -> bool {
 
 #[cfg(test)]
 mod tests {
+    /// The toolkit folder and its versioned forms; CUDA-Q's `/usr/local/cudaq` is another
+    /// program's.
+    #[test]
+    fn the_toolkit_folder_is_a_whole_name() {
+        for t in [
+            "/usr/local/cuda",
+            "/usr/local/cuda-12.1/bin",
+            "PATH=/usr/local/cuda/bin:$PATH",
+            "\"/usr/local/cuda\"",
+        ] {
+            assert!(super::names_cuda_toolkit(t), "{t}");
+        }
+        for t in [
+            "/usr/local/cudaq",
+            "/usr/local/cudaq/lib",
+            "/usr/local/cuda_q",
+        ] {
+            assert!(!super::names_cuda_toolkit(t), "{t}");
+        }
+    }
+
     use super::*;
 
     #[test]

@@ -55,12 +55,102 @@ pub fn rewrite(src: &[u8], lexed: &Lexed, k: usize) -> Vec<(Range<usize>, String
     if own_hip_device_test(src, lexed) {
         return Vec::new();
     }
+    if declares_for_later(src, lexed, k) {
+        return Vec::new();
+    }
     widen(
         src,
         lexed,
         &lexed.directives[k],
         thresholds_ok(src, lexed, k),
     )
+}
+
+/// Whether the chain directive `k` belongs to declares, in some arm and not in all, a name the
+/// code after the chain reads in the block that holds it. dynamicfusion's `tsdf_volume.cu`: `#if __CUDA_ARCH__ < 200` /
+/// `__shared__ int cta_buffer[CTA_SIZE];` / `#endif`, then `#if __CUDA_ARCH__ >= 120` … `#else`
+/// … `Emulation::All(…, cta_buffer)`: widened, the first test takes the declaration from HIP's
+/// device pass while a later chain HIP leaves alone still reads it, and the unit stops
+/// building. Such a test is left alone (HP401 stays open): which arm declares is one decision
+/// for the whole group of tests.
+fn declares_for_later(src: &[u8], lexed: &Lexed, k: usize) -> bool {
+    let dirs = &lexed.directives;
+    // The chain: back to its opening directive at nesting depth 0.
+    let mut first = k;
+    let mut depth = 0i32;
+    while !(matches!(dirs[first].name.as_str(), "if" | "ifdef" | "ifndef") && depth == 0) {
+        if first == 0 || k - first > 4096 {
+            return false;
+        }
+        first -= 1;
+        match dirs[first].name.as_str() {
+            "endif" => depth += 1,
+            "if" | "ifdef" | "ifndef" if depth > 0 => depth -= 1,
+            _ => {}
+        }
+    }
+    let Some(arms) = chain_arms(lexed, first) else {
+        return false;
+    };
+    let text = |t: usize| lexed.tokens[t].text(src);
+    let code = |t: usize| {
+        lexed.tokens[t].kind != Tok::Comment
+            && lexed.tokens[t].directive == crate::lex::NO_DIRECTIVE
+    };
+    // The names each arm declares (`int cta_buffer[N];`, `float x = …;`); an `#if` without an
+    // `#else` has an empty one.
+    let mut declared: Vec<Vec<&[u8]>> = arms
+        .windows(2)
+        .map(|w| {
+            let toks: Vec<usize> = (dirs[w[0]].tokens.end..dirs[w[1]].tokens.start)
+                .filter(|&t| code(t))
+                .collect();
+            toks.windows(3)
+                .filter(|p| {
+                    lexed.tokens[p[1]].kind == Tok::Ident
+                        && matches!(text(p[2]), b"[" | b"=" | b";" | b",")
+                        && lexed.tokens[p[0]].kind == Tok::Ident
+                        && !matches!(
+                            text(p[0]),
+                            b"return" | b"case" | b"goto" | b"else" | b"throw" | b"delete"
+                        )
+                })
+                .map(|p| text(p[1]))
+                .collect()
+        })
+        .collect();
+    if dirs[arms[arms.len() - 2]].name != "else" {
+        declared.push(Vec::new());
+    }
+    let in_some: Vec<&[u8]> = declared
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|n| !declared.iter().all(|d| d.contains(n)))
+        .collect();
+    if in_some.is_empty() {
+        return false;
+    }
+    // Read after the chain, in the block that holds it (a declaration is seen there only):
+    // to the `}` that closes that block, or the end of the file at file scope.
+    let mut depth = 0i32;
+    for t in dirs[*arms.last().unwrap()].tokens.end..lexed.tokens.len() {
+        if !code(t) {
+            continue;
+        }
+        match text(t) {
+            b"{" => depth += 1,
+            b"}" => {
+                depth -= 1;
+                if depth < 0 {
+                    return false;
+                }
+            }
+            _ if lexed.tokens[t].kind == Tok::Ident && in_some.contains(&text(t)) => return true,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Whether a directive of the file tests HIP's device-pass macro without `__CUDA_ARCH__` (the
@@ -587,6 +677,20 @@ mod tests {
         ] {
             assert_eq!(apply(src), src);
         }
+    }
+
+    /// dynamicfusion's `tsdf_volume.cu`: the old-GPU arm declares the shared buffer a later
+    /// chain's fallback reads; widened, HIP's device pass would lose the declaration and keep
+    /// the read. Left alone. Twins: a declaration every arm makes, and one nothing outside the
+    /// chain reads, are widened as before.
+    #[test]
+    fn a_declaration_read_outside_its_chain_blocks_the_widening() {
+        let src = "__device__ void f(int x) {\n#if __CUDA_ARCH__ < 200\n  __shared__ int cta_buffer[256];\n#endif\n#if __CUDA_ARCH__ >= 120\n  if (__all(x > 0)) return;\n#else\n  if (Emulation::All(x > 0, cta_buffer)) return;\n#endif\n}\n";
+        assert_eq!(apply(src), src);
+        let both = "__host__ __device__ void f(int x) {\n#ifdef __CUDA_ARCH__\n  int n = 1;\n#else\n  int n = 2;\n#endif\n  g(n);\n}\n";
+        assert_ne!(apply(both), both);
+        let local = "__device__ void f(int x) {\n#if __CUDA_ARCH__ >= 200\n  int n = x;\n  g(n);\n#endif\n}\n";
+        assert_ne!(apply(local), local);
     }
 
     /// Twins: architecture values, conditions already naming HIP's macro, and the output of
