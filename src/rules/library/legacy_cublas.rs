@@ -74,9 +74,9 @@ fn char_first(s: &Src, i: usize) -> bool {
         .is_some_and(|a| s.lexed.tokens[a].kind == Tok::Char)
 }
 
-/// One HP611 for a file that calls the legacy API (it includes `cublas.h`, or calls a helper
-/// only the legacy API has, or passes an operation as a character), with the lines and names of the calls; the translator's
-/// HP001 on the legacy helpers settle into it.
+/// One HP611 for a file that calls the legacy API (it includes `cublas.h`, calls a helper only
+/// the legacy API has, or passes an operation as a character), with the names and lines of the
+/// calls; the translator's HP001 on the legacy helpers settle into it.
 pub fn check(s: &Src, out: &mut Vec<Finding>, translated: &mut [Finding]) {
     if memchr::memmem::find(s.ctx.src, b"cublas").is_none() {
         return;
