@@ -105,6 +105,17 @@ pub fn kind_with(findings: &[Finding], probes: &BTreeMap<String, (String, usize)
         .collect::<std::collections::BTreeSet<_>>()
         .into_iter()
         .collect();
+    // Shell scripts with build findings on two lines or more: one line is one edit already
+    // ([`super::per_file::same_line`]).
+    let mut lines: BTreeMap<&str, std::collections::BTreeSet<u32>> = BTreeMap::new();
+    for f in findings.iter().filter(|f| build_script(f)) {
+        lines.entry(f.path.as_str()).or_default().insert(f.line);
+    }
+    let scripts: std::collections::BTreeSet<String> = lines
+        .into_iter()
+        .filter(|(_, l)| l.len() > 1)
+        .map(|(p, _)| p.to_string())
+        .collect();
     Kind {
         key: Box::new(move |f| {
             if !super::kind::own(&f.path) {
@@ -116,7 +127,12 @@ pub fn kind_with(findings: &[Finding], probes: &BTreeMap<String, (String, usize)
             if probes.contains_key(&f.path) {
                 return Some("cmake".to_string());
             }
-            let d = crate::rules::facts::decision(f)?;
+            let Some(d) = crate::rules::facts::decision(f) else {
+                // A shell script that builds with nvcc line by line (PoseCNN's `lib/make.sh`:
+                // 11 nvcc compiles, 11 links with `-lcudart`): one move to hipcc.
+                return (build_script(f) && scripts.contains(&f.path))
+                    .then(|| format!("script:{}", f.path));
+            };
             Some(if d.starts_with("a CI") {
                 // The project's CI as a whole: what a porter decides is to mirror a lane for
                 // ROCm (k2: five CUDA workflows, one question), not one answer per file.
@@ -144,6 +160,9 @@ pub fn kind_with(findings: &[Finding], probes: &BTreeMap<String, (String, usize)
             } else if g.key == "make" {
                 "this Makefile builds with nvcc: move its rules, flags and libraries to hipcc and \
                  the ROCm libraries as a whole"
+            } else if g.key.starts_with("script:") {
+                "this script builds with nvcc: move its compile and link lines, flags and \
+                 libraries to hipcc and the ROCm libraries as a whole"
             } else {
                 "the project's CI builds or tests the CUDA way: keep those lanes, and mirror one \
                  for ROCm (a ROCm container or AMD runner, hipcc or the ROCm PyTorch wheels)"
@@ -161,12 +180,22 @@ pub fn kind_with(findings: &[Finding], probes: &BTreeMap<String, (String, usize)
                 "the CMake build's move to HIP is one decision"
             } else if g.key == "make" {
                 "the Makefiles' move to hipcc is one decision"
+            } else if g.key.starts_with("script:") {
+                "the build script's move to hipcc is one decision"
             } else {
                 "a ROCm lane for the project's CI is one decision"
             };
             super::kind::folded_into(g, what)
         }),
     }
+}
+
+/// A build-inventory finding (HP84x–HP85x: nvcc runs, flags, architectures, CUDA libraries
+/// and paths) of a shell script (`*.sh`, `*.bash`) that no CI decision holds.
+fn build_script(f: &Finding) -> bool {
+    (f.path.ends_with(".sh") || f.path.ends_with(".bash"))
+        && f.rule.starts_with("HP8")
+        && matches!(f.rule.get(3..4), Some("4" | "5"))
 }
 
 /// Whether a path names a Makefile (`Makefile`, `GNUmakefile`, `*.mk`).
@@ -278,6 +307,21 @@ mod tests {
         let k = kind_with(&smi, &BTreeMap::new());
         super::super::fold(&mut smi, &k);
         assert_eq!(open(&smi), [("HP850", "Makefile", 8)]);
+        // PoseCNN's `lib/make.sh`: nvcc compiles and `-lcudart` links on many lines, one move.
+        let mut sh = vec![
+            at("HP850", "lib/make.sh", 10),
+            at("HP851", "lib/make.sh", 14),
+            at("HP850", "lib/make.sh", 21),
+            at("HP851", "lib/make.sh", 25),
+        ];
+        let k = kind_with(&sh, &BTreeMap::new());
+        super::super::fold(&mut sh, &k);
+        assert_eq!(open(&sh), [("HP850", "lib/make.sh", 10)]);
+        assert!(
+            sh[0].message.contains("this script builds with nvcc"),
+            "{}",
+            sh[0].message
+        );
         // A lone Makefile keeps the singular.
         let mut one = vec![at("HP850", "Makefile", 3), at("HP851", "Makefile", 4)];
         let k = kind_with(&one, &BTreeMap::new());
