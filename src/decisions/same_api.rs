@@ -22,8 +22,8 @@ use crate::finding::Finding;
 const MEMBERS: &[&str] = &["HP001", "HP002", "HP003", "HP025"];
 
 /// Rules whose findings are keyed by the code they flag (their messages differ per file):
-/// the rule, whether the phase is part of the key, how the head names the decision (`{name}`
-/// is the first quoted name of its message) and what it tells the porter.
+/// the rule, what besides the code the key holds ([`Also`]), how the head names the decision
+/// (`{name}` is the first quoted name of its message) and what it tells the porter.
 /// - HP609, a removed PyTorch C++ API (`AT_CHECK`, THC), once per file with that file's count;
 /// - HP004, a CUDA header with no HIP counterpart, once per including file
 ///   (diff-surfel-rasterization: `cooperative_groups/reduce.h` in three files);
@@ -35,40 +35,50 @@ const MEMBERS: &[&str] = &["HP001", "HP002", "HP003", "HP025"];
 ///   paper benchmarks: the same `nvcc --version` snippet in nine `run_benchmarks_*.py`): one
 ///   way to read the version on ROCm, written once. Keyed by the folder too: probes of a build
 ///   backend, a container recipe and a release script are different code.
-const BY_CODE: &[(&str, bool, &str, &str)] = &[
+const BY_CODE: &[(&str, Also, &str, &str)] = &[
     (
         "HP609",
-        false,
+        Also::Nothing,
         "`{name}`:",
         "replace it in every file (or define it once in a header they all include)",
     ),
     (
         "HP004",
-        false,
+        Also::Nothing,
         "`{name}`: included by",
         "give it one HIP replacement (a shim header the files include) or drop the include where nothing in the file uses it",
     ),
     (
         "HP201",
-        true,
+        Also::Phase,
         "this inline PTX (`{name}`): the same statement in",
         "write its HIP form once (a helper, builtin or plain code) and use it in every copy",
     ),
     (
         "HP812",
-        false,
+        Also::Folder,
         "the toolkit-version probe that runs `{name}` in the scripts of one folder,",
         "read the version the ROCm way once (`hipconfig --version`, `torch.version.hip`) in a helper the scripts share, or drop it where only the CUDA build needs it",
     ),
     (
         "HP805",
-        false,
+        Also::Nothing,
         "Taichi's CUDA backend (`{name}`) chosen in",
         "choose `ti.gpu` (or `ti.amdgpu`) in each, or once in a helper they share",
     ),
 ];
 
-fn by_code(rule: &str) -> Option<&'static (&'static str, bool, &'static str, &'static str)> {
+/// What a [`BY_CODE`] key holds besides the rule and the code.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Also {
+    Nothing,
+    /// The phase (inline PTX in the device pass and in host code are two facts).
+    Phase,
+    /// The file's folder (the same probe in another folder's script is other code).
+    Folder,
+}
+
+fn by_code(rule: &str) -> Option<&'static (&'static str, Also, &'static str, &'static str)> {
     BY_CODE.iter().find(|r| r.0 == rule)
 }
 
@@ -82,21 +92,13 @@ pub fn kind(_: &[Finding]) -> Kind {
             if !super::kind::own(&f.path) {
                 return None;
             }
-            if let Some((_, phase, _, _)) = by_code(&f.rule).filter(|_| !f.excerpt.is_empty()) {
-                let phase = if *phase {
-                    format!("{:?}", f.phase)
-                } else {
-                    String::new()
+            if let Some((_, also, _, _)) = by_code(&f.rule).filter(|_| !f.excerpt.is_empty()) {
+                let also = match also {
+                    Also::Nothing => String::new(),
+                    Also::Phase => format!("{:?}", f.phase),
+                    Also::Folder => f.path.rsplit_once('/').map_or("", |(d, _)| d).to_string(),
                 };
-                let folder = if f.rule == "HP812" {
-                    f.path.rsplit_once('/').map_or("", |(d, _)| d)
-                } else {
-                    ""
-                };
-                return Some(format!(
-                    "{}\u{0}{phase}\u{0}{}\u{0}{folder}",
-                    f.rule, f.excerpt
-                ));
+                return Some(format!("{}\u{0}{also}\u{0}{}", f.rule, f.excerpt));
             }
             MEMBERS
                 .contains(&f.rule.as_str())

@@ -75,20 +75,9 @@ pub fn rewrite(src: &[u8], lexed: &Lexed, k: usize) -> Vec<(Range<usize>, String
 /// for the whole group of tests.
 fn declares_for_later(src: &[u8], lexed: &Lexed, k: usize) -> bool {
     let dirs = &lexed.directives;
-    // The chain: back to its opening directive at nesting depth 0.
-    let mut first = k;
-    let mut depth = 0i32;
-    while !(matches!(dirs[first].name.as_str(), "if" | "ifdef" | "ifndef") && depth == 0) {
-        if first == 0 || k - first > 4096 {
-            return false;
-        }
-        first -= 1;
-        match dirs[first].name.as_str() {
-            "endif" => depth += 1,
-            "if" | "ifdef" | "ifndef" if depth > 0 => depth -= 1,
-            _ => {}
-        }
-    }
+    let Some(first) = chain_open(lexed, k) else {
+        return false;
+    };
     let Some(arms) = chain_arms(lexed, first) else {
         return false;
     };
@@ -173,6 +162,26 @@ fn names_arch(src: &[u8], lexed: &Lexed, k: usize) -> bool {
     let d = &lexed.directives[k];
     src.get(d.start..d.end)
         .is_some_and(|t| memchr::memmem::find(t, ARCH).is_some())
+}
+
+/// The directive (index) that opens the chain directive `k` belongs to: `k` itself for an
+/// `#if`/`#ifdef`/`#ifndef`, else the opener before it at nesting depth 0 (nested chains
+/// between are skipped); `None` past a bounded walk.
+fn chain_open(lexed: &Lexed, k: usize) -> Option<usize> {
+    let dirs = &lexed.directives;
+    if matches!(dirs[k].name.as_str(), "if" | "ifdef" | "ifndef") {
+        return Some(k);
+    }
+    let mut depth = 0i32;
+    for j in (k.saturating_sub(4096)..k).rev() {
+        match dirs[j].name.as_str() {
+            "endif" => depth += 1,
+            "if" | "ifdef" | "ifndef" if depth == 0 => return Some(j),
+            "if" | "ifdef" | "ifndef" => depth -= 1,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The directives (indices) that open each arm of the chain opened by directive `first`, and
@@ -316,22 +325,9 @@ fn thresholds_ok(src: &[u8], lexed: &Lexed, k: usize) -> bool {
         return false;
     }
     // The chain: back to its `#if`, then forward to its `#endif`, at nesting depth 0.
-    let mut first = k;
-    let mut depth = 0i32;
-    let mut steps = 0;
-    while dirs[first].name != "if" || depth != 0 {
-        if first == 0 || steps > 4096 {
-            return false;
-        }
-        first -= 1;
-        steps += 1;
-        match dirs[first].name.as_str() {
-            "endif" => depth += 1,
-            "if" | "ifdef" | "ifndef" if depth > 0 => depth -= 1,
-            "ifdef" | "ifndef" if depth == 0 => return false,
-            _ => {}
-        }
-    }
+    let Some(first) = chain_open(lexed, k).filter(|&f| dirs[f].name == "if") else {
+        return false;
+    };
     let Some(arms) = chain_arms(lexed, first) else {
         return false;
     };
