@@ -806,6 +806,13 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     );
     // Files that define many functions under CUDA API names (interposers, shims).
     let interposers = crate::decisions::interposers::files(&findings, &read_rel);
+    let port = |i: &str| {
+        m.include(i, &s.target)
+            .and_then(Result::ok)
+            .filter(|h| *h != i)
+    };
+    let port = |i: &str| port(i).map(str::to_string);
+    let replaced = crate::decisions::replaced_copies::copies(&findings, &rels, &includes, &port);
     let cmake_probes = crate::decisions::cuda_build::tree_facts(&findings, &rels, &build_files);
     crate::decisions::fold_all_with(
         &mut findings,
@@ -814,6 +821,7 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
             unbuilt_roots: &unbuilt,
             unincluded: &unincluded,
             toolkit_copies,
+            replaced,
             interposers,
             generated,
             bound,

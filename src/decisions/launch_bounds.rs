@@ -21,6 +21,11 @@
 //! `cudaMemPrefetchAsync`): whether they do anything on AMD depends on the target's XNACK mode,
 //! one question about the target, not one per call (rapidsai/rmm: six calls in five files).
 //!
+//! So are grid-wide cooperative kernels (HP705 on each `this_grid()` and each cooperative
+//! launch): supranational/sppark launches nine of them through one `launch_coop` helper; what a
+//! porter checks is the grid each launch asks for against what the AMD device holds at once, a
+//! question of the launch sizing, asked once.
+//!
 //! So the project's own open findings of each of these rules fold into the rule's first in
 //! report order, which says how many places in how many files it holds and where the first ones
 //! are; the rest stay in JSON/SARIF as PASS naming it. A single place stays as it is. Places in
@@ -68,6 +73,15 @@ const PROJECT_WIDE: &[(&str, &str, &str)] = &[
          page migration (`HSA_XNACK=1` on a GPU that supports it): check the target once, or \
          keep hot data in explicit device allocations",
         "whether the target migrates managed memory (XNACK) is one decision",
+    ),
+    (
+        crate::rules::device_feature::COOPERATIVE_LAUNCH.id.code,
+        "the project's grid-wide cooperative kernels (`this_grid()`, cooperative launches): a \
+         cooperative launch fails when its grid exceeds the blocks the device holds at once, \
+         which differ on AMD; size each cooperative launch's grid from the occupancy API on the \
+         target (`hipOccupancyMaxActiveBlocksPerMultiprocessor` × CUs), once where one launcher \
+         serves them all",
+        "sizing the project's cooperative grids on AMD is one decision",
     ),
 ];
 
@@ -225,6 +239,16 @@ mod tests {
         assert_eq!(open(&fs), [("HP706", "src/prefetch.cpp", 27)]);
         assert!(fs[2].message.contains("folded into `src/prefetch.cpp:27`"));
         assert!(fs[0].message.contains("XNACK"), "{}", fs[0].message);
+        // sppark: cooperative kernels in several files and the one launcher that runs them.
+        let mut fs = vec![
+            ext("HP705", "msm/sort.cuh", 147),
+            ext("HP705", "ntt/kernels.cu", 207),
+            ext("HP705", "util/gpu_t.cuh", 129),
+        ];
+        let k = extensions(&fs);
+        super::super::fold(&mut fs, &k);
+        assert_eq!(open(&fs), [("HP705", "msm/sort.cuh", 147)]);
+        assert!(fs[0].message.contains("occupancy API"), "{}", fs[0].message);
         // The twin: one kernel is its own finding.
         let mut one = vec![bounds("csrc/a.cu", 10)];
         let k = kind(&one);

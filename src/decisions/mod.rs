@@ -98,6 +98,7 @@ pub mod own_switches;
 pub mod per_file;
 pub mod ptx_family;
 pub mod ptx_lanes;
+pub mod replaced_copies;
 pub mod rocm_builds;
 pub mod same_api;
 pub mod test_gates;
@@ -159,6 +160,8 @@ pub struct Tree<'a> {
     pub unincluded: &'a [String],
     /// Copies of NVIDIA's toolkit headers ([`toolkit_copies::files`]).
     pub toolkit_copies: Vec<String>,
+    /// Copies of CUDA libraries the port replaces ([`replaced_copies::copies`]).
+    pub replaced: (Vec<replaced_copies::Copy>, BTreeMap<String, usize>),
     /// Interposer files and their definitions' findings ([`interposers::files`]).
     pub interposers: BTreeMap<String, BTreeSet<usize>>,
     pub generated: BTreeMap<String, (String, usize)>,
@@ -179,6 +182,7 @@ pub fn fold_all_with(findings: &mut [Finding], tree: Tree) {
         unbuilt_roots,
         unincluded,
         toolkit_copies,
+        replaced,
         interposers,
         generated,
         bound,
@@ -260,6 +264,10 @@ pub fn fold_all_with(findings: &mut [Finding], tree: Tree) {
                     &toolkit_copies::kind(toolkit_copies.clone()),
                     &mut heads,
                 );
+            }
+            if !replaced.1.is_empty() {
+                let (copies, files) = replaced.clone();
+                fold_keeping(findings, &replaced_copies::kind(copies, files), &mut heads);
             }
             if !interposers.is_empty() {
                 fold_keeping(

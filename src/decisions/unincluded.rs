@@ -222,25 +222,32 @@ pub fn unreached<'o>(
         return Vec::new();
     }
     let others = others();
-    let installs = others.iter().any(|(r, b)| {
-        crate::inventory::kind::is_build(r) && {
-            let t = String::from_utf8_lossy(b).to_ascii_lowercase();
-            t.contains("public_header")
-                || t.match_indices("install(").any(|(i, _)| {
-                    let args = t[i..].split(')').next().unwrap_or("");
-                    args.contains("directory") || args.contains("files")
-                })
-        }
-    });
-    if installs {
-        return Vec::new();
-    }
+    // The folders of build files that install headers: an install rule installs what lies in
+    // its own folder's tree (Eigen's `install(FILES …)` in a copy under `Include/` says nothing
+    // of the project's other headers).
+    let installers: Vec<&str> = others
+        .iter()
+        .filter(|(r, b)| {
+            crate::inventory::kind::is_build(r) && {
+                let t = String::from_utf8_lossy(b).to_ascii_lowercase();
+                t.contains("public_header")
+                    || t.match_indices("install(").any(|(i, _)| {
+                        let args = t[i..].split(')').next().unwrap_or("");
+                        args.contains("directory") || args.contains("files")
+                    })
+            }
+        })
+        .map(|(r, _)| crate::model::includes::dir_of(r))
+        .collect();
     left.into_iter()
         .filter(|h| {
             let name = h.rsplit('/').next().unwrap_or(h);
-            !others
+            !installers
                 .iter()
-                .any(|(r, b)| r != h && memchr::memmem::find(b, name.as_bytes()).is_some())
+                .any(|d| d.is_empty() || h.starts_with(&format!("{d}/")))
+                && !others
+                    .iter()
+                    .any(|(r, b)| r != h && memchr::memmem::find(b, name.as_bytes()).is_some())
         })
         .map(str::to_string)
         .collect()
@@ -382,7 +389,8 @@ mod tests {
     /// Bonsai's shape: a copy of b40c whose headers include one another, and a driver-API header,
     /// that no source reaches. Twins: a header reached through another header, one through a
     /// `-I` root by its path's tail, a CUTLASS header (its component's), a header a script
-    /// names, a project that installs its headers, a tree where no unit includes anything.
+    /// names, a project that installs its headers (but not a copy of another library that installs
+    /// its own), a tree where no unit includes anything.
     #[test]
     fn headers_no_unit_reaches_are_one_decision() {
         let files = [
@@ -441,6 +449,14 @@ mod tests {
             "cmake_minimum_required(VERSION 2.8)\ninstall(DIRECTORY include/ DESTINATION include)\n",
         );
         assert!(go(&installed, &includes).is_empty());
+        // VoxelHashing: a copy of Eigen under `third/eigen/` installs its own headers; that
+        // says nothing of the project's.
+        let mut eigen = files.to_vec();
+        eigen.push((
+            "third/eigen/CMakeLists.txt",
+            "install(FILES Core DESTINATION include/eigen)\n",
+        ));
+        assert_eq!(go(&eigen, &includes).len(), 3);
         assert!(go(&files, &[]).is_empty());
     }
 

@@ -31,9 +31,67 @@ pub fn written(bytes: &[u8], lexed: &crate::lex::Lexed) -> Vec<String> {
 /// a project with one is not fully known.
 pub const COMPUTED: &str = "\u{1}computed include";
 
+///
+/// A computed include inside a test of its own macro (`#ifdef EIGEN_MATRIX_PLUGIN` /
+/// `#include EIGEN_MATRIX_PLUGIN`, Eigen's plugin points) includes only what a definition of
+/// that macro names, and a definition that names one header (`#define EIGEN_MATRIX_PLUGIN
+/// "my_addons.h"`, quoted) is listed as an include of the file that writes it: neither makes the
+/// graph unknown.
 pub fn written_at(bytes: &[u8], lexed: &crate::lex::Lexed) -> Vec<(usize, String)> {
     let mut out = Vec::new();
+    let text = |i: usize| &bytes[lexed.tokens[i].start as usize..lexed.tokens[i].end as usize];
+    // The macro each open conditional's current arm requires to be defined, if any.
+    let mut arms: Vec<Option<&[u8]>> = Vec::new();
     for d in &lexed.directives {
+        let words: Vec<usize> = d.tokens.clone().skip(2).collect();
+        match d.name.as_str() {
+            "ifdef" => arms.push(words.first().map(|&i| text(i))),
+            "if" => {
+                let w: Vec<&[u8]> = words.iter().map(|&i| text(i)).collect();
+                arms.push(match w.as_slice() {
+                    [b"defined", n] | [b"defined", b"(", n, b")"] => Some(*n),
+                    _ => None,
+                });
+            }
+            "ifndef" => arms.push(None),
+            "elif" | "else" | "elifdef" | "elifndef" => {
+                if let Some(top) = arms.last_mut() {
+                    *top = None;
+                }
+            }
+            "endif" => {
+                arms.pop();
+            }
+            "define" => {
+                // `#define NAME "x.h"`: one header named.
+                if let [_, v] = words.as_slice() {
+                    if matches!(
+                        lexed.tokens[*v].kind,
+                        crate::lex::Tok::Str | crate::lex::Tok::HeaderName
+                    ) {
+                        let raw = text(*v);
+                        let inner = raw.get(1..raw.len().saturating_sub(1)).unwrap_or_default();
+                        if let Ok(p) = std::str::from_utf8(inner) {
+                            let p = p.trim();
+                            let header = p.rsplit_once('.').is_some_and(|(_, e)| {
+                                matches!(e, "h" | "hpp" | "hh" | "hxx" | "cuh" | "inl" | "inc")
+                            });
+                            if header {
+                                out.push((
+                                    d.start,
+                                    if raw[0] == b'<' {
+                                        format!("<{p}")
+                                    } else {
+                                        p.to_string()
+                                    },
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
         if d.name != "include" {
             continue;
         }
@@ -44,12 +102,14 @@ pub fn written_at(bytes: &[u8], lexed: &crate::lex::Lexed) -> Vec<(usize, String
             .find(|t| matches!(t.kind, crate::lex::Tok::Str | crate::lex::Tok::HeaderName))
         else {
             // `#include __GRB_BACKEND_HEADER`: a header named by a macro, which may be any.
-            if d.tokens.clone().any(|i| {
-                lexed.tokens[i].kind == crate::lex::Tok::Ident
-                    && &bytes[lexed.tokens[i].start as usize..lexed.tokens[i].end as usize]
-                        != b"include"
-            }) {
-                out.push((d.start, COMPUTED.to_string()));
+            let named = d
+                .tokens
+                .clone()
+                .find(|&i| lexed.tokens[i].kind == crate::lex::Tok::Ident && text(i) != b"include");
+            if let Some(n) = named {
+                if !arms.contains(&Some(text(n))) {
+                    out.push((d.start, COMPUTED.to_string()));
+                }
             }
             continue;
         };
@@ -409,6 +469,31 @@ mod tests {
             .map(|(_, p)| p)
             .collect();
         assert_eq!(got, [COMPUTED, "a.h", "<b/c.h"]);
+    }
+
+    /// Eigen's plugin points: `#include PLUGIN` under `#ifdef PLUGIN` (or `#if defined(…)`)
+    /// includes what a definition names, listed where it is written. Twins: under another
+    /// macro's test, or in the `#else` arm, the include stays computed.
+    #[test]
+    fn a_plugin_include_under_its_own_test_is_not_computed() {
+        let go = |src: &[u8]| -> Vec<String> {
+            let lexed = crate::lex::lex(src);
+            written_at(src, &lexed)
+                .into_iter()
+                .map(|(_, p)| p)
+                .collect()
+        };
+        let src = b"#ifdef EIGEN_MATRIX_PLUGIN\n#  include EIGEN_MATRIX_PLUGIN\n#endif\n\
+#if defined(EIGEN_ARRAY_PLUGIN)\n#include EIGEN_ARRAY_PLUGIN\n#endif\n";
+        assert!(go(src).is_empty());
+        assert_eq!(
+            go(b"#define EIGEN_MATRIX_PLUGIN \"my_addons.h\"\n#define V 3\n"),
+            ["my_addons.h"]
+        );
+        assert_eq!(
+            go(b"#ifdef OTHER\n#include PLUGIN\n#endif\n#ifdef PLUGIN\n#else\n#include PLUGIN\n#endif\n"),
+            [COMPUTED, COMPUTED]
+        );
     }
 
     #[test]

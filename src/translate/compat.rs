@@ -147,7 +147,7 @@ fn project_defines(p: &Pass, shim: &Shim) -> bool {
         if t.kind != Tok::Ident || !shim.uses.iter().any(|u| u.as_bytes() == p.text(i)) {
             return false;
         }
-        if super::idents::defined_name(p, i) {
+        if super::own_layer::defined_name(p, i) {
             return true;
         }
         let Some(prev) = l.prev_code(i) else {

@@ -63,7 +63,7 @@ pub(super) fn run(p: &mut Pass) {
         let Ok(name) = std::str::from_utf8(text) else {
             continue;
         };
-        if defined_name(p, i) || alias_name(p, i) {
+        if super::own_layer::defined_name(p, i) || super::own_layer::alias_name(p, i, name) {
             if p.m.knows(name) && !p.stats.declared.iter().any(|d| d == name) {
                 p.stats.declared.push(name.to_string());
             }
@@ -398,52 +398,6 @@ fn device_function_called(p: &Pass, i: usize, entry: &crate::mappings::Entry) ->
     // __vmins2)`), it is a use.
     let reserved = p.text(i).starts_with(b"__");
     reserved || prev == Some(b"&") || p.lexed.next_code(i).is_some_and(|k| p.text(k) == b"(")
-}
-
-/// Whether token `i` is the name an alias declares: `using cudaError_t = hipError_t;` or
-/// `typedef hipStream_t cudaStream_t;` (cuBQL's ROCm arm). Like a `#define`d name, it is the
-/// project's own layer: renamed, it would alias HIP's name to itself. Uses elsewhere are
-/// still translated.
-fn alias_name(p: &Pass, i: usize) -> bool {
-    let l = p.lexed;
-    let prev = l.prev_code(i).map(|k| p.text(k));
-    let next = l.next_code(i).map(|k| p.text(k));
-    if prev == Some(b"using") && next == Some(b"=") {
-        return true;
-    }
-    if next != Some(b";") {
-        return false;
-    }
-    // `typedef … NAME;`: the statement's first word, within a few tokens, is `typedef`.
-    let mut k = i;
-    for _ in 0..16 {
-        let Some(j) = l.prev_code(k) else {
-            return false;
-        };
-        match p.text(j) {
-            b"typedef" => return true,
-            b";" | b"{" | b"}" | b"(" | b")" => return false,
-            _ => k = j,
-        }
-    }
-    false
-}
-
-/// Whether token `i` is the name a `#define` or `#undef` defines. It is never renamed: a
-/// project's own porting layer (`#define cudaGraphNode_t hipGraphNode_t` under `USE_ROCM`, or
-/// `#define __shfl_xor_sync(m, v, l) __shfl_xor(v, l)` for old HIP) would otherwise become a
-/// self-definition (`#define hipGraphNode_t hipGraphNode_t`) or redefine HIP's own intrinsic.
-/// The macro's body and every use of the name elsewhere are still translated.
-pub(super) fn defined_name(p: &Pass, i: usize) -> bool {
-    let t = p.lexed.tokens[i];
-    if !t.in_directive() {
-        return false;
-    }
-    let d = &p.lexed.directives[t.directive as usize];
-    (d.name == "define" || d.name == "undef")
-        && p.lexed.prev_code(i).is_some_and(|k| {
-            matches!(p.text(k), b"define" | b"undef") && p.lexed.tokens[k].directive == t.directive
-        })
 }
 
 /// `cub::X` → `hipcub::X`, `namespace cub`, `thrust::cuda::par` → `thrust::hip::par`.

@@ -21,6 +21,7 @@ mod logical_warp;
 mod macro_warps;
 mod members;
 pub mod overloads;
+mod own_layer;
 mod removed;
 mod roc_context;
 pub mod rules;
