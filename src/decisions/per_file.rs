@@ -12,7 +12,9 @@
 //! and a file's NVIDIA container images (HP860: one matrix of CI containers, one multi-stage
 //! Dockerfile). A file's CUDA wheel indexes and wheel pages (HP822, HP864) are one edit of its
 //! install steps. A file's `CUdeviceptr` arithmetic (HP505) and its legacy driver-API launch
-//! sequences (HP506) are one rewrite of that file.
+//! sequences (HP506) are one rewrite of that file. One kernel launched with 32-thread blocks at
+//! several places of a file (HP107, one launch per template instance) is one choice for that
+//! kernel.
 //! The file's open findings of the rule fold into the
 //! first, which names the lines; the rest stay in JSON as PASS naming it.
 
@@ -46,6 +48,13 @@ fn key(f: &Finding) -> Option<String> {
         // (mlc-llm: one `Target("cuda")` in its ops, `tvm.cuda(0)` in five test files).
         "HP804" => return super::kind::own(&f.path).then(|| f.rule.clone()),
         "HP708" | "HP008" | "HP018" | "HP913" => true,
+        // One kernel launched with 32-thread blocks at several places of a file (VMamba's
+        // `selective_scan_fwd_launch<…>`, one launch per template instance): one choice for
+        // that kernel's warp-level work.
+        "HP107" => {
+            let kernel = f.message.strip_prefix('`')?.split('`').next()?;
+            return Some(format!("HP107\u{0}{}\u{0}{kernel}", f.path));
+        }
         // A file's `CUdeviceptr` arithmetic (HP505) is one choice of how it offsets device
         // pointers once they are `void*` (ShearCuda's `cudalib.cpp`: 18 sums of one kind), and
         // its legacy launch sequences (HP506) are one rewrite to `hipModuleLaunchKernel`.
@@ -123,6 +132,7 @@ fn what(rule: &str) -> &'static str {
         "HP843" => "the file's NVIDIA architecture flags are one list: give the ROCm build its `--offload-arch=gfx…` targets instead",
         "HP860" => "the file's NVIDIA container images are one choice: give its ROCm lanes or stages ROCm images (`rocm/dev-ubuntu-…`, `rocm/pytorch`)",
         "HP708" => "the file's floating-point atomics on fine-grained memory are one decision: coarse-grained allocations, or a build without `-munsafe-fp-atomics`",
+        "HP107" => "the file's launches of this kernel with 32-thread blocks are one choice for its warp-level work: keep 32-lane logical warps inside the kernel (width-32 shuffles, the half-wavefront's masks) or launch it with 64-thread blocks",
         "HP804" => "the project's TVM devices and targets are one choice: take `tvm.rocm(0)` / `Target(\"rocm\")` from the platform once and use it everywhere",
         "HP852" => "the script's CUDA toolkit paths are one edit: point it at ROCm (`/opt/rocm`) or skip the CUDA setup on ROCm machines",
         "HP822" | "HP864" => "the file's CUDA wheel indexes and wheel pages are one edit of its install steps: take torch from the ROCm index and build the extension packages from source against it",
@@ -329,6 +339,39 @@ mod tests {
         assert_eq!(
             fs[4].folded_into.as_ref().unwrap().at,
             "scripts/setup.sh:65"
+        );
+    }
+
+    /// VMamba: one kernel launched with 32-thread blocks once per template instance is one
+    /// choice. Twins: another kernel of the file, the same kernel in another file.
+    #[test]
+    fn one_kernels_half_wavefront_launches_are_one_choice() {
+        let launch = |path: &str, line: u32, kernel: &str| {
+            Finding {
+            status: Status::Unknown,
+            message: format!("`{kernel}<…>` with 32 threads per block (`kNThreads`): one warp on NVIDIA, half a 64-lane wavefront on AMD"),
+            ..Finding::bare("HP107", path, line)
+        }
+        };
+        let mut fs = vec![
+            launch("cus/bwd.cuh", 296, "bwd_launch"),
+            launch("cus/bwd.cuh", 298, "bwd_launch"),
+            launch("cus/bwd.cuh", 300, "bwd_launch"),
+            launch("cus/bwd.cuh", 310, "other_launch"),
+            launch("cus/fwd.cuh", 193, "bwd_launch"),
+        ];
+        let k = kind(&fs);
+        crate::decisions::fold(&mut fs, &k);
+        let open: Vec<u32> = fs
+            .iter()
+            .filter(|x| x.status != Status::Pass)
+            .map(|x| x.line)
+            .collect();
+        assert_eq!(open, [296, 310, 193]);
+        assert!(
+            fs[0].message.contains("64-thread blocks"),
+            "{}",
+            fs[0].message
         );
     }
 

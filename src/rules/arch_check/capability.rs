@@ -10,6 +10,7 @@ use std::collections::{HashMap, HashSet};
 use tree_sitter::Node;
 
 mod flags;
+mod hopper_guard;
 
 /// The functions a file defines that return the compute capability as one number
 /// (`int compute_capability() { return mProp.major * 10 + mProp.minor; }`), from its tokens
@@ -274,10 +275,20 @@ pub(super) fn compute_capability(
         // Hopper and Blackwell, which report 9 … 12 too) whose `if` has no other arm, or whose
         // other arm is the chain's next test, only gates code for older NVIDIA GPUs.
         if let Some(msg) = arm_on_amd(s, b, &amd) {
-            let mut f = s
-                .ctx
-                .finding(&COMPUTE_CAPABILITY_CHECK, b.byte_range(), msg, None);
-            f.status = crate::gate::Status::Pass;
+            // A fail-fast guard for Hopper and later (`if (major < 9) throw …`): AMD passes it
+            // and runs what it protects, which the tool has not verified.
+            let guard = hopper_guard::guards(s, b);
+            let mut f = s.ctx.finding(
+                &COMPUTE_CAPABILITY_CHECK,
+                b.byte_range(),
+                guard.clone().unwrap_or(msg),
+                None,
+            );
+            f.status = if guard.is_some() {
+                crate::gate::Status::Unknown
+            } else {
+                crate::gate::Status::Pass
+            };
             out.push(f);
             continue;
         }
@@ -455,7 +466,7 @@ fn amd_value(s: &Src, n: Node, props: &HashSet<&str>, cc: &Cc) -> Option<bool> {
 }
 
 /// The `if` statement whose condition holds `b` (through parentheses and `&&`/`||`/`!`).
-fn enclosing_if(b: Node) -> Option<Node> {
+pub(super) fn enclosing_if(b: Node) -> Option<Node> {
     let mut x = b;
     while let Some(p) = x.parent() {
         match p.node_kind() {

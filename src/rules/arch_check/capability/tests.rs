@@ -229,3 +229,27 @@ fn lookups_of_per_architecture_tables_are_one_check() {
     );
     assert_eq!(at(20).status, crate::gate::Status::Remediation);
 }
+
+/// cudaqx: `if (props.major < 9) throw …` guards code that needs Hopper; every AMD GPU passes
+/// it, so what it protects runs there unverified: UNKNOWN. Twins: the same guard for Volta
+/// (`major < 7`), a Hopper test whose arm takes another path, and an arm of an `else if` chain
+/// stay PASS.
+#[test]
+fn a_fail_fast_guard_for_hopper_is_a_thing_to_check() {
+    use crate::gate::Status;
+    use crate::model::syntax::test_support::hazard_findings;
+    let src = "void f(cudaDeviceProp props, int cc) {\n  if (props.major < 9) {\n    throw std::runtime_error(\"device graph launch needs compute capability 9.0\");\n  }\n  if (props.major < 7) { throw std::runtime_error(\"needs Volta\"); }\n  if (props.major < 9) slow_path();\n  if (props.major * 10 + props.minor < 13) throw 1;\n  if (props.major * 10 + props.minor < 90) {\n    fprintf(stderr, \"requires sm_90\\n\");\n    return 1;\n  }\n}\n";
+    let st = |line: u32| {
+        hazard_findings(src)
+            .into_iter()
+            .find(|f| f.rule == "HP402" && f.line == line)
+            .map(|f| (f.status, f.message))
+    };
+    let (s2, m2) = st(2).unwrap();
+    assert_eq!(s2, Status::Unknown, "{m2}");
+    assert!(m2.contains("runs what it protects"), "{m2}");
+    assert_eq!(st(5).unwrap().0, Status::Pass);
+    assert_eq!(st(6).unwrap().0, Status::Pass);
+    assert_eq!(st(7).unwrap().0, Status::Pass);
+    assert_eq!(st(8).unwrap().0, Status::Unknown);
+}
