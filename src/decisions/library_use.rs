@@ -103,15 +103,26 @@ fn head(m: &[&Finding]) -> Option<usize> {
         .find(|d| uses[d] == most)
         .unwrap_or(".");
     let in_top = |f: &&&Finding| folder(&f.path) == top;
+    // A use of the library holds it (a warp-width fact that joins a WMMA file's decision
+    // does not).
+    let used = |f: &&&Finding| library_of(f).is_some();
     Some(
         m.iter()
-            .position(|f| in_top(&f) && f.status == crate::gate::Status::Remediation)
+            .position(|f| in_top(&f) && used(&f) && f.status == crate::gate::Status::Remediation)
             .or_else(|| {
                 m.iter()
-                    .position(|f| f.status == crate::gate::Status::Remediation)
+                    .position(|f| used(&f) && f.status == crate::gate::Status::Remediation)
             })
+            .or_else(|| m.iter().position(|f| used(&f)))
             .unwrap_or(0),
     )
+}
+
+/// The warp-width facts (HP101, a constant fixing the warp at 32 lanes) of files whose WMMA use
+/// is one decision: rocWMMA's fragments span the 64-lane wavefront, so the kernel's warp tiling
+/// is redone with the port (cuda_hgemm's `#define WARP_SIZE 32` beside each WMMA kernel).
+fn wmma_width(f: &Finding, wmma_files: &std::collections::BTreeSet<String>) -> Option<String> {
+    (f.rule == "HP101" && wmma_files.contains(&f.path)).then(|| format!("WMMA\u{0}{}", f.path))
 }
 
 /// "`a/x.cuh`", or the folders of a project-wide decision, most uses first: "`a/`" or
@@ -210,8 +221,20 @@ fn summary(g: &Group) -> String {
             lib.name, lib.note
         ),
     };
+    let width = g
+        .members
+        .iter()
+        .find(|f| f.rule == "HP101")
+        .map(|f| {
+            format!(
+                "; the file's 32-lane warp width (`{}`, line {}) goes with it: rocWMMA's fragments span the 64-lane wavefront, so the kernel's warp tiling is redone with the port",
+                name(f).unwrap_or("WARP_SIZE"),
+                f.line
+            )
+        })
+        .unwrap_or_default();
     format!(
-        " — one decision for the use of {} in {}: {uses}, {} more folded here; {what}",
+        " — one decision for the use of {} in {}: {uses}, {} more folded here; {what}{width}",
         lib.name,
         unit(g, lib),
         g.folded.len()
@@ -219,9 +242,15 @@ fn summary(g: &Group) -> String {
 }
 
 /// The library-use decision: open per-use findings on one library, per project or file.
-pub fn kind(_: &[Finding]) -> Kind {
+pub fn kind(findings: &[Finding]) -> Kind {
+    let wmma_files: std::collections::BTreeSet<String> = findings
+        .iter()
+        .filter(|f| f.status != crate::gate::Status::Pass)
+        .filter(|f| library_of(f).is_some_and(|l| l.name == "WMMA"))
+        .map(|f| f.path.clone())
+        .collect();
     Kind {
-        key: Box::new(key),
+        key: Box::new(move |f| key(f).or_else(|| wmma_width(f, &wmma_files))),
         head,
         folds: super::kind::all,
         min: Min::Findings(2),
@@ -468,5 +497,31 @@ mod tests {
             fs[0].message
         );
         assert!(fs[0].message.contains("port it to rocWMMA"));
+        // cuda_hgemm: `#define WARP_SIZE 32` beside the WMMA kernel (line 1, before its first
+        // use) joins the file's decision, which a use of WMMA still holds. Twin: the same fact
+        // in a file without WMMA stays its own.
+        let width = |path: &str| {
+            f(
+                "HP101",
+                path,
+                1,
+                "`WARP_SIZE` fixes the warp size at 32; AMD wavefronts have 64 lanes",
+            )
+        };
+        let mut fs = vec![
+            width("k/c.cu"),
+            wmma("k/c.cu", 5),
+            wmma("k/c.cu", 6),
+            width("k/d.cu"),
+        ];
+        fold(&mut fs);
+        assert_eq!(open(&fs), [("k/c.cu", 5), ("k/d.cu", 1)]);
+        assert!(
+            fs[1]
+                .message
+                .contains("32-lane warp width (`WARP_SIZE`, line 1)"),
+            "{}",
+            fs[1].message
+        );
     }
 }

@@ -55,7 +55,7 @@ pub fn rewrite(src: &[u8], lexed: &Lexed, k: usize) -> Vec<(Range<usize>, String
     if own_hip_device_test(src, lexed) {
         return Vec::new();
     }
-    if declares_for_later(src, lexed, k) {
+    if declares_for_later(src, lexed, k) || defines_pragma_macro(src, lexed, k) {
         return Vec::new();
     }
     widen(
@@ -140,6 +140,29 @@ fn declares_for_later(src: &[u8], lexed: &Lexed, k: usize) -> bool {
         }
     }
     false
+}
+
+/// Whether an arm of the chain directive `k` belongs to defines a macro whose body writes
+/// `#pragma` (VoxelHashing's `cudaUtil.h`: `#if defined(__CUDA_ARCH__)` / `#define
+/// __CONDITIONAL_UNROLL__ #pragma unroll`). A `#` a macro expands to is no directive: clang
+/// stops at it ("expected expression"), so widened, the test would hand HIP's device pass a
+/// macro that breaks every loop it precedes. Such a test is left alone (HP401 stays open;
+/// `_Pragma("unroll")` is the form both compilers read).
+fn defines_pragma_macro(src: &[u8], lexed: &Lexed, k: usize) -> bool {
+    let Some(arms) = chain_open(lexed, k).and_then(|first| chain_arms(lexed, first)) else {
+        return false;
+    };
+    let dirs = &lexed.directives;
+    (arms[0] + 1..*arms.last().unwrap_or(&0)).any(|j| {
+        let d = &dirs[j];
+        let words: Vec<&[u8]> = d
+            .tokens
+            .clone()
+            .skip(3)
+            .map(|t| lexed.tokens[t].text(src))
+            .collect();
+        d.name == "define" && words.windows(2).any(|w| w[0] == b"#" && w[1] == b"pragma")
+    })
 }
 
 /// Whether a directive of the file tests HIP's device-pass macro without `__CUDA_ARCH__` (the
@@ -631,6 +654,16 @@ mod tests {
             apply("#if defined __CUDA_ARCH__\n#endif\n"),
             format!("#if ({DEFINED})\n#endif\n")
         );
+    }
+
+    /// VoxelHashing's `cudaUtil.h`: the device arm defines a macro that expands to `#pragma`,
+    /// which clang does not read as a directive: the test stays as written. Twin: `_Pragma`.
+    #[test]
+    fn a_device_arm_defining_a_pragma_macro_keeps_its_cuda_test() {
+        let pragma = "#if defined(__CUDA_ARCH__)\n#define UNROLL #pragma unroll\n#else\n#define UNROLL\n#endif\n";
+        assert_eq!(apply(pragma), pragma);
+        let operator = "#if defined(__CUDA_ARCH__)\n#define UNROLL _Pragma(\"unroll\")\n#else\n#define UNROLL\n#endif\n";
+        assert_ne!(apply(operator), operator);
     }
 
     /// alpaka's `RuntimeMacros.hpp` (MPL-2.0): the chain's later arm is the project's own HIP

@@ -398,6 +398,13 @@ __global__ void shuffles(float *out, float v) {
     assert!(fires_open(leader, "HP102").is_empty());
     let exchanged = leader.replace("p[threadIdx.x] = r;", "p[threadIdx.x] = __shfl(r, 1, 64);");
     assert_eq!(fires_open(&exchanged, "HP102"), [2]);
+    // WMMA's warp-collective loads and products spread a tile over the warp's lanes (the
+    // whole wavefront in rocWMMA): 32-lane groups of them stay open too.
+    let wmma = leader.replace(
+        "p[threadIdx.x] = r;",
+        "nvcuda::wmma::load_matrix_sync(a, p + 16 * (threadIdx.x / 32), 16);",
+    );
+    assert_eq!(fires_open(&wmma, "HP102"), [2, 3]);
     // Inline PTX that is each lane's own (a cache-bypassing load: an L2-flush microbenchmark)
     // exchanges nothing: PASS. PTX that shuffles (or any warp-collective instruction) stays.
     let load = "__global__ void flush(const int *x, int *y) {
@@ -794,4 +801,28 @@ __device__ void f(unsigned* out, unsigned n, unsigned LaneId) {
         "{:?}",
         fires(&by_one, "HP102")
     );
+}
+
+/// DLRM's `dot_based_interact.cu`: the host launcher fixes `kWarpSize = 32` and hands it to a
+/// kernel whose 32-lane warps each load their own WMMA tiles (fragments span the 64-lane
+/// wavefront in rocWMMA): open. Twin: a kernel that stores each lane's own value is quiet.
+#[test]
+fn a_warp_width_handed_to_a_launched_wmma_kernel_stays_open() {
+    let src = "__global__ void k(half *p, float *o, unsigned w) {
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a;
+  wmma::load_matrix_sync(a, p + (threadIdx.x / w) * 256, 16);
+}
+void launch(half *p, float *o) {
+  const unsigned kWarpSize = 32;
+  const unsigned kWarpSizeLog2 = Log2<kWarpSize>::value;
+  k<<<1, 128>>>(p, o, kWarpSize);
+}
+";
+    assert_eq!(fires_open(src, "HP101"), [6]);
+    let quiet = src.replace(
+        "wmma::load_matrix_sync(a, p + (threadIdx.x / w) * 256, 16);",
+        "o[threadIdx.x / w] = 1.f;",
+    );
+    assert_eq!(fires(&quiet, "HP101"), [6]);
+    assert!(fires_open(&quiet, "HP101").is_empty());
 }

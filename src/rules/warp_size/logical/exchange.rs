@@ -38,6 +38,14 @@ pub(super) fn exchanges(t: &[u8]) -> bool {
                 | b"thread_block_tile"
                 | b"coalesced_threads"
                 | b"coalesced_group"
+                // WMMA's warp-collective operations: a fragment is spread over the lanes of
+                // one warp (the whole 64-lane wavefront in rocWMMA), so 32-lane groups that
+                // each load and multiply their own tiles split what AMD computes as one
+                // (DLRM's `dot_based_interact.cu`: `kWarpSize = 32` rows of WMMA tiles).
+                | b"load_matrix_sync"
+                | b"store_matrix_sync"
+                | b"mma_sync"
+                | b"bmma_sync"
         )
 }
 
