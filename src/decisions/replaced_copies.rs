@@ -53,18 +53,7 @@ pub fn copies(
     if open.is_empty() {
         return Default::default();
     }
-    let known: BTreeSet<&str> = rels.iter().copied().collect();
-    // The files an include names: from the includer's folder, else every file ending with it.
-    let targets = |from: &str, inc: &str| -> Vec<&str> {
-        let joined = crate::model::includes::join(crate::model::includes::dir_of(from), inc);
-        if let Some(k) = known.get(joined.as_str()) {
-            return vec![*k];
-        }
-        rels.iter()
-            .copied()
-            .filter(|r| *r == inc || r.ends_with(&format!("/{inc}")))
-            .collect()
-    };
+    let targets = crate::model::includes::Targets::new(rels);
     // Candidate folders: the library folder of each rewritten include that lands in the tree.
     let mut roots: BTreeMap<String, (String, usize, BTreeSet<&str>)> = BTreeMap::new();
     for (from, incs) in includes {
@@ -77,7 +66,7 @@ pub fn copies(
                 continue;
             };
             let rocm = hip.split('/').next().unwrap_or(&hip).to_string();
-            for t in targets(from, inc) {
+            for t in targets.of(from, inc) {
                 if t.len() < inc.len() {
                     continue;
                 }
@@ -120,7 +109,12 @@ pub fn copies(
             if port(inc).is_some() {
                 continue;
             }
-            todo.extend(targets(f, inc).into_iter().filter(|t| !reached.contains(t)));
+            todo.extend(
+                targets
+                    .of(f, inc)
+                    .into_iter()
+                    .filter(|t| !reached.contains(t)),
+            );
         }
     }
     let mut out = Vec::new();

@@ -162,35 +162,9 @@ pub fn unreached<'o>(
     if candidates.is_empty() || !rels.iter().any(|r| crate::inventory::kind::is_build(r)) {
         return Vec::new();
     }
-    let known: BTreeSet<&str> = rels.iter().copied().collect();
-    let by_name: std::collections::HashMap<&str, Vec<&str>> =
-        rels.iter().fold(Default::default(), |mut m, r| {
-            m.entry(r.rsplit('/').next().unwrap_or(r))
-                .or_insert_with(Vec::new)
-                .push(*r);
-            m
-        });
     let edges: std::collections::HashMap<&str, &Vec<String>> =
         includes.iter().map(|(f, i)| (f.as_str(), i)).collect();
-    // The files an include may name: the path from the includer's folder, else every file
-    // whose path ends with it.
-    let targets = |from: &str, inc: &str| -> Vec<&str> {
-        let inc = inc.trim_start_matches('<');
-        let joined = crate::model::includes::join(crate::model::includes::dir_of(from), inc);
-        if let Some(k) = known.get(joined.as_str()) {
-            return vec![*k];
-        }
-        let name = inc.rsplit('/').next().unwrap_or(inc);
-        by_name
-            .get(name)
-            .map(|v| {
-                v.iter()
-                    .copied()
-                    .filter(|r| *r == inc || r.ends_with(&format!("/{inc}")))
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
+    let targets = crate::model::includes::Targets::new(rels);
     let mut reached: BTreeSet<&str> = BTreeSet::new();
     let mut todo: Vec<&str> = rels
         .iter()
@@ -203,7 +177,7 @@ pub fn unreached<'o>(
             continue;
         }
         for inc in edges.get(f).map(|v| v.as_slice()).unwrap_or_default() {
-            for t in targets(f, inc) {
+            for t in targets.of(f, inc) {
                 project_edge |= UNITS.contains(&ext(f).as_str());
                 if !reached.contains(t) {
                     todo.push(t);

@@ -182,6 +182,49 @@ pub fn join(dir: &str, inc: &str) -> String {
     parts.join("/")
 }
 
+/// The tree's files an include may name, for the graph walks that judge what no unit reaches:
+/// the path from the includer's folder, else every file whose path ends with it (`b40c/util/
+/// spine.cuh` through a `-I` root). Indexed by file name once.
+pub struct Targets<'a> {
+    known: BTreeSet<&'a str>,
+    by_name: std::collections::HashMap<&'a str, Vec<&'a str>>,
+}
+
+impl<'a> Targets<'a> {
+    pub fn new(rels: &[&'a str]) -> Targets<'a> {
+        let mut by_name: std::collections::HashMap<&'a str, Vec<&'a str>> = Default::default();
+        for r in rels {
+            by_name
+                .entry(r.rsplit('/').next().unwrap_or(r))
+                .or_default()
+                .push(*r);
+        }
+        Targets {
+            known: rels.iter().copied().collect(),
+            by_name,
+        }
+    }
+
+    /// The files `inc` (as written, `<` before an angled path) may name from file `from`.
+    pub fn of(&self, from: &str, inc: &str) -> Vec<&'a str> {
+        let inc = inc.trim_start_matches('<');
+        let joined = join(dir_of(from), inc);
+        if let Some(k) = self.known.get(joined.as_str()) {
+            return vec![*k];
+        }
+        let name = inc.rsplit('/').next().unwrap_or(inc);
+        self.by_name
+            .get(name)
+            .map(|v| {
+                v.iter()
+                    .copied()
+                    .filter(|r| *r == inc || r.ends_with(&format!("/{inc}")))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
+
 /// The folder of a relative path (`""` at the root).
 pub fn dir_of(rel: &str) -> &str {
     rel.rsplit_once('/').map_or("", |(d, _)| d)
