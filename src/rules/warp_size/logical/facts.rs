@@ -297,10 +297,18 @@ pub(super) fn function(v: &View, open: usize, close: usize) -> Function {
             if texts == [&b"threadIdx"[..], b".", b"x"] {
                 exact.insert(name);
             }
-            let warp_id = (texts.len() == 3 && texts[1] == b"/" && v.val(Some(rhs[2])) == Some(32))
-                || (texts.len() == 4
-                    && texts[1..3] == [&b">"[..], b">"]
-                    && v.val(Some(rhs[3])) == Some(5));
+            // `tid / 32`, `tid >> 5`, `threadIdx.x >> 5`: a whole operand, then the divisor.
+            let n = texts.len();
+            let plain =
+                |k: usize| k == 1 || (k == 3 && texts[..3] == [&b"threadIdx"[..], b".", b"x"]);
+            let warp_id = (n >= 3
+                && plain(n - 2)
+                && texts[n - 2] == b"/"
+                && v.val(Some(rhs[n - 1])) == Some(32))
+                || (n >= 4
+                    && plain(n - 3)
+                    && texts[n - 3..n - 1] == [&b">"[..], b">"]
+                    && v.val(Some(rhs[n - 1])) == Some(5));
             if warp_id && threadish(&thread, Some(rhs[0])) {
                 warp.insert(name);
             }
@@ -346,7 +354,11 @@ pub(super) fn function(v: &View, open: usize, close: usize) -> Function {
             let value = v
                 .val(rhs)
                 .or_else(|| rhs.and_then(|r| defaults.get(v.t(r)).copied()));
+            // A shift of a warp id of 32-lane warps (`warpId << 6`, GpuMultisplit's 64 buckets
+            // per warp) strides data per warp; it says nothing of the lanes.
+            let of_warp_id = before.is_some_and(|b| warp.contains(v.t(b)));
             match (op, value.and_then(|n| lane_kind(op, n))) {
+                ("<<" | ">>", Some(false)) if of_warp_id => {}
                 (_, Some(true)) => note(
                     &mut why32,
                     format!("`{op} {}`", rhs_text.unwrap_or_default()),
