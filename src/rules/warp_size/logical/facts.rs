@@ -297,18 +297,7 @@ pub(super) fn function(v: &View, open: usize, close: usize) -> Function {
             if texts == [&b"threadIdx"[..], b".", b"x"] {
                 exact.insert(name);
             }
-            // `tid / 32`, `tid >> 5`, `threadIdx.x >> 5`: a whole operand, then the divisor.
-            let n = texts.len();
-            let plain =
-                |k: usize| k == 1 || (k == 3 && texts[..3] == [&b"threadIdx"[..], b".", b"x"]);
-            let warp_id = (n >= 3
-                && plain(n - 2)
-                && texts[n - 2] == b"/"
-                && v.val(Some(rhs[n - 1])) == Some(32))
-                || (n >= 4
-                    && plain(n - 3)
-                    && texts[n - 3..n - 1] == [&b">"[..], b">"]
-                    && v.val(Some(rhs[n - 1])) == Some(5));
+            let warp_id = super::warp_ids::is_warp_id(v, &rhs, &texts);
             if warp_id && threadish(&thread, Some(rhs[0])) {
                 warp.insert(name);
             }

@@ -29,6 +29,7 @@ mod masks;
 mod overloads;
 mod settle;
 mod votes;
+mod warp_ids;
 pub(crate) use calls::function_calls;
 pub(crate) use exchange::warp_work_macros;
 use facts::{callers, constants, function, lane_macros, statement_end};
