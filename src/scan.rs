@@ -806,12 +806,11 @@ fn scan_keeping(s: &Settings, keep_port: bool) -> Result<Report, String> {
     );
     // Files that define many functions under CUDA API names (interposers, shims).
     let interposers = crate::decisions::interposers::files(&findings, &read_rel);
+    // The header `port` writes for an include path, where it writes another one.
     let port = |i: &str| {
-        m.include(i, &s.target)
-            .and_then(Result::ok)
-            .filter(|h| *h != i)
+        let hip = m.include(i, &s.target).and_then(Result::ok);
+        hip.filter(|h| *h != i).map(str::to_string)
     };
-    let port = |i: &str| port(i).map(str::to_string);
     let replaced = crate::decisions::replaced_copies::copies(&findings, &rels, &includes, &port);
     let cmake_probes = crate::decisions::cuda_build::tree_facts(&findings, &rels, &build_files);
     crate::decisions::fold_all_with(

@@ -161,7 +161,7 @@ pub struct Tree<'a> {
     /// Copies of NVIDIA's toolkit headers ([`toolkit_copies::files`]).
     pub toolkit_copies: Vec<String>,
     /// Copies of CUDA libraries the port replaces ([`replaced_copies::copies`]).
-    pub replaced: (Vec<replaced_copies::Copy>, BTreeMap<String, usize>),
+    pub replaced: replaced_copies::Copies,
     /// Interposer files and their definitions' findings ([`interposers::files`]).
     pub interposers: BTreeMap<String, BTreeSet<usize>>,
     pub generated: BTreeMap<String, (String, usize)>,
@@ -265,9 +265,12 @@ pub fn fold_all_with(findings: &mut [Finding], tree: Tree) {
                     &mut heads,
                 );
             }
-            if !replaced.1.is_empty() {
-                let (copies, files) = replaced.clone();
-                fold_keeping(findings, &replaced_copies::kind(copies, files), &mut heads);
+            if !replaced.files.is_empty() {
+                fold_keeping(
+                    findings,
+                    &replaced_copies::kind(replaced.clone()),
+                    &mut heads,
+                );
             }
             if !interposers.is_empty() {
                 fold_keeping(

@@ -36,15 +36,23 @@ pub struct Copy {
     pub files: usize,
 }
 
-/// The replaced copies and, for each file with open findings inside one, its copy's index.
-/// `includes` are every source's includes as written (`<` before an angled path); `port(path)`
-/// is the header the port writes for an include path, when it writes a different one.
+/// The replaced copies of a tree and, for each file with open findings inside one, its copy's
+/// index in `list`.
+#[derive(Clone, Debug, Default)]
+pub struct Copies {
+    pub list: Vec<Copy>,
+    pub files: BTreeMap<String, usize>,
+}
+
+/// The tree's replaced copies. `includes` are every source's includes as written (`<` before an
+/// angled path); `port(path)` is the header the port writes for an include path, when it writes
+/// a different one.
 pub fn copies(
     findings: &[Finding],
     rels: &[&str],
     includes: &[(String, Vec<String>)],
     port: &dyn Fn(&str) -> Option<String>,
-) -> (Vec<Copy>, BTreeMap<String, usize>) {
+) -> Copies {
     let open: BTreeSet<&str> = findings
         .iter()
         .filter(|f| f.status != Status::Pass)
@@ -145,11 +153,15 @@ pub fn copies(
             files: from.len(),
         });
     }
-    (out, files)
+    Copies { list: out, files }
 }
 
 /// The decision: the open findings inside each replaced copy, held by the first.
-pub fn kind(copies: Vec<Copy>, files: BTreeMap<String, usize>) -> Kind {
+pub fn kind(copies: Copies) -> Kind {
+    let Copies {
+        list: copies,
+        files,
+    } = copies;
     Kind {
         key: Box::new(move |f: &Finding| files.get(&f.path).map(|i| format!("replaced {i}"))),
         head: super::kind::first,
@@ -232,11 +244,11 @@ mod tests {
             open("cub/util_ptx.cuh", 301),
             open("gpu_spmv.cu", 137),
         ];
-        let (copies, files) = copies(&fs, &rels, &includes, &port);
-        assert_eq!(copies.len(), 1);
-        assert_eq!(copies[0].root, "cub");
-        assert_eq!(copies[0].rocm, "hipcub");
-        crate::decisions::fold(&mut fs, &kind(copies, files));
+        let found = copies(&fs, &rels, &includes, &port);
+        assert_eq!(found.list.len(), 1);
+        assert_eq!(found.list[0].root, "cub");
+        assert_eq!(found.list[0].rocm, "hipcub");
+        crate::decisions::fold(&mut fs, &kind(found));
         let open: Vec<_> = fs.iter().filter(|f| f.status != Status::Pass).collect();
         assert_eq!(open.len(), 2);
         assert!(open[0].message.contains("`cub/` is the project's own copy"));
@@ -266,16 +278,16 @@ mod tests {
                 ("src/own.h", &["../third/cub/cub.cuh"]),
                 ("third/cub/cub.cuh", &["util_ptx.cuh"]),
             ]);
-            let (copies, files) = copies(&fs, &rels, &includes, &port);
-            assert!(copies.is_empty() && files.is_empty(), "{kept}");
+            let found = copies(&fs, &rels, &includes, &port);
+            assert!(found.list.is_empty() && found.files.is_empty(), "{kept}");
         }
         // Without the kept include, the copy at `third/cub/` is replaced.
         let includes = incs(&[
             ("src/a.cu", &["<cub/cub.cuh"]),
             ("third/cub/cub.cuh", &["util_ptx.cuh"]),
         ]);
-        let (copies, files) = copies(&fs, &rels, &includes, &port);
-        assert_eq!(copies[0].root, "third/cub");
-        assert_eq!(files.len(), 1);
+        let found = copies(&fs, &rels, &includes, &port);
+        assert_eq!(found.list[0].root, "third/cub");
+        assert_eq!(found.files.len(), 1);
     }
 }

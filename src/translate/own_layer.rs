@@ -9,9 +9,9 @@ use super::Pass;
 
 /// Whether token `i` is the name an alias declares: `using cudaError_t = hipError_t;`,
 /// `typedef hipStream_t cudaStream_t;` (cuBQL's ROCm arm) or a variable initialised with the
-/// name's own HIP counterpart (`static const auto cudaMemcpy = hipMemcpy;`). Like a `#define`d name, it is the
-/// project's own layer: renamed, it would alias HIP's name to itself. Uses elsewhere are
-/// still translated.
+/// name's own HIP counterpart (`static const auto cudaMemcpy = hipMemcpy;`). Like a
+/// `#define`d name, it is the project's own layer: renamed, it would alias HIP's name to
+/// itself. Uses elsewhere are still translated.
 pub(super) fn alias_name(p: &Pass, i: usize, name: &str) -> bool {
     let l = p.lexed;
     let prev = l.prev_code(i).map(|k| p.text(k));
