@@ -55,8 +55,11 @@ pub fn rewrite(src: &[u8], lexed: &Lexed, k: usize) -> Vec<(Range<usize>, String
     if own_hip_device_test(src, lexed) {
         return Vec::new();
     }
-    if declares_for_later(src, lexed, k) || defines_pragma_macro(src, lexed, k) {
-        return Vec::new();
+    // The chain's arms, read once for the guards that look at what the arms hold.
+    if let Some(arms) = chain_open(lexed, k).and_then(|first| chain_arms(lexed, first)) {
+        if declares_for_later(src, lexed, &arms) || defines_pragma_macro(src, lexed, &arms) {
+            return Vec::new();
+        }
     }
     widen(
         src,
@@ -66,21 +69,16 @@ pub fn rewrite(src: &[u8], lexed: &Lexed, k: usize) -> Vec<(Range<usize>, String
     )
 }
 
-/// Whether the chain directive `k` belongs to declares, in some arm and not in all, a name the
+/// Whether the chain whose arms open at directives `arms` (its `#endif` last) declares, in some
+/// arm and not in all, a name the
 /// code after the chain reads in the block that holds it. dynamicfusion's `tsdf_volume.cu`: `#if __CUDA_ARCH__ < 200` /
 /// `__shared__ int cta_buffer[CTA_SIZE];` / `#endif`, then `#if __CUDA_ARCH__ >= 120` … `#else`
 /// … `Emulation::All(…, cta_buffer)`: widened, the first test takes the declaration from HIP's
 /// device pass while a later chain HIP leaves alone still reads it, and the unit stops
 /// building. Such a test is left alone (HP401 stays open): which arm declares is one decision
 /// for the whole group of tests.
-fn declares_for_later(src: &[u8], lexed: &Lexed, k: usize) -> bool {
+fn declares_for_later(src: &[u8], lexed: &Lexed, arms: &[usize]) -> bool {
     let dirs = &lexed.directives;
-    let Some(first) = chain_open(lexed, k) else {
-        return false;
-    };
-    let Some(arms) = chain_arms(lexed, first) else {
-        return false;
-    };
     let text = |t: usize| lexed.tokens[t].text(src);
     let code = |t: usize| {
         lexed.tokens[t].kind != Tok::Comment
@@ -142,27 +140,30 @@ fn declares_for_later(src: &[u8], lexed: &Lexed, k: usize) -> bool {
     false
 }
 
-/// Whether an arm of the chain directive `k` belongs to defines a macro whose body writes
+/// Whether an arm of the chain (arms opening at directives `arms`) defines a macro whose body
+/// writes
 /// `#pragma` (VoxelHashing's `cudaUtil.h`: `#if defined(__CUDA_ARCH__)` / `#define
 /// __CONDITIONAL_UNROLL__ #pragma unroll`). A `#` a macro expands to is no directive: clang
 /// stops at it ("expected expression"), so widened, the test would hand HIP's device pass a
 /// macro that breaks every loop it precedes. Such a test is left alone (HP401 stays open;
 /// `_Pragma("unroll")` is the form both compilers read).
-fn defines_pragma_macro(src: &[u8], lexed: &Lexed, k: usize) -> bool {
-    let Some(arms) = chain_open(lexed, k).and_then(|first| chain_arms(lexed, first)) else {
+fn defines_pragma_macro(src: &[u8], lexed: &Lexed, arms: &[usize]) -> bool {
+    let dirs = &lexed.directives;
+    let (Some(&first), Some(&end)) = (arms.first(), arms.last()) else {
         return false;
     };
-    let dirs = &lexed.directives;
-    (arms[0] + 1..*arms.last().unwrap_or(&0)).any(|j| {
-        let d = &dirs[j];
-        let words: Vec<&[u8]> = d
-            .tokens
-            .clone()
-            .skip(3)
-            .map(|t| lexed.tokens[t].text(src))
-            .collect();
-        d.name == "define" && words.windows(2).any(|w| w[0] == b"#" && w[1] == b"pragma")
-    })
+    dirs[first + 1..end]
+        .iter()
+        .filter(|d| d.name == "define")
+        .any(|d| {
+            let words: Vec<&[u8]> = d
+                .tokens
+                .clone()
+                .skip(3)
+                .map(|t| lexed.tokens[t].text(src))
+                .collect();
+            words.windows(2).any(|w| w[0] == b"#" && w[1] == b"pragma")
+        })
 }
 
 /// Whether a directive of the file tests HIP's device-pass macro without `__CUDA_ARCH__` (the
